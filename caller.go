@@ -1,0 +1,83 @@
+package parcelgate
+
+import (
+	"context"
+	"slices"
+	"time"
+)
+
+// TokenLifetime is how long an access token of either token service is
+// valid (spec 5, spec 8).
+const TokenLifetime = 3600 * time.Second
+
+// CredentialKind tells the two token services apart. A token of one kind is
+// never accepted by the API of the other (DESIGN §4).
+type CredentialKind uint8
+
+const (
+	// KindGateway tokens come from POST /api/v1/token (client_id + secret) and
+	// open the sending-code, shipment-data and errand-code APIs.
+	KindGateway CredentialKind = 1
+	// KindEcom tokens come from /auth/token (service account) and open the
+	// warehouse order, product, stock and catalog APIs.
+	KindEcom CredentialKind = 2
+)
+
+func (k CredentialKind) String() string {
+	switch k {
+	case KindGateway:
+		return "gateway"
+	case KindEcom:
+		return "ecom"
+	}
+	return "unknown"
+}
+
+// Caller is who a request acts for, as carried inside an access token. Every
+// read and write is scoped to Caller's OrgID and Environment.
+type Caller struct {
+	Subject     string // client_id of a gateway client, username of a service account
+	OrgID       int64
+	BusinessID  string
+	Environment Environment
+	Kind        CredentialKind
+	Roles       []Role         // ecom tokens
+	Versions    []VersionGrant // gateway tokens
+	IssuedAt    time.Time
+	ExpiresAt   time.Time
+}
+
+// HasRole reports whether the caller holds role r.
+func (c *Caller) HasRole(r Role) bool { return slices.Contains(c.Roles, r) }
+
+// VersionGrant allows a gateway client one API version at a tier (spec 5.1:
+// provider_fi.targets).
+type VersionGrant struct {
+	Version string `json:"version"`
+	Tier    int    `json:"tier"`
+}
+
+// AllowsVersion reports whether a gateway token may call version v.
+func (c *Caller) AllowsVersion(v string) bool {
+	return slices.ContainsFunc(c.Versions, func(g VersionGrant) bool { return g.Version == v })
+}
+
+type callerKey struct{}
+
+// NewContext returns ctx carrying the caller.
+func NewContext(ctx context.Context, c *Caller) context.Context {
+	return context.WithValue(ctx, callerKey{}, c)
+}
+
+// CallerFrom returns the caller carried by ctx, or nil.
+func CallerFrom(ctx context.Context) *Caller {
+	c, _ := ctx.Value(callerKey{}).(*Caller)
+	return c
+}
+
+// Clock is the one source of time of the server. Token expiry, lockouts, EOS
+// visibility, code retention and order timing all read it, so a sandbox can
+// move time forward (POST /admin/v1/clock).
+type Clock interface {
+	Now() time.Time
+}

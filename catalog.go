@@ -1,0 +1,93 @@
+package parcelgate
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// CatalogType says whose stock a catalog shows (DESIGN §6).
+type CatalogType string
+
+const (
+	// CatalogWarehouse holds stock in one of the provider's warehouses. In
+	// the warehouse service the merchant is both supplier and retailer, and
+	// the catalog's external ID is the warehouse ID that order rows name in
+	// externalWarehouseId.
+	CatalogWarehouse CatalogType = "Warehouse"
+	CatalogDropship  CatalogType = "Catalog" // the supplier ships itself
+	CatalogStore     CatalogType = "Store"   // the retailer's own stock
+)
+
+// Catalog belongs to a retailer organization and is identified by its
+// external ID within that retailer. Only the suppliers it lists may publish
+// balances to it. Operators create catalogs.
+type Catalog struct {
+	ID          int64       `json:"-"`
+	Environment Environment `json:"environment"`
+	RetailerOrg int64       `json:"-"`
+	ExternalID  string      `json:"externalId"`
+	Name        string      `json:"catalogName"`
+	Type        CatalogType `json:"catalogType"`
+	RetailerID  string      `json:"retailerId"`
+	SupplierIDs []string    `json:"supplierIds"`
+	CreatedAt   time.Time   `json:"createdAt"`
+}
+
+var externalIDPattern = regexp.MustCompile(`^[A-Za-z0-9.-]{1,20}$`)
+
+// ValidExternalID reports whether s is 1-20 characters of letters, digits,
+// '-' and '.', the rule of spec 2.4 for product IDs that parcelgate also
+// applies to catalog and warehouse IDs.
+func ValidExternalID(s string) bool { return externalIDPattern.MatchString(s) }
+
+// Validate normalizes c and reports every problem with it.
+func (c *Catalog) Validate() error {
+	var p Problems
+	if !c.Environment.Valid() {
+		p.Add("environment", "must be production or test")
+	}
+	rid, err := NormalizeBusinessID(c.RetailerID)
+	if err != nil {
+		p.Add("retailerId", "%s", ErrorMessage(err))
+	}
+	c.RetailerID = rid
+	c.ExternalID = strings.TrimSpace(c.ExternalID)
+	if !ValidExternalID(c.ExternalID) {
+		p.Add("catalogExternalId", "must be 1-20 characters of letters, digits, '-' and '.'")
+	}
+	c.Name = strings.TrimSpace(c.Name)
+	if c.Name == "" {
+		c.Name = c.ExternalID
+	}
+	if len(c.Name) > 200 {
+		p.Add("catalogName", "must be at most 200 characters")
+	}
+	switch c.Type {
+	case "":
+		c.Type = CatalogWarehouse
+	case CatalogWarehouse, CatalogDropship, CatalogStore:
+	default:
+		p.Add("catalogType", "must be Warehouse, Catalog or Store, not %q", c.Type)
+	}
+	for i, s := range c.SupplierIDs {
+		id, err := NormalizeBusinessID(s)
+		if err != nil {
+			p.AddAt(i, "supplierIds", "%s", ErrorMessage(err))
+		}
+		c.SupplierIDs[i] = id
+	}
+	return p.Err()
+}
+
+// CatalogService manages catalogs.
+type CatalogService interface {
+	// CreateCatalog stores c; its retailer and every supplier must be
+	// organizations of its environment (ENOTFOUND naming the one missing),
+	// and its external ID new for the retailer (ECONFLICT).
+	CreateCatalog(ctx context.Context, c *Catalog) error
+	// ListCatalogs returns the catalogs of env; with retailerID, only that
+	// retailer's.
+	ListCatalogs(ctx context.Context, env Environment, retailerID string) ([]*Catalog, error)
+}

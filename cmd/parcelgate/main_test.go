@@ -1,0 +1,168 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// syncBuffer is a bytes.Buffer safe to write from the server goroutine
+// while the test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
+
+var baseURL = regexp.MustCompile(`sandbox at (http://[0-9.:]+)`)
+
+// startServe runs "parcelgate serve" as the README does and returns its
+// base URL and a function that stops it and returns its error.
+func startServe(t *testing.T, args ...string) (string, *syncBuffer, func() error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errOut syncBuffer
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, append([]string{"serve"}, args...), &out, &errOut) }()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if m := baseURL.FindStringSubmatch(out.String()); m != nil {
+			return m[1], &out, func() error { cancel(); return <-done }
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("serve stopped: %v\n%s\n%s", err, out.String(), errOut.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	cancel()
+	t.Fatalf("serve did not start:\n%s\n%s", out.String(), errOut.String())
+	return "", nil, nil
+}
+
+// The README's first command: serve --demo prints credentials and a curl
+// that gets a token; a second start on the same database keeps them; the
+// server stops cleanly on cancellation (SIGTERM).
+func TestServeDemo(t *testing.T) {
+	db := "sqlite:" + filepath.Join(t.TempDir(), "pg.db")
+	base, out, stop := startServe(t, "--demo", "--addr", "127.0.0.1:0", "--db", db)
+	if !strings.Contains(out.String(), "operator API token (generated") {
+		t.Errorf("no generated admin token printed:\n%s", out)
+	}
+	resp, err := http.PostForm(base+"/api/v1/token", url.Values{"grant_type": {"client_credentials"}, "client_id": {"demo-client"}, "client_secret": {"demo-client-secret"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	json.NewDecoder(resp.Body).Decode(&tok)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || tok.AccessToken == "" {
+		t.Fatalf("demo gateway token: %d", resp.StatusCode)
+	}
+	req, _ := http.NewRequest("GET", base+"/auth/token", nil)
+	req.SetBasicAuth("demo-test", "demo-test-password")
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("demo test-environment ecom token: %d", resp.StatusCode)
+	}
+	if err := stop(); err != nil {
+		t.Fatalf("shutdown: %v", err)
+	}
+	// Restart on the same database: the demo is not seeded twice, and the
+	// same credentials still work.
+	base, _, stop = startServe(t, "--demo", "--addr", "127.0.0.1:0", "--db", db, "--admin-token", "adm")
+	defer stop()
+	resp, err = http.PostForm(base+"/api/v1/token", url.Values{"grant_type": {"client_credentials"}, "client_id": {"demo-client"}, "client_secret": {"demo-client-secret"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("after restart: %d", resp.StatusCode)
+	}
+	req, _ = http.NewRequest("GET", base+"/admin/v1/organizations", nil)
+	req.Header.Set("Authorization", "Bearer adm")
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var orgs struct{ Content []any }
+	json.NewDecoder(resp.Body).Decode(&orgs)
+	resp.Body.Close()
+	if len(orgs.Content) != 1 {
+		t.Fatalf("production organizations after a second --demo start: %d", len(orgs.Content))
+	}
+}
+
+// Flags fall back to PARCELGATE_<NAME>; a bad value is refused before
+// anything starts.
+func TestServeConfig(t *testing.T) {
+	t.Setenv("PARCELGATE_FULFILLMENT", "manual")
+	t.Setenv("PARCELGATE_ADDR", "127.0.0.1:9999")
+	c, err := parseServe("serve", []string{"--addr", "127.0.0.1:1"}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.fulfillment != "manual" || c.addr != "127.0.0.1:1" {
+		t.Fatalf("config %+v", c)
+	}
+	for _, args := range [][]string{{"--fulfillment", "sometimes"}, {"--versions", "2025-4"}, {"extra"}} {
+		if _, err := parseServe("serve", args, &bytes.Buffer{}); err == nil {
+			t.Errorf("%v accepted", args)
+		}
+	}
+	if err := run(context.Background(), []string{"frobnicate"}, &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
+		t.Error("unknown command accepted")
+	}
+}
+
+// The admin CLI drives the operator API.
+func TestAdminCLI(t *testing.T) {
+	db := "sqlite:" + filepath.Join(t.TempDir(), "pg.db")
+	base, _, stop := startServe(t, "--demo", "--addr", "127.0.0.1:0", "--db", db, "--admin-token", "adm")
+	defer stop()
+	cli := func(args ...string) (string, error) {
+		var out bytes.Buffer
+		err := run(context.Background(), append([]string{"admin", "-url", base, "-admin-token", "adm"}, args...), &out, &bytes.Buffer{})
+		return out.String(), err
+	}
+	if out, err := cli("create-organization", "-business-id", "7654321-2", "-name", "Retailer Oy"); err != nil || !strings.Contains(out, `"businessId": "7654321-2"`) {
+		t.Fatalf("create-organization: %v %s", err, out)
+	}
+	out, err := cli("create-service-account", "-business-id", "7654321-2", "-username", "retailer1", "-roles", "retailer,supplier")
+	if err != nil || !strings.Contains(out, `"password"`) {
+		t.Fatalf("create-service-account: %v %s", err, out)
+	}
+	if _, err := cli("create-catalog", "-retailer-id", "7654321-2", "-catalog-id", "SHOP1", "-type", "Catalog", "-suppliers", "1234567-1"); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := cli("catalogs", "-retailer-id", "7654321-2"); err != nil || !strings.Contains(out, "SHOP1") {
+		t.Fatalf("catalogs: %v %s", err, out)
+	}
+	if _, err := cli("create-organization", "-business-id", "7654321-2", "-name", "again"); err == nil || !strings.Contains(err.Error(), "409") {
+		t.Fatalf("duplicate: %v", err)
+	}
+	if _, err := cli("unlock-service-account", "retailer1"); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,107 @@
+package parcelgate
+
+import (
+	"context"
+	"regexp"
+	"slices"
+	"time"
+)
+
+// DefaultVersions are the gateway API versions a deployment supports and a
+// new gateway client is granted when the operator names none (DESIGN §2).
+var DefaultVersions = []string{"2025-04", "2026-04"}
+
+var versionPattern = regexp.MustCompile(`^[0-9]{4}-(0[1-9]|1[0-2])$`)
+
+// ValidVersion reports whether v has the yyyy-mm form of spec 9 rule 1.
+func ValidVersion(v string) bool { return versionPattern.MatchString(v) }
+
+// GatewayClient is a credential of the gateway token service (spec 5.1): a
+// client_id and a secret that is shown once and stored only as a hash.
+type GatewayClient struct {
+	ClientID     string         `json:"clientId"`
+	ClientSecret string         `json:"clientSecret,omitempty"` // only in the answer that created it
+	Environment  Environment    `json:"environment"`
+	BusinessID   string         `json:"businessId"`
+	OrgID        int64          `json:"-"`
+	Versions     []VersionGrant `json:"versions"`
+	CreatedAt    time.Time      `json:"createdAt"`
+}
+
+// ServiceAccount is a credential of the ecom token service (spec 5.2): a
+// username and a password stored with a slow hash, with roles.
+type ServiceAccount struct {
+	Username    string      `json:"username"`
+	Password    string      `json:"password,omitempty"` // only in the answer that created it
+	Environment Environment `json:"environment"`
+	BusinessID  string      `json:"businessId"`
+	OrgID       int64       `json:"-"`
+	Roles       []Role      `json:"roles"`
+	LockedUntil *time.Time  `json:"lockedUntil,omitempty"`
+	CreatedAt   time.Time   `json:"createdAt"`
+}
+
+var usernamePattern = regexp.MustCompile(`^[A-Za-z0-9._@-]{3,64}$`)
+
+// ValidateUsername checks a service account's username: 3-64 characters of
+// letters, digits and . _ @ -. Usernames are unique across the deployment,
+// because GET /auth/token carries nothing else that would say which
+// environment a login is for.
+func ValidateUsername(u string) error {
+	if !usernamePattern.MatchString(u) {
+		return Errorf(EINVALID, "must be 3-64 characters of letters, digits and . _ @ -")
+	}
+	return nil
+}
+
+// Login lockout (spec 5.2 rule 5, spec 8): after MaxFailedLogins consecutive
+// invalid logins the account is locked for LockoutDuration, during which even
+// the right password is refused. A successful login resets the count.
+const (
+	MaxFailedLogins = 5
+	LockoutDuration = time.Hour
+)
+
+// CredentialService manages the credentials of both token services and
+// checks them when a token is asked for.
+type CredentialService interface {
+	// CreateGatewayClient stores c with the hash of its secret.
+	CreateGatewayClient(ctx context.Context, c *GatewayClient, secretHash string) error
+	// AuthenticateGatewayClient returns the client when secret is its own;
+	// EUNAUTHORIZED otherwise, the same for an unknown client_id.
+	AuthenticateGatewayClient(ctx context.Context, clientID, secret string) (*GatewayClient, error)
+	ListGatewayClients(ctx context.Context, env Environment) ([]*GatewayClient, error)
+	// RevokeGatewayClient stops clientID from getting new tokens.
+	RevokeGatewayClient(ctx context.Context, clientID string) error
+
+	// CreateServiceAccount stores a with the hash of its password; ECONFLICT
+	// when the username is taken in any environment.
+	CreateServiceAccount(ctx context.Context, a *ServiceAccount, passwordHash string) error
+	// AuthenticateServiceAccount applies the lockout rule atomically in the
+	// store, so that it holds across restarts and instances. Wrong password,
+	// unknown user and locked account are one EUNAUTHORIZED.
+	AuthenticateServiceAccount(ctx context.Context, username, password string) (*ServiceAccount, error)
+	ListServiceAccounts(ctx context.Context, env Environment) ([]*ServiceAccount, error)
+	RevokeServiceAccount(ctx context.Context, username string) error
+	// UnlockServiceAccount clears a lockout and the failure count.
+	UnlockServiceAccount(ctx context.Context, username string) error
+}
+
+// NormalizeRoles checks roles and returns them sorted without duplicates.
+func NormalizeRoles(in []string) ([]Role, error) {
+	if len(in) == 0 {
+		return nil, Errorf(EINVALID, "at least one role is required (merchant, supplier, retailer)")
+	}
+	var out []Role
+	for _, s := range in {
+		r, err := ParseRole(s)
+		if err != nil {
+			return nil, Errorf(EINVALID, "%s", err.Error())
+		}
+		if !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}

@@ -1,0 +1,95 @@
+// Package demo seeds a sandbox with a tenant an integrator can use at once:
+// in each environment a merchant that is also supplier and retailer, with a
+// gateway client, a service account holding every role, and a warehouse
+// catalog. The credentials are fixed and well known, so scripts and CI jobs
+// can use them without reading the server's output; that is also why
+// --demo must never be used on a server that holds real data.
+package demo
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/auth"
+)
+
+// Store is what seeding needs.
+type Store interface {
+	parcelgate.OrganizationService
+	parcelgate.CredentialService
+	parcelgate.CatalogService
+	ClaimSetting(ctx context.Context, name, value string) (bool, error)
+}
+
+// Tenant is the demo tenant of one environment.
+type Tenant struct {
+	Environment  parcelgate.Environment
+	BusinessID   string
+	ClientID     string
+	ClientSecret string
+	Username     string
+	Password     string
+	WarehouseID  string
+}
+
+// Tenants are the demo tenants, production first.
+var Tenants = []Tenant{
+	{parcelgate.Production, "1234567-1", "demo-client", "demo-client-secret", "demo", "demo-password", "WH1"},
+	{parcelgate.Test, "1234567-1", "demo-test-client", "demo-test-client-secret", "demo-test", "demo-test-password", "WH1"},
+}
+
+// Seed creates the demo tenants unless an earlier start did. It reports
+// whether this call seeded them. Instances that start together seed once.
+func Seed(ctx context.Context, st Store, versions []string) (bool, error) {
+	first, err := st.ClaimSetting(ctx, "demo.seeded", "1")
+	if err != nil || !first {
+		return false, err
+	}
+	for _, t := range Tenants {
+		if err := seedTenant(ctx, st, t, versions); err != nil {
+			return true, fmt.Errorf("demo %s: %w", t.Environment, err)
+		}
+	}
+	return true, nil
+}
+
+func seedTenant(ctx context.Context, st Store, t Tenant, versions []string) error {
+	org := &parcelgate.Organization{
+		Environment: t.Environment, BusinessID: t.BusinessID, Name: "Demo Shop Oy", ContractNumber: "DEMO-1",
+		Address: &parcelgate.Address{ExternalID: t.BusinessID, Name: "Demo Shop Oy", StreetAddress: "Demokatu 1", PostalCode: "00100", PostOffice: "Helsinki", Country: "FI", Telephone: "+358401234567", Email: "shop@example.com"},
+	}
+	if err := st.CreateOrganization(ctx, org); err != nil {
+		return err
+	}
+	var grants []parcelgate.VersionGrant
+	for _, v := range versions {
+		grants = append(grants, parcelgate.VersionGrant{Version: v, Tier: 1})
+	}
+	if err := st.CreateGatewayClient(ctx, &parcelgate.GatewayClient{ClientID: t.ClientID, Environment: t.Environment, BusinessID: t.BusinessID, Versions: grants}, auth.HashSecret(t.ClientSecret)); err != nil {
+		return err
+	}
+	hash, err := auth.HashPassword(t.Password)
+	if err != nil {
+		return err
+	}
+	if err := st.CreateServiceAccount(ctx, &parcelgate.ServiceAccount{Username: t.Username, Environment: t.Environment, BusinessID: t.BusinessID, Roles: parcelgate.Roles}, hash); err != nil {
+		return err
+	}
+	return st.CreateCatalog(ctx, &parcelgate.Catalog{Environment: t.Environment, RetailerID: t.BusinessID, ExternalID: t.WarehouseID, Name: "Demo warehouse", Type: parcelgate.CatalogWarehouse, SupplierIDs: []string{t.BusinessID}})
+}
+
+// PrintWelcome writes the demo credentials and a first request to try.
+func PrintWelcome(w io.Writer, baseURL string) {
+	fmt.Fprintf(w, "\nparcelgate demo sandbox at %s (never use --demo with real data: these credentials are public)\n\n", baseURL)
+	for _, t := range Tenants {
+		fmt.Fprintf(w, "  %-10s business ID %s\n", t.Environment, t.BusinessID)
+		fmt.Fprintf(w, "    gateway client   client_id=%s client_secret=%s\n", t.ClientID, t.ClientSecret)
+		fmt.Fprintf(w, "    service account  username=%s password=%s (roles merchant, supplier, retailer)\n", t.Username, t.Password)
+		fmt.Fprintf(w, "    warehouse        %s\n", t.WarehouseID)
+	}
+	t := Tenants[0]
+	fmt.Fprintf(w, "\nTry:\n  curl -s %s/api/v1/token -d grant_type=client_credentials -d client_id=%s -d client_secret=%s\n", baseURL, t.ClientID, t.ClientSecret)
+	fmt.Fprintf(w, "  curl -s -u %s:%s %s/auth/token\n\n", t.Username, t.Password, baseURL)
+}

@@ -1,0 +1,374 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/auth"
+)
+
+// The operator API (DESIGN §9): organizations, the credentials of both token
+// services, catalogs, token keys and the sandbox clock. It answers in the
+// ecom error shape and refuses unknown fields, so an operator's typo is an
+// error rather than a silently ignored setting.
+func (s *Server) adminRoutes() {
+	s.mux.Handle("POST /admin/v1/organizations", s.admin(s.createOrganization))
+	s.mux.Handle("GET /admin/v1/organizations", s.admin(s.listOrganizations))
+	s.mux.Handle("POST /admin/v1/gateway-clients", s.admin(s.createGatewayClient))
+	s.mux.Handle("GET /admin/v1/gateway-clients", s.admin(s.listGatewayClients))
+	s.mux.Handle("DELETE /admin/v1/gateway-clients/{clientId}", s.admin(s.revokeGatewayClient))
+	s.mux.Handle("POST /admin/v1/service-accounts", s.admin(s.createServiceAccount))
+	s.mux.Handle("GET /admin/v1/service-accounts", s.admin(s.listServiceAccounts))
+	s.mux.Handle("DELETE /admin/v1/service-accounts/{username}", s.admin(s.revokeServiceAccount))
+	s.mux.Handle("POST /admin/v1/service-accounts/{username}/unlock", s.admin(s.unlockServiceAccount))
+	s.mux.Handle("POST /admin/v1/catalogs", s.admin(s.createCatalog))
+	s.mux.Handle("GET /admin/v1/catalogs", s.admin(s.listCatalogs))
+	s.mux.Handle("POST /admin/v1/token-keys/rotate", s.admin(s.rotateTokenKey))
+	s.mux.Handle("GET /admin/v1/clock", s.admin(s.getClock))
+	s.mux.Handle("POST /admin/v1/clock", s.admin(s.advanceClock))
+}
+
+// envParam reads the environment query parameter of an operator listing.
+func envParam(r *http.Request) (parcelgate.Environment, error) {
+	env, err := parcelgate.ParseEnvironment(r.URL.Query().Get("environment"))
+	if err != nil {
+		return "", &parcelgate.Error{Code: parcelgate.EINVALID, Message: parcelgate.ErrorMessage(err),
+			Fields: []parcelgate.FieldError{{Field: "environment", Message: "must be production or test"}}}
+	}
+	return env, nil
+}
+
+// parseEnvField reads the environment field of an operator request body.
+func parseEnvField(s string, p *parcelgate.Problems) parcelgate.Environment {
+	env, err := parcelgate.ParseEnvironment(s)
+	if err != nil {
+		p.Add("environment", "must be production or test, not %q", s)
+	}
+	return env
+}
+
+// List is the body of an operator listing.
+type List[T any] struct {
+	Content []T `json:"content"`
+}
+
+type createOrganizationRequest struct {
+	Environment    string              `json:"environment"`
+	BusinessID     string              `json:"businessId"`
+	Name           string              `json:"name"`
+	ContractNumber string              `json:"contractNumber"`
+	Address        *parcelgate.Address `json:"address"`
+}
+
+func (s *Server) createOrganization(w http.ResponseWriter, r *http.Request) error {
+	var req createOrganizationRequest
+	if err := decodeJSON(r, &req, true); err != nil {
+		return err
+	}
+	var p parcelgate.Problems
+	env := parseEnvField(req.Environment, &p)
+	if err := p.Err(); err != nil {
+		return err
+	}
+	o := &parcelgate.Organization{Environment: env, BusinessID: req.BusinessID, Name: req.Name, ContractNumber: req.ContractNumber, Address: req.Address}
+	if err := s.store.CreateOrganization(r.Context(), o); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, o)
+	return nil
+}
+
+func (s *Server) listOrganizations(w http.ResponseWriter, r *http.Request) error {
+	env, err := envParam(r)
+	if err != nil {
+		return err
+	}
+	orgs, err := s.store.ListOrganizations(r.Context(), env)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, List[*parcelgate.Organization]{orgs})
+	return nil
+}
+
+// versionGrants reads the versions of a gateway client: each either a
+// version string (tier 1) or {version, tier}.
+type versionGrants []parcelgate.VersionGrant
+
+func (v *versionGrants) UnmarshalJSON(b []byte) error {
+	var raw []json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	*v = versionGrants{}
+	for _, item := range raw {
+		var name string
+		if json.Unmarshal(item, &name) == nil {
+			*v = append(*v, parcelgate.VersionGrant{Version: name, Tier: 1})
+			continue
+		}
+		var g struct {
+			Version string `json:"version"`
+			Tier    *int   `json:"tier"`
+		}
+		dec := json.NewDecoder(bytes.NewReader(item))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&g); err != nil {
+			return err
+		}
+		grant := parcelgate.VersionGrant{Version: g.Version, Tier: 1}
+		if g.Tier != nil {
+			grant.Tier = *g.Tier
+		}
+		*v = append(*v, grant)
+	}
+	return nil
+}
+
+type createGatewayClientRequest struct {
+	Environment string        `json:"environment"`
+	BusinessID  string        `json:"businessId"`
+	Versions    versionGrants `json:"versions"`
+}
+
+func (s *Server) createGatewayClient(w http.ResponseWriter, r *http.Request) error {
+	var req createGatewayClientRequest
+	if err := decodeJSON(r, &req, true); err != nil {
+		return err
+	}
+	var p parcelgate.Problems
+	env := parseEnvField(req.Environment, &p)
+	if req.BusinessID == "" {
+		p.Add("businessId", "is required")
+	}
+	if req.Versions == nil {
+		for _, v := range s.cfg.Versions {
+			req.Versions = append(req.Versions, parcelgate.VersionGrant{Version: v, Tier: 1})
+		}
+	}
+	if len(req.Versions) == 0 {
+		p.Add("versions", "must name at least one version")
+	}
+	var seen []string
+	for i, g := range req.Versions {
+		switch {
+		case !s.supportedVersion(g.Version):
+			p.AddAt(i, "versions", "version %q is not served; supported: %v", g.Version, s.cfg.Versions)
+		case slices.Contains(seen, g.Version):
+			p.AddAt(i, "versions", "version %s is listed twice", g.Version)
+		case g.Tier < 0 || g.Tier > 1000:
+			p.AddAt(i, "versions", "tier must be 0-1000")
+		}
+		seen = append(seen, g.Version)
+	}
+	if err := p.Err(); err != nil {
+		return err
+	}
+	secret := auth.NewClientSecret()
+	c := &parcelgate.GatewayClient{ClientID: auth.NewClientID(), Environment: env, BusinessID: req.BusinessID, Versions: req.Versions}
+	if err := s.store.CreateGatewayClient(r.Context(), c, auth.HashSecret(secret)); err != nil {
+		return err
+	}
+	c.ClientSecret = secret
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusCreated, c)
+	return nil
+}
+
+func (s *Server) listGatewayClients(w http.ResponseWriter, r *http.Request) error {
+	env, err := envParam(r)
+	if err != nil {
+		return err
+	}
+	cs, err := s.store.ListGatewayClients(r.Context(), env)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, List[*parcelgate.GatewayClient]{cs})
+	return nil
+}
+
+func (s *Server) revokeGatewayClient(w http.ResponseWriter, r *http.Request) error {
+	if err := s.store.RevokeGatewayClient(r.Context(), r.PathValue("clientId")); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+type createServiceAccountRequest struct {
+	Environment string   `json:"environment"`
+	BusinessID  string   `json:"businessId"`
+	Username    string   `json:"username"`
+	Password    string   `json:"password"`
+	Roles       []string `json:"roles"`
+}
+
+func (s *Server) createServiceAccount(w http.ResponseWriter, r *http.Request) error {
+	var req createServiceAccountRequest
+	if err := decodeJSON(r, &req, true); err != nil {
+		return err
+	}
+	var p parcelgate.Problems
+	env := parseEnvField(req.Environment, &p)
+	if req.BusinessID == "" {
+		p.Add("businessId", "is required")
+	}
+	if err := parcelgate.ValidateUsername(req.Username); err != nil {
+		p.Add("username", "%s", parcelgate.ErrorMessage(err))
+	}
+	if req.Password != "" && (len(req.Password) < 12 || len(req.Password) > 128) {
+		p.Add("password", "must be 12-128 characters (or left out to have one generated)")
+	}
+	roles, err := parcelgate.NormalizeRoles(req.Roles)
+	if err != nil {
+		p.Add("roles", "%s", parcelgate.ErrorMessage(err))
+	}
+	if err := p.Err(); err != nil {
+		return err
+	}
+	password := req.Password
+	if password == "" {
+		password = auth.NewPassword()
+	}
+	hash, err := auth.HashPassword(password)
+	if err != nil {
+		return err
+	}
+	a := &parcelgate.ServiceAccount{Username: req.Username, Environment: env, BusinessID: req.BusinessID, Roles: roles}
+	if err := s.store.CreateServiceAccount(r.Context(), a, hash); err != nil {
+		return err
+	}
+	a.Password = password
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusCreated, a)
+	return nil
+}
+
+func (s *Server) listServiceAccounts(w http.ResponseWriter, r *http.Request) error {
+	env, err := envParam(r)
+	if err != nil {
+		return err
+	}
+	as, err := s.store.ListServiceAccounts(r.Context(), env)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, List[*parcelgate.ServiceAccount]{as})
+	return nil
+}
+
+func (s *Server) revokeServiceAccount(w http.ResponseWriter, r *http.Request) error {
+	if err := s.store.RevokeServiceAccount(r.Context(), r.PathValue("username")); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (s *Server) unlockServiceAccount(w http.ResponseWriter, r *http.Request) error {
+	if err := s.store.UnlockServiceAccount(r.Context(), r.PathValue("username")); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+type createCatalogRequest struct {
+	Environment       string   `json:"environment"`
+	RetailerID        string   `json:"retailerId"`
+	CatalogExternalID string   `json:"catalogExternalId"`
+	CatalogName       string   `json:"catalogName"`
+	CatalogType       string   `json:"catalogType"`
+	SupplierIDs       []string `json:"supplierIds"`
+}
+
+func (s *Server) createCatalog(w http.ResponseWriter, r *http.Request) error {
+	var req createCatalogRequest
+	if err := decodeJSON(r, &req, true); err != nil {
+		return err
+	}
+	var p parcelgate.Problems
+	env := parseEnvField(req.Environment, &p)
+	if err := p.Err(); err != nil {
+		return err
+	}
+	c := &parcelgate.Catalog{Environment: env, RetailerID: req.RetailerID, ExternalID: req.CatalogExternalID,
+		Name: req.CatalogName, Type: parcelgate.CatalogType(req.CatalogType), SupplierIDs: req.SupplierIDs}
+	if c.SupplierIDs == nil {
+		c.SupplierIDs = []string{}
+	}
+	if err := s.store.CreateCatalog(r.Context(), c); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, c)
+	return nil
+}
+
+func (s *Server) listCatalogs(w http.ResponseWriter, r *http.Request) error {
+	env, err := envParam(r)
+	if err != nil {
+		return err
+	}
+	cs, err := s.store.ListCatalogs(r.Context(), env, r.URL.Query().Get("retailerId"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, List[*parcelgate.Catalog]{cs})
+	return nil
+}
+
+func (s *Server) rotateTokenKey(w http.ResponseWriter, r *http.Request) error {
+	id, err := s.store.RotateTokenKey(r.Context())
+	if err != nil {
+		return err
+	}
+	if err := s.ReloadKeys(r.Context()); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"keyId": id})
+	return nil
+}
+
+// ClockState is the answer of the clock calls.
+type ClockState struct {
+	Now     string `json:"now"`
+	Sandbox bool   `json:"sandbox"`
+}
+
+func (s *Server) getClock(w http.ResponseWriter, r *http.Request) error {
+	writeJSON(w, http.StatusOK, ClockState{Now: formatTime(s.clock.Now()), Sandbox: s.cfg.SandboxClock != nil})
+	return nil
+}
+
+type advanceClockRequest struct {
+	Advance string `json:"advance"`
+}
+
+// advanceClock moves the sandbox clock forward; only a server started with
+// --sandbox-clock has one, so production time can never be moved.
+func (s *Server) advanceClock(w http.ResponseWriter, r *http.Request) error {
+	if s.cfg.SandboxClock == nil {
+		return parcelgate.Errorf(parcelgate.EFORBIDDEN, "The clock can only be moved on a server started with --sandbox-clock.")
+	}
+	var req advanceClockRequest
+	if err := decodeJSON(r, &req, true); err != nil {
+		return err
+	}
+	d, err := time.ParseDuration(req.Advance)
+	if err != nil || d <= 0 {
+		return &parcelgate.Error{Code: parcelgate.EINVALID, Message: fmt.Sprintf("advance must be a positive duration such as \"336h\", not %q.", req.Advance),
+			Fields: []parcelgate.FieldError{{Field: "advance", Message: "must be a positive Go duration such as 90m or 336h"}}}
+	}
+	now, err := s.cfg.SandboxClock.Advance(d)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, ClockState{Now: formatTime(now), Sandbox: true})
+	return nil
+}

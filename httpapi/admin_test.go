@@ -1,0 +1,189 @@
+package httpapi_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/httpapi"
+	"github.com/parcelgate/parcelgate/internal/apitest"
+)
+
+// DESIGN §3, §9: organizations by business ID within an environment; the
+// same business ID may exist in both environments; duplicates are 409.
+func TestAdminOrganizations(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		body := map[string]any{"environment": "production", "businessId": " 1234567-1 ", "name": "Shop Oy", "contractNumber": "C-1",
+			"address": map[string]any{"name": "Shop Oy", "country": "fi", "email": "shop@example.com"}}
+		var o parcelgate.Organization
+		e.Admin("POST", "/admin/v1/organizations", body).Expect(http.StatusCreated).JSON(&o)
+		if o.BusinessID != "1234567-1" || o.Environment != parcelgate.Production || o.Address.Country != "FI" || o.CreatedAt.IsZero() {
+			t.Fatalf("created %+v", o)
+		}
+		e.Admin("POST", "/admin/v1/organizations", body).Expect(http.StatusConflict)
+		body["environment"] = "test"
+		e.Admin("POST", "/admin/v1/organizations", body).Expect(http.StatusCreated)
+
+		var list httpapi.List[parcelgate.Organization]
+		e.Admin("GET", "/admin/v1/organizations?environment=test", nil).Expect(200).JSON(&list)
+		if len(list.Content) != 1 || list.Content[0].Environment != parcelgate.Test {
+			t.Fatalf("test listing %+v", list)
+		}
+		e.Admin("GET", "/admin/v1/organizations?environment=staging", nil).Expect(400)
+	})
+}
+
+// DESIGN §3: Finnish business IDs carry a mod-11 check digit; others are a
+// country prefix and 2-20 characters.
+func TestAdminBusinessIDValidation(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		for bid, want := range map[string]int{
+			"1234567-1": 201, "0737546-2": 201, "SE5560360793": 201, "DE-123": 201,
+			"1234567-2": 400, "1234567": 400, "12345678-1": 400, "fi": 201, "X": 400, "": 400, "ABCDEFGHIJKLMNOPQRSTU": 400,
+		} {
+			r := e.Admin("POST", "/admin/v1/organizations", map[string]any{"businessId": bid, "name": "n"})
+			if r.Status != want {
+				t.Errorf("%q: %d, want %d: %s", bid, r.Status, want, r.Body)
+			}
+			if want == 400 {
+				var eb httpapi.EcomError
+				r.JSON(&eb)
+				if len(eb.Errors) == 0 || eb.Errors[0].Field != "businessId" {
+					t.Errorf("%q: errors %+v", bid, eb.Errors)
+				}
+			}
+		}
+	})
+}
+
+// Bad input to the operator API: each a 4xx in the ecom error shape naming
+// the field; never a 500.
+func TestAdminBadInput(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		e.Org(parcelgate.Production, "1234567-1")
+		cases := []struct {
+			name, path string
+			body       any
+			status     int
+			field      string
+		}{
+			{"unknown field", "/admin/v1/organizations", map[string]any{"businessId": "7654321-2", "name": "n", "nmae": "typo"}, 400, "nmae"},
+			{"missing name", "/admin/v1/organizations", map[string]any{"businessId": "7654321-2"}, 400, "name"},
+			{"wrong type", "/admin/v1/organizations", map[string]any{"businessId": 7654321, "name": "n"}, 400, "businessId"},
+			{"bad environment", "/admin/v1/organizations", map[string]any{"environment": "prod", "businessId": "7654321-2", "name": "n"}, 400, "environment"},
+			{"unknown role", "/admin/v1/service-accounts", map[string]any{"businessId": "1234567-1", "username": "someone", "roles": []string{"admin"}}, 400, "roles"},
+			{"no roles", "/admin/v1/service-accounts", map[string]any{"businessId": "1234567-1", "username": "someone"}, 400, "roles"},
+			{"short password", "/admin/v1/service-accounts", map[string]any{"businessId": "1234567-1", "username": "someone", "password": "short", "roles": []string{"merchant"}}, 400, "password"},
+			{"bad username", "/admin/v1/service-accounts", map[string]any{"businessId": "1234567-1", "username": "a b", "roles": []string{"merchant"}}, 400, "username"},
+			{"unknown version", "/admin/v1/gateway-clients", map[string]any{"businessId": "1234567-1", "versions": []string{"2020-01"}}, 400, "versions"},
+			{"no versions", "/admin/v1/gateway-clients", map[string]any{"businessId": "1234567-1", "versions": []string{}}, 400, "versions"},
+			{"version object with unknown field", "/admin/v1/gateway-clients", map[string]any{"businessId": "1234567-1", "versions": []any{map[string]any{"version": "2025-04", "teir": 2}}}, 400, "teir"},
+			{"bad catalog id", "/admin/v1/catalogs", map[string]any{"retailerId": "1234567-1", "catalogExternalId": "WH 1"}, 400, "catalogExternalId"},
+			{"bad catalog type", "/admin/v1/catalogs", map[string]any{"retailerId": "1234567-1", "catalogExternalId": "WH1", "catalogType": "Shop"}, 400, "catalogType"},
+			{"bad advance", "/admin/v1/clock", map[string]any{"advance": "two weeks"}, 400, "advance"},
+		}
+		for _, c := range cases {
+			var eb httpapi.EcomError
+			e.Admin("POST", c.path, c.body).Expect(c.status).JSON(&eb)
+			if eb.Status != c.status || len(eb.Errors) == 0 || eb.Errors[0].Field != c.field || eb.Path != c.path {
+				t.Errorf("%s: %+v", c.name, eb)
+			}
+		}
+		for name, raw := range map[string]string{"not json": "{", "two values": "{} {}", "empty": "", "array": "[]"} {
+			r := e.Do(apitest.Request{Method: "POST", Path: "/admin/v1/organizations", Body: raw, Bearer: apitest.AdminToken, ContentType: "application/json"})
+			if r.Status != 400 {
+				t.Errorf("%s: %d %s", name, r.Status, r.Body)
+			}
+		}
+		e.Do(apitest.Request{Method: "POST", Path: "/admin/v1/organizations", Body: "businessId=1", Bearer: apitest.AdminToken, ContentType: "application/x-www-form-urlencoded"}).Expect(415)
+		// Missing references are 404, duplicates 409.
+		e.Admin("POST", "/admin/v1/gateway-clients", map[string]any{"businessId": "7654321-2"}).Expect(404)
+		e.Admin("POST", "/admin/v1/service-accounts", map[string]any{"environment": "test", "businessId": "1234567-1", "username": "someone", "roles": []string{"merchant"}}).Expect(404)
+		e.Admin("POST", "/admin/v1/catalogs", map[string]any{"retailerId": "1234567-1", "catalogExternalId": "WH1", "supplierIds": []string{"7654321-2"}}).Expect(404)
+		e.Admin("POST", "/admin/v1/service-accounts", map[string]any{"businessId": "1234567-1", "username": "dup-user", "roles": []string{"merchant"}}).Expect(201)
+		e.Admin("POST", "/admin/v1/service-accounts", map[string]any{"businessId": "1234567-1", "username": "dup-user", "roles": []string{"supplier"}}).Expect(409)
+		e.Admin("DELETE", "/admin/v1/service-accounts/nobody", nil).Expect(404)
+		e.Admin("DELETE", "/admin/v1/gateway-clients/nobody", nil).Expect(404)
+		// Without the admin token: 401.
+		e.Do(apitest.Request{Method: "GET", Path: "/admin/v1/organizations"}).Expect(401)
+		e.Do(apitest.Request{Method: "GET", Path: "/admin/v1/organizations", Bearer: "wrong"}).Expect(401)
+	})
+}
+
+// DESIGN §4, §9: secrets and passwords are shown once, in the answer that
+// created them, and never listed.
+func TestAdminCredentialsShownOnce(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		id, secret := e.GatewayClient(parcelgate.Production, "1234567-1")
+		if len(secret) < 40 || id == "" {
+			t.Fatalf("client %q secret %q", id, secret)
+		}
+		user, password := e.ServiceAccount(parcelgate.Production, "1234567-1", parcelgate.RoleSupplier, parcelgate.RoleMerchant, parcelgate.RoleSupplier)
+		if len(password) < 16 {
+			t.Fatalf("generated password %q", password)
+		}
+		clients := e.Admin("GET", "/admin/v1/gateway-clients", nil).Expect(200)
+		accounts := e.Admin("GET", "/admin/v1/service-accounts", nil).Expect(200)
+		if strings.Contains(string(clients.Body), secret) || strings.Contains(string(accounts.Body), password) {
+			t.Fatalf("a listing shows a secret")
+		}
+		var list httpapi.List[parcelgate.ServiceAccount]
+		accounts.JSON(&list)
+		if len(list.Content) != 1 || list.Content[0].Username != user || len(list.Content[0].Roles) != 2 {
+			t.Fatalf("accounts %+v", list.Content)
+		}
+		var cl httpapi.List[parcelgate.GatewayClient]
+		clients.JSON(&cl)
+		if len(cl.Content) != 1 || cl.Content[0].ClientID != id || len(cl.Content[0].Versions) != 2 {
+			t.Fatalf("clients %+v", cl.Content)
+		}
+		// A chosen password works.
+		e.Admin("POST", "/admin/v1/service-accounts", map[string]any{"businessId": "1234567-1", "username": "chosen", "password": "a-long-chosen-password", "roles": []string{"retailer"}}).Expect(201)
+		e.Do(apitest.Request{Method: "GET", Path: "/auth/token", Basic: &[2]string{"chosen", "a-long-chosen-password"}}).Expect(200)
+		// Tiers can be set per version.
+		var c parcelgate.GatewayClient
+		e.Admin("POST", "/admin/v1/gateway-clients", map[string]any{"businessId": "1234567-1", "versions": []any{map[string]any{"version": "2026-04", "tier": 3}}}).Expect(201).JSON(&c)
+		if len(c.Versions) != 1 || c.Versions[0].Tier != 3 {
+			t.Fatalf("versions %+v", c.Versions)
+		}
+	})
+}
+
+// DESIGN §6, §9: catalogs belong to a retailer and list their suppliers.
+func TestAdminCatalogs(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		e.Org(parcelgate.Production, "1234567-1")
+		e.Org(parcelgate.Production, "7654321-2")
+		var c parcelgate.Catalog
+		e.Admin("POST", "/admin/v1/catalogs", map[string]any{"retailerId": "7654321-2", "catalogExternalId": "SHOP-1", "catalogType": "Catalog", "supplierIds": []string{"1234567-1", "7654321-2", "1234567-1"}}).Expect(201).JSON(&c)
+		if c.Type != parcelgate.CatalogDropship || len(c.SupplierIDs) != 2 || c.Name != "SHOP-1" {
+			t.Fatalf("catalog %+v", c)
+		}
+		e.Admin("POST", "/admin/v1/catalogs", map[string]any{"retailerId": "7654321-2", "catalogExternalId": "SHOP-1"}).Expect(409)
+		e.Admin("POST", "/admin/v1/catalogs", map[string]any{"retailerId": "1234567-1", "catalogExternalId": "SHOP-1"}).Expect(201)
+		var list httpapi.List[parcelgate.Catalog]
+		e.Admin("GET", "/admin/v1/catalogs?retailerId=7654321-2", nil).Expect(200).JSON(&list)
+		if len(list.Content) != 1 || list.Content[0].SupplierIDs[0] != "1234567-1" {
+			t.Fatalf("catalogs %+v", list.Content)
+		}
+		e.Admin("GET", "/admin/v1/catalogs?environment=test", nil).Expect(200).JSON(&list)
+		if len(list.Content) != 0 {
+			t.Fatalf("production catalogs listed in test: %+v", list.Content)
+		}
+	})
+}
+
+// DESIGN §9: the clock moves only on a sandbox server.
+func TestAdminClock(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		var before, after httpapi.ClockState
+		e.Admin("GET", "/admin/v1/clock", nil).Expect(200).JSON(&before)
+		e.Admin("POST", "/admin/v1/clock", map[string]any{"advance": "336h"}).Expect(200).JSON(&after)
+		if !after.Sandbox || after.Now <= before.Now || after.Now[:10] == before.Now[:10] {
+			t.Fatalf("before %+v after %+v", before, after)
+		}
+		prod := apitest.NewWithDB(t, e.DB, nil, func(c *httpapi.Config) { c.SandboxClock = nil })
+		prod.Do(apitest.Request{Method: "POST", Path: "/admin/v1/clock", Body: map[string]any{"advance": "1h"}, Bearer: apitest.AdminToken}).Expect(403)
+	})
+}

@@ -1,0 +1,178 @@
+package httpapi
+
+import (
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/auth"
+)
+
+// bearer returns the token of an "Authorization: Bearer" header.
+func bearer(r *http.Request) (string, bool) {
+	scheme, tok, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	tok = strings.TrimSpace(tok)
+	return tok, tok != ""
+}
+
+// authFailure is a refused token: the status, the gateway errorCode and the
+// RFC 6750 error for WWW-Authenticate.
+type authFailure struct {
+	status    int
+	code      string
+	oauthCode string
+	message   string
+}
+
+// authenticate opens the request's bearer token and checks it is of kind.
+// A token sealed with a key this instance does not know yet (a rotation on
+// another instance) makes it reload the keys, at most once a second.
+func (s *Server) authenticate(r *http.Request, kind parcelgate.CredentialKind) (*parcelgate.Caller, *authFailure) {
+	tok, ok := bearer(r)
+	if !ok {
+		return nil, &authFailure{http.StatusUnauthorized, "UNAUTHORIZED", "", "An access token is required: Authorization: Bearer <token>."}
+	}
+	now := s.clock.Now()
+	c, err := s.keys.Open(tok, now)
+	if errors.Is(err, auth.ErrUnknownKey) && time.Since(time.Unix(0, s.lastKeyReload.Load())) > time.Second {
+		if s.ReloadKeys(r.Context()) == nil {
+			c, err = s.keys.Open(tok, now)
+		}
+	}
+	switch {
+	case errors.Is(err, auth.ErrExpiredToken):
+		return nil, &authFailure{http.StatusUnauthorized, "EXPIRED", "invalid_token", "The access token has expired; request a new one."}
+	case err != nil:
+		return nil, &authFailure{http.StatusUnauthorized, "INVALID_TOKEN", "invalid_token", "The access token is not valid."}
+	case c.Kind != kind:
+		where := "POST /api/v1/token"
+		if kind == parcelgate.KindEcom {
+			where = "GET /auth/token"
+		}
+		return nil, &authFailure{http.StatusUnauthorized, "INVALID_TOKEN", "invalid_token", fmt.Sprintf("This is a %s token; this API takes tokens from %s.", c.Kind, where)}
+	}
+	return c, nil
+}
+
+func (s *Server) refuse(w http.ResponseWriter, r *http.Request, sf surface, f *authFailure) {
+	if f.status == http.StatusUnauthorized {
+		v := `Bearer realm="parcelgate"`
+		if f.oauthCode != "" {
+			v += fmt.Sprintf(`, error=%q, error_description=%q`, f.oauthCode, f.message)
+		}
+		w.Header().Set("WWW-Authenticate", v)
+	}
+	s.writeErrorBody(w, r, sf, f.status, f.code, f.message, nil)
+}
+
+// gateway wraps a handler of the versioned gateway (sending codes, shipment
+// data): the {version} path segment must be a version this server serves
+// (404 naming them) and one the token's targets include (403), and the
+// token must be a gateway token.
+func (s *Server) gateway(h handlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		v := r.PathValue("version")
+		if !s.supportedVersion(v) {
+			s.writeErrorBody(w, r, gatewaySurface, http.StatusNotFound, "", fmt.Sprintf("API version %q is not served; supported versions: %s.", v, strings.Join(s.cfg.Versions, ", ")), nil)
+			return
+		}
+		c, fail := s.authenticate(r, parcelgate.KindGateway)
+		if fail != nil {
+			s.refuse(w, r, gatewaySurface, fail)
+			return
+		}
+		if !c.AllowsVersion(v) {
+			s.writeErrorBody(w, r, gatewaySurface, http.StatusForbidden, "", fmt.Sprintf("This client may not use API version %s; its token lists: %s.", v, versionList(c)), nil)
+			return
+		}
+		s.serve(w, r.WithContext(parcelgate.NewContext(r.Context(), c)), gatewaySurface, h)
+	})
+}
+
+func versionList(c *parcelgate.Caller) string {
+	var vs []string
+	for _, g := range c.Versions {
+		vs = append(vs, g.Version)
+	}
+	if len(vs) == 0 {
+		return "none"
+	}
+	return strings.Join(vs, ", ")
+}
+
+// errand wraps a handler of the errand-code API. Its path segment selects
+// the environment (DESIGN §3): parcel serves production, parcel-uat test; a
+// token of the other environment is told which path to use.
+func (s *Server) errand(env parcelgate.Environment, h handlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, fail := s.authenticate(r, parcelgate.KindGateway)
+		if fail != nil {
+			s.refuse(w, r, gatewaySurface, fail)
+			return
+		}
+		if c.Environment != env {
+			seg := "/parcel/v1/"
+			if c.Environment == parcelgate.Test {
+				seg = "/parcel-uat/v1/"
+			}
+			s.writeErrorBody(w, r, gatewaySurface, http.StatusForbidden, "", fmt.Sprintf("This token belongs to the %s environment; use %s.", c.Environment, seg), nil)
+			return
+		}
+		s.serve(w, r.WithContext(parcelgate.NewContext(r.Context(), c)), gatewaySurface, h)
+	})
+}
+
+// ecom wraps a handler of the ecom API: an ecom token holding at least one
+// of roles.
+func (s *Server) ecom(roles []parcelgate.Role, h handlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, fail := s.authenticate(r, parcelgate.KindEcom)
+		if fail != nil {
+			s.refuse(w, r, ecomSurface, fail)
+			return
+		}
+		allowed := len(roles) == 0
+		for _, role := range roles {
+			allowed = allowed || c.HasRole(role)
+		}
+		if !allowed {
+			names := make([]string, len(roles))
+			for i, role := range roles {
+				names[i] = string(role)
+			}
+			s.writeErrorBody(w, r, ecomSurface, http.StatusForbidden, "", fmt.Sprintf("This operation needs the role %s.", strings.Join(names, " or ")), nil)
+			return
+		}
+		s.serve(w, r.WithContext(parcelgate.NewContext(r.Context(), c)), ecomSurface, h)
+	})
+}
+
+// admin wraps an operator API handler: the admin bearer token.
+func (s *Server) admin(h handlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		tok, ok := bearer(r)
+		if !ok || s.cfg.AdminToken == "" || subtle.ConstantTimeCompare([]byte(tok), []byte(s.cfg.AdminToken)) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="parcelgate-admin"`)
+			s.writeErrorBody(w, r, ecomSurface, http.StatusUnauthorized, "", "The operator API needs the admin token: Authorization: Bearer <admin token>.", nil)
+			return
+		}
+		s.serve(w, r, ecomSurface, h)
+	})
+}
+
+// serve runs h and answers its error in the surface's shape.
+func (s *Server) serve(w http.ResponseWriter, r *http.Request, sf surface, h handlerFunc) {
+	if err := h(w, r); err != nil {
+		s.writeError(w, r, sf, err)
+	}
+}
+
+// caller returns the authenticated caller of a wrapped handler.
+func caller(r *http.Request) *parcelgate.Caller { return parcelgate.CallerFrom(r.Context()) }

@@ -1,0 +1,246 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/auth"
+	"github.com/parcelgate/parcelgate/internal/testdb"
+	"github.com/parcelgate/parcelgate/sqlstore"
+)
+
+// probeServer is a server with probe routes behind each auth wrapper, so
+// the middleware can be tested on its own.
+type probeServer struct {
+	*Server
+	url string
+}
+
+func newProbeServer(t *testing.T, db *sqlstore.DB, clock parcelgate.Clock) *probeServer {
+	t.Helper()
+	keys, err := db.TokenKeys(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(db, auth.NewKeyring(keys), clock, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{AdminToken: "adm"})
+	echo := func(w http.ResponseWriter, r *http.Request) error {
+		c := caller(r)
+		writeJSON(w, 200, map[string]any{"subject": c.Subject, "env": c.Environment, "businessId": c.BusinessID})
+		return nil
+	}
+	s.mux.Handle("GET /{version}/probe", s.gateway(echo))
+	s.mux.Handle("GET /parcel/v1/probe", s.errand(parcelgate.Production, echo))
+	s.mux.Handle("GET /parcel-uat/v1/probe", s.errand(parcelgate.Test, echo))
+	s.handle("GET /ecommerce/v3/probe", s.ecom([]parcelgate.Role{parcelgate.RoleSupplier}, echo))
+	hs := httptest.NewServer(s)
+	t.Cleanup(hs.Close)
+	return &probeServer{s, hs.URL}
+}
+
+func (p *probeServer) get(t *testing.T, path, token string) (int, http.Header, map[string]any) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", p.url+path, nil)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var m map[string]any
+	json.NewDecoder(resp.Body).Decode(&m)
+	return resp.StatusCode, resp.Header, m
+}
+
+// seed creates an organization with a gateway client (versions) and a
+// service account (roles) in env and returns tokens of both from the real
+// token endpoints.
+func seed(t *testing.T, p *probeServer, env parcelgate.Environment, bid string, versions []string, roles ...parcelgate.Role) (gatewayTok, ecomTok string) {
+	t.Helper()
+	ctx := context.Background()
+	if err := p.store.CreateOrganization(ctx, &parcelgate.Organization{Environment: env, BusinessID: bid, Name: "x"}); err != nil && parcelgate.ErrorCode(err) != parcelgate.ECONFLICT {
+		t.Fatal(err)
+	}
+	var grants []parcelgate.VersionGrant
+	for _, v := range versions {
+		grants = append(grants, parcelgate.VersionGrant{Version: v, Tier: 1})
+	}
+	id, secret := auth.NewClientID(), auth.NewClientSecret()
+	if err := p.store.CreateGatewayClient(ctx, &parcelgate.GatewayClient{ClientID: id, Environment: env, BusinessID: bid, Versions: grants}, auth.HashSecret(secret)); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.PostForm(p.url+"/api/v1/token", url.Values{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gt GatewayToken
+	json.NewDecoder(resp.Body).Decode(&gt)
+	resp.Body.Close()
+
+	user := testdb.Name("u")
+	hash, _ := auth.HashPassword("password-123456")
+	if err := p.store.CreateServiceAccount(ctx, &parcelgate.ServiceAccount{Username: user, Environment: env, BusinessID: bid, Roles: roles}, hash); err != nil {
+		t.Fatal(err)
+	}
+	req, _ := http.NewRequest("GET", p.url+"/auth/token", nil)
+	req.SetBasicAuth(user, "password-123456")
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var et EcomToken
+	json.NewDecoder(resp.Body).Decode(&et)
+	resp.Body.Close()
+	if gt.AccessToken == "" || et.AccessToken == "" {
+		t.Fatalf("seed: no tokens")
+	}
+	return gt.AccessToken, et.AccessToken
+}
+
+// DESIGN §2, §4: a gateway token opens the versions it lists (403 for
+// another served version, 404 for one not served), never the ecom API; an
+// ecom token never the gateway.
+func TestAuthKindsVersionsAndRoles(t *testing.T) {
+	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
+		p := newProbeServer(t, db, nil)
+		gw, ec := seed(t, p, parcelgate.Production, "1234567-1", []string{"2025-04"}, parcelgate.RoleSupplier)
+		_, merchantOnly := seed(t, p, parcelgate.Production, "1234567-1", []string{"2025-04"}, parcelgate.RoleMerchant)
+
+		if s, _, m := p.get(t, "/2025-04/probe", gw); s != 200 || m["businessId"] != "1234567-1" || m["env"] != "production" {
+			t.Fatalf("gateway token on its version: %d %v", s, m)
+		}
+		if s, _, m := p.get(t, "/2026-04/probe", gw); s != 403 || m["errorCode"] != "FORBIDDEN" {
+			t.Fatalf("version outside the token's targets: %d %v", s, m)
+		}
+		if s, _, m := p.get(t, "/2019-01/probe", gw); s != 404 || !strings.Contains(m["message"].(string), "2025-04") {
+			t.Fatalf("unknown version: %d %v", s, m)
+		}
+		if s, h, m := p.get(t, "/2025-04/probe", ec); s != 401 || m["errorCode"] != "INVALID_TOKEN" || !strings.Contains(h.Get("WWW-Authenticate"), `error="invalid_token"`) {
+			t.Fatalf("ecom token on the gateway: %d %v", s, m)
+		}
+		if s, _, m := p.get(t, "/ecommerce/v3/probe", gw); s != 401 || m["status"] != float64(401) {
+			t.Fatalf("gateway token on the ecom API: %d %v", s, m)
+		}
+		for _, path := range []string{"/ecommerce/v3/probe", "/v3/probe"} {
+			if s, _, m := p.get(t, path, ec); s != 200 || m["businessId"] != "1234567-1" {
+				t.Fatalf("ecom token with its role on %s: %d %v", path, s, m)
+			}
+		}
+		if s, _, m := p.get(t, "/ecommerce/v3/probe", merchantOnly); s != 403 || !strings.Contains(m["message"].(string), "supplier") {
+			t.Fatalf("ecom token without the role: %d %v", s, m)
+		}
+		if s, h, m := p.get(t, "/ecommerce/v3/probe", ""); s != 401 || h.Get("WWW-Authenticate") == "" || m["path"] != "/ecommerce/v3/probe" {
+			t.Fatalf("no token: %d %v", s, m)
+		}
+	})
+}
+
+// DESIGN §4: expired and tampered tokens are 401 with
+// WWW-Authenticate: Bearer error="invalid_token".
+func TestAuthExpiredAndTampered(t *testing.T) {
+	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
+		clock := new(parcelgate.SandboxClock)
+		p := newProbeServer(t, db, clock)
+		gw, _ := seed(t, p, parcelgate.Production, "1234567-1", []string{"2025-04"}, parcelgate.RoleSupplier)
+		tampered := []byte(gw)
+		tampered[len(tampered)/2] ^= 1
+		for name, tok := range map[string]string{"tampered": string(tampered), "garbage": "not-a-token", "truncated": gw[:20]} {
+			s, h, m := p.get(t, "/2025-04/probe", tok)
+			if s != 401 || m["errorCode"] != "INVALID_TOKEN" || !strings.Contains(h.Get("WWW-Authenticate"), `error="invalid_token"`) {
+				t.Errorf("%s: %d %v %q", name, s, m, h.Get("WWW-Authenticate"))
+			}
+		}
+		clock.Advance(parcelgate.TokenLifetime - time.Second)
+		if s, _, _ := p.get(t, "/2025-04/probe", gw); s != 200 {
+			t.Fatalf("token refused before its expiry: %d", s)
+		}
+		clock.Advance(time.Second)
+		s, h, m := p.get(t, "/2025-04/probe", gw)
+		if s != 401 || m["errorCode"] != "EXPIRED" || !strings.Contains(h.Get("WWW-Authenticate"), `error="invalid_token"`) {
+			t.Fatalf("expired token: %d %v", s, m)
+		}
+	})
+}
+
+// DESIGN §3: the errand-code path segment selects the environment; a token
+// of the other one is told which path to use.
+func TestErrandEnvironmentPath(t *testing.T) {
+	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
+		p := newProbeServer(t, db, nil)
+		prod, _ := seed(t, p, parcelgate.Production, "1234567-1", []string{"2025-04"}, parcelgate.RoleSupplier)
+		test, _ := seed(t, p, parcelgate.Test, "1234567-1", []string{"2025-04"}, parcelgate.RoleSupplier)
+		if s, _, m := p.get(t, "/parcel/v1/probe", prod); s != 200 || m["env"] != "production" {
+			t.Fatalf("production token on parcel: %d %v", s, m)
+		}
+		if s, _, m := p.get(t, "/parcel-uat/v1/probe", test); s != 200 || m["env"] != "test" {
+			t.Fatalf("test token on parcel-uat: %d %v", s, m)
+		}
+		if s, _, m := p.get(t, "/parcel/v1/probe", test); s != 403 || !strings.Contains(m["message"].(string), "/parcel-uat/v1/") {
+			t.Fatalf("test token on parcel: %d %v", s, m)
+		}
+		if s, _, m := p.get(t, "/parcel-uat/v1/probe", prod); s != 403 || !strings.Contains(m["message"].(string), "/parcel/v1/") {
+			t.Fatalf("production token on parcel-uat: %d %v", s, m)
+		}
+	})
+}
+
+// Tokens are sealed with keys stored in the database: a token minted by one
+// instance opens on another, and a key rotated on one instance is picked up
+// by the others as soon as a token names it, while tokens of the retired key
+// keep working until they expire.
+func TestTokensAcrossInstancesAndRotation(t *testing.T) {
+	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
+		a := newProbeServer(t, db, nil)
+		b := newProbeServer(t, db, nil)
+		old, _ := seed(t, a, parcelgate.Production, "1234567-1", []string{"2025-04"}, parcelgate.RoleSupplier)
+		if s, _, _ := b.get(t, "/2025-04/probe", old); s != 200 {
+			t.Fatalf("token of instance A refused by instance B: %d", s)
+		}
+		if _, err := db.RotateTokenKey(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if err := a.ReloadKeys(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		b.lastKeyReload.Store(0)
+		fresh, _ := seed(t, a, parcelgate.Production, "1234567-1", []string{"2025-04"}, parcelgate.RoleSupplier)
+		if fresh[:8] == old[:8] {
+			t.Fatalf("token after rotation carries the old key id")
+		}
+		if s, _, _ := b.get(t, "/2025-04/probe", fresh); s != 200 {
+			t.Fatalf("token of the rotated key refused by the other instance: %d", s)
+		}
+		if s, _, _ := b.get(t, "/2025-04/probe", old); s != 200 {
+			t.Fatalf("token of the retired key refused during the overlap: %d", s)
+		}
+	})
+}
+
+// BenchmarkTokenValidation measures what every API request pays to
+// establish its caller: opening the token, no database round trip.
+func BenchmarkTokenValidation(b *testing.B) {
+	keys := []auth.Key{}
+	k, _ := auth.GenerateKey(1, time.Now())
+	keys = append(keys, k)
+	s := &Server{keys: auth.NewKeyring(keys), clock: parcelgate.SystemClock{}}
+	now := time.Now()
+	tok, _ := s.keys.Seal(&parcelgate.Caller{Subject: "pg_x", OrgID: 1, BusinessID: "1234567-1", Environment: parcelgate.Production, Kind: parcelgate.KindEcom, Roles: parcelgate.Roles, IssuedAt: now, ExpiresAt: now.Add(time.Hour)})
+	req := httptest.NewRequest("GET", "/ecommerce/v3/probe", nil)
+	req.Header.Set("Authorization", "Bearer "+tok)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, f := s.authenticate(req, parcelgate.KindEcom); f != nil {
+			b.Fatal(f.message)
+		}
+	}
+}

@@ -1,0 +1,170 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/parcelgate/parcelgate"
+)
+
+// surface selects the error body shape of a route.
+type surface int
+
+const (
+	// gatewaySurface: sending codes, shipment data, errand codes (DESIGN §5):
+	// {"errorCode","message","details"}.
+	gatewaySurface surface = iota
+	// ecomSurface: orders, products, catalogs, the ecom token service and the
+	// operator API (DESIGN §8): {"timestamp","status","error","message","path","errors"}.
+	ecomSurface
+)
+
+// surfaceOf tells which error shape a path's surface uses, for answers given
+// before any route is chosen (404, 405, 413, panics).
+func surfaceOf(path string) surface {
+	for _, p := range []string{"/ecommerce/", "/v3/", "/auth/", "/admin/"} {
+		if strings.HasPrefix(path, p) {
+			return ecomSurface
+		}
+	}
+	return gatewaySurface
+}
+
+// statusOf maps a domain error code onto an HTTP status.
+func statusOf(code string) int {
+	switch code {
+	case parcelgate.EINVALID:
+		return http.StatusBadRequest
+	case parcelgate.EUNAUTHORIZED:
+		return http.StatusUnauthorized
+	case parcelgate.EFORBIDDEN:
+		return http.StatusForbidden
+	case parcelgate.ENOTFOUND:
+		return http.StatusNotFound
+	case parcelgate.ECONFLICT:
+		return http.StatusConflict
+	case parcelgate.ETOOLARGE:
+		return http.StatusRequestEntityTooLarge
+	case parcelgate.EUNSUPPORTED:
+		return http.StatusUnsupportedMediaType
+	case parcelgate.ERATELIMITED:
+		return http.StatusTooManyRequests
+	case parcelgate.EUNAVAILABLE:
+		return http.StatusServiceUnavailable
+	}
+	return http.StatusInternalServerError
+}
+
+// gatewayCode is the errorCode of the gateway error body for a status.
+func gatewayCode(status int) string {
+	switch status {
+	case http.StatusBadRequest:
+		return "VALIDATION_ERROR"
+	case http.StatusUnauthorized:
+		return "UNAUTHORIZED"
+	case http.StatusForbidden:
+		return "FORBIDDEN"
+	case http.StatusNotFound:
+		return "NOT_FOUND"
+	case http.StatusMethodNotAllowed:
+		return "METHOD_NOT_ALLOWED"
+	case http.StatusConflict:
+		return "CONFLICT"
+	case http.StatusRequestEntityTooLarge:
+		return "PAYLOAD_TOO_LARGE"
+	case http.StatusUnsupportedMediaType:
+		return "UNSUPPORTED_MEDIA_TYPE"
+	case http.StatusTooManyRequests:
+		return "TOO_MANY_REQUESTS"
+	case http.StatusServiceUnavailable:
+		return "SERVICE_UNAVAILABLE"
+	}
+	return "INTERNAL_SERVER_ERROR"
+}
+
+// GatewayError is the error body of the gateway surfaces (DESIGN §5).
+type GatewayError struct {
+	ErrorCode string                  `json:"errorCode"`
+	Message   string                  `json:"message"`
+	Details   []parcelgate.FieldError `json:"details"`
+}
+
+// EcomError is the error body of the ecom surfaces and the operator API
+// (DESIGN §8).
+type EcomError struct {
+	Timestamp string                  `json:"timestamp"`
+	Status    int                     `json:"status"`
+	Error     string                  `json:"error"`
+	Message   string                  `json:"message"`
+	Path      string                  `json:"path"`
+	Errors    []parcelgate.FieldError `json:"errors,omitempty"`
+}
+
+// decodeError marks a body that is not valid JSON for its target, so the
+// gateway can answer JSON_DECODE_ERROR rather than VALIDATION_ERROR.
+type decodeError struct{ err *parcelgate.Error }
+
+func (e decodeError) Error() string { return e.err.Error() }
+func (e decodeError) Unwrap() error { return e.err }
+
+// writeError answers err in the shape of surface sf. Internal errors are
+// logged with the request ID and answered without their cause.
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, sf surface, err error) {
+	code := parcelgate.ErrorCode(err)
+	status := statusOf(code)
+	msg := parcelgate.ErrorMessage(err)
+	if status >= 500 {
+		s.log.ErrorContext(r.Context(), "request failed", slog.String("request_id", requestID(r.Context())), slog.String("path", r.URL.Path), slog.Any("err", err))
+		if code == parcelgate.EINTERNAL {
+			msg = "Internal error; the request ID is " + requestID(r.Context()) + "."
+		}
+	}
+	if _, ok := errors.AsType[decodeError](err); ok && sf == gatewaySurface {
+		s.writeErrorBody(w, r, sf, status, "JSON_DECODE_ERROR", msg, nil)
+		return
+	}
+	s.writeErrorBody(w, r, sf, status, "", msg, parcelgate.ErrorFields(err))
+}
+
+// writeErrorBody writes an error body; gwCode overrides the gateway
+// errorCode that status implies.
+func (s *Server) writeErrorBody(w http.ResponseWriter, r *http.Request, sf surface, status int, gwCode, msg string, fields []parcelgate.FieldError) {
+	if sf == gatewaySurface {
+		if gwCode == "" {
+			gwCode = gatewayCode(status)
+		}
+		writeJSON(w, status, GatewayError{ErrorCode: gwCode, Message: msg, Details: fields})
+		return
+	}
+	writeJSON(w, status, EcomError{
+		Timestamp: formatTime(s.clock.Now()),
+		Status:    status,
+		Error:     http.StatusText(status),
+		Message:   msg,
+		Path:      r.URL.Path,
+		Errors:    fields,
+	})
+}
+
+// writeJSON writes v as the JSON body with status.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		http.Error(w, `{"message":"response encoding failed"}`, http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(b)
+	w.Write([]byte{'\n'})
+}
+
+// formatTime writes an instant as ISO 8601 with offset and microseconds,
+// the precision modification stamps carry (DESIGN §6).
+func formatTime(t time.Time) string {
+	return t.UTC().Format("2006-01-02T15:04:05.000000Z07:00")
+}

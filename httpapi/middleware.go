@@ -1,0 +1,174 @@
+package httpapi
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"runtime/debug"
+	"strconv"
+	"time"
+
+	"github.com/klauspost/compress/gzhttp"
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+type metrics struct {
+	requests *prometheus.CounterVec
+	duration *prometheus.HistogramVec
+}
+
+func newMetrics(reg *prometheus.Registry) metrics {
+	m := metrics{
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "parcelgate_http_requests_total",
+			Help: "HTTP requests by route pattern, method and status.",
+		}, []string{"route", "method", "status"}),
+		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "parcelgate_http_request_duration_seconds",
+			Help:    "HTTP request latency by route pattern and method.",
+			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
+		}, []string{"route", "method"}),
+	}
+	reg.MustRegister(m.requests, m.duration)
+	return m
+}
+
+type requestIDKey struct{}
+
+func requestID(ctx context.Context) string {
+	id, _ := ctx.Value(requestIDKey{}).(string)
+	return id
+}
+
+// A client's own X-Request-ID is kept when it is short and plain, so it can
+// follow a request through its logs and ours.
+var clientRequestID = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,64}$`)
+
+// recorder remembers the status and size of a response.
+type recorder struct {
+	http.ResponseWriter
+	status int
+	bytes  int64
+}
+
+func (r *recorder) WriteHeader(code int) {
+	if r.status == 0 {
+		r.status = code
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *recorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	n, err := r.ResponseWriter.Write(b)
+	r.bytes += int64(n)
+	return n, err
+}
+
+func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// middleware wraps the router with what every request gets: a request ID,
+// panic recovery, the body cap, JSON answers for unknown routes and wrong
+// methods, compression when asked (spec 4.4 GET rule 4), metrics by route
+// and one structured log line.
+func (s *Server) middleware(mux *http.ServeMux) http.Handler {
+	gz, err := gzhttp.NewWrapper(gzhttp.MinSize(1024))
+	if err != nil {
+		panic(err)
+	}
+	inner := gz(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, pattern := mux.Handler(r)
+		if pattern == "" {
+			s.notRouted(mux, w, r)
+			return
+		}
+		mux.ServeHTTP(w, r)
+	}))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		id := r.Header.Get("X-Request-ID")
+		if !clientRequestID.MatchString(id) {
+			id = rand.Text()[:20]
+		}
+		ctx := context.WithValue(r.Context(), requestIDKey{}, id)
+		r = r.WithContext(ctx)
+		w.Header().Set("X-Request-ID", id)
+		rec := &recorder{ResponseWriter: w}
+		_, route := mux.Handler(r)
+		if route == "" {
+			route = "unmatched"
+		}
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				s.log.ErrorContext(ctx, "panic", slog.String("request_id", id), slog.Any("panic", p), slog.String("stack", string(debug.Stack())))
+				if rec.status == 0 {
+					s.writeErrorBody(rec, r, surfaceOf(r.URL.Path), http.StatusInternalServerError, "", "Internal error; the request ID is "+id+".", nil)
+				}
+			}
+			status := rec.status
+			if status == 0 {
+				status = http.StatusOK
+			}
+			elapsed := time.Since(start)
+			s.metric.requests.WithLabelValues(route, r.Method, strconv.Itoa(status)).Inc()
+			s.metric.duration.WithLabelValues(route, r.Method).Observe(elapsed.Seconds())
+			level := slog.LevelInfo
+			if status >= 500 {
+				level = slog.LevelError
+			}
+			s.log.LogAttrs(ctx, level, "request",
+				slog.String("request_id", id),
+				slog.String("method", r.Method),
+				slog.String("path", r.URL.Path),
+				slog.String("route", route),
+				slog.Int("status", status),
+				slog.Int64("bytes", rec.bytes),
+				slog.Duration("duration", elapsed),
+				slog.String("remote", r.RemoteAddr),
+			)
+		}()
+		if r.ContentLength > s.cfg.MaxBodyBytes {
+			s.writeErrorBody(rec, r, surfaceOf(r.URL.Path), http.StatusRequestEntityTooLarge, "", fmt.Sprintf("The request body is over the limit of %d bytes.", s.cfg.MaxBodyBytes), nil)
+			return
+		}
+		r.Body = http.MaxBytesReader(rec, r.Body, s.cfg.MaxBodyBytes)
+		inner.ServeHTTP(rec, r)
+	})
+}
+
+// headerCapture keeps what the router's own 404 or 405 handler writes, so
+// the answer can be rewritten as JSON with the router's Allow header.
+type headerCapture struct {
+	h      http.Header
+	status int
+}
+
+func (c *headerCapture) Header() http.Header         { return c.h }
+func (c *headerCapture) Write(b []byte) (int, error) { return len(b), nil }
+func (c *headerCapture) WriteHeader(code int)        { c.status = code }
+
+func (s *Server) notRouted(mux *http.ServeMux, w http.ResponseWriter, r *http.Request) {
+	c := &headerCapture{h: http.Header{}}
+	mux.ServeHTTP(c, r)
+	sf := surfaceOf(r.URL.Path)
+	switch c.status {
+	case http.StatusMethodNotAllowed:
+		w.Header().Set("Allow", c.h.Get("Allow"))
+		s.writeErrorBody(w, r, sf, http.StatusMethodNotAllowed, "", fmt.Sprintf("Method %s is not allowed here; allowed: %s.", r.Method, c.h.Get("Allow")), nil)
+	case http.StatusMovedPermanently, http.StatusPermanentRedirect, http.StatusTemporaryRedirect, http.StatusFound:
+		for k, v := range c.h {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(c.status)
+	default:
+		s.writeErrorBody(w, r, sf, http.StatusNotFound, "", fmt.Sprintf("No route for %s %s.", r.Method, r.URL.Path), nil)
+	}
+}

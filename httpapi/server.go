@@ -1,0 +1,122 @@
+// Package httpapi serves parcelgate's HTTP surfaces: the two token services,
+// the gateway APIs (sending codes, shipment data, errand codes), the ecom API
+// (warehouse orders, products, stock, catalogs) and the operator API, on one
+// router. Each surface has its own file and its own error shape.
+package httpapi
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/auth"
+)
+
+// Store is what the server needs from storage: the domain services, and a
+// few operational calls.
+type Store interface {
+	parcelgate.OrganizationService
+	parcelgate.CredentialService
+	parcelgate.CatalogService
+
+	Ping(ctx context.Context) error
+	TokenKeys(ctx context.Context) ([]auth.Key, error)
+	RotateTokenKey(ctx context.Context) (uint32, error)
+}
+
+// Config holds the settings of a Server.
+type Config struct {
+	// PublicURL is the base URL clients reach the server at; the gateway
+	// token's provider_fi.targets are built from it. Empty means the URL of
+	// each token request.
+	PublicURL string
+	// Versions are the gateway API versions served (DESIGN §2).
+	Versions []string
+	// AdminToken opens the operator API.
+	AdminToken string
+	// SandboxClock is set when the server runs with --sandbox-clock.
+	SandboxClock *parcelgate.SandboxClock
+	// MaxBodyBytes caps request bodies (413 beyond).
+	MaxBodyBytes int64
+}
+
+// Server is the HTTP API. Build it with New.
+type Server struct {
+	store  Store
+	keys   *auth.Keyring
+	clock  parcelgate.Clock
+	log    *slog.Logger
+	cfg    Config
+	mux    *http.ServeMux
+	reg    *prometheus.Registry
+	metric metrics
+
+	lastKeyReload atomic.Int64 // unix nanoseconds
+	handler       http.Handler
+}
+
+// New returns a server over store. keys must hold the store's current token
+// keys.
+func New(store Store, keys *auth.Keyring, clock parcelgate.Clock, log *slog.Logger, cfg Config) *Server {
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = 16 << 20
+	}
+	if clock == nil {
+		clock = parcelgate.SystemClock{}
+	}
+	if len(cfg.Versions) == 0 {
+		cfg.Versions = parcelgate.DefaultVersions
+	}
+	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
+	s := &Server{store: store, keys: keys, clock: clock, log: log, cfg: cfg, mux: http.NewServeMux()}
+	s.reg = prometheus.NewRegistry()
+	s.metric = newMetrics(s.reg)
+	s.routes()
+	s.handler = s.middleware(s.mux)
+	return s
+}
+
+// Registry is the Prometheus registry the server's metrics live in, so the
+// wiring can add metrics of other packages to /metrics.
+func (s *Server) Registry() *prometheus.Registry { return s.reg }
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// handle registers h for pattern, and for every /ecommerce/v3/... pattern the
+// same handler under /v3/... (spec 4.4 writes both).
+func (s *Server) handle(pattern string, h http.Handler) {
+	s.mux.Handle(pattern, h)
+	method, path, ok := strings.Cut(pattern, " ")
+	if ok && strings.HasPrefix(path, "/ecommerce/v3/") {
+		s.mux.Handle(method+" "+strings.TrimPrefix(path, "/ecommerce"), h)
+	}
+}
+
+func (s *Server) routes() {
+	s.operationalRoutes()
+	s.tokenRoutes()
+	s.adminRoutes()
+}
+
+// supportedVersion reports whether the gateway API version v is served.
+func (s *Server) supportedVersion(v string) bool { return slices.Contains(s.cfg.Versions, v) }
+
+// ReloadKeys reads the token keys from the store into the keyring. The
+// wiring calls it periodically; the auth middleware calls it when a token
+// names a key this instance has not seen (a rotation elsewhere).
+func (s *Server) ReloadKeys(ctx context.Context) error {
+	keys, err := s.store.TokenKeys(ctx)
+	if err != nil {
+		return err
+	}
+	s.keys.Replace(keys)
+	s.lastKeyReload.Store(time.Now().UnixNano())
+	return nil
+}

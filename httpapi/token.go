@@ -1,0 +1,227 @@
+package httpapi
+
+import (
+	"encoding/base64"
+	"errors"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/parcelgate/parcelgate"
+)
+
+func (s *Server) tokenRoutes() {
+	s.mux.HandleFunc("POST /api/v1/token", s.gatewayToken)
+	s.mux.HandleFunc("GET /auth/token", s.ecomToken)
+	s.mux.HandleFunc("POST /auth/token", s.ecomToken)
+}
+
+// OAuthError is the error body of the gateway token service (RFC 6749 §5.2).
+type OAuthError struct {
+	Error            string `json:"error"`
+	ErrorDescription string `json:"error_description"`
+}
+
+// GatewayToken is the answer of POST /api/v1/token (spec 5.1 rule 3).
+type GatewayToken struct {
+	AccessToken string            `json:"access_token"`
+	TokenType   string            `json:"token_type"`
+	ExpiresIn   int               `json:"expires_in"`
+	ProviderFI  GatewayTokenScope `json:"provider_fi"`
+}
+
+// GatewayTokenScope lists the API versions the token may call.
+type GatewayTokenScope struct {
+	Targets map[string]GatewayTarget `json:"targets"`
+}
+
+// GatewayTarget is the address and tier of one API version.
+type GatewayTarget struct {
+	URL  string `json:"url"`
+	Tier int    `json:"tier"`
+}
+
+func oauthError(w http.ResponseWriter, status int, code, desc string) {
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, status, OAuthError{Error: code, ErrorDescription: desc})
+}
+
+// gatewayToken is the gateway token service (spec 5.1, DESIGN §4): the
+// client_credentials grant with the client's credentials in the form or, as
+// RFC 6749 §2.3.1 prefers and stock OAuth2 libraries send, in HTTP Basic.
+func (s *Server) gatewayToken(w http.ResponseWriter, r *http.Request) {
+	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if mt != "application/x-www-form-urlencoded" {
+		oauthError(w, http.StatusBadRequest, "invalid_request", "Content-Type must be application/x-www-form-urlencoded.")
+		return
+	}
+	if err := r.ParseForm(); err != nil {
+		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			oauthError(w, http.StatusRequestEntityTooLarge, "invalid_request", "The request body is too large.")
+			return
+		}
+		oauthError(w, http.StatusBadRequest, "invalid_request", "The form body cannot be read: "+err.Error())
+		return
+	}
+	form := r.PostForm
+	for _, f := range []string{"grant_type", "client_id", "client_secret"} {
+		if len(form[f]) > 1 {
+			oauthError(w, http.StatusBadRequest, "invalid_request", f+" is given more than once.")
+			return
+		}
+	}
+	switch gt := form.Get("grant_type"); gt {
+	case "client_credentials":
+	case "":
+		oauthError(w, http.StatusBadRequest, "invalid_request", "grant_type is required and must be client_credentials.")
+		return
+	default:
+		oauthError(w, http.StatusBadRequest, "unsupported_grant_type", "grant_type must be client_credentials, not "+gt+".")
+		return
+	}
+	id, secret, basic := r.BasicAuth()
+	if basic {
+		if form.Get("client_secret") != "" {
+			oauthError(w, http.StatusBadRequest, "invalid_request", "Send the client credentials either in the Authorization header or in the form, not both.")
+			return
+		}
+		// RFC 6749 §2.3.1: both are form-urlencoded before Basic encoding.
+		var err1, err2 error
+		id, err1 = url.QueryUnescape(id)
+		secret, err2 = url.QueryUnescape(secret)
+		if err1 != nil || err2 != nil {
+			oauthError(w, http.StatusBadRequest, "invalid_request", "The Basic credentials are not form-urlencoded.")
+			return
+		}
+	} else {
+		id, secret = form.Get("client_id"), form.Get("client_secret")
+		if id == "" || secret == "" {
+			oauthError(w, http.StatusBadRequest, "invalid_request", "client_id and client_secret are required (form fields or HTTP Basic).")
+			return
+		}
+	}
+	client, err := s.store.AuthenticateGatewayClient(r.Context(), id, secret)
+	if parcelgate.ErrorCode(err) == parcelgate.EUNAUTHORIZED {
+		if basic {
+			w.Header().Set("WWW-Authenticate", `Basic realm="parcelgate"`)
+		}
+		oauthError(w, http.StatusUnauthorized, "invalid_client", "Client authentication failed.")
+		return
+	}
+	if err != nil {
+		s.writeError(w, r, gatewaySurface, err)
+		return
+	}
+	now := s.clock.Now()
+	var grants []parcelgate.VersionGrant
+	targets := map[string]GatewayTarget{}
+	base := s.publicURL(r)
+	for _, g := range client.Versions {
+		if s.supportedVersion(g.Version) {
+			grants = append(grants, g)
+			targets[g.Version] = GatewayTarget{URL: base + "/" + g.Version, Tier: g.Tier}
+		}
+	}
+	tok, err := s.keys.Seal(&parcelgate.Caller{
+		Subject: client.ClientID, OrgID: client.OrgID, BusinessID: client.BusinessID,
+		Environment: client.Environment, Kind: parcelgate.KindGateway, Versions: grants,
+		IssuedAt: now, ExpiresAt: now.Add(parcelgate.TokenLifetime),
+	})
+	if err != nil {
+		s.writeError(w, r, gatewaySurface, err)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Pragma", "no-cache")
+	writeJSON(w, http.StatusOK, GatewayToken{
+		AccessToken: tok, TokenType: "Bearer", ExpiresIn: int(parcelgate.TokenLifetime.Seconds()),
+		ProviderFI: GatewayTokenScope{Targets: targets},
+	})
+}
+
+// publicURL is the configured public URL, else the one the request came to.
+func (s *Server) publicURL(r *http.Request) string {
+	if s.cfg.PublicURL != "" {
+		return s.cfg.PublicURL
+	}
+	scheme := "http"
+	if r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https") {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host
+}
+
+// EcomToken is the answer of the ecom token service (spec 5.2 rule 3).
+type EcomToken struct {
+	AccessToken string `json:"access_token"`
+	TokenType   string `json:"token_type"`
+	ExpiresIn   int    `json:"expires_in"`
+	Scope       string `json:"scope"`
+}
+
+// ecomToken is the ecom token service (spec 5.2): a service account's
+// username and password in HTTP Basic. Wrong credentials, an unknown user
+// and a locked account all answer the same 401 (spec 7), so the answer tells
+// an attacker nothing.
+func (s *Server) ecomToken(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodPost {
+		if gt := r.URL.Query().Get("grant_type"); gt == "" {
+			r.ParseForm()
+			if gt = r.PostForm.Get("grant_type"); gt != "" && gt != "client_credentials" {
+				s.writeErrorBody(w, r, ecomSurface, http.StatusBadRequest, "", "grant_type must be client_credentials.", nil)
+				return
+			}
+		} else if gt != "client_credentials" {
+			s.writeErrorBody(w, r, ecomSurface, http.StatusBadRequest, "", "grant_type must be client_credentials.", nil)
+			return
+		}
+	}
+	username, password, ok := basicAuth(r)
+	if !ok {
+		badCredentials(s, w, r)
+		return
+	}
+	acct, err := s.store.AuthenticateServiceAccount(r.Context(), username, password)
+	if parcelgate.ErrorCode(err) == parcelgate.EUNAUTHORIZED {
+		badCredentials(s, w, r)
+		return
+	}
+	if err != nil {
+		s.writeError(w, r, ecomSurface, err)
+		return
+	}
+	now := s.clock.Now()
+	tok, err := s.keys.Seal(&parcelgate.Caller{
+		Subject: acct.Username, OrgID: acct.OrgID, BusinessID: acct.BusinessID,
+		Environment: acct.Environment, Kind: parcelgate.KindEcom, Roles: acct.Roles,
+		IssuedAt: now, ExpiresAt: now.Add(parcelgate.TokenLifetime),
+	})
+	if err != nil {
+		s.writeError(w, r, ecomSurface, err)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusOK, EcomToken{AccessToken: tok, TokenType: "bearer", ExpiresIn: int(parcelgate.TokenLifetime.Seconds()), Scope: "internal"})
+}
+
+// badCredentials is the one answer to every failed login (spec 7).
+func badCredentials(s *Server, w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("WWW-Authenticate", `Basic realm="parcelgate"`)
+	s.writeErrorBody(w, r, ecomSurface, http.StatusUnauthorized, "", "Bad credentials", nil)
+}
+
+// basicAuth reads HTTP Basic credentials; unlike r.BasicAuth it reports a
+// malformed header as absent rather than guessing.
+func basicAuth(r *http.Request) (user, pass string, ok bool) {
+	scheme, enc, found := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !found || !strings.EqualFold(scheme, "Basic") {
+		return "", "", false
+	}
+	raw, err := base64.StdEncoding.DecodeString(strings.TrimSpace(enc))
+	if err != nil {
+		return "", "", false
+	}
+	user, pass, ok = strings.Cut(string(raw), ":")
+	return user, pass, ok && user != ""
+}

@@ -1,0 +1,108 @@
+// Package testdb gives tests a migrated, empty database on each engine:
+// SQLite in a temporary directory, and PostgreSQL in a schema of its own
+// (DSN from PARCELGATE_TEST_POSTGRES, else the local server). PostgreSQL
+// that cannot be reached skips its half of a test, except under CI, where it
+// fails: a green CI must mean both engines ran.
+package testdb
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	_ "github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/sqlstore"
+)
+
+// DefaultPostgres is the PostgreSQL these machines run.
+const DefaultPostgres = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
+
+// PostgresDSN returns the DSN tests use for PostgreSQL.
+func PostgresDSN() string {
+	if dsn := os.Getenv("PARCELGATE_TEST_POSTGRES"); dsn != "" {
+		return dsn
+	}
+	return DefaultPostgres
+}
+
+// Engines are the names Each runs a test under.
+var Engines = []string{"sqlite", "postgres"}
+
+// Each runs fn once per engine as a subtest, each with its own new database.
+func Each(t *testing.T, clock parcelgate.Clock, fn func(t *testing.T, db *sqlstore.DB)) {
+	t.Helper()
+	for _, engine := range Engines {
+		t.Run(engine, func(t *testing.T) {
+			fn(t, Open(t, engine, clock))
+		})
+	}
+}
+
+// Open returns a migrated empty database of engine, closed and removed when
+// t ends.
+func Open(t testing.TB, engine string, clock parcelgate.Clock) *sqlstore.DB {
+	t.Helper()
+	ctx := context.Background()
+	var dsn string
+	switch engine {
+	case "sqlite":
+		dsn = "sqlite:" + filepath.Join(t.TempDir(), "test.db")
+	case "postgres":
+		dsn = newSchema(t)
+	default:
+		t.Fatalf("testdb: unknown engine %q", engine)
+	}
+	db, err := sqlstore.Open(ctx, dsn, clock)
+	if err != nil {
+		t.Fatalf("testdb: open %s: %v", engine, err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := db.Migrate(ctx); err != nil {
+		t.Fatalf("testdb: migrate %s: %v", engine, err)
+	}
+	return db
+}
+
+var (
+	pgOnce  sync.Once
+	pgAdmin *sql.DB
+	pgErr   error
+)
+
+// newSchema creates a fresh schema and returns a DSN that uses it.
+func newSchema(t testing.TB) string {
+	t.Helper()
+	pgOnce.Do(func() {
+		pgAdmin, pgErr = sql.Open("pgx", PostgresDSN())
+		if pgErr == nil {
+			pgErr = pgAdmin.PingContext(context.Background())
+		}
+	})
+	if pgErr != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("testdb: PostgreSQL unreachable at %s under CI: %v", PostgresDSN(), pgErr)
+		}
+		t.Skipf("testdb: PostgreSQL unreachable at %s, skipping (set CI to fail instead): %v", PostgresDSN(), pgErr)
+	}
+	schema := strings.ToLower("t_" + rand.Text()[:16])
+	if _, err := pgAdmin.Exec(`CREATE SCHEMA ` + schema); err != nil {
+		t.Fatalf("testdb: create schema: %v", err)
+	}
+	t.Cleanup(func() { pgAdmin.Exec(`DROP SCHEMA ` + schema + ` CASCADE`) })
+	dsn, err := sqlstore.WithSearchPath(PostgresDSN(), schema)
+	if err != nil {
+		t.Fatalf("testdb: %v", err)
+	}
+	return dsn
+}
+
+// Name is a short unique name for test fixtures.
+func Name(prefix string) string { return fmt.Sprintf("%s%s", prefix, rand.Text()[:8]) }

@@ -1,0 +1,231 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"strings"
+
+	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/auth"
+)
+
+var _ parcelgate.CredentialService = (*DB)(nil)
+
+func (db *DB) CreateGatewayClient(ctx context.Context, c *parcelgate.GatewayClient, secretHash string) error {
+	org, err := db.FindOrganization(ctx, c.Environment, c.BusinessID)
+	if err != nil {
+		return err
+	}
+	c.OrgID, c.BusinessID = org.ID, org.BusinessID
+	c.CreatedAt = db.clock.Now().UTC().Truncate(1000)
+	versions, _ := json.Marshal(c.Versions)
+	return db.inTx(ctx, func(tx *Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO gateway_clients (client_id, secret_hash, org_id, versions, created_at) VALUES (?, ?, ?, ?, ?)`,
+			c.ClientID, secretHash, c.OrgID, string(versions), micros(c.CreatedAt))
+		if isUniqueViolation(err) {
+			return parcelgate.Errorf(parcelgate.ECONFLICT, "client %s already exists", c.ClientID)
+		}
+		return err
+	})
+}
+
+const gatewayClientColumns = `c.client_id, c.secret_hash, c.org_id, o.environment, o.business_id, c.versions, c.created_at`
+
+func scanGatewayClient(s interface{ Scan(...any) error }) (*parcelgate.GatewayClient, string, error) {
+	var c parcelgate.GatewayClient
+	var hash, env, versions string
+	var created int64
+	if err := s.Scan(&c.ClientID, &hash, &c.OrgID, &env, &c.BusinessID, &versions, &created); err != nil {
+		return nil, "", err
+	}
+	c.Environment = parcelgate.Environment(env)
+	c.CreatedAt = fromMicros(created)
+	if err := json.Unmarshal([]byte(versions), &c.Versions); err != nil {
+		return nil, "", err
+	}
+	return &c, hash, nil
+}
+
+func (db *DB) AuthenticateGatewayClient(ctx context.Context, clientID, secret string) (*parcelgate.GatewayClient, error) {
+	c, hash, err := scanGatewayClient(db.queryRow(ctx, `SELECT `+gatewayClientColumns+` FROM gateway_clients c JOIN organizations o ON o.id = c.org_id WHERE c.client_id = ? AND c.revoked_at = 0`, clientID))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, parcelgate.Errorf(parcelgate.EUNAUTHORIZED, "client authentication failed")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !auth.CheckSecret(hash, secret) {
+		return nil, parcelgate.Errorf(parcelgate.EUNAUTHORIZED, "client authentication failed")
+	}
+	return c, nil
+}
+
+func (db *DB) ListGatewayClients(ctx context.Context, env parcelgate.Environment) ([]*parcelgate.GatewayClient, error) {
+	rows, err := db.query(ctx, `SELECT `+gatewayClientColumns+` FROM gateway_clients c JOIN organizations o ON o.id = c.org_id WHERE o.environment = ? AND c.revoked_at = 0 ORDER BY o.business_id, c.client_id`, string(env))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []*parcelgate.GatewayClient{}
+	for rows.Next() {
+		c, _, err := scanGatewayClient(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+func (db *DB) RevokeGatewayClient(ctx context.Context, clientID string) error {
+	res, err := db.exec(ctx, `UPDATE gateway_clients SET revoked_at = ? WHERE client_id = ? AND revoked_at = 0`, micros(db.clock.Now()), clientID)
+	return affectedOne(res, err, "gateway client %s not found", clientID)
+}
+
+func affectedOne(res sql.Result, err error, format string, args ...any) error {
+	if err != nil {
+		return err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return parcelgate.Errorf(parcelgate.ENOTFOUND, format, args...)
+	}
+	return nil
+}
+
+func joinRoles(roles []parcelgate.Role) string {
+	s := make([]string, len(roles))
+	for i, r := range roles {
+		s[i] = string(r)
+	}
+	return strings.Join(s, ",")
+}
+
+func splitRoles(s string) []parcelgate.Role {
+	var out []parcelgate.Role
+	for r := range strings.SplitSeq(s, ",") {
+		if r != "" {
+			out = append(out, parcelgate.Role(r))
+		}
+	}
+	return out
+}
+
+func (db *DB) CreateServiceAccount(ctx context.Context, a *parcelgate.ServiceAccount, passwordHash string) error {
+	org, err := db.FindOrganization(ctx, a.Environment, a.BusinessID)
+	if err != nil {
+		return err
+	}
+	a.OrgID, a.BusinessID = org.ID, org.BusinessID
+	a.CreatedAt = db.clock.Now().UTC().Truncate(1000)
+	return db.inTx(ctx, func(tx *Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO service_accounts (username, password_hash, org_id, roles, created_at) VALUES (?, ?, ?, ?, ?)`,
+			a.Username, passwordHash, a.OrgID, joinRoles(a.Roles), micros(a.CreatedAt))
+		if isUniqueViolation(err) {
+			return parcelgate.Errorf(parcelgate.ECONFLICT, "username %s is taken", a.Username)
+		}
+		return err
+	})
+}
+
+const serviceAccountColumns = `a.username, a.password_hash, a.org_id, o.environment, o.business_id, a.roles, a.failed_logins, a.locked_until, a.created_at`
+
+type accountRow struct {
+	*parcelgate.ServiceAccount
+	hash        string
+	failed      int
+	lockedUntil int64
+}
+
+func scanServiceAccount(s interface{ Scan(...any) error }) (*accountRow, error) {
+	a := accountRow{ServiceAccount: new(parcelgate.ServiceAccount)}
+	var env, roles string
+	var created int64
+	if err := s.Scan(&a.Username, &a.hash, &a.OrgID, &env, &a.BusinessID, &roles, &a.failed, &a.lockedUntil, &created); err != nil {
+		return nil, err
+	}
+	a.Environment = parcelgate.Environment(env)
+	a.Roles = splitRoles(roles)
+	a.CreatedAt = fromMicros(created)
+	return &a, nil
+}
+
+// AuthenticateServiceAccount checks a login against the lockout rule of
+// spec 5.2 rule 5. The password is checked outside any transaction (it is
+// slow on purpose); the outcome is then applied with one conditional UPDATE,
+// so concurrent logins on any number of instances count every failure and a
+// lock set by one is seen by all.
+func (db *DB) AuthenticateServiceAccount(ctx context.Context, username, password string) (*parcelgate.ServiceAccount, error) {
+	denied := parcelgate.Errorf(parcelgate.EUNAUTHORIZED, "Bad credentials")
+	a, err := scanServiceAccount(db.queryRow(ctx, `SELECT `+serviceAccountColumns+` FROM service_accounts a JOIN organizations o ON o.id = a.org_id WHERE a.username = ? AND a.revoked_at = 0`, username))
+	if errors.Is(err, sql.ErrNoRows) {
+		// Spend the time a real check takes, so response times do not tell
+		// which usernames exist.
+		auth.CheckPassword(auth.DummyHash(), password)
+		return nil, denied
+	}
+	if err != nil {
+		return nil, err
+	}
+	now := micros(db.clock.Now())
+	ok := auth.CheckPassword(a.hash, password)
+	if ok {
+		// Succeeds only while not locked; resets the count.
+		res, err := db.exec(ctx, `UPDATE service_accounts SET failed_logins = 0, locked_until = 0 WHERE username = ? AND locked_until <= ?`, username, now)
+		if err != nil {
+			return nil, err
+		}
+		if n, _ := res.RowsAffected(); n == 1 {
+			return a.ServiceAccount, nil
+		}
+		return nil, denied
+	}
+	// A failure while locked changes nothing. A failure after a lock has run
+	// out starts a new count; the fifth consecutive failure locks.
+	_, err = db.exec(ctx, `UPDATE service_accounts SET
+		failed_logins = CASE WHEN locked_until > 0 THEN 1 ELSE failed_logins + 1 END,
+		locked_until = CASE WHEN (CASE WHEN locked_until > 0 THEN 1 ELSE failed_logins + 1 END) >= CAST(? AS INTEGER) THEN CAST(? AS BIGINT) ELSE 0 END
+		WHERE username = ? AND locked_until <= ?`,
+		parcelgate.MaxFailedLogins, now+parcelgate.LockoutDuration.Microseconds(), username, now)
+	if err != nil {
+		return nil, err
+	}
+	return nil, denied
+}
+
+func (db *DB) ListServiceAccounts(ctx context.Context, env parcelgate.Environment) ([]*parcelgate.ServiceAccount, error) {
+	rows, err := db.query(ctx, `SELECT `+serviceAccountColumns+` FROM service_accounts a JOIN organizations o ON o.id = a.org_id WHERE o.environment = ? AND a.revoked_at = 0 ORDER BY a.username`, string(env))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	now := micros(db.clock.Now())
+	out := []*parcelgate.ServiceAccount{}
+	for rows.Next() {
+		a, err := scanServiceAccount(rows)
+		if err != nil {
+			return nil, err
+		}
+		if a.lockedUntil > now {
+			t := fromMicros(a.lockedUntil)
+			a.LockedUntil = &t
+		}
+		out = append(out, a.ServiceAccount)
+	}
+	return out, rows.Err()
+}
+
+func (db *DB) RevokeServiceAccount(ctx context.Context, username string) error {
+	res, err := db.exec(ctx, `UPDATE service_accounts SET revoked_at = ? WHERE username = ? AND revoked_at = 0`, micros(db.clock.Now()), username)
+	return affectedOne(res, err, "service account %s not found", username)
+}
+
+func (db *DB) UnlockServiceAccount(ctx context.Context, username string) error {
+	res, err := db.exec(ctx, `UPDATE service_accounts SET failed_logins = 0, locked_until = 0 WHERE username = ? AND revoked_at = 0`, username)
+	return affectedOne(res, err, "service account %s not found", username)
+}

@@ -1,0 +1,118 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+
+	"github.com/parcelgate/parcelgate"
+)
+
+var _ parcelgate.OrganizationService = (*DB)(nil)
+
+func (db *DB) CreateOrganization(ctx context.Context, o *parcelgate.Organization) error {
+	if err := o.Validate(); err != nil {
+		return err
+	}
+	o.CreatedAt = db.clock.Now().UTC().Truncate(1000)
+	addr := ""
+	if o.Address != nil {
+		b, _ := json.Marshal(o.Address)
+		addr = string(b)
+	}
+	return db.inTx(ctx, func(tx *Tx) error {
+		err := tx.QueryRow(ctx, `INSERT INTO organizations (environment, business_id, name, contract_number, address, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
+			string(o.Environment), o.BusinessID, o.Name, o.ContractNumber, addr, micros(o.CreatedAt)).Scan(&o.ID)
+		if isUniqueViolation(err) {
+			return parcelgate.Errorf(parcelgate.ECONFLICT, "organization %s already exists in %s", o.BusinessID, o.Environment)
+		}
+		return err
+	})
+}
+
+const orgColumns = `id, environment, business_id, name, contract_number, address, created_at`
+
+func scanOrganization(s interface{ Scan(...any) error }) (*parcelgate.Organization, error) {
+	var o parcelgate.Organization
+	var env, addr string
+	var created int64
+	if err := s.Scan(&o.ID, &env, &o.BusinessID, &o.Name, &o.ContractNumber, &addr, &created); err != nil {
+		return nil, err
+	}
+	o.Environment = parcelgate.Environment(env)
+	o.CreatedAt = fromMicros(created)
+	if addr != "" {
+		o.Address = new(parcelgate.Address)
+		if err := json.Unmarshal([]byte(addr), o.Address); err != nil {
+			return nil, err
+		}
+	}
+	return &o, nil
+}
+
+func (db *DB) FindOrganization(ctx context.Context, env parcelgate.Environment, businessID string) (*parcelgate.Organization, error) {
+	id, err := parcelgate.NormalizeBusinessID(businessID)
+	if err != nil {
+		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "organization %s not found in %s", businessID, env)
+	}
+	o, err := scanOrganization(db.queryRow(ctx, `SELECT `+orgColumns+` FROM organizations WHERE environment = ? AND business_id = ?`, string(env), id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "organization %s not found in %s", id, env)
+	}
+	return o, err
+}
+
+// organizationByID returns the organization with internal id.
+func (db *DB) organizationByID(ctx context.Context, id int64) (*parcelgate.Organization, error) {
+	o, err := scanOrganization(db.queryRow(ctx, `SELECT `+orgColumns+` FROM organizations WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "organization not found")
+	}
+	return o, err
+}
+
+// OrganizationByID returns the organization with internal id; the domain
+// services use it to read a caller's profile.
+func (db *DB) OrganizationByID(ctx context.Context, id int64) (*parcelgate.Organization, error) {
+	return db.organizationByID(ctx, id)
+}
+
+func (db *DB) ListOrganizations(ctx context.Context, env parcelgate.Environment) ([]*parcelgate.Organization, error) {
+	rows, err := db.query(ctx, `SELECT `+orgColumns+` FROM organizations WHERE environment = ? ORDER BY business_id`, string(env))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []*parcelgate.Organization{}
+	for rows.Next() {
+		o, err := scanOrganization(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, o)
+	}
+	return out, rows.Err()
+}
+
+// Setting returns the value of a shared setting, "" when unset.
+func (db *DB) Setting(ctx context.Context, name string) (string, error) {
+	var v string
+	err := db.queryRow(ctx, `SELECT value FROM settings WHERE name = ?`, name).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return v, err
+}
+
+// ClaimSetting sets name to value unless it is set already, and reports
+// whether this call set it. Instances that start together use it to do a
+// one-time job (seeding the demo) exactly once.
+func (db *DB) ClaimSetting(ctx context.Context, name, value string) (bool, error) {
+	res, err := db.exec(ctx, `INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING`, name, value)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}

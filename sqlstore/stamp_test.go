@@ -1,0 +1,59 @@
+package sqlstore_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/internal/testdb"
+)
+
+// frozenClock never moves, the worst case for stamps taken from a clock.
+type frozenClock struct{ t time.Time }
+
+func (c frozenClock) Now() time.Time { return c.t }
+
+// DESIGN §6: modification stamps strictly increase in commit order, per
+// environment, even when the clock stands still and writers run at once.
+func TestStampsStrictlyIncrease(t *testing.T) {
+	for _, engine := range testdb.Engines {
+		t.Run(engine, func(t *testing.T) {
+			db := testdb.Open(t, engine, frozenClock{time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
+			ctx := context.Background()
+			var mu sync.Mutex
+			var stamps []time.Time
+			var wg sync.WaitGroup
+			for range 8 {
+				wg.Go(func() {
+					for range 10 {
+						s, err := db.NextStampForTest(ctx, parcelgate.Production)
+						if err != nil {
+							t.Error(err)
+							return
+						}
+						mu.Lock()
+						stamps = append(stamps, s)
+						mu.Unlock()
+					}
+				})
+			}
+			wg.Wait()
+			seen := map[time.Time]bool{}
+			for _, s := range stamps {
+				if seen[s] {
+					t.Fatalf("stamp %v handed out twice", s)
+				}
+				seen[s] = true
+			}
+			if len(seen) != 80 {
+				t.Fatalf("%d stamps", len(seen))
+			}
+			other, err := db.NextStampForTest(ctx, parcelgate.Test)
+			if err != nil || !other.Equal(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)) {
+				t.Fatalf("test environment's first stamp %v %v: environments share a clock", other, err)
+			}
+		})
+	}
+}

@@ -1,0 +1,77 @@
+package sqlstore
+
+import (
+	"context"
+
+	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/auth"
+)
+
+// retiredKeyKept is how long a retired key still opens tokens: a token lives
+// TokenLifetime, and an instance that has not yet reloaded its keys may seal
+// with a just-retired key for one more reload interval.
+const retiredKeyKept = 2 * parcelgate.TokenLifetime
+
+// TokenKeys returns the keys that may open tokens now, creating the first
+// key when there is none. Instances that start together race to insert key
+// 1; the loser reads the winner's.
+func (db *DB) TokenKeys(ctx context.Context) ([]auth.Key, error) {
+	keys, err := db.loadTokenKeys(ctx)
+	if err != nil || len(keys) > 0 {
+		return keys, err
+	}
+	k, err := auth.GenerateKey(1, db.clock.Now())
+	if err != nil {
+		return nil, err
+	}
+	if _, err := db.exec(ctx, `INSERT INTO token_keys (id, secret, created_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING`, int64(k.ID), k.Secret, micros(k.CreatedAt)); err != nil {
+		return nil, err
+	}
+	return db.loadTokenKeys(ctx)
+}
+
+func (db *DB) loadTokenKeys(ctx context.Context) ([]auth.Key, error) {
+	cutoff := micros(db.clock.Now().Add(-retiredKeyKept))
+	rows, err := db.query(ctx, `SELECT id, secret, created_at, retired_at FROM token_keys WHERE retired_at = 0 OR retired_at > ? ORDER BY id`, cutoff)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var keys []auth.Key
+	for rows.Next() {
+		var id, created, retired int64
+		var k auth.Key
+		if err := rows.Scan(&id, &k.Secret, &created, &retired); err != nil {
+			return nil, err
+		}
+		k.ID, k.CreatedAt, k.RetiredAt = uint32(id), fromMicros(created), fromMicros(retired)
+		keys = append(keys, k)
+	}
+	return keys, rows.Err()
+}
+
+// RotateTokenKey creates a new key and retires the others. Tokens sealed
+// with a retired key stay valid until they expire.
+func (db *DB) RotateTokenKey(ctx context.Context) (uint32, error) {
+	now := db.clock.Now()
+	var id uint32
+	err := db.inTx(ctx, func(tx *Tx) error {
+		var last int64
+		if err := tx.QueryRow(ctx, `SELECT COALESCE(MAX(id), 0) FROM token_keys`).Scan(&last); err != nil {
+			return err
+		}
+		k, err := auth.GenerateKey(uint32(last+1), now)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE token_keys SET retired_at = ? WHERE retired_at = 0`, micros(now)); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO token_keys (id, secret, created_at) VALUES (?, ?, ?)`, int64(k.ID), k.Secret, micros(k.CreatedAt)); err != nil {
+			return err
+		}
+		id = k.ID
+		return nil
+	})
+	return id, err
+}
