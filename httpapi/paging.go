@@ -1,0 +1,114 @@
+package httpapi
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/parcelgate/parcelgate"
+)
+
+// Page is the list envelope of spec 2.6: links, content and page.
+type Page[T any] struct {
+	Links   []PageLink `json:"links"`
+	Content []T        `json:"content"`
+	Page    PageInfo   `json:"page"`
+}
+
+// PageLink is one link of a list envelope; Rel is self, first, prev, next
+// or last (DESIGN §8).
+type PageLink struct {
+	Rel  string `json:"rel"`
+	Href string `json:"href"`
+}
+
+// PageInfo describes the page: its size, zero-based number, and the totals
+// of the whole list.
+type PageInfo struct {
+	Size          int   `json:"size"`
+	TotalElements int64 `json:"totalElements"`
+	TotalPages    int64 `json:"totalPages"`
+	Number        int   `json:"number"`
+}
+
+// parsePage reads page (default 0) and size (default def, capped at 2000)
+// and the cursor "after" from the query. Non-numeric or negative values are
+// 400 naming the parameter.
+func parsePage(r *http.Request, def int) (parcelgate.PageRequest, error) {
+	q := r.URL.Query()
+	var p parcelgate.Problems
+	pr := parcelgate.PageRequest{Size: def, After: q.Get("after")}
+	if v := q.Get("page"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			p.Add("page", "must be a whole number from 0, not %q", v)
+		}
+		pr.Number = n
+	}
+	if v := q.Get("size"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			p.Add("size", "must be a whole number from 1 to %d, not %q", parcelgate.MaxPageSize, v)
+		}
+		pr.Size = min(n, parcelgate.MaxPageSize)
+	}
+	if len(pr.After) > 200 {
+		p.Add("after", "is not a cursor this server made")
+	}
+	return pr, p.Err()
+}
+
+// newPage builds the envelope of one page of items. Links keep every query
+// parameter of the request; the next link also carries the cursor of the
+// next page, so a client that follows it pays the same for every page.
+func newPage[T any](s *Server, r *http.Request, pr parcelgate.PageRequest, res parcelgate.PageOf[T]) Page[T] {
+	pages := (res.Total + int64(pr.Size) - 1) / int64(pr.Size)
+	link := func(rel string, n int64, after string) PageLink {
+		q := r.URL.Query()
+		q.Set("page", strconv.FormatInt(n, 10))
+		q.Set("size", strconv.Itoa(pr.Size))
+		q.Del("after")
+		if after != "" {
+			q.Set("after", after)
+		}
+		u := url.URL{Path: r.URL.Path, RawQuery: q.Encode()}
+		return PageLink{Rel: rel, Href: s.publicURL(r) + u.String()}
+	}
+	links := []PageLink{link("self", int64(pr.Number), pr.After), link("first", 0, "")}
+	if pr.Number > 0 && int64(pr.Number) <= pages {
+		links = append(links, link("prev", int64(pr.Number-1), ""))
+	}
+	if int64(pr.Number)+1 < pages {
+		links = append(links, link("next", int64(pr.Number+1), res.Next))
+	}
+	if pages > 0 {
+		links = append(links, link("last", pages-1, ""))
+	}
+	items := res.Items
+	if items == nil {
+		items = []T{}
+	}
+	return Page[T]{Links: links, Content: items, Page: PageInfo{Size: pr.Size, TotalElements: res.Total, TotalPages: pages, Number: pr.Number}}
+}
+
+// parseTime reads a timestamp query parameter (DESIGN §8): RFC 3339 with or
+// without fractional seconds, Z or an offset; a space where the offset's '+'
+// was (an unencoded '+') reads as '+'.
+func parseTime(q url.Values, name string, p *parcelgate.Problems) (t time.Time, ok bool) {
+	v := q.Get(name)
+	if v == "" {
+		return time.Time{}, false
+	}
+	fixed := v
+	if i := strings.LastIndexByte(fixed, ' '); i > 0 && i >= len(fixed)-6 {
+		fixed = fixed[:i] + "+" + fixed[i+1:]
+	}
+	t, err := time.Parse(time.RFC3339Nano, fixed)
+	if err != nil {
+		p.Add(name, "must be an ISO 8601 timestamp such as 2025-04-01T12:00:00Z or 2025-04-01T15:00:00.123+03:00, not %q", v)
+		return time.Time{}, false
+	}
+	return t, true
+}

@@ -1,0 +1,76 @@
+package httpapi
+
+import (
+	"net/http/httptest"
+	"net/url"
+	"testing"
+	"time"
+
+	"github.com/parcelgate/parcelgate"
+)
+
+// spec 2.6, 4.4 GET rule 1, DESIGN §8: page from 0, size capped at 2000,
+// bad values 400 naming the parameter.
+func TestParsePage(t *testing.T) {
+	for q, want := range map[string]parcelgate.PageRequest{
+		"":                  {Number: 0, Size: 2000},
+		"page=3&size=10":    {Number: 3, Size: 10},
+		"size=5000":         {Number: 0, Size: 2000},
+		"page=1&after=abcd": {Number: 1, Size: 2000, After: "abcd"},
+	} {
+		got, err := parsePage(httptest.NewRequest("GET", "/x?"+q, nil), 2000)
+		if err != nil || got != want {
+			t.Errorf("%q: %+v %v, want %+v", q, got, err, want)
+		}
+	}
+	for _, q := range []string{"page=-1", "page=x", "size=0", "size=-5", "size=1.5", "page=1e3"} {
+		_, err := parsePage(httptest.NewRequest("GET", "/x?"+q, nil), 2000)
+		if parcelgate.ErrorCode(err) != parcelgate.EINVALID || len(parcelgate.ErrorFields(err)) != 1 {
+			t.Errorf("%q: %v", q, err)
+		}
+	}
+}
+
+// spec 4.4 GET rule 1: 412638 balances at 2000 a page are 207 pages; the
+// links name first, prev, next and last.
+func TestNewPageLinks(t *testing.T) {
+	s := &Server{cfg: Config{PublicURL: "https://api.example.com"}}
+	r := httptest.NewRequest("GET", "/v3/catalogs/C1/balances?page=5&eanCode=123", nil)
+	p := newPage(s, r, parcelgate.PageRequest{Number: 5, Size: 2000}, parcelgate.PageOf[int]{Total: 412638, Next: "cur"})
+	if p.Page.TotalPages != 207 || p.Page.Number != 5 || p.Content == nil {
+		t.Fatalf("%+v", p.Page)
+	}
+	rels := map[string]string{}
+	for _, l := range p.Links {
+		rels[l.Rel] = l.Href
+	}
+	if rels["next"] != "https://api.example.com/v3/catalogs/C1/balances?after=cur&eanCode=123&page=6&size=2000" || rels["last"] == "" || rels["prev"] == "" || rels["first"] == "" || rels["self"] == "" {
+		t.Fatalf("links %v", rels)
+	}
+	last := newPage(s, r, parcelgate.PageRequest{Number: 206, Size: 2000}, parcelgate.PageOf[int]{Total: 412638})
+	for _, l := range last.Links {
+		if l.Rel == "next" {
+			t.Fatalf("next link on the last page")
+		}
+	}
+	empty := newPage(s, r, parcelgate.PageRequest{Number: 0, Size: 2000}, parcelgate.PageOf[int]{})
+	if empty.Page.TotalPages != 0 || len(empty.Content) != 0 {
+		t.Fatalf("empty %+v", empty)
+	}
+}
+
+// DESIGN §8: timestamps in query strings, with an unencoded '+' read back.
+func TestParseTime(t *testing.T) {
+	want := time.Date(2025, 4, 1, 9, 0, 0, 0, time.UTC)
+	for _, v := range []string{"2025-04-01T09:00:00Z", "2025-04-01T12:00:00+03:00", "2025-04-01T12:00:00 03:00", "2025-04-01T09:00:00.000Z"} {
+		var p parcelgate.Problems
+		got, ok := parseTime(url.Values{"t": {v}}, "t", &p)
+		if !ok || !got.Equal(want) || len(p) != 0 {
+			t.Errorf("%q: %v %v %v", v, got, ok, p)
+		}
+	}
+	var p parcelgate.Problems
+	if _, ok := parseTime(url.Values{"t": {"yesterday"}}, "t", &p); ok || len(p) != 1 || p[0].Field != "t" {
+		t.Errorf("bad time: %v", p)
+	}
+}
