@@ -111,7 +111,6 @@ func (s *Server) createOrganization(w http.ResponseWriter, r *http.Request) erro
 	return nil
 }
 
-
 // versionGrants reads the versions of a gateway client: each either a
 // version string (tier 1) or {version, tier}.
 type versionGrants []parcelgate.VersionGrant
@@ -196,8 +195,6 @@ func (s *Server) createGatewayClient(w http.ResponseWriter, r *http.Request) err
 	return nil
 }
 
-
-
 type createServiceAccountRequest struct {
 	Environment string   `json:"environment"`
 	BusinessID  string   `json:"businessId"`
@@ -246,9 +243,6 @@ func (s *Server) createServiceAccount(w http.ResponseWriter, r *http.Request) er
 	writeJSON(w, http.StatusCreated, a)
 	return nil
 }
-
-
-
 
 type createCatalogRequest struct {
 	Environment       string   `json:"environment"`
