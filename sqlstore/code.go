@@ -99,15 +99,17 @@ func (tx *Tx) allocateCode(ctx context.Context, h holder, now, expires time.Time
 }
 
 // freeCandidates draws probeBatch codes and returns those no active code
-// holds; expired ones count as free.
+// holds; expired ones count as free. Expiry is checked here rather than in
+// the query, whose plan must be the probes of codes_active_code: with an
+// expires_at range in it, SQLite prefers scanning codes_active_expiry.
 func (tx *Tx) freeCandidates(ctx context.Context, env parcelgate.Environment, now time.Time) ([]string, error) {
 	draw := make([]string, probeBatch)
-	args := []any{string(env), micros(now)}
+	args := []any{string(env)}
 	for i := range draw {
 		draw[i] = tx.db.newCode()
 		args = append(args, draw[i])
 	}
-	rows, err := tx.Query(ctx, `SELECT code FROM codes WHERE environment = ? AND released_at = 0 AND expires_at > ? AND code IN (`+placeholders(probeBatch)+`)`, args...)
+	rows, err := tx.Query(ctx, `SELECT code, expires_at FROM codes WHERE environment = ? AND code IN (`+placeholders(probeBatch)+`) AND released_at = 0`, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -115,10 +117,11 @@ func (tx *Tx) freeCandidates(ctx context.Context, env parcelgate.Environment, no
 	taken := map[string]bool{}
 	for rows.Next() {
 		var c string
-		if err := rows.Scan(&c); err != nil {
+		var expires int64
+		if err := rows.Scan(&c, &expires); err != nil {
 			return nil, err
 		}
-		taken[c] = true
+		taken[c] = expires > micros(now)
 	}
 	var free []string
 	for _, c := range draw {
