@@ -33,6 +33,9 @@ type serveConfig struct {
 	versions     string
 	maxBody      int64
 	logLevel     string
+
+	// codeRetention is how long a code lives undelivered (DESIGN §5).
+	codeRetention time.Duration
 }
 
 func serveFlags(name string, c *serveConfig) *flag.FlagSet {
@@ -47,6 +50,7 @@ func serveFlags(name string, c *serveConfig) *flag.FlagSet {
 	fs.StringVar(&c.versions, "versions", strings.Join(parcelgate.DefaultVersions, ","), "gateway API versions served, comma-separated (yyyy-mm)")
 	fs.Int64Var(&c.maxBody, "max-body-bytes", 16<<20, "largest request body accepted (413 beyond)")
 	fs.StringVar(&c.logLevel, "log-level", "info", "debug, info, warn or error")
+	fs.DurationVar(&c.codeRetention, "code-retention", parcelgate.DefaultCodeRetention, "how long a sending or errand code stays active when its shipment is not delivered first")
 	return fs
 }
 
@@ -62,6 +66,9 @@ func parseServe(name string, args []string, stderr io.Writer) (*serveConfig, err
 	}
 	if err := envDefaults(fs); err != nil {
 		return nil, err
+	}
+	if c.codeRetention <= 0 {
+		return nil, fmt.Errorf("--code-retention must be positive, not %s", c.codeRetention)
 	}
 	if c.fulfillment != "auto" && c.fulfillment != "manual" {
 		return nil, fmt.Errorf("--fulfillment must be auto or manual, not %q", c.fulfillment)
@@ -130,6 +137,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer db.Close()
+	db.SetCodeRetention(c.codeRetention)
 	if err := db.Migrate(ctx); err != nil {
 		return err
 	}
