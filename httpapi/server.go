@@ -25,6 +25,8 @@ type Store interface {
 	parcelgate.OrganizationService
 	parcelgate.CredentialService
 	parcelgate.CatalogService
+	parcelgate.ShipmentService
+	parcelgate.CodeService
 
 	Ping(ctx context.Context) error
 	TokenKeys(ctx context.Context) ([]auth.Key, error)
@@ -107,6 +109,7 @@ func (s *Server) routes() {
 	s.operationalRoutes()
 	s.tokenRoutes()
 	s.adminRoutes()
+	s.codeRoutes()
 }
 
 // supportedVersion reports whether the gateway API version v is served.

@@ -34,6 +34,9 @@ type serveConfig struct {
 	maxBody      int64
 	logLevel     string
 	rateLimit    float64
+
+	// codeRetention is how long a code lives undelivered (DESIGN §5).
+	codeRetention time.Duration
 }
 
 func serveFlags(name string, c *serveConfig) *flag.FlagSet {
@@ -49,6 +52,7 @@ func serveFlags(name string, c *serveConfig) *flag.FlagSet {
 	fs.Int64Var(&c.maxBody, "max-body-bytes", 16<<20, "largest request body accepted (413 beyond)")
 	fs.StringVar(&c.logLevel, "log-level", "info", "debug, info, warn or error")
 	fs.Float64Var(&c.rateLimit, "rate-limit", 0, "API requests per second per credential, bursts of twice that (0: no limit)")
+	fs.DurationVar(&c.codeRetention, "code-retention", parcelgate.DefaultCodeRetention, "how long a sending or errand code stays active when its shipment is not delivered first")
 	return fs
 }
 
@@ -64,6 +68,9 @@ func parseServe(name string, args []string, stderr io.Writer) (*serveConfig, err
 	}
 	if err := envDefaults(fs); err != nil {
 		return nil, err
+	}
+	if c.codeRetention <= 0 {
+		return nil, fmt.Errorf("--code-retention must be positive, not %s", c.codeRetention)
 	}
 	if c.fulfillment != "auto" && c.fulfillment != "manual" {
 		return nil, fmt.Errorf("--fulfillment must be auto or manual, not %q", c.fulfillment)
@@ -132,6 +139,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer db.Close()
+	db.SetCodeRetention(c.codeRetention)
 	if err := db.Migrate(ctx); err != nil {
 		return err
 	}
