@@ -17,3 +17,4 @@ func (db *DB) NextStampForTest(ctx context.Context, env parcelgate.Environment) 
 	})
 	return t, err
 }
+
