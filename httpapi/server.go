@@ -25,6 +25,8 @@ type Store interface {
 	parcelgate.OrganizationService
 	parcelgate.CredentialService
 	parcelgate.CatalogService
+	parcelgate.InventoryService
+	parcelgate.CatalogReader
 
 	Ping(ctx context.Context) error
 	TokenKeys(ctx context.Context) ([]auth.Key, error)
@@ -103,6 +105,8 @@ func (s *Server) routes() {
 	s.operationalRoutes()
 	s.tokenRoutes()
 	s.adminRoutes()
+	s.inventoryRoutes()
+	s.catalogRoutes()
 }
 
 // supportedVersion reports whether the gateway API version v is served.
