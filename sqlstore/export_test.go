@@ -17,4 +17,3 @@ func (db *DB) NextStampForTest(ctx context.Context, env parcelgate.Environment) 
 	})
 	return t, err
 }
-
