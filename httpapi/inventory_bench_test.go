@@ -109,7 +109,7 @@ func BenchmarkCatalogPaging(b *testing.B) {
 
 // fillCatalog writes benchBalances products of supplier A, each published
 // to retailer R's catalog BIG, with two set-based statements.
-func fillCatalog(b *testing.B, engine, dsn string) {
+func fillCatalog(b testing.TB, engine, dsn string) {
 	b.Helper()
 	driver := "sqlite"
 	if engine == "postgres" {
