@@ -236,7 +236,7 @@ func parseProduct(i int, raw json.RawMessage, p *Problems) *Product {
 	n := len(*p)
 	if err := json.Unmarshal(raw, &shape); err != nil {
 		if te, ok := err.(*json.UnmarshalTypeError); ok && te.Field != "" {
-			p.AddAt(i, "product."+te.Field, "must be %s, not %s", jsonKind(te.Type.Kind().String()), te.Value)
+			p.AddAt(i, "product."+te.Field, "must be %s, not %s", JSONTypeName(te.Type.Kind().String()), te.Value)
 		} else {
 			p.AddAt(i, "product", "is not a valid product object")
 		}
@@ -344,7 +344,9 @@ func isObject(raw json.RawMessage) bool {
 	return len(t) > 0 && t[0] == '{'
 }
 
-func jsonKind(kind string) string {
+// JSONTypeName names the JSON type a Go kind decodes from, for messages
+// such as "must be a boolean".
+func JSONTypeName(kind string) string {
 	switch kind {
 	case "string":
 		return "a string"
@@ -354,7 +356,9 @@ func jsonKind(kind string) string {
 		return "an array"
 	case "map", "struct":
 		return "an object"
-	case "float64", "float32", "int64", "int":
+	case "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64":
+		return "an integer"
+	case "float32", "float64":
 		return "a number"
 	}
 	return "a " + kind

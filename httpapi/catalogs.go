@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"net/http"
 	"strings"
 
@@ -56,23 +57,16 @@ func catalogParam(r *http.Request) (string, error) {
 }
 
 func (s *Server) listCatalogBalances(w http.ResponseWriter, r *http.Request) error {
-	id, err := catalogParam(r)
-	if err != nil {
-		return err
-	}
-	pr, f, err := parseBalanceQuery(r, false)
-	if err != nil {
-		return err
-	}
-	res, err := s.store.ListCatalogBalances(r.Context(), id, f, pr)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, newPage(s, r, pr, res))
-	return nil
+	return listCatalog(s, w, r, s.store.ListCatalogBalances)
 }
 
 func (s *Server) listCatalogProducts(w http.ResponseWriter, r *http.Request) error {
+	return listCatalog(s, w, r, s.store.ListCatalogProducts)
+}
+
+// listCatalog answers a retailer's list of one catalog, or of all of its
+// catalogs, through list.
+func listCatalog[T any](s *Server, w http.ResponseWriter, r *http.Request, list func(context.Context, string, parcelgate.BalanceFilter, parcelgate.PageRequest) (parcelgate.PageOf[T], error)) error {
 	id, err := catalogParam(r)
 	if err != nil {
 		return err
@@ -81,7 +75,7 @@ func (s *Server) listCatalogProducts(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	res, err := s.store.ListCatalogProducts(r.Context(), id, f, pr)
+	res, err := list(r.Context(), id, f, pr)
 	if err != nil {
 		return err
 	}
