@@ -27,6 +27,8 @@ type Store interface {
 	parcelgate.CatalogService
 	parcelgate.ShipmentService
 	parcelgate.CodeService
+	parcelgate.InventoryService
+	parcelgate.CatalogReader
 
 	Ping(ctx context.Context) error
 	TokenKeys(ctx context.Context) ([]auth.Key, error)
@@ -110,6 +112,8 @@ func (s *Server) routes() {
 	s.tokenRoutes()
 	s.adminRoutes()
 	s.codeRoutes()
+	s.inventoryRoutes()
+	s.catalogRoutes()
 }
 
 // supportedVersion reports whether the gateway API version v is served.

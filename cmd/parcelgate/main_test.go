@@ -109,8 +109,33 @@ func TestServeDemo(t *testing.T) {
 	var orgs struct{ Content []any }
 	json.NewDecoder(resp.Body).Decode(&orgs)
 	resp.Body.Close()
-	if len(orgs.Content) != 1 {
-		t.Fatalf("production organizations after a second --demo start: %d", len(orgs.Content))
+	if len(orgs.Content) != 2 {
+		t.Fatalf("production organizations (merchant, retailer) after a second --demo start: %d", len(orgs.Content))
+	}
+	// The demo products are published to the warehouse and to the demo
+	// retailer's catalog.
+	req, _ = http.NewRequest("GET", base+"/auth/token", nil)
+	req.SetBasicAuth("demo-retailer", "demo-retailer-password")
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rtok struct {
+		AccessToken string `json:"access_token"`
+	}
+	json.NewDecoder(resp.Body).Decode(&rtok)
+	resp.Body.Close()
+	req, _ = http.NewRequest("GET", base+"/ecommerce/v3/catalogs/SHOP1/products", nil)
+	req.Header.Set("Authorization", "Bearer "+rtok.AccessToken)
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var page struct{ Page struct{ TotalElements int } }
+	json.NewDecoder(resp.Body).Decode(&page)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || page.Page.TotalElements != 4 {
+		t.Fatalf("demo retail catalog: %d, %d products", resp.StatusCode, page.Page.TotalElements)
 	}
 }
 
