@@ -189,7 +189,7 @@ func (c *Client) EcomToken(ctx context.Context) (*Token, error) {
 
 func (c *Client) token(ctx context.Context, tc *tokenCache, api string) (*Token, error) {
 	if tc == nil {
-		return nil, fmt.Errorf("client: no credentials configured for the %s API", api)
+		return nil, fmt.Errorf("%w (the %s API)", ErrNoCredentials, api)
 	}
 	t, err := tc.token(ctx)
 	if err != nil {

@@ -26,6 +26,10 @@ const DefaultVersion = "2025-04"
 // included, unless Config.Timeout says otherwise.
 const DefaultTimeout = 30 * time.Second
 
+// ErrNoCredentials is the error of a call to an API the Client has no
+// credentials for.
+var ErrNoCredentials = errors.New("client: no credentials configured")
+
 // Environment selects one of the provider's two environments. It chooses
 // the errand-code path segment (parcel or parcel-uat) and the ecom address
 // (Config.EcomURL or Config.EcomTestURL). Credentials belong to one
@@ -283,7 +287,7 @@ func (c *Client) do(ctx context.Context, r request, out any) error {
 	}
 	tokens := c.tokens(r.surface)
 	if tokens == nil {
-		return fmt.Errorf("client: no credentials configured for the %s API", r.surface)
+		return fmt.Errorf("%w (the %s API)", ErrNoCredentials, r.surface)
 	}
 	var body []byte
 	if r.body != nil {
@@ -353,6 +357,9 @@ func drain(resp *http.Response) {
 	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	resp.Body.Close()
 }
+
+// decodeInto decodes a JSON body already read.
+func decodeInto(b []byte, v any) error { return json.Unmarshal(b, v) }
 
 // escape is url.PathEscape for one path segment.
 func escape(s string) string { return url.PathEscape(s) }

@@ -134,6 +134,9 @@ func parseError(resp *http.Response, body []byte) *Error {
 	if e.Message == "" {
 		e.Message = b.ErrorDescription
 	}
+	if e.Message == "" {
+		e.Message = http.StatusText(resp.StatusCode)
+	}
 	for _, raw := range []json.RawMessage{b.Details, b.Errors} {
 		var fields []FieldError
 		if json.Unmarshal(raw, &fields) == nil && len(fields) > 0 {

@@ -452,7 +452,7 @@ func TestConfig(t *testing.T) {
 			t.Errorf("New(%+v) accepted", bad)
 		}
 	}
-	if err := c.do(context.Background(), request{surface: ecom, method: "GET", path: "/x"}, nil); err == nil || !strings.Contains(err.Error(), "no credentials") {
+	if err := c.do(context.Background(), request{surface: ecom, method: "GET", path: "/x"}, nil); !errors.Is(err, ErrNoCredentials) {
 		t.Errorf("call without credentials: %v", err)
 	}
 }
