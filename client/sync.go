@@ -53,7 +53,13 @@ func (s *Sync[T]) Changes(ctx context.Context) iter.Seq2[T, error] {
 				s.Cursor = st
 			}
 		}
-		for item, err := range s.list(ctx, s.Cursor) {
+		after := s.Cursor
+		if after.IsZero() {
+			// Asking from the epoch rather than without a bound keeps the
+			// list in modification order, which it may not be otherwise.
+			after = time.Unix(0, 0).UTC()
+		}
+		for item, err := range s.list(ctx, after) {
 			if err != nil {
 				if have && !yield(pending, nil) {
 					return

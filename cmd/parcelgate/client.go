@@ -332,3 +332,203 @@ func oneArg(what string, run func(ctx context.Context, c *client.Client, arg str
 		}
 	}
 }
+
+// bindProductQuery declares the filter flags of product and balance lists.
+func bindProductQuery(fs *flag.FlagSet, q *client.ProductQuery, l *listFlags, modified bool) func() *client.ProductQuery {
+	var ids, eans commaList
+	var from timeFlag
+	fs.Var(&ids, "product", "product external IDs, comma-separated")
+	fs.Var(&eans, "ean", "EAN codes, comma-separated")
+	if modified {
+		fs.Var(&from, "modified-from", "only balances changed after this RFC 3339 time")
+	}
+	l.bind(fs)
+	return func() *client.ProductQuery {
+		q.ProductExternalIDs, q.EANCodes, q.ModifiedFrom, q.Paging = ids, eans, from.t, l.paging()
+		return q
+	}
+}
+
+func init() {
+	for name, cmd := range map[string]clientCommand{
+		"put-inventory": {"-f FILE", "create or replace products: a JSON array of {product, balances}", func(fs *flag.FlagSet) func(context.Context, *client.Client, []string) (any, error) {
+			file := fs.String("f", "", "the entries as JSON")
+			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
+				var entries []client.InventoryEntry
+				if err := readJSON(*file, &entries); err != nil {
+					return nil, err
+				}
+				return c.PutInventory(ctx, entries)
+			}
+		}},
+		"inventory": {"", "list the supplier's products with their balances", func(fs *flag.FlagSet) func(context.Context, *client.Client, []string) (any, error) {
+			var l listFlags
+			var q client.ProductQuery
+			fs.StringVar(&q.RetailerID, "retailer", "", "only products published to this retailer")
+			fs.StringVar(&q.CatalogExternalID, "catalog", "", "only products published to this catalog")
+			query := bindProductQuery(fs, &q, &l, false)
+			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
+				q := query()
+				return list(&l, func() (*client.Page[client.InventoryItem], error) { return c.InventoryPage(ctx, q) },
+					func() iter.Seq2[client.InventoryItem, error] { return c.Inventory(ctx, q) })
+			}
+		}},
+		"product": {"EXTERNAL_ID", "show one of the supplier's products with its balances", oneArg("a product external ID", func(ctx context.Context, c *client.Client, id string) (any, error) {
+			return c.InventoryItem(ctx, id)
+		})},
+		"delete-products": {"EXTERNAL_ID...", "end the sale of products (status EOS)", func(fs *flag.FlagSet) func(context.Context, *client.Client, []string) (any, error) {
+			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
+				if len(args) == 0 {
+					return nil, errors.New("want one or more product external IDs")
+				}
+				return c.DeleteProducts(ctx, args...)
+			}
+		}},
+		"put-balances": {"-f FILE", "publish products, update stock or prices: a JSON array of balances", func(fs *flag.FlagSet) func(context.Context, *client.Client, []string) (any, error) {
+			file := fs.String("f", "", "the balance updates as JSON")
+			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
+				var updates []client.BalanceUpdate
+				if err := readJSON(*file, &updates); err != nil {
+					return nil, err
+				}
+				return c.PutBalances(ctx, updates)
+			}
+		}},
+		"balances": {"", "list the supplier's balances in every catalog", func(fs *flag.FlagSet) func(context.Context, *client.Client, []string) (any, error) {
+			var l listFlags
+			var q client.ProductQuery
+			fs.StringVar(&q.RetailerID, "retailer", "", "only this retailer's catalogs")
+			fs.StringVar(&q.CatalogExternalID, "catalog", "", "only this catalog")
+			query := bindProductQuery(fs, &q, &l, true)
+			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
+				q := query()
+				return list(&l, func() (*client.Page[client.Balance], error) { return c.BalancesPage(ctx, q) },
+					func() iter.Seq2[client.Balance, error] { return c.Balances(ctx, q) })
+			}
+		}},
+		"delete-balances": {"PRODUCT_EXTERNAL_ID", "remove a product from catalogs (all of them unless narrowed)", func(fs *flag.FlagSet) func(context.Context, *client.Client, []string) (any, error) {
+			retailer := fs.String("retailer", "", "only this retailer's catalogs")
+			catalog := fs.String("catalog", "", "only this catalog")
+			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
+				if err := nArgs(args, 1, "a product external ID"); err != nil {
+					return nil, err
+				}
+				return c.DeleteBalances(ctx, args[0], *retailer, *catalog)
+			}
+		}},
+		"catalogs": {"", "list the caller's catalogs", func(fs *flag.FlagSet) func(context.Context, *client.Client, []string) (any, error) {
+			var l listFlags
+			role := fs.String("role", "", "RETAILER (catalogs owned) or SUPPLIER (catalogs open to the caller)")
+			l.bind(fs)
+			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
+				r := strings.ToUpper(*role)
+				return list(&l, func() (*client.Page[client.Catalog], error) { return c.CatalogsPage(ctx, r, l.paging()) },
+					func() iter.Seq2[client.Catalog, error] { return c.Catalogs(ctx, r) })
+			}
+		}},
+		"catalog-products": {"CATALOG_ID", "list the products published to a catalog (retailer)", func(fs *flag.FlagSet) func(context.Context, *client.Client, []string) (any, error) {
+			var l listFlags
+			var q client.ProductQuery
+			query := bindProductQuery(fs, &q, &l, false)
+			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
+				if err := nArgs(args, 1, "a catalog ID"); err != nil {
+					return nil, err
+				}
+				q := query()
+				return list(&l, func() (*client.Page[client.InventoryItem], error) { return c.CatalogProductsPage(ctx, args[0], q) },
+					func() iter.Seq2[client.InventoryItem, error] { return c.CatalogProducts(ctx, args[0], q) })
+			}
+		}},
+		"catalog-balances": {"[CATALOG_ID]", "list the balances of a catalog, or of all the retailer's catalogs", func(fs *flag.FlagSet) func(context.Context, *client.Client, []string) (any, error) {
+			var l listFlags
+			var q client.ProductQuery
+			query := bindProductQuery(fs, &q, &l, true)
+			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
+				if len(args) > 1 {
+					return nil, errors.New("want at most one catalog ID")
+				}
+				catalog := ""
+				if len(args) == 1 {
+					catalog = args[0]
+				}
+				q := query()
+				return list(&l, func() (*client.Page[client.Balance], error) { return c.CatalogBalancesPage(ctx, catalog, q) },
+					func() iter.Seq2[client.Balance, error] { return c.CatalogBalances(ctx, catalog, q) })
+			}
+		}},
+		"create-order": {"-f FILE", "place a warehouse sales order (an OrderRequest)", func(fs *flag.FlagSet) func(context.Context, *client.Client, []string) (any, error) {
+			file := fs.String("f", "", "the order as JSON")
+			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
+				var o client.OrderRequest
+				if err := readJSON(*file, &o); err != nil {
+					return nil, err
+				}
+				return c.CreateOrder(ctx, &o)
+			}
+		}},
+		"orders": {"", "list orders", func(fs *flag.FlagSet) func(context.Context, *client.Client, []string) (any, error) {
+			var l listFlags
+			var q client.OrderQuery
+			var from, to timeFlag
+			var statuses commaList
+			fs.Var(&from, "updated-from", "only orders changed after this RFC 3339 time")
+			fs.Var(&to, "updated-to", "only orders changed up to this RFC 3339 time")
+			fs.StringVar(&q.RefName, "ref-name", "", "reference name (default SO with -ref-value)")
+			fs.StringVar(&q.RefValue, "ref-value", "", "only orders with this reference value")
+			fs.Var(&statuses, "status", "only orders in these statuses, comma-separated")
+			fs.StringVar(&q.WarehouseExternalID, "warehouse", "", "only orders of this warehouse")
+			l.bind(fs)
+			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
+				q.UpdatedFrom, q.UpdatedTo, q.Statuses, q.Paging = from.t, to.t, statuses, l.paging()
+				return list(&l, func() (*client.Page[client.Order], error) { return c.OrdersPage(ctx, &q) },
+					func() iter.Seq2[client.Order, error] { return c.Orders(ctx, &q) })
+			}
+		}},
+		"order": {"ID", "show an order by its ID or externalId", oneArg("an order ID", func(ctx context.Context, c *client.Client, id string) (any, error) {
+			return c.Order(ctx, id)
+		})},
+		"update-order": {"ID -f FILE", "send new content for an order still Created", func(fs *flag.FlagSet) func(context.Context, *client.Client, []string) (any, error) {
+			file := fs.String("f", "", "the order as JSON")
+			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
+				if err := nArgs(args, 1, "an order ID"); err != nil {
+					return nil, err
+				}
+				var o client.OrderRequest
+				if err := readJSON(*file, &o); err != nil {
+					return nil, err
+				}
+				return c.UpdateOrder(ctx, args[0], &o)
+			}
+		}},
+		"cancel-order": {"ID", "cancel an order not yet Delivered", oneArg("an order ID", func(ctx context.Context, c *client.Client, id string) (any, error) {
+			return c.CancelOrder(ctx, id)
+		})},
+		"reopen-order": {"ID", "send an order in Error again (with -f, with new content)", func(fs *flag.FlagSet) func(context.Context, *client.Client, []string) (any, error) {
+			file := fs.String("f", "", "new content as JSON (optional)")
+			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
+				if err := nArgs(args, 1, "an order ID"); err != nil {
+					return nil, err
+				}
+				var o *client.OrderRequest
+				if *file != "" {
+					o = new(client.OrderRequest)
+					if err := readJSON(*file, o); err != nil {
+						return nil, err
+					}
+				}
+				return c.ReopenOrder(ctx, args[0], o)
+			}
+		}},
+		"set-order-preferences": {"ID", "change an order's preferences (-auto-submit=true releases a held order)", func(fs *flag.FlagSet) func(context.Context, *client.Client, []string) (any, error) {
+			auto := fs.Bool("auto-submit", true, "submit the order to the warehouse by itself")
+			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
+				if err := nArgs(args, 1, "an order ID"); err != nil {
+					return nil, err
+				}
+				return c.SetOrderPreferences(ctx, args[0], client.OrderPreferences{AutoSubmit: *auto})
+			}
+		}},
+	} {
+		clientCommands[name] = cmd
+	}
+}
