@@ -287,20 +287,9 @@ func (c *Client) CatalogBalanceSync(catalogID string, q *ProductQuery, cursor ti
 }
 
 func balanceSync(q *ProductQuery, cursor time.Time, list func(context.Context, *ProductQuery) iter.Seq2[Balance, error]) *Sync[Balance] {
-	var base ProductQuery
-	if q != nil {
-		base = *q
-	}
-	base.Page = 0
-	return &Sync[Balance]{
-		Cursor: cursor,
-		list: func(ctx context.Context, after time.Time) iter.Seq2[Balance, error] {
-			q := base
-			q.ModifiedFrom = after
-			return list(ctx, &q)
-		},
-		stamp: func(b Balance) time.Time { return b.ModifiedDate },
-		// With modifiedFromDate the service lists by modification time.
-		sorted: true,
-	}
+	// With modifiedFromDate the service lists balances by modification.
+	return pollSync(q, cursor,
+		func(q *ProductQuery, after time.Time) { q.ModifiedFrom, q.Page = after, 0 },
+		list,
+		func(b Balance) time.Time { return b.ModifiedDate })
 }

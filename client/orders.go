@@ -258,19 +258,8 @@ func (c *Client) Orders(ctx context.Context, q *OrderQuery) iter.Seq2[Order, err
 // cursor: poll it to follow the orders' progress (spec 6). q's UpdatedFrom
 // and page are the Sync's to set.
 func (c *Client) OrderSync(q *OrderQuery, cursor time.Time) *Sync[Order] {
-	var base OrderQuery
-	if q != nil {
-		base = *q
-	}
-	base.Page = 0
-	return &Sync[Order]{
-		Cursor: cursor,
-		list: func(ctx context.Context, after time.Time) iter.Seq2[Order, error] {
-			q := base
-			q.UpdatedFrom = after
-			return c.Orders(ctx, &q)
-		},
-		stamp:  func(o Order) time.Time { return o.Metadata.UpdateDate },
-		sorted: true,
-	}
+	return pollSync(q, cursor,
+		func(q *OrderQuery, after time.Time) { q.UpdatedFrom, q.Page = after, 0 },
+		c.Orders,
+		func(o Order) time.Time { return o.Metadata.UpdateDate })
 }

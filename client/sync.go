@@ -6,6 +6,27 @@ import (
 	"time"
 )
 
+// pollSync returns a Sync over a list of items stamped by stamp and read
+// with list for the query q, whose lower time bound from sets (and whose
+// page it resets). The list must come in modification order when it has a
+// lower bound.
+func pollSync[T, Q any](q *Q, cursor time.Time, from func(*Q, time.Time), list func(context.Context, *Q) iter.Seq2[T, error], stamp func(T) time.Time) *Sync[T] {
+	var base Q
+	if q != nil {
+		base = *q
+	}
+	return &Sync[T]{
+		Cursor: cursor,
+		list: func(ctx context.Context, after time.Time) iter.Seq2[T, error] {
+			q := base
+			from(&q, after)
+			return list(ctx, &q)
+		},
+		stamp:  stamp,
+		sorted: true,
+	}
+}
+
 // Sync follows the changes of a list that is polled by modification time
 // (orders by updatedFrom, balances by modifiedFromDate; spec 6). Each call
 // of Changes yields what changed after Cursor and moves Cursor on to the

@@ -23,8 +23,11 @@ import (
 type clientCommand struct {
 	args string // synopsis of the positional arguments
 	help string
-	bind func(fs *flag.FlagSet) func(ctx context.Context, c *client.Client, args []string) (any, error)
+	bind func(fs *flag.FlagSet) clientRun
 }
+
+// clientRun runs a command with its positional arguments.
+type clientRun = func(ctx context.Context, c *client.Client, args []string) (any, error)
 
 func clientUsage(w io.Writer) {
 	fmt.Fprint(w, `usage: parcelgate client [flags] <command> [command flags] [ARGS]
@@ -249,7 +252,7 @@ func (l *commaList) Set(s string) error {
 }
 
 var clientCommands = map[string]clientCommand{
-	"token": {"", "get access tokens: the gateway's and the ecom API's, for the credentials given", func(fs *flag.FlagSet) func(context.Context, *client.Client, []string) (any, error) {
+	"token": {"", "get access tokens: the gateway's and the ecom API's, for the credentials given", func(fs *flag.FlagSet) clientRun {
 		return func(ctx context.Context, c *client.Client, args []string) (any, error) {
 			out := map[string]*client.Token{}
 			var errs []error
@@ -276,20 +279,13 @@ var clientCommands = map[string]clientCommand{
 
 func init() {
 	for name, cmd := range map[string]clientCommand{
-		"create-shipment": {"-f FILE", "register shipment data (a ShipmentRequest)", func(fs *flag.FlagSet) func(context.Context, *client.Client, []string) (any, error) {
-			file := fs.String("f", "", "the shipment as JSON")
-			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
-				var req client.ShipmentRequest
-				if err := readJSON(*file, &req); err != nil {
-					return nil, err
-				}
-				return c.CreateShipment(ctx, &req)
-			}
-		}},
+		"create-shipment": {"-f FILE", "register shipment data (a ShipmentRequest)", fileBody("the shipment", func(ctx context.Context, c *client.Client, s *client.ShipmentRequest) (any, error) {
+			return c.CreateShipment(ctx, s)
+		})},
 		"shipment": {"TRACKING_NUMBER", "show the shipment data of a tracking number", oneArg("a tracking number", func(ctx context.Context, c *client.Client, tn string) (any, error) {
 			return c.Shipment(ctx, tn)
 		})},
-		"create-sending-code": {"TRACKING_NUMBER", "create (or get) the sending code of a shipment", func(fs *flag.FlagSet) func(context.Context, *client.Client, []string) (any, error) {
+		"create-sending-code": {"TRACKING_NUMBER", "create (or get) the sending code of a shipment", func(fs *flag.FlagSet) clientRun {
 			noEDI := fs.Bool("no-edi-check", false, "make the code even without shipment data")
 			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
 				if err := nArgs(args, 1, "a tracking number"); err != nil {
@@ -304,7 +300,7 @@ func init() {
 		"sending-code-shipment": {"CODE", "look up the shipment of a sending code", oneArg("a sending code", func(ctx context.Context, c *client.Client, code string) (any, error) {
 			return c.ShipmentBySendingCode(ctx, code)
 		})},
-		"errand-codes": {"PARCEL_ID...", "get the errand codes of parcels", func(fs *flag.FlagSet) func(context.Context, *client.Client, []string) (any, error) {
+		"errand-codes": {"PARCEL_ID...", "get the errand codes of parcels", func(fs *flag.FlagSet) clientRun {
 			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
 				var ids commaList
 				for _, a := range args {
@@ -321,9 +317,27 @@ func init() {
 	}
 }
 
+// fileBody binds a command without arguments whose request is read from
+// the JSON file of its -f flag.
+func fileBody[T any](what string, run func(ctx context.Context, c *client.Client, body *T) (any, error)) func(*flag.FlagSet) clientRun {
+	return func(fs *flag.FlagSet) clientRun {
+		file := fs.String("f", "", what+" as JSON (- for standard input)")
+		return func(ctx context.Context, c *client.Client, args []string) (any, error) {
+			if len(args) > 0 {
+				return nil, fmt.Errorf("unexpected arguments: %v", args)
+			}
+			body := new(T)
+			if err := readJSON(*file, body); err != nil {
+				return nil, err
+			}
+			return run(ctx, c, body)
+		}
+	}
+}
+
 // oneArg binds a command without flags that takes one argument.
-func oneArg(what string, run func(ctx context.Context, c *client.Client, arg string) (any, error)) func(*flag.FlagSet) func(context.Context, *client.Client, []string) (any, error) {
-	return func(*flag.FlagSet) func(context.Context, *client.Client, []string) (any, error) {
+func oneArg(what string, run func(ctx context.Context, c *client.Client, arg string) (any, error)) func(*flag.FlagSet) clientRun {
+	return func(*flag.FlagSet) clientRun {
 		return func(ctx context.Context, c *client.Client, args []string) (any, error) {
 			if err := nArgs(args, 1, what); err != nil {
 				return nil, err
@@ -351,17 +365,10 @@ func bindProductQuery(fs *flag.FlagSet, q *client.ProductQuery, l *listFlags, mo
 
 func init() {
 	for name, cmd := range map[string]clientCommand{
-		"put-inventory": {"-f FILE", "create or replace products: a JSON array of {product, balances}", func(fs *flag.FlagSet) func(context.Context, *client.Client, []string) (any, error) {
-			file := fs.String("f", "", "the entries as JSON")
-			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
-				var entries []client.InventoryEntry
-				if err := readJSON(*file, &entries); err != nil {
-					return nil, err
-				}
-				return c.PutInventory(ctx, entries)
-			}
-		}},
-		"inventory": {"", "list the supplier's products with their balances", func(fs *flag.FlagSet) func(context.Context, *client.Client, []string) (any, error) {
+		"put-inventory": {"-f FILE", "create or replace products: a JSON array of {product, balances}", fileBody("the entries", func(ctx context.Context, c *client.Client, entries *[]client.InventoryEntry) (any, error) {
+			return c.PutInventory(ctx, *entries)
+		})},
+		"inventory": {"", "list the supplier's products with their balances", func(fs *flag.FlagSet) clientRun {
 			var l listFlags
 			var q client.ProductQuery
 			fs.StringVar(&q.RetailerID, "retailer", "", "only products published to this retailer")
@@ -376,7 +383,7 @@ func init() {
 		"product": {"EXTERNAL_ID", "show one of the supplier's products with its balances", oneArg("a product external ID", func(ctx context.Context, c *client.Client, id string) (any, error) {
 			return c.InventoryItem(ctx, id)
 		})},
-		"delete-products": {"EXTERNAL_ID...", "end the sale of products (status EOS)", func(fs *flag.FlagSet) func(context.Context, *client.Client, []string) (any, error) {
+		"delete-products": {"EXTERNAL_ID...", "end the sale of products (status EOS)", func(fs *flag.FlagSet) clientRun {
 			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
 				if len(args) == 0 {
 					return nil, errors.New("want one or more product external IDs")
@@ -384,17 +391,10 @@ func init() {
 				return c.DeleteProducts(ctx, args...)
 			}
 		}},
-		"put-balances": {"-f FILE", "publish products, update stock or prices: a JSON array of balances", func(fs *flag.FlagSet) func(context.Context, *client.Client, []string) (any, error) {
-			file := fs.String("f", "", "the balance updates as JSON")
-			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
-				var updates []client.BalanceUpdate
-				if err := readJSON(*file, &updates); err != nil {
-					return nil, err
-				}
-				return c.PutBalances(ctx, updates)
-			}
-		}},
-		"balances": {"", "list the supplier's balances in every catalog", func(fs *flag.FlagSet) func(context.Context, *client.Client, []string) (any, error) {
+		"put-balances": {"-f FILE", "publish products, update stock or prices: a JSON array of balances", fileBody("the balance updates", func(ctx context.Context, c *client.Client, updates *[]client.BalanceUpdate) (any, error) {
+			return c.PutBalances(ctx, *updates)
+		})},
+		"balances": {"", "list the supplier's balances in every catalog", func(fs *flag.FlagSet) clientRun {
 			var l listFlags
 			var q client.ProductQuery
 			fs.StringVar(&q.RetailerID, "retailer", "", "only this retailer's catalogs")
@@ -406,7 +406,7 @@ func init() {
 					func() iter.Seq2[client.Balance, error] { return c.Balances(ctx, q) })
 			}
 		}},
-		"delete-balances": {"PRODUCT_EXTERNAL_ID", "remove a product from catalogs (all of them unless narrowed)", func(fs *flag.FlagSet) func(context.Context, *client.Client, []string) (any, error) {
+		"delete-balances": {"PRODUCT_EXTERNAL_ID", "remove a product from catalogs (all of them unless narrowed)", func(fs *flag.FlagSet) clientRun {
 			retailer := fs.String("retailer", "", "only this retailer's catalogs")
 			catalog := fs.String("catalog", "", "only this catalog")
 			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
@@ -416,7 +416,7 @@ func init() {
 				return c.DeleteBalances(ctx, args[0], *retailer, *catalog)
 			}
 		}},
-		"catalogs": {"", "list the caller's catalogs", func(fs *flag.FlagSet) func(context.Context, *client.Client, []string) (any, error) {
+		"catalogs": {"", "list the caller's catalogs", func(fs *flag.FlagSet) clientRun {
 			var l listFlags
 			role := fs.String("role", "", "RETAILER (catalogs owned) or SUPPLIER (catalogs open to the caller)")
 			l.bind(fs)
@@ -426,7 +426,7 @@ func init() {
 					func() iter.Seq2[client.Catalog, error] { return c.Catalogs(ctx, r) })
 			}
 		}},
-		"catalog-products": {"CATALOG_ID", "list the products published to a catalog (retailer)", func(fs *flag.FlagSet) func(context.Context, *client.Client, []string) (any, error) {
+		"catalog-products": {"CATALOG_ID", "list the products published to a catalog (retailer)", func(fs *flag.FlagSet) clientRun {
 			var l listFlags
 			var q client.ProductQuery
 			query := bindProductQuery(fs, &q, &l, false)
@@ -439,7 +439,7 @@ func init() {
 					func() iter.Seq2[client.InventoryItem, error] { return c.CatalogProducts(ctx, args[0], q) })
 			}
 		}},
-		"catalog-balances": {"[CATALOG_ID]", "list the balances of a catalog, or of all the retailer's catalogs", func(fs *flag.FlagSet) func(context.Context, *client.Client, []string) (any, error) {
+		"catalog-balances": {"[CATALOG_ID]", "list the balances of a catalog, or of all the retailer's catalogs", func(fs *flag.FlagSet) clientRun {
 			var l listFlags
 			var q client.ProductQuery
 			query := bindProductQuery(fs, &q, &l, true)
@@ -456,17 +456,10 @@ func init() {
 					func() iter.Seq2[client.Balance, error] { return c.CatalogBalances(ctx, catalog, q) })
 			}
 		}},
-		"create-order": {"-f FILE", "place a warehouse sales order (an OrderRequest)", func(fs *flag.FlagSet) func(context.Context, *client.Client, []string) (any, error) {
-			file := fs.String("f", "", "the order as JSON")
-			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
-				var o client.OrderRequest
-				if err := readJSON(*file, &o); err != nil {
-					return nil, err
-				}
-				return c.CreateOrder(ctx, &o)
-			}
-		}},
-		"orders": {"", "list orders", func(fs *flag.FlagSet) func(context.Context, *client.Client, []string) (any, error) {
+		"create-order": {"-f FILE", "place a warehouse sales order (an OrderRequest)", fileBody("the order", func(ctx context.Context, c *client.Client, o *client.OrderRequest) (any, error) {
+			return c.CreateOrder(ctx, o)
+		})},
+		"orders": {"", "list orders", func(fs *flag.FlagSet) clientRun {
 			var l listFlags
 			var q client.OrderQuery
 			var from, to timeFlag
@@ -487,7 +480,7 @@ func init() {
 		"order": {"ID", "show an order by its ID or externalId", oneArg("an order ID", func(ctx context.Context, c *client.Client, id string) (any, error) {
 			return c.Order(ctx, id)
 		})},
-		"update-order": {"ID -f FILE", "send new content for an order still Created", func(fs *flag.FlagSet) func(context.Context, *client.Client, []string) (any, error) {
+		"update-order": {"ID -f FILE", "send new content for an order still Created", func(fs *flag.FlagSet) clientRun {
 			file := fs.String("f", "", "the order as JSON")
 			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
 				if err := nArgs(args, 1, "an order ID"); err != nil {
@@ -503,7 +496,7 @@ func init() {
 		"cancel-order": {"ID", "cancel an order not yet Delivered", oneArg("an order ID", func(ctx context.Context, c *client.Client, id string) (any, error) {
 			return c.CancelOrder(ctx, id)
 		})},
-		"reopen-order": {"ID", "send an order in Error again (with -f, with new content)", func(fs *flag.FlagSet) func(context.Context, *client.Client, []string) (any, error) {
+		"reopen-order": {"ID", "send an order in Error again (with -f, with new content)", func(fs *flag.FlagSet) clientRun {
 			file := fs.String("f", "", "new content as JSON (optional)")
 			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
 				if err := nArgs(args, 1, "an order ID"); err != nil {
@@ -519,7 +512,7 @@ func init() {
 				return c.ReopenOrder(ctx, args[0], o)
 			}
 		}},
-		"set-order-preferences": {"ID", "change an order's preferences (-auto-submit=true releases a held order)", func(fs *flag.FlagSet) func(context.Context, *client.Client, []string) (any, error) {
+		"set-order-preferences": {"ID", "change an order's preferences (-auto-submit=true releases a held order)", func(fs *flag.FlagSet) clientRun {
 			auto := fs.Bool("auto-submit", true, "submit the order to the warehouse by itself")
 			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
 				if err := nArgs(args, 1, "an order ID"); err != nil {
