@@ -3,6 +3,7 @@
 //	parcelgate [serve] [flags]   run the server (the default)
 //	parcelgate migrate [flags]   apply database migrations and exit
 //	parcelgate admin ...         call the operator API
+//	parcelgate client ...        call the provider's interface through the Go SDK
 //
 // Every serve flag can also be set as PARCELGATE_<NAME>, e.g.
 // PARCELGATE_DB=postgres://... ; a flag on the command line wins.
@@ -33,6 +34,7 @@ commands:
   serve     run the server (default)
   migrate   apply database migrations and exit
   admin     call the operator API (parcelgate admin -h)
+  client    call the provider's interface through the Go SDK (parcelgate client -h)
 
 Run "parcelgate <command> -h" for the flags of a command.
 `
@@ -49,6 +51,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return migrate(ctx, args, stdout, stderr)
 	case "admin":
 		return admin(ctx, args, stdout, stderr)
+	case "client":
+		return clientMain(ctx, args, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

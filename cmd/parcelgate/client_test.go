@@ -1,0 +1,58 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/parcelgate/parcelgate/internal/sandbox"
+)
+
+// clientCLI runs "parcelgate client" against a sandbox with the demo
+// tenant's credentials from the environment, as a user would set them.
+func clientCLI(t *testing.T) (*sandbox.Sandbox, func(args ...string) (string, error)) {
+	t.Helper()
+	sb, err := sandbox.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(sb.Close)
+	t.Setenv("PARCELGATE_URL", sb.URL)
+	t.Setenv("PARCELGATE_CLIENT_ID", "demo-client")
+	t.Setenv("PARCELGATE_CLIENT_SECRET", "demo-client-secret")
+	t.Setenv("PARCELGATE_USERNAME", "demo")
+	t.Setenv("PARCELGATE_PASSWORD", "demo-password")
+	return sb, func(args ...string) (string, error) {
+		var out, errOut bytes.Buffer
+		err := run(context.Background(), append([]string{"client"}, args...), &out, &errOut)
+		return out.String(), err
+	}
+}
+
+func TestClientCLIToken(t *testing.T) {
+	_, cli := clientCLI(t)
+	out, err := cli("token")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var toks map[string]struct {
+		AccessToken string `json:"access_token"`
+		Scope       string
+		Targets     map[string]any
+	}
+	if err := json.Unmarshal([]byte(out), &toks); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if toks["gateway"].AccessToken == "" || toks["gateway"].Targets["2025-04"] == nil || toks["ecom"].Scope != "internal" {
+		t.Errorf("tokens %s", out)
+	}
+	// A flag wins over the environment.
+	if _, err := cli("-password", "wrong", "token"); err == nil || !strings.Contains(err.Error(), "Bad credentials") {
+		t.Errorf("wrong password: %v", err)
+	}
+	if _, err := cli("frobnicate"); err == nil {
+		t.Error("unknown command accepted")
+	}
+}
