@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -151,16 +152,20 @@ func (s *Server) writeErrorBody(w http.ResponseWriter, r *http.Request, sf surfa
 }
 
 // writeJSON writes v as the JSON body with status.
+// Bodies are encoded whole before the status is written, so an encoding
+// failure can still be answered as a 500. HTML escaping is off: '&' in a
+// link is '&', not \u0026.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		http.Error(w, `{"message":"response encoding failed"}`, http.StatusInternalServerError)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	w.Write(b)
-	w.Write([]byte{'\n'})
+	w.Write(buf.Bytes())
 }
 
 // formatTime writes an instant as ISO 8601 with offset and microseconds,
