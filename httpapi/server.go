@@ -25,6 +25,7 @@ type Store interface {
 	parcelgate.OrganizationService
 	parcelgate.CredentialService
 	parcelgate.CatalogService
+	parcelgate.OrderService
 
 	Ping(ctx context.Context) error
 	TokenKeys(ctx context.Context) ([]auth.Key, error)
@@ -103,6 +104,7 @@ func (s *Server) routes() {
 	s.operationalRoutes()
 	s.tokenRoutes()
 	s.adminRoutes()
+	s.orderRoutes()
 }
 
 // supportedVersion reports whether the gateway API version v is served.
