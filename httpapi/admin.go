@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -18,14 +19,14 @@ import (
 // error rather than a silently ignored setting.
 func (s *Server) adminRoutes() {
 	s.mux.Handle("POST /admin/v1/organizations", s.admin(s.createOrganization))
-	s.mux.Handle("GET /admin/v1/organizations", s.admin(s.listOrganizations))
+	s.mux.Handle("GET /admin/v1/organizations", s.admin(listing(s.store.ListOrganizations)))
 	s.mux.Handle("POST /admin/v1/gateway-clients", s.admin(s.createGatewayClient))
-	s.mux.Handle("GET /admin/v1/gateway-clients", s.admin(s.listGatewayClients))
-	s.mux.Handle("DELETE /admin/v1/gateway-clients/{clientId}", s.admin(s.revokeGatewayClient))
+	s.mux.Handle("GET /admin/v1/gateway-clients", s.admin(listing(s.store.ListGatewayClients)))
+	s.mux.Handle("DELETE /admin/v1/gateway-clients/{clientId}", s.admin(onPathValue("clientId", s.store.RevokeGatewayClient)))
 	s.mux.Handle("POST /admin/v1/service-accounts", s.admin(s.createServiceAccount))
-	s.mux.Handle("GET /admin/v1/service-accounts", s.admin(s.listServiceAccounts))
-	s.mux.Handle("DELETE /admin/v1/service-accounts/{username}", s.admin(s.revokeServiceAccount))
-	s.mux.Handle("POST /admin/v1/service-accounts/{username}/unlock", s.admin(s.unlockServiceAccount))
+	s.mux.Handle("GET /admin/v1/service-accounts", s.admin(listing(s.store.ListServiceAccounts)))
+	s.mux.Handle("DELETE /admin/v1/service-accounts/{username}", s.admin(onPathValue("username", s.store.RevokeServiceAccount)))
+	s.mux.Handle("POST /admin/v1/service-accounts/{username}/unlock", s.admin(onPathValue("username", s.store.UnlockServiceAccount)))
 	s.mux.Handle("POST /admin/v1/catalogs", s.admin(s.createCatalog))
 	s.mux.Handle("GET /admin/v1/catalogs", s.admin(s.listCatalogs))
 	s.mux.Handle("POST /admin/v1/token-keys/rotate", s.admin(s.rotateTokenKey))
@@ -41,6 +42,33 @@ func envParam(r *http.Request) (parcelgate.Environment, error) {
 			Fields: []parcelgate.FieldError{{Field: "environment", Message: "must be production or test"}}}
 	}
 	return env, nil
+}
+
+// listing answers an operator listing of the objects of one environment.
+func listing[T any](list func(context.Context, parcelgate.Environment) ([]T, error)) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		env, err := envParam(r)
+		if err != nil {
+			return err
+		}
+		items, err := list(r.Context(), env)
+		if err != nil {
+			return err
+		}
+		writeJSON(w, http.StatusOK, List[T]{items})
+		return nil
+	}
+}
+
+// onPathValue applies act to the path value name and answers 204.
+func onPathValue(name string, act func(context.Context, string) error) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		if err := act(r.Context(), r.PathValue(name)); err != nil {
+			return err
+		}
+		w.WriteHeader(http.StatusNoContent)
+		return nil
+	}
 }
 
 // parseEnvField reads the environment field of an operator request body.
@@ -80,19 +108,6 @@ func (s *Server) createOrganization(w http.ResponseWriter, r *http.Request) erro
 		return err
 	}
 	writeJSON(w, http.StatusCreated, o)
-	return nil
-}
-
-func (s *Server) listOrganizations(w http.ResponseWriter, r *http.Request) error {
-	env, err := envParam(r)
-	if err != nil {
-		return err
-	}
-	orgs, err := s.store.ListOrganizations(r.Context(), env)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, List[*parcelgate.Organization]{orgs})
 	return nil
 }
 
@@ -180,27 +195,6 @@ func (s *Server) createGatewayClient(w http.ResponseWriter, r *http.Request) err
 	return nil
 }
 
-func (s *Server) listGatewayClients(w http.ResponseWriter, r *http.Request) error {
-	env, err := envParam(r)
-	if err != nil {
-		return err
-	}
-	cs, err := s.store.ListGatewayClients(r.Context(), env)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, List[*parcelgate.GatewayClient]{cs})
-	return nil
-}
-
-func (s *Server) revokeGatewayClient(w http.ResponseWriter, r *http.Request) error {
-	if err := s.store.RevokeGatewayClient(r.Context(), r.PathValue("clientId")); err != nil {
-		return err
-	}
-	w.WriteHeader(http.StatusNoContent)
-	return nil
-}
-
 type createServiceAccountRequest struct {
 	Environment string   `json:"environment"`
 	BusinessID  string   `json:"businessId"`
@@ -247,35 +241,6 @@ func (s *Server) createServiceAccount(w http.ResponseWriter, r *http.Request) er
 	a.Password = password
 	w.Header().Set("Cache-Control", "no-store")
 	writeJSON(w, http.StatusCreated, a)
-	return nil
-}
-
-func (s *Server) listServiceAccounts(w http.ResponseWriter, r *http.Request) error {
-	env, err := envParam(r)
-	if err != nil {
-		return err
-	}
-	as, err := s.store.ListServiceAccounts(r.Context(), env)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, List[*parcelgate.ServiceAccount]{as})
-	return nil
-}
-
-func (s *Server) revokeServiceAccount(w http.ResponseWriter, r *http.Request) error {
-	if err := s.store.RevokeServiceAccount(r.Context(), r.PathValue("username")); err != nil {
-		return err
-	}
-	w.WriteHeader(http.StatusNoContent)
-	return nil
-}
-
-func (s *Server) unlockServiceAccount(w http.ResponseWriter, r *http.Request) error {
-	if err := s.store.UnlockServiceAccount(r.Context(), r.PathValue("username")); err != nil {
-		return err
-	}
-	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
 

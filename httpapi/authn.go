@@ -25,10 +25,11 @@ func bearer(r *http.Request) (string, bool) {
 // authFailure is a refused token: the status, the gateway errorCode and the
 // RFC 6750 error for WWW-Authenticate.
 type authFailure struct {
-	status    int
-	code      string
-	oauthCode string
-	message   string
+	status     int
+	code       string
+	oauthCode  string
+	message    string
+	retryAfter string
 }
 
 // authenticate opens the request's bearer token and checks it is of kind.
@@ -37,7 +38,7 @@ type authFailure struct {
 func (s *Server) authenticate(r *http.Request, kind parcelgate.CredentialKind) (*parcelgate.Caller, *authFailure) {
 	tok, ok := bearer(r)
 	if !ok {
-		return nil, &authFailure{http.StatusUnauthorized, "UNAUTHORIZED", "", "An access token is required: Authorization: Bearer <token>."}
+		return nil, &authFailure{http.StatusUnauthorized, "UNAUTHORIZED", "", "An access token is required: Authorization: Bearer <token>.", ""}
 	}
 	now := s.clock.Now()
 	c, err := s.keys.Open(tok, now)
@@ -48,20 +49,29 @@ func (s *Server) authenticate(r *http.Request, kind parcelgate.CredentialKind) (
 	}
 	switch {
 	case errors.Is(err, auth.ErrExpiredToken):
-		return nil, &authFailure{http.StatusUnauthorized, "EXPIRED", "invalid_token", "The access token has expired; request a new one."}
+		return nil, &authFailure{http.StatusUnauthorized, "EXPIRED", "invalid_token", "The access token has expired; request a new one.", ""}
 	case err != nil:
-		return nil, &authFailure{http.StatusUnauthorized, "INVALID_TOKEN", "invalid_token", "The access token is not valid."}
+		return nil, &authFailure{http.StatusUnauthorized, "INVALID_TOKEN", "invalid_token", "The access token is not valid.", ""}
 	case c.Kind != kind:
 		where := "POST /api/v1/token"
 		if kind == parcelgate.KindEcom {
 			where = "GET /auth/token"
 		}
-		return nil, &authFailure{http.StatusUnauthorized, "INVALID_TOKEN", "invalid_token", fmt.Sprintf("This is a %s token; this API takes tokens from %s.", c.Kind, where)}
+		return nil, &authFailure{http.StatusUnauthorized, "INVALID_TOKEN", "invalid_token", fmt.Sprintf("This is a %s token; this API takes tokens from %s.", c.Kind, where), ""}
+	}
+	if s.limit != nil {
+		if ok, wait := s.limit.allow(c.Kind.String()+"/"+c.Subject, time.Now()); !ok {
+			return nil, &authFailure{status: http.StatusTooManyRequests, code: "TOO_MANY_REQUESTS", retryAfter: retryAfter(wait),
+				message: fmt.Sprintf("Too many requests for this credential; the limit is %g a second. Retry after %s s.", float64(s.limit.perSecond), retryAfter(wait))}
+		}
 	}
 	return c, nil
 }
 
 func (s *Server) refuse(w http.ResponseWriter, r *http.Request, sf surface, f *authFailure) {
+	if f.retryAfter != "" {
+		w.Header().Set("Retry-After", f.retryAfter)
+	}
 	if f.status == http.StatusUnauthorized {
 		v := `Bearer realm="parcelgate"`
 		if f.oauthCode != "" {

@@ -244,3 +244,31 @@ func BenchmarkTokenValidation(b *testing.B) {
 		}
 	}
 }
+
+// DESIGN §8: the optional per-credential rate limit answers 429 with
+// Retry-After in the surface's shape; other credentials are not affected.
+func TestRateLimit(t *testing.T) {
+	db := testdb.Open(t, "sqlite", nil)
+	p := newProbeServer(t, db, nil)
+	p.limit = newLimiter(1) // bursts of 2
+	gw, ec := seed(t, p, parcelgate.Production, "1234567-1", []string{"2025-04"}, parcelgate.RoleSupplier)
+	other, _ := seed(t, p, parcelgate.Production, "1234567-1", []string{"2025-04"}, parcelgate.RoleSupplier)
+	for i := range 2 {
+		if s, _, _ := p.get(t, "/2025-04/probe", gw); s != 200 {
+			t.Fatalf("request %d within the burst: %d", i, s)
+		}
+	}
+	s, h, m := p.get(t, "/2025-04/probe", gw)
+	if s != 429 || h.Get("Retry-After") != "1" || m["errorCode"] != "TOO_MANY_REQUESTS" {
+		t.Fatalf("over the limit: %d %v %v", s, h.Get("Retry-After"), m)
+	}
+	if s, _, _ := p.get(t, "/2025-04/probe", other); s != 200 {
+		t.Fatalf("another credential limited: %d", s)
+	}
+	for range 2 {
+		p.get(t, "/ecommerce/v3/probe", ec)
+	}
+	if s, h, m := p.get(t, "/ecommerce/v3/probe", ec); s != 429 || h.Get("Retry-After") == "" || m["status"] != float64(429) {
+		t.Fatalf("ecom over the limit: %d %v", s, m)
+	}
+}

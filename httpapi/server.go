@@ -46,6 +46,9 @@ type Config struct {
 	SandboxClock *parcelgate.SandboxClock
 	// MaxBodyBytes caps request bodies (413 beyond).
 	MaxBodyBytes int64
+	// RateLimit is the requests per second each credential may make to the
+	// APIs, with bursts of twice that; 0 turns the limit off.
+	RateLimit float64
 }
 
 // Server is the HTTP API. Build it with New.
@@ -59,6 +62,7 @@ type Server struct {
 	reg    *prometheus.Registry
 	metric metrics
 
+	limit         *limiter
 	lastKeyReload atomic.Int64 // unix nanoseconds
 	handler       http.Handler
 }
@@ -76,7 +80,7 @@ func New(store Store, keys *auth.Keyring, clock parcelgate.Clock, log *slog.Logg
 		cfg.Versions = parcelgate.DefaultVersions
 	}
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
-	s := &Server{store: store, keys: keys, clock: clock, log: log, cfg: cfg, mux: http.NewServeMux()}
+	s := &Server{store: store, keys: keys, clock: clock, log: log, cfg: cfg, mux: http.NewServeMux(), limit: newLimiter(cfg.RateLimit)}
 	s.reg = prometheus.NewRegistry()
 	s.metric = newMetrics(s.reg)
 	s.routes()

@@ -33,6 +33,7 @@ type serveConfig struct {
 	versions     string
 	maxBody      int64
 	logLevel     string
+	rateLimit    float64
 }
 
 func serveFlags(name string, c *serveConfig) *flag.FlagSet {
@@ -47,6 +48,7 @@ func serveFlags(name string, c *serveConfig) *flag.FlagSet {
 	fs.StringVar(&c.versions, "versions", strings.Join(parcelgate.DefaultVersions, ","), "gateway API versions served, comma-separated (yyyy-mm)")
 	fs.Int64Var(&c.maxBody, "max-body-bytes", 16<<20, "largest request body accepted (413 beyond)")
 	fs.StringVar(&c.logLevel, "log-level", "info", "debug, info, warn or error")
+	fs.Float64Var(&c.rateLimit, "rate-limit", 0, "API requests per second per credential, bursts of twice that (0: no limit)")
 	return fs
 }
 
@@ -143,7 +145,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	srv := httpapi.New(db, auth.NewKeyring(keys), clock, log, httpapi.Config{
 		PublicURL: c.publicURL, Versions: c.versionList(), AdminToken: c.adminToken,
-		SandboxClock: sandbox, MaxBodyBytes: c.maxBody,
+		SandboxClock: sandbox, MaxBodyBytes: c.maxBody, RateLimit: c.rateLimit,
 	})
 
 	ln, err := net.Listen("tcp", c.addr)

@@ -56,7 +56,7 @@ func Open(t testing.TB, engine string, clock parcelgate.Clock) *sqlstore.DB {
 	case "sqlite":
 		dsn = "sqlite:" + filepath.Join(t.TempDir(), "test.db")
 	case "postgres":
-		dsn = newSchema(t)
+		dsn = PostgresSchema(t)
 	default:
 		t.Fatalf("testdb: unknown engine %q", engine)
 	}
@@ -77,8 +77,10 @@ var (
 	pgErr   error
 )
 
-// newSchema creates a fresh schema and returns a DSN that uses it.
-func newSchema(t testing.TB) string {
+// PostgresSchema creates a fresh schema, dropped when t ends, and returns a
+// DSN that uses it. It skips t, or fails it under CI, when PostgreSQL cannot
+// be reached.
+func PostgresSchema(t testing.TB) string {
 	t.Helper()
 	pgOnce.Do(func() {
 		pgAdmin, pgErr = sql.Open("pgx", PostgresDSN())
