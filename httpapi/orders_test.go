@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -537,6 +538,104 @@ func TestOrderList(t *testing.T) {
 	})
 }
 
-// EnsureJSONIsDecimal keeps Order's quantity readable back by clients
-// that decode into integers.
-var _ = json.Unmarshal
+// call makes one request outside the test goroutine (no t.Fatal there).
+func call(e *apitest.Env, method, path, token string, body any) (int, error) {
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = strings.NewReader(string(b))
+	}
+	req, _ := http.NewRequest(method, e.URL+path, rd)
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := e.HTTP.Client().Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	io.Copy(io.Discard, resp.Body)
+	return resp.StatusCode, nil
+}
+
+// spec 4.3, DESIGN §6-7: a poller that always passes the newest updateDate
+// it has seen as updatedFrom, following next links, never misses a change,
+// while several writers create, change and cancel orders at once. At the
+// end what it saw of every order equals the order's final state.
+func TestOrderPollingNeverMissesAChange(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		m := newMerchant(t, e, parcelgate.Production, merchantBID)
+		const writers, perWriter = 4, 12
+		var wg sync.WaitGroup
+		done := make(chan struct{})
+		for w := range writers {
+			wg.Go(func() {
+				for i := range perWriter {
+					own := fmt.Sprintf("W%dN%d", w, i)
+					if st, err := call(e, "PUT", "/ecommerce/v3/order", m.token, m.orderBody(own, 1)); err != nil || st != 200 {
+						t.Errorf("create %s: %d %v", own, st, err)
+						return
+					}
+					if i%2 == 1 {
+						call(e, "PUT", "/ecommerce/v3/order", m.token, m.orderBody(own, 2)) // replace
+					}
+					if i%3 == 0 {
+						call(e, "DELETE", "/ecommerce/v3/orders/"+m.bid+"-"+own, m.token, nil)
+					}
+				}
+			})
+		}
+		go func() { wg.Wait(); close(done) }()
+
+		type seenState struct {
+			status parcelgate.OrderStatus
+			update time.Time
+			qty    parcelgate.Quantity
+		}
+		seen := map[string]seenState{}
+		var newest time.Time
+		poll := func() {
+			q := "size=5"
+			if !newest.IsZero() {
+				q += "&updatedFrom=" + url.QueryEscape(newest.Format(time.RFC3339Nano))
+			}
+			for q != "" {
+				var p httpapi.Page[parcelgate.Order]
+				m.do("GET", "/ecommerce/v3/orders?"+q, nil).Expect(200).JSON(&p)
+				for _, o := range p.Content {
+					seen[o.ID] = seenState{o.Status.Value, o.Metadata.UpdateDate, o.Rows[0].Quantity}
+					if o.Metadata.UpdateDate.After(newest) {
+						newest = o.Metadata.UpdateDate
+					}
+				}
+				q = ""
+				for _, l := range p.Links {
+					if l.Rel == "next" {
+						u, _ := url.Parse(l.Href)
+						q = u.RawQuery
+					}
+				}
+			}
+		}
+		for running := true; running; {
+			select {
+			case <-done:
+				running = false
+			default:
+			}
+			poll()
+		}
+		poll()
+
+		var final httpapi.Page[parcelgate.Order]
+		m.do("GET", "/ecommerce/v3/orders?size=2000", nil).Expect(200).JSON(&final)
+		if final.Page.TotalElements != writers*perWriter {
+			t.Fatalf("%d orders", final.Page.TotalElements)
+		}
+		for _, o := range final.Content {
+			want := seenState{o.Status.Value, o.Metadata.UpdateDate, o.Rows[0].Quantity}
+			if got, ok := seen[o.ID]; !ok || got != want {
+				t.Errorf("order %s: the poller saw %+v, final %+v", o.ExternalID, got, want)
+			}
+		}
+	})
+}
