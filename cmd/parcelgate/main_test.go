@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -126,7 +127,19 @@ func TestServeConfig(t *testing.T) {
 	if c.fulfillment != "manual" || c.addr != "127.0.0.1:1" {
 		t.Fatalf("config %+v", c)
 	}
-	for _, args := range [][]string{{"--fulfillment", "sometimes"}, {"--versions", "2025-4"}, {"extra"}} {
+	if c.submitAfter != 30*time.Second || c.deliverAfter != 2*time.Minute {
+		t.Fatalf("default delays %v %v", c.submitAfter, c.deliverAfter)
+	}
+	// --demo shortens the warehouse's delays, unless they were chosen.
+	t.Setenv("PARCELGATE_DELIVER_AFTER", "1h")
+	if c, err = parseServe("serve", []string{"--demo"}, &bytes.Buffer{}); err != nil || c.submitAfter != 30*time.Second || c.deliverAfter != time.Hour {
+		t.Fatalf("demo with a chosen delay: %+v %v", c, err)
+	}
+	os.Unsetenv("PARCELGATE_DELIVER_AFTER")
+	if c, err = parseServe("serve", []string{"--demo"}, &bytes.Buffer{}); err != nil || c.submitAfter != demoSubmitAfter || c.deliverAfter != demoDeliverAfter {
+		t.Fatalf("demo delays: %+v %v", c, err)
+	}
+	for _, args := range [][]string{{"--fulfillment", "sometimes"}, {"--submit-after", "-1s"}, {"--deliver-after", "soon"}, {"--versions", "2025-4"}, {"extra"}} {
 		if _, err := parseServe("serve", args, &bytes.Buffer{}); err == nil {
 			t.Errorf("%v accepted", args)
 		}
@@ -164,5 +177,8 @@ func TestAdminCLI(t *testing.T) {
 	}
 	if _, err := cli("unlock-service-account", "retailer1"); err != nil {
 		t.Fatal(err)
+	}
+	if _, err := cli("order-status", "-business-id", "1234567-1", "-external-id", "1234567-1-NOPE", "-value", "Submitted"); err == nil || !strings.Contains(err.Error(), "404") {
+		t.Fatalf("order-status of a missing order: %v", err)
 	}
 }
