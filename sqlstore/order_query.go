@@ -21,49 +21,53 @@ import (
 // moves behind the cursor and is met again later, with its new stamp.
 func (db *DB) ListOrders(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.Order], error) {
 	var res parcelgate.PageOf[*parcelgate.Order]
-	where := []string{"o.org_id = ?"}
-	args := []any{c.OrgID}
-	if !q.UpdatedFrom.IsZero() {
-		where, args = append(where, "o.updated_at > ?"), append(args, micros(q.UpdatedFrom))
-	}
-	if !q.UpdatedTo.IsZero() {
-		where, args = append(where, "o.updated_at <= ?"), append(args, micros(q.UpdatedTo))
-	}
-	if q.RefName != "" {
-		where = append(where, "EXISTS (SELECT 1 FROM order_refs f WHERE f.order_pk = o.id AND f.org_id = o.org_id AND f.name = ? AND f.value = ?)")
-		args = append(args, strings.ToUpper(q.RefName), q.RefValue)
-	}
-	if q.Warehouse != "" {
-		where, args = append(where, "EXISTS (SELECT 1 FROM order_rows w WHERE w.order_pk = o.id AND w.warehouse_external_id = ?)"), append(args, q.Warehouse)
-	}
-	if len(q.Statuses) > 0 {
-		marks := strings.TrimSuffix(strings.Repeat("?, ", len(q.Statuses)), ", ")
-		where = append(where, "o.status IN ("+marks+")")
-		for _, s := range q.Statuses {
-			args = append(args, string(s))
-		}
-	}
-	filter := strings.Join(where, " AND ")
-	if err := db.queryRow(ctx, `SELECT COUNT(*) FROM orders o WHERE `+filter, args...).Scan(&res.Total); err != nil {
-		return res, err
-	}
-	page := `SELECT ` + orderColumns + ` FROM orders o WHERE ` + filter
-	pageArgs := append([]any{}, args...)
+	var cursorStamp, cursorPK int64
 	if p.After != "" {
-		stamp, pk, err := parseOrderCursor(p.After)
-		if err != nil {
+		var err error
+		if cursorStamp, cursorPK, err = parseOrderCursor(p.After); err != nil {
 			return res, err
 		}
-		page += ` AND (o.updated_at, o.id) > (?, ?)`
-		pageArgs = append(pageArgs, stamp, pk)
 	}
-	page += ` ORDER BY o.updated_at, o.id LIMIT ?`
-	pageArgs = append(pageArgs, p.Size)
+	var f sqlFilter
+	f.add("o.org_id = ?", c.OrgID)
+	if !q.UpdatedTo.IsZero() {
+		f.add("o.updated_at <= ?", micros(q.UpdatedTo))
+	}
+	if q.RefName != "" {
+		f.add("EXISTS (SELECT 1 FROM order_refs f WHERE f.order_pk = o.id AND f.org_id = o.org_id AND f.name = ? AND f.value = ?)", strings.ToUpper(q.RefName), q.RefValue)
+	}
+	if q.Warehouse != "" {
+		f.add("EXISTS (SELECT 1 FROM order_rows w WHERE w.order_pk = o.id AND w.warehouse_external_id = ?)", q.Warehouse)
+	}
+	if len(q.Statuses) > 0 {
+		var st []any
+		for _, s := range q.Statuses {
+			st = append(st, string(s))
+		}
+		f.add("o.status IN ("+strings.TrimSuffix(strings.Repeat("?, ", len(st)), ", ")+")", st...)
+	}
+	count, page := f, f
+	if !q.UpdatedFrom.IsZero() {
+		count.add("o.updated_at > ?", micros(q.UpdatedFrom))
+		if p.After == "" || cursorStamp < micros(q.UpdatedFrom) {
+			page.add("o.updated_at > ?", micros(q.UpdatedFrom))
+		}
+	}
+	if p.After != "" {
+		// The range starts at the cursor, so a late page does not walk the
+		// index entries of the pages before it.
+		page.add("o.updated_at >= ? AND (o.updated_at > ? OR o.id > ?)", cursorStamp, cursorStamp, cursorPK)
+	}
+	if err := db.queryRow(ctx, `SELECT COUNT(*) FROM orders o WHERE `+count.sql(), count.args...).Scan(&res.Total); err != nil {
+		return res, err
+	}
+	query := `SELECT ` + orderColumns + ` FROM orders o WHERE ` + page.sql() + ` ORDER BY o.updated_at, o.id LIMIT ?`
+	args := append(page.args, p.Size)
 	if p.After == "" && p.Number > 0 {
-		page += ` OFFSET ?`
-		pageArgs = append(pageArgs, p.Offset())
+		query += ` OFFSET ?`
+		args = append(args, p.Offset())
 	}
-	rows, err := db.query(ctx, page, pageArgs...)
+	rows, err := db.query(ctx, query, args...)
 	if err != nil {
 		return res, err
 	}
@@ -85,6 +89,20 @@ func (db *DB) ListOrders(ctx context.Context, c *parcelgate.Caller, q parcelgate
 	}
 	return res, nil
 }
+
+// sqlFilter is a conjunction of conditions with their arguments. Copies
+// share nothing: add appends to fresh slices when the copy has no room.
+type sqlFilter struct {
+	conds []string
+	args  []any
+}
+
+func (f *sqlFilter) add(cond string, args ...any) {
+	f.conds = append(f.conds[:len(f.conds):len(f.conds)], cond)
+	f.args = append(f.args[:len(f.args):len(f.args)], args...)
+}
+
+func (f sqlFilter) sql() string { return strings.Join(f.conds, " AND ") }
 
 // The cursor of an order listing is the stamp and key of the row before
 // the page, opaque to clients.
