@@ -31,8 +31,8 @@ func readOrderRequest(r *http.Request, raw []byte) (*parcelgate.OrderRequest, er
 	return parcelgate.ParseOrderRequest(raw, caller(r).BusinessID)
 }
 
-// readBody reads a lenient ecom JSON body whole; empty is allowed.
-func readBody(r *http.Request) ([]byte, error) {
+// readOptionalBody reads a lenient ecom JSON body whole; empty is allowed.
+func readOptionalBody(r *http.Request) ([]byte, error) {
 	b, err := io.ReadAll(r.Body)
 	if err != nil {
 		return nil, jsonError(err)
@@ -132,7 +132,7 @@ func (s *Server) updateOrder(w http.ResponseWriter, r *http.Request) error {
 // reopenOrder is POST /orders/{id}: an order in Error is sent again, with
 // the content of the body when it has rows, else as it was stored.
 func (s *Server) reopenOrder(w http.ResponseWriter, r *http.Request) error {
-	raw, err := readBody(r)
+	raw, err := readOptionalBody(r)
 	if err != nil {
 		return err
 	}
