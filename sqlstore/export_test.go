@@ -38,22 +38,3 @@ func (db *DB) SeedOrdersForTest(ctx context.Context, env parcelgate.Environment,
 	_, err = db.exec(ctx, stmt)
 	return err
 }
-
-// ExplainForTest returns the SQLite query plan of q.
-func (db *DB) ExplainForTest(ctx context.Context, q string, args ...any) (string, error) {
-	rows, err := db.query(ctx, "EXPLAIN QUERY PLAN "+q, args...)
-	if err != nil {
-		return "", err
-	}
-	defer rows.Close()
-	var out string
-	for rows.Next() {
-		var a, b, c int
-		var d string
-		if err := rows.Scan(&a, &b, &c, &d); err != nil {
-			return "", err
-		}
-		out += d + "\n"
-	}
-	return out, rows.Err()
-}
