@@ -20,6 +20,7 @@ type Store interface {
 	parcelgate.OrganizationService
 	parcelgate.CredentialService
 	parcelgate.CatalogService
+	parcelgate.ShipmentService
 	ClaimSetting(ctx context.Context, name, value string) (bool, error)
 }
 
@@ -32,12 +33,16 @@ type Tenant struct {
 	Username     string
 	Password     string
 	WarehouseID  string
+	// Shipment is the tracking number of a demo shipment with one parcel
+	// of each locker size; its parcel IDs are the tracking number's first
+	// 17 characters followed by 0S, 0M, 0L and XL.
+	Shipment string
 }
 
 // Tenants are the demo tenants, production first.
 var Tenants = []Tenant{
-	{parcelgate.Production, "1234567-1", "demo-client", "demo-client-secret", "demo", "demo-password", "WH1"},
-	{parcelgate.Test, "1234567-1", "demo-test-client", "demo-test-client-secret", "demo-test", "demo-test-password", "WH1"},
+	{parcelgate.Production, "1234567-1", "demo-client", "demo-client-secret", "demo", "demo-password", "WH1", "JJFI10000000000000001"},
+	{parcelgate.Test, "1234567-1", "demo-test-client", "demo-test-client-secret", "demo-test", "demo-test-password", "WH1", "JJFI20000000000000001"},
 }
 
 // Seed creates the demo tenants unless an earlier start did. It reports
@@ -77,7 +82,35 @@ func seedTenant(ctx context.Context, st Store, t Tenant, versions []string) erro
 	if err := st.CreateServiceAccount(ctx, &parcelgate.ServiceAccount{Username: t.Username, Environment: t.Environment, BusinessID: t.BusinessID, Roles: parcelgate.Roles}, hash); err != nil {
 		return err
 	}
-	return st.CreateCatalog(ctx, &parcelgate.Catalog{Environment: t.Environment, RetailerID: t.BusinessID, ExternalID: t.WarehouseID, Name: "Demo warehouse", Type: parcelgate.CatalogWarehouse, SupplierIDs: []string{t.BusinessID}})
+	if err := st.CreateCatalog(ctx, &parcelgate.Catalog{Environment: t.Environment, RetailerID: t.BusinessID, ExternalID: t.WarehouseID, Name: "Demo warehouse", Type: parcelgate.CatalogWarehouse, SupplierIDs: []string{t.BusinessID}}); err != nil {
+		return err
+	}
+	return seedShipments(ctx, st, t, org)
+}
+
+// seedShipments registers the demo shipments: t.Shipment with a parcel of
+// each locker size (by package code, by dimensions and by default), and a
+// one-parcel shipment, so sending and errand codes can be tried at once.
+func seedShipments(ctx context.Context, st Store, t Tenant, org *parcelgate.Organization) error {
+	c := &parcelgate.Caller{OrgID: org.ID, BusinessID: org.BusinessID, Environment: t.Environment, Kind: parcelgate.KindGateway}
+	cm := func(v float64) *float64 { return &v }
+	base := t.Shipment[:len(t.Shipment)-4]
+	receiver := parcelgate.Address{Name: "Maija Meikäläinen", StreetAddress: "Testitie 2", PostalCode: "33100", PostOffice: "Tampere", Country: "FI", Telephone: "+358401111111", Email: "maija@example.com"}
+	shipments := []*parcelgate.Shipment{
+		{TrackingNumber: t.Shipment, ServiceCode: "2103", Sender: *org.Address, Receiver: receiver, Parcels: []parcelgate.Parcel{
+			{ParcelID: base + "000S", Weight: cm(0.8)},
+			{ParcelID: base + "000M", PackageCode: "M2", Weight: cm(2.5)},
+			{ParcelID: base + "000L", Weight: cm(6), Length: cm(55), Width: cm(35), Height: cm(30)},
+			{ParcelID: base + "00XL", PackageCode: "XL2", Weight: cm(12), Length: cm(60), Width: cm(36), Height: cm(50)},
+		}},
+		{TrackingNumber: base + "0002", ServiceCode: "2104", Sender: *org.Address, Receiver: receiver, Parcels: []parcelgate.Parcel{{ParcelID: base + "0002"}}},
+	}
+	for _, s := range shipments {
+		if _, err := st.CreateShipment(ctx, c, s); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // PrintWelcome writes the demo credentials and a first request to try.
@@ -91,5 +124,8 @@ func PrintWelcome(w io.Writer, baseURL string) {
 	}
 	t := Tenants[0]
 	fmt.Fprintf(w, "\nTry:\n  curl -s %s/api/v1/token -d grant_type=client_credentials -d client_id=%s -d client_secret=%s\n", baseURL, t.ClientID, t.ClientSecret)
-	fmt.Fprintf(w, "  curl -s -u %s:%s %s/auth/token\n\n", t.Username, t.Password, baseURL)
+	fmt.Fprintf(w, "  curl -s -u %s:%s %s/auth/token\n", t.Username, t.Password, baseURL)
+	fmt.Fprintf(w, "\nDemo shipment %s (parcels of each locker size) — with the gateway token:\n", t.Shipment)
+	fmt.Fprintf(w, "  curl -s %s/%s/labelless -H \"Authorization: Bearer $TOKEN\" -H 'Content-Type: application/json' -d '{\"searchCriteria\":{\"trackingNumber\":\"%s\"}}'\n", baseURL, parcelgate.DefaultVersions[0], t.Shipment)
+	fmt.Fprintf(w, "  curl -s %s/parcel/v1/errandCodes/%s -H \"Authorization: Bearer $TOKEN\"\n\n", baseURL, t.Shipment[:len(t.Shipment)-4]+"000S")
 }

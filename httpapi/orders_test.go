@@ -639,3 +639,33 @@ func TestOrderPollingNeverMissesAChange(t *testing.T) {
 		}
 	})
 }
+
+// DESIGN §7 and §5, spec 4.2 rule 1: a Delivered order's parcels have
+// shipment data, so errand and sending codes can be requested for each
+// tracking code at once.
+func TestOrderDeliveredParcelsHaveShipmentData(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		m := newMerchant(t, e, parcelgate.Production, merchantBID)
+		body := m.orderBody("D1", 1)
+		body["rows"] = append(body["rows"].([]any), map[string]any{"externalProductId": merchantBID + "-P2", "quantity": 1})
+		o := m.create(body)
+		m.setStatus(o.ExternalID, "Submitted").Expect(200)
+		var d parcelgate.Order
+		m.setStatus(o.ExternalID, "Delivered").Expect(200).JSON(&d)
+		gw := e.GatewayToken(parcelgate.Production, merchantBID)
+		for _, code := range d.TrackingCodes {
+			var res struct {
+				ErrandCodeResult []struct{ ParcelID, ErrandCode, ResultText string }
+			}
+			e.Do(apitest.Request{Method: "GET", Path: "/parcel/v1/errandCodes/" + code, Bearer: gw}).Expect(200).JSON(&res)
+			if len(res.ErrandCodeResult) != 1 || res.ErrandCodeResult[0].ResultText != "OK" || len(res.ErrandCodeResult[0].ErrandCode) != 6 {
+				t.Fatalf("errand code for %s: %+v", code, res)
+			}
+			e.Do(apitest.Request{Method: "POST", Path: "/2025-04/labelless", Bearer: gw,
+				Body: map[string]any{"searchCriteria": map[string]any{"trackingNumber": code}}}).Expect(200)
+		}
+		// Another merchant has no shipment data for these parcels.
+		other := e.GatewayToken(parcelgate.Production, "7654321-2")
+		e.Do(apitest.Request{Method: "GET", Path: "/parcel/v1/errandCodes/" + d.TrackingCodes[0], Bearer: other}).Expect(404)
+	})
+}

@@ -26,6 +26,8 @@ type Store interface {
 	parcelgate.CredentialService
 	parcelgate.CatalogService
 	parcelgate.OrderService
+	parcelgate.ShipmentService
+	parcelgate.CodeService
 
 	Ping(ctx context.Context) error
 	TokenKeys(ctx context.Context) ([]auth.Key, error)
@@ -109,6 +111,7 @@ func (s *Server) routes() {
 	s.tokenRoutes()
 	s.adminRoutes()
 	s.orderRoutes()
+	s.codeRoutes()
 }
 
 // supportedVersion reports whether the gateway API version v is served.

@@ -36,6 +36,7 @@ type DB struct {
 	write   *sql.DB // SQLite: one connection; PostgreSQL: the pool
 	read    *sql.DB // SQLite: a pool of read-only connections; PostgreSQL: the pool
 	clock   parcelgate.Clock
+	codes   codeConfig
 }
 
 // Open connects to the database named by dsn: "sqlite:PATH" (or a path

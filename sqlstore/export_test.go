@@ -2,6 +2,10 @@ package sqlstore
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync/atomic"
 	"time"
 
 	"github.com/parcelgate/parcelgate"
@@ -36,5 +40,73 @@ func (db *DB) SeedOrdersForTest(ctx context.Context, env parcelgate.Environment,
 		stmt = `VACUUM ANALYZE orders`
 	}
 	_, err = db.exec(ctx, stmt)
+	return err
+}
+
+// TryCodeForTest gives the holder code, as an allocation that drew it would.
+func (db *DB) TryCodeForTest(ctx context.Context, env parcelgate.Environment, orgID int64, trackingNumber, parcelID, code string, expires time.Time) (bool, error) {
+	var ok bool
+	err := db.inTx(ctx, func(tx *Tx) error {
+		var err error
+		ok, err = tx.tryCode(ctx, holder{env: env, orgID: orgID, trackingNumber: trackingNumber, parcelID: parcelID}, code, db.clock.Now(), expires)
+		return err
+	})
+	return ok, err
+}
+
+// DrawCodesFromForTest makes the store draw codes from the first n of the
+// space ("000000" up), so that a test or benchmark can fill that part of
+// the space cheaply and see how allocation behaves as it fills.
+func (db *DB) DrawCodesFromForTest(n int, draws *atomic.Int64) {
+	db.codes.draw = func() string {
+		if draws != nil {
+			draws.Add(1)
+		}
+		return fmt.Sprintf("%06X", rand.IntN(n))
+	}
+}
+
+// FillCodesForTest makes codes 000000 up to n-1 (hex) active in env for the
+// organization, with one INSERT ... SELECT over a generated series.
+func (db *DB) FillCodesForTest(ctx context.Context, env parcelgate.Environment, orgID int64, n int) error {
+	now, day := micros(db.clock.Now()), int64(24*time.Hour/time.Microsecond)
+	q := `WITH RECURSIVE s(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM s WHERE n + 1 < ?)
+		INSERT INTO codes (environment, code, org_id, tracking_number, created_at, expires_at) SELECT ?, printf('%06X', n), ?, 'FILL' || n, ?, ? FROM s`
+	if db.dialect.name == "postgres" {
+		q = `INSERT INTO codes (environment, code, org_id, tracking_number, created_at, expires_at)
+			SELECT ?, lpad(upper(to_hex(n)), 6, '0'), ?, 'FILL' || n, ?, ? FROM generate_series(0, ? - 1) AS n`
+		if _, err := db.exec(ctx, q, string(env), orgID, now, now+day, n); err != nil {
+			return err
+		}
+		// As autovacuum would after a bulk load: plans need row counts.
+		_, err := db.exec(ctx, `ANALYZE codes`)
+		return err
+	}
+	_, err := db.exec(ctx, q, n, string(env), orgID, now, now+day)
+	return err
+}
+
+var errRollback = errors.New("rolled back")
+
+// AllocateRolledBackForTest allocates one new code and rolls it back, so
+// that a benchmark measures allocation at a fixed fill of the space.
+func (db *DB) AllocateRolledBackForTest(ctx context.Context, env parcelgate.Environment, orgID int64, trackingNumber string) error {
+	err := db.inTx(ctx, func(tx *Tx) error {
+		now := db.clock.Now()
+		if _, err := tx.allocateCode(ctx, holder{env: env, orgID: orgID, trackingNumber: trackingNumber}, now, now.Add(time.Hour)); err != nil {
+			return err
+		}
+		return errRollback
+	})
+	if err == errRollback {
+		return nil
+	}
+	return err
+}
+
+// AnalyzeForTest refreshes the planner's statistics, as autovacuum (or
+// SQLite's PRAGMA optimize) would after a bulk load.
+func (db *DB) AnalyzeForTest(ctx context.Context) error {
+	_, err := db.exec(ctx, `ANALYZE`)
 	return err
 }

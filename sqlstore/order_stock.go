@@ -2,8 +2,7 @@ package sqlstore
 
 import (
 	"context"
-	"crypto/rand"
-	"math/big"
+	"fmt"
 	"time"
 
 	"github.com/parcelgate/parcelgate"
@@ -45,31 +44,36 @@ func (tx *Tx) stampBalances(ctx context.Context, ids []int64, stamp time.Time) e
 	return nil
 }
 
-// deliverOrder assigns the parcels of a delivered order (DESIGN §7): each
-// row is packed as one parcel with its own tracking code, listed on the
-// row and on the order, and the delivery operator is named.
+// deliverOrder packs a delivered order (DESIGN §7): each row is one parcel
+// with its own tracking code, listed on the row and on the order, and for
+// each parcel shipment data is registered (tracking number = parcel ID),
+// so sending and errand codes can be requested for it at once. NOUTO
+// orders are picked up at the warehouse: their parcels get codes but ship
+// nothing, so no shipment data.
 func (tx *Tx) deliverOrder(ctx context.Context, rec *orderRecord) error {
 	o := rec.order
-	o.TrackingCodes = o.TrackingCodes[:0]
+	o.TrackingCodes = []string{}
+	o.DeliveryOperator = parcelgate.DeliveryOperator
 	for i := range o.Rows {
-		code := newTrackingCode()
+		code := parcelgate.NewTrackingNumber()
+		if o.ServiceCode != parcelgate.ServiceNouto {
+			s := &parcelgate.Shipment{TrackingNumber: code, ServiceCode: o.ServiceCode, Receiver: o.DeliveryAddress,
+				Parcels: []parcelgate.Parcel{{ParcelID: code}}}
+			if o.Sender != nil {
+				s.Sender = *o.Sender
+			}
+			// The shipment rules hold for what the warehouse registers as for
+			// what a client sends; the order's addresses passed the same
+			// checks when it was created.
+			if err := s.Validate(); err != nil {
+				return fmt.Errorf("order %s row %d: shipment data: %w", o.ExternalID, i, err)
+			}
+			if err := tx.insertShipment(ctx, rec.orgID, rec.env, s); err != nil {
+				return err
+			}
+		}
 		o.Rows[i].TrackingCodes = []string{code}
 		o.TrackingCodes = append(o.TrackingCodes, code)
 	}
-	o.DeliveryOperator = parcelgate.DeliveryOperator
 	return nil
-}
-
-// newTrackingCode returns a parcel tracking code: JJFI and 17 random
-// digits, 21 characters, inside the 12-21 of a parcel ID (spec 4.2).
-func newTrackingCode() string {
-	n, err := rand.Int(rand.Reader, new(big.Int).Exp(big.NewInt(10), big.NewInt(17), nil))
-	if err != nil {
-		panic(err) // crypto/rand does not fail
-	}
-	s := n.String()
-	for len(s) < 17 {
-		s = "0" + s
-	}
-	return "JJFI" + s
 }

@@ -40,6 +40,9 @@ type serveConfig struct {
 	// delaysGiven is set when either delay came from a flag or the
 	// environment; --demo shortens only delays nobody chose.
 	delaysGiven bool
+
+	// codeRetention is how long a code lives undelivered (DESIGN §5).
+	codeRetention time.Duration
 }
 
 // The warehouse's pace under --demo unless chosen: short enough to watch an
@@ -64,6 +67,7 @@ func serveFlags(name string, c *serveConfig) *flag.FlagSet {
 	fs.DurationVar(&c.submitAfter, "submit-after", 30*time.Second, "--fulfillment auto: how long an order stays Created before the warehouse takes it (Submitted)")
 	fs.DurationVar(&c.deliverAfter, "deliver-after", 2*time.Minute, "--fulfillment auto: how long the warehouse takes to pick and pack a Submitted order (Delivered)")
 	fs.Float64Var(&c.rateLimit, "rate-limit", 0, "API requests per second per credential, bursts of twice that (0: no limit)")
+	fs.DurationVar(&c.codeRetention, "code-retention", parcelgate.DefaultCodeRetention, "how long a sending or errand code stays active when its shipment is not delivered first")
 	return fs
 }
 
@@ -79,6 +83,9 @@ func parseServe(name string, args []string, stderr io.Writer) (*serveConfig, err
 	}
 	if err := envDefaults(fs); err != nil {
 		return nil, err
+	}
+	if c.codeRetention <= 0 {
+		return nil, fmt.Errorf("--code-retention must be positive, not %s", c.codeRetention)
 	}
 	if c.fulfillment != "auto" && c.fulfillment != "manual" {
 		return nil, fmt.Errorf("--fulfillment must be auto or manual, not %q", c.fulfillment)
@@ -156,6 +163,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer db.Close()
+	db.SetCodeRetention(c.codeRetention)
 	if err := db.Migrate(ctx); err != nil {
 		return err
 	}

@@ -1,0 +1,103 @@
+package parcelgate
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// The code space (DESIGN §5). Sending codes and errand codes are both
+// CodeLength characters of 0-9 and A-F, drawn from one space per
+// environment, so a code written on a parcel never means two things. A code
+// is held by one shipment or parcel while it is active: from its creation
+// until the shipment is delivered or the retention period ends, whichever
+// comes first. Then it is free to be handed out again.
+const (
+	CodeLength = 6
+	// CodeSpace is the number of distinct codes: 16^6 = 16,777,216.
+	CodeSpace = 1 << (4 * CodeLength)
+	// DefaultCodeRetention is how long a code stays active when its
+	// shipment is not delivered first.
+	DefaultCodeRetention = 30 * 24 * time.Hour
+)
+
+var codePattern = regexp.MustCompile(`^[0-9A-F]{6}$`)
+
+// NormalizeCode trims and upper-cases a code, so codes are looked up
+// case-insensitively (DESIGN §5).
+func NormalizeCode(s string) string { return strings.ToUpper(strings.TrimSpace(s)) }
+
+// ValidCode reports whether code, normalized, has the form of a code.
+func ValidCode(code string) bool { return codePattern.MatchString(code) }
+
+// NewCode draws a code uniformly from the whole space with crypto/rand:
+// codes replace address labels, so they must not be guessable from the
+// ones a client has seen.
+func NewCode() string {
+	var b [CodeLength / 2]byte
+	rand.Read(b[:]) // never fails (crypto/rand)
+	return strings.ToUpper(hex.EncodeToString(b[:]))
+}
+
+// SendingCode is the sending code record of spec 2.1: the code that
+// replaces a shipment's printed label. Shipment is the shipment data held
+// for its tracking number, nil when the code was made without it
+// (noEdiCheck).
+type SendingCode struct {
+	TrackingNumber string    `json:"trackingNumber"`
+	SendingCode    string    `json:"sendingCode"`
+	CreatedAt      time.Time `json:"createdAt"`
+	ExpiresAt      time.Time `json:"expiresAt"`
+	Shipment       *Shipment `json:"-"`
+}
+
+// ErrandCodeResult is one element of the errand code answer (spec 2.2):
+// the parcel as requested, its code (empty unless ResultText is OK) and the
+// result of the lookup.
+type ErrandCodeResult struct {
+	ParcelID   string `json:"ParcelID"`
+	ErrandCode string `json:"ErrandCode"`
+	ResultText string `json:"ResultText"`
+}
+
+// Result texts of errand codes. ResultOK marks success (spec 2.2); the
+// others say in words why a parcel has no code.
+const (
+	ResultOK                = "OK"
+	ResultInvalidParcelID   = "Invalid parcel ID: must be 12-21 characters of A-Z and 0-9"
+	ResultShipmentNotFound  = "Shipment data not found"
+	ResultShipmentDelivered = "Shipment already delivered"
+)
+
+// MaxErrandCodeIDs caps the parcel IDs of one errand code request.
+const MaxErrandCodeIDs = 100
+
+// CodeService hands out and looks up sending and errand codes. Every call
+// acts for one caller (a gateway client) and sees only the codes and
+// shipments of the caller's organization in the caller's environment;
+// another tenant's tracking number, parcel or code answers exactly like a
+// missing one.
+type CodeService interface {
+	// CreateSendingCode returns the active sending code of the tracking
+	// number, creating one if there is none (spec 4.1: idempotent). Unless
+	// noEdiCheck, c's shipment data for the tracking number must exist
+	// (ENOTFOUND); a delivered shipment gets no code (ECONFLICT).
+	CreateSendingCode(ctx context.Context, c *Caller, trackingNumber string, noEdiCheck bool) (*SendingCode, error)
+	// FindSendingCode returns the active sending code of c's tracking
+	// number, or ENOTFOUND.
+	FindSendingCode(ctx context.Context, c *Caller, trackingNumber string) (*SendingCode, error)
+	// FindSendingCodeByCode returns c's active sending code with the given
+	// code, with the shipment data held for it, or ENOTFOUND.
+	FindSendingCodeByCode(ctx context.Context, c *Caller, code string) (*SendingCode, error)
+	// ErrandCodes returns one result per parcel ID, in order: each parcel of
+	// c's shipment data gets its stable code, created on first request
+	// (spec 4.2 rule 1); the others a ResultText saying why not. Duplicate
+	// IDs get the same answer twice.
+	ErrandCodes(ctx context.Context, c *Caller, parcelIDs []string) ([]ErrandCodeResult, error)
+	// ActiveCodes counts the codes of env that are active now; the metric
+	// of how full the code space is.
+	ActiveCodes(ctx context.Context, env Environment) (int64, error)
+}

@@ -1,0 +1,153 @@
+package httpapi
+
+import (
+	"context"
+	"math"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/parcelgate/parcelgate"
+)
+
+// codeRoutes registers the gateway's shipment data, sending code (spec
+// 4.1) and errand code (spec 4.2) routes, the operator call that delivers a
+// shipment, and the metric of the code space.
+func (s *Server) codeRoutes() {
+	s.mux.Handle("POST /{version}/shipments", s.gateway(s.createShipment))
+	s.mux.Handle("GET /{version}/shipments/{trackingNumber}", s.gateway(s.getShipment))
+	s.mux.Handle("POST /{version}/labelless", s.gateway(s.createSendingCode))
+	s.mux.Handle("GET /{version}/labelless/{trackingNumber}", s.gateway(s.getSendingCode))
+	s.mux.Handle("GET /{version}/labelless/shipment/{sendingCode}", s.gateway(s.getShipmentBySendingCode))
+	for env, seg := range map[parcelgate.Environment]string{parcelgate.Production: "parcel", parcelgate.Test: "parcel-uat"} {
+		s.mux.Handle("GET /"+seg+"/v1/errandCodes/{parcelId}", s.errand(env, s.getErrandCode))
+		s.mux.Handle("GET /"+seg+"/v1/errandCodes", s.errand(env, s.listErrandCodes))
+	}
+	s.mux.Handle("POST /admin/v1/shipments/status", s.admin(s.setShipmentStatus))
+	s.registerCodeMetric()
+}
+
+// registerCodeMetric exposes how full each environment's code space is.
+// Each scrape counts the active codes with one query over a partial index.
+func (s *Server) registerCodeMetric() {
+	for _, env := range parcelgate.Environments {
+		s.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name:        "parcelgate_active_codes",
+			Help:        "Active sending and errand codes of the environment, out of 16^6 (DESIGN §5).",
+			ConstLabels: prometheus.Labels{"environment": string(env)},
+		}, func() float64 {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			n, err := s.store.ActiveCodes(ctx, env)
+			if err != nil {
+				s.log.Warn("counting active codes", "environment", env, "err", err)
+				return math.NaN()
+			}
+			return float64(n)
+		}))
+	}
+}
+
+// sendingCodeRequest is the body of POST /{version}/labelless (spec 4.1).
+type sendingCodeRequest struct {
+	SearchCriteria *struct {
+		TrackingNumber string `json:"trackingNumber"`
+	} `json:"searchCriteria"`
+	Validation *struct {
+		NoEdiCheck bool `json:"noEdiCheck"`
+	} `json:"validation"`
+}
+
+// SendingCodeRecord is one element of the sending code answers: the record
+// of spec 2.1 and, looked up by code, the shipment details held for it
+// (DESIGN §5).
+type SendingCodeRecord struct {
+	TrackingNumber string                    `json:"trackingNumber"`
+	SendingCode    string                    `json:"sendingCode"`
+	CreatedAt      time.Time                 `json:"createdAt"`
+	ExpiresAt      time.Time                 `json:"expiresAt"`
+	Status         parcelgate.ShipmentStatus `json:"status,omitempty"`
+	ServiceCode    string                    `json:"serviceCode,omitempty"`
+	Sender         *PartySummary             `json:"sender,omitempty"`
+	Receiver       *PartySummary             `json:"receiver,omitempty"`
+	Parcels        []parcelgate.Parcel       `json:"parcels,omitempty"`
+	ShipmentAt     *time.Time                `json:"shipmentCreatedAt,omitempty"`
+}
+
+// PartySummary is the part of a sender's or receiver's address a sending
+// code lookup shows: enough to recognise the shipment at a counter, without
+// street address or contact details.
+type PartySummary struct {
+	Name       string `json:"name,omitempty"`
+	PostalCode string `json:"postalCode,omitempty"`
+	PostOffice string `json:"postOffice,omitempty"`
+	Country    string `json:"country,omitempty"`
+}
+
+// SendingCodes is the body of every sending code answer (spec 4.1).
+type SendingCodes struct {
+	Shipments []SendingCodeRecord `json:"shipments"`
+}
+
+func summary(a parcelgate.Address) *PartySummary {
+	return &PartySummary{Name: a.Name, PostalCode: a.PostalCode, PostOffice: a.PostOffice, Country: a.Country}
+}
+
+func record(sc *parcelgate.SendingCode) SendingCodeRecord {
+	rec := SendingCodeRecord{TrackingNumber: sc.TrackingNumber, SendingCode: sc.SendingCode, CreatedAt: sc.CreatedAt, ExpiresAt: sc.ExpiresAt}
+	if sh := sc.Shipment; sh != nil {
+		rec.Status, rec.ServiceCode, rec.Parcels = sh.Status, sh.ServiceCode, sh.Parcels
+		rec.Sender, rec.Receiver = summary(sh.Sender), summary(sh.Receiver)
+		rec.ShipmentAt = &sh.CreatedAt
+	}
+	return rec
+}
+
+// createSendingCode answers 200 with the tracking number's sending code,
+// the same one on every call while it is active (spec 4.1).
+func (s *Server) createSendingCode(w http.ResponseWriter, r *http.Request) error {
+	var req sendingCodeRequest
+	if err := decodeJSON(r, &req, true); err != nil {
+		return err
+	}
+	var tn string
+	if req.SearchCriteria != nil {
+		tn = parcelgate.NormalizeID(req.SearchCriteria.TrackingNumber)
+	}
+	var p parcelgate.Problems
+	switch {
+	case tn == "":
+		p.Add("searchCriteria.trackingNumber", "is required")
+	case !parcelgate.ValidTrackingNumber(tn):
+		p.Add("searchCriteria.trackingNumber", "must be 4-35 characters of A-Z and 0-9")
+	}
+	if err := p.Err(); err != nil {
+		return err
+	}
+	noEdiCheck := req.Validation != nil && req.Validation.NoEdiCheck
+	sc, err := s.store.CreateSendingCode(r.Context(), caller(r), tn, noEdiCheck)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, SendingCodes{[]SendingCodeRecord{record(sc)}})
+	return nil
+}
+
+func (s *Server) getSendingCode(w http.ResponseWriter, r *http.Request) error {
+	sc, err := s.store.FindSendingCode(r.Context(), caller(r), r.PathValue("trackingNumber"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, SendingCodes{[]SendingCodeRecord{record(sc)}})
+	return nil
+}
+
+func (s *Server) getShipmentBySendingCode(w http.ResponseWriter, r *http.Request) error {
+	sc, err := s.store.FindSendingCodeByCode(r.Context(), caller(r), r.PathValue("sendingCode"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, SendingCodes{[]SendingCodeRecord{record(sc)}})
+	return nil
+}

@@ -1,0 +1,310 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/parcelgate/parcelgate"
+)
+
+var _ parcelgate.ShipmentService = (*DB)(nil)
+
+// querier runs reads on either the reader pool (reader) or inside a write
+// transaction (*Tx), so one read function serves both.
+type querier interface {
+	Query(ctx context.Context, q string, args ...any) (*sql.Rows, error)
+	QueryRow(ctx context.Context, q string, args ...any) *sql.Row
+}
+
+type reader struct{ db *DB }
+
+func (r reader) Query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	return r.db.query(ctx, q, args...)
+}
+
+func (r reader) QueryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	return r.db.queryRow(ctx, q, args...)
+}
+
+func (db *DB) CreateShipment(ctx context.Context, c *parcelgate.Caller, s *parcelgate.Shipment) (bool, error) {
+	if err := s.Validate(); err != nil {
+		return false, err
+	}
+	var created bool
+	err := db.inTx(ctx, func(tx *Tx) error {
+		created = false
+		if s.TrackingNumber != "" {
+			old, err := findShipment(ctx, tx, c.OrgID, s.TrackingNumber)
+			switch {
+			case err == nil && sameShipment(old, s):
+				*s = *old
+				return nil
+			case err == nil:
+				return parcelgate.Errorf(parcelgate.ECONFLICT, "Shipment %s already exists with other content.", s.TrackingNumber)
+			case parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND:
+				return err
+			}
+		}
+		created = true
+		return tx.insertShipment(ctx, c.OrgID, c.Environment, s)
+	})
+	return created, err
+}
+
+// sameShipment reports whether the registration request req asks for what
+// stored already holds, so that a retried request is answered with the
+// stored shipment: the same content, and parcel IDs equal where req gives
+// them.
+func sameShipment(stored, req *parcelgate.Shipment) bool {
+	if stored.ServiceCode != req.ServiceCode || stored.Sender != req.Sender || stored.Receiver != req.Receiver || len(stored.Parcels) != len(req.Parcels) {
+		return false
+	}
+	for i, p := range req.Parcels {
+		if p.ParcelID == "" {
+			p.ParcelID = stored.Parcels[i].ParcelID
+		}
+		if !reflect.DeepEqual(p, stored.Parcels[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// insertShipment registers s for the organization orgID of env inside tx.
+// It is the one way shipment data is written: CreateShipment calls it after
+// validating a client's request, and warehouse orders call it in their own
+// transaction when an order reaches Delivered (DESIGN §7).
+//
+// It trusts the caller for validation and normalization (s.Validate or
+// equivalent: IDs trimmed and upper-cased, addresses checked). It generates
+// the tracking number and parcel IDs that are empty, sets each parcel's
+// LockerSize from its package code and dimensions (EINVALID when they
+// disagree), and fills in s's ID, OrgID, Environment, Status and CreatedAt.
+// A tracking number or parcel ID the organization already has is ECONFLICT;
+// it is found by a query before any write, so the transaction stays usable.
+// (Only a concurrent registration of the same number can reach the unique
+// index, which then fails the statement and, on PostgreSQL, the
+// transaction.)
+func (tx *Tx) insertShipment(ctx context.Context, orgID int64, env parcelgate.Environment, s *parcelgate.Shipment) error {
+	for i := range s.Parcels {
+		size, err := s.Parcels[i].FitLocker()
+		if err != nil {
+			return err
+		}
+		s.Parcels[i].LockerSize = size
+	}
+	if err := tx.assignTrackingNumber(ctx, orgID, s); err != nil {
+		return err
+	}
+	if err := tx.assignParcelIDs(ctx, orgID, s); err != nil {
+		return err
+	}
+	s.OrgID, s.Environment = orgID, env
+	s.Status, s.DeliveredAt = parcelgate.ShipmentCreated, nil
+	s.CreatedAt = tx.db.clock.Now().UTC().Truncate(time.Microsecond)
+	sender, _ := json.Marshal(s.Sender)
+	receiver, _ := json.Marshal(s.Receiver)
+	err := tx.QueryRow(ctx, `INSERT INTO shipments (org_id, environment, tracking_number, service_code, sender, receiver, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		orgID, string(env), s.TrackingNumber, s.ServiceCode, string(sender), string(receiver), string(s.Status), micros(s.CreatedAt)).Scan(&s.ID)
+	if err != nil {
+		return shipmentConflict(err, s)
+	}
+	for i, p := range s.Parcels {
+		_, err := tx.Exec(ctx, `INSERT INTO parcels (shipment_id, position, org_id, parcel_id, package_code, weight, length, width, height, locker_size) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			s.ID, i, orgID, p.ParcelID, p.PackageCode, nullFloat(p.Weight), nullFloat(p.Length), nullFloat(p.Width), nullFloat(p.Height), string(p.LockerSize))
+		if err != nil {
+			return shipmentConflict(err, s)
+		}
+	}
+	return nil
+}
+
+func shipmentConflict(err error, s *parcelgate.Shipment) error {
+	if isUniqueViolation(err) {
+		return parcelgate.Errorf(parcelgate.ECONFLICT, "Shipment %s or one of its parcel IDs was registered at the same time by another request.", s.TrackingNumber)
+	}
+	return err
+}
+
+// assignTrackingNumber checks that s's tracking number is new for the
+// organization, or generates one that is.
+func (tx *Tx) assignTrackingNumber(ctx context.Context, orgID int64, s *parcelgate.Shipment) error {
+	generate := s.TrackingNumber == ""
+	for {
+		if generate {
+			s.TrackingNumber = parcelgate.NewTrackingNumber()
+		}
+		var one int
+		err := tx.QueryRow(ctx, `SELECT 1 FROM shipments WHERE org_id = ? AND tracking_number = ?`, orgID, s.TrackingNumber).Scan(&one)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			return nil
+		case err != nil:
+			return err
+		case !generate:
+			return parcelgate.Errorf(parcelgate.ECONFLICT, "Shipment %s already exists.", s.TrackingNumber)
+		}
+	}
+}
+
+// assignParcelIDs checks that the given parcel IDs are new for the
+// organization and generates the missing ones, all with one query per
+// round; a generated ID that is taken (a chance of about one in 10^17) is
+// drawn again.
+func (tx *Tx) assignParcelIDs(ctx context.Context, orgID int64, s *parcelgate.Shipment) error {
+	var generated []int
+	for i := range s.Parcels {
+		if s.Parcels[i].ParcelID == "" {
+			generated = append(generated, i)
+		}
+	}
+	redraw := generated
+	for {
+		for _, i := range redraw {
+			s.Parcels[i].ParcelID = parcelgate.NewTrackingNumber()
+		}
+		ids := make([]string, len(s.Parcels))
+		for i, p := range s.Parcels {
+			ids[i] = p.ParcelID
+		}
+		taken, err := tx.takenParcelIDs(ctx, orgID, ids)
+		if err != nil {
+			return err
+		}
+		redraw = redraw[:0]
+		for i, p := range s.Parcels {
+			dup := slices.Index(ids, p.ParcelID) != i
+			if !taken[p.ParcelID] && !dup {
+				continue
+			}
+			if !slices.Contains(generated, i) {
+				if dup {
+					return parcelgate.Errorf(parcelgate.EINVALID, "Parcel ID %s is given twice.", p.ParcelID)
+				}
+				return parcelgate.Errorf(parcelgate.ECONFLICT, "Parcel %s already belongs to another shipment.", p.ParcelID)
+			}
+			redraw = append(redraw, i)
+		}
+		if len(redraw) == 0 {
+			return nil
+		}
+	}
+}
+
+func (tx *Tx) takenParcelIDs(ctx context.Context, orgID int64, ids []string) (map[string]bool, error) {
+	args := []any{orgID}
+	for _, id := range ids {
+		args = append(args, id)
+	}
+	rows, err := tx.Query(ctx, `SELECT parcel_id FROM parcels WHERE org_id = ? AND parcel_id IN (`+placeholders(len(ids))+`)`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	taken := map[string]bool{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		taken[id] = true
+	}
+	return taken, rows.Err()
+}
+
+// placeholders returns "?, ?, ..." with n marks.
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
+}
+
+func nullFloat(f *float64) sql.NullFloat64 {
+	if f == nil {
+		return sql.NullFloat64{}
+	}
+	return sql.NullFloat64{Float64: *f, Valid: true}
+}
+
+func floatPtr(f sql.NullFloat64) *float64 {
+	if !f.Valid {
+		return nil
+	}
+	return &f.Float64
+}
+
+func (db *DB) FindShipment(ctx context.Context, c *parcelgate.Caller, trackingNumber string) (*parcelgate.Shipment, error) {
+	return findShipment(ctx, reader{db}, c.OrgID, parcelgate.NormalizeID(trackingNumber))
+}
+
+// findShipment returns the organization's shipment with its parcels, or
+// ENOTFOUND.
+func findShipment(ctx context.Context, q querier, orgID int64, trackingNumber string) (*parcelgate.Shipment, error) {
+	var s parcelgate.Shipment
+	var env, sender, receiver, status string
+	var created, delivered int64
+	err := q.QueryRow(ctx, `SELECT id, org_id, environment, tracking_number, service_code, sender, receiver, status, created_at, delivered_at FROM shipments WHERE org_id = ? AND tracking_number = ?`, orgID, trackingNumber).
+		Scan(&s.ID, &s.OrgID, &env, &s.TrackingNumber, &s.ServiceCode, &sender, &receiver, &status, &created, &delivered)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "Shipment not found")
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.Environment, s.Status, s.CreatedAt = parcelgate.Environment(env), parcelgate.ShipmentStatus(status), fromMicros(created)
+	if delivered != 0 {
+		t := fromMicros(delivered)
+		s.DeliveredAt = &t
+	}
+	if err := errors.Join(json.Unmarshal([]byte(sender), &s.Sender), json.Unmarshal([]byte(receiver), &s.Receiver)); err != nil {
+		return nil, err
+	}
+	rows, err := q.Query(ctx, `SELECT parcel_id, package_code, weight, length, width, height, locker_size FROM parcels WHERE shipment_id = ? ORDER BY position`, s.ID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	s.Parcels = []parcelgate.Parcel{}
+	for rows.Next() {
+		var p parcelgate.Parcel
+		var w, l, wd, h sql.NullFloat64
+		var size string
+		if err := rows.Scan(&p.ParcelID, &p.PackageCode, &w, &l, &wd, &h, &size); err != nil {
+			return nil, err
+		}
+		p.Weight, p.Length, p.Width, p.Height, p.LockerSize = floatPtr(w), floatPtr(l), floatPtr(wd), floatPtr(h), parcelgate.LockerSize(size)
+		s.Parcels = append(s.Parcels, p)
+	}
+	return &s, rows.Err()
+}
+
+func (db *DB) DeliverShipment(ctx context.Context, env parcelgate.Environment, businessID, trackingNumber string) (*parcelgate.Shipment, error) {
+	org, err := db.FindOrganization(ctx, env, businessID)
+	if err != nil {
+		return nil, err
+	}
+	tn := parcelgate.NormalizeID(trackingNumber)
+	var s *parcelgate.Shipment
+	err = db.inTx(ctx, func(tx *Tx) error {
+		now := micros(db.clock.Now())
+		res, err := tx.Exec(ctx, `UPDATE shipments SET status = ?, delivered_at = ? WHERE org_id = ? AND tracking_number = ? AND status = ?`,
+			string(parcelgate.ShipmentDelivered), now, org.ID, tn, string(parcelgate.ShipmentCreated))
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 1 {
+			if _, err := tx.Exec(ctx, `UPDATE codes SET released_at = ? WHERE org_id = ? AND tracking_number = ? AND released_at = 0`, now, org.ID, tn); err != nil {
+				return err
+			}
+		}
+		s, err = findShipment(ctx, tx, org.ID, tn)
+		return err
+	})
+	return s, err
+}
