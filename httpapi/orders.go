@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -18,10 +19,10 @@ func (s *Server) orderRoutes() {
 	// The same operation under the path existing integrations use.
 	s.handle("POST /ecommerce/v3/orders", s.ecom(merchant, s.createOrder))
 	s.handle("GET /ecommerce/v3/orders", s.ecom(merchant, s.listOrders))
-	s.handle("GET /ecommerce/v3/orders/{id}", s.ecom(merchant, s.getOrder))
+	s.handle("GET /ecommerce/v3/orders/{id}", s.ecom(merchant, onOrder(s.store.FindOrder)))
 	s.handle("PUT /ecommerce/v3/orders/{id}", s.ecom(merchant, s.updateOrder))
 	s.handle("POST /ecommerce/v3/orders/{id}", s.ecom(merchant, s.reopenOrder))
-	s.handle("DELETE /ecommerce/v3/orders/{id}", s.ecom(merchant, s.cancelOrder))
+	s.handle("DELETE /ecommerce/v3/orders/{id}", s.ecom(merchant, onOrder(s.store.CancelOrder)))
 	s.handle("PATCH /ecommerce/v3/orders/{id}/preferences", s.ecom(merchant, s.setOrderPreferences))
 	s.mux.Handle("POST /admin/v1/orders/status", s.admin(s.setOrderStatus))
 }
@@ -63,13 +64,16 @@ func (s *Server) createOrder(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func (s *Server) getOrder(w http.ResponseWriter, r *http.Request) error {
-	o, err := s.store.FindOrder(r.Context(), caller(r), r.PathValue("id"))
-	if err != nil {
-		return err
+// onOrder answers act on the caller's order of the path with the order.
+func onOrder(act func(context.Context, *parcelgate.Caller, string) (*parcelgate.Order, error)) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		o, err := act(r.Context(), caller(r), r.PathValue("id"))
+		if err != nil {
+			return err
+		}
+		writeJSON(w, http.StatusOK, o)
+		return nil
 	}
-	writeJSON(w, http.StatusOK, o)
-	return nil
 }
 
 // orderStatusChange is the part of a PUT /orders/{id} body that asks for a
@@ -144,15 +148,6 @@ func (s *Server) reopenOrder(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	o, err := s.store.ReopenOrder(r.Context(), caller(r), r.PathValue("id"), req)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, o)
-	return nil
-}
-
-func (s *Server) cancelOrder(w http.ResponseWriter, r *http.Request) error {
-	o, err := s.store.CancelOrder(r.Context(), caller(r), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -243,13 +238,7 @@ func (s *Server) setOrderStatus(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var p parcelgate.Problems
-	env := parseEnvField(req.Environment, &p)
-	if strings.TrimSpace(req.BusinessID) == "" {
-		p.Add("businessId", "is required")
-	}
-	if strings.TrimSpace(req.ExternalID) == "" {
-		p.Add("externalId", "is required (the order's externalId or service ID)")
-	}
+	env := operatorTarget(&p, req.Environment, req.BusinessID, "externalId", req.ExternalID)
 	to, ok := parcelgate.ParseOrderStatus(req.Value)
 	switch {
 	case req.Value == "":

@@ -121,18 +121,22 @@ func (db *DB) FindOrder(ctx context.Context, c *parcelgate.Caller, id string) (*
 // warehouses returns the external IDs of the organization's warehouse
 // catalogs: the warehouses its order rows may name.
 func (db *DB) warehouses(ctx context.Context, orgID int64) ([]string, error) {
-	rows, err := db.query(ctx, `SELECT external_id FROM catalogs WHERE retailer_org_id = ? AND catalog_type = ? ORDER BY external_id`, orgID, string(parcelgate.CatalogWarehouse))
+	return scanColumn[string](db.query(ctx, `SELECT external_id FROM catalogs WHERE retailer_org_id = ? AND catalog_type = ? ORDER BY external_id`, orgID, string(parcelgate.CatalogWarehouse)))
+}
+
+// scanColumn reads the single column of every row of a query.
+func scanColumn[T any](rows *sql.Rows, err error) ([]T, error) {
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []string
+	var out []T
 	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
+		var v T
+		if err := rows.Scan(&v); err != nil {
 			return nil, err
 		}
-		out = append(out, id)
+		out = append(out, v)
 	}
 	return out, rows.Err()
 }

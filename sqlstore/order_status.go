@@ -14,27 +14,35 @@ const (
 	reasonWarehouseCancel = "Cancelled by the warehouse."
 )
 
-func (db *DB) CancelOrder(ctx context.Context, c *parcelgate.Caller, id string) (*parcelgate.Order, error) {
+// withOrder runs change on order id of the organization, read and locked
+// in a write transaction, and answers the order as change leaves it.
+func (db *DB) withOrder(ctx context.Context, orgID int64, id string, change func(tx *Tx, rec *orderRecord) error) (*parcelgate.Order, error) {
 	var out *parcelgate.Order
 	err := db.inTx(ctx, func(tx *Tx) error {
-		rec, err := tx.orderByID(ctx, c.OrgID, id)
+		rec, err := tx.orderByID(ctx, orgID, id)
 		if err != nil {
 			return err
 		}
-		if rec.status == parcelgate.OrderCancelled {
-			out = rec.view()
-			return nil
-		}
-		if !parcelgate.CanMove(rec.status, parcelgate.OrderCancelled) {
-			return parcelgate.Errorf(parcelgate.ECONFLICT, "Order %s is %s and can no longer be cancelled.", rec.order.ExternalID, rec.status)
-		}
-		if _, err := tx.moveOrder(ctx, rec, parcelgate.OrderCancelled, reasonClientCancel, actorClient); err != nil {
+		if err := change(tx, rec); err != nil {
 			return err
 		}
 		out = rec.view()
 		return nil
 	})
 	return out, err
+}
+
+func (db *DB) CancelOrder(ctx context.Context, c *parcelgate.Caller, id string) (*parcelgate.Order, error) {
+	return db.withOrder(ctx, c.OrgID, id, func(tx *Tx, rec *orderRecord) error {
+		switch {
+		case rec.status == parcelgate.OrderCancelled:
+			return nil
+		case !parcelgate.CanMove(rec.status, parcelgate.OrderCancelled):
+			return parcelgate.Errorf(parcelgate.ECONFLICT, "Order %s is %s and can no longer be cancelled.", rec.order.ExternalID, rec.status)
+		}
+		_, err := tx.moveOrder(ctx, rec, parcelgate.OrderCancelled, reasonClientCancel, actorClient)
+		return err
+	})
 }
 
 func (db *DB) ReopenOrder(ctx context.Context, c *parcelgate.Caller, id string, req *parcelgate.OrderRequest) (*parcelgate.Order, error) {
@@ -51,12 +59,7 @@ func (db *DB) ReopenOrder(ctx context.Context, c *parcelgate.Caller, id string, 
 			return nil, err
 		}
 	}
-	var out *parcelgate.Order
-	err = db.inTx(ctx, func(tx *Tx) error {
-		rec, err := tx.orderByID(ctx, c.OrgID, id)
-		if err != nil {
-			return err
-		}
+	return db.withOrder(ctx, c.OrgID, id, func(tx *Tx, rec *orderRecord) error {
 		if rec.status != parcelgate.OrderError {
 			return parcelgate.Errorf(parcelgate.ECONFLICT, "Order %s is %s; only an order in Error can be sent again.", rec.order.ExternalID, rec.status)
 		}
@@ -70,10 +73,9 @@ func (db *DB) ReopenOrder(ctx context.Context, c *parcelgate.Caller, id string, 
 			}
 			r, hash = req, contentHash(req)
 		}
-		out, err = tx.replaceOrder(ctx, org, rec, r, hash, actorClient)
+		_, err := tx.replaceOrder(ctx, org, rec, r, hash, actorClient)
 		return err
 	})
-	return out, err
 }
 
 // requestOf rebuilds the request content of a stored order, so that a
@@ -92,14 +94,8 @@ func requestOf(rec *orderRecord) *parcelgate.OrderRequest {
 }
 
 func (db *DB) SetOrderPreferences(ctx context.Context, c *parcelgate.Caller, id string, p parcelgate.OrderPreferences) (*parcelgate.Order, error) {
-	var out *parcelgate.Order
-	err := db.inTx(ctx, func(tx *Tx) error {
-		rec, err := tx.orderByID(ctx, c.OrgID, id)
-		if err != nil {
-			return err
-		}
+	return db.withOrder(ctx, c.OrgID, id, func(tx *Tx, rec *orderRecord) error {
 		if rec.autoSubmit == p.AutoSubmit {
-			out = rec.view()
 			return nil
 		}
 		if rec.status != parcelgate.OrderCreated {
@@ -113,13 +109,9 @@ func (db *DB) SetOrderPreferences(ctx context.Context, c *parcelgate.Caller, id 
 			return err
 		}
 		rec.updatedAt = micros(stamp)
-		if _, err := tx.Exec(ctx, `UPDATE orders SET auto_submit = ?, ready_at = ?, updated_at = ? WHERE id = ?`, boolInt(rec.autoSubmit), rec.readyAt, rec.updatedAt, rec.pk); err != nil {
-			return err
-		}
-		out = rec.view()
-		return nil
+		_, err = tx.Exec(ctx, `UPDATE orders SET auto_submit = ?, ready_at = ?, updated_at = ? WHERE id = ?`, boolInt(rec.autoSubmit), rec.readyAt, rec.updatedAt, rec.pk)
+		return err
 	})
-	return out, err
 }
 
 func (db *DB) SetOrderStatus(ctx context.Context, env parcelgate.Environment, businessID, id string, to parcelgate.OrderStatus, reason string) (*parcelgate.Order, error) {
@@ -135,47 +127,24 @@ func (db *DB) SetOrderStatus(ctx context.Context, env parcelgate.Environment, bu
 			reason = reasonWarehouseCancel
 		}
 	}
-	var out *parcelgate.Order
-	err = db.inTx(ctx, func(tx *Tx) error {
-		rec, err := tx.orderByID(ctx, org.ID, id)
-		if err != nil {
-			return err
-		}
-		if rec.status == to {
-			out = rec.view()
+	return db.withOrder(ctx, org.ID, id, func(tx *Tx, rec *orderRecord) error {
+		switch {
+		case rec.status == to:
 			return nil
-		}
-		if !parcelgate.CanMove(rec.status, to) {
+		case !parcelgate.CanMove(rec.status, to):
 			return parcelgate.Errorf(parcelgate.ECONFLICT, "Order %s is %s and cannot move to %s (Created → Submitted → Delivered; Created or Submitted → Cancelled or Error).", rec.order.ExternalID, rec.status, to)
 		}
-		if _, err := tx.moveOrder(ctx, rec, to, reason, actorOperator); err != nil {
-			return err
-		}
-		out = rec.view()
-		return nil
+		_, err := tx.moveOrder(ctx, rec, to, reason, actorOperator)
+		return err
 	})
-	return out, err
 }
 
 // DueOrders returns, oldest first, up to limit orders that the warehouse
 // engine may move out of status from: Submitted orders, and Created ones
 // with autoSubmit, whose wait began at or before readyBefore.
 func (db *DB) DueOrders(ctx context.Context, from parcelgate.OrderStatus, readyBefore time.Time, limit int) ([]int64, error) {
-	rows, err := db.query(ctx, `SELECT id FROM orders WHERE status = ? AND ready_at <= ? AND (status <> ? OR auto_submit = 1) ORDER BY ready_at, id LIMIT ?`,
-		string(from), micros(readyBefore), string(parcelgate.OrderCreated), limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []int64
-	for rows.Next() {
-		var pk int64
-		if err := rows.Scan(&pk); err != nil {
-			return nil, err
-		}
-		out = append(out, pk)
-	}
-	return out, rows.Err()
+	return scanColumn[int64](db.query(ctx, `SELECT id FROM orders WHERE status = ? AND ready_at <= ? AND (status <> ? OR auto_submit = 1) ORDER BY ready_at, id LIMIT ?`,
+		string(from), micros(readyBefore), string(parcelgate.OrderCreated), limit))
 }
 
 // AdvanceOrder moves order pk from status from to status to for the
