@@ -8,6 +8,7 @@ package demo
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 
@@ -21,6 +22,8 @@ type Store interface {
 	parcelgate.CredentialService
 	parcelgate.CatalogService
 	parcelgate.ShipmentService
+	parcelgate.InventoryService
+	parcelgate.OrderService
 	ClaimSetting(ctx context.Context, name, value string) (bool, error)
 }
 
@@ -37,12 +40,19 @@ type Tenant struct {
 	// of each locker size; its parcel IDs are the tracking number's first
 	// 17 characters followed by 0S, 0M, 0L and XL.
 	Shipment string
+	// The retailer a few demo products are also published to.
+	RetailerID       string
+	RetailerUsername string
+	RetailerPassword string
+	RetailCatalogID  string
 }
 
 // Tenants are the demo tenants, production first.
 var Tenants = []Tenant{
-	{parcelgate.Production, "1234567-1", "demo-client", "demo-client-secret", "demo", "demo-password", "WH1", "JJFI10000000000000001"},
-	{parcelgate.Test, "1234567-1", "demo-test-client", "demo-test-client-secret", "demo-test", "demo-test-password", "WH1", "JJFI20000000000000001"},
+	{parcelgate.Production, "1234567-1", "demo-client", "demo-client-secret", "demo", "demo-password", "WH1", "JJFI10000000000000001",
+		"7777777-4", "demo-retailer", "demo-retailer-password", "SHOP1"},
+	{parcelgate.Test, "1234567-1", "demo-test-client", "demo-test-client-secret", "demo-test", "demo-test-password", "WH1", "JJFI20000000000000001",
+		"7777777-4", "demo-test-retailer", "demo-test-retailer-password", "SHOP1"},
 }
 
 // Seed creates the demo tenants unless an earlier start did. It reports
@@ -55,6 +65,9 @@ func Seed(ctx context.Context, st Store, versions []string) (bool, error) {
 	for _, t := range Tenants {
 		if err := seedTenant(ctx, st, t, versions); err != nil {
 			return true, fmt.Errorf("demo %s: %w", t.Environment, err)
+		}
+		if err := seedOrder(ctx, st, t); err != nil {
+			return true, fmt.Errorf("demo %s: sample order: %w", t.Environment, err)
 		}
 	}
 	return true, nil
@@ -85,7 +98,10 @@ func seedTenant(ctx context.Context, st Store, t Tenant, versions []string) erro
 	if err := st.CreateCatalog(ctx, &parcelgate.Catalog{Environment: t.Environment, RetailerID: t.BusinessID, ExternalID: t.WarehouseID, Name: "Demo warehouse", Type: parcelgate.CatalogWarehouse, SupplierIDs: []string{t.BusinessID}}); err != nil {
 		return err
 	}
-	return seedShipments(ctx, st, t, org)
+	if err := seedShipments(ctx, st, t, org); err != nil {
+		return err
+	}
+	return seedRetail(ctx, st, t, org)
 }
 
 // seedShipments registers the demo shipments: t.Shipment with a parcel of
@@ -113,6 +129,97 @@ func seedShipments(ctx context.Context, st Store, t Tenant, org *parcelgate.Orga
 	return nil
 }
 
+// seedRetail creates the demo retailer with its catalog open to the demo
+// merchant, and publishes the demo products to the warehouse and to it.
+func seedRetail(ctx context.Context, st Store, t Tenant, supplier *parcelgate.Organization) error {
+	if err := st.CreateOrganization(ctx, &parcelgate.Organization{Environment: t.Environment, BusinessID: t.RetailerID, Name: "Demo Retail Oy"}); err != nil {
+		return err
+	}
+	hash, err := auth.HashPassword(t.RetailerPassword)
+	if err != nil {
+		return err
+	}
+	if err := st.CreateServiceAccount(ctx, &parcelgate.ServiceAccount{Username: t.RetailerUsername, Environment: t.Environment, BusinessID: t.RetailerID, Roles: []parcelgate.Role{parcelgate.RoleRetailer}}, hash); err != nil {
+		return err
+	}
+	if err := st.CreateCatalog(ctx, &parcelgate.Catalog{Environment: t.Environment, RetailerID: t.RetailerID, ExternalID: t.RetailCatalogID, Name: "Demo web shop", Type: parcelgate.CatalogDropship, SupplierIDs: []string{t.BusinessID}}); err != nil {
+		return err
+	}
+	products := []struct {
+		id, ean, name, fi string
+		qty               int64
+		price             string
+	}{
+		{"TSHIRT-M", "6400000000017", "T-shirt, size M", "T-paita, koko M", 120, "7.90"},
+		{"MUG", "6400000000024", "Coffee mug", "Kahvimuki", 48, "3.50"},
+		{"LAMP", "6400000000031", "Desk lamp", "Pöytävalaisin", 15, "19.00"},
+		{"POSTER", "6400000000048", "Poster 50x70", "Juliste 50x70", 200, "4.20"},
+	}
+	var entries []parcelgate.InventoryInput
+	for _, p := range products {
+		ext := t.BusinessID + "-" + p.id
+		doc, err := json.Marshal(map[string]any{
+			"externalId": ext, "eanCode": p.ean, "unitOfMeasure": "PCS", "isFragile": p.id == "MUG" || p.id == "LAMP",
+			"measurements": map[string]any{"weight": 0.4, "length": 30, "width": 20, "height": 5},
+			"descriptions": map[string]any{"en": map[string]any{"name": p.name}, "fi": map[string]any{"name": p.fi}},
+		})
+		if err != nil {
+			return err
+		}
+		eur := "EUR"
+		entries = append(entries, parcelgate.InventoryInput{
+			Product: &parcelgate.Product{ExternalID: ext, EANCode: p.ean, Document: doc},
+			Balances: []parcelgate.BalanceInput{
+				{ProductExternalID: ext, RetailerID: t.BusinessID, CatalogExternalID: t.WarehouseID, Quantity: &p.qty, WholesalePrice: &p.price, Currency: &eur},
+				{ProductExternalID: ext, RetailerID: t.RetailerID, CatalogExternalID: t.RetailCatalogID, Quantity: &p.qty, WholesalePrice: &p.price, Currency: &eur},
+			},
+		})
+	}
+	ctx = parcelgate.NewContext(ctx, &parcelgate.Caller{Subject: "demo", OrgID: supplier.ID, BusinessID: supplier.BusinessID, Environment: t.Environment, Kind: parcelgate.KindEcom, Roles: parcelgate.Roles})
+	_, err = st.PutInventory(ctx, entries)
+	return err
+}
+
+// SampleOrder is the externalId of the demo's sample sales order.
+const SampleOrder = "1234567-1-DEMO1"
+
+// seedOrder places a sample sales order of the demo merchant: two demo
+// products from its warehouse, so that an integrator sees at once an order
+// allocate stock and, under --fulfillment auto, move to Delivered.
+func seedOrder(ctx context.Context, st Store, t Tenant) error {
+	org, err := st.FindOrganization(ctx, t.Environment, t.BusinessID)
+	if err != nil {
+		return err
+	}
+	body, err := json.Marshal(map[string]any{
+		"externalId": SampleOrder,
+		"references": []any{map[string]any{"name": parcelgate.RefSO, "value": "DEMO-1"}},
+		"deliveryAddress": map[string]any{"name": "Maija Meikäläinen", "streetAddress": "Kotikatu 2", "postalCode": "00200",
+			"postOffice": "Helsinki", "country": "FI", "telephone": "+358401234567", "email": "maija@example.com"},
+		"serviceCode": "2103",
+		"rows": []any{
+			map[string]any{"externalProductId": t.BusinessID + "-TSHIRT-M", "externalWarehouseId": t.WarehouseID, "quantity": 2},
+			map[string]any{"externalProductId": t.BusinessID + "-MUG", "externalWarehouseId": t.WarehouseID, "quantity": 1},
+		},
+	})
+	if err != nil {
+		return err
+	}
+	req, err := parcelgate.ParseOrderRequest(body, t.BusinessID)
+	if err != nil {
+		return err
+	}
+	c := &parcelgate.Caller{Subject: t.Username, OrgID: org.ID, BusinessID: org.BusinessID, Environment: t.Environment, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleMerchant}}
+	o, err := st.CreateOrder(ctx, c, req)
+	if err != nil {
+		return err
+	}
+	if o.Status.Value != parcelgate.OrderCreated {
+		return fmt.Errorf("%s is %s: %s", o.ExternalID, o.Status.Value, o.Status.Reason)
+	}
+	return nil
+}
+
 // PrintWelcome writes the demo credentials and a first request to try.
 func PrintWelcome(w io.Writer, baseURL string) {
 	fmt.Fprintf(w, "\nparcelgate demo sandbox at %s (never use --demo with real data: these credentials are public)\n\n", baseURL)
@@ -120,12 +227,15 @@ func PrintWelcome(w io.Writer, baseURL string) {
 		fmt.Fprintf(w, "  %-10s business ID %s\n", t.Environment, t.BusinessID)
 		fmt.Fprintf(w, "    gateway client   client_id=%s client_secret=%s\n", t.ClientID, t.ClientSecret)
 		fmt.Fprintf(w, "    service account  username=%s password=%s (roles merchant, supplier, retailer)\n", t.Username, t.Password)
-		fmt.Fprintf(w, "    warehouse        %s\n", t.WarehouseID)
+		fmt.Fprintf(w, "    warehouse        %s (demo products published; also to retailer %s's catalog %s)\n", t.WarehouseID, t.RetailerID, t.RetailCatalogID)
+		fmt.Fprintf(w, "    retailer account username=%s password=%s (role retailer)\n", t.RetailerUsername, t.RetailerPassword)
 	}
 	t := Tenants[0]
 	fmt.Fprintf(w, "\nTry:\n  curl -s %s/api/v1/token -d grant_type=client_credentials -d client_id=%s -d client_secret=%s\n", baseURL, t.ClientID, t.ClientSecret)
 	fmt.Fprintf(w, "  curl -s -u %s:%s %s/auth/token\n", t.Username, t.Password, baseURL)
 	fmt.Fprintf(w, "\nDemo shipment %s (parcels of each locker size) — with the gateway token:\n", t.Shipment)
 	fmt.Fprintf(w, "  curl -s %s/%s/labelless -H \"Authorization: Bearer $TOKEN\" -H 'Content-Type: application/json' -d '{\"searchCriteria\":{\"trackingNumber\":\"%s\"}}'\n", baseURL, parcelgate.DefaultVersions[0], t.Shipment)
-	fmt.Fprintf(w, "  curl -s %s/parcel/v1/errandCodes/%s -H \"Authorization: Bearer $TOKEN\"\n\n", baseURL, t.Shipment[:len(t.Shipment)-4]+"000S")
+	fmt.Fprintf(w, "  curl -s %s/parcel/v1/errandCodes/%s -H \"Authorization: Bearer $TOKEN\"\n", baseURL, t.Shipment[:len(t.Shipment)-4]+"000S")
+	fmt.Fprintf(w, "\nDemo sales order %s: Created now, Submitted and Delivered by the warehouse engine within seconds — with the ecom token:\n", SampleOrder)
+	fmt.Fprintf(w, "  curl -s %s/ecommerce/v3/orders/%s -H \"Authorization: Bearer $ECOM_TOKEN\"\n\n", baseURL, SampleOrder)
 }

@@ -26,7 +26,28 @@ func tenant(t *testing.T, db *sqlstore.DB) *parcelgate.Caller {
 	if err := db.CreateCatalog(ctx, &parcelgate.Catalog{Environment: parcelgate.Production, RetailerID: org.BusinessID, ExternalID: "WH1", SupplierIDs: []string{org.BusinessID}}); err != nil {
 		t.Fatal(err)
 	}
-	return &parcelgate.Caller{OrgID: org.ID, BusinessID: org.BusinessID, Environment: parcelgate.Production, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleMerchant}}
+	c := &parcelgate.Caller{OrgID: org.ID, BusinessID: org.BusinessID, Environment: parcelgate.Production, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleMerchant}}
+	entries, err := parcelgate.ParseInventory([]byte(fmt.Sprintf(`[{"product":{"externalId":"%s-P1","descriptions":{"en":{"name":"P1"}}},"balances":[{"retailerId":%q,"catalogExternalId":"WH1","quantity":%d}]}]`, c.BusinessID, c.BusinessID, stockUnits)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.PutInventory(parcelgate.NewContext(ctx, c), entries); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// stockUnits is the merchant's stock of P1 in WH1.
+const stockUnits = 1000
+
+// balanceOfP1 returns quantity and allocated of P1 in WH1.
+func balanceOfP1(t *testing.T, db *sqlstore.DB, c *parcelgate.Caller) (int64, int64) {
+	t.Helper()
+	page, err := db.ListCatalogBalances(parcelgate.NewContext(context.Background(), c), "WH1", parcelgate.BalanceFilter{}, parcelgate.PageRequest{Size: 10})
+	if err != nil || len(page.Items) != 1 {
+		t.Fatalf("balance: %+v %v", page, err)
+	}
+	return page.Items[0].Quantity, page.Items[0].Allocated
 }
 
 func placeOrders(t *testing.T, db *sqlstore.DB, c *parcelgate.Caller, n int) []*parcelgate.Order {
@@ -112,6 +133,14 @@ func TestEngineExactlyOnceAcrossInstances(t *testing.T) {
 				if err != nil || final.Status.Value != parcelgate.OrderDelivered || len(final.TrackingCodes) != 1 {
 					t.Fatalf("final %+v %v", final, err)
 				}
+				if _, err := db.FindShipment(ctx, c, final.TrackingCodes[0]); err != nil {
+					t.Fatalf("shipment data of %s: %v", final.TrackingCodes[0], err)
+				}
+			}
+			// The stock moved once per order: allocated at create, taken
+			// out of allocated once at delivery.
+			if q, a := balanceOfP1(t, db, c); q != stockUnits-int64(len(orders)) || a != 0 {
+				t.Fatalf("balance %d/%d", q, a)
 			}
 		})
 	}

@@ -39,7 +39,33 @@ func newMerchant(t *testing.T, e *apitest.Env, env parcelgate.Environment, bid s
 		t.Fatalf("organization: %d %s", r.Status, r.Body)
 	}
 	e.Catalog(env, bid, "WH1", parcelgate.CatalogWarehouse, bid)
-	return &merchant{Env: e, env: env, bid: bid, token: e.EcomToken(env, bid, parcelgate.RoleMerchant)}
+	m := &merchant{Env: e, env: env, bid: bid, token: e.EcomToken(env, bid, parcelgate.RoleMerchant)}
+	m.stock("P1", "WH1", 100, "2.50", "isFragile", true)
+	m.stock("P2", "WH1", 100, "1.25")
+	return m
+}
+
+// stock creates (or replaces) product own of m and sets its quantity and
+// price in warehouse wh, as the merchant does with PUT /inventory.
+func (m *merchant) stock(own, wh string, qty int, price string, flags ...any) {
+	m.T.Helper()
+	p := map[string]any{"externalId": m.bid + "-" + own, "descriptions": map[string]any{"en": map[string]any{"name": "Product " + own}}}
+	for i := 0; i+1 < len(flags); i += 2 {
+		p[flags[i].(string)] = flags[i+1]
+	}
+	m.do("PUT", "/ecommerce/v3/inventory", []any{map[string]any{"product": p, "balances": []any{
+		map[string]any{"retailerId": m.bid, "catalogExternalId": wh, "quantity": qty, "wholesalePrice": json.Number(price), "currency": "EUR"}}}}).Expect(200)
+}
+
+// balance returns the balance of product own of m in WH1.
+func (m *merchant) balance(own string) parcelgate.Balance {
+	m.T.Helper()
+	var p httpapi.Page[parcelgate.Balance]
+	m.do("GET", "/ecommerce/v3/catalogs/WH1/balances?productExternalId="+m.bid+"-"+own, nil).Expect(200).JSON(&p)
+	if len(p.Content) != 1 {
+		m.T.Fatalf("balance of %s: %+v", own, p)
+	}
+	return p.Content[0]
 }
 
 // orderBody is a valid order of m with one row of product P1.
@@ -451,6 +477,7 @@ func TestOrderList(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
 		m := newMerchant(t, e, parcelgate.Production, merchantBID)
 		e.Catalog(parcelgate.Production, merchantBID, "WH2", parcelgate.CatalogWarehouse, merchantBID)
+		m.stock("P1", "WH2", 10, "2.50")
 		var orders []parcelgate.Order
 		for i := range 5 {
 			orders = append(orders, m.create(m.orderBody(fmt.Sprintf("L%d", i), 1)))
@@ -667,5 +694,144 @@ func TestOrderDeliveredParcelsHaveShipmentData(t *testing.T) {
 		// Another merchant has no shipment data for these parcels.
 		other := e.GatewayToken(parcelgate.Production, "7654321-2")
 		e.Do(apitest.Request{Method: "GET", Path: "/parcel/v1/errandCodes/" + d.TrackingCodes[0], Bearer: other}).Expect(404)
+	})
+}
+
+// DESIGN §7 allocation: at create quantity -= q and allocated += q on each
+// row's balance, in one transaction; Delivered takes it out of allocated;
+// Cancelled returns it to quantity. The balance's modification stamp moves,
+// so a retailer polling modifiedFromDate sees the order-driven change
+// (spec 4.4 GET rule 3). Prices and value-added services come from the
+// balances and products (spec 2.3).
+func TestOrderAllocation(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		m := newMerchant(t, e, parcelgate.Production, merchantBID)
+		before := m.balance("P1")
+		body := m.orderBody("A1", 3)
+		body["rows"] = append(body["rows"].([]any), map[string]any{"externalProductId": merchantBID + "-P2", "quantity": 2})
+		o := m.create(body)
+		if o.Status.Value != parcelgate.OrderCreated || o.TotalWholeSalePrice != 3*2.50+2*1.25 || !slices.Equal(o.AdditionalServices, []string{"Fragile"}) || o.Rows[0].WholesalePrice != 2.5 {
+			t.Fatalf("order %+v", o)
+		}
+		p1, p2 := m.balance("P1"), m.balance("P2")
+		if p1.Quantity != 97 || p1.Allocated != 3 || p2.Quantity != 98 || p2.Allocated != 2 {
+			t.Fatalf("after create: P1 %d/%d P2 %d/%d", p1.Quantity, p1.Allocated, p2.Quantity, p2.Allocated)
+		}
+		var changed httpapi.Page[parcelgate.Balance]
+		m.do("GET", "/ecommerce/v3/catalogs/WH1/balances?modifiedFromDate="+url.QueryEscape(before.ModifiedAt.Format(time.RFC3339Nano)), nil).Expect(200).JSON(&changed)
+		if changed.Page.TotalElements != 2 {
+			t.Fatalf("spec 4.4 GET rule 3: order-driven changes polled: %d", changed.Page.TotalElements)
+		}
+		// A retry allocates nothing more; a replacement re-allocates.
+		m.create(body)
+		if b := m.balance("P1"); b.Quantity != 97 || b.Allocated != 3 {
+			t.Fatalf("a retry allocated again: %d/%d", b.Quantity, b.Allocated)
+		}
+		body["rows"].([]any)[0].(map[string]any)["quantity"] = 5
+		m.create(body)
+		if b := m.balance("P1"); b.Quantity != 95 || b.Allocated != 5 {
+			t.Fatalf("replacement: %d/%d", b.Quantity, b.Allocated)
+		}
+		m.setStatus(o.ExternalID, "Submitted").Expect(200)
+		m.setStatus(o.ExternalID, "Delivered").Expect(200)
+		if b := m.balance("P1"); b.Quantity != 95 || b.Allocated != 0 {
+			t.Fatalf("Delivered: allocated -= q: %d/%d", b.Quantity, b.Allocated)
+		}
+		// Cancelled returns the stock to quantity.
+		c := m.create(m.orderBody("A2", 4))
+		m.setStatus(c.ExternalID, "Submitted").Expect(200)
+		m.do("DELETE", "/ecommerce/v3/orders/"+c.ExternalID, nil).Expect(200)
+		if b := m.balance("P1"); b.Quantity != 95 || b.Allocated != 0 {
+			t.Fatalf("Cancelled: stock back: %d/%d", b.Quantity, b.Allocated)
+		}
+		// So does Error after allocation.
+		x := m.create(m.orderBody("A3", 4))
+		m.setStatus(x.ExternalID, "Error").Expect(200)
+		if b := m.balance("P1"); b.Quantity != 95 || b.Allocated != 0 {
+			t.Fatalf("Error: stock back: %d/%d", b.Quantity, b.Allocated)
+		}
+	})
+}
+
+// DESIGN §7: a product unknown in its warehouse stores the order as Error,
+// too little stock as Cancelled, each with a reason; neither allocates
+// anything, also for the rows that could have been served. A reopened
+// order is allocated afresh.
+func TestOrderAllocationOutcomes(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		m := newMerchant(t, e, parcelgate.Production, merchantBID)
+		unknown := m.orderBody("U1", 1)
+		unknown["rows"] = append(unknown["rows"].([]any), map[string]any{"externalProductId": merchantBID + "-NOPE", "quantity": 1})
+		o := m.create(unknown)
+		if o.Status.Value != parcelgate.OrderError || !strings.Contains(o.Status.Reason, merchantBID+"-NOPE") {
+			t.Fatalf("unknown product: %+v", o.Status)
+		}
+		wrongWH := m.orderBody("U2", 1)
+		wrongWH["rows"].([]any)[0].(map[string]any)["externalWarehouseId"] = "WH9"
+		if o := m.create(wrongWH); o.Status.Value != parcelgate.OrderError || !strings.Contains(o.Status.Reason, "WH9") {
+			t.Fatalf("unknown warehouse: %+v", o.Status)
+		}
+		short := m.orderBody("U3", 1)
+		short["rows"] = append(short["rows"].([]any), map[string]any{"externalProductId": merchantBID + "-P2", "quantity": 101})
+		if o := m.create(short); o.Status.Value != parcelgate.OrderCancelled || !strings.Contains(o.Status.Reason, "100 available") {
+			t.Fatalf("too little stock: %+v", o.Status)
+		}
+		if b1, b2 := m.balance("P1"), m.balance("P2"); b1.Quantity != 100 || b1.Allocated != 0 || b2.Quantity != 100 || b2.Allocated != 0 {
+			t.Fatalf("a refused order allocated: P1 %d/%d P2 %d/%d", b1.Quantity, b1.Allocated, b2.Quantity, b2.Allocated)
+		}
+		// The merchant adds the product; the order in Error is sent again.
+		m.stock("NOPE", "WH1", 5, "1.00")
+		var re parcelgate.Order
+		m.do("POST", "/ecommerce/v3/orders/"+o.ExternalID, nil).Expect(200).JSON(&re)
+		if re.Status.Value != parcelgate.OrderCreated || m.balance("NOPE").Allocated != 1 || m.balance("P1").Allocated != 1 {
+			t.Fatalf("reopened %+v", re.Status)
+		}
+	})
+}
+
+// DESIGN §7: quantity never goes negative under any concurrency: 20 of
+// the merchant's clients order the last 7 units at once; exactly the units
+// in stock are sold, the other orders are Cancelled.
+func TestOrderNoOversell(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		m := newMerchant(t, e, parcelgate.Production, merchantBID)
+		m.stock("LAST", "WH1", 7, "9.99")
+		const clients = 20
+		var wg sync.WaitGroup
+		statuses := make(chan parcelgate.OrderStatus, clients)
+		for i := range clients {
+			wg.Go(func() {
+				body := m.orderBody(fmt.Sprintf("N%d", i), 1)
+				body["rows"].([]any)[0].(map[string]any)["externalProductId"] = merchantBID + "-LAST"
+				b, _ := json.Marshal(body)
+				req, _ := http.NewRequest("PUT", e.URL+"/ecommerce/v3/order", strings.NewReader(string(b)))
+				req.Header.Set("Authorization", "Bearer "+m.token)
+				req.Header.Set("Content-Type", "application/json")
+				resp, err := e.HTTP.Client().Do(req)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				defer resp.Body.Close()
+				var o parcelgate.Order
+				if resp.StatusCode != 200 || json.NewDecoder(resp.Body).Decode(&o) != nil {
+					t.Errorf("status %d", resp.StatusCode)
+					return
+				}
+				statuses <- o.Status.Value
+			})
+		}
+		wg.Wait()
+		close(statuses)
+		count := map[parcelgate.OrderStatus]int{}
+		for s := range statuses {
+			count[s]++
+		}
+		if count[parcelgate.OrderCreated] != 7 || count[parcelgate.OrderCancelled] != clients-7 {
+			t.Fatalf("outcomes %v", count)
+		}
+		if b := m.balance("LAST"); b.Quantity != 0 || b.Allocated != 7 {
+			t.Fatalf("balance %d/%d", b.Quantity, b.Allocated)
+		}
 	})
 }

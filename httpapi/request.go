@@ -72,8 +72,8 @@ func jsonError(err error) error {
 			field = "(body)"
 		}
 		e := &parcelgate.Error{Code: parcelgate.EINVALID,
-			Message: fmt.Sprintf("%s: must be %s, not %s.", field, jsonTypeName(te.Type.Kind().String()), te.Value),
-			Fields:  []parcelgate.FieldError{{Field: field, Message: fmt.Sprintf("must be %s, not %s", jsonTypeName(te.Type.Kind().String()), te.Value)}}}
+			Message: fmt.Sprintf("%s: must be %s, not %s.", field, parcelgate.JSONTypeName(te.Type.Kind().String()), te.Value),
+			Fields:  []parcelgate.FieldError{{Field: field, Message: fmt.Sprintf("must be %s, not %s", parcelgate.JSONTypeName(te.Type.Kind().String()), te.Value)}}}
 		return decodeError{e}
 	}
 	if se, ok := errors.AsType[*json.SyntaxError](err); ok {
@@ -86,22 +86,4 @@ func jsonError(err error) error {
 			Fields: []parcelgate.FieldError{{Field: f, Message: "is not a field of this request"}}}
 	}
 	return decodeError{parcelgate.Errorf(parcelgate.EINVALID, "The request body is not valid JSON: %s.", strings.TrimPrefix(msg, "json: "))}
-}
-
-func jsonTypeName(kind string) string {
-	switch kind {
-	case "string":
-		return "a string"
-	case "bool":
-		return "a boolean"
-	case "slice", "array":
-		return "an array"
-	case "map", "struct":
-		return "an object"
-	case "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64":
-		return "an integer"
-	case "float32", "float64":
-		return "a number"
-	}
-	return "a " + kind
 }

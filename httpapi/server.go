@@ -28,6 +28,8 @@ type Store interface {
 	parcelgate.OrderService
 	parcelgate.ShipmentService
 	parcelgate.CodeService
+	parcelgate.InventoryService
+	parcelgate.CatalogReader
 
 	Ping(ctx context.Context) error
 	TokenKeys(ctx context.Context) ([]auth.Key, error)
@@ -112,6 +114,8 @@ func (s *Server) routes() {
 	s.adminRoutes()
 	s.orderRoutes()
 	s.codeRoutes()
+	s.inventoryRoutes()
+	s.catalogRoutes()
 }
 
 // supportedVersion reports whether the gateway API version v is served.

@@ -37,6 +37,7 @@ type DB struct {
 	read    *sql.DB // SQLite: a pool of read-only connections; PostgreSQL: the pool
 	clock   parcelgate.Clock
 	codes   codeConfig
+	pages   boundaryCache // see keysetPage
 }
 
 // Open connects to the database named by dsn: "sqlite:PATH" (or a path
@@ -281,6 +282,11 @@ func (db *DB) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
 // exec runs a single statement on the writer.
 func (db *DB) exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
 	return db.write.ExecContext(ctx, db.dialect.rebind(q), args...)
+}
+
+// placeholders returns "?, ?, ..." with n marks, for IN lists.
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
 }
 
 // micros and fromMicros store instants as integer microseconds since the

@@ -355,17 +355,25 @@ func (tx *Tx) insertOrder(ctx context.Context, org *parcelgate.Organization, req
 		return nil, err
 	}
 	rec := &orderRecord{pk: pk, env: org.Environment, orgID: org.ID, status: parcelgate.OrderCreated, autoSubmit: req.AutoSubmit, hash: hash, readyAt: micros(now), order: o}
-	return tx.fillOrder(ctx, rec, actorClient, true, nil)
+	stamp, err := tx.nextStamp(ctx, rec.env)
+	if err != nil {
+		return nil, err
+	}
+	return tx.fillOrder(ctx, rec, actorClient, true, stamp)
 }
 
 // replaceOrder gives an existing order new content: its stock is returned,
 // the new rows are allocated, and it is answered as a new order would be
 // (Created, Error or Cancelled), keeping its IDs and insert date.
 func (tx *Tx) replaceOrder(ctx context.Context, org *parcelgate.Organization, rec *orderRecord, req *parcelgate.OrderRequest, hash, actor string) (*parcelgate.Order, error) {
-	var restocked []int64
+	// The change clock first, then balances: the lock order of every
+	// balance writer (see moveStock).
+	stamp, err := tx.nextStamp(ctx, rec.env)
+	if err != nil {
+		return nil, err
+	}
 	if rec.allocated {
-		var err error
-		if restocked, err = tx.restockOrder(ctx, rec); err != nil {
+		if err := tx.releaseOrder(ctx, rec, true, stamp); err != nil {
 			return nil, err
 		}
 	}
@@ -378,23 +386,21 @@ func (tx *Tx) replaceOrder(ctx context.Context, org *parcelgate.Organization, re
 		}
 	}
 	rec.order, rec.hash, rec.autoSubmit, rec.readyAt = o, hash, req.AutoSubmit, micros(now)
-	return tx.fillOrder(ctx, rec, actor, false, restocked)
+	return tx.fillOrder(ctx, rec, actor, false, stamp)
 }
 
 // fillOrder allocates the stock of a new or replaced order, writes its
-// rows, references and document, and stamps it. The stamp is taken after
-// the allocation, the work that may wait for other writers, so the change
-// clock is held briefly (see nextStamp). restocked are the balances a
-// replaced content gave its stock back to; they take the same stamp.
-func (tx *Tx) fillOrder(ctx context.Context, rec *orderRecord, actor string, inserted bool, restocked []int64) (*parcelgate.Order, error) {
-	outcome, err := tx.allocateOrder(ctx, rec)
+// rows, references and document, and stamps it and the balances it moved
+// with stamp, which the caller took before touching any balance.
+func (tx *Tx) fillOrder(ctx context.Context, rec *orderRecord, actor string, inserted bool, stamp time.Time) (*parcelgate.Order, error) {
+	outcome, err := tx.allocateOrder(ctx, rec, stamp)
 	if err != nil {
 		return nil, err
 	}
 	rec.status, rec.reason, rec.allocated = outcome.status, outcome.reason, outcome.allocated
 	for i, row := range rec.order.Rows {
-		if _, err := tx.Exec(ctx, `INSERT INTO order_rows (order_pk, line, product_external_id, warehouse_external_id, quantity) VALUES (?, ?, ?, ?, ?)`,
-			rec.pk, i, row.ExternalProductID, row.ExternalWarehouseID, int64(row.Quantity)); err != nil {
+		if _, err := tx.Exec(ctx, `INSERT INTO order_rows (order_pk, line, product_external_id, warehouse_external_id, quantity, balance_id) VALUES (?, ?, ?, ?, ?, ?)`,
+			rec.pk, i, row.ExternalProductID, row.ExternalWarehouseID, int64(row.Quantity), outcome.balanceIDs[i]); err != nil {
 			return nil, err
 		}
 	}
@@ -408,13 +414,6 @@ func (tx *Tx) fillOrder(ctx context.Context, rec *orderRecord, actor string, ins
 		if _, err := tx.Exec(ctx, `INSERT INTO order_refs (org_id, name, value, order_pk) VALUES (?, ?, ?, ?)`, rec.orgID, k[0], k[1], rec.pk); err != nil {
 			return nil, err
 		}
-	}
-	stamp, err := tx.nextStamp(ctx, rec.env)
-	if err != nil {
-		return nil, err
-	}
-	if err := tx.stampBalances(ctx, append(restocked, outcome.balances...), stamp); err != nil {
-		return nil, err
 	}
 	rec.statusAt, rec.updatedAt = micros(stamp), micros(stamp)
 	if inserted {
@@ -459,11 +458,14 @@ func (tx *Tx) moveOrder(ctx context.Context, rec *orderRecord, to parcelgate.Ord
 	if n, err := res.RowsAffected(); err != nil || n != 1 {
 		return false, err
 	}
-	var balances []int64
+	stamp, err := tx.nextStamp(ctx, rec.env)
+	if err != nil {
+		return false, err
+	}
 	switch to {
 	case parcelgate.OrderDelivered:
 		if rec.allocated {
-			if balances, err = tx.consumeOrder(ctx, rec); err != nil {
+			if err := tx.releaseOrder(ctx, rec, false, stamp); err != nil {
 				return false, err
 			}
 		}
@@ -472,7 +474,7 @@ func (tx *Tx) moveOrder(ctx context.Context, rec *orderRecord, to parcelgate.Ord
 		}
 	case parcelgate.OrderCancelled, parcelgate.OrderError:
 		if rec.allocated {
-			if balances, err = tx.restockOrder(ctx, rec); err != nil {
+			if err := tx.releaseOrder(ctx, rec, true, stamp); err != nil {
 				return false, err
 			}
 		}
@@ -480,13 +482,6 @@ func (tx *Tx) moveOrder(ctx context.Context, rec *orderRecord, to parcelgate.Ord
 	rec.status, rec.reason = to, reason
 	if to != parcelgate.OrderSubmitted {
 		rec.allocated = false
-	}
-	stamp, err := tx.nextStamp(ctx, rec.env)
-	if err != nil {
-		return false, err
-	}
-	if err := tx.stampBalances(ctx, balances, stamp); err != nil {
-		return false, err
 	}
 	rec.statusAt, rec.updatedAt = micros(stamp), micros(stamp)
 	if to == parcelgate.OrderSubmitted {

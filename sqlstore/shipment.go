@@ -7,7 +7,6 @@ import (
 	"errors"
 	"reflect"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/parcelgate/parcelgate"
@@ -216,11 +215,6 @@ func (tx *Tx) takenParcelIDs(ctx context.Context, orgID int64, ids []string) (ma
 		taken[id] = true
 	}
 	return taken, rows.Err()
-}
-
-// placeholders returns "?, ?, ..." with n marks.
-func placeholders(n int) string {
-	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
 }
 
 func nullFloat(f *float64) sql.NullFloat64 {

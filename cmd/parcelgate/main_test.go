@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/parcelgate/parcelgate/demo"
 )
 
 // syncBuffer is a bytes.Buffer safe to write from the server goroutine
@@ -82,9 +84,28 @@ func TestServeDemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var etok struct {
+		AccessToken string `json:"access_token"`
+	}
+	json.NewDecoder(resp.Body).Decode(&etok)
 	resp.Body.Close()
 	if resp.StatusCode != 200 {
 		t.Fatalf("demo test-environment ecom token: %d", resp.StatusCode)
+	}
+	// The sample sales order is placed, its stock allocated.
+	req, _ = http.NewRequest("GET", base+"/ecommerce/v3/orders/"+demo.SampleOrder, nil)
+	req.Header.Set("Authorization", "Bearer "+etok.AccessToken)
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order struct {
+		Status struct{ Value string }
+	}
+	json.NewDecoder(resp.Body).Decode(&order)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || (order.Status.Value != "Created" && order.Status.Value != "Submitted" && order.Status.Value != "Delivered") {
+		t.Fatalf("demo sample order: %d %+v", resp.StatusCode, order)
 	}
 	if err := stop(); err != nil {
 		t.Fatalf("shutdown: %v", err)
@@ -110,8 +131,33 @@ func TestServeDemo(t *testing.T) {
 	var orgs struct{ Content []any }
 	json.NewDecoder(resp.Body).Decode(&orgs)
 	resp.Body.Close()
-	if len(orgs.Content) != 1 {
-		t.Fatalf("production organizations after a second --demo start: %d", len(orgs.Content))
+	if len(orgs.Content) != 2 {
+		t.Fatalf("production organizations (merchant, retailer) after a second --demo start: %d", len(orgs.Content))
+	}
+	// The demo products are published to the warehouse and to the demo
+	// retailer's catalog.
+	req, _ = http.NewRequest("GET", base+"/auth/token", nil)
+	req.SetBasicAuth("demo-retailer", "demo-retailer-password")
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rtok struct {
+		AccessToken string `json:"access_token"`
+	}
+	json.NewDecoder(resp.Body).Decode(&rtok)
+	resp.Body.Close()
+	req, _ = http.NewRequest("GET", base+"/ecommerce/v3/catalogs/SHOP1/products", nil)
+	req.Header.Set("Authorization", "Bearer "+rtok.AccessToken)
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var page struct{ Page struct{ TotalElements int } }
+	json.NewDecoder(resp.Body).Decode(&page)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || page.Page.TotalElements != 4 {
+		t.Fatalf("demo retail catalog: %d, %d products", resp.StatusCode, page.Page.TotalElements)
 	}
 }
 
@@ -152,7 +198,7 @@ func TestServeConfig(t *testing.T) {
 // The admin CLI drives the operator API.
 func TestAdminCLI(t *testing.T) {
 	db := "sqlite:" + filepath.Join(t.TempDir(), "pg.db")
-	base, _, stop := startServe(t, "--demo", "--addr", "127.0.0.1:0", "--db", db, "--admin-token", "adm")
+	base, _, stop := startServe(t, "--demo", "--fulfillment", "manual", "--addr", "127.0.0.1:0", "--db", db, "--admin-token", "adm")
 	defer stop()
 	cli := func(args ...string) (string, error) {
 		var out bytes.Buffer
@@ -180,5 +226,8 @@ func TestAdminCLI(t *testing.T) {
 	}
 	if _, err := cli("order-status", "-business-id", "1234567-1", "-external-id", "1234567-1-NOPE", "-value", "Submitted"); err == nil || !strings.Contains(err.Error(), "404") {
 		t.Fatalf("order-status of a missing order: %v", err)
+	}
+	if out, err := cli("order-status", "-business-id", "1234567-1", "-external-id", demo.SampleOrder, "-value", "Submitted"); err != nil || !strings.Contains(out, `"value": "Submitted"`) {
+		t.Fatalf("order-status: %v %s", err, out)
 	}
 }

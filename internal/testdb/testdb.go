@@ -50,6 +50,14 @@ func Each(t *testing.T, clock parcelgate.Clock, fn func(t *testing.T, db *sqlsto
 // t ends.
 func Open(t testing.TB, engine string, clock parcelgate.Clock) *sqlstore.DB {
 	t.Helper()
+	db, _ := OpenDSN(t, engine, clock)
+	return db
+}
+
+// OpenDSN is Open that also returns the DSN, for a benchmark that fills the
+// database with set-based SQL of its own.
+func OpenDSN(t testing.TB, engine string, clock parcelgate.Clock) (*sqlstore.DB, string) {
+	t.Helper()
 	ctx := context.Background()
 	var dsn string
 	switch engine {
@@ -68,7 +76,7 @@ func Open(t testing.TB, engine string, clock parcelgate.Clock) *sqlstore.DB {
 	if err := db.Migrate(ctx); err != nil {
 		t.Fatalf("testdb: migrate %s: %v", engine, err)
 	}
-	return db
+	return db, dsn
 }
 
 var (

@@ -37,6 +37,8 @@ CREATE TABLE order_rows (
     product_external_id   TEXT NOT NULL,
     warehouse_external_id TEXT NOT NULL,
     quantity              BIGINT NOT NULL,
+    -- the balance the row's quantity is allocated from (0: none)
+    balance_id            BIGINT NOT NULL DEFAULT 0,
     PRIMARY KEY (order_pk, line)
 );
 CREATE INDEX order_rows_warehouse ON order_rows (warehouse_external_id, order_pk);

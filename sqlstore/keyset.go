@@ -1,0 +1,265 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/base64"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/parcelgate/parcelgate"
+)
+
+// Lists are paged by key, never by OFFSET over the rows (DESIGN §8, spec 4.4
+// GET rule 1): a page is "the next size rows whose key is greater than the
+// last key of the page before", read from an index in key order, so page
+// 206 of a catalog of 412,638 balances costs what page 0 costs.
+//
+// The key is immutable (the row's id), so updates never move a row between
+// pages. Change feeds (modifiedFromDate) are ordered by (modified_at, id)
+// instead: a row changed while a client pages moves past every row it has
+// read, so the client meets it again later on, and a client that pages to
+// the end and then polls from the newest stamp it saw misses nothing.
+//
+// A client may reach page N two ways:
+//
+//   - By following the envelope's next link, which carries the last key of
+//     the page before as an opaque cursor (after=...). Exact and O(page) on
+//     every instance.
+//   - By building page=N itself, as the spec's loop does. Its first key is
+//     then looked up in a cache of page boundaries keyed by the query (its
+//     filters and page size): serving page N-1 records where page N starts,
+//     so a client looping page=0,1,2,... reads every page by key and sees
+//     exactly what a cursor-follower sees. On a miss (the first request for
+//     page N on this instance, e.g. a jump or a load balancer moving the
+//     client) the boundary is found once by counting N*size entries of the
+//     list's covering index, an index-only scan with no row reads, and
+//     recorded. The cache is per instance and bounded; an entry lives
+//     boundaryTTL, after which page N is found afresh, so rows deleted
+//     meanwhile cannot leave a page number pointing at a stale key for
+//     long. Totals are always counted afresh.
+type keysetQuery struct {
+	// table is "balances b" or "products p"; alias is its alias.
+	table, alias string
+	where        filterSQL
+	byModified   bool
+}
+
+// filterSQL is a conjunction of conditions on the listed table. scope
+// names the list for the boundary cache; conditions whose arguments move
+// with the clock (the EOS visibility cut-off) are left out of it, since a
+// boundary stays a valid key whatever the cut-off.
+type filterSQL struct {
+	conds []string
+	args  []any
+	scope strings.Builder
+}
+
+func (f *filterSQL) add(cond string, args ...any) {
+	f.conds = append(f.conds, cond)
+	f.args = append(f.args, args...)
+	fmt.Fprintf(&f.scope, "%s%v;", cond, args)
+}
+
+func (f *filterSQL) addVolatile(cond string, args ...any) {
+	f.conds = append(f.conds, cond)
+	f.args = append(f.args, args...)
+	f.scope.WriteString(cond + ";")
+}
+
+// in adds "col IN (?, ...)" for vals.
+func (f *filterSQL) in(col string, vals []any) {
+	f.add(col+" IN ("+placeholders(len(vals))+")", vals...)
+}
+
+func (f *filterSQL) sql() string {
+	if len(f.conds) == 0 {
+		return "1=1"
+	}
+	return strings.Join(f.conds, " AND ")
+}
+
+// pageKey is the position of a row in a list's order.
+type pageKey struct {
+	modified int64
+	id       int64
+}
+
+func (q *keysetQuery) keyCols() string {
+	if q.byModified {
+		return q.alias + ".modified_at, " + q.alias + ".id"
+	}
+	return q.alias + ".id"
+}
+
+func (q *keysetQuery) after(k pageKey) (string, []any) {
+	if q.byModified {
+		return "(" + q.alias + ".modified_at, " + q.alias + ".id) > (?, ?)", []any{k.modified, k.id}
+	}
+	return q.alias + ".id > ?", []any{k.id}
+}
+
+func (q *keysetQuery) encode(k pageKey) string {
+	s := strconv.FormatInt(k.id, 36)
+	if q.byModified {
+		s = strconv.FormatInt(k.modified, 36) + "." + s
+	}
+	return base64.RawURLEncoding.EncodeToString([]byte(s))
+}
+
+func (q *keysetQuery) decode(cursor string) (pageKey, error) {
+	bad := &parcelgate.Error{Code: parcelgate.EINVALID, Message: "The after parameter is not a cursor of this list; follow the next link as given.",
+		Fields: []parcelgate.FieldError{{Field: "after", Message: "is not a cursor of this list"}}}
+	b, err := base64.RawURLEncoding.DecodeString(cursor)
+	if err != nil {
+		return pageKey{}, bad
+	}
+	m, id, found := strings.Cut(string(b), ".")
+	if found != q.byModified {
+		return pageKey{}, bad
+	}
+	var k pageKey
+	if !found {
+		id = m
+	} else if k.modified, err = strconv.ParseInt(m, 36, 64); err != nil {
+		return pageKey{}, bad
+	}
+	if k.id, err = strconv.ParseInt(id, 36, 64); err != nil {
+		return pageKey{}, bad
+	}
+	return k, nil
+}
+
+// keysetPage reads one page of q. cols and joins make the selected rows;
+// scan reads one and returns its key.
+func keysetPage[T any](ctx context.Context, db *DB, q *keysetQuery, pr parcelgate.PageRequest, cols, joins string, scan func(*sql.Rows) (T, pageKey, error)) (parcelgate.PageOf[T], error) {
+	var res parcelgate.PageOf[T]
+	if pr.Size <= 0 {
+		pr.Size = parcelgate.DefaultPageSize
+	}
+	where := q.where.sql()
+	if err := db.queryRow(ctx, `SELECT COUNT(*) FROM `+q.table+` WHERE `+where, q.where.args...).Scan(&res.Total); err != nil {
+		return res, err
+	}
+	if pr.After == "" && pr.Offset() >= res.Total {
+		return res, nil
+	}
+	scope := q.table + "|" + strconv.FormatBool(q.byModified) + "|" + q.where.scope.String()
+	start, hasStart, err := db.pageStart(ctx, q, pr, scope)
+	if err != nil {
+		return res, err
+	}
+	args := append([]any(nil), q.where.args...)
+	if hasStart {
+		cond, a := q.after(start)
+		where += " AND " + cond
+		args = append(args, a...)
+	}
+	args = append(args, pr.Size)
+	rows, err := db.query(ctx, `SELECT `+cols+` FROM `+q.table+` `+joins+` WHERE `+where+` ORDER BY `+q.keyCols()+` LIMIT ?`, args...)
+	if err != nil {
+		return res, err
+	}
+	defer rows.Close()
+	var last pageKey
+	for rows.Next() {
+		item, k, err := scan(rows)
+		if err != nil {
+			return res, err
+		}
+		res.Items = append(res.Items, item)
+		last = k
+	}
+	if err := rows.Err(); err != nil {
+		return res, err
+	}
+	if len(res.Items) == pr.Size {
+		res.Next = q.encode(last)
+		db.pages.put(boundaryKey{scope, pr.Size, pr.Number + 1}, last)
+	}
+	return res, nil
+}
+
+// pageStart finds the key page pr starts after: the cursor, the recorded
+// boundary, or the (Number*Size)-th key counted on the index. Page 0 has
+// none.
+func (db *DB) pageStart(ctx context.Context, q *keysetQuery, pr parcelgate.PageRequest, scope string) (pageKey, bool, error) {
+	if pr.After != "" {
+		k, err := q.decode(pr.After)
+		return k, err == nil, err
+	}
+	if pr.Number == 0 {
+		return pageKey{}, false, nil
+	}
+	bk := boundaryKey{scope, pr.Size, pr.Number}
+	if k, ok := db.pages.get(bk); ok {
+		return k, true, nil
+	}
+	var k pageKey
+	dest := []any{&k.id}
+	if q.byModified {
+		dest = []any{&k.modified, &k.id}
+	}
+	args := append(append([]any(nil), q.where.args...), pr.Offset()-1)
+	err := db.queryRow(ctx, `SELECT `+q.keyCols()+` FROM `+q.table+` WHERE `+q.where.sql()+` ORDER BY `+q.keyCols()+` LIMIT 1 OFFSET ?`, args...).Scan(dest...)
+	if err != nil {
+		return k, false, err
+	}
+	db.pages.put(bk, k)
+	return k, true, nil
+}
+
+const (
+	boundaryTTL     = 5 * time.Minute
+	boundaryEntries = 50000
+)
+
+type boundaryKey struct {
+	scope        string
+	size, number int
+}
+
+type boundary struct {
+	key pageKey
+	at  time.Time
+}
+
+// boundaryCache holds where recently served pages end. It is an
+// optimization only: a lost entry costs one index-only count.
+type boundaryCache struct {
+	mu sync.Mutex
+	m  map[boundaryKey]boundary
+}
+
+func (c *boundaryCache) get(k boundaryKey) (pageKey, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b, ok := c.m[k]
+	if !ok || time.Since(b.at) > boundaryTTL {
+		return pageKey{}, false
+	}
+	return b.key, true
+}
+
+func (c *boundaryCache) put(k boundaryKey, key pageKey) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[boundaryKey]boundary{}
+	}
+	if len(c.m) >= boundaryEntries {
+		now := time.Now()
+		for k, b := range c.m {
+			if now.Sub(b.at) > boundaryTTL {
+				delete(c.m, k)
+			}
+		}
+		if len(c.m) >= boundaryEntries {
+			clear(c.m)
+		}
+	}
+	c.m[k] = boundary{key, time.Now()}
+}

@@ -1,0 +1,266 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/parcelgate/parcelgate"
+)
+
+var _ parcelgate.InventoryService = (*DB)(nil)
+
+// callerOf returns the caller every inventory and catalog call acts for.
+func callerOf(ctx context.Context) (*parcelgate.Caller, error) {
+	c := parcelgate.CallerFrom(ctx)
+	if c == nil || c.OrgID == 0 {
+		return nil, parcelgate.Errorf(parcelgate.EUNAUTHORIZED, "no caller")
+	}
+	return c, nil
+}
+
+// The write transactions of products and balances take their stamp first,
+// not last as nextStamp suggests: the stamp's lock serializes every stamped
+// write of the environment, and doing the reads that decide what to write
+// (is the product published there? does the balance exist?) under it keeps
+// them true until the commit on PostgreSQL's READ COMMITTED, without
+// SELECT ... FOR UPDATE. Writers of balances elsewhere (order allocation)
+// must do the same: see moveStock.
+
+func (db *DB) PutInventory(ctx context.Context, entries []parcelgate.InventoryInput) ([]*parcelgate.InventoryItem, error) {
+	c, err := callerOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var ids []int64
+	err = db.inTx(ctx, func(tx *Tx) error {
+		stamp, err := tx.nextStamp(ctx, c.Environment)
+		if err != nil {
+			return err
+		}
+		us := micros(stamp)
+		w := newBalanceWriter(tx, c, us)
+		ids = ids[:0]
+		var bals []parcelgate.BalanceInput
+		for _, e := range entries {
+			p := e.Product
+			var id int64
+			err := tx.QueryRow(ctx, `INSERT INTO products (environment, supplier_org_id, external_id, ean_code, status, document, deleted_at, created_at, modified_at)
+				VALUES (?, ?, ?, ?, 'ACTIVE', ?, 0, ?, ?)
+				ON CONFLICT (supplier_org_id, external_id) DO UPDATE SET ean_code = excluded.ean_code, status = 'ACTIVE', document = excluded.document, deleted_at = 0, modified_at = excluded.modified_at
+				RETURNING id`, string(c.Environment), c.OrgID, p.ExternalID, p.EANCode, string(p.Document), us, us).Scan(&id)
+			if err != nil {
+				return err
+			}
+			// The product shows in its balances (eanCode, descriptions, a
+			// revived EOS), so a retailer polling them must see it change.
+			if _, err := tx.Exec(ctx, `UPDATE balances SET eos_at = 0, modified_at = ? WHERE product_id = ?`, us, id); err != nil {
+				return err
+			}
+			w.products[p.ExternalID] = productRef{id: id, ean: p.EANCode}
+			ids = append(ids, id)
+			bals = append(bals, e.Balances...)
+		}
+		_, err = w.apply(ctx, bals)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	return db.inventoryItems(ctx, c, ids, parcelgate.BalanceFilter{})
+}
+
+func (db *DB) ListInventory(ctx context.Context, f parcelgate.InventoryFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.InventoryItem], error) {
+	var res parcelgate.PageOf[*parcelgate.InventoryItem]
+	c, err := callerOf(ctx)
+	if err != nil {
+		return res, err
+	}
+	q := &keysetQuery{table: "products p", alias: "p"}
+	q.where.add("p.supplier_org_id = ?", c.OrgID)
+	q.where.add("p.status = 'ACTIVE'")
+	if len(f.ProductExternalIDs) > 0 {
+		q.where.in("p.external_id", anys(f.ProductExternalIDs))
+	}
+	if len(f.EANCodes) > 0 {
+		q.where.in("p.ean_code", anys(f.EANCodes))
+	}
+	bf := parcelgate.BalanceFilter{RetailerID: f.RetailerID, CatalogExternalID: f.CatalogExternalID}
+	if f.RetailerID != "" || f.CatalogExternalID != "" {
+		var sub filterSQL
+		sub.add("b.product_id = p.id")
+		if err := db.placeFilter(ctx, c, &sub, bf); err != nil {
+			return res, err
+		}
+		q.where.add("EXISTS (SELECT 1 FROM balances b WHERE "+sub.sql()+")", sub.args...)
+	}
+	page, err := keysetPage(ctx, db, q, pr, "p.id", "", func(rows *sql.Rows) (int64, pageKey, error) {
+		var id int64
+		err := rows.Scan(&id)
+		return id, pageKey{id: id}, err
+	})
+	if err != nil {
+		return res, err
+	}
+	res.Total, res.Next = page.Total, page.Next
+	res.Items, err = db.inventoryItems(ctx, c, page.Items, bf)
+	return res, err
+}
+
+func (db *DB) FindInventoryItem(ctx context.Context, externalID string) (*parcelgate.InventoryItem, error) {
+	c, err := callerOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var id int64
+	err = db.queryRow(ctx, `SELECT id FROM products WHERE supplier_org_id = ? AND external_id = ? AND status = 'ACTIVE'`, c.OrgID, externalID).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "Product %s not found.", externalID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	items, err := db.inventoryItems(ctx, c, []int64{id}, parcelgate.BalanceFilter{})
+	if err != nil {
+		return nil, err
+	}
+	return items[0], nil
+}
+
+func (db *DB) EndOfSale(ctx context.Context, externalIDs []string) ([]*parcelgate.InventoryItem, error) {
+	c, err := callerOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]int64, 0, len(externalIDs))
+	err = db.inTx(ctx, func(tx *Tx) error {
+		stamp, err := tx.nextStamp(ctx, c.Environment)
+		if err != nil {
+			return err
+		}
+		us := micros(stamp)
+		ids = ids[:0]
+		var p parcelgate.Problems
+		for i, ext := range externalIDs {
+			var id int64
+			var status string
+			err := tx.QueryRow(ctx, `SELECT id, status FROM products WHERE supplier_org_id = ? AND external_id = ?`, c.OrgID, ext).Scan(&id, &status)
+			if errors.Is(err, sql.ErrNoRows) {
+				p.AddAt(i, "product.externalId", "no product %q", ext)
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			ids = append(ids, id)
+			if status == string(parcelgate.ProductEOS) {
+				continue
+			}
+			if _, err := tx.Exec(ctx, `UPDATE products SET status = 'EOS', deleted_at = ?, modified_at = ? WHERE id = ?`, us, us, id); err != nil {
+				return err
+			}
+			if _, err := tx.Exec(ctx, `UPDATE balances SET quantity = 0, eos_at = ?, modified_at = ? WHERE product_id = ?`, us, us, id); err != nil {
+				return err
+			}
+		}
+		if len(p) > 0 {
+			return &parcelgate.Error{Code: parcelgate.ENOTFOUND, Message: fmt.Sprintf("%d of the products to delete were not found; nothing was deleted.", len(p)), Fields: p}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(ids)
+	return db.inventoryItems(ctx, c, slices.Compact(ids), parcelgate.BalanceFilter{})
+}
+
+const productCols = `p.id, p.external_id, so.business_id, p.ean_code, p.status, p.document, p.deleted_at, p.modified_at`
+
+// productRow scans productCols.
+type productRow struct {
+	p                 parcelgate.Product
+	doc               string
+	deleted, modified int64
+}
+
+func (r *productRow) dest() []any {
+	return []any{&r.p.ID, &r.p.ExternalID, &r.p.SupplierID, &r.p.EANCode, &r.p.Status, &r.doc, &r.deleted, &r.modified}
+}
+
+func (r *productRow) product() *parcelgate.Product {
+	p := r.p
+	p.Document = []byte(r.doc)
+	p.DeletedAt = fromMicros(r.deleted)
+	p.ModifiedAt = fromMicros(r.modified)
+	return &p
+}
+
+// inventoryItems loads the products of ids, in that order, each with its
+// balances (those matching f's retailer and catalog).
+func (db *DB) inventoryItems(ctx context.Context, c *parcelgate.Caller, ids []int64, f parcelgate.BalanceFilter) ([]*parcelgate.InventoryItem, error) {
+	items := make([]*parcelgate.InventoryItem, 0, len(ids))
+	byID := make(map[int64]*parcelgate.InventoryItem, len(ids))
+	for chunk := range slices.Chunk(ids, 500) {
+		args := []any{c.OrgID}
+		for _, id := range chunk {
+			args = append(args, id)
+		}
+		rows, err := db.query(ctx, `SELECT `+productCols+` FROM products p JOIN organizations so ON so.id = p.supplier_org_id
+			WHERE p.supplier_org_id = ? AND p.id IN (`+placeholders(len(chunk))+`)`, args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var r productRow
+			if err := rows.Scan(r.dest()...); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			p := r.product()
+			byID[p.ID] = &parcelgate.InventoryItem{Product: p, Balances: []*parcelgate.Balance{}}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		var bf filterSQL
+		bf.add("b.supplier_org_id = ?", c.OrgID)
+		bf.in("b.product_id", anys(chunk))
+		if err := db.placeFilter(ctx, c, &bf, f); err != nil {
+			return nil, err
+		}
+		bals, err := db.balances(ctx, bf.sql()+` ORDER BY b.id`, bf.args)
+		if err != nil {
+			return nil, err
+		}
+		for _, b := range bals {
+			if it := byID[b.productID]; it != nil {
+				it.Balances = append(it.Balances, b.Balance)
+			}
+		}
+	}
+	for _, id := range ids {
+		if it := byID[id]; it != nil {
+			items = append(items, it)
+		}
+	}
+	return items, nil
+}
+
+func anys[T any](vals []T) []any {
+	out := make([]any, len(vals))
+	for i, v := range vals {
+		out[i] = v
+	}
+	return out
+}
+
+// eosCutoff is the oldest EOS deletion retailers still see (spec 3 rule 2).
+func (db *DB) eosCutoff() int64 {
+	return micros(db.clock.Now().Add(-parcelgate.EOSVisibility))
+}
