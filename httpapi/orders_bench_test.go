@@ -27,7 +27,7 @@ func orderBench(b *testing.B, engine string) (*apitest.Env, *merchant, func() []
 	var n atomic.Int64
 	next := func() []byte {
 		body := m.orderBody(fmt.Sprintf("B%d", n.Add(1)), 1)
-		body["rows"] = append(body["rows"].([]any), map[string]any{"externalProductId": merchantBID + "-P2", "externalWarehouseId": "WH1", "quantity": 2})
+		addRow(body, merchantBID+"-P2", 2)
 		raw, _ := json.Marshal(body)
 		return raw
 	}

@@ -83,6 +83,12 @@ func (m *merchant) orderBody(own string, qty int) map[string]any {
 	return b
 }
 
+// addRow adds a row of product (a full externalProductId) in WH1 to an
+// order body.
+func addRow(body map[string]any, product string, qty int) {
+	body["rows"] = append(body["rows"].([]any), map[string]any{"externalProductId": product, "externalWarehouseId": "WH1", "quantity": qty})
+}
+
 func (m *merchant) do(method, path string, body any) *apitest.Response {
 	m.T.Helper()
 	return m.Do(apitest.Request{Method: method, Path: path, Body: body, Bearer: m.token})
@@ -326,7 +332,7 @@ func TestOrderStatusTransitions(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
 		m := newMerchant(t, e, parcelgate.Production, merchantBID)
 		body := m.orderBody("S1", 1)
-		body["rows"] = append(body["rows"].([]any), map[string]any{"externalProductId": merchantBID + "-P2", "externalWarehouseId": "WH1", "quantity": 2})
+		addRow(body, merchantBID+"-P2", 2)
 		o := m.create(body)
 		m.setStatus(o.ExternalID, "Delivered").Expect(409)
 		var sub parcelgate.Order
@@ -674,7 +680,7 @@ func TestOrderDeliveredParcelsHaveShipmentData(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
 		m := newMerchant(t, e, parcelgate.Production, merchantBID)
 		body := m.orderBody("D1", 1)
-		body["rows"] = append(body["rows"].([]any), map[string]any{"externalProductId": merchantBID + "-P2", "quantity": 1})
+		addRow(body, merchantBID+"-P2", 1)
 		o := m.create(body)
 		m.setStatus(o.ExternalID, "Submitted").Expect(200)
 		var d parcelgate.Order
@@ -708,7 +714,7 @@ func TestOrderAllocation(t *testing.T) {
 		m := newMerchant(t, e, parcelgate.Production, merchantBID)
 		before := m.balance("P1")
 		body := m.orderBody("A1", 3)
-		body["rows"] = append(body["rows"].([]any), map[string]any{"externalProductId": merchantBID + "-P2", "quantity": 2})
+		addRow(body, merchantBID+"-P2", 2)
 		o := m.create(body)
 		if o.Status.Value != parcelgate.OrderCreated || o.TotalWholeSalePrice != 3*2.50+2*1.25 || !slices.Equal(o.AdditionalServices, []string{"Fragile"}) || o.Rows[0].WholesalePrice != 2.5 {
 			t.Fatalf("order %+v", o)
@@ -761,7 +767,7 @@ func TestOrderAllocationOutcomes(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
 		m := newMerchant(t, e, parcelgate.Production, merchantBID)
 		unknown := m.orderBody("U1", 1)
-		unknown["rows"] = append(unknown["rows"].([]any), map[string]any{"externalProductId": merchantBID + "-NOPE", "quantity": 1})
+		addRow(unknown, merchantBID+"-NOPE", 1)
 		o := m.create(unknown)
 		if o.Status.Value != parcelgate.OrderError || !strings.Contains(o.Status.Reason, merchantBID+"-NOPE") {
 			t.Fatalf("unknown product: %+v", o.Status)
@@ -772,7 +778,7 @@ func TestOrderAllocationOutcomes(t *testing.T) {
 			t.Fatalf("unknown warehouse: %+v", o.Status)
 		}
 		short := m.orderBody("U3", 1)
-		short["rows"] = append(short["rows"].([]any), map[string]any{"externalProductId": merchantBID + "-P2", "quantity": 101})
+		addRow(short, merchantBID+"-P2", 101)
 		if o := m.create(short); o.Status.Value != parcelgate.OrderCancelled || !strings.Contains(o.Status.Reason, "100 available") {
 			t.Fatalf("too little stock: %+v", o.Status)
 		}
