@@ -23,6 +23,7 @@ type Store interface {
 	parcelgate.CatalogService
 	parcelgate.ShipmentService
 	parcelgate.InventoryService
+	parcelgate.OrderService
 	ClaimSetting(ctx context.Context, name, value string) (bool, error)
 }
 
@@ -64,6 +65,9 @@ func Seed(ctx context.Context, st Store, versions []string) (bool, error) {
 	for _, t := range Tenants {
 		if err := seedTenant(ctx, st, t, versions); err != nil {
 			return true, fmt.Errorf("demo %s: %w", t.Environment, err)
+		}
+		if err := seedOrder(ctx, st, t); err != nil {
+			return true, fmt.Errorf("demo %s: sample order: %w", t.Environment, err)
 		}
 	}
 	return true, nil
@@ -176,6 +180,46 @@ func seedRetail(ctx context.Context, st Store, t Tenant, supplier *parcelgate.Or
 	return err
 }
 
+// SampleOrder is the externalId of the demo's sample sales order.
+const SampleOrder = "1234567-1-DEMO1"
+
+// seedOrder places a sample sales order of the demo merchant: two demo
+// products from its warehouse, so that an integrator sees at once an order
+// allocate stock and, under --fulfillment auto, move to Delivered.
+func seedOrder(ctx context.Context, st Store, t Tenant) error {
+	org, err := st.FindOrganization(ctx, t.Environment, t.BusinessID)
+	if err != nil {
+		return err
+	}
+	body, err := json.Marshal(map[string]any{
+		"externalId": SampleOrder,
+		"references": []any{map[string]any{"name": parcelgate.RefSO, "value": "DEMO-1"}},
+		"deliveryAddress": map[string]any{"name": "Maija Meikäläinen", "streetAddress": "Kotikatu 2", "postalCode": "00200",
+			"postOffice": "Helsinki", "country": "FI", "telephone": "+358401234567", "email": "maija@example.com"},
+		"serviceCode": "2103",
+		"rows": []any{
+			map[string]any{"externalProductId": t.BusinessID + "-TSHIRT-M", "externalWarehouseId": t.WarehouseID, "quantity": 2},
+			map[string]any{"externalProductId": t.BusinessID + "-MUG", "externalWarehouseId": t.WarehouseID, "quantity": 1},
+		},
+	})
+	if err != nil {
+		return err
+	}
+	req, err := parcelgate.ParseOrderRequest(body, t.BusinessID)
+	if err != nil {
+		return err
+	}
+	c := &parcelgate.Caller{Subject: t.Username, OrgID: org.ID, BusinessID: org.BusinessID, Environment: t.Environment, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleMerchant}}
+	o, err := st.CreateOrder(ctx, c, req)
+	if err != nil {
+		return err
+	}
+	if o.Status.Value != parcelgate.OrderCreated {
+		return fmt.Errorf("%s is %s: %s", o.ExternalID, o.Status.Value, o.Status.Reason)
+	}
+	return nil
+}
+
 // PrintWelcome writes the demo credentials and a first request to try.
 func PrintWelcome(w io.Writer, baseURL string) {
 	fmt.Fprintf(w, "\nparcelgate demo sandbox at %s (never use --demo with real data: these credentials are public)\n\n", baseURL)
@@ -191,5 +235,7 @@ func PrintWelcome(w io.Writer, baseURL string) {
 	fmt.Fprintf(w, "  curl -s -u %s:%s %s/auth/token\n", t.Username, t.Password, baseURL)
 	fmt.Fprintf(w, "\nDemo shipment %s (parcels of each locker size) — with the gateway token:\n", t.Shipment)
 	fmt.Fprintf(w, "  curl -s %s/%s/labelless -H \"Authorization: Bearer $TOKEN\" -H 'Content-Type: application/json' -d '{\"searchCriteria\":{\"trackingNumber\":\"%s\"}}'\n", baseURL, parcelgate.DefaultVersions[0], t.Shipment)
-	fmt.Fprintf(w, "  curl -s %s/parcel/v1/errandCodes/%s -H \"Authorization: Bearer $TOKEN\"\n\n", baseURL, t.Shipment[:len(t.Shipment)-4]+"000S")
+	fmt.Fprintf(w, "  curl -s %s/parcel/v1/errandCodes/%s -H \"Authorization: Bearer $TOKEN\"\n", baseURL, t.Shipment[:len(t.Shipment)-4]+"000S")
+	fmt.Fprintf(w, "\nDemo sales order %s: Created now, Submitted and Delivered by the warehouse engine within seconds — with the ecom token:\n", SampleOrder)
+	fmt.Fprintf(w, "  curl -s %s/ecommerce/v3/orders/%s -H \"Authorization: Bearer $ECOM_TOKEN\"\n\n", baseURL, SampleOrder)
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/parcelgate/parcelgate"
@@ -69,6 +70,20 @@ func onPathValue(name string, act func(context.Context, string) error) handlerFu
 		w.WriteHeader(http.StatusNoContent)
 		return nil
 	}
+}
+
+// operatorTarget checks the fields of an operator request body that name
+// one object of an organization: environment, businessId and the object's
+// ID in idField. It returns the environment.
+func operatorTarget(p *parcelgate.Problems, environment, businessID, idField, id string) parcelgate.Environment {
+	env := parseEnvField(environment, p)
+	if strings.TrimSpace(businessID) == "" {
+		p.Add("businessId", "is required")
+	}
+	if strings.TrimSpace(id) == "" {
+		p.Add(idField, "is required")
+	}
+	return env
 }
 
 // parseEnvField reads the environment field of an operator request body.

@@ -25,6 +25,7 @@ type Store interface {
 	parcelgate.OrganizationService
 	parcelgate.CredentialService
 	parcelgate.CatalogService
+	parcelgate.OrderService
 	parcelgate.ShipmentService
 	parcelgate.CodeService
 	parcelgate.InventoryService
@@ -111,6 +112,7 @@ func (s *Server) routes() {
 	s.operationalRoutes()
 	s.tokenRoutes()
 	s.adminRoutes()
+	s.orderRoutes()
 	s.codeRoutes()
 	s.inventoryRoutes()
 	s.catalogRoutes()

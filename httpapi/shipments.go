@@ -116,13 +116,7 @@ func (s *Server) setShipmentStatus(w http.ResponseWriter, r *http.Request) error
 		return err
 	}
 	var p parcelgate.Problems
-	env := parseEnvField(req.Environment, &p)
-	if strings.TrimSpace(req.BusinessID) == "" {
-		p.Add("businessId", "is required")
-	}
-	if strings.TrimSpace(req.TrackingNumber) == "" {
-		p.Add("trackingNumber", "is required")
-	}
+	env := operatorTarget(&p, req.Environment, req.BusinessID, "trackingNumber", req.TrackingNumber)
 	if !strings.EqualFold(strings.TrimSpace(req.Value), string(parcelgate.ShipmentDelivered)) {
 		p.Add("value", "must be %q, not %q", parcelgate.ShipmentDelivered, req.Value)
 	}

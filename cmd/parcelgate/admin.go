@@ -36,6 +36,7 @@ var adminCommands = map[string]adminCommand{
 	"unlock-service-account": {"clear the login lockout of USERNAME", "POST", "/admin/v1/service-accounts/{arg}/unlock", nil, false},
 	"catalogs":               {"list catalogs", "GET", "/admin/v1/catalogs", []string{"env=environment", "retailer-id=retailerId"}, true},
 	"create-catalog":         {"create a catalog", "POST", "/admin/v1/catalogs", []string{"env=environment", "retailer-id=retailerId", "catalog-id=catalogExternalId", "name=catalogName", "type=catalogType", "suppliers=supplierIds[]"}, false},
+	"order-status":           {"move an order as the warehouse: -value Submitted|Delivered|Cancelled|Error", "POST", "/admin/v1/orders/status", []string{"env=environment", "business-id=businessId", "external-id=externalId", "value=value", "reason=reason"}, false},
 	"rotate-token-key":       {"create a new token key and retire the old ones", "POST", "/admin/v1/token-keys/rotate", nil, false},
 	"clock":                  {"show the server's clock", "GET", "/admin/v1/clock", nil, true},
 	"advance-clock":          {"move the sandbox clock forward by DURATION (e.g. 336h)", "POST", "/admin/v1/clock", nil, false},

@@ -6,12 +6,15 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/parcelgate/parcelgate/demo"
 )
 
 // syncBuffer is a bytes.Buffer safe to write from the server goroutine
@@ -81,9 +84,28 @@ func TestServeDemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var etok struct {
+		AccessToken string `json:"access_token"`
+	}
+	json.NewDecoder(resp.Body).Decode(&etok)
 	resp.Body.Close()
 	if resp.StatusCode != 200 {
 		t.Fatalf("demo test-environment ecom token: %d", resp.StatusCode)
+	}
+	// The sample sales order is placed, its stock allocated.
+	req, _ = http.NewRequest("GET", base+"/ecommerce/v3/orders/"+demo.SampleOrder, nil)
+	req.Header.Set("Authorization", "Bearer "+etok.AccessToken)
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order struct {
+		Status struct{ Value string }
+	}
+	json.NewDecoder(resp.Body).Decode(&order)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || (order.Status.Value != "Created" && order.Status.Value != "Submitted" && order.Status.Value != "Delivered") {
+		t.Fatalf("demo sample order: %d %+v", resp.StatusCode, order)
 	}
 	if err := stop(); err != nil {
 		t.Fatalf("shutdown: %v", err)
@@ -151,7 +173,19 @@ func TestServeConfig(t *testing.T) {
 	if c.fulfillment != "manual" || c.addr != "127.0.0.1:1" {
 		t.Fatalf("config %+v", c)
 	}
-	for _, args := range [][]string{{"--fulfillment", "sometimes"}, {"--versions", "2025-4"}, {"extra"}} {
+	if c.submitAfter != 30*time.Second || c.deliverAfter != 2*time.Minute {
+		t.Fatalf("default delays %v %v", c.submitAfter, c.deliverAfter)
+	}
+	// --demo shortens the warehouse's delays, unless they were chosen.
+	t.Setenv("PARCELGATE_DELIVER_AFTER", "1h")
+	if c, err = parseServe("serve", []string{"--demo"}, &bytes.Buffer{}); err != nil || c.submitAfter != 30*time.Second || c.deliverAfter != time.Hour {
+		t.Fatalf("demo with a chosen delay: %+v %v", c, err)
+	}
+	os.Unsetenv("PARCELGATE_DELIVER_AFTER")
+	if c, err = parseServe("serve", []string{"--demo"}, &bytes.Buffer{}); err != nil || c.submitAfter != demoSubmitAfter || c.deliverAfter != demoDeliverAfter {
+		t.Fatalf("demo delays: %+v %v", c, err)
+	}
+	for _, args := range [][]string{{"--fulfillment", "sometimes"}, {"--submit-after", "-1s"}, {"--deliver-after", "soon"}, {"--versions", "2025-4"}, {"extra"}} {
 		if _, err := parseServe("serve", args, &bytes.Buffer{}); err == nil {
 			t.Errorf("%v accepted", args)
 		}
@@ -164,7 +198,7 @@ func TestServeConfig(t *testing.T) {
 // The admin CLI drives the operator API.
 func TestAdminCLI(t *testing.T) {
 	db := "sqlite:" + filepath.Join(t.TempDir(), "pg.db")
-	base, _, stop := startServe(t, "--demo", "--addr", "127.0.0.1:0", "--db", db, "--admin-token", "adm")
+	base, _, stop := startServe(t, "--demo", "--fulfillment", "manual", "--addr", "127.0.0.1:0", "--db", db, "--admin-token", "adm")
 	defer stop()
 	cli := func(args ...string) (string, error) {
 		var out bytes.Buffer
@@ -189,5 +223,11 @@ func TestAdminCLI(t *testing.T) {
 	}
 	if _, err := cli("unlock-service-account", "retailer1"); err != nil {
 		t.Fatal(err)
+	}
+	if _, err := cli("order-status", "-business-id", "1234567-1", "-external-id", "1234567-1-NOPE", "-value", "Submitted"); err == nil || !strings.Contains(err.Error(), "404") {
+		t.Fatalf("order-status of a missing order: %v", err)
+	}
+	if out, err := cli("order-status", "-business-id", "1234567-1", "-external-id", demo.SampleOrder, "-value", "Submitted"); err != nil || !strings.Contains(out, `"value": "Submitted"`) {
+		t.Fatalf("order-status: %v %s", err, out)
 	}
 }

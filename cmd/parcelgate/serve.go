@@ -18,6 +18,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/auth"
 	"github.com/parcelgate/parcelgate/demo"
+	"github.com/parcelgate/parcelgate/fulfillment"
 	"github.com/parcelgate/parcelgate/httpapi"
 	"github.com/parcelgate/parcelgate/sqlstore"
 )
@@ -34,10 +35,22 @@ type serveConfig struct {
 	maxBody      int64
 	logLevel     string
 	rateLimit    float64
+	submitAfter  time.Duration
+	deliverAfter time.Duration
+	// delaysGiven is set when either delay came from a flag or the
+	// environment; --demo shortens only delays nobody chose.
+	delaysGiven bool
 
 	// codeRetention is how long a code lives undelivered (DESIGN §5).
 	codeRetention time.Duration
 }
+
+// The warehouse's pace under --demo unless chosen: short enough to watch an
+// order go from Created to Delivered while reading the README.
+const (
+	demoSubmitAfter  = 3 * time.Second
+	demoDeliverAfter = 10 * time.Second
+)
 
 func serveFlags(name string, c *serveConfig) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
@@ -51,6 +64,8 @@ func serveFlags(name string, c *serveConfig) *flag.FlagSet {
 	fs.StringVar(&c.versions, "versions", strings.Join(parcelgate.DefaultVersions, ","), "gateway API versions served, comma-separated (yyyy-mm)")
 	fs.Int64Var(&c.maxBody, "max-body-bytes", 16<<20, "largest request body accepted (413 beyond)")
 	fs.StringVar(&c.logLevel, "log-level", "info", "debug, info, warn or error")
+	fs.DurationVar(&c.submitAfter, "submit-after", 30*time.Second, "--fulfillment auto: how long an order stays Created before the warehouse takes it (Submitted)")
+	fs.DurationVar(&c.deliverAfter, "deliver-after", 2*time.Minute, "--fulfillment auto: how long the warehouse takes to pick and pack a Submitted order (Delivered)")
 	fs.Float64Var(&c.rateLimit, "rate-limit", 0, "API requests per second per credential, bursts of twice that (0: no limit)")
 	fs.DurationVar(&c.codeRetention, "code-retention", parcelgate.DefaultCodeRetention, "how long a sending or errand code stays active when its shipment is not delivered first")
 	return fs
@@ -74,6 +89,15 @@ func parseServe(name string, args []string, stderr io.Writer) (*serveConfig, err
 	}
 	if c.fulfillment != "auto" && c.fulfillment != "manual" {
 		return nil, fmt.Errorf("--fulfillment must be auto or manual, not %q", c.fulfillment)
+	}
+	if c.submitAfter < 0 || c.deliverAfter < 0 {
+		return nil, fmt.Errorf("--submit-after and --deliver-after must not be negative")
+	}
+	fs.Visit(func(f *flag.Flag) {
+		c.delaysGiven = c.delaysGiven || f.Name == "submit-after" || f.Name == "deliver-after"
+	})
+	if c.demo && !c.delaysGiven {
+		c.submitAfter, c.deliverAfter = demoSubmitAfter, demoDeliverAfter
 	}
 	for v := range strings.SplitSeq(c.versions, ",") {
 		if !parcelgate.ValidVersion(strings.TrimSpace(v)) {
@@ -178,6 +202,21 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	go reloadKeysEvery(ctx, srv, time.Minute, log)
 
+	// The warehouse engine runs on every instance under auto; the store's
+	// conditional moves keep each order's steps exactly once (DESIGN §7).
+	engineCtx, stopEngine := context.WithCancel(ctx)
+	engineDone := make(chan struct{})
+	if c.fulfillment == "auto" {
+		eng := fulfillment.New(db, clock, log, fulfillment.Config{SubmitAfter: c.submitAfter, DeliverAfter: c.deliverAfter})
+		srv.Registry().MustRegister(eng.Collectors()...)
+		go func() { defer close(engineDone); eng.Run(engineCtx) }()
+	} else {
+		close(engineDone)
+	}
+	// Stop the engine, and let a move in progress end, before the database
+	// closes.
+	defer func() { stopEngine(); <-engineDone }()
+
 	hs := &http.Server{
 		Handler:           srv,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -189,7 +228,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
-	log.Info("serving", "addr", ln.Addr().String(), "db", db.Dialect(), "fulfillment", c.fulfillment, "sandbox_clock", c.sandboxClock)
+	log.Info("serving", "addr", ln.Addr().String(), "db", db.Dialect(), "fulfillment", c.fulfillment, "submit_after", c.submitAfter, "deliver_after", c.deliverAfter, "sandbox_clock", c.sandboxClock)
 
 	select {
 	case err := <-errc:

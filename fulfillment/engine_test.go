@@ -1,0 +1,180 @@
+package fulfillment_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/fulfillment"
+	"github.com/parcelgate/parcelgate/internal/testdb"
+	"github.com/parcelgate/parcelgate/sqlstore"
+)
+
+// tenant makes a merchant with one warehouse and returns its caller.
+func tenant(t *testing.T, db *sqlstore.DB) *parcelgate.Caller {
+	t.Helper()
+	ctx := context.Background()
+	org := &parcelgate.Organization{Environment: parcelgate.Production, BusinessID: "1234567-1", Name: "Shop"}
+	if err := db.CreateOrganization(ctx, org); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CreateCatalog(ctx, &parcelgate.Catalog{Environment: parcelgate.Production, RetailerID: org.BusinessID, ExternalID: "WH1", SupplierIDs: []string{org.BusinessID}}); err != nil {
+		t.Fatal(err)
+	}
+	c := &parcelgate.Caller{OrgID: org.ID, BusinessID: org.BusinessID, Environment: parcelgate.Production, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleMerchant}}
+	entries, err := parcelgate.ParseInventory([]byte(fmt.Sprintf(`[{"product":{"externalId":"%s-P1","descriptions":{"en":{"name":"P1"}}},"balances":[{"retailerId":%q,"catalogExternalId":"WH1","quantity":%d}]}]`, c.BusinessID, c.BusinessID, stockUnits)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.PutInventory(parcelgate.NewContext(ctx, c), entries); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// stockUnits is the merchant's stock of P1 in WH1.
+const stockUnits = 1000
+
+// balanceOfP1 returns quantity and allocated of P1 in WH1.
+func balanceOfP1(t *testing.T, db *sqlstore.DB, c *parcelgate.Caller) (int64, int64) {
+	t.Helper()
+	page, err := db.ListCatalogBalances(parcelgate.NewContext(context.Background(), c), "WH1", parcelgate.BalanceFilter{}, parcelgate.PageRequest{Size: 10})
+	if err != nil || len(page.Items) != 1 {
+		t.Fatalf("balance: %+v %v", page, err)
+	}
+	return page.Items[0].Quantity, page.Items[0].Allocated
+}
+
+func placeOrders(t *testing.T, db *sqlstore.DB, c *parcelgate.Caller, n int) []*parcelgate.Order {
+	t.Helper()
+	var out []*parcelgate.Order
+	for i := range n {
+		body := fmt.Sprintf(`{"externalId":"%s-E%d","deliveryAddress":{"name":"N","email":"n@example.com"},"serviceCode":"2104","rows":[{"externalProductId":"%s-P1","quantity":1}]}`, c.BusinessID, i, c.BusinessID)
+		req, err := parcelgate.ParseOrderRequest([]byte(body), c.BusinessID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o, err := db.CreateOrder(context.Background(), c, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// DESIGN §7, §10: several instances running the engine on one database move
+// each order exactly once per step: one Submitted and one Delivered entry in
+// its history, whoever got there first.
+func TestEngineExactlyOnceAcrossInstances(t *testing.T) {
+	for _, engine := range testdb.Engines {
+		t.Run(engine, func(t *testing.T) {
+			clock := new(parcelgate.SandboxClock)
+			db := testdb.Open(t, engine, clock)
+			c := tenant(t, db)
+			orders := placeOrders(t, db, c, 40)
+			log := slog.New(slog.NewTextHandler(io.Discard, nil))
+			const instances = 4
+			var engines []*fulfillment.Engine
+			for range instances {
+				// The engines share nothing in process but the pool, whose
+				// connections run their transactions concurrently: what makes
+				// each move happen once is the store's conditional update.
+				engines = append(engines, fulfillment.New(db, clock, log, fulfillment.Config{SubmitAfter: time.Second, DeliverAfter: time.Second, Batch: 7}))
+			}
+			ctx := context.Background()
+			step := func() int {
+				var mu sync.Mutex
+				var wg sync.WaitGroup
+				total := 0
+				for _, e := range engines {
+					wg.Go(func() {
+						n, err := e.Step(ctx)
+						if err != nil {
+							t.Error(err)
+						}
+						mu.Lock()
+						total += n
+						mu.Unlock()
+					})
+				}
+				wg.Wait()
+				return total
+			}
+			clock.Advance(2 * time.Second)
+			if n := step(); n != len(orders) {
+				t.Fatalf("submitted %d moves for %d orders", n, len(orders))
+			}
+			clock.Advance(2 * time.Second)
+			if n := step(); n != len(orders) {
+				t.Fatalf("delivered %d moves for %d orders", n, len(orders))
+			}
+			if n := step(); n != 0 {
+				t.Fatalf("%d moves of delivered orders", n)
+			}
+			for _, o := range orders {
+				h, err := db.OrderHistory(ctx, c.OrgID, o.ExternalID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got []parcelgate.OrderStatus
+				for _, ev := range h {
+					got = append(got, ev.Status)
+				}
+				if fmt.Sprint(got) != "[Created Submitted Delivered]" {
+					t.Fatalf("order %s history %v", o.ExternalID, got)
+				}
+				final, err := db.FindOrder(ctx, c, o.ID)
+				if err != nil || final.Status.Value != parcelgate.OrderDelivered || len(final.TrackingCodes) != 1 {
+					t.Fatalf("final %+v %v", final, err)
+				}
+				if _, err := db.FindShipment(ctx, c, final.TrackingCodes[0]); err != nil {
+					t.Fatalf("shipment data of %s: %v", final.TrackingCodes[0], err)
+				}
+			}
+			// The stock moved once per order: allocated at create, taken
+			// out of allocated once at delivery.
+			if q, a := balanceOfP1(t, db, c); q != stockUnits-int64(len(orders)) || a != 0 {
+				t.Fatalf("balance %d/%d", q, a)
+			}
+		})
+	}
+}
+
+// DESIGN §7: the engine leaves alone what is not due: orders held with
+// autoSubmit false, and orders whose delay has not passed.
+func TestEngineRespectsDelaysAndHolds(t *testing.T) {
+	clock := new(parcelgate.SandboxClock)
+	db := testdb.Open(t, "sqlite", clock)
+	c := tenant(t, db)
+	ctx := context.Background()
+	req, err := parcelgate.ParseOrderRequest([]byte(`{"externalId":"1234567-1-H","preferences":{"autoSubmit":false},"deliveryAddress":{"name":"N","telephone":"0401234567"},"serviceCode":"2104","rows":[{"externalProductId":"1234567-1-P1","quantity":1}]}`), c.BusinessID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.CreateOrder(ctx, c, req); err != nil {
+		t.Fatal(err)
+	}
+	placeOrders(t, db, c, 1)
+	e := fulfillment.New(db, clock, slog.New(slog.NewTextHandler(io.Discard, nil)), fulfillment.Config{SubmitAfter: time.Minute, DeliverAfter: time.Hour})
+	if n, _ := e.Step(ctx); n != 0 {
+		t.Fatalf("moved %d before the delay", n)
+	}
+	clock.Advance(time.Minute)
+	if n, _ := e.Step(ctx); n != 1 {
+		t.Fatalf("moved %d, want only the order not held", n)
+	}
+	clock.Advance(59 * time.Minute)
+	if n, _ := e.Step(ctx); n != 0 {
+		t.Fatalf("delivered %d before its delay", n)
+	}
+	clock.Advance(time.Minute)
+	if n, _ := e.Step(ctx); n != 1 {
+		t.Fatalf("delivered %d", n)
+	}
+}

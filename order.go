@@ -1,0 +1,296 @@
+package parcelgate
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// OrderStatus is the status of a warehouse sales order (spec 3).
+type OrderStatus string
+
+const (
+	// OrderCreated: received, not yet transferred to the warehouse.
+	OrderCreated OrderStatus = "Created"
+	// OrderViewed is the status the provider replaced by Submitted in 2022.
+	// parcelgate never produces it; as a query filter it means Submitted.
+	OrderViewed OrderStatus = "Viewed"
+	// OrderSubmitted: transferred to the warehouse.
+	OrderSubmitted OrderStatus = "Submitted"
+	// OrderDelivered: picked and packed; tracking codes are available.
+	OrderDelivered OrderStatus = "Delivered"
+	// OrderError: the order cannot be handled, e.g. a product unknown in
+	// its warehouse.
+	OrderError OrderStatus = "Error"
+	// OrderCancelled: cancelled by the client or the warehouse, or stored
+	// so because the stock did not cover it.
+	OrderCancelled OrderStatus = "Cancelled"
+)
+
+// OrderStatuses lists the statuses an order can have, in the order of a
+// normal life.
+var OrderStatuses = []OrderStatus{OrderCreated, OrderSubmitted, OrderDelivered, OrderError, OrderCancelled}
+
+// ParseOrderStatus reads a status name case-insensitively; Viewed reads as
+// Submitted (spec 3: Submitted replaced Viewed).
+func ParseOrderStatus(s string) (OrderStatus, bool) {
+	s = strings.TrimSpace(s)
+	if strings.EqualFold(s, string(OrderViewed)) {
+		return OrderSubmitted, true
+	}
+	for _, st := range OrderStatuses {
+		if strings.EqualFold(s, string(st)) {
+			return st, true
+		}
+	}
+	return "", false
+}
+
+// Terminal reports whether no move leaves s (DESIGN §7). Error is left only
+// by an explicit reopen, which is a re-send rather than a move.
+func (s OrderStatus) Terminal() bool {
+	return s == OrderDelivered || s == OrderError || s == OrderCancelled
+}
+
+// CanMove reports whether an order may move from one status to another
+// (DESIGN §7): Created → Submitted → Delivered, and Created or Submitted →
+// Cancelled or Error.
+func CanMove(from, to OrderStatus) bool {
+	switch to {
+	case OrderSubmitted:
+		return from == OrderCreated
+	case OrderDelivered:
+		return from == OrderSubmitted
+	case OrderCancelled, OrderError:
+		return from == OrderCreated || from == OrderSubmitted
+	}
+	return false
+}
+
+// DeliveryOperator is the carrier named on delivered orders: the provider's
+// own network, which the shipment data registered at delivery belongs to.
+const DeliveryOperator = "PARCELGATE"
+
+// Value-added services taken from product flags (spec 2.3).
+const (
+	ServiceFragile   = "Fragile"
+	ServiceOversized = "Oversized"
+)
+
+// ServiceNouto is the service code of pick-up from the warehouse; its
+// delivery address must carry an e-mail (spec 2.3).
+const ServiceNouto = "NOUTO"
+
+// serviceCodes are the codes of spec 2.3's table (2143 appears twice there:
+// small parcel and morning express freight share the value).
+var serviceCodes = map[string]string{
+	"2103":  "Postal parcel to an outlet or parcel locker",
+	"2143":  "Small parcel to a home address / Express freight, morning",
+	"2104":  "Home delivery to home addresses",
+	"2102":  "Express parcel to a business address",
+	"2101":  "Express parcel, morning, to a business address",
+	"2144":  "Express freight",
+	"2145":  "Express freight, evening",
+	"2711":  "International parcel service",
+	"2331":  "Postal parcel to the Baltics, international",
+	"2317":  "Express business-day parcel, international",
+	"2318":  "Express business-day pallet, international",
+	"NOUTO": "Pick-up from warehouse",
+}
+
+// ValidServiceCode reports whether code is in spec 2.3's table.
+func ValidServiceCode(code string) bool { _, ok := serviceCodes[code]; return ok }
+
+// Limits of an order request. They bound the work one request can cause;
+// no real order comes near them.
+const (
+	MaxOrderIDLength   = 20 // spec 2.3, spec 8
+	MaxOrderRows       = 500
+	MaxOrderReferences = 20
+	MaxRowQuantity     = 1_000_000
+)
+
+// Quantity is an order row's quantity: an integer on input, written as a
+// decimal number (2.0) as spec 2.3 says it is returned.
+type Quantity int64
+
+func (q Quantity) MarshalJSON() ([]byte, error) {
+	return append(strconv.AppendInt(nil, int64(q), 10), ".0"...), nil
+}
+
+// UnmarshalJSON reads 2 or 2.0, so a client may send an order back as it
+// was answered.
+func (q *Quantity) UnmarshalJSON(b []byte) error {
+	f, err := strconv.ParseFloat(string(b), 64)
+	if err != nil || f != float64(int64(f)) {
+		return Errorf(EINVALID, "quantity must be a whole number")
+	}
+	*q = Quantity(f)
+	return nil
+}
+
+// OrderReference is an own reference of the client; the name SO holds its
+// own order ID (spec 2.3, spec 4.3 rule 2).
+type OrderReference struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// RefSO is the reference name of the client's own order ID.
+const RefSO = "SO"
+
+// OrderState is a status with the time it was reached, and why, for Error
+// and Cancelled.
+type OrderState struct {
+	Value     OrderStatus `json:"value"`
+	Timestamp time.Time   `json:"timestamp"`
+	Reason    string      `json:"reason,omitempty"`
+}
+
+// OrderMetadata is the metadata object of spec 2.3. UpdateDate is the
+// order's modification stamp: passed back as updatedFrom it returns exactly
+// the later changes (DESIGN §7).
+type OrderMetadata struct {
+	InsertDate   time.Time `json:"insertDate"`
+	UpdateDate   time.Time `json:"updateDate"`
+	DocumentType string    `json:"documentType"`
+}
+
+// OrderPreferences are the client's handling choices.
+type OrderPreferences struct {
+	// AutoSubmit false holds the order in Created until it is set true.
+	AutoSubmit bool `json:"autoSubmit"`
+}
+
+// OrderRow is one line of an order.
+type OrderRow struct {
+	ExternalProductID   string     `json:"externalProductId"`
+	ProductEANCode      string     `json:"productEANCode,omitempty"`
+	ExternalWarehouseID string     `json:"externalWarehouseId"`
+	Quantity            Quantity   `json:"quantity"`
+	Status              OrderState `json:"status"`
+	// WholesalePrice is the unit price of the row's balance when the order
+	// was allocated; totalWholeSalePrice sums quantity times it.
+	WholesalePrice float64 `json:"wholesalePrice"`
+	// TrackingCodes are the parcel codes of the row once Delivered.
+	TrackingCodes []string `json:"trackingCodes,omitempty"`
+}
+
+// Order is a warehouse sales order (spec 2.3) as the service answers it.
+type Order struct {
+	// ID is the order ID generated by the service (spec 4.3): GET
+	// /orders/{id} takes it as well as the externalId.
+	ID                  string           `json:"id"`
+	ExternalID          string           `json:"externalId"`
+	ClientID            string           `json:"clientId"`
+	Metadata            OrderMetadata    `json:"metadata"`
+	OrderDate           time.Time        `json:"orderDate"`
+	Vendor              *Address         `json:"vendor,omitempty"`
+	Sender              *Address         `json:"sender,omitempty"`
+	DeliveryAddress     Address          `json:"deliveryAddress"`
+	ServiceCode         string           `json:"serviceCode"`
+	PickupPointID       string           `json:"pickupPointId,omitempty"`
+	References          []OrderReference `json:"references"`
+	Rows                []OrderRow       `json:"rows"`
+	TotalWholeSalePrice float64          `json:"totalWholeSalePrice"`
+	AdditionalServices  []string         `json:"additionalServices"`
+	Status              OrderState       `json:"status"`
+	TrackingCodes       []string         `json:"trackingCodes,omitempty"`
+	DeliveryOperator    string           `json:"deliveryOperator,omitempty"`
+	Preferences         OrderPreferences `json:"preferences"`
+}
+
+// SORef returns the value of the order's SO reference, "" when it has none.
+func (o *Order) SORef() string { return soRef(o.References) }
+
+func soRef(refs []OrderReference) string {
+	for _, r := range refs {
+		if strings.EqualFold(r.Name, RefSO) {
+			return r.Value
+		}
+	}
+	return ""
+}
+
+// OrderRowRequest is one row of a create request.
+type OrderRowRequest struct {
+	ExternalProductID   string `json:"externalProductId"`
+	ProductEANCode      string `json:"productEANCode,omitempty"`
+	ExternalWarehouseID string `json:"externalWarehouseId,omitempty"`
+	Quantity            int64  `json:"quantity"`
+}
+
+// OrderRequest is the content of a create (or re-send) request, read by
+// ParseOrderRequest. Two requests with equal content are the same order
+// (DESIGN §7), so its JSON form, without ExternalID, is what a re-send is
+// compared by.
+type OrderRequest struct {
+	ExternalID      string            `json:"-"`
+	References      []OrderReference  `json:"references,omitempty"`
+	DeliveryAddress Address           `json:"deliveryAddress"`
+	Vendor          *Address          `json:"vendor,omitempty"`
+	Sender          *Address          `json:"sender,omitempty"`
+	ServiceCode     string            `json:"serviceCode"`
+	PickupPointID   string            `json:"pickupPointId,omitempty"`
+	OrderDate       time.Time         `json:"orderDate,omitzero"` // zero: the time of receipt
+	Rows            []OrderRowRequest `json:"rows"`
+	AutoSubmit      bool              `json:"autoSubmit"` // preferences.autoSubmit, default true
+}
+
+// SORef returns the value of the request's SO reference, "" when none.
+func (r *OrderRequest) SORef() string { return soRef(r.References) }
+
+// OrderQuery filters an order listing (spec 4.3). Zero fields do not
+// filter.
+type OrderQuery struct {
+	// UpdatedFrom: changed strictly after this instant (updatedFrom,
+	// modifiedFromDate).
+	UpdatedFrom time.Time
+	// UpdatedTo: changed at or before this instant.
+	UpdatedTo time.Time
+	// RefName and RefValue: orders carrying this reference; the name is
+	// compared case-insensitively, the value exactly.
+	RefName, RefValue string
+	// Warehouse: orders with at least one row in this warehouse.
+	Warehouse string
+	// Statuses: orders in any of these.
+	Statuses []OrderStatus
+}
+
+// OrderService keeps warehouse sales orders. Every call is scoped to the
+// caller's organization and environment: another tenant's order answers
+// ENOTFOUND exactly like a missing one. id is the service's order ID or
+// the externalId.
+type OrderService interface {
+	// CreateOrder places an order (spec 4.3 rule 1), allocating its stock,
+	// or answers a re-send of an existing one (DESIGN §7): same content →
+	// the stored order; different content while Created → replaced and
+	// re-allocated atomically; otherwise ECONFLICT.
+	CreateOrder(ctx context.Context, c *Caller, req *OrderRequest) (*Order, error)
+	// FindOrder returns one order.
+	FindOrder(ctx context.Context, c *Caller, id string) (*Order, error)
+	// ListOrders returns one page of the caller's orders matching q,
+	// ordered by modification stamp, then by a key that never changes.
+	ListOrders(ctx context.Context, c *Caller, q OrderQuery, p PageRequest) (PageOf[*Order], error)
+	// UpdateOrder re-sends the content of order id (PUT /orders/{id});
+	// the rules of CreateOrder apply.
+	UpdateOrder(ctx context.Context, c *Caller, id string, req *OrderRequest) (*Order, error)
+	// CancelOrder cancels an order that is Created or Submitted and
+	// returns its stock. Cancelling a Cancelled order answers it as it is;
+	// Delivered and Error orders are ECONFLICT.
+	CancelOrder(ctx context.Context, c *Caller, id string) (*Order, error)
+	// ReopenOrder sends an order in Error again: with req, its new content;
+	// without, its stored content. It is allocated afresh and may end
+	// Created, Error or Cancelled, as a new order would. Other statuses
+	// are ECONFLICT.
+	ReopenOrder(ctx context.Context, c *Caller, id string, req *OrderRequest) (*Order, error)
+	// SetOrderPreferences changes preferences.autoSubmit of an order that
+	// is Created; on another status only a no-op is allowed (ECONFLICT).
+	SetOrderPreferences(ctx context.Context, c *Caller, id string, p OrderPreferences) (*Order, error)
+	// SetOrderStatus moves an order as the warehouse does (the operator
+	// API of --fulfillment manual): only the moves of CanMove; reason is
+	// kept for Error and Cancelled. Moving to the status an order already
+	// has answers it unchanged; any other refused move is ECONFLICT.
+	SetOrderStatus(ctx context.Context, env Environment, businessID, id string, to OrderStatus, reason string) (*Order, error)
+}

@@ -1,0 +1,204 @@
+package sqlstore
+
+import (
+	"context"
+	"time"
+
+	"github.com/parcelgate/parcelgate"
+)
+
+// Reasons written on moves that came without one.
+const (
+	reasonClientCancel    = "Cancelled by the client."
+	reasonWarehouseError  = "The warehouse could not handle the order."
+	reasonWarehouseCancel = "Cancelled by the warehouse."
+)
+
+// withOrder runs change on order id of the organization, read and locked
+// in a write transaction, and answers the order as change leaves it.
+func (db *DB) withOrder(ctx context.Context, orgID int64, id string, change func(tx *Tx, rec *orderRecord) error) (*parcelgate.Order, error) {
+	var out *parcelgate.Order
+	err := db.inTx(ctx, func(tx *Tx) error {
+		rec, err := tx.orderByID(ctx, orgID, id)
+		if err != nil {
+			return err
+		}
+		if err := change(tx, rec); err != nil {
+			return err
+		}
+		out = rec.view()
+		return nil
+	})
+	return out, err
+}
+
+func (db *DB) CancelOrder(ctx context.Context, c *parcelgate.Caller, id string) (*parcelgate.Order, error) {
+	return db.withOrder(ctx, c.OrgID, id, func(tx *Tx, rec *orderRecord) error {
+		switch {
+		case rec.status == parcelgate.OrderCancelled:
+			return nil
+		case !parcelgate.CanMove(rec.status, parcelgate.OrderCancelled):
+			return parcelgate.Errorf(parcelgate.ECONFLICT, "Order %s is %s and can no longer be cancelled.", rec.order.ExternalID, rec.status)
+		}
+		_, err := tx.moveOrder(ctx, rec, parcelgate.OrderCancelled, reasonClientCancel, actorClient)
+		return err
+	})
+}
+
+func (db *DB) ReopenOrder(ctx context.Context, c *parcelgate.Caller, id string, req *parcelgate.OrderRequest) (*parcelgate.Order, error) {
+	org, err := db.organizationByID(ctx, c.OrgID)
+	if err != nil {
+		return nil, err
+	}
+	if req != nil {
+		whs, err := db.warehouses(ctx, c.OrgID)
+		if err != nil {
+			return nil, err
+		}
+		if err := defaultWarehouse(req, whs); err != nil {
+			return nil, err
+		}
+	}
+	return db.withOrder(ctx, c.OrgID, id, func(tx *Tx, rec *orderRecord) error {
+		if rec.status != parcelgate.OrderError {
+			return parcelgate.Errorf(parcelgate.ECONFLICT, "Order %s is %s; only an order in Error can be sent again.", rec.order.ExternalID, rec.status)
+		}
+		// Without a body the order goes again as it was, and a later re-send
+		// of its original content still reads as a retry.
+		r, hash := requestOf(rec), rec.hash
+		if req != nil {
+			if req.ExternalID != "" && req.ExternalID != rec.order.ExternalID {
+				return &parcelgate.Error{Code: parcelgate.EINVALID, Message: "Validation failed: externalId does not name the order of the path.",
+					Fields: []parcelgate.FieldError{{Field: "externalId", Message: "must be " + rec.order.ExternalID + ", the order of the path, or left out"}}}
+			}
+			r, hash = req, contentHash(req)
+		}
+		_, err := tx.replaceOrder(ctx, org, rec, r, hash, actorClient)
+		return err
+	})
+}
+
+// requestOf rebuilds the request content of a stored order, so that a
+// reopen without a body sends the order again as it was.
+func requestOf(rec *orderRecord) *parcelgate.OrderRequest {
+	o := rec.order
+	r := &parcelgate.OrderRequest{
+		ExternalID: o.ExternalID, References: o.References, DeliveryAddress: o.DeliveryAddress,
+		Vendor: o.Vendor, Sender: o.Sender, ServiceCode: o.ServiceCode, PickupPointID: o.PickupPointID,
+		OrderDate: o.OrderDate, AutoSubmit: rec.autoSubmit,
+	}
+	for _, row := range o.Rows {
+		r.Rows = append(r.Rows, parcelgate.OrderRowRequest{ExternalProductID: row.ExternalProductID, ProductEANCode: row.ProductEANCode, ExternalWarehouseID: row.ExternalWarehouseID, Quantity: int64(row.Quantity)})
+	}
+	return r
+}
+
+func (db *DB) SetOrderPreferences(ctx context.Context, c *parcelgate.Caller, id string, p parcelgate.OrderPreferences) (*parcelgate.Order, error) {
+	return db.withOrder(ctx, c.OrgID, id, func(tx *Tx, rec *orderRecord) error {
+		if rec.autoSubmit == p.AutoSubmit {
+			return nil
+		}
+		if rec.status != parcelgate.OrderCreated {
+			return parcelgate.Errorf(parcelgate.ECONFLICT, "Order %s is %s; autoSubmit only matters while an order is Created.", rec.order.ExternalID, rec.status)
+		}
+		rec.autoSubmit = p.AutoSubmit
+		// The engine's submission delay counts from the release.
+		rec.readyAt = micros(tx.db.clock.Now())
+		stamp, err := tx.nextStamp(ctx, rec.env)
+		if err != nil {
+			return err
+		}
+		rec.updatedAt = micros(stamp)
+		_, err = tx.Exec(ctx, `UPDATE orders SET auto_submit = ?, ready_at = ?, updated_at = ? WHERE id = ?`, boolInt(rec.autoSubmit), rec.readyAt, rec.updatedAt, rec.pk)
+		return err
+	})
+}
+
+func (db *DB) SetOrderStatus(ctx context.Context, env parcelgate.Environment, businessID, id string, to parcelgate.OrderStatus, reason string) (*parcelgate.Order, error) {
+	org, err := db.FindOrganization(ctx, env, businessID)
+	if err != nil {
+		return nil, err
+	}
+	if reason == "" {
+		switch to {
+		case parcelgate.OrderError:
+			reason = reasonWarehouseError
+		case parcelgate.OrderCancelled:
+			reason = reasonWarehouseCancel
+		}
+	}
+	return db.withOrder(ctx, org.ID, id, func(tx *Tx, rec *orderRecord) error {
+		switch {
+		case rec.status == to:
+			return nil
+		case !parcelgate.CanMove(rec.status, to):
+			return parcelgate.Errorf(parcelgate.ECONFLICT, "Order %s is %s and cannot move to %s (Created → Submitted → Delivered; Created or Submitted → Cancelled or Error).", rec.order.ExternalID, rec.status, to)
+		}
+		_, err := tx.moveOrder(ctx, rec, to, reason, actorOperator)
+		return err
+	})
+}
+
+// DueOrders returns, oldest first, up to limit orders that the warehouse
+// engine may move out of status from: Submitted orders, and Created ones
+// with autoSubmit, whose wait began at or before readyBefore.
+func (db *DB) DueOrders(ctx context.Context, from parcelgate.OrderStatus, readyBefore time.Time, limit int) ([]int64, error) {
+	return scanColumn[int64](db.query(ctx, `SELECT id FROM orders WHERE status = ? AND ready_at <= ? AND (status <> ? OR auto_submit = 1) ORDER BY ready_at, id LIMIT ?`,
+		string(from), micros(readyBefore), string(parcelgate.OrderCreated), limit))
+}
+
+// AdvanceOrder moves order pk from status from to status to for the
+// warehouse engine, if it is still due: in from, waiting since readyBefore
+// or earlier, and (from Created) with autoSubmit. It reports whether this
+// call moved it; an order another instance moved first, or that changed
+// meanwhile, is left alone, so each order moves exactly once per step.
+func (db *DB) AdvanceOrder(ctx context.Context, pk int64, from, to parcelgate.OrderStatus, readyBefore time.Time) (bool, error) {
+	if !parcelgate.CanMove(from, to) {
+		return false, parcelgate.Errorf(parcelgate.EINVALID, "no move from %s to %s", from, to)
+	}
+	var moved bool
+	err := db.inTx(ctx, func(tx *Tx) error {
+		moved = false
+		rec, err := scanOrderRecord(tx.QueryRow(ctx, `SELECT `+orderColumns+` FROM orders o WHERE o.id = ?`+tx.forUpdate(), pk))
+		if err != nil {
+			return err
+		}
+		if rec.status != from || rec.readyAt > micros(readyBefore) || (from == parcelgate.OrderCreated && !rec.autoSubmit) {
+			return nil
+		}
+		moved, err = tx.moveOrder(ctx, rec, to, "", actorEngine)
+		return err
+	})
+	return moved, err
+}
+
+// OrderHistory returns the statuses order id of the organization reached,
+// oldest first, with who moved it: the audit trail of DESIGN §7's engine.
+func (db *DB) OrderHistory(ctx context.Context, orgID int64, id string) ([]OrderEvent, error) {
+	rows, err := db.query(ctx, `SELECT h.status, h.reason, h.actor, h.at FROM order_history h JOIN orders o ON o.id = h.order_pk
+		WHERE o.org_id = ? AND (o.order_id = ? OR o.external_id = ?) ORDER BY h.at`, orgID, id, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []OrderEvent
+	for rows.Next() {
+		var e OrderEvent
+		var status string
+		var at int64
+		if err := rows.Scan(&status, &e.Reason, &e.Actor, &at); err != nil {
+			return nil, err
+		}
+		e.Status, e.At = parcelgate.OrderStatus(status), fromMicros(at)
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// OrderEvent is one entry of an order's history.
+type OrderEvent struct {
+	Status parcelgate.OrderStatus `json:"status"`
+	Reason string                 `json:"reason,omitempty"`
+	Actor  string                 `json:"actor"`
+	At     time.Time              `json:"at"`
+}
