@@ -50,7 +50,9 @@ func TestClientCLIEverydayTasks(t *testing.T) {
 		"balances":[{"retailerId":"1234567-1","catalogExternalId":"WH1","quantity":100,"wholesalePrice":2.5,"currency":"EUR"}]}]`))
 	var items []struct{ Product struct{ ExternalID string } }
 	json.Unmarshal([]byte(must("inventory")), &items)
-	if !slices.ContainsFunc(items, func(it struct{ Product struct{ ExternalID string } }) bool { return it.Product.ExternalID == "1234567-1-P1" }) {
+	if !slices.ContainsFunc(items, func(it struct{ Product struct{ ExternalID string } }) bool {
+		return it.Product.ExternalID == "1234567-1-P1"
+	}) {
 		t.Errorf("inventory %+v", items)
 	}
 	if out := must("balances", "-page", "0", "-product", "1234567-1-P1"); !strings.Contains(out, `"totalElements": 1`) {
