@@ -120,3 +120,19 @@ func TestGzip(t *testing.T) {
 		t.Fatalf("decompressed %q", b[:20])
 	}
 }
+
+// DESIGN §8: with --rate-limit, the API answers 429 with Retry-After in each
+// surface's error shape, as openapi.yaml describes.
+func TestRateLimitResponsesDescribed(t *testing.T) {
+	e := apitest.New(t, "sqlite", func(c *httpapi.Config) { c.RateLimit = 1 })
+	gw := e.GatewayToken("production", "1234567-1")
+	ec := e.EcomToken("production", "1234567-1", "supplier")
+	statuses := map[string][]int{}
+	for range 3 {
+		statuses["gateway"] = append(statuses["gateway"], e.Do(apitest.Request{Method: "GET", Path: "/2025-04/labelless/JJFI12345678901234567", Bearer: gw}).Status)
+		statuses["ecom"] = append(statuses["ecom"], e.Do(apitest.Request{Method: "GET", Path: "/ecommerce/v3/inventory", Bearer: ec}).Status)
+	}
+	if statuses["gateway"][2] != 429 || statuses["ecom"][2] != 429 || statuses["ecom"][0] != 200 {
+		t.Fatalf("statuses %v", statuses)
+	}
+}
