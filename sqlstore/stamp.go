@@ -19,12 +19,14 @@ import (
 // locks env's row in change_clock until tx ends, so the transactions that
 // take stamps in one environment commit one at a time in stamp order, and a
 // stamp visible to a poller is never followed by the commit of a smaller
-// one. (On SQLite the single writer connection already orders them.) The
-// price is that stamped writes of one environment are serialized; they are
-// short, and reads never wait for them.
+// one. (On SQLite the single writer connection already orders them.)
 //
-// Call it last in a transaction, after the work that may fail, so the lock is
-// held as briefly as possible.
+// Transactions that change balances or orders take their stamp first,
+// before touching those rows: every such writer then locks in one order
+// (change clock, then rows), so two of them can never deadlock, and the
+// read-then-write steps inside them need no row locks of their own. The
+// price is that stamped writes of one environment commit one at a time;
+// they are short, and reads never wait for them.
 func (tx *Tx) nextStamp(ctx context.Context, env parcelgate.Environment) (time.Time, error) {
 	now := micros(tx.db.clock.Now())
 	var us int64
