@@ -19,20 +19,20 @@ import (
 // ecom error shape and refuses unknown fields, so an operator's typo is an
 // error rather than a silently ignored setting.
 func (s *Server) adminRoutes() {
-	s.mux.Handle("POST /admin/v1/organizations", s.admin(s.createOrganization))
-	s.mux.Handle("GET /admin/v1/organizations", s.admin(listing(s.store.ListOrganizations)))
-	s.mux.Handle("POST /admin/v1/gateway-clients", s.admin(s.createGatewayClient))
-	s.mux.Handle("GET /admin/v1/gateway-clients", s.admin(listing(s.store.ListGatewayClients)))
-	s.mux.Handle("DELETE /admin/v1/gateway-clients/{clientId}", s.admin(onPathValue("clientId", s.store.RevokeGatewayClient)))
-	s.mux.Handle("POST /admin/v1/service-accounts", s.admin(s.createServiceAccount))
-	s.mux.Handle("GET /admin/v1/service-accounts", s.admin(listing(s.store.ListServiceAccounts)))
-	s.mux.Handle("DELETE /admin/v1/service-accounts/{username}", s.admin(onPathValue("username", s.store.RevokeServiceAccount)))
-	s.mux.Handle("POST /admin/v1/service-accounts/{username}/unlock", s.admin(onPathValue("username", s.store.UnlockServiceAccount)))
-	s.mux.Handle("POST /admin/v1/catalogs", s.admin(s.createCatalog))
-	s.mux.Handle("GET /admin/v1/catalogs", s.admin(s.listCatalogs))
-	s.mux.Handle("POST /admin/v1/token-keys/rotate", s.admin(s.rotateTokenKey))
-	s.mux.Handle("GET /admin/v1/clock", s.admin(s.getClock))
-	s.mux.Handle("POST /admin/v1/clock", s.admin(s.advanceClock))
+	s.handle("POST /admin/v1/organizations", s.admin(s.createOrganization))
+	s.handle("GET /admin/v1/organizations", s.admin(listing(s.store.ListOrganizations)))
+	s.handle("POST /admin/v1/gateway-clients", s.admin(s.createGatewayClient))
+	s.handle("GET /admin/v1/gateway-clients", s.admin(listing(s.store.ListGatewayClients)))
+	s.handle("DELETE /admin/v1/gateway-clients/{clientId}", s.admin(onPathValue("clientId", s.store.RevokeGatewayClient)))
+	s.handle("POST /admin/v1/service-accounts", s.admin(s.createServiceAccount))
+	s.handle("GET /admin/v1/service-accounts", s.admin(listing(s.store.ListServiceAccounts)))
+	s.handle("DELETE /admin/v1/service-accounts/{username}", s.admin(onPathValue("username", s.store.RevokeServiceAccount)))
+	s.handle("POST /admin/v1/service-accounts/{username}/unlock", s.admin(onPathValue("username", s.store.UnlockServiceAccount)))
+	s.handle("POST /admin/v1/catalogs", s.admin(s.createCatalog))
+	s.handle("GET /admin/v1/catalogs", s.admin(s.listCatalogs))
+	s.handle("POST /admin/v1/token-keys/rotate", s.admin(s.rotateTokenKey))
+	s.handle("GET /admin/v1/clock", s.admin(s.getClock))
+	s.handle("POST /admin/v1/clock", s.admin(s.advanceClock))
 }
 
 // envParam reads the environment query parameter of an operator listing.

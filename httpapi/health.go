@@ -11,16 +11,16 @@ import (
 )
 
 func (s *Server) operationalRoutes() {
-	s.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+	s.handle("GET /healthz", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
-	})
-	s.mux.HandleFunc("GET /readyz", s.ready)
-	s.mux.Handle("GET /metrics", promhttp.HandlerFor(s.reg, promhttp.HandlerOpts{}))
-	s.mux.HandleFunc("GET /openapi.yaml", func(w http.ResponseWriter, r *http.Request) {
+	}))
+	s.handle("GET /readyz", http.HandlerFunc(s.ready))
+	s.handle("GET /metrics", promhttp.HandlerFor(s.reg, promhttp.HandlerOpts{}))
+	s.handle("GET /openapi.yaml", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/yaml")
 		w.Write(openapi.Spec)
-	})
-	s.mux.HandleFunc("GET /docs", s.docs)
+	}))
+	s.handle("GET /docs", http.HandlerFunc(s.docs))
 }
 
 // ready answers 200 when the database answers, else 503, so a load balancer

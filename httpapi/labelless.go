@@ -15,16 +15,16 @@ import (
 // 4.1) and errand code (spec 4.2) routes, the operator call that delivers a
 // shipment, and the metric of the code space.
 func (s *Server) codeRoutes() {
-	s.mux.Handle("POST /{version}/shipments", s.gateway(s.createShipment))
-	s.mux.Handle("GET /{version}/shipments/{trackingNumber}", s.gateway(s.getShipment))
-	s.mux.Handle("POST /{version}/labelless", s.gateway(s.createSendingCode))
-	s.mux.Handle("GET /{version}/labelless/{trackingNumber}", s.gateway(s.getSendingCode))
-	s.mux.Handle("GET /{version}/labelless/shipment/{sendingCode}", s.gateway(s.getShipmentBySendingCode))
+	s.handle("POST /{version}/shipments", s.gateway(s.createShipment))
+	s.handle("GET /{version}/shipments/{trackingNumber}", s.gateway(s.getShipment))
+	s.handle("POST /{version}/labelless", s.gateway(s.createSendingCode))
+	s.handle("GET /{version}/labelless/{trackingNumber}", s.gateway(s.getSendingCode))
+	s.handle("GET /{version}/labelless/shipment/{sendingCode}", s.gateway(s.getShipmentBySendingCode))
 	for env, seg := range map[parcelgate.Environment]string{parcelgate.Production: "parcel", parcelgate.Test: "parcel-uat"} {
-		s.mux.Handle("GET /"+seg+"/v1/errandCodes/{parcelId}", s.errand(env, s.getErrandCode))
-		s.mux.Handle("GET /"+seg+"/v1/errandCodes", s.errand(env, s.listErrandCodes))
+		s.handle("GET /"+seg+"/v1/errandCodes/{parcelId}", s.errand(env, s.getErrandCode))
+		s.handle("GET /"+seg+"/v1/errandCodes", s.errand(env, s.listErrandCodes))
 	}
-	s.mux.Handle("POST /admin/v1/shipments/status", s.admin(s.setShipmentStatus))
+	s.handle("POST /admin/v1/shipments/status", s.admin(s.setShipmentStatus))
 	s.registerCodeMetric()
 }
 

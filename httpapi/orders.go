@@ -24,7 +24,7 @@ func (s *Server) orderRoutes() {
 	s.handle("POST /ecommerce/v3/orders/{id}", s.ecom(merchant, s.reopenOrder))
 	s.handle("DELETE /ecommerce/v3/orders/{id}", s.ecom(merchant, onOrder(s.store.CancelOrder)))
 	s.handle("PATCH /ecommerce/v3/orders/{id}/preferences", s.ecom(merchant, s.setOrderPreferences))
-	s.mux.Handle("POST /admin/v1/orders/status", s.admin(s.setOrderStatus))
+	s.handle("POST /admin/v1/orders/status", s.admin(s.setOrderStatus))
 }
 
 // readOrderRequest reads and checks an order body for the caller.

@@ -67,6 +67,7 @@ type Server struct {
 	metric metrics
 
 	limit         *limiter
+	patterns      []string
 	lastKeyReload atomic.Int64 // unix nanoseconds
 	handler       http.Handler
 }
@@ -99,14 +100,21 @@ func (s *Server) Registry() *prometheus.Registry { return s.reg }
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
 // handle registers h for pattern, and for every /ecommerce/v3/... pattern the
-// same handler under /v3/... (spec 4.4 writes both).
+// same handler under /v3/... (spec 4.4 writes both). Every route goes
+// through here, so Routes can list them.
 func (s *Server) handle(pattern string, h http.Handler) {
 	s.mux.Handle(pattern, h)
+	s.patterns = append(s.patterns, pattern)
 	method, path, ok := strings.Cut(pattern, " ")
 	if ok && strings.HasPrefix(path, "/ecommerce/v3/") {
-		s.mux.Handle(method+" "+strings.TrimPrefix(path, "/ecommerce"), h)
+		alias := method + " " + strings.TrimPrefix(path, "/ecommerce")
+		s.mux.Handle(alias, h)
+		s.patterns = append(s.patterns, alias)
 	}
 }
+
+// Routes lists the pattern of every route the server serves, "METHOD /path".
+func (s *Server) Routes() []string { return slices.Clone(s.patterns) }
 
 func (s *Server) routes() {
 	s.operationalRoutes()

@@ -12,9 +12,9 @@ import (
 )
 
 func (s *Server) tokenRoutes() {
-	s.mux.HandleFunc("POST /api/v1/token", s.gatewayToken)
-	s.mux.HandleFunc("GET /auth/token", s.ecomToken)
-	s.mux.HandleFunc("POST /auth/token", s.ecomToken)
+	s.handle("POST /api/v1/token", http.HandlerFunc(s.gatewayToken))
+	s.handle("GET /auth/token", http.HandlerFunc(s.ecomToken))
+	s.handle("POST /auth/token", http.HandlerFunc(s.ecomToken))
 }
 
 // OAuthError is the error body of the gateway token service (RFC 6749 §5.2).
