@@ -201,8 +201,13 @@ func (tx *Tx) giveCode(ctx context.Context, h holder) (code string, created, exp
 	if code, created, expires, err = activeCode(ctx, tx, h, now); err != nil || code != "" {
 		return code, created, expires, err
 	}
-	if _, err := tx.Exec(ctx, `UPDATE codes SET released_at = ? WHERE org_id = ? AND tracking_number = ? AND parcel_id = ? AND released_at = 0`,
-		micros(now), h.orgID, h.trackingNumber, h.parcelID); err != nil {
+	// Only an expired code is released here. On PostgreSQL a code that a
+	// concurrent request committed since activeCode looked is visible to
+	// this statement; releasing it too would hand the holder two codes. Left
+	// alone, it makes this transaction's insert fail on the holder's unique
+	// index, and retryOnRace's next run returns it.
+	if _, err := tx.Exec(ctx, `UPDATE codes SET released_at = ? WHERE org_id = ? AND tracking_number = ? AND parcel_id = ? AND released_at = 0 AND expires_at <= ?`,
+		micros(now), h.orgID, h.trackingNumber, h.parcelID, micros(now)); err != nil {
 		return "", time.Time{}, time.Time{}, err
 	}
 	expires = now.Add(tx.db.retention())

@@ -46,6 +46,16 @@ type keysetQuery struct {
 	table, alias string
 	where        filterSQL
 	byModified   bool
+	// stampCol is the modification stamp column of a change feed;
+	// "modified_at" when empty.
+	stampCol string
+}
+
+func (q *keysetQuery) stamp() string {
+	if q.stampCol == "" {
+		return q.alias + ".modified_at"
+	}
+	return q.alias + "." + q.stampCol
 }
 
 // filterSQL is a conjunction of conditions on the listed table. scope
@@ -90,14 +100,16 @@ type pageKey struct {
 
 func (q *keysetQuery) keyCols() string {
 	if q.byModified {
-		return q.alias + ".modified_at, " + q.alias + ".id"
+		return q.stamp() + ", " + q.alias + ".id"
 	}
 	return q.alias + ".id"
 }
 
 func (q *keysetQuery) after(k pageKey) (string, []any) {
 	if q.byModified {
-		return "(" + q.alias + ".modified_at, " + q.alias + ".id) > (?, ?)", []any{k.modified, k.id}
+		// Spelled out rather than as a row comparison, so that both engines
+		// start the index range at the key.
+		return q.stamp() + " >= ? AND (" + q.stamp() + " > ? OR " + q.alias + ".id > ?)", []any{k.modified, k.modified, k.id}
 	}
 	return q.alias + ".id > ?", []any{k.id}
 }
@@ -147,7 +159,7 @@ func keysetPage[T any](ctx context.Context, db *DB, q *keysetQuery, pr parcelgat
 	if pr.After == "" && pr.Offset() >= res.Total {
 		return res, nil
 	}
-	scope := q.table + "|" + strconv.FormatBool(q.byModified) + "|" + q.where.scope.String()
+	scope := q.table + "|" + q.keyCols() + "|" + q.where.scope.String()
 	start, hasStart, err := db.pageStart(ctx, q, pr, scope)
 	if err != nil {
 		return res, err
