@@ -9,6 +9,7 @@ package demo
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 
@@ -25,7 +26,12 @@ type Store interface {
 	parcelgate.InventoryService
 	parcelgate.OrderService
 	ClaimSetting(ctx context.Context, name, value string) (bool, error)
+	Setting(ctx context.Context, name string) (string, error)
+	DeleteSetting(ctx context.Context, name string) error
+	HasOrganizations(ctx context.Context) (bool, error)
 }
+
+const demoSetting = "demo.seeded"
 
 // Tenant is the demo tenant of one environment.
 type Tenant struct {
@@ -55,19 +61,40 @@ var Tenants = []Tenant{
 		"7777777-4", "demo-test-retailer", "demo-test-retailer-password", "SHOP1"},
 }
 
-// Seed creates the demo tenants unless an earlier start did. It reports
-// whether this call seeded them. Instances that start together seed once.
-func Seed(ctx context.Context, st Store, versions []string) (bool, error) {
-	first, err := st.ClaimSetting(ctx, "demo.seeded", "1")
+// ErrNotEmpty is returned by Seed for a database that holds organizations
+// but no demo: the demo's public credentials never go into a database with
+// real data in it.
+var ErrNotEmpty = errors.New("--demo seeds only an empty database, and this one already holds organizations; start without --demo, or with a new database")
+
+// Seed creates the demo tenants on an empty database and reports whether
+// this call seeded them; a database seeded before is left as it is.
+// Instances that start together seed once.
+func Seed(ctx context.Context, st Store, versions []string) (seeded bool, err error) {
+	if v, err := st.Setting(ctx, demoSetting); err != nil || v != "" {
+		return false, err
+	}
+	if hasOrgs, err := st.HasOrganizations(ctx); err != nil || hasOrgs {
+		if err == nil {
+			err = ErrNotEmpty
+		}
+		return false, err
+	}
+	first, err := st.ClaimSetting(ctx, demoSetting, "1")
 	if err != nil || !first {
 		return false, err
 	}
+	defer func() {
+		if err != nil {
+			// Let a later start see the failure rather than a demo marked done.
+			err = errors.Join(err, st.DeleteSetting(context.WithoutCancel(ctx), demoSetting))
+		}
+	}()
 	for _, t := range Tenants {
 		if err := seedTenant(ctx, st, t, versions); err != nil {
-			return true, fmt.Errorf("demo %s: %w", t.Environment, err)
+			return false, fmt.Errorf("demo %s: %w", t.Environment, err)
 		}
 		if err := seedOrder(ctx, st, t); err != nil {
-			return true, fmt.Errorf("demo %s: sample order: %w", t.Environment, err)
+			return false, fmt.Errorf("demo %s: sample order: %w", t.Environment, err)
 		}
 	}
 	return true, nil

@@ -105,6 +105,20 @@ func (db *DB) Setting(ctx context.Context, name string) (string, error) {
 	return v, err
 }
 
+// DeleteSetting removes a shared setting.
+func (db *DB) DeleteSetting(ctx context.Context, name string) error {
+	_, err := db.exec(ctx, `DELETE FROM settings WHERE name = ?`, name)
+	return err
+}
+
+// HasOrganizations reports whether any organization exists, in either
+// environment.
+func (db *DB) HasOrganizations(ctx context.Context) (bool, error) {
+	var n int
+	err := db.queryRow(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM organizations LIMIT 1) x`).Scan(&n)
+	return n > 0, err
+}
+
 // ClaimSetting sets name to value unless it is set already, and reports
 // whether this call set it. Instances that start together use it to do a
 // one-time job (seeding the demo) exactly once.
