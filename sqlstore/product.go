@@ -56,7 +56,9 @@ func (db *DB) PutInventory(ctx context.Context, entries []parcelgate.InventoryIn
 			}
 			// The product shows in its balances (eanCode, descriptions, a
 			// revived EOS), so a retailer polling them must see it change.
-			if _, err := tx.Exec(ctx, `UPDATE balances SET eos_at = 0, modified_at = ? WHERE product_id = ?`, us, id); err != nil {
+			// Tombstones stay as they are: the product is not in those
+			// catalogs, and they never carry eos_at (EndOfSale skips them).
+			if _, err := tx.Exec(ctx, `UPDATE balances SET eos_at = 0, modified_at = ? WHERE product_id = ? AND removed_at = 0`, us, id); err != nil {
 				return err
 			}
 			w.products[p.ExternalID] = productRef{id: id, ean: p.EANCode}
@@ -93,6 +95,7 @@ func (db *DB) ListInventory(ctx context.Context, f parcelgate.InventoryFilter, p
 	if f.RetailerID != "" || f.CatalogExternalID != "" {
 		var sub filterSQL
 		sub.add("b.product_id = p.id")
+		sub.add("b.removed_at = 0")
 		if err := db.placeFilter(ctx, c, &sub, bf); err != nil {
 			return res, err
 		}
@@ -163,7 +166,7 @@ func (db *DB) EndOfSale(ctx context.Context, externalIDs []string) ([]*parcelgat
 			if _, err := tx.Exec(ctx, `UPDATE products SET status = 'EOS', deleted_at = ?, modified_at = ? WHERE id = ?`, us, us, id); err != nil {
 				return err
 			}
-			if _, err := tx.Exec(ctx, `UPDATE balances SET quantity = 0, eos_at = ?, modified_at = ? WHERE product_id = ?`, us, us, id); err != nil {
+			if _, err := tx.Exec(ctx, `UPDATE balances SET quantity = 0, eos_at = ?, modified_at = ? WHERE product_id = ? AND removed_at = 0`, us, us, id); err != nil {
 				return err
 			}
 		}
@@ -201,7 +204,7 @@ func (r *productRow) product() *parcelgate.Product {
 }
 
 // inventoryItems loads the products of ids, in that order, each with its
-// balances (those matching f's retailer and catalog).
+// live balances (those matching f's retailer and catalog; no tombstones).
 func (db *DB) inventoryItems(ctx context.Context, c *parcelgate.Caller, ids []int64, f parcelgate.BalanceFilter) ([]*parcelgate.InventoryItem, error) {
 	items := make([]*parcelgate.InventoryItem, 0, len(ids))
 	byID := make(map[int64]*parcelgate.InventoryItem, len(ids))
@@ -230,6 +233,7 @@ func (db *DB) inventoryItems(ctx context.Context, c *parcelgate.Caller, ids []in
 		}
 		var bf filterSQL
 		bf.add("b.supplier_org_id = ?", c.OrgID)
+		bf.add("b.removed_at = 0")
 		bf.in("b.product_id", anys(chunk))
 		if err := db.placeFilter(ctx, c, &bf, f); err != nil {
 			return nil, err
