@@ -168,17 +168,71 @@ type published struct {
 
 // balanceWriter applies balance entries in one transaction that holds the
 // environment's stamp (see the note in product.go).
+//
+// It first resolves every entry, in order, against what it loaded and what
+// earlier entries staged, and only then writes: each balance the entries
+// touch gets one write, with the last value given for each field (which is
+// what applying them one by one would leave), so a request of thousands of
+// entries is a few multi-row statements instead of a statement per entry
+// (docs/performance.md).
 type balanceWriter struct {
 	tx       *Tx
 	c        *parcelgate.Caller
 	us       int64
 	products map[string]productRef // the caller's ACTIVE products, by external ID
 	open     []catalogRef          // catalogs that list the caller as supplier
-	pub      map[int64][]published // balances by product ID
+	pub      map[int64][]published // live balances by product ID, staged ones included
+	// writes are the staged writes by balance ID. A balance the request
+	// publishes has a negative ID until it is written; published maps
+	// those to the IDs the database gave.
+	writes    map[int64]*balanceWrite
+	staged    []int64 // IDs of writes, in staging order
+	published map[int64]int64
+}
+
+// balanceWrite is what the entries of a request change in one balance; nil
+// fields stay as they are.
+type balanceWrite struct {
+	// id is negative for a balance the request publishes: a new row, or
+	// the revival of a tombstone. Its allocated is not written: it starts
+	// at 0.
+	id                  int64
+	product             productRef
+	productExternalID   string
+	catalog             catalogRef
+	quantity, allocated *int64
+	price, currency     *string
+}
+
+func (bw *balanceWrite) merge(e parcelgate.BalanceInput) {
+	if e.Quantity != nil {
+		bw.quantity = e.Quantity
+	}
+	if e.Allocated != nil {
+		bw.allocated = e.Allocated
+	}
+	if e.WholesalePrice != nil {
+		bw.price = e.WholesalePrice
+	}
+	if e.Currency != nil {
+		bw.currency = e.Currency
+	}
 }
 
 func newBalanceWriter(tx *Tx, c *parcelgate.Caller, us int64) *balanceWriter {
-	return &balanceWriter{tx: tx, c: c, us: us, products: map[string]productRef{}}
+	return &balanceWriter{tx: tx, c: c, us: us, products: map[string]productRef{}, writes: map[int64]*balanceWrite{}, published: map[int64]int64{}}
+}
+
+// stage records that entry e changes balance id (negative: published by
+// this request).
+func (w *balanceWriter) stage(id int64, e parcelgate.BalanceInput) {
+	bw := w.writes[id]
+	if bw == nil {
+		bw = &balanceWrite{id: id}
+		w.writes[id] = bw
+		w.staged = append(w.staged, id)
+	}
+	bw.merge(e)
 }
 
 // apply applies entries in order and returns the IDs of the balances they
@@ -192,8 +246,6 @@ func (w *balanceWriter) apply(ctx context.Context, entries []parcelgate.BalanceI
 		return nil, err
 	}
 	var p parcelgate.Problems
-	var touched []int64
-	seen := map[int64]bool{}
 	for _, e := range entries {
 		prod, ok := w.products[e.ProductExternalID]
 		if !ok {
@@ -212,15 +264,14 @@ func (w *balanceWriter) apply(ctx context.Context, entries []parcelgate.BalanceI
 				if len(p) > 0 {
 					continue
 				}
-				id, err := w.publish(ctx, prod, e, cat)
-				if err != nil {
-					return nil, err
-				}
+				// Spec 4.4 PUT balances rule 1: publish. Fields the entry
+				// leaves out start as a new balance's (quantity 0, no
+				// price); allocated starts at 0 whatever the entry says.
+				id := -int64(len(w.staged) + 1)
+				w.writes[id] = &balanceWrite{id: id, product: prod, productExternalID: e.ProductExternalID, catalog: cat}
+				w.staged = append(w.staged, id)
+				w.stage(id, e)
 				w.pub[prod.id] = append(w.pub[prod.id], published{id, cat})
-				if !seen[id] {
-					seen[id] = true
-					touched = append(touched, id)
-				}
 				continue
 			}
 			targets = w.pub[prod.id][i : i+1]
@@ -243,15 +294,7 @@ func (w *balanceWriter) apply(ctx context.Context, entries []parcelgate.BalanceI
 			continue
 		}
 		for _, t := range targets {
-			if _, err := w.tx.Exec(ctx, `UPDATE balances SET quantity = COALESCE(?, quantity), allocated = COALESCE(?, allocated),
-				wholesale_price = COALESCE(?, wholesale_price), currency = COALESCE(?, currency), modified_at = ? WHERE id = ?`,
-				opt(e.Quantity), opt(e.Allocated), opt(e.WholesalePrice), opt(e.Currency), w.us, t.balanceID); err != nil {
-				return nil, err
-			}
-			if !seen[t.balanceID] {
-				seen[t.balanceID] = true
-				touched = append(touched, t.balanceID)
-			}
+			w.stage(t.balanceID, e)
 		}
 	}
 	if len(p) > 0 {
@@ -259,28 +302,107 @@ func (w *balanceWriter) apply(ctx context.Context, entries []parcelgate.BalanceI
 		err.Message = fmt.Sprintf("%d balance entries cannot be applied; nothing was changed. First: %s", len(p), strings.TrimPrefix(err.Message, "Validation failed: "))
 		return nil, err
 	}
+	if err := w.publishStaged(ctx); err != nil {
+		return nil, err
+	}
+	if err := w.updateStaged(ctx); err != nil {
+		return nil, err
+	}
+	touched := make([]int64, len(w.staged))
+	for i, id := range w.staged {
+		if id < 0 {
+			id = w.published[id]
+		}
+		touched[i] = id
+	}
 	return touched, nil
 }
 
-// publish creates the balance of prod in cat (spec 4.4 PUT balances rule 1),
-// or revives the tombstone left there by an earlier removal: it takes the
-// entry's values as a new balance would, and the new stamp. A live balance
-// is never overwritten here (the writer updates those), so one would make
-// the statement return no row and fail the request.
-func (w *balanceWriter) publish(ctx context.Context, prod productRef, e parcelgate.BalanceInput, cat catalogRef) (int64, error) {
-	var qty int64
-	if e.Quantity != nil {
-		qty = *e.Quantity
+// publishStaged writes the balances the request publishes (spec 4.4 PUT
+// balances rule 1), many to a statement. A tombstone left in the catalog
+// by an earlier removal is revived: it takes the staged values as a new
+// balance would, and the new stamp. A live balance is never overwritten
+// here (the writer updates those), so one would come back missing from
+// RETURNING and fail the request.
+func (w *balanceWriter) publishStaged(ctx context.Context) error {
+	var pubs []*balanceWrite
+	for _, id := range w.staged {
+		if id < 0 {
+			pubs = append(pubs, w.writes[id])
+		}
 	}
-	var id int64
-	err := w.tx.QueryRow(ctx, `INSERT INTO balances (product_id, catalog_id, supplier_org_id, retailer_org_id, product_external_id, quantity, allocated, wholesale_price, currency, eos_at, removed_at, modified_at)
-		VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, 0, 0, ?)
-		ON CONFLICT (product_id, catalog_id) DO UPDATE SET quantity = excluded.quantity, allocated = 0, wholesale_price = excluded.wholesale_price,
-			currency = excluded.currency, eos_at = 0, removed_at = 0, modified_at = excluded.modified_at
-		WHERE balances.removed_at <> 0
-		RETURNING id`,
-		prod.id, cat.id, w.c.OrgID, cat.retailerOrg, e.ProductExternalID, qty, opt(e.WholesalePrice), opt(e.Currency), w.us).Scan(&id)
-	return id, err
+	const cols = 9
+	for chunk := range slices.Chunk(pubs, maxParams/cols) {
+		args := make([]any, 0, len(chunk)*cols)
+		byKey := make(map[[2]int64]*balanceWrite, len(chunk))
+		for _, bw := range chunk {
+			var qty int64
+			if bw.quantity != nil {
+				qty = *bw.quantity
+			}
+			args = append(args, bw.product.id, bw.catalog.id, w.c.OrgID, bw.catalog.retailerOrg, bw.productExternalID, qty, opt(bw.price), opt(bw.currency), w.us)
+			byKey[[2]int64{bw.product.id, bw.catalog.id}] = bw
+		}
+		rows, err := w.tx.Query(ctx, `INSERT INTO balances (product_id, catalog_id, supplier_org_id, retailer_org_id, product_external_id, quantity, wholesale_price, currency, modified_at, allocated, eos_at, removed_at)
+			VALUES `+valueRows(len(chunk), "?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0")+`
+			ON CONFLICT (product_id, catalog_id) DO UPDATE SET quantity = excluded.quantity, allocated = 0, wholesale_price = excluded.wholesale_price,
+				currency = excluded.currency, eos_at = 0, removed_at = 0, modified_at = excluded.modified_at
+			WHERE balances.removed_at <> 0
+			RETURNING id, product_id, catalog_id`, args...)
+		if err != nil {
+			return err
+		}
+		n := 0
+		for rows.Next() {
+			var id int64
+			var key [2]int64
+			if err := rows.Scan(&id, &key[0], &key[1]); err != nil {
+				rows.Close()
+				return err
+			}
+			if bw := byKey[key]; bw != nil {
+				w.published[bw.id] = id
+				n++
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if n != len(chunk) {
+			return fmt.Errorf("publish balances: %d of %d written: a balance to publish is live already", n, len(chunk))
+		}
+	}
+	return nil
+}
+
+// updateStaged writes the staged changes of live balances (spec 4.4 PUT
+// balances rules 2-5), many to a statement.
+func (w *balanceWriter) updateStaged(ctx context.Context) error {
+	var ups []*balanceWrite
+	for _, id := range w.staged {
+		if id > 0 {
+			ups = append(ups, w.writes[id])
+		}
+	}
+	const cols = 5
+	for chunk := range slices.Chunk(ups, (maxParams-1)/cols) {
+		args := make([]any, 0, len(chunk)*cols+1)
+		for _, bw := range chunk {
+			args = append(args, bw.id, opt(bw.quantity), opt(bw.allocated), opt(bw.price), opt(bw.currency))
+		}
+		args = append(args, w.us)
+		// The casts type the VALUES columns, which PostgreSQL would
+		// otherwise read as text.
+		if _, err := w.tx.Exec(ctx, `WITH v (id, quantity, allocated, wholesale_price, currency) AS (VALUES `+
+			valueRows(len(chunk), "CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT)")+`)
+			UPDATE balances SET quantity = COALESCE(v.quantity, balances.quantity), allocated = COALESCE(v.allocated, balances.allocated),
+				wholesale_price = COALESCE(v.wholesale_price, balances.wholesale_price), currency = COALESCE(v.currency, balances.currency), modified_at = ?
+			FROM v WHERE balances.id = v.id`, args...); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // catalog resolves a catalog open to the supplier. Catalogs that exist but
