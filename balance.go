@@ -19,6 +19,11 @@ const MaxQuantity = 1_000_000_000
 // (spec 2.5), keyed by (product, retailer, catalog). Quantity is available
 // for new orders; Allocated is reserved by open orders. ModifiedAt is the
 // modification stamp retailers poll with modifiedFromDate (DESIGN §6).
+//
+// Removed marks a balance whose product was removed from the catalog
+// (spec 4.4 DELETE balances): only change polls list it, with quantity 0 and
+// ModifiedAt the removal, so a poller learns of the removal like of any
+// other change; every other read treats it as absent.
 type Balance struct {
 	ID                int64       `json:"-"`
 	ProductExternalID string      `json:"productExternalId"`
@@ -30,6 +35,7 @@ type Balance struct {
 	Allocated         int64       `json:"allocated"`
 	WholesalePrice    json.Number `json:"wholesalePrice,omitempty"`
 	Currency          string      `json:"currency,omitempty"`
+	Removed           bool        `json:"removed,omitempty"`
 	ModifiedAt        time.Time   `json:"-"`
 }
 
@@ -80,7 +86,8 @@ type BalanceFilter struct {
 	RetailerID         string // supplier reads only
 	CatalogExternalID  string // supplier reads only
 	// ModifiedAfter keeps balances changed strictly after it, by the
-	// supplier or by orders; the list is then ordered by modification.
+	// supplier or by orders; the list is then ordered by modification and
+	// also holds the balances removed after it, marked Removed.
 	ModifiedAfter time.Time
 }
 
@@ -118,11 +125,13 @@ type CatalogReader interface {
 	// empty catalogExternalID of all the caller's catalogs; a product
 	// published to several catalogs appears once per catalog (spec 4.4 GET
 	// rule 5). EOS products appear with quantity 0 for EOSVisibility after
-	// their deletion, then no more.
+	// their deletion, then no more. Balances removed from the catalog
+	// appear only with f.ModifiedAfter, as Removed (DESIGN §6).
 	ListCatalogBalances(ctx context.Context, catalogExternalID string, f BalanceFilter, page PageRequest) (PageOf[*Balance], error)
 	// ListCatalogProducts pages the products published to one catalog,
 	// each with its descriptions and this catalog's balance (spec 4.4); EOS
-	// products as in ListCatalogBalances (spec 3 rules 1-2).
+	// products and removed balances as in ListCatalogBalances (spec 3
+	// rules 1-2).
 	ListCatalogProducts(ctx context.Context, catalogExternalID string, f BalanceFilter, page PageRequest) (PageOf[*InventoryItem], error)
 }
 

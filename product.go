@@ -127,13 +127,16 @@ type InventoryService interface {
 	// failing entry reported with its index (EINVALID).
 	PutBalances(ctx context.Context, entries []BalanceInput) ([]*Balance, error)
 	// ListSupplierBalances pages the caller's balances in every catalog,
-	// EOS products excluded.
+	// EOS products excluded; removed balances only with f.ModifiedAfter,
+	// as in ListCatalogBalances.
 	ListSupplierBalances(ctx context.Context, f BalanceFilter, page PageRequest) (PageOf[*Balance], error)
 	// DeleteBalances removes the product from the catalogs matching
 	// retailerID and catalogExternalID, each optional (spec 4.4 DELETE
-	// balances rules 1-2), and returns the removed balances. ENOTFOUND for
-	// an unknown product; ECONFLICT when a balance to remove still has
-	// allocations of open orders.
+	// balances rules 1-2), and returns the removed balances as they were.
+	// A removed balance stays as a stamped tombstone (Balance.Removed) so
+	// that change polls report the removal; publishing the product there
+	// again revives it. ENOTFOUND for an unknown product; ECONFLICT when a
+	// balance to remove still has allocations of open orders.
 	DeleteBalances(ctx context.Context, productExternalID, retailerID, catalogExternalID string) ([]*Balance, error)
 }
 

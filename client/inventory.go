@@ -38,6 +38,10 @@ type Balance struct {
 	Allocated      int64   `json:"allocated"`
 	WholesalePrice float64 `json:"wholesalePrice,omitempty"`
 	Currency       string  `json:"currency,omitempty"`
+	// Removed is set only in change polls (modifiedFromDate, a Sync): the
+	// product was removed from the catalog at ModifiedDate and must no
+	// longer be sold there.
+	Removed bool `json:"removed,omitempty"`
 	// ModifiedDate is the balance's modification time, which
 	// modifiedFromDate polls by.
 	ModifiedDate time.Time `json:"modifiedDate,omitzero"`

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
+	"slices"
 	"testing"
 	"time"
 
@@ -128,6 +129,15 @@ func TestProductsAndCatalogs(t *testing.T) {
 		removed, err := supplier.DeleteBalances(ctx, "P-000", retailerID, "SHOP1")
 		if err != nil || len(removed) != 1 {
 			t.Errorf("DeleteBalances: %+v, %v", removed, err)
+		}
+		// DESIGN §6, spec 4.4 DELETE balances rule 2: the removal reaches the
+		// retailer's Sync as a removed balance; plain reads leave it out.
+		got = all(t, sync.Changes(ctx))
+		if i := slices.IndexFunc(got, func(b client.Balance) bool { return b.ProductExternalID == "P-000" }); i < 0 || !got[i].Removed || got[i].Quantity != 0 {
+			t.Errorf("poll after a removal: %+v", got)
+		}
+		if got := all(t, retailer.CatalogBalances(ctx, "SHOP1", nil)); slices.ContainsFunc(got, func(b client.Balance) bool { return b.ProductExternalID == "P-000" }) {
+			t.Errorf("a removed balance in the catalog's balances: %+v", got)
 		}
 
 		// All or nothing, every problem with its index.

@@ -3,7 +3,7 @@ package httpapi_test
 import (
 	"fmt"
 	"math/rand/v2"
-	"net/url"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -12,12 +12,13 @@ import (
 	"github.com/parcelgate/parcelgate/internal/apitest"
 )
 
-// DESIGN §6, spec 4.4 GET rule 3: a retailer that polls modifiedFromDate
-// with the newest modifiedDate it has seen never misses a change, made by
-// the supplier or by orders, while several writers run at once. The poller
-// pages with small pages by number, as the spec's loop does, so changes
-// land while it is between pages. At the end, what it saw must equal the
-// final state.
+// DESIGN §6, spec 4.4 GET rule 3 and DELETE balances rule 2: a retailer
+// that polls modifiedFromDate with the newest modifiedDate it has seen
+// never misses a change, made by the supplier or by orders, removals from
+// the catalog and re-publications included, while several writers run at
+// once. The poller pages with small pages by number, as the spec's loop
+// does, so changes land while it is between pages. At the end, what it saw,
+// leaving out what it saw removed, must equal the final state.
 func TestInventoryChangePollingNeverMisses(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e0 *apitest.Env) {
 		e := newInventoryEnv(t, e0)
@@ -28,47 +29,74 @@ func TestInventoryChangePollingNeverMisses(t *testing.T) {
 		}
 		e.put(e.supplier, body).Expect(200)
 
-		type state struct{ quantity, allocated int64 }
+		type state struct {
+			quantity, allocated int64
+			removed             bool
+		}
 		seen := map[string]state{}
-		since := ""
+		cursor := ""
+		// poll reads every page of one query, then moves the cursor to the
+		// newest modifiedDate it saw: moving it between pages of one loop
+		// would shift the pages under the loop.
 		poll := func() {
+			query := ""
+			if cursor != "" {
+				query = "&" + since(cursor)
+			}
+			newestSeen := cursor
 			for page := 0; ; page++ {
-				path := fmt.Sprintf("/ecommerce/v3/catalogs/SHOP/balances?size=3&page=%d", page)
-				if since != "" {
-					path += "&modifiedFromDate=" + url.QueryEscape(since)
-				}
-				var bp balancePage
-				e.get(e.retailer, path).Expect(200).JSON(&bp)
+				var bp polledPage
+				e.get(e.retailer, fmt.Sprintf("/ecommerce/v3/catalogs/SHOP/balances?size=3&page=%d%s", page, query)).Expect(200).JSON(&bp)
 				for _, b := range bp.Content {
-					seen[b.ProductExternalID] = state{b.Quantity, b.Allocated}
-					if s := parcelgate.FormatStamp(b.ModifiedAt); s > since {
-						since = s
-					}
+					seen[b.ProductExternalID] = state{b.Quantity, b.Allocated, b.Removed}
 				}
+				newestSeen = newest(newestSeen, bp.Content)
 				if int64(page+1) >= bp.Page.TotalPages {
-					return
+					break
 				}
 			}
+			cursor = newestSeen
 		}
 		poll()
 
 		var done atomic.Bool
 		var wg sync.WaitGroup
+		var removals atomic.Int64
 		for w := range 4 {
 			wg.Go(func() {
 				rng := rand.New(rand.NewPCG(uint64(w), 7))
 				for n := range 25 {
 					p := fmt.Sprintf("P-%02d", rng.IntN(products))
-					if w%2 == 0 {
-						r := e.Do(apitest.Request{Method: "PUT", Path: "/ecommerce/v3/inventory/balances", Bearer: e.supplier,
-							Body: []any{map[string]any{"productExternalId": p, "quantity": 500 + w*100 + n}}})
-						if r.Status != 200 {
-							t.Errorf("supplier write: %d %s", r.Status, r.Body)
+					put := func(entry map[string]any, ok ...int) {
+						entry["productExternalId"] = p
+						r := e.Do(apitest.Request{Method: "PUT", Path: "/ecommerce/v3/inventory/balances", Bearer: e.supplier, Body: []any{entry}})
+						if r.Status != 200 && !slices.Contains(ok, r.Status) {
+							t.Errorf("supplier write %v: %d %s", entry, r.Status, r.Body)
 						}
-						continue
 					}
-					if _, err := e.DB.MoveStock(t.Context(), parcelgate.Production, supplierA, p, retailerR, "SHOP", -1, 1); err != nil {
-						t.Errorf("order allocation: %v", err)
+					switch w {
+					case 0:
+						// Stock of the catalog by name: revives a removed balance.
+						put(map[string]any{"retailerId": retailerR, "catalogExternalId": "SHOP", "quantity": 500 + n})
+					case 1:
+						if _, err := e.DB.MoveStock(t.Context(), parcelgate.Production, supplierA, p, retailerR, "SHOP", -1, 1); err != nil {
+							t.Errorf("order allocation: %v", err)
+						}
+					case 2:
+						// Rule 4: every catalog where published; none when removed.
+						put(map[string]any{"quantity": 700 + n}, 400)
+					case 3:
+						// Release and remove; an allocation landing in between
+						// makes the removal 409.
+						put(map[string]any{"allocated": 0}, 400)
+						r := e.Do(apitest.Request{Method: "DELETE", Path: "/ecommerce/v3/inventory/balances?productExternalId=" + p, Bearer: e.supplier})
+						switch r.Status {
+						case 200:
+							removals.Add(1)
+						case 409:
+						default:
+							t.Errorf("removal: %d %s", r.Status, r.Body)
+						}
 					}
 				}
 			})
@@ -78,16 +106,26 @@ func TestInventoryChangePollingNeverMisses(t *testing.T) {
 			poll()
 		}
 		poll()
-
-		var final balancePage
-		e.get(e.retailer, "/ecommerce/v3/catalogs/SHOP/balances").Expect(200).JSON(&final)
-		if len(final.Content) != products {
-			t.Fatalf("%d balances", len(final.Content))
+		if removals.Load() == 0 {
+			t.Fatalf("no removal happened: the test proves nothing")
 		}
+
+		var final polledPage
+		e.get(e.retailer, "/ecommerce/v3/catalogs/SHOP/balances").Expect(200).JSON(&final)
+		live := map[string]state{}
 		for _, b := range final.Content {
-			if got, want := seen[b.ProductExternalID], (state{b.Quantity, b.Allocated}); got != want {
-				t.Errorf("%s: the poller saw %+v, the final state is %+v: a change was missed", b.ProductExternalID, got, want)
+			live[b.ProductExternalID] = state{b.Quantity, b.Allocated, false}
+		}
+		for i := range products {
+			p := fmt.Sprintf("P-%02d", i)
+			want, ok := live[p]
+			if !ok {
+				want = state{removed: true}
+			}
+			if got := seen[p]; got != want {
+				t.Errorf("%s: the poller saw %+v, the final state is %+v: a change was missed", p, got, want)
 			}
 		}
+		t.Logf("%d removals, %d live at the end", removals.Load(), len(live))
 	})
 }

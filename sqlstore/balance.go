@@ -17,7 +17,7 @@ var _ parcelgate.CatalogReader = (*DB)(nil)
 
 // balanceCols and balanceJoins read a balance b as the API shows it.
 const (
-	balanceCols  = `b.id, b.product_id, b.product_external_id, p.ean_code, so.business_id, ro.business_id, c.external_id, b.quantity, b.allocated, b.wholesale_price, b.currency, b.modified_at`
+	balanceCols  = `b.id, b.product_id, b.product_external_id, p.ean_code, so.business_id, ro.business_id, c.external_id, b.quantity, b.allocated, b.wholesale_price, b.currency, b.removed_at, b.modified_at`
 	balanceJoins = `JOIN products p ON p.id = b.product_id
 		JOIN catalogs c ON c.id = b.catalog_id
 		JOIN organizations so ON so.id = b.supplier_org_id
@@ -27,16 +27,16 @@ const (
 // balanceRow scans balanceCols.
 type balanceRow struct {
 	*parcelgate.Balance
-	productID       int64
-	price, currency sql.NullString
-	modified        int64
+	productID         int64
+	price, currency   sql.NullString
+	removed, modified int64
 }
 
 func newBalanceRow() *balanceRow { return &balanceRow{Balance: new(parcelgate.Balance)} }
 
 func (r *balanceRow) dest() []any {
 	b := r.Balance
-	return []any{&b.ID, &r.productID, &b.ProductExternalID, &b.EANCode, &b.SupplierID, &b.RetailerID, &b.CatalogExternalID, &b.Quantity, &b.Allocated, &r.price, &r.currency, &r.modified}
+	return []any{&b.ID, &r.productID, &b.ProductExternalID, &b.EANCode, &b.SupplierID, &b.RetailerID, &b.CatalogExternalID, &b.Quantity, &b.Allocated, &r.price, &r.currency, &r.removed, &r.modified}
 }
 
 func (r *balanceRow) finish() pageKey {
@@ -45,6 +45,7 @@ func (r *balanceRow) finish() pageKey {
 		r.WholesalePrice = json.Number(r.price.String)
 	}
 	r.Currency = r.currency.String
+	r.Removed = r.removed != 0
 	r.ModifiedAt = fromMicros(r.modified)
 	return pageKey{modified: r.modified, id: r.ID}
 }
@@ -77,7 +78,9 @@ func scanBalance(rows *sql.Rows) (*parcelgate.Balance, pageKey, error) {
 }
 
 // contentFilter adds the filters every balance list takes (spec 4.4 GET
-// rules 2-3): product IDs, EAN codes and modifiedFromDate.
+// rules 2-3): product IDs, EAN codes and modifiedFromDate. Removed balances
+// (tombstones) are changes a poller must see, so a change poll keeps them;
+// every other list leaves them out (DESIGN §6).
 func (db *DB) contentFilter(c *parcelgate.Caller, q *keysetQuery, f parcelgate.BalanceFilter) {
 	if len(f.ProductExternalIDs) > 0 {
 		q.where.in("b.product_external_id", anys(f.ProductExternalIDs))
@@ -89,6 +92,8 @@ func (db *DB) contentFilter(c *parcelgate.Caller, q *keysetQuery, f parcelgate.B
 	if !f.ModifiedAfter.IsZero() {
 		q.byModified = true
 		q.where.add("b.modified_at > ?", micros(f.ModifiedAfter))
+	} else {
+		q.where.add("b.removed_at = 0")
 	}
 }
 
@@ -163,17 +168,71 @@ type published struct {
 
 // balanceWriter applies balance entries in one transaction that holds the
 // environment's stamp (see the note in product.go).
+//
+// It first resolves every entry, in order, against what it loaded and what
+// earlier entries staged, and only then writes: each balance the entries
+// touch gets one write, with the last value given for each field (which is
+// what applying them one by one would leave), so a request of thousands of
+// entries is a few multi-row statements instead of a statement per entry
+// (docs/performance.md).
 type balanceWriter struct {
 	tx       *Tx
 	c        *parcelgate.Caller
 	us       int64
 	products map[string]productRef // the caller's ACTIVE products, by external ID
 	open     []catalogRef          // catalogs that list the caller as supplier
-	pub      map[int64][]published // balances by product ID
+	pub      map[int64][]published // live balances by product ID, staged ones included
+	// writes are the staged writes by balance ID. A balance the request
+	// publishes has a negative ID until it is written; published maps
+	// those to the IDs the database gave.
+	writes    map[int64]*balanceWrite
+	staged    []int64 // IDs of writes, in staging order
+	published map[int64]int64
+}
+
+// balanceWrite is what the entries of a request change in one balance; nil
+// fields stay as they are.
+type balanceWrite struct {
+	// id is negative for a balance the request publishes: a new row, or
+	// the revival of a tombstone. Its allocated is not written: it starts
+	// at 0.
+	id                  int64
+	product             productRef
+	productExternalID   string
+	catalog             catalogRef
+	quantity, allocated *int64
+	price, currency     *string
+}
+
+func (bw *balanceWrite) merge(e parcelgate.BalanceInput) {
+	if e.Quantity != nil {
+		bw.quantity = e.Quantity
+	}
+	if e.Allocated != nil {
+		bw.allocated = e.Allocated
+	}
+	if e.WholesalePrice != nil {
+		bw.price = e.WholesalePrice
+	}
+	if e.Currency != nil {
+		bw.currency = e.Currency
+	}
 }
 
 func newBalanceWriter(tx *Tx, c *parcelgate.Caller, us int64) *balanceWriter {
-	return &balanceWriter{tx: tx, c: c, us: us, products: map[string]productRef{}}
+	return &balanceWriter{tx: tx, c: c, us: us, products: map[string]productRef{}, writes: map[int64]*balanceWrite{}, published: map[int64]int64{}}
+}
+
+// stage records that entry e changes balance id (negative: published by
+// this request).
+func (w *balanceWriter) stage(id int64, e parcelgate.BalanceInput) {
+	bw := w.writes[id]
+	if bw == nil {
+		bw = &balanceWrite{id: id}
+		w.writes[id] = bw
+		w.staged = append(w.staged, id)
+	}
+	bw.merge(e)
 }
 
 // apply applies entries in order and returns the IDs of the balances they
@@ -187,8 +246,6 @@ func (w *balanceWriter) apply(ctx context.Context, entries []parcelgate.BalanceI
 		return nil, err
 	}
 	var p parcelgate.Problems
-	var touched []int64
-	seen := map[int64]bool{}
 	for _, e := range entries {
 		prod, ok := w.products[e.ProductExternalID]
 		if !ok {
@@ -207,15 +264,14 @@ func (w *balanceWriter) apply(ctx context.Context, entries []parcelgate.BalanceI
 				if len(p) > 0 {
 					continue
 				}
-				id, err := w.publish(ctx, prod, e, cat)
-				if err != nil {
-					return nil, err
-				}
+				// Spec 4.4 PUT balances rule 1: publish. Fields the entry
+				// leaves out start as a new balance's (quantity 0, no
+				// price); allocated starts at 0 whatever the entry says.
+				id := -int64(len(w.staged) + 1)
+				w.writes[id] = &balanceWrite{id: id, product: prod, productExternalID: e.ProductExternalID, catalog: cat}
+				w.staged = append(w.staged, id)
+				w.stage(id, e)
 				w.pub[prod.id] = append(w.pub[prod.id], published{id, cat})
-				if !seen[id] {
-					seen[id] = true
-					touched = append(touched, id)
-				}
 				continue
 			}
 			targets = w.pub[prod.id][i : i+1]
@@ -238,15 +294,7 @@ func (w *balanceWriter) apply(ctx context.Context, entries []parcelgate.BalanceI
 			continue
 		}
 		for _, t := range targets {
-			if _, err := w.tx.Exec(ctx, `UPDATE balances SET quantity = COALESCE(?, quantity), allocated = COALESCE(?, allocated),
-				wholesale_price = COALESCE(?, wholesale_price), currency = COALESCE(?, currency), modified_at = ? WHERE id = ?`,
-				opt(e.Quantity), opt(e.Allocated), opt(e.WholesalePrice), opt(e.Currency), w.us, t.balanceID); err != nil {
-				return nil, err
-			}
-			if !seen[t.balanceID] {
-				seen[t.balanceID] = true
-				touched = append(touched, t.balanceID)
-			}
+			w.stage(t.balanceID, e)
 		}
 	}
 	if len(p) > 0 {
@@ -254,20 +302,107 @@ func (w *balanceWriter) apply(ctx context.Context, entries []parcelgate.BalanceI
 		err.Message = fmt.Sprintf("%d balance entries cannot be applied; nothing was changed. First: %s", len(p), strings.TrimPrefix(err.Message, "Validation failed: "))
 		return nil, err
 	}
+	if err := w.publishStaged(ctx); err != nil {
+		return nil, err
+	}
+	if err := w.updateStaged(ctx); err != nil {
+		return nil, err
+	}
+	touched := make([]int64, len(w.staged))
+	for i, id := range w.staged {
+		if id < 0 {
+			id = w.published[id]
+		}
+		touched[i] = id
+	}
 	return touched, nil
 }
 
-// publish creates the balance of prod in cat (spec 4.4 PUT balances rule 1).
-func (w *balanceWriter) publish(ctx context.Context, prod productRef, e parcelgate.BalanceInput, cat catalogRef) (int64, error) {
-	var qty int64
-	if e.Quantity != nil {
-		qty = *e.Quantity
+// publishStaged writes the balances the request publishes (spec 4.4 PUT
+// balances rule 1), many to a statement. A tombstone left in the catalog
+// by an earlier removal is revived: it takes the staged values as a new
+// balance would, and the new stamp. A live balance is never overwritten
+// here (the writer updates those), so one would come back missing from
+// RETURNING and fail the request.
+func (w *balanceWriter) publishStaged(ctx context.Context) error {
+	var pubs []*balanceWrite
+	for _, id := range w.staged {
+		if id < 0 {
+			pubs = append(pubs, w.writes[id])
+		}
 	}
-	var id int64
-	err := w.tx.QueryRow(ctx, `INSERT INTO balances (product_id, catalog_id, supplier_org_id, retailer_org_id, product_external_id, quantity, allocated, wholesale_price, currency, eos_at, modified_at)
-		VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, 0, ?) RETURNING id`,
-		prod.id, cat.id, w.c.OrgID, cat.retailerOrg, e.ProductExternalID, qty, opt(e.WholesalePrice), opt(e.Currency), w.us).Scan(&id)
-	return id, err
+	const cols = 9
+	for chunk := range slices.Chunk(pubs, maxParams/cols) {
+		args := make([]any, 0, len(chunk)*cols)
+		byKey := make(map[[2]int64]*balanceWrite, len(chunk))
+		for _, bw := range chunk {
+			var qty int64
+			if bw.quantity != nil {
+				qty = *bw.quantity
+			}
+			args = append(args, bw.product.id, bw.catalog.id, w.c.OrgID, bw.catalog.retailerOrg, bw.productExternalID, qty, opt(bw.price), opt(bw.currency), w.us)
+			byKey[[2]int64{bw.product.id, bw.catalog.id}] = bw
+		}
+		rows, err := w.tx.Query(ctx, `INSERT INTO balances (product_id, catalog_id, supplier_org_id, retailer_org_id, product_external_id, quantity, wholesale_price, currency, modified_at, allocated, eos_at, removed_at)
+			VALUES `+valueRows(len(chunk), "?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0")+`
+			ON CONFLICT (product_id, catalog_id) DO UPDATE SET quantity = excluded.quantity, allocated = 0, wholesale_price = excluded.wholesale_price,
+				currency = excluded.currency, eos_at = 0, removed_at = 0, modified_at = excluded.modified_at
+			WHERE balances.removed_at <> 0
+			RETURNING id, product_id, catalog_id`, args...)
+		if err != nil {
+			return err
+		}
+		n := 0
+		for rows.Next() {
+			var id int64
+			var key [2]int64
+			if err := rows.Scan(&id, &key[0], &key[1]); err != nil {
+				rows.Close()
+				return err
+			}
+			if bw := byKey[key]; bw != nil {
+				w.published[bw.id] = id
+				n++
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if n != len(chunk) {
+			return fmt.Errorf("publish balances: %d of %d written: a balance to publish is live already", n, len(chunk))
+		}
+	}
+	return nil
+}
+
+// updateStaged writes the staged changes of live balances (spec 4.4 PUT
+// balances rules 2-5), many to a statement.
+func (w *balanceWriter) updateStaged(ctx context.Context) error {
+	var ups []*balanceWrite
+	for _, id := range w.staged {
+		if id > 0 {
+			ups = append(ups, w.writes[id])
+		}
+	}
+	const cols = 5
+	for chunk := range slices.Chunk(ups, (maxParams-1)/cols) {
+		args := make([]any, 0, len(chunk)*cols+1)
+		for _, bw := range chunk {
+			args = append(args, bw.id, opt(bw.quantity), opt(bw.allocated), opt(bw.price), opt(bw.currency))
+		}
+		args = append(args, w.us)
+		// The casts type the VALUES columns, which PostgreSQL would
+		// otherwise read as text.
+		if _, err := w.tx.Exec(ctx, `WITH v (id, quantity, allocated, wholesale_price, currency) AS (VALUES `+
+			valueRows(len(chunk), "CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT)")+`)
+			UPDATE balances SET quantity = COALESCE(v.quantity, balances.quantity), allocated = COALESCE(v.allocated, balances.allocated),
+				wholesale_price = COALESCE(v.wholesale_price, balances.wholesale_price), currency = COALESCE(v.currency, balances.currency), modified_at = ?
+			FROM v WHERE balances.id = v.id`, args...); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // catalog resolves a catalog open to the supplier. Catalogs that exist but
@@ -291,7 +426,8 @@ func (w *balanceWriter) catalog(retailerID, externalID string) (catalogRef, stri
 }
 
 // load reads what the entries need: their products, the catalogs open to
-// the supplier, and where the products are published.
+// the supplier, and where the products are published (tombstones are not:
+// rule 4 updates only live balances, and publishing revives a tombstone).
 func (w *balanceWriter) load(ctx context.Context, entries []parcelgate.BalanceInput) error {
 	var missing []any
 	for _, e := range entries {
@@ -345,7 +481,7 @@ func (w *balanceWriter) load(ctx context.Context, entries []parcelgate.BalanceIn
 	for chunk := range slices.Chunk(ids, 500) {
 		rows, err := w.tx.Query(ctx, `SELECT b.id, b.product_id, c.id, c.retailer_org_id, ro.business_id, c.external_id FROM balances b
 			JOIN catalogs c ON c.id = b.catalog_id JOIN organizations ro ON ro.id = c.retailer_org_id
-			WHERE b.supplier_org_id = ? AND b.product_id IN (`+placeholders(len(chunk))+`) ORDER BY b.id`, append([]any{w.c.OrgID}, chunk...)...)
+			WHERE b.supplier_org_id = ? AND b.removed_at = 0 AND b.product_id IN (`+placeholders(len(chunk))+`) ORDER BY b.id`, append([]any{w.c.OrgID}, chunk...)...)
 		if err != nil {
 			return err
 		}
@@ -396,18 +532,19 @@ func (db *DB) DeleteBalances(ctx context.Context, productExternalID, retailerID,
 	}
 	var removed []*parcelgate.Balance
 	err = db.inTx(ctx, func(tx *Tx) error {
-		if _, err := tx.nextStamp(ctx, c.Environment); err != nil {
+		stamp, err := tx.nextStamp(ctx, c.Environment)
+		if err != nil {
 			return err
 		}
 		var pid int64
-		err := tx.QueryRow(ctx, `SELECT id FROM products WHERE supplier_org_id = ? AND external_id = ? AND status = 'ACTIVE'`, c.OrgID, productExternalID).Scan(&pid)
+		err = tx.QueryRow(ctx, `SELECT id FROM products WHERE supplier_org_id = ? AND external_id = ? AND status = 'ACTIVE'`, c.OrgID, productExternalID).Scan(&pid)
 		if errors.Is(err, sql.ErrNoRows) {
 			return parcelgate.Errorf(parcelgate.ENOTFOUND, "Product %s not found.", productExternalID)
 		}
 		if err != nil {
 			return err
 		}
-		q := `SELECT ` + balanceCols + ` FROM balances b ` + balanceJoins + ` WHERE b.product_id = ?`
+		q := `SELECT ` + balanceCols + ` FROM balances b ` + balanceJoins + ` WHERE b.product_id = ? AND b.removed_at = 0`
 		args := []any{pid}
 		if retailerID != "" {
 			q += ` AND ro.business_id = ?`
@@ -438,7 +575,9 @@ func (db *DB) DeleteBalances(ctx context.Context, productExternalID, retailerID,
 			if b.Allocated > 0 {
 				return parcelgate.Errorf(parcelgate.ECONFLICT, "Product %s has %d allocated to open orders in catalog %s of retailer %s; release them with allocated: 0 (PUT /inventory/balances) before removing it.", productExternalID, b.Allocated, b.CatalogExternalID, b.RetailerID)
 			}
-			if _, err := tx.Exec(ctx, `DELETE FROM balances WHERE id = ?`, b.ID); err != nil {
+			// A tombstone, not a deletion: the removal is a change that
+			// retailers polling modifiedFromDate must see (DESIGN §6).
+			if _, err := tx.Exec(ctx, `UPDATE balances SET quantity = 0, removed_at = ?, modified_at = ? WHERE id = ?`, micros(stamp), micros(stamp), b.ID); err != nil {
 				return err
 			}
 		}
@@ -562,14 +701,15 @@ func (db *DB) ListOwnCatalogs(ctx context.Context, role parcelgate.CatalogRole, 
 // lookupBalance finds the balance of a product of supplierOrg in the
 // catalog catalogExternalID of retailerOrg, the key warehouse order rows
 // name: (merchant, externalProductId, merchant, externalWarehouseId). It
-// reports false when the product is not published there. The balance of
-// an EOS product is found too; its quantity is 0.
+// reports false when the product is not published there, also when it was
+// removed from there. The balance of an EOS product is found; its quantity
+// is 0.
 func (tx *Tx) lookupBalance(ctx context.Context, supplierOrg int64, productExternalID string, retailerOrg int64, catalogExternalID string) (int64, bool, error) {
 	var id int64
 	err := tx.QueryRow(ctx, `SELECT b.id FROM products p
 		JOIN balances b ON b.product_id = p.id
 		JOIN catalogs c ON c.id = b.catalog_id
-		WHERE p.supplier_org_id = ? AND p.external_id = ? AND c.retailer_org_id = ? AND c.external_id = ?`,
+		WHERE p.supplier_org_id = ? AND p.external_id = ? AND c.retailer_org_id = ? AND c.external_id = ? AND b.removed_at = 0`,
 		supplierOrg, productExternalID, retailerOrg, catalogExternalID).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, false, nil
@@ -580,7 +720,9 @@ func (tx *Tx) lookupBalance(ctx context.Context, supplierOrg int64, productExter
 // moveStock adds dQuantity to a balance's quantity and dAllocated to its
 // allocated, unless either would go negative, and stamps the change so
 // pollers see it (DESIGN §6). It reports whether it moved: false means
-// not enough stock (or allocation), and nothing changed. Allocation is
+// not enough stock (or allocation), and nothing changed. A removed balance
+// never moves: its callers look balances up live, and a tombstone keeps
+// quantity 0 until it is published again. Allocation is
 // moveStock(id, -q, +q), delivery (0, -q), a cancellation (+q, -q).
 //
 // The caller takes stamp with tx.nextStamp before touching any balance, as
@@ -589,7 +731,7 @@ func (tx *Tx) lookupBalance(ctx context.Context, supplierOrg int64, productExter
 // lock while holding a row lock itself.
 func (tx *Tx) moveStock(ctx context.Context, balanceID, dQuantity, dAllocated int64, stamp time.Time) (bool, error) {
 	res, err := tx.Exec(ctx, `UPDATE balances SET quantity = quantity + ?, allocated = allocated + ?, modified_at = ?
-		WHERE id = ? AND quantity + ? >= 0 AND allocated + ? >= 0`, dQuantity, dAllocated, micros(stamp), balanceID, dQuantity, dAllocated)
+		WHERE id = ? AND removed_at = 0 AND quantity + ? >= 0 AND allocated + ? >= 0`, dQuantity, dAllocated, micros(stamp), balanceID, dQuantity, dAllocated)
 	if err != nil {
 		return false, err
 	}

@@ -289,6 +289,16 @@ func placeholders(n int) string {
 	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
 }
 
+// valueRows returns n rows "(row), (row), ..." for a multi-row VALUES.
+func valueRows(n int, row string) string {
+	return strings.TrimSuffix(strings.Repeat("("+row+"), ", n), ", ")
+}
+
+// maxParams caps the placeholders of one statement, for the writes that
+// batch many rows into one: SQLite allows 32766 (SQLITE_MAX_VARIABLE_NUMBER),
+// PostgreSQL 65535.
+const maxParams = 32766
+
 // micros and fromMicros store instants as integer microseconds since the
 // Unix epoch: exact, ordered and the same on both engines.
 func micros(t time.Time) int64 { return t.UnixMicro() }

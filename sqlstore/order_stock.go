@@ -35,6 +35,8 @@ type orderBalance struct {
 // rowBalance finds the balance of a row: the product of the merchant
 // published to the merchant's warehouse catalog the row names. In the
 // warehouse service the merchant is both supplier and retailer (DESIGN §6).
+// A product removed from the warehouse is not published there: no balance,
+// so the order is stored Error as for a product never stocked there.
 func (tx *Tx) rowBalance(ctx context.Context, orgID int64, row parcelgate.OrderRow) (*orderBalance, error) {
 	var b orderBalance
 	var price sql.NullString
@@ -43,7 +45,7 @@ func (tx *Tx) rowBalance(ctx context.Context, orgID int64, row parcelgate.OrderR
 	err := tx.QueryRow(ctx, `SELECT b.id, b.wholesale_price, b.eos_at, p.document FROM balances b
 		JOIN catalogs c ON c.id = b.catalog_id
 		JOIN products p ON p.id = b.product_id
-		WHERE b.product_external_id = ? AND c.retailer_org_id = ? AND c.external_id = ? AND c.catalog_type = ? AND b.supplier_org_id = ?`,
+		WHERE b.product_external_id = ? AND c.retailer_org_id = ? AND c.external_id = ? AND c.catalog_type = ? AND b.supplier_org_id = ? AND b.removed_at = 0`,
 		row.ExternalProductID, orgID, row.ExternalWarehouseID, string(parcelgate.CatalogWarehouse), orgID).Scan(&b.id, &price, &eosAt, &doc)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
@@ -160,7 +162,9 @@ func (tx *Tx) allocateOrder(ctx context.Context, rec *orderRecord, stamp time.Ti
 // with the parcels (Delivered). A supplier may have released allocations
 // itself meanwhile (PUT balances with allocated 0, spec 4.4 rule 5); only
 // what is still allocated is released, in the same statement, so nothing
-// is returned twice and allocated never goes below zero.
+// is returned twice and allocated never goes below zero. A balance removed
+// meanwhile (possible only after such a release) holds nothing to return
+// and keeps quantity 0 and its removal stamp.
 func (tx *Tx) releaseOrder(ctx context.Context, rec *orderRecord, restock bool, stamp time.Time) error {
 	rows, err := tx.Query(ctx, `SELECT balance_id, quantity FROM order_rows WHERE order_pk = ? AND balance_id <> 0 ORDER BY line`, rec.pk)
 	if err != nil {
@@ -186,7 +190,7 @@ func (tx *Tx) releaseOrder(ctx context.Context, rec *orderRecord, restock bool, 
 	}
 	for _, h := range hs {
 		if _, err := tx.Exec(ctx, `UPDATE balances SET quantity = quantity + ? * (CASE WHEN allocated < ? THEN allocated ELSE ? END),
-			allocated = allocated - (CASE WHEN allocated < ? THEN allocated ELSE ? END), modified_at = ? WHERE id = ?`,
+			allocated = allocated - (CASE WHEN allocated < ? THEN allocated ELSE ? END), modified_at = ? WHERE id = ? AND removed_at = 0`,
 			back, h.q, h.q, h.q, h.q, micros(stamp), h.balance); err != nil {
 			return err
 		}

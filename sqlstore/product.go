@@ -40,27 +40,12 @@ func (db *DB) PutInventory(ctx context.Context, entries []parcelgate.InventoryIn
 		if err != nil {
 			return err
 		}
-		us := micros(stamp)
-		w := newBalanceWriter(tx, c, us)
-		ids = ids[:0]
+		w := newBalanceWriter(tx, c, micros(stamp))
+		if ids, err = upsertProducts(ctx, tx, c, micros(stamp), entries, w.products); err != nil {
+			return err
+		}
 		var bals []parcelgate.BalanceInput
 		for _, e := range entries {
-			p := e.Product
-			var id int64
-			err := tx.QueryRow(ctx, `INSERT INTO products (environment, supplier_org_id, external_id, ean_code, status, document, deleted_at, created_at, modified_at)
-				VALUES (?, ?, ?, ?, 'ACTIVE', ?, 0, ?, ?)
-				ON CONFLICT (supplier_org_id, external_id) DO UPDATE SET ean_code = excluded.ean_code, status = 'ACTIVE', document = excluded.document, deleted_at = 0, modified_at = excluded.modified_at
-				RETURNING id`, string(c.Environment), c.OrgID, p.ExternalID, p.EANCode, string(p.Document), us, us).Scan(&id)
-			if err != nil {
-				return err
-			}
-			// The product shows in its balances (eanCode, descriptions, a
-			// revived EOS), so a retailer polling them must see it change.
-			if _, err := tx.Exec(ctx, `UPDATE balances SET eos_at = 0, modified_at = ? WHERE product_id = ?`, us, id); err != nil {
-				return err
-			}
-			w.products[p.ExternalID] = productRef{id: id, ean: p.EANCode}
-			ids = append(ids, id)
 			bals = append(bals, e.Balances...)
 		}
 		_, err = w.apply(ctx, bals)
@@ -72,6 +57,62 @@ func (db *DB) PutInventory(ctx context.Context, entries []parcelgate.InventoryIn
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
 	return db.inventoryItems(ctx, c, ids, parcelgate.BalanceFilter{})
+}
+
+// upsertProducts creates or replaces the products of entries (spec 4.4 PUT
+// /inventory rule 1), many to a statement, records each in refs and returns
+// their IDs. A product named twice takes its last content, as writing the
+// entries one by one would leave it.
+func upsertProducts(ctx context.Context, tx *Tx, c *parcelgate.Caller, us int64, entries []parcelgate.InventoryInput, refs map[string]productRef) ([]int64, error) {
+	last := make(map[string]*parcelgate.Product, len(entries))
+	var order []*parcelgate.Product // first appearance, so new products get IDs in request order
+	for _, e := range entries {
+		if _, ok := last[e.Product.ExternalID]; !ok {
+			order = append(order, e.Product)
+		}
+		last[e.Product.ExternalID] = e.Product
+	}
+	ids := make([]int64, 0, len(order))
+	const cols = 7
+	for chunk := range slices.Chunk(order, maxParams/cols) {
+		args := make([]any, 0, len(chunk)*cols)
+		for _, first := range chunk {
+			p := last[first.ExternalID]
+			args = append(args, string(c.Environment), c.OrgID, p.ExternalID, p.EANCode, string(p.Document), us, us)
+		}
+		rows, err := tx.Query(ctx, `INSERT INTO products (environment, supplier_org_id, external_id, ean_code, document, created_at, modified_at, status, deleted_at)
+			VALUES `+valueRows(len(chunk), "?, ?, ?, ?, ?, ?, ?, 'ACTIVE', 0")+`
+			ON CONFLICT (supplier_org_id, external_id) DO UPDATE SET ean_code = excluded.ean_code, status = 'ACTIVE', document = excluded.document, deleted_at = 0, modified_at = excluded.modified_at
+			RETURNING id, external_id`, args...)
+		if err != nil {
+			return nil, err
+		}
+		var chunkIDs []any
+		for rows.Next() {
+			var id int64
+			var ext string
+			if err := rows.Scan(&id, &ext); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			refs[ext] = productRef{id: id, ean: last[ext].EANCode}
+			ids = append(ids, id)
+			chunkIDs = append(chunkIDs, id)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		// The product shows in its balances (eanCode, descriptions, a
+		// revived EOS), so a retailer polling them must see it change.
+		// Tombstones stay as they are: the product is not in those
+		// catalogs, and they never carry eos_at (EndOfSale skips them).
+		if _, err := tx.Exec(ctx, `UPDATE balances SET eos_at = 0, modified_at = ? WHERE product_id IN (`+placeholders(len(chunkIDs))+`) AND removed_at = 0`,
+			append([]any{us}, chunkIDs...)...); err != nil {
+			return nil, err
+		}
+	}
+	return ids, nil
 }
 
 func (db *DB) ListInventory(ctx context.Context, f parcelgate.InventoryFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.InventoryItem], error) {
@@ -93,6 +134,7 @@ func (db *DB) ListInventory(ctx context.Context, f parcelgate.InventoryFilter, p
 	if f.RetailerID != "" || f.CatalogExternalID != "" {
 		var sub filterSQL
 		sub.add("b.product_id = p.id")
+		sub.add("b.removed_at = 0")
 		if err := db.placeFilter(ctx, c, &sub, bf); err != nil {
 			return res, err
 		}
@@ -163,7 +205,7 @@ func (db *DB) EndOfSale(ctx context.Context, externalIDs []string) ([]*parcelgat
 			if _, err := tx.Exec(ctx, `UPDATE products SET status = 'EOS', deleted_at = ?, modified_at = ? WHERE id = ?`, us, us, id); err != nil {
 				return err
 			}
-			if _, err := tx.Exec(ctx, `UPDATE balances SET quantity = 0, eos_at = ?, modified_at = ? WHERE product_id = ?`, us, us, id); err != nil {
+			if _, err := tx.Exec(ctx, `UPDATE balances SET quantity = 0, eos_at = ?, modified_at = ? WHERE product_id = ? AND removed_at = 0`, us, us, id); err != nil {
 				return err
 			}
 		}
@@ -201,7 +243,7 @@ func (r *productRow) product() *parcelgate.Product {
 }
 
 // inventoryItems loads the products of ids, in that order, each with its
-// balances (those matching f's retailer and catalog).
+// live balances (those matching f's retailer and catalog; no tombstones).
 func (db *DB) inventoryItems(ctx context.Context, c *parcelgate.Caller, ids []int64, f parcelgate.BalanceFilter) ([]*parcelgate.InventoryItem, error) {
 	items := make([]*parcelgate.InventoryItem, 0, len(ids))
 	byID := make(map[int64]*parcelgate.InventoryItem, len(ids))
@@ -230,6 +272,7 @@ func (db *DB) inventoryItems(ctx context.Context, c *parcelgate.Caller, ids []in
 		}
 		var bf filterSQL
 		bf.add("b.supplier_org_id = ?", c.OrgID)
+		bf.add("b.removed_at = 0")
 		bf.in("b.product_id", anys(chunk))
 		if err := db.placeFilter(ctx, c, &bf, f); err != nil {
 			return nil, err
