@@ -77,15 +77,18 @@ func openSQLite(path string) (*DB, error) {
 		}
 	}
 	pragmas := "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)"
+	// The path is escaped: in a file: URI a bare '#' or '?' would end it,
+	// and the database would silently be opened somewhere else.
+	uri := "file:" + (&url.URL{Path: path}).EscapedPath()
 	// Immediate transactions take the write lock at BEGIN, so a transaction
 	// that reads then writes can never fail to upgrade its lock.
-	w, err := sql.Open("sqlite", "file:"+path+"?"+pragmas+"&_txlock=immediate")
+	w, err := sql.Open("sqlite", uri+"?"+pragmas+"&_txlock=immediate")
 	if err != nil {
 		return nil, err
 	}
 	w.SetMaxOpenConns(1)
 	w.SetConnMaxLifetime(0)
-	r, err := sql.Open("sqlite", "file:"+path+"?"+pragmas+"&_pragma=query_only(1)")
+	r, err := sql.Open("sqlite", uri+"?"+pragmas+"&_pragma=query_only(1)")
 	if err != nil {
 		w.Close()
 		return nil, err
