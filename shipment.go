@@ -104,8 +104,18 @@ func ValidParcelID(id string) bool { return parcelIDPattern.MatchString(id) }
 func ValidTrackingNumber(tn string) bool { return trackingNumberPattern.MatchString(tn) }
 
 // shipmentServiceCodes are the delivery methods of spec 2.3 that move a
-// parcel; NOUTO (pick-up from the warehouse) ships nothing.
-var shipmentServiceCodes = []string{"2101", "2102", "2103", "2104", "2143", "2144", "2145", "2317", "2318", "2331", "2711"}
+// parcel: the service code table less NOUTO (pick-up from the warehouse),
+// which ships nothing.
+var shipmentServiceCodes = func() []string {
+	var codes []string
+	for c := range serviceCodes {
+		if c != ServiceNouto {
+			codes = append(codes, c)
+		}
+	}
+	slices.Sort(codes)
+	return codes
+}()
 
 // NewTrackingNumber returns a fresh tracking number in the provider's
 // domestic form: JJFI and 17 random digits. It is also a valid parcel ID.

@@ -322,7 +322,7 @@ type ClockState struct {
 }
 
 func (s *Server) getClock(w http.ResponseWriter, r *http.Request) error {
-	writeJSON(w, http.StatusOK, ClockState{Now: formatTime(s.clock.Now()), Sandbox: s.cfg.SandboxClock != nil})
+	writeJSON(w, http.StatusOK, ClockState{Now: parcelgate.FormatStamp(s.clock.Now()), Sandbox: s.cfg.SandboxClock != nil})
 	return nil
 }
 
@@ -349,6 +349,6 @@ func (s *Server) advanceClock(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, ClockState{Now: formatTime(now), Sandbox: true})
+	writeJSON(w, http.StatusOK, ClockState{Now: parcelgate.FormatStamp(now), Sandbox: true})
 	return nil
 }

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/parcelgate/parcelgate"
 )
@@ -142,7 +141,7 @@ func (s *Server) writeErrorBody(w http.ResponseWriter, r *http.Request, sf surfa
 		return
 	}
 	writeJSON(w, status, EcomError{
-		Timestamp: formatTime(s.clock.Now()),
+		Timestamp: parcelgate.FormatStamp(s.clock.Now()),
 		Status:    status,
 		Error:     http.StatusText(status),
 		Message:   msg,
@@ -166,10 +165,4 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	w.Write(buf.Bytes())
-}
-
-// formatTime writes an instant as ISO 8601 with offset and microseconds,
-// the precision modification stamps carry (DESIGN §6).
-func formatTime(t time.Time) string {
-	return t.UTC().Format("2006-01-02T15:04:05.000000Z07:00")
 }

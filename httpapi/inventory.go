@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
@@ -22,15 +21,6 @@ func (s *Server) inventoryRoutes() {
 	s.handle("PUT /ecommerce/v3/inventory/balances", s.ecom(supplierRoles, s.putBalances))
 	s.handle("GET /ecommerce/v3/inventory/balances", s.ecom(supplierRoles, s.listSupplierBalances))
 	s.handle("DELETE /ecommerce/v3/inventory/balances", s.ecom(supplierRoles, s.deleteBalances))
-}
-
-// readBody reads a JSON request body whole, for the domain's parsers.
-func readBody(r *http.Request) ([]byte, error) {
-	var raw json.RawMessage
-	if err := decodeJSON(r, &raw, false); err != nil {
-		return nil, err
-	}
-	return raw, nil
 }
 
 func (s *Server) putInventory(w http.ResponseWriter, r *http.Request) error {

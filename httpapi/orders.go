@@ -48,8 +48,8 @@ func readOptionalBody(r *http.Request) ([]byte, error) {
 }
 
 func (s *Server) createOrder(w http.ResponseWriter, r *http.Request) error {
-	var raw json.RawMessage
-	if err := decodeJSON(r, &raw, false); err != nil {
+	raw, err := readBody(r)
+	if err != nil {
 		return err
 	}
 	req, err := readOrderRequest(r, raw)

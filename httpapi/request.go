@@ -59,6 +59,16 @@ func decodeJSON(r *http.Request, v any, strict bool) error {
 	return nil
 }
 
+// readBody reads a lenient ecom JSON body whole, for the domain's parsers,
+// which report every field problem at once.
+func readBody(r *http.Request) ([]byte, error) {
+	var raw json.RawMessage
+	if err := decodeJSON(r, &raw, false); err != nil {
+		return nil, err
+	}
+	return raw, nil
+}
+
 func jsonError(err error) error {
 	if maxErr, ok := errors.AsType[*http.MaxBytesError](err); ok {
 		return parcelgate.Errorf(parcelgate.ETOOLARGE, "The request body is over the limit of %d bytes.", maxErr.Limit)
