@@ -44,14 +44,7 @@ func (s *Server) getErrandCode(w http.ResponseWriter, r *http.Request) error {
 // Empty elements (a trailing comma) are skipped. No IDs, or more than
 // MaxErrandCodeIDs, is 400.
 func (s *Server) listErrandCodes(w http.ResponseWriter, r *http.Request) error {
-	var ids []string
-	for _, v := range r.URL.Query()["id"] {
-		for id := range strings.SplitSeq(v, ",") {
-			if id = strings.TrimSpace(id); id != "" {
-				ids = append(ids, id)
-			}
-		}
-	}
+	ids := commaValues(r.URL.Query(), "id")
 	var p parcelgate.Problems
 	switch {
 	case len(ids) == 0:

@@ -183,18 +183,12 @@ func parseBalanceQuery(r *http.Request, supplier bool) (parcelgate.PageRequest, 
 // repeated parameters.
 func listParam(q url.Values, name string, p *parcelgate.Problems, valid func(string) bool) []string {
 	var out []string
-	for _, v := range q[name] {
-		for item := range strings.SplitSeq(v, ",") {
-			item = strings.TrimSpace(item)
-			if item == "" {
-				continue
-			}
-			if !valid(item) {
-				p.Add(name, "%q is not a valid value", item)
-				continue
-			}
-			out = append(out, item)
+	for _, item := range commaValues(q, name) {
+		if !valid(item) {
+			p.Add(name, "%q is not a valid value", item)
+			continue
 		}
+		out = append(out, item)
 	}
 	if len(out) > parcelgate.MaxListFilterValues {
 		p.Add(name, "lists %d values; at most %d are allowed", len(out), parcelgate.MaxListFilterValues)

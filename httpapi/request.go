@@ -7,6 +7,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/parcelgate/parcelgate"
@@ -67,6 +68,20 @@ func readBody(r *http.Request) ([]byte, error) {
 		return nil, err
 	}
 	return raw, nil
+}
+
+// commaValues reads a query parameter given as one value, a comma-separated
+// list, or repeated; items are trimmed and empty ones skipped.
+func commaValues(q url.Values, name string) []string {
+	var out []string
+	for _, v := range q[name] {
+		for item := range strings.SplitSeq(v, ",") {
+			if item = strings.TrimSpace(item); item != "" {
+				out = append(out, item)
+			}
+		}
+	}
+	return out
 }
 
 func jsonError(err error) error {
