@@ -64,7 +64,7 @@ func (db *DB) catalogSelect() string {
 
 const catalogGroup = ` GROUP BY c.id, c.environment, c.retailer_org_id, c.external_id, c.name, c.catalog_type, ro.business_id, c.created_at`
 
-func scanCatalog(s interface{ Scan(...any) error }) (*parcelgate.Catalog, error) {
+func scanCatalog(s rowScanner) (*parcelgate.Catalog, error) {
 	var c parcelgate.Catalog
 	var env, typ, suppliers string
 	var created int64

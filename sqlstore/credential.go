@@ -33,7 +33,7 @@ func (db *DB) CreateGatewayClient(ctx context.Context, c *parcelgate.GatewayClie
 
 const gatewayClientColumns = `c.client_id, c.secret_hash, c.org_id, o.environment, o.business_id, c.versions, c.created_at`
 
-func scanGatewayClient(s interface{ Scan(...any) error }) (*parcelgate.GatewayClient, string, error) {
+func scanGatewayClient(s rowScanner) (*parcelgate.GatewayClient, string, error) {
 	var c parcelgate.GatewayClient
 	var hash, env, versions string
 	var created int64
@@ -142,7 +142,7 @@ type accountRow struct {
 	lockedUntil int64
 }
 
-func scanServiceAccount(s interface{ Scan(...any) error }) (*accountRow, error) {
+func scanServiceAccount(s rowScanner) (*accountRow, error) {
 	a := accountRow{ServiceAccount: new(parcelgate.ServiceAccount)}
 	var env, roles string
 	var created int64

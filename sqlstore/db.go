@@ -235,6 +235,27 @@ func (tx *Tx) QueryRow(ctx context.Context, q string, args ...any) *sql.Row {
 	return tx.tx.QueryRowContext(ctx, tx.d.rebind(q), args...)
 }
 
+// querier runs reads on either the reader pool (reader) or inside a write
+// transaction (*Tx), so one read function serves both.
+type querier interface {
+	Query(ctx context.Context, q string, args ...any) (*sql.Rows, error)
+	QueryRow(ctx context.Context, q string, args ...any) *sql.Row
+}
+
+type reader struct{ db *DB }
+
+func (r reader) Query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	return r.db.query(ctx, q, args...)
+}
+
+func (r reader) QueryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	return r.db.queryRow(ctx, q, args...)
+}
+
+// rowScanner is a *sql.Row or *sql.Rows, so one scan function reads a row
+// of either.
+type rowScanner interface{ Scan(...any) error }
+
 // inTx runs fn in a write transaction and commits it; fn's error, or a
 // failed commit, rolls it back. A transaction that lost a race to a
 // concurrent one is run again, a few times, so fn must not have effects

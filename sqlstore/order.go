@@ -45,7 +45,7 @@ type orderRecord struct {
 
 const orderColumns = `o.id, o.environment, o.org_id, o.status, o.status_at, o.reason, o.auto_submit, o.allocated, o.content_hash, o.doc, o.inserted_at, o.updated_at, o.ready_at`
 
-func scanOrderRecord(s interface{ Scan(...any) error }) (*orderRecord, error) {
+func scanOrderRecord(s rowScanner) (*orderRecord, error) {
 	var r orderRecord
 	var env, status, doc string
 	var auto, alloc int

@@ -33,7 +33,7 @@ func (db *DB) CreateOrganization(ctx context.Context, o *parcelgate.Organization
 
 const orgColumns = `id, environment, business_id, name, contract_number, address, created_at`
 
-func scanOrganization(s interface{ Scan(...any) error }) (*parcelgate.Organization, error) {
+func scanOrganization(s rowScanner) (*parcelgate.Organization, error) {
 	var o parcelgate.Organization
 	var env, addr string
 	var created int64

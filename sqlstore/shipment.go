@@ -14,23 +14,6 @@ import (
 
 var _ parcelgate.ShipmentService = (*DB)(nil)
 
-// querier runs reads on either the reader pool (reader) or inside a write
-// transaction (*Tx), so one read function serves both.
-type querier interface {
-	Query(ctx context.Context, q string, args ...any) (*sql.Rows, error)
-	QueryRow(ctx context.Context, q string, args ...any) *sql.Row
-}
-
-type reader struct{ db *DB }
-
-func (r reader) Query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
-	return r.db.query(ctx, q, args...)
-}
-
-func (r reader) QueryRow(ctx context.Context, q string, args ...any) *sql.Row {
-	return r.db.queryRow(ctx, q, args...)
-}
-
 func (db *DB) CreateShipment(ctx context.Context, c *parcelgate.Caller, s *parcelgate.Shipment) (bool, error) {
 	if err := s.Validate(); err != nil {
 		return false, err
