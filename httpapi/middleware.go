@@ -81,14 +81,7 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 	if err != nil {
 		panic(err)
 	}
-	inner := gz(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, pattern := mux.Handler(r)
-		if pattern == "" {
-			s.notRouted(mux, w, r)
-			return
-		}
-		mux.ServeHTTP(w, r)
-	}))
+	routed := gz(mux)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		id := r.Header.Get("X-Request-ID")
@@ -100,7 +93,8 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 		w.Header().Set("X-Request-ID", id)
 		rec := &recorder{ResponseWriter: w}
 		_, route := mux.Handler(r)
-		if route == "" {
+		matched := route != ""
+		if !matched {
 			route = "unmatched"
 		}
 		defer func() {
@@ -140,7 +134,11 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 			return
 		}
 		r.Body = http.MaxBytesReader(rec, r.Body, s.cfg.MaxBodyBytes)
-		inner.ServeHTTP(rec, r)
+		if !matched {
+			s.notRouted(mux, rec, r)
+			return
+		}
+		routed.ServeHTTP(rec, r)
 	})
 }
 
