@@ -1,0 +1,236 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/auth"
+	"github.com/parcelgate/parcelgate/httpapi"
+	"github.com/parcelgate/parcelgate/sqlstore"
+)
+
+const (
+	adminToken = "loadtest-admin-token"
+	defaultPG  = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
+)
+
+// env is parcelgate running in this process over a fresh database.
+type env struct {
+	engine string
+	dsn    string // the store's DSN, for set-based fills
+	db     *sqlstore.DB
+	srv    *http.Server
+	url    string
+	client *http.Client
+	close  func()
+}
+
+func start(ctx context.Context, engine string) (*env, error) {
+	e := &env{engine: engine}
+	var cleanup []func()
+	e.close = func() {
+		for i := len(cleanup) - 1; i >= 0; i-- {
+			cleanup[i]()
+		}
+	}
+	fail := func(err error) (*env, error) {
+		e.close()
+		return nil, err
+	}
+	switch engine {
+	case "sqlite":
+		dir, err := os.MkdirTemp("", "parcelgate-loadtest-")
+		if err != nil {
+			return nil, err
+		}
+		cleanup = append(cleanup, func() { os.RemoveAll(dir) })
+		e.dsn = "sqlite:" + filepath.Join(dir, "load.db")
+	case "postgres":
+		base := os.Getenv("PARCELGATE_TEST_POSTGRES")
+		if base == "" {
+			base = defaultPG
+		}
+		admin, err := sql.Open("pgx", base)
+		if err != nil {
+			return nil, err
+		}
+		schema := strings.ToLower("load_" + rand.Text()[:12])
+		if _, err := admin.ExecContext(ctx, `CREATE SCHEMA `+schema); err != nil {
+			admin.Close()
+			return nil, fmt.Errorf("postgres at %s: %w", base, err)
+		}
+		cleanup = append(cleanup, func() {
+			admin.Exec(`DROP SCHEMA ` + schema + ` CASCADE`)
+			admin.Close()
+		})
+		if e.dsn, err = sqlstore.WithSearchPath(base, schema); err != nil {
+			return fail(err)
+		}
+	default:
+		return nil, fmt.Errorf("unknown engine %q", engine)
+	}
+	clock := parcelgate.SystemClock{}
+	db, err := sqlstore.Open(ctx, e.dsn, clock)
+	if err != nil {
+		return fail(err)
+	}
+	e.db = db
+	cleanup = append(cleanup, func() { db.Close() })
+	if err := db.Migrate(ctx); err != nil {
+		return fail(err)
+	}
+	keys, err := db.TokenKeys(ctx)
+	if err != nil {
+		return fail(err)
+	}
+	log := slog.New(slog.NewJSONHandler(io.Discard, nil))
+	handler := httpapi.New(db, auth.NewKeyring(keys), clock, log, httpapi.Config{AdminToken: adminToken})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return fail(err)
+	}
+	e.srv = &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	go e.srv.Serve(ln)
+	cleanup = append(cleanup, func() { e.srv.Close() })
+	e.url = "http://" + ln.Addr().String()
+	e.client = newClient(256)
+	return e, nil
+}
+
+func newClient(conns int) *http.Client {
+	return &http.Client{Transport: &http.Transport{MaxIdleConns: conns, MaxIdleConnsPerHost: conns, DisableCompression: true}, Timeout: 2 * time.Minute}
+}
+
+// call makes one request and decodes a JSON answer into out (when not
+// nil); a status other than want is an error.
+func (e *env) call(method, path, bearer string, body any, want int, out any) error {
+	var rd io.Reader
+	if body != nil {
+		raw, err := json.Marshal(body)
+		if err != nil {
+			return err
+		}
+		rd = bytes.NewReader(raw)
+	}
+	req, err := http.NewRequest(method, e.url+path, rd)
+	if err != nil {
+		return err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if bearer != "" {
+		req.Header.Set("Authorization", "Bearer "+bearer)
+	}
+	resp, err := e.client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != want {
+		return fmt.Errorf("%s %s: %d, want %d: %.500s", method, path, resp.StatusCode, want, raw)
+	}
+	if out != nil {
+		return json.Unmarshal(raw, out)
+	}
+	return nil
+}
+
+func (e *env) admin(method, path string, body any, want int, out any) error {
+	return e.call(method, path, adminToken, body, want, out)
+}
+
+// organization creates an organization of the production environment.
+func (e *env) organization(businessID string) error {
+	return e.admin("POST", "/admin/v1/organizations", map[string]any{"environment": "production", "businessId": businessID, "name": "Load " + businessID}, http.StatusCreated, nil)
+}
+
+// catalog creates a catalog of retailer open to suppliers.
+func (e *env) catalog(retailer, id string, typ parcelgate.CatalogType, suppliers ...string) error {
+	return e.admin("POST", "/admin/v1/catalogs", map[string]any{"environment": "production", "retailerId": retailer, "catalogExternalId": id, "catalogType": typ, "supplierIds": suppliers}, http.StatusCreated, nil)
+}
+
+// ecomToken returns a token of a new service account of businessID.
+func (e *env) ecomToken(businessID string, role parcelgate.Role) (string, error) {
+	var a struct{ Username, Password string }
+	if err := e.admin("POST", "/admin/v1/service-accounts", map[string]any{"environment": "production", "businessId": businessID, "username": "load" + strings.ToLower(rand.Text()[:10]), "roles": []parcelgate.Role{role}}, http.StatusCreated, &a); err != nil {
+		return "", err
+	}
+	req, _ := http.NewRequest("GET", e.url+"/auth/token", nil)
+	req.SetBasicAuth(a.Username, a.Password)
+	resp, err := e.client.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	var tok httpapi.EcomToken
+	if resp.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("GET /auth/token: %d", resp.StatusCode)
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&tok); err != nil {
+		return "", err
+	}
+	return tok.AccessToken, nil
+}
+
+// merchantBID is the merchant of the order modes: it stocks its own
+// warehouse WH1.
+const merchantBID = "1234567-1"
+
+// merchant creates the merchant, its warehouse and products P1..Pn with
+// plenty of stock, and returns its token.
+func (e *env) merchant(products int) (string, error) {
+	if err := e.organization(merchantBID); err != nil {
+		return "", err
+	}
+	if err := e.catalog(merchantBID, "WH1", parcelgate.CatalogWarehouse, merchantBID); err != nil {
+		return "", err
+	}
+	tok, err := e.ecomToken(merchantBID, parcelgate.RoleMerchant)
+	if err != nil {
+		return "", err
+	}
+	var items []any
+	for i := 1; i <= products; i++ {
+		items = append(items, map[string]any{
+			"product":  map[string]any{"externalId": fmt.Sprintf("%s-P%d", merchantBID, i), "descriptions": map[string]any{"en": map[string]any{"name": fmt.Sprintf("Product %d", i)}}},
+			"balances": []any{map[string]any{"retailerId": merchantBID, "catalogExternalId": "WH1", "quantity": 1_000_000_000, "wholesalePrice": json.Number("2.50"), "currency": "EUR"}},
+		})
+	}
+	return tok, e.call("PUT", "/ecommerce/v3/inventory", tok, items, http.StatusOK, nil)
+}
+
+// orderBody is an order of merchantBID with externalId own and one row of
+// each of the products.
+func orderBody(own string, products ...int) []byte {
+	var rows []any
+	for _, p := range products {
+		rows = append(rows, map[string]any{"externalProductId": fmt.Sprintf("%s-P%d", merchantBID, p), "externalWarehouseId": "WH1", "quantity": 1})
+	}
+	raw, _ := json.Marshal(map[string]any{
+		"externalId": merchantBID + "-" + own,
+		"references": []any{map[string]any{"name": "SO", "value": "SO-" + own}},
+		"deliveryAddress": map[string]any{"name": "Maija Meikäläinen", "streetAddress": "Kotikatu 2", "postalCode": "00200",
+			"postOffice": "Helsinki", "country": "FI", "telephone": "+358401234567", "email": "maija@example.com"},
+		"serviceCode": "2103",
+		"rows":        rows,
+	})
+	return raw
+}

@@ -1,0 +1,142 @@
+// Command loadtest measures parcelgate under load on this machine and prints
+// the figures docs/performance.md records. It starts parcelgate in-process
+// (the real router over a real store, SQLite in a temporary directory or
+// PostgreSQL in a schema of its own that is dropped afterwards), seeds what a
+// mode needs over the operator and ecom APIs, and drives it over loopback
+// HTTP.
+//
+// Modes (-mode, comma-separated; default read):
+//
+//	read    an authenticated GET /ecommerce/v3/orders/{id}, and a bare
+//	        net/http handler writing the same bytes, one after the other in
+//	        the same run: req/s of each and the ratio. Uses wrk when it is on
+//	        PATH (-wrk=false to use the built-in generator).
+//	walk    a retailer walks a catalog of -balances balances (412,638: 207
+//	        pages of 2000) by page number: the whole walk, first and last
+//	        page, peak heap of the process.
+//	create  -clients clients each ordering its own product (2-row orders of
+//	        distinct products): orders/s, p50, p99.
+//	hot     -hot-clients clients ordering the same product: orders/s, p50,
+//	        p99.
+//
+// Example: go run ./cmd/loadtest -engine sqlite,postgres -mode read,create,hot
+//
+// PostgreSQL is reached at PARCELGATE_TEST_POSTGRES or the local server
+// (postgres://postgres@127.0.0.1:5432/test).
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"strings"
+	"time"
+)
+
+type config struct {
+	engines    []string
+	modes      []string
+	duration   time.Duration
+	conns      int
+	useWrk     bool
+	cpuProfile string
+	balances   int
+	walks      int
+	clients    int
+	hotClients int
+	repeat     int
+}
+
+func main() {
+	var c config
+	var engines, modes string
+	flag.StringVar(&engines, "engine", "sqlite,postgres", "engines to measure: sqlite, postgres")
+	flag.StringVar(&modes, "mode", "read", "what to measure: read, walk, create, hot (comma-separated)")
+	flag.DurationVar(&c.duration, "d", 10*time.Second, "length of each timed load run")
+	flag.IntVar(&c.conns, "c", 32, "connections of the read load")
+	flag.BoolVar(&c.useWrk, "wrk", true, "drive the read load with wrk when it is installed")
+	flag.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of parcelgate's read load to this file (suffixed with the engine)")
+	flag.IntVar(&c.balances, "balances", 412638, "balances in the walked catalog")
+	flag.IntVar(&c.walks, "walks", 3, "whole walks of the catalog")
+	flag.IntVar(&c.clients, "clients", 32, "clients of the create mode, each with its own product")
+	flag.IntVar(&c.hotClients, "hot-clients", 64, "clients of the hot mode, all ordering the same product")
+	flag.IntVar(&c.repeat, "repeat", 2, "runs of each read and order measurement")
+	flag.Parse()
+	c.engines = strings.Split(engines, ",")
+	c.modes = strings.Split(modes, ",")
+	if err := run(context.Background(), c); err != nil {
+		fmt.Fprintln(os.Stderr, "loadtest:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, c config) error {
+	fmt.Printf("loadtest: %s, GOMAXPROCS=%d, %d CPUs, %s\n", runtime.Version(), runtime.GOMAXPROCS(0), runtime.NumCPU(), loadAverage())
+	for _, engine := range c.engines {
+		for _, mode := range c.modes {
+			if err := runMode(ctx, c, engine, mode); err != nil {
+				return fmt.Errorf("%s %s: %w", engine, mode, err)
+			}
+		}
+	}
+	fmt.Printf("done, %s\n", loadAverage())
+	return nil
+}
+
+func runMode(ctx context.Context, c config, engine, mode string) error {
+	switch mode {
+	case "read", "walk", "create", "hot":
+	default:
+		return fmt.Errorf("unknown mode %q", mode)
+	}
+	env, err := start(ctx, engine)
+	if err != nil {
+		return err
+	}
+	defer env.close()
+	switch mode {
+	case "read":
+		return readMode(ctx, c, env)
+	case "walk":
+		return walkMode(ctx, c, env)
+	case "create":
+		return orderMode(ctx, c, env, c.clients, false)
+	default:
+		return orderMode(ctx, c, env, c.hotClients, true)
+	}
+}
+
+// profileDuring writes a CPU profile of fn to path when path is set.
+func profileDuring(path string, fn func() error) error {
+	if path == "" {
+		return fn()
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := pprof.StartCPUProfile(f); err != nil {
+		return err
+	}
+	err = fn()
+	pprof.StopCPUProfile()
+	return err
+}
+
+// loadAverage is /proc/loadavg's first three fields, to note the machine's
+// conditions beside the figures.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "load average unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "load average unknown"
+	}
+	return "load average " + strings.Join(f[:3], " ")
+}

@@ -1,0 +1,213 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/parcelgate/parcelgate"
+)
+
+// readMode compares an authenticated GET of one order with a bare handler
+// writing the same bytes.
+func readMode(ctx context.Context, c config, e *env) error {
+	tok, err := e.merchant(2)
+	if err != nil {
+		return err
+	}
+	var o parcelgate.Order
+	if err := e.call("PUT", "/ecommerce/v3/order", tok, rawJSON(orderBody("READ1", 1, 2)), http.StatusOK, &o); err != nil {
+		return err
+	}
+	path := "/ecommerce/v3/orders/" + o.ID
+	req, _ := http.NewRequest("GET", e.url+path, nil)
+	req.Header.Set("Authorization", "Bearer "+tok)
+	resp, err := e.client.Do(req)
+	if err != nil {
+		return err
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET %s: %d %v", path, resp.StatusCode, err)
+	}
+	ctype := resp.Header.Get("Content-Type")
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	bare := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", ctype)
+		w.Write(body)
+	})}
+	go bare.Serve(ln)
+	defer bare.Close()
+	bareURL := "http://" + ln.Addr().String() + path
+
+	header := http.Header{"Authorization": {"Bearer " + tok}}
+	fmt.Printf("%s read: GET %s, %d-byte body, %d connections, %s per run\n", e.engine, "/ecommerce/v3/orders/{id}", len(body), c.conns, c.duration)
+	// A short warm-up of each, so neither side pays for first connections
+	// and cold caches inside the measured runs.
+	goGetLoad(bareURL, nil, c.conns, time.Second)
+	goGetLoad(e.url+path, header, c.conns, time.Second)
+	for run := range c.repeat {
+		bareRPS, tool, err := getLoad(ctx, bareURL, nil, c.conns, c.duration, c.useWrk)
+		if err != nil {
+			return fmt.Errorf("bare: %w", err)
+		}
+		var pgRPS float64
+		profile := ""
+		if run == 0 && c.cpuProfile != "" {
+			profile = c.cpuProfile + "." + e.engine
+		}
+		err = profileDuring(profile, func() error {
+			var err error
+			pgRPS, _, err = getLoad(ctx, e.url+path, header, c.conns, c.duration, c.useWrk)
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("parcelgate: %w", err)
+		}
+		fmt.Printf("  run %d (%s): bare %.0f req/s, parcelgate %.0f req/s, ratio %.2f×, %s\n", run+1, tool, bareRPS, pgRPS, pgRPS/bareRPS, loadAverage())
+	}
+	return nil
+}
+
+// rawJSON is a body already encoded.
+type rawJSON []byte
+
+func (r rawJSON) MarshalJSON() ([]byte, error) { return r, nil }
+
+const (
+	supplierA = "1234567-1"
+	retailerR = "0737546-2"
+)
+
+// walkMode walks a catalog of c.balances balances page by page, as the
+// spec's client loops page=0..N-1.
+func walkMode(ctx context.Context, c config, e *env) error {
+	if err := e.organization(supplierA); err != nil {
+		return err
+	}
+	if err := e.organization(retailerR); err != nil {
+		return err
+	}
+	if err := e.catalog(retailerR, "BIG", parcelgate.CatalogDropship, supplierA); err != nil {
+		return err
+	}
+	t0 := time.Now()
+	if err := fillCatalog(ctx, e, c.balances); err != nil {
+		return err
+	}
+	fmt.Printf("%s walk: %d balances written in %s\n", e.engine, c.balances, time.Since(t0).Round(time.Millisecond))
+	tok, err := e.ecomToken(retailerR, parcelgate.RoleRetailer)
+	if err != nil {
+		return err
+	}
+	pages := (c.balances + parcelgate.DefaultPageSize - 1) / parcelgate.DefaultPageSize
+	var mem runtime.MemStats
+	for walk := range c.walks {
+		runtime.GC()
+		var peak uint64
+		var first, last time.Duration
+		start := time.Now()
+		for p := range pages {
+			t := time.Now()
+			var page struct {
+				Page struct{ TotalElements, TotalPages int }
+			}
+			if err := e.call("GET", fmt.Sprintf("/ecommerce/v3/catalogs/BIG/balances?page=%d", p), tok, nil, http.StatusOK, &page); err != nil {
+				return err
+			}
+			if page.Page.TotalElements != c.balances || page.Page.TotalPages != pages {
+				return fmt.Errorf("page %d: totalElements %d, totalPages %d; want %d, %d", p, page.Page.TotalElements, page.Page.TotalPages, c.balances, pages)
+			}
+			switch p {
+			case 0:
+				first = time.Since(t)
+			case pages - 1:
+				last = time.Since(t)
+			}
+			runtime.ReadMemStats(&mem)
+			peak = max(peak, mem.HeapInuse)
+		}
+		fmt.Printf("  walk %d: %d pages in %s (first page %s, last page %s), peak heap %.1f MiB, %s\n",
+			walk+1, pages, time.Since(start).Round(10*time.Millisecond), ms(first), ms(last), float64(peak)/(1<<20), loadAverage())
+	}
+	return nil
+}
+
+// fillCatalog writes n products of supplier A, each published to
+// retailer R's catalog BIG, with two set-based statements.
+func fillCatalog(ctx context.Context, e *env, n int) error {
+	driver, dsn := "pgx", e.dsn
+	if e.engine == "sqlite" {
+		driver, dsn = "sqlite", strings.TrimPrefix(dsn, "sqlite:")
+	}
+	raw, err := sql.Open(driver, dsn)
+	if err != nil {
+		return err
+	}
+	defer raw.Close()
+	now := time.Now().UnixMicro()
+	stmts := []string{
+		fmt.Sprintf(`INSERT INTO products (environment, supplier_org_id, external_id, ean_code, status, document, deleted_at, created_at, modified_at)
+			WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < %d)
+			SELECT 'production', o.id, 'B' || n.i, '64' || n.i, 'ACTIVE', '{"externalId":"B' || n.i || '","eanCode":"64' || n.i || '","descriptions":{"en":{"name":"Bench product ' || n.i || '"}}}', 0, %d, %d
+			FROM n, organizations o WHERE o.environment = 'production' AND o.business_id = '%s'`, n, now, now, supplierA),
+		fmt.Sprintf(`INSERT INTO balances (product_id, catalog_id, supplier_org_id, retailer_org_id, product_external_id, quantity, allocated, wholesale_price, currency, eos_at, modified_at)
+			SELECT p.id, c.id, p.supplier_org_id, c.retailer_org_id, p.external_id, p.id %% 100, 0, '9.90', 'EUR', 0, %d + p.id
+			FROM products p, catalogs c WHERE c.external_id = 'BIG'`, now),
+	}
+	if e.engine == "postgres" {
+		stmts = append(stmts, `VACUUM ANALYZE products`, `VACUUM ANALYZE balances`)
+	} else {
+		stmts = append(stmts, `ANALYZE`)
+	}
+	for _, s := range stmts {
+		if _, err := raw.ExecContext(ctx, s); err != nil {
+			return fmt.Errorf("fill: %w", err)
+		}
+	}
+	return nil
+}
+
+// orderMode creates 2-row orders with clients clients for c.duration:
+// each client its own two products, or (hot) all of them the same two.
+func orderMode(ctx context.Context, c config, e *env, clients int, hot bool) error {
+	products := 2 * clients
+	if hot {
+		products = 2
+	}
+	tok, err := e.merchant(products)
+	if err != nil {
+		return err
+	}
+	name := "create"
+	what := "each its own two products"
+	if hot {
+		name, what = "hot", "all the same two products"
+	}
+	fmt.Printf("%s %s: %d clients, 2-row orders of %s, %s per run\n", e.engine, name, clients, what, c.duration)
+	for run := range c.repeat {
+		lat, err := postLoad(e, "PUT", "/ecommerce/v3/order", tok, clients, c.duration, func(w, n int) []byte {
+			own := fmt.Sprintf("%d.%d.%d", run, w, n)
+			if hot {
+				return orderBody(own, 1, 2)
+			}
+			return orderBody(own, 2*w+1, 2*w+2)
+		})
+		if err != nil {
+			return err
+		}
+		fmt.Printf("  run %d: %.0f orders/s, p50 %s, p99 %s (%d orders), %s\n", run+1, float64(len(lat))/c.duration.Seconds(), ms(lat.quantile(0.5)), ms(lat.quantile(0.99)), len(lat), loadAverage())
+	}
+	return nil
+}
