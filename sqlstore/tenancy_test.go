@@ -1,0 +1,317 @@
+package sqlstore
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// tenantTables are the tables whose rows belong to one organization (and
+// so to one environment: an organization's id is of exactly one
+// environment). docs/scaling.md distributes them by organization; a query
+// that names no organization key must visit every shard, and on one
+// database it is the query most likely to leak one tenant's rows to
+// another.
+var tenantTables = []string{
+	"gateway_clients", "service_accounts", "catalogs", "catalog_suppliers",
+	"shipments", "parcels", "codes", "products", "balances",
+	"orders", "order_rows", "order_refs", "order_history",
+}
+
+// tenantKey is a condition that names the organization (or, for the
+// environment-wide code space, the environment) a statement reads or
+// changes: a tenant key column compared with a parameter or with another
+// table's tenant key.
+var tenantKey = regexp.MustCompile(`\b(org_id|supplier_org_id|retailer_org_id|environment)\s*(=|IN\b)`)
+
+// tenantExceptions are the statements on tenant tables that deliberately
+// name no organization, each with the reason it is safe and what it
+// becomes when tenants are spread over several databases
+// (docs/scaling.md). A key is "function table".
+var tenantExceptions = map[string]string{
+	// Logins: a credential is found by its own name before any
+	// organization is known (a Basic login or a client_id names none, and
+	// both are unique across the deployment). Distributed: a small global
+	// directory of credentials, replicated to every node.
+	"DB.AuthenticateGatewayClient gateway_clients":   login,
+	"DB.AuthenticateServiceAccount service_accounts": login,
+	"DB.RevokeGatewayClient gateway_clients":         login,
+	"DB.RevokeServiceAccount service_accounts":       login,
+	"DB.UnlockServiceAccount service_accounts":       login,
+
+	// The warehouse engine serves every tenant: it finds due orders across
+	// organizations, then moves each by its key. Distributed: one engine
+	// per shard, each sweeping its own shard.
+	"DB.DueOrders orders":    engine,
+	"DB.AdvanceOrder orders": engine,
+
+	// Conditions built at run time (filterSQL or a where argument): the
+	// caller's organization or catalog is among them, which the scan
+	// cannot see; the HTTP cross-tenant tests prove each list.
+	"DB.balances balances":               runtimeFilter,
+	"DB.balances catalogs":               runtimeFilter,
+	"DB.balances products":               runtimeFilter,
+	"DB.catalogSelect catalogs":          runtimeFilter,
+	"DB.catalogSelect catalog_suppliers": runtimeFilter,
+
+	// By the key of a row that the same transaction first read under the
+	// caller's organization (and locked where it matters). Distributed:
+	// the key is qualified with the organization, which the code has in
+	// hand, so the statement is routed to the row's shard.
+	"DB.DeleteBalances balances":          byScopedKey,
+	"DB.DeleteBalances catalogs":          byScopedKey,
+	"DB.DeleteBalances products":          byScopedKey,
+	"DB.EndOfSale balances":               byScopedKey,
+	"DB.EndOfSale products":               byScopedKey,
+	"DB.SetOrderPreferences orders":       byScopedKey,
+	"Tx.allocateOrder balances":           byScopedKey,
+	"Tx.fillOrder orders":                 byScopedKey,
+	"Tx.moveOrder orders":                 byScopedKey,
+	"Tx.moveStock balances":               byScopedKey,
+	"Tx.placeOrder orders":                byScopedKey,
+	"Tx.releaseOrder balances":            byScopedKey,
+	"balanceWriter.updateStaged balances": byScopedKey,
+	"upsertProducts balances":             byScopedKey,
+
+	// Child rows reached through their parent's key (an order's rows,
+	// references and history; a shipment's parcels). Distributed: the
+	// child tables carry the organization too and are co-located with
+	// their parent.
+	"Tx.fillOrder order_rows":        child,
+	"Tx.recordHistory order_history": child,
+	"Tx.releaseOrder order_rows":     child,
+	"Tx.replaceOrder order_refs":     child,
+	"Tx.replaceOrder order_rows":     child,
+	"findShipment parcels":           child,
+}
+
+const (
+	login         = "login lookup by a globally unique name"
+	engine        = "the warehouse engine's sweep over every tenant"
+	runtimeFilter = "conditions built at run time"
+	byScopedKey   = "by the key of a row first read under the caller's organization"
+	child         = "child rows by their parent's key"
+)
+
+// DESIGN §4, issue 14 item 6: every store statement on a tenant-scoped
+// table filters by organization (or environment), except the listed ones.
+// The statements are found by reading the package's source: every string
+// expression that starts with SELECT, UPDATE, DELETE, INSERT or WITH,
+// with the package's string constants resolved.
+func TestEveryTenantQueryNamesItsOrganization(t *testing.T) {
+	stmts := sqlStatements(t)
+	if len(stmts) < 50 {
+		t.Fatalf("found only %d SQL statements in the package: the scan is broken", len(stmts))
+	}
+	used := map[string]bool{}
+	for _, s := range stmts {
+		for _, table := range tablesRead(s.sql) {
+			if !slices.Contains(tenantTables, table) {
+				continue
+			}
+			key := s.fn + " " + table
+			if tenantKey.MatchString(s.sql) || insertsTenantKey(s.sql) {
+				continue
+			}
+			if _, ok := tenantExceptions[key]; ok {
+				used[key] = true
+				continue
+			}
+			t.Errorf("%s: a statement on %s names no organization: %q\n(add the filter, or list %q in tenantExceptions with the reason)", s.pos, table, s.sql, key)
+		}
+	}
+	for key := range tenantExceptions {
+		if !used[key] {
+			t.Errorf("tenantExceptions lists %q, which no longer matches a statement: remove it", key)
+		}
+	}
+}
+
+// The scan itself must see through concatenation and constants, or the
+// test above would pass by seeing nothing.
+func TestTenantScanReadsConcatenatedSQL(t *testing.T) {
+	stmts := sqlStatements(t)
+	var found bool
+	for _, s := range stmts {
+		if strings.Contains(s.sql, "o.content_hash") && strings.Contains(s.sql, "FROM orders o") {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatal("no statement joins orderColumns with FROM orders: constants are not resolved")
+	}
+	if got := tablesRead("SELECT a FROM orders o JOIN order_rows r ON r.order_pk = o.id WHERE x IN (SELECT id FROM codes)"); !slices.Equal(got, []string{"orders", "order_rows", "codes"}) {
+		t.Fatalf("tablesRead: %v", got)
+	}
+	if got := tablesRead("UPDATE balances SET q = 1"); !slices.Equal(got, []string{"balances"}) {
+		t.Fatalf("tablesRead: %v", got)
+	}
+	if tenantKey.MatchString("WHERE b.id = ?") || !tenantKey.MatchString("WHERE o.org_id = ?") {
+		t.Fatal("tenantKey matches the wrong conditions")
+	}
+}
+
+type sqlStatement struct {
+	pos, fn, sql string
+}
+
+var sqlStart = regexp.MustCompile(`^\s*(SELECT|UPDATE|DELETE|INSERT|WITH)\b`)
+
+// sqlStatements reads every SQL statement written in the package's
+// non-test files.
+func sqlStatements(t *testing.T) []sqlStatement {
+	t.Helper()
+	fset := token.NewFileSet()
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parsed []*ast.File
+	consts := map[string]string{}
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := parser.ParseFile(fset, name, src, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parsed = append(parsed, f)
+		for _, d := range f.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.CONST {
+				continue
+			}
+			for _, spec := range g.Specs {
+				vs := spec.(*ast.ValueSpec)
+				for i, n := range vs.Names {
+					if i < len(vs.Values) {
+						if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+							consts[n.Name], _ = strconv.Unquote(lit.Value)
+						}
+					}
+				}
+			}
+		}
+	}
+	var out []sqlStatement
+	for _, f := range parsed {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			fn := fd.Name.Name
+			if fd.Recv != nil && len(fd.Recv.List) > 0 {
+				fn = recvName(fd.Recv.List[0].Type) + "." + fn
+			}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				e, ok := n.(ast.Expr)
+				if !ok {
+					return true
+				}
+				s, isString := stringExpr(e, consts)
+				if !isString {
+					return true
+				}
+				if sqlStart.MatchString(s) {
+					out = append(out, sqlStatement{pos: fset.Position(e.Pos()).String(), fn: fn, sql: strings.Join(strings.Fields(s), " ")})
+				}
+				// A whole concatenation has been read; its parts are not
+				// statements of their own.
+				return false
+			})
+		}
+	}
+	return out
+}
+
+func recvName(e ast.Expr) string {
+	switch t := e.(type) {
+	case *ast.StarExpr:
+		return recvName(t.X)
+	case *ast.IndexExpr:
+		return recvName(t.X)
+	case *ast.Ident:
+		return t.Name
+	}
+	return "?"
+}
+
+// stringExpr renders a string expression: literals and the package's
+// constants as they are, anything else computed as "…". It reports false
+// when e is no concatenation holding a string literal or constant.
+func stringExpr(e ast.Expr, consts map[string]string) (string, bool) {
+	switch x := e.(type) {
+	case *ast.BasicLit:
+		if x.Kind != token.STRING {
+			return "", false
+		}
+		s, err := strconv.Unquote(x.Value)
+		return s, err == nil
+	case *ast.Ident:
+		s, ok := consts[x.Name]
+		return s, ok
+	case *ast.ParenExpr:
+		return stringExpr(x.X, consts)
+	case *ast.BinaryExpr:
+		if x.Op != token.ADD {
+			return "", false
+		}
+		l, lok := stringExpr(x.X, consts)
+		r, rok := stringExpr(x.Y, consts)
+		if !lok && !rok {
+			return "", false
+		}
+		if !lok {
+			l = " … "
+		}
+		if !rok {
+			r = " … "
+		}
+		return l + r, true
+	}
+	return "", false
+}
+
+var insertColumns = regexp.MustCompile(`^\s*INSERT INTO [a-z_]+ \(([^)]*)\) VALUES`)
+
+// insertsTenantKey reports whether sql inserts rows given their
+// organization (or environment): INSERT ... VALUES whose columns hold a
+// tenant key.
+func insertsTenantKey(sql string) bool {
+	m := insertColumns.FindStringSubmatch(sql)
+	if m == nil {
+		return false
+	}
+	for _, c := range strings.Split(m[1], ",") {
+		switch strings.TrimSpace(c) {
+		case "org_id", "supplier_org_id", "retailer_org_id", "environment":
+			return true
+		}
+	}
+	return false
+}
+
+var tableRef = regexp.MustCompile(`\b(?:FROM|JOIN|UPDATE|INTO)\s+([a-z_]+)`)
+
+// tablesRead lists the tables a statement names after FROM, JOIN, UPDATE
+// or INTO, in order.
+func tablesRead(sql string) []string {
+	var out []string
+	for _, m := range tableRef.FindAllStringSubmatch(sql, -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
