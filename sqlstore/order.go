@@ -355,7 +355,7 @@ func (tx *Tx) insertOrder(ctx context.Context, org *parcelgate.Organization, req
 		return nil, err
 	}
 	rec := &orderRecord{pk: pk, env: org.Environment, orgID: org.ID, status: parcelgate.OrderCreated, autoSubmit: req.AutoSubmit, hash: hash, readyAt: micros(now), order: o}
-	stamp, err := tx.nextStamp(ctx, rec.env)
+	stamp, err := tx.nextOrgStamp(ctx, rec.env, rec.orgID)
 	if err != nil {
 		return nil, err
 	}
@@ -368,7 +368,7 @@ func (tx *Tx) insertOrder(ctx context.Context, org *parcelgate.Organization, req
 func (tx *Tx) replaceOrder(ctx context.Context, org *parcelgate.Organization, rec *orderRecord, req *parcelgate.OrderRequest, hash, actor string) (*parcelgate.Order, error) {
 	// The change clock first, then balances: the lock order of every
 	// balance writer (see moveStock).
-	stamp, err := tx.nextStamp(ctx, rec.env)
+	stamp, err := tx.nextOrgStamp(ctx, rec.env, rec.orgID)
 	if err != nil {
 		return nil, err
 	}
@@ -458,7 +458,7 @@ func (tx *Tx) moveOrder(ctx context.Context, rec *orderRecord, to parcelgate.Ord
 	if n, err := res.RowsAffected(); err != nil || n != 1 {
 		return false, err
 	}
-	stamp, err := tx.nextStamp(ctx, rec.env)
+	stamp, err := tx.nextOrgStamp(ctx, rec.env, rec.orgID)
 	if err != nil {
 		return false, err
 	}

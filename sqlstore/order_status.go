@@ -104,7 +104,7 @@ func (db *DB) SetOrderPreferences(ctx context.Context, c *parcelgate.Caller, id 
 		rec.autoSubmit = p.AutoSubmit
 		// The engine's submission delay counts from the release.
 		rec.readyAt = micros(tx.db.clock.Now())
-		stamp, err := tx.nextStamp(ctx, rec.env)
+		stamp, err := tx.nextOrgStamp(ctx, rec.env, rec.orgID)
 		if err != nil {
 			return err
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/internal/testdb"
+	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
 // frozenClock never moves, the worst case for stamps taken from a clock.
@@ -56,4 +57,117 @@ func TestStampsStrictlyIncrease(t *testing.T) {
 			}
 		})
 	}
+}
+
+// DESIGN §6, issue 14: an order's transaction takes its organization's
+// clock, so orders of different organizations never wait for each other:
+// organization B takes stamps while A's transaction holds A's clock. Only
+// PostgreSQL runs writers in parallel; SQLite's single writer connection
+// orders every transaction by design.
+func TestOrgStampsDoNotWaitForOtherOrganizations(t *testing.T) {
+	db := testdb.Open(t, "postgres", frozenClock{time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
+	// A hang guard only: the test fails on a wait, however long it is.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	a, b := stampOrg(t, db, "1234567-1"), stampOrg(t, db, "0737546-2")
+	held, release, err := db.HoldOrgStampForTest(ctx, parcelgate.Production, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb, err := db.NextOrgStampForTest(ctx, parcelgate.Production, b)
+	if err != nil {
+		release()
+		t.Fatalf("organization B's stamp while A's transaction is open: %v (it waited for A's clock)", err)
+	}
+	after := make(chan time.Time, 1)
+	go func() {
+		s, err := db.NextOrgStampForTest(ctx, parcelgate.Production, a)
+		if err != nil {
+			t.Error(err)
+		}
+		after <- s
+	}()
+	if err := release(); err != nil {
+		t.Fatal(err)
+	}
+	sa := <-after
+	if !sa.After(held) {
+		t.Fatalf("A's next stamp %v is not after the stamp %v its clock held", sa, held)
+	}
+	env, err := db.NextStampForTest(ctx, parcelgate.Production)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !env.After(sa) || !env.After(sb) {
+		t.Fatalf("the environment's stamp %v is not after the organizations' %v, %v", env, sa, sb)
+	}
+	if next, err := db.NextOrgStampForTest(ctx, parcelgate.Production, b); err != nil || !next.After(env) {
+		t.Fatalf("B's stamp %v after the environment's %v: %v", next, env, err)
+	}
+}
+
+// DESIGN §6: in each organization's feeds, the stamps of its order
+// transactions and of the environment-wide writers (suppliers' products
+// and balances) never repeat, under a clock that stands still and with all
+// of them writing at once.
+func TestOrgAndEnvironmentStampsNeverRepeat(t *testing.T) {
+	for _, engine := range testdb.Engines {
+		t.Run(engine, func(t *testing.T) {
+			db := testdb.Open(t, engine, frozenClock{time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
+			ctx := context.Background()
+			orgs := []int64{stampOrg(t, db, "1234567-1"), stampOrg(t, db, "0737546-2")}
+			var mu sync.Mutex
+			byOrg := map[int64][]time.Time{}
+			var envStamps []time.Time
+			var wg sync.WaitGroup
+			for i := range 6 {
+				wg.Go(func() {
+					for range 10 {
+						if i < 2 {
+							s, err := db.NextStampForTest(ctx, parcelgate.Production)
+							if err != nil {
+								t.Error(err)
+								return
+							}
+							mu.Lock()
+							envStamps = append(envStamps, s)
+							mu.Unlock()
+							continue
+						}
+						org := orgs[i%2]
+						s, err := db.NextOrgStampForTest(ctx, parcelgate.Production, org)
+						if err != nil {
+							t.Error(err)
+							return
+						}
+						mu.Lock()
+						byOrg[org] = append(byOrg[org], s)
+						mu.Unlock()
+					}
+				})
+			}
+			wg.Wait()
+			for _, org := range orgs {
+				seen := map[time.Time]bool{}
+				for _, s := range append(byOrg[org], envStamps...) {
+					if seen[s] {
+						t.Fatalf("stamp %v handed out twice in the feeds of organization %d", s, org)
+					}
+					seen[s] = true
+				}
+				if len(seen) != 40 {
+					t.Fatalf("organization %d: %d stamps, want 40", org, len(seen))
+				}
+			}
+		})
+	}
+}
+
+func stampOrg(t *testing.T, db *sqlstore.DB, businessID string) int64 {
+	t.Helper()
+	o := &parcelgate.Organization{Environment: parcelgate.Production, BusinessID: businessID, Name: "Org " + businessID}
+	if err := db.CreateOrganization(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	return o.ID
 }

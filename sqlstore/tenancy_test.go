@@ -22,7 +22,7 @@ import (
 var tenantTables = []string{
 	"gateway_clients", "service_accounts", "catalogs", "catalog_suppliers",
 	"shipments", "parcels", "codes", "products", "balances",
-	"orders", "order_rows", "order_refs", "order_history",
+	"orders", "order_rows", "order_refs", "order_history", "org_clock",
 }
 
 // tenantKey is a condition that names the organization (or, for the

@@ -194,38 +194,38 @@ func (e *env) ecomToken(businessID string, role parcelgate.Role) (string, error)
 // warehouse WH1.
 const merchantBID = "1234567-1"
 
-// merchant creates the merchant, its warehouse and products P1..Pn with
-// plenty of stock, and returns its token.
-func (e *env) merchant(products int) (string, error) {
-	if err := e.organization(merchantBID); err != nil {
+// merchant creates the merchant bid, its warehouse and products P1..Pn
+// with plenty of stock, and returns its token.
+func (e *env) merchant(bid string, products int) (string, error) {
+	if err := e.organization(bid); err != nil {
 		return "", err
 	}
-	if err := e.catalog(merchantBID, "WH1", parcelgate.CatalogWarehouse, merchantBID); err != nil {
+	if err := e.catalog(bid, "WH1", parcelgate.CatalogWarehouse, bid); err != nil {
 		return "", err
 	}
-	tok, err := e.ecomToken(merchantBID, parcelgate.RoleMerchant)
+	tok, err := e.ecomToken(bid, parcelgate.RoleMerchant)
 	if err != nil {
 		return "", err
 	}
 	var items []any
 	for i := 1; i <= products; i++ {
 		items = append(items, map[string]any{
-			"product":  map[string]any{"externalId": fmt.Sprintf("%s-P%d", merchantBID, i), "descriptions": map[string]any{"en": map[string]any{"name": fmt.Sprintf("Product %d", i)}}},
-			"balances": []any{map[string]any{"retailerId": merchantBID, "catalogExternalId": "WH1", "quantity": 1_000_000_000, "wholesalePrice": json.Number("2.50"), "currency": "EUR"}},
+			"product":  map[string]any{"externalId": fmt.Sprintf("%s-P%d", bid, i), "descriptions": map[string]any{"en": map[string]any{"name": fmt.Sprintf("Product %d", i)}}},
+			"balances": []any{map[string]any{"retailerId": bid, "catalogExternalId": "WH1", "quantity": 1_000_000_000, "wholesalePrice": json.Number("2.50"), "currency": "EUR"}},
 		})
 	}
 	return tok, e.call("PUT", "/ecommerce/v3/inventory", tok, items, http.StatusOK, nil)
 }
 
-// orderBody is an order of merchantBID with externalId own and one row of
-// each of the products.
-func orderBody(own string, products ...int) []byte {
+// orderBody is an order of merchant bid with externalId own and one row
+// of each of the products.
+func orderBody(bid, own string, products ...int) []byte {
 	var rows []any
 	for _, p := range products {
-		rows = append(rows, map[string]any{"externalProductId": fmt.Sprintf("%s-P%d", merchantBID, p), "externalWarehouseId": "WH1", "quantity": 1})
+		rows = append(rows, map[string]any{"externalProductId": fmt.Sprintf("%s-P%d", bid, p), "externalWarehouseId": "WH1", "quantity": 1})
 	}
 	raw, _ := json.Marshal(map[string]any{
-		"externalId": merchantBID + "-" + own,
+		"externalId": bid + "-" + own,
 		"references": []any{map[string]any{"name": "SO", "value": "SO-" + own}},
 		"deliveryAddress": map[string]any{"name": "Maija Meikäläinen", "streetAddress": "Kotikatu 2", "postalCode": "00200",
 			"postOffice": "Helsinki", "country": "FI", "telephone": "+358401234567", "email": "maija@example.com"},

@@ -126,9 +126,9 @@ func (l latencies) quantile(q float64) time.Duration {
 }
 
 // postLoad runs clients workers for d, each sending the bodies body(worker,
-// n) with method to path, and returns the latencies of the answered
+// n) with method to path as bearers[worker], and returns the latencies of the answered
 // requests; any status but 200 is an error.
-func postLoad(e *env, method, path, bearer string, clients int, d time.Duration, body func(worker, n int) []byte) (latencies, error) {
+func postLoad(e *env, method, path string, bearers []string, clients int, d time.Duration, body func(worker, n int) []byte) (latencies, error) {
 	client := newClient(clients)
 	var mu sync.Mutex
 	var all latencies
@@ -145,7 +145,7 @@ func postLoad(e *env, method, path, bearer string, clients int, d time.Duration,
 			}()
 			for n := 0; time.Now().Before(deadline); n++ {
 				req, _ := http.NewRequest(method, e.url+path, bytes.NewReader(body(w, n)))
-				req.Header.Set("Authorization", "Bearer "+bearer)
+				req.Header.Set("Authorization", "Bearer "+bearers[w])
 				req.Header.Set("Content-Type", "application/json")
 				t0 := time.Now()
 				resp, err := client.Do(req)

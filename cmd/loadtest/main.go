@@ -14,8 +14,10 @@
 //	walk    a retailer walks a catalog of -balances balances (412,638: 207
 //	        pages of 2000) by page number: the whole walk, first and last
 //	        page, peak heap of the process.
-//	create  -clients clients each ordering its own product (2-row orders of
-//	        distinct products): orders/s, p50, p99.
+//	create  -clients clients of one merchant, each ordering its own two
+//	        products (2-row orders): orders/s, p50, p99.
+//	create-orgs
+//	        -clients clients, each a merchant of its own: orders/s, p50, p99.
 //	hot     -hot-clients clients ordering the same product: orders/s, p50,
 //	        p99.
 //
@@ -54,7 +56,7 @@ func main() {
 	var c config
 	var engines, modes string
 	flag.StringVar(&engines, "engine", "sqlite,postgres", "engines to measure: sqlite, postgres")
-	flag.StringVar(&modes, "mode", "read", "what to measure: read, walk, create, hot (comma-separated)")
+	flag.StringVar(&modes, "mode", "read", "what to measure: read, walk, create, create-orgs, hot (comma-separated)")
 	flag.DurationVar(&c.duration, "d", 10*time.Second, "length of each timed load run")
 	flag.IntVar(&c.conns, "c", 32, "connections of the read load")
 	flag.BoolVar(&c.useWrk, "wrk", true, "drive the read load with wrk when it is installed")
@@ -88,7 +90,7 @@ func run(ctx context.Context, c config) error {
 
 func runMode(ctx context.Context, c config, engine, mode string) error {
 	switch mode {
-	case "read", "walk", "create", "hot":
+	case "read", "walk", "create", "create-orgs", "hot":
 	default:
 		return fmt.Errorf("unknown mode %q", mode)
 	}
@@ -103,9 +105,11 @@ func runMode(ctx context.Context, c config, engine, mode string) error {
 	case "walk":
 		return walkMode(ctx, c, env)
 	case "create":
-		return orderMode(ctx, c, env, c.clients, false)
+		return orderMode(ctx, c, env, c.clients, spread)
+	case "create-orgs":
+		return orderMode(ctx, c, env, c.clients, perOrg)
 	default:
-		return orderMode(ctx, c, env, c.hotClients, true)
+		return orderMode(ctx, c, env, c.hotClients, hotSpot)
 	}
 }
 

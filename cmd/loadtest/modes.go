@@ -18,12 +18,12 @@ import (
 // readMode compares an authenticated GET of one order with a bare handler
 // writing the same bytes.
 func readMode(ctx context.Context, c config, e *env) error {
-	tok, err := e.merchant(2)
+	tok, err := e.merchant(merchantBID, 2)
 	if err != nil {
 		return err
 	}
 	var o parcelgate.Order
-	if err := e.call("PUT", "/ecommerce/v3/order", tok, rawJSON(orderBody("READ1", 1, 2)), http.StatusOK, &o); err != nil {
+	if err := e.call("PUT", "/ecommerce/v3/order", tok, rawJSON(orderBody(merchantBID, "READ1", 1, 2)), http.StatusOK, &o); err != nil {
 		return err
 	}
 	path := "/ecommerce/v3/orders/" + o.ID
@@ -207,30 +207,60 @@ func fillCatalog(ctx context.Context, e *env, n int) error {
 	return nil
 }
 
-// orderMode creates 2-row orders with clients clients for c.duration:
-// each client its own two products, or (hot) all of them the same two.
-func orderMode(ctx context.Context, c config, e *env, clients int, hot bool) error {
-	products := 2 * clients
-	if hot {
-		products = 2
-	}
-	tok, err := e.merchant(products)
-	if err != nil {
-		return err
-	}
-	name := "create"
-	what := "each its own two products"
-	if hot {
-		name, what = "hot", "all the same two products"
-	}
-	fmt.Printf("%s %s: %d clients, 2-row orders of %s, %s per run\n", e.engine, name, clients, what, c.duration)
-	for run := range c.repeat {
-		lat, err := postLoad(e, "PUT", "/ecommerce/v3/order", tok, clients, c.duration, func(w, n int) []byte {
-			own := fmt.Sprintf("%d.%d.%d", run, w, n)
-			if hot {
-				return orderBody(own, 1, 2)
+// orderKind is how the clients of an order load share products and
+// organizations.
+type orderKind int
+
+const (
+	spread  orderKind = iota // one merchant, each client its own two products
+	perOrg                   // each client a merchant of its own
+	hotSpot                  // one merchant, every client the same two products
+)
+
+// orderMode creates 2-row orders with clients clients for c.duration.
+func orderMode(ctx context.Context, c config, e *env, clients int, kind orderKind) error {
+	bids := make([]string, clients)
+	toks := make([]string, clients)
+	switch kind {
+	case perOrg:
+		for w := range clients {
+			// Foreign business IDs: any two letters and up to 18 more.
+			bids[w] = fmt.Sprintf("LT%06d", w+1)
+			tok, err := e.merchant(bids[w], 2)
+			if err != nil {
+				return err
 			}
-			return orderBody(own, 2*w+1, 2*w+2)
+			toks[w] = tok
+		}
+	default:
+		products := 2 * clients
+		if kind == hotSpot {
+			products = 2
+		}
+		tok, err := e.merchant(merchantBID, products)
+		if err != nil {
+			return err
+		}
+		for w := range clients {
+			bids[w], toks[w] = merchantBID, tok
+		}
+	}
+	names := map[orderKind][2]string{
+		spread:  {"create", "one merchant, each client its own two products"},
+		perOrg:  {"create-orgs", "each client a merchant of its own"},
+		hotSpot: {"hot", "one merchant, all clients the same two products"},
+	}
+	name, what := names[kind][0], names[kind][1]
+	fmt.Printf("%s %s: %d clients, 2-row orders, %s, %s per run\n", e.engine, name, clients, what, c.duration)
+	for run := range c.repeat {
+		lat, err := postLoad(e, "PUT", "/ecommerce/v3/order", toks, clients, c.duration, func(w, n int) []byte {
+			own := fmt.Sprintf("%d.%d.%d", run, w, n)
+			switch kind {
+			case spread:
+				return orderBody(bids[w], own, 2*w+1, 2*w+2)
+			default:
+				return orderBody(bids[w], own, 1, 2)
+			}
 		})
 		if err != nil {
 			return err

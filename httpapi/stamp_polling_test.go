@@ -1,0 +1,147 @@
+package httpapi_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/internal/apitest"
+)
+
+// DESIGN §6, issue 14: orders take their organization's clock and
+// suppliers' stock writes the environment's; both write the balances of a
+// merchant's warehouse. A poller of that catalog that always passes the
+// newest modifiedDate it has seen never misses a change while order
+// creations and cancellations (organization clock), the merchant's stock
+// writes (environment clock) and another merchant's orders (a clock of its
+// own) run at once. At the end what it saw equals the final state.
+func TestPollingNeverMissesWithOrgAndEnvironmentWriters(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		const shop, other = "1234567-1", "0737546-2"
+		tok := stampMerchant(t, e, shop)
+		otherTok := stampMerchant(t, e, other)
+		order := func(bid, token, own, product string) *apitest.Response {
+			return e.Do(apitest.Request{Method: "PUT", Path: "/ecommerce/v3/order", Bearer: token, Body: map[string]any{
+				"externalId": bid + "-" + own,
+				"deliveryAddress": map[string]any{"name": "Maija Meikäläinen", "streetAddress": "Kotikatu 2", "postalCode": "00200",
+					"postOffice": "Helsinki", "country": "FI", "email": "maija@example.com"},
+				"serviceCode": "2103",
+				"rows":        []any{map[string]any{"externalProductId": bid + "-" + product, "externalWarehouseId": "WH1", "quantity": 1}},
+			}})
+		}
+
+		type state struct{ quantity, allocated int64 }
+		seen := map[string]state{}
+		cursor := ""
+		poll := func() {
+			query := ""
+			if cursor != "" {
+				query = "&modifiedFromDate=" + url.QueryEscape(cursor)
+			}
+			newest := cursor
+			for page := 0; ; page++ {
+				var p struct {
+					Content []struct {
+						ProductExternalID string `json:"productExternalId"`
+						Quantity          int64  `json:"quantity"`
+						Allocated         int64  `json:"allocated"`
+						ModifiedDate      string `json:"modifiedDate"`
+					} `json:"content"`
+					Page struct{ TotalPages int64 } `json:"page"`
+				}
+				e.Do(apitest.Request{Method: "GET", Path: fmt.Sprintf("/ecommerce/v3/catalogs/WH1/balances?size=1&page=%d%s", page, query), Bearer: tok}).Expect(http.StatusOK).JSON(&p)
+				for _, b := range p.Content {
+					seen[b.ProductExternalID] = state{b.Quantity, b.Allocated}
+					newest = max(newest, b.ModifiedDate)
+				}
+				if int64(page+1) >= p.Page.TotalPages {
+					break
+				}
+			}
+			cursor = newest
+		}
+		poll()
+
+		var done atomic.Bool
+		var wg sync.WaitGroup
+		var orders atomic.Int64
+		for w := range 4 {
+			wg.Go(func() {
+				for n := range 15 {
+					own := fmt.Sprintf("W%dN%d", w, n)
+					product := []string{"P1", "P2"}[n%2]
+					switch w {
+					case 0, 1:
+						// Orders of the shop: allocation, and every third cancelled,
+						// which returns its stock.
+						if r := order(shop, tok, own, product); r.Status != http.StatusOK {
+							t.Errorf("order %s: %d %s", own, r.Status, r.Body)
+							return
+						}
+						orders.Add(1)
+						if n%3 == 0 {
+							e.Do(apitest.Request{Method: "DELETE", Path: "/ecommerce/v3/orders/" + shop + "-" + own, Bearer: tok}).Expect(http.StatusOK)
+						}
+					case 2:
+						// The shop's own stock writes: the environment's clock.
+						e.Do(apitest.Request{Method: "PUT", Path: "/ecommerce/v3/inventory/balances", Bearer: tok, Body: []any{map[string]any{
+							"productExternalId": shop + "-" + product, "retailerId": shop, "catalogExternalId": "WH1", "quantity": 1000 + n}}}).Expect(http.StatusOK)
+					case 3:
+						// Another merchant's orders, on a clock of their own.
+						if r := order(other, otherTok, own, product); r.Status != http.StatusOK {
+							t.Errorf("other merchant's order %s: %d %s", own, r.Status, r.Body)
+						}
+					}
+				}
+			})
+		}
+		go func() { wg.Wait(); done.Store(true) }()
+		for !done.Load() {
+			poll()
+		}
+		poll()
+		if orders.Load() == 0 {
+			t.Fatal("no order was placed: the test proves nothing")
+		}
+
+		var final struct {
+			Content []struct {
+				ProductExternalID string `json:"productExternalId"`
+				Quantity          int64  `json:"quantity"`
+				Allocated         int64  `json:"allocated"`
+			} `json:"content"`
+		}
+		e.Do(apitest.Request{Method: "GET", Path: "/ecommerce/v3/catalogs/WH1/balances", Bearer: tok}).Expect(http.StatusOK).JSON(&final)
+		if len(final.Content) != 2 {
+			t.Fatalf("%d balances in WH1", len(final.Content))
+		}
+		for _, b := range final.Content {
+			want := state{b.Quantity, b.Allocated}
+			if got := seen[b.ProductExternalID]; got != want {
+				t.Errorf("%s: the poller saw %+v, the final state is %+v: a change was missed", b.ProductExternalID, got, want)
+			}
+		}
+	})
+}
+
+// stampMerchant creates merchant bid with warehouse WH1 stocking P1 and
+// P2, and returns its token.
+func stampMerchant(t *testing.T, e *apitest.Env, bid string) string {
+	t.Helper()
+	e.Catalog(parcelgate.Production, bid, "WH1", parcelgate.CatalogWarehouse, bid)
+	tok := e.EcomToken(parcelgate.Production, bid, parcelgate.RoleMerchant)
+	var items []any
+	for _, p := range []string{"P1", "P2"} {
+		items = append(items, map[string]any{
+			"product":  map[string]any{"externalId": bid + "-" + p, "descriptions": map[string]any{"en": map[string]any{"name": "Product " + p}}},
+			"balances": []any{map[string]any{"retailerId": bid, "catalogExternalId": "WH1", "quantity": 1000, "wholesalePrice": json.Number("2.50"), "currency": "EUR"}},
+		})
+	}
+	e.Do(apitest.Request{Method: "PUT", Path: "/ecommerce/v3/inventory", Bearer: tok, Body: items}).Expect(http.StatusOK)
+	return tok
+}
