@@ -608,19 +608,22 @@ func (db *DB) readableCatalog(ctx context.Context, c *parcelgate.Caller, externa
 // catalogs, or of all it may read, with EOS products for EOSVisibility.
 func (db *DB) retailerQuery(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter) (*keysetQuery, error) {
 	q := &keysetQuery{table: "balances b", alias: "b"}
+	cutoff := db.eosCutoff()
 	if catalogExternalID != "" {
 		id, err := db.readableCatalog(ctx, c, catalogExternalID)
 		if err != nil {
 			return nil, err
 		}
 		q.where.add("b.catalog_id = ?", id)
+		q.validity = &countValidity{table: "balances b", scope: "b.catalog_id = ?", args: []any{id}, stamp: "b.modified_at", eos: "b.eos_at", cutoff: cutoff}
 	} else {
 		q.where.add("b.retailer_org_id = ?", c.OrgID)
+		q.validity = &countValidity{table: "balances b", scope: "b.retailer_org_id = ?", args: []any{c.OrgID}, stamp: "b.modified_at", eos: "b.eos_at", cutoff: cutoff}
 		if !c.HasRole(parcelgate.RoleRetailer) {
 			q.where.add("b.catalog_id IN (SELECT id FROM catalogs WHERE retailer_org_id = ? AND catalog_type = ?)", c.OrgID, string(parcelgate.CatalogWarehouse))
 		}
 	}
-	q.where.addVolatile("(b.eos_at = 0 OR b.eos_at > ?)", db.eosCutoff())
+	q.where.addVolatile("(b.eos_at = 0 OR b.eos_at > ?)", cutoff)
 	db.contentFilter(c, q, f)
 	return q, nil
 }

@@ -37,6 +37,7 @@ type DB struct {
 	clock   parcelgate.Clock
 	codes   codeConfig
 	pages   boundaryCache // see keysetPage
+	counts  countCache    // see total
 	// stmts holds the prepared statements of the reader pool and the
 	// writer, on engines whose driver keeps none (dialect.prepare).
 	readStmts, writeStmts stmtCache

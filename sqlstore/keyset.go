@@ -40,7 +40,8 @@ import (
 //     recorded. The cache is per instance and bounded; an entry lives
 //     boundaryTTL, after which page N is found afresh, so rows deleted
 //     meanwhile cannot leave a page number pointing at a stale key for
-//     long. Totals are always counted afresh.
+//     long. Totals are exact: counted afresh, or kept while the store can
+//     prove them unchanged (counts.go).
 type keysetQuery struct {
 	// table is "balances b" or "products p"; alias is its alias.
 	table, alias string
@@ -49,6 +50,9 @@ type keysetQuery struct {
 	// stampCol is the modification stamp column of a change feed;
 	// "modified_at" when empty.
 	stampCol string
+	// validity, when set, lets the list's total be kept between pages
+	// (see counts.go).
+	validity *countValidity
 }
 
 func (q *keysetQuery) stamp() string {
@@ -153,7 +157,8 @@ func keysetPage[T any](ctx context.Context, db *DB, q *keysetQuery, pr parcelgat
 		pr.Size = parcelgate.DefaultPageSize
 	}
 	where := q.where.sql()
-	if err := db.queryRow(ctx, `SELECT COUNT(*) FROM `+q.table+` WHERE `+where, q.where.args...).Scan(&res.Total); err != nil {
+	var err error
+	if res.Total, err = db.total(ctx, q); err != nil {
 		return res, err
 	}
 	if pr.After == "" && pr.Offset() >= res.Total {
