@@ -155,14 +155,28 @@ func (s *Server) writeErrorBody(w http.ResponseWriter, r *http.Request, sf surfa
 // failure can still be answered as a 500. HTML escaping is off: '&' in a
 // link is '&', not \u0026.
 func writeJSON(w http.ResponseWriter, status int, v any) {
+	body, err := encodeJSON(v)
+	if err != nil {
+		http.Error(w, `{"message":"response encoding failed"}`, http.StatusInternalServerError)
+		return
+	}
+	writeBody(w, status, body)
+}
+
+// encodeJSON is v as writeJSON answers it.
+func encodeJSON(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		http.Error(w, `{"message":"response encoding failed"}`, http.StatusInternalServerError)
-		return
+		return nil, err
 	}
+	return buf.Bytes(), nil
+}
+
+// writeBody writes a JSON body already encoded by encodeJSON.
+func writeBody(w http.ResponseWriter, status int, body []byte) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	w.Write(buf.Bytes())
+	w.Write(body)
 }

@@ -19,7 +19,7 @@ func (s *Server) orderRoutes() {
 	// The same operation under the path existing integrations use.
 	s.handle("POST /ecommerce/v3/orders", s.ecom(merchant, s.createOrder))
 	s.handle("GET /ecommerce/v3/orders", s.ecom(merchant, s.listOrders))
-	s.handle("GET /ecommerce/v3/orders/{id}", s.ecom(merchant, onOrder(s.store.FindOrder)))
+	s.handle("GET /ecommerce/v3/orders/{id}", s.ecom(merchant, s.getOrder))
 	s.handle("PUT /ecommerce/v3/orders/{id}", s.ecom(merchant, s.updateOrder))
 	s.handle("POST /ecommerce/v3/orders/{id}", s.ecom(merchant, s.reopenOrder))
 	s.handle("DELETE /ecommerce/v3/orders/{id}", s.ecom(merchant, onOrder(s.store.CancelOrder)))

@@ -31,6 +31,10 @@ type Store interface {
 	parcelgate.InventoryService
 	parcelgate.CatalogReader
 
+	// FindOrderAnswer is FindOrder as render encodes it, reusing the
+	// rendered answer while the stored order is unchanged.
+	FindOrderAnswer(ctx context.Context, c *parcelgate.Caller, id string, render func(*parcelgate.Order) ([]byte, error)) ([]byte, error)
+
 	Ping(ctx context.Context) error
 	TokenKeys(ctx context.Context) ([]auth.Key, error)
 	RotateTokenKey(ctx context.Context) (uint32, error)

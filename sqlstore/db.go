@@ -38,6 +38,7 @@ type DB struct {
 	codes   codeConfig
 	pages   boundaryCache // see keysetPage
 	counts  countCache    // see total
+	answers answerCache   // see FindOrderAnswer
 	// stmts holds the prepared statements of the reader pool and the
 	// writer, on engines whose driver keeps none (dialect.prepare).
 	readStmts, writeStmts stmtCache
