@@ -7,8 +7,10 @@
 -- the feeds of several organizations (products and balances of a supplier
 -- published to retailers) take the environment's row exclusively, as
 -- before, and stamp past every organization's clock. See sqlstore/stamp.go.
+-- No foreign key: a clock row is bookkeeping that must never stand in the
+-- way of removing an organization (organization ids are never reused).
 CREATE TABLE org_clock (
-    org_id      BIGINT PRIMARY KEY REFERENCES organizations (id),
+    org_id      BIGINT PRIMARY KEY,
     environment TEXT NOT NULL,
     last_us     BIGINT NOT NULL
 );
