@@ -100,7 +100,9 @@ func openSQLite(path string) (*DB, error) {
 	r.SetMaxOpenConns(max(4, runtime.NumCPU()*2))
 	r.SetMaxIdleConns(max(4, runtime.NumCPU()*2))
 	db := &DB{dialect: sqliteDialect, write: w, read: r}
-	db.readStmts.pool, db.writeStmts.pool = r, w
+	if db.dialect.prepare {
+		db.readStmts.pool, db.writeStmts.pool = r, w
+	}
 	return db, nil
 }
 
