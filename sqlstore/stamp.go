@@ -57,7 +57,7 @@ func (tx *Tx) nextStamp(ctx context.Context, env parcelgate.Environment) (time.T
 		// of its own: its snapshot is taken after every order transaction
 		// that held the row shared has ended, so it sees their stamps.
 		var last int64
-		if err := tx.QueryRow(ctx, `SELECT last_us FROM change_clock WHERE environment = ? FOR UPDATE`, string(env)).Scan(&last); err != nil {
+		if err := tx.QueryRow(ctx, `SELECT last_us FROM change_clock WHERE environment = ? AND pg_advisory_xact_lock(`+clockLockClass+`, hashtext(?)) IS NOT NULL FOR UPDATE`, string(env), string(env)).Scan(&last); err != nil {
 			return time.Time{}, err
 		}
 		var us int64
@@ -76,6 +76,11 @@ func (tx *Tx) nextStamp(ctx context.Context, env parcelgate.Environment) (time.T
 	return fromMicros(us), nil
 }
 
+// clockLockClass is the first key of the environments' advisory clock
+// locks (the two-key form, a space apart from single-key advisory locks);
+// the second is the hash of the environment's name.
+const clockLockClass = "1348693077"
+
 // nextOrgStamp returns the stamp for a change written in tx that reaches
 // only the feeds of organization orgID of env (an order and its stock):
 // the clock's time, or one microsecond past the newest stamp of the
@@ -90,11 +95,19 @@ func (tx *Tx) nextOrgStamp(ctx context.Context, env parcelgate.Environment, orgI
 	// as it committed; ON CONFLICT DO UPDATE waits for the organization's
 	// previous writer and then updates its row as it committed. One round
 	// trip, as the environment's clock was.
+	//
+	// Row locks alone would let a stream of shared holders starve an
+	// exclusive writer (a new FOR SHARE never waits behind a waiting FOR
+	// UPDATE). So both kinds first take the environment's advisory lock, in
+	// the same mode: PostgreSQL's lock manager queues a shared request
+	// behind a waiting exclusive one. It is taken in the scan's condition,
+	// before the row lock; the row lock is still what gives the row as
+	// committed.
 	var us int64
-	err := tx.QueryRow(ctx, `WITH e AS (SELECT last_us FROM change_clock WHERE environment = ? FOR SHARE)
+	err := tx.QueryRow(ctx, `WITH e AS (SELECT last_us FROM change_clock WHERE environment = ? AND pg_advisory_xact_lock_shared(`+clockLockClass+`, hashtext(?)) IS NOT NULL FOR SHARE)
 		INSERT INTO org_clock (org_id, environment, last_us) SELECT ?, ?, GREATEST(?, e.last_us + 1) FROM e
 		ON CONFLICT (org_id) DO UPDATE SET last_us = GREATEST(org_clock.last_us + 1, excluded.last_us)
-		RETURNING last_us`, string(env), orgID, string(env), now).Scan(&us)
+		RETURNING last_us`, string(env), string(env), orgID, string(env), now).Scan(&us)
 	if err != nil {
 		return time.Time{}, err
 	}
