@@ -294,13 +294,14 @@ func (db *DB) tryTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
 	return nil
 }
 
-// query runs a read on the reader pool.
+// query runs a read on the reader pool, or in the read transaction ctx
+// carries (see inReadTx).
 func (db *DB) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
-	return db.read.QueryContext(ctx, db.dialect.rebind(q), args...)
+	return db.readConn(ctx).QueryContext(ctx, db.dialect.rebind(q), args...)
 }
 
 func (db *DB) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
-	return db.read.QueryRowContext(ctx, db.dialect.rebind(q), args...)
+	return db.readConn(ctx).QueryRowContext(ctx, db.dialect.rebind(q), args...)
 }
 
 // exec runs a single statement on the writer.
