@@ -114,6 +114,7 @@ func (e decodeError) Unwrap() error { return e.err }
 // writeError answers err in the shape of surface sf. Internal errors are
 // logged with the request ID and answered without their cause.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, sf surface, err error) {
+	err = s.unavailable(w, err)
 	code := parcelgate.ErrorCode(err)
 	status := statusOf(code)
 	msg := parcelgate.ErrorMessage(err)

@@ -89,6 +89,8 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 			id = rand.Text()[:20]
 		}
 		ctx := context.WithValue(r.Context(), requestIDKey{}, id)
+		ctx, cancel := s.withDBDeadline(ctx)
+		defer cancel()
 		r = r.WithContext(ctx)
 		w.Header().Set("X-Request-ID", id)
 		rec := &recorder{ResponseWriter: w}

@@ -32,6 +32,9 @@ type Store interface {
 	parcelgate.CatalogReader
 
 	Ping(ctx context.Context) error
+	// Unavailable reports whether err says the database is out of reach
+	// or did not answer within the request's deadline (answered 503).
+	Unavailable(err error) bool
 	TokenKeys(ctx context.Context) ([]auth.Key, error)
 	RotateTokenKey(ctx context.Context) (uint32, error)
 }
@@ -53,6 +56,10 @@ type Config struct {
 	// RateLimit is the requests per second each credential may make to the
 	// APIs, with bursts of twice that; 0 turns the limit off.
 	RateLimit float64
+	// DBTimeout is the deadline of each request's database work (serve
+	// --db-timeout): a request the database does not answer within it is
+	// answered 503 instead of waiting on. 0 sets none.
+	DBTimeout time.Duration
 }
 
 // Server is the HTTP API. Build it with New.

@@ -35,6 +35,9 @@ type serveConfig struct {
 	maxBody      int64
 	logLevel     string
 	rateLimit    float64
+	// dbTimeout is each request's deadline for its database work, and
+	// how long opening a PostgreSQL connection may take.
+	dbTimeout time.Duration
 	submitAfter  time.Duration
 	deliverAfter time.Duration
 	// delaysGiven is set when either delay came from a flag or the
@@ -67,6 +70,7 @@ func serveFlags(name string, c *serveConfig) *flag.FlagSet {
 	fs.DurationVar(&c.submitAfter, "submit-after", 30*time.Second, "--fulfillment auto: how long an order stays Created before the warehouse takes it (Submitted)")
 	fs.DurationVar(&c.deliverAfter, "deliver-after", 2*time.Minute, "--fulfillment auto: how long the warehouse takes to pick and pack a Submitted order (Delivered)")
 	fs.Float64Var(&c.rateLimit, "rate-limit", 0, "API requests per second per credential, bursts of twice that (0: no limit)")
+	fs.DurationVar(&c.dbTimeout, "db-timeout", 5*time.Second, "longest a request waits for the database (and a PostgreSQL connection may take to open) before it is answered 503")
 	fs.DurationVar(&c.codeRetention, "code-retention", parcelgate.DefaultCodeRetention, "how long a sending or errand code stays active when its shipment is not delivered first")
 	return fs
 }
@@ -83,6 +87,9 @@ func parseServe(name string, args []string, stderr io.Writer) (*serveConfig, err
 	}
 	if err := envDefaults(fs); err != nil {
 		return nil, err
+	}
+	if c.dbTimeout <= 0 {
+		return nil, fmt.Errorf("--db-timeout must be positive, not %s", c.dbTimeout)
 	}
 	if c.codeRetention <= 0 {
 		return nil, fmt.Errorf("--code-retention must be positive, not %s", c.codeRetention)
@@ -128,7 +135,7 @@ func migrate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	db, err := sqlstore.Open(ctx, c.db, nil)
+	db, err := sqlstore.Open(ctx, c.db, nil, sqlstore.ConnectTimeout(c.dbTimeout))
 	if err != nil {
 		return err
 	}
@@ -158,7 +165,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		sandbox = new(parcelgate.SandboxClock)
 		clock = sandbox
 	}
-	db, err := sqlstore.Open(ctx, c.db, clock)
+	db, err := sqlstore.Open(ctx, c.db, clock, sqlstore.ConnectTimeout(c.dbTimeout))
 	if err != nil {
 		return err
 	}
@@ -177,7 +184,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	srv := httpapi.New(db, auth.NewKeyring(keys), clock, log, httpapi.Config{
 		PublicURL: c.publicURL, Versions: c.versionList(), AdminToken: c.adminToken,
-		SandboxClock: sandbox, MaxBodyBytes: c.maxBody, RateLimit: c.rateLimit,
+		SandboxClock: sandbox, MaxBodyBytes: c.maxBody, RateLimit: c.rateLimit, DBTimeout: c.dbTimeout,
 	})
 
 	ln, err := net.Listen("tcp", c.addr)
