@@ -37,7 +37,7 @@ type serveConfig struct {
 	rateLimit    float64
 	// dbTimeout is each request's deadline for its database work, and
 	// how long opening a PostgreSQL connection may take.
-	dbTimeout time.Duration
+	dbTimeout    time.Duration
 	submitAfter  time.Duration
 	deliverAfter time.Duration
 	// delaysGiven is set when either delay came from a flag or the
