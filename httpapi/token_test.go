@@ -200,8 +200,9 @@ func TestEcomLockout(t *testing.T) {
 	})
 }
 
-// Concurrent failures on two instances are all counted: the count is one
-// conditional UPDATE, not a read then a write.
+// Concurrent failures on two instances are all counted: the store writes
+// each decision with a compare-and-set on the state it decided from, so a
+// lost race is decided again, never lost.
 func TestEcomLockoutConcurrent(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
 		u, p := e.ServiceAccount(parcelgate.Production, shopID, parcelgate.RoleMerchant)
