@@ -90,8 +90,8 @@ var serviceExtras = map[string]struct {
 	extra []AdditionalService
 }{
 	ServiceToPickupPoint: {[]string{TagPickupPoint}, []AdditionalService{cashOnDelivery, noOutdoorLockers}},
-	"2104": {nil, []AdditionalService{cashOnDelivery}},
-	"2102": {nil, []AdditionalService{cashOnDelivery}},
+	"2104":               {nil, []AdditionalService{cashOnDelivery}},
+	"2102":               {nil, []AdditionalService{cashOnDelivery}},
 }
 
 // DeliveryServices lists the delivery services of workflow, one for each

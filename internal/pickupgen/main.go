@@ -151,18 +151,18 @@ type areaJSON struct {
 }
 
 type pointJSON struct {
-	ExternalID      string     `json:"externalId"`
-	Name            string     `json:"name"`
-	Type            string     `json:"type"`
-	ServiceProvider string     `json:"serviceProvider"`
-	StreetAddress   string     `json:"streetAddress"`
-	PostalCode      string     `json:"postalCode"`
-	PostOffice      string     `json:"postOffice"`
-	Country         string     `json:"country"`
-	Latitude        float64    `json:"latitude"`
-	Longitude       float64    `json:"longitude"`
-	Capabilities    []string   `json:"capabilities"`
-	ServiceCodes    []string   `json:"serviceCodes"`
+	ExternalID      string   `json:"externalId"`
+	Name            string   `json:"name"`
+	Type            string   `json:"type"`
+	ServiceProvider string   `json:"serviceProvider"`
+	StreetAddress   string   `json:"streetAddress"`
+	PostalCode      string   `json:"postalCode"`
+	PostOffice      string   `json:"postOffice"`
+	Country         string   `json:"country"`
+	Latitude        float64  `json:"latitude"`
+	Longitude       float64  `json:"longitude"`
+	Capabilities    []string `json:"capabilities"`
+	ServiceCodes    []string `json:"serviceCodes"`
 }
 
 func main() {
