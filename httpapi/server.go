@@ -131,6 +131,7 @@ func (s *Server) routes() {
 	s.codeRoutes()
 	s.inventoryRoutes()
 	s.catalogRoutes()
+	s.locationRoutes()
 }
 
 // supportedVersion reports whether the gateway API version v is served.
