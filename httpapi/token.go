@@ -23,12 +23,16 @@ type OAuthError struct {
 	ErrorDescription string `json:"error_description"`
 }
 
-// GatewayToken is the answer of POST /api/v1/token (spec 5.1 rule 3).
+// GatewayToken is the answer of POST /api/v1/token (spec 5.1 rule 3). The
+// version targets are answered twice with the same content: under
+// provider_fi, as the spec names them, and under posti_fi, the key the
+// provider's real gateway answers and its clients read.
 type GatewayToken struct {
 	AccessToken string            `json:"access_token"`
 	TokenType   string            `json:"token_type"`
 	ExpiresIn   int               `json:"expires_in"`
 	ProviderFI  GatewayTokenScope `json:"provider_fi"`
+	PostiFI     GatewayTokenScope `json:"posti_fi"`
 }
 
 // GatewayTokenScope lists the API versions the token may call.
@@ -137,6 +141,7 @@ func (s *Server) gatewayToken(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, GatewayToken{
 		AccessToken: tok, TokenType: "Bearer", ExpiresIn: int(parcelgate.TokenLifetime.Seconds()),
 		ProviderFI: GatewayTokenScope{Targets: targets},
+		PostiFI:    GatewayTokenScope{Targets: targets},
 	})
 }
 
