@@ -73,7 +73,7 @@ func (r *recorder) Write(b []byte) (int, error) {
 func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
 // middleware wraps the router with what every request gets: a request ID,
-// panic recovery, the body cap, JSON answers for unknown routes and wrong
+// panic recovery, the body cap, the text rule on the URL (checkURL), JSON answers for unknown routes and wrong
 // methods, compression when asked (spec 4.4 GET rule 4), metrics by route
 // and one structured log line.
 func (s *Server) middleware(mux *http.ServeMux) http.Handler {
@@ -92,8 +92,9 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 		r = r.WithContext(ctx)
 		w.Header().Set("X-Request-ID", id)
 		rec := &recorder{ResponseWriter: w}
-		_, route := mux.Handler(r)
-		matched := route != ""
+		_, pattern := mux.Handler(r)
+		matched := pattern != ""
+		route := pattern
 		if !matched {
 			route = "unmatched"
 		}
@@ -134,6 +135,10 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 			return
 		}
 		r.Body = http.MaxBytesReader(rec, r.Body, s.cfg.MaxBodyBytes)
+		if err := checkURL(r, pattern); err != nil {
+			s.writeError(rec, r, surfaceOf(r.URL.Path), err)
+			return
+		}
 		if !matched {
 			s.notRouted(mux, rec, r)
 			return

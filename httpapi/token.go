@@ -75,6 +75,11 @@ func (s *Server) gatewayToken(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	var p parcelgate.Problems
+	if checkValues(form, "(form)", &p); len(p) > 0 {
+		oauthError(w, http.StatusBadRequest, "invalid_request", parcelgate.ErrorMessage(p.Err()))
+		return
+	}
 	switch gt := form.Get("grant_type"); gt {
 	case "client_credentials":
 	case "":
@@ -96,6 +101,10 @@ func (s *Server) gatewayToken(w http.ResponseWriter, r *http.Request) {
 		secret, err2 = url.QueryUnescape(secret)
 		if err1 != nil || err2 != nil {
 			oauthError(w, http.StatusBadRequest, "invalid_request", "The Basic credentials are not form-urlencoded.")
+			return
+		}
+		if err := checkCredentials(id, secret, "client_id", "client_secret"); err != nil {
+			oauthError(w, http.StatusBadRequest, "invalid_request", parcelgate.ErrorMessage(err))
 			return
 		}
 	} else {
@@ -185,6 +194,10 @@ func (s *Server) ecomToken(w http.ResponseWriter, r *http.Request) {
 	username, password, ok := basicAuth(r)
 	if !ok {
 		badCredentials(s, w, r)
+		return
+	}
+	if err := checkCredentials(username, password, "username", "password"); err != nil {
+		s.writeError(w, r, ecomSurface, err)
 		return
 	}
 	acct, err := s.store.AuthenticateServiceAccount(r.Context(), username, password)
