@@ -80,6 +80,8 @@ func gatewayCode(status int) string {
 		return "UNSUPPORTED_MEDIA_TYPE"
 	case http.StatusTooManyRequests:
 		return "TOO_MANY_REQUESTS"
+	case http.StatusRequestHeaderFieldsTooLarge:
+		return "REQUEST_HEADER_FIELDS_TOO_LARGE"
 	case http.StatusServiceUnavailable:
 		return "SERVICE_UNAVAILABLE"
 	}

@@ -226,3 +226,26 @@ func TestPageArithmeticCannotOverflow(t *testing.T) {
 		}
 	})
 }
+
+// Issue 11: the 431 answer is JSON in the surface's shape, like every other
+// answer the server shapes itself.
+func TestOversizedHeadersAnswerJSON(t *testing.T) {
+	e := apitest.New(t, "sqlite")
+	big := http.Header{"X-Padding": {strings.Repeat("p", 70<<10)}}
+	r := e.Do(apitest.Request{Method: "GET", Path: "/2025-04/labelless/JJFI1234", Header: big, Undocumented: true}).Expect(http.StatusRequestHeaderFieldsTooLarge)
+	mustBeValidJSON(t, r.Body)
+	var g httpapi.GatewayError
+	r.JSON(&g)
+	if g.ErrorCode != "REQUEST_HEADER_FIELDS_TOO_LARGE" || !strings.Contains(g.Message, "65536") {
+		t.Fatalf("gateway 431 %s", r.Body)
+	}
+	r = e.Do(apitest.Request{Method: "GET", Path: "/ecommerce/v3/orders", Header: big, Undocumented: true}).Expect(http.StatusRequestHeaderFieldsTooLarge)
+	var ec httpapi.EcomError
+	r.JSON(&ec)
+	if ec.Status != http.StatusRequestHeaderFieldsTooLarge || ec.Path != "/ecommerce/v3/orders" {
+		t.Fatalf("ecom 431 %s", r.Body)
+	}
+	// Just under the cap is served as usual.
+	small := http.Header{"X-Padding": {strings.Repeat("p", 60<<10)}}
+	e.Do(apitest.Request{Method: "GET", Path: "/healthz", Header: small}).Expect(http.StatusOK)
+}

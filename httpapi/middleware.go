@@ -130,6 +130,10 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 				slog.String("remote", r.RemoteAddr),
 			)
 		}()
+		if n := headerBytes(r); n > s.cfg.MaxHeaderBytes {
+			s.writeErrorBody(rec, r, surfaceOf(r.URL.Path), http.StatusRequestHeaderFieldsTooLarge, "", fmt.Sprintf("The request line and headers are %d bytes, over the limit of %d bytes.", n, s.cfg.MaxHeaderBytes), nil)
+			return
+		}
 		if r.ContentLength > s.cfg.MaxBodyBytes {
 			s.writeErrorBody(rec, r, surfaceOf(r.URL.Path), http.StatusRequestEntityTooLarge, "", fmt.Sprintf("The request body is over the limit of %d bytes.", s.cfg.MaxBodyBytes), nil)
 			return
@@ -145,6 +149,20 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 		}
 		routed.ServeHTTP(rec, r)
 	})
+}
+
+// headerBytes is the size of the request line and headers as they came on
+// the wire (HTTP/1.1 framing), the measure http.Server's MaxHeaderBytes
+// uses.
+func headerBytes(r *http.Request) int {
+	n := len(r.Method) + 1 + len(r.RequestURI) + 1 + len(r.Proto) + 2
+	n += len("Host: ") + len(r.Host) + 2
+	for k, vs := range r.Header {
+		for _, v := range vs {
+			n += len(k) + 2 + len(v) + 2
+		}
+	}
+	return n + 2
 }
 
 // headerCapture keeps what the router's own 404 or 405 handler writes, so
