@@ -64,7 +64,7 @@ func parsePage(r *http.Request, def int) (parcelgate.PageRequest, error) {
 	if len(pr.After) > 200 {
 		p.Add("after", "is not a cursor this server made")
 	}
-	p = append(p, parcelgate.ErrorFields(pr.Validate())...)
+	p.AddFields(parcelgate.ErrorFields(pr.Validate())...)
 	return pr, p.Err()
 }
 

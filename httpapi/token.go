@@ -76,7 +76,7 @@ func (s *Server) gatewayToken(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	var p parcelgate.Problems
-	if checkValues(form, "(form)", &p); len(p) > 0 {
+	if checkValues(form, "(form)", &p); p.Len() > 0 {
 		oauthError(w, http.StatusBadRequest, "invalid_request", parcelgate.ErrorMessage(p.Err()))
 		return
 	}
