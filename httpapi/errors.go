@@ -126,7 +126,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, sf surface, 
 		}
 	}
 	if _, ok := errors.AsType[decodeError](err); ok && sf == gatewaySurface {
-		s.writeErrorBody(w, r, sf, status, "JSON_DECODE_ERROR", msg, nil)
+		s.writeErrorBody(w, r, sf, status, "JSON_DECODE_ERROR", msg, parcelgate.ErrorFields(err))
 		return
 	}
 	s.writeErrorBody(w, r, sf, status, "", msg, parcelgate.ErrorFields(err))

@@ -249,3 +249,112 @@ func TestOversizedHeadersAnswerJSON(t *testing.T) {
 	small := http.Header{"X-Padding": {strings.Repeat("p", 60<<10)}}
 	e.Do(apitest.Request{Method: "GET", Path: "/healthz", Header: small}).Expect(http.StatusOK)
 }
+
+// Issue 11 defect 1 (JSON strings) and the gateway's two error codes: a
+// string holding NUL inside well-formed JSON is a VALIDATION_ERROR naming
+// its field; bytes that are not UTF-8 make the body unreadable JSON
+// (JSON_DECODE_ERROR), still naming the field; an unknown field stays a
+// VALIDATION_ERROR. The ecom and operator surfaces name the JSON path.
+func TestJSONBodyErrors(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		h := newHostile(t, e)
+		shipment := func(name string) string {
+			return `{"serviceCode":"2103","sender":{"name":"a","country":"FI"},"receiver":{"name":"` + name + `","country":"FI"},"parcels":[{}]}`
+		}
+		for _, c := range []struct {
+			name, body, code, field string
+		}{
+			{"NUL", shipment(`Maija\u0000`), "VALIDATION_ERROR", "receiver.name"},
+			{"invalid UTF-8", shipment("Maija\xc1"), "JSON_DECODE_ERROR", "receiver.name"},
+			{"a surrogate written as UTF-8", shipment("\xed\xa0\x80"), "JSON_DECODE_ERROR", "receiver.name"},
+			{"unknown field", `{"searchCriteria":{"trackingNumber":"JJFI1234"},"x":1}`, "VALIDATION_ERROR", "x"},
+		} {
+			path := "/2025-04/shipments"
+			if c.name == "unknown field" {
+				path = "/2025-04/labelless"
+			}
+			r := e.Do(apitest.Request{Method: "POST", Path: path, Body: c.body, Bearer: h.gateway}).Expect(http.StatusBadRequest)
+			mustBeValidJSON(t, r.Body)
+			ge := gatewayErr(t, r)
+			if ge.ErrorCode != c.code || len(ge.Details) == 0 || ge.Details[0].Field != c.field {
+				t.Errorf("%s: %+v, want %s naming %s", c.name, ge, c.code, c.field)
+			}
+		}
+		for _, c := range []struct {
+			name, method, path, bearer, body, field string
+		}{
+			{"order reference", "PUT", "/ecommerce/v3/order", h.token,
+				`{"references":[{"name":"SO","value":"SO-\u0000"}],"deliveryAddress":{"name":"x"},"serviceCode":"2103","rows":[{"externalProductId":"1234567-1-P1","externalWarehouseId":"WH1","quantity":1}]}`, "references[0].value"},
+			{"product eanCode", "PUT", "/ecommerce/v3/inventory", h.token, `[{"product":{"externalId":"1234567-1-N1","eanCode":"640\u00001"}}]`, "[0].product.eanCode"},
+			{"product name, raw 0xC1", "PUT", "/ecommerce/v3/inventory", h.token, "[{\"product\":{\"externalId\":\"1234567-1-N1\",\"descriptions\":{\"en\":{\"name\":\"\xc1\"}}}}]", "[0].product.descriptions.en.name"},
+			{"organization name", "POST", "/admin/v1/organizations", apitest.AdminToken, `{"businessId":"0737546-2","name":"Org\u0000"}`, "name"},
+			{"order status externalId", "POST", "/admin/v1/orders/status", apitest.AdminToken, `{"businessId":"1234567-1","externalId":"X\u0000","value":"Error"}`, "externalId"},
+			{"order status reason", "POST", "/admin/v1/orders/status", apitest.AdminToken, `{"businessId":"1234567-1","externalId":"1234567-1-H1","value":"Error","reason":"r\u0000"}`, "reason"},
+		} {
+			r := e.Do(apitest.Request{Method: c.method, Path: c.path, Body: c.body, Bearer: c.bearer})
+			if r.Status != http.StatusBadRequest {
+				t.Errorf("%s: status %d, want 400: %s", c.name, r.Status, r.Body)
+				continue
+			}
+			mustBeValidJSON(t, r.Body)
+			if f := fieldsNamed(t, r, ecomShape); len(f) == 0 || f[0] != c.field {
+				t.Errorf("%s: fields %v, want %s", c.name, f, c.field)
+			}
+		}
+		if got := h.get(h.order.ID); got.Status.Value != parcelgate.OrderCreated {
+			t.Fatalf("order after the refused status changes: %+v", got.Status)
+		}
+	})
+}
+
+// Issue 11 defect 3: a raw 0xC1 byte inside a JSON string of PUT /inventory
+// was stored by SQLite, and every later listing of the product, the
+// supplier's and its retailers', answered a body that was not JSON
+// (PostgreSQL: 500). It is refused naming the field; nothing is stored, and
+// every listing stays valid JSON.
+func TestInvalidUTF8IsNeverStored(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		ie := newInventoryEnv(t, e)
+		ie.put(ie.supplier, []any{map[string]any{"product": product(supplierA + "-OK"), "balances": []any{map[string]any{"retailerId": retailerR, "catalogExternalId": "SHOP", "quantity": 5}}}}).Expect(http.StatusOK)
+		bad := "[{\"product\":{\"externalId\":\"" + supplierA + "-BAD\",\"descriptions\":{\"en\":{\"name\":\"broken \xc1 name\"}}},\"balances\":[{\"retailerId\":\"" + retailerR + "\",\"catalogExternalId\":\"SHOP\",\"quantity\":5}]}]"
+		r := ie.put(ie.supplier, bad)
+		if r.Status != http.StatusBadRequest {
+			t.Fatalf("status %d, want 400: %q", r.Status, r.Body)
+		}
+		if f := fieldsNamed(t, r, ecomShape); len(f) != 1 || f[0] != "[0].product.descriptions.en.name" {
+			t.Fatalf("fields %v", f)
+		}
+		for tok, path := range map[string]string{
+			ie.supplier: "/ecommerce/v3/inventory",
+			ie.retailer: "/ecommerce/v3/catalogs/SHOP/products",
+		} {
+			r := ie.get(tok, path).Expect(http.StatusOK)
+			mustBeValidJSON(t, r.Body)
+			if strings.Contains(string(r.Body), "-BAD") {
+				t.Fatalf("%s lists the refused product: %s", path, r.Body)
+			}
+		}
+	})
+}
+
+// Issue 11 defect 4: an error answer lists at most 100 field problems and
+// then how many more there were; a body of 5000 bad rows answered with
+// every one of them before.
+func TestErrorAnswersListAtMost100Problems(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		h := newHostile(t, e)
+		rows := make([]any, 5000)
+		for i := range rows {
+			rows[i] = map[string]any{"quantity": -1}
+		}
+		body := h.orderBody("MANY", 1)
+		body["rows"] = rows
+		r := h.do("PUT", "/ecommerce/v3/order", body).Expect(http.StatusBadRequest)
+		var ec httpapi.EcomError
+		r.JSON(&ec)
+		if len(ec.Errors) != parcelgate.MaxProblems+1 || ec.Errors[parcelgate.MaxProblems].Field != "(more)" ||
+			!strings.HasPrefix(ec.Errors[parcelgate.MaxProblems].Message, "and ") || len(r.Body) > 64<<10 {
+			t.Fatalf("%d errors, the last %+v; %d bytes", len(ec.Errors), ec.Errors[len(ec.Errors)-1], len(r.Body))
+		}
+	})
+}
