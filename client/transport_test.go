@@ -456,3 +456,26 @@ func TestConfig(t *testing.T) {
 		t.Errorf("call without credentials: %v", err)
 	}
 }
+
+// The provider's real gateway answers the version targets under posti_fi
+// (issue 12 item 12); the SDK reads them there when provider_fi is absent.
+func TestGatewayTokenTargetsUnderPostiFI(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /api/v1/token", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"access_token":"gw-1","token_type":"Bearer","expires_in":3600,"posti_fi":{"targets":{"2025-04":{"url":"https://gw.example/2025-04","tier":2}}}}`)
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	c, err := New(Config{BaseURL: srv.URL, ClientID: "id", ClientSecret: "secret"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := c.GatewayToken(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tok.Targets["2025-04"]; got.URL != "https://gw.example/2025-04" || got.Tier != 2 || len(tok.Targets) != 1 {
+		t.Fatalf("targets %+v", tok.Targets)
+	}
+}

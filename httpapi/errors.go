@@ -80,6 +80,8 @@ func gatewayCode(status int) string {
 		return "UNSUPPORTED_MEDIA_TYPE"
 	case http.StatusTooManyRequests:
 		return "TOO_MANY_REQUESTS"
+	case http.StatusRequestHeaderFieldsTooLarge:
+		return "REQUEST_HEADER_FIELDS_TOO_LARGE"
 	case http.StatusServiceUnavailable:
 		return "SERVICE_UNAVAILABLE"
 	}
@@ -125,7 +127,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, sf surface, 
 		}
 	}
 	if _, ok := errors.AsType[decodeError](err); ok && sf == gatewaySurface {
-		s.writeErrorBody(w, r, sf, status, "JSON_DECODE_ERROR", msg, nil)
+		s.writeErrorBody(w, r, sf, status, "JSON_DECODE_ERROR", msg, parcelgate.ErrorFields(err))
 		return
 	}
 	s.writeErrorBody(w, r, sf, status, "", msg, parcelgate.ErrorFields(err))

@@ -53,6 +53,11 @@ type Config struct {
 	SandboxClock *parcelgate.SandboxClock
 	// MaxBodyBytes caps request bodies (413 beyond).
 	MaxBodyBytes int64
+	// MaxHeaderBytes caps the request line and headers (431 beyond, in the
+	// JSON error shape of the path's surface); default 64 KiB. The
+	// http.Server in front must read more than this (HeaderReadLimit), or
+	// it answers 431 itself, in plain text, before the request gets here.
+	MaxHeaderBytes int
 	// RateLimit is the requests per second each credential may make to the
 	// APIs, with bursts of twice that; 0 turns the limit off.
 	RateLimit float64
@@ -85,6 +90,9 @@ func New(store Store, keys *auth.Keyring, clock parcelgate.Clock, log *slog.Logg
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = 16 << 20
 	}
+	if cfg.MaxHeaderBytes <= 0 {
+		cfg.MaxHeaderBytes = 64 << 10
+	}
 	if clock == nil {
 		clock = parcelgate.SystemClock{}
 	}
@@ -99,6 +107,12 @@ func New(store Store, keys *auth.Keyring, clock parcelgate.Clock, log *slog.Logg
 	s.handler = s.middleware(s.mux)
 	return s
 }
+
+// HeaderReadLimit is the MaxHeaderBytes to give the http.Server in front:
+// four times the server's own cap, so headers a little over the cap are
+// read and answered 431 in JSON by the server, and only far larger ones get
+// net/http's own plain-text 431.
+func (s *Server) HeaderReadLimit() int { return 4 * s.cfg.MaxHeaderBytes }
 
 // Registry is the Prometheus registry the server's metrics live in, so the
 // wiring can add metrics of other packages to /metrics.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"reflect"
 	"sync"
 	"testing"
 	"time"
@@ -40,6 +41,11 @@ func TestGatewayTokenForm(t *testing.T) {
 		target, ok := tok.ProviderFI.Targets["2025-04"]
 		if !ok || len(tok.ProviderFI.Targets) != 1 || target.URL != e.URL+"/2025-04" || target.Tier != 1 {
 			t.Fatalf("targets %+v", tok.ProviderFI.Targets)
+		}
+		// Real gateway clients read posti_fi.targets (issue 12 item 12): the
+		// same content under the provider's own key.
+		if !reflect.DeepEqual(tok.PostiFI.Targets, tok.ProviderFI.Targets) {
+			t.Fatalf("posti_fi.targets %+v, provider_fi.targets %+v", tok.PostiFI.Targets, tok.ProviderFI.Targets)
 		}
 		if r.Header.Get("Cache-Control") != "no-store" {
 			t.Errorf("Cache-Control %q", r.Header.Get("Cache-Control"))
