@@ -48,6 +48,26 @@ func ParseOrderRequest(body []byte, businessID string) (*OrderRequest, error) {
 	}
 	req.Vendor, _ = rd.address(obj, "vendor")
 	req.Sender, _ = rd.address(obj, "sender")
+	req.Client, _ = rd.address(obj, "client")
+	req.Recipient, _ = rd.address(obj, "recipient")
+	req.Currency = rd.str(obj, "currency", "currency")
+	req.TotalPrice = rd.decimal(obj, "totalPrice", "totalPrice")
+	req.TotalTax = rd.decimal(obj, "totalTax", "totalTax")
+	if md, ok := rd.obj(obj, "metadata", "metadata"); ok {
+		req.ClientSoftware = rd.str(md, "client", "metadata.client")
+	}
+	for i, v := range rd.arr(obj, "additionalServices", "additionalServices") {
+		path := fmt.Sprintf("additionalServices[%d]", i)
+		if s, ok := rd.asObj(v, path); ok {
+			req.AdditionalServices = append(req.AdditionalServices, AdditionalService{ServiceCode: rd.str(s, "serviceCode", path+".serviceCode")})
+		}
+	}
+	for i, v := range rd.arr(obj, "comments", "comments") {
+		path := fmt.Sprintf("comments[%d]", i)
+		if c, ok := rd.asObj(v, path); ok {
+			req.Comments = append(req.Comments, rd.comment(c, path+"."))
+		}
+	}
 	req.ServiceCode = rd.str(obj, "serviceCode", "serviceCode")
 	req.PickupPointID = rd.str(obj, "pickupPointId", "pickupPointId")
 	if s := rd.str(obj, "orderDate", "orderDate"); s != "" {
@@ -66,10 +86,13 @@ func ParseOrderRequest(body []byte, businessID string) (*OrderRequest, error) {
 			continue
 		}
 		req.Rows = append(req.Rows, OrderRowRequest{
-			ExternalProductID:   rd.str(row, "externalProductId", path+".externalProductId"),
-			ProductEANCode:      rd.str(row, "productEANCode", path+".productEANCode"),
-			ExternalWarehouseID: rd.str(row, "externalWarehouseId", path+".externalWarehouseId"),
-			Quantity:            rd.quantity(row, path+".quantity"),
+			ExternalID:           rd.str(row, "externalId", path+".externalId"),
+			ProductUnitOfMeasure: rd.str(row, "productUnitOfMeasure", path+".productUnitOfMeasure"),
+			ProductDescription:   rd.str(row, "productDescription", path+".productDescription"),
+			ExternalProductID:    rd.str(row, "externalProductId", path+".externalProductId"),
+			ProductEANCode:       rd.str(row, "productEANCode", path+".productEANCode"),
+			ExternalWarehouseID:  rd.str(row, "externalWarehouseId", path+".externalWarehouseId"),
+			Quantity:             rd.quantity(row, path+".quantity"),
 		})
 	}
 	if prefs, ok := rd.obj(obj, "preferences", "preferences"); ok {
@@ -89,10 +112,9 @@ var (
 // validate normalizes r and records every problem with it. The type
 // problems found while reading are already in p.
 func (r *OrderRequest) validate(p *Problems, businessID string) {
-	prefix := businessID + "-"
 	r.ExternalID = strings.TrimSpace(r.ExternalID)
 	if r.ExternalID != "" {
-		checkPrefixedID(p, "externalId", r.ExternalID, prefix)
+		checkOwnID(p, "externalId", r.ExternalID, businessID)
 	}
 
 	if len(r.References) > MaxOrderReferences {
@@ -156,6 +178,26 @@ func (r *OrderRequest) validate(p *Problems, businessID string) {
 			party.a.ExternalID = id
 		}
 	}
+	for _, party := range []struct {
+		name string
+		a    *Address
+	}{{"client", r.Client}, {"recipient", r.Recipient}} {
+		// The buyer and the recipient are kept as sent; their externalId
+		// is the shop's customer number, not a business ID.
+		if party.a != nil {
+			party.a.Validate(p, party.name, false)
+		}
+	}
+	r.Currency = strings.ToUpper(strings.TrimSpace(r.Currency))
+	if r.Currency != "" && !currencyCode.MatchString(r.Currency) {
+		p.Add("currency", "must be a three-letter ISO 4217 code such as EUR, not %q", r.Currency)
+	}
+	r.ClientSoftware = strings.TrimSpace(r.ClientSoftware)
+	if len(r.ClientSoftware) > 200 {
+		p.Add("metadata.client", "must be at most 200 characters")
+	}
+	r.validateServices(p)
+	r.validateComments(p)
 	r.PickupPointID = strings.TrimSpace(r.PickupPointID)
 	if len(r.PickupPointID) > 50 {
 		p.Add("pickupPointId", "must be at most 50 characters")
@@ -177,7 +219,7 @@ func (r *OrderRequest) validate(p *Problems, businessID string) {
 		if row.ExternalProductID == "" {
 			p.Add(path+".externalProductId", "is required")
 		} else {
-			checkPrefixedID(p, path+".externalProductId", row.ExternalProductID, prefix)
+			checkOwnID(p, path+".externalProductId", row.ExternalProductID, businessID)
 		}
 		if len(row.ProductEANCode) > 50 {
 			p.Add(path+".productEANCode", "must be at most 50 characters")
@@ -185,22 +227,147 @@ func (r *OrderRequest) validate(p *Problems, businessID string) {
 		if row.ExternalWarehouseID != "" && !ValidExternalID(row.ExternalWarehouseID) {
 			p.Add(path+".externalWarehouseId", "must be 1-20 characters of letters, digits, '-' and '.'")
 		}
+		row.ExternalID = strings.TrimSpace(row.ExternalID)
+		row.ProductUnitOfMeasure = strings.TrimSpace(row.ProductUnitOfMeasure)
+		row.ProductDescription = strings.TrimSpace(row.ProductDescription)
+		for _, f := range []struct {
+			name, v string
+			max     int
+		}{{"externalId", row.ExternalID, 50}, {"productUnitOfMeasure", row.ProductUnitOfMeasure, 20}, {"productDescription", row.ProductDescription, 500}} {
+			if len(f.v) > f.max {
+				p.Add(path+"."+f.name, "must be at most %d characters", f.max)
+			}
+		}
 	}
 }
 
-// checkPrefixedID checks an ID of the form {business ID}-{own ID} of at
-// most 20 characters (spec 2.3) whose business ID is the caller's.
-func checkPrefixedID(p *Problems, field, id, prefix string) {
-	own, ok := strings.CutPrefix(id, prefix)
+var (
+	currencyCode = regexp.MustCompile(`^[A-Z]{3}$`)
+	serviceCode  = regexp.MustCompile(`^[A-Za-z0-9_-]{1,20}$`)
+	commentType  = regexp.MustCompile(`^[A-Za-z0-9_-]{1,50}$`)
+)
+
+// Limits of the client's services and comments of one order.
+const (
+	MaxOrderServices  = 20
+	MaxOrderComments  = 100
+	MaxCommentLength  = 4000
+	maxCommentPartLen = 200
+)
+
+// validateServices checks the client's value-added services: codes of 1-20
+// letters, digits, '-' and '_', each once.
+func (r *OrderRequest) validateServices(p *Problems) {
+	if len(r.AdditionalServices) > MaxOrderServices {
+		p.Add("additionalServices", "must hold at most %d services", MaxOrderServices)
+		return
+	}
+	seen := map[string]bool{}
+	out := r.AdditionalServices[:0]
+	for i, s := range r.AdditionalServices {
+		s.ServiceCode = strings.TrimSpace(s.ServiceCode)
+		path := fmt.Sprintf("additionalServices[%d].serviceCode", i)
+		switch {
+		case s.ServiceCode == "":
+			p.Add(path, "is required")
+		case !serviceCode.MatchString(s.ServiceCode):
+			p.Add(path, "must be 1-20 letters, digits, '-' or '_', not %q", s.ServiceCode)
+		case seen[s.ServiceCode]:
+			continue
+		}
+		seen[s.ServiceCode] = true
+		out = append(out, s)
+	}
+	r.AdditionalServices = out
+}
+
+// validateComments checks the comments sent with an order.
+func (r *OrderRequest) validateComments(p *Problems) {
+	if len(r.Comments) > MaxOrderComments {
+		p.Add("comments", "must hold at most %d comments", MaxOrderComments)
+		return
+	}
+	for i := range r.Comments {
+		r.Comments[i].Validate(p, fmt.Sprintf("comments[%d]", i))
+	}
+}
+
+// Validate trims c and records its problems under the field name prefix
+// (empty for a comment that is a whole body): value and type are
+// required; type is a name such as pickingNote or passThrough.
+func (c *OrderComment) Validate(p *Problems, prefix string) {
+	field := func(name string) string {
+		if prefix == "" {
+			return name
+		}
+		return prefix + "." + name
+	}
+	c.ID = ""
+	c.ExternalID, c.Author, c.Type, c.Origin = strings.TrimSpace(c.ExternalID), strings.TrimSpace(c.Author), strings.TrimSpace(c.Type), strings.TrimSpace(c.Origin)
+	switch {
+	case strings.TrimSpace(c.Value) == "":
+		p.Add(field("value"), "is required")
+	case len(c.Value) > MaxCommentLength:
+		p.Add(field("value"), "must be at most %d characters", MaxCommentLength)
+	}
+	switch {
+	case c.Type == "":
+		p.Add(field("type"), "is required (e.g. pickingNote, passThrough)")
+	case !commentType.MatchString(c.Type):
+		p.Add(field("type"), "must be 1-50 letters, digits, '-' or '_', not %q", c.Type)
+	}
+	for _, f := range []struct{ name, v string }{{"externalId", c.ExternalID}, {"author", c.Author}, {"origin", c.Origin}} {
+		if len(f.v) > maxCommentPartLen {
+			p.Add(field(f.name), "must be at most %d characters", maxCommentPartLen)
+		}
+	}
+}
+
+// otherBusinessPrefix matches an ID that starts with a Finnish business ID
+// and '-': the {business ID}-{own ID} form.
+var otherBusinessPrefix = regexp.MustCompile(`^[0-9]{7}-[0-9]-`)
+
+// OwnID returns the own part of a client's ID of an order or a product
+// (spec 2.3: at most 20 characters). Since the provider's ID migration
+// real clients send it bare (the warehouse plugin sends order 1005 and SKU
+// WOO6) as well as {business ID}-{own ID}; both name the same thing of the
+// caller with businessID. An ID that carries another business's ID is
+// refused: it names nothing the caller owns. The problem, if any, is a
+// message for the field.
+func OwnID(businessID, id string) (own, problem string) {
+	own, prefixed := strings.CutPrefix(id, businessID+"-")
 	switch {
 	case len(id) > MaxOrderIDLength:
-		p.Add(field, "must be at most %d characters, not %d", MaxOrderIDLength, len(id))
-	case !ok:
-		p.Add(field, "must have the form %s{own ID}: it starts with your business ID", prefix)
-	case own == "":
-		p.Add(field, "needs an own ID after %q", prefix)
+		return "", fmt.Sprintf("must be at most %d characters, not %d", MaxOrderIDLength, len(id))
+	case prefixed && own == "":
+		return "", fmt.Sprintf("needs an own ID after %q", businessID+"-")
+	case !prefixed && otherBusinessPrefix.MatchString(id):
+		return "", fmt.Sprintf("starts with the business ID %s, which is not yours (%s): send your own ID bare or as %s-{own ID}", id[:9], businessID, businessID)
 	case !ownIDPattern.MatchString(own):
-		p.Add(field, "the own ID may hold letters, digits, '.', '_' and '-' only")
+		return "", "the own ID may hold letters, digits, '.', '_' and '-' only"
+	}
+	return own, ""
+}
+
+// IDForms returns the two spellings of the caller's ID id, bare and with
+// the business ID, for finding what either names; id itself first.
+func IDForms(businessID, id string) []string {
+	own, problem := OwnID(businessID, id)
+	if problem != "" {
+		return []string{id}
+	}
+	forms := []string{id}
+	for _, f := range []string{own, businessID + "-" + own} {
+		if f != id {
+			forms = append(forms, f)
+		}
+	}
+	return forms
+}
+
+func checkOwnID(p *Problems, field, id, businessID string) {
+	if _, problem := OwnID(businessID, id); problem != "" {
+		p.Add(field, "%s", problem)
 	}
 }
 
@@ -311,6 +478,52 @@ func (rd *jsonReader) quantity(row map[string]any, path string) int64 {
 		return 0
 	}
 	return int64(f)
+}
+
+// decimal reads an amount: a number, or a string holding one (the
+// provider's PHP library sends totals as either).
+func (rd *jsonReader) decimal(obj map[string]any, key, path string) *Decimal {
+	var text string
+	switch v := obj[key].(type) {
+	case nil:
+		return nil
+	case json.Number:
+		text = v.String()
+	case string:
+		text = strings.TrimSpace(v)
+		if text == "" {
+			return nil
+		}
+	default:
+		rd.p.Add(path, "must be a number, not %s", jsonKind(v))
+		return nil
+	}
+	d, ok := ParseDecimal(text)
+	if !ok {
+		rd.p.Add(path, "must be a decimal number below 10^12 in magnitude, such as 24.90, not %q", text)
+		return nil
+	}
+	return &d
+}
+
+// comment reads a comment object; prefix is its path with a trailing dot
+// ("comments[0].") or "" for a comment that is a whole body.
+func (rd *jsonReader) comment(c map[string]any, prefix string) OrderComment {
+	out := OrderComment{
+		ExternalID: rd.str(c, "externalId", prefix+"externalId"),
+		Author:     rd.str(c, "author", prefix+"author"),
+		Value:      rd.str(c, "value", prefix+"value"),
+		Type:       rd.str(c, "type", prefix+"type"),
+		Origin:     rd.str(c, "origin", prefix+"origin"),
+	}
+	if s := rd.str(c, "createdDate", prefix+"createdDate"); s != "" {
+		t, err := time.Parse(time.RFC3339Nano, s)
+		if err != nil {
+			rd.p.Add(prefix+"createdDate", "must be an ISO 8601 timestamp with offset such as 2026-04-01T12:00:00+03:00, not %q", s)
+		}
+		out.CreatedDate = t
+	}
+	return out
 }
 
 func jsonKind(v any) string {

@@ -67,7 +67,7 @@ func TestParseOrderRequestEveryProblem(t *testing.T) {
 		"serviceCode":     "9999",                                    // unknown
 		"rows": []any{
 			map[string]any{"externalProductId": testBID + "-P1", "quantity": 0},
-			map[string]any{"externalProductId": "P2", "quantity": 1.5},
+			map[string]any{"externalProductId": "7654321-2-P2", "quantity": 1.5}, // another business's product
 			map[string]any{"quantity": "2"},
 			map[string]any{"externalProductId": testBID + "-ABCDEFGHIJKLMN", "quantity": -1},
 		},
@@ -156,11 +156,16 @@ func FuzzParseOrderRequest(f *testing.F) {
 		if len(req.Rows) == 0 || len(req.Rows) > MaxOrderRows || !ValidServiceCode(req.ServiceCode) {
 			t.Fatalf("accepted %+v", req)
 		}
-		if req.ExternalID != "" && (len(req.ExternalID) > MaxOrderIDLength || !strings.HasPrefix(req.ExternalID, testBID+"-")) {
+		// IDs are the caller's: bare or with its business ID, never another's.
+		ours := func(id string) bool {
+			own, problem := OwnID(testBID, id)
+			return problem == "" && own != "" && len(id) <= MaxOrderIDLength && (strings.HasPrefix(id, testBID+"-") || !otherBusinessPrefix.MatchString(id))
+		}
+		if req.ExternalID != "" && !ours(req.ExternalID) {
 			t.Fatalf("accepted externalId %q", req.ExternalID)
 		}
 		for _, r := range req.Rows {
-			if r.Quantity < 1 || r.Quantity > MaxRowQuantity || !strings.HasPrefix(r.ExternalProductID, testBID+"-") {
+			if r.Quantity < 1 || r.Quantity > MaxRowQuantity || !ours(r.ExternalProductID) {
 				t.Fatalf("accepted row %+v", r)
 			}
 		}

@@ -27,8 +27,8 @@ func (db *DB) NextStampForTest(ctx context.Context, env parcelgate.Environment) 
 // large listings.
 func (db *DB) SeedOrdersForTest(ctx context.Context, env parcelgate.Environment, orgID int64, businessID string, n int, base time.Time, doc string) error {
 	_, err := db.exec(ctx, `WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ?)
-		INSERT INTO orders (order_id, environment, org_id, external_id, status, status_at, auto_submit, content_hash, doc, inserted_at, updated_at, ready_at)
-		SELECT 'SEED' || n, ?, ?, ? || '-S' || n, 'Created', CAST(? AS BIGINT) + n, 0, 'seed', ?, CAST(? AS BIGINT) + n, CAST(? AS BIGINT) + n, CAST(? AS BIGINT) + n FROM s`,
+		INSERT INTO orders (order_id, environment, org_id, external_id, own_id, status, status_at, auto_submit, content_hash, doc, inserted_at, updated_at, ready_at)
+		SELECT 'SEED' || n, ?, ?, ? || '-S' || n, 'S' || n, 'Created', CAST(? AS BIGINT) + n, 0, 'seed', ?, CAST(? AS BIGINT) + n, CAST(? AS BIGINT) + n, CAST(? AS BIGINT) + n FROM s`,
 		n, string(env), orgID, businessID, micros(base), doc, micros(base), micros(base), micros(base))
 	if err != nil {
 		return err
