@@ -251,7 +251,7 @@ type OrderRowRequest struct {
 }
 
 // OrderRequest is the content of a create (or re-send) request, read by
-// ParseOrderRequest. Two requests with equal content are the same order
+// the HTTP layer and checked by Validate. Two requests with equal content are the same order
 // (DESIGN §7), so its JSON form, without ExternalID, is what a re-send is
 // compared by.
 type OrderRequest struct {
@@ -327,6 +327,15 @@ type OrderService interface {
 	// Created, Error or Cancelled, as a new order would. Other statuses
 	// are ECONFLICT.
 	ReopenOrder(ctx context.Context, c *Caller, id string, req *OrderRequest) (*Order, error)
+	// AddOrderComment adds a comment to the caller's order id, of any
+	// status: the warehouse reads it. A comment whose externalId the order
+	// already has replaces that one, keeping its ID. It answers the comment
+	// as stored and whether it is new. The order's updateDate moves, so
+	// change polls see it.
+	AddOrderComment(ctx context.Context, c *Caller, id string, comment OrderComment) (*OrderComment, bool, error)
+	// DeleteOrderComment removes the comment commentID (its ID or its
+	// externalId) of the caller's order id; ENOTFOUND when it has none.
+	DeleteOrderComment(ctx context.Context, c *Caller, id, commentID string) error
 	// SetOrderPreferences changes preferences.autoSubmit of an order that
 	// is Created; on another status only a no-op is allowed (ECONFLICT).
 	SetOrderPreferences(ctx context.Context, c *Caller, id string, p OrderPreferences) (*Order, error)

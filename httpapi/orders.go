@@ -24,12 +24,14 @@ func (s *Server) orderRoutes() {
 	s.handle("POST /ecommerce/v3/orders/{id}", s.ecom(merchant, s.reopenOrder))
 	s.handle("DELETE /ecommerce/v3/orders/{id}", s.ecom(merchant, onOrder(s.store.CancelOrder)))
 	s.handle("PATCH /ecommerce/v3/orders/{id}/preferences", s.ecom(merchant, s.setOrderPreferences))
+	s.handle("POST /ecommerce/v3/orders/{id}/comments", s.ecom(merchant, s.addOrderComment))
+	s.handle("DELETE /ecommerce/v3/orders/{id}/comments/{commentId}", s.ecom(merchant, s.deleteOrderComment))
 	s.handle("POST /admin/v1/orders/status", s.admin(s.setOrderStatus))
 }
 
 // readOrderRequest reads and checks an order body for the caller.
 func readOrderRequest(r *http.Request, raw []byte) (*parcelgate.OrderRequest, error) {
-	return parcelgate.ParseOrderRequest(raw, caller(r).BusinessID)
+	return decodeOrderRequest(raw, caller(r).BusinessID)
 }
 
 // readOptionalBody reads a lenient ecom JSON body whole; empty is allowed.
@@ -109,7 +111,7 @@ func (s *Server) updateOrder(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var change orderStatusChange
-	json.Unmarshal(raw, &change) // a body that is no object is reported by ParseOrderRequest
+	json.Unmarshal(raw, &change) // a body that is no object is reported by decodeOrderRequest
 	value, hasStatus := change.value()
 	var o *parcelgate.Order
 	var err error
@@ -133,7 +135,8 @@ func (s *Server) updateOrder(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// reopenOrder is POST /orders/{id}: an order in Error is sent again, with
+// reopenOrder is POST /orders/{id}: an order in Error or Cancelled is sent
+// again (the warehouse plugin re-sends a cancelled shop order so), with
 // the content of the body when it has rows, else as it was stored.
 func (s *Server) reopenOrder(w http.ResponseWriter, r *http.Request) error {
 	raw, err := readOptionalBody(r)
@@ -152,6 +155,40 @@ func (s *Server) reopenOrder(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	writeJSON(w, http.StatusOK, o)
+	return nil
+}
+
+// addOrderComment is POST /orders/{id}/comments: a note for the
+// warehouse. A new comment is 201; one that replaces the comment with its
+// externalId is 200. Either answers the comment as stored.
+func (s *Server) addOrderComment(w http.ResponseWriter, r *http.Request) error {
+	raw, err := readBody(r)
+	if err != nil {
+		return err
+	}
+	in, err := decodeOrderComment(raw)
+	if err != nil {
+		return err
+	}
+	c, added, err := s.store.AddOrderComment(r.Context(), caller(r), r.PathValue("id"), in)
+	if err != nil {
+		return err
+	}
+	status := http.StatusOK
+	if added {
+		status = http.StatusCreated
+	}
+	writeJSON(w, status, c)
+	return nil
+}
+
+// deleteOrderComment is DELETE /orders/{id}/comments/{commentId}, by the
+// comment's ID or the client's externalId of it: 204.
+func (s *Server) deleteOrderComment(w http.ResponseWriter, r *http.Request) error {
+	if err := s.store.DeleteOrderComment(r.Context(), caller(r), r.PathValue("id"), r.PathValue("commentId")); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
 

@@ -87,7 +87,7 @@ func (r *orderRecord) view() *parcelgate.Order {
 	if r.status == parcelgate.OrderError || r.status == parcelgate.OrderCancelled {
 		o.Status.Reason = r.reason
 	}
-	o.Metadata = parcelgate.OrderMetadata{InsertDate: fromMicros(r.insertedAt), UpdateDate: fromMicros(r.updatedAt), DocumentType: "SalesOrder"}
+	o.Metadata = parcelgate.OrderMetadata{InsertDate: fromMicros(r.insertedAt), UpdateDate: fromMicros(r.updatedAt), DocumentType: "SalesOrder", Client: r.order.Metadata.Client}
 	o.Preferences.AutoSubmit = r.autoSubmit
 	o.Rows = make([]parcelgate.OrderRow, len(r.order.Rows))
 	for i, row := range r.order.Rows {
