@@ -292,4 +292,3 @@ func validPhone(s string) bool {
 	}
 	return digits >= 5 && digits <= 15
 }
-
