@@ -290,3 +290,42 @@ func TestPluginReopenCancelledAndDelivered(t *testing.T) {
 		}
 	})
 }
+
+// issue 12: bad input in any field the plugin sends is a 400 naming the
+// field, and nothing is stored or allocated.
+func TestPluginOrderBadInput(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		m := newMerchant(t, e, parcelgate.Production, merchantBID)
+		m.stockBare("WOO6", 10)
+		for field, change := range map[string]func(b map[string]any){
+			"additionalServices[0].serviceCode": func(b map[string]any) { b["additionalServices"] = []any{map[string]any{"serviceCode": ""}} },
+			"additionalServices[0]":             func(b map[string]any) { b["additionalServices"] = []any{"3101"} },
+			"comments[0].value":                 func(b map[string]any) { b["comments"] = []any{map[string]any{"type": "pickingNote"}} },
+			"comments[0].createdDate":           func(b map[string]any) { b["comments"].([]any)[0].(map[string]any)["createdDate"] = "2026-04-01" },
+			"currency":                          func(b map[string]any) { b["currency"] = "EURO" },
+			"totalPrice":                        func(b map[string]any) { b["totalPrice"] = "a lot" },
+			"totalTax":                          func(b map[string]any) { b["totalTax"] = true },
+			"metadata.client":                   func(b map[string]any) { b["metadata"] = map[string]any{"client": map[string]any{}} },
+			"client.email":                      func(b map[string]any) { b["client"] = map[string]any{"email": "not an address"} },
+			"recipient":                         func(b map[string]any) { b["recipient"] = "Maija" },
+			"rows[0].productUnitOfMeasure":      func(b map[string]any) { b["rows"].([]any)[0].(map[string]any)["productUnitOfMeasure"] = strings.Repeat("K", 21) },
+			"rows[0].externalId":                func(b map[string]any) { b["rows"].([]any)[0].(map[string]any)["externalId"] = []any{} },
+		} {
+			body := pluginOrder("1005", "WOO6")
+			change(body)
+			var eb httpapi.EcomError
+			m.do("POST", "/ecommerce/v3/orders", body).Expect(400).JSON(&eb)
+			var got []string
+			for _, f := range eb.Errors {
+				got = append(got, f.Field)
+			}
+			if !slices.Contains(got, field) {
+				t.Errorf("%s: errors %+v", field, eb.Errors)
+			}
+		}
+		m.do("GET", "/ecommerce/v3/orders/1005", nil).Expect(404)
+		if q, a := m.balanceOf("WOO6"); q != 10 || a != 0 {
+			t.Fatalf("stock moved: %d/%d", q, a)
+		}
+	})
+}

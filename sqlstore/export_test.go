@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -109,4 +110,38 @@ func (db *DB) AllocateRolledBackForTest(ctx context.Context, env parcelgate.Envi
 func (db *DB) AnalyzeForTest(ctx context.Context) error {
 	_, err := db.exec(ctx, `ANALYZE`)
 	return err
+}
+
+// RerunOwnIDBackfillForTest puts the orders back as they were stored before
+// migration 0006 (no own_id, no index on it) and runs that migration's
+// backfill and index again.
+func (db *DB) RerunOwnIDBackfillForTest(ctx context.Context) error {
+	b, err := migrationFS.ReadFile("migrations/0006_order_own_ids.sql")
+	if err != nil {
+		return err
+	}
+	return db.inTx(ctx, func(tx *Tx) error {
+		stmts := []string{`DROP INDEX orders_own_id`, `UPDATE orders SET own_id = ''`}
+		for _, s := range splitStatements(string(b)) {
+			if !strings.HasPrefix(strings.TrimSpace(stripComments(s)), "ALTER") {
+				stmts = append(stmts, s)
+			}
+		}
+		for _, s := range stmts {
+			if _, err := tx.Exec(ctx, s); err != nil {
+				return fmt.Errorf("%s: %w", s, err)
+			}
+		}
+		return nil
+	})
+}
+
+func stripComments(s string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(l), "--") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
 }
