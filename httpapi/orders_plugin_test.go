@@ -308,8 +308,10 @@ func TestPluginOrderBadInput(t *testing.T) {
 			"metadata.client":                   func(b map[string]any) { b["metadata"] = map[string]any{"client": map[string]any{}} },
 			"client.email":                      func(b map[string]any) { b["client"] = map[string]any{"email": "not an address"} },
 			"recipient":                         func(b map[string]any) { b["recipient"] = "Maija" },
-			"rows[0].productUnitOfMeasure":      func(b map[string]any) { b["rows"].([]any)[0].(map[string]any)["productUnitOfMeasure"] = strings.Repeat("K", 21) },
-			"rows[0].externalId":                func(b map[string]any) { b["rows"].([]any)[0].(map[string]any)["externalId"] = []any{} },
+			"rows[0].productUnitOfMeasure": func(b map[string]any) {
+				b["rows"].([]any)[0].(map[string]any)["productUnitOfMeasure"] = strings.Repeat("K", 21)
+			},
+			"rows[0].externalId": func(b map[string]any) { b["rows"].([]any)[0].(map[string]any)["externalId"] = []any{} },
 		} {
 			body := pluginOrder("1005", "WOO6")
 			change(body)
