@@ -127,6 +127,14 @@ func orderKey(businessID, id string) string {
 
 const orderByKey = ` FROM orders o WHERE o.org_id = ? AND (o.order_id = ? OR o.own_id = ?)`
 
+// forUpdateOf is forUpdate limited to the rows of one table of a join.
+func (tx *Tx) forUpdateOf(alias string) string {
+	if f := tx.forUpdate(); f != "" {
+		return f + " OF " + alias
+	}
+	return ""
+}
+
 // orderByID reads the organization's order by service ID or externalId
 // (either form), locked for the rest of tx. Another tenant's order is not
 // found, like a missing one.

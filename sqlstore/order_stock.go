@@ -35,7 +35,7 @@ func (tx *Tx) rowStock(ctx context.Context, orgID int64, businessID string, row 
 		JOIN catalogs c ON c.id = b.catalog_id
 		JOIN products p ON p.id = b.product_id
 		WHERE b.product_external_id IN (`+in[:len(in)-2]+`) AND c.retailer_org_id = ? AND c.external_id = ? AND c.catalog_type = ? AND b.supplier_org_id = ? AND b.removed_at = 0
-		ORDER BY CASE WHEN b.product_external_id = ? THEN 0 ELSE 1 END LIMIT 1`+tx.forUpdate(),
+		ORDER BY CASE WHEN b.product_external_id = ? THEN 0 ELSE 1 END LIMIT 1`+tx.forUpdateOf("b"),
 		append(args[1:], args[0])...).Scan(&b.BalanceID, &b.Available, &price, &eosAt, &doc)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
