@@ -251,9 +251,9 @@ type OrderRowRequest struct {
 }
 
 // OrderRequest is the content of a create (or re-send) request, read by
-// the HTTP layer and checked by Validate. Two requests with equal content are the same order
-// (DESIGN §7), so its JSON form, without ExternalID, is what a re-send is
-// compared by.
+// the API layer and checked by Validate. Two requests with equal content
+// are the same order (DESIGN §7), so its JSON form, without ExternalID, is
+// what a re-send is compared by.
 type OrderRequest struct {
 	ExternalID      string            `json:"-"`
 	References      []OrderReference  `json:"references,omitempty"`
@@ -315,7 +315,7 @@ type OrderService interface {
 	// ListOrders returns one page of the caller's orders matching q,
 	// ordered by modification stamp, then by a key that never changes.
 	ListOrders(ctx context.Context, c *Caller, q OrderQuery, p PageRequest) (PageOf[*Order], error)
-	// UpdateOrder re-sends the content of order id (PUT /orders/{id});
+	// UpdateOrder re-sends the content of the existing order id;
 	// the rules of CreateOrder apply.
 	UpdateOrder(ctx context.Context, c *Caller, id string, req *OrderRequest) (*Order, error)
 	// CancelOrder cancels an order that is Created or Submitted and

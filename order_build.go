@@ -121,7 +121,7 @@ func (o *Order) Request(autoSubmit bool) *OrderRequest {
 }
 
 // MergeComments adds incoming comments to an order's existing ones, as a
-// re-sent order or POST /orders/{id}/comments does: nothing already there
+// re-sent order or a comment added on its own does: nothing already there
 // is dropped (a comment goes only by DELETE); an incoming comment with the
 // externalId of an existing one replaces it, keeping its ID; one without
 // externalId that repeats an existing type and value is the same comment.

@@ -71,8 +71,8 @@ const (
 	ResendReplace
 )
 
-// ResendDecision applies DESIGN §7 to a create (PUT /order, POST /orders,
-// PUT /orders/{id} with content) of an order that exists with status st:
+// ResendDecision applies DESIGN §7 to a create, or new content sent for a
+// named order, when the order exists with status st:
 // the same content is a retry; new content replaces an order still in
 // Created; new content for any other status is ECONFLICT.
 func ResendDecision(externalID string, st OrderStatus, sameContent bool) (ResendAction, error) {
@@ -86,7 +86,7 @@ func ResendDecision(externalID string, st OrderStatus, sameContent bool) (Resend
 }
 
 // ReopenDecision applies the re-send of an order that ended without being
-// delivered (POST /orders/{id}), as the provider's warehouse plugin does
+// delivered, as the provider's warehouse plugin does
 // with a cancelled shop order: an order in Error or Cancelled is sent
 // again (validated, allocated afresh, live again); Delivered is final;
 // an order still open is not re-sent (ECONFLICT either way).
@@ -100,10 +100,9 @@ func ReopenDecision(externalID string, st OrderStatus) error {
 	return Errorf(ECONFLICT, "Order %s is %s and still open; only an order in Error or Cancelled can be sent again.", externalID, st)
 }
 
-// CancelDecision applies a client's cancel (DELETE /orders/{id}, or a
-// status of Cancelled) to an order in st: it moves a Created or Submitted
-// order; cancelling a Cancelled order changes nothing (move false, no
-// error); any other status is ECONFLICT.
+// CancelDecision applies a client's cancel to an order in st: it moves a
+// Created or Submitted order; cancelling a Cancelled order changes nothing
+// (move false, no error); any other status is ECONFLICT.
 func CancelDecision(externalID string, st OrderStatus) (move bool, err error) {
 	switch {
 	case st == OrderCancelled:

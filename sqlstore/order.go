@@ -183,7 +183,7 @@ func scanColumn[T any](rows *sql.Rows, err error) ([]T, error) {
 }
 
 // newOrderID returns a service order ID: 16 characters of A-Z and 2-7.
-// GET /orders/{id} looks it up beside the own IDs of the caller's orders;
+// An order is looked up by it beside the own IDs of the caller's orders;
 // an own ID equal to another of the caller's service IDs is a 1 in 2^80
 // chance.
 func newOrderID() string { return rand.Text()[:16] }
@@ -218,7 +218,7 @@ func (db *DB) UpdateOrder(ctx context.Context, c *parcelgate.Caller, id string, 
 }
 
 // placeOrder creates or re-sends an order. With target, the request is a
-// re-send of that existing order (PUT /orders/{id}); its externalId, when
+// re-send of that existing order; its externalId, when
 // given, must name that order.
 func (db *DB) placeOrder(ctx context.Context, c *parcelgate.Caller, req *parcelgate.OrderRequest, target *string) (*parcelgate.Order, error) {
 	org, err := db.organizationByID(ctx, c.OrgID)
