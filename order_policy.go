@@ -86,10 +86,10 @@ func ResendDecision(externalID string, st OrderStatus, sameContent bool) (Resend
 }
 
 // ReopenDecision applies the re-send of an order that ended without being
-// delivered, as the provider's warehouse plugin does
-// with a cancelled shop order: an order in Error or Cancelled is sent
-// again (validated, allocated afresh, live again); Delivered is final;
-// an order still open is not re-sent (ECONFLICT either way).
+// delivered, as the provider's warehouse plugin does with a cancelled shop
+// order: an order in Error or Cancelled is sent again (validated, allocated
+// afresh, live again); Delivered is final; an order still open is not
+// re-sent (ECONFLICT either way).
 func ReopenDecision(externalID string, st OrderStatus) error {
 	switch st {
 	case OrderError, OrderCancelled:
