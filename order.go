@@ -203,10 +203,13 @@ type Order struct {
 	// Client and Recipient are the buyer and the recipient as the client
 	// sent them; they are kept and answered, the parcel goes to
 	// DeliveryAddress.
-	Client              *Address         `json:"client,omitempty"`
-	Recipient           *Address         `json:"recipient,omitempty"`
-	DeliveryAddress     Address          `json:"deliveryAddress"`
-	ServiceCode         string           `json:"serviceCode"`
+	Client          *Address `json:"client,omitempty"`
+	Recipient       *Address `json:"recipient,omitempty"`
+	DeliveryAddress Address  `json:"deliveryAddress"`
+	ServiceCode     string   `json:"serviceCode"`
+	// RoutingServiceCode is a routing code the provider\'s PHP library may
+	// send beside serviceCode; kept and answered.
+	RoutingServiceCode  string           `json:"routingServiceCode,omitempty"`
 	PickupPointID       string           `json:"pickupPointId,omitempty"`
 	References          []OrderReference `json:"references"`
 	Rows                []OrderRow       `json:"rows"`
@@ -255,18 +258,19 @@ type OrderRowRequest struct {
 // are the same order (DESIGN §7), so its JSON form, without ExternalID, is
 // what a re-send is compared by.
 type OrderRequest struct {
-	ExternalID      string            `json:"-"`
-	References      []OrderReference  `json:"references,omitempty"`
-	DeliveryAddress Address           `json:"deliveryAddress"`
-	Vendor          *Address          `json:"vendor,omitempty"`
-	Sender          *Address          `json:"sender,omitempty"`
-	Client          *Address          `json:"client,omitempty"`
-	Recipient       *Address          `json:"recipient,omitempty"`
-	ServiceCode     string            `json:"serviceCode"`
-	PickupPointID   string            `json:"pickupPointId,omitempty"`
-	OrderDate       time.Time         `json:"orderDate,omitzero"` // zero: the time of receipt
-	Rows            []OrderRowRequest `json:"rows"`
-	AutoSubmit      bool              `json:"autoSubmit"` // preferences.autoSubmit, default true
+	ExternalID         string            `json:"-"`
+	References         []OrderReference  `json:"references,omitempty"`
+	DeliveryAddress    Address           `json:"deliveryAddress"`
+	Vendor             *Address          `json:"vendor,omitempty"`
+	Sender             *Address          `json:"sender,omitempty"`
+	Client             *Address          `json:"client,omitempty"`
+	Recipient          *Address          `json:"recipient,omitempty"`
+	ServiceCode        string            `json:"serviceCode"`
+	RoutingServiceCode string            `json:"routingServiceCode,omitempty"`
+	PickupPointID      string            `json:"pickupPointId,omitempty"`
+	OrderDate          time.Time         `json:"orderDate,omitzero"` // zero: the time of receipt
+	Rows               []OrderRowRequest `json:"rows"`
+	AutoSubmit         bool              `json:"autoSubmit"` // preferences.autoSubmit, default true
 	// AdditionalServices are the client's value-added services (e.g. 3101,
 	// cash on delivery).
 	AdditionalServices []AdditionalService `json:"additionalServices,omitempty"`

@@ -59,23 +59,24 @@ func NewOrder(org *Organization, r *OrderRequest, received time.Time) *Order {
 		}
 	}
 	o := &Order{
-		ExternalID:        r.ExternalID,
-		ClientID:          org.BusinessID,
-		Metadata:          OrderMetadata{Client: r.ClientSoftware},
-		OrderDate:         r.OrderDate,
-		Vendor:            r.Vendor,
-		Sender:            r.Sender,
-		Client:            r.Client,
-		Recipient:         r.Recipient,
-		DeliveryAddress:   r.DeliveryAddress,
-		ServiceCode:       r.ServiceCode,
-		PickupPointID:     r.PickupPointID,
-		References:        append([]OrderReference{}, r.References...),
-		Currency:          r.Currency,
-		TotalPrice:        r.TotalPrice,
-		TotalTax:          r.TotalTax,
-		RequestedServices: append([]AdditionalService{}, r.AdditionalServices...),
-		Comments:          MergeComments(nil, r.Comments, received),
+		ExternalID:         r.ExternalID,
+		ClientID:           org.BusinessID,
+		Metadata:           OrderMetadata{Client: r.ClientSoftware},
+		OrderDate:          r.OrderDate,
+		Vendor:             r.Vendor,
+		Sender:             r.Sender,
+		Client:             r.Client,
+		Recipient:          r.Recipient,
+		DeliveryAddress:    r.DeliveryAddress,
+		ServiceCode:        r.ServiceCode,
+		RoutingServiceCode: r.RoutingServiceCode,
+		PickupPointID:      r.PickupPointID,
+		References:         append([]OrderReference{}, r.References...),
+		Currency:           r.Currency,
+		TotalPrice:         r.TotalPrice,
+		TotalTax:           r.TotalTax,
+		RequestedServices:  append([]AdditionalService{}, r.AdditionalServices...),
+		Comments:           MergeComments(nil, r.Comments, received),
 	}
 	if o.OrderDate.IsZero() {
 		o.OrderDate = received
@@ -108,7 +109,7 @@ func (o *Order) Request(autoSubmit bool) *OrderRequest {
 	r := &OrderRequest{
 		ExternalID: o.ExternalID, References: o.References, DeliveryAddress: o.DeliveryAddress,
 		Vendor: o.Vendor, Sender: o.Sender, Client: o.Client, Recipient: o.Recipient,
-		ServiceCode: o.ServiceCode, PickupPointID: o.PickupPointID, OrderDate: o.OrderDate, AutoSubmit: autoSubmit,
+		ServiceCode: o.ServiceCode, RoutingServiceCode: o.RoutingServiceCode, PickupPointID: o.PickupPointID, OrderDate: o.OrderDate, AutoSubmit: autoSubmit,
 		AdditionalServices: o.RequestedServices, Currency: o.Currency, TotalPrice: o.TotalPrice, TotalTax: o.TotalTax,
 		ClientSoftware: o.Metadata.Client,
 	}

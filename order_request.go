@@ -101,6 +101,10 @@ func (r *OrderRequest) validate(p *Problems, businessID string) {
 	if r.Currency != "" && !currencyCode.MatchString(r.Currency) {
 		p.Add("currency", "must be a three-letter ISO 4217 code such as EUR, not %q", r.Currency)
 	}
+	r.RoutingServiceCode = strings.TrimSpace(r.RoutingServiceCode)
+	if r.RoutingServiceCode != "" && !serviceCode.MatchString(r.RoutingServiceCode) {
+		p.Add("routingServiceCode", "must be 1-20 letters, digits, '-' or '_', not %q", r.RoutingServiceCode)
+	}
 	r.ClientSoftware = strings.TrimSpace(r.ClientSoftware)
 	if len(r.ClientSoftware) > 200 {
 		p.Add("metadata.client", "must be at most 200 characters")

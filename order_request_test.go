@@ -34,6 +34,8 @@ func TestOrderRequestValidate(t *testing.T) {
 			r.Currency, r.TotalPrice, r.TotalTax, r.ClientSoftware = "eur", &price, &price, "woo-wh-client/2.4.2"
 		}, ""},
 		"bad currency":                 {func(r *OrderRequest) { r.Currency = "EURO" }, "currency"},
+		"routing code (PHP library)":   {func(r *OrderRequest) { r.RoutingServiceCode = "2103" }, ""},
+		"bad routing code":             {func(r *OrderRequest) { r.RoutingServiceCode = "21 03" }, "routingServiceCode"},
 		"cash on delivery":             {func(r *OrderRequest) { r.AdditionalServices = []AdditionalService{{"3101"}, {"3101"}} }, ""},
 		"empty service code":           {func(r *OrderRequest) { r.AdditionalServices = []AdditionalService{{""}} }, "additionalServices[0].serviceCode"},
 		"picking note":                 {func(r *OrderRequest) { r.Comments = []OrderComment{{Type: "pickingNote", Value: "Door code 1234"}} }, ""},

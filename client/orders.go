@@ -41,8 +41,9 @@ type OrderRequest struct {
 	Sender *Address `json:"sender,omitempty"`
 	// ServiceCode is one of the codes of spec 2.3, e.g. "2103" (parcel
 	// locker) or "NOUTO" (pick-up from the warehouse; needs an e-mail).
-	ServiceCode   string `json:"serviceCode"`
-	PickupPointID string `json:"pickupPointId,omitempty"`
+	ServiceCode        string `json:"serviceCode"`
+	RoutingServiceCode string `json:"routingServiceCode,omitempty"`
+	PickupPointID      string `json:"pickupPointId,omitempty"`
 	// OrderDate defaults to the time the order is received; its offset is
 	// kept.
 	OrderDate   time.Time         `json:"orderDate,omitzero"`
@@ -122,24 +123,25 @@ type OrderPreferences struct {
 type Order struct {
 	// ID is the service's own ID of the order; Order takes it as well as
 	// the ExternalID.
-	ID              string         `json:"id"`
-	ExternalID      string         `json:"externalId"`
-	ClientID        string         `json:"clientId"`
-	Metadata        Metadata       `json:"metadata"`
-	OrderDate       time.Time      `json:"orderDate"`
-	Vendor          *Address       `json:"vendor,omitempty"`
-	Sender          *Address       `json:"sender,omitempty"`
-	Client          *Address       `json:"client,omitempty"`
-	Recipient       *Address       `json:"recipient,omitempty"`
-	DeliveryAddress Address        `json:"deliveryAddress"`
-	ServiceCode     string         `json:"serviceCode"`
-	PickupPointID   string         `json:"pickupPointId,omitempty"`
-	References      []Reference    `json:"references"`
-	Rows            []OrderRow     `json:"rows"`
-	Currency        string         `json:"currency,omitempty"`
-	TotalPrice      *float64       `json:"totalPrice,omitempty"`
-	TotalTax        *float64       `json:"totalTax,omitempty"`
-	Comments        []OrderComment `json:"comments"`
+	ID                 string         `json:"id"`
+	ExternalID         string         `json:"externalId"`
+	ClientID           string         `json:"clientId"`
+	Metadata           Metadata       `json:"metadata"`
+	OrderDate          time.Time      `json:"orderDate"`
+	Vendor             *Address       `json:"vendor,omitempty"`
+	Sender             *Address       `json:"sender,omitempty"`
+	Client             *Address       `json:"client,omitempty"`
+	Recipient          *Address       `json:"recipient,omitempty"`
+	DeliveryAddress    Address        `json:"deliveryAddress"`
+	ServiceCode        string         `json:"serviceCode"`
+	RoutingServiceCode string         `json:"routingServiceCode,omitempty"`
+	PickupPointID      string         `json:"pickupPointId,omitempty"`
+	References         []Reference    `json:"references"`
+	Rows               []OrderRow     `json:"rows"`
+	Currency           string         `json:"currency,omitempty"`
+	TotalPrice         *float64       `json:"totalPrice,omitempty"`
+	TotalTax           *float64       `json:"totalTax,omitempty"`
+	Comments           []OrderComment `json:"comments"`
 	// TotalWholeSalePrice sums each row's quantity times its wholesale
 	// price.
 	TotalWholeSalePrice float64 `json:"totalWholeSalePrice"`

@@ -168,11 +168,12 @@ func TestOrderCommentsAndFields(t *testing.T) {
 		req.AdditionalServices = []client.AdditionalService{{ServiceCode: "3101"}}
 		req.Comments = []client.OrderComment{{Type: "pickingNote", Value: "Door code 1234"}}
 		req.Metadata = &client.RequestMetadata{Client: "woo-wh-client/2.4.2"}
+		req.RoutingServiceCode = "2103" // the provider's PHP library sends one
 		o, err := c.CreateOrder(ctx, req)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if o.ExternalID != "1005" || o.Status.Value != client.OrderCreated || o.Currency != "EUR" || *o.TotalPrice != 24.9 || o.Metadata.Client != "woo-wh-client/2.4.2" ||
+		if o.ExternalID != "1005" || o.Status.Value != client.OrderCreated || o.Currency != "EUR" || *o.TotalPrice != 24.9 || o.Metadata.Client != "woo-wh-client/2.4.2" || o.RoutingServiceCode != "2103" ||
 			len(o.AdditionalServices) != 1 || o.AdditionalServices[0].ServiceCode != "3101" || len(o.Comments) != 1 || o.Rows[0].ProductUnitOfMeasure != "KPL" {
 			t.Fatalf("created %+v", o)
 		}

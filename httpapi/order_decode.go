@@ -66,6 +66,7 @@ func decodeOrderRequest(root any, businessID string) (*parcelgate.OrderRequest, 
 		}
 	}
 	req.ServiceCode = rd.String(obj, "serviceCode", "serviceCode")
+	req.RoutingServiceCode = rd.String(obj, "routingServiceCode", "routingServiceCode")
 	req.PickupPointID = rd.String(obj, "pickupPointId", "pickupPointId")
 	if s := rd.String(obj, "orderDate", "orderDate"); s != "" {
 		t, err := time.Parse(time.RFC3339Nano, s)
