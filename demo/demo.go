@@ -218,22 +218,19 @@ func seedOrder(ctx context.Context, st Store, t Tenant) error {
 	if err != nil {
 		return err
 	}
-	body, err := json.Marshal(map[string]any{
-		"externalId": SampleOrder,
-		"references": []any{map[string]any{"name": parcelgate.RefSO, "value": "DEMO-1"}},
-		"deliveryAddress": map[string]any{"name": "Maija Meikäläinen", "streetAddress": "Kotikatu 2", "postalCode": "00200",
-			"postOffice": "Helsinki", "country": "FI", "telephone": "+358401234567", "email": "maija@example.com"},
-		"serviceCode": "2103",
-		"rows": []any{
-			map[string]any{"externalProductId": t.BusinessID + "-TSHIRT-M", "externalWarehouseId": t.WarehouseID, "quantity": 2},
-			map[string]any{"externalProductId": t.BusinessID + "-MUG", "externalWarehouseId": t.WarehouseID, "quantity": 1},
+	req := &parcelgate.OrderRequest{
+		ExternalID: SampleOrder,
+		References: []parcelgate.OrderReference{{Name: parcelgate.RefSO, Value: "DEMO-1"}},
+		DeliveryAddress: parcelgate.Address{Name: "Maija Meikäläinen", StreetAddress: "Kotikatu 2", PostalCode: "00200",
+			PostOffice: "Helsinki", Country: "FI", Telephone: "+358401234567", Email: "maija@example.com"},
+		ServiceCode: "2103",
+		Rows: []parcelgate.OrderRowRequest{
+			{ExternalProductID: t.BusinessID + "-TSHIRT-M", ExternalWarehouseID: t.WarehouseID, Quantity: 2},
+			{ExternalProductID: t.BusinessID + "-MUG", ExternalWarehouseID: t.WarehouseID, Quantity: 1},
 		},
-	})
-	if err != nil {
-		return err
+		AutoSubmit: true,
 	}
-	req, err := parcelgate.ParseOrderRequest(body, t.BusinessID)
-	if err != nil {
+	if err := req.Validate(t.BusinessID); err != nil {
 		return err
 	}
 	c := &parcelgate.Caller{Subject: t.Username, OrgID: org.ID, BusinessID: org.BusinessID, Environment: t.Environment, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleMerchant}}

@@ -54,9 +54,9 @@ func placeOrders(t *testing.T, db *sqlstore.DB, c *parcelgate.Caller, n int) []*
 	t.Helper()
 	var out []*parcelgate.Order
 	for i := range n {
-		body := fmt.Sprintf(`{"externalId":"%s-E%d","deliveryAddress":{"name":"N","email":"n@example.com"},"serviceCode":"2104","rows":[{"externalProductId":"%s-P1","quantity":1}]}`, c.BusinessID, i, c.BusinessID)
-		req, err := parcelgate.ParseOrderRequest([]byte(body), c.BusinessID)
-		if err != nil {
+		req := &parcelgate.OrderRequest{ExternalID: fmt.Sprintf("%s-E%d", c.BusinessID, i), DeliveryAddress: parcelgate.Address{Name: "N", Email: "n@example.com"},
+			ServiceCode: "2104", Rows: []parcelgate.OrderRowRequest{{ExternalProductID: c.BusinessID + "-P1", Quantity: 1}}, AutoSubmit: true}
+		if err := req.Validate(c.BusinessID); err != nil {
 			t.Fatal(err)
 		}
 		o, err := db.CreateOrder(context.Background(), c, req)
@@ -153,8 +153,9 @@ func TestEngineRespectsDelaysAndHolds(t *testing.T) {
 	db := testdb.Open(t, "sqlite", clock)
 	c := tenant(t, db)
 	ctx := context.Background()
-	req, err := parcelgate.ParseOrderRequest([]byte(`{"externalId":"1234567-1-H","preferences":{"autoSubmit":false},"deliveryAddress":{"name":"N","telephone":"0401234567"},"serviceCode":"2104","rows":[{"externalProductId":"1234567-1-P1","quantity":1}]}`), c.BusinessID)
-	if err != nil {
+	req := &parcelgate.OrderRequest{ExternalID: "1234567-1-H", AutoSubmit: false, DeliveryAddress: parcelgate.Address{Name: "N", Telephone: "0401234567"},
+		ServiceCode: "2104", Rows: []parcelgate.OrderRowRequest{{ExternalProductID: "1234567-1-P1", Quantity: 1}}}
+	if err := req.Validate(c.BusinessID); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := db.CreateOrder(ctx, c, req); err != nil {

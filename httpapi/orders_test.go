@@ -716,7 +716,7 @@ func TestOrderAllocation(t *testing.T) {
 		body := m.orderBody("A1", 3)
 		addRow(body, merchantBID+"-P2", 2)
 		o := m.create(body)
-		if o.Status.Value != parcelgate.OrderCreated || o.TotalWholeSalePrice != 3*2.50+2*1.25 || !slices.Equal(o.AdditionalServices, []string{"Fragile"}) || o.Rows[0].WholesalePrice != 2.5 {
+		if o.Status.Value != parcelgate.OrderCreated || o.TotalWholeSalePrice != 3*2.50+2*1.25 || !slices.Equal(o.AdditionalServices, []parcelgate.AdditionalService{{ServiceCode: "Fragile"}}) || o.Rows[0].WholesalePrice != 2.5 {
 			t.Fatalf("order %+v", o)
 		}
 		p1, p2 := m.balance("P1"), m.balance("P2")

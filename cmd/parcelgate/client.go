@@ -496,7 +496,32 @@ func init() {
 		"cancel-order": {"ID", "cancel an order not yet Delivered", oneArg("an order ID", func(ctx context.Context, c *client.Client, id string) (any, error) {
 			return c.CancelOrder(ctx, id)
 		})},
-		"reopen-order": {"ID", "send an order in Error again (with -f, with new content)", func(fs *flag.FlagSet) clientRun {
+		"add-order-comment": {"ID -value TEXT", "add a note for the warehouse to an order", func(fs *flag.FlagSet) clientRun {
+			var cm client.OrderComment
+			fs.StringVar(&cm.Value, "value", "", "the note")
+			fs.StringVar(&cm.Type, "type", "passThrough", "pickingNote (the shopper's note) or passThrough")
+			fs.StringVar(&cm.ExternalID, "external-id", "", "your own ID of the note; sending it again replaces the note")
+			fs.StringVar(&cm.Author, "author", "", "who wrote it")
+			fs.StringVar(&cm.Origin, "origin", "", "where it comes from, e.g. WOOCOMMERCE")
+			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
+				if err := nArgs(args, 1, "an order ID"); err != nil {
+					return nil, err
+				}
+				return c.AddOrderComment(ctx, args[0], cm)
+			}
+		}},
+		"delete-order-comment": {"ID COMMENT_ID", "remove a note from an order (by its id or your externalId of it)", func(fs *flag.FlagSet) clientRun {
+			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
+				if err := nArgs(args, 2, "an order ID and a comment ID"); err != nil {
+					return nil, err
+				}
+				if err := c.DeleteOrderComment(ctx, args[0], args[1]); err != nil {
+					return nil, err
+				}
+				return map[string]string{"deleted": args[1]}, nil
+			}
+		}},
+		"reopen-order": {"ID", "send an order in Error or Cancelled again (with -f, with new content)", func(fs *flag.FlagSet) clientRun {
 			file := fs.String("f", "", "new content as JSON (optional)")
 			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
 				if err := nArgs(args, 1, "an order ID"); err != nil {

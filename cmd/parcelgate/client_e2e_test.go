@@ -69,6 +69,17 @@ func TestClientCLIEverydayTasks(t *testing.T) {
 	if out := must("orders", "-status", "Created"); !strings.Contains(out, o.ID) {
 		t.Errorf("orders: %s", out)
 	}
+	var cm struct{ ID, Value string }
+	json.Unmarshal([]byte(must("add-order-comment", "-value", "Door code 1234", "-type", "pickingNote", "-external-id", "412", o.ExternalID)), &cm)
+	if cm.ID == "" || cm.Value != "Door code 1234" {
+		t.Errorf("add-order-comment %+v", cm)
+	}
+	if out := must("order", "CLI1"); !strings.Contains(out, "Door code 1234") {
+		t.Errorf("the comment is not on the order (found by its bare ID): %s", out)
+	}
+	if out := must("delete-order-comment", o.ExternalID, "412"); !strings.Contains(out, `"deleted": "412"`) {
+		t.Errorf("delete-order-comment: %s", out)
+	}
 	if out := must("cancel-order", o.ExternalID); !strings.Contains(out, `"Cancelled"`) {
 		t.Errorf("cancel-order: %s", out)
 	}
