@@ -366,3 +366,60 @@ func JSONTypeName(kind string) string {
 	}
 	return "a " + kind
 }
+
+// Product IDs with and without the business-ID prefix.
+//
+// Spec 2.4 gives a warehouse-service product externalId the form
+// {business ID}-{unique product ID}. Since the provider's ID migration its
+// real clients (the WooCommerce warehouse plugin, the PHP library) send the
+// bare ID, e.g. the shop's SKU "WOO6". parcelgate accepts both forms for the
+// same product of the same supplier: "WOO6" and "1234567-1-WOO6" name one
+// product of supplier 1234567-1, whichever form it was stored under. Every
+// lookup is scoped to the supplier, so the prefix can never reach another
+// business's product; an ID that carries another business's prefix is
+// refused (OtherBusinessPrefix).
+
+// ProductKey is the form of externalID that does not depend on how the client
+// wrote it: the ID without businessID's prefix. Two IDs name the same
+// product of businessID exactly when their keys are equal. An ID that is
+// only the prefix ("1234567-1-") keeps it: it has no own part.
+func ProductKey(businessID, externalID string) string {
+	if own, ok := strings.CutPrefix(externalID, businessID+"-"); ok && own != "" && businessID != "" {
+		return own
+	}
+	return externalID
+}
+
+// ProductIDForms lists the stored forms that name the product externalID of
+// businessID: the bare key first, then the prefixed form. A store looks a
+// product up with external_id IN (forms...) under the supplier.
+func ProductIDForms(businessID, externalID string) []string {
+	key := ProductKey(businessID, externalID)
+	if businessID == "" {
+		return []string{key}
+	}
+	return []string{key, businessID + "-" + key}
+}
+
+// PrefixedProductID is the spec 2.4 form {business ID}-{own ID} of
+// externalID, the form products had before the ID migration.
+func PrefixedProductID(businessID, externalID string) string {
+	return businessID + "-" + ProductKey(businessID, externalID)
+}
+
+// OtherBusinessPrefix reports the business ID another business's prefix
+// names in externalID: an ID that starts with a Finnish business ID
+// (NNNNNNN-C with a valid check digit) and a dash, when that business ID is
+// not businessID. Such an ID is refused (spec 2.4: the prefix is the
+// supplier's own). A foreign business ID cannot be told from the start of
+// a SKU ("AB-123"), so only Finnish ones are recognized.
+func OtherBusinessPrefix(businessID, externalID string) (string, bool) {
+	if len(externalID) < 10 || externalID[9] != '-' {
+		return "", false
+	}
+	p := externalID[:9]
+	if !finnishBusinessID.MatchString(p) || !finnishCheckDigitOK(p) || p == businessID {
+		return "", false
+	}
+	return p, true
+}
