@@ -220,7 +220,7 @@ const (
 type Catalog struct {
 	ExternalID string `json:"externalId"`
 	Name       string `json:"catalogName"`
-	// Type is Warehouse (stock in the provider's warehouse), Catalog
+	// Type is Posti (stock in the provider's warehouse), Catalog
 	// (dropshipping) or Store (the retailer's own stock).
 	Type        string   `json:"catalogType"`
 	RetailerID  string   `json:"retailerId"`
