@@ -55,10 +55,11 @@ func TestProductsAndCatalogs(t *testing.T) {
 				Balances: []client.BalanceUpdate{{RetailerID: retailerID, CatalogExternalID: "SHOP1", Quantity: client.Ptr[int64](10), WholesalePrice: client.Ptr(9.9), Currency: "EUR"}},
 			})
 		}
-		put, err := supplier.PutInventory(ctx, entries)
-		if err != nil {
-			t.Fatal(err)
+		failed, err := supplier.PutInventory(ctx, entries)
+		if err != nil || len(failed) != 0 {
+			t.Fatal(failed, err)
 		}
+		put := all(t, supplier.Inventory(ctx, nil))
 		if len(put) != 5 || put[0].Product.Status != client.ProductActive || put[0].Product.SupplierID != supplierID {
 			t.Fatalf("PutInventory: %+v", put)
 		}
@@ -140,11 +141,19 @@ func TestProductsAndCatalogs(t *testing.T) {
 			t.Errorf("a removed balance in the catalog's balances: %+v", got)
 		}
 
-		// All or nothing, every problem with its index.
-		_, err = supplier.PutInventory(ctx, []client.InventoryEntry{{Product: product("P-100")}, {Product: client.Product{ExternalID: "bad id!"}}})
-		ae := asError(t, err)
-		if ae.StatusCode != 400 || ae.Code != "Bad Request" || len(ae.Fields) == 0 || ae.Fields[0].Index == nil || *ae.Fields[0].Index != 1 {
-			t.Errorf("invalid entries: %+v", ae)
+		// Each entry on its own: the valid one is applied, the invalid one
+		// listed with its index and every problem (DESIGN §6).
+		failed, err = supplier.PutInventory(ctx, []client.InventoryEntry{{Product: product("P-100")}, {Product: client.Product{ExternalID: "bad id!"}}})
+		if err != nil || len(failed) != 1 || failed[0].Index != 1 || failed[0].Field != "product.externalId" || len(failed[0].Errors) != 2 {
+			t.Errorf("invalid entries: %+v %v", failed, err)
+		}
+		if _, err := supplier.InventoryItem(ctx, "P-100"); err != nil {
+			t.Errorf("the valid entry: %v", err)
+		}
+		// All or nothing when the body is over the limits.
+		_, err = supplier.PutInventory(ctx, make([]client.InventoryEntry, 2001))
+		if ae := asError(t, err); ae.StatusCode != 400 || ae.Code != "Bad Request" || len(ae.Fields) == 0 || ae.Fields[0].Field != "(body)" {
+			t.Errorf("over the limit: %+v", ae)
 		}
 	})
 }

@@ -202,8 +202,11 @@ func seedRetail(ctx context.Context, st Store, t Tenant, supplier *parcelgate.Or
 			},
 		})
 	}
-	ctx = parcelgate.NewContext(ctx, &parcelgate.Caller{Subject: "demo", OrgID: supplier.ID, BusinessID: supplier.BusinessID, Environment: t.Environment, Kind: parcelgate.KindEcom, Roles: parcelgate.Roles})
-	_, err = st.PutInventory(ctx, entries)
+	c := &parcelgate.Caller{Subject: "demo", OrgID: supplier.ID, BusinessID: supplier.BusinessID, Environment: t.Environment, Kind: parcelgate.KindEcom, Roles: parcelgate.Roles}
+	failed, err := st.PutInventory(ctx, c, entries)
+	for i, f := range failed {
+		return fmt.Errorf("demo product %s: %w", entries[i].Product.ExternalID, f)
+	}
 	return err
 }
 
