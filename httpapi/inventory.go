@@ -3,9 +3,9 @@ package httpapi
 import (
 	"maps"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
-	"net/url"
 	"strings"
 
 	"github.com/parcelgate/parcelgate"

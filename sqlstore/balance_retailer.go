@@ -123,4 +123,3 @@ func (db *DB) ListOwnCatalogs(ctx context.Context, c *parcelgate.Caller, role pa
 	res.Total, res.Next = ids.Total, ids.Next
 	return res, rows.Err()
 }
-

@@ -125,4 +125,3 @@ func removeBalances(ctx context.Context, tx *Tx, c *parcelgate.Caller, r parcelg
 	}
 	return removed, nil
 }
-
