@@ -9,7 +9,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-func n(v int64) *int64    { return &v }
+func n(v int64) *int64     { return &v }
 func str(s string) *string { return &s }
 
 // describe renders a plan compactly: each write as

@@ -142,7 +142,7 @@ func TestPluginPutInventoryErrorList(t *testing.T) {
 			pluginPublish("WOO7", merchantM, "NOWH"), // a warehouse the merchant does not have
 			map[string]any{"product": noName},
 			map[string]any{"product": pluginProduct("WOO9", "ACTIVE")}, // no warehouse: product only
-			pluginPublish("WOO10", merchantN, "WH1"),                  // another merchant's warehouse
+			pluginPublish("WOO10", merchantN, "WH1"),                   // another merchant's warehouse
 		})
 		if len(errs) != 3 || errs[1].Field != "balances[0].catalogExternalId" || errs[2].Field != "product.descriptions" || errs[4].Field != "balances[0].catalogExternalId" {
 			t.Fatalf("errors %+v", errs)
