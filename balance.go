@@ -216,15 +216,15 @@ func clip(s string) string {
 func itoa(n int) string { return strconv.Itoa(n) }
 
 // ReadableCatalogTypes says which of its own catalogs c may read as
-// retailer: nil means all of them (role retailer); otherwise only those of
-// the types listed: a merchant without role retailer reads its Posti
-// (warehouse) catalogs, since in the warehouse service the merchant is its
-// own retailer. A caller that may read none gets an empty, non-nil list.
+// retailer: nil means all of them (ActionReadAllCatalogs: role retailer);
+// otherwise only those of the types listed: with ActionReadWarehouseCatalogs
+// alone (a merchant, its own retailer in the warehouse service) its Posti
+// catalogs. A caller that may read none gets an empty, non-nil list.
 func ReadableCatalogTypes(c *Caller) []CatalogType {
 	switch {
-	case c.HasRole(RoleRetailer):
+	case c.May(ActionReadAllCatalogs) == nil:
 		return nil
-	case c.HasRole(RoleMerchant):
+	case c.May(ActionReadWarehouseCatalogs) == nil:
 		return []CatalogType{CatalogPosti}
 	}
 	return []CatalogType{}

@@ -192,7 +192,7 @@ func planOnce(st StockState, groups [][]BalanceInput, skip map[int]*Error) Balan
 				p.AddAt(i, "catalogExternalId", "is required: product %q is not published to %s yet (spec 4.4 PUT balances rule 4 updates the catalogs where it is published)", e.ProductExternalID, where)
 			}
 		}
-		if len(p) > 0 {
+		if p.Len() > 0 {
 			plan.Failed[g] = p.Err().(*Error)
 			continue
 		}

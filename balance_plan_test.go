@@ -166,7 +166,7 @@ func TestReadableCatalogTypes(t *testing.T) {
 		{[]parcelgate.Role{parcelgate.RoleMerchant}, "[Posti]"},
 		{[]parcelgate.Role{parcelgate.RoleSupplier}, "[]"},
 	} {
-		got := parcelgate.ReadableCatalogTypes(&parcelgate.Caller{Roles: c.roles})
+		got := parcelgate.ReadableCatalogTypes(&parcelgate.Caller{Kind: parcelgate.KindEcom, Roles: c.roles})
 		if fmt.Sprint(got) != c.want || (c.want == "[]" && (got == nil) != (c.roles[len(c.roles)-1] == parcelgate.RoleRetailer)) {
 			t.Errorf("%v: %v (nil %v), want %s", c.roles, got, got == nil, c.want)
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/internal/jsonin"
 )
 
 // Reading the bodies of the inventory API (spec 4.4) into the domain's
@@ -17,11 +18,12 @@ import (
 
 // entryProblems are the problems of the entries of a request array, by
 // position, fields named within the entry.
-type entryProblems map[int]parcelgate.Problems
+type entryProblems map[int][]parcelgate.FieldError
 
-func (ep entryProblems) add(i int, fields ...parcelgate.FieldError) {
-	for _, f := range fields {
-		ep[i] = append(ep[i], parcelgate.FieldError{Field: f.Field, Message: f.Message})
+// add records the problems of entry i, if any.
+func (ep entryProblems) add(i int, p *parcelgate.Problems) {
+	if p.Len() > 0 {
+		ep[i] = p.List()
 	}
 }
 
@@ -44,7 +46,7 @@ func requestArray(v any, max int, what string) ([]any, error) {
 	arr, ok := v.([]any)
 	if !ok {
 		return nil, &parcelgate.Error{Code: parcelgate.EINVALID, Message: "The request body must be a JSON array of " + what + ".",
-			Fields: []parcelgate.FieldError{{Field: "(body)", Message: "must be an array of " + what + ", not " + jsoninKind(v)}}}
+			Fields: []parcelgate.FieldError{{Field: "(body)", Message: "must be an array of " + what + ", not " + jsonin.Kind(v)}}}
 	}
 	if len(arr) > max {
 		return nil, &parcelgate.Error{Code: parcelgate.EINVALID, Message: "The request body holds " + strconv.Itoa(len(arr)) + " entries; at most " + strconv.Itoa(max) + " are allowed.",
@@ -70,15 +72,13 @@ func readInventory(v any, businessID string) ([]parcelgate.InventoryInput, entry
 	bad := entryProblems{}
 	nbal := 0
 	for i, raw := range arr {
-		var rd jsoninReader
+		var rd jsonin.Reader
 		out[i] = readInventoryEntry(&rd, raw)
 		nbal += len(out[i].Balances)
-		if len(rd.Problems) == 0 {
-			rd.Problems = append(rd.Problems, parcelgate.ErrorFields(out[i].Validate(businessID))...)
+		if rd.Problems.Len() == 0 {
+			rd.Problems.AddFields(parcelgate.ErrorFields(out[i].Validate(businessID))...)
 		}
-		if len(rd.Problems) > 0 {
-			bad.add(i, rd.Problems...)
-		}
+		bad.add(i, &rd.Problems)
 	}
 	if nbal > parcelgate.MaxBalanceEntries {
 		return nil, nil, &parcelgate.Error{Code: parcelgate.EINVALID, Message: "The request holds " + strconv.Itoa(nbal) + " balances; at most " + strconv.Itoa(parcelgate.MaxBalanceEntries) + " are allowed in one request.",
@@ -87,11 +87,11 @@ func readInventory(v any, businessID string) ([]parcelgate.InventoryInput, entry
 	return out, bad, nil
 }
 
-func readInventoryEntry(rd *jsoninReader, raw any) parcelgate.InventoryInput {
+func readInventoryEntry(rd *jsonin.Reader, raw any) parcelgate.InventoryInput {
 	var in parcelgate.InventoryInput
 	env, ok := raw.(map[string]any)
 	if !ok {
-		rd.Problems.Add("(entry)", "must be an object {product, balances}, not %s", jsoninKind(raw))
+		rd.Problems.Add("(entry)", "must be an object {product, balances}, not %s", jsonin.Kind(raw))
 		return in
 	}
 	if env["product"] == nil {
@@ -99,11 +99,11 @@ func readInventoryEntry(rd *jsoninReader, raw any) parcelgate.InventoryInput {
 	} else if obj, ok := rd.Object(env["product"], "product"); ok {
 		in.Product, in.Status, in.Named = readProduct(rd, obj)
 	}
-	for j, b := range rd.Array(env, "balances", "") {
-		path := jsoninIndex("balances", j)
+	for j, b := range rd.Array(env, "balances", jsonin.Path("", "balances")) {
+		path := jsonin.Index("balances", j)
 		obj, ok := b.(map[string]any)
 		if !ok {
-			rd.Problems.Add(path, "must be a balance object, not %s", jsoninKind(b))
+			rd.Problems.Add(path, "must be a balance object, not %s", jsonin.Kind(b))
 			continue
 		}
 		in.Balances = append(in.Balances, readBalance(rd, obj, path))
@@ -114,38 +114,38 @@ func readInventoryEntry(rd *jsoninReader, raw any) parcelgate.InventoryInput {
 // readProduct reads a product object: the fields parcelgate models are
 // type-checked (spec 2.4), and the document is kept as sent without the
 // server-owned supplierId and status and without null members.
-func readProduct(rd *jsoninReader, obj map[string]any) (*parcelgate.Product, string, bool) {
+func readProduct(rd *jsonin.Reader, obj map[string]any) (*parcelgate.Product, string, bool) {
 	const path = "product"
 	p := &parcelgate.Product{Status: parcelgate.ProductActive}
-	p.ExternalID = strings.TrimSpace(rd.String(obj, "externalId", path))
-	p.EANCode = strings.TrimSpace(rd.String(obj, "eanCode", path))
-	status := strings.TrimSpace(rd.String(obj, "status", path))
+	p.ExternalID = strings.TrimSpace(rd.String(obj, "externalId", jsonin.Path(path, "externalId")))
+	p.EANCode = strings.TrimSpace(rd.String(obj, "eanCode", jsonin.Path(path, "eanCode")))
+	status := strings.TrimSpace(rd.String(obj, "status", jsonin.Path(path, "status")))
 	for _, k := range []string{"recommendedRetailPrice", "vatPercentage", "warrantExpiration"} {
-		rd.Number(obj, k, path)
+		rd.Number(obj, k, jsonin.Path(path, k))
 	}
-	rd.String(obj, "unitOfMeasure", path)
+	rd.String(obj, "unitOfMeasure", jsonin.Path(path, "unitOfMeasure"))
 	for _, k := range []string{"isFragile", "isOversized", "isDangerousGoods", "hasBestBeforeDate", "hasWarranty", "warrantSerialControlled"} {
-		rd.Bool(obj, k, path)
+		rd.Bool(obj, k, jsonin.Path(path, k))
 	}
-	if m, ok := rd.Obj(obj, "measurements", path); ok {
+	if m, ok := rd.Obj(obj, "measurements", jsonin.Path(path, "measurements")); ok {
 		for _, k := range []string{"weight", "length", "width", "height", "volume"} {
-			rd.Number(m, k, jsoninPath(path, "measurements"))
+			rd.Number(m, k, jsonin.Path(jsonin.Path(path, "measurements"), k))
 		}
 	}
-	if cats, ok := rd.Obj(obj, "categories", path); ok {
+	if cats, ok := rd.Obj(obj, "categories", jsonin.Path(path, "categories")); ok {
 		for lang := range cats {
-			for i, c := range rd.Array(cats, lang, jsoninPath(path, "categories")) {
+			for i, c := range rd.Array(cats, lang, jsonin.Path(jsonin.Path(path, "categories"), lang)) {
 				if _, ok := c.(string); !ok {
-					rd.Problems.Add(jsoninIndex(jsoninPath(path, "categories."+lang), i), "must be a string, not %s", jsoninKind(c))
+					rd.Problems.Add(jsonin.Index(jsonin.Path(path, "categories."+lang), i), "must be a string, not %s", jsonin.Kind(c))
 				}
 			}
 		}
 	}
 	named := false
-	if descs, ok := rd.Obj(obj, "descriptions", path); ok {
+	if descs, ok := rd.Obj(obj, "descriptions", jsonin.Path(path, "descriptions")); ok {
 		for lang := range descs {
-			if d, ok := rd.Obj(descs, lang, jsoninPath(path, "descriptions")); ok {
-				if strings.TrimSpace(rd.String(d, "name", jsoninPath(path, "descriptions."+lang))) != "" {
+			if d, ok := rd.Obj(descs, lang, jsonin.Path(jsonin.Path(path, "descriptions"), lang)); ok {
+				if strings.TrimSpace(rd.String(d, "name", jsonin.Path(jsonin.Path(path, "descriptions."+lang), "name"))) != "" {
 					named = true
 				}
 			}
@@ -165,31 +165,31 @@ func readProduct(rd *jsoninReader, obj map[string]any) (*parcelgate.Product, str
 }
 
 // readBalance reads one balance object; path names it in messages.
-func readBalance(rd *jsoninReader, obj map[string]any, path string) parcelgate.BalanceInput {
+func readBalance(rd *jsonin.Reader, obj map[string]any, path string) parcelgate.BalanceInput {
 	in := parcelgate.BalanceInput{
-		ProductExternalID: rd.String(obj, "productExternalId", path),
-		RetailerID:        rd.String(obj, "retailerId", path),
-		CatalogExternalID: rd.String(obj, "catalogExternalId", path),
+		ProductExternalID: rd.String(obj, "productExternalId", jsonin.Path(path, "productExternalId")),
+		RetailerID:        rd.String(obj, "retailerId", jsonin.Path(path, "retailerId")),
+		CatalogExternalID: rd.String(obj, "catalogExternalId", jsonin.Path(path, "catalogExternalId")),
 	}
 	count := func(key string) *int64 {
-		n, ok := rd.Number(obj, key, path)
+		n, ok := rd.Number(obj, key, jsonin.Path(path, key))
 		if !ok {
 			return nil
 		}
 		q, err := parcelgate.ParseStockCount(n.String())
 		if err != nil {
-			rd.Problems.Add(jsoninPath(path, key), "%s", parcelgate.ErrorMessage(err))
+			rd.Problems.Add(jsonin.Path(path, key), "%s", parcelgate.ErrorMessage(err))
 			return nil
 		}
 		return &q
 	}
 	in.Quantity = count("quantity")
 	in.Allocated = count("allocated")
-	if n, ok := rd.Number(obj, "wholesalePrice", path); ok {
+	if n, ok := rd.Number(obj, "wholesalePrice", jsonin.Path(path, "wholesalePrice")); ok {
 		s := n.String()
 		in.WholesalePrice = &s
 	}
-	if s, ok := rd.OptString(obj, "currency", path); ok {
+	if s, ok := rd.OptString(obj, "currency", jsonin.Path(path, "currency")); ok {
 		in.Currency = &s
 	}
 	return in
@@ -208,16 +208,16 @@ func readBalances(v any, businessID string) ([]parcelgate.BalanceInput, error) {
 	out := make([]parcelgate.BalanceInput, len(arr))
 	bad := entryProblems{}
 	for i, raw := range arr {
-		var rd jsoninReader
+		var rd jsonin.Reader
 		if obj, ok := raw.(map[string]any); ok {
 			out[i] = readBalance(&rd, obj, "")
-			if len(rd.Problems) == 0 {
-				rd.Problems = append(rd.Problems, parcelgate.ErrorFields(out[i].Validate(businessID))...)
+			if rd.Problems.Len() == 0 {
+				rd.Problems.AddFields(parcelgate.ErrorFields(out[i].Validate(businessID))...)
 			}
 		} else {
-			rd.Problems.Add("(entry)", "must be a balance object, not %s", jsoninKind(raw))
+			rd.Problems.Add("(entry)", "must be a balance object, not %s", jsonin.Kind(raw))
 		}
-		bad.add(i, rd.Problems...)
+		bad.add(i, &rd.Problems)
 	}
 	if err := bad.fail(); err != nil {
 		return nil, err
@@ -239,26 +239,27 @@ func readEndOfSale(v any, businessID string) ([]string, error) {
 	ids := make([]string, len(arr))
 	bad := entryProblems{}
 	for i, raw := range arr {
-		var rd jsoninReader
+		var rd jsonin.Reader
 		env, ok := raw.(map[string]any)
 		if !ok {
-			bad.add(i, parcelgate.FieldError{Field: "(entry)", Message: "must be an object {product: {externalId, status}}, not " + jsoninKind(raw)})
+			rd.Problems.Add("(entry)", "must be an object {product: {externalId, status}}, not %s", jsonin.Kind(raw))
+			bad.add(i, &rd.Problems)
 			continue
 		}
 		if env["product"] == nil {
 			rd.Problems.Add("product", "is required")
 		} else if prod, ok := rd.Object(env["product"], "product"); ok {
-			in := parcelgate.InventoryInput{Product: &parcelgate.Product{ExternalID: rd.String(prod, "externalId", "product")},
-				Status: strings.TrimSpace(rd.String(prod, "status", "product"))}
-			if len(rd.Problems) == 0 {
+			in := parcelgate.InventoryInput{Product: &parcelgate.Product{ExternalID: rd.String(prod, "externalId", jsonin.Path("product", "externalId"))},
+				Status: strings.TrimSpace(rd.String(prod, "status", jsonin.Path("product", "status")))}
+			if rd.Problems.Len() == 0 {
 				if in.Status != string(parcelgate.ProductEOS) {
 					rd.Problems.Add("product.status", "must be %q: a product is deleted by marking it end of sale (spec 3)", parcelgate.ProductEOS)
 				}
-				rd.Problems = append(rd.Problems, parcelgate.ErrorFields(in.Validate(businessID))...)
+				rd.Problems.AddFields(parcelgate.ErrorFields(in.Validate(businessID))...)
 			}
 			ids[i] = in.Product.ExternalID
 		}
-		bad.add(i, rd.Problems...)
+		bad.add(i, &rd.Problems)
 	}
 	if err := bad.fail(); err != nil {
 		return nil, err
@@ -278,20 +279,20 @@ func readRemovals(v any, businessID string) ([]parcelgate.BalanceRemoval, entryP
 	out := make([]parcelgate.BalanceRemoval, len(arr))
 	bad := entryProblems{}
 	for i, raw := range arr {
-		var rd jsoninReader
+		var rd jsonin.Reader
 		if obj, ok := raw.(map[string]any); ok {
 			out[i] = parcelgate.BalanceRemoval{
-				ProductExternalID: rd.String(obj, "productExternalId", ""),
-				RetailerID:        rd.String(obj, "retailerId", ""),
-				CatalogExternalID: rd.String(obj, "catalogExternalId", ""),
+				ProductExternalID: rd.String(obj, "productExternalId", jsonin.Path("", "productExternalId")),
+				RetailerID:        rd.String(obj, "retailerId", jsonin.Path("", "retailerId")),
+				CatalogExternalID: rd.String(obj, "catalogExternalId", jsonin.Path("", "catalogExternalId")),
 			}
-			if len(rd.Problems) == 0 {
-				rd.Problems = append(rd.Problems, parcelgate.ErrorFields(out[i].Validate(businessID))...)
+			if rd.Problems.Len() == 0 {
+				rd.Problems.AddFields(parcelgate.ErrorFields(out[i].Validate(businessID))...)
 			}
 		} else {
-			rd.Problems.Add("(entry)", "must be an object {productExternalId, catalogExternalId, retailerId}, not %s", jsoninKind(raw))
+			rd.Problems.Add("(entry)", "must be an object {productExternalId, catalogExternalId, retailerId}, not %s", jsonin.Kind(raw))
 		}
-		bad.add(i, rd.Problems...)
+		bad.add(i, &rd.Problems)
 	}
 	return out, bad, nil
 }
