@@ -32,8 +32,8 @@ type PublishedBalance struct {
 type StockState struct {
 	// SupplierID is the supplier's business ID, for messages.
 	SupplierID string
-	// Products are the supplier's ACTIVE products by ProductKey. In PUT
-	// /inventory the products of the request count among them.
+	// Products are the supplier's products by ProductKey: true for an
+	// ACTIVE one, false for one whose sale ended (EOS).
 	Products map[string]bool
 	// Open are the catalogs that list the supplier.
 	Open []CatalogRef

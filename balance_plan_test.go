@@ -231,3 +231,43 @@ func TestInventoryInputValidate(t *testing.T) {
 		t.Errorf("EndsSale: %v %v", eos.EndsSale(), withBalances.EndsSale())
 	}
 }
+
+// The provider's ID migration (issue 12 item 3): {businessId}-{x} becomes
+// {x}; a bare ID that exists is a conflict and both stay; idempotent.
+func TestPlanIDMigration(t *testing.T) {
+	renames, m := parcelgate.PlanIDMigration("1234567-1", []string{"1234567-1-A", "1234567-1-B", "B", "C", "1234567-1-"})
+	if fmt.Sprint(renames) != "map[1234567-1-A:A]" || fmt.Sprint(m.Migrated) != "[A]" || len(m.Conflicts) != 1 || m.Conflicts[0].ExternalID != "1234567-1-B" || m.Conflicts[0].BareID != "B" {
+		t.Fatalf("renames %v, outcome %+v", renames, m)
+	}
+	renames, m = parcelgate.PlanIDMigration("1234567-1", []string{"A", "B", "C"})
+	if len(renames) != 0 || len(m.Migrated) != 0 || len(m.Conflicts) != 0 {
+		t.Fatalf("a second run: %v %+v", renames, m)
+	}
+}
+
+// PUT /inventory: each entry atomic, EOS needs a product (spec 3, issue 12
+// items 2 and 4).
+func TestPlanInventory(t *testing.T) {
+	wh := parcelgate.CatalogRef{ID: 1, RetailerID: "1234567-1", ExternalID: "WH1"}
+	st := parcelgate.StockState{SupplierID: "1234567-1", Products: map[string]bool{"OLD": true, "GONE": false}, Open: []parcelgate.CatalogRef{wh}, Published: map[string][]parcelgate.PublishedBalance{}}
+	p := func(id string) *parcelgate.Product { return &parcelgate.Product{ExternalID: id} }
+	plan := parcelgate.PlanInventory(st, []parcelgate.InventoryInput{
+		{Product: p("NEW"), Balances: []parcelgate.BalanceInput{{ProductExternalID: "NEW", CatalogExternalID: "WH1", Quantity: n(1)}}},
+		{Product: p("BAD"), Balances: []parcelgate.BalanceInput{{ProductExternalID: "BAD", CatalogExternalID: "NOPE"}}},
+		{Product: p("OLD"), Status: "EOS"},
+		{Product: p("NEVER"), Status: "EOS"},
+		{Product: p("GONE"), Status: "EOS"},                                                            // already EOS: nothing to do, no error
+		{Product: p("1234567-1-NEW"), Status: "EOS"},                                                   // created above, then ended, in either form
+		{Product: p("BAD"), Status: "EOS"},                                                             // its only writer failed
+		{Product: p("OLD2"), Balances: nil}, {Product: p("OLD2"), Status: "EOS"}, {Product: p("OLD2")}, // the last entry wins
+	})
+	var upserts []string
+	for _, u := range plan.Upserts {
+		upserts = append(upserts, u.ExternalID)
+	}
+	if fmt.Sprint(upserts) != "[NEW OLD2]" || fmt.Sprint(plan.EndSale) != "[GONE NEW OLD]" ||
+		len(plan.Failed) != 3 || plan.Failed[1] == nil || plan.Failed[3] == nil || plan.Failed[6] == nil ||
+		describe(plan.Balances) != "publish NEW@WH1 q=1; fail 1 catalogExternalId" {
+		t.Fatalf("upserts %v, ends %v, failed %v, balances %s", upserts, plan.EndSale, plan.Failed, describe(plan.Balances))
+	}
+}

@@ -105,6 +105,16 @@ func (c *Catalog) Validate() error {
 	return p.Err()
 }
 
+// Entry is the catalog as c sees it when it lists its catalogs in role
+// (GET /catalogs): as supplier, with itself as SupplierID.
+func (cat *Catalog) Entry(c *Caller, role CatalogRole) *CatalogEntry {
+	e := &CatalogEntry{ExternalID: cat.ExternalID, Name: cat.Name, Type: cat.Type, RetailerID: cat.RetailerID, SupplierIDs: cat.SupplierIDs}
+	if role == CatalogRoleSupplier {
+		e.SupplierID = c.BusinessID
+	}
+	return e
+}
+
 // CatalogService manages catalogs.
 type CatalogService interface {
 	// CreateCatalog stores c; its retailer and every supplier must be

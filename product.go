@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 )
@@ -207,6 +210,74 @@ func EOSVisible(deletedAt, now time.Time) bool {
 	return deletedAt.IsZero() || deletedAt.After(EOSVisibleSince(now))
 }
 
+// InventoryPlan is what PlanInventory decides a PUT /inventory writes.
+type InventoryPlan struct {
+	// Upserts are the products to create or replace, each once, in the
+	// order they first appear, with the last content given: what writing
+	// the entries one by one would leave.
+	Upserts []*Product
+	// Balances are the balance writes of the entries applied.
+	Balances BalancePlan
+	// EndSale are the keys (ProductKey) of the products whose sale ends:
+	// those whose last applied entry ends it. It is written last.
+	EndSale []string
+	// Failed are the entries not applied, by position.
+	Failed InventoryFailures
+}
+
+// PlanInventory decides what the validated entries of a PUT /inventory
+// write, given the supplier's state (spec 4.4 PUT /inventory rules 1-3,
+// spec 3). Each entry is atomic: it writes its product and all of its
+// balances (PlanBalances, one group per envelope), or nothing. An entry
+// that ends the sale (EndsSale) needs the product: one the supplier has,
+// or one an earlier applied entry writes; a product already EOS stays as
+// it is. A product whose last applied entry writes it is ACTIVE again.
+func PlanInventory(st StockState, entries []InventoryInput) InventoryPlan {
+	keys := make([]string, len(entries))
+	groups := make([][]BalanceInput, len(entries))
+	had := st.Products
+	products := maps.Clone(had)
+	for i, e := range entries {
+		keys[i] = ProductKey(st.SupplierID, e.Product.ExternalID)
+		if !e.EndsSale() {
+			products[keys[i]] = true // each envelope's balances name only its own product
+			groups[i] = e.Balances
+		}
+	}
+	st.Products = products
+	plan := InventoryPlan{Balances: PlanBalances(st, groups)}
+	plan.Failed = InventoryFailures(maps.Clone(plan.Balances.Failed))
+	written := map[string]bool{}
+	last := map[string]int{}
+	upsert := map[string]int{}
+	for i, e := range entries {
+		_, known := had[keys[i]]
+		switch {
+		case plan.Failed[i] != nil:
+			continue
+		case !e.EndsSale():
+			if j, ok := upsert[keys[i]]; ok {
+				plan.Upserts[j] = e.Product
+			} else {
+				upsert[keys[i]] = len(plan.Upserts)
+				plan.Upserts = append(plan.Upserts, e.Product)
+			}
+			written[keys[i]] = true
+		case !written[keys[i]] && !known:
+			plan.Failed[i] = &Error{Code: ENOTFOUND, Message: fmt.Sprintf("Product %s not found.", e.Product.ExternalID),
+				Fields: []FieldError{{Field: "product.externalId", Message: fmt.Sprintf("no product %q to end the sale of", e.Product.ExternalID)}}}
+			continue
+		}
+		last[keys[i]] = i
+	}
+	for _, k := range slices.Sorted(maps.Keys(last)) {
+		if entries[last[k]].EndsSale() {
+			plan.EndSale = append(plan.EndSale, k)
+		}
+	}
+	return plan
+}
+
 // InventoryFailures are the entries of a request that were not applied, by
 // their position in the slice the service was given, each with its
 // problems (fields named within the entry).
@@ -220,6 +291,33 @@ type IDMigration struct {
 	// Conflicts are the products left as they were because the bare ID is
 	// taken by another product of the supplier.
 	Conflicts []IDConflict `json:"conflicts"`
+}
+
+// PlanIDMigration decides the provider's ID migration for supplier
+// businessID: of the stored product IDs given (every product ID of the
+// supplier that has its prefix, and any bare ID they would take), each
+// {businessID}-{x} is renamed to {x} unless a product {x} exists, which is a
+// conflict: both stay as they are. renames maps old to new IDs.
+func PlanIDMigration(businessID string, stored []string) (renames map[string]string, m *IDMigration) {
+	have := make(map[string]bool, len(stored))
+	for _, id := range stored {
+		have[id] = true
+	}
+	renames = map[string]string{}
+	m = &IDMigration{Migrated: []string{}, Conflicts: []IDConflict{}}
+	for _, id := range stored {
+		bare := ProductKey(businessID, id)
+		switch {
+		case bare == id:
+		case have[bare]:
+			m.Conflicts = append(m.Conflicts, IDConflict{ExternalID: id, BareID: bare,
+				Message: fmt.Sprintf("Product %s was not renamed: product %s exists too, so both are kept as they are; reads and orders naming either form find the bare one while it is on sale.", id, bare)})
+		default:
+			renames[id] = bare
+			m.Migrated = append(m.Migrated, bare)
+		}
+	}
+	return renames, m
 }
 
 // IDConflict is a product ID whose two forms both name a product.
@@ -333,6 +431,29 @@ func ProductIDForms(businessID, externalID string) []string {
 		return []string{key}
 	}
 	return []string{key, businessID + "-" + key}
+}
+
+// ProductIDFormsOf lists every stored form of the product IDs ids of
+// businessID, once each, for a filter that names several.
+func ProductIDFormsOf(businessID string, ids []string) []string {
+	out := make([]string, 0, 2*len(ids))
+	for _, id := range ids {
+		out = append(out, ProductIDForms(businessID, id)...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// WithExternalID returns the product document doc with its externalId set
+// to id: a product keeps the form of its ID it is stored under.
+func WithExternalID(doc json.RawMessage, id string) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(doc, &m) != nil {
+		return doc
+	}
+	m["externalId"], _ = json.Marshal(id)
+	out, _ := json.Marshal(m)
+	return out
 }
 
 // PrefixedProductID is the spec 2.4 form {business ID}-{own ID} of

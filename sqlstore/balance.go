@@ -10,7 +10,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"slices"
 
 	"github.com/parcelgate/parcelgate"
 )
@@ -53,18 +52,36 @@ func (r *balanceRow) finish() pageKey {
 // balances reads the balances matching where (which may end in ORDER BY).
 func (db *DB) balances(ctx context.Context, where string, args []any) ([]*balanceRow, error) {
 	rows, err := db.query(ctx, `SELECT `+balanceCols+` FROM balances b `+balanceJoins+` WHERE `+where, args...)
+	return collectRows(rows, err, func(rows *sql.Rows) (*balanceRow, error) {
+		r := newBalanceRow()
+		err := rows.Scan(r.dest()...)
+		r.finish()
+		return r, err
+	})
+}
+
+// collect reads every row of a query into a T whose fields dest lists, and
+// closes the rows.
+func collect[T any](rows *sql.Rows, err error, dest func(*T) []any) ([]T, error) {
+	return collectRows(rows, err, func(rows *sql.Rows) (T, error) {
+		var v T
+		return v, rows.Scan(dest(&v)...)
+	})
+}
+
+// collectRows reads every row of a query with scan, and closes the rows.
+func collectRows[T any](rows *sql.Rows, err error, scan func(*sql.Rows) (T, error)) ([]T, error) {
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []*balanceRow
+	var out []T
 	for rows.Next() {
-		r := newBalanceRow()
-		if err := rows.Scan(r.dest()...); err != nil {
+		v, err := scan(rows)
+		if err != nil {
 			return nil, err
 		}
-		r.finish()
-		out = append(out, r)
+		out = append(out, v)
 	}
 	return out, rows.Err()
 }
@@ -84,7 +101,7 @@ func scanBalance(rows *sql.Rows) (*parcelgate.Balance, pageKey, error) {
 // every other list leaves them out (DESIGN §6).
 func (db *DB) contentFilter(c *parcelgate.Caller, q *keysetQuery, f parcelgate.BalanceFilter) {
 	if len(f.ProductExternalIDs) > 0 {
-		q.where.in("b.product_external_id", anys(productForms(c, f.ProductExternalIDs)))
+		q.where.in("b.product_external_id", anys(parcelgate.ProductIDFormsOf(c.BusinessID, f.ProductExternalIDs)))
 	}
 	if len(f.EANCodes) > 0 {
 		q.where.add("b.product_id IN (SELECT id FROM products WHERE environment = ? AND ean_code IN ("+placeholders(len(f.EANCodes))+"))",
@@ -116,17 +133,6 @@ func (db *DB) placeFilter(ctx context.Context, c *parcelgate.Caller, w *filterSQ
 		w.add("b.catalog_id IN (SELECT id FROM catalogs WHERE environment = ? AND external_id = ?)", string(c.Environment), f.CatalogExternalID)
 	}
 	return nil
-}
-
-// productForms lists every stored form of the product IDs ids of the
-// caller (parcelgate.ProductIDForms), for an IN filter.
-func productForms(c *parcelgate.Caller, ids []string) []string {
-	out := make([]string, 0, 2*len(ids))
-	for _, id := range ids {
-		out = append(out, parcelgate.ProductIDForms(c.BusinessID, id)...)
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
 }
 
 // opt is a nullable argument: nil for an absent field.

@@ -55,9 +55,6 @@ func (db *DB) retailerQuery(ctx context.Context, c *parcelgate.Caller, catalogEx
 }
 
 func (db *DB) ListCatalogBalances(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.Balance], error) {
-	if err := checkCaller(c); err != nil {
-		return parcelgate.PageOf[*parcelgate.Balance]{}, err
-	}
 	q, err := db.retailerQuery(ctx, c, catalogExternalID, f)
 	if err != nil {
 		return parcelgate.PageOf[*parcelgate.Balance]{}, err
@@ -66,9 +63,6 @@ func (db *DB) ListCatalogBalances(ctx context.Context, c *parcelgate.Caller, cat
 }
 
 func (db *DB) ListCatalogProducts(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.InventoryItem], error) {
-	if err := checkCaller(c); err != nil {
-		return parcelgate.PageOf[*parcelgate.InventoryItem]{}, err
-	}
 	q, err := db.retailerQuery(ctx, c, catalogExternalID, f)
 	if err != nil {
 		return parcelgate.PageOf[*parcelgate.InventoryItem]{}, err
@@ -86,9 +80,6 @@ func (db *DB) ListCatalogProducts(ctx context.Context, c *parcelgate.Caller, cat
 
 func (db *DB) ListOwnCatalogs(ctx context.Context, c *parcelgate.Caller, role parcelgate.CatalogRole, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.CatalogEntry], error) {
 	var res parcelgate.PageOf[*parcelgate.CatalogEntry]
-	if err := checkCaller(c); err != nil {
-		return res, err
-	}
 	q := &keysetQuery{table: "catalogs c", alias: "c"}
 	if role == parcelgate.CatalogRoleSupplier {
 		q.where.add("c.id IN (SELECT catalog_id FROM catalog_suppliers WHERE supplier_org_id = ?)", c.OrgID)
@@ -105,21 +96,10 @@ func (db *DB) ListOwnCatalogs(ctx context.Context, c *parcelgate.Caller, role pa
 		return res, err
 	}
 	rows, err := db.query(ctx, db.catalogSelect()+` WHERE c.id IN (`+placeholders(len(ids.Items))+`)`+catalogGroup+` ORDER BY c.id`, anys(ids.Items)...)
-	if err != nil {
-		return res, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		cat, err := scanCatalog(rows)
-		if err != nil {
-			return res, err
-		}
-		e := &parcelgate.CatalogEntry{ExternalID: cat.ExternalID, Name: cat.Name, Type: cat.Type, RetailerID: cat.RetailerID, SupplierIDs: cat.SupplierIDs}
-		if role == parcelgate.CatalogRoleSupplier {
-			e.SupplierID = c.BusinessID
-		}
-		res.Items = append(res.Items, e)
+	cats, err := collectRows(rows, err, func(rows *sql.Rows) (*parcelgate.Catalog, error) { return scanCatalog(rows) })
+	for _, cat := range cats {
+		res.Items = append(res.Items, cat.Entry(c, role))
 	}
 	res.Total, res.Next = ids.Total, ids.Next
-	return res, rows.Err()
+	return res, err
 }

@@ -5,15 +5,13 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 
 	"github.com/parcelgate/parcelgate"
 )
 
 func (db *DB) ListSupplierBalances(ctx context.Context, c *parcelgate.Caller, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.Balance], error) {
-	if err := checkCaller(c); err != nil {
-		return parcelgate.PageOf[*parcelgate.Balance]{}, err
-	}
 	q := &keysetQuery{table: "balances b", alias: "b"}
 	q.where.add("b.supplier_org_id = ?", c.OrgID)
 	q.where.add("b.eos_at = 0")
@@ -25,9 +23,6 @@ func (db *DB) ListSupplierBalances(ctx context.Context, c *parcelgate.Caller, f 
 }
 
 func (db *DB) DeleteBalances(ctx context.Context, c *parcelgate.Caller, r parcelgate.BalanceRemoval) ([]*parcelgate.Balance, error) {
-	if err := checkCaller(c); err != nil {
-		return nil, err
-	}
 	var removed []*parcelgate.Balance
 	err := db.inTx(ctx, func(tx *Tx) error {
 		stamp, err := tx.nextStamp(ctx, c.Environment)
@@ -40,13 +35,13 @@ func (db *DB) DeleteBalances(ctx context.Context, c *parcelgate.Caller, r parcel
 	if err != nil {
 		return nil, err
 	}
+	if removed == nil {
+		removed = []*parcelgate.Balance{}
+	}
 	return removed, nil
 }
 
 func (db *DB) RemoveFromCatalogs(ctx context.Context, c *parcelgate.Caller, rs []parcelgate.BalanceRemoval) (parcelgate.InventoryFailures, error) {
-	if err := checkCaller(c); err != nil {
-		return nil, err
-	}
 	var failed parcelgate.InventoryFailures
 	err := db.inTx(ctx, func(tx *Tx) error {
 		stamp, err := tx.nextStamp(ctx, c.Environment)
@@ -97,20 +92,11 @@ func removeBalances(ctx context.Context, tx *Tx, c *parcelgate.Caller, r parcelg
 		args = append(args, r.CatalogExternalID)
 	}
 	rows, err := tx.Query(ctx, q+` ORDER BY b.id`, args...)
-	if err != nil {
-		return nil, err
-	}
-	removed := []*parcelgate.Balance{}
-	for rows.Next() {
+	removed, err := collectRows(rows, err, func(rows *sql.Rows) (*parcelgate.Balance, error) {
 		b, _, err := scanBalance(rows)
-		if err != nil {
-			rows.Close()
-			return nil, err
-		}
-		removed = append(removed, b)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+		return b, err
+	})
+	if err != nil {
 		return nil, err
 	}
 	for _, b := range removed {

@@ -37,9 +37,6 @@ func newStockWriter(tx *Tx, c *parcelgate.Caller, us int64) *stockWriter {
 }
 
 func (db *DB) PutBalances(ctx context.Context, c *parcelgate.Caller, entries []parcelgate.BalanceInput) ([]*parcelgate.Balance, error) {
-	if err := checkCaller(c); err != nil {
-		return nil, err
-	}
 	var touched []int64
 	err := db.inTx(ctx, func(tx *Tx) error {
 		stamp, err := tx.nextStamp(ctx, c.Environment)
@@ -97,91 +94,57 @@ func (db *DB) PutBalances(ctx context.Context, c *parcelgate.Caller, entries []p
 // supplier, and where the products are published.
 func (w *stockWriter) load(ctx context.Context, keys []string) error {
 	w.st = parcelgate.StockState{SupplierID: w.c.BusinessID, Products: map[string]bool{}, Published: map[string][]parcelgate.PublishedBalance{}}
-	var forms []any
-	seen := map[string]bool{}
+	var forms []string
 	for _, k := range keys {
-		if !seen[k] {
-			seen[k] = true
-			for _, f := range parcelgate.ProductIDForms(w.c.BusinessID, k) {
-				forms = append(forms, f)
-			}
-		}
+		forms = append(forms, parcelgate.ProductIDForms(w.c.BusinessID, k)...)
 	}
-	for chunk := range slices.Chunk(forms, 500) {
-		rows, err := w.tx.Query(ctx, `SELECT id, external_id, status FROM products WHERE supplier_org_id = ? AND external_id IN (`+placeholders(len(chunk))+`)`, append([]any{w.c.OrgID}, chunk...)...)
+	slices.Sort(forms)
+	for chunk := range slices.Chunk(slices.Compact(forms), 500) {
+		rows, err := w.tx.Query(ctx, `SELECT id, external_id, status = 'ACTIVE' FROM products WHERE supplier_org_id = ? AND external_id IN (`+placeholders(len(chunk))+`)`, append([]any{w.c.OrgID}, anys(chunk)...)...)
+		refs, err := collect(rows, err, func(r *productRef) []any { return []any{&r.id, &r.stored, &r.active} })
 		if err != nil {
 			return err
 		}
-		for rows.Next() {
-			var ref productRef
-			var status string
-			if err := rows.Scan(&ref.id, &ref.stored, &status); err != nil {
-				rows.Close()
-				return err
-			}
-			ref.active = status == string(parcelgate.ProductActive)
-			key := parcelgate.ProductKey(w.c.BusinessID, ref.stored)
-			if old, ok := w.refs[key]; !ok || old.stored != key {
-				w.refs[key] = ref
+		for _, ref := range refs {
+			if key := parcelgate.ProductKey(w.c.BusinessID, ref.stored); w.refs[key].stored != key {
+				w.refs[key] = ref // the bare form wins over the prefixed one
 			}
 		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-	}
-	for k, ref := range w.refs {
-		if ref.active {
-			w.st.Products[k] = true
-		}
-	}
-	rows, err := w.tx.Query(ctx, `SELECT c.id, c.retailer_org_id, ro.business_id, c.external_id FROM catalog_suppliers cs
-		JOIN catalogs c ON c.id = cs.catalog_id JOIN organizations ro ON ro.id = c.retailer_org_id WHERE cs.supplier_org_id = ?`, w.c.OrgID)
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		var c parcelgate.CatalogRef
-		if err := rows.Scan(&c.ID, &c.RetailerOrg, &c.RetailerID, &c.ExternalID); err != nil {
-			rows.Close()
-			return err
-		}
-		w.st.Open = append(w.st.Open, c)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
 	}
 	keyOf := map[int64]string{}
-	var ids []any
+	var ids []int64
 	for k, ref := range w.refs {
+		w.st.Products[k] = ref.active
 		keyOf[ref.id] = k
 		ids = append(ids, ref.id)
 	}
-	slices.SortFunc(ids, func(a, b any) int { return int(a.(int64) - b.(int64)) })
+	rows, err := w.tx.Query(ctx, `SELECT c.id, c.retailer_org_id, ro.business_id, c.external_id FROM catalog_suppliers cs
+		JOIN catalogs c ON c.id = cs.catalog_id JOIN organizations ro ON ro.id = c.retailer_org_id WHERE cs.supplier_org_id = ?`, w.c.OrgID)
+	if w.st.Open, err = collect(rows, err, catalogRefDest); err != nil {
+		return err
+	}
+	slices.Sort(ids)
 	for chunk := range slices.Chunk(ids, 500) {
-		rows, err := w.tx.Query(ctx, `SELECT b.id, b.product_id, c.id, c.retailer_org_id, ro.business_id, c.external_id FROM balances b
+		type pub struct {
+			pid int64
+			parcelgate.PublishedBalance
+		}
+		rows, err := w.tx.Query(ctx, `SELECT b.product_id, b.id, c.id, c.retailer_org_id, ro.business_id, c.external_id FROM balances b
 			JOIN catalogs c ON c.id = b.catalog_id JOIN organizations ro ON ro.id = c.retailer_org_id
-			WHERE b.supplier_org_id = ? AND b.removed_at = 0 AND b.product_id IN (`+placeholders(len(chunk))+`) ORDER BY b.id`, append([]any{w.c.OrgID}, chunk...)...)
+			WHERE b.supplier_org_id = ? AND b.removed_at = 0 AND b.product_id IN (`+placeholders(len(chunk))+`) ORDER BY b.id`, append([]any{w.c.OrgID}, anys(chunk)...)...)
+		pubs, err := collect(rows, err, func(p *pub) []any { return append([]any{&p.pid, &p.BalanceID}, catalogRefDest(&p.Catalog)...) })
 		if err != nil {
 			return err
 		}
-		for rows.Next() {
-			var x parcelgate.PublishedBalance
-			var pid int64
-			if err := rows.Scan(&x.BalanceID, &pid, &x.Catalog.ID, &x.Catalog.RetailerOrg, &x.Catalog.RetailerID, &x.Catalog.ExternalID); err != nil {
-				rows.Close()
-				return err
-			}
-			k := keyOf[pid]
-			w.st.Published[k] = append(w.st.Published[k], x)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
+		for _, p := range pubs {
+			w.st.Published[keyOf[p.pid]] = append(w.st.Published[keyOf[p.pid]], p.PublishedBalance)
 		}
 	}
 	return nil
+}
+
+func catalogRefDest(c *parcelgate.CatalogRef) []any {
+	return []any{&c.ID, &c.RetailerOrg, &c.RetailerID, &c.ExternalID}
 }
 
 // write writes a plan and returns the IDs of the balances it touched, in
@@ -233,34 +196,22 @@ func (w *stockWriter) publish(ctx context.Context, pubs []*parcelgate.BalanceWri
 			args = append(args, ref.id, bw.Catalog.ID, w.c.OrgID, bw.Catalog.RetailerOrg, ref.stored, qty, opt(bw.WholesalePrice), opt(bw.Currency), w.us)
 			byKey[[2]int64{ref.id, bw.Catalog.ID}] = bw
 		}
+		type written struct{ id, product, catalog int64 }
 		rows, err := w.tx.Query(ctx, `INSERT INTO balances (product_id, catalog_id, supplier_org_id, retailer_org_id, product_external_id, quantity, wholesale_price, currency, modified_at, allocated, eos_at, removed_at)
 			VALUES `+valueRows(len(chunk), "?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0")+`
 			ON CONFLICT (product_id, catalog_id) DO UPDATE SET quantity = excluded.quantity, allocated = 0, wholesale_price = excluded.wholesale_price,
 				currency = excluded.currency, eos_at = 0, removed_at = 0, modified_at = excluded.modified_at, product_external_id = excluded.product_external_id
 			WHERE balances.removed_at <> 0
 			RETURNING id, product_id, catalog_id`, args...)
+		ws, err := collect(rows, err, func(x *written) []any { return []any{&x.id, &x.product, &x.catalog} })
 		if err != nil {
 			return nil, err
 		}
-		n := 0
-		for rows.Next() {
-			var id int64
-			var key [2]int64
-			if err := rows.Scan(&id, &key[0], &key[1]); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			if bw := byKey[key]; bw != nil {
-				out[bw] = id
-				n++
-			}
+		for _, x := range ws {
+			out[byKey[[2]int64{x.product, x.catalog}]] = x.id
 		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
-		if n != len(chunk) {
-			return nil, fmt.Errorf("publish balances: %d of %d written: a balance to publish is live already", n, len(chunk))
+		if len(ws) != len(chunk) {
+			return nil, fmt.Errorf("publish balances: %d of %d written: a balance to publish is live already", len(ws), len(chunk))
 		}
 	}
 	return out, nil

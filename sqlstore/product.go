@@ -3,7 +3,6 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -12,15 +11,6 @@ import (
 )
 
 var _ parcelgate.InventoryService = (*DB)(nil)
-
-// checkCaller refuses a call without the caller every inventory and
-// catalog call acts for.
-func checkCaller(c *parcelgate.Caller) error {
-	if c == nil || c.OrgID == 0 {
-		return parcelgate.Errorf(parcelgate.EUNAUTHORIZED, "no caller")
-	}
-	return nil
-}
 
 // The write transactions of products and balances take their stamp first,
 // not last as nextStamp suggests: the stamp's lock serializes every stamped
@@ -31,9 +21,6 @@ func checkCaller(c *parcelgate.Caller) error {
 // must do the same: see moveStock.
 
 func (db *DB) PutInventory(ctx context.Context, c *parcelgate.Caller, entries []parcelgate.InventoryInput) (parcelgate.InventoryFailures, error) {
-	if err := checkCaller(c); err != nil {
-		return nil, err
-	}
 	var failed parcelgate.InventoryFailures
 	err := db.inTx(ctx, func(tx *Tx) error {
 		stamp, err := tx.nextStamp(ctx, c.Environment)
@@ -48,51 +35,17 @@ func (db *DB) PutInventory(ctx context.Context, c *parcelgate.Caller, entries []
 		if err := w.load(ctx, keys); err != nil {
 			return err
 		}
-		// Every entry that writes its product makes it ACTIVE; each
-		// envelope's balances name only its own product (Validate).
-		groups := make([][]parcelgate.BalanceInput, len(entries))
-		for i, e := range entries {
-			if !e.EndsSale() {
-				w.st.Products[keys[i]] = true
-				groups[i] = e.Balances
-			}
-		}
-		plan := parcelgate.PlanBalances(w.st, groups)
-		failed = parcelgate.InventoryFailures(plan.Failed)
-		// An end of sale needs the product: one the supplier has, or one
-		// an earlier entry of the request creates.
-		written := map[string]bool{}
-		last := map[string]int{}
-		for i, e := range entries {
-			switch {
-			case failed[i] != nil:
-				continue
-			case !e.EndsSale():
-				written[keys[i]] = true
-			case !written[keys[i]] && w.refs[keys[i]].id == 0:
-				failed[i] = &parcelgate.Error{Code: parcelgate.ENOTFOUND, Message: fmt.Sprintf("Product %s not found.", e.Product.ExternalID),
-					Fields: []parcelgate.FieldError{{Field: "product.externalId", Message: fmt.Sprintf("no product %q to end the sale of", e.Product.ExternalID)}}}
-				continue
-			}
-			last[keys[i]] = i
-		}
-		var upserts []*parcelgate.Product
-		for i, e := range entries {
-			if failed[i] == nil && !e.EndsSale() {
-				upserts = append(upserts, e.Product)
-			}
-		}
-		if err := w.upsertProducts(ctx, upserts); err != nil {
+		plan := parcelgate.PlanInventory(w.st, entries)
+		failed = plan.Failed
+		if err := w.upsertProducts(ctx, plan.Upserts); err != nil {
 			return err
 		}
-		if _, err := w.write(ctx, plan); err != nil {
+		if _, err := w.write(ctx, plan.Balances); err != nil {
 			return err
 		}
-		var ends []int64
-		for k, i := range last {
-			if entries[i].EndsSale() {
-				ends = append(ends, w.refs[k].id)
-			}
+		ends := make([]int64, len(plan.EndSale))
+		for i, k := range plan.EndSale {
+			ends[i] = w.refs[k].id
 		}
 		slices.Sort(ends)
 		return endSale(ctx, tx, ends, w.us)
@@ -103,30 +56,20 @@ func (db *DB) PutInventory(ctx context.Context, c *parcelgate.Caller, entries []
 	return failed, nil
 }
 
-// upsertProducts creates or replaces products (spec 4.4 PUT /inventory
-// rule 1), many to a statement, and records each in refs. A product named
-// twice takes its last content, as writing the entries one by one would
-// leave it. A product the supplier has keeps the form of its ID (bare or
-// prefixed) whichever form the request used; a new one is stored as sent.
+// upsertProducts creates or replaces products, each named once (spec 4.4
+// PUT /inventory rule 1), many to a statement, and records each in refs. A
+// product the supplier has keeps the form of its ID (bare or prefixed)
+// whichever form the request used; a new one is stored as sent.
 func (w *stockWriter) upsertProducts(ctx context.Context, products []*parcelgate.Product) error {
-	last := make(map[string]*parcelgate.Product, len(products))
-	var order []string // first appearance, so new products get IDs in request order
-	for _, p := range products {
-		k := parcelgate.ProductKey(w.c.BusinessID, p.ExternalID)
-		if _, ok := last[k]; !ok {
-			order = append(order, k)
-		}
-		last[k] = p
-	}
 	const cols = 7
-	for chunk := range slices.Chunk(order, maxParams/cols) {
+	for chunk := range slices.Chunk(products, maxParams/cols) {
 		args := make([]any, 0, len(chunk)*cols)
 		byStored := make(map[string]string, len(chunk))
-		for _, k := range chunk {
-			p := last[k]
+		for _, p := range chunk {
+			k := parcelgate.ProductKey(w.c.BusinessID, p.ExternalID)
 			stored, doc := p.ExternalID, p.Document
 			if ref, ok := w.refs[k]; ok && ref.stored != stored {
-				stored, doc = ref.stored, withExternalID(doc, ref.stored)
+				stored, doc = ref.stored, parcelgate.WithExternalID(doc, ref.stored)
 			}
 			byStored[stored] = k
 			args = append(args, string(w.c.Environment), w.c.OrgID, stored, p.EANCode, string(doc), w.us, w.us)
@@ -134,24 +77,15 @@ func (w *stockWriter) upsertProducts(ctx context.Context, products []*parcelgate
 		rows, err := w.tx.Query(ctx, `INSERT INTO products (environment, supplier_org_id, external_id, ean_code, document, created_at, modified_at, status, deleted_at)
 			VALUES `+valueRows(len(chunk), "?, ?, ?, ?, ?, ?, ?, 'ACTIVE', 0")+`
 			ON CONFLICT (supplier_org_id, external_id) DO UPDATE SET ean_code = excluded.ean_code, status = 'ACTIVE', document = excluded.document, deleted_at = 0, modified_at = excluded.modified_at
-			RETURNING id, external_id`, args...)
+			RETURNING id, external_id, status = 'ACTIVE'`, args...)
+		refs, err := collect(rows, err, func(r *productRef) []any { return []any{&r.id, &r.stored, &r.active} })
 		if err != nil {
 			return err
 		}
 		var ids []any
-		for rows.Next() {
-			var ref productRef
-			if err := rows.Scan(&ref.id, &ref.stored); err != nil {
-				rows.Close()
-				return err
-			}
-			ref.active = true
+		for _, ref := range refs {
 			w.refs[byStored[ref.stored]] = ref
 			ids = append(ids, ref.id)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
 		}
 		// The product shows in its balances (eanCode, descriptions, a
 		// revived EOS), so a retailer polling them must see it change.
@@ -163,17 +97,6 @@ func (w *stockWriter) upsertProducts(ctx context.Context, products []*parcelgate
 		}
 	}
 	return nil
-}
-
-// withExternalID returns the product document doc with externalId set to id.
-func withExternalID(doc json.RawMessage, id string) json.RawMessage {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(doc, &m) != nil {
-		return doc
-	}
-	m["externalId"], _ = json.Marshal(id)
-	out, _ := json.Marshal(m)
-	return out
 }
 
 // endSale marks the products ids EOS (spec 3) unless they are already:
@@ -202,14 +125,11 @@ func endSale(ctx context.Context, tx *Tx, ids []int64, us int64) error {
 
 func (db *DB) ListInventory(ctx context.Context, c *parcelgate.Caller, f parcelgate.InventoryFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.InventoryItem], error) {
 	var res parcelgate.PageOf[*parcelgate.InventoryItem]
-	if err := checkCaller(c); err != nil {
-		return res, err
-	}
 	q := &keysetQuery{table: "products p", alias: "p"}
 	q.where.add("p.supplier_org_id = ?", c.OrgID)
 	q.where.add("p.status = 'ACTIVE'")
 	if len(f.ProductExternalIDs) > 0 {
-		q.where.in("p.external_id", anys(productForms(c, f.ProductExternalIDs)))
+		q.where.in("p.external_id", anys(parcelgate.ProductIDFormsOf(c.BusinessID, f.ProductExternalIDs)))
 	}
 	if len(f.EANCodes) > 0 {
 		q.where.in("p.ean_code", anys(f.EANCodes))
@@ -238,9 +158,6 @@ func (db *DB) ListInventory(ctx context.Context, c *parcelgate.Caller, f parcelg
 }
 
 func (db *DB) FindInventoryItem(ctx context.Context, c *parcelgate.Caller, externalID string) (*parcelgate.InventoryItem, error) {
-	if err := checkCaller(c); err != nil {
-		return nil, err
-	}
 	id, found, err := findProduct(ctx, reader{db}, c, externalID, true)
 	if err != nil {
 		return nil, err
@@ -275,9 +192,6 @@ func findProduct(ctx context.Context, q querier, c *parcelgate.Caller, externalI
 }
 
 func (db *DB) EndOfSale(ctx context.Context, c *parcelgate.Caller, externalIDs []string) ([]*parcelgate.InventoryItem, error) {
-	if err := checkCaller(c); err != nil {
-		return nil, err
-	}
 	ids := make([]int64, 0, len(externalIDs))
 	err := db.inTx(ctx, func(tx *Tx) error {
 		stamp, err := tx.nextStamp(ctx, c.Environment)
@@ -343,21 +257,13 @@ func (db *DB) inventoryItems(ctx context.Context, c *parcelgate.Caller, ids []in
 		}
 		rows, err := db.query(ctx, `SELECT `+productCols+` FROM products p JOIN organizations so ON so.id = p.supplier_org_id
 			WHERE p.supplier_org_id = ? AND p.id IN (`+placeholders(len(chunk))+`)`, args...)
+		prods, err := collect(rows, err, (*productRow).dest)
 		if err != nil {
 			return nil, err
 		}
-		for rows.Next() {
-			var r productRow
-			if err := rows.Scan(r.dest()...); err != nil {
-				rows.Close()
-				return nil, err
-			}
+		for _, r := range prods {
 			p := r.product()
 			byID[p.ID] = &parcelgate.InventoryItem{Product: p, Balances: []*parcelgate.Balance{}}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
 		}
 		var bf filterSQL
 		bf.add("b.supplier_org_id = ?", c.OrgID)
