@@ -157,3 +157,44 @@ func TestProductsAndCatalogs(t *testing.T) {
 		}
 	})
 }
+
+// The provider's ID migration and the warehouse plugin's removals through
+// the SDK (issue 12 items 3-5): bare and prefixed IDs name one product,
+// EOS by PutInventory ends the sale, RemoveFromCatalogs answers the
+// entries not applied, MigrateProductIDs drops the prefix once.
+func TestSDKMigrationAndRemovals(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		ctx := context.Background()
+		const bid = "1234567-1"
+		e.Catalog(parcelgate.Production, bid, "WH1", parcelgate.CatalogPosti, bid)
+		c := sdk(t, e, parcelgate.Production, newTenant(t, e, parcelgate.Production, bid, parcelgate.RoleMerchant))
+		pub := []client.BalanceUpdate{{RetailerID: bid, CatalogExternalID: "WH1", Quantity: client.Ptr[int64](4)}}
+		failed, err := c.PutInventory(ctx, []client.InventoryEntry{{Product: product(bid + "-OLD"), Balances: pub}, {Product: product("WOO6"), Balances: pub}, {Product: product("WOO7")}})
+		if err != nil || len(failed) != 0 {
+			t.Fatal(failed, err)
+		}
+		res, err := c.MigrateProductIDs(ctx)
+		if err != nil || len(res.Migrated) != 1 || res.Migrated[0] != "OLD" || len(res.Conflicts) != 0 {
+			t.Fatalf("migrate: %+v %v", res, err)
+		}
+		item, err := c.InventoryItem(ctx, bid+"-OLD")
+		if err != nil || item.Product.ExternalID != "OLD" || len(item.Balances) != 1 || item.Balances[0].ProductExternalID != "OLD" {
+			t.Fatalf("after the migration: %+v %v", item, err)
+		}
+		failed, err = c.RemoveFromCatalogs(ctx, []client.BalanceRemoval{{ProductExternalID: "WOO6", CatalogExternalID: "WH1", RetailerID: bid}, {ProductExternalID: "NOPE"}})
+		if err != nil || len(failed) != 1 || failed[0].Index != 1 || failed[0].Field != "productExternalId" {
+			t.Fatalf("removals: %+v %v", failed, err)
+		}
+		if item, err := c.InventoryItem(ctx, "WOO6"); err != nil || len(item.Balances) != 0 {
+			t.Fatalf("WOO6 still published: %+v %v", item, err)
+		}
+		eos := product("WOO7")
+		eos.Status = client.ProductEOS
+		if failed, err := c.PutInventory(ctx, []client.InventoryEntry{{Product: eos}}); err != nil || len(failed) != 0 {
+			t.Fatal(failed, err)
+		}
+		if _, err := c.InventoryItem(ctx, "WOO7"); asError(t, err).StatusCode != 404 {
+			t.Fatalf("WOO7 after EOS: %v", err)
+		}
+	})
+}

@@ -122,7 +122,7 @@ func seedTenant(ctx context.Context, st Store, t Tenant, versions []string) erro
 	if err := st.CreateServiceAccount(ctx, &parcelgate.ServiceAccount{Username: t.Username, Environment: t.Environment, BusinessID: t.BusinessID, Roles: parcelgate.Roles}, hash); err != nil {
 		return err
 	}
-	if err := st.CreateCatalog(ctx, &parcelgate.Catalog{Environment: t.Environment, RetailerID: t.BusinessID, ExternalID: t.WarehouseID, Name: "Demo warehouse", Type: parcelgate.CatalogWarehouse, SupplierIDs: []string{t.BusinessID}}); err != nil {
+	if err := st.CreateCatalog(ctx, &parcelgate.Catalog{Environment: t.Environment, RetailerID: t.BusinessID, ExternalID: t.WarehouseID, Name: "Demo warehouse", Type: parcelgate.CatalogPosti, SupplierIDs: []string{t.BusinessID}}); err != nil {
 		return err
 	}
 	if err := seedShipments(ctx, st, t, org); err != nil {
