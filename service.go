@@ -42,15 +42,15 @@ type DeliveryService struct {
 	Provider         string `json:"provider"`
 	DeliveryOperator string `json:"deliveryOperator"`
 	// Description is keyed by language: en, fi, sv.
-	Description        map[string]string   `json:"description"`
-	Tags               []string            `json:"tags"`
-	AdditionalServices []AdditionalService `json:"additionalServices"`
+	Description        map[string]string        `json:"description"`
+	Tags               []string                 `json:"tags"`
+	AdditionalServices []AdditionalServiceOffer `json:"additionalServices"`
 }
 
-// AdditionalService is an additional service a delivery service offers.
+// AdditionalServiceOffer is an additional service a delivery service offers.
 // Specifiers name what an order must give with it; the plugin lets a shop
 // switch on by hand only those without any.
-type AdditionalService struct {
+type AdditionalServiceOffer struct {
 	Code        string            `json:"code"`
 	Description map[string]string `json:"description"`
 	Specifiers  []string          `json:"specifiers"`
@@ -74,10 +74,10 @@ var serviceTranslations = map[string][2]string{
 }
 
 var (
-	cashOnDelivery = AdditionalService{Code: ServiceCashOnDelivery,
+	cashOnDelivery = AdditionalServiceOffer{Code: ServiceCashOnDelivery,
 		Description: map[string]string{"en": "Cash on delivery", "fi": "Postiennakko", "sv": "Postförskott"},
 		Specifiers:  []string{"amount", "reference"}}
-	noOutdoorLockers = AdditionalService{Code: ServiceNoOutdoorLockers,
+	noOutdoorLockers = AdditionalServiceOffer{Code: ServiceNoOutdoorLockers,
 		Description: map[string]string{"en": "Not to outdoor parcel lockers", "fi": "Ei ulkona oleviin pakettiautomaatteihin", "sv": "Inte till paketautomater utomhus"},
 		Specifiers:  []string{}}
 )
@@ -87,11 +87,11 @@ var (
 // kept indoors); the domestic parcels to an address can collect a payment.
 var serviceExtras = map[string]struct {
 	tags  []string
-	extra []AdditionalService
+	extra []AdditionalServiceOffer
 }{
-	ServiceToPickupPoint: {[]string{TagPickupPoint}, []AdditionalService{cashOnDelivery, noOutdoorLockers}},
-	"2104":               {nil, []AdditionalService{cashOnDelivery}},
-	"2102":               {nil, []AdditionalService{cashOnDelivery}},
+	ServiceToPickupPoint: {[]string{TagPickupPoint}, []AdditionalServiceOffer{cashOnDelivery, noOutdoorLockers}},
+	"2104":               {nil, []AdditionalServiceOffer{cashOnDelivery}},
+	"2102":               {nil, []AdditionalServiceOffer{cashOnDelivery}},
 }
 
 // DeliveryServices lists the delivery services of workflow, one for each
@@ -117,7 +117,7 @@ func DeliveryServices(workflow string) ([]DeliveryService, error) {
 			ID: c, Provider: Provider, DeliveryOperator: Provider,
 			Description:        map[string]string{"en": serviceCodes[c], "fi": tr[0], "sv": tr[1]},
 			Tags:               append([]string{}, x.tags...),
-			AdditionalServices: append([]AdditionalService{}, x.extra...),
+			AdditionalServices: append([]AdditionalServiceOffer{}, x.extra...),
 		})
 	}
 	return out, nil

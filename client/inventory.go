@@ -63,12 +63,26 @@ type BalanceUpdate struct {
 	Currency       string   `json:"currency,omitempty"`
 }
 
+// EntryError is an entry of a batch that was not applied (PutInventory,
+// RemoveFromCatalogs): Index is its position in the request; Field and
+// Message are its first problem, Errors all of them, fields named within
+// the entry ("product.externalId", "balances[0].quantity").
+type EntryError struct {
+	Index   int          `json:"index"`
+	Field   string       `json:"field"`
+	Message string       `json:"message"`
+	Errors  []FieldError `json:"errors"`
+}
+
 // PutInventory creates products or fully replaces them, and applies their
-// balances (spec 4.4 PUT /inventory). The request is all or nothing: an
-// invalid entry fails it with an *Error whose Fields name each problem with
-// the entry's index.
-func (c *Client) PutInventory(ctx context.Context, entries []InventoryEntry) ([]InventoryItem, error) {
-	var out []InventoryItem
+// balances (spec 4.4 PUT /inventory); an entry whose Product has Status
+// ProductEOS and no balances ends the product's sale instead (spec 3). Each
+// entry is applied or not on its own: the answer lists the entries that
+// were not applied, empty when all were. The request fails as a whole (an
+// *Error) only when it cannot be read at all, e.g. over the limits.
+// Product IDs may be bare or carry the supplier's business-ID prefix.
+func (c *Client) PutInventory(ctx context.Context, entries []InventoryEntry) ([]EntryError, error) {
+	out := []EntryError{}
 	if err := c.do(ctx, request{surface: ecom, method: http.MethodPut, path: "/ecommerce/v3/inventory", body: entries}, &out); err != nil {
 		return nil, err
 	}
@@ -109,7 +123,8 @@ func (c *Client) DeleteProducts(ctx context.Context, externalIDs ...string) ([]I
 
 // PutBalances applies balance updates in order: publishing, stock and price
 // updates (spec 4.4 PUT /inventory/balances). The request is all or
-// nothing, like PutInventory's.
+// nothing: an invalid entry fails it with an *Error whose Fields name each
+// problem with the entry's index.
 func (c *Client) PutBalances(ctx context.Context, updates []BalanceUpdate) ([]Balance, error) {
 	var out []Balance
 	if err := c.do(ctx, request{surface: ecom, method: http.MethodPut, path: "/ecommerce/v3/inventory/balances", body: updates}, &out); err != nil {
@@ -134,6 +149,51 @@ func (c *Client) DeleteBalances(ctx context.Context, productExternalID, retailer
 		return nil, err
 	}
 	return out, nil
+}
+
+// BalanceRemoval names catalogs to remove a product from; RetailerID and
+// CatalogExternalID empty mean every catalog where it is.
+type BalanceRemoval struct {
+	ProductExternalID string `json:"productExternalId"`
+	CatalogExternalID string `json:"catalogExternalId,omitempty"`
+	RetailerID        string `json:"retailerId,omitempty"`
+}
+
+// RemoveFromCatalogs removes products from catalogs in one request (DELETE
+// /inventory/balances with a body, as the provider's warehouse plugin sends
+// it). Each removal is applied or not on its own; the answer lists those
+// not applied (an unknown product, allocations of open orders).
+func (c *Client) RemoveFromCatalogs(ctx context.Context, removals []BalanceRemoval) ([]EntryError, error) {
+	out := []EntryError{}
+	if err := c.do(ctx, request{surface: ecom, method: http.MethodDelete, path: "/ecommerce/v3/inventory/balances", body: removals}, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// IDMigration is the outcome of MigrateProductIDs.
+type IDMigration struct {
+	// Migrated are the new, bare externalIds of the products renamed.
+	Migrated []string `json:"migrated"`
+	// Conflicts are products left as they were: their bare ID is taken by
+	// another product of the supplier.
+	Conflicts []struct {
+		ExternalID string `json:"externalId"`
+		BareID     string `json:"bareId"`
+		Message    string `json:"message"`
+	} `json:"conflicts"`
+}
+
+// MigrateProductIDs drops the business-ID prefix from the supplier's
+// product IDs ({businessId}-{x} becomes {x}), as the provider's ID
+// migration did (POST /ecommerce/v3/inventory/migrate). Balances,
+// allocations and orders keep resolving the products. It is idempotent.
+func (c *Client) MigrateProductIDs(ctx context.Context) (*IDMigration, error) {
+	var out IDMigration
+	if err := c.do(ctx, request{surface: ecom, method: http.MethodPost, path: "/ecommerce/v3/inventory/migrate"}, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
 }
 
 // ProductQuery narrows the product and balance lists (spec 4.4 GET rules
@@ -220,7 +280,7 @@ const (
 type Catalog struct {
 	ExternalID string `json:"externalId"`
 	Name       string `json:"catalogName"`
-	// Type is Warehouse (stock in the provider's warehouse), Catalog
+	// Type is Posti (stock in the provider's warehouse), Catalog
 	// (dropshipping) or Store (the retailer's own stock).
 	Type        string   `json:"catalogType"`
 	RetailerID  string   `json:"retailerId"`

@@ -13,18 +13,18 @@ import (
 // tag "PICKUP_POINT" marks a service delivered to a pick-up point the
 // shopper chooses (see PickupPoints).
 type DeliveryService struct {
-	ID                 string              `json:"id"`
-	Provider           string              `json:"provider"`
-	DeliveryOperator   string              `json:"deliveryOperator"`
-	Description        map[string]string   `json:"description"`
-	Tags               []string            `json:"tags"`
-	AdditionalServices []AdditionalService `json:"additionalServices"`
+	ID                 string                   `json:"id"`
+	Provider           string                   `json:"provider"`
+	DeliveryOperator   string                   `json:"deliveryOperator"`
+	Description        map[string]string        `json:"description"`
+	Tags               []string                 `json:"tags"`
+	AdditionalServices []AdditionalServiceOffer `json:"additionalServices"`
 }
 
-// AdditionalService is an additional service a delivery service offers;
+// AdditionalServiceOffer is an additional service a delivery service offers;
 // Specifiers name what an order must give with it (e.g. the amount and
 // reference of cash on delivery, 3101).
-type AdditionalService struct {
+type AdditionalServiceOffer struct {
 	Code        string            `json:"code"`
 	Description map[string]string `json:"description"`
 	Specifiers  []string          `json:"specifiers"`

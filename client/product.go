@@ -25,9 +25,13 @@ const (
 // and sent back as they came.
 type Product struct {
 	// ExternalID is the supplier's key of the product: 1-20 letters,
-	// digits, '-' and '.'; in the warehouse service {business ID}-{own ID}.
+	// digits, '-' and '.'. Bare (the shop's SKU, as clients send it since
+	// the provider's ID migration) or {business ID}-{own ID}: both forms
+	// name the same product of the supplier.
 	ExternalID string `json:"externalId"`
-	// SupplierID and Status are set by the service in its answers.
+	// SupplierID and Status are set by the service in its answers. Status
+	// ProductEOS in a PutInventory entry without balances ends the
+	// product's sale, as DeleteProducts does.
 	SupplierID             string                 `json:"supplierId,omitempty"`
 	Status                 string                 `json:"status,omitempty"`
 	EANCode                string                 `json:"eanCode,omitempty"`

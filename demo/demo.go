@@ -122,7 +122,7 @@ func seedTenant(ctx context.Context, st Store, t Tenant, versions []string) erro
 	if err := st.CreateServiceAccount(ctx, &parcelgate.ServiceAccount{Username: t.Username, Environment: t.Environment, BusinessID: t.BusinessID, Roles: parcelgate.Roles}, hash); err != nil {
 		return err
 	}
-	if err := st.CreateCatalog(ctx, &parcelgate.Catalog{Environment: t.Environment, RetailerID: t.BusinessID, ExternalID: t.WarehouseID, Name: "Demo warehouse", Type: parcelgate.CatalogWarehouse, SupplierIDs: []string{t.BusinessID}}); err != nil {
+	if err := st.CreateCatalog(ctx, &parcelgate.Catalog{Environment: t.Environment, RetailerID: t.BusinessID, ExternalID: t.WarehouseID, Name: "Demo warehouse", Type: parcelgate.CatalogPosti, SupplierIDs: []string{t.BusinessID}}); err != nil {
 		return err
 	}
 	if err := seedShipments(ctx, st, t, org); err != nil {
@@ -202,8 +202,11 @@ func seedRetail(ctx context.Context, st Store, t Tenant, supplier *parcelgate.Or
 			},
 		})
 	}
-	ctx = parcelgate.NewContext(ctx, &parcelgate.Caller{Subject: "demo", OrgID: supplier.ID, BusinessID: supplier.BusinessID, Environment: t.Environment, Kind: parcelgate.KindEcom, Roles: parcelgate.Roles})
-	_, err = st.PutInventory(ctx, entries)
+	c := &parcelgate.Caller{Subject: "demo", OrgID: supplier.ID, BusinessID: supplier.BusinessID, Environment: t.Environment, Kind: parcelgate.KindEcom, Roles: parcelgate.Roles}
+	failed, err := st.PutInventory(ctx, c, entries)
+	for i, f := range failed {
+		return fmt.Errorf("demo product %s: %w", entries[i].Product.ExternalID, f)
+	}
 	return err
 }
 

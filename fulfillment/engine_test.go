@@ -27,12 +27,13 @@ func tenant(t *testing.T, db *sqlstore.DB) *parcelgate.Caller {
 		t.Fatal(err)
 	}
 	c := &parcelgate.Caller{OrgID: org.ID, BusinessID: org.BusinessID, Environment: parcelgate.Production, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleMerchant}}
-	entries, err := parcelgate.ParseInventory([]byte(fmt.Sprintf(`[{"product":{"externalId":"%s-P1","descriptions":{"en":{"name":"P1"}}},"balances":[{"retailerId":%q,"catalogExternalId":"WH1","quantity":%d}]}]`, c.BusinessID, c.BusinessID, stockUnits)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.PutInventory(parcelgate.NewContext(ctx, c), entries); err != nil {
-		t.Fatal(err)
+	q := int64(stockUnits)
+	entries := []parcelgate.InventoryInput{{
+		Product:  &parcelgate.Product{ExternalID: c.BusinessID + "-P1", Document: []byte(`{"externalId":"` + c.BusinessID + `-P1","descriptions":{"en":{"name":"P1"}}}`)},
+		Balances: []parcelgate.BalanceInput{{ProductExternalID: c.BusinessID + "-P1", RetailerID: c.BusinessID, CatalogExternalID: "WH1", Quantity: &q}},
+	}}
+	if failed, err := db.PutInventory(ctx, c, entries); err != nil || len(failed) > 0 {
+		t.Fatal(failed, err)
 	}
 	return c
 }
@@ -43,7 +44,7 @@ const stockUnits = 1000
 // balanceOfP1 returns quantity and allocated of P1 in WH1.
 func balanceOfP1(t *testing.T, db *sqlstore.DB, c *parcelgate.Caller) (int64, int64) {
 	t.Helper()
-	page, err := db.ListCatalogBalances(parcelgate.NewContext(context.Background(), c), "WH1", parcelgate.BalanceFilter{}, parcelgate.PageRequest{Size: 10})
+	page, err := db.ListCatalogBalances(context.Background(), c, "WH1", parcelgate.BalanceFilter{}, parcelgate.PageRequest{Size: 10})
 	if err != nil || len(page.Items) != 1 {
 		t.Fatalf("balance: %+v %v", page, err)
 	}

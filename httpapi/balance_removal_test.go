@@ -152,9 +152,8 @@ func TestBalanceRemovalReachesPollers(t *testing.T) {
 			t.Fatalf("after the revival: %+v", bp.Page)
 		}
 		// So does an envelope of PUT /inventory, in the other retailer's catalog.
-		var items []itemJSON
-		e.put(e.supplier, []any{map[string]any{"product": product("P-1"), "balances": []any{
-			map[string]any{"retailerId": retailerS, "catalogExternalId": "SHOP", "quantity": 1, "wholesalePrice": 3, "currency": "SEK"}}}}).Expect(200).JSON(&items)
+		items := e.putItems(e.supplier, []any{map[string]any{"product": product("P-1"), "balances": []any{
+			map[string]any{"retailerId": retailerS, "catalogExternalId": "SHOP", "quantity": 1, "wholesalePrice": 3, "currency": "SEK"}}}})
 		if len(items[0].Balances) != 2 || items[0].Balances[1].RetailerID != retailerS || items[0].Balances[1].Quantity != 1 || items[0].Balances[1].Removed {
 			t.Fatalf("revived by PUT /inventory: %+v", items[0].Balances)
 		}

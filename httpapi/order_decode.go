@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"net/http"
 	"strings"
 	"time"
 
@@ -199,13 +198,4 @@ func decodeOrderComment(root any) (parcelgate.OrderComment, error) {
 	c := readComment(rd, obj, "")
 	c.Validate(&rd.Problems, "")
 	return c, rd.Problems.Err()
-}
-
-// readTree reads a lenient ecom JSON body into a tree (jsonin.Decode,
-// with its limits).
-func readTree(r *http.Request) (any, error) {
-	if err := requireJSON(r, false); err != nil {
-		return nil, err
-	}
-	return jsonin.Decode(r.Body, jsonin.Default)
 }

@@ -76,6 +76,17 @@ func readBody(r *http.Request) ([]byte, error) {
 	return raw, nil
 }
 
+// readTree reads a lenient ecom JSON body into jsonin's tree, with the
+// limits of every body, for the decoders that pick typed inputs out of it
+// (orders, inventory, balances) and report every field problem at once.
+func readTree(r *http.Request) (any, error) {
+	if err := requireJSON(r, false); err != nil {
+		return nil, err
+	}
+	v, err := jsonin.Decode(r.Body, jsonin.Default)
+	return v, bodyError(err)
+}
+
 // The field messages of jsonin's two refusals of a value inside
 // well-formed JSON (TestJSONBodyErrors pins them).
 const (

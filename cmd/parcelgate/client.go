@@ -365,7 +365,7 @@ func bindProductQuery(fs *flag.FlagSet, q *client.ProductQuery, l *listFlags, mo
 
 func init() {
 	for name, cmd := range map[string]clientCommand{
-		"put-inventory": {"-f FILE", "create or replace products: a JSON array of {product, balances}", fileBody("the entries", func(ctx context.Context, c *client.Client, entries *[]client.InventoryEntry) (any, error) {
+		"put-inventory": {"-f FILE", "create or replace products: a JSON array of {product, balances}; prints the entries not applied", fileBody("the entries", func(ctx context.Context, c *client.Client, entries *[]client.InventoryEntry) (any, error) {
 			return c.PutInventory(ctx, *entries)
 		})},
 		"inventory": {"", "list the supplier's products with their balances", func(fs *flag.FlagSet) clientRun {
@@ -414,6 +414,17 @@ func init() {
 					return nil, err
 				}
 				return c.DeleteBalances(ctx, args[0], *retailer, *catalog)
+			}
+		}},
+		"remove-from-catalogs": {"-f FILE", "remove products from catalogs: a JSON array of {productExternalId, catalogExternalId, retailerId}; prints the entries not applied", fileBody("the removals", func(ctx context.Context, c *client.Client, rs *[]client.BalanceRemoval) (any, error) {
+			return c.RemoveFromCatalogs(ctx, *rs)
+		})},
+		"migrate-products": {"", "drop the business-ID prefix from the supplier's product IDs ({businessId}-{x} becomes {x})", func(fs *flag.FlagSet) clientRun {
+			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
+				if err := nArgs(args, 0, "no arguments"); err != nil {
+					return nil, err
+				}
+				return c.MigrateProductIDs(ctx)
 			}
 		}},
 		"catalogs": {"", "list the caller's catalogs", func(fs *flag.FlagSet) clientRun {
