@@ -3,6 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io/fs"
+	"net"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -202,5 +207,26 @@ func TestCLICompletion(t *testing.T) {
 	code, out, _ := cliRun("__complete", "admin", "shipment-")
 	if code != exitOK || !strings.Contains(out, "shipment-status") {
 		t.Errorf("completing admin shipment-: %d %q", code, out)
+	}
+}
+
+// With its address taken, serve fails before it creates or seeds a
+// database or prints an admin token.
+func TestServeBindsFirst(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	path := filepath.Join(t.TempDir(), "never.db")
+	code, out, errOut := cliRun("serve", "--demo", "--addr", ln.Addr().String(), "--db", "sqlite:"+path)
+	if code != exitFailure || !strings.Contains(errOut, "address already in use") {
+		t.Errorf("status %d, stderr %q", code, errOut)
+	}
+	if out != "" {
+		t.Errorf("printed %q before failing to bind", out)
+	}
+	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("database file made before binding: %v", err)
 	}
 }
