@@ -388,9 +388,9 @@ var clientCommands = []clientCmd{
 			role := fs.String("role", "", "RETAILER (catalogs owned) or SUPPLIER (catalogs open to the caller)")
 			l.bind(fs)
 			return func(ctx context.Context, c *client.Client, _ []string) (any, error) {
-				r := strings.ToUpper(*role)
-				return list(&l, func() (*client.Page[client.Catalog], error) { return c.CatalogsPage(ctx, r, l.paging()) },
-					func() iter.Seq2[client.Catalog, error] { return c.Catalogs(ctx, r) })
+				q := &client.CatalogQuery{Role: client.CatalogRole(strings.ToUpper(*role)), Paging: l.paging()}
+				return list(&l, func() (*client.Page[client.Catalog], error) { return c.CatalogsPage(ctx, q) },
+					func() iter.Seq2[client.Catalog, error] { return c.Catalogs(ctx, q) })
 			}
 		}},
 	{name: "catalog-products", args: "CATALOG_ID", min: 1, max: 1, short: "List the products published to a catalog (retailer)",
@@ -438,7 +438,11 @@ var clientCommands = []clientCmd{
 			fs.StringVar(&q.WarehouseExternalID, "warehouse", "", "only orders of this warehouse")
 			l.bind(fs)
 			return func(ctx context.Context, c *client.Client, _ []string) (any, error) {
-				q.UpdatedFrom, q.UpdatedTo, q.Statuses, q.Paging = from.t, to.t, statuses, l.paging()
+				q.UpdatedFrom, q.UpdatedTo, q.Paging = from.t, to.t, l.paging()
+				q.Statuses = nil
+				for _, s := range statuses {
+					q.Statuses = append(q.Statuses, client.OrderStatus(s))
+				}
 				return list(&l, func() (*client.Page[client.Order], error) { return c.OrdersPage(ctx, &q) },
 					func() iter.Seq2[client.Order, error] { return c.Orders(ctx, &q) })
 			}

@@ -1,4 +1,4 @@
-package client_test
+package sdke2e_test
 
 import (
 	"context"
@@ -83,7 +83,7 @@ func TestProductsAndCatalogs(t *testing.T) {
 			t.Errorf("Balances filtered: %d", len(got))
 		}
 
-		cats := all(t, retailer.Catalogs(ctx, client.RoleRetailer))
+		cats := all(t, retailer.Catalogs(ctx, &client.CatalogQuery{Role: client.RoleRetailer}))
 		if len(cats) != 1 || cats[0].ExternalID != "SHOP1" || cats[0].Type != "Catalog" {
 			t.Errorf("Catalogs: %+v", cats)
 		}
