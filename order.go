@@ -47,14 +47,14 @@ func ParseOrderStatus(s string) (OrderStatus, bool) {
 	return "", false
 }
 
-// Terminal reports whether no move leaves s (DESIGN §7). Error is left only
+// Terminal reports whether no move leaves s (decisions §7). Error is left only
 // by an explicit reopen, which is a re-send rather than a move.
 func (s OrderStatus) Terminal() bool {
 	return s == OrderDelivered || s == OrderError || s == OrderCancelled
 }
 
 // CanMove reports whether an order may move from one status to another
-// (DESIGN §7): Created → Submitted → Delivered, and Created or Submitted →
+// (decisions §7): Created → Submitted → Delivered, and Created or Submitted →
 // Cancelled or Error.
 func CanMove(from, to OrderStatus) bool {
 	switch to {
@@ -150,7 +150,7 @@ type OrderState struct {
 
 // OrderMetadata is the metadata object of spec 2.3. UpdateDate is the
 // order's modification stamp: passed back as updatedFrom it returns exactly
-// the later changes (DESIGN §7).
+// the later changes (decisions §7).
 type OrderMetadata struct {
 	InsertDate   time.Time `json:"insertDate"`
 	UpdateDate   time.Time `json:"updateDate"`
@@ -223,7 +223,7 @@ type OrderRowRequest struct {
 
 // OrderRequest is the content of a create (or re-send) request, read by
 // ParseOrderRequest. Two requests with equal content are the same order
-// (DESIGN §7), so its JSON form, without ExternalID, is what a re-send is
+// (decisions §7), so its JSON form, without ExternalID, is what a re-send is
 // compared by.
 type OrderRequest struct {
 	ExternalID      string            `json:"-"`
@@ -264,7 +264,7 @@ type OrderQuery struct {
 // the externalId.
 type OrderService interface {
 	// CreateOrder places an order (spec 4.3 rule 1), allocating its stock,
-	// or answers a re-send of an existing one (DESIGN §7): same content →
+	// or answers a re-send of an existing one (decisions §7): same content →
 	// the stored order; different content while Created → replaced and
 	// re-allocated atomically; otherwise ECONFLICT.
 	CreateOrder(ctx context.Context, c *Caller, req *OrderRequest) (*Order, error)

@@ -12,10 +12,10 @@ import (
 
 // ParseOrderRequest reads the body of an order create request (spec 2.3)
 // for the caller with businessID, and checks every rule of spec 2.3 and
-// DESIGN §7. All problems are reported at once, each naming its field as a
+// decisions §7. All problems are reported at once, each naming its field as a
 // path such as rows[1].quantity.
 //
-// Reading is lenient, as existing integrations need (DESIGN §8): unknown
+// Reading is lenient, as existing integrations need (decisions §8): unknown
 // fields are ignored, null means absent, and a number is accepted where a
 // string is expected (serviceCode 2103). A value of a wrong type is a
 // problem of its field, not a failure of the whole body, so it is listed

@@ -38,7 +38,7 @@ func fields(err error) []string {
 }
 
 // spec 2.3: a valid order reads with its values normalized; unknown fields
-// are ignored, null is absent, serviceCode may be a number (DESIGN §8).
+// are ignored, null is absent, serviceCode may be a number (decisions §8).
 func TestParseOrderRequestValid(t *testing.T) {
 	body := validOrderBody()
 	body["serviceCode"] = 2103
@@ -58,7 +58,7 @@ func TestParseOrderRequestValid(t *testing.T) {
 	}
 }
 
-// spec 2.3, DESIGN §7: every problem of a request is listed at once.
+// spec 2.3, decisions §7: every problem of a request is listed at once.
 func TestParseOrderRequestEveryProblem(t *testing.T) {
 	body := map[string]any{
 		"externalId":      "7654321-2-X",                             // another business ID
@@ -138,7 +138,7 @@ func TestParseOrderRequestNotObject(t *testing.T) {
 	}
 }
 
-// DESIGN §12: request decoding and validation never panic and either
+// decisions §12: request decoding and validation never panic and either
 // accept a request that satisfies the rules or report problems.
 func FuzzParseOrderRequest(f *testing.F) {
 	b, _ := json.Marshal(validOrderBody())

@@ -241,7 +241,7 @@ type CatalogQuery struct {
 	Paging
 }
 
-// Catalog is a retailer's catalog (DESIGN §6).
+// Catalog is a retailer's catalog (decisions §6).
 type Catalog struct {
 	ExternalID  string      `json:"externalId"`
 	Name        string      `json:"catalogName"`

@@ -13,7 +13,7 @@ import (
 var catalogReaderRoles = []parcelgate.Role{parcelgate.RoleRetailer, parcelgate.RoleMerchant}
 
 // The retailer's side: catalogs and what suppliers published to them
-// (spec 4.4, DESIGN §6).
+// (spec 4.4, decisions §6).
 func (s *Server) catalogRoutes() {
 	s.handle("GET /ecommerce/v3/catalogs", s.ecom(nil, s.listOwnCatalogs))
 	s.handle("GET /ecommerce/v3/catalogs/balances", s.ecom(catalogReaderRoles, s.listCatalogBalances))

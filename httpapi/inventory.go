@@ -12,7 +12,7 @@ import (
 // warehouse service the merchant is its own supplier.
 var supplierRoles = []parcelgate.Role{parcelgate.RoleSupplier, parcelgate.RoleMerchant}
 
-// The supplier's side of products and stock (spec 4.4, DESIGN §6).
+// The supplier's side of products and stock (spec 4.4, decisions §6).
 func (s *Server) inventoryRoutes() {
 	s.handle("PUT /ecommerce/v3/inventory", s.ecom(supplierRoles, s.putInventory))
 	s.handle("GET /ecommerce/v3/inventory", s.ecom(supplierRoles, s.listInventory))

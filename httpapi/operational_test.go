@@ -121,7 +121,7 @@ func TestGzip(t *testing.T) {
 	}
 }
 
-// DESIGN §8: with --rate-limit, the API answers 429 with Retry-After in each
+// decisions §8: with --rate-limit, the API answers 429 with Retry-After in each
 // surface's error shape, as openapi.yaml describes.
 func TestRateLimitResponsesDescribed(t *testing.T) {
 	e := apitest.New(t, "sqlite", func(c *httpapi.Config) { c.RateLimit = 1 })

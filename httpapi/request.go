@@ -37,7 +37,7 @@ func requireJSON(r *http.Request, strict bool) error {
 }
 
 // decodeJSON reads the request body into v. strict refuses unknown fields
-// (the gateway and operator surfaces); the ecom surface ignores them (DESIGN
+// (the gateway and operator surfaces); the ecom surface ignores them (decisions
 // §8). An empty body, trailing data, a body over the cap and a value of the
 // wrong type each get their own clear message.
 func decodeJSON(r *http.Request, v any, strict bool) error {

@@ -80,7 +80,7 @@ func scanBalance(rows *sql.Rows) (*parcelgate.Balance, pageKey, error) {
 // contentFilter adds the filters every balance list takes (spec 4.4 GET
 // rules 2-3): product IDs, EAN codes and modifiedFromDate. Removed balances
 // (tombstones) are changes a poller must see, so a change poll keeps them;
-// every other list leaves them out (DESIGN §6).
+// every other list leaves them out (decisions §6).
 func (db *DB) contentFilter(c *parcelgate.Caller, q *keysetQuery, f parcelgate.BalanceFilter) {
 	if len(f.ProductExternalIDs) > 0 {
 		q.where.in("b.product_external_id", anys(f.ProductExternalIDs))
@@ -406,7 +406,7 @@ func (w *balanceWriter) updateStaged(ctx context.Context) error {
 }
 
 // catalog resolves a catalog open to the supplier. Catalogs that exist but
-// do not list the supplier answer like missing ones (DESIGN §3).
+// do not list the supplier answer like missing ones (decisions §3).
 func (w *balanceWriter) catalog(retailerID, externalID string) (catalogRef, string) {
 	var found []catalogRef
 	for _, c := range w.open {
@@ -576,7 +576,7 @@ func (db *DB) DeleteBalances(ctx context.Context, productExternalID, retailerID,
 				return parcelgate.Errorf(parcelgate.ECONFLICT, "Product %s has %d allocated to open orders in catalog %s of retailer %s; release them with allocated: 0 (PUT /inventory/balances) before removing it.", productExternalID, b.Allocated, b.CatalogExternalID, b.RetailerID)
 			}
 			// A tombstone, not a deletion: the removal is a change that
-			// retailers polling modifiedFromDate must see (DESIGN §6).
+			// retailers polling modifiedFromDate must see (decisions §6).
 			if _, err := tx.Exec(ctx, `UPDATE balances SET quantity = 0, removed_at = ?, modified_at = ? WHERE id = ?`, micros(stamp), micros(stamp), b.ID); err != nil {
 				return err
 			}
@@ -719,7 +719,7 @@ func (tx *Tx) lookupBalance(ctx context.Context, supplierOrg int64, productExter
 
 // moveStock adds dQuantity to a balance's quantity and dAllocated to its
 // allocated, unless either would go negative, and stamps the change so
-// pollers see it (DESIGN §6). It reports whether it moved: false means
+// pollers see it (decisions §6). It reports whether it moved: false means
 // not enough stock (or allocation), and nothing changed. A removed balance
 // never moves: its callers look balances up live, and a tombstone keeps
 // quantity 0 until it is published again. Allocation is

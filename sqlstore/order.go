@@ -164,7 +164,7 @@ func defaultWarehouse(req *parcelgate.OrderRequest, warehouses []string) error {
 }
 
 // contentHash identifies an order's content: a re-send with the same hash
-// is a retry (DESIGN §7). The request's JSON form leaves externalId out.
+// is a retry (decisions §7). The request's JSON form leaves externalId out.
 func contentHash(req *parcelgate.OrderRequest) string {
 	b, _ := json.Marshal(req)
 	sum := sha256.Sum256(b)
@@ -189,7 +189,7 @@ func newExternalID(businessID string) (string, error) {
 
 // newOrder builds the order document of a request. vendor, sender and
 // orderDate default to the organization's profile and the time of receipt
-// (DESIGN §7).
+// (decisions §7).
 func newOrder(org *parcelgate.Organization, req *parcelgate.OrderRequest, received time.Time) *parcelgate.Order {
 	profile := parcelgate.Address{ExternalID: org.BusinessID, Name: org.Name}
 	if org.Address != nil {
@@ -298,7 +298,7 @@ func (tx *Tx) placeOrder(ctx context.Context, org *parcelgate.Organization, req 
 	case req.ExternalID != "":
 		existing, err = tx.orderByID(ctx, org.ID, req.ExternalID)
 	case req.SORef() != "":
-		// DESIGN §7: a retry without externalId is known by its SO reference.
+		// decisions §7: a retry without externalId is known by its SO reference.
 		if tx.d.name == "postgres" {
 			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(?)`, orderLockKey(org.ID, req.SORef())); err != nil {
 				return nil, err
@@ -323,7 +323,7 @@ func (tx *Tx) placeOrder(ctx context.Context, org *parcelgate.Organization, req 
 	return tx.insertOrder(ctx, org, req, hash)
 }
 
-// resend answers a create whose order exists (DESIGN §7): the same content
+// resend answers a create whose order exists (decisions §7): the same content
 // is a retry and changes nothing; new content replaces an order that is
 // still Created; anything else is a conflict.
 func (tx *Tx) resend(ctx context.Context, org *parcelgate.Organization, rec *orderRecord, req *parcelgate.OrderRequest, hash string) (*parcelgate.Order, error) {
@@ -444,7 +444,7 @@ func (tx *Tx) recordHistory(ctx context.Context, rec *orderRecord, actor string)
 }
 
 // moveOrder moves rec to status to with the side effects of the move
-// (DESIGN §7): Delivered releases the allocation and registers a shipment
+// (decisions §7): Delivered releases the allocation and registers a shipment
 // per parcel; Cancelled and Error return allocated stock to quantity.
 //
 // The UPDATE is conditional on the status rec was read with, so of several

@@ -34,7 +34,7 @@ type orderBalance struct {
 
 // rowBalance finds the balance of a row: the product of the merchant
 // published to the merchant's warehouse catalog the row names. In the
-// warehouse service the merchant is both supplier and retailer (DESIGN §6).
+// warehouse service the merchant is both supplier and retailer (decisions §6).
 // A product removed from the warehouse is not published there: no balance,
 // so the order is stored Error as for a product never stocked there.
 func (tx *Tx) rowBalance(ctx context.Context, orgID int64, row parcelgate.OrderRow) (*orderBalance, error) {
@@ -77,7 +77,7 @@ func (tx *Tx) unknownRowReason(ctx context.Context, orgID int64, row parcelgate.
 }
 
 // allocateOrder reserves the stock of every row of rec's order, all or
-// nothing (DESIGN §7): on each row's balance quantity -= q and allocated +=
+// nothing (decisions §7): on each row's balance quantity -= q and allocated +=
 // q. A product unknown in its warehouse gives Error, too little stock
 // Cancelled; either way nothing stays allocated. It also prices the rows
 // and collects the value-added services of the products.
@@ -198,7 +198,7 @@ func (tx *Tx) releaseOrder(ctx context.Context, rec *orderRecord, restock bool, 
 	return nil
 }
 
-// deliverOrder packs a delivered order (DESIGN §7): each row is one parcel
+// deliverOrder packs a delivered order (decisions §7): each row is one parcel
 // with its own tracking code, listed on the row and on the order, and for
 // each parcel shipment data is registered (tracking number = parcel ID),
 // so sending and errand codes can be requested for it at once. NOUTO

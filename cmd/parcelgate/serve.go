@@ -43,7 +43,7 @@ type serveConfig struct {
 	// environment; --demo shortens only delays nobody chose.
 	delaysGiven bool
 
-	// codeRetention is how long a code lives undelivered (DESIGN §5).
+	// codeRetention is how long a code lives undelivered (decisions §5).
 	codeRetention time.Duration
 }
 
@@ -243,7 +243,7 @@ func serve(ctx context.Context, c *serveConfig, stdout, stderr io.Writer) error 
 	go reloadKeysEvery(ctx, srv, time.Minute, log)
 
 	// The warehouse engine runs on every instance under auto; the store's
-	// conditional moves keep each order's steps exactly once (DESIGN §7).
+	// conditional moves keep each order's steps exactly once (decisions §7).
 	engineCtx, stopEngine := context.WithCancel(ctx)
 	engineDone := make(chan struct{})
 	if c.fulfillment == "auto" {

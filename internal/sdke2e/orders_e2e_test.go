@@ -76,7 +76,7 @@ func TestOrders(t *testing.T) {
 			t.Errorf("unknown order: %+v", ae)
 		}
 
-		// Every field error at once (DESIGN §7).
+		// Every field error at once (decisions §7).
 		bad := orderRequest(bid, "B1", 0)
 		bad.ServiceCode = "1"
 		_, err = c.CreateOrder(ctx, bad)

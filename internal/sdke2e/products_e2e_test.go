@@ -130,7 +130,7 @@ func TestProductsAndCatalogs(t *testing.T) {
 		if err != nil || len(removed) != 1 {
 			t.Errorf("DeleteBalances: %+v, %v", removed, err)
 		}
-		// DESIGN §6, spec 4.4 DELETE balances rule 2: the removal reaches the
+		// decisions §6, spec 4.4 DELETE balances rule 2: the removal reaches the
 		// retailer's Sync as a removed balance; plain reads leave it out.
 		got = all(t, sync.Changes(ctx))
 		if i := slices.IndexFunc(got, func(b client.Balance) bool { return b.ProductExternalID == "P-000" }); i < 0 || !got[i].Removed || got[i].Quantity != 0 {
