@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -228,5 +229,41 @@ func TestServeBindsFirst(t *testing.T) {
 	}
 	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("database file made before binding: %v", err)
+	}
+}
+
+// The commands the --demo banner prints run as printed in a shell: the
+// first ones set $TOKEN and $ECOM_TOKEN, which the others use.
+func TestDemoBannerCommandsRun(t *testing.T) {
+	bash, err1 := exec.LookPath("bash")
+	_, err2 := exec.LookPath("curl")
+	if err1 != nil || err2 != nil {
+		t.Skip("needs bash and curl")
+	}
+	db := "sqlite:" + filepath.Join(t.TempDir(), "pg.db")
+	_, out, stop := startServe(t, "--demo", "--addr", "127.0.0.1:0", "--db", db)
+	defer stop()
+	var script []string
+	for line := range strings.SplitSeq(out.String(), "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "TOKEN=") || strings.HasPrefix(line, "ECOM_TOKEN=") || strings.HasPrefix(line, "curl ") {
+			script = append(script, line)
+		}
+	}
+	if len(script) < 5 {
+		t.Fatalf("banner has %d commands:\n%s", len(script), out)
+	}
+	cmd := exec.Command(bash, "-euc", strings.Join(script, "\n"))
+	got, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, got)
+	}
+	for _, want := range []string{`"sendingCode":"`, `"ResultText":"OK"`, `"externalId":"1234567-1-DEMO1"`} {
+		if !strings.Contains(string(got), want) {
+			t.Errorf("banner commands' output lacks %s:\n%s", want, got)
+		}
+	}
+	if strings.Contains(string(got), "UNAUTHORIZED") || strings.Contains(string(got), "Unauthorized") {
+		t.Errorf("a banner command had no token:\n%s", got)
 	}
 }
