@@ -18,7 +18,7 @@ const MaxQuantity = 1_000_000_000
 // Balance is the stock and price of one product in one retailer catalog
 // (spec 2.5), keyed by (product, retailer, catalog). Quantity is available
 // for new orders; Allocated is reserved by open orders. ModifiedAt is the
-// modification stamp retailers poll with modifiedFromDate (DESIGN §6).
+// modification stamp retailers poll with modifiedFromDate (decisions §6).
 //
 // Removed marks a balance whose product was removed from the catalog
 // (spec 4.4 DELETE balances): only change polls list it, with quantity 0 and
@@ -173,7 +173,7 @@ const (
 	CatalogRoleSupplier CatalogRole = "SUPPLIER"
 )
 
-// CatalogEntry is a catalog as GET /catalogs shows it (DESIGN §6).
+// CatalogEntry is a catalog as GET /catalogs shows it (decisions §6).
 // SupplierID is set when the caller reads as supplier: itself.
 type CatalogEntry struct {
 	ExternalID  string      `json:"externalId"`
@@ -197,7 +197,7 @@ type CatalogReader interface {
 	// published to several catalogs appears once per catalog (spec 4.4 GET
 	// rule 5). EOS products appear with quantity 0 while EOSVisible, then
 	// no more. Balances removed from the catalog
-	// appear only with f.ModifiedAfter, as Removed (DESIGN §6).
+	// appear only with f.ModifiedAfter, as Removed (decisions §6).
 	ListCatalogBalances(ctx context.Context, c *Caller, catalogExternalID string, f BalanceFilter, page PageRequest) (PageOf[*Balance], error)
 	// ListCatalogProducts pages the products published to one catalog,
 	// each with its descriptions and this catalog's balance (spec 4.4); EOS

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// CatalogType says whose stock a catalog shows (DESIGN §6).
+// CatalogType says whose stock a catalog shows (decisions §6).
 type CatalogType string
 
 const (

@@ -8,7 +8,7 @@ import (
 )
 
 // DefaultVersions are the gateway API versions a deployment supports and a
-// new gateway client is granted when the operator names none (DESIGN §2).
+// new gateway client is granted when the operator names none (decisions §2).
 var DefaultVersions = []string{"2025-04", "2026-04"}
 
 var versionPattern = regexp.MustCompile(`^[0-9]{4}-(0[1-9]|1[0-2])$`)

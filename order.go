@@ -134,7 +134,7 @@ type OrderState struct {
 
 // OrderMetadata is the metadata object of spec 2.3. UpdateDate is the
 // order's modification stamp: passed back as updatedFrom it returns exactly
-// the later changes (DESIGN §7).
+// the later changes (decisions §7).
 type OrderMetadata struct {
 	InsertDate   time.Time `json:"insertDate"`
 	UpdateDate   time.Time `json:"updateDate"`
@@ -255,7 +255,7 @@ type OrderRowRequest struct {
 
 // OrderRequest is the content of a create (or re-send) request, read by
 // the API layer and checked by Validate. Two requests with equal content
-// are the same order (DESIGN §7), so its JSON form, without ExternalID, is
+// are the same order (decisions §7), so its JSON form, without ExternalID, is
 // what a re-send is compared by.
 type OrderRequest struct {
 	ExternalID         string            `json:"-"`
@@ -310,7 +310,7 @@ type OrderQuery struct {
 // the externalId.
 type OrderService interface {
 	// CreateOrder places an order (spec 4.3 rule 1), allocating its stock,
-	// or answers a re-send of an existing one (DESIGN §7): same content →
+	// or answers a re-send of an existing one (decisions §7): same content →
 	// the stored order; different content while Created → replaced and
 	// re-allocated atomically; otherwise ECONFLICT.
 	CreateOrder(ctx context.Context, c *Caller, req *OrderRequest) (*Order, error)

@@ -11,7 +11,7 @@ var (
 	phoneChars   = regexp.MustCompile(`^\+?[0-9 ()-]+$`)
 )
 
-// Validate normalizes r and checks every rule of spec 2.3 and DESIGN §7
+// Validate normalizes r and checks every rule of spec 2.3 and decisions §7
 // for the caller with businessID. All problems are reported at once, each
 // naming its field as a path such as rows[1].quantity.
 func (r *OrderRequest) Validate(businessID string) error {

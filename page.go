@@ -1,6 +1,6 @@
 package parcelgate
 
-// Paging of list queries (spec 2.6, spec 4.4 GET rule 1, DESIGN §8).
+// Paging of list queries (spec 2.6, spec 4.4 GET rule 1, decisions §8).
 const (
 	// MaxPageSize caps every page: at most 2000 objects (spec 8).
 	MaxPageSize = 2000

@@ -24,7 +24,7 @@ const (
 // EOS and balance 0, in their catalog reads (spec 3 rules 1-2, spec 8).
 const EOSVisibility = 14 * 24 * time.Hour
 
-// Request limits of the inventory API (DESIGN §8: arrays are capped).
+// Request limits of the inventory API (decisions §8: arrays are capped).
 const (
 	// MaxInventoryEntries caps the envelopes of PUT /inventory and the
 	// entries of DELETE /inventory.
@@ -36,7 +36,7 @@ const (
 	MaxListFilterValues = 2000
 )
 
-// Product is keyed by (supplier, ExternalID) (spec 2.4, DESIGN §6). It is
+// Product is keyed by (supplier, ExternalID) (spec 2.4, decisions §6). It is
 // stored as the JSON document the supplier sent, so fields parcelgate does
 // not model round-trip; the server owns supplierId and status.
 type Product struct {

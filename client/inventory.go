@@ -105,8 +105,8 @@ func (c *Client) InventoryItem(ctx context.Context, externalID string) (*Invento
 // revives it.
 func (c *Client) DeleteProducts(ctx context.Context, externalIDs ...string) ([]InventoryItem, error) {
 	type product struct {
-		ExternalID string `json:"externalId"`
-		Status     string `json:"status"`
+		ExternalID string        `json:"externalId"`
+		Status     ProductStatus `json:"status"`
 	}
 	body := make([]struct {
 		Product product `json:"product"`
@@ -269,43 +269,73 @@ func (c *Client) BalanceSync(q *ProductQuery, cursor time.Time) *Sync[Balance] {
 	return balanceSync(q, cursor, c.Balances)
 }
 
-// Catalog roles of Catalogs: the catalogs the caller owns as retailer, or
-// those it may publish to as supplier.
+// CatalogRole chooses which catalogs Catalogs lists: those the caller owns
+// as retailer, or those it may publish to as supplier.
+type CatalogRole string
+
+// Catalog roles.
 const (
-	RoleRetailer = "RETAILER"
-	RoleSupplier = "SUPPLIER"
+	RoleRetailer CatalogRole = "RETAILER"
+	RoleSupplier CatalogRole = "SUPPLIER"
 )
 
-// Catalog is a retailer's catalog (DESIGN §6).
+// CatalogType says whose stock a catalog shows.
+type CatalogType string
+
+// Catalog types.
+const (
+	// CatalogPosti shows stock held in one of the provider's warehouses
+	// (the type its real clients read); its external ID is the warehouse's
+	// ID. Servers before 0.2 answered "Warehouse".
+	CatalogPosti CatalogType = "Posti"
+	// CatalogDropship shows stock the supplier ships itself.
+	CatalogDropship CatalogType = "Catalog"
+	// CatalogStore shows the retailer's own stock.
+	CatalogStore CatalogType = "Store"
+)
+
+// CatalogQuery selects the caller's catalogs.
+type CatalogQuery struct {
+	// Role is RoleRetailer or RoleSupplier; empty means the server's default
+	// (the catalogs the caller owns).
+	Role CatalogRole
+	Paging
+}
+
+// Catalog is a retailer's catalog (decisions §6).
 type Catalog struct {
 	ExternalID string `json:"externalId"`
 	Name       string `json:"catalogName"`
 	// Type is Posti (stock in the provider's warehouse), Catalog
 	// (dropshipping) or Store (the retailer's own stock).
-	Type        string   `json:"catalogType"`
-	RetailerID  string   `json:"retailerId"`
-	SupplierID  string   `json:"supplierId,omitempty"`
-	SupplierIDs []string `json:"supplierIds"`
+	Type        CatalogType `json:"catalogType"`
+	RetailerID  string      `json:"retailerId"`
+	SupplierID  string      `json:"supplierId,omitempty"`
+	SupplierIDs []string    `json:"supplierIds"`
 }
 
-func catalogsRequest(role string, p Paging) request {
+func catalogsRequest(cq *CatalogQuery) request {
 	q := url.Values{}
-	if role != "" {
-		q.Set("role", role)
+	if cq == nil {
+		cq = &CatalogQuery{}
 	}
-	p.set(q)
+	if cq.Role != "" {
+		q.Set("role", string(cq.Role))
+	}
+	cq.Paging.set(q)
 	return ecomGet("/ecommerce/v3/catalogs", q)
 }
 
-// CatalogsPage returns one page of the caller's catalogs in role
-// (RoleRetailer or RoleSupplier; empty means the server's default).
-func (c *Client) CatalogsPage(ctx context.Context, role string, p Paging) (*Page[Catalog], error) {
-	return getPage[Catalog](ctx, c, catalogsRequest(role, p))
+// CatalogsPage returns one page of the caller's catalogs q selects (nil:
+// the server's defaults).
+func (c *Client) CatalogsPage(ctx context.Context, q *CatalogQuery) (*Page[Catalog], error) {
+	return getPage[Catalog](ctx, c, catalogsRequest(q))
 }
 
-// Catalogs returns an iterator over the caller's catalogs in role.
-func (c *Client) Catalogs(ctx context.Context, role string) iter.Seq2[Catalog, error] {
-	return all[Catalog](ctx, c, catalogsRequest(role, Paging{}))
+// Catalogs returns an iterator over the caller's catalogs q selects,
+// following the pages from q.Paging.
+func (c *Client) Catalogs(ctx context.Context, q *CatalogQuery) iter.Seq2[Catalog, error] {
+	return all[Catalog](ctx, c, catalogsRequest(q))
 }
 
 // CatalogProductsPage returns one page of the products published to the

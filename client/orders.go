@@ -9,15 +9,20 @@ import (
 	"time"
 )
 
-// Order statuses (spec 3). Viewed is the old name of Submitted; as a
-// filter it means Submitted.
+// OrderStatus is the status of an order or of one of its rows (interface
+// §3): Created, then Submitted once the warehouse takes it, then Delivered;
+// Cancelled and Error end it early.
+type OrderStatus string
+
+// Order statuses. Viewed is the old name of Submitted; as a filter it means
+// Submitted.
 const (
-	OrderCreated   = "Created"
-	OrderViewed    = "Viewed"
-	OrderSubmitted = "Submitted"
-	OrderDelivered = "Delivered"
-	OrderError     = "Error"
-	OrderCancelled = "Cancelled"
+	OrderCreated   OrderStatus = "Created"
+	OrderViewed    OrderStatus = "Viewed"
+	OrderSubmitted OrderStatus = "Submitted"
+	OrderDelivered OrderStatus = "Delivered"
+	OrderError     OrderStatus = "Error"
+	OrderCancelled OrderStatus = "Cancelled"
 )
 
 // RefSO is the name of the reference that holds the client's own order ID
@@ -179,9 +184,9 @@ type Metadata struct {
 // Status is a status with the time it was reached, and for Error and
 // Cancelled why.
 type Status struct {
-	Value     string    `json:"value"`
-	Timestamp time.Time `json:"timestamp"`
-	Reason    string    `json:"reason,omitempty"`
+	Value     OrderStatus `json:"value"`
+	Timestamp time.Time   `json:"timestamp"`
+	Reason    string      `json:"reason,omitempty"`
 }
 
 // OrderRow is one line of an Order.
@@ -284,7 +289,7 @@ type OrderQuery struct {
 	RefName  string
 	RefValue string
 	// Statuses keeps the orders in any of them.
-	Statuses            []string
+	Statuses            []OrderStatus
 	WarehouseExternalID string
 	Paging
 }
@@ -308,7 +313,11 @@ func (q *OrderQuery) values() url.Values {
 		v.Set("refValue", q.RefValue)
 	}
 	if len(q.Statuses) > 0 {
-		v.Set("status", strings.Join(q.Statuses, ","))
+		s := make([]string, len(q.Statuses))
+		for i, st := range q.Statuses {
+			s[i] = string(st)
+		}
+		v.Set("status", strings.Join(s, ","))
 	}
 	if q.WarehouseExternalID != "" {
 		v.Set("warehouseExternalId", q.WarehouseExternalID)

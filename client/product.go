@@ -12,11 +12,15 @@ import (
 // Quantity leaves it as it is.
 func Ptr[T any](v T) *T { return &v }
 
-// Product statuses; the server owns the status (spec 2.4, spec 3).
+// ProductStatus is a product's status; the service owns it (interface
+// §2.4, §3).
+type ProductStatus string
+
+// Product statuses.
 const (
-	ProductActive = "ACTIVE"
+	ProductActive ProductStatus = "ACTIVE"
 	// ProductEOS is end of sale: the supplier deleted the product.
-	ProductEOS = "EOS"
+	ProductEOS ProductStatus = "EOS"
 )
 
 // Product is a supplier's product (spec 2.4). Only ExternalID and a name in
@@ -33,7 +37,7 @@ type Product struct {
 	// ProductEOS in a PutInventory entry without balances ends the
 	// product's sale, as DeleteProducts does.
 	SupplierID             string                 `json:"supplierId,omitempty"`
-	Status                 string                 `json:"status,omitempty"`
+	Status                 ProductStatus          `json:"status,omitempty"`
 	EANCode                string                 `json:"eanCode,omitempty"`
 	RecommendedRetailPrice *float64               `json:"recommendedRetailPrice,omitempty"`
 	VATPercentage          *float64               `json:"vatPercentage,omitempty"`

@@ -258,8 +258,12 @@ func PrintWelcome(w io.Writer, baseURL string) {
 		fmt.Fprintf(w, "    retailer account username=%s password=%s (role retailer)\n", t.RetailerUsername, t.RetailerPassword)
 	}
 	t := Tenants[0]
-	fmt.Fprintf(w, "\nTry:\n  curl -s %s/api/v1/token -d grant_type=client_credentials -d client_id=%s -d client_secret=%s\n", baseURL, t.ClientID, t.ClientSecret)
-	fmt.Fprintf(w, "  curl -s -u %s:%s %s/auth/token\n", t.Username, t.Password, baseURL)
+	// The commands set $TOKEN and $ECOM_TOKEN that the later ones use; sed
+	// rather than jq, so they run on a bare machine.
+	const pick = `| sed 's/.*"access_token":"\([^"]*\)".*/\1/'`
+	fmt.Fprintf(w, "\nTry (in a shell; each line sets or uses $TOKEN, the gateway token, and $ECOM_TOKEN, the ecom token):\n")
+	fmt.Fprintf(w, "  TOKEN=$(curl -s %s/api/v1/token -d grant_type=client_credentials -d client_id=%s -d client_secret=%s %s)\n", baseURL, t.ClientID, t.ClientSecret, pick)
+	fmt.Fprintf(w, "  ECOM_TOKEN=$(curl -s -u %s:%s %s/auth/token %s)\n", t.Username, t.Password, baseURL, pick)
 	fmt.Fprintf(w, "\nDemo shipment %s (parcels of each locker size) — with the gateway token:\n", t.Shipment)
 	fmt.Fprintf(w, "  curl -s %s/%s/labelless -H \"Authorization: Bearer $TOKEN\" -H 'Content-Type: application/json' -d '{\"searchCriteria\":{\"trackingNumber\":\"%s\"}}'\n", baseURL, parcelgate.DefaultVersions[0], t.Shipment)
 	fmt.Fprintf(w, "  curl -s %s/parcel/v1/errandCodes/%s -H \"Authorization: Bearer $TOKEN\"\n", baseURL, t.Shipment[:len(t.Shipment)-4]+"000S")

@@ -1,4 +1,4 @@
-// Package fulfillment is the warehouse engine of --fulfillment auto (DESIGN
+// Package fulfillment is the warehouse engine of --fulfillment auto (decisions
 // §7): it moves sales orders Created → Submitted after one delay and
 // Submitted → Delivered after another, as the provider's warehouse would.
 //

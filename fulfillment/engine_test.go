@@ -69,7 +69,7 @@ func placeOrders(t *testing.T, db *sqlstore.DB, c *parcelgate.Caller, n int) []*
 	return out
 }
 
-// DESIGN §7, §10: several instances running the engine on one database move
+// decisions §7, §10: several instances running the engine on one database move
 // each order exactly once per step: one Submitted and one Delivered entry in
 // its history, whoever got there first.
 func TestEngineExactlyOnceAcrossInstances(t *testing.T) {
@@ -147,7 +147,7 @@ func TestEngineExactlyOnceAcrossInstances(t *testing.T) {
 	}
 }
 
-// DESIGN §7: the engine leaves alone what is not due: orders held with
+// decisions §7: the engine leaves alone what is not due: orders held with
 // autoSubmit false, and orders whose delay has not passed.
 func TestEngineRespectsDelaysAndHolds(t *testing.T) {
 	clock := new(parcelgate.SandboxClock)

@@ -15,11 +15,11 @@ import (
 type surface int
 
 const (
-	// gatewaySurface: sending codes, shipment data, errand codes (DESIGN §5):
+	// gatewaySurface: sending codes, shipment data, errand codes (decisions §5):
 	// {"errorCode","message","details"}.
 	gatewaySurface surface = iota
 	// ecomSurface: orders, products, catalogs, the ecom token service and the
-	// operator API (DESIGN §8): {"timestamp","status","error","message","path","errors"}.
+	// operator API (decisions §8): {"timestamp","status","error","message","path","errors"}.
 	ecomSurface
 )
 
@@ -88,7 +88,7 @@ func gatewayCode(status int) string {
 	return "INTERNAL_SERVER_ERROR"
 }
 
-// GatewayError is the error body of the gateway surfaces (DESIGN §5).
+// GatewayError is the error body of the gateway surfaces (decisions §5).
 type GatewayError struct {
 	ErrorCode string                  `json:"errorCode"`
 	Message   string                  `json:"message"`
@@ -96,7 +96,7 @@ type GatewayError struct {
 }
 
 // EcomError is the error body of the ecom surfaces and the operator API
-// (DESIGN §8).
+// (decisions §8).
 type EcomError struct {
 	Timestamp string                  `json:"timestamp"`
 	Status    int                     `json:"status"`

@@ -11,7 +11,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// The supplier's side of products and stock (spec 4.4, DESIGN §6).
+// The supplier's side of products and stock (spec 4.4, decisions §6).
 func (s *Server) inventoryRoutes() {
 	s.handle("PUT /ecommerce/v3/inventory", s.ecom(parcelgate.ActionManageProducts, s.putInventory))
 	s.handle("GET /ecommerce/v3/inventory", s.ecom(parcelgate.ActionReadProducts, s.listInventory))
@@ -67,7 +67,7 @@ func entryErrors(bad entryProblems, failed parcelgate.InventoryFailures, pos []i
 }
 
 // putInventory applies each valid entry and answers the list of the
-// entries not applied (DESIGN §6; the warehouse plugin reads index).
+// entries not applied (decisions §6; the warehouse plugin reads index).
 func (s *Server) putInventory(w http.ResponseWriter, r *http.Request) error {
 	c := caller(r)
 	v, err := readTree(r)

@@ -68,7 +68,7 @@ func TestInventoryEntriesApplyInOrder(t *testing.T) {
 	})
 }
 
-// DESIGN §6, spec 4.4 PUT /inventory at the request limits: 2000 products
+// decisions §6, spec 4.4 PUT /inventory at the request limits: 2000 products
 // with 10,000 balances in one request, more than one statement's worth of
 // parameters on either engine, are all written with the request's one
 // stamp, and replaced by a second request.

@@ -228,7 +228,7 @@ func allocate(t *testing.T, e *apitest.Env, supplier, product, retailer, catalog
 	}
 }
 
-// DESIGN §6, spec 4.4 PUT /inventory "all-or-nothing"; issue "Bad input":
+// decisions §6, spec 4.4 PUT /inventory "all-or-nothing"; issue "Bad input":
 // every problem with its index, nothing applied.
 func TestInventoryBadInput(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e0 *apitest.Env) {
@@ -444,7 +444,7 @@ func TestInventoryDeleteBalances(t *testing.T) {
 	})
 }
 
-// DESIGN §3: another tenant's object answers exactly like a missing one;
+// decisions §3: another tenant's object answers exactly like a missing one;
 // roles decide who may do what.
 func TestInventoryTenancy(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e0 *apitest.Env) {
@@ -520,7 +520,7 @@ func TestInventoryTenancy(t *testing.T) {
 	})
 }
 
-// DESIGN §6: in the warehouse service the merchant is supplier and
+// decisions §6: in the warehouse service the merchant is supplier and
 // retailer of its own Warehouse catalog; a merchant-only account reads only
 // its Warehouse catalogs.
 func TestInventoryMerchantWarehouse(t *testing.T) {
@@ -545,7 +545,7 @@ func TestInventoryMerchantWarehouse(t *testing.T) {
 	})
 }
 
-// spec 2.6, spec 4.4 GET rule 1, DESIGN §8: pages by number and by the next
+// spec 2.6, spec 4.4 GET rule 1, decisions §8: pages by number and by the next
 // link agree; stable order; a page past the end is empty with totals.
 func TestInventoryPaging(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e0 *apitest.Env) {

@@ -12,7 +12,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/jsonin"
 )
 
-// Warehouse sales orders (spec 4.3, DESIGN §7), for service accounts with
+// Warehouse sales orders (spec 4.3, decisions §7), for service accounts with
 // the merchant role.
 func (s *Server) orderRoutes() {
 	place, read := parcelgate.ActionPlaceOrders, parcelgate.ActionReadOrders
@@ -110,7 +110,7 @@ func statusChange(tree any) (value string, hasStatus, hasRows bool) {
 
 // updateOrder is PUT /orders/{id}: a status of Cancelled cancels the order;
 // a body with rows sends new content for it, under the rules of a re-send
-// (DESIGN §7).
+// (decisions §7).
 func (s *Server) updateOrder(w http.ResponseWriter, r *http.Request) error {
 	tree, err := readTree(r)
 	if err != nil {
@@ -283,7 +283,7 @@ type setOrderStatusRequest struct {
 	Reason      string `json:"reason"`
 }
 
-// setOrderStatus is the operator's hand on the warehouse (DESIGN §9): the
+// setOrderStatus is the operator's hand on the warehouse (decisions §9): the
 // only way orders move under --fulfillment manual.
 func (s *Server) setOrderStatus(w http.ResponseWriter, r *http.Request) error {
 	var req setOrderStatusRequest

@@ -19,7 +19,7 @@ type Page[T any] struct {
 }
 
 // PageLink is one link of a list envelope; Rel is self, first, prev, next
-// or last (DESIGN §8).
+// or last (decisions §8).
 type PageLink struct {
 	Rel  string `json:"rel"`
 	Href string `json:"href"`
@@ -101,7 +101,7 @@ func newPage[T any](s *Server, r *http.Request, pr parcelgate.PageRequest, res p
 	return Page[T]{Links: links, Content: items, Page: PageInfo{Size: pr.Size, TotalElements: res.Total, TotalPages: pages, Number: pr.Number}}
 }
 
-// parseTime reads a timestamp query parameter (DESIGN §8): RFC 3339 with or
+// parseTime reads a timestamp query parameter (decisions §8): RFC 3339 with or
 // without fractional seconds, Z or an offset; a space where the offset's '+'
 // was (an unencoded '+') reads as '+'.
 func parseTime(q url.Values, name string, p *parcelgate.Problems) (t time.Time, ok bool) {

@@ -41,7 +41,7 @@ func requireJSON(r *http.Request, strict bool) error {
 // stops at the first breach of jsonin.Default's limits (so a hostile body
 // costs its size and no more), refusing invalid UTF-8 and NUL in every
 // string and key. strict refuses unknown fields (the gateway and operator
-// surfaces); the ecom surface ignores them (DESIGN §8). Every problem names
+// surfaces); the ecom surface ignores them (decisions §8). Every problem names
 // the JSON path of its value.
 func decodeJSON(r *http.Request, v any, strict bool) error {
 	if !strict {

@@ -45,7 +45,7 @@ type Config struct {
 	// token's provider_fi.targets are built from it. Empty means the URL of
 	// each token request.
 	PublicURL string
-	// Versions are the gateway API versions served (DESIGN §2).
+	// Versions are the gateway API versions served (decisions §2).
 	Versions []string
 	// AdminToken opens the operator API.
 	AdminToken string

@@ -51,7 +51,7 @@ func oauthError(w http.ResponseWriter, status int, code, desc string) {
 	writeJSON(w, status, OAuthError{Error: code, ErrorDescription: desc})
 }
 
-// gatewayToken is the gateway token service (spec 5.1, DESIGN §4): the
+// gatewayToken is the gateway token service (spec 5.1, decisions §4): the
 // client_credentials grant with the client's credentials in the form or, as
 // RFC 6749 §2.3.1 prefers and stock OAuth2 libraries send, in HTTP Basic.
 func (s *Server) gatewayToken(w http.ResponseWriter, r *http.Request) {

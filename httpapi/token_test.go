@@ -53,7 +53,7 @@ func TestGatewayTokenForm(t *testing.T) {
 	})
 }
 
-// DESIGN §4: stock OAuth2 client libraries work unchanged; Go's
+// decisions §4: stock OAuth2 client libraries work unchanged; Go's
 // clientcredentials sends the credentials with HTTP Basic.
 func TestGatewayTokenWithOAuth2Library(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {

@@ -98,7 +98,7 @@ func scanBalance(rows *sql.Rows) (*parcelgate.Balance, pageKey, error) {
 // rules 2-3): product IDs (in either form, bare or with the caller's
 // prefix: parcelgate.ProductIDForms), EAN codes and modifiedFromDate. Removed balances
 // (tombstones) are changes a poller must see, so a change poll keeps them;
-// every other list leaves them out (DESIGN §6).
+// every other list leaves them out (decisions §6).
 func (db *DB) contentFilter(c *parcelgate.Caller, q *keysetQuery, f parcelgate.BalanceFilter) {
 	if len(f.ProductExternalIDs) > 0 {
 		q.where.in("b.product_external_id", anys(parcelgate.ProductIDFormsOf(c.BusinessID, f.ProductExternalIDs)))

@@ -273,7 +273,7 @@ func (tx *Tx) placeOrder(ctx context.Context, org *parcelgate.Organization, whs 
 	case req.ExternalID != "":
 		existing, err = tx.orderByID(ctx, org.ID, org.BusinessID, req.ExternalID)
 	case req.SORef() != "":
-		// DESIGN §7: a retry without externalId is known by its SO reference.
+		// decisions §7: a retry without externalId is known by its SO reference.
 		if tx.d.name == "postgres" {
 			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(?)`, orderLockKey(org.ID, req.SORef())); err != nil {
 				return nil, err
@@ -417,7 +417,7 @@ func (tx *Tx) recordHistory(ctx context.Context, rec *orderRecord, actor string)
 }
 
 // moveOrder moves rec to status to with the side effects of the move
-// (DESIGN §7): Delivered releases the allocation and registers a shipment
+// (decisions §7): Delivered releases the allocation and registers a shipment
 // per parcel; Cancelled and Error return allocated stock to quantity.
 //
 // The UPDATE is conditional on the status rec was read with, so of several

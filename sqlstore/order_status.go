@@ -137,7 +137,7 @@ func (db *DB) AdvanceOrder(ctx context.Context, pk int64, from, to parcelgate.Or
 }
 
 // OrderHistory returns the statuses order id of the organization reached,
-// oldest first, with who moved it: the audit trail of DESIGN §7's engine.
+// oldest first, with who moved it: the audit trail of decisions §7's engine.
 func (db *DB) OrderHistory(ctx context.Context, orgID int64, id string) ([]OrderEvent, error) {
 	rows, err := db.query(ctx, `SELECT h.status, h.reason, h.actor, h.at FROM order_history h JOIN orders o ON o.id = h.order_pk
 		WHERE o.org_id = ? AND (o.order_id = ? OR o.external_id = ?) ORDER BY h.at`, orgID, id, id)

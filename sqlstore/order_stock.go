@@ -16,7 +16,7 @@ import (
 // bare or with the business ID (either spelling finds it, the one the row
 // uses first), published by the merchant to the merchant's warehouse
 // catalog the row names. In the warehouse service the merchant is both
-// supplier and retailer (DESIGN §6). A product removed from the warehouse
+// supplier and retailer (decisions §6). A product removed from the warehouse
 // is not published there: nil, as for a product never stocked there. The
 // balance is locked for the rest of tx.
 func (tx *Tx) rowStock(ctx context.Context, orgID int64, businessID string, row parcelgate.OrderRow) (*parcelgate.RowStock, error) {
@@ -147,7 +147,7 @@ func (tx *Tx) releaseOrder(ctx context.Context, rec *orderRecord, restock bool, 
 	return nil
 }
 
-// deliverOrder packs a delivered order (DESIGN §7): each row is one parcel
+// deliverOrder packs a delivered order (decisions §7): each row is one parcel
 // with its own tracking code, listed on the row and on the order, and for
 // each parcel shipment data is registered (tracking number = parcel ID),
 // so sending and errand codes can be requested for it at once. NOUTO

@@ -1,4 +1,4 @@
-package client_test
+package sdke2e_test
 
 import (
 	"context"
@@ -76,7 +76,7 @@ func TestOrders(t *testing.T) {
 			t.Errorf("unknown order: %+v", ae)
 		}
 
-		// Every field error at once (DESIGN §7).
+		// Every field error at once (decisions §7).
 		bad := orderRequest(bid, "B1", 0)
 		bad.ServiceCode = "1"
 		_, err = c.CreateOrder(ctx, bad)
@@ -112,7 +112,7 @@ func TestOrders(t *testing.T) {
 		if got := all(t, sync.Changes(ctx)); len(got) != 0 {
 			t.Errorf("poll without changes: %d", len(got))
 		}
-		if got := all(t, c.Orders(ctx, &client.OrderQuery{Statuses: []string{client.OrderCancelled}})); len(got) != 1 {
+		if got := all(t, c.Orders(ctx, &client.OrderQuery{Statuses: []client.OrderStatus{client.OrderCancelled}})); len(got) != 1 {
 			t.Errorf("by status: %d", len(got))
 		}
 	})

@@ -1,4 +1,4 @@
-package client_test
+package sdke2e_test
 
 import (
 	"context"
@@ -84,7 +84,7 @@ func TestProductsAndCatalogs(t *testing.T) {
 			t.Errorf("Balances filtered: %d", len(got))
 		}
 
-		cats := all(t, retailer.Catalogs(ctx, client.RoleRetailer))
+		cats := all(t, retailer.Catalogs(ctx, &client.CatalogQuery{Role: client.RoleRetailer}))
 		if len(cats) != 1 || cats[0].ExternalID != "SHOP1" || cats[0].Type != "Catalog" {
 			t.Errorf("Catalogs: %+v", cats)
 		}
@@ -131,7 +131,7 @@ func TestProductsAndCatalogs(t *testing.T) {
 		if err != nil || len(removed) != 1 {
 			t.Errorf("DeleteBalances: %+v, %v", removed, err)
 		}
-		// DESIGN §6, spec 4.4 DELETE balances rule 2: the removal reaches the
+		// decisions §6, spec 4.4 DELETE balances rule 2: the removal reaches the
 		// retailer's Sync as a removed balance; plain reads leave it out.
 		got = all(t, sync.Changes(ctx))
 		if i := slices.IndexFunc(got, func(b client.Balance) bool { return b.ProductExternalID == "P-000" }); i < 0 || !got[i].Removed || got[i].Quantity != 0 {
