@@ -165,9 +165,10 @@ func TestOversizedBodiesStopAtTheLimit(t *testing.T) {
 			}
 			mustBeValidJSON(t, rec.Body.Bytes())
 			// The body is read once (16 MiB) and decoding stops at the
-			// limit; a decode of the whole body allocated gigabytes.
-			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 4*uint64(len(body)) {
-				t.Errorf("%s: refusing it allocated %d MiB, over 4x the body", name, alloc>>20)
+			// limit: about 3x the body (more under -race, which defeats
+			// sync.Pool); a decode of the whole body allocated 0.8-2.6 GB.
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 8*uint64(len(body)) {
+				t.Errorf("%s: refusing it allocated %d MiB, over 8x the body", name, alloc>>20)
 			}
 			if rec.Body.Len() > 64<<10 {
 				t.Errorf("%s: an error answer of %d bytes", name, rec.Body.Len())
