@@ -657,17 +657,7 @@ func (db *DB) ListCatalogProducts(ctx context.Context, catalogExternalID string,
 	})
 }
 
-// ListOwnCatalogs reads the page of catalogs and then their details in one
-// read transaction, so the entries agree with the page's totals.
-func (db *DB) ListOwnCatalogs(ctx context.Context, role parcelgate.CatalogRole, pr parcelgate.PageRequest) (res parcelgate.PageOf[*parcelgate.CatalogEntry], err error) {
-	err = db.inReadTx(ctx, func(ctx context.Context) error {
-		res, err = db.listOwnCatalogs(ctx, role, pr)
-		return err
-	})
-	return res, err
-}
-
-func (db *DB) listOwnCatalogs(ctx context.Context, role parcelgate.CatalogRole, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.CatalogEntry], error) {
+func (db *DB) ListOwnCatalogs(ctx context.Context, role parcelgate.CatalogRole, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.CatalogEntry], error) {
 	var res parcelgate.PageOf[*parcelgate.CatalogEntry]
 	c, err := callerOf(ctx)
 	if err != nil {

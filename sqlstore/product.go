@@ -115,17 +115,7 @@ func upsertProducts(ctx context.Context, tx *Tx, c *parcelgate.Caller, us int64,
 	return ids, nil
 }
 
-// ListInventory reads the page of products and then their balances in one
-// read transaction, so the items agree with the page's totals.
-func (db *DB) ListInventory(ctx context.Context, f parcelgate.InventoryFilter, pr parcelgate.PageRequest) (res parcelgate.PageOf[*parcelgate.InventoryItem], err error) {
-	err = db.inReadTx(ctx, func(ctx context.Context) error {
-		res, err = db.listInventory(ctx, f, pr)
-		return err
-	})
-	return res, err
-}
-
-func (db *DB) listInventory(ctx context.Context, f parcelgate.InventoryFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.InventoryItem], error) {
+func (db *DB) ListInventory(ctx context.Context, f parcelgate.InventoryFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.InventoryItem], error) {
 	var res parcelgate.PageOf[*parcelgate.InventoryItem]
 	c, err := callerOf(ctx)
 	if err != nil {
