@@ -53,7 +53,9 @@ func ParseOrderStatus(s string) (OrderStatus, bool) {
 // provider's own network, which the shipment data registered at delivery
 // belongs to. Real clients link tracking codes by this name (the
 // provider's warehouse plugin knows Posti, PostNord, Matkahuolto and DB
-// Schenker), so it is the provider's carrier name they know.
+// Schenker), so it is the provider's carrier name they know. Delivery
+// services name it as their provider too (the plugin sends additional
+// service 3376 only for services whose provider is this).
 const DeliveryOperator = "Posti"
 
 // Value-added services taken from product flags (spec 2.3).

@@ -114,6 +114,12 @@ func (r *OrderRequest) validate(p *Problems, businessID string) {
 	r.PickupPointID = strings.TrimSpace(r.PickupPointID)
 	if len(r.PickupPointID) > 50 {
 		p.Add("pickupPointId", "must be at most 50 characters")
+	} else if id, err := PickupPointForOrder(r.ServiceCode, r.PickupPointID, a.PostalCode, a.Country); err != nil {
+		// A named point must exist; a 2103 order naming none goes to the
+		// point nearest its delivery address (see PickupPointForOrder).
+		p.AddFields(ErrorFields(err)...)
+	} else {
+		r.PickupPointID = id
 	}
 
 	switch {

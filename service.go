@@ -10,11 +10,6 @@ import (
 // is the only workflow parcelgate serves delivery services for.
 const WorkflowWarehouse = "WAREHOUSE"
 
-// Provider is the carrier name of the provider's own deliveries, as real
-// clients know it (the warehouse plugin sends additional service 3376 only
-// for services whose provider is this).
-const Provider = "Posti"
-
 // TagPickupPoint marks a delivery service that delivers to a pick-up point
 // the shopper chooses; the warehouse plugin then offers the points of
 // SearchPickupPoints at checkout.
@@ -114,7 +109,7 @@ func DeliveryServices(workflow string) ([]DeliveryService, error) {
 		tr := serviceTranslations[c]
 		x := serviceExtras[c]
 		out = append(out, DeliveryService{
-			ID: c, Provider: Provider, DeliveryOperator: Provider,
+			ID: c, Provider: DeliveryOperator, DeliveryOperator: DeliveryOperator,
 			Description:        map[string]string{"en": serviceCodes[c], "fi": tr[0], "sv": tr[1]},
 			Tags:               append([]string{}, x.tags...),
 			AdditionalServices: append([]AdditionalServiceOffer{}, x.extra...),

@@ -17,9 +17,8 @@ import (
 // language (falling back to en), provider ("Posti" gets 3376), tags
 // (PICKUP_POINT means "Has pickup points") and additionalServices' code,
 // description and specifiers.
-func TestDeliveryServicesAsThePluginReadsThem(t *testing.T) {
-	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
-		tok := e.EcomToken(parcelgate.Production, shopID, parcelgate.RoleMerchant)
+func deliveryServicesAsThePluginReadsThem(t *testing.T, e *apitest.Env, tok string) {
+	{
 		var svcs []struct {
 			ID                 string            `json:"id"`
 			Provider           string            `json:"provider"`
@@ -63,7 +62,7 @@ func TestDeliveryServicesAsThePluginReadsThem(t *testing.T) {
 			t.Errorf("unknown workflow: %s", r.Body)
 		}
 		e.Do(apitest.Request{Method: "GET", Path: "/ecommerce/v3/services?workflow=WAREHOUSE"}).Expect(401)
-	})
+	}
 }
 
 type pluginPoint struct {
@@ -92,9 +91,8 @@ var pluginPointID = regexp.MustCompile(`^[A-Za-z0-9-]+$`)
 // outdoor lockers. It reads a bare array; for each point serviceProvider,
 // type, name, externalId, streetAddress and estimation (a date it formats
 // as d.m). Points come nearest first, from the area of the postal code.
-func TestPickupPointsNearAnAddressAsThePluginAsks(t *testing.T) {
-	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
-		tok := e.EcomToken(parcelgate.Production, shopID, parcelgate.RoleMerchant)
+func pickupPointsNearAnAddressAsThePluginAsks(t *testing.T, e *apitest.Env, tok string) {
+	{
 		var pts []pluginPoint
 		e.Do(apitest.Request{Method: "GET", Bearer: tok,
 			Path: "/ecommerce/v3/pickup-points?serviceCode=2103&postalCode=00100&postOffice=Helsinki&streetAddress=Mannerheimintie+1&country=FI&type=%21STORE&capability=%21outdoors&countryFrom=FI&postalCodeFrom=33100"}).
@@ -123,40 +121,19 @@ func TestPickupPointsNearAnAddressAsThePluginAsks(t *testing.T) {
 			t.Errorf("nearest to 00100: %+v", pts[0])
 		}
 
-		// The estimate is of the server's (sandbox) clock: three days on,
-		// it is what the rule gives for the moved clock.
-		if _, err := e.Clock.Advance(72 * time.Hour); err != nil {
-			t.Fatal(err)
-		}
-		tok = e.EcomToken(parcelgate.Production, shopID, parcelgate.RoleMerchant) // the first one has expired
-		p, _ := parcelgate.FindPickupPoint(pts[0].ExternalID)
-		from := parcelgate.PostalArea{Latitude: 61.4978, Longitude: 23.7610} // 33100 Tampere
-		before := parcelgate.EstimateDelivery(e.Clock.Now(), from, "FI", p).Format(time.DateOnly)
-		var moved []pluginPoint
-		e.Do(apitest.Request{Method: "GET", Bearer: tok,
-			Path: "/ecommerce/v3/pickup-points?serviceCode=2103&postalCode=00100&country=FI&countryFrom=FI&postalCodeFrom=33100&limit=1"}).Expect(200).JSON(&moved)
-		after := parcelgate.EstimateDelivery(e.Clock.Now(), from, "FI", p).Format(time.DateOnly)
-		if before == after && moved[0].Estimation != before {
-			t.Errorf("estimation %s with the clock moved, want %s", moved[0].Estimation, before)
-		}
-		if moved[0].Estimation <= pts[0].Estimation {
-			t.Errorf("estimation did not move with the clock: %s then %s", pts[0].Estimation, moved[0].Estimation)
-		}
-
 		// Another country: an answer, empty.
 		var none []pluginPoint
 		e.Do(apitest.Request{Method: "GET", Bearer: tok, Path: "/ecommerce/v3/pickup-points?serviceCode=2103&postalCode=11122&postOffice=Stockholm&streetAddress=&country=SE&type=&capability="}).Expect(200).JSON(&none)
 		if len(none) != 0 {
 			t.Errorf("%d points in Sweden", len(none))
 		}
-	})
+	}
 }
 
 // The plugin's second call, when the shopper types an address of their own:
 // serviceCode, search, country, and empty type and capability.
-func TestPickupPointsByTextAsThePluginAsks(t *testing.T) {
-	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
-		tok := e.EcomToken(parcelgate.Production, shopID, parcelgate.RoleRetailer)
+func pickupPointsByTextAsThePluginAsks(t *testing.T, e *apitest.Env, tok string) {
+	{
 		var pts []pluginPoint
 		e.Do(apitest.Request{Method: "GET", Bearer: tok, Path: "/ecommerce/v3/pickup-points?serviceCode=2103&search=H%C3%A4meenkatu+10+Tampere&country=FI&type=&capability="}).Expect(200).JSON(&pts)
 		if len(pts) == 0 || pts[0].PostOffice != "TAMPERE" {
@@ -173,13 +150,12 @@ func TestPickupPointsByTextAsThePluginAsks(t *testing.T) {
 				t.Errorf("text match %+v", p)
 			}
 		}
-	})
+	}
 }
 
 // Bad input is a 400 naming the parameter; no token is a 401.
-func TestPickupPointsBadInput(t *testing.T) {
-	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
-		tok := e.EcomToken(parcelgate.Production, shopID, parcelgate.RoleSupplier)
+func pickupPointsBadInput(t *testing.T, e *apitest.Env, tok string) {
+	{
 		for query, field := range map[string]string{
 			"":                                     "postalCode",
 			"?postalCode=&streetAddress=":          "postalCode",
@@ -201,5 +177,41 @@ func TestPickupPointsBadInput(t *testing.T) {
 			}
 		}
 		e.Do(apitest.Request{Method: "GET", Path: "/ecommerce/v3/pickup-points?postalCode=00100"}).Expect(401)
+	}
+}
+
+// The location routes as the warehouse plugin calls them, on one server
+// per engine whose sandbox clock runs three days ahead (one login per
+// engine: each costs an argon2id hash). Every ecom role may call them.
+func TestLocationsAsThePluginCalls(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		if _, err := e.Clock.Advance(72 * time.Hour); err != nil {
+			t.Fatal(err)
+		}
+		merchant := e.EcomToken(parcelgate.Production, shopID, parcelgate.RoleMerchant)
+		deliveryServicesAsThePluginReadsThem(t, e, merchant)
+		pickupPointsNearAnAddressAsThePluginAsks(t, e, merchant)
+		pickupPointsByTextAsThePluginAsks(t, e, merchant)
+		pickupPointsBadInput(t, e, merchant)
+
+		// The estimate is of the server's sandbox clock, not the machine's:
+		// three days apart, they give different dates.
+		p, _ := parcelgate.FindPickupPoint("0010001")
+		from := parcelgate.PostalArea{Latitude: 61.4978, Longitude: 23.7610} // 33100 Tampere
+		before := parcelgate.EstimateDelivery(e.Clock.Now(), from, "FI", p).Format(time.DateOnly)
+		var pts []pluginPoint
+		e.Do(apitest.Request{Method: "GET", Bearer: merchant,
+			Path: "/ecommerce/v3/pickup-points?serviceCode=2103&postalCode=00100&country=FI&countryFrom=FI&postalCodeFrom=33100&limit=1"}).Expect(200).JSON(&pts)
+		after := parcelgate.EstimateDelivery(e.Clock.Now(), from, "FI", p).Format(time.DateOnly)
+		machine := parcelgate.EstimateDelivery(time.Now(), from, "FI", p).Format(time.DateOnly)
+		if len(pts) != 1 || pts[0].ExternalID != p.ExternalID {
+			t.Fatalf("nearest to 00100: %+v", pts)
+		}
+		if before == after && pts[0].Estimation != before {
+			t.Errorf("estimation %s, want %s (the sandbox clock's)", pts[0].Estimation, before)
+		}
+		if pts[0].Estimation <= machine {
+			t.Errorf("estimation %s is not later than the machine clock's %s", pts[0].Estimation, machine)
+		}
 	})
 }
