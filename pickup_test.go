@@ -73,7 +73,7 @@ func TestSearchPickupPoints(t *testing.T) {
 		if p.Distance == nil || (i > 0 && *pts[i-1].Distance > *p.Distance) {
 			t.Fatalf("not nearest first at %d: %+v", i, p)
 		}
-		if p.PupCode != p.ExternalID || p.Estimation == "" || len(p.OpeningHours) == 0 || p.ServiceProvider != Provider {
+		if p.PupCode != p.ExternalID || p.Estimation == "" || len(p.OpeningHours) == 0 || p.ServiceProvider != DeliveryOperator {
 			t.Errorf("point %+v", p)
 		}
 	}

@@ -21,7 +21,7 @@ func TestDeliveryServices(t *testing.T) {
 		if i > 0 && svcs[i-1].ID >= s.ID {
 			t.Errorf("not in code order at %s", s.ID)
 		}
-		if !ValidServiceCode(s.ID) || s.Provider != Provider || s.DeliveryOperator != Provider {
+		if !ValidServiceCode(s.ID) || s.Provider != DeliveryOperator || s.DeliveryOperator != DeliveryOperator {
 			t.Errorf("service %+v", s)
 		}
 		for _, lang := range []string{"en", "fi", "sv"} {
