@@ -156,7 +156,7 @@ func planOnce(st StockState, groups [][]BalanceInput, skip map[int]*Error) Balan
 			e := &group[i]
 			key := ProductKey(st.SupplierID, e.ProductExternalID)
 			if !st.Products[key] {
-				p.AddAt(i, "productExternalId", "no product %q of supplier %s; create it with PUT /inventory first", e.ProductExternalID, st.SupplierID)
+				p.AddAt(i, "productExternalId", "no product %q of supplier %s; create the product first", e.ProductExternalID, st.SupplierID)
 				continue
 			}
 			live := append(slices.Clip(pub[key]), gpub[key]...)

@@ -193,7 +193,7 @@ func (r *BalanceRemoval) Validate(businessID string) error {
 // 5). ECONFLICT says so.
 func CheckRemoval(b *Balance) error {
 	if b.Allocated > 0 {
-		return Errorf(ECONFLICT, "Product %s has %d allocated to open orders in catalog %s of retailer %s; release them with allocated: 0 (PUT /inventory/balances) before removing it.", b.ProductExternalID, b.Allocated, b.CatalogExternalID, b.RetailerID)
+		return Errorf(ECONFLICT, "Product %s has %d allocated to open orders in catalog %s of retailer %s; release them first by setting its balance's allocated to 0.", b.ProductExternalID, b.Allocated, b.CatalogExternalID, b.RetailerID)
 	}
 	return nil
 }
