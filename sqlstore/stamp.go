@@ -7,7 +7,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// Modification stamps and the never-miss rule (DESIGN §6 change polling).
+// Modification stamps and the never-miss rule (decisions §6, change polling).
 //
 // A client that asks for changes strictly after the newest stamp it has
 // seen must see every later commit. Stamps taken from the wall clock alone

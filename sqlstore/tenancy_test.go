@@ -65,20 +65,22 @@ var tenantExceptions = map[string]string{
 	// caller's organization (and locked where it matters). Distributed:
 	// the key is qualified with the organization, which the code has in
 	// hand, so the statement is routed to the row's shard.
-	"DB.DeleteBalances balances":          byScopedKey,
-	"DB.DeleteBalances catalogs":          byScopedKey,
-	"DB.DeleteBalances products":          byScopedKey,
-	"DB.EndOfSale balances":               byScopedKey,
-	"DB.EndOfSale products":               byScopedKey,
 	"DB.SetOrderPreferences orders":       byScopedKey,
-	"Tx.allocateOrder balances":           byScopedKey,
+	"DB.MigrateProductIDs balances":       byScopedKey,
+	"DB.MigrateProductIDs products":       byScopedKey,
+	"Tx.saveDocument orders":              byScopedKey,
+	"endSale balances":                    byScopedKey,
+	"endSale products":                    byScopedKey,
+	"removeBalances balances":             byScopedKey,
+	"removeBalances catalogs":             byScopedKey,
+	"removeBalances products":             byScopedKey,
+	"stockWriter.update balances":         byScopedKey,
+	"stockWriter.upsertProducts balances": byScopedKey,
 	"Tx.fillOrder orders":                 byScopedKey,
 	"Tx.moveOrder orders":                 byScopedKey,
 	"Tx.moveStock balances":               byScopedKey,
 	"Tx.placeOrder orders":                byScopedKey,
 	"Tx.releaseOrder balances":            byScopedKey,
-	"balanceWriter.updateStaged balances": byScopedKey,
-	"upsertProducts balances":             byScopedKey,
 
 	// Child rows reached through their parent's key (an order's rows,
 	// references and history; a shipment's parcels). Distributed: the
