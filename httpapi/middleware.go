@@ -93,6 +93,10 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 		w.Header().Set("X-Request-ID", id)
 		rec := &recorder{ResponseWriter: w}
 		_, route := mux.Handler(r)
+		prefix, mounted := s.mounted(r.URL.Path)
+		if mounted != nil {
+			route = prefix
+		}
 		matched := route != ""
 		if !matched {
 			route = "unmatched"
@@ -136,6 +140,10 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 		r.Body = http.MaxBytesReader(rec, r.Body, s.cfg.MaxBodyBytes)
 		if !matched {
 			s.notRouted(mux, rec, r)
+			return
+		}
+		if mounted != nil {
+			mounted.ServeHTTP(rec, r)
 			return
 		}
 		routed.ServeHTTP(rec, r)
