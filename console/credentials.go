@@ -20,21 +20,21 @@ import (
 // to the request that made it, and stored only as a hash.
 
 type credentialsData struct {
-	Org            *parcelgate.Organization
-	Clients        []*parcelgate.GatewayClient
-	ClientsNext    string
-	Accounts       []*parcelgate.ServiceAccount
-	AccountsNext   string
-	Catalogs       []*parcelgate.Catalog
-	Roles          []parcelgate.Role
-	NewClient      *parcelgate.GatewayClient
-	NewAccount     *parcelgate.ServiceAccount
-	AccountForm    accountForm
-	AccountErrors  map[string]string
-	Form           map[string][]string
-	Versions       []string
-	ClientsAfter   string
-	AccountsAfter  string
+	Org           *parcelgate.Organization
+	Clients       []*parcelgate.GatewayClient
+	ClientsNext   string
+	Accounts      []*parcelgate.ServiceAccount
+	AccountsNext  string
+	Catalogs      []*parcelgate.Catalog
+	Roles         []parcelgate.Role
+	NewClient     *parcelgate.GatewayClient
+	NewAccount    *parcelgate.ServiceAccount
+	AccountForm   accountForm
+	AccountErrors map[string]string
+	Form          map[string][]string
+	Versions      []string
+	ClientsAfter  string
+	AccountsAfter string
 }
 
 type accountForm struct {
