@@ -243,7 +243,6 @@ type orderData struct {
 	History     []sqlstore.OrderEvent
 	Lines       []orderLine
 	Held        bool
-	Shipments   []string
 	CanCancel   bool
 	Moves       []parcelgate.OrderStatus
 	Manual      bool
@@ -280,21 +279,6 @@ func (c *Console) loadOrder(w http.ResponseWriter, r *http.Request, s *session) 
 			l.Alloc = allocs[i]
 		}
 		d.Lines = append(d.Lines, l)
-	}
-	seen := map[string]bool{}
-	for _, row := range o.Rows {
-		for _, tc := range row.TrackingCodes {
-			if !seen[tc] {
-				seen[tc] = true
-				d.Shipments = append(d.Shipments, tc)
-			}
-		}
-	}
-	for _, tc := range o.TrackingCodes {
-		if !seen[tc] {
-			seen[tc] = true
-			d.Shipments = append(d.Shipments, tc)
-		}
 	}
 	d.CanCancel = s.caller.May(parcelgate.ActionPlaceOrders) == nil && parcelgate.CanMove(o.Status.Value, parcelgate.OrderCancelled)
 	if c.cfg.ManualFulfillment && s.caller.May(parcelgate.ActionOperate) == nil {

@@ -54,8 +54,15 @@
   }
 
   var es = new EventSource(src);
-  es.addEventListener("change", function () { refresh(false); });
-  es.addEventListener("signed-out", function () { es.close(); location.reload(); });
+  var leaving = false;
+  // A page being left (a link, a form such as sign-out) no longer listens.
+  window.addEventListener("pagehide", function () { leaving = true; es.close(); });
+  window.addEventListener("beforeunload", function () { leaving = true; es.close(); });
+  es.addEventListener("change", function () { if (!leaving) refresh(false); });
+  es.addEventListener("signed-out", function () {
+    es.close();
+    if (!leaving) location.reload();
+  });
   document.addEventListener("focusout", function () {
     setTimeout(function () { if (pending && !typing()) refresh(false); }, 0);
   });
