@@ -150,14 +150,21 @@ func (tb *tab) waitText(sel, want string) {
 	tb.c.t.Fatalf("%s reads %q, want it to contain %q", sel, got, want)
 }
 
-// shot saves the page at a laptop and a phone width.
-func (tb *tab) shot(name string) {
+// shot saves the page at a laptop width; shotPhone also at a phone's.
+func (tb *tab) shot(name string)      { tb.c.t.Helper(); tb.screenshots(name, false) }
+func (tb *tab) shotPhone(name string) { tb.c.t.Helper(); tb.screenshots(name, true) }
+
+func (tb *tab) screenshots(name string, phone bool) {
 	tb.c.t.Helper()
-	for _, v := range []struct {
+	sizes := []struct {
 		suffix string
 		w, h   int64
 		mobile bool
-	}{{"", 1280, 900, false}, {"-phone", 390, 844, true}} {
+	}{{"", 1280, 900, false}, {"-phone", 390, 844, true}}
+	if !phone {
+		sizes = sizes[:1]
+	}
+	for _, v := range sizes {
 		ctx, cancel := context.WithTimeout(tb.ctx, 20*time.Second)
 		var opts []chromedp.EmulateViewportOption
 		if v.mobile {
@@ -203,17 +210,17 @@ func TestBrowserOrderFromCreatedToDelivered(t *testing.T) {
 	if h := integrator.text("h1"); !strings.Contains(h, "Sign in") {
 		t.Fatalf("an unauthenticated visit shows %q, want the sign-in page", h)
 	}
-	integrator.shot("01-sign-in")
+	integrator.shotPhone("01-sign-in")
 	integrator.signIn(prod.Username, prod.Password)
 	integrator.waitText("#order-counts", "Created")
-	integrator.shot("02-overview-integrator")
+	integrator.shotPhone("02-overview-integrator")
 
 	// Find the order by its SO reference.
 	integrator.navigate("open Orders", chromedp.Click(chromedp.CSS(`nav a[href="/console/orders"]`)))
 	integrator.do("type the reference", chromedp.SendKeys(chromedp.ID("ref"), "DEMO-1"))
 	integrator.navigate("filter", chromedp.Click(chromedp.ID("filter-orders")))
 	integrator.waitText("#orders tbody", demo.SampleOrder)
-	integrator.shot("03-orders")
+	integrator.shotPhone("03-orders")
 	integrator.navigate("open the order", chromedp.Click(chromedp.CSS(`#orders tbody a`)))
 	integrator.waitText("#order-status", "Created")
 	if got := integrator.text(`[data-balance="1234567-1-TSHIRT-M"]`); got != "118" {
@@ -244,7 +251,7 @@ func TestBrowserOrderFromCreatedToDelivered(t *testing.T) {
 	tracking := o.Rows[0].TrackingCodes[0]
 	integrator.waitText("#rows", tracking)
 	integrator.waitText("#timeline", "by operator")
-	integrator.shot("07-order-delivered-integrator")
+	integrator.shotPhone("07-order-delivered-integrator")
 
 	// The stock it took: the product page's warehouse balance.
 	integrator.navigate("open the T-shirt", chromedp.Click(chromedp.CSS(`#rows a[href^="/console/products/"]`)))
@@ -266,7 +273,7 @@ func TestBrowserOrderFromCreatedToDelivered(t *testing.T) {
 	op.shot("12-shipments")
 	op.navigate("open Credentials", chromedp.Click(chromedp.CSS(`nav a[href="/console/credentials"]`)))
 	op.waitText("#service-accounts", prod.Username)
-	op.shot("13-credentials")
+	op.shotPhone("13-credentials")
 	op.navigate("create a gateway client", chromedp.Click(chromedp.ID("create-client")))
 	op.waitText(".secret", "client_secret")
 	op.shot("14-credentials-secret-once")
