@@ -322,6 +322,7 @@ func (c *Console) signIn(w http.ResponseWriter, r *http.Request) {
 			f.Errors["token"] = "Enter the admin token."
 		case c.cfg.AdminToken == "" || subtle.ConstantTimeCompare([]byte(tok), []byte(c.cfg.AdminToken)) != 1:
 			f.Errors["token"] = "This is not the admin token."
+			c.cfg.Log.WarnContext(r.Context(), "console: operator sign-in with a wrong admin token", "remote", r.RemoteAddr)
 		}
 		kind = sqlstore.ConsoleOperator
 	case "account":
@@ -352,6 +353,14 @@ func (c *Console) signIn(w http.ResponseWriter, r *http.Request) {
 	if len(f.Errors) > 0 {
 		c.render(w, r, http.StatusUnauthorized, "sign-in", nil, "Sign in", f)
 		return
+	}
+	// A session this browser had ends: a sign-in always starts a new one,
+	// so a session ID planted before the sign-in is worth nothing after it.
+	if ck, err := r.Cookie(cookieName); err == nil && ck.Value != "" && len(ck.Value) <= 100 {
+		if err := c.db.DeleteConsoleSession(r.Context(), hashSessionID(ck.Value)); err != nil {
+			c.fail(w, r, nil, err)
+			return
+		}
 	}
 	id := randomToken()
 	now := c.cfg.SessionClock.Now()

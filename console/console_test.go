@@ -250,6 +250,13 @@ func TestSessionExpiryAndSignOut(t *testing.T) {
 		if got := b.get("/console/"); got.status != http.StatusOK {
 			t.Fatalf("overview: %d", got.status)
 		}
+		// Signing in again starts a new session and ends the old one.
+		b.signIn(prod.Username, prod.Password)
+		stale := e.browser()
+		stale.c.Jar.SetCookies(mustURL(e.url+"/console/"), cookie)
+		if got := stale.get("/console/"); got.status != http.StatusSeeOther {
+			t.Fatalf("the session before a new sign-in still opens the console: %d", got.status)
+		}
 
 		// Idle: two hours without a request end the session.
 		e.sessions.Advance(2*time.Hour + time.Minute)
