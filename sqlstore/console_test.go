@@ -140,7 +140,7 @@ func BenchmarkConsoleOrders(b *testing.B) {
 			run("first", sqlstore.ConsoleOrderFilter{}, "", size)
 			run("page-1001-by-cursor", sqlstore.ConsoleOrderFilter{}, deep, size)
 			run("status-with-no-match", sqlstore.ConsoleOrderFilter{Statuses: []parcelgate.OrderStatus{parcelgate.OrderError}}, "", 0)
-			run("by-reference", sqlstore.ConsoleOrderFilter{Reference: "100"}, "", size)
+			run("by-externalId", sqlstore.ConsoleOrderFilter{Reference: "1234567-1-S500"}, "", 1)
 		})
 	}
 }
