@@ -212,7 +212,7 @@ func TestSignInLockout(t *testing.T) {
 		op := e.browser()
 		op.operator(parcelgate.Production)
 		creds := op.get("/console/credentials")
-		mustContain(t, creds, "locked", `id="unlock-demo"`)
+		mustContain(t, creds, "locked", `id="unlock-demo"`, "Demo warehouse", "demo-client")
 		if p := op.post("/console/credentials/service-accounts/"+prod.Username+"/unlock", url.Values{}); p.status != http.StatusSeeOther {
 			t.Fatalf("unlock: %d %s", p.status, p.body)
 		}

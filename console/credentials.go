@@ -26,6 +26,8 @@ type credentialsData struct {
 	Accounts      []*parcelgate.ServiceAccount
 	AccountsNext  string
 	Catalogs      []*parcelgate.Catalog
+	CatalogsNext  string
+	CatalogsAfter string
 	Roles         []parcelgate.Role
 	NewClient     *parcelgate.GatewayClient
 	NewAccount    *parcelgate.ServiceAccount
@@ -66,7 +68,8 @@ func (c *Console) renderCredentials(w http.ResponseWriter, r *http.Request, s *s
 		c.fail(w, r, s, err)
 		return
 	}
-	if d.Catalogs, err = c.db.ListCatalogs(ctx, s.Environment, s.BusinessID); err != nil {
+	d.CatalogsAfter = q.Get("catalogsAfter")
+	if d.Catalogs, d.CatalogsNext, err = c.db.ConsoleCatalogs(ctx, s.OrgID, d.CatalogsAfter, pageSize); err != nil {
 		c.fail(w, r, s, err)
 		return
 	}

@@ -489,7 +489,9 @@ func (db *DB) ConsoleShipmentCodes(ctx context.Context, c *parcelgate.Caller, tr
 
 // ConsoleChangeStamp is the newest modification stamp of the caller's
 // orders and balances: it moves whenever one of them changes, so the
-// console's live updates poll it. Each part is one index lookup.
+// console's live updates poll it. Each part is one index lookup; the
+// organization alone scopes it, since an organization lives in one
+// environment (naming the environment too would cost the index-only MAX).
 func (db *DB) ConsoleChangeStamp(ctx context.Context, c *parcelgate.Caller) (int64, error) {
 	var stamp int64
 	err := db.queryRow(ctx, `SELECT MAX(m) FROM (
@@ -614,4 +616,62 @@ func (db *DB) ConsoleCredentialOrg(ctx context.Context, kind, id string) (int64,
 		return 0, parcelgate.Errorf(parcelgate.ENOTFOUND, "no such credential")
 	}
 	return org, err
+}
+
+// ConsoleCatalogs pages the catalogs an organization owns as retailer, by
+// external ID, each with its suppliers.
+func (db *DB) ConsoleCatalogs(ctx context.Context, orgID int64, after string, limit int) ([]*parcelgate.Catalog, string, error) {
+	rows, err := db.query(ctx, `SELECT k.id, k.environment, k.external_id, k.name, k.catalog_type, k.created_at, o.business_id
+		FROM catalogs k JOIN organizations o ON o.id = k.retailer_org_id
+		WHERE k.retailer_org_id = ? AND k.external_id > ? ORDER BY k.external_id LIMIT ?`, orgID, after, limit+1)
+	if err != nil {
+		return nil, "", err
+	}
+	var out []*parcelgate.Catalog
+	byID := map[int64]*parcelgate.Catalog{}
+	for rows.Next() {
+		var k parcelgate.Catalog
+		var env, typ string
+		var created int64
+		if err := rows.Scan(&k.ID, &env, &k.ExternalID, &k.Name, &typ, &created, &k.RetailerID); err != nil {
+			rows.Close()
+			return nil, "", err
+		}
+		k.Environment, k.Type, k.CreatedAt, k.RetailerOrg, k.SupplierIDs = parcelgate.Environment(env), parcelgate.CatalogType(typ), fromMicros(created), orgID, []string{}
+		out = append(out, &k)
+		byID[k.ID] = &k
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, "", err
+	}
+	next := ""
+	if len(out) > limit {
+		out = out[:limit]
+		next = out[limit-1].ExternalID
+	}
+	if len(out) == 0 {
+		return out, next, nil
+	}
+	ids := make([]any, len(out))
+	for i, k := range out {
+		ids[i] = k.ID
+	}
+	srows, err := db.query(ctx, `SELECT cs.catalog_id, o.business_id FROM catalog_suppliers cs JOIN organizations o ON o.id = cs.supplier_org_id
+		WHERE cs.catalog_id IN (`+placeholders(len(ids))+`) ORDER BY o.business_id`, ids...)
+	if err != nil {
+		return nil, "", err
+	}
+	defer srows.Close()
+	for srows.Next() {
+		var id int64
+		var supplier string
+		if err := srows.Scan(&id, &supplier); err != nil {
+			return nil, "", err
+		}
+		if k := byID[id]; k != nil {
+			k.SupplierIDs = append(k.SupplierIDs, supplier)
+		}
+	}
+	return out, next, srows.Err()
 }
