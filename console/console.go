@@ -63,10 +63,10 @@ type Config struct {
 	// SandboxClock is set when the server runs with --sandbox-clock: the
 	// operator may then advance it from the overview.
 	SandboxClock *parcelgate.SandboxClock
-	// SessionClock times sessions. It is the wall clock unless a test sets
-	// it: advancing the sandbox clock by two weeks must not sign out the
-	// operator who did it.
-	SessionClock parcelgate.Clock
+	// SessionNow times sessions. It is the wall clock (time.Now) unless a
+	// test sets it: advancing the sandbox clock by two weeks must not sign
+	// out the operator who did it.
+	SessionNow func() time.Time
 	// SessionLifetime is how long a session lives at most (default 12 h);
 	// IdleTimeout ends one unused for that long (default 2 h).
 	SessionLifetime time.Duration
@@ -98,8 +98,8 @@ func New(db *sqlstore.DB, cfg Config) *Console {
 	if cfg.Clock == nil {
 		cfg.Clock = parcelgate.SystemClock{}
 	}
-	if cfg.SessionClock == nil {
-		cfg.SessionClock = parcelgate.SystemClock{}
+	if cfg.SessionNow == nil {
+		cfg.SessionNow = time.Now
 	}
 	if cfg.SessionLifetime <= 0 {
 		cfg.SessionLifetime = 12 * time.Hour
@@ -224,7 +224,7 @@ func (c *Console) lookupSession(r *http.Request) (*session, error) {
 		return nil, nil
 	}
 	h := hashSessionID(ck.Value)
-	s, err := c.db.FindConsoleSession(r.Context(), h, c.cfg.SessionClock.Now(), c.cfg.IdleTimeout)
+	s, err := c.db.FindConsoleSession(r.Context(), h, c.cfg.SessionNow(), c.cfg.IdleTimeout)
 	if parcelgate.ErrorCode(err) == parcelgate.ENOTFOUND {
 		return nil, nil
 	}
@@ -363,7 +363,7 @@ func (c *Console) signIn(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	id := randomToken()
-	now := c.cfg.SessionClock.Now()
+	now := c.cfg.SessionNow()
 	expires := now.Add(c.cfg.SessionLifetime)
 	if err := c.db.CreateConsoleSession(r.Context(), hashSessionID(id), kind, username, now, expires); err != nil {
 		c.fail(w, r, nil, err)

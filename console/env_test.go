@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -30,7 +31,7 @@ type env struct {
 	t        testing.TB
 	db       *sqlstore.DB
 	clock    *parcelgate.SandboxClock // the server's (sandbox) clock
-	sessions *parcelgate.SandboxClock // the console sessions' clock
+	sessions *testClock               // the console sessions' clock
 	url      string
 }
 
@@ -48,9 +49,9 @@ func newEnv(t testing.TB, engine string) *env {
 	}
 	log := slog.New(slog.DiscardHandler)
 	srv := httpapi.New(db, auth.NewKeyring(keys), clock, log, httpapi.Config{AdminToken: adminToken, SandboxClock: clock})
-	sessions := new(parcelgate.SandboxClock)
+	sessions := new(testClock)
 	srv.Mount(console.Prefix, console.New(db, console.Config{
-		AdminToken: adminToken, Clock: clock, SandboxClock: clock, SessionClock: sessions,
+		AdminToken: adminToken, Clock: clock, SandboxClock: clock, SessionNow: sessions.Now,
 		ManualFulfillment: true, PollInterval: 100 * time.Millisecond, Log: log,
 	}))
 	hs := httptest.NewServer(srv)
@@ -172,3 +173,9 @@ func mustContain(t testing.TB, p page, want ...string) {
 		}
 	}
 }
+
+// testClock is the wall clock plus an offset a test moves forward.
+type testClock struct{ offset atomic.Int64 }
+
+func (c *testClock) Now() time.Time          { return time.Now().Add(time.Duration(c.offset.Load())) }
+func (c *testClock) Advance(d time.Duration) { c.offset.Add(int64(d)) }

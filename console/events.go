@@ -66,7 +66,7 @@ func (c *Console) events(w http.ResponseWriter, r *http.Request, s *session) {
 			rc.Flush()
 		case <-poll.C:
 			// A stream ends with its session: signed out elsewhere, or expired.
-			if live, err := c.db.ConsoleSessionLive(ctx, s.idHash, c.cfg.SessionClock.Now()); err == nil && !live {
+			if live, err := c.db.ConsoleSessionLive(ctx, s.idHash, c.cfg.SessionNow()); err == nil && !live {
 				fmt.Fprint(w, "event: signed-out\ndata: \n\n")
 				rc.Flush()
 				return

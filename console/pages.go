@@ -139,29 +139,6 @@ func (c *Console) chooseTenant(w http.ResponseWriter, r *http.Request, s *sessio
 	http.Redirect(w, r, Prefix+"/?done=tenant", http.StatusSeeOther)
 }
 
-// advanceClock moves the sandbox clock forward: the operator API's
-// POST /admin/v1/clock from the overview.
-func (c *Console) advanceClock(w http.ResponseWriter, r *http.Request, s *session) {
-	if !c.may(w, r, s, parcelgate.ActionOperate) {
-		return
-	}
-	if c.cfg.SandboxClock == nil {
-		c.errorPage(w, r, s, http.StatusForbidden, "The clock can only be moved on a server started with --sandbox-clock.")
-		return
-	}
-	in := strings.TrimSpace(r.PostFormValue("advance"))
-	d, err := time.ParseDuration(in)
-	if err != nil || d <= 0 {
-		c.renderOverview(w, r, s, http.StatusBadRequest, "Enter a positive duration such as 90m, 24h or 336h.", in)
-		return
-	}
-	if _, err := c.cfg.SandboxClock.Advance(d); err != nil {
-		c.renderOverview(w, r, s, http.StatusBadRequest, parcelgate.ErrorMessage(err), in)
-		return
-	}
-	http.Redirect(w, r, Prefix+"/?done=clock", http.StatusSeeOther)
-}
-
 // --- orders -------------------------------------------------------------
 
 type ordersData struct {
