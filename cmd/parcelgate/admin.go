@@ -4,138 +4,197 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
-	"os"
-	"sort"
 	"strings"
 	"time"
+
+	"github.com/spf13/cobra"
 )
 
-// adminCommand is one operator API call from the command line.
-type adminCommand struct {
-	help   string
+// adminCmd is one operator API call from the command line (interface §10,
+// decisions §9). The flags of a command are the fields of its request: the
+// query string of a GET, else a JSON body.
+type adminCmd struct {
+	name   string
+	args   string // synopsis of the one positional argument, if any
+	short  string
 	method string
-	path   string   // {arg} is replaced by the first positional argument
-	flags  []string // flag=jsonField; a field ending in [] is a comma list
-	query  bool     // flags go into the query string instead of a body
+	path   string // {arg} is replaced by the positional argument
+	fields []adminField
+	// body, when set, makes the request body from the positional argument.
+	body func(arg string) any
 }
 
-var adminCommands = map[string]adminCommand{
-	"organizations":          {"list organizations", "GET", "/admin/v1/organizations", []string{"env=environment"}, true},
-	"create-organization":    {"create an organization", "POST", "/admin/v1/organizations", []string{"env=environment", "business-id=businessId", "name=name", "contract-number=contractNumber"}, false},
-	"gateway-clients":        {"list gateway clients", "GET", "/admin/v1/gateway-clients", []string{"env=environment"}, true},
-	"create-gateway-client":  {"create a gateway client (prints its secret once)", "POST", "/admin/v1/gateway-clients", []string{"env=environment", "business-id=businessId", "versions=versions[]"}, false},
-	"revoke-gateway-client":  {"revoke gateway client CLIENT_ID", "DELETE", "/admin/v1/gateway-clients/{arg}", nil, false},
-	"service-accounts":       {"list service accounts", "GET", "/admin/v1/service-accounts", []string{"env=environment"}, true},
-	"create-service-account": {"create a service account (prints its password once)", "POST", "/admin/v1/service-accounts", []string{"env=environment", "business-id=businessId", "username=username", "password=password", "roles=roles[]"}, false},
-	"revoke-service-account": {"revoke service account USERNAME", "DELETE", "/admin/v1/service-accounts/{arg}", nil, false},
-	"unlock-service-account": {"clear the login lockout of USERNAME", "POST", "/admin/v1/service-accounts/{arg}/unlock", nil, false},
-	"catalogs":               {"list catalogs", "GET", "/admin/v1/catalogs", []string{"env=environment", "retailer-id=retailerId"}, true},
-	"create-catalog":         {"create a catalog", "POST", "/admin/v1/catalogs", []string{"env=environment", "retailer-id=retailerId", "catalog-id=catalogExternalId", "name=catalogName", "type=catalogType", "suppliers=supplierIds[]"}, false},
-	"order-status":           {"move an order as the warehouse: -value Submitted|Delivered|Cancelled|Error", "POST", "/admin/v1/orders/status", []string{"env=environment", "business-id=businessId", "external-id=externalId", "value=value", "reason=reason"}, false},
-	"rotate-token-key":       {"create a new token key and retire the old ones", "POST", "/admin/v1/token-keys/rotate", nil, false},
-	"clock":                  {"show the server's clock", "GET", "/admin/v1/clock", nil, true},
-	"advance-clock":          {"move the sandbox clock forward by DURATION (e.g. 336h)", "POST", "/admin/v1/clock", nil, false},
+// adminField is one request field set by a flag.
+type adminField struct {
+	flag, json string
+	help       string
+	list       bool   // a comma-separated list, sent as a JSON array
+	def        string // the value sent when the flag is not given
 }
 
-func adminUsage(w io.Writer) {
-	fmt.Fprintln(w, "usage: parcelgate admin [-url URL] [-admin-token TOKEN] <command> [flags] [ARG]\n\ncommands:")
-	names := make([]string, 0, len(adminCommands))
-	for n := range adminCommands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-24s %s\n", n, adminCommands[n].help)
-	}
-	fmt.Fprintln(w, "\nURL and token default to PARCELGATE_URL (else http://127.0.0.1:8080) and PARCELGATE_ADMIN_TOKEN.")
+// envField is the environment field every tenant-scoped command takes.
+var envField = adminField{flag: "env", json: "environment", help: "environment: production or test (default production)"}
+
+var adminCommands = []adminCmd{
+	{name: "organizations", short: "List the organizations (tenants) of an environment",
+		method: "GET", path: "/admin/v1/organizations", fields: []adminField{envField}},
+	{name: "create-organization", short: "Create an organization (a tenant, named by its business ID)",
+		method: "POST", path: "/admin/v1/organizations", fields: []adminField{envField,
+			{flag: "business-id", json: "businessId", help: "the organization's Finnish business ID, e.g. 1234567-1 (required)"},
+			{flag: "name", json: "name", help: "the organization's name, up to 200 characters (required)"},
+			{flag: "contract-number", json: "contractNumber", help: "the organization's contract number with the provider, up to 64 characters"},
+		}},
+	{name: "gateway-clients", short: "List the gateway clients (sending-code API credentials) of an environment",
+		method: "GET", path: "/admin/v1/gateway-clients", fields: []adminField{envField}},
+	{name: "create-gateway-client", short: "Create a gateway client; prints its secret once",
+		method: "POST", path: "/admin/v1/gateway-clients", fields: []adminField{envField,
+			{flag: "business-id", json: "businessId", help: "business ID of the organization the client acts for (required)"},
+			{flag: "versions", json: "versions", list: true, help: "gateway API versions the client may use, comma-separated yyyy-mm (default: every version served)"},
+		}},
+	{name: "revoke-gateway-client", args: "CLIENT_ID", short: "Revoke a gateway client: no new tokens (issued ones live out their hour)",
+		method: "DELETE", path: "/admin/v1/gateway-clients/{arg}"},
+	{name: "service-accounts", short: "List the service accounts (ecom API credentials) of an environment",
+		method: "GET", path: "/admin/v1/service-accounts", fields: []adminField{envField}},
+	{name: "create-service-account", short: "Create a service account; prints its password once",
+		method: "POST", path: "/admin/v1/service-accounts", fields: []adminField{envField,
+			{flag: "business-id", json: "businessId", help: "business ID of the organization the account acts for (required)"},
+			{flag: "username", json: "username", help: "login name, 3-64 of A-Z a-z 0-9 . _ @ -, unique across the deployment (required)"},
+			{flag: "password", json: "password", help: "12-128 bytes; leave out to have one generated and printed"},
+			{flag: "roles", json: "roles", list: true, help: "roles, comma-separated: merchant, supplier, retailer (required)"},
+		}},
+	{name: "revoke-service-account", args: "USERNAME", short: "Revoke a service account: no new tokens",
+		method: "DELETE", path: "/admin/v1/service-accounts/{arg}"},
+	{name: "unlock-service-account", args: "USERNAME", short: "Clear the login lockout of a service account (5 failed logins lock it for an hour)",
+		method: "POST", path: "/admin/v1/service-accounts/{arg}/unlock"},
+	{name: "catalogs", short: "List the catalogs of an environment",
+		method: "GET", path: "/admin/v1/catalogs", fields: []adminField{envField,
+			{flag: "retailer-id", json: "retailerId", help: "only the catalogs of this retailer's business ID"},
+		}},
+	{name: "create-catalog", short: "Create a retailer's catalog and name the suppliers that may publish to it",
+		method: "POST", path: "/admin/v1/catalogs", fields: []adminField{envField,
+			{flag: "retailer-id", json: "retailerId", help: "business ID of the retailer that owns the catalog (required)"},
+			{flag: "catalog-id", json: "catalogExternalId", help: "the catalog's ID within the retailer, 1-20 of A-Z a-z 0-9 . -; a Warehouse catalog's is its warehouse ID (required)"},
+			{flag: "name", json: "catalogName", help: "display name, up to 200 characters (default: the catalog ID)"},
+			{flag: "type", json: "catalogType", help: "whose stock it shows: Warehouse (the provider's warehouse), Catalog (dropshipping) or Store (default Warehouse)"},
+			{flag: "suppliers", json: "supplierIds", list: true, help: "business IDs of the suppliers that may publish to it, comma-separated"},
+		}},
+	{name: "order-status", short: "Move a warehouse order as the warehouse would (Submitted, Delivered, Cancelled, Error)",
+		method: "POST", path: "/admin/v1/orders/status", fields: []adminField{envField,
+			{flag: "business-id", json: "businessId", help: "business ID of the organization that placed the order (required)"},
+			{flag: "external-id", json: "externalId", help: "the order's externalId or service ID (required)"},
+			{flag: "value", json: "value", help: "the new status: Submitted, Viewed, Delivered, Cancelled or Error (required); only the interface's transitions are allowed"},
+			{flag: "reason", json: "reason", help: "why, up to 500 characters; shown in the order's status.reason"},
+		}},
+	{name: "shipment-status", short: "Mark a shipment Delivered, which frees its sending and errand codes",
+		method: "POST", path: "/admin/v1/shipments/status", fields: []adminField{envField,
+			{flag: "business-id", json: "businessId", help: "business ID of the organization that owns the shipment (required)"},
+			{flag: "tracking-number", json: "trackingNumber", help: "the shipment's tracking number (required)"},
+			{flag: "value", json: "value", def: "Delivered", help: "the new status; Delivered is the only one"},
+		}},
+	{name: "rotate-token-key", short: "Create a new token signing key; tokens sealed with the old ones stay valid for their hour",
+		method: "POST", path: "/admin/v1/token-keys/rotate"},
+	{name: "clock", short: "Show the server's clock (and whether it is a sandbox clock)",
+		method: "GET", path: "/admin/v1/clock"},
+	{name: "advance-clock", args: "DURATION", short: "Move the sandbox clock forward, e.g. 336h (serve --sandbox-clock only)",
+		method: "POST", path: "/admin/v1/clock", body: func(arg string) any { return map[string]string{"advance": arg} }},
 }
 
-func admin(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	global := flag.NewFlagSet("admin", flag.ContinueOnError)
-	global.SetOutput(stderr)
-	global.Usage = func() { adminUsage(stderr) }
-	base := global.String("url", envOr("PARCELGATE_URL", "http://127.0.0.1:8080"), "server base URL")
-	token := global.String("admin-token", os.Getenv("PARCELGATE_ADMIN_TOKEN"), "operator API token")
-	if err := global.Parse(args); err != nil {
-		return err
+const adminLong = `Call the operator API (/admin/v1) of a running server and print the answer
+as JSON. The token is the one serve printed or was given with --admin-token.
+
+--url and --admin-token can also be set as PARCELGATE_URL and
+PARCELGATE_ADMIN_TOKEN.`
+
+func adminCommand() *cobra.Command {
+	var base, token string
+	subs := make([]*cobra.Command, 0, len(adminCommands))
+	for _, spec := range adminCommands {
+		subs = append(subs, spec.command(&base, &token))
 	}
-	if global.NArg() == 0 {
-		adminUsage(stderr)
-		return flag.ErrHelp
+	g := group("admin", "Call the operator API: tenants, credentials, catalogs, order and shipment moves", adminLong, subs...)
+	g.PersistentFlags().StringVar(&base, "url", "http://127.0.0.1:8080", "server base URL")
+	g.PersistentFlags().StringVar(&token, "admin-token", "", "operator API token")
+	envFlag(g.PersistentFlags(), "url", "admin-token")
+	return g
+}
+
+// command builds the cobra command of one table row.
+func (spec adminCmd) command(base, token *string) *cobra.Command {
+	values := make([]*string, len(spec.fields))
+	nargs := 0
+	if spec.args != "" {
+		nargs = 1
 	}
-	name, rest := global.Arg(0), global.Args()[1:]
-	cmd, ok := adminCommands[name]
-	if !ok {
-		adminUsage(stderr)
-		return fmt.Errorf("unknown admin command %q", name)
-	}
-	fs := flag.NewFlagSet("admin "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	values := map[string]*string{}
-	for _, f := range cmd.flags {
-		flagName, field, _ := strings.Cut(f, "=")
-		values[field] = fs.String(flagName, "", strings.TrimSuffix(field, "[]"))
-	}
-	if err := fs.Parse(rest); err != nil {
-		return err
-	}
-	path := cmd.path
-	var body any
-	switch {
-	case strings.Contains(path, "{arg}"):
-		if fs.NArg() != 1 {
-			return fmt.Errorf("admin %s takes one argument", name)
-		}
-		path = strings.ReplaceAll(path, "{arg}", url.PathEscape(fs.Arg(0)))
-	case name == "advance-clock":
-		if fs.NArg() != 1 {
-			return fmt.Errorf("admin advance-clock takes a duration, e.g. 336h")
-		}
-		body = map[string]string{"advance": fs.Arg(0)}
-	case fs.NArg() > 0:
-		return fmt.Errorf("unexpected arguments: %v", fs.Args())
-	}
-	if cmd.query {
-		q := url.Values{}
-		for field, v := range values {
-			if *v != "" {
-				q.Set(field, *v)
+	cmd := &cobra.Command{
+		Use:   strings.TrimSpace(spec.name + " " + spec.args),
+		Short: spec.short,
+		Args:  rangeArgs(nargs, nargs, map[bool]string{true: spec.args, false: "no arguments"}[nargs == 1]),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			path := spec.path
+			var body any
+			if nargs == 1 {
+				if spec.body != nil {
+					body = spec.body(args[0])
+				} else {
+					path = strings.ReplaceAll(path, "{arg}", url.PathEscape(args[0]))
+				}
 			}
-		}
-		if len(q) > 0 {
-			path += "?" + q.Encode()
-		}
-	} else if len(values) > 0 {
-		m := map[string]any{}
-		for field, v := range values {
-			if *v == "" {
-				continue
+			if spec.method == http.MethodGet {
+				q := url.Values{}
+				for i, f := range spec.fields {
+					if v := fieldValue(f, *values[i]); v != "" {
+						q.Set(f.json, v)
+					}
+				}
+				if len(q) > 0 {
+					path += "?" + q.Encode()
+				}
+			} else if len(spec.fields) > 0 {
+				m := map[string]any{}
+				for i, f := range spec.fields {
+					v := fieldValue(f, *values[i])
+					switch {
+					case v == "":
+					case f.list:
+						m[f.json] = splitList(v)
+					default:
+						m[f.json] = v
+					}
+				}
+				body = m
 			}
-			if list, ok := strings.CutSuffix(field, "[]"); ok {
-				m[list] = strings.Split(*v, ",")
-			} else {
-				m[field] = *v
-			}
-		}
-		body = m
+			return adminCall(cmd.Context(), spec.method, strings.TrimRight(*base, "/")+path, *token, body, cmd.OutOrStdout())
+		},
 	}
-	return adminCall(ctx, cmd.method, strings.TrimRight(*base, "/")+path, *token, body, stdout)
+	for i, f := range spec.fields {
+		values[i] = cmd.Flags().String(f.flag, f.def, f.help)
+	}
+	return cmd
 }
 
-func envOr(name, def string) string {
-	if v := os.Getenv(name); v != "" {
-		return v
+func fieldValue(f adminField, v string) string {
+	if v == "" {
+		return f.def
 	}
-	return def
+	return v
+}
+
+func splitList(s string) []string {
+	var out []string
+	for v := range strings.SplitSeq(s, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // adminCall makes one call and prints the answer as indented JSON; a non-2xx
-// answer is an error carrying the server's message.
+// answer is an error carrying the server's message, and prints nothing.
 func adminCall(ctx context.Context, method, u, token string, body any, stdout io.Writer) error {
 	var rd io.Reader
 	if body != nil {
@@ -149,7 +208,7 @@ func adminCall(ctx context.Context, method, u, token string, body any, stdout io
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, method, u, rd)
 	if err != nil {
-		return err
+		return usageError{err}
 	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
@@ -160,16 +219,16 @@ func adminCall(ctx context.Context, method, u, token string, body any, stdout io
 		return err
 	}
 	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
+	b, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
 	if err != nil {
 		return err
 	}
 	if resp.StatusCode >= 300 {
 		var e struct{ Message string }
 		if json.Unmarshal(b, &e) == nil && e.Message != "" {
-			return fmt.Errorf("%s: %s", resp.Status, e.Message)
+			return fmt.Errorf("%s %s: %s: %s", method, u, resp.Status, e.Message)
 		}
-		return fmt.Errorf("%s", resp.Status)
+		return fmt.Errorf("%s %s: %s", method, u, resp.Status)
 	}
 	if len(bytes.TrimSpace(b)) == 0 {
 		fmt.Fprintln(stdout, "ok")
