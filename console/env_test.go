@@ -133,7 +133,7 @@ func (e *env) order(environment parcelgate.Environment, businessID, id string) *
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	o, err := e.db.FindOrder(context.Background(), &parcelgate.Caller{OrgID: org.ID, Environment: environment, Kind: parcelgate.KindEcom}, id)
+	o, err := e.db.FindOrder(context.Background(), &parcelgate.Caller{OrgID: org.ID, BusinessID: org.BusinessID, Environment: environment, Kind: parcelgate.KindEcom}, id)
 	if err != nil {
 		e.t.Fatal(err)
 	}

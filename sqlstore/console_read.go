@@ -178,9 +178,10 @@ func (db *DB) ConsoleOrders(ctx context.Context, c *parcelgate.Caller, q Console
 		// index; an OR inside the paged query would make PostgreSQL walk
 		// every order of the organization to find them.
 		pks, err := scanColumn[int64](db.query(ctx, `SELECT id FROM orders WHERE org_id = ? AND external_id = ?
+			UNION SELECT id FROM orders WHERE org_id = ? AND own_id = ?
 			UNION SELECT id FROM orders WHERE environment = ? AND order_id = ? AND org_id = ?
 			UNION SELECT order_pk FROM order_refs WHERE org_id = ? AND value = ?
-			LIMIT 1000`, c.OrgID, ref, string(c.Environment), strings.ToUpper(ref), c.OrgID, c.OrgID, ref))
+			LIMIT 1000`, c.OrgID, ref, c.OrgID, ref, string(c.Environment), strings.ToUpper(ref), c.OrgID, c.OrgID, ref))
 		if err != nil {
 			return ConsolePage[*parcelgate.Order]{}, err
 		}
