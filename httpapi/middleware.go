@@ -95,6 +95,10 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 		w.Header().Set("X-Request-ID", id)
 		rec := &recorder{ResponseWriter: w}
 		_, pattern := mux.Handler(r)
+		prefix, mounted := s.mounted(r.URL.Path)
+		if mounted != nil {
+			pattern = prefix
+		}
 		matched := pattern != ""
 		route := pattern
 		if !matched {
@@ -147,6 +151,10 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 		}
 		if !matched {
 			s.notRouted(mux, rec, r)
+			return
+		}
+		if mounted != nil {
+			mounted.ServeHTTP(rec, r)
 			return
 		}
 		routed.ServeHTTP(rec, r)

@@ -84,6 +84,7 @@ type Server struct {
 
 	limit         *limiter
 	patterns      []string
+	mounts        []mount
 	lastKeyReload atomic.Int64 // unix nanoseconds
 	handler       http.Handler
 }
@@ -136,6 +137,30 @@ func (s *Server) handle(pattern string, h http.Handler) {
 		s.mux.Handle(alias, h)
 		s.patterns = append(s.patterns, alias)
 	}
+}
+
+// Mount serves h for every path under prefix ("/console" serves /console
+// and /console/...), behind the server's middleware (request IDs, logs,
+// metrics, the body cap) but outside its router: the web console routes its
+// own HTML pages, which are no API operations, so Routes does not list them
+// and openapi.yaml does not describe them. Call it before serving.
+func (s *Server) Mount(prefix string, h http.Handler) {
+	s.mounts = append(s.mounts, mount{strings.TrimRight(prefix, "/"), h})
+}
+
+type mount struct {
+	prefix string
+	h      http.Handler
+}
+
+// mounted returns the handler mounted at a prefix of path, or nil.
+func (s *Server) mounted(path string) (string, http.Handler) {
+	for _, m := range s.mounts {
+		if path == m.prefix || strings.HasPrefix(path, m.prefix+"/") {
+			return m.prefix, m.h
+		}
+	}
+	return "", nil
 }
 
 // Routes lists the pattern of every route the server serves, "METHOD /path".

@@ -17,6 +17,7 @@ import (
 
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/auth"
+	"github.com/parcelgate/parcelgate/console"
 	"github.com/parcelgate/parcelgate/demo"
 	"github.com/parcelgate/parcelgate/fulfillment"
 	"github.com/parcelgate/parcelgate/httpapi"
@@ -231,6 +232,10 @@ func serve(ctx context.Context, c *serveConfig, stdout, stderr io.Writer) error 
 		PublicURL: c.publicURL, Versions: c.versionList(), AdminToken: c.adminToken,
 		SandboxClock: sandbox, MaxBodyBytes: c.maxBody, RateLimit: c.rateLimit, DBTimeout: c.dbTimeout,
 	})
+	srv.Mount(console.Prefix, console.New(db, console.Config{
+		AdminToken: c.adminToken, Clock: clock, SandboxClock: sandbox, Versions: c.versionList(), Log: log,
+		ManualFulfillment: c.fulfillment == "manual", SubmitAfter: c.submitAfter, DeliverAfter: c.deliverAfter,
+	}))
 
 	base := c.publicURL
 	if base == "" {
@@ -245,6 +250,9 @@ func serve(ctx context.Context, c *serveConfig, stdout, stderr io.Writer) error 
 			log.Info("demo tenant already seeded; credentials unchanged")
 		}
 		demo.PrintWelcome(stdout, base)
+		fmt.Fprintf(stdout, "Web console: %s%s/ — sign in with username %s and password %s, or as operator with the admin token\n\n", base, console.Prefix, demo.Tenants[0].Username, demo.Tenants[0].Password)
+	} else {
+		fmt.Fprintf(stdout, "Web console: %s%s/ (sign in with a service account, or as operator with the admin token)\n", base, console.Prefix)
 	}
 
 	go reloadKeysEvery(ctx, srv, time.Minute, log)

@@ -1,0 +1,419 @@
+// Package console is parcelgate's web console, served by the same binary
+// at /console: server-rendered HTML (html/template) with its templates,
+// stylesheet and a little plain JavaScript embedded, nothing loaded from
+// another host.
+//
+// Who signs in, and what they see:
+//   - Operators sign in with the admin token and see every environment and
+//     organization; they pick the tenant they look at.
+//   - Integrators sign in with a service account (username and password,
+//     checked by the same store call and lockout as GET /auth/token) and see
+//     their own organization in that account's environment, with what its
+//     roles allow.
+//
+// Every read is scoped to the tenant's organization and environment, and
+// every action calls the same store services as the API (CancelOrder,
+// SetOrderStatus, the credential services): the console implements no
+// rule of its own. Another tenant's object is a 404 page, exactly like a
+// missing one.
+//
+// Sessions live in the database (sqlstore.ConsoleSession), so instances
+// behind a load balancer share them and signing out ends them everywhere.
+// The cookie holds a random value whose hash is the session's key; it is
+// HttpOnly, SameSite=Lax, Secure when the console is reached over TLS, and
+// expires with the session. Every state-changing request passes the
+// standard library's cross-origin protection.
+package console
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"embed"
+	"encoding/hex"
+	"errors"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/sqlstore"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+//go:embed static
+var staticFS embed.FS
+
+// Prefix is the path the console is served under.
+const Prefix = "/console"
+
+const cookieName = "parcelgate_console"
+
+// Config holds the settings of a Console.
+type Config struct {
+	// AdminToken signs operators in; empty means no operator sign-in.
+	AdminToken string
+	// Clock is the server's clock, shown on the overview.
+	Clock parcelgate.Clock
+	// SandboxClock is set when the server runs with --sandbox-clock: the
+	// operator may then advance it from the overview.
+	SandboxClock *parcelgate.SandboxClock
+	// SessionNow times sessions. It is the wall clock (time.Now) unless a
+	// test sets it: advancing the sandbox clock by two weeks must not sign
+	// out the operator who did it.
+	SessionNow func() time.Time
+	// SessionLifetime is how long a session lives at most (default 12 h);
+	// IdleTimeout ends one unused for that long (default 2 h).
+	SessionLifetime time.Duration
+	IdleTimeout     time.Duration
+	// ManualFulfillment is set under --fulfillment manual: the warehouse
+	// moves orders only when an operator says so, and the order page offers
+	// the moves. SubmitAfter and DeliverAfter describe the auto engine.
+	ManualFulfillment bool
+	SubmitAfter       time.Duration
+	DeliverAfter      time.Duration
+	// Versions are the gateway API versions a new gateway client is granted.
+	Versions []string
+	// PollInterval is how often live updates look for changes (default 2 s).
+	PollInterval time.Duration
+	Log          *slog.Logger
+}
+
+// Console is the web console's handler. Build it with New.
+type Console struct {
+	db      *sqlstore.DB
+	cfg     Config
+	handler http.Handler
+	pages   map[string]*page
+	assetV  string
+}
+
+// New returns the console over db.
+func New(db *sqlstore.DB, cfg Config) *Console {
+	if cfg.Clock == nil {
+		cfg.Clock = parcelgate.SystemClock{}
+	}
+	if cfg.SessionNow == nil {
+		cfg.SessionNow = time.Now
+	}
+	if cfg.SessionLifetime <= 0 {
+		cfg.SessionLifetime = 12 * time.Hour
+	}
+	if cfg.IdleTimeout <= 0 {
+		cfg.IdleTimeout = 2 * time.Hour
+	}
+	if cfg.PollInterval <= 0 {
+		cfg.PollInterval = 2 * time.Second
+	}
+	if len(cfg.Versions) == 0 {
+		cfg.Versions = parcelgate.DefaultVersions
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	c := &Console{db: db, cfg: cfg}
+	c.loadTemplates()
+	mux := http.NewServeMux()
+	c.routes(mux)
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c.errorPage(w, r, nil, http.StatusForbidden, "This request came from another site, so it was refused. Use the console's own pages and buttons.")
+	}))
+	c.handler = securityHeaders(cop.Handler(mux))
+	return c
+}
+
+func (c *Console) ServeHTTP(w http.ResponseWriter, r *http.Request) { c.handler.ServeHTTP(w, r) }
+
+func (c *Console) routes(mux *http.ServeMux) {
+	static, _ := fs.Sub(staticFS, "static")
+	mux.Handle("GET /console/static/", http.StripPrefix("/console/static/", cacheForever(http.FileServerFS(static))))
+	mux.HandleFunc("GET /console", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, Prefix+"/", http.StatusFound) })
+	mux.HandleFunc("GET /console/sign-in", c.signInPage)
+	mux.HandleFunc("POST /console/sign-in", c.signIn)
+	mux.HandleFunc("POST /console/sign-out", c.signOut)
+
+	mux.Handle("GET /console/{$}", c.authed(c.overview))
+	mux.Handle("POST /console/tenant", c.authed(c.chooseTenant))
+	mux.Handle("POST /console/clock", c.authed(c.advanceClock))
+	mux.Handle("GET /console/orders", c.authed(c.orders))
+	mux.Handle("GET /console/orders/{id}", c.authed(c.order))
+	mux.Handle("POST /console/orders/{id}/cancel", c.authed(c.cancelOrder))
+	mux.Handle("POST /console/orders/{id}/status", c.authed(c.moveOrder))
+	mux.Handle("GET /console/products", c.authed(c.products))
+	mux.Handle("GET /console/products/{id}", c.authed(c.product))
+	mux.Handle("GET /console/shipments", c.authed(c.shipments))
+	mux.Handle("GET /console/shipments/{tn}", c.authed(c.shipment))
+	mux.Handle("GET /console/credentials", c.authed(c.credentials))
+	mux.Handle("POST /console/credentials/gateway-clients", c.authed(c.createGatewayClient))
+	mux.Handle("POST /console/credentials/gateway-clients/{id}/revoke", c.authed(c.revokeGatewayClient))
+	mux.Handle("POST /console/credentials/service-accounts", c.authed(c.createServiceAccount))
+	mux.Handle("POST /console/credentials/service-accounts/{username}/revoke", c.authed(c.revokeServiceAccount))
+	mux.Handle("POST /console/credentials/service-accounts/{username}/unlock", c.authed(c.unlockServiceAccount))
+	mux.Handle("GET /console/events", c.authed(c.events))
+	mux.HandleFunc("/console/", func(w http.ResponseWriter, r *http.Request) {
+		c.errorPage(w, r, nil, http.StatusNotFound, "There is no such page.")
+	})
+}
+
+// securityHeaders forbids framing and any script or style from elsewhere,
+// and keeps tenant data out of caches.
+func securityHeaders(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hd := w.Header()
+		hd.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'; base-uri 'none'")
+		hd.Set("X-Content-Type-Options", "nosniff")
+		hd.Set("Referrer-Policy", "same-origin")
+		hd.Set("X-Frame-Options", "DENY")
+		if !strings.HasPrefix(r.URL.Path, Prefix+"/static/") {
+			hd.Set("Cache-Control", "no-store")
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// cacheForever serves assets whose URLs carry their content's hash.
+func cacheForever(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+		h.ServeHTTP(w, r)
+	})
+}
+
+// session is the signed-in browser of a request, with the caller it acts
+// as: the service account, or the operator on the tenant it chose.
+type session struct {
+	*sqlstore.ConsoleSession
+	idHash string
+	caller *parcelgate.Caller
+}
+
+// Operator reports whether the session is an operator's.
+func (s *session) Operator() bool { return s.Kind == sqlstore.ConsoleOperator }
+
+// HasTenant reports whether the session looks at one organization.
+func (s *session) HasTenant() bool { return s.OrgID != 0 }
+
+// The Can methods let templates show only what the session may use.
+
+func (s *session) CanReadOrders() bool    { return s.caller.May(parcelgate.ActionReadOrders) == nil }
+func (s *session) CanReadShipments() bool { return s.caller.May(parcelgate.ActionReadShipments) == nil }
+
+// CanReadProducts: suppliers and merchants read the products they supply,
+// retailers those published to their catalogs.
+func (s *session) CanReadProducts() bool {
+	return s.caller.May(parcelgate.ActionReadProducts) == nil || s.caller.May(parcelgate.ActionReadAllCatalogs) == nil
+}
+
+type sessionKey struct{}
+
+func hashSessionID(id string) string {
+	sum := sha256.Sum256([]byte(id))
+	return hex.EncodeToString(sum[:])
+}
+
+// lookupSession returns the request's live session, or nil.
+func (c *Console) lookupSession(r *http.Request) (*session, error) {
+	ck, err := r.Cookie(cookieName)
+	if err != nil || ck.Value == "" || len(ck.Value) > 100 {
+		return nil, nil
+	}
+	h := hashSessionID(ck.Value)
+	s, err := c.db.FindConsoleSession(r.Context(), h, c.cfg.SessionNow(), c.cfg.IdleTimeout)
+	if parcelgate.ErrorCode(err) == parcelgate.ENOTFOUND {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	sess := &session{ConsoleSession: s, idHash: h}
+	sess.caller = callerOf(s)
+	return sess, nil
+}
+
+// callerOf is the caller a session acts as in the store's services.
+func callerOf(s *sqlstore.ConsoleSession) *parcelgate.Caller {
+	if s.Kind == sqlstore.ConsoleOperator {
+		return &parcelgate.Caller{Subject: "operator", OrgID: s.OrgID, BusinessID: s.BusinessID, Environment: s.Environment, Kind: parcelgate.KindOperator}
+	}
+	return &parcelgate.Caller{Subject: s.Username, OrgID: s.OrgID, BusinessID: s.BusinessID, Environment: s.Environment, Kind: parcelgate.KindEcom, Roles: s.Roles}
+}
+
+// handler is a console page or action of a signed-in session.
+type handler func(w http.ResponseWriter, r *http.Request, s *session)
+
+// authed runs h for a signed-in session; anyone else is sent to sign in,
+// and comes back to the page they asked for afterwards.
+func (c *Console) authed(h handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s, err := c.lookupSession(r)
+		if err != nil {
+			c.fail(w, r, nil, err)
+			return
+		}
+		if s == nil {
+			next := ""
+			if r.Method == http.MethodGet && r.URL.Path != Prefix+"/events" {
+				next = r.URL.RequestURI()
+			}
+			target := Prefix + "/sign-in"
+			if next != "" && next != Prefix+"/" {
+				target += "?next=" + url.QueryEscape(next)
+			}
+			if r.Header.Get("Accept") == "text/event-stream" {
+				w.WriteHeader(http.StatusUnauthorized)
+				return
+			}
+			http.Redirect(w, r, target, http.StatusSeeOther)
+			return
+		}
+		h(w, r.WithContext(context.WithValue(r.Context(), sessionKey{}, s)), s)
+	})
+}
+
+// safeNext keeps a post-sign-in destination only when it is a console page
+// of this site, so the sign-in form cannot be used to send people away.
+func safeNext(next string) string {
+	if !strings.HasPrefix(next, Prefix+"/") || strings.HasPrefix(next, "//") || strings.ContainsAny(next, "\\\r\n") {
+		return Prefix + "/"
+	}
+	if u, err := url.Parse(next); err != nil || u.Host != "" || u.Scheme != "" {
+		return Prefix + "/"
+	}
+	return next
+}
+
+type signInForm struct {
+	Kind     string
+	Username string
+	Next     string
+	Errors   map[string]string
+}
+
+func (c *Console) signInPage(w http.ResponseWriter, r *http.Request) {
+	if s, err := c.lookupSession(r); err == nil && s != nil {
+		http.Redirect(w, r, safeNext(r.URL.Query().Get("next")), http.StatusSeeOther)
+		return
+	}
+	c.render(w, r, http.StatusOK, "sign-in", nil, "Sign in", &signInForm{Kind: "account", Next: r.URL.Query().Get("next")})
+}
+
+// signIn checks a service account's password with the store call behind
+// GET /auth/token (the same lockout: five failures lock the account for an
+// hour, across instances), or the admin token, and starts a session. Every
+// failure reads the same, as it does on the API.
+func (c *Console) signIn(w http.ResponseWriter, r *http.Request) {
+	if err := r.ParseForm(); err != nil {
+		c.errorPage(w, r, nil, http.StatusBadRequest, "The form could not be read.")
+		return
+	}
+	f := &signInForm{Kind: r.PostForm.Get("kind"), Username: strings.TrimSpace(r.PostForm.Get("username")), Next: r.PostForm.Get("next"), Errors: map[string]string{}}
+	var kind, username string
+	switch f.Kind {
+	case "operator":
+		tok := r.PostForm.Get("token")
+		switch {
+		case tok == "":
+			f.Errors["token"] = "Enter the admin token."
+		case c.cfg.AdminToken == "" || subtle.ConstantTimeCompare([]byte(tok), []byte(c.cfg.AdminToken)) != 1:
+			f.Errors["token"] = "This is not the admin token."
+			c.cfg.Log.WarnContext(r.Context(), "console: operator sign-in with a wrong admin token", "remote", r.RemoteAddr)
+		}
+		kind = sqlstore.ConsoleOperator
+	case "account":
+		password := r.PostForm.Get("password")
+		if f.Username == "" {
+			f.Errors["username"] = "Enter the service account's username."
+		}
+		if password == "" {
+			f.Errors["password"] = "Enter the password."
+		}
+		if len(f.Errors) == 0 {
+			acct, err := c.db.AuthenticateServiceAccount(r.Context(), f.Username, password)
+			switch {
+			case parcelgate.ErrorCode(err) == parcelgate.EUNAUTHORIZED:
+				f.Errors["password"] = "Wrong username or password, or the account is locked after too many failed attempts."
+			case err != nil:
+				c.fail(w, r, nil, err)
+				return
+			default:
+				username = acct.Username
+			}
+		}
+		kind = sqlstore.ConsoleAccount
+	default:
+		f.Kind = "account"
+		f.Errors["username"] = "Choose how to sign in."
+	}
+	if len(f.Errors) > 0 {
+		c.render(w, r, http.StatusUnauthorized, "sign-in", nil, "Sign in", f)
+		return
+	}
+	// A session this browser had ends: a sign-in always starts a new one,
+	// so a session ID planted before the sign-in is worth nothing after it.
+	if ck, err := r.Cookie(cookieName); err == nil && ck.Value != "" && len(ck.Value) <= 100 {
+		if err := c.db.DeleteConsoleSession(r.Context(), hashSessionID(ck.Value)); err != nil {
+			c.fail(w, r, nil, err)
+			return
+		}
+	}
+	id := randomToken()
+	now := c.cfg.SessionNow()
+	expires := now.Add(c.cfg.SessionLifetime)
+	if err := c.db.CreateConsoleSession(r.Context(), hashSessionID(id), kind, username, now, expires); err != nil {
+		c.fail(w, r, nil, err)
+		return
+	}
+	http.SetCookie(w, &http.Cookie{
+		Name: cookieName, Value: id, Path: Prefix, Expires: expires, MaxAge: int(c.cfg.SessionLifetime.Seconds()),
+		HttpOnly: true, Secure: secureRequest(r), SameSite: http.SameSiteLaxMode,
+	})
+	http.Redirect(w, r, safeNext(f.Next), http.StatusSeeOther)
+}
+
+// secureRequest reports whether the browser reached the console over TLS,
+// directly or through a proxy that says so.
+func secureRequest(r *http.Request) bool {
+	return r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")
+}
+
+// signOut ends the session on the server, not only in this browser.
+func (c *Console) signOut(w http.ResponseWriter, r *http.Request) {
+	if ck, err := r.Cookie(cookieName); err == nil && ck.Value != "" {
+		if err := c.db.DeleteConsoleSession(r.Context(), hashSessionID(ck.Value)); err != nil {
+			c.fail(w, r, nil, err)
+			return
+		}
+	}
+	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: "", Path: Prefix, MaxAge: -1, HttpOnly: true, Secure: secureRequest(r), SameSite: http.SameSiteLaxMode})
+	http.Redirect(w, r, Prefix+"/sign-in", http.StatusSeeOther)
+}
+
+// fail answers an error of a store call: a domain error as its page (404
+// for a missing object, which is also what another tenant's is), anything
+// else as a 500 page that shows no detail and logs it.
+func (c *Console) fail(w http.ResponseWriter, r *http.Request, s *session, err error) {
+	switch parcelgate.ErrorCode(err) {
+	case parcelgate.ENOTFOUND:
+		c.errorPage(w, r, s, http.StatusNotFound, "There is no such page, or it is not yours to see.")
+	case parcelgate.EFORBIDDEN:
+		c.errorPage(w, r, s, http.StatusForbidden, parcelgate.ErrorMessage(err))
+	case parcelgate.EINVALID:
+		c.errorPage(w, r, s, http.StatusBadRequest, parcelgate.ErrorMessage(err))
+	case parcelgate.ECONFLICT:
+		c.errorPage(w, r, s, http.StatusConflict, parcelgate.ErrorMessage(err))
+	case parcelgate.EUNAVAILABLE:
+		c.errorPage(w, r, s, http.StatusServiceUnavailable, "The database is not answering; try again in a moment.")
+	default:
+		if errors.Is(err, context.Canceled) {
+			return
+		}
+		c.cfg.Log.ErrorContext(r.Context(), "console", "path", r.URL.Path, "err", err)
+		c.errorPage(w, r, s, http.StatusInternalServerError, "Something went wrong on the server. It has been logged; try again.")
+	}
+}

@@ -1,0 +1,234 @@
+package console
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/auth"
+	"github.com/parcelgate/parcelgate/sqlstore"
+)
+
+// The operator's credentials page: the gateway clients and service
+// accounts of the chosen organization, its catalogs and their suppliers.
+// Creating and revoking go through the store's credential services, as
+// the operator API does; a secret or password is shown once, in the answer
+// to the request that made it, and stored only as a hash.
+
+type credentialsData struct {
+	Org           *parcelgate.Organization
+	Clients       []*parcelgate.GatewayClient
+	ClientsNext   string
+	Accounts      []*parcelgate.ServiceAccount
+	AccountsNext  string
+	Catalogs      []*parcelgate.Catalog
+	CatalogsNext  string
+	CatalogsAfter string
+	Roles         []parcelgate.Role
+	NewClient     *parcelgate.GatewayClient
+	NewAccount    *parcelgate.ServiceAccount
+	AccountForm   accountForm
+	AccountErrors map[string]string
+	Form          map[string][]string
+	Versions      []string
+	ClientsAfter  string
+	AccountsAfter string
+}
+
+type accountForm struct {
+	Username string
+	Roles    map[parcelgate.Role]bool
+}
+
+func (c *Console) credentials(w http.ResponseWriter, r *http.Request, s *session) {
+	c.renderCredentials(w, r, s, http.StatusOK, &credentialsData{})
+}
+
+func (c *Console) renderCredentials(w http.ResponseWriter, r *http.Request, s *session, status int, d *credentialsData) {
+	if !c.may(w, r, s, parcelgate.ActionOperate) || !c.needTenant(w, r, s) {
+		return
+	}
+	ctx := r.Context()
+	q := r.URL.Query()
+	var err error
+	if d.Org, err = c.db.OrganizationByID(ctx, s.OrgID); err != nil {
+		c.fail(w, r, s, err)
+		return
+	}
+	d.ClientsAfter, d.AccountsAfter = q.Get("clientsAfter"), q.Get("accountsAfter")
+	if d.Clients, d.ClientsNext, err = c.db.ConsoleGatewayClients(ctx, s.OrgID, d.ClientsAfter, pageSize); err != nil {
+		c.fail(w, r, s, err)
+		return
+	}
+	if d.Accounts, d.AccountsNext, err = c.db.ConsoleServiceAccounts(ctx, s.OrgID, d.AccountsAfter, pageSize); err != nil {
+		c.fail(w, r, s, err)
+		return
+	}
+	d.CatalogsAfter = q.Get("catalogsAfter")
+	if d.Catalogs, d.CatalogsNext, err = c.db.ConsoleCatalogs(ctx, s.OrgID, d.CatalogsAfter, pageSize); err != nil {
+		c.fail(w, r, s, err)
+		return
+	}
+	d.Roles, d.Versions, d.Form = parcelgate.Roles, c.cfg.Versions, q
+	if d.AccountForm.Roles == nil {
+		d.AccountForm.Roles = map[parcelgate.Role]bool{}
+	}
+	c.renderView(w, r, status, "credentials", &view{Title: "Credentials", Session: s, Nav: "credentials", Data: d})
+}
+
+// createGatewayClient makes a gateway client of the chosen organization
+// granted every served version at tier 1, as the operator API does when
+// no versions are named.
+func (c *Console) createGatewayClient(w http.ResponseWriter, r *http.Request, s *session) {
+	if !c.may(w, r, s, parcelgate.ActionOperate) || !c.needTenant(w, r, s) {
+		return
+	}
+	var grants []parcelgate.VersionGrant
+	for _, v := range c.cfg.Versions {
+		grants = append(grants, parcelgate.VersionGrant{Version: v, Tier: 1})
+	}
+	secret := auth.NewClientSecret()
+	gc := &parcelgate.GatewayClient{ClientID: auth.NewClientID(), Environment: s.Environment, BusinessID: s.BusinessID, Versions: grants}
+	if err := c.db.CreateGatewayClient(r.Context(), gc, auth.HashSecret(secret)); err != nil {
+		c.fail(w, r, s, err)
+		return
+	}
+	gc.ClientSecret = secret
+	c.renderCredentials(w, r, s, http.StatusCreated, &credentialsData{NewClient: gc})
+}
+
+// createServiceAccount makes a service account of the chosen organization
+// with a generated password, checked by the root's username and role rules.
+func (c *Console) createServiceAccount(w http.ResponseWriter, r *http.Request, s *session) {
+	if !c.may(w, r, s, parcelgate.ActionOperate) || !c.needTenant(w, r, s) {
+		return
+	}
+	if err := r.ParseForm(); err != nil {
+		c.errorPage(w, r, s, http.StatusBadRequest, "The form could not be read.")
+		return
+	}
+	form := accountForm{Username: strings.TrimSpace(r.PostForm.Get("username")), Roles: map[parcelgate.Role]bool{}}
+	errs := map[string]string{}
+	if err := parcelgate.ValidateUsername(form.Username); err != nil {
+		errs["username"] = "The username " + parcelgate.ErrorMessage(err) + "."
+	}
+	for _, v := range r.PostForm["role"] {
+		form.Roles[parcelgate.Role(v)] = true
+	}
+	roleNames := r.PostForm["role"]
+	roles, err := parcelgate.NormalizeRoles(roleNames)
+	if err != nil {
+		errs["roles"] = parcelgate.ErrorMessage(err) + "."
+	}
+	bad := func() {
+		c.renderCredentials(w, r, s, http.StatusBadRequest, &credentialsData{AccountForm: form, AccountErrors: errs})
+	}
+	if len(errs) > 0 {
+		bad()
+		return
+	}
+	password := auth.NewPassword()
+	hash, err := auth.HashPassword(password)
+	if err != nil {
+		c.fail(w, r, s, err)
+		return
+	}
+	a := &parcelgate.ServiceAccount{Username: form.Username, Environment: s.Environment, BusinessID: s.BusinessID, Roles: roles}
+	if err := c.db.CreateServiceAccount(r.Context(), a, hash); parcelgate.ErrorCode(err) == parcelgate.ECONFLICT {
+		errs["username"] = "This username is taken (usernames are unique across environments)."
+		bad()
+		return
+	} else if err != nil {
+		c.fail(w, r, s, err)
+		return
+	}
+	a.Password = password
+	c.renderCredentials(w, r, s, http.StatusCreated, &credentialsData{NewAccount: a})
+}
+
+// credentialAction acts on the credential named by the path value name,
+// which must be one of the chosen organization's (else the 404 page): the
+// page acts on one tenant, so a forged form cannot reach another's.
+func (c *Console) credentialAction(kind, name string, act func(ctx context.Context, id string) error, done string) handler {
+	return func(w http.ResponseWriter, r *http.Request, s *session) {
+		if !c.may(w, r, s, parcelgate.ActionOperate) || !c.needTenant(w, r, s) {
+			return
+		}
+		id := r.PathValue(name)
+		org, err := c.db.ConsoleCredentialOrg(r.Context(), kind, id)
+		if err == nil && org != s.OrgID {
+			err = parcelgate.Errorf(parcelgate.ENOTFOUND, "no such credential")
+		}
+		if err == nil {
+			err = act(r.Context(), id)
+		}
+		if err != nil {
+			c.fail(w, r, s, err)
+			return
+		}
+		http.Redirect(w, r, Prefix+"/credentials?done="+done, http.StatusSeeOther)
+	}
+}
+
+func (c *Console) revokeGatewayClient(w http.ResponseWriter, r *http.Request, s *session) {
+	c.credentialAction(sqlstore.CredentialGatewayClient, "id", c.db.RevokeGatewayClient, "revoked")(w, r, s)
+}
+
+func (c *Console) revokeServiceAccount(w http.ResponseWriter, r *http.Request, s *session) {
+	c.credentialAction(sqlstore.CredentialServiceAccount, "username", c.db.RevokeServiceAccount, "revoked")(w, r, s)
+}
+
+func (c *Console) unlockServiceAccount(w http.ResponseWriter, r *http.Request, s *session) {
+	c.credentialAction(sqlstore.CredentialServiceAccount, "username", c.db.UnlockServiceAccount, "unlocked")(w, r, s)
+}
+
+// descriptions reads the descriptions of a product document by language,
+// English and Finnish first.
+func descriptions(doc json.RawMessage) []description {
+	var d struct {
+		Descriptions map[string]struct {
+			Name             string `json:"name"`
+			ShortDescription string `json:"shortDescription"`
+			Description      string `json:"description"`
+		} `json:"descriptions"`
+	}
+	if json.Unmarshal(doc, &d) != nil {
+		return nil
+	}
+	var langs []string
+	for l := range d.Descriptions {
+		langs = append(langs, l)
+	}
+	slices.SortFunc(langs, func(a, b string) int {
+		rank := func(l string) int { return map[string]int{"en": 0, "fi": 1}[l] + boolRank(l != "en" && l != "fi") }
+		if ra, rb := rank(a), rank(b); ra != rb {
+			return ra - rb
+		}
+		return strings.Compare(a, b)
+	})
+	var out []description
+	for _, l := range langs {
+		v := d.Descriptions[l]
+		out = append(out, description{l, v.Name, v.ShortDescription, v.Description})
+	}
+	return out
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 2
+	}
+	return 0
+}
+
+func indentJSON(doc json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Indent(&b, doc, "", "  ") != nil {
+		return string(doc)
+	}
+	return b.String()
+}

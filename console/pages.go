@@ -1,0 +1,483 @@
+package console
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/sqlstore"
+)
+
+// pageSize is the rows of every console table page.
+const pageSize = 50
+
+// needTenant answers false, after sending an operator without a chosen
+// organization to the overview to choose one.
+func (c *Console) needTenant(w http.ResponseWriter, r *http.Request, s *session) bool {
+	if s.HasTenant() {
+		return true
+	}
+	c.errorPage(w, r, s, http.StatusConflict, "Choose an organization on the overview first: this page shows one organization's data.")
+	return false
+}
+
+// may answers the session's right to do a, from the root's one table of
+// who may act; a refusal is the 403 page with the table's reason.
+func (c *Console) may(w http.ResponseWriter, r *http.Request, s *session, a parcelgate.Action) bool {
+	if err := s.caller.May(a); err != nil {
+		c.fail(w, r, s, err)
+		return false
+	}
+	return true
+}
+
+// --- overview ---------------------------------------------------------
+
+type statusCount struct {
+	Status parcelgate.OrderStatus
+	Count  int64
+}
+
+type envSummary struct {
+	Environment parcelgate.Environment
+	Orgs        int64
+	Orders      int64
+	Stamp       int64
+}
+
+type overviewData struct {
+	Statuses      []statusCount
+	TotalOrders   int64
+	Counts        sqlstore.ConsoleTenantCounts
+	Org           *parcelgate.Organization
+	Envs          []envSummary
+	ShownEnv      parcelgate.Environment
+	Orgs          sqlstore.ConsolePage[*sqlstore.ConsoleOrganization]
+	Sandbox       bool
+	Manual        bool
+	SubmitAfter   time.Duration
+	DeliverAfter  time.Duration
+	ClockError    string
+	ClockAdvance  string
+	CanReadOrders bool
+}
+
+func (c *Console) overview(w http.ResponseWriter, r *http.Request, s *session) {
+	c.renderOverview(w, r, s, http.StatusOK, "", "")
+}
+
+func (c *Console) renderOverview(w http.ResponseWriter, r *http.Request, s *session, status int, clockErr, clockInput string) {
+	ctx := r.Context()
+	d := &overviewData{Sandbox: c.cfg.SandboxClock != nil, Manual: c.cfg.ManualFulfillment, SubmitAfter: c.cfg.SubmitAfter, DeliverAfter: c.cfg.DeliverAfter,
+		ClockError: clockErr, ClockAdvance: clockInput}
+	if s.HasTenant() {
+		org, err := c.db.OrganizationByID(ctx, s.OrgID)
+		if err != nil {
+			c.fail(w, r, s, err)
+			return
+		}
+		d.Org = org
+		d.CanReadOrders = s.caller.May(parcelgate.ActionReadOrders) == nil
+		if d.CanReadOrders {
+			counts, err := c.db.ConsoleOrderCounts(ctx, s.caller)
+			if err != nil {
+				c.fail(w, r, s, err)
+				return
+			}
+			for _, st := range parcelgate.OrderStatuses {
+				d.Statuses = append(d.Statuses, statusCount{st, counts[st]})
+				d.TotalOrders += counts[st]
+			}
+		}
+		if d.Counts, err = c.db.ConsoleCounts(ctx, s.caller); err != nil {
+			c.fail(w, r, s, err)
+			return
+		}
+	}
+	if s.Operator() {
+		for _, env := range parcelgate.Environments {
+			orgs, orders, err := c.db.ConsoleEnvironmentCounts(ctx, env)
+			if err != nil {
+				c.fail(w, r, s, err)
+				return
+			}
+			d.Envs = append(d.Envs, envSummary{Environment: env, Orgs: orgs, Orders: orders})
+		}
+		env, err := parcelgate.ParseEnvironment(r.URL.Query().Get("environment"))
+		if err != nil || r.URL.Query().Get("environment") == "" {
+			env = parcelgate.Production
+			if s.Environment != "" {
+				env = s.Environment
+			}
+		}
+		d.ShownEnv = env
+		if d.Orgs, err = c.db.ConsoleOrganizations(ctx, env, r.URL.Query().Get("page"), pageSize); err != nil {
+			c.fail(w, r, s, err)
+			return
+		}
+	}
+	c.renderView(w, r, status, "overview", &view{Title: "Overview", Session: s, Nav: "overview", Data: d, Live: true})
+}
+
+// chooseTenant sets the organization an operator looks at.
+func (c *Console) chooseTenant(w http.ResponseWriter, r *http.Request, s *session) {
+	if !c.may(w, r, s, parcelgate.ActionOperate) {
+		return
+	}
+	env, err := parcelgate.ParseEnvironment(r.PostFormValue("environment"))
+	if err != nil {
+		c.fail(w, r, s, err)
+		return
+	}
+	if err := c.db.SetConsoleTenant(r.Context(), s.idHash, env, r.PostFormValue("businessId")); err != nil {
+		c.fail(w, r, s, err)
+		return
+	}
+	http.Redirect(w, r, Prefix+"/?done=tenant", http.StatusSeeOther)
+}
+
+// --- orders -------------------------------------------------------------
+
+type ordersData struct {
+	Form     url.Values
+	Statuses []parcelgate.OrderStatus
+	Checked  map[parcelgate.OrderStatus]bool
+	Errors   map[string]string
+	Page     sqlstore.ConsolePage[*parcelgate.Order]
+	Filtered bool
+}
+
+// sinceLayouts are the forms "updated since" is accepted in: what a
+// datetime-local input sends, and RFC 3339.
+var sinceLayouts = []string{"2006-01-02T15:04", "2006-01-02T15:04:05", time.RFC3339Nano, "2006-01-02"}
+
+func (c *Console) orders(w http.ResponseWriter, r *http.Request, s *session) {
+	if !c.needTenant(w, r, s) || !c.may(w, r, s, parcelgate.ActionReadOrders) {
+		return
+	}
+	q := r.URL.Query()
+	d := &ordersData{Form: q, Statuses: parcelgate.OrderStatuses, Checked: map[parcelgate.OrderStatus]bool{}, Errors: map[string]string{}}
+	var f sqlstore.ConsoleOrderFilter
+	for _, v := range q["status"] {
+		st, ok := parcelgate.ParseOrderStatus(v)
+		if !ok {
+			d.Errors["status"] = "“" + v + "” is not an order status."
+			continue
+		}
+		d.Checked[st] = true
+		f.Statuses = append(f.Statuses, st)
+	}
+	if v := strings.TrimSpace(q.Get("since")); v != "" {
+		var t time.Time
+		var err error
+		for _, layout := range sinceLayouts {
+			if t, err = time.Parse(layout, v); err == nil {
+				break
+			}
+		}
+		if err != nil {
+			d.Errors["since"] = "Enter a date and time such as 2026-01-31T14:00 (UTC)."
+		}
+		f.UpdatedSince = t
+	}
+	f.Reference = strings.TrimSpace(q.Get("ref"))
+	f.Warehouse = strings.TrimSpace(q.Get("warehouse"))
+	if len(f.Reference) > 200 {
+		d.Errors["ref"] = "At most 200 characters."
+	}
+	if len(f.Warehouse) > 100 {
+		d.Errors["warehouse"] = "At most 100 characters."
+	}
+	d.Filtered = len(f.Statuses) > 0 || !f.UpdatedSince.IsZero() || f.Reference != "" || f.Warehouse != ""
+	status := http.StatusOK
+	if len(d.Errors) > 0 {
+		status = http.StatusBadRequest
+	} else {
+		page, err := c.db.ConsoleOrders(r.Context(), s.caller, f, q.Get("page"), pageSize)
+		if parcelgate.ErrorCode(err) == parcelgate.EINVALID {
+			d.Errors["page"] = parcelgate.ErrorMessage(err)
+			status = http.StatusBadRequest
+		} else if err != nil {
+			c.fail(w, r, s, err)
+			return
+		}
+		d.Page = page
+	}
+	c.renderView(w, r, status, "orders", &view{Title: "Orders", Session: s, Nav: "orders", Data: d, Live: true})
+}
+
+// orderLine is a row of an order with the balance it draws on.
+type orderLine struct {
+	Row   parcelgate.OrderRow
+	Alloc sqlstore.ConsoleAllocation
+}
+
+type orderData struct {
+	Order       *parcelgate.Order
+	History     []sqlstore.OrderEvent
+	Lines       []orderLine
+	Held        bool
+	CanCancel   bool
+	Moves       []parcelgate.OrderStatus
+	Manual      bool
+	Error       string
+	Reason      string
+	ReasonError string
+}
+
+func (c *Console) loadOrder(w http.ResponseWriter, r *http.Request, s *session) (*orderData, bool) {
+	if !c.needTenant(w, r, s) || !c.may(w, r, s, parcelgate.ActionReadOrders) {
+		return nil, false
+	}
+	ctx := r.Context()
+	id := r.PathValue("id")
+	o, err := c.db.FindOrder(ctx, s.caller, id)
+	if err != nil {
+		c.fail(w, r, s, err)
+		return nil, false
+	}
+	d := &orderData{Order: o, Manual: c.cfg.ManualFulfillment}
+	if d.History, err = c.db.OrderHistory(ctx, s.OrgID, o.ID); err != nil {
+		c.fail(w, r, s, err)
+		return nil, false
+	}
+	allocs, held, err := c.db.ConsoleOrderAllocations(ctx, s.caller, o.ID)
+	if err != nil {
+		c.fail(w, r, s, err)
+		return nil, false
+	}
+	d.Held = held
+	for i, row := range o.Rows {
+		l := orderLine{Row: row}
+		if i < len(allocs) {
+			l.Alloc = allocs[i]
+		}
+		d.Lines = append(d.Lines, l)
+	}
+	d.CanCancel = s.caller.May(parcelgate.ActionPlaceOrders) == nil && parcelgate.CanMove(o.Status.Value, parcelgate.OrderCancelled)
+	if c.cfg.ManualFulfillment && s.caller.May(parcelgate.ActionOperate) == nil {
+		for _, to := range []parcelgate.OrderStatus{parcelgate.OrderSubmitted, parcelgate.OrderDelivered, parcelgate.OrderError, parcelgate.OrderCancelled} {
+			if parcelgate.CanMove(o.Status.Value, to) {
+				d.Moves = append(d.Moves, to)
+			}
+		}
+	}
+	return d, true
+}
+
+func (c *Console) order(w http.ResponseWriter, r *http.Request, s *session) {
+	d, ok := c.loadOrder(w, r, s)
+	if !ok {
+		return
+	}
+	c.renderView(w, r, http.StatusOK, "order", &view{Title: "Order " + d.Order.ExternalID, Session: s, Nav: "orders", Data: d, Live: true})
+}
+
+// orderRefused shows the order again with why an action was refused.
+func (c *Console) orderRefused(w http.ResponseWriter, r *http.Request, s *session, status int, msg, reason, reasonErr string) {
+	d, ok := c.loadOrder(w, r, s)
+	if !ok {
+		return
+	}
+	d.Error, d.Reason, d.ReasonError = msg, reason, reasonErr
+	c.renderView(w, r, status, "order", &view{Title: "Order " + d.Order.ExternalID, Session: s, Nav: "orders", Data: d})
+}
+
+// cancelOrder is the client's cancel (DELETE /orders/{id}): the store's
+// CancelOrder, which returns the stock.
+func (c *Console) cancelOrder(w http.ResponseWriter, r *http.Request, s *session) {
+	if !c.needTenant(w, r, s) || !c.may(w, r, s, parcelgate.ActionPlaceOrders) {
+		return
+	}
+	o, err := c.db.CancelOrder(r.Context(), s.caller, r.PathValue("id"))
+	if code := parcelgate.ErrorCode(err); code == parcelgate.ECONFLICT {
+		c.orderRefused(w, r, s, http.StatusConflict, parcelgate.ErrorMessage(err), "", "")
+		return
+	} else if err != nil {
+		c.fail(w, r, s, err)
+		return
+	}
+	http.Redirect(w, r, Prefix+"/orders/"+url.PathEscape(o.ID)+"?done=cancelled", http.StatusSeeOther)
+}
+
+// maxReasonLength matches the operator API's limit on a move's reason.
+const maxReasonLength = 500
+
+// moveOrder is the warehouse's move by an operator (POST
+// /admin/v1/orders/status): the store's SetOrderStatus.
+func (c *Console) moveOrder(w http.ResponseWriter, r *http.Request, s *session) {
+	if !c.needTenant(w, r, s) || !c.may(w, r, s, parcelgate.ActionOperate) {
+		return
+	}
+	reason := strings.TrimSpace(r.PostFormValue("reason"))
+	to, ok := parcelgate.ParseOrderStatus(r.PostFormValue("to"))
+	if !ok || to == parcelgate.OrderCreated {
+		c.orderRefused(w, r, s, http.StatusBadRequest, "Choose a move: Submitted, Delivered, Error or Cancelled.", reason, "")
+		return
+	}
+	if len(reason) > maxReasonLength {
+		c.orderRefused(w, r, s, http.StatusBadRequest, "", reason, "At most 500 characters.")
+		return
+	}
+	o, err := c.db.SetOrderStatus(r.Context(), s.Environment, s.BusinessID, r.PathValue("id"), to, reason)
+	if code := parcelgate.ErrorCode(err); code == parcelgate.ECONFLICT || code == parcelgate.EINVALID {
+		c.orderRefused(w, r, s, http.StatusConflict, parcelgate.ErrorMessage(err), reason, "")
+		return
+	} else if err != nil {
+		c.fail(w, r, s, err)
+		return
+	}
+	http.Redirect(w, r, Prefix+"/orders/"+url.PathEscape(o.ID)+"?done=moved", http.StatusSeeOther)
+}
+
+// --- products -------------------------------------------------------------
+
+type productsData struct {
+	Form   url.Values
+	Search string
+	Errors map[string]string
+	Page   sqlstore.ConsolePage[*sqlstore.ConsoleProduct]
+}
+
+// mayReadProducts: suppliers and merchants see the products they supply,
+// retailers those published to their catalogs.
+func (c *Console) mayReadProducts(w http.ResponseWriter, r *http.Request, s *session) bool {
+	if s.CanReadProducts() {
+		return true
+	}
+	return c.may(w, r, s, parcelgate.ActionReadProducts)
+}
+
+func (c *Console) products(w http.ResponseWriter, r *http.Request, s *session) {
+	if !c.needTenant(w, r, s) || !c.mayReadProducts(w, r, s) {
+		return
+	}
+	q := r.URL.Query()
+	d := &productsData{Form: q, Search: strings.TrimSpace(q.Get("q")), Errors: map[string]string{}}
+	status := http.StatusOK
+	if len(d.Search) > 100 {
+		d.Errors["q"] = "At most 100 characters."
+		status = http.StatusBadRequest
+	} else {
+		page, err := c.db.ConsoleProducts(r.Context(), s.caller, d.Search, q.Get("page"), pageSize)
+		if parcelgate.ErrorCode(err) == parcelgate.EINVALID {
+			d.Errors["q"] = parcelgate.ErrorMessage(err)
+			status = http.StatusBadRequest
+		} else if err != nil {
+			c.fail(w, r, s, err)
+			return
+		}
+		d.Page = page
+	}
+	c.renderView(w, r, status, "products", &view{Title: "Products and stock", Session: s, Nav: "products", Data: d, Live: true})
+}
+
+type description struct {
+	Language         string
+	Name             string
+	ShortDescription string
+	Description      string
+}
+
+type productData struct {
+	Product      *sqlstore.ConsoleProduct
+	Descriptions []description
+	Balances     []sqlstore.ConsoleBalance
+	Document     string
+}
+
+func (c *Console) product(w http.ResponseWriter, r *http.Request, s *session) {
+	if !c.needTenant(w, r, s) || !c.mayReadProducts(w, r, s) {
+		return
+	}
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil {
+		c.errorPage(w, r, s, http.StatusNotFound, "There is no such page, or it is not yours to see.")
+		return
+	}
+	p, bals, err := c.db.ConsoleProductDetail(r.Context(), s.caller, id)
+	if err != nil {
+		c.fail(w, r, s, err)
+		return
+	}
+	d := &productData{Product: p, Balances: bals, Descriptions: descriptions(p.Document), Document: indentJSON(p.Document)}
+	c.renderView(w, r, http.StatusOK, "product", &view{Title: p.ExternalID, Session: s, Nav: "products", Data: d, Live: true})
+}
+
+// --- shipments and codes ---------------------------------------------------
+
+type shipmentsData struct {
+	Query  string
+	Errors map[string]string
+	Hits   []string
+	Page   sqlstore.ConsolePage[*sqlstore.ConsoleShipment]
+	Form   url.Values
+}
+
+// shipments looks a shipment up by tracking number, parcel ID, sending
+// code or errand code, and lists the tenant's shipments.
+func (c *Console) shipments(w http.ResponseWriter, r *http.Request, s *session) {
+	if !c.needTenant(w, r, s) || !c.may(w, r, s, parcelgate.ActionReadShipments) {
+		return
+	}
+	q := r.URL.Query()
+	d := &shipmentsData{Query: strings.TrimSpace(q.Get("q")), Errors: map[string]string{}, Form: q}
+	status := http.StatusOK
+	if d.Query != "" {
+		id := parcelgate.NormalizeID(d.Query)
+		if !parcelgate.ValidTrackingNumber(id) && !parcelgate.ValidCode(id) {
+			d.Errors["q"] = "Enter a tracking number, a parcel ID (4-35 letters and digits) or a 6-character code."
+			status = http.StatusBadRequest
+		} else {
+			hits, err := c.db.ConsoleLookup(r.Context(), s.caller, id)
+			if err != nil {
+				c.fail(w, r, s, err)
+				return
+			}
+			if len(hits) == 1 {
+				http.Redirect(w, r, Prefix+"/shipments/"+url.PathEscape(hits[0]), http.StatusSeeOther)
+				return
+			}
+			if len(hits) == 0 {
+				d.Errors["q"] = "Nothing of yours has this tracking number, parcel ID or code."
+				status = http.StatusNotFound
+			}
+			d.Hits = hits
+		}
+	}
+	page, err := c.db.ConsoleShipments(r.Context(), s.caller, q.Get("page"), pageSize)
+	if err != nil {
+		c.fail(w, r, s, err)
+		return
+	}
+	d.Page = page
+	c.renderView(w, r, status, "shipments", &view{Title: "Shipments and codes", Session: s, Nav: "shipments", Data: d})
+}
+
+type shipmentData struct {
+	Shipment *parcelgate.Shipment
+	Codes    []sqlstore.ConsoleCode
+}
+
+func (c *Console) shipment(w http.ResponseWriter, r *http.Request, s *session) {
+	if !c.needTenant(w, r, s) || !c.may(w, r, s, parcelgate.ActionReadShipments) {
+		return
+	}
+	sh, err := c.db.FindShipment(r.Context(), s.caller, r.PathValue("tn"))
+	if err == nil && sh.Environment != s.Environment {
+		err = parcelgate.Errorf(parcelgate.ENOTFOUND, "Shipment not found")
+	}
+	if err != nil {
+		c.fail(w, r, s, err)
+		return
+	}
+	codes, err := c.db.ConsoleShipmentCodes(r.Context(), s.caller, sh.TrackingNumber)
+	if err != nil {
+		c.fail(w, r, s, err)
+		return
+	}
+	c.renderView(w, r, http.StatusOK, "shipment", &view{Title: "Shipment " + sh.TrackingNumber, Session: s, Nav: "shipments", Data: &shipmentData{sh, codes}})
+}
