@@ -36,6 +36,16 @@ var tenantKey = regexp.MustCompile(`\b(org_id|supplier_org_id|retailer_org_id|en
 // becomes when tenants are spread over several databases
 // (docs/scaling.md). A key is "function table".
 var tenantExceptions = map[string]string{
+	// The console: its product filter is built by consoleProductScope
+	// (organization and environment included) and added at run time.
+	"DB.ConsoleProductDetail products": "scoped by consoleProductScope, which the statement text cannot show",
+	// The operator's console finds a credential's organization by the
+	// credential's own deployment-wide unique name, as a login does.
+	"DB.ConsoleCredentialOrg gateway_clients":  login,
+	"DB.ConsoleCredentialOrg service_accounts": login,
+	// The suppliers of catalogs whose IDs the same call has just read from
+	// the caller's own catalogs.
+	"DB.ConsoleCatalogs catalog_suppliers": "catalog IDs come from the caller's catalogs, read just before",
 	// Logins: a credential is found by its own name before any
 	// organization is known (a Basic login or a client_id names none, and
 	// both are unique across the deployment). Distributed: a small global
