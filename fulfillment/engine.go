@@ -22,9 +22,10 @@ import (
 
 // Store is what the engine needs from storage.
 type Store interface {
-	// DueOrders returns up to limit orders in status from whose wait began
-	// at or before readyBefore (for Created, only those with autoSubmit).
-	DueOrders(ctx context.Context, from parcelgate.OrderStatus, readyBefore time.Time, limit int) ([]int64, error)
+	// DueOrders returns up to limit orders of env in status from whose wait
+	// began at or before readyBefore (for Created, only those with
+	// autoSubmit).
+	DueOrders(ctx context.Context, env parcelgate.Environment, from parcelgate.OrderStatus, readyBefore time.Time, limit int) ([]int64, error)
 	// AdvanceOrder moves one order if it is still due, and reports whether
 	// this call moved it.
 	AdvanceOrder(ctx context.Context, pk int64, from, to parcelgate.OrderStatus, readyBefore time.Time) (bool, error)
@@ -102,19 +103,22 @@ func (e *Engine) Run(ctx context.Context) {
 // how many this call moved. A move that fails is logged and retried on a
 // later step; it does not stop the others.
 func (e *Engine) Step(ctx context.Context) (int, error) {
-	now := e.clock.Now()
 	total := 0
-	for _, s := range []struct {
-		from, to parcelgate.OrderStatus
-		after    time.Duration
-	}{
-		{parcelgate.OrderCreated, parcelgate.OrderSubmitted, e.cfg.SubmitAfter},
-		{parcelgate.OrderSubmitted, parcelgate.OrderDelivered, e.cfg.DeliverAfter},
-	} {
-		n, err := e.advance(ctx, s.from, s.to, now.Add(-s.after))
-		total += n
-		if err != nil {
-			return total, err
+	// Each environment has its own clock (a sandbox may have moved one).
+	for _, env := range parcelgate.Environments {
+		now := e.clock.Now(env)
+		for _, s := range []struct {
+			from, to parcelgate.OrderStatus
+			after    time.Duration
+		}{
+			{parcelgate.OrderCreated, parcelgate.OrderSubmitted, e.cfg.SubmitAfter},
+			{parcelgate.OrderSubmitted, parcelgate.OrderDelivered, e.cfg.DeliverAfter},
+		} {
+			n, err := e.advance(ctx, env, s.from, s.to, now.Add(-s.after))
+			total += n
+			if err != nil {
+				return total, err
+			}
 		}
 	}
 	return total, nil
@@ -123,10 +127,10 @@ func (e *Engine) Step(ctx context.Context) (int, error) {
 // advance moves the orders of one step in batches until none is due, or a
 // batch moves nothing (what is left failed, or other instances are moving
 // it).
-func (e *Engine) advance(ctx context.Context, from, to parcelgate.OrderStatus, readyBefore time.Time) (int, error) {
+func (e *Engine) advance(ctx context.Context, env parcelgate.Environment, from, to parcelgate.OrderStatus, readyBefore time.Time) (int, error) {
 	total := 0
 	for ctx.Err() == nil {
-		due, err := e.store.DueOrders(ctx, from, readyBefore, e.cfg.Batch)
+		due, err := e.store.DueOrders(ctx, env, from, readyBefore, e.cfg.Batch)
 		if err != nil {
 			return total, err
 		}

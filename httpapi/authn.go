@@ -40,12 +40,17 @@ func (s *Server) authenticate(r *http.Request, kind parcelgate.CredentialKind) (
 	if !ok {
 		return nil, &authFailure{http.StatusUnauthorized, "UNAUTHORIZED", "", "An access token is required: Authorization: Bearer <token>.", ""}
 	}
-	now := s.clock.Now()
-	c, err := s.keys.Open(tok, now)
+	// Each environment has its own clock, and the token names its
+	// environment: it is opened without the expiry check, which follows
+	// with that environment's time.
+	c, err := s.keys.Open(tok, time.Time{})
 	if errors.Is(err, auth.ErrUnknownKey) && time.Since(time.Unix(0, s.lastKeyReload.Load())) > time.Second {
 		if s.ReloadKeys(r.Context()) == nil {
-			c, err = s.keys.Open(tok, now)
+			c, err = s.keys.Open(tok, time.Time{})
 		}
+	}
+	if err == nil && !s.clock.Now(c.Environment).Before(c.ExpiresAt) {
+		err = auth.ErrExpiredToken
 	}
 	switch {
 	case errors.Is(err, auth.ErrExpiredToken):

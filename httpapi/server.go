@@ -30,6 +30,7 @@ type Store interface {
 	parcelgate.CodeService
 	parcelgate.InventoryService
 	parcelgate.CatalogReader
+	SandboxStore
 
 	Ping(ctx context.Context) error
 	TokenKeys(ctx context.Context) ([]auth.Key, error)
@@ -120,6 +121,7 @@ func (s *Server) routes() {
 	s.operationalRoutes()
 	s.tokenRoutes()
 	s.adminRoutes()
+	s.sandboxRoutes()
 	s.orderRoutes()
 	s.codeRoutes()
 	s.inventoryRoutes()

@@ -620,7 +620,7 @@ func (db *DB) retailerQuery(ctx context.Context, c *parcelgate.Caller, catalogEx
 			q.where.add("b.catalog_id IN (SELECT id FROM catalogs WHERE retailer_org_id = ? AND catalog_type = ?)", c.OrgID, string(parcelgate.CatalogWarehouse))
 		}
 	}
-	q.where.addVolatile("(b.eos_at = 0 OR b.eos_at > ?)", db.eosCutoff())
+	q.where.addVolatile("(b.eos_at = 0 OR b.eos_at > ?)", db.eosCutoff(c.Environment))
 	db.contentFilter(c, q, f)
 	return q, nil
 }

@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -38,6 +39,11 @@ type DB struct {
 	clock   parcelgate.Clock
 	codes   codeConfig
 	pages   boundaryCache // see keysetPage
+
+	// watchOnce starts the sandbox clock's refresh (see watchClock);
+	// stopWatch ends it.
+	watchOnce sync.Once
+	stopWatch context.CancelFunc
 }
 
 // Open connects to the database named by dsn: "sqlite:PATH" (or a path
@@ -130,6 +136,9 @@ func (db *DB) Ping(ctx context.Context) error {
 
 // Close closes every connection.
 func (db *DB) Close() error {
+	if db.stopWatch != nil {
+		db.stopWatch()
+	}
 	err := db.write.Close()
 	if db.read != db.write {
 		err = errors.Join(err, db.read.Close())

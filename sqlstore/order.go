@@ -337,7 +337,7 @@ func (tx *Tx) resend(ctx context.Context, org *parcelgate.Organization, rec *ord
 }
 
 func (tx *Tx) insertOrder(ctx context.Context, org *parcelgate.Organization, req *parcelgate.OrderRequest, hash string) (*parcelgate.Order, error) {
-	now := tx.db.clock.Now().UTC().Truncate(time.Microsecond)
+	now := tx.db.clock.Now(org.Environment).UTC().Truncate(time.Microsecond)
 	o := newOrder(org, req, now)
 	o.ID = newOrderID()
 	if o.ExternalID == "" {
@@ -377,7 +377,7 @@ func (tx *Tx) replaceOrder(ctx context.Context, org *parcelgate.Organization, re
 			return nil, err
 		}
 	}
-	now := tx.db.clock.Now().UTC().Truncate(time.Microsecond)
+	now := tx.db.clock.Now(rec.env).UTC().Truncate(time.Microsecond)
 	o := newOrder(org, req, now)
 	o.ID, o.ExternalID = rec.order.ID, rec.order.ExternalID
 	for _, q := range []string{`DELETE FROM order_rows WHERE order_pk = ?`, `DELETE FROM order_refs WHERE order_pk = ?`} {
@@ -486,7 +486,7 @@ func (tx *Tx) moveOrder(ctx context.Context, rec *orderRecord, to parcelgate.Ord
 	rec.statusAt, rec.updatedAt = micros(stamp), micros(stamp)
 	if to == parcelgate.OrderSubmitted {
 		// The delay before delivery counts from submission.
-		rec.readyAt = micros(tx.db.clock.Now())
+		rec.readyAt = micros(tx.db.clock.Now(rec.env))
 	}
 	doc, err := json.Marshal(rec.order)
 	if err != nil {

@@ -304,6 +304,6 @@ func anys[T any](vals []T) []any {
 }
 
 // eosCutoff is the oldest EOS deletion retailers still see (spec 3 rule 2).
-func (db *DB) eosCutoff() int64 {
-	return micros(db.clock.Now().Add(-parcelgate.EOSVisibility))
+func (db *DB) eosCutoff(env parcelgate.Environment) int64 {
+	return micros(db.clock.Now(env).Add(-parcelgate.EOSVisibility))
 }

@@ -28,7 +28,7 @@ import (
 // price is that stamped writes of one environment commit one at a time;
 // they are short, and reads never wait for them.
 func (tx *Tx) nextStamp(ctx context.Context, env parcelgate.Environment) (time.Time, error) {
-	now := micros(tx.db.clock.Now())
+	now := micros(tx.db.clock.Now(env))
 	var us int64
 	err := tx.QueryRow(ctx, `UPDATE change_clock SET last_us = CASE WHEN last_us >= ? THEN last_us + 1 ELSE ? END WHERE environment = ? RETURNING last_us`, now, now, string(env)).Scan(&us)
 	if err != nil {

@@ -13,7 +13,7 @@ import (
 // frozenClock never moves, the worst case for stamps taken from a clock.
 type frozenClock struct{ t time.Time }
 
-func (c frozenClock) Now() time.Time { return c.t }
+func (c frozenClock) Now(parcelgate.Environment) time.Time { return c.t }
 
 // DESIGN §6: modification stamps strictly increase in commit order, per
 // environment, even when the clock stands still and writers run at once.
