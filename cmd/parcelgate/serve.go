@@ -55,7 +55,7 @@ const (
 func serveFlags(name string, c *serveConfig) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "address to listen on")
-	fs.StringVar(&c.db, "db", "sqlite:parcelgate.db", "database: sqlite:PATH or a postgres:// URL")
+	fs.StringVar(&c.db, "db", "sqlite:parcelgate.db", "database: sqlite:PATH, memory (gone when the server stops) or a postgres:// URL")
 	fs.StringVar(&c.adminToken, "admin-token", "", "bearer token of the operator API (generated and printed when empty)")
 	fs.StringVar(&c.publicURL, "public-url", "", "base URL clients reach this server at (default: the URL of each request)")
 	fs.StringVar(&c.fulfillment, "fulfillment", "auto", "warehouse engine: auto (orders move on by themselves) or manual (only through the operator API)")

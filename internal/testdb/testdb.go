@@ -33,8 +33,17 @@ func PostgresDSN() string {
 	return DefaultPostgres
 }
 
-// Engines are the names Each runs a test under.
-var Engines = []string{"sqlite", "postgres"}
+// Engines are the names Each runs a test under: sqlite and postgres, or the
+// comma-separated list in PARCELGATE_TEST_ENGINES (which may also name
+// memory, the in-memory SQLite of --db memory).
+var Engines = engines()
+
+func engines() []string {
+	if s := os.Getenv("PARCELGATE_TEST_ENGINES"); s != "" {
+		return strings.Split(s, ",")
+	}
+	return []string{"sqlite", "postgres"}
+}
 
 // Each runs fn once per engine as a subtest, each with its own new database.
 func Each(t *testing.T, clock parcelgate.Clock, fn func(t *testing.T, db *sqlstore.DB)) {
@@ -65,6 +74,8 @@ func OpenDSN(t testing.TB, engine string, clock parcelgate.Clock) (*sqlstore.DB,
 		dsn = "sqlite:" + filepath.Join(t.TempDir(), "test.db")
 	case "postgres":
 		dsn = PostgresSchema(t)
+	case "memory":
+		dsn = "memory"
 	default:
 		t.Fatalf("testdb: unknown engine %q", engine)
 	}
