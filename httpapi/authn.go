@@ -70,6 +70,9 @@ func (s *Server) authenticate(r *http.Request, kind parcelgate.CredentialKind) (
 				message: fmt.Sprintf("Too many requests for this credential; the limit is %g a second. Retry after %s s.", float64(s.limit.perSecond), retryAfter(wait))}
 		}
 	}
+	if fail := s.injectFault(r, c); fail != nil {
+		return nil, fail
+	}
 	return c, nil
 }
 

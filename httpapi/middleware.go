@@ -18,6 +18,7 @@ import (
 type metrics struct {
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
+	faults   *prometheus.CounterVec // see fault.go
 }
 
 func newMetrics(reg *prometheus.Registry) metrics {
@@ -97,6 +98,7 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 		if !matched {
 			route = "unmatched"
 		}
+		r = r.WithContext(context.WithValue(r.Context(), routeKey{}, route))
 		defer func() {
 			if p := recover(); p != nil {
 				if p == http.ErrAbortHandler {

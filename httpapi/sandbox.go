@@ -22,6 +22,8 @@ type SandboxStore interface {
 	RestoreSnapshot(ctx context.Context, env parcelgate.Environment, businessID, name string) (*parcelgate.RestoreResult, error)
 	DropSnapshot(ctx context.Context, env parcelgate.Environment, businessID, name string) error
 	RestoreEverywhere(ctx context.Context, name string) ([]*parcelgate.RestoreResult, error)
+
+	FaultStore
 }
 
 // sandboxRoutes are the operator API's sandbox controls (issue 13).
@@ -37,6 +39,7 @@ func (s *Server) sandboxRoutes() {
 	s.handle("POST "+org+"/snapshots/{name}/restore", s.admin(s.restoreSnapshot))
 	s.handle("DELETE "+org+"/snapshots/{name}", s.admin(s.dropSnapshot))
 	s.handle("POST /admin/v1/demo/reset", s.admin(s.resetDemo))
+	s.faultRoutes()
 }
 
 // now is the time of the environment r acts in: the caller's, else

@@ -1,11 +1,14 @@
 package httpapi_test
 
 import (
+	"context"
 	"fmt"
+	"maps"
 	"net/http"
 	"testing"
 
 	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/demo"
 	"github.com/parcelgate/parcelgate/httpapi"
 	"github.com/parcelgate/parcelgate/internal/apitest"
 )
@@ -187,5 +190,31 @@ func TestResetBadInput(t *testing.T) {
 		e.Admin("POST", orgPath(tenantA, "/snapshots/missing/restore"), nil).Expect(http.StatusNotFound)
 		e.Admin("DELETE", orgPath(tenantA, "/snapshots/missing"), nil).Expect(http.StatusNotFound)
 		e.Admin("POST", "/admin/v1/demo/reset", nil).Expect(http.StatusNotFound)
+	})
+}
+
+// Issue 13: --demo data goes back to its seeded state with one call.
+func TestDemoReset(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		if _, err := demo.Seed(context.Background(), e.DB, parcelgate.DefaultVersions); err != nil {
+			t.Fatal(err)
+		}
+		tn := demo.Tenants[1]
+		var seeded httpapi.List[parcelgate.Snapshot]
+		e.Admin("GET", orgPath(tn.BusinessID, "/snapshots"), nil).Expect(http.StatusOK).JSON(&seeded)
+		if len(seeded.Content) != 1 || seeded.Content[0].Name != "demo" || seeded.Content[0].Objects == 0 {
+			t.Fatalf("demo snapshots %+v", seeded)
+		}
+		e.Admin("POST", "/admin/v1/reset?environment=test", nil).Expect(http.StatusOK)
+		var res httpapi.List[parcelgate.RestoreResult]
+		e.Admin("POST", "/admin/v1/demo/reset", nil).Expect(http.StatusOK).JSON(&res)
+		if len(res.Content) != 2*len(demo.Tenants) {
+			t.Fatalf("demo reset restored %+v", res)
+		}
+		var now parcelgate.Snapshot
+		e.Admin("POST", orgPath(tn.BusinessID, "/snapshots"), map[string]any{"name": "now"}).Expect(http.StatusCreated).JSON(&now)
+		if !maps.Equal(now.Tables, seeded.Content[0].Tables) {
+			t.Fatalf("after the demo reset %v, seeded %v", now.Tables, seeded.Content[0].Tables)
+		}
 	})
 }

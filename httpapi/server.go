@@ -68,6 +68,7 @@ type Server struct {
 	metric metrics
 
 	limit         *limiter
+	faults        faultCache
 	patterns      []string
 	lastKeyReload atomic.Int64 // unix nanoseconds
 	handler       http.Handler
