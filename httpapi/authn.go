@@ -64,6 +64,9 @@ func (s *Server) authenticate(r *http.Request, kind parcelgate.CredentialKind) (
 		}
 		return nil, &authFailure{http.StatusUnauthorized, "INVALID_TOKEN", "invalid_token", fmt.Sprintf("This is a %s token; this API takes tokens from %s.", c.Kind, where), ""}
 	}
+	if jr := journalFrom(r); jr != nil {
+		jr.caller = c
+	}
 	if s.limit != nil {
 		if ok, wait := s.limit.allow(c.Kind.String()+"/"+c.Subject, time.Now()); !ok {
 			return nil, &authFailure{status: http.StatusTooManyRequests, code: "TOO_MANY_REQUESTS", retryAfter: retryAfter(wait),

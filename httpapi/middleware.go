@@ -53,6 +53,8 @@ type recorder struct {
 	http.ResponseWriter
 	status int
 	bytes  int64
+	// capture keeps the start of the body for the request journal.
+	capture *cappedBuffer
 }
 
 func (r *recorder) WriteHeader(code int) {
@@ -68,6 +70,9 @@ func (r *recorder) Write(b []byte) (int, error) {
 	}
 	n, err := r.ResponseWriter.Write(b)
 	r.bytes += int64(n)
+	if r.capture != nil {
+		r.capture.keep(b[:n])
+	}
 	return n, err
 }
 
@@ -90,9 +95,17 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 			id = rand.Text()[:20]
 		}
 		ctx := context.WithValue(r.Context(), requestIDKey{}, id)
+		var jr *journalRecord
+		if s.journal != nil {
+			jr = &journalRecord{}
+			ctx = context.WithValue(ctx, journalKey{}, jr)
+		}
 		r = r.WithContext(ctx)
 		w.Header().Set("X-Request-ID", id)
 		rec := &recorder{ResponseWriter: w}
+		if jr != nil {
+			rec.capture = &cappedBuffer{}
+		}
 		_, route := mux.Handler(r)
 		matched := route != ""
 		if !matched {
@@ -116,6 +129,9 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 			elapsed := time.Since(start)
 			s.metric.requests.WithLabelValues(route, r.Method, strconv.Itoa(status)).Inc()
 			s.metric.duration.WithLabelValues(route, r.Method).Observe(elapsed.Seconds())
+			if jr != nil && jr.caller != nil {
+				s.journalCall(jr, rec, r, route, status, elapsed, id)
+			}
 			level := slog.LevelInfo
 			if status >= 500 {
 				level = slog.LevelError
@@ -136,6 +152,9 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 			return
 		}
 		r.Body = http.MaxBytesReader(rec, r.Body, s.cfg.MaxBodyBytes)
+		if jr != nil {
+			r.Body = teeBody{r.Body, &jr.body}
+		}
 		if !matched {
 			s.notRouted(mux, rec, r)
 			return

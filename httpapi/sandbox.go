@@ -24,6 +24,7 @@ type SandboxStore interface {
 	RestoreEverywhere(ctx context.Context, name string) ([]*parcelgate.RestoreResult, error)
 
 	FaultStore
+	JournalStore
 }
 
 // sandboxRoutes are the operator API's sandbox controls (issue 13).
@@ -40,6 +41,7 @@ func (s *Server) sandboxRoutes() {
 	s.handle("DELETE "+org+"/snapshots/{name}", s.admin(s.dropSnapshot))
 	s.handle("POST /admin/v1/demo/reset", s.admin(s.resetDemo))
 	s.faultRoutes()
+	s.journalRoutes()
 }
 
 // now is the time of the environment r acts in: the caller's, else

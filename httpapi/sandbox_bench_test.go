@@ -2,10 +2,12 @@ package httpapi_test
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"testing"
 
 	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/httpapi"
 	"github.com/parcelgate/parcelgate/internal/apitest"
 	"github.com/parcelgate/parcelgate/internal/testdb"
 )
@@ -49,5 +51,40 @@ func BenchmarkResetAndRestore(b *testing.B) {
 			b.ReportMetric(resetMs/float64(b.N), "reset-ms")
 			b.ReportMetric(restoreMs/float64(b.N), "restore-ms")
 		})
+	}
+}
+
+// BenchmarkJournalCost measures what the request journal adds to a call:
+// the same authenticated GET with the journal on and off. The entries are
+// written by a background writer; only capture and queueing are on the
+// request path.
+//
+//	go test ./httpapi -run '^$' -bench JournalCost -benchtime 2000x
+func BenchmarkJournalCost(b *testing.B) {
+	for _, engine := range testdb.Engines {
+		for _, on := range []bool{false, true} {
+			name := engine + "/journal-off"
+			if on {
+				name = engine + "/journal-on"
+			}
+			b.Run(name, func(b *testing.B) {
+				e := apitest.New(b, engine, func(c *httpapi.Config) { c.NoJournal = !on })
+				tok := e.EcomToken(parcelgate.Test, supplierA, parcelgate.RoleSupplier)
+				client := e.HTTP.Client()
+				for b.Loop() {
+					req, _ := http.NewRequest("GET", e.URL+"/ecommerce/v3/inventory", nil)
+					req.Header.Set("Authorization", "Bearer "+tok)
+					resp, err := client.Do(req)
+					if err != nil {
+						b.Fatal(err)
+					}
+					io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+					if resp.StatusCode != 200 {
+						b.Fatalf("%d", resp.StatusCode)
+					}
+				}
+			})
+		}
 	}
 }

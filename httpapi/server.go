@@ -54,6 +54,11 @@ type Config struct {
 	// RateLimit is the requests per second each credential may make to the
 	// APIs, with bursts of twice that; 0 turns the limit off.
 	RateLimit float64
+	// NoJournal turns the request journal off.
+	NoJournal bool
+	// JournalPerTenant is how many calls the journal keeps per
+	// organization; 0 means parcelgate.JournalPerTenant.
+	JournalPerTenant int
 }
 
 // Server is the HTTP API. Build it with New.
@@ -69,6 +74,7 @@ type Server struct {
 
 	limit         *limiter
 	faults        faultCache
+	journal       *journal // nil when off
 	patterns      []string
 	lastKeyReload atomic.Int64 // unix nanoseconds
 	handler       http.Handler
@@ -90,6 +96,12 @@ func New(store Store, keys *auth.Keyring, clock parcelgate.Clock, log *slog.Logg
 	s := &Server{store: store, keys: keys, clock: clock, log: log, cfg: cfg, mux: http.NewServeMux(), limit: newLimiter(cfg.RateLimit)}
 	s.reg = prometheus.NewRegistry()
 	s.metric = newMetrics(s.reg)
+	if !cfg.NoJournal {
+		if cfg.JournalPerTenant <= 0 {
+			s.cfg.JournalPerTenant = parcelgate.JournalPerTenant
+		}
+		s.journal = newJournal(store, log, s.cfg.JournalPerTenant, s.reg)
+	}
 	s.routes()
 	s.handler = s.middleware(s.mux)
 	return s

@@ -43,6 +43,10 @@ type serveConfig struct {
 
 	// codeRetention is how long a code lives undelivered (DESIGN §5).
 	codeRetention time.Duration
+
+	// journal keeps the last journalSize API calls of each organization.
+	journal     bool
+	journalSize int
 }
 
 // The warehouse's pace under --demo unless chosen: short enough to watch an
@@ -68,6 +72,8 @@ func serveFlags(name string, c *serveConfig) *flag.FlagSet {
 	fs.DurationVar(&c.deliverAfter, "deliver-after", 2*time.Minute, "--fulfillment auto: how long the warehouse takes to pick and pack a Submitted order (Delivered)")
 	fs.Float64Var(&c.rateLimit, "rate-limit", 0, "API requests per second per credential, bursts of twice that (0: no limit)")
 	fs.DurationVar(&c.codeRetention, "code-retention", parcelgate.DefaultCodeRetention, "how long a sending or errand code stays active when its shipment is not delivered first")
+	fs.BoolVar(&c.journal, "journal", true, "keep a request journal: the last API calls of each organization, secrets redacted (GET /admin/v1/requests)")
+	fs.IntVar(&c.journalSize, "journal-size", parcelgate.JournalPerTenant, "how many API calls the request journal keeps per organization")
 	return fs
 }
 
@@ -83,6 +89,9 @@ func parseServe(name string, args []string, stderr io.Writer) (*serveConfig, err
 	}
 	if err := envDefaults(fs); err != nil {
 		return nil, err
+	}
+	if c.journalSize < 1 || c.journalSize > 100000 {
+		return nil, fmt.Errorf("--journal-size must be 1-100000, not %d", c.journalSize)
 	}
 	if c.codeRetention <= 0 {
 		return nil, fmt.Errorf("--code-retention must be positive, not %s", c.codeRetention)
@@ -178,7 +187,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	srv := httpapi.New(db, auth.NewKeyring(keys), clock, log, httpapi.Config{
 		PublicURL: c.publicURL, Versions: c.versionList(), AdminToken: c.adminToken,
 		SandboxClock: sandbox, MaxBodyBytes: c.maxBody, RateLimit: c.rateLimit,
+		NoJournal: !c.journal, JournalPerTenant: c.journalSize,
 	})
+	// The journal's last calls are written before the database closes.
+	defer srv.Close()
 
 	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {

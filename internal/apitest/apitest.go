@@ -92,6 +92,7 @@ func NewWithDB(t testing.TB, db *sqlstore.DB, clock *parcelgate.SandboxClock, op
 		log = slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
 	srv := httpapi.New(db, auth.NewKeyring(keys), clock, log, cfg)
+	t.Cleanup(srv.Close)
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)
 	return &Env{T: t, DB: db, Server: srv, HTTP: hs, Clock: clock, URL: hs.URL}
