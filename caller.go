@@ -21,6 +21,9 @@ const (
 	// KindEcom tokens come from /auth/token (service account) and open the
 	// warehouse order, product, stock and catalog APIs.
 	KindEcom CredentialKind = 2
+	// KindOperator is the operator: the admin token, or an operator signed
+	// in to the console. It may do every Action in every tenant.
+	KindOperator CredentialKind = 3
 )
 
 func (k CredentialKind) String() string {
@@ -29,6 +32,8 @@ func (k CredentialKind) String() string {
 		return "gateway"
 	case KindEcom:
 		return "ecom"
+	case KindOperator:
+		return "operator"
 	}
 	return "unknown"
 }

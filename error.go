@@ -79,30 +79,65 @@ func ErrorFields(err error) []FieldError {
 	return nil
 }
 
+// MaxProblems bounds the field errors one answer lists: a hostile body with
+// a million bad rows is answered with the first MaxProblems and a count of
+// the rest, not with a body larger than the request.
+const MaxProblems = 100
+
 // Problems collects field errors so that a request with several problems is
-// answered with all of them at once.
-type Problems []FieldError
+// answered with all of them at once (up to MaxProblems, then only counted).
+type Problems struct {
+	list []FieldError
+	more int
+}
 
 // Add records a problem with field.
 func (p *Problems) Add(field, format string, args ...any) {
-	*p = append(*p, FieldError{Field: field, Message: fmt.Sprintf(format, args...)})
+	p.add(FieldError{Field: field, Message: fmt.Sprintf(format, args...)})
 }
 
 // AddAt records a problem with field of the element at index i of a request array.
 func (p *Problems) AddAt(i int, field, format string, args ...any) {
 	idx := i
-	*p = append(*p, FieldError{Index: &idx, Field: field, Message: fmt.Sprintf(format, args...)})
+	p.add(FieldError{Index: &idx, Field: field, Message: fmt.Sprintf(format, args...)})
 }
 
+// AddFields records field errors as they are, such as those another
+// check returned (ErrorFields of its error).
+func (p *Problems) AddFields(fs ...FieldError) {
+	for _, f := range fs {
+		p.add(f)
+	}
+}
+
+func (p *Problems) add(f FieldError) {
+	if len(p.list) >= MaxProblems {
+		p.more++
+		return
+	}
+	p.list = append(p.list, f)
+}
+
+// Len is how many problems were recorded, listed or only counted.
+func (p *Problems) Len() int { return len(p.list) + p.more }
+
+// List returns the recorded problems (at most MaxProblems).
+func (p *Problems) List() []FieldError { return p.list }
+
 // Err returns nil when there are no problems, else an EINVALID *Error
-// carrying all of them.
-func (p Problems) Err() error {
-	if len(p) == 0 {
+// carrying them; past MaxProblems the list ends with a "(more)" entry that
+// says how many were left out.
+func (p *Problems) Err() error {
+	if p.Len() == 0 {
 		return nil
 	}
-	msg := p[0].Field + ": " + p[0].Message
-	if len(p) > 1 {
-		msg = fmt.Sprintf("%s (and %d more)", msg, len(p)-1)
+	msg := p.list[0].Field + ": " + p.list[0].Message
+	if n := p.Len(); n > 1 {
+		msg = fmt.Sprintf("%s (and %d more)", msg, n-1)
 	}
-	return &Error{Code: EINVALID, Message: "Validation failed: " + msg, Fields: p}
+	fields := p.list
+	if p.more > 0 {
+		fields = append(fields[:len(fields):len(fields)], FieldError{Field: "(more)", Message: fmt.Sprintf("and %d more problems", p.more)})
+	}
+	return &Error{Code: EINVALID, Message: "Validation failed: " + msg, Fields: fields}
 }

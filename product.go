@@ -236,7 +236,7 @@ func parseProduct(i int, raw json.RawMessage, p *Problems) *Product {
 		}
 	}
 	var shape productShape
-	n := len(*p)
+	n := p.Len()
 	if err := json.Unmarshal(raw, &shape); err != nil {
 		if te, ok := err.(*json.UnmarshalTypeError); ok && te.Field != "" {
 			p.AddAt(i, "product."+te.Field, "must be %s, not %s", JSONTypeName(te.Type.Kind().String()), te.Value)
@@ -248,7 +248,7 @@ func parseProduct(i int, raw json.RawMessage, p *Problems) *Product {
 	if ext, ok := doc["externalId"]; !ok {
 		p.AddAt(i, "product.externalId", "is required")
 	} else if json.Unmarshal(ext, &prod.ExternalID) != nil {
-		if len(*p) == n {
+		if p.Len() == n {
 			p.AddAt(i, "product.externalId", "must be a string")
 		}
 	} else {
@@ -270,7 +270,7 @@ func parseProduct(i int, raw json.RawMessage, p *Problems) *Product {
 			named = true
 		}
 	}
-	if !named && len(*p) == n {
+	if !named && p.Len() == n {
 		p.AddAt(i, "product.descriptions", "a name is required in at least one language, e.g. descriptions.en.name")
 	}
 	prod.Document, _ = json.Marshal(doc)

@@ -150,25 +150,17 @@ func (s *Server) errand(env parcelgate.Environment, h handlerFunc) http.Handler 
 	})
 }
 
-// ecom wraps a handler of the ecom API: an ecom token holding at least one
-// of roles.
-func (s *Server) ecom(roles []parcelgate.Role, h handlerFunc) http.Handler {
+// ecom wraps a handler of the ecom API: an ecom token whose caller May do
+// action (the one table of who may act is the root's).
+func (s *Server) ecom(action parcelgate.Action, h handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c, fail := s.authenticate(r, parcelgate.KindEcom)
 		if fail != nil {
 			s.refuse(w, r, ecomSurface, fail)
 			return
 		}
-		allowed := len(roles) == 0
-		for _, role := range roles {
-			allowed = allowed || c.HasRole(role)
-		}
-		if !allowed {
-			names := make([]string, len(roles))
-			for i, role := range roles {
-				names[i] = string(role)
-			}
-			s.writeErrorBody(w, r, ecomSurface, http.StatusForbidden, "", fmt.Sprintf("This operation needs the role %s.", strings.Join(names, " or ")), nil)
+		if err := c.May(action); err != nil {
+			s.writeErrorBody(w, r, ecomSurface, http.StatusForbidden, "", parcelgate.ErrorMessage(err), nil)
 			return
 		}
 		s.serve(w, r.WithContext(parcelgate.NewContext(r.Context(), c)), ecomSurface, h)

@@ -10,15 +10,14 @@ import (
 
 // catalogReaderRoles may read catalogs they own as retailer; a merchant
 // only its Warehouse catalogs (the store enforces that part).
-var catalogReaderRoles = []parcelgate.Role{parcelgate.RoleRetailer, parcelgate.RoleMerchant}
 
 // The retailer's side: catalogs and what suppliers published to them
 // (spec 4.4, DESIGN §6).
 func (s *Server) catalogRoutes() {
-	s.handle("GET /ecommerce/v3/catalogs", s.ecom(nil, s.listOwnCatalogs))
-	s.handle("GET /ecommerce/v3/catalogs/balances", s.ecom(catalogReaderRoles, s.listCatalogBalances))
-	s.handle("GET /ecommerce/v3/catalogs/{catalogId}/balances", s.ecom(catalogReaderRoles, s.listCatalogBalances))
-	s.handle("GET /ecommerce/v3/catalogs/{catalogId}/products", s.ecom(catalogReaderRoles, s.listCatalogProducts))
+	s.handle("GET /ecommerce/v3/catalogs", s.ecom(parcelgate.ActionListOwnCatalogs, s.listOwnCatalogs))
+	s.handle("GET /ecommerce/v3/catalogs/balances", s.ecom(parcelgate.ActionReadWarehouseCatalogs, s.listCatalogBalances))
+	s.handle("GET /ecommerce/v3/catalogs/{catalogId}/balances", s.ecom(parcelgate.ActionReadWarehouseCatalogs, s.listCatalogBalances))
+	s.handle("GET /ecommerce/v3/catalogs/{catalogId}/products", s.ecom(parcelgate.ActionReadWarehouseCatalogs, s.listCatalogProducts))
 }
 
 // listOwnCatalogs answers GET /catalogs?role=RETAILER|SUPPLIER; any ecom
@@ -26,7 +25,7 @@ func (s *Server) catalogRoutes() {
 func (s *Server) listOwnCatalogs(w http.ResponseWriter, r *http.Request) error {
 	var p parcelgate.Problems
 	pr, err := parsePage(r, parcelgate.DefaultPageSize)
-	p = append(p, parcelgate.ErrorFields(err)...)
+	p.AddFields(parcelgate.ErrorFields(err)...)
 	role := parcelgate.CatalogRole(strings.ToUpper(strings.TrimSpace(r.URL.Query().Get("role"))))
 	switch role {
 	case "":

@@ -10,17 +10,16 @@ import (
 
 // supplierRoles may write and read products and balances: in the
 // warehouse service the merchant is its own supplier.
-var supplierRoles = []parcelgate.Role{parcelgate.RoleSupplier, parcelgate.RoleMerchant}
 
 // The supplier's side of products and stock (spec 4.4, DESIGN §6).
 func (s *Server) inventoryRoutes() {
-	s.handle("PUT /ecommerce/v3/inventory", s.ecom(supplierRoles, s.putInventory))
-	s.handle("GET /ecommerce/v3/inventory", s.ecom(supplierRoles, s.listInventory))
-	s.handle("DELETE /ecommerce/v3/inventory", s.ecom(supplierRoles, s.endOfSale))
-	s.handle("GET /ecommerce/v3/inventory/{externalId}", s.ecom(supplierRoles, s.getInventoryItem))
-	s.handle("PUT /ecommerce/v3/inventory/balances", s.ecom(supplierRoles, s.putBalances))
-	s.handle("GET /ecommerce/v3/inventory/balances", s.ecom(supplierRoles, s.listSupplierBalances))
-	s.handle("DELETE /ecommerce/v3/inventory/balances", s.ecom(supplierRoles, s.deleteBalances))
+	s.handle("PUT /ecommerce/v3/inventory", s.ecom(parcelgate.ActionManageProducts, s.putInventory))
+	s.handle("GET /ecommerce/v3/inventory", s.ecom(parcelgate.ActionReadProducts, s.listInventory))
+	s.handle("DELETE /ecommerce/v3/inventory", s.ecom(parcelgate.ActionManageProducts, s.endOfSale))
+	s.handle("GET /ecommerce/v3/inventory/{externalId}", s.ecom(parcelgate.ActionReadProducts, s.getInventoryItem))
+	s.handle("PUT /ecommerce/v3/inventory/balances", s.ecom(parcelgate.ActionPublishBalances, s.putBalances))
+	s.handle("GET /ecommerce/v3/inventory/balances", s.ecom(parcelgate.ActionReadProducts, s.listSupplierBalances))
+	s.handle("DELETE /ecommerce/v3/inventory/balances", s.ecom(parcelgate.ActionPublishBalances, s.deleteBalances))
 }
 
 func (s *Server) putInventory(w http.ResponseWriter, r *http.Request) error {
@@ -165,7 +164,7 @@ func parseBalanceQuery(r *http.Request, supplier bool) (parcelgate.PageRequest, 
 	q := r.URL.Query()
 	var p parcelgate.Problems
 	pr, err := parsePage(r, parcelgate.DefaultPageSize)
-	p = append(p, parcelgate.ErrorFields(err)...)
+	p.AddFields(parcelgate.ErrorFields(err)...)
 	var f parcelgate.BalanceFilter
 	f.ProductExternalIDs = listParam(q, "productExternalId", &p, func(v string) bool { return parcelgate.ValidExternalID(v) })
 	f.EANCodes = listParam(q, "eanCode", &p, func(v string) bool { return len(v) <= 64 })

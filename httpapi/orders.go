@@ -14,16 +14,16 @@ import (
 // Warehouse sales orders (spec 4.3, DESIGN §7), for service accounts with
 // the merchant role.
 func (s *Server) orderRoutes() {
-	merchant := []parcelgate.Role{parcelgate.RoleMerchant}
-	s.handle("PUT /ecommerce/v3/order", s.ecom(merchant, s.createOrder))
+	place, read := parcelgate.ActionPlaceOrders, parcelgate.ActionReadOrders
+	s.handle("PUT /ecommerce/v3/order", s.ecom(place, s.createOrder))
 	// The same operation under the path existing integrations use.
-	s.handle("POST /ecommerce/v3/orders", s.ecom(merchant, s.createOrder))
-	s.handle("GET /ecommerce/v3/orders", s.ecom(merchant, s.listOrders))
-	s.handle("GET /ecommerce/v3/orders/{id}", s.ecom(merchant, onOrder(s.store.FindOrder)))
-	s.handle("PUT /ecommerce/v3/orders/{id}", s.ecom(merchant, s.updateOrder))
-	s.handle("POST /ecommerce/v3/orders/{id}", s.ecom(merchant, s.reopenOrder))
-	s.handle("DELETE /ecommerce/v3/orders/{id}", s.ecom(merchant, onOrder(s.store.CancelOrder)))
-	s.handle("PATCH /ecommerce/v3/orders/{id}/preferences", s.ecom(merchant, s.setOrderPreferences))
+	s.handle("POST /ecommerce/v3/orders", s.ecom(place, s.createOrder))
+	s.handle("GET /ecommerce/v3/orders", s.ecom(read, s.listOrders))
+	s.handle("GET /ecommerce/v3/orders/{id}", s.ecom(read, onOrder(s.store.FindOrder)))
+	s.handle("PUT /ecommerce/v3/orders/{id}", s.ecom(place, s.updateOrder))
+	s.handle("POST /ecommerce/v3/orders/{id}", s.ecom(place, s.reopenOrder))
+	s.handle("DELETE /ecommerce/v3/orders/{id}", s.ecom(place, onOrder(s.store.CancelOrder)))
+	s.handle("PATCH /ecommerce/v3/orders/{id}/preferences", s.ecom(place, s.setOrderPreferences))
 	s.handle("POST /admin/v1/orders/status", s.admin(s.setOrderStatus))
 }
 
@@ -179,7 +179,7 @@ func (s *Server) listOrders(w http.ResponseWriter, r *http.Request) error {
 	pr, perr := parsePage(r, parcelgate.DefaultOrderPageSize)
 	var p parcelgate.Problems
 	if perr != nil {
-		p = append(p, parcelgate.ErrorFields(perr)...)
+		p.AddFields(parcelgate.ErrorFields(perr)...)
 	}
 	q, qv := parcelgate.OrderQuery{}, r.URL.Query()
 	from, hasFrom := parseTime(qv, "updatedFrom", &p)

@@ -65,12 +65,12 @@ func TestParseTime(t *testing.T) {
 	for _, v := range []string{"2025-04-01T09:00:00Z", "2025-04-01T12:00:00+03:00", "2025-04-01T12:00:00 03:00", "2025-04-01T09:00:00.000Z"} {
 		var p parcelgate.Problems
 		got, ok := parseTime(url.Values{"t": {v}}, "t", &p)
-		if !ok || !got.Equal(want) || len(p) != 0 {
+		if !ok || !got.Equal(want) || p.Len() != 0 {
 			t.Errorf("%q: %v %v %v", v, got, ok, p)
 		}
 	}
 	var p parcelgate.Problems
-	if _, ok := parseTime(url.Values{"t": {"yesterday"}}, "t", &p); ok || len(p) != 1 || p[0].Field != "t" {
+	if _, ok := parseTime(url.Values{"t": {"yesterday"}}, "t", &p); ok || p.Len() != 1 || p.List()[0].Field != "t" {
 		t.Errorf("bad time: %v", p)
 	}
 }

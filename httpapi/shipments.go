@@ -67,7 +67,7 @@ func parseShipmentRequest(r *http.Request) (*parcelgate.Shipment, error) {
 		s.Parcels = append(s.Parcels, parcelgate.Parcel{ParcelID: pr.ParcelID, PackageCode: code, Weight: pr.Weight, Length: pr.Length, Width: pr.Width, Height: pr.Height})
 	}
 	if err := s.Validate(); err != nil {
-		p = append(p, parcelgate.ErrorFields(err)...)
+		p.AddFields(parcelgate.ErrorFields(err)...)
 	}
 	return s, p.Err()
 }

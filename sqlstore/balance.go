@@ -261,7 +261,7 @@ func (w *balanceWriter) apply(ctx context.Context, entries []parcelgate.BalanceI
 			}
 			i := slices.IndexFunc(w.pub[prod.id], func(x published) bool { return x.catalog.id == cat.id })
 			if i < 0 {
-				if len(p) > 0 {
+				if p.Len() > 0 {
 					continue
 				}
 				// Spec 4.4 PUT balances rule 1: publish. Fields the entry
@@ -290,16 +290,16 @@ func (w *balanceWriter) apply(ctx context.Context, entries []parcelgate.BalanceI
 				continue
 			}
 		}
-		if len(p) > 0 {
+		if p.Len() > 0 {
 			continue
 		}
 		for _, t := range targets {
 			w.stage(t.balanceID, e)
 		}
 	}
-	if len(p) > 0 {
+	if p.Len() > 0 {
 		err := p.Err().(*parcelgate.Error)
-		err.Message = fmt.Sprintf("%d balance entries cannot be applied; nothing was changed. First: %s", len(p), strings.TrimPrefix(err.Message, "Validation failed: "))
+		err.Message = fmt.Sprintf("%d balance entries cannot be applied; nothing was changed. First: %s", p.Len(), strings.TrimPrefix(err.Message, "Validation failed: "))
 		return nil, err
 	}
 	if err := w.publishStaged(ctx); err != nil {

@@ -209,8 +209,8 @@ func (db *DB) EndOfSale(ctx context.Context, externalIDs []string) ([]*parcelgat
 				return err
 			}
 		}
-		if len(p) > 0 {
-			return &parcelgate.Error{Code: parcelgate.ENOTFOUND, Message: fmt.Sprintf("%d of the products to delete were not found; nothing was deleted.", len(p)), Fields: p}
+		if p.Len() > 0 {
+			return &parcelgate.Error{Code: parcelgate.ENOTFOUND, Message: fmt.Sprintf("%d of the products to delete were not found; nothing was deleted.", p.Len()), Fields: p.List()}
 		}
 		return nil
 	})

@@ -1,0 +1,115 @@
+package parcelgate
+
+import (
+	"strings"
+)
+
+// Action is one thing a caller may do on a tenant's behalf. Every surface
+// that acts for a tenant — the HTTP API, the console, the CLI — asks
+// Caller.May with one of these, so who may act is decided here and only
+// here.
+type Action string
+
+const (
+	// Warehouse sales orders (spec 4.3): the merchant's.
+	ActionPlaceOrders Action = "orders:write"
+	ActionReadOrders  Action = "orders:read"
+
+	// Products and balances (spec 4.4): a supplier publishes its own; a
+	// merchant, who stocks the provider's warehouse, does the same.
+	ActionManageProducts  Action = "products:write"
+	ActionReadProducts    Action = "products:read"
+	ActionPublishBalances Action = "balances:write"
+
+	// Catalogs (spec 4.4): every ecom role may list the catalogs it takes
+	// part in; retailers read the balances of all their catalogs, and a
+	// merchant reads those of the provider's warehouse catalogs only.
+	ActionListOwnCatalogs       Action = "catalogs:list"
+	ActionReadWarehouseCatalogs Action = "catalogs:read-warehouse"
+	ActionReadAllCatalogs       Action = "catalogs:read"
+
+	// Delivery services and pick-up points: anyone who places orders or
+	// publishes stock may look them up.
+	ActionReadLocations Action = "locations:read"
+
+	// Sending codes, shipment data and errand codes (spec 4.1, 4.2): a
+	// gateway client's.
+	ActionCreateShipments Action = "shipments:write"
+	ActionReadShipments   Action = "shipments:read"
+	ActionCreateCodes     Action = "codes:write"
+	ActionReadCodes       Action = "codes:read"
+	ActionReadErrandCodes Action = "errand-codes:read"
+
+	// ActionOperate is the operator's: credentials, organizations, the
+	// warehouse's moves, the sandbox controls.
+	ActionOperate Action = "operate"
+)
+
+// ecomPermissions is the table of who may act on the ecom API (spec 5.2):
+// for each action, the roles of a service account that allow it.
+var ecomPermissions = map[Action][]Role{
+	ActionPlaceOrders:           {RoleMerchant},
+	ActionReadOrders:            {RoleMerchant},
+	ActionManageProducts:        {RoleSupplier, RoleMerchant},
+	ActionReadProducts:          {RoleSupplier, RoleMerchant},
+	ActionPublishBalances:       {RoleSupplier, RoleMerchant},
+	ActionListOwnCatalogs:       {RoleMerchant, RoleSupplier, RoleRetailer},
+	ActionReadWarehouseCatalogs: {RoleRetailer, RoleMerchant},
+	ActionReadAllCatalogs:       {RoleRetailer},
+	ActionReadLocations:         {RoleMerchant, RoleSupplier, RoleRetailer},
+}
+
+// gatewayPermissions lists what a gateway client may do (spec 5.1): every
+// gateway action, within the API versions its token grants.
+var gatewayPermissions = map[Action]bool{
+	ActionCreateShipments: true,
+	ActionReadShipments:   true,
+	ActionCreateCodes:     true,
+	ActionReadCodes:       true,
+	ActionReadErrandCodes: true,
+}
+
+// RolesFor returns the service-account roles that allow a on the ecom API
+// (none for gateway and operator actions).
+func RolesFor(a Action) []Role { return ecomPermissions[a] }
+
+// May reports whether c may do a: nil, or an EFORBIDDEN *Error that says
+// what is missing. A token of one service never acts on the other's API
+// (decisions §4); an operator may do everything, in every tenant.
+func (c *Caller) May(a Action) error {
+	if c == nil {
+		return Errorf(EUNAUTHORIZED, "No credentials were given.")
+	}
+	switch c.Kind {
+	case KindOperator:
+		return nil
+	case KindGateway:
+		if gatewayPermissions[a] {
+			return nil
+		}
+		return Errorf(EFORBIDDEN, "A gateway token cannot do this; it needs %s.", needs(a))
+	case KindEcom:
+		for _, r := range ecomPermissions[a] {
+			if c.HasRole(r) {
+				return nil
+			}
+		}
+		return Errorf(EFORBIDDEN, "This operation needs %s.", needs(a))
+	}
+	return Errorf(EFORBIDDEN, "This operation needs %s.", needs(a))
+}
+
+// needs says in words who may do a, for the messages of May.
+func needs(a Action) string {
+	if roles := ecomPermissions[a]; len(roles) > 0 {
+		names := make([]string, len(roles))
+		for i, r := range roles {
+			names[i] = string(r)
+		}
+		return "the role " + strings.Join(names, " or ")
+	}
+	if gatewayPermissions[a] {
+		return "a gateway token"
+	}
+	return "the operator"
+}

@@ -1,0 +1,302 @@
+// Package jsonin is the one reader of JSON request bodies.
+//
+// Every surface reads its body through Decode (the lenient ecom surface,
+// which then picks typed values out of the tree with a Reader) or
+// DecodeStrict (the gateway and operator surfaces, which decode into
+// structs and refuse unknown fields). Both decode in one streaming pass that
+// stops at the first breach of Limits, so a hostile body costs at most its
+// size plus a bounded tree, never the gigabytes a naive decode of millions of
+// empty objects takes. Both refuse invalid UTF-8 and U+0000 in any string or
+// key: neither may reach a database (PostgreSQL rejects them, SQLite would
+// store them and serve broken JSON back).
+//
+// Errors are *parcelgate.Error: EINVALID for a malformed body, ETOOLARGE for
+// a limit or the body cap, each with one FieldError naming the JSON path
+// (rows[3].externalProductId) or "(body)".
+package jsonin
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/parcelgate/parcelgate"
+)
+
+// Limits bound what one body may hold. They are checked while decoding, so
+// decoding stops at the first value over a limit.
+type Limits struct {
+	MaxDepth   int // nesting of arrays and objects
+	MaxArray   int // elements of any one array
+	MaxMembers int // members of any one object
+	MaxString  int // bytes of one string or key
+	// MaxValues bounds every value of the body together, which bounds the
+	// memory of the decoded tree whatever its shape.
+	MaxValues int
+	// Arrays caps named arrays more tightly than MaxArray, by their path
+	// with indexes left out: "rows" for an order's rows, "(body)" for a
+	// top-level array, "[].balances" for the balances of each element of one.
+	Arrays map[string]int
+}
+
+// Default are the limits of every surface unless it asks for others. A tree
+// within them takes at most a few tens of MiB whatever the body's shape.
+var Default = Limits{MaxDepth: 32, MaxArray: 10000, MaxMembers: 1000, MaxString: 64 << 10, MaxValues: 500_000}
+
+// BodyPath names the body itself in field errors.
+const BodyPath = "(body)"
+
+// Decode reads exactly one JSON value from r into a tree of map[string]any,
+// []any, string, json.Number, bool and nil. The caller caps r's size (an
+// *http.MaxBytesError from r is answered as ETOOLARGE).
+func Decode(r io.Reader, lim Limits) (any, error) {
+	body, err := readAll(r)
+	if err != nil {
+		return nil, err
+	}
+	return decode(body, lim, true)
+}
+
+// DecodeStrict reads exactly one JSON value from r into v, refusing fields v
+// does not have, with the limits and checks of Decode.
+func DecodeStrict(r io.Reader, v any, lim Limits) error {
+	body, err := readAll(r)
+	if err != nil {
+		return err
+	}
+	if _, err := decode(body, lim, false); err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return typeError(err)
+	}
+	return nil
+}
+
+func readAll(r io.Reader) ([]byte, error) {
+	body, err := io.ReadAll(r)
+	if err != nil {
+		if maxErr, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			return nil, tooLarge(BodyPath, fmt.Sprintf("The request body is over the limit of %d bytes.", maxErr.Limit), "is over the body size limit")
+		}
+		return nil, invalid(BodyPath, "The request body could not be read.", "could not be read")
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return nil, invalid(BodyPath, "The request body is empty; a JSON value is required.", "is required")
+	}
+	return body, nil
+}
+
+// decoder walks the token stream once, checking every limit before it
+// keeps a value.
+type decoder struct {
+	body   []byte
+	dec    *json.Decoder
+	lim    Limits
+	build  bool
+	values int
+	last   int64 // input offset after the previous token
+}
+
+func decode(body []byte, lim Limits, build bool) (any, error) {
+	d := &decoder{body: body, dec: json.NewDecoder(bytes.NewReader(body)), lim: lim, build: build}
+	d.dec.UseNumber()
+	v, err := d.value(BodyPath, "(body)", 0)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := d.dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, invalid(BodyPath, "The request body holds more than one JSON value.", "must hold exactly one JSON value")
+	}
+	return v, nil
+}
+
+// token returns the next token and the raw bytes it was read from, so that
+// strings can be checked for invalid UTF-8 (which encoding/json would
+// silently replace with U+FFFD).
+func (d *decoder) token(path string) (json.Token, []byte, error) {
+	t, err := d.dec.Token()
+	if err != nil {
+		return nil, nil, d.syntax(err, path)
+	}
+	off := d.dec.InputOffset()
+	raw := d.body[d.last:off]
+	d.last = off
+	return t, raw, nil
+}
+
+func (d *decoder) syntax(err error, path string) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return invalid(path, "The request body is not valid JSON: it ends too early.", "is cut short")
+	}
+	if se, ok := errors.AsType[*json.SyntaxError](err); ok {
+		return invalid(path, fmt.Sprintf("The request body is not valid JSON at byte %d: %s.", se.Offset, se.Error()), "is not valid JSON")
+	}
+	return invalid(path, "The request body is not valid JSON: "+strings.TrimPrefix(err.Error(), "json: ")+".", "is not valid JSON")
+}
+
+// value reads one value at path; shape is the path with indexes left out.
+func (d *decoder) value(path, shape string, depth int) (any, error) {
+	t, raw, err := d.token(path)
+	if err != nil {
+		return nil, err
+	}
+	return d.valueFrom(t, raw, path, shape, depth)
+}
+
+func (d *decoder) valueFrom(t json.Token, raw []byte, path, shape string, depth int) (any, error) {
+	if d.values++; d.lim.MaxValues > 0 && d.values > d.lim.MaxValues {
+		return nil, tooLarge(path, fmt.Sprintf("The request body holds more than %d JSON values.", d.lim.MaxValues), fmt.Sprintf("the body holds more than %d values", d.lim.MaxValues))
+	}
+	switch t := t.(type) {
+	case json.Delim:
+		if depth+1 > d.lim.MaxDepth && d.lim.MaxDepth > 0 {
+			return nil, tooLarge(path, fmt.Sprintf("%s: nests deeper than %d levels.", path, d.lim.MaxDepth), fmt.Sprintf("nests deeper than %d levels", d.lim.MaxDepth))
+		}
+		if t == '[' {
+			return d.array(path, shape, depth+1)
+		}
+		return d.object(path, shape, depth+1)
+	case string:
+		if err := d.checkString(t, raw, path); err != nil {
+			return nil, err
+		}
+		return t, nil
+	default: // json.Number, bool, nil
+		return t, nil
+	}
+}
+
+func (d *decoder) array(path, shape string, depth int) (any, error) {
+	max := d.lim.MaxArray
+	if n, ok := d.lim.Arrays[shape]; ok {
+		max = n
+	}
+	var out []any
+	if d.build {
+		out = []any{}
+	}
+	elemShape := "[]"
+	if shape != BodyPath {
+		elemShape = shape + "[]"
+	}
+	for i := 0; ; i++ {
+		t, raw, err := d.token(path)
+		if err != nil {
+			return nil, err
+		}
+		if t == json.Delim(']') {
+			return out, nil
+		}
+		if max > 0 && i >= max {
+			return nil, tooLarge(path, fmt.Sprintf("%s: must hold at most %d items.", path, max), fmt.Sprintf("must hold at most %d items", max))
+		}
+		v, err := d.valueFrom(t, raw, index(path, i), elemShape, depth)
+		if err != nil {
+			return nil, err
+		}
+		if d.build {
+			out = append(out, v)
+		}
+	}
+}
+
+func (d *decoder) object(path, shape string, depth int) (any, error) {
+	var out map[string]any
+	if d.build {
+		out = map[string]any{}
+	}
+	for n := 0; ; n++ {
+		t, raw, err := d.token(path)
+		if err != nil {
+			return nil, err
+		}
+		if t == json.Delim('}') {
+			return out, nil
+		}
+		key, _ := t.(string)
+		if d.lim.MaxMembers > 0 && n >= d.lim.MaxMembers {
+			return nil, tooLarge(path, fmt.Sprintf("%s: must hold at most %d members.", path, d.lim.MaxMembers), fmt.Sprintf("must hold at most %d members", d.lim.MaxMembers))
+		}
+		child := Path(path, key)
+		if err := d.checkString(key, raw, child); err != nil {
+			return nil, err
+		}
+		childShape := key
+		if shape != BodyPath {
+			childShape = shape + "." + key
+		}
+		v, err := d.value(child, childShape, depth)
+		if err != nil {
+			return nil, err
+		}
+		if d.build {
+			out[key] = v
+		}
+	}
+}
+
+func (d *decoder) checkString(s string, raw []byte, path string) error {
+	// raw holds the token as sent; a lone surrogate escape (\ud800) is
+	// decoded to U+FFFD, which is valid text, so only raw bytes can be bad.
+	if !utf8.Valid(raw) {
+		return invalid(path, fmt.Sprintf("%s: is not valid UTF-8.", path), "must be valid UTF-8 text")
+	}
+	if strings.IndexByte(s, 0) >= 0 {
+		return invalid(path, fmt.Sprintf("%s: must not contain the NUL character (\\u0000).", path), "must not contain the NUL character")
+	}
+	if d.lim.MaxString > 0 && len(s) > d.lim.MaxString {
+		return tooLarge(path, fmt.Sprintf("%s: is longer than %d bytes.", path, d.lim.MaxString), fmt.Sprintf("must be at most %d bytes", d.lim.MaxString))
+	}
+	return nil
+}
+
+func typeError(err error) error {
+	if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
+		field := te.Field
+		if field == "" {
+			field = BodyPath
+		}
+		msg := fmt.Sprintf("must be %s, not %s", parcelgate.JSONTypeName(te.Type.Kind().String()), te.Value)
+		return invalid(field, fmt.Sprintf("%s: %s.", field, msg), msg)
+	}
+	if f, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		f = strings.Trim(f, `"`)
+		return invalid(f, fmt.Sprintf("Unknown field %q.", f), "is not a field of this request")
+	}
+	return invalid(BodyPath, "The request body does not fit this request: "+strings.TrimPrefix(err.Error(), "json: ")+".", "does not fit this request")
+}
+
+func invalid(field, message, fieldMessage string) error {
+	return &parcelgate.Error{Code: parcelgate.EINVALID, Message: message, Fields: []parcelgate.FieldError{{Field: field, Message: fieldMessage}}}
+}
+
+func tooLarge(field, message, fieldMessage string) error {
+	return &parcelgate.Error{Code: parcelgate.ETOOLARGE, Message: message, Fields: []parcelgate.FieldError{{Field: field, Message: fieldMessage}}}
+}
+
+// Path names member key of the value at parent.
+func Path(parent, key string) string {
+	if parent == "" || parent == BodyPath {
+		return key
+	}
+	return parent + "." + key
+}
+
+// Index names element i of the array at parent.
+func Index(parent string, i int) string { return index(parent, i) }
+
+func index(parent string, i int) string {
+	if parent == BodyPath {
+		parent = ""
+	}
+	return parent + "[" + strconv.Itoa(i) + "]"
+}

@@ -1,0 +1,190 @@
+package jsonin
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/parcelgate/parcelgate"
+)
+
+func field(err error) string {
+	if fs := parcelgate.ErrorFields(err); len(fs) > 0 {
+		return fs[0].Field
+	}
+	return ""
+}
+
+// Every breach is refused with its code and the path of the value at fault
+// (hostile-input rule: a clear 4xx naming the field, decided while decoding).
+func TestDecodeRefuses(t *testing.T) {
+	lim := Limits{MaxDepth: 4, MaxArray: 3, MaxMembers: 3, MaxString: 8, MaxValues: 50, Arrays: map[string]int{"rows": 2, "[].balances": 1}}
+	tests := []struct {
+		name, body, code, field string
+	}{
+		{"empty", "  ", parcelgate.EINVALID, "(body)"},
+		{"not JSON", "{", parcelgate.EINVALID, "(body)"},
+		{"two values", "{} {}", parcelgate.EINVALID, "(body)"},
+		{"raw invalid UTF-8 in a value", "{\"a\":\"x\xc1y\"}", parcelgate.EINVALID, "a"},
+		{"surrogate bytes in a value", "{\"a\":[\"\xed\xa0\x80\"]}", parcelgate.EINVALID, "a[0]"},
+		{"invalid UTF-8 in a key", "{\"\xff\":1}", parcelgate.EINVALID, "\ufffd"},
+		{"escaped NUL", `{"ref":{"v":"a\u0000b"}}`, parcelgate.EINVALID, "ref.v"},
+		{"deep", `[[[[[1]]]]]`, parcelgate.ETOOLARGE, "[0][0][0][0]"},
+		{"long array", `{"a":[1,2,3,4]}`, parcelgate.ETOOLARGE, "a"},
+		{"named array", `{"rows":[{},{},{}]}`, parcelgate.ETOOLARGE, "rows"},
+		{"named nested array", `[{"balances":[1,2]}]`, parcelgate.ETOOLARGE, "[0].balances"},
+		{"many members", `{"a":1,"b":2,"c":3,"d":4}`, parcelgate.ETOOLARGE, "(body)"},
+		{"long string", `{"a":"123456789"}`, parcelgate.ETOOLARGE, "a"},
+		{"long key", `{"123456789":1}`, parcelgate.ETOOLARGE, "123456789"},
+	}
+	for _, tt := range tests {
+		_, err := Decode(strings.NewReader(tt.body), lim)
+		if parcelgate.ErrorCode(err) != tt.code || field(err) != tt.field {
+			t.Errorf("%s: %v (field %q), want %s at %q", tt.name, err, field(err), tt.code, tt.field)
+		}
+	}
+	many := "[" + strings.Repeat("1,", 60) + "1]"
+	if _, err := Decode(strings.NewReader(many), Limits{MaxValues: 50}); parcelgate.ErrorCode(err) != parcelgate.ETOOLARGE {
+		t.Errorf("values over MaxValues: %v", err)
+	}
+}
+
+// Decoding keeps numbers exact and the tree in the generic shape the
+// Reader reads; text that is merely unusual (a lone surrogate escape, which
+// decodes to U+FFFD, or non-ASCII letters) is accepted.
+func TestDecodeTree(t *testing.T) {
+	v, err := Decode(strings.NewReader(`{"n": 12345678901234567890, "s": "Mäkelä \ud800", "a": [true, null, {"x": "y"}]}`), Default)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := v.(map[string]any)
+	if m["n"] != json.Number("12345678901234567890") || m["s"] != "Mäkelä \ufffd" {
+		t.Errorf("%#v", m)
+	}
+	a := m["a"].([]any)
+	if len(a) != 3 || a[0] != true || a[1] != nil || a[2].(map[string]any)["x"] != "y" {
+		t.Errorf("%#v", a)
+	}
+	if v, err := Decode(strings.NewReader(`[]`), Default); err != nil || len(v.([]any)) != 0 || v.([]any) == nil {
+		t.Errorf("empty array: %#v %v", v, err)
+	}
+}
+
+// A body over the cap is ETOOLARGE, found while reading.
+func TestDecodeBodyCap(t *testing.T) {
+	r := httptest.NewRequest("PUT", "/", strings.NewReader(`{"a":"`+strings.Repeat("x", 100)+`"}`))
+	body := http.MaxBytesReader(httptest.NewRecorder(), r.Body, 10)
+	if _, err := Decode(body, Default); parcelgate.ErrorCode(err) != parcelgate.ETOOLARGE {
+		t.Errorf("over the cap: %v", err)
+	}
+}
+
+// The strict reader of the gateway and operator surfaces refuses unknown
+// fields and wrong types by name, after the same limits and text checks.
+func TestDecodeStrict(t *testing.T) {
+	type in struct {
+		Name  string `json:"name"`
+		Count int    `json:"count"`
+	}
+	var v in
+	if err := DecodeStrict(strings.NewReader(`{"name":"a","count":2}`), &v, Default); err != nil || v != (in{"a", 2}) {
+		t.Fatalf("%v %v", v, err)
+	}
+	for body, want := range map[string]string{
+		`{"name":"a","extra":1}`:              "extra",
+		`{"count":"two"}`:                     "count",
+		`{"name":"a\u0000"}`:                  "name",
+		"{\"name\":\"\xc1\"}":                 "name",
+		`{"name":"x`:                          "name",
+		`[` + strings.Repeat(`1,`, 10) + `1]`: "(body)",
+	} {
+		err := DecodeStrict(strings.NewReader(body), &v, Limits{MaxArray: 5})
+		if err == nil || field(err) != want {
+			t.Errorf("%q: %v (field %q), want field %q", body, err, field(err), want)
+		}
+	}
+}
+
+// The lenient reader records a problem per wrong type and reads on.
+func TestReader(t *testing.T) {
+	v, err := Decode(strings.NewReader(`{"code": 2103, "name": "x", "flag": "yes", "obj": [], "arr": {}, "n": "1", "ok": true, "null": null}`), Default)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := v.(map[string]any)
+	var rd Reader
+	if rd.String(m, "code", "code") != "2103" || rd.String(m, "name", "name") != "x" {
+		t.Error("strings")
+	}
+	if _, ok := rd.Bool(m, "flag", "flag"); ok {
+		t.Error("flag")
+	}
+	if b, ok := rd.Bool(m, "ok", "ok"); !b || !ok {
+		t.Error("ok")
+	}
+	rd.Obj(m, "obj", "obj")
+	rd.Array(m, "arr", "arr")
+	rd.Number(m, "n", "n")
+	if s, ok := rd.OptString(m, "null", "null"); ok || s != "" {
+		t.Error("null is absent")
+	}
+	var got []string
+	for _, f := range rd.Problems.List() {
+		got = append(got, f.Field+" "+f.Message)
+	}
+	want := []string{"flag must be true or false, not a string", "obj must be an object, not an array", "arr must be an array, not an object", "n must be a number, not a string"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("problems %q", got)
+	}
+}
+
+// Hostile-input rule: an error body lists at most MaxProblems field errors
+// and says how many more there were.
+func TestProblemsBounded(t *testing.T) {
+	var rd Reader
+	for i := range 250 {
+		rd.Problems.AddAt(i, "rows", "is bad")
+	}
+	fs := parcelgate.ErrorFields(rd.Problems.Err())
+	if len(fs) != parcelgate.MaxProblems+1 || fs[len(fs)-1].Message != "and 150 more problems" {
+		t.Fatalf("%d fields, last %+v", len(fs), fs[len(fs)-1])
+	}
+	if !strings.Contains(parcelgate.ErrorMessage(rd.Problems.Err()), "and 249 more") {
+		t.Errorf("message %q", parcelgate.ErrorMessage(rd.Problems.Err()))
+	}
+}
+
+// Hostile-input rule 4: a 16 MiB body of empty rows stops at the limit.
+func BenchmarkDecodeHostileRows(b *testing.B) {
+	body := []byte(`{"rows":[` + strings.Repeat(`{},`, 16<<20/3) + `{}]}`)
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Decode(bytes.NewReader(body), Default); parcelgate.ErrorCode(err) != parcelgate.ETOOLARGE {
+			b.Fatal(err)
+		}
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	for _, s := range []string{`{}`, `[1,"a",{"b":null}]`, "{\"a\":\"\xc1\"}", `{"a":"\u0000"}`, `[[[[[[]]]]]]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		v, err := Decode(bytes.NewReader(body), Limits{MaxDepth: 8, MaxArray: 16, MaxMembers: 16, MaxString: 64, MaxValues: 256})
+		if err != nil {
+			if c := parcelgate.ErrorCode(err); c != parcelgate.EINVALID && c != parcelgate.ETOOLARGE {
+				t.Fatalf("code %s", c)
+			}
+			return
+		}
+		// What is accepted re-encodes as valid JSON, with no NUL.
+		out, err := json.Marshal(v)
+		if err != nil || !json.Valid(out) || bytes.Contains(out, []byte(`\u0000`)) {
+			t.Fatalf("%q -> %q %v", body, out, err)
+		}
+	})
+}
