@@ -194,9 +194,9 @@ func (a *Admin) SetOrderStatus(id, status, reason string) error {
 // Fault is a failure to inject (POST /admin/v1/faults) for the tenant's
 // calls. Zero fields do not narrow it.
 type Fault struct {
-	Method      string  // GET, PUT, POST, PATCH or DELETE
-	Route       string  // a route pattern, e.g. "/{version}/labelless", or a path
-	Status      int     // 429, 500, 502, 503 or 504; 0 only delays
+	Method      string // GET, PUT, POST, PATCH or DELETE
+	Route       string // a route pattern, e.g. "/{version}/labelless", or a path
+	Status      int    // 429, 500, 502, 503 or 504; 0 only delays
 	Latency     time.Duration
 	RetryAfter  int     // seconds
 	Probability float64 // the share of matching calls that fail
@@ -286,7 +286,9 @@ type Error struct {
 	Body   string
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("parcelgatetest: operator API answered %d: %s", e.Status, e.Body) }
+func (e *Error) Error() string {
+	return fmt.Sprintf("parcelgatetest: operator API answered %d: %s", e.Status, e.Body)
+}
 
 func (a *Admin) call(method, path string, body, out any) error {
 	var rd io.Reader
