@@ -22,7 +22,8 @@ import (
 
 // JournalStore is what the request journal needs from storage.
 type JournalStore interface {
-	WriteJournal(ctx context.Context, entries []*parcelgate.JournalEntry, keep int) error
+	WriteJournal(ctx context.Context, entries []*parcelgate.JournalEntry) error
+	PruneJournal(ctx context.Context, orgIDs []int64, keep int) error
 	Journal(ctx context.Context, q parcelgate.JournalQuery) ([]*parcelgate.JournalEntry, int64, error)
 	JournalEntry(ctx context.Context, requestID string) (*parcelgate.JournalEntry, error)
 }
@@ -122,26 +123,58 @@ func (j *journal) add(p *pendingEntry) {
 	}
 }
 
+// The writer's pace: a batch is written when it is full or journalLinger
+// after its first call, so a busy instance commits a few times a second
+// rather than once per call; organizations are pruned at most every
+// journalPruneEvery (and when the writer stops), so the journal may hold a
+// few seconds' calls over its bound.
+const (
+	journalBatch      = 500
+	journalLinger     = 100 * time.Millisecond
+	journalPruneEvery = 2 * time.Second
+)
+
 // run writes what is queued, a batch at a time, until close.
 func (j *journal) run() {
 	defer close(j.done)
-	const batch = 200
+	touched := map[int64]bool{}
+	lastPrune := time.Now()
+	prune := func() {
+		if len(touched) == 0 {
+			return
+		}
+		orgs := make([]int64, 0, len(touched))
+		for org := range touched {
+			orgs = append(orgs, org)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := j.store.PruneJournal(ctx, orgs, j.keep); err != nil {
+			j.log.Warn("request journal: pruning", "err", err)
+			return
+		}
+		clear(touched)
+		lastPrune = time.Now()
+	}
+	defer prune()
 	for p := range j.queue {
 		entries := []*parcelgate.JournalEntry{p.finish()}
+		linger := time.NewTimer(journalLinger)
 	more:
-		for len(entries) < batch {
+		for len(entries) < journalBatch {
 			select {
 			case p, ok := <-j.queue:
 				if !ok {
 					break more
 				}
 				entries = append(entries, p.finish())
-			default:
+			case <-linger.C:
 				break more
 			}
 		}
+		linger.Stop()
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		err := j.store.WriteJournal(ctx, entries, j.keep)
+		err := j.store.WriteJournal(ctx, entries)
 		cancel()
 		if err != nil {
 			j.failed.Add(float64(len(entries)))
@@ -149,6 +182,12 @@ func (j *journal) run() {
 			continue
 		}
 		j.written.Add(float64(len(entries)))
+		for _, e := range entries {
+			touched[e.OrgID] = true
+		}
+		if time.Since(lastPrune) >= journalPruneEvery {
+			prune()
+		}
 	}
 }
 

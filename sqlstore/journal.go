@@ -11,22 +11,19 @@ import (
 
 const journalCols = `id, request_id, environment, org_id, business_id, at, method, path, query, route, status, latency_us, request_body, response_body, truncated`
 
-// WriteJournal stores a batch of journal entries and prunes each of their
-// organizations to the newest keep entries, in one transaction. The HTTP
-// layer calls it off the request path.
-func (db *DB) WriteJournal(ctx context.Context, entries []*parcelgate.JournalEntry, keep int) error {
+// WriteJournal stores a batch of journal entries in one transaction. The
+// HTTP layer calls it off the request path.
+func (db *DB) WriteJournal(ctx context.Context, entries []*parcelgate.JournalEntry) error {
 	if len(entries) == 0 {
 		return nil
 	}
 	const cols = 14
 	return db.inTx(ctx, func(tx *Tx) error {
-		orgs := map[int64]bool{}
 		for rest := entries; len(rest) > 0; {
 			chunk := rest[:min(len(rest), maxParams/cols)]
 			rest = rest[len(chunk):]
 			args := make([]any, 0, len(chunk)*cols)
 			for _, e := range chunk {
-				orgs[e.OrgID] = true
 				args = append(args, e.RequestID, string(e.Environment), e.OrgID, e.BusinessID, micros(e.At), e.Method, e.Path, e.Query, e.Route,
 					e.Status, int64(e.LatencyMs*1000), e.RequestBody, e.ResponseBody, boolInt(e.Truncated))
 			}
@@ -35,7 +32,15 @@ func (db *DB) WriteJournal(ctx context.Context, entries []*parcelgate.JournalEnt
 				return err
 			}
 		}
-		for org := range orgs {
+		return nil
+	})
+}
+
+// PruneJournal keeps the newest keep entries of each organization of
+// orgIDs and deletes the older ones.
+func (db *DB) PruneJournal(ctx context.Context, orgIDs []int64, keep int) error {
+	return db.inTx(ctx, func(tx *Tx) error {
+		for _, org := range orgIDs {
 			// The id of the oldest entry kept; older ones go.
 			var oldest int64
 			err := tx.QueryRow(ctx, `SELECT id FROM request_journal WHERE org_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?`, org, keep-1).Scan(&oldest)
