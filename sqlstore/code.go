@@ -234,6 +234,9 @@ func (db *DB) CreateSendingCode(ctx context.Context, c *parcelgate.Caller, track
 		return nil, &parcelgate.Error{Code: parcelgate.EINVALID, Message: "trackingNumber: must be 4-35 characters of A-Z and 0-9.",
 			Fields: []parcelgate.FieldError{{Field: "trackingNumber", Message: "must be 4-35 characters of A-Z and 0-9"}}}
 	}
+	if err := parcelgate.SendingCodeScenario(c.Environment, tn); err != nil {
+		return nil, err
+	}
 	if sc, err := db.FindSendingCode(ctx, c, tn); parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
 		return sc, err
 	}

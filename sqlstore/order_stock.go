@@ -128,6 +128,10 @@ func (tx *Tx) allocateOrder(ctx context.Context, rec *orderRecord, stamp time.Ti
 		out.status, out.reason = parcelgate.OrderError, missing
 		return out, nil
 	}
+	if status, reason, ok := parcelgate.OrderScenario(rec.env, o.ExternalID); ok {
+		out.status, out.reason = status, reason
+		return out, nil
+	}
 	if _, err := tx.Exec(ctx, `SAVEPOINT allocate`); err != nil {
 		return out, err
 	}
@@ -136,7 +140,7 @@ func (tx *Tx) allocateOrder(ctx context.Context, rec *orderRecord, stamp time.Ti
 		if err != nil {
 			return out, err
 		}
-		if ok {
+		if ok && !parcelgate.AlwaysOutOfStock(rec.env, row.ExternalProductID) {
 			continue
 		}
 		if _, err := tx.Exec(ctx, `ROLLBACK TO SAVEPOINT allocate`); err != nil {
@@ -145,6 +149,9 @@ func (tx *Tx) allocateOrder(ctx context.Context, rec *orderRecord, stamp time.Ti
 		var available int64
 		if err := tx.QueryRow(ctx, `SELECT quantity FROM balances WHERE id = ?`, out.balanceIDs[i]).Scan(&available); err != nil {
 			return out, err
+		}
+		if parcelgate.AlwaysOutOfStock(rec.env, row.ExternalProductID) {
+			available = 0
 		}
 		out.status = parcelgate.OrderCancelled
 		out.reason = fmt.Sprintf("Not enough stock: product %s has %d available in warehouse %s, the order needs %d.", row.ExternalProductID, available, row.ExternalWarehouseID, row.Quantity)
