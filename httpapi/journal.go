@@ -242,6 +242,9 @@ func redactBody(b []byte, contentType string) string {
 	if len(b) == 0 {
 		return ""
 	}
+	if !mayHoldSecret(b) {
+		return strings.ToValidUTF8(string(b), "\uFFFD")
+	}
 	if strings.HasPrefix(contentType, "application/x-www-form-urlencoded") {
 		return redactQuery(string(b))
 	}
@@ -262,6 +265,18 @@ func redactBody(b []byte, contentType string) string {
 		}
 	}
 	return s
+}
+
+// mayHoldSecret reports whether b mentions a secret field's name at all:
+// most bodies do not, and are kept without being parsed.
+func mayHoldSecret(b []byte) bool {
+	lower := bytes.ToLower(b)
+	for _, w := range [][]byte{[]byte("secret"), []byte("password"), []byte("token"), []byte("authorization"), []byte("api")} {
+		if bytes.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
 }
 
 func redactValue(v any) any {
