@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -19,9 +20,12 @@ import (
 type adminCommand struct {
 	help   string
 	method string
-	path   string   // {arg} is replaced by the first positional argument
-	flags  []string // flag=jsonField; a field ending in [] is a comma list
-	query  bool     // flags go into the query string instead of a body
+	path   string // {arg} is replaced by the first positional argument
+	// flags are flag=jsonField; a field ending in [] is a comma list, one
+	// ending in :int or :num a number. A field starting with ? goes into
+	// the query string, one starting with # replaces {field} in the path.
+	flags []string
+	query bool // flags go into the query string instead of a body
 }
 
 var adminCommands = map[string]adminCommand{
@@ -38,8 +42,23 @@ var adminCommands = map[string]adminCommand{
 	"create-catalog":         {"create a catalog", "POST", "/admin/v1/catalogs", []string{"env=environment", "retailer-id=retailerId", "catalog-id=catalogExternalId", "name=catalogName", "type=catalogType", "suppliers=supplierIds[]"}, false},
 	"order-status":           {"move an order as the warehouse: -value Submitted|Delivered|Cancelled|Error", "POST", "/admin/v1/orders/status", []string{"env=environment", "business-id=businessId", "external-id=externalId", "value=value", "reason=reason"}, false},
 	"rotate-token-key":       {"create a new token key and retire the old ones", "POST", "/admin/v1/token-keys/rotate", nil, false},
-	"clock":                  {"show the server's clock", "GET", "/admin/v1/clock", nil, true},
-	"advance-clock":          {"move the sandbox clock forward by DURATION (e.g. 336h)", "POST", "/admin/v1/clock", nil, false},
+	"clock":                  {"show an environment's clock", "GET", "/admin/v1/clock", []string{"env=environment"}, true},
+	"advance-clock":          {"move the sandbox clock forward by DURATION (e.g. 336h); -env moves one environment's", "POST", "/admin/v1/clock", []string{"env=environment"}, false},
+
+	// The sandbox controls (docs/sandbox.md).
+	"reset":             {"empty the data of organization BUSINESS_ID (-catalogs true: its catalogs too)", "POST", "/admin/v1/organizations/{arg}/reset", []string{"env=environment", "catalogs=catalogs"}, true},
+	"reset-environment": {"empty the data of every organization of -env", "POST", "/admin/v1/reset", []string{"env=environment", "catalogs=catalogs"}, true},
+	"snapshot":          {"save the data of organization BUSINESS_ID as -name", "POST", "/admin/v1/organizations/{arg}/snapshots", []string{"env=?environment", "name=name"}, false},
+	"snapshots":         {"list the snapshots of organization BUSINESS_ID", "GET", "/admin/v1/organizations/{arg}/snapshots", []string{"env=environment"}, true},
+	"restore":           {"put the data of organization BUSINESS_ID back as snapshot -name saved it", "POST", "/admin/v1/organizations/{arg}/snapshots/{name}/restore", []string{"env=?environment", "name=#name"}, false},
+	"drop-snapshot":     {"delete snapshot -name of organization BUSINESS_ID", "DELETE", "/admin/v1/organizations/{arg}/snapshots/{name}", []string{"env=?environment", "name=#name"}, false},
+	"demo-reset":        {"put the --demo data back in its seeded state", "POST", "/admin/v1/demo/reset", nil, false},
+	"faults":            {"list the injected faults", "GET", "/admin/v1/faults", []string{"env=environment"}, true},
+	"inject-fault": {"make matching API calls fail: -status 429|500|502|503|504, -latency, -count or -probability", "POST", "/admin/v1/faults", []string{"env=environment", "business-id=businessId", "method=method", "route=route",
+		"status=status:int", "latency=latency", "retry-after=retryAfter:int", "probability=probability:num", "count=count:int", "expires-after=expiresAfter"}, false},
+	"remove-fault": {"remove injected fault ID", "DELETE", "/admin/v1/faults/{arg}", nil, false},
+	"requests":     {"list journaled API calls, newest first", "GET", "/admin/v1/requests", []string{"env=environment", "business-id=businessId", "route=route", "status=status", "from=from", "to=to", "limit=limit", "before=before"}, true},
+	"request":      {"show journaled call REQUEST_ID with its bodies", "GET", "/admin/v1/requests/{arg}", nil, false},
 }
 
 func adminUsage(w io.Writer) {
@@ -79,13 +98,15 @@ func admin(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	values := map[string]*string{}
 	for _, f := range cmd.flags {
 		flagName, field, _ := strings.Cut(f, "=")
-		values[field] = fs.String(flagName, "", strings.TrimSuffix(field, "[]"))
+		values[field] = fs.String(flagName, "", strings.Trim(strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(field, "[]"), ":int"), ":num"), "?#"))
 	}
 	if err := fs.Parse(rest); err != nil {
 		return err
 	}
 	path := cmd.path
 	var body any
+	q := url.Values{}
+	m := map[string]any{}
 	switch {
 	case strings.Contains(path, "{arg}"):
 		if fs.NArg() != 1 {
@@ -96,32 +117,33 @@ func admin(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if fs.NArg() != 1 {
 			return fmt.Errorf("admin advance-clock takes a duration, e.g. 336h")
 		}
-		body = map[string]string{"advance": fs.Arg(0)}
+		m["advance"] = fs.Arg(0)
 	case fs.NArg() > 0:
 		return fmt.Errorf("unexpected arguments: %v", fs.Args())
 	}
-	if cmd.query {
-		q := url.Values{}
-		for field, v := range values {
-			if *v != "" {
-				q.Set(field, *v)
-			}
-		}
-		if len(q) > 0 {
-			path += "?" + q.Encode()
-		}
-	} else if len(values) > 0 {
-		m := map[string]any{}
-		for field, v := range values {
+	for field, v := range values {
+		switch {
+		case strings.HasPrefix(field, "#"):
+			field = field[1:]
 			if *v == "" {
-				continue
+				return fmt.Errorf("admin %s needs -%s", name, field)
 			}
-			if list, ok := strings.CutSuffix(field, "[]"); ok {
-				m[list] = strings.Split(*v, ",")
-			} else {
-				m[field] = *v
+			path = strings.ReplaceAll(path, "{"+field+"}", url.PathEscape(*v))
+		case *v == "":
+		case strings.HasPrefix(field, "?") || cmd.query:
+			q.Set(strings.TrimPrefix(field, "?"), *v)
+		default:
+			key, val, err := jsonValue(field, *v)
+			if err != nil {
+				return err
 			}
+			m[key] = val
 		}
+	}
+	if len(q) > 0 {
+		path += "?" + q.Encode()
+	}
+	if !cmd.query && len(m) > 0 {
 		body = m
 	}
 	return adminCall(ctx, cmd.method, strings.TrimRight(*base, "/")+path, *token, body, stdout)
@@ -183,4 +205,28 @@ func adminCall(ctx context.Context, method, u, token string, body any, stdout io
 	out.WriteByte('\n')
 	_, err = stdout.Write(out.Bytes())
 	return err
+}
+
+// jsonValue is the body member of a flag: field names it, its suffix its
+// type ([] a comma list, :int and :num numbers, otherwise a string).
+func jsonValue(field, v string) (string, any, error) {
+	switch {
+	case strings.HasSuffix(field, "[]"):
+		return strings.TrimSuffix(field, "[]"), strings.Split(v, ","), nil
+	case strings.HasSuffix(field, ":int"):
+		key := strings.TrimSuffix(field, ":int")
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return "", nil, fmt.Errorf("-%s: %q is not a whole number", key, v)
+		}
+		return key, n, nil
+	case strings.HasSuffix(field, ":num"):
+		key := strings.TrimSuffix(field, ":num")
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return "", nil, fmt.Errorf("-%s: %q is not a number", key, v)
+		}
+		return key, f, nil
+	}
+	return field, v, nil
 }
