@@ -54,14 +54,17 @@ func TestRequestJournal(t *testing.T) {
 			!strings.Contains(entry.RequestBody, tenantA+"-J1") || !strings.Contains(entry.ResponseBody, `"Created"`) || entry.LatencyMs <= 0 {
 			t.Fatalf("entry %+v", entry)
 		}
+		// Every call is written: each tenant's two stock PUTs (newMerchant),
+		// A's three calls and B's one.
+		if !waitFor(t, 5*time.Second, func() bool { return len(journalOf(t, a, "environment=test").Content) == 8 }) {
+			t.Fatalf("journal: %d calls, want 8", len(journalOf(t, a, "environment=test").Content))
+		}
 		var list parcelgate.JournalEntry
 		a.Admin("GET", "/admin/v1/requests/journal-list-1", nil).Expect(http.StatusOK).JSON(&list)
 		if strings.Contains(list.Query, "s3cr3t") || !strings.Contains(list.Query, "access_token=%5Bredacted%5D") {
 			t.Errorf("query kept a token: %q", list.Query)
 		}
 
-		// Tenant A: the two stock PUTs of newMerchant, then the three calls.
-		waitFor(t, 3*time.Second, func() bool { return len(journalOf(t, a, "environment=test&businessId="+tenantA).Content) == 5 })
 		all := journalOf(t, a, "environment=test&businessId="+tenantA)
 		if len(all.Content) != 5 || all.Content[0].Status != 503 || all.Content[0].RequestBody != "" || all.Content[4].Route != "/ecommerce/v3/inventory" {
 			t.Fatalf("tenant A's journal, newest first without bodies: %+v", all.Content)
