@@ -18,7 +18,7 @@ const MaxQuantity = 1_000_000_000
 // Balance is the stock and price of one product in one retailer catalog
 // (spec 2.5), keyed by (product, retailer, catalog). Quantity is available
 // for new orders; Allocated is reserved by open orders. ModifiedAt is the
-// modification stamp retailers poll with modifiedFromDate (DESIGN §6).
+// modification stamp retailers poll with modifiedFromDate (decisions §6).
 //
 // Removed marks a balance whose product was removed from the catalog
 // (spec 4.4 DELETE balances): only change polls list it, with quantity 0 and
@@ -55,14 +55,10 @@ func FormatStamp(t time.Time) string {
 	return t.UTC().Format("2006-01-02T15:04:05.000000Z07:00")
 }
 
-// BalanceInput is one validated balance entry of PUT /inventory/balances or
-// of a PUT /inventory envelope. Nil fields were absent (or null) and stay
-// unchanged.
+// BalanceInput is one balance entry of PUT /inventory/balances or of a PUT
+// /inventory envelope, as read from the request. Nil fields were absent (or
+// null) and stay unchanged.
 type BalanceInput struct {
-	// Index is the entry's position in the request array (the envelope's,
-	// inside PUT /inventory); Prefix is prepended to its field names.
-	Index             int
-	Prefix            string
 	ProductExternalID string
 	// RetailerID may be empty: with CatalogExternalID, the one retailer
 	// whose catalog of that ID is open to the supplier; without, every
@@ -74,9 +70,86 @@ type BalanceInput struct {
 	Quantity          *int64
 	// Allocated is only ever 0: it releases the allocations (spec 4.4 PUT
 	// balances rule 5).
-	Allocated      *int64
+	Allocated *int64
+	// WholesalePrice is the decimal as sent (ParsePrice).
 	WholesalePrice *string
 	Currency       *string
+}
+
+var currencyPattern = regexp.MustCompile(`^[A-Z]{3}$`)
+
+// Validate normalizes the entry of supplier businessID and reports every
+// problem with it, each field named as in the request object. Inside a PUT
+// /inventory envelope the envelope fills ProductExternalID first.
+func (in *BalanceInput) Validate(businessID string) error {
+	var p Problems
+	in.ProductExternalID = strings.TrimSpace(in.ProductExternalID)
+	checkProductID(&p, "productExternalId", businessID, in.ProductExternalID)
+	if in.RetailerID = strings.TrimSpace(in.RetailerID); in.RetailerID != "" {
+		id, err := NormalizeBusinessID(in.RetailerID)
+		if err != nil {
+			p.Add("retailerId", "%s", ErrorMessage(err))
+		}
+		in.RetailerID = id
+	}
+	if in.CatalogExternalID = strings.TrimSpace(in.CatalogExternalID); in.CatalogExternalID != "" && !ValidExternalID(in.CatalogExternalID) {
+		p.Add("catalogExternalId", "must be 1-20 characters of letters, digits, '-' and '.', not %q", in.CatalogExternalID)
+	}
+	if in.Quantity != nil && (*in.Quantity < 0 || *in.Quantity > MaxQuantity) {
+		p.Add("quantity", "must be from 0 to %d, not %d", MaxQuantity, *in.Quantity)
+	}
+	if in.Allocated != nil && *in.Allocated != 0 {
+		p.Add("allocated", "can only be set to 0, which releases the allocations (spec 4.4 PUT balances rule 5)")
+	}
+	if in.WholesalePrice != nil {
+		if _, err := ParsePrice(*in.WholesalePrice); err != nil {
+			p.Add("wholesalePrice", "%s", ErrorMessage(err))
+		}
+	}
+	if in.Currency != nil {
+		c := strings.ToUpper(strings.TrimSpace(*in.Currency))
+		in.Currency = &c
+		if !currencyPattern.MatchString(c) {
+			p.Add("currency", "must be a three-letter ISO 4217 code such as EUR, not %q", c)
+		}
+	}
+	if in.CatalogExternalID == "" && in.Quantity == nil && in.Allocated == nil && in.WholesalePrice == nil && in.Currency == nil {
+		p.Add("(entry)", "changes nothing: give catalogExternalId to publish, or quantity, allocated, wholesalePrice or currency to update")
+	}
+	return p.Err()
+}
+
+// ParseStockCount reads a stock count given as the text of a JSON number:
+// a whole number from 0 to MaxQuantity ("2.0" is accepted). Stock is
+// counted in whole units: order rows allocate whole units.
+func ParseStockCount(text string) (int64, error) {
+	s := strings.TrimSpace(text)
+	f, err := strconv.ParseFloat(s, 64)
+	switch {
+	case err != nil && !strings.Contains(err.Error(), "range"):
+		return 0, Errorf(EINVALID, "must be a number, not %s", clip(s))
+	case f < 0:
+		return 0, Errorf(EINVALID, "must not be negative, not %s", clip(s))
+	case f > MaxQuantity || err != nil:
+		return 0, Errorf(EINVALID, "must be at most %d, not %s", MaxQuantity, clip(s))
+	case f != math.Trunc(f):
+		return 0, Errorf(EINVALID, "must be a whole number: stock is counted in whole units, not %s", clip(s))
+	}
+	return int64(f), nil
+}
+
+// ParsePrice reads a wholesale price given as the text of a JSON number:
+// from 0 to under 10^12. It is kept as the decimal text sent.
+func ParsePrice(text string) (string, error) {
+	s := strings.TrimSpace(text)
+	f, err := strconv.ParseFloat(s, 64)
+	switch {
+	case s == "" || err != nil && !strings.Contains(err.Error(), "range"):
+		return "", Errorf(EINVALID, "must be a number, not %s", clip(s))
+	case f < 0 || math.IsInf(f, 0) || f >= 1e12:
+		return "", Errorf(EINVALID, "must be from 0 to under 10^12, not %s", clip(s))
+	}
+	return s, nil
 }
 
 // BalanceFilter narrows a balance or catalog list (spec 4.4 GET rules 2-3).
@@ -100,7 +173,7 @@ const (
 	CatalogRoleSupplier CatalogRole = "SUPPLIER"
 )
 
-// CatalogEntry is a catalog as GET /catalogs shows it (DESIGN §6).
+// CatalogEntry is a catalog as GET /catalogs shows it (decisions §6).
 // SupplierID is set when the caller reads as supplier: itself.
 type CatalogEntry struct {
 	ExternalID  string      `json:"externalId"`
@@ -112,153 +185,25 @@ type CatalogEntry struct {
 }
 
 // CatalogReader is the retailer's side of catalogs. Every method acts for
-// the Caller in ctx, the retailer that owns the catalogs. A caller with
-// role retailer reads all of its catalogs; one with only role merchant
-// reads its own Warehouse catalogs (in the warehouse service the merchant
-// is its own retailer). A catalog of another retailer, or one the caller
+// c, the retailer that owns the catalogs; ReadableCatalogTypes says which of
+// its catalogs c may read. A catalog of another retailer, or one the caller
 // may not read, is ENOTFOUND.
 type CatalogReader interface {
 	// ListOwnCatalogs pages the caller's catalogs as retailer, or the
 	// catalogs that list it as supplier; any ecom role may ask.
-	ListOwnCatalogs(ctx context.Context, role CatalogRole, page PageRequest) (PageOf[*CatalogEntry], error)
+	ListOwnCatalogs(ctx context.Context, c *Caller, role CatalogRole, page PageRequest) (PageOf[*CatalogEntry], error)
 	// ListCatalogBalances pages the balances of one catalog, or with an
 	// empty catalogExternalID of all the caller's catalogs; a product
 	// published to several catalogs appears once per catalog (spec 4.4 GET
-	// rule 5). EOS products appear with quantity 0 for EOSVisibility after
-	// their deletion, then no more. Balances removed from the catalog
-	// appear only with f.ModifiedAfter, as Removed (DESIGN §6).
-	ListCatalogBalances(ctx context.Context, catalogExternalID string, f BalanceFilter, page PageRequest) (PageOf[*Balance], error)
+	// rule 5). EOS products appear with quantity 0 while EOSVisible, then
+	// no more. Balances removed from the catalog
+	// appear only with f.ModifiedAfter, as Removed (decisions §6).
+	ListCatalogBalances(ctx context.Context, c *Caller, catalogExternalID string, f BalanceFilter, page PageRequest) (PageOf[*Balance], error)
 	// ListCatalogProducts pages the products published to one catalog,
 	// each with its descriptions and this catalog's balance (spec 4.4); EOS
 	// products and removed balances as in ListCatalogBalances (spec 3
 	// rules 1-2).
-	ListCatalogProducts(ctx context.Context, catalogExternalID string, f BalanceFilter, page PageRequest) (PageOf[*InventoryItem], error)
-}
-
-// ParseBalances reads and validates the body of PUT /inventory/balances:
-// an array of balance objects (spec 4.4 PUT balances rules 1-5). Every
-// problem is reported with its index; it never panics on any input.
-func ParseBalances(body []byte) ([]BalanceInput, error) {
-	raws, err := parseArray(body, MaxBalanceEntries, "balance objects")
-	if err != nil {
-		return nil, err
-	}
-	var p Problems
-	out := make([]BalanceInput, len(raws))
-	for i, raw := range raws {
-		out[i] = parseBalance(i, "", raw, "", &p)
-	}
-	if err := p.Err(); err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-var currencyPattern = regexp.MustCompile(`^[A-Z]{3}$`)
-
-// parseBalance reads one balance object. Inside an envelope, product is
-// the envelope's product and the entry may leave productExternalId out.
-func parseBalance(i int, prefix string, raw json.RawMessage, product string, p *Problems) BalanceInput {
-	in := BalanceInput{Index: i, Prefix: prefix}
-	var m map[string]json.RawMessage
-	if !isObject(raw) || json.Unmarshal(raw, &m) != nil {
-		p.AddAt(i, prefix+"(entry)", "must be a balance object")
-		return in
-	}
-	str := func(name string) (string, bool) {
-		v, ok := m[name]
-		if !ok || isNull(v) {
-			return "", false
-		}
-		var s string
-		if json.Unmarshal(v, &s) != nil {
-			p.AddAt(i, prefix+name, "must be a string")
-			return "", false
-		}
-		return strings.TrimSpace(s), true
-	}
-	if s, ok := str("productExternalId"); ok {
-		switch {
-		case !ValidExternalID(s):
-			p.AddAt(i, prefix+"productExternalId", "must be 1-20 characters of letters, digits, '-' and '.', not %q", s)
-		case product != "" && s != product:
-			p.AddAt(i, prefix+"productExternalId", "is %q but the balance is inside the envelope of product %q", s, product)
-		}
-		in.ProductExternalID = s
-	} else if product != "" {
-		in.ProductExternalID = product
-	} else if _, present := m["productExternalId"]; !present || isNull(m["productExternalId"]) {
-		p.AddAt(i, prefix+"productExternalId", "is required")
-	}
-	if s, ok := str("retailerId"); ok && s != "" {
-		id, err := NormalizeBusinessID(s)
-		if err != nil {
-			p.AddAt(i, prefix+"retailerId", "%s", ErrorMessage(err))
-		}
-		in.RetailerID = id
-	}
-	if s, ok := str("catalogExternalId"); ok && s != "" {
-		if !ValidExternalID(s) {
-			p.AddAt(i, prefix+"catalogExternalId", "must be 1-20 characters of letters, digits, '-' and '.', not %q", s)
-		}
-		in.CatalogExternalID = s
-	}
-	in.Quantity = wholeNumber(m["quantity"], i, prefix+"quantity", p)
-	in.Allocated = wholeNumber(m["allocated"], i, prefix+"allocated", p)
-	if in.Allocated != nil && *in.Allocated != 0 {
-		p.AddAt(i, prefix+"allocated", "can only be set to 0, which releases the allocations (spec 4.4 PUT balances rule 5)")
-	}
-	if v, ok := m["wholesalePrice"]; ok && !isNull(v) {
-		s := strings.TrimSpace(string(v))
-		f, err := strconv.ParseFloat(s, 64)
-		switch {
-		case s == "" || s[0] == '"' || err != nil:
-			p.AddAt(i, prefix+"wholesalePrice", "must be a number, not %s", clip(s))
-		case f < 0 || math.IsInf(f, 0) || f >= 1e12:
-			p.AddAt(i, prefix+"wholesalePrice", "must be from 0 to under 10^12, not %s", s)
-		default:
-			in.WholesalePrice = &s
-		}
-	}
-	if s, ok := str("currency"); ok {
-		s = strings.ToUpper(s)
-		if !currencyPattern.MatchString(s) {
-			p.AddAt(i, prefix+"currency", "must be a three-letter ISO 4217 code such as EUR, not %q", s)
-		}
-		in.Currency = &s
-	}
-	if in.CatalogExternalID == "" && in.Quantity == nil && in.Allocated == nil && in.WholesalePrice == nil && in.Currency == nil {
-		p.AddAt(i, prefix+"(entry)", "changes nothing: give catalogExternalId to publish, or quantity, allocated, wholesalePrice or currency to update")
-	}
-	return in
-}
-
-// wholeNumber reads a stock count: a JSON number that is a whole number
-// from 0 to MaxQuantity ("2.0" is accepted). Absent or null is nil.
-func wholeNumber(raw json.RawMessage, i int, field string, p *Problems) *int64 {
-	if isNull(raw) {
-		return nil
-	}
-	s := strings.TrimSpace(string(raw))
-	if s[0] == '"' || s[0] == '{' || s[0] == '[' || s == "true" || s == "false" {
-		p.AddAt(i, field, "must be a number, not %s", clip(s))
-		return nil
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	switch {
-	case err != nil && !strings.Contains(err.Error(), "range"):
-		p.AddAt(i, field, "must be a number, not %s", clip(s))
-	case f < 0:
-		p.AddAt(i, field, "must not be negative, not %s", s)
-	case f > MaxQuantity || err != nil:
-		p.AddAt(i, field, "must be at most %d, not %s", MaxQuantity, clip(s))
-	case f != math.Trunc(f):
-		p.AddAt(i, field, "must be a whole number: stock is counted in whole units, not %s", s)
-	default:
-		n := int64(f)
-		return &n
-	}
-	return nil
+	ListCatalogProducts(ctx context.Context, c *Caller, catalogExternalID string, f BalanceFilter, page PageRequest) (PageOf[*InventoryItem], error)
 }
 
 func clip(s string) string {
@@ -269,3 +214,18 @@ func clip(s string) string {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// ReadableCatalogTypes says which of its own catalogs c may read as
+// retailer: nil means all of them (ActionReadAllCatalogs: role retailer);
+// otherwise only those of the types listed: with ActionReadWarehouseCatalogs
+// alone (a merchant, its own retailer in the warehouse service) its Posti
+// catalogs. A caller that may read none gets an empty, non-nil list.
+func ReadableCatalogTypes(c *Caller) []CatalogType {
+	switch {
+	case c.May(ActionReadAllCatalogs) == nil:
+		return nil
+	case c.May(ActionReadWarehouseCatalogs) == nil:
+		return []CatalogType{CatalogPosti}
+	}
+	return []CatalogType{}
+}

@@ -11,7 +11,7 @@ import (
 const TokenLifetime = 3600 * time.Second
 
 // CredentialKind tells the two token services apart. A token of one kind is
-// never accepted by the API of the other (DESIGN §4).
+// never accepted by the API of the other (decisions §4).
 type CredentialKind uint8
 
 const (

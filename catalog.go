@@ -7,18 +7,44 @@ import (
 	"time"
 )
 
-// CatalogType says whose stock a catalog shows (DESIGN §6).
+// CatalogType says whose stock a catalog shows (decisions §6).
 type CatalogType string
 
 const (
-	// CatalogWarehouse holds stock in one of the provider's warehouses. In
-	// the warehouse service the merchant is both supplier and retailer, and
-	// the catalog's external ID is the warehouse ID that order rows name in
+	// CatalogPosti holds stock in one of the provider's warehouses; "Posti"
+	// is the name the provider's own API and its clients use (the
+	// WooCommerce warehouse plugin recognizes a warehouse by it). In the
+	// warehouse service the merchant is both supplier and retailer, and the
+	// catalog's external ID is the warehouse ID that order rows name in
 	// externalWarehouseId.
-	CatalogWarehouse CatalogType = "Warehouse"
-	CatalogDropship  CatalogType = "Catalog" // the supplier ships itself
-	CatalogStore     CatalogType = "Store"   // the retailer's own stock
+	CatalogPosti    CatalogType = "Posti"
+	CatalogDropship CatalogType = "Catalog" // the supplier ships itself
+	CatalogStore    CatalogType = "Store"   // the retailer's own stock
+
+	// CatalogWarehouse is the name parcelgate first gave CatalogPosti. The
+	// operator API still accepts "Warehouse" as another name for it, so
+	// set-ups scripted against it keep working; it is always stored and
+	// answered as "Posti".
+	CatalogWarehouse = CatalogPosti
+	// legacyWarehouseType is the spelling ParseCatalogType reads as CatalogPosti.
+	legacyWarehouseType = "Warehouse"
 )
+
+// ParseCatalogType reads a catalog type as the operator API takes it: Posti,
+// Catalog or Store in any case, and Warehouse as another name for Posti.
+// Empty means Posti, the warehouse service's own catalog.
+func ParseCatalogType(s string) (CatalogType, error) {
+	s = strings.TrimSpace(s)
+	switch {
+	case s == "", strings.EqualFold(s, string(CatalogPosti)), strings.EqualFold(s, legacyWarehouseType):
+		return CatalogPosti, nil
+	case strings.EqualFold(s, string(CatalogDropship)):
+		return CatalogDropship, nil
+	case strings.EqualFold(s, string(CatalogStore)):
+		return CatalogStore, nil
+	}
+	return "", Errorf(EINVALID, "must be Posti (also called Warehouse), Catalog or Store, not %q", s)
+}
 
 // Catalog belongs to a retailer organization and is identified by its
 // external ID within that retailer. Only the suppliers it lists may publish
@@ -64,12 +90,10 @@ func (c *Catalog) Validate() error {
 	if len(c.Name) > 200 {
 		p.Add("catalogName", "must be at most 200 characters")
 	}
-	switch c.Type {
-	case "":
-		c.Type = CatalogWarehouse
-	case CatalogWarehouse, CatalogDropship, CatalogStore:
-	default:
-		p.Add("catalogType", "must be Warehouse, Catalog or Store, not %q", c.Type)
+	if t, err := ParseCatalogType(string(c.Type)); err != nil {
+		p.Add("catalogType", "%s", ErrorMessage(err))
+	} else {
+		c.Type = t
 	}
 	for i, s := range c.SupplierIDs {
 		id, err := NormalizeBusinessID(s)
@@ -79,6 +103,16 @@ func (c *Catalog) Validate() error {
 		c.SupplierIDs[i] = id
 	}
 	return p.Err()
+}
+
+// Entry is the catalog as c sees it when it lists its catalogs in role
+// (GET /catalogs): as supplier, with itself as SupplierID.
+func (cat *Catalog) Entry(c *Caller, role CatalogRole) *CatalogEntry {
+	e := &CatalogEntry{ExternalID: cat.ExternalID, Name: cat.Name, Type: cat.Type, RetailerID: cat.RetailerID, SupplierIDs: cat.SupplierIDs}
+	if role == CatalogRoleSupplier {
+		e.SupplierID = c.BusinessID
+	}
+	return e
 }
 
 // CatalogService manages catalogs.

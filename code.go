@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// The code space (DESIGN §5). Sending codes and errand codes are both
+// The code space (decisions §5). Sending codes and errand codes are both
 // CodeLength characters of 0-9 and A-F, drawn from one space per
 // environment, so a code written on a parcel never means two things. A code
 // is held by one shipment or parcel while it is active: from its creation
@@ -27,7 +27,7 @@ const (
 var codePattern = regexp.MustCompile(`^[0-9A-F]{6}$`)
 
 // NormalizeCode trims and upper-cases a code, so codes are looked up
-// case-insensitively (DESIGN §5).
+// case-insensitively (decisions §5).
 func NormalizeCode(s string) string { return strings.ToUpper(strings.TrimSpace(s)) }
 
 // ValidCode reports whether code, normalized, has the form of a code.

@@ -8,7 +8,7 @@ import (
 )
 
 // DefaultVersions are the gateway API versions a deployment supports and a
-// new gateway client is granted when the operator names none (DESIGN §2).
+// new gateway client is granted when the operator names none (decisions §2).
 var DefaultVersions = []string{"2025-04", "2026-04"}
 
 var versionPattern = regexp.MustCompile(`^[0-9]{4}-(0[1-9]|1[0-2])$`)
@@ -61,6 +61,56 @@ const (
 	MaxFailedLogins = 5
 	LockoutDuration = time.Hour
 )
+
+// LoginState is what is kept of a service account's recent logins.
+type LoginState struct {
+	// Failures counts the invalid logins since the last success or lock.
+	Failures int
+	// LockedUntil is when the last lock ends (or ended); zero when the
+	// account was never locked or has been reset since.
+	LockedUntil time.Time
+}
+
+// LoginDecision is the outcome of one login attempt: whether a token is
+// issued, and the state to keep afterwards.
+type LoginDecision struct {
+	Accept bool
+	Next   LoginState
+}
+
+// Locked reports whether s refuses every login at now.
+func (s LoginState) Locked(now time.Time) bool { return now.Before(s.LockedUntil) }
+
+// DecideLogin applies the lockout rule of spec 5.2 rule 5 (and spec 8) to a
+// login attempt whose password was passwordOK, at now, on an account in
+// state s:
+//
+//   - While locked, every attempt is refused, the right password too, and
+//     nothing changes: failures during a lock neither count nor extend it.
+//   - The right password outside a lock is accepted and resets the state.
+//   - A wrong password outside a lock counts one failure; the first failure
+//     after a lock has run out starts a new count. The MaxFailedLogins-th
+//     consecutive failure locks the account for LockoutDuration from now.
+//
+// The store applies Next atomically against the state it loaded, so that
+// concurrent attempts on any number of instances are each counted.
+func DecideLogin(s LoginState, passwordOK bool, now time.Time) LoginDecision {
+	switch {
+	case s.Locked(now):
+		return LoginDecision{Accept: false, Next: s}
+	case passwordOK:
+		return LoginDecision{Accept: true, Next: LoginState{}}
+	}
+	failures := s.Failures + 1
+	if !s.LockedUntil.IsZero() {
+		failures = 1
+	}
+	next := LoginState{Failures: failures}
+	if failures >= MaxFailedLogins {
+		next.LockedUntil = now.Add(LockoutDuration)
+	}
+	return LoginDecision{Accept: false, Next: next}
+}
 
 // CredentialService manages the credentials of both token services and
 // checks them when a token is asked for.

@@ -6,7 +6,7 @@ import (
 )
 
 // Error codes. They say what kind of failure happened; each HTTP surface maps
-// them onto its own status codes and error body (DESIGN §5 and §8).
+// them onto its own status codes and error body (decisions §5 and §8).
 const (
 	EINVALID      = "invalid"      // the request is malformed or breaks a rule
 	ENOTFOUND     = "not_found"    // no such object for this caller

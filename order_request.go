@@ -1,98 +1,29 @@
 package parcelgate
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"math"
 	"regexp"
 	"strings"
-	"time"
 )
-
-// ParseOrderRequest reads the body of an order create request (spec 2.3)
-// for the caller with businessID, and checks every rule of spec 2.3 and
-// DESIGN §7. All problems are reported at once, each naming its field as a
-// path such as rows[1].quantity.
-//
-// Reading is lenient, as existing integrations need (DESIGN §8): unknown
-// fields are ignored, null means absent, and a number is accepted where a
-// string is expected (serviceCode 2103). A value of a wrong type is a
-// problem of its field, not a failure of the whole body, so it is listed
-// with the others.
-func ParseOrderRequest(body []byte, businessID string) (*OrderRequest, error) {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	var root any
-	if err := dec.Decode(&root); err != nil {
-		return nil, Errorf(EINVALID, "The request body is not valid JSON: %s.", strings.TrimPrefix(err.Error(), "json: "))
-	}
-	obj, ok := root.(map[string]any)
-	if !ok {
-		return nil, &Error{Code: EINVALID, Message: "The request body must be a JSON object (a sales order).",
-			Fields: []FieldError{{Field: "(body)", Message: "must be an object"}}}
-	}
-	rd := &jsonReader{}
-	req := &OrderRequest{AutoSubmit: true}
-	req.ExternalID = rd.str(obj, "externalId", "externalId")
-	for i, v := range rd.arr(obj, "references", "references") {
-		path := fmt.Sprintf("references[%d]", i)
-		if ref, ok := rd.asObj(v, path); ok {
-			req.References = append(req.References, OrderReference{Name: rd.str(ref, "name", path+".name"), Value: rd.str(ref, "value", path+".value")})
-		}
-	}
-	if a, ok := rd.address(obj, "deliveryAddress"); ok {
-		req.DeliveryAddress = *a
-	} else if obj["deliveryAddress"] == nil {
-		rd.p.Add("deliveryAddress", "is required")
-	}
-	req.Vendor, _ = rd.address(obj, "vendor")
-	req.Sender, _ = rd.address(obj, "sender")
-	req.ServiceCode = rd.str(obj, "serviceCode", "serviceCode")
-	req.PickupPointID = rd.str(obj, "pickupPointId", "pickupPointId")
-	if s := rd.str(obj, "orderDate", "orderDate"); s != "" {
-		t, err := time.Parse(time.RFC3339Nano, s)
-		if err != nil {
-			rd.p.Add("orderDate", "must be an ISO 8601 timestamp with offset such as 2025-04-01T12:00:00+03:00, not %q", s)
-		}
-		req.OrderDate = t
-	}
-	rows := rd.arr(obj, "rows", "rows")
-	for i, v := range rows {
-		path := fmt.Sprintf("rows[%d]", i)
-		row, ok := rd.asObj(v, path)
-		if !ok {
-			req.Rows = append(req.Rows, OrderRowRequest{})
-			continue
-		}
-		req.Rows = append(req.Rows, OrderRowRequest{
-			ExternalProductID:   rd.str(row, "externalProductId", path+".externalProductId"),
-			ProductEANCode:      rd.str(row, "productEANCode", path+".productEANCode"),
-			ExternalWarehouseID: rd.str(row, "externalWarehouseId", path+".externalWarehouseId"),
-			Quantity:            rd.quantity(row, path+".quantity"),
-		})
-	}
-	if prefs, ok := rd.obj(obj, "preferences", "preferences"); ok {
-		if b, ok := rd.boolean(prefs, "autoSubmit", "preferences.autoSubmit"); ok {
-			req.AutoSubmit = b
-		}
-	}
-	req.validate(&rd.p, businessID)
-	return req, rd.p.Err()
-}
 
 var (
 	ownIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
 	phoneChars   = regexp.MustCompile(`^\+?[0-9 ()-]+$`)
 )
 
-// validate normalizes r and records every problem with it. The type
-// problems found while reading are already in p.
+// Validate normalizes r and checks every rule of spec 2.3 and decisions §7
+// for the caller with businessID. All problems are reported at once, each
+// naming its field as a path such as rows[1].quantity.
+func (r *OrderRequest) Validate(businessID string) error {
+	var p Problems
+	r.validate(&p, businessID)
+	return p.Err()
+}
+
 func (r *OrderRequest) validate(p *Problems, businessID string) {
-	prefix := businessID + "-"
 	r.ExternalID = strings.TrimSpace(r.ExternalID)
 	if r.ExternalID != "" {
-		checkPrefixedID(p, "externalId", r.ExternalID, prefix)
+		checkOwnID(p, "externalId", r.ExternalID, businessID)
 	}
 
 	if len(r.References) > MaxOrderReferences {
@@ -156,9 +87,39 @@ func (r *OrderRequest) validate(p *Problems, businessID string) {
 			party.a.ExternalID = id
 		}
 	}
+	for _, party := range []struct {
+		name string
+		a    *Address
+	}{{"client", r.Client}, {"recipient", r.Recipient}} {
+		// The buyer and the recipient are kept as sent; their externalId
+		// is the shop's customer number, not a business ID.
+		if party.a != nil {
+			party.a.Validate(p, party.name, false)
+		}
+	}
+	r.Currency = strings.ToUpper(strings.TrimSpace(r.Currency))
+	if r.Currency != "" && !currencyCode.MatchString(r.Currency) {
+		p.Add("currency", "must be a three-letter ISO 4217 code such as EUR, not %q", r.Currency)
+	}
+	r.RoutingServiceCode = strings.TrimSpace(r.RoutingServiceCode)
+	if r.RoutingServiceCode != "" && !serviceCode.MatchString(r.RoutingServiceCode) {
+		p.Add("routingServiceCode", "must be 1-20 letters, digits, '-' or '_', not %q", r.RoutingServiceCode)
+	}
+	r.ClientSoftware = strings.TrimSpace(r.ClientSoftware)
+	if len(r.ClientSoftware) > 200 {
+		p.Add("metadata.client", "must be at most 200 characters")
+	}
+	r.validateServices(p)
+	r.validateComments(p)
 	r.PickupPointID = strings.TrimSpace(r.PickupPointID)
 	if len(r.PickupPointID) > 50 {
 		p.Add("pickupPointId", "must be at most 50 characters")
+	} else if id, err := PickupPointForOrder(r.ServiceCode, r.PickupPointID, a.PostalCode, a.Country); err != nil {
+		// A named point must exist; a 2103 order naming none goes to the
+		// point nearest its delivery address (see PickupPointForOrder).
+		p.AddFields(ErrorFields(err)...)
+	} else {
+		r.PickupPointID = id
 	}
 
 	switch {
@@ -177,7 +138,7 @@ func (r *OrderRequest) validate(p *Problems, businessID string) {
 		if row.ExternalProductID == "" {
 			p.Add(path+".externalProductId", "is required")
 		} else {
-			checkPrefixedID(p, path+".externalProductId", row.ExternalProductID, prefix)
+			checkOwnID(p, path+".externalProductId", row.ExternalProductID, businessID)
 		}
 		if len(row.ProductEANCode) > 50 {
 			p.Add(path+".productEANCode", "must be at most 50 characters")
@@ -185,22 +146,147 @@ func (r *OrderRequest) validate(p *Problems, businessID string) {
 		if row.ExternalWarehouseID != "" && !ValidExternalID(row.ExternalWarehouseID) {
 			p.Add(path+".externalWarehouseId", "must be 1-20 characters of letters, digits, '-' and '.'")
 		}
+		row.ExternalID = strings.TrimSpace(row.ExternalID)
+		row.ProductUnitOfMeasure = strings.TrimSpace(row.ProductUnitOfMeasure)
+		row.ProductDescription = strings.TrimSpace(row.ProductDescription)
+		for _, f := range []struct {
+			name, v string
+			max     int
+		}{{"externalId", row.ExternalID, 50}, {"productUnitOfMeasure", row.ProductUnitOfMeasure, 20}, {"productDescription", row.ProductDescription, 500}} {
+			if len(f.v) > f.max {
+				p.Add(path+"."+f.name, "must be at most %d characters", f.max)
+			}
+		}
 	}
 }
 
-// checkPrefixedID checks an ID of the form {business ID}-{own ID} of at
-// most 20 characters (spec 2.3) whose business ID is the caller's.
-func checkPrefixedID(p *Problems, field, id, prefix string) {
-	own, ok := strings.CutPrefix(id, prefix)
+var (
+	currencyCode = regexp.MustCompile(`^[A-Z]{3}$`)
+	serviceCode  = regexp.MustCompile(`^[A-Za-z0-9_-]{1,20}$`)
+	commentType  = regexp.MustCompile(`^[A-Za-z0-9_-]{1,50}$`)
+)
+
+// Limits of the client's services and comments of one order.
+const (
+	MaxOrderServices  = 20
+	MaxOrderComments  = 100
+	MaxCommentLength  = 4000
+	maxCommentPartLen = 200
+)
+
+// validateServices checks the client's value-added services: codes of 1-20
+// letters, digits, '-' and '_', each once.
+func (r *OrderRequest) validateServices(p *Problems) {
+	if len(r.AdditionalServices) > MaxOrderServices {
+		p.Add("additionalServices", "must hold at most %d services", MaxOrderServices)
+		return
+	}
+	seen := map[string]bool{}
+	out := r.AdditionalServices[:0]
+	for i, s := range r.AdditionalServices {
+		s.ServiceCode = strings.TrimSpace(s.ServiceCode)
+		path := fmt.Sprintf("additionalServices[%d].serviceCode", i)
+		switch {
+		case s.ServiceCode == "":
+			p.Add(path, "is required")
+		case !serviceCode.MatchString(s.ServiceCode):
+			p.Add(path, "must be 1-20 letters, digits, '-' or '_', not %q", s.ServiceCode)
+		case seen[s.ServiceCode]:
+			continue
+		}
+		seen[s.ServiceCode] = true
+		out = append(out, s)
+	}
+	r.AdditionalServices = out
+}
+
+// validateComments checks the comments sent with an order.
+func (r *OrderRequest) validateComments(p *Problems) {
+	if len(r.Comments) > MaxOrderComments {
+		p.Add("comments", "must hold at most %d comments", MaxOrderComments)
+		return
+	}
+	for i := range r.Comments {
+		r.Comments[i].Validate(p, fmt.Sprintf("comments[%d]", i))
+	}
+}
+
+// Validate trims c and records its problems under the field name prefix
+// (empty for a comment that is a whole body): value and type are
+// required; type is a name such as pickingNote or passThrough.
+func (c *OrderComment) Validate(p *Problems, prefix string) {
+	field := func(name string) string {
+		if prefix == "" {
+			return name
+		}
+		return prefix + "." + name
+	}
+	c.ID = ""
+	c.ExternalID, c.Author, c.Type, c.Origin = strings.TrimSpace(c.ExternalID), strings.TrimSpace(c.Author), strings.TrimSpace(c.Type), strings.TrimSpace(c.Origin)
+	switch {
+	case strings.TrimSpace(c.Value) == "":
+		p.Add(field("value"), "is required")
+	case len(c.Value) > MaxCommentLength:
+		p.Add(field("value"), "must be at most %d characters", MaxCommentLength)
+	}
+	switch {
+	case c.Type == "":
+		p.Add(field("type"), "is required (e.g. pickingNote, passThrough)")
+	case !commentType.MatchString(c.Type):
+		p.Add(field("type"), "must be 1-50 letters, digits, '-' or '_', not %q", c.Type)
+	}
+	for _, f := range []struct{ name, v string }{{"externalId", c.ExternalID}, {"author", c.Author}, {"origin", c.Origin}} {
+		if len(f.v) > maxCommentPartLen {
+			p.Add(field(f.name), "must be at most %d characters", maxCommentPartLen)
+		}
+	}
+}
+
+// otherBusinessPrefix matches an ID that starts with a Finnish business ID
+// and '-': the {business ID}-{own ID} form.
+var otherBusinessPrefix = regexp.MustCompile(`^[0-9]{7}-[0-9]-`)
+
+// OwnID returns the own part of a client's ID of an order or a product
+// (spec 2.3: at most 20 characters). Since the provider's ID migration
+// real clients send it bare (the warehouse plugin sends order 1005 and SKU
+// WOO6) as well as {business ID}-{own ID}; both name the same thing of the
+// caller with businessID. An ID that carries another business's ID is
+// refused: it names nothing the caller owns. The problem, if any, is a
+// message for the field.
+func OwnID(businessID, id string) (own, problem string) {
+	own, prefixed := strings.CutPrefix(id, businessID+"-")
 	switch {
 	case len(id) > MaxOrderIDLength:
-		p.Add(field, "must be at most %d characters, not %d", MaxOrderIDLength, len(id))
-	case !ok:
-		p.Add(field, "must have the form %s{own ID}: it starts with your business ID", prefix)
-	case own == "":
-		p.Add(field, "needs an own ID after %q", prefix)
+		return "", fmt.Sprintf("must be at most %d characters, not %d", MaxOrderIDLength, len(id))
+	case prefixed && own == "":
+		return "", fmt.Sprintf("needs an own ID after %q", businessID+"-")
+	case !prefixed && otherBusinessPrefix.MatchString(id):
+		return "", fmt.Sprintf("starts with the business ID %s, which is not yours (%s): send your own ID bare or as %s-{own ID}", id[:9], businessID, businessID)
 	case !ownIDPattern.MatchString(own):
-		p.Add(field, "the own ID may hold letters, digits, '.', '_' and '-' only")
+		return "", "the own ID may hold letters, digits, '.', '_' and '-' only"
+	}
+	return own, ""
+}
+
+// IDForms returns the two spellings of the caller's ID id, bare and with
+// the business ID, for finding what either names; id itself first.
+func IDForms(businessID, id string) []string {
+	own, problem := OwnID(businessID, id)
+	if problem != "" {
+		return []string{id}
+	}
+	forms := []string{id}
+	for _, f := range []string{own, businessID + "-" + own} {
+		if f != id {
+			forms = append(forms, f)
+		}
+	}
+	return forms
+}
+
+func checkOwnID(p *Problems, field, id, businessID string) {
+	if _, problem := OwnID(businessID, id); problem != "" {
+		p.Add(field, "%s", problem)
 	}
 }
 
@@ -215,116 +301,4 @@ func validPhone(s string) bool {
 		}
 	}
 	return digits >= 5 && digits <= 15
-}
-
-// jsonReader reads fields of a decoded JSON document (UseNumber), recording
-// a problem for each value of a wrong type. null and absent are the same.
-type jsonReader struct{ p Problems }
-
-func (rd *jsonReader) str(obj map[string]any, key, path string) string {
-	switch v := obj[key].(type) {
-	case nil:
-		return ""
-	case string:
-		return v
-	case json.Number:
-		return v.String()
-	default:
-		rd.p.Add(path, "must be a string, not %s", jsonKind(v))
-		return ""
-	}
-}
-
-func (rd *jsonReader) boolean(obj map[string]any, key, path string) (bool, bool) {
-	switch v := obj[key].(type) {
-	case nil:
-		return false, false
-	case bool:
-		return v, true
-	default:
-		rd.p.Add(path, "must be true or false, not %s", jsonKind(v))
-		return false, false
-	}
-}
-
-func (rd *jsonReader) asObj(v any, path string) (map[string]any, bool) {
-	switch v := v.(type) {
-	case nil:
-		return nil, false
-	case map[string]any:
-		return v, true
-	default:
-		rd.p.Add(path, "must be an object, not %s", jsonKind(v))
-		return nil, false
-	}
-}
-
-func (rd *jsonReader) obj(obj map[string]any, key, path string) (map[string]any, bool) {
-	return rd.asObj(obj[key], path)
-}
-
-func (rd *jsonReader) arr(obj map[string]any, key, path string) []any {
-	switch v := obj[key].(type) {
-	case nil:
-		return nil
-	case []any:
-		return v
-	default:
-		rd.p.Add(path, "must be an array, not %s", jsonKind(v))
-		return nil
-	}
-}
-
-func (rd *jsonReader) address(obj map[string]any, key string) (*Address, bool) {
-	a, ok := rd.obj(obj, key, key)
-	if !ok {
-		return nil, false
-	}
-	return &Address{
-		ExternalID:    rd.str(a, "externalId", key+".externalId"),
-		Name:          rd.str(a, "name", key+".name"),
-		StreetAddress: rd.str(a, "streetAddress", key+".streetAddress"),
-		PostalCode:    rd.str(a, "postalCode", key+".postalCode"),
-		PostOffice:    rd.str(a, "postOffice", key+".postOffice"),
-		Country:       rd.str(a, "country", key+".country"),
-		Telephone:     rd.str(a, "telephone", key+".telephone"),
-		Email:         rd.str(a, "email", key+".email"),
-	}, true
-}
-
-// quantity reads a row quantity: a whole number from 1 to MaxRowQuantity.
-// 2.0 is a whole number; 2.5 and "2" are not.
-func (rd *jsonReader) quantity(row map[string]any, path string) int64 {
-	v, present := row["quantity"]
-	n, isNum := v.(json.Number)
-	switch {
-	case !present || v == nil:
-		rd.p.Add(path, "is required")
-		return 0
-	case !isNum:
-		rd.p.Add(path, "must be a positive whole number, not %s", jsonKind(v))
-		return 0
-	}
-	f, err := n.Float64()
-	if err != nil || math.IsInf(f, 0) || f != math.Trunc(f) || f < 1 || f > MaxRowQuantity {
-		rd.p.Add(path, "must be a whole number from 1 to %d, not %s", MaxRowQuantity, n)
-		return 0
-	}
-	return int64(f)
-}
-
-func jsonKind(v any) string {
-	switch v.(type) {
-	case string:
-		return "a string"
-	case json.Number:
-		return "a number"
-	case bool:
-		return "a boolean"
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "an object"
-	}
-	return "null"
 }

@@ -1,171 +1,67 @@
 package parcelgate
 
 import (
-	"encoding/json"
 	"slices"
-	"strings"
 	"testing"
 )
 
 const testBID = "1234567-1"
 
-func validOrderBody() map[string]any {
-	return map[string]any{
-		"externalId": testBID + "-A1",
-		"references": []any{map[string]any{"name": "SO", "value": "100"}},
-		"deliveryAddress": map[string]any{"name": "Matti Meikäläinen", "streetAddress": "Katu 1", "postalCode": "00100",
-			"postOffice": "Helsinki", "country": "fi", "telephone": "+358 40 123 4567", "email": "matti@example.com"},
-		"serviceCode": "2103",
-		"rows":        []any{map[string]any{"externalProductId": testBID + "-P1", "externalWarehouseId": "WH1", "quantity": 2}},
+func validRequest() *OrderRequest {
+	return &OrderRequest{
+		ExternalID: "1005",
+		DeliveryAddress: Address{Name: "Maija Meikäläinen", StreetAddress: "Kotikatu 2", PostalCode: "00200", PostOffice: "Helsinki",
+			Country: "FI", Telephone: "+358401234567", Email: "maija@example.com"},
+		ServiceCode: "2103",
+		Rows:        []OrderRowRequest{{ExternalID: "1", ExternalProductID: "WOO6", ProductUnitOfMeasure: "KPL", ExternalWarehouseID: "WH1", Quantity: 1}},
+		AutoSubmit:  true,
 	}
 }
 
-func parse(t *testing.T, body any) (*OrderRequest, error) {
-	t.Helper()
-	b, err := json.Marshal(body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ParseOrderRequest(b, testBID)
-}
-
-func fields(err error) []string {
-	var out []string
-	for _, f := range ErrorFields(err) {
-		out = append(out, f.Field)
-	}
-	return out
-}
-
-// spec 2.3: a valid order reads with its values normalized; unknown fields
-// are ignored, null is absent, serviceCode may be a number (DESIGN §8).
-func TestParseOrderRequestValid(t *testing.T) {
-	body := validOrderBody()
-	body["serviceCode"] = 2103
-	body["pickupPointId"] = nil
-	body["somethingElse"] = map[string]any{"x": 1}
-	body["rows"] = []any{map[string]any{"externalProductId": testBID + "-P1", "quantity": 2.0, "extra": true}}
-	req, err := parse(t, body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if req.ServiceCode != "2103" || req.DeliveryAddress.Country != "FI" || req.Rows[0].Quantity != 2 || !req.AutoSubmit || req.SORef() != "100" {
-		t.Fatalf("%+v", req)
-	}
-	body["preferences"] = map[string]any{"autoSubmit": false}
-	if req, err = parse(t, body); err != nil || req.AutoSubmit {
-		t.Fatalf("autoSubmit false: %+v %v", req, err)
-	}
-}
-
-// spec 2.3, DESIGN §7: every problem of a request is listed at once.
-func TestParseOrderRequestEveryProblem(t *testing.T) {
-	body := map[string]any{
-		"externalId":      "7654321-2-X",                             // another business ID
-		"references":      []any{map[string]any{"name": "SO"}, "x"},  // value missing, not an object
-		"deliveryAddress": map[string]any{"streetAddress": "Katu 1"}, // no name, no phone or e-mail
-		"serviceCode":     "9999",                                    // unknown
-		"rows": []any{
-			map[string]any{"externalProductId": testBID + "-P1", "quantity": 0},
-			map[string]any{"externalProductId": "P2", "quantity": 1.5},
-			map[string]any{"quantity": "2"},
-			map[string]any{"externalProductId": testBID + "-ABCDEFGHIJKLMN", "quantity": -1},
-		},
-		"preferences": map[string]any{"autoSubmit": "yes"},
-	}
-	_, err := parse(t, body)
-	want := []string{"externalId", "references[0].value", "references[1]", "deliveryAddress.name", "deliveryAddress", "serviceCode",
-		"rows[0].quantity", "rows[1].externalProductId", "rows[1].quantity", "rows[2].externalProductId", "rows[2].quantity",
-		"rows[3].externalProductId", "rows[3].quantity", "preferences.autoSubmit"}
-	got := fields(err)
-	for _, f := range want {
-		if !slices.Contains(got, f) {
-			t.Errorf("no problem reported for %s; got %v", f, got)
-		}
-	}
-	if ErrorCode(err) != EINVALID {
-		t.Fatalf("code %v", err)
-	}
-}
-
-// spec 2.3 rule: NOUTO needs an e-mail; rows must not be empty;
-// deliveryAddress is required; externalId at most 20 characters.
-func TestParseOrderRequestRules(t *testing.T) {
+// spec 2.3 and what the provider's warehouse plugin sends: every rule of
+// an order request is checked by Validate, on the typed request.
+func TestOrderRequestValidate(t *testing.T) {
+	price := Decimal("24.90")
 	for name, tc := range map[string]struct {
-		change func(map[string]any)
-		field  string
+		change func(*OrderRequest)
+		field  string // "" = valid
 	}{
-		"NOUTO without e-mail": {func(b map[string]any) {
-			b["serviceCode"] = "NOUTO"
-			delete(b["deliveryAddress"].(map[string]any), "email")
-		}, "deliveryAddress.email"},
-		"no rows":              {func(b map[string]any) { b["rows"] = []any{} }, "rows"},
-		"rows null":            {func(b map[string]any) { b["rows"] = nil }, "rows"},
-		"no delivery address":  {func(b map[string]any) { delete(b, "deliveryAddress") }, "deliveryAddress"},
-		"externalId too long":  {func(b map[string]any) { b["externalId"] = testBID + "-ABCDEFGHIJK" }, "externalId"},
-		"externalId no own ID": {func(b map[string]any) { b["externalId"] = testBID + "-" }, "externalId"},
-		"externalId slash":     {func(b map[string]any) { b["externalId"] = testBID + "-a/b" }, "externalId"},
-		"no phone nor e-mail":  {func(b map[string]any) { b["deliveryAddress"] = map[string]any{"name": "N"} }, "deliveryAddress"},
-		"bad phone":            {func(b map[string]any) { b["deliveryAddress"].(map[string]any)["telephone"] = "call me" }, "deliveryAddress.telephone"},
-		"bad e-mail":           {func(b map[string]any) { b["deliveryAddress"].(map[string]any)["email"] = "nope" }, "deliveryAddress.email"},
-		"missing service code": {func(b map[string]any) { delete(b, "serviceCode") }, "serviceCode"},
-		"two SO references": {func(b map[string]any) {
-			b["references"] = []any{map[string]any{"name": "SO", "value": "1"}, map[string]any{"name": "so", "value": "2"}}
-		}, "references[1].name"},
-		"bad orderDate":      {func(b map[string]any) { b["orderDate"] = "yesterday" }, "orderDate"},
-		"rows not an array":  {func(b map[string]any) { b["rows"] = map[string]any{} }, "rows"},
-		"bad warehouse":      {func(b map[string]any) { b["rows"].([]any)[0].(map[string]any)["externalWarehouseId"] = "W H" }, "rows[0].externalWarehouseId"},
-		"quantity too big":   {func(b map[string]any) { b["rows"].([]any)[0].(map[string]any)["quantity"] = 1e9 }, "rows[0].quantity"},
-		"vendor business ID": {func(b map[string]any) { b["vendor"] = map[string]any{"externalId": "1234567-2"} }, "vendor.externalId"},
+		"plugin order, bare IDs":     {func(r *OrderRequest) {}, ""},
+		"prefixed IDs":               {func(r *OrderRequest) { r.ExternalID, r.Rows[0].ExternalProductID = testBID+"-1005", testBID+"-WOO6" }, ""},
+		"another business's order":   {func(r *OrderRequest) { r.ExternalID = "7654321-2-1005" }, "externalId"},
+		"another business's product": {func(r *OrderRequest) { r.Rows[0].ExternalProductID = "7654321-2-WOO6" }, "rows[0].externalProductId"},
+		"everything the plugin sends": {func(r *OrderRequest) {
+			r.Currency, r.TotalPrice, r.TotalTax, r.ClientSoftware = "eur", &price, &price, "woo-wh-client/2.4.2"
+		}, ""},
+		"bad currency":                 {func(r *OrderRequest) { r.Currency = "EURO" }, "currency"},
+		"routing code (PHP library)":   {func(r *OrderRequest) { r.RoutingServiceCode = "2103" }, ""},
+		"bad routing code":             {func(r *OrderRequest) { r.RoutingServiceCode = "21 03" }, "routingServiceCode"},
+		"cash on delivery":             {func(r *OrderRequest) { r.AdditionalServices = []AdditionalService{{"3101"}, {"3101"}} }, ""},
+		"empty service code":           {func(r *OrderRequest) { r.AdditionalServices = []AdditionalService{{""}} }, "additionalServices[0].serviceCode"},
+		"picking note":                 {func(r *OrderRequest) { r.Comments = []OrderComment{{Type: "pickingNote", Value: "Door code 1234"}} }, ""},
+		"comment without value":        {func(r *OrderRequest) { r.Comments = []OrderComment{{Type: "pickingNote"}} }, "comments[0].value"},
+		"comment without type":         {func(r *OrderRequest) { r.Comments = []OrderComment{{Value: "x"}} }, "comments[0].type"},
+		"client is kept, not a bid":    {func(r *OrderRequest) { r.Client = &Address{ExternalID: "customer-17", Name: "Maija"} }, ""},
+		"recipient e-mail":             {func(r *OrderRequest) { r.Recipient = &Address{Email: "nope"} }, "recipient.email"},
+		"row unit of measure too long": {func(r *OrderRequest) { r.Rows[0].ProductUnitOfMeasure = "KPLKPLKPLKPLKPLKPLKPL" }, "rows[0].productUnitOfMeasure"},
+		"NOUTO without e-mail":         {func(r *OrderRequest) { r.ServiceCode, r.DeliveryAddress.Email = "NOUTO", "" }, "deliveryAddress.email"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			body := validOrderBody()
-			tc.change(body)
-			_, err := parse(t, body)
-			if !slices.Contains(fields(err), tc.field) {
-				t.Fatalf("want a problem with %s, got %v", tc.field, err)
+			r := validRequest()
+			tc.change(r)
+			err := r.Validate(testBID)
+			var got []string
+			for _, f := range ErrorFields(err) {
+				got = append(got, f.Field)
+			}
+			if (tc.field == "") != (err == nil) || (tc.field != "" && !slices.Contains(got, tc.field)) {
+				t.Fatalf("want problem %q, got %v", tc.field, err)
 			}
 		})
 	}
-}
-
-// A body that is not an object is one problem, never a panic.
-func TestParseOrderRequestNotObject(t *testing.T) {
-	for _, b := range []string{`[]`, `"x"`, `null`, `1`, `{`} {
-		if _, err := ParseOrderRequest([]byte(b), testBID); ErrorCode(err) != EINVALID {
-			t.Errorf("%s: %v", b, err)
-		}
+	r := validRequest()
+	r.Currency, r.AdditionalServices = "eur", []AdditionalService{{"3101"}, {"3101"}}
+	if r.Validate(testBID) != nil || r.Currency != "EUR" || len(r.AdditionalServices) != 1 {
+		t.Fatalf("normalized %+v", r)
 	}
-}
-
-// DESIGN §12: request decoding and validation never panic and either
-// accept a request that satisfies the rules or report problems.
-func FuzzParseOrderRequest(f *testing.F) {
-	b, _ := json.Marshal(validOrderBody())
-	f.Add(b)
-	f.Add([]byte(`{"rows":[{"quantity":1e400}],"deliveryAddress":null}`))
-	f.Add([]byte(`{"rows":[null,{"quantity":-0.0}],"references":[{}],"serviceCode":2103.5}`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		req, err := ParseOrderRequest(data, testBID)
-		if err != nil {
-			if ErrorCode(err) != EINVALID {
-				t.Fatalf("code %s: %v", ErrorCode(err), err)
-			}
-			return
-		}
-		if len(req.Rows) == 0 || len(req.Rows) > MaxOrderRows || !ValidServiceCode(req.ServiceCode) {
-			t.Fatalf("accepted %+v", req)
-		}
-		if req.ExternalID != "" && (len(req.ExternalID) > MaxOrderIDLength || !strings.HasPrefix(req.ExternalID, testBID+"-")) {
-			t.Fatalf("accepted externalId %q", req.ExternalID)
-		}
-		for _, r := range req.Rows {
-			if r.Quantity < 1 || r.Quantity > MaxRowQuantity || !strings.HasPrefix(r.ExternalProductID, testBID+"-") {
-				t.Fatalf("accepted row %+v", r)
-			}
-		}
-		if req.DeliveryAddress.Telephone == "" && req.DeliveryAddress.Email == "" {
-			t.Fatalf("accepted an address without phone or e-mail")
-		}
-	})
 }

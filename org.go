@@ -8,7 +8,7 @@ import (
 )
 
 // Organization is a business, identified by its business ID, inside one
-// environment (DESIGN §3). The same business ID may exist in both
+// environment (decisions §3). The same business ID may exist in both
 // environments as two unrelated organizations.
 type Organization struct {
 	ID             int64       `json:"-"`
@@ -17,7 +17,7 @@ type Organization struct {
 	Name           string      `json:"name"`
 	ContractNumber string      `json:"contractNumber,omitempty"`
 	// Address is the organization's profile address; warehouse orders use
-	// it as vendor and sender when the request gives none (DESIGN §7).
+	// it as vendor and sender when the request gives none (decisions §7).
 	Address   *Address  `json:"address,omitempty"`
 	CreatedAt time.Time `json:"createdAt"`
 }
@@ -66,7 +66,7 @@ var (
 )
 
 // NormalizeBusinessID trims and upper-cases a business ID and checks it
-// (DESIGN §3): a Finnish ID NNNNNNN-C must carry the right mod-11 check
+// (decisions §3): a Finnish ID NNNNNNN-C must carry the right mod-11 check
 // digit; any other must be 2-20 characters of A-Z, 0-9 and '-' starting with
 // a two-letter country prefix.
 func NormalizeBusinessID(s string) (string, error) {

@@ -7,7 +7,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// DESIGN §3: Finnish business IDs carry the mod-11 check digit over the
+// decisions §3: Finnish business IDs carry the mod-11 check digit over the
 // weights 7,9,10,5,8,4,2; remainder 1 is never issued.
 func TestNormalizeBusinessID(t *testing.T) {
 	valid := map[string]string{

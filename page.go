@@ -1,6 +1,6 @@
 package parcelgate
 
-// Paging of list queries (spec 2.6, spec 4.4 GET rule 1, DESIGN §8).
+// Paging of list queries (spec 2.6, spec 4.4 GET rule 1, decisions §8).
 const (
 	// MaxPageSize caps every page: at most 2000 objects (spec 8).
 	MaxPageSize = 2000
@@ -8,6 +8,12 @@ const (
 	DefaultPageSize = 2000
 	// DefaultOrderPageSize is the page size of order lists (spec 4.3 rule 3).
 	DefaultOrderPageSize = 200
+	// MaxPageNumber bounds the page number a client may ask for. No list
+	// comes near it (at one object a page it is over two billion objects),
+	// and with it neither the position of a page's first row
+	// (MaxPageNumber × MaxPageSize < 2^43) nor the number of the next page
+	// can overflow, on any engine.
+	MaxPageNumber = 1<<31 - 1
 )
 
 // PageRequest asks for one page of a list. Number is zero-based.
@@ -23,7 +29,24 @@ type PageRequest struct {
 	After  string
 }
 
-// Offset is the position of the page's first row.
+// Validate checks the page request a client made: Number from 0 to
+// MaxPageNumber and Size from 1 to MaxPageSize (spec 2.6: pages are
+// zero-based; spec 8: at most 2000 objects a page). Every problem names its
+// query parameter, page or size. It is checked before any arithmetic on the
+// two numbers.
+func (p PageRequest) Validate() error {
+	var probs Problems
+	if p.Number < 0 || p.Number > MaxPageNumber {
+		probs.Add("page", "must be a whole number from 0 to %d, not %d", MaxPageNumber, p.Number)
+	}
+	if p.Size < 1 || p.Size > MaxPageSize {
+		probs.Add("size", "must be a whole number from 1 to %d, not %d", MaxPageSize, p.Size)
+	}
+	return probs.Err()
+}
+
+// Offset is the position of the page's first row. It does not overflow for
+// a request that passed Validate.
 func (p PageRequest) Offset() int64 { return int64(p.Number) * int64(p.Size) }
 
 // PageOf is one page of a list.

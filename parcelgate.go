@@ -13,7 +13,7 @@ import (
 )
 
 // Environment is one of the two isolated data spaces of a deployment
-// (DESIGN §3). Every credential and every object belongs to exactly one, and
+// (decisions §3). Every credential and every object belongs to exactly one, and
 // nothing crosses between them.
 type Environment string
 
@@ -42,7 +42,7 @@ func (e Environment) String() string { return string(e) }
 // Valid reports whether e names one of the two environments.
 func (e Environment) Valid() bool { return e == Production || e == Test }
 
-// Role is what a service account may do on the ecom API (DESIGN §4).
+// Role is what a service account may do on the ecom API (decisions §4).
 type Role string
 
 const (

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 )
@@ -21,7 +24,7 @@ const (
 // EOS and balance 0, in their catalog reads (spec 3 rules 1-2, spec 8).
 const EOSVisibility = 14 * 24 * time.Hour
 
-// Request limits of the inventory API (DESIGN §8: arrays are capped).
+// Request limits of the inventory API (decisions §8: arrays are capped).
 const (
 	// MaxInventoryEntries caps the envelopes of PUT /inventory and the
 	// entries of DELETE /inventory.
@@ -33,7 +36,7 @@ const (
 	MaxListFilterValues = 2000
 )
 
-// Product is keyed by (supplier, ExternalID) (spec 2.4, DESIGN §6). It is
+// Product is keyed by (supplier, ExternalID) (spec 2.4, decisions §6). It is
 // stored as the JSON document the supplier sent, so fields parcelgate does
 // not model round-trip; the server owns supplierId and status.
 type Product struct {
@@ -76,10 +79,75 @@ type InventoryItem struct {
 	Balances []*Balance `json:"balances"`
 }
 
-// InventoryInput is one validated envelope of PUT /inventory.
+// InventoryInput is one envelope of PUT /inventory, as read from the
+// request: the product and the balances that publish it (spec 4.4 PUT
+// /inventory rules 1-3), or, with Status EOS and no balances, the end of
+// the product's sale (spec 3, as DELETE /inventory).
 type InventoryInput struct {
-	Product  *Product
+	Product *Product
+	// Status is product.status as sent. EOS with no balances ends the
+	// sale (EndsSale); any other value, or EOS alongside balances, is the
+	// server's to set and ignored: the entry creates or replaces.
+	Status string
+	// Named reports whether some description carries a non-empty name.
+	Named    bool
 	Balances []BalanceInput
+}
+
+// EndsSale reports whether the envelope ends the product's sale instead of
+// writing it: product.status EOS and no balances, which is how the
+// warehouse plugin removes a product (spec 3: as DELETE /inventory).
+func (in *InventoryInput) EndsSale() bool {
+	return ProductStatus(strings.TrimSpace(in.Status)) == ProductEOS && len(in.Balances) == 0
+}
+
+// Validate normalizes the envelope of supplier businessID and reports every
+// problem with it, each field named within the envelope
+// ("product.externalId", "balances[0].quantity").
+func (in *InventoryInput) Validate(businessID string) error {
+	var p Problems
+	if in.Product == nil {
+		p.Add("product", "is required")
+		return p.Err()
+	}
+	in.Product.ExternalID = strings.TrimSpace(in.Product.ExternalID)
+	checkProductID(&p, "product.externalId", businessID, in.Product.ExternalID)
+	in.Product.EANCode = strings.TrimSpace(in.Product.EANCode)
+	if len(in.Product.EANCode) > 64 {
+		p.Add("product.eanCode", "must be at most 64 characters")
+	}
+	if !in.Named && !in.EndsSale() {
+		p.Add("product.descriptions", "a name is required in at least one language, e.g. descriptions.en.name")
+	}
+	for j := range in.Balances {
+		b := &in.Balances[j]
+		path := "balances[" + itoa(j) + "]."
+		if b.ProductExternalID == "" {
+			b.ProductExternalID = in.Product.ExternalID
+		} else if ProductKey(businessID, strings.TrimSpace(b.ProductExternalID)) != ProductKey(businessID, in.Product.ExternalID) {
+			p.Add(path+"productExternalId", "is %q but the balance is inside the envelope of product %q", b.ProductExternalID, in.Product.ExternalID)
+		}
+		for _, f := range ErrorFields(b.Validate(businessID)) {
+			p.Add(path+f.Field, "%s", f.Message)
+		}
+	}
+	return p.Err()
+}
+
+// checkProductID checks a product externalId of supplier businessID (spec
+// 2.4): 1-20 letters, digits, '-' and '.', bare or with the supplier's own
+// prefix, never with another business's.
+func checkProductID(p *Problems, field, businessID, id string) {
+	switch {
+	case id == "":
+		p.Add(field, "is required")
+	case !ValidExternalID(id):
+		p.Add(field, "must be 1-20 characters of letters, digits, '-' and '.', not %q", id)
+	default:
+		if other, ok := OtherBusinessPrefix(businessID, id); ok {
+			p.Add(field, "%q starts with business ID %s, which is not yours (%s): send the ID bare or with your own prefix", id, other, businessID)
+		}
+	}
 }
 
 // InventoryFilter narrows the supplier's product list (GET /inventory).
@@ -92,259 +160,223 @@ type InventoryFilter struct {
 	CatalogExternalID string
 }
 
+// BalanceRemoval names the catalogs to remove a product from (spec 4.4
+// DELETE balances rules 1-2): RetailerID and CatalogExternalID are each
+// optional; left out, every catalog where the product is.
+type BalanceRemoval struct {
+	ProductExternalID string
+	RetailerID        string
+	CatalogExternalID string
+}
+
+// Validate normalizes r and reports every problem with it.
+func (r *BalanceRemoval) Validate(businessID string) error {
+	var p Problems
+	r.ProductExternalID = strings.TrimSpace(r.ProductExternalID)
+	checkProductID(&p, "productExternalId", businessID, r.ProductExternalID)
+	if r.RetailerID = strings.TrimSpace(r.RetailerID); r.RetailerID != "" {
+		id, err := NormalizeBusinessID(r.RetailerID)
+		if err != nil {
+			p.Add("retailerId", "%s", ErrorMessage(err))
+		}
+		r.RetailerID = id
+	}
+	if r.CatalogExternalID = strings.TrimSpace(r.CatalogExternalID); r.CatalogExternalID != "" && !ValidExternalID(r.CatalogExternalID) {
+		p.Add("catalogExternalId", "must be 1-20 characters of letters, digits, '-' and '.', not %q", r.CatalogExternalID)
+	}
+	return p.Err()
+}
+
+// CheckRemoval decides whether balance b may be removed from its catalog
+// (spec 4.4 DELETE balances): not while open orders hold allocations there,
+// which would be lost; the supplier releases them first (PUT balances rule
+// 5). ECONFLICT says so.
+func CheckRemoval(b *Balance) error {
+	if b.Allocated > 0 {
+		return Errorf(ECONFLICT, "Product %s has %d allocated to open orders in catalog %s of retailer %s; release them first by setting its balance's allocated to 0.", b.ProductExternalID, b.Allocated, b.CatalogExternalID, b.RetailerID)
+	}
+	return nil
+}
+
+// EOSVisibleSince is the oldest end of sale retailers still see at now:
+// an EOS product stays in catalog reads, with status EOS and quantity 0,
+// for EOSVisibility after its deletion, then leaves them (spec 3 rules 1-2,
+// spec 8). Stores pass it as a query bound.
+func EOSVisibleSince(now time.Time) time.Time { return now.Add(-EOSVisibility) }
+
+// EOSVisible reports whether a retailer still sees at now a product whose
+// sale ended at deletedAt (zero: the product is on sale).
+func EOSVisible(deletedAt, now time.Time) bool {
+	return deletedAt.IsZero() || deletedAt.After(EOSVisibleSince(now))
+}
+
+// InventoryPlan is what PlanInventory decides a PUT /inventory writes.
+type InventoryPlan struct {
+	// Upserts are the products to create or replace, each once, in the
+	// order they first appear, with the last content given: what writing
+	// the entries one by one would leave.
+	Upserts []*Product
+	// Balances are the balance writes of the entries applied.
+	Balances BalancePlan
+	// EndSale are the keys (ProductKey) of the products whose sale ends:
+	// those whose last applied entry ends it. It is written last.
+	EndSale []string
+	// Failed are the entries not applied, by position.
+	Failed InventoryFailures
+}
+
+// PlanInventory decides what the validated entries of a PUT /inventory
+// write, given the supplier's state (spec 4.4 PUT /inventory rules 1-3,
+// spec 3). Each entry is atomic: it writes its product and all of its
+// balances (PlanBalances, one group per envelope), or nothing. An entry
+// that ends the sale (EndsSale) needs the product: one the supplier has,
+// or one an earlier applied entry writes; a product already EOS stays as
+// it is. A product whose last applied entry writes it is ACTIVE again.
+func PlanInventory(st StockState, entries []InventoryInput) InventoryPlan {
+	keys := make([]string, len(entries))
+	groups := make([][]BalanceInput, len(entries))
+	had := st.Products
+	products := maps.Clone(had)
+	for i, e := range entries {
+		keys[i] = ProductKey(st.SupplierID, e.Product.ExternalID)
+		if !e.EndsSale() {
+			products[keys[i]] = true // each envelope's balances name only its own product
+			groups[i] = e.Balances
+		}
+	}
+	st.Products = products
+	plan := InventoryPlan{Balances: PlanBalances(st, groups)}
+	plan.Failed = InventoryFailures(maps.Clone(plan.Balances.Failed))
+	written := map[string]bool{}
+	last := map[string]int{}
+	upsert := map[string]int{}
+	for i, e := range entries {
+		_, known := had[keys[i]]
+		switch {
+		case plan.Failed[i] != nil:
+			continue
+		case !e.EndsSale():
+			if j, ok := upsert[keys[i]]; ok {
+				plan.Upserts[j] = e.Product
+			} else {
+				upsert[keys[i]] = len(plan.Upserts)
+				plan.Upserts = append(plan.Upserts, e.Product)
+			}
+			written[keys[i]] = true
+		case !written[keys[i]] && !known:
+			plan.Failed[i] = &Error{Code: ENOTFOUND, Message: fmt.Sprintf("Product %s not found.", e.Product.ExternalID),
+				Fields: []FieldError{{Field: "product.externalId", Message: fmt.Sprintf("no product %q to end the sale of", e.Product.ExternalID)}}}
+			continue
+		}
+		last[keys[i]] = i
+	}
+	for _, k := range slices.Sorted(maps.Keys(last)) {
+		if entries[last[k]].EndsSale() {
+			plan.EndSale = append(plan.EndSale, k)
+		}
+	}
+	return plan
+}
+
+// InventoryFailures are the entries of a request that were not applied, by
+// their position in the slice the service was given, each with its
+// problems (fields named within the entry).
+type InventoryFailures map[int]*Error
+
+// IDMigration is the outcome of MigrateProductIDs.
+type IDMigration struct {
+	// Migrated are the products renamed from {businessId}-{x} to {x}, by
+	// their new externalId.
+	Migrated []string `json:"migrated"`
+	// Conflicts are the products left as they were because the bare ID is
+	// taken by another product of the supplier.
+	Conflicts []IDConflict `json:"conflicts"`
+}
+
+// PlanIDMigration decides the provider's ID migration for supplier
+// businessID: of the stored product IDs given (every product ID of the
+// supplier that has its prefix, and any bare ID they would take), each
+// {businessID}-{x} is renamed to {x} unless a product {x} exists, which is a
+// conflict: both stay as they are. renames maps old to new IDs.
+func PlanIDMigration(businessID string, stored []string) (renames map[string]string, m *IDMigration) {
+	have := make(map[string]bool, len(stored))
+	for _, id := range stored {
+		have[id] = true
+	}
+	renames = map[string]string{}
+	m = &IDMigration{Migrated: []string{}, Conflicts: []IDConflict{}}
+	for _, id := range stored {
+		bare := ProductKey(businessID, id)
+		switch {
+		case bare == id:
+		case have[bare]:
+			m.Conflicts = append(m.Conflicts, IDConflict{ExternalID: id, BareID: bare,
+				Message: fmt.Sprintf("Product %s was not renamed: product %s exists too, so both are kept as they are; reads and orders naming either form find the bare one while it is on sale.", id, bare)})
+		default:
+			renames[id] = bare
+			m.Migrated = append(m.Migrated, bare)
+		}
+	}
+	return renames, m
+}
+
+// IDConflict is a product ID whose two forms both name a product.
+type IDConflict struct {
+	ExternalID string `json:"externalId"` // the prefixed ID, left as is
+	BareID     string `json:"bareId"`     // taken by another product
+	Message    string `json:"message"`
+}
+
 // InventoryService is the supplier's side of products and stock. Every
-// method acts for the Caller in ctx, whose organization is the supplier;
-// the HTTP layer lets a caller with role supplier or merchant (in the
-// warehouse service the merchant is its own supplier) call them. Products
-// and balances of other suppliers, and of the other environment, answer
-// exactly like missing ones.
+// method acts for c, whose organization is the supplier; ActionManageProducts
+// says who may call them (in the warehouse service the merchant is its own
+// supplier). Products and balances of other suppliers, and of the other
+// environment, answer exactly like missing ones. A product externalId may
+// be given bare or with the supplier's prefix (ProductKey).
 type InventoryService interface {
-	// PutInventory creates or fully replaces each product (spec 4.4 PUT
-	// /inventory rule 1) and applies its balances as PutBalances does
-	// (rule 2). A product that was EOS becomes ACTIVE again. The request
-	// is all-or-nothing: every entry that cannot be applied is reported
-	// with its index (EINVALID) and nothing is stored.
-	PutInventory(ctx context.Context, entries []InventoryInput) ([]*InventoryItem, error)
+	// PutInventory applies each entry atomically, in order: it creates or
+	// fully replaces the product (spec 4.4 PUT /inventory rule 1) and
+	// applies its balances as PutBalances does (rule 2); with EndsSale it
+	// ends the product's sale as EndOfSale does (spec 3). A product that was
+	// EOS becomes ACTIVE again. Entries that cannot be applied are left
+	// out and returned, by position; the others are applied.
+	PutInventory(ctx context.Context, c *Caller, entries []InventoryInput) (InventoryFailures, error)
 	// ListInventory pages the caller's ACTIVE products with their
 	// balances, ordered by creation.
-	ListInventory(ctx context.Context, f InventoryFilter, page PageRequest) (PageOf[*InventoryItem], error)
+	ListInventory(ctx context.Context, c *Caller, f InventoryFilter, page PageRequest) (PageOf[*InventoryItem], error)
 	// FindInventoryItem returns one ACTIVE product with its balances, or
 	// ENOTFOUND (also for an EOS product: spec 3 rule 3).
-	FindInventoryItem(ctx context.Context, externalID string) (*InventoryItem, error)
+	FindInventoryItem(ctx context.Context, c *Caller, externalID string) (*InventoryItem, error)
 	// EndOfSale marks products EOS (spec 3): their quantity becomes 0 in
 	// every catalog, allocations stay, and they leave the supplier's reads.
 	// Products already EOS are left as they are. An unknown product fails
-	// the whole request with ENOTFOUND naming each index.
-	EndOfSale(ctx context.Context, externalIDs []string) ([]*InventoryItem, error)
+	// the whole request with ENOTFOUND naming each position.
+	EndOfSale(ctx context.Context, c *Caller, externalIDs []string) ([]*InventoryItem, error)
 
-	// PutBalances applies balance entries in order (spec 4.4 PUT balances
-	// rules 1-5): an entry naming a catalog the product is not published
-	// to publishes it, which needs a catalog of that retailer that lists
-	// the caller as a supplier; an entry without catalogExternalId updates
-	// every catalog where the product is published (of retailerId, when
-	// given); only the fields present change, so a quantity update keeps
-	// the allocations unless allocated: 0 is sent. All-or-nothing, every
-	// failing entry reported with its index (EINVALID).
-	PutBalances(ctx context.Context, entries []BalanceInput) ([]*Balance, error)
+	// PutBalances applies balance entries in order as PlanBalances decides
+	// (spec 4.4 PUT balances rules 1-5), all or nothing: every failing
+	// entry is reported with its position (EINVALID).
+	PutBalances(ctx context.Context, c *Caller, entries []BalanceInput) ([]*Balance, error)
 	// ListSupplierBalances pages the caller's balances in every catalog,
 	// EOS products excluded; removed balances only with f.ModifiedAfter,
 	// as in ListCatalogBalances.
-	ListSupplierBalances(ctx context.Context, f BalanceFilter, page PageRequest) (PageOf[*Balance], error)
-	// DeleteBalances removes the product from the catalogs matching
-	// retailerID and catalogExternalID, each optional (spec 4.4 DELETE
-	// balances rules 1-2), and returns the removed balances as they were.
-	// A removed balance stays as a stamped tombstone (Balance.Removed) so
-	// that change polls report the removal; publishing the product there
-	// again revives it. ENOTFOUND for an unknown product; ECONFLICT when a
-	// balance to remove still has allocations of open orders.
-	DeleteBalances(ctx context.Context, productExternalID, retailerID, catalogExternalID string) ([]*Balance, error)
-}
-
-// productShape types the product fields parcelgate models (spec 2.4), to
-// refuse a value of the wrong type; the document itself is kept as sent.
-type productShape struct {
-	ExternalID             string              `json:"externalId"`
-	EANCode                *string             `json:"eanCode"`
-	RecommendedRetailPrice *float64            `json:"recommendedRetailPrice"`
-	VATPercentage          *float64            `json:"vatPercentage"`
-	Measurements           *measurements       `json:"measurements"`
-	UnitOfMeasure          *string             `json:"unitOfMeasure"`
-	IsFragile              *bool               `json:"isFragile"`
-	IsOversized            *bool               `json:"isOversized"`
-	IsDangerousGoods       *bool               `json:"isDangerousGoods"`
-	HasBestBeforeDate      *bool               `json:"hasBestBeforeDate"`
-	HasWarranty            *bool               `json:"hasWarranty"`
-	WarrantExpiration      *float64            `json:"warrantExpiration"`
-	WarrantSerialCtl       *bool               `json:"warrantSerialControlled"`
-	Categories             map[string][]string `json:"categories"`
-	Descriptions           map[string]*struct {
-		Name *string `json:"name"`
-	} `json:"descriptions"`
-}
-
-type measurements struct {
-	Weight *float64 `json:"weight"`
-	Length *float64 `json:"length"`
-	Width  *float64 `json:"width"`
-	Height *float64 `json:"height"`
-	Volume *float64 `json:"volume"`
-}
-
-// ParseInventory reads and validates the body of PUT /inventory: an array
-// of {product, balances[]}. It reports every problem it finds, each with
-// the index of its envelope, and never panics on any input.
-func ParseInventory(body []byte) ([]InventoryInput, error) {
-	raws, err := parseArray(body, MaxInventoryEntries, "{product, balances}")
-	if err != nil {
-		return nil, err
-	}
-	var p Problems
-	out := make([]InventoryInput, len(raws))
-	nbal := 0
-	for i, raw := range raws {
-		var env struct {
-			Product  json.RawMessage `json:"product"`
-			Balances json.RawMessage `json:"balances"`
-		}
-		if !isObject(raw) || json.Unmarshal(raw, &env) != nil {
-			p.AddAt(i, "(entry)", "must be an object {product, balances}")
-			continue
-		}
-		out[i].Product = parseProduct(i, env.Product, &p)
-		if isNull(env.Balances) {
-			continue
-		}
-		var bals []json.RawMessage
-		if json.Unmarshal(env.Balances, &bals) != nil {
-			p.AddAt(i, "balances", "must be an array of balance objects")
-			continue
-		}
-		nbal += len(bals)
-		pid := ""
-		if out[i].Product != nil {
-			pid = out[i].Product.ExternalID
-		}
-		for j, b := range bals {
-			in := parseBalance(i, "balances["+itoa(j)+"].", b, pid, &p)
-			out[i].Balances = append(out[i].Balances, in)
-		}
-	}
-	if nbal > MaxBalanceEntries {
-		p.Add("balances", "the request holds %d balances; at most %d are allowed in one request", nbal, MaxBalanceEntries)
-	}
-	if err := p.Err(); err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-func parseProduct(i int, raw json.RawMessage, p *Problems) *Product {
-	if isNull(raw) {
-		p.AddAt(i, "product", "is required")
-		return nil
-	}
-	var doc map[string]json.RawMessage
-	if !isObject(raw) || json.Unmarshal(raw, &doc) != nil {
-		p.AddAt(i, "product", "must be an object")
-		return nil
-	}
-	delete(doc, "supplierId")
-	delete(doc, "status")
-	for k, v := range doc {
-		if isNull(v) {
-			delete(doc, k)
-		}
-	}
-	var shape productShape
-	n := p.Len()
-	if err := json.Unmarshal(raw, &shape); err != nil {
-		if te, ok := err.(*json.UnmarshalTypeError); ok && te.Field != "" {
-			p.AddAt(i, "product."+te.Field, "must be %s, not %s", JSONTypeName(te.Type.Kind().String()), te.Value)
-		} else {
-			p.AddAt(i, "product", "is not a valid product object")
-		}
-	}
-	prod := &Product{Status: ProductActive}
-	if ext, ok := doc["externalId"]; !ok {
-		p.AddAt(i, "product.externalId", "is required")
-	} else if json.Unmarshal(ext, &prod.ExternalID) != nil {
-		if p.Len() == n {
-			p.AddAt(i, "product.externalId", "must be a string")
-		}
-	} else {
-		prod.ExternalID = strings.TrimSpace(prod.ExternalID)
-		if !ValidExternalID(prod.ExternalID) {
-			p.AddAt(i, "product.externalId", "must be 1-20 characters of letters, digits, '-' and '.', not %q", prod.ExternalID)
-		}
-		doc["externalId"], _ = json.Marshal(prod.ExternalID)
-	}
-	if shape.EANCode != nil {
-		prod.EANCode = strings.TrimSpace(*shape.EANCode)
-		if len(prod.EANCode) > 64 {
-			p.AddAt(i, "product.eanCode", "must be at most 64 characters")
-		}
-	}
-	named := false
-	for _, d := range shape.Descriptions {
-		if d != nil && d.Name != nil && strings.TrimSpace(*d.Name) != "" {
-			named = true
-		}
-	}
-	if !named && p.Len() == n {
-		p.AddAt(i, "product.descriptions", "a name is required in at least one language, e.g. descriptions.en.name")
-	}
-	prod.Document, _ = json.Marshal(doc)
-	return prod
-}
-
-// ParseEndOfSale reads the body of DELETE /inventory: an array of
-// {product: {externalId, status: "EOS"}} (spec 4.4 DELETE /inventory).
-func ParseEndOfSale(body []byte) ([]string, error) {
-	raws, err := parseArray(body, MaxInventoryEntries, "{product: {externalId, status}}")
-	if err != nil {
-		return nil, err
-	}
-	var p Problems
-	ids := make([]string, len(raws))
-	for i, raw := range raws {
-		var e struct {
-			Product *struct {
-				ExternalID any `json:"externalId"`
-				Status     any `json:"status"`
-			} `json:"product"`
-		}
-		if !isObject(raw) || json.Unmarshal(raw, &e) != nil {
-			p.AddAt(i, "(entry)", "must be an object {product: {externalId, status}}")
-			continue
-		}
-		if e.Product == nil {
-			p.AddAt(i, "product", "is required")
-			continue
-		}
-		id, ok := e.Product.ExternalID.(string)
-		id = strings.TrimSpace(id)
-		switch {
-		case e.Product.ExternalID == nil:
-			p.AddAt(i, "product.externalId", "is required")
-		case !ok || !ValidExternalID(id):
-			p.AddAt(i, "product.externalId", "must be 1-20 characters of letters, digits, '-' and '.'")
-		}
-		ids[i] = id
-		if st, _ := e.Product.Status.(string); st != string(ProductEOS) {
-			p.AddAt(i, "product.status", "must be %q: a product is deleted by marking it end of sale (spec 3)", ProductEOS)
-		}
-	}
-	if err := p.Err(); err != nil {
-		return nil, err
-	}
-	return ids, nil
-}
-
-// parseArray reads a non-empty JSON array of at most max elements.
-func parseArray(body []byte, max int, what string) ([]json.RawMessage, error) {
-	var raws []json.RawMessage
-	if err := json.Unmarshal(body, &raws); err != nil {
-		return nil, &Error{Code: EINVALID, Message: "The request body must be a JSON array of " + what + ".",
-			Fields: []FieldError{{Field: "(body)", Message: "must be an array of " + what}}}
-	}
-	switch {
-	case len(raws) == 0:
-		return nil, &Error{Code: EINVALID, Message: "The request body holds no entries.", Fields: []FieldError{{Field: "(body)", Message: "must hold at least one entry"}}}
-	case len(raws) > max:
-		return nil, &Error{Code: EINVALID, Message: "The request body holds " + itoa(len(raws)) + " entries; at most " + itoa(max) + " are allowed.",
-			Fields: []FieldError{{Field: "(body)", Message: "must hold at most " + itoa(max) + " entries"}}}
-	}
-	return raws, nil
-}
-
-func isNull(raw json.RawMessage) bool {
-	t := bytes.TrimSpace(raw)
-	return len(t) == 0 || string(t) == "null"
-}
-
-func isObject(raw json.RawMessage) bool {
-	t := bytes.TrimSpace(raw)
-	return len(t) > 0 && t[0] == '{'
+	ListSupplierBalances(ctx context.Context, c *Caller, f BalanceFilter, page PageRequest) (PageOf[*Balance], error)
+	// DeleteBalances removes the product from the catalogs r names (spec
+	// 4.4 DELETE balances rules 1-2) and returns the removed balances as
+	// they were. A removed balance stays as a stamped tombstone
+	// (Balance.Removed) so that change polls report the removal; publishing
+	// the product there again revives it. ENOTFOUND for an unknown product;
+	// CheckRemoval decides the rest.
+	DeleteBalances(ctx context.Context, c *Caller, r BalanceRemoval) ([]*Balance, error)
+	// RemoveFromCatalogs applies several removals, each atomically as
+	// DeleteBalances; those that fail are left out and returned by
+	// position.
+	RemoveFromCatalogs(ctx context.Context, c *Caller, rs []BalanceRemoval) (InventoryFailures, error)
+	// MigrateProductIDs renames the caller's products {businessId}-{x} to
+	// {x} (the provider's ID migration), with their balances; orders keep
+	// resolving them (ProductKey). It is idempotent; a product whose bare
+	// ID is taken stays as it was and is reported.
+	MigrateProductIDs(ctx context.Context, c *Caller) (*IDMigration, error)
 }
 
 // JSONTypeName names the JSON type a Go kind decodes from, for messages
@@ -365,4 +397,84 @@ func JSONTypeName(kind string) string {
 		return "a number"
 	}
 	return "a " + kind
+}
+
+// Product IDs with and without the business-ID prefix.
+//
+// Spec 2.4 gives a warehouse-service product externalId the form
+// {business ID}-{unique product ID}. Since the provider's ID migration its
+// real clients (the WooCommerce warehouse plugin, the PHP library) send the
+// bare ID, e.g. the shop's SKU "WOO6". parcelgate accepts both forms for the
+// same product of the same supplier: "WOO6" and "1234567-1-WOO6" name one
+// product of supplier 1234567-1, whichever form it was stored under. Every
+// lookup is scoped to the supplier, so the prefix can never reach another
+// business's product; an ID that carries another business's prefix is
+// refused (OtherBusinessPrefix).
+
+// ProductKey is the form of externalID that does not depend on how the client
+// wrote it: the ID without businessID's prefix. Two IDs name the same
+// product of businessID exactly when their keys are equal. An ID that is
+// only the prefix ("1234567-1-") keeps it: it has no own part.
+func ProductKey(businessID, externalID string) string {
+	if own, ok := strings.CutPrefix(externalID, businessID+"-"); ok && own != "" && businessID != "" {
+		return own
+	}
+	return externalID
+}
+
+// ProductIDForms lists the stored forms that name the product externalID of
+// businessID: the bare key first, then the prefixed form. A store looks a
+// product up with external_id IN (forms...) under the supplier.
+func ProductIDForms(businessID, externalID string) []string {
+	key := ProductKey(businessID, externalID)
+	if businessID == "" {
+		return []string{key}
+	}
+	return []string{key, businessID + "-" + key}
+}
+
+// ProductIDFormsOf lists every stored form of the product IDs ids of
+// businessID, once each, for a filter that names several.
+func ProductIDFormsOf(businessID string, ids []string) []string {
+	out := make([]string, 0, 2*len(ids))
+	for _, id := range ids {
+		out = append(out, ProductIDForms(businessID, id)...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// WithExternalID returns the product document doc with its externalId set
+// to id: a product keeps the form of its ID it is stored under.
+func WithExternalID(doc json.RawMessage, id string) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(doc, &m) != nil {
+		return doc
+	}
+	m["externalId"], _ = json.Marshal(id)
+	out, _ := json.Marshal(m)
+	return out
+}
+
+// PrefixedProductID is the spec 2.4 form {business ID}-{own ID} of
+// externalID, the form products had before the ID migration.
+func PrefixedProductID(businessID, externalID string) string {
+	return businessID + "-" + ProductKey(businessID, externalID)
+}
+
+// OtherBusinessPrefix reports the business ID another business's prefix
+// names in externalID: an ID that starts with a Finnish business ID
+// (NNNNNNN-C with a valid check digit) and a dash, when that business ID is
+// not businessID. Such an ID is refused (spec 2.4: the prefix is the
+// supplier's own). A foreign business ID cannot be told from the start of
+// a SKU ("AB-123"), so only Finnish ones are recognized.
+func OtherBusinessPrefix(businessID, externalID string) (string, bool) {
+	if len(externalID) < 10 || externalID[9] != '-' {
+		return "", false
+	}
+	p := externalID[:9]
+	if !finnishBusinessID.MatchString(p) || !finnishCheckDigitOK(p) || p == businessID {
+		return "", false
+	}
+	return p, true
 }

@@ -1,6 +1,9 @@
 package parcelgate
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Issue 13: the scenario values decide only in the test environment, by
 // suffix, whatever the case.
@@ -30,5 +33,39 @@ func TestScenarios(t *testing.T) {
 	}
 	if SendingCodeScenario(Production, "JJFI123NOTALLOWED") != nil || SendingCodeScenario(Test, "JJFI1234567") != nil {
 		t.Error("SendingCodeScenario outside its value")
+	}
+}
+
+// Issue 13: the scenarios go through the allocation decision: a scenario
+// order gets its status instead of being allocated, a .NOSTOCK product
+// has none available, an unknown product is still Error, and production
+// orders with the same IDs allocate.
+func TestAllocateOrderScenarios(t *testing.T) {
+	whs := []string{"WH1"}
+	rows := func(p string) []OrderRow {
+		return []OrderRow{{ExternalProductID: p, ExternalWarehouseID: "WH1", Quantity: 2}}
+	}
+	stock := []*RowStock{{BalanceID: 1, Available: 10}}
+	for _, c := range []struct {
+		env      Environment
+		order, p string
+		stock    []*RowStock
+		status   OrderStatus
+		reason   string
+	}{
+		{Test, "O.ERROR", "P1", stock, OrderError, ScenarioErrorReason},
+		{Test, "O.CANCEL", "P1", stock, OrderCancelled, ScenarioCancelReason},
+		{Test, "O.CANCEL", "P9", []*RowStock{nil}, OrderError, "not stocked"},
+		{Test, "O", "P1.NOSTOCK", stock, OrderCancelled, "has 0 available"},
+		{Test, "O", "P1", stock, OrderCreated, ""},
+		{Production, "O.ERROR", "P1.NOSTOCK", stock, OrderCreated, ""},
+	} {
+		a := AllocateOrder(c.env, c.order, rows(c.p), c.stock, whs)
+		if a.Status != c.status || !strings.Contains(a.Reason, c.reason) || (c.reason == "") != (a.Reason == "") {
+			t.Errorf("%s %s %s: %s %q", c.env, c.order, c.p, a.Status, a.Reason)
+		}
+	}
+	if stock[0].Available != 10 {
+		t.Error("AllocateOrder changed the store's stock")
 	}
 }

@@ -47,7 +47,7 @@ const (
 )
 
 // ShipmentStatus is where a shipment is. Created shipments hold codes;
-// delivering one frees its codes for reuse (DESIGN §5).
+// delivering one frees its codes for reuse (decisions §5).
 type ShipmentStatus string
 
 const (
@@ -90,7 +90,7 @@ var (
 )
 
 // NormalizeID trims and upper-cases a tracking number or parcel ID, the
-// form in which both are stored and looked up (DESIGN §5).
+// form in which both are stored and looked up (decisions §5).
 func NormalizeID(s string) string { return strings.ToUpper(strings.TrimSpace(s)) }
 
 // ValidParcelID reports whether id, normalized, is a parcel tracking code:
@@ -139,7 +139,7 @@ func PackageCodeSize(code string) (LockerSize, bool) {
 	return "", false
 }
 
-// FitLocker applies the locker size rules of spec 2.2 and DESIGN §5 to p:
+// FitLocker applies the locker size rules of spec 2.2 and decisions §5 to p:
 // a package code selects its size; without one the size is S (spec 2.2
 // rule 1), unless the dimensions are given and do not fit S, when it is the
 // smallest size they fit. A parcel fits a locker when its dimensions,
@@ -301,7 +301,7 @@ type ShipmentService interface {
 	// ENOTFOUND.
 	FindShipment(ctx context.Context, c *Caller, trackingNumber string) (*Shipment, error)
 	// DeliverShipment marks the shipment of the organization delivered and
-	// frees its sending and errand codes at once (DESIGN §5). Only the
+	// frees its sending and errand codes at once (decisions §5). Only the
 	// operator calls it. Delivering a delivered shipment changes nothing.
 	DeliverShipment(ctx context.Context, env Environment, businessID, trackingNumber string) (*Shipment, error)
 }

@@ -165,7 +165,8 @@ type Token struct {
 	// Scope is the ecom token's scope ("internal", spec 5.2 rule 3).
 	Scope string `json:"scope,omitempty"`
 	// Targets are the gateway token's API versions and their addresses
-	// (provider_fi.targets, spec 5.1 rule 3).
+	// (provider_fi.targets, spec 5.1 rule 3; posti_fi.targets from the
+	// provider's real gateway).
 	Targets map[string]Target `json:"targets,omitempty"`
 }
 
@@ -199,13 +200,20 @@ func (c *Client) token(ctx context.Context, tc *tokenCache, api string) (*Token,
 	if s, ok := t.Extra("scope").(string); ok {
 		out.Scope = s
 	}
-	if pf, ok := t.Extra("provider_fi").(map[string]any); ok {
+	// The spec names the targets provider_fi; the provider's real gateway
+	// answers them under posti_fi. Either is read.
+	for _, key := range []string{"provider_fi", "posti_fi"} {
+		pf, ok := t.Extra(key).(map[string]any)
+		if !ok {
+			continue
+		}
 		var scope struct {
 			Targets map[string]Target `json:"targets"`
 		}
 		b, _ := json.Marshal(pf)
-		if json.Unmarshal(b, &scope) == nil {
+		if json.Unmarshal(b, &scope) == nil && scope.Targets != nil {
 			out.Targets = scope.Targets
+			break
 		}
 	}
 	return out, nil

@@ -129,6 +129,9 @@ func New(cfg Config) (*Client, error) {
 		}
 		return strings.TrimRight(strings.TrimSpace(def), "/")
 	}
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
 	c := &Client{
 		gatewayURL: or(cfg.GatewayURL, cfg.BaseURL),
 		version:    or(cfg.Version, DefaultVersion),
@@ -201,6 +204,25 @@ func New(cfg Config) (*Client, error) {
 		c.ecomTokens = newTokenCache(tokenSourceFunc(func() (*oauth2.Token, error) { return ec.Token(tokenCtx) }))
 	}
 	return c, nil
+}
+
+// check finds the mistakes New cannot repair: credentials given by halves,
+// or no address at all.
+func (cfg *Config) check() error {
+	var errs []string
+	if (cfg.ClientID == "") != (cfg.ClientSecret == "") && cfg.GatewayTokenSource == nil {
+		errs = append(errs, "ClientID and ClientSecret must be given together")
+	}
+	if (cfg.Username == "") != (cfg.Password == "") && cfg.EcomTokenSource == nil {
+		errs = append(errs, "Username and Password must be given together")
+	}
+	if strings.TrimSpace(cfg.BaseURL+cfg.GatewayURL+cfg.ErrandURL+cfg.EcomURL+cfg.EcomTestURL) == "" {
+		errs = append(errs, "no address: set BaseURL (a parcelgate server) or the surfaces' addresses")
+	}
+	if len(errs) > 0 {
+		return errors.New("client: " + strings.Join(errs, "; "))
+	}
+	return nil
 }
 
 func checkURL(s string) error {

@@ -24,13 +24,16 @@ type Address struct {
 	Email     string `json:"email,omitempty"`
 }
 
-// Package type codes of a parcel and the locker sizes they select
-// (spec 2.2).
+// PackageCode is a parcel's package type; it selects the parcel-locker size
+// (interface §2.2: S2 fits S, M2 M, L2 L, XL2 XL).
+type PackageCode string
+
+// Package codes.
 const (
-	PackageS  = "S2"
-	PackageM  = "M2"
-	PackageL  = "L2"
-	PackageXL = "XL2"
+	PackageS  PackageCode = "S2"
+	PackageM  PackageCode = "M2"
+	PackageL  PackageCode = "L2"
+	PackageXL PackageCode = "XL2"
 )
 
 // ShipmentRequest registers a shipment's data (EDI) with the shipment-data
@@ -54,34 +57,43 @@ type ParcelRequest struct {
 	ParcelID string `json:"parcelId,omitempty"`
 	// PackageCode selects the locker size: PackageS, PackageM, PackageL or
 	// PackageXL. Without it the size follows from the dimensions, else S.
-	PackageCode string   `json:"packageCode,omitempty"`
-	Weight      *float64 `json:"weight,omitempty"`
-	Length      *float64 `json:"length,omitempty"`
-	Width       *float64 `json:"width,omitempty"`
-	Height      *float64 `json:"height,omitempty"`
+	PackageCode PackageCode `json:"packageCode,omitempty"`
+	Weight      *float64    `json:"weight,omitempty"`
+	Length      *float64    `json:"length,omitempty"`
+	Width       *float64    `json:"width,omitempty"`
+	Height      *float64    `json:"height,omitempty"`
 }
+
+// ShipmentStatus is the status of a shipment: Created when its data is
+// registered, Delivered once delivered (its codes are then freed).
+type ShipmentStatus string
+
+// Shipment statuses.
+const (
+	ShipmentCreated   ShipmentStatus = "Created"
+	ShipmentDelivered ShipmentStatus = "Delivered"
+)
 
 // Shipment is a shipment's data as the shipment-data service holds it.
 type Shipment struct {
-	TrackingNumber string   `json:"trackingNumber"`
-	ServiceCode    string   `json:"serviceCode"`
-	Sender         Address  `json:"sender"`
-	Receiver       Address  `json:"receiver"`
-	Parcels        []Parcel `json:"parcels"`
-	// Status is Created or Delivered.
-	Status      string     `json:"status"`
-	CreatedAt   time.Time  `json:"createdAt"`
-	DeliveredAt *time.Time `json:"deliveredAt,omitempty"`
+	TrackingNumber string         `json:"trackingNumber"`
+	ServiceCode    string         `json:"serviceCode"`
+	Sender         Address        `json:"sender"`
+	Receiver       Address        `json:"receiver"`
+	Parcels        []Parcel       `json:"parcels"`
+	Status         ShipmentStatus `json:"status"`
+	CreatedAt      time.Time      `json:"createdAt"`
+	DeliveredAt    *time.Time     `json:"deliveredAt,omitempty"`
 }
 
 // Parcel is one parcel of a Shipment, with the locker size it fits.
 type Parcel struct {
-	ParcelID    string   `json:"parcelId"`
-	PackageCode string   `json:"packageCode,omitempty"`
-	Weight      *float64 `json:"weight,omitempty"`
-	Length      *float64 `json:"length,omitempty"`
-	Width       *float64 `json:"width,omitempty"`
-	Height      *float64 `json:"height,omitempty"`
+	ParcelID    string      `json:"parcelId"`
+	PackageCode PackageCode `json:"packageCode,omitempty"`
+	Weight      *float64    `json:"weight,omitempty"`
+	Length      *float64    `json:"length,omitempty"`
+	Width       *float64    `json:"width,omitempty"`
+	Height      *float64    `json:"height,omitempty"`
 	// LockerSize is S, M, L or XL.
 	LockerSize string `json:"lockerSize"`
 }
@@ -119,12 +131,12 @@ type SendingCode struct {
 
 	// The shipment details, when the service holds shipment data for the
 	// code.
-	Status            string        `json:"status,omitempty"`
-	ServiceCode       string        `json:"serviceCode,omitempty"`
-	Sender            *PartySummary `json:"sender,omitempty"`
-	Receiver          *PartySummary `json:"receiver,omitempty"`
-	Parcels           []Parcel      `json:"parcels,omitempty"`
-	ShipmentCreatedAt *time.Time    `json:"shipmentCreatedAt,omitempty"`
+	Status            ShipmentStatus `json:"status,omitempty"`
+	ServiceCode       string         `json:"serviceCode,omitempty"`
+	Sender            *PartySummary  `json:"sender,omitempty"`
+	Receiver          *PartySummary  `json:"receiver,omitempty"`
+	Parcels           []Parcel       `json:"parcels,omitempty"`
+	ShipmentCreatedAt *time.Time     `json:"shipmentCreatedAt,omitempty"`
 }
 
 // PartySummary is the part of a sender's or receiver's address a sending

@@ -5,6 +5,16 @@
 // address for everything) or to the provider itself (an address per
 // surface); see Config.
 //
+// The package is its own module, github.com/parcelgate/parcelgate/client,
+// depending only on golang.org/x/oauth2:
+//
+//	go get github.com/parcelgate/parcelgate/client
+//
+// The examples show the main flows: shipment data, sending code and errand
+// code; publishing stock and polling its changes; an order followed to
+// Delivered. The interface itself is described in the repository's
+// docs/interface.md, and the server's own choices in docs/decisions.md.
+//
 // # Tokens
 //
 // The gateway APIs (sending codes, shipment data, errand codes) take tokens

@@ -68,11 +68,18 @@ func (e *Error) Error() string {
 	if e.Message != "" {
 		b.WriteString(": " + e.Message)
 	}
+	shown := 0
 	for i, f := range e.Fields {
-		if i == 3 {
+		// The message often is the first field's problem already: say it
+		// once.
+		if i == 0 && e.Message != "" && strings.Contains(e.Message, f.Message) {
+			continue
+		}
+		if shown == 3 {
 			fmt.Fprintf(&b, "; and %d more", len(e.Fields)-i)
 			break
 		}
+		shown++
 		b.WriteString("; ")
 		if f.Index != nil {
 			fmt.Fprintf(&b, "[%d] ", *f.Index)

@@ -6,21 +6,15 @@ import (
 	"fmt"
 	"log"
 	"net/http"
+	"time"
 
 	"github.com/parcelgate/parcelgate/client"
-	"github.com/parcelgate/parcelgate/internal/sandbox"
 )
 
-// sandboxURL starts an in-process parcelgate server seeded with the demo
-// tenant, as "parcelgate serve --demo" does, and returns its address and a
-// function that stops it.
-func sandboxURL() (string, func()) {
-	sb, err := sandbox.Start()
-	if err != nil {
-		log.Fatal(err)
-	}
-	return sb.URL, sb.Close
-}
+// These examples are the main flows of the interface as a program writes
+// them, against "parcelgate serve --demo" on its default address with the
+// demo tenant's public credentials. The same flows run, with their output
+// checked, in the server's tests (package internal/sdke2e).
 
 // A Client for the provider itself, whose surfaces have addresses of their
 // own; Environment picks the test addresses.
@@ -43,31 +37,109 @@ func ExampleNew() {
 	_ = c
 }
 
-func ExampleClient_EcomToken() {
-	baseURL, stop := sandboxURL()
-	defer stop()
+// Label-less sending: register the shipment's data, get the 6-character
+// sending code the sender types at the parcel locker, and the errand code
+// that opens the locker for its parcel.
+func Example_sendingAndErrandCodes() {
+	ctx := context.Background()
+	c, err := client.New(client.Config{BaseURL: "http://127.0.0.1:8080", ClientID: "demo-client", ClientSecret: "demo-client-secret"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	sh, err := c.CreateShipment(ctx, &client.ShipmentRequest{
+		ServiceCode: "2103",
+		Sender:      client.Address{Name: "Demo Shop Oy", PostalCode: "00100", PostOffice: "Helsinki", Country: "FI"},
+		Receiver:    client.Address{Name: "Maija Meikäläinen", PostalCode: "33100", PostOffice: "Tampere", Country: "FI"},
+		Parcels:     []client.ParcelRequest{{PackageCode: client.PackageM}},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	code, err := c.CreateSendingCode(ctx, sh.TrackingNumber, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("type", code.SendingCode, "at the locker; it expires", code.ExpiresAt.Format(time.DateOnly))
 
-	c, err := client.New(client.Config{BaseURL: baseURL, Username: "demo", Password: "demo-password"})
+	res, err := c.ErrandCode(ctx, sh.Parcels[0].ParcelID)
 	if err != nil {
 		log.Fatal(err)
 	}
-	tok, err := c.EcomToken(context.Background())
-	if err != nil {
-		log.Fatal(err)
+	if res.OK() {
+		fmt.Println("errand code of", res.ParcelID, "is", res.ErrandCode)
 	}
-	fmt.Println(tok.TokenType, tok.Scope)
-	// Output: bearer internal
 }
 
-func ExampleError() {
-	baseURL, stop := sandboxURL()
-	defer stop()
+// A supplier publishes stock to its warehouse catalog; whoever follows the
+// stock polls the changes with a Sync, which keeps the cursor.
+func Example_publishAndPollStock() {
+	ctx := context.Background()
+	c, err := client.New(client.Config{BaseURL: "http://127.0.0.1:8080", Username: "demo", Password: "demo-password"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	sync := c.BalanceSync(&client.ProductQuery{CatalogExternalID: "WH1"}, time.Time{})
+	for b, err := range sync.Changes(ctx) { // everything so far
+		if err != nil {
+			log.Fatal(err)
+		}
+		_ = b
+	}
 
-	c, _ := client.New(client.Config{BaseURL: baseURL, Username: "demo", Password: "not-the-password"})
+	_, err = c.PutBalances(ctx, []client.BalanceUpdate{{
+		ProductExternalID: "1234567-1-MUG", RetailerID: "1234567-1", CatalogExternalID: "WH1",
+		Quantity: client.Ptr[int64](42),
+	}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for b, err := range sync.Changes(ctx) { // only what changed since
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(b.ProductExternalID, b.Quantity)
+	}
+	// Keep sync.Cursor to resume after a restart.
+}
+
+// A merchant places a warehouse order and follows it until the warehouse
+// has delivered it, with a Sync over the orders that changed.
+func Example_orderToDelivered() {
+	ctx := context.Background()
+	c, err := client.New(client.Config{BaseURL: "http://127.0.0.1:8080", Username: "demo", Password: "demo-password"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	o, err := c.CreateOrder(ctx, &client.OrderRequest{
+		ExternalID:      "1234567-1-A100",
+		ServiceCode:     "2103",
+		DeliveryAddress: client.Address{Name: "Maija Meikäläinen", StreetAddress: "Kotikatu 2", PostalCode: "33100", PostOffice: "Tampere", Country: "FI", Email: "maija@example.com"},
+		Rows:            []client.OrderRowRequest{{ExternalProductID: "1234567-1-MUG", ExternalWarehouseID: "WH1", Quantity: 1}},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	sync := c.OrderSync(nil, o.Metadata.InsertDate.Add(-time.Microsecond))
+	for {
+		for changed, err := range sync.Changes(ctx) {
+			if err != nil {
+				log.Fatal(err)
+			}
+			if changed.ID == o.ID && changed.Status.Value == client.OrderDelivered {
+				fmt.Println(changed.ExternalID, "delivered")
+				return
+			}
+		}
+		time.Sleep(5 * time.Second) // the warehouse moves orders on by itself
+	}
+}
+
+// Every answer other than 2xx is an *Error, whichever surface gave it.
+func ExampleError() {
+	c, _ := client.New(client.Config{BaseURL: "http://127.0.0.1:8080", Username: "demo", Password: "not-the-password"})
 	_, err := c.EcomToken(context.Background())
 	var e *client.Error
 	if errors.As(err, &e) && e.StatusCode == http.StatusUnauthorized {
 		fmt.Println(e.Code+":", e.Message)
 	}
-	// Output: Unauthorized: Bad credentials
 }

@@ -63,12 +63,26 @@ type BalanceUpdate struct {
 	Currency       string   `json:"currency,omitempty"`
 }
 
+// EntryError is an entry of a batch that was not applied (PutInventory,
+// RemoveFromCatalogs): Index is its position in the request; Field and
+// Message are its first problem, Errors all of them, fields named within
+// the entry ("product.externalId", "balances[0].quantity").
+type EntryError struct {
+	Index   int          `json:"index"`
+	Field   string       `json:"field"`
+	Message string       `json:"message"`
+	Errors  []FieldError `json:"errors"`
+}
+
 // PutInventory creates products or fully replaces them, and applies their
-// balances (spec 4.4 PUT /inventory). The request is all or nothing: an
-// invalid entry fails it with an *Error whose Fields name each problem with
-// the entry's index.
-func (c *Client) PutInventory(ctx context.Context, entries []InventoryEntry) ([]InventoryItem, error) {
-	var out []InventoryItem
+// balances (spec 4.4 PUT /inventory); an entry whose Product has Status
+// ProductEOS and no balances ends the product's sale instead (spec 3). Each
+// entry is applied or not on its own: the answer lists the entries that
+// were not applied, empty when all were. The request fails as a whole (an
+// *Error) only when it cannot be read at all, e.g. over the limits.
+// Product IDs may be bare or carry the supplier's business-ID prefix.
+func (c *Client) PutInventory(ctx context.Context, entries []InventoryEntry) ([]EntryError, error) {
+	out := []EntryError{}
 	if err := c.do(ctx, request{surface: ecom, method: http.MethodPut, path: "/ecommerce/v3/inventory", body: entries}, &out); err != nil {
 		return nil, err
 	}
@@ -91,8 +105,8 @@ func (c *Client) InventoryItem(ctx context.Context, externalID string) (*Invento
 // revives it.
 func (c *Client) DeleteProducts(ctx context.Context, externalIDs ...string) ([]InventoryItem, error) {
 	type product struct {
-		ExternalID string `json:"externalId"`
-		Status     string `json:"status"`
+		ExternalID string        `json:"externalId"`
+		Status     ProductStatus `json:"status"`
 	}
 	body := make([]struct {
 		Product product `json:"product"`
@@ -109,7 +123,8 @@ func (c *Client) DeleteProducts(ctx context.Context, externalIDs ...string) ([]I
 
 // PutBalances applies balance updates in order: publishing, stock and price
 // updates (spec 4.4 PUT /inventory/balances). The request is all or
-// nothing, like PutInventory's.
+// nothing: an invalid entry fails it with an *Error whose Fields name each
+// problem with the entry's index.
 func (c *Client) PutBalances(ctx context.Context, updates []BalanceUpdate) ([]Balance, error) {
 	var out []Balance
 	if err := c.do(ctx, request{surface: ecom, method: http.MethodPut, path: "/ecommerce/v3/inventory/balances", body: updates}, &out); err != nil {
@@ -134,6 +149,51 @@ func (c *Client) DeleteBalances(ctx context.Context, productExternalID, retailer
 		return nil, err
 	}
 	return out, nil
+}
+
+// BalanceRemoval names catalogs to remove a product from; RetailerID and
+// CatalogExternalID empty mean every catalog where it is.
+type BalanceRemoval struct {
+	ProductExternalID string `json:"productExternalId"`
+	CatalogExternalID string `json:"catalogExternalId,omitempty"`
+	RetailerID        string `json:"retailerId,omitempty"`
+}
+
+// RemoveFromCatalogs removes products from catalogs in one request (DELETE
+// /inventory/balances with a body, as the provider's warehouse plugin sends
+// it). Each removal is applied or not on its own; the answer lists those
+// not applied (an unknown product, allocations of open orders).
+func (c *Client) RemoveFromCatalogs(ctx context.Context, removals []BalanceRemoval) ([]EntryError, error) {
+	out := []EntryError{}
+	if err := c.do(ctx, request{surface: ecom, method: http.MethodDelete, path: "/ecommerce/v3/inventory/balances", body: removals}, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// IDMigration is the outcome of MigrateProductIDs.
+type IDMigration struct {
+	// Migrated are the new, bare externalIds of the products renamed.
+	Migrated []string `json:"migrated"`
+	// Conflicts are products left as they were: their bare ID is taken by
+	// another product of the supplier.
+	Conflicts []struct {
+		ExternalID string `json:"externalId"`
+		BareID     string `json:"bareId"`
+		Message    string `json:"message"`
+	} `json:"conflicts"`
+}
+
+// MigrateProductIDs drops the business-ID prefix from the supplier's
+// product IDs ({businessId}-{x} becomes {x}), as the provider's ID
+// migration did (POST /ecommerce/v3/inventory/migrate). Balances,
+// allocations and orders keep resolving the products. It is idempotent.
+func (c *Client) MigrateProductIDs(ctx context.Context) (*IDMigration, error) {
+	var out IDMigration
+	if err := c.do(ctx, request{surface: ecom, method: http.MethodPost, path: "/ecommerce/v3/inventory/migrate"}, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
 }
 
 // ProductQuery narrows the product and balance lists (spec 4.4 GET rules
@@ -209,43 +269,73 @@ func (c *Client) BalanceSync(q *ProductQuery, cursor time.Time) *Sync[Balance] {
 	return balanceSync(q, cursor, c.Balances)
 }
 
-// Catalog roles of Catalogs: the catalogs the caller owns as retailer, or
-// those it may publish to as supplier.
+// CatalogRole chooses which catalogs Catalogs lists: those the caller owns
+// as retailer, or those it may publish to as supplier.
+type CatalogRole string
+
+// Catalog roles.
 const (
-	RoleRetailer = "RETAILER"
-	RoleSupplier = "SUPPLIER"
+	RoleRetailer CatalogRole = "RETAILER"
+	RoleSupplier CatalogRole = "SUPPLIER"
 )
 
-// Catalog is a retailer's catalog (DESIGN §6).
+// CatalogType says whose stock a catalog shows.
+type CatalogType string
+
+// Catalog types.
+const (
+	// CatalogPosti shows stock held in one of the provider's warehouses
+	// (the type its real clients read); its external ID is the warehouse's
+	// ID. Servers before 0.2 answered "Warehouse".
+	CatalogPosti CatalogType = "Posti"
+	// CatalogDropship shows stock the supplier ships itself.
+	CatalogDropship CatalogType = "Catalog"
+	// CatalogStore shows the retailer's own stock.
+	CatalogStore CatalogType = "Store"
+)
+
+// CatalogQuery selects the caller's catalogs.
+type CatalogQuery struct {
+	// Role is RoleRetailer or RoleSupplier; empty means the server's default
+	// (the catalogs the caller owns).
+	Role CatalogRole
+	Paging
+}
+
+// Catalog is a retailer's catalog (decisions §6).
 type Catalog struct {
 	ExternalID string `json:"externalId"`
 	Name       string `json:"catalogName"`
-	// Type is Warehouse (stock in the provider's warehouse), Catalog
+	// Type is Posti (stock in the provider's warehouse), Catalog
 	// (dropshipping) or Store (the retailer's own stock).
-	Type        string   `json:"catalogType"`
-	RetailerID  string   `json:"retailerId"`
-	SupplierID  string   `json:"supplierId,omitempty"`
-	SupplierIDs []string `json:"supplierIds"`
+	Type        CatalogType `json:"catalogType"`
+	RetailerID  string      `json:"retailerId"`
+	SupplierID  string      `json:"supplierId,omitempty"`
+	SupplierIDs []string    `json:"supplierIds"`
 }
 
-func catalogsRequest(role string, p Paging) request {
+func catalogsRequest(cq *CatalogQuery) request {
 	q := url.Values{}
-	if role != "" {
-		q.Set("role", role)
+	if cq == nil {
+		cq = &CatalogQuery{}
 	}
-	p.set(q)
+	if cq.Role != "" {
+		q.Set("role", string(cq.Role))
+	}
+	cq.Paging.set(q)
 	return ecomGet("/ecommerce/v3/catalogs", q)
 }
 
-// CatalogsPage returns one page of the caller's catalogs in role
-// (RoleRetailer or RoleSupplier; empty means the server's default).
-func (c *Client) CatalogsPage(ctx context.Context, role string, p Paging) (*Page[Catalog], error) {
-	return getPage[Catalog](ctx, c, catalogsRequest(role, p))
+// CatalogsPage returns one page of the caller's catalogs q selects (nil:
+// the server's defaults).
+func (c *Client) CatalogsPage(ctx context.Context, q *CatalogQuery) (*Page[Catalog], error) {
+	return getPage[Catalog](ctx, c, catalogsRequest(q))
 }
 
-// Catalogs returns an iterator over the caller's catalogs in role.
-func (c *Client) Catalogs(ctx context.Context, role string) iter.Seq2[Catalog, error] {
-	return all[Catalog](ctx, c, catalogsRequest(role, Paging{}))
+// Catalogs returns an iterator over the caller's catalogs q selects,
+// following the pages from q.Paging.
+func (c *Client) Catalogs(ctx context.Context, q *CatalogQuery) iter.Seq2[Catalog, error] {
+	return all[Catalog](ctx, c, catalogsRequest(q))
 }
 
 // CatalogProductsPage returns one page of the products published to the

@@ -9,15 +9,20 @@ import (
 	"time"
 )
 
-// Order statuses (spec 3). Viewed is the old name of Submitted; as a
-// filter it means Submitted.
+// OrderStatus is the status of an order or of one of its rows (interface
+// §3): Created, then Submitted once the warehouse takes it, then Delivered;
+// Cancelled and Error end it early.
+type OrderStatus string
+
+// Order statuses. Viewed is the old name of Submitted; as a filter it means
+// Submitted.
 const (
-	OrderCreated   = "Created"
-	OrderViewed    = "Viewed"
-	OrderSubmitted = "Submitted"
-	OrderDelivered = "Delivered"
-	OrderError     = "Error"
-	OrderCancelled = "Cancelled"
+	OrderCreated   OrderStatus = "Created"
+	OrderViewed    OrderStatus = "Viewed"
+	OrderSubmitted OrderStatus = "Submitted"
+	OrderDelivered OrderStatus = "Delivered"
+	OrderError     OrderStatus = "Error"
+	OrderCancelled OrderStatus = "Cancelled"
 )
 
 // RefSO is the name of the reference that holds the client's own order ID
@@ -27,7 +32,8 @@ const RefSO = "SO"
 // OrderRequest is a warehouse sales order to create (spec 2.3).
 //
 // Give the order a unique ID in one of two ways (spec 4.3 rule 2): set
-// ExternalID to {business ID}-{own ID}, at most 20 characters; or leave it
+// ExternalID to your own ID, bare (1005) or as {business ID}-{own ID}, at
+// most 20 characters (both name the same order); or leave it
 // empty, put the own ID in a reference named SO, and store the ExternalID
 // the answer carries. Only with an ExternalID is creation retried after a
 // transient failure: the service then knows a repeat for what it is.
@@ -40,12 +46,53 @@ type OrderRequest struct {
 	Sender *Address `json:"sender,omitempty"`
 	// ServiceCode is one of the codes of spec 2.3, e.g. "2103" (parcel
 	// locker) or "NOUTO" (pick-up from the warehouse; needs an e-mail).
-	ServiceCode   string `json:"serviceCode"`
-	PickupPointID string `json:"pickupPointId,omitempty"`
-	// OrderDate defaults to the time the order is received.
+	ServiceCode        string `json:"serviceCode"`
+	RoutingServiceCode string `json:"routingServiceCode,omitempty"`
+	PickupPointID      string `json:"pickupPointId,omitempty"`
+	// OrderDate defaults to the time the order is received; its offset is
+	// kept.
 	OrderDate   time.Time         `json:"orderDate,omitzero"`
 	Rows        []OrderRowRequest `json:"rows"`
 	Preferences *OrderPreferences `json:"preferences,omitempty"`
+	// Client and Recipient are the buyer and the recipient, kept and
+	// answered; the parcel goes to DeliveryAddress.
+	Client    *Address `json:"client,omitempty"`
+	Recipient *Address `json:"recipient,omitempty"`
+	// Currency, TotalPrice and TotalTax are the shop's totals, kept and
+	// answered.
+	Currency   string   `json:"currency,omitempty"`
+	TotalPrice *float64 `json:"totalPrice,omitempty"`
+	TotalTax   *float64 `json:"totalTax,omitempty"`
+	// AdditionalServices are value-added services such as 3101 (cash on
+	// delivery).
+	AdditionalServices []AdditionalService `json:"additionalServices,omitempty"`
+	// Comments are notes for the warehouse, e.g. type pickingNote.
+	Comments []OrderComment   `json:"comments,omitempty"`
+	Metadata *RequestMetadata `json:"metadata,omitempty"`
+}
+
+// RequestMetadata names the software that sends an order.
+type RequestMetadata struct {
+	Client string `json:"client,omitempty"`
+}
+
+// AdditionalService is a value-added service of an order.
+type AdditionalService struct {
+	ServiceCode string `json:"serviceCode"`
+}
+
+// OrderComment is a note on an order for the warehouse: the shopper's note at
+// checkout (type pickingNote) or a shop's note passed through (type
+// passThrough). ID is the service's; CreatedDate defaults to the time of
+// receipt.
+type OrderComment struct {
+	ID          string    `json:"id,omitempty"`
+	ExternalID  string    `json:"externalId,omitempty"`
+	Author      string    `json:"author,omitempty"`
+	Value       string    `json:"value"`
+	Type        string    `json:"type"`
+	CreatedDate time.Time `json:"createdDate,omitzero"`
+	Origin      string    `json:"origin,omitempty"`
 }
 
 // Reference is one of the client's own references of an order.
@@ -56,10 +103,15 @@ type Reference struct {
 
 // OrderRowRequest is one line of an OrderRequest.
 type OrderRowRequest struct {
-	// ExternalProductID is {business ID}-{own product ID}; the product must
-	// be in the warehouse before the first order that uses it.
-	ExternalProductID string `json:"externalProductId"`
-	ProductEANCode    string `json:"productEANCode,omitempty"`
+	// ExternalID is your own row number.
+	ExternalID string `json:"externalId,omitempty"`
+	// ExternalProductID is the product's own ID, bare or as {business
+	// ID}-{own product ID}; the product must be in the warehouse before the
+	// first order that uses it.
+	ExternalProductID    string `json:"externalProductId"`
+	ProductUnitOfMeasure string `json:"productUnitOfMeasure,omitempty"`
+	ProductDescription   string `json:"productDescription,omitempty"`
+	ProductEANCode       string `json:"productEANCode,omitempty"`
 	// ExternalWarehouseID names the warehouse, the catalog the stock is
 	// published to.
 	ExternalWarehouseID string `json:"externalWarehouseId,omitempty"`
@@ -76,25 +128,32 @@ type OrderPreferences struct {
 type Order struct {
 	// ID is the service's own ID of the order; Order takes it as well as
 	// the ExternalID.
-	ID              string      `json:"id"`
-	ExternalID      string      `json:"externalId"`
-	ClientID        string      `json:"clientId"`
-	Metadata        Metadata    `json:"metadata"`
-	OrderDate       time.Time   `json:"orderDate"`
-	Vendor          *Address    `json:"vendor,omitempty"`
-	Sender          *Address    `json:"sender,omitempty"`
-	DeliveryAddress Address     `json:"deliveryAddress"`
-	ServiceCode     string      `json:"serviceCode"`
-	PickupPointID   string      `json:"pickupPointId,omitempty"`
-	References      []Reference `json:"references"`
-	Rows            []OrderRow  `json:"rows"`
+	ID                 string         `json:"id"`
+	ExternalID         string         `json:"externalId"`
+	ClientID           string         `json:"clientId"`
+	Metadata           Metadata       `json:"metadata"`
+	OrderDate          time.Time      `json:"orderDate"`
+	Vendor             *Address       `json:"vendor,omitempty"`
+	Sender             *Address       `json:"sender,omitempty"`
+	Client             *Address       `json:"client,omitempty"`
+	Recipient          *Address       `json:"recipient,omitempty"`
+	DeliveryAddress    Address        `json:"deliveryAddress"`
+	ServiceCode        string         `json:"serviceCode"`
+	RoutingServiceCode string         `json:"routingServiceCode,omitempty"`
+	PickupPointID      string         `json:"pickupPointId,omitempty"`
+	References         []Reference    `json:"references"`
+	Rows               []OrderRow     `json:"rows"`
+	Currency           string         `json:"currency,omitempty"`
+	TotalPrice         *float64       `json:"totalPrice,omitempty"`
+	TotalTax           *float64       `json:"totalTax,omitempty"`
+	Comments           []OrderComment `json:"comments"`
 	// TotalWholeSalePrice sums each row's quantity times its wholesale
 	// price.
 	TotalWholeSalePrice float64 `json:"totalWholeSalePrice"`
-	// AdditionalServices are the value-added services taken from the
-	// products, e.g. Fragile and Oversized.
-	AdditionalServices []string `json:"additionalServices"`
-	Status             Status   `json:"status"`
+	// AdditionalServices are the client's value-added services, then
+	// those taken from the products (Fragile, Oversized).
+	AdditionalServices []AdditionalService `json:"additionalServices"`
+	Status             Status              `json:"status"`
 	// TrackingCodes and DeliveryOperator are set when the order is
 	// Delivered; a delivery may have several parcels.
 	TrackingCodes    []string         `json:"trackingCodes,omitempty"`
@@ -118,21 +177,26 @@ type Metadata struct {
 	InsertDate   time.Time `json:"insertDate"`
 	UpdateDate   time.Time `json:"updateDate"`
 	DocumentType string    `json:"documentType"`
+	// Client names the software that sent the order.
+	Client string `json:"client,omitempty"`
 }
 
 // Status is a status with the time it was reached, and for Error and
 // Cancelled why.
 type Status struct {
-	Value     string    `json:"value"`
-	Timestamp time.Time `json:"timestamp"`
-	Reason    string    `json:"reason,omitempty"`
+	Value     OrderStatus `json:"value"`
+	Timestamp time.Time   `json:"timestamp"`
+	Reason    string      `json:"reason,omitempty"`
 }
 
 // OrderRow is one line of an Order.
 type OrderRow struct {
-	ExternalProductID   string `json:"externalProductId"`
-	ProductEANCode      string `json:"productEANCode,omitempty"`
-	ExternalWarehouseID string `json:"externalWarehouseId"`
+	ExternalID           string `json:"externalId,omitempty"`
+	ProductUnitOfMeasure string `json:"productUnitOfMeasure,omitempty"`
+	ProductDescription   string `json:"productDescription,omitempty"`
+	ExternalProductID    string `json:"externalProductId"`
+	ProductEANCode       string `json:"productEANCode,omitempty"`
+	ExternalWarehouseID  string `json:"externalWarehouseId"`
 	// Quantity is a whole number the service writes as a decimal (2.0).
 	Quantity float64 `json:"quantity"`
 	Status   Status  `json:"status"`
@@ -170,8 +234,9 @@ func (c *Client) CancelOrder(ctx context.Context, id string) (*Order, error) {
 	return c.order(ctx, http.MethodDelete, "/ecommerce/v3/orders/"+escape(id), nil, nil)
 }
 
-// ReopenOrder sends an order in status Error again: with o, with that
-// content; with nil, as it was stored.
+// ReopenOrder sends an order in status Error or Cancelled again: with o,
+// with that content; with nil, as it was stored. Its stock is allocated
+// afresh. A Delivered order is final (a *Error with status 409).
 func (c *Client) ReopenOrder(ctx context.Context, id string, o *OrderRequest) (*Order, error) {
 	var body any
 	if o != nil {
@@ -185,6 +250,24 @@ func (c *Client) ReopenOrder(ctx context.Context, id string, o *OrderRequest) (*
 func (c *Client) SetOrderPreferences(ctx context.Context, id string, p OrderPreferences) (*Order, error) {
 	// Setting a value is idempotent, whatever PATCH says in general.
 	return c.order(ctx, http.MethodPatch, "/ecommerce/v3/orders/"+escape(id)+"/preferences", p, ptr(true))
+}
+
+// AddOrderComment adds a note for the warehouse to order id and returns it
+// as stored. A comment with the ExternalID of one the order has replaces
+// it, so sending the same note again is safe.
+func (c *Client) AddOrderComment(ctx context.Context, id string, cm OrderComment) (*OrderComment, error) {
+	var out OrderComment
+	err := c.do(ctx, request{surface: ecom, method: http.MethodPost, path: "/ecommerce/v3/orders/" + escape(id) + "/comments", body: cm, idempotent: ptr(cm.ExternalID != "")}, &out)
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// DeleteOrderComment removes the comment commentID (its ID or your
+// ExternalID of it) from order id.
+func (c *Client) DeleteOrderComment(ctx context.Context, id, commentID string) error {
+	return c.do(ctx, request{surface: ecom, method: http.MethodDelete, path: "/ecommerce/v3/orders/" + escape(id) + "/comments/" + escape(commentID)}, nil)
 }
 
 func (c *Client) order(ctx context.Context, method, path string, body any, idempotent *bool) (*Order, error) {
@@ -206,7 +289,7 @@ type OrderQuery struct {
 	RefName  string
 	RefValue string
 	// Statuses keeps the orders in any of them.
-	Statuses            []string
+	Statuses            []OrderStatus
 	WarehouseExternalID string
 	Paging
 }
@@ -230,7 +313,11 @@ func (q *OrderQuery) values() url.Values {
 		v.Set("refValue", q.RefValue)
 	}
 	if len(q.Statuses) > 0 {
-		v.Set("status", strings.Join(q.Statuses, ","))
+		s := make([]string, len(q.Statuses))
+		for i, st := range q.Statuses {
+			s[i] = string(st)
+		}
+		v.Set("status", strings.Join(s, ","))
 	}
 	if q.WarehouseExternalID != "" {
 		v.Set("warehouseExternalId", q.WarehouseExternalID)

@@ -12,11 +12,15 @@ import (
 // Quantity leaves it as it is.
 func Ptr[T any](v T) *T { return &v }
 
-// Product statuses; the server owns the status (spec 2.4, spec 3).
+// ProductStatus is a product's status; the service owns it (interface
+// §2.4, §3).
+type ProductStatus string
+
+// Product statuses.
 const (
-	ProductActive = "ACTIVE"
+	ProductActive ProductStatus = "ACTIVE"
 	// ProductEOS is end of sale: the supplier deleted the product.
-	ProductEOS = "EOS"
+	ProductEOS ProductStatus = "EOS"
 )
 
 // Product is a supplier's product (spec 2.4). Only ExternalID and a name in
@@ -25,11 +29,15 @@ const (
 // and sent back as they came.
 type Product struct {
 	// ExternalID is the supplier's key of the product: 1-20 letters,
-	// digits, '-' and '.'; in the warehouse service {business ID}-{own ID}.
+	// digits, '-' and '.'. Bare (the shop's SKU, as clients send it since
+	// the provider's ID migration) or {business ID}-{own ID}: both forms
+	// name the same product of the supplier.
 	ExternalID string `json:"externalId"`
-	// SupplierID and Status are set by the service in its answers.
+	// SupplierID and Status are set by the service in its answers. Status
+	// ProductEOS in a PutInventory entry without balances ends the
+	// product's sale, as DeleteProducts does.
 	SupplierID             string                 `json:"supplierId,omitempty"`
-	Status                 string                 `json:"status,omitempty"`
+	Status                 ProductStatus          `json:"status,omitempty"`
 	EANCode                string                 `json:"eanCode,omitempty"`
 	RecommendedRetailPrice *float64               `json:"recommendedRetailPrice,omitempty"`
 	VATPercentage          *float64               `json:"vatPercentage,omitempty"`

@@ -447,12 +447,51 @@ func TestConfig(t *testing.T) {
 	if c.base(gateway) != "https://gw.example/2026-04" || c.base(errand) != "https://connect.example/parcel" || c.base(ecom) != "https://ecom.example" {
 		t.Errorf("bases %q %q %q", c.base(gateway), c.base(errand), c.base(ecom))
 	}
-	for _, bad := range []Config{{Version: "2025-4"}, {Environment: "staging"}, {BaseURL: "ftp://x"}, {ClientID: "a", ClientSecret: "b"}, {Username: "u"}} {
+	for _, bad := range []Config{{Version: "2025-4"}, {Environment: "staging"}, {BaseURL: "ftp://x"}, {ClientID: "a", ClientSecret: "b"}, {Username: "u"},
+		{BaseURL: "http://x", ClientID: "a"}, {BaseURL: "http://x", Password: "p"}, {Username: "u", Password: "p"}} {
 		if _, err := New(bad); err == nil {
 			t.Errorf("New(%+v) accepted", bad)
 		}
 	}
 	if err := c.do(context.Background(), request{surface: ecom, method: "GET", path: "/x"}, nil); !errors.Is(err, ErrNoCredentials) {
 		t.Errorf("call without credentials: %v", err)
+	}
+}
+
+// The provider's real gateway answers the version targets under posti_fi
+// (issue 12 item 12); the SDK reads them there when provider_fi is absent.
+func TestGatewayTokenTargetsUnderPostiFI(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /api/v1/token", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"access_token":"gw-1","token_type":"Bearer","expires_in":3600,"posti_fi":{"targets":{"2025-04":{"url":"https://gw.example/2025-04","tier":2}}}}`)
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	c, err := New(Config{BaseURL: srv.URL, ClientID: "id", ClientSecret: "secret"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := c.GatewayToken(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tok.Targets["2025-04"]; got.URL != "https://gw.example/2025-04" || got.Tier != 2 || len(tok.Targets) != 1 {
+		t.Fatalf("targets %+v", tok.Targets)
+	}
+}
+
+// The first field error is often the message itself: the error string says
+// it once.
+func TestErrorStringSaysEachProblemOnce(t *testing.T) {
+	e := &Error{StatusCode: 400, Code: "VALIDATION_ERROR", Message: "trackingNumber: must be 4-35 characters",
+		Fields: []FieldError{{Field: "trackingNumber", Message: "must be 4-35 characters"}, {Field: "parcels[0].packageCode", Message: "unknown package code"}}}
+	got := e.Error()
+	if strings.Count(got, "must be 4-35 characters") != 1 || !strings.Contains(got, "parcels[0].packageCode: unknown package code") {
+		t.Errorf("%q", got)
+	}
+	e.Message = "Bad Request"
+	if got := e.Error(); !strings.Contains(got, "; trackingNumber: must be 4-35 characters") {
+		t.Errorf("a field error not in the message is left out: %q", got)
 	}
 }

@@ -133,7 +133,7 @@ func seedTenant(ctx context.Context, st Store, t Tenant, versions []string) erro
 	if err := st.CreateServiceAccount(ctx, &parcelgate.ServiceAccount{Username: t.Username, Environment: t.Environment, BusinessID: t.BusinessID, Roles: parcelgate.Roles}, hash); err != nil {
 		return err
 	}
-	if err := st.CreateCatalog(ctx, &parcelgate.Catalog{Environment: t.Environment, RetailerID: t.BusinessID, ExternalID: t.WarehouseID, Name: "Demo warehouse", Type: parcelgate.CatalogWarehouse, SupplierIDs: []string{t.BusinessID}}); err != nil {
+	if err := st.CreateCatalog(ctx, &parcelgate.Catalog{Environment: t.Environment, RetailerID: t.BusinessID, ExternalID: t.WarehouseID, Name: "Demo warehouse", Type: parcelgate.CatalogPosti, SupplierIDs: []string{t.BusinessID}}); err != nil {
 		return err
 	}
 	if err := seedShipments(ctx, st, t, org); err != nil {
@@ -213,8 +213,11 @@ func seedRetail(ctx context.Context, st Store, t Tenant, supplier *parcelgate.Or
 			},
 		})
 	}
-	ctx = parcelgate.NewContext(ctx, &parcelgate.Caller{Subject: "demo", OrgID: supplier.ID, BusinessID: supplier.BusinessID, Environment: t.Environment, Kind: parcelgate.KindEcom, Roles: parcelgate.Roles})
-	_, err = st.PutInventory(ctx, entries)
+	c := &parcelgate.Caller{Subject: "demo", OrgID: supplier.ID, BusinessID: supplier.BusinessID, Environment: t.Environment, Kind: parcelgate.KindEcom, Roles: parcelgate.Roles}
+	failed, err := st.PutInventory(ctx, c, entries)
+	for i, f := range failed {
+		return fmt.Errorf("demo product %s: %w", entries[i].Product.ExternalID, f)
+	}
 	return err
 }
 
@@ -229,22 +232,19 @@ func seedOrder(ctx context.Context, st Store, t Tenant) error {
 	if err != nil {
 		return err
 	}
-	body, err := json.Marshal(map[string]any{
-		"externalId": SampleOrder,
-		"references": []any{map[string]any{"name": parcelgate.RefSO, "value": "DEMO-1"}},
-		"deliveryAddress": map[string]any{"name": "Maija Meikäläinen", "streetAddress": "Kotikatu 2", "postalCode": "00200",
-			"postOffice": "Helsinki", "country": "FI", "telephone": "+358401234567", "email": "maija@example.com"},
-		"serviceCode": "2103",
-		"rows": []any{
-			map[string]any{"externalProductId": t.BusinessID + "-TSHIRT-M", "externalWarehouseId": t.WarehouseID, "quantity": 2},
-			map[string]any{"externalProductId": t.BusinessID + "-MUG", "externalWarehouseId": t.WarehouseID, "quantity": 1},
+	req := &parcelgate.OrderRequest{
+		ExternalID: SampleOrder,
+		References: []parcelgate.OrderReference{{Name: parcelgate.RefSO, Value: "DEMO-1"}},
+		DeliveryAddress: parcelgate.Address{Name: "Maija Meikäläinen", StreetAddress: "Kotikatu 2", PostalCode: "00200",
+			PostOffice: "Helsinki", Country: "FI", Telephone: "+358401234567", Email: "maija@example.com"},
+		ServiceCode: "2103",
+		Rows: []parcelgate.OrderRowRequest{
+			{ExternalProductID: t.BusinessID + "-TSHIRT-M", ExternalWarehouseID: t.WarehouseID, Quantity: 2},
+			{ExternalProductID: t.BusinessID + "-MUG", ExternalWarehouseID: t.WarehouseID, Quantity: 1},
 		},
-	})
-	if err != nil {
-		return err
+		AutoSubmit: true,
 	}
-	req, err := parcelgate.ParseOrderRequest(body, t.BusinessID)
-	if err != nil {
+	if err := req.Validate(t.BusinessID); err != nil {
 		return err
 	}
 	c := &parcelgate.Caller{Subject: t.Username, OrgID: org.ID, BusinessID: org.BusinessID, Environment: t.Environment, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleMerchant}}
@@ -269,8 +269,12 @@ func PrintWelcome(w io.Writer, baseURL string) {
 		fmt.Fprintf(w, "    retailer account username=%s password=%s (role retailer)\n", t.RetailerUsername, t.RetailerPassword)
 	}
 	t := Tenants[0]
-	fmt.Fprintf(w, "\nTry:\n  curl -s %s/api/v1/token -d grant_type=client_credentials -d client_id=%s -d client_secret=%s\n", baseURL, t.ClientID, t.ClientSecret)
-	fmt.Fprintf(w, "  curl -s -u %s:%s %s/auth/token\n", t.Username, t.Password, baseURL)
+	// The commands set $TOKEN and $ECOM_TOKEN that the later ones use; sed
+	// rather than jq, so they run on a bare machine.
+	const pick = `| sed 's/.*"access_token":"\([^"]*\)".*/\1/'`
+	fmt.Fprintf(w, "\nTry (in a shell; each line sets or uses $TOKEN, the gateway token, and $ECOM_TOKEN, the ecom token):\n")
+	fmt.Fprintf(w, "  TOKEN=$(curl -s %s/api/v1/token -d grant_type=client_credentials -d client_id=%s -d client_secret=%s %s)\n", baseURL, t.ClientID, t.ClientSecret, pick)
+	fmt.Fprintf(w, "  ECOM_TOKEN=$(curl -s -u %s:%s %s/auth/token %s)\n", t.Username, t.Password, baseURL, pick)
 	fmt.Fprintf(w, "\nDemo shipment %s (parcels of each locker size) — with the gateway token:\n", t.Shipment)
 	fmt.Fprintf(w, "  curl -s %s/%s/labelless -H \"Authorization: Bearer $TOKEN\" -H 'Content-Type: application/json' -d '{\"searchCriteria\":{\"trackingNumber\":\"%s\"}}'\n", baseURL, parcelgate.DefaultVersions[0], t.Shipment)
 	fmt.Fprintf(w, "  curl -s %s/parcel/v1/errandCodes/%s -H \"Authorization: Bearer $TOKEN\"\n", baseURL, t.Shipment[:len(t.Shipment)-4]+"000S")

@@ -11,7 +11,7 @@ import (
 	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
-// DESIGN §9: --demo seeds an empty database once; a database with real
+// decisions §9: --demo seeds an empty database once; a database with real
 // organizations in it never gets the demo's public credentials.
 func TestSeedOnlyEmptyDatabases(t *testing.T) {
 	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {

@@ -1,4 +1,4 @@
-// Package fulfillment is the warehouse engine of --fulfillment auto (DESIGN
+// Package fulfillment is the warehouse engine of --fulfillment auto (decisions
 // §7): it moves sales orders Created → Submitted after one delay and
 // Submitted → Delivered after another, as the provider's warehouse would.
 //
@@ -104,17 +104,19 @@ func (e *Engine) Run(ctx context.Context) {
 // later step; it does not stop the others.
 func (e *Engine) Step(ctx context.Context) (int, error) {
 	total := 0
-	// Each environment has its own clock (a sandbox may have moved one).
+	// The warehouse's path, one step at a time: Created → Submitted after
+	// SubmitAfter, Submitted → Delivered after DeliverAfter. Each
+	// environment has its own clock (a sandbox may have moved one).
+	after := map[parcelgate.OrderStatus]time.Duration{
+		parcelgate.OrderSubmitted: e.cfg.SubmitAfter,
+		parcelgate.OrderDelivered: e.cfg.DeliverAfter,
+	}
+	path := parcelgate.WarehousePath
 	for _, env := range parcelgate.Environments {
 		now := e.clock.Now(env)
-		for _, s := range []struct {
-			from, to parcelgate.OrderStatus
-			after    time.Duration
-		}{
-			{parcelgate.OrderCreated, parcelgate.OrderSubmitted, e.cfg.SubmitAfter},
-			{parcelgate.OrderSubmitted, parcelgate.OrderDelivered, e.cfg.DeliverAfter},
-		} {
-			n, err := e.advance(ctx, env, s.from, s.to, now.Add(-s.after))
+		for i := 1; i < len(path); i++ {
+			from, to := path[i-1], path[i]
+			n, err := e.advance(ctx, env, from, to, now.Add(-after[to]))
 			total += n
 			if err != nil {
 				return total, err

@@ -27,12 +27,13 @@ func tenant(t *testing.T, db *sqlstore.DB) *parcelgate.Caller {
 		t.Fatal(err)
 	}
 	c := &parcelgate.Caller{OrgID: org.ID, BusinessID: org.BusinessID, Environment: parcelgate.Production, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleMerchant}}
-	entries, err := parcelgate.ParseInventory([]byte(fmt.Sprintf(`[{"product":{"externalId":"%s-P1","descriptions":{"en":{"name":"P1"}}},"balances":[{"retailerId":%q,"catalogExternalId":"WH1","quantity":%d}]}]`, c.BusinessID, c.BusinessID, stockUnits)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.PutInventory(parcelgate.NewContext(ctx, c), entries); err != nil {
-		t.Fatal(err)
+	q := int64(stockUnits)
+	entries := []parcelgate.InventoryInput{{
+		Product:  &parcelgate.Product{ExternalID: c.BusinessID + "-P1", Document: []byte(`{"externalId":"` + c.BusinessID + `-P1","descriptions":{"en":{"name":"P1"}}}`)},
+		Balances: []parcelgate.BalanceInput{{ProductExternalID: c.BusinessID + "-P1", RetailerID: c.BusinessID, CatalogExternalID: "WH1", Quantity: &q}},
+	}}
+	if failed, err := db.PutInventory(ctx, c, entries); err != nil || len(failed) > 0 {
+		t.Fatal(failed, err)
 	}
 	return c
 }
@@ -43,7 +44,7 @@ const stockUnits = 1000
 // balanceOfP1 returns quantity and allocated of P1 in WH1.
 func balanceOfP1(t *testing.T, db *sqlstore.DB, c *parcelgate.Caller) (int64, int64) {
 	t.Helper()
-	page, err := db.ListCatalogBalances(parcelgate.NewContext(context.Background(), c), "WH1", parcelgate.BalanceFilter{}, parcelgate.PageRequest{Size: 10})
+	page, err := db.ListCatalogBalances(context.Background(), c, "WH1", parcelgate.BalanceFilter{}, parcelgate.PageRequest{Size: 10})
 	if err != nil || len(page.Items) != 1 {
 		t.Fatalf("balance: %+v %v", page, err)
 	}
@@ -54,9 +55,9 @@ func placeOrders(t *testing.T, db *sqlstore.DB, c *parcelgate.Caller, n int) []*
 	t.Helper()
 	var out []*parcelgate.Order
 	for i := range n {
-		body := fmt.Sprintf(`{"externalId":"%s-E%d","deliveryAddress":{"name":"N","email":"n@example.com"},"serviceCode":"2104","rows":[{"externalProductId":"%s-P1","quantity":1}]}`, c.BusinessID, i, c.BusinessID)
-		req, err := parcelgate.ParseOrderRequest([]byte(body), c.BusinessID)
-		if err != nil {
+		req := &parcelgate.OrderRequest{ExternalID: fmt.Sprintf("%s-E%d", c.BusinessID, i), DeliveryAddress: parcelgate.Address{Name: "N", Email: "n@example.com"},
+			ServiceCode: "2104", Rows: []parcelgate.OrderRowRequest{{ExternalProductID: c.BusinessID + "-P1", Quantity: 1}}, AutoSubmit: true}
+		if err := req.Validate(c.BusinessID); err != nil {
 			t.Fatal(err)
 		}
 		o, err := db.CreateOrder(context.Background(), c, req)
@@ -68,7 +69,7 @@ func placeOrders(t *testing.T, db *sqlstore.DB, c *parcelgate.Caller, n int) []*
 	return out
 }
 
-// DESIGN §7, §10: several instances running the engine on one database move
+// decisions §7, §10: several instances running the engine on one database move
 // each order exactly once per step: one Submitted and one Delivered entry in
 // its history, whoever got there first.
 func TestEngineExactlyOnceAcrossInstances(t *testing.T) {
@@ -146,15 +147,16 @@ func TestEngineExactlyOnceAcrossInstances(t *testing.T) {
 	}
 }
 
-// DESIGN §7: the engine leaves alone what is not due: orders held with
+// decisions §7: the engine leaves alone what is not due: orders held with
 // autoSubmit false, and orders whose delay has not passed.
 func TestEngineRespectsDelaysAndHolds(t *testing.T) {
 	clock := new(parcelgate.SandboxClock)
 	db := testdb.Open(t, "sqlite", clock)
 	c := tenant(t, db)
 	ctx := context.Background()
-	req, err := parcelgate.ParseOrderRequest([]byte(`{"externalId":"1234567-1-H","preferences":{"autoSubmit":false},"deliveryAddress":{"name":"N","telephone":"0401234567"},"serviceCode":"2104","rows":[{"externalProductId":"1234567-1-P1","quantity":1}]}`), c.BusinessID)
-	if err != nil {
+	req := &parcelgate.OrderRequest{ExternalID: "1234567-1-H", AutoSubmit: false, DeliveryAddress: parcelgate.Address{Name: "N", Telephone: "0401234567"},
+		ServiceCode: "2104", Rows: []parcelgate.OrderRowRequest{{ExternalProductID: "1234567-1-P1", Quantity: 1}}}
+	if err := req.Validate(c.BusinessID); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := db.CreateOrder(ctx, c, req); err != nil {

@@ -12,7 +12,7 @@ import (
 	"github.com/parcelgate/parcelgate/auth"
 )
 
-// The operator API (DESIGN §9): organizations, the credentials of both token
+// The operator API (decisions §9): organizations, the credentials of both token
 // services, catalogs, token keys and the sandbox clock. It answers in the
 // ecom error shape and refuses unknown fields, so an operator's typo is an
 // error rather than a silently ignored setting.

@@ -10,7 +10,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/apitest"
 )
 
-// DESIGN §3, §9: organizations by business ID within an environment; the
+// decisions §3, §9: organizations by business ID within an environment; the
 // same business ID may exist in both environments; duplicates are 409.
 func TestAdminOrganizations(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
@@ -34,7 +34,7 @@ func TestAdminOrganizations(t *testing.T) {
 	})
 }
 
-// DESIGN §3: Finnish business IDs carry a mod-11 check digit; others are a
+// decisions §3: Finnish business IDs carry a mod-11 check digit; others are a
 // country prefix and 2-20 characters.
 func TestAdminBusinessIDValidation(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
@@ -111,7 +111,7 @@ func TestAdminBadInput(t *testing.T) {
 	})
 }
 
-// DESIGN §4, §9: secrets and passwords are shown once, in the answer that
+// decisions §4, §9: secrets and passwords are shown once, in the answer that
 // created them, and never listed.
 func TestAdminCredentialsShownOnce(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
@@ -150,7 +150,7 @@ func TestAdminCredentialsShownOnce(t *testing.T) {
 	})
 }
 
-// DESIGN §6, §9: catalogs belong to a retailer and list their suppliers.
+// decisions §6, §9: catalogs belong to a retailer and list their suppliers.
 func TestAdminCatalogs(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
 		e.Org(parcelgate.Production, "1234567-1")
@@ -174,7 +174,7 @@ func TestAdminCatalogs(t *testing.T) {
 	})
 }
 
-// DESIGN §9: the clock moves only on a sandbox server.
+// decisions §9: the clock moves only on a sandbox server.
 func TestAdminClock(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
 		var before, after httpapi.ClockState

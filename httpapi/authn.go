@@ -129,7 +129,7 @@ func versionList(c *parcelgate.Caller) string {
 }
 
 // errand wraps a handler of the errand-code API. Its path segment selects
-// the environment (DESIGN §3): parcel serves production, parcel-uat test; a
+// the environment (decisions §3): parcel serves production, parcel-uat test; a
 // token of the other environment is told which path to use.
 func (s *Server) errand(env parcelgate.Environment, h handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -108,7 +108,7 @@ func seed(t *testing.T, p *probeServer, env parcelgate.Environment, bid string, 
 	return gt.AccessToken, et.AccessToken
 }
 
-// DESIGN §2, §4: a gateway token opens the versions it lists (403 for
+// decisions §2, §4: a gateway token opens the versions it lists (403 for
 // another served version, 404 for one not served), never the ecom API; an
 // ecom token never the gateway.
 func TestAuthKindsVersionsAndRoles(t *testing.T) {
@@ -146,7 +146,7 @@ func TestAuthKindsVersionsAndRoles(t *testing.T) {
 	})
 }
 
-// DESIGN §4: expired and tampered tokens are 401 with
+// decisions §4: expired and tampered tokens are 401 with
 // WWW-Authenticate: Bearer error="invalid_token".
 func TestAuthExpiredAndTampered(t *testing.T) {
 	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
@@ -175,7 +175,7 @@ func TestAuthExpiredAndTampered(t *testing.T) {
 	})
 }
 
-// DESIGN §3: the errand-code path segment selects the environment; a token
+// decisions §3: the errand-code path segment selects the environment; a token
 // of the other one is told which path to use.
 func TestErrandEnvironmentPath(t *testing.T) {
 	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
@@ -248,7 +248,7 @@ func BenchmarkTokenValidation(b *testing.B) {
 	}
 }
 
-// DESIGN §8: the optional per-credential rate limit answers 429 with
+// decisions §8: the optional per-credential rate limit answers 429 with
 // Retry-After in the surface's shape; other credentials are not affected.
 func TestRateLimit(t *testing.T) {
 	db := testdb.Open(t, "sqlite", nil)

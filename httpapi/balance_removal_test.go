@@ -43,7 +43,7 @@ func (e inventoryEnv) deleteBalances(query string) []parcelgate.Balance {
 
 func since(stamp string) string { return "modifiedFromDate=" + url.QueryEscape(stamp) }
 
-// DESIGN §6, spec 4.4 DELETE balances rule 2: removing a product from
+// decisions §6, spec 4.4 DELETE balances rule 2: removing a product from
 // catalogs is a change. A retailer (and the supplier) polling with the
 // newest modifiedDate it has seen gets the balance with removed: true and
 // quantity 0; plain reads no longer show it; publishing it again revives
@@ -152,9 +152,8 @@ func TestBalanceRemovalReachesPollers(t *testing.T) {
 			t.Fatalf("after the revival: %+v", bp.Page)
 		}
 		// So does an envelope of PUT /inventory, in the other retailer's catalog.
-		var items []itemJSON
-		e.put(e.supplier, []any{map[string]any{"product": product("P-1"), "balances": []any{
-			map[string]any{"retailerId": retailerS, "catalogExternalId": "SHOP", "quantity": 1, "wholesalePrice": 3, "currency": "SEK"}}}}).Expect(200).JSON(&items)
+		items := e.putItems(e.supplier, []any{map[string]any{"product": product("P-1"), "balances": []any{
+			map[string]any{"retailerId": retailerS, "catalogExternalId": "SHOP", "quantity": 1, "wholesalePrice": 3, "currency": "SEK"}}}})
 		if len(items[0].Balances) != 2 || items[0].Balances[1].RetailerID != retailerS || items[0].Balances[1].Quantity != 1 || items[0].Balances[1].Removed {
 			t.Fatalf("revived by PUT /inventory: %+v", items[0].Balances)
 		}
@@ -170,7 +169,7 @@ func tokenFor(e inventoryEnv, path string) string {
 	return e.retailer
 }
 
-// DESIGN §8 with DESIGN §6: totals and pages count live balances only;
+// decisions §8 with decisions §6: totals and pages count live balances only;
 // paging by number (also cold, on another instance) and by the next link
 // agree; a change poll pages through the tombstones with its own totals.
 func TestBalanceRemovalPaging(t *testing.T) {
@@ -320,7 +319,7 @@ func TestBalanceRemovalSkippedByUpdates(t *testing.T) {
 	})
 }
 
-// DESIGN §7 with spec 4.4 DELETE balances rule 2: an order row naming a
+// decisions §7 with spec 4.4 DELETE balances rule 2: an order row naming a
 // product removed from its warehouse is like one naming a product never
 // stocked there: the order is stored Error, nothing is allocated; once the
 // product is published again the order can be sent again and allocates.

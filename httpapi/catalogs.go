@@ -12,7 +12,7 @@ import (
 // only its Warehouse catalogs (the store enforces that part).
 
 // The retailer's side: catalogs and what suppliers published to them
-// (spec 4.4, DESIGN §6).
+// (spec 4.4, decisions §6).
 func (s *Server) catalogRoutes() {
 	s.handle("GET /ecommerce/v3/catalogs", s.ecom(parcelgate.ActionListOwnCatalogs, s.listOwnCatalogs))
 	s.handle("GET /ecommerce/v3/catalogs/balances", s.ecom(parcelgate.ActionReadWarehouseCatalogs, s.listCatalogBalances))
@@ -37,7 +37,7 @@ func (s *Server) listOwnCatalogs(w http.ResponseWriter, r *http.Request) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
-	res, err := s.store.ListOwnCatalogs(r.Context(), role, pr)
+	res, err := s.store.ListOwnCatalogs(r.Context(), caller(r), role, pr)
 	if err != nil {
 		return err
 	}
@@ -65,7 +65,7 @@ func (s *Server) listCatalogProducts(w http.ResponseWriter, r *http.Request) err
 
 // listCatalog answers a retailer's list of one catalog, or of all of its
 // catalogs, through list.
-func listCatalog[T any](s *Server, w http.ResponseWriter, r *http.Request, list func(context.Context, string, parcelgate.BalanceFilter, parcelgate.PageRequest) (parcelgate.PageOf[T], error)) error {
+func listCatalog[T any](s *Server, w http.ResponseWriter, r *http.Request, list func(context.Context, *parcelgate.Caller, string, parcelgate.BalanceFilter, parcelgate.PageRequest) (parcelgate.PageOf[T], error)) error {
 	id, err := catalogParam(r)
 	if err != nil {
 		return err
@@ -74,7 +74,7 @@ func listCatalog[T any](s *Server, w http.ResponseWriter, r *http.Request, list 
 	if err != nil {
 		return err
 	}
-	res, err := list(r.Context(), id, f, pr)
+	res, err := list(r.Context(), caller(r), id, f, pr)
 	if err != nil {
 		return err
 	}

@@ -10,7 +10,7 @@ import (
 
 // The errand code API (spec 4.2) under /parcel/v1 (production) and
 // /parcel-uat/v1 (test); the wrapper checks that the token's environment is
-// the path's (DESIGN §3).
+// the path's (decisions §3).
 
 // ErrandCodes is the body of both errand code answers (spec 2.2).
 type ErrandCodes struct {

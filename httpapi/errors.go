@@ -15,11 +15,11 @@ import (
 type surface int
 
 const (
-	// gatewaySurface: sending codes, shipment data, errand codes (DESIGN §5):
+	// gatewaySurface: sending codes, shipment data, errand codes (decisions §5):
 	// {"errorCode","message","details"}.
 	gatewaySurface surface = iota
 	// ecomSurface: orders, products, catalogs, the ecom token service and the
-	// operator API (DESIGN §8): {"timestamp","status","error","message","path","errors"}.
+	// operator API (decisions §8): {"timestamp","status","error","message","path","errors"}.
 	ecomSurface
 )
 
@@ -80,13 +80,15 @@ func gatewayCode(status int) string {
 		return "UNSUPPORTED_MEDIA_TYPE"
 	case http.StatusTooManyRequests:
 		return "TOO_MANY_REQUESTS"
+	case http.StatusRequestHeaderFieldsTooLarge:
+		return "REQUEST_HEADER_FIELDS_TOO_LARGE"
 	case http.StatusServiceUnavailable:
 		return "SERVICE_UNAVAILABLE"
 	}
 	return "INTERNAL_SERVER_ERROR"
 }
 
-// GatewayError is the error body of the gateway surfaces (DESIGN §5).
+// GatewayError is the error body of the gateway surfaces (decisions §5).
 type GatewayError struct {
 	ErrorCode string                  `json:"errorCode"`
 	Message   string                  `json:"message"`
@@ -94,7 +96,7 @@ type GatewayError struct {
 }
 
 // EcomError is the error body of the ecom surfaces and the operator API
-// (DESIGN §8).
+// (decisions §8).
 type EcomError struct {
 	Timestamp string                  `json:"timestamp"`
 	Status    int                     `json:"status"`
@@ -114,6 +116,7 @@ func (e decodeError) Unwrap() error { return e.err }
 // writeError answers err in the shape of surface sf. Internal errors are
 // logged with the request ID and answered without their cause.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, sf surface, err error) {
+	err = s.unavailable(w, err)
 	code := parcelgate.ErrorCode(err)
 	status := statusOf(code)
 	msg := parcelgate.ErrorMessage(err)
@@ -124,7 +127,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, sf surface, 
 		}
 	}
 	if _, ok := errors.AsType[decodeError](err); ok && sf == gatewaySurface {
-		s.writeErrorBody(w, r, sf, status, "JSON_DECODE_ERROR", msg, nil)
+		s.writeErrorBody(w, r, sf, status, "JSON_DECODE_ERROR", msg, parcelgate.ErrorFields(err))
 		return
 	}
 	s.writeErrorBody(w, r, sf, status, "", msg, parcelgate.ErrorFields(err))

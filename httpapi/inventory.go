@@ -1,17 +1,17 @@
 package httpapi
 
 import (
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/parcelgate/parcelgate"
 )
 
-// supplierRoles may write and read products and balances: in the
-// warehouse service the merchant is its own supplier.
-
-// The supplier's side of products and stock (spec 4.4, DESIGN §6).
+// The supplier's side of products and stock (spec 4.4, decisions §6).
 func (s *Server) inventoryRoutes() {
 	s.handle("PUT /ecommerce/v3/inventory", s.ecom(parcelgate.ActionManageProducts, s.putInventory))
 	s.handle("GET /ecommerce/v3/inventory", s.ecom(parcelgate.ActionReadProducts, s.listInventory))
@@ -20,22 +20,79 @@ func (s *Server) inventoryRoutes() {
 	s.handle("PUT /ecommerce/v3/inventory/balances", s.ecom(parcelgate.ActionPublishBalances, s.putBalances))
 	s.handle("GET /ecommerce/v3/inventory/balances", s.ecom(parcelgate.ActionReadProducts, s.listSupplierBalances))
 	s.handle("DELETE /ecommerce/v3/inventory/balances", s.ecom(parcelgate.ActionPublishBalances, s.deleteBalances))
+	s.handle("POST /ecommerce/v3/inventory/migrate", s.ecom(parcelgate.ActionManageProducts, s.migrateProductIDs))
 }
 
+// EntryError is one entry of a batch that was not applied (PUT /inventory,
+// DELETE /inventory/balances with a body), as the warehouse plugin reads
+// it: Index is the entry's position in the request array; Field and
+// Message are its first problem, Errors all of them, fields named within
+// the entry. The entries not listed were applied.
+type EntryError struct {
+	Index   int                     `json:"index"`
+	Field   string                  `json:"field"`
+	Message string                  `json:"message"`
+	Errors  []parcelgate.FieldError `json:"errors"`
+}
+
+// entryErrors lists the entries that were not applied, in request order:
+// those with problems of their own (bad, by request position) and those
+// the store refused (failed, by position in applied, whose request
+// positions pos gives). A store problem with an Index names a balance of
+// the entry.
+func entryErrors(bad entryProblems, failed parcelgate.InventoryFailures, pos []int) []EntryError {
+	all := map[int][]parcelgate.FieldError{}
+	for i, ps := range bad {
+		all[i] = ps
+	}
+	for k, err := range failed {
+		var fs []parcelgate.FieldError
+		for _, f := range err.Fields {
+			field := f.Field
+			if f.Index != nil {
+				field = "balances[" + strconv.Itoa(*f.Index) + "]." + field
+			}
+			fs = append(fs, parcelgate.FieldError{Field: field, Message: f.Message})
+		}
+		if len(fs) == 0 {
+			fs = []parcelgate.FieldError{{Field: "(entry)", Message: err.Message}}
+		}
+		all[pos[k]] = fs
+	}
+	out := []EntryError{}
+	for _, i := range slices.Sorted(maps.Keys(all)) {
+		out = append(out, EntryError{Index: i, Field: all[i][0].Field, Message: all[i][0].Message, Errors: all[i]})
+	}
+	return out
+}
+
+// putInventory applies each valid entry and answers the list of the
+// entries not applied (decisions §6; the warehouse plugin reads index).
 func (s *Server) putInventory(w http.ResponseWriter, r *http.Request) error {
-	body, err := readBody(r)
+	c := caller(r)
+	v, err := readTree(r)
 	if err != nil {
 		return err
 	}
-	entries, err := parcelgate.ParseInventory(body)
+	entries, bad, err := readInventory(v, c.BusinessID)
 	if err != nil {
 		return err
 	}
-	items, err := s.store.PutInventory(r.Context(), entries)
-	if err != nil {
-		return err
+	var apply []parcelgate.InventoryInput
+	var pos []int
+	for i, e := range entries {
+		if bad[i] == nil {
+			apply = append(apply, e)
+			pos = append(pos, i)
+		}
 	}
-	writeJSON(w, http.StatusOK, items)
+	var failed parcelgate.InventoryFailures
+	if len(apply) > 0 {
+		if failed, err = s.store.PutInventory(r.Context(), c, apply); err != nil {
+			return err
+		}
+	}
+	writeJSON(w, http.StatusOK, entryErrors(bad, failed, pos))
 	return nil
 }
 
@@ -44,7 +101,7 @@ func (s *Server) listInventory(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	res, err := s.store.ListInventory(r.Context(), parcelgate.InventoryFilter{
+	res, err := s.store.ListInventory(r.Context(), caller(r), parcelgate.InventoryFilter{
 		ProductExternalIDs: f.ProductExternalIDs, EANCodes: f.EANCodes, RetailerID: f.RetailerID, CatalogExternalID: f.CatalogExternalID}, pr)
 	if err != nil {
 		return err
@@ -58,7 +115,7 @@ func (s *Server) getInventoryItem(w http.ResponseWriter, r *http.Request) error 
 	if !parcelgate.ValidExternalID(id) {
 		return parcelgate.Errorf(parcelgate.ENOTFOUND, "Product %s not found.", id)
 	}
-	item, err := s.store.FindInventoryItem(r.Context(), id)
+	item, err := s.store.FindInventoryItem(r.Context(), caller(r), id)
 	if err != nil {
 		return err
 	}
@@ -67,15 +124,16 @@ func (s *Server) getInventoryItem(w http.ResponseWriter, r *http.Request) error 
 }
 
 func (s *Server) endOfSale(w http.ResponseWriter, r *http.Request) error {
-	body, err := readBody(r)
+	c := caller(r)
+	v, err := readTree(r)
 	if err != nil {
 		return err
 	}
-	ids, err := parcelgate.ParseEndOfSale(body)
+	ids, err := readEndOfSale(v, c.BusinessID)
 	if err != nil {
 		return err
 	}
-	items, err := s.store.EndOfSale(r.Context(), ids)
+	items, err := s.store.EndOfSale(r.Context(), c, ids)
 	if err != nil {
 		return err
 	}
@@ -84,15 +142,16 @@ func (s *Server) endOfSale(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) putBalances(w http.ResponseWriter, r *http.Request) error {
-	body, err := readBody(r)
+	c := caller(r)
+	v, err := readTree(r)
 	if err != nil {
 		return err
 	}
-	entries, err := parcelgate.ParseBalances(body)
+	entries, err := readBalances(v, c.BusinessID)
 	if err != nil {
 		return err
 	}
-	bals, err := s.store.PutBalances(r.Context(), entries)
+	bals, err := s.store.PutBalances(r.Context(), c, entries)
 	if err != nil {
 		return err
 	}
@@ -105,7 +164,7 @@ func (s *Server) listSupplierBalances(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
-	res, err := s.store.ListSupplierBalances(r.Context(), f, pr)
+	res, err := s.store.ListSupplierBalances(r.Context(), caller(r), f, pr)
 	if err != nil {
 		return err
 	}
@@ -114,27 +173,63 @@ func (s *Server) listSupplierBalances(w http.ResponseWriter, r *http.Request) er
 }
 
 // deleteBalances removes a product from catalogs (spec 4.4 DELETE balances
-// rules 1-2): productExternalId is required; without catalogExternalId
-// and/or retailerId, from every catalog that matches the rest.
+// rules 1-2). The query form (productExternalId, and optionally
+// catalogExternalId and/or retailerId: without them, every catalog that
+// matches the rest) answers the removed balances. The body form, an array
+// of {productExternalId, catalogExternalId, retailerId} as the warehouse
+// plugin sends it, applies each entry on its own and answers the entries
+// not applied, as PUT /inventory does.
 func (s *Server) deleteBalances(w http.ResponseWriter, r *http.Request) error {
+	c := caller(r)
 	q := r.URL.Query()
-	var p parcelgate.Problems
-	product := strings.TrimSpace(q.Get("productExternalId"))
-	if product == "" {
-		p.Add("productExternalId", "is required")
-	} else if !parcelgate.ValidExternalID(product) {
-		p.Add("productExternalId", "must be 1-20 characters of letters, digits, '-' and '.', not %q", product)
+	if !q.Has("productExternalId") && r.ContentLength != 0 {
+		v, err := readTree(r)
+		if err != nil {
+			return err
+		}
+		rs, bad, err := readRemovals(v, c.BusinessID)
+		if err != nil {
+			return err
+		}
+		var apply []parcelgate.BalanceRemoval
+		var pos []int
+		for i, rm := range rs {
+			if bad[i] == nil {
+				apply = append(apply, rm)
+				pos = append(pos, i)
+			}
+		}
+		var failed parcelgate.InventoryFailures
+		if len(apply) > 0 {
+			if failed, err = s.store.RemoveFromCatalogs(r.Context(), c, apply); err != nil {
+				return err
+			}
+		}
+		writeJSON(w, http.StatusOK, entryErrors(bad, failed, pos))
+		return nil
 	}
-	retailer := placeParams(q, &p)
-	catalog := strings.TrimSpace(q.Get("catalogExternalId"))
-	if err := p.Err(); err != nil {
+	rm := parcelgate.BalanceRemoval{ProductExternalID: q.Get("productExternalId"), RetailerID: q.Get("retailerId"), CatalogExternalID: q.Get("catalogExternalId")}
+	if err := rm.Validate(c.BusinessID); err != nil {
 		return err
 	}
-	removed, err := s.store.DeleteBalances(r.Context(), product, retailer, catalog)
+	removed, err := s.store.DeleteBalances(r.Context(), c, rm)
 	if err != nil {
 		return err
 	}
 	writeJSON(w, http.StatusOK, removed)
+	return nil
+}
+
+// migrateProductIDs performs the provider's ID migration for the caller:
+// products {businessId}-{x} become {x}. The warehouse plugin posts it with
+// the body "" and reads only the status; the answer lists what was renamed
+// and what was not.
+func (s *Server) migrateProductIDs(w http.ResponseWriter, r *http.Request) error {
+	res, err := s.store.MigrateProductIDs(r.Context(), caller(r))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, res)
 	return nil
 }
 

@@ -56,12 +56,11 @@ func TestInventoryEntriesApplyInOrder(t *testing.T) {
 		}
 		// The same through envelopes; P-3 is named twice: the last content
 		// wins and both envelopes' balances apply, in order.
-		var items []itemJSON
-		e.put(e.supplier, []any{
+		items := e.putItems(e.supplier, []any{
 			map[string]any{"product": product("P-3", "unitOfMeasure", "PCS"), "balances": []any{map[string]any{"retailerId": retailerR, "catalogExternalId": "SHOP", "quantity": 1}}},
 			map[string]any{"product": product("P-4")},
 			map[string]any{"product": product("P-3", "unitOfMeasure", "KG"), "balances": []any{map[string]any{"quantity": 2, "wholesalePrice": 4}}},
-		}).Expect(200).JSON(&items)
+		})
 		if len(items) != 2 || items[0].Product["externalId"] != "P-3" || items[0].Product["unitOfMeasure"] != "KG" ||
 			len(items[0].Balances) != 1 || items[0].Balances[0].Quantity != 2 || items[0].Balances[0].WholesalePrice != "4" || items[1].Product["externalId"] != "P-4" {
 			t.Fatalf("envelopes: %+v", items)
@@ -69,7 +68,7 @@ func TestInventoryEntriesApplyInOrder(t *testing.T) {
 	})
 }
 
-// DESIGN §6, spec 4.4 PUT /inventory at the request limits: 2000 products
+// decisions §6, spec 4.4 PUT /inventory at the request limits: 2000 products
 // with 10,000 balances in one request, more than one statement's worth of
 // parameters on either engine, are all written with the request's one
 // stamp, and replaced by a second request.

@@ -22,7 +22,7 @@ import (
 const benchBalances = 412638
 
 // BenchmarkCatalogPaging pages a retailer through a catalog of 412,638
-// balances over HTTP (DESIGN §8): the first page, the last page by number
+// balances over HTTP (decisions §8): the first page, the last page by number
 // (boundary cached, as for a client looping page=0..206, and cold, as on
 // an instance that never served page 205), the last page by the next
 // link's cursor, and the whole walk with its peak heap.

@@ -47,6 +47,25 @@ func (e inventoryEnv) put(tok string, body any) *apitest.Response {
 	return e.Do(apitest.Request{Method: "PUT", Path: "/ecommerce/v3/inventory", Body: body, Bearer: tok})
 }
 
+// putItems PUTs envelopes that must all apply (the answer lists no failed
+// entry, DESIGN §6) and reads the products back as GET /inventory shows
+// them, in the order they were created.
+func (e inventoryEnv) putItems(tok string, body []any) []itemJSON {
+	e.T.Helper()
+	var failed []httpapi.EntryError
+	e.put(tok, body).Expect(200).JSON(&failed)
+	if failed == nil || len(failed) != 0 {
+		e.T.Fatalf("PUT /inventory left out entries: %+v", failed)
+	}
+	var ids []string
+	for _, env := range body {
+		ids = append(ids, url.QueryEscape(env.(map[string]any)["product"].(map[string]any)["externalId"].(string)))
+	}
+	var page itemPage
+	e.get(tok, "/ecommerce/v3/inventory?productExternalId="+strings.Join(ids, ",")).Expect(200).JSON(&page)
+	return page.Content
+}
+
 func (e inventoryEnv) putBalances(tok string, body any) *apitest.Response {
 	e.T.Helper()
 	return e.Do(apitest.Request{Method: "PUT", Path: "/ecommerce/v3/inventory/balances", Body: body, Bearer: tok})
@@ -92,10 +111,9 @@ func TestInventoryPutAndRead(t *testing.T) {
 		p["status"] = "EOS"
 		p["customField"] = map[string]any{"nested": []any{1, "x"}}
 		p["measurements"] = map[string]any{"weight": 1.25, "length": 10}
-		var items []itemJSON
-		e.put(e.supplier, []any{map[string]any{"product": p, "balances": []any{
+		items := e.putItems(e.supplier, []any{map[string]any{"product": p, "balances": []any{
 			map[string]any{"retailerId": retailerR, "catalogExternalId": "SHOP", "quantity": 5, "wholesalePrice": 12.50, "currency": "eur"},
-		}}}).Expect(200).JSON(&items)
+		}}})
 		if len(items) != 1 || items[0].Product["supplierId"] != supplierA || items[0].Product["status"] != "ACTIVE" ||
 			items[0].Product["customField"] == nil || len(items[0].Balances) != 1 {
 			t.Fatalf("put answered %+v", items)
@@ -110,8 +128,7 @@ func TestInventoryPutAndRead(t *testing.T) {
 			t.Fatalf("read back %+v", one.Product)
 		}
 		// Rule 1: the same message overwrites the content.
-		items = nil
-		e.put(e.supplier, []any{map[string]any{"product": product("P-1")}}).Expect(200).JSON(&items)
+		items = e.putItems(e.supplier, []any{map[string]any{"product": product("P-1")}})
 		if items[0].Product["unitOfMeasure"] != nil || items[0].Product["customField"] != nil || len(items[0].Balances) != 1 {
 			t.Fatalf("replaced %+v", items[0])
 		}
@@ -211,14 +228,18 @@ func allocate(t *testing.T, e *apitest.Env, supplier, product, retailer, catalog
 	}
 }
 
-// DESIGN §6, spec 4.4 PUT /inventory "all-or-nothing"; issue "Bad input":
+// decisions §6, spec 4.4 PUT /inventory "all-or-nothing"; issue "Bad input":
 // every problem with its index, nothing applied.
 func TestInventoryBadInput(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e0 *apitest.Env) {
 		e := newInventoryEnv(t, e0)
 		e.Catalog(parcelgate.Production, retailerS, "CLOSED", parcelgate.CatalogDropship, supplierB)
 		e.put(e.supplier, []any{map[string]any{"product": product("P-1")}}).Expect(200)
-		r := e.put(e.supplier, []any{
+		// Each entry stands alone (DESIGN §6, as the warehouse plugin reads
+		// the answer): the valid first entry is applied, the others are
+		// listed with their index and every problem, and not applied.
+		var failed []httpapi.EntryError
+		e.put(e.supplier, []any{
 			map[string]any{"product": product("OK-1")},
 			map[string]any{"product": product("bad id!")},
 			map[string]any{"product": product("ABCDEFGHIJKLMNOPQRSTU")},
@@ -229,35 +250,44 @@ func TestInventoryBadInput(t *testing.T) {
 			map[string]any{"product": product("OK-4"), "balances": []any{map[string]any{"retailerId": retailerR, "catalogExternalId": "SHOP", "quantity": 1.5}}},
 			map[string]any{"product": product("OK-5"), "balances": []any{map[string]any{"retailerId": retailerR, "catalogExternalId": "SHOP", "wholesalePrice": "cheap"}}},
 			map[string]any{"product": map[string]any{"externalId": "T", "isFragile": "yes", "descriptions": map[string]any{"en": map[string]any{"name": "n"}}}},
-		}).Expect(400)
+		}).Expect(200).JSON(&failed)
 		want := map[string]int{"product.externalId": 2, "product": 3, "product.descriptions": 4, "balances[0].quantity": 7, "balances[0].wholesalePrice": 8, "product.isFragile": 9}
-		got := fieldsOf(t, r)
+		got := map[string]int{}
+		n := 0
+		for i, f := range failed {
+			if f.Index != i+1 || len(f.Errors) == 0 || f.Field != f.Errors[0].Field || f.Message != f.Errors[0].Message {
+				t.Errorf("entry error %d: %+v", i, f)
+			}
+			for _, fe := range f.Errors {
+				got[fe.Field] = f.Index
+				n++
+			}
+		}
 		for f, i := range want {
 			if got[f] != i {
 				t.Errorf("field %s: index %d, want %d (all: %v)", f, got[f], i, got)
 			}
 		}
-		var eb httpapi.EcomError
-		r.JSON(&eb)
-		if len(eb.Errors) != 9 {
-			t.Errorf("%d errors, want 9: %+v", len(eb.Errors), eb.Errors)
+		if len(failed) != 9 || n != 9 {
+			t.Errorf("%d entries with %d errors, want 9 and 9: %+v", len(failed), n, failed)
 		}
 		// Unknown catalog, and a catalog not open to this supplier: the same
-		// answer; the valid first entry is not applied either.
-		r = e.put(e.supplier, []any{
+		// answer; the valid first entry is applied, the others not.
+		e.put(e.supplier, []any{
 			map[string]any{"product": product("OK-1")},
 			map[string]any{"product": product("OK-2"), "balances": []any{map[string]any{"retailerId": retailerR, "catalogExternalId": "NOPE"}}},
 			map[string]any{"product": product("OK-3"), "balances": []any{map[string]any{"retailerId": retailerS, "catalogExternalId": "CLOSED"}}},
-		}).Expect(400)
-		r.JSON(&eb)
-		if len(eb.Errors) != 2 || *eb.Errors[0].Index != 1 || *eb.Errors[1].Index != 2 || !strings.Contains(eb.Errors[1].Message, "no catalog") {
-			t.Fatalf("catalog errors %+v", eb.Errors)
+		}).Expect(200).JSON(&failed)
+		if len(failed) != 2 || failed[0].Index != 1 || failed[1].Index != 2 || failed[1].Field != "balances[0].catalogExternalId" || !strings.Contains(failed[1].Message, "no catalog") {
+			t.Fatalf("catalog errors %+v", failed)
 		}
 		var page itemPage
 		e.get(e.supplier, "/ecommerce/v3/inventory").Expect(200).JSON(&page)
-		if page.Page.TotalElements != 1 {
-			t.Fatalf("a failed request stored something: %+v", page.Page)
+		if page.Page.TotalElements != 2 || page.Content[1].Product["externalId"] != "OK-1" {
+			t.Fatalf("stored other than P-1 and OK-1: %+v", page)
 		}
+		var r *apitest.Response
+		var eb httpapi.EcomError
 		// PUT balances: unknown product, not published (rule 4), allocated other than 0.
 		r = e.putBalances(e.supplier, []any{
 			map[string]any{"productExternalId": "P-1", "retailerId": retailerR, "catalogExternalId": "SHOP", "quantity": 1},
@@ -414,7 +444,7 @@ func TestInventoryDeleteBalances(t *testing.T) {
 	})
 }
 
-// DESIGN §3: another tenant's object answers exactly like a missing one;
+// decisions §3: another tenant's object answers exactly like a missing one;
 // roles decide who may do what.
 func TestInventoryTenancy(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e0 *apitest.Env) {
@@ -490,7 +520,7 @@ func TestInventoryTenancy(t *testing.T) {
 	})
 }
 
-// DESIGN §6: in the warehouse service the merchant is supplier and
+// decisions §6: in the warehouse service the merchant is supplier and
 // retailer of its own Warehouse catalog; a merchant-only account reads only
 // its Warehouse catalogs.
 func TestInventoryMerchantWarehouse(t *testing.T) {
@@ -515,7 +545,7 @@ func TestInventoryMerchantWarehouse(t *testing.T) {
 	})
 }
 
-// spec 2.6, spec 4.4 GET rule 1, DESIGN §8: pages by number and by the next
+// spec 2.6, spec 4.4 GET rule 1, decisions §8: pages by number and by the next
 // link agree; stable order; a page past the end is empty with totals.
 func TestInventoryPaging(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e0 *apitest.Env) {

@@ -34,7 +34,7 @@ func (s *Server) registerCodeMetric() {
 	for _, env := range parcelgate.Environments {
 		s.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name:        "parcelgate_active_codes",
-			Help:        "Active sending and errand codes of the environment, out of 16^6 (DESIGN §5).",
+			Help:        "Active sending and errand codes of the environment, out of 16^6 (decisions §5).",
 			ConstLabels: prometheus.Labels{"environment": string(env)},
 		}, func() float64 {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -61,7 +61,7 @@ type sendingCodeRequest struct {
 
 // SendingCodeRecord is one element of the sending code answers: the record
 // of spec 2.1 and, looked up by code, the shipment details held for it
-// (DESIGN §5).
+// (decisions §5).
 type SendingCodeRecord struct {
 	TrackingNumber string                    `json:"trackingNumber"`
 	SendingCode    string                    `json:"sendingCode"`

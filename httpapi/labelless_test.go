@@ -38,7 +38,7 @@ func onlyCode(t *testing.T, r *apitest.Response) httpapi.SendingCodeRecord {
 	return sc.Shipments[0]
 }
 
-// spec 4.1, DESIGN §5: a sending code is 6 characters of 0-9 A-F; creation
+// spec 4.1, decisions §5: a sending code is 6 characters of 0-9 A-F; creation
 // is idempotent; tracking numbers are trimmed and upper-cased, codes looked
 // up case-insensitively; the lookup by code adds the shipment details.
 func TestSendingCodeCreateAndLookup(t *testing.T) {
@@ -73,7 +73,7 @@ func TestSendingCodeCreateAndLookup(t *testing.T) {
 	})
 }
 
-// spec 4.1 (validation.noEdiCheck), DESIGN §5: without shipment data the
+// spec 4.1 (validation.noEdiCheck), decisions §5: without shipment data the
 // answer is 404 NOT_FOUND "Shipment not found"; with noEdiCheck a code is
 // made for the bare tracking number, and its lookup holds no details.
 func TestSendingCodeEdiCheck(t *testing.T) {
@@ -96,7 +96,7 @@ func TestSendingCodeEdiCheck(t *testing.T) {
 	})
 }
 
-// DESIGN §5: bad input to POST /labelless is a 4xx naming the field.
+// decisions §5: bad input to POST /labelless is a 4xx naming the field.
 func TestSendingCodeBadInput(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
 		tok := e.GatewayToken(parcelgate.Production, "1234567-1")
@@ -123,7 +123,7 @@ func TestSendingCodeBadInput(t *testing.T) {
 	})
 }
 
-// DESIGN §3: another tenant's tracking number and code answer exactly like
+// decisions §3: another tenant's tracking number and code answer exactly like
 // missing ones, in the other organization and in the other environment.
 func TestSendingCodeTenancy(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
@@ -156,7 +156,7 @@ func TestSendingCodeTenancy(t *testing.T) {
 	})
 }
 
-// DESIGN §5, §9: delivering a shipment frees its sending and errand codes
+// decisions §5, §9: delivering a shipment frees its sending and errand codes
 // at once; later requests for its codes are refused.
 func TestCodesFreedOnDelivery(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
@@ -199,7 +199,7 @@ func TestCodesFreedOnDelivery(t *testing.T) {
 	})
 }
 
-// DESIGN §5: a code is freed after the retention period: reads no longer
+// decisions §5: a code is freed after the retention period: reads no longer
 // see it, and the next request makes a new one.
 func TestCodesExpire(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {

@@ -79,7 +79,8 @@ func (r *recorder) Write(b []byte) (int, error) {
 func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
 // middleware wraps the router with what every request gets: a request ID,
-// panic recovery, the body cap, JSON answers for unknown routes and wrong
+// panic recovery, the database deadline, the request journal, the body cap,
+// the text rule on the URL (checkURL), JSON answers for unknown routes and wrong
 // methods, compression when asked (spec 4.4 GET rule 4), metrics by route
 // and one structured log line.
 func (s *Server) middleware(mux *http.ServeMux) http.Handler {
@@ -95,6 +96,8 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 			id = rand.Text()[:20]
 		}
 		ctx := context.WithValue(r.Context(), requestIDKey{}, id)
+		ctx, cancel := s.withDBDeadline(ctx)
+		defer cancel()
 		var jr *journalRecord
 		if s.journal != nil {
 			jr = &journalRecord{}
@@ -106,8 +109,9 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 		if jr != nil {
 			rec.capture = &cappedBuffer{}
 		}
-		_, route := mux.Handler(r)
-		matched := route != ""
+		_, pattern := mux.Handler(r)
+		matched := pattern != ""
+		route := pattern
 		if !matched {
 			route = "unmatched"
 		}
@@ -147,6 +151,10 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 				slog.String("remote", r.RemoteAddr),
 			)
 		}()
+		if n := headerBytes(r); n > s.cfg.MaxHeaderBytes {
+			s.writeErrorBody(rec, r, surfaceOf(r.URL.Path), http.StatusRequestHeaderFieldsTooLarge, "", fmt.Sprintf("The request line and headers are %d bytes, over the limit of %d bytes.", n, s.cfg.MaxHeaderBytes), nil)
+			return
+		}
 		if r.ContentLength > s.cfg.MaxBodyBytes {
 			s.writeErrorBody(rec, r, surfaceOf(r.URL.Path), http.StatusRequestEntityTooLarge, "", fmt.Sprintf("The request body is over the limit of %d bytes.", s.cfg.MaxBodyBytes), nil)
 			return
@@ -155,12 +163,30 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 		if jr != nil {
 			r.Body = teeBody{r.Body, &jr.body}
 		}
+		if err := checkURL(r, pattern); err != nil {
+			s.writeError(rec, r, surfaceOf(r.URL.Path), err)
+			return
+		}
 		if !matched {
 			s.notRouted(mux, rec, r)
 			return
 		}
 		routed.ServeHTTP(rec, r)
 	})
+}
+
+// headerBytes is the size of the request line and headers as they came on
+// the wire (HTTP/1.1 framing), the measure http.Server's MaxHeaderBytes
+// uses.
+func headerBytes(r *http.Request) int {
+	n := len(r.Method) + 1 + len(r.RequestURI) + 1 + len(r.Proto) + 2
+	n += len("Host: ") + len(r.Host) + 2
+	for k, vs := range r.Header {
+		for _, v := range vs {
+			n += len(k) + 2 + len(v) + 2
+		}
+	}
+	return n + 2
 }
 
 // headerCapture keeps what the router's own 404 or 405 handler writes, so

@@ -20,7 +20,10 @@ func TestHealthReadyMetricsDocs(t *testing.T) {
 		if !bytes.HasPrefix(spec.Body, []byte("openapi: 3")) {
 			t.Fatalf("openapi.yaml starts %q", spec.Body[:20])
 		}
-		e.Do(apitest.Request{Method: "GET", Path: "/docs"}).Expect(200)
+		docs := e.Do(apitest.Request{Method: "GET", Path: "/docs"}).Expect(200)
+		if !strings.Contains(string(docs.Body), `id="op-createSendingCode"`) || !strings.HasPrefix(docs.Header.Get("Content-Security-Policy"), "default-src 'none'") {
+			t.Fatalf("/docs is not the API reference, or may load from elsewhere: CSP %q", docs.Header.Get("Content-Security-Policy"))
+		}
 		m := e.Do(apitest.Request{Method: "GET", Path: "/metrics"}).Expect(200)
 		if !strings.Contains(string(m.Body), `parcelgate_http_requests_total{method="GET",route="GET /readyz",status="200"} 1`) {
 			t.Fatalf("metrics lack the readyz request:\n%s", m.Body)
@@ -121,7 +124,7 @@ func TestGzip(t *testing.T) {
 	}
 }
 
-// DESIGN §8: with --rate-limit, the API answers 429 with Retry-After in each
+// decisions §8: with --rate-limit, the API answers 429 with Retry-After in each
 // surface's error shape, as openapi.yaml describes.
 func TestRateLimitResponsesDescribed(t *testing.T) {
 	e := apitest.New(t, "sqlite", func(c *httpapi.Config) { c.RateLimit = 1 })

@@ -1,17 +1,18 @@
 package httpapi
 
 import (
-	"bytes"
+	"bufio"
 	"context"
-	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"strings"
 
 	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/internal/jsonin"
 )
 
-// Warehouse sales orders (spec 4.3, DESIGN §7), for service accounts with
+// Warehouse sales orders (spec 4.3, decisions §7), for service accounts with
 // the merchant role.
 func (s *Server) orderRoutes() {
 	place, read := parcelgate.ActionPlaceOrders, parcelgate.ActionReadOrders
@@ -24,35 +25,47 @@ func (s *Server) orderRoutes() {
 	s.handle("POST /ecommerce/v3/orders/{id}", s.ecom(place, s.reopenOrder))
 	s.handle("DELETE /ecommerce/v3/orders/{id}", s.ecom(place, onOrder(s.store.CancelOrder)))
 	s.handle("PATCH /ecommerce/v3/orders/{id}/preferences", s.ecom(place, s.setOrderPreferences))
+	s.handle("POST /ecommerce/v3/orders/{id}/comments", s.ecom(place, s.addOrderComment))
+	s.handle("DELETE /ecommerce/v3/orders/{id}/comments/{commentId}", s.ecom(place, s.deleteOrderComment))
 	s.handle("POST /admin/v1/orders/status", s.admin(s.setOrderStatus))
 }
 
-// readOrderRequest reads and checks an order body for the caller.
-func readOrderRequest(r *http.Request, raw []byte) (*parcelgate.OrderRequest, error) {
-	return parcelgate.ParseOrderRequest(raw, caller(r).BusinessID)
+// readOrderRequest decodes and checks an order body (a tree from
+// readTree) for the caller.
+func readOrderRequest(r *http.Request, tree any) (*parcelgate.OrderRequest, error) {
+	return decodeOrderRequest(tree, caller(r).BusinessID)
 }
 
-// readOptionalBody reads a lenient ecom JSON body whole; empty is allowed.
-func readOptionalBody(r *http.Request) ([]byte, error) {
-	b, err := io.ReadAll(r.Body)
-	if err != nil {
-		return nil, jsonError(err)
-	}
-	b = bytes.TrimSpace(b)
-	if len(b) > 0 {
-		if err := requireJSON(r, false); err != nil {
-			return nil, err
+// readOptionalTree is readTree for a body that may be empty (or only
+// white space): ok false then.
+func readOptionalTree(r *http.Request) (tree any, ok bool, err error) {
+	br := bufio.NewReader(r.Body)
+	for {
+		c, err := br.ReadByte()
+		if errors.Is(err, io.EOF) {
+			return nil, false, nil
+		}
+		if err != nil {
+			return nil, false, jsonError(err)
+		}
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			br.UnreadByte()
+			break
 		}
 	}
-	return b, nil
+	if err := requireJSON(r, false); err != nil {
+		return nil, false, err
+	}
+	tree, err = jsonin.Decode(br, jsonin.Default)
+	return tree, err == nil, err
 }
 
 func (s *Server) createOrder(w http.ResponseWriter, r *http.Request) error {
-	raw, err := readBody(r)
+	tree, err := readTree(r)
 	if err != nil {
 		return err
 	}
-	req, err := readOrderRequest(r, raw)
+	req, err := readOrderRequest(r, tree)
 	if err != nil {
 		return err
 	}
@@ -76,51 +89,43 @@ func onOrder(act func(context.Context, *parcelgate.Caller, string) (*parcelgate.
 	}
 }
 
-// orderStatusChange is the part of a PUT /orders/{id} body that asks for a
-// status: {"status":{"value":"Cancelled"}}, or "status":"Cancelled".
-type orderStatusChange struct {
-	Status json.RawMessage `json:"status"`
-	Rows   json.RawMessage `json:"rows"`
-}
-
-func (c orderStatusChange) value() (string, bool) {
-	if len(c.Status) == 0 || string(c.Status) == "null" {
-		return "", false
+// statusChange reads the part of a PUT /orders/{id} body that asks for a
+// status: {"status":{"value":"Cancelled"}}, or "status":"Cancelled"; and
+// whether the body carries rows (new content). A body that is no object
+// is neither; decodeOrderRequest reports it.
+func statusChange(tree any) (value string, hasStatus, hasRows bool) {
+	obj, _ := tree.(map[string]any)
+	_, hasRows = obj["rows"]
+	switch st := obj["status"].(type) {
+	case nil:
+		return "", false, hasRows
+	case string:
+		return st, true, hasRows
+	case map[string]any:
+		v, _ := st["value"].(string)
+		return v, true, hasRows
 	}
-	var v struct {
-		Value string `json:"value"`
-	}
-	if json.Unmarshal(c.Status, &v) == nil {
-		return v.Value, true
-	}
-	var str string
-	if json.Unmarshal(c.Status, &str) == nil {
-		return str, true
-	}
-	return "", true
+	return "", true, hasRows
 }
 
 // updateOrder is PUT /orders/{id}: a status of Cancelled cancels the order;
 // a body with rows sends new content for it, under the rules of a re-send
-// (DESIGN §7).
+// (decisions §7).
 func (s *Server) updateOrder(w http.ResponseWriter, r *http.Request) error {
-	var raw json.RawMessage
-	if err := decodeJSON(r, &raw, false); err != nil {
+	tree, err := readTree(r)
+	if err != nil {
 		return err
 	}
-	var change orderStatusChange
-	json.Unmarshal(raw, &change) // a body that is no object is reported by ParseOrderRequest
-	value, hasStatus := change.value()
+	value, hasStatus, hasRows := statusChange(tree)
 	var o *parcelgate.Order
-	var err error
 	switch st, _ := parcelgate.ParseOrderStatus(value); {
 	case hasStatus && st == parcelgate.OrderCancelled:
 		o, err = s.store.CancelOrder(r.Context(), caller(r), r.PathValue("id"))
-	case hasStatus && len(change.Rows) == 0:
+	case hasStatus && !hasRows:
 		return &parcelgate.Error{Code: parcelgate.EINVALID, Message: "Validation failed: status.value: a client can only cancel an order.",
 			Fields: []parcelgate.FieldError{{Field: "status.value", Message: "must be Cancelled: the warehouse sets every other status"}}}
 	default:
-		req, perr := readOrderRequest(r, raw)
+		req, perr := readOrderRequest(r, tree)
 		if perr != nil {
 			return perr
 		}
@@ -133,17 +138,17 @@ func (s *Server) updateOrder(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// reopenOrder is POST /orders/{id}: an order in Error is sent again, with
+// reopenOrder is POST /orders/{id}: an order in Error or Cancelled is sent
+// again (the warehouse plugin re-sends a cancelled shop order so), with
 // the content of the body when it has rows, else as it was stored.
 func (s *Server) reopenOrder(w http.ResponseWriter, r *http.Request) error {
-	raw, err := readOptionalBody(r)
+	tree, present, err := readOptionalTree(r)
 	if err != nil {
 		return err
 	}
 	var req *parcelgate.OrderRequest
-	var probe orderStatusChange
-	if len(raw) > 0 && (json.Unmarshal(raw, &probe) != nil || len(probe.Rows) > 0) {
-		if req, err = readOrderRequest(r, raw); err != nil {
+	if _, obj := tree.(map[string]any); present && (!obj || hasMember(tree, "rows")) {
+		if req, err = readOrderRequest(r, tree); err != nil {
 			return err
 		}
 	}
@@ -155,18 +160,66 @@ func (s *Server) reopenOrder(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func (s *Server) setOrderPreferences(w http.ResponseWriter, r *http.Request) error {
-	var body struct {
-		AutoSubmit *bool `json:"autoSubmit"`
-	}
-	if err := decodeJSON(r, &body, false); err != nil {
+// hasMember reports whether tree is an object with member key.
+func hasMember(tree any, key string) bool {
+	obj, _ := tree.(map[string]any)
+	_, ok := obj[key]
+	return ok
+}
+
+// addOrderComment is POST /orders/{id}/comments: a note for the
+// warehouse. A new comment is 201; one that replaces the comment with its
+// externalId is 200. Either answers the comment as stored.
+func (s *Server) addOrderComment(w http.ResponseWriter, r *http.Request) error {
+	tree, err := readTree(r)
+	if err != nil {
 		return err
 	}
-	if body.AutoSubmit == nil {
-		return &parcelgate.Error{Code: parcelgate.EINVALID, Message: "Validation failed: autoSubmit is required.",
-			Fields: []parcelgate.FieldError{{Field: "autoSubmit", Message: "is required (true or false)"}}}
+	in, err := decodeOrderComment(tree)
+	if err != nil {
+		return err
 	}
-	o, err := s.store.SetOrderPreferences(r.Context(), caller(r), r.PathValue("id"), parcelgate.OrderPreferences{AutoSubmit: *body.AutoSubmit})
+	c, added, err := s.store.AddOrderComment(r.Context(), caller(r), r.PathValue("id"), in)
+	if err != nil {
+		return err
+	}
+	status := http.StatusOK
+	if added {
+		status = http.StatusCreated
+	}
+	writeJSON(w, status, c)
+	return nil
+}
+
+// deleteOrderComment is DELETE /orders/{id}/comments/{commentId}, by the
+// comment's ID or the client's externalId of it: 204.
+func (s *Server) deleteOrderComment(w http.ResponseWriter, r *http.Request) error {
+	if err := s.store.DeleteOrderComment(r.Context(), caller(r), r.PathValue("id"), r.PathValue("commentId")); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (s *Server) setOrderPreferences(w http.ResponseWriter, r *http.Request) error {
+	tree, err := readTree(r)
+	if err != nil {
+		return err
+	}
+	rd := &jsonin.Reader{}
+	var auto, present bool
+	if obj, ok := rd.Object(tree, jsonin.BodyPath); ok {
+		auto, present = rd.Bool(obj, "autoSubmit", "autoSubmit")
+	} else if tree == nil {
+		rd.Problems.Add(jsonin.BodyPath, "must be an object")
+	}
+	if !present && rd.Problems.Len() == 0 {
+		rd.Problems.Add("autoSubmit", "is required (true or false)")
+	}
+	if err := rd.Problems.Err(); err != nil {
+		return err
+	}
+	o, err := s.store.SetOrderPreferences(r.Context(), caller(r), r.PathValue("id"), parcelgate.OrderPreferences{AutoSubmit: auto})
 	if err != nil {
 		return err
 	}
@@ -230,11 +283,14 @@ type setOrderStatusRequest struct {
 	Reason      string `json:"reason"`
 }
 
-// setOrderStatus is the operator's hand on the warehouse (DESIGN §9): the
+// setOrderStatus is the operator's hand on the warehouse (decisions §9): the
 // only way orders move under --fulfillment manual.
 func (s *Server) setOrderStatus(w http.ResponseWriter, r *http.Request) error {
 	var req setOrderStatusRequest
-	if err := decodeJSON(r, &req, true); err != nil {
+	if err := requireJSON(r, true); err != nil {
+		return err
+	}
+	if err := jsonin.DecodeStrict(r.Body, &req, jsonin.Default); err != nil {
 		return err
 	}
 	var p parcelgate.Problems

@@ -134,7 +134,7 @@ func TestOrderCreate(t *testing.T) {
 			o.Metadata.DocumentType != "SalesOrder" || o.Metadata.InsertDate.Before(before) || o.Status.Timestamp.IsZero() {
 			t.Fatalf("created %+v", o)
 		}
-		// DESIGN §7: vendor, sender and orderDate default to the profile and
+		// decisions §7: vendor, sender and orderDate default to the profile and
 		// the time of receipt.
 		if o.Vendor == nil || o.Vendor.ExternalID != merchantBID || o.Vendor.StreetAddress != "Kauppakatu 1" || o.Sender == nil || o.Sender.Name != "Shop "+merchantBID || o.OrderDate.Before(before) {
 			t.Fatalf("defaults: vendor %+v sender %+v orderDate %v", o.Vendor, o.Sender, o.OrderDate)
@@ -166,7 +166,7 @@ func TestOrderCreate(t *testing.T) {
 
 // spec 4.3 rule 2, option 1: without externalId the service generates one
 // ({businessId}-..., at most 20 characters); the SO reference finds the
-// order again, so a retry does not create a second one (DESIGN §7).
+// order again, so a retry does not create a second one (decisions §7).
 func TestOrderGeneratedExternalID(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
 		m := newMerchant(t, e, parcelgate.Production, merchantBID)
@@ -193,7 +193,7 @@ func TestOrderGeneratedExternalID(t *testing.T) {
 	})
 }
 
-// DESIGN §7: re-sending an existing externalId: the same content is the
+// decisions §7: re-sending an existing externalId: the same content is the
 // stored order (nothing changes); new content replaces an order still in
 // Created; once Submitted, new content is 409.
 func TestOrderResend(t *testing.T) {
@@ -224,7 +224,7 @@ func TestOrderResend(t *testing.T) {
 	})
 }
 
-// spec 2.3, DESIGN §7: malformed orders are 400 listing every field error;
+// spec 2.3, decisions §7: malformed orders are 400 listing every field error;
 // nothing is stored.
 func TestOrderValidation(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
@@ -266,7 +266,7 @@ func TestOrderValidation(t *testing.T) {
 				t.Errorf("%s: %d %s", name, r.Status, r.Body)
 			}
 		}
-		// Unknown fields are ignored and null is absent (DESIGN §8).
+		// Unknown fields are ignored and null is absent (decisions §8).
 		ok := m.orderBody("V1", 1)
 		ok["pickupPointId"] = nil
 		ok["customerNumber"] = "C-77"
@@ -285,7 +285,7 @@ func TestOrderValidation(t *testing.T) {
 	})
 }
 
-// DESIGN §3: another tenant's order answers exactly like a missing one:
+// decisions §3: another tenant's order answers exactly like a missing one:
 // another merchant, and the same business ID in the other environment.
 func TestOrderCrossTenant(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
@@ -324,7 +324,7 @@ func TestOrderCrossTenant(t *testing.T) {
 	})
 }
 
-// DESIGN §7 transitions: Created → Submitted → Delivered; Created or
+// decisions §7 transitions: Created → Submitted → Delivered; Created or
 // Submitted → Cancelled or Error; terminal states are final (409).
 // Delivered assigns tracking codes per row and order and names the
 // delivery operator.
@@ -376,7 +376,7 @@ func TestOrderStatusTransitions(t *testing.T) {
 	})
 }
 
-// DESIGN §7: a client cancels with DELETE or PUT {"status":{"value":
+// decisions §7: a client cancels with DELETE or PUT {"status":{"value":
 // "Cancelled"}} while not Delivered; cancelling twice answers the
 // cancelled order; other status values are the warehouse's (400).
 func TestOrderClientCancel(t *testing.T) {
@@ -402,7 +402,7 @@ func TestOrderClientCancel(t *testing.T) {
 	})
 }
 
-// DESIGN §7: POST /orders/{id} sends an order in Error again; other
+// decisions §7: POST /orders/{id} sends an order in Error again; other
 // statuses are 409.
 func TestOrderReopen(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
@@ -427,7 +427,7 @@ func TestOrderReopen(t *testing.T) {
 	})
 }
 
-// DESIGN §7: --fulfillment auto moves orders on after the configured
+// decisions §7: --fulfillment auto moves orders on after the configured
 // delays; preferences.autoSubmit:false holds an order in Created until
 // PATCH .../preferences {"autoSubmit":true}.
 func TestOrderEngineAndAutoSubmit(t *testing.T) {
@@ -590,7 +590,7 @@ func call(e *apitest.Env, method, path, token string, body any) (int, error) {
 	return resp.StatusCode, nil
 }
 
-// spec 4.3, DESIGN §6-7: a poller that always passes the newest updateDate
+// spec 4.3, decisions §6-7: a poller that always passes the newest updateDate
 // it has seen as updatedFrom, following next links, never misses a change,
 // while several writers create, change and cancel orders at once. At the
 // end what it saw of every order equals the order's final state.
@@ -673,7 +673,7 @@ func TestOrderPollingNeverMissesAChange(t *testing.T) {
 	})
 }
 
-// DESIGN §7 and §5, spec 4.2 rule 1: a Delivered order's parcels have
+// decisions §7 and §5, spec 4.2 rule 1: a Delivered order's parcels have
 // shipment data, so errand and sending codes can be requested for each
 // tracking code at once.
 func TestOrderDeliveredParcelsHaveShipmentData(t *testing.T) {
@@ -703,7 +703,7 @@ func TestOrderDeliveredParcelsHaveShipmentData(t *testing.T) {
 	})
 }
 
-// DESIGN §7 allocation: at create quantity -= q and allocated += q on each
+// decisions §7 allocation: at create quantity -= q and allocated += q on each
 // row's balance, in one transaction; Delivered takes it out of allocated;
 // Cancelled returns it to quantity. The balance's modification stamp moves,
 // so a retailer polling modifiedFromDate sees the order-driven change
@@ -716,7 +716,7 @@ func TestOrderAllocation(t *testing.T) {
 		body := m.orderBody("A1", 3)
 		addRow(body, merchantBID+"-P2", 2)
 		o := m.create(body)
-		if o.Status.Value != parcelgate.OrderCreated || o.TotalWholeSalePrice != 3*2.50+2*1.25 || !slices.Equal(o.AdditionalServices, []string{"Fragile"}) || o.Rows[0].WholesalePrice != 2.5 {
+		if o.Status.Value != parcelgate.OrderCreated || o.TotalWholeSalePrice != 3*2.50+2*1.25 || !slices.Equal(o.AdditionalServices, []parcelgate.AdditionalService{{ServiceCode: "Fragile"}}) || o.Rows[0].WholesalePrice != 2.5 {
 			t.Fatalf("order %+v", o)
 		}
 		p1, p2 := m.balance("P1"), m.balance("P2")
@@ -759,7 +759,7 @@ func TestOrderAllocation(t *testing.T) {
 	})
 }
 
-// DESIGN §7: a product unknown in its warehouse stores the order as Error,
+// decisions §7: a product unknown in its warehouse stores the order as Error,
 // too little stock as Cancelled, each with a reason; neither allocates
 // anything, also for the rows that could have been served. A reopened
 // order is allocated afresh.
@@ -795,7 +795,7 @@ func TestOrderAllocationOutcomes(t *testing.T) {
 	})
 }
 
-// DESIGN §7: quantity never goes negative under any concurrency: 20 of
+// decisions §7: quantity never goes negative under any concurrency: 20 of
 // the merchant's clients order the last 7 units at once; exactly the units
 // in stock are sold, the other orders are Cancelled.
 func TestOrderNoOversell(t *testing.T) {

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"errors"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -18,7 +19,7 @@ type Page[T any] struct {
 }
 
 // PageLink is one link of a list envelope; Rel is self, first, prev, next
-// or last (DESIGN §8).
+// or last (decisions §8).
 type PageLink struct {
 	Rel  string `json:"rel"`
 	Href string `json:"href"`
@@ -33,30 +34,37 @@ type PageInfo struct {
 	Number        int   `json:"number"`
 }
 
-// parsePage reads page (default 0) and size (default def, capped at 2000)
-// and the cursor "after" from the query. Non-numeric or negative values are
-// 400 naming the parameter.
+// parsePage reads page (default 0) and size (default def; above
+// MaxPageSize it is lowered to it) and the cursor "after" from the query.
+// Text that is not a whole number, and a number PageRequest.Validate
+// refuses, is 400 naming the parameter, before any arithmetic is done on it.
 func parsePage(r *http.Request, def int) (parcelgate.PageRequest, error) {
 	q := r.URL.Query()
 	var p parcelgate.Problems
 	pr := parcelgate.PageRequest{Size: def, After: q.Get("after")}
 	if v := q.Get("page"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 {
-			p.Add("page", "must be a whole number from 0, not %q", v)
+		n, err := strconv.ParseInt(v, 10, strconv.IntSize)
+		if err != nil {
+			p.Add("page", "must be a whole number from 0 to %d, not %q", parcelgate.MaxPageNumber, v)
+		} else {
+			pr.Number = int(n)
 		}
-		pr.Number = n
 	}
 	if v := q.Get("size"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			p.Add("size", "must be a whole number from 1 to %d, not %q", parcelgate.MaxPageSize, v)
+		n, err := strconv.ParseInt(v, 10, strconv.IntSize)
+		if errors.Is(err, strconv.ErrRange) && n > 0 {
+			err = nil // too large for an int is still just large: lowered to the cap
 		}
-		pr.Size = min(n, parcelgate.MaxPageSize)
+		if err != nil {
+			p.Add("size", "must be a whole number from 1 to %d, not %q", parcelgate.MaxPageSize, v)
+		} else {
+			pr.Size = int(min(n, parcelgate.MaxPageSize))
+		}
 	}
 	if len(pr.After) > 200 {
 		p.Add("after", "is not a cursor this server made")
 	}
+	p.AddFields(parcelgate.ErrorFields(pr.Validate())...)
 	return pr, p.Err()
 }
 
@@ -93,7 +101,7 @@ func newPage[T any](s *Server, r *http.Request, pr parcelgate.PageRequest, res p
 	return Page[T]{Links: links, Content: items, Page: PageInfo{Size: pr.Size, TotalElements: res.Total, TotalPages: pages, Number: pr.Number}}
 }
 
-// parseTime reads a timestamp query parameter (DESIGN §8): RFC 3339 with or
+// parseTime reads a timestamp query parameter (decisions §8): RFC 3339 with or
 // without fractional seconds, Z or an offset; a space where the offset's '+'
 // was (an unencoded '+') reads as '+'.
 func parseTime(q url.Values, name string, p *parcelgate.Problems) (t time.Time, ok bool) {

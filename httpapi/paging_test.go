@@ -9,7 +9,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// spec 2.6, 4.4 GET rule 1, DESIGN §8: page from 0, size capped at 2000,
+// spec 2.6, 4.4 GET rule 1, decisions §8: page from 0, size capped at 2000,
 // bad values 400 naming the parameter.
 func TestParsePage(t *testing.T) {
 	for q, want := range map[string]parcelgate.PageRequest{
@@ -59,7 +59,7 @@ func TestNewPageLinks(t *testing.T) {
 	}
 }
 
-// DESIGN §8: timestamps in query strings, with an unencoded '+' read back.
+// decisions §8: timestamps in query strings, with an unencoded '+' read back.
 func TestParseTime(t *testing.T) {
 	want := time.Date(2025, 4, 1, 9, 0, 0, 0, time.UTC)
 	for _, v := range []string{"2025-04-01T09:00:00Z", "2025-04-01T12:00:00+03:00", "2025-04-01T12:00:00 03:00", "2025-04-01T09:00:00.000Z"} {

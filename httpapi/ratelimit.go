@@ -9,7 +9,7 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// limiter is the optional per-credential rate limit (DESIGN §8): a token
+// limiter is the optional per-credential rate limit (decisions §8): a token
 // bucket per credential, refilled at perSecond with room for a burst of
 // twice that. Buckets live in this instance's memory, so behind a load
 // balancer of n instances a credential may reach up to n times the rate;

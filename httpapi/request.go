@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/internal/jsonin"
 )
 
 // handlerFunc is a handler that returns its error for the surface wrapper
@@ -36,38 +37,79 @@ func requireJSON(r *http.Request, strict bool) error {
 	return parcelgate.Errorf(parcelgate.EUNSUPPORTED, "Content-Type must be application/json, not %s.", ct)
 }
 
-// decodeJSON reads the request body into v. strict refuses unknown fields
-// (the gateway and operator surfaces); the ecom surface ignores them (DESIGN
-// §8). An empty body, trailing data, a body over the cap and a value of the
-// wrong type each get their own clear message.
+// decodeJSON reads the request body into v, through jsonin: one pass that
+// stops at the first breach of jsonin.Default's limits (so a hostile body
+// costs its size and no more), refusing invalid UTF-8 and NUL in every
+// string and key. strict refuses unknown fields (the gateway and operator
+// surfaces); the ecom surface ignores them (decisions §8). Every problem names
+// the JSON path of its value.
 func decodeJSON(r *http.Request, v any, strict bool) error {
+	if !strict {
+		raw, err := readBody(r)
+		if err != nil {
+			return err
+		}
+		if err := json.Unmarshal(raw, v); err != nil {
+			return jsonError(err)
+		}
+		return nil
+	}
 	if err := requireJSON(r, strict); err != nil {
 		return err
 	}
-	dec := json.NewDecoder(r.Body)
-	if strict {
-		dec.DisallowUnknownFields()
-	}
-	if err := dec.Decode(v); err != nil {
-		return jsonError(err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		if maxErr, ok := errors.AsType[*http.MaxBytesError](err); ok {
-			return parcelgate.Errorf(parcelgate.ETOOLARGE, "The request body is over the limit of %d bytes.", maxErr.Limit)
-		}
-		return decodeError{parcelgate.Errorf(parcelgate.EINVALID, "The request body holds more than one JSON value.")}
-	}
-	return nil
+	return bodyError(jsonin.DecodeStrict(r.Body, v, jsonin.Default))
 }
 
-// readBody reads a lenient ecom JSON body whole, for the domain's parsers,
-// which report every field problem at once.
+// readBody reads a lenient ecom JSON body whole, checked by jsonin (limits,
+// UTF-8, NUL) while it is read, for the domain's parsers, which report
+// every field problem at once.
 func readBody(r *http.Request) ([]byte, error) {
-	var raw json.RawMessage
-	if err := decodeJSON(r, &raw, false); err != nil {
+	if err := requireJSON(r, false); err != nil {
 		return nil, err
 	}
+	// Into a RawMessage, strictness refuses nothing more; the bytes come
+	// back only once every limit and text check has passed.
+	var raw json.RawMessage
+	if err := jsonin.DecodeStrict(r.Body, &raw, jsonin.Default); err != nil {
+		return nil, bodyError(err)
+	}
 	return raw, nil
+}
+
+// readTree reads a lenient ecom JSON body into jsonin's tree, with the
+// limits of every body, for the decoders that pick typed inputs out of it
+// (orders, inventory, balances) and report every field problem at once.
+func readTree(r *http.Request) (any, error) {
+	if err := requireJSON(r, false); err != nil {
+		return nil, err
+	}
+	v, err := jsonin.Decode(r.Body, jsonin.Default)
+	return v, bodyError(err)
+}
+
+// The field messages of jsonin's two refusals of a value inside
+// well-formed JSON (TestJSONBodyErrors pins them).
+const (
+	unknownFieldProblem = "is not a field of this request"
+	nulProblem          = "must not contain the NUL character"
+)
+
+// bodyError marks what jsonin refused as a body that cannot be read as the
+// request's JSON (the gateway answers JSON_DECODE_ERROR), except the
+// refusals of a value inside well-formed JSON, which stay validation
+// errors naming their field: an unknown field, and a string holding NUL.
+// Limits stay ETOOLARGE (413).
+func bodyError(err error) error {
+	e, ok := errors.AsType[*parcelgate.Error](err)
+	if !ok || e.Code != parcelgate.EINVALID {
+		return err
+	}
+	for _, f := range e.Fields {
+		if f.Message == unknownFieldProblem || strings.HasPrefix(f.Message, nulProblem) {
+			return err
+		}
+	}
+	return decodeError{e}
 }
 
 // commaValues reads a query parameter given as one value, a comma-separated

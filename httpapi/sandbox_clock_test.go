@@ -10,8 +10,8 @@ import (
 	"github.com/parcelgate/parcelgate/internal/apitest"
 )
 
-// waitFor polls cond every 50 ms until it holds or within passes.
-func waitFor(t *testing.T, within time.Duration, cond func() bool) bool {
+// waitWithin polls cond every 50 ms until it holds or within passes.
+func waitWithin(t *testing.T, within time.Duration, cond func() bool) bool {
 	t.Helper()
 	deadline := time.Now().Add(within)
 	for {
@@ -66,7 +66,7 @@ func TestSharedSandboxClock(t *testing.T) {
 			t.Fatalf("advance answered %+v", moved)
 		}
 		// The other instance follows within a second.
-		if !waitFor(t, time.Second, func() bool { return clockOf(b, parcelgate.Test).Offset == "1h1m0s" }) {
+		if !waitWithin(t, time.Second, func() bool { return clockOf(b, parcelgate.Test).Offset == "1h1m0s" }) {
 			t.Fatalf("instance b did not see the move within a second: %+v", clockOf(b, parcelgate.Test))
 		}
 		if got := clockOf(b, parcelgate.Production); got.Offset != "0s" {
@@ -87,7 +87,7 @@ func TestSharedSandboxClock(t *testing.T) {
 		}
 		// Without an environment both move.
 		c.Admin("POST", "/admin/v1/clock", map[string]any{"advance": "1h"}).Expect(http.StatusOK)
-		if !waitFor(t, time.Second, func() bool {
+		if !waitWithin(t, time.Second, func() bool {
 			return clockOf(a, parcelgate.Test).Offset == "2h1m0s" && clockOf(a, parcelgate.Production).Offset == "1h0m0s"
 		}) {
 			t.Fatalf("after moving both: test %+v production %+v", clockOf(a, parcelgate.Test), clockOf(a, parcelgate.Production))

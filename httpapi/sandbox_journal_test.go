@@ -40,7 +40,7 @@ func TestRequestJournal(t *testing.T) {
 		other.do("GET", "/ecommerce/v3/orders", nil).Expect(http.StatusOK)
 
 		var entry parcelgate.JournalEntry
-		if !waitFor(t, 3*time.Second, func() bool {
+		if !waitWithin(t, 3*time.Second, func() bool {
 			r := a.Admin("GET", "/admin/v1/requests/journal-order-1", nil)
 			if r.Status != http.StatusOK {
 				return false
@@ -56,7 +56,7 @@ func TestRequestJournal(t *testing.T) {
 		}
 		// Every call is written: each tenant's two stock PUTs (newMerchant),
 		// A's three calls and B's one.
-		if !waitFor(t, 5*time.Second, func() bool { return len(journalOf(t, a, "environment=test").Content) == 8 }) {
+		if !waitWithin(t, 5*time.Second, func() bool { return len(journalOf(t, a, "environment=test").Content) == 8 }) {
 			t.Fatalf("journal: %d calls, want 8", len(journalOf(t, a, "environment=test").Content))
 		}
 		var list parcelgate.JournalEntry

@@ -13,10 +13,8 @@ import (
 	"github.com/parcelgate/parcelgate/internal/apitest"
 )
 
-const (
-	tenantA = "1234567-1"
-	tenantB = "7654321-2"
-)
+// The sandbox tests' tenants, tenantA and tenantB, are declared with the
+// fuzz tests.
 
 func orgPath(bid, rest string) string {
 	return "/admin/v1/organizations/" + bid + rest + "?environment=test"

@@ -33,6 +33,9 @@ type Store interface {
 	SandboxStore
 
 	Ping(ctx context.Context) error
+	// Unavailable reports whether err says the database is out of reach
+	// or did not answer within the request's deadline (answered 503).
+	Unavailable(err error) bool
 	TokenKeys(ctx context.Context) ([]auth.Key, error)
 	RotateTokenKey(ctx context.Context) (uint32, error)
 }
@@ -43,7 +46,7 @@ type Config struct {
 	// token's provider_fi.targets are built from it. Empty means the URL of
 	// each token request.
 	PublicURL string
-	// Versions are the gateway API versions served (DESIGN §2).
+	// Versions are the gateway API versions served (decisions §2).
 	Versions []string
 	// AdminToken opens the operator API.
 	AdminToken string
@@ -51,6 +54,11 @@ type Config struct {
 	SandboxClock *parcelgate.SandboxClock
 	// MaxBodyBytes caps request bodies (413 beyond).
 	MaxBodyBytes int64
+	// MaxHeaderBytes caps the request line and headers (431 beyond, in the
+	// JSON error shape of the path's surface); default 64 KiB. The
+	// http.Server in front must read more than this (HeaderReadLimit), or
+	// it answers 431 itself, in plain text, before the request gets here.
+	MaxHeaderBytes int
 	// RateLimit is the requests per second each credential may make to the
 	// APIs, with bursts of twice that; 0 turns the limit off.
 	RateLimit float64
@@ -59,6 +67,10 @@ type Config struct {
 	// JournalPerTenant is how many calls the journal keeps per
 	// organization; 0 means parcelgate.JournalPerTenant.
 	JournalPerTenant int
+	// DBTimeout is the deadline of each request's database work (serve
+	// --db-timeout): a request the database does not answer within it is
+	// answered 503 instead of waiting on. 0 sets none.
+	DBTimeout time.Duration
 }
 
 // Server is the HTTP API. Build it with New.
@@ -86,6 +98,9 @@ func New(store Store, keys *auth.Keyring, clock parcelgate.Clock, log *slog.Logg
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = 16 << 20
 	}
+	if cfg.MaxHeaderBytes <= 0 {
+		cfg.MaxHeaderBytes = 64 << 10
+	}
 	if clock == nil {
 		clock = parcelgate.SystemClock{}
 	}
@@ -106,6 +121,12 @@ func New(store Store, keys *auth.Keyring, clock parcelgate.Clock, log *slog.Logg
 	s.handler = s.middleware(s.mux)
 	return s
 }
+
+// HeaderReadLimit is the MaxHeaderBytes to give the http.Server in front:
+// four times the server's own cap, so headers a little over the cap are
+// read and answered 431 in JSON by the server, and only far larger ones get
+// net/http's own plain-text 431.
+func (s *Server) HeaderReadLimit() int { return 4 * s.cfg.MaxHeaderBytes }
 
 // Registry is the Prometheus registry the server's metrics live in, so the
 // wiring can add metrics of other packages to /metrics.
@@ -139,6 +160,7 @@ func (s *Server) routes() {
 	s.codeRoutes()
 	s.inventoryRoutes()
 	s.catalogRoutes()
+	s.locationRoutes()
 }
 
 // supportedVersion reports whether the gateway API version v is served.

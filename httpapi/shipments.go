@@ -7,7 +7,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// The shipment data (EDI) service (DESIGN §5): the spec's "separate
+// The shipment data (EDI) service (decisions §5): the spec's "separate
 // shipment-creation service" (spec 2.2 rule 2, spec 4.2 rule 2), so that the
 // sending and errand codes have real shipments behind them.
 
@@ -108,7 +108,7 @@ type deliverShipmentRequest struct {
 }
 
 // setShipmentStatus is the operator's way to deliver a shipment, which
-// frees its codes (DESIGN §5). Delivered is the only status a shipment
+// frees its codes (decisions §5). Delivered is the only status a shipment
 // moves to.
 func (s *Server) setShipmentStatus(w http.ResponseWriter, r *http.Request) error {
 	var req deliverShipmentRequest

@@ -45,7 +45,7 @@ func gatewayErr(t *testing.T, r *apitest.Response) httpapi.GatewayError {
 
 var generatedID = regexp.MustCompile(`^JJFI[0-9]{17}$`)
 
-// DESIGN §5: registration answers 201 with the stored shipment; tracking
+// decisions §5: registration answers 201 with the stored shipment; tracking
 // numbers are trimmed and upper-cased; absent IDs are generated; a retry of
 // the same registration answers 200 with it, other content 409.
 func TestShipmentCreateAndRead(t *testing.T) {
@@ -92,7 +92,7 @@ func TestShipmentCreateAndRead(t *testing.T) {
 	})
 }
 
-// spec 2.2 rules 1-3, DESIGN §5: a package code (packageCode or
+// spec 2.2 rules 1-3, decisions §5: a package code (packageCode or
 // packageQuantity.type) selects the locker; without one the size is S
 // unless the dimensions do not fit S, then the smallest that fits; a code
 // whose locker the dimensions do not fit is 400.
@@ -135,7 +135,7 @@ func TestShipmentLockerSizes(t *testing.T) {
 	})
 }
 
-// DESIGN §5: bad input is a 4xx in the gateway error shape naming the field
+// decisions §5: bad input is a 4xx in the gateway error shape naming the field
 // and the reason; nothing is stored.
 func TestShipmentBadInput(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
@@ -192,7 +192,7 @@ func TestShipmentBadInput(t *testing.T) {
 
 func withField(m map[string]any, k string, val any) map[string]any { m[k] = val; return m }
 
-// DESIGN §3: another tenant's shipment answers exactly like a missing one,
+// decisions §3: another tenant's shipment answers exactly like a missing one,
 // and its tracking number is free for this tenant (no hint it exists).
 func TestShipmentTenancy(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {

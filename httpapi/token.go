@@ -23,12 +23,16 @@ type OAuthError struct {
 	ErrorDescription string `json:"error_description"`
 }
 
-// GatewayToken is the answer of POST /api/v1/token (spec 5.1 rule 3).
+// GatewayToken is the answer of POST /api/v1/token (spec 5.1 rule 3). The
+// version targets are answered twice with the same content: under
+// provider_fi, as the spec names them, and under posti_fi, the key the
+// provider's real gateway answers and its clients read.
 type GatewayToken struct {
 	AccessToken string            `json:"access_token"`
 	TokenType   string            `json:"token_type"`
 	ExpiresIn   int               `json:"expires_in"`
 	ProviderFI  GatewayTokenScope `json:"provider_fi"`
+	PostiFI     GatewayTokenScope `json:"posti_fi"`
 }
 
 // GatewayTokenScope lists the API versions the token may call.
@@ -47,7 +51,7 @@ func oauthError(w http.ResponseWriter, status int, code, desc string) {
 	writeJSON(w, status, OAuthError{Error: code, ErrorDescription: desc})
 }
 
-// gatewayToken is the gateway token service (spec 5.1, DESIGN §4): the
+// gatewayToken is the gateway token service (spec 5.1, decisions §4): the
 // client_credentials grant with the client's credentials in the form or, as
 // RFC 6749 §2.3.1 prefers and stock OAuth2 libraries send, in HTTP Basic.
 func (s *Server) gatewayToken(w http.ResponseWriter, r *http.Request) {
@@ -71,6 +75,11 @@ func (s *Server) gatewayToken(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	var p parcelgate.Problems
+	if checkValues(form, "(form)", &p); p.Len() > 0 {
+		oauthError(w, http.StatusBadRequest, "invalid_request", parcelgate.ErrorMessage(p.Err()))
+		return
+	}
 	switch gt := form.Get("grant_type"); gt {
 	case "client_credentials":
 	case "":
@@ -92,6 +101,10 @@ func (s *Server) gatewayToken(w http.ResponseWriter, r *http.Request) {
 		secret, err2 = url.QueryUnescape(secret)
 		if err1 != nil || err2 != nil {
 			oauthError(w, http.StatusBadRequest, "invalid_request", "The Basic credentials are not form-urlencoded.")
+			return
+		}
+		if err := checkCredentials(id, secret, "client_id", "client_secret"); err != nil {
+			oauthError(w, http.StatusBadRequest, "invalid_request", parcelgate.ErrorMessage(err))
 			return
 		}
 	} else {
@@ -137,6 +150,7 @@ func (s *Server) gatewayToken(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, GatewayToken{
 		AccessToken: tok, TokenType: "Bearer", ExpiresIn: int(parcelgate.TokenLifetime.Seconds()),
 		ProviderFI: GatewayTokenScope{Targets: targets},
+		PostiFI:    GatewayTokenScope{Targets: targets},
 	})
 }
 
@@ -180,6 +194,10 @@ func (s *Server) ecomToken(w http.ResponseWriter, r *http.Request) {
 	username, password, ok := basicAuth(r)
 	if !ok {
 		badCredentials(s, w, r)
+		return
+	}
+	if err := checkCredentials(username, password, "username", "password"); err != nil {
+		s.writeError(w, r, ecomSurface, err)
 		return
 	}
 	acct, err := s.store.AuthenticateServiceAccount(r.Context(), username, password)

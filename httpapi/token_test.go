@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"reflect"
 	"sync"
 	"testing"
 	"time"
@@ -41,13 +42,18 @@ func TestGatewayTokenForm(t *testing.T) {
 		if !ok || len(tok.ProviderFI.Targets) != 1 || target.URL != e.URL+"/2025-04" || target.Tier != 1 {
 			t.Fatalf("targets %+v", tok.ProviderFI.Targets)
 		}
+		// Real gateway clients read posti_fi.targets (issue 12 item 12): the
+		// same content under the provider's own key.
+		if !reflect.DeepEqual(tok.PostiFI.Targets, tok.ProviderFI.Targets) {
+			t.Fatalf("posti_fi.targets %+v, provider_fi.targets %+v", tok.PostiFI.Targets, tok.ProviderFI.Targets)
+		}
 		if r.Header.Get("Cache-Control") != "no-store" {
 			t.Errorf("Cache-Control %q", r.Header.Get("Cache-Control"))
 		}
 	})
 }
 
-// DESIGN §4: stock OAuth2 client libraries work unchanged; Go's
+// decisions §4: stock OAuth2 client libraries work unchanged; Go's
 // clientcredentials sends the credentials with HTTP Basic.
 func TestGatewayTokenWithOAuth2Library(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
@@ -200,8 +206,9 @@ func TestEcomLockout(t *testing.T) {
 	})
 }
 
-// Concurrent failures on two instances are all counted: the count is one
-// conditional UPDATE, not a read then a write.
+// Concurrent failures on two instances are all counted: the store writes
+// each decision with a compare-and-set on the state it decided from, so a
+// lost race is decided again, never lost.
 func TestEcomLockoutConcurrent(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
 		u, p := e.ServiceAccount(parcelgate.Production, shopID, parcelgate.RoleMerchant)

@@ -15,7 +15,7 @@ import (
 var _ parcelgate.CodeService = (*DB)(nil)
 
 // SetCodeRetention sets how long a code stays active when its shipment is
-// not delivered first (DESIGN §5; default parcelgate.DefaultCodeRetention).
+// not delivered first (decisions §5; default parcelgate.DefaultCodeRetention).
 // Call it before the store is used.
 func (db *DB) SetCodeRetention(d time.Duration) { db.codes.retention = d }
 

@@ -21,7 +21,7 @@ func testOrg(t testing.TB, db *sqlstore.DB, env parcelgate.Environment, bid stri
 	return &parcelgate.Caller{OrgID: o.ID, BusinessID: bid, Environment: env, Kind: parcelgate.KindGateway}
 }
 
-// DESIGN §5: one code space per environment, shared by sending and errand
+// decisions §5: one code space per environment, shared by sending and errand
 // codes and enforced by the database; an expired code is taken back by the
 // allocation that draws it.
 func TestCodeSpaceEnforcedByDatabase(t *testing.T) {
@@ -49,7 +49,7 @@ func TestCodeSpaceEnforcedByDatabase(t *testing.T) {
 	})
 }
 
-// DESIGN §5, §10: instances writing at once never hand out one code twice.
+// decisions §5, §10: instances writing at once never hand out one code twice.
 // The store draws from 256 codes only, so concurrent allocations collide
 // often and only the unique index keeps them apart; and concurrent first
 // requests for one tracking number all get the same code.

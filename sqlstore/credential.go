@@ -156,14 +156,18 @@ func scanServiceAccount(s rowScanner) (*accountRow, error) {
 	return &a, nil
 }
 
-// AuthenticateServiceAccount checks a login against the lockout rule of
-// spec 5.2 rule 5. The password is checked outside any transaction (it is
-// slow on purpose); the outcome is then applied with one conditional UPDATE,
-// so concurrent logins on any number of instances count every failure and a
-// lock set by one is seen by all.
+// AuthenticateServiceAccount checks a login against the lockout rule
+// (parcelgate.DecideLogin). The password is checked outside any transaction
+// (it is slow on purpose); the decision's new state is then written with a
+// compare-and-set on the state it was decided from, so concurrent logins on
+// any number of instances each count: one that lost the race decides again
+// on the state the winner wrote.
 func (db *DB) AuthenticateServiceAccount(ctx context.Context, username, password string) (*parcelgate.ServiceAccount, error) {
 	denied := parcelgate.Errorf(parcelgate.EUNAUTHORIZED, "Bad credentials")
-	a, err := scanServiceAccount(db.queryRow(ctx, `SELECT `+serviceAccountColumns+` FROM service_accounts a JOIN organizations o ON o.id = a.org_id WHERE a.username = ? AND a.revoked_at = 0`, username))
+	load := func() (*accountRow, error) {
+		return scanServiceAccount(db.queryRow(ctx, `SELECT `+serviceAccountColumns+` FROM service_accounts a JOIN organizations o ON o.id = a.org_id WHERE a.username = ? AND a.revoked_at = 0`, username))
+	}
+	a, err := load()
 	if errors.Is(err, sql.ErrNoRows) {
 		// Spend the time a real check takes, so response times do not tell
 		// which usernames exist.
@@ -173,30 +177,43 @@ func (db *DB) AuthenticateServiceAccount(ctx context.Context, username, password
 	if err != nil {
 		return nil, err
 	}
-	now := micros(db.clock.Now(a.Environment))
 	ok := auth.CheckPassword(a.hash, password)
-	if ok {
-		// Succeeds only while not locked; resets the count.
-		res, err := db.exec(ctx, `UPDATE service_accounts SET failed_logins = 0, locked_until = 0 WHERE username = ? AND locked_until <= ?`, username, now)
+	// Each lost race means another attempt on this account was recorded;
+	// the bound only keeps a pathological storm from looping forever.
+	for range 100 {
+		now := db.clock.Now(a.Environment)
+		d := parcelgate.DecideLogin(parcelgate.LoginState{Failures: a.failed, LockedUntil: fromMicros(a.lockedUntil)}, ok, now)
+		next := d.Next
+		nextLock := int64(0)
+		if !next.LockedUntil.IsZero() {
+			nextLock = micros(next.LockedUntil)
+		}
+		if next.Failures == a.failed && nextLock == a.lockedUntil {
+			if d.Accept {
+				return a.ServiceAccount, nil
+			}
+			return nil, denied
+		}
+		res, err := db.exec(ctx, `UPDATE service_accounts SET failed_logins = ?, locked_until = ? WHERE username = ? AND failed_logins = ? AND locked_until = ?`,
+			next.Failures, nextLock, username, a.failed, a.lockedUntil)
 		if err != nil {
 			return nil, err
 		}
-		if n, _ := res.RowsAffected(); n == 1 {
-			return a.ServiceAccount, nil
+		if n, err := res.RowsAffected(); err != nil {
+			return nil, err
+		} else if n == 1 {
+			if d.Accept {
+				return a.ServiceAccount, nil
+			}
+			return nil, denied
 		}
-		return nil, denied
+		if a, err = load(); errors.Is(err, sql.ErrNoRows) {
+			return nil, denied // revoked meanwhile
+		} else if err != nil {
+			return nil, err
+		}
 	}
-	// A failure while locked changes nothing. A failure after a lock has run
-	// out starts a new count; the fifth consecutive failure locks.
-	_, err = db.exec(ctx, `UPDATE service_accounts SET
-		failed_logins = CASE WHEN locked_until > 0 THEN 1 ELSE failed_logins + 1 END,
-		locked_until = CASE WHEN (CASE WHEN locked_until > 0 THEN 1 ELSE failed_logins + 1 END) >= CAST(? AS INTEGER) THEN CAST(? AS BIGINT) ELSE 0 END
-		WHERE username = ? AND locked_until <= ?`,
-		parcelgate.MaxFailedLogins, now+parcelgate.LockoutDuration.Microseconds(), username, now)
-	if err != nil {
-		return nil, err
-	}
-	return nil, denied
+	return nil, parcelgate.Errorf(parcelgate.EUNAVAILABLE, "Too many concurrent logins to this account; try again shortly.")
 }
 
 func (db *DB) ListServiceAccounts(ctx context.Context, env parcelgate.Environment) ([]*parcelgate.ServiceAccount, error) {

@@ -51,17 +51,26 @@ type DB struct {
 	keepConn *sql.Conn
 }
 
-// Open connects to the database named by dsn: "sqlite:PATH", "memory" (or
-// "sqlite::memory:": a database in this process's memory, gone when it is
-// closed) or a "postgres://" URL. It does not migrate; call Migrate.
-func Open(ctx context.Context, dsn string, clock parcelgate.Clock) (*DB, error) {
+// Open connects to the database named by dsn: "sqlite:PATH" (or a path
+// ending in .db), "memory" (or "sqlite::memory:": a database in this
+// process's memory, gone when it is closed) or a "postgres://" URL. It does
+// not migrate; call Migrate.
+func Open(ctx context.Context, dsn string, clock parcelgate.Clock, opts ...Option) (*DB, error) {
 	if clock == nil {
 		clock = parcelgate.SystemClock{}
+	}
+	o := options{connectTimeout: DefaultConnectTimeout}
+	for _, opt := range opts {
+		opt(&o)
 	}
 	var db *DB
 	var err error
 	switch {
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
+		if dsn, err = withConnectTimeout(dsn, o.connectTimeout); err != nil {
+			// Not the parser's error: it would quote the URL, password and all.
+			return nil, errors.New("database: the postgres:// URL does not parse")
+		}
 		db, err = openPostgres(dsn)
 	case dsn == "memory" || dsn == "sqlite::memory:":
 		db, err = openMemory()
@@ -353,13 +362,14 @@ func (db *DB) tryTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
 	return nil
 }
 
-// query runs a read on the reader pool.
+// query runs a read on the reader pool, or in the read transaction ctx
+// carries (see inReadTx).
 func (db *DB) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
-	return db.read.QueryContext(ctx, db.dialect.rebind(q), args...)
+	return db.readConn(ctx).QueryContext(ctx, db.dialect.rebind(q), args...)
 }
 
 func (db *DB) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
-	return db.read.QueryRowContext(ctx, db.dialect.rebind(q), args...)
+	return db.readConn(ctx).QueryRowContext(ctx, db.dialect.rebind(q), args...)
 }
 
 // exec runs a single statement on the writer.

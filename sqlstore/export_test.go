@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -27,8 +28,8 @@ func (db *DB) NextStampForTest(ctx context.Context, env parcelgate.Environment) 
 // large listings.
 func (db *DB) SeedOrdersForTest(ctx context.Context, env parcelgate.Environment, orgID int64, businessID string, n int, base time.Time, doc string) error {
 	_, err := db.exec(ctx, `WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ?)
-		INSERT INTO orders (order_id, environment, org_id, external_id, status, status_at, auto_submit, content_hash, doc, inserted_at, updated_at, ready_at)
-		SELECT 'SEED' || n, ?, ?, ? || '-S' || n, 'Created', CAST(? AS BIGINT) + n, 0, 'seed', ?, CAST(? AS BIGINT) + n, CAST(? AS BIGINT) + n, CAST(? AS BIGINT) + n FROM s`,
+		INSERT INTO orders (order_id, environment, org_id, external_id, own_id, status, status_at, auto_submit, content_hash, doc, inserted_at, updated_at, ready_at)
+		SELECT 'SEED' || n, ?, ?, ? || '-S' || n, 'S' || n, 'Created', CAST(? AS BIGINT) + n, 0, 'seed', ?, CAST(? AS BIGINT) + n, CAST(? AS BIGINT) + n, CAST(? AS BIGINT) + n FROM s`,
 		n, string(env), orgID, businessID, micros(base), doc, micros(base), micros(base), micros(base))
 	if err != nil {
 		return err
@@ -109,4 +110,38 @@ func (db *DB) AllocateRolledBackForTest(ctx context.Context, env parcelgate.Envi
 func (db *DB) AnalyzeForTest(ctx context.Context) error {
 	_, err := db.exec(ctx, `ANALYZE`)
 	return err
+}
+
+// RerunOwnIDBackfillForTest puts the orders back as they were stored before
+// migration 0006 (no own_id, no index on it) and runs that migration's
+// backfill and index again.
+func (db *DB) RerunOwnIDBackfillForTest(ctx context.Context) error {
+	b, err := migrationFS.ReadFile("migrations/0006_order_own_ids.sql")
+	if err != nil {
+		return err
+	}
+	return db.inTx(ctx, func(tx *Tx) error {
+		stmts := []string{`DROP INDEX orders_own_id`, `UPDATE orders SET own_id = ''`}
+		for _, s := range splitStatements(string(b)) {
+			if !strings.HasPrefix(strings.TrimSpace(stripComments(s)), "ALTER") {
+				stmts = append(stmts, s)
+			}
+		}
+		for _, s := range stmts {
+			if _, err := tx.Exec(ctx, s); err != nil {
+				return fmt.Errorf("%s: %w", s, err)
+			}
+		}
+		return nil
+	})
+}
+
+func stripComments(s string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(l), "--") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -13,7 +14,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// Lists are paged by key, never by OFFSET over the rows (DESIGN §8, spec 4.4
+// Lists are paged by key, never by OFFSET over the rows (decisions §8, spec 4.4
 // GET rule 1): a page is "the next size rows whose key is greater than the
 // last key of the page before", read from an index in key order, so page
 // 206 of a catalog of 412,638 balances costs what page 0 costs.
@@ -40,7 +41,8 @@ import (
 //     recorded. The cache is per instance and bounded; an entry lives
 //     boundaryTTL, after which page N is found afresh, so rows deleted
 //     meanwhile cannot leave a page number pointing at a stale key for
-//     long. Totals are always counted afresh.
+//     long. Totals are always counted afresh, in the same read
+//     transaction as the page (see keysetPage).
 type keysetQuery struct {
 	// table is "balances b" or "products p"; alias is its alias.
 	table, alias string
@@ -147,7 +149,23 @@ func (q *keysetQuery) decode(cursor string) (pageKey, error) {
 
 // keysetPage reads one page of q. cols and joins make the selected rows;
 // scan reads one and returns its key.
+//
+// The total, the page's start and its rows are read in one read
+// transaction (inReadTx), so the page agrees with its own totals while
+// writers run; a caller that reads more for the page's rows does so inside
+// an inReadTx of its own, which this one joins. A page that starts past
+// the end of the list is empty, never an error.
 func keysetPage[T any](ctx context.Context, db *DB, q *keysetQuery, pr parcelgate.PageRequest, cols, joins string, scan func(*sql.Rows) (T, pageKey, error)) (parcelgate.PageOf[T], error) {
+	var res parcelgate.PageOf[T]
+	err := db.inReadTx(ctx, func(ctx context.Context) error {
+		var err error
+		res, err = readKeysetPage(ctx, db, q, pr, cols, joins, scan)
+		return err
+	})
+	return res, err
+}
+
+func readKeysetPage[T any](ctx context.Context, db *DB, q *keysetQuery, pr parcelgate.PageRequest, cols, joins string, scan func(*sql.Rows) (T, pageKey, error)) (parcelgate.PageOf[T], error) {
 	var res parcelgate.PageOf[T]
 	if pr.Size <= 0 {
 		pr.Size = parcelgate.DefaultPageSize
@@ -161,6 +179,10 @@ func keysetPage[T any](ctx context.Context, db *DB, q *keysetQuery, pr parcelgat
 	}
 	scope := q.table + "|" + q.keyCols() + "|" + q.where.scope.String()
 	start, hasStart, err := db.pageStart(ctx, q, pr, scope)
+	if errors.Is(err, sql.ErrNoRows) {
+		// Fewer entries than the page's offset: past the end.
+		return res, nil
+	}
 	if err != nil {
 		return res, err
 	}

@@ -3,9 +3,7 @@ package sqlstore
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"database/sql"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -37,25 +35,46 @@ type orderRecord struct {
 	autoSubmit bool
 	allocated  bool
 	hash       string
+	ownID      string
 	insertedAt int64
 	updatedAt  int64
 	readyAt    int64
 	order      *parcelgate.Order
 }
 
-const orderColumns = `o.id, o.environment, o.org_id, o.status, o.status_at, o.reason, o.auto_submit, o.allocated, o.content_hash, o.doc, o.inserted_at, o.updated_at, o.ready_at`
+const orderColumns = `o.id, o.environment, o.org_id, o.status, o.status_at, o.reason, o.auto_submit, o.allocated, o.content_hash, o.own_id, o.doc, o.inserted_at, o.updated_at, o.ready_at`
+
+// orderDoc is an order's stored document: the order as answered, and the
+// client's own services apart from those the products brought.
+type orderDoc struct {
+	*parcelgate.Order
+	RequestedServices []parcelgate.AdditionalService `json:"requestedServices,omitempty"`
+}
+
+func (r *orderRecord) document() (string, error) {
+	b, err := json.Marshal(orderDoc{Order: r.order, RequestedServices: r.order.RequestedServices})
+	return string(b), err
+}
 
 func scanOrderRecord(s rowScanner) (*orderRecord, error) {
 	var r orderRecord
 	var env, status, doc string
 	var auto, alloc int
-	if err := s.Scan(&r.pk, &env, &r.orgID, &status, &r.statusAt, &r.reason, &auto, &alloc, &r.hash, &doc, &r.insertedAt, &r.updatedAt, &r.readyAt); err != nil {
+	if err := s.Scan(&r.pk, &env, &r.orgID, &status, &r.statusAt, &r.reason, &auto, &alloc, &r.hash, &r.ownID, &doc, &r.insertedAt, &r.updatedAt, &r.readyAt); err != nil {
 		return nil, err
 	}
 	r.env, r.status, r.autoSubmit, r.allocated = parcelgate.Environment(env), parcelgate.OrderStatus(status), auto == 1, alloc == 1
-	r.order = new(parcelgate.Order)
-	if err := json.Unmarshal([]byte(doc), r.order); err != nil {
+	d := orderDoc{Order: new(parcelgate.Order)}
+	if err := json.Unmarshal([]byte(doc), &d); err != nil {
 		return nil, fmt.Errorf("order %d: document: %w", r.pk, err)
+	}
+	r.order = d.Order
+	r.order.RequestedServices = d.RequestedServices
+	if r.order.AdditionalServices == nil {
+		r.order.AdditionalServices = []parcelgate.AdditionalService{}
+	}
+	if r.order.Comments == nil {
+		r.order.Comments = []parcelgate.OrderComment{}
 	}
 	return &r, nil
 }
@@ -68,7 +87,7 @@ func (r *orderRecord) view() *parcelgate.Order {
 	if r.status == parcelgate.OrderError || r.status == parcelgate.OrderCancelled {
 		o.Status.Reason = r.reason
 	}
-	o.Metadata = parcelgate.OrderMetadata{InsertDate: fromMicros(r.insertedAt), UpdateDate: fromMicros(r.updatedAt), DocumentType: "SalesOrder"}
+	o.Metadata = parcelgate.OrderMetadata{InsertDate: fromMicros(r.insertedAt), UpdateDate: fromMicros(r.updatedAt), DocumentType: "SalesOrder", Client: r.order.Metadata.Client}
 	o.Preferences.AutoSubmit = r.autoSubmit
 	o.Rows = make([]parcelgate.OrderRow, len(r.order.Rows))
 	for i, row := range r.order.Rows {
@@ -94,12 +113,34 @@ func (tx *Tx) forUpdate() string {
 	return ""
 }
 
-// orderByID reads the caller's order by service ID or externalId, locked
-// for the rest of tx. Another tenant's order is not found, like a missing
-// one.
-func (tx *Tx) orderByID(ctx context.Context, orgID int64, id string) (*orderRecord, error) {
+// orderKey returns the own ID that id names for the organization with
+// businessID: a service order ID or an externalId, bare or with the
+// business ID. An ID that names nothing the caller can own (another
+// business's prefix) gives "", which no order has.
+func orderKey(businessID, id string) string {
+	own, problem := parcelgate.OwnID(businessID, id)
+	if problem != "" {
+		return ""
+	}
+	return own
+}
+
+const orderByKey = ` FROM orders o WHERE o.org_id = ? AND (o.order_id = ? OR o.own_id = ?)`
+
+// forUpdateOf is forUpdate limited to the rows of one table of a join.
+func (tx *Tx) forUpdateOf(alias string) string {
+	if f := tx.forUpdate(); f != "" {
+		return f + " OF " + alias
+	}
+	return ""
+}
+
+// orderByID reads the organization's order by service ID or externalId
+// (either form), locked for the rest of tx. Another tenant's order is not
+// found, like a missing one.
+func (tx *Tx) orderByID(ctx context.Context, orgID int64, businessID, id string) (*orderRecord, error) {
 	id = strings.TrimSpace(id)
-	r, err := scanOrderRecord(tx.QueryRow(ctx, `SELECT `+orderColumns+` FROM orders o WHERE o.org_id = ? AND (o.order_id = ? OR o.external_id = ?)`+tx.forUpdate(), orgID, id, id))
+	r, err := scanOrderRecord(tx.QueryRow(ctx, `SELECT `+orderColumns+orderByKey+tx.forUpdate(), orgID, id, orderKey(businessID, id)))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "Order %s not found.", id)
 	}
@@ -108,7 +149,7 @@ func (tx *Tx) orderByID(ctx context.Context, orgID int64, id string) (*orderReco
 
 func (db *DB) FindOrder(ctx context.Context, c *parcelgate.Caller, id string) (*parcelgate.Order, error) {
 	id = strings.TrimSpace(id)
-	r, err := scanOrderRecord(db.queryRow(ctx, `SELECT `+orderColumns+` FROM orders o WHERE o.org_id = ? AND (o.order_id = ? OR o.external_id = ?)`, c.OrgID, id, id))
+	r, err := scanOrderRecord(db.queryRow(ctx, `SELECT `+orderColumns+orderByKey, c.OrgID, id, orderKey(c.BusinessID, id)))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "Order %s not found.", id)
 	}
@@ -141,38 +182,10 @@ func scanColumn[T any](rows *sql.Rows, err error) ([]T, error) {
 	return out, rows.Err()
 }
 
-// defaultWarehouse fills in externalWarehouseId of rows that leave it out:
-// spec 2.3 calls it constant when there is one warehouse, so a merchant
-// with exactly one may omit it.
-func defaultWarehouse(req *parcelgate.OrderRequest, warehouses []string) error {
-	var p parcelgate.Problems
-	for i := range req.Rows {
-		row := &req.Rows[i]
-		if row.ExternalWarehouseID != "" {
-			continue
-		}
-		switch len(warehouses) {
-		case 1:
-			row.ExternalWarehouseID = warehouses[0]
-		case 0:
-			p.Add(fmt.Sprintf("rows[%d].externalWarehouseId", i), "is required: your organization has no warehouse")
-		default:
-			p.Add(fmt.Sprintf("rows[%d].externalWarehouseId", i), "is required: your organization has several warehouses (%s)", strings.Join(warehouses, ", "))
-		}
-	}
-	return p.Err()
-}
-
-// contentHash identifies an order's content: a re-send with the same hash
-// is a retry (DESIGN §7). The request's JSON form leaves externalId out.
-func contentHash(req *parcelgate.OrderRequest) string {
-	b, _ := json.Marshal(req)
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
-}
-
-// newOrderID returns a service order ID: 16 characters of A-Z and 2-7. It
-// never holds '-', so it can never equal an externalId ({businessId}-...).
+// newOrderID returns a service order ID: 16 characters of A-Z and 2-7.
+// An order is looked up by it beside the own IDs of the caller's orders;
+// an own ID equal to another of the caller's service IDs is a 1 in 2^80
+// chance.
 func newOrderID() string { return rand.Text()[:16] }
 
 // newExternalID generates an externalId for an order that came without
@@ -185,53 +198,6 @@ func newExternalID(businessID string) (string, error) {
 			Fields: []parcelgate.FieldError{{Field: "externalId", Message: fmt.Sprintf("is required: business ID %s leaves too little of the 20 characters for a generated ID", businessID)}}}
 	}
 	return businessID + "-" + rand.Text()[:min(n, 10)], nil
-}
-
-// newOrder builds the order document of a request. vendor, sender and
-// orderDate default to the organization's profile and the time of receipt
-// (DESIGN §7).
-func newOrder(org *parcelgate.Organization, req *parcelgate.OrderRequest, received time.Time) *parcelgate.Order {
-	profile := parcelgate.Address{ExternalID: org.BusinessID, Name: org.Name}
-	if org.Address != nil {
-		profile = *org.Address
-		if profile.ExternalID == "" {
-			profile.ExternalID = org.BusinessID
-		}
-		if profile.Name == "" {
-			profile.Name = org.Name
-		}
-	}
-	o := &parcelgate.Order{
-		ExternalID:      req.ExternalID,
-		ClientID:        org.BusinessID,
-		OrderDate:       req.OrderDate,
-		Vendor:          req.Vendor,
-		Sender:          req.Sender,
-		DeliveryAddress: req.DeliveryAddress,
-		ServiceCode:     req.ServiceCode,
-		PickupPointID:   req.PickupPointID,
-		References:      append([]parcelgate.OrderReference{}, req.References...),
-	}
-	if o.OrderDate.IsZero() {
-		o.OrderDate = received
-	}
-	if o.Vendor == nil {
-		v := profile
-		o.Vendor = &v
-	}
-	if o.Sender == nil {
-		s := profile
-		o.Sender = &s
-	}
-	for _, r := range req.Rows {
-		o.Rows = append(o.Rows, parcelgate.OrderRow{
-			ExternalProductID:   r.ExternalProductID,
-			ProductEANCode:      r.ProductEANCode,
-			ExternalWarehouseID: r.ExternalWarehouseID,
-			Quantity:            parcelgate.Quantity(r.Quantity),
-		})
-	}
-	return o
 }
 
 // orderLockKey names the advisory lock that serializes creates of one
@@ -252,8 +218,8 @@ func (db *DB) UpdateOrder(ctx context.Context, c *parcelgate.Caller, id string, 
 }
 
 // placeOrder creates or re-sends an order. With target, the request is a
-// re-send of that existing order (PUT /orders/{id}); its externalId, when
-// given, must be that order's.
+// re-send of that existing order; its externalId, when
+// given, must name that order.
 func (db *DB) placeOrder(ctx context.Context, c *parcelgate.Caller, req *parcelgate.OrderRequest, target *string) (*parcelgate.Order, error) {
 	org, err := db.organizationByID(ctx, c.OrgID)
 	if err != nil {
@@ -263,10 +229,10 @@ func (db *DB) placeOrder(ctx context.Context, c *parcelgate.Caller, req *parcelg
 	if err != nil {
 		return nil, err
 	}
-	if err := defaultWarehouse(req, whs); err != nil {
+	if err := req.DefaultWarehouse(whs); err != nil {
 		return nil, err
 	}
-	hash := contentHash(req)
+	hash := req.ContentHash()
 	var out *parcelgate.Order
 	// Two first sends of one externalId may race to insert it; the loser's
 	// insert fails on the unique key, and its second attempt finds the
@@ -274,7 +240,7 @@ func (db *DB) placeOrder(ctx context.Context, c *parcelgate.Caller, req *parcelg
 	for attempt := 0; ; attempt++ {
 		err = db.inTx(ctx, func(tx *Tx) error {
 			var err error
-			out, err = tx.placeOrder(ctx, org, req, hash, target)
+			out, err = tx.placeOrder(ctx, org, whs, req, hash, target)
 			return err
 		})
 		if !isUniqueViolation(err) || attempt == 2 {
@@ -283,22 +249,31 @@ func (db *DB) placeOrder(ctx context.Context, c *parcelgate.Caller, req *parcelg
 	}
 }
 
-func (tx *Tx) placeOrder(ctx context.Context, org *parcelgate.Organization, req *parcelgate.OrderRequest, hash string, target *string) (*parcelgate.Order, error) {
+// samePathOrder checks that a body's externalId, when given, names the
+// order of the path, in either form.
+func samePathOrder(org *parcelgate.Organization, req *parcelgate.OrderRequest, rec *orderRecord) error {
+	if req.ExternalID == "" || orderKey(org.BusinessID, req.ExternalID) == rec.ownID {
+		return nil
+	}
+	return &parcelgate.Error{Code: parcelgate.EINVALID, Message: "Validation failed: externalId does not name the order of the path.",
+		Fields: []parcelgate.FieldError{{Field: "externalId", Message: fmt.Sprintf("must be %s, the order of the path, or left out", rec.order.ExternalID)}}}
+}
+
+func (tx *Tx) placeOrder(ctx context.Context, org *parcelgate.Organization, whs []string, req *parcelgate.OrderRequest, hash string, target *string) (*parcelgate.Order, error) {
 	var existing *orderRecord
 	var err error
 	switch {
 	case target != nil:
-		if existing, err = tx.orderByID(ctx, org.ID, *target); err != nil {
+		if existing, err = tx.orderByID(ctx, org.ID, org.BusinessID, *target); err != nil {
 			return nil, err
 		}
-		if req.ExternalID != "" && req.ExternalID != existing.order.ExternalID {
-			return nil, &parcelgate.Error{Code: parcelgate.EINVALID, Message: "Validation failed: externalId does not name the order of the path.",
-				Fields: []parcelgate.FieldError{{Field: "externalId", Message: fmt.Sprintf("must be %s, the order of the path, or left out", existing.order.ExternalID)}}}
+		if err := samePathOrder(org, req, existing); err != nil {
+			return nil, err
 		}
 	case req.ExternalID != "":
-		existing, err = tx.orderByID(ctx, org.ID, req.ExternalID)
+		existing, err = tx.orderByID(ctx, org.ID, org.BusinessID, req.ExternalID)
 	case req.SORef() != "":
-		// DESIGN §7: a retry without externalId is known by its SO reference.
+		// decisions §7: a retry without externalId is known by its SO reference.
 		if tx.d.name == "postgres" {
 			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(?)`, orderLockKey(org.ID, req.SORef())); err != nil {
 				return nil, err
@@ -316,29 +291,23 @@ func (tx *Tx) placeOrder(ctx context.Context, org *parcelgate.Organization, req 
 	}
 	switch {
 	case err == nil:
-		return tx.resend(ctx, org, existing, req, hash)
+		action, err := parcelgate.ResendDecision(existing.order.ExternalID, existing.status, existing.hash == hash)
+		switch {
+		case err != nil:
+			return nil, err
+		case action == parcelgate.ResendRetry:
+			return existing.view(), nil
+		}
+		return tx.replaceOrder(ctx, org, whs, existing, req, hash, actorClient)
 	case parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND:
 		return nil, err
 	}
-	return tx.insertOrder(ctx, org, req, hash)
+	return tx.insertOrder(ctx, org, whs, req, hash)
 }
 
-// resend answers a create whose order exists (DESIGN §7): the same content
-// is a retry and changes nothing; new content replaces an order that is
-// still Created; anything else is a conflict.
-func (tx *Tx) resend(ctx context.Context, org *parcelgate.Organization, rec *orderRecord, req *parcelgate.OrderRequest, hash string) (*parcelgate.Order, error) {
-	if rec.hash == hash {
-		return rec.view(), nil
-	}
-	if rec.status != parcelgate.OrderCreated {
-		return nil, parcelgate.Errorf(parcelgate.ECONFLICT, "Order %s is %s; only an order in Created can be changed by sending it again.", rec.order.ExternalID, rec.status)
-	}
-	return tx.replaceOrder(ctx, org, rec, req, hash, actorClient)
-}
-
-func (tx *Tx) insertOrder(ctx context.Context, org *parcelgate.Organization, req *parcelgate.OrderRequest, hash string) (*parcelgate.Order, error) {
+func (tx *Tx) insertOrder(ctx context.Context, org *parcelgate.Organization, whs []string, req *parcelgate.OrderRequest, hash string) (*parcelgate.Order, error) {
 	now := tx.db.clock.Now(org.Environment).UTC().Truncate(time.Microsecond)
-	o := newOrder(org, req, now)
+	o := parcelgate.NewOrder(org, req, now)
 	o.ID = newOrderID()
 	if o.ExternalID == "" {
 		id, err := newExternalID(org.BusinessID)
@@ -347,25 +316,27 @@ func (tx *Tx) insertOrder(ctx context.Context, org *parcelgate.Organization, req
 		}
 		o.ExternalID = id
 	}
+	own := orderKey(org.BusinessID, o.ExternalID)
 	var pk int64
-	err := tx.QueryRow(ctx, `INSERT INTO orders (order_id, environment, org_id, external_id, status, status_at, auto_submit, content_hash, doc, inserted_at, updated_at, ready_at)
-		VALUES (?, ?, ?, ?, ?, 0, ?, ?, '', 0, 0, ?) RETURNING id`,
-		o.ID, string(org.Environment), org.ID, o.ExternalID, string(parcelgate.OrderCreated), boolInt(req.AutoSubmit), hash, micros(now)).Scan(&pk)
+	err := tx.QueryRow(ctx, `INSERT INTO orders (order_id, environment, org_id, external_id, own_id, status, status_at, auto_submit, content_hash, doc, inserted_at, updated_at, ready_at)
+		VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, '', 0, 0, ?) RETURNING id`,
+		o.ID, string(org.Environment), org.ID, o.ExternalID, own, string(parcelgate.OrderCreated), boolInt(req.AutoSubmit), hash, micros(now)).Scan(&pk)
 	if err != nil {
 		return nil, err
 	}
-	rec := &orderRecord{pk: pk, env: org.Environment, orgID: org.ID, status: parcelgate.OrderCreated, autoSubmit: req.AutoSubmit, hash: hash, readyAt: micros(now), order: o}
+	rec := &orderRecord{pk: pk, env: org.Environment, orgID: org.ID, status: parcelgate.OrderCreated, autoSubmit: req.AutoSubmit, hash: hash, ownID: own, readyAt: micros(now), order: o}
 	stamp, err := tx.nextStamp(ctx, rec.env)
 	if err != nil {
 		return nil, err
 	}
-	return tx.fillOrder(ctx, rec, actorClient, true, stamp)
+	return tx.fillOrder(ctx, org.BusinessID, whs, rec, actorClient, true, stamp)
 }
 
 // replaceOrder gives an existing order new content: its stock is returned,
 // the new rows are allocated, and it is answered as a new order would be
-// (Created, Error or Cancelled), keeping its IDs and insert date.
-func (tx *Tx) replaceOrder(ctx context.Context, org *parcelgate.Organization, rec *orderRecord, req *parcelgate.OrderRequest, hash, actor string) (*parcelgate.Order, error) {
+// (Created, Error or Cancelled), keeping its IDs, insert date and
+// comments.
+func (tx *Tx) replaceOrder(ctx context.Context, org *parcelgate.Organization, whs []string, rec *orderRecord, req *parcelgate.OrderRequest, hash, actor string) (*parcelgate.Order, error) {
 	// The change clock first, then balances: the lock order of every
 	// balance writer (see moveStock).
 	stamp, err := tx.nextStamp(ctx, rec.env)
@@ -377,30 +348,32 @@ func (tx *Tx) replaceOrder(ctx context.Context, org *parcelgate.Organization, re
 			return nil, err
 		}
 	}
-	now := tx.db.clock.Now(rec.env).UTC().Truncate(time.Microsecond)
-	o := newOrder(org, req, now)
+	now := tx.db.clock.Now(org.Environment).UTC().Truncate(time.Microsecond)
+	o := parcelgate.NewOrder(org, req, now)
 	o.ID, o.ExternalID = rec.order.ID, rec.order.ExternalID
+	o.Comments = parcelgate.MergeComments(rec.order.Comments, req.Comments, now)
 	for _, q := range []string{`DELETE FROM order_rows WHERE order_pk = ?`, `DELETE FROM order_refs WHERE order_pk = ?`} {
 		if _, err := tx.Exec(ctx, q, rec.pk); err != nil {
 			return nil, err
 		}
 	}
 	rec.order, rec.hash, rec.autoSubmit, rec.readyAt = o, hash, req.AutoSubmit, micros(now)
-	return tx.fillOrder(ctx, rec, actor, false, stamp)
+	return tx.fillOrder(ctx, org.BusinessID, whs, rec, actor, false, stamp)
 }
 
 // fillOrder allocates the stock of a new or replaced order, writes its
 // rows, references and document, and stamps it and the balances it moved
 // with stamp, which the caller took before touching any balance.
-func (tx *Tx) fillOrder(ctx context.Context, rec *orderRecord, actor string, inserted bool, stamp time.Time) (*parcelgate.Order, error) {
-	outcome, err := tx.allocateOrder(ctx, rec, stamp)
+func (tx *Tx) fillOrder(ctx context.Context, businessID string, whs []string, rec *orderRecord, actor string, inserted bool, stamp time.Time) (*parcelgate.Order, error) {
+	a, err := tx.allocateOrder(ctx, businessID, whs, rec, stamp)
 	if err != nil {
 		return nil, err
 	}
-	rec.status, rec.reason, rec.allocated = outcome.status, outcome.reason, outcome.allocated
+	rec.order.Apply(a)
+	rec.status, rec.reason, rec.allocated = a.Status, a.Reason, a.Allocates()
 	for i, row := range rec.order.Rows {
 		if _, err := tx.Exec(ctx, `INSERT INTO order_rows (order_pk, line, product_external_id, warehouse_external_id, quantity, balance_id) VALUES (?, ?, ?, ?, ?, ?)`,
-			rec.pk, i, row.ExternalProductID, row.ExternalWarehouseID, int64(row.Quantity), outcome.balanceIDs[i]); err != nil {
+			rec.pk, i, row.ExternalProductID, row.ExternalWarehouseID, int64(row.Quantity), a.BalanceIDs[i]); err != nil {
 			return nil, err
 		}
 	}
@@ -419,12 +392,12 @@ func (tx *Tx) fillOrder(ctx context.Context, rec *orderRecord, actor string, ins
 	if inserted {
 		rec.insertedAt = rec.statusAt
 	}
-	doc, err := json.Marshal(rec.order)
+	doc, err := rec.document()
 	if err != nil {
 		return nil, err
 	}
 	if _, err := tx.Exec(ctx, `UPDATE orders SET status = ?, status_at = ?, reason = ?, auto_submit = ?, allocated = ?, content_hash = ?, doc = ?, inserted_at = CASE WHEN inserted_at = 0 THEN ? ELSE inserted_at END, updated_at = ?, ready_at = ? WHERE id = ?`,
-		string(rec.status), rec.statusAt, rec.reason, boolInt(rec.autoSubmit), boolInt(rec.allocated), rec.hash, string(doc), rec.updatedAt, rec.updatedAt, rec.readyAt, rec.pk); err != nil {
+		string(rec.status), rec.statusAt, rec.reason, boolInt(rec.autoSubmit), boolInt(rec.allocated), rec.hash, doc, rec.updatedAt, rec.updatedAt, rec.readyAt, rec.pk); err != nil {
 		return nil, err
 	}
 	if !inserted {
@@ -444,7 +417,7 @@ func (tx *Tx) recordHistory(ctx context.Context, rec *orderRecord, actor string)
 }
 
 // moveOrder moves rec to status to with the side effects of the move
-// (DESIGN §7): Delivered releases the allocation and registers a shipment
+// (decisions §7): Delivered releases the allocation and registers a shipment
 // per parcel; Cancelled and Error return allocated stock to quantity.
 //
 // The UPDATE is conditional on the status rec was read with, so of several
@@ -462,38 +435,30 @@ func (tx *Tx) moveOrder(ctx context.Context, rec *orderRecord, to parcelgate.Ord
 	if err != nil {
 		return false, err
 	}
-	switch to {
-	case parcelgate.OrderDelivered:
-		if rec.allocated {
-			if err := tx.releaseOrder(ctx, rec, false, stamp); err != nil {
-				return false, err
-			}
+	effect := parcelgate.EffectOf(to)
+	if effect != parcelgate.StockKeep && rec.allocated {
+		if err := tx.releaseOrder(ctx, rec, effect == parcelgate.StockReturn, stamp); err != nil {
+			return false, err
 		}
+		rec.allocated = false
+	}
+	if to == parcelgate.OrderDelivered {
 		if err := tx.deliverOrder(ctx, rec); err != nil {
 			return false, err
 		}
-	case parcelgate.OrderCancelled, parcelgate.OrderError:
-		if rec.allocated {
-			if err := tx.releaseOrder(ctx, rec, true, stamp); err != nil {
-				return false, err
-			}
-		}
 	}
 	rec.status, rec.reason = to, reason
-	if to != parcelgate.OrderSubmitted {
-		rec.allocated = false
-	}
 	rec.statusAt, rec.updatedAt = micros(stamp), micros(stamp)
 	if to == parcelgate.OrderSubmitted {
 		// The delay before delivery counts from submission.
 		rec.readyAt = micros(tx.db.clock.Now(rec.env))
 	}
-	doc, err := json.Marshal(rec.order)
+	doc, err := rec.document()
 	if err != nil {
 		return false, err
 	}
 	if _, err := tx.Exec(ctx, `UPDATE orders SET status_at = ?, reason = ?, allocated = ?, doc = ?, updated_at = ?, ready_at = ? WHERE id = ?`,
-		rec.statusAt, rec.reason, boolInt(rec.allocated), string(doc), rec.updatedAt, rec.readyAt, rec.pk); err != nil {
+		rec.statusAt, rec.reason, boolInt(rec.allocated), doc, rec.updatedAt, rec.readyAt, rec.pk); err != nil {
 		return false, err
 	}
 	return true, tx.recordHistory(ctx, rec, actor)

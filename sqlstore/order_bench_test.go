@@ -65,7 +65,7 @@ func sampleOrder() *parcelgate.Order {
 		DeliveryAddress:    parcelgate.Address{Name: "Maija Meikäläinen", StreetAddress: "Kotikatu 2", PostalCode: "00200", PostOffice: "Helsinki", Country: "FI", Telephone: "+358401234567", Email: "maija@example.com"},
 		References:         []parcelgate.OrderReference{{Name: "SO", Value: "100"}},
 		Rows:               []parcelgate.OrderRow{{ExternalProductID: "1234567-1-P1", ExternalWarehouseID: "WH1", Quantity: 2}, {ExternalProductID: "1234567-1-P2", ExternalWarehouseID: "WH1", Quantity: 1}},
-		AdditionalServices: []string{},
+		AdditionalServices: []parcelgate.AdditionalService{},
 	}
 }
 

@@ -7,19 +7,12 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// Reasons written on moves that came without one.
-const (
-	reasonClientCancel    = "Cancelled by the client."
-	reasonWarehouseError  = "The warehouse could not handle the order."
-	reasonWarehouseCancel = "Cancelled by the warehouse."
-)
-
 // withOrder runs change on order id of the organization, read and locked
 // in a write transaction, and answers the order as change leaves it.
-func (db *DB) withOrder(ctx context.Context, orgID int64, id string, change func(tx *Tx, rec *orderRecord) error) (*parcelgate.Order, error) {
+func (db *DB) withOrder(ctx context.Context, orgID int64, businessID, id string, change func(tx *Tx, rec *orderRecord) error) (*parcelgate.Order, error) {
 	var out *parcelgate.Order
 	err := db.inTx(ctx, func(tx *Tx) error {
-		rec, err := tx.orderByID(ctx, orgID, id)
+		rec, err := tx.orderByID(ctx, orgID, businessID, id)
 		if err != nil {
 			return err
 		}
@@ -33,14 +26,12 @@ func (db *DB) withOrder(ctx context.Context, orgID int64, id string, change func
 }
 
 func (db *DB) CancelOrder(ctx context.Context, c *parcelgate.Caller, id string) (*parcelgate.Order, error) {
-	return db.withOrder(ctx, c.OrgID, id, func(tx *Tx, rec *orderRecord) error {
-		switch {
-		case rec.status == parcelgate.OrderCancelled:
-			return nil
-		case !parcelgate.CanMove(rec.status, parcelgate.OrderCancelled):
-			return parcelgate.Errorf(parcelgate.ECONFLICT, "Order %s is %s and can no longer be cancelled.", rec.order.ExternalID, rec.status)
+	return db.withOrder(ctx, c.OrgID, c.BusinessID, id, func(tx *Tx, rec *orderRecord) error {
+		move, err := parcelgate.CancelDecision(rec.order.ExternalID, rec.status)
+		if !move {
+			return err
 		}
-		_, err := tx.moveOrder(ctx, rec, parcelgate.OrderCancelled, reasonClientCancel, actorClient)
+		_, err = tx.moveOrder(ctx, rec, parcelgate.OrderCancelled, parcelgate.ReasonClientCancel, actorClient)
 		return err
 	})
 }
@@ -50,56 +41,38 @@ func (db *DB) ReopenOrder(ctx context.Context, c *parcelgate.Caller, id string, 
 	if err != nil {
 		return nil, err
 	}
+	whs, err := db.warehouses(ctx, c.OrgID)
+	if err != nil {
+		return nil, err
+	}
 	if req != nil {
-		whs, err := db.warehouses(ctx, c.OrgID)
-		if err != nil {
-			return nil, err
-		}
-		if err := defaultWarehouse(req, whs); err != nil {
+		if err := req.DefaultWarehouse(whs); err != nil {
 			return nil, err
 		}
 	}
-	return db.withOrder(ctx, c.OrgID, id, func(tx *Tx, rec *orderRecord) error {
-		if rec.status != parcelgate.OrderError {
-			return parcelgate.Errorf(parcelgate.ECONFLICT, "Order %s is %s; only an order in Error can be sent again.", rec.order.ExternalID, rec.status)
+	return db.withOrder(ctx, c.OrgID, c.BusinessID, id, func(tx *Tx, rec *orderRecord) error {
+		if err := parcelgate.ReopenDecision(rec.order.ExternalID, rec.status); err != nil {
+			return err
 		}
 		// Without a body the order goes again as it was, and a later re-send
 		// of its original content still reads as a retry.
-		r, hash := requestOf(rec), rec.hash
+		r, hash := rec.order.Request(rec.autoSubmit), rec.hash
 		if req != nil {
-			if req.ExternalID != "" && req.ExternalID != rec.order.ExternalID {
-				return &parcelgate.Error{Code: parcelgate.EINVALID, Message: "Validation failed: externalId does not name the order of the path.",
-					Fields: []parcelgate.FieldError{{Field: "externalId", Message: "must be " + rec.order.ExternalID + ", the order of the path, or left out"}}}
+			if err := samePathOrder(org, req, rec); err != nil {
+				return err
 			}
-			r, hash = req, contentHash(req)
+			r, hash = req, req.ContentHash()
 		}
-		_, err := tx.replaceOrder(ctx, org, rec, r, hash, actorClient)
+		_, err := tx.replaceOrder(ctx, org, whs, rec, r, hash, actorClient)
 		return err
 	})
 }
 
-// requestOf rebuilds the request content of a stored order, so that a
-// reopen without a body sends the order again as it was.
-func requestOf(rec *orderRecord) *parcelgate.OrderRequest {
-	o := rec.order
-	r := &parcelgate.OrderRequest{
-		ExternalID: o.ExternalID, References: o.References, DeliveryAddress: o.DeliveryAddress,
-		Vendor: o.Vendor, Sender: o.Sender, ServiceCode: o.ServiceCode, PickupPointID: o.PickupPointID,
-		OrderDate: o.OrderDate, AutoSubmit: rec.autoSubmit,
-	}
-	for _, row := range o.Rows {
-		r.Rows = append(r.Rows, parcelgate.OrderRowRequest{ExternalProductID: row.ExternalProductID, ProductEANCode: row.ProductEANCode, ExternalWarehouseID: row.ExternalWarehouseID, Quantity: int64(row.Quantity)})
-	}
-	return r
-}
-
 func (db *DB) SetOrderPreferences(ctx context.Context, c *parcelgate.Caller, id string, p parcelgate.OrderPreferences) (*parcelgate.Order, error) {
-	return db.withOrder(ctx, c.OrgID, id, func(tx *Tx, rec *orderRecord) error {
-		if rec.autoSubmit == p.AutoSubmit {
-			return nil
-		}
-		if rec.status != parcelgate.OrderCreated {
-			return parcelgate.Errorf(parcelgate.ECONFLICT, "Order %s is %s; autoSubmit only matters while an order is Created.", rec.order.ExternalID, rec.status)
+	return db.withOrder(ctx, c.OrgID, c.BusinessID, id, func(tx *Tx, rec *orderRecord) error {
+		change, err := parcelgate.PreferencesDecision(rec.order.ExternalID, rec.status, rec.autoSubmit, p.AutoSubmit)
+		if !change {
+			return err
 		}
 		rec.autoSubmit = p.AutoSubmit
 		// The engine's submission delay counts from the release.
@@ -119,22 +92,13 @@ func (db *DB) SetOrderStatus(ctx context.Context, env parcelgate.Environment, bu
 	if err != nil {
 		return nil, err
 	}
-	if reason == "" {
-		switch to {
-		case parcelgate.OrderError:
-			reason = reasonWarehouseError
-		case parcelgate.OrderCancelled:
-			reason = reasonWarehouseCancel
+	reason = parcelgate.DefaultReason(to, reason)
+	return db.withOrder(ctx, org.ID, org.BusinessID, id, func(tx *Tx, rec *orderRecord) error {
+		move, err := parcelgate.OperatorMoveDecision(rec.order.ExternalID, rec.status, to)
+		if !move {
+			return err
 		}
-	}
-	return db.withOrder(ctx, org.ID, id, func(tx *Tx, rec *orderRecord) error {
-		switch {
-		case rec.status == to:
-			return nil
-		case !parcelgate.CanMove(rec.status, to):
-			return parcelgate.Errorf(parcelgate.ECONFLICT, "Order %s is %s and cannot move to %s (Created → Submitted → Delivered; Created or Submitted → Cancelled or Error).", rec.order.ExternalID, rec.status, to)
-		}
-		_, err := tx.moveOrder(ctx, rec, to, reason, actorOperator)
+		_, err = tx.moveOrder(ctx, rec, to, reason, actorOperator)
 		return err
 	})
 }
@@ -174,7 +138,7 @@ func (db *DB) AdvanceOrder(ctx context.Context, pk int64, from, to parcelgate.Or
 }
 
 // OrderHistory returns the statuses order id of the organization reached,
-// oldest first, with who moved it: the audit trail of DESIGN §7's engine.
+// oldest first, with who moved it: the audit trail of decisions §7's engine.
 func (db *DB) OrderHistory(ctx context.Context, orgID int64, id string) ([]OrderEvent, error) {
 	rows, err := db.query(ctx, `SELECT h.status, h.reason, h.actor, h.at FROM order_history h JOIN orders o ON o.id = h.order_pk
 		WHERE o.org_id = ? AND (o.order_id = ? OR o.external_id = ?) ORDER BY h.at`, orgID, id, id)

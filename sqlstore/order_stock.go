@@ -6,47 +6,37 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/big"
-	"slices"
+	"strings"
 	"time"
 
 	"github.com/parcelgate/parcelgate"
 )
 
-// allocation is the outcome of allocating an order's rows.
-type allocation struct {
-	status    parcelgate.OrderStatus // Created, Error or Cancelled
-	reason    string
-	allocated bool // the rows' quantities are now held
-	// balanceIDs are the balances the rows allocate from, by row; 0 for a
-	// row whose product was not found.
-	balanceIDs []int64
-}
-
-// orderBalance is what allocation reads of a row's balance.
-type orderBalance struct {
-	id       int64
-	price    string // decimal text, "" when unpriced
-	eos      bool
-	fragile  bool
-	oversize bool
-}
-
-// rowBalance finds the balance of a row: the product of the merchant
-// published to the merchant's warehouse catalog the row names. In the
-// warehouse service the merchant is both supplier and retailer (DESIGN §6).
-// A product removed from the warehouse is not published there: no balance,
-// so the order is stored Error as for a product never stocked there.
-func (tx *Tx) rowBalance(ctx context.Context, orgID int64, row parcelgate.OrderRow) (*orderBalance, error) {
-	var b orderBalance
+// rowStock loads the balance of a row for allocation: the product, named
+// bare or with the business ID (either spelling finds it, the one the row
+// uses first), published by the merchant to the merchant's warehouse
+// catalog the row names. In the warehouse service the merchant is both
+// supplier and retailer (decisions §6). A product removed from the warehouse
+// is not published there: nil, as for a product never stocked there. The
+// balance is locked for the rest of tx.
+func (tx *Tx) rowStock(ctx context.Context, orgID int64, businessID string, row parcelgate.OrderRow) (*parcelgate.RowStock, error) {
+	forms := parcelgate.IDForms(businessID, row.ExternalProductID)
+	in := strings.Repeat("?, ", len(forms))
+	args := []any{forms[0]}
+	for _, f := range forms {
+		args = append(args, f)
+	}
+	args = append(args, orgID, row.ExternalWarehouseID, string(parcelgate.CatalogWarehouse), orgID)
+	var b parcelgate.RowStock
 	var price sql.NullString
 	var eosAt int64
 	var doc string
-	err := tx.QueryRow(ctx, `SELECT b.id, b.wholesale_price, b.eos_at, p.document FROM balances b
+	err := tx.QueryRow(ctx, `SELECT b.id, b.quantity, b.wholesale_price, b.eos_at, p.document FROM balances b
 		JOIN catalogs c ON c.id = b.catalog_id
 		JOIN products p ON p.id = b.product_id
-		WHERE b.product_external_id = ? AND c.retailer_org_id = ? AND c.external_id = ? AND c.catalog_type = ? AND b.supplier_org_id = ? AND b.removed_at = 0`,
-		row.ExternalProductID, orgID, row.ExternalWarehouseID, string(parcelgate.CatalogWarehouse), orgID).Scan(&b.id, &price, &eosAt, &doc)
+		WHERE b.product_external_id IN (`+in[:len(in)-2]+`) AND c.retailer_org_id = ? AND c.external_id = ? AND c.catalog_type = ? AND b.supplier_org_id = ? AND b.removed_at = 0
+		ORDER BY CASE WHEN b.product_external_id = ? THEN 0 ELSE 1 END LIMIT 1`+tx.forUpdateOf("b"),
+		append(args[1:], args[0])...).Scan(&b.BalanceID, &b.Available, &price, &eosAt, &doc)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -58,110 +48,63 @@ func (tx *Tx) rowBalance(ctx context.Context, orgID int64, row parcelgate.OrderR
 		IsOversized bool `json:"isOversized"`
 	}
 	json.Unmarshal([]byte(doc), &flags) // a flag of another type is no flag
-	b.price, b.eos, b.fragile, b.oversize = price.String, eosAt != 0, flags.IsFragile, flags.IsOversized
+	b.Price, b.EOS, b.Fragile, b.Oversized = price.String, eosAt != 0, flags.IsFragile, flags.IsOversized
 	return &b, nil
 }
 
-// unknownRowReason says why a row has no balance: the warehouse is not the
-// merchant's, or the product is not stocked there.
-func (tx *Tx) unknownRowReason(ctx context.Context, orgID int64, row parcelgate.OrderRow) (string, error) {
-	var one int
-	err := tx.QueryRow(ctx, `SELECT 1 FROM catalogs WHERE retailer_org_id = ? AND external_id = ? AND catalog_type = ?`, orgID, row.ExternalWarehouseID, string(parcelgate.CatalogWarehouse)).Scan(&one)
-	if errors.Is(err, sql.ErrNoRows) {
-		return fmt.Sprintf("Warehouse %s is not one of your warehouses.", row.ExternalWarehouseID), nil
+// allocateOrder loads the stock of every row of rec's order, lets the
+// domain decide the outcome (parcelgate.AllocateOrder, which applies the
+// test scenarios), and when it allocates,
+// takes each row's quantity: quantity -= q, allocated += q.
+//
+// The caller has taken stamp, and with it the change clock, before any
+// balance is touched, the lock order every balance writer keeps; the
+// balances read are locked too. Each take is still one conditional UPDATE
+// that refuses to go below zero (moveStock), so no writer on either engine
+// can oversell; should one be refused, the order's earlier takes roll back
+// to a savepoint and the outcome is decided again on what is there now.
+func (tx *Tx) allocateOrder(ctx context.Context, businessID string, whs []string, rec *orderRecord, stamp time.Time) (parcelgate.Allocation, error) {
+	rows := rec.order.Rows
+	for attempt := 0; ; attempt++ {
+		stock := make([]*parcelgate.RowStock, len(rows))
+		for i, row := range rows {
+			var err error
+			if stock[i], err = tx.rowStock(ctx, rec.orgID, businessID, row); err != nil {
+				return parcelgate.Allocation{}, err
+			}
+		}
+		a := parcelgate.AllocateOrder(rec.env, rec.order.ExternalID, rows, stock, whs)
+		if !a.Allocates() {
+			return a, nil
+		}
+		taken, err := tx.takeStock(ctx, rows, a.BalanceIDs, stamp)
+		if err != nil || taken {
+			return a, err
+		}
+		if attempt == 2 {
+			return a, fmt.Errorf("order %s: allocation: the balances changed under their locks", rec.order.ExternalID)
+		}
 	}
-	if err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("Product %s is not stocked in warehouse %s: create it and publish it there before ordering it.", row.ExternalProductID, row.ExternalWarehouseID), nil
 }
 
-// allocateOrder reserves the stock of every row of rec's order, all or
-// nothing (DESIGN §7): on each row's balance quantity -= q and allocated +=
-// q. A product unknown in its warehouse gives Error, too little stock
-// Cancelled; either way nothing stays allocated. It also prices the rows
-// and collects the value-added services of the products.
-//
-// Each row is one conditional UPDATE that refuses to take quantity below
-// zero (moveStock), so no interleaving of writers on either engine can
-// oversell; a refused row rolls the order's earlier rows back to a
-// savepoint. The caller has taken stamp, and with it the change clock,
-// before any balance is touched, the lock order every balance writer keeps.
-func (tx *Tx) allocateOrder(ctx context.Context, rec *orderRecord, stamp time.Time) (allocation, error) {
-	o := rec.order
-	out := allocation{status: parcelgate.OrderCreated, balanceIDs: make([]int64, len(o.Rows))}
-	o.AdditionalServices = []string{}
-	total := new(big.Rat)
-	var missing string
-	for i := range o.Rows {
-		row := &o.Rows[i]
-		row.WholesalePrice = 0
-		b, err := tx.rowBalance(ctx, rec.orgID, *row)
-		if err != nil {
-			return out, err
-		}
-		switch {
-		case b == nil && missing == "":
-			if missing, err = tx.unknownRowReason(ctx, rec.orgID, *row); err != nil {
-				return out, err
-			}
-		case b != nil && b.eos && missing == "":
-			missing = fmt.Sprintf("Product %s is end of sale (EOS).", row.ExternalProductID)
-		}
-		if b == nil {
-			continue
-		}
-		out.balanceIDs[i] = b.id
-		if price, ok := new(big.Rat).SetString(b.price); ok {
-			row.WholesalePrice, _ = price.Float64()
-			total.Add(total, price.Mul(price, big.NewRat(int64(row.Quantity), 1)))
-		}
-		if b.fragile && !slices.Contains(o.AdditionalServices, parcelgate.ServiceFragile) {
-			o.AdditionalServices = append(o.AdditionalServices, parcelgate.ServiceFragile)
-		}
-		if b.oversize && !slices.Contains(o.AdditionalServices, parcelgate.ServiceOversized) {
-			o.AdditionalServices = append(o.AdditionalServices, parcelgate.ServiceOversized)
-		}
-	}
-	o.TotalWholeSalePrice, _ = total.Float64()
-	if missing != "" {
-		out.status, out.reason = parcelgate.OrderError, missing
-		return out, nil
-	}
-	if status, reason, ok := parcelgate.OrderScenario(rec.env, o.ExternalID); ok {
-		out.status, out.reason = status, reason
-		return out, nil
-	}
+// takeStock allocates each row's quantity from its balance, all or
+// nothing; false when a balance no longer covers its row.
+func (tx *Tx) takeStock(ctx context.Context, rows []parcelgate.OrderRow, balances []int64, stamp time.Time) (bool, error) {
 	if _, err := tx.Exec(ctx, `SAVEPOINT allocate`); err != nil {
-		return out, err
+		return false, err
 	}
-	for i, row := range o.Rows {
-		ok, err := tx.moveStock(ctx, out.balanceIDs[i], -int64(row.Quantity), int64(row.Quantity), stamp)
+	for i, row := range rows {
+		ok, err := tx.moveStock(ctx, balances[i], -int64(row.Quantity), int64(row.Quantity), stamp)
 		if err != nil {
-			return out, err
+			return false, err
 		}
-		if ok && !parcelgate.AlwaysOutOfStock(rec.env, row.ExternalProductID) {
-			continue
+		if !ok {
+			_, err := tx.Exec(ctx, `ROLLBACK TO SAVEPOINT allocate`)
+			return false, err
 		}
-		if _, err := tx.Exec(ctx, `ROLLBACK TO SAVEPOINT allocate`); err != nil {
-			return out, err
-		}
-		var available int64
-		if err := tx.QueryRow(ctx, `SELECT quantity FROM balances WHERE id = ?`, out.balanceIDs[i]).Scan(&available); err != nil {
-			return out, err
-		}
-		if parcelgate.AlwaysOutOfStock(rec.env, row.ExternalProductID) {
-			available = 0
-		}
-		out.status = parcelgate.OrderCancelled
-		out.reason = fmt.Sprintf("Not enough stock: product %s has %d available in warehouse %s, the order needs %d.", row.ExternalProductID, available, row.ExternalWarehouseID, row.Quantity)
-		return out, nil
 	}
-	if _, err := tx.Exec(ctx, `RELEASE SAVEPOINT allocate`); err != nil {
-		return out, err
-	}
-	out.allocated = true
-	return out, nil
+	_, err := tx.Exec(ctx, `RELEASE SAVEPOINT allocate`)
+	return err == nil, err
 }
 
 // releaseOrder takes an allocated order's quantities out of allocated: back
@@ -205,7 +148,7 @@ func (tx *Tx) releaseOrder(ctx context.Context, rec *orderRecord, restock bool, 
 	return nil
 }
 
-// deliverOrder packs a delivered order (DESIGN §7): each row is one parcel
+// deliverOrder packs a delivered order (decisions §7): each row is one parcel
 // with its own tracking code, listed on the row and on the order, and for
 // each parcel shipment data is registered (tracking number = parcel ID),
 // so sending and errand codes can be requested for it at once. NOUTO

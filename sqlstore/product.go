@@ -12,15 +12,6 @@ import (
 
 var _ parcelgate.InventoryService = (*DB)(nil)
 
-// callerOf returns the caller every inventory and catalog call acts for.
-func callerOf(ctx context.Context) (*parcelgate.Caller, error) {
-	c := parcelgate.CallerFrom(ctx)
-	if c == nil || c.OrgID == 0 {
-		return nil, parcelgate.Errorf(parcelgate.EUNAUTHORIZED, "no caller")
-	}
-	return c, nil
-}
-
 // The write transactions of products and balances take their stamp first,
 // not last as nextStamp suggests: the stamp's lock serializes every stamped
 // write of the environment, and doing the reads that decide what to write
@@ -29,103 +20,126 @@ func callerOf(ctx context.Context) (*parcelgate.Caller, error) {
 // SELECT ... FOR UPDATE. Writers of balances elsewhere (order allocation)
 // must do the same: see moveStock.
 
-func (db *DB) PutInventory(ctx context.Context, entries []parcelgate.InventoryInput) ([]*parcelgate.InventoryItem, error) {
-	c, err := callerOf(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var ids []int64
-	err = db.inTx(ctx, func(tx *Tx) error {
+func (db *DB) PutInventory(ctx context.Context, c *parcelgate.Caller, entries []parcelgate.InventoryInput) (parcelgate.InventoryFailures, error) {
+	var failed parcelgate.InventoryFailures
+	err := db.inTx(ctx, func(tx *Tx) error {
 		stamp, err := tx.nextStamp(ctx, c.Environment)
 		if err != nil {
 			return err
 		}
-		w := newBalanceWriter(tx, c, micros(stamp))
-		if ids, err = upsertProducts(ctx, tx, c, micros(stamp), entries, w.products); err != nil {
+		w := newStockWriter(tx, c, micros(stamp))
+		keys := make([]string, len(entries))
+		for i, e := range entries {
+			keys[i] = parcelgate.ProductKey(c.BusinessID, e.Product.ExternalID)
+		}
+		if err := w.load(ctx, keys); err != nil {
 			return err
 		}
-		var bals []parcelgate.BalanceInput
-		for _, e := range entries {
-			bals = append(bals, e.Balances...)
+		plan := parcelgate.PlanInventory(w.st, entries)
+		failed = plan.Failed
+		if err := w.upsertProducts(ctx, plan.Upserts); err != nil {
+			return err
 		}
-		_, err = w.apply(ctx, bals)
-		return err
+		if _, err := w.write(ctx, plan.Balances); err != nil {
+			return err
+		}
+		ends := make([]int64, len(plan.EndSale))
+		for i, k := range plan.EndSale {
+			ends[i] = w.refs[k].id
+		}
+		slices.Sort(ends)
+		return endSale(ctx, tx, ends, w.us)
 	})
 	if err != nil {
 		return nil, err
 	}
-	slices.Sort(ids)
-	ids = slices.Compact(ids)
-	return db.inventoryItems(ctx, c, ids, parcelgate.BalanceFilter{})
+	return failed, nil
 }
 
-// upsertProducts creates or replaces the products of entries (spec 4.4 PUT
-// /inventory rule 1), many to a statement, records each in refs and returns
-// their IDs. A product named twice takes its last content, as writing the
-// entries one by one would leave it.
-func upsertProducts(ctx context.Context, tx *Tx, c *parcelgate.Caller, us int64, entries []parcelgate.InventoryInput, refs map[string]productRef) ([]int64, error) {
-	last := make(map[string]*parcelgate.Product, len(entries))
-	var order []*parcelgate.Product // first appearance, so new products get IDs in request order
-	for _, e := range entries {
-		if _, ok := last[e.Product.ExternalID]; !ok {
-			order = append(order, e.Product)
-		}
-		last[e.Product.ExternalID] = e.Product
-	}
-	ids := make([]int64, 0, len(order))
+// upsertProducts creates or replaces products, each named once (spec 4.4
+// PUT /inventory rule 1), many to a statement, and records each in refs. A
+// product the supplier has keeps the form of its ID (bare or prefixed)
+// whichever form the request used; a new one is stored as sent.
+func (w *stockWriter) upsertProducts(ctx context.Context, products []*parcelgate.Product) error {
 	const cols = 7
-	for chunk := range slices.Chunk(order, maxParams/cols) {
+	for chunk := range slices.Chunk(products, maxParams/cols) {
 		args := make([]any, 0, len(chunk)*cols)
-		for _, first := range chunk {
-			p := last[first.ExternalID]
-			args = append(args, string(c.Environment), c.OrgID, p.ExternalID, p.EANCode, string(p.Document), us, us)
+		byStored := make(map[string]string, len(chunk))
+		for _, p := range chunk {
+			k := parcelgate.ProductKey(w.c.BusinessID, p.ExternalID)
+			stored, doc := p.ExternalID, p.Document
+			if ref, ok := w.refs[k]; ok && ref.stored != stored {
+				stored, doc = ref.stored, parcelgate.WithExternalID(doc, ref.stored)
+			}
+			byStored[stored] = k
+			args = append(args, string(w.c.Environment), w.c.OrgID, stored, p.EANCode, string(doc), w.us, w.us)
 		}
-		rows, err := tx.Query(ctx, `INSERT INTO products (environment, supplier_org_id, external_id, ean_code, document, created_at, modified_at, status, deleted_at)
+		rows, err := w.tx.Query(ctx, `INSERT INTO products (environment, supplier_org_id, external_id, ean_code, document, created_at, modified_at, status, deleted_at)
 			VALUES `+valueRows(len(chunk), "?, ?, ?, ?, ?, ?, ?, 'ACTIVE', 0")+`
 			ON CONFLICT (supplier_org_id, external_id) DO UPDATE SET ean_code = excluded.ean_code, status = 'ACTIVE', document = excluded.document, deleted_at = 0, modified_at = excluded.modified_at
-			RETURNING id, external_id`, args...)
+			RETURNING id, external_id, status = 'ACTIVE'`, args...)
+		refs, err := collect(rows, err, func(r *productRef) []any { return []any{&r.id, &r.stored, &r.active} })
 		if err != nil {
-			return nil, err
+			return err
 		}
-		var chunkIDs []any
-		for rows.Next() {
-			var id int64
-			var ext string
-			if err := rows.Scan(&id, &ext); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			refs[ext] = productRef{id: id, ean: last[ext].EANCode}
-			ids = append(ids, id)
-			chunkIDs = append(chunkIDs, id)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
+		var ids []any
+		for _, ref := range refs {
+			w.refs[byStored[ref.stored]] = ref
+			ids = append(ids, ref.id)
 		}
 		// The product shows in its balances (eanCode, descriptions, a
 		// revived EOS), so a retailer polling them must see it change.
 		// Tombstones stay as they are: the product is not in those
-		// catalogs, and they never carry eos_at (EndOfSale skips them).
-		if _, err := tx.Exec(ctx, `UPDATE balances SET eos_at = 0, modified_at = ? WHERE product_id IN (`+placeholders(len(chunkIDs))+`) AND removed_at = 0`,
-			append([]any{us}, chunkIDs...)...); err != nil {
-			return nil, err
+		// catalogs, and they never carry eos_at (endSale skips them).
+		if _, err := w.tx.Exec(ctx, `UPDATE balances SET eos_at = 0, modified_at = ? WHERE product_id IN (`+placeholders(len(ids))+`) AND removed_at = 0`,
+			append([]any{w.us}, ids...)...); err != nil {
+			return err
 		}
 	}
-	return ids, nil
+	return nil
 }
 
-func (db *DB) ListInventory(ctx context.Context, f parcelgate.InventoryFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.InventoryItem], error) {
-	var res parcelgate.PageOf[*parcelgate.InventoryItem]
-	c, err := callerOf(ctx)
-	if err != nil {
-		return res, err
+// endSale marks the products ids EOS (spec 3) unless they are already:
+// quantity 0 in every catalog where they are published, allocations kept.
+func endSale(ctx context.Context, tx *Tx, ids []int64, us int64) error {
+	for chunk := range slices.Chunk(ids, 500) {
+		args := append([]any{us, us}, anys(chunk)...)
+		res, err := tx.Query(ctx, `UPDATE products SET status = 'EOS', deleted_at = ?, modified_at = ? WHERE status = 'ACTIVE' AND id IN (`+placeholders(len(chunk))+`) RETURNING id`, args...)
+		if err != nil {
+			return err
+		}
+		ended, err := scanColumn[int64](res, nil)
+		if err != nil {
+			return err
+		}
+		if len(ended) == 0 {
+			continue
+		}
+		if _, err := tx.Exec(ctx, `UPDATE balances SET quantity = 0, eos_at = ?, modified_at = ? WHERE removed_at = 0 AND product_id IN (`+placeholders(len(ended))+`)`,
+			append([]any{us, us}, anys(ended)...)...); err != nil {
+			return err
+		}
 	}
+	return nil
+}
+
+// ListInventory reads the page of products and then their balances in one
+// read transaction, so the items agree with the page's totals.
+func (db *DB) ListInventory(ctx context.Context, c *parcelgate.Caller, f parcelgate.InventoryFilter, pr parcelgate.PageRequest) (res parcelgate.PageOf[*parcelgate.InventoryItem], err error) {
+	err = db.inReadTx(ctx, func(ctx context.Context) error {
+		res, err = db.listInventory(ctx, c, f, pr)
+		return err
+	})
+	return res, err
+}
+
+func (db *DB) listInventory(ctx context.Context, c *parcelgate.Caller, f parcelgate.InventoryFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.InventoryItem], error) {
+	var res parcelgate.PageOf[*parcelgate.InventoryItem]
 	q := &keysetQuery{table: "products p", alias: "p"}
 	q.where.add("p.supplier_org_id = ?", c.OrgID)
 	q.where.add("p.status = 'ACTIVE'")
 	if len(f.ProductExternalIDs) > 0 {
-		q.where.in("p.external_id", anys(f.ProductExternalIDs))
+		q.where.in("p.external_id", anys(parcelgate.ProductIDFormsOf(c.BusinessID, f.ProductExternalIDs)))
 	}
 	if len(f.EANCodes) > 0 {
 		q.where.in("p.ean_code", anys(f.EANCodes))
@@ -153,18 +167,13 @@ func (db *DB) ListInventory(ctx context.Context, f parcelgate.InventoryFilter, p
 	return res, err
 }
 
-func (db *DB) FindInventoryItem(ctx context.Context, externalID string) (*parcelgate.InventoryItem, error) {
-	c, err := callerOf(ctx)
+func (db *DB) FindInventoryItem(ctx context.Context, c *parcelgate.Caller, externalID string) (*parcelgate.InventoryItem, error) {
+	id, found, err := findProduct(ctx, reader{db}, c, externalID, true)
 	if err != nil {
 		return nil, err
 	}
-	var id int64
-	err = db.queryRow(ctx, `SELECT id FROM products WHERE supplier_org_id = ? AND external_id = ? AND status = 'ACTIVE'`, c.OrgID, externalID).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
+	if !found {
 		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "Product %s not found.", externalID)
-	}
-	if err != nil {
-		return nil, err
 	}
 	items, err := db.inventoryItems(ctx, c, []int64{id}, parcelgate.BalanceFilter{})
 	if err != nil {
@@ -173,52 +182,56 @@ func (db *DB) FindInventoryItem(ctx context.Context, externalID string) (*parcel
 	return items[0], nil
 }
 
-func (db *DB) EndOfSale(ctx context.Context, externalIDs []string) ([]*parcelgate.InventoryItem, error) {
-	c, err := callerOf(ctx)
-	if err != nil {
-		return nil, err
+// findProduct finds the caller's product externalID in either form, bare
+// or prefixed (parcelgate.ProductKey); where the supplier has both, from
+// before bare IDs were accepted, the bare one. With active, only an ACTIVE
+// product.
+func findProduct(ctx context.Context, q querier, c *parcelgate.Caller, externalID string, active bool) (int64, bool, error) {
+	forms := parcelgate.ProductIDForms(c.BusinessID, externalID)
+	cond := ""
+	if active {
+		cond = " AND status = 'ACTIVE'"
 	}
+	var id int64
+	err := q.QueryRow(ctx, `SELECT id FROM products WHERE supplier_org_id = ? AND external_id IN (`+placeholders(len(forms))+`)`+cond+` ORDER BY LENGTH(external_id) LIMIT 1`,
+		append([]any{c.OrgID}, anys(forms)...)...).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false, nil
+	}
+	return id, err == nil, err
+}
+
+func (db *DB) EndOfSale(ctx context.Context, c *parcelgate.Caller, externalIDs []string) ([]*parcelgate.InventoryItem, error) {
 	ids := make([]int64, 0, len(externalIDs))
-	err = db.inTx(ctx, func(tx *Tx) error {
+	err := db.inTx(ctx, func(tx *Tx) error {
 		stamp, err := tx.nextStamp(ctx, c.Environment)
 		if err != nil {
 			return err
 		}
-		us := micros(stamp)
 		ids = ids[:0]
 		var p parcelgate.Problems
 		for i, ext := range externalIDs {
-			var id int64
-			var status string
-			err := tx.QueryRow(ctx, `SELECT id, status FROM products WHERE supplier_org_id = ? AND external_id = ?`, c.OrgID, ext).Scan(&id, &status)
-			if errors.Is(err, sql.ErrNoRows) {
-				p.AddAt(i, "product.externalId", "no product %q", ext)
-				continue
-			}
+			id, found, err := findProduct(ctx, tx, c, ext, false)
 			if err != nil {
 				return err
 			}
-			ids = append(ids, id)
-			if status == string(parcelgate.ProductEOS) {
+			if !found {
+				p.AddAt(i, "product.externalId", "no product %q", ext)
 				continue
 			}
-			if _, err := tx.Exec(ctx, `UPDATE products SET status = 'EOS', deleted_at = ?, modified_at = ? WHERE id = ?`, us, us, id); err != nil {
-				return err
-			}
-			if _, err := tx.Exec(ctx, `UPDATE balances SET quantity = 0, eos_at = ?, modified_at = ? WHERE product_id = ? AND removed_at = 0`, us, us, id); err != nil {
-				return err
-			}
+			ids = append(ids, id)
 		}
 		if p.Len() > 0 {
 			return &parcelgate.Error{Code: parcelgate.ENOTFOUND, Message: fmt.Sprintf("%d of the products to delete were not found; nothing was deleted.", p.Len()), Fields: p.List()}
 		}
-		return nil
+		slices.Sort(ids)
+		ids = slices.Compact(ids)
+		return endSale(ctx, tx, ids, micros(stamp))
 	})
 	if err != nil {
 		return nil, err
 	}
-	slices.Sort(ids)
-	return db.inventoryItems(ctx, c, slices.Compact(ids), parcelgate.BalanceFilter{})
+	return db.inventoryItems(ctx, c, ids, parcelgate.BalanceFilter{})
 }
 
 const productCols = `p.id, p.external_id, so.business_id, p.ean_code, p.status, p.document, p.deleted_at, p.modified_at`
@@ -254,21 +267,13 @@ func (db *DB) inventoryItems(ctx context.Context, c *parcelgate.Caller, ids []in
 		}
 		rows, err := db.query(ctx, `SELECT `+productCols+` FROM products p JOIN organizations so ON so.id = p.supplier_org_id
 			WHERE p.supplier_org_id = ? AND p.id IN (`+placeholders(len(chunk))+`)`, args...)
+		prods, err := collect(rows, err, (*productRow).dest)
 		if err != nil {
 			return nil, err
 		}
-		for rows.Next() {
-			var r productRow
-			if err := rows.Scan(r.dest()...); err != nil {
-				rows.Close()
-				return nil, err
-			}
+		for _, r := range prods {
 			p := r.product()
 			byID[p.ID] = &parcelgate.InventoryItem{Product: p, Balances: []*parcelgate.Balance{}}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
 		}
 		var bf filterSQL
 		bf.add("b.supplier_org_id = ?", c.OrgID)
@@ -303,7 +308,8 @@ func anys[T any](vals []T) []any {
 	return out
 }
 
-// eosCutoff is the oldest EOS deletion retailers still see (spec 3 rule 2).
+// eosCutoff is the oldest EOS deletion retailers still see now in env: EOS
+// products deleted after it (parcelgate.EOSVisibleSince; spec 3 rule 2).
 func (db *DB) eosCutoff(env parcelgate.Environment) int64 {
-	return micros(db.clock.Now(env).Add(-parcelgate.EOSVisibility))
+	return micros(parcelgate.EOSVisibleSince(db.clock.Now(env)))
 }

@@ -61,7 +61,7 @@ func sameShipment(stored, req *parcelgate.Shipment) bool {
 // insertShipment registers s for the organization orgID of env inside tx.
 // It is the one way shipment data is written: CreateShipment calls it after
 // validating a client's request, and warehouse orders call it in their own
-// transaction when an order reaches Delivered (DESIGN §7).
+// transaction when an order reaches Delivered (decisions §7).
 //
 // It trusts the caller for validation and normalization (s.Validate or
 // equivalent: IDs trimmed and upper-cased, addresses checked). It generates

@@ -11,7 +11,7 @@ import (
 // clock's time, or one microsecond past the last stamp of env when the clock
 // has not moved past it.
 //
-// This is how change polling never misses a change (DESIGN §6): a client
+// This is how change polling never misses a change (decisions §6): a client
 // that asks for changes strictly after the newest stamp it has seen must see
 // every later commit. Stamps taken from the wall clock alone do not give
 // that: on PostgreSQL, a transaction may take its stamp, stall, and commit

@@ -15,7 +15,7 @@ type frozenClock struct{ t time.Time }
 
 func (c frozenClock) Now(parcelgate.Environment) time.Time { return c.t }
 
-// DESIGN §6: modification stamps strictly increase in commit order, per
+// decisions §6: modification stamps strictly increase in commit order, per
 // environment, even when the clock stands still and writers run at once.
 func TestStampsStrictlyIncrease(t *testing.T) {
 	for _, engine := range testdb.Engines {

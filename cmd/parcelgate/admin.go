@@ -4,160 +4,304 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
-	"os"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/spf13/cobra"
 )
 
-// adminCommand is one operator API call from the command line.
-type adminCommand struct {
-	help   string
+// adminCmd is one operator API call from the command line (interface §10,
+// decisions §9). The flags of a command are the fields of its request: the
+// query string of a GET (or of a call with query set), else a JSON body;
+// a field may say otherwise (adminField.in).
+type adminCmd struct {
+	name   string
+	args   string // synopsis of the one positional argument, if any
+	short  string
 	method string
-	path   string // {arg} is replaced by the first positional argument
-	// flags are flag=jsonField; a field ending in [] is a comma list, one
-	// ending in :int or :num a number. A field starting with ? goes into
-	// the query string, one starting with # replaces {field} in the path.
-	flags []string
-	query bool // flags go into the query string instead of a body
+	path   string // {arg} is replaced by the positional argument
+	fields []adminField
+	// query sends the fields of a call that is not a GET in the query
+	// string too.
+	query bool
+	// body, when set, makes the request body from the positional argument;
+	// the fields' body members are added to it.
+	body func(arg string) map[string]any
 }
 
-var adminCommands = map[string]adminCommand{
-	"organizations":          {"list organizations", "GET", "/admin/v1/organizations", []string{"env=environment"}, true},
-	"create-organization":    {"create an organization", "POST", "/admin/v1/organizations", []string{"env=environment", "business-id=businessId", "name=name", "contract-number=contractNumber"}, false},
-	"gateway-clients":        {"list gateway clients", "GET", "/admin/v1/gateway-clients", []string{"env=environment"}, true},
-	"create-gateway-client":  {"create a gateway client (prints its secret once)", "POST", "/admin/v1/gateway-clients", []string{"env=environment", "business-id=businessId", "versions=versions[]"}, false},
-	"revoke-gateway-client":  {"revoke gateway client CLIENT_ID", "DELETE", "/admin/v1/gateway-clients/{arg}", nil, false},
-	"service-accounts":       {"list service accounts", "GET", "/admin/v1/service-accounts", []string{"env=environment"}, true},
-	"create-service-account": {"create a service account (prints its password once)", "POST", "/admin/v1/service-accounts", []string{"env=environment", "business-id=businessId", "username=username", "password=password", "roles=roles[]"}, false},
-	"revoke-service-account": {"revoke service account USERNAME", "DELETE", "/admin/v1/service-accounts/{arg}", nil, false},
-	"unlock-service-account": {"clear the login lockout of USERNAME", "POST", "/admin/v1/service-accounts/{arg}/unlock", nil, false},
-	"catalogs":               {"list catalogs", "GET", "/admin/v1/catalogs", []string{"env=environment", "retailer-id=retailerId"}, true},
-	"create-catalog":         {"create a catalog", "POST", "/admin/v1/catalogs", []string{"env=environment", "retailer-id=retailerId", "catalog-id=catalogExternalId", "name=catalogName", "type=catalogType", "suppliers=supplierIds[]"}, false},
-	"order-status":           {"move an order as the warehouse: -value Submitted|Delivered|Cancelled|Error", "POST", "/admin/v1/orders/status", []string{"env=environment", "business-id=businessId", "external-id=externalId", "value=value", "reason=reason"}, false},
-	"rotate-token-key":       {"create a new token key and retire the old ones", "POST", "/admin/v1/token-keys/rotate", nil, false},
-	"clock":                  {"show an environment's clock", "GET", "/admin/v1/clock", []string{"env=environment"}, true},
-	"advance-clock":          {"move the sandbox clock forward by DURATION (e.g. 336h); -env moves one environment's", "POST", "/admin/v1/clock", []string{"env=environment"}, false},
+// adminField is one request field set by a flag.
+type adminField struct {
+	flag, json string
+	help       string
+	list       bool   // a comma-separated list, sent as a JSON array
+	def        string // the value sent when the flag is not given
+	// in is where the field goes when not where its command sends fields:
+	// "query", or "path" (it replaces {json} in the path and is required).
+	in string
+	// kind is the JSON type of a body member: "int" or "num" for a number;
+	// a string otherwise.
+	kind string
+}
+
+// envField is the environment field every tenant-scoped command takes.
+var envField = adminField{flag: "env", json: "environment", help: "environment: production or test (default production)"}
+
+var adminCommands = []adminCmd{
+	{name: "organizations", short: "List the organizations (tenants) of an environment",
+		method: "GET", path: "/admin/v1/organizations", fields: []adminField{envField}},
+	{name: "create-organization", short: "Create an organization (a tenant, named by its business ID)",
+		method: "POST", path: "/admin/v1/organizations", fields: []adminField{envField,
+			{flag: "business-id", json: "businessId", help: "the organization's Finnish business ID, e.g. 1234567-1 (required)"},
+			{flag: "name", json: "name", help: "the organization's name, up to 200 characters (required)"},
+			{flag: "contract-number", json: "contractNumber", help: "the organization's contract number with the provider, up to 64 characters"},
+		}},
+	{name: "gateway-clients", short: "List the gateway clients (sending-code API credentials) of an environment",
+		method: "GET", path: "/admin/v1/gateway-clients", fields: []adminField{envField}},
+	{name: "create-gateway-client", short: "Create a gateway client; prints its secret once",
+		method: "POST", path: "/admin/v1/gateway-clients", fields: []adminField{envField,
+			{flag: "business-id", json: "businessId", help: "business ID of the organization the client acts for (required)"},
+			{flag: "versions", json: "versions", list: true, help: "gateway API versions the client may use, comma-separated yyyy-mm (default: every version served)"},
+		}},
+	{name: "revoke-gateway-client", args: "CLIENT_ID", short: "Revoke a gateway client: no new tokens (issued ones live out their hour)",
+		method: "DELETE", path: "/admin/v1/gateway-clients/{arg}"},
+	{name: "service-accounts", short: "List the service accounts (ecom API credentials) of an environment",
+		method: "GET", path: "/admin/v1/service-accounts", fields: []adminField{envField}},
+	{name: "create-service-account", short: "Create a service account; prints its password once",
+		method: "POST", path: "/admin/v1/service-accounts", fields: []adminField{envField,
+			{flag: "business-id", json: "businessId", help: "business ID of the organization the account acts for (required)"},
+			{flag: "username", json: "username", help: "login name, 3-64 of A-Z a-z 0-9 . _ @ -, unique across the deployment (required)"},
+			{flag: "password", json: "password", help: "12-128 bytes; leave out to have one generated and printed"},
+			{flag: "roles", json: "roles", list: true, help: "roles, comma-separated: merchant, supplier, retailer (required)"},
+		}},
+	{name: "revoke-service-account", args: "USERNAME", short: "Revoke a service account: no new tokens",
+		method: "DELETE", path: "/admin/v1/service-accounts/{arg}"},
+	{name: "unlock-service-account", args: "USERNAME", short: "Clear the login lockout of a service account (5 failed logins lock it for an hour)",
+		method: "POST", path: "/admin/v1/service-accounts/{arg}/unlock"},
+	{name: "catalogs", short: "List the catalogs of an environment",
+		method: "GET", path: "/admin/v1/catalogs", fields: []adminField{envField,
+			{flag: "retailer-id", json: "retailerId", help: "only the catalogs of this retailer's business ID"},
+		}},
+	{name: "create-catalog", short: "Create a retailer's catalog and name the suppliers that may publish to it",
+		method: "POST", path: "/admin/v1/catalogs", fields: []adminField{envField,
+			{flag: "retailer-id", json: "retailerId", help: "business ID of the retailer that owns the catalog (required)"},
+			{flag: "catalog-id", json: "catalogExternalId", help: "the catalog's ID within the retailer, 1-20 of A-Z a-z 0-9 . -; a Warehouse catalog's is its warehouse ID (required)"},
+			{flag: "name", json: "catalogName", help: "display name, up to 200 characters (default: the catalog ID)"},
+			{flag: "type", json: "catalogType", help: "whose stock it shows: Warehouse (the provider's warehouse), Catalog (dropshipping) or Store (default Warehouse)"},
+			{flag: "suppliers", json: "supplierIds", list: true, help: "business IDs of the suppliers that may publish to it, comma-separated"},
+		}},
+	{name: "order-status", short: "Move a warehouse order as the warehouse would (Submitted, Delivered, Cancelled, Error)",
+		method: "POST", path: "/admin/v1/orders/status", fields: []adminField{envField,
+			{flag: "business-id", json: "businessId", help: "business ID of the organization that placed the order (required)"},
+			{flag: "external-id", json: "externalId", help: "the order's externalId or service ID (required)"},
+			{flag: "value", json: "value", help: "the new status: Submitted, Viewed, Delivered, Cancelled or Error (required); only the interface's transitions are allowed"},
+			{flag: "reason", json: "reason", help: "why, up to 500 characters; shown in the order's status.reason"},
+		}},
+	{name: "shipment-status", short: "Mark a shipment Delivered, which frees its sending and errand codes",
+		method: "POST", path: "/admin/v1/shipments/status", fields: []adminField{envField,
+			{flag: "business-id", json: "businessId", help: "business ID of the organization that owns the shipment (required)"},
+			{flag: "tracking-number", json: "trackingNumber", help: "the shipment's tracking number (required)"},
+			{flag: "value", json: "value", def: "Delivered", help: "the new status; Delivered is the only one"},
+		}},
+	{name: "rotate-token-key", short: "Create a new token signing key; tokens sealed with the old ones stay valid for their hour",
+		method: "POST", path: "/admin/v1/token-keys/rotate"},
+	{name: "clock", short: "Show an environment's clock (and whether it is a sandbox clock)",
+		method: "GET", path: "/admin/v1/clock", fields: []adminField{envField}},
+	{name: "advance-clock", args: "DURATION", short: "Move an environment's sandbox clock forward, e.g. 336h (serve --sandbox-clock only)",
+		method: "POST", path: "/admin/v1/clock", fields: []adminField{envField},
+		body: func(arg string) map[string]any { return map[string]any{"advance": arg} }},
 
 	// The sandbox controls (docs/sandbox.md).
-	"reset":             {"empty the data of organization BUSINESS_ID (-catalogs true: its catalogs too)", "POST", "/admin/v1/organizations/{arg}/reset", []string{"env=environment", "catalogs=catalogs"}, true},
-	"reset-environment": {"empty the data of every organization of -env", "POST", "/admin/v1/reset", []string{"env=environment", "catalogs=catalogs"}, true},
-	"snapshot":          {"save the data of organization BUSINESS_ID as -name", "POST", "/admin/v1/organizations/{arg}/snapshots", []string{"env=?environment", "name=name"}, false},
-	"snapshots":         {"list the snapshots of organization BUSINESS_ID", "GET", "/admin/v1/organizations/{arg}/snapshots", []string{"env=environment"}, true},
-	"restore":           {"put the data of organization BUSINESS_ID back as snapshot -name saved it", "POST", "/admin/v1/organizations/{arg}/snapshots/{name}/restore", []string{"env=?environment", "name=#name"}, false},
-	"drop-snapshot":     {"delete snapshot -name of organization BUSINESS_ID", "DELETE", "/admin/v1/organizations/{arg}/snapshots/{name}", []string{"env=?environment", "name=#name"}, false},
-	"demo-reset":        {"put the --demo data back in its seeded state", "POST", "/admin/v1/demo/reset", nil, false},
-	"faults":            {"list the injected faults", "GET", "/admin/v1/faults", []string{"env=environment"}, true},
-	"inject-fault": {"make matching API calls fail: -status 429|500|502|503|504, -latency, -count or -probability", "POST", "/admin/v1/faults", []string{"env=environment", "business-id=businessId", "method=method", "route=route",
-		"status=status:int", "latency=latency", "retry-after=retryAfter:int", "probability=probability:num", "count=count:int", "expires-after=expiresAfter"}, false},
-	"remove-fault": {"remove injected fault ID", "DELETE", "/admin/v1/faults/{arg}", nil, false},
-	"requests":     {"list journaled API calls, newest first", "GET", "/admin/v1/requests", []string{"env=environment", "business-id=businessId", "route=route", "status=status", "from=from", "to=to", "limit=limit", "before=before"}, true},
-	"request":      {"show journaled call REQUEST_ID with its bodies", "GET", "/admin/v1/requests/{arg}", nil, false},
+	{name: "reset", args: "BUSINESS_ID", short: "Empty the data of an organization (--catalogs true: its catalogs too)",
+		method: "POST", path: "/admin/v1/organizations/{arg}/reset", query: true, fields: []adminField{envField, catalogsField}},
+	{name: "reset-environment", short: "Empty the data of every organization of an environment",
+		method: "POST", path: "/admin/v1/reset", query: true, fields: []adminField{envField, catalogsField}},
+	{name: "snapshot", args: "BUSINESS_ID", short: "Save the data of an organization as a named snapshot",
+		method: "POST", path: "/admin/v1/organizations/{arg}/snapshots", fields: []adminField{queryEnvField,
+			{flag: "name", json: "name", help: "the snapshot's name (required)"},
+		}},
+	{name: "snapshots", args: "BUSINESS_ID", short: "List the snapshots of an organization",
+		method: "GET", path: "/admin/v1/organizations/{arg}/snapshots", fields: []adminField{envField}},
+	{name: "restore", args: "BUSINESS_ID", short: "Put the data of an organization back as a snapshot saved it",
+		method: "POST", path: "/admin/v1/organizations/{arg}/snapshots/{name}/restore", fields: []adminField{queryEnvField, snapshotField}},
+	{name: "drop-snapshot", args: "BUSINESS_ID", short: "Delete a snapshot of an organization",
+		method: "DELETE", path: "/admin/v1/organizations/{arg}/snapshots/{name}", fields: []adminField{queryEnvField, snapshotField}},
+	{name: "demo-reset", short: "Put the --demo data back in its seeded state",
+		method: "POST", path: "/admin/v1/demo/reset"},
+	{name: "faults", short: "List the injected faults of an environment",
+		method: "GET", path: "/admin/v1/faults", fields: []adminField{envField}},
+	{name: "inject-fault", short: "Make matching API calls fail or slow down (--status, --latency; --count or --probability)",
+		method: "POST", path: "/admin/v1/faults", fields: []adminField{envField,
+			{flag: "business-id", json: "businessId", help: "only the calls of this organization"},
+			{flag: "method", json: "method", help: "only calls with this HTTP method"},
+			{flag: "route", json: "route", help: "only calls to this route, e.g. /ecommerce/v3/orders"},
+			{flag: "status", json: "status", kind: "int", help: "answer with this status: 429, 500, 502, 503 or 504"},
+			{flag: "latency", json: "latency", help: "delay the answer by this long, e.g. 2s"},
+			{flag: "retry-after", json: "retryAfter", kind: "int", help: "seconds sent in Retry-After with a 429 or 503"},
+			{flag: "probability", json: "probability", kind: "num", help: "the share of matching calls that fail, 0-1"},
+			{flag: "count", json: "count", kind: "int", help: "fail this many matching calls, then stop"},
+			{flag: "expires-after", json: "expiresAfter", help: "remove the fault after this long, e.g. 10m"},
+		}},
+	{name: "remove-fault", args: "ID", short: "Remove an injected fault",
+		method: "DELETE", path: "/admin/v1/faults/{arg}"},
+	{name: "requests", short: "List journaled API calls, newest first",
+		method: "GET", path: "/admin/v1/requests", fields: []adminField{envField,
+			{flag: "business-id", json: "businessId", help: "only the calls of this organization"},
+			{flag: "route", json: "route", help: "only calls to this route"},
+			{flag: "status", json: "status", help: "only answers with this status or class, e.g. 503 or 5xx"},
+			{flag: "from", json: "from", help: "only calls at or after this time (RFC 3339)"},
+			{flag: "to", json: "to", help: "only calls before this time (RFC 3339)"},
+			{flag: "limit", json: "limit", help: "at most this many calls"},
+			{flag: "before", json: "before", help: "the next page: calls before this cursor"},
+		}},
+	{name: "request", args: "REQUEST_ID", short: "Show a journaled call with its bodies",
+		method: "GET", path: "/admin/v1/requests/{arg}"},
 }
 
-func adminUsage(w io.Writer) {
-	fmt.Fprintln(w, "usage: parcelgate admin [-url URL] [-admin-token TOKEN] <command> [flags] [ARG]\n\ncommands:")
-	names := make([]string, 0, len(adminCommands))
-	for n := range adminCommands {
-		names = append(names, n)
+// Fields the sandbox controls share.
+var (
+	queryEnvField = adminField{flag: "env", json: "environment", in: "query", help: envField.help}
+	catalogsField = adminField{flag: "catalogs", json: "catalogs", help: "true: remove the organization's catalogs too"}
+	snapshotField = adminField{flag: "name", json: "name", in: "path", help: "the snapshot's name (required)"}
+)
+
+const adminLong = `Call the operator API (/admin/v1) of a running server and print the answer
+as JSON. The token is the one serve printed or was given with --admin-token.
+
+--url and --admin-token can also be set as PARCELGATE_URL and
+PARCELGATE_ADMIN_TOKEN.`
+
+func adminCommand() *cobra.Command {
+	var base, token string
+	subs := make([]*cobra.Command, 0, len(adminCommands))
+	for _, spec := range adminCommands {
+		subs = append(subs, spec.command(&base, &token))
 	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-24s %s\n", n, adminCommands[n].help)
-	}
-	fmt.Fprintln(w, "\nURL and token default to PARCELGATE_URL (else http://127.0.0.1:8080) and PARCELGATE_ADMIN_TOKEN.")
+	g := group("admin", "Call the operator API: tenants, credentials, catalogs, order and shipment moves", adminLong, subs...)
+	g.PersistentFlags().StringVar(&base, "url", "http://127.0.0.1:8080", "server base URL")
+	g.PersistentFlags().StringVar(&token, "admin-token", "", "operator API token")
+	envFlag(g.PersistentFlags(), "url", "admin-token")
+	return g
 }
 
-func admin(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	global := flag.NewFlagSet("admin", flag.ContinueOnError)
-	global.SetOutput(stderr)
-	global.Usage = func() { adminUsage(stderr) }
-	base := global.String("url", envOr("PARCELGATE_URL", "http://127.0.0.1:8080"), "server base URL")
-	token := global.String("admin-token", os.Getenv("PARCELGATE_ADMIN_TOKEN"), "operator API token")
-	if err := global.Parse(args); err != nil {
-		return err
+// command builds the cobra command of one table row.
+func (spec adminCmd) command(base, token *string) *cobra.Command {
+	values := make([]*string, len(spec.fields))
+	nargs := 0
+	if spec.args != "" {
+		nargs = 1
 	}
-	if global.NArg() == 0 {
-		adminUsage(stderr)
-		return flag.ErrHelp
+	cmd := &cobra.Command{
+		Use:   strings.TrimSpace(spec.name + " " + spec.args),
+		Short: spec.short,
+		Args:  rangeArgs(nargs, nargs, map[bool]string{true: spec.args, false: "no arguments"}[nargs == 1]),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			path := spec.path
+			var m map[string]any
+			if nargs == 1 {
+				if spec.body != nil {
+					m = spec.body(args[0])
+				} else {
+					path = strings.ReplaceAll(path, "{arg}", url.PathEscape(args[0]))
+				}
+			}
+			inQuery := spec.method == http.MethodGet || spec.query
+			q := url.Values{}
+			for i, f := range spec.fields {
+				v := fieldValue(f, *values[i])
+				switch {
+				case f.in == "path":
+					if v == "" {
+						return usagef("%s needs --%s", spec.name, f.flag)
+					}
+					path = strings.ReplaceAll(path, "{"+f.json+"}", url.PathEscape(v))
+				case v == "":
+				case f.in == "query" || inQuery:
+					q.Set(f.json, v)
+				default:
+					val, err := f.value(v)
+					if err != nil {
+						return err
+					}
+					if m == nil {
+						m = map[string]any{}
+					}
+					m[f.json] = val
+				}
+			}
+			if len(q) > 0 {
+				path += "?" + q.Encode()
+			}
+			var body any
+			if m != nil {
+				body = m
+			} else if !inQuery && hasBodyFields(spec.fields) {
+				body = map[string]any{}
+			}
+			return adminCall(cmd.Context(), spec.method, strings.TrimRight(*base, "/")+path, *token, body, cmd.OutOrStdout())
+		},
 	}
-	name, rest := global.Arg(0), global.Args()[1:]
-	cmd, ok := adminCommands[name]
-	if !ok {
-		adminUsage(stderr)
-		return fmt.Errorf("unknown admin command %q", name)
+	for i, f := range spec.fields {
+		values[i] = cmd.Flags().String(f.flag, f.def, f.help)
 	}
-	fs := flag.NewFlagSet("admin "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	values := map[string]*string{}
-	for _, f := range cmd.flags {
-		flagName, field, _ := strings.Cut(f, "=")
-		values[field] = fs.String(flagName, "", strings.Trim(strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(field, "[]"), ":int"), ":num"), "?#"))
+	return cmd
+}
+
+func fieldValue(f adminField, v string) string {
+	if v == "" {
+		return f.def
 	}
-	if err := fs.Parse(rest); err != nil {
-		return err
+	return v
+}
+
+// hasBodyFields reports whether any field goes into a request body.
+func hasBodyFields(fields []adminField) bool {
+	for _, f := range fields {
+		if f.in == "" {
+			return true
+		}
 	}
-	path := cmd.path
-	var body any
-	q := url.Values{}
-	m := map[string]any{}
+	return false
+}
+
+// value is the body member of a flag's value v: a list, a number, or the
+// string.
+func (f adminField) value(v string) (any, error) {
 	switch {
-	case strings.Contains(path, "{arg}"):
-		if fs.NArg() != 1 {
-			return fmt.Errorf("admin %s takes one argument", name)
+	case f.list:
+		return splitList(v), nil
+	case f.kind == "int":
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return nil, usagef("--%s: %q is not a whole number", f.flag, v)
 		}
-		path = strings.ReplaceAll(path, "{arg}", url.PathEscape(fs.Arg(0)))
-	case name == "advance-clock":
-		if fs.NArg() != 1 {
-			return fmt.Errorf("admin advance-clock takes a duration, e.g. 336h")
+		return n, nil
+	case f.kind == "num":
+		n, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return nil, usagef("--%s: %q is not a number", f.flag, v)
 		}
-		m["advance"] = fs.Arg(0)
-	case fs.NArg() > 0:
-		return fmt.Errorf("unexpected arguments: %v", fs.Args())
+		return n, nil
 	}
-	for field, v := range values {
-		switch {
-		case strings.HasPrefix(field, "#"):
-			field = field[1:]
-			if *v == "" {
-				return fmt.Errorf("admin %s needs -%s", name, field)
-			}
-			path = strings.ReplaceAll(path, "{"+field+"}", url.PathEscape(*v))
-		case *v == "":
-		case strings.HasPrefix(field, "?") || cmd.query:
-			q.Set(strings.TrimPrefix(field, "?"), *v)
-		default:
-			key, val, err := jsonValue(field, *v)
-			if err != nil {
-				return err
-			}
-			m[key] = val
-		}
-	}
-	if len(q) > 0 {
-		path += "?" + q.Encode()
-	}
-	if !cmd.query && len(m) > 0 {
-		body = m
-	}
-	return adminCall(ctx, cmd.method, strings.TrimRight(*base, "/")+path, *token, body, stdout)
+	return v, nil
 }
 
-func envOr(name, def string) string {
-	if v := os.Getenv(name); v != "" {
-		return v
+func splitList(s string) []string {
+	var out []string
+	for v := range strings.SplitSeq(s, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
 	}
-	return def
+	return out
 }
 
 // adminCall makes one call and prints the answer as indented JSON; a non-2xx
-// answer is an error carrying the server's message.
+// answer is an error carrying the server's message, and prints nothing.
 func adminCall(ctx context.Context, method, u, token string, body any, stdout io.Writer) error {
 	var rd io.Reader
 	if body != nil {
@@ -171,7 +315,7 @@ func adminCall(ctx context.Context, method, u, token string, body any, stdout io
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, method, u, rd)
 	if err != nil {
-		return err
+		return usageError{err}
 	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
@@ -182,16 +326,16 @@ func adminCall(ctx context.Context, method, u, token string, body any, stdout io
 		return err
 	}
 	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
+	b, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
 	if err != nil {
 		return err
 	}
 	if resp.StatusCode >= 300 {
 		var e struct{ Message string }
 		if json.Unmarshal(b, &e) == nil && e.Message != "" {
-			return fmt.Errorf("%s: %s", resp.Status, e.Message)
+			return fmt.Errorf("%s %s: %s: %s", method, u, resp.Status, e.Message)
 		}
-		return fmt.Errorf("%s", resp.Status)
+		return fmt.Errorf("%s %s: %s", method, u, resp.Status)
 	}
 	if len(bytes.TrimSpace(b)) == 0 {
 		fmt.Fprintln(stdout, "ok")
@@ -205,28 +349,4 @@ func adminCall(ctx context.Context, method, u, token string, body any, stdout io
 	out.WriteByte('\n')
 	_, err = stdout.Write(out.Bytes())
 	return err
-}
-
-// jsonValue is the body member of a flag: field names it, its suffix its
-// type ([] a comma list, :int and :num numbers, otherwise a string).
-func jsonValue(field, v string) (string, any, error) {
-	switch {
-	case strings.HasSuffix(field, "[]"):
-		return strings.TrimSuffix(field, "[]"), strings.Split(v, ","), nil
-	case strings.HasSuffix(field, ":int"):
-		key := strings.TrimSuffix(field, ":int")
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil {
-			return "", nil, fmt.Errorf("-%s: %q is not a whole number", key, v)
-		}
-		return key, n, nil
-	case strings.HasSuffix(field, ":num"):
-		key := strings.TrimSuffix(field, ":num")
-		f, err := strconv.ParseFloat(v, 64)
-		if err != nil {
-			return "", nil, fmt.Errorf("-%s: %q is not a number", key, v)
-		}
-		return key, f, nil
-	}
-	return field, v, nil
 }

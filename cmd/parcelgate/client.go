@@ -5,120 +5,97 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"iter"
 	"os"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/parcelgate/parcelgate/client"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
-// clientCommand is one SDK call from the command line. bind declares the
+// clientCmd is one SDK call from the command line. bind declares the
 // command's flags on fs and returns the function that runs it with the
 // positional arguments; its result is printed as JSON.
-type clientCommand struct {
-	args string // synopsis of the positional arguments
-	help string
-	bind func(fs *flag.FlagSet) clientRun
+type clientCmd struct {
+	name     string
+	args     string // synopsis of the positional arguments
+	short    string
+	min, max int // count of positional arguments; max -1 is no limit
+	bind     func(fs *pflag.FlagSet) clientRun
 }
 
 // clientRun runs a command with its positional arguments.
 type clientRun = func(ctx context.Context, c *client.Client, args []string) (any, error)
 
-func clientUsage(w io.Writer) {
-	fmt.Fprint(w, `usage: parcelgate client [flags] <command> [command flags] [ARGS]
+const clientLong = `Call the provider's interface through the Go SDK (package client) and print
+the answers as JSON. Lists print every item of every page as one JSON array,
+unless --page asks for one page. On an error answer nothing is printed on
+standard output; a list that fails after its first page leaves its array
+unclosed, so no JSON reader takes it for the whole list.
 
-Calls the provider's interface through the Go SDK (package client) and
-prints the answers as JSON. Lists print every item of every page as one JSON
-array, unless -page asks for one page.
+The connection flags (--url ... --timeout) can also be set as
+PARCELGATE_<NAME>, e.g. PARCELGATE_CLIENT_SECRET: prefer the environment for
+secrets. FILE is a JSON file; - reads standard input.`
 
-flags (each also PARCELGATE_<NAME>, e.g. PARCELGATE_CLIENT_SECRET; prefer
-the environment for secrets):
-  -url URL               base URL of every surface (default http://127.0.0.1:8080)
-  -gateway-url URL       sending codes and shipment data, if not -url
-  -errand-url URL        errand codes, if not -url
-  -ecom-url URL          orders, products, stock, catalogs, if not -url
-  -env production|test   environment (errand path parcel or parcel-uat)
-  -api-version yyyy-mm   gateway API version (default 2025-04)
-  -client-id ID, -client-secret SECRET   gateway client
-  -username NAME, -password PASSWORD     service account
-  -timeout DURATION      limit of each attempt (default 30s)
-
-commands:
-`)
-	names := make([]string, 0, len(clientCommands))
-	for n := range clientCommands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		cmd := clientCommands[n]
-		fmt.Fprintf(w, "  %-40s %s\n", strings.TrimSpace(n+" "+cmd.args), cmd.help)
-	}
-	fmt.Fprintln(w, "\nRun \"parcelgate client <command> -h\" for the flags of a command. FILE is a JSON file; - reads standard input.")
-}
-
-func clientMain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	global := flag.NewFlagSet("client", flag.ContinueOnError)
-	global.SetOutput(stderr)
-	global.Usage = func() { clientUsage(stderr) }
+func clientCommand() *cobra.Command {
 	var cfg client.Config
 	var env string
-	global.StringVar(&cfg.BaseURL, "url", "http://127.0.0.1:8080", "base URL of every surface")
-	global.StringVar(&cfg.GatewayURL, "gateway-url", "", "gateway address")
-	global.StringVar(&cfg.ErrandURL, "errand-url", "", "errand-code API address")
-	global.StringVar(&cfg.EcomURL, "ecom-url", "", "ecom API address")
-	global.StringVar(&env, "env", "production", "environment: production or test")
-	global.StringVar(&cfg.Version, "api-version", client.DefaultVersion, "gateway API version")
-	global.StringVar(&cfg.ClientID, "client-id", "", "gateway client ID")
-	global.StringVar(&cfg.ClientSecret, "client-secret", "", "gateway client secret")
-	global.StringVar(&cfg.Username, "username", "", "service account username")
-	global.StringVar(&cfg.Password, "password", "", "service account password")
-	global.DurationVar(&cfg.Timeout, "timeout", client.DefaultTimeout, "limit of each attempt")
-	if err := global.Parse(args); err != nil {
-		return err
+	subs := make([]*cobra.Command, 0, len(clientCommands))
+	for _, spec := range clientCommands {
+		subs = append(subs, spec.command(&cfg, &env))
 	}
-	if err := envDefaults(global); err != nil {
-		return err
+	g := group("client", "Call the provider's interface through the Go SDK: codes, orders, products, stock", clientLong, subs...)
+	fs := g.PersistentFlags()
+	fs.StringVar(&cfg.BaseURL, "url", "http://127.0.0.1:8080", "base URL of every surface")
+	fs.StringVar(&cfg.GatewayURL, "gateway-url", "", "address of the gateway (sending codes, shipment data), if not --url")
+	fs.StringVar(&cfg.ErrandURL, "errand-url", "", "address of the errand-code API, if not --url")
+	fs.StringVar(&cfg.EcomURL, "ecom-url", "", "address of the ecom API (orders, products, stock, catalogs), if not --url")
+	fs.StringVar(&env, "env", "production", "environment: production or test (errand path parcel or parcel-uat)")
+	fs.StringVar(&cfg.Version, "api-version", client.DefaultVersion, "gateway API version (yyyy-mm)")
+	fs.StringVar(&cfg.ClientID, "client-id", "", "gateway client ID")
+	fs.StringVar(&cfg.ClientSecret, "client-secret", "", "gateway client secret")
+	fs.StringVar(&cfg.Username, "username", "", "service account username")
+	fs.StringVar(&cfg.Password, "password", "", "service account password")
+	fs.DurationVar(&cfg.Timeout, "timeout", client.DefaultTimeout, "limit of each attempt")
+	fs.VisitAll(func(f *pflag.Flag) { envFlag(fs, f.Name) })
+	return g
+}
+
+// command builds the cobra command of one table row.
+func (spec clientCmd) command(cfg *client.Config, env *string) *cobra.Command {
+	what := spec.args
+	if spec.min == 0 && spec.max == 0 {
+		what = "no arguments"
 	}
-	if global.NArg() == 0 {
-		clientUsage(stderr)
-		return flag.ErrHelp
+	cmd := &cobra.Command{
+		Use:   strings.TrimSpace(spec.name + " " + spec.args),
+		Short: spec.short,
+		Args:  rangeArgs(spec.min, spec.max, what),
 	}
-	name, rest := global.Arg(0), global.Args()[1:]
-	cmd, ok := clientCommands[name]
-	if !ok {
-		clientUsage(stderr)
-		return fmt.Errorf("unknown client command %q", name)
+	exec := spec.bind(cmd.Flags())
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		cfg.Environment = client.Environment(strings.ToLower(*env))
+		c, err := client.New(*cfg)
+		if err != nil {
+			return usageError{err}
+		}
+		out, err := exec(cmd.Context(), c, args)
+		if err != nil {
+			return err
+		}
+		return printJSON(cmd.OutOrStdout(), out)
 	}
-	fs := flag.NewFlagSet("client "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: parcelgate client %s [flags] %s\n\n%s\n", name, cmd.args, cmd.help)
-		fs.PrintDefaults()
-	}
-	exec := cmd.bind(fs)
-	if err := fs.Parse(rest); err != nil {
-		return err
-	}
-	cfg.Environment = client.Environment(strings.ToLower(env))
-	c, err := client.New(cfg)
-	if err != nil {
-		return err
-	}
-	out, err := exec(ctx, c, fs.Args())
-	if err != nil {
-		return err
-	}
-	return printJSON(stdout, out)
+	return cmd
 }
 
 // printJSON writes v as indented JSON. A list iterator is written as one
-// array as its items come, so a long list is not held in memory.
+// array as its items come, so a long list is not held in memory; nothing is
+// written before the first page has come, so a list refused at once prints
+// nothing.
 func printJSON(w io.Writer, v any) error {
 	bw := bufio.NewWriter(w)
 	seq, ok := v.(iter.Seq2[any, error])
@@ -131,26 +108,32 @@ func printJSON(w io.Writer, v any) error {
 		bw.WriteByte('\n')
 		return bw.Flush()
 	}
-	bw.WriteString("[")
 	n := 0
 	for item, err := range seq {
 		if err != nil {
-			bw.WriteString("\n]\n")
-			bw.Flush()
+			if n > 0 {
+				// Leave the array unclosed: partial output must not parse
+				// as the whole list.
+				bw.Flush()
+			}
 			return err
 		}
 		b, err := json.MarshalIndent(item, "  ", "  ")
 		if err != nil {
 			return err
 		}
-		if n > 0 {
+		if n == 0 {
+			bw.WriteString("[")
+		} else {
 			bw.WriteByte(',')
 		}
 		bw.WriteString("\n  ")
 		bw.Write(b)
 		n++
 	}
-	if n > 0 {
+	if n == 0 {
+		bw.WriteString("[")
+	} else {
 		bw.WriteString("\n")
 	}
 	bw.WriteString("]\n")
@@ -171,7 +154,7 @@ func items[T any](seq iter.Seq2[T, error]) iter.Seq2[any, error] {
 // readJSON reads the file name ("-" is standard input) into v.
 func readJSON(name string, v any) error {
 	if name == "" {
-		return errors.New("a JSON request is required: -f FILE (- for standard input)")
+		return usagef("a JSON request is required: -f FILE (- for standard input)")
 	}
 	var r io.Reader = os.Stdin
 	if name != "-" {
@@ -189,20 +172,12 @@ func readJSON(name string, v any) error {
 	return nil
 }
 
-// nArgs checks the count of positional arguments.
-func nArgs(args []string, n int, what string) error {
-	if len(args) != n {
-		return fmt.Errorf("want %s", what)
-	}
-	return nil
-}
-
 // listFlags are the paging flags of a list command.
 type listFlags struct {
 	page, size int
 }
 
-func (l *listFlags) bind(fs *flag.FlagSet) {
+func (l *listFlags) bind(fs *pflag.FlagSet) {
 	fs.IntVar(&l.page, "page", -1, "print only this page (0-based) as the page envelope")
 	fs.IntVar(&l.size, "size", 0, "page size (default: the server's)")
 }
@@ -210,7 +185,7 @@ func (l *listFlags) bind(fs *flag.FlagSet) {
 // paging is the Paging of the flags.
 func (l *listFlags) paging() client.Paging { return client.Paging{Page: max(l.page, 0), Size: l.size} }
 
-// list prints one page when -page is given, else every item.
+// list prints one page when --page is given, else every item.
 func list[T any](l *listFlags, page func() (*client.Page[T], error), all func() iter.Seq2[T, error]) (any, error) {
 	if l.page >= 0 {
 		return page()
@@ -220,6 +195,8 @@ func list[T any](l *listFlags, page func() (*client.Page[T], error), all func() 
 
 // timeFlag is a flag holding an RFC 3339 time.
 type timeFlag struct{ t time.Time }
+
+func (f *timeFlag) Type() string { return "time" }
 
 func (f *timeFlag) String() string {
 	if f.t.IsZero() {
@@ -237,95 +214,24 @@ func (f *timeFlag) Set(s string) error {
 	return nil
 }
 
-// commaList is a flag holding a comma-separated list.
+// commaList is a flag holding a comma-separated list; given again, it adds.
 type commaList []string
+
+func (l *commaList) Type() string { return "list" }
 
 func (l *commaList) String() string { return strings.Join(*l, ",") }
 
 func (l *commaList) Set(s string) error {
-	for v := range strings.SplitSeq(s, ",") {
-		if v = strings.TrimSpace(v); v != "" {
-			*l = append(*l, v)
-		}
-	}
+	*l = append(*l, splitList(s)...)
 	return nil
-}
-
-var clientCommands = map[string]clientCommand{
-	"token": {"", "get access tokens: the gateway's and the ecom API's, for the credentials given", func(fs *flag.FlagSet) clientRun {
-		return func(ctx context.Context, c *client.Client, args []string) (any, error) {
-			out := map[string]*client.Token{}
-			var errs []error
-			for api, get := range map[string]func(context.Context) (*client.Token, error){"gateway": c.GatewayToken, "ecom": c.EcomToken} {
-				tok, err := get(ctx)
-				if err != nil {
-					if !errors.Is(err, client.ErrNoCredentials) {
-						errs = append(errs, fmt.Errorf("%s token: %w", api, err))
-					}
-					continue
-				}
-				out[api] = tok
-			}
-			if len(out) == 0 && len(errs) == 0 {
-				return nil, errors.New("no credentials: give -client-id and -client-secret, or -username and -password")
-			}
-			if len(errs) > 0 {
-				return nil, errors.Join(errs...)
-			}
-			return out, nil
-		}
-	}},
-}
-
-func init() {
-	for name, cmd := range map[string]clientCommand{
-		"create-shipment": {"-f FILE", "register shipment data (a ShipmentRequest)", fileBody("the shipment", func(ctx context.Context, c *client.Client, s *client.ShipmentRequest) (any, error) {
-			return c.CreateShipment(ctx, s)
-		})},
-		"shipment": {"TRACKING_NUMBER", "show the shipment data of a tracking number", oneArg("a tracking number", func(ctx context.Context, c *client.Client, tn string) (any, error) {
-			return c.Shipment(ctx, tn)
-		})},
-		"create-sending-code": {"TRACKING_NUMBER", "create (or get) the sending code of a shipment", func(fs *flag.FlagSet) clientRun {
-			noEDI := fs.Bool("no-edi-check", false, "make the code even without shipment data")
-			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
-				if err := nArgs(args, 1, "a tracking number"); err != nil {
-					return nil, err
-				}
-				return c.CreateSendingCode(ctx, args[0], &client.SendingCodeOptions{NoEDICheck: *noEDI})
-			}
-		}},
-		"sending-code": {"TRACKING_NUMBER", "look up the sending code of a shipment", oneArg("a tracking number", func(ctx context.Context, c *client.Client, tn string) (any, error) {
-			return c.SendingCode(ctx, tn)
-		})},
-		"sending-code-shipment": {"CODE", "look up the shipment of a sending code", oneArg("a sending code", func(ctx context.Context, c *client.Client, code string) (any, error) {
-			return c.ShipmentBySendingCode(ctx, code)
-		})},
-		"errand-codes": {"PARCEL_ID...", "get the errand codes of parcels", func(fs *flag.FlagSet) clientRun {
-			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
-				var ids commaList
-				for _, a := range args {
-					ids.Set(a)
-				}
-				if len(ids) == 0 {
-					return nil, errors.New("want one or more parcel IDs")
-				}
-				return c.ErrandCodes(ctx, ids...)
-			}
-		}},
-	} {
-		clientCommands[name] = cmd
-	}
 }
 
 // fileBody binds a command without arguments whose request is read from
 // the JSON file of its -f flag.
-func fileBody[T any](what string, run func(ctx context.Context, c *client.Client, body *T) (any, error)) func(*flag.FlagSet) clientRun {
-	return func(fs *flag.FlagSet) clientRun {
-		file := fs.String("f", "", what+" as JSON (- for standard input)")
-		return func(ctx context.Context, c *client.Client, args []string) (any, error) {
-			if len(args) > 0 {
-				return nil, fmt.Errorf("unexpected arguments: %v", args)
-			}
+func fileBody[T any](what string, run func(ctx context.Context, c *client.Client, body *T) (any, error)) func(*pflag.FlagSet) clientRun {
+	return func(fs *pflag.FlagSet) clientRun {
+		file := fs.StringP("file", "f", "", what+" as JSON (- for standard input)")
+		return func(ctx context.Context, c *client.Client, _ []string) (any, error) {
 			body := new(T)
 			if err := readJSON(*file, body); err != nil {
 				return nil, err
@@ -336,19 +242,16 @@ func fileBody[T any](what string, run func(ctx context.Context, c *client.Client
 }
 
 // oneArg binds a command without flags that takes one argument.
-func oneArg(what string, run func(ctx context.Context, c *client.Client, arg string) (any, error)) func(*flag.FlagSet) clientRun {
-	return func(*flag.FlagSet) clientRun {
+func oneArg(run func(ctx context.Context, c *client.Client, arg string) (any, error)) func(*pflag.FlagSet) clientRun {
+	return func(*pflag.FlagSet) clientRun {
 		return func(ctx context.Context, c *client.Client, args []string) (any, error) {
-			if err := nArgs(args, 1, what); err != nil {
-				return nil, err
-			}
 			return run(ctx, c, args[0])
 		}
 	}
 }
 
 // bindProductQuery declares the filter flags of product and balance lists.
-func bindProductQuery(fs *flag.FlagSet, q *client.ProductQuery, l *listFlags, modified bool) func() *client.ProductQuery {
+func bindProductQuery(fs *pflag.FlagSet, q *client.ProductQuery, l *listFlags, modified bool) func() *client.ProductQuery {
 	var ids, eans commaList
 	var from timeFlag
 	fs.Var(&ids, "product", "product external IDs, comma-separated")
@@ -363,90 +266,158 @@ func bindProductQuery(fs *flag.FlagSet, q *client.ProductQuery, l *listFlags, mo
 	}
 }
 
-func init() {
-	for name, cmd := range map[string]clientCommand{
-		"put-inventory": {"-f FILE", "create or replace products: a JSON array of {product, balances}", fileBody("the entries", func(ctx context.Context, c *client.Client, entries *[]client.InventoryEntry) (any, error) {
+// bindCatalogFilter declares the flags that narrow a supplier's list to a
+// retailer or one of its catalogs.
+func bindCatalogFilter(fs *pflag.FlagSet, q *client.ProductQuery, what string) {
+	fs.StringVar(&q.RetailerID, "retailer", "", "only "+what+" this retailer's catalogs (business ID)")
+	fs.StringVar(&q.CatalogExternalID, "catalog", "", "only "+what+" this catalog")
+}
+
+// clientCommands is every client command, grouped as the interface is:
+// tokens, codes (gateway and errand), products and stock, orders.
+var clientCommands = []clientCmd{
+	{name: "token", short: "Get access tokens: the gateway's and the ecom API's, for the credentials given",
+		bind: func(fs *pflag.FlagSet) clientRun {
+			return func(ctx context.Context, c *client.Client, _ []string) (any, error) {
+				out := map[string]*client.Token{}
+				var errs []error
+				for api, get := range map[string]func(context.Context) (*client.Token, error){"gateway": c.GatewayToken, "ecom": c.EcomToken} {
+					tok, err := get(ctx)
+					if err != nil {
+						if !errors.Is(err, client.ErrNoCredentials) {
+							errs = append(errs, fmt.Errorf("%s token: %w", api, err))
+						}
+						continue
+					}
+					out[api] = tok
+				}
+				if len(out) == 0 && len(errs) == 0 {
+					return nil, usagef("no credentials: give --client-id and --client-secret, or --username and --password")
+				}
+				if len(errs) > 0 {
+					return nil, errors.Join(errs...)
+				}
+				return out, nil
+			}
+		}},
+
+	{name: "create-shipment", args: "-f FILE", short: "Register shipment data (a ShipmentRequest); prints the shipment with its parcel IDs",
+		bind: fileBody("the shipment", func(ctx context.Context, c *client.Client, s *client.ShipmentRequest) (any, error) {
+			return c.CreateShipment(ctx, s)
+		})},
+	{name: "shipment", args: "TRACKING_NUMBER", min: 1, max: 1, short: "Show the shipment data of a tracking number",
+		bind: oneArg(func(ctx context.Context, c *client.Client, tn string) (any, error) { return c.Shipment(ctx, tn) })},
+	{name: "create-sending-code", args: "TRACKING_NUMBER", min: 1, max: 1, short: "Create (or get) the label-less sending code of a shipment",
+		bind: func(fs *pflag.FlagSet) clientRun {
+			noEDI := fs.Bool("no-edi-check", false, "make the code even without shipment data")
+			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
+				return c.CreateSendingCode(ctx, args[0], &client.SendingCodeOptions{NoEDICheck: *noEDI})
+			}
+		}},
+	{name: "sending-code", args: "TRACKING_NUMBER", min: 1, max: 1, short: "Look up the sending code of a shipment",
+		bind: oneArg(func(ctx context.Context, c *client.Client, tn string) (any, error) { return c.SendingCode(ctx, tn) })},
+	{name: "sending-code-shipment", args: "CODE", min: 1, max: 1, short: "Look up the shipment of a sending code",
+		bind: oneArg(func(ctx context.Context, c *client.Client, code string) (any, error) {
+			return c.ShipmentBySendingCode(ctx, code)
+		})},
+	{name: "errand-codes", args: "PARCEL_ID...", min: 1, max: -1, short: "Get the errand codes of parcels (IDs as arguments or comma-separated)",
+		bind: func(fs *pflag.FlagSet) clientRun {
+			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
+				var ids commaList
+				for _, a := range args {
+					ids.Set(a)
+				}
+				if len(ids) == 0 {
+					return nil, usagef("want one or more parcel IDs")
+				}
+				return c.ErrandCodes(ctx, ids...)
+			}
+		}},
+
+	{name: "put-inventory", args: "-f FILE", short: "Create or replace products: a JSON array of {product, balances}",
+		bind: fileBody("the entries", func(ctx context.Context, c *client.Client, entries *[]client.InventoryEntry) (any, error) {
 			return c.PutInventory(ctx, *entries)
 		})},
-		"inventory": {"", "list the supplier's products with their balances", func(fs *flag.FlagSet) clientRun {
+	{name: "inventory", short: "List the supplier's products with their balances",
+		bind: func(fs *pflag.FlagSet) clientRun {
 			var l listFlags
 			var q client.ProductQuery
-			fs.StringVar(&q.RetailerID, "retailer", "", "only products published to this retailer")
-			fs.StringVar(&q.CatalogExternalID, "catalog", "", "only products published to this catalog")
+			bindCatalogFilter(fs, &q, "products published to")
 			query := bindProductQuery(fs, &q, &l, false)
-			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
+			return func(ctx context.Context, c *client.Client, _ []string) (any, error) {
 				q := query()
 				return list(&l, func() (*client.Page[client.InventoryItem], error) { return c.InventoryPage(ctx, q) },
 					func() iter.Seq2[client.InventoryItem, error] { return c.Inventory(ctx, q) })
 			}
 		}},
-		"product": {"EXTERNAL_ID", "show one of the supplier's products with its balances", oneArg("a product external ID", func(ctx context.Context, c *client.Client, id string) (any, error) {
-			return c.InventoryItem(ctx, id)
-		})},
-		"delete-products": {"EXTERNAL_ID...", "end the sale of products (status EOS)", func(fs *flag.FlagSet) clientRun {
+	{name: "product", args: "EXTERNAL_ID", min: 1, max: 1, short: "Show one of the supplier's products with its balances",
+		bind: oneArg(func(ctx context.Context, c *client.Client, id string) (any, error) { return c.InventoryItem(ctx, id) })},
+	{name: "delete-products", args: "EXTERNAL_ID...", min: 1, max: -1, short: "End the sale of products (status EOS)",
+		bind: func(fs *pflag.FlagSet) clientRun {
 			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
-				if len(args) == 0 {
-					return nil, errors.New("want one or more product external IDs")
-				}
 				return c.DeleteProducts(ctx, args...)
 			}
 		}},
-		"put-balances": {"-f FILE", "publish products, update stock or prices: a JSON array of balances", fileBody("the balance updates", func(ctx context.Context, c *client.Client, updates *[]client.BalanceUpdate) (any, error) {
+	{name: "put-balances", args: "-f FILE", short: "Publish products to catalogs, update stock or prices: a JSON array of balances",
+		bind: fileBody("the balance updates", func(ctx context.Context, c *client.Client, updates *[]client.BalanceUpdate) (any, error) {
 			return c.PutBalances(ctx, *updates)
 		})},
-		"balances": {"", "list the supplier's balances in every catalog", func(fs *flag.FlagSet) clientRun {
+	{name: "balances", short: "List the supplier's balances in every catalog",
+		bind: func(fs *pflag.FlagSet) clientRun {
 			var l listFlags
 			var q client.ProductQuery
-			fs.StringVar(&q.RetailerID, "retailer", "", "only this retailer's catalogs")
-			fs.StringVar(&q.CatalogExternalID, "catalog", "", "only this catalog")
+			bindCatalogFilter(fs, &q, "in")
 			query := bindProductQuery(fs, &q, &l, true)
-			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
+			return func(ctx context.Context, c *client.Client, _ []string) (any, error) {
 				q := query()
 				return list(&l, func() (*client.Page[client.Balance], error) { return c.BalancesPage(ctx, q) },
 					func() iter.Seq2[client.Balance, error] { return c.Balances(ctx, q) })
 			}
 		}},
-		"delete-balances": {"PRODUCT_EXTERNAL_ID", "remove a product from catalogs (all of them unless narrowed)", func(fs *flag.FlagSet) clientRun {
-			retailer := fs.String("retailer", "", "only this retailer's catalogs")
-			catalog := fs.String("catalog", "", "only this catalog")
+	{name: "delete-balances", args: "PRODUCT_EXTERNAL_ID", min: 1, max: 1, short: "Remove a product from catalogs (all of them unless narrowed)",
+		bind: func(fs *pflag.FlagSet) clientRun {
+			var q client.ProductQuery
+			bindCatalogFilter(fs, &q, "from")
 			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
-				if err := nArgs(args, 1, "a product external ID"); err != nil {
-					return nil, err
-				}
-				return c.DeleteBalances(ctx, args[0], *retailer, *catalog)
+				return c.DeleteBalances(ctx, args[0], q.RetailerID, q.CatalogExternalID)
 			}
 		}},
-		"catalogs": {"", "list the caller's catalogs", func(fs *flag.FlagSet) clientRun {
+	{name: "remove-from-catalogs", args: "-f FILE", short: "Remove products from catalogs: a JSON array of {productExternalId, catalogExternalId, retailerId}; prints the entries not applied",
+		bind: fileBody("the removals", func(ctx context.Context, c *client.Client, rs *[]client.BalanceRemoval) (any, error) {
+			return c.RemoveFromCatalogs(ctx, *rs)
+		})},
+	{name: "migrate-products", short: "Drop the business-ID prefix from the supplier's product IDs ({businessId}-{x} becomes {x})",
+		bind: func(fs *pflag.FlagSet) clientRun {
+			return func(ctx context.Context, c *client.Client, _ []string) (any, error) { return c.MigrateProductIDs(ctx) }
+		}},
+	{name: "catalogs", short: "List the caller's catalogs (as retailer, or those it may publish to as supplier)",
+		bind: func(fs *pflag.FlagSet) clientRun {
 			var l listFlags
 			role := fs.String("role", "", "RETAILER (catalogs owned) or SUPPLIER (catalogs open to the caller)")
 			l.bind(fs)
-			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
-				r := strings.ToUpper(*role)
-				return list(&l, func() (*client.Page[client.Catalog], error) { return c.CatalogsPage(ctx, r, l.paging()) },
-					func() iter.Seq2[client.Catalog, error] { return c.Catalogs(ctx, r) })
+			return func(ctx context.Context, c *client.Client, _ []string) (any, error) {
+				q := &client.CatalogQuery{Role: client.CatalogRole(strings.ToUpper(*role)), Paging: l.paging()}
+				return list(&l, func() (*client.Page[client.Catalog], error) { return c.CatalogsPage(ctx, q) },
+					func() iter.Seq2[client.Catalog, error] { return c.Catalogs(ctx, q) })
 			}
 		}},
-		"catalog-products": {"CATALOG_ID", "list the products published to a catalog (retailer)", func(fs *flag.FlagSet) clientRun {
+	{name: "catalog-products", args: "CATALOG_ID", min: 1, max: 1, short: "List the products published to a catalog (retailer)",
+		bind: func(fs *pflag.FlagSet) clientRun {
 			var l listFlags
 			var q client.ProductQuery
 			query := bindProductQuery(fs, &q, &l, false)
 			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
-				if err := nArgs(args, 1, "a catalog ID"); err != nil {
-					return nil, err
-				}
 				q := query()
 				return list(&l, func() (*client.Page[client.InventoryItem], error) { return c.CatalogProductsPage(ctx, args[0], q) },
 					func() iter.Seq2[client.InventoryItem, error] { return c.CatalogProducts(ctx, args[0], q) })
 			}
 		}},
-		"catalog-balances": {"[CATALOG_ID]", "list the balances of a catalog, or of all the retailer's catalogs", func(fs *flag.FlagSet) clientRun {
+	{name: "catalog-balances", args: "[CATALOG_ID]", min: 0, max: 1, short: "List the balances of a catalog, or of all the retailer's catalogs",
+		bind: func(fs *pflag.FlagSet) clientRun {
 			var l listFlags
 			var q client.ProductQuery
 			query := bindProductQuery(fs, &q, &l, true)
 			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
-				if len(args) > 1 {
-					return nil, errors.New("want at most one catalog ID")
-				}
 				catalog := ""
 				if len(args) == 1 {
 					catalog = args[0]
@@ -456,36 +427,40 @@ func init() {
 					func() iter.Seq2[client.Balance, error] { return c.CatalogBalances(ctx, catalog, q) })
 			}
 		}},
-		"create-order": {"-f FILE", "place a warehouse sales order (an OrderRequest)", fileBody("the order", func(ctx context.Context, c *client.Client, o *client.OrderRequest) (any, error) {
+
+	{name: "create-order", args: "-f FILE", short: "Place a warehouse sales order (an OrderRequest)",
+		bind: fileBody("the order", func(ctx context.Context, c *client.Client, o *client.OrderRequest) (any, error) {
 			return c.CreateOrder(ctx, o)
 		})},
-		"orders": {"", "list orders", func(fs *flag.FlagSet) clientRun {
+	{name: "orders", short: "List orders, filtered by change time, reference, status or warehouse",
+		bind: func(fs *pflag.FlagSet) clientRun {
 			var l listFlags
 			var q client.OrderQuery
 			var from, to timeFlag
 			var statuses commaList
 			fs.Var(&from, "updated-from", "only orders changed after this RFC 3339 time")
 			fs.Var(&to, "updated-to", "only orders changed up to this RFC 3339 time")
-			fs.StringVar(&q.RefName, "ref-name", "", "reference name (default SO with -ref-value)")
+			fs.StringVar(&q.RefName, "ref-name", "", "reference name (default SO with --ref-value)")
 			fs.StringVar(&q.RefValue, "ref-value", "", "only orders with this reference value")
-			fs.Var(&statuses, "status", "only orders in these statuses, comma-separated")
+			fs.Var(&statuses, "status", "only orders in these statuses, comma-separated (Created, Submitted, Delivered, Cancelled, Error)")
 			fs.StringVar(&q.WarehouseExternalID, "warehouse", "", "only orders of this warehouse")
 			l.bind(fs)
-			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
-				q.UpdatedFrom, q.UpdatedTo, q.Statuses, q.Paging = from.t, to.t, statuses, l.paging()
+			return func(ctx context.Context, c *client.Client, _ []string) (any, error) {
+				q.UpdatedFrom, q.UpdatedTo, q.Paging = from.t, to.t, l.paging()
+				q.Statuses = nil
+				for _, s := range statuses {
+					q.Statuses = append(q.Statuses, client.OrderStatus(s))
+				}
 				return list(&l, func() (*client.Page[client.Order], error) { return c.OrdersPage(ctx, &q) },
 					func() iter.Seq2[client.Order, error] { return c.Orders(ctx, &q) })
 			}
 		}},
-		"order": {"ID", "show an order by its ID or externalId", oneArg("an order ID", func(ctx context.Context, c *client.Client, id string) (any, error) {
-			return c.Order(ctx, id)
-		})},
-		"update-order": {"ID -f FILE", "send new content for an order still Created", func(fs *flag.FlagSet) clientRun {
-			file := fs.String("f", "", "the order as JSON")
+	{name: "order", args: "ID", min: 1, max: 1, short: "Show an order by its service ID or externalId",
+		bind: oneArg(func(ctx context.Context, c *client.Client, id string) (any, error) { return c.Order(ctx, id) })},
+	{name: "update-order", args: "ID -f FILE", min: 1, max: 1, short: "Send new content for an order still Created",
+		bind: func(fs *pflag.FlagSet) clientRun {
+			file := fs.StringP("file", "f", "", "the order as JSON (- for standard input)")
 			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
-				if err := nArgs(args, 1, "an order ID"); err != nil {
-					return nil, err
-				}
 				var o client.OrderRequest
 				if err := readJSON(*file, &o); err != nil {
 					return nil, err
@@ -493,15 +468,33 @@ func init() {
 				return c.UpdateOrder(ctx, args[0], &o)
 			}
 		}},
-		"cancel-order": {"ID", "cancel an order not yet Delivered", oneArg("an order ID", func(ctx context.Context, c *client.Client, id string) (any, error) {
-			return c.CancelOrder(ctx, id)
-		})},
-		"reopen-order": {"ID", "send an order in Error again (with -f, with new content)", func(fs *flag.FlagSet) clientRun {
-			file := fs.String("f", "", "new content as JSON (optional)")
+	{name: "cancel-order", args: "ID", min: 1, max: 1, short: "Cancel an order not yet Delivered",
+		bind: oneArg(func(ctx context.Context, c *client.Client, id string) (any, error) { return c.CancelOrder(ctx, id) })},
+	{name: "add-order-comment", args: "ID", min: 1, max: 1, short: "Add a note for the warehouse to an order",
+		bind: func(fs *pflag.FlagSet) clientRun {
+			var cm client.OrderComment
+			fs.StringVar(&cm.Value, "value", "", "the note")
+			fs.StringVar(&cm.Type, "type", "passThrough", "pickingNote (the shopper's note) or passThrough")
+			fs.StringVar(&cm.ExternalID, "external-id", "", "your own ID of the note; sending it again replaces the note")
+			fs.StringVar(&cm.Author, "author", "", "who wrote it")
+			fs.StringVar(&cm.Origin, "origin", "", "where it comes from, e.g. WOOCOMMERCE")
 			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
-				if err := nArgs(args, 1, "an order ID"); err != nil {
+				return c.AddOrderComment(ctx, args[0], cm)
+			}
+		}},
+	{name: "delete-order-comment", args: "ID COMMENT_ID", min: 2, max: 2, short: "Remove a note from an order (by its id or your externalId of it)",
+		bind: func(fs *pflag.FlagSet) clientRun {
+			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
+				if err := c.DeleteOrderComment(ctx, args[0], args[1]); err != nil {
 					return nil, err
 				}
+				return map[string]string{"deleted": args[1]}, nil
+			}
+		}},
+	{name: "reopen-order", args: "ID", min: 1, max: 1, short: "Send an order in Error or Cancelled again (with -f, with new content)",
+		bind: func(fs *pflag.FlagSet) clientRun {
+			file := fs.StringP("file", "f", "", "new content as JSON (optional; - for standard input)")
+			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
 				var o *client.OrderRequest
 				if *file != "" {
 					o = new(client.OrderRequest)
@@ -512,16 +505,11 @@ func init() {
 				return c.ReopenOrder(ctx, args[0], o)
 			}
 		}},
-		"set-order-preferences": {"ID", "change an order's preferences (-auto-submit=true releases a held order)", func(fs *flag.FlagSet) clientRun {
+	{name: "set-order-preferences", args: "ID", min: 1, max: 1, short: "Change an order's preferences (--auto-submit=true releases a held order)",
+		bind: func(fs *pflag.FlagSet) clientRun {
 			auto := fs.Bool("auto-submit", true, "submit the order to the warehouse by itself")
 			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
-				if err := nArgs(args, 1, "an order ID"); err != nil {
-					return nil, err
-				}
 				return c.SetOrderPreferences(ctx, args[0], client.OrderPreferences{AutoSubmit: *auto})
 			}
 		}},
-	} {
-		clientCommands[name] = cmd
-	}
 }

@@ -58,7 +58,6 @@ func TestClientCLIEverydayTasks(t *testing.T) {
 	if out := must("balances", "-page", "0", "-product", "1234567-1-P1"); !strings.Contains(out, `"totalElements": 1`) {
 		t.Errorf("balances page: %s", out)
 	}
-
 	var o struct{ ID, ExternalID string }
 	json.Unmarshal([]byte(must("create-order", "-f", file("o.json", `{"externalId":"1234567-1-CLI1","serviceCode":"2103",
 		"deliveryAddress":{"name":"Maija","email":"maija@example.com"},
@@ -69,10 +68,31 @@ func TestClientCLIEverydayTasks(t *testing.T) {
 	if out := must("orders", "-status", "Created"); !strings.Contains(out, o.ID) {
 		t.Errorf("orders: %s", out)
 	}
+	var cm struct{ ID, Value string }
+	json.Unmarshal([]byte(must("add-order-comment", "-value", "Door code 1234", "-type", "pickingNote", "-external-id", "412", o.ExternalID)), &cm)
+	if cm.ID == "" || cm.Value != "Door code 1234" {
+		t.Errorf("add-order-comment %+v", cm)
+	}
+	if out := must("order", "CLI1"); !strings.Contains(out, "Door code 1234") {
+		t.Errorf("the comment is not on the order (found by its bare ID): %s", out)
+	}
+	if out := must("delete-order-comment", o.ExternalID, "412"); !strings.Contains(out, `"deleted": "412"`) {
+		t.Errorf("delete-order-comment: %s", out)
+	}
 	if out := must("cancel-order", o.ExternalID); !strings.Contains(out, `"Cancelled"`) {
 		t.Errorf("cancel-order: %s", out)
 	}
 	if _, err := cli("order", "1234567-1-NOPE"); err == nil || !strings.Contains(err.Error(), "404") {
 		t.Errorf("unknown order: %v", err)
 	}
+	// The provider's ID migration and the plugin's removals (issue 12).
+	must("put-inventory", "-f", file("p2.json", `[{"product":{"externalId":"1234567-1-P2","descriptions":{"fi":{"name":"Toinen"}}},
+		"balances":[{"retailerId":"1234567-1","catalogExternalId":"WH1","quantity":1}]}]`))
+	if out := must("migrate-products"); !strings.Contains(out, `"P2"`) || !strings.Contains(out, `"P1"`) {
+		t.Errorf("migrate-products: %s", out)
+	}
+	if out := must("remove-from-catalogs", "-f", file("r.json", `[{"productExternalId":"P2","catalogExternalId":"WH1","retailerId":"1234567-1"},{"productExternalId":"NOPE"}]`)); !strings.Contains(out, `"index": 1`) || strings.Contains(out, `"index": 0`) {
+		t.Errorf("remove-from-catalogs: %s", out)
+	}
+
 }

@@ -34,7 +34,7 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// DESIGN §10: every acknowledged write is durable — a server killed with
+// decisions §10: every acknowledged write is durable — a server killed with
 // SIGKILL while writers are busy loses nothing it answered 2xx for.
 func TestKilledServerLosesNothingAcknowledged(t *testing.T) {
 	if testing.Short() {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -15,6 +17,7 @@ import (
 	"time"
 
 	"github.com/parcelgate/parcelgate/demo"
+	"github.com/spf13/pflag"
 )
 
 // syncBuffer is a bytes.Buffer safe to write from the server goroutine
@@ -159,6 +162,25 @@ func TestServeDemo(t *testing.T) {
 	if resp.StatusCode != 200 || page.Page.TotalElements != 4 {
 		t.Fatalf("demo retail catalog: %d, %d products", resp.StatusCode, page.Page.TotalElements)
 	}
+}
+
+// parseServe parses serve's command line as the serve command does, with
+// the environment's defaults, without starting anything.
+func parseServe(name string, args []string, stderr io.Writer) (*serveConfig, error) {
+	var c serveConfig
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	serveFlags(fs, &c)
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected arguments: %v", fs.Args())
+	}
+	if err := envDefaults(fs); err != nil {
+		return nil, err
+	}
+	return &c, c.check(fs)
 }
 
 // Flags fall back to PARCELGATE_<NAME>; a bad value is refused before

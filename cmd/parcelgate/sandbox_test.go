@@ -20,7 +20,7 @@ func TestAdminSandboxCLI(t *testing.T) {
 	cli := func(args ...string) (string, error) {
 		t.Helper()
 		var out bytes.Buffer
-		err := run(context.Background(), append([]string{"admin", "-url", base, "-admin-token", "adm"}, args...), &out, &bytes.Buffer{})
+		err := run(context.Background(), append([]string{"admin", "--url", base, "--admin-token", "adm"}, args...), &out, &bytes.Buffer{})
 		return out.String(), err
 	}
 	must := func(want string, args ...string) string {
@@ -31,20 +31,20 @@ func TestAdminSandboxCLI(t *testing.T) {
 		}
 		return out
 	}
-	must(`"name": "demo"`, "snapshots", "-env", "test", "1234567-1")
-	must(`"value": "Submitted"`, "order-status", "-env", "test", "-business-id", "1234567-1", "-external-id", demo.SampleOrder, "-value", "Submitted")
-	must(`"orders": 1`, "reset", "-env", "test", "1234567-1")
-	must(`"orders": 1`, "restore", "-env", "test", "-name", "demo", "1234567-1")
-	must(`"name": "mine"`, "snapshot", "-env", "test", "-name", "mine", "1234567-1")
-	must("ok", "drop-snapshot", "-env", "test", "-name", "mine", "1234567-1")
-	must(`"organizations": 2`, "reset-environment", "-env", "test")
+	must(`"name": "demo"`, "snapshots", "--env", "test", "1234567-1")
+	must(`"value": "Submitted"`, "order-status", "--env", "test", "--business-id", "1234567-1", "--external-id", demo.SampleOrder, "--value", "Submitted")
+	must(`"orders": 1`, "reset", "--env", "test", "1234567-1")
+	must(`"orders": 1`, "restore", "--env", "test", "--name", "demo", "1234567-1")
+	must(`"name": "mine"`, "snapshot", "--env", "test", "--name", "mine", "1234567-1")
+	must("ok", "drop-snapshot", "--env", "test", "--name", "mine", "1234567-1")
+	must(`"organizations": 2`, "reset-environment", "--env", "test")
 	must(`"snapshot": "demo"`, "demo-reset")
 
 	var f struct{ ID string }
-	json.Unmarshal([]byte(must(`"status": 503`, "inject-fault", "-env", "test", "-route", "/ecommerce/v3/orders", "-status", "503", "-retry-after", "1", "-count", "1")), &f)
-	must(f.ID, "faults", "-env", "test")
+	json.Unmarshal([]byte(must(`"status": 503`, "inject-fault", "--env", "test", "--route", "/ecommerce/v3/orders", "--status", "503", "--retry-after", "1", "--count", "1")), &f)
+	must(f.ID, "faults", "--env", "test")
 	must("ok", "remove-fault", f.ID)
-	if _, err := cli("inject-fault", "-env", "test", "-status", "404"); err == nil || !strings.Contains(err.Error(), "status") {
+	if _, err := cli("inject-fault", "--env", "test", "--status", "404"); err == nil || !strings.Contains(err.Error(), "status") {
 		t.Fatalf("a status outside the list: %v", err)
 	}
 
@@ -78,9 +78,9 @@ func TestAdminSandboxCLI(t *testing.T) {
 	if !strings.Contains(out, `"route": "/ecommerce/v3/orders"`) {
 		t.Fatalf("request: %v %s", err, out)
 	}
-	must("cli-journal-1", "requests", "-env", "test", "-business-id", "1234567-1", "-status", "2xx")
+	must("cli-journal-1", "requests", "--env", "test", "--business-id", "1234567-1", "--status", "2xx")
 
-	must(`"offset": "1h0m0s"`, "advance-clock", "-env", "test", "1h")
-	must(`"offset": "1h0m0s"`, "clock", "-env", "test")
-	must(`"offset": "0s"`, "clock", "-env", "production")
+	must(`"offset": "1h0m0s"`, "advance-clock", "--env", "test", "1h")
+	must(`"offset": "1h0m0s"`, "clock", "--env", "test")
+	must(`"offset": "0s"`, "clock", "--env", "production")
 }

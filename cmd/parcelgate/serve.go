@@ -4,12 +4,12 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"os/signal"
 	"strings"
 	"syscall"
@@ -21,6 +21,8 @@ import (
 	"github.com/parcelgate/parcelgate/fulfillment"
 	"github.com/parcelgate/parcelgate/httpapi"
 	"github.com/parcelgate/parcelgate/sqlstore"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 type serveConfig struct {
@@ -35,13 +37,16 @@ type serveConfig struct {
 	maxBody      int64
 	logLevel     string
 	rateLimit    float64
+	// dbTimeout is each request's deadline for its database work, and
+	// how long opening a PostgreSQL connection may take.
+	dbTimeout    time.Duration
 	submitAfter  time.Duration
 	deliverAfter time.Duration
 	// delaysGiven is set when either delay came from a flag or the
 	// environment; --demo shortens only delays nobody chose.
 	delaysGiven bool
 
-	// codeRetention is how long a code lives undelivered (DESIGN §5).
+	// codeRetention is how long a code lives undelivered (decisions §5).
 	codeRetention time.Duration
 
 	// journal keeps the last journalSize API calls of each organization.
@@ -56,10 +61,10 @@ const (
 	demoDeliverAfter = 10 * time.Second
 )
 
-func serveFlags(name string, c *serveConfig) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+// serveFlags declares the flags of serve on fs.
+func serveFlags(fs *pflag.FlagSet, c *serveConfig) {
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "address to listen on")
-	fs.StringVar(&c.db, "db", "sqlite:parcelgate.db", "database: sqlite:PATH, memory (gone when the server stops) or a postgres:// URL")
+	dbFlag(fs, &c.db)
 	fs.StringVar(&c.adminToken, "admin-token", "", "bearer token of the operator API (generated and printed when empty)")
 	fs.StringVar(&c.publicURL, "public-url", "", "base URL clients reach this server at (default: the URL of each request)")
 	fs.StringVar(&c.fulfillment, "fulfillment", "auto", "warehouse engine: auto (orders move on by themselves) or manual (only through the operator API)")
@@ -68,52 +73,99 @@ func serveFlags(name string, c *serveConfig) *flag.FlagSet {
 	fs.StringVar(&c.versions, "versions", strings.Join(parcelgate.DefaultVersions, ","), "gateway API versions served, comma-separated (yyyy-mm)")
 	fs.Int64Var(&c.maxBody, "max-body-bytes", 16<<20, "largest request body accepted (413 beyond)")
 	fs.StringVar(&c.logLevel, "log-level", "info", "debug, info, warn or error")
-	fs.DurationVar(&c.submitAfter, "submit-after", 30*time.Second, "--fulfillment auto: how long an order stays Created before the warehouse takes it (Submitted)")
-	fs.DurationVar(&c.deliverAfter, "deliver-after", 2*time.Minute, "--fulfillment auto: how long the warehouse takes to pick and pack a Submitted order (Delivered)")
+	fs.DurationVar(&c.submitAfter, "submit-after", 30*time.Second, "--fulfillment auto: how long an order stays Created before the warehouse takes it (Submitted); --demo: 3s")
+	fs.DurationVar(&c.deliverAfter, "deliver-after", 2*time.Minute, "--fulfillment auto: how long the warehouse takes to pick and pack a Submitted order (Delivered); --demo: 10s")
 	fs.Float64Var(&c.rateLimit, "rate-limit", 0, "API requests per second per credential, bursts of twice that (0: no limit)")
+	fs.DurationVar(&c.dbTimeout, "db-timeout", 5*time.Second, "longest a request waits for the database (and a PostgreSQL connection may take to open) before it is answered 503")
 	fs.DurationVar(&c.codeRetention, "code-retention", parcelgate.DefaultCodeRetention, "how long a sending or errand code stays active when its shipment is not delivered first")
 	fs.BoolVar(&c.journal, "journal", true, "keep a request journal: the last API calls of each organization, secrets redacted (GET /admin/v1/requests)")
 	fs.IntVar(&c.journalSize, "journal-size", parcelgate.JournalPerTenant, "how many API calls the request journal keeps per organization")
-	return fs
+	fs.VisitAll(func(f *pflag.Flag) { envFlag(fs, f.Name) })
 }
 
-func parseServe(name string, args []string, stderr io.Writer) (*serveConfig, error) {
-	var c serveConfig
-	fs := serveFlags(name, &c)
-	fs.SetOutput(stderr)
-	if err := fs.Parse(args); err != nil {
-		return nil, err
-	}
-	if fs.NArg() > 0 {
-		return nil, fmt.Errorf("unexpected arguments: %v", fs.Args())
-	}
-	if err := envDefaults(fs); err != nil {
-		return nil, err
+func dbFlag(fs *pflag.FlagSet, db *string) {
+	fs.StringVar(db, "db", "sqlite:parcelgate.db", "database: sqlite:PATH, memory (gone when the server stops) or a postgres:// URL")
+}
+
+// check validates the flags once they are all set, the environment's
+// included; a bad value is a usage error.
+func (c *serveConfig) check(fs *pflag.FlagSet) error {
+	if c.dbTimeout <= 0 {
+		return usagef("--db-timeout must be positive, not %s", c.dbTimeout)
 	}
 	if c.journalSize < 1 || c.journalSize > 100000 {
-		return nil, fmt.Errorf("--journal-size must be 1-100000, not %d", c.journalSize)
+		return usagef("--journal-size must be 1-100000, not %d", c.journalSize)
 	}
 	if c.codeRetention <= 0 {
-		return nil, fmt.Errorf("--code-retention must be positive, not %s", c.codeRetention)
+		return usagef("--code-retention must be positive, not %s", c.codeRetention)
 	}
 	if c.fulfillment != "auto" && c.fulfillment != "manual" {
-		return nil, fmt.Errorf("--fulfillment must be auto or manual, not %q", c.fulfillment)
+		return usagef("--fulfillment must be auto or manual, not %q", c.fulfillment)
 	}
 	if c.submitAfter < 0 || c.deliverAfter < 0 {
-		return nil, fmt.Errorf("--submit-after and --deliver-after must not be negative")
+		return usagef("--submit-after and --deliver-after must not be negative")
 	}
-	fs.Visit(func(f *flag.Flag) {
-		c.delaysGiven = c.delaysGiven || f.Name == "submit-after" || f.Name == "deliver-after"
-	})
+	if _, err := newLogger(io.Discard, c.logLevel); err != nil {
+		return usageError{err}
+	}
+	// A delay set on the command line or in the environment is kept under
+	// --demo; --demo shortens only delays nobody chose.
+	for _, name := range []string{"submit-after", "deliver-after"} {
+		_, inEnv := os.LookupEnv(envName(name))
+		c.delaysGiven = c.delaysGiven || fs.Changed(name) || inEnv
+	}
 	if c.demo && !c.delaysGiven {
 		c.submitAfter, c.deliverAfter = demoSubmitAfter, demoDeliverAfter
 	}
 	for v := range strings.SplitSeq(c.versions, ",") {
 		if !parcelgate.ValidVersion(strings.TrimSpace(v)) {
-			return nil, fmt.Errorf("--versions: %q is not a yyyy-mm version", v)
+			return usagef("--versions: %q is not a yyyy-mm version", v)
 		}
 	}
-	return &c, nil
+	return nil
+}
+
+func serveCommand() *cobra.Command {
+	var c serveConfig
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Run the server (the default command)",
+		Long: `Run the server: every surface of the interface, the operator API, /docs,
+/healthz, /readyz and /metrics on one address. It binds the address first,
+then opens (and migrates) the database. With --demo it seeds a demo tenant on
+an empty database and prints its credentials and first commands.
+
+Each flag can also be set as PARCELGATE_<NAME>, e.g. PARCELGATE_DB.`,
+		Args: rangeArgs(0, 0, "no arguments, only flags"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := c.check(cmd.Flags()); err != nil {
+				return err
+			}
+			return serve(cmd.Context(), &c, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	serveFlags(cmd.Flags(), &c)
+	return cmd
+}
+
+func migrateCommand() *cobra.Command {
+	var db string
+	cmd := &cobra.Command{
+		Use:   "migrate",
+		Short: "Apply the database migrations and exit",
+		Long: `Apply the database migrations and exit. serve also applies them at start;
+run migrate first to upgrade the schema before starting new instances.
+Migrations run under a lock, so concurrent runs are safe.
+
+--db can also be set as PARCELGATE_DB.`,
+		Args: rangeArgs(0, 0, "no arguments, only --db"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return migrate(cmd.Context(), db, cmd.OutOrStdout())
+		},
+	}
+	dbFlag(cmd.Flags(), &db)
+	envFlag(cmd.Flags(), "db")
+	return cmd
 }
 
 func (c *serveConfig) versionList() []string {
@@ -132,12 +184,8 @@ func newLogger(w io.Writer, level string) (*slog.Logger, error) {
 	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: l})), nil
 }
 
-func migrate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	c, err := parseServe("migrate", args, stderr)
-	if err != nil {
-		return err
-	}
-	db, err := sqlstore.Open(ctx, c.db, nil)
+func migrate(ctx context.Context, dsn string, stdout io.Writer) error {
+	db, err := sqlstore.Open(ctx, dsn, nil)
 	if err != nil {
 		return err
 	}
@@ -149,11 +197,7 @@ func migrate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	return nil
 }
 
-func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	c, err := parseServe("serve", args, stderr)
-	if err != nil {
-		return err
-	}
+func serve(ctx context.Context, c *serveConfig, stdout, stderr io.Writer) error {
 	log, err := newLogger(stderr, c.logLevel)
 	if err != nil {
 		return err
@@ -161,13 +205,21 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 
+	// Bind first: with the address taken, fail before a database is created
+	// or seeded and before an admin token is printed.
+	ln, err := net.Listen("tcp", c.addr)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+
 	var clock parcelgate.Clock = parcelgate.SystemClock{}
 	var sandbox *parcelgate.SandboxClock
 	if c.sandboxClock {
 		sandbox = new(parcelgate.SandboxClock)
 		clock = sandbox
 	}
-	db, err := sqlstore.Open(ctx, c.db, clock)
+	db, err := sqlstore.Open(ctx, c.db, clock, sqlstore.ConnectTimeout(c.dbTimeout))
 	if err != nil {
 		return err
 	}
@@ -186,16 +238,12 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	srv := httpapi.New(db, auth.NewKeyring(keys), clock, log, httpapi.Config{
 		PublicURL: c.publicURL, Versions: c.versionList(), AdminToken: c.adminToken,
-		SandboxClock: sandbox, MaxBodyBytes: c.maxBody, RateLimit: c.rateLimit,
+		SandboxClock: sandbox, MaxBodyBytes: c.maxBody, RateLimit: c.rateLimit, DBTimeout: c.dbTimeout,
 		NoJournal: !c.journal, JournalPerTenant: c.journalSize,
 	})
 	// The journal's last calls are written before the database closes.
 	defer srv.Close()
 
-	ln, err := net.Listen("tcp", c.addr)
-	if err != nil {
-		return err
-	}
 	base := c.publicURL
 	if base == "" {
 		base = "http://" + ln.Addr().String()
@@ -203,7 +251,6 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if c.demo {
 		seeded, err := demo.Seed(ctx, db, c.versionList())
 		if err != nil {
-			ln.Close()
 			return err
 		}
 		if !seeded {
@@ -215,7 +262,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	go reloadKeysEvery(ctx, srv, time.Minute, log)
 
 	// The warehouse engine runs on every instance under auto; the store's
-	// conditional moves keep each order's steps exactly once (DESIGN §7).
+	// conditional moves keep each order's steps exactly once (decisions §7).
 	engineCtx, stopEngine := context.WithCancel(ctx)
 	engineDone := make(chan struct{})
 	if c.fulfillment == "auto" {
@@ -235,12 +282,12 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		ReadTimeout:       60 * time.Second,
 		WriteTimeout:      5 * time.Minute,
 		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    64 << 10,
+		MaxHeaderBytes:    srv.HeaderReadLimit(), // the server answers 431 in JSON below this
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
-	log.Info("serving", "addr", ln.Addr().String(), "db", db.Dialect(), "fulfillment", c.fulfillment, "submit_after", c.submitAfter, "deliver_after", c.deliverAfter, "sandbox_clock", c.sandboxClock)
+	log.Info("serving", "addr", ln.Addr().String(), "db", db.Dialect(), "fulfillment", c.fulfillment, "submit_after", c.submitAfter.String(), "deliver_after", c.deliverAfter.String(), "code_retention", c.codeRetention.String(), "sandbox_clock", c.sandboxClock)
 
 	select {
 	case err := <-errc:

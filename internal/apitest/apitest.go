@@ -18,6 +18,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
@@ -186,6 +187,12 @@ func (e *Env) Do(r Request) *Response {
 		e.T.Fatalf("apitest: read body: %v", err)
 	}
 	out := &Response{t: e.T, Status: resp.StatusCode, Header: resp.Header, Body: raw}
+	// Every JSON answer must be valid JSON in valid UTF-8 (encoding/json's
+	// Valid alone does not check the encoding): issue 11 found stored bytes
+	// served as broken JSON.
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") && (!utf8.Valid(raw) || !json.Valid(raw)) {
+		e.T.Errorf("apitest: %s %s → %d answered invalid JSON: %q", r.Method, r.Path, out.Status, truncate(raw))
+	}
 	if !r.Undocumented {
 		if err := checkSpec(req, out); err != nil {
 			e.T.Errorf("apitest: %s %s → %d does not match openapi.yaml: %v\nbody: %s", r.Method, r.Path, out.Status, err, truncate(raw))

@@ -111,6 +111,7 @@ func PostgresSchema(t testing.TB) string {
 		if os.Getenv("CI") != "" {
 			t.Fatalf("testdb: PostgreSQL unreachable at %s under CI: %v", PostgresDSN(), pgErr)
 		}
+		noticeSkipped(pgErr)
 		t.Skipf("testdb: PostgreSQL unreachable at %s, skipping (set CI to fail instead): %v", PostgresDSN(), pgErr)
 	}
 	schema := strings.ToLower("t_" + rand.Text()[:16])

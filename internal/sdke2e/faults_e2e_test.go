@@ -1,4 +1,4 @@
-package client_test
+package sdke2e_test
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package client_test
+package sdke2e_test
 
 import (
 	"context"
@@ -76,7 +76,7 @@ func TestOrders(t *testing.T) {
 			t.Errorf("unknown order: %+v", ae)
 		}
 
-		// Every field error at once (DESIGN §7).
+		// Every field error at once (decisions §7).
 		bad := orderRequest(bid, "B1", 0)
 		bad.ServiceCode = "1"
 		_, err = c.CreateOrder(ctx, bad)
@@ -112,7 +112,7 @@ func TestOrders(t *testing.T) {
 		if got := all(t, sync.Changes(ctx)); len(got) != 0 {
 			t.Errorf("poll without changes: %d", len(got))
 		}
-		if got := all(t, c.Orders(ctx, &client.OrderQuery{Statuses: []string{client.OrderCancelled}})); len(got) != 1 {
+		if got := all(t, c.Orders(ctx, &client.OrderQuery{Statuses: []client.OrderStatus{client.OrderCancelled}})); len(got) != 1 {
 			t.Errorf("by status: %d", len(got))
 		}
 	})
@@ -149,6 +149,53 @@ func TestOrderLifecycle(t *testing.T) {
 		_, err = c.ReopenOrder(ctx, o.ExternalID, nil)
 		if ae := asError(t, err); ae.StatusCode != 409 {
 			t.Errorf("reopening an order not in Error: %+v", ae)
+		}
+	})
+}
+
+// What the provider's warehouse plugin does, through the SDK: a bare
+// order number and SKU, the fields it sends kept, notes added and removed,
+// and a cancelled order sent again.
+func TestOrderCommentsAndFields(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		ctx := context.Background()
+		const bid = "1234567-1"
+		c := merchantSDK(t, e, bid)
+		req := orderRequest(bid, "", 2)
+		req.ExternalID, req.Rows[0].ExternalProductID = "1005", "P1"
+		req.Rows[0].ExternalID, req.Rows[0].ProductUnitOfMeasure = "1", "KPL"
+		req.Currency, req.TotalPrice, req.TotalTax = "EUR", client.Ptr(24.9), client.Ptr(4.82)
+		req.AdditionalServices = []client.AdditionalService{{ServiceCode: "3101"}}
+		req.Comments = []client.OrderComment{{Type: "pickingNote", Value: "Door code 1234"}}
+		req.Metadata = &client.RequestMetadata{Client: "woo-wh-client/2.4.2"}
+		req.RoutingServiceCode = "2103" // the provider's PHP library sends one
+		o, err := c.CreateOrder(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.ExternalID != "1005" || o.Status.Value != client.OrderCreated || o.Currency != "EUR" || *o.TotalPrice != 24.9 || o.Metadata.Client != "woo-wh-client/2.4.2" || o.RoutingServiceCode != "2103" ||
+			len(o.AdditionalServices) != 1 || o.AdditionalServices[0].ServiceCode != "3101" || len(o.Comments) != 1 || o.Rows[0].ProductUnitOfMeasure != "KPL" {
+			t.Fatalf("created %+v", o)
+		}
+		cm, err := c.AddOrderComment(ctx, "1005", client.OrderComment{ExternalID: "412", Type: "passThrough", Value: "Gift wrap", Origin: "WOOCOMMERCE"})
+		if err != nil || cm.ID == "" || cm.CreatedDate.IsZero() {
+			t.Fatalf("comment %+v %v", cm, err)
+		}
+		if got, err := c.Order(ctx, bid+"-1005"); err != nil || len(got.Comments) != 2 {
+			t.Fatalf("comments %+v %v", got, err)
+		}
+		if err := c.DeleteOrderComment(ctx, "1005", "412"); err != nil {
+			t.Fatal(err)
+		}
+		if ae := asError(t, c.DeleteOrderComment(ctx, "1005", "412")); ae.StatusCode != 404 {
+			t.Errorf("second delete: %+v", ae)
+		}
+		if _, err := c.CancelOrder(ctx, "1005"); err != nil {
+			t.Fatal(err)
+		}
+		re, err := c.ReopenOrder(ctx, "1005", req)
+		if err != nil || re.Status.Value != client.OrderCreated || re.ID != o.ID {
+			t.Fatalf("reopened %+v %v", re, err)
 		}
 	})
 }

@@ -1,4 +1,4 @@
-package client_test
+package sdke2e_test
 
 import (
 	"context"
@@ -55,10 +55,11 @@ func TestProductsAndCatalogs(t *testing.T) {
 				Balances: []client.BalanceUpdate{{RetailerID: retailerID, CatalogExternalID: "SHOP1", Quantity: client.Ptr[int64](10), WholesalePrice: client.Ptr(9.9), Currency: "EUR"}},
 			})
 		}
-		put, err := supplier.PutInventory(ctx, entries)
-		if err != nil {
-			t.Fatal(err)
+		failed, err := supplier.PutInventory(ctx, entries)
+		if err != nil || len(failed) != 0 {
+			t.Fatal(failed, err)
 		}
+		put := all(t, supplier.Inventory(ctx, nil))
 		if len(put) != 5 || put[0].Product.Status != client.ProductActive || put[0].Product.SupplierID != supplierID {
 			t.Fatalf("PutInventory: %+v", put)
 		}
@@ -83,7 +84,7 @@ func TestProductsAndCatalogs(t *testing.T) {
 			t.Errorf("Balances filtered: %d", len(got))
 		}
 
-		cats := all(t, retailer.Catalogs(ctx, client.RoleRetailer))
+		cats := all(t, retailer.Catalogs(ctx, &client.CatalogQuery{Role: client.RoleRetailer}))
 		if len(cats) != 1 || cats[0].ExternalID != "SHOP1" || cats[0].Type != "Catalog" {
 			t.Errorf("Catalogs: %+v", cats)
 		}
@@ -130,7 +131,7 @@ func TestProductsAndCatalogs(t *testing.T) {
 		if err != nil || len(removed) != 1 {
 			t.Errorf("DeleteBalances: %+v, %v", removed, err)
 		}
-		// DESIGN §6, spec 4.4 DELETE balances rule 2: the removal reaches the
+		// decisions §6, spec 4.4 DELETE balances rule 2: the removal reaches the
 		// retailer's Sync as a removed balance; plain reads leave it out.
 		got = all(t, sync.Changes(ctx))
 		if i := slices.IndexFunc(got, func(b client.Balance) bool { return b.ProductExternalID == "P-000" }); i < 0 || !got[i].Removed || got[i].Quantity != 0 {
@@ -140,11 +141,60 @@ func TestProductsAndCatalogs(t *testing.T) {
 			t.Errorf("a removed balance in the catalog's balances: %+v", got)
 		}
 
-		// All or nothing, every problem with its index.
-		_, err = supplier.PutInventory(ctx, []client.InventoryEntry{{Product: product("P-100")}, {Product: client.Product{ExternalID: "bad id!"}}})
-		ae := asError(t, err)
-		if ae.StatusCode != 400 || ae.Code != "Bad Request" || len(ae.Fields) == 0 || ae.Fields[0].Index == nil || *ae.Fields[0].Index != 1 {
-			t.Errorf("invalid entries: %+v", ae)
+		// Each entry on its own: the valid one is applied, the invalid one
+		// listed with its index and every problem (DESIGN §6).
+		failed, err = supplier.PutInventory(ctx, []client.InventoryEntry{{Product: product("P-100")}, {Product: client.Product{ExternalID: "bad id!"}}})
+		if err != nil || len(failed) != 1 || failed[0].Index != 1 || failed[0].Field != "product.externalId" || len(failed[0].Errors) != 2 {
+			t.Errorf("invalid entries: %+v %v", failed, err)
+		}
+		if _, err := supplier.InventoryItem(ctx, "P-100"); err != nil {
+			t.Errorf("the valid entry: %v", err)
+		}
+		// All or nothing when the body is over the limits.
+		_, err = supplier.PutInventory(ctx, make([]client.InventoryEntry, 2001))
+		if ae := asError(t, err); ae.StatusCode != 400 || ae.Code != "Bad Request" || len(ae.Fields) == 0 || ae.Fields[0].Field != "(body)" {
+			t.Errorf("over the limit: %+v", ae)
+		}
+	})
+}
+
+// The provider's ID migration and the warehouse plugin's removals through
+// the SDK (issue 12 items 3-5): bare and prefixed IDs name one product,
+// EOS by PutInventory ends the sale, RemoveFromCatalogs answers the
+// entries not applied, MigrateProductIDs drops the prefix once.
+func TestSDKMigrationAndRemovals(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		ctx := context.Background()
+		const bid = "1234567-1"
+		e.Catalog(parcelgate.Production, bid, "WH1", parcelgate.CatalogPosti, bid)
+		c := sdk(t, e, parcelgate.Production, newTenant(t, e, parcelgate.Production, bid, parcelgate.RoleMerchant))
+		pub := []client.BalanceUpdate{{RetailerID: bid, CatalogExternalID: "WH1", Quantity: client.Ptr[int64](4)}}
+		failed, err := c.PutInventory(ctx, []client.InventoryEntry{{Product: product(bid + "-OLD"), Balances: pub}, {Product: product("WOO6"), Balances: pub}, {Product: product("WOO7")}})
+		if err != nil || len(failed) != 0 {
+			t.Fatal(failed, err)
+		}
+		res, err := c.MigrateProductIDs(ctx)
+		if err != nil || len(res.Migrated) != 1 || res.Migrated[0] != "OLD" || len(res.Conflicts) != 0 {
+			t.Fatalf("migrate: %+v %v", res, err)
+		}
+		item, err := c.InventoryItem(ctx, bid+"-OLD")
+		if err != nil || item.Product.ExternalID != "OLD" || len(item.Balances) != 1 || item.Balances[0].ProductExternalID != "OLD" {
+			t.Fatalf("after the migration: %+v %v", item, err)
+		}
+		failed, err = c.RemoveFromCatalogs(ctx, []client.BalanceRemoval{{ProductExternalID: "WOO6", CatalogExternalID: "WH1", RetailerID: bid}, {ProductExternalID: "NOPE"}})
+		if err != nil || len(failed) != 1 || failed[0].Index != 1 || failed[0].Field != "productExternalId" {
+			t.Fatalf("removals: %+v %v", failed, err)
+		}
+		if item, err := c.InventoryItem(ctx, "WOO6"); err != nil || len(item.Balances) != 0 {
+			t.Fatalf("WOO6 still published: %+v %v", item, err)
+		}
+		eos := product("WOO7")
+		eos.Status = client.ProductEOS
+		if failed, err := c.PutInventory(ctx, []client.InventoryEntry{{Product: eos}}); err != nil || len(failed) != 0 {
+			t.Fatal(failed, err)
+		}
+		if _, err := c.InventoryItem(ctx, "WOO7"); asError(t, err).StatusCode != 404 {
+			t.Fatalf("WOO7 after EOS: %v", err)
 		}
 	})
 }

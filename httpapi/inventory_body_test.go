@@ -1,28 +1,49 @@
-package parcelgate_test
+package httpapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"testing"
 
 	"github.com/parcelgate/parcelgate"
 )
 
-// FuzzParseInventory: no input makes the request parsers panic, and what
-// they accept is valid: every product has a valid externalId and every
-// balance a product, whole non-negative quantities and allocated only 0.
-func FuzzParseInventory(f *testing.F) {
+func decodeTree(t *testing.T, body []byte) (any, bool) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil || dec.More() {
+		return nil, false
+	}
+	return v, true
+}
+
+// FuzzReadInventory: no input makes the inventory body readers panic, and
+// what they accept is valid: every product has a valid externalId and
+// every balance a product, whole non-negative quantities and allocated
+// only 0.
+func FuzzReadInventory(f *testing.F) {
 	for _, s := range []string{
 		`[{"product":{"externalId":"P-1","descriptions":{"en":{"name":"x"}}},"balances":[{"retailerId":"0737546-2","catalogExternalId":"SHOP","quantity":2.0}]}]`,
 		`[{"product":{"externalId":"P 1"},"balances":[{"quantity":"x"}]}]`,
 		`[{"productExternalId":"P-1","quantity":1e3,"allocated":0,"wholesalePrice":1.5,"currency":"eur"}]`,
 		`[{"product":{"externalId":"P-1","status":"EOS"}}]`,
+		`[{"productExternalId":"WOO6","catalogExternalId":"WH1","retailerId":"1234567-1"}]`,
 		`[null, 1, "x", [], {}]`, `{}`, `[]`, `[{"quantity":-0}]`, `[{"quantity":1e400}]`,
 	} {
 		f.Add([]byte(s))
 	}
+	const bid = "1234567-1"
 	f.Fuzz(func(t *testing.T, body []byte) {
-		if entries, err := parcelgate.ParseInventory(body); err == nil {
-			for _, e := range entries {
+		v, ok := decodeTree(t, body)
+		if !ok {
+			return
+		}
+		if entries, bad, err := readInventory(v, bid); err == nil {
+			for i, e := range entries {
+				if bad[i] != nil {
+					continue
+				}
 				if !parcelgate.ValidExternalID(e.Product.ExternalID) || !json.Valid(e.Product.Document) {
 					t.Fatalf("accepted product %+v", e.Product)
 				}
@@ -31,13 +52,20 @@ func FuzzParseInventory(f *testing.F) {
 		} else if parcelgate.ErrorCode(err) != parcelgate.EINVALID {
 			t.Fatalf("error code %s", parcelgate.ErrorCode(err))
 		}
-		if bals, err := parcelgate.ParseBalances(body); err == nil {
+		if bals, err := readBalances(v, bid); err == nil {
 			checkBalances(t, bals)
 		}
-		if ids, err := parcelgate.ParseEndOfSale(body); err == nil {
+		if ids, err := readEndOfSale(v, bid); err == nil {
 			for _, id := range ids {
 				if !parcelgate.ValidExternalID(id) {
 					t.Fatalf("accepted %q", id)
+				}
+			}
+		}
+		if rs, bad, err := readRemovals(v, bid); err == nil {
+			for i, r := range rs {
+				if bad[i] == nil && !parcelgate.ValidExternalID(r.ProductExternalID) {
+					t.Fatalf("accepted removal %+v", r)
 				}
 			}
 		}
@@ -57,9 +85,10 @@ func checkBalances(t *testing.T, bals []parcelgate.BalanceInput) {
 // spec 2.4: null members are absent; the server-owned fields are dropped
 // from the document; a product serializes with supplierId and status.
 func TestProductDocument(t *testing.T) {
-	entries, err := parcelgate.ParseInventory([]byte(`[{"product":{"externalId":" P-1 ","supplierId":"x","status":"EOS","eanCode":null,"extra":{"a":1},"descriptions":{"fi":{"name":"Tuote"}}}}]`))
-	if err != nil {
-		t.Fatal(err)
+	v, _ := decodeTree(t, []byte(`[{"product":{"externalId":" P-1 ","supplierId":"x","status":"ACTIVE","eanCode":null,"extra":{"a":1},"descriptions":{"fi":{"name":"Tuote"}}}}]`))
+	entries, bad, err := readInventory(v, "1234567-1")
+	if err != nil || len(bad) > 0 {
+		t.Fatal(bad, err)
 	}
 	p := entries[0].Product
 	p.SupplierID, p.Status = "1234567-1", parcelgate.ProductActive

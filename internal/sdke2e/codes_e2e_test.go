@@ -1,4 +1,4 @@
-package client_test
+package sdke2e_test
 
 import (
 	"context"
@@ -21,7 +21,7 @@ func shipmentRequest(parcels ...client.ParcelRequest) *client.ShipmentRequest {
 	}
 }
 
-// Spec 4.1 and DESIGN §5: shipment data, then its sending code, through
+// Spec 4.1 and decisions §5: shipment data, then its sending code, through
 // the SDK.
 func TestSendingCodes(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {

@@ -1,0 +1,447 @@
+package openapi
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"maps"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+//go:embed page.html.tmpl
+var pageTemplate string
+
+// Page is the API reference served at /docs, rendered from Spec when first
+// asked for, so it always says what the YAML says. It is one HTML document
+// with its style and its search script inline: it loads nothing from any
+// host, since a sandbox may run without internet access.
+var Page = sync.OnceValues(func() ([]byte, error) {
+	doc, err := openapi3.NewLoader().LoadFromData(Spec)
+	if err != nil {
+		return nil, fmt.Errorf("openapi.yaml: %w", err)
+	}
+	if err := doc.Validate(context.Background()); err != nil {
+		return nil, fmt.Errorf("openapi.yaml: %w", err)
+	}
+	return render(doc)
+})
+
+// The page's view of the document.
+type (
+	pageData struct {
+		Title, Version, License string
+		Description             template.HTML
+		Tags                    []tagView
+		Schemas                 []schemaView
+		Operations              int
+	}
+	tagView struct {
+		Name, Anchor string
+		Description  template.HTML
+		Ops          []opView
+	}
+	opView struct {
+		ID, Method, Summary string
+		Paths               []string // the path under each server prefix
+		Description         template.HTML
+		Security            []string
+		Params              []paramView
+		Body                *bodyView
+		Responses           []responseView
+		Search              string // what the filter matches, lower case
+	}
+	paramView struct {
+		Name, In, Type string
+		Required       bool
+		Description    template.HTML
+	}
+	bodyView struct {
+		Required    bool
+		Description template.HTML
+		Content     []contentView
+	}
+	responseView struct {
+		Status      string
+		Description template.HTML
+		Content     []contentView
+	}
+	contentView struct {
+		MediaType, Schema, SchemaAnchor, Example string
+	}
+	schemaView struct {
+		Name, Anchor, Type string
+		Description        template.HTML
+		Fields             []fieldView
+	}
+	fieldView struct {
+		Name, Type, TypeAnchor string
+		Required               bool
+		Description            template.HTML
+	}
+)
+
+func render(doc *openapi3.T) ([]byte, error) {
+	tmpl, err := template.New("page").Parse(pageTemplate)
+	if err != nil {
+		return nil, err
+	}
+	data := pageData{Title: doc.Info.Title, Version: doc.Info.Version, Description: markdown(doc.Info.Description)}
+	if doc.Info.License != nil {
+		data.License = doc.Info.License.Name
+	}
+
+	byTag := map[string]*tagView{}
+	var tagOrder []string
+	for _, t := range doc.Tags {
+		byTag[t.Name] = &tagView{Name: t.Name, Anchor: anchor("tag", t.Name), Description: markdown(t.Description)}
+		tagOrder = append(tagOrder, t.Name)
+	}
+	paths := doc.Paths.InMatchingOrder()
+	sort.Strings(paths)
+	for _, path := range paths {
+		item := doc.Paths.Value(path)
+		prefixes := []string{""}
+		if len(item.Servers) > 0 {
+			prefixes = prefixes[:0]
+			for _, s := range item.Servers {
+				prefixes = append(prefixes, strings.TrimRight(s.URL, "/"))
+			}
+		}
+		for _, method := range []string{"GET", "PUT", "POST", "PATCH", "DELETE"} {
+			op := item.GetOperation(method)
+			if op == nil {
+				continue
+			}
+			v := opView{ID: op.OperationID, Method: method, Summary: op.Summary, Description: markdown(op.Description)}
+			for _, pre := range prefixes {
+				v.Paths = append(v.Paths, pre+path)
+			}
+			v.Security = security(doc, op)
+			for _, p := range append(slices.Clone(item.Parameters), op.Parameters...) {
+				if p.Value == nil {
+					continue
+				}
+				v.Params = append(v.Params, paramView{Name: p.Value.Name, In: p.Value.In, Required: p.Value.Required,
+					Type: typeName(p.Value.Schema), Description: markdown(p.Value.Description)})
+			}
+			if rb := op.RequestBody; rb != nil && rb.Value != nil {
+				v.Body = &bodyView{Required: rb.Value.Required, Description: markdown(rb.Value.Description), Content: contents(rb.Value.Content)}
+			}
+			codes := slices.Sorted(maps.Keys(op.Responses.Map()))
+			for _, code := range codes {
+				r := op.Responses.Value(code)
+				if r == nil || r.Value == nil {
+					continue
+				}
+				desc := ""
+				if r.Value.Description != nil {
+					desc = *r.Value.Description
+				}
+				v.Responses = append(v.Responses, responseView{Status: code, Description: markdown(desc), Content: contents(r.Value.Content)})
+			}
+			v.Search = strings.ToLower(strings.Join(append([]string{method, op.OperationID, op.Summary, strings.Join(op.Tags, " ")}, v.Paths...), " "))
+			tag := "Other"
+			if len(op.Tags) > 0 {
+				tag = op.Tags[0]
+			}
+			tv := byTag[tag]
+			if tv == nil {
+				tv = &tagView{Name: tag, Anchor: anchor("tag", tag)}
+				byTag[tag] = tv
+				tagOrder = append(tagOrder, tag)
+			}
+			tv.Ops = append(tv.Ops, v)
+			data.Operations++
+		}
+	}
+	for _, name := range tagOrder {
+		if tv := byTag[name]; len(tv.Ops) > 0 {
+			data.Tags = append(data.Tags, *tv)
+		}
+	}
+
+	for _, name := range slices.Sorted(maps.Keys(doc.Components.Schemas)) {
+		ref := doc.Components.Schemas[name]
+		if ref == nil || ref.Value == nil {
+			continue
+		}
+		s := ref.Value
+		sv := schemaView{Name: name, Anchor: anchor("schema", name), Type: typeName(ref), Description: markdown(s.Description)}
+		props := properties(s)
+		required := requiredSet(s)
+		for _, p := range slices.Sorted(maps.Keys(props)) {
+			f := fieldView{Name: p, Type: typeName(props[p]), Required: required[p], Description: markdown(props[p].Value.Description)}
+			if n := refName(props[p]); n != "" {
+				f.TypeAnchor = anchor("schema", n)
+			}
+			sv.Fields = append(sv.Fields, f)
+		}
+		data.Schemas = append(data.Schemas, sv)
+	}
+
+	var b bytes.Buffer
+	if err := tmpl.Execute(&b, data); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// security names the credentials an operation takes ("none" for none).
+func security(doc *openapi3.T, op *openapi3.Operation) []string {
+	reqs := doc.Security
+	if op.Security != nil {
+		reqs = *op.Security
+	}
+	var out []string
+	for _, req := range reqs {
+		out = append(out, slices.Sorted(maps.Keys(req))...)
+	}
+	if len(out) == 0 {
+		return []string{"none"}
+	}
+	return out
+}
+
+func contents(c openapi3.Content) []contentView {
+	var out []contentView
+	for _, mt := range slices.Sorted(maps.Keys(c)) {
+		m := c[mt]
+		cv := contentView{MediaType: mt}
+		if m.Schema != nil {
+			cv.Schema = typeName(m.Schema)
+			if n := refName(m.Schema); n != "" {
+				cv.SchemaAnchor = anchor("schema", n)
+			}
+		}
+		var ex any
+		switch {
+		case m.Example != nil:
+			ex = m.Example
+		case len(m.Examples) > 0:
+			for _, name := range slices.Sorted(maps.Keys(m.Examples)) {
+				if e := m.Examples[name]; e != nil && e.Value != nil {
+					ex = e.Value.Value
+					break
+				}
+			}
+		case m.Schema != nil && strings.Contains(mt, "json"):
+			ex = example(m.Schema, 0)
+		}
+		if ex != nil {
+			if b, err := json.MarshalIndent(ex, "", "  "); err == nil {
+				cv.Example = string(b)
+			}
+		}
+		out = append(out, cv)
+	}
+	return out
+}
+
+// example makes a sample value from a schema: its own example, else a
+// default or the first enum value, else one built from its parts.
+func example(ref *openapi3.SchemaRef, depth int) any {
+	if ref == nil || ref.Value == nil || depth > 6 {
+		return nil
+	}
+	s := ref.Value
+	switch {
+	case s.Example != nil:
+		return s.Example
+	case s.Default != nil:
+		return s.Default
+	case len(s.Enum) > 0:
+		return s.Enum[0]
+	case len(s.OneOf) > 0:
+		return example(s.OneOf[0], depth+1)
+	case len(s.AnyOf) > 0:
+		return example(s.AnyOf[0], depth+1)
+	}
+	if len(s.AllOf) > 0 || s.Type.Is("object") || len(s.Properties) > 0 {
+		props := properties(s)
+		if len(props) == 0 && len(s.AllOf) > 0 {
+			for _, part := range s.AllOf {
+				if v := example(part, depth+1); v != nil {
+					return v
+				}
+			}
+		}
+		obj := map[string]any{}
+		required := requiredSet(s)
+		for name, p := range props {
+			// Deep down, only the required fields: the sample stays readable.
+			if depth > 2 && !required[name] {
+				continue
+			}
+			if v := example(p, depth+1); v != nil {
+				obj[name] = v
+			}
+		}
+		return obj
+	}
+	switch {
+	case s.Type.Is("array"):
+		if v := example(s.Items, depth+1); v != nil {
+			return []any{v}
+		}
+		return []any{}
+	case s.Type.Is("string"):
+		switch s.Format {
+		case "date-time":
+			return "2025-04-01T12:00:00Z"
+		case "binary":
+			return nil
+		}
+		return "string"
+	case s.Type.Is("integer"):
+		return 0
+	case s.Type.Is("number"):
+		return 0.0
+	case s.Type.Is("boolean"):
+		return false
+	}
+	return nil
+}
+
+// properties gathers an object schema's properties, those of its allOf
+// parts included.
+func properties(s *openapi3.Schema) map[string]*openapi3.SchemaRef {
+	out := map[string]*openapi3.SchemaRef{}
+	for _, part := range s.AllOf {
+		if part.Value != nil {
+			maps.Copy(out, properties(part.Value))
+		}
+	}
+	for name, p := range s.Properties {
+		if p != nil && p.Value != nil {
+			out[name] = p
+		}
+	}
+	return out
+}
+
+func requiredSet(s *openapi3.Schema) map[string]bool {
+	out := map[string]bool{}
+	for _, part := range s.AllOf {
+		if part.Value != nil {
+			maps.Copy(out, requiredSet(part.Value))
+		}
+	}
+	for _, r := range s.Required {
+		out[r] = true
+	}
+	return out
+}
+
+func refName(ref *openapi3.SchemaRef) string {
+	if ref == nil {
+		return ""
+	}
+	if i := strings.LastIndex(ref.Ref, "/"); i >= 0 && strings.HasPrefix(ref.Ref, "#/components/schemas/") {
+		return ref.Ref[i+1:]
+	}
+	if ref.Value != nil && ref.Value.Type.Is("array") {
+		return refName(ref.Value.Items)
+	}
+	return ""
+}
+
+// typeName says a schema's type in a few words: a named schema by its name,
+// an array by its items, a string by its format or pattern.
+func typeName(ref *openapi3.SchemaRef) string {
+	if ref == nil || ref.Value == nil {
+		return ""
+	}
+	if n := refName(ref); n != "" && !ref.Value.Type.Is("array") {
+		return n
+	}
+	s := ref.Value
+	switch {
+	case s.Type.Is("array"):
+		return "array of " + typeName(s.Items)
+	case len(s.OneOf) > 0:
+		var parts []string
+		for _, o := range s.OneOf {
+			parts = append(parts, typeName(o))
+		}
+		return strings.Join(parts, " or ")
+	case len(s.AllOf) == 1:
+		return typeName(s.AllOf[0])
+	case len(s.Enum) > 0:
+		var vals []string
+		for _, e := range s.Enum {
+			vals = append(vals, fmt.Sprint(e))
+		}
+		return "one of " + strings.Join(vals, ", ")
+	case s.Type == nil || len(*s.Type) == 0:
+		return "any"
+	}
+	t := strings.Join(*s.Type, " or ")
+	if s.Format != "" {
+		t += " (" + s.Format + ")"
+	}
+	if s.Nullable {
+		t += ", nullable"
+	}
+	return t
+}
+
+var nonAnchor = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
+
+func anchor(kind, name string) string { return kind + "-" + nonAnchor.ReplaceAllString(name, "-") }
+
+var (
+	codeSpan = regexp.MustCompile("`([^`]+)`")
+	bold     = regexp.MustCompile(`\*\*([^*]+)\*\*`)
+)
+
+// markdown renders the little Markdown the descriptions use: paragraphs,
+// "- " lists, `code` and **bold**. Text is escaped before any tag is added.
+func markdown(s string) template.HTML {
+	var b strings.Builder
+	inline := func(t string) string {
+		t = template.HTMLEscapeString(t)
+		t = codeSpan.ReplaceAllString(t, "<code>$1</code>")
+		return bold.ReplaceAllString(t, "<strong>$1</strong>")
+	}
+	for block := range strings.SplitSeq(strings.TrimSpace(s), "\n\n") {
+		lines := strings.Split(strings.TrimSpace(block), "\n")
+		if len(lines) == 0 || lines[0] == "" {
+			continue
+		}
+		if strings.HasPrefix(lines[0], "- ") {
+			b.WriteString("<ul>")
+			var item []string
+			flush := func() {
+				if len(item) > 0 {
+					b.WriteString("<li>" + inline(strings.Join(item, " ")) + "</li>")
+				}
+				item = nil
+			}
+			for _, l := range lines {
+				l = strings.TrimSpace(l)
+				if rest, ok := strings.CutPrefix(l, "- "); ok {
+					flush()
+					l = rest
+				}
+				item = append(item, l)
+			}
+			flush()
+			b.WriteString("</ul>")
+			continue
+		}
+		for i := range lines {
+			lines[i] = strings.TrimSpace(lines[i])
+		}
+		b.WriteString("<p>" + inline(strings.Join(lines, " ")) + "</p>")
+	}
+	return template.HTML(b.String())
+}

@@ -1,0 +1,221 @@
+package parcelgate
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// DESIGN §7 (spec 3 shows only the first status): Created → Submitted →
+// Delivered; Created or Submitted → Cancelled or Error; the rest are final.
+func TestCanMoveTable(t *testing.T) {
+	allowed := map[[2]OrderStatus]bool{
+		{OrderCreated, OrderSubmitted}: true, {OrderCreated, OrderCancelled}: true, {OrderCreated, OrderError}: true,
+		{OrderSubmitted, OrderDelivered}: true, {OrderSubmitted, OrderCancelled}: true, {OrderSubmitted, OrderError}: true,
+	}
+	for _, from := range OrderStatuses {
+		for _, to := range OrderStatuses {
+			if got := CanMove(from, to); got != allowed[[2]OrderStatus{from, to}] {
+				t.Errorf("CanMove(%s, %s) = %v", from, to, got)
+			}
+		}
+	}
+	for st, final := range map[OrderStatus]bool{OrderCreated: false, OrderSubmitted: false, OrderDelivered: true, OrderError: true, OrderCancelled: true} {
+		if st.Terminal() != final {
+			t.Errorf("%s.Terminal() = %v", st, !final)
+		}
+	}
+	// The warehouse engine walks WarehousePath; every step is a move of the table.
+	for i := 1; i < len(WarehousePath); i++ {
+		if !CanMove(WarehousePath[i-1], WarehousePath[i]) {
+			t.Errorf("warehouse step %s → %s is not in the table", WarehousePath[i-1], WarehousePath[i])
+		}
+	}
+}
+
+// DESIGN §7: Delivered takes the allocation away with the parcels;
+// Cancelled and Error return it to quantity; Submitted keeps it.
+func TestEffectOf(t *testing.T) {
+	for to, want := range map[OrderStatus]StockEffect{OrderSubmitted: StockKeep, OrderDelivered: StockShip, OrderCancelled: StockReturn, OrderError: StockReturn} {
+		if got := EffectOf(to); got != want {
+			t.Errorf("EffectOf(%s) = %v, want %v", to, got, want)
+		}
+	}
+}
+
+// DESIGN §7 re-sending an existing externalId: same content → the stored
+// order; new content while Created → replaced; otherwise 409.
+func TestResendDecision(t *testing.T) {
+	for _, tc := range []struct {
+		st   OrderStatus
+		same bool
+		want ResendAction
+		code string
+	}{
+		{OrderCreated, true, ResendRetry, ""},
+		{OrderSubmitted, true, ResendRetry, ""},
+		{OrderCancelled, true, ResendRetry, ""},
+		{OrderCreated, false, ResendReplace, ""},
+		{OrderSubmitted, false, 0, ECONFLICT},
+		{OrderDelivered, false, 0, ECONFLICT},
+		{OrderCancelled, false, 0, ECONFLICT},
+		{OrderError, false, 0, ECONFLICT},
+	} {
+		got, err := ResendDecision("1005", tc.st, tc.same)
+		if got != tc.want || ErrorCode(err) != tc.code {
+			t.Errorf("%s same=%v: %v %v", tc.st, tc.same, got, err)
+		}
+	}
+}
+
+// The warehouse plugin re-sends a cancelled shop order with POST
+// /orders/{id}: Error and Cancelled go live again; Delivered is final;
+// open orders are not re-sent.
+func TestReopenDecision(t *testing.T) {
+	for st, code := range map[OrderStatus]string{OrderError: "", OrderCancelled: "", OrderDelivered: ECONFLICT, OrderCreated: ECONFLICT, OrderSubmitted: ECONFLICT} {
+		err := ReopenDecision("1005", st)
+		if ErrorCode(err) != code {
+			t.Errorf("%s: %v", st, err)
+		}
+	}
+	if err := ReopenDecision("1005", OrderDelivered); !strings.Contains(ErrorMessage(err), "final") {
+		t.Errorf("Delivered: the message says why: %v", err)
+	}
+}
+
+// DESIGN §7: a client cancels while Created or Submitted; a second cancel
+// changes nothing; Delivered and Error are 409. The operator's moves follow
+// the table; the status an order has is a no-op.
+func TestCancelAndOperatorDecisions(t *testing.T) {
+	for st, want := range map[OrderStatus]struct {
+		move bool
+		code string
+	}{OrderCreated: {true, ""}, OrderSubmitted: {true, ""}, OrderCancelled: {false, ""}, OrderDelivered: {false, ECONFLICT}, OrderError: {false, ECONFLICT}} {
+		move, err := CancelDecision("X", st)
+		if move != want.move || ErrorCode(err) != want.code {
+			t.Errorf("cancel %s: %v %v", st, move, err)
+		}
+	}
+	for _, tc := range []struct {
+		from, to OrderStatus
+		move     bool
+		code     string
+	}{
+		{OrderCreated, OrderSubmitted, true, ""},
+		{OrderSubmitted, OrderSubmitted, false, ""},
+		{OrderCreated, OrderDelivered, false, ECONFLICT},
+		{OrderDelivered, OrderCancelled, false, ECONFLICT},
+	} {
+		move, err := OperatorMoveDecision("X", tc.from, tc.to)
+		if move != tc.move || ErrorCode(err) != tc.code {
+			t.Errorf("%s → %s: %v %v", tc.from, tc.to, move, err)
+		}
+	}
+	if DefaultReason(OrderError, "") == "" || DefaultReason(OrderCancelled, "") == "" || DefaultReason(OrderSubmitted, "") != "" || DefaultReason(OrderError, "why") != "why" {
+		t.Error("Error and Cancelled always carry a reason")
+	}
+}
+
+// DESIGN §7: autoSubmit changes only while Created; a no-op always passes.
+func TestPreferencesDecision(t *testing.T) {
+	if change, err := PreferencesDecision("X", OrderCreated, false, true); !change || err != nil {
+		t.Errorf("Created: %v %v", change, err)
+	}
+	if change, err := PreferencesDecision("X", OrderSubmitted, true, true); change || err != nil {
+		t.Errorf("no-op: %v %v", change, err)
+	}
+	if _, err := PreferencesDecision("X", OrderSubmitted, false, true); ErrorCode(err) != ECONFLICT {
+		t.Errorf("Submitted change: %v", err)
+	}
+}
+
+// DESIGN §7 allocation: all or nothing; a product unknown in its warehouse
+// or at end of sale is Error, too little stock Cancelled, each with a
+// reason; prices and the Fragile/Oversized services of spec 2.3 are taken
+// from the balances and products.
+func TestAllocate(t *testing.T) {
+	row := func(p string, q int64) OrderRow {
+		return OrderRow{ExternalProductID: p, ExternalWarehouseID: "WH1", Quantity: Quantity(q)}
+	}
+	whs := []string{"WH1"}
+	p1 := &RowStock{BalanceID: 1, Available: 10, Price: "2.50", Fragile: true}
+	p2 := &RowStock{BalanceID: 2, Available: 5, Price: "1.25", Oversized: true}
+	for name, tc := range map[string]struct {
+		rows   []OrderRow
+		stock  []*RowStock
+		whs    []string
+		status OrderStatus
+		reason string
+	}{
+		"covered":                 {[]OrderRow{row("P1", 3), row("P2", 2)}, []*RowStock{p1, p2}, whs, OrderCreated, ""},
+		"exactly all":             {[]OrderRow{row("P1", 10)}, []*RowStock{p1}, whs, OrderCreated, ""},
+		"short":                   {[]OrderRow{row("P1", 3), row("P2", 6)}, []*RowStock{p1, p2}, whs, OrderCancelled, "P2 has 5 available"},
+		"same balance twice":      {[]OrderRow{row("P1", 6), row("P1", 5)}, []*RowStock{p1, p1}, whs, OrderCancelled, "needs 11"},
+		"unknown product":         {[]OrderRow{row("P1", 1), row("P9", 1)}, []*RowStock{p1, nil}, whs, OrderError, "P9 is not stocked in warehouse WH1"},
+		"not the merchant's":      {[]OrderRow{row("P1", 1)}, []*RowStock{nil}, nil, OrderError, "not one of your warehouses"},
+		"EOS":                     {[]OrderRow{row("P1", 1)}, []*RowStock{{BalanceID: 3, Available: 9, EOS: true}}, whs, OrderError, "end of sale"},
+		"error wins over short":   {[]OrderRow{row("P2", 99), row("P9", 1)}, []*RowStock{p2, nil}, whs, OrderError, "P9"},
+		"unpriced counts nothing": {[]OrderRow{row("P3", 1)}, []*RowStock{{BalanceID: 4, Available: 1}}, whs, OrderCreated, ""},
+	} {
+		t.Run(name, func(t *testing.T) {
+			a := Allocate(tc.rows, tc.stock, tc.whs)
+			if a.Status != tc.status || !strings.Contains(a.Reason, tc.reason) || (tc.reason == "") != (a.Reason == "") {
+				t.Fatalf("%s %q", a.Status, a.Reason)
+			}
+			if a.Allocates() != (tc.status == OrderCreated) || len(a.BalanceIDs) != len(tc.rows) {
+				t.Fatalf("allocates %v, balances %v", a.Allocates(), a.BalanceIDs)
+			}
+		})
+	}
+	a := Allocate([]OrderRow{row("P1", 3), row("P2", 2), row("P1", 1)}, []*RowStock{p1, p2, p1}, whs)
+	if a.Total != 4*2.50+2*1.25 || !slices.Equal(a.Prices, []float64{2.5, 1.25, 2.5}) || !slices.Equal(a.Services, []string{ServiceFragile, ServiceOversized}) {
+		t.Fatalf("pricing %+v", a)
+	}
+	// The client's own services come first, then the products', each once.
+	o := &Order{Rows: []OrderRow{row("P1", 3), row("P2", 2), row("P1", 1)}, RequestedServices: []AdditionalService{{"3101"}, {ServiceFragile}}}
+	o.Apply(a)
+	if !slices.Equal(o.AdditionalServices, []AdditionalService{{"3101"}, {ServiceFragile}, {ServiceOversized}}) || o.Rows[1].WholesalePrice != 1.25 || o.TotalWholeSalePrice != 12.5 {
+		t.Fatalf("applied %+v", o)
+	}
+}
+
+// Since the provider's ID migration real clients send IDs bare (the
+// warehouse plugin: order 1005, SKU WOO6) as well as {businessId}-{own};
+// both are the caller's; another business's prefix is refused.
+func TestOwnID(t *testing.T) {
+	for id, want := range map[string]string{
+		"1005": "1005", "1234567-1-1005": "1005", "WOO6": "WOO6", "1234567-1-WOO-6.b": "WOO-6.b",
+		"7654321-2-1005": "", "1234567-1-": "", "a/b": "", "ABCDEFGHIJKLMNOPQRSTU": "", "": "",
+	} {
+		own, problem := OwnID(testBID, id)
+		if own != want || (want == "") != (problem != "") {
+			t.Errorf("OwnID(%q) = %q, %q", id, own, problem)
+		}
+	}
+	if got := IDForms(testBID, "WOO6"); !slices.Equal(got, []string{"WOO6", testBID + "-WOO6"}) {
+		t.Errorf("forms of a bare ID: %v", got)
+	}
+	if got := IDForms(testBID, testBID+"-WOO6"); !slices.Equal(got, []string{testBID + "-WOO6", "WOO6"}) {
+		t.Errorf("forms of a prefixed ID: %v", got)
+	}
+}
+
+// The warehouse plugin sends notes without IDs; a re-sent order or a
+// comment sent again replaces by externalId (or same type and value) and
+// drops nothing.
+func TestMergeComments(t *testing.T) {
+	t0 := time.Date(2026, 4, 1, 9, 0, 0, 0, time.UTC)
+	first := MergeComments(nil, []OrderComment{{Type: "pickingNote", Value: "Door code 1234"}, {ExternalID: "7", Type: "passThrough", Value: "a"}}, t0)
+	if len(first) != 2 || first[0].ID == "" || first[0].ID == first[1].ID || !first[0].CreatedDate.Equal(t0) {
+		t.Fatalf("first %+v", first)
+	}
+	t1 := t0.Add(time.Hour)
+	next := MergeComments(first, []OrderComment{{Type: "pickingNote", Value: "Door code 1234"}, {ExternalID: "7", Type: "passThrough", Value: "b"}, {ExternalID: "8", Type: "passThrough", Value: "c"}}, t1)
+	if len(next) != 3 || next[0].ID != first[0].ID || !next[0].CreatedDate.Equal(t0) || next[1].ID != first[1].ID || next[1].Value != "b" || next[2].ExternalID != "8" {
+		t.Fatalf("merged %+v", next)
+	}
+	if FindComment(next, "8") != 2 || FindComment(next, first[0].ID) != 0 || FindComment(next, "nope") != -1 {
+		t.Fatal("FindComment by ID or externalId")
+	}
+}

@@ -1,0 +1,215 @@
+package parcelgate
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// helsinki is the given wall-clock time in Finland (EET/EEST) as an instant.
+func helsinki(t *testing.T, s string) time.Time {
+	t.Helper()
+	v, err := time.Parse("2006-01-02 15:04 -0700", s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// Bad input names the query parameter it is in.
+func TestPickupQueryValidate(t *testing.T) {
+	for _, c := range []struct {
+		q     PickupQuery
+		field string
+	}{
+		{PickupQuery{}, "postalCode"},
+		{PickupQuery{PostalCode: "0010"}, "postalCode"},
+		{PickupQuery{PostalCode: "ABCDE"}, "postalCode"},
+		{PickupQuery{PostalCode: "00100", Country: "Finland"}, "country"},
+		{PickupQuery{PostalCode: "00100", CountryFrom: "F1"}, "countryFrom"},
+		{PickupQuery{PostalCode: "00100", PostalCodeFrom: "1"}, "postalCodeFrom"},
+		{PickupQuery{PostalCode: "00100", ServiceCodes: []string{"9999"}}, "serviceCode"},
+		{PickupQuery{PostalCode: "00100", Types: []string{"LOCKER;DROP"}}, "type"},
+		{PickupQuery{PostalCode: "00100", Capabilities: []string{"out doors"}}, "capability"},
+		{PickupQuery{PostalCode: "00100", Limit: MaxPickupLimit + 1}, "limit"},
+		{PickupQuery{Search: strings.Repeat("x", maxPickupText+1)}, "search"},
+	} {
+		err := c.q.Validate()
+		if ErrorCode(err) != EINVALID || len(ErrorFields(err)) == 0 || ErrorFields(err)[0].Field != c.field {
+			t.Errorf("%+v: %v, want a problem with %s", c.q, err, c.field)
+		}
+	}
+	// What the plugin sends: empty parameters, a service list, STORE / !STORE
+	// and !outdoors; a Swedish postal code for a Swedish address.
+	for _, q := range []PickupQuery{
+		{ServiceCodes: []string{"2103"}, PostalCode: "00100", StreetAddress: "Mannerheimintie 1", Country: "FI", Types: []string{"!STORE"}, Capabilities: []string{"!outdoors"}},
+		{Search: "Tampere", Types: []string{"STORE"}},
+		{PostalCode: "111 22", Country: "se"},
+	} {
+		if err := q.Validate(); err != nil {
+			t.Errorf("%+v: %v", q, err)
+		}
+	}
+}
+
+func search(t *testing.T, q PickupQuery, now time.Time) []PickupPoint {
+	t.Helper()
+	if err := q.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	return SearchPickupPoints(q, now)
+}
+
+// Points are ordered by distance from the searched area's centre and
+// filtered by service, type and capability as the plugin asks.
+func TestSearchPickupPoints(t *testing.T) {
+	now := helsinki(t, "2026-04-01 12:00 +0300")
+	pts := search(t, PickupQuery{PostalCode: "33100", ServiceCodes: []string{"2103"}}, now)
+	if len(pts) != DefaultPickupLimit {
+		t.Fatalf("%d points", len(pts))
+	}
+	for i, p := range pts {
+		if p.Distance == nil || (i > 0 && *pts[i-1].Distance > *p.Distance) {
+			t.Fatalf("not nearest first at %d: %+v", i, p)
+		}
+		if p.PupCode != p.ExternalID || p.Estimation == "" || len(p.OpeningHours) == 0 || p.ServiceProvider != DeliveryOperator {
+			t.Errorf("point %+v", p)
+		}
+	}
+	if pts[0].PostOffice != "TAMPERE" || *pts[0].Distance > 2000 {
+		t.Errorf("nearest to 33100 is %+v", pts[0])
+	}
+
+	lockers := search(t, PickupQuery{PostalCode: "00100", Types: []string{"PARCEL_LOCKER"}, Capabilities: []string{"!outdoors"}}, now)
+	for _, p := range lockers {
+		if p.Type != PointParcelLocker || slices.Contains(p.Capabilities, CapabilityOutdoors) {
+			t.Errorf("filtered out: %+v", p)
+		}
+	}
+	if len(lockers) == 0 {
+		t.Fatal("no indoor lockers near 00100")
+	}
+	if len(search(t, PickupQuery{PostalCode: "00100", Types: []string{"!STORE"}}, now)) != DefaultPickupLimit {
+		t.Error("!STORE left points out")
+	}
+	if n := len(search(t, PickupQuery{PostalCode: "00100", Types: []string{"STORE"}}, now)); n != 0 {
+		t.Errorf("STORE: %d points, the data set has no store points", n)
+	}
+	if n := len(search(t, PickupQuery{PostalCode: "00100", ServiceCodes: []string{"2104"}}, now)); n != 0 {
+		t.Errorf("home delivery has %d pick-up points", n)
+	}
+	if n := len(search(t, PickupQuery{PostalCode: "11122", Country: "SE"}, now)); n != 0 {
+		t.Errorf("Sweden: %d points", n)
+	}
+	// An unlisted postal code is placed by its region's leading digits.
+	if p := search(t, PickupQuery{PostalCode: "96900", Limit: 1}, now); p[0].PostOffice != "ROVANIEMI" {
+		t.Errorf("nearest to 96900: %+v", p[0])
+	}
+	// The plugin's free-text call: a town or postal code in the text
+	// locates; other text matches names and addresses.
+	if p := search(t, PickupQuery{Search: "Hämeenkatu 12, Tampere", Limit: 1}, now); p[0].PostOffice != "TAMPERE" {
+		t.Errorf("text naming Tampere: %+v", p[0])
+	}
+	if p := search(t, PickupQuery{StreetAddress: "Koskikatu 5 96100 Rovaniemi", Limit: 1}, now); p[0].PostalCode != "96100" {
+		t.Errorf("street address with a postal code: %+v", p[0])
+	}
+	named := search(t, PickupQuery{Search: "pakettiautomaatti kallio"}, now)
+	if len(named) == 0 {
+		t.Fatal("no point named like the text")
+	}
+	for _, p := range named {
+		if !strings.Contains(strings.ToLower(p.Name), "kallio") || p.Distance != nil {
+			t.Errorf("text match %+v", p)
+		}
+	}
+	if n := len(search(t, PickupQuery{Search: "no such place anywhere"}, now)); n != 0 {
+		t.Errorf("%d points for nothing", n)
+	}
+}
+
+// The estimate: out the same business day before 16:00 Finnish time, else
+// the next; 1, 2 or 3 business days by distance; 2 more from abroad.
+func TestEstimateDelivery(t *testing.T) {
+	helsinkiPoint, _ := FindPickupPoint("0010001")
+	rovaniemiPoint, _ := FindPickupPoint("9610001")
+	vantaa := departureArea("", "")
+	for _, c := range []struct {
+		now, want   string
+		to          PickupPoint
+		countryFrom string
+	}{
+		{"2026-04-01 10:00 +0300", "2026-04-02", helsinkiPoint, ""},   // Wednesday morning: Thursday
+		{"2026-04-01 16:30 +0300", "2026-04-03", helsinkiPoint, ""},   // after the cut-off: Friday
+		{"2026-04-03 15:59 +0300", "2026-04-06", helsinkiPoint, ""},   // Friday: Monday
+		{"2026-04-04 09:00 +0300", "2026-04-07", helsinkiPoint, ""},   // Saturday: leaves Monday, Tuesday
+		{"2026-04-01 10:00 +0300", "2026-04-06", rovaniemiPoint, ""},  // over 500 km: 3 days
+		{"2026-04-01 10:00 +0300", "2026-04-06", helsinkiPoint, "SE"}, // from abroad: 1 + 2
+		{"2026-01-15 14:30 +0200", "2026-01-16", helsinkiPoint, ""},   // winter time, before the cut-off
+		{"2026-01-15 16:10 +0200", "2026-01-19", helsinkiPoint, ""},   // winter time, after it: Friday out, Monday in
+	} {
+		got := EstimateDelivery(helsinki(t, c.now), vantaa, c.countryFrom, c.to).Format(time.DateOnly)
+		if got != c.want {
+			t.Errorf("handed over %s to %s from %q: %s, want %s", c.now, c.to.PostOffice, c.countryFrom, got, c.want)
+		}
+	}
+}
+
+// Finnish time follows the EU summer-time rule.
+func TestFinnishTime(t *testing.T) {
+	for _, c := range []struct{ utc, want string }{
+		{"2026-03-29T00:59:00Z", "02:59"}, // last Sunday of March, before 01:00 UTC
+		{"2026-03-29T01:00:00Z", "04:00"},
+		{"2026-10-25T00:59:00Z", "03:59"},
+		{"2026-10-25T01:00:00Z", "03:00"},
+		{"2026-07-01T12:00:00Z", "15:00"},
+		{"2026-12-01T12:00:00Z", "14:00"},
+	} {
+		u, _ := time.Parse(time.RFC3339, c.utc)
+		if got := finnishTime(u).Format("15:04"); got != c.want {
+			t.Errorf("%s: %s, want %s", c.utc, got, c.want)
+		}
+	}
+}
+
+// spec 2.3 pickupPointId: optional, but a named point must exist; a 2103
+// order without one goes to the point nearest its delivery postal code.
+func TestPickupPointForOrder(t *testing.T) {
+	for _, c := range []struct {
+		service, id, postal, country string
+		want, field                  string
+	}{
+		{"2103", "0010001", "33100", "FI", "0010001", ""},
+		{"2104", " 3310001 ", "", "", "3310001", ""},
+		{"2103", "NOPE", "00100", "FI", "", "pickupPointId"},
+		{"2104", "9999999", "00100", "FI", "", "pickupPointId"},
+		{"2103", "", "00100", "FI", "nearest:00100", ""},
+		{"2103", "", "96100", "", "nearest:96100", ""},
+		{"2103", "", "11122", "SE", "", ""},
+		{"2103", "", "", "FI", "", ""},
+		{"2104", "", "00100", "FI", "", ""},
+		{"NOUTO", "", "00100", "FI", "", ""},
+	} {
+		got, err := PickupPointForOrder(c.service, c.id, c.postal, c.country)
+		if c.field != "" {
+			if ErrorCode(err) != EINVALID || ErrorFields(err)[0].Field != c.field {
+				t.Errorf("%+v: %v, want a problem with %s", c, err, c.field)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%+v: %v", c, err)
+			continue
+		}
+		if area, ok := strings.CutPrefix(c.want, "nearest:"); ok {
+			p, found := FindPickupPoint(got)
+			if !found || p.PostalCode != area {
+				t.Errorf("%+v: routed to %q (%+v), want a point of area %s", c, got, p, area)
+			}
+			continue
+		}
+		if got != c.want {
+			t.Errorf("%+v: %q, want %q", c, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,115 @@
+package sqlstore
+
+// The retailer's side: its catalogs and what suppliers published to them
+// (spec 4.4 GET /catalogs...).
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"slices"
+
+	"github.com/parcelgate/parcelgate"
+)
+
+var _ parcelgate.CatalogReader = (*DB)(nil)
+
+// readableCatalog resolves one of the caller's catalogs as retailer, of a
+// type the caller may read (parcelgate.ReadableCatalogTypes).
+func (db *DB) readableCatalog(ctx context.Context, c *parcelgate.Caller, externalID string) (int64, error) {
+	var id int64
+	var typ string
+	err := db.queryRow(ctx, `SELECT id, catalog_type FROM catalogs WHERE retailer_org_id = ? AND external_id = ?`, c.OrgID, externalID).Scan(&id, &typ)
+	types := parcelgate.ReadableCatalogTypes(c)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && types != nil && !slices.Contains(types, parcelgate.CatalogType(typ))) {
+		return 0, parcelgate.Errorf(parcelgate.ENOTFOUND, "Catalog %s not found.", externalID)
+	}
+	return id, err
+}
+
+// retailerQuery starts a list of the balances of one of the caller's
+// catalogs, or of all it may read, with EOS products while
+// parcelgate.EOSVisible.
+func (db *DB) retailerQuery(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter) (*keysetQuery, error) {
+	q := &keysetQuery{table: "balances b", alias: "b"}
+	if catalogExternalID != "" {
+		id, err := db.readableCatalog(ctx, c, catalogExternalID)
+		if err != nil {
+			return nil, err
+		}
+		q.where.add("b.catalog_id = ?", id)
+	} else {
+		q.where.add("b.retailer_org_id = ?", c.OrgID)
+		switch types := parcelgate.ReadableCatalogTypes(c); {
+		case types == nil:
+		case len(types) == 0:
+			q.where.add("1 = 0")
+		default:
+			q.where.add("b.catalog_id IN (SELECT id FROM catalogs WHERE retailer_org_id = ? AND catalog_type IN ("+placeholders(len(types))+"))",
+				append([]any{c.OrgID}, anys(types)...)...)
+		}
+	}
+	q.where.addVolatile("(b.eos_at = 0 OR b.eos_at > ?)", db.eosCutoff(c.Environment))
+	db.contentFilter(c, q, f)
+	return q, nil
+}
+
+func (db *DB) ListCatalogBalances(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.Balance], error) {
+	q, err := db.retailerQuery(ctx, c, catalogExternalID, f)
+	if err != nil {
+		return parcelgate.PageOf[*parcelgate.Balance]{}, err
+	}
+	return keysetPage(ctx, db, q, pr, balanceCols, balanceJoins, scanBalance)
+}
+
+func (db *DB) ListCatalogProducts(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.InventoryItem], error) {
+	q, err := db.retailerQuery(ctx, c, catalogExternalID, f)
+	if err != nil {
+		return parcelgate.PageOf[*parcelgate.InventoryItem]{}, err
+	}
+	return keysetPage(ctx, db, q, pr, balanceCols+`, `+productCols, balanceJoins, func(rows *sql.Rows) (*parcelgate.InventoryItem, pageKey, error) {
+		b := newBalanceRow()
+		var p productRow
+		if err := rows.Scan(append(b.dest(), p.dest()...)...); err != nil {
+			return nil, pageKey{}, err
+		}
+		k := b.finish()
+		return &parcelgate.InventoryItem{Product: p.product(), Balances: []*parcelgate.Balance{b.Balance}}, k, nil
+	})
+}
+
+// ListOwnCatalogs reads the page of catalogs and then their details in one
+// read transaction, so the entries agree with the page's totals.
+func (db *DB) ListOwnCatalogs(ctx context.Context, c *parcelgate.Caller, role parcelgate.CatalogRole, pr parcelgate.PageRequest) (res parcelgate.PageOf[*parcelgate.CatalogEntry], err error) {
+	err = db.inReadTx(ctx, func(ctx context.Context) error {
+		res, err = db.listOwnCatalogs(ctx, c, role, pr)
+		return err
+	})
+	return res, err
+}
+
+func (db *DB) listOwnCatalogs(ctx context.Context, c *parcelgate.Caller, role parcelgate.CatalogRole, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.CatalogEntry], error) {
+	var res parcelgate.PageOf[*parcelgate.CatalogEntry]
+	q := &keysetQuery{table: "catalogs c", alias: "c"}
+	if role == parcelgate.CatalogRoleSupplier {
+		q.where.add("c.id IN (SELECT catalog_id FROM catalog_suppliers WHERE supplier_org_id = ?)", c.OrgID)
+	} else {
+		q.where.add("c.retailer_org_id = ?", c.OrgID)
+	}
+	ids, err := keysetPage(ctx, db, q, pr, "c.id", "", func(rows *sql.Rows) (int64, pageKey, error) {
+		var id int64
+		err := rows.Scan(&id)
+		return id, pageKey{id: id}, err
+	})
+	if err != nil || len(ids.Items) == 0 {
+		res.Total, res.Next = ids.Total, ids.Next
+		return res, err
+	}
+	rows, err := db.query(ctx, db.catalogSelect()+` WHERE c.id IN (`+placeholders(len(ids.Items))+`)`+catalogGroup+` ORDER BY c.id`, anys(ids.Items)...)
+	cats, err := collectRows(rows, err, func(rows *sql.Rows) (*parcelgate.Catalog, error) { return scanCatalog(rows) })
+	for _, cat := range cats {
+		res.Items = append(res.Items, cat.Entry(c, role))
+	}
+	res.Total, res.Next = ids.Total, ids.Next
+	return res, err
+}
