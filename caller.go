@@ -80,9 +80,10 @@ func CallerFrom(ctx context.Context) *Caller {
 	return c
 }
 
-// Clock is the one source of time of the server. Token expiry, lockouts, EOS
-// visibility, code retention and order timing all read it, so a sandbox can
-// move time forward (POST /admin/v1/clock).
+// Clock is the one source of time of the server, per environment. Token
+// expiry, lockouts, EOS visibility, code retention and order timing all read
+// it with the environment they act in, so a sandbox can move one
+// environment's time forward (POST /admin/v1/clock) and leave the other's.
 type Clock interface {
-	Now() time.Time
+	Now(env Environment) time.Time
 }

@@ -5,26 +5,77 @@ import (
 	"time"
 )
 
-// SystemClock is the wall clock.
+// SystemClock is the wall clock, the same in every environment.
 type SystemClock struct{}
 
-func (SystemClock) Now() time.Time { return time.Now() }
+func (SystemClock) Now(Environment) time.Time { return time.Now() }
 
-// SandboxClock is the wall clock plus an offset that only moves forward. A
-// sandbox started with --sandbox-clock uses it so that an integrator can see
-// a token expire or an EOS product leave a catalog without waiting 14 days.
+// SandboxClock is the wall clock plus an offset per environment that only
+// moves forward. A sandbox started with --sandbox-clock uses it so that an
+// integrator can see a token expire or an EOS product leave a catalog
+// without waiting 14 days, in the test environment without moving
+// production's time (or the other way round).
+//
+// The offsets are stored in the database (sqlstore keeps this value in
+// step with it), so every instance shows the same time and a restart keeps
+// it; this type only holds the copy one process reads from.
 type SandboxClock struct {
-	offset atomic.Int64 // nanoseconds
+	offsets [2]atomic.Int64 // nanoseconds, by envIndex
 }
 
-func (c *SandboxClock) Now() time.Time { return time.Now().Add(time.Duration(c.offset.Load())) }
-
-// Advance moves the clock forward by d and returns the new time. Time never
-// goes back: tokens, stamps and lockouts assume it.
-func (c *SandboxClock) Advance(d time.Duration) (time.Time, error) {
-	if d < 0 {
-		return time.Time{}, Errorf(EINVALID, "advance must not be negative")
+func envIndex(env Environment) int {
+	if env == Test {
+		return 1
 	}
-	c.offset.Add(int64(d))
-	return c.Now(), nil
+	return 0
+}
+
+func (c *SandboxClock) Now(env Environment) time.Time {
+	return time.Now().Add(c.Offset(env))
+}
+
+// Offset is how far env's time is ahead of the wall clock.
+func (c *SandboxClock) Offset(env Environment) time.Duration {
+	return time.Duration(c.offsets[envIndex(env)].Load())
+}
+
+// Observe takes env's offset as stored; an offset behind the one held is
+// ignored, so time never goes back: tokens, stamps and lockouts assume it.
+func (c *SandboxClock) Observe(env Environment, offset time.Duration) {
+	o := &c.offsets[envIndex(env)]
+	for {
+		cur := o.Load()
+		if int64(offset) <= cur || o.CompareAndSwap(cur, int64(offset)) {
+			return
+		}
+	}
+}
+
+// ValidAdvance checks a requested move of the clock: forward only, and no
+// further than 100 years in one step (an offset must stay far from the
+// int64-nanosecond limit of time.Duration).
+func ValidAdvance(d time.Duration) error {
+	if d <= 0 {
+		return Errorf(EINVALID, "advance must be a positive duration such as 90m or 336h")
+	}
+	if d > MaxAdvance {
+		return Errorf(EINVALID, "advance must be at most %s", MaxAdvance)
+	}
+	return nil
+}
+
+// MaxAdvance bounds one move of the sandbox clock.
+const MaxAdvance = 100 * 365 * 24 * time.Hour
+
+// Advance moves this process's copy of every environment's clock forward by
+// d, for tests that run a store without a shared clock row. A server moves
+// its clock through the store (sqlstore's AdvanceClock), which every
+// instance then observes.
+func (c *SandboxClock) Advance(d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	for i := range c.offsets {
+		c.offsets[i].Add(int64(d))
+	}
 }

@@ -122,3 +122,31 @@ func (o *Order) Apply(a Allocation) {
 		}
 	}
 }
+
+// AllocateOrder decides the allocation of a new order of env with
+// externalID: Allocate, with the test scenarios (scenario.go) applied. A
+// product that is AlwaysOutOfStock counts as having none available; an
+// order that is an OrderScenario gets the scenario's status and reason
+// instead of being allocated, unless a product is unknown or at end of
+// sale (Error, as for any order). Outside the test environment it is
+// Allocate.
+func AllocateOrder(env Environment, externalID string, rows []OrderRow, stock []*RowStock, warehouses []string) Allocation {
+	if env == Test {
+		stock = slices.Clone(stock)
+		for i, row := range rows {
+			if stock[i] != nil && AlwaysOutOfStock(env, row.ExternalProductID) {
+				empty := *stock[i]
+				empty.Available = 0
+				stock[i] = &empty
+			}
+		}
+	}
+	a := Allocate(rows, stock, warehouses)
+	if a.Status == OrderError {
+		return a
+	}
+	if status, reason, ok := OrderScenario(env, externalID); ok {
+		a.Status, a.Reason = status, reason
+	}
+	return a
+}

@@ -226,7 +226,8 @@ func (k *Keyring) Seal(c *parcelgate.Caller) (string, error) {
 // unless token was sealed by a key of the ring and is unaltered; with
 // [ErrUnknownKey], which is also an ErrInvalidToken, when the key is not in
 // the ring; and with [ErrExpiredToken] when now is not before the token's
-// ExpiresAt. Retired keys still open their tokens.
+// ExpiresAt (the zero now skips that check, for a caller that checks expiry
+// with a clock of its own). Retired keys still open their tokens.
 func (k *Keyring) Open(token string, now time.Time) (*parcelgate.Caller, error) {
 	if len(token) < tokenEncoding.EncodedLen(minRawLen) || len(token) > maxTokenLen {
 		return nil, ErrInvalidToken

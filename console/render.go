@@ -89,7 +89,7 @@ func (c *Console) render(w http.ResponseWriter, r *http.Request, status int, nam
 func (c *Console) renderView(w http.ResponseWriter, r *http.Request, status int, name string, v *view) {
 	p := c.pages[name]
 	v.Asset = c.assetV
-	v.Now = c.serverNow()
+	v.Now = c.serverNow(v.Session)
 	if v.Notice == "" {
 		v.Notice = notices[r.URL.Query().Get("done")]
 	}

@@ -29,7 +29,13 @@ type Store interface {
 	Setting(ctx context.Context, name string) (string, error)
 	DeleteSetting(ctx context.Context, name string) error
 	HasOrganizations(ctx context.Context) (bool, error)
+	TakeSnapshot(ctx context.Context, env parcelgate.Environment, businessID, name string) (*parcelgate.Snapshot, error)
 }
+
+// SnapshotName is the snapshot of each demo organization taken when it was
+// seeded: POST /admin/v1/demo/reset restores them, so the demo data is
+// back in its seeded state with one call.
+const SnapshotName = "demo"
 
 const demoSetting = "demo.seeded"
 
@@ -95,6 +101,11 @@ func Seed(ctx context.Context, st Store, versions []string) (seeded bool, err er
 		}
 		if err := seedOrder(ctx, st, t); err != nil {
 			return false, fmt.Errorf("demo %s: sample order: %w", t.Environment, err)
+		}
+		for _, bid := range []string{t.BusinessID, t.RetailerID} {
+			if _, err := st.TakeSnapshot(ctx, t.Environment, bid, SnapshotName); err != nil {
+				return false, fmt.Errorf("demo %s: snapshot of %s: %w", t.Environment, bid, err)
+			}
 		}
 	}
 	return true, nil

@@ -22,9 +22,10 @@ import (
 
 // Store is what the engine needs from storage.
 type Store interface {
-	// DueOrders returns up to limit orders in status from whose wait began
-	// at or before readyBefore (for Created, only those with autoSubmit).
-	DueOrders(ctx context.Context, from parcelgate.OrderStatus, readyBefore time.Time, limit int) ([]int64, error)
+	// DueOrders returns up to limit orders of env in status from whose wait
+	// began at or before readyBefore (for Created, only those with
+	// autoSubmit).
+	DueOrders(ctx context.Context, env parcelgate.Environment, from parcelgate.OrderStatus, readyBefore time.Time, limit int) ([]int64, error)
 	// AdvanceOrder moves one order if it is still due, and reports whether
 	// this call moved it.
 	AdvanceOrder(ctx context.Context, pk int64, from, to parcelgate.OrderStatus, readyBefore time.Time) (bool, error)
@@ -102,21 +103,24 @@ func (e *Engine) Run(ctx context.Context) {
 // how many this call moved. A move that fails is logged and retried on a
 // later step; it does not stop the others.
 func (e *Engine) Step(ctx context.Context) (int, error) {
-	now := e.clock.Now()
 	total := 0
 	// The warehouse's path, one step at a time: Created → Submitted after
-	// SubmitAfter, Submitted → Delivered after DeliverAfter.
+	// SubmitAfter, Submitted → Delivered after DeliverAfter. Each
+	// environment has its own clock (a sandbox may have moved one).
 	after := map[parcelgate.OrderStatus]time.Duration{
 		parcelgate.OrderSubmitted: e.cfg.SubmitAfter,
 		parcelgate.OrderDelivered: e.cfg.DeliverAfter,
 	}
 	path := parcelgate.WarehousePath
-	for i := 1; i < len(path); i++ {
-		from, to := path[i-1], path[i]
-		n, err := e.advance(ctx, from, to, now.Add(-after[to]))
-		total += n
-		if err != nil {
-			return total, err
+	for _, env := range parcelgate.Environments {
+		now := e.clock.Now(env)
+		for i := 1; i < len(path); i++ {
+			from, to := path[i-1], path[i]
+			n, err := e.advance(ctx, env, from, to, now.Add(-after[to]))
+			total += n
+			if err != nil {
+				return total, err
+			}
 		}
 	}
 	return total, nil
@@ -125,10 +129,10 @@ func (e *Engine) Step(ctx context.Context) (int, error) {
 // advance moves the orders of one step in batches until none is due, or a
 // batch moves nothing (what is left failed, or other instances are moving
 // it).
-func (e *Engine) advance(ctx context.Context, from, to parcelgate.OrderStatus, readyBefore time.Time) (int, error) {
+func (e *Engine) advance(ctx context.Context, env parcelgate.Environment, from, to parcelgate.OrderStatus, readyBefore time.Time) (int, error) {
 	total := 0
 	for ctx.Err() == nil {
-		due, err := e.store.DueOrders(ctx, from, readyBefore, e.cfg.Batch)
+		due, err := e.store.DueOrders(ctx, env, from, readyBefore, e.cfg.Batch)
 		if err != nil {
 			return total, err
 		}

@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/auth"
@@ -31,8 +29,6 @@ func (s *Server) adminRoutes() {
 	s.handle("POST /admin/v1/catalogs", s.admin(s.createCatalog))
 	s.handle("GET /admin/v1/catalogs", s.admin(s.listCatalogs))
 	s.handle("POST /admin/v1/token-keys/rotate", s.admin(s.rotateTokenKey))
-	s.handle("GET /admin/v1/clock", s.admin(s.getClock))
-	s.handle("POST /admin/v1/clock", s.admin(s.advanceClock))
 }
 
 // envParam reads the environment query parameter of an operator listing.
@@ -312,43 +308,5 @@ func (s *Server) rotateTokenKey(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"keyId": id})
-	return nil
-}
-
-// ClockState is the answer of the clock calls.
-type ClockState struct {
-	Now     string `json:"now"`
-	Sandbox bool   `json:"sandbox"`
-}
-
-func (s *Server) getClock(w http.ResponseWriter, r *http.Request) error {
-	writeJSON(w, http.StatusOK, ClockState{Now: parcelgate.FormatStamp(s.clock.Now()), Sandbox: s.cfg.SandboxClock != nil})
-	return nil
-}
-
-type advanceClockRequest struct {
-	Advance string `json:"advance"`
-}
-
-// advanceClock moves the sandbox clock forward; only a server started with
-// --sandbox-clock has one, so production time can never be moved.
-func (s *Server) advanceClock(w http.ResponseWriter, r *http.Request) error {
-	if s.cfg.SandboxClock == nil {
-		return parcelgate.Errorf(parcelgate.EFORBIDDEN, "The clock can only be moved on a server started with --sandbox-clock.")
-	}
-	var req advanceClockRequest
-	if err := decodeJSON(r, &req, true); err != nil {
-		return err
-	}
-	d, err := time.ParseDuration(req.Advance)
-	if err != nil || d <= 0 {
-		return &parcelgate.Error{Code: parcelgate.EINVALID, Message: fmt.Sprintf("advance must be a positive duration such as \"336h\", not %q.", req.Advance),
-			Fields: []parcelgate.FieldError{{Field: "advance", Message: "must be a positive Go duration such as 90m or 336h"}}}
-	}
-	now, err := s.cfg.SandboxClock.Advance(d)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, ClockState{Now: parcelgate.FormatStamp(now), Sandbox: true})
 	return nil
 }

@@ -40,12 +40,17 @@ func (s *Server) authenticate(r *http.Request, kind parcelgate.CredentialKind) (
 	if !ok {
 		return nil, &authFailure{http.StatusUnauthorized, "UNAUTHORIZED", "", "An access token is required: Authorization: Bearer <token>.", ""}
 	}
-	now := s.clock.Now()
-	c, err := s.keys.Open(tok, now)
+	// Each environment has its own clock, and the token names its
+	// environment: it is opened without the expiry check, which follows
+	// with that environment's time.
+	c, err := s.keys.Open(tok, time.Time{})
 	if errors.Is(err, auth.ErrUnknownKey) && time.Since(time.Unix(0, s.lastKeyReload.Load())) > time.Second {
 		if s.ReloadKeys(r.Context()) == nil {
-			c, err = s.keys.Open(tok, now)
+			c, err = s.keys.Open(tok, time.Time{})
 		}
+	}
+	if err == nil && !s.clock.Now(c.Environment).Before(c.ExpiresAt) {
+		err = auth.ErrExpiredToken
 	}
 	switch {
 	case errors.Is(err, auth.ErrExpiredToken):
@@ -59,11 +64,17 @@ func (s *Server) authenticate(r *http.Request, kind parcelgate.CredentialKind) (
 		}
 		return nil, &authFailure{http.StatusUnauthorized, "INVALID_TOKEN", "invalid_token", fmt.Sprintf("This is a %s token; this API takes tokens from %s.", c.Kind, where), ""}
 	}
+	if jr := journalFrom(r); jr != nil {
+		jr.caller = c
+	}
 	if s.limit != nil {
 		if ok, wait := s.limit.allow(c.Kind.String()+"/"+c.Subject, time.Now()); !ok {
 			return nil, &authFailure{status: http.StatusTooManyRequests, code: "TOO_MANY_REQUESTS", retryAfter: retryAfter(wait),
 				message: fmt.Sprintf("Too many requests for this credential; the limit is %g a second. Retry after %s s.", float64(s.limit.perSecond), retryAfter(wait))}
 		}
+	}
+	if fail := s.injectFault(r, c); fail != nil {
+		return nil, fail
 	}
 	return c, nil
 }

@@ -144,7 +144,7 @@ func (s *Server) writeErrorBody(w http.ResponseWriter, r *http.Request, sf surfa
 		return
 	}
 	writeJSON(w, status, EcomError{
-		Timestamp: parcelgate.FormatStamp(s.clock.Now()),
+		Timestamp: parcelgate.FormatStamp(s.now(r)),
 		Status:    status,
 		Error:     http.StatusText(status),
 		Message:   msg,

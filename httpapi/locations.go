@@ -60,6 +60,6 @@ func (s *Server) searchPickupPoints(w http.ResponseWriter, r *http.Request) erro
 	if err := p.Err(); err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, parcelgate.SearchPickupPoints(pq, s.clock.Now()))
+	writeJSON(w, http.StatusOK, parcelgate.SearchPickupPoints(pq, s.clock.Now(caller(r).Environment)))
 	return nil
 }

@@ -18,6 +18,7 @@ import (
 type metrics struct {
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
+	faults   *prometheus.CounterVec // see fault.go
 }
 
 func newMetrics(reg *prometheus.Registry) metrics {
@@ -52,6 +53,8 @@ type recorder struct {
 	http.ResponseWriter
 	status int
 	bytes  int64
+	// capture keeps the start of the body for the request journal.
+	capture *cappedBuffer
 }
 
 func (r *recorder) WriteHeader(code int) {
@@ -67,13 +70,17 @@ func (r *recorder) Write(b []byte) (int, error) {
 	}
 	n, err := r.ResponseWriter.Write(b)
 	r.bytes += int64(n)
+	if r.capture != nil {
+		r.capture.keep(b[:n])
+	}
 	return n, err
 }
 
 func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
 // middleware wraps the router with what every request gets: a request ID,
-// panic recovery, the body cap, the text rule on the URL (checkURL), JSON answers for unknown routes and wrong
+// panic recovery, the database deadline, the request journal, the body cap,
+// the text rule on the URL (checkURL), JSON answers for unknown routes and wrong
 // methods, compression when asked (spec 4.4 GET rule 4), metrics by route
 // and one structured log line.
 func (s *Server) middleware(mux *http.ServeMux) http.Handler {
@@ -91,9 +98,17 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 		ctx := context.WithValue(r.Context(), requestIDKey{}, id)
 		ctx, cancel := s.withDBDeadline(ctx)
 		defer cancel()
+		var jr *journalRecord
+		if s.journal != nil {
+			jr = &journalRecord{}
+			ctx = context.WithValue(ctx, journalKey{}, jr)
+		}
 		r = r.WithContext(ctx)
 		w.Header().Set("X-Request-ID", id)
 		rec := &recorder{ResponseWriter: w}
+		if jr != nil {
+			rec.capture = &cappedBuffer{}
+		}
 		_, pattern := mux.Handler(r)
 		prefix, mounted := s.mounted(r.URL.Path)
 		if mounted != nil {
@@ -104,6 +119,7 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 		if !matched {
 			route = "unmatched"
 		}
+		r = r.WithContext(context.WithValue(r.Context(), routeKey{}, route))
 		defer func() {
 			if p := recover(); p != nil {
 				if p == http.ErrAbortHandler {
@@ -121,6 +137,9 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 			elapsed := time.Since(start)
 			s.metric.requests.WithLabelValues(route, r.Method, strconv.Itoa(status)).Inc()
 			s.metric.duration.WithLabelValues(route, r.Method).Observe(elapsed.Seconds())
+			if jr != nil && jr.caller != nil {
+				s.journalCall(jr, rec, r, route, status, elapsed, id)
+			}
 			level := slog.LevelInfo
 			if status >= 500 {
 				level = slog.LevelError
@@ -145,6 +164,9 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 			return
 		}
 		r.Body = http.MaxBytesReader(rec, r.Body, s.cfg.MaxBodyBytes)
+		if jr != nil {
+			r.Body = teeBody{r.Body, &jr.body}
+		}
 		if err := checkURL(r, pattern); err != nil {
 			s.writeError(rec, r, surfaceOf(r.URL.Path), err)
 			return

@@ -123,7 +123,7 @@ func engine(e *apitest.Env, submitAfter, deliverAfter time.Duration) *fulfillmen
 func TestOrderCreate(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
 		m := newMerchant(t, e, parcelgate.Production, merchantBID)
-		before := e.Clock.Now().Add(-time.Second)
+		before := e.Clock.Now(parcelgate.Production).Add(-time.Second)
 		r := m.do("PUT", "/ecommerce/v3/order", m.orderBody("A1", 2)).Expect(http.StatusOK)
 		if !strings.Contains(string(r.Body), `"quantity":2.0`) {
 			t.Errorf("spec 2.3: quantity must be written as a decimal: %s", r.Body)

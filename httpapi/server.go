@@ -30,6 +30,7 @@ type Store interface {
 	parcelgate.CodeService
 	parcelgate.InventoryService
 	parcelgate.CatalogReader
+	SandboxStore
 
 	// FindOrderAnswer is FindOrder as render encodes it, reusing the
 	// rendered answer while the stored order is unchanged.
@@ -65,6 +66,11 @@ type Config struct {
 	// RateLimit is the requests per second each credential may make to the
 	// APIs, with bursts of twice that; 0 turns the limit off.
 	RateLimit float64
+	// NoJournal turns the request journal off.
+	NoJournal bool
+	// JournalPerTenant is how many calls the journal keeps per
+	// organization; 0 means parcelgate.JournalPerTenant.
+	JournalPerTenant int
 	// DBTimeout is the deadline of each request's database work (serve
 	// --db-timeout): a request the database does not answer within it is
 	// answered 503 instead of waiting on. 0 sets none.
@@ -83,6 +89,8 @@ type Server struct {
 	metric metrics
 
 	limit         *limiter
+	faults        faultCache
+	journal       *journal // nil when off
 	patterns      []string
 	mounts        []mount
 	lastKeyReload atomic.Int64 // unix nanoseconds
@@ -108,6 +116,12 @@ func New(store Store, keys *auth.Keyring, clock parcelgate.Clock, log *slog.Logg
 	s := &Server{store: store, keys: keys, clock: clock, log: log, cfg: cfg, mux: http.NewServeMux(), limit: newLimiter(cfg.RateLimit)}
 	s.reg = prometheus.NewRegistry()
 	s.metric = newMetrics(s.reg)
+	if !cfg.NoJournal {
+		if cfg.JournalPerTenant <= 0 {
+			s.cfg.JournalPerTenant = parcelgate.JournalPerTenant
+		}
+		s.journal = newJournal(store, log, s.cfg.JournalPerTenant, s.reg)
+	}
 	s.routes()
 	s.handler = s.middleware(s.mux)
 	return s
@@ -170,6 +184,7 @@ func (s *Server) routes() {
 	s.operationalRoutes()
 	s.tokenRoutes()
 	s.adminRoutes()
+	s.sandboxRoutes()
 	s.orderRoutes()
 	s.codeRoutes()
 	s.inventoryRoutes()

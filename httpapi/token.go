@@ -126,7 +126,7 @@ func (s *Server) gatewayToken(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, gatewaySurface, err)
 		return
 	}
-	now := s.clock.Now()
+	now := s.clock.Now(client.Environment)
 	var grants []parcelgate.VersionGrant
 	targets := map[string]GatewayTarget{}
 	base := s.publicURL(r)
@@ -209,7 +209,7 @@ func (s *Server) ecomToken(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, ecomSurface, err)
 		return
 	}
-	now := s.clock.Now()
+	now := s.clock.Now(acct.Environment)
 	tok, err := s.keys.Seal(&parcelgate.Caller{
 		Subject: acct.Username, OrgID: acct.OrgID, BusinessID: acct.BusinessID,
 		Environment: acct.Environment, Kind: parcelgate.KindEcom, Roles: acct.Roles,

@@ -32,7 +32,7 @@ func (db *DB) readableCatalog(ctx context.Context, c *parcelgate.Caller, externa
 // parcelgate.EOSVisible.
 func (db *DB) retailerQuery(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter) (*keysetQuery, error) {
 	q := &keysetQuery{table: "balances b", alias: "b"}
-	cutoff := db.eosCutoff()
+	cutoff := db.eosCutoff(c.Environment)
 	if catalogExternalID != "" {
 		id, err := db.readableCatalog(ctx, c, catalogExternalID)
 		if err != nil {

@@ -29,7 +29,7 @@ func (db *DB) CreateCatalog(ctx context.Context, c *parcelgate.Catalog) error {
 		}
 		supplierOrgs = append(supplierOrgs, s.ID)
 	}
-	c.CreatedAt = db.clock.Now().UTC().Truncate(1000)
+	c.CreatedAt = db.clock.Now(c.Environment).UTC().Truncate(1000)
 	return db.inTx(ctx, func(tx *Tx) error {
 		err := tx.QueryRow(ctx, `INSERT INTO catalogs (environment, retailer_org_id, external_id, name, catalog_type, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
 			string(c.Environment), c.RetailerOrg, c.ExternalID, c.Name, string(c.Type), micros(c.CreatedAt)).Scan(&c.ID)

@@ -197,7 +197,7 @@ func (tx *Tx) lockLiveShipment(ctx context.Context, orgID int64, trackingNumber 
 // holds the shipment's lock when there is a shipment. An expired code of
 // h's is released first, so that h may hold a new one.
 func (tx *Tx) giveCode(ctx context.Context, h holder) (code string, created, expires time.Time, err error) {
-	now := tx.db.clock.Now().UTC().Truncate(time.Microsecond)
+	now := tx.db.clock.Now(h.env).UTC().Truncate(time.Microsecond)
 	if code, created, expires, err = activeCode(ctx, tx, h, now); err != nil || code != "" {
 		return code, created, expires, err
 	}
@@ -234,6 +234,9 @@ func (db *DB) CreateSendingCode(ctx context.Context, c *parcelgate.Caller, track
 		return nil, &parcelgate.Error{Code: parcelgate.EINVALID, Message: "trackingNumber: must be 4-35 characters of A-Z and 0-9.",
 			Fields: []parcelgate.FieldError{{Field: "trackingNumber", Message: "must be 4-35 characters of A-Z and 0-9"}}}
 	}
+	if err := parcelgate.SendingCodeScenario(c.Environment, tn); err != nil {
+		return nil, err
+	}
 	if sc, err := db.FindSendingCode(ctx, c, tn); parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
 		return sc, err
 	}
@@ -260,7 +263,7 @@ func (db *DB) CreateSendingCode(ctx context.Context, c *parcelgate.Caller, track
 
 func (db *DB) FindSendingCode(ctx context.Context, c *parcelgate.Caller, trackingNumber string) (*parcelgate.SendingCode, error) {
 	tn := parcelgate.NormalizeID(trackingNumber)
-	code, created, expires, err := activeCode(ctx, reader{db}, holder{env: c.Environment, orgID: c.OrgID, trackingNumber: tn}, db.clock.Now())
+	code, created, expires, err := activeCode(ctx, reader{db}, holder{env: c.Environment, orgID: c.OrgID, trackingNumber: tn}, db.clock.Now(c.Environment))
 	if err != nil {
 		return nil, err
 	}
@@ -279,7 +282,7 @@ func (db *DB) FindSendingCodeByCode(ctx context.Context, c *parcelgate.Caller, c
 	sc := parcelgate.SendingCode{SendingCode: code}
 	var created, expires int64
 	err := db.queryRow(ctx, `SELECT tracking_number, created_at, expires_at FROM codes WHERE environment = ? AND code = ? AND released_at = 0 AND expires_at > ? AND org_id = ? AND parcel_id = ''`,
-		string(c.Environment), code, micros(db.clock.Now()), c.OrgID).Scan(&sc.TrackingNumber, &created, &expires)
+		string(c.Environment), code, micros(db.clock.Now(c.Environment)), c.OrgID).Scan(&sc.TrackingNumber, &created, &expires)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound
 	}
@@ -312,7 +315,7 @@ func (db *DB) ErrandCodes(ctx context.Context, c *parcelgate.Caller, parcelIDs [
 			valid = append(valid, id)
 		}
 	}
-	states, err := parcelStates(ctx, reader{db}, c.OrgID, valid, db.clock.Now())
+	states, err := parcelStates(ctx, reader{db}, c.OrgID, valid, db.clock.Now(c.Environment))
 	if err != nil {
 		return nil, err
 	}
@@ -404,6 +407,6 @@ func parcelStates(ctx context.Context, q querier, orgID int64, ids []string, now
 
 func (db *DB) ActiveCodes(ctx context.Context, env parcelgate.Environment) (int64, error) {
 	var n int64
-	err := db.queryRow(ctx, `SELECT COUNT(*) FROM codes WHERE environment = ? AND released_at = 0 AND expires_at > ?`, string(env), micros(db.clock.Now())).Scan(&n)
+	err := db.queryRow(ctx, `SELECT COUNT(*) FROM codes WHERE environment = ? AND released_at = 0 AND expires_at > ?`, string(env), micros(db.clock.Now(env))).Scan(&n)
 	return n, err
 }

@@ -30,7 +30,7 @@ func TestCodeSpaceEnforcedByDatabase(t *testing.T) {
 		ctx := context.Background()
 		prod := testOrg(t, db, parcelgate.Production, "1234567-1")
 		test := testOrg(t, db, parcelgate.Test, "1234567-1")
-		expires := clock.Now().Add(time.Hour)
+		expires := clock.Now(parcelgate.Production).Add(time.Hour)
 		try := func(c *parcelgate.Caller, tn, parcel string, want bool) {
 			t.Helper()
 			ok, err := db.TryCodeForTest(ctx, c.Environment, c.OrgID, tn, parcel, "ABCDEF", expires)

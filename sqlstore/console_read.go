@@ -692,4 +692,4 @@ func (db *DB) ConsoleCatalogs(ctx context.Context, orgID int64, after string, li
 
 // consoleNow is the store's time in env, the one time the console's reads
 // compare with (code expiry, lockouts).
-func (db *DB) consoleNow(env parcelgate.Environment) time.Time { return db.clock.Now() }
+func (db *DB) consoleNow(env parcelgate.Environment) time.Time { return db.clock.Now(env) }

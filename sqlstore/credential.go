@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"time"
 
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/auth"
@@ -19,7 +20,7 @@ func (db *DB) CreateGatewayClient(ctx context.Context, c *parcelgate.GatewayClie
 		return err
 	}
 	c.OrgID, c.BusinessID = org.ID, org.BusinessID
-	c.CreatedAt = db.clock.Now().UTC().Truncate(1000)
+	c.CreatedAt = db.clock.Now(c.Environment).UTC().Truncate(1000)
 	versions, _ := json.Marshal(c.Versions)
 	return db.inTx(ctx, func(tx *Tx) error {
 		_, err := tx.Exec(ctx, `INSERT INTO gateway_clients (client_id, secret_hash, org_id, versions, created_at) VALUES (?, ?, ?, ?, ?)`,
@@ -80,7 +81,7 @@ func (db *DB) ListGatewayClients(ctx context.Context, env parcelgate.Environment
 }
 
 func (db *DB) RevokeGatewayClient(ctx context.Context, clientID string) error {
-	res, err := db.exec(ctx, `UPDATE gateway_clients SET revoked_at = ? WHERE client_id = ? AND revoked_at = 0`, micros(db.clock.Now()), clientID)
+	res, err := db.exec(ctx, `UPDATE gateway_clients SET revoked_at = ? WHERE client_id = ? AND revoked_at = 0`, micros(time.Now()), clientID)
 	return affectedOne(res, err, "gateway client %s not found", clientID)
 }
 
@@ -122,7 +123,7 @@ func (db *DB) CreateServiceAccount(ctx context.Context, a *parcelgate.ServiceAcc
 		return err
 	}
 	a.OrgID, a.BusinessID = org.ID, org.BusinessID
-	a.CreatedAt = db.clock.Now().UTC().Truncate(1000)
+	a.CreatedAt = db.clock.Now(a.Environment).UTC().Truncate(1000)
 	return db.inTx(ctx, func(tx *Tx) error {
 		_, err := tx.Exec(ctx, `INSERT INTO service_accounts (username, password_hash, org_id, roles, created_at) VALUES (?, ?, ?, ?, ?)`,
 			a.Username, passwordHash, a.OrgID, joinRoles(a.Roles), micros(a.CreatedAt))
@@ -180,7 +181,7 @@ func (db *DB) AuthenticateServiceAccount(ctx context.Context, username, password
 	// Each lost race means another attempt on this account was recorded;
 	// the bound only keeps a pathological storm from looping forever.
 	for range 100 {
-		now := db.clock.Now()
+		now := db.clock.Now(a.Environment)
 		d := parcelgate.DecideLogin(parcelgate.LoginState{Failures: a.failed, LockedUntil: fromMicros(a.lockedUntil)}, ok, now)
 		next := d.Next
 		nextLock := int64(0)
@@ -221,7 +222,7 @@ func (db *DB) ListServiceAccounts(ctx context.Context, env parcelgate.Environmen
 		return nil, err
 	}
 	defer rows.Close()
-	now := micros(db.clock.Now())
+	now := micros(db.clock.Now(env))
 	out := []*parcelgate.ServiceAccount{}
 	for rows.Next() {
 		a, err := scanServiceAccount(rows)
@@ -238,7 +239,7 @@ func (db *DB) ListServiceAccounts(ctx context.Context, env parcelgate.Environmen
 }
 
 func (db *DB) RevokeServiceAccount(ctx context.Context, username string) error {
-	res, err := db.exec(ctx, `UPDATE service_accounts SET revoked_at = ? WHERE username = ? AND revoked_at = 0`, micros(db.clock.Now()), username)
+	res, err := db.exec(ctx, `UPDATE service_accounts SET revoked_at = ? WHERE username = ? AND revoked_at = 0`, micros(time.Now()), username)
 	return affectedOne(res, err, "service account %s not found", username)
 }
 

@@ -49,7 +49,7 @@ func (db *DB) TryCodeForTest(ctx context.Context, env parcelgate.Environment, or
 	var ok bool
 	err := db.inTx(ctx, func(tx *Tx) error {
 		var err error
-		ok, err = tx.tryCode(ctx, holder{env: env, orgID: orgID, trackingNumber: trackingNumber, parcelID: parcelID}, code, db.clock.Now(), expires)
+		ok, err = tx.tryCode(ctx, holder{env: env, orgID: orgID, trackingNumber: trackingNumber, parcelID: parcelID}, code, db.clock.Now(env), expires)
 		return err
 	})
 	return ok, err
@@ -70,7 +70,7 @@ func (db *DB) DrawCodesFromForTest(n int, draws *atomic.Int64) {
 // FillCodesForTest makes codes 000000 up to n-1 (hex) active in env for the
 // organization, with one INSERT ... SELECT over a generated series.
 func (db *DB) FillCodesForTest(ctx context.Context, env parcelgate.Environment, orgID int64, n int) error {
-	now, day := micros(db.clock.Now()), int64(24*time.Hour/time.Microsecond)
+	now, day := micros(db.clock.Now(env)), int64(24*time.Hour/time.Microsecond)
 	q := `WITH RECURSIVE s(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM s WHERE n + 1 < ?)
 		INSERT INTO codes (environment, code, org_id, tracking_number, created_at, expires_at) SELECT ?, printf('%06X', n), ?, 'FILL' || n, ?, ? FROM s`
 	if db.dialect.name == "postgres" {
@@ -93,7 +93,7 @@ var errRollback = errors.New("rolled back")
 // that a benchmark measures allocation at a fixed fill of the space.
 func (db *DB) AllocateRolledBackForTest(ctx context.Context, env parcelgate.Environment, orgID int64, trackingNumber string) error {
 	err := db.inTx(ctx, func(tx *Tx) error {
-		now := db.clock.Now()
+		now := db.clock.Now(env)
 		if _, err := tx.allocateCode(ctx, holder{env: env, orgID: orgID, trackingNumber: trackingNumber}, now, now.Add(time.Hour)); err != nil {
 			return err
 		}

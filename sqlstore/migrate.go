@@ -100,6 +100,12 @@ func (db *DB) Migrate(ctx context.Context) error {
 			return fmt.Errorf("migrate %s: %w", m.name, err)
 		}
 	}
+	// A restarted sandbox keeps its time: the stored offsets are read
+	// before the first request, and followed from then on.
+	if err := db.RefreshClock(ctx); err != nil {
+		return fmt.Errorf("sandbox clock: %w", err)
+	}
+	db.watchClock()
 	return nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
@@ -32,5 +33,41 @@ func TestOpenSQLiteUsesTheExactPath(t *testing.T) {
 		if e.Name() == "a" || e.Name() == "c" {
 			t.Errorf("a database was opened at a cut-short path %s", e.Name())
 		}
+	}
+}
+
+// Issue 13: --db memory (and sqlite::memory:) is a full database, private
+// to the store that opened it and gone when it is closed.
+func TestOpenMemory(t *testing.T) {
+	ctx := context.Background()
+	for _, dsn := range []string{"memory", "sqlite::memory:"} {
+		a, err := sqlstore.Open(ctx, dsn, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", dsn, err)
+		}
+		if err := a.Migrate(ctx); err != nil {
+			t.Fatalf("%s: migrate: %v", dsn, err)
+		}
+		o := &parcelgate.Organization{Environment: parcelgate.Test, BusinessID: "1234567-1", Name: "A"}
+		if err := a.CreateOrganization(ctx, o); err != nil {
+			t.Fatalf("%s: %v", dsn, err)
+		}
+		// The reader pool sees what the writer wrote: one database.
+		if _, err := a.FindOrganization(ctx, parcelgate.Test, "1234567-1"); err != nil {
+			t.Fatalf("%s: written organization not read back: %v", dsn, err)
+		}
+		// A second memory store is another database.
+		b, err := sqlstore.Open(ctx, dsn, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Migrate(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.FindOrganization(ctx, parcelgate.Test, "1234567-1"); parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
+			t.Fatalf("%s: a second memory store shares data: %v", dsn, err)
+		}
+		a.Close()
+		b.Close()
 	}
 }

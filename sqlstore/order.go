@@ -306,7 +306,7 @@ func (tx *Tx) placeOrder(ctx context.Context, org *parcelgate.Organization, whs 
 }
 
 func (tx *Tx) insertOrder(ctx context.Context, org *parcelgate.Organization, whs []string, req *parcelgate.OrderRequest, hash string) (*parcelgate.Order, error) {
-	now := tx.db.clock.Now().UTC().Truncate(time.Microsecond)
+	now := tx.db.clock.Now(org.Environment).UTC().Truncate(time.Microsecond)
 	o := parcelgate.NewOrder(org, req, now)
 	o.ID = newOrderID()
 	if o.ExternalID == "" {
@@ -348,7 +348,7 @@ func (tx *Tx) replaceOrder(ctx context.Context, org *parcelgate.Organization, wh
 			return nil, err
 		}
 	}
-	now := tx.db.clock.Now().UTC().Truncate(time.Microsecond)
+	now := tx.db.clock.Now(org.Environment).UTC().Truncate(time.Microsecond)
 	o := parcelgate.NewOrder(org, req, now)
 	o.ID, o.ExternalID = rec.order.ID, rec.order.ExternalID
 	o.Comments = parcelgate.MergeComments(rec.order.Comments, req.Comments, now)
@@ -451,7 +451,7 @@ func (tx *Tx) moveOrder(ctx context.Context, rec *orderRecord, to parcelgate.Ord
 	rec.statusAt, rec.updatedAt = micros(stamp), micros(stamp)
 	if to == parcelgate.OrderSubmitted {
 		// The delay before delivery counts from submission.
-		rec.readyAt = micros(tx.db.clock.Now())
+		rec.readyAt = micros(tx.db.clock.Now(rec.env))
 	}
 	doc, err := rec.document()
 	if err != nil {

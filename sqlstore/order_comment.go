@@ -15,7 +15,7 @@ func (db *DB) AddOrderComment(ctx context.Context, c *parcelgate.Caller, id stri
 		if before >= parcelgate.MaxOrderComments && parcelgate.FindComment(rec.order.Comments, comment.ExternalID) < 0 {
 			return parcelgate.Errorf(parcelgate.ECONFLICT, "Order %s already has %d comments, the most an order keeps; delete one first.", rec.order.ExternalID, before)
 		}
-		now := tx.db.clock.Now().UTC().Truncate(time.Microsecond)
+		now := tx.db.clock.Now(rec.env).UTC().Truncate(time.Microsecond)
 		rec.order.Comments = parcelgate.MergeComments(rec.order.Comments, []parcelgate.OrderComment{comment}, now)
 		added = len(rec.order.Comments) > before
 		i := len(rec.order.Comments) - 1

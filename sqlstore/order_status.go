@@ -76,7 +76,7 @@ func (db *DB) SetOrderPreferences(ctx context.Context, c *parcelgate.Caller, id 
 		}
 		rec.autoSubmit = p.AutoSubmit
 		// The engine's submission delay counts from the release.
-		rec.readyAt = micros(tx.db.clock.Now())
+		rec.readyAt = micros(tx.db.clock.Now(rec.env))
 		stamp, err := tx.nextOrgStamp(ctx, rec.env, rec.orgID)
 		if err != nil {
 			return err
@@ -103,12 +103,13 @@ func (db *DB) SetOrderStatus(ctx context.Context, env parcelgate.Environment, bu
 	})
 }
 
-// DueOrders returns, oldest first, up to limit orders that the warehouse
-// engine may move out of status from: Submitted orders, and Created ones
-// with autoSubmit, whose wait began at or before readyBefore.
-func (db *DB) DueOrders(ctx context.Context, from parcelgate.OrderStatus, readyBefore time.Time, limit int) ([]int64, error) {
-	return scanColumn[int64](db.query(ctx, `SELECT id FROM orders WHERE status = ? AND ready_at <= ? AND (status <> ? OR auto_submit = 1) ORDER BY ready_at, id LIMIT ?`,
-		string(from), micros(readyBefore), string(parcelgate.OrderCreated), limit))
+// DueOrders returns, oldest first, up to limit orders of env that the
+// warehouse engine may move out of status from: Submitted orders, and
+// Created ones with autoSubmit, whose wait began at or before readyBefore
+// (env's time: each environment has its own clock).
+func (db *DB) DueOrders(ctx context.Context, env parcelgate.Environment, from parcelgate.OrderStatus, readyBefore time.Time, limit int) ([]int64, error) {
+	return scanColumn[int64](db.query(ctx, `SELECT id FROM orders WHERE status = ? AND ready_at <= ? AND (status <> ? OR auto_submit = 1) AND environment = ? ORDER BY ready_at, id LIMIT ?`,
+		string(from), micros(readyBefore), string(parcelgate.OrderCreated), string(env), limit))
 }
 
 // AdvanceOrder moves order pk from status from to status to for the

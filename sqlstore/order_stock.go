@@ -53,7 +53,8 @@ func (tx *Tx) rowStock(ctx context.Context, orgID int64, businessID string, row 
 }
 
 // allocateOrder loads the stock of every row of rec's order, lets the
-// domain decide the outcome (parcelgate.Allocate), and when it allocates,
+// domain decide the outcome (parcelgate.AllocateOrder, which applies the
+// test scenarios), and when it allocates,
 // takes each row's quantity: quantity -= q, allocated += q.
 //
 // The caller has taken stamp, and with it the change clock, before any
@@ -72,7 +73,7 @@ func (tx *Tx) allocateOrder(ctx context.Context, businessID string, whs []string
 				return parcelgate.Allocation{}, err
 			}
 		}
-		a := parcelgate.Allocate(rows, stock, whs)
+		a := parcelgate.AllocateOrder(rec.env, rec.order.ExternalID, rows, stock, whs)
 		if !a.Allocates() {
 			return a, nil
 		}

@@ -15,7 +15,7 @@ func (db *DB) CreateOrganization(ctx context.Context, o *parcelgate.Organization
 	if err := o.Validate(); err != nil {
 		return err
 	}
-	o.CreatedAt = db.clock.Now().UTC().Truncate(1000)
+	o.CreatedAt = db.clock.Now(o.Environment).UTC().Truncate(1000)
 	addr := ""
 	if o.Address != nil {
 		b, _ := json.Marshal(o.Address)

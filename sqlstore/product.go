@@ -308,8 +308,8 @@ func anys[T any](vals []T) []any {
 	return out
 }
 
-// eosCutoff is the oldest EOS deletion retailers still see now: EOS
-// products deleted after it (parcelgate.EOSVisibleSince).
-func (db *DB) eosCutoff() int64 {
-	return micros(parcelgate.EOSVisibleSince(db.clock.Now()))
+// eosCutoff is the oldest EOS deletion retailers still see now in env: EOS
+// products deleted after it (parcelgate.EOSVisibleSince; spec 3 rule 2).
+func (db *DB) eosCutoff(env parcelgate.Environment) int64 {
+	return micros(parcelgate.EOSVisibleSince(db.clock.Now(env)))
 }

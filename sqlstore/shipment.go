@@ -89,7 +89,7 @@ func (tx *Tx) insertShipment(ctx context.Context, orgID int64, env parcelgate.En
 	}
 	s.OrgID, s.Environment = orgID, env
 	s.Status, s.DeliveredAt = parcelgate.ShipmentCreated, nil
-	s.CreatedAt = tx.db.clock.Now().UTC().Truncate(time.Microsecond)
+	s.CreatedAt = tx.db.clock.Now(env).UTC().Truncate(time.Microsecond)
 	sender, _ := json.Marshal(s.Sender)
 	receiver, _ := json.Marshal(s.Receiver)
 	err := tx.QueryRow(ctx, `INSERT INTO shipments (org_id, environment, tracking_number, service_code, sender, receiver, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
@@ -267,7 +267,7 @@ func (db *DB) DeliverShipment(ctx context.Context, env parcelgate.Environment, b
 	tn := parcelgate.NormalizeID(trackingNumber)
 	var s *parcelgate.Shipment
 	err = db.inTx(ctx, func(tx *Tx) error {
-		now := micros(db.clock.Now())
+		now := micros(db.clock.Now(env))
 		res, err := tx.Exec(ctx, `UPDATE shipments SET status = ?, delivered_at = ? WHERE org_id = ? AND tracking_number = ? AND status = ?`,
 			string(parcelgate.ShipmentDelivered), now, org.ID, tn, string(parcelgate.ShipmentCreated))
 		if err != nil {

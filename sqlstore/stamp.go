@@ -51,7 +51,7 @@ import (
 // organizations when the clock has not moved past it. tx holds env's
 // clock exclusively until it ends.
 func (tx *Tx) nextStamp(ctx context.Context, env parcelgate.Environment) (time.Time, error) {
-	now := micros(tx.db.clock.Now())
+	now := micros(tx.db.clock.Now(env))
 	if tx.d.name == "postgres" {
 		// Lock first, then read the organizations' clocks in a statement
 		// of its own: its snapshot is taken after every order transaction
@@ -90,7 +90,7 @@ func (tx *Tx) nextOrgStamp(ctx context.Context, env parcelgate.Environment, orgI
 	if tx.d.name != "postgres" {
 		return tx.nextStamp(ctx, env)
 	}
-	now := micros(tx.db.clock.Now())
+	now := micros(tx.db.clock.Now(env))
 	// FOR SHARE waits for an exclusive writer of env and then reads the row
 	// as it committed; ON CONFLICT DO UPDATE waits for the organization's
 	// previous writer and then updates its row as it committed. One round

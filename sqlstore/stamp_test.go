@@ -14,7 +14,7 @@ import (
 // frozenClock never moves, the worst case for stamps taken from a clock.
 type frozenClock struct{ t time.Time }
 
-func (c frozenClock) Now() time.Time { return c.t }
+func (c frozenClock) Now(parcelgate.Environment) time.Time { return c.t }
 
 // decisions §6: modification stamps strictly increase in commit order, per
 // environment, even when the clock stands still and writers run at once.
@@ -170,4 +170,38 @@ func stampOrg(t *testing.T, db *sqlstore.DB, businessID string) int64 {
 		t.Fatal(err)
 	}
 	return o.ID
+}
+
+// Issue 13: when one instance moves the sandbox clock and another has not
+// read the move yet, a stamp the lagging instance takes is still after
+// every stamp taken on the moved clock: time never runs backwards for
+// change stamps.
+func TestStampsAcrossInstancesWithAMovedClock(t *testing.T) {
+	testdb.EachDSN(t, func(t *testing.T, dsn string, engine string) {
+		ctx := context.Background()
+		ahead, lagging := new(parcelgate.SandboxClock), new(parcelgate.SandboxClock)
+		a := testdb.OpenAt(t, dsn, ahead)
+		b := testdb.OpenAt(t, dsn, lagging)
+		if _, err := a.AdvanceClock(ctx, parcelgate.Test, 24*time.Hour); err != nil {
+			t.Fatal(err)
+		}
+		moved, err := a.NextStampForTest(ctx, parcelgate.Test)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// b's copy of the clock is a day behind until it reads the move.
+		if lagging.Offset(parcelgate.Test) != 0 {
+			t.Skip("b read the move already")
+		}
+		late, err := b.NextStampForTest(ctx, parcelgate.Test)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !late.After(moved) {
+			t.Fatalf("lagging instance stamped %v, not after %v", late, moved)
+		}
+		if err := b.RefreshClock(ctx); err != nil || lagging.Offset(parcelgate.Test) != 24*time.Hour {
+			t.Fatalf("after a refresh b's offset is %v (%v)", lagging.Offset(parcelgate.Test), err)
+		}
+	})
 }

@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"time"
 
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/auth"
@@ -10,6 +11,9 @@ import (
 // retiredKeyKept is how long a retired key still opens tokens: a token lives
 // TokenLifetime, and an instance that has not yet reloaded its keys may seal
 // with a just-retired key for one more reload interval.
+//
+// Keys live in wall-clock time: they are shared by both environments, whose
+// sandbox clocks may differ, and a token lives its hour in either.
 const retiredKeyKept = 2 * parcelgate.TokenLifetime
 
 // TokenKeys returns the keys that may open tokens now, creating the first
@@ -20,7 +24,7 @@ func (db *DB) TokenKeys(ctx context.Context) ([]auth.Key, error) {
 	if err != nil || len(keys) > 0 {
 		return keys, err
 	}
-	k, err := auth.GenerateKey(1, db.clock.Now())
+	k, err := auth.GenerateKey(1, time.Now())
 	if err != nil {
 		return nil, err
 	}
@@ -31,7 +35,7 @@ func (db *DB) TokenKeys(ctx context.Context) ([]auth.Key, error) {
 }
 
 func (db *DB) loadTokenKeys(ctx context.Context) ([]auth.Key, error) {
-	cutoff := micros(db.clock.Now().Add(-retiredKeyKept))
+	cutoff := micros(time.Now().Add(-retiredKeyKept))
 	rows, err := db.query(ctx, `SELECT id, secret, created_at, retired_at FROM token_keys WHERE retired_at = 0 OR retired_at > ? ORDER BY id`, cutoff)
 	if err != nil {
 		return nil, err
@@ -53,7 +57,7 @@ func (db *DB) loadTokenKeys(ctx context.Context) ([]auth.Key, error) {
 // RotateTokenKey creates a new key and retires the others. Tokens sealed
 // with a retired key stay valid until they expire.
 func (db *DB) RotateTokenKey(ctx context.Context) (uint32, error) {
-	now := db.clock.Now()
+	now := time.Now()
 	var id uint32
 	err := db.inTx(ctx, func(tx *Tx) error {
 		var last int64

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -16,7 +17,8 @@ import (
 
 // adminCmd is one operator API call from the command line (interface §10,
 // decisions §9). The flags of a command are the fields of its request: the
-// query string of a GET, else a JSON body.
+// query string of a GET (or of a call with query set), else a JSON body;
+// a field may say otherwise (adminField.in).
 type adminCmd struct {
 	name   string
 	args   string // synopsis of the one positional argument, if any
@@ -24,8 +26,12 @@ type adminCmd struct {
 	method string
 	path   string // {arg} is replaced by the positional argument
 	fields []adminField
-	// body, when set, makes the request body from the positional argument.
-	body func(arg string) any
+	// query sends the fields of a call that is not a GET in the query
+	// string too.
+	query bool
+	// body, when set, makes the request body from the positional argument;
+	// the fields' body members are added to it.
+	body func(arg string) map[string]any
 }
 
 // adminField is one request field set by a flag.
@@ -34,6 +40,12 @@ type adminField struct {
 	help       string
 	list       bool   // a comma-separated list, sent as a JSON array
 	def        string // the value sent when the flag is not given
+	// in is where the field goes when not where its command sends fields:
+	// "query", or "path" (it replaces {json} in the path and is required).
+	in string
+	// kind is the JSON type of a body member: "int" or "num" for a number;
+	// a string otherwise.
+	kind string
 }
 
 // envField is the environment field every tenant-scoped command takes.
@@ -97,11 +109,65 @@ var adminCommands = []adminCmd{
 		}},
 	{name: "rotate-token-key", short: "Create a new token signing key; tokens sealed with the old ones stay valid for their hour",
 		method: "POST", path: "/admin/v1/token-keys/rotate"},
-	{name: "clock", short: "Show the server's clock (and whether it is a sandbox clock)",
-		method: "GET", path: "/admin/v1/clock"},
-	{name: "advance-clock", args: "DURATION", short: "Move the sandbox clock forward, e.g. 336h (serve --sandbox-clock only)",
-		method: "POST", path: "/admin/v1/clock", body: func(arg string) any { return map[string]string{"advance": arg} }},
+	{name: "clock", short: "Show an environment's clock (and whether it is a sandbox clock)",
+		method: "GET", path: "/admin/v1/clock", fields: []adminField{envField}},
+	{name: "advance-clock", args: "DURATION", short: "Move an environment's sandbox clock forward, e.g. 336h (serve --sandbox-clock only)",
+		method: "POST", path: "/admin/v1/clock", fields: []adminField{envField},
+		body: func(arg string) map[string]any { return map[string]any{"advance": arg} }},
+
+	// The sandbox controls (docs/sandbox.md).
+	{name: "reset", args: "BUSINESS_ID", short: "Empty the data of an organization (--catalogs true: its catalogs too)",
+		method: "POST", path: "/admin/v1/organizations/{arg}/reset", query: true, fields: []adminField{envField, catalogsField}},
+	{name: "reset-environment", short: "Empty the data of every organization of an environment",
+		method: "POST", path: "/admin/v1/reset", query: true, fields: []adminField{envField, catalogsField}},
+	{name: "snapshot", args: "BUSINESS_ID", short: "Save the data of an organization as a named snapshot",
+		method: "POST", path: "/admin/v1/organizations/{arg}/snapshots", fields: []adminField{queryEnvField,
+			{flag: "name", json: "name", help: "the snapshot's name (required)"},
+		}},
+	{name: "snapshots", args: "BUSINESS_ID", short: "List the snapshots of an organization",
+		method: "GET", path: "/admin/v1/organizations/{arg}/snapshots", fields: []adminField{envField}},
+	{name: "restore", args: "BUSINESS_ID", short: "Put the data of an organization back as a snapshot saved it",
+		method: "POST", path: "/admin/v1/organizations/{arg}/snapshots/{name}/restore", fields: []adminField{queryEnvField, snapshotField}},
+	{name: "drop-snapshot", args: "BUSINESS_ID", short: "Delete a snapshot of an organization",
+		method: "DELETE", path: "/admin/v1/organizations/{arg}/snapshots/{name}", fields: []adminField{queryEnvField, snapshotField}},
+	{name: "demo-reset", short: "Put the --demo data back in its seeded state",
+		method: "POST", path: "/admin/v1/demo/reset"},
+	{name: "faults", short: "List the injected faults of an environment",
+		method: "GET", path: "/admin/v1/faults", fields: []adminField{envField}},
+	{name: "inject-fault", short: "Make matching API calls fail or slow down (--status, --latency; --count or --probability)",
+		method: "POST", path: "/admin/v1/faults", fields: []adminField{envField,
+			{flag: "business-id", json: "businessId", help: "only the calls of this organization"},
+			{flag: "method", json: "method", help: "only calls with this HTTP method"},
+			{flag: "route", json: "route", help: "only calls to this route, e.g. /ecommerce/v3/orders"},
+			{flag: "status", json: "status", kind: "int", help: "answer with this status: 429, 500, 502, 503 or 504"},
+			{flag: "latency", json: "latency", help: "delay the answer by this long, e.g. 2s"},
+			{flag: "retry-after", json: "retryAfter", kind: "int", help: "seconds sent in Retry-After with a 429 or 503"},
+			{flag: "probability", json: "probability", kind: "num", help: "the share of matching calls that fail, 0-1"},
+			{flag: "count", json: "count", kind: "int", help: "fail this many matching calls, then stop"},
+			{flag: "expires-after", json: "expiresAfter", help: "remove the fault after this long, e.g. 10m"},
+		}},
+	{name: "remove-fault", args: "ID", short: "Remove an injected fault",
+		method: "DELETE", path: "/admin/v1/faults/{arg}"},
+	{name: "requests", short: "List journaled API calls, newest first",
+		method: "GET", path: "/admin/v1/requests", fields: []adminField{envField,
+			{flag: "business-id", json: "businessId", help: "only the calls of this organization"},
+			{flag: "route", json: "route", help: "only calls to this route"},
+			{flag: "status", json: "status", help: "only answers with this status or class, e.g. 503 or 5xx"},
+			{flag: "from", json: "from", help: "only calls at or after this time (RFC 3339)"},
+			{flag: "to", json: "to", help: "only calls before this time (RFC 3339)"},
+			{flag: "limit", json: "limit", help: "at most this many calls"},
+			{flag: "before", json: "before", help: "the next page: calls before this cursor"},
+		}},
+	{name: "request", args: "REQUEST_ID", short: "Show a journaled call with its bodies",
+		method: "GET", path: "/admin/v1/requests/{arg}"},
 }
+
+// Fields the sandbox controls share.
+var (
+	queryEnvField = adminField{flag: "env", json: "environment", in: "query", help: envField.help}
+	catalogsField = adminField{flag: "catalogs", json: "catalogs", help: "true: remove the organization's catalogs too"}
+	snapshotField = adminField{flag: "name", json: "name", in: "path", help: "the snapshot's name (required)"}
+)
 
 const adminLong = `Call the operator API (/admin/v1) of a running server and print the answer
 as JSON. The token is the one serve printed or was given with --admin-token.
@@ -135,37 +201,46 @@ func (spec adminCmd) command(base, token *string) *cobra.Command {
 		Args:  rangeArgs(nargs, nargs, map[bool]string{true: spec.args, false: "no arguments"}[nargs == 1]),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path := spec.path
-			var body any
+			var m map[string]any
 			if nargs == 1 {
 				if spec.body != nil {
-					body = spec.body(args[0])
+					m = spec.body(args[0])
 				} else {
 					path = strings.ReplaceAll(path, "{arg}", url.PathEscape(args[0]))
 				}
 			}
-			if spec.method == http.MethodGet {
-				q := url.Values{}
-				for i, f := range spec.fields {
-					if v := fieldValue(f, *values[i]); v != "" {
-						q.Set(f.json, v)
+			inQuery := spec.method == http.MethodGet || spec.query
+			q := url.Values{}
+			for i, f := range spec.fields {
+				v := fieldValue(f, *values[i])
+				switch {
+				case f.in == "path":
+					if v == "" {
+						return usagef("%s needs --%s", spec.name, f.flag)
 					}
-				}
-				if len(q) > 0 {
-					path += "?" + q.Encode()
-				}
-			} else if len(spec.fields) > 0 {
-				m := map[string]any{}
-				for i, f := range spec.fields {
-					v := fieldValue(f, *values[i])
-					switch {
-					case v == "":
-					case f.list:
-						m[f.json] = splitList(v)
-					default:
-						m[f.json] = v
+					path = strings.ReplaceAll(path, "{"+f.json+"}", url.PathEscape(v))
+				case v == "":
+				case f.in == "query" || inQuery:
+					q.Set(f.json, v)
+				default:
+					val, err := f.value(v)
+					if err != nil {
+						return err
 					}
+					if m == nil {
+						m = map[string]any{}
+					}
+					m[f.json] = val
 				}
+			}
+			if len(q) > 0 {
+				path += "?" + q.Encode()
+			}
+			var body any
+			if m != nil {
 				body = m
+			} else if !inQuery && hasBodyFields(spec.fields) {
+				body = map[string]any{}
 			}
 			return adminCall(cmd.Context(), spec.method, strings.TrimRight(*base, "/")+path, *token, body, cmd.OutOrStdout())
 		},
@@ -181,6 +256,38 @@ func fieldValue(f adminField, v string) string {
 		return f.def
 	}
 	return v
+}
+
+// hasBodyFields reports whether any field goes into a request body.
+func hasBodyFields(fields []adminField) bool {
+	for _, f := range fields {
+		if f.in == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// value is the body member of a flag's value v: a list, a number, or the
+// string.
+func (f adminField) value(v string) (any, error) {
+	switch {
+	case f.list:
+		return splitList(v), nil
+	case f.kind == "int":
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return nil, usagef("--%s: %q is not a whole number", f.flag, v)
+		}
+		return n, nil
+	case f.kind == "num":
+		n, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return nil, usagef("--%s: %q is not a number", f.flag, v)
+		}
+		return n, nil
+	}
+	return v, nil
 }
 
 func splitList(s string) []string {

@@ -49,6 +49,10 @@ type serveConfig struct {
 
 	// codeRetention is how long a code lives undelivered (decisions §5).
 	codeRetention time.Duration
+
+	// journal keeps the last journalSize API calls of each organization.
+	journal     bool
+	journalSize int
 }
 
 // The warehouse's pace under --demo unless chosen: short enough to watch an
@@ -75,11 +79,13 @@ func serveFlags(fs *pflag.FlagSet, c *serveConfig) {
 	fs.Float64Var(&c.rateLimit, "rate-limit", 0, "API requests per second per credential, bursts of twice that (0: no limit)")
 	fs.DurationVar(&c.dbTimeout, "db-timeout", 5*time.Second, "longest a request waits for the database (and a PostgreSQL connection may take to open) before it is answered 503")
 	fs.DurationVar(&c.codeRetention, "code-retention", parcelgate.DefaultCodeRetention, "how long a sending or errand code stays active when its shipment is not delivered first")
+	fs.BoolVar(&c.journal, "journal", true, "keep a request journal: the last API calls of each organization, secrets redacted (GET /admin/v1/requests)")
+	fs.IntVar(&c.journalSize, "journal-size", parcelgate.JournalPerTenant, "how many API calls the request journal keeps per organization")
 	fs.VisitAll(func(f *pflag.Flag) { envFlag(fs, f.Name) })
 }
 
 func dbFlag(fs *pflag.FlagSet, db *string) {
-	fs.StringVar(db, "db", "sqlite:parcelgate.db", "database: sqlite:PATH or a postgres:// URL")
+	fs.StringVar(db, "db", "sqlite:parcelgate.db", "database: sqlite:PATH, memory (gone when the server stops) or a postgres:// URL")
 }
 
 // check validates the flags once they are all set, the environment's
@@ -87,6 +93,9 @@ func dbFlag(fs *pflag.FlagSet, db *string) {
 func (c *serveConfig) check(fs *pflag.FlagSet) error {
 	if c.dbTimeout <= 0 {
 		return usagef("--db-timeout must be positive, not %s", c.dbTimeout)
+	}
+	if c.journalSize < 1 || c.journalSize > 100000 {
+		return usagef("--journal-size must be 1-100000, not %d", c.journalSize)
 	}
 	if c.codeRetention <= 0 {
 		return usagef("--code-retention must be positive, not %s", c.codeRetention)
@@ -231,11 +240,14 @@ func serve(ctx context.Context, c *serveConfig, stdout, stderr io.Writer) error 
 	srv := httpapi.New(db, auth.NewKeyring(keys), clock, log, httpapi.Config{
 		PublicURL: c.publicURL, Versions: c.versionList(), AdminToken: c.adminToken,
 		SandboxClock: sandbox, MaxBodyBytes: c.maxBody, RateLimit: c.rateLimit, DBTimeout: c.dbTimeout,
+		NoJournal: !c.journal, JournalPerTenant: c.journalSize,
 	})
 	srv.Mount(console.Prefix, console.New(db, console.Config{
 		AdminToken: c.adminToken, Clock: clock, SandboxClock: sandbox, Versions: c.versionList(), Log: log,
 		ManualFulfillment: c.fulfillment == "manual", SubmitAfter: c.submitAfter, DeliverAfter: c.deliverAfter,
 	}))
+	// The journal's last calls are written before the database closes.
+	defer srv.Close()
 
 	base := c.publicURL
 	if base == "" {

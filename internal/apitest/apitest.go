@@ -44,6 +44,9 @@ type Env struct {
 	HTTP   *httptest.Server
 	Clock  *parcelgate.SandboxClock
 	URL    string
+	// DSN is the database's, when the server was started by EachShared or
+	// Instance (to start more instances over it).
+	DSN string
 }
 
 // Option changes the configuration of a test server.
@@ -64,8 +67,10 @@ func Each(t *testing.T, fn func(t *testing.T, e *Env), opts ...Option) {
 func New(t testing.TB, engine string, opts ...Option) *Env {
 	t.Helper()
 	clock := new(parcelgate.SandboxClock)
-	db := testdb.Open(t, engine, clock)
-	return NewWithDB(t, db, clock, opts...)
+	db, dsn := testdb.OpenDSN(t, engine, clock)
+	e := NewWithDB(t, db, clock, opts...)
+	e.DSN = dsn
+	return e
 }
 
 // NewWithDB starts a server over db; several servers over one db behave as
@@ -88,6 +93,7 @@ func NewWithDB(t testing.TB, db *sqlstore.DB, clock *parcelgate.SandboxClock, op
 		log = slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
 	srv := httpapi.New(db, auth.NewKeyring(keys), clock, log, cfg)
+	t.Cleanup(srv.Close)
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)
 	return &Env{T: t, DB: db, Server: srv, HTTP: hs, Clock: clock, URL: hs.URL}
@@ -348,4 +354,45 @@ func (e *Env) Catalog(env parcelgate.Environment, retailerID, catalogID string, 
 // BasicHeader is the value of an HTTP Basic Authorization header.
 func BasicHeader(user, pass string) string {
 	return "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+pass))
+}
+
+// EachShared runs fn on each engine with n servers, each with a store and a
+// sandbox clock of its own, over one database: instances of one deployment,
+// sharing nothing but the database.
+func EachShared(t *testing.T, n int, fn func(t *testing.T, envs []*Env), opts ...Option) {
+	t.Helper()
+	for _, engine := range testdb.Engines {
+		t.Run(engine, func(t *testing.T) {
+			if engine == "memory" {
+				t.Skip("a memory database belongs to the one store that opened it")
+			}
+			first := new(parcelgate.SandboxClock)
+			db, dsn := testdb.OpenDSN(t, engine, first)
+			envs := []*Env{NewWithDB(t, db, first, opts...)}
+			envs[0].DSN = dsn
+			for len(envs) < n {
+				envs = append(envs, Instance(t, dsn, opts...))
+			}
+			fn(t, envs)
+		})
+	}
+}
+
+// Instance starts one more server, with a store and a sandbox clock of its
+// own, over the database at dsn: another instance, or the same one after a
+// restart.
+func Instance(t testing.TB, dsn string, opts ...Option) *Env {
+	t.Helper()
+	clock := new(parcelgate.SandboxClock)
+	db, err := sqlstore.Open(context.Background(), dsn, clock)
+	if err != nil {
+		t.Fatalf("apitest: open: %v", err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := db.Migrate(context.Background()); err != nil {
+		t.Fatalf("apitest: migrate: %v", err)
+	}
+	e := NewWithDB(t, db, clock, opts...)
+	e.DSN = dsn
+	return e
 }

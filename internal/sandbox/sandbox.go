@@ -29,6 +29,7 @@ type Sandbox struct {
 	AdminToken string
 
 	http *httptest.Server
+	srv  *httpapi.Server
 	db   *sqlstore.DB
 	dir  string
 }
@@ -59,8 +60,8 @@ func Start() (*Sandbox, error) {
 		return nil, err
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	srv := httpapi.New(s.db, auth.NewKeyring(keys), s.Clock, log, httpapi.Config{AdminToken: s.AdminToken, SandboxClock: s.Clock})
-	s.http = httptest.NewServer(srv)
+	s.srv = httpapi.New(s.db, auth.NewKeyring(keys), s.Clock, log, httpapi.Config{AdminToken: s.AdminToken, SandboxClock: s.Clock})
+	s.http = httptest.NewServer(s.srv)
 	s.URL = s.http.URL
 	return s, nil
 }
@@ -69,6 +70,9 @@ func Start() (*Sandbox, error) {
 func (s *Sandbox) Close() {
 	if s.http != nil {
 		s.http.Close()
+	}
+	if s.srv != nil {
+		s.srv.Close()
 	}
 	if s.db != nil {
 		s.db.Close()

@@ -33,8 +33,17 @@ func PostgresDSN() string {
 	return DefaultPostgres
 }
 
-// Engines are the names Each runs a test under.
-var Engines = []string{"sqlite", "postgres"}
+// Engines are the names Each runs a test under: sqlite and postgres, or the
+// comma-separated list in PARCELGATE_TEST_ENGINES (which may also name
+// memory, the in-memory SQLite of --db memory).
+var Engines = engines()
+
+func engines() []string {
+	if s := os.Getenv("PARCELGATE_TEST_ENGINES"); s != "" {
+		return strings.Split(s, ",")
+	}
+	return []string{"sqlite", "postgres"}
+}
 
 // Each runs fn once per engine as a subtest, each with its own new database.
 func Each(t *testing.T, clock parcelgate.Clock, fn func(t *testing.T, db *sqlstore.DB)) {
@@ -65,6 +74,8 @@ func OpenDSN(t testing.TB, engine string, clock parcelgate.Clock) (*sqlstore.DB,
 		dsn = "sqlite:" + filepath.Join(t.TempDir(), "test.db")
 	case "postgres":
 		dsn = PostgresSchema(t)
+	case "memory":
+		dsn = "memory"
 	default:
 		t.Fatalf("testdb: unknown engine %q", engine)
 	}
@@ -117,3 +128,33 @@ func PostgresSchema(t testing.TB) string {
 
 // Name is a short unique name for test fixtures.
 func Name(prefix string) string { return fmt.Sprintf("%s%s", prefix, rand.Text()[:8]) }
+
+// EachDSN runs fn once per engine with the DSN of a new migrated database,
+// for tests that open several stores over it (instances).
+func EachDSN(t *testing.T, fn func(t *testing.T, dsn, engine string)) {
+	t.Helper()
+	for _, engine := range Engines {
+		t.Run(engine, func(t *testing.T) {
+			if engine == "memory" {
+				t.Skip("a memory database belongs to the one store that opened it")
+			}
+			_, dsn := OpenDSN(t, engine, nil)
+			fn(t, dsn, engine)
+		})
+	}
+}
+
+// OpenAt opens one more store over the database at dsn with clock, closed
+// when t ends: another instance.
+func OpenAt(t testing.TB, dsn string, clock parcelgate.Clock) *sqlstore.DB {
+	t.Helper()
+	db, err := sqlstore.Open(context.Background(), dsn, clock)
+	if err != nil {
+		t.Fatalf("testdb: open: %v", err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := db.Migrate(context.Background()); err != nil {
+		t.Fatalf("testdb: migrate: %v", err)
+	}
+	return db
+}

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parcelgate/parcelgate/demo"
+)
+
+// Issue 13: the admin CLI covers the sandbox controls, against a server on
+// the in-memory store (--db memory) as the README's CI recipe starts it.
+func TestAdminSandboxCLI(t *testing.T) {
+	base, _, stop := startServe(t, "--demo", "--fulfillment", "manual", "--sandbox-clock", "--addr", "127.0.0.1:0", "--db", "memory", "--admin-token", "adm")
+	defer stop()
+	cli := func(args ...string) (string, error) {
+		t.Helper()
+		var out bytes.Buffer
+		err := run(context.Background(), append([]string{"admin", "--url", base, "--admin-token", "adm"}, args...), &out, &bytes.Buffer{})
+		return out.String(), err
+	}
+	must := func(want string, args ...string) string {
+		t.Helper()
+		out, err := cli(args...)
+		if err != nil || !strings.Contains(out, want) {
+			t.Fatalf("admin %v: %v\n%s", args, err, out)
+		}
+		return out
+	}
+	must(`"name": "demo"`, "snapshots", "--env", "test", "1234567-1")
+	must(`"value": "Submitted"`, "order-status", "--env", "test", "--business-id", "1234567-1", "--external-id", demo.SampleOrder, "--value", "Submitted")
+	must(`"orders": 1`, "reset", "--env", "test", "1234567-1")
+	must(`"orders": 1`, "restore", "--env", "test", "--name", "demo", "1234567-1")
+	must(`"name": "mine"`, "snapshot", "--env", "test", "--name", "mine", "1234567-1")
+	must("ok", "drop-snapshot", "--env", "test", "--name", "mine", "1234567-1")
+	must(`"organizations": 2`, "reset-environment", "--env", "test")
+	must(`"snapshot": "demo"`, "demo-reset")
+
+	var f struct{ ID string }
+	json.Unmarshal([]byte(must(`"status": 503`, "inject-fault", "--env", "test", "--route", "/ecommerce/v3/orders", "--status", "503", "--retry-after", "1", "--count", "1")), &f)
+	must(f.ID, "faults", "--env", "test")
+	must("ok", "remove-fault", f.ID)
+	if _, err := cli("inject-fault", "--env", "test", "--status", "404"); err == nil || !strings.Contains(err.Error(), "status") {
+		t.Fatalf("a status outside the list: %v", err)
+	}
+
+	// A journaled call, looked up by its request ID.
+	req, _ := http.NewRequest("GET", base+"/auth/token", nil)
+	req.SetBasicAuth("demo-test", "demo-test-password")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	json.NewDecoder(resp.Body).Decode(&tok)
+	resp.Body.Close()
+	req, _ = http.NewRequest("GET", base+"/ecommerce/v3/orders", nil)
+	req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+	req.Header.Set("X-Request-ID", "cli-journal-1")
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	var out string
+	for range 50 {
+		if out, err = cli("request", "cli-journal-1"); err == nil {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if !strings.Contains(out, `"route": "/ecommerce/v3/orders"`) {
+		t.Fatalf("request: %v %s", err, out)
+	}
+	must("cli-journal-1", "requests", "--env", "test", "--business-id", "1234567-1", "--status", "2xx")
+
+	must(`"offset": "1h0m0s"`, "advance-clock", "--env", "test", "1h")
+	must(`"offset": "1h0m0s"`, "clock", "--env", "test")
+	must(`"offset": "0s"`, "clock", "--env", "production")
+}

@@ -1,0 +1,437 @@
+package httpapi
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/parcelgate/parcelgate"
+)
+
+// JournalStore is what the request journal needs from storage.
+type JournalStore interface {
+	WriteJournal(ctx context.Context, entries []*parcelgate.JournalEntry) error
+	PruneJournal(ctx context.Context, orgIDs []int64, keep int) error
+	Journal(ctx context.Context, q parcelgate.JournalQuery) ([]*parcelgate.JournalEntry, int64, error)
+	JournalEntry(ctx context.Context, requestID string) (*parcelgate.JournalEntry, error)
+}
+
+// JournalBodyCap is how much of each request and response body the journal
+// keeps.
+const JournalBodyCap = 16 << 10
+
+// journalQueue is how many calls may wait for the journal writer; beyond
+// it calls are dropped (and counted) rather than slowing requests down.
+const journalQueue = 4096
+
+// journalRecord is filled in while a request is served: the middleware
+// owns it, authenticate names the caller.
+type journalRecord struct {
+	caller *parcelgate.Caller
+	body   cappedBuffer
+}
+
+type journalKey struct{}
+
+func journalFrom(r *http.Request) *journalRecord {
+	jr, _ := r.Context().Value(journalKey{}).(*journalRecord)
+	return jr
+}
+
+// cappedBuffer keeps the first JournalBodyCap bytes written to it, and
+// whether more came.
+type cappedBuffer struct {
+	b    []byte
+	more bool
+}
+
+func (c *cappedBuffer) keep(p []byte) {
+	room := JournalBodyCap - len(c.b)
+	if len(p) > room {
+		p, c.more = p[:room], true
+	}
+	c.b = append(c.b, p...)
+}
+
+// teeBody copies what the handler reads of a request body into the
+// journal record.
+type teeBody struct {
+	io.ReadCloser
+	to *cappedBuffer
+}
+
+func (t teeBody) Read(p []byte) (int, error) {
+	n, err := t.ReadCloser.Read(p)
+	t.to.keep(p[:n])
+	return n, err
+}
+
+// pendingEntry is a call waiting for the writer: raw, so that redaction
+// and decompression happen off the request path.
+type pendingEntry struct {
+	entry       parcelgate.JournalEntry
+	reqBody     cappedBuffer
+	respBody    cappedBuffer
+	reqType     string
+	respGzipped bool
+}
+
+// journal writes calls to the store in batches from one goroutine per
+// instance.
+type journal struct {
+	store   JournalStore
+	log     *slog.Logger
+	keep    int
+	queue   chan *pendingEntry
+	done    chan struct{}
+	closing sync.Once
+
+	written prometheus.Counter
+	dropped prometheus.Counter
+	failed  prometheus.Counter
+}
+
+func newJournal(store JournalStore, log *slog.Logger, keep int, reg *prometheus.Registry) *journal {
+	j := &journal{store: store, log: log, keep: keep, queue: make(chan *pendingEntry, journalQueue), done: make(chan struct{}),
+		written: prometheus.NewCounter(prometheus.CounterOpts{Name: "parcelgate_journal_written_total", Help: "API calls this instance wrote to the request journal."}),
+		dropped: prometheus.NewCounter(prometheus.CounterOpts{Name: "parcelgate_journal_dropped_total", Help: "API calls not journaled because the journal writer was behind."}),
+		failed:  prometheus.NewCounter(prometheus.CounterOpts{Name: "parcelgate_journal_failed_total", Help: "API calls not journaled because writing them failed."}),
+	}
+	reg.MustRegister(j.written, j.dropped, j.failed)
+	go j.run()
+	return j
+}
+
+// add queues a call without ever blocking the request.
+func (j *journal) add(p *pendingEntry) {
+	select {
+	case j.queue <- p:
+	default:
+		j.dropped.Inc()
+	}
+}
+
+// The writer's pace: a batch is written when it is full or journalLinger
+// after its first call, so a busy instance commits a few times a second
+// rather than once per call; organizations are pruned at most every
+// journalPruneEvery (and when the writer stops), so the journal may hold a
+// few seconds' calls over its bound.
+const (
+	journalBatch      = 500
+	journalLinger     = 100 * time.Millisecond
+	journalPruneEvery = 2 * time.Second
+)
+
+// run writes what is queued, a batch at a time, until close.
+func (j *journal) run() {
+	defer close(j.done)
+	touched := map[int64]bool{}
+	lastPrune := time.Now()
+	prune := func() {
+		if len(touched) == 0 {
+			return
+		}
+		orgs := make([]int64, 0, len(touched))
+		for org := range touched {
+			orgs = append(orgs, org)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := j.store.PruneJournal(ctx, orgs, j.keep); err != nil {
+			j.log.Warn("request journal: pruning", "err", err)
+			return
+		}
+		clear(touched)
+		lastPrune = time.Now()
+	}
+	defer prune()
+	for p := range j.queue {
+		entries := []*parcelgate.JournalEntry{p.finish()}
+		linger := time.NewTimer(journalLinger)
+	more:
+		for len(entries) < journalBatch {
+			select {
+			case p, ok := <-j.queue:
+				if !ok {
+					break more
+				}
+				entries = append(entries, p.finish())
+			case <-linger.C:
+				break more
+			}
+		}
+		linger.Stop()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		err := j.store.WriteJournal(ctx, entries)
+		cancel()
+		if err != nil {
+			j.failed.Add(float64(len(entries)))
+			j.log.Warn("request journal", "err", err, "entries", len(entries))
+			continue
+		}
+		j.written.Add(float64(len(entries)))
+		for _, e := range entries {
+			touched[e.OrgID] = true
+		}
+		if time.Since(lastPrune) >= journalPruneEvery {
+			prune()
+		}
+	}
+}
+
+// close writes what is queued and stops the writer.
+func (j *journal) close() {
+	j.closing.Do(func() { close(j.queue) })
+	<-j.done
+}
+
+// finish turns the raw call into its entry: bodies decompressed, capped,
+// made valid UTF-8 and redacted.
+func (p *pendingEntry) finish() *parcelgate.JournalEntry {
+	e := p.entry
+	resp := p.respBody.b
+	if p.respGzipped {
+		zr, err := gzip.NewReader(bytes.NewReader(resp))
+		if err == nil {
+			// The capture may end mid-stream: keep what decodes.
+			plain, _ := io.ReadAll(io.LimitReader(zr, JournalBodyCap+1))
+			resp = plain
+			if len(plain) > JournalBodyCap {
+				resp, p.respBody.more = plain[:JournalBodyCap], true
+			}
+		}
+	}
+	e.RequestBody = redactBody(p.reqBody.b, p.reqType)
+	e.ResponseBody = redactBody(resp, "application/json")
+	e.Query = redactQuery(e.Query)
+	e.Truncated = p.reqBody.more || p.respBody.more
+	return &e
+}
+
+// secretNames are the fields whose values the journal never keeps,
+// compared lower-case without '_' and '-'.
+var secretNames = map[string]bool{
+	"clientsecret": true, "password": true, "accesstoken": true, "refreshtoken": true, "idtoken": true,
+	"token": true, "secret": true, "authorization": true, "apikey": true, "sendingcode": false,
+}
+
+func isSecret(name string) bool {
+	n := strings.NewReplacer("_", "", "-", "").Replace(strings.ToLower(name))
+	return secretNames[n]
+}
+
+const redacted = "[redacted]"
+
+// redactBody replaces the values of secret fields in a JSON or form body.
+// A body that is neither is kept as text; a JSON body cut short by the cap
+// cannot be parsed, so it is searched for secret field names and dropped
+// when one is there.
+func redactBody(b []byte, contentType string) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if !mayHoldSecret(b) {
+		return strings.ToValidUTF8(string(b), "\uFFFD")
+	}
+	if strings.HasPrefix(contentType, "application/x-www-form-urlencoded") {
+		return redactQuery(string(b))
+	}
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err == nil {
+		out, err := json.Marshal(redactValue(v))
+		if err == nil {
+			return string(out)
+		}
+	}
+	s := strings.ToValidUTF8(string(b), "\uFFFD")
+	lower := strings.ToLower(s)
+	for name, secret := range secretNames {
+		if secret && strings.Contains(strings.NewReplacer("_", "", "-", "").Replace(lower), name) {
+			return "[body not kept: it could not be read whole and may hold a secret]"
+		}
+	}
+	return s
+}
+
+// mayHoldSecret reports whether b mentions a secret field's name at all:
+// most bodies do not, and are kept without being parsed.
+func mayHoldSecret(b []byte) bool {
+	lower := bytes.ToLower(b)
+	for _, w := range [][]byte{[]byte("secret"), []byte("password"), []byte("token"), []byte("authorization"), []byte("api")} {
+		if bytes.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func redactValue(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, x := range t {
+			if isSecret(k) {
+				t[k] = redacted
+			} else {
+				t[k] = redactValue(x)
+			}
+		}
+	case []any:
+		for i, x := range t {
+			t[i] = redactValue(x)
+		}
+	}
+	return v
+}
+
+// redactQuery replaces the values of secret parameters of a query string.
+func redactQuery(q string) string {
+	if q == "" {
+		return ""
+	}
+	vals, err := url.ParseQuery(q)
+	if err != nil {
+		if !utf8.ValidString(q) {
+			return strings.ToValidUTF8(q, "\uFFFD")
+		}
+		return q
+	}
+	changed := false
+	for k := range vals {
+		if isSecret(k) {
+			vals[k] = []string{redacted}
+			changed = true
+		}
+	}
+	if !changed {
+		return q
+	}
+	return vals.Encode()
+}
+
+// journalRoutes are the operator API's reads of the journal.
+func (s *Server) journalRoutes() {
+	s.handle("GET /admin/v1/requests", s.admin(s.listJournal))
+	s.handle("GET /admin/v1/requests/{requestId}", s.admin(s.getJournalEntry))
+}
+
+// JournalPage is a page of the journal, newest first; Next is the cursor
+// (the before parameter) of the next page, absent on the last.
+type JournalPage struct {
+	Content []*parcelgate.JournalEntry `json:"content"`
+	Next    string                     `json:"next,omitempty"`
+}
+
+func (s *Server) listJournal(w http.ResponseWriter, r *http.Request) error {
+	qv := r.URL.Query()
+	var p parcelgate.Problems
+	var q parcelgate.JournalQuery
+	if v := qv.Get("environment"); v != "" {
+		q.Environment = parseEnvField(v, &p)
+	}
+	q.BusinessID = qv.Get("businessId")
+	if q.BusinessID != "" && q.Environment == "" {
+		q.Environment = parcelgate.Production
+	}
+	q.Route = qv.Get("route")
+	if v := qv.Get("status"); v != "" {
+		switch {
+		case len(v) == 3 && v[1:] == "xx" && v[0] >= '1' && v[0] <= '5':
+			q.Status, q.StatusClass = int(v[0]-'0'), true
+		default:
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 100 || n > 599 {
+				p.Add("status", "must be a status such as 503 or a class such as 5xx, not %q", v)
+			}
+			q.Status = n
+		}
+	}
+	for _, tv := range []struct {
+		name string
+		to   *time.Time
+	}{{"from", &q.From}, {"to", &q.To}} {
+		if v := qv.Get(tv.name); v != "" {
+			t, err := time.Parse(time.RFC3339Nano, v)
+			if err != nil {
+				p.Add(tv.name, "must be an RFC 3339 time such as 2025-04-01T09:30:00Z, not %q", v)
+			}
+			*tv.to = t
+		}
+	}
+	if v := qv.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 500 {
+			p.Add("limit", "must be 1-500, not %q", v)
+		}
+		q.Limit = n
+	}
+	if v := qv.Get("before"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 1 {
+			p.Add("before", "must be the next cursor of an earlier page, not %q", v)
+		}
+		q.Before = n
+	}
+	if err := p.Err(); err != nil {
+		return err
+	}
+	entries, next, err := s.store.Journal(r.Context(), q)
+	if err != nil {
+		return err
+	}
+	page := JournalPage{Content: entries}
+	if next > 0 {
+		page.Next = strconv.FormatInt(next, 10)
+	}
+	writeJSON(w, http.StatusOK, page)
+	return nil
+}
+
+func (s *Server) getJournalEntry(w http.ResponseWriter, r *http.Request) error {
+	e, err := s.store.JournalEntry(r.Context(), r.PathValue("requestId"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, e)
+	return nil
+}
+
+// Close stops the server's background work: what the journal holds is
+// written first. Call it after the HTTP server has shut down, before the
+// store closes.
+func (s *Server) Close() {
+	if s.journal != nil {
+		s.journal.close()
+	}
+}
+
+// journalCall queues a served call of an authenticated caller.
+func (s *Server) journalCall(jr *journalRecord, rec *recorder, r *http.Request, route string, status int, elapsed time.Duration, id string) {
+	c := jr.caller
+	_, routePath, _ := strings.Cut(route, " ")
+	p := &pendingEntry{
+		entry: parcelgate.JournalEntry{RequestID: id, Environment: c.Environment, OrgID: c.OrgID, BusinessID: c.BusinessID,
+			At: time.Now().UTC().Truncate(time.Microsecond), Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Route: routePath,
+			Status: status, LatencyMs: float64(elapsed.Microseconds()) / 1000},
+		reqBody:     jr.body,
+		reqType:     r.Header.Get("Content-Type"),
+		respGzipped: rec.Header().Get("Content-Encoding") == "gzip",
+	}
+	if rec.capture != nil {
+		p.respBody = *rec.capture
+	}
+	s.journal.add(p)
+}

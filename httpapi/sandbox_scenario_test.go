@@ -1,0 +1,78 @@
+package httpapi_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/httpapi"
+	"github.com/parcelgate/parcelgate/internal/apitest"
+)
+
+// Issue 13, docs/sandbox.md: an order whose externalId ends in .ERROR
+// goes to Error, one ending in .CANCEL is Cancelled for a delivery
+// problem, each with its documented reason and holding no stock; in the
+// test environment only.
+func TestScenarioOrders(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		m := newMerchant(t, e, parcelgate.Test, tenantA)
+		before := m.balance("P1")
+		for _, c := range []struct {
+			own    string
+			status parcelgate.OrderStatus
+			reason string
+		}{
+			{"S1.ERROR", parcelgate.OrderError, parcelgate.ScenarioErrorReason},
+			{"S2.cancel", parcelgate.OrderCancelled, parcelgate.ScenarioCancelReason},
+		} {
+			o := m.create(m.orderBody(c.own, 2))
+			if o.Status.Value != c.status || o.Status.Reason != c.reason {
+				t.Errorf("%s: %+v", c.own, o.Status)
+			}
+		}
+		if got := m.balance("P1"); got.Quantity != before.Quantity || got.Allocated != before.Allocated {
+			t.Errorf("a scenario order moved stock: %+v, before %+v", got, before)
+		}
+		// Production never triggers them.
+		p := newMerchant(t, e, parcelgate.Production, tenantA)
+		if o := p.create(p.orderBody("S3.ERROR", 1)); o.Status.Value != parcelgate.OrderCreated {
+			t.Errorf("production scenario value: %+v", o.Status)
+		}
+	})
+}
+
+// Issue 13: a product whose externalId ends in .NOSTOCK never has stock for
+// an order, whatever its balance says.
+func TestScenarioOutOfStock(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		m := newMerchant(t, e, parcelgate.Test, tenantA)
+		m.stock("X.NOSTOCK", "WH1", 50, "1.00")
+		body := m.orderBody("S4", 1)
+		body["rows"] = []any{map[string]any{"externalProductId": tenantA + "-X.NOSTOCK", "externalWarehouseId": "WH1", "quantity": 1}}
+		o := m.create(body)
+		if o.Status.Value != parcelgate.OrderCancelled || !strings.Contains(o.Status.Reason, "has 0 available") {
+			t.Fatalf("order of an always-out-of-stock product: %+v", o.Status)
+		}
+		if got := m.balance("X.NOSTOCK"); got.Quantity != 50 || got.Allocated != 0 {
+			t.Errorf("balance %+v", got)
+		}
+	})
+}
+
+// Issue 13: a tracking number ending in NOTALLOWED gets the answer that
+// the shipment is not allowed for a sending code, in the test environment
+// only.
+func TestScenarioSendingCodeRefused(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		tok := e.GatewayToken(parcelgate.Test, tenantA)
+		r := postSendingCode(e, tok, sendingCodeFor("JJFI1234NOTALLOWED", true)).Expect(http.StatusBadRequest)
+		var ge httpapi.GatewayError
+		r.JSON(&ge)
+		if !strings.Contains(ge.Message, "not allowed for a sending code") {
+			t.Fatalf("answer %s", r.Body)
+		}
+		prod := e.GatewayToken(parcelgate.Production, tenantA)
+		postSendingCode(e, prod, sendingCodeFor("JJFI1234NOTALLOWED", true)).Expect(http.StatusOK)
+	})
+}

@@ -1,0 +1,68 @@
+package parcelgate
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Test scenarios (issue 13): documented magic values that make the test
+// environment answer as the real service does in a rare case, as payment
+// sandboxes do with test card numbers, so an integrator can see its code
+// handle an order the warehouse rejects or a shipment that gets no code.
+// They apply only in the test environment: production data never triggers
+// them. docs/sandbox.md lists them.
+const (
+	// ScenarioOrderError: an order whose externalId ends in it goes to
+	// Error when created, with ScenarioErrorReason.
+	ScenarioOrderError = ".ERROR"
+	// ScenarioOrderCancel: an order whose externalId ends in it is
+	// Cancelled when created, with ScenarioCancelReason.
+	ScenarioOrderCancel = ".CANCEL"
+	// ScenarioOutOfStock: a product whose externalId ends in it never has
+	// stock for an order: every order of it is Cancelled for stock, whatever
+	// its balance says.
+	ScenarioOutOfStock = ".NOSTOCK"
+	// ScenarioCodeRefused: a tracking number that ends in it gets the
+	// answer that the shipment is not allowed a sending code.
+	ScenarioCodeRefused = "NOTALLOWED"
+)
+
+// The reasons the scenarios give.
+const (
+	ScenarioErrorReason  = "Test scenario " + ScenarioOrderError + ": the warehouse rejected the order (address could not be validated)."
+	ScenarioCancelReason = "Test scenario " + ScenarioOrderCancel + ": cancelled for a delivery problem (the carrier does not serve the delivery address)."
+)
+
+// OrderScenario decides whether a new order of env with externalID is a
+// test scenario, and if so the status and reason it gets instead of being
+// allocated.
+func OrderScenario(env Environment, externalID string) (status OrderStatus, reason string, ok bool) {
+	if env != Test {
+		return "", "", false
+	}
+	id := strings.ToUpper(externalID)
+	switch {
+	case strings.HasSuffix(id, ScenarioOrderError):
+		return OrderError, ScenarioErrorReason, true
+	case strings.HasSuffix(id, ScenarioOrderCancel):
+		return OrderCancelled, ScenarioCancelReason, true
+	}
+	return "", "", false
+}
+
+// AlwaysOutOfStock reports whether a product of env never has stock for an
+// order (ScenarioOutOfStock).
+func AlwaysOutOfStock(env Environment, productExternalID string) bool {
+	return env == Test && strings.HasSuffix(strings.ToUpper(productExternalID), ScenarioOutOfStock)
+}
+
+// SendingCodeScenario refuses a sending code for a tracking number of env
+// that ends in ScenarioCodeRefused, with the answer the service gives a
+// shipment that may not have one; nil otherwise.
+func SendingCodeScenario(env Environment, trackingNumber string) error {
+	if env != Test || !strings.HasSuffix(strings.ToUpper(trackingNumber), ScenarioCodeRefused) {
+		return nil
+	}
+	return &Error{Code: EINVALID, Message: fmt.Sprintf("Shipment %s is not allowed for a sending code (test scenario: tracking numbers ending in %s).", trackingNumber, ScenarioCodeRefused),
+		Fields: []FieldError{{Field: "trackingNumber", Message: "the shipment is not allowed for a sending code"}}}
+}

@@ -1,0 +1,86 @@
+package sqlstore
+
+import (
+	"context"
+	"crypto/rand"
+	"strings"
+	"time"
+
+	"github.com/parcelgate/parcelgate"
+)
+
+// CreateFault stores a fault for every instance to apply. f.BusinessID,
+// when set, must name an organization of f.Environment. Faults live in
+// wall-clock time: they are about the service, not the domain's clock.
+func (db *DB) CreateFault(ctx context.Context, f *parcelgate.Fault) error {
+	if err := f.Validate(); err != nil {
+		return err
+	}
+	if f.BusinessID != "" {
+		org, err := db.FindOrganization(ctx, f.Environment, f.BusinessID)
+		if err != nil {
+			return &parcelgate.Error{Code: parcelgate.ENOTFOUND, Message: parcelgate.ErrorMessage(err),
+				Fields: []parcelgate.FieldError{{Field: "businessId", Message: "is not an organization of " + string(f.Environment)}}}
+		}
+		f.OrgID, f.BusinessID = org.ID, org.BusinessID
+	}
+	f.ID = "F" + strings.ToLower(rand.Text()[:12])
+	f.CreatedAt = time.Now().UTC().Truncate(time.Microsecond)
+	var expires int64
+	if f.ExpiresAt != nil {
+		expires = micros(*f.ExpiresAt)
+	}
+	_, err := db.exec(ctx, `INSERT INTO faults (id, environment, org_id, business_id, method, route, status, latency_us, retry_after, probability, remaining, fired, created_at, expires_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`,
+		f.ID, string(f.Environment), f.OrgID, f.BusinessID, f.Method, f.Route, f.Status, f.Latency.Microseconds(), f.RetryAfter, f.Probability, f.Remaining, micros(f.CreatedAt), expires)
+	return err
+}
+
+const faultCols = `id, environment, org_id, business_id, method, route, status, latency_us, retry_after, probability, remaining, fired, created_at, expires_at`
+
+// Faults lists the faults that may still fire (not spent, not expired), of
+// env, or of every environment when env is empty, oldest first.
+func (db *DB) Faults(ctx context.Context, env parcelgate.Environment) ([]*parcelgate.Fault, error) {
+	q := `SELECT ` + faultCols + ` FROM faults WHERE remaining <> 0 AND (expires_at = 0 OR expires_at > ?)`
+	args := []any{micros(time.Now())}
+	if env != "" {
+		q += ` AND environment = ?`
+		args = append(args, string(env))
+	}
+	rows, err := db.query(ctx, q+` ORDER BY created_at, id`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []*parcelgate.Fault{}
+	for rows.Next() {
+		var f parcelgate.Fault
+		var env string
+		var latency, created, expires int64
+		if err := rows.Scan(&f.ID, &env, &f.OrgID, &f.BusinessID, &f.Method, &f.Route, &f.Status, &latency, &f.RetryAfter, &f.Probability, &f.Remaining, &f.Fired, &created, &expires); err != nil {
+			return nil, err
+		}
+		f.Environment, f.Latency, f.CreatedAt = parcelgate.Environment(env), time.Duration(latency)*time.Microsecond, fromMicros(created)
+		if expires != 0 {
+			t := fromMicros(expires)
+			f.ExpiresAt = &t
+		}
+		out = append(out, &f)
+	}
+	return out, rows.Err()
+}
+
+// DeleteFault removes a fault.
+func (db *DB) DeleteFault(ctx context.Context, id string) error {
+	res, err := db.exec(ctx, `DELETE FROM faults WHERE id = ?`, id)
+	return affectedOne(res, err, "fault %s not found", id)
+}
+
+// FireFault counts one answer of fault id and reports whether it may give
+// it: a fault with a count gives exactly that many answers across all
+// instances (the decrement is conditional), one without always may.
+func (db *DB) FireFault(ctx context.Context, id string) (bool, error) {
+	res, err := db.exec(ctx, `UPDATE faults SET fired = fired + 1, remaining = CASE WHEN remaining > 0 THEN remaining - 1 ELSE remaining END WHERE id = ? AND remaining <> 0`, id)
+	n, err := rowsAffected(res, err)
+	return n == 1, err
+}
