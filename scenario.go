@@ -25,6 +25,10 @@ const (
 	// ScenarioCodeRefused: a tracking number that ends in it gets the
 	// answer that the shipment is not allowed a sending code.
 	ScenarioCodeRefused = "NOTALLOWED"
+	// ScenarioSplit: an order whose externalId ends in it and a digit N
+	// from 2 to 9 (".SPLIT3") is delivered in several parcels: each row
+	// in N parcels, at most one per unit of its quantity.
+	ScenarioSplit = ".SPLIT"
 )
 
 // The reasons the scenarios give.
@@ -65,4 +69,25 @@ func SendingCodeScenario(env Environment, trackingNumber string) error {
 	}
 	return &Error{Code: EINVALID, Message: fmt.Sprintf("Shipment %s is not allowed for a sending code (test scenario: tracking numbers ending in %s).", trackingNumber, ScenarioCodeRefused),
 		Fields: []FieldError{{Field: "trackingNumber", Message: "the shipment is not allowed for a sending code"}}}
+}
+
+// DeliveryParcels decides how many parcels each row of an order of env with
+// externalID is packed in when it is Delivered, given the rows' quantities.
+// The warehouse packs one parcel per row (decisions §7); a test-environment
+// order ending in ScenarioSplit and N (2-9) gets N parcels per row, but
+// never more parcels than units, so an integrator sees an order delivered
+// in several parcels, each with its own tracking code.
+func DeliveryParcels(env Environment, externalID string, quantities []Quantity) []int {
+	n := 1
+	id := strings.ToUpper(externalID)
+	if i := len(id) - len(ScenarioSplit) - 1; env == Test && i >= 0 && id[i:len(id)-1] == ScenarioSplit {
+		if d := id[len(id)-1]; d >= '2' && d <= '9' {
+			n = int(d - '0')
+		}
+	}
+	parcels := make([]int, len(quantities))
+	for i, q := range quantities {
+		parcels[i] = max(1, min(n, int(min(q, 9))))
+	}
+	return parcels
 }

@@ -69,3 +69,41 @@ func TestAllocateOrderScenarios(t *testing.T) {
 		t.Error("AllocateOrder changed the store's stock")
 	}
 }
+
+// Issue 13: an order ending in .SPLIT and a digit 2-9 is delivered in
+// that many parcels per row, at most one per unit; every other order, and
+// every production order, in one parcel per row (decisions §7).
+func TestDeliveryParcels(t *testing.T) {
+	for _, c := range []struct {
+		env  Environment
+		id   string
+		qty  []Quantity
+		want []int
+	}{
+		{Test, "1234567-1-A.SPLIT3", []Quantity{5, 3, 2, 1}, []int{3, 3, 2, 1}},
+		{Test, "1234567-1-A.split9", []Quantity{20}, []int{9}},
+		{Test, "1234567-1-A.SPLIT2", []Quantity{2, 7}, []int{2, 2}},
+		{Test, "1234567-1-A.SPLIT1", []Quantity{5}, []int{1}},
+		{Test, "1234567-1-A.SPLIT0", []Quantity{5}, []int{1}},
+		{Test, "1234567-1-A.SPLITX", []Quantity{5}, []int{1}},
+		{Test, "1234567-1-A.SPLIT", []Quantity{5}, []int{1}},
+		{Test, "1234567-1-A.SPLIT3X", []Quantity{5}, []int{1}},
+		{Test, "1234567-1-ASPLIT3", []Quantity{5}, []int{1}},
+		{Test, "1234567-1-A", []Quantity{5, 1}, []int{1, 1}},
+		{Test, ".SPLIT4", []Quantity{4}, []int{4}},
+		{Test, "3", []Quantity{4}, []int{1}},
+		{Production, "1234567-1-A.SPLIT3", []Quantity{5}, []int{1}},
+	} {
+		got := DeliveryParcels(c.env, c.id, c.qty)
+		if len(got) != len(c.want) {
+			t.Errorf("%s %s: %v, want %v", c.env, c.id, got, c.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != c.want[i] {
+				t.Errorf("%s %s: %v, want %v", c.env, c.id, got, c.want)
+				break
+			}
+		}
+	}
+}

@@ -149,35 +149,44 @@ func (tx *Tx) releaseOrder(ctx context.Context, rec *orderRecord, restock bool, 
 }
 
 // deliverOrder packs a delivered order (decisions §7): each row is one parcel
-// with its own tracking code, listed on the row and on the order, and for
-// each parcel shipment data is registered (tracking number = parcel ID),
-// so sending and errand codes can be requested for it at once. NOUTO
+// with its own tracking code (several in the test scenario
+// parcelgate.DeliveryParcels decides), listed on the row and on the order,
+// and for each parcel shipment data is registered (tracking number = parcel
+// ID), so sending and errand codes can be requested for it at once. NOUTO
 // orders are picked up at the warehouse: their parcels get codes but ship
 // nothing, so no shipment data.
 func (tx *Tx) deliverOrder(ctx context.Context, rec *orderRecord) error {
 	o := rec.order
 	o.TrackingCodes = []string{}
 	o.DeliveryOperator = parcelgate.DeliveryOperator
+	quantities := make([]parcelgate.Quantity, len(o.Rows))
+	for i, row := range o.Rows {
+		quantities[i] = row.Quantity
+	}
+	parcels := parcelgate.DeliveryParcels(rec.env, o.ExternalID, quantities)
 	for i := range o.Rows {
-		code := parcelgate.NewTrackingNumber()
-		if o.ServiceCode != parcelgate.ServiceNouto {
-			s := &parcelgate.Shipment{TrackingNumber: code, ServiceCode: o.ServiceCode, Receiver: o.DeliveryAddress,
-				Parcels: []parcelgate.Parcel{{ParcelID: code}}}
-			if o.Sender != nil {
-				s.Sender = *o.Sender
+		o.Rows[i].TrackingCodes = make([]string, 0, parcels[i])
+		for range parcels[i] {
+			code := parcelgate.NewTrackingNumber()
+			if o.ServiceCode != parcelgate.ServiceNouto {
+				s := &parcelgate.Shipment{TrackingNumber: code, ServiceCode: o.ServiceCode, Receiver: o.DeliveryAddress,
+					Parcels: []parcelgate.Parcel{{ParcelID: code}}}
+				if o.Sender != nil {
+					s.Sender = *o.Sender
+				}
+				// The shipment rules hold for what the warehouse registers as for
+				// what a client sends; the order's addresses passed the same
+				// checks when it was created.
+				if err := s.Validate(); err != nil {
+					return fmt.Errorf("order %s row %d: shipment data: %w", o.ExternalID, i, err)
+				}
+				if err := tx.insertShipment(ctx, rec.orgID, rec.env, s); err != nil {
+					return err
+				}
 			}
-			// The shipment rules hold for what the warehouse registers as for
-			// what a client sends; the order's addresses passed the same
-			// checks when it was created.
-			if err := s.Validate(); err != nil {
-				return fmt.Errorf("order %s row %d: shipment data: %w", o.ExternalID, i, err)
-			}
-			if err := tx.insertShipment(ctx, rec.orgID, rec.env, s); err != nil {
-				return err
-			}
+			o.Rows[i].TrackingCodes = append(o.Rows[i].TrackingCodes, code)
+			o.TrackingCodes = append(o.TrackingCodes, code)
 		}
-		o.Rows[i].TrackingCodes = []string{code}
-		o.TrackingCodes = append(o.TrackingCodes, code)
 	}
 	return nil
 }
