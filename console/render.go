@@ -106,12 +106,16 @@ func (c *Console) renderView(w http.ResponseWriter, r *http.Request, status int,
 
 // notices are the confirmations shown after an action redirects back.
 var notices = map[string]string{
-	"cancelled": "The order was cancelled and its stock returned.",
-	"moved":     "The order was moved.",
-	"revoked":   "The credential was revoked: it gets no new tokens.",
-	"unlocked":  "The account was unlocked.",
-	"clock":     "The sandbox clock moved forward.",
-	"tenant":    "You are now looking at this organization.",
+	"cancelled":        "The order was cancelled and its stock returned.",
+	"moved":            "The order was moved.",
+	"revoked":          "The credential was revoked: it gets no new tokens.",
+	"unlocked":         "The account was unlocked.",
+	"clock":            "The sandbox clock moved forward.",
+	"reset":            "The organization's data was reset.",
+	"snapshot":         "The snapshot was saved.",
+	"restored":         "The snapshot was restored.",
+	"snapshot-deleted": "The snapshot was deleted.",
+	"tenant":           "You are now looking at this organization.",
 }
 
 type errorData struct {

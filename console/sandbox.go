@@ -62,3 +62,81 @@ func (c *Console) advanceClock(w http.ResponseWriter, r *http.Request, s *sessio
 	}
 	http.Redirect(w, r, Prefix+"/?done=clock", http.StatusSeeOther)
 }
+
+// sandboxTenant checks that the caller is an operator looking at one
+// tenant: the reset and snapshot controls act on the picked tenant only.
+func (c *Console) sandboxTenant(w http.ResponseWriter, r *http.Request, s *session) bool {
+	if !c.may(w, r, s, parcelgate.ActionOperate) {
+		return false
+	}
+	if !s.HasTenant() {
+		c.errorPage(w, r, s, http.StatusBadRequest, "Open an organization on the overview first.")
+		return false
+	}
+	return true
+}
+
+// resetTenant empties the picked tenant's data, and its catalogs when
+// asked: the operator API's POST .../organizations/{businessId}/reset.
+func (c *Console) resetTenant(w http.ResponseWriter, r *http.Request, s *session) {
+	if !c.sandboxTenant(w, r, s) {
+		return
+	}
+	opt := parcelgate.ResetOptions{Catalogs: r.PostFormValue("catalogs") == "true"}
+	if _, err := c.db.ResetOrganization(r.Context(), s.Environment, s.BusinessID, opt); err != nil {
+		c.fail(w, r, s, err)
+		return
+	}
+	http.Redirect(w, r, Prefix+"/?done=reset", http.StatusSeeOther)
+}
+
+// takeSnapshot saves the picked tenant's state under a name; a refused
+// name is shown next to the field.
+func (c *Console) takeSnapshot(w http.ResponseWriter, r *http.Request, s *session) {
+	if !c.sandboxTenant(w, r, s) {
+		return
+	}
+	name := strings.TrimSpace(r.PostFormValue("name"))
+	err := parcelgate.ValidSnapshotName(name)
+	if err == nil {
+		_, err = c.db.TakeSnapshot(r.Context(), s.Environment, s.BusinessID, name)
+	}
+	if err != nil {
+		status := http.StatusBadRequest
+		switch parcelgate.ErrorCode(err) {
+		case parcelgate.EINVALID:
+		case parcelgate.ECONFLICT:
+			status = http.StatusConflict
+		default:
+			c.fail(w, r, s, err)
+			return
+		}
+		c.renderOverviewWith(w, r, s, status, func(d *overviewData) { d.SnapshotError, d.SnapshotName = parcelgate.ErrorMessage(err), name })
+		return
+	}
+	http.Redirect(w, r, Prefix+"/?done=snapshot", http.StatusSeeOther)
+}
+
+// restoreSnapshot puts the picked tenant back to a saved state.
+func (c *Console) restoreSnapshot(w http.ResponseWriter, r *http.Request, s *session) {
+	if !c.sandboxTenant(w, r, s) {
+		return
+	}
+	if _, err := c.db.RestoreSnapshot(r.Context(), s.Environment, s.BusinessID, r.PathValue("name")); err != nil {
+		c.fail(w, r, s, err)
+		return
+	}
+	http.Redirect(w, r, Prefix+"/?done=restored", http.StatusSeeOther)
+}
+
+// dropSnapshot deletes one of the picked tenant's saved states.
+func (c *Console) dropSnapshot(w http.ResponseWriter, r *http.Request, s *session) {
+	if !c.sandboxTenant(w, r, s) {
+		return
+	}
+	if err := c.db.DropSnapshot(r.Context(), s.Environment, s.BusinessID, r.PathValue("name")); err != nil {
+		c.fail(w, r, s, err)
+		return
+	}
+	http.Redirect(w, r, Prefix+"/?done=snapshot-deleted", http.StatusSeeOther)
+}

@@ -1,0 +1,99 @@
+package console_test
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"testing"
+
+	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/demo"
+)
+
+// findOrder reports whether a tenant still has an order, through the store.
+func (e *env) hasOrder(businessID, id string) bool {
+	e.t.Helper()
+	ctx := context.Background()
+	org, err := e.db.FindOrganization(ctx, parcelgate.Production, businessID)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	_, err = e.db.FindOrder(ctx, &parcelgate.Caller{OrgID: org.ID, BusinessID: org.BusinessID, Environment: parcelgate.Production, Kind: parcelgate.KindEcom}, id)
+	switch parcelgate.ErrorCode(err) {
+	case "":
+		return true
+	case parcelgate.ENOTFOUND:
+		return false
+	}
+	e.t.Fatal(err)
+	return false
+}
+
+// An operator resets the picked tenant from the console through the same
+// store operation as POST /admin/v1/.../reset (issue 13): its orders are
+// gone, another tenant's remain.
+func TestOperatorResetsATenant(t *testing.T) {
+	eachEngine(t, func(t *testing.T, e *env) {
+		otherBID, otherOrder := e.foreignOrder()
+		tenant := demo.Tenants[0].BusinessID
+		if !e.hasOrder(tenant, demo.SampleOrder) {
+			t.Fatal("the demo order is missing before the reset")
+		}
+		op := e.browser()
+		op.operator(parcelgate.Production)
+		mustContain(t, op.get("/console/"), `id="reset-tenant"`, `action="/console/sandbox/snapshots"`)
+		if p := op.post("/console/sandbox/reset", url.Values{}); p.status != http.StatusSeeOther {
+			t.Fatalf("reset: %d %s", p.status, p.body)
+		}
+		mustContain(t, op.get("/console/?done=reset"), "The organization&#39;s data was reset.")
+		if e.hasOrder(tenant, demo.SampleOrder) {
+			t.Fatal("the reset tenant still has its order")
+		}
+		if !e.hasOrder(otherBID, otherOrder) {
+			t.Fatal("another tenant's order went with the reset")
+		}
+		// An integrator may not reset, even their own tenant.
+		b := e.browser()
+		b.signIn(prod.Username, prod.Password)
+		if p := b.post("/console/sandbox/reset", url.Values{}); p.status != http.StatusForbidden {
+			t.Fatalf("integrator reset: %d", p.status)
+		}
+	})
+}
+
+// A snapshot saved from the console brings back the state it saved after
+// a reset, and can be deleted; a bad name is shown next to the field.
+func TestSnapshotSaveAndRestoreRoundTrip(t *testing.T) {
+	eachEngine(t, func(t *testing.T, e *env) {
+		tenant := demo.Tenants[0].BusinessID
+		op := e.browser()
+		op.operator(parcelgate.Production)
+		p := op.post("/console/sandbox/snapshots", url.Values{"name": {"bad name!"}})
+		if p.status != http.StatusBadRequest {
+			t.Fatalf("bad snapshot name: %d", p.status)
+		}
+		mustContain(t, p, `id="snapshot-name-error"`, `value="bad name!"`)
+		if p := op.post("/console/sandbox/snapshots", url.Values{"name": {"before-ci"}}); p.status != http.StatusSeeOther {
+			t.Fatalf("save: %d %s", p.status, p.body)
+		}
+		mustContain(t, op.get("/console/"), ">before-ci<", `action="/console/sandbox/snapshots/before-ci/restore"`)
+		if p := op.post("/console/sandbox/reset", url.Values{}); p.status != http.StatusSeeOther {
+			t.Fatalf("reset: %d", p.status)
+		}
+		if e.hasOrder(tenant, demo.SampleOrder) {
+			t.Fatal("order survived the reset")
+		}
+		if p := op.post("/console/sandbox/snapshots/before-ci/restore", url.Values{}); p.status != http.StatusSeeOther {
+			t.Fatalf("restore: %d %s", p.status, p.body)
+		}
+		if !e.hasOrder(tenant, demo.SampleOrder) {
+			t.Fatal("the restore did not bring the order back")
+		}
+		if p := op.post("/console/sandbox/snapshots/before-ci/delete", url.Values{}); p.status != http.StatusSeeOther {
+			t.Fatalf("delete: %d %s", p.status, p.body)
+		}
+		if p := op.post("/console/sandbox/snapshots/before-ci/restore", url.Values{}); p.status != http.StatusNotFound {
+			t.Fatalf("restore of a deleted snapshot: %d", p.status)
+		}
+	})
+}
