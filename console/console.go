@@ -142,6 +142,8 @@ func (c *Console) routes(mux *http.ServeMux) {
 	mux.Handle("POST /console/tenant", c.authed(c.chooseTenant))
 	mux.Handle("POST /console/clock", c.authed(c.advanceClock))
 	mux.Handle("POST /console/sandbox/reset", c.authed(c.resetTenant))
+	mux.Handle("POST /console/sandbox/faults", c.authed(c.createFault))
+	mux.Handle("POST /console/sandbox/faults/{id}/delete", c.authed(c.deleteFault))
 	mux.Handle("POST /console/sandbox/snapshots", c.authed(c.takeSnapshot))
 	mux.Handle("POST /console/sandbox/snapshots/{name}/restore", c.authed(c.restoreSnapshot))
 	mux.Handle("POST /console/sandbox/snapshots/{name}/delete", c.authed(c.dropSnapshot))

@@ -65,6 +65,12 @@ type overviewData struct {
 	Snapshots     []*parcelgate.Snapshot
 	SnapshotError string
 	SnapshotName  string
+	// Faults are the picked tenant's faults that may still fire; Fault is
+	// the refused fault form, with its errors by field.
+	Faults        []*parcelgate.Fault
+	Fault         faultForm
+	FaultStatuses []int
+	FaultMethods  []string
 	ClockAdvance  string
 	CanReadOrders bool
 }
@@ -82,6 +88,7 @@ func (c *Console) renderOverview(w http.ResponseWriter, r *http.Request, s *sess
 func (c *Console) renderOverviewWith(w http.ResponseWriter, r *http.Request, s *session, status int, form func(*overviewData)) {
 	ctx := r.Context()
 	d := &overviewData{Sandbox: c.cfg.SandboxClock != nil, Manual: c.cfg.ManualFulfillment, SubmitAfter: c.cfg.SubmitAfter, DeliverAfter: c.cfg.DeliverAfter}
+	d.FaultStatuses, d.FaultMethods = parcelgate.FaultStatuses, []string{"GET", "PUT", "POST", "PATCH", "DELETE"}
 	form(d)
 	if s.HasTenant() {
 		org, err := c.db.OrganizationByID(ctx, s.OrgID)
@@ -108,6 +115,10 @@ func (c *Console) renderOverviewWith(w http.ResponseWriter, r *http.Request, s *
 		}
 		if s.Operator() {
 			if d.Snapshots, err = c.db.ListSnapshots(ctx, s.Environment, s.BusinessID); err != nil {
+				c.fail(w, r, s, err)
+				return
+			}
+			if d.Faults, err = c.tenantFaults(r, s); err != nil {
 				c.fail(w, r, s, err)
 				return
 			}

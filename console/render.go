@@ -115,6 +115,8 @@ var notices = map[string]string{
 	"snapshot":         "The snapshot was saved.",
 	"restored":         "The snapshot was restored.",
 	"snapshot-deleted": "The snapshot was deleted.",
+	"fault":            "The fault was added; the API applies it within a second.",
+	"fault-deleted":    "The fault was deleted.",
 	"tenant":           "You are now looking at this organization.",
 }
 

@@ -2,9 +2,11 @@ package console_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"testing"
+	"time"
 
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/demo"
@@ -94,6 +96,76 @@ func TestSnapshotSaveAndRestoreRoundTrip(t *testing.T) {
 		}
 		if p := op.post("/console/sandbox/snapshots/before-ci/restore", url.Values{}); p.status != http.StatusNotFound {
 			t.Fatalf("restore of a deleted snapshot: %d", p.status)
+		}
+	})
+}
+
+// apiGet calls the API as the production demo tenant and returns the status.
+func (e *env) apiGet(path string) int {
+	e.t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, e.url+"/auth/token", nil)
+	req.SetBasicAuth(prod.Username, prod.Password)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&tok)
+	resp.Body.Close()
+	if err != nil || tok.AccessToken == "" {
+		e.t.Fatalf("token: %d %v", resp.StatusCode, err)
+	}
+	req, _ = http.NewRequest(http.MethodGet, e.url+path, nil)
+	req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// A fault added from the console makes the tenant's API call answer its
+// status, as one added with POST /admin/v1/faults does; bad input is
+// shown next to its field; the fault can be deleted.
+func TestFaultAddedInTheConsoleFailsAnAPICall(t *testing.T) {
+	eachEngine(t, func(t *testing.T, e *env) {
+		path := "/ecommerce/v3/orders/" + demo.SampleOrder
+		if st := e.apiGet(path); st != http.StatusOK {
+			t.Fatalf("before the fault: %d", st)
+		}
+		op := e.browser()
+		op.operator(parcelgate.Production)
+		p := op.post("/console/sandbox/faults", url.Values{"status": {"418"}, "probability": {"2"}, "route": {"/admin/v1/faults"}})
+		if p.status != http.StatusBadRequest {
+			t.Fatalf("bad fault: %d", p.status)
+		}
+		mustContain(t, p, `id="fault-status-error"`, `id="fault-probability-error"`, `value="2"`)
+		p = op.post("/console/sandbox/faults", url.Values{"status": {"503"}, "route": {"/admin/v1/faults"}})
+		mustContain(t, p, `id="fault-route-error"`)
+		if p := op.post("/console/sandbox/faults", url.Values{"status": {"503"}, "method": {"GET"}, "route": {"/ecommerce/v3/orders/{id}"}}); p.status != http.StatusSeeOther {
+			t.Fatalf("add fault: %d %s", p.status, p.body)
+		}
+		page := op.get("/console/")
+		mustContain(t, page, `data-fault="`, ">503<")
+		// Every instance reads the faults again within httpapi.FaultRefresh.
+		deadline := time.Now().Add(3 * time.Second)
+		st := e.apiGet(path)
+		for st != http.StatusServiceUnavailable && time.Now().Before(deadline) {
+			time.Sleep(200 * time.Millisecond)
+			st = e.apiGet(path)
+		}
+		if st != http.StatusServiceUnavailable {
+			t.Fatalf("with the fault: %d, want 503", st)
+		}
+		id := between(page.body, `data-fault="`, `"`)
+		if p := op.post("/console/sandbox/faults/"+id+"/delete", url.Values{}); p.status != http.StatusSeeOther {
+			t.Fatalf("delete fault: %d", p.status)
+		}
+		if p := op.post("/console/sandbox/faults/"+id+"/delete", url.Values{}); p.status != http.StatusNotFound {
+			t.Fatalf("delete a deleted fault: %d", p.status)
 		}
 	})
 }
