@@ -155,6 +155,8 @@ func (c *Console) routes(mux *http.ServeMux) {
 	mux.Handle("GET /console/products/{id}", c.authed(c.product))
 	mux.Handle("GET /console/shipments", c.authed(c.shipments))
 	mux.Handle("GET /console/shipments/{tn}", c.authed(c.shipment))
+	mux.Handle("GET /console/requests", c.authed(c.requests))
+	mux.Handle("GET /console/requests/{requestId}", c.authed(c.request))
 	mux.Handle("GET /console/credentials", c.authed(c.credentials))
 	mux.Handle("POST /console/credentials/gateway-clients", c.authed(c.createGatewayClient))
 	mux.Handle("POST /console/credentials/gateway-clients/{id}/revoke", c.authed(c.revokeGatewayClient))

@@ -44,6 +44,7 @@ var funcs = template.FuncMap{
 	"path":      url.PathEscape,
 	"inc":       func(i int) int { return i + 1 },
 	"pager":     newPager,
+	"httpTag":   httpTag,
 	"deref":     func(f *float64) float64 { return *f },
 	"baseQuery": baseQuery,
 	"roles": func(rs []parcelgate.Role) string {

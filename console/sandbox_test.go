@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 
@@ -103,8 +104,15 @@ func TestSnapshotSaveAndRestoreRoundTrip(t *testing.T) {
 // apiGet calls the API as the production demo tenant and returns the status.
 func (e *env) apiGet(path string) int {
 	e.t.Helper()
+	return e.apiCall(prod.Username, prod.Password, path, "")
+}
+
+// apiCall calls GET path with a token of the account, with requestID as
+// the client's X-Request-ID when given, and returns the status.
+func (e *env) apiCall(username, password, path, requestID string) int {
+	e.t.Helper()
 	req, _ := http.NewRequest(http.MethodGet, e.url+"/auth/token", nil)
-	req.SetBasicAuth(prod.Username, prod.Password)
+	req.SetBasicAuth(username, password)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		e.t.Fatal(err)
@@ -119,6 +127,9 @@ func (e *env) apiGet(path string) int {
 	}
 	req, _ = http.NewRequest(http.MethodGet, e.url+path, nil)
 	req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+	if requestID != "" {
+		req.Header.Set("X-Request-ID", requestID)
+	}
 	resp, err = http.DefaultClient.Do(req)
 	if err != nil {
 		e.t.Fatal(err)
@@ -166,6 +177,63 @@ func TestFaultAddedInTheConsoleFailsAnAPICall(t *testing.T) {
 		}
 		if p := op.post("/console/sandbox/faults/"+id+"/delete", url.Values{}); p.status != http.StatusNotFound {
 			t.Fatalf("delete a deleted fault: %d", p.status)
+		}
+	})
+}
+
+// waitFor loads path until it contains want: the API journals its calls
+// in the background.
+func (b *browser) waitFor(path, want string) page {
+	b.e.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		p := b.get(path)
+		if strings.Contains(p.body, want) || time.Now().After(deadline) {
+			return p
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// The Requests page lists the tenant's API calls from the request journal
+// (as GET /admin/v1/requests reads it) with status and latency, and an
+// entry page shows the redacted bodies. An integrator sees only their own
+// organization's calls: another tenant's request ID is a 404, like a
+// missing one.
+func TestRequestsPageShowsTheTenantsCalls(t *testing.T) {
+	eachEngine(t, func(t *testing.T, e *env) {
+		if st := e.apiCall(prod.Username, prod.Password, "/ecommerce/v3/orders/"+demo.SampleOrder, "console-mine-1"); st != http.StatusOK {
+			t.Fatalf("own call: %d", st)
+		}
+		if st := e.apiCall(prod.RetailerUsername, prod.RetailerPassword, "/ecommerce/v3/orders/"+demo.SampleOrder, "console-theirs-1"); st != http.StatusForbidden {
+			// A retailer account may not read orders; the refusal is journaled too.
+			t.Fatalf("retailer's call: %d", st)
+		}
+		b := e.browser()
+		b.signIn(prod.Username, prod.Password)
+		list := b.waitFor("/console/requests", "console-mine-1")
+		mustContain(t, list, `href="/console/requests/console-mine-1"`, "/ecommerce/v3/orders/"+demo.SampleOrder, ">200<", " ms<")
+		entry := b.get("/console/requests/console-mine-1")
+		if entry.status != http.StatusOK {
+			t.Fatalf("own entry: %d", entry.status)
+		}
+		mustContain(t, entry, `id="request-id">console-mine-1<`, `id="response-body"`, demo.SampleOrder)
+		// The retailer's call is journaled, for the retailer.
+		r := e.browser()
+		r.signIn(prod.RetailerUsername, prod.RetailerPassword)
+		mustContain(t, r.waitFor("/console/requests", "console-theirs-1"), "console-theirs-1")
+		if strings.Contains(b.get("/console/requests").body, "console-theirs-1") {
+			t.Fatal("the integrator's list shows another tenant's call")
+		}
+		if p := b.get("/console/requests/console-theirs-1"); p.status != http.StatusNotFound {
+			t.Fatalf("another tenant's request: %d, want 404", p.status)
+		}
+		// An operator sees the picked tenant's calls.
+		op := e.browser()
+		op.operator(parcelgate.Production)
+		mustContain(t, op.get("/console/requests"), "console-mine-1")
+		if p := op.get("/console/requests?page=x"); p.status != http.StatusBadRequest {
+			t.Fatalf("bad cursor: %d", p.status)
 		}
 	})
 }
