@@ -49,18 +49,28 @@ type envSummary struct {
 }
 
 type overviewData struct {
-	Statuses      []statusCount
-	TotalOrders   int64
-	Counts        sqlstore.ConsoleTenantCounts
-	Org           *parcelgate.Organization
-	Envs          []envSummary
-	ShownEnv      parcelgate.Environment
-	Orgs          sqlstore.ConsolePage[*sqlstore.ConsoleOrganization]
-	Sandbox       bool
-	Manual        bool
-	SubmitAfter   time.Duration
-	DeliverAfter  time.Duration
-	ClockError    string
+	Statuses     []statusCount
+	TotalOrders  int64
+	Counts       sqlstore.ConsoleTenantCounts
+	Org          *parcelgate.Organization
+	Envs         []envSummary
+	ShownEnv     parcelgate.Environment
+	Orgs         sqlstore.ConsolePage[*sqlstore.ConsoleOrganization]
+	Sandbox      bool
+	Manual       bool
+	SubmitAfter  time.Duration
+	DeliverAfter time.Duration
+	ClockError   string
+	// Snapshots are the picked tenant's saved states, for an operator.
+	Snapshots     []*parcelgate.Snapshot
+	SnapshotError string
+	SnapshotName  string
+	// Faults are the picked tenant's faults that may still fire; Fault is
+	// the refused fault form, with its errors by field.
+	Faults        []*parcelgate.Fault
+	Fault         faultForm
+	FaultStatuses []int
+	FaultMethods  []string
 	ClockAdvance  string
 	CanReadOrders bool
 }
@@ -70,9 +80,16 @@ func (c *Console) overview(w http.ResponseWriter, r *http.Request, s *session) {
 }
 
 func (c *Console) renderOverview(w http.ResponseWriter, r *http.Request, s *session, status int, clockErr, clockInput string) {
+	c.renderOverviewWith(w, r, s, status, func(d *overviewData) { d.ClockError, d.ClockAdvance = clockErr, clockInput })
+}
+
+// renderOverviewWith renders the overview after form sets the state of
+// the form that was just refused (its error and input).
+func (c *Console) renderOverviewWith(w http.ResponseWriter, r *http.Request, s *session, status int, form func(*overviewData)) {
 	ctx := r.Context()
-	d := &overviewData{Sandbox: c.cfg.SandboxClock != nil, Manual: c.cfg.ManualFulfillment, SubmitAfter: c.cfg.SubmitAfter, DeliverAfter: c.cfg.DeliverAfter,
-		ClockError: clockErr, ClockAdvance: clockInput}
+	d := &overviewData{Sandbox: c.cfg.SandboxClock != nil, Manual: c.cfg.ManualFulfillment, SubmitAfter: c.cfg.SubmitAfter, DeliverAfter: c.cfg.DeliverAfter}
+	d.FaultStatuses, d.FaultMethods = parcelgate.FaultStatuses, []string{"GET", "PUT", "POST", "PATCH", "DELETE"}
+	form(d)
 	if s.HasTenant() {
 		org, err := c.db.OrganizationByID(ctx, s.OrgID)
 		if err != nil {
@@ -95,6 +112,16 @@ func (c *Console) renderOverview(w http.ResponseWriter, r *http.Request, s *sess
 		if d.Counts, err = c.db.ConsoleCounts(ctx, s.caller); err != nil {
 			c.fail(w, r, s, err)
 			return
+		}
+		if s.Operator() {
+			if d.Snapshots, err = c.db.ListSnapshots(ctx, s.Environment, s.BusinessID); err != nil {
+				c.fail(w, r, s, err)
+				return
+			}
+			if d.Faults, err = c.tenantFaults(r, s); err != nil {
+				c.fail(w, r, s, err)
+				return
+			}
 		}
 	}
 	if s.Operator() {

@@ -44,6 +44,7 @@ var funcs = template.FuncMap{
 	"path":      url.PathEscape,
 	"inc":       func(i int) int { return i + 1 },
 	"pager":     newPager,
+	"httpTag":   httpTag,
 	"deref":     func(f *float64) float64 { return *f },
 	"baseQuery": baseQuery,
 	"roles": func(rs []parcelgate.Role) string {
@@ -106,12 +107,18 @@ func (c *Console) renderView(w http.ResponseWriter, r *http.Request, status int,
 
 // notices are the confirmations shown after an action redirects back.
 var notices = map[string]string{
-	"cancelled": "The order was cancelled and its stock returned.",
-	"moved":     "The order was moved.",
-	"revoked":   "The credential was revoked: it gets no new tokens.",
-	"unlocked":  "The account was unlocked.",
-	"clock":     "The sandbox clock moved forward.",
-	"tenant":    "You are now looking at this organization.",
+	"cancelled":        "The order was cancelled and its stock returned.",
+	"moved":            "The order was moved.",
+	"revoked":          "The credential was revoked: it gets no new tokens.",
+	"unlocked":         "The account was unlocked.",
+	"clock":            "The sandbox clock moved forward.",
+	"reset":            "The organization's data was reset.",
+	"snapshot":         "The snapshot was saved.",
+	"restored":         "The snapshot was restored.",
+	"snapshot-deleted": "The snapshot was deleted.",
+	"fault":            "The fault was added; the API applies it within a second.",
+	"fault-deleted":    "The fault was deleted.",
+	"tenant":           "You are now looking at this organization.",
 }
 
 type errorData struct {

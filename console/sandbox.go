@@ -1,7 +1,10 @@
 package console
 
 import (
+	"errors"
 	"net/http"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -61,4 +64,182 @@ func (c *Console) advanceClock(w http.ResponseWriter, r *http.Request, s *sessio
 		return
 	}
 	http.Redirect(w, r, Prefix+"/?done=clock", http.StatusSeeOther)
+}
+
+// sandboxTenant checks that the caller is an operator looking at one
+// tenant: the reset and snapshot controls act on the picked tenant only.
+func (c *Console) sandboxTenant(w http.ResponseWriter, r *http.Request, s *session) bool {
+	if !c.may(w, r, s, parcelgate.ActionOperate) {
+		return false
+	}
+	if !s.HasTenant() {
+		c.errorPage(w, r, s, http.StatusBadRequest, "Open an organization on the overview first.")
+		return false
+	}
+	return true
+}
+
+// resetTenant empties the picked tenant's data, and its catalogs when
+// asked: the operator API's POST .../organizations/{businessId}/reset.
+func (c *Console) resetTenant(w http.ResponseWriter, r *http.Request, s *session) {
+	if !c.sandboxTenant(w, r, s) {
+		return
+	}
+	opt := parcelgate.ResetOptions{Catalogs: r.PostFormValue("catalogs") == "true"}
+	if _, err := c.db.ResetOrganization(r.Context(), s.Environment, s.BusinessID, opt); err != nil {
+		c.fail(w, r, s, err)
+		return
+	}
+	http.Redirect(w, r, Prefix+"/?done=reset", http.StatusSeeOther)
+}
+
+// takeSnapshot saves the picked tenant's state under a name; a refused
+// name is shown next to the field.
+func (c *Console) takeSnapshot(w http.ResponseWriter, r *http.Request, s *session) {
+	if !c.sandboxTenant(w, r, s) {
+		return
+	}
+	name := strings.TrimSpace(r.PostFormValue("name"))
+	err := parcelgate.ValidSnapshotName(name)
+	if err == nil {
+		_, err = c.db.TakeSnapshot(r.Context(), s.Environment, s.BusinessID, name)
+	}
+	if err != nil {
+		status := http.StatusBadRequest
+		switch parcelgate.ErrorCode(err) {
+		case parcelgate.EINVALID:
+		case parcelgate.ECONFLICT:
+			status = http.StatusConflict
+		default:
+			c.fail(w, r, s, err)
+			return
+		}
+		c.renderOverviewWith(w, r, s, status, func(d *overviewData) { d.SnapshotError, d.SnapshotName = parcelgate.ErrorMessage(err), name })
+		return
+	}
+	http.Redirect(w, r, Prefix+"/?done=snapshot", http.StatusSeeOther)
+}
+
+// restoreSnapshot puts the picked tenant back to a saved state.
+func (c *Console) restoreSnapshot(w http.ResponseWriter, r *http.Request, s *session) {
+	if !c.sandboxTenant(w, r, s) {
+		return
+	}
+	if _, err := c.db.RestoreSnapshot(r.Context(), s.Environment, s.BusinessID, r.PathValue("name")); err != nil {
+		c.fail(w, r, s, err)
+		return
+	}
+	http.Redirect(w, r, Prefix+"/?done=restored", http.StatusSeeOther)
+}
+
+// dropSnapshot deletes one of the picked tenant's saved states.
+func (c *Console) dropSnapshot(w http.ResponseWriter, r *http.Request, s *session) {
+	if !c.sandboxTenant(w, r, s) {
+		return
+	}
+	if err := c.db.DropSnapshot(r.Context(), s.Environment, s.BusinessID, r.PathValue("name")); err != nil {
+		c.fail(w, r, s, err)
+		return
+	}
+	http.Redirect(w, r, Prefix+"/?done=snapshot-deleted", http.StatusSeeOther)
+}
+
+// faultForm is the fault form as entered, with its problems by field.
+type faultForm struct {
+	Status, Probability, Count, Route, Method string
+	Errors                                    map[string]string
+}
+
+// tenantFaults lists the faults of the picked tenant that may still fire:
+// the console adds faults for one organization only, so it shows those.
+func (c *Console) tenantFaults(r *http.Request, s *session) ([]*parcelgate.Fault, error) {
+	all, err := c.db.Faults(r.Context(), s.Environment)
+	if err != nil {
+		return nil, err
+	}
+	var mine []*parcelgate.Fault
+	for _, f := range all {
+		if f.OrgID == s.OrgID {
+			mine = append(mine, f)
+		}
+	}
+	return mine, nil
+}
+
+// createFault makes the picked tenant's API calls fail: the operator
+// API's POST /admin/v1/faults for one organization. Every instance reads
+// the stored faults again within httpapi.FaultRefresh.
+func (c *Console) createFault(w http.ResponseWriter, r *http.Request, s *session) {
+	if !c.sandboxTenant(w, r, s) {
+		return
+	}
+	in := faultForm{Status: strings.TrimSpace(r.PostFormValue("status")), Probability: strings.TrimSpace(r.PostFormValue("probability")),
+		Count: strings.TrimSpace(r.PostFormValue("count")), Route: strings.TrimSpace(r.PostFormValue("route")),
+		Method: strings.TrimSpace(r.PostFormValue("method")), Errors: map[string]string{}}
+	f := &parcelgate.Fault{Environment: s.Environment, BusinessID: s.BusinessID, Method: in.Method, Route: in.Route, Remaining: -1}
+	if n, err := strconv.Atoi(in.Status); err != nil || !slices.Contains(parcelgate.FaultStatuses, n) {
+		in.Errors["status"] = "Choose one of 429, 500, 502, 503 or 504."
+	} else {
+		f.Status = n
+	}
+	switch {
+	case in.Probability != "" && in.Count != "":
+		in.Errors["count"] = "Give a probability or a count, not both."
+	case in.Probability != "":
+		p, err := strconv.ParseFloat(in.Probability, 64)
+		if err != nil || !(p > 0 && p <= 1) {
+			in.Errors["probability"] = "Enter a number more than 0 and at most 1, such as 0.25."
+		} else {
+			f.Probability = p
+		}
+	case in.Count != "":
+		n, err := strconv.ParseInt(in.Count, 10, 64)
+		if err != nil || n < 1 || n > 1_000_000 {
+			in.Errors["count"] = "Enter a whole number from 1 to 1000000."
+		} else {
+			f.Remaining = n
+		}
+	}
+	if len(in.Errors) == 0 {
+		err := c.db.CreateFault(r.Context(), f)
+		if err == nil {
+			http.Redirect(w, r, Prefix+"/?done=fault", http.StatusSeeOther)
+			return
+		}
+		var pe *parcelgate.Error
+		if !errors.As(err, &pe) || pe.Code != parcelgate.EINVALID {
+			c.fail(w, r, s, err)
+			return
+		}
+		for _, fe := range pe.Fields {
+			in.Errors[fe.Field] = "This " + fe.Field + " " + fe.Message + "."
+		}
+		if len(in.Errors) == 0 {
+			in.Errors["status"] = parcelgate.ErrorMessage(err)
+		}
+	}
+	c.renderOverviewWith(w, r, s, http.StatusBadRequest, func(d *overviewData) { d.Fault = in })
+}
+
+// deleteFault removes one of the picked tenant's faults; another
+// tenant's fault answers like a missing one.
+func (c *Console) deleteFault(w http.ResponseWriter, r *http.Request, s *session) {
+	if !c.sandboxTenant(w, r, s) {
+		return
+	}
+	fs, err := c.tenantFaults(r, s)
+	if err != nil {
+		c.fail(w, r, s, err)
+		return
+	}
+	id := r.PathValue("id")
+	if !slices.ContainsFunc(fs, func(f *parcelgate.Fault) bool { return f.ID == id }) {
+		c.fail(w, r, s, &parcelgate.Error{Code: parcelgate.ENOTFOUND, Message: "No such fault."})
+		return
+	}
+	if err := c.db.DeleteFault(r.Context(), id); err != nil {
+		c.fail(w, r, s, err)
+		return
+	}
+	http.Redirect(w, r, Prefix+"/?done=fault-deleted", http.StatusSeeOther)
 }

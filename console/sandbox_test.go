@@ -1,0 +1,239 @@
+package console_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/demo"
+)
+
+// findOrder reports whether a tenant still has an order, through the store.
+func (e *env) hasOrder(businessID, id string) bool {
+	e.t.Helper()
+	ctx := context.Background()
+	org, err := e.db.FindOrganization(ctx, parcelgate.Production, businessID)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	_, err = e.db.FindOrder(ctx, &parcelgate.Caller{OrgID: org.ID, BusinessID: org.BusinessID, Environment: parcelgate.Production, Kind: parcelgate.KindEcom}, id)
+	switch parcelgate.ErrorCode(err) {
+	case "":
+		return true
+	case parcelgate.ENOTFOUND:
+		return false
+	}
+	e.t.Fatal(err)
+	return false
+}
+
+// An operator resets the picked tenant from the console through the same
+// store operation as POST /admin/v1/.../reset (issue 13): its orders are
+// gone, another tenant's remain.
+func TestOperatorResetsATenant(t *testing.T) {
+	eachEngine(t, func(t *testing.T, e *env) {
+		otherBID, otherOrder := e.foreignOrder()
+		tenant := demo.Tenants[0].BusinessID
+		if !e.hasOrder(tenant, demo.SampleOrder) {
+			t.Fatal("the demo order is missing before the reset")
+		}
+		op := e.browser()
+		op.operator(parcelgate.Production)
+		mustContain(t, op.get("/console/"), `id="reset-tenant"`, `action="/console/sandbox/snapshots"`)
+		if p := op.post("/console/sandbox/reset", url.Values{}); p.status != http.StatusSeeOther {
+			t.Fatalf("reset: %d %s", p.status, p.body)
+		}
+		mustContain(t, op.get("/console/?done=reset"), "The organization&#39;s data was reset.")
+		if e.hasOrder(tenant, demo.SampleOrder) {
+			t.Fatal("the reset tenant still has its order")
+		}
+		if !e.hasOrder(otherBID, otherOrder) {
+			t.Fatal("another tenant's order went with the reset")
+		}
+		// An integrator may not reset, even their own tenant.
+		b := e.browser()
+		b.signIn(prod.Username, prod.Password)
+		if p := b.post("/console/sandbox/reset", url.Values{}); p.status != http.StatusForbidden {
+			t.Fatalf("integrator reset: %d", p.status)
+		}
+	})
+}
+
+// A snapshot saved from the console brings back the state it saved after
+// a reset, and can be deleted; a bad name is shown next to the field.
+func TestSnapshotSaveAndRestoreRoundTrip(t *testing.T) {
+	eachEngine(t, func(t *testing.T, e *env) {
+		tenant := demo.Tenants[0].BusinessID
+		op := e.browser()
+		op.operator(parcelgate.Production)
+		p := op.post("/console/sandbox/snapshots", url.Values{"name": {"bad name!"}})
+		if p.status != http.StatusBadRequest {
+			t.Fatalf("bad snapshot name: %d", p.status)
+		}
+		mustContain(t, p, `id="snapshot-name-error"`, `value="bad name!"`)
+		if p := op.post("/console/sandbox/snapshots", url.Values{"name": {"before-ci"}}); p.status != http.StatusSeeOther {
+			t.Fatalf("save: %d %s", p.status, p.body)
+		}
+		mustContain(t, op.get("/console/"), ">before-ci<", `action="/console/sandbox/snapshots/before-ci/restore"`)
+		if p := op.post("/console/sandbox/reset", url.Values{}); p.status != http.StatusSeeOther {
+			t.Fatalf("reset: %d", p.status)
+		}
+		if e.hasOrder(tenant, demo.SampleOrder) {
+			t.Fatal("order survived the reset")
+		}
+		if p := op.post("/console/sandbox/snapshots/before-ci/restore", url.Values{}); p.status != http.StatusSeeOther {
+			t.Fatalf("restore: %d %s", p.status, p.body)
+		}
+		if !e.hasOrder(tenant, demo.SampleOrder) {
+			t.Fatal("the restore did not bring the order back")
+		}
+		if p := op.post("/console/sandbox/snapshots/before-ci/delete", url.Values{}); p.status != http.StatusSeeOther {
+			t.Fatalf("delete: %d %s", p.status, p.body)
+		}
+		if p := op.post("/console/sandbox/snapshots/before-ci/restore", url.Values{}); p.status != http.StatusNotFound {
+			t.Fatalf("restore of a deleted snapshot: %d", p.status)
+		}
+	})
+}
+
+// apiGet calls the API as the production demo tenant and returns the status.
+func (e *env) apiGet(path string) int {
+	e.t.Helper()
+	return e.apiCall(prod.Username, prod.Password, path, "")
+}
+
+// apiCall calls GET path with a token of the account, with requestID as
+// the client's X-Request-ID when given, and returns the status.
+func (e *env) apiCall(username, password, path, requestID string) int {
+	e.t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, e.url+"/auth/token", nil)
+	req.SetBasicAuth(username, password)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&tok)
+	resp.Body.Close()
+	if err != nil || tok.AccessToken == "" {
+		e.t.Fatalf("token: %d %v", resp.StatusCode, err)
+	}
+	req, _ = http.NewRequest(http.MethodGet, e.url+path, nil)
+	req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+	if requestID != "" {
+		req.Header.Set("X-Request-ID", requestID)
+	}
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// A fault added from the console makes the tenant's API call answer its
+// status, as one added with POST /admin/v1/faults does; bad input is
+// shown next to its field; the fault can be deleted.
+func TestFaultAddedInTheConsoleFailsAnAPICall(t *testing.T) {
+	eachEngine(t, func(t *testing.T, e *env) {
+		path := "/ecommerce/v3/orders/" + demo.SampleOrder
+		if st := e.apiGet(path); st != http.StatusOK {
+			t.Fatalf("before the fault: %d", st)
+		}
+		op := e.browser()
+		op.operator(parcelgate.Production)
+		p := op.post("/console/sandbox/faults", url.Values{"status": {"418"}, "probability": {"2"}, "route": {"/admin/v1/faults"}})
+		if p.status != http.StatusBadRequest {
+			t.Fatalf("bad fault: %d", p.status)
+		}
+		mustContain(t, p, `id="fault-status-error"`, `id="fault-probability-error"`, `value="2"`)
+		p = op.post("/console/sandbox/faults", url.Values{"status": {"503"}, "route": {"/admin/v1/faults"}})
+		mustContain(t, p, `id="fault-route-error"`)
+		if p := op.post("/console/sandbox/faults", url.Values{"status": {"503"}, "method": {"GET"}, "route": {"/ecommerce/v3/orders/{id}"}}); p.status != http.StatusSeeOther {
+			t.Fatalf("add fault: %d %s", p.status, p.body)
+		}
+		page := op.get("/console/")
+		mustContain(t, page, `data-fault="`, ">503<")
+		// Every instance reads the faults again within httpapi.FaultRefresh.
+		deadline := time.Now().Add(3 * time.Second)
+		st := e.apiGet(path)
+		for st != http.StatusServiceUnavailable && time.Now().Before(deadline) {
+			time.Sleep(200 * time.Millisecond)
+			st = e.apiGet(path)
+		}
+		if st != http.StatusServiceUnavailable {
+			t.Fatalf("with the fault: %d, want 503", st)
+		}
+		id := between(page.body, `data-fault="`, `"`)
+		if p := op.post("/console/sandbox/faults/"+id+"/delete", url.Values{}); p.status != http.StatusSeeOther {
+			t.Fatalf("delete fault: %d", p.status)
+		}
+		if p := op.post("/console/sandbox/faults/"+id+"/delete", url.Values{}); p.status != http.StatusNotFound {
+			t.Fatalf("delete a deleted fault: %d", p.status)
+		}
+	})
+}
+
+// waitFor loads path until it contains want: the API journals its calls
+// in the background.
+func (b *browser) waitFor(path, want string) page {
+	b.e.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		p := b.get(path)
+		if strings.Contains(p.body, want) || time.Now().After(deadline) {
+			return p
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// The Requests page lists the tenant's API calls from the request journal
+// (as GET /admin/v1/requests reads it) with status and latency, and an
+// entry page shows the redacted bodies. An integrator sees only their own
+// organization's calls: another tenant's request ID is a 404, like a
+// missing one.
+func TestRequestsPageShowsTheTenantsCalls(t *testing.T) {
+	eachEngine(t, func(t *testing.T, e *env) {
+		if st := e.apiCall(prod.Username, prod.Password, "/ecommerce/v3/orders/"+demo.SampleOrder, "console-mine-1"); st != http.StatusOK {
+			t.Fatalf("own call: %d", st)
+		}
+		if st := e.apiCall(prod.RetailerUsername, prod.RetailerPassword, "/ecommerce/v3/orders/"+demo.SampleOrder, "console-theirs-1"); st != http.StatusForbidden {
+			// A retailer account may not read orders; the refusal is journaled too.
+			t.Fatalf("retailer's call: %d", st)
+		}
+		b := e.browser()
+		b.signIn(prod.Username, prod.Password)
+		list := b.waitFor("/console/requests", "console-mine-1")
+		mustContain(t, list, `href="/console/requests/console-mine-1"`, "/ecommerce/v3/orders/"+demo.SampleOrder, ">200<", " ms<")
+		entry := b.get("/console/requests/console-mine-1")
+		if entry.status != http.StatusOK {
+			t.Fatalf("own entry: %d", entry.status)
+		}
+		mustContain(t, entry, `id="request-id">console-mine-1<`, `id="response-body"`, demo.SampleOrder)
+		// The retailer's call is journaled, for the retailer.
+		r := e.browser()
+		r.signIn(prod.RetailerUsername, prod.RetailerPassword)
+		mustContain(t, r.waitFor("/console/requests", "console-theirs-1"), "console-theirs-1")
+		if strings.Contains(b.get("/console/requests").body, "console-theirs-1") {
+			t.Fatal("the integrator's list shows another tenant's call")
+		}
+		if p := b.get("/console/requests/console-theirs-1"); p.status != http.StatusNotFound {
+			t.Fatalf("another tenant's request: %d, want 404", p.status)
+		}
+		// An operator sees the picked tenant's calls.
+		op := e.browser()
+		op.operator(parcelgate.Production)
+		mustContain(t, op.get("/console/requests"), "console-mine-1")
+		if p := op.get("/console/requests?page=x"); p.status != http.StatusBadRequest {
+			t.Fatalf("bad cursor: %d", p.status)
+		}
+	})
+}
