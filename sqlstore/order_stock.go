@@ -116,7 +116,17 @@ func (tx *Tx) takeStock(ctx context.Context, rows []parcelgate.OrderRow, balance
 // meanwhile (possible only after such a release) holds nothing to return
 // and keeps quantity 0 and its removal stamp.
 func (tx *Tx) releaseOrder(ctx context.Context, rec *orderRecord, restock bool, stamp time.Time) error {
-	rows, err := tx.Query(ctx, `SELECT balance_id, quantity FROM order_rows WHERE order_pk = ? AND balance_id <> 0 ORDER BY line`, rec.pk)
+	return tx.releaseHeld(ctx, `SELECT balance_id, quantity FROM order_rows WHERE order_pk = ? AND balance_id <> 0 ORDER BY line`, []any{rec.pk}, restock, stamp)
+}
+
+// releaseHeld takes what query's (balance ID, quantity) rows hold out of
+// allocated: back into quantity when restock, else gone with the parcels.
+// Only what is still allocated is released, in the same statement, so
+// nothing is returned twice and allocated never goes below zero; a removed
+// balance holds nothing and keeps its removal stamp. The rows are read
+// whole before the updates, as one connection cannot interleave them.
+func (tx *Tx) releaseHeld(ctx context.Context, query string, args []any, restock bool, stamp time.Time) error {
+	rows, err := tx.Query(ctx, query, args...)
 	if err != nil {
 		return err
 	}

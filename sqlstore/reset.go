@@ -155,33 +155,8 @@ func (tx *Tx) resetOrg(ctx context.Context, orgID int64, stamp time.Time, opt pa
 // organization's balances. One UPDATE per balance, whatever the number of
 // orders.
 func (tx *Tx) releaseHeldStock(ctx context.Context, orgID int64, stamp time.Time) error {
-	rows, err := tx.Query(ctx, `SELECT r.balance_id, SUM(r.quantity) FROM order_rows r JOIN orders o ON o.id = r.order_pk
-		WHERE o.org_id = ? AND o.allocated = 1 AND r.balance_id <> 0 GROUP BY r.balance_id ORDER BY r.balance_id`, orgID)
-	if err != nil {
-		return err
-	}
-	type held struct{ balance, q int64 }
-	var hs []held
-	for rows.Next() {
-		var h held
-		if err := rows.Scan(&h.balance, &h.q); err != nil {
-			rows.Close()
-			return err
-		}
-		hs = append(hs, h)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	for _, h := range hs {
-		if _, err := tx.Exec(ctx, `UPDATE balances SET quantity = quantity + (CASE WHEN allocated < ? THEN allocated ELSE ? END),
-			allocated = allocated - (CASE WHEN allocated < ? THEN allocated ELSE ? END), modified_at = ? WHERE id = ? AND removed_at = 0`,
-			h.q, h.q, h.q, h.q, micros(stamp), h.balance); err != nil {
-			return err
-		}
-	}
-	return nil
+	return tx.releaseHeld(ctx, `SELECT r.balance_id, SUM(r.quantity) FROM order_rows r JOIN orders o ON o.id = r.order_pk
+		WHERE o.org_id = ? AND o.allocated = 1 AND r.balance_id <> 0 GROUP BY r.balance_id ORDER BY r.balance_id`, []any{orgID}, true, stamp)
 }
 
 func rowsAffected(res interface{ RowsAffected() (int64, error) }, err error) (int64, error) {

@@ -42,7 +42,6 @@ var tenantExceptions = map[string]string{
 	// balance IDs of the organization's own saved order rows.
 	"Tx.resetOrg balances":          "scoped by the organization's own catalogs, joined in at run time",
 	"Tx.resetOrg catalog_suppliers": "scoped by the organization's own catalogs, joined in at run time",
-	"Tx.releaseHeldStock balances":  "balance IDs of the organization's own order rows",
 	"Tx.retakeHeldStock balances":   "balance IDs of the organization's own saved order rows",
 	// The console: its product filter is built by consoleProductScope
 	// (organization and environment included) and added at run time.
@@ -97,7 +96,7 @@ var tenantExceptions = map[string]string{
 	"Tx.moveOrder orders":                 byScopedKey,
 	"Tx.moveStock balances":               byScopedKey,
 	"Tx.placeOrder orders":                byScopedKey,
-	"Tx.releaseOrder balances":            byScopedKey,
+	"Tx.releaseHeld balances":             byScopedKey,
 
 	// Child rows reached through their parent's key (an order's rows,
 	// references and history; a shipment's parcels). Distributed: the
