@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"os"
@@ -251,5 +252,18 @@ func TestAdminCLI(t *testing.T) {
 	}
 	if out, err := cli("order-status", "-business-id", "1234567-1", "-external-id", demo.SampleOrder, "-value", "Submitted"); err != nil || !strings.Contains(out, `"value": "Submitted"`) {
 		t.Fatalf("order-status: %v %s", err, out)
+	}
+}
+
+// Issue 16: durations in the logs are text people read, not nanoseconds.
+func TestLogDurationsReadable(t *testing.T) {
+	var buf bytes.Buffer
+	log, err := newLogger(&buf, "info")
+	if err != nil {
+		t.Fatal(err)
+	}
+	log.Info("request", slog.Duration("duration", 1500*time.Microsecond))
+	if !strings.Contains(buf.String(), `"duration":"1.5ms"`) {
+		t.Fatalf("log line %s", buf.String())
 	}
 }
