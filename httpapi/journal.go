@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -98,9 +99,10 @@ type journal struct {
 	done    chan struct{}
 	closing sync.Once
 
-	written prometheus.Counter
-	dropped prometheus.Counter
-	failed  prometheus.Counter
+	written    prometheus.Counter
+	dropped    prometheus.Counter
+	failed     prometheus.Counter
+	superseded prometheus.Counter
 }
 
 func newJournal(store JournalStore, log *slog.Logger, keep int, reg *prometheus.Registry) *journal {
@@ -108,8 +110,10 @@ func newJournal(store JournalStore, log *slog.Logger, keep int, reg *prometheus.
 		written: prometheus.NewCounter(prometheus.CounterOpts{Name: "parcelgate_journal_written_total", Help: "API calls this instance wrote to the request journal."}),
 		dropped: prometheus.NewCounter(prometheus.CounterOpts{Name: "parcelgate_journal_dropped_total", Help: "API calls not journaled because the journal writer was behind."}),
 		failed:  prometheus.NewCounter(prometheus.CounterOpts{Name: "parcelgate_journal_failed_total", Help: "API calls not journaled because writing them failed."}),
+		superseded: prometheus.NewCounter(prometheus.CounterOpts{Name: "parcelgate_journal_superseded_total",
+			Help: "API calls not written because their organization made as many newer calls as the journal keeps, within one batch."}),
 	}
-	reg.MustRegister(j.written, j.dropped, j.failed)
+	reg.MustRegister(j.written, j.dropped, j.failed, j.superseded)
 	go j.run()
 	return j
 }
@@ -123,14 +127,21 @@ func (j *journal) add(p *pendingEntry) {
 	}
 }
 
-// The writer's pace: a batch is written when it is full or journalLinger
-// after its first call, so a busy instance commits a few times a second
-// rather than once per call; organizations are pruned at most every
-// journalPruneEvery (and when the writer stops), so the journal may hold a
-// few seconds' calls over its bound.
+// The writer's pace. Calls are gathered for journalLinger after the first
+// (or until journalBatch calls or journalBatchBytes of captured bodies are
+// waiting), so a busy instance writes a few times a second rather than once
+// per call. Of the gathered calls, only the newest j.keep of each
+// organization are written (see newestPerOrg): at a sustained rate above
+// keep calls per linger, the rest would be pruned by the bound the moment
+// they were written. They are written journalWriteChunk to a transaction,
+// so the journal never holds SQLite's one writer for long. Organizations
+// are pruned at most every journalPruneEvery (and when the writer stops),
+// so the journal may hold a few seconds' calls over its bound.
 const (
-	journalBatch      = 500
-	journalLinger     = 100 * time.Millisecond
+	journalBatch      = 8192
+	journalBatchBytes = 32 << 20
+	journalLinger     = 250 * time.Millisecond
+	journalWriteChunk = 500
 	journalPruneEvery = 2 * time.Second
 )
 
@@ -158,38 +169,86 @@ func (j *journal) run() {
 	}
 	defer prune()
 	for p := range j.queue {
-		entries := []*parcelgate.JournalEntry{p.finish()}
+		batch := []*pendingEntry{p}
+		size := p.size()
 		linger := time.NewTimer(journalLinger)
 	more:
-		for len(entries) < journalBatch {
+		for len(batch) < journalBatch && size < journalBatchBytes {
 			select {
 			case p, ok := <-j.queue:
 				if !ok {
 					break more
 				}
-				entries = append(entries, p.finish())
+				batch = append(batch, p)
+				size += p.size()
 			case <-linger.C:
 				break more
 			}
 		}
 		linger.Stop()
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		err := j.store.WriteJournal(ctx, entries)
-		cancel()
-		if err != nil {
-			j.failed.Add(float64(len(entries)))
-			j.log.Warn("request journal", "err", err, "entries", len(entries))
-			continue
-		}
-		j.written.Add(float64(len(entries)))
-		for _, e := range entries {
-			touched[e.OrgID] = true
+		kept := newestPerOrg(batch, j.keep)
+		j.superseded.Add(float64(len(batch) - len(kept)))
+		for chunk := range slices.Chunk(kept, journalWriteChunk) {
+			entries := make([]*parcelgate.JournalEntry, len(chunk))
+			for i, p := range chunk {
+				entries[i] = p.finish()
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			err := j.store.WriteJournal(ctx, entries)
+			cancel()
+			if err != nil {
+				j.failed.Add(float64(len(entries)))
+				j.log.Warn("request journal", "err", err, "entries", len(entries))
+				continue
+			}
+			j.written.Add(float64(len(entries)))
+			for _, e := range entries {
+				touched[e.OrgID] = true
+			}
 		}
 		if time.Since(lastPrune) >= journalPruneEvery {
 			prune()
 		}
 	}
 }
+
+// newestPerOrg returns the calls of batch (in arrival order) that the
+// bound of keep calls per organization would keep: the newest keep of
+// each organization, still in arrival order. The others would be deleted
+// by the next prune as soon as they were written, so they are never
+// written: the journal holds the same calls, for a fraction of the
+// writes, when one organization calls faster than keep per linger.
+func newestPerOrg(batch []*pendingEntry, keep int) []*pendingEntry {
+	if len(batch) <= keep {
+		return batch
+	}
+	left := map[int64]int{}
+	drop := make([]bool, len(batch))
+	dropped := 0
+	for i := len(batch) - 1; i >= 0; i-- {
+		org := batch[i].entry.OrgID
+		if left[org] >= keep {
+			drop[i] = true
+			dropped++
+			continue
+		}
+		left[org]++
+	}
+	if dropped == 0 {
+		return batch
+	}
+	kept := make([]*pendingEntry, 0, len(batch)-dropped)
+	for i, p := range batch {
+		if !drop[i] {
+			kept = append(kept, p)
+		}
+	}
+	return kept
+}
+
+// size is what the call holds in memory while it waits: its captured
+// bodies.
+func (p *pendingEntry) size() int { return len(p.reqBody.b) + len(p.respBody.b) }
 
 // close writes what is queued and stops the writer.
 func (j *journal) close() {

@@ -1,10 +1,12 @@
 package httpapi
 
 import (
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -37,6 +39,27 @@ func TestJournalRedaction(t *testing.T) {
 	}
 	if q := redactQuery("a=1&Authorization=Bearer+x&apiKey=k"); strings.Contains(q, "x") && strings.Contains(q, "Bearer") || strings.Contains(q, "=k") {
 		t.Errorf("query %q", q)
+	}
+}
+
+// Issue 14: a batch writes only the calls the per-organization bound keeps:
+// the newest keep of each organization, in arrival order, and every call of
+// an organization under the bound.
+func TestJournalNewestPerOrg(t *testing.T) {
+	var batch []*pendingEntry
+	for i, org := range []int64{1, 2, 1, 1, 3, 1, 2, 1} {
+		batch = append(batch, &pendingEntry{entry: parcelgate.JournalEntry{OrgID: org, RequestID: fmt.Sprint(i)}})
+	}
+	var got []string
+	for _, p := range newestPerOrg(batch, 2) {
+		got = append(got, p.entry.RequestID)
+	}
+	// Organization 1 made calls 0, 2, 3, 5 and 7: 5 and 7 are kept.
+	if want := []string{"1", "4", "5", "6", "7"}; !slices.Equal(got, want) {
+		t.Fatalf("kept %v, want %v", got, want)
+	}
+	if kept := newestPerOrg(batch, 5); len(kept) != len(batch) {
+		t.Fatalf("under the bound kept %d of %d", len(kept), len(batch))
 	}
 }
 

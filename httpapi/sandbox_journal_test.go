@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -115,12 +116,22 @@ func TestRequestJournal(t *testing.T) {
 func TestRequestJournalPruned(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
 		m := newMerchant(t, e, parcelgate.Test, tenantA)
-		for range 8 {
-			m.do("GET", "/ecommerce/v3/orders", nil).Expect(http.StatusOK)
+		for i := range 8 {
+			m.Do(apitest.Request{Method: "GET", Path: "/ecommerce/v3/orders", Bearer: m.token,
+				Header: http.Header{"X-Request-Id": {fmt.Sprintf("pruned-%d", i)}}}).Expect(http.StatusOK)
 		}
 		e.Server.Close() // writes what is queued
-		if got := journalOf(t, e, "environment=test&businessId="+tenantA); len(got.Content) != 5 {
+		got := journalOf(t, e, "environment=test&businessId="+tenantA)
+		if len(got.Content) != 5 {
 			t.Fatalf("%d entries kept, want 5", len(got.Content))
+		}
+		// The newest five, newest first: the calls gathered in one batch
+		// beyond the bound are never written, and none of the kept ones is
+		// lost to it.
+		for i, e := range got.Content {
+			if want := fmt.Sprintf("pruned-%d", 7-i); e.RequestID != want {
+				t.Fatalf("entry %d is %s, want %s", i, e.RequestID, want)
+			}
 		}
 	}, func(c *httpapi.Config) { c.JournalPerTenant = 5 })
 }

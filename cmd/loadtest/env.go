@@ -38,7 +38,7 @@ type env struct {
 	close  func()
 }
 
-func start(ctx context.Context, engine string) (*env, error) {
+func start(ctx context.Context, engine string, journal bool) (*env, error) {
 	e := &env{engine: engine}
 	var cleanup []func()
 	e.close = func() {
@@ -97,7 +97,7 @@ func start(ctx context.Context, engine string) (*env, error) {
 		return fail(err)
 	}
 	log := slog.New(slog.NewJSONHandler(io.Discard, nil))
-	handler := httpapi.New(db, auth.NewKeyring(keys), clock, log, httpapi.Config{AdminToken: adminToken})
+	handler := httpapi.New(db, auth.NewKeyring(keys), clock, log, httpapi.Config{AdminToken: adminToken, NoJournal: !journal})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return fail(err)

@@ -50,6 +50,7 @@ type config struct {
 	clients    int
 	hotClients int
 	repeat     int
+	journal    bool
 }
 
 func main() {
@@ -66,6 +67,7 @@ func main() {
 	flag.IntVar(&c.clients, "clients", 32, "clients of the create mode, each with its own product")
 	flag.IntVar(&c.hotClients, "hot-clients", 64, "clients of the hot mode, all ordering the same product")
 	flag.IntVar(&c.repeat, "repeat", 2, "runs of each read and order measurement")
+	flag.BoolVar(&c.journal, "journal", true, "keep the request journal, as serve does by default (-journal=false measures without it)")
 	flag.Parse()
 	c.engines = strings.Split(engines, ",")
 	c.modes = strings.Split(modes, ",")
@@ -94,7 +96,7 @@ func runMode(ctx context.Context, c config, engine, mode string) error {
 	default:
 		return fmt.Errorf("unknown mode %q", mode)
 	}
-	env, err := start(ctx, engine)
+	env, err := start(ctx, engine, c.journal)
 	if err != nil {
 		return err
 	}
