@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"hash/maphash"
 	"strings"
 	"sync"
@@ -85,36 +84,23 @@ func (c *answerCache) hash(doc string) uint64 {
 // like a missing one.
 func (db *DB) FindOrderAnswer(ctx context.Context, c *parcelgate.Caller, id string, render func(*parcelgate.Order) ([]byte, error)) ([]byte, error) {
 	id = strings.TrimSpace(id)
-	// The row exactly as FindOrder reads it; its values are kept, so that
-	// on a miss the record is decoded from this very row (replayRow).
-	var row replayRow
-	row.vals = make([]any, 14)
-	for i := range row.vals {
-		row.vals[i] = new(any)
-	}
-	err := db.queryRow(ctx, `SELECT `+orderColumns+orderByKey, c.OrgID, id, orderKey(c.BusinessID, id)).Scan(row.vals...)
+	// The row exactly as FindOrder reads it; on a miss the record is
+	// decoded from this very row.
+	var row orderRow
+	err := db.queryRow(ctx, `SELECT `+orderColumns+orderByKey, orderByKeyArgs(c.OrgID, c.BusinessID, id)...).Scan(row.dest()...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "Order %s not found.", id)
 	}
 	if err != nil {
 		return nil, err
 	}
-	// Columns of orderColumns: 0 id, 3 status, 4 status_at, 5 reason,
-	// 6 auto_submit, 10 doc, 11 inserted_at, 12 updated_at.
-	pk, ok := asInt(row.at(0))
-	if !ok {
-		return nil, fmt.Errorf("order: id %T", row.at(0))
-	}
-	v := answerVersion{doc: db.answers.hash(asText(row.at(10))), status: asText(row.at(3)), reason: asText(row.at(5))}
-	v.statusAt, _ = asInt(row.at(4))
-	v.insertedAt, _ = asInt(row.at(11))
-	v.updated, _ = asInt(row.at(12))
-	auto, _ := asInt(row.at(6))
-	v.autoSubmit = auto == 1
-	if body, ok := db.answers.get(pk, v); ok {
+	r := &row.rec
+	v := answerVersion{doc: db.answers.hash(row.doc), status: row.status, reason: r.reason,
+		statusAt: r.statusAt, insertedAt: r.insertedAt, updated: r.updatedAt, autoSubmit: row.autoSubmit == 1}
+	if body, ok := db.answers.get(r.pk, v); ok {
 		return body, nil
 	}
-	rec, err := scanOrderRecord(&row)
+	rec, err := row.record()
 	if err != nil {
 		return nil, err
 	}
@@ -122,77 +108,6 @@ func (db *DB) FindOrderAnswer(ctx context.Context, c *parcelgate.Caller, id stri
 	if err != nil {
 		return nil, err
 	}
-	db.answers.put(pk, v, body)
+	db.answers.put(r.pk, v, body)
 	return body, nil
-}
-
-// replayRow scans values already read, so a row read once can go through
-// the store's own scan function.
-type replayRow struct{ vals []any }
-
-func (r *replayRow) at(i int) any { return *(r.vals[i].(*any)) }
-
-func (r *replayRow) Scan(dest ...any) error {
-	if len(dest) != len(r.vals) {
-		return fmt.Errorf("replay: %d columns, %d destinations", len(r.vals), len(dest))
-	}
-	for i, d := range dest {
-		if err := convertAssign(d, r.at(i)); err != nil {
-			return fmt.Errorf("replay column %d: %w", i, err)
-		}
-	}
-	return nil
-}
-
-// convertAssign stores a driver value in one of the scan destinations the
-// store uses.
-func convertAssign(dest, v any) error {
-	switch d := dest.(type) {
-	case *int64:
-		n, ok := asInt(v)
-		if !ok {
-			return fmt.Errorf("%T is not an integer", v)
-		}
-		*d = n
-	case *int:
-		n, ok := asInt(v)
-		if !ok {
-			return fmt.Errorf("%T is not an integer", v)
-		}
-		*d = int(n)
-	case *string:
-		*d = asText(v)
-	default:
-		return fmt.Errorf("destination %T", dest)
-	}
-	return nil
-}
-
-func asInt(v any) (int64, bool) {
-	switch n := v.(type) {
-	case int64:
-		return n, true
-	case int32:
-		return int64(n), true
-	case int:
-		return int64(n), true
-	case bool:
-		if n {
-			return 1, true
-		}
-		return 0, true
-	}
-	return 0, false
-}
-
-func asText(v any) string {
-	switch t := v.(type) {
-	case string:
-		return t
-	case []byte:
-		return string(t)
-	case nil:
-		return ""
-	}
-	return fmt.Sprint(v)
 }

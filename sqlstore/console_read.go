@@ -266,7 +266,8 @@ func (db *DB) ConsoleOrderAllocations(ctx context.Context, c *parcelgate.Caller,
 	id = strings.TrimSpace(id)
 	var pk int64
 	var held int
-	err := db.queryRow(ctx, `SELECT id, allocated FROM orders WHERE org_id = ? AND environment = ? AND (order_id = ? OR external_id = ?)`, c.OrgID, string(c.Environment), id, id).Scan(&pk, &held)
+	err := db.queryRow(ctx, `SELECT id, allocated FROM orders WHERE (org_id = ? AND environment = ? AND order_id = ?) OR (org_id = ? AND environment = ? AND external_id = ?)`,
+		c.OrgID, string(c.Environment), id, c.OrgID, string(c.Environment), id).Scan(&pk, &held)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, false, parcelgate.Errorf(parcelgate.ENOTFOUND, "Order %s not found.", id)
 	}

@@ -145,3 +145,34 @@ func stripComments(s string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// ExplainOrderLookupForTest returns the engine's plan for finding one order
+// of the organization by either of its IDs, as FindOrder does.
+func (db *DB) ExplainOrderLookupForTest(ctx context.Context, orgID int64, businessID, id string) (string, error) {
+	explain := `EXPLAIN QUERY PLAN `
+	if db.dialect.name == "postgres" {
+		explain = `EXPLAIN `
+	}
+	rows, err := db.query(ctx, explain+`SELECT `+orderColumns+orderByKey, orderByKeyArgs(orgID, businessID, id)...)
+	if err != nil {
+		return "", err
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return "", err
+	}
+	var plan strings.Builder
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return "", err
+		}
+		fmt.Fprintln(&plan, vals[len(vals)-1])
+	}
+	return plan.String(), rows.Err()
+}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"strings"
 	"time"
 
@@ -56,16 +57,25 @@ func (r *orderRecord) document() (string, error) {
 	return string(b), err
 }
 
-func scanOrderRecord(s rowScanner) (*orderRecord, error) {
-	var r orderRecord
-	var env, status, doc string
-	var auto, alloc int
-	if err := s.Scan(&r.pk, &env, &r.orgID, &status, &r.statusAt, &r.reason, &auto, &alloc, &r.hash, &r.ownID, &doc, &r.insertedAt, &r.updatedAt, &r.readyAt); err != nil {
-		return nil, err
-	}
-	r.env, r.status, r.autoSubmit, r.allocated = parcelgate.Environment(env), parcelgate.OrderStatus(status), auto == 1, alloc == 1
+// orderRow is a row of orderColumns as scanned, before its document is
+// decoded.
+type orderRow struct {
+	rec                orderRecord
+	env, status, doc   string
+	autoSubmit, allocd int
+}
+
+func (o *orderRow) dest() []any {
+	r := &o.rec
+	return []any{&r.pk, &o.env, &r.orgID, &o.status, &r.statusAt, &r.reason, &o.autoSubmit, &o.allocd, &r.hash, &r.ownID, &o.doc, &r.insertedAt, &r.updatedAt, &r.readyAt}
+}
+
+// record decodes the row's document into the order record.
+func (o *orderRow) record() (*orderRecord, error) {
+	r := o.rec
+	r.env, r.status, r.autoSubmit, r.allocated = parcelgate.Environment(o.env), parcelgate.OrderStatus(o.status), o.autoSubmit == 1, o.allocd == 1
 	d := orderDoc{Order: new(parcelgate.Order)}
-	if err := json.Unmarshal([]byte(doc), &d); err != nil {
+	if err := json.Unmarshal([]byte(o.doc), &d); err != nil {
 		return nil, fmt.Errorf("order %d: document: %w", r.pk, err)
 	}
 	r.order = d.Order
@@ -77,6 +87,14 @@ func scanOrderRecord(s rowScanner) (*orderRecord, error) {
 		r.order.Comments = []parcelgate.OrderComment{}
 	}
 	return &r, nil
+}
+
+func scanOrderRecord(s rowScanner) (*orderRecord, error) {
+	var o orderRow
+	if err := s.Scan(o.dest()...); err != nil {
+		return nil, err
+	}
+	return o.record()
 }
 
 // view returns the order as answered: the document with the status,
@@ -125,7 +143,16 @@ func orderKey(businessID, id string) string {
 	return own
 }
 
-const orderByKey = ` FROM orders o WHERE o.org_id = ? AND (o.order_id = ? OR o.own_id = ?)`
+const orderByKey = ` FROM orders o WHERE (o.org_id = ? AND o.order_id = ?) OR (o.org_id = ? AND o.own_id = ?)`
+
+// orderByKeyArgs are orderByKey's arguments for the caller's id. The
+// organization is in each branch of the OR so that each is one index seek
+// ((org_id, order_id) and (org_id, own_id)): written as org_id = ? AND
+// (order_id = ? OR own_id = ?), both engines read every order of the
+// organization to find one.
+func orderByKeyArgs(orgID int64, businessID, id string) []any {
+	return []any{orgID, id, orgID, orderKey(businessID, id)}
+}
 
 // forUpdateOf is forUpdate limited to the rows of one table of a join.
 func (tx *Tx) forUpdateOf(alias string) string {
@@ -140,7 +167,7 @@ func (tx *Tx) forUpdateOf(alias string) string {
 // found, like a missing one.
 func (tx *Tx) orderByID(ctx context.Context, orgID int64, businessID, id string) (*orderRecord, error) {
 	id = strings.TrimSpace(id)
-	r, err := scanOrderRecord(tx.QueryRow(ctx, `SELECT `+orderColumns+orderByKey+tx.forUpdate(), orgID, id, orderKey(businessID, id)))
+	r, err := scanOrderRecord(tx.QueryRow(ctx, `SELECT `+orderColumns+orderByKey+tx.forUpdate(), orderByKeyArgs(orgID, businessID, id)...))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "Order %s not found.", id)
 	}
@@ -149,7 +176,7 @@ func (tx *Tx) orderByID(ctx context.Context, orgID int64, businessID, id string)
 
 func (db *DB) FindOrder(ctx context.Context, c *parcelgate.Caller, id string) (*parcelgate.Order, error) {
 	id = strings.TrimSpace(id)
-	r, err := scanOrderRecord(db.queryRow(ctx, `SELECT `+orderColumns+orderByKey, c.OrgID, id, orderKey(c.BusinessID, id)))
+	r, err := scanOrderRecord(db.queryRow(ctx, `SELECT `+orderColumns+orderByKey, orderByKeyArgs(c.OrgID, c.BusinessID, id)...))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "Order %s not found.", id)
 	}
@@ -236,14 +263,15 @@ func (db *DB) placeOrder(ctx context.Context, c *parcelgate.Caller, req *parcelg
 	var out *parcelgate.Order
 	// Two first sends of one externalId may race to insert it; the loser's
 	// insert fails on the unique key, and its second attempt finds the
-	// winner's order and answers as a re-send.
+	// winner's order and answers as a re-send. An allocation refused under
+	// its locks (errStockMoved) is placed again on what is there then.
 	for attempt := 0; ; attempt++ {
 		err = db.inTx(ctx, func(tx *Tx) error {
 			var err error
 			out, err = tx.placeOrder(ctx, org, whs, req, hash, target)
 			return err
 		})
-		if !isUniqueViolation(err) || attempt == 2 {
+		if !isUniqueViolation(err) && !errors.Is(err, errStockMoved) || attempt == 2 {
 			return out, err
 		}
 	}
@@ -316,15 +344,11 @@ func (tx *Tx) insertOrder(ctx context.Context, org *parcelgate.Organization, whs
 		}
 		o.ExternalID = id
 	}
-	own := orderKey(org.BusinessID, o.ExternalID)
-	var pk int64
-	err := tx.QueryRow(ctx, `INSERT INTO orders (order_id, environment, org_id, external_id, own_id, status, status_at, auto_submit, content_hash, doc, inserted_at, updated_at, ready_at)
-		VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, '', 0, 0, ?) RETURNING id`,
-		o.ID, string(org.Environment), org.ID, o.ExternalID, own, string(parcelgate.OrderCreated), boolInt(req.AutoSubmit), hash, micros(now)).Scan(&pk)
-	if err != nil {
-		return nil, err
-	}
-	rec := &orderRecord{pk: pk, env: org.Environment, orgID: org.ID, status: parcelgate.OrderCreated, autoSubmit: req.AutoSubmit, hash: hash, ownID: own, readyAt: micros(now), order: o}
+	rec := &orderRecord{env: org.Environment, orgID: org.ID, status: parcelgate.OrderCreated, autoSubmit: req.AutoSubmit, hash: hash,
+		ownID: orderKey(org.BusinessID, o.ExternalID), readyAt: micros(now), order: o}
+	// The change clock first, then balances: the lock order of every
+	// balance writer (see stamp.go). The order's row is written once, with
+	// its outcome, after the allocation (fillOrder).
 	stamp, err := tx.nextOrgStamp(ctx, rec.env, rec.orgID)
 	if err != nil {
 		return nil, err
@@ -363,7 +387,12 @@ func (tx *Tx) replaceOrder(ctx context.Context, org *parcelgate.Organization, wh
 
 // fillOrder allocates the stock of a new or replaced order, writes its
 // rows, references and document, and stamps it and the balances it moved
-// with stamp, which the caller took before touching any balance.
+// with stamp, which the caller took before touching any balance. A new
+// order (inserted) has no row yet: it is inserted here, whole. Each kind of
+// row is written in one statement, so a create takes the same few round
+// trips whatever the number of its rows: the change clock is held from the
+// stamp to the commit, and every round trip inside that window is one the
+// organization's other orders wait for.
 func (tx *Tx) fillOrder(ctx context.Context, businessID string, whs []string, rec *orderRecord, actor string, inserted bool, stamp time.Time) (*parcelgate.Order, error) {
 	a, err := tx.allocateOrder(ctx, businessID, whs, rec, stamp)
 	if err != nil {
@@ -371,23 +400,6 @@ func (tx *Tx) fillOrder(ctx context.Context, businessID string, whs []string, re
 	}
 	rec.order.Apply(a)
 	rec.status, rec.reason, rec.allocated = a.Status, a.Reason, a.Allocates()
-	for i, row := range rec.order.Rows {
-		if _, err := tx.Exec(ctx, `INSERT INTO order_rows (order_pk, line, product_external_id, warehouse_external_id, quantity, balance_id) VALUES (?, ?, ?, ?, ?, ?)`,
-			rec.pk, i, row.ExternalProductID, row.ExternalWarehouseID, int64(row.Quantity), a.BalanceIDs[i]); err != nil {
-			return nil, err
-		}
-	}
-	seen := map[[2]string]bool{}
-	for _, ref := range rec.order.References {
-		k := [2]string{strings.ToUpper(ref.Name), ref.Value}
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
-		if _, err := tx.Exec(ctx, `INSERT INTO order_refs (org_id, name, value, order_pk) VALUES (?, ?, ?, ?)`, rec.orgID, k[0], k[1], rec.pk); err != nil {
-			return nil, err
-		}
-	}
 	rec.statusAt, rec.updatedAt = micros(stamp), micros(stamp)
 	if inserted {
 		rec.insertedAt = rec.statusAt
@@ -396,19 +408,59 @@ func (tx *Tx) fillOrder(ctx context.Context, businessID string, whs []string, re
 	if err != nil {
 		return nil, err
 	}
-	if _, err := tx.Exec(ctx, `UPDATE orders SET status = ?, status_at = ?, reason = ?, auto_submit = ?, allocated = ?, content_hash = ?, doc = ?, inserted_at = CASE WHEN inserted_at = 0 THEN ? ELSE inserted_at END, updated_at = ?, ready_at = ? WHERE id = ?`,
-		string(rec.status), rec.statusAt, rec.reason, boolInt(rec.autoSubmit), boolInt(rec.allocated), rec.hash, doc, rec.updatedAt, rec.updatedAt, rec.readyAt, rec.pk); err != nil {
+	if inserted {
+		o := rec.order
+		err = tx.QueryRow(ctx, `INSERT INTO orders (order_id, environment, org_id, external_id, own_id, status, status_at, reason, auto_submit, allocated, content_hash, doc, inserted_at, updated_at, ready_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			o.ID, string(rec.env), rec.orgID, o.ExternalID, rec.ownID, string(rec.status), rec.statusAt, rec.reason, boolInt(rec.autoSubmit), boolInt(rec.allocated),
+			rec.hash, doc, rec.insertedAt, rec.updatedAt, rec.readyAt).Scan(&rec.pk)
+	} else {
+		err = tx.QueryRow(ctx, `UPDATE orders SET status = ?, status_at = ?, reason = ?, auto_submit = ?, allocated = ?, content_hash = ?, doc = ?, updated_at = ?, ready_at = ? WHERE id = ? RETURNING inserted_at`,
+			string(rec.status), rec.statusAt, rec.reason, boolInt(rec.autoSubmit), boolInt(rec.allocated), rec.hash, doc, rec.updatedAt, rec.readyAt, rec.pk).Scan(&rec.insertedAt)
+	}
+	if err != nil {
 		return nil, err
 	}
-	if !inserted {
-		if err := tx.QueryRow(ctx, `SELECT inserted_at FROM orders WHERE id = ?`, rec.pk).Scan(&rec.insertedAt); err != nil {
-			return nil, err
-		}
+	if err := tx.insertOrderRows(ctx, rec, a.BalanceIDs); err != nil {
+		return nil, err
 	}
 	if err := tx.recordHistory(ctx, rec, actor); err != nil {
 		return nil, err
 	}
 	return rec.view(), nil
+}
+
+// insertOrderRows writes the rows of rec's order and its references (each
+// name and value once), a statement for each.
+func (tx *Tx) insertOrderRows(ctx context.Context, rec *orderRecord, balances []int64) error {
+	const rowCols = 6
+	var args []any
+	for i, row := range rec.order.Rows {
+		args = append(args, rec.pk, i, row.ExternalProductID, row.ExternalWarehouseID, int64(row.Quantity), balances[i])
+	}
+	for chunk := range slices.Chunk(args, maxParams/rowCols*rowCols) {
+		if _, err := tx.Exec(ctx, `INSERT INTO order_rows (order_pk, line, product_external_id, warehouse_external_id, quantity, balance_id) VALUES `+
+			valueRows(len(chunk)/rowCols, placeholders(rowCols)), chunk...); err != nil {
+			return err
+		}
+	}
+	const refCols = 4
+	args = args[:0]
+	seen := map[[2]string]bool{}
+	for _, ref := range rec.order.References {
+		k := [2]string{strings.ToUpper(ref.Name), ref.Value}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		args = append(args, rec.orgID, k[0], k[1], rec.pk)
+	}
+	for chunk := range slices.Chunk(args, maxParams/refCols*refCols) {
+		if _, err := tx.Exec(ctx, `INSERT INTO order_refs (org_id, name, value, order_pk) VALUES `+valueRows(len(chunk)/refCols, placeholders(refCols)), chunk...); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (tx *Tx) recordHistory(ctx context.Context, rec *orderRecord, actor string) error {

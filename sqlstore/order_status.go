@@ -141,7 +141,7 @@ func (db *DB) AdvanceOrder(ctx context.Context, pk int64, from, to parcelgate.Or
 // oldest first, with who moved it: the audit trail of decisions §7's engine.
 func (db *DB) OrderHistory(ctx context.Context, orgID int64, id string) ([]OrderEvent, error) {
 	rows, err := db.query(ctx, `SELECT h.status, h.reason, h.actor, h.at FROM order_history h JOIN orders o ON o.id = h.order_pk
-		WHERE o.org_id = ? AND (o.order_id = ? OR o.external_id = ?) ORDER BY h.at`, orgID, id, id)
+		WHERE (o.org_id = ? AND o.order_id = ?) OR (o.org_id = ? AND o.external_id = ?) ORDER BY h.at`, orgID, id, orgID, id)
 	if err != nil {
 		return nil, err
 	}

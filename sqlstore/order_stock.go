@@ -6,105 +6,150 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/parcelgate/parcelgate"
 )
 
-// rowStock loads the balance of a row for allocation: the product, named
-// bare or with the business ID (either spelling finds it, the one the row
-// uses first), published by the merchant to the merchant's warehouse
-// catalog the row names. In the warehouse service the merchant is both
-// supplier and retailer (decisions §6). A product removed from the warehouse
-// is not published there: nil, as for a product never stocked there. The
-// balance is locked for the rest of tx.
-func (tx *Tx) rowStock(ctx context.Context, orgID int64, businessID string, row parcelgate.OrderRow) (*parcelgate.RowStock, error) {
-	forms := parcelgate.IDForms(businessID, row.ExternalProductID)
-	in := strings.Repeat("?, ", len(forms))
-	args := []any{forms[0]}
-	for _, f := range forms {
-		args = append(args, f)
+// orderStock loads the balance of each row of an order for allocation, in
+// one query: the product, named bare or with the business ID (either
+// spelling finds it, the one the row uses first), published by the
+// merchant to the merchant's warehouse catalog the row names. In the
+// warehouse service the merchant is both supplier and retailer (decisions
+// §6). A product removed from the warehouse is not published there: nil,
+// as for a product never stocked there. The balances read are locked for
+// the rest of tx.
+func (tx *Tx) orderStock(ctx context.Context, orgID int64, businessID string, rows []parcelgate.OrderRow) ([]*parcelgate.RowStock, error) {
+	type key struct{ product, warehouse string }
+	forms := make([][]string, len(rows))
+	var products, warehouses []any
+	seenP, seenW := map[string]bool{}, map[string]bool{}
+	for i, row := range rows {
+		forms[i] = parcelgate.IDForms(businessID, row.ExternalProductID)
+		for _, f := range forms[i] {
+			if !seenP[f] {
+				seenP[f] = true
+				products = append(products, f)
+			}
+		}
+		if !seenW[row.ExternalWarehouseID] {
+			seenW[row.ExternalWarehouseID] = true
+			warehouses = append(warehouses, row.ExternalWarehouseID)
+		}
 	}
-	args = append(args, orgID, row.ExternalWarehouseID, string(parcelgate.CatalogWarehouse), orgID)
-	var b parcelgate.RowStock
-	var price sql.NullString
-	var eosAt int64
-	var doc string
-	err := tx.QueryRow(ctx, `SELECT b.id, b.quantity, b.wholesale_price, b.eos_at, p.document FROM balances b
+	args := append(append(products, warehouses...), orgID, string(parcelgate.CatalogWarehouse), orgID)
+	q, err := tx.Query(ctx, `SELECT b.id, b.quantity, b.wholesale_price, b.eos_at, p.document, b.product_external_id, c.external_id FROM balances b
 		JOIN catalogs c ON c.id = b.catalog_id
 		JOIN products p ON p.id = b.product_id
-		WHERE b.product_external_id IN (`+in[:len(in)-2]+`) AND c.retailer_org_id = ? AND c.external_id = ? AND c.catalog_type = ? AND b.supplier_org_id = ? AND b.removed_at = 0
-		ORDER BY CASE WHEN b.product_external_id = ? THEN 0 ELSE 1 END LIMIT 1`+tx.forUpdateOf("b"),
-		append(args[1:], args[0])...).Scan(&b.BalanceID, &b.Available, &price, &eosAt, &doc)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
-	}
+		WHERE b.product_external_id IN (`+placeholders(len(products))+`) AND c.external_id IN (`+placeholders(len(warehouses))+`)
+		AND c.retailer_org_id = ? AND c.catalog_type = ? AND b.supplier_org_id = ? AND b.removed_at = 0`+tx.forUpdateOf("b"), args...)
 	if err != nil {
 		return nil, err
 	}
-	var flags struct {
-		IsFragile   bool `json:"isFragile"`
-		IsOversized bool `json:"isOversized"`
+	found := map[key]*parcelgate.RowStock{}
+	for q.Next() {
+		var b parcelgate.RowStock
+		var k key
+		var price sql.NullString
+		var eosAt int64
+		var doc string
+		if err := q.Scan(&b.BalanceID, &b.Available, &price, &eosAt, &doc, &k.product, &k.warehouse); err != nil {
+			q.Close()
+			return nil, err
+		}
+		var flags struct {
+			IsFragile   bool `json:"isFragile"`
+			IsOversized bool `json:"isOversized"`
+		}
+		json.Unmarshal([]byte(doc), &flags) // a flag of another type is no flag
+		b.Price, b.EOS, b.Fragile, b.Oversized = price.String, eosAt != 0, flags.IsFragile, flags.IsOversized
+		found[k] = &b
 	}
-	json.Unmarshal([]byte(doc), &flags) // a flag of another type is no flag
-	b.Price, b.EOS, b.Fragile, b.Oversized = price.String, eosAt != 0, flags.IsFragile, flags.IsOversized
-	return &b, nil
+	q.Close()
+	if err := q.Err(); err != nil {
+		return nil, err
+	}
+	stock := make([]*parcelgate.RowStock, len(rows))
+	for i, row := range rows {
+		for _, f := range forms[i] {
+			if b := found[key{f, row.ExternalWarehouseID}]; b != nil {
+				stock[i] = b
+				break
+			}
+		}
+	}
+	return stock, nil
 }
 
 // allocateOrder loads the stock of every row of rec's order, lets the
 // domain decide the outcome (parcelgate.AllocateOrder, which applies the
-// test scenarios), and when it allocates,
-// takes each row's quantity: quantity -= q, allocated += q.
+// test scenarios), and when it allocates, takes each row's quantity:
+// quantity -= q, allocated += q.
 //
 // The caller has taken stamp, and with it the change clock, before any
 // balance is touched, the lock order every balance writer keeps; the
-// balances read are locked too. Each take is still one conditional UPDATE
-// that refuses to go below zero (moveStock), so no writer on either engine
-// can oversell; should one be refused, the order's earlier takes roll back
-// to a savepoint and the outcome is decided again on what is there now.
+// balances read are locked too, so what was read is what is taken from.
+// The take is still one conditional UPDATE that refuses to go below zero,
+// so no writer on either engine can oversell: should a balance have
+// changed all the same, errStockMoved rolls the whole transaction back and
+// the order is placed again on what is there then.
 func (tx *Tx) allocateOrder(ctx context.Context, businessID string, whs []string, rec *orderRecord, stamp time.Time) (parcelgate.Allocation, error) {
 	rows := rec.order.Rows
-	for attempt := 0; ; attempt++ {
-		stock := make([]*parcelgate.RowStock, len(rows))
-		for i, row := range rows {
-			var err error
-			if stock[i], err = tx.rowStock(ctx, rec.orgID, businessID, row); err != nil {
-				return parcelgate.Allocation{}, err
-			}
-		}
-		a := parcelgate.AllocateOrder(rec.env, rec.order.ExternalID, rows, stock, whs)
-		if !a.Allocates() {
-			return a, nil
-		}
-		taken, err := tx.takeStock(ctx, rows, a.BalanceIDs, stamp)
-		if err != nil || taken {
-			return a, err
-		}
-		if attempt == 2 {
-			return a, fmt.Errorf("order %s: allocation: the balances changed under their locks", rec.order.ExternalID)
-		}
+	stock, err := tx.orderStock(ctx, rec.orgID, businessID, rows)
+	if err != nil {
+		return parcelgate.Allocation{}, err
 	}
+	a := parcelgate.AllocateOrder(rec.env, rec.order.ExternalID, rows, stock, whs)
+	if !a.Allocates() {
+		return a, nil
+	}
+	return a, tx.takeStock(ctx, rows, a.BalanceIDs, stamp)
 }
 
+// errStockMoved reports a balance that no longer covered what its order
+// was allocated from it; the order's transaction is retried.
+var errStockMoved = errors.New("allocation: a balance changed under its lock")
+
 // takeStock allocates each row's quantity from its balance, all or
-// nothing; false when a balance no longer covers its row.
-func (tx *Tx) takeStock(ctx context.Context, rows []parcelgate.OrderRow, balances []int64, stamp time.Time) (bool, error) {
-	if _, err := tx.Exec(ctx, `SAVEPOINT allocate`); err != nil {
-		return false, err
-	}
+// nothing, in one statement: the quantities of rows on one balance are
+// summed, and the UPDATE moves only balances that cover their sum. When it
+// moves fewer than all, errStockMoved rolls tx back.
+func (tx *Tx) takeStock(ctx context.Context, rows []parcelgate.OrderRow, balances []int64, stamp time.Time) error {
+	need := map[int64]int64{}
+	var ids []int64
 	for i, row := range rows {
-		ok, err := tx.moveStock(ctx, balances[i], -int64(row.Quantity), int64(row.Quantity), stamp)
-		if err != nil {
-			return false, err
+		if _, ok := need[balances[i]]; !ok {
+			ids = append(ids, balances[i])
 		}
-		if !ok {
-			_, err := tx.Exec(ctx, `ROLLBACK TO SAVEPOINT allocate`)
-			return false, err
-		}
+		need[balances[i]] += int64(row.Quantity)
 	}
-	_, err := tx.Exec(ctx, `RELEASE SAVEPOINT allocate`)
-	return err == nil, err
+	// CASE id WHEN ? THEN ? ... END: each balance's own quantity.
+	var cases strings.Builder
+	var caseArgs, idArgs []any
+	cases.WriteString("CASE id")
+	for _, id := range ids {
+		cases.WriteString(" WHEN ? THEN CAST(? AS BIGINT)")
+		caseArgs = append(caseArgs, id, need[id])
+		idArgs = append(idArgs, id)
+	}
+	cases.WriteString(" END")
+	n := cases.String()
+	args := slices.Concat(caseArgs, caseArgs, []any{micros(stamp)}, idArgs, caseArgs)
+	res, err := tx.Exec(ctx, `UPDATE balances SET quantity = quantity - `+n+`, allocated = allocated + `+n+`, modified_at = ?
+		WHERE id IN (`+placeholders(len(ids))+`) AND removed_at = 0 AND quantity >= `+n, args...)
+	if err != nil {
+		return err
+	}
+	moved, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if moved != int64(len(ids)) {
+		return errStockMoved
+	}
+	return nil
 }
 
 // releaseOrder takes an allocated order's quantities out of allocated: back

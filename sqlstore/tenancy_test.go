@@ -97,12 +97,13 @@ var tenantExceptions = map[string]string{
 	"Tx.moveStock balances":               byScopedKey,
 	"Tx.placeOrder orders":                byScopedKey,
 	"Tx.releaseHeld balances":             byScopedKey,
+	"Tx.takeStock balances":               byScopedKey,
 
 	// Child rows reached through their parent's key (an order's rows,
 	// references and history; a shipment's parcels). Distributed: the
 	// child tables carry the organization too and are co-located with
 	// their parent.
-	"Tx.fillOrder order_rows":        child,
+	"Tx.insertOrderRows order_rows":  child,
 	"Tx.recordHistory order_history": child,
 	"Tx.releaseOrder order_rows":     child,
 	"Tx.replaceOrder order_refs":     child,
