@@ -192,6 +192,47 @@ func (db *DB) warehouses(ctx context.Context, orgID int64) ([]string, error) {
 	return scanColumn[string](db.query(ctx, `SELECT external_id FROM catalogs WHERE retailer_org_id = ? AND catalog_type = ? ORDER BY external_id`, orgID, string(parcelgate.CatalogWarehouse)))
 }
 
+// orderingOrganization returns the organization orgID and the external IDs
+// of its warehouse catalogs, in order: what placing an order reads before
+// its transaction, in one query (a row per warehouse, or one row with no
+// warehouse).
+func (db *DB) orderingOrganization(ctx context.Context, orgID int64) (*parcelgate.Organization, []string, error) {
+	rows, err := db.query(ctx, `SELECT o.id, o.environment, o.business_id, o.name, o.contract_number, o.address, o.created_at, c.external_id
+		FROM organizations o LEFT JOIN catalogs c ON c.retailer_org_id = o.id AND c.catalog_type = ?
+		WHERE o.id = ? ORDER BY c.external_id`, string(parcelgate.CatalogWarehouse), orgID)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	var org *parcelgate.Organization
+	whs := []string{}
+	for rows.Next() {
+		var wh sql.NullString
+		o, err := scanOrganization(scanFunc(func(dest ...any) error { return rows.Scan(append(dest, &wh)...) }))
+		if err != nil {
+			return nil, nil, err
+		}
+		if org == nil {
+			org = o
+		}
+		if wh.Valid {
+			whs = append(whs, wh.String)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, err
+	}
+	if org == nil {
+		return nil, nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "organization not found")
+	}
+	return org, whs, nil
+}
+
+// scanFunc is a rowScanner made of a function.
+type scanFunc func(dest ...any) error
+
+func (f scanFunc) Scan(dest ...any) error { return f(dest...) }
+
 // scanColumn reads the single column of every row of a query.
 func scanColumn[T any](rows *sql.Rows, err error) ([]T, error) {
 	if err != nil {
@@ -248,11 +289,7 @@ func (db *DB) UpdateOrder(ctx context.Context, c *parcelgate.Caller, id string, 
 // re-send of that existing order; its externalId, when
 // given, must name that order.
 func (db *DB) placeOrder(ctx context.Context, c *parcelgate.Caller, req *parcelgate.OrderRequest, target *string) (*parcelgate.Order, error) {
-	org, err := db.organizationByID(ctx, c.OrgID)
-	if err != nil {
-		return nil, err
-	}
-	whs, err := db.warehouses(ctx, c.OrgID)
+	org, whs, err := db.orderingOrganization(ctx, c.OrgID)
 	if err != nil {
 		return nil, err
 	}
