@@ -140,8 +140,23 @@ func walkMode(ctx context.Context, c config, e *env) error {
 		return err
 	}
 	pages := (c.balances + parcelgate.DefaultPageSize - 1) / parcelgate.DefaultPageSize
-	var mem runtime.MemStats
 	for walk := range c.walks {
+		profile := ""
+		if walk == 0 && c.cpuProfile != "" {
+			profile = c.cpuProfile + ".walk." + e.engine
+		}
+		if err := profileDuring(profile, func() error { return walkOnce(e, c, tok, pages, walk) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// walkOnce pages through the whole catalog once by page number and prints
+// what it took.
+func walkOnce(e *env, c config, tok string, pages, walk int) error {
+	var mem runtime.MemStats
+	{
 		runtime.GC()
 		var peak uint64
 		var first, last time.Duration
