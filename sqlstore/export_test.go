@@ -158,21 +158,20 @@ func (db *DB) ExplainOrderLookupForTest(ctx context.Context, orgID int64, busine
 		return "", err
 	}
 	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		return "", err
-	}
+	// SQLite's plan rows are (id, parent, notused, detail); PostgreSQL's
+	// are one line of text.
 	var plan strings.Builder
 	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
+		var id, parent, notused int64
+		var line string
+		dest := []any{&line}
+		if db.dialect.name != "postgres" {
+			dest = []any{&id, &parent, &notused, &line}
 		}
-		if err := rows.Scan(ptrs...); err != nil {
+		if err := rows.Scan(dest...); err != nil {
 			return "", err
 		}
-		fmt.Fprintln(&plan, vals[len(vals)-1])
+		fmt.Fprintln(&plan, line)
 	}
 	return plan.String(), rows.Err()
 }
