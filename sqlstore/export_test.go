@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -175,3 +176,7 @@ func (db *DB) ExplainOrderLookupForTest(ctx context.Context, orgID int64, busine
 	}
 	return plan.String(), rows.Err()
 }
+
+// PoolStatsForTest returns the writer pool's statistics (on PostgreSQL,
+// the one pool).
+func (db *DB) PoolStatsForTest() sql.DBStats { return db.write.Stats() }

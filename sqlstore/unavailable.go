@@ -59,6 +59,7 @@ type Option func(*options)
 
 type options struct {
 	connectTimeout time.Duration
+	maxConns       int
 }
 
 // DefaultConnectTimeout bounds how long opening a PostgreSQL connection may

@@ -40,7 +40,10 @@ type serveConfig struct {
 	rateLimit    float64
 	// dbTimeout is each request's deadline for its database work, and
 	// how long opening a PostgreSQL connection may take.
-	dbTimeout    time.Duration
+	dbTimeout time.Duration
+	// dbMaxConns bounds the instance's PostgreSQL connections (0: the
+	// store's default).
+	dbMaxConns   int
 	submitAfter  time.Duration
 	deliverAfter time.Duration
 	// delaysGiven is set when either delay came from a flag or the
@@ -78,6 +81,7 @@ func serveFlags(fs *pflag.FlagSet, c *serveConfig) {
 	fs.DurationVar(&c.deliverAfter, "deliver-after", 2*time.Minute, "--fulfillment auto: how long the warehouse takes to pick and pack a Submitted order (Delivered); --demo: 10s")
 	fs.Float64Var(&c.rateLimit, "rate-limit", 0, "API requests per second per credential, bursts of twice that (0: no limit)")
 	fs.DurationVar(&c.dbTimeout, "db-timeout", 5*time.Second, "longest a request waits for the database (and a PostgreSQL connection may take to open) before it is answered 503")
+	fs.IntVar(&c.dbMaxConns, "db-max-conns", 0, fmt.Sprintf("most PostgreSQL connections this instance opens (0: four per CPU, here %d); a few per database core do the most work", sqlstore.DefaultMaxConns()))
 	fs.DurationVar(&c.codeRetention, "code-retention", parcelgate.DefaultCodeRetention, "how long a sending or errand code stays active when its shipment is not delivered first")
 	fs.BoolVar(&c.journal, "journal", true, "keep a request journal: the last API calls of each organization, secrets redacted (GET /admin/v1/requests)")
 	fs.IntVar(&c.journalSize, "journal-size", parcelgate.JournalPerTenant, "how many API calls the request journal keeps per organization")
@@ -93,6 +97,9 @@ func dbFlag(fs *pflag.FlagSet, db *string) {
 func (c *serveConfig) check(fs *pflag.FlagSet) error {
 	if c.dbTimeout <= 0 {
 		return usagef("--db-timeout must be positive, not %s", c.dbTimeout)
+	}
+	if c.dbMaxConns < 0 || c.dbMaxConns > 10000 {
+		return usagef("--db-max-conns must be 0 (the default) to 10000, not %d", c.dbMaxConns)
 	}
 	if c.journalSize < 1 || c.journalSize > 100000 {
 		return usagef("--journal-size must be 1-100000, not %d", c.journalSize)
@@ -230,7 +237,7 @@ func serve(ctx context.Context, c *serveConfig, stdout, stderr io.Writer) error 
 		sandbox = new(parcelgate.SandboxClock)
 		clock = sandbox
 	}
-	db, err := sqlstore.Open(ctx, c.db, clock, sqlstore.ConnectTimeout(c.dbTimeout))
+	db, err := sqlstore.Open(ctx, c.db, clock, sqlstore.ConnectTimeout(c.dbTimeout), sqlstore.MaxConns(c.dbMaxConns))
 	if err != nil {
 		return err
 	}
