@@ -793,6 +793,45 @@ func TestOrderRowsOnOneBalance(t *testing.T) {
 	})
 }
 
+// decisions §7 at the row limit: an order of parcelgate.MaxOrderRows rows,
+// each its own product, is allocated whole by the one locked read and the
+// one take of the create (their statements carry every row), and a retry
+// of it allocates nothing more.
+func TestOrderOfMaxRows(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		m := newMerchant(t, e, parcelgate.Production, merchantBID)
+		n := parcelgate.MaxOrderRows
+		var inventory []any
+		for i := range n {
+			inventory = append(inventory, map[string]any{
+				"product": map[string]any{"externalId": fmt.Sprintf("%s-M%d", m.bid, i), "descriptions": map[string]any{"en": map[string]any{"name": "Product"}}},
+				"balances": []any{map[string]any{"retailerId": m.bid, "catalogExternalId": "WH1", "quantity": 3, "wholesalePrice": json.Number("1.00"), "currency": "EUR"}}})
+		}
+		m.do("PUT", "/ecommerce/v3/inventory", inventory).Expect(200)
+		body := m.orderBody("MAX", 1)
+		rows := []any{}
+		for i := range n {
+			// Every other row names its product bare.
+			id := fmt.Sprintf("%s-M%d", m.bid, i)
+			if i%2 == 1 {
+				id = fmt.Sprintf("M%d", i)
+			}
+			rows = append(rows, map[string]any{"externalProductId": id, "externalWarehouseId": "WH1", "quantity": 1 + i%3})
+		}
+		body["rows"] = rows
+		o := m.create(body)
+		if o.Status.Value != parcelgate.OrderCreated || len(o.Rows) != n {
+			t.Fatalf("order of %d rows: %s %s, %d rows", n, o.Status.Value, o.Status.Reason, len(o.Rows))
+		}
+		m.create(body)
+		for _, i := range []int{0, 1, 2, n - 1} {
+			if b := m.balance(fmt.Sprintf("M%d", i)); b.Quantity != int64(3-(1+i%3)) || b.Allocated != int64(1+i%3) {
+				t.Fatalf("M%d after the order and its retry: %d/%d", i, b.Quantity, b.Allocated)
+			}
+		}
+	})
+}
+
 // decisions §7: a product unknown in its warehouse stores the order as Error,
 // too little stock as Cancelled, each with a reason; neither allocates
 // anything, also for the rows that could have been served. A reopened
