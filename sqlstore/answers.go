@@ -84,10 +84,10 @@ func (c *answerCache) hash(doc string) uint64 {
 // like a missing one.
 func (db *DB) FindOrderAnswer(ctx context.Context, c *parcelgate.Caller, id string, render func(*parcelgate.Order) ([]byte, error)) ([]byte, error) {
 	id = strings.TrimSpace(id)
-	// The row exactly as FindOrder reads it; on a miss the record is
-	// decoded from this very row.
+	// The columns of the answer, as FindOrder reads them; on a miss the
+	// record is decoded from this very row.
 	var row orderRow
-	err := db.queryRow(ctx, `SELECT `+orderColumns+orderByKey, orderByKeyArgs(c.OrgID, c.BusinessID, id)...).Scan(row.dest()...)
+	err := db.queryRow(db.pointReadContext(ctx), `SELECT `+answerColumns+orderByKey, orderByKeyArgs(c.OrgID, c.BusinessID, id)...).Scan(row.answerDest()...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "Order %s not found.", id)
 	}
@@ -100,6 +100,7 @@ func (db *DB) FindOrderAnswer(ctx context.Context, c *parcelgate.Caller, id stri
 	if body, ok := db.answers.get(r.pk, v); ok {
 		return body, nil
 	}
+	row.env = string(c.Environment)
 	rec, err := row.record()
 	if err != nil {
 		return nil, err
@@ -110,4 +111,30 @@ func (db *DB) FindOrderAnswer(ctx context.Context, c *parcelgate.Caller, id stri
 	}
 	db.answers.put(r.pk, v, body)
 	return body, nil
+}
+
+// pointReadContext is the context for a read of one row by key. On SQLite
+// such a read cannot wait for anything: there is no network, and in WAL
+// mode a reader never waits for a writer. Watching the request's
+// cancellation would still cost database/sql and the driver a goroutine
+// each per query, a quarter of the read (BenchmarkFindOrderAnswer: 10.8
+// against 14.6 µs), so the read runs to its end, microseconds later, even
+// when the request is gone. On PostgreSQL a read can hang on the network,
+// and keeps the request's deadline.
+func (db *DB) pointReadContext(ctx context.Context) context.Context {
+	if db.dialect.name == "sqlite" {
+		return context.WithoutCancel(ctx)
+	}
+	return ctx
+}
+
+// answerColumns are the columns an order's answer is made of (what view
+// reads): the rest of orderColumns (the organization, the allocation, the
+// content hash, the own ID, readiness) never shows in it, and every column
+// read costs the driver allocations, its name's among them.
+const answerColumns = `o.id, o.status, o.status_at, o.reason, o.auto_submit, o.doc, o.inserted_at, o.updated_at`
+
+func (o *orderRow) answerDest() []any {
+	r := &o.rec
+	return []any{&r.pk, &o.status, &r.statusAt, &r.reason, &o.autoSubmit, &o.doc, &r.insertedAt, &r.updatedAt}
 }

@@ -1,0 +1,53 @@
+package sqlstore_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/internal/testdb"
+)
+
+// BenchmarkFindOrderAnswer is the store's share of the hottest read, GET
+// one order (issue 14): one indexed SELECT of the order's row and, while
+// the row is unchanged, the answer rendered for an earlier read. Run in
+// parallel, as requests are, with and without the deadline every request's
+// context carries (--db-timeout): on SQLite the two cost the same
+// (pointReadContext); on PostgreSQL the deadline is kept.
+//
+//	go test ./sqlstore -run '^$' -bench FindOrderAnswer -benchmem
+func BenchmarkFindOrderAnswer(b *testing.B) {
+	for _, engine := range testdb.Engines {
+		b.Run(engine, func(b *testing.B) {
+			ctx := context.Background()
+			db := testdb.Open(b, engine, nil)
+			c := testOrg(b, db, parcelgate.Production, "1234567-1")
+			req := &parcelgate.OrderRequest{ExternalID: "A1", DeliveryAddress: parcelgate.Address{Name: "N", Email: "n@example.com"}, ServiceCode: "2104",
+				Rows: []parcelgate.OrderRowRequest{{ExternalProductID: "P1", ExternalWarehouseID: "WH1", Quantity: 1}}}
+			if err := req.Validate(c.BusinessID); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := db.CreateOrder(ctx, c, req); err != nil {
+				b.Fatal(err)
+			}
+			render := func(o *parcelgate.Order) ([]byte, error) { return []byte(o.ID), nil }
+			// A request's context carries the --db-timeout deadline.
+			deadline, cancel := context.WithTimeout(ctx, time.Hour)
+			defer cancel()
+			for name, ctx := range map[string]context.Context{"no-deadline": ctx, "deadline": deadline} {
+				b.Run(name, func(b *testing.B) {
+					b.ReportAllocs()
+					b.RunParallel(func(pb *testing.PB) {
+						for pb.Next() {
+							if _, err := db.FindOrderAnswer(ctx, c, "A1", render); err != nil {
+								b.Error(err)
+								return
+							}
+						}
+					})
+				})
+			}
+		})
+	}
+}
