@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"runtime"
 	"sync/atomic"
 	"testing"
@@ -85,3 +86,31 @@ func BenchmarkOrderCreateContention(b *testing.B) {
 // testingProcs is GOMAXPROCS, which RunParallel multiplies the
 // parallelism by.
 func testingProcs() int { return runtime.GOMAXPROCS(0) }
+
+// BenchmarkOrderGet is GET /ecommerce/v3/orders/{id} through the server's
+// handler, no network: the middleware, the token check, the store's read
+// and the answer, in parallel as requests are. cmd/loadtest's read mode
+// measures the same over loopback against a bare handler.
+func BenchmarkOrderGet(b *testing.B) {
+	for _, engine := range testdb.Engines {
+		b.Run(engine, func(b *testing.B) {
+			e, m, next := orderBench(b, engine)
+			putOrder(b, e, m.token, next())
+			path := "/ecommerce/v3/orders/" + merchantBID + "-B1"
+			h := e.HTTP.Config.Handler
+			b.ReportAllocs()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					req := httptest.NewRequest("GET", path, nil)
+					req.Header.Set("Authorization", "Bearer "+m.token)
+					w := httptest.NewRecorder()
+					h.ServeHTTP(w, req)
+					if w.Code != http.StatusOK {
+						b.Errorf("status %d", w.Code)
+						return
+					}
+				}
+			})
+		})
+	}
+}
