@@ -804,7 +804,7 @@ func TestOrderOfMaxRows(t *testing.T) {
 		var inventory []any
 		for i := range n {
 			inventory = append(inventory, map[string]any{
-				"product": map[string]any{"externalId": fmt.Sprintf("%s-M%d", m.bid, i), "descriptions": map[string]any{"en": map[string]any{"name": "Product"}}},
+				"product":  map[string]any{"externalId": fmt.Sprintf("%s-M%d", m.bid, i), "descriptions": map[string]any{"en": map[string]any{"name": "Product"}}},
 				"balances": []any{map[string]any{"retailerId": m.bid, "catalogExternalId": "WH1", "quantity": 3, "wholesalePrice": json.Number("1.00"), "currency": "EUR"}}})
 		}
 		m.do("PUT", "/ecommerce/v3/inventory", inventory).Expect(200)
