@@ -222,26 +222,22 @@ func newestPerOrg(batch []*pendingEntry, keep int) []*pendingEntry {
 	if len(batch) <= keep {
 		return batch
 	}
-	left := map[int64]int{}
-	drop := make([]bool, len(batch))
-	dropped := 0
-	for i := len(batch) - 1; i >= 0; i-- {
-		org := batch[i].entry.OrgID
-		if left[org] >= keep {
-			drop[i] = true
-			dropped++
+	// over[org] is how many of the organization's calls are still to be
+	// skipped: the oldest ones, which come first.
+	over := map[int64]int{}
+	for _, p := range batch {
+		over[p.entry.OrgID]++
+	}
+	for org, n := range over {
+		over[org] = n - keep
+	}
+	kept := make([]*pendingEntry, 0, len(batch))
+	for _, p := range batch {
+		if over[p.entry.OrgID] > 0 {
+			over[p.entry.OrgID]--
 			continue
 		}
-		left[org]++
-	}
-	if dropped == 0 {
-		return batch
-	}
-	kept := make([]*pendingEntry, 0, len(batch)-dropped)
-	for i, p := range batch {
-		if !drop[i] {
-			kept = append(kept, p)
-		}
+		kept = append(kept, p)
 	}
 	return kept
 }

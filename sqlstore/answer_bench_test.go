@@ -23,11 +23,7 @@ func BenchmarkFindOrderAnswer(b *testing.B) {
 			ctx := context.Background()
 			db := testdb.Open(b, engine, nil)
 			c := testOrg(b, db, parcelgate.Production, "1234567-1")
-			req := &parcelgate.OrderRequest{ExternalID: "A1", DeliveryAddress: parcelgate.Address{Name: "N", Email: "n@example.com"}, ServiceCode: "2104",
-				Rows: []parcelgate.OrderRowRequest{{ExternalProductID: "P1", ExternalWarehouseID: "WH1", Quantity: 1}}}
-			if err := req.Validate(c.BusinessID); err != nil {
-				b.Fatal(err)
-			}
+			req := testOrderRequest(b, c, "A1")
 			if _, err := db.CreateOrder(ctx, c, req); err != nil {
 				b.Fatal(err)
 			}

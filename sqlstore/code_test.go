@@ -21,6 +21,18 @@ func testOrg(t testing.TB, db *sqlstore.DB, env parcelgate.Environment, bid stri
 	return &parcelgate.Caller{OrgID: o.ID, BusinessID: bid, Environment: env, Kind: parcelgate.KindGateway}
 }
 
+// testOrderRequest is a valid one-row order of c with externalId id and an
+// SO reference; nothing is stocked for it, so it is stored in Error.
+func testOrderRequest(t testing.TB, c *parcelgate.Caller, id string) *parcelgate.OrderRequest {
+	t.Helper()
+	req := &parcelgate.OrderRequest{ExternalID: id, DeliveryAddress: parcelgate.Address{Name: "N", Email: "n@example.com"}, ServiceCode: "2104",
+		Rows: []parcelgate.OrderRowRequest{{ExternalProductID: "P1", ExternalWarehouseID: "WH1", Quantity: 1}}, References: []parcelgate.OrderReference{{Name: "SO", Value: "100"}}}
+	if err := req.Validate(c.BusinessID); err != nil {
+		t.Fatal(err)
+	}
+	return req
+}
+
 // decisions §5: one code space per environment, shared by sending and errand
 // codes and enforced by the database; an expired code is taken back by the
 // allocation that draws it.

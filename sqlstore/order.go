@@ -186,18 +186,12 @@ func (db *DB) FindOrder(ctx context.Context, c *parcelgate.Caller, id string) (*
 	return r.view(), nil
 }
 
-// warehouses returns the external IDs of the organization's warehouse
-// catalogs: the warehouses its order rows may name.
-func (db *DB) warehouses(ctx context.Context, orgID int64) ([]string, error) {
-	return scanColumn[string](db.query(ctx, `SELECT external_id FROM catalogs WHERE retailer_org_id = ? AND catalog_type = ? ORDER BY external_id`, orgID, string(parcelgate.CatalogWarehouse)))
-}
-
 // orderingOrganization returns the organization orgID and the external IDs
 // of its warehouse catalogs, in order: what placing an order reads before
 // its transaction, in one query (a row per warehouse, or one row with no
 // warehouse).
 func (db *DB) orderingOrganization(ctx context.Context, orgID int64) (*parcelgate.Organization, []string, error) {
-	rows, err := db.query(ctx, `SELECT o.id, o.environment, o.business_id, o.name, o.contract_number, o.address, o.created_at, c.external_id
+	rows, err := db.query(ctx, `SELECT `+orgColumnsOf("o")+`, c.external_id
 		FROM organizations o LEFT JOIN catalogs c ON c.retailer_org_id = o.id AND c.catalog_type = ?
 		WHERE o.id = ? ORDER BY c.external_id`, string(parcelgate.CatalogWarehouse), orgID)
 	if err != nil {

@@ -20,16 +20,13 @@ func TestOrderLookupSeeksByIndex(t *testing.T) {
 		t.Run(engine, func(t *testing.T) {
 			ctx := context.Background()
 			db := testdb.Open(t, engine, nil)
-			org := &parcelgate.Organization{Environment: parcelgate.Production, BusinessID: "1234567-1", Name: "Shop"}
-			if err := db.CreateOrganization(ctx, org); err != nil {
-				t.Fatal(err)
-			}
+			c := testOrg(t, db, parcelgate.Production, "1234567-1")
 			doc, _ := json.Marshal(sampleOrder())
 			base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-			if err := db.SeedOrdersForTest(ctx, org.Environment, org.ID, org.BusinessID, 20_000, base, string(doc)); err != nil {
+			if err := db.SeedOrdersForTest(ctx, c.Environment, c.OrgID, c.BusinessID, 20_000, base, string(doc)); err != nil {
 				t.Fatal(err)
 			}
-			plan, err := db.ExplainOrderLookupForTest(ctx, org.ID, org.BusinessID, "S17")
+			plan, err := db.ExplainOrderLookupForTest(ctx, c.OrgID, c.BusinessID, "S17")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -41,14 +38,13 @@ func TestOrderLookupSeeksByIndex(t *testing.T) {
 			if strings.Contains(plan, "(org_id=?)") || strings.Contains(plan, "Seq Scan") {
 				t.Errorf("the plan reads the organization's orders:\n%s", plan)
 			}
-			c := &parcelgate.Caller{OrgID: org.ID, BusinessID: org.BusinessID, Environment: org.Environment}
 			for _, id := range []string{"SEED17", "S17", "1234567-1-S17"} {
 				// Seeded order n is stamped n µs after base.
 				if o, err := db.FindOrder(ctx, c, id); err != nil || !o.Metadata.InsertDate.Equal(base.Add(17*time.Microsecond)) {
 					t.Errorf("FindOrder(%s): %v, %v", id, o.Metadata.InsertDate, err)
 				}
 			}
-			other := &parcelgate.Caller{OrgID: org.ID + 1000, BusinessID: "7654321-1", Environment: org.Environment}
+			other := testOrg(t, db, parcelgate.Production, "7654321-2")
 			if _, err := db.FindOrder(ctx, other, "SEED17"); parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
 				t.Errorf("another organization found the order: %v", err)
 			}

@@ -37,11 +37,7 @@ func (db *DB) CancelOrder(ctx context.Context, c *parcelgate.Caller, id string) 
 }
 
 func (db *DB) ReopenOrder(ctx context.Context, c *parcelgate.Caller, id string, req *parcelgate.OrderRequest) (*parcelgate.Order, error) {
-	org, err := db.organizationByID(ctx, c.OrgID)
-	if err != nil {
-		return nil, err
-	}
-	whs, err := db.warehouses(ctx, c.OrgID)
+	org, whs, err := db.orderingOrganization(ctx, c.OrgID)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"strings"
 
 	"github.com/parcelgate/parcelgate"
 )
@@ -32,6 +33,12 @@ func (db *DB) CreateOrganization(ctx context.Context, o *parcelgate.Organization
 }
 
 const orgColumns = `id, environment, business_id, name, contract_number, address, created_at`
+
+// orgColumnsOf is orgColumns qualified with a query's alias for
+// organizations, for joins.
+func orgColumnsOf(alias string) string {
+	return alias + "." + strings.ReplaceAll(orgColumns, ", ", ", "+alias+".")
+}
 
 func scanOrganization(s rowScanner) (*parcelgate.Organization, error) {
 	var o parcelgate.Organization

@@ -37,11 +37,7 @@ func TestPostgresPoolBound(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := testOrg(t, db, parcelgate.Production, "1234567-1")
-	req := &parcelgate.OrderRequest{ExternalID: "A1", DeliveryAddress: parcelgate.Address{Name: "N", Email: "n@example.com"}, ServiceCode: "2104",
-		Rows: []parcelgate.OrderRowRequest{{ExternalProductID: "P1", ExternalWarehouseID: "WH1", Quantity: 1}}, References: []parcelgate.OrderReference{{Name: "SO", Value: "100"}}}
-	if err := req.Validate(c.BusinessID); err != nil {
-		t.Fatal(err)
-	}
+	req := testOrderRequest(t, c, "A1")
 	o, err := db.CreateOrder(ctx, c, req)
 	if err != nil {
 		t.Fatalf("create on one connection: %v", err)

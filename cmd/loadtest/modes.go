@@ -156,34 +156,32 @@ func walkMode(ctx context.Context, c config, e *env) error {
 // what it took.
 func walkOnce(e *env, c config, tok string, pages, walk int) error {
 	var mem runtime.MemStats
-	{
-		runtime.GC()
-		var peak uint64
-		var first, last time.Duration
-		start := time.Now()
-		for p := range pages {
-			t := time.Now()
-			var page struct {
-				Page struct{ TotalElements, TotalPages int }
-			}
-			if err := e.call("GET", fmt.Sprintf("/ecommerce/v3/catalogs/BIG/balances?page=%d", p), tok, nil, http.StatusOK, &page); err != nil {
-				return err
-			}
-			if page.Page.TotalElements != c.balances || page.Page.TotalPages != pages {
-				return fmt.Errorf("page %d: totalElements %d, totalPages %d; want %d, %d", p, page.Page.TotalElements, page.Page.TotalPages, c.balances, pages)
-			}
-			switch p {
-			case 0:
-				first = time.Since(t)
-			case pages - 1:
-				last = time.Since(t)
-			}
-			runtime.ReadMemStats(&mem)
-			peak = max(peak, mem.HeapInuse)
+	runtime.GC()
+	var peak uint64
+	var first, last time.Duration
+	start := time.Now()
+	for p := range pages {
+		t := time.Now()
+		var page struct {
+			Page struct{ TotalElements, TotalPages int }
 		}
-		fmt.Printf("  walk %d: %d pages in %s (first page %s, last page %s), peak heap %.1f MiB, %s\n",
-			walk+1, pages, time.Since(start).Round(10*time.Millisecond), ms(first), ms(last), float64(peak)/(1<<20), loadAverage())
+		if err := e.call("GET", fmt.Sprintf("/ecommerce/v3/catalogs/BIG/balances?page=%d", p), tok, nil, http.StatusOK, &page); err != nil {
+			return err
+		}
+		if page.Page.TotalElements != c.balances || page.Page.TotalPages != pages {
+			return fmt.Errorf("page %d: totalElements %d, totalPages %d; want %d, %d", p, page.Page.TotalElements, page.Page.TotalPages, c.balances, pages)
+		}
+		switch p {
+		case 0:
+			first = time.Since(t)
+		case pages - 1:
+			last = time.Since(t)
+		}
+		runtime.ReadMemStats(&mem)
+		peak = max(peak, mem.HeapInuse)
 	}
+	fmt.Printf("  walk %d: %d pages in %s (first page %s, last page %s), peak heap %.1f MiB, %s\n",
+		walk+1, pages, time.Since(start).Round(10*time.Millisecond), ms(first), ms(last), float64(peak)/(1<<20), loadAverage())
 	return nil
 }
 
