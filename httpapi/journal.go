@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	"context"
 	"encoding/json"
@@ -87,6 +88,7 @@ type pendingEntry struct {
 	respBody    cappedBuffer
 	reqType     string
 	respGzipped bool
+	seq         int64 // arrival order within its batch
 }
 
 // journal writes calls to the store in batches from one goroutine per
@@ -130,17 +132,24 @@ func (j *journal) add(p *pendingEntry) {
 // The writer's pace. Calls are gathered for journalLinger after the first
 // (or until journalBatch calls or journalBatchBytes of captured bodies are
 // waiting), so a busy instance writes a few times a second rather than once
-// per call. Of the gathered calls, only the newest j.keep of each
-// organization are written (see newestPerOrg): at a sustained rate above
-// keep calls per linger, the rest would be pruned by the bound the moment
-// they were written. They are written journalWriteChunk to a transaction,
-// so the journal never holds SQLite's one writer for long. Organizations
-// are pruned at most every journalPruneEvery (and when the writer stops),
-// so the journal may hold a few seconds' calls over its bound.
+// per call. While they are gathered, only the newest j.keep of each
+// organization are held (see gathering): at a sustained rate above keep
+// calls per batch, the rest would be pruned by the bound the moment they
+// were written. A batch in which some organization has already made more
+// calls than the journal keeps gathers for journalBusyLinger instead: its
+// calls are flooding the journal, and written every quarter second they
+// would cost the database up to four times keep writes a second for that
+// organization, each soon superseded, while a reader of the journal sees
+// the newest keep calls either way. The calls are written journalWriteChunk
+// to a transaction, so the journal never holds SQLite's one writer for
+// long. Organizations are pruned at most every journalPruneEvery (and when
+// the writer stops), so the journal may hold a few seconds' calls over its
+// bound.
 const (
 	journalBatch      = 8192
 	journalBatchBytes = 32 << 20
 	journalLinger     = 250 * time.Millisecond
+	journalBusyLinger = time.Second
 	journalWriteChunk = 500
 	journalPruneEvery = 2 * time.Second
 )
@@ -169,26 +178,29 @@ func (j *journal) run() {
 	}
 	defer prune()
 	for p := range j.queue {
-		batch := []*pendingEntry{p}
-		size := p.size()
+		g := newGathering(j.keep)
+		g.add(p)
 		linger := time.NewTimer(journalLinger)
+		busy := false
 	more:
-		for len(batch) < journalBatch && size < journalBatchBytes {
+		for g.calls < journalBatch && g.size < journalBatchBytes {
 			select {
 			case p, ok := <-j.queue:
 				if !ok {
 					break more
 				}
-				batch = append(batch, p)
-				size += p.size()
+				g.add(p)
+				if g.superseded > 0 && !busy {
+					busy = true
+					linger.Reset(time.Until(g.started.Add(journalBusyLinger)))
+				}
 			case <-linger.C:
 				break more
 			}
 		}
 		linger.Stop()
-		kept := newestPerOrg(batch, j.keep)
-		j.superseded.Add(float64(len(batch) - len(kept)))
-		for chunk := range slices.Chunk(kept, journalWriteChunk) {
+		j.superseded.Add(float64(g.superseded))
+		for chunk := range slices.Chunk(g.kept(), journalWriteChunk) {
 			entries := make([]*parcelgate.JournalEntry, len(chunk))
 			for i, p := range chunk {
 				entries[i] = p.finish()
@@ -212,34 +224,52 @@ func (j *journal) run() {
 	}
 }
 
-// newestPerOrg returns the calls of batch (in arrival order) that the
-// bound of keep calls per organization would keep: the newest keep of
-// each organization, still in arrival order. The others would be deleted
-// by the next prune as soon as they were written, so they are never
-// written: the journal holds the same calls, for a fraction of the
-// writes, when one organization calls faster than keep per linger.
-func newestPerOrg(batch []*pendingEntry, keep int) []*pendingEntry {
-	if len(batch) <= keep {
-		return batch
+// gathering holds the calls of one batch that the bound of keep calls per
+// organization would keep: the newest keep of each organization. An older
+// call is let go the moment its organization has keep newer ones, so a
+// batch of one busy organization holds keep calls however long it
+// gathers.
+type gathering struct {
+	keep    int
+	started time.Time
+	orgs    map[int64][]*pendingEntry // oldest first
+	next    int64                     // arrival number of the next call
+	// calls and size are what is held; superseded counts the calls let go.
+	calls, size, superseded int
+}
+
+func newGathering(keep int) *gathering {
+	return &gathering{keep: keep, started: time.Now(), orgs: map[int64][]*pendingEntry{}}
+}
+
+func (g *gathering) add(p *pendingEntry) {
+	p.seq = g.next
+	g.next++
+	q := append(g.orgs[p.entry.OrgID], p)
+	if len(q) > g.keep {
+		g.size -= q[0].size()
+		g.calls--
+		g.superseded++
+		// Cleared so the backing array does not hold the bodies of a
+		// call let go until append moves it.
+		q[0] = nil
+		q = q[1:]
 	}
-	// over[org] is how many of the organization's calls are still to be
-	// skipped: the oldest ones, which come first.
-	over := map[int64]int{}
-	for _, p := range batch {
-		over[p.entry.OrgID]++
+	g.orgs[p.entry.OrgID] = q
+	g.calls++
+	g.size += p.size()
+}
+
+// kept returns the calls held, in arrival order.
+func (g *gathering) kept() []*pendingEntry {
+	all := make([]*pendingEntry, 0, g.calls)
+	for _, q := range g.orgs {
+		all = append(all, q...)
 	}
-	for org, n := range over {
-		over[org] = n - keep
+	if len(g.orgs) > 1 {
+		slices.SortFunc(all, func(a, b *pendingEntry) int { return cmp.Compare(a.seq, b.seq) })
 	}
-	kept := make([]*pendingEntry, 0, len(batch))
-	for _, p := range batch {
-		if over[p.entry.OrgID] > 0 {
-			over[p.entry.OrgID]--
-			continue
-		}
-		kept = append(kept, p)
-	}
-	return kept
+	return all
 }
 
 // size is what the call holds in memory while it waits: its captured

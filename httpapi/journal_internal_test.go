@@ -42,24 +42,32 @@ func TestJournalRedaction(t *testing.T) {
 	}
 }
 
-// Issue 14: a batch writes only the calls the per-organization bound keeps:
+// Issue 14: a batch holds only the calls the per-organization bound keeps:
 // the newest keep of each organization, in arrival order, and every call of
-// an organization under the bound.
-func TestJournalNewestPerOrg(t *testing.T) {
-	var batch []*pendingEntry
-	for i, org := range []int64{1, 2, 1, 1, 3, 1, 2, 1} {
-		batch = append(batch, &pendingEntry{entry: parcelgate.JournalEntry{OrgID: org, RequestID: fmt.Sprint(i)}})
+// an organization under the bound; what it lets go no longer counts
+// against the batch's size.
+func TestJournalGatheringKeepsNewestPerOrg(t *testing.T) {
+	gather := func(keep int) *gathering {
+		g := newGathering(keep)
+		for i, org := range []int64{1, 2, 1, 1, 3, 1, 2, 1} {
+			g.add(&pendingEntry{entry: parcelgate.JournalEntry{OrgID: org, RequestID: fmt.Sprint(i)}, reqBody: cappedBuffer{b: make([]byte, 10)}})
+		}
+		return g
 	}
+	g := gather(2)
 	var got []string
-	for _, p := range newestPerOrg(batch, 2) {
+	for _, p := range g.kept() {
 		got = append(got, p.entry.RequestID)
 	}
 	// Organization 1 made calls 0, 2, 3, 5 and 7: 5 and 7 are kept.
 	if want := []string{"1", "4", "5", "6", "7"}; !slices.Equal(got, want) {
 		t.Fatalf("kept %v, want %v", got, want)
 	}
-	if kept := newestPerOrg(batch, 5); len(kept) != len(batch) {
-		t.Fatalf("under the bound kept %d of %d", len(kept), len(batch))
+	if g.calls != 5 || g.superseded != 3 || g.size != 50 {
+		t.Fatalf("calls %d, superseded %d, size %d; want 5, 3, 50", g.calls, g.superseded, g.size)
+	}
+	if g := gather(5); len(g.kept()) != 8 || g.superseded != 0 {
+		t.Fatalf("under the bound kept %d of 8, superseded %d", len(g.kept()), g.superseded)
 	}
 }
 
