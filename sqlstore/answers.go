@@ -23,7 +23,10 @@ import (
 // rendered answer is reused only when every input of the answer is
 // unchanged: the document, by a hash of its text, and the status, reason,
 // stamps and preferences columns. A change made by any writer, on any
-// instance, is a different row and is rendered afresh.
+// instance, is a different row and is rendered afresh. On SQLite the read
+// itself is skipped when nothing at all has been committed since the
+// answer was last read (see walIndex): the same answer, known without
+// asking.
 
 // answerVersion is every input of an order's answer.
 type answerVersion struct {
@@ -33,16 +36,28 @@ type answerVersion struct {
 	autoSubmit                    bool
 }
 
+// answerKey is an order as a caller names it: the caller's organization
+// and the ID given (service ID or externalId), so one organization's
+// answers are never found by another.
+type answerKey struct {
+	org int64
+	id  string
+}
+
 type answerEntry struct {
 	version answerVersion
 	body    []byte
+	// wal is the WAL-index header the entry was last confirmed under, when
+	// walOK.
+	wal   walStamp
+	walOK bool
 }
 
 // answerCache holds rendered answers by order key, up to answerBytes in
 // all; when full it starts over. A lost entry costs one render.
 type answerCache struct {
 	mu    sync.RWMutex
-	m     map[int64]answerEntry
+	m     map[answerKey]answerEntry
 	bytes int
 	seed  maphash.Seed
 	once  sync.Once
@@ -50,27 +65,40 @@ type answerCache struct {
 
 const answerBytes = 32 << 20
 
-func (c *answerCache) get(pk int64, v answerVersion) ([]byte, bool) {
+// unchanged returns the answer of k confirmed under the WAL-index header
+// now: nothing has been committed since it was read.
+func (c *answerCache) unchanged(k answerKey, now walStamp) ([]byte, bool) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	e, ok := c.m[pk]
-	if !ok || e.version != v {
+	e, ok := c.m[k]
+	if !ok || !e.walOK || e.wal != now {
 		return nil, false
 	}
 	return e.body, true
 }
 
-func (c *answerCache) put(pk int64, v answerVersion, body []byte) {
+// get returns the answer of k rendered from version v of its row.
+func (c *answerCache) get(k answerKey, v answerVersion) (answerEntry, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	e, ok := c.m[k]
+	if !ok || e.version != v {
+		return answerEntry{}, false
+	}
+	return e, true
+}
+
+func (c *answerCache) put(k answerKey, e answerEntry) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.m == nil || c.bytes+len(body) > answerBytes {
-		c.m, c.bytes = map[int64]answerEntry{}, 0
+	if c.m == nil || c.bytes+len(e.body) > answerBytes {
+		c.m, c.bytes = map[answerKey]answerEntry{}, 0
 	}
-	if old, ok := c.m[pk]; ok {
+	if old, ok := c.m[k]; ok {
 		c.bytes -= len(old.body)
 	}
-	c.m[pk] = answerEntry{v, body}
-	c.bytes += len(body)
+	c.m[k] = e
+	c.bytes += len(e.body)
 }
 
 func (c *answerCache) hash(doc string) uint64 {
@@ -79,11 +107,24 @@ func (c *answerCache) hash(doc string) uint64 {
 }
 
 // FindOrderAnswer returns the caller's order id (service ID or
-// externalId) as render (the HTTP layer's encoding) encodes it, from the rendered answer of the same
-// stored version when there is one. Another tenant's order is not found,
-// like a missing one.
+// externalId) as render (the HTTP layer's encoding) encodes it, from the
+// rendered answer of the same stored version when there is one. Another
+// tenant's order is not found, like a missing one.
 func (db *DB) FindOrderAnswer(ctx context.Context, c *parcelgate.Caller, id string, render func(*parcelgate.Order) ([]byte, error)) ([]byte, error) {
 	id = strings.TrimSpace(id)
+	key := answerKey{c.OrgID, id}
+	// The header is read before the row: a commit between the two makes
+	// the entry's stamp older than what was read, which costs the next
+	// request a read, never a stale answer.
+	var stamp walStamp
+	var stampOK bool
+	if w := db.wal.Load(); w != nil {
+		if stamp, stampOK = w.stamp(); stampOK {
+			if body, ok := db.answers.unchanged(key, stamp); ok {
+				return body, nil
+			}
+		}
+	}
 	// The columns of the answer, as FindOrder reads them; on a miss the
 	// record is decoded from this very row.
 	var row orderRow
@@ -97,8 +138,12 @@ func (db *DB) FindOrderAnswer(ctx context.Context, c *parcelgate.Caller, id stri
 	r := &row.rec
 	v := answerVersion{doc: db.answers.hash(row.doc), status: row.status, reason: r.reason,
 		statusAt: r.statusAt, insertedAt: r.insertedAt, updated: r.updatedAt, autoSubmit: row.autoSubmit == 1}
-	if body, ok := db.answers.get(r.pk, v); ok {
-		return body, nil
+	if e, ok := db.answers.get(key, v); ok {
+		if stampOK && (!e.walOK || e.wal != stamp) {
+			e.wal, e.walOK = stamp, true
+			db.answers.put(key, e)
+		}
+		return e.body, nil
 	}
 	row.env = string(c.Environment)
 	rec, err := row.record()
@@ -109,7 +154,7 @@ func (db *DB) FindOrderAnswer(ctx context.Context, c *parcelgate.Caller, id stri
 	if err != nil {
 		return nil, err
 	}
-	db.answers.put(r.pk, v, body)
+	db.answers.put(key, answerEntry{version: v, body: body, wal: stamp, walOK: stampOK})
 	return body, nil
 }
 

@@ -21,6 +21,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib"
@@ -40,6 +41,11 @@ type DB struct {
 	pages   boundaryCache // see keysetPage
 	counts  countCache    // see total
 	answers answerCache   // see FindOrderAnswer
+	// wal is the SQLite database's WAL index, nil where there is none to
+	// map (PostgreSQL, a memory database, a system without mmap).
+	wal atomic.Pointer[walIndex]
+	// walDSN and walPath name a SQLite file database for openWALIndex.
+	walDSN, walPath string
 	// stmts holds the prepared statements of the reader pool and the
 	// writer, on engines whose driver keeps none (dialect.prepare).
 	readStmts, writeStmts stmtCache
@@ -90,6 +96,13 @@ func Open(ctx context.Context, dsn string, clock parcelgate.Clock, opts ...Optio
 		db.Close()
 		return nil, err
 	}
+	if db.walPath != "" {
+		// Without the mapping every read asks the database, as on
+		// PostgreSQL: slower, never wrong.
+		if w, err := openWALIndex(ctx, db.walDSN, db.walPath); err == nil {
+			db.wal.Store(w)
+		}
+	}
 	return db, nil
 }
 
@@ -121,7 +134,7 @@ func openSQLite(path string) (*DB, error) {
 	}
 	r.SetMaxOpenConns(max(4, runtime.NumCPU()*2))
 	r.SetMaxIdleConns(max(4, runtime.NumCPU()*2))
-	db := &DB{dialect: sqliteDialect, write: w, read: r}
+	db := &DB{dialect: sqliteDialect, write: w, read: r, walDSN: uri + "?" + pragmas + "&_pragma=query_only(1)", walPath: path}
 	if db.dialect.prepare {
 		db.readStmts.pool, db.writeStmts.pool = r, w
 	}
@@ -226,6 +239,9 @@ func (db *DB) Ping(ctx context.Context) error {
 
 // Close closes every connection.
 func (db *DB) Close() error {
+	if w := db.wal.Swap(nil); w != nil {
+		w.close()
+	}
 	db.readStmts.close()
 	db.writeStmts.close()
 	if db.stopWatch != nil {

@@ -180,3 +180,22 @@ func (db *DB) ExplainOrderLookupForTest(ctx context.Context, orgID int64, busine
 // PoolStatsForTest returns the writer pool's statistics (on PostgreSQL,
 // the one pool).
 func (db *DB) PoolStatsForTest() sql.DBStats { return db.write.Stats() }
+
+// AnswerKnownUnchangedForTest reports whether FindOrderAnswer would answer
+// c's order id without reading it: an answer is held that was confirmed
+// under the WAL index's current header.
+func (db *DB) AnswerKnownUnchangedForTest(c *parcelgate.Caller, id string) bool {
+	w := db.wal.Load()
+	if w == nil {
+		return false
+	}
+	stamp, ok := w.stamp()
+	if !ok {
+		return false
+	}
+	_, ok = db.answers.unchanged(answerKey{c.OrgID, id}, stamp)
+	return ok
+}
+
+// HasWALIndexForTest reports whether the store maps a WAL index.
+func (db *DB) HasWALIndexForTest() bool { return db.wal.Load() != nil }
