@@ -26,13 +26,8 @@ type FaultStore interface {
 // reading them again: a fault set on one instance applies on all within it.
 const FaultRefresh = time.Second
 
-type routeKey struct{}
-
 // routeOf is the pattern r was routed by ("POST /ecommerce/v3/order").
-func routeOf(r *http.Request) string {
-	route, _ := r.Context().Value(routeKey{}).(string)
-	return route
-}
+func routeOf(r *http.Request) string { return stateOf(r.Context()).route }
 
 // faultCache is this instance's copy of the stored faults.
 type faultCache struct {

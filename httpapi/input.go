@@ -19,12 +19,19 @@ import (
 // request before any handler, so no handler, store or database sees such
 // text; pattern is the route the request matched, "" when none.
 func checkURL(r *http.Request, pattern string) error {
+	path := r.URL.EscapedPath()
+	// EscapedPath escapes every byte that is not plain ASCII, so only a
+	// percent-escape can bring a NUL or text that is not UTF-8 into the
+	// path: a path without one, and no query, has nothing to check.
+	if r.URL.RawQuery == "" && strings.IndexByte(path, '%') < 0 {
+		return nil
+	}
 	var p parcelgate.Problems
 	if _, path, ok := strings.Cut(pattern, " "); ok {
 		pattern = path
 	}
 	wildcards := strings.Split(pattern, "/")
-	for i, seg := range strings.Split(r.URL.EscapedPath(), "/") {
+	for i, seg := range strings.Split(path, "/") {
 		text, err := url.PathUnescape(seg)
 		if err != nil {
 			text = seg

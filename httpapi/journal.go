@@ -45,11 +45,13 @@ type journalRecord struct {
 	body   cappedBuffer
 }
 
-type journalKey struct{}
-
+// journalFrom returns the journal record of r, nil when the journal is
+// off.
 func journalFrom(r *http.Request) *journalRecord {
-	jr, _ := r.Context().Value(journalKey{}).(*journalRecord)
-	return jr
+	if st := stateOf(r.Context()); st.journaled {
+		return &st.journal
+	}
+	return nil
 }
 
 // cappedBuffer keeps the first JournalBodyCap bytes written to it, and
@@ -515,8 +517,8 @@ func (s *Server) journalCall(jr *journalRecord, rec *recorder, r *http.Request, 
 		reqType:     r.Header.Get("Content-Type"),
 		respGzipped: rec.Header().Get("Content-Encoding") == "gzip",
 	}
-	if rec.capture != nil {
-		p.respBody = *rec.capture
+	if rec.capturing {
+		p.respBody = rec.capture
 	}
 	s.journal.add(p)
 }

@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/klauspost/compress/gzhttp"
@@ -20,6 +21,33 @@ type metrics struct {
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
 	faults   *prometheus.CounterVec // see fault.go
+	// series holds each route, method and status's counter and histogram
+	// once looked up, so a request does not hash its labels again.
+	series *sync.Map // seriesKey → seriesOf
+}
+
+type seriesKey struct {
+	route, method string
+	status        int
+}
+
+type seriesOf struct {
+	requests prometheus.Counter
+	duration prometheus.Observer
+}
+
+// of returns the request counter and the latency histogram of a request.
+// The routes are the router's patterns (and "unmatched"), so the series
+// are as many as the counter vector's.
+func (m metrics) of(route, method string, status int) (prometheus.Counter, prometheus.Observer) {
+	k := seriesKey{route, method, status}
+	if v, ok := m.series.Load(k); ok {
+		s := v.(seriesOf)
+		return s.requests, s.duration
+	}
+	s := seriesOf{m.requests.WithLabelValues(route, method, strconv.Itoa(status)), m.duration.WithLabelValues(route, method)}
+	m.series.Store(k, s)
+	return s.requests, s.duration
 }
 
 func newMetrics(reg *prometheus.Registry) metrics {
@@ -33,17 +61,38 @@ func newMetrics(reg *prometheus.Registry) metrics {
 			Help:    "HTTP request latency by route pattern and method.",
 			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
 		}, []string{"route", "method"}),
+		series: &sync.Map{},
 	}
 	reg.MustRegister(m.requests, m.duration)
 	return m
 }
 
-type requestIDKey struct{}
-
-func requestID(ctx context.Context) string {
-	id, _ := ctx.Value(requestIDKey{}).(string)
-	return id
+// requestState is what the middleware learns of a request for the
+// handlers below it, one context value for all of it.
+type requestState struct {
+	id    string // the request ID (X-Request-Id)
+	route string // the pattern it was routed by, or "unmatched"
+	// journal is filled in for the request journal; journaled is false
+	// when the journal is off.
+	journal   journalRecord
+	journaled bool
 }
+
+type requestStateKey struct{}
+
+func stateOf(ctx context.Context) *requestState {
+	st, _ := ctx.Value(requestStateKey{}).(*requestState)
+	if st == nil {
+		return &requestState{}
+	}
+	return st
+}
+
+func requestID(ctx context.Context) string { return stateOf(ctx).id }
+
+// requestIDHeader is X-Request-ID in the spelling http.Header keeps, so
+// reading and setting it skip canonicalizing the name.
+const requestIDHeader = "X-Request-Id"
 
 // A client's own X-Request-ID is kept when it is short and plain, so it can
 // follow a request through its logs and ours.
@@ -54,8 +103,10 @@ type recorder struct {
 	http.ResponseWriter
 	status int
 	bytes  int64
-	// capture keeps the start of the body for the request journal.
-	capture *cappedBuffer
+	// capture keeps the start of the body for the request journal, when
+	// capturing.
+	capture   cappedBuffer
+	capturing bool
 }
 
 func (r *recorder) WriteHeader(code int) {
@@ -71,7 +122,7 @@ func (r *recorder) Write(b []byte) (int, error) {
 	}
 	n, err := r.ResponseWriter.Write(b)
 	r.bytes += int64(n)
-	if r.capture != nil {
+	if r.capturing {
 		r.capture.keep(b[:n])
 	}
 	return n, err
@@ -103,17 +154,16 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		id := r.Header.Get("X-Request-ID")
+		id := r.Header.Get(requestIDHeader)
 		if !clientRequestID.MatchString(id) {
 			id = rand.Text()[:20]
 		}
-		ctx := context.WithValue(r.Context(), requestIDKey{}, id)
-		ctx, cancel := s.withDBDeadline(ctx)
+		st := &requestState{id: id, journaled: s.journal != nil}
+		ctx, cancel := s.withDBDeadline(context.WithValue(r.Context(), requestStateKey{}, st))
 		defer cancel()
 		var jr *journalRecord
-		if s.journal != nil {
-			jr = &journalRecord{}
-			ctx = context.WithValue(ctx, journalKey{}, jr)
+		if st.journaled {
+			jr = &st.journal
 		}
 		_, pattern := mux.Handler(r)
 		prefix, mounted := s.mounted(r.URL.Path)
@@ -125,12 +175,10 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 		if !matched {
 			route = "unmatched"
 		}
-		r = r.WithContext(context.WithValue(ctx, routeKey{}, route))
-		w.Header().Set("X-Request-ID", id)
-		rec := &recorder{ResponseWriter: w}
-		if jr != nil {
-			rec.capture = &cappedBuffer{}
-		}
+		st.route = route
+		r = r.WithContext(ctx)
+		w.Header()[requestIDHeader] = []string{id}
+		rec := &recorder{ResponseWriter: w, capturing: jr != nil}
 		defer func() {
 			if p := recover(); p != nil {
 				if p == http.ErrAbortHandler {
@@ -146,8 +194,9 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 				status = http.StatusOK
 			}
 			elapsed := time.Since(start)
-			s.metric.requests.WithLabelValues(route, r.Method, strconv.Itoa(status)).Inc()
-			s.metric.duration.WithLabelValues(route, r.Method).Observe(elapsed.Seconds())
+			counter, duration := s.metric.of(route, r.Method, status)
+			counter.Inc()
+			duration.Observe(elapsed.Seconds())
 			if jr != nil && jr.caller != nil {
 				s.journalCall(jr, rec, r, route, status, elapsed, id)
 			}
