@@ -37,9 +37,11 @@ type seriesOf struct {
 }
 
 // of returns the request counter and the latency histogram of a request.
-// The routes are the router's patterns (and "unmatched"), so the series
-// are as many as the counter vector's.
+// The routes are the router's patterns (and "unmatched"), methods other
+// than HTTP's own are counted as OTHER: a client choosing the method must
+// not add series without bound.
 func (m metrics) of(route, method string, status int) (prometheus.Counter, prometheus.Observer) {
+	method = methodLabel(method)
 	k := seriesKey{route, method, status}
 	if v, ok := m.series.Load(k); ok {
 		s := v.(seriesOf)
@@ -65,6 +67,16 @@ func newMetrics(reg *prometheus.Registry) metrics {
 	}
 	reg.MustRegister(m.requests, m.duration)
 	return m
+}
+
+// methodLabel is method when it is one of HTTP's, and OTHER otherwise.
+func methodLabel(method string) string {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodOptions, http.MethodConnect, http.MethodTrace:
+		return method
+	}
+	return "OTHER"
 }
 
 // requestState is what the middleware learns of a request for the

@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -29,6 +30,23 @@ func TestHealthReadyMetricsDocs(t *testing.T) {
 			t.Fatalf("metrics lack the readyz request:\n%s", m.Body)
 		}
 	})
+}
+
+// Metrics are labelled by a bounded set of values: a client inventing
+// methods adds one OTHER series, not one per method (robustness: no
+// unbounded allocation from input).
+func TestMetricsMethodLabelIsBounded(t *testing.T) {
+	e := apitest.New(t, "sqlite")
+	for i := range 20 {
+		e.Do(apitest.Request{Method: fmt.Sprintf("X%dY", i), Path: "/healthz", Undocumented: true}).Expect(405)
+	}
+	m := e.Do(apitest.Request{Method: "GET", Path: "/metrics"}).Expect(200)
+	if strings.Contains(string(m.Body), `method="X1Y"`) {
+		t.Fatalf("an invented method got its own series:\n%s", m.Body)
+	}
+	if !strings.Contains(string(m.Body), `parcelgate_http_requests_total{method="OTHER",route="unmatched",status="405"} 20`) {
+		t.Fatalf("invented methods are not counted as OTHER:\n%s", m.Body)
+	}
 }
 
 // /readyz says 503 when the database is gone, so a load balancer drains
