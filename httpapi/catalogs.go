@@ -41,7 +41,7 @@ func (s *Server) listOwnCatalogs(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, newPage(s, r, pr, res))
+	writePage(w, newPage(s, r, pr, res))
 	return nil
 }
 
@@ -78,6 +78,6 @@ func listCatalog[T any](s *Server, w http.ResponseWriter, r *http.Request, list 
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, newPage(s, r, pr, res))
+	writePage(w, newPage(s, r, pr, res))
 	return nil
 }

@@ -106,7 +106,7 @@ func (s *Server) listInventory(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, newPage(s, r, pr, res))
+	writePage(w, newPage(s, r, pr, res))
 	return nil
 }
 
@@ -168,7 +168,7 @@ func (s *Server) listSupplierBalances(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, newPage(s, r, pr, res))
+	writePage(w, newPage(s, r, pr, res))
 	return nil
 }
 

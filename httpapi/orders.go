@@ -271,7 +271,7 @@ func (s *Server) listOrders(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, newPage(s, r, pr, res))
+	writePage(w, newPage(s, r, pr, res))
 	return nil
 }
 

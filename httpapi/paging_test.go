@@ -74,3 +74,40 @@ func TestParseTime(t *testing.T) {
 		t.Errorf("bad time: %v", p)
 	}
 }
+
+// Issue 14: a page is written byte for byte as encodeJSON writes it, the
+// balances' own encoding spliced in without encoding/json's second pass:
+// text with characters encoding/json escapes for HTML (kept as in encodeJSON),
+// non-ASCII text, empty and omitted fields, removed balances, an empty page,
+// and pages of items that are not balances.
+func TestPageEncodeIsEncodeJSON(t *testing.T) {
+	at := time.Date(2026, 11, 23, 7, 0, 0, 123456000, time.UTC)
+	balances := []*parcelgate.Balance{
+		{ProductExternalID: "1234567-1-P<1>&\"x\"", SupplierID: "1234567-1", RetailerID: "0737546-2", CatalogExternalID: "BIG",
+			Quantity: 5, Allocated: 2, WholesalePrice: "7.90", Currency: "EUR", ModifiedAt: at},
+		{ProductExternalID: "1234567-1-Pää\u2028", EANCode: "6412345678901", SupplierID: "1234567-1", RetailerID: "0737546-2", CatalogExternalID: "BIG",
+			Removed: true, ModifiedAt: at.Add(time.Second)},
+	}
+	links := []PageLink{{Rel: "self", Href: "https://api.example.com/v3/catalogs/BIG/balances?page=0&size=2000"}}
+	info := PageInfo{Size: 2000, TotalElements: 2, TotalPages: 1}
+	check := func(name string, want func() ([]byte, error), got func() ([]byte, error)) {
+		t.Helper()
+		w, err1 := want()
+		g, err2 := got()
+		if err1 != nil || err2 != nil || string(w) != string(g) {
+			t.Errorf("%s:\nencodeJSON %s (%v)\nencode     %s (%v)", name, w, err1, g, err2)
+		}
+	}
+	for name, p := range map[string]Page[*parcelgate.Balance]{
+		"balances": {Links: links, Content: balances, Page: info},
+		"empty":    {Links: links, Content: []*parcelgate.Balance{}, Page: PageInfo{Size: 2000}},
+	} {
+		check(name, func() ([]byte, error) { return encodeJSON(p) }, p.encode)
+	}
+	entries := Page[*parcelgate.CatalogEntry]{Links: links, Content: []*parcelgate.CatalogEntry{{ExternalID: "C<1>", Name: "Ä & B", Type: parcelgate.CatalogDropship}}, Page: info}
+	check("catalog entries", func() ([]byte, error) { return encodeJSON(entries) }, entries.encode)
+	items := Page[*parcelgate.InventoryItem]{Links: links, Content: []*parcelgate.InventoryItem{{
+		Product:  &parcelgate.Product{SupplierID: "1234567-1", Status: "ACTIVE", Document: []byte(`{"externalId": "1234567-1-P1", "name": "<b>"}`)},
+		Balances: balances}}, Page: info}
+	check("inventory items", func() ([]byte, error) { return encodeJSON(items) }, items.encode)
+}
