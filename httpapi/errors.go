@@ -159,6 +159,12 @@ func (s *Server) writeErrorBody(w http.ResponseWriter, r *http.Request, sf surfa
 // link is '&', not \u0026.
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	body, err := encodeJSON(v)
+	writeEncoded(w, status, body, err)
+}
+
+// writeEncoded writes a body encoded for the answer, or a 500 when encoding
+// it failed.
+func writeEncoded(w http.ResponseWriter, status int, body []byte, err error) {
 	if err != nil {
 		http.Error(w, `{"message":"response encoding failed"}`, http.StatusInternalServerError)
 		return

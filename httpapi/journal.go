@@ -183,7 +183,6 @@ func (j *journal) run() {
 		g := newGathering(j.keep)
 		g.add(p)
 		linger := time.NewTimer(journalLinger)
-		busy := false
 	more:
 		for g.calls < journalBatch && g.size < journalBatchBytes {
 			select {
@@ -191,9 +190,8 @@ func (j *journal) run() {
 				if !ok {
 					break more
 				}
-				g.add(p)
-				if g.superseded > 0 && !busy {
-					busy = true
+				if g.add(p) && g.superseded == 1 {
+					// The first call let go: the batch is flooded.
 					linger.Reset(time.Until(g.started.Add(journalBusyLinger)))
 				}
 			case <-linger.C:
@@ -244,11 +242,13 @@ func newGathering(keep int) *gathering {
 	return &gathering{keep: keep, started: time.Now(), orgs: map[int64][]*pendingEntry{}}
 }
 
-func (g *gathering) add(p *pendingEntry) {
+// add holds p, and reports whether an older call of its organization was
+// let go for it.
+func (g *gathering) add(p *pendingEntry) (superseded bool) {
 	p.seq = g.next
 	g.next++
 	q := append(g.orgs[p.entry.OrgID], p)
-	if len(q) > g.keep {
+	if superseded = len(q) > g.keep; superseded {
 		g.size -= q[0].size()
 		g.calls--
 		g.superseded++
@@ -260,6 +260,7 @@ func (g *gathering) add(p *pendingEntry) {
 	g.orgs[p.entry.OrgID] = q
 	g.calls++
 	g.size += p.size()
+	return superseded
 }
 
 // kept returns the calls held, in arrival order.

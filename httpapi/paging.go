@@ -70,11 +70,7 @@ func (p Page[T]) encode() ([]byte, error) {
 // writePage writes a page of a list.
 func writePage[T any](w http.ResponseWriter, p Page[T]) {
 	body, err := p.encode()
-	if err != nil {
-		http.Error(w, `{"message":"response encoding failed"}`, http.StatusInternalServerError)
-		return
-	}
-	writeBody(w, http.StatusOK, body)
+	writeEncoded(w, http.StatusOK, body, err)
 }
 
 // PageLink is one link of a list envelope; Rel is self, first, prev, next

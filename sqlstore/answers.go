@@ -47,10 +47,10 @@ type answerKey struct {
 type answerEntry struct {
 	version answerVersion
 	body    []byte
-	// wal is the WAL-index header the entry was last confirmed under, when
-	// walOK.
-	wal   walStamp
-	walOK bool
+	// wal is the WAL-index header the entry was last confirmed under; zero
+	// when none was known (never a header SQLite writes: its first word is
+	// the format).
+	wal walStamp
 }
 
 // answerCache holds rendered answers by order key, up to answerBytes in
@@ -66,12 +66,12 @@ type answerCache struct {
 const answerBytes = 32 << 20
 
 // unchanged returns the answer of k confirmed under the WAL-index header
-// now: nothing has been committed since it was read.
+// now (a trusted one): nothing has been committed since it was read.
 func (c *answerCache) unchanged(k answerKey, now walStamp) ([]byte, bool) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	e, ok := c.m[k]
-	if !ok || !e.walOK || e.wal != now {
+	if !ok || e.wal != now {
 		return nil, false
 	}
 	return e.body, true
@@ -116,13 +116,13 @@ func (db *DB) FindOrderAnswer(ctx context.Context, c *parcelgate.Caller, id stri
 	// The header is read before the row: a commit between the two makes
 	// the entry's stamp older than what was read, which costs the next
 	// request a read, never a stale answer.
-	var stamp walStamp
-	var stampOK bool
+	var stamp walStamp // zero: not known
 	if w := db.wal.Load(); w != nil {
-		if stamp, stampOK = w.stamp(); stampOK {
-			if body, ok := db.answers.unchanged(key, stamp); ok {
+		if s, ok := w.stamp(); ok {
+			if body, ok := db.answers.unchanged(key, s); ok {
 				return body, nil
 			}
+			stamp = s
 		}
 	}
 	// The columns of the answer, as FindOrder reads them; on a miss the
@@ -139,8 +139,8 @@ func (db *DB) FindOrderAnswer(ctx context.Context, c *parcelgate.Caller, id stri
 	v := answerVersion{doc: db.answers.hash(row.doc), status: row.status, reason: r.reason,
 		statusAt: r.statusAt, insertedAt: r.insertedAt, updated: r.updatedAt, autoSubmit: row.autoSubmit == 1}
 	if e, ok := db.answers.get(key, v); ok {
-		if stampOK && (!e.walOK || e.wal != stamp) {
-			e.wal, e.walOK = stamp, true
+		if stamp != (walStamp{}) && e.wal != stamp {
+			e.wal = stamp
 			db.answers.put(key, e)
 		}
 		return e.body, nil
@@ -154,7 +154,7 @@ func (db *DB) FindOrderAnswer(ctx context.Context, c *parcelgate.Caller, id stri
 	if err != nil {
 		return nil, err
 	}
-	db.answers.put(key, answerEntry{version: v, body: body, wal: stamp, walOK: stampOK})
+	db.answers.put(key, answerEntry{version: v, body: body, wal: stamp})
 	return body, nil
 }
 

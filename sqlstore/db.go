@@ -44,8 +44,6 @@ type DB struct {
 	// wal is the SQLite database's WAL index, nil where there is none to
 	// map (PostgreSQL, a memory database, a system without mmap).
 	wal atomic.Pointer[walIndex]
-	// walDSN and walPath name a SQLite file database for openWALIndex.
-	walDSN, walPath string
 	// stmts holds the prepared statements of the reader pool and the
 	// writer, on engines whose driver keeps none (dialect.prepare).
 	readStmts, writeStmts stmtCache
@@ -55,9 +53,8 @@ type DB struct {
 	watchOnce sync.Once
 	stopWatch context.CancelFunc
 
-	// keep and keepConn hold a memory database open until Close.
-	keep     *sql.DB
-	keepConn *sql.Conn
+	// keep holds a memory database open until Close.
+	keep *heldConn
 }
 
 // Open connects to the database named by dsn: "sqlite:PATH" (or a path
@@ -84,7 +81,7 @@ func Open(ctx context.Context, dsn string, clock parcelgate.Clock, opts ...Optio
 	case dsn == "memory" || dsn == "sqlite::memory:":
 		db, err = openMemory()
 	case strings.HasPrefix(dsn, "sqlite:"):
-		db, err = openSQLite(strings.TrimPrefix(dsn, "sqlite:"))
+		db, err = openSQLite(ctx, strings.TrimPrefix(dsn, "sqlite:"))
 	default:
 		return nil, fmt.Errorf("database %q: want sqlite:PATH, memory or a postgres:// URL", dsn)
 	}
@@ -96,17 +93,10 @@ func Open(ctx context.Context, dsn string, clock parcelgate.Clock, opts ...Optio
 		db.Close()
 		return nil, err
 	}
-	if db.walPath != "" {
-		// Without the mapping every read asks the database, as on
-		// PostgreSQL: slower, never wrong.
-		if w, err := openWALIndex(ctx, db.walDSN, db.walPath); err == nil {
-			db.wal.Store(w)
-		}
-	}
 	return db, nil
 }
 
-func openSQLite(path string) (*DB, error) {
+func openSQLite(ctx context.Context, path string) (*DB, error) {
 	if path == "" {
 		return nil, errors.New("sqlite: empty path")
 	}
@@ -134,9 +124,15 @@ func openSQLite(path string) (*DB, error) {
 	}
 	r.SetMaxOpenConns(max(4, runtime.NumCPU()*2))
 	r.SetMaxIdleConns(max(4, runtime.NumCPU()*2))
-	db := &DB{dialect: sqliteDialect, write: w, read: r, walDSN: uri + "?" + pragmas + "&_pragma=query_only(1)", walPath: path}
+	db := &DB{dialect: sqliteDialect, write: w, read: r}
 	if db.dialect.prepare {
 		db.readStmts.pool, db.writeStmts.pool = r, w
+	}
+	// Without the mapping every read asks the database, as on PostgreSQL:
+	// slower, never wrong. The held connection has the writer's pragmas, so
+	// it puts a new database in WAL mode itself; it never writes.
+	if wal, err := openWALIndex(ctx, uri+"?"+pragmas, path); err == nil {
+		db.wal.Store(wal)
 	}
 	return db, nil
 }
@@ -151,18 +147,12 @@ func openSQLite(path string) (*DB, error) {
 // contention, the same answers.
 func openMemory() (*DB, error) {
 	uri := "file:parcelgate-" + rand.Text() + "?mode=memory&cache=shared&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)"
-	keep, err := sql.Open("sqlite", uri)
+	keep, err := holdConn(context.Background(), uri)
 	if err != nil {
-		return nil, err
-	}
-	keepConn, err := keep.Conn(context.Background())
-	if err != nil {
-		keep.Close()
 		return nil, fmt.Errorf("sqlite memory: %w", err)
 	}
 	w, err := sql.Open("sqlite", uri+"&_txlock=immediate")
 	if err != nil {
-		keepConn.Close()
 		keep.Close()
 		return nil, err
 	}
@@ -171,14 +161,37 @@ func openMemory() (*DB, error) {
 	r, err := sql.Open("sqlite", uri+"&_pragma=query_only(1)")
 	if err != nil {
 		w.Close()
-		keepConn.Close()
 		keep.Close()
 		return nil, err
 	}
 	r.SetMaxOpenConns(max(4, runtime.NumCPU()*2))
 	r.SetMaxIdleConns(max(4, runtime.NumCPU()*2))
-	return &DB{dialect: sqliteDialect, write: w, read: r, keep: keep, keepConn: keepConn}, nil
+	return &DB{dialect: sqliteDialect, write: w, read: r, keep: keep}, nil
 }
+
+// heldConn is one SQLite connection held open until Close. SQLite frees a
+// memory database, and deletes a file database's WAL index (the -shm
+// file), when the last connection to it closes.
+type heldConn struct {
+	db   *sql.DB
+	conn *sql.Conn
+}
+
+func holdConn(ctx context.Context, dsn string) (*heldConn, error) {
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(1)
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return &heldConn{db, conn}, nil
+}
+
+func (h *heldConn) Close() error { return errors.Join(h.conn.Close(), h.db.Close()) }
 
 // DefaultMaxConns is how many PostgreSQL connections an instance opens at
 // most when MaxConns does not say: four per CPU of the instance, at least
@@ -252,7 +265,7 @@ func (db *DB) Close() error {
 		err = errors.Join(err, db.read.Close())
 	}
 	if db.keep != nil {
-		err = errors.Join(err, db.keepConn.Close(), db.keep.Close())
+		err = errors.Join(err, db.keep.Close())
 	}
 	return err
 }

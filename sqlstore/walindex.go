@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"path/filepath"
 	"runtime"
@@ -38,8 +37,7 @@ type walIndex struct {
 	// mapping is used: SQLite deletes the -shm file when the last
 	// connection closes, and a new one would be a different file from the
 	// one mapped here.
-	keep     *sql.DB
-	keepConn *sql.Conn
+	keep *heldConn
 }
 
 // walStamp is the WAL-index header: equal stamps, no commit in between.
@@ -55,25 +53,27 @@ const (
 // the database is not in WAL mode or the -shm file cannot be mapped; the
 // store then reads every time.
 func openWALIndex(ctx context.Context, dsn, path string) (*walIndex, error) {
-	keep, err := sql.Open("sqlite", dsn)
+	keep, err := holdConn(ctx, dsn)
 	if err != nil {
 		return nil, err
 	}
-	keep.SetMaxOpenConns(1)
 	w := &walIndex{keep: keep}
 	fail := func(err error) (*walIndex, error) {
 		w.close()
 		return nil, err
 	}
-	if w.keepConn, err = keep.Conn(ctx); err != nil {
-		return fail(err)
-	}
 	var mode string
-	if err := w.keepConn.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&mode); err != nil {
+	if err := keep.conn.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&mode); err != nil {
 		return fail(err)
 	}
 	if mode != "wal" {
 		return fail(fmt.Errorf("journal mode %s, not wal", mode))
+	}
+	// A read transaction creates the -shm file of a new database and
+	// writes its first header.
+	var n int
+	if err := keep.conn.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema`).Scan(&n); err != nil {
+		return fail(err)
 	}
 	// SQLite names the -shm file after the database's real path, symbolic
 	// links resolved.
@@ -116,9 +116,4 @@ func (w *walIndex) stamp() (s walStamp, ok bool) {
 // reader can still be using it: when w is unreachable (the cleanup set by
 // openWALIndex), since a reader that loaded w keeps it alive until its
 // loads are done.
-func (w *walIndex) close() {
-	if w.keepConn != nil {
-		w.keepConn.Close()
-	}
-	w.keep.Close()
-}
+func (w *walIndex) close() { w.keep.Close() }
