@@ -141,3 +141,29 @@ func (p *Problems) Err() error {
 	}
 	return &Error{Code: EINVALID, Message: "Validation failed: " + msg, Fields: fields}
 }
+
+// errorStatus is the HTTP status of each error code, the same on every
+// surface that answers over HTTP: the API's error bodies (decisions §5,
+// §8) and the console's error pages. Written as numbers: the root speaks
+// no HTTP, it only names the status a code is answered with.
+var errorStatus = map[string]int{
+	EINVALID:      400, // Bad Request
+	EUNAUTHORIZED: 401, // Unauthorized
+	EFORBIDDEN:    403, // Forbidden
+	ENOTFOUND:     404, // Not Found
+	ECONFLICT:     409, // Conflict
+	ETOOLARGE:     413, // Content Too Large
+	EUNSUPPORTED:  415, // Unsupported Media Type
+	ERATELIMITED:  429, // Too Many Requests
+	EUNAVAILABLE:  503, // Service Unavailable
+}
+
+// ErrorStatus is the HTTP status err is answered with: its code's
+// (decisions §5, §8), 500 for EINTERNAL and any error that is not an
+// *Error. The API and the console both map errors by it.
+func ErrorStatus(err error) int {
+	if s, ok := errorStatus[ErrorCode(err)]; ok {
+		return s
+	}
+	return 500
+}

@@ -350,6 +350,10 @@ type OrderService interface {
 	// kept for Error and Cancelled. Moving to the status an order already
 	// has answers it unchanged; any other refused move is ECONFLICT.
 	SetOrderStatus(ctx context.Context, env Environment, businessID, id string, to OrderStatus, reason string) (*Order, error)
+	// OrderHistory returns the statuses the order id (its ID or
+	// externalId) of the organization reached, oldest first, with who
+	// moved it: the audit trail of the warehouse's moves.
+	OrderHistory(ctx context.Context, orgID int64, id string) ([]OrderEvent, error)
 }
 
 // Decimal is an amount kept as the decimal text the client sent (24.90

@@ -58,6 +58,9 @@ type OrganizationService interface {
 	FindOrganization(ctx context.Context, env Environment, businessID string) (*Organization, error)
 	// ListOrganizations returns the organizations of env by business ID.
 	ListOrganizations(ctx context.Context, env Environment) ([]*Organization, error)
+	// OrganizationByID returns the organization with the store's internal
+	// id (a caller's OrgID), or ENOTFOUND.
+	OrganizationByID(ctx context.Context, id int64) (*Organization, error)
 }
 
 var (

@@ -11,13 +11,16 @@
 //     their own organization in that account's environment, with what its
 //     roles allow.
 //
-// Every read is scoped to the tenant's organization and environment, and
-// every action calls the same store services as the API (CancelOrder,
-// SetOrderStatus, the credential services): the console implements no
-// rule of its own. Another tenant's object is a 404 page, exactly like a
-// missing one.
+// The console reaches the store only through the root's interfaces (Store
+// below), never sqlstore: every read is scoped to the tenant's organization
+// and environment, and every action calls the same services and rules as
+// the API (CancelOrder, SetOrderStatus with ParseOrderMove,
+// auth.CreateGatewayClient and auth.CreateServiceAccount, ErrorStatus for
+// an error's page, ConsoleProductScope for which products a caller sees):
+// the console implements no rule of its own. Another tenant's object is a
+// 404 page, exactly like a missing one.
 //
-// Sessions live in the database (sqlstore.ConsoleSession), so instances
+// Sessions live in the database (parcelgate.ConsoleSession), so instances
 // behind a load balancer share them and signing out ends them everywhere.
 // The cookie holds a random value whose hash is the session's key; it is
 // HttpOnly, SameSite=Lax, Secure when the console is reached over TLS, and
@@ -40,7 +43,6 @@ import (
 	"time"
 
 	"github.com/parcelgate/parcelgate"
-	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
 //go:embed templates/*.html
@@ -84,9 +86,25 @@ type Config struct {
 	Log          *slog.Logger
 }
 
+// Store is what the console needs from storage: the root's services, the
+// same the API calls, and the console's own reads and sessions, declared in
+// the root too. parcelgate.DB implements it; cmd/parcelgate wires it in.
+type Store interface {
+	parcelgate.OrganizationService
+	parcelgate.CredentialService
+	parcelgate.OrderService
+	parcelgate.ShipmentService
+	parcelgate.SandboxService
+	parcelgate.FaultService
+	parcelgate.JournalService
+	parcelgate.ConsoleReader
+	parcelgate.OperatorReader
+	parcelgate.ConsoleSessionStore
+}
+
 // Console is the web console's handler. Build it with New.
 type Console struct {
-	db      *sqlstore.DB
+	db      Store
 	cfg     Config
 	handler http.Handler
 	pages   map[string]*page
@@ -94,7 +112,7 @@ type Console struct {
 }
 
 // New returns the console over db.
-func New(db *sqlstore.DB, cfg Config) *Console {
+func New(db Store, cfg Config) *Console {
 	if cfg.Clock == nil {
 		cfg.Clock = parcelgate.SystemClock{}
 	}
@@ -196,13 +214,13 @@ func cacheForever(h http.Handler) http.Handler {
 // session is the signed-in browser of a request, with the caller it acts
 // as: the service account, or the operator on the tenant it chose.
 type session struct {
-	*sqlstore.ConsoleSession
+	*parcelgate.ConsoleSession
 	idHash string
 	caller *parcelgate.Caller
 }
 
 // Operator reports whether the session is an operator's.
-func (s *session) Operator() bool { return s.Kind == sqlstore.ConsoleOperator }
+func (s *session) Operator() bool { return s.Kind == parcelgate.ConsoleOperator }
 
 // HasTenant reports whether the session looks at one organization.
 func (s *session) HasTenant() bool { return s.OrgID != 0 }
@@ -245,8 +263,8 @@ func (c *Console) lookupSession(r *http.Request) (*session, error) {
 }
 
 // callerOf is the caller a session acts as in the store's services.
-func callerOf(s *sqlstore.ConsoleSession) *parcelgate.Caller {
-	if s.Kind == sqlstore.ConsoleOperator {
+func callerOf(s *parcelgate.ConsoleSession) *parcelgate.Caller {
+	if s.Kind == parcelgate.ConsoleOperator {
 		return &parcelgate.Caller{Subject: "operator", OrgID: s.OrgID, BusinessID: s.BusinessID, Environment: s.Environment, Kind: parcelgate.KindOperator}
 	}
 	return &parcelgate.Caller{Subject: s.Username, OrgID: s.OrgID, BusinessID: s.BusinessID, Environment: s.Environment, Kind: parcelgate.KindEcom, Roles: s.Roles}
@@ -332,7 +350,7 @@ func (c *Console) signIn(w http.ResponseWriter, r *http.Request) {
 			f.Errors["token"] = "This is not the admin token."
 			c.cfg.Log.WarnContext(r.Context(), "console: operator sign-in with a wrong admin token", "remote", r.RemoteAddr)
 		}
-		kind = sqlstore.ConsoleOperator
+		kind = parcelgate.ConsoleOperator
 	case "account":
 		password := r.PostForm.Get("password")
 		if f.Username == "" {
@@ -353,7 +371,7 @@ func (c *Console) signIn(w http.ResponseWriter, r *http.Request) {
 				username = acct.Username
 			}
 		}
-		kind = sqlstore.ConsoleAccount
+		kind = parcelgate.ConsoleAccount
 	default:
 		f.Kind = "account"
 		f.Errors["username"] = "Choose how to sign in."
@@ -402,21 +420,18 @@ func (c *Console) signOut(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, Prefix+"/sign-in", http.StatusSeeOther)
 }
 
-// fail answers an error of a store call: a domain error as its page (404
-// for a missing object, which is also what another tenant's is), anything
-// else as a 500 page that shows no detail and logs it.
+// fail answers an error of a store call with the status the API answers
+// it with (parcelgate.ErrorStatus): a domain error as its page (404 for a
+// missing object, which is also what another tenant's is), anything else as
+// a 500 page that shows no detail and logs it.
 func (c *Console) fail(w http.ResponseWriter, r *http.Request, s *session, err error) {
-	switch parcelgate.ErrorCode(err) {
-	case parcelgate.ENOTFOUND:
-		c.errorPage(w, r, s, http.StatusNotFound, "There is no such page, or it is not yours to see.")
-	case parcelgate.EFORBIDDEN:
-		c.errorPage(w, r, s, http.StatusForbidden, parcelgate.ErrorMessage(err))
-	case parcelgate.EINVALID:
-		c.errorPage(w, r, s, http.StatusBadRequest, parcelgate.ErrorMessage(err))
-	case parcelgate.ECONFLICT:
-		c.errorPage(w, r, s, http.StatusConflict, parcelgate.ErrorMessage(err))
-	case parcelgate.EUNAVAILABLE:
-		c.errorPage(w, r, s, http.StatusServiceUnavailable, "The database is not answering; try again in a moment.")
+	switch status := parcelgate.ErrorStatus(err); {
+	case status == http.StatusNotFound:
+		c.errorPage(w, r, s, status, "There is no such page, or it is not yours to see.")
+	case status == http.StatusServiceUnavailable:
+		c.errorPage(w, r, s, status, "The database is not answering; try again in a moment.")
+	case status < http.StatusInternalServerError:
+		c.errorPage(w, r, s, status, parcelgate.ErrorMessage(err))
 	default:
 		if errors.Is(err, context.Canceled) {
 			return

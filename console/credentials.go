@@ -10,7 +10,6 @@ import (
 
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/auth"
-	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
 // The operator's credentials page: the gateway clients and service
@@ -82,27 +81,23 @@ func (c *Console) renderCredentials(w http.ResponseWriter, r *http.Request, s *s
 
 // createGatewayClient makes a gateway client of the chosen organization
 // granted every served version at tier 1, as the operator API does when
-// no versions are named.
+// no versions are named: the same auth.CreateGatewayClient.
 func (c *Console) createGatewayClient(w http.ResponseWriter, r *http.Request, s *session) {
 	if !c.may(w, r, s, parcelgate.ActionOperate) || !c.needTenant(w, r, s) {
 		return
 	}
-	var grants []parcelgate.VersionGrant
-	for _, v := range c.cfg.Versions {
-		grants = append(grants, parcelgate.VersionGrant{Version: v, Tier: 1})
-	}
-	secret := auth.NewClientSecret()
-	gc := &parcelgate.GatewayClient{ClientID: auth.NewClientID(), Environment: s.Environment, BusinessID: s.BusinessID, Versions: grants}
-	if err := c.db.CreateGatewayClient(r.Context(), gc, auth.HashSecret(secret)); err != nil {
+	gc, err := auth.CreateGatewayClient(r.Context(), c.db, &parcelgate.GatewayClientRequest{Environment: string(s.Environment), BusinessID: s.BusinessID}, c.cfg.Versions)
+	if err != nil {
 		c.fail(w, r, s, err)
 		return
 	}
-	gc.ClientSecret = secret
 	c.renderCredentials(w, r, s, http.StatusCreated, &credentialsData{NewClient: gc})
 }
 
 // createServiceAccount makes a service account of the chosen organization
-// with a generated password, checked by the root's username and role rules.
+// with a generated password, as the operator API does: the same
+// auth.CreateServiceAccount, whose root rules' refusals are shown by the
+// form's fields.
 func (c *Console) createServiceAccount(w http.ResponseWriter, r *http.Request, s *session) {
 	if !c.may(w, r, s, parcelgate.ActionOperate) || !c.needTenant(w, r, s) {
 		return
@@ -112,42 +107,33 @@ func (c *Console) createServiceAccount(w http.ResponseWriter, r *http.Request, s
 		return
 	}
 	form := accountForm{Username: strings.TrimSpace(r.PostForm.Get("username")), Roles: map[parcelgate.Role]bool{}}
-	errs := map[string]string{}
-	if err := parcelgate.ValidateUsername(form.Username); err != nil {
-		errs["username"] = "The username " + parcelgate.ErrorMessage(err) + "."
-	}
 	for _, v := range r.PostForm["role"] {
 		form.Roles[parcelgate.Role(v)] = true
 	}
-	roleNames := r.PostForm["role"]
-	roles, err := parcelgate.NormalizeRoles(roleNames)
-	if err != nil {
-		errs["roles"] = parcelgate.ErrorMessage(err) + "."
-	}
-	bad := func() {
-		c.renderCredentials(w, r, s, http.StatusBadRequest, &credentialsData{AccountForm: form, AccountErrors: errs})
-	}
-	if len(errs) > 0 {
-		bad()
+	a, err := auth.CreateServiceAccount(r.Context(), c.db, &parcelgate.ServiceAccountRequest{
+		Environment: string(s.Environment), BusinessID: s.BusinessID, Username: form.Username, Roles: r.PostForm["role"]})
+	errs := map[string]string{}
+	switch parcelgate.ErrorCode(err) {
+	case "":
+		c.renderCredentials(w, r, s, http.StatusCreated, &credentialsData{NewAccount: a})
 		return
-	}
-	password := auth.NewPassword()
-	hash, err := auth.HashPassword(password)
-	if err != nil {
-		c.fail(w, r, s, err)
-		return
-	}
-	a := &parcelgate.ServiceAccount{Username: form.Username, Environment: s.Environment, BusinessID: s.BusinessID, Roles: roles}
-	if err := c.db.CreateServiceAccount(r.Context(), a, hash); parcelgate.ErrorCode(err) == parcelgate.ECONFLICT {
+	case parcelgate.ECONFLICT:
 		errs["username"] = "This username is taken (usernames are unique across environments)."
-		bad()
-		return
-	} else if err != nil {
+	case parcelgate.EINVALID:
+		for _, f := range parcelgate.ErrorFields(err) {
+			switch f.Field {
+			case "username":
+				errs["username"] = "The username " + f.Message + "."
+			case "roles":
+				errs["roles"] = f.Message + "."
+			}
+		}
+	}
+	if len(errs) == 0 {
 		c.fail(w, r, s, err)
 		return
 	}
-	a.Password = password
-	c.renderCredentials(w, r, s, http.StatusCreated, &credentialsData{NewAccount: a})
+	c.renderCredentials(w, r, s, http.StatusBadRequest, &credentialsData{AccountForm: form, AccountErrors: errs})
 }
 
 // credentialAction acts on the credential named by the path value name,
@@ -175,19 +161,22 @@ func (c *Console) credentialAction(kind, name string, act func(ctx context.Conte
 }
 
 func (c *Console) revokeGatewayClient(w http.ResponseWriter, r *http.Request, s *session) {
-	c.credentialAction(sqlstore.CredentialGatewayClient, "id", c.db.RevokeGatewayClient, "revoked")(w, r, s)
+	c.credentialAction(parcelgate.CredentialGatewayClient, "id", c.db.RevokeGatewayClient, "revoked")(w, r, s)
 }
 
 func (c *Console) revokeServiceAccount(w http.ResponseWriter, r *http.Request, s *session) {
-	c.credentialAction(sqlstore.CredentialServiceAccount, "username", c.db.RevokeServiceAccount, "revoked")(w, r, s)
+	c.credentialAction(parcelgate.CredentialServiceAccount, "username", c.db.RevokeServiceAccount, "revoked")(w, r, s)
 }
 
 func (c *Console) unlockServiceAccount(w http.ResponseWriter, r *http.Request, s *session) {
-	c.credentialAction(sqlstore.CredentialServiceAccount, "username", c.db.UnlockServiceAccount, "unlocked")(w, r, s)
+	c.credentialAction(parcelgate.CredentialServiceAccount, "username", c.db.UnlockServiceAccount, "unlocked")(w, r, s)
 }
 
 // descriptions reads the descriptions of a product document by language,
-// English and Finnish first.
+// English and Finnish first. The product document is read here for the
+// page and by sqlstore.ProductName for the name the lists show; the root
+// has no decoding of a product's descriptions yet to share (issue 21 moves
+// product document decoding there: both should then call it).
 func descriptions(doc json.RawMessage) []description {
 	var d struct {
 		Descriptions map[string]struct {

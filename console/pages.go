@@ -1,6 +1,7 @@
 package console
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -8,7 +9,6 @@ import (
 	"time"
 
 	"github.com/parcelgate/parcelgate"
-	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
 // pageSize is the rows of every console table page.
@@ -51,11 +51,11 @@ type envSummary struct {
 type overviewData struct {
 	Statuses     []statusCount
 	TotalOrders  int64
-	Counts       sqlstore.ConsoleTenantCounts
+	Counts       parcelgate.ConsoleTenantCounts
 	Org          *parcelgate.Organization
 	Envs         []envSummary
 	ShownEnv     parcelgate.Environment
-	Orgs         sqlstore.ConsolePage[*sqlstore.ConsoleOrganization]
+	Orgs         parcelgate.ConsolePage[*parcelgate.ConsoleOrganization]
 	Sandbox      bool
 	Manual       bool
 	SubmitAfter  time.Duration
@@ -173,7 +173,7 @@ type ordersData struct {
 	Statuses []parcelgate.OrderStatus
 	Checked  map[parcelgate.OrderStatus]bool
 	Errors   map[string]string
-	Page     sqlstore.ConsolePage[*parcelgate.Order]
+	Page     parcelgate.ConsolePage[*parcelgate.Order]
 	Filtered bool
 }
 
@@ -187,7 +187,7 @@ func (c *Console) orders(w http.ResponseWriter, r *http.Request, s *session) {
 	}
 	q := r.URL.Query()
 	d := &ordersData{Form: q, Statuses: parcelgate.OrderStatuses, Checked: map[parcelgate.OrderStatus]bool{}, Errors: map[string]string{}}
-	var f sqlstore.ConsoleOrderFilter
+	var f parcelgate.ConsoleOrderFilter
 	for _, v := range q["status"] {
 		st, ok := parcelgate.ParseOrderStatus(v)
 		if !ok {
@@ -239,12 +239,12 @@ func (c *Console) orders(w http.ResponseWriter, r *http.Request, s *session) {
 // orderLine is a row of an order with the balance it draws on.
 type orderLine struct {
 	Row   parcelgate.OrderRow
-	Alloc sqlstore.ConsoleAllocation
+	Alloc parcelgate.ConsoleAllocation
 }
 
 type orderData struct {
 	Order       *parcelgate.Order
-	History     []sqlstore.OrderEvent
+	History     []parcelgate.OrderEvent
 	Lines       []orderLine
 	Held        bool
 	CanCancel   bool
@@ -330,23 +330,22 @@ func (c *Console) cancelOrder(w http.ResponseWriter, r *http.Request, s *session
 	http.Redirect(w, r, Prefix+"/orders/"+url.PathEscape(o.ID)+"?done=cancelled", http.StatusSeeOther)
 }
 
-// maxReasonLength matches the operator API's limit on a move's reason.
-const maxReasonLength = 500
-
 // moveOrder is the warehouse's move by an operator (POST
-// /admin/v1/orders/status): the store's SetOrderStatus.
+// /admin/v1/orders/status): the form is read by the API's ParseOrderMove,
+// then the store's SetOrderStatus.
 func (c *Console) moveOrder(w http.ResponseWriter, r *http.Request, s *session) {
 	if !c.needTenant(w, r, s) || !c.may(w, r, s, parcelgate.ActionOperate) {
 		return
 	}
-	reason := strings.TrimSpace(r.PostFormValue("reason"))
-	to, ok := parcelgate.ParseOrderStatus(r.PostFormValue("to"))
-	if !ok || to == parcelgate.OrderCreated {
-		c.orderRefused(w, r, s, http.StatusBadRequest, "Choose a move: Submitted, Delivered, Error or Cancelled.", reason, "")
-		return
+	to, reason, err := parcelgate.ParseOrderMove(r.PostFormValue("to"), r.PostFormValue("reason"))
+	for _, f := range parcelgate.ErrorFields(err) {
+		if f.Field == "value" {
+			c.orderRefused(w, r, s, http.StatusBadRequest, "Choose a move: Submitted, Delivered, Error or Cancelled.", reason, "")
+			return
+		}
 	}
-	if len(reason) > maxReasonLength {
-		c.orderRefused(w, r, s, http.StatusBadRequest, "", reason, "At most 500 characters.")
+	if err != nil {
+		c.orderRefused(w, r, s, http.StatusBadRequest, "", reason, fmt.Sprintf("At most %d characters.", parcelgate.MaxMoveReason))
 		return
 	}
 	o, err := c.db.SetOrderStatus(r.Context(), s.Environment, s.BusinessID, r.PathValue("id"), to, reason)
@@ -366,7 +365,7 @@ type productsData struct {
 	Form   url.Values
 	Search string
 	Errors map[string]string
-	Page   sqlstore.ConsolePage[*sqlstore.ConsoleProduct]
+	Page   parcelgate.ConsolePage[*parcelgate.ConsoleProduct]
 }
 
 // mayReadProducts: suppliers and merchants see the products they supply,
@@ -410,9 +409,9 @@ type description struct {
 }
 
 type productData struct {
-	Product      *sqlstore.ConsoleProduct
+	Product      *parcelgate.ConsoleProduct
 	Descriptions []description
-	Balances     []sqlstore.ConsoleBalance
+	Balances     []parcelgate.ConsoleBalance
 	Document     string
 }
 
@@ -440,7 +439,7 @@ type shipmentsData struct {
 	Query  string
 	Errors map[string]string
 	Hits   []string
-	Page   sqlstore.ConsolePage[*sqlstore.ConsoleShipment]
+	Page   parcelgate.ConsolePage[*parcelgate.ConsoleShipment]
 	Form   url.Values
 }
 
@@ -486,7 +485,7 @@ func (c *Console) shipments(w http.ResponseWriter, r *http.Request, s *session) 
 
 type shipmentData struct {
 	Shipment *parcelgate.Shipment
-	Codes    []sqlstore.ConsoleCode
+	Codes    []parcelgate.ConsoleCode
 }
 
 func (c *Console) shipment(w http.ResponseWriter, r *http.Request, s *session) {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"slices"
 	"strings"
 
 	"github.com/parcelgate/parcelgate"
@@ -162,45 +161,19 @@ type createGatewayClientRequest struct {
 	Versions    versionGrants `json:"versions"`
 }
 
+// createGatewayClient makes a gateway client as the console does, by
+// auth.CreateGatewayClient: the root's GatewayClientRequest.Validate checks
+// the body.
 func (s *Server) createGatewayClient(w http.ResponseWriter, r *http.Request) error {
 	var req createGatewayClientRequest
 	if err := decodeJSON(r, &req, true); err != nil {
 		return err
 	}
-	var p parcelgate.Problems
-	env := parseEnvField(req.Environment, &p)
-	if req.BusinessID == "" {
-		p.Add("businessId", "is required")
-	}
-	if req.Versions == nil {
-		for _, v := range s.cfg.Versions {
-			req.Versions = append(req.Versions, parcelgate.VersionGrant{Version: v, Tier: 1})
-		}
-	}
-	if len(req.Versions) == 0 {
-		p.Add("versions", "must name at least one version")
-	}
-	var seen []string
-	for i, g := range req.Versions {
-		switch {
-		case !s.supportedVersion(g.Version):
-			p.AddAt(i, "versions", "version %q is not served; supported: %v", g.Version, s.cfg.Versions)
-		case slices.Contains(seen, g.Version):
-			p.AddAt(i, "versions", "version %s is listed twice", g.Version)
-		case g.Tier < 0 || g.Tier > 1000:
-			p.AddAt(i, "versions", "tier must be 0-1000")
-		}
-		seen = append(seen, g.Version)
-	}
-	if err := p.Err(); err != nil {
+	c, err := auth.CreateGatewayClient(r.Context(), s.store, &parcelgate.GatewayClientRequest{
+		Environment: req.Environment, BusinessID: req.BusinessID, Versions: req.Versions}, s.cfg.Versions)
+	if err != nil {
 		return err
 	}
-	secret := auth.NewClientSecret()
-	c := &parcelgate.GatewayClient{ClientID: auth.NewClientID(), Environment: env, BusinessID: req.BusinessID, Versions: req.Versions}
-	if err := s.store.CreateGatewayClient(r.Context(), c, auth.HashSecret(secret)); err != nil {
-		return err
-	}
-	c.ClientSecret = secret
 	w.Header().Set("Cache-Control", "no-store")
 	writeJSON(w, http.StatusCreated, c)
 	return nil
@@ -214,42 +187,19 @@ type createServiceAccountRequest struct {
 	Roles       []string `json:"roles"`
 }
 
+// createServiceAccount makes a service account as the console does, by
+// auth.CreateServiceAccount: the root's ServiceAccountRequest.Validate
+// checks the body.
 func (s *Server) createServiceAccount(w http.ResponseWriter, r *http.Request) error {
 	var req createServiceAccountRequest
 	if err := decodeJSON(r, &req, true); err != nil {
 		return err
 	}
-	var p parcelgate.Problems
-	env := parseEnvField(req.Environment, &p)
-	if req.BusinessID == "" {
-		p.Add("businessId", "is required")
-	}
-	if err := parcelgate.ValidateUsername(req.Username); err != nil {
-		p.Add("username", "%s", parcelgate.ErrorMessage(err))
-	}
-	if req.Password != "" && (len(req.Password) < 12 || len(req.Password) > 128) {
-		p.Add("password", "must be 12-128 characters (or left out to have one generated)")
-	}
-	roles, err := parcelgate.NormalizeRoles(req.Roles)
-	if err != nil {
-		p.Add("roles", "%s", parcelgate.ErrorMessage(err))
-	}
-	if err := p.Err(); err != nil {
-		return err
-	}
-	password := req.Password
-	if password == "" {
-		password = auth.NewPassword()
-	}
-	hash, err := auth.HashPassword(password)
+	a, err := auth.CreateServiceAccount(r.Context(), s.store, &parcelgate.ServiceAccountRequest{
+		Environment: req.Environment, BusinessID: req.BusinessID, Username: req.Username, Password: req.Password, Roles: req.Roles})
 	if err != nil {
 		return err
 	}
-	a := &parcelgate.ServiceAccount{Username: req.Username, Environment: env, BusinessID: req.BusinessID, Roles: roles}
-	if err := s.store.CreateServiceAccount(r.Context(), a, hash); err != nil {
-		return err
-	}
-	a.Password = password
 	w.Header().Set("Cache-Control", "no-store")
 	writeJSON(w, http.StatusCreated, a)
 	return nil

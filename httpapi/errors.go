@@ -34,31 +34,6 @@ func surfaceOf(path string) surface {
 	return gatewaySurface
 }
 
-// statusOf maps a domain error code onto an HTTP status.
-func statusOf(code string) int {
-	switch code {
-	case parcelgate.EINVALID:
-		return http.StatusBadRequest
-	case parcelgate.EUNAUTHORIZED:
-		return http.StatusUnauthorized
-	case parcelgate.EFORBIDDEN:
-		return http.StatusForbidden
-	case parcelgate.ENOTFOUND:
-		return http.StatusNotFound
-	case parcelgate.ECONFLICT:
-		return http.StatusConflict
-	case parcelgate.ETOOLARGE:
-		return http.StatusRequestEntityTooLarge
-	case parcelgate.EUNSUPPORTED:
-		return http.StatusUnsupportedMediaType
-	case parcelgate.ERATELIMITED:
-		return http.StatusTooManyRequests
-	case parcelgate.EUNAVAILABLE:
-		return http.StatusServiceUnavailable
-	}
-	return http.StatusInternalServerError
-}
-
 // gatewayCode is the errorCode of the gateway error body for a status.
 func gatewayCode(status int) string {
 	switch status {
@@ -118,7 +93,7 @@ func (e decodeError) Unwrap() error { return e.err }
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, sf surface, err error) {
 	err = s.unavailable(w, err)
 	code := parcelgate.ErrorCode(err)
-	status := statusOf(code)
+	status := parcelgate.ErrorStatus(err) // the console's mapping too
 	msg := parcelgate.ErrorMessage(err)
 	if status >= 500 {
 		s.log.ErrorContext(r.Context(), "request failed", slog.String("request_id", requestID(r.Context())), slog.String("path", r.URL.Path), slog.Any("err", err))

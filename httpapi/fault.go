@@ -14,13 +14,9 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// FaultStore is what fault injection needs from storage.
-type FaultStore interface {
-	CreateFault(ctx context.Context, f *parcelgate.Fault) error
-	Faults(ctx context.Context, env parcelgate.Environment) ([]*parcelgate.Fault, error)
-	DeleteFault(ctx context.Context, id string) error
-	FireFault(ctx context.Context, id string) (bool, error)
-}
+// FaultStore is what fault injection needs from storage: the root's
+// FaultService.
+type FaultStore = parcelgate.FaultService
 
 // FaultRefresh is how long an instance uses its copy of the faults before
 // reading them again: a fault set on one instance applies on all within it.

@@ -22,13 +22,9 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// JournalStore is what the request journal needs from storage.
-type JournalStore interface {
-	WriteJournal(ctx context.Context, entries []*parcelgate.JournalEntry) error
-	PruneJournal(ctx context.Context, orgIDs []int64, keep int) error
-	Journal(ctx context.Context, q parcelgate.JournalQuery) ([]*parcelgate.JournalEntry, int64, error)
-	JournalEntry(ctx context.Context, requestID string) (*parcelgate.JournalEntry, error)
-}
+// JournalStore is what the request journal needs from storage: the
+// root's JournalService.
+type JournalStore = parcelgate.JournalService
 
 // JournalBodyCap is how much of each request and response body the journal
 // keeps.

@@ -295,22 +295,13 @@ func (s *Server) setOrderStatus(w http.ResponseWriter, r *http.Request) error {
 	}
 	var p parcelgate.Problems
 	env := operatorTarget(&p, req.Environment, req.BusinessID, "externalId", req.ExternalID)
-	to, ok := parcelgate.ParseOrderStatus(req.Value)
-	switch {
-	case req.Value == "":
-		p.Add("value", "is required")
-	case !ok:
-		p.Add("value", "%q is not an order status", req.Value)
-	case to == parcelgate.OrderCreated:
-		p.Add("value", "must be Submitted, Delivered, Cancelled or Error: orders become Created only by being sent")
-	}
-	if len(req.Reason) > 500 {
-		p.Add("reason", "must be at most 500 characters")
-	}
+	// The console reads its move form with the same ParseOrderMove.
+	to, reason, err := parcelgate.ParseOrderMove(req.Value, req.Reason)
+	p.AddFields(parcelgate.ErrorFields(err)...)
 	if err := p.Err(); err != nil {
 		return err
 	}
-	o, err := s.store.SetOrderStatus(r.Context(), env, req.BusinessID, req.ExternalID, to, strings.TrimSpace(req.Reason))
+	o, err := s.store.SetOrderStatus(r.Context(), env, req.BusinessID, req.ExternalID, to, reason)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"time"
@@ -10,19 +9,10 @@ import (
 )
 
 // SandboxStore is what the sandbox controls of the operator API need from
-// storage: the shared clock, and (below) resets, snapshots, faults and the
-// request journal.
+// storage: the root's SandboxService (the shared clock, resets and
+// snapshots), faults and the request journal.
 type SandboxStore interface {
-	AdvanceClock(ctx context.Context, env parcelgate.Environment, d time.Duration) (time.Time, error)
-
-	ResetOrganization(ctx context.Context, env parcelgate.Environment, businessID string, opt parcelgate.ResetOptions) (*parcelgate.ResetResult, error)
-	ResetEnvironment(ctx context.Context, env parcelgate.Environment, opt parcelgate.ResetOptions) (*parcelgate.ResetResult, error)
-	TakeSnapshot(ctx context.Context, env parcelgate.Environment, businessID, name string) (*parcelgate.Snapshot, error)
-	ListSnapshots(ctx context.Context, env parcelgate.Environment, businessID string) ([]*parcelgate.Snapshot, error)
-	RestoreSnapshot(ctx context.Context, env parcelgate.Environment, businessID, name string) (*parcelgate.RestoreResult, error)
-	DropSnapshot(ctx context.Context, env parcelgate.Environment, businessID, name string) error
-	RestoreEverywhere(ctx context.Context, name string) ([]*parcelgate.RestoreResult, error)
-
+	parcelgate.SandboxService
 	FaultStore
 	JournalStore
 }

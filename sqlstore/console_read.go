@@ -13,18 +13,20 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
+var (
+	_ parcelgate.ConsoleReader  = (*DB)(nil)
+	_ parcelgate.OperatorReader = (*DB)(nil)
+)
+
 // The web console's reads. Each is scoped to one organization AND its
 // environment (an operator picks the tenant; an integrator has its own), so
 // another tenant's object answers exactly like a missing one. The console's
 // lists show the newest first and page by key in both directions, so the
 // last page of 100,000 orders costs what the first does.
 
-// ConsolePage is one page of a console list. Older and Newer are cursors
-// of the neighbouring pages; empty when there is none.
-type ConsolePage[T any] struct {
-	Items        []T
-	Older, Newer string
-}
+// ConsolePage is parcelgate.ConsolePage, named here too for the store's
+// callers.
+type ConsolePage[T any] = parcelgate.ConsolePage[T]
 
 // consoleKey is a row's place in a newest-first list: a stamp (0 when the
 // list is ordered by id alone) and the row's id.
@@ -147,16 +149,8 @@ func consoleList[T any](ctx context.Context, db *DB, f *filterSQL, from, cols, s
 	return page, nil
 }
 
-// ConsoleOrderFilter narrows the console's order list. Zero fields do not
-// filter.
-type ConsoleOrderFilter struct {
-	Statuses     []parcelgate.OrderStatus
-	UpdatedSince time.Time
-	// Reference matches the externalId, the service's order ID or the
-	// value of any reference, exactly.
-	Reference string
-	Warehouse string
-}
+// ConsoleOrderFilter is parcelgate.ConsoleOrderFilter, named here too.
+type ConsoleOrderFilter = parcelgate.ConsoleOrderFilter
 
 // ConsoleOrders pages the caller's orders, most recently changed first.
 func (db *DB) ConsoleOrders(ctx context.Context, c *parcelgate.Caller, q ConsoleOrderFilter, cursor string, limit int) (ConsolePage[*parcelgate.Order], error) {
@@ -221,17 +215,9 @@ func (db *DB) ConsoleOrderCounts(ctx context.Context, c *parcelgate.Caller) (map
 	return out, rows.Err()
 }
 
-// ConsoleTenantCounts are the figures of a tenant's overview.
-type ConsoleTenantCounts struct {
-	Products    int64 // ACTIVE products the organization supplies
-	EOSProducts int64
-	ActiveCodes int64 // sending and errand codes active now
-	Shipments   int64
-}
-
 // ConsoleCounts counts the caller's products, active codes and shipments.
-func (db *DB) ConsoleCounts(ctx context.Context, c *parcelgate.Caller) (ConsoleTenantCounts, error) {
-	var n ConsoleTenantCounts
+func (db *DB) ConsoleCounts(ctx context.Context, c *parcelgate.Caller) (parcelgate.ConsoleTenantCounts, error) {
+	var n parcelgate.ConsoleTenantCounts
 	env := string(c.Environment)
 	err := db.queryRow(ctx, `SELECT
 		(SELECT COUNT(*) FROM products WHERE supplier_org_id = ? AND environment = ? AND status = 'ACTIVE'),
@@ -242,27 +228,9 @@ func (db *DB) ConsoleCounts(ctx context.Context, c *parcelgate.Caller) (ConsoleT
 	return n, err
 }
 
-// ConsoleAllocation is one row of an order with the balance it draws on:
-// the row's quantity is held in that balance's allocated while the order
-// is allocated (Created, Submitted), and leaves it when the order is
-// delivered or returns to quantity when it is cancelled.
-type ConsoleAllocation struct {
-	Line      int
-	Product   string
-	Warehouse string
-	Quantity  int64
-	// Catalog and the balance's current figures; BalanceID 0 when the row
-	// names no balance (the order went to Error).
-	BalanceID        int64
-	ProductID        int64
-	Catalog          string
-	BalanceQuantity  int64
-	BalanceAllocated int64
-}
-
 // ConsoleOrderAllocations returns the rows of the caller's order id with
 // their balances, and whether the order holds its stock now.
-func (db *DB) ConsoleOrderAllocations(ctx context.Context, c *parcelgate.Caller, id string) ([]ConsoleAllocation, bool, error) {
+func (db *DB) ConsoleOrderAllocations(ctx context.Context, c *parcelgate.Caller, id string) ([]parcelgate.ConsoleAllocation, bool, error) {
 	id = strings.TrimSpace(id)
 	var pk int64
 	var held int
@@ -284,9 +252,9 @@ func (db *DB) ConsoleOrderAllocations(ctx context.Context, c *parcelgate.Caller,
 		return nil, false, err
 	}
 	defer rows.Close()
-	var out []ConsoleAllocation
+	var out []parcelgate.ConsoleAllocation
 	for rows.Next() {
-		var a ConsoleAllocation
+		var a parcelgate.ConsoleAllocation
 		if err := rows.Scan(&a.Line, &a.Product, &a.Warehouse, &a.Quantity, &a.BalanceID, &a.ProductID, &a.Catalog, &a.BalanceQuantity, &a.BalanceAllocated); err != nil {
 			return nil, false, err
 		}
@@ -295,22 +263,9 @@ func (db *DB) ConsoleOrderAllocations(ctx context.Context, c *parcelgate.Caller,
 	return out, held == 1, rows.Err()
 }
 
-// ConsoleProduct is a product as the console lists it.
-type ConsoleProduct struct {
-	*parcelgate.Product
-	// Name is the product's name from its descriptions (en, else any).
-	Name string
-	// Own is true when the caller supplies the product; false when it is
-	// only published to one of the caller's catalogs.
-	Own bool
-	// LeavesListsAt is when an EOS product stops appearing in retailers'
-	// catalog reads (spec 3 rule 2); zero while ACTIVE.
-	LeavesListsAt time.Time
-}
-
 const consoleProductCols = `p.id, p.external_id, so.business_id, p.ean_code, p.status, p.document, p.deleted_at, p.modified_at, p.supplier_org_id`
 
-func scanConsoleProduct(s rowScanner, orgID int64) (*ConsoleProduct, consoleKey, error) {
+func scanConsoleProduct(s rowScanner, orgID int64) (*parcelgate.ConsoleProduct, consoleKey, error) {
 	var p parcelgate.Product
 	var doc string
 	var deleted, modified, supplier int64
@@ -318,7 +273,7 @@ func scanConsoleProduct(s rowScanner, orgID int64) (*ConsoleProduct, consoleKey,
 		return nil, consoleKey{}, err
 	}
 	p.Document, p.DeletedAt, p.ModifiedAt = json.RawMessage(doc), fromMicros(deleted), fromMicros(modified)
-	cp := &ConsoleProduct{Product: &p, Name: ProductName(p.Document), Own: supplier == orgID}
+	cp := &parcelgate.ConsoleProduct{Product: &p, Name: ProductName(p.Document), Own: supplier == orgID}
 	if deleted != 0 {
 		cp.LeavesListsAt = p.DeletedAt.Add(parcelgate.EOSVisibility)
 	}
@@ -349,47 +304,56 @@ func ProductName(doc json.RawMessage) string {
 	return ""
 }
 
-// consoleProductScope keeps the products the caller supplies or that are
-// published (not removed) to one of its catalogs.
-func consoleProductScope(f *filterSQL, c *parcelgate.Caller) {
+// consoleProductScope keeps the products of scope
+// (parcelgate.ConsoleProductScope): the caller's own, and those published (not removed) to
+// the catalogs it may read, EOS ones while retailers still see them. The
+// rule is the root's; this is only its SQL.
+func consoleProductScope(f *filterSQL, c *parcelgate.Caller, scope parcelgate.ProductScope) {
 	f.add("p.environment = ?", string(c.Environment))
-	f.add("(p.supplier_org_id = ? OR p.id IN (SELECT b.product_id FROM balances b WHERE b.retailer_org_id = ? AND b.removed_at = 0))", c.OrgID, c.OrgID)
+	var either []string
+	var args []any
+	if scope.Own {
+		either, args = append(either, "p.supplier_org_id = ?"), append(args, c.OrgID)
+	}
+	if scope.Published {
+		sub := "p.id IN (SELECT b.product_id FROM balances b WHERE b.retailer_org_id = ? AND b.removed_at = 0 AND (b.eos_at = 0 OR b.eos_at > ?)"
+		args = append(args, c.OrgID, micros(scope.EOSSince))
+		if scope.CatalogTypes != nil {
+			sub += " AND b.catalog_id IN (SELECT id FROM catalogs WHERE retailer_org_id = ? AND catalog_type IN (" + placeholders(len(scope.CatalogTypes)) + "))"
+			args = append(append(args, c.OrgID), anys(scope.CatalogTypes)...)
+		}
+		either = append(either, sub+")")
+	}
+	if len(either) == 0 {
+		f.add("1 = 0")
+		return
+	}
+	f.add("("+strings.Join(either, " OR ")+")", args...)
 }
 
 // ConsoleProducts pages the caller's products, newest first; search, when
 // given, keeps those whose externalId contains it (ignoring case) or whose
 // EAN code is it.
-func (db *DB) ConsoleProducts(ctx context.Context, c *parcelgate.Caller, search, cursor string, limit int) (ConsolePage[*ConsoleProduct], error) {
+func (db *DB) ConsoleProducts(ctx context.Context, c *parcelgate.Caller, search, cursor string, limit int) (ConsolePage[*parcelgate.ConsoleProduct], error) {
 	var f filterSQL
-	consoleProductScope(&f, c)
+	consoleProductScope(&f, c, parcelgate.ConsoleProductScope(c, db.consoleNow(c.Environment)))
 	if s := strings.TrimSpace(search); s != "" {
 		like := "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(strings.ToUpper(s)) + "%"
 		f.add(`(UPPER(p.external_id) LIKE ? ESCAPE '\' OR p.ean_code = ?)`, like, s)
 	}
 	return consoleList(ctx, db, &f, "products p JOIN organizations so ON so.id = p.supplier_org_id", consoleProductCols, "", "p.id", cursor, limit,
-		func(rows *sql.Rows) (*ConsoleProduct, consoleKey, error) { return scanConsoleProduct(rows, c.OrgID) })
-}
-
-// ConsoleBalance is a product's stock and price in one catalog.
-type ConsoleBalance struct {
-	Catalog     string
-	CatalogName string
-	CatalogType parcelgate.CatalogType
-	RetailerID  string
-	Quantity    int64
-	Allocated   int64
-	Price       string
-	Currency    string
-	ModifiedAt  time.Time
-	Removed     bool
+		func(rows *sql.Rows) (*parcelgate.ConsoleProduct, consoleKey, error) {
+			return scanConsoleProduct(rows, c.OrgID)
+		})
 }
 
 // ConsoleProductDetail returns one product the caller may see (by the
 // store's product id) with its balances: every catalog's when the caller
 // supplies it, else those of the caller's own catalogs.
-func (db *DB) ConsoleProductDetail(ctx context.Context, c *parcelgate.Caller, id int64) (*ConsoleProduct, []ConsoleBalance, error) {
+func (db *DB) ConsoleProductDetail(ctx context.Context, c *parcelgate.Caller, id int64) (*parcelgate.ConsoleProduct, []parcelgate.ConsoleBalance, error) {
 	var f filterSQL
-	consoleProductScope(&f, c)
+	scope := parcelgate.ConsoleProductScope(c, db.consoleNow(c.Environment))
+	consoleProductScope(&f, c, scope)
 	f.add("p.id = ?", id)
 	p, _, err := scanConsoleProduct(db.queryRow(ctx, `SELECT `+consoleProductCols+` FROM products p JOIN organizations so ON so.id = p.supplier_org_id WHERE `+f.sql(), f.args...), c.OrgID)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -398,16 +362,32 @@ func (db *DB) ConsoleProductDetail(ctx context.Context, c *parcelgate.Caller, id
 	if err != nil {
 		return nil, nil, err
 	}
+	// The balances of the same scope: every catalog's of a product the
+	// caller supplies, else those of its own catalogs it may read.
+	var either []string
+	args := []any{id}
+	if scope.Own {
+		either, args = append(either, "b.supplier_org_id = ?"), append(args, c.OrgID)
+	}
+	if scope.Published {
+		cond := "b.retailer_org_id = ?"
+		args = append(args, c.OrgID)
+		if scope.CatalogTypes != nil {
+			cond += " AND k.catalog_type IN (" + placeholders(len(scope.CatalogTypes)) + ")"
+			args = append(args, anys(scope.CatalogTypes)...)
+		}
+		either = append(either, "("+cond+")")
+	}
 	rows, err := db.query(ctx, `SELECT k.external_id, k.name, k.catalog_type, ro.business_id, b.quantity, b.allocated, COALESCE(b.wholesale_price, ''), COALESCE(b.currency, ''), b.modified_at, b.removed_at
 		FROM balances b JOIN catalogs k ON k.id = b.catalog_id JOIN organizations ro ON ro.id = b.retailer_org_id
-		WHERE b.product_id = ? AND (b.supplier_org_id = ? OR b.retailer_org_id = ?) ORDER BY b.removed_at, ro.business_id, k.external_id`, id, c.OrgID, c.OrgID)
+		WHERE b.product_id = ? AND (`+strings.Join(either, " OR ")+`) ORDER BY b.removed_at, ro.business_id, k.external_id`, args...)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer rows.Close()
-	var out []ConsoleBalance
+	var out []parcelgate.ConsoleBalance
 	for rows.Next() {
-		var b ConsoleBalance
+		var b parcelgate.ConsoleBalance
 		var modified, removed int64
 		if err := rows.Scan(&b.Catalog, &b.CatalogName, &b.CatalogType, &b.RetailerID, &b.Quantity, &b.Allocated, &b.Price, &b.Currency, &modified, &removed); err != nil {
 			return nil, nil, err
@@ -418,23 +398,14 @@ func (db *DB) ConsoleProductDetail(ctx context.Context, c *parcelgate.Caller, id
 	return p, out, rows.Err()
 }
 
-// ConsoleShipment is a shipment as the console lists it.
-type ConsoleShipment struct {
-	TrackingNumber string
-	ServiceCode    string
-	Status         parcelgate.ShipmentStatus
-	Parcels        int
-	CreatedAt      time.Time
-}
-
 // ConsoleShipments pages the caller's shipments, newest first.
-func (db *DB) ConsoleShipments(ctx context.Context, c *parcelgate.Caller, cursor string, limit int) (ConsolePage[*ConsoleShipment], error) {
+func (db *DB) ConsoleShipments(ctx context.Context, c *parcelgate.Caller, cursor string, limit int) (ConsolePage[*parcelgate.ConsoleShipment], error) {
 	var f filterSQL
 	f.add("s.org_id = ?", c.OrgID)
 	f.add("s.environment = ?", string(c.Environment))
 	return consoleList(ctx, db, &f, "shipments s", "s.id, s.tracking_number, s.service_code, s.status, s.created_at, (SELECT COUNT(*) FROM parcels x WHERE x.shipment_id = s.id)", "", "s.id", cursor, limit,
-		func(rows *sql.Rows) (*ConsoleShipment, consoleKey, error) {
-			var s ConsoleShipment
+		func(rows *sql.Rows) (*parcelgate.ConsoleShipment, consoleKey, error) {
+			var s parcelgate.ConsoleShipment
 			var id, created int64
 			if err := rows.Scan(&id, &s.TrackingNumber, &s.ServiceCode, &s.Status, &created, &s.Parcels); err != nil {
 				return nil, consoleKey{}, err
@@ -459,21 +430,9 @@ func (db *DB) ConsoleLookup(ctx context.Context, c *parcelgate.Caller, q string)
 		ORDER BY 1 LIMIT 100`, c.OrgID, env, id, c.OrgID, env, id, c.OrgID, env, id))
 }
 
-// ConsoleCode is a sending code (Parcel "") or an errand code of a
-// shipment, with its state.
-type ConsoleCode struct {
-	Code       string
-	Parcel     string
-	CreatedAt  time.Time
-	ExpiresAt  time.Time
-	ReleasedAt time.Time
-	// State is "active", "expired" or "released".
-	State string
-}
-
 // ConsoleShipmentCodes returns every code the caller's shipment held,
 // newest first.
-func (db *DB) ConsoleShipmentCodes(ctx context.Context, c *parcelgate.Caller, trackingNumber string) ([]ConsoleCode, error) {
+func (db *DB) ConsoleShipmentCodes(ctx context.Context, c *parcelgate.Caller, trackingNumber string) ([]parcelgate.ConsoleCode, error) {
 	rows, err := db.query(ctx, `SELECT code, parcel_id, created_at, expires_at, released_at FROM codes WHERE org_id = ? AND environment = ? AND tracking_number = ? ORDER BY created_at DESC, id DESC`,
 		c.OrgID, string(c.Environment), parcelgate.NormalizeID(trackingNumber))
 	if err != nil {
@@ -481,9 +440,9 @@ func (db *DB) ConsoleShipmentCodes(ctx context.Context, c *parcelgate.Caller, tr
 	}
 	defer rows.Close()
 	now := db.consoleNow(c.Environment)
-	var out []ConsoleCode
+	var out []parcelgate.ConsoleCode
 	for rows.Next() {
-		var k ConsoleCode
+		var k parcelgate.ConsoleCode
 		var created, expires, released int64
 		if err := rows.Scan(&k.Code, &k.Parcel, &created, &expires, &released); err != nil {
 			return nil, err
@@ -525,21 +484,13 @@ func (db *DB) ConsoleEnvironmentStamp(ctx context.Context, env parcelgate.Enviro
 	return stamp, err
 }
 
-// ConsoleOrganization is an organization with its figures, for the
-// operator's overview.
-type ConsoleOrganization struct {
-	*parcelgate.Organization
-	Orders   int64
-	Products int64
-}
-
 // ConsoleOrganizations pages the organizations of env, newest first.
-func (db *DB) ConsoleOrganizations(ctx context.Context, env parcelgate.Environment, cursor string, limit int) (ConsolePage[*ConsoleOrganization], error) {
+func (db *DB) ConsoleOrganizations(ctx context.Context, env parcelgate.Environment, cursor string, limit int) (ConsolePage[*parcelgate.ConsoleOrganization], error) {
 	var f filterSQL
 	f.add("g.environment = ?", string(env))
 	cols := `g.id, g.environment, g.business_id, g.name, g.contract_number, g.address, g.created_at,
 		(SELECT COUNT(*) FROM orders o WHERE o.org_id = g.id), (SELECT COUNT(*) FROM products p WHERE p.supplier_org_id = g.id AND p.status = 'ACTIVE')`
-	return consoleList(ctx, db, &f, "organizations g", cols, "", "g.id", cursor, limit, func(rows *sql.Rows) (*ConsoleOrganization, consoleKey, error) {
+	return consoleList(ctx, db, &f, "organizations g", cols, "", "g.id", cursor, limit, func(rows *sql.Rows) (*parcelgate.ConsoleOrganization, consoleKey, error) {
 		var o parcelgate.Organization
 		var envName, addr string
 		var created, orders, products int64
@@ -547,7 +498,7 @@ func (db *DB) ConsoleOrganizations(ctx context.Context, env parcelgate.Environme
 			return nil, consoleKey{}, err
 		}
 		o.Environment, o.CreatedAt = parcelgate.Environment(envName), fromMicros(created)
-		return &ConsoleOrganization{Organization: &o, Orders: orders, Products: products}, consoleKey{0, o.ID}, nil
+		return &parcelgate.ConsoleOrganization{Organization: &o, Orders: orders, Products: products}, consoleKey{0, o.ID}, nil
 	})
 }
 
@@ -612,17 +563,11 @@ func (db *DB) ConsoleServiceAccounts(ctx context.Context, orgID int64, after str
 	return out, next, rows.Err()
 }
 
-// Credential kinds of ConsoleCredentialOrg.
-const (
-	CredentialGatewayClient  = "gateway-client"
-	CredentialServiceAccount = "service-account"
-)
-
 // ConsoleCredentialOrg returns the organization of a live gateway client
 // (by client ID) or service account (by username), or ENOTFOUND.
 func (db *DB) ConsoleCredentialOrg(ctx context.Context, kind, id string) (int64, error) {
 	q := `SELECT org_id FROM gateway_clients WHERE client_id = ? AND revoked_at = 0`
-	if kind == CredentialServiceAccount {
+	if kind == parcelgate.CredentialServiceAccount {
 		q = `SELECT org_id FROM service_accounts WHERE username = ? AND revoked_at = 0`
 	}
 	var org int64

@@ -9,40 +9,13 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// Kinds of console session.
-const (
-	// ConsoleOperator: signed in with the admin token; sees every
-	// environment and organization.
-	ConsoleOperator = "operator"
-	// ConsoleAccount: signed in as a service account; sees that account's
-	// organization in its environment, with its roles.
-	ConsoleAccount = "account"
-)
-
-// ConsoleSession is a signed-in browser of the web console. Sessions live
-// in the database, so every instance behind a load balancer knows them and
-// signing out on one ends the session on all.
-type ConsoleSession struct {
-	Kind     string
-	Username string // the service account of an account session
-	// Environment, BusinessID and OrgID are the account's organization, or
-	// the tenant an operator has chosen to look at (OrgID 0: none).
-	Environment parcelgate.Environment
-	BusinessID  string
-	OrgID       int64
-	// Roles are the account's roles, read afresh on every request, so a
-	// change of roles applies at once.
-	Roles     []parcelgate.Role
-	CreatedAt time.Time
-	SeenAt    time.Time
-	ExpiresAt time.Time
-}
+var _ parcelgate.ConsoleSessionStore = (*DB)(nil)
 
 // CreateConsoleSession stores a session known by idHash (the hash of the
 // cookie value, never the value itself) and removes the sessions that have
 // expired, so the table holds only live ones.
 func (db *DB) CreateConsoleSession(ctx context.Context, idHash, kind, username string, now, expires time.Time) error {
-	if kind != ConsoleOperator && kind != ConsoleAccount {
+	if kind != parcelgate.ConsoleOperator && kind != parcelgate.ConsoleAccount {
 		return parcelgate.Errorf(parcelgate.EINVALID, "unknown console session kind %q", kind)
 	}
 	return db.inTx(ctx, func(tx *Tx) error {
@@ -60,8 +33,8 @@ func (db *DB) CreateConsoleSession(ctx context.Context, idHash, kind, username s
 // that is not revoked (revoking an account ends its console sessions).
 // Anything else is ENOTFOUND. A session last seen more than a minute ago is
 // marked seen now; the idle limit counts from that mark.
-func (db *DB) FindConsoleSession(ctx context.Context, idHash string, now time.Time, idle time.Duration) (*ConsoleSession, error) {
-	var s ConsoleSession
+func (db *DB) FindConsoleSession(ctx context.Context, idHash string, now time.Time, idle time.Duration) (*parcelgate.ConsoleSession, error) {
+	var s parcelgate.ConsoleSession
 	var env, roles, acctEnv, acctBusiness string
 	var created, seen, expires, acctOrg, tenantOrg int64
 	err := db.queryRow(ctx, `SELECT s.kind, s.username, s.environment, s.business_id, s.created_at, s.seen_at, s.expires_at,
@@ -81,12 +54,12 @@ func (db *DB) FindConsoleSession(ctx context.Context, idHash string, now time.Ti
 	}
 	s.CreatedAt, s.SeenAt, s.ExpiresAt = fromMicros(created), fromMicros(seen), fromMicros(expires)
 	switch s.Kind {
-	case ConsoleAccount:
+	case parcelgate.ConsoleAccount:
 		if acctOrg == 0 {
 			return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "no such console session")
 		}
 		s.OrgID, s.Environment, s.BusinessID, s.Roles = acctOrg, parcelgate.Environment(acctEnv), acctBusiness, splitRoles(roles)
-	case ConsoleOperator:
+	case parcelgate.ConsoleOperator:
 		s.Environment, s.OrgID = parcelgate.Environment(env), tenantOrg
 		if tenantOrg == 0 {
 			s.BusinessID = ""
@@ -111,7 +84,7 @@ func (db *DB) SetConsoleTenant(ctx context.Context, idHash string, env parcelgat
 		}
 		businessID = org.BusinessID
 	}
-	res, err := db.exec(ctx, `UPDATE console_sessions SET environment = ?, business_id = ? WHERE id_hash = ? AND kind = ?`, string(env), businessID, idHash, ConsoleOperator)
+	res, err := db.exec(ctx, `UPDATE console_sessions SET environment = ?, business_id = ? WHERE id_hash = ? AND kind = ?`, string(env), businessID, idHash, parcelgate.ConsoleOperator)
 	return affectedOne(res, err, "no such operator session")
 }
 

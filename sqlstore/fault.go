@@ -9,6 +9,8 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
+var _ parcelgate.FaultService = (*DB)(nil)
+
 // CreateFault stores a fault for every instance to apply. f.BusinessID,
 // when set, must name an organization of f.Environment. Faults live in
 // wall-clock time: they are about the service, not the domain's clock.

@@ -9,6 +9,8 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
+var _ parcelgate.JournalService = (*DB)(nil)
+
 const journalCols = `id, request_id, environment, org_id, business_id, at, method, path, query, route, status, latency_us, request_body, response_body, truncated`
 
 // WriteJournal stores a batch of journal entries in one transaction. The

@@ -156,10 +156,5 @@ func (db *DB) OrderHistory(ctx context.Context, orgID int64, id string) ([]Order
 	return out, rows.Err()
 }
 
-// OrderEvent is one entry of an order's history.
-type OrderEvent struct {
-	Status parcelgate.OrderStatus `json:"status"`
-	Reason string                 `json:"reason,omitempty"`
-	Actor  string                 `json:"actor"`
-	At     time.Time              `json:"at"`
-}
+// OrderEvent is parcelgate.OrderEvent, named here too.
+type OrderEvent = parcelgate.OrderEvent

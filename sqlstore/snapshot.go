@@ -14,6 +14,8 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
+var _ parcelgate.SandboxService = (*DB)(nil)
+
 // tableData is one table's saved rows. Kinds keeps each column's value
 // type ("int", "float", "text", "bytes"), which JSON alone would lose.
 type tableData struct {

@@ -208,13 +208,34 @@ func TestNoHTTPBelowTheHTTPLayer(t *testing.T) {
 	}
 }
 
-// TestHTTPReachesTheStoreThroughTheRoot: httpapi and fulfillment use the
+// frontEnds are the packages that serve people and programs: the API,
+// the web console, the warehouse engine. None of them may reach sqlstore.
+var frontEnds = []string{"httpapi", "console", "fulfillment"}
+
+// TestHTTPReachesTheStoreThroughTheRoot: the front ends (the API, the
+// console, the warehouse engine) and the packages below them use the
 // store through the root's service interfaces (or their own small ones),
-// never sqlstore itself, so a decision cannot hide between them.
+// never sqlstore itself, so a decision cannot hide between them and the
+// console cannot keep a back door the API does not have. Only the wiring
+// (cmd/parcelgate) and test helpers hold the concrete store.
 func TestHTTPReachesTheStoreThroughTheRoot(t *testing.T) {
-	for _, dir := range []string{"httpapi", "fulfillment"} {
+	for _, dir := range append(append([]string{}, frontEnds...), ".", "auth", "demo", "internal/jsonin") {
 		if slices.Contains(imports(t, dir), module+"/sqlstore") {
 			t.Errorf("package %s imports sqlstore; it should use the root's service interfaces", dir)
+		}
+	}
+}
+
+// TestFrontEndsDoNotImportEachOther: the console does not borrow the API's
+// handlers or rules, nor the API the console's; what both need is the
+// root's (ErrorStatus, ParseOrderMove, ConsoleProductScope) or auth's
+// (CreateGatewayClient, CreateServiceAccount).
+func TestFrontEndsDoNotImportEachOther(t *testing.T) {
+	for _, dir := range frontEnds {
+		for _, other := range frontEnds {
+			if other != dir && slices.Contains(imports(t, dir), module+"/"+other) {
+				t.Errorf("package %s imports %s; what both need belongs in the root", dir, other)
+			}
 		}
 	}
 }

@@ -1,0 +1,52 @@
+package auth
+
+import (
+	"context"
+
+	"github.com/parcelgate/parcelgate"
+)
+
+// CreateGatewayClient is the one way a gateway client is made, for the
+// operator API and the console alike: r is checked by the root's
+// GatewayClientRequest.Validate against the served versions, the client
+// gets a new ID and secret, and the store keeps only the secret's hash.
+// The client is returned with its secret, which is shown once.
+func CreateGatewayClient(ctx context.Context, st parcelgate.CredentialService, r *parcelgate.GatewayClientRequest, served []string) (*parcelgate.GatewayClient, error) {
+	gc, err := r.Validate(served)
+	if err != nil {
+		return nil, err
+	}
+	secret := NewClientSecret()
+	gc.ClientID = NewClientID()
+	if err := st.CreateGatewayClient(ctx, gc, HashSecret(secret)); err != nil {
+		return nil, err
+	}
+	gc.ClientSecret = secret
+	return gc, nil
+}
+
+// CreateServiceAccount is the one way a service account is made, for the
+// operator API and the console alike: r is checked by the root's
+// ServiceAccountRequest.Validate, a password is generated unless r
+// chose one, and the store keeps only its hash (ECONFLICT when the
+// username is taken). The account is returned with its password, which is
+// shown once.
+func CreateServiceAccount(ctx context.Context, st parcelgate.CredentialService, r *parcelgate.ServiceAccountRequest) (*parcelgate.ServiceAccount, error) {
+	a, err := r.Validate()
+	if err != nil {
+		return nil, err
+	}
+	password := r.Password
+	if password == "" {
+		password = NewPassword()
+	}
+	hash, err := HashPassword(password)
+	if err != nil {
+		return nil, err
+	}
+	if err := st.CreateServiceAccount(ctx, a, hash); err != nil {
+		return nil, err
+	}
+	a.Password = password
+	return a, nil
+}

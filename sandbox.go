@@ -1,0 +1,75 @@
+package parcelgate
+
+import (
+	"context"
+	"time"
+)
+
+// SandboxService is the operator's sandbox controls (decisions §9): the
+// shared clock, resets and snapshots of a tenant's data. Only the operator
+// acts on them (ActionOperate), through the operator API or the console;
+// both ask Caller.May before calling.
+type SandboxService interface {
+	// AdvanceClock moves env's sandbox clock forward by d for every
+	// instance. Only a store opened with a *SandboxClock (--sandbox-clock)
+	// may move time.
+	AdvanceClock(ctx context.Context, env Environment, d time.Duration) (time.Time, error)
+
+	// ResetOrganization empties the data of one organization of env (its
+	// orders, products, balances, shipments and codes; its catalogs when
+	// opt says so), keeping the organization and its credentials, in one
+	// transaction; change pollers never see a rewind.
+	ResetOrganization(ctx context.Context, env Environment, businessID string, opt ResetOptions) (*ResetResult, error)
+	// ResetEnvironment resets every organization of env, in one
+	// transaction.
+	ResetEnvironment(ctx context.Context, env Environment, opt ResetOptions) (*ResetResult, error)
+	// TakeSnapshot saves the data of one organization of env under name,
+	// replacing a snapshot of that name.
+	TakeSnapshot(ctx context.Context, env Environment, businessID, name string) (*Snapshot, error)
+	// ListSnapshots lists the snapshots of one organization of env, by
+	// name.
+	ListSnapshots(ctx context.Context, env Environment, businessID string) ([]*Snapshot, error)
+	// RestoreSnapshot puts the organization back to the snapshot: reset,
+	// then the saved rows written back with new change stamps.
+	RestoreSnapshot(ctx context.Context, env Environment, businessID, name string) (*RestoreResult, error)
+	// DropSnapshot deletes a snapshot.
+	DropSnapshot(ctx context.Context, env Environment, businessID, name string) error
+	// RestoreEverywhere restores the snapshot called name of every
+	// organization that has one (the demo's seeded state).
+	RestoreEverywhere(ctx context.Context, name string) ([]*RestoreResult, error)
+}
+
+// FaultService keeps the injected faults every instance applies to the
+// APIs. The operator sets and removes them (ActionOperate); the HTTP layer
+// reads and fires them.
+type FaultService interface {
+	// CreateFault stores f; f.BusinessID, when set, must name an
+	// organization of f.Environment.
+	CreateFault(ctx context.Context, f *Fault) error
+	// Faults lists the faults that may still fire, of env or of every
+	// environment when env is empty, oldest first.
+	Faults(ctx context.Context, env Environment) ([]*Fault, error)
+	// DeleteFault removes a fault (ENOTFOUND when there is none).
+	DeleteFault(ctx context.Context, id string) error
+	// FireFault counts one answer of fault id and reports whether it may
+	// give it: a fault with a count gives exactly that many across all
+	// instances.
+	FireFault(ctx context.Context, id string) (bool, error)
+}
+
+// JournalService keeps the request journal. The HTTP layer writes it off
+// the request path; the operator reads every tenant's entries, the console
+// a tenant's own (JournalQuery scopes a read).
+type JournalService interface {
+	// WriteJournal stores a batch of entries in one transaction.
+	WriteJournal(ctx context.Context, entries []*JournalEntry) error
+	// PruneJournal keeps the newest keep entries of each organization of
+	// orgIDs and deletes the older ones.
+	PruneJournal(ctx context.Context, orgIDs []int64, keep int) error
+	// Journal lists the entries matching q, newest first, without their
+	// bodies, and the cursor of the next page (0 when there is none).
+	Journal(ctx context.Context, q JournalQuery) ([]*JournalEntry, int64, error)
+	// JournalEntry returns the newest entry of the request ID, with
+	// bodies.
+	JournalEntry(ctx context.Context, requestID string) (*JournalEntry, error)
+}
