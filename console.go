@@ -103,7 +103,7 @@ type ConsoleCode struct {
 	CreatedAt  time.Time
 	ExpiresAt  time.Time
 	ReleasedAt time.Time
-	// State is "active", "expired" or "released".
+	// State is CodeState's: CodeActive, CodeExpired or CodeReleased.
 	State string
 }
 
@@ -276,4 +276,25 @@ type ConsoleSessionStore interface {
 	// ConsoleSessionLive reports whether the session still exists and has
 	// not expired, without marking it seen.
 	ConsoleSessionLive(ctx context.Context, idHash string, now time.Time) (bool, error)
+}
+
+// States of a code, as the console shows them.
+const (
+	CodeActive   = "active"
+	CodeExpired  = "expired"
+	CodeReleased = "released"
+)
+
+// CodeState is the state at now of a code that expires at expiresAt and
+// was freed at releasedAt (zero: not yet): released once freed (its
+// shipment was delivered, or it expired and was taken back: decisions §5),
+// expired from expiresAt on, active before.
+func CodeState(expiresAt, releasedAt, now time.Time) string {
+	switch {
+	case !releasedAt.IsZero():
+		return CodeReleased
+	case !expiresAt.After(now):
+		return CodeExpired
+	}
+	return CodeActive
 }

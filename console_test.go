@@ -147,3 +147,23 @@ func TestServiceAccountRequestValidate(t *testing.T) {
 		t.Errorf("problems %v, want %v", fields, want)
 	}
 }
+
+// decisions §5: a code is active until it expires or is freed; a freed
+// code reads released whatever its expiry.
+func TestCodeState(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		expires, released time.Time
+		want              string
+	}{
+		{now.Add(time.Second), time.Time{}, CodeActive},
+		{now, time.Time{}, CodeExpired},
+		{now.Add(-time.Hour), time.Time{}, CodeExpired},
+		{now.Add(time.Hour), now.Add(-time.Minute), CodeReleased},
+		{now.Add(-time.Hour), now.Add(-time.Minute), CodeReleased},
+	} {
+		if got := CodeState(c.expires, c.released, now); got != c.want {
+			t.Errorf("CodeState(%s, %s) = %s, want %s", c.expires, c.released, got, c.want)
+		}
+	}
+}

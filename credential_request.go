@@ -21,7 +21,7 @@ type GatewayClientRequest struct {
 // "businessId" and "versions" (with the grant's index).
 func (r *GatewayClientRequest) Validate(served []string) (*GatewayClient, error) {
 	var p Problems
-	env := parseEnvironmentField(&p, r.Environment)
+	env := EnvironmentField(&p, r.Environment)
 	if r.BusinessID == "" {
 		p.Add("businessId", "is required")
 	}
@@ -73,7 +73,7 @@ type ServiceAccountRequest struct {
 // "username", "password" and "roles".
 func (r *ServiceAccountRequest) Validate() (*ServiceAccount, error) {
 	var p Problems
-	env := parseEnvironmentField(&p, r.Environment)
+	env := EnvironmentField(&p, r.Environment)
 	if r.BusinessID == "" {
 		p.Add("businessId", "is required")
 	}
@@ -93,9 +93,10 @@ func (r *ServiceAccountRequest) Validate() (*ServiceAccount, error) {
 	return &ServiceAccount{Username: r.Username, Environment: env, BusinessID: r.BusinessID, Roles: roles}, nil
 }
 
-// parseEnvironmentField reads the environment field of an operator
-// request, recording a problem when it names none.
-func parseEnvironmentField(p *Problems, s string) Environment {
+// EnvironmentField reads the environment field of an operator request
+// (empty is production), recording a problem naming the field
+// "environment" when it names none. Every operator request reads it so.
+func EnvironmentField(p *Problems, s string) Environment {
 	env, err := ParseEnvironment(s)
 	if err != nil {
 		p.Add("environment", "must be production or test, not %q", s)

@@ -81,13 +81,10 @@ func operatorTarget(p *parcelgate.Problems, environment, businessID, idField, id
 	return env
 }
 
-// parseEnvField reads the environment field of an operator request body.
+// parseEnvField reads the environment field of an operator request body,
+// as the root's EnvironmentField does for the credential requests.
 func parseEnvField(s string, p *parcelgate.Problems) parcelgate.Environment {
-	env, err := parcelgate.ParseEnvironment(s)
-	if err != nil {
-		p.Add("environment", "must be production or test, not %q", s)
-	}
-	return env
+	return parcelgate.EnvironmentField(p, s)
 }
 
 // List is the body of an operator listing.

@@ -448,14 +448,7 @@ func (db *DB) ConsoleShipmentCodes(ctx context.Context, c *parcelgate.Caller, tr
 			return nil, err
 		}
 		k.CreatedAt, k.ExpiresAt, k.ReleasedAt = fromMicros(created), fromMicros(expires), fromMicros(released)
-		switch {
-		case released != 0:
-			k.State = "released"
-		case !k.ExpiresAt.After(now):
-			k.State = "expired"
-		default:
-			k.State = "active"
-		}
+		k.State = parcelgate.CodeState(k.ExpiresAt, k.ReleasedAt, now)
 		out = append(out, k)
 	}
 	return out, rows.Err()
