@@ -62,9 +62,14 @@ type Config struct {
 	AdminToken string
 	// Clock is the server's clock, shown on the overview.
 	Clock parcelgate.Clock
-	// SandboxClock is set when the server runs with --sandbox-clock: the
-	// operator may then advance it from the overview.
+	// SandboxClock is the server's clock when environments' clocks may be
+	// moved: the operator may then advance the test environment's from the
+	// overview, and production's under Sandbox.
 	SandboxClock *parcelgate.SandboxClock
+	// Sandbox is set when the server runs with --sandbox (decisions §18):
+	// production's data is disposable too, so its reset, restore, faults
+	// and clock are offered. Without it only the test environment's are.
+	Sandbox bool
 	// SessionNow times sessions. It is the wall clock (time.Now) unless a
 	// test sets it: advancing the sandbox clock by two weeks must not sign
 	// out the operator who did it.

@@ -37,6 +37,13 @@ type env struct {
 
 func newEnv(t testing.TB, engine string) *env {
 	t.Helper()
+	return newEnvMode(t, engine, true)
+}
+
+// newEnvMode is newEnv on a server started with --sandbox or without it
+// (decisions §18).
+func newEnvMode(t testing.TB, engine string, sandbox bool) *env {
+	t.Helper()
 	clock := new(parcelgate.SandboxClock)
 	db := testdb.Open(t, engine, clock)
 	ctx := context.Background()
@@ -48,10 +55,10 @@ func newEnv(t testing.TB, engine string) *env {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.DiscardHandler)
-	srv := httpapi.New(db, auth.NewKeyring(keys), clock, log, httpapi.Config{AdminToken: adminToken, SandboxClock: clock})
+	srv := httpapi.New(db, auth.NewKeyring(keys), clock, log, httpapi.Config{AdminToken: adminToken, SandboxClock: clock, Sandbox: sandbox})
 	sessions := new(testClock)
 	srv.Mount(console.Prefix, console.New(db, console.Config{
-		AdminToken: adminToken, Clock: clock, SandboxClock: clock, SessionNow: sessions.Now,
+		AdminToken: adminToken, Clock: clock, SandboxClock: clock, Sandbox: sandbox, SessionNow: sessions.Now,
 		ManualFulfillment: true, PollInterval: 100 * time.Millisecond, Log: log,
 	}))
 	hs := httptest.NewServer(srv)

@@ -49,14 +49,19 @@ type envSummary struct {
 }
 
 type overviewData struct {
-	Statuses     []statusCount
-	TotalOrders  int64
-	Counts       parcelgate.ConsoleTenantCounts
-	Org          *parcelgate.Organization
-	Envs         []envSummary
-	ShownEnv     parcelgate.Environment
-	Orgs         parcelgate.ConsolePage[*parcelgate.ConsoleOrganization]
+	Statuses    []statusCount
+	TotalOrders int64
+	Counts      parcelgate.ConsoleTenantCounts
+	Org         *parcelgate.Organization
+	Envs        []envSummary
+	ShownEnv    parcelgate.Environment
+	Orgs        parcelgate.ConsolePage[*parcelgate.ConsoleOrganization]
+	// Sandbox is set when the clock may be moved from here; Mode is the
+	// server's sandbox mode (decisions §18), and Disposable whether the
+	// picked tenant's environment may be reset, restored and faulted.
 	Sandbox      bool
+	Mode         string
+	Disposable   bool
 	Manual       bool
 	SubmitAfter  time.Duration
 	DeliverAfter time.Duration
@@ -87,7 +92,7 @@ func (c *Console) renderOverview(w http.ResponseWriter, r *http.Request, s *sess
 // the form that was just refused (its error and input).
 func (c *Console) renderOverviewWith(w http.ResponseWriter, r *http.Request, s *session, status int, form func(*overviewData)) {
 	ctx := r.Context()
-	d := &overviewData{Sandbox: c.cfg.SandboxClock != nil, Manual: c.cfg.ManualFulfillment, SubmitAfter: c.cfg.SubmitAfter, DeliverAfter: c.cfg.DeliverAfter}
+	d := &overviewData{Sandbox: c.cfg.SandboxClock != nil, Mode: c.mode(), Manual: c.cfg.ManualFulfillment, SubmitAfter: c.cfg.SubmitAfter, DeliverAfter: c.cfg.DeliverAfter}
 	d.FaultStatuses, d.FaultMethods = parcelgate.FaultStatuses, []string{"GET", "PUT", "POST", "PATCH", "DELETE"}
 	form(d)
 	if s.HasTenant() {
@@ -97,6 +102,9 @@ func (c *Console) renderOverviewWith(w http.ResponseWriter, r *http.Request, s *
 			return
 		}
 		d.Org = org
+		_, refused := parcelgate.DecideSandboxControl(c.cfg.Sandbox, string(s.Environment), parcelgate.ControlReset)
+		d.Disposable = refused == nil
+		d.Sandbox = d.Sandbox && d.Disposable
 		d.CanReadOrders = s.caller.May(parcelgate.ActionReadOrders) == nil
 		if d.CanReadOrders {
 			counts, err := c.db.ConsoleOrderCounts(ctx, s.caller)

@@ -28,19 +28,43 @@ func (c *Console) serverNow(s *session) time.Time {
 }
 
 // advance moves the sandbox clock forward by d in the environment the
-// operator looks at, or in both before a tenant is chosen, through the
-// store, so that every instance follows (as POST /admin/v1/clock does).
+// operator looks at, or the one the form names before a tenant is chosen,
+// through the store, so that every instance follows (as POST
+// /admin/v1/clock does). The environment is always named, and production's
+// clock moves only on a --sandbox server (decisions §18).
 func (c *Console) advance(r *http.Request, s *session, d time.Duration) error {
-	envs := parcelgate.Environments
+	env := r.PostFormValue("environment")
 	if s.Environment.Valid() {
-		envs = []parcelgate.Environment{s.Environment}
+		env = string(s.Environment)
 	}
-	for _, env := range envs {
-		if _, err := c.db.AdvanceClock(r.Context(), env, d); err != nil {
-			return err
-		}
+	e, err := parcelgate.DecideSandboxControl(c.cfg.Sandbox, env, parcelgate.ControlClock)
+	if err != nil {
+		return err
 	}
-	return nil
+	_, err = c.db.AdvanceClock(r.Context(), e, d)
+	return err
+}
+
+// mode names the server's sandbox mode, as the overview shows it.
+func (c *Console) mode() string {
+	if c.cfg.Sandbox {
+		return "sandbox"
+	}
+	return "production"
+}
+
+// sandboxControl checks that the caller is an operator looking at one
+// tenant whose environment control may act on (decisions §18): on a
+// server without --sandbox, production refuses it with 403.
+func (c *Console) sandboxControl(w http.ResponseWriter, r *http.Request, s *session, control parcelgate.SandboxControl) bool {
+	if !c.sandboxTenant(w, r, s) {
+		return false
+	}
+	if _, err := parcelgate.DecideSandboxControl(c.cfg.Sandbox, string(s.Environment), control); err != nil {
+		c.fail(w, r, s, err)
+		return false
+	}
+	return true
 }
 
 // advanceClock moves the sandbox clock forward: the operator API's
@@ -50,7 +74,7 @@ func (c *Console) advanceClock(w http.ResponseWriter, r *http.Request, s *sessio
 		return
 	}
 	if c.cfg.SandboxClock == nil {
-		c.errorPage(w, r, s, http.StatusForbidden, "The clock can only be moved on a server started with --sandbox-clock.")
+		c.errorPage(w, r, s, http.StatusForbidden, "This server's clock cannot be moved.")
 		return
 	}
 	in := strings.TrimSpace(r.PostFormValue("advance"))
@@ -60,7 +84,11 @@ func (c *Console) advanceClock(w http.ResponseWriter, r *http.Request, s *sessio
 		return
 	}
 	if err := c.advance(r, s, d); err != nil {
-		c.renderOverview(w, r, s, http.StatusBadRequest, parcelgate.ErrorMessage(err), in)
+		status := http.StatusBadRequest
+		if parcelgate.ErrorCode(err) == parcelgate.EFORBIDDEN {
+			status = http.StatusForbidden
+		}
+		c.renderOverview(w, r, s, status, parcelgate.ErrorMessage(err), in)
 		return
 	}
 	http.Redirect(w, r, Prefix+"/?done=clock", http.StatusSeeOther)
@@ -82,7 +110,7 @@ func (c *Console) sandboxTenant(w http.ResponseWriter, r *http.Request, s *sessi
 // resetTenant empties the picked tenant's data, and its catalogs when
 // asked: the operator API's POST .../organizations/{businessId}/reset.
 func (c *Console) resetTenant(w http.ResponseWriter, r *http.Request, s *session) {
-	if !c.sandboxTenant(w, r, s) {
+	if !c.sandboxControl(w, r, s, parcelgate.ControlReset) {
 		return
 	}
 	opt := parcelgate.ResetOptions{Catalogs: r.PostFormValue("catalogs") == "true"}
@@ -122,7 +150,7 @@ func (c *Console) takeSnapshot(w http.ResponseWriter, r *http.Request, s *sessio
 
 // restoreSnapshot puts the picked tenant back to a saved state.
 func (c *Console) restoreSnapshot(w http.ResponseWriter, r *http.Request, s *session) {
-	if !c.sandboxTenant(w, r, s) {
+	if !c.sandboxControl(w, r, s, parcelgate.ControlRestore) {
 		return
 	}
 	if _, err := c.db.RestoreSnapshot(r.Context(), s.Environment, s.BusinessID, r.PathValue("name")); err != nil {
@@ -170,7 +198,7 @@ func (c *Console) tenantFaults(r *http.Request, s *session) ([]*parcelgate.Fault
 // API's POST /admin/v1/faults for one organization. Every instance reads
 // the stored faults again within httpapi.FaultRefresh.
 func (c *Console) createFault(w http.ResponseWriter, r *http.Request, s *session) {
-	if !c.sandboxTenant(w, r, s) {
+	if !c.sandboxControl(w, r, s, parcelgate.ControlFault) {
 		return
 	}
 	in := faultForm{Status: strings.TrimSpace(r.PostFormValue("status")), Probability: strings.TrimSpace(r.PostFormValue("probability")),

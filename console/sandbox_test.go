@@ -11,6 +11,7 @@ import (
 
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/demo"
+	"github.com/parcelgate/parcelgate/internal/testdb"
 )
 
 // findOrder reports whether a tenant still has an order, through the store.
@@ -236,4 +237,48 @@ func TestRequestsPageShowsTheTenantsCalls(t *testing.T) {
 			t.Fatalf("bad cursor: %d", p.status)
 		}
 	})
+}
+
+// Issue 22 defect 1, decisions §18: on a server started without --sandbox
+// the console refuses to reset, restore or fault production (403 naming
+// --sandbox), and says which mode the server is in; the data stays.
+func TestConsoleProductionIsNotDisposable(t *testing.T) {
+	for _, engine := range testdb.Engines {
+		t.Run(engine, func(t *testing.T) {
+			e := newEnvMode(t, engine, false)
+			tenant := demo.Tenants[0].BusinessID
+			op := e.browser()
+			op.operator(parcelgate.Production)
+			home := op.get("/console/")
+			mustContain(t, home, `id="server-mode"`, "<strong>production</strong>", `id="not-disposable"`)
+			if strings.Contains(home.body, `id="reset-tenant"`) {
+				t.Fatal("the reset button is offered for production on a server without --sandbox")
+			}
+			if p := op.post("/console/sandbox/snapshots", url.Values{"name": {"s"}}); p.status != http.StatusSeeOther {
+				t.Fatalf("snapshot: %d %s", p.status, p.body)
+			}
+			for _, path := range []string{"/console/sandbox/reset", "/console/sandbox/snapshots/s/restore"} {
+				p := op.post(path, url.Values{})
+				if p.status != http.StatusForbidden || !strings.Contains(p.body, "--sandbox") {
+					t.Fatalf("%s on production: %d %s", path, p.status, p.body)
+				}
+			}
+			if p := op.post("/console/sandbox/faults", url.Values{"status": {"503"}}); p.status != http.StatusForbidden {
+				t.Fatalf("fault on production: %d", p.status)
+			}
+			if p := op.post("/console/clock", url.Values{"advance": {"1h"}}); p.status != http.StatusForbidden {
+				t.Fatalf("clock move on production: %d", p.status)
+			}
+			if !e.hasOrder(tenant, demo.SampleOrder) {
+				t.Fatal("production's order is gone")
+			}
+			faults, err := e.db.Faults(context.Background(), "")
+			if err != nil || len(faults) != 0 {
+				t.Fatalf("faults stored: %v %v", faults, err)
+			}
+			if e.clock.Offset(parcelgate.Production) != 0 {
+				t.Fatal("production's clock moved")
+			}
+		})
+	}
 }

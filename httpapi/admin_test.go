@@ -81,7 +81,7 @@ func TestAdminBadInput(t *testing.T) {
 			{"version object with unknown field", "/admin/v1/gateway-clients", map[string]any{"businessId": "1234567-1", "versions": []any{map[string]any{"version": "2025-04", "teir": 2}}}, 400, "teir"},
 			{"bad catalog id", "/admin/v1/catalogs", map[string]any{"retailerId": "1234567-1", "catalogExternalId": "WH 1"}, 400, "catalogExternalId"},
 			{"bad catalog type", "/admin/v1/catalogs", map[string]any{"retailerId": "1234567-1", "catalogExternalId": "WH1", "catalogType": "Shop"}, 400, "catalogType"},
-			{"bad advance", "/admin/v1/clock", map[string]any{"advance": "two weeks"}, 400, "advance"},
+			{"bad advance", "/admin/v1/clock", map[string]any{"advance": "two weeks", "environment": "test"}, 400, "advance"},
 		}
 		for _, c := range cases {
 			var eb httpapi.EcomError
@@ -174,16 +174,17 @@ func TestAdminCatalogs(t *testing.T) {
 	})
 }
 
-// decisions §9: the clock moves only on a sandbox server.
+// decisions §9, §18: the clock moves only on a server with a sandbox
+// clock, and production's only on a --sandbox server.
 func TestAdminClock(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
 		var before, after httpapi.ClockState
 		e.Admin("GET", "/admin/v1/clock", nil).Expect(200).JSON(&before)
-		e.Admin("POST", "/admin/v1/clock", map[string]any{"advance": "336h"}).Expect(200).JSON(&after)
+		e.Admin("POST", "/admin/v1/clock", map[string]any{"advance": "336h", "environment": "production"}).Expect(200).JSON(&after)
 		if !after.Sandbox || after.Now <= before.Now || after.Now[:10] == before.Now[:10] {
 			t.Fatalf("before %+v after %+v", before, after)
 		}
 		prod := apitest.NewWithDB(t, e.DB, nil, func(c *httpapi.Config) { c.SandboxClock = nil })
-		prod.Do(apitest.Request{Method: "POST", Path: "/admin/v1/clock", Body: map[string]any{"advance": "1h"}, Bearer: apitest.AdminToken}).Expect(403)
+		prod.Do(apitest.Request{Method: "POST", Path: "/admin/v1/clock", Body: map[string]any{"advance": "1h", "environment": "test"}, Bearer: apitest.AdminToken}).Expect(403)
 	})
 }

@@ -80,6 +80,12 @@ func (s *Server) injectFault(r *http.Request, c *parcelgate.Caller) *authFailure
 	_, route, _ := strings.Cut(routeOf(r), " ")
 	now := time.Now()
 	for _, f := range fs {
+		// A production fault stored before the server lost --sandbox (or
+		// by an older version, which took a missing environment for
+		// production) never fails a real call (decisions §18).
+		if f.Environment == parcelgate.Production && !s.cfg.Sandbox {
+			continue
+		}
 		if !f.Matches(c.Environment, c.OrgID, r.Method, route, r.URL.Path, now) || !f.Fires(rand.Float64()) {
 			continue
 		}
@@ -134,8 +140,12 @@ func (s *Server) createFault(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &req, true); err != nil {
 		return err
 	}
+	env, err := s.sandboxControl(req.Environment, parcelgate.ControlFault)
+	if err != nil {
+		return err
+	}
 	var p parcelgate.Problems
-	f := &parcelgate.Fault{Environment: parseEnvField(req.Environment, &p), BusinessID: req.BusinessID, Method: req.Method,
+	f := &parcelgate.Fault{Environment: env, BusinessID: req.BusinessID, Method: req.Method,
 		Route: req.Route, Status: req.Status, RetryAfter: req.RetryAfter, Remaining: -1}
 	if req.Latency != "" {
 		d, err := time.ParseDuration(req.Latency)

@@ -496,7 +496,7 @@ func fuzzSeeds() []fuzzSeed {
 		{asEcom, "GET", "/v3/catalogs/balances?modifiedFromDate=2025-01-01T00:00:00%2B03:00", "", ""},
 		{asOperator, "GET", "/admin/v1/organizations?environment=test", "", ""},
 		{asOperator, "POST", "/admin/v1/catalogs", js, `{"retailerId":"1234567-1","catalogExternalId":"DS1","catalogType":"Dropship","supplierIds":["1234567-1"]}`},
-		{asOperator, "POST", "/admin/v1/clock", js, `{"advance":"336h"}`},
+		{asOperator, "POST", "/admin/v1/clock", js, `{"advance":"336h","environment":"test"}`},
 		{asNobody, "GET", "/healthz", "", ""},
 		{asNobody, "OPTIONS", "*", "", ""},
 		{asNobody, "GET", "/nothing//../here?x=%zz", "X-Request-ID: abc", ""},

@@ -48,13 +48,34 @@ func (s *Server) now(r *http.Request) time.Time {
 type ClockState struct {
 	Environment parcelgate.Environment `json:"environment"`
 	Now         string                 `json:"now"`
-	Sandbox     bool                   `json:"sandbox"`
+	// Sandbox reports whether this environment's clock may be moved.
+	Sandbox bool `json:"sandbox"`
+	// Mode is the server's: "sandbox" (serve --sandbox: every
+	// environment's data is disposable) or "production" (only the test
+	// environment's is), decisions §18.
+	Mode string `json:"mode"`
 	// Offset is a Go duration ("336h0m0s"); "0s" for the wall clock.
 	Offset string `json:"offset"`
 }
 
+// Mode names the server's sandbox mode as the clock answer shows it.
+func (s *Server) mode() string {
+	if s.cfg.Sandbox {
+		return "sandbox"
+	}
+	return "production"
+}
+
+// sandboxControl decides whether control may act on env on this server
+// (decisions §18).
+func (s *Server) sandboxControl(env string, control parcelgate.SandboxControl) (parcelgate.Environment, error) {
+	return parcelgate.DecideSandboxControl(s.cfg.Sandbox, env, control)
+}
+
 func (s *Server) clockState(env parcelgate.Environment) ClockState {
-	st := ClockState{Environment: env, Now: parcelgate.FormatStamp(s.clock.Now(env)), Sandbox: s.cfg.SandboxClock != nil, Offset: "0s"}
+	_, refused := s.sandboxControl(string(env), parcelgate.ControlClock)
+	st := ClockState{Environment: env, Now: parcelgate.FormatStamp(s.clock.Now(env)), Sandbox: s.cfg.SandboxClock != nil && refused == nil,
+		Mode: s.mode(), Offset: "0s"}
 	if s.cfg.SandboxClock != nil {
 		st.Offset = s.cfg.SandboxClock.Offset(env).String()
 	}
@@ -75,16 +96,20 @@ type advanceClockRequest struct {
 	Environment string `json:"environment"`
 }
 
-// advanceClock moves a sandbox clock forward, for every instance; only a
-// server started with --sandbox-clock has one, so production time can never
-// be moved on a real deployment. Without an environment both move, as the
-// single clock of earlier versions did; the answer is then production's.
+// advanceClock moves an environment's sandbox clock forward, for every
+// instance. The call names its environment, and production's clock moves
+// only on a server started with --sandbox (decisions §18), so production
+// time can never be moved on a real deployment.
 func (s *Server) advanceClock(w http.ResponseWriter, r *http.Request) error {
 	if s.cfg.SandboxClock == nil {
-		return parcelgate.Errorf(parcelgate.EFORBIDDEN, "The clock can only be moved on a server started with --sandbox-clock.")
+		return parcelgate.Errorf(parcelgate.EFORBIDDEN, "This server's clock cannot be moved.")
 	}
 	var req advanceClockRequest
 	if err := decodeJSON(r, &req, true); err != nil {
+		return err
+	}
+	env, err := s.sandboxControl(req.Environment, parcelgate.ControlClock)
+	if err != nil {
 		return err
 	}
 	var p parcelgate.Problems
@@ -95,19 +120,13 @@ func (s *Server) advanceClock(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		p.Add("advance", "must be a positive Go duration such as 90m or 336h, at most %s, not %q", parcelgate.MaxAdvance, req.Advance)
 	}
-	envs := parcelgate.Environments
-	if req.Environment != "" {
-		envs = []parcelgate.Environment{parseEnvField(req.Environment, &p)}
-	}
 	if err := p.Err(); err != nil {
 		return err
 	}
-	for _, env := range envs {
-		if _, err := s.store.AdvanceClock(r.Context(), env, d); err != nil {
-			return err
-		}
+	if _, err := s.store.AdvanceClock(r.Context(), env, d); err != nil {
+		return err
 	}
-	writeJSON(w, http.StatusOK, s.clockState(envs[0]))
+	writeJSON(w, http.StatusOK, s.clockState(env))
 	return nil
 }
 
@@ -129,7 +148,7 @@ func resetOptions(r *http.Request) (parcelgate.ResetOptions, error) {
 // integrator's CI run starts from a known state without touching anyone
 // else's tenant.
 func (s *Server) resetOrganization(w http.ResponseWriter, r *http.Request) error {
-	env, err := envParam(r)
+	env, err := s.sandboxControl(r.URL.Query().Get("environment"), parcelgate.ControlReset)
 	if err != nil {
 		return err
 	}
@@ -148,7 +167,7 @@ func (s *Server) resetOrganization(w http.ResponseWriter, r *http.Request) error
 // resetEnvironment empties the data of every organization of one
 // environment.
 func (s *Server) resetEnvironment(w http.ResponseWriter, r *http.Request) error {
-	env, err := envParam(r)
+	env, err := s.sandboxControl(r.URL.Query().Get("environment"), parcelgate.ControlReset)
 	if err != nil {
 		return err
 	}
@@ -202,7 +221,7 @@ func (s *Server) listSnapshots(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) restoreSnapshot(w http.ResponseWriter, r *http.Request) error {
-	env, err := envParam(r)
+	env, err := s.sandboxControl(r.URL.Query().Get("environment"), parcelgate.ControlRestore)
 	if err != nil {
 		return err
 	}
@@ -229,6 +248,11 @@ func (s *Server) dropSnapshot(w http.ResponseWriter, r *http.Request) error {
 // resetDemo puts the --demo data back in its seeded state: every
 // organization's snapshot "demo", taken when it was seeded, is restored.
 func (s *Server) resetDemo(w http.ResponseWriter, r *http.Request) error {
+	// The demo snapshots are in both environments; --demo implies
+	// --sandbox, so a server without it has no demo data to put back.
+	if _, err := s.sandboxControl(string(parcelgate.Production), parcelgate.ControlRestore); err != nil {
+		return err
+	}
 	res, err := s.store.RestoreEverywhere(r.Context(), demoSnapshot)
 	if err != nil {
 		return err

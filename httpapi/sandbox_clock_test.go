@@ -85,12 +85,12 @@ func TestSharedSandboxClock(t *testing.T) {
 		if got := clockOf(c, parcelgate.Test); got.Offset != "1h1m0s" {
 			t.Fatalf("restarted instance lost the clock: %+v", got)
 		}
-		// Without an environment both move.
-		c.Admin("POST", "/admin/v1/clock", map[string]any{"advance": "1h"}).Expect(http.StatusOK)
+		// Each environment moves only when named (decisions §18).
+		c.Admin("POST", "/admin/v1/clock", map[string]any{"advance": "1h", "environment": "production"}).Expect(http.StatusOK)
 		if !waitWithin(t, time.Second, func() bool {
-			return clockOf(a, parcelgate.Test).Offset == "2h1m0s" && clockOf(a, parcelgate.Production).Offset == "1h0m0s"
+			return clockOf(a, parcelgate.Test).Offset == "1h1m0s" && clockOf(a, parcelgate.Production).Offset == "1h0m0s"
 		}) {
-			t.Fatalf("after moving both: test %+v production %+v", clockOf(a, parcelgate.Test), clockOf(a, parcelgate.Production))
+			t.Fatalf("after moving production: test %+v production %+v", clockOf(a, parcelgate.Test), clockOf(a, parcelgate.Production))
 		}
 	})
 }
@@ -102,9 +102,10 @@ func TestSandboxClockBadInput(t *testing.T) {
 			body  map[string]any
 			field string
 		}{
-			{map[string]any{"advance": "-1h"}, "advance"},
-			{map[string]any{"advance": "0s"}, "advance"},
-			{map[string]any{"advance": "1000000h"}, "advance"},
+			{map[string]any{"advance": "-1h", "environment": "test"}, "advance"},
+			{map[string]any{"advance": "0s", "environment": "test"}, "advance"},
+			{map[string]any{"advance": "1000000h", "environment": "test"}, "advance"},
+			{map[string]any{"advance": "1h"}, "environment"},
 			{map[string]any{"advance": "1h", "environment": "staging"}, "environment"},
 		} {
 			expectField(t, e.Admin("POST", "/admin/v1/clock", c.body).Expect(http.StatusBadRequest), c.field)

@@ -8,6 +8,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -54,8 +55,19 @@ type Config struct {
 	Versions []string
 	// AdminToken opens the operator API.
 	AdminToken string
-	// SandboxClock is set when the server runs with --sandbox-clock.
+	// SandboxClock is the server's clock, when environments' clocks may
+	// be moved (the test environment's on any server, production's only
+	// with Sandbox).
 	SandboxClock *parcelgate.SandboxClock
+	// Sandbox is set when the server runs with --sandbox (decisions §18):
+	// production's data is disposable too, so resets, restores, faults
+	// and clock moves may act on it. Without it they act only on the
+	// test environment.
+	Sandbox bool
+	// TrustedProxies are the networks whose X-Forwarded-For is believed
+	// when the failures of admin-token guesses are counted by client
+	// address.
+	TrustedProxies []netip.Prefix
 	// MaxBodyBytes caps request bodies (413 beyond).
 	MaxBodyBytes int64
 	// MaxHeaderBytes caps the request line and headers (431 beyond, in the

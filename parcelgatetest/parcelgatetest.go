@@ -132,7 +132,7 @@ func Start(opts ...Option) (*Server, error) {
 		return nil, err
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	s.srv = httpapi.New(db, auth.NewKeyring(keys), clock, log, httpapi.Config{AdminToken: s.AdminToken, SandboxClock: clock})
+	s.srv = httpapi.New(db, auth.NewKeyring(keys), clock, log, httpapi.Config{AdminToken: s.AdminToken, SandboxClock: clock, Sandbox: true})
 	s.http = httptest.NewServer(s.srv)
 	s.URL = s.http.URL
 	if o.warehouse {

@@ -46,10 +46,20 @@ type adminField struct {
 	// kind is the JSON type of a body member: "int" or "num" for a number;
 	// a string otherwise.
 	kind string
+	// required fields must be given: the command refuses to run without.
+	required bool
+	// alias is a hidden second name of the flag.
+	alias string
 }
 
 // envField is the environment field every tenant-scoped command takes.
 var envField = adminField{flag: "env", json: "environment", help: "environment: production or test (default production)"}
+
+// mustEnvField is the environment of a sandbox control (decisions §18): it
+// has no default, so no reset, restore, fault or clock move acts on
+// production unless asked.
+var mustEnvField = adminField{flag: "environment", alias: "env", json: "environment", required: true,
+	help: "environment it acts on: production or test (required; production only on a server started with --sandbox)"}
 
 var adminCommands = []adminCmd{
 	{name: "organizations", short: "List the organizations (tenants) of an environment",
@@ -111,15 +121,15 @@ var adminCommands = []adminCmd{
 		method: "POST", path: "/admin/v1/token-keys/rotate"},
 	{name: "clock", short: "Show an environment's clock (and whether it is a sandbox clock)",
 		method: "GET", path: "/admin/v1/clock", fields: []adminField{envField}},
-	{name: "advance-clock", args: "DURATION", short: "Move an environment's sandbox clock forward, e.g. 336h (serve --sandbox-clock only)",
-		method: "POST", path: "/admin/v1/clock", fields: []adminField{envField},
+	{name: "advance-clock", args: "DURATION", short: "Move an environment's clock forward, e.g. 336h (production's only under serve --sandbox)",
+		method: "POST", path: "/admin/v1/clock", fields: []adminField{mustEnvField},
 		body: func(arg string) map[string]any { return map[string]any{"advance": arg} }},
 
 	// The sandbox controls (docs/sandbox.md).
 	{name: "reset", args: "BUSINESS_ID", short: "Empty the data of an organization (--catalogs true: its catalogs too)",
-		method: "POST", path: "/admin/v1/organizations/{arg}/reset", query: true, fields: []adminField{envField, catalogsField}},
+		method: "POST", path: "/admin/v1/organizations/{arg}/reset", query: true, fields: []adminField{mustEnvField, catalogsField}},
 	{name: "reset-environment", short: "Empty the data of every organization of an environment",
-		method: "POST", path: "/admin/v1/reset", query: true, fields: []adminField{envField, catalogsField}},
+		method: "POST", path: "/admin/v1/reset", query: true, fields: []adminField{mustEnvField, catalogsField}},
 	{name: "snapshot", args: "BUSINESS_ID", short: "Save the data of an organization as a named snapshot",
 		method: "POST", path: "/admin/v1/organizations/{arg}/snapshots", fields: []adminField{queryEnvField,
 			{flag: "name", json: "name", help: "the snapshot's name (required)"},
@@ -127,7 +137,7 @@ var adminCommands = []adminCmd{
 	{name: "snapshots", args: "BUSINESS_ID", short: "List the snapshots of an organization",
 		method: "GET", path: "/admin/v1/organizations/{arg}/snapshots", fields: []adminField{envField}},
 	{name: "restore", args: "BUSINESS_ID", short: "Put the data of an organization back as a snapshot saved it",
-		method: "POST", path: "/admin/v1/organizations/{arg}/snapshots/{name}/restore", fields: []adminField{queryEnvField, snapshotField}},
+		method: "POST", path: "/admin/v1/organizations/{arg}/snapshots/{name}/restore", fields: []adminField{mustQueryEnvField, snapshotField}},
 	{name: "drop-snapshot", args: "BUSINESS_ID", short: "Delete a snapshot of an organization",
 		method: "DELETE", path: "/admin/v1/organizations/{arg}/snapshots/{name}", fields: []adminField{queryEnvField, snapshotField}},
 	{name: "demo-reset", short: "Put the --demo data back in its seeded state",
@@ -135,7 +145,7 @@ var adminCommands = []adminCmd{
 	{name: "faults", short: "List the injected faults of an environment",
 		method: "GET", path: "/admin/v1/faults", fields: []adminField{envField}},
 	{name: "inject-fault", short: "Make matching API calls fail or slow down (--status, --latency; --count or --probability)",
-		method: "POST", path: "/admin/v1/faults", fields: []adminField{envField,
+		method: "POST", path: "/admin/v1/faults", fields: []adminField{mustEnvField,
 			{flag: "business-id", json: "businessId", help: "only the calls of this organization"},
 			{flag: "method", json: "method", help: "only calls with this HTTP method"},
 			{flag: "route", json: "route", help: "only calls to this route, e.g. /ecommerce/v3/orders"},
@@ -164,9 +174,10 @@ var adminCommands = []adminCmd{
 
 // Fields the sandbox controls share.
 var (
-	queryEnvField = adminField{flag: "env", json: "environment", in: "query", help: envField.help}
-	catalogsField = adminField{flag: "catalogs", json: "catalogs", help: "true: remove the organization's catalogs too"}
-	snapshotField = adminField{flag: "name", json: "name", in: "path", help: "the snapshot's name (required)"}
+	queryEnvField     = adminField{flag: "env", json: "environment", in: "query", help: envField.help}
+	mustQueryEnvField = adminField{flag: mustEnvField.flag, alias: mustEnvField.alias, json: "environment", in: "query", required: true, help: mustEnvField.help}
+	catalogsField     = adminField{flag: "catalogs", json: "catalogs", help: "true: remove the organization's catalogs too"}
+	snapshotField     = adminField{flag: "name", json: "name", in: "path", help: "the snapshot's name (required)"}
 )
 
 const adminLong = `Call the operator API (/admin/v1) of a running server and print the answer
@@ -213,6 +224,9 @@ func (spec adminCmd) command(base, token *string) *cobra.Command {
 			q := url.Values{}
 			for i, f := range spec.fields {
 				v := fieldValue(f, *values[i])
+				if f.required && v == "" {
+					return usagef("%s needs --%s: production or test", spec.name, f.flag)
+				}
 				switch {
 				case f.in == "path":
 					if v == "" {
@@ -247,6 +261,10 @@ func (spec adminCmd) command(base, token *string) *cobra.Command {
 	}
 	for i, f := range spec.fields {
 		values[i] = cmd.Flags().String(f.flag, f.def, f.help)
+		if f.alias != "" {
+			cmd.Flags().StringVar(values[i], f.alias, f.def, f.help)
+			cmd.Flags().MarkHidden(f.alias)
+		}
 	}
 	return cmd
 }

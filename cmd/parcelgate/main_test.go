@@ -35,7 +35,7 @@ func (s *syncBuffer) Write(p []byte) (int, error) {
 }
 func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
 
-var baseURL = regexp.MustCompile(`sandbox at (http://[0-9.:]+)`)
+var baseURL = regexp.MustCompile(`(?:sandbox at|Web console:) (http://[0-9.:]+)`)
 
 // startServe runs "parcelgate serve" as the README does and returns its
 // base URL and a function that stops it and returns its error.

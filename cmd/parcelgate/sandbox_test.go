@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -83,4 +84,44 @@ func TestAdminSandboxCLI(t *testing.T) {
 	must(`"offset": "1h0m0s"`, "advance-clock", "--env", "test", "1h")
 	must(`"offset": "1h0m0s"`, "clock", "--env", "test")
 	must(`"offset": "0s"`, "clock", "--env", "production")
+}
+
+// Issue 22 defect 1, decisions §18: plain serve (no --sandbox, a database
+// file) refuses production's reset (403 naming --sandbox), the CLI asks
+// for --environment before calling, and the clock says the mode; --db
+// memory implies --sandbox.
+func TestPlainServeProtectsProduction(t *testing.T) {
+	db := "sqlite:" + filepath.Join(t.TempDir(), "pg.db")
+	base, _, stop := startServe(t, "--addr", "127.0.0.1:0", "--db", db, "--admin-token", "adm")
+	defer stop()
+	cli := func(base string, args ...string) (string, error) {
+		t.Helper()
+		var out bytes.Buffer
+		err := run(context.Background(), append([]string{"admin", "--url", base, "--admin-token", "adm"}, args...), &out, &bytes.Buffer{})
+		return out.String(), err
+	}
+	for _, args := range [][]string{{"reset-environment"}, {"reset", "1234567-1"}, {"restore", "--name", "s", "1234567-1"},
+		{"inject-fault", "--business-id", "1234567-1", "--status", "503"}, {"advance-clock", "1h"}} {
+		if _, err := cli(base, args...); err == nil || !strings.Contains(err.Error(), "--environment") {
+			t.Errorf("admin %v without --environment: %v", args, err)
+		}
+	}
+	if _, err := cli(base, "reset-environment", "--environment", "production"); err == nil || !strings.Contains(err.Error(), "--sandbox") {
+		t.Errorf("production reset on plain serve: %v", err)
+	}
+	if out, err := cli(base, "reset-environment", "--environment", "test"); err != nil || !strings.Contains(out, `"environment": "test"`) {
+		t.Errorf("test reset on plain serve: %v %s", err, out)
+	}
+	if out, err := cli(base, "clock", "--env", "production"); err != nil || !strings.Contains(out, `"mode": "production"`) {
+		t.Errorf("clock of plain serve: %v %s", err, out)
+	}
+	if out, err := cli(base, "advance-clock", "--environment", "test", "1h"); err != nil || !strings.Contains(out, `"offset": "1h0m0s"`) {
+		t.Errorf("test clock on plain serve: %v %s", err, out)
+	}
+
+	mem, _, stopMem := startServe(t, "--addr", "127.0.0.1:0", "--db", "memory", "--admin-token", "adm")
+	defer stopMem()
+	if out, err := cli(mem, "clock", "--env", "production"); err != nil || !strings.Contains(out, `"mode": "sandbox"`) {
+		t.Errorf("clock of serve --db memory: %v %s", err, out)
+	}
 }

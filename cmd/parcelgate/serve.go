@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"os/signal"
 	"strings"
@@ -27,17 +28,23 @@ import (
 )
 
 type serveConfig struct {
-	addr         string
-	db           string
-	adminToken   string
-	publicURL    string
-	fulfillment  string
-	demo         bool
+	addr        string
+	db          string
+	adminToken  string
+	publicURL   string
+	fulfillment string
+	demo        bool
+	// sandbox declares every environment's data disposable (decisions
+	// §18); sandboxClock is its older name.
+	sandbox      bool
 	sandboxClock bool
-	versions     string
-	maxBody      int64
-	logLevel     string
-	rateLimit    float64
+	// trustedProxies are the networks whose X-Forwarded-For is believed.
+	trustedProxies string
+	proxies        []netip.Prefix
+	versions       string
+	maxBody        int64
+	logLevel       string
+	rateLimit      float64
 	// dbTimeout is each request's deadline for its database work, and
 	// how long opening a PostgreSQL connection may take.
 	dbTimeout time.Duration
@@ -73,7 +80,9 @@ func serveFlags(fs *pflag.FlagSet, c *serveConfig) {
 	fs.StringVar(&c.publicURL, "public-url", "", "base URL clients reach this server at (default: the URL of each request)")
 	fs.StringVar(&c.fulfillment, "fulfillment", "auto", "warehouse engine: auto (orders move on by themselves) or manual (only through the operator API)")
 	fs.BoolVar(&c.demo, "demo", false, "seed a demo tenant on an empty database and print its credentials")
-	fs.BoolVar(&c.sandboxClock, "sandbox-clock", false, "let POST /admin/v1/clock move the server's time forward")
+	fs.BoolVar(&c.sandbox, "sandbox", false, "declare every environment's data disposable (an integrator's local or CI server): production too may be reset, restored, faulted and have its clock moved; without it only the test environment may (--demo and --db memory imply it)")
+	fs.BoolVar(&c.sandboxClock, "sandbox-clock", false, "the older name of --sandbox")
+	fs.StringVar(&c.trustedProxies, "trusted-proxies", "", "comma-separated networks (CIDR) of the reverse proxies in front; only their X-Forwarded-For is believed when wrong admin tokens are counted per client address")
 	fs.StringVar(&c.versions, "versions", strings.Join(parcelgate.DefaultVersions, ","), "gateway API versions served, comma-separated (yyyy-mm)")
 	fs.Int64Var(&c.maxBody, "max-body-bytes", 16<<20, "largest request body accepted (413 beyond)")
 	fs.StringVar(&c.logLevel, "log-level", "info", "debug, info, warn or error")
@@ -122,6 +131,13 @@ func (c *serveConfig) check(fs *pflag.FlagSet) error {
 		_, inEnv := os.LookupEnv(envName(name))
 		c.delaysGiven = c.delaysGiven || fs.Changed(name) || inEnv
 	}
+	proxies, err := parseProxies(c.trustedProxies)
+	if err != nil {
+		return err
+	}
+	c.proxies = proxies
+	// A demo or a memory database holds nothing worth keeping.
+	c.sandbox = c.sandbox || c.sandboxClock || c.demo || c.db == "memory"
 	if c.demo && !c.delaysGiven {
 		c.submitAfter, c.deliverAfter = demoSubmitAfter, demoDeliverAfter
 	}
@@ -184,6 +200,27 @@ func (c *serveConfig) versionList() []string {
 	return out
 }
 
+// parseProxies reads --trusted-proxies: CIDR networks or single
+// addresses, comma-separated.
+func parseProxies(s string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for v := range strings.SplitSeq(s, ",") {
+		if v = strings.TrimSpace(v); v == "" {
+			continue
+		}
+		p, err := netip.ParsePrefix(v)
+		if err != nil {
+			a, aerr := netip.ParseAddr(v)
+			if aerr != nil {
+				return nil, usagef("--trusted-proxies: %q is not a network such as 10.0.0.0/8 or an address", v)
+			}
+			p = netip.PrefixFrom(a, a.BitLen())
+		}
+		out = append(out, p.Masked())
+	}
+	return out, nil
+}
+
 func newLogger(w io.Writer, level string) (*slog.Logger, error) {
 	var l slog.Level
 	if err := l.UnmarshalText([]byte(level)); err != nil {
@@ -231,12 +268,11 @@ func serve(ctx context.Context, c *serveConfig, stdout, stderr io.Writer) error 
 	}
 	defer ln.Close()
 
-	var clock parcelgate.Clock = parcelgate.SystemClock{}
-	var sandbox *parcelgate.SandboxClock
-	if c.sandboxClock {
-		sandbox = new(parcelgate.SandboxClock)
-		clock = sandbox
-	}
+	// Every server has a clock per environment that may run ahead: the
+	// test environment's may be moved on any server, production's only
+	// under --sandbox (decisions §18).
+	sandbox := new(parcelgate.SandboxClock)
+	var clock parcelgate.Clock = sandbox
 	db, err := sqlstore.Open(ctx, c.db, clock, sqlstore.ConnectTimeout(c.dbTimeout), sqlstore.MaxConns(c.dbMaxConns))
 	if err != nil {
 		return err
@@ -256,11 +292,11 @@ func serve(ctx context.Context, c *serveConfig, stdout, stderr io.Writer) error 
 	}
 	srv := httpapi.New(db, auth.NewKeyring(keys), clock, log, httpapi.Config{
 		PublicURL: c.publicURL, Versions: c.versionList(), AdminToken: c.adminToken,
-		SandboxClock: sandbox, MaxBodyBytes: c.maxBody, RateLimit: c.rateLimit, DBTimeout: c.dbTimeout,
+		SandboxClock: sandbox, Sandbox: c.sandbox, TrustedProxies: c.proxies, MaxBodyBytes: c.maxBody, RateLimit: c.rateLimit, DBTimeout: c.dbTimeout,
 		NoJournal: !c.journal, JournalPerTenant: c.journalSize,
 	})
 	srv.Mount(console.Prefix, console.New(db, console.Config{
-		AdminToken: c.adminToken, Clock: clock, SandboxClock: sandbox, Versions: c.versionList(), Log: log,
+		AdminToken: c.adminToken, Clock: clock, SandboxClock: sandbox, Sandbox: c.sandbox, Versions: c.versionList(), Log: log,
 		ManualFulfillment: c.fulfillment == "manual", SubmitAfter: c.submitAfter, DeliverAfter: c.deliverAfter,
 	}))
 	// The journal's last calls are written before the database closes.
@@ -312,7 +348,7 @@ func serve(ctx context.Context, c *serveConfig, stdout, stderr io.Writer) error 
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
-	log.Info("serving", "addr", ln.Addr().String(), "db", db.Dialect(), "fulfillment", c.fulfillment, "submit_after", c.submitAfter.String(), "deliver_after", c.deliverAfter.String(), "code_retention", c.codeRetention.String(), "sandbox_clock", c.sandboxClock)
+	log.Info("serving", "addr", ln.Addr().String(), "db", db.Dialect(), "fulfillment", c.fulfillment, "submit_after", c.submitAfter.String(), "deliver_after", c.deliverAfter.String(), "code_retention", c.codeRetention.String(), "sandbox", c.sandbox)
 
 	select {
 	case err := <-errc:

@@ -52,6 +52,11 @@ type Env struct {
 // Option changes the configuration of a test server.
 type Option func(*httpapi.Config)
 
+// NotSandbox starts the server as serve does without --sandbox: the
+// production environment refuses resets, restores, faults and clock moves
+// (decisions §18).
+func NotSandbox(c *httpapi.Config) { c.Sandbox = false }
+
 // Each runs fn against a fresh server on each engine.
 func Each(t *testing.T, fn func(t *testing.T, e *Env), opts ...Option) {
 	t.Helper()
@@ -84,7 +89,9 @@ func NewWithDB(t testing.TB, db *sqlstore.DB, clock *parcelgate.SandboxClock, op
 	if err != nil {
 		t.Fatalf("apitest: token keys: %v", err)
 	}
-	cfg := httpapi.Config{AdminToken: AdminToken, SandboxClock: clock}
+	// A test server is a sandbox (serve --sandbox) unless the test asks
+	// for a production server with NotSandbox.
+	cfg := httpapi.Config{AdminToken: AdminToken, SandboxClock: clock, Sandbox: true}
 	for _, o := range opts {
 		o(&cfg)
 	}

@@ -60,7 +60,7 @@ func Start() (*Sandbox, error) {
 		return nil, err
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	s.srv = httpapi.New(s.db, auth.NewKeyring(keys), s.Clock, log, httpapi.Config{AdminToken: s.AdminToken, SandboxClock: s.Clock})
+	s.srv = httpapi.New(s.db, auth.NewKeyring(keys), s.Clock, log, httpapi.Config{AdminToken: s.AdminToken, SandboxClock: s.Clock, Sandbox: true})
 	s.http = httptest.NewServer(s.srv)
 	s.URL = s.http.URL
 	return s, nil
