@@ -10,6 +10,7 @@ import (
 
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/auth"
+	"github.com/parcelgate/parcelgate/internal/jsonin"
 )
 
 // The operator API (decisions §9): organizations, the credentials of both token
@@ -106,7 +107,7 @@ type createOrganizationRequest struct {
 
 func (s *Server) createOrganization(w http.ResponseWriter, r *http.Request) error {
 	var req createOrganizationRequest
-	if err := decodeJSON(r, &req, true); err != nil {
+	if err := decodeStrict(r, &req); err != nil {
 		return err
 	}
 	var p parcelgate.Problems
@@ -122,49 +123,40 @@ func (s *Server) createOrganization(w http.ResponseWriter, r *http.Request) erro
 	return nil
 }
 
-// versionGrants reads the versions of a gateway client: each either a
-// version string (tier 1) or {version, tier}.
-type versionGrants []parcelgate.VersionGrant
+// versionGrant reads one version of a gateway client: a version string
+// (tier 1) or {version, tier}, the object read by the strict reader like
+// every operator body.
+type versionGrant parcelgate.VersionGrant
 
-func (v *versionGrants) UnmarshalJSON(b []byte) error {
-	var raw []json.RawMessage
-	if err := json.Unmarshal(b, &raw); err != nil {
+func (g *versionGrant) UnmarshalJSON(b []byte) error {
+	var name string
+	if json.Unmarshal(b, &name) == nil {
+		*g = versionGrant{Version: name, Tier: 1}
+		return nil
+	}
+	var obj struct {
+		Version string `json:"version"`
+		Tier    *int   `json:"tier"`
+	}
+	if err := jsonin.DecodeStrict(bytes.NewReader(b), &obj, jsonin.Default); err != nil {
 		return err
 	}
-	*v = versionGrants{}
-	for _, item := range raw {
-		var name string
-		if json.Unmarshal(item, &name) == nil {
-			*v = append(*v, parcelgate.VersionGrant{Version: name, Tier: 1})
-			continue
-		}
-		var g struct {
-			Version string `json:"version"`
-			Tier    *int   `json:"tier"`
-		}
-		dec := json.NewDecoder(bytes.NewReader(item))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&g); err != nil {
-			return err
-		}
-		grant := parcelgate.VersionGrant{Version: g.Version, Tier: 1}
-		if g.Tier != nil {
-			grant.Tier = *g.Tier
-		}
-		*v = append(*v, grant)
+	*g = versionGrant{Version: obj.Version, Tier: 1}
+	if obj.Tier != nil {
+		g.Tier = *obj.Tier
 	}
 	return nil
 }
 
 type createGatewayClientRequest struct {
-	Environment string        `json:"environment"`
-	BusinessID  string        `json:"businessId"`
-	Versions    versionGrants `json:"versions"`
+	Environment string         `json:"environment"`
+	BusinessID  string         `json:"businessId"`
+	Versions    []versionGrant `json:"versions"`
 }
 
 func (s *Server) createGatewayClient(w http.ResponseWriter, r *http.Request) error {
 	var req createGatewayClientRequest
-	if err := decodeJSON(r, &req, true); err != nil {
+	if err := decodeStrict(r, &req); err != nil {
 		return err
 	}
 	var p parcelgate.Problems
@@ -172,16 +164,20 @@ func (s *Server) createGatewayClient(w http.ResponseWriter, r *http.Request) err
 	if req.BusinessID == "" {
 		p.Add("businessId", "is required")
 	}
+	var grants []parcelgate.VersionGrant
+	for _, g := range req.Versions {
+		grants = append(grants, parcelgate.VersionGrant(g))
+	}
 	if req.Versions == nil {
 		for _, v := range s.cfg.Versions {
-			req.Versions = append(req.Versions, parcelgate.VersionGrant{Version: v, Tier: 1})
+			grants = append(grants, parcelgate.VersionGrant{Version: v, Tier: 1})
 		}
 	}
-	if len(req.Versions) == 0 {
+	if len(grants) == 0 {
 		p.Add("versions", "must name at least one version")
 	}
 	var seen []string
-	for i, g := range req.Versions {
+	for i, g := range grants {
 		switch {
 		case !s.supportedVersion(g.Version):
 			p.AddAt(i, "versions", "version %q is not served; supported: %v", g.Version, s.cfg.Versions)
@@ -196,7 +192,7 @@ func (s *Server) createGatewayClient(w http.ResponseWriter, r *http.Request) err
 		return err
 	}
 	secret := auth.NewClientSecret()
-	c := &parcelgate.GatewayClient{ClientID: auth.NewClientID(), Environment: env, BusinessID: req.BusinessID, Versions: req.Versions}
+	c := &parcelgate.GatewayClient{ClientID: auth.NewClientID(), Environment: env, BusinessID: req.BusinessID, Versions: grants}
 	if err := s.store.CreateGatewayClient(r.Context(), c, auth.HashSecret(secret)); err != nil {
 		return err
 	}
@@ -216,7 +212,7 @@ type createServiceAccountRequest struct {
 
 func (s *Server) createServiceAccount(w http.ResponseWriter, r *http.Request) error {
 	var req createServiceAccountRequest
-	if err := decodeJSON(r, &req, true); err != nil {
+	if err := decodeStrict(r, &req); err != nil {
 		return err
 	}
 	var p parcelgate.Problems
@@ -266,7 +262,7 @@ type createCatalogRequest struct {
 
 func (s *Server) createCatalog(w http.ResponseWriter, r *http.Request) error {
 	var req createCatalogRequest
-	if err := decodeJSON(r, &req, true); err != nil {
+	if err := decodeStrict(r, &req); err != nil {
 		return err
 	}
 	var p parcelgate.Problems

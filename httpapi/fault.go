@@ -135,7 +135,7 @@ type createFaultRequest struct {
 
 func (s *Server) createFault(w http.ResponseWriter, r *http.Request) error {
 	var req createFaultRequest
-	if err := decodeJSON(r, &req, true); err != nil {
+	if err := decodeStrict(r, &req); err != nil {
 		return err
 	}
 	var p parcelgate.Problems

@@ -94,7 +94,7 @@ func (s *Server) advanceClock(w http.ResponseWriter, r *http.Request) error {
 		return parcelgate.Errorf(parcelgate.EFORBIDDEN, "The clock can only be moved on a server started with --sandbox-clock.")
 	}
 	var req advanceClockRequest
-	if err := decodeJSON(r, &req, true); err != nil {
+	if err := decodeStrict(r, &req); err != nil {
 		return err
 	}
 	var p parcelgate.Problems
@@ -184,7 +184,7 @@ func (s *Server) takeSnapshot(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var req takeSnapshotRequest
-	if err := decodeJSON(r, &req, true); err != nil {
+	if err := decodeStrict(r, &req); err != nil {
 		return err
 	}
 	if err := parcelgate.ValidSnapshotName(req.Name); err != nil {
