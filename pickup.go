@@ -271,6 +271,38 @@ func SearchPickupPoints(q PickupQuery, now time.Time) []PickupPoint {
 	return out
 }
 
+// CountryPickupPoints answers q (validated) when it names no place and no
+// text: every point of q.Country that serves its service codes and is of
+// its types and capabilities, in name order, at most q.Limit, each with the
+// estimate of a parcel leaving the default departure area now (the
+// gateway's list of a country's points).
+func CountryPickupPoints(q PickupQuery, now time.Time) []PickupPoint {
+	out := []PickupPoint{}
+	for _, p := range pickupData().Points {
+		if p.Country == q.Country && p.matches(q) {
+			out = append(out, WithEstimation(p, now))
+		}
+	}
+	slices.SortStableFunc(out, func(a, b PickupPoint) int {
+		if c := strings.Compare(a.Name, b.Name); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ExternalID, b.ExternalID)
+	})
+	if len(out) > q.Limit {
+		out = out[:q.Limit]
+	}
+	return out
+}
+
+// WithEstimation is p with the estimated delivery date of a parcel handed
+// over at now in the default departure area (a search that does not say
+// where the parcel leaves from).
+func WithEstimation(p PickupPoint, now time.Time) PickupPoint {
+	p.Estimation = EstimateDelivery(now, departureArea("", ""), "", p).Format(time.DateOnly)
+	return p
+}
+
 func (p PickupPoint) matches(q PickupQuery) bool {
 	if len(q.ServiceCodes) > 0 && !slices.ContainsFunc(q.ServiceCodes, func(c string) bool { return slices.Contains(p.ServiceCodes, c) }) {
 		return false

@@ -190,6 +190,7 @@ func (s *Server) routes() {
 	s.inventoryRoutes()
 	s.catalogRoutes()
 	s.locationRoutes()
+	s.gatewayLocationRoutes()
 }
 
 // supportedVersion reports whether the gateway API version v is served.
