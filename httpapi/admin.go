@@ -134,6 +134,11 @@ func (g *versionGrant) UnmarshalJSON(b []byte) error {
 		*g = versionGrant{Version: name, Tier: 1}
 		return nil
 	}
+	if t := bytes.TrimSpace(b); len(t) == 0 || t[0] != '{' {
+		var p parcelgate.Problems
+		p.Add("versions", "each must be a version string or {version, tier}, not %s", t)
+		return p.Err()
+	}
 	var obj struct {
 		Version string `json:"version"`
 		Tier    *int   `json:"tier"`
