@@ -80,6 +80,26 @@ func CallerFrom(ctx context.Context) *Caller {
 	return c
 }
 
+type journalSubjectKey struct{}
+
+// WithJournalSubject returns ctx carrying name, which records the caller a
+// request is journaled under. The server's middleware puts it in the
+// context of every journaled request; requests without a token (the token
+// services, the console's sign-in) name their caller through
+// JournalUnder once they know whose credentials the request named.
+func WithJournalSubject(ctx context.Context, name func(*Caller)) context.Context {
+	return context.WithValue(ctx, journalSubjectKey{}, name)
+}
+
+// JournalUnder records c as the caller ctx's request is journaled under;
+// nothing when the request is not journaled or c is nil (credentials that
+// name no one are journaled nowhere a tenant can see).
+func JournalUnder(ctx context.Context, c *Caller) {
+	if name, ok := ctx.Value(journalSubjectKey{}).(func(*Caller)); ok && c != nil {
+		name(c)
+	}
+}
+
 // Clock is the one source of time of the server, per environment. Token
 // expiry, lockouts, EOS visibility, code retention and order timing all read
 // it with the environment they act in, so a sandbox can move one

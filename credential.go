@@ -135,6 +135,12 @@ type CredentialService interface {
 	RevokeServiceAccount(ctx context.Context, username string) error
 	// UnlockServiceAccount clears a lockout and the failure count.
 	UnlockServiceAccount(ctx context.Context, username string) error
+	// CredentialOwner returns who a gateway client ID (KindGateway) or a
+	// service account username (KindEcom) names, revoked ones included, as
+	// a Caller without roles or versions: the organization a token request
+	// naming it is journaled under, whether it succeeds or not. ENOTFOUND
+	// when nothing has that name.
+	CredentialOwner(ctx context.Context, kind CredentialKind, name string) (*Caller, error)
 }
 
 // NormalizeRoles checks roles and returns them sorted without duplicates.

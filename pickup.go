@@ -271,6 +271,38 @@ func SearchPickupPoints(q PickupQuery, now time.Time) []PickupPoint {
 	return out
 }
 
+// CountryPickupPoints answers q (validated) when it names no place and no
+// text: every point of q.Country that serves its service codes and is of
+// its types and capabilities, in name order, at most q.Limit, each with the
+// estimate of a parcel leaving the default departure area now (the
+// gateway's list of a country's points).
+func CountryPickupPoints(q PickupQuery, now time.Time) []PickupPoint {
+	out := []PickupPoint{}
+	for _, p := range pickupData().Points {
+		if p.Country == q.Country && p.matches(q) {
+			out = append(out, WithEstimation(p, now))
+		}
+	}
+	slices.SortStableFunc(out, func(a, b PickupPoint) int {
+		if c := strings.Compare(a.Name, b.Name); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ExternalID, b.ExternalID)
+	})
+	if len(out) > q.Limit {
+		out = out[:q.Limit]
+	}
+	return out
+}
+
+// WithEstimation is p with the estimated delivery date of a parcel handed
+// over at now in the default departure area (a search that does not say
+// where the parcel leaves from).
+func WithEstimation(p PickupPoint, now time.Time) PickupPoint {
+	p.Estimation = EstimateDelivery(now, departureArea("", ""), "", p).Format(time.DateOnly)
+	return p
+}
+
 func (p PickupPoint) matches(q PickupQuery) bool {
 	if len(q.ServiceCodes) > 0 && !slices.ContainsFunc(q.ServiceCodes, func(c string) bool { return slices.Contains(p.ServiceCodes, c) }) {
 		return false
@@ -451,49 +483,29 @@ func departureArea(countryFrom, postalCodeFrom string) PostalArea {
 	return a
 }
 
-// Delivery estimates: a parcel handed over on a business day before the
-// cut-off (Finnish time) leaves that day, otherwise on the next business
-// day; it then travels one business day up to 200 km, two up to 500 km and
-// three beyond, two more from abroad. Weekends are not business days;
-// public holidays are not modelled.
-const (
-	departureCutoffHour = 16
-	nearKm, farKm       = 200.0, 500.0
-	abroadExtraDays     = 2
-)
+// abroadExtraDays is what a parcel handed over abroad takes on top of its
+// promise from the departure area: it travels to Finland first.
+const abroadExtraDays = 2
 
 // EstimateDelivery returns the date (Finnish time, at midnight UTC) a
-// parcel handed over at now from the area from (in countryFrom; "" is
-// Finland) reaches the point p, by the rule above.
+// parcel handed over at now in the area from (in countryFrom; "" is
+// Finland) reaches the point p: the delivery time estimate's model
+// (EstimateDeliveryTime, decisions §19) for a Postal Parcel (2103) dropped
+// off in from's postal code area, with abroadExtraDays working days more
+// from abroad. One model answers the checkout's date and the estimation
+// API.
 func EstimateDelivery(now time.Time, from PostalArea, countryFrom string, p PickupPoint) time.Time {
-	local := finnishTime(now)
-	day := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, time.UTC)
-	if !businessDay(day) || local.Hour() >= departureCutoffHour {
-		day = nextBusinessDay(day)
-	}
-	km := distanceKm(from.Latitude, from.Longitude, p.Latitude, p.Longitude)
-	transit := 1
-	switch {
-	case km > farKm:
-		transit = 3
-	case km > nearKm:
-		transit = 2
-	}
+	at := finnishTime(EstimateDeliveryTime(EstimateRequest{
+		FromPostcode: from.PostalCode, FromCountry: "FI", ToPostcode: p.PostalCode, ToCountry: "FI",
+		Product: ServiceToPickupPoint, At: now, Phase: PhaseDroppedOff,
+	}))
+	day := time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, time.UTC)
 	if countryFrom != "" && countryFrom != "FI" {
-		transit += abroadExtraDays
-	}
-	for range transit {
-		day = nextBusinessDay(day)
+		for range abroadExtraDays {
+			day = nextDay(day, WorkingDay)
+		}
 	}
 	return day
-}
-
-func businessDay(d time.Time) bool { return d.Weekday() != time.Saturday && d.Weekday() != time.Sunday }
-
-func nextBusinessDay(d time.Time) time.Time {
-	for d = d.AddDate(0, 0, 1); !businessDay(d); d = d.AddDate(0, 0, 1) {
-	}
-	return d
 }
 
 // finnishTime is t in Finnish time (EET, UTC+2; EEST, UTC+3, from the last

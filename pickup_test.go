@@ -128,26 +128,42 @@ func TestSearchPickupPoints(t *testing.T) {
 	}
 }
 
-// The estimate: out the same business day before 16:00 Finnish time, else
-// the next; 1, 2 or 3 business days by distance; 2 more from abroad.
+// The checkout's date is the estimate model's (decisions §19) for a
+// Postal Parcel dropped off in the departure area: out the same working day
+// before 17:00 Finnish time, else the next; one delivery day to most of
+// Finland, two to northern Lapland; Finnish public holidays are no working
+// days; two more from abroad.
 func TestEstimateDelivery(t *testing.T) {
 	helsinkiPoint, _ := FindPickupPoint("0010001")
 	rovaniemiPoint, _ := FindPickupPoint("9610001")
 	vantaa := departureArea("", "")
-	for _, c := range []struct {
+	var lapland PickupPoint
+	for _, p := range pickupData().Points {
+		if p.PostalCode >= "98000" {
+			lapland = p
+			break
+		}
+	}
+	cases := []struct {
 		now, want   string
 		to          PickupPoint
 		countryFrom string
 	}{
 		{"2026-04-01 10:00 +0300", "2026-04-02", helsinkiPoint, ""},   // Wednesday morning: Thursday
-		{"2026-04-01 16:30 +0300", "2026-04-03", helsinkiPoint, ""},   // after the cut-off: Friday
-		{"2026-04-03 15:59 +0300", "2026-04-06", helsinkiPoint, ""},   // Friday: Monday
-		{"2026-04-04 09:00 +0300", "2026-04-07", helsinkiPoint, ""},   // Saturday: leaves Monday, Tuesday
-		{"2026-04-01 10:00 +0300", "2026-04-06", rovaniemiPoint, ""},  // over 500 km: 3 days
-		{"2026-04-01 10:00 +0300", "2026-04-06", helsinkiPoint, "SE"}, // from abroad: 1 + 2
-		{"2026-01-15 14:30 +0200", "2026-01-16", helsinkiPoint, ""},   // winter time, before the cut-off
-		{"2026-01-15 16:10 +0200", "2026-01-19", helsinkiPoint, ""},   // winter time, after it: Friday out, Monday in
-	} {
+		{"2026-04-01 17:30 +0300", "2026-04-07", helsinkiPoint, ""},   // after the cut-off: out Thursday, Good Friday to Easter Monday skipped
+		{"2026-04-02 16:59 +0300", "2026-04-07", helsinkiPoint, ""},   // Maundy Thursday: over Easter to Tuesday
+		{"2026-04-04 09:00 +0300", "2026-04-08", helsinkiPoint, ""},   // Easter Saturday: leaves Tuesday, Wednesday
+		{"2026-04-01 10:00 +0300", "2026-04-02", rovaniemiPoint, ""},  // southern Lapland: one day too
+		{"2026-04-01 10:00 +0300", "2026-04-08", helsinkiPoint, "SE"}, // from abroad: Thursday, then 2 working days after Easter
+		{"2026-01-15 16:30 +0200", "2026-01-16", helsinkiPoint, ""},   // winter time, before the cut-off
+		{"2026-01-15 17:10 +0200", "2026-01-19", helsinkiPoint, ""},   // winter time, after it: Friday out, Monday in
+	}
+	if lapland.ExternalID == "" {
+		t.Fatal("the data set has no point in northern Lapland")
+	}
+	cases = append(cases, cases[0])
+	cases[len(cases)-1].now, cases[len(cases)-1].want, cases[len(cases)-1].to = "2026-03-02 10:00 +0200", "2026-03-04", lapland // northern Lapland: two days
+	for _, c := range cases {
 		got := EstimateDelivery(helsinki(t, c.now), vantaa, c.countryFrom, c.to).Format(time.DateOnly)
 		if got != c.want {
 			t.Errorf("handed over %s to %s from %q: %s, want %s", c.now, c.to.PostOffice, c.countryFrom, got, c.want)

@@ -267,6 +267,8 @@ type request struct {
 	query   url.Values
 	url     string // absolute, instead of path and query (paging links)
 	body    any
+	// language is the Accept-Language of the call, when it asks for one.
+	language string
 	// idempotent overrides the method's own idempotency for retries:
 	// POSTs that are safe to repeat, PUTs that are not.
 	idempotent *bool
@@ -341,6 +343,9 @@ func (c *Client) do(ctx context.Context, r request, out any) error {
 			req.Header.Set("Content-Type", "application/json")
 		}
 		req.Header.Set("User-Agent", c.userAgent)
+		if r.language != "" {
+			req.Header.Set("Accept-Language", r.language)
+		}
 		req.Header.Set("X-Request-ID", requestID)
 		tok.SetAuthHeader(req)
 		resp, err := c.hc.Do(req)

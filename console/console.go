@@ -369,11 +369,18 @@ func (c *Console) signIn(w http.ResponseWriter, r *http.Request) {
 			switch {
 			case parcelgate.ErrorCode(err) == parcelgate.EUNAUTHORIZED:
 				f.Errors["password"] = "Wrong username or password, or the account is locked after too many failed attempts."
+				// Journaled under the account's organization (issue 25);
+				// an unknown username under none.
+				if owner, err := c.db.CredentialOwner(r.Context(), parcelgate.KindEcom, f.Username); err == nil {
+					parcelgate.JournalUnder(r.Context(), owner)
+				}
 			case err != nil:
 				c.fail(w, r, nil, err)
 				return
 			default:
 				username = acct.Username
+				parcelgate.JournalUnder(r.Context(), &parcelgate.Caller{Subject: acct.Username, OrgID: acct.OrgID, BusinessID: acct.BusinessID,
+					Environment: acct.Environment, Kind: parcelgate.KindEcom, Roles: acct.Roles})
 			}
 		}
 		kind = parcelgate.ConsoleAccount

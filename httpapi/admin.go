@@ -9,6 +9,7 @@ import (
 
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/auth"
+	"github.com/parcelgate/parcelgate/internal/jsonin"
 )
 
 // The operator API (decisions §9): organizations, the credentials of both token
@@ -102,7 +103,7 @@ type createOrganizationRequest struct {
 
 func (s *Server) createOrganization(w http.ResponseWriter, r *http.Request) error {
 	var req createOrganizationRequest
-	if err := decodeJSON(r, &req, true); err != nil {
+	if err := decodeStrict(r, &req); err != nil {
 		return err
 	}
 	var p parcelgate.Problems
@@ -118,44 +119,40 @@ func (s *Server) createOrganization(w http.ResponseWriter, r *http.Request) erro
 	return nil
 }
 
-// versionGrants reads the versions of a gateway client: each either a
-// version string (tier 1) or {version, tier}.
-type versionGrants []parcelgate.VersionGrant
+// versionGrant reads one version of a gateway client: a version string
+// (tier 1) or {version, tier}, the object read by the strict reader like
+// every operator body.
+type versionGrant parcelgate.VersionGrant
 
-func (v *versionGrants) UnmarshalJSON(b []byte) error {
-	var raw []json.RawMessage
-	if err := json.Unmarshal(b, &raw); err != nil {
+func (g *versionGrant) UnmarshalJSON(b []byte) error {
+	var name string
+	if json.Unmarshal(b, &name) == nil {
+		*g = versionGrant{Version: name, Tier: 1}
+		return nil
+	}
+	if t := bytes.TrimSpace(b); len(t) == 0 || t[0] != '{' {
+		var p parcelgate.Problems
+		p.Add("versions", "each must be a version string or {version, tier}, not %s", t)
+		return p.Err()
+	}
+	var obj struct {
+		Version string `json:"version"`
+		Tier    *int   `json:"tier"`
+	}
+	if err := jsonin.DecodeStrict(bytes.NewReader(b), &obj, jsonin.Default); err != nil {
 		return err
 	}
-	*v = versionGrants{}
-	for _, item := range raw {
-		var name string
-		if json.Unmarshal(item, &name) == nil {
-			*v = append(*v, parcelgate.VersionGrant{Version: name, Tier: 1})
-			continue
-		}
-		var g struct {
-			Version string `json:"version"`
-			Tier    *int   `json:"tier"`
-		}
-		dec := json.NewDecoder(bytes.NewReader(item))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&g); err != nil {
-			return err
-		}
-		grant := parcelgate.VersionGrant{Version: g.Version, Tier: 1}
-		if g.Tier != nil {
-			grant.Tier = *g.Tier
-		}
-		*v = append(*v, grant)
+	*g = versionGrant{Version: obj.Version, Tier: 1}
+	if obj.Tier != nil {
+		g.Tier = *obj.Tier
 	}
 	return nil
 }
 
 type createGatewayClientRequest struct {
-	Environment string        `json:"environment"`
-	BusinessID  string        `json:"businessId"`
-	Versions    versionGrants `json:"versions"`
+	Environment string         `json:"environment"`
+	BusinessID  string         `json:"businessId"`
+	Versions    []versionGrant `json:"versions"`
 }
 
 // createGatewayClient makes a gateway client as the console does, by
@@ -163,11 +160,19 @@ type createGatewayClientRequest struct {
 // the body.
 func (s *Server) createGatewayClient(w http.ResponseWriter, r *http.Request) error {
 	var req createGatewayClientRequest
-	if err := decodeJSON(r, &req, true); err != nil {
+	if err := decodeStrict(r, &req); err != nil {
 		return err
 	}
+	// nil (absent) grants every served version; [] grants none (refused).
+	var grants []parcelgate.VersionGrant
+	if req.Versions != nil {
+		grants = make([]parcelgate.VersionGrant, 0, len(req.Versions))
+		for _, g := range req.Versions {
+			grants = append(grants, parcelgate.VersionGrant(g))
+		}
+	}
 	c, err := auth.CreateGatewayClient(r.Context(), s.store, &parcelgate.GatewayClientRequest{
-		Environment: req.Environment, BusinessID: req.BusinessID, Versions: req.Versions}, s.cfg.Versions)
+		Environment: req.Environment, BusinessID: req.BusinessID, Versions: grants}, s.cfg.Versions)
 	if err != nil {
 		return err
 	}
@@ -189,7 +194,7 @@ type createServiceAccountRequest struct {
 // checks the body.
 func (s *Server) createServiceAccount(w http.ResponseWriter, r *http.Request) error {
 	var req createServiceAccountRequest
-	if err := decodeJSON(r, &req, true); err != nil {
+	if err := decodeStrict(r, &req); err != nil {
 		return err
 	}
 	a, err := auth.CreateServiceAccount(r.Context(), s.store, &parcelgate.ServiceAccountRequest{
@@ -213,7 +218,7 @@ type createCatalogRequest struct {
 
 func (s *Server) createCatalog(w http.ResponseWriter, r *http.Request) error {
 	var req createCatalogRequest
-	if err := decodeJSON(r, &req, true); err != nil {
+	if err := decodeStrict(r, &req); err != nil {
 		return err
 	}
 	var p parcelgate.Problems

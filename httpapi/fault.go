@@ -137,7 +137,7 @@ type createFaultRequest struct {
 
 func (s *Server) createFault(w http.ResponseWriter, r *http.Request) error {
 	var req createFaultRequest
-	if err := decodeJSON(r, &req, true); err != nil {
+	if err := decodeStrict(r, &req); err != nil {
 		return err
 	}
 	env, err := s.sandboxControl(req.Environment, parcelgate.ControlFault)

@@ -178,15 +178,19 @@ func (s *Server) listSupplierBalances(w http.ResponseWriter, r *http.Request) er
 // matches the rest) answers the removed balances. The body form, an array
 // of {productExternalId, catalogExternalId, retailerId} as the warehouse
 // plugin sends it, applies each entry on its own and answers the entries
-// not applied, as PUT /inventory does.
+// not applied, as PUT /inventory does. A body of "" or null is no body.
 func (s *Server) deleteBalances(w http.ResponseWriter, r *http.Request) error {
 	c := caller(r)
 	q := r.URL.Query()
-	if !q.Has("productExternalId") && r.ContentLength != 0 {
-		v, err := readTree(r)
-		if err != nil {
+	var v any
+	var body bool
+	if !q.Has("productExternalId") {
+		var err error
+		if v, body, err = readOptionalTree(r); err != nil {
 			return err
 		}
+	}
+	if body {
 		rs, bad, err := readRemovals(v, c.BusinessID)
 		if err != nil {
 			return err

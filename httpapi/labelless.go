@@ -108,7 +108,7 @@ func record(sc *parcelgate.SendingCode) SendingCodeRecord {
 // the same one on every call while it is active (spec 4.1).
 func (s *Server) createSendingCode(w http.ResponseWriter, r *http.Request) error {
 	var req sendingCodeRequest
-	if err := decodeJSON(r, &req, true); err != nil {
+	if err := decodeStrict(r, &req); err != nil {
 		return err
 	}
 	var tn string

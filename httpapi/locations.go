@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"net/url"
 	"strconv"
 
 	"github.com/parcelgate/parcelgate"
@@ -46,14 +47,7 @@ func (s *Server) searchPickupPoints(w http.ResponseWriter, r *http.Request) erro
 		PostalCodeFrom: q.Get("postalCodeFrom"),
 	}
 	var p parcelgate.Problems
-	if v := q.Get("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > parcelgate.MaxPickupLimit {
-			p.Add("limit", "must be a whole number from 1 to %d, not %q", parcelgate.MaxPickupLimit, v)
-		} else {
-			pq.Limit = n
-		}
-	}
+	pq.Limit = pickupLimit(q, &p)
 	if err := pq.Validate(); err != nil {
 		p.AddFields(parcelgate.ErrorFields(err)...)
 	}
@@ -62,4 +56,28 @@ func (s *Server) searchPickupPoints(w http.ResponseWriter, r *http.Request) erro
 	}
 	writeJSON(w, http.StatusOK, parcelgate.SearchPickupPoints(pq, s.clock.Now(caller(r).Environment)))
 	return nil
+}
+
+// pickupLimit reads how many points a search wants: limit, or size, the
+// name the provider's PHP library sends (decisions §19:
+// the two are one parameter; given both, they must agree). 0 is the
+// default.
+func pickupLimit(q url.Values, p *parcelgate.Problems) int {
+	n := 0
+	for _, name := range []string{"limit", "size"} {
+		v := q.Get(name)
+		if v == "" {
+			continue
+		}
+		m, err := strconv.Atoi(v)
+		switch {
+		case err != nil || m < 1 || m > parcelgate.MaxPickupLimit:
+			p.Add(name, "must be a whole number from 1 to %d, not %q", parcelgate.MaxPickupLimit, v)
+		case n != 0 && m != n:
+			p.Add(name, "is another name of limit; give one of them, or the same number in both")
+		default:
+			n = m
+		}
+	}
+	return n
 }

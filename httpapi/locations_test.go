@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -210,6 +211,30 @@ func TestLocationsAsThePluginCalls(t *testing.T) {
 		}
 		if pts[0].Estimation <= machine {
 			t.Errorf("estimation %s is not later than the machine clock's %s", pts[0].Estimation, machine)
+		}
+	})
+}
+
+// The provider's PHP library searches pick-up points with size=5 and wants
+// five: size is another name of limit (decisions §19); given both, they must
+// agree.
+func TestPickupPointsSizeAsThePHPLibrary(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		tok := e.EcomToken(parcelgate.Production, shopID, parcelgate.RoleMerchant)
+		var pts []pluginPoint
+		e.Do(apitest.Request{Method: "GET", Bearer: tok, Path: "/ecommerce/v3/pickup-points?postalCode=00100&size=5"}).Expect(200).JSON(&pts)
+		if len(pts) != 5 {
+			t.Fatalf("size=5: %d points", len(pts))
+		}
+		e.Do(apitest.Request{Method: "GET", Bearer: tok, Path: "/ecommerce/v3/pickup-points?postalCode=00100&size=3&limit=3"}).Expect(200).JSON(&pts)
+		if len(pts) != 3 {
+			t.Fatalf("size=3&limit=3: %d points", len(pts))
+		}
+		for _, q := range []string{"size=0", "size=x", "size=101", "size=3&limit=4"} {
+			r := e.Do(apitest.Request{Method: "GET", Bearer: tok, Path: "/ecommerce/v3/pickup-points?postalCode=00100&" + q}).Expect(400)
+			if !strings.Contains(string(r.Body), `"size"`) && !strings.Contains(string(r.Body), `"limit"`) {
+				t.Errorf("%s: %s", q, r.Body)
+			}
 		}
 	})
 }

@@ -15,6 +15,8 @@ import (
 
 	"github.com/klauspost/compress/gzhttp"
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/parcelgate/parcelgate"
 )
 
 type metrics struct {
@@ -176,6 +178,7 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 		var jr *journalRecord
 		if st.journaled {
 			jr = &st.journal
+			ctx = parcelgate.WithJournalSubject(ctx, func(c *parcelgate.Caller) { jr.caller = c })
 		}
 		_, pattern := mux.Handler(r)
 		prefix, mounted := s.mounted(r.URL.Path)

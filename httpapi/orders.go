@@ -1,10 +1,7 @@
 package httpapi
 
 import (
-	"bufio"
 	"context"
-	"errors"
-	"io"
 	"net/http"
 	"strings"
 
@@ -34,30 +31,6 @@ func (s *Server) orderRoutes() {
 // readTree) for the caller.
 func readOrderRequest(r *http.Request, tree any) (*parcelgate.OrderRequest, error) {
 	return decodeOrderRequest(tree, caller(r).BusinessID)
-}
-
-// readOptionalTree is readTree for a body that may be empty (or only
-// white space): ok false then.
-func readOptionalTree(r *http.Request) (tree any, ok bool, err error) {
-	br := bufio.NewReader(r.Body)
-	for {
-		c, err := br.ReadByte()
-		if errors.Is(err, io.EOF) {
-			return nil, false, nil
-		}
-		if err != nil {
-			return nil, false, jsonError(err)
-		}
-		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
-			br.UnreadByte()
-			break
-		}
-	}
-	if err := requireJSON(r, false); err != nil {
-		return nil, false, err
-	}
-	tree, err = jsonin.Decode(br, jsonin.Default)
-	return tree, err == nil, err
 }
 
 func (s *Server) createOrder(w http.ResponseWriter, r *http.Request) error {
@@ -287,10 +260,7 @@ type setOrderStatusRequest struct {
 // only way orders move under --fulfillment manual.
 func (s *Server) setOrderStatus(w http.ResponseWriter, r *http.Request) error {
 	var req setOrderStatusRequest
-	if err := requireJSON(r, true); err != nil {
-		return err
-	}
-	if err := jsonin.DecodeStrict(r.Body, &req, jsonin.Default); err != nil {
+	if err := decodeStrict(r, &req); err != nil {
 		return err
 	}
 	var p parcelgate.Problems

@@ -914,3 +914,50 @@ func TestOrderNoOversell(t *testing.T) {
 		}
 	})
 }
+
+// The provider's PHP library reopens a cancelled order with POST
+// /orders/{id} and the JSON text "" as its body (it JSON-encodes an empty
+// string): "" and null are no body, so the order is sent again with its
+// stored content, as a bodiless reopen is (decisions §19). DELETE with the
+// same body cancels, as it always did.
+func TestOrderReopenAsThePHPLibrary(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		m := newMerchant(t, e, parcelgate.Production, merchantBID)
+		o := m.create(m.orderBody("PHP1", 2))
+		for _, body := range []string{`""`, `null`, ` "" `, "\n null\n"} {
+			var c parcelgate.Order
+			m.do("DELETE", "/ecommerce/v3/orders/"+o.ExternalID, body).Expect(200).JSON(&c)
+			if c.Status.Value != parcelgate.OrderCancelled {
+				t.Fatalf("cancelled with %q: %s", body, c.Status.Value)
+			}
+			var re parcelgate.Order
+			m.do("POST", "/ecommerce/v3/orders/"+o.ExternalID, body).Expect(200).JSON(&re)
+			if re.Status.Value != parcelgate.OrderCreated || re.ID != o.ID || re.Rows[0].Quantity != 2 {
+				t.Fatalf("reopened with %q: %+v", body, re)
+			}
+		}
+		// Any other value that is no object is still refused, naming the body.
+		m.do("DELETE", "/ecommerce/v3/orders/"+o.ExternalID, nil).Expect(200)
+		for _, body := range []string{`"x"`, `0`, `[]`, `false`} {
+			r := m.do("POST", "/ecommerce/v3/orders/"+o.ExternalID, body).Expect(400)
+			if !strings.Contains(string(r.Body), "(body)") {
+				t.Errorf("%s: %s", body, r.Body)
+			}
+		}
+	})
+}
+
+// DELETE /inventory/balances takes its body or its query; a body of "" or
+// null is no body, so the query form's rule applies (productExternalId is
+// required) rather than "must be an array".
+func TestDeleteBalancesEmptyJSONBody(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		m := newMerchant(t, e, parcelgate.Production, merchantBID)
+		for _, body := range []string{`""`, `null`} {
+			r := m.do("DELETE", "/v3/inventory/balances", body).Expect(400)
+			if !strings.Contains(string(r.Body), "productExternalId") {
+				t.Errorf("%s: %s", body, r.Body)
+			}
+		}
+	})
+}

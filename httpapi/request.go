@@ -1,9 +1,8 @@
 package httpapi
 
 import (
-	"encoding/json"
+	"bufio"
 	"errors"
-	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -37,43 +36,25 @@ func requireJSON(r *http.Request, strict bool) error {
 	return parcelgate.Errorf(parcelgate.EUNSUPPORTED, "Content-Type must be application/json, not %s.", ct)
 }
 
-// decodeJSON reads the request body into v, through jsonin: one pass that
-// stops at the first breach of jsonin.Default's limits (so a hostile body
-// costs its size and no more), refusing invalid UTF-8 and NUL in every
-// string and key. strict refuses unknown fields (the gateway and operator
-// surfaces); the ecom surface ignores them (decisions §8). Every problem names
-// the JSON path of its value.
-func decodeJSON(r *http.Request, v any, strict bool) error {
-	if !strict {
-		raw, err := readBody(r)
-		if err != nil {
-			return err
-		}
-		if err := json.Unmarshal(raw, v); err != nil {
-			return jsonError(err)
-		}
-		return nil
-	}
-	if err := requireJSON(r, strict); err != nil {
+// The two readers of request bodies, both through internal/jsonin (one
+// pass that stops at the first breach of jsonin.Default's limits, so a
+// hostile body costs its size and no more, refusing invalid UTF-8 and NUL
+// in every string and key, every problem naming the JSON path of its
+// value):
+//
+//   - decodeStrict, of the gateway and operator surfaces, decodes into a
+//     struct and refuses unknown fields;
+//   - readTree (and readOptionalTree), of the ecom surface, reads a tree
+//     that the domain's decoders pick typed inputs out of, ignoring unknown
+//     fields (decisions §8) and reporting every field problem at once.
+
+// decodeStrict reads the request body into v: Content-Type must be JSON
+// (spec 4) and every field must be one of v's.
+func decodeStrict(r *http.Request, v any) error {
+	if err := requireJSON(r, true); err != nil {
 		return err
 	}
 	return bodyError(jsonin.DecodeStrict(r.Body, v, jsonin.Default))
-}
-
-// readBody reads a lenient ecom JSON body whole, checked by jsonin (limits,
-// UTF-8, NUL) while it is read, for the domain's parsers, which report
-// every field problem at once.
-func readBody(r *http.Request) ([]byte, error) {
-	if err := requireJSON(r, false); err != nil {
-		return nil, err
-	}
-	// Into a RawMessage, strictness refuses nothing more; the bytes come
-	// back only once every limit and text check has passed.
-	var raw json.RawMessage
-	if err := jsonin.DecodeStrict(r.Body, &raw, jsonin.Default); err != nil {
-		return nil, bodyError(err)
-	}
-	return raw, nil
 }
 
 // readTree reads a lenient ecom JSON body into jsonin's tree, with the
@@ -86,6 +67,47 @@ func readTree(r *http.Request) (any, error) {
 	v, err := jsonin.Decode(r.Body, jsonin.Default)
 	return v, bodyError(err)
 }
+
+// readOptionalTree is readTree for a route whose body is optional: an
+// empty body (or only white space), and a body that is JSON null or the
+// empty string "", are no body, present false. A client library that
+// JSON-encodes "no data" sends "" (the provider's PHP library reopening an
+// order does), and null is the other spelling of nothing (decisions §19).
+func readOptionalTree(r *http.Request) (tree any, present bool, err error) {
+	br := bufio.NewReader(r.Body)
+	for {
+		c, err := br.ReadByte()
+		if errors.Is(err, io.EOF) {
+			return nil, false, nil
+		}
+		if err != nil {
+			// The reader hands a read failure, the body cap among them,
+			// to jsonin, which names it.
+			br = bufio.NewReader(errReader{err})
+			break
+		}
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			br.UnreadByte()
+			break
+		}
+	}
+	if err := requireJSON(r, false); err != nil {
+		return nil, false, err
+	}
+	tree, err = jsonin.Decode(br, jsonin.Default)
+	if err != nil {
+		return nil, false, bodyError(err)
+	}
+	if tree == nil || tree == "" {
+		return nil, false, nil
+	}
+	return tree, true, nil
+}
+
+// errReader fails every read with err.
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
 // The field messages of jsonin's two refusals of a value inside
 // well-formed JSON (TestJSONBodyErrors pins them).
@@ -124,33 +146,4 @@ func commaValues(q url.Values, name string) []string {
 		}
 	}
 	return out
-}
-
-func jsonError(err error) error {
-	if maxErr, ok := errors.AsType[*http.MaxBytesError](err); ok {
-		return parcelgate.Errorf(parcelgate.ETOOLARGE, "The request body is over the limit of %d bytes.", maxErr.Limit)
-	}
-	if errors.Is(err, io.EOF) {
-		return decodeError{parcelgate.Errorf(parcelgate.EINVALID, "The request body is empty; a JSON value is required.")}
-	}
-	if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
-		field := te.Field
-		if field == "" {
-			field = "(body)"
-		}
-		e := &parcelgate.Error{Code: parcelgate.EINVALID,
-			Message: fmt.Sprintf("%s: must be %s, not %s.", field, parcelgate.JSONTypeName(te.Type.Kind().String()), te.Value),
-			Fields:  []parcelgate.FieldError{{Field: field, Message: fmt.Sprintf("must be %s, not %s", parcelgate.JSONTypeName(te.Type.Kind().String()), te.Value)}}}
-		return decodeError{e}
-	}
-	if se, ok := errors.AsType[*json.SyntaxError](err); ok {
-		return decodeError{parcelgate.Errorf(parcelgate.EINVALID, "The request body is not valid JSON at byte %d: %s.", se.Offset, se.Error())}
-	}
-	msg := err.Error()
-	if f, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
-		f = strings.Trim(f, `"`)
-		return &parcelgate.Error{Code: parcelgate.EINVALID, Message: fmt.Sprintf("Unknown field %q.", f),
-			Fields: []parcelgate.FieldError{{Field: f, Message: "is not a field of this request"}}}
-	}
-	return decodeError{parcelgate.Errorf(parcelgate.EINVALID, "The request body is not valid JSON: %s.", strings.TrimPrefix(msg, "json: "))}
 }

@@ -28,6 +28,7 @@ func (s *Server) sandboxRoutes() {
 	s.handle("POST "+org+"/snapshots", s.admin(s.takeSnapshot))
 	s.handle("GET "+org+"/snapshots", s.admin(s.listSnapshots))
 	s.handle("POST "+org+"/snapshots/{name}/restore", s.admin(s.restoreSnapshot))
+	s.handle("GET "+org+"/snapshots/{name}", s.admin(s.getSnapshot))
 	s.handle("DELETE "+org+"/snapshots/{name}", s.admin(s.dropSnapshot))
 	s.handle("POST /admin/v1/demo/reset", s.admin(s.resetDemo))
 	s.faultRoutes()
@@ -105,7 +106,7 @@ func (s *Server) advanceClock(w http.ResponseWriter, r *http.Request) error {
 		return parcelgate.Errorf(parcelgate.EFORBIDDEN, "This server's clock cannot be moved.")
 	}
 	var req advanceClockRequest
-	if err := decodeJSON(r, &req, true); err != nil {
+	if err := decodeStrict(r, &req); err != nil {
 		return err
 	}
 	env, err := s.sandboxControl(req.Environment, parcelgate.ControlClock)
@@ -193,7 +194,7 @@ func (s *Server) takeSnapshot(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var req takeSnapshotRequest
-	if err := decodeJSON(r, &req, true); err != nil {
+	if err := decodeStrict(r, &req); err != nil {
 		return err
 	}
 	if err := parcelgate.ValidSnapshotName(req.Name); err != nil {
@@ -218,6 +219,28 @@ func (s *Server) listSnapshots(w http.ResponseWriter, r *http.Request) error {
 	}
 	writeJSON(w, http.StatusOK, List[*parcelgate.Snapshot]{snaps})
 	return nil
+}
+
+// getSnapshot answers one snapshot: its name, when it was taken, its
+// environment and its object counts (issue 25); 404 as a missing one when
+// the organization has none of that name.
+func (s *Server) getSnapshot(w http.ResponseWriter, r *http.Request) error {
+	env, err := envParam(r)
+	if err != nil {
+		return err
+	}
+	snaps, err := s.store.ListSnapshots(r.Context(), env, r.PathValue("businessId"))
+	if err != nil {
+		return err
+	}
+	name := r.PathValue("name")
+	for _, snap := range snaps {
+		if snap.Name == name {
+			writeJSON(w, http.StatusOK, snap)
+			return nil
+		}
+	}
+	return parcelgate.Errorf(parcelgate.ENOTFOUND, "snapshot %s of %s not found", name, r.PathValue("businessId"))
 }
 
 func (s *Server) restoreSnapshot(w http.ResponseWriter, r *http.Request) error {

@@ -55,10 +55,11 @@ func TestRequestJournal(t *testing.T) {
 			!strings.Contains(entry.RequestBody, tenantA+"-J1") || !strings.Contains(entry.ResponseBody, `"Created"`) || entry.LatencyMs <= 0 {
 			t.Fatalf("entry %+v", entry)
 		}
-		// Every call is written: each tenant's two stock PUTs (newMerchant),
-		// A's three calls and B's one.
-		if !waitWithin(t, 5*time.Second, func() bool { return len(journalOf(t, a, "environment=test").Content) == 8 }) {
-			t.Fatalf("journal: %d calls, want 8", len(journalOf(t, a, "environment=test").Content))
+		// Every call is written: each tenant's token call and two stock
+		// PUTs (newMerchant; token calls are journaled under the
+		// organization they name, issue 25), A's three calls and B's one.
+		if !waitWithin(t, 5*time.Second, func() bool { return len(journalOf(t, a, "environment=test").Content) == 10 }) {
+			t.Fatalf("journal: %d calls, want 10", len(journalOf(t, a, "environment=test").Content))
 		}
 		var list parcelgate.JournalEntry
 		a.Admin("GET", "/admin/v1/requests/journal-list-1", nil).Expect(http.StatusOK).JSON(&list)
@@ -67,7 +68,7 @@ func TestRequestJournal(t *testing.T) {
 		}
 
 		all := journalOf(t, a, "environment=test&businessId="+tenantA)
-		if len(all.Content) != 5 || all.Content[0].Status != 503 || all.Content[0].RequestBody != "" || all.Content[4].Route != "/ecommerce/v3/inventory" {
+		if len(all.Content) != 6 || all.Content[0].Status != 503 || all.Content[0].RequestBody != "" || all.Content[4].Route != "/ecommerce/v3/inventory" {
 			t.Fatalf("tenant A's journal, newest first without bodies: %+v", all.Content)
 		}
 		if got := journalOf(t, a, "environment=test&businessId="+tenantA+"&status=5xx"); len(got.Content) != 1 || got.Content[0].Status != 503 {
@@ -76,7 +77,7 @@ func TestRequestJournal(t *testing.T) {
 		if got := journalOf(t, a, "environment=test&businessId="+tenantA+"&status=200&route=/ecommerce/v3/order"); len(got.Content) != 1 || got.Content[0].RequestID != "journal-order-1" {
 			t.Errorf("status and route: %+v", got.Content)
 		}
-		if got := journalOf(t, a, "environment=test&businessId="+tenantB); len(got.Content) != 3 || got.Content[0].BusinessID != tenantB {
+		if got := journalOf(t, a, "environment=test&businessId="+tenantB); len(got.Content) != 4 || got.Content[0].BusinessID != tenantB {
 			t.Errorf("tenant B's journal: %+v", got.Content)
 		}
 		// The organization exists only in test.
@@ -91,7 +92,7 @@ func TestRequestJournal(t *testing.T) {
 		if got := journalOf(t, a, "environment=test&from="+start.Format(time.RFC3339Nano)+"&to="+future); len(got.Content) != 4 {
 			t.Errorf("from start to the future: %d entries", len(got.Content))
 		}
-		// Paging: pages of three walk all eight calls once, newest first.
+		// Paging: pages of three walk all ten calls once, newest first.
 		var seen []string
 		for next := ""; ; {
 			q := "environment=test&limit=3"
@@ -106,7 +107,7 @@ func TestRequestJournal(t *testing.T) {
 				break
 			}
 		}
-		if len(seen) != 8 || seen[2] != "journal-list-1" || seen[3] != "journal-order-1" {
+		if len(seen) != 10 || seen[2] != "journal-list-1" || seen[3] != "journal-order-1" {
 			t.Fatalf("paged through %v", seen)
 		}
 	})

@@ -216,3 +216,25 @@ func TestDemoReset(t *testing.T) {
 		}
 	})
 }
+
+// Issue 25: GET .../snapshots/{name} answers the snapshot (name, created,
+// environment, object counts); another organization's snapshot, another
+// environment's, and a missing name answer 404 alike.
+func TestGetSnapshot(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		a := newMerchant(t, e, parcelgate.Test, tenantA)
+		newMerchant(t, e, parcelgate.Test, tenantB)
+		a.create(a.orderBody("S1", 1))
+		var taken, got parcelgate.Snapshot
+		e.Admin("POST", orgPath(tenantA, "/snapshots"), map[string]any{"name": "before-test"}).Expect(http.StatusCreated).JSON(&taken)
+		e.Admin("GET", orgPath(tenantA, "/snapshots/before-test"), nil).Expect(http.StatusOK).JSON(&got)
+		if got.Name != "before-test" || got.Environment != parcelgate.Test || got.BusinessID != tenantA || !got.CreatedAt.Equal(taken.CreatedAt) ||
+			got.Objects != taken.Objects || got.Objects == 0 || got.Tables["orders"] != 1 {
+			t.Fatalf("snapshot %+v, taken %+v", got, taken)
+		}
+		e.Admin("GET", orgPath(tenantB, "/snapshots/before-test"), nil).Expect(http.StatusNotFound)
+		e.Admin("GET", orgPath(tenantA, "/snapshots/no-such"), nil).Expect(http.StatusNotFound)
+		e.Admin("GET", "/admin/v1/organizations/"+tenantA+"/snapshots/before-test?environment=production", nil).Expect(http.StatusNotFound)
+		e.Do(apitest.Request{Method: "GET", Path: orgPath(tenantA, "/snapshots/before-test")}).Expect(http.StatusUnauthorized)
+	})
+}

@@ -202,6 +202,7 @@ func (s *Server) routes() {
 	s.inventoryRoutes()
 	s.catalogRoutes()
 	s.locationRoutes()
+	s.gatewayLocationRoutes()
 }
 
 // supportedVersion reports whether the gateway API version v is served.

@@ -38,7 +38,7 @@ type parcelRequest struct {
 // every problem of the body in one EINVALID error.
 func parseShipmentRequest(r *http.Request) (*parcelgate.Shipment, error) {
 	var req shipmentRequest
-	if err := decodeJSON(r, &req, true); err != nil {
+	if err := decodeStrict(r, &req); err != nil {
 		return nil, err
 	}
 	var p parcelgate.Problems
@@ -112,7 +112,7 @@ type deliverShipmentRequest struct {
 // moves to.
 func (s *Server) setShipmentStatus(w http.ResponseWriter, r *http.Request) error {
 	var req deliverShipmentRequest
-	if err := decodeJSON(r, &req, true); err != nil {
+	if err := decodeStrict(r, &req); err != nil {
 		return err
 	}
 	var p parcelgate.Problems

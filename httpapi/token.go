@@ -69,6 +69,17 @@ func (s *Server) gatewayToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	form := r.PostForm
+	// The call is journaled under the organization of the client it names,
+	// whether it gets a token or not (issue 25: "why does my token call
+	// fail" is a lookup); the secret is redacted from the journaled form.
+	var named string
+	var issued *parcelgate.Caller
+	defer func() { s.journalCredential(r, parcelgate.KindGateway, named, issued) }()
+	if id, _, ok := r.BasicAuth(); ok {
+		named, _ = url.QueryUnescape(id)
+	} else {
+		named = form.Get("client_id")
+	}
 	for _, f := range []string{"grant_type", "client_id", "client_secret"} {
 		if len(form[f]) > 1 {
 			oauthError(w, http.StatusBadRequest, "invalid_request", f+" is given more than once.")
@@ -136,11 +147,12 @@ func (s *Server) gatewayToken(w http.ResponseWriter, r *http.Request) {
 			targets[g.Version] = GatewayTarget{URL: base + "/" + g.Version, Tier: g.Tier}
 		}
 	}
-	tok, err := s.keys.Seal(&parcelgate.Caller{
+	issued = &parcelgate.Caller{
 		Subject: client.ClientID, OrgID: client.OrgID, BusinessID: client.BusinessID,
 		Environment: client.Environment, Kind: parcelgate.KindGateway, Versions: grants,
 		IssuedAt: now, ExpiresAt: now.Add(parcelgate.TokenLifetime),
-	})
+	}
+	tok, err := s.keys.Seal(issued)
 	if err != nil {
 		s.writeError(w, r, gatewaySurface, err)
 		return
@@ -192,6 +204,8 @@ func (s *Server) ecomToken(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	username, password, ok := basicAuth(r)
+	var issued *parcelgate.Caller
+	defer func() { s.journalCredential(r, parcelgate.KindEcom, username, issued) }()
 	if !ok {
 		badCredentials(s, w, r)
 		return
@@ -210,17 +224,35 @@ func (s *Server) ecomToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := s.clock.Now(acct.Environment)
-	tok, err := s.keys.Seal(&parcelgate.Caller{
+	issued = &parcelgate.Caller{
 		Subject: acct.Username, OrgID: acct.OrgID, BusinessID: acct.BusinessID,
 		Environment: acct.Environment, Kind: parcelgate.KindEcom, Roles: acct.Roles,
 		IssuedAt: now, ExpiresAt: now.Add(parcelgate.TokenLifetime),
-	})
+	}
+	tok, err := s.keys.Seal(issued)
 	if err != nil {
 		s.writeError(w, r, ecomSurface, err)
 		return
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	writeJSON(w, http.StatusOK, EcomToken{AccessToken: tok, TokenType: "bearer", ExpiresIn: int(parcelgate.TokenLifetime.Seconds()), Scope: "internal"})
+}
+
+// journalCredential names the caller a token request is journaled under:
+// the one a token was issued to, else the owner of the credential the
+// request named (looked up only when the journal is on). A name that is no
+// credential's is journaled nowhere a tenant can see.
+func (s *Server) journalCredential(r *http.Request, kind parcelgate.CredentialKind, named string, issued *parcelgate.Caller) {
+	if issued != nil {
+		parcelgate.JournalUnder(r.Context(), issued)
+		return
+	}
+	if named == "" || !stateOf(r.Context()).journaled || parcelgate.TextProblem(named) != "" || len(named) > 200 {
+		return
+	}
+	if owner, err := s.store.CredentialOwner(r.Context(), kind, named); err == nil {
+		parcelgate.JournalUnder(r.Context(), owner)
+	}
 }
 
 // badCredentials is the one answer to every failed login (spec 7).

@@ -63,6 +63,31 @@ func (db *DB) AuthenticateGatewayClient(ctx context.Context, clientID, secret st
 	return c, nil
 }
 
+// CredentialOwner answers who a client ID or username names (see
+// parcelgate.CredentialService), revoked credentials included.
+func (db *DB) CredentialOwner(ctx context.Context, kind parcelgate.CredentialKind, name string) (*parcelgate.Caller, error) {
+	var q string
+	switch kind {
+	case parcelgate.KindGateway:
+		q = `SELECT o.id, o.business_id, o.environment FROM gateway_clients c JOIN organizations o ON o.id = c.org_id WHERE c.client_id = ?`
+	case parcelgate.KindEcom:
+		q = `SELECT o.id, o.business_id, o.environment FROM service_accounts a JOIN organizations o ON o.id = a.org_id WHERE a.username = ?`
+	default:
+		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "no %s credential %s", kind, name)
+	}
+	c := &parcelgate.Caller{Subject: name, Kind: kind}
+	var env string
+	err := db.queryRow(ctx, q, name).Scan(&c.OrgID, &c.BusinessID, &env)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "no %s credential %s", kind, name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	c.Environment = parcelgate.Environment(env)
+	return c, nil
+}
+
 func (db *DB) ListGatewayClients(ctx context.Context, env parcelgate.Environment) ([]*parcelgate.GatewayClient, error) {
 	rows, err := db.query(ctx, `SELECT `+gatewayClientColumns+` FROM gateway_clients c JOIN organizations o ON o.id = c.org_id WHERE o.environment = ? AND c.revoked_at = 0 ORDER BY o.business_id, c.client_id`, string(env))
 	if err != nil {

@@ -136,6 +136,8 @@ var adminCommands = []adminCmd{
 		}},
 	{name: "snapshots", args: "BUSINESS_ID", short: "List the snapshots of an organization",
 		method: "GET", path: "/admin/v1/organizations/{arg}/snapshots", fields: []adminField{envField}},
+	{name: "show-snapshot", args: "BUSINESS_ID", short: "Show one snapshot of an organization: when it was taken, its environment and object counts",
+		method: "GET", path: "/admin/v1/organizations/{arg}/snapshots/{name}", fields: []adminField{queryEnvField, snapshotField}},
 	{name: "restore", args: "BUSINESS_ID", short: "Put the data of an organization back as a snapshot saved it",
 		method: "POST", path: "/admin/v1/organizations/{arg}/snapshots/{name}/restore", fields: []adminField{mustQueryEnvField, snapshotField}},
 	{name: "drop-snapshot", args: "BUSINESS_ID", short: "Delete a snapshot of an organization",

@@ -37,6 +37,14 @@ func TestAdminSandboxCLI(t *testing.T) {
 	must(`"orders": 1`, "reset", "--env", "test", "1234567-1")
 	must(`"orders": 1`, "restore", "--env", "test", "--name", "demo", "1234567-1")
 	must(`"name": "mine"`, "snapshot", "--env", "test", "--name", "mine", "1234567-1")
+	// Issue 25: one snapshot, with its environment and object counts.
+	shown := must(`"name": "mine"`, "show-snapshot", "--env", "test", "--name", "mine", "1234567-1")
+	if !strings.Contains(shown, `"environment": "test"`) || !strings.Contains(shown, `"objects":`) || !strings.Contains(shown, `"createdAt":`) {
+		t.Fatalf("show-snapshot: %s", shown)
+	}
+	if _, err := cli("show-snapshot", "--env", "test", "--name", "nope", "1234567-1"); err == nil {
+		t.Fatal("show-snapshot of a missing snapshot succeeded")
+	}
 	must("ok", "drop-snapshot", "--env", "test", "--name", "mine", "1234567-1")
 	must(`"organizations": 2`, "reset-environment", "--env", "test")
 	must(`"snapshot": "demo"`, "demo-reset")

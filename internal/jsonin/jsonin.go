@@ -260,6 +260,11 @@ func (d *decoder) checkString(s string, raw []byte, path string) error {
 }
 
 func typeError(err error) error {
+	// A field's own decoder (an UnmarshalJSON) may read its value with
+	// DecodeStrict: its refusal already names the field.
+	if e, ok := errors.AsType[*parcelgate.Error](err); ok {
+		return e
+	}
 	if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
 		field := te.Field
 		if field == "" {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/client"
@@ -41,6 +42,38 @@ func TestDeliveryServicesAndPickupPoints(t *testing.T) {
 		var ce *client.Error
 		if !errors.As(err, &ce) || ce.StatusCode != 400 || len(ce.Fields) == 0 || ce.Fields[0].Field != "postalCode" {
 			t.Fatalf("bad postal code: %v", err)
+		}
+	})
+}
+
+// Issue 25: the SDK's gateway Pick-up Point API and delivery estimate, end
+// to end: the provider's published search and its second published
+// estimate, answered as published.
+func TestGatewayPickupPointsAndEstimate(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		ctx := context.Background()
+		c := sdk(t, e, parcelgate.Production, newTenant(t, e, parcelgate.Production, "1234567-1", parcelgate.RoleMerchant))
+		pts, err := c.SearchPickupPoints(ctx, client.PickupPointSearch{Postcode: "20100", CountryCode: "FI", Limit: 20, Language: "fi"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(pts) != 20 || pts[0].PostalCode != "20100" || pts[0].TypeName == "" || pts[0].Distance == nil {
+			t.Fatalf("points near 20100: %+v", pts)
+		}
+		one, err := c.GatewayPickupPoint(ctx, "FI", pts[0].ExternalID, "sv")
+		if err != nil || one.ExternalID != pts[0].ExternalID {
+			t.Fatalf("one point: %+v %v", one, err)
+		}
+		at, _ := time.Parse("2006-01-02T15:04:05.000-0700", "2014-10-03T13:30:00.000+0300")
+		est, err := c.Estimate(ctx, client.EstimateRequest{FromPostcode: "00100", ToPostcode: "33100", ProductCode: "2102", At: at,
+			LogisticPhase: client.PhasePickedUp, AdditionalServices: []string{client.SaturdayDelivery}})
+		if err != nil || est.DeliveryTime != "2014-10-04T09:00:00.000+03:00" || est.Time.Weekday() != time.Saturday {
+			t.Fatalf("estimate: %+v %v", est, err)
+		}
+		_, err = c.Estimate(ctx, client.EstimateRequest{FromPostcode: "00100", ToPostcode: "3310", ProductCode: "2103"})
+		var ce *client.Error
+		if !errors.As(err, &ce) || ce.StatusCode != 400 || len(ce.Fields) == 0 || ce.Fields[0].Field != "destination.postcode" {
+			t.Fatalf("bad postcode: %v", err)
 		}
 	})
 }

@@ -1,0 +1,143 @@
+package parcelgate
+
+import (
+	"testing"
+	"time"
+)
+
+var estimateNames = EstimateFields{"fromPostcode", "fromCountry", "toPostcode", "toCountry", "product", "logisticPhase", "service"}
+
+func mustEstimateTime(t *testing.T, s string) time.Time {
+	t.Helper()
+	at, ok := ParseEstimateTime(s)
+	if !ok {
+		t.Fatalf("time %q", s)
+	}
+	return at
+}
+
+// The estimation API's two published examples, as published (decisions
+// §19), and the model's rules around them: cut-offs, weekends, holidays,
+// the areas of the promise table, Saturday service, abroad, summer time.
+func TestEstimateDeliveryTime(t *testing.T) {
+	tests := []struct {
+		name                         string
+		from, to, toCountry, product string
+		at, phase                    string
+		services                     []string
+		want                         string
+	}{
+		// The provider's example 1: Postal Parcel, Friday 09:00 at the
+		// Helsinki office, promised on the second working day to
+		// Sodankylä (northern Lapland), the weekend skipped.
+		{"published example 1", "00100", "99710", "FI", "2103", "2014-10-03T09:00:00.000+0300", "", nil, "2014-10-07T16:00:00.000+03:00"},
+		// The provider's example 2: Express Parcel picked up Friday 13:30,
+		// Saturday delivery.
+		{"published example 2", "00100", "33100", "FI", "2102", "2014-10-03T13:30:00.000+0300", PhasePickedUp, []string{"3106"}, "2014-10-04T09:00:00.000+03:00"},
+		{"without Saturday service, Monday", "00100", "33100", "FI", "2102", "2014-10-03T13:30:00.000+0300", PhasePickedUp, nil, "2014-10-06T16:00:00.000+03:00"},
+		{"after the drop-off cut-off leaves Monday", "00100", "99710", "FI", "2103", "2014-10-03T17:00:00.000+0300", "", nil, "2014-10-08T16:00:00.000+03:00"},
+		{"the pick-up cut-off is earlier", "00100", "33100", "FI", "2103", "2014-10-03T16:30:00+03:00", PhasePickedUp, nil, "2014-10-07T16:00:00.000+03:00"},
+		{"handed over on Sunday", "00100", "00100", "FI", "2103", "2014-10-05T10:00:00+03:00", "", nil, "2014-10-07T16:00:00.000+03:00"},
+		{"Åland adds a day", "00100", "22100", "FI", "2103", "2014-10-06T10:00:00+03:00", "", nil, "2014-10-08T16:00:00.000+03:00"},
+		{"from Lapland adds a day", "99710", "00100", "FI", "2104", "2014-10-06T10:00:00+03:00", "", nil, "2014-10-08T21:00:00.000+03:00"},
+		{"winter time", "00100", "33100", "FI", "2101", "2014-12-01T10:00:00Z", "", nil, "2014-12-02T09:00:00.000+02:00"},
+		{"the time's own offset is read", "00100", "33100", "FI", "2103", "2014-10-03T14:30:00Z", "", nil, "2014-10-07T16:00:00.000+03:00"},
+		{"Christmas", "00100", "33100", "FI", "2103", "2025-12-23T10:00:00+02:00", "", nil, "2025-12-29T16:00:00.000+02:00"},
+		{"Easter", "00100", "33100", "FI", "2103", "2025-04-17T10:00:00+03:00", "", nil, "2025-04-22T16:00:00.000+03:00"},
+		{"Midsummer Eve", "00100", "33100", "FI", "2103", "2025-06-19T10:00:00+03:00", "", nil, "2025-06-23T16:00:00.000+03:00"},
+		{"no Saturday delivery on All Saints' Day", "00100", "33100", "FI", "2102", "2025-10-31T10:00:00+02:00", "", []string{"3106"}, "2025-11-03T16:00:00.000+02:00"},
+		{"Baltics", "00100", "10115", "EE", "2331", "2025-03-03T10:00:00+02:00", "", nil, "2025-03-05T16:00:00.000+02:00"},
+		{"elsewhere abroad", "00100", "75001", "FR", "2711", "2025-03-03T10:00:00+02:00", "", nil, "2025-03-11T16:00:00.000+02:00"},
+	}
+	for _, tt := range tests {
+		q := EstimateRequest{FromPostcode: tt.from, FromCountry: "FI", ToPostcode: tt.to, ToCountry: tt.toCountry, Product: tt.product,
+			At: mustEstimateTime(t, tt.at), Phase: tt.phase, Services: tt.services}
+		if err := q.Validate(estimateNames); err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+			continue
+		}
+		if got := EstimateDeliveryTime(q).Format(EstimateTimeLayout); got != tt.want {
+			t.Errorf("%s: %s, want %s", tt.name, got, tt.want)
+		}
+	}
+}
+
+// Each bad request is refused on the field at fault.
+func TestEstimateRequestValidate(t *testing.T) {
+	ok := EstimateRequest{FromPostcode: "00100", FromCountry: "FI", ToPostcode: "33100", ToCountry: "FI", Product: "2103"}
+	tests := []struct {
+		name  string
+		edit  func(*EstimateRequest)
+		field string
+	}{
+		{"unknown product", func(q *EstimateRequest) { q.Product = "9999" }, "product"},
+		{"from abroad", func(q *EstimateRequest) { q.FromCountry = "SE" }, "fromCountry"},
+		{"bad Finnish postcode", func(q *EstimateRequest) { q.ToPostcode = "3310" }, "toPostcode"},
+		{"bad origin postcode", func(q *EstimateRequest) { q.FromPostcode = "x" }, "fromPostcode"},
+		{"bad country", func(q *EstimateRequest) { q.ToCountry = "Finland" }, "toCountry"},
+		{"domestic product abroad", func(q *EstimateRequest) { q.ToCountry, q.ToPostcode = "SE", "11122" }, "toCountry"},
+		{"Baltic product to Sweden", func(q *EstimateRequest) { q.Product, q.ToCountry, q.ToPostcode = "2331", "SE", "11122" }, "toCountry"},
+		{"abroad product at home", func(q *EstimateRequest) { q.Product = "2711" }, "product"},
+		{"phase", func(q *EstimateRequest) { q.Phase = "FLYING" }, "logisticPhase"},
+		{"Saturday on a postal parcel", func(q *EstimateRequest) { q.Services = []string{"3106"} }, "service"},
+		{"unknown service", func(q *EstimateRequest) { q.Product, q.Services = "2102", []string{"3101"} }, "service"},
+	}
+	for _, tt := range tests {
+		q := ok
+		tt.edit(&q)
+		err := q.Validate(estimateNames)
+		if fs := ErrorFields(err); len(fs) != 1 || fs[0].Field != tt.field {
+			t.Errorf("%s: %v, want a problem on %s", tt.name, fs, tt.field)
+		}
+	}
+	if q := ok; q.Validate(estimateNames) != nil {
+		t.Errorf("valid request refused")
+	}
+}
+
+// Finnish public holidays, the movable ones included.
+func TestFinnishHoliday(t *testing.T) {
+	day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
+	for _, s := range []string{"2025-01-01", "2025-01-06", "2025-04-18", "2025-04-20", "2025-04-21", "2025-05-01", "2025-05-29",
+		"2025-06-08", "2025-06-20", "2025-06-21", "2025-11-01", "2025-12-06", "2025-12-24", "2025-12-25", "2025-12-26",
+		"2024-03-29", "2024-04-01", "2024-05-09", "2024-06-21", "2024-06-22", "2024-11-02", "2026-10-31", "2014-06-20"} {
+		if !FinnishHoliday(day(s)) {
+			t.Errorf("%s is a holiday", s)
+		}
+	}
+	for _, s := range []string{"2025-04-17", "2025-04-22", "2025-06-19", "2025-06-27", "2025-10-31", "2025-11-08", "2025-12-27", "2025-05-02", "2026-11-07"} {
+		if FinnishHoliday(day(s)) {
+			t.Errorf("%s is no holiday", s)
+		}
+	}
+	for y, want := range map[int]string{2014: "2014-04-20", 2019: "2019-04-21", 2024: "2024-03-31", 2025: "2025-04-20", 2038: "2038-04-25"} {
+		if got := EasterSunday(y).Format(time.DateOnly); got != want {
+			t.Errorf("Easter %d: %s, want %s", y, got, want)
+		}
+	}
+	if WorkingDay(day("2025-04-18")) || !WorkingDay(day("2025-04-22")) || WorkingDay(day("2025-04-26")) {
+		t.Errorf("working days around Easter")
+	}
+}
+
+// Every product of the promise table has a cut-off per phase, times that
+// read, and is a service code of the service list.
+func TestPromiseTable(t *testing.T) {
+	for _, p := range promises().Products {
+		if !ValidServiceCode(p.Code) {
+			t.Errorf("%s is not a service code", p.Code)
+		}
+		for _, ph := range []string{PhaseDroppedOff, PhasePickedUp} {
+			clockMinutes(p.Cutoffs[ph])
+		}
+		clockMinutes(p.DeliveredAt)
+		if p.SaturdayAt != "" {
+			clockMinutes(p.SaturdayAt)
+		}
+	}
+	for i, a := range promises().Areas {
+		if i > 0 && a.From <= promises().Areas[i-1].To {
+			t.Errorf("area %s overlaps", a.Name)
+		}
+	}
+}
