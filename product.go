@@ -198,17 +198,13 @@ func CheckRemoval(b *Balance) error {
 	return nil
 }
 
-// EOSVisibleSince is the oldest end of sale retailers still see at now:
-// an EOS product stays in catalog reads, with status EOS and quantity 0,
-// for EOSVisibility after its deletion, then leaves them (spec 3 rules 1-2,
-// spec 8). Stores pass it as a query bound.
+// EOSVisibleSince is the cut-off of EOS visibility at now: an EOS product
+// stays in retailers' catalog reads, with status EOS and quantity 0, while
+// its sale ended strictly after it, that is for EOSVisibility after its
+// deletion, then leaves them (spec 3 rules 1-2, spec 8). A product on sale
+// is always seen. Stores filter by it as a query bound: on sale, or ended
+// after the cut-off.
 func EOSVisibleSince(now time.Time) time.Time { return now.Add(-EOSVisibility) }
-
-// EOSVisible reports whether a retailer still sees at now a product whose
-// sale ended at deletedAt (zero: the product is on sale).
-func EOSVisible(deletedAt, now time.Time) bool {
-	return deletedAt.IsZero() || deletedAt.After(EOSVisibleSince(now))
-}
 
 // InventoryPlan is what PlanInventory decides a PUT /inventory writes.
 type InventoryPlan struct {
@@ -442,6 +438,43 @@ func ProductIDFormsOf(businessID string, ids []string) []string {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// ProductDocument is what parcelgate reads from a product document
+// (Product.Document, the object as the supplier sent it; spec 2.4): the
+// flags that bring value-added services (spec 2.3 Fragile, Oversized) and
+// the product's name. ReadProductDocument is the one reader of it.
+type ProductDocument struct {
+	IsFragile    bool `json:"isFragile"`
+	IsOversized  bool `json:"isOversized"`
+	Descriptions map[string]struct {
+		Name string `json:"name"`
+	} `json:"descriptions"`
+}
+
+// ReadProductDocument decodes doc. A member of another type than parcelgate
+// reads (a flag that is not a boolean) counts as absent: documents are
+// type-checked when written, so only an old one can hold such a member.
+func ReadProductDocument(doc []byte) ProductDocument {
+	var d ProductDocument
+	json.Unmarshal(doc, &d) // what does not fit stays zero (see above)
+	return d
+}
+
+// Name is the product's name from its descriptions: English, else
+// Finnish, else any language's (the first in sorted order), else "".
+func (d ProductDocument) Name() string {
+	for _, lang := range []string{"en", "fi"} {
+		if n := d.Descriptions[lang].Name; n != "" {
+			return n
+		}
+	}
+	for _, lang := range slices.Sorted(maps.Keys(d.Descriptions)) {
+		if n := d.Descriptions[lang].Name; n != "" {
+			return n
+		}
+	}
+	return ""
 }
 
 // WithExternalID returns the product document doc with its externalId set
