@@ -7,7 +7,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 )
@@ -49,10 +48,11 @@ func (e *Error) Message() string {
 }
 
 func (e *Error) Error() string {
+	msg := e.Method + " " + e.URL + ": " + e.StatusText
 	if m := e.Message(); m != "" {
-		return fmt.Sprintf("%s %s: %s: %s", e.Method, e.URL, e.StatusText, m)
+		msg += ": " + m
 	}
-	return fmt.Sprintf("%s %s: %s", e.Method, e.URL, e.StatusText)
+	return msg
 }
 
 // Request builds the call of method on path (relative to BaseURL, with
