@@ -163,3 +163,38 @@ func fileUses(dir string, f *ast.File) []use {
 	}
 	return out
 }
+
+// The use finder itself: a function named only in its own declaration, or
+// only in another package that does not import it, is dead; a call through
+// the import, a bare call in its package and a method value are uses.
+func TestUsesTellDeadFromCalled(t *testing.T) {
+	parse := func(src string) *ast.File {
+		f, err := parser.ParseFile(token.NewFileSet(), "x.go", src, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	uses := fileUses(".", parse(`package parcelgate
+func Dead() { Dead() }
+func Live() {}
+func Local() {}
+type T struct{}
+func (T) Method() {}
+func (T) Unused() { var t T; t.Unused() }
+func init() { Local() }`))
+	uses = append(uses, fileUses("httpapi", parse(`package httpapi
+import "github.com/parcelgate/parcelgate"
+func f() { parcelgate.Live(); var t parcelgate.T; g(t.Method) }`))...)
+	uses = append(uses, fileUses("other", parse(`package other
+func h() { Dead(); x.Unused() }`))...)
+	for fn, want := range map[string]bool{"Dead": false, "Live": true, "Local": true, "T.Method": true, "T.Unused": false} {
+		recv, name, isMethod := strings.Cut(fn, ".")
+		if !isMethod {
+			name, recv = recv, ""
+		}
+		if got := used(uses, ".", recv, name, fn); got != want {
+			t.Errorf("%s: used %v, want %v", fn, got, want)
+		}
+	}
+}
