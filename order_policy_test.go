@@ -398,4 +398,11 @@ func TestReadProductDocument(t *testing.T) {
 			t.Errorf("%s: %+v name %q", c.doc, d, d.Name())
 		}
 	}
+	d := ReadProductDocument([]byte(`{"descriptions":{"sv":{"name":"Kopp"},"fi":{"name":"Muki","description":"Iso"},"da":{},"en":{"shortDescription":"A mug"}}}`))
+	if got := d.Languages(); !slices.Equal(got, []string{"en", "fi", "da", "sv"}) {
+		t.Errorf("languages %v", got)
+	}
+	if d.Descriptions["fi"].Description != "Iso" || d.Descriptions["en"].ShortDescription != "A mug" || d.Name() != "Muki" {
+		t.Errorf("descriptions %+v", d.Descriptions)
+	}
 }

@@ -443,13 +443,20 @@ func ProductIDFormsOf(businessID string, ids []string) []string {
 // ProductDocument is what parcelgate reads from a product document
 // (Product.Document, the object as the supplier sent it; spec 2.4): the
 // flags that bring value-added services (spec 2.3 Fragile, Oversized) and
-// the product's name. ReadProductDocument is the one reader of it.
+// the descriptions by language. ReadProductDocument is the one reader of
+// it; the store (an order's services) and the console (a product's name
+// and descriptions) read a document through it.
 type ProductDocument struct {
-	IsFragile    bool `json:"isFragile"`
-	IsOversized  bool `json:"isOversized"`
-	Descriptions map[string]struct {
-		Name string `json:"name"`
-	} `json:"descriptions"`
+	IsFragile    bool                          `json:"isFragile"`
+	IsOversized  bool                          `json:"isOversized"`
+	Descriptions map[string]ProductDescription `json:"descriptions"`
+}
+
+// ProductDescription is a product's description in one language.
+type ProductDescription struct {
+	Name             string `json:"name"`
+	ShortDescription string `json:"shortDescription"`
+	Description      string `json:"description"`
 }
 
 // ReadProductDocument decodes doc. A member of another type than parcelgate
@@ -461,16 +468,31 @@ func ReadProductDocument(doc []byte) ProductDocument {
 	return d
 }
 
-// Name is the product's name from its descriptions: English, else
-// Finnish, else any language's (the first in sorted order), else "".
-func (d ProductDocument) Name() string {
-	for _, lang := range []string{"en", "fi"} {
-		if n := d.Descriptions[lang].Name; n != "" {
-			return n
+// Languages lists the languages of the descriptions: English, Finnish (the
+// two the interface uses), then the others in alphabetical order.
+func (d ProductDocument) Languages() []string {
+	rank := func(l string) int {
+		switch l {
+		case "en":
+			return 0
+		case "fi":
+			return 1
 		}
+		return 2
 	}
-	for _, lang := range slices.Sorted(maps.Keys(d.Descriptions)) {
-		if n := d.Descriptions[lang].Name; n != "" {
+	return slices.SortedFunc(maps.Keys(d.Descriptions), func(a, b string) int {
+		if ra, rb := rank(a), rank(b); ra != rb {
+			return ra - rb
+		}
+		return strings.Compare(a, b)
+	})
+}
+
+// Name is the product's name: the first non-empty name of its
+// descriptions in Languages order, else "".
+func (d ProductDocument) Name() string {
+	for _, l := range d.Languages() {
+		if n := d.Descriptions[l].Name; n != "" {
 			return n
 		}
 	}
