@@ -177,24 +177,19 @@ func (tx *Tx) holdsAndLevels(ctx context.Context, query string, args []any) ([]p
 	}
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
+	type level struct {
+		id int64
+		parcelgate.StockLevel
+	}
 	levels := make(map[int64]parcelgate.StockLevel, len(ids))
 	for chunk := range slices.Chunk(ids, 500) {
 		rows, err := tx.Query(ctx, `SELECT id, quantity, allocated FROM balances WHERE id IN (`+placeholders(len(chunk))+`) AND removed_at = 0 ORDER BY id`+tx.forUpdate(), anys(chunk)...)
+		ls, err := collect(rows, err, func(l *level) []any { return []any{&l.id, &l.Quantity, &l.Allocated} })
 		if err != nil {
 			return nil, nil, err
 		}
-		for rows.Next() {
-			var id int64
-			var l parcelgate.StockLevel
-			if err := rows.Scan(&id, &l.Quantity, &l.Allocated); err != nil {
-				rows.Close()
-				return nil, nil, err
-			}
-			levels[id] = l
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, nil, err
+		for _, l := range ls {
+			levels[l.id] = l.StockLevel
 		}
 	}
 	return holds, levels, nil
