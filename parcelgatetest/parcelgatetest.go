@@ -1,7 +1,8 @@
 // Package parcelgatetest runs a real parcelgate server inside a Go test,
 // the way net/http/httptest runs an http.Handler: the full server (every
-// surface, the operator API) over an in-memory database seeded with a test
-// tenant, on a local address, gone when the test ends.
+// surface, the operator API) over an in-memory database (or the one
+// WithDatabase names) seeded with a test tenant, on a local address, gone
+// when the test ends.
 //
 // A test points its code (or the SDK, package client) at Server.URL with the
 // tenant's credentials, and drives the sandbox through Server.Admin: move

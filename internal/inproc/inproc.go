@@ -30,6 +30,7 @@ type Config struct {
 	DSN string
 	// Clock is the server's (and the store's, when Start opens it) clock;
 	// nil is a new sandbox clock, which HTTP.SandboxClock then gets too.
+	// With DB, give the clock DB was opened with.
 	Clock parcelgate.Clock
 	// Seed seeds the demo tenants (demo.Seed) with the default versions.
 	Seed bool
