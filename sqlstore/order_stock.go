@@ -142,57 +142,47 @@ func (tx *Tx) takeStock(ctx context.Context, takes []parcelgate.StockMove, stamp
 // releaseOrder takes an allocated order's quantities out of allocated: back
 // into quantity when restock (Cancelled, Error, replaced content), or gone
 // with the parcels (Delivered). A supplier may have released allocations
-// itself meanwhile (PUT balances with allocated 0, spec 4.4 rule 5); only
-// what is still allocated is released, in the same statement, so nothing
-// is returned twice and allocated never goes below zero. A balance removed
-// meanwhile (possible only after such a release) holds nothing to return
-// and keeps quantity 0 and its removal stamp.
+// itself meanwhile (PUT balances with allocated 0, spec 4.4 rule 5);
+// parcelgate.ReleaseHolds releases only what is still allocated. A balance
+// removed meanwhile (possible only after such a release) holds nothing to
+// return and keeps quantity 0 and its removal stamp.
 func (tx *Tx) releaseOrder(ctx context.Context, rec *orderRecord, restock bool, stamp time.Time) error {
-	return tx.releaseHeld(ctx, `SELECT balance_id, quantity FROM order_rows WHERE order_pk = ? AND balance_id <> 0 ORDER BY line`, []any{rec.pk}, restock, stamp)
+	return tx.releaseHeld(ctx, `SELECT balance_id, quantity AS units, line AS ord FROM order_rows WHERE order_pk = ? AND balance_id <> 0`, []any{rec.pk}, restock, stamp)
 }
 
-// releaseHeld takes what query's (balance ID, units) rows hold out of
-// allocated: back into quantity when restock, else gone with the parcels,
-// as parcelgate.ReleaseHolds decides from the balances' levels.
-func (tx *Tx) releaseHeld(ctx context.Context, query string, args []any, restock bool, stamp time.Time) error {
-	holds, levels, err := tx.holdsAndLevels(ctx, query, args)
+// releaseHeld takes what holds's rows hold out of allocated: back into
+// quantity when restock, else gone with the parcels, as
+// parcelgate.ReleaseHolds decides from the balances' levels.
+func (tx *Tx) releaseHeld(ctx context.Context, holds string, args []any, restock bool, stamp time.Time) error {
+	hs, levels, err := tx.heldStock(ctx, holds, args)
 	if err != nil {
 		return err
 	}
-	return tx.applyStockMoves(ctx, parcelgate.ReleaseHolds(levels, holds, restock), stamp)
+	return tx.applyStockMoves(ctx, parcelgate.ReleaseHolds(levels, hs, restock), stamp)
 }
 
-// holdsAndLevels reads query's (balance ID, units) rows, whole before
-// anything else as one connection cannot interleave statements, then the
-// levels of the live balances they name, locked for the rest of tx.
-func (tx *Tx) holdsAndLevels(ctx context.Context, query string, args []any) ([]parcelgate.StockHold, map[int64]parcelgate.StockLevel, error) {
-	rows, err := tx.Query(ctx, query, args...)
-	holds, err := collect(rows, err, func(h *parcelgate.StockHold) []any { return []any{&h.BalanceID, &h.Units} })
-	if err != nil || len(holds) == 0 {
-		return nil, nil, err
-	}
-	ids := make([]int64, 0, len(holds))
-	for _, h := range holds {
-		ids = append(ids, h.BalanceID)
-	}
-	slices.Sort(ids)
-	ids = slices.Compact(ids)
-	type level struct {
-		id int64
+// heldStock reads, in one statement, the holds that the query holds
+// selects — columns balance_id, units and ord, the order to take them in —
+// on live balances, with each balance's level, locked for the rest of tx.
+// The rows are read whole before any update, as one connection cannot
+// interleave statements.
+func (tx *Tx) heldStock(ctx context.Context, holds string, args []any) ([]parcelgate.StockHold, map[int64]parcelgate.StockLevel, error) {
+	type held struct {
+		parcelgate.StockHold
 		parcelgate.StockLevel
 	}
-	levels := make(map[int64]parcelgate.StockLevel, len(ids))
-	for chunk := range slices.Chunk(ids, 500) {
-		rows, err := tx.Query(ctx, `SELECT id, quantity, allocated FROM balances WHERE id IN (`+placeholders(len(chunk))+`) AND removed_at = 0 ORDER BY id`+tx.forUpdate(), anys(chunk)...)
-		ls, err := collect(rows, err, func(l *level) []any { return []any{&l.id, &l.Quantity, &l.Allocated} })
-		if err != nil {
-			return nil, nil, err
-		}
-		for _, l := range ls {
-			levels[l.id] = l.StockLevel
-		}
+	rows, err := tx.Query(ctx, `SELECT h.balance_id, h.units, b.quantity, b.allocated FROM (`+holds+`) h JOIN balances b ON b.id = h.balance_id
+		WHERE b.removed_at = 0 ORDER BY h.ord`+tx.forUpdateOf("b"), args...)
+	read, err := collect(rows, err, func(h *held) []any { return []any{&h.BalanceID, &h.Units, &h.Quantity, &h.Allocated} })
+	if err != nil {
+		return nil, nil, err
 	}
-	return holds, levels, nil
+	hs := make([]parcelgate.StockHold, len(read))
+	levels := make(map[int64]parcelgate.StockLevel, len(read))
+	for i, h := range read {
+		hs[i], levels[h.BalanceID] = h.StockHold, h.StockLevel
+	}
+	return hs, levels, nil
 }
 
 // applyStockMoves adds each move to its live balance and stamps it.

@@ -402,8 +402,8 @@ func colIndex(cols []string, name string) int {
 // were restored with their allocations and are left alone. A balance that
 // no longer has the stock gives what it has.
 func (tx *Tx) retakeHeldStock(ctx context.Context, orgID int64, stamp time.Time) error {
-	holds, levels, err := tx.holdsAndLevels(ctx, `SELECT r.balance_id, SUM(r.quantity) FROM order_rows r JOIN orders o ON o.id = r.order_pk JOIN balances b ON b.id = r.balance_id
-		WHERE o.org_id = ? AND o.allocated = 1 AND b.supplier_org_id <> ? GROUP BY r.balance_id ORDER BY r.balance_id`, []any{orgID, orgID})
+	holds, levels, err := tx.heldStock(ctx, `SELECT r.balance_id, SUM(r.quantity) AS units, r.balance_id AS ord FROM order_rows r JOIN orders o ON o.id = r.order_pk JOIN balances b ON b.id = r.balance_id
+		WHERE o.org_id = ? AND o.allocated = 1 AND b.supplier_org_id <> ? GROUP BY r.balance_id`, []any{orgID, orgID})
 	if err != nil {
 		return err
 	}

@@ -95,7 +95,7 @@ var tenantExceptions = map[string]string{
 	"Tx.moveOrder orders":                 byScopedKey,
 	"Tx.moveStock balances":               byScopedKey,
 	"Tx.placeOrder orders":                byScopedKey,
-	"Tx.holdsAndLevels balances":          byScopedKey,
+	"Tx.heldStock balances":               byScopedKey,
 	"Tx.applyStockMoves balances":         byScopedKey,
 	"Tx.takeStock balances":               byScopedKey,
 
