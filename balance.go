@@ -195,8 +195,8 @@ type CatalogReader interface {
 	// ListCatalogBalances pages the balances of one catalog, or with an
 	// empty catalogExternalID of all the caller's catalogs; a product
 	// published to several catalogs appears once per catalog (spec 4.4 GET
-	// rule 5). EOS products appear with quantity 0 while EOSVisible, then
-	// no more. Balances removed from the catalog
+	// rule 5). EOS products appear with quantity 0 while their sale ended
+	// after EOSVisibleSince, then no more. Balances removed from the catalog
 	// appear only with f.ModifiedAfter, as Removed (decisions §6).
 	ListCatalogBalances(ctx context.Context, c *Caller, catalogExternalID string, f BalanceFilter, page PageRequest) (PageOf[*Balance], error)
 	// ListCatalogProducts pages the products published to one catalog,

@@ -72,6 +72,39 @@ const (
 	ResultShipmentDelivered = "Shipment already delivered"
 )
 
+// SendingCodeDecision decides whether tracking number tn, whose shipment
+// is in status ("" when the caller has no shipment data for it), gets a
+// sending code (interface §4.1): a delivered shipment gets none
+// (ECONFLICT); without noEdiCheck the shipment data must exist
+// (ENOTFOUND); otherwise it does.
+func SendingCodeDecision(tn string, status ShipmentStatus, noEdiCheck bool) error {
+	switch {
+	case status == ShipmentDelivered:
+		return Errorf(ECONFLICT, "Shipment %s has been delivered; it needs no sending code.", tn)
+	case status == "" && !noEdiCheck:
+		return Errorf(ENOTFOUND, "Shipment not found")
+	}
+	return nil
+}
+
+// ErrandCodeOutcome decides the answer for one parcel of an errand code
+// request (interface §4.2 rule 1, §2.2): parcelID is normalized, status is
+// the state of the caller's shipment that holds the parcel ("" when there
+// is none). resultText is the parcel's ResultText; holdsCode reports
+// whether the parcel holds an errand code, given on first request: only a
+// valid parcel of shipment data not yet delivered does.
+func ErrandCodeOutcome(parcelID string, status ShipmentStatus) (resultText string, holdsCode bool) {
+	switch {
+	case !ValidParcelID(parcelID):
+		return ResultInvalidParcelID, false
+	case status == "":
+		return ResultShipmentNotFound, false
+	case status == ShipmentDelivered:
+		return ResultShipmentDelivered, false
+	}
+	return ResultOK, true
+}
+
 // MaxErrandCodeIDs caps the parcel IDs of one errand code request.
 const MaxErrandCodeIDs = 100
 

@@ -42,6 +42,20 @@ func (r *OrderRequest) DefaultWarehouse(warehouses []string) error {
 	return p.Err()
 }
 
+// NewOrderExternalID makes the externalId of an order that came without
+// one (interface §4.3 rule 2 option 1): the business ID, '-' and up to 10
+// random characters of A-Z and 2-7, within MaxOrderIDLength. A business ID
+// that leaves fewer than 6 characters for the random part cannot have one
+// made: the client must send externalId (EINVALID naming it).
+func NewOrderExternalID(businessID string) (string, error) {
+	n := MaxOrderIDLength - len(businessID) - 1
+	if n < 6 {
+		return "", &Error{Code: EINVALID, Message: "Validation failed: externalId is required for this business ID.",
+			Fields: []FieldError{{Field: "externalId", Message: fmt.Sprintf("is required: business ID %s leaves too little of the 20 characters for a generated ID", businessID)}}}
+	}
+	return businessID + "-" + rand.Text()[:min(n, 10)], nil
+}
+
 // NewOrder builds the order document of a request of org received at
 // received. vendor, sender and orderDate default to the organization's
 // profile and the time of receipt (DESIGN §7); orderDate keeps the

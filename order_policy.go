@@ -1,5 +1,7 @@
 package parcelgate
 
+import "time"
+
 // The life of a warehouse order: which moves exist, what each move does
 // to stock, and how a re-sent order is answered. Pure decisions; the store
 // loads an order, asks here, and writes what the answer says.
@@ -26,6 +28,32 @@ func CanMove(from, to OrderStatus) bool {
 		}
 	}
 	return false
+}
+
+// WarehouseDue is which orders the warehouse engine moves on out of From
+// (decisions §7): those in From whose wait (ready at) began at or before
+// ReadyBefore and, out of Created, only those with autoSubmit. A store
+// filters its candidates by these fields and, under the order's lock,
+// asks Covers again.
+type WarehouseDue struct {
+	From        OrderStatus
+	ReadyBefore time.Time
+	// AutoSubmitOnly: an order is due only with autoSubmit (out of
+	// Created; the client holds an order without it).
+	AutoSubmitOnly bool
+}
+
+// DueForWarehouse decides which orders in from are due for the engine's
+// next move when the move waits since readyBefore (now less the delay of
+// the move).
+func DueForWarehouse(from OrderStatus, readyBefore time.Time) WarehouseDue {
+	return WarehouseDue{From: from, ReadyBefore: readyBefore, AutoSubmitOnly: from == OrderCreated}
+}
+
+// Covers reports whether an order in status, ready at readyAt, with
+// autoSubmit, is due.
+func (d WarehouseDue) Covers(status OrderStatus, autoSubmit bool, readyAt time.Time) bool {
+	return status == d.From && !readyAt.After(d.ReadyBefore) && (autoSubmit || !d.AutoSubmitOnly)
 }
 
 // Terminal reports whether no move leaves s (DESIGN §7). Error and

@@ -242,26 +242,24 @@ func (c *OrderComment) Validate(p *Problems, prefix string) {
 	}
 }
 
-// otherBusinessPrefix matches an ID that starts with a Finnish business ID
-// and '-': the {business ID}-{own ID} form.
-var otherBusinessPrefix = regexp.MustCompile(`^[0-9]{7}-[0-9]-`)
-
 // OwnID returns the own part of a client's ID of an order or a product
 // (spec 2.3: at most 20 characters). Since the provider's ID migration
 // real clients send it bare (the warehouse plugin sends order 1005 and SKU
 // WOO6) as well as {business ID}-{own ID}; both name the same thing of the
-// caller with businessID. An ID that carries another business's ID is
-// refused: it names nothing the caller owns. The problem, if any, is a
-// message for the field.
+// caller with businessID (the key is ProductKey's, the one family of ID
+// forms for orders and products). An ID that carries another business's
+// ID (OtherBusinessPrefix) is refused: it names nothing the caller owns.
+// The problem, if any, is a message for the field.
 func OwnID(businessID, id string) (own, problem string) {
 	own, prefixed := strings.CutPrefix(id, businessID+"-")
+	other, foreign := OtherBusinessPrefix(businessID, id)
 	switch {
 	case len(id) > MaxOrderIDLength:
 		return "", fmt.Sprintf("must be at most %d characters, not %d", MaxOrderIDLength, len(id))
 	case prefixed && own == "":
 		return "", fmt.Sprintf("needs an own ID after %q", businessID+"-")
-	case !prefixed && otherBusinessPrefix.MatchString(id):
-		return "", fmt.Sprintf("starts with the business ID %s, which is not yours (%s): send your own ID bare or as %s-{own ID}", id[:9], businessID, businessID)
+	case !prefixed && foreign:
+		return "", fmt.Sprintf("starts with the business ID %s, which is not yours (%s): send your own ID bare or as %s-{own ID}", other, businessID, businessID)
 	case !ownIDPattern.MatchString(own):
 		return "", "the own ID may hold letters, digits, '.', '_' and '-' only"
 	}
@@ -269,14 +267,15 @@ func OwnID(businessID, id string) (own, problem string) {
 }
 
 // IDForms returns the two spellings of the caller's ID id, bare and with
-// the business ID, for finding what either names; id itself first.
+// the business ID (ProductIDForms), for finding what either names; id
+// itself first, so that the spelling the client used wins where both
+// exist.
 func IDForms(businessID, id string) []string {
-	own, problem := OwnID(businessID, id)
-	if problem != "" {
+	if _, problem := OwnID(businessID, id); problem != "" {
 		return []string{id}
 	}
 	forms := []string{id}
-	for _, f := range []string{own, businessID + "-" + own} {
+	for _, f := range ProductIDForms(businessID, id) {
 		if f != id {
 			forms = append(forms, f)
 		}

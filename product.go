@@ -198,17 +198,13 @@ func CheckRemoval(b *Balance) error {
 	return nil
 }
 
-// EOSVisibleSince is the oldest end of sale retailers still see at now:
-// an EOS product stays in catalog reads, with status EOS and quantity 0,
-// for EOSVisibility after its deletion, then leaves them (spec 3 rules 1-2,
-// spec 8). Stores pass it as a query bound.
+// EOSVisibleSince is the cut-off of EOS visibility at now: an EOS product
+// stays in retailers' catalog reads, with status EOS and quantity 0, while
+// its sale ended strictly after it, that is for EOSVisibility after its
+// deletion, then leaves them (spec 3 rules 1-2, spec 8). A product on sale
+// is always seen. Stores filter by it as a query bound: on sale, or ended
+// after the cut-off.
 func EOSVisibleSince(now time.Time) time.Time { return now.Add(-EOSVisibility) }
-
-// EOSVisible reports whether a retailer still sees at now a product whose
-// sale ended at deletedAt (zero: the product is on sale).
-func EOSVisible(deletedAt, now time.Time) bool {
-	return deletedAt.IsZero() || deletedAt.After(EOSVisibleSince(now))
-}
 
 // InventoryPlan is what PlanInventory decides a PUT /inventory writes.
 type InventoryPlan struct {
@@ -442,6 +438,65 @@ func ProductIDFormsOf(businessID string, ids []string) []string {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// ProductDocument is what parcelgate reads from a product document
+// (Product.Document, the object as the supplier sent it; spec 2.4): the
+// flags that bring value-added services (spec 2.3 Fragile, Oversized) and
+// the descriptions by language. ReadProductDocument is the one reader of
+// it; the store (an order's services) and the console (a product's name
+// and descriptions) read a document through it.
+type ProductDocument struct {
+	IsFragile    bool                          `json:"isFragile"`
+	IsOversized  bool                          `json:"isOversized"`
+	Descriptions map[string]ProductDescription `json:"descriptions"`
+}
+
+// ProductDescription is a product's description in one language.
+type ProductDescription struct {
+	Name             string `json:"name"`
+	ShortDescription string `json:"shortDescription"`
+	Description      string `json:"description"`
+}
+
+// ReadProductDocument decodes doc. A member of another type than parcelgate
+// reads (a flag that is not a boolean) counts as absent: documents are
+// type-checked when written, so only an old one can hold such a member.
+func ReadProductDocument(doc []byte) ProductDocument {
+	var d ProductDocument
+	json.Unmarshal(doc, &d) // what does not fit stays zero (see above)
+	return d
+}
+
+// Languages lists the languages of the descriptions: English, Finnish (the
+// two the interface uses), then the others in alphabetical order.
+func (d ProductDocument) Languages() []string {
+	rank := func(l string) int {
+		switch l {
+		case "en":
+			return 0
+		case "fi":
+			return 1
+		}
+		return 2
+	}
+	return slices.SortedFunc(maps.Keys(d.Descriptions), func(a, b string) int {
+		if ra, rb := rank(a), rank(b); ra != rb {
+			return ra - rb
+		}
+		return strings.Compare(a, b)
+	})
+}
+
+// Name is the product's name: the first non-empty name of its
+// descriptions in Languages order, else "".
+func (d ProductDocument) Name() string {
+	for _, l := range d.Languages() {
+		if n := d.Descriptions[l].Name; n != "" {
+			return n
+		}
+	}
+	return ""
 }
 
 // WithExternalID returns the product document doc with its externalId set

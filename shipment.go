@@ -103,6 +103,21 @@ func ValidParcelID(id string) bool { return parcelIDPattern.MatchString(id) }
 // provider prints, and keeps out anything that could not be one.
 func ValidTrackingNumber(tn string) bool { return trackingNumberPattern.MatchString(tn) }
 
+// CheckTrackingNumber records in p the problem, if any, with tracking
+// number tn (normalized) in field: missing when required, else not of the
+// form ValidTrackingNumber accepts. Shipment data, a sending-code request
+// and the store all check a tracking number this one way.
+func CheckTrackingNumber(p *Problems, field, tn string, required bool) {
+	switch {
+	case tn == "":
+		if required {
+			p.Add(field, "is required")
+		}
+	case !ValidTrackingNumber(tn):
+		p.Add(field, "must be 4-35 characters of A-Z and 0-9")
+	}
+}
+
 // shipmentServiceCodes are the delivery methods of spec 2.3 that move a
 // parcel: the service code table less NOUTO (pick-up from the warehouse),
 // which ships nothing.
@@ -205,9 +220,7 @@ func formatDims(d [3]float64) string {
 func (s *Shipment) Validate() error {
 	var p Problems
 	s.TrackingNumber = NormalizeID(s.TrackingNumber)
-	if s.TrackingNumber != "" && !ValidTrackingNumber(s.TrackingNumber) {
-		p.Add("trackingNumber", "must be 4-35 characters of A-Z and 0-9")
-	}
+	CheckTrackingNumber(&p, "trackingNumber", s.TrackingNumber, false)
 	s.ServiceCode = strings.ToUpper(strings.TrimSpace(s.ServiceCode))
 	switch {
 	case s.ServiceCode == "":

@@ -116,12 +116,7 @@ func (s *Server) createSendingCode(w http.ResponseWriter, r *http.Request) error
 		tn = parcelgate.NormalizeID(req.SearchCriteria.TrackingNumber)
 	}
 	var p parcelgate.Problems
-	switch {
-	case tn == "":
-		p.Add("searchCriteria.trackingNumber", "is required")
-	case !parcelgate.ValidTrackingNumber(tn):
-		p.Add("searchCriteria.trackingNumber", "must be 4-35 characters of A-Z and 0-9")
-	}
+	parcelgate.CheckTrackingNumber(&p, "searchCriteria.trackingNumber", tn, true)
 	if err := p.Err(); err != nil {
 		return err
 	}

@@ -1,7 +1,8 @@
 // Package parcelgatetest runs a real parcelgate server inside a Go test,
 // the way net/http/httptest runs an http.Handler: the full server (every
-// surface, the operator API) over an in-memory database seeded with a test
-// tenant, on a local address, gone when the test ends.
+// surface, the operator API) over an in-memory database (or the one
+// WithDatabase names) seeded with a test tenant, on a local address, gone
+// when the test ends.
 //
 // A test points its code (or the SDK, package client) at Server.URL with the
 // tenant's credentials, and drives the sandbox through Server.Admin: move
@@ -21,25 +22,21 @@
 package parcelgatetest
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
-	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"testing"
 	"time"
 
 	"github.com/parcelgate/parcelgate"
-	"github.com/parcelgate/parcelgate/auth"
 	"github.com/parcelgate/parcelgate/demo"
 	"github.com/parcelgate/parcelgate/fulfillment"
 	"github.com/parcelgate/parcelgate/httpapi"
-	"github.com/parcelgate/parcelgate/sqlstore"
+	"github.com/parcelgate/parcelgate/internal/adminclient"
+	"github.com/parcelgate/parcelgate/internal/inproc"
 )
 
 // Tenant is the seeded organization of the test environment and its
@@ -70,26 +67,32 @@ type Server struct {
 	Tenant     Tenant
 	Admin      *Admin
 
-	http   *httptest.Server
-	srv    *httpapi.Server
-	db     *sqlstore.DB
-	engine context.CancelFunc
-	done   chan struct{}
+	in *inproc.Server
 }
 
 // Option changes how a Server starts.
 type Option func(*options)
 
 type options struct {
-	submitAfter, deliverAfter time.Duration
-	warehouse                 bool
+	warehouse *fulfillment.Config
+	dsn       string
 }
 
 // WithWarehouse starts the warehouse engine: an order is Submitted
 // submitAfter after it is created and Delivered deliverAfter later (by the
 // sandbox clock, so AdvanceClock hurries it).
 func WithWarehouse(submitAfter, deliverAfter time.Duration) Option {
-	return func(o *options) { o.warehouse, o.submitAfter, o.deliverAfter = true, submitAfter, deliverAfter }
+	return func(o *options) {
+		o.warehouse = &fulfillment.Config{SubmitAfter: submitAfter, DeliverAfter: deliverAfter}
+	}
+}
+
+// WithDatabase serves the database dsn instead of a new in-memory one,
+// e.g. "sqlite:/tmp/x/parcelgate.db" or a PostgreSQL URL, as serve's
+// --db takes it. It is migrated and seeded with the test tenant, which
+// must not be there yet.
+func WithDatabase(dsn string) Option {
+	return func(o *options) { o.dsn = dsn }
 }
 
 // NewServer starts a server for the test and stops it when the test ends;
@@ -111,69 +114,33 @@ func Start(opts ...Option) (*Server, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	ctx := context.Background()
-	clock := new(parcelgate.SandboxClock)
-	db, err := sqlstore.Open(ctx, "memory", clock)
+	s := &Server{AdminToken: rand.Text()}
+	in, err := inproc.Start(context.Background(), inproc.Config{DSN: o.dsn, Seed: true,
+		HTTP: httpapi.Config{AdminToken: s.AdminToken, Sandbox: true}, Warehouse: o.warehouse})
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{db: db, AdminToken: rand.Text(), done: make(chan struct{})}
-	if err := db.Migrate(ctx); err != nil {
-		s.Close()
-		return nil, err
-	}
-	keys, err := db.TokenKeys(ctx)
-	if err != nil {
-		s.Close()
-		return nil, err
-	}
-	if _, err := demo.Seed(ctx, db, parcelgate.DefaultVersions); err != nil {
-		s.Close()
-		return nil, err
-	}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	s.srv = httpapi.New(db, auth.NewKeyring(keys), clock, log, httpapi.Config{AdminToken: s.AdminToken, SandboxClock: clock, Sandbox: true})
-	s.http = httptest.NewServer(s.srv)
-	s.URL = s.http.URL
-	if o.warehouse {
-		eng := fulfillment.New(db, clock, log, fulfillment.Config{SubmitAfter: o.submitAfter, DeliverAfter: o.deliverAfter})
-		engineCtx, cancel := context.WithCancel(ctx)
-		s.engine = cancel
-		go func() { defer close(s.done); eng.Run(engineCtx) }()
-	} else {
-		close(s.done)
-	}
+	s.in, s.URL = in, in.URL
 	d := demo.Tenants[1]
 	s.Tenant = Tenant{Environment: string(d.Environment), BusinessID: d.BusinessID, ClientID: d.ClientID, ClientSecret: d.ClientSecret,
 		Username: d.Username, Password: d.Password, WarehouseID: d.WarehouseID, Shipment: d.Shipment,
 		RetailerID: d.RetailerID, RetailerUsername: d.RetailerUsername, RetailerPassword: d.RetailerPassword, RetailCatalogID: d.RetailCatalogID}
-	s.Admin = &Admin{s: s}
+	s.Admin = &Admin{s: s, c: &adminclient.Client{BaseURL: s.URL, Token: s.AdminToken, HTTP: in.HTTP.Client()}}
 	return s, nil
 }
 
-// Close stops the server; its data is gone.
-func (s *Server) Close() {
-	if s.engine != nil {
-		s.engine()
-	}
-	<-s.done
-	if s.http != nil {
-		s.http.Close()
-	}
-	if s.srv != nil {
-		s.srv.Close()
-	}
-	if s.db != nil {
-		s.db.Close()
-	}
-}
+// Close stops the server; its data is gone unless WithDatabase kept it.
+func (s *Server) Close() { s.in.Close() }
 
 // Client is an HTTP client for the server.
-func (s *Server) Client() *http.Client { return s.http.Client() }
+func (s *Server) Client() *http.Client { return s.in.HTTP.Client() }
 
 // Admin drives the sandbox through the operator API. Its calls act on the
 // seeded tenant in the test environment.
-type Admin struct{ s *Server }
+type Admin struct {
+	s *Server
+	c *adminclient.Client
+}
 
 // AdvanceClock moves the test environment's clock forward by d.
 func (a *Admin) AdvanceClock(d time.Duration) error {
@@ -291,36 +258,9 @@ func (e *Error) Error() string {
 }
 
 func (a *Admin) call(method, path string, body, out any) error {
-	var rd io.Reader
-	if body != nil {
-		raw, err := json.Marshal(body)
-		if err != nil {
-			return err
-		}
-		rd = bytes.NewReader(raw)
+	err := a.c.Call(context.Background(), method, path, body, out)
+	if e, ok := errors.AsType[*adminclient.Error](err); ok {
+		return &Error{Status: e.Status, Body: string(e.Body)}
 	}
-	req, err := http.NewRequest(method, a.s.URL+path, rd)
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Authorization", "Bearer "+a.s.AdminToken)
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := a.s.Client().Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if err != nil {
-		return err
-	}
-	if resp.StatusCode >= 300 {
-		return &Error{Status: resp.StatusCode, Body: string(raw)}
-	}
-	if out != nil {
-		return json.Unmarshal(raw, out)
-	}
-	return nil
+	return err
 }

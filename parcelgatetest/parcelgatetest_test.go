@@ -2,7 +2,10 @@ package parcelgatetest_test
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -68,5 +71,27 @@ func TestNewServer(t *testing.T) {
 	err := srv.Admin.Restore("missing")
 	if e, ok := err.(*parcelgatetest.Error); !ok || e.Status != http.StatusNotFound || !strings.Contains(e.Body, "missing") {
 		t.Fatalf("restoring a missing snapshot: %v", err)
+	}
+}
+
+// WithDatabase serves the database named, here an SQLite file, migrated
+// and seeded like the in-memory default; a refused operator call is an
+// *Error with the status; a database that cannot be opened fails Start.
+func TestWithDatabase(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "pg.db")
+	srv := parcelgatetest.NewServer(t, parcelgatetest.WithDatabase("sqlite:"+path))
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("the database file: %v", err)
+	}
+	if err := srv.Admin.Snapshot("s1"); err != nil {
+		t.Fatal(err)
+	}
+	err := srv.Admin.Restore("none")
+	if e, ok := errors.AsType[*parcelgatetest.Error](err); !ok || e.Status != http.StatusNotFound {
+		t.Errorf("restoring a missing snapshot: %v", err)
+	}
+	if s, err := parcelgatetest.Start(parcelgatetest.WithDatabase("nosuchdriver:x")); err == nil {
+		s.Close()
+		t.Error("an unknown database opened")
 	}
 }

@@ -28,8 +28,8 @@ func (db *DB) readableCatalog(ctx context.Context, c *parcelgate.Caller, externa
 }
 
 // retailerQuery starts a list of the balances of one of the caller's
-// catalogs, or of all it may read, with EOS products while
-// parcelgate.EOSVisible.
+// catalogs, or of all it may read, with EOS products ended after the
+// cut-off parcelgate.EOSVisibleSince.
 func (db *DB) retailerQuery(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter) (*keysetQuery, error) {
 	q := &keysetQuery{table: "balances b", alias: "b"}
 	cutoff := db.eosCutoff(c.Environment)

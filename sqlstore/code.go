@@ -230,9 +230,10 @@ func (db *DB) retryOnRace(ctx context.Context, fn func(tx *Tx) error) error {
 
 func (db *DB) CreateSendingCode(ctx context.Context, c *parcelgate.Caller, trackingNumber string, noEdiCheck bool) (*parcelgate.SendingCode, error) {
 	tn := parcelgate.NormalizeID(trackingNumber)
-	if !parcelgate.ValidTrackingNumber(tn) {
-		return nil, &parcelgate.Error{Code: parcelgate.EINVALID, Message: "trackingNumber: must be 4-35 characters of A-Z and 0-9.",
-			Fields: []parcelgate.FieldError{{Field: "trackingNumber", Message: "must be 4-35 characters of A-Z and 0-9"}}}
+	var p parcelgate.Problems
+	parcelgate.CheckTrackingNumber(&p, "trackingNumber", tn, true)
+	if err := p.Err(); err != nil {
+		return nil, err
 	}
 	if err := parcelgate.SendingCodeScenario(c.Environment, tn); err != nil {
 		return nil, err
@@ -244,13 +245,11 @@ func (db *DB) CreateSendingCode(ctx context.Context, c *parcelgate.Caller, track
 	sc := &parcelgate.SendingCode{TrackingNumber: tn}
 	err := db.retryOnRace(ctx, func(tx *Tx) error {
 		status, err := tx.lockLiveShipment(ctx, c.OrgID, tn)
-		switch {
-		case err != nil:
+		if err != nil {
 			return err
-		case status == parcelgate.ShipmentDelivered:
-			return parcelgate.Errorf(parcelgate.ECONFLICT, "Shipment %s has been delivered; it needs no sending code.", tn)
-		case status == "" && !noEdiCheck:
-			return parcelgate.Errorf(parcelgate.ENOTFOUND, "Shipment not found")
+		}
+		if err := parcelgate.SendingCodeDecision(tn, status, noEdiCheck); err != nil {
+			return err
 		}
 		sc.SendingCode, sc.CreatedAt, sc.ExpiresAt, err = tx.giveCode(ctx, h)
 		return err
@@ -321,7 +320,7 @@ func (db *DB) ErrandCodes(ctx context.Context, c *parcelgate.Caller, parcelIDs [
 	}
 	var missing []string
 	for id, st := range states {
-		if st.code == "" && st.status == parcelgate.ShipmentCreated {
+		if _, holds := parcelgate.ErrandCodeOutcome(id, st.status); holds && st.code == "" {
 			missing = append(missing, id)
 		}
 	}
@@ -339,7 +338,7 @@ func (db *DB) ErrandCodes(ctx context.Context, c *parcelgate.Caller, parcelIDs [
 					return err
 				}
 				st.status = status
-				if status == parcelgate.ShipmentCreated {
+				if _, holds := parcelgate.ErrandCodeOutcome(id, status); holds {
 					h := holder{env: c.Environment, orgID: c.OrgID, trackingNumber: st.trackingNumber, parcelID: id}
 					if st.code, _, _, err = tx.giveCode(ctx, h); err != nil {
 						return err
@@ -356,17 +355,11 @@ func (db *DB) ErrandCodes(ctx context.Context, c *parcelgate.Caller, parcelIDs [
 	out := make([]parcelgate.ErrandCodeResult, len(parcelIDs))
 	for i, raw := range parcelIDs {
 		id := parcelgate.NormalizeID(raw)
+		st := states[id] // the zero state, status "", when the caller has no such parcel
 		r := parcelgate.ErrandCodeResult{ParcelID: raw}
-		st, known := states[id]
-		switch {
-		case !parcelgate.ValidParcelID(id):
-			r.ResultText = parcelgate.ResultInvalidParcelID
-		case !known:
-			r.ResultText = parcelgate.ResultShipmentNotFound
-		case st.status == parcelgate.ShipmentDelivered:
-			r.ResultText = parcelgate.ResultShipmentDelivered
-		default:
-			r.ErrandCode, r.ResultText = st.code, parcelgate.ResultOK
+		var holds bool
+		if r.ResultText, holds = parcelgate.ErrandCodeOutcome(id, st.status); holds {
+			r.ErrandCode = st.code
 		}
 		out[i] = r
 	}

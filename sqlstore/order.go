@@ -250,18 +250,6 @@ func scanColumn[T any](rows *sql.Rows, err error) ([]T, error) {
 // chance.
 func newOrderID() string { return rand.Text()[:16] }
 
-// newExternalID generates an externalId for an order that came without
-// one (spec 4.3 rule 2, option 1): the business ID, '-', and random
-// characters up to 20 in all.
-func newExternalID(businessID string) (string, error) {
-	n := parcelgate.MaxOrderIDLength - len(businessID) - 1
-	if n < 6 {
-		return "", &parcelgate.Error{Code: parcelgate.EINVALID, Message: "Validation failed: externalId is required for this business ID.",
-			Fields: []parcelgate.FieldError{{Field: "externalId", Message: fmt.Sprintf("is required: business ID %s leaves too little of the 20 characters for a generated ID", businessID)}}}
-	}
-	return businessID + "-" + rand.Text()[:min(n, 10)], nil
-}
-
 // orderLockKey names the advisory lock that serializes creates of one
 // organization's orders with one SO reference and no externalId, so two
 // concurrent retries of one order cannot both create it.
@@ -369,7 +357,7 @@ func (tx *Tx) insertOrder(ctx context.Context, org *parcelgate.Organization, whs
 	o := parcelgate.NewOrder(org, req, now)
 	o.ID = newOrderID()
 	if o.ExternalID == "" {
-		id, err := newExternalID(org.BusinessID)
+		id, err := parcelgate.NewOrderExternalID(org.BusinessID)
 		if err != nil {
 			return nil, err
 		}

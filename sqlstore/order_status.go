@@ -104,8 +104,13 @@ func (db *DB) SetOrderStatus(ctx context.Context, env parcelgate.Environment, bu
 // Created ones with autoSubmit, whose wait began at or before readyBefore
 // (env's time: each environment has its own clock).
 func (db *DB) DueOrders(ctx context.Context, env parcelgate.Environment, from parcelgate.OrderStatus, readyBefore time.Time, limit int) ([]int64, error) {
-	return scanColumn[int64](db.query(ctx, `SELECT id FROM orders WHERE status = ? AND ready_at <= ? AND (status <> ? OR auto_submit = 1) AND environment = ? ORDER BY ready_at, id LIMIT ?`,
-		string(from), micros(readyBefore), string(parcelgate.OrderCreated), string(env), limit))
+	due := parcelgate.DueForWarehouse(from, readyBefore)
+	autoSubmit := ""
+	if due.AutoSubmitOnly {
+		autoSubmit = " AND auto_submit = 1"
+	}
+	return scanColumn[int64](db.query(ctx, `SELECT id FROM orders WHERE status = ? AND ready_at <= ?`+autoSubmit+` AND environment = ? ORDER BY ready_at, id LIMIT ?`,
+		string(due.From), micros(due.ReadyBefore), string(env), limit))
 }
 
 // AdvanceOrder moves order pk from status from to status to for the
@@ -124,7 +129,7 @@ func (db *DB) AdvanceOrder(ctx context.Context, pk int64, from, to parcelgate.Or
 		if err != nil {
 			return err
 		}
-		if rec.status != from || rec.readyAt > micros(readyBefore) || (from == parcelgate.OrderCreated && !rec.autoSubmit) {
+		if !parcelgate.DueForWarehouse(from, readyBefore).Covers(rec.status, rec.autoSubmit, fromMicros(rec.readyAt)) {
 			return nil
 		}
 		moved, err = tx.moveOrder(ctx, rec, to, "", actorEngine)

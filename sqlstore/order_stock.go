@@ -3,7 +3,6 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -59,12 +58,8 @@ func (tx *Tx) orderStock(ctx context.Context, orgID int64, businessID string, ro
 			q.Close()
 			return nil, err
 		}
-		var flags struct {
-			IsFragile   bool `json:"isFragile"`
-			IsOversized bool `json:"isOversized"`
-		}
-		json.Unmarshal([]byte(doc), &flags) // a flag of another type is no flag
-		b.Price, b.EOS, b.Fragile, b.Oversized = price.String, eosAt != 0, flags.IsFragile, flags.IsOversized
+		d := parcelgate.ReadProductDocument([]byte(doc))
+		b.Price, b.EOS, b.Fragile, b.Oversized = price.String, eosAt != 0, d.IsFragile, d.IsOversized
 		found[k] = &b
 	}
 	q.Close()
@@ -105,40 +100,32 @@ func (tx *Tx) allocateOrder(ctx context.Context, businessID string, whs []string
 	if !a.Allocates() {
 		return a, nil
 	}
-	return a, tx.takeStock(ctx, rows, a.BalanceIDs, stamp)
+	return a, tx.takeStock(ctx, a.Takes(rows), stamp)
 }
 
 // errStockMoved reports a balance that no longer covered what its order
 // was allocated from it; the order's transaction is retried.
 var errStockMoved = errors.New("allocation: a balance changed under its lock")
 
-// takeStock allocates each row's quantity from its balance, all or
-// nothing, in one statement: the quantities of rows on one balance are
-// summed, and the UPDATE moves only balances that cover their sum. When it
-// moves fewer than all, errStockMoved rolls tx back.
-func (tx *Tx) takeStock(ctx context.Context, rows []parcelgate.OrderRow, balances []int64, stamp time.Time) error {
-	need := map[int64]int64{}
-	var ids []int64
-	for i, row := range rows {
-		if _, ok := need[balances[i]]; !ok {
-			ids = append(ids, balances[i])
-		}
-		need[balances[i]] += int64(row.Quantity)
-	}
-	// CASE id WHEN ? THEN ? ... END: each balance's own quantity.
+// takeStock applies the takes of an allocation (parcelgate.Allocation.Takes),
+// all or nothing, in one statement: the UPDATE moves only balances that
+// cover what they give. When it moves fewer than all, errStockMoved rolls
+// tx back.
+func (tx *Tx) takeStock(ctx context.Context, takes []parcelgate.StockMove, stamp time.Time) error {
+	// CASE id WHEN ? THEN ? ... END: what each balance gives.
 	var cases strings.Builder
 	var caseArgs, idArgs []any
 	cases.WriteString("CASE id")
-	for _, id := range ids {
+	for _, m := range takes {
 		cases.WriteString(" WHEN ? THEN CAST(? AS BIGINT)")
-		caseArgs = append(caseArgs, id, need[id])
-		idArgs = append(idArgs, id)
+		caseArgs = append(caseArgs, m.BalanceID, m.Allocated)
+		idArgs = append(idArgs, m.BalanceID)
 	}
 	cases.WriteString(" END")
 	n := cases.String()
 	args := slices.Concat(caseArgs, caseArgs, []any{micros(stamp)}, idArgs, caseArgs)
 	res, err := tx.Exec(ctx, `UPDATE balances SET quantity = quantity - `+n+`, allocated = allocated + `+n+`, modified_at = ?
-		WHERE id IN (`+placeholders(len(ids))+`) AND removed_at = 0 AND quantity >= `+n, args...)
+		WHERE id IN (`+placeholders(len(idArgs))+`) AND removed_at = 0 AND quantity >= `+n, args...)
 	if err != nil {
 		return err
 	}
@@ -146,7 +133,7 @@ func (tx *Tx) takeStock(ctx context.Context, rows []parcelgate.OrderRow, balance
 	if err != nil {
 		return err
 	}
-	if moved != int64(len(ids)) {
+	if moved != int64(len(takes)) {
 		return errStockMoved
 	}
 	return nil
@@ -155,48 +142,54 @@ func (tx *Tx) takeStock(ctx context.Context, rows []parcelgate.OrderRow, balance
 // releaseOrder takes an allocated order's quantities out of allocated: back
 // into quantity when restock (Cancelled, Error, replaced content), or gone
 // with the parcels (Delivered). A supplier may have released allocations
-// itself meanwhile (PUT balances with allocated 0, spec 4.4 rule 5); only
-// what is still allocated is released, in the same statement, so nothing
-// is returned twice and allocated never goes below zero. A balance removed
-// meanwhile (possible only after such a release) holds nothing to return
-// and keeps quantity 0 and its removal stamp.
+// itself meanwhile (PUT balances with allocated 0, spec 4.4 rule 5);
+// parcelgate.ReleaseHolds releases only what is still allocated. A balance
+// removed meanwhile (possible only after such a release) holds nothing to
+// return and keeps quantity 0 and its removal stamp.
 func (tx *Tx) releaseOrder(ctx context.Context, rec *orderRecord, restock bool, stamp time.Time) error {
-	return tx.releaseHeld(ctx, `SELECT balance_id, quantity FROM order_rows WHERE order_pk = ? AND balance_id <> 0 ORDER BY line`, []any{rec.pk}, restock, stamp)
+	return tx.releaseHeld(ctx, `SELECT balance_id, quantity AS units, line AS ord FROM order_rows WHERE order_pk = ? AND balance_id <> 0`, []any{rec.pk}, restock, stamp)
 }
 
-// releaseHeld takes what query's (balance ID, quantity) rows hold out of
-// allocated: back into quantity when restock, else gone with the parcels.
-// Only what is still allocated is released, in the same statement, so
-// nothing is returned twice and allocated never goes below zero; a removed
-// balance holds nothing and keeps its removal stamp. The rows are read
-// whole before the updates, as one connection cannot interleave them.
-func (tx *Tx) releaseHeld(ctx context.Context, query string, args []any, restock bool, stamp time.Time) error {
-	rows, err := tx.Query(ctx, query, args...)
+// releaseHeld takes what holds's rows hold out of allocated: back into
+// quantity when restock, else gone with the parcels, as
+// parcelgate.ReleaseHolds decides from the balances' levels.
+func (tx *Tx) releaseHeld(ctx context.Context, holds string, args []any, restock bool, stamp time.Time) error {
+	hs, levels, err := tx.heldStock(ctx, holds, args)
 	if err != nil {
 		return err
 	}
-	type held struct{ balance, q int64 }
-	var hs []held
-	for rows.Next() {
-		var h held
-		if err := rows.Scan(&h.balance, &h.q); err != nil {
-			rows.Close()
-			return err
-		}
-		hs = append(hs, h)
+	return tx.applyStockMoves(ctx, parcelgate.ReleaseHolds(levels, hs, restock), stamp)
+}
+
+// heldStock reads, in one statement, the holds that the query holds
+// selects — columns balance_id, units and ord, the order to take them in —
+// on live balances, with each balance's level, locked for the rest of tx.
+// The rows are read whole before any update, as one connection cannot
+// interleave statements.
+func (tx *Tx) heldStock(ctx context.Context, holds string, args []any) ([]parcelgate.StockHold, map[int64]parcelgate.StockLevel, error) {
+	type held struct {
+		parcelgate.StockHold
+		parcelgate.StockLevel
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
+	rows, err := tx.Query(ctx, `SELECT h.balance_id, h.units, b.quantity, b.allocated FROM (`+holds+`) h JOIN balances b ON b.id = h.balance_id
+		WHERE b.removed_at = 0 ORDER BY h.ord`+tx.forUpdateOf("b"), args...)
+	read, err := collect(rows, err, func(h *held) []any { return []any{&h.BalanceID, &h.Units, &h.Quantity, &h.Allocated} })
+	if err != nil {
+		return nil, nil, err
 	}
-	back := 0
-	if restock {
-		back = 1
+	hs := make([]parcelgate.StockHold, len(read))
+	levels := make(map[int64]parcelgate.StockLevel, len(read))
+	for i, h := range read {
+		hs[i], levels[h.BalanceID] = h.StockHold, h.StockLevel
 	}
-	for _, h := range hs {
-		if _, err := tx.Exec(ctx, `UPDATE balances SET quantity = quantity + ? * (CASE WHEN allocated < ? THEN allocated ELSE ? END),
-			allocated = allocated - (CASE WHEN allocated < ? THEN allocated ELSE ? END), modified_at = ? WHERE id = ? AND removed_at = 0`,
-			back, h.q, h.q, h.q, h.q, micros(stamp), h.balance); err != nil {
+	return hs, levels, nil
+}
+
+// applyStockMoves adds each move to its live balance and stamps it.
+func (tx *Tx) applyStockMoves(ctx context.Context, moves []parcelgate.StockMove, stamp time.Time) error {
+	for _, m := range moves {
+		if _, err := tx.Exec(ctx, `UPDATE balances SET quantity = quantity + ?, allocated = allocated + ?, modified_at = ? WHERE id = ? AND removed_at = 0`,
+			m.Quantity, m.Allocated, micros(stamp), m.BalanceID); err != nil {
 			return err
 		}
 	}

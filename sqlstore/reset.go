@@ -155,8 +155,8 @@ func (tx *Tx) resetOrg(ctx context.Context, orgID int64, stamp time.Time, opt pa
 // organization's balances. One UPDATE per balance, whatever the number of
 // orders.
 func (tx *Tx) releaseHeldStock(ctx context.Context, orgID int64, stamp time.Time) error {
-	return tx.releaseHeld(ctx, `SELECT r.balance_id, SUM(r.quantity) FROM order_rows r JOIN orders o ON o.id = r.order_pk
-		WHERE o.org_id = ? AND o.allocated = 1 AND r.balance_id <> 0 GROUP BY r.balance_id ORDER BY r.balance_id`, []any{orgID}, true, stamp)
+	return tx.releaseHeld(ctx, `SELECT r.balance_id, SUM(r.quantity) AS units, r.balance_id AS ord FROM order_rows r JOIN orders o ON o.id = r.order_pk
+		WHERE o.org_id = ? AND o.allocated = 1 AND r.balance_id <> 0 GROUP BY r.balance_id`, []any{orgID}, true, stamp)
 }
 
 func rowsAffected(res interface{ RowsAffected() (int64, error) }, err error) (int64, error) {

@@ -404,32 +404,12 @@ func colIndex(cols []string, name string) int {
 // were restored with their allocations and are left alone. A balance that
 // no longer has the stock gives what it has.
 func (tx *Tx) retakeHeldStock(ctx context.Context, orgID int64, stamp time.Time) error {
-	rows, err := tx.Query(ctx, `SELECT r.balance_id, SUM(r.quantity) FROM order_rows r JOIN orders o ON o.id = r.order_pk JOIN balances b ON b.id = r.balance_id
-		WHERE o.org_id = ? AND o.allocated = 1 AND b.supplier_org_id <> ? GROUP BY r.balance_id ORDER BY r.balance_id`, orgID, orgID)
+	holds, levels, err := tx.heldStock(ctx, `SELECT r.balance_id, SUM(r.quantity) AS units, r.balance_id AS ord FROM order_rows r JOIN orders o ON o.id = r.order_pk JOIN balances b ON b.id = r.balance_id
+		WHERE o.org_id = ? AND o.allocated = 1 AND b.supplier_org_id <> ? GROUP BY r.balance_id`, []any{orgID, orgID})
 	if err != nil {
 		return err
 	}
-	var hs [][2]int64
-	for rows.Next() {
-		var h [2]int64
-		if err := rows.Scan(&h[0], &h[1]); err != nil {
-			rows.Close()
-			return err
-		}
-		hs = append(hs, h)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	for _, h := range hs {
-		if _, err := tx.Exec(ctx, `UPDATE balances SET allocated = allocated + (CASE WHEN quantity < ? THEN quantity ELSE ? END),
-			quantity = quantity - (CASE WHEN quantity < ? THEN quantity ELSE ? END), modified_at = ? WHERE id = ? AND removed_at = 0`,
-			h[1], h[1], h[1], h[1], micros(stamp), h[0]); err != nil {
-			return err
-		}
-	}
-	return nil
+	return tx.applyStockMoves(ctx, parcelgate.RetakeHolds(levels, holds), stamp)
 }
 
 // RestoreEverywhere restores the snapshot called name of every

@@ -42,7 +42,6 @@ var tenantExceptions = map[string]string{
 	// balance IDs of the organization's own saved order rows.
 	"Tx.resetOrg balances":          "scoped by the organization's own catalogs, joined in at run time",
 	"Tx.resetOrg catalog_suppliers": "scoped by the organization's own catalogs, joined in at run time",
-	"Tx.retakeHeldStock balances":   "balance IDs of the organization's own saved order rows",
 	// The console: its product filter is built by consoleProductScope
 	// (organization and environment included) and added at run time.
 	"DB.ConsoleProductDetail products": "scoped by consoleProductScope, which the statement text cannot show",
@@ -100,7 +99,8 @@ var tenantExceptions = map[string]string{
 	"Tx.moveOrder orders":                 byScopedKey,
 	"Tx.moveStock balances":               byScopedKey,
 	"Tx.placeOrder orders":                byScopedKey,
-	"Tx.releaseHeld balances":             byScopedKey,
+	"Tx.heldStock balances":               byScopedKey,
+	"Tx.applyStockMoves balances":         byScopedKey,
 	"Tx.takeStock balances":               byScopedKey,
 
 	// Child rows reached through their parent's key (an order's rows,

@@ -19,6 +19,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/auth"
 	"github.com/parcelgate/parcelgate/httpapi"
+	"github.com/parcelgate/parcelgate/internal/adminclient"
 	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
@@ -35,7 +36,9 @@ type env struct {
 	srv    *http.Server
 	url    string
 	client *http.Client
-	close  func()
+	// op calls the operator API.
+	op    *adminclient.Client
+	close func()
 }
 
 func start(ctx context.Context, engine string, journal bool) (*env, error) {
@@ -107,6 +110,7 @@ func start(ctx context.Context, engine string, journal bool) (*env, error) {
 	cleanup = append(cleanup, func() { e.srv.Close() })
 	e.url = "http://" + ln.Addr().String()
 	e.client = newClient(256)
+	e.op = &adminclient.Client{BaseURL: e.url, Token: adminToken, HTTP: e.client}
 	return e, nil
 }
 
@@ -153,24 +157,25 @@ func (e *env) call(method, path, bearer string, body any, want int, out any) err
 	return nil
 }
 
-func (e *env) admin(method, path string, body any, want int, out any) error {
-	return e.call(method, path, adminToken, body, want, out)
+// admin calls the operator API; any 2xx answer is success.
+func (e *env) admin(method, path string, body, out any) error {
+	return e.op.Call(context.Background(), method, path, body, out)
 }
 
 // organization creates an organization of the production environment.
 func (e *env) organization(businessID string) error {
-	return e.admin("POST", "/admin/v1/organizations", map[string]any{"environment": "production", "businessId": businessID, "name": "Load " + businessID}, http.StatusCreated, nil)
+	return e.admin("POST", "/admin/v1/organizations", map[string]any{"environment": "production", "businessId": businessID, "name": "Load " + businessID}, nil)
 }
 
 // catalog creates a catalog of retailer open to suppliers.
 func (e *env) catalog(retailer, id string, typ parcelgate.CatalogType, suppliers ...string) error {
-	return e.admin("POST", "/admin/v1/catalogs", map[string]any{"environment": "production", "retailerId": retailer, "catalogExternalId": id, "catalogType": typ, "supplierIds": suppliers}, http.StatusCreated, nil)
+	return e.admin("POST", "/admin/v1/catalogs", map[string]any{"environment": "production", "retailerId": retailer, "catalogExternalId": id, "catalogType": typ, "supplierIds": suppliers}, nil)
 }
 
 // ecomToken returns a token of a new service account of businessID.
 func (e *env) ecomToken(businessID string, role parcelgate.Role) (string, error) {
 	var a struct{ Username, Password string }
-	if err := e.admin("POST", "/admin/v1/service-accounts", map[string]any{"environment": "production", "businessId": businessID, "username": "load" + strings.ToLower(rand.Text()[:10]), "roles": []parcelgate.Role{role}}, http.StatusCreated, &a); err != nil {
+	if err := e.admin("POST", "/admin/v1/service-accounts", map[string]any{"environment": "production", "businessId": businessID, "username": "load" + strings.ToLower(rand.Text()[:10]), "roles": []parcelgate.Role{role}}, &a); err != nil {
 		return "", err
 	}
 	req, _ := http.NewRequest("GET", e.url+"/auth/token", nil)

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/parcelgate/parcelgate/internal/adminclient"
 )
 
 // adminCmd is one operator API call from the command line (interface §10,
@@ -258,7 +260,8 @@ func (spec adminCmd) command(base, token *string) *cobra.Command {
 			} else if !inQuery && hasBodyFields(spec.fields) {
 				body = map[string]any{}
 			}
-			return adminCall(cmd.Context(), spec.method, strings.TrimRight(*base, "/")+path, *token, body, cmd.OutOrStdout())
+			op := &adminclient.Client{BaseURL: strings.TrimRight(*base, "/"), Token: *token}
+			return adminCall(cmd.Context(), op, spec.method, path, body, cmd.OutOrStdout())
 		},
 	}
 	for i, f := range spec.fields {
@@ -322,40 +325,16 @@ func splitList(s string) []string {
 
 // adminCall makes one call and prints the answer as indented JSON; a non-2xx
 // answer is an error carrying the server's message, and prints nothing.
-func adminCall(ctx context.Context, method, u, token string, body any, stdout io.Writer) error {
-	var rd io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			return err
-		}
-		rd = bytes.NewReader(b)
-	}
+func adminCall(ctx context.Context, op *adminclient.Client, method, path string, body any, stdout io.Writer) error {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, method, u, rd)
+	req, err := op.Request(ctx, method, path, body)
 	if err != nil {
 		return usageError{err}
 	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := http.DefaultClient.Do(req)
+	b, err := op.Send(req)
 	if err != nil {
 		return err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
-	if err != nil {
-		return err
-	}
-	if resp.StatusCode >= 300 {
-		var e struct{ Message string }
-		if json.Unmarshal(b, &e) == nil && e.Message != "" {
-			return fmt.Errorf("%s %s: %s: %s", method, u, resp.Status, e.Message)
-		}
-		return fmt.Errorf("%s %s: %s", method, u, resp.Status)
 	}
 	if len(bytes.TrimSpace(b)) == 0 {
 		fmt.Fprintln(stdout, "ok")

@@ -7,18 +7,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/parcelgate/parcelgate/internal/sandbox"
+	"github.com/parcelgate/parcelgate/parcelgatetest"
 )
 
 // clientCLI runs "parcelgate client" against a sandbox with the demo
 // tenant's credentials from the environment, as a user would set them.
-func clientCLI(t *testing.T) (*sandbox.Sandbox, func(args ...string) (string, error)) {
+func clientCLI(t *testing.T) (*parcelgatetest.Server, func(args ...string) (string, error)) {
 	t.Helper()
-	sb, err := sandbox.Start()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sb.Close)
+	sb := parcelgatetest.NewServer(t)
 	t.Setenv("PARCELGATE_URL", sb.URL)
 	t.Setenv("PARCELGATE_CLIENT_ID", "demo-client")
 	t.Setenv("PARCELGATE_CLIENT_SECRET", "demo-client-secret")

@@ -82,23 +82,10 @@ func TestServeDemo(t *testing.T) {
 	if resp.StatusCode != 200 || tok.AccessToken == "" {
 		t.Fatalf("demo gateway token: %d", resp.StatusCode)
 	}
-	req, _ := http.NewRequest("GET", base+"/auth/token", nil)
-	req.SetBasicAuth("demo-test", "demo-test-password")
-	resp, err = http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var etok struct {
-		AccessToken string `json:"access_token"`
-	}
-	json.NewDecoder(resp.Body).Decode(&etok)
-	resp.Body.Close()
-	if resp.StatusCode != 200 {
-		t.Fatalf("demo test-environment ecom token: %d", resp.StatusCode)
-	}
+	etok := ecomToken(t, base, "demo-test", "demo-test-password")
 	// The sample sales order is placed, its stock allocated.
-	req, _ = http.NewRequest("GET", base+"/ecommerce/v3/orders/"+demo.SampleOrder, nil)
-	req.Header.Set("Authorization", "Bearer "+etok.AccessToken)
+	req, _ := http.NewRequest("GET", base+"/ecommerce/v3/orders/"+demo.SampleOrder, nil)
+	req.Header.Set("Authorization", "Bearer "+etok)
 	resp, err = http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -140,19 +127,9 @@ func TestServeDemo(t *testing.T) {
 	}
 	// The demo products are published to the warehouse and to the demo
 	// retailer's catalog.
-	req, _ = http.NewRequest("GET", base+"/auth/token", nil)
-	req.SetBasicAuth("demo-retailer", "demo-retailer-password")
-	resp, err = http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rtok struct {
-		AccessToken string `json:"access_token"`
-	}
-	json.NewDecoder(resp.Body).Decode(&rtok)
-	resp.Body.Close()
+	rtok := ecomToken(t, base, "demo-retailer", "demo-retailer-password")
 	req, _ = http.NewRequest("GET", base+"/ecommerce/v3/catalogs/SHOP1/products", nil)
-	req.Header.Set("Authorization", "Bearer "+rtok.AccessToken)
+	req.Header.Set("Authorization", "Bearer "+rtok)
 	resp, err = http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -163,6 +140,27 @@ func TestServeDemo(t *testing.T) {
 	if resp.StatusCode != 200 || page.Page.TotalElements != 4 {
 		t.Fatalf("demo retail catalog: %d, %d products", resp.StatusCode, page.Page.TotalElements)
 	}
+}
+
+// ecomToken gets a token of the ecom token service at base for a service
+// account (interface §5.2 rule 2), failing the test unless it answers one.
+func ecomToken(t *testing.T, base, username, password string) string {
+	t.Helper()
+	req, _ := http.NewRequest("GET", base+"/auth/token", nil)
+	req.SetBasicAuth(username, password)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	json.NewDecoder(resp.Body).Decode(&tok)
+	if resp.StatusCode != 200 || tok.AccessToken == "" {
+		t.Fatalf("ecom token of %s: %d", username, resp.StatusCode)
+	}
+	return tok.AccessToken
 }
 
 // parseServe parses serve's command line as the serve command does, with

@@ -58,21 +58,10 @@ func TestAdminSandboxCLI(t *testing.T) {
 	}
 
 	// A journaled call, looked up by its request ID.
-	req, _ := http.NewRequest("GET", base+"/auth/token", nil)
-	req.SetBasicAuth("demo-test", "demo-test-password")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var tok struct {
-		AccessToken string `json:"access_token"`
-	}
-	json.NewDecoder(resp.Body).Decode(&tok)
-	resp.Body.Close()
-	req, _ = http.NewRequest("GET", base+"/ecommerce/v3/orders", nil)
-	req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+	req, _ := http.NewRequest("GET", base+"/ecommerce/v3/orders", nil)
+	req.Header.Set("Authorization", "Bearer "+ecomToken(t, base, "demo-test", "demo-test-password"))
 	req.Header.Set("X-Request-ID", "cli-journal-1")
-	resp, err = http.DefaultClient.Do(req)
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,8 +26,8 @@ import (
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 
 	"github.com/parcelgate/parcelgate"
-	"github.com/parcelgate/parcelgate/auth"
 	"github.com/parcelgate/parcelgate/httpapi"
+	"github.com/parcelgate/parcelgate/internal/inproc"
 	"github.com/parcelgate/parcelgate/internal/testdb"
 	"github.com/parcelgate/parcelgate/openapi"
 	"github.com/parcelgate/parcelgate/sqlstore"
@@ -85,25 +85,22 @@ func NewWithDB(t testing.TB, db *sqlstore.DB, clock *parcelgate.SandboxClock, op
 	if clock == nil {
 		clock = new(parcelgate.SandboxClock)
 	}
-	keys, err := db.TokenKeys(context.Background())
-	if err != nil {
-		t.Fatalf("apitest: token keys: %v", err)
-	}
 	// A test server is a sandbox (serve --sandbox) unless the test asks
 	// for a production server with NotSandbox.
 	cfg := httpapi.Config{AdminToken: AdminToken, SandboxClock: clock, Sandbox: true}
 	for _, o := range opts {
 		o(&cfg)
 	}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	var log *slog.Logger
 	if testing.Verbose() {
 		log = slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
-	srv := httpapi.New(db, auth.NewKeyring(keys), clock, log, cfg)
-	t.Cleanup(srv.Close)
-	hs := httptest.NewServer(srv)
-	t.Cleanup(hs.Close)
-	return &Env{T: t, DB: db, Server: srv, HTTP: hs, Clock: clock, URL: hs.URL}
+	s, err := inproc.Start(context.Background(), inproc.Config{DB: db, Clock: clock, HTTP: cfg, Log: log})
+	if err != nil {
+		t.Fatalf("apitest: %v", err)
+	}
+	t.Cleanup(s.Close)
+	return &Env{T: t, DB: db, Server: s.Handler, HTTP: s.HTTP, Clock: clock, URL: s.URL}
 }
 
 type testWriter struct{ t testing.TB }

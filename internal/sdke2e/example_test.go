@@ -1,9 +1,7 @@
 package sdke2e_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log"
@@ -11,15 +9,16 @@ import (
 	"time"
 
 	"github.com/parcelgate/parcelgate/client"
-	"github.com/parcelgate/parcelgate/internal/sandbox"
+	"github.com/parcelgate/parcelgate/internal/adminclient"
+	"github.com/parcelgate/parcelgate/parcelgatetest"
 )
 
 // The SDK's main flows (the examples of package client) run against an
 // in-process server seeded with the demo tenant, as "parcelgate serve
 // --demo" is, with their output checked.
 
-func startSandbox() *sandbox.Sandbox {
-	sb, err := sandbox.Start()
+func startSandbox() *parcelgatetest.Server {
+	sb, err := parcelgatetest.Start()
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -146,18 +145,11 @@ func Example_orderToDelivered() {
 }
 
 // warehouseMoves moves an order of the demo tenant as the warehouse does.
-func warehouseMoves(sb *sandbox.Sandbox, externalID string, to client.OrderStatus) {
-	body, _ := json.Marshal(map[string]string{"businessId": "1234567-1", "externalId": externalID, "value": string(to)})
-	req, _ := http.NewRequest("POST", sb.URL+"/admin/v1/orders/status", bytes.NewReader(body))
-	req.Header.Set("Authorization", "Bearer "+sb.AdminToken)
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		log.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		log.Fatalf("move to %s: %s", to, resp.Status)
+func warehouseMoves(sb *parcelgatetest.Server, externalID string, to client.OrderStatus) {
+	op := adminclient.Client{BaseURL: sb.URL, Token: sb.AdminToken}
+	body := map[string]string{"businessId": "1234567-1", "externalId": externalID, "value": string(to)}
+	if err := op.Call(context.Background(), "POST", "/admin/v1/orders/status", body, nil); err != nil {
+		log.Fatalf("move to %s: %v", to, err)
 	}
 }
 
