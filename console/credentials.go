@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"slices"
 	"strings"
 
 	"github.com/parcelgate/parcelgate"
@@ -172,46 +171,18 @@ func (c *Console) unlockServiceAccount(w http.ResponseWriter, r *http.Request, s
 	c.credentialAction(parcelgate.CredentialServiceAccount, "username", c.db.UnlockServiceAccount, "unlocked")(w, r, s)
 }
 
-// descriptions reads the descriptions of a product document by language,
-// English and Finnish first. The product document is read here for the
-// page and by sqlstore.ProductName for the name the lists show; the root
-// has no decoding of a product's descriptions yet to share (issue 21 moves
-// product document decoding there: both should then call it).
+// descriptions lists the descriptions of a product document by language,
+// English and Finnish first, as the root's one reader of the document
+// (ReadProductDocument) orders them; the lists' product name is the same
+// reader's Name.
 func descriptions(doc json.RawMessage) []description {
-	var d struct {
-		Descriptions map[string]struct {
-			Name             string `json:"name"`
-			ShortDescription string `json:"shortDescription"`
-			Description      string `json:"description"`
-		} `json:"descriptions"`
-	}
-	if json.Unmarshal(doc, &d) != nil {
-		return nil
-	}
-	var langs []string
-	for l := range d.Descriptions {
-		langs = append(langs, l)
-	}
-	slices.SortFunc(langs, func(a, b string) int {
-		rank := func(l string) int { return map[string]int{"en": 0, "fi": 1}[l] + boolRank(l != "en" && l != "fi") }
-		if ra, rb := rank(a), rank(b); ra != rb {
-			return ra - rb
-		}
-		return strings.Compare(a, b)
-	})
+	d := parcelgate.ReadProductDocument(doc)
 	var out []description
-	for _, l := range langs {
+	for _, l := range d.Languages() {
 		v := d.Descriptions[l]
 		out = append(out, description{l, v.Name, v.ShortDescription, v.Description})
 	}
 	return out
-}
-
-func boolRank(b bool) int {
-	if b {
-		return 2
-	}
-	return 0
 }
 
 func indentJSON(doc json.RawMessage) string {

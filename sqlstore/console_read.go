@@ -273,35 +273,11 @@ func scanConsoleProduct(s rowScanner, orgID int64) (*parcelgate.ConsoleProduct, 
 		return nil, consoleKey{}, err
 	}
 	p.Document, p.DeletedAt, p.ModifiedAt = json.RawMessage(doc), fromMicros(deleted), fromMicros(modified)
-	cp := &parcelgate.ConsoleProduct{Product: &p, Name: ProductName(p.Document), Own: supplier == orgID}
+	cp := &parcelgate.ConsoleProduct{Product: &p, Name: parcelgate.ReadProductDocument(p.Document).Name(), Own: supplier == orgID}
 	if deleted != 0 {
 		cp.LeavesListsAt = p.DeletedAt.Add(parcelgate.EOSVisibility)
 	}
 	return cp, consoleKey{0, p.ID}, nil
-}
-
-// ProductName is the name in a product document's descriptions: English,
-// else Finnish, else any language's, else "".
-func ProductName(doc json.RawMessage) string {
-	var d struct {
-		Descriptions map[string]struct {
-			Name string `json:"name"`
-		} `json:"descriptions"`
-	}
-	if json.Unmarshal(doc, &d) != nil {
-		return ""
-	}
-	for _, lang := range []string{"en", "fi"} {
-		if n := d.Descriptions[lang].Name; n != "" {
-			return n
-		}
-	}
-	for _, v := range d.Descriptions {
-		if v.Name != "" {
-			return v.Name
-		}
-	}
-	return ""
 }
 
 // consoleProductScope keeps the products of scope
