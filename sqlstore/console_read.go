@@ -158,8 +158,8 @@ type ConsoleOrderFilter struct {
 	Warehouse string
 }
 
-// ConsoleOrders pages the caller's orders, most recently changed first.
-func (db *DB) ConsoleOrders(ctx context.Context, c *parcelgate.Caller, q ConsoleOrderFilter, cursor string, limit int) (ConsolePage[*parcelgate.Order], error) {
+// consoleOrders pages the caller's orders, most recently changed first.
+func (db *DB) consoleOrders(ctx context.Context, c *parcelgate.Caller, q ConsoleOrderFilter, cursor string, limit int) (ConsolePage[*parcelgate.Order], error) {
 	var f filterSQL
 	f.add("o.org_id = ?", c.OrgID)
 	f.add("o.environment = ?", string(c.Environment))
@@ -202,8 +202,8 @@ func (db *DB) ConsoleOrders(ctx context.Context, c *parcelgate.Caller, q Console
 	})
 }
 
-// ConsoleOrderCounts counts the caller's orders by status.
-func (db *DB) ConsoleOrderCounts(ctx context.Context, c *parcelgate.Caller) (map[parcelgate.OrderStatus]int64, error) {
+// consoleOrderCounts counts the caller's orders by status.
+func (db *DB) consoleOrderCounts(ctx context.Context, c *parcelgate.Caller) (map[parcelgate.OrderStatus]int64, error) {
 	rows, err := db.query(ctx, `SELECT status, COUNT(*) FROM orders WHERE org_id = ? AND environment = ? GROUP BY status`, c.OrgID, string(c.Environment))
 	if err != nil {
 		return nil, err
@@ -229,8 +229,8 @@ type ConsoleTenantCounts struct {
 	Shipments   int64
 }
 
-// ConsoleCounts counts the caller's products, active codes and shipments.
-func (db *DB) ConsoleCounts(ctx context.Context, c *parcelgate.Caller) (ConsoleTenantCounts, error) {
+// consoleCounts counts the caller's products, active codes and shipments.
+func (db *DB) consoleCounts(ctx context.Context, c *parcelgate.Caller) (ConsoleTenantCounts, error) {
 	var n ConsoleTenantCounts
 	env := string(c.Environment)
 	err := db.queryRow(ctx, `SELECT
@@ -356,10 +356,10 @@ func consoleProductScope(f *filterSQL, c *parcelgate.Caller) {
 	f.add("(p.supplier_org_id = ? OR p.id IN (SELECT b.product_id FROM balances b WHERE b.retailer_org_id = ? AND b.removed_at = 0))", c.OrgID, c.OrgID)
 }
 
-// ConsoleProducts pages the caller's products, newest first; search, when
+// consoleProducts pages the caller's products, newest first; search, when
 // given, keeps those whose externalId contains it (ignoring case) or whose
 // EAN code is it.
-func (db *DB) ConsoleProducts(ctx context.Context, c *parcelgate.Caller, search, cursor string, limit int) (ConsolePage[*ConsoleProduct], error) {
+func (db *DB) consoleProducts(ctx context.Context, c *parcelgate.Caller, search, cursor string, limit int) (ConsolePage[*ConsoleProduct], error) {
 	var f filterSQL
 	consoleProductScope(&f, c)
 	if s := strings.TrimSpace(search); s != "" {
@@ -427,8 +427,8 @@ type ConsoleShipment struct {
 	CreatedAt      time.Time
 }
 
-// ConsoleShipments pages the caller's shipments, newest first.
-func (db *DB) ConsoleShipments(ctx context.Context, c *parcelgate.Caller, cursor string, limit int) (ConsolePage[*ConsoleShipment], error) {
+// consoleShipments pages the caller's shipments, newest first.
+func (db *DB) consoleShipments(ctx context.Context, c *parcelgate.Caller, cursor string, limit int) (ConsolePage[*ConsoleShipment], error) {
 	var f filterSQL
 	f.add("s.org_id = ?", c.OrgID)
 	f.add("s.environment = ?", string(c.Environment))
@@ -502,12 +502,12 @@ func (db *DB) ConsoleShipmentCodes(ctx context.Context, c *parcelgate.Caller, tr
 	return out, rows.Err()
 }
 
-// ConsoleChangeStamp is the newest modification stamp of the caller's
+// consoleChangeStamp is the newest modification stamp of the caller's
 // orders and balances: it moves whenever one of them changes, so the
 // console's live updates poll it. Each part is one index lookup; the
 // organization alone scopes it, since an organization lives in one
 // environment (naming the environment too would cost the index-only MAX).
-func (db *DB) ConsoleChangeStamp(ctx context.Context, c *parcelgate.Caller) (int64, error) {
+func (db *DB) consoleChangeStamp(ctx context.Context, c *parcelgate.Caller) (int64, error) {
 	var stamp int64
 	err := db.queryRow(ctx, `SELECT MAX(m) FROM (
 		SELECT COALESCE(MAX(updated_at), 0) AS m FROM orders WHERE org_id = ?
