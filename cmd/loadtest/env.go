@@ -19,6 +19,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/auth"
 	"github.com/parcelgate/parcelgate/httpapi"
+	"github.com/parcelgate/parcelgate/internal/pgcluster"
 	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
@@ -36,9 +37,38 @@ type env struct {
 	url    string
 	client *http.Client
 	close  func()
+	opts   []sqlstore.Option // the replica's, with -replica
 }
 
-func start(ctx context.Context, engine string, journal bool) (*env, error) {
+// caughtUp waits until the replica, if any, has replayed everything, so
+// a measurement reads on it; it returns how many reads it has served.
+func (e *env) caughtUp() (uint64, error) {
+	if len(e.opts) == 0 {
+		return 0, nil
+	}
+	deadline := time.Now().Add(5 * time.Minute)
+	for {
+		rs := e.db.Replicas()
+		if len(rs) == 1 && rs[0].State == "ok" && rs[0].Lag == 0 {
+			return rs[0].Reads, nil
+		}
+		if time.Now().After(deadline) {
+			return 0, fmt.Errorf("the replica has not caught up: %+v", rs)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// replicaReads is how many reads the replica has served.
+func (e *env) replicaReads() uint64 {
+	var n uint64
+	for _, r := range e.db.Replicas() {
+		n += r.Reads
+	}
+	return n
+}
+
+func start(ctx context.Context, engine string, journal, replica bool) (*env, error) {
 	e := &env{engine: engine}
 	var cleanup []func()
 	e.close = func() {
@@ -79,11 +109,23 @@ func start(ctx context.Context, engine string, journal bool) (*env, error) {
 		if e.dsn, err = sqlstore.WithSearchPath(base, schema); err != nil {
 			return fail(err)
 		}
+		if replica {
+			srv, err := pgcluster.StartReplica(base)
+			if err != nil {
+				return fail(err)
+			}
+			cleanup = append(cleanup, func() { srv.Stop() })
+			rdsn, err := srv.DSN(e.dsn)
+			if err != nil {
+				return fail(err)
+			}
+			e.opts = append(e.opts, sqlstore.Replica(rdsn))
+		}
 	default:
 		return nil, fmt.Errorf("unknown engine %q", engine)
 	}
 	clock := parcelgate.SystemClock{}
-	db, err := sqlstore.Open(ctx, e.dsn, clock)
+	db, err := sqlstore.Open(ctx, e.dsn, clock, e.opts...)
 	if err != nil {
 		return fail(err)
 	}
