@@ -38,6 +38,52 @@ type env struct {
 	client *http.Client
 	close  func()
 	opts   []sqlstore.Option // the replica's, with -replica
+
+	// primary and standby reach the database servers outside the store,
+	// to find the store's backends (postgres only; standby with -replica).
+	primary, standby *sql.DB
+}
+
+// backendName is the application_name of the store's connections.
+const backendName = "parcelgate-loadtest"
+
+// backendCPU is the CPU time the database processes serving the store's
+// connections have used, on the primary and on the replica: what a
+// measurement cost each server, apart from the other work of a shared
+// machine. Both servers run on this machine, so /proc has them.
+func (e *env) backendCPU() (primary, replica time.Duration) {
+	sum := func(db *sql.DB) time.Duration {
+		if db == nil {
+			return 0
+		}
+		rows, err := db.Query(`SELECT pid FROM pg_stat_activity WHERE application_name = $1`, backendName)
+		if err != nil {
+			return 0
+		}
+		defer rows.Close()
+		var total time.Duration
+		for rows.Next() {
+			var pid int
+			if rows.Scan(&pid) != nil {
+				continue
+			}
+			b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+			if err != nil {
+				continue
+			}
+			// Fields after the command's closing parenthesis: utime and
+			// stime are the 12th and 13th, in clock ticks (100 a second).
+			f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+			if len(f) > 12 {
+				var ut, st int64
+				fmt.Sscan(f[11], &ut)
+				fmt.Sscan(f[12], &st)
+				total += time.Duration(ut+st) * 10 * time.Millisecond
+			}
+		}
+		return total
+	}
+	return sum(e.primary), sum(e.standby)
 }
 
 // caughtUp waits until the replica, if any, has replayed everything, so
@@ -106,9 +152,16 @@ func start(ctx context.Context, engine string, journal, replica bool) (*env, err
 			admin.Exec(`DROP SCHEMA ` + schema + ` CASCADE`)
 			admin.Close()
 		})
-		if e.dsn, err = sqlstore.WithSearchPath(base, schema); err != nil {
+		// The store's connections are named, so the database processes
+		// that serve them can be found (backendCPU).
+		named := base + "&application_name=" + backendName
+		if !strings.Contains(base, "?") {
+			named = base + "?application_name=" + backendName
+		}
+		if e.dsn, err = sqlstore.WithSearchPath(named, schema); err != nil {
 			return fail(err)
 		}
+		e.primary = admin
 		if replica {
 			srv, err := pgcluster.StartReplica(base)
 			if err != nil {
@@ -120,6 +173,12 @@ func start(ctx context.Context, engine string, journal, replica bool) (*env, err
 				return fail(err)
 			}
 			e.opts = append(e.opts, sqlstore.Replica(rdsn))
+			radmin, err := sql.Open("pgx", strings.Replace(rdsn, "application_name="+backendName, "application_name=loadtest-admin", 1))
+			if err != nil {
+				return fail(err)
+			}
+			cleanup = append(cleanup, func() { radmin.Close() })
+			e.standby = radmin
 		}
 	default:
 		return nil, fmt.Errorf("unknown engine %q", engine)

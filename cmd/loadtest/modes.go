@@ -64,6 +64,7 @@ func readMode(ctx context.Context, c config, e *env) error {
 	goGetLoad(e.url+path, header, c.conns, time.Second)
 	for run := range c.repeat {
 		served := e.replicaReads()
+		p0, r0 := e.backendCPU()
 		cpu0 := processCPU()
 		bareRPS, tool, err := getLoad(ctx, bareURL, nil, c.conns, c.duration, c.useWrk)
 		if err != nil {
@@ -88,8 +89,10 @@ func readMode(ctx context.Context, c config, e *env) error {
 		pgCPU := perRequest(cpu2-cpu1, pgRPS, c.duration)
 		fmt.Printf("  run %d (%s): bare %.0f req/s, parcelgate %.0f req/s, ratio %.2f×; CPU of this process per request: bare %.0f µs, parcelgate %.0f µs, ratio %.2f×; %s\n",
 			run+1, tool, bareRPS, pgRPS, pgRPS/bareRPS, bareCPU, pgCPU, bareCPU/pgCPU, loadAverage())
-		if len(e.opts) > 0 {
-			fmt.Printf("    reads served by the replica: %d\n", e.replicaReads()-served)
+		p1, r1 := e.backendCPU()
+		if e.primary != nil {
+			fmt.Printf("    database CPU per parcelgate request: primary %.0f µs, replica %.0f µs; reads served by the replica: %d\n",
+				perRequest(p1-p0, pgRPS, c.duration), perRequest(r1-r0, pgRPS, c.duration), e.replicaReads()-served)
 		}
 	}
 	return nil
@@ -171,6 +174,7 @@ func walkMode(ctx context.Context, c config, e *env) error {
 func concurrentWalks(e *env, c config, tok string, pages int) error {
 	for walk := range c.walks {
 		served := e.replicaReads()
+		p0, r0 := e.backendCPU()
 		start := time.Now()
 		errs := make(chan error, c.walkers)
 		var wg sync.WaitGroup
@@ -185,8 +189,9 @@ func concurrentWalks(e *env, c config, tok string, pages int) error {
 			}
 		}
 		d := time.Since(start)
-		fmt.Printf("%s walk round %d: %d walkers × %d balances in %s, %.0f balances/s in all, %s\n",
-			e.engine, walk+1, c.walkers, c.balances, d.Round(10*time.Millisecond), float64(c.walkers*c.balances)/d.Seconds(), loadAverage())
+		p1, r1 := e.backendCPU()
+		fmt.Printf("%s walk round %d: %d walkers × %d balances in %s, %.0f balances/s in all; database CPU: primary %s, replica %s; %s\n",
+			e.engine, walk+1, c.walkers, c.balances, d.Round(10*time.Millisecond), float64(c.walkers*c.balances)/d.Seconds(), p1-p0, r1-r0, loadAverage())
 		if len(e.opts) > 0 {
 			fmt.Printf("    pages served by the replica: %d of %d\n", e.replicaReads()-served, c.walkers*pages)
 		}
