@@ -2,7 +2,11 @@
 // SQLite in a temporary directory, and PostgreSQL in a schema of its own
 // (DSN from PARCELGATE_TEST_POSTGRES, else the local server). PostgreSQL
 // that cannot be reached skips its half of a test, except under CI, where it
-// fails: a green CI must mean both engines ran.
+// fails: a green CI must mean both engines ran. With
+// PARCELGATE_TEST_PGBOUNCER (a postgres:// URL of a PgBouncer in front of
+// that server, passing database names through) every PostgreSQL test gets a
+// database of its own reached through the pooler, in the store's pooler
+// mode.
 package testdb
 
 import (
