@@ -126,7 +126,9 @@ func newDir(prefix string) (string, *syscall.Credential, error) {
 func command(cred *syscall.Credential, dir, name string, args ...string) *exec.Cmd {
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred, Setpgid: true}
+	// Pdeathsig: a test binary that dies without Stop takes its servers
+	// with it (SIGQUIT is PostgreSQL's immediate shutdown).
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred, Setpgid: true, Pdeathsig: syscall.SIGQUIT}
 	// Not the test's environment: PG* variables there would redirect the
 	// tools.
 	cmd.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", "HOME=" + dir, "LANG=C.UTF-8"}
