@@ -48,8 +48,8 @@ import (
 //     change the replica has not replayed yet.
 //   - Lag. A monitor samples the primary's WAL position and each
 //     replica's replay position; a replica is used only while it answers
-//     and its lag — how long ago the primary was last at a position the
-//     replica has replayed — is within the limit. A replica that fails a
+//     and its lag — the age of the oldest sample of the primary's
+//     position it has not replayed yet — is within the limit. A replica that fails a
 //     read is marked down at once and the read is run again on the
 //     primary.
 
@@ -246,9 +246,9 @@ func (rs *replicaSet) addSample(s lsnSample) {
 	rs.samples = rs.samples[keep:]
 }
 
-// lagOf is how long ago the primary was last at a position at or before
-// replayed: 0 when the replica has replayed the newest sample; at least
-// the age of the oldest sample when it has replayed none.
+// lagOf is the age of the oldest sample of the primary's position past
+// replayed: 0 when the replica has replayed the newest sample; the age of
+// the oldest sample kept when it has replayed none.
 func (rs *replicaSet) lagOf(replayed uint64, now time.Time) time.Duration {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
@@ -355,6 +355,15 @@ func (rs *replicaSet) pick(ctx context.Context, floor uint64) *replica {
 	return nil
 }
 
+func (rs *replicaSet) anyUsable() bool {
+	for _, r := range rs.list {
+		if r.usable.Load() {
+			return true
+		}
+	}
+	return false
+}
+
 // parseLSN reads PostgreSQL's text form of a WAL position, "HI/LO" in hex.
 func parseLSN(s string) (uint64, bool) {
 	hi, lo, ok := strings.Cut(s, "/")
@@ -386,6 +395,9 @@ func (db *DB) onReplica(ctx context.Context, c *parcelgate.Caller) context.Conte
 	}
 	if _, routed := ctx.Value(routeKey{}).(*replica); routed {
 		return ctx // routed already, or sent back to the primary
+	}
+	if !rs.anyUsable() {
+		return ctx // no floor lookup when no replica could take the read
 	}
 	floor, err := db.readFloor(ctx, c.OrgID)
 	if err != nil {
