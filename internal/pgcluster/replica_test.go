@@ -497,3 +497,40 @@ func grepLines(s, sub string) string {
 	}
 	return strings.Join(out, "")
 }
+
+// Issue 24, read-your-writes for orders: a merchant creates an order
+// through instance A and reads it at once through instance B, then cancels
+// it through A and reads the cancellation through B, with the replica's
+// replay paused the whole time: every read sees the write before it.
+func TestOrderReadYourWritesAcrossInstances(t *testing.T) {
+	c := newCluster(t, nil, time.Minute)
+	a, b := c.instance(), c.instance()
+	a.Catalog(parcelgate.Production, supplier, "WH1", parcelgate.CatalogWarehouse, supplier)
+	tok := a.EcomToken(parcelgate.Production, supplier, parcelgate.RoleMerchant)
+	a.Do(apitest.Request{Method: "PUT", Path: "/ecommerce/v3/inventory", Bearer: tok, Body: []any{map[string]any{
+		"product":  product("P-1"),
+		"balances": []any{map[string]any{"retailerId": supplier, "catalogExternalId": "WH1", "quantity": 100}},
+	}}}).Expect(200)
+	c.caughtUp()
+	c.pause()
+	for i := range 3 {
+		var created parcelgate.Order
+		a.Do(apitest.Request{Method: "POST", Path: "/ecommerce/v3/orders", Bearer: tok, Body: map[string]any{
+			"externalId": fmt.Sprintf("SO-%d", i),
+			"deliveryAddress": map[string]any{"name": "Maija Meikäläinen", "streetAddress": "Kotikatu 2", "postalCode": "00200",
+				"postOffice": "Helsinki", "country": "FI", "telephone": "+358401234567", "email": "maija@example.com"},
+			"serviceCode": "2103",
+			"rows":        []any{map[string]any{"externalProductId": "P-1", "externalWarehouseId": "WH1", "quantity": 1}},
+		}}).Expect(200).JSON(&created)
+		var read parcelgate.Order
+		b.Do(apitest.Request{Method: "GET", Path: "/ecommerce/v3/orders/" + created.ID, Bearer: tok}).Expect(200).JSON(&read)
+		if read.ID != created.ID {
+			t.Fatalf("read %q, created %q", read.ID, created.ID)
+		}
+		a.Do(apitest.Request{Method: "DELETE", Path: "/ecommerce/v3/orders/" + created.ID, Bearer: tok}).Expect(200)
+		b.Do(apitest.Request{Method: "GET", Path: "/ecommerce/v3/orders/" + created.ID, Bearer: tok}).Expect(200).JSON(&read)
+		if read.Status.Value != parcelgate.OrderCancelled {
+			t.Fatalf("order %s read through B after its cancellation through A: %s", created.ID, read.Status)
+		}
+	}
+}
