@@ -139,9 +139,22 @@ func TestThroughPgBouncerInTransactionMode(t *testing.T) {
 			TotalElements int64 `json:"totalElements"`
 		} `json:"page"`
 	}
-	envs[1].Do(apitest.Request{Method: "GET", Path: "/ecommerce/v3/catalogs/SHOP/balances?size=1", Bearer: ret}).Expect(200).JSON(&page)
+	// The supplier, who wrote them, reads all of them at once, whichever
+	// instance answers; the retailer, who wrote nothing, reads them on the
+	// replica once it has replayed them.
+	envs[1].Do(apitest.Request{Method: "GET", Path: "/ecommerce/v3/inventory/balances?size=1", Bearer: sup}).Expect(200).JSON(&page)
 	if page.Page.TotalElements != 24*5 {
-		t.Fatalf("the catalog holds %d balances, want %d", page.Page.TotalElements, 24*5)
+		t.Fatalf("the supplier reads %d balances, want %d", page.Page.TotalElements, 24*5)
+	}
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		envs[2].Do(apitest.Request{Method: "GET", Path: "/ecommerce/v3/catalogs/SHOP/balances?size=1", Bearer: ret}).Expect(200).JSON(&page)
+		if page.Page.TotalElements == 24*5 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the retailer's catalog holds %d balances after 30 s, want %d", page.Page.TotalElements, 24*5)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	t.Logf("%d migrations applied once by %d instances at once; 120 writes and reads through PgBouncer", applied, instances)
 }

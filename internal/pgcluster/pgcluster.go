@@ -107,7 +107,12 @@ func newDir(prefix string) (string, *syscall.Credential, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	dir, err := os.MkdirTemp("", prefix)
+	parent := ""
+	if cred != nil {
+		// Not $TMPDIR: under root's home the postgres user could not reach it.
+		parent = "/tmp"
+	}
+	dir, err := os.MkdirTemp(parent, prefix)
 	if err != nil {
 		return "", nil, err
 	}
