@@ -303,7 +303,14 @@ func (c *Console) authed(h handler) http.Handler {
 			http.Redirect(w, r, target, http.StatusSeeOther)
 			return
 		}
-		h(w, r.WithContext(context.WithValue(r.Context(), sessionKey{}, s)), s)
+		ctx := context.WithValue(r.Context(), sessionKey{}, s)
+		if s.HasTenant() {
+			// The store records what this session writes for the tenant,
+			// so the console's next page reads it even on a read replica
+			// (decisions §20).
+			ctx = parcelgate.NewContext(ctx, s.caller)
+		}
+		h(w, r.WithContext(ctx), s)
 	})
 }
 

@@ -24,13 +24,23 @@ func (s *Server) operationalRoutes() {
 }
 
 // ready answers 200 when the database answers, else 503, so a load balancer
-// stops sending requests to an instance that cannot serve them.
+// stops sending requests to an instance that cannot serve them; with read
+// replicas, the body lists each one's state and lag.
 func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
 	if err := s.store.Ping(ctx); err != nil {
 		s.log.WarnContext(ctx, "not ready", "err", err)
 		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "reason": "database unreachable"})
+		return
+	}
+	// A replica that is down or lagging leaves the instance ready: its
+	// reads go to the primary meanwhile. The body says so.
+	if reps := s.replicaReports(); reps != nil {
+		writeJSON(w, http.StatusOK, struct {
+			Status   string          `json:"status"`
+			Replicas []replicaReport `json:"replicas"`
+		}{"ok", reps})
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})

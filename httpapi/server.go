@@ -87,6 +87,9 @@ type Config struct {
 	// --db-timeout): a request the database does not answer within it is
 	// answered 503 instead of waiting on. 0 sets none.
 	DBTimeout time.Duration
+	// Replicas reports the database's read replicas for /readyz and
+	// /metrics; nil when there are none.
+	Replicas func() []ReplicaState
 }
 
 // Server is the HTTP API. Build it with New.
@@ -128,6 +131,9 @@ func New(store Store, keys *auth.Keyring, clock parcelgate.Clock, log *slog.Logg
 	s := &Server{store: store, keys: keys, clock: clock, log: log, cfg: cfg, mux: http.NewServeMux(), limit: newLimiter(cfg.RateLimit)}
 	s.reg = prometheus.NewRegistry()
 	s.metric = newMetrics(s.reg)
+	if cfg.Replicas != nil {
+		s.reg.MustRegister(newReplicaCollector(cfg.Replicas))
+	}
 	if !cfg.NoJournal {
 		if cfg.JournalPerTenant <= 0 {
 			s.cfg.JournalPerTenant = parcelgate.JournalPerTenant

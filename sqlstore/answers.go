@@ -106,11 +106,11 @@ func (c *answerCache) hash(doc string) uint64 {
 	return maphash.String(c.seed, doc)
 }
 
-// FindOrderAnswer returns the caller's order id (service ID or
+// findOrderAnswer returns the caller's order id (service ID or
 // externalId) as render (the HTTP layer's encoding) encodes it, from the
 // rendered answer of the same stored version when there is one. Another
 // tenant's order is not found, like a missing one.
-func (db *DB) FindOrderAnswer(ctx context.Context, c *parcelgate.Caller, id string, render func(*parcelgate.Order) ([]byte, error)) ([]byte, error) {
+func (db *DB) findOrderAnswer(ctx context.Context, c *parcelgate.Caller, id string, render func(*parcelgate.Order) ([]byte, error)) ([]byte, error) {
 	id = strings.TrimSpace(id)
 	key := answerKey{c.OrgID, id}
 	// The header is read before the row: a commit between the two makes

@@ -57,7 +57,7 @@ func (db *DB) retailerQuery(ctx context.Context, c *parcelgate.Caller, catalogEx
 	return q, nil
 }
 
-func (db *DB) ListCatalogBalances(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.Balance], error) {
+func (db *DB) listCatalogBalances(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.Balance], error) {
 	q, err := db.retailerQuery(ctx, c, catalogExternalID, f)
 	if err != nil {
 		return parcelgate.PageOf[*parcelgate.Balance]{}, err
@@ -65,7 +65,7 @@ func (db *DB) ListCatalogBalances(ctx context.Context, c *parcelgate.Caller, cat
 	return keysetPage(ctx, db, q, pr, balanceCols, balanceJoins, scanBalance)
 }
 
-func (db *DB) ListCatalogProducts(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.InventoryItem], error) {
+func (db *DB) listCatalogProducts(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.InventoryItem], error) {
 	q, err := db.retailerQuery(ctx, c, catalogExternalID, f)
 	if err != nil {
 		return parcelgate.PageOf[*parcelgate.InventoryItem]{}, err
@@ -81,9 +81,9 @@ func (db *DB) ListCatalogProducts(ctx context.Context, c *parcelgate.Caller, cat
 	})
 }
 
-// ListOwnCatalogs reads the page of catalogs and then their details in one
+// listOwnCatalogsTx reads the page of catalogs and then their details in one
 // read transaction, so the entries agree with the page's totals.
-func (db *DB) ListOwnCatalogs(ctx context.Context, c *parcelgate.Caller, role parcelgate.CatalogRole, pr parcelgate.PageRequest) (res parcelgate.PageOf[*parcelgate.CatalogEntry], err error) {
+func (db *DB) listOwnCatalogsTx(ctx context.Context, c *parcelgate.Caller, role parcelgate.CatalogRole, pr parcelgate.PageRequest) (res parcelgate.PageOf[*parcelgate.CatalogEntry], err error) {
 	err = db.inReadTx(ctx, func(ctx context.Context) error {
 		res, err = db.listOwnCatalogs(ctx, c, role, pr)
 		return err

@@ -152,8 +152,8 @@ func consoleList[T any](ctx context.Context, db *DB, f *filterSQL, from, cols, s
 // ConsoleOrderFilter is parcelgate.ConsoleOrderFilter, named here too.
 type ConsoleOrderFilter = parcelgate.ConsoleOrderFilter
 
-// ConsoleOrders pages the caller's orders, most recently changed first.
-func (db *DB) ConsoleOrders(ctx context.Context, c *parcelgate.Caller, q ConsoleOrderFilter, cursor string, limit int) (ConsolePage[*parcelgate.Order], error) {
+// consoleOrders pages the caller's orders, most recently changed first.
+func (db *DB) consoleOrders(ctx context.Context, c *parcelgate.Caller, q ConsoleOrderFilter, cursor string, limit int) (ConsolePage[*parcelgate.Order], error) {
 	var f filterSQL
 	f.add("o.org_id = ?", c.OrgID)
 	f.add("o.environment = ?", string(c.Environment))
@@ -196,8 +196,8 @@ func (db *DB) ConsoleOrders(ctx context.Context, c *parcelgate.Caller, q Console
 	})
 }
 
-// ConsoleOrderCounts counts the caller's orders by status.
-func (db *DB) ConsoleOrderCounts(ctx context.Context, c *parcelgate.Caller) (map[parcelgate.OrderStatus]int64, error) {
+// consoleOrderCounts counts the caller's orders by status.
+func (db *DB) consoleOrderCounts(ctx context.Context, c *parcelgate.Caller) (map[parcelgate.OrderStatus]int64, error) {
 	rows, err := db.query(ctx, `SELECT status, COUNT(*) FROM orders WHERE org_id = ? AND environment = ? GROUP BY status`, c.OrgID, string(c.Environment))
 	if err != nil {
 		return nil, err
@@ -215,8 +215,8 @@ func (db *DB) ConsoleOrderCounts(ctx context.Context, c *parcelgate.Caller) (map
 	return out, rows.Err()
 }
 
-// ConsoleCounts counts the caller's products, active codes and shipments.
-func (db *DB) ConsoleCounts(ctx context.Context, c *parcelgate.Caller) (parcelgate.ConsoleTenantCounts, error) {
+// consoleCounts counts the caller's products, active codes and shipments.
+func (db *DB) consoleCounts(ctx context.Context, c *parcelgate.Caller) (parcelgate.ConsoleTenantCounts, error) {
 	var n parcelgate.ConsoleTenantCounts
 	env := string(c.Environment)
 	err := db.queryRow(ctx, `SELECT
@@ -307,10 +307,10 @@ func consoleProductScope(f *filterSQL, c *parcelgate.Caller, scope parcelgate.Pr
 	f.add("("+strings.Join(either, " OR ")+")", args...)
 }
 
-// ConsoleProducts pages the caller's products, newest first; search, when
+// consoleProducts pages the caller's products, newest first; search, when
 // given, keeps those whose externalId contains it (ignoring case) or whose
 // EAN code is it.
-func (db *DB) ConsoleProducts(ctx context.Context, c *parcelgate.Caller, search, cursor string, limit int) (ConsolePage[*parcelgate.ConsoleProduct], error) {
+func (db *DB) consoleProducts(ctx context.Context, c *parcelgate.Caller, search, cursor string, limit int) (ConsolePage[*parcelgate.ConsoleProduct], error) {
 	var f filterSQL
 	consoleProductScope(&f, c, parcelgate.ConsoleProductScope(c, db.consoleNow(c.Environment)))
 	if s := strings.TrimSpace(search); s != "" {
@@ -374,8 +374,8 @@ func (db *DB) ConsoleProductDetail(ctx context.Context, c *parcelgate.Caller, id
 	return p, out, rows.Err()
 }
 
-// ConsoleShipments pages the caller's shipments, newest first.
-func (db *DB) ConsoleShipments(ctx context.Context, c *parcelgate.Caller, cursor string, limit int) (ConsolePage[*parcelgate.ConsoleShipment], error) {
+// consoleShipments pages the caller's shipments, newest first.
+func (db *DB) consoleShipments(ctx context.Context, c *parcelgate.Caller, cursor string, limit int) (ConsolePage[*parcelgate.ConsoleShipment], error) {
 	var f filterSQL
 	f.add("s.org_id = ?", c.OrgID)
 	f.add("s.environment = ?", string(c.Environment))
@@ -430,12 +430,12 @@ func (db *DB) ConsoleShipmentCodes(ctx context.Context, c *parcelgate.Caller, tr
 	return out, rows.Err()
 }
 
-// ConsoleChangeStamp is the newest modification stamp of the caller's
+// consoleChangeStamp is the newest modification stamp of the caller's
 // orders and balances: it moves whenever one of them changes, so the
 // console's live updates poll it. Each part is one index lookup; the
 // organization alone scopes it, since an organization lives in one
 // environment (naming the environment too would cost the index-only MAX).
-func (db *DB) ConsoleChangeStamp(ctx context.Context, c *parcelgate.Caller) (int64, error) {
+func (db *DB) consoleChangeStamp(ctx context.Context, c *parcelgate.Caller) (int64, error) {
 	var stamp int64
 	err := db.queryRow(ctx, `SELECT MAX(m) FROM (
 		SELECT COALESCE(MAX(updated_at), 0) AS m FROM orders WHERE org_id = ?

@@ -55,6 +55,10 @@ type DB struct {
 
 	// keep holds a memory database open until Close.
 	keep *heldConn
+
+	// replicas serve a caller's reads when they have replayed far enough
+	// (replica.go); nil without any.
+	replicas *replicaSet
 }
 
 // Open connects to the database named by dsn: "sqlite:PATH" (or a path
@@ -77,7 +81,16 @@ func Open(ctx context.Context, dsn string, clock parcelgate.Clock, opts ...Optio
 			// Not the parser's error: it would quote the URL, password and all.
 			return nil, errors.New("database: the postgres:// URL does not parse")
 		}
+		if o.pooler {
+			dsn, _ = withPoolerMode(dsn)
+		}
 		db, err = openPostgres(dsn, o.maxConns)
+		if err == nil && len(o.replicas) > 0 {
+			if db.replicas, err = openReplicas(o.replicas, o.replicaMaxLag, o.maxConns, o.connectTimeout, o.pooler); err != nil {
+				db.Close()
+				return nil, err
+			}
+		}
 	case dsn == "memory" || dsn == "sqlite::memory:":
 		db, err = openMemory()
 	case strings.HasPrefix(dsn, "sqlite:"):
@@ -93,6 +106,7 @@ func Open(ctx context.Context, dsn string, clock parcelgate.Clock, opts ...Optio
 		db.Close()
 		return nil, err
 	}
+	db.startReplicaMonitor()
 	return db, nil
 }
 
@@ -267,6 +281,13 @@ func (db *DB) Close() error {
 	if db.keep != nil {
 		err = errors.Join(err, db.keep.Close())
 	}
+	if rs := db.replicas; rs != nil {
+		if rs.stop != nil {
+			rs.stop()
+			<-rs.done
+		}
+		err = errors.Join(err, rs.closePools())
+	}
 	return err
 }
 
@@ -328,7 +349,10 @@ func (db *DB) inTx(ctx context.Context, fn func(tx *Tx) error) error {
 	var err error
 	for i := range attempts {
 		err = db.tryTx(ctx, fn)
-		if err == nil || !isRetryable(err) || ctx.Err() != nil {
+		if err == nil {
+			return db.recordFloor(ctx)
+		}
+		if !isRetryable(err) || ctx.Err() != nil {
 			return err
 		}
 		time.Sleep(time.Duration(1<<i) * 5 * time.Millisecond)

@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"embed"
 	"fmt"
 	"io/fs"
@@ -42,8 +43,12 @@ func migrations() ([]migration, error) {
 }
 
 // Migrate applies the embedded migrations that the database lacks, each in
-// its own transaction. On PostgreSQL an advisory lock makes instances that
-// start together take turns, so each migration runs once.
+// its own transaction. On PostgreSQL instances that start together take
+// turns: each transaction first takes a transaction-scoped advisory lock
+// and looks again whether its migration is applied, so each migration runs
+// once. The lock is a transaction's, never the session's, so migrating
+// works through a pooler in transaction mode, where a session lock would
+// stay on whichever server connection took it.
 func (db *DB) Migrate(ctx context.Context) error {
 	ms, err := migrations()
 	if err != nil {
@@ -54,14 +59,30 @@ func (db *DB) Migrate(ctx context.Context) error {
 		return err
 	}
 	defer conn.Close()
-	if db.dialect.name == "postgres" {
-		const lockID = 0x70617263656c // "parcel"
-		if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1)", lockID); err != nil {
-			return fmt.Errorf("migrate: lock: %w", err)
+	const lockID = 0x70617263656c // "parcel"
+	// inTurn runs fn in a transaction that holds the migration lock.
+	inTurn := func(fn func(tx *sql.Tx) error) error {
+		tx, err := conn.BeginTx(ctx, nil)
+		if err != nil {
+			return err
 		}
-		defer conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", lockID)
+		if db.dialect.name == "postgres" {
+			if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock($1)", lockID); err != nil {
+				tx.Rollback()
+				return fmt.Errorf("lock: %w", err)
+			}
+		}
+		if err := fn(tx); err != nil {
+			tx.Rollback()
+			return err
+		}
+		return tx.Commit()
 	}
-	if _, err := conn.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL)`); err != nil {
+	err = inTurn(func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL)`)
+		return err
+	})
+	if err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
 	applied := map[int]bool{}
@@ -82,21 +103,23 @@ func (db *DB) Migrate(ctx context.Context) error {
 		if applied[m.version] {
 			continue
 		}
-		tx, err := conn.BeginTx(ctx, nil)
-		if err != nil {
-			return err
-		}
-		for _, stmt := range splitStatements(db.dialect.schema(m.sql)) {
-			if _, err := tx.ExecContext(ctx, stmt); err != nil {
-				tx.Rollback()
-				return fmt.Errorf("migrate %s: %w\n%s", m.name, err, stmt)
+		err := inTurn(func(tx *sql.Tx) error {
+			var n int
+			if err := tx.QueryRowContext(ctx, db.dialect.rebind(`SELECT COUNT(*) FROM schema_migrations WHERE version = ?`), m.version).Scan(&n); err != nil {
+				return err
 			}
-		}
-		if _, err := tx.ExecContext(ctx, db.dialect.rebind(`INSERT INTO schema_migrations (version, name) VALUES (?, ?)`), m.version, m.name); err != nil {
-			tx.Rollback()
-			return fmt.Errorf("migrate %s: %w", m.name, err)
-		}
-		if err := tx.Commit(); err != nil {
+			if n > 0 {
+				return nil // applied, maybe by another instance meanwhile
+			}
+			for _, stmt := range splitStatements(db.dialect.schema(m.sql)) {
+				if _, err := tx.ExecContext(ctx, stmt); err != nil {
+					return fmt.Errorf("%w\n%s", err, stmt)
+				}
+			}
+			_, err := tx.ExecContext(ctx, db.dialect.rebind(`INSERT INTO schema_migrations (version, name) VALUES (?, ?)`), m.version, m.name)
+			return err
+		})
+		if err != nil {
 			return fmt.Errorf("migrate %s: %w", m.name, err)
 		}
 	}

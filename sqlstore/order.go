@@ -174,7 +174,7 @@ func (tx *Tx) orderByID(ctx context.Context, orgID int64, businessID, id string)
 	return r, err
 }
 
-func (db *DB) FindOrder(ctx context.Context, c *parcelgate.Caller, id string) (*parcelgate.Order, error) {
+func (db *DB) findOrder(ctx context.Context, c *parcelgate.Caller, id string) (*parcelgate.Order, error) {
 	id = strings.TrimSpace(id)
 	r, err := scanOrderRecord(db.queryRow(ctx, `SELECT `+orderColumns+orderByKey, orderByKeyArgs(c.OrgID, c.BusinessID, id)...))
 	if errors.Is(err, sql.ErrNoRows) {

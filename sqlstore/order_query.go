@@ -8,7 +8,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// ListOrders answers the order queries of spec 4.3.
+// listOrders answers the order queries of spec 4.3.
 //
 // Orders are ordered by modification stamp, then by their internal key,
 // which never changes. A client that passes the newest updateDate it has
@@ -18,7 +18,7 @@ import (
 // so a late page costs what the first does and rows updated meanwhile are
 // neither skipped nor repeated: an order updated while the client pages
 // moves behind the cursor and is met again later, with its new stamp.
-func (db *DB) ListOrders(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.Order], error) {
+func (db *DB) listOrders(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.Order], error) {
 	ks := keysetQuery{table: "orders o", alias: "o", byModified: true, stampCol: "updated_at"}
 	f := &ks.where
 	f.add("o.org_id = ?", c.OrgID)

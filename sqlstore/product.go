@@ -123,9 +123,9 @@ func endSale(ctx context.Context, tx *Tx, ids []int64, us int64) error {
 	return nil
 }
 
-// ListInventory reads the page of products and then their balances in one
+// listInventoryTx reads the page of products and then their balances in one
 // read transaction, so the items agree with the page's totals.
-func (db *DB) ListInventory(ctx context.Context, c *parcelgate.Caller, f parcelgate.InventoryFilter, pr parcelgate.PageRequest) (res parcelgate.PageOf[*parcelgate.InventoryItem], err error) {
+func (db *DB) listInventoryTx(ctx context.Context, c *parcelgate.Caller, f parcelgate.InventoryFilter, pr parcelgate.PageRequest) (res parcelgate.PageOf[*parcelgate.InventoryItem], err error) {
 	err = db.inReadTx(ctx, func(ctx context.Context) error {
 		res, err = db.listInventory(ctx, c, f, pr)
 		return err
@@ -167,7 +167,7 @@ func (db *DB) listInventory(ctx context.Context, c *parcelgate.Caller, f parcelg
 	return res, err
 }
 
-func (db *DB) FindInventoryItem(ctx context.Context, c *parcelgate.Caller, externalID string) (*parcelgate.InventoryItem, error) {
+func (db *DB) findInventoryItem(ctx context.Context, c *parcelgate.Caller, externalID string) (*parcelgate.InventoryItem, error) {
 	id, found, err := findProduct(ctx, reader{db}, c, externalID, true)
 	if err != nil {
 		return nil, err

@@ -28,7 +28,8 @@ func (db *DB) inReadTx(ctx context.Context, fn func(ctx context.Context) error) 
 	if db.dialect.name == postgresDialect.name {
 		opts.Isolation = sql.LevelRepeatableRead
 	}
-	tx, err := db.read.BeginTx(ctx, opts)
+	pool, _ := db.readPool(ctx)
+	tx, err := pool.BeginTx(ctx, opts)
 	if err != nil {
 		return err
 	}
@@ -40,7 +41,7 @@ func (db *DB) inReadTx(ctx context.Context, fn func(ctx context.Context) error) 
 type readTxKey struct{}
 
 // readConn is what a read runs on: the read transaction in ctx, else the
-// reader pool.
+// replica ctx is routed to (onReplica), else the reader pool.
 type readConn interface {
 	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
 	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
@@ -50,5 +51,6 @@ func (db *DB) readConn(ctx context.Context) readConn {
 	if tx, ok := ctx.Value(readTxKey{}).(*sql.Tx); ok {
 		return tx
 	}
-	return db.read
+	pool, _ := db.readPool(ctx)
+	return pool
 }

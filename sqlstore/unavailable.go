@@ -60,6 +60,10 @@ type Option func(*options)
 type options struct {
 	connectTimeout time.Duration
 	maxConns       int
+	// replicas, replicaMaxLag and pooler: see replica.go.
+	replicas      []string
+	replicaMaxLag time.Duration
+	pooler        bool
 }
 
 // DefaultConnectTimeout bounds how long opening a PostgreSQL connection may

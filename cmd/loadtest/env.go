@@ -20,6 +20,7 @@ import (
 	"github.com/parcelgate/parcelgate/auth"
 	"github.com/parcelgate/parcelgate/httpapi"
 	"github.com/parcelgate/parcelgate/internal/adminclient"
+	"github.com/parcelgate/parcelgate/internal/pgcluster"
 	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
@@ -39,9 +40,84 @@ type env struct {
 	// op calls the operator API.
 	op    *adminclient.Client
 	close func()
+	opts  []sqlstore.Option // the replica's, with -replica
+
+	// primary and standby reach the database servers outside the store,
+	// to find the store's backends (postgres only; standby with -replica).
+	primary, standby *sql.DB
 }
 
-func start(ctx context.Context, engine string, journal bool) (*env, error) {
+// backendName is the application_name of the store's connections.
+const backendName = "parcelgate-loadtest"
+
+// backendCPU is the CPU time the database processes serving the store's
+// connections have used, on the primary and on the replica: what a
+// measurement cost each server, apart from the other work of a shared
+// machine. Both servers run on this machine, so /proc has them.
+func (e *env) backendCPU() (primary, replica time.Duration) {
+	sum := func(db *sql.DB) time.Duration {
+		if db == nil {
+			return 0
+		}
+		rows, err := db.Query(`SELECT pid FROM pg_stat_activity WHERE application_name = $1`, backendName)
+		if err != nil {
+			return 0
+		}
+		defer rows.Close()
+		var total time.Duration
+		for rows.Next() {
+			var pid int
+			if rows.Scan(&pid) != nil {
+				continue
+			}
+			b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+			if err != nil {
+				continue
+			}
+			// Fields after the command's closing parenthesis: utime and
+			// stime are the 12th and 13th, in clock ticks (100 a second).
+			f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+			if len(f) > 12 {
+				var ut, st int64
+				fmt.Sscan(f[11], &ut)
+				fmt.Sscan(f[12], &st)
+				total += time.Duration(ut+st) * 10 * time.Millisecond
+			}
+		}
+		return total
+	}
+	return sum(e.primary), sum(e.standby)
+}
+
+// caughtUp waits until the replica, if any, has replayed everything, so
+// a measurement reads on it; it returns how many reads it has served.
+func (e *env) caughtUp() (uint64, error) {
+	if len(e.opts) == 0 {
+		return 0, nil
+	}
+	deadline := time.Now().Add(5 * time.Minute)
+	for {
+		rs := e.db.Replicas()
+		if len(rs) == 1 && rs[0].State == "ok" && rs[0].Lag == 0 {
+			return rs[0].Reads, nil
+		}
+		if time.Now().After(deadline) {
+			return 0, fmt.Errorf("the replica has not caught up: %+v", rs)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// replicaReads is how many reads the replica has served.
+func (e *env) replicaReads() uint64 {
+	var n uint64
+	for _, r := range e.db.Replicas() {
+		n += r.Reads
+	}
+	return n
+}
+
+func start(ctx context.Context, engine string, journal, replica bool) (*env, error) {
 	e := &env{engine: engine}
 	var cleanup []func()
 	e.close = func() {
@@ -79,14 +155,39 @@ func start(ctx context.Context, engine string, journal bool) (*env, error) {
 			admin.Exec(`DROP SCHEMA ` + schema + ` CASCADE`)
 			admin.Close()
 		})
-		if e.dsn, err = sqlstore.WithSearchPath(base, schema); err != nil {
+		// The store's connections are named, so the database processes
+		// that serve them can be found (backendCPU).
+		named := base + "&application_name=" + backendName
+		if !strings.Contains(base, "?") {
+			named = base + "?application_name=" + backendName
+		}
+		if e.dsn, err = sqlstore.WithSearchPath(named, schema); err != nil {
 			return fail(err)
+		}
+		e.primary = admin
+		if replica {
+			srv, err := pgcluster.StartReplica(base)
+			if err != nil {
+				return fail(err)
+			}
+			cleanup = append(cleanup, func() { srv.Stop() })
+			rdsn, err := srv.DSN(e.dsn)
+			if err != nil {
+				return fail(err)
+			}
+			e.opts = append(e.opts, sqlstore.Replica(rdsn))
+			radmin, err := sql.Open("pgx", strings.Replace(rdsn, "application_name="+backendName, "application_name=loadtest-admin", 1))
+			if err != nil {
+				return fail(err)
+			}
+			cleanup = append(cleanup, func() { radmin.Close() })
+			e.standby = radmin
 		}
 	default:
 		return nil, fmt.Errorf("unknown engine %q", engine)
 	}
 	clock := parcelgate.SystemClock{}
-	db, err := sqlstore.Open(ctx, e.dsn, clock)
+	db, err := sqlstore.Open(ctx, e.dsn, clock, e.opts...)
 	if err != nil {
 		return fail(err)
 	}

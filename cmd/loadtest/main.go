@@ -13,13 +13,18 @@
 //	        PATH (-wrk=false to use the built-in generator).
 //	walk    a retailer walks a catalog of -balances balances (412,638: 207
 //	        pages of 2000) by page number: the whole walk, first and last
-//	        page, peak heap of the process.
+//	        page, peak heap of the process. -walkers clients walk at once.
 //	create  -clients clients of one merchant, each ordering its own two
 //	        products (2-row orders): orders/s, p50, p99.
 //	create-orgs
 //	        -clients clients, each a merchant of its own: orders/s, p50, p99.
 //	hot     -hot-clients clients ordering the same product: orders/s, p50,
 //	        p99.
+//
+// With -replica (PostgreSQL) the store reads on a streaming replica of the
+// database that the run starts (internal/pgcluster), as serve
+// --db-replica does; the replica must have caught up before each
+// measurement, and the figures say how many reads it served.
 //
 // Example: go run ./cmd/loadtest -engine sqlite,postgres -mode read,create,hot
 //
@@ -51,6 +56,8 @@ type config struct {
 	hotClients int
 	repeat     int
 	journal    bool
+	replica    bool
+	walkers    int
 }
 
 func main() {
@@ -68,6 +75,8 @@ func main() {
 	flag.IntVar(&c.hotClients, "hot-clients", 64, "clients of the hot mode, all ordering the same product")
 	flag.IntVar(&c.repeat, "repeat", 2, "runs of each read and order measurement")
 	flag.BoolVar(&c.journal, "journal", true, "keep the request journal, as serve does by default (-journal=false measures without it)")
+	flag.BoolVar(&c.replica, "replica", false, "postgres: start a streaming replica of the database (pg_basebackup; needs a replication line in pg_hba.conf) and read on it, as serve --db-replica does")
+	flag.IntVar(&c.walkers, "walkers", 1, "walk: clients walking the catalog at once")
 	flag.Parse()
 	c.engines = strings.Split(engines, ",")
 	c.modes = strings.Split(modes, ",")
@@ -96,7 +105,7 @@ func runMode(ctx context.Context, c config, engine, mode string) error {
 	default:
 		return fmt.Errorf("unknown mode %q", mode)
 	}
-	env, err := start(ctx, engine, c.journal)
+	env, err := start(ctx, engine, c.journal, c.replica)
 	if err != nil {
 		return err
 	}

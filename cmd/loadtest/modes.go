@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"runtime"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -53,12 +54,17 @@ func readMode(ctx context.Context, c config, e *env) error {
 	bareURL := "http://" + ln.Addr().String() + path
 
 	header := http.Header{"Authorization": {"Bearer " + tok}}
+	if _, err := e.caughtUp(); err != nil {
+		return err
+	}
 	fmt.Printf("%s read: GET %s, %d-byte body, %d connections, %s per run\n", e.engine, "/ecommerce/v3/orders/{id}", len(body), c.conns, c.duration)
 	// A short warm-up of each, so neither side pays for first connections
 	// and cold caches inside the measured runs.
 	goGetLoad(bareURL, nil, c.conns, time.Second)
 	goGetLoad(e.url+path, header, c.conns, time.Second)
 	for run := range c.repeat {
+		served := e.replicaReads()
+		p0, r0 := e.backendCPU()
 		cpu0 := processCPU()
 		bareRPS, tool, err := getLoad(ctx, bareURL, nil, c.conns, c.duration, c.useWrk)
 		if err != nil {
@@ -83,6 +89,11 @@ func readMode(ctx context.Context, c config, e *env) error {
 		pgCPU := perRequest(cpu2-cpu1, pgRPS, c.duration)
 		fmt.Printf("  run %d (%s): bare %.0f req/s, parcelgate %.0f req/s, ratio %.2f×; CPU of this process per request: bare %.0f µs, parcelgate %.0f µs, ratio %.2f×; %s\n",
 			run+1, tool, bareRPS, pgRPS, pgRPS/bareRPS, bareCPU, pgCPU, bareCPU/pgCPU, loadAverage())
+		p1, r1 := e.backendCPU()
+		if e.primary != nil {
+			fmt.Printf("    database CPU per parcelgate request: primary %.0f µs, replica %.0f µs; reads served by the replica: %d\n",
+				perRequest(p1-p0, pgRPS, c.duration), perRequest(r1-r0, pgRPS, c.duration), e.replicaReads()-served)
+		}
 	}
 	return nil
 }
@@ -140,6 +151,12 @@ func walkMode(ctx context.Context, c config, e *env) error {
 		return err
 	}
 	pages := (c.balances + parcelgate.DefaultPageSize - 1) / parcelgate.DefaultPageSize
+	if _, err := e.caughtUp(); err != nil {
+		return err
+	}
+	if c.walkers > 1 {
+		return concurrentWalks(e, c, tok, pages)
+	}
 	for walk := range c.walks {
 		profile := ""
 		if walk == 0 && c.cpuProfile != "" {
@@ -147,6 +164,36 @@ func walkMode(ctx context.Context, c config, e *env) error {
 		}
 		if err := profileDuring(profile, func() error { return walkOnce(e, c, tok, pages, walk) }); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// concurrentWalks has c.walkers clients walk the catalog at once, c.walks
+// times, and prints how long each round took.
+func concurrentWalks(e *env, c config, tok string, pages int) error {
+	for walk := range c.walks {
+		served := e.replicaReads()
+		p0, r0 := e.backendCPU()
+		start := time.Now()
+		errs := make(chan error, c.walkers)
+		var wg sync.WaitGroup
+		for range c.walkers {
+			wg.Go(func() { errs <- walkOnce(e, c, tok, pages, walk) })
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				return err
+			}
+		}
+		d := time.Since(start)
+		p1, r1 := e.backendCPU()
+		fmt.Printf("%s walk round %d: %d walkers × %d balances in %s, %.0f balances/s in all; database CPU: primary %s, replica %s; %s\n",
+			e.engine, walk+1, c.walkers, c.balances, d.Round(10*time.Millisecond), float64(c.walkers*c.balances)/d.Seconds(), p1-p0, r1-r0, loadAverage())
+		if len(e.opts) > 0 {
+			fmt.Printf("    pages served by the replica: %d of %d\n", e.replicaReads()-served, c.walkers*pages)
 		}
 	}
 	return nil

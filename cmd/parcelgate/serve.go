@@ -50,9 +50,15 @@ type serveConfig struct {
 	dbTimeout time.Duration
 	// dbMaxConns bounds the instance's PostgreSQL connections (0: the
 	// store's default).
-	dbMaxConns   int
-	submitAfter  time.Duration
-	deliverAfter time.Duration
+	dbMaxConns int
+	// dbReplicas are read replicas' URLs; dbReplicaMaxLag how far behind
+	// one may be and serve; dbPooler: a pooler in transaction mode is in
+	// front of the database (sqlstore.Pooler).
+	dbReplicas      []string
+	dbReplicaMaxLag time.Duration
+	dbPooler        bool
+	submitAfter     time.Duration
+	deliverAfter    time.Duration
 	// delaysGiven is set when either delay came from a flag or the
 	// environment; --demo shortens only delays nobody chose.
 	delaysGiven bool
@@ -91,6 +97,9 @@ func serveFlags(fs *pflag.FlagSet, c *serveConfig) {
 	fs.Float64Var(&c.rateLimit, "rate-limit", 0, "API requests per second per credential, bursts of twice that (0: no limit)")
 	fs.DurationVar(&c.dbTimeout, "db-timeout", 5*time.Second, "longest a request waits for the database (and a PostgreSQL connection may take to open) before it is answered 503")
 	fs.IntVar(&c.dbMaxConns, "db-max-conns", 0, fmt.Sprintf("most PostgreSQL connections this instance opens (0: four per CPU, here %d); a few per database core do the most work", sqlstore.DefaultMaxConns()))
+	fs.StringArrayVar(&c.dbReplicas, "db-replica", nil, "a PostgreSQL streaming replica (postgres:// URL) that serves reads; repeat for several (in the environment: URLs separated by spaces)")
+	fs.DurationVar(&c.dbReplicaMaxLag, "db-replica-max-lag", sqlstore.DefaultReplicaMaxLag, "a replica further behind the primary than this is skipped (its reads go to the primary) until it catches up")
+	fs.BoolVar(&c.dbPooler, "db-pooler", false, "the database URLs reach PostgreSQL through a pooler in transaction mode (PgBouncer pool_mode = transaction): keep no prepared statement across transactions")
 	fs.DurationVar(&c.codeRetention, "code-retention", parcelgate.DefaultCodeRetention, "how long a sending or errand code stays active when its shipment is not delivered first")
 	fs.BoolVar(&c.journal, "journal", true, "keep a request journal: the last API calls of each organization, secrets redacted (GET /admin/v1/requests)")
 	fs.IntVar(&c.journalSize, "journal-size", parcelgate.JournalPerTenant, "how many API calls the request journal keeps per organization")
@@ -109,6 +118,22 @@ func (c *serveConfig) check(fs *pflag.FlagSet) error {
 	}
 	if c.dbMaxConns < 0 || c.dbMaxConns > 10000 {
 		return usagef("--db-max-conns must be 0 (the default) to 10000, not %d", c.dbMaxConns)
+	}
+	var replicas []string
+	for _, r := range c.dbReplicas {
+		replicas = append(replicas, strings.Fields(r)...)
+	}
+	c.dbReplicas = replicas
+	for _, r := range c.dbReplicas {
+		if !strings.HasPrefix(r, "postgres://") && !strings.HasPrefix(r, "postgresql://") {
+			return usagef("--db-replica must be a postgres:// URL")
+		}
+	}
+	if len(c.dbReplicas) > 0 && !strings.HasPrefix(c.db, "postgres://") && !strings.HasPrefix(c.db, "postgresql://") {
+		return usagef("--db-replica needs a PostgreSQL --db")
+	}
+	if c.dbReplicaMaxLag <= 0 {
+		return usagef("--db-replica-max-lag must be positive, not %s", c.dbReplicaMaxLag)
 	}
 	if c.journalSize < 1 || c.journalSize > 100000 {
 		return usagef("--journal-size must be 1-100000, not %d", c.journalSize)
@@ -273,7 +298,14 @@ func serve(ctx context.Context, c *serveConfig, stdout, stderr io.Writer) error 
 	// under --sandbox (decisions §18).
 	sandbox := new(parcelgate.SandboxClock)
 	var clock parcelgate.Clock = sandbox
-	db, err := sqlstore.Open(ctx, c.db, clock, sqlstore.ConnectTimeout(c.dbTimeout), sqlstore.MaxConns(c.dbMaxConns))
+	opts := []sqlstore.Option{sqlstore.ConnectTimeout(c.dbTimeout), sqlstore.MaxConns(c.dbMaxConns), sqlstore.ReplicaMaxLag(c.dbReplicaMaxLag)}
+	for _, r := range c.dbReplicas {
+		opts = append(opts, sqlstore.Replica(r))
+	}
+	if c.dbPooler {
+		opts = append(opts, sqlstore.Pooler())
+	}
+	db, err := sqlstore.Open(ctx, c.db, clock, opts...)
 	if err != nil {
 		return err
 	}
@@ -293,7 +325,7 @@ func serve(ctx context.Context, c *serveConfig, stdout, stderr io.Writer) error 
 	srv := httpapi.New(db, auth.NewKeyring(keys), clock, log, httpapi.Config{
 		PublicURL: c.publicURL, Versions: c.versionList(), AdminToken: c.adminToken,
 		SandboxClock: sandbox, Sandbox: c.sandbox, TrustedProxies: c.proxies, MaxBodyBytes: c.maxBody, RateLimit: c.rateLimit, DBTimeout: c.dbTimeout,
-		NoJournal: !c.journal, JournalPerTenant: c.journalSize,
+		NoJournal: !c.journal, JournalPerTenant: c.journalSize, Replicas: replicaStates(db),
 	})
 	srv.Mount(console.Prefix, console.New(db, console.Config{
 		AdminToken: c.adminToken, Clock: clock, SandboxClock: sandbox, Sandbox: c.sandbox, Versions: c.versionList(), Log: log,
@@ -362,6 +394,21 @@ func serve(ctx context.Context, c *serveConfig, stdout, stderr io.Writer) error 
 		return err
 	}
 	return nil
+}
+
+// replicaStates reports db's read replicas to /readyz and /metrics; nil
+// without any.
+func replicaStates(db *sqlstore.DB) func() []httpapi.ReplicaState {
+	if db.Replicas() == nil {
+		return nil
+	}
+	return func() []httpapi.ReplicaState {
+		var out []httpapi.ReplicaState
+		for _, r := range db.Replicas() {
+			out = append(out, httpapi.ReplicaState{Name: r.Name, State: r.State, Lag: r.Lag, Reads: r.Reads, Failures: r.Failures})
+		}
+		return out
+	}
 }
 
 // reloadKeysEvery keeps the keyring in step with the database, so a key

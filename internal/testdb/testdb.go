@@ -2,7 +2,11 @@
 // SQLite in a temporary directory, and PostgreSQL in a schema of its own
 // (DSN from PARCELGATE_TEST_POSTGRES, else the local server). PostgreSQL
 // that cannot be reached skips its half of a test, except under CI, where it
-// fails: a green CI must mean both engines ran.
+// fails: a green CI must mean both engines ran. With
+// PARCELGATE_TEST_PGBOUNCER (a postgres:// URL of a PgBouncer in front of
+// that server, passing database names through) every PostgreSQL test gets a
+// database of its own reached through the pooler, in the store's pooler
+// mode.
 package testdb
 
 import (
@@ -10,6 +14,7 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -114,6 +119,9 @@ func PostgresSchema(t testing.TB) string {
 		noticeSkipped(pgErr)
 		t.Skipf("testdb: PostgreSQL unreachable at %s, skipping (set CI to fail instead): %v", PostgresDSN(), pgErr)
 	}
+	if pooler := os.Getenv("PARCELGATE_TEST_PGBOUNCER"); pooler != "" {
+		return poolerDatabase(t, pooler)
+	}
 	schema := strings.ToLower("t_" + rand.Text()[:16])
 	if _, err := pgAdmin.Exec(`CREATE SCHEMA ` + schema); err != nil {
 		t.Fatalf("testdb: create schema: %v", err)
@@ -124,6 +132,32 @@ func PostgresSchema(t testing.TB) string {
 		t.Fatalf("testdb: %v", err)
 	}
 	return dsn
+}
+
+// poolerDatabase creates a database of its own for t, dropped when t ends,
+// and returns a DSN that reaches it through the PgBouncer at pooler (a
+// postgres:// URL; its "*" entry passes database names through), in the
+// store's pooler mode. A pooler in transaction mode cannot carry a
+// schema per connection (PgBouncer refuses search_path as a start-up
+// parameter, and a session SET would not stay with the client), so each
+// test gets a database instead of a schema.
+func poolerDatabase(t testing.TB, pooler string) string {
+	t.Helper()
+	name := strings.ToLower("t_" + rand.Text()[:16])
+	if _, err := pgAdmin.Exec(`CREATE DATABASE ` + name); err != nil {
+		t.Fatalf("testdb: create database: %v", err)
+	}
+	// FORCE: the pooler still holds server connections to it.
+	t.Cleanup(func() { pgAdmin.Exec(`DROP DATABASE ` + name + ` WITH (FORCE)`) })
+	u, err := url.Parse(pooler)
+	if err != nil {
+		t.Fatalf("testdb: PARCELGATE_TEST_PGBOUNCER: %v", err)
+	}
+	u.Path = "/" + name
+	q := u.Query()
+	q.Set("default_query_exec_mode", "cache_describe") // sqlstore.Pooler's mode
+	u.RawQuery = q.Encode()
+	return u.String()
 }
 
 // Name is a short unique name for test fixtures.

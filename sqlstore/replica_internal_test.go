@@ -1,0 +1,76 @@
+package sqlstore
+
+import (
+	"testing"
+	"time"
+)
+
+// PostgreSQL writes a WAL position as two hex halves, "HI/LO".
+func TestParseLSN(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want uint64
+		ok   bool
+	}{
+		{"0/0", 0, true},
+		{"0/16B3748", 0x16B3748, true},
+		{"1/0", 1 << 32, true},
+		{"FFFFFFFF/FFFFFFFF", 1<<64 - 1, true},
+		{"16B3748", 0, false},
+		{"0/XYZ", 0, false},
+		{"100000000/0", 0, false},
+		{"", 0, false},
+	} {
+		got, ok := parseLSN(c.in)
+		if got != c.want || ok != c.ok {
+			t.Errorf("parseLSN(%q) = %x, %v; want %x, %v", c.in, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+// decisions §20, lag: how long ago the primary was last at a position the
+// replica has not replayed; zero once it has replayed the newest sample,
+// however long ago that was taken (an idle primary is no lag).
+func TestReplicaLag(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	rs := &replicaSet{maxLag: time.Second}
+	if got := rs.lagOf(0, t0); got != 0 {
+		t.Fatalf("no samples yet: lag %s", got)
+	}
+	rs.addSample(lsnSample{t0, 100})
+	rs.addSample(lsnSample{t0.Add(100 * time.Millisecond), 200})
+	rs.addSample(lsnSample{t0.Add(200 * time.Millisecond), 300})
+	now := t0.Add(time.Hour)
+	for _, c := range []struct {
+		replayed uint64
+		want     time.Duration
+	}{
+		{300, 0},                                // caught up with the newest sample
+		{400, 0},                                // past it
+		{250, time.Hour - 200*time.Millisecond}, // behind since the primary reached 300
+		{200, time.Hour - 200*time.Millisecond},
+		{150, time.Hour - 100*time.Millisecond},
+		{50, time.Hour}, // behind every sample: at least the oldest's age
+	} {
+		if got := rs.lagOf(c.replayed, now); got != c.want {
+			t.Errorf("replayed %d: lag %s, want %s", c.replayed, got, c.want)
+		}
+	}
+	// Old samples are dropped past twice the limit (and a second).
+	rs.addSample(lsnSample{t0.Add(time.Hour), 400})
+	if len(rs.samples) != 1 {
+		t.Fatalf("%d samples kept", len(rs.samples))
+	}
+}
+
+// The pooler mode names pgx's cache_describe unless the URL chose a mode.
+func TestPoolerMode(t *testing.T) {
+	got, err := withPoolerMode("postgres://u@h/db?sslmode=disable")
+	if err != nil || got != "postgres://u@h/db?default_query_exec_mode=cache_describe&sslmode=disable" {
+		t.Fatalf("%s %v", got, err)
+	}
+	got, _ = withPoolerMode("postgres://u@h/db?default_query_exec_mode=exec")
+	if got != "postgres://u@h/db?default_query_exec_mode=exec" {
+		t.Fatalf("a chosen mode was replaced: %s", got)
+	}
+}
