@@ -98,6 +98,7 @@ type Store interface {
 	parcelgate.OrganizationService
 	parcelgate.CredentialService
 	parcelgate.OrderService
+	parcelgate.InventoryService
 	parcelgate.ShipmentService
 	parcelgate.SandboxService
 	parcelgate.FaultService
@@ -165,17 +166,24 @@ func (c *Console) routes(mux *http.ServeMux) {
 	mux.Handle("POST /console/tenant", c.authed(c.chooseTenant))
 	mux.Handle("POST /console/clock", c.authed(c.advanceClock))
 	mux.Handle("POST /console/sandbox/reset", c.authed(c.resetTenant))
+	mux.Handle("POST /console/sandbox/demo", c.authed(c.restoreDemo))
 	mux.Handle("POST /console/sandbox/faults", c.authed(c.createFault))
 	mux.Handle("POST /console/sandbox/faults/{id}/delete", c.authed(c.deleteFault))
 	mux.Handle("POST /console/sandbox/snapshots", c.authed(c.takeSnapshot))
 	mux.Handle("POST /console/sandbox/snapshots/{name}/restore", c.authed(c.restoreSnapshot))
 	mux.Handle("POST /console/sandbox/snapshots/{name}/delete", c.authed(c.dropSnapshot))
 	mux.Handle("GET /console/orders", c.authed(c.orders))
+	mux.Handle("GET /console/orders/new", c.authed(c.newOrderPage))
+	mux.Handle("POST /console/orders", c.authed(c.createOrder))
 	mux.Handle("GET /console/orders/{id}", c.authed(c.order))
 	mux.Handle("POST /console/orders/{id}/cancel", c.authed(c.cancelOrder))
 	mux.Handle("POST /console/orders/{id}/status", c.authed(c.moveOrder))
 	mux.Handle("GET /console/products", c.authed(c.products))
+	mux.Handle("GET /console/products/new", c.authed(c.newProductPage))
+	mux.Handle("POST /console/products", c.authed(c.saveProduct))
 	mux.Handle("GET /console/products/{id}", c.authed(c.product))
+	mux.Handle("GET /console/products/{id}/edit", c.authed(c.editProductPage))
+	mux.Handle("POST /console/products/{id}/stock", c.authed(c.setStock))
 	mux.Handle("GET /console/shipments", c.authed(c.shipments))
 	mux.Handle("GET /console/shipments/{tn}", c.authed(c.shipment))
 	mux.Handle("GET /console/requests", c.authed(c.requests))

@@ -46,7 +46,7 @@ func TestOperatorResetsATenant(t *testing.T) {
 		op := e.browser()
 		op.operator(parcelgate.Production)
 		mustContain(t, op.get("/console/"), `id="reset-tenant"`, `action="/console/sandbox/snapshots"`)
-		if p := op.post("/console/sandbox/reset", url.Values{}); p.status != http.StatusSeeOther {
+		if p := op.post("/console/sandbox/reset", url.Values{"confirm": {tenant}}); p.status != http.StatusSeeOther {
 			t.Fatalf("reset: %d %s", p.status, p.body)
 		}
 		mustContain(t, op.get("/console/?done=reset"), "The organization&#39;s data was reset.")
@@ -81,13 +81,13 @@ func TestSnapshotSaveAndRestoreRoundTrip(t *testing.T) {
 			t.Fatalf("save: %d %s", p.status, p.body)
 		}
 		mustContain(t, op.get("/console/"), ">before-ci<", `action="/console/sandbox/snapshots/before-ci/restore"`)
-		if p := op.post("/console/sandbox/reset", url.Values{}); p.status != http.StatusSeeOther {
+		if p := op.post("/console/sandbox/reset", url.Values{"confirm": {tenant}}); p.status != http.StatusSeeOther {
 			t.Fatalf("reset: %d", p.status)
 		}
 		if e.hasOrder(tenant, demo.SampleOrder) {
 			t.Fatal("order survived the reset")
 		}
-		if p := op.post("/console/sandbox/snapshots/before-ci/restore", url.Values{}); p.status != http.StatusSeeOther {
+		if p := op.post("/console/sandbox/snapshots/before-ci/restore", url.Values{"confirm": {tenant}}); p.status != http.StatusSeeOther {
 			t.Fatalf("restore: %d %s", p.status, p.body)
 		}
 		if !e.hasOrder(tenant, demo.SampleOrder) {
@@ -96,7 +96,7 @@ func TestSnapshotSaveAndRestoreRoundTrip(t *testing.T) {
 		if p := op.post("/console/sandbox/snapshots/before-ci/delete", url.Values{}); p.status != http.StatusSeeOther {
 			t.Fatalf("delete: %d %s", p.status, p.body)
 		}
-		if p := op.post("/console/sandbox/snapshots/before-ci/restore", url.Values{}); p.status != http.StatusNotFound {
+		if p := op.post("/console/sandbox/snapshots/before-ci/restore", url.Values{"confirm": {tenant}}); p.status != http.StatusNotFound {
 			t.Fatalf("restore of a deleted snapshot: %d", p.status)
 		}
 	})
