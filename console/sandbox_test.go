@@ -219,6 +219,8 @@ func TestRequestsPageShowsTheTenantsCalls(t *testing.T) {
 			t.Fatalf("own entry: %d", entry.status)
 		}
 		mustContain(t, entry, `id="request-id">console-mine-1<`, `id="response-body"`, demo.SampleOrder)
+		// issue 26 §5: the call as a curl command, its token a placeholder.
+		mustContain(t, entry, `id="curl-command">curl &#39;`+e.url+`/ecommerce/v3/orders/`+demo.SampleOrder+`&#39;`, `Authorization: Bearer &lt;access_token&gt;`)
 		// The retailer's call is journaled, for the retailer.
 		r := e.browser()
 		r.signIn(prod.RetailerUsername, prod.RetailerPassword)

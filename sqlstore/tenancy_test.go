@@ -46,6 +46,11 @@ var tenantExceptions = map[string]string{
 	// The console: its product filter is built by consoleProductScope
 	// (organization and environment included) and added at run time.
 	"DB.ConsoleProductDetail products": "scoped by consoleProductScope, which the statement text cannot show",
+	// The balances of the products a console read has just scoped, by the
+	// same scope's organization filter (supplier_org_id or
+	// retailer_org_id), added at run time.
+	"DB.consoleBalances catalogs": "scoped by the product scope's organization filter, added at run time",
+	"DB.consoleBalances balances": "scoped by the product scope's organization filter, added at run time",
 	// The operator's console finds a credential's organization by the
 	// credential's own deployment-wide unique name, as a login does.
 	"DB.ConsoleCredentialOrg gateway_clients":  login,
