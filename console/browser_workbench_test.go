@@ -32,8 +32,18 @@ func TestBrowserWorkbench(t *testing.T) {
 	tshirt := testTenant.BusinessID + "-TSHIRT-M"
 	before := e.balance(parcelgate.Test, tshirt, "WH1")
 
+	// The front door (issue 26 §6): the server's root points the way, and
+	// the icon a browser asks for is there (loaded as the page's CSP
+	// allows: an image of the same site).
 	in := c.person()
-	in.navigate("open the console", chromedp.Navigate(e.url+"/console/"))
+	in.navigate("open the server's root", chromedp.Navigate(e.url+"/"))
+	in.waitText("h1", "parcelgate")
+	status, err := chromedp.Run(in.ctx, chromedp.Evaluate[int](`new Promise(done => { const i = new Image(); i.onload = () => done(200); i.onerror = () => done(404); i.src = document.querySelector('link[rel=icon]').href; })`, chromedp.EvalAwaitPromise))
+	if err != nil || status != 200 {
+		t.Fatalf("favicon: %d %v", status, err)
+	}
+	in.shot("27-front-door")
+	in.navigate("follow the console link", chromedp.Click(chromedp.CSS(`a[href="/console/"]`)))
 	in.signIn(testTenant.Username, testTenant.Password)
 	in.waitText("h1", "Overview")
 	in.navigate("open Orders", chromedp.Click(chromedp.CSS(`nav a[href="/console/orders"]`)))

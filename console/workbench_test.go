@@ -11,6 +11,7 @@ import (
 
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/demo"
+	"github.com/parcelgate/parcelgate/internal/testdb"
 )
 
 // The workbench (issue 26, decisions §19): forms that create and drive
@@ -371,6 +372,54 @@ func TestIntegratorAdvancesTheTestClock(t *testing.T) {
 		}
 		if e.clock.Offset(parcelgate.Test) < 2*time.Hour || e.clock.Offset(parcelgate.Production) != 0 {
 			t.Fatalf("offsets: test %v production %v", e.clock.Offset(parcelgate.Test), e.clock.Offset(parcelgate.Production))
+		}
+	})
+}
+
+// decisions §19: the operator uses the workbench on the tenant it picked,
+// in production only on a --sandbox server.
+func TestOperatorWorkbenchFollowsTheSandboxMode(t *testing.T) {
+	for _, sandbox := range []bool{true, false} {
+		eachEngineMode(t, sandbox, func(t *testing.T, e *env) {
+			op := e.browser()
+			op.operator(parcelgate.Production)
+			tshirt := prod.BusinessID + "-TSHIRT-M"
+			if !sandbox {
+				for _, path := range []string{"/console/orders/new", "/console/products/new"} {
+					if p := op.get(path); p.status != http.StatusForbidden || !strings.Contains(p.body, "--sandbox") {
+						t.Fatalf("GET %s on production without --sandbox: %d", path, p.status)
+					}
+				}
+				if p := op.post("/console/orders", orderForm(tshirt, "1")); p.status != http.StatusForbidden {
+					t.Fatalf("POST order: %d", p.status)
+				}
+				if got := e.balance(parcelgate.Production, tshirt, "WH1"); got.Allocated != 2 {
+					t.Fatalf("allocated %d: an order was placed", got.Allocated)
+				}
+				return
+			}
+			id := op.createdOrder(orderForm(tshirt, "1"))
+			if o := e.order(parcelgate.Production, prod.BusinessID, id); o.Status.Value != parcelgate.OrderCreated {
+				t.Fatalf("operator's order: %s", o.Status.Value)
+			}
+			if p := op.post("/console/products", url.Values{"externalId": {"OP-1"}, "name": {"Operator's"}, "quantity0": {"5"}}); p.status != http.StatusSeeOther {
+				t.Fatalf("operator's product: %d %s", p.status, p.body)
+			}
+			if got := e.balance(parcelgate.Production, "OP-1", "WH1"); got.Quantity != 5 {
+				t.Fatalf("operator's product stock: %d", got.Quantity)
+			}
+		})
+	}
+}
+
+func eachEngineMode(t *testing.T, sandbox bool, fn func(t *testing.T, e *env)) {
+	name := "sandbox"
+	if !sandbox {
+		name = "not-sandbox"
+	}
+	t.Run(name, func(t *testing.T) {
+		for _, engine := range testdb.Engines {
+			t.Run(engine, func(t *testing.T) { fn(t, newEnvMode(t, engine, sandbox)) })
 		}
 	})
 }
