@@ -17,7 +17,11 @@
 // the API (CancelOrder, SetOrderStatus with ParseOrderMove,
 // auth.CreateGatewayClient and auth.CreateServiceAccount, ErrorStatus for
 // an error's page, ConsoleProductScope for which products a caller sees):
-// the console implements no rule of its own. Another tenant's object is a
+// the console implements no rule of its own. Its workbench (workbench.go)
+// creates orders and products, sets stock and moves test orders through
+// the same calls (OrderRequest.Validate and CreateOrder,
+// InventoryInput.Validate and PutInventory, ParseStockCount and
+// PutBalances), where DecideWorkbench allows. Another tenant's object is a
 // 404 page, exactly like a missing one.
 //
 // Sessions live in the database (parcelgate.ConsoleSession), so instances
