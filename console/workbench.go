@@ -297,9 +297,15 @@ func (c *Console) editProductPage(w http.ResponseWriter, r *http.Request, s *ses
 	var doc struct {
 		UnitOfMeasure string `json:"unitOfMeasure"`
 		IsFragile     bool   `json:"isFragile"`
+		Descriptions  struct {
+			En struct {
+				Name string `json:"name"`
+			} `json:"en"`
+		} `json:"descriptions"`
 	}
 	json.Unmarshal(p.Document, &doc)
-	form := url.Values{"externalId": {p.ExternalID}, "name": {p.Name}, "eanCode": {p.EANCode}, "unitOfMeasure": {doc.UnitOfMeasure}}
+	// The form edits the English name; another language's stays as it is.
+	form := url.Values{"externalId": {p.ExternalID}, "name": {doc.Descriptions.En.Name}, "eanCode": {p.EANCode}, "unitOfMeasure": {doc.UnitOfMeasure}}
 	if doc.IsFragile {
 		form.Set("isFragile", "true")
 	}

@@ -98,6 +98,14 @@ func TestIntegratorCreatesAndDrivesATestOrder(t *testing.T) {
 			t.Fatalf("a refused form allocated stock: %d, was %d", got.Allocated, before.Allocated)
 		}
 
+		// A pick-up point must exist (PickupPointForOrder), shown by its list.
+		badPoint := orderForm(tshirt, "1")
+		badPoint.Set("serviceCode", "2103")
+		badPoint.Set("pickupPointId", "NOSUCHPOINT")
+		if p := b.post("/console/orders", badPoint); p.status != http.StatusBadRequest || !strings.Contains(p.body, `id="pickupPointId" name="pickupPointId" aria-invalid="true"`) {
+			t.Fatalf("unknown pick-up point: %d\n%s", p.status, p.body)
+		}
+
 		id := b.createdOrder(orderForm(tshirt, "3"))
 		o := e.order(parcelgate.Test, testTenant.BusinessID, id)
 		if o.Status.Value != parcelgate.OrderCreated || len(o.Rows) != 1 || o.Rows[0].Quantity != 3 || o.ServiceCode != "2104" {
@@ -231,6 +239,22 @@ func TestIntegratorCreatesAProductAndSetsStock(t *testing.T) {
 		item, err := e.db.FindInventoryItem(context.Background(), e.caller(parcelgate.Test), "BENCH-1")
 		if err != nil || !strings.Contains(string(item.Product.Document), "Bench vice, large") || !strings.Contains(string(item.Product.Document), "6400000000099") {
 			t.Fatalf("edited product: %v %s", err, item.Product.Document)
+		}
+		// Editing a demo product keeps what the form does not show (its
+		// Finnish name, measurements) and its balances.
+		tshirt := testTenant.BusinessID + "-TSHIRT-M"
+		tid := itoa(productID(t, e, tshirt))
+		edit := b.get("/console/products/" + tid + "/edit")
+		mustContain(t, edit, `value="T-shirt, size M"`, `value="6400000000017"`)
+		if p := b.post("/console/products", url.Values{"id": {tid}, "name": {"T-shirt M"}, "eanCode": {"6400000000017"}, "unitOfMeasure": {"PCS"}}); p.status != http.StatusSeeOther {
+			t.Fatalf("edit the T-shirt: %d %s", p.status, p.body)
+		}
+		item, err = e.db.FindInventoryItem(context.Background(), e.caller(parcelgate.Test), tshirt)
+		if err != nil || !strings.Contains(string(item.Product.Document), "T-paita, koko M") || !strings.Contains(string(item.Product.Document), `"measurements"`) || !strings.Contains(string(item.Product.Document), `"T-shirt M"`) {
+			t.Fatalf("edited T-shirt: %v %s", err, item.Product.Document)
+		}
+		if got := e.balance(parcelgate.Test, tshirt, "WH1"); got.Quantity != 118 || got.Allocated != 2 {
+			t.Fatalf("the edit touched the T-shirt's stock: %d/%d", got.Quantity, got.Allocated)
 		}
 		// Set stock: a whole count, kept allocations.
 		stock := path + "/stock"
