@@ -87,7 +87,12 @@ func (c *Console) newOrderPage(w http.ResponseWriter, r *http.Request, s *sessio
 	if !c.mayCreateOrder(w, r, s) {
 		return
 	}
-	form := url.Values{"country": {"FI"}, "serviceCode": {"2103"}, "quantity0": {"1"}}
+	// The form comes back here by GET to list the pick-up points near the
+	// postal code entered, keeping what was typed.
+	form := r.URL.Query()
+	if len(form) == 0 {
+		form = url.Values{"country": {"FI"}, "serviceCode": {"2103"}, "quantity0": {"1"}}
+	}
 	c.renderOrderForm(w, r, s, http.StatusOK, form, nil, "")
 }
 

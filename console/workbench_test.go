@@ -83,6 +83,9 @@ func TestIntegratorCreatesAndDrivesATestOrder(t *testing.T) {
 		}
 		mustContain(t, form, `<option value="`+tshirt+`"`, `id="serviceCode"`, `id="pickupPointId"`, `id="scenario"`)
 		mustContain(t, b.get("/console/orders"), `href="/console/orders/new"`)
+		// The pick-up points follow the postal code the form carries back.
+		near := b.get("/console/orders/new?postalCode=33100&name=Kept")
+		mustContain(t, near, `value="Kept"`, "(33")
 
 		// Bad input: the API's messages, next to their fields.
 		bad := orderForm(tshirt, "2.5")
