@@ -70,6 +70,22 @@ type ConsoleProduct struct {
 	// LeavesListsAt is when an EOS product stops appearing in retailers'
 	// catalog reads (spec 3 rule 2, EOSVisible); zero while ACTIVE.
 	LeavesListsAt time.Time
+	// Stock is the product's balances the caller sees, by the rule of
+	// ConsoleProductDetail (removed ones left out): quantity and allocated
+	// per catalog, as the products list shows them.
+	Stock []ConsoleBalance
+}
+
+// ConsoleCatalog is a catalog an organization may publish its products
+// to, as the console's forms offer it.
+type ConsoleCatalog struct {
+	RetailerID string
+	ExternalID string
+	Name       string
+	Type       CatalogType
+	// Own is true when the organization is the catalog's retailer too:
+	// its warehouse, which its orders draw on.
+	Own bool
 }
 
 // ConsoleBalance is a product's stock and price in one catalog.
@@ -172,9 +188,13 @@ type ConsoleReader interface {
 	// with their balances, and whether the order holds its stock now.
 	ConsoleOrderAllocations(ctx context.Context, c *Caller, id string) ([]ConsoleAllocation, bool, error)
 	// ConsoleProducts pages the products of ConsoleProductScope, newest
-	// first; search, when given, keeps those whose externalId contains it
+	// first, each with its Stock; search, when given, keeps those whose externalId contains it
 	// (ignoring case) or whose EAN code is it.
 	ConsoleProducts(ctx context.Context, c *Caller, search, cursor string, limit int) (ConsolePage[*ConsoleProduct], error)
+	// ConsoleCatalogChoices lists the catalogs of the caller's environment
+	// its organization supplies (publishes products to), by retailer and
+	// external ID: the choices of the console's product and order forms.
+	ConsoleCatalogChoices(ctx context.Context, c *Caller) ([]ConsoleCatalog, error)
 	// ConsoleProductDetail returns one product of ConsoleProductScope (by
 	// the store's product id) with its balances: every catalog's when the
 	// caller supplies it, else those of the caller's own catalogs.

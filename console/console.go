@@ -17,7 +17,11 @@
 // the API (CancelOrder, SetOrderStatus with ParseOrderMove,
 // auth.CreateGatewayClient and auth.CreateServiceAccount, ErrorStatus for
 // an error's page, ConsoleProductScope for which products a caller sees):
-// the console implements no rule of its own. Another tenant's object is a
+// the console implements no rule of its own. Its workbench (workbench.go)
+// creates orders and products, sets stock and moves test orders through
+// the same calls (OrderRequest.Validate and CreateOrder,
+// InventoryInput.Validate and PutInventory, ParseStockCount and
+// PutBalances), where DecideWorkbench allows. Another tenant's object is a
 // 404 page, exactly like a missing one.
 //
 // Sessions live in the database (parcelgate.ConsoleSession), so instances
@@ -98,6 +102,7 @@ type Store interface {
 	parcelgate.OrganizationService
 	parcelgate.CredentialService
 	parcelgate.OrderService
+	parcelgate.InventoryService
 	parcelgate.ShipmentService
 	parcelgate.SandboxService
 	parcelgate.FaultService
@@ -165,17 +170,24 @@ func (c *Console) routes(mux *http.ServeMux) {
 	mux.Handle("POST /console/tenant", c.authed(c.chooseTenant))
 	mux.Handle("POST /console/clock", c.authed(c.advanceClock))
 	mux.Handle("POST /console/sandbox/reset", c.authed(c.resetTenant))
+	mux.Handle("POST /console/sandbox/demo", c.authed(c.restoreDemo))
 	mux.Handle("POST /console/sandbox/faults", c.authed(c.createFault))
 	mux.Handle("POST /console/sandbox/faults/{id}/delete", c.authed(c.deleteFault))
 	mux.Handle("POST /console/sandbox/snapshots", c.authed(c.takeSnapshot))
 	mux.Handle("POST /console/sandbox/snapshots/{name}/restore", c.authed(c.restoreSnapshot))
 	mux.Handle("POST /console/sandbox/snapshots/{name}/delete", c.authed(c.dropSnapshot))
 	mux.Handle("GET /console/orders", c.authed(c.orders))
+	mux.Handle("GET /console/orders/new", c.authed(c.newOrderPage))
+	mux.Handle("POST /console/orders", c.authed(c.createOrder))
 	mux.Handle("GET /console/orders/{id}", c.authed(c.order))
 	mux.Handle("POST /console/orders/{id}/cancel", c.authed(c.cancelOrder))
 	mux.Handle("POST /console/orders/{id}/status", c.authed(c.moveOrder))
 	mux.Handle("GET /console/products", c.authed(c.products))
+	mux.Handle("GET /console/products/new", c.authed(c.newProductPage))
+	mux.Handle("POST /console/products", c.authed(c.saveProduct))
 	mux.Handle("GET /console/products/{id}", c.authed(c.product))
+	mux.Handle("GET /console/products/{id}/edit", c.authed(c.editProductPage))
+	mux.Handle("POST /console/products/{id}/stock", c.authed(c.setStock))
 	mux.Handle("GET /console/shipments", c.authed(c.shipments))
 	mux.Handle("GET /console/shipments/{tn}", c.authed(c.shipment))
 	mux.Handle("GET /console/requests", c.authed(c.requests))

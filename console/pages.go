@@ -78,6 +78,15 @@ type overviewData struct {
 	FaultMethods  []string
 	ClockAdvance  string
 	CanReadOrders bool
+	// ConfirmForm is the reset or restore form ("reset", "demo",
+	// "restore-{name}") refused for want of the typed business ID, with
+	// ConfirmError; HasDemo is set when the tenant has the demo's
+	// snapshot to go back to. IntegratorClock: an integrator may move the
+	// test clock here (decisions §23).
+	ConfirmForm     string
+	ConfirmError    string
+	HasDemo         bool
+	IntegratorClock bool
 }
 
 func (c *Console) overview(w http.ResponseWriter, r *http.Request, s *session) {
@@ -105,6 +114,7 @@ func (c *Console) renderOverviewWith(w http.ResponseWriter, r *http.Request, s *
 		_, refused := parcelgate.DecideSandboxControl(c.cfg.Sandbox, string(s.Environment), parcelgate.ControlReset)
 		d.Disposable = refused == nil
 		d.Sandbox = d.Sandbox && d.Disposable
+		d.IntegratorClock = !s.Operator() && c.cfg.SandboxClock != nil && parcelgate.DecideWorkbench(c.cfg.Sandbox, s.caller, parcelgate.ControlClock) == nil
 		d.CanReadOrders = s.caller.May(parcelgate.ActionReadOrders) == nil
 		if d.CanReadOrders {
 			counts, err := c.db.ConsoleOrderCounts(ctx, s.caller)
@@ -129,6 +139,9 @@ func (c *Console) renderOverviewWith(w http.ResponseWriter, r *http.Request, s *
 			if d.Faults, err = c.tenantFaults(r, s); err != nil {
 				c.fail(w, r, s, err)
 				return
+			}
+			for _, sn := range d.Snapshots {
+				d.HasDemo = d.HasDemo || sn.Name == demoSnapshot
 			}
 		}
 	}
@@ -177,12 +190,14 @@ func (c *Console) chooseTenant(w http.ResponseWriter, r *http.Request, s *sessio
 // --- orders -------------------------------------------------------------
 
 type ordersData struct {
-	Form     url.Values
-	Statuses []parcelgate.OrderStatus
-	Checked  map[parcelgate.OrderStatus]bool
-	Errors   map[string]string
-	Page     parcelgate.ConsolePage[*parcelgate.Order]
-	Filtered bool
+	// CanCreate: the session may create orders here (decisions §23).
+	CanCreate bool
+	Form      url.Values
+	Statuses  []parcelgate.OrderStatus
+	Checked   map[parcelgate.OrderStatus]bool
+	Errors    map[string]string
+	Page      parcelgate.ConsolePage[*parcelgate.Order]
+	Filtered  bool
 }
 
 // sinceLayouts are the forms "updated since" is accepted in: what a
@@ -195,6 +210,7 @@ func (c *Console) orders(w http.ResponseWriter, r *http.Request, s *session) {
 	}
 	q := r.URL.Query()
 	d := &ordersData{Form: q, Statuses: parcelgate.OrderStatuses, Checked: map[parcelgate.OrderStatus]bool{}, Errors: map[string]string{}}
+	d.CanCreate = c.canEdit(s) && s.caller.May(parcelgate.ActionPlaceOrders) == nil
 	var f parcelgate.ConsoleOrderFilter
 	for _, v := range q["status"] {
 		st, ok := parcelgate.ParseOrderStatus(v)
@@ -251,13 +267,16 @@ type orderLine struct {
 }
 
 type orderData struct {
-	Order       *parcelgate.Order
-	History     []parcelgate.OrderEvent
-	Lines       []orderLine
-	Held        bool
-	CanCancel   bool
-	Moves       []parcelgate.OrderStatus
-	Manual      bool
+	Order     *parcelgate.Order
+	History   []parcelgate.OrderEvent
+	Lines     []orderLine
+	Held      bool
+	CanCancel bool
+	Moves     []parcelgate.OrderStatus
+	Manual    bool
+	// Workbench: the moves are offered as the workbench's (decisions §23),
+	// not only because the warehouse is manual.
+	Workbench   bool
 	Error       string
 	Reason      string
 	ReasonError string
@@ -274,7 +293,7 @@ func (c *Console) loadOrder(w http.ResponseWriter, r *http.Request, s *session) 
 		c.fail(w, r, s, err)
 		return nil, false
 	}
-	d := &orderData{Order: o, Manual: c.cfg.ManualFulfillment}
+	d := &orderData{Order: o, Manual: c.cfg.ManualFulfillment, Workbench: c.workbenchMoves(s)}
 	if d.History, err = c.db.OrderHistory(ctx, s.OrgID, o.ID); err != nil {
 		c.fail(w, r, s, err)
 		return nil, false
@@ -293,7 +312,7 @@ func (c *Console) loadOrder(w http.ResponseWriter, r *http.Request, s *session) 
 		d.Lines = append(d.Lines, l)
 	}
 	d.CanCancel = s.caller.May(parcelgate.ActionPlaceOrders) == nil && parcelgate.CanMove(o.Status.Value, parcelgate.OrderCancelled)
-	if c.cfg.ManualFulfillment && s.caller.May(parcelgate.ActionOperate) == nil {
+	if c.mayMove(s) {
 		for _, to := range []parcelgate.OrderStatus{parcelgate.OrderSubmitted, parcelgate.OrderDelivered, parcelgate.OrderError, parcelgate.OrderCancelled} {
 			if parcelgate.CanMove(o.Status.Value, to) {
 				d.Moves = append(d.Moves, to)
@@ -342,7 +361,16 @@ func (c *Console) cancelOrder(w http.ResponseWriter, r *http.Request, s *session
 // /admin/v1/orders/status): the form is read by the API's ParseOrderMove,
 // then the store's SetOrderStatus.
 func (c *Console) moveOrder(w http.ResponseWriter, r *http.Request, s *session) {
-	if !c.needTenant(w, r, s) || !c.may(w, r, s, parcelgate.ActionOperate) {
+	if !c.needTenant(w, r, s) {
+		return
+	}
+	if !c.mayMove(s) {
+		// The refusal says why: the operator's table, or the workbench's
+		// rule for an integrator (test environment only).
+		if !c.may(w, r, s, parcelgate.ActionOperate) {
+			return
+		}
+		c.workbench(w, r, s, parcelgate.ControlMove)
 		return
 	}
 	to, reason, err := parcelgate.ParseOrderMove(r.PostFormValue("to"), r.PostFormValue("reason"))
@@ -367,6 +395,19 @@ func (c *Console) moveOrder(w http.ResponseWriter, r *http.Request, s *session) 
 	http.Redirect(w, r, Prefix+"/orders/"+url.PathEscape(o.ID)+"?done=moved", http.StatusSeeOther)
 }
 
+// mayMove reports whether s may move orders as the warehouse: the
+// operator under --fulfillment manual (the operator API's move), or anyone
+// the workbench lets move test orders (decisions §23).
+func (c *Console) mayMove(s *session) bool {
+	return c.cfg.ManualFulfillment && s.caller.May(parcelgate.ActionOperate) == nil || c.workbenchMoves(s)
+}
+
+// workbenchMoves reports whether DecideWorkbench lets s move orders (an
+// integrator also needs the role that places them).
+func (c *Console) workbenchMoves(s *session) bool {
+	return s.caller.May(parcelgate.ActionPlaceOrders) == nil && parcelgate.DecideWorkbench(c.cfg.Sandbox, s.caller, parcelgate.ControlMove) == nil
+}
+
 // --- products -------------------------------------------------------------
 
 type productsData struct {
@@ -374,6 +415,8 @@ type productsData struct {
 	Search string
 	Errors map[string]string
 	Page   parcelgate.ConsolePage[*parcelgate.ConsoleProduct]
+	// CanCreate: the session may create products here (decisions §23).
+	CanCreate bool
 }
 
 // mayReadProducts: suppliers and merchants see the products they supply,
@@ -391,6 +434,7 @@ func (c *Console) products(w http.ResponseWriter, r *http.Request, s *session) {
 	}
 	q := r.URL.Query()
 	d := &productsData{Form: q, Search: strings.TrimSpace(q.Get("q")), Errors: map[string]string{}}
+	d.CanCreate = c.canEdit(s) && s.caller.May(parcelgate.ActionManageProducts) == nil
 	status := http.StatusOK
 	if len(d.Search) > 100 {
 		d.Errors["q"] = "At most 100 characters."
@@ -421,6 +465,11 @@ type productData struct {
 	Descriptions []description
 	Balances     []parcelgate.ConsoleBalance
 	Document     string
+	// CanEdit: the session may edit the product and set its stock here
+	// (its own product, decisions §23); StockError is the refused stock
+	// form's, for the balance StockCatalog ("retailer/catalog").
+	CanEdit                              bool
+	StockError, StockCatalog, StockInput string
 }
 
 func (c *Console) product(w http.ResponseWriter, r *http.Request, s *session) {
@@ -432,13 +481,21 @@ func (c *Console) product(w http.ResponseWriter, r *http.Request, s *session) {
 		c.errorPage(w, r, s, http.StatusNotFound, "There is no such page, or it is not yours to see.")
 		return
 	}
+	c.renderProduct(w, r, s, http.StatusOK, id, func(*productData) {})
+}
+
+// renderProduct shows product id after form sets the state of a refused
+// form.
+func (c *Console) renderProduct(w http.ResponseWriter, r *http.Request, s *session, status int, id int64, form func(*productData)) {
 	p, bals, err := c.db.ConsoleProductDetail(r.Context(), s.caller, id)
 	if err != nil {
 		c.fail(w, r, s, err)
 		return
 	}
 	d := &productData{Product: p, Balances: bals, Descriptions: descriptions(p.Document), Document: indentJSON(p.Document)}
-	c.renderView(w, r, http.StatusOK, "product", &view{Title: p.ExternalID, Session: s, Nav: "products", Data: d, Live: true})
+	d.CanEdit = p.Own && p.Status == parcelgate.ProductActive && c.canEdit(s) && s.caller.May(parcelgate.ActionManageProducts) == nil
+	form(d)
+	c.renderView(w, r, status, "product", &view{Title: p.ExternalID, Session: s, Nav: "products", Data: d, Live: status == http.StatusOK})
 }
 
 // --- shipments and codes ---------------------------------------------------

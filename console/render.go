@@ -33,6 +33,8 @@ type view struct {
 	Now     time.Time
 	// Live turns on live updates of the page (server-sent events).
 	Live bool
+	// Origin is the scheme and host the browser reached the server at.
+	Origin string
 }
 
 var funcs = template.FuncMap{
@@ -47,6 +49,21 @@ var funcs = template.FuncMap{
 	"httpTag":   httpTag,
 	"deref":     func(f *float64) float64 { return *f },
 	"baseQuery": baseQuery,
+	"confirmField": func(form, refused, msg, businessID string) confirmField {
+		f := confirmField{Form: form, BusinessID: businessID}
+		if form == refused {
+			f.Error = msg
+		}
+		return f
+	},
+	"curl": curlCommand,
+	"fields": func(specs ...string) []formField {
+		out := make([]formField, len(specs))
+		for i, sp := range specs {
+			out[i].Name, out[i].Label, _ = strings.Cut(sp, ":")
+		}
+		return out
+	},
 	"roles": func(rs []parcelgate.Role) string {
 		s := make([]string, len(rs))
 		for i, r := range rs {
@@ -90,6 +107,7 @@ func (c *Console) render(w http.ResponseWriter, r *http.Request, status int, nam
 func (c *Console) renderView(w http.ResponseWriter, r *http.Request, status int, name string, v *view) {
 	p := c.pages[name]
 	v.Asset = c.assetV
+	v.Origin = origin(r)
 	v.Now = c.serverNow(v.Session)
 	if v.Notice == "" {
 		v.Notice = notices[r.URL.Query().Get("done")]
@@ -119,7 +137,17 @@ var notices = map[string]string{
 	"fault":            "The fault was added; the API applies it within a second.",
 	"fault-deleted":    "The fault was deleted.",
 	"tenant":           "You are now looking at this organization.",
+	"created":          "The order was created, as the API would have created it.",
+	"saved":            "The product was saved, as the API would have saved it.",
+	"stock":            "The stock was set.",
+	"demo":             "The demo data is back as it was seeded.",
 }
+
+// formField is an input of a form, by name, with its label.
+type formField struct{ Name, Label string }
+
+// confirmField is the typed confirmation of one reset or restore form.
+type confirmField struct{ Form, BusinessID, Error string }
 
 type errorData struct {
 	Status  int

@@ -70,7 +70,9 @@ func (c *Console) sandboxControl(w http.ResponseWriter, r *http.Request, s *sess
 // advanceClock moves the sandbox clock forward: the operator API's
 // POST /admin/v1/clock from the overview.
 func (c *Console) advanceClock(w http.ResponseWriter, r *http.Request, s *session) {
-	if !c.may(w, r, s, parcelgate.ActionOperate) {
+	// An integrator moves its (test) environment's clock as the
+	// workbench allows (decisions §23); the operator as before.
+	if s.Operator() && !c.may(w, r, s, parcelgate.ActionOperate) || !s.Operator() && !c.workbench(w, r, s, parcelgate.ControlClock) {
 		return
 	}
 	if c.cfg.SandboxClock == nil {
@@ -113,6 +115,9 @@ func (c *Console) resetTenant(w http.ResponseWriter, r *http.Request, s *session
 	if !c.sandboxControl(w, r, s, parcelgate.ControlReset) {
 		return
 	}
+	if !c.confirmed(w, r, s, "reset") {
+		return
+	}
 	opt := parcelgate.ResetOptions{Catalogs: r.PostFormValue("catalogs") == "true"}
 	if _, err := c.db.ResetOrganization(r.Context(), s.Environment, s.BusinessID, opt); err != nil {
 		c.fail(w, r, s, err)
@@ -150,7 +155,7 @@ func (c *Console) takeSnapshot(w http.ResponseWriter, r *http.Request, s *sessio
 
 // restoreSnapshot puts the picked tenant back to a saved state.
 func (c *Console) restoreSnapshot(w http.ResponseWriter, r *http.Request, s *session) {
-	if !c.sandboxControl(w, r, s, parcelgate.ControlRestore) {
+	if !c.sandboxControl(w, r, s, parcelgate.ControlRestore) || !c.confirmed(w, r, s, "restore-"+r.PathValue("name")) {
 		return
 	}
 	if _, err := c.db.RestoreSnapshot(r.Context(), s.Environment, s.BusinessID, r.PathValue("name")); err != nil {
@@ -270,4 +275,36 @@ func (c *Console) deleteFault(w http.ResponseWriter, r *http.Request, s *session
 		return
 	}
 	http.Redirect(w, r, Prefix+"/?done=fault-deleted", http.StatusSeeOther)
+}
+
+// confirmed checks the typed confirmation of a reset or restore
+// (ConfirmDangerous, decisions §23); without it the overview shows the
+// refusal next to the form's confirm field, keyed by form, and nothing is
+// changed.
+func (c *Console) confirmed(w http.ResponseWriter, r *http.Request, s *session, form string) bool {
+	err := parcelgate.ConfirmDangerous(s.BusinessID, r.PostFormValue("confirm"))
+	if err == nil {
+		return true
+	}
+	msg := "Type " + s.BusinessID + " to confirm; nothing was changed."
+	c.renderOverviewWith(w, r, s, http.StatusBadRequest, func(d *overviewData) { d.ConfirmForm, d.ConfirmError = form, msg })
+	return false
+}
+
+// demoSnapshot is the snapshot --demo takes of each demo organization as
+// it seeds it (the demo package's SnapshotName).
+const demoSnapshot = "demo"
+
+// restoreDemo puts the picked tenant back to its seeded demo data: the
+// snapshot --demo saved, restored as POST /admin/v1/demo/reset does for
+// one organization.
+func (c *Console) restoreDemo(w http.ResponseWriter, r *http.Request, s *session) {
+	if !c.sandboxControl(w, r, s, parcelgate.ControlRestore) || !c.confirmed(w, r, s, "demo") {
+		return
+	}
+	if _, err := c.db.RestoreSnapshot(r.Context(), s.Environment, s.BusinessID, demoSnapshot); err != nil {
+		c.fail(w, r, s, err)
+		return
+	}
+	http.Redirect(w, r, Prefix+"/?done=demo", http.StatusSeeOther)
 }

@@ -46,7 +46,7 @@ func TestOperatorResetsATenant(t *testing.T) {
 		op := e.browser()
 		op.operator(parcelgate.Production)
 		mustContain(t, op.get("/console/"), `id="reset-tenant"`, `action="/console/sandbox/snapshots"`)
-		if p := op.post("/console/sandbox/reset", url.Values{}); p.status != http.StatusSeeOther {
+		if p := op.post("/console/sandbox/reset", url.Values{"confirm": {tenant}}); p.status != http.StatusSeeOther {
 			t.Fatalf("reset: %d %s", p.status, p.body)
 		}
 		mustContain(t, op.get("/console/?done=reset"), "The organization&#39;s data was reset.")
@@ -81,13 +81,13 @@ func TestSnapshotSaveAndRestoreRoundTrip(t *testing.T) {
 			t.Fatalf("save: %d %s", p.status, p.body)
 		}
 		mustContain(t, op.get("/console/"), ">before-ci<", `action="/console/sandbox/snapshots/before-ci/restore"`)
-		if p := op.post("/console/sandbox/reset", url.Values{}); p.status != http.StatusSeeOther {
+		if p := op.post("/console/sandbox/reset", url.Values{"confirm": {tenant}}); p.status != http.StatusSeeOther {
 			t.Fatalf("reset: %d", p.status)
 		}
 		if e.hasOrder(tenant, demo.SampleOrder) {
 			t.Fatal("order survived the reset")
 		}
-		if p := op.post("/console/sandbox/snapshots/before-ci/restore", url.Values{}); p.status != http.StatusSeeOther {
+		if p := op.post("/console/sandbox/snapshots/before-ci/restore", url.Values{"confirm": {tenant}}); p.status != http.StatusSeeOther {
 			t.Fatalf("restore: %d %s", p.status, p.body)
 		}
 		if !e.hasOrder(tenant, demo.SampleOrder) {
@@ -96,7 +96,7 @@ func TestSnapshotSaveAndRestoreRoundTrip(t *testing.T) {
 		if p := op.post("/console/sandbox/snapshots/before-ci/delete", url.Values{}); p.status != http.StatusSeeOther {
 			t.Fatalf("delete: %d %s", p.status, p.body)
 		}
-		if p := op.post("/console/sandbox/snapshots/before-ci/restore", url.Values{}); p.status != http.StatusNotFound {
+		if p := op.post("/console/sandbox/snapshots/before-ci/restore", url.Values{"confirm": {tenant}}); p.status != http.StatusNotFound {
 			t.Fatalf("restore of a deleted snapshot: %d", p.status)
 		}
 	})
@@ -219,6 +219,8 @@ func TestRequestsPageShowsTheTenantsCalls(t *testing.T) {
 			t.Fatalf("own entry: %d", entry.status)
 		}
 		mustContain(t, entry, `id="request-id">console-mine-1<`, `id="response-body"`, demo.SampleOrder)
+		// issue 26 §5: the call as a curl command, its token a placeholder.
+		mustContain(t, entry, `id="curl-command">curl &#39;`+e.url+`/ecommerce/v3/orders/`+demo.SampleOrder+`&#39;`, `Authorization: Bearer &lt;access_token&gt;`)
 		// The retailer's call is journaled, for the retailer.
 		r := e.browser()
 		r.signIn(prod.RetailerUsername, prod.RetailerPassword)

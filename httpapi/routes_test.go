@@ -51,6 +51,11 @@ func TestOpenAPIDescribesEveryRoute(t *testing.T) {
 	if len(routes) < 40 {
 		t.Fatalf("only %d routes registered", len(routes))
 	}
+	// A pattern that matches one path exactly ("GET /{$}") is described
+	// as that path.
+	for i, r := range routes {
+		routes[i] = strings.TrimSuffix(r, "{$}")
+	}
 	for _, r := range routes {
 		if !described[r] {
 			t.Errorf("route %q is not described in openapi.yaml", r)

@@ -200,6 +200,7 @@ func (s *Server) Routes() []string { return slices.Clone(s.patterns) }
 
 func (s *Server) routes() {
 	s.operationalRoutes()
+	s.frontDoorRoutes()
 	s.tokenRoutes()
 	s.adminRoutes()
 	s.sandboxRoutes()

@@ -317,10 +317,27 @@ func (db *DB) consoleProducts(ctx context.Context, c *parcelgate.Caller, search,
 		like := "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(strings.ToUpper(s)) + "%"
 		f.add(`(UPPER(p.external_id) LIKE ? ESCAPE '\' OR p.ean_code = ?)`, like, s)
 	}
-	return consoleList(ctx, db, &f, "products p JOIN organizations so ON so.id = p.supplier_org_id", consoleProductCols, "", "p.id", cursor, limit,
+	page, err := consoleList(ctx, db, &f, "products p JOIN organizations so ON so.id = p.supplier_org_id", consoleProductCols, "", "p.id", cursor, limit,
 		func(rows *sql.Rows) (*parcelgate.ConsoleProduct, consoleKey, error) {
 			return scanConsoleProduct(rows, c.OrgID)
 		})
+	if err != nil || len(page.Items) == 0 {
+		return page, err
+	}
+	// The stock of the page's products, in one read, by the rule of
+	// ConsoleProductDetail.
+	ids := make([]int64, len(page.Items))
+	for i, p := range page.Items {
+		ids[i] = p.ID
+	}
+	stock, err := db.consoleBalances(ctx, c, parcelgate.ConsoleProductScope(c, db.consoleNow(c.Environment)), ids, false)
+	if err != nil {
+		return page, err
+	}
+	for _, p := range page.Items {
+		p.Stock = stock[p.ID]
+	}
+	return page, nil
 }
 
 // ConsoleProductDetail returns one product the caller may see (by the
@@ -338,10 +355,23 @@ func (db *DB) ConsoleProductDetail(ctx context.Context, c *parcelgate.Caller, id
 	if err != nil {
 		return nil, nil, err
 	}
-	// The balances of the same scope: every catalog's of a product the
-	// caller supplies, else those of its own catalogs it may read.
+	bals, err := db.consoleBalances(ctx, c, scope, []int64{id}, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	return p, bals[id], nil
+}
+
+// consoleBalances returns the balances of the products ids in scope, by
+// product: every catalog's of a product the caller supplies, else those
+// of its own catalogs it may read; removed ones only when withRemoved.
+func (db *DB) consoleBalances(ctx context.Context, c *parcelgate.Caller, scope parcelgate.ProductScope, ids []int64, withRemoved bool) (map[int64][]parcelgate.ConsoleBalance, error) {
+	out := map[int64][]parcelgate.ConsoleBalance{}
+	if len(ids) == 0 {
+		return out, nil
+	}
 	var either []string
-	args := []any{id}
+	args := anys(ids)
 	if scope.Own {
 		either, args = append(either, "b.supplier_org_id = ?"), append(args, c.OrgID)
 	}
@@ -354,24 +384,53 @@ func (db *DB) ConsoleProductDetail(ctx context.Context, c *parcelgate.Caller, id
 		}
 		either = append(either, "("+cond+")")
 	}
-	rows, err := db.query(ctx, `SELECT k.external_id, k.name, k.catalog_type, ro.business_id, b.quantity, b.allocated, COALESCE(b.wholesale_price, ''), COALESCE(b.currency, ''), b.modified_at, b.removed_at
+	if len(either) == 0 {
+		return out, nil
+	}
+	removed := ""
+	if !withRemoved {
+		removed = " AND b.removed_at = 0"
+	}
+	rows, err := db.query(ctx, `SELECT b.product_id, k.external_id, k.name, k.catalog_type, ro.business_id, b.quantity, b.allocated, COALESCE(b.wholesale_price, ''), COALESCE(b.currency, ''), b.modified_at, b.removed_at
 		FROM balances b JOIN catalogs k ON k.id = b.catalog_id JOIN organizations ro ON ro.id = b.retailer_org_id
-		WHERE b.product_id = ? AND (`+strings.Join(either, " OR ")+`) ORDER BY b.removed_at, ro.business_id, k.external_id`, args...)
+		WHERE b.product_id IN (`+placeholders(len(ids))+`)`+removed+` AND (`+strings.Join(either, " OR ")+`) ORDER BY b.removed_at, ro.business_id, k.external_id`, args...)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	defer rows.Close()
-	var out []parcelgate.ConsoleBalance
 	for rows.Next() {
 		var b parcelgate.ConsoleBalance
-		var modified, removed int64
-		if err := rows.Scan(&b.Catalog, &b.CatalogName, &b.CatalogType, &b.RetailerID, &b.Quantity, &b.Allocated, &b.Price, &b.Currency, &modified, &removed); err != nil {
-			return nil, nil, err
+		var pid, modified, removed int64
+		if err := rows.Scan(&pid, &b.Catalog, &b.CatalogName, &b.CatalogType, &b.RetailerID, &b.Quantity, &b.Allocated, &b.Price, &b.Currency, &modified, &removed); err != nil {
+			return nil, err
 		}
 		b.ModifiedAt, b.Removed = fromMicros(modified), removed != 0
-		out = append(out, b)
+		out[pid] = append(out[pid], b)
 	}
-	return p, out, rows.Err()
+	return out, rows.Err()
+}
+
+// ConsoleCatalogChoices lists the catalogs of the caller's environment its
+// organization supplies, by retailer and external ID.
+func (db *DB) ConsoleCatalogChoices(ctx context.Context, c *parcelgate.Caller) ([]parcelgate.ConsoleCatalog, error) {
+	rows, err := db.query(ctx, `SELECT ro.business_id, k.external_id, k.name, k.catalog_type, k.retailer_org_id
+		FROM catalog_suppliers cs JOIN catalogs k ON k.id = cs.catalog_id JOIN organizations ro ON ro.id = k.retailer_org_id
+		WHERE cs.supplier_org_id = ? AND k.environment = ? ORDER BY ro.business_id, k.external_id LIMIT 500`, c.OrgID, string(c.Environment))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []parcelgate.ConsoleCatalog
+	for rows.Next() {
+		var k parcelgate.ConsoleCatalog
+		var retailer int64
+		if err := rows.Scan(&k.RetailerID, &k.ExternalID, &k.Name, &k.Type, &retailer); err != nil {
+			return nil, err
+		}
+		k.Own = retailer == c.OrgID
+		out = append(out, k)
+	}
+	return out, rows.Err()
 }
 
 // consoleShipments pages the caller's shipments, newest first.

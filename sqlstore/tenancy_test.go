@@ -36,12 +36,6 @@ var tenantKey = regexp.MustCompile(`\b(org_id|supplier_org_id|retailer_org_id|en
 // becomes when tenants are spread over several databases
 // (docs/scaling.md). A key is "function table".
 var tenantExceptions = map[string]string{
-	// The console's product page: the balances of one product the caller
-	// was just shown (the product read is scoped), narrowed by an OR of
-	// b.supplier_org_id = ? and b.retailer_org_id = ? that
-	// ConsoleProductScope decides and the statement joins in at run time.
-	"DB.ConsoleProductDetail balances": "scoped by the caller's organization in the OR built from ConsoleProductScope at run time",
-	"DB.ConsoleProductDetail catalogs": "joined to balances scoped by the caller's organization at run time",
 	// Sandbox resets and restores (operator only): the catalogs are the
 	// organization's own (a subquery names retailer_org_id, which the
 	// statement text joins in at run time), and held stock moves by the
@@ -51,6 +45,11 @@ var tenantExceptions = map[string]string{
 	// The console: its product filter is built by consoleProductScope
 	// (organization and environment included) and added at run time.
 	"DB.ConsoleProductDetail products": "scoped by consoleProductScope, which the statement text cannot show",
+	// The balances of the products a console read has just scoped, by the
+	// same scope's organization filter (supplier_org_id or
+	// retailer_org_id), added at run time.
+	"DB.consoleBalances catalogs": "scoped by the product scope's organization filter, added at run time",
+	"DB.consoleBalances balances": "scoped by the product scope's organization filter, added at run time",
 	// The operator's console finds a credential's organization by the
 	// credential's own deployment-wide unique name, as a login does.
 	"DB.ConsoleCredentialOrg gateway_clients":  login,

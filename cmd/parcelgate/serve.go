@@ -180,9 +180,13 @@ func serveCommand() *cobra.Command {
 		Use:   "serve",
 		Short: "Run the server (the default command)",
 		Long: `Run the server: every surface of the interface, the operator API, /docs,
-/healthz, /readyz and /metrics on one address. It binds the address first,
-then opens (and migrates) the database. With --demo it seeds a demo tenant on
-an empty database and prints its credentials and first commands.
+/healthz, /readyz and /metrics on one address, and the web console at
+/console: see orders, products, stock, shipments and the request journal,
+create test orders and products, and move orders through the warehouse's
+statuses (integrators in the test environment). GET / points to all of
+them. It binds the address first, then opens (and migrates) the database.
+With --demo it seeds a demo tenant on an empty database and prints its
+credentials and first commands.
 
 Each flag can also be set as PARCELGATE_<NAME>, e.g. PARCELGATE_DB.`,
 		Args: rangeArgs(0, 0, "no arguments, only flags"),
