@@ -29,6 +29,9 @@ type JournalEntry struct {
 type JournalQuery struct {
 	Environment Environment
 	BusinessID  string
+	// OrgID is the organization by its ID (a console session's); with
+	// BusinessID both must match.
+	OrgID int64
 	Route       string
 	// Status is one status (503) or, with StatusClass, a class (5 for 5xx).
 	Status      int

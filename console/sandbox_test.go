@@ -282,3 +282,33 @@ func TestConsoleProductionIsNotDisposable(t *testing.T) {
 		})
 	}
 }
+
+// Issue 22 defect 3, decisions §18: a request ID is the client's, so
+// another tenant may use the same one after this tenant did; the entry
+// page still shows this tenant's own call, never 404 and never theirs.
+func TestRequestPageIsScopedToTheTenant(t *testing.T) {
+	eachEngine(t, func(t *testing.T, e *env) {
+		if st := e.apiCall(prod.Username, prod.Password, "/ecommerce/v3/orders/"+demo.SampleOrder, "shared-1"); st != http.StatusOK {
+			t.Fatalf("own call: %d", st)
+		}
+		b := e.browser()
+		b.signIn(prod.Username, prod.Password)
+		b.waitFor("/console/requests", "shared-1")
+		// Another organization (the retailer) reuses the ID afterwards.
+		if st := e.apiCall(prod.RetailerUsername, prod.RetailerPassword, "/ecommerce/v3/orders", "shared-1"); st == 0 {
+			t.Fatal("retailer's call")
+		}
+		r := e.browser()
+		r.signIn(prod.RetailerUsername, prod.RetailerPassword)
+		r.waitFor("/console/requests", "shared-1")
+		mine := b.get("/console/requests/shared-1")
+		if mine.status != http.StatusOK {
+			t.Fatalf("own entry after another tenant reused its ID: %d", mine.status)
+		}
+		mustContain(t, mine, "/ecommerce/v3/orders/"+demo.SampleOrder)
+		theirs := r.get("/console/requests/shared-1")
+		if theirs.status != http.StatusOK || strings.Contains(theirs.body, demo.SampleOrder) {
+			t.Fatalf("the retailer's entry: %d, shows the merchant's call: %v", theirs.status, strings.Contains(theirs.body, demo.SampleOrder))
+		}
+	})
+}
