@@ -28,18 +28,20 @@ package console
 import (
 	"context"
 	"crypto/sha256"
-	"crypto/subtle"
 	"embed"
 	"encoding/hex"
 	"errors"
 	"io/fs"
 	"log/slog"
+	"math"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/internal/adminguard"
 	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
@@ -58,6 +60,11 @@ const cookieName = "parcelgate_console"
 type Config struct {
 	// AdminToken signs operators in; empty means no operator sign-in.
 	AdminToken string
+	// AdminGuard checks the admin token and throttles guessing it
+	// (decisions §18); the server's (httpapi.Server.AdminGuard), so the
+	// operator API and the sign-in count one address's failures together.
+	// Nil: a guard of the console's own over AdminToken.
+	AdminGuard *adminguard.Guard
 	// Clock is the server's clock, shown on the overview.
 	Clock parcelgate.Clock
 	// SandboxClock is the server's clock when environments' clocks may be
@@ -120,6 +127,9 @@ func New(db *sqlstore.DB, cfg Config) *Console {
 	}
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.AdminGuard == nil {
+		cfg.AdminGuard = adminguard.New(cfg.AdminToken, nil, cfg.Log)
 	}
 	c := &Console{db: db, cfg: cfg}
 	c.loadTemplates()
@@ -330,12 +340,20 @@ func (c *Console) signIn(w http.ResponseWriter, r *http.Request) {
 	switch f.Kind {
 	case "operator":
 		tok := r.PostForm.Get("token")
-		switch {
-		case tok == "":
+		if tok == "" {
 			f.Errors["token"] = "Enter the admin token."
-		case c.cfg.AdminToken == "" || subtle.ConstantTimeCompare([]byte(tok), []byte(c.cfg.AdminToken)) != 1:
+			break
+		}
+		ok, wait := c.cfg.AdminGuard.Verify(r, "console", tok)
+		switch {
+		case wait > 0:
+			secs := strconv.Itoa(max(1, int(math.Ceil(wait.Seconds()))))
+			w.Header().Set("Retry-After", secs)
+			f.Errors["token"] = "Too many wrong admin tokens from this address; try again in " + secs + " seconds."
+			c.render(w, r, http.StatusTooManyRequests, "sign-in", nil, "Sign in", f)
+			return
+		case !ok:
 			f.Errors["token"] = "This is not the admin token."
-			c.cfg.Log.WarnContext(r.Context(), "console: operator sign-in with a wrong admin token", "remote", r.RemoteAddr)
 		}
 		kind = sqlstore.ConsoleOperator
 	case "account":

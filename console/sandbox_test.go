@@ -312,3 +312,37 @@ func TestRequestPageIsScopedToTheTenant(t *testing.T) {
 		}
 	})
 }
+
+// Issue 22 defect 5, decisions §18: the operator sign-in shares the
+// operator API's throttle: past the burst of wrong admin tokens from one
+// address the sign-in answers 429 with Retry-After, even for the right
+// token, and so does the operator API from that address.
+func TestOperatorSignInIsThrottled(t *testing.T) {
+	eachEngine(t, func(t *testing.T, e *env) {
+		b := e.browser()
+		for i := range 12 {
+			p := b.post("/console/sign-in", url.Values{"kind": {"operator"}, "token": {"guess"}})
+			want := http.StatusUnauthorized
+			if i >= 10 {
+				want = http.StatusTooManyRequests
+			}
+			if p.status != want {
+				t.Fatalf("guess %d: %d, want %d", i, p.status, want)
+			}
+		}
+		p := b.post("/console/sign-in", url.Values{"kind": {"operator"}, "token": {adminToken}})
+		if p.status != http.StatusTooManyRequests || !strings.Contains(p.body, "Too many wrong admin tokens") {
+			t.Fatalf("the right token from the throttled address: %d", p.status)
+		}
+		req, _ := http.NewRequest("GET", e.url+"/admin/v1/organizations", nil)
+		req.Header.Set("Authorization", "Bearer "+adminToken)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" {
+			t.Fatalf("the operator API from the throttled address: %d, Retry-After %q", resp.StatusCode, resp.Header.Get("Retry-After"))
+		}
+	})
+}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/auth"
+	"github.com/parcelgate/parcelgate/internal/adminguard"
 )
 
 // Store is what the server needs from storage: the domain services, and a
@@ -101,6 +102,7 @@ type Server struct {
 	metric metrics
 
 	limit         *limiter
+	guard         *adminguard.Guard
 	faults        faultCache
 	journal       *journal // nil when off
 	patterns      []string
@@ -128,6 +130,8 @@ func New(store Store, keys *auth.Keyring, clock parcelgate.Clock, log *slog.Logg
 	s := &Server{store: store, keys: keys, clock: clock, log: log, cfg: cfg, mux: http.NewServeMux(), limit: newLimiter(cfg.RateLimit)}
 	s.reg = prometheus.NewRegistry()
 	s.metric = newMetrics(s.reg)
+	s.guard = adminguard.New(cfg.AdminToken, cfg.TrustedProxies, log)
+	s.reg.MustRegister(s.guard.Collectors()...)
 	if !cfg.NoJournal {
 		if cfg.JournalPerTenant <= 0 {
 			s.cfg.JournalPerTenant = parcelgate.JournalPerTenant
@@ -144,6 +148,11 @@ func New(store Store, keys *auth.Keyring, clock parcelgate.Clock, log *slog.Logg
 // read and answered 431 in JSON by the server, and only far larger ones get
 // net/http's own plain-text 431.
 func (s *Server) HeaderReadLimit() int { return 4 * s.cfg.MaxHeaderBytes }
+
+// AdminGuard checks the admin token and throttles guessing it; the
+// console's operator sign-in shares it, so both count one address's
+// failures together.
+func (s *Server) AdminGuard() *adminguard.Guard { return s.guard }
 
 // Registry is the Prometheus registry the server's metrics live in, so the
 // wiring can add metrics of other packages to /metrics.

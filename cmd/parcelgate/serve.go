@@ -296,7 +296,7 @@ func serve(ctx context.Context, c *serveConfig, stdout, stderr io.Writer) error 
 		NoJournal: !c.journal, JournalPerTenant: c.journalSize,
 	})
 	srv.Mount(console.Prefix, console.New(db, console.Config{
-		AdminToken: c.adminToken, Clock: clock, SandboxClock: sandbox, Sandbox: c.sandbox, Versions: c.versionList(), Log: log,
+		AdminToken: c.adminToken, AdminGuard: srv.AdminGuard(), Clock: clock, SandboxClock: sandbox, Sandbox: c.sandbox, Versions: c.versionList(), Log: log,
 		ManualFulfillment: c.fulfillment == "manual", SubmitAfter: c.submitAfter, DeliverAfter: c.deliverAfter,
 	}))
 	// The journal's last calls are written before the database closes.
