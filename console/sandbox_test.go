@@ -251,11 +251,16 @@ func TestConsoleProductionIsNotDisposable(t *testing.T) {
 			op.operator(parcelgate.Production)
 			home := op.get("/console/")
 			mustContain(t, home, `id="server-mode"`, "<strong>production</strong>", `id="not-disposable"`)
-			if strings.Contains(home.body, `id="reset-tenant"`) {
-				t.Fatal("the reset button is offered for production on a server without --sandbox")
+			for _, offered := range []string{`id="reset-tenant"`, `action="/console/sandbox/faults"`} {
+				if strings.Contains(home.body, offered) {
+					t.Fatalf("%s is offered for production on a server without --sandbox", offered)
+				}
 			}
 			if p := op.post("/console/sandbox/snapshots", url.Values{"name": {"s"}}); p.status != http.StatusSeeOther {
 				t.Fatalf("snapshot: %d %s", p.status, p.body)
+			}
+			if strings.Contains(op.get("/console/").body, `/console/sandbox/snapshots/s/restore`) {
+				t.Fatal("a restore is offered for production on a server without --sandbox")
 			}
 			for _, path := range []string{"/console/sandbox/reset", "/console/sandbox/snapshots/s/restore"} {
 				p := op.post(path, url.Values{})
