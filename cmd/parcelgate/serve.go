@@ -159,6 +159,11 @@ func serveCommand() *cobra.Command {
 then opens (and migrates) the database. With --demo it seeds a demo tenant on
 an empty database and prints its credentials and first commands.
 
+The sandbox controls (reset, snapshot restore, faults, clock moves) always
+name their environment. The test environment's data is disposable on any
+server; production's only with --sandbox (implied by --demo and --db
+memory), so a production deployment started without it refuses them.
+
 Each flag can also be set as PARCELGATE_<NAME>, e.g. PARCELGATE_DB.`,
 		Args: rangeArgs(0, 0, "no arguments, only flags"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
