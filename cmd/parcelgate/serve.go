@@ -137,7 +137,7 @@ func (c *serveConfig) check(fs *pflag.FlagSet) error {
 	}
 	c.proxies = proxies
 	// A demo or a memory database holds nothing worth keeping.
-	c.sandbox = c.sandbox || c.sandboxClock || c.demo || c.db == "memory"
+	c.sandbox = c.sandbox || c.sandboxClock || c.demo || c.db == "memory" || c.db == "sqlite::memory:"
 	if c.demo && !c.delaysGiven {
 		c.submitAfter, c.deliverAfter = demoSubmitAfter, demoDeliverAfter
 	}
