@@ -50,6 +50,13 @@ func TestSandboxModeProductionIsSafe(t *testing.T) {
 		if n := orderCount(prod); n != 1 {
 			t.Fatalf("production orders after refused controls: %d, want 1", n)
 		}
+		// A test scenario's magic value is plain data in production.
+		if o := prod.create(prod.orderBody("P2.ERROR", 1)); o.Status.Value != parcelgate.OrderCreated {
+			t.Errorf("a production order ending in .ERROR: %+v", o.Status)
+		}
+		if o := test.create(test.orderBody("T2.ERROR", 1)); o.Status.Value != parcelgate.OrderError {
+			t.Errorf("a test order ending in .ERROR: %+v", o.Status)
+		}
 		var st httpapi.ClockState
 		e.Admin("GET", "/admin/v1/clock?environment=production", nil).Expect(http.StatusOK).JSON(&st)
 		if st.Mode != "production" || st.Sandbox || st.Offset != "0s" {
@@ -65,8 +72,8 @@ func TestSandboxModeProductionIsSafe(t *testing.T) {
 		if n := orderCount(test); n != 0 {
 			t.Fatalf("test orders after its reset: %d", n)
 		}
-		if n := orderCount(prod); n != 1 {
-			t.Fatalf("production orders after the test environment's reset: %d, want 1", n)
+		if n := orderCount(prod); n != 2 {
+			t.Fatalf("production orders after the test environment's reset: %d, want 2", n)
 		}
 		e.Admin("POST", "/admin/v1/clock", map[string]any{"advance": "1h", "environment": "test"}).Expect(http.StatusOK).JSON(&st)
 		if st.Mode != "production" || !st.Sandbox || st.Offset != "1h0m0s" {
