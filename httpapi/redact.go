@@ -57,21 +57,90 @@ const redacted = "[redacted]"
 const notKept = "[body not kept: it could not be read as JSON and may hold a secret]"
 
 // mayHoldSecret reports whether b may hold a secret name at all: its
-// normalized text contains a family, or it has an escape ('\' in JSON,
-// '%' in a URL) that could spell one. A body that may not is kept as it
-// is, unparsed. Normalizing the whole body keeps this sound: a name that
-// appears unescaped in b, normalized, is a part of b normalized.
+// normalized text contains a family, or it has an escape that could spell
+// part of one. A body that may not is kept as it is, unparsed. This is
+// sound: a name written without such escapes appears in b as its own
+// characters, and normalized it is a part of b normalized. Only escapes
+// of what a family is made of count — letters, the separators
+// normalization drops, and any non-ASCII character (one may lower-case to
+// an ASCII letter, as the Kelvin sign does to k) — so the escapes bodies
+// are full of (\n, \", \u0026, %3A in a timestamp) keep them on the
+// fast path.
 func mayHoldSecret(b []byte) bool {
-	if bytes.IndexByte(b, '\\') >= 0 || bytes.IndexByte(b, '%') >= 0 {
-		return true
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			if i+1 < len(b) && b[i+1] == 'u' {
+				if r, ok := hex4(b, i+2); !ok || mayBeNamePart(rune(r), true) {
+					return true
+				}
+			}
+			i++
+		case '%':
+			// A '%' without two hex digits escapes nothing.
+			if r, ok := hex2(b, i+1); ok && mayBeNamePart(rune(r), false) {
+				return true
+			}
+		}
 	}
-	n := normalizeName(string(b))
+	n := normalizeName(strings.ReplaceAll(string(b), "+", ""))
 	for _, f := range secretFamilies {
 		if strings.Contains(n, f) {
 			return true
 		}
 	}
 	return false
+}
+
+// mayBeNamePart reports whether an escaped character could be part of a
+// secret family's name once decoded, lower-cased and normalized. A JSON
+// escape may also spell what a URL inside the string decodes again: '+'
+// (a space) and '%' (an escape).
+func mayBeNamePart(r rune, json bool) bool {
+	switch {
+	case r >= 0x80, r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z':
+		return true
+	}
+	switch r {
+	case '_', '-', '.', ' ':
+		return true
+	case '+', '%':
+		return json
+	}
+	return false
+}
+
+// hex4 reads the four hex digits at b[i:].
+func hex4(b []byte, i int) (int, bool) {
+	if i+4 > len(b) {
+		return 0, false
+	}
+	return hexN(b[i : i+4])
+}
+
+// hex2 reads the two hex digits at b[i:].
+func hex2(b []byte, i int) (int, bool) {
+	if i+2 > len(b) {
+		return 0, false
+	}
+	return hexN(b[i : i+2])
+}
+
+func hexN(d []byte) (int, bool) {
+	n := 0
+	for _, c := range d {
+		switch {
+		case c >= '0' && c <= '9':
+			n = n<<4 | int(c-'0')
+		case c >= 'a' && c <= 'f':
+			n = n<<4 | int(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			n = n<<4 | int(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return n, true
 }
 
 // redactBody replaces the values of secret fields in a JSON or form body.
