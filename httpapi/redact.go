@@ -83,7 +83,30 @@ func mayHoldSecret(b []byte) bool {
 			}
 		}
 	}
-	n := normalizeName(strings.ReplaceAll(string(b), "+", ""))
+	return holdsFamily(b)
+}
+
+// holdsFamily reports whether b, normalized as names are (and without
+// '+', a space in a query), contains a secret family. An ASCII body is
+// normalized in one pass.
+func holdsFamily(b []byte) bool {
+	n := make([]byte, 0, len(b))
+	for _, c := range b {
+		switch {
+		case c >= 0x80:
+			// Lower-casing is rune by rune past ASCII.
+			return containsFamily(normalizeName(strings.ReplaceAll(string(b), "+", "")))
+		case c >= 'A' && c <= 'Z':
+			n = append(n, c+'a'-'A')
+		case c == '_', c == '-', c == '.', c == ' ', c == '+':
+		default:
+			n = append(n, c)
+		}
+	}
+	return containsFamily(string(n))
+}
+
+func containsFamily(n string) bool {
 	for _, f := range secretFamilies {
 		if strings.Contains(n, f) {
 			return true

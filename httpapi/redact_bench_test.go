@@ -24,3 +24,22 @@ func BenchmarkRedactBody(b *testing.B) {
 		redactBody(body, "application/json")
 	}
 }
+
+// BenchmarkRedactOrdinaryBody measures the common case: a 16 KiB page that
+// holds no secret name, kept as it is after the pre-check.
+func BenchmarkRedactOrdinaryBody(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString(`{"links":[{"rel":"next","href":"http://h/ecommerce/v3/orders?updatedFrom=2025-01-01T00%3A00%3A00Z&size=50&page=1"}],"content":[`)
+	for i := 0; sb.Len() < JournalBodyCap-200; i++ {
+		fmt.Fprintf(&sb, `{"externalId":"1234567-1-%d","status":{"value":"Created"},"rows":[{"externalProductId":"P1","quantity":1.0}],"note":"line\nbreak"},`, i)
+	}
+	sb.WriteString(`{}],"page":{"size":50}}`)
+	body := []byte(sb.String())
+	if mayHoldSecret(body) {
+		b.Fatal("the ordinary page is parsed")
+	}
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		redactBody(body, "application/json")
+	}
+}
