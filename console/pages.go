@@ -49,19 +49,14 @@ type envSummary struct {
 }
 
 type overviewData struct {
-	Statuses    []statusCount
-	TotalOrders int64
-	Counts      sqlstore.ConsoleTenantCounts
-	Org         *parcelgate.Organization
-	Envs        []envSummary
-	ShownEnv    parcelgate.Environment
-	Orgs        sqlstore.ConsolePage[*sqlstore.ConsoleOrganization]
-	// Sandbox is set when the clock may be moved from here; Mode is the
-	// server's sandbox mode (decisions §18), and Disposable whether the
-	// picked tenant's environment may be reset, restored and faulted.
+	Statuses     []statusCount
+	TotalOrders  int64
+	Counts       sqlstore.ConsoleTenantCounts
+	Org          *parcelgate.Organization
+	Envs         []envSummary
+	ShownEnv     parcelgate.Environment
+	Orgs         sqlstore.ConsolePage[*sqlstore.ConsoleOrganization]
 	Sandbox      bool
-	Mode         string
-	Disposable   bool
 	Manual       bool
 	SubmitAfter  time.Duration
 	DeliverAfter time.Duration
@@ -78,6 +73,12 @@ type overviewData struct {
 	FaultMethods  []string
 	ClockAdvance  string
 	CanReadOrders bool
+
+	// Mode is the server's sandbox mode (decisions §18); Disposable is
+	// set when the picked tenant's environment may be reset, restored and
+	// faulted (Sandbox, when its clock may be moved from here).
+	Mode       string
+	Disposable bool
 }
 
 func (c *Console) overview(w http.ResponseWriter, r *http.Request, s *session) {

@@ -28,23 +28,17 @@ import (
 )
 
 type serveConfig struct {
-	addr        string
-	db          string
-	adminToken  string
-	publicURL   string
-	fulfillment string
-	demo        bool
-	// sandbox declares every environment's data disposable (decisions
-	// §18); sandboxClock is its older name.
-	sandbox      bool
+	addr         string
+	db           string
+	adminToken   string
+	publicURL    string
+	fulfillment  string
+	demo         bool
 	sandboxClock bool
-	// trustedProxies are the networks whose X-Forwarded-For is believed.
-	trustedProxies string
-	proxies        []netip.Prefix
-	versions       string
-	maxBody        int64
-	logLevel       string
-	rateLimit      float64
+	versions     string
+	maxBody      int64
+	logLevel     string
+	rateLimit    float64
 	// dbTimeout is each request's deadline for its database work, and
 	// how long opening a PostgreSQL connection may take.
 	dbTimeout time.Duration
@@ -63,6 +57,13 @@ type serveConfig struct {
 	// journal keeps the last journalSize API calls of each organization.
 	journal     bool
 	journalSize int
+
+	// sandbox declares every environment's data disposable (decisions
+	// §18); sandboxClock is its older name, and sets it too.
+	sandbox bool
+	// trustedProxies are the networks whose X-Forwarded-For is believed.
+	trustedProxies string
+	proxies        []netip.Prefix
 }
 
 // The warehouse's pace under --demo unless chosen: short enough to watch an
