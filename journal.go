@@ -29,7 +29,10 @@ type JournalEntry struct {
 type JournalQuery struct {
 	Environment Environment
 	BusinessID  string
-	Route       string
+	// OrgID is the organization by its ID (a console session's); with
+	// BusinessID both must match.
+	OrgID int64
+	Route string
 	// Status is one status (503) or, with StatusClass, a class (5 for 5xx).
 	Status      int
 	StatusClass bool

@@ -70,13 +70,15 @@ type JournalService interface {
 	// Journal lists the entries matching q, newest first, without their
 	// bodies, and the cursor of the next page (0 when there is none).
 	Journal(ctx context.Context, q JournalQuery) ([]*JournalEntry, int64, error)
-	// JournalEntry returns the newest entry of the request ID, with
-	// bodies.
-	JournalEntry(ctx context.Context, requestID string) (*JournalEntry, error)
+	// JournalEntries returns the entries of the request ID that match q's
+	// organization and environment (every tenant's for the operator),
+	// newest first, with bodies: a lookup never picks another tenant's
+	// entry that shares the ID (decisions §21).
+	JournalEntries(ctx context.Context, q JournalQuery, requestID string) ([]*JournalEntry, error)
 }
 
 // SandboxControl is an operator control that throws data away or makes an
-// environment behave unlike the real service (decisions §18).
+// environment behave unlike the real service (decisions §21).
 type SandboxControl string
 
 const (
@@ -91,7 +93,7 @@ const (
 )
 
 // DecideSandboxControl decides whether control may act on the environment
-// named env on a server whose sandbox mode is sandbox (decisions §18):
+// named env on a server whose sandbox mode is sandbox (decisions §21):
 //
 //   - the call must name its environment: an empty one is refused (400
 //     naming environment), so no control acts on production by default;

@@ -2,7 +2,7 @@ package parcelgate
 
 import "testing"
 
-// decisions §18: every sandbox control names its environment; production
+// decisions §21: every sandbox control names its environment; production
 // only on a --sandbox server; test always.
 func TestDecideSandboxControl(t *testing.T) {
 	for _, tc := range []struct {

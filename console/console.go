@@ -35,18 +35,20 @@ package console
 import (
 	"context"
 	"crypto/sha256"
-	"crypto/subtle"
 	"embed"
 	"encoding/hex"
 	"errors"
 	"io/fs"
 	"log/slog"
+	"math"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/internal/adminguard"
 )
 
 //go:embed templates/*.html
@@ -64,13 +66,18 @@ const cookieName = "parcelgate_console"
 type Config struct {
 	// AdminToken signs operators in; empty means no operator sign-in.
 	AdminToken string
+	// AdminGuard checks the admin token and throttles guessing it
+	// (decisions §21); the server's (httpapi.Server.AdminGuard), so the
+	// operator API and the sign-in count one address's failures together.
+	// Nil: a guard of the console's own over AdminToken.
+	AdminGuard *adminguard.Guard
 	// Clock is the server's clock, shown on the overview.
 	Clock parcelgate.Clock
 	// SandboxClock is the server's clock when environments' clocks may be
 	// moved: the operator may then advance the test environment's from the
 	// overview, and production's under Sandbox.
 	SandboxClock *parcelgate.SandboxClock
-	// Sandbox is set when the server runs with --sandbox (decisions §18):
+	// Sandbox is set when the server runs with --sandbox (decisions §21):
 	// production's data is disposable too, so its reset, restore, faults
 	// and clock are offered. Without it only the test environment's are.
 	Sandbox bool
@@ -143,6 +150,9 @@ func New(db Store, cfg Config) *Console {
 	}
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.AdminGuard == nil {
+		cfg.AdminGuard = adminguard.New(cfg.AdminToken, nil, cfg.Log)
 	}
 	c := &Console{db: db, cfg: cfg}
 	c.loadTemplates()
@@ -367,12 +377,20 @@ func (c *Console) signIn(w http.ResponseWriter, r *http.Request) {
 	switch f.Kind {
 	case "operator":
 		tok := r.PostForm.Get("token")
-		switch {
-		case tok == "":
+		if tok == "" {
 			f.Errors["token"] = "Enter the admin token."
-		case c.cfg.AdminToken == "" || subtle.ConstantTimeCompare([]byte(tok), []byte(c.cfg.AdminToken)) != 1:
+			break
+		}
+		ok, wait := c.cfg.AdminGuard.Verify(r, "console", tok)
+		switch {
+		case wait > 0:
+			secs := strconv.Itoa(max(1, int(math.Ceil(wait.Seconds()))))
+			w.Header().Set("Retry-After", secs)
+			f.Errors["token"] = "Too many wrong admin tokens from this address; try again in " + secs + " seconds."
+			c.render(w, r, http.StatusTooManyRequests, "sign-in", nil, "Sign in", f)
+			return
+		case !ok:
 			f.Errors["token"] = "This is not the admin token."
-			c.cfg.Log.WarnContext(r.Context(), "console: operator sign-in with a wrong admin token", "remote", r.RemoteAddr)
 		}
 		kind = parcelgate.ConsoleOperator
 	case "account":

@@ -41,7 +41,7 @@ func newEnv(t testing.TB, engine string) *env {
 }
 
 // newEnvMode is newEnv on a server started with --sandbox or without it
-// (decisions §18).
+// (decisions §21).
 func newEnvMode(t testing.TB, engine string, sandbox bool) *env {
 	t.Helper()
 	clock := new(parcelgate.SandboxClock)
@@ -58,7 +58,7 @@ func newEnvMode(t testing.TB, engine string, sandbox bool) *env {
 	srv := httpapi.New(db, auth.NewKeyring(keys), clock, log, httpapi.Config{AdminToken: adminToken, SandboxClock: clock, Sandbox: sandbox})
 	sessions := new(testClock)
 	srv.Mount(console.Prefix, console.New(db, console.Config{
-		AdminToken: adminToken, Clock: clock, SandboxClock: clock, Sandbox: sandbox, SessionNow: sessions.Now,
+		AdminToken: adminToken, AdminGuard: srv.AdminGuard(), Clock: clock, SandboxClock: clock, Sandbox: sandbox, SessionNow: sessions.Now,
 		ManualFulfillment: true, PollInterval: 100 * time.Millisecond, Log: log,
 	}))
 	hs := httptest.NewServer(srv)

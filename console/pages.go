@@ -49,19 +49,14 @@ type envSummary struct {
 }
 
 type overviewData struct {
-	Statuses    []statusCount
-	TotalOrders int64
-	Counts      parcelgate.ConsoleTenantCounts
-	Org         *parcelgate.Organization
-	Envs        []envSummary
-	ShownEnv    parcelgate.Environment
-	Orgs        parcelgate.ConsolePage[*parcelgate.ConsoleOrganization]
-	// Sandbox is set when the clock may be moved from here; Mode is the
-	// server's sandbox mode (decisions §18), and Disposable whether the
-	// picked tenant's environment may be reset, restored and faulted.
+	Statuses     []statusCount
+	TotalOrders  int64
+	Counts       parcelgate.ConsoleTenantCounts
+	Org          *parcelgate.Organization
+	Envs         []envSummary
+	ShownEnv     parcelgate.Environment
+	Orgs         parcelgate.ConsolePage[*parcelgate.ConsoleOrganization]
 	Sandbox      bool
-	Mode         string
-	Disposable   bool
 	Manual       bool
 	SubmitAfter  time.Duration
 	DeliverAfter time.Duration
@@ -87,6 +82,12 @@ type overviewData struct {
 	ConfirmError    string
 	HasDemo         bool
 	IntegratorClock bool
+
+	// Mode is the server's sandbox mode (decisions §21); Disposable is
+	// set when the picked tenant's environment may be reset, restored and
+	// faulted (Sandbox, when its clock may be moved from here).
+	Mode       string
+	Disposable bool
 }
 
 func (c *Console) overview(w http.ResponseWriter, r *http.Request, s *session) {

@@ -64,14 +64,15 @@ func (c *Console) request(w http.ResponseWriter, r *http.Request, s *session) {
 	if !c.needTenant(w, r, s) {
 		return
 	}
-	e, err := c.db.JournalEntry(r.Context(), r.PathValue("requestId"))
-	if err == nil && (e.OrgID != s.OrgID || e.Environment != s.Environment) {
-		err = &parcelgate.Error{Code: parcelgate.ENOTFOUND, Message: "No such request."}
-	}
+	// The lookup is scoped to the session's organization and environment:
+	// another tenant's call with the same request ID neither shows nor
+	// hides this one (decisions §21).
+	es, err := c.db.JournalEntries(r.Context(), parcelgate.JournalQuery{Environment: s.Environment, OrgID: s.OrgID}, r.PathValue("requestId"))
 	if err != nil {
 		c.fail(w, r, s, err)
 		return
 	}
+	e := es[0]
 	c.renderView(w, r, http.StatusOK, "request", &view{Title: "Request " + e.RequestID, Session: s, Nav: "requests", Data: e})
 }
 

@@ -31,7 +31,7 @@ func (c *Console) serverNow(s *session) time.Time {
 // operator looks at, or the one the form names before a tenant is chosen,
 // through the store, so that every instance follows (as POST
 // /admin/v1/clock does). The environment is always named, and production's
-// clock moves only on a --sandbox server (decisions §18).
+// clock moves only on a --sandbox server (decisions §21).
 func (c *Console) advance(r *http.Request, s *session, d time.Duration) error {
 	env := r.PostFormValue("environment")
 	if s.Environment.Valid() {
@@ -54,7 +54,7 @@ func (c *Console) mode() string {
 }
 
 // sandboxControl checks that the caller is an operator looking at one
-// tenant whose environment control may act on (decisions §18): on a
+// tenant whose environment control may act on (decisions §21): on a
 // server without --sandbox, production refuses it with 403.
 func (c *Console) sandboxControl(w http.ResponseWriter, r *http.Request, s *session, control parcelgate.SandboxControl) bool {
 	if !c.sandboxTenant(w, r, s) {

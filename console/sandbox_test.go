@@ -241,7 +241,7 @@ func TestRequestsPageShowsTheTenantsCalls(t *testing.T) {
 	})
 }
 
-// Issue 22 defect 1, decisions §18: on a server started without --sandbox
+// Issue 22 defect 1, decisions §21: on a server started without --sandbox
 // the console refuses to reset, restore or fault production (403 naming
 // --sandbox), and says which mode the server is in; the data stays.
 func TestConsoleProductionIsNotDisposable(t *testing.T) {
@@ -253,11 +253,16 @@ func TestConsoleProductionIsNotDisposable(t *testing.T) {
 			op.operator(parcelgate.Production)
 			home := op.get("/console/")
 			mustContain(t, home, `id="server-mode"`, "<strong>production</strong>", `id="not-disposable"`)
-			if strings.Contains(home.body, `id="reset-tenant"`) {
-				t.Fatal("the reset button is offered for production on a server without --sandbox")
+			for _, offered := range []string{`id="reset-tenant"`, `action="/console/sandbox/faults"`} {
+				if strings.Contains(home.body, offered) {
+					t.Fatalf("%s is offered for production on a server without --sandbox", offered)
+				}
 			}
 			if p := op.post("/console/sandbox/snapshots", url.Values{"name": {"s"}}); p.status != http.StatusSeeOther {
 				t.Fatalf("snapshot: %d %s", p.status, p.body)
+			}
+			if strings.Contains(op.get("/console/").body, `/console/sandbox/snapshots/s/restore`) {
+				t.Fatal("a restore is offered for production on a server without --sandbox")
 			}
 			for _, path := range []string{"/console/sandbox/reset", "/console/sandbox/snapshots/s/restore"} {
 				p := op.post(path, url.Values{})
@@ -283,4 +288,68 @@ func TestConsoleProductionIsNotDisposable(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Issue 22 defect 3, decisions §21: a request ID is the client's, so
+// another tenant may use the same one after this tenant did; the entry
+// page still shows this tenant's own call, never 404 and never theirs.
+func TestRequestPageIsScopedToTheTenant(t *testing.T) {
+	eachEngine(t, func(t *testing.T, e *env) {
+		if st := e.apiCall(prod.Username, prod.Password, "/ecommerce/v3/orders/"+demo.SampleOrder, "shared-1"); st != http.StatusOK {
+			t.Fatalf("own call: %d", st)
+		}
+		b := e.browser()
+		b.signIn(prod.Username, prod.Password)
+		b.waitFor("/console/requests", "shared-1")
+		// Another organization (the retailer) reuses the ID afterwards.
+		if st := e.apiCall(prod.RetailerUsername, prod.RetailerPassword, "/ecommerce/v3/orders", "shared-1"); st == 0 {
+			t.Fatal("retailer's call")
+		}
+		r := e.browser()
+		r.signIn(prod.RetailerUsername, prod.RetailerPassword)
+		r.waitFor("/console/requests", "shared-1")
+		mine := b.get("/console/requests/shared-1")
+		if mine.status != http.StatusOK {
+			t.Fatalf("own entry after another tenant reused its ID: %d", mine.status)
+		}
+		mustContain(t, mine, "/ecommerce/v3/orders/"+demo.SampleOrder)
+		theirs := r.get("/console/requests/shared-1")
+		if theirs.status != http.StatusOK || strings.Contains(theirs.body, demo.SampleOrder) {
+			t.Fatalf("the retailer's entry: %d, shows the merchant's call: %v", theirs.status, strings.Contains(theirs.body, demo.SampleOrder))
+		}
+	})
+}
+
+// Issue 22 defect 5, decisions §21: the operator sign-in shares the
+// operator API's throttle: past the burst of wrong admin tokens from one
+// address the sign-in answers 429 with Retry-After, even for the right
+// token, and so does the operator API from that address.
+func TestOperatorSignInIsThrottled(t *testing.T) {
+	eachEngine(t, func(t *testing.T, e *env) {
+		b := e.browser()
+		for i := range 12 {
+			p := b.post("/console/sign-in", url.Values{"kind": {"operator"}, "token": {"guess"}})
+			want := http.StatusUnauthorized
+			if i >= 10 {
+				want = http.StatusTooManyRequests
+			}
+			if p.status != want {
+				t.Fatalf("guess %d: %d, want %d", i, p.status, want)
+			}
+		}
+		p := b.post("/console/sign-in", url.Values{"kind": {"operator"}, "token": {adminToken}})
+		if p.status != http.StatusTooManyRequests || !strings.Contains(p.body, "Too many wrong admin tokens") {
+			t.Fatalf("the right token from the throttled address: %d", p.status)
+		}
+		req, _ := http.NewRequest("GET", e.url+"/admin/v1/organizations", nil)
+		req.Header.Set("Authorization", "Bearer "+adminToken)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" {
+			t.Fatalf("the operator API from the throttled address: %d, Retry-After %q", resp.StatusCode, resp.Header.Get("Retry-After"))
+		}
+	})
 }

@@ -35,10 +35,11 @@ func TestSignInJournaled(t *testing.T) {
 			t.Fatalf("sign-ins journaled: %+v", got)
 		}
 		for _, entry := range got {
-			full, err := e.db.JournalEntry(context.Background(), entry.RequestID)
+			matches, err := e.db.JournalEntries(context.Background(), parcelgate.JournalQuery{Environment: parcelgate.Production, BusinessID: prod.BusinessID}, entry.RequestID)
 			if err != nil {
 				t.Fatal(err)
 			}
+			full := matches[0]
 			if strings.Contains(full.RequestBody, "not-the-password") || strings.Contains(full.RequestBody, prod.Password) || !strings.Contains(full.RequestBody, "password=%5Bredacted%5D") {
 				t.Errorf("sign-in body as journaled: %q", full.RequestBody)
 			}
@@ -46,8 +47,8 @@ func TestSignInJournaled(t *testing.T) {
 		for _, env := range parcelgate.Environments {
 			all, _, _ := e.db.Journal(context.Background(), parcelgate.JournalQuery{Environment: env, Limit: 100})
 			for _, entry := range all {
-				full, _ := e.db.JournalEntry(context.Background(), entry.RequestID)
-				if full != nil && strings.Contains(full.RequestBody, "no-such-user-anywhere") {
+				matches, _ := e.db.JournalEntries(context.Background(), parcelgate.JournalQuery{Environment: env}, entry.RequestID)
+				if len(matches) > 0 && strings.Contains(matches[0].RequestBody, "no-such-user-anywhere") {
 					t.Errorf("a sign-in naming no account was journaled under %s", entry.BusinessID)
 				}
 			}

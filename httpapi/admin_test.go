@@ -177,7 +177,7 @@ func TestAdminCatalogs(t *testing.T) {
 	})
 }
 
-// decisions §9, §18: the clock moves only on a server with a sandbox
+// decisions §9, §21: the clock moves only on a server with a sandbox
 // clock, and production's only on a --sandbox server.
 func TestAdminClock(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {

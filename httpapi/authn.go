@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"net/http"
@@ -170,8 +169,16 @@ func (s *Server) ecom(action parcelgate.Action, h handlerFunc) http.Handler {
 // admin wraps an operator API handler: the admin bearer token.
 func (s *Server) admin(h handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		tok, ok := bearer(r)
-		if !ok || s.cfg.AdminToken == "" || subtle.ConstantTimeCompare([]byte(tok), []byte(s.cfg.AdminToken)) != 1 {
+		tok, _ := bearer(r)
+		ok, wait := s.guard.Verify(r, "api", tok)
+		if wait > 0 {
+			// decisions §21: too many wrong tokens from this address.
+			w.Header().Set("Retry-After", retryAfter(wait))
+			s.writeErrorBody(w, r, ecomSurface, http.StatusTooManyRequests, "",
+				"Too many wrong admin tokens from this address; try again in "+retryAfter(wait)+" seconds.", nil)
+			return
+		}
+		if !ok {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="parcelgate-admin"`)
 			s.writeErrorBody(w, r, ecomSurface, http.StatusUnauthorized, "", "The operator API needs the admin token: Authorization: Bearer <admin token>.", nil)
 			return

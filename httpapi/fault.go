@@ -82,7 +82,7 @@ func (s *Server) injectFault(r *http.Request, c *parcelgate.Caller) *authFailure
 	for _, f := range fs {
 		// A production fault stored before the server lost --sandbox (or
 		// by an older version, which took a missing environment for
-		// production) never fails a real call (decisions §18).
+		// production) never fails a real call (decisions §21).
 		if f.Environment == parcelgate.Production && !s.cfg.Sandbox {
 			continue
 		}

@@ -285,6 +285,8 @@ func jsonBodyErrors(t *testing.T, e *apitest.Env, h *hostile) {
 		{"NUL", shipment(`Maija\u0000`), "VALIDATION_ERROR", "receiver.name"},
 		{"invalid UTF-8", shipment("Maija\xc1"), "JSON_DECODE_ERROR", "receiver.name"},
 		{"a surrogate written as UTF-8", shipment("\xed\xa0\x80"), "JSON_DECODE_ERROR", "receiver.name"},
+		// Issue 22 defect 6: a lone surrogate escape would be stored as U+FFFD.
+		{"a lone surrogate escape", shipment(`Maija\ud800`), "JSON_DECODE_ERROR", "receiver.name"},
 		{"unknown field", `{"searchCriteria":{"trackingNumber":"JJFI1234"},"x":1}`, "VALIDATION_ERROR", "x"},
 	} {
 		path := "/2025-04/shipments"
@@ -351,6 +353,36 @@ func TestInvalidUTF8IsNeverStored(t *testing.T) {
 				t.Fatalf("%s lists the refused product: %s", path, r.Body)
 			}
 		}
+	})
+}
+
+// Issue 22 defect 6, decisions §21: a lone UTF-16 surrogate escape
+// ("\ud800") decodes to U+FFFD, so the text would be stored altered
+// without an error; it is refused with 400 naming the field, on the ecom
+// and operator surfaces, and nothing is stored.
+func TestLoneSurrogateIsRefused(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		ie := newInventoryEnv(t, e)
+		bad := `[{"product":{"externalId":"` + supplierA + `-SUR","descriptions":{"en":{"name":"broken \ud800 name"}}}}]`
+		r := ie.put(ie.supplier, bad).Expect(http.StatusBadRequest)
+		if f := fieldsNamed(t, r, ecomShape); len(f) != 1 || f[0] != "[0].product.descriptions.en.name" {
+			t.Fatalf("inventory: fields %v", f)
+		}
+		if body := ie.get(ie.supplier, "/ecommerce/v3/inventory").Expect(http.StatusOK).Body; strings.Contains(string(body), "-SUR") {
+			t.Fatalf("the refused product is stored: %s", body)
+		}
+		// A surrogate pair is a character, and is kept.
+		ok := `[{"product":{"externalId":"` + supplierA + `-PAIR","descriptions":{"en":{"name":"smile \ud83d\ude00"}}}}]`
+		ie.put(ie.supplier, ok).Expect(http.StatusOK)
+		if body := ie.get(ie.supplier, "/ecommerce/v3/inventory").Expect(http.StatusOK).Body; !strings.Contains(string(body), "smile \U0001F600") && !strings.Contains(string(body), "smile 😀") {
+			t.Fatalf("the surrogate pair was not kept: %s", body)
+		}
+		r = e.Do(apitest.Request{Method: "POST", Path: "/admin/v1/organizations", Bearer: apitest.AdminToken,
+			Body: `{"environment":"test","businessId":"0737546-2","name":"Org \uDC00"}`}).Expect(http.StatusBadRequest)
+		if f := fieldsNamed(t, r, ecomShape); len(f) == 0 || f[0] != "name" {
+			t.Fatalf("organization: fields %v", f)
+		}
+		e.Admin("GET", "/admin/v1/organizations?environment=test", nil).Expect(http.StatusOK)
 	})
 }
 

@@ -5,17 +5,14 @@ import (
 	"cmp"
 	"compress/gzip"
 	"context"
-	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -304,108 +301,6 @@ func (p *pendingEntry) finish() *parcelgate.JournalEntry {
 	return &e
 }
 
-// secretNames are the fields whose values the journal never keeps,
-// compared lower-case without '_' and '-'.
-var secretNames = map[string]bool{
-	"clientsecret": true, "password": true, "accesstoken": true, "refreshtoken": true, "idtoken": true,
-	"token": true, "secret": true, "authorization": true, "apikey": true, "sendingcode": false,
-}
-
-func isSecret(name string) bool {
-	n := strings.NewReplacer("_", "", "-", "").Replace(strings.ToLower(name))
-	return secretNames[n]
-}
-
-const redacted = "[redacted]"
-
-// redactBody replaces the values of secret fields in a JSON or form body.
-// A body that is neither is kept as text; a JSON body cut short by the cap
-// cannot be parsed, so it is searched for secret field names and dropped
-// when one is there.
-func redactBody(b []byte, contentType string) string {
-	if len(b) == 0 {
-		return ""
-	}
-	if !mayHoldSecret(b) {
-		return strings.ToValidUTF8(string(b), "\uFFFD")
-	}
-	if strings.HasPrefix(contentType, "application/x-www-form-urlencoded") {
-		return redactQuery(string(b))
-	}
-	var v any
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	if err := dec.Decode(&v); err == nil {
-		out, err := json.Marshal(redactValue(v))
-		if err == nil {
-			return string(out)
-		}
-	}
-	s := strings.ToValidUTF8(string(b), "\uFFFD")
-	lower := strings.ToLower(s)
-	for name, secret := range secretNames {
-		if secret && strings.Contains(strings.NewReplacer("_", "", "-", "").Replace(lower), name) {
-			return "[body not kept: it could not be read whole and may hold a secret]"
-		}
-	}
-	return s
-}
-
-// mayHoldSecret reports whether b mentions a secret field's name at all:
-// most bodies do not, and are kept without being parsed.
-func mayHoldSecret(b []byte) bool {
-	lower := bytes.ToLower(b)
-	for _, w := range [][]byte{[]byte("secret"), []byte("password"), []byte("token"), []byte("authorization"), []byte("api")} {
-		if bytes.Contains(lower, w) {
-			return true
-		}
-	}
-	return false
-}
-
-func redactValue(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		for k, x := range t {
-			if isSecret(k) {
-				t[k] = redacted
-			} else {
-				t[k] = redactValue(x)
-			}
-		}
-	case []any:
-		for i, x := range t {
-			t[i] = redactValue(x)
-		}
-	}
-	return v
-}
-
-// redactQuery replaces the values of secret parameters of a query string.
-func redactQuery(q string) string {
-	if q == "" {
-		return ""
-	}
-	vals, err := url.ParseQuery(q)
-	if err != nil {
-		if !utf8.ValidString(q) {
-			return strings.ToValidUTF8(q, "\uFFFD")
-		}
-		return q
-	}
-	changed := false
-	for k := range vals {
-		if isSecret(k) {
-			vals[k] = []string{redacted}
-			changed = true
-		}
-	}
-	if !changed {
-		return q
-	}
-	return vals.Encode()
-}
-
 // journalRoutes are the operator API's reads of the journal.
 func (s *Server) journalRoutes() {
 	s.handle("GET /admin/v1/requests", s.admin(s.listJournal))
@@ -484,12 +379,46 @@ func (s *Server) listJournal(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// getJournalEntry answers the newest call of one request ID. A request ID
+// is the client's, so several organizations may have used it (decisions
+// §21): businessId and environment choose among them, and when the ID
+// still names calls of several organizations the answer says so (409,
+// listing them) rather than picking one. Calls of one organization with
+// the same ID (a client's retries) answer the newest, with their number in
+// X-Journal-Matches.
 func (s *Server) getJournalEntry(w http.ResponseWriter, r *http.Request) error {
-	e, err := s.store.JournalEntry(r.Context(), r.PathValue("requestId"))
+	qv := r.URL.Query()
+	var p parcelgate.Problems
+	var q parcelgate.JournalQuery
+	if v := qv.Get("environment"); v != "" {
+		q.Environment = parseEnvField(v, &p)
+	}
+	q.BusinessID = qv.Get("businessId")
+	if q.BusinessID != "" && q.Environment == "" {
+		p.Add("environment", "is required with businessId: production or test")
+	}
+	if err := p.Err(); err != nil {
+		return err
+	}
+	es, err := s.store.JournalEntries(r.Context(), q, r.PathValue("requestId"))
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, e)
+	var tenants []string
+	seen := map[int64]bool{}
+	for _, e := range es {
+		if !seen[e.OrgID] {
+			seen[e.OrgID] = true
+			tenants = append(tenants, e.BusinessID+" ("+string(e.Environment)+")")
+		}
+	}
+	if len(tenants) > 1 {
+		return &parcelgate.Error{Code: parcelgate.ECONFLICT,
+			Message: "Request " + r.PathValue("requestId") + " names calls of several organizations: " + strings.Join(tenants, ", ") + "; choose one with businessId and environment.",
+			Fields:  []parcelgate.FieldError{{Field: "businessId", Message: "is needed to choose among the organizations that used this request ID"}}}
+	}
+	w.Header().Set("X-Journal-Matches", strconv.Itoa(len(es)))
+	writeJSON(w, http.StatusOK, es[0])
 	return nil
 }
 

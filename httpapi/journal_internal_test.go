@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -9,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -111,4 +113,128 @@ func BenchmarkJournalRequestPath(b *testing.B) {
 			}
 		})
 	}
+}
+
+// Issue 22 defect 4, decisions §21: redaction cannot be bypassed by how a
+// secret's name is written, over the shapes the API accepts: JSON bodies
+// (escapes, name variants, secrets as objects or arrays, cut by the cap
+// or invalid part-way), forms, queries (escaped names, malformed pairs)
+// and URLs in answers (the paging links).
+func TestJournalRedactionTable(t *testing.T) {
+	const v = "S3CR3T"
+	cut := func(s string) string { return s[:len(s)-3] }
+	for _, c := range []struct {
+		name, in, contentType string
+		keep                  string // a plain value that must stay
+	}{
+		{"escaped name", `{"pass\u0077ord":"S3CR3T","keep":"visible"}`, "application/json", "visible"},
+		{"escaped family", `{"\u0061pi_key":"S3CR3T","keep":"visible"}`, "application/json", "visible"},
+		{"x-api-key", `{"x-api-key":"S3CR3T"}`, "application/json", ""},
+		{"bearerToken", `{"bearerToken":"S3CR3T"}`, "application/json", ""},
+		{"clientSecret", `{"clientSecret":"S3CR3T"}`, "application/json", ""},
+		{"PASS_WORD", `{"PASS_WORD":"S3CR3T"}`, "application/json", ""},
+		{"Authorization", `{"headers":{"Authorization":"Bearer S3CR3T"}}`, "application/json", ""},
+		{"secret object", `{"token":{"a":"S3CR3T","b":["S3CR3T"]},"keep":"visible"}`, "application/json", "visible"},
+		{"secret array", `[{"apiKey":["S3CR3T",{"x":"S3CR3T"}]},{"keep":"visible"}]`, "application/json", "visible"},
+		{"cut after secret", cut(`{"password":"S3CR3T","keep":"visible","pad":"xxxxxxxxx"}`), "application/json", "visible"},
+		{"cut in secret", `{"keep":"visible","password":"S3CR`, "application/json", "visible"},
+		{"cut in name", `{"keep":"visible","pass\u0077`, "application/json", "visible"},
+		{"invalid after", `{"password":"S3CR3T","keep":"visible",}`, "application/json", "visible"},
+		{"not json", `password: S3CR3T`, "text/plain", ""},
+		{"not json escaped", `pass%77ord=S3CR3T`, "text/plain", ""},
+		{"form", `grant_type=password&username=u&password=S3CR3T`, "application/x-www-form-urlencoded", "grant_type=password"},
+		{"form escaped name", `pass%77ord=S3CR3T&keep=visible`, "application/x-www-form-urlencoded", "keep=visible"},
+		{"link", `{"links":[{"rel":"next","href":"http://h/ecommerce/v3/orders?access_token=S3CR3T&size=1&page=1"}]}`, "application/json", "size=1"},
+		{"link Password", `{"links":[{"href":"http://h/x?a=1&Password=S3CR3T"}]}`, "application/json", "a=1"},
+		{"link fragment", `{"href":"http://h/cb#access_token=S3CR3T&state=visible"}`, "application/json", "state=visible"},
+		{"two values", "{\"keep\":\"visible\"}\n{\"secret\":\"S3CR3T\"}", "application/json", "visible"},
+		{"Kelvin sign", `{"api\u212aey":"S3CR3T","keep":"visible"}`, "application/json", "visible"},
+		{"Kelvin sign raw", "{\"api\u212Aey\":\"S3CR3T\",\"keep\":\"visible\"}", "application/json", "visible"},
+		{"escaped separator", `{"pass\u005fword":"S3CR3T"}`, "application/json", ""},
+		{"link with escaped name", `{"href":"/x?pass%5Fword=S3CR3T&keep=visible"}`, "application/json", "keep=visible"},
+	} {
+		out := redactBody([]byte(c.in), c.contentType)
+		if strings.Contains(out, v) || strings.Contains(out, "S3CR") {
+			t.Errorf("%s: %q kept the secret", c.name, out)
+		}
+		if c.keep != "" && !strings.Contains(out, c.keep) {
+			t.Errorf("%s: %q lost %q", c.name, out, c.keep)
+		}
+		if !utf8.ValidString(out) {
+			t.Errorf("%s: %q is not UTF-8", c.name, out)
+		}
+	}
+	for _, q := range []string{
+		"access_token=S3CR3T&size=1",
+		"size=1&x=%zz&access_token=S3CR3T", // a malformed pair elsewhere
+		"access%5Ftoken=S3CR3T",            // an escaped name
+		"ACCESS-TOKEN=S3CR3T",
+		"size=1;Password=S3CR3T",
+		"x-api-key=S3CR3T",
+		"api.key=S3CR3T",
+	} {
+		if out := redactQuery(q); strings.Contains(out, v) {
+			t.Errorf("query %q → %q kept the secret", q, out)
+		}
+	}
+	// The escapes ordinary bodies are full of keep them on the fast path.
+	if mayHoldSecret([]byte(`{"links":[{"href":"/x?size=1\u0026page=2&from=2025-01-01T00%3A00%2B02"}],"t":"a\nb \"q\" 50% off"}`)) {
+		t.Error("an ordinary body is parsed for secrets")
+	}
+	if got := redactQuery("size=1&page=2"); got != "size=1&page=2" {
+		t.Errorf("a query without secrets changed: %q", got)
+	}
+}
+
+// FuzzJournalRedaction: whatever the body, redaction never panics, keeps
+// valid UTF-8, and never keeps the value of a secret name that
+// encoding/json reads from the body.
+func FuzzJournalRedaction(f *testing.F) {
+	for _, s := range []string{`{"pass\u0077ord":"S3CR3T"}`, `{"a":[{"x-api-key":"S3CR3T"}]}`, `{"token":{"a":"S3CR3T"}}`,
+		`{"links":[{"href":"/x?access_token=S3CR3T"}]}`, `{"password":"S3CR3T","p":"xx`, "pass%77ord=S3CR3T", `{"\u0070assword":"S3CR3TS"}`,
+		`{"api\u212aey":"S3CR3T"}`, `{"links":[{"href":"/x?size=1\u0026page=2\u0026from=2025-01-01T00%3A00"}],"t":"a\nb \"q\""}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		out := redactBody([]byte(body), "application/json")
+		if !utf8.ValidString(out) {
+			t.Fatalf("%q → %q: not UTF-8", body, out)
+		}
+		var v any
+		if json.Unmarshal([]byte(body), &v) != nil {
+			return
+		}
+		var secrets, plain []string
+		var walk func(v any, secret bool)
+		walk = func(v any, secret bool) {
+			switch t := v.(type) {
+			case map[string]any:
+				for k, x := range t {
+					plain = append(plain, k)
+					walk(x, secret || isSecret(k))
+				}
+			case []any:
+				for _, x := range t {
+					walk(x, secret)
+				}
+			case string:
+				if secret {
+					secrets = append(secrets, t)
+				} else {
+					plain = append(plain, t)
+				}
+			}
+		}
+		walk(v, false)
+		for _, s := range secrets {
+			enc, _ := json.Marshal(s)
+			inner := string(enc[1 : len(enc)-1])
+			if len(inner) < 4 || strings.Contains(redacted, s) || slices.ContainsFunc(plain, func(p string) bool { return strings.Contains(p, s) }) {
+				continue
+			}
+			if strings.Contains(out, inner) {
+				t.Fatalf("%q → %q kept the secret %q", body, out, s)
+			}
+		}
+	})
 }

@@ -53,7 +53,7 @@ type ClockState struct {
 	Sandbox bool `json:"sandbox"`
 	// Mode is the server's: "sandbox" (serve --sandbox: every
 	// environment's data is disposable) or "production" (only the test
-	// environment's is), decisions §18.
+	// environment's is), decisions §21.
 	Mode string `json:"mode"`
 	// Offset is a Go duration ("336h0m0s"); "0s" for the wall clock.
 	Offset string `json:"offset"`
@@ -68,7 +68,7 @@ func (s *Server) mode() string {
 }
 
 // sandboxControl decides whether control may act on env on this server
-// (decisions §18).
+// (decisions §21).
 func (s *Server) sandboxControl(env string, control parcelgate.SandboxControl) (parcelgate.Environment, error) {
 	return parcelgate.DecideSandboxControl(s.cfg.Sandbox, env, control)
 }
@@ -99,7 +99,7 @@ type advanceClockRequest struct {
 
 // advanceClock moves an environment's sandbox clock forward, for every
 // instance. The call names its environment, and production's clock moves
-// only on a server started with --sandbox (decisions §18), so production
+// only on a server started with --sandbox (decisions §21), so production
 // time can never be moved on a real deployment.
 func (s *Server) advanceClock(w http.ResponseWriter, r *http.Request) error {
 	if s.cfg.SandboxClock == nil {

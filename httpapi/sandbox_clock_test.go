@@ -85,7 +85,7 @@ func TestSharedSandboxClock(t *testing.T) {
 		if got := clockOf(c, parcelgate.Test); got.Offset != "1h1m0s" {
 			t.Fatalf("restarted instance lost the clock: %+v", got)
 		}
-		// Each environment moves only when named (decisions §18).
+		// Each environment moves only when named (decisions §21).
 		c.Admin("POST", "/admin/v1/clock", map[string]any{"advance": "1h", "environment": "production"}).Expect(http.StatusOK)
 		if !waitWithin(t, time.Second, func() bool {
 			return clockOf(a, parcelgate.Test).Offset == "1h1m0s" && clockOf(a, parcelgate.Production).Offset == "1h0m0s"

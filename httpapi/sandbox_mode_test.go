@@ -10,7 +10,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/apitest"
 )
 
-// Issue 22 defect 1, decisions §18: on a server started without --sandbox
+// Issue 22 defect 1, decisions §21: on a server started without --sandbox
 // every sandbox control names its environment (400 naming environment
 // without one) and production refuses resets, restores, faults and clock
 // moves (403 naming --sandbox); nothing of production's changes, and the
@@ -50,6 +50,13 @@ func TestSandboxModeProductionIsSafe(t *testing.T) {
 		if n := orderCount(prod); n != 1 {
 			t.Fatalf("production orders after refused controls: %d, want 1", n)
 		}
+		// A test scenario's magic value is plain data in production.
+		if o := prod.create(prod.orderBody("P2.ERROR", 1)); o.Status.Value != parcelgate.OrderCreated {
+			t.Errorf("a production order ending in .ERROR: %+v", o.Status)
+		}
+		if o := test.create(test.orderBody("T2.ERROR", 1)); o.Status.Value != parcelgate.OrderError {
+			t.Errorf("a test order ending in .ERROR: %+v", o.Status)
+		}
 		var st httpapi.ClockState
 		e.Admin("GET", "/admin/v1/clock?environment=production", nil).Expect(http.StatusOK).JSON(&st)
 		if st.Mode != "production" || st.Sandbox || st.Offset != "0s" {
@@ -65,8 +72,8 @@ func TestSandboxModeProductionIsSafe(t *testing.T) {
 		if n := orderCount(test); n != 0 {
 			t.Fatalf("test orders after its reset: %d", n)
 		}
-		if n := orderCount(prod); n != 1 {
-			t.Fatalf("production orders after the test environment's reset: %d, want 1", n)
+		if n := orderCount(prod); n != 2 {
+			t.Fatalf("production orders after the test environment's reset: %d, want 2", n)
 		}
 		e.Admin("POST", "/admin/v1/clock", map[string]any{"advance": "1h", "environment": "test"}).Expect(http.StatusOK).JSON(&st)
 		if st.Mode != "production" || !st.Sandbox || st.Offset != "1h0m0s" {
@@ -75,7 +82,7 @@ func TestSandboxModeProductionIsSafe(t *testing.T) {
 	}, apitest.NotSandbox)
 }
 
-// decisions §18: a --sandbox server declares production disposable too;
+// decisions §21: a --sandbox server declares production disposable too;
 // the environment must still be named.
 func TestSandboxModeServer(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {

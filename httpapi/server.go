@@ -18,6 +18,7 @@ import (
 
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/auth"
+	"github.com/parcelgate/parcelgate/internal/adminguard"
 )
 
 // Store is what the server needs from storage: the domain services, and a
@@ -59,7 +60,7 @@ type Config struct {
 	// be moved (the test environment's on any server, production's only
 	// with Sandbox).
 	SandboxClock *parcelgate.SandboxClock
-	// Sandbox is set when the server runs with --sandbox (decisions §18):
+	// Sandbox is set when the server runs with --sandbox (decisions §21):
 	// production's data is disposable too, so resets, restores, faults
 	// and clock moves may act on it. Without it they act only on the
 	// test environment.
@@ -104,6 +105,7 @@ type Server struct {
 	metric metrics
 
 	limit         *limiter
+	guard         *adminguard.Guard
 	faults        faultCache
 	journal       *journal // nil when off
 	patterns      []string
@@ -134,6 +136,8 @@ func New(store Store, keys *auth.Keyring, clock parcelgate.Clock, log *slog.Logg
 	if cfg.Replicas != nil {
 		s.reg.MustRegister(newReplicaCollector(cfg.Replicas))
 	}
+	s.guard = adminguard.New(cfg.AdminToken, cfg.TrustedProxies, log)
+	s.reg.MustRegister(s.guard.Collectors()...)
 	if !cfg.NoJournal {
 		if cfg.JournalPerTenant <= 0 {
 			s.cfg.JournalPerTenant = parcelgate.JournalPerTenant
@@ -150,6 +154,11 @@ func New(store Store, keys *auth.Keyring, clock parcelgate.Clock, log *slog.Logg
 // read and answered 431 in JSON by the server, and only far larger ones get
 // net/http's own plain-text 431.
 func (s *Server) HeaderReadLimit() int { return 4 * s.cfg.MaxHeaderBytes }
+
+// AdminGuard checks the admin token and throttles guessing it; the
+// console's operator sign-in shares it, so both count one address's
+// failures together.
+func (s *Server) AdminGuard() *adminguard.Guard { return s.guard }
 
 // Registry is the Prometheus registry the server's metrics live in, so the
 // wiring can add metrics of other packages to /metrics.

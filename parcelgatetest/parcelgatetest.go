@@ -225,14 +225,14 @@ func (a *Admin) Restore(name string) error {
 // Request is one call of the request journal.
 type Request = parcelgate.JournalEntry
 
-// Request returns a call the server journaled, by the X-Request-ID of its
-// answer. Calls are journaled just after they are answered: it waits up to
+// Request returns a call of the tenant the server journaled, by the
+// X-Request-ID of its answer. Calls are journaled just after they are answered: it waits up to
 // two seconds for one.
 func (a *Admin) Request(requestID string) (*Request, error) {
 	var e Request
 	var err error
 	for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		err = a.call("GET", "/admin/v1/requests/"+url.PathEscape(requestID), nil, &e)
+		err = a.call("GET", "/admin/v1/requests/"+url.PathEscape(requestID)+"?environment=test&businessId="+url.QueryEscape(a.s.Tenant.BusinessID), nil, &e)
 		if err == nil || time.Now().After(deadline) {
 			break
 		}

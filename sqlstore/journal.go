@@ -64,15 +64,8 @@ func (db *DB) PruneJournal(ctx context.Context, orgIDs []int64, keep int) error 
 // bodies, and the cursor of the next page (0 when there is none).
 func (db *DB) Journal(ctx context.Context, q parcelgate.JournalQuery) ([]*parcelgate.JournalEntry, int64, error) {
 	var f journalFilter
-	if q.Environment != "" {
-		f.add("environment = ?", string(q.Environment))
-	}
-	if q.BusinessID != "" {
-		org, err := db.FindOrganization(ctx, q.Environment, q.BusinessID)
-		if err != nil {
-			return nil, 0, err
-		}
-		f.add("org_id = ?", org.ID)
+	if err := db.scopeJournal(ctx, &f, q); err != nil {
+		return nil, 0, err
 	}
 	if q.Route != "" {
 		f.add("route = ?", q.Route)
@@ -125,13 +118,57 @@ func (db *DB) Journal(ctx context.Context, q parcelgate.JournalQuery) ([]*parcel
 	return out, next, nil
 }
 
-// JournalEntry returns the newest entry of the request ID, with bodies.
-func (db *DB) JournalEntry(ctx context.Context, requestID string) (*parcelgate.JournalEntry, error) {
-	e, err := scanJournal(db.queryRow(ctx, `SELECT `+journalCols+` FROM request_journal WHERE request_id = ? ORDER BY id DESC LIMIT 1`, requestID))
-	if errors.Is(err, sql.ErrNoRows) {
+// JournalEntries returns the entries of the request ID that match q's
+// environment and organization, newest first, with bodies: at most
+// MaxJournalMatches. A request ID is the client's, so several
+// organizations may have used the same one (decisions §21): a lookup on
+// behalf of a tenant passes its organization, and never sees another's.
+func (db *DB) JournalEntries(ctx context.Context, q parcelgate.JournalQuery, requestID string) ([]*parcelgate.JournalEntry, error) {
+	f := journalFilter{conds: []string{"request_id = ?"}, args: []any{requestID}}
+	if err := db.scopeJournal(ctx, &f, q); err != nil {
+		return nil, err
+	}
+	rows, err := db.query(ctx, `SELECT `+journalCols+` FROM request_journal WHERE `+strings.Join(f.conds, " AND ")+` ORDER BY id DESC LIMIT ?`, append(f.args, MaxJournalMatches)...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*parcelgate.JournalEntry
+	for rows.Next() {
+		e, err := scanJournal(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
 		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "No journal entry for request %s: the journal keeps the last %d calls of each organization.", requestID, parcelgate.JournalPerTenant)
 	}
-	return e, err
+	return out, nil
+}
+
+// MaxJournalMatches bounds the entries one request ID returns.
+const MaxJournalMatches = 50
+
+// scopeJournal adds q's environment and organization to f.
+func (db *DB) scopeJournal(ctx context.Context, f *journalFilter, q parcelgate.JournalQuery) error {
+	if q.Environment != "" {
+		f.add("environment = ?", string(q.Environment))
+	}
+	if q.OrgID != 0 {
+		f.add("org_id = ?", q.OrgID)
+	}
+	if q.BusinessID != "" {
+		org, err := db.FindOrganization(ctx, q.Environment, q.BusinessID)
+		if err != nil {
+			return err
+		}
+		f.add("org_id = ?", org.ID)
+	}
+	return nil
 }
 
 func scanJournal(r rowScanner) (*parcelgate.JournalEntry, error) {

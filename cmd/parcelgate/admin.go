@@ -57,7 +57,7 @@ type adminField struct {
 // envField is the environment field every tenant-scoped command takes.
 var envField = adminField{flag: "env", json: "environment", help: "environment: production or test (default production)"}
 
-// mustEnvField is the environment of a sandbox control (decisions §18): it
+// mustEnvField is the environment of a sandbox control (decisions §21): it
 // has no default, so no reset, restore, fault or clock move acts on
 // production unless asked.
 var mustEnvField = adminField{flag: "environment", alias: "env", json: "environment", required: true,
@@ -172,8 +172,11 @@ var adminCommands = []adminCmd{
 			{flag: "limit", json: "limit", help: "at most this many calls"},
 			{flag: "before", json: "before", help: "the next page: calls before this cursor"},
 		}},
-	{name: "request", args: "REQUEST_ID", short: "Show a journaled call with its bodies",
-		method: "GET", path: "/admin/v1/requests/{arg}"},
+	{name: "request", args: "REQUEST_ID", short: "Show a journaled call with its bodies (--business-id and --env choose when organizations share the ID)",
+		method: "GET", path: "/admin/v1/requests/{arg}", fields: []adminField{
+			{flag: "env", json: "environment", help: "environment of the organization: production or test (required with --business-id)"},
+			{flag: "business-id", json: "businessId", help: "the call of this organization"},
+		}},
 }
 
 // Fields the sandbox controls share.

@@ -83,7 +83,7 @@ func TestAdminSandboxCLI(t *testing.T) {
 	must(`"offset": "0s"`, "clock", "--env", "production")
 }
 
-// Issue 22 defect 1, decisions §18: plain serve (no --sandbox, a database
+// Issue 22 defect 1, decisions §21: plain serve (no --sandbox, a database
 // file) refuses production's reset (403 naming --sandbox), the CLI asks
 // for --environment before calling, and the clock says the mode; --db
 // memory implies --sandbox.

@@ -28,23 +28,17 @@ import (
 )
 
 type serveConfig struct {
-	addr        string
-	db          string
-	adminToken  string
-	publicURL   string
-	fulfillment string
-	demo        bool
-	// sandbox declares every environment's data disposable (decisions
-	// §18); sandboxClock is its older name.
-	sandbox      bool
+	addr         string
+	db           string
+	adminToken   string
+	publicURL    string
+	fulfillment  string
+	demo         bool
 	sandboxClock bool
-	// trustedProxies are the networks whose X-Forwarded-For is believed.
-	trustedProxies string
-	proxies        []netip.Prefix
-	versions       string
-	maxBody        int64
-	logLevel       string
-	rateLimit      float64
+	versions     string
+	maxBody      int64
+	logLevel     string
+	rateLimit    float64
 	// dbTimeout is each request's deadline for its database work, and
 	// how long opening a PostgreSQL connection may take.
 	dbTimeout time.Duration
@@ -69,6 +63,13 @@ type serveConfig struct {
 	// journal keeps the last journalSize API calls of each organization.
 	journal     bool
 	journalSize int
+
+	// sandbox declares every environment's data disposable (decisions
+	// §21); sandboxClock is its older name, and sets it too.
+	sandbox bool
+	// trustedProxies are the networks whose X-Forwarded-For is believed.
+	trustedProxies string
+	proxies        []netip.Prefix
 }
 
 // The warehouse's pace under --demo unless chosen: short enough to watch an
@@ -162,7 +163,7 @@ func (c *serveConfig) check(fs *pflag.FlagSet) error {
 	}
 	c.proxies = proxies
 	// A demo or a memory database holds nothing worth keeping.
-	c.sandbox = c.sandbox || c.sandboxClock || c.demo || c.db == "memory"
+	c.sandbox = c.sandbox || c.sandboxClock || c.demo || c.db == "memory" || c.db == "sqlite::memory:"
 	if c.demo && !c.delaysGiven {
 		c.submitAfter, c.deliverAfter = demoSubmitAfter, demoDeliverAfter
 	}
@@ -187,6 +188,11 @@ statuses (integrators in the test environment). GET / points to all of
 them. It binds the address first, then opens (and migrates) the database.
 With --demo it seeds a demo tenant on an empty database and prints its
 credentials and first commands.
+
+The sandbox controls (reset, snapshot restore, faults, clock moves) always
+name their environment. The test environment's data is disposable on any
+server; production's only with --sandbox (implied by --demo and --db
+memory), so a production deployment started without it refuses them.
 
 Each flag can also be set as PARCELGATE_<NAME>, e.g. PARCELGATE_DB.`,
 		Args: rangeArgs(0, 0, "no arguments, only flags"),
@@ -299,7 +305,7 @@ func serve(ctx context.Context, c *serveConfig, stdout, stderr io.Writer) error 
 
 	// Every server has a clock per environment that may run ahead: the
 	// test environment's may be moved on any server, production's only
-	// under --sandbox (decisions §18).
+	// under --sandbox (decisions §21).
 	sandbox := new(parcelgate.SandboxClock)
 	var clock parcelgate.Clock = sandbox
 	opts := []sqlstore.Option{sqlstore.ConnectTimeout(c.dbTimeout), sqlstore.MaxConns(c.dbMaxConns), sqlstore.ReplicaMaxLag(c.dbReplicaMaxLag)}
@@ -332,7 +338,7 @@ func serve(ctx context.Context, c *serveConfig, stdout, stderr io.Writer) error 
 		NoJournal: !c.journal, JournalPerTenant: c.journalSize, Replicas: replicaStates(db),
 	})
 	srv.Mount(console.Prefix, console.New(db, console.Config{
-		AdminToken: c.adminToken, Clock: clock, SandboxClock: sandbox, Sandbox: c.sandbox, Versions: c.versionList(), Log: log,
+		AdminToken: c.adminToken, AdminGuard: srv.AdminGuard(), Clock: clock, SandboxClock: sandbox, Sandbox: c.sandbox, Versions: c.versionList(), Log: log,
 		ManualFulfillment: c.fulfillment == "manual", SubmitAfter: c.submitAfter, DeliverAfter: c.deliverAfter,
 	}))
 	// The journal's last calls are written before the database closes.

@@ -54,7 +54,7 @@ type Option func(*httpapi.Config)
 
 // NotSandbox starts the server as serve does without --sandbox: the
 // production environment refuses resets, restores, faults and clock moves
-// (decisions §18).
+// (decisions §21).
 func NotSandbox(c *httpapi.Config) { c.Sandbox = false }
 
 // Each runs fn against a fresh server on each engine.

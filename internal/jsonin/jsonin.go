@@ -245,10 +245,16 @@ func (d *decoder) object(path, shape string, depth int) (any, error) {
 }
 
 func (d *decoder) checkString(s string, raw []byte, path string) error {
-	// raw holds the token as sent; a lone surrogate escape (\ud800) is
-	// decoded to U+FFFD, which is valid text, so only raw bytes can be bad.
+	// raw holds the token as sent: invalid UTF-8 is replaced in s.
 	if !utf8.Valid(raw) {
 		return invalid(path, fmt.Sprintf("%s: is not valid UTF-8.", path), "must be valid UTF-8 text")
+	}
+	// A lone surrogate escape (\ud800) is decoded to U+FFFD too: the text
+	// would be stored altered, so it is refused (decisions §21). Only a
+	// string holding U+FFFD can have had one.
+	if strings.ContainsRune(s, utf8.RuneError) && loneSurrogate(raw) {
+		return invalid(path, fmt.Sprintf("%s: holds a lone UTF-16 surrogate escape (\\ud800-\\udfff without its pair), which is no character.", path),
+			"must not hold a lone surrogate escape such as \\ud800")
 	}
 	if strings.IndexByte(s, 0) >= 0 {
 		return invalid(path, fmt.Sprintf("%s: must not contain the NUL character (\\u0000).", path), "must not contain the NUL character")
@@ -257,6 +263,62 @@ func (d *decoder) checkString(s string, raw []byte, path string) error {
 		return tooLarge(path, fmt.Sprintf("%s: is longer than %d bytes.", path, d.lim.MaxString), fmt.Sprintf("must be at most %d bytes", d.lim.MaxString))
 	}
 	return nil
+}
+
+// loneSurrogate reports whether the raw JSON string token raw has a \u
+// escape of a UTF-16 surrogate that is not a high surrogate followed by a
+// low one.
+func loneSurrogate(raw []byte) bool {
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '\\' || i+1 >= len(raw) {
+			continue
+		}
+		if raw[i+1] != 'u' {
+			i++ // a two-character escape such as \\ or \"
+			continue
+		}
+		r, ok := hex4(raw, i+2)
+		if !ok {
+			continue
+		}
+		switch {
+		case r >= 0xDC00 && r <= 0xDFFF:
+			return true
+		case r >= 0xD800 && r < 0xDC00:
+			lo, ok := 0, false
+			if i+7 < len(raw) && raw[i+6] == '\\' && raw[i+7] == 'u' {
+				lo, ok = hex4(raw, i+8)
+			}
+			if !ok || lo < 0xDC00 || lo > 0xDFFF {
+				return true
+			}
+			i += 11
+		default:
+			i += 5
+		}
+	}
+	return false
+}
+
+// hex4 reads the four hex digits at raw[i:].
+func hex4(raw []byte, i int) (int, bool) {
+	if i+4 > len(raw) {
+		return 0, false
+	}
+	n := 0
+	for _, c := range raw[i : i+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			n = n<<4 | int(c-'0')
+		case c >= 'a' && c <= 'f':
+			n = n<<4 | int(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			n = n<<4 | int(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return n, true
 }
 
 func typeError(err error) error {

@@ -32,6 +32,13 @@ func TestDecodeRefuses(t *testing.T) {
 		{"surrogate bytes in a value", "{\"a\":[\"\xed\xa0\x80\"]}", parcelgate.EINVALID, "a[0]"},
 		{"invalid UTF-8 in a key", "{\"\xff\":1}", parcelgate.EINVALID, "\ufffd"},
 		{"escaped NUL", `{"ref":{"v":"a\u0000b"}}`, parcelgate.EINVALID, "ref.v"},
+		// decisions §21: a lone surrogate escape would be stored as U+FFFD.
+		{"lone high surrogate", `{"s":"Mäkelä \ud800"}`, parcelgate.EINVALID, "s"},
+		{"lone low surrogate", `{"s":["\uDC00x"]}`, parcelgate.EINVALID, "s[0]"},
+		{"high then not low", `{"s":"\ud800\u0041"}`, parcelgate.EINVALID, "s"},
+		{"high at the end", `{"s":"a\ud83d"}`, parcelgate.EINVALID, "s"},
+		{"reversed pair", `{"s":"\ude00\ud83d"}`, parcelgate.EINVALID, "s"},
+		{"lone surrogate in a key", `{"k\ud800":1}`, parcelgate.EINVALID, "k\ufffd"},
 		{"deep", `[[[[[1]]]]]`, parcelgate.ETOOLARGE, "[0][0][0][0]"},
 		{"long array", `{"a":[1,2,3,4]}`, parcelgate.ETOOLARGE, "a"},
 		{"named array", `{"rows":[{},{},{}]}`, parcelgate.ETOOLARGE, "rows"},
@@ -53,15 +60,15 @@ func TestDecodeRefuses(t *testing.T) {
 }
 
 // Decoding keeps numbers exact and the tree in the generic shape the
-// Reader reads; text that is merely unusual (a lone surrogate escape, which
-// decodes to U+FFFD, or non-ASCII letters) is accepted.
+// Reader reads; text that is merely unusual (U+FFFD itself, escaped or
+// not, a surrogate pair, non-ASCII letters) is accepted.
 func TestDecodeTree(t *testing.T) {
-	v, err := Decode(strings.NewReader(`{"n": 12345678901234567890, "s": "Mäkelä \ud800", "a": [true, null, {"x": "y"}]}`), Default)
+	v, err := Decode(strings.NewReader(`{"n": 12345678901234567890, "s": "Mäkelä \ufffd", "p": "\ud83d\ude00 \\ud800 �", "a": [true, null, {"x": "y"}]}`), Default)
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := v.(map[string]any)
-	if m["n"] != json.Number("12345678901234567890") || m["s"] != "Mäkelä \ufffd" {
+	if m["n"] != json.Number("12345678901234567890") || m["s"] != "Mäkelä \ufffd" || m["p"] != "\U0001F600 \\ud800 \ufffd" {
 		t.Errorf("%#v", m)
 	}
 	a := m["a"].([]any)
