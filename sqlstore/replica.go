@@ -20,7 +20,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// Reads on PostgreSQL streaming replicas (decisions §: read replicas).
+// Reads on PostgreSQL streaming replicas (decisions §20).
 //
 // A read a caller makes may be served by a replica (onReplica); everything
 // else — writes, the reads inside them, token issuance, lockout counting,
