@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/parcelgate/parcelgate/internal/jsonin"
 )
 
 // The journal's redaction (decisions §21). It must not be bypassable by
@@ -42,13 +44,7 @@ func normalizeName(name string) string {
 // isSecret reports whether a field or parameter named name holds a
 // secret: its normalized name contains a secret family.
 func isSecret(name string) bool {
-	n := normalizeName(name)
-	for _, f := range secretFamilies {
-		if strings.Contains(n, f) {
-			return true
-		}
-	}
-	return false
+	return containsFamily(normalizeName(name))
 }
 
 const redacted = "[redacted]"
@@ -71,14 +67,14 @@ func mayHoldSecret(b []byte) bool {
 		switch b[i] {
 		case '\\':
 			if i+1 < len(b) && b[i+1] == 'u' {
-				if r, ok := hex4(b, i+2); !ok || mayBeNamePart(rune(r), true) {
+				if r, ok := jsonin.HexDigits(b, i+2, 4); !ok || mayBeNamePart(rune(r), true) {
 					return true
 				}
 			}
 			i++
 		case '%':
 			// A '%' without two hex digits escapes nothing.
-			if r, ok := hex2(b, i+1); ok && mayBeNamePart(rune(r), false) {
+			if r, ok := jsonin.HexDigits(b, i+1, 2); ok && mayBeNamePart(rune(r), false) {
 				return true
 			}
 		}
@@ -131,39 +127,6 @@ func mayBeNamePart(r rune, json bool) bool {
 		return json
 	}
 	return false
-}
-
-// hex4 reads the four hex digits at b[i:].
-func hex4(b []byte, i int) (int, bool) {
-	if i+4 > len(b) {
-		return 0, false
-	}
-	return hexN(b[i : i+4])
-}
-
-// hex2 reads the two hex digits at b[i:].
-func hex2(b []byte, i int) (int, bool) {
-	if i+2 > len(b) {
-		return 0, false
-	}
-	return hexN(b[i : i+2])
-}
-
-func hexN(d []byte) (int, bool) {
-	n := 0
-	for _, c := range d {
-		switch {
-		case c >= '0' && c <= '9':
-			n = n<<4 | int(c-'0')
-		case c >= 'a' && c <= 'f':
-			n = n<<4 | int(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			n = n<<4 | int(c-'A'+10)
-		default:
-			return 0, false
-		}
-	}
-	return n, true
 }
 
 // redactBody replaces the values of secret fields in a JSON or form body.

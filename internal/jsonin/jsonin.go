@@ -277,7 +277,7 @@ func loneSurrogate(raw []byte) bool {
 			i++ // a two-character escape such as \\ or \"
 			continue
 		}
-		r, ok := hex4(raw, i+2)
+		r, ok := HexDigits(raw, i+2, 4)
 		if !ok {
 			continue
 		}
@@ -287,7 +287,7 @@ func loneSurrogate(raw []byte) bool {
 		case r >= 0xD800 && r < 0xDC00:
 			lo, ok := 0, false
 			if i+7 < len(raw) && raw[i+6] == '\\' && raw[i+7] == 'u' {
-				lo, ok = hex4(raw, i+8)
+				lo, ok = HexDigits(raw, i+8, 4)
 			}
 			if !ok || lo < 0xDC00 || lo > 0xDFFF {
 				return true
@@ -300,25 +300,27 @@ func loneSurrogate(raw []byte) bool {
 	return false
 }
 
-// hex4 reads the four hex digits at raw[i:].
-func hex4(raw []byte, i int) (int, bool) {
-	if i+4 > len(raw) {
+// HexDigits reads the n hex digits at b[i:] as a number; false when b
+// ends first or one is no hex digit. It reads JSON's \uXXXX escapes here
+// and, for the journal's redaction, URL escapes (%XX) too.
+func HexDigits(b []byte, i, n int) (int, bool) {
+	if i < 0 || i+n > len(b) {
 		return 0, false
 	}
-	n := 0
-	for _, c := range raw[i : i+4] {
+	v := 0
+	for _, c := range b[i : i+n] {
 		switch {
 		case c >= '0' && c <= '9':
-			n = n<<4 | int(c-'0')
+			v = v<<4 | int(c-'0')
 		case c >= 'a' && c <= 'f':
-			n = n<<4 | int(c-'a'+10)
+			v = v<<4 | int(c-'a'+10)
 		case c >= 'A' && c <= 'F':
-			n = n<<4 | int(c-'A'+10)
+			v = v<<4 | int(c-'A'+10)
 		default:
 			return 0, false
 		}
 	}
-	return n, true
+	return v, true
 }
 
 func typeError(err error) error {

@@ -195,3 +195,28 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// HexDigits reads exactly n hex digits of either case, and nothing past
+// the end: the lone-surrogate check and the journal's redaction rely on
+// a short or malformed escape reading as no escape.
+func TestHexDigits(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		i, n int
+		want int
+		ok   bool
+	}{
+		{`\ud800`, 2, 4, 0xD800, true},
+		{`\uDC0f`, 2, 4, 0xDC0F, true},
+		{`%3A`, 1, 2, 0x3A, true},
+		{`\ud80`, 2, 4, 0, false},
+		{`\u00g1`, 2, 4, 0, false},
+		{`%`, 1, 2, 0, false},
+		{`%+1`, 1, 2, 0, false},
+	} {
+		got, ok := HexDigits([]byte(tc.in), tc.i, tc.n)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("HexDigits(%q, %d, %d) = %#x, %v; want %#x, %v", tc.in, tc.i, tc.n, got, ok, tc.want, tc.ok)
+		}
+	}
+}
