@@ -232,6 +232,17 @@ func MaxConns(n int) Option {
 }
 
 func openPostgres(dsn string, maxConns int) (*DB, error) {
+	p, err := openPostgresPool(dsn, maxConns)
+	if err != nil {
+		return nil, err
+	}
+	return &DB{dialect: postgresDialect, write: p, read: p}, nil
+}
+
+// openPostgresPool opens a pool of at most maxConns connections (0:
+// DefaultMaxConns), all kept open once opened, for the primary and for
+// each replica alike.
+func openPostgresPool(dsn string, maxConns int) (*sql.DB, error) {
 	p, err := sql.Open("pgx", dsn)
 	if err != nil {
 		return nil, err
@@ -242,7 +253,7 @@ func openPostgres(dsn string, maxConns int) (*DB, error) {
 	p.SetMaxOpenConns(maxConns)
 	p.SetMaxIdleConns(maxConns)
 	p.SetConnMaxIdleTime(5 * time.Minute)
-	return &DB{dialect: postgresDialect, write: p, read: p}, nil
+	return p, nil
 }
 
 // Dialect names the engine: "sqlite" or "postgres".

@@ -158,17 +158,11 @@ func openReplicas(dsns []string, maxLag time.Duration, maxConns int, connectTime
 			rs.closePools()
 			return nil, errors.New("database replica: the postgres:// URL does not parse")
 		}
-		p, err := sql.Open("pgx", dsn)
+		p, err := openPostgresPool(dsn, maxConns)
 		if err != nil {
 			rs.closePools()
 			return nil, err
 		}
-		if maxConns <= 0 {
-			maxConns = DefaultMaxConns()
-		}
-		p.SetMaxOpenConns(maxConns)
-		p.SetMaxIdleConns(maxConns)
-		p.SetConnMaxIdleTime(5 * time.Minute)
 		rs.list = append(rs.list, &replica{name: u.Host, pool: p, state: "down"})
 	}
 	return rs, nil
