@@ -29,8 +29,7 @@ func init() {
 				fs.StringVar(&q.StreetAddress, "street-address", "", "the street address")
 				fs.StringVar(&q.Country, "country", "", "ISO country code (default FI)")
 				fs.StringVar(&q.Search, "search", "", "free text instead of an address")
-				fs.Var(&types, "type", "point types, comma-separated; !TYPE leaves one out (POST_OFFICE, PICKUP_POINT, PARCEL_LOCKER)")
-				fs.Var(&capabilities, "capability", "capabilities, comma-separated; !name for one to lack (outdoors, cashOnDelivery)")
+				pointKindFlags(fs, &types, &capabilities)
 				fs.StringVar(&q.CountryFrom, "country-from", "", "country the parcel leaves from, for the estimate")
 				fs.StringVar(&q.PostalCodeFrom, "postal-code-from", "", "postal code the parcel leaves from, for the estimate")
 				fs.IntVar(&q.Limit, "limit", 0, "at most this many points (default 20)")
@@ -49,8 +48,7 @@ func init() {
 				fs.StringVar(&q.Address, "address", "", "the location's street address")
 				fs.StringVar(&q.Text, "text", "", "free text instead of a location")
 				fs.Var(&services, "service-code", "service codes, comma-separated")
-				fs.Var(&types, "type", "point types, comma-separated; !TYPE leaves one out (POST_OFFICE, PICKUP_POINT, PARCEL_LOCKER)")
-				fs.Var(&capabilities, "capability", "capabilities, comma-separated; !name for one to lack (outdoors, cashOnDelivery)")
+				pointKindFlags(fs, &types, &capabilities)
 				fs.IntVar(&q.Limit, "limit", 0, "at most this many points (default 20)")
 				fs.StringVar(&q.Language, "language", "", "the language of the type names: fi, sv or en (Accept-Language)")
 				return func(ctx context.Context, c *client.Client, args []string) (any, error) {
@@ -91,4 +89,11 @@ func init() {
 				}
 			}},
 	)
+}
+
+// pointKindFlags declares the narrowing both pick-up point searches take
+// alike: the point types and the capabilities.
+func pointKindFlags(fs *pflag.FlagSet, types, capabilities *commaList) {
+	fs.Var(types, "type", "point types, comma-separated; !TYPE leaves one out (POST_OFFICE, PICKUP_POINT, PARCEL_LOCKER)")
+	fs.Var(capabilities, "capability", "capabilities, comma-separated; !name for one to lack (outdoors, cashOnDelivery)")
 }
