@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -314,14 +315,22 @@ type JournalPage struct {
 	Next    string                     `json:"next,omitempty"`
 }
 
+// journalTenant reads the journal reads' choice of tenant: environment
+// and businessId, either optional; what a businessId without its
+// environment means is each read's own.
+func journalTenant(qv url.Values, p *parcelgate.Problems) parcelgate.JournalQuery {
+	var q parcelgate.JournalQuery
+	if v := qv.Get("environment"); v != "" {
+		q.Environment = parseEnvField(v, p)
+	}
+	q.BusinessID = qv.Get("businessId")
+	return q
+}
+
 func (s *Server) listJournal(w http.ResponseWriter, r *http.Request) error {
 	qv := r.URL.Query()
 	var p parcelgate.Problems
-	var q parcelgate.JournalQuery
-	if v := qv.Get("environment"); v != "" {
-		q.Environment = parseEnvField(v, &p)
-	}
-	q.BusinessID = qv.Get("businessId")
+	q := journalTenant(qv, &p)
 	if q.BusinessID != "" && q.Environment == "" {
 		q.Environment = parcelgate.Production
 	}
@@ -387,13 +396,8 @@ func (s *Server) listJournal(w http.ResponseWriter, r *http.Request) error {
 // the same ID (a client's retries) answer the newest, with their number in
 // X-Journal-Matches.
 func (s *Server) getJournalEntry(w http.ResponseWriter, r *http.Request) error {
-	qv := r.URL.Query()
 	var p parcelgate.Problems
-	var q parcelgate.JournalQuery
-	if v := qv.Get("environment"); v != "" {
-		q.Environment = parseEnvField(v, &p)
-	}
-	q.BusinessID = qv.Get("businessId")
+	q := journalTenant(r.URL.Query(), &p)
 	if q.BusinessID != "" && q.Environment == "" {
 		p.Add("environment", "is required with businessId: production or test")
 	}
