@@ -12,8 +12,9 @@ import (
 // both ask Caller.May before calling.
 type SandboxService interface {
 	// AdvanceClock moves env's sandbox clock forward by d for every
-	// instance. Only a store opened with a *SandboxClock (--sandbox-clock)
-	// may move time.
+	// instance. Only a store opened with a *SandboxClock may move time
+	// (serve opens every store with one); whether env's clock may move on
+	// this server is DecideSandboxControl's, asked before the call.
 	AdvanceClock(ctx context.Context, env Environment, d time.Duration) (time.Time, error)
 
 	// ResetOrganization empties the data of one organization of env (its

@@ -29,7 +29,8 @@ func (db *DB) IsSandboxClock() bool {
 // AdvanceClock moves env's sandbox clock forward by d for every instance:
 // the offset is stored, and this instance takes it at once; the others read
 // it within ClockRefresh. Only a store opened with a *parcelgate.SandboxClock
-// (a server started with --sandbox-clock) may move time.
+// may move time (serve opens every store with one); which environment's
+// clock may move on a server is DecideSandboxControl's (decisions §21).
 func (db *DB) AdvanceClock(ctx context.Context, env parcelgate.Environment, d time.Duration) (time.Time, error) {
 	sc, ok := db.sandboxClock()
 	if !ok {
