@@ -10,6 +10,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"strings"
 
 	"github.com/parcelgate/parcelgate"
 )
@@ -52,6 +53,29 @@ func (r *balanceRow) finish() pageKey {
 // balances reads the balances matching where (which may end in ORDER BY).
 func (db *DB) balances(ctx context.Context, where string, args []any) ([]*balanceRow, error) {
 	rows, err := db.query(ctx, `SELECT `+balanceCols+` FROM balances b `+balanceJoins+` WHERE `+where, args...)
+	return collectRows(rows, err, func(rows *sql.Rows) (*balanceRow, error) {
+		r := newBalanceRow()
+		err := rows.Scan(r.dest()...)
+		r.finish()
+		return r, err
+	})
+}
+
+// balancesByID reads the balances ids of the supplier orgID, in no
+// particular order. On PostgreSQL each is one seek of its key and of its
+// product's, whatever the statistics say (see stockWriter.load): the
+// subquery names no column but the key, so no other index can serve it,
+// and the supplier is checked on the row it returns.
+func (db *DB) balancesByID(ctx context.Context, orgID int64, ids []int64) ([]*balanceRow, error) {
+	if db.dialect.name != "postgres" {
+		return db.balances(ctx, `b.supplier_org_id = ? AND b.id IN (`+placeholders(len(ids))+`)`, append([]any{orgID}, anys(ids)...))
+	}
+	rows, err := db.query(ctx, `SELECT `+strings.Replace(balanceCols, "p.ean_code", "b.ean_code", 1)+` FROM unnest(?::bigint[]) AS k(id)
+		CROSS JOIN LATERAL (SELECT b.*, p.ean_code FROM balances b JOIN products p ON p.id = b.product_id WHERE b.id = k.id OFFSET 0) b
+		JOIN catalogs c ON c.id = b.catalog_id
+		JOIN organizations so ON so.id = b.supplier_org_id
+		JOIN organizations ro ON ro.id = b.retailer_org_id
+		WHERE b.supplier_org_id = ?`, ids, orgID)
 	return collectRows(rows, err, func(rows *sql.Rows) (*balanceRow, error) {
 		r := newBalanceRow()
 		err := rows.Scan(r.dest()...)

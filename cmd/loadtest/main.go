@@ -20,6 +20,11 @@
 //	        -clients clients, each a merchant of its own: orders/s, p50, p99.
 //	hot     -hot-clients clients ordering the same product: orders/s, p50,
 //	        p99.
+//	bulk    a supplier loads -balances products, each with a balance in one
+//	        catalog, by PUT /inventory of 2000 entries at a time into a
+//	        growing catalog: each request's time along the way, the whole.
+//	bulk-balances
+//	        the same over PUT /inventory/balances, the products stored first.
 //
 // Example: go run ./cmd/loadtest -engine sqlite,postgres -mode read,create,hot
 //
@@ -57,7 +62,7 @@ func main() {
 	var c config
 	var engines, modes string
 	flag.StringVar(&engines, "engine", "sqlite,postgres", "engines to measure: sqlite, postgres")
-	flag.StringVar(&modes, "mode", "read", "what to measure: read, walk, create, create-orgs, hot (comma-separated)")
+	flag.StringVar(&modes, "mode", "read", "what to measure: read, walk, create, create-orgs, hot, bulk, bulk-balances (comma-separated)")
 	flag.DurationVar(&c.duration, "d", 10*time.Second, "length of each timed load run")
 	flag.IntVar(&c.conns, "c", 32, "connections of the read load")
 	flag.BoolVar(&c.useWrk, "wrk", true, "drive the read load with wrk when it is installed")
@@ -92,7 +97,7 @@ func run(ctx context.Context, c config) error {
 
 func runMode(ctx context.Context, c config, engine, mode string) error {
 	switch mode {
-	case "read", "walk", "create", "create-orgs", "hot":
+	case "read", "walk", "create", "create-orgs", "hot", "bulk", "bulk-balances":
 	default:
 		return fmt.Errorf("unknown mode %q", mode)
 	}
@@ -110,6 +115,10 @@ func runMode(ctx context.Context, c config, engine, mode string) error {
 		return orderMode(ctx, c, env, c.clients, spread)
 	case "create-orgs":
 		return orderMode(ctx, c, env, c.clients, perOrg)
+	case "bulk":
+		return bulkMode(ctx, c, env, false)
+	case "bulk-balances":
+		return bulkMode(ctx, c, env, true)
 	default:
 		return orderMode(ctx, c, env, c.hotClients, hotSpot)
 	}
