@@ -123,7 +123,7 @@ func scanBalance(rows *sql.Rows) (*parcelgate.Balance, pageKey, error) {
 // prefix: parcelgate.ProductIDForms), EAN codes and modifiedFromDate. Removed balances
 // (tombstones) are changes a poller must see, so a change poll keeps them;
 // every other list leaves them out (decisions §6).
-func (db *DB) contentFilter(c *parcelgate.Caller, q *keysetQuery, f parcelgate.BalanceFilter) {
+func (db *DB) contentFilter(ctx context.Context, c *parcelgate.Caller, q *keysetQuery, f parcelgate.BalanceFilter) error {
 	if len(f.ProductExternalIDs) > 0 {
 		q.where.in("b.product_external_id", anys(parcelgate.ProductIDFormsOf(c.BusinessID, f.ProductExternalIDs)))
 	}
@@ -133,10 +133,15 @@ func (db *DB) contentFilter(c *parcelgate.Caller, q *keysetQuery, f parcelgate.B
 	}
 	if !f.ModifiedAfter.IsZero() {
 		q.byModified = true
-		q.where.add("b.modified_at > ?", micros(f.ModifiedAfter))
+		w, err := db.pollWindow(ctx, c.Environment, f.ModifiedAfter)
+		if err != nil {
+			return err
+		}
+		addWindow(&q.where, "b", "modified_at", w)
 	} else {
 		q.where.add("b.removed_at = 0")
 	}
+	return nil
 }
 
 // placeFilter adds the supplier-side retailer and catalog filters.
