@@ -138,12 +138,19 @@ func (tx *Tx) nextOrgStamp(ctx context.Context, env parcelgate.Environment, orgI
 		return time.Time{}, err
 	}
 	// Inside the section: the stamp, and the ticket.
-	var us int64
-	if err := tx.QueryRow(ctx, `SELECT setval('`+seq+`', GREATEST(?, (SELECT last_value FROM `+seq+`) + 1))`, now).Scan(&us); err != nil {
+	var us, top, sub int64
+	err = tx.QueryRow(ctx, `WITH t AS (`+ticketUpdate+`)
+		SELECT setval('`+seq+`', GREATEST(?, (SELECT last_value FROM `+seq+`) + 1)), (SELECT top FROM t), (SELECT sub FROM t)`, string(env), now).Scan(&us, &top, &sub)
+	if err != nil {
 		return time.Time{}, err
 	}
-	return fromMicros(us), tx.takeTicket(ctx, env)
+	return fromMicros(us), tx.endTicket(ctx, top, sub)
 }
+
+// ticketUpdate assigns, inside the savepoint "stamp", a subtransaction's
+// ID, by an update the savepoint's rollback undoes, and returns it with
+// the transaction's own.
+const ticketUpdate = `UPDATE change_clock SET last_us = last_us WHERE environment = ? RETURNING pg_current_xact_id()::text::bigint AS top, xmin::text::bigint AS sub`
 
 // takeTicket takes tx's ticket inside the savepoint "stamp", which the
 // caller has set while it holds a lock that orders the stamps of env, and
@@ -154,9 +161,15 @@ func (tx *Tx) nextOrgStamp(ctx context.Context, env parcelgate.Environment, orgI
 // writes (migration 0015).
 func (tx *Tx) takeTicket(ctx context.Context, env parcelgate.Environment) error {
 	var top, sub int64
-	if err := tx.QueryRow(ctx, `UPDATE change_clock SET last_us = last_us WHERE environment = ? RETURNING pg_current_xact_id()::text::bigint, xmin::text::bigint`, string(env)).Scan(&top, &sub); err != nil {
+	if err := tx.QueryRow(ctx, ticketUpdate, string(env)).Scan(&top, &sub); err != nil {
 		return err
 	}
+	return tx.endTicket(ctx, top, sub)
+}
+
+// endTicket ends the savepoint "stamp" and sets the ticket for the rest of
+// tx: the subtransaction's ID sub, in its 64-bit form.
+func (tx *Tx) endTicket(ctx context.Context, top, sub int64) error {
 	_, err := tx.Exec(ctx, `ROLLBACK TO SAVEPOINT stamp; RELEASE SAVEPOINT stamp; SELECT set_config('parcelgate.ticket', '`+strconv.FormatInt(fullXID(top, sub), 10)+`', true)`)
 	return err
 }

@@ -299,7 +299,13 @@ func oneOrgMode(ctx context.Context, c config, e *env, clients int) error {
 			toks[w] = tok
 		}
 		return postLoad(e, "PUT", "/ecommerce/v3/order", toks, n, c.duration, func(w, i int) []byte {
-			return orderBody(merchantBID, fmt.Sprintf("%d.%d.%d.%d", run, n, w, i), 2*w+1, 2*w+2)
+			// An externalId has at most 20 characters, the business ID's 10
+			// among them.
+			tag := "m"
+			if n == 1 {
+				tag = "o"
+			}
+			return orderBody(merchantBID, fmt.Sprintf("%d%s%d.%d", run, tag, w, i), 2*w+1, 2*w+2)
 		})
 	}
 	for r := range c.repeat {
