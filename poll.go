@@ -36,6 +36,10 @@ type Writers struct {
 	// the environment's change clock (every stamped writer holds it from
 	// before its ticket to its end).
 	Running, Stamping []uint32
+	// ReadAfter: the poll reads its rows with a snapshot taken after the
+	// store looked (a transaction of its own, begun later), not with this
+	// snapshot.
+	ReadAfter bool
 }
 
 // PollWindow decides which changes a poll that asks for those after from
@@ -52,7 +56,10 @@ type Writers struct {
 // ticket is below every stamping writer still running, and below every
 // writer that ended after the snapshot (which the snapshot may not show),
 // has no smaller stamp still to come, and every smaller one is in the
-// snapshot. A writer with no ID yet takes its ticket and stamp after all
+// snapshot. When the rows are read with a snapshot taken after the store
+// looked, every writer that ended before the look is in it, and writers
+// that ended in between need not be counted: they do not hold the poll
+// back, as other applications' transactions do not. A writer with no ID yet takes its ticket and stamp after all
 // of these. Transactions that never stamp do not hold polls back. A
 // standby cannot tell stamping writers from others: there no change
 // written by a transaction still running at the snapshot's oldest is
@@ -71,9 +78,11 @@ func PollWindow(from time.Time, w *Writers) ChangeWindow {
 	for _, x := range w.Stamping {
 		bound = min(bound, nearXID(x, w.Xmax))
 	}
-	for _, x := range w.InProgress {
-		if !slices.Contains(w.Running, uint32(x)) {
-			bound = min(bound, x)
+	if !w.ReadAfter {
+		for _, x := range w.InProgress {
+			if !slices.Contains(w.Running, uint32(x)) {
+				bound = min(bound, x)
+			}
 		}
 	}
 	win.SettledBelow = bound

@@ -137,7 +137,13 @@ func (db *DB) contentFilter(ctx context.Context, c *parcelgate.Caller, q *keyset
 		if err != nil {
 			return err
 		}
-		addWindow(&q.where, "b", "modified_at", w)
+		addWindow(&q.where, "b", "modified_at", w, true)
+		if w.SettledBelow > 0 {
+			// A poll's rows change without the scope's newest stamp
+			// moving (a writer may commit below it), so its count is
+			// never kept (counts.go).
+			q.validity = nil
+		}
 	} else {
 		q.where.add("b.removed_at = 0")
 	}

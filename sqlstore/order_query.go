@@ -23,13 +23,14 @@ func (db *DB) ListOrders(ctx context.Context, c *parcelgate.Caller, q parcelgate
 	ks := keysetQuery{table: "orders o", alias: "o", byModified: true, stampCol: "updated_at"}
 	f := &ks.where
 	f.add("o.org_id = ?", c.OrgID)
-	if !q.UpdatedFrom.IsZero() {
-		w, err := db.pollWindow(ctx, c.Environment, q.UpdatedFrom)
-		if err != nil {
-			return parcelgate.PageOf[*parcelgate.Order]{}, err
-		}
-		addWindow(f, "o", "updated_at", w)
+	// Every list of orders is in stamp order, and a client may take its
+	// first cursor from one without updatedFrom: each is held to the
+	// window (decisions §18).
+	w, err := db.pollWindow(ctx, c.Environment, q.UpdatedFrom)
+	if err != nil {
+		return parcelgate.PageOf[*parcelgate.Order]{}, err
 	}
+	addWindow(f, "o", "updated_at", w, !q.UpdatedFrom.IsZero())
 	if !q.UpdatedTo.IsZero() {
 		f.add("o.updated_at <= ?", micros(q.UpdatedTo))
 	}

@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"strconv"
 	"strings"
 	"time"
@@ -14,21 +15,24 @@ import (
 // that may still commit a change (see stamp.go). On PostgreSQL that is
 // read on the poll's own connection, in its read transaction when there is
 // one, in one statement: the snapshot first (the transaction's, or the
-// statement's, which every later read of the poll sees at least), then the
-// transactions running and those holding or waiting for env's change
-// clock. On a hot standby the primary's locks are not to be seen, and
+// statement's), then the transactions running and those holding or
+// waiting for env's change clock. On a hot standby the primary's locks are not to be seen, and
 // the window is the snapshot's oldest running transaction.
 func (db *DB) pollWindow(ctx context.Context, env parcelgate.Environment, from time.Time) (parcelgate.ChangeWindow, error) {
 	if db.dialect.name != "postgres" {
 		return parcelgate.PollWindow(from, nil), nil
 	}
-	var w parcelgate.Writers
+	// Outside a read transaction (every poll so far), the page is read in
+	// one begun after this statement, so its snapshot is later than the
+	// look.
+	_, inTx := ctx.Value(readTxKey{}).(*sql.Tx)
+	w := parcelgate.Writers{ReadAfter: !inTx}
 	var inProgress, running, stamping string
 	err := db.queryRow(ctx, `SELECT pg_is_in_recovery(), pg_snapshot_xmin(s)::text::bigint, pg_snapshot_xmax(s)::text::bigint,
 		COALESCE((SELECT string_agg(x::text, ',') FROM pg_snapshot_xip(s) x), ''),
 		COALESCE((SELECT string_agg(backend_xid::text, ',') FROM pg_stat_activity WHERE backend_xid IS NOT NULL), ''),
 		COALESCE((SELECT string_agg(a.backend_xid::text, ',') FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-			WHERE l.locktype = 'advisory' AND l.classid = `+clockLockClass+` AND l.objid = hashtext(?)::oid AND l.objsubid = 2 AND a.backend_xid IS NOT NULL), '')
+			WHERE l.locktype = 'advisory' AND l.classid = `+clockLockClass+` AND l.objid = (`+clockLockKey+`)::oid AND l.objsubid = 2 AND a.backend_xid IS NOT NULL), '')
 		FROM pg_current_snapshot() s`, string(env)).Scan(&w.Standby, &w.Xmin, &w.Xmax, &inProgress, &running, &stamping)
 	if err != nil {
 		return parcelgate.ChangeWindow{}, err
@@ -61,9 +65,12 @@ func parseIDs[T int64 | uint32](s string, bits int) ([]T, error) {
 }
 
 // addWindow adds the conditions of w on the rows of alias, whose stamp is
-// column stamp.
-func addWindow(f *filterSQL, alias, stamp string, w parcelgate.ChangeWindow) {
-	f.add(alias+"."+stamp+" > ?", w.After)
+// column stamp; the stamp's bound only when after (a list without a
+// cursor keeps only the bound on tickets).
+func addWindow(f *filterSQL, alias, stamp string, w parcelgate.ChangeWindow, after bool) {
+	if after {
+		f.add(alias+"."+stamp+" > ?", w.After)
+	}
 	if w.SettledBelow > 0 {
 		// Left out of the boundary cache's name: a change it holds back
 		// sorts after every change it lets through (its ticket, and so its

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/parcelgate/parcelgate"
@@ -75,7 +76,7 @@ func (tx *Tx) nextStamp(ctx context.Context, env parcelgate.Environment) (time.T
 		// of its own: its snapshot is taken after every order transaction
 		// that held the row shared has ended, so it sees their stamps.
 		var last int64
-		if err := tx.QueryRow(ctx, `SELECT last_us FROM change_clock WHERE environment = ? AND pg_advisory_xact_lock(`+clockLockClass+`, hashtext(?)) IS NOT NULL FOR UPDATE`, string(env), string(env)).Scan(&last); err != nil {
+		if err := tx.QueryRow(ctx, `SELECT last_us FROM change_clock WHERE environment = ? AND pg_advisory_xact_lock(`+clockLockClass+`, `+clockLockKey+`) IS NOT NULL FOR UPDATE`, string(env), string(env)).Scan(&last); err != nil {
 			return time.Time{}, err
 		}
 		seq, err := stampSequence(env)
@@ -107,9 +108,15 @@ func (tx *Tx) nextStamp(ctx context.Context, env parcelgate.Environment) (time.T
 	return fromMicros(us), nil
 }
 
+// clockLockKey is the second key of env's advisory clock locks (the
+// parameter is env's name): advisory locks are the database's, so the key
+// names the schema too, and deployments in schemas of one database do not
+// wait for each other.
+const clockLockKey = `hashtext(current_schema() || '/' || ?)`
+
 // clockLockClass is the first key of the environments' advisory clock
 // locks (the two-key form, a space apart from single-key advisory locks);
-// the second is the hash of the environment's name.
+// the second is clockLockKey.
 const clockLockClass = "1348693077"
 
 // nextOrgStamp returns the stamp for a change written in tx that reaches
@@ -133,7 +140,7 @@ func (tx *Tx) nextOrgStamp(ctx context.Context, env parcelgate.Environment, orgI
 	// subtransaction, which its rollback ends. Neither assigns a
 	// transaction ID. The statements carry no parameters (env is one of
 	// the environments' names), so they go in one round trip.
-	lockKey := `hashtext('` + string(env) + `')`
+	lockKey := strings.Replace(clockLockKey, "?", "'"+string(env)+"'", 1)
 	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock_shared(`+clockLockClass+`, `+lockKey+`); SAVEPOINT stamp; SELECT pg_advisory_xact_lock(`+ticketLockClass+`, `+lockKey+`)`); err != nil {
 		return time.Time{}, err
 	}
