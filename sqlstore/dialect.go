@@ -126,6 +126,28 @@ func placeholders(n int) string {
 	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
 }
 
+// idIn is the condition "col is one of n IDs" (int64), with idArgs for its
+// arguments. On PostgreSQL it is one array parameter, read through a
+// subquery: the planner then takes the list for a short one (it cannot see
+// its length) and seeks col's index for each, rather than weighing a long
+// list against another index on statistics that may be stale — which,
+// while a catalog was loading, sent the list through a scan of every
+// balance of the supplier (stockWriter.load has the story).
+func (d dialect) idIn(col string, n int) string {
+	if d.name == "postgres" {
+		return col + " = ANY(ARRAY(SELECT unnest(?::bigint[])))"
+	}
+	return col + " IN (" + placeholders(n) + ")"
+}
+
+// idArgs are the arguments of idIn for ids.
+func (d dialect) idArgs(ids []int64) []any {
+	if d.name == "postgres" {
+		return []any{ids}
+	}
+	return anys(ids)
+}
+
 // valueRows returns n rows "(row), (row), ..." for a multi-row VALUES.
 func valueRows(n int, row string) string {
 	return strings.TrimSuffix(strings.Repeat("("+row+"), ", n), ", ")

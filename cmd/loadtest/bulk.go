@@ -14,7 +14,9 @@ import (
 // as a supplier publishing its catalog does: PUT /inventory of 2000
 // entries at a time into a catalog that grows with each request (or, with
 // balancesOnly, PUT /inventory/balances over products already stored). It
-// prints each request's time at every tenth of the load, and the whole.
+// prints each request's time at every tenth of the load, and the whole,
+// then sends the first requests again, replacing what they wrote, into the
+// full catalog.
 func bulkMode(ctx context.Context, c config, e *env, balancesOnly bool) error {
 	if err := e.organization(supplierA); err != nil {
 		return err
@@ -50,7 +52,7 @@ func bulkMode(ctx context.Context, c config, e *env, balancesOnly bool) error {
 	start := time.Now()
 	var slowest time.Duration
 	report := max(1, requests/10)
-	for r := range requests {
+	body := func(r int) []any {
 		var items []any
 		for i := r * batch; i < min((r+1)*batch, c.balances); i++ {
 			bal := map[string]any{"retailerId": retailerR, "catalogExternalId": "BIG", "quantity": i % 100, "wholesalePrice": json.Number("9.90"), "currency": "EUR"}
@@ -61,8 +63,11 @@ func bulkMode(ctx context.Context, c config, e *env, balancesOnly bool) error {
 				items = append(items, map[string]any{"product": bulkProduct(i), "balances": []any{bal}})
 			}
 		}
+		return items
+	}
+	for r := range requests {
 		t := time.Now()
-		if err := e.call("PUT", path, tok, items, http.StatusOK, nil); err != nil {
+		if err := e.call("PUT", path, tok, body(r), http.StatusOK, nil); err != nil {
 			return fmt.Errorf("request %d (%d stored): %w", r, r*batch, err)
 		}
 		d := time.Since(t)
@@ -72,6 +77,15 @@ func bulkMode(ctx context.Context, c config, e *env, balancesOnly bool) error {
 		}
 	}
 	fmt.Printf("  %d products in %s (slowest request %s), %s\n", c.balances, time.Since(start).Round(10*time.Millisecond), ms(slowest), loadAverage())
+	// A supplier publishes its catalog again: the same entries, now
+	// replacing what is stored, into the full catalog.
+	for r := range min(3, requests) {
+		t := time.Now()
+		if err := e.call("PUT", path, tok, body(r), http.StatusOK, nil); err != nil {
+			return fmt.Errorf("again, request %d: %w", r, err)
+		}
+		fmt.Printf("  again, request %d, replacing %d entries: %s\n", r, len(body(r)), ms(time.Since(t)))
+	}
 	return nil
 }
 
