@@ -31,8 +31,9 @@ import (
 //     EXCLUSIVELY (nextStamp): it waits for every order transaction in
 //     flight, holds back new ones, and stamps past every stamp taken
 //     before. It commits in stamp order with respect to every other
-//     stamped writer. Its ticket is its own transaction ID, assigned once
-//     it holds the clock, so larger than every ticket taken before.
+//     stamped writer. Its ticket, like an order's (below), is a
+//     subtransaction's ID assigned while it holds the clock, so larger
+//     than every ticket taken before.
 //   - An order's transaction (create, re-send, change, preferences, the
 //     engine's moves) holds the environment's clock SHARED until it ends,
 //     so orders never wait for each other on it, and takes its stamp with
@@ -47,12 +48,13 @@ import (
 //     Orders of one organization commit in parallel, in any order.
 //
 // A change poll on PostgreSQL returns only rows whose ticket is below the
-// oldest transaction still running when it reads
-// (pg_snapshot_xmin(pg_current_snapshot()); parcelgate.PollWindow): a
-// transaction with a smaller stamp than such a row has a smaller ticket,
-// hence an ID below that bound, hence has ended, and a transaction that
-// has not taken its stamp yet will take a larger one. So the newest stamp
-// a poll shows is never followed by the commit of a smaller one.
+// ID of every stamping writer still running (every one holds or waits for
+// the environment's clock; poll.go, parcelgate.PollWindow): a transaction
+// with a smaller stamp than such a row has a smaller ticket, hence an ID
+// below that bound, hence has ended, before the poll's read began; and a
+// transaction that has not taken its ticket yet will take a larger one,
+// with a larger stamp. So the newest stamp a poll shows is never followed
+// by the commit of a smaller one.
 //
 // Writes that must read before they write are safe as before: supplier
 // writers exclude every other stamped writer; order writers lock the
