@@ -62,6 +62,20 @@ var pgStampTickets = func() string {
 		fmt.Fprintf(&b, "SELECT setval('change_stamp_%s', GREATEST(1, (SELECT COALESCE(MAX(last_us), 0) FROM change_clock WHERE environment = '%s'), (SELECT COALESCE(MAX(last_us), 0) FROM org_clock WHERE environment = '%s')));\n", env, env, env)
 	}
 	b.WriteString("CREATE FUNCTION changed_xid_ticket() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.changed_xid := COALESCE(NULLIF(current_setting('parcelgate.ticket', true), '')::bigint, CASE WHEN TG_OP = 'UPDATE' THEN OLD.changed_xid ELSE 0 END); RETURN NEW; END $$;\n")
+	// nextOrgStamp's critical section in one round trip: the clock shared
+	// (held to the end), then inside a subtransaction (the EXCEPTION
+	// block) the section's lock, the stamp and the ticket; raising ends
+	// the subtransaction and its lock, and the values stay.
+	b.WriteString("CREATE FUNCTION parcelgate_org_stamp(env text, now_us bigint, OUT us bigint, OUT ticket bigint) LANGUAGE plpgsql AS $$ " +
+		"DECLARE k int := hashtext(current_schema() || '/' || env); top bigint; sub bigint; " +
+		"BEGIN PERFORM pg_advisory_xact_lock_shared(" + clockLockClass + ", k); " +
+		"BEGIN PERFORM pg_advisory_xact_lock(" + ticketLockClass + ", k); " +
+		"EXECUTE format('SELECT setval(%L, GREATEST($1, (SELECT last_value FROM %I) + 1))', 'change_stamp_' || env, 'change_stamp_' || env) INTO us USING now_us; " +
+		"UPDATE change_clock SET last_us = last_us WHERE environment = env RETURNING pg_current_xact_id()::text::bigint, xmin::text::bigint INTO top, sub; " +
+		"RAISE EXCEPTION USING ERRCODE = 'P0001', MESSAGE = 'end of the stamp section'; " +
+		"EXCEPTION WHEN raise_exception THEN NULL; END; " +
+		"ticket := (((top >> 32) + CASE WHEN sub < (top & 4294967295) THEN 1 ELSE 0 END) << 32) | sub; " +
+		"PERFORM set_config('parcelgate.ticket', ticket::text, true); END $$;\n")
 	for _, t := range []string{"balances", "orders"} {
 		fmt.Fprintf(&b, "CREATE TRIGGER %s_changed_xid BEFORE INSERT OR UPDATE ON %s FOR EACH ROW EXECUTE FUNCTION changed_xid_ticket();\n", t, t)
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/parcelgate/parcelgate"
@@ -132,28 +131,20 @@ func (tx *Tx) nextOrgStamp(ctx context.Context, env parcelgate.Environment, orgI
 	if tx.d.name != "postgres" {
 		return tx.nextStamp(ctx, env)
 	}
-	seq, err := stampSequence(env)
-	if err != nil {
+	if _, err := stampSequence(env); err != nil {
 		return time.Time{}, err
 	}
-	now := micros(tx.db.clock.Now(env))
 	// The environment's clock shared (a fair lock: a waiting exclusive
-	// writer holds back new shared ones), then the section's lock inside a
-	// subtransaction, which its rollback ends. Neither assigns a
-	// transaction ID. The statements carry no parameters (env is one of
-	// the environments' names), so they go in one round trip.
-	lockKey := strings.Replace(clockLockKey, "?", "'"+string(env)+"'", 1)
-	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock_shared(`+clockLockClass+`, `+lockKey+`); SAVEPOINT stamp; SELECT pg_advisory_xact_lock(`+ticketLockClass+`, `+lockKey+`)`); err != nil {
+	// writer holds back new shared ones), then inside a subtransaction the
+	// section's lock, the stamp from env's sequence and the ticket; the
+	// subtransaction's end ends the lock. Neither lock assigns a
+	// transaction ID. One round trip: parcelgate_org_stamp, migration 0015
+	// (dialect.go).
+	var us, ticket int64
+	if err := tx.QueryRow(ctx, `SELECT us, ticket FROM parcelgate_org_stamp(?, ?)`, string(env), micros(tx.db.clock.Now(env))).Scan(&us, &ticket); err != nil {
 		return time.Time{}, err
 	}
-	// Inside the section: the stamp, and the ticket.
-	var us, top, sub int64
-	err = tx.QueryRow(ctx, `WITH t AS (`+ticketUpdate+`)
-		SELECT setval('`+seq+`', GREATEST(?, (SELECT last_value FROM `+seq+`) + 1)), (SELECT top FROM t), (SELECT sub FROM t)`, string(env), now).Scan(&us, &top, &sub)
-	if err != nil {
-		return time.Time{}, err
-	}
-	return fromMicros(us), tx.endTicket(ctx, top, sub)
+	return fromMicros(us), nil
 }
 
 // ticketUpdate assigns, inside the savepoint "stamp", a subtransaction's
