@@ -8,8 +8,10 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/httpapi"
 	"github.com/parcelgate/parcelgate/internal/apitest"
 )
 
@@ -144,4 +146,145 @@ func stampMerchant(t *testing.T, e *apitest.Env, bid string) string {
 	}
 	e.Do(apitest.Request{Method: "PUT", Path: "/ecommerce/v3/inventory", Bearer: tok, Body: items}).Expect(http.StatusOK)
 	return tok
+}
+
+// issue 23, decisions §6: one merchant's orders commit in parallel, out of
+// stamp order, on PostgreSQL. Pollers of its orders (updatedFrom) and of
+// its warehouse's balances (modifiedFromDate) that always pass the newest
+// stamp they have seen never miss a change while many of its clients
+// create, replace and cancel orders at once: at the end what each saw
+// equals the final state.
+func TestPollingNeverMissesWithOneOrganizationsConcurrentCreates(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		const shop = "1234567-1"
+		tok := stampMerchant(t, e, shop)
+		order := func(own, product string, qty int) *apitest.Response {
+			return e.Do(apitest.Request{Method: "PUT", Path: "/ecommerce/v3/order", Bearer: tok, Body: map[string]any{
+				"externalId": shop + "-" + own,
+				"deliveryAddress": map[string]any{"name": "Maija Meikäläinen", "streetAddress": "Kotikatu 2", "postalCode": "00200",
+					"postOffice": "Helsinki", "country": "FI", "email": "maija@example.com"},
+				"serviceCode": "2103",
+				"rows":        []any{map[string]any{"externalProductId": shop + "-" + product, "externalWarehouseId": "WH1", "quantity": qty}},
+			}})
+		}
+
+		type balance struct{ quantity, allocated int64 }
+		type orderState struct {
+			status string
+			update string
+		}
+		balances := map[string]balance{}
+		orders := map[string]orderState{}
+		balanceCursor, orderCursor := "", ""
+		poll := func() {
+			q := ""
+			if balanceCursor != "" {
+				q = "&modifiedFromDate=" + url.QueryEscape(balanceCursor)
+			}
+			for page := 0; ; page++ {
+				var p struct {
+					Content []struct {
+						ProductExternalID   string `json:"productExternalId"`
+						Quantity, Allocated int64
+						ModifiedDate        string `json:"modifiedDate"`
+					} `json:"content"`
+					Page struct{ TotalPages int64 } `json:"page"`
+				}
+				e.Do(apitest.Request{Method: "GET", Path: fmt.Sprintf("/ecommerce/v3/catalogs/WH1/balances?size=1&page=%d%s", page, q), Bearer: tok}).Expect(http.StatusOK).JSON(&p)
+				for _, b := range p.Content {
+					balances[b.ProductExternalID] = balance{b.Quantity, b.Allocated}
+					balanceCursor = max(balanceCursor, b.ModifiedDate)
+				}
+				if int64(page+1) >= p.Page.TotalPages {
+					break
+				}
+			}
+			q = "size=7"
+			if orderCursor != "" {
+				q += "&updatedFrom=" + url.QueryEscape(orderCursor)
+			}
+			newest := orderCursor
+			for q != "" {
+				var p httpapi.Page[parcelgate.Order]
+				e.Do(apitest.Request{Method: "GET", Path: "/ecommerce/v3/orders?" + q, Bearer: tok}).Expect(http.StatusOK).JSON(&p)
+				for _, o := range p.Content {
+					u := o.Metadata.UpdateDate.UTC().Format(time.RFC3339Nano)
+					orders[o.ExternalID] = orderState{string(o.Status.Value), u}
+					if o.Metadata.UpdateDate.After(parseTime(newest)) {
+						newest = u
+					}
+				}
+				q = ""
+				for _, l := range p.Links {
+					if l.Rel == "next" {
+						u, _ := url.Parse(l.Href)
+						q = u.RawQuery
+					}
+				}
+			}
+			orderCursor = newest
+		}
+		poll()
+
+		var done atomic.Bool
+		var wg sync.WaitGroup
+		var created atomic.Int64
+		for w := range 8 {
+			wg.Go(func() {
+				for n := range 10 {
+					own := fmt.Sprintf("W%dN%d", w, n)
+					product := []string{"P1", "P2"}[(w+n)%2]
+					if r := order(own, product, 1); r.Status != http.StatusOK {
+						t.Errorf("order %s: %d %s", own, r.Status, r.Body)
+						return
+					}
+					created.Add(1)
+					switch n % 3 {
+					case 1:
+						order(own, product, 2).Expect(http.StatusOK) // a change of the same order
+					case 2:
+						e.Do(apitest.Request{Method: "DELETE", Path: "/ecommerce/v3/orders/" + shop + "-" + own, Bearer: tok}).Expect(http.StatusOK)
+					}
+				}
+			})
+		}
+		go func() { wg.Wait(); done.Store(true) }()
+		for !done.Load() {
+			poll()
+		}
+		poll()
+		if created.Load() != 80 {
+			t.Fatalf("%d orders created of 80", created.Load())
+		}
+
+		var final struct {
+			Content []struct {
+				ProductExternalID   string `json:"productExternalId"`
+				Quantity, Allocated int64
+			} `json:"content"`
+		}
+		e.Do(apitest.Request{Method: "GET", Path: "/ecommerce/v3/catalogs/WH1/balances", Bearer: tok}).Expect(http.StatusOK).JSON(&final)
+		for _, b := range final.Content {
+			if got, want := balances[b.ProductExternalID], (balance{b.Quantity, b.Allocated}); got != want {
+				t.Errorf("%s: the balance poller saw %+v, the final state is %+v: a change was missed", b.ProductExternalID, got, want)
+			}
+		}
+		var all httpapi.Page[parcelgate.Order]
+		e.Do(apitest.Request{Method: "GET", Path: "/ecommerce/v3/orders?size=2000", Bearer: tok}).Expect(http.StatusOK).JSON(&all)
+		if len(all.Content) != 80 {
+			t.Fatalf("%d orders", len(all.Content))
+		}
+		for _, o := range all.Content {
+			want := orderState{string(o.Status.Value), o.Metadata.UpdateDate.UTC().Format(time.RFC3339Nano)}
+			if got := orders[o.ExternalID]; got != want {
+				t.Errorf("order %s: the order poller saw %+v, the final state is %+v: a change was missed", o.ExternalID, got, want)
+			}
+		}
+	})
+}
+
+// parseTime reads a time the poller kept, the zero time for none.
+func parseTime(s string) time.Time {
+	t, _ := time.Parse(time.RFC3339Nano, s)
+	return t
 }

@@ -10,6 +10,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"strings"
 
 	"github.com/parcelgate/parcelgate"
 )
@@ -60,6 +61,29 @@ func (db *DB) balances(ctx context.Context, where string, args []any) ([]*balanc
 	})
 }
 
+// balancesByID reads the balances ids of the supplier orgID, in no
+// particular order. On PostgreSQL each is one seek of its key and of its
+// product's, whatever the statistics say (see stockWriter.load): the
+// subquery names no column but the key, so no other index can serve it,
+// and the supplier is checked on the row it returns.
+func (db *DB) balancesByID(ctx context.Context, orgID int64, ids []int64) ([]*balanceRow, error) {
+	if db.dialect.name != "postgres" {
+		return db.balances(ctx, `b.supplier_org_id = ? AND b.id IN (`+placeholders(len(ids))+`)`, append([]any{orgID}, anys(ids)...))
+	}
+	rows, err := db.query(ctx, `SELECT `+strings.Replace(balanceCols, "p.ean_code", "b.ean_code", 1)+` FROM unnest(?::bigint[]) AS k(id)
+		CROSS JOIN LATERAL (SELECT b.*, p.ean_code FROM balances b JOIN products p ON p.id = b.product_id WHERE b.id = k.id OFFSET 0) b
+		JOIN catalogs c ON c.id = b.catalog_id
+		JOIN organizations so ON so.id = b.supplier_org_id
+		JOIN organizations ro ON ro.id = b.retailer_org_id
+		WHERE b.supplier_org_id = ?`, ids, orgID)
+	return collectRows(rows, err, func(rows *sql.Rows) (*balanceRow, error) {
+		r := newBalanceRow()
+		err := rows.Scan(r.dest()...)
+		r.finish()
+		return r, err
+	})
+}
+
 // collect reads every row of a query into a T whose fields dest lists, and
 // closes the rows.
 func collect[T any](rows *sql.Rows, err error, dest func(*T) []any) ([]T, error) {
@@ -99,7 +123,7 @@ func scanBalance(rows *sql.Rows) (*parcelgate.Balance, pageKey, error) {
 // prefix: parcelgate.ProductIDForms), EAN codes and modifiedFromDate. Removed balances
 // (tombstones) are changes a poller must see, so a change poll keeps them;
 // every other list leaves them out (decisions §6).
-func (db *DB) contentFilter(c *parcelgate.Caller, q *keysetQuery, f parcelgate.BalanceFilter) {
+func (db *DB) contentFilter(ctx context.Context, c *parcelgate.Caller, q *keysetQuery, f parcelgate.BalanceFilter) error {
 	if len(f.ProductExternalIDs) > 0 {
 		q.where.in("b.product_external_id", anys(parcelgate.ProductIDFormsOf(c.BusinessID, f.ProductExternalIDs)))
 	}
@@ -109,10 +133,21 @@ func (db *DB) contentFilter(c *parcelgate.Caller, q *keysetQuery, f parcelgate.B
 	}
 	if !f.ModifiedAfter.IsZero() {
 		q.byModified = true
-		q.where.add("b.modified_at > ?", micros(f.ModifiedAfter))
+		w, err := db.pollWindow(ctx, c.Environment, f.ModifiedAfter)
+		if err != nil {
+			return err
+		}
+		addWindow(&q.where, "b", "modified_at", w, true)
+		if w.SettledBelow > 0 {
+			// A poll's rows change without the scope's newest stamp
+			// moving (a writer may commit below it), so its count is
+			// never kept (counts.go).
+			q.validity = nil
+		}
 	} else {
 		q.where.add("b.removed_at = 0")
 	}
+	return nil
 }
 
 // placeFilter adds the supplier-side retailer and catalog filters.

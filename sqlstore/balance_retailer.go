@@ -53,7 +53,9 @@ func (db *DB) retailerQuery(ctx context.Context, c *parcelgate.Caller, catalogEx
 		}
 	}
 	q.where.addVolatile("(b.eos_at = 0 OR b.eos_at > ?)", cutoff)
-	db.contentFilter(c, q, f)
+	if err := db.contentFilter(ctx, c, q, f); err != nil {
+		return nil, err
+	}
 	return q, nil
 }
 

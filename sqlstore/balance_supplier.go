@@ -15,7 +15,9 @@ func (db *DB) listSupplierBalances(ctx context.Context, c *parcelgate.Caller, f 
 	q := &keysetQuery{table: "balances b", alias: "b"}
 	q.where.add("b.supplier_org_id = ?", c.OrgID)
 	q.where.add("b.eos_at = 0")
-	db.contentFilter(c, q, f)
+	if err := db.contentFilter(ctx, c, q, f); err != nil {
+		return parcelgate.PageOf[*parcelgate.Balance]{}, err
+	}
 	if err := db.placeFilter(ctx, c, &q.where, f); err != nil {
 		return parcelgate.PageOf[*parcelgate.Balance]{}, err
 	}

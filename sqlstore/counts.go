@@ -13,13 +13,17 @@ import (
 // changes, so a count is kept between pages and reused while it is still
 // exact, which the store can prove cheaply:
 //
-//   - Nothing in the list's scope changed: every write of a listed row
-//     moves its stamp past every stamp before it in that scope's feed
-//     (stamp.go), and rows are never deleted (removals are stamped
+//   - Nothing in the list's scope changed: every write that can add a
+//     row to a list or take one out of it (a supplier's, an operator's)
+//     moves the row's stamp past every stamp before it in that scope's
+//     feed (stamp.go), and rows are never deleted (removals are stamped
 //     tombstones), so the newest stamp of the scope — one index seek —
-//     is unchanged exactly when no row was written. It is read before
-//     counting, so a write that lands in between makes the count look
-//     stale, never the other way round.
+//     is unchanged exactly when no such row was written. It is read
+//     before counting, so a write that lands in between makes the count
+//     look stale, never the other way round. Orders' writes, which on
+//     PostgreSQL may commit below the newest stamp, change only quantities
+//     and allocations, which no kept count filters on; change polls,
+//     whose rows they do change, keep no count (balance.go).
 //   - The clock has not moved a row out of the list: lists that hide end-of-
 //     sale rows older than a cut-off lose rows as the cut-off moves. The
 //     count records the earliest end-of-sale stamp still ahead of its

@@ -59,6 +59,9 @@ type DB struct {
 	// replicas serve a caller's reads when they have replayed far enough
 	// (replica.go); nil without any.
 	replicas *replicaSet
+
+	// turns orders the write transactions waiting for a connection.
+	turns turns
 }
 
 // Open connects to the database named by dsn: "sqlite:PATH" (or a path
@@ -372,6 +375,11 @@ func (db *DB) inTx(ctx context.Context, fn func(tx *Tx) error) error {
 }
 
 func (db *DB) tryTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
+	release, err := db.writeTurn(ctx)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	defer release()
 	db.writeStmts.prepareQueued(ctx)
 	stx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {

@@ -12,8 +12,9 @@ import (
 //
 // Orders are ordered by modification stamp, then by their internal key,
 // which never changes. A client that passes the newest updateDate it has
-// seen as updatedFrom sees every later change: stamps grow in commit order
-// (see nextStamp), and updatedFrom is strictly after. A client that follows
+// seen as updatedFrom sees every later change: the window of the poll
+// (parcelgate.PollWindow, see stamp.go) holds back what may still be
+// followed by the commit of a smaller stamp. A client that follows
 // the next links, or loops page=0,1,2..., is paged by key (see keysetQuery),
 // so a late page costs what the first does and rows updated meanwhile are
 // neither skipped nor repeated: an order updated while the client pages
@@ -22,9 +23,14 @@ func (db *DB) listOrders(ctx context.Context, c *parcelgate.Caller, q parcelgate
 	ks := keysetQuery{table: "orders o", alias: "o", byModified: true, stampCol: "updated_at"}
 	f := &ks.where
 	f.add("o.org_id = ?", c.OrgID)
-	if !q.UpdatedFrom.IsZero() {
-		f.add("o.updated_at > ?", micros(q.UpdatedFrom))
+	// Every list of orders is in stamp order, and a client may take its
+	// first cursor from one without updatedFrom: each is held to the
+	// window (decisions §22).
+	w, err := db.pollWindow(ctx, c.Environment, q.UpdatedFrom)
+	if err != nil {
+		return parcelgate.PageOf[*parcelgate.Order]{}, err
 	}
+	addWindow(f, "o", "updated_at", w, !q.UpdatedFrom.IsZero())
 	if !q.UpdatedTo.IsZero() {
 		f.add("o.updated_at <= ?", micros(q.UpdatedTo))
 	}

@@ -82,7 +82,7 @@ func (w *stockWriter) upsertProducts(ctx context.Context, products []*parcelgate
 		if err != nil {
 			return err
 		}
-		var ids []any
+		var ids []int64
 		for _, ref := range refs {
 			w.refs[byStored[ref.stored]] = ref
 			ids = append(ids, ref.id)
@@ -91,8 +91,8 @@ func (w *stockWriter) upsertProducts(ctx context.Context, products []*parcelgate
 		// revived EOS), so a retailer polling them must see it change.
 		// Tombstones stay as they are: the product is not in those
 		// catalogs, and they never carry eos_at (endSale skips them).
-		if _, err := w.tx.Exec(ctx, `UPDATE balances SET eos_at = 0, modified_at = ? WHERE product_id IN (`+placeholders(len(ids))+`) AND removed_at = 0`,
-			append([]any{w.us}, ids...)...); err != nil {
+		if _, err := w.tx.Exec(ctx, `UPDATE balances SET eos_at = 0, modified_at = ? WHERE `+w.tx.d.idIn("product_id", len(ids))+` AND removed_at = 0`,
+			append([]any{w.us}, w.tx.d.idArgs(ids)...)...); err != nil {
 			return err
 		}
 	}
@@ -103,8 +103,8 @@ func (w *stockWriter) upsertProducts(ctx context.Context, products []*parcelgate
 // quantity 0 in every catalog where they are published, allocations kept.
 func endSale(ctx context.Context, tx *Tx, ids []int64, us int64) error {
 	for chunk := range slices.Chunk(ids, 500) {
-		args := append([]any{us, us}, anys(chunk)...)
-		res, err := tx.Query(ctx, `UPDATE products SET status = 'EOS', deleted_at = ?, modified_at = ? WHERE status = 'ACTIVE' AND id IN (`+placeholders(len(chunk))+`) RETURNING id`, args...)
+		args := append([]any{us, us}, tx.d.idArgs(chunk)...)
+		res, err := tx.Query(ctx, `UPDATE products SET status = 'EOS', deleted_at = ?, modified_at = ? WHERE status = 'ACTIVE' AND `+tx.d.idIn("id", len(chunk))+` RETURNING id`, args...)
 		if err != nil {
 			return err
 		}
@@ -115,8 +115,8 @@ func endSale(ctx context.Context, tx *Tx, ids []int64, us int64) error {
 		if len(ended) == 0 {
 			continue
 		}
-		if _, err := tx.Exec(ctx, `UPDATE balances SET quantity = 0, eos_at = ?, modified_at = ? WHERE removed_at = 0 AND product_id IN (`+placeholders(len(ended))+`)`,
-			append([]any{us, us}, anys(ended)...)...); err != nil {
+		if _, err := tx.Exec(ctx, `UPDATE balances SET quantity = 0, eos_at = ?, modified_at = ? WHERE removed_at = 0 AND `+tx.d.idIn("product_id", len(ended)),
+			append([]any{us, us}, tx.d.idArgs(ended)...)...); err != nil {
 			return err
 		}
 	}

@@ -205,3 +205,27 @@ func TestStampsAcrossInstancesWithAMovedClock(t *testing.T) {
 		}
 	})
 }
+
+// issue 23, decisions §6: one organization's order transactions no longer
+// wait for each other: a second one takes its stamp while the first is
+// still open, and its stamp is the later. PostgreSQL only, as above.
+func TestOneOrganizationsStampsDoNotWaitForEachOther(t *testing.T) {
+	db := testdb.Open(t, "postgres", frozenClock{time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
+	// A hang guard only: under the old design the second stamp waited for
+	// the first transaction's commit, forever here.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	a := stampOrg(t, db, "1234567-1")
+	held, release, err := db.HoldOrgStampForTest(ctx, parcelgate.Production, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	next, err := db.NextOrgStampForTest(ctx, parcelgate.Production, a)
+	if err != nil {
+		t.Fatalf("a second stamp of the organization while its first transaction is open: %v (it waited)", err)
+	}
+	if !next.After(held) {
+		t.Fatalf("second stamp %v is not after the first %v", next, held)
+	}
+}

@@ -18,8 +18,16 @@
 //	        products (2-row orders): orders/s, p50, p99.
 //	create-orgs
 //	        -clients clients, each a merchant of its own: orders/s, p50, p99.
+//	create-one-org
+//	        one merchant's creates from 1 client, then from -clients clients
+//	        (each its own two products): orders/s of each, the ratio, p99.
 //	hot     -hot-clients clients ordering the same product: orders/s, p50,
 //	        p99.
+//	bulk    a supplier loads -balances products, each with a balance in one
+//	        catalog, by PUT /inventory of 2000 entries at a time into a
+//	        growing catalog: each request's time along the way, the whole.
+//	bulk-balances
+//	        the same over PUT /inventory/balances, the products stored first.
 //
 // With -replica (PostgreSQL) the store reads on a streaming replica of the
 // database that the run starts (internal/pgcluster), as serve
@@ -64,7 +72,7 @@ func main() {
 	var c config
 	var engines, modes string
 	flag.StringVar(&engines, "engine", "sqlite,postgres", "engines to measure: sqlite, postgres")
-	flag.StringVar(&modes, "mode", "read", "what to measure: read, walk, create, create-orgs, hot (comma-separated)")
+	flag.StringVar(&modes, "mode", "read", "what to measure: read, walk, create, create-orgs, create-one-org, hot, bulk, bulk-balances (comma-separated)")
 	flag.DurationVar(&c.duration, "d", 10*time.Second, "length of each timed load run")
 	flag.IntVar(&c.conns, "c", 32, "connections of the read load")
 	flag.BoolVar(&c.useWrk, "wrk", true, "drive the read load with wrk when it is installed")
@@ -101,7 +109,7 @@ func run(ctx context.Context, c config) error {
 
 func runMode(ctx context.Context, c config, engine, mode string) error {
 	switch mode {
-	case "read", "walk", "create", "create-orgs", "hot":
+	case "read", "walk", "create", "create-orgs", "create-one-org", "hot", "bulk", "bulk-balances":
 	default:
 		return fmt.Errorf("unknown mode %q", mode)
 	}
@@ -119,6 +127,12 @@ func runMode(ctx context.Context, c config, engine, mode string) error {
 		return orderMode(ctx, c, env, c.clients, spread)
 	case "create-orgs":
 		return orderMode(ctx, c, env, c.clients, perOrg)
+	case "create-one-org":
+		return oneOrgMode(ctx, c, env, c.clients)
+	case "bulk":
+		return bulkMode(ctx, c, env, false)
+	case "bulk-balances":
+		return bulkMode(ctx, c, env, true)
 	default:
 		return orderMode(ctx, c, env, c.hotClients, hotSpot)
 	}

@@ -329,3 +329,44 @@ func orderMode(ctx context.Context, c config, e *env, clients int, kind orderKin
 	}
 	return nil
 }
+
+// oneOrgMode compares one merchant's order creates from one client with
+// those from clients clients at once (each client its own two products),
+// in the same database: orders/s of each, the ratio, and the p99 of the
+// many.
+func oneOrgMode(ctx context.Context, c config, e *env, clients int) error {
+	tok, err := e.merchant(merchantBID, 2*clients)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("%s create-one-org: one merchant, 1 client vs %d, each client its own two products, 2-row orders, %s per run\n", e.engine, clients, c.duration)
+	run := func(run, n int) (latencies, error) {
+		toks := make([]string, n)
+		for w := range toks {
+			toks[w] = tok
+		}
+		return postLoad(e, "PUT", "/ecommerce/v3/order", toks, n, c.duration, func(w, i int) []byte {
+			// An externalId has at most 20 characters, the business ID's 10
+			// among them.
+			tag := "m"
+			if n == 1 {
+				tag = "o"
+			}
+			return orderBody(merchantBID, fmt.Sprintf("%d%s%d.%d", run, tag, w, i), 2*w+1, 2*w+2)
+		})
+	}
+	for r := range c.repeat {
+		one, err := run(r, 1)
+		if err != nil {
+			return err
+		}
+		many, err := run(r, clients)
+		if err != nil {
+			return err
+		}
+		oneRate, manyRate := float64(len(one))/c.duration.Seconds(), float64(len(many))/c.duration.Seconds()
+		fmt.Printf("  run %d: 1 client %.0f orders/s (p99 %s); %d clients %.0f orders/s, p50 %s, p99 %s; ratio %.2f×, %s\n",
+			r+1, oneRate, ms(one.quantile(0.99)), clients, manyRate, ms(many.quantile(0.5)), ms(many.quantile(0.99)), manyRate/oneRate, loadAverage())
+	}
+	return nil
+}
