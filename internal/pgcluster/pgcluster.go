@@ -231,14 +231,28 @@ func StartReplica(primaryDSN string) (*Server, error) {
 	if userName == "" {
 		userName = "postgres"
 	}
-	bb := command(cred, dir, filepath.Join(bin, "pg_basebackup"), "-h", host, "-p", port, "-U", userName,
-		"-D", data, "-R", "-X", "stream", "-c", "fast", "--no-sync")
-	if pw, ok := u.User.Password(); ok {
-		bb.Env = append(bb.Env, "PGPASSWORD="+pw)
-	}
-	if out, err := bb.CombinedOutput(); err != nil {
-		os.RemoveAll(dir)
-		return nil, fmt.Errorf("pg_basebackup (the server needs a replication line in pg_hba.conf, e.g. \"host replication all 127.0.0.1/32 trust\"): %v: %s", err, strings.TrimSpace(string(out)))
+	// A copy can fail for a reason of the moment: under load PostgreSQL 15
+	// may end the WAL stream of a copy whose temporary slot a concurrent
+	// checkpoint did not yet count ("terminating process ... to release
+	// replication slot"), and pg_basebackup then removes what it copied.
+	// Such a failure is tried again; a refused connection fails the same
+	// way every time, so three tries cost little.
+	var out []byte
+	for try := 1; ; try++ {
+		bb := command(cred, dir, filepath.Join(bin, "pg_basebackup"), "-h", host, "-p", port, "-U", userName,
+			"-D", data, "-R", "-X", "stream", "-c", "fast", "--no-sync")
+		if pw, ok := u.User.Password(); ok {
+			bb.Env = append(bb.Env, "PGPASSWORD="+pw)
+		}
+		if out, err = bb.CombinedOutput(); err == nil {
+			break
+		}
+		if try == 3 {
+			os.RemoveAll(dir)
+			return nil, fmt.Errorf("pg_basebackup, %d tries (the server needs a replication line in pg_hba.conf, e.g. \"host replication all 127.0.0.1/32 trust\"): %v: %s", try, err, strings.TrimSpace(string(out)))
+		}
+		os.RemoveAll(data)
+		time.Sleep(time.Duration(try) * time.Second)
 	}
 	if s.Port, err = FreePort(); err != nil {
 		os.RemoveAll(dir)
