@@ -12,12 +12,8 @@ import (
 	"github.com/parcelgate/parcelgate/internal/apitest"
 )
 
-// polled is a balance as a poller reads it: parcelgate.Balance writes its
-// stamp as modifiedDate but does not read it back.
-type polled struct {
-	parcelgate.Balance
-	ModifiedDate string `json:"modifiedDate"`
-}
+// polled is a balance as a poller reads it.
+type polled = apitest.PolledBalance
 
 type polledPage = httpapi.Page[polled]
 

@@ -39,23 +39,11 @@ func TestInventoryChangePollingNeverMisses(t *testing.T) {
 		// newest modifiedDate it saw: moving it between pages of one loop
 		// would shift the pages under the loop.
 		poll := func() {
-			query := ""
-			if cursor != "" {
-				query = "&" + since(cursor)
+			var read []apitest.PolledBalance
+			read, cursor = e.PollBalances("/ecommerce/v3/catalogs/SHOP/balances", e.retailer, 3, cursor)
+			for _, b := range read {
+				seen[b.ProductExternalID] = state{b.Quantity, b.Allocated, b.Removed}
 			}
-			newestSeen := cursor
-			for page := 0; ; page++ {
-				var bp polledPage
-				e.get(e.retailer, fmt.Sprintf("/ecommerce/v3/catalogs/SHOP/balances?size=3&page=%d%s", page, query)).Expect(200).JSON(&bp)
-				for _, b := range bp.Content {
-					seen[b.ProductExternalID] = state{b.Quantity, b.Allocated, b.Removed}
-				}
-				newestSeen = newest(newestSeen, bp.Content)
-				if int64(page+1) >= bp.Page.TotalPages {
-					break
-				}
-			}
-			cursor = newestSeen
 		}
 		poll()
 
