@@ -286,11 +286,9 @@ func TestPollingNeverMissesOnALaggingReplica(t *testing.T) {
 	seen := map[string]int64{}
 	cursor := ""
 	poll := func() {
-		var read []apitest.PolledBalance
-		read, cursor = b.PollBalances("/ecommerce/v3/catalogs/SHOP/balances", ret, 3, cursor)
-		for _, x := range read {
+		cursor = b.PollBalances("/ecommerce/v3/catalogs/SHOP/balances", ret, 3, cursor, func(x apitest.PolledBalance) {
 			seen[x.ProductExternalID] = x.Quantity
-		}
+		})
 	}
 	poll()
 
