@@ -183,6 +183,17 @@ func product(id string) map[string]any {
 	return map[string]any{"externalId": id, "eanCode": "640" + id, "descriptions": map[string]any{"en": map[string]any{"name": "Product " + id}}}
 }
 
+// shop opens the retailer's catalog SHOP to the supplier through a, and
+// returns the supplier's token, taken through a, and the retailer's, taken
+// through reader.
+func shop(a, reader *apitest.Env) (sup, ret string) {
+	a.T.Helper()
+	a.Catalog(parcelgate.Production, retailer, "SHOP", parcelgate.CatalogDropship, supplier)
+	sup = a.EcomToken(parcelgate.Production, supplier, parcelgate.RoleSupplier)
+	ret = reader.EcomToken(parcelgate.Production, retailer, parcelgate.RoleRetailer)
+	return sup, ret
+}
+
 type catalogEntries struct {
 	Content []struct {
 		ExternalID string `json:"externalId"`
@@ -211,9 +222,7 @@ func catalogIDs(e *apitest.Env, token string) []string {
 func TestReadYourWritesAcrossInstancesOnAPausedReplica(t *testing.T) {
 	c := newCluster(t, nil, time.Minute)
 	a, b := c.instance(), c.instance()
-	a.Catalog(parcelgate.Production, retailer, "SHOP", parcelgate.CatalogDropship, supplier)
-	sup := a.EcomToken(parcelgate.Production, supplier, parcelgate.RoleSupplier)
-	ret := a.EcomToken(parcelgate.Production, retailer, parcelgate.RoleRetailer)
+	sup, ret := shop(a, a)
 	c.caughtUp()
 	if got := catalogIDs(b, ret); strings.Join(got, ",") != "SHOP" {
 		t.Fatalf("catalogs before: %v", got)
@@ -272,9 +281,7 @@ func TestReadYourWritesAcrossInstancesOnAPausedReplica(t *testing.T) {
 func TestPollingNeverMissesOnALaggingReplica(t *testing.T) {
 	c := newCluster(t, nil, time.Minute)
 	a, b := c.instance(), c.instance()
-	a.Catalog(parcelgate.Production, retailer, "SHOP", parcelgate.CatalogDropship, supplier)
-	sup := a.EcomToken(parcelgate.Production, supplier, parcelgate.RoleSupplier)
-	ret := b.EcomToken(parcelgate.Production, retailer, parcelgate.RoleRetailer)
+	sup, ret := shop(a, b)
 	const products = 10
 	var body []any
 	for i := range products {
@@ -405,9 +412,7 @@ func TestReplicaDownMidLoad(t *testing.T) {
 	})
 	c := newCluster(t, srv, time.Minute)
 	a := c.instance()
-	a.Catalog(parcelgate.Production, retailer, "SHOP", parcelgate.CatalogDropship, supplier)
-	sup := a.EcomToken(parcelgate.Production, supplier, parcelgate.RoleSupplier)
-	ret := a.EcomToken(parcelgate.Production, retailer, parcelgate.RoleRetailer)
+	sup, ret := shop(a, a)
 	var body []any
 	for i := range 30 {
 		body = append(body, map[string]any{"product": product(fmt.Sprintf("P-%02d", i)), "balances": []any{map[string]any{"retailerId": retailer, "catalogExternalId": "SHOP", "quantity": i}}})
