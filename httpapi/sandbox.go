@@ -208,12 +208,18 @@ func (s *Server) takeSnapshot(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func (s *Server) listSnapshots(w http.ResponseWriter, r *http.Request) error {
+// snapshots lists the snapshots of the organization and environment the
+// request names.
+func (s *Server) snapshots(r *http.Request) ([]*parcelgate.Snapshot, error) {
 	env, err := envParam(r)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	snaps, err := s.store.ListSnapshots(r.Context(), env, r.PathValue("businessId"))
+	return s.store.ListSnapshots(r.Context(), env, r.PathValue("businessId"))
+}
+
+func (s *Server) listSnapshots(w http.ResponseWriter, r *http.Request) error {
+	snaps, err := s.snapshots(r)
 	if err != nil {
 		return err
 	}
@@ -225,11 +231,7 @@ func (s *Server) listSnapshots(w http.ResponseWriter, r *http.Request) error {
 // environment and its object counts (issue 25); 404 as a missing one when
 // the organization has none of that name.
 func (s *Server) getSnapshot(w http.ResponseWriter, r *http.Request) error {
-	env, err := envParam(r)
-	if err != nil {
-		return err
-	}
-	snaps, err := s.store.ListSnapshots(r.Context(), env, r.PathValue("businessId"))
+	snaps, err := s.snapshots(r)
 	if err != nil {
 		return err
 	}
