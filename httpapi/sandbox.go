@@ -145,15 +145,22 @@ func resetOptions(r *http.Request) (parcelgate.ResetOptions, error) {
 	return opt, nil
 }
 
+// resetControl reads a reset's environment, which must be one the server
+// may reset (decisions §21), and its options.
+func (s *Server) resetControl(r *http.Request) (parcelgate.Environment, parcelgate.ResetOptions, error) {
+	env, err := s.sandboxControl(r.URL.Query().Get("environment"), parcelgate.ControlReset)
+	if err != nil {
+		return "", parcelgate.ResetOptions{}, err
+	}
+	opt, err := resetOptions(r)
+	return env, opt, err
+}
+
 // resetOrganization empties one organization's data (issue 13), so an
 // integrator's CI run starts from a known state without touching anyone
 // else's tenant.
 func (s *Server) resetOrganization(w http.ResponseWriter, r *http.Request) error {
-	env, err := s.sandboxControl(r.URL.Query().Get("environment"), parcelgate.ControlReset)
-	if err != nil {
-		return err
-	}
-	opt, err := resetOptions(r)
+	env, opt, err := s.resetControl(r)
 	if err != nil {
 		return err
 	}
@@ -168,11 +175,7 @@ func (s *Server) resetOrganization(w http.ResponseWriter, r *http.Request) error
 // resetEnvironment empties the data of every organization of one
 // environment.
 func (s *Server) resetEnvironment(w http.ResponseWriter, r *http.Request) error {
-	env, err := s.sandboxControl(r.URL.Query().Get("environment"), parcelgate.ControlReset)
-	if err != nil {
-		return err
-	}
-	opt, err := resetOptions(r)
+	env, opt, err := s.resetControl(r)
 	if err != nil {
 		return err
 	}
