@@ -171,11 +171,7 @@ func tokenFor(e inventoryEnv, path string) string {
 func TestBalanceRemovalPaging(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e0 *apitest.Env) {
 		e := newInventoryEnv(t, e0)
-		var body []any
-		for i := range 25 {
-			body = append(body, map[string]any{"product": product(fmt.Sprintf("P-%02d", i)), "balances": []any{map[string]any{"retailerId": retailerR, "catalogExternalId": "SHOP", "quantity": i}}})
-		}
-		e.put(e.supplier, body).Expect(200)
+		e.publishNumbered(25, func(i int) int { return i })
 		var bp polledPage
 		e.get(e.retailer, "/ecommerce/v3/catalogs/SHOP/balances").Expect(200).JSON(&bp)
 		cursor := newest("", bp.Content)

@@ -42,6 +42,17 @@ func product(id string, extra ...string) map[string]any {
 	return p
 }
 
+// publishNumbered publishes products P-00 … P-(n-1) to the retailer's
+// SHOP, product i with quantity(i) in stock.
+func (e inventoryEnv) publishNumbered(n int, quantity func(i int) int) {
+	e.T.Helper()
+	var body []any
+	for i := range n {
+		body = append(body, map[string]any{"product": product(fmt.Sprintf("P-%02d", i)), "balances": []any{map[string]any{"retailerId": retailerR, "catalogExternalId": "SHOP", "quantity": quantity(i)}}})
+	}
+	e.put(e.supplier, body).Expect(200)
+}
+
 func (e inventoryEnv) put(tok string, body any) *apitest.Response {
 	e.T.Helper()
 	return e.Do(apitest.Request{Method: "PUT", Path: "/ecommerce/v3/inventory", Body: body, Bearer: tok})
@@ -550,11 +561,7 @@ func TestInventoryMerchantWarehouse(t *testing.T) {
 func TestInventoryPaging(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e0 *apitest.Env) {
 		e := newInventoryEnv(t, e0)
-		var body []any
-		for i := range 25 {
-			body = append(body, map[string]any{"product": product(fmt.Sprintf("P-%02d", i)), "balances": []any{map[string]any{"retailerId": retailerR, "catalogExternalId": "SHOP", "quantity": i}}})
-		}
-		e.put(e.supplier, body).Expect(200)
+		e.publishNumbered(25, func(i int) int { return i })
 		var byNumber []string
 		for n := 0; n < 3; n++ {
 			var bp balancePage
@@ -624,11 +631,7 @@ func TestInventoryPaging(t *testing.T) {
 func TestInventoryGzip(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e0 *apitest.Env) {
 		e := newInventoryEnv(t, e0)
-		var body []any
-		for i := range 50 {
-			body = append(body, map[string]any{"product": product(fmt.Sprintf("P-%02d", i)), "balances": []any{map[string]any{"retailerId": retailerR, "catalogExternalId": "SHOP", "quantity": i}}})
-		}
-		e.put(e.supplier, body).Expect(200)
+		e.publishNumbered(50, func(i int) int { return i })
 		r := e.Do(apitest.Request{Method: "GET", Path: "/v3/catalogs/SHOP/products", Bearer: e.retailer, Header: http.Header{"Accept-Encoding": {"gzip,deflate"}}}).Expect(200)
 		var ip itemPage
 		r.JSON(&ip)

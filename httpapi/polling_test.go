@@ -22,11 +22,7 @@ func TestInventoryChangePollingNeverMisses(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e0 *apitest.Env) {
 		e := newInventoryEnv(t, e0)
 		const products = 12
-		var body []any
-		for i := range products {
-			body = append(body, map[string]any{"product": product(fmt.Sprintf("P-%02d", i)), "balances": []any{map[string]any{"retailerId": retailerR, "catalogExternalId": "SHOP", "quantity": 1000}}})
-		}
-		e.put(e.supplier, body).Expect(200)
+		e.publishNumbered(products, func(int) int { return 1000 })
 
 		type state struct {
 			quantity, allocated int64

@@ -194,6 +194,18 @@ func shop(a, reader *apitest.Env) (sup, ret string) {
 	return sup, ret
 }
 
+// publishNumbered publishes products P-00 … P-(n-1) through a, as the
+// supplier whose token is sup, to the retailer's SHOP, product i with
+// quantity(i) in stock.
+func publishNumbered(a *apitest.Env, sup string, n int, quantity func(i int) int) {
+	a.T.Helper()
+	var body []any
+	for i := range n {
+		body = append(body, map[string]any{"product": product(fmt.Sprintf("P-%02d", i)), "balances": []any{map[string]any{"retailerId": retailer, "catalogExternalId": "SHOP", "quantity": quantity(i)}}})
+	}
+	a.Do(apitest.Request{Method: "PUT", Path: "/ecommerce/v3/inventory", Bearer: sup, Body: body}).Expect(200)
+}
+
 type catalogEntries struct {
 	Content []struct {
 		ExternalID string `json:"externalId"`
@@ -283,11 +295,7 @@ func TestPollingNeverMissesOnALaggingReplica(t *testing.T) {
 	a, b := c.instance(), c.instance()
 	sup, ret := shop(a, b)
 	const products = 10
-	var body []any
-	for i := range products {
-		body = append(body, map[string]any{"product": product(fmt.Sprintf("P-%02d", i)), "balances": []any{map[string]any{"retailerId": retailer, "catalogExternalId": "SHOP", "quantity": 1000}}})
-	}
-	a.Do(apitest.Request{Method: "PUT", Path: "/ecommerce/v3/inventory", Bearer: sup, Body: body}).Expect(200)
+	publishNumbered(a, sup, products, func(int) int { return 1000 })
 	c.caughtUp()
 
 	seen := map[string]int64{}
@@ -413,11 +421,7 @@ func TestReplicaDownMidLoad(t *testing.T) {
 	c := newCluster(t, srv, time.Minute)
 	a := c.instance()
 	sup, ret := shop(a, a)
-	var body []any
-	for i := range 30 {
-		body = append(body, map[string]any{"product": product(fmt.Sprintf("P-%02d", i)), "balances": []any{map[string]any{"retailerId": retailer, "catalogExternalId": "SHOP", "quantity": i}}})
-	}
-	a.Do(apitest.Request{Method: "PUT", Path: "/ecommerce/v3/inventory", Bearer: sup, Body: body}).Expect(200)
+	publishNumbered(a, sup, 30, func(i int) int { return i })
 	c.caughtUp()
 
 	var stop atomic.Bool
