@@ -195,8 +195,7 @@ func TestBalanceRemovalPaging(t *testing.T) {
 		if total != 16 || !slices.Equal(byNumber, live) {
 			t.Errorf("supplier: total %d, %v", total, byNumber)
 		}
-		var ip itemPage
-		e.get(e.retailer, "/ecommerce/v3/catalogs/SHOP/products?size=5&page=3").Expect(200).JSON(&ip)
+		ip := e.items(e.retailer, "/ecommerce/v3/catalogs/SHOP/products?size=5&page=3")
 		if ip.Page.TotalElements != 16 || ip.Page.TotalPages != 4 || len(ip.Content) != 1 || ip.Content[0].Product["externalId"] != live[15] {
 			t.Errorf("products page 3: %+v", ip)
 		}
@@ -303,8 +302,7 @@ func TestBalanceRemovalSkippedByUpdates(t *testing.T) {
 		// End of sale leaves tombstones as they are too: removed stays removed.
 		e.Do(apitest.Request{Method: "DELETE", Path: "/ecommerce/v3/inventory", Bearer: e.supplier, Body: []any{map[string]any{"product": map[string]any{"externalId": "P-1", "status": "EOS"}}}}).Expect(200)
 		e.put(e.supplier, []any{map[string]any{"product": product("P-1")}}).Expect(200)
-		var ip itemPage
-		e.get(e.retailer, "/ecommerce/v3/catalogs/SHOP/products").Expect(200).JSON(&ip)
+		ip := e.items(e.retailer, "/ecommerce/v3/catalogs/SHOP/products")
 		if ip.Page.TotalElements != 0 {
 			t.Fatalf("an EOS and revived product came back to a catalog it was removed from: %+v", ip)
 		}

@@ -58,6 +58,14 @@ func (e inventoryEnv) put(tok string, body any) *apitest.Response {
 	return e.Do(apitest.Request{Method: "PUT", Path: "/ecommerce/v3/inventory", Body: body, Bearer: tok})
 }
 
+// items GETs a page of products with their balances, answered 200.
+func (e inventoryEnv) items(tok, path string) itemPage {
+	e.T.Helper()
+	var page itemPage
+	e.get(tok, path).Expect(200).JSON(&page)
+	return page
+}
+
 // putItems PUTs envelopes that must all apply (the answer lists no failed
 // entry, DESIGN §6) and reads the products back as GET /inventory shows
 // them, in the order they were created.
@@ -72,8 +80,7 @@ func (e inventoryEnv) putItems(tok string, body []any) []itemJSON {
 	for _, env := range body {
 		ids = append(ids, url.QueryEscape(env.(map[string]any)["product"].(map[string]any)["externalId"].(string)))
 	}
-	var page itemPage
-	e.get(tok, "/ecommerce/v3/inventory?productExternalId="+strings.Join(ids, ",")).Expect(200).JSON(&page)
+	page := e.items(tok, "/ecommerce/v3/inventory?productExternalId="+strings.Join(ids, ","))
 	return page.Content
 }
 
@@ -144,15 +151,13 @@ func TestInventoryPutAndRead(t *testing.T) {
 			t.Fatalf("replaced %+v", items[0])
 		}
 		// The /v3 alias serves the same.
-		var page itemPage
-		e.get(e.supplier, "/v3/inventory").Expect(200).JSON(&page)
+		page := e.items(e.supplier, "/v3/inventory")
 		if page.Page.TotalElements != 1 || page.Content[0].Product["externalId"] != "P-1" {
 			t.Fatalf("list %+v", page)
 		}
 		// spec 3, "creating a product does not make it visible": P-2 is not published.
 		e.put(e.supplier, []any{map[string]any{"product": product("P-2")}}).Expect(200)
-		var cat itemPage
-		e.get(e.retailer, "/ecommerce/v3/catalogs/SHOP/products").Expect(200).JSON(&cat)
+		cat := e.items(e.retailer, "/ecommerce/v3/catalogs/SHOP/products")
 		if cat.Page.TotalElements != 1 || cat.Content[0].Product["externalId"] != "P-1" || len(cat.Content[0].Balances) != 1 {
 			t.Fatalf("catalog products %+v", cat)
 		}
@@ -292,8 +297,7 @@ func TestInventoryBadInput(t *testing.T) {
 		if len(failed) != 2 || failed[0].Index != 1 || failed[1].Index != 2 || failed[1].Field != "balances[0].catalogExternalId" || !strings.Contains(failed[1].Message, "no catalog") {
 			t.Fatalf("catalog errors %+v", failed)
 		}
-		var page itemPage
-		e.get(e.supplier, "/ecommerce/v3/inventory").Expect(200).JSON(&page)
+		page := e.items(e.supplier, "/ecommerce/v3/inventory")
 		if page.Page.TotalElements != 2 || page.Content[1].Product["externalId"] != "OK-1" {
 			t.Fatalf("stored other than P-1 and OK-1: %+v", page)
 		}
@@ -447,8 +451,7 @@ func TestInventoryDeleteBalances(t *testing.T) {
 			t.Fatalf("again: %+v", got)
 		}
 		e.Do(apitest.Request{Method: "DELETE", Path: "/ecommerce/v3/inventory/balances?productExternalId=NOPE", Bearer: e.supplier}).Expect(404)
-		var page itemPage
-		e.get(e.retailer, "/ecommerce/v3/catalogs/SHOP/products").Expect(200).JSON(&page)
+		page := e.items(e.retailer, "/ecommerce/v3/catalogs/SHOP/products")
 		if page.Page.TotalElements != 0 {
 			t.Fatalf("still in the catalog: %+v", page)
 		}
@@ -619,8 +622,7 @@ func TestInventoryPaging(t *testing.T) {
 		if bp.Page.TotalElements != 1 || bp.Content[0].ProductExternalID != "P-04" {
 			t.Fatalf("eanCode filter %+v", bp)
 		}
-		var ip itemPage
-		e.get(e.supplier, "/ecommerce/v3/inventory?size=7&page=3").Expect(200).JSON(&ip)
+		ip := e.items(e.supplier, "/ecommerce/v3/inventory?size=7&page=3")
 		if ip.Page.TotalElements != 25 || len(ip.Content) != 4 {
 			t.Fatalf("inventory paging %+v", ip.Page)
 		}
