@@ -261,13 +261,7 @@ func walkAs(t *testing.T, e *apitest.Env, tok, path string, size int) (byNumber,
 func TestBalanceRemovalSkippedByUpdates(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e0 *apitest.Env) {
 		e := newInventoryEnv(t, e0)
-		e.Catalog(parcelgate.Production, retailerS, "SHOP", parcelgate.CatalogDropship, supplierA)
-		e.Catalog(parcelgate.Production, retailerS, "OUTLET", parcelgate.CatalogStore, supplierA)
-		e.put(e.supplier, []any{map[string]any{"product": product("P-1"), "balances": []any{
-			map[string]any{"retailerId": retailerR, "catalogExternalId": "SHOP", "quantity": 1},
-			map[string]any{"retailerId": retailerS, "catalogExternalId": "SHOP", "quantity": 2},
-			map[string]any{"retailerId": retailerS, "catalogExternalId": "OUTLET", "quantity": 3},
-		}}}).Expect(200)
+		e.publishP1ToThreeCatalogs(parcelgate.CatalogStore)
 		e.deleteBalances("productExternalId=P-1&retailerId=" + retailerS + "&catalogExternalId=OUTLET")
 		var bp polledPage
 		e.get(e.supplier, "/ecommerce/v3/inventory/balances?"+since("2000-01-01T00:00:00Z")+"&catalogExternalId=OUTLET").Expect(200).JSON(&bp)

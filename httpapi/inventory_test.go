@@ -58,6 +58,20 @@ func (e inventoryEnv) put(tok string, body any) *apitest.Response {
 	return e.Do(apitest.Request{Method: "PUT", Path: "/ecommerce/v3/inventory", Body: body, Bearer: tok})
 }
 
+// publishP1ToThreeCatalogs opens retailer S's SHOP (dropship) and OUTLET
+// (of type outlet) to supplier A too, and publishes P-1 to R's SHOP with
+// quantity 1, S's SHOP with 2 and S's OUTLET with 3.
+func (e inventoryEnv) publishP1ToThreeCatalogs(outlet parcelgate.CatalogType) {
+	e.T.Helper()
+	e.Catalog(parcelgate.Production, retailerS, "SHOP", parcelgate.CatalogDropship, supplierA)
+	e.Catalog(parcelgate.Production, retailerS, "OUTLET", outlet, supplierA)
+	e.put(e.supplier, []any{map[string]any{"product": product("P-1"), "balances": []any{
+		map[string]any{"retailerId": retailerR, "catalogExternalId": "SHOP", "quantity": 1},
+		map[string]any{"retailerId": retailerS, "catalogExternalId": "SHOP", "quantity": 2},
+		map[string]any{"retailerId": retailerS, "catalogExternalId": "OUTLET", "quantity": 3},
+	}}}).Expect(200)
+}
+
 // items GETs a page of products with their balances, answered 200.
 func (e inventoryEnv) items(tok, path string) itemPage {
 	e.T.Helper()
@@ -425,13 +439,7 @@ func TestInventoryEOS(t *testing.T) {
 func TestInventoryDeleteBalances(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e0 *apitest.Env) {
 		e := newInventoryEnv(t, e0)
-		e.Catalog(parcelgate.Production, retailerS, "SHOP", parcelgate.CatalogDropship, supplierA)
-		e.Catalog(parcelgate.Production, retailerS, "OUTLET", parcelgate.CatalogDropship, supplierA)
-		e.put(e.supplier, []any{map[string]any{"product": product("P-1"), "balances": []any{
-			map[string]any{"retailerId": retailerR, "catalogExternalId": "SHOP", "quantity": 1},
-			map[string]any{"retailerId": retailerS, "catalogExternalId": "SHOP", "quantity": 2},
-			map[string]any{"retailerId": retailerS, "catalogExternalId": "OUTLET", "quantity": 3},
-		}}}).Expect(200)
+		e.publishP1ToThreeCatalogs(parcelgate.CatalogDropship)
 		del := func(q string) []parcelgate.Balance {
 			var out []parcelgate.Balance
 			e.Do(apitest.Request{Method: "DELETE", Path: "/v3/inventory/balances?" + q, Bearer: e.supplier}).Expect(200).JSON(&out)
