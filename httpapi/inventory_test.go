@@ -584,22 +584,7 @@ func TestInventoryPaging(t *testing.T) {
 				byNumber = append(byNumber, b.ProductExternalID)
 			}
 		}
-		var byLink []string
-		next := "/ecommerce/v3/catalogs/SHOP/balances?size=10"
-		for next != "" {
-			var bp balancePage
-			e.get(e.retailer, next).Expect(200).JSON(&bp)
-			next = ""
-			for _, l := range bp.Links {
-				if l.Rel == "next" {
-					u, _ := url.Parse(l.Href)
-					next = u.RequestURI()
-				}
-			}
-			for _, b := range bp.Content {
-				byLink = append(byLink, b.ProductExternalID)
-			}
-		}
+		byLink := followNext(e.Env, e.retailer, "/ecommerce/v3/catalogs/SHOP/balances?size=10")
 		if len(byNumber) != 25 || strings.Join(byNumber, ",") != strings.Join(byLink, ",") {
 			t.Fatalf("by number %v\nby link %v", byNumber, byLink)
 		}
