@@ -47,6 +47,15 @@ func screenshotDir(t *testing.T) string {
 	return dir
 }
 
+// newBrowserEnv is a server on SQLite and a browser pointed at it. It
+// skips before starting the server when there is no browser.
+func newBrowserEnv(t *testing.T) (*env, *chrome) {
+	t.Helper()
+	chromiumPath(t)
+	e := newEnv(t, "sqlite")
+	return e, newChrome(t, e.url)
+}
+
 type chrome struct {
 	t    *testing.T
 	root context.Context // the browser
@@ -201,9 +210,7 @@ func (tb *tab) signIn(username, password string) {
 // the operator moves it to Submitted and Delivered; the integrator's open
 // page follows live, and both see the tracking code and the stock it took.
 func TestBrowserOrderFromCreatedToDelivered(t *testing.T) {
-	chromiumPath(t)
-	e := newEnv(t, "sqlite")
-	c := newChrome(t, e.url)
+	e, c := newBrowserEnv(t)
 
 	integrator := c.person()
 	integrator.navigate("open the console", chromedp.Navigate(e.url+"/console/"))
@@ -289,9 +296,7 @@ func TestBrowserOrderFromCreatedToDelivered(t *testing.T) {
 // spec 5.2 rule 5 in the browser: five wrong passwords, then the right one
 // is refused too, with the message next to the password field.
 func TestBrowserSignInLockout(t *testing.T) {
-	chromiumPath(t)
-	e := newEnv(t, "sqlite")
-	c := newChrome(t, e.url)
+	e, c := newBrowserEnv(t)
 	p := c.person()
 	p.navigate("open the console", chromedp.Navigate(e.url+"/console/"))
 	for range 5 {

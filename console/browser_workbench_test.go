@@ -26,9 +26,7 @@ func (tb *tab) typeInto(id, text string) {
 // API call as curl; the operator's reset without the typed business ID
 // changes nothing, and "Back to the demo data" brings the demo back.
 func TestBrowserWorkbench(t *testing.T) {
-	chromiumPath(t)
-	e := newEnv(t, "sqlite")
-	c := newChrome(t, e.url)
+	e, c := newBrowserEnv(t)
 	tshirt := testTenant.BusinessID + "-TSHIRT-M"
 	before := e.balance(parcelgate.Test, tshirt, "WH1")
 

@@ -209,8 +209,7 @@ func TestSignInLockout(t *testing.T) {
 			t.Fatalf("/auth/token while locked: %d", resp.StatusCode)
 		}
 		// The operator sees the lock and lifts it.
-		op := e.browser()
-		op.operator(parcelgate.Production)
+		op := e.operator(parcelgate.Production)
 		creds := op.get("/console/credentials")
 		mustContain(t, creds, "locked", `id="unlock-demo"`, "Demo warehouse", "demo-client")
 		if p := op.post("/console/credentials/service-accounts/"+prod.Username+"/unlock", url.Values{}); p.status != http.StatusSeeOther {
@@ -332,8 +331,7 @@ func TestSessionCookieAttributes(t *testing.T) {
 // the timeline with who moved it, and the stock it took.
 func TestOperatorMovesAnOrderToDelivered(t *testing.T) {
 	eachEngine(t, func(t *testing.T, e *env) {
-		op := e.browser()
-		op.operator(parcelgate.Production)
+		op := e.operator(parcelgate.Production)
 		before := op.get("/console/orders/" + demo.SampleOrder)
 		mustContain(t, before, `id="move-Submitted"`, `id="move-Error"`, `id="cancel-order"`)
 		if strings.Contains(before.body, `id="move-Delivered"`) {
@@ -384,8 +382,7 @@ func TestBadFormInputIsShownNextToTheField(t *testing.T) {
 			t.Fatalf("bad cursor: %d", p.status)
 		}
 
-		op := e.browser()
-		op.operator(parcelgate.Production)
+		op := e.operator(parcelgate.Production)
 		p = op.post("/console/credentials/service-accounts", url.Values{"username": {"x"}})
 		if p.status != http.StatusBadRequest {
 			t.Fatalf("bad account: %d", p.status)
@@ -410,8 +407,7 @@ func TestBadFormInputIsShownNextToTheField(t *testing.T) {
 // account signs in at once, and revoking it ends that.
 func TestOperatorManagesCredentials(t *testing.T) {
 	eachEngine(t, func(t *testing.T, e *env) {
-		op := e.browser()
-		op.operator(parcelgate.Test)
+		op := e.operator(parcelgate.Test)
 		p := op.post("/console/credentials/service-accounts", url.Values{"username": {"ci-bot"}, "role": {"merchant", "supplier"}})
 		if p.status != http.StatusCreated {
 			t.Fatalf("create account: %d %s", p.status, p.body)

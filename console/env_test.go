@@ -133,6 +133,15 @@ func (b *browser) operator(environment parcelgate.Environment) {
 	}
 }
 
+// operator is a new browser signed in as the operator, on the first demo
+// tenant of environment.
+func (e *env) operator(environment parcelgate.Environment) *browser {
+	e.t.Helper()
+	b := e.browser()
+	b.operator(environment)
+	return b
+}
+
 // order reads an order through the store, as the API would answer it.
 func (e *env) order(environment parcelgate.Environment, businessID, id string) *parcelgate.Order {
 	e.t.Helper()

@@ -15,8 +15,7 @@ import (
 // trimmed and then limited to 500 bytes, and a refused form moves nothing.
 func TestConsoleMoveIsReadAsTheAPIReadsIt(t *testing.T) {
 	eachEngine(t, func(t *testing.T, e *env) {
-		op := e.browser()
-		op.operator(parcelgate.Production)
+		op := e.operator(parcelgate.Production)
 		path := "/console/orders/" + demo.SampleOrder + "/status"
 		long := strings.Repeat("r", parcelgate.MaxMoveReason)
 		p := op.post(path, url.Values{"to": {"Created"}})

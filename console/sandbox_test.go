@@ -43,8 +43,7 @@ func TestOperatorResetsATenant(t *testing.T) {
 		if !e.hasOrder(tenant, demo.SampleOrder) {
 			t.Fatal("the demo order is missing before the reset")
 		}
-		op := e.browser()
-		op.operator(parcelgate.Production)
+		op := e.operator(parcelgate.Production)
 		mustContain(t, op.get("/console/"), `id="reset-tenant"`, `action="/console/sandbox/snapshots"`)
 		if p := op.post("/console/sandbox/reset", url.Values{"confirm": {tenant}}); p.status != http.StatusSeeOther {
 			t.Fatalf("reset: %d %s", p.status, p.body)
@@ -70,8 +69,7 @@ func TestOperatorResetsATenant(t *testing.T) {
 func TestSnapshotSaveAndRestoreRoundTrip(t *testing.T) {
 	eachEngine(t, func(t *testing.T, e *env) {
 		tenant := demo.Tenants[0].BusinessID
-		op := e.browser()
-		op.operator(parcelgate.Production)
+		op := e.operator(parcelgate.Production)
 		p := op.post("/console/sandbox/snapshots", url.Values{"name": {"bad name!"}})
 		if p.status != http.StatusBadRequest {
 			t.Fatalf("bad snapshot name: %d", p.status)
@@ -148,8 +146,7 @@ func TestFaultAddedInTheConsoleFailsAnAPICall(t *testing.T) {
 		if st := e.apiGet(path); st != http.StatusOK {
 			t.Fatalf("before the fault: %d", st)
 		}
-		op := e.browser()
-		op.operator(parcelgate.Production)
+		op := e.operator(parcelgate.Production)
 		p := op.post("/console/sandbox/faults", url.Values{"status": {"418"}, "probability": {"2"}, "route": {"/admin/v1/faults"}})
 		if p.status != http.StatusBadRequest {
 			t.Fatalf("bad fault: %d", p.status)
@@ -232,8 +229,7 @@ func TestRequestsPageShowsTheTenantsCalls(t *testing.T) {
 			t.Fatalf("another tenant's request: %d, want 404", p.status)
 		}
 		// An operator sees the picked tenant's calls.
-		op := e.browser()
-		op.operator(parcelgate.Production)
+		op := e.operator(parcelgate.Production)
 		mustContain(t, op.get("/console/requests"), "console-mine-1")
 		if p := op.get("/console/requests?page=x"); p.status != http.StatusBadRequest {
 			t.Fatalf("bad cursor: %d", p.status)
@@ -249,8 +245,7 @@ func TestConsoleProductionIsNotDisposable(t *testing.T) {
 		t.Run(engine, func(t *testing.T) {
 			e := newEnvMode(t, engine, false)
 			tenant := demo.Tenants[0].BusinessID
-			op := e.browser()
-			op.operator(parcelgate.Production)
+			op := e.operator(parcelgate.Production)
 			home := op.get("/console/")
 			mustContain(t, home, `id="server-mode"`, "<strong>production</strong>", `id="not-disposable"`)
 			for _, offered := range []string{`id="reset-tenant"`, `action="/console/sandbox/faults"`} {

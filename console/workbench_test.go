@@ -342,8 +342,7 @@ func TestWorkbenchCrossTenantIsMissing(t *testing.T) {
 func TestResetNeedsTypedConfirmation(t *testing.T) {
 	eachEngine(t, func(t *testing.T, e *env) {
 		tenant := demo.Tenants[0].BusinessID
-		op := e.browser()
-		op.operator(parcelgate.Production)
+		op := e.operator(parcelgate.Production)
 		home := op.get("/console/")
 		mustContain(t, home, `id="confirm-reset"`, `id="restore-demo"`, `id="confirm-restore-demo"`)
 		for _, typed := range []string{"", "yes", "7777777-4"} {
@@ -408,8 +407,7 @@ func TestIntegratorAdvancesTheTestClock(t *testing.T) {
 func TestOperatorWorkbenchFollowsTheSandboxMode(t *testing.T) {
 	for _, sandbox := range []bool{true, false} {
 		eachEngineMode(t, sandbox, func(t *testing.T, e *env) {
-			op := e.browser()
-			op.operator(parcelgate.Production)
+			op := e.operator(parcelgate.Production)
 			tshirt := prod.BusinessID + "-TSHIRT-M"
 			if !sandbox {
 				for _, path := range []string{"/console/orders/new", "/console/products/new"} {

@@ -176,9 +176,15 @@ func (s *Server) createGatewayClient(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusCreated, c)
+	writeSecret(w, c)
 	return nil
+}
+
+// writeSecret answers 201 with a new credential, whose secret is shown
+// this once: no cache may keep the answer.
+func writeSecret(w http.ResponseWriter, credential any) {
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusCreated, credential)
 }
 
 type createServiceAccountRequest struct {
@@ -202,8 +208,7 @@ func (s *Server) createServiceAccount(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusCreated, a)
+	writeSecret(w, a)
 	return nil
 }
 

@@ -141,12 +141,19 @@ func TestAdminCredentialsShownOnce(t *testing.T) {
 		if len(cl.Content) != 1 || cl.Content[0].ClientID != id || len(cl.Content[0].Versions) != 2 {
 			t.Fatalf("clients %+v", cl.Content)
 		}
-		// A chosen password works.
-		e.Admin("POST", "/admin/v1/service-accounts", map[string]any{"businessId": "1234567-1", "username": "chosen", "password": "a-long-chosen-password", "roles": []string{"retailer"}}).Expect(201)
+		// A chosen password works; the answer that shows it is never cached.
+		created := e.Admin("POST", "/admin/v1/service-accounts", map[string]any{"businessId": "1234567-1", "username": "chosen", "password": "a-long-chosen-password", "roles": []string{"retailer"}}).Expect(201)
+		if cc := created.Header.Get("Cache-Control"); cc != "no-store" {
+			t.Errorf("service account answer: Cache-Control %q, want no-store", cc)
+		}
 		e.Do(apitest.Request{Method: "GET", Path: "/auth/token", Basic: &[2]string{"chosen", "a-long-chosen-password"}}).Expect(200)
 		// Tiers can be set per version.
 		var c parcelgate.GatewayClient
-		e.Admin("POST", "/admin/v1/gateway-clients", map[string]any{"businessId": "1234567-1", "versions": []any{map[string]any{"version": "2026-04", "tier": 3}}}).Expect(201).JSON(&c)
+		created = e.Admin("POST", "/admin/v1/gateway-clients", map[string]any{"businessId": "1234567-1", "versions": []any{map[string]any{"version": "2026-04", "tier": 3}}}).Expect(201)
+		if cc := created.Header.Get("Cache-Control"); cc != "no-store" {
+			t.Errorf("gateway client answer: Cache-Control %q, want no-store", cc)
+		}
+		created.JSON(&c)
 		if len(c.Versions) != 1 || c.Versions[0].Tier != 3 {
 			t.Fatalf("versions %+v", c.Versions)
 		}

@@ -12,12 +12,8 @@ import (
 	"github.com/parcelgate/parcelgate/internal/apitest"
 )
 
-// polled is a balance as a poller reads it: parcelgate.Balance writes its
-// stamp as modifiedDate but does not read it back.
-type polled struct {
-	parcelgate.Balance
-	ModifiedDate string `json:"modifiedDate"`
-}
+// polled is a balance as a poller reads it.
+type polled = apitest.PolledBalance
 
 type polledPage = httpapi.Page[polled]
 
@@ -175,11 +171,7 @@ func tokenFor(e inventoryEnv, path string) string {
 func TestBalanceRemovalPaging(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e0 *apitest.Env) {
 		e := newInventoryEnv(t, e0)
-		var body []any
-		for i := range 25 {
-			body = append(body, map[string]any{"product": product(fmt.Sprintf("P-%02d", i)), "balances": []any{map[string]any{"retailerId": retailerR, "catalogExternalId": "SHOP", "quantity": i}}})
-		}
-		e.put(e.supplier, body).Expect(200)
+		e.publishNumbered(25, func(i int) int { return i })
 		var bp polledPage
 		e.get(e.retailer, "/ecommerce/v3/catalogs/SHOP/balances").Expect(200).JSON(&bp)
 		cursor := newest("", bp.Content)
@@ -203,8 +195,7 @@ func TestBalanceRemovalPaging(t *testing.T) {
 		if total != 16 || !slices.Equal(byNumber, live) {
 			t.Errorf("supplier: total %d, %v", total, byNumber)
 		}
-		var ip itemPage
-		e.get(e.retailer, "/ecommerce/v3/catalogs/SHOP/products?size=5&page=3").Expect(200).JSON(&ip)
+		ip := e.items(e.retailer, "/ecommerce/v3/catalogs/SHOP/products?size=5&page=3")
 		if ip.Page.TotalElements != 16 || ip.Page.TotalPages != 4 || len(ip.Content) != 1 || ip.Content[0].Product["externalId"] != live[15] {
 			t.Errorf("products page 3: %+v", ip)
 		}
@@ -245,8 +236,15 @@ func walkAs(t *testing.T, e *apitest.Env, tok, path string, size int) (byNumber,
 			break
 		}
 	}
-	next := fmt.Sprintf("%s%ssize=%d", path, sep, size)
-	for next != "" {
+	return byNumber, followNext(e, tok, fmt.Sprintf("%s%ssize=%d", path, sep, size)), total
+}
+
+// followNext reads the balance list at path, then every page its next
+// links lead to (spec 2.6), each answered 200, and returns the balances'
+// product IDs in the order read.
+func followNext(e *apitest.Env, tok, path string) (ids []string) {
+	e.T.Helper()
+	for next := path; next != ""; {
 		var bp polledPage
 		e.Do(apitest.Request{Method: "GET", Path: next, Bearer: tok}).Expect(200).JSON(&bp)
 		next = ""
@@ -257,10 +255,10 @@ func walkAs(t *testing.T, e *apitest.Env, tok, path string, size int) (byNumber,
 			}
 		}
 		for _, b := range bp.Content {
-			byLink = append(byLink, b.ProductExternalID)
+			ids = append(ids, b.ProductExternalID)
 		}
 	}
-	return byNumber, byLink, total
+	return ids
 }
 
 // spec 4.4 PUT balances rules 3-4 with DELETE balances rule 2: an update
@@ -270,13 +268,7 @@ func walkAs(t *testing.T, e *apitest.Env, tok, path string, size int) (byNumber,
 func TestBalanceRemovalSkippedByUpdates(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e0 *apitest.Env) {
 		e := newInventoryEnv(t, e0)
-		e.Catalog(parcelgate.Production, retailerS, "SHOP", parcelgate.CatalogDropship, supplierA)
-		e.Catalog(parcelgate.Production, retailerS, "OUTLET", parcelgate.CatalogStore, supplierA)
-		e.put(e.supplier, []any{map[string]any{"product": product("P-1"), "balances": []any{
-			map[string]any{"retailerId": retailerR, "catalogExternalId": "SHOP", "quantity": 1},
-			map[string]any{"retailerId": retailerS, "catalogExternalId": "SHOP", "quantity": 2},
-			map[string]any{"retailerId": retailerS, "catalogExternalId": "OUTLET", "quantity": 3},
-		}}}).Expect(200)
+		e.publishP1ToThreeCatalogs(parcelgate.CatalogStore)
 		e.deleteBalances("productExternalId=P-1&retailerId=" + retailerS + "&catalogExternalId=OUTLET")
 		var bp polledPage
 		e.get(e.supplier, "/ecommerce/v3/inventory/balances?"+since("2000-01-01T00:00:00Z")+"&catalogExternalId=OUTLET").Expect(200).JSON(&bp)
@@ -311,8 +303,7 @@ func TestBalanceRemovalSkippedByUpdates(t *testing.T) {
 		// End of sale leaves tombstones as they are too: removed stays removed.
 		e.Do(apitest.Request{Method: "DELETE", Path: "/ecommerce/v3/inventory", Bearer: e.supplier, Body: []any{map[string]any{"product": map[string]any{"externalId": "P-1", "status": "EOS"}}}}).Expect(200)
 		e.put(e.supplier, []any{map[string]any{"product": product("P-1")}}).Expect(200)
-		var ip itemPage
-		e.get(e.retailer, "/ecommerce/v3/catalogs/SHOP/products").Expect(200).JSON(&ip)
+		ip := e.items(e.retailer, "/ecommerce/v3/catalogs/SHOP/products")
 		if ip.Page.TotalElements != 0 {
 			t.Fatalf("an EOS and revived product came back to a catalog it was removed from: %+v", ip)
 		}

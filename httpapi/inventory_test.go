@@ -42,9 +42,42 @@ func product(id string, extra ...string) map[string]any {
 	return p
 }
 
+// publishNumbered publishes products P-00 … P-(n-1) to the retailer's
+// SHOP, product i with quantity(i) in stock.
+func (e inventoryEnv) publishNumbered(n int, quantity func(i int) int) {
+	e.T.Helper()
+	var body []any
+	for i := range n {
+		body = append(body, map[string]any{"product": product(fmt.Sprintf("P-%02d", i)), "balances": []any{map[string]any{"retailerId": retailerR, "catalogExternalId": "SHOP", "quantity": quantity(i)}}})
+	}
+	e.put(e.supplier, body).Expect(200)
+}
+
 func (e inventoryEnv) put(tok string, body any) *apitest.Response {
 	e.T.Helper()
 	return e.Do(apitest.Request{Method: "PUT", Path: "/ecommerce/v3/inventory", Body: body, Bearer: tok})
+}
+
+// publishP1ToThreeCatalogs opens retailer S's SHOP (dropship) and OUTLET
+// (of type outlet) to supplier A too, and publishes P-1 to R's SHOP with
+// quantity 1, S's SHOP with 2 and S's OUTLET with 3.
+func (e inventoryEnv) publishP1ToThreeCatalogs(outlet parcelgate.CatalogType) {
+	e.T.Helper()
+	e.Catalog(parcelgate.Production, retailerS, "SHOP", parcelgate.CatalogDropship, supplierA)
+	e.Catalog(parcelgate.Production, retailerS, "OUTLET", outlet, supplierA)
+	e.put(e.supplier, []any{map[string]any{"product": product("P-1"), "balances": []any{
+		map[string]any{"retailerId": retailerR, "catalogExternalId": "SHOP", "quantity": 1},
+		map[string]any{"retailerId": retailerS, "catalogExternalId": "SHOP", "quantity": 2},
+		map[string]any{"retailerId": retailerS, "catalogExternalId": "OUTLET", "quantity": 3},
+	}}}).Expect(200)
+}
+
+// items GETs a page of products with their balances, answered 200.
+func (e inventoryEnv) items(tok, path string) itemPage {
+	e.T.Helper()
+	var page itemPage
+	e.get(tok, path).Expect(200).JSON(&page)
+	return page
 }
 
 // putItems PUTs envelopes that must all apply (the answer lists no failed
@@ -61,8 +94,7 @@ func (e inventoryEnv) putItems(tok string, body []any) []itemJSON {
 	for _, env := range body {
 		ids = append(ids, url.QueryEscape(env.(map[string]any)["product"].(map[string]any)["externalId"].(string)))
 	}
-	var page itemPage
-	e.get(tok, "/ecommerce/v3/inventory?productExternalId="+strings.Join(ids, ",")).Expect(200).JSON(&page)
+	page := e.items(tok, "/ecommerce/v3/inventory?productExternalId="+strings.Join(ids, ","))
 	return page.Content
 }
 
@@ -133,15 +165,13 @@ func TestInventoryPutAndRead(t *testing.T) {
 			t.Fatalf("replaced %+v", items[0])
 		}
 		// The /v3 alias serves the same.
-		var page itemPage
-		e.get(e.supplier, "/v3/inventory").Expect(200).JSON(&page)
+		page := e.items(e.supplier, "/v3/inventory")
 		if page.Page.TotalElements != 1 || page.Content[0].Product["externalId"] != "P-1" {
 			t.Fatalf("list %+v", page)
 		}
 		// spec 3, "creating a product does not make it visible": P-2 is not published.
 		e.put(e.supplier, []any{map[string]any{"product": product("P-2")}}).Expect(200)
-		var cat itemPage
-		e.get(e.retailer, "/ecommerce/v3/catalogs/SHOP/products").Expect(200).JSON(&cat)
+		cat := e.items(e.retailer, "/ecommerce/v3/catalogs/SHOP/products")
 		if cat.Page.TotalElements != 1 || cat.Content[0].Product["externalId"] != "P-1" || len(cat.Content[0].Balances) != 1 {
 			t.Fatalf("catalog products %+v", cat)
 		}
@@ -281,8 +311,7 @@ func TestInventoryBadInput(t *testing.T) {
 		if len(failed) != 2 || failed[0].Index != 1 || failed[1].Index != 2 || failed[1].Field != "balances[0].catalogExternalId" || !strings.Contains(failed[1].Message, "no catalog") {
 			t.Fatalf("catalog errors %+v", failed)
 		}
-		var page itemPage
-		e.get(e.supplier, "/ecommerce/v3/inventory").Expect(200).JSON(&page)
+		page := e.items(e.supplier, "/ecommerce/v3/inventory")
 		if page.Page.TotalElements != 2 || page.Content[1].Product["externalId"] != "OK-1" {
 			t.Fatalf("stored other than P-1 and OK-1: %+v", page)
 		}
@@ -410,13 +439,7 @@ func TestInventoryEOS(t *testing.T) {
 func TestInventoryDeleteBalances(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e0 *apitest.Env) {
 		e := newInventoryEnv(t, e0)
-		e.Catalog(parcelgate.Production, retailerS, "SHOP", parcelgate.CatalogDropship, supplierA)
-		e.Catalog(parcelgate.Production, retailerS, "OUTLET", parcelgate.CatalogDropship, supplierA)
-		e.put(e.supplier, []any{map[string]any{"product": product("P-1"), "balances": []any{
-			map[string]any{"retailerId": retailerR, "catalogExternalId": "SHOP", "quantity": 1},
-			map[string]any{"retailerId": retailerS, "catalogExternalId": "SHOP", "quantity": 2},
-			map[string]any{"retailerId": retailerS, "catalogExternalId": "OUTLET", "quantity": 3},
-		}}}).Expect(200)
+		e.publishP1ToThreeCatalogs(parcelgate.CatalogDropship)
 		del := func(q string) []parcelgate.Balance {
 			var out []parcelgate.Balance
 			e.Do(apitest.Request{Method: "DELETE", Path: "/v3/inventory/balances?" + q, Bearer: e.supplier}).Expect(200).JSON(&out)
@@ -436,8 +459,7 @@ func TestInventoryDeleteBalances(t *testing.T) {
 			t.Fatalf("again: %+v", got)
 		}
 		e.Do(apitest.Request{Method: "DELETE", Path: "/ecommerce/v3/inventory/balances?productExternalId=NOPE", Bearer: e.supplier}).Expect(404)
-		var page itemPage
-		e.get(e.retailer, "/ecommerce/v3/catalogs/SHOP/products").Expect(200).JSON(&page)
+		page := e.items(e.retailer, "/ecommerce/v3/catalogs/SHOP/products")
 		if page.Page.TotalElements != 0 {
 			t.Fatalf("still in the catalog: %+v", page)
 		}
@@ -550,11 +572,7 @@ func TestInventoryMerchantWarehouse(t *testing.T) {
 func TestInventoryPaging(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e0 *apitest.Env) {
 		e := newInventoryEnv(t, e0)
-		var body []any
-		for i := range 25 {
-			body = append(body, map[string]any{"product": product(fmt.Sprintf("P-%02d", i)), "balances": []any{map[string]any{"retailerId": retailerR, "catalogExternalId": "SHOP", "quantity": i}}})
-		}
-		e.put(e.supplier, body).Expect(200)
+		e.publishNumbered(25, func(i int) int { return i })
 		var byNumber []string
 		for n := 0; n < 3; n++ {
 			var bp balancePage
@@ -566,22 +584,7 @@ func TestInventoryPaging(t *testing.T) {
 				byNumber = append(byNumber, b.ProductExternalID)
 			}
 		}
-		var byLink []string
-		next := "/ecommerce/v3/catalogs/SHOP/balances?size=10"
-		for next != "" {
-			var bp balancePage
-			e.get(e.retailer, next).Expect(200).JSON(&bp)
-			next = ""
-			for _, l := range bp.Links {
-				if l.Rel == "next" {
-					u, _ := url.Parse(l.Href)
-					next = u.RequestURI()
-				}
-			}
-			for _, b := range bp.Content {
-				byLink = append(byLink, b.ProductExternalID)
-			}
-		}
+		byLink := followNext(e.Env, e.retailer, "/ecommerce/v3/catalogs/SHOP/balances?size=10")
 		if len(byNumber) != 25 || strings.Join(byNumber, ",") != strings.Join(byLink, ",") {
 			t.Fatalf("by number %v\nby link %v", byNumber, byLink)
 		}
@@ -612,8 +615,7 @@ func TestInventoryPaging(t *testing.T) {
 		if bp.Page.TotalElements != 1 || bp.Content[0].ProductExternalID != "P-04" {
 			t.Fatalf("eanCode filter %+v", bp)
 		}
-		var ip itemPage
-		e.get(e.supplier, "/ecommerce/v3/inventory?size=7&page=3").Expect(200).JSON(&ip)
+		ip := e.items(e.supplier, "/ecommerce/v3/inventory?size=7&page=3")
 		if ip.Page.TotalElements != 25 || len(ip.Content) != 4 {
 			t.Fatalf("inventory paging %+v", ip.Page)
 		}
@@ -624,11 +626,7 @@ func TestInventoryPaging(t *testing.T) {
 func TestInventoryGzip(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e0 *apitest.Env) {
 		e := newInventoryEnv(t, e0)
-		var body []any
-		for i := range 50 {
-			body = append(body, map[string]any{"product": product(fmt.Sprintf("P-%02d", i)), "balances": []any{map[string]any{"retailerId": retailerR, "catalogExternalId": "SHOP", "quantity": i}}})
-		}
-		e.put(e.supplier, body).Expect(200)
+		e.publishNumbered(50, func(i int) int { return i })
 		r := e.Do(apitest.Request{Method: "GET", Path: "/v3/catalogs/SHOP/products", Bearer: e.retailer, Header: http.Header{"Accept-Encoding": {"gzip,deflate"}}}).Expect(200)
 		var ip itemPage
 		r.JSON(&ip)

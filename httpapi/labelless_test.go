@@ -156,14 +156,23 @@ func TestSendingCodeTenancy(t *testing.T) {
 	})
 }
 
+// shipmentWithCodes posts shipment JJFI00000000000000001 with parcel
+// PARCEL000001, then asks for its sending code and the parcel's errand
+// code (each answered 200): the two active codes the freeing tests free.
+func shipmentWithCodes(t *testing.T, e *apitest.Env, tok string) httpapi.SendingCodeRecord {
+	t.Helper()
+	postShipment(e, tok, shipmentBody("JJFI00000000000000001", map[string]any{"parcelId": "PARCEL000001"})).Expect(http.StatusCreated)
+	sc := onlyCode(t, postSendingCode(e, tok, sendingCodeFor("JJFI00000000000000001", false)).Expect(200))
+	errandOK(t, e, tok, "/parcel/v1/errandCodes/PARCEL000001")
+	return sc
+}
+
 // decisions §5, §9: delivering a shipment frees its sending and errand codes
 // at once; later requests for its codes are refused.
 func TestCodesFreedOnDelivery(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
 		tok := e.GatewayToken(parcelgate.Production, "1234567-1")
-		postShipment(e, tok, shipmentBody("JJFI00000000000000001", map[string]any{"parcelId": "PARCEL000001"})).Expect(http.StatusCreated)
-		sc := onlyCode(t, postSendingCode(e, tok, sendingCodeFor("JJFI00000000000000001", false)).Expect(200))
-		errandOK(t, e, tok, "/parcel/v1/errandCodes/PARCEL000001")
+		sc := shipmentWithCodes(t, e, tok)
 		if n := activeCodes(t, e, parcelgate.Production); n != "2" {
 			t.Fatalf("active codes before delivery: %v", n)
 		}
@@ -204,9 +213,7 @@ func TestCodesFreedOnDelivery(t *testing.T) {
 func TestCodesExpire(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
 		tok := e.GatewayToken(parcelgate.Production, "1234567-1")
-		postShipment(e, tok, shipmentBody("JJFI00000000000000001", map[string]any{"parcelId": "PARCEL000001"})).Expect(http.StatusCreated)
-		sc := onlyCode(t, postSendingCode(e, tok, sendingCodeFor("JJFI00000000000000001", false)).Expect(200))
-		errandOK(t, e, tok, "/parcel/v1/errandCodes/PARCEL000001")
+		sc := shipmentWithCodes(t, e, tok)
 
 		e.Clock.Advance(parcelgate.DefaultCodeRetention)
 		tok = e.GatewayToken(parcelgate.Production, "1234567-1")

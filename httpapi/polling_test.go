@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -23,11 +22,7 @@ func TestInventoryChangePollingNeverMisses(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e0 *apitest.Env) {
 		e := newInventoryEnv(t, e0)
 		const products = 12
-		var body []any
-		for i := range products {
-			body = append(body, map[string]any{"product": product(fmt.Sprintf("P-%02d", i)), "balances": []any{map[string]any{"retailerId": retailerR, "catalogExternalId": "SHOP", "quantity": 1000}}})
-		}
-		e.put(e.supplier, body).Expect(200)
+		e.publishNumbered(products, func(int) int { return 1000 })
 
 		type state struct {
 			quantity, allocated int64
@@ -39,73 +34,48 @@ func TestInventoryChangePollingNeverMisses(t *testing.T) {
 		// newest modifiedDate it saw: moving it between pages of one loop
 		// would shift the pages under the loop.
 		poll := func() {
-			query := ""
-			if cursor != "" {
-				query = "&" + since(cursor)
-			}
-			newestSeen := cursor
-			for page := 0; ; page++ {
-				var bp polledPage
-				e.get(e.retailer, fmt.Sprintf("/ecommerce/v3/catalogs/SHOP/balances?size=3&page=%d%s", page, query)).Expect(200).JSON(&bp)
-				for _, b := range bp.Content {
-					seen[b.ProductExternalID] = state{b.Quantity, b.Allocated, b.Removed}
-				}
-				newestSeen = newest(newestSeen, bp.Content)
-				if int64(page+1) >= bp.Page.TotalPages {
-					break
-				}
-			}
-			cursor = newestSeen
-		}
-		poll()
-
-		var done atomic.Bool
-		var wg sync.WaitGroup
-		var removals atomic.Int64
-		for w := range 4 {
-			wg.Go(func() {
-				rng := rand.New(rand.NewPCG(uint64(w), 7))
-				for n := range 25 {
-					p := fmt.Sprintf("P-%02d", rng.IntN(products))
-					put := func(entry map[string]any, ok ...int) {
-						entry["productExternalId"] = p
-						r := e.Do(apitest.Request{Method: "PUT", Path: "/ecommerce/v3/inventory/balances", Bearer: e.supplier, Body: []any{entry}})
-						if r.Status != 200 && !slices.Contains(ok, r.Status) {
-							t.Errorf("supplier write %v: %d %s", entry, r.Status, r.Body)
-						}
-					}
-					switch w {
-					case 0:
-						// Stock of the catalog by name: revives a removed balance.
-						put(map[string]any{"retailerId": retailerR, "catalogExternalId": "SHOP", "quantity": 500 + n})
-					case 1:
-						if _, err := e.DB.MoveStock(t.Context(), parcelgate.Production, supplierA, p, retailerR, "SHOP", -1, 1); err != nil {
-							t.Errorf("order allocation: %v", err)
-						}
-					case 2:
-						// Rule 4: every catalog where published; none when removed.
-						put(map[string]any{"quantity": 700 + n}, 400)
-					case 3:
-						// Release and remove; an allocation landing in between
-						// makes the removal 409.
-						put(map[string]any{"allocated": 0}, 400)
-						r := e.Do(apitest.Request{Method: "DELETE", Path: "/ecommerce/v3/inventory/balances?productExternalId=" + p, Bearer: e.supplier})
-						switch r.Status {
-						case 200:
-							removals.Add(1)
-						case 409:
-						default:
-							t.Errorf("removal: %d %s", r.Status, r.Body)
-						}
-					}
-				}
+			cursor = e.PollBalances("/ecommerce/v3/catalogs/SHOP/balances", e.retailer, 3, cursor, func(b apitest.PolledBalance) {
+				seen[b.ProductExternalID] = state{b.Quantity, b.Allocated, b.Removed}
 			})
 		}
-		go func() { wg.Wait(); done.Store(true) }()
-		for !done.Load() {
-			poll()
-		}
-		poll()
+		var removals atomic.Int64
+		apitest.PollDuring(4, func(w int) {
+			rng := rand.New(rand.NewPCG(uint64(w), 7))
+			for n := range 25 {
+				p := fmt.Sprintf("P-%02d", rng.IntN(products))
+				put := func(entry map[string]any, ok ...int) {
+					entry["productExternalId"] = p
+					r := e.Do(apitest.Request{Method: "PUT", Path: "/ecommerce/v3/inventory/balances", Bearer: e.supplier, Body: []any{entry}})
+					if r.Status != 200 && !slices.Contains(ok, r.Status) {
+						t.Errorf("supplier write %v: %d %s", entry, r.Status, r.Body)
+					}
+				}
+				switch w {
+				case 0:
+					// Stock of the catalog by name: revives a removed balance.
+					put(map[string]any{"retailerId": retailerR, "catalogExternalId": "SHOP", "quantity": 500 + n})
+				case 1:
+					if _, err := e.DB.MoveStock(t.Context(), parcelgate.Production, supplierA, p, retailerR, "SHOP", -1, 1); err != nil {
+						t.Errorf("order allocation: %v", err)
+					}
+				case 2:
+					// Rule 4: every catalog where published; none when removed.
+					put(map[string]any{"quantity": 700 + n}, 400)
+				case 3:
+					// Release and remove; an allocation landing in between
+					// makes the removal 409.
+					put(map[string]any{"allocated": 0}, 400)
+					r := e.Do(apitest.Request{Method: "DELETE", Path: "/ecommerce/v3/inventory/balances?productExternalId=" + p, Bearer: e.supplier})
+					switch r.Status {
+					case 200:
+						removals.Add(1)
+					case 409:
+					default:
+						t.Errorf("removal: %d %s", r.Status, r.Body)
+					}
+				}
+			}
+		}, poll)
 		if removals.Load() == 0 {
 			t.Fatalf("no removal happened: the test proves nothing")
 		}

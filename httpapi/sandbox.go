@@ -145,15 +145,22 @@ func resetOptions(r *http.Request) (parcelgate.ResetOptions, error) {
 	return opt, nil
 }
 
+// resetControl reads a reset's environment, which must be one the server
+// may reset (decisions §21), and its options.
+func (s *Server) resetControl(r *http.Request) (parcelgate.Environment, parcelgate.ResetOptions, error) {
+	env, err := s.sandboxControl(r.URL.Query().Get("environment"), parcelgate.ControlReset)
+	if err != nil {
+		return "", parcelgate.ResetOptions{}, err
+	}
+	opt, err := resetOptions(r)
+	return env, opt, err
+}
+
 // resetOrganization empties one organization's data (issue 13), so an
 // integrator's CI run starts from a known state without touching anyone
 // else's tenant.
 func (s *Server) resetOrganization(w http.ResponseWriter, r *http.Request) error {
-	env, err := s.sandboxControl(r.URL.Query().Get("environment"), parcelgate.ControlReset)
-	if err != nil {
-		return err
-	}
-	opt, err := resetOptions(r)
+	env, opt, err := s.resetControl(r)
 	if err != nil {
 		return err
 	}
@@ -168,11 +175,7 @@ func (s *Server) resetOrganization(w http.ResponseWriter, r *http.Request) error
 // resetEnvironment empties the data of every organization of one
 // environment.
 func (s *Server) resetEnvironment(w http.ResponseWriter, r *http.Request) error {
-	env, err := s.sandboxControl(r.URL.Query().Get("environment"), parcelgate.ControlReset)
-	if err != nil {
-		return err
-	}
-	opt, err := resetOptions(r)
+	env, opt, err := s.resetControl(r)
 	if err != nil {
 		return err
 	}
@@ -208,12 +211,18 @@ func (s *Server) takeSnapshot(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func (s *Server) listSnapshots(w http.ResponseWriter, r *http.Request) error {
+// snapshots lists the snapshots of the organization and environment the
+// request names.
+func (s *Server) snapshots(r *http.Request) ([]*parcelgate.Snapshot, error) {
 	env, err := envParam(r)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	snaps, err := s.store.ListSnapshots(r.Context(), env, r.PathValue("businessId"))
+	return s.store.ListSnapshots(r.Context(), env, r.PathValue("businessId"))
+}
+
+func (s *Server) listSnapshots(w http.ResponseWriter, r *http.Request) error {
+	snaps, err := s.snapshots(r)
 	if err != nil {
 		return err
 	}
@@ -225,11 +234,7 @@ func (s *Server) listSnapshots(w http.ResponseWriter, r *http.Request) error {
 // environment and its object counts (issue 25); 404 as a missing one when
 // the organization has none of that name.
 func (s *Server) getSnapshot(w http.ResponseWriter, r *http.Request) error {
-	env, err := envParam(r)
-	if err != nil {
-		return err
-	}
-	snaps, err := s.store.ListSnapshots(r.Context(), env, r.PathValue("businessId"))
+	snaps, err := s.snapshots(r)
 	if err != nil {
 		return err
 	}

@@ -2,7 +2,6 @@ package httpapi_test
 
 import (
 	"fmt"
-	"io"
 	"net/http"
 	"testing"
 
@@ -72,17 +71,7 @@ func BenchmarkJournalCost(b *testing.B) {
 				tok := e.EcomToken(parcelgate.Test, supplierA, parcelgate.RoleSupplier)
 				client := e.HTTP.Client()
 				for b.Loop() {
-					req, _ := http.NewRequest("GET", e.URL+"/ecommerce/v3/inventory", nil)
-					req.Header.Set("Authorization", "Bearer "+tok)
-					resp, err := client.Do(req)
-					if err != nil {
-						b.Fatal(err)
-					}
-					io.Copy(io.Discard, resp.Body)
-					resp.Body.Close()
-					if resp.StatusCode != 200 {
-						b.Fatalf("%d", resp.StatusCode)
-					}
+					benchCall(b, client, "GET", e.URL+"/ecommerce/v3/inventory", tok, nil)
 				}
 			})
 		}

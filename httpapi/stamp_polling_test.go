@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -41,72 +40,39 @@ func TestPollingNeverMissesWithOrgAndEnvironmentWriters(t *testing.T) {
 		seen := map[string]state{}
 		cursor := ""
 		poll := func() {
-			query := ""
-			if cursor != "" {
-				query = "&modifiedFromDate=" + url.QueryEscape(cursor)
-			}
-			newest := cursor
-			for page := 0; ; page++ {
-				var p struct {
-					Content []struct {
-						ProductExternalID string `json:"productExternalId"`
-						Quantity          int64  `json:"quantity"`
-						Allocated         int64  `json:"allocated"`
-						ModifiedDate      string `json:"modifiedDate"`
-					} `json:"content"`
-					Page struct{ TotalPages int64 } `json:"page"`
-				}
-				e.Do(apitest.Request{Method: "GET", Path: fmt.Sprintf("/ecommerce/v3/catalogs/WH1/balances?size=1&page=%d%s", page, query), Bearer: tok}).Expect(http.StatusOK).JSON(&p)
-				for _, b := range p.Content {
-					seen[b.ProductExternalID] = state{b.Quantity, b.Allocated}
-					newest = max(newest, b.ModifiedDate)
-				}
-				if int64(page+1) >= p.Page.TotalPages {
-					break
-				}
-			}
-			cursor = newest
-		}
-		poll()
-
-		var done atomic.Bool
-		var wg sync.WaitGroup
-		var orders atomic.Int64
-		for w := range 4 {
-			wg.Go(func() {
-				for n := range 15 {
-					own := fmt.Sprintf("W%dN%d", w, n)
-					product := []string{"P1", "P2"}[n%2]
-					switch w {
-					case 0, 1:
-						// Orders of the shop: allocation, and every third cancelled,
-						// which returns its stock.
-						if r := order(shop, tok, own, product); r.Status != http.StatusOK {
-							t.Errorf("order %s: %d %s", own, r.Status, r.Body)
-							return
-						}
-						orders.Add(1)
-						if n%3 == 0 {
-							e.Do(apitest.Request{Method: "DELETE", Path: "/ecommerce/v3/orders/" + shop + "-" + own, Bearer: tok}).Expect(http.StatusOK)
-						}
-					case 2:
-						// The shop's own stock writes: the environment's clock.
-						e.Do(apitest.Request{Method: "PUT", Path: "/ecommerce/v3/inventory/balances", Bearer: tok, Body: []any{map[string]any{
-							"productExternalId": shop + "-" + product, "retailerId": shop, "catalogExternalId": "WH1", "quantity": 1000 + n}}}).Expect(http.StatusOK)
-					case 3:
-						// Another merchant's orders, on a clock of their own.
-						if r := order(other, otherTok, own, product); r.Status != http.StatusOK {
-							t.Errorf("other merchant's order %s: %d %s", own, r.Status, r.Body)
-						}
-					}
-				}
+			cursor = e.PollBalances("/ecommerce/v3/catalogs/WH1/balances", tok, 1, cursor, func(b apitest.PolledBalance) {
+				seen[b.ProductExternalID] = state{b.Quantity, b.Allocated}
 			})
 		}
-		go func() { wg.Wait(); done.Store(true) }()
-		for !done.Load() {
-			poll()
-		}
-		poll()
+		var orders atomic.Int64
+		apitest.PollDuring(4, func(w int) {
+			for n := range 15 {
+				own := fmt.Sprintf("W%dN%d", w, n)
+				product := []string{"P1", "P2"}[n%2]
+				switch w {
+				case 0, 1:
+					// Orders of the shop: allocation, and every third cancelled,
+					// which returns its stock.
+					if r := order(shop, tok, own, product); r.Status != http.StatusOK {
+						t.Errorf("order %s: %d %s", own, r.Status, r.Body)
+						return
+					}
+					orders.Add(1)
+					if n%3 == 0 {
+						e.Do(apitest.Request{Method: "DELETE", Path: "/ecommerce/v3/orders/" + shop + "-" + own, Bearer: tok}).Expect(http.StatusOK)
+					}
+				case 2:
+					// The shop's own stock writes: the environment's clock.
+					e.Do(apitest.Request{Method: "PUT", Path: "/ecommerce/v3/inventory/balances", Bearer: tok, Body: []any{map[string]any{
+						"productExternalId": shop + "-" + product, "retailerId": shop, "catalogExternalId": "WH1", "quantity": 1000 + n}}}).Expect(http.StatusOK)
+				case 3:
+					// Another merchant's orders, on a clock of their own.
+					if r := order(other, otherTok, own, product); r.Status != http.StatusOK {
+						t.Errorf("other merchant's order %s: %d %s", own, r.Status, r.Body)
+					}
+				}
+			}
+		}, poll)
 		if orders.Load() == 0 {
 			t.Fatal("no order was placed: the test proves nothing")
 		}
@@ -177,29 +143,10 @@ func TestPollingNeverMissesWithOneOrganizationsConcurrentCreates(t *testing.T) {
 		orders := map[string]orderState{}
 		balanceCursor, orderCursor := "", ""
 		poll := func() {
-			q := ""
-			if balanceCursor != "" {
-				q = "&modifiedFromDate=" + url.QueryEscape(balanceCursor)
-			}
-			for page := 0; ; page++ {
-				var p struct {
-					Content []struct {
-						ProductExternalID   string `json:"productExternalId"`
-						Quantity, Allocated int64
-						ModifiedDate        string `json:"modifiedDate"`
-					} `json:"content"`
-					Page struct{ TotalPages int64 } `json:"page"`
-				}
-				e.Do(apitest.Request{Method: "GET", Path: fmt.Sprintf("/ecommerce/v3/catalogs/WH1/balances?size=1&page=%d%s", page, q), Bearer: tok}).Expect(http.StatusOK).JSON(&p)
-				for _, b := range p.Content {
-					balances[b.ProductExternalID] = balance{b.Quantity, b.Allocated}
-					balanceCursor = max(balanceCursor, b.ModifiedDate)
-				}
-				if int64(page+1) >= p.Page.TotalPages {
-					break
-				}
-			}
-			q = "size=7"
+			balanceCursor = e.PollBalances("/ecommerce/v3/catalogs/WH1/balances", tok, 1, balanceCursor, func(b apitest.PolledBalance) {
+				balances[b.ProductExternalID] = balance{b.Quantity, b.Allocated}
+			})
+			q := "size=7"
 			if orderCursor != "" {
 				q += "&updatedFrom=" + url.QueryEscape(orderCursor)
 			}
@@ -224,35 +171,24 @@ func TestPollingNeverMissesWithOneOrganizationsConcurrentCreates(t *testing.T) {
 			}
 			orderCursor = newest
 		}
-		poll()
-
-		var done atomic.Bool
-		var wg sync.WaitGroup
 		var created atomic.Int64
-		for w := range 8 {
-			wg.Go(func() {
-				for n := range 10 {
-					own := fmt.Sprintf("W%dN%d", w, n)
-					product := []string{"P1", "P2"}[(w+n)%2]
-					if r := order(own, product, 1); r.Status != http.StatusOK {
-						t.Errorf("order %s: %d %s", own, r.Status, r.Body)
-						return
-					}
-					created.Add(1)
-					switch n % 3 {
-					case 1:
-						order(own, product, 2).Expect(http.StatusOK) // a change of the same order
-					case 2:
-						e.Do(apitest.Request{Method: "DELETE", Path: "/ecommerce/v3/orders/" + shop + "-" + own, Bearer: tok}).Expect(http.StatusOK)
-					}
+		apitest.PollDuring(8, func(w int) {
+			for n := range 10 {
+				own := fmt.Sprintf("W%dN%d", w, n)
+				product := []string{"P1", "P2"}[(w+n)%2]
+				if r := order(own, product, 1); r.Status != http.StatusOK {
+					t.Errorf("order %s: %d %s", own, r.Status, r.Body)
+					return
 				}
-			})
-		}
-		go func() { wg.Wait(); done.Store(true) }()
-		for !done.Load() {
-			poll()
-		}
-		poll()
+				created.Add(1)
+				switch n % 3 {
+				case 1:
+					order(own, product, 2).Expect(http.StatusOK) // a change of the same order
+				case 2:
+					e.Do(apitest.Request{Method: "DELETE", Path: "/ecommerce/v3/orders/" + shop + "-" + own, Bearer: tok}).Expect(http.StatusOK)
+				}
+			}
+		}, poll)
 		if created.Load() != 80 {
 			t.Fatalf("%d orders created of 80", created.Load())
 		}

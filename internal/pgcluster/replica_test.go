@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"math/rand/v2"
-	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -184,9 +183,27 @@ func product(id string) map[string]any {
 	return map[string]any{"externalId": id, "eanCode": "640" + id, "descriptions": map[string]any{"en": map[string]any{"name": "Product " + id}}}
 }
 
-type polled struct {
-	parcelgate.Balance
-	ModifiedDate string `json:"modifiedDate"`
+// shop opens the retailer's catalog SHOP to the supplier through a, and
+// returns the supplier's token, taken through a, and the retailer's, taken
+// through reader.
+func shop(a, reader *apitest.Env) (sup, ret string) {
+	a.T.Helper()
+	a.Catalog(parcelgate.Production, retailer, "SHOP", parcelgate.CatalogDropship, supplier)
+	sup = a.EcomToken(parcelgate.Production, supplier, parcelgate.RoleSupplier)
+	ret = reader.EcomToken(parcelgate.Production, retailer, parcelgate.RoleRetailer)
+	return sup, ret
+}
+
+// publishNumbered publishes products P-00 … P-(n-1) through a, as the
+// supplier whose token is sup, to the retailer's SHOP, product i with
+// quantity(i) in stock.
+func publishNumbered(a *apitest.Env, sup string, n int, quantity func(i int) int) {
+	a.T.Helper()
+	var body []any
+	for i := range n {
+		body = append(body, map[string]any{"product": product(fmt.Sprintf("P-%02d", i)), "balances": []any{map[string]any{"retailerId": retailer, "catalogExternalId": "SHOP", "quantity": quantity(i)}}})
+	}
+	a.Do(apitest.Request{Method: "PUT", Path: "/ecommerce/v3/inventory", Bearer: sup, Body: body}).Expect(200)
 }
 
 type catalogEntries struct {
@@ -217,9 +234,7 @@ func catalogIDs(e *apitest.Env, token string) []string {
 func TestReadYourWritesAcrossInstancesOnAPausedReplica(t *testing.T) {
 	c := newCluster(t, nil, time.Minute)
 	a, b := c.instance(), c.instance()
-	a.Catalog(parcelgate.Production, retailer, "SHOP", parcelgate.CatalogDropship, supplier)
-	sup := a.EcomToken(parcelgate.Production, supplier, parcelgate.RoleSupplier)
-	ret := a.EcomToken(parcelgate.Production, retailer, parcelgate.RoleRetailer)
+	sup, ret := shop(a, a)
 	c.caughtUp()
 	if got := catalogIDs(b, ret); strings.Join(got, ",") != "SHOP" {
 		t.Fatalf("catalogs before: %v", got)
@@ -278,37 +293,17 @@ func TestReadYourWritesAcrossInstancesOnAPausedReplica(t *testing.T) {
 func TestPollingNeverMissesOnALaggingReplica(t *testing.T) {
 	c := newCluster(t, nil, time.Minute)
 	a, b := c.instance(), c.instance()
-	a.Catalog(parcelgate.Production, retailer, "SHOP", parcelgate.CatalogDropship, supplier)
-	sup := a.EcomToken(parcelgate.Production, supplier, parcelgate.RoleSupplier)
-	ret := b.EcomToken(parcelgate.Production, retailer, parcelgate.RoleRetailer)
+	sup, ret := shop(a, b)
 	const products = 10
-	var body []any
-	for i := range products {
-		body = append(body, map[string]any{"product": product(fmt.Sprintf("P-%02d", i)), "balances": []any{map[string]any{"retailerId": retailer, "catalogExternalId": "SHOP", "quantity": 1000}}})
-	}
-	a.Do(apitest.Request{Method: "PUT", Path: "/ecommerce/v3/inventory", Bearer: sup, Body: body}).Expect(200)
+	publishNumbered(a, sup, products, func(int) int { return 1000 })
 	c.caughtUp()
 
 	seen := map[string]int64{}
 	cursor := ""
 	poll := func() {
-		query := ""
-		if cursor != "" {
-			query = "&modifiedFromDate=" + url.QueryEscape(cursor)
-		}
-		newest := cursor
-		for page := 0; ; page++ {
-			var bp httpapi.Page[polled]
-			b.Do(apitest.Request{Method: "GET", Path: fmt.Sprintf("/ecommerce/v3/catalogs/SHOP/balances?size=3&page=%d%s", page, query), Bearer: ret}).Expect(200).JSON(&bp)
-			for _, x := range bp.Content {
-				seen[x.ProductExternalID] = x.Quantity
-				newest = max(newest, x.ModifiedDate)
-			}
-			if int64(page+1) >= bp.Page.TotalPages {
-				break
-			}
-		}
-		cursor = newest
+		cursor = b.PollBalances("/ecommerce/v3/catalogs/SHOP/balances", ret, 3, cursor, func(x apitest.PolledBalance) {
+			seen[x.ProductExternalID] = x.Quantity
+		})
 	}
 	poll()
 
@@ -355,7 +350,7 @@ func TestPollingNeverMissesOnALaggingReplica(t *testing.T) {
 	}
 
 	// The final state, read on the primary (as the supplier, who wrote).
-	var final httpapi.Page[polled]
+	var final httpapi.Page[apitest.PolledBalance]
 	a.Do(apitest.Request{Method: "GET", Path: "/ecommerce/v3/catalogs/SHOP/balances?size=100", Bearer: ret}).Expect(200).JSON(&final)
 	if len(final.Content) != products {
 		t.Fatalf("final state has %d balances", len(final.Content))
@@ -425,14 +420,8 @@ func TestReplicaDownMidLoad(t *testing.T) {
 	})
 	c := newCluster(t, srv, time.Minute)
 	a := c.instance()
-	a.Catalog(parcelgate.Production, retailer, "SHOP", parcelgate.CatalogDropship, supplier)
-	sup := a.EcomToken(parcelgate.Production, supplier, parcelgate.RoleSupplier)
-	ret := a.EcomToken(parcelgate.Production, retailer, parcelgate.RoleRetailer)
-	var body []any
-	for i := range 30 {
-		body = append(body, map[string]any{"product": product(fmt.Sprintf("P-%02d", i)), "balances": []any{map[string]any{"retailerId": retailer, "catalogExternalId": "SHOP", "quantity": i}}})
-	}
-	a.Do(apitest.Request{Method: "PUT", Path: "/ecommerce/v3/inventory", Bearer: sup, Body: body}).Expect(200)
+	sup, ret := shop(a, a)
+	publishNumbered(a, sup, 30, func(i int) int { return i })
 	c.caughtUp()
 
 	var stop atomic.Bool
