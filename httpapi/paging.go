@@ -55,6 +55,11 @@ func (p Page[T]) encode() ([]byte, error) {
 			buf.Write(js)
 			continue
 		}
+		if raw, ok := any(item).(json.RawMessage); ok {
+			// Already encoded by encodeJSON (see rawItems).
+			buf.Write(raw)
+			continue
+		}
 		if err := put(item); err != nil {
 			return nil, err
 		}
