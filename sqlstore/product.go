@@ -149,7 +149,7 @@ func (db *DB) listInventory(ctx context.Context, c *parcelgate.Caller, f parcelg
 		var sub filterSQL
 		sub.add("b.product_id = p.id")
 		sub.add("b.removed_at = 0")
-		if err := db.placeFilter(ctx, c, &sub, bf); err != nil {
+		if err := db.placeFilter(ctx, c, &sub, bf, false); err != nil {
 			return res, err
 		}
 		q.where.add("EXISTS (SELECT 1 FROM balances b WHERE "+sub.sql()+")", sub.args...)
@@ -279,7 +279,7 @@ func (db *DB) inventoryItems(ctx context.Context, c *parcelgate.Caller, ids []in
 		bf.add("b.supplier_org_id + 0 = ?", c.OrgID)
 		bf.add("b.removed_at = 0")
 		bf.add(db.dialect.idList("b.product_id"), db.dialect.idListArg(chunk))
-		if err := db.placeFilter(ctx, c, &bf, f); err != nil {
+		if err := db.placeFilter(ctx, c, &bf, f, true); err != nil {
 			return nil, err
 		}
 		bals, err := db.balances(ctx, bf.sql()+` ORDER BY b.id`, bf.args)
