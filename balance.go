@@ -42,11 +42,89 @@ type Balance struct {
 // MarshalJSON writes modifiedDate with exactly six fractional digits, so a
 // client that passes it back as modifiedFromDate names the exact stamp.
 func (b *Balance) MarshalJSON() ([]byte, error) {
-	type plain Balance
-	return json.Marshal(struct {
-		*plain
-		ModifiedDate string `json:"modifiedDate"`
-	}{(*plain)(b), FormatStamp(b.ModifiedAt)})
+	return b.AppendJSON(make([]byte, 0, 256))
+}
+
+// AppendJSON appends the balance to dst as json.Marshal writes it with the
+// fields in the order of the struct and modifiedDate last (the bytes of
+// TestBalanceAppendJSONIsMarshal), without reflection: a catalog page of
+// 2,000 balances spent a third of its encoding in it.
+func (b *Balance) AppendJSON(dst []byte) ([]byte, error) {
+	dst = append(dst, `{"productExternalId":`...)
+	dst = appendJSONString(dst, b.ProductExternalID)
+	if b.EANCode != "" {
+		dst = append(dst, `,"eanCode":`...)
+		dst = appendJSONString(dst, b.EANCode)
+	}
+	dst = append(dst, `,"supplierId":`...)
+	dst = appendJSONString(dst, b.SupplierID)
+	dst = append(dst, `,"retailerId":`...)
+	dst = appendJSONString(dst, b.RetailerID)
+	dst = append(dst, `,"catalogExternalId":`...)
+	dst = appendJSONString(dst, b.CatalogExternalID)
+	dst = append(dst, `,"quantity":`...)
+	dst = strconv.AppendInt(dst, b.Quantity, 10)
+	dst = append(dst, `,"allocated":`...)
+	dst = strconv.AppendInt(dst, b.Allocated, 10)
+	if b.WholesalePrice != "" {
+		dst = append(dst, `,"wholesalePrice":`...)
+		if plainDecimal(string(b.WholesalePrice)) {
+			dst = append(dst, b.WholesalePrice...)
+		} else {
+			n, err := json.Marshal(b.WholesalePrice)
+			if err != nil {
+				return nil, err
+			}
+			dst = append(dst, n...)
+		}
+	}
+	if b.Currency != "" {
+		dst = append(dst, `,"currency":`...)
+		dst = appendJSONString(dst, b.Currency)
+	}
+	if b.Removed {
+		dst = append(dst, `,"removed":true`...)
+	}
+	dst = append(dst, `,"modifiedDate":"`...)
+	dst = b.ModifiedAt.UTC().AppendFormat(dst, "2006-01-02T15:04:05.000000Z07:00")
+	return append(dst, `"}`...), nil
+}
+
+// appendJSONString appends s as json.Marshal quotes it: as it is when every
+// byte is printable ASCII that needs no escape (HTML's <, > and & included,
+// which json.Marshal escapes), else through json.Marshal.
+func appendJSONString(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s)
+			return append(dst, q...)
+		}
+	}
+	dst = append(dst, '"')
+	dst = append(dst, s...)
+	return append(dst, '"')
+}
+
+// plainDecimal reports whether s is -?(0|[1-9][0-9]*)(.[0-9]+)?, a JSON
+// number json.Marshal writes as it is.
+func plainDecimal(s string) bool {
+	if s != "" && s[0] == '-' {
+		s = s[1:]
+	}
+	intPart, frac, dot := strings.Cut(s, ".")
+	if intPart == "" || (len(intPart) > 1 && intPart[0] == '0') || !allDigits(intPart) {
+		return false
+	}
+	return !dot || (frac != "" && allDigits(frac))
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // FormatStamp writes an instant as RFC 3339 in UTC with microseconds, the

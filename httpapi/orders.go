@@ -240,11 +240,11 @@ func (s *Server) listOrders(w http.ResponseWriter, r *http.Request) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
-	res, err := s.store.ListOrders(r.Context(), caller(r), q, pr)
+	res, err := s.store.ListOrderAnswers(r.Context(), caller(r), q, pr, renderOrder)
 	if err != nil {
 		return err
 	}
-	writePage(w, newPage(s, r, pr, res))
+	writePage(w, newPage(s, r, pr, rawItems(res)))
 	return nil
 }
 

@@ -961,3 +961,58 @@ func TestDeleteBalancesEmptyJSONBody(t *testing.T) {
 		}
 	})
 }
+
+// A list of orders writes each order as GET /orders/{id} answers it, and
+// while it reuses the rendered answers (sqlstore.ListOrderAnswers) it never
+// answers an order as it was before a change, whichever instance made the
+// change: instance B lists (and keeps the answers), instance A changes an
+// order's status and its stock-affecting content (cancel), B lists again.
+func TestOrderListFollowsChangesOnEveryInstance(t *testing.T) {
+	apitest.EachShared(t, 2, func(t *testing.T, es []*apitest.Env) {
+		a := newMerchant(t, es[0], parcelgate.Production, merchantBID)
+		b := *a
+		b.Env = es[1]
+		var orders []parcelgate.Order
+		for i := range 3 {
+			orders = append(orders, a.create(a.orderBody(fmt.Sprintf("F%d", i), 1)))
+		}
+		list := func() map[string]json.RawMessage {
+			t.Helper()
+			var p struct{ Content []json.RawMessage }
+			b.do("GET", "/ecommerce/v3/orders?size=10", nil).Expect(200).JSON(&p)
+			byID := map[string]json.RawMessage{}
+			for _, raw := range p.Content {
+				var o parcelgate.Order
+				if err := json.Unmarshal(raw, &o); err != nil {
+					t.Fatal(err)
+				}
+				byID[o.ID] = raw
+				// The item is the order's own answer, byte for byte.
+				one := b.do("GET", "/ecommerce/v3/orders/"+o.ID, nil).Expect(200).Body
+				if string(one) != string(raw)+"\n" {
+					t.Fatalf("list item %s\nGET one  %s", raw, one)
+				}
+			}
+			return byID
+		}
+		status := func(raw json.RawMessage) parcelgate.OrderStatus {
+			var o parcelgate.Order
+			json.Unmarshal(raw, &o)
+			return o.Status.Value
+		}
+		before := list()
+		list() // the second list answers from the kept answers
+		if len(before) != 3 || status(before[orders[1].ID]) != parcelgate.OrderCreated {
+			t.Fatalf("before: %d orders", len(before))
+		}
+		a.setStatus(orders[1].ExternalID, "Submitted").Expect(200)
+		a.do("PUT", "/ecommerce/v3/orders/"+orders[2].ID, map[string]any{"status": map[string]any{"value": "Cancelled"}}).Expect(200)
+		after := list()
+		if status(after[orders[1].ID]) != parcelgate.OrderSubmitted || status(after[orders[2].ID]) != parcelgate.OrderCancelled {
+			t.Fatalf("decisions §22: another instance's changes are answered: %s\n%s", after[orders[1].ID], after[orders[2].ID])
+		}
+		if string(after[orders[0].ID]) != string(before[orders[0].ID]) {
+			t.Fatalf("an unchanged order answers the same: %s\n%s", before[orders[0].ID], after[orders[0].ID])
+		}
+	})
+}

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"encoding/json"
 	"net/http/httptest"
 	"net/url"
 	"testing"
@@ -110,4 +111,41 @@ func TestPageEncodeIsEncodeJSON(t *testing.T) {
 		Product:  &parcelgate.Product{SupplierID: "1234567-1", Status: "ACTIVE", Document: []byte(`{"externalId": "1234567-1-P1", "name": "<b>"}`)},
 		Balances: balances}}, Page: info}
 	check("inventory items", func() ([]byte, error) { return encodeJSON(items) }, items.encode)
+}
+
+// TestOrderListIsItsOrders: a page of orders written from the orders'
+// rendered answers (rawItems) is byte for byte the page encodeJSON makes of
+// the orders themselves, so GET /orders answers what it answered before the
+// answers were reused (and what GET /orders/{id} answers for each order).
+func TestOrderListIsItsOrders(t *testing.T) {
+	at := time.Date(2026, 11, 23, 7, 0, 0, 123456000, time.UTC)
+	orders := []*parcelgate.Order{
+		{ID: "a<1>", ExternalID: "Ä & \u2028 \"x\"", OrderDate: at, ServiceCode: "2103",
+			Rows: []parcelgate.OrderRow{{ExternalID: "1"}}, Status: parcelgate.OrderState{Value: parcelgate.OrderCreated, Timestamp: at}},
+		{ID: "b", ExternalID: "SO-2", OrderDate: at.Add(time.Hour)},
+	}
+	links := []PageLink{{Rel: "self", Href: "https://api.example.com/ecommerce/v3/orders?page=0&size=30"}}
+	info := PageInfo{Size: 30, TotalElements: 2, TotalPages: 1}
+	var answers [][]byte
+	for _, o := range orders {
+		b, err := renderOrder(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		answers = append(answers, b)
+	}
+	for name, items := range map[string][]*parcelgate.Order{"orders": orders, "empty": {}} {
+		want, err := encodeJSON(Page[*parcelgate.Order]{Links: links, Content: items, Page: info})
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw := rawItems(parcelgate.PageOf[[]byte]{Items: answers[:len(items)]}).Items
+		if raw == nil {
+			raw = []json.RawMessage{}
+		}
+		got, err := Page[json.RawMessage]{Links: links, Content: raw, Page: info}.encode()
+		if err != nil || string(got) != string(want) {
+			t.Errorf("%s:\nencodeJSON %s\nencode     %s (%v)", name, want, got, err)
+		}
+	}
 }

@@ -37,6 +37,10 @@ type Store interface {
 	// FindOrderAnswer is FindOrder as render encodes it, reusing the
 	// rendered answer while the stored order is unchanged.
 	FindOrderAnswer(ctx context.Context, c *parcelgate.Caller, id string, render func(*parcelgate.Order) ([]byte, error)) ([]byte, error)
+	// ListOrderAnswers is ListOrders with each order as render encodes
+	// it, reusing the rendered answer while the stored order is
+	// unchanged.
+	ListOrderAnswers(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest, render func(*parcelgate.Order) ([]byte, error)) (parcelgate.PageOf[[]byte], error)
 
 	Ping(ctx context.Context) error
 	// Unavailable reports whether err says the database is out of reach

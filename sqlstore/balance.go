@@ -150,8 +150,16 @@ func (db *DB) contentFilter(ctx context.Context, c *parcelgate.Caller, q *keyset
 	return nil
 }
 
-// placeFilter adds the supplier-side retailer and catalog filters.
-func (db *DB) placeFilter(ctx context.Context, c *parcelgate.Caller, w *filterSQL, f parcelgate.BalanceFilter) error {
+// placeFilter adds the supplier-side retailer and catalog filters. keyed
+// says the statement seeks its balances by another key (product IDs): the
+// filters are then checked on each balance found, never an index to scan
+// ("+ 0" keeps the planner off the retailer's and catalog's indexes, which
+// SQLite would otherwise choose, reading every balance of the retailer).
+func (db *DB) placeFilter(ctx context.Context, c *parcelgate.Caller, w *filterSQL, f parcelgate.BalanceFilter, keyed bool) error {
+	noIndex := ""
+	if keyed {
+		noIndex = " + 0"
+	}
 	if f.RetailerID != "" {
 		var org int64
 		err := db.queryRow(ctx, `SELECT id FROM organizations WHERE environment = ? AND business_id = ?`, string(c.Environment), f.RetailerID).Scan(&org)
@@ -162,10 +170,10 @@ func (db *DB) placeFilter(ctx context.Context, c *parcelgate.Caller, w *filterSQ
 		if err != nil {
 			return err
 		}
-		w.add("b.retailer_org_id = ?", org)
+		w.add("b.retailer_org_id"+noIndex+" = ?", org)
 	}
 	if f.CatalogExternalID != "" {
-		w.add("b.catalog_id IN (SELECT id FROM catalogs WHERE environment = ? AND external_id = ?)", string(c.Environment), f.CatalogExternalID)
+		w.add("b.catalog_id"+noIndex+" IN (SELECT id FROM catalogs WHERE environment = ? AND external_id = ?)", string(c.Environment), f.CatalogExternalID)
 	}
 	return nil
 }

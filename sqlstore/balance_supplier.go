@@ -18,7 +18,7 @@ func (db *DB) listSupplierBalances(ctx context.Context, c *parcelgate.Caller, f 
 	if err := db.contentFilter(ctx, c, q, f); err != nil {
 		return parcelgate.PageOf[*parcelgate.Balance]{}, err
 	}
-	if err := db.placeFilter(ctx, c, &q.where, f); err != nil {
+	if err := db.placeFilter(ctx, c, &q.where, f, false); err != nil {
 		return parcelgate.PageOf[*parcelgate.Balance]{}, err
 	}
 	return keysetPage(ctx, db, q, pr, balanceCols, balanceJoins, scanBalance)

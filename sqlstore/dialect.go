@@ -162,6 +162,33 @@ func (d dialect) idArgs(ids []int64) []any {
 	return anys(ids)
 }
 
+// idList is idIn for a read run often with lists of every length: one
+// statement text whatever the length, so it is prepared once (stmtCache)
+// instead of parsed and planned on every call, and idListArg is its one
+// argument. On SQLite the IDs are a JSON array read by json_each.
+func (d dialect) idList(col string) string {
+	if d.name == "postgres" {
+		return d.idIn(col, 0)
+	}
+	return col + " IN (SELECT value FROM json_each(?))"
+}
+
+// idListArg is the argument of idList for ids.
+func (d dialect) idListArg(ids []int64) any {
+	if d.name == "postgres" {
+		return ids
+	}
+	b := make([]byte, 0, 1+len(ids)*8)
+	b = append(b, '[')
+	for i, id := range ids {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, id, 10)
+	}
+	return string(append(b, ']'))
+}
+
 // valueRows returns n rows "(row), (row), ..." for a multi-row VALUES.
 func valueRows(n int, row string) string {
 	return strings.TrimSuffix(strings.Repeat("("+row+"), ", n), ", ")

@@ -193,7 +193,7 @@ func (db *DB) AnswerKnownUnchangedForTest(c *parcelgate.Caller, id string) bool 
 	if !ok {
 		return false
 	}
-	_, ok = db.answers.unchanged(answerKey{c.OrgID, id}, stamp)
+	_, ok = db.answers.unchanged(answerKey{org: c.OrgID, id: id}, stamp)
 	return ok
 }
 

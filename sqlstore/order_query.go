@@ -20,7 +20,22 @@ import (
 // neither skipped nor repeated: an order updated while the client pages
 // moves behind the cursor and is met again later, with its new stamp.
 func (db *DB) listOrders(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.Order], error) {
-	ks := keysetQuery{table: "orders o", alias: "o", byModified: true, stampCol: "updated_at"}
+	ks, err := db.orderListQuery(ctx, c, q)
+	if err != nil {
+		return parcelgate.PageOf[*parcelgate.Order]{}, err
+	}
+	return keysetPage(ctx, db, ks, p, orderColumns, "", func(rows *sql.Rows) (*parcelgate.Order, pageKey, error) {
+		rec, err := scanOrderRecord(rows)
+		if err != nil {
+			return nil, pageKey{}, err
+		}
+		return rec.view(), pageKey{modified: rec.updatedAt, id: rec.pk}, nil
+	})
+}
+
+// orderListQuery is the list of the caller's orders that q selects.
+func (db *DB) orderListQuery(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery) (*keysetQuery, error) {
+	ks := &keysetQuery{table: "orders o", alias: "o", byModified: true, stampCol: "updated_at"}
 	f := &ks.where
 	f.add("o.org_id = ?", c.OrgID)
 	// Every list of orders is in stamp order, and a client may take its
@@ -28,7 +43,7 @@ func (db *DB) listOrders(ctx context.Context, c *parcelgate.Caller, q parcelgate
 	// window (decisions §22).
 	w, err := db.pollWindow(ctx, c.Environment, q.UpdatedFrom)
 	if err != nil {
-		return parcelgate.PageOf[*parcelgate.Order]{}, err
+		return nil, err
 	}
 	addWindow(f, "o", "updated_at", w, !q.UpdatedFrom.IsZero())
 	if !q.UpdatedTo.IsZero() {
@@ -47,11 +62,5 @@ func (db *DB) listOrders(ctx context.Context, c *parcelgate.Caller, q parcelgate
 		}
 		f.in("o.status", st)
 	}
-	return keysetPage(ctx, db, &ks, p, orderColumns, "", func(rows *sql.Rows) (*parcelgate.Order, pageKey, error) {
-		rec, err := scanOrderRecord(rows)
-		if err != nil {
-			return nil, pageKey{}, err
-		}
-		return rec.view(), pageKey{modified: rec.updatedAt, id: rec.pk}, nil
-	})
+	return ks, nil
 }

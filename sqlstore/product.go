@@ -149,7 +149,7 @@ func (db *DB) listInventory(ctx context.Context, c *parcelgate.Caller, f parcelg
 		var sub filterSQL
 		sub.add("b.product_id = p.id")
 		sub.add("b.removed_at = 0")
-		if err := db.placeFilter(ctx, c, &sub, bf); err != nil {
+		if err := db.placeFilter(ctx, c, &sub, bf, false); err != nil {
 			return res, err
 		}
 		q.where.add("EXISTS (SELECT 1 FROM balances b WHERE "+sub.sql()+")", sub.args...)
@@ -260,13 +260,13 @@ func (r *productRow) product() *parcelgate.Product {
 func (db *DB) inventoryItems(ctx context.Context, c *parcelgate.Caller, ids []int64, f parcelgate.BalanceFilter) ([]*parcelgate.InventoryItem, error) {
 	items := make([]*parcelgate.InventoryItem, 0, len(ids))
 	byID := make(map[int64]*parcelgate.InventoryItem, len(ids))
+	// The page's products and their balances are sought by key: the
+	// supplier is checked on each row found ("+ 0" keeps the planner from
+	// reading every product or balance of the supplier through the
+	// supplier's index instead, which SQLite did, whatever the page).
 	for chunk := range slices.Chunk(ids, 500) {
-		args := []any{c.OrgID}
-		for _, id := range chunk {
-			args = append(args, id)
-		}
 		rows, err := db.query(ctx, `SELECT `+productCols+` FROM products p JOIN organizations so ON so.id = p.supplier_org_id
-			WHERE p.supplier_org_id = ? AND p.id IN (`+placeholders(len(chunk))+`)`, args...)
+			WHERE p.supplier_org_id + 0 = ? AND `+db.dialect.idList("p.id"), c.OrgID, db.dialect.idListArg(chunk))
 		prods, err := collect(rows, err, (*productRow).dest)
 		if err != nil {
 			return nil, err
@@ -276,10 +276,10 @@ func (db *DB) inventoryItems(ctx context.Context, c *parcelgate.Caller, ids []in
 			byID[p.ID] = &parcelgate.InventoryItem{Product: p, Balances: []*parcelgate.Balance{}}
 		}
 		var bf filterSQL
-		bf.add("b.supplier_org_id = ?", c.OrgID)
+		bf.add("b.supplier_org_id + 0 = ?", c.OrgID)
 		bf.add("b.removed_at = 0")
-		bf.in("b.product_id", anys(chunk))
-		if err := db.placeFilter(ctx, c, &bf, f); err != nil {
+		bf.add(db.dialect.idList("b.product_id"), db.dialect.idListArg(chunk))
+		if err := db.placeFilter(ctx, c, &bf, f, true); err != nil {
 			return nil, err
 		}
 		bals, err := db.balances(ctx, bf.sql()+` ORDER BY b.id`, bf.args)

@@ -48,6 +48,14 @@ func (db *DB) ListOrders(ctx context.Context, c *parcelgate.Caller, q parcelgate
 	})
 }
 
+// ListOrderAnswers is ListOrders with each order as render encodes it
+// (see listOrderAnswers).
+func (db *DB) ListOrderAnswers(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest, render func(*parcelgate.Order) ([]byte, error)) (parcelgate.PageOf[[]byte], error) {
+	return readOnReplica(ctx, db, c, func(ctx context.Context) (parcelgate.PageOf[[]byte], error) {
+		return db.listOrderAnswers(ctx, c, q, p, render)
+	})
+}
+
 // ListCatalogBalances pages a retailer's catalog (see listCatalogBalances).
 func (db *DB) ListCatalogBalances(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.Balance], error) {
 	return readOnReplica(ctx, db, c, func(ctx context.Context) (parcelgate.PageOf[*parcelgate.Balance], error) {

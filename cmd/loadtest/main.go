@@ -28,6 +28,10 @@
 //	        growing catalog: each request's time along the way, the whole.
 //	bulk-balances
 //	        the same over PUT /inventory/balances, the products stored first.
+//	list    list pages under load: a supplier's GET /inventory, a
+//	        retailer's catalog page and catalogs, a merchant's orders, each
+//	        a page of -list-size over -c connections: req/s and CPU per
+//	        request of each.
 //
 // With -replica (PostgreSQL) the store reads on a streaming replica of the
 // database that the run starts (internal/pgcluster), as serve
@@ -66,13 +70,14 @@ type config struct {
 	journal    bool
 	replica    bool
 	walkers    int
+	listSize   int
 }
 
 func main() {
 	var c config
 	var engines, modes string
 	flag.StringVar(&engines, "engine", "sqlite,postgres", "engines to measure: sqlite, postgres")
-	flag.StringVar(&modes, "mode", "read", "what to measure: read, walk, create, create-orgs, create-one-org, hot, bulk, bulk-balances (comma-separated)")
+	flag.StringVar(&modes, "mode", "read", "what to measure: read, walk, create, create-orgs, create-one-org, hot, bulk, bulk-balances, list (comma-separated)")
 	flag.DurationVar(&c.duration, "d", 10*time.Second, "length of each timed load run")
 	flag.IntVar(&c.conns, "c", 32, "connections of the read load")
 	flag.BoolVar(&c.useWrk, "wrk", true, "drive the read load with wrk when it is installed")
@@ -85,6 +90,7 @@ func main() {
 	flag.BoolVar(&c.journal, "journal", true, "keep the request journal, as serve does by default (-journal=false measures without it)")
 	flag.BoolVar(&c.replica, "replica", false, "postgres: start a streaming replica of the database (pg_basebackup; needs a replication line in pg_hba.conf) and read on it, as serve --db-replica does")
 	flag.IntVar(&c.walkers, "walkers", 1, "walk: clients walking the catalog at once")
+	flag.IntVar(&c.listSize, "list-size", 100, "list: entries per page")
 	flag.Parse()
 	c.engines = strings.Split(engines, ",")
 	c.modes = strings.Split(modes, ",")
@@ -109,7 +115,7 @@ func run(ctx context.Context, c config) error {
 
 func runMode(ctx context.Context, c config, engine, mode string) error {
 	switch mode {
-	case "read", "walk", "create", "create-orgs", "create-one-org", "hot", "bulk", "bulk-balances":
+	case "read", "walk", "create", "create-orgs", "create-one-org", "hot", "bulk", "bulk-balances", "list":
 	default:
 		return fmt.Errorf("unknown mode %q", mode)
 	}
@@ -123,6 +129,8 @@ func runMode(ctx context.Context, c config, engine, mode string) error {
 		return readMode(ctx, c, env)
 	case "walk":
 		return walkMode(ctx, c, env)
+	case "list":
+		return listMode(ctx, c, env)
 	case "create":
 		return orderMode(ctx, c, env, c.clients, spread)
 	case "create-orgs":
