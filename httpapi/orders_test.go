@@ -962,7 +962,7 @@ func TestDeleteBalancesEmptyJSONBody(t *testing.T) {
 	})
 }
 
-// A list of orders writes each order as GET /orders/{id} answers it, and
+// decisions §17: a list of orders writes each order as GET /orders/{id} answers it, and
 // while it reuses the rendered answers (sqlstore.ListOrderAnswers) it never
 // answers an order as it was before a change, whichever instance made the
 // change: instance B lists (and keeps the answers), instance A changes an
@@ -1009,7 +1009,7 @@ func TestOrderListFollowsChangesOnEveryInstance(t *testing.T) {
 		a.do("PUT", "/ecommerce/v3/orders/"+orders[2].ID, map[string]any{"status": map[string]any{"value": "Cancelled"}}).Expect(200)
 		after := list()
 		if status(after[orders[1].ID]) != parcelgate.OrderSubmitted || status(after[orders[2].ID]) != parcelgate.OrderCancelled {
-			t.Fatalf("decisions §22: another instance's changes are answered: %s\n%s", after[orders[1].ID], after[orders[2].ID])
+			t.Fatalf("decisions §17: another instance's changes are answered: %s\n%s", after[orders[1].ID], after[orders[2].ID])
 		}
 		if string(after[orders[0].ID]) != string(before[orders[0].ID]) {
 			t.Fatalf("an unchanged order answers the same: %s\n%s", before[orders[0].ID], after[orders[0].ID])
