@@ -19,7 +19,6 @@ import (
 	"github.com/parcelgate/parcelgate/demo"
 	"github.com/parcelgate/parcelgate/httpapi"
 	"github.com/parcelgate/parcelgate/internal/testdb"
-	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
 const adminToken = "console-test-admin-token"
@@ -29,7 +28,7 @@ const adminToken = "console-test-admin-token"
 // only when a test moves them.
 type env struct {
 	t        testing.TB
-	db       *sqlstore.DB
+	db       *testdb.DB
 	clock    *parcelgate.SandboxClock // the server's (sandbox) clock
 	sessions *testClock               // the console sessions' clock
 	url      string

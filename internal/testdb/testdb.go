@@ -50,6 +50,11 @@ func engines() []string {
 	return []string{"sqlite", "postgres"}
 }
 
+// DB is the store a test opens. Tests of a front end (the console) hold it
+// under this name: they set up and inspect data through the store, while
+// the front end itself only ever gets the root's interfaces.
+type DB = sqlstore.DB
+
 // Each runs fn once per engine as a subtest, each with its own new database.
 func Each(t *testing.T, clock parcelgate.Clock, fn func(t *testing.T, db *sqlstore.DB)) {
 	t.Helper()
