@@ -18,13 +18,7 @@ import (
 // then sends the first requests again, replacing what they wrote, into the
 // full catalog.
 func bulkMode(ctx context.Context, c config, e *env, balancesOnly bool) error {
-	if err := e.organization(supplierA); err != nil {
-		return err
-	}
-	if err := e.organization(retailerR); err != nil {
-		return err
-	}
-	if err := e.catalog(retailerR, "BIG", parcelgate.CatalogDropship, supplierA); err != nil {
+	if err := e.bigCatalog(); err != nil {
 		return err
 	}
 	tok, err := e.ecomToken(supplierA, parcelgate.RoleSupplier)

@@ -129,16 +129,22 @@ const (
 	retailerR = "0737546-2"
 )
 
-// walkMode walks a catalog of c.balances balances page by page, as the
-// spec's client loops page=0..N-1.
-func walkMode(ctx context.Context, c config, e *env) error {
+// bigCatalog makes supplierA, retailerR and retailerR's catalog BIG that
+// supplierA publishes to: the catalog the walk and the bulk load fill.
+func (e *env) bigCatalog() error {
 	if err := e.organization(supplierA); err != nil {
 		return err
 	}
 	if err := e.organization(retailerR); err != nil {
 		return err
 	}
-	if err := e.catalog(retailerR, "BIG", parcelgate.CatalogDropship, supplierA); err != nil {
+	return e.catalog(retailerR, "BIG", parcelgate.CatalogDropship, supplierA)
+}
+
+// walkMode walks a catalog of c.balances balances page by page, as the
+// spec's client loops page=0..N-1.
+func walkMode(ctx context.Context, c config, e *env) error {
+	if err := e.bigCatalog(); err != nil {
 		return err
 	}
 	t0 := time.Now()
