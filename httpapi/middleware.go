@@ -90,8 +90,6 @@ type requestState struct {
 	// when the journal is off.
 	journal   journalRecord
 	journaled bool
-	// next serves the request once the middleware is done with it.
-	next http.Handler
 }
 
 type requestStateKey struct{}
@@ -156,23 +154,18 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 	if err != nil {
 		panic(err)
 	}
-	// next is the handler the middleware chose, the router or the matched
-	// route's own handler.
-	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		stateOf(r.Context()).next.ServeHTTP(w, r)
-	})
-	compressed := gz(next)
+	compressed := gz(mux)
 	// Only a client that accepts gzip goes through the compressing writer,
 	// which costs about a tenth of a small answer's time even when it does
 	// not compress; the answer still varies by the header for caches.
-	routed := func(w http.ResponseWriter, r *http.Request) {
+	routed := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
 			compressed.ServeHTTP(w, r)
 			return
 		}
 		w.Header().Add("Vary", "Accept-Encoding")
-		next.ServeHTTP(w, r)
-	}
+		mux.ServeHTTP(w, r)
+	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		id := r.Header.Get(requestIDHeader)
@@ -187,7 +180,7 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 			jr = &st.journal
 			ctx = parcelgate.WithJournalSubject(ctx, func(c *parcelgate.Caller) { jr.caller = c })
 		}
-		h, pattern := mux.Handler(r)
+		_, pattern := mux.Handler(r)
 		prefix, mounted := s.mounted(r.URL.Path)
 		if mounted != nil {
 			pattern = prefix
@@ -262,13 +255,7 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 			mounted.ServeHTTP(rec, r)
 			return
 		}
-		// A route the router matched is served here, not looked up again.
-		st.next = mux
-		if rt, ok := h.(*matchedRoute); ok && rt.direct {
-			rt.setPathValues(r)
-			st.next = rt.h
-		}
-		routed(rec, r)
+		routed.ServeHTTP(rec, r)
 	})
 }
 

@@ -174,12 +174,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.S
 // same handler under /v3/... (spec 4.4 writes both). Every route goes
 // through here, so Routes can list them.
 func (s *Server) handle(pattern string, h http.Handler) {
-	s.mux.Handle(pattern, newRoute(pattern, h))
+	s.mux.Handle(pattern, h)
 	s.patterns = append(s.patterns, pattern)
 	method, path, ok := strings.Cut(pattern, " ")
 	if ok && strings.HasPrefix(path, "/ecommerce/v3/") {
 		alias := method + " " + strings.TrimPrefix(path, "/ecommerce")
-		s.mux.Handle(alias, newRoute(alias, h))
+		s.mux.Handle(alias, h)
 		s.patterns = append(s.patterns, alias)
 	}
 }
