@@ -90,6 +90,11 @@ type requestState struct {
 	// when the journal is off.
 	journal   journalRecord
 	journaled bool
+	// The request's recorder, its X-Request-Id header value and its body's
+	// tee for the journal live here, so a request allocates them once.
+	rec      recorder
+	idHeader [1]string
+	tee      teeBody
 }
 
 type requestStateKey struct{}
@@ -192,8 +197,10 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 		}
 		st.route = route
 		r = r.WithContext(ctx)
-		w.Header()[requestIDHeader] = []string{id}
-		rec := &recorder{ResponseWriter: w, capturing: jr != nil}
+		st.idHeader[0] = id
+		w.Header()[requestIDHeader] = st.idHeader[:]
+		rec := &st.rec
+		rec.ResponseWriter, rec.capturing = w, jr != nil
 		defer func() {
 			if p := recover(); p != nil {
 				if p == http.ErrAbortHandler {
@@ -241,7 +248,8 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 		}
 		r.Body = http.MaxBytesReader(rec, r.Body, s.cfg.MaxBodyBytes)
 		if jr != nil {
-			r.Body = teeBody{r.Body, &jr.body}
+			st.tee = teeBody{r.Body, &jr.body}
+			r.Body = &st.tee
 		}
 		if err := checkURL(r, pattern); err != nil {
 			s.writeError(rec, r, surfaceOf(r.URL.Path), err)
