@@ -90,6 +90,11 @@ type requestState struct {
 	// when the journal is off.
 	journal   journalRecord
 	journaled bool
+	// The request's recorder, its X-Request-Id header value and its body's
+	// tee for the journal live here, so a request allocates them once.
+	rec      recorder
+	idHeader [1]string
+	tee      teeBody
 }
 
 type requestStateKey struct{}
@@ -192,8 +197,10 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 		}
 		st.route = route
 		r = r.WithContext(ctx)
-		w.Header()[requestIDHeader] = []string{id}
-		rec := &recorder{ResponseWriter: w, capturing: jr != nil}
+		st.idHeader[0] = id
+		w.Header()[requestIDHeader] = st.idHeader[:]
+		rec := &st.rec
+		rec.ResponseWriter, rec.capturing = w, jr != nil
 		defer func() {
 			if p := recover(); p != nil {
 				if p == http.ErrAbortHandler {
@@ -208,7 +215,8 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 			if status == 0 {
 				status = http.StatusOK
 			}
-			elapsed := time.Since(start)
+			end := time.Now()
+			elapsed := end.Sub(start)
 			counter, duration := s.metric.of(route, r.Method, status)
 			counter.Inc()
 			duration.Observe(elapsed.Seconds())
@@ -219,7 +227,7 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 			if status >= 500 {
 				level = slog.LevelError
 			}
-			s.log.LogAttrs(ctx, level, "request",
+			s.logRequest(ctx, level, end,
 				slog.String("request_id", id),
 				slog.String("method", r.Method),
 				slog.String("path", r.URL.Path),
@@ -240,7 +248,8 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 		}
 		r.Body = http.MaxBytesReader(rec, r.Body, s.cfg.MaxBodyBytes)
 		if jr != nil {
-			r.Body = teeBody{r.Body, &jr.body}
+			st.tee = teeBody{r.Body, &jr.body}
+			r.Body = &st.tee
 		}
 		if err := checkURL(r, pattern); err != nil {
 			s.writeError(rec, r, surfaceOf(r.URL.Path), err)
@@ -256,6 +265,21 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 		}
 		routed.ServeHTTP(rec, r)
 	})
+}
+
+// logRequest writes the access log line, the same record LogAttrs would
+// make, at the time the request ended. It builds the record itself so that
+// every request does not pay for reading the caller's program counter
+// (runtime.Callers): the line's source would be this middleware's own, of no
+// use to a reader, and the server's handlers do not add it.
+func (s *Server) logRequest(ctx context.Context, level slog.Level, at time.Time, attrs ...slog.Attr) {
+	h := s.log.Handler()
+	if !h.Enabled(ctx, level) {
+		return
+	}
+	rec := slog.NewRecord(at, level, "request", 0)
+	rec.AddAttrs(attrs...)
+	_ = h.Handle(ctx, rec)
 }
 
 // headerBytes is the size of the request line and headers as they came on
