@@ -34,7 +34,7 @@ func (db *DB) IsSandboxClock() bool {
 func (db *DB) AdvanceClock(ctx context.Context, env parcelgate.Environment, d time.Duration) (time.Time, error) {
 	sc, ok := db.sandboxClock()
 	if !ok {
-		return time.Time{}, parcelgate.Errorf(parcelgate.EFORBIDDEN, "The clock can only be moved on a server started with --sandbox-clock.")
+		return time.Time{}, parcelgate.Errorf(parcelgate.EFORBIDDEN, "The clock can only be moved on a server started with --sandbox.")
 	}
 	if err := parcelgate.ValidAdvance(d); err != nil {
 		return time.Time{}, err
