@@ -122,3 +122,39 @@ func TestPlainServeProtectsProduction(t *testing.T) {
 		t.Errorf("clock of serve --db memory: %v %s", err, out)
 	}
 }
+
+// decisions §21: production's clock moves only under --sandbox, and time
+// never goes back; a plain server started later on the same database keeps
+// the offset and says so in its log, so the operator is not left with a
+// production clock ahead of the wall clock unknowingly.
+func TestPlainServeWarnsOfAMovedProductionClock(t *testing.T) {
+	db := "sqlite:" + filepath.Join(t.TempDir(), "pg.db")
+	base, _, stop := startServe(t, "--sandbox", "--addr", "127.0.0.1:0", "--db", db, "--admin-token", "adm")
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"admin", "--url", base, "--admin-token", "adm", "advance-clock", "--environment", "production", "2h"}, &out, &bytes.Buffer{}); err != nil {
+		t.Fatalf("advance production clock on --sandbox: %v", err)
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stdout, stderr syncBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--db", db, "--admin-token", "adm"}, &stdout, &stderr)
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	for baseURL.FindStringSubmatch(stdout.String()) == nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("plain serve did not start:\n%s\n%s", stdout.String(), stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	<-done
+	if !strings.Contains(stderr.String(), "production clock runs ahead") || !strings.Contains(stderr.String(), `"offset":"2h`) {
+		t.Fatalf("no warning of the moved production clock in the log:\n%s", stderr.String())
+	}
+}

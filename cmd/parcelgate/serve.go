@@ -324,6 +324,12 @@ func serve(ctx context.Context, c *serveConfig, stdout, stderr io.Writer) error 
 	if err := db.Migrate(ctx); err != nil {
 		return err
 	}
+	if off := sandbox.Offset(parcelgate.Production); off > 0 && !c.sandbox {
+		// Production's clock was moved on a --sandbox server using this
+		// database. Time never goes back (tokens, stamps and lockouts
+		// assume it), so the offset stays; the operator must know.
+		log.Warn("production clock runs ahead of the wall clock: it was moved on a --sandbox server using this database, and time never goes back", "offset", off.String())
+	}
 	keys, err := db.TokenKeys(ctx)
 	if err != nil {
 		return fmt.Errorf("token keys: %w", err)
