@@ -82,8 +82,10 @@ type pointRead struct {
 
 // pointReads is the queue of the reads waiting for the next statement.
 type pointReads struct {
-	mu    sync.Mutex
-	busy  int // statements in flight (or their reads' successors being taken): at most pointStatements
+	mu sync.Mutex
+	// busy counts the senders: a read sent at once, or a sendLoop. At
+	// most pointStatements; a sender that finds the queue empty stops.
+	busy  int
 	queue []*pointRead
 	// off sends every read alone, as before, and hook, when set, is told
 	// how many reads each statement carries before it is sent (tests and
