@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -92,6 +93,15 @@ type pointReads struct {
 	// benchmarks; set before any read).
 	off  bool
 	hook func(reads int)
+
+	// statements and reads count what was sent (PointReadStats).
+	statements, reads atomic.Uint64
+}
+
+// PointReadStats reports how many coalesced point-read statements the
+// store has sent on PostgreSQL and how many reads they carried.
+func (db *DB) PointReadStats() (statements, reads uint64) {
+	return db.points.statements.Load(), db.points.reads.Load()
 }
 
 // coalesces reports whether a point read for ctx goes through db.points:
@@ -221,6 +231,8 @@ func (db *DB) readPoints(ctx context.Context, batch []*pointRead) {
 		ids = append(ids, r.key.id)
 		owns = append(owns, r.key.own)
 	}
+	db.points.statements.Add(1)
+	db.points.reads.Add(uint64(len(batch)))
 	if h := db.points.hook; h != nil {
 		h(len(batch))
 	}

@@ -65,6 +65,7 @@ func readMode(ctx context.Context, c config, e *env) error {
 	for run := range c.repeat {
 		served := e.replicaReads()
 		p0, r0 := e.backendCPU()
+		st0, rd0 := e.db.PointReadStats()
 		cpu0 := processCPU()
 		bareRPS, tool, err := getLoad(ctx, bareURL, nil, c.conns, c.duration, c.useWrk)
 		if err != nil {
@@ -93,6 +94,9 @@ func readMode(ctx context.Context, c config, e *env) error {
 		if e.primary != nil {
 			fmt.Printf("    database CPU per parcelgate request: primary %.0f µs, replica %.0f µs; reads served by the replica: %d\n",
 				perRequest(p1-p0, pgRPS, c.duration), perRequest(r1-r0, pgRPS, c.duration), e.replicaReads()-served)
+			if st1, rd1 := e.db.PointReadStats(); st1 > st0 {
+				fmt.Printf("    point reads coalesced: %d reads in %d statements, %.1f a statement\n", rd1-rd0, st1-st0, float64(rd1-rd0)/float64(st1-st0))
+			}
 		}
 	}
 	return nil
