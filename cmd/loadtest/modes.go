@@ -28,6 +28,17 @@ func readMode(ctx context.Context, c config, e *env) error {
 		return err
 	}
 	path := "/ecommerce/v3/orders/" + o.ID
+	var paths []string // with -read-orders: every order's, in turn
+	for i := 2; i <= c.readOrders; i++ {
+		var more parcelgate.Order
+		if err := e.call("PUT", "/ecommerce/v3/order", tok, rawJSON(orderBody(merchantBID, fmt.Sprintf("READ%d", i), 1, 2)), http.StatusOK, &more); err != nil {
+			return err
+		}
+		paths = append(paths, "/ecommerce/v3/orders/"+more.ID)
+	}
+	if paths != nil {
+		paths = append(paths, path)
+	}
 	req, _ := http.NewRequest("GET", e.url+path, nil)
 	req.Header.Set("Authorization", "Bearer "+tok)
 	resp, err := e.client.Do(req)
@@ -57,7 +68,7 @@ func readMode(ctx context.Context, c config, e *env) error {
 	if _, err := e.caughtUp(); err != nil {
 		return err
 	}
-	fmt.Printf("%s read: GET %s, %d-byte body, %d connections, %s per run\n", e.engine, "/ecommerce/v3/orders/{id}", len(body), c.conns, c.duration)
+	fmt.Printf("%s read: GET %s (%d orders in turn), %d-byte body, %d connections, %s per run\n", e.engine, "/ecommerce/v3/orders/{id}", max(1, len(paths)), len(body), c.conns, c.duration)
 	// A short warm-up of each, so neither side pays for first connections
 	// and cold caches inside the measured runs.
 	goGetLoad(bareURL, nil, c.conns, time.Second)
@@ -79,7 +90,7 @@ func readMode(ctx context.Context, c config, e *env) error {
 		}
 		err = profileDuring(profile, func() error {
 			var err error
-			pgRPS, _, err = getLoad(ctx, e.url+path, header, c.conns, c.duration, c.useWrk)
+			pgRPS, _, err = getLoad(ctx, e.url+path, header, c.conns, c.duration, c.useWrk, paths...)
 			return err
 		})
 		if err != nil {
