@@ -1,6 +1,7 @@
 package parcelgate
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -201,6 +202,38 @@ func TestOwnID(t *testing.T) {
 	}
 	if got := IDForms(testBID, testBID+"-WOO6"); !slices.Equal(got, []string{testBID + "-WOO6", "WOO6"}) {
 		t.Errorf("forms of a prefixed ID: %v", got)
+	}
+}
+
+// OwnID's character check and prefix cut are the regular expression
+// ^[A-Za-z0-9._-]+$ and strings.CutPrefix(id, businessID+"-") they
+// replace, on every byte and on IDs around the prefix.
+func TestOwnIDCharsIsPattern(t *testing.T) {
+	pattern := regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
+	ids := []string{"", "-", "--", "a", "-abc", "1234567-1", "1234567-1-", "1234567-1-x", "1234567-1x", "1234567-", "x1234567-1-y", "ä", "a b", "a\x00"}
+	for c := range 256 {
+		ids = append(ids, string([]byte{byte(c)}), "ab"+string([]byte{byte(c)})+"c")
+	}
+	for _, id := range ids {
+		if got, want := ownIDChars(id), pattern.MatchString(id); got != want {
+			t.Errorf("ownIDChars(%q) = %v, the pattern %v", id, got, want)
+		}
+		for _, bid := range []string{testBID, ""} {
+			own, prefixed := strings.CutPrefix(id, bid+"-")
+			wantOwn := id
+			if prefixed {
+				wantOwn = own
+			}
+			if !pattern.MatchString(wantOwn) || len(id) > MaxOrderIDLength || (prefixed && own == "") {
+				wantOwn = ""
+			}
+			if _, foreign := OtherBusinessPrefix(bid, id); foreign && !prefixed {
+				wantOwn = ""
+			}
+			if got, _ := OwnID(bid, id); got != wantOwn {
+				t.Errorf("OwnID(%q, %q) = %q, want %q", bid, id, got, wantOwn)
+			}
+		}
 	}
 }
 

@@ -2,6 +2,8 @@ package sqlstore_test
 
 import (
 	"context"
+	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -45,5 +47,46 @@ func BenchmarkFindOrderAnswer(b *testing.B) {
 				})
 			}
 		})
+	}
+}
+
+// BenchmarkFindOrderAnswerTogether is BenchmarkFindOrderAnswer on
+// PostgreSQL from 32 goroutines at once, with the reads coalesced into
+// shared statements (decisions §24) and each alone, of one order (every
+// statement one key) and of 64 orders (each goroutine its own few).
+//
+//	go test ./sqlstore -run '^$' -bench FindOrderAnswerTogether -benchmem
+func BenchmarkFindOrderAnswerTogether(b *testing.B) {
+	for _, orders := range []int{1, 64} {
+		for _, coalesce := range []bool{true, false} {
+			name := fmt.Sprintf("orders=%d/alone", orders)
+			if coalesce {
+				name = fmt.Sprintf("orders=%d/together", orders)
+			}
+			b.Run(name, func(b *testing.B) {
+				ctx := context.Background()
+				db := testdb.Open(b, "postgres", nil)
+				db.CoalescePointReadsForTest(coalesce)
+				c := testOrg(b, db, parcelgate.Production, "1234567-1")
+				for i := range orders {
+					if _, err := db.CreateOrder(ctx, c, testOrderRequest(b, c, fmt.Sprintf("A%d", i))); err != nil {
+						b.Fatal(err)
+					}
+				}
+				render := func(o *parcelgate.Order) ([]byte, error) { return []byte(o.ID), nil }
+				var next atomic.Int64
+				b.SetParallelism(16)
+				b.ReportAllocs()
+				b.RunParallel(func(pb *testing.PB) {
+					id := fmt.Sprintf("A%d", next.Add(1)%int64(orders))
+					for pb.Next() {
+						if _, err := db.FindOrderAnswer(ctx, c, id, render); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				})
+			})
+		}
 	}
 }

@@ -3,7 +3,6 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"hash/maphash"
 	"strings"
 	"sync"
@@ -137,13 +136,15 @@ func (db *DB) findOrderAnswer(ctx context.Context, c *parcelgate.Caller, id stri
 	}
 	// The columns of the answer, as FindOrder reads them; on a miss the
 	// record is decoded from this very row.
+	// On PostgreSQL the read may go in one statement with others
+	// (answer_batch.go).
 	var row orderRow
-	err := db.queryRow(db.pointReadContext(ctx), `SELECT `+answerColumns+orderByKey, orderByKeyArgs(c.OrgID, c.BusinessID, id)...).Scan(row.answerDest()...)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "Order %s not found.", id)
-	}
+	found, err := db.readAnswerRow(ctx, pointKey{org: c.OrgID, id: id, own: orderKey(c.BusinessID, id)}, &row)
 	if err != nil {
 		return nil, err
+	}
+	if !found {
+		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "Order %s not found.", id)
 	}
 	v := db.answers.version(&row)
 	if e, ok := db.answers.get(key, v); ok {

@@ -10,6 +10,7 @@
 package sqlstore
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"database/sql"
@@ -62,6 +63,11 @@ type DB struct {
 
 	// turns orders the write transactions waiting for a connection.
 	turns turns
+
+	// points coalesces point reads of orders on PostgreSQL
+	// (answer_batch.go), whose statements run within timeout.
+	points  pointReads
+	timeout time.Duration
 }
 
 // Open connects to the database named by dsn: "sqlite:PATH" (or a path
@@ -105,6 +111,7 @@ func Open(ctx context.Context, dsn string, clock parcelgate.Clock, opts ...Optio
 		return nil, err
 	}
 	db.clock = clock
+	db.timeout = cmp.Or(o.timeout, DefaultDBTimeout)
 	if err := db.Ping(ctx); err != nil {
 		db.Close()
 		return nil, err

@@ -199,3 +199,20 @@ func (db *DB) AnswerKnownUnchangedForTest(c *parcelgate.Caller, id string) bool 
 
 // HasWALIndexForTest reports whether the store maps a WAL index.
 func (db *DB) HasWALIndexForTest() bool { return db.wal.Load() != nil }
+
+// CoalescePointReadsForTest turns the coalescing of point reads on
+// PostgreSQL on or off (answer_batch.go); call it before any read.
+func (db *DB) CoalescePointReadsForTest(on bool) { db.points.off = !on }
+
+// PointReadHookForTest has fn told, before each point-read statement on
+// PostgreSQL is sent, how many reads it carries; fn may block to hold the
+// statement. Call it before any read.
+func (db *DB) PointReadHookForTest(fn func(reads int)) { db.points.hook = fn }
+
+// QueuedPointReadsForTest is how many point reads wait for the next
+// statement.
+func (db *DB) QueuedPointReadsForTest() int {
+	db.points.mu.Lock()
+	defer db.points.mu.Unlock()
+	return len(db.points.queue)
+}

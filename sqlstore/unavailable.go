@@ -59,6 +59,7 @@ type Option func(*options)
 
 type options struct {
 	connectTimeout time.Duration
+	timeout        time.Duration // see DBTimeout
 	maxConns       int
 	// replicas, replicaMaxLag and pooler: see replica.go.
 	replicas      []string

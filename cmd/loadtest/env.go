@@ -47,8 +47,10 @@ type env struct {
 	primary, standby *sql.DB
 }
 
-// backendName is the application_name of the store's connections.
-const backendName = "parcelgate-loadtest"
+// backendName is the application_name of the store's connections, this
+// run's own: the backends of another run on the same server are not
+// counted.
+var backendName = fmt.Sprintf("parcelgate-loadtest-%d", os.Getpid())
 
 // backendCPU is the CPU time the database processes serving the store's
 // connections have used, on the primary and on the replica: what a

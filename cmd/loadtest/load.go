@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"os/exec"
 	"regexp"
 	"slices"
@@ -23,12 +24,18 @@ import (
 // for d and returns the requests per second. wrk is used when asked for
 // and installed: it costs the machine less than a Go client does, so more
 // of the two cores go to the server under test.
-func getLoad(ctx context.Context, rawURL string, header http.Header, conns int, d time.Duration, useWrk bool) (float64, string, error) {
+//
+// With paths (wrk only), the requests go to rawURL's server at each of
+// paths in turn, each connection starting at its own.
+func getLoad(ctx context.Context, rawURL string, header http.Header, conns int, d time.Duration, useWrk bool, paths ...string) (float64, string, error) {
 	if useWrk {
 		if path, err := exec.LookPath("wrk"); err == nil {
-			rps, err := wrkLoad(ctx, path, rawURL, header, conns, d)
+			rps, err := wrkLoad(ctx, path, rawURL, header, conns, d, paths)
 			return rps, "wrk", err
 		}
+	}
+	if len(paths) > 0 {
+		return 0, "", fmt.Errorf("several paths need wrk")
 	}
 	rps, err := goGetLoad(rawURL, header, conns, d)
 	return rps, "built-in generator", err
@@ -37,8 +44,26 @@ func getLoad(ctx context.Context, rawURL string, header http.Header, conns int, 
 var wrkRate = regexp.MustCompile(`Requests/sec:\s+([0-9.]+)`)
 var wrkErrors = regexp.MustCompile(`Non-2xx or 3xx responses: (\d+)`)
 
-func wrkLoad(ctx context.Context, path, rawURL string, header http.Header, conns int, d time.Duration) (float64, error) {
+func wrkLoad(ctx context.Context, path, rawURL string, header http.Header, conns int, d time.Duration, paths []string) (float64, error) {
 	args := []string{"-t2", fmt.Sprintf("-c%d", conns), fmt.Sprintf("-d%ds", int(d.Seconds()))}
+	if len(paths) > 0 {
+		var lua strings.Builder
+		lua.WriteString("local paths = {")
+		for _, p := range paths {
+			fmt.Fprintf(&lua, "%q,", p)
+		}
+		lua.WriteString("}\nlocal i = math.random(#paths)\nrequest = function()\n  i = i % #paths + 1\n  return wrk.format(nil, paths[i])\nend\n")
+		f, err := os.CreateTemp("", "loadtest-*.lua")
+		if err != nil {
+			return 0, err
+		}
+		defer os.Remove(f.Name())
+		if _, err := f.WriteString(lua.String()); err != nil {
+			return 0, err
+		}
+		f.Close()
+		args = append(args, "-s", f.Name())
+	}
 	for k, vs := range header {
 		for _, v := range vs {
 			args = append(args, "-H", k+": "+v)

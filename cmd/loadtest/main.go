@@ -7,7 +7,8 @@
 //
 // Modes (-mode, comma-separated; default read):
 //
-//	read    an authenticated GET /ecommerce/v3/orders/{id}, and a bare
+//	read    an authenticated GET /ecommerce/v3/orders/{id} (-read-orders:
+//	        of that many orders in turn), and a bare
 //	        net/http handler writing the same bytes, one after the other in
 //	        the same run: req/s of each and the ratio. Uses wrk when it is on
 //	        PATH (-wrk=false to use the built-in generator).
@@ -71,6 +72,7 @@ type config struct {
 	replica    bool
 	walkers    int
 	listSize   int
+	readOrders int
 }
 
 func main() {
@@ -91,6 +93,7 @@ func main() {
 	flag.BoolVar(&c.replica, "replica", false, "postgres: start a streaming replica of the database (pg_basebackup; needs a replication line in pg_hba.conf) and read on it, as serve --db-replica does")
 	flag.IntVar(&c.walkers, "walkers", 1, "walk: clients walking the catalog at once")
 	flag.IntVar(&c.listSize, "list-size", 100, "list: entries per page")
+	flag.IntVar(&c.readOrders, "read-orders", 1, "read: GET this many different orders of the merchant in turn instead of one (needs wrk)")
 	flag.Parse()
 	c.engines = strings.Split(engines, ",")
 	c.modes = strings.Split(modes, ",")

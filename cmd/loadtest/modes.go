@@ -28,6 +28,17 @@ func readMode(ctx context.Context, c config, e *env) error {
 		return err
 	}
 	path := "/ecommerce/v3/orders/" + o.ID
+	var paths []string // with -read-orders: every order's, in turn
+	for i := 2; i <= c.readOrders; i++ {
+		var more parcelgate.Order
+		if err := e.call("PUT", "/ecommerce/v3/order", tok, rawJSON(orderBody(merchantBID, fmt.Sprintf("READ%d", i), 1, 2)), http.StatusOK, &more); err != nil {
+			return err
+		}
+		paths = append(paths, "/ecommerce/v3/orders/"+more.ID)
+	}
+	if paths != nil {
+		paths = append(paths, path)
+	}
 	req, _ := http.NewRequest("GET", e.url+path, nil)
 	req.Header.Set("Authorization", "Bearer "+tok)
 	resp, err := e.client.Do(req)
@@ -57,7 +68,7 @@ func readMode(ctx context.Context, c config, e *env) error {
 	if _, err := e.caughtUp(); err != nil {
 		return err
 	}
-	fmt.Printf("%s read: GET %s, %d-byte body, %d connections, %s per run\n", e.engine, "/ecommerce/v3/orders/{id}", len(body), c.conns, c.duration)
+	fmt.Printf("%s read: GET %s (%d orders in turn), %d-byte body, %d connections, %s per run\n", e.engine, "/ecommerce/v3/orders/{id}", max(1, len(paths)), len(body), c.conns, c.duration)
 	// A short warm-up of each, so neither side pays for first connections
 	// and cold caches inside the measured runs.
 	goGetLoad(bareURL, nil, c.conns, time.Second)
@@ -65,6 +76,7 @@ func readMode(ctx context.Context, c config, e *env) error {
 	for run := range c.repeat {
 		served := e.replicaReads()
 		p0, r0 := e.backendCPU()
+		st0, rd0 := e.db.PointReadStats()
 		cpu0 := processCPU()
 		bareRPS, tool, err := getLoad(ctx, bareURL, nil, c.conns, c.duration, c.useWrk)
 		if err != nil {
@@ -78,7 +90,7 @@ func readMode(ctx context.Context, c config, e *env) error {
 		}
 		err = profileDuring(profile, func() error {
 			var err error
-			pgRPS, _, err = getLoad(ctx, e.url+path, header, c.conns, c.duration, c.useWrk)
+			pgRPS, _, err = getLoad(ctx, e.url+path, header, c.conns, c.duration, c.useWrk, paths...)
 			return err
 		})
 		if err != nil {
@@ -93,6 +105,9 @@ func readMode(ctx context.Context, c config, e *env) error {
 		if e.primary != nil {
 			fmt.Printf("    database CPU per parcelgate request: primary %.0f µs, replica %.0f µs; reads served by the replica: %d\n",
 				perRequest(p1-p0, pgRPS, c.duration), perRequest(r1-r0, pgRPS, c.duration), e.replicaReads()-served)
+			if st1, rd1 := e.db.PointReadStats(); st1 > st0 {
+				fmt.Printf("    point reads coalesced: %d reads in %d statements, %.1f a statement\n", rd1-rd0, st1-st0, float64(rd1-rd0)/float64(st1-st0))
+			}
 		}
 	}
 	return nil

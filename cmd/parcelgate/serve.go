@@ -308,7 +308,7 @@ func serve(ctx context.Context, c *serveConfig, stdout, stderr io.Writer) error 
 	// under --sandbox (decisions §21).
 	sandbox := new(parcelgate.SandboxClock)
 	var clock parcelgate.Clock = sandbox
-	opts := []sqlstore.Option{sqlstore.ConnectTimeout(c.dbTimeout), sqlstore.MaxConns(c.dbMaxConns), sqlstore.ReplicaMaxLag(c.dbReplicaMaxLag)}
+	opts := []sqlstore.Option{sqlstore.ConnectTimeout(c.dbTimeout), sqlstore.DBTimeout(c.dbTimeout), sqlstore.MaxConns(c.dbMaxConns), sqlstore.ReplicaMaxLag(c.dbReplicaMaxLag)}
 	for _, r := range c.dbReplicas {
 		opts = append(opts, sqlstore.Replica(r))
 	}

@@ -1,0 +1,332 @@
+package sqlstore_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/internal/testdb"
+	"github.com/parcelgate/parcelgate/sqlstore"
+)
+
+// Decisions §24: point reads of orders on PostgreSQL that arrive while a
+// read's statement is in flight go to the database together, in the next
+// statement. These tests hold the first statement (the store's hook) so
+// that the others queue behind it, deterministically.
+
+// twoTenants makes two organizations of one environment, each with orders
+// of the same externalIds E1..En, and returns them with each order's
+// service ID by organization and externalId.
+func twoTenants(t testing.TB, db *sqlstore.DB, n int) (a, b *parcelgate.Caller, svc map[*parcelgate.Caller]map[string]string) {
+	t.Helper()
+	a = testOrg(t, db, parcelgate.Production, "1234567-1")
+	b = testOrg(t, db, parcelgate.Production, "7654321-2")
+	svc = map[*parcelgate.Caller]map[string]string{a: {}, b: {}}
+	for _, c := range []*parcelgate.Caller{a, b} {
+		for i := 1; i <= n; i++ {
+			ext := fmt.Sprintf("E%d", i)
+			o, err := db.CreateOrder(context.Background(), c, testOrderRequest(t, c, ext))
+			if err != nil {
+				t.Fatal(err)
+			}
+			svc[c][ext] = o.ID
+		}
+	}
+	return a, b, svc
+}
+
+// idRender answers an order as its service ID and externalId.
+func idRender(o *parcelgate.Order) ([]byte, error) { return []byte(o.ID + "|" + o.ExternalID), nil }
+
+// holdFirst is a point-read hook that holds the first statement until
+// release is closed, and records how many reads each statement carried.
+type holdFirst struct {
+	mu      sync.Mutex
+	sizes   []int
+	entered chan struct{}
+	release chan struct{}
+}
+
+func newHoldFirst() *holdFirst {
+	return &holdFirst{entered: make(chan struct{}), release: make(chan struct{})}
+}
+
+func (h *holdFirst) hook(reads int) {
+	h.mu.Lock()
+	h.sizes = append(h.sizes, reads)
+	first := len(h.sizes) == 1
+	h.mu.Unlock()
+	if first {
+		close(h.entered)
+		<-h.release
+	}
+}
+
+func (h *holdFirst) statements() []int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]int(nil), h.sizes...)
+}
+
+// waitQueued waits until n reads wait for the next statement.
+func waitQueued(db *sqlstore.DB, n int) {
+	for db.QueuedPointReadsForTest() != n {
+		runtime.Gosched()
+	}
+}
+
+// One statement carries the reads of two organizations whose orders have
+// the same externalIds: each read gets its own organization's order, by
+// service ID or externalId, never the other's (another tenant's order
+// answers like a missing one, spec 4.3), and reads of one key share it.
+func TestPointReadsTogetherKeepEachTenant(t *testing.T) {
+	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
+		if db.Dialect() != "postgres" {
+			t.Skip("SQLite reads each order alone (decisions §24)")
+		}
+		ctx := context.Background()
+		a, b, svc := twoTenants(t, db, 4)
+		h := newHoldFirst()
+		db.PointReadHookForTest(h.hook)
+
+		type read struct {
+			c, other *parcelgate.Caller
+			id, want string // want "": not found
+			got      string
+			err      error
+		}
+		var reads []*read
+		for _, c := range []*parcelgate.Caller{a, b} {
+			other := map[*parcelgate.Caller]*parcelgate.Caller{a: b, b: a}[c]
+			for i := 1; i <= 4; i++ {
+				ext := fmt.Sprintf("E%d", i)
+				want := svc[c][ext] + "|" + ext
+				reads = append(reads,
+					&read{c: c, id: ext, want: want},
+					&read{c: c, id: ext, want: want}, // the same key twice
+					&read{c: c, id: svc[c][ext], want: want},
+					&read{c: c, id: svc[other][ext]}, // the other tenant's order
+				)
+			}
+			reads = append(reads, &read{c: c, id: "NOPE"})
+		}
+		var wg sync.WaitGroup
+		first := &read{c: a, id: "E1", want: svc[a]["E1"] + "|E1"}
+		wg.Go(func() {
+			body, err := db.FindOrderAnswer(ctx, first.c, first.id, idRender)
+			first.got, first.err = string(body), err
+		})
+		<-h.entered
+		for _, r := range reads {
+			wg.Go(func() {
+				body, err := db.FindOrderAnswer(ctx, r.c, r.id, idRender)
+				r.got, r.err = string(body), err
+			})
+		}
+		waitQueued(db, len(reads))
+		close(h.release)
+		wg.Wait()
+		for _, r := range append(reads, first) {
+			switch {
+			case r.want == "" && parcelgate.ErrorCode(r.err) != parcelgate.ENOTFOUND:
+				t.Errorf("org %d read %s: %q, %v; want not found", r.c.OrgID, r.id, r.got, r.err)
+			case r.want != "" && (r.err != nil || r.got != r.want):
+				t.Errorf("org %d read %s: %q, %v; want %q", r.c.OrgID, r.id, r.got, r.err, r.want)
+			}
+		}
+		if got := h.statements(); len(got) != 2 || got[0] != 1 || got[1] != len(reads) {
+			t.Fatalf("reads per statement: %v, want [1 %d]", got, len(reads))
+		}
+	})
+}
+
+// Many concurrent reads of the orders of two organizations with the same
+// externalIds: each gets exactly its own organization's order, on both
+// engines (on PostgreSQL, in statements shared with the other tenant's
+// reads).
+func TestPointReadsOfTwoTenantsUnderLoad(t *testing.T) {
+	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
+		ctx := context.Background()
+		const orders = 12
+		a, b, svc := twoTenants(t, db, orders)
+		var most atomic.Int64
+		db.PointReadHookForTest(func(reads int) {
+			for m := most.Load(); int64(reads) > m && !most.CompareAndSwap(m, int64(reads)); m = most.Load() {
+			}
+		})
+		var wg sync.WaitGroup
+		for range 32 {
+			wg.Go(func() {
+				for range 100 {
+					c, other := a, b
+					if rand.IntN(2) == 0 {
+						c, other = b, a
+					}
+					ext := fmt.Sprintf("E%d", 1+rand.IntN(orders))
+					want := svc[c][ext] + "|" + ext
+					id := ext
+					switch rand.IntN(3) {
+					case 1:
+						id = svc[c][ext]
+					case 2:
+						id, want = svc[other][ext], ""
+					}
+					body, err := db.FindOrderAnswer(ctx, c, id, idRender)
+					if want == "" && parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
+						t.Errorf("org %d read the other tenant's %s: %q, %v", c.OrgID, id, body, err)
+						return
+					}
+					if want != "" && (err != nil || string(body) != want) {
+						t.Errorf("org %d read %s: %q, %v; want %q", c.OrgID, id, body, err, want)
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		t.Logf("most reads in one statement: %d", most.Load())
+	})
+}
+
+// A change committed by another instance before a read begins is in the
+// read's answer, however the reads around it are coalesced: a writer on
+// one store changes an order again and again (a comment's value), each
+// change acknowledged before the next; readers on a second store, all the
+// time, check that each answer is at least the change acknowledged when
+// their read began, and the writer reads after each change.
+func TestPointReadSeesEveryCommitBeforeIt(t *testing.T) {
+	testdb.EachDSN(t, func(t *testing.T, dsn, engine string) {
+		ctx := context.Background()
+		w, r := testdb.OpenAt(t, dsn, nil), testdb.OpenAt(t, dsn, nil)
+		c := testOrg(t, w, parcelgate.Production, "1234567-1")
+		if _, err := w.CreateOrder(ctx, c, testOrderRequest(t, c, "A1")); err != nil {
+			t.Fatal(err)
+		}
+		set := func(v int) {
+			t.Helper()
+			if _, _, err := w.AddOrderComment(ctx, c, "A1", parcelgate.OrderComment{ExternalID: "v", Value: strconv.Itoa(v), Type: "note"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		render := func(o *parcelgate.Order) ([]byte, error) {
+			if i := parcelgate.FindComment(o.Comments, "v"); i >= 0 {
+				return []byte(o.Comments[i].Value), nil
+			}
+			return nil, errors.New("no comment v")
+		}
+		read := func() (int, error) {
+			body, err := r.FindOrderAnswer(ctx, c, "A1", render)
+			if err != nil {
+				return 0, err
+			}
+			return strconv.Atoi(string(body))
+		}
+		set(0)
+		var acked atomic.Int64
+		var stop atomic.Bool
+		var wg sync.WaitGroup
+		for range 8 {
+			wg.Go(func() {
+				for !stop.Load() {
+					before := acked.Load()
+					got, err := read()
+					if err != nil || int64(got) < before {
+						t.Errorf("a read begun after change %d was acknowledged answered %d, %v", before, got, err)
+						return
+					}
+				}
+			})
+		}
+		for v := 1; v <= 150; v++ {
+			set(v)
+			acked.Store(int64(v))
+			if got, err := read(); err != nil || got < v {
+				t.Errorf("the read after change %d answered %d, %v", v, got, err)
+				break
+			}
+		}
+		stop.Store(true)
+		wg.Wait()
+	})
+}
+
+// A waiter whose request ends stops waiting and leaves the queue; the
+// statement goes on for the others.
+func TestPointReadWaiterLeavesWhenCancelled(t *testing.T) {
+	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
+		if db.Dialect() != "postgres" {
+			t.Skip("SQLite reads each order alone (decisions §24)")
+		}
+		ctx := context.Background()
+		a, _, svc := twoTenants(t, db, 2)
+		h := newHoldFirst()
+		db.PointReadHookForTest(h.hook)
+		var wg sync.WaitGroup
+		wg.Go(func() { db.FindOrderAnswer(ctx, a, "E1", idRender) })
+		<-h.entered
+		gone, cancel := context.WithCancel(ctx)
+		cancelled := make(chan error, 1)
+		go func() {
+			_, err := db.FindOrderAnswer(gone, a, "E1", idRender)
+			cancelled <- err
+		}()
+		waitQueued(db, 1)
+		var got []byte
+		var err error
+		wg.Go(func() { got, err = db.FindOrderAnswer(ctx, a, "E2", idRender) })
+		waitQueued(db, 2)
+		cancel()
+		if err := <-cancelled; !errors.Is(err, context.Canceled) {
+			t.Fatalf("the cancelled waiter: %v", err)
+		}
+		waitQueued(db, 1)
+		close(h.release)
+		wg.Wait()
+		if want := svc[a]["E2"] + "|E2"; err != nil || string(got) != want {
+			t.Fatalf("the waiter beside a cancelled one: %q, %v; want %q", got, err, want)
+		}
+		if got := h.statements(); len(got) != 2 || got[1] != 1 {
+			t.Fatalf("reads per statement: %v, want [1 1]", got)
+		}
+	})
+}
+
+// A statement that fails fails every read it carries: none is answered
+// "not found" or another read's answer.
+func TestPointReadsFailTogether(t *testing.T) {
+	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
+		if db.Dialect() != "postgres" {
+			t.Skip("SQLite reads each order alone (decisions §24)")
+		}
+		ctx := context.Background()
+		a, b, _ := twoTenants(t, db, 2)
+		h := newHoldFirst()
+		db.PointReadHookForTest(h.hook)
+		errs := make([]error, 5)
+		var wg sync.WaitGroup
+		wg.Go(func() { _, errs[0] = db.FindOrderAnswer(ctx, a, "E1", idRender) })
+		<-h.entered
+		for i, c := range []*parcelgate.Caller{a, a, b, b} {
+			wg.Go(func() { _, errs[i+1] = db.FindOrderAnswer(ctx, c, fmt.Sprintf("E%d", 1+i%2), idRender) })
+		}
+		waitQueued(db, 4)
+		db.Close()
+		close(h.release)
+		wg.Wait()
+		for i, err := range errs {
+			if err == nil || parcelgate.ErrorCode(err) == parcelgate.ENOTFOUND {
+				t.Errorf("read %d through a closed store: %v", i, err)
+			}
+		}
+		if got := h.statements(); len(got) != 2 || got[1] != 4 {
+			t.Fatalf("reads per statement: %v, want [1 4]", got)
+		}
+	})
+}
