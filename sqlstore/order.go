@@ -407,13 +407,17 @@ func (tx *Tx) replaceOrder(ctx context.Context, org *parcelgate.Organization, wh
 // fillOrder allocates the stock of a new or replaced order, writes its
 // rows, references and document, and stamps it and the balances it moved
 // with stamp, which the caller took before touching any balance. A new
-// order (inserted) has no row yet: it is inserted here, whole. Each kind of
-// row is written in one statement, so a create takes the same few round
-// trips whatever the number of its rows: the change clock is held from the
-// stamp to the commit, and every round trip inside that window is one the
-// organization's other orders wait for.
+// order (inserted) has no row yet: it is inserted here, whole.
+//
+// Once the stock is read and the domain has decided, nothing written
+// depends on an answer of the database: the take of stock, the order, its
+// rows, references and history go in one pipeline (one round trip on
+// PostgreSQL; each kind of row in one statement), the new order's rows
+// naming it by its unique service ID. A take that moved fewer balances
+// than it should fails the transaction afterwards (errStockMoved), before
+// anything is committed.
 func (tx *Tx) fillOrder(ctx context.Context, businessID string, whs []string, rec *orderRecord, actor string, inserted bool, stamp time.Time) (*parcelgate.Order, error) {
-	a, err := tx.allocateOrder(ctx, businessID, whs, rec, stamp)
+	a, take, err := tx.allocateOrder(ctx, businessID, whs, rec, stamp)
 	if err != nil {
 		return nil, err
 	}
@@ -427,44 +431,69 @@ func (tx *Tx) fillOrder(ctx context.Context, businessID string, whs []string, re
 	if err != nil {
 		return nil, err
 	}
+	var steps []step
+	if take.q != "" {
+		steps = append(steps, take)
+	}
+	pk := orderPK{expr: "?", args: []any{rec.pk}}
 	if inserted {
 		o := rec.order
-		err = tx.QueryRow(ctx, `INSERT INTO orders (order_id, environment, org_id, external_id, own_id, status, status_at, reason, auto_submit, allocated, content_hash, doc, inserted_at, updated_at, ready_at)
+		steps = append(steps, step{q: `INSERT INTO orders (order_id, environment, org_id, external_id, own_id, status, status_at, reason, auto_submit, allocated, content_hash, doc, inserted_at, updated_at, ready_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-			o.ID, string(rec.env), rec.orgID, o.ExternalID, rec.ownID, string(rec.status), rec.statusAt, rec.reason, boolInt(rec.autoSubmit), boolInt(rec.allocated),
-			rec.hash, doc, rec.insertedAt, rec.updatedAt, rec.readyAt).Scan(&rec.pk)
+			args: []any{o.ID, string(rec.env), rec.orgID, o.ExternalID, rec.ownID, string(rec.status), rec.statusAt, rec.reason, boolInt(rec.autoSubmit), boolInt(rec.allocated),
+				rec.hash, doc, rec.insertedAt, rec.updatedAt, rec.readyAt},
+			scan: func(scan func(...any) error) error { return scan(&rec.pk) }})
+		pk = newOrderPK(rec)
 	} else {
-		err = tx.QueryRow(ctx, `UPDATE orders SET status = ?, status_at = ?, reason = ?, auto_submit = ?, allocated = ?, content_hash = ?, doc = ?, updated_at = ?, ready_at = ? WHERE id = ? RETURNING inserted_at`,
-			string(rec.status), rec.statusAt, rec.reason, boolInt(rec.autoSubmit), boolInt(rec.allocated), rec.hash, doc, rec.updatedAt, rec.readyAt, rec.pk).Scan(&rec.insertedAt)
+		steps = append(steps, step{q: `UPDATE orders SET status = ?, status_at = ?, reason = ?, auto_submit = ?, allocated = ?, content_hash = ?, doc = ?, updated_at = ?, ready_at = ? WHERE id = ? RETURNING inserted_at`,
+			args: []any{string(rec.status), rec.statusAt, rec.reason, boolInt(rec.autoSubmit), boolInt(rec.allocated), rec.hash, doc, rec.updatedAt, rec.readyAt, rec.pk},
+			scan: func(scan func(...any) error) error { return scan(&rec.insertedAt) }})
 	}
+	steps = append(steps, orderRowSteps(rec, a.BalanceIDs, pk)...)
+	steps = append(steps, historyStep(rec, actor, pk))
+	n, err := tx.pipeline(ctx, steps...)
 	if err != nil {
 		return nil, err
 	}
-	if err := tx.insertOrderRows(ctx, rec, a.BalanceIDs); err != nil {
-		return nil, err
+	if take.q != "" && n[0] != take.want {
+		return nil, errStockMoved
 	}
-	if err := tx.recordHistory(ctx, rec, actor); err != nil {
-		return nil, err
+	if n[len(n)-1] != 1 {
+		return nil, fmt.Errorf("order %s: history not written", rec.order.ExternalID)
 	}
 	return rec.view(), nil
 }
 
-// insertOrderRows writes the rows of rec's order and its references (each
-// name and value once), a statement for each.
-func (tx *Tx) insertOrderRows(ctx context.Context, rec *orderRecord, balances []int64) error {
-	const rowCols = 6
+// orderPK is how a statement names an order's key: an expression and its
+// arguments.
+type orderPK struct {
+	expr string
+	args []any
+}
+
+// newOrderPK names the key of rec's order, inserted earlier in the same
+// pipeline, by its service ID, unique in its environment.
+func newOrderPK(rec *orderRecord) orderPK {
+	return orderPK{expr: `(SELECT id FROM orders WHERE environment = ? AND order_id = ?)`, args: []any{string(rec.env), rec.order.ID}}
+}
+
+// orderRowSteps writes the rows of rec's order and its references (each
+// name and value once), a statement for each kind.
+func orderRowSteps(rec *orderRecord, balances []int64, pk orderPK) []step {
+	var steps []step
+	rowCols := 5 + len(pk.args)
+	one := pk.expr + ", ?, ?, ?, ?, ?"
 	var args []any
 	for i, row := range rec.order.Rows {
-		args = append(args, rec.pk, i, row.ExternalProductID, row.ExternalWarehouseID, int64(row.Quantity), balances[i])
+		args = append(append(args, pk.args...), i, row.ExternalProductID, row.ExternalWarehouseID, int64(row.Quantity), balances[i])
 	}
 	for chunk := range slices.Chunk(args, maxParams/rowCols*rowCols) {
-		if _, err := tx.Exec(ctx, `INSERT INTO order_rows (order_pk, line, product_external_id, warehouse_external_id, quantity, balance_id) VALUES `+
-			valueRows(len(chunk)/rowCols, placeholders(rowCols)), chunk...); err != nil {
-			return err
-		}
+		steps = append(steps, step{q: `INSERT INTO order_rows (order_pk, line, product_external_id, warehouse_external_id, quantity, balance_id) VALUES ` +
+			valueRows(len(chunk)/rowCols, one), args: chunk})
 	}
-	const refCols = 4
-	args = args[:0]
+	refCols := 3 + len(pk.args)
+	one = "?, ?, ?, " + pk.expr
+	args = nil
 	seen := map[[2]string]bool{}
 	for _, ref := range rec.order.References {
 		k := [2]string{strings.ToUpper(ref.Name), ref.Value}
@@ -472,18 +501,23 @@ func (tx *Tx) insertOrderRows(ctx context.Context, rec *orderRecord, balances []
 			continue
 		}
 		seen[k] = true
-		args = append(args, rec.orgID, k[0], k[1], rec.pk)
+		args = append(append(args, rec.orgID, k[0], k[1]), pk.args...)
 	}
 	for chunk := range slices.Chunk(args, maxParams/refCols*refCols) {
-		if _, err := tx.Exec(ctx, `INSERT INTO order_refs (org_id, name, value, order_pk) VALUES `+valueRows(len(chunk)/refCols, placeholders(refCols)), chunk...); err != nil {
-			return err
-		}
+		steps = append(steps, step{q: `INSERT INTO order_refs (org_id, name, value, order_pk) VALUES ` + valueRows(len(chunk)/refCols, one), args: chunk})
 	}
-	return nil
+	return steps
+}
+
+// historyStep records rec's status in its history.
+func historyStep(rec *orderRecord, actor string, pk orderPK) step {
+	return step{q: `INSERT INTO order_history (order_pk, status, reason, actor, at) VALUES (` + pk.expr + `, ?, ?, ?, ?)`,
+		args: append(slices.Clip(pk.args), string(rec.status), rec.reason, actor, rec.statusAt)}
 }
 
 func (tx *Tx) recordHistory(ctx context.Context, rec *orderRecord, actor string) error {
-	_, err := tx.Exec(ctx, `INSERT INTO order_history (order_pk, status, reason, actor, at) VALUES (?, ?, ?, ?, ?)`, rec.pk, string(rec.status), rec.reason, actor, rec.statusAt)
+	s := historyStep(rec, actor, orderPK{expr: "?", args: []any{rec.pk}})
+	_, err := tx.Exec(ctx, s.q, s.args...)
 	return err
 }
 

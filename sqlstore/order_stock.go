@@ -90,28 +90,29 @@ func (tx *Tx) orderStock(ctx context.Context, orgID int64, businessID string, ro
 // so no writer on either engine can oversell: should a balance have
 // changed all the same, errStockMoved rolls the whole transaction back and
 // the order is placed again on what is there then.
-func (tx *Tx) allocateOrder(ctx context.Context, businessID string, whs []string, rec *orderRecord, stamp time.Time) (parcelgate.Allocation, error) {
+func (tx *Tx) allocateOrder(ctx context.Context, businessID string, whs []string, rec *orderRecord, stamp time.Time) (parcelgate.Allocation, step, error) {
 	rows := rec.order.Rows
 	stock, err := tx.orderStock(ctx, rec.orgID, businessID, rows)
 	if err != nil {
-		return parcelgate.Allocation{}, err
+		return parcelgate.Allocation{}, step{}, err
 	}
 	a := parcelgate.AllocateOrder(rec.env, rec.order.ExternalID, rows, stock, whs)
 	if !a.Allocates() {
-		return a, nil
+		return a, step{}, nil
 	}
-	return a, tx.takeStock(ctx, a.Takes(rows), stamp)
+	return a, takeStock(a.Takes(rows), stamp), nil
 }
 
 // errStockMoved reports a balance that no longer covered what its order
 // was allocated from it; the order's transaction is retried.
 var errStockMoved = errors.New("allocation: a balance changed under its lock")
 
-// takeStock applies the takes of an allocation (parcelgate.Allocation.Takes),
-// all or nothing, in one statement: the UPDATE moves only balances that
-// cover what they give. When it moves fewer than all, errStockMoved rolls
-// tx back.
-func (tx *Tx) takeStock(ctx context.Context, takes []parcelgate.StockMove, stamp time.Time) error {
+// takeStock is the statement that applies the takes of an allocation
+// (parcelgate.Allocation.Takes), all or nothing: the UPDATE moves only
+// balances that cover what they give, and it must move want of them. When
+// it moves fewer, the caller fails tx with errStockMoved, which rolls it
+// back.
+func takeStock(takes []parcelgate.StockMove, stamp time.Time) step {
 	// CASE id WHEN ? THEN ? ... END: what each balance gives.
 	var cases strings.Builder
 	var caseArgs, idArgs []any
@@ -124,19 +125,8 @@ func (tx *Tx) takeStock(ctx context.Context, takes []parcelgate.StockMove, stamp
 	cases.WriteString(" END")
 	n := cases.String()
 	args := slices.Concat(caseArgs, caseArgs, []any{micros(stamp)}, idArgs, caseArgs)
-	res, err := tx.Exec(ctx, `UPDATE balances SET quantity = quantity - `+n+`, allocated = allocated + `+n+`, modified_at = ?
-		WHERE id IN (`+placeholders(len(idArgs))+`) AND removed_at = 0 AND quantity >= `+n, args...)
-	if err != nil {
-		return err
-	}
-	moved, err := res.RowsAffected()
-	if err != nil {
-		return err
-	}
-	if moved != int64(len(takes)) {
-		return errStockMoved
-	}
-	return nil
+	return step{q: `UPDATE balances SET quantity = quantity - ` + n + `, allocated = allocated + ` + n + `, modified_at = ?
+		WHERE id IN (` + placeholders(len(idArgs)) + `) AND removed_at = 0 AND quantity >= ` + n, args: args, want: int64(len(takes))}
 }
 
 // releaseOrder takes an allocated order's quantities out of allocated: back
