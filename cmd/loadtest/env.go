@@ -47,8 +47,10 @@ type env struct {
 	primary, standby *sql.DB
 }
 
-// backendName is the application_name of the store's connections.
-const backendName = "parcelgate-loadtest"
+// backendName is the application_name of the store's connections, the
+// process's own: several load tests on one database server (engineers
+// sharing a machine) must not count each other's backends.
+var backendName = fmt.Sprintf("parcelgate-loadtest-%d", os.Getpid())
 
 // backendCPU is the CPU time the database processes serving the store's
 // connections have used, on the primary and on the replica: what a
