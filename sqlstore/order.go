@@ -366,13 +366,19 @@ func (tx *Tx) insertOrder(ctx context.Context, org *parcelgate.Organization, whs
 	rec := &orderRecord{env: org.Environment, orgID: org.ID, status: parcelgate.OrderCreated, autoSubmit: req.AutoSubmit, hash: hash,
 		ownID: orderKey(org.BusinessID, o.ExternalID), readyAt: micros(now), order: o}
 	// The change clock first, then balances: the lock order of every
-	// balance writer (see stamp.go). The order's row is written once, with
-	// its outcome, after the allocation (fillOrder).
-	stamp, err := tx.nextOrgStamp(ctx, rec.env, rec.orgID)
+	// balance writer (see stamp.go). The stamp and the stock's read go in
+	// one pipeline, which runs them in that order. The order's row is
+	// written once, with its outcome, after the allocation (fillOrder).
+	var us int64
+	stampStep, err := tx.orgStampStep(rec.env, &us)
 	if err != nil {
 		return nil, err
 	}
-	return tx.fillOrder(ctx, org.BusinessID, whs, rec, actorClient, true, stamp)
+	stockStep, stock := tx.orderStockStep(rec.orgID, org.BusinessID, rec.order.Rows)
+	if _, err := tx.pipeline(ctx, stampStep, stockStep); err != nil {
+		return nil, err
+	}
+	return tx.fillOrder(ctx, org.BusinessID, whs, rec, actorClient, true, fromMicros(us), stock())
 }
 
 // replaceOrder gives an existing order new content: its stock is returned,
@@ -401,13 +407,14 @@ func (tx *Tx) replaceOrder(ctx context.Context, org *parcelgate.Organization, wh
 		}
 	}
 	rec.order, rec.hash, rec.autoSubmit, rec.readyAt = o, hash, req.AutoSubmit, micros(now)
-	return tx.fillOrder(ctx, org.BusinessID, whs, rec, actor, false, stamp)
+	return tx.fillOrder(ctx, org.BusinessID, whs, rec, actor, false, stamp, nil)
 }
 
 // fillOrder allocates the stock of a new or replaced order, writes its
 // rows, references and document, and stamps it and the balances it moved
 // with stamp, which the caller took before touching any balance. A new
-// order (inserted) has no row yet: it is inserted here, whole.
+// order (inserted) has no row yet: it is inserted here, whole. stock, when
+// not nil, is the stock of its rows, read by the caller after the stamp.
 //
 // Once the stock is read and the domain has decided, nothing written
 // depends on an answer of the database: the take of stock, the order, its
@@ -416,8 +423,8 @@ func (tx *Tx) replaceOrder(ctx context.Context, org *parcelgate.Organization, wh
 // naming it by its unique service ID. A take that moved fewer balances
 // than it should fails the transaction afterwards (errStockMoved), before
 // anything is committed.
-func (tx *Tx) fillOrder(ctx context.Context, businessID string, whs []string, rec *orderRecord, actor string, inserted bool, stamp time.Time) (*parcelgate.Order, error) {
-	a, take, err := tx.allocateOrder(ctx, businessID, whs, rec, stamp)
+func (tx *Tx) fillOrder(ctx context.Context, businessID string, whs []string, rec *orderRecord, actor string, inserted bool, stamp time.Time, stock []*parcelgate.RowStock) (*parcelgate.Order, error) {
+	a, take, err := tx.allocateOrder(ctx, businessID, whs, rec, stamp, stock)
 	if err != nil {
 		return nil, err
 	}

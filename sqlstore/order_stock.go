@@ -21,6 +21,16 @@ import (
 // as for a product never stocked there. The balances read are locked for
 // the rest of tx.
 func (tx *Tx) orderStock(ctx context.Context, orgID int64, businessID string, rows []parcelgate.OrderRow) ([]*parcelgate.RowStock, error) {
+	s, stock := tx.orderStockStep(orgID, businessID, rows)
+	if _, err := tx.pipeline(ctx, s); err != nil {
+		return nil, err
+	}
+	return stock(), nil
+}
+
+// orderStockStep is orderStock as a step of a pipeline, and the function
+// that gives its answer (never nil) once the step has run.
+func (tx *Tx) orderStockStep(orgID int64, businessID string, rows []parcelgate.OrderRow) (step, func() []*parcelgate.RowStock) {
 	type key struct{ product, warehouse string }
 	forms := make([][]string, len(rows))
 	var products, warehouses []any
@@ -39,43 +49,38 @@ func (tx *Tx) orderStock(ctx context.Context, orgID int64, businessID string, ro
 		}
 	}
 	args := append(append(products, warehouses...), orgID, string(parcelgate.CatalogWarehouse), orgID)
-	q, err := tx.Query(ctx, `SELECT b.id, b.quantity, b.wholesale_price, b.eos_at, p.document, b.product_external_id, c.external_id FROM balances b
+	found := map[key]*parcelgate.RowStock{}
+	s := step{q: `SELECT b.id, b.quantity, b.wholesale_price, b.eos_at, p.document, b.product_external_id, c.external_id FROM balances b
 		JOIN catalogs c ON c.id = b.catalog_id
 		JOIN products p ON p.id = b.product_id
-		WHERE b.product_external_id IN (`+placeholders(len(products))+`) AND c.external_id IN (`+placeholders(len(warehouses))+`)
-		AND c.retailer_org_id = ? AND c.catalog_type = ? AND b.supplier_org_id = ? AND b.removed_at = 0`+tx.forUpdateOf("b"), args...)
-	if err != nil {
-		return nil, err
-	}
-	found := map[key]*parcelgate.RowStock{}
-	for q.Next() {
-		var b parcelgate.RowStock
-		var k key
-		var price sql.NullString
-		var eosAt int64
-		var doc string
-		if err := q.Scan(&b.BalanceID, &b.Available, &price, &eosAt, &doc, &k.product, &k.warehouse); err != nil {
-			q.Close()
-			return nil, err
-		}
-		d := parcelgate.ReadProductDocument([]byte(doc))
-		b.Price, b.EOS, b.Fragile, b.Oversized = price.String, eosAt != 0, d.IsFragile, d.IsOversized
-		found[k] = &b
-	}
-	q.Close()
-	if err := q.Err(); err != nil {
-		return nil, err
-	}
-	stock := make([]*parcelgate.RowStock, len(rows))
-	for i, row := range rows {
-		for _, f := range forms[i] {
-			if b := found[key{f, row.ExternalWarehouseID}]; b != nil {
-				stock[i] = b
-				break
+		WHERE b.product_external_id IN (` + placeholders(len(products)) + `) AND c.external_id IN (` + placeholders(len(warehouses)) + `)
+		AND c.retailer_org_id = ? AND c.catalog_type = ? AND b.supplier_org_id = ? AND b.removed_at = 0` + tx.forUpdateOf("b"), args: args,
+		scan: func(scan func(...any) error) error {
+			var b parcelgate.RowStock
+			var k key
+			var price sql.NullString
+			var eosAt int64
+			var doc string
+			if err := scan(&b.BalanceID, &b.Available, &price, &eosAt, &doc, &k.product, &k.warehouse); err != nil {
+				return err
+			}
+			d := parcelgate.ReadProductDocument([]byte(doc))
+			b.Price, b.EOS, b.Fragile, b.Oversized = price.String, eosAt != 0, d.IsFragile, d.IsOversized
+			found[k] = &b
+			return nil
+		}}
+	return s, func() []*parcelgate.RowStock {
+		stock := make([]*parcelgate.RowStock, len(rows))
+		for i, row := range rows {
+			for _, f := range forms[i] {
+				if b := found[key{f, row.ExternalWarehouseID}]; b != nil {
+					stock[i] = b
+					break
+				}
 			}
 		}
+		return stock
 	}
-	return stock, nil
 }
 
 // allocateOrder loads the stock of every row of rec's order, lets the
@@ -90,11 +95,16 @@ func (tx *Tx) orderStock(ctx context.Context, orgID int64, businessID string, ro
 // so no writer on either engine can oversell: should a balance have
 // changed all the same, errStockMoved rolls the whole transaction back and
 // the order is placed again on what is there then.
-func (tx *Tx) allocateOrder(ctx context.Context, businessID string, whs []string, rec *orderRecord, stamp time.Time) (parcelgate.Allocation, step, error) {
+//
+// stock, when not nil, is the stock of the order's rows, read by the
+// caller under the same locks (orderStockStep).
+func (tx *Tx) allocateOrder(ctx context.Context, businessID string, whs []string, rec *orderRecord, stamp time.Time, stock []*parcelgate.RowStock) (parcelgate.Allocation, step, error) {
 	rows := rec.order.Rows
-	stock, err := tx.orderStock(ctx, rec.orgID, businessID, rows)
-	if err != nil {
-		return parcelgate.Allocation{}, step{}, err
+	if stock == nil {
+		var err error
+		if stock, err = tx.orderStock(ctx, rec.orgID, businessID, rows); err != nil {
+			return parcelgate.Allocation{}, step{}, err
+		}
 	}
 	a := parcelgate.AllocateOrder(rec.env, rec.order.ExternalID, rows, stock, whs)
 	if !a.Allocates() {
