@@ -318,7 +318,7 @@ func (tx *Tx) placeOrder(ctx context.Context, org *parcelgate.Organization, whs 
 			return nil, err
 		}
 	case req.ExternalID != "":
-		existing, err = tx.orderByID(ctx, org.ID, org.BusinessID, req.ExternalID)
+		return tx.placeByExternalID(ctx, org, whs, req, hash)
 	case req.SORef() != "":
 		// decisions §7: a retry without externalId is known by its SO reference.
 		if tx.d.name == "postgres" {
@@ -338,22 +338,73 @@ func (tx *Tx) placeOrder(ctx context.Context, org *parcelgate.Organization, whs 
 	}
 	switch {
 	case err == nil:
-		action, err := parcelgate.ResendDecision(existing.order.ExternalID, existing.status, existing.hash == hash)
-		switch {
-		case err != nil:
-			return nil, err
-		case action == parcelgate.ResendRetry:
-			return existing.view(), nil
-		}
-		return tx.replaceOrder(ctx, org, whs, existing, req, hash, actorClient)
+		return tx.resend(ctx, org, whs, existing, req, hash, time.Time{})
 	case parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND:
 		return nil, err
 	}
-	return tx.insertOrder(ctx, org, whs, req, hash)
+	rec, err := newOrderRecord(tx.db.clock, org, req, hash)
+	if err != nil {
+		return nil, err
+	}
+	return tx.insertOrder(ctx, org, whs, rec)
 }
 
-func (tx *Tx) insertOrder(ctx context.Context, org *parcelgate.Organization, whs []string, req *parcelgate.OrderRequest, hash string) (*parcelgate.Order, error) {
-	now := tx.db.clock.Now(org.Environment).UTC().Truncate(time.Microsecond)
+// resend answers a request for an existing order (decisions §7): the
+// order as it is when the request is a retry, else the order replaced by
+// the request's content. stamp, when not zero, is tx's stamp, already
+// taken.
+func (tx *Tx) resend(ctx context.Context, org *parcelgate.Organization, whs []string, existing *orderRecord, req *parcelgate.OrderRequest, hash string, stamp time.Time) (*parcelgate.Order, error) {
+	action, err := parcelgate.ResendDecision(existing.order.ExternalID, existing.status, existing.hash == hash)
+	switch {
+	case err != nil:
+		return nil, err
+	case action == parcelgate.ResendRetry:
+		return existing.view(), nil
+	}
+	return tx.replaceOrder(ctx, org, whs, existing, req, hash, actorClient, stamp)
+}
+
+// placeByExternalID places an order that names its externalId: a re-send
+// when the organization has an order of that ID, else a new order. What
+// either needs first goes in one pipeline, in the order each needs it:
+// the order of that ID (locked), the stamp, and the stock of the
+// request's rows (locked), read as a new order reads it. The lock order
+// of a re-send is that of every order writer: its order, the change
+// clock, then balances; a new order locks no order. A re-send that
+// replaces its order reads the stock again after returning what the order
+// held; a retry leaves the stamp and the stock's locks unused.
+func (tx *Tx) placeByExternalID(ctx context.Context, org *parcelgate.Organization, whs []string, req *parcelgate.OrderRequest, hash string) (*parcelgate.Order, error) {
+	rec, err := newOrderRecord(tx.db.clock, org, req, hash)
+	if err != nil {
+		return nil, err
+	}
+	var row orderRow
+	found := false
+	lookup := step{q: `SELECT ` + orderColumns + orderByKey + tx.forUpdate(), args: orderByKeyArgs(org.ID, org.BusinessID, strings.TrimSpace(req.ExternalID)),
+		scan: func(scan func(...any) error) error { found = true; return scan(row.dest()...) }}
+	var us int64
+	stampStep, err := tx.orgStampStep(rec.env, &us)
+	if err != nil {
+		return nil, err
+	}
+	stockStep, stock := tx.orderStockStep(rec.orgID, org.BusinessID, rec.order.Rows)
+	if _, err := tx.pipeline(ctx, lookup, stampStep, stockStep); err != nil {
+		return nil, err
+	}
+	if found {
+		existing, err := row.record()
+		if err != nil {
+			return nil, err
+		}
+		return tx.resend(ctx, org, whs, existing, req, hash, fromMicros(us))
+	}
+	return tx.fillOrder(ctx, org.BusinessID, whs, rec, actorClient, true, fromMicros(us), stock())
+}
+
+// newOrderRecord is the record of a new order of org for req, not yet
+// allocated nor stamped.
+func newOrderRecord(clock parcelgate.Clock, org *parcelgate.Organization, req *parcelgate.OrderRequest, hash string) (*orderRecord, error) {
+	now := clock.Now(org.Environment).UTC().Truncate(time.Microsecond)
 	o := parcelgate.NewOrder(org, req, now)
 	o.ID = newOrderID()
 	if o.ExternalID == "" {
@@ -363,8 +414,11 @@ func (tx *Tx) insertOrder(ctx context.Context, org *parcelgate.Organization, whs
 		}
 		o.ExternalID = id
 	}
-	rec := &orderRecord{env: org.Environment, orgID: org.ID, status: parcelgate.OrderCreated, autoSubmit: req.AutoSubmit, hash: hash,
-		ownID: orderKey(org.BusinessID, o.ExternalID), readyAt: micros(now), order: o}
+	return &orderRecord{env: org.Environment, orgID: org.ID, status: parcelgate.OrderCreated, autoSubmit: req.AutoSubmit, hash: hash,
+		ownID: orderKey(org.BusinessID, o.ExternalID), readyAt: micros(now), order: o}, nil
+}
+
+func (tx *Tx) insertOrder(ctx context.Context, org *parcelgate.Organization, whs []string, rec *orderRecord) (*parcelgate.Order, error) {
 	// The change clock first, then balances: the lock order of every
 	// balance writer (see stamp.go). The stamp and the stock's read go in
 	// one pipeline, which runs them in that order. The order's row is
@@ -385,12 +439,15 @@ func (tx *Tx) insertOrder(ctx context.Context, org *parcelgate.Organization, whs
 // the new rows are allocated, and it is answered as a new order would be
 // (Created, Error or Cancelled), keeping its IDs, insert date and
 // comments.
-func (tx *Tx) replaceOrder(ctx context.Context, org *parcelgate.Organization, whs []string, rec *orderRecord, req *parcelgate.OrderRequest, hash, actor string) (*parcelgate.Order, error) {
+func (tx *Tx) replaceOrder(ctx context.Context, org *parcelgate.Organization, whs []string, rec *orderRecord, req *parcelgate.OrderRequest, hash, actor string, stamp time.Time) (*parcelgate.Order, error) {
 	// The change clock first, then balances: the lock order of every
-	// balance writer (see moveStock).
-	stamp, err := tx.nextOrgStamp(ctx, rec.env, rec.orgID)
-	if err != nil {
-		return nil, err
+	// balance writer (see moveStock). stamp, when not zero, is tx's stamp,
+	// taken by the caller.
+	if stamp.IsZero() {
+		var err error
+		if stamp, err = tx.nextOrgStamp(ctx, rec.env, rec.orgID); err != nil {
+			return nil, err
+		}
 	}
 	if rec.allocated {
 		if err := tx.releaseOrder(ctx, rec, true, stamp); err != nil {
