@@ -500,6 +500,7 @@ func (tx *Tx) fillOrder(ctx context.Context, businessID string, whs []string, re
 		steps = append(steps, take)
 	}
 	pk := orderPK{expr: "?", args: []any{rec.pk}}
+	orderStep := len(steps)
 	if inserted {
 		o := rec.order
 		steps = append(steps, step{q: `INSERT INTO orders (order_id, environment, org_id, external_id, own_id, status, status_at, reason, auto_submit, allocated, content_hash, doc, inserted_at, updated_at, ready_at)
@@ -522,8 +523,8 @@ func (tx *Tx) fillOrder(ctx context.Context, businessID string, whs []string, re
 	if take.q != "" && n[0] != take.want {
 		return nil, errStockMoved
 	}
-	if n[len(n)-1] != 1 {
-		return nil, fmt.Errorf("order %s: history not written", rec.order.ExternalID)
+	if n[orderStep] != 1 || n[len(n)-1] != 1 {
+		return nil, fmt.Errorf("order %s: its row or history not written", rec.order.ExternalID)
 	}
 	return rec.view(), nil
 }

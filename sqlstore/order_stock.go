@@ -85,8 +85,9 @@ func (tx *Tx) orderStockStep(orgID int64, businessID string, rows []parcelgate.O
 
 // allocateOrder loads the stock of every row of rec's order, lets the
 // domain decide the outcome (parcelgate.AllocateOrder, which applies the
-// test scenarios), and when it allocates, takes each row's quantity:
-// quantity -= q, allocated += q.
+// test scenarios), and when it allocates, returns the statement that takes
+// each row's quantity (quantity -= q, allocated += q), for the caller's
+// pipeline; the caller checks that it moved every balance it must.
 //
 // The caller has taken stamp, and with it the change clock, before any
 // balance is touched, the lock order every balance writer keeps; the
