@@ -314,9 +314,10 @@ func (db *DB) Close() error {
 
 // Tx is a write transaction. Its methods take '?' placeholders.
 type Tx struct {
-	tx *sql.Tx
-	d  dialect
-	db *DB
+	tx   *sql.Tx
+	conn *sql.Conn // the connection tx runs on
+	d    dialect
+	db   *DB
 }
 
 func (tx *Tx) Exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
@@ -388,7 +389,14 @@ func (db *DB) tryTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
 	}
 	defer release()
 	db.writeStmts.prepareQueued(ctx)
-	stx, err := db.write.BeginTx(ctx, nil)
+	// The transaction runs on a connection of its own, so that its
+	// pipelines (Tx.pipeline) reach the driver's connection.
+	conn, err := db.write.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	defer conn.Close()
+	stx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
@@ -398,7 +406,7 @@ func (db *DB) tryTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
 			panic(p)
 		}
 	}()
-	if err := fn(&Tx{tx: stx, d: db.dialect, db: db}); err != nil {
+	if err := fn(&Tx{tx: stx, conn: conn, d: db.dialect, db: db}); err != nil {
 		stx.Rollback()
 		return err
 	}

@@ -216,3 +216,27 @@ func (db *DB) QueuedPointReadsForTest() int {
 	defer db.points.mu.Unlock()
 	return len(db.points.queue)
 }
+
+// PipelineForTest runs qs in one pipeline (Tx.pipeline) in a transaction
+// of its own: how many rows each wrote or read, the first column of the
+// rows the SELECTs read, and whether an error is a unique violation.
+func (db *DB) PipelineForTest(ctx context.Context, qs ...string) (n, read []int64, unique bool, err error) {
+	err = db.inTx(ctx, func(tx *Tx) error {
+		steps := make([]step, len(qs))
+		for i, q := range qs {
+			steps[i] = step{q: q}
+			if strings.HasPrefix(q, "SELECT") {
+				steps[i].scan = func(scan func(...any) error) error {
+					var v int64
+					err := scan(&v)
+					read = append(read, v)
+					return err
+				}
+			}
+		}
+		var err error
+		n, err = tx.pipeline(ctx, steps...)
+		return err
+	})
+	return n, read, isUniqueViolation(err), err
+}

@@ -318,7 +318,7 @@ func (tx *Tx) placeOrder(ctx context.Context, org *parcelgate.Organization, whs 
 			return nil, err
 		}
 	case req.ExternalID != "":
-		existing, err = tx.orderByID(ctx, org.ID, org.BusinessID, req.ExternalID)
+		return tx.placeByExternalID(ctx, org, whs, req, hash)
 	case req.SORef() != "":
 		// decisions §7: a retry without externalId is known by its SO reference.
 		if tx.d.name == "postgres" {
@@ -338,22 +338,73 @@ func (tx *Tx) placeOrder(ctx context.Context, org *parcelgate.Organization, whs 
 	}
 	switch {
 	case err == nil:
-		action, err := parcelgate.ResendDecision(existing.order.ExternalID, existing.status, existing.hash == hash)
-		switch {
-		case err != nil:
-			return nil, err
-		case action == parcelgate.ResendRetry:
-			return existing.view(), nil
-		}
-		return tx.replaceOrder(ctx, org, whs, existing, req, hash, actorClient)
+		return tx.resend(ctx, org, whs, existing, req, hash, time.Time{})
 	case parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND:
 		return nil, err
 	}
-	return tx.insertOrder(ctx, org, whs, req, hash)
+	rec, err := newOrderRecord(tx.db.clock, org, req, hash)
+	if err != nil {
+		return nil, err
+	}
+	return tx.insertOrder(ctx, org, whs, rec)
 }
 
-func (tx *Tx) insertOrder(ctx context.Context, org *parcelgate.Organization, whs []string, req *parcelgate.OrderRequest, hash string) (*parcelgate.Order, error) {
-	now := tx.db.clock.Now(org.Environment).UTC().Truncate(time.Microsecond)
+// resend answers a request for an existing order (decisions §7): the
+// order as it is when the request is a retry, else the order replaced by
+// the request's content. stamp, when not zero, is tx's stamp, already
+// taken.
+func (tx *Tx) resend(ctx context.Context, org *parcelgate.Organization, whs []string, existing *orderRecord, req *parcelgate.OrderRequest, hash string, stamp time.Time) (*parcelgate.Order, error) {
+	action, err := parcelgate.ResendDecision(existing.order.ExternalID, existing.status, existing.hash == hash)
+	switch {
+	case err != nil:
+		return nil, err
+	case action == parcelgate.ResendRetry:
+		return existing.view(), nil
+	}
+	return tx.replaceOrder(ctx, org, whs, existing, req, hash, actorClient, stamp)
+}
+
+// placeByExternalID places an order that names its externalId: a re-send
+// when the organization has an order of that ID, else a new order. What
+// either needs first goes in one pipeline, in the order each needs it:
+// the order of that ID (locked), the stamp, and the stock of the
+// request's rows (locked), read as a new order reads it. The lock order
+// of a re-send is that of every order writer: its order, the change
+// clock, then balances; a new order locks no order. A re-send that
+// replaces its order reads the stock again after returning what the order
+// held; a retry leaves the stamp and the stock's locks unused.
+func (tx *Tx) placeByExternalID(ctx context.Context, org *parcelgate.Organization, whs []string, req *parcelgate.OrderRequest, hash string) (*parcelgate.Order, error) {
+	rec, err := newOrderRecord(tx.db.clock, org, req, hash)
+	if err != nil {
+		return nil, err
+	}
+	var row orderRow
+	found := false
+	lookup := step{q: `SELECT ` + orderColumns + orderByKey + tx.forUpdate(), args: orderByKeyArgs(org.ID, org.BusinessID, strings.TrimSpace(req.ExternalID)),
+		scan: func(scan func(...any) error) error { found = true; return scan(row.dest()...) }}
+	var us int64
+	stampStep, err := tx.orgStampStep(rec.env, &us)
+	if err != nil {
+		return nil, err
+	}
+	stockStep, stock := tx.orderStockStep(rec.orgID, org.BusinessID, rec.order.Rows)
+	if _, err := tx.pipeline(ctx, lookup, stampStep, stockStep); err != nil {
+		return nil, err
+	}
+	if found {
+		existing, err := row.record()
+		if err != nil {
+			return nil, err
+		}
+		return tx.resend(ctx, org, whs, existing, req, hash, fromMicros(us))
+	}
+	return tx.fillOrder(ctx, org.BusinessID, whs, rec, actorClient, true, fromMicros(us), stock())
+}
+
+// newOrderRecord is the record of a new order of org for req, not yet
+// allocated nor stamped.
+func newOrderRecord(clock parcelgate.Clock, org *parcelgate.Organization, req *parcelgate.OrderRequest, hash string) (*orderRecord, error) {
+	now := clock.Now(org.Environment).UTC().Truncate(time.Microsecond)
 	o := parcelgate.NewOrder(org, req, now)
 	o.ID = newOrderID()
 	if o.ExternalID == "" {
@@ -363,28 +414,40 @@ func (tx *Tx) insertOrder(ctx context.Context, org *parcelgate.Organization, whs
 		}
 		o.ExternalID = id
 	}
-	rec := &orderRecord{env: org.Environment, orgID: org.ID, status: parcelgate.OrderCreated, autoSubmit: req.AutoSubmit, hash: hash,
-		ownID: orderKey(org.BusinessID, o.ExternalID), readyAt: micros(now), order: o}
+	return &orderRecord{env: org.Environment, orgID: org.ID, status: parcelgate.OrderCreated, autoSubmit: req.AutoSubmit, hash: hash,
+		ownID: orderKey(org.BusinessID, o.ExternalID), readyAt: micros(now), order: o}, nil
+}
+
+func (tx *Tx) insertOrder(ctx context.Context, org *parcelgate.Organization, whs []string, rec *orderRecord) (*parcelgate.Order, error) {
 	// The change clock first, then balances: the lock order of every
-	// balance writer (see stamp.go). The order's row is written once, with
-	// its outcome, after the allocation (fillOrder).
-	stamp, err := tx.nextOrgStamp(ctx, rec.env, rec.orgID)
+	// balance writer (see stamp.go). The stamp and the stock's read go in
+	// one pipeline, which runs them in that order. The order's row is
+	// written once, with its outcome, after the allocation (fillOrder).
+	var us int64
+	stampStep, err := tx.orgStampStep(rec.env, &us)
 	if err != nil {
 		return nil, err
 	}
-	return tx.fillOrder(ctx, org.BusinessID, whs, rec, actorClient, true, stamp)
+	stockStep, stock := tx.orderStockStep(rec.orgID, org.BusinessID, rec.order.Rows)
+	if _, err := tx.pipeline(ctx, stampStep, stockStep); err != nil {
+		return nil, err
+	}
+	return tx.fillOrder(ctx, org.BusinessID, whs, rec, actorClient, true, fromMicros(us), stock())
 }
 
 // replaceOrder gives an existing order new content: its stock is returned,
 // the new rows are allocated, and it is answered as a new order would be
 // (Created, Error or Cancelled), keeping its IDs, insert date and
 // comments.
-func (tx *Tx) replaceOrder(ctx context.Context, org *parcelgate.Organization, whs []string, rec *orderRecord, req *parcelgate.OrderRequest, hash, actor string) (*parcelgate.Order, error) {
+func (tx *Tx) replaceOrder(ctx context.Context, org *parcelgate.Organization, whs []string, rec *orderRecord, req *parcelgate.OrderRequest, hash, actor string, stamp time.Time) (*parcelgate.Order, error) {
 	// The change clock first, then balances: the lock order of every
-	// balance writer (see moveStock).
-	stamp, err := tx.nextOrgStamp(ctx, rec.env, rec.orgID)
-	if err != nil {
-		return nil, err
+	// balance writer (see moveStock). stamp, when not zero, is tx's stamp,
+	// taken by the caller.
+	if stamp.IsZero() {
+		var err error
+		if stamp, err = tx.nextOrgStamp(ctx, rec.env, rec.orgID); err != nil {
+			return nil, err
+		}
 	}
 	if rec.allocated {
 		if err := tx.releaseOrder(ctx, rec, true, stamp); err != nil {
@@ -401,19 +464,24 @@ func (tx *Tx) replaceOrder(ctx context.Context, org *parcelgate.Organization, wh
 		}
 	}
 	rec.order, rec.hash, rec.autoSubmit, rec.readyAt = o, hash, req.AutoSubmit, micros(now)
-	return tx.fillOrder(ctx, org.BusinessID, whs, rec, actor, false, stamp)
+	return tx.fillOrder(ctx, org.BusinessID, whs, rec, actor, false, stamp, nil)
 }
 
 // fillOrder allocates the stock of a new or replaced order, writes its
 // rows, references and document, and stamps it and the balances it moved
 // with stamp, which the caller took before touching any balance. A new
-// order (inserted) has no row yet: it is inserted here, whole. Each kind of
-// row is written in one statement, so a create takes the same few round
-// trips whatever the number of its rows: the change clock is held from the
-// stamp to the commit, and every round trip inside that window is one the
-// organization's other orders wait for.
-func (tx *Tx) fillOrder(ctx context.Context, businessID string, whs []string, rec *orderRecord, actor string, inserted bool, stamp time.Time) (*parcelgate.Order, error) {
-	a, err := tx.allocateOrder(ctx, businessID, whs, rec, stamp)
+// order (inserted) has no row yet: it is inserted here, whole. stock, when
+// not nil, is the stock of its rows, read by the caller after the stamp.
+//
+// Once the stock is read and the domain has decided, nothing written
+// depends on an answer of the database: the take of stock, the order, its
+// rows, references and history go in one pipeline (one round trip on
+// PostgreSQL; each kind of row in one statement), the new order's rows
+// naming it by its unique service ID. A take that moved fewer balances
+// than it should fails the transaction afterwards (errStockMoved), before
+// anything is committed.
+func (tx *Tx) fillOrder(ctx context.Context, businessID string, whs []string, rec *orderRecord, actor string, inserted bool, stamp time.Time, stock []*parcelgate.RowStock) (*parcelgate.Order, error) {
+	a, take, err := tx.allocateOrder(ctx, businessID, whs, rec, stamp, stock)
 	if err != nil {
 		return nil, err
 	}
@@ -427,44 +495,70 @@ func (tx *Tx) fillOrder(ctx context.Context, businessID string, whs []string, re
 	if err != nil {
 		return nil, err
 	}
+	var steps []step
+	if take.q != "" {
+		steps = append(steps, take)
+	}
+	pk := orderPK{expr: "?", args: []any{rec.pk}}
+	orderStep := len(steps)
 	if inserted {
 		o := rec.order
-		err = tx.QueryRow(ctx, `INSERT INTO orders (order_id, environment, org_id, external_id, own_id, status, status_at, reason, auto_submit, allocated, content_hash, doc, inserted_at, updated_at, ready_at)
+		steps = append(steps, step{q: `INSERT INTO orders (order_id, environment, org_id, external_id, own_id, status, status_at, reason, auto_submit, allocated, content_hash, doc, inserted_at, updated_at, ready_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-			o.ID, string(rec.env), rec.orgID, o.ExternalID, rec.ownID, string(rec.status), rec.statusAt, rec.reason, boolInt(rec.autoSubmit), boolInt(rec.allocated),
-			rec.hash, doc, rec.insertedAt, rec.updatedAt, rec.readyAt).Scan(&rec.pk)
+			args: []any{o.ID, string(rec.env), rec.orgID, o.ExternalID, rec.ownID, string(rec.status), rec.statusAt, rec.reason, boolInt(rec.autoSubmit), boolInt(rec.allocated),
+				rec.hash, doc, rec.insertedAt, rec.updatedAt, rec.readyAt},
+			scan: func(scan func(...any) error) error { return scan(&rec.pk) }})
+		pk = newOrderPK(rec)
 	} else {
-		err = tx.QueryRow(ctx, `UPDATE orders SET status = ?, status_at = ?, reason = ?, auto_submit = ?, allocated = ?, content_hash = ?, doc = ?, updated_at = ?, ready_at = ? WHERE id = ? RETURNING inserted_at`,
-			string(rec.status), rec.statusAt, rec.reason, boolInt(rec.autoSubmit), boolInt(rec.allocated), rec.hash, doc, rec.updatedAt, rec.readyAt, rec.pk).Scan(&rec.insertedAt)
+		steps = append(steps, step{q: `UPDATE orders SET status = ?, status_at = ?, reason = ?, auto_submit = ?, allocated = ?, content_hash = ?, doc = ?, updated_at = ?, ready_at = ? WHERE id = ? RETURNING inserted_at`,
+			args: []any{string(rec.status), rec.statusAt, rec.reason, boolInt(rec.autoSubmit), boolInt(rec.allocated), rec.hash, doc, rec.updatedAt, rec.readyAt, rec.pk},
+			scan: func(scan func(...any) error) error { return scan(&rec.insertedAt) }})
 	}
+	steps = append(steps, orderRowSteps(rec, a.BalanceIDs, pk)...)
+	steps = append(steps, historyStep(rec, actor, pk))
+	n, err := tx.pipeline(ctx, steps...)
 	if err != nil {
 		return nil, err
 	}
-	if err := tx.insertOrderRows(ctx, rec, a.BalanceIDs); err != nil {
-		return nil, err
+	if take.q != "" && n[0] != take.want {
+		return nil, errStockMoved
 	}
-	if err := tx.recordHistory(ctx, rec, actor); err != nil {
-		return nil, err
+	if n[orderStep] != 1 || n[len(n)-1] != 1 {
+		return nil, fmt.Errorf("order %s: its row or history not written", rec.order.ExternalID)
 	}
 	return rec.view(), nil
 }
 
-// insertOrderRows writes the rows of rec's order and its references (each
-// name and value once), a statement for each.
-func (tx *Tx) insertOrderRows(ctx context.Context, rec *orderRecord, balances []int64) error {
-	const rowCols = 6
+// orderPK is how a statement names an order's key: an expression and its
+// arguments.
+type orderPK struct {
+	expr string
+	args []any
+}
+
+// newOrderPK names the key of rec's order, inserted earlier in the same
+// pipeline, by its service ID, unique in its environment.
+func newOrderPK(rec *orderRecord) orderPK {
+	return orderPK{expr: `(SELECT id FROM orders WHERE environment = ? AND order_id = ?)`, args: []any{string(rec.env), rec.order.ID}}
+}
+
+// orderRowSteps writes the rows of rec's order and its references (each
+// name and value once), a statement for each kind.
+func orderRowSteps(rec *orderRecord, balances []int64, pk orderPK) []step {
+	var steps []step
+	rowCols := 5 + len(pk.args)
+	one := pk.expr + ", ?, ?, ?, ?, ?"
 	var args []any
 	for i, row := range rec.order.Rows {
-		args = append(args, rec.pk, i, row.ExternalProductID, row.ExternalWarehouseID, int64(row.Quantity), balances[i])
+		args = append(append(args, pk.args...), i, row.ExternalProductID, row.ExternalWarehouseID, int64(row.Quantity), balances[i])
 	}
 	for chunk := range slices.Chunk(args, maxParams/rowCols*rowCols) {
-		if _, err := tx.Exec(ctx, `INSERT INTO order_rows (order_pk, line, product_external_id, warehouse_external_id, quantity, balance_id) VALUES `+
-			valueRows(len(chunk)/rowCols, placeholders(rowCols)), chunk...); err != nil {
-			return err
-		}
+		steps = append(steps, step{q: `INSERT INTO order_rows (order_pk, line, product_external_id, warehouse_external_id, quantity, balance_id) VALUES ` +
+			valueRows(len(chunk)/rowCols, one), args: chunk})
 	}
-	const refCols = 4
-	args = args[:0]
+	refCols := 3 + len(pk.args)
+	one = "?, ?, ?, " + pk.expr
+	args = nil
 	seen := map[[2]string]bool{}
 	for _, ref := range rec.order.References {
 		k := [2]string{strings.ToUpper(ref.Name), ref.Value}
@@ -472,18 +566,23 @@ func (tx *Tx) insertOrderRows(ctx context.Context, rec *orderRecord, balances []
 			continue
 		}
 		seen[k] = true
-		args = append(args, rec.orgID, k[0], k[1], rec.pk)
+		args = append(append(args, rec.orgID, k[0], k[1]), pk.args...)
 	}
 	for chunk := range slices.Chunk(args, maxParams/refCols*refCols) {
-		if _, err := tx.Exec(ctx, `INSERT INTO order_refs (org_id, name, value, order_pk) VALUES `+valueRows(len(chunk)/refCols, placeholders(refCols)), chunk...); err != nil {
-			return err
-		}
+		steps = append(steps, step{q: `INSERT INTO order_refs (org_id, name, value, order_pk) VALUES ` + valueRows(len(chunk)/refCols, one), args: chunk})
 	}
-	return nil
+	return steps
+}
+
+// historyStep records rec's status in its history.
+func historyStep(rec *orderRecord, actor string, pk orderPK) step {
+	return step{q: `INSERT INTO order_history (order_pk, status, reason, actor, at) VALUES (` + pk.expr + `, ?, ?, ?, ?)`,
+		args: append(slices.Clip(pk.args), string(rec.status), rec.reason, actor, rec.statusAt)}
 }
 
 func (tx *Tx) recordHistory(ctx context.Context, rec *orderRecord, actor string) error {
-	_, err := tx.Exec(ctx, `INSERT INTO order_history (order_pk, status, reason, actor, at) VALUES (?, ?, ?, ?, ?)`, rec.pk, string(rec.status), rec.reason, actor, rec.statusAt)
+	s := historyStep(rec, actor, orderPK{expr: "?", args: []any{rec.pk}})
+	_, err := tx.Exec(ctx, s.q, s.args...)
 	return err
 }
 

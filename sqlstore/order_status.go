@@ -59,7 +59,7 @@ func (db *DB) ReopenOrder(ctx context.Context, c *parcelgate.Caller, id string, 
 			}
 			r, hash = req, req.ContentHash()
 		}
-		_, err := tx.replaceOrder(ctx, org, whs, rec, r, hash, actorClient)
+		_, err := tx.replaceOrder(ctx, org, whs, rec, r, hash, actorClient, time.Time{})
 		return err
 	})
 }

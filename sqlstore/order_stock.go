@@ -21,6 +21,16 @@ import (
 // as for a product never stocked there. The balances read are locked for
 // the rest of tx.
 func (tx *Tx) orderStock(ctx context.Context, orgID int64, businessID string, rows []parcelgate.OrderRow) ([]*parcelgate.RowStock, error) {
+	s, stock := tx.orderStockStep(orgID, businessID, rows)
+	if _, err := tx.pipeline(ctx, s); err != nil {
+		return nil, err
+	}
+	return stock(), nil
+}
+
+// orderStockStep is orderStock as a step of a pipeline, and the function
+// that gives its answer (never nil) once the step has run.
+func (tx *Tx) orderStockStep(orgID int64, businessID string, rows []parcelgate.OrderRow) (step, func() []*parcelgate.RowStock) {
 	type key struct{ product, warehouse string }
 	forms := make([][]string, len(rows))
 	var products, warehouses []any
@@ -39,49 +49,45 @@ func (tx *Tx) orderStock(ctx context.Context, orgID int64, businessID string, ro
 		}
 	}
 	args := append(append(products, warehouses...), orgID, string(parcelgate.CatalogWarehouse), orgID)
-	q, err := tx.Query(ctx, `SELECT b.id, b.quantity, b.wholesale_price, b.eos_at, p.document, b.product_external_id, c.external_id FROM balances b
+	found := map[key]*parcelgate.RowStock{}
+	s := step{q: `SELECT b.id, b.quantity, b.wholesale_price, b.eos_at, p.document, b.product_external_id, c.external_id FROM balances b
 		JOIN catalogs c ON c.id = b.catalog_id
 		JOIN products p ON p.id = b.product_id
-		WHERE b.product_external_id IN (`+placeholders(len(products))+`) AND c.external_id IN (`+placeholders(len(warehouses))+`)
-		AND c.retailer_org_id = ? AND c.catalog_type = ? AND b.supplier_org_id = ? AND b.removed_at = 0`+tx.forUpdateOf("b"), args...)
-	if err != nil {
-		return nil, err
-	}
-	found := map[key]*parcelgate.RowStock{}
-	for q.Next() {
-		var b parcelgate.RowStock
-		var k key
-		var price sql.NullString
-		var eosAt int64
-		var doc string
-		if err := q.Scan(&b.BalanceID, &b.Available, &price, &eosAt, &doc, &k.product, &k.warehouse); err != nil {
-			q.Close()
-			return nil, err
-		}
-		d := parcelgate.ReadProductDocument([]byte(doc))
-		b.Price, b.EOS, b.Fragile, b.Oversized = price.String, eosAt != 0, d.IsFragile, d.IsOversized
-		found[k] = &b
-	}
-	q.Close()
-	if err := q.Err(); err != nil {
-		return nil, err
-	}
-	stock := make([]*parcelgate.RowStock, len(rows))
-	for i, row := range rows {
-		for _, f := range forms[i] {
-			if b := found[key{f, row.ExternalWarehouseID}]; b != nil {
-				stock[i] = b
-				break
+		WHERE b.product_external_id IN (` + placeholders(len(products)) + `) AND c.external_id IN (` + placeholders(len(warehouses)) + `)
+		AND c.retailer_org_id = ? AND c.catalog_type = ? AND b.supplier_org_id = ? AND b.removed_at = 0` + tx.forUpdateOf("b"), args: args,
+		scan: func(scan func(...any) error) error {
+			var b parcelgate.RowStock
+			var k key
+			var price sql.NullString
+			var eosAt int64
+			var doc string
+			if err := scan(&b.BalanceID, &b.Available, &price, &eosAt, &doc, &k.product, &k.warehouse); err != nil {
+				return err
+			}
+			d := parcelgate.ReadProductDocument([]byte(doc))
+			b.Price, b.EOS, b.Fragile, b.Oversized = price.String, eosAt != 0, d.IsFragile, d.IsOversized
+			found[k] = &b
+			return nil
+		}}
+	return s, func() []*parcelgate.RowStock {
+		stock := make([]*parcelgate.RowStock, len(rows))
+		for i, row := range rows {
+			for _, f := range forms[i] {
+				if b := found[key{f, row.ExternalWarehouseID}]; b != nil {
+					stock[i] = b
+					break
+				}
 			}
 		}
+		return stock
 	}
-	return stock, nil
 }
 
 // allocateOrder loads the stock of every row of rec's order, lets the
 // domain decide the outcome (parcelgate.AllocateOrder, which applies the
-// test scenarios), and when it allocates, takes each row's quantity:
-// quantity -= q, allocated += q.
+// test scenarios), and when it allocates, returns the statement that takes
+// each row's quantity (quantity -= q, allocated += q), for the caller's
+// pipeline; the caller checks that it moved every balance it must.
 //
 // The caller has taken stamp, and with it the change clock, before any
 // balance is touched, the lock order every balance writer keeps; the
@@ -90,28 +96,34 @@ func (tx *Tx) orderStock(ctx context.Context, orgID int64, businessID string, ro
 // so no writer on either engine can oversell: should a balance have
 // changed all the same, errStockMoved rolls the whole transaction back and
 // the order is placed again on what is there then.
-func (tx *Tx) allocateOrder(ctx context.Context, businessID string, whs []string, rec *orderRecord, stamp time.Time) (parcelgate.Allocation, error) {
+//
+// stock, when not nil, is the stock of the order's rows, read by the
+// caller under the same locks (orderStockStep).
+func (tx *Tx) allocateOrder(ctx context.Context, businessID string, whs []string, rec *orderRecord, stamp time.Time, stock []*parcelgate.RowStock) (parcelgate.Allocation, step, error) {
 	rows := rec.order.Rows
-	stock, err := tx.orderStock(ctx, rec.orgID, businessID, rows)
-	if err != nil {
-		return parcelgate.Allocation{}, err
+	if stock == nil {
+		var err error
+		if stock, err = tx.orderStock(ctx, rec.orgID, businessID, rows); err != nil {
+			return parcelgate.Allocation{}, step{}, err
+		}
 	}
 	a := parcelgate.AllocateOrder(rec.env, rec.order.ExternalID, rows, stock, whs)
 	if !a.Allocates() {
-		return a, nil
+		return a, step{}, nil
 	}
-	return a, tx.takeStock(ctx, a.Takes(rows), stamp)
+	return a, takeStock(a.Takes(rows), stamp), nil
 }
 
 // errStockMoved reports a balance that no longer covered what its order
 // was allocated from it; the order's transaction is retried.
 var errStockMoved = errors.New("allocation: a balance changed under its lock")
 
-// takeStock applies the takes of an allocation (parcelgate.Allocation.Takes),
-// all or nothing, in one statement: the UPDATE moves only balances that
-// cover what they give. When it moves fewer than all, errStockMoved rolls
-// tx back.
-func (tx *Tx) takeStock(ctx context.Context, takes []parcelgate.StockMove, stamp time.Time) error {
+// takeStock is the statement that applies the takes of an allocation
+// (parcelgate.Allocation.Takes), all or nothing: the UPDATE moves only
+// balances that cover what they give, and it must move want of them. When
+// it moves fewer, the caller fails tx with errStockMoved, which rolls it
+// back.
+func takeStock(takes []parcelgate.StockMove, stamp time.Time) step {
 	// CASE id WHEN ? THEN ? ... END: what each balance gives.
 	var cases strings.Builder
 	var caseArgs, idArgs []any
@@ -124,19 +136,8 @@ func (tx *Tx) takeStock(ctx context.Context, takes []parcelgate.StockMove, stamp
 	cases.WriteString(" END")
 	n := cases.String()
 	args := slices.Concat(caseArgs, caseArgs, []any{micros(stamp)}, idArgs, caseArgs)
-	res, err := tx.Exec(ctx, `UPDATE balances SET quantity = quantity - `+n+`, allocated = allocated + `+n+`, modified_at = ?
-		WHERE id IN (`+placeholders(len(idArgs))+`) AND removed_at = 0 AND quantity >= `+n, args...)
-	if err != nil {
-		return err
-	}
-	moved, err := res.RowsAffected()
-	if err != nil {
-		return err
-	}
-	if moved != int64(len(takes)) {
-		return errStockMoved
-	}
-	return nil
+	return step{q: `UPDATE balances SET quantity = quantity - ` + n + `, allocated = allocated + ` + n + `, modified_at = ?
+		WHERE id IN (` + placeholders(len(idArgs)) + `) AND removed_at = 0 AND quantity >= ` + n, args: args, want: int64(len(takes))}
 }
 
 // releaseOrder takes an allocated order's quantities out of allocated: back

@@ -102,12 +102,16 @@ func (tx *Tx) nextStamp(ctx context.Context, env parcelgate.Environment) (time.T
 		return fromMicros(us), tx.takeTicket(ctx, env)
 	}
 	var us int64
-	err := tx.QueryRow(ctx, `UPDATE change_clock SET last_us = CASE WHEN last_us >= ? THEN last_us + 1 ELSE ? END WHERE environment = ? RETURNING last_us`, now, now, string(env)).Scan(&us)
+	err := tx.QueryRow(ctx, sqliteStamp, now, now, string(env)).Scan(&us)
 	if err != nil {
 		return time.Time{}, err
 	}
 	return fromMicros(us), nil
 }
+
+// sqliteStamp takes env's next stamp on SQLite (arguments: the clock's
+// time twice, env), for either kind of writer.
+const sqliteStamp = `UPDATE change_clock SET last_us = CASE WHEN last_us >= ? THEN last_us + 1 ELSE ? END WHERE environment = ? RETURNING last_us`
 
 // clockLockKey is the second key of env's advisory clock locks (the
 // parameter is env's name): advisory locks are the database's, so the key
@@ -128,23 +132,37 @@ const clockLockClass = "1348693077"
 // here (see the note at the top). It must run before tx writes anything,
 // so that the ticket is assigned inside the section.
 func (tx *Tx) nextOrgStamp(ctx context.Context, env parcelgate.Environment, orgID int64) (time.Time, error) {
+	var us int64
+	s, err := tx.orgStampStep(env, &us)
+	if err != nil {
+		return time.Time{}, err
+	}
+	if _, err := tx.pipeline(ctx, s); err != nil {
+		return time.Time{}, err
+	}
+	return fromMicros(us), nil
+}
+
+// orgStampStep is nextOrgStamp as a step of a pipeline, whose stamp is *us
+// once it has run. The steps before it in tx must write nothing.
+func (tx *Tx) orgStampStep(env parcelgate.Environment, us *int64) (step, error) {
+	now := micros(tx.db.clock.Now(env))
 	if tx.d.name != "postgres" {
-		return tx.nextStamp(ctx, env)
+		// The environment's row, as nextStamp takes it.
+		return step{q: sqliteStamp, args: []any{now, now, string(env)}, scan: func(scan func(...any) error) error { return scan(us) }}, nil
 	}
 	if _, err := stampSequence(env); err != nil {
-		return time.Time{}, err
+		return step{}, err
 	}
 	// The environment's clock shared (a fair lock: a waiting exclusive
 	// writer holds back new shared ones), then inside a subtransaction the
 	// section's lock, the stamp from env's sequence and the ticket; the
 	// subtransaction's end ends the lock. Neither lock assigns a
-	// transaction ID. One round trip: parcelgate_org_stamp, migration 0016
+	// transaction ID. One statement: parcelgate_org_stamp, migration 0016
 	// (dialect.go).
-	var us, ticket int64
-	if err := tx.QueryRow(ctx, `SELECT us, ticket FROM parcelgate_org_stamp(?, ?)`, string(env), micros(tx.db.clock.Now(env))).Scan(&us, &ticket); err != nil {
-		return time.Time{}, err
-	}
-	return fromMicros(us), nil
+	var ticket int64
+	return step{q: `SELECT us, ticket FROM parcelgate_org_stamp(?, ?)`, args: []any{string(env), now},
+		scan: func(scan func(...any) error) error { return scan(us, &ticket) }}, nil
 }
 
 // ticketUpdate assigns, inside the savepoint "stamp", a subtransaction's

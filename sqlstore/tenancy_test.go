@@ -107,18 +107,18 @@ var tenantExceptions = map[string]string{
 	"Tx.placeOrder orders":                byScopedKey,
 	"Tx.heldStock balances":               byScopedKey,
 	"Tx.applyStockMoves balances":         byScopedKey,
-	"Tx.takeStock balances":               byScopedKey,
+	"takeStock balances":                  byScopedKey,
 
 	// Child rows reached through their parent's key (an order's rows,
 	// references and history; a shipment's parcels). Distributed: the
 	// child tables carry the organization too and are co-located with
 	// their parent.
-	"Tx.insertOrderRows order_rows":  child,
-	"Tx.recordHistory order_history": child,
-	"Tx.releaseOrder order_rows":     child,
-	"Tx.replaceOrder order_refs":     child,
-	"Tx.replaceOrder order_rows":     child,
-	"findShipment parcels":           child,
+	"orderRowSteps order_rows":   child,
+	"historyStep order_history":  child,
+	"Tx.releaseOrder order_rows": child,
+	"Tx.replaceOrder order_refs": child,
+	"Tx.replaceOrder order_rows": child,
+	"findShipment parcels":       child,
 }
 
 const (

@@ -376,18 +376,42 @@ func oneOrgMode(ctx context.Context, c config, e *env, clients int) error {
 			return orderBody(merchantBID, fmt.Sprintf("%d%s%d.%d", run, tag, w, i), 2*w+1, 2*w+2)
 		})
 	}
+	// cpu runs n clients and reports, per order, the CPU of this process
+	// (the server and the load's clients) and of the database backends
+	// serving the store.
+	cpu := func(r, n int, profile string) (lat latencies, proc, db float64, err error) {
+		p0, _ := e.backendCPU()
+		c0 := processCPU()
+		err = profileDuring(profile, func() error {
+			var err error
+			lat, err = run(r, n)
+			return err
+		})
+		c1 := processCPU()
+		p1, _ := e.backendCPU()
+		if k := float64(len(lat)); k > 0 {
+			proc, db = float64((c1-c0).Microseconds())/k, float64((p1-p0).Microseconds())/k
+		}
+		return lat, proc, db, err
+	}
 	for r := range c.repeat {
-		one, err := run(r, 1)
+		one, oneProc, oneDB, err := cpu(r, 1, "")
 		if err != nil {
 			return err
 		}
-		many, err := run(r, clients)
+		profile := ""
+		if r == 0 && c.cpuProfile != "" {
+			profile = c.cpuProfile + ".create-one-org." + e.engine
+		}
+		many, manyProc, manyDB, err := cpu(r, clients, profile)
 		if err != nil {
 			return err
 		}
 		oneRate, manyRate := float64(len(one))/c.duration.Seconds(), float64(len(many))/c.duration.Seconds()
 		fmt.Printf("  run %d: 1 client %.0f orders/s (p99 %s); %d clients %.0f orders/s, p50 %s, p99 %s; ratio %.2f×, %s\n",
 			r+1, oneRate, ms(one.quantile(0.99)), clients, manyRate, ms(many.quantile(0.5)), ms(many.quantile(0.99)), manyRate/oneRate, loadAverage())
+		fmt.Printf("    CPU per order: this process (server and clients) %.0f µs with 1 client, %.0f µs with %d; database %.0f µs, %.0f µs\n",
+			oneProc, manyProc, clients, oneDB, manyDB)
 	}
 	return nil
 }
