@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/url"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/parcelgate/parcelgate/internal/jsonin"
@@ -30,15 +31,33 @@ import (
 var secretFamilies = []string{"secret", "password", "passwd", "token", "apikey", "authorization"}
 
 // normalizeName is a name as redaction compares it: lower-case, without
-// the separators a name may be written with.
+// the separators a name may be written with. A character past ASCII is
+// taken as the least of its case-folding set, lower-cased: encoding/json
+// matches a member name to a field so (the long s, U+017F, is an s to it,
+// the Kelvin sign a k), and so must redaction.
 func normalizeName(name string) string {
 	return strings.Map(func(r rune) rune {
 		switch r {
 		case '_', '-', '.', ' ':
 			return -1
 		}
+		if r >= utf8.RuneSelf {
+			return unicode.ToLower(foldRune(r))
+		}
 		return r
 	}, strings.ToLower(name))
+}
+
+// foldRune is the least rune of r's case-folding set, as encoding/json
+// folds member names.
+func foldRune(r rune) rune {
+	for {
+		r2 := unicode.SimpleFold(r)
+		if r2 <= r {
+			return r2
+		}
+		r = r2
+	}
 }
 
 // isSecret reports whether a field or parameter named name holds a
