@@ -34,8 +34,8 @@ func TestParseLSN(t *testing.T) {
 func TestReplicaLag(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	rs := &replicaSet{maxLag: time.Second}
-	if got := rs.lagOf(0, t0); got != 0 {
-		t.Fatalf("no samples yet: lag %s", got)
+	if got, known := rs.lagOf(0, t0); got != 0 || known {
+		t.Fatalf("no samples yet: lag %s, known %v", got, known)
 	}
 	rs.addSample(lsnSample{t0, 100})
 	rs.addSample(lsnSample{t0.Add(100 * time.Millisecond), 200})
@@ -52,7 +52,7 @@ func TestReplicaLag(t *testing.T) {
 		{150, time.Hour - 100*time.Millisecond},
 		{50, time.Hour}, // behind every sample: at least the oldest's age
 	} {
-		if got := rs.lagOf(c.replayed, now); got != c.want {
+		if got, _ := rs.lagOf(c.replayed, now); got != c.want {
 			t.Errorf("replayed %d: lag %s, want %s", c.replayed, got, c.want)
 		}
 	}
@@ -72,5 +72,31 @@ func TestPoolerMode(t *testing.T) {
 	got, _ = withPoolerMode("postgres://u@h/db?default_query_exec_mode=exec")
 	if got != "postgres://u@h/db?default_query_exec_mode=exec" {
 		t.Fatalf("a chosen mode was replaced: %s", got)
+	}
+}
+
+// Review of decisions §20, lag: a replica that has replayed none of the
+// samples kept is not within the limit, however young the oldest sample.
+// Just after the monitor starts the only sample is milliseconds old, and a
+// replica hours behind was taken as lagging by those milliseconds, so it
+// served reads (of data its readers did not write, which no floor guards)
+// for up to --db-replica-max-lag.
+func TestReplicaBehindEverySampleIsNotUsable(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	rs := &replicaSet{maxLag: 5 * time.Second}
+	if _, ok := rs.withinLimit(0, t0); ok {
+		t.Fatal("usable before the primary was ever sampled")
+	}
+	rs.addSample(lsnSample{t0, 1 << 40}) // the monitor's first sample
+	now := t0.Add(10 * time.Millisecond)
+	if lag, ok := rs.withinLimit(1<<20, now); ok {
+		t.Fatalf("a replica that has replayed none of the primary's samples is usable (lag %s)", lag)
+	}
+	if lag, ok := rs.withinLimit(1<<40, now); !ok || lag != 0 {
+		t.Fatalf("a replica at the primary's position: lag %s, usable %v", lag, ok)
+	}
+	rs.addSample(lsnSample{t0.Add(time.Second), 1<<40 + 100})
+	if lag, ok := rs.withinLimit(1<<40, t0.Add(1100*time.Millisecond)); !ok || lag != 100*time.Millisecond {
+		t.Fatalf("a replica one sample behind: lag %s, usable %v", lag, ok)
 	}
 }
