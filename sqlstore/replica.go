@@ -279,7 +279,7 @@ func (rs *replicaSet) checkReplica(ctx context.Context, r *replica) {
 	err := r.pool.QueryRowContext(ctx, `SELECT pg_last_wal_replay_lsn()::text`).Scan(&pos)
 	switch {
 	case err != nil:
-		r.set("down", false)
+		r.markDown()
 		return
 	case !pos.Valid:
 		// The server is not in recovery: not a standby of anything.
@@ -315,8 +315,15 @@ func (r *replica) set(state string, usable bool) {
 	r.usable.Store(usable)
 }
 
-// markDown takes a replica out of use until the monitor finds it again.
-func (r *replica) markDown() { r.set("down", false) }
+// markDown takes a replica out of use until the monitor finds it again,
+// and forgets the replay position seen: a standby that crashed starts
+// again from its last restartpoint and may come back short of what it had
+// replayed, so a position seen before it went down no longer proves a
+// floor replayed (pick asks the replica again).
+func (r *replica) markDown() {
+	r.set("down", false)
+	r.replayed.Store(0)
+}
 
 // status reports each replica.
 func (rs *replicaSet) status() []ReplicaStatus {

@@ -1,6 +1,8 @@
 package sqlstore
 
 import (
+	"context"
+	"database/sql"
 	"testing"
 	"time"
 )
@@ -98,5 +100,35 @@ func TestReplicaBehindEverySampleIsNotUsable(t *testing.T) {
 	rs.addSample(lsnSample{t0.Add(time.Second), 1<<40 + 100})
 	if lag, ok := rs.withinLimit(1<<40, t0.Add(1100*time.Millisecond)); !ok || lag != 100*time.Millisecond {
 		t.Fatalf("a replica one sample behind: lag %s, usable %v", lag, ok)
+	}
+}
+
+// Review of decisions §20, read-your-writes: a replica seen down forgets
+// the replay position seen before. A standby that crashes replays again
+// from its last restartpoint and takes reads once consistent, possibly
+// short of what it had replayed; trusting the old position, pick would
+// send a read whose floor it had not replayed yet to it.
+func TestReplicaSeenDownForgetsItsReplayPosition(t *testing.T) {
+	pool, err := sql.Open("pgx", "postgres://postgres@127.0.0.1:1/none?connect_timeout=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	rs := &replicaSet{maxLag: time.Second}
+	r := &replica{name: "127.0.0.1:1", pool: pool}
+	rs.list = []*replica{r}
+	r.advance(1 << 40)
+	r.set("ok", true)
+	rs.checkReplica(context.Background(), r)
+	if st := rs.status()[0].State; st != "down" {
+		t.Fatalf("an unreachable replica is %q", st)
+	}
+	if got := r.replayed.Load(); got != 0 {
+		t.Fatalf("the replica, down, still counts as having replayed %x", got)
+	}
+	r.advance(1 << 40)
+	r.markDown() // a read failed there
+	if got := r.replayed.Load(); got != 0 {
+		t.Fatalf("marked down by a failed read, the replica still counts as having replayed %x", got)
 	}
 }
