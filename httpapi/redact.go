@@ -28,7 +28,7 @@ import (
 
 // secretFamilies are the name parts that make a field or parameter
 // secret, in the normalized form of normalizeName.
-var secretFamilies = []string{"secret", "password", "passwd", "token", "apikey", "authorization"}
+var secretFamilies = []string{"secret", "password", "passwd", "passphrase", "token", "apikey", "privatekey", "authorization", "cookie"}
 
 // normalizeName is a name as redaction compares it: lower-case, without
 // the separators a name may be written with. A character past ASCII is

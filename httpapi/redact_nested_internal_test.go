@@ -49,3 +49,23 @@ func TestJournalRedactionFoldsLikeEncodingJSON(t *testing.T) {
 		}
 	}
 }
+
+// Review of §21: the credentials HTTP carries in headers are secret by
+// name wherever a body repeats them (a client logging its own request, a
+// webhook's echo): a session cookie as well as Authorization; and a
+// private key or passphrase as well as a password.
+func TestJournalRedactsHeaderAndKeyNames(t *testing.T) {
+	for _, in := range []string{
+		`{"headers":{"Cookie":"sid=S3CR3T","Accept":"visible"}}`,
+		`{"headers":{"Set-Cookie":"sid=S3CR3T; HttpOnly","Accept":"visible"}}`,
+		`{"private_key":"-----BEGIN PRIVATE KEY-----S3CR3T","keep":"visible"}`,
+		`{"passphrase":"S3CR3T","keep":"visible"}`,
+	} {
+		if out := redactBody([]byte(in), "application/json"); strings.Contains(out, "S3CR") || !strings.Contains(out, "visible") {
+			t.Errorf("%s → %s", in, out)
+		}
+	}
+	if q := redactQuery("cookie=S3CR3T&size=1"); strings.Contains(q, "S3CR") {
+		t.Errorf("query: %s", q)
+	}
+}
