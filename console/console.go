@@ -40,9 +40,11 @@ import (
 	"errors"
 	"io/fs"
 	"log/slog"
+	"maps"
 	"math"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -162,8 +164,35 @@ func New(db Store, cfg Config) *Console {
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c.errorPage(w, r, nil, http.StatusForbidden, "This request came from another site, so it was refused. Use the console's own pages and buttons.")
 	}))
-	c.handler = securityHeaders(cop.Handler(mux))
+	c.handler = securityHeaders(cop.Handler(c.checkText(mux)))
 	return c
+}
+
+// checkText holds every text of a request's form and query to the text
+// rule (parcelgate.TextProblem: valid UTF-8, no NUL) before any page or
+// action reads it, as the API does where text enters (decisions §8): a bad
+// field is 400 naming it, and no store call ever sees such text (a NUL
+// would be stored, bytes that are not UTF-8 silently replaced).
+func (c *Console) checkText(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := r.ParseForm(); err != nil {
+			c.errorPage(w, r, nil, http.StatusBadRequest, "The form could not be read.")
+			return
+		}
+		for _, name := range slices.Sorted(maps.Keys(r.Form)) {
+			if msg := parcelgate.TextProblem(name); msg != "" {
+				c.errorPage(w, r, nil, http.StatusBadRequest, "A field's name "+msg+"; nothing was changed.")
+				return
+			}
+			for _, v := range r.Form[name] {
+				if msg := parcelgate.TextProblem(v); msg != "" {
+					c.errorPage(w, r, nil, http.StatusBadRequest, "The field "+name+" "+msg+"; nothing was changed.")
+					return
+				}
+			}
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 func (c *Console) ServeHTTP(w http.ResponseWriter, r *http.Request) { c.handler.ServeHTTP(w, r) }

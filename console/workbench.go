@@ -469,28 +469,38 @@ func (c *Console) saveProduct(w http.ResponseWriter, r *http.Request, s *session
 		c.renderProductForm(w, r, s, http.StatusBadRequest, d, nil)
 		return
 	}
-	id, err := c.productID(r, s, externalID)
-	if err != nil {
-		c.fail(w, r, s, err)
-		return
+	id := d.ID // an edit's product keeps its id
+	if !d.Edit {
+		if id, err = c.productID(r, s, externalID); err != nil {
+			c.fail(w, r, s, err)
+			return
+		}
 	}
 	http.Redirect(w, r, fmt.Sprintf("%s/products/%d?done=saved", Prefix, id), http.StatusSeeOther)
 }
 
 // productID finds the store's id of the caller's product externalID (bare
-// or prefixed: the same product, ProductKey).
+// or prefixed: the same product, ProductKey). The search matches every
+// product whose externalId contains it, so it reads on past the first
+// page until it meets the one whose key is externalID's.
 func (c *Console) productID(r *http.Request, s *session, externalID string) (int64, error) {
-	page, err := c.db.ConsoleProducts(r.Context(), s.caller, externalID, "", 50)
-	if err != nil {
-		return 0, err
-	}
 	key := parcelgate.ProductKey(s.BusinessID, externalID)
-	for _, p := range page.Items {
-		if p.Own && parcelgate.ProductKey(s.BusinessID, p.ExternalID) == key {
-			return p.ID, nil
+	cursor := ""
+	for {
+		page, err := c.db.ConsoleProducts(r.Context(), s.caller, externalID, cursor, 50)
+		if err != nil {
+			return 0, err
 		}
+		for _, p := range page.Items {
+			if p.Own && parcelgate.ProductKey(s.BusinessID, p.ExternalID) == key {
+				return p.ID, nil
+			}
+		}
+		if page.Older == "" {
+			return 0, parcelgate.Errorf(parcelgate.ENOTFOUND, "Product not found.")
+		}
+		cursor = page.Older
 	}
-	return 0, parcelgate.Errorf(parcelgate.ENOTFOUND, "Product not found.")
 }
 
 // setStock sets one balance's quantity as PUT /ecommerce/v3/inventory/

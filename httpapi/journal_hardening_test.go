@@ -122,3 +122,23 @@ func TestJournalLookupIsScoped(t *testing.T) {
 		}
 	})
 }
+
+// Review of decisions §21: redaction holds however a secret is encoded: a
+// JSON string may itself hold JSON (or a query), and encoding/json reads
+// paſſword as password.
+func TestJournalRedactsNestedAndMislabelledBodies(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		m := newMerchant(t, e, parcelgate.Test, tenantA)
+		for id, c := range map[string]struct{ body, ct string }{
+			"json-string": {`[{"supplierId":"` + tenantA + `","externalId":"N2","note":"{\"apiKey\":\"S3CR3T2\"}"}]`, "application/json"},
+			"long-s":      {"[{\"supplierId\":\"" + tenantA + "\",\"externalId\":\"N3\",\"pa\u017f\u017fword\":\"S3CR3T3\"}]", "application/json"},
+		} {
+			e.Do(apitest.Request{Method: "PUT", Path: "/ecommerce/v3/inventory", Body: c.body, ContentType: c.ct, Bearer: m.token,
+				Header: http.Header{"X-Request-Id": {"nested-" + id}}, Undocumented: true})
+			_, raw := journalEntry(t, e, parcelgate.Test, tenantA, "nested-"+id)
+			if strings.Contains(raw, "S3CR3T") {
+				t.Errorf("%s: the journal kept a secret: %.400s", id, raw)
+			}
+		}
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/url"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/parcelgate/parcelgate/internal/jsonin"
@@ -27,18 +28,36 @@ import (
 
 // secretFamilies are the name parts that make a field or parameter
 // secret, in the normalized form of normalizeName.
-var secretFamilies = []string{"secret", "password", "passwd", "token", "apikey", "authorization"}
+var secretFamilies = []string{"secret", "password", "passwd", "passphrase", "token", "apikey", "privatekey", "authorization", "cookie"}
 
 // normalizeName is a name as redaction compares it: lower-case, without
-// the separators a name may be written with.
+// the separators a name may be written with. A character past ASCII is
+// taken as the least of its case-folding set, lower-cased: encoding/json
+// matches a member name to a field so (the long s, U+017F, is an s to it,
+// the Kelvin sign a k), and so must redaction.
 func normalizeName(name string) string {
 	return strings.Map(func(r rune) rune {
 		switch r {
 		case '_', '-', '.', ' ':
 			return -1
 		}
+		if r >= utf8.RuneSelf {
+			return unicode.ToLower(foldRune(r))
+		}
 		return r
 	}, strings.ToLower(name))
+}
+
+// foldRune is the least rune of r's case-folding set, as encoding/json
+// folds member names.
+func foldRune(r rune) rune {
+	for {
+		r2 := unicode.SimpleFold(r)
+		if r2 <= r {
+			return r2
+		}
+		r = r2
+	}
 }
 
 // isSecret reports whether a field or parameter named name holds a
@@ -134,28 +153,69 @@ func redactBody(b []byte, contentType string) string {
 	if len(b) == 0 {
 		return ""
 	}
-	if strings.HasPrefix(contentType, "application/x-www-form-urlencoded") {
+	// A form is read as one, unless it is JSON: curl -d sends JSON with a
+	// form's Content-Type.
+	if strings.HasPrefix(contentType, "application/x-www-form-urlencoded") && !looksJSON(b) {
 		return redactQuery(string(b))
 	}
 	if !mayHoldSecret(b) {
 		return strings.ToValidUTF8(string(b), "\uFFFD")
 	}
-	out, ok := redactJSON(b)
+	out, ok := redactJSON(b, 0)
 	if !ok {
 		return notKept
 	}
 	return out
 }
 
+// looksJSON reports whether b starts as a JSON object or array does.
+func looksJSON(b []byte) bool {
+	t := bytes.TrimLeft(b, " \t\r\n")
+	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
+}
+
+// maxNesting bounds how deep redactText looks into text held in text.
+const maxNesting = 8
+
+// redactText redacts a text held inside a body or a query — a JSON
+// string, a form or query value — that may itself be JSON, a URL or a
+// query (a client's payload=JSON, a stored request): the values of its
+// secret names are replaced as in a body. Text that may hold no secret is
+// returned as it is, the fast path of every ordinary value. depth is how
+// deep the text is nested; past maxNesting, text that may hold a secret is
+// not kept.
+func redactText(s string, depth int) string {
+	if !mayHoldSecret([]byte(s)) {
+		return s
+	}
+	if depth >= maxNesting {
+		return redacted
+	}
+	if looksJSON([]byte(s)) {
+		out, ok := redactJSON([]byte(s), depth+1)
+		if !ok {
+			return redacted
+		}
+		return out
+	}
+	if strings.ContainsAny(s, "?#") {
+		return redactURL(s, depth+1)
+	}
+	if strings.Contains(s, "=") {
+		return redactQueryAt(s, depth+1)
+	}
+	return s
+}
+
 // redactJSON re-encodes the JSON values in b with the values of secret
 // names replaced and the URLs' secret parameters redacted. It stops at
 // the first token that does not decode (a body cut by the cap, or
 // invalid) and returns what came before; ok is false when not even one
-// token decoded.
-func redactJSON(b []byte) (string, bool) {
+// token decoded. depth is how deep b is nested in other text (redactText).
+func redactJSON(b []byte, depth int) (string, bool) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
-	var w redactWriter
+	w := redactWriter{depth: depth}
 	tokens := 0
 	for {
 		t, err := dec.Token()
@@ -180,6 +240,7 @@ type redactWriter struct {
 	// redactNext is set after a secret name: its value is dropped.
 	redactNext bool
 	top        int // values written at the top level
+	depth      int // how deep the body is nested in other text
 	buf        bytes.Buffer
 	enc        *json.Encoder
 }
@@ -247,7 +308,7 @@ func (w *redactWriter) token(t json.Token) {
 		w.stack = append(w.stack, redactFrame{object: v == '{'})
 		return
 	case string:
-		w.writeString(redactURL(v))
+		w.writeString(redactText(v, w.depth))
 	case json.Number:
 		w.out.WriteString(string(v))
 	case bool:
@@ -288,27 +349,27 @@ func (w *redactWriter) writeString(s string) {
 
 // redactURL redacts the secret parameters of the query of a string that
 // holds a URL (a paging link), and returns any other string as it is.
-func redactURL(s string) string {
+func redactURL(s string, depth int) string {
 	i := strings.IndexAny(s, "?#")
 	if i < 0 || !strings.Contains(s[i:], "=") {
 		return s
 	}
 	if s[i] == '#' {
-		return s[:i+1] + redactFrag(s[i+1:])
+		return s[:i+1] + redactFrag(s[i+1:], depth)
 	}
 	q, frag, hasFrag := strings.Cut(s[i+1:], "#")
-	out := s[:i+1] + redactQuery(q)
+	out := s[:i+1] + redactQueryAt(q, depth)
 	if hasFrag {
-		out += "#" + redactFrag(frag)
+		out += "#" + redactFrag(frag, depth)
 	}
 	return out
 }
 
 // redactFrag redacts a fragment that is written as a query (the implicit
 // OAuth2 flow's #access_token=...).
-func redactFrag(f string) string {
+func redactFrag(f string, depth int) string {
 	if strings.Contains(f, "=") {
-		return redactQuery(f)
+		return redactQueryAt(f, depth)
 	}
 	return f
 }
@@ -316,21 +377,38 @@ func redactFrag(f string) string {
 // redactQuery replaces the values of secret parameters of a query string,
 // keeping every other pair as it was written. A parameter is secret by
 // its name as written and as decoded, so neither an escape in its name nor
-// a malformed pair elsewhere in the query lets its value through.
-func redactQuery(q string) string {
+// a malformed pair elsewhere in the query lets its value through. Any
+// other value (or a pair that is only a name) is redacted as text that may
+// hold JSON or a query itself (redactText).
+func redactQuery(q string) string { return redactQueryAt(q, 0) }
+
+func redactQueryAt(q string, depth int) string {
 	if q == "" {
 		return ""
 	}
 	pairs := strings.FieldsFunc(q, func(r rune) bool { return r == '&' || r == ';' })
 	changed := false
 	for i, p := range pairs {
-		k, _, hasValue := strings.Cut(p, "=")
-		if !hasValue {
+		k, v, hasValue := strings.Cut(p, "=")
+		name, err := url.QueryUnescape(k)
+		if hasValue && (isSecret(k) || err == nil && isSecret(name)) {
+			pairs[i] = k + "=" + url.QueryEscape(redacted)
+			changed = true
 			continue
 		}
-		name, err := url.QueryUnescape(k)
-		if isSecret(k) || err == nil && isSecret(name) {
-			pairs[i] = k + "=" + url.QueryEscape(redacted)
+		text := v
+		if !hasValue {
+			text = k
+		}
+		if plain, err := url.QueryUnescape(text); err == nil {
+			text = plain
+		}
+		if out := redactText(text, depth); out != text {
+			if hasValue {
+				pairs[i] = k + "=" + url.QueryEscape(out)
+			} else {
+				pairs[i] = url.QueryEscape(out)
+			}
 			changed = true
 		}
 	}

@@ -242,23 +242,36 @@ func (rs *replicaSet) addSample(s lsnSample) {
 
 // lagOf is the age of the oldest sample of the primary's position past
 // replayed: 0 when the replica has replayed the newest sample; the age of
-// the oldest sample kept when it has replayed none.
-func (rs *replicaSet) lagOf(replayed uint64, now time.Time) time.Duration {
+// the oldest sample kept when it has replayed none. known is false when
+// the replica has replayed no sample kept (or there is none): its lag is
+// then at least that age, and may be far more — just after the monitor
+// starts, or after the primary went unsampled for a while, the oldest
+// sample is young whatever the replica's real lag, so such a replica must
+// not be taken as within the limit.
+func (rs *replicaSet) lagOf(replayed uint64, now time.Time) (lag time.Duration, known bool) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	if len(rs.samples) == 0 {
-		return 0
+		return 0, false
 	}
 	for i := len(rs.samples) - 1; i >= 0; i-- {
 		if rs.samples[i].lsn <= replayed {
 			if i == len(rs.samples)-1 {
-				return 0
+				return 0, true
 			}
 			// Caught up with sample i, not with i+1: behind since i+1.
-			return now.Sub(rs.samples[i+1].at)
+			return now.Sub(rs.samples[i+1].at), true
 		}
 	}
-	return now.Sub(rs.samples[0].at)
+	return now.Sub(rs.samples[0].at), false
+}
+
+// withinLimit reports whether a replica that has replayed replayed may
+// serve reads at now, with its lag as measured: only a lag that is known
+// and within the limit.
+func (rs *replicaSet) withinLimit(replayed uint64, now time.Time) (time.Duration, bool) {
+	lag, known := rs.lagOf(replayed, now)
+	return lag, known && lag <= rs.maxLag
 }
 
 func (rs *replicaSet) checkReplica(ctx context.Context, r *replica) {
@@ -266,7 +279,7 @@ func (rs *replicaSet) checkReplica(ctx context.Context, r *replica) {
 	err := r.pool.QueryRowContext(ctx, `SELECT pg_last_wal_replay_lsn()::text`).Scan(&pos)
 	switch {
 	case err != nil:
-		r.set("down", false)
+		r.markDown()
 		return
 	case !pos.Valid:
 		// The server is not in recovery: not a standby of anything.
@@ -275,9 +288,9 @@ func (rs *replicaSet) checkReplica(ctx context.Context, r *replica) {
 	}
 	lsn, _ := parseLSN(pos.String)
 	r.advance(lsn)
-	lag := rs.lagOf(r.replayed.Load(), time.Now())
+	lag, ok := rs.withinLimit(r.replayed.Load(), time.Now())
 	r.lagNanos.Store(int64(lag))
-	if lag > rs.maxLag {
+	if !ok {
 		r.set("lagging", false)
 		return
 	}
@@ -302,8 +315,15 @@ func (r *replica) set(state string, usable bool) {
 	r.usable.Store(usable)
 }
 
-// markDown takes a replica out of use until the monitor finds it again.
-func (r *replica) markDown() { r.set("down", false) }
+// markDown takes a replica out of use until the monitor finds it again,
+// and forgets the replay position seen: a standby that crashed starts
+// again from its last restartpoint and may come back short of what it had
+// replayed, so a position seen before it went down no longer proves a
+// floor replayed (pick asks the replica again).
+func (r *replica) markDown() {
+	r.set("down", false)
+	r.replayed.Store(0)
+}
 
 // status reports each replica.
 func (rs *replicaSet) status() []ReplicaStatus {

@@ -141,6 +141,17 @@ func (c *cluster) resume() {
 	}
 }
 
+// usable waits until every instance's monitor takes the replica as
+// usable: an instance does not before it has seen the replica replay one
+// of the primary's positions it sampled (decisions §28), up to one
+// monitor round (a second) after it opened.
+func (c *cluster) usable() {
+	c.t.Helper()
+	for _, db := range c.instances {
+		waitState(c.t, db, "ok")
+	}
+}
+
 // caughtUp waits until the replica has replayed everything the primary
 // had written when it was called.
 func (c *cluster) caughtUp() {
@@ -236,6 +247,7 @@ func TestReadYourWritesAcrossInstancesOnAPausedReplica(t *testing.T) {
 	a, b := c.instance(), c.instance()
 	sup, ret := shop(a, a)
 	c.caughtUp()
+	c.usable()
 	if got := catalogIDs(b, ret); strings.Join(got, ",") != "SHOP" {
 		t.Fatalf("catalogs before: %v", got)
 	}
@@ -297,6 +309,7 @@ func TestPollingNeverMissesOnALaggingReplica(t *testing.T) {
 	const products = 10
 	publishNumbered(a, sup, products, func(int) int { return 1000 })
 	c.caughtUp()
+	c.usable()
 
 	seen := map[string]int64{}
 	cursor := ""
@@ -423,6 +436,7 @@ func TestReplicaDownMidLoad(t *testing.T) {
 	sup, ret := shop(a, a)
 	publishNumbered(a, sup, 30, func(i int) int { return i })
 	c.caughtUp()
+	c.usable()
 
 	var stop atomic.Bool
 	var failures, total atomic.Int64
@@ -501,6 +515,7 @@ func TestOrderReadYourWritesAcrossInstances(t *testing.T) {
 		"balances": []any{map[string]any{"retailerId": supplier, "catalogExternalId": "WH1", "quantity": 100}},
 	}}}).Expect(200)
 	c.caughtUp()
+	c.usable()
 	c.pause()
 	for i := range 3 {
 		var created parcelgate.Order
