@@ -64,7 +64,13 @@ func (db *DB) listCatalogBalances(ctx context.Context, c *parcelgate.Caller, cat
 	if err != nil {
 		return parcelgate.PageOf[*parcelgate.Balance]{}, err
 	}
-	return keysetPage(ctx, db, q, pr, balanceCols, balanceJoins, scanBalance)
+	return onePage(ctx, db, q, pr, balanceCols, balanceJoins, func(rows *sql.Rows, head ...any) (*parcelgate.Balance, pageKey, error) {
+		b := newBalanceRow()
+		if err := rows.Scan(append(b.dest(), head...)...); err != nil {
+			return nil, pageKey{}, err
+		}
+		return b.Balance, b.finish(), nil
+	})
 }
 
 func (db *DB) listCatalogProducts(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.InventoryItem], error) {
@@ -72,10 +78,10 @@ func (db *DB) listCatalogProducts(ctx context.Context, c *parcelgate.Caller, cat
 	if err != nil {
 		return parcelgate.PageOf[*parcelgate.InventoryItem]{}, err
 	}
-	return keysetPage(ctx, db, q, pr, balanceCols+`, `+productCols, balanceJoins, func(rows *sql.Rows) (*parcelgate.InventoryItem, pageKey, error) {
+	return onePage(ctx, db, q, pr, balanceCols+`, `+productCols, balanceJoins, func(rows *sql.Rows, head ...any) (*parcelgate.InventoryItem, pageKey, error) {
 		b := newBalanceRow()
 		var p productRow
-		if err := rows.Scan(append(b.dest(), p.dest()...)...); err != nil {
+		if err := rows.Scan(append(append(b.dest(), p.dest()...), head...)...); err != nil {
 			return nil, pageKey{}, err
 		}
 		k := b.finish()
@@ -83,38 +89,34 @@ func (db *DB) listCatalogProducts(ctx context.Context, c *parcelgate.Caller, cat
 	})
 }
 
-// listOwnCatalogsTx reads the page of catalogs and then their details in one
-// read transaction, so the entries agree with the page's totals.
-func (db *DB) listOwnCatalogsTx(ctx context.Context, c *parcelgate.Caller, role parcelgate.CatalogRole, pr parcelgate.PageRequest) (res parcelgate.PageOf[*parcelgate.CatalogEntry], err error) {
-	err = db.inReadTx(ctx, func(ctx context.Context) error {
-		res, err = db.listOwnCatalogs(ctx, c, role, pr)
-		return err
-	})
-	return res, err
+// ownCatalogJoins and ownCatalogCols read a catalog c of a page of the
+// caller's catalogs as scanCatalog reads catalogSelect's rows, its
+// suppliers by a subquery so that the page needs no GROUP BY.
+const ownCatalogJoins = `JOIN organizations ro ON ro.id = c.retailer_org_id`
+
+func (db *DB) ownCatalogCols() string {
+	agg := "group_concat(so.business_id, ',')"
+	if db.dialect.name == "postgres" {
+		agg = "string_agg(so.business_id, ',' ORDER BY so.business_id)"
+	}
+	return `c.id, c.environment, c.retailer_org_id, c.external_id, c.name, c.catalog_type, ro.business_id,
+		COALESCE((SELECT ` + agg + ` FROM catalog_suppliers cs JOIN organizations so ON so.id = cs.supplier_org_id WHERE cs.catalog_id = c.id), ''), c.created_at`
 }
 
+// listOwnCatalogs reads a page of the caller's catalogs, as retailer or as
+// supplier, with its total in one statement (onePage).
 func (db *DB) listOwnCatalogs(ctx context.Context, c *parcelgate.Caller, role parcelgate.CatalogRole, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.CatalogEntry], error) {
-	var res parcelgate.PageOf[*parcelgate.CatalogEntry]
 	q := &keysetQuery{table: "catalogs c", alias: "c"}
 	if role == parcelgate.CatalogRoleSupplier {
 		q.where.add("c.id IN (SELECT catalog_id FROM catalog_suppliers WHERE supplier_org_id = ?)", c.OrgID)
 	} else {
 		q.where.add("c.retailer_org_id = ?", c.OrgID)
 	}
-	ids, err := keysetPage(ctx, db, q, pr, "c.id", "", func(rows *sql.Rows) (int64, pageKey, error) {
-		var id int64
-		err := rows.Scan(&id)
-		return id, pageKey{id: id}, err
+	return onePage(ctx, db, q, pr, db.ownCatalogCols(), ownCatalogJoins, func(rows *sql.Rows, head ...any) (*parcelgate.CatalogEntry, pageKey, error) {
+		cat, err := scanCatalog(headScanner{rows, head})
+		if err != nil {
+			return nil, pageKey{}, err
+		}
+		return cat.Entry(c, role), pageKey{id: cat.ID}, nil
 	})
-	if err != nil || len(ids.Items) == 0 {
-		res.Total, res.Next = ids.Total, ids.Next
-		return res, err
-	}
-	rows, err := db.query(ctx, db.catalogSelect()+` WHERE c.id IN (`+placeholders(len(ids.Items))+`)`+catalogGroup+` ORDER BY c.id`, anys(ids.Items)...)
-	cats, err := collectRows(rows, err, func(rows *sql.Rows) (*parcelgate.Catalog, error) { return scanCatalog(rows) })
-	for _, cat := range cats {
-		res.Items = append(res.Items, cat.Entry(c, role))
-	}
-	res.Total, res.Next = ids.Total, ids.Next
-	return res, err
 }
