@@ -8,6 +8,7 @@ import (
 	"database/sql"
 	"errors"
 	"slices"
+	"sync"
 
 	"github.com/parcelgate/parcelgate"
 )
@@ -16,28 +17,82 @@ var _ parcelgate.CatalogReader = (*DB)(nil)
 
 // readableCatalog resolves one of the caller's catalogs as retailer, of a
 // type the caller may read (parcelgate.ReadableCatalogTypes).
-func (db *DB) readableCatalog(ctx context.Context, c *parcelgate.Caller, externalID string) (int64, error) {
-	var id int64
+func (db *DB) readableCatalog(ctx context.Context, c *parcelgate.Caller, externalID string) (catalogID, error) {
+	var cat catalogID
 	var typ string
-	err := db.queryRow(ctx, `SELECT id, catalog_type FROM catalogs WHERE retailer_org_id = ? AND external_id = ?`, c.OrgID, externalID).Scan(&id, &typ)
+	err := db.queryRow(ctx, `SELECT id, catalog_type FROM catalogs WHERE retailer_org_id = ? AND external_id = ?`, c.OrgID, externalID).Scan(&cat.id, &typ)
+	cat.typ = parcelgate.CatalogType(typ)
 	types := parcelgate.ReadableCatalogTypes(c)
-	if errors.Is(err, sql.ErrNoRows) || (err == nil && types != nil && !slices.Contains(types, parcelgate.CatalogType(typ))) {
-		return 0, parcelgate.Errorf(parcelgate.ENOTFOUND, "Catalog %s not found.", externalID)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && types != nil && !slices.Contains(types, cat.typ)) {
+		return catalogID{}, parcelgate.Errorf(parcelgate.ENOTFOUND, "Catalog %s not found.", externalID)
 	}
-	return id, err
+	return cat, err
+}
+
+// catalogID is a catalog's ID and type, which never change.
+type catalogID struct {
+	id  int64
+	typ parcelgate.CatalogType
+}
+
+type catalogKey struct {
+	org        int64
+	externalID string
+}
+
+// catalogCache remembers the catalogs retailerQuery found by external ID.
+// An entry is a hint only: a list that names a catalog by it checks it in
+// its own statement. It is bounded; a lost entry costs one lookup.
+type catalogCache struct {
+	mu sync.Mutex
+	m  map[catalogKey]catalogID
+}
+
+const catalogEntries = 10000
+
+func (c *catalogCache) get(k catalogKey) (catalogID, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.m[k]
+	return v, ok
+}
+
+func (c *catalogCache) put(k catalogKey, v catalogID) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= catalogEntries {
+		c.m = map[catalogKey]catalogID{}
+	}
+	c.m[k] = v
 }
 
 // retailerQuery starts a list of the balances of one of the caller's
 // catalogs, or of all it may read, with EOS products ended after the
 // cut-off parcelgate.EOSVisibleSince.
-func (db *DB) retailerQuery(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter) (*keysetQuery, error) {
+//
+// With remembered set, one catalog is named by the ID this instance last
+// found for it (db.cats), when it has one, instead of by a lookup of its
+// own: the list's statement then checks, in its own snapshot, that the ID
+// is still the caller's catalog of that external ID and type (q.guard),
+// and onePage refuses the page (errUnguarded) when it is not, or when it
+// cannot check it; the caller then starts again without remembered.
+func (db *DB) retailerQuery(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, remembered bool) (*keysetQuery, error) {
 	q := &keysetQuery{table: "balances b", alias: "b"}
 	cutoff := db.eosCutoff(c.Environment)
 	if catalogExternalID != "" {
-		id, err := db.readableCatalog(ctx, c, catalogExternalID)
-		if err != nil {
-			return nil, err
+		key := catalogKey{c.OrgID, catalogExternalID}
+		cat, ok := db.cats.get(key)
+		if types := parcelgate.ReadableCatalogTypes(c); ok && remembered && (types == nil || slices.Contains(types, cat.typ)) {
+			q.guard = &filterSQL{}
+			q.guard.add("(SELECT 1 FROM catalogs WHERE id = ? AND retailer_org_id = ? AND external_id = ? AND catalog_type = ?)", cat.id, c.OrgID, catalogExternalID, string(cat.typ))
+		} else {
+			var err error
+			if cat, err = db.readableCatalog(ctx, c, catalogExternalID); err != nil {
+				return nil, err
+			}
+			db.cats.put(key, cat)
 		}
+		id := cat.id
 		q.where.add("b.catalog_id = ?", id)
 		q.validity = &countValidity{table: "balances b", scope: "b.catalog_id = ?", args: []any{id}, stamp: "b.modified_at", eos: "b.eos_at", cutoff: cutoff}
 	} else {
@@ -60,11 +115,7 @@ func (db *DB) retailerQuery(ctx context.Context, c *parcelgate.Caller, catalogEx
 }
 
 func (db *DB) listCatalogBalances(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.Balance], error) {
-	q, err := db.retailerQuery(ctx, c, catalogExternalID, f)
-	if err != nil {
-		return parcelgate.PageOf[*parcelgate.Balance]{}, err
-	}
-	return onePage(ctx, db, q, pr, balanceCols, balanceJoins, func(rows *sql.Rows, head ...any) (*parcelgate.Balance, pageKey, error) {
+	return catalogPage(ctx, db, c, catalogExternalID, f, pr, balanceCols, func(rows *sql.Rows, head ...any) (*parcelgate.Balance, pageKey, error) {
 		b := newBalanceRow()
 		if err := rows.Scan(append(b.dest(), head...)...); err != nil {
 			return nil, pageKey{}, err
@@ -74,11 +125,7 @@ func (db *DB) listCatalogBalances(ctx context.Context, c *parcelgate.Caller, cat
 }
 
 func (db *DB) listCatalogProducts(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.InventoryItem], error) {
-	q, err := db.retailerQuery(ctx, c, catalogExternalID, f)
-	if err != nil {
-		return parcelgate.PageOf[*parcelgate.InventoryItem]{}, err
-	}
-	return onePage(ctx, db, q, pr, balanceCols+`, `+productCols, balanceJoins, func(rows *sql.Rows, head ...any) (*parcelgate.InventoryItem, pageKey, error) {
+	return catalogPage(ctx, db, c, catalogExternalID, f, pr, balanceCols+`, `+productCols, func(rows *sql.Rows, head ...any) (*parcelgate.InventoryItem, pageKey, error) {
 		b := newBalanceRow()
 		var p productRow
 		if err := rows.Scan(append(append(b.dest(), p.dest()...), head...)...); err != nil {
@@ -87,6 +134,24 @@ func (db *DB) listCatalogProducts(ctx context.Context, c *parcelgate.Caller, cat
 		k := b.finish()
 		return &parcelgate.InventoryItem{Product: p.product(), Balances: []*parcelgate.Balance{b.Balance}}, k, nil
 	})
+}
+
+// catalogPage reads a page of a retailer's catalog (or of all it may
+// read) with onePage, naming the catalog by its remembered ID first and,
+// when onePage cannot stand by that ID, by a lookup (see retailerQuery).
+func catalogPage[T any](ctx context.Context, db *DB, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest, cols string, scan pageScan[T]) (parcelgate.PageOf[T], error) {
+	q, err := db.retailerQuery(ctx, c, catalogExternalID, f, true)
+	if err != nil {
+		return parcelgate.PageOf[T]{}, err
+	}
+	res, err := onePage(ctx, db, q, pr, cols, balanceJoins, scan)
+	if !errors.Is(err, errUnguarded) {
+		return res, err
+	}
+	if q, err = db.retailerQuery(ctx, c, catalogExternalID, f, false); err != nil {
+		return parcelgate.PageOf[T]{}, err
+	}
+	return onePage(ctx, db, q, pr, cols, balanceJoins, scan)
 }
 
 // ownCatalogJoins and ownCatalogCols read a catalog c of a page of the

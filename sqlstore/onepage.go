@@ -27,6 +27,10 @@ import (
 // empty list, or a page past its end) is answered by keysetPage instead,
 // in its read transaction, exactly as before.
 
+// errUnguarded is onePage's refusal of a page whose q.guard it found
+// false or could not check.
+var errUnguarded = errors.New("sqlstore: the page's guard does not hold")
+
 // pageScan reads one row of a page whose columns are followed by the
 // columns head points into.
 type pageScan[T any] func(rows *sql.Rows, head ...any) (T, pageKey, error)
@@ -35,16 +39,23 @@ type pageScan[T any] func(rows *sql.Rows, head ...any) (T, pageKey, error)
 // the page has rows. scan reads a row; plain is the same scan for
 // keysetPage.
 func onePage[T any](ctx context.Context, db *DB, q *keysetQuery, pr parcelgate.PageRequest, cols, joins string, scan pageScan[T]) (parcelgate.PageOf[T], error) {
+	var res parcelgate.PageOf[T]
 	plain := func(rows *sql.Rows) (T, pageKey, error) { return scan(rows) }
-	if _, ok := ctx.Value(readTxKey{}).(*sql.Tx); ok {
+	_, inTx := ctx.Value(readTxKey{}).(*sql.Tx)
+	if inTx && q.guard != nil {
+		return res, errUnguarded
+	}
+	if inTx {
 		return keysetPage(ctx, db, q, pr, cols, joins, plain)
 	}
-	var res parcelgate.PageOf[T]
 	if pr.Size <= 0 {
 		pr.Size = parcelgate.DefaultPageSize
 	}
 	scope := q.table + "|" + q.keyCols() + "|" + q.where.scope.String()
 	start, hasStart, err := db.pageStart(ctx, q, pr, scope)
+	if errors.Is(err, sql.ErrNoRows) && q.guard != nil {
+		return res, errUnguarded
+	}
 	if errors.Is(err, sql.ErrNoRows) {
 		return keysetPage(ctx, db, q, pr, cols, joins, plain)
 	}
@@ -53,6 +64,10 @@ func onePage[T any](ctx context.Context, db *DB, q *keysetQuery, pr parcelgate.P
 	}
 	where := q.where.sql()
 	head, headArgs, kept, key := db.totalColumns(q, where)
+	if q.guard != nil {
+		head += `, ` + q.guard.sql()
+		headArgs = append(headArgs, q.guard.args...)
+	}
 	args := append(headArgs, q.where.args...)
 	if hasStart {
 		cond, a := q.after(start)
@@ -65,10 +80,13 @@ func onePage[T any](ctx context.Context, db *DB, q *keysetQuery, pr parcelgate.P
 		return res, err
 	}
 	defer rows.Close()
-	var newest, total, cross sql.NullInt64
+	var newest, total, cross, guard sql.NullInt64
 	dest := []any{&total}
 	if q.validity != nil {
 		dest = []any{&newest, &total, &cross}
+	}
+	if q.guard != nil {
+		dest = append(dest, &guard)
 	}
 	var last pageKey
 	for rows.Next() {
@@ -81,6 +99,9 @@ func onePage[T any](ctx context.Context, db *DB, q *keysetQuery, pr parcelgate.P
 	}
 	if err := rows.Err(); err != nil {
 		return res, err
+	}
+	if q.guard != nil && (len(res.Items) == 0 || !guard.Valid) {
+		return parcelgate.PageOf[T]{}, errUnguarded
 	}
 	if len(res.Items) == 0 {
 		return keysetPage(ctx, db, q, pr, cols, joins, plain)
