@@ -115,9 +115,10 @@ func (db *DB) retailerQuery(ctx context.Context, c *parcelgate.Caller, catalogEx
 }
 
 func (db *DB) listCatalogBalances(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.Balance], error) {
-	return catalogPage(ctx, db, c, catalogExternalID, f, pr, balanceCols, func(rows *sql.Rows, head ...any) (*parcelgate.Balance, pageKey, error) {
+	cols, joins, dest := catalogBalanceRow(c, catalogExternalID)
+	return catalogPage(ctx, db, c, catalogExternalID, f, pr, cols, joins, func(rows *sql.Rows, head ...any) (*parcelgate.Balance, pageKey, error) {
 		b := newBalanceRow()
-		if err := rows.Scan(append(b.dest(), head...)...); err != nil {
+		if err := rows.Scan(append(dest(b), head...)...); err != nil {
 			return nil, pageKey{}, err
 		}
 		return b.Balance, b.finish(), nil
@@ -125,10 +126,11 @@ func (db *DB) listCatalogBalances(ctx context.Context, c *parcelgate.Caller, cat
 }
 
 func (db *DB) listCatalogProducts(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.InventoryItem], error) {
-	return catalogPage(ctx, db, c, catalogExternalID, f, pr, balanceCols+`, `+productCols, func(rows *sql.Rows, head ...any) (*parcelgate.InventoryItem, pageKey, error) {
+	cols, joins, dest := catalogBalanceRow(c, catalogExternalID)
+	return catalogPage(ctx, db, c, catalogExternalID, f, pr, cols+`, `+productCols, joins, func(rows *sql.Rows, head ...any) (*parcelgate.InventoryItem, pageKey, error) {
 		b := newBalanceRow()
 		var p productRow
-		if err := rows.Scan(append(append(b.dest(), p.dest()...), head...)...); err != nil {
+		if err := rows.Scan(append(append(dest(b), p.dest()...), head...)...); err != nil {
 			return nil, pageKey{}, err
 		}
 		k := b.finish()
@@ -136,22 +138,47 @@ func (db *DB) listCatalogProducts(ctx context.Context, c *parcelgate.Caller, cat
 	})
 }
 
+// catalogBalanceRow returns the columns and joins that read a balance of a
+// retailer's catalog page, with the scan destinations of a row. On one
+// named catalog, every balance's catalog is that catalog and its retailer
+// the caller, so the page reads neither: the catalog's external ID is the
+// one the caller named (the catalog was found by it, in the page's own
+// statement or by the lookup, and never changes), and the retailer's
+// business ID is the caller's own, as its credential's organization gave
+// it. A caller without one reads them as every balance list does.
+func catalogBalanceRow(c *parcelgate.Caller, catalogExternalID string) (cols, joins string, dest func(*balanceRow) []any) {
+	if catalogExternalID == "" || c.BusinessID == "" {
+		return balanceCols, balanceJoins, (*balanceRow).dest
+	}
+	return catalogBalanceCols, catalogBalanceJoins, func(b *balanceRow) []any {
+		b.RetailerID, b.CatalogExternalID = c.BusinessID, catalogExternalID
+		d := b.dest()
+		return append(d[:5], d[7:]...) // balanceCols without ro.business_id, c.external_id
+	}
+}
+
+const (
+	catalogBalanceCols  = `b.id, b.product_id, b.product_external_id, p.ean_code, so.business_id, b.quantity, b.allocated, b.wholesale_price, b.currency, b.removed_at, b.modified_at`
+	catalogBalanceJoins = `JOIN products p ON p.id = b.product_id
+		JOIN organizations so ON so.id = b.supplier_org_id`
+)
+
 // catalogPage reads a page of a retailer's catalog (or of all it may
 // read) with onePage, naming the catalog by its remembered ID first and,
 // when onePage cannot stand by that ID, by a lookup (see retailerQuery).
-func catalogPage[T any](ctx context.Context, db *DB, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest, cols string, scan pageScan[T]) (parcelgate.PageOf[T], error) {
+func catalogPage[T any](ctx context.Context, db *DB, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest, cols, joins string, scan pageScan[T]) (parcelgate.PageOf[T], error) {
 	q, err := db.retailerQuery(ctx, c, catalogExternalID, f, true)
 	if err != nil {
 		return parcelgate.PageOf[T]{}, err
 	}
-	res, err := onePage(ctx, db, q, pr, cols, balanceJoins, scan)
+	res, err := onePage(ctx, db, q, pr, cols, joins, scan)
 	if !errors.Is(err, errUnguarded) {
 		return res, err
 	}
 	if q, err = db.retailerQuery(ctx, c, catalogExternalID, f, false); err != nil {
 		return parcelgate.PageOf[T]{}, err
 	}
-	return onePage(ctx, db, q, pr, cols, balanceJoins, scan)
+	return onePage(ctx, db, q, pr, cols, joins, scan)
 }
 
 // ownCatalogJoins and ownCatalogCols read a catalog c of a page of the
