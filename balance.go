@@ -86,8 +86,46 @@ func (b *Balance) AppendJSON(dst []byte) ([]byte, error) {
 		dst = append(dst, `,"removed":true`...)
 	}
 	dst = append(dst, `,"modifiedDate":"`...)
-	dst = b.ModifiedAt.UTC().AppendFormat(dst, "2006-01-02T15:04:05.000000Z07:00")
+	dst = appendStamp(dst, b.ModifiedAt)
 	return append(dst, `"}`...), nil
+}
+
+// appendStamp appends t as FormatStamp writes it, with the digits placed by
+// hand: time.Time.AppendFormat parses its layout on every call, and a
+// catalog page of 100 balances spent a sixth of its encoding there. Years
+// outside 0-9999 go through AppendFormat.
+func appendStamp(dst []byte, t time.Time) []byte {
+	t = t.UTC()
+	year, month, day := t.Date()
+	if year < 0 || year > 9999 {
+		return t.AppendFormat(dst, "2006-01-02T15:04:05.000000Z07:00")
+	}
+	hour, minute, sec := t.Clock()
+	us := t.Nanosecond() / 1000
+	var b [27]byte
+	putDigits(b[0:4], year)
+	b[4] = '-'
+	putDigits(b[5:7], int(month))
+	b[7] = '-'
+	putDigits(b[8:10], day)
+	b[10] = 'T'
+	putDigits(b[11:13], hour)
+	b[13] = ':'
+	putDigits(b[14:16], minute)
+	b[16] = ':'
+	putDigits(b[17:19], sec)
+	b[19] = '.'
+	putDigits(b[20:26], us)
+	b[26] = 'Z'
+	return append(dst, b[:]...)
+}
+
+// putDigits writes v's last len(b) decimal digits into b, zero-padded.
+func putDigits(b []byte, v int) {
+	for j := len(b) - 1; j >= 0; j-- {
+		b[j] = byte('0' + v%10)
+		v /= 10
+	}
 }
 
 // appendJSONString appends s as json.Marshal quotes it: as it is when every

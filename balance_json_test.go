@@ -25,6 +25,13 @@ func TestBalanceAppendJSONIsMarshal(t *testing.T) {
 		{ProductExternalID: "bad \xff utf-8", WholesalePrice: "0", ModifiedAt: time.Time{}},
 		{WholesalePrice: "-0.5"}, {WholesalePrice: "1e3"}, {WholesalePrice: "012"}, {WholesalePrice: "1."}, {WholesalePrice: ".5"}, {WholesalePrice: "-"}, {WholesalePrice: "12.50"},
 		{Quantity: MaxQuantity, Allocated: -MaxQuantity, Currency: "EU\x7f"},
+		// Stamps at the edges of appendStamp's digits and beyond them.
+		{ModifiedAt: time.Date(999, 1, 2, 3, 4, 5, 6000, time.UTC)},
+		{ModifiedAt: time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC)},
+		{ModifiedAt: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)},
+		{ModifiedAt: time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC)},
+		{ModifiedAt: time.Date(2026, 12, 31, 23, 59, 59, 999, time.FixedZone("X", -11*3600))},
+		{ModifiedAt: time.UnixMicro(1764000000123456)},
 	} {
 		want, werr := reference(b)
 		got, gerr := b.MarshalJSON()

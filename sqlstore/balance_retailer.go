@@ -8,6 +8,7 @@ import (
 	"database/sql"
 	"errors"
 	"slices"
+	"sync"
 
 	"github.com/parcelgate/parcelgate"
 )
@@ -16,28 +17,82 @@ var _ parcelgate.CatalogReader = (*DB)(nil)
 
 // readableCatalog resolves one of the caller's catalogs as retailer, of a
 // type the caller may read (parcelgate.ReadableCatalogTypes).
-func (db *DB) readableCatalog(ctx context.Context, c *parcelgate.Caller, externalID string) (int64, error) {
-	var id int64
+func (db *DB) readableCatalog(ctx context.Context, c *parcelgate.Caller, externalID string) (catalogID, error) {
+	var cat catalogID
 	var typ string
-	err := db.queryRow(ctx, `SELECT id, catalog_type FROM catalogs WHERE retailer_org_id = ? AND external_id = ?`, c.OrgID, externalID).Scan(&id, &typ)
+	err := db.queryRow(ctx, `SELECT id, catalog_type FROM catalogs WHERE retailer_org_id = ? AND external_id = ?`, c.OrgID, externalID).Scan(&cat.id, &typ)
+	cat.typ = parcelgate.CatalogType(typ)
 	types := parcelgate.ReadableCatalogTypes(c)
-	if errors.Is(err, sql.ErrNoRows) || (err == nil && types != nil && !slices.Contains(types, parcelgate.CatalogType(typ))) {
-		return 0, parcelgate.Errorf(parcelgate.ENOTFOUND, "Catalog %s not found.", externalID)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && types != nil && !slices.Contains(types, cat.typ)) {
+		return catalogID{}, parcelgate.Errorf(parcelgate.ENOTFOUND, "Catalog %s not found.", externalID)
 	}
-	return id, err
+	return cat, err
+}
+
+// catalogID is a catalog's ID and type, which never change.
+type catalogID struct {
+	id  int64
+	typ parcelgate.CatalogType
+}
+
+type catalogKey struct {
+	org        int64
+	externalID string
+}
+
+// catalogCache remembers the catalogs retailerQuery found by external ID.
+// An entry is a hint only: a list that names a catalog by it checks it in
+// its own statement. It is bounded; a lost entry costs one lookup.
+type catalogCache struct {
+	mu sync.Mutex
+	m  map[catalogKey]catalogID
+}
+
+const catalogEntries = 10000
+
+func (c *catalogCache) get(k catalogKey) (catalogID, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.m[k]
+	return v, ok
+}
+
+func (c *catalogCache) put(k catalogKey, v catalogID) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= catalogEntries {
+		c.m = map[catalogKey]catalogID{}
+	}
+	c.m[k] = v
 }
 
 // retailerQuery starts a list of the balances of one of the caller's
 // catalogs, or of all it may read, with EOS products ended after the
 // cut-off parcelgate.EOSVisibleSince.
-func (db *DB) retailerQuery(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter) (*keysetQuery, error) {
+//
+// With remembered set, one catalog is named by the ID this instance last
+// found for it (db.cats), when it has one, instead of by a lookup of its
+// own: the list's statement then checks, in its own snapshot, that the ID
+// is still the caller's catalog of that external ID and type (q.guard),
+// and onePage refuses the page (errUnguarded) when it is not, or when it
+// cannot check it; the caller then starts again without remembered.
+func (db *DB) retailerQuery(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, remembered bool) (*keysetQuery, error) {
 	q := &keysetQuery{table: "balances b", alias: "b"}
 	cutoff := db.eosCutoff(c.Environment)
 	if catalogExternalID != "" {
-		id, err := db.readableCatalog(ctx, c, catalogExternalID)
-		if err != nil {
-			return nil, err
+		key := catalogKey{c.OrgID, catalogExternalID}
+		cat, ok := db.cats.get(key)
+		if types := parcelgate.ReadableCatalogTypes(c); ok && remembered && (types == nil || slices.Contains(types, cat.typ)) {
+			q.guard = &filterSQL{}
+			q.guard.add("(SELECT 1 FROM catalogs WHERE id = ? AND retailer_org_id = ? AND external_id = ? AND catalog_type = ?)", cat.id, c.OrgID, catalogExternalID, string(cat.typ))
+		} else {
+			var err error
+			if cat, err = db.readableCatalog(ctx, c, catalogExternalID); err != nil {
+				return nil, err
+			}
+			db.cats.put(key, cat)
 		}
+		id := cat.id
 		q.where.add("b.catalog_id = ?", id)
 		q.validity = &countValidity{table: "balances b", scope: "b.catalog_id = ?", args: []any{id}, stamp: "b.modified_at", eos: "b.eos_at", cutoff: cutoff}
 	} else {
@@ -60,22 +115,22 @@ func (db *DB) retailerQuery(ctx context.Context, c *parcelgate.Caller, catalogEx
 }
 
 func (db *DB) listCatalogBalances(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.Balance], error) {
-	q, err := db.retailerQuery(ctx, c, catalogExternalID, f)
-	if err != nil {
-		return parcelgate.PageOf[*parcelgate.Balance]{}, err
-	}
-	return keysetPage(ctx, db, q, pr, balanceCols, balanceJoins, scanBalance)
+	cols, joins, dest := catalogBalanceRow(c, catalogExternalID)
+	return catalogPage(ctx, db, c, catalogExternalID, f, pr, cols, joins, func(rows *sql.Rows, head ...any) (*parcelgate.Balance, pageKey, error) {
+		b := newBalanceRow()
+		if err := rows.Scan(append(dest(b), head...)...); err != nil {
+			return nil, pageKey{}, err
+		}
+		return b.Balance, b.finish(), nil
+	})
 }
 
 func (db *DB) listCatalogProducts(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.InventoryItem], error) {
-	q, err := db.retailerQuery(ctx, c, catalogExternalID, f)
-	if err != nil {
-		return parcelgate.PageOf[*parcelgate.InventoryItem]{}, err
-	}
-	return keysetPage(ctx, db, q, pr, balanceCols+`, `+productCols, balanceJoins, func(rows *sql.Rows) (*parcelgate.InventoryItem, pageKey, error) {
+	cols, joins, dest := catalogBalanceRow(c, catalogExternalID)
+	return catalogPage(ctx, db, c, catalogExternalID, f, pr, cols+`, `+productCols, joins, func(rows *sql.Rows, head ...any) (*parcelgate.InventoryItem, pageKey, error) {
 		b := newBalanceRow()
 		var p productRow
-		if err := rows.Scan(append(b.dest(), p.dest()...)...); err != nil {
+		if err := rows.Scan(append(append(dest(b), p.dest()...), head...)...); err != nil {
 			return nil, pageKey{}, err
 		}
 		k := b.finish()
@@ -83,38 +138,77 @@ func (db *DB) listCatalogProducts(ctx context.Context, c *parcelgate.Caller, cat
 	})
 }
 
-// listOwnCatalogsTx reads the page of catalogs and then their details in one
-// read transaction, so the entries agree with the page's totals.
-func (db *DB) listOwnCatalogsTx(ctx context.Context, c *parcelgate.Caller, role parcelgate.CatalogRole, pr parcelgate.PageRequest) (res parcelgate.PageOf[*parcelgate.CatalogEntry], err error) {
-	err = db.inReadTx(ctx, func(ctx context.Context) error {
-		res, err = db.listOwnCatalogs(ctx, c, role, pr)
-		return err
-	})
-	return res, err
+// catalogBalanceRow returns the columns and joins that read a balance of a
+// retailer's catalog page, with the scan destinations of a row. On one
+// named catalog, every balance's catalog is that catalog and its retailer
+// the caller, so the page reads neither: the catalog's external ID is the
+// one the caller named (the catalog was found by it, in the page's own
+// statement or by the lookup, and never changes), and the retailer's
+// business ID is the caller's own, as its credential's organization gave
+// it. A caller without one reads them as every balance list does.
+func catalogBalanceRow(c *parcelgate.Caller, catalogExternalID string) (cols, joins string, dest func(*balanceRow) []any) {
+	if catalogExternalID == "" || c.BusinessID == "" {
+		return balanceCols, balanceJoins, (*balanceRow).dest
+	}
+	return catalogBalanceCols, catalogBalanceJoins, func(b *balanceRow) []any {
+		b.RetailerID, b.CatalogExternalID = c.BusinessID, catalogExternalID
+		d := b.dest()
+		return append(d[:5], d[7:]...) // balanceCols without ro.business_id, c.external_id
+	}
 }
 
+const (
+	catalogBalanceCols  = `b.id, b.product_id, b.product_external_id, p.ean_code, so.business_id, b.quantity, b.allocated, b.wholesale_price, b.currency, b.removed_at, b.modified_at`
+	catalogBalanceJoins = `JOIN products p ON p.id = b.product_id
+		JOIN organizations so ON so.id = b.supplier_org_id`
+)
+
+// catalogPage reads a page of a retailer's catalog (or of all it may
+// read) with onePage, naming the catalog by its remembered ID first and,
+// when onePage cannot stand by that ID, by a lookup (see retailerQuery).
+func catalogPage[T any](ctx context.Context, db *DB, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest, cols, joins string, scan pageScan[T]) (parcelgate.PageOf[T], error) {
+	q, err := db.retailerQuery(ctx, c, catalogExternalID, f, true)
+	if err != nil {
+		return parcelgate.PageOf[T]{}, err
+	}
+	res, err := onePage(ctx, db, q, pr, cols, joins, scan)
+	if !errors.Is(err, errUnguarded) {
+		return res, err
+	}
+	if q, err = db.retailerQuery(ctx, c, catalogExternalID, f, false); err != nil {
+		return parcelgate.PageOf[T]{}, err
+	}
+	return onePage(ctx, db, q, pr, cols, joins, scan)
+}
+
+// ownCatalogJoins and ownCatalogCols read a catalog c of a page of the
+// caller's catalogs as scanCatalog reads catalogSelect's rows, its
+// suppliers by a subquery so that the page needs no GROUP BY.
+const ownCatalogJoins = `JOIN organizations ro ON ro.id = c.retailer_org_id`
+
+func (db *DB) ownCatalogCols() string {
+	agg := "group_concat(so.business_id, ',')"
+	if db.dialect.name == "postgres" {
+		agg = "string_agg(so.business_id, ',' ORDER BY so.business_id)"
+	}
+	return `c.id, c.environment, c.retailer_org_id, c.external_id, c.name, c.catalog_type, ro.business_id,
+		COALESCE((SELECT ` + agg + ` FROM catalog_suppliers cs JOIN organizations so ON so.id = cs.supplier_org_id WHERE cs.catalog_id = c.id), ''), c.created_at`
+}
+
+// listOwnCatalogs reads a page of the caller's catalogs, as retailer or as
+// supplier, with its total in one statement (onePage).
 func (db *DB) listOwnCatalogs(ctx context.Context, c *parcelgate.Caller, role parcelgate.CatalogRole, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.CatalogEntry], error) {
-	var res parcelgate.PageOf[*parcelgate.CatalogEntry]
 	q := &keysetQuery{table: "catalogs c", alias: "c"}
 	if role == parcelgate.CatalogRoleSupplier {
 		q.where.add("c.id IN (SELECT catalog_id FROM catalog_suppliers WHERE supplier_org_id = ?)", c.OrgID)
 	} else {
 		q.where.add("c.retailer_org_id = ?", c.OrgID)
 	}
-	ids, err := keysetPage(ctx, db, q, pr, "c.id", "", func(rows *sql.Rows) (int64, pageKey, error) {
-		var id int64
-		err := rows.Scan(&id)
-		return id, pageKey{id: id}, err
+	return onePage(ctx, db, q, pr, db.ownCatalogCols(), ownCatalogJoins, func(rows *sql.Rows, head ...any) (*parcelgate.CatalogEntry, pageKey, error) {
+		cat, err := scanCatalog(headScanner{rows, head})
+		if err != nil {
+			return nil, pageKey{}, err
+		}
+		return cat.Entry(c, role), pageKey{id: cat.ID}, nil
 	})
-	if err != nil || len(ids.Items) == 0 {
-		res.Total, res.Next = ids.Total, ids.Next
-		return res, err
-	}
-	rows, err := db.query(ctx, db.catalogSelect()+` WHERE c.id IN (`+placeholders(len(ids.Items))+`)`+catalogGroup+` ORDER BY c.id`, anys(ids.Items)...)
-	cats, err := collectRows(rows, err, func(rows *sql.Rows) (*parcelgate.Catalog, error) { return scanCatalog(rows) })
-	for _, cat := range cats {
-		res.Items = append(res.Items, cat.Entry(c, role))
-	}
-	res.Total, res.Next = ids.Total, ids.Next
-	return res, err
 }

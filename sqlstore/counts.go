@@ -86,9 +86,7 @@ func (db *DB) total(ctx context.Context, q *keysetQuery) (int64, error) {
 		return 0, err
 	}
 	key := countKey{v.table + "|" + v.scope, q.where.scope.String()}
-	db.counts.mu.Lock()
-	e, ok := db.counts.m[key]
-	db.counts.mu.Unlock()
+	e, ok := db.counts.get(key)
 	if ok && e.stamp == newest.Int64 && v.cutoff >= e.cutoff && v.cutoff < e.cross {
 		return e.total, nil
 	}
@@ -106,11 +104,22 @@ func (db *DB) total(ctx context.Context, q *keysetQuery) (int64, error) {
 			e.cross = cross.Int64
 		}
 	}
-	db.counts.mu.Lock()
-	if db.counts.m == nil || len(db.counts.m) >= countEntries {
-		db.counts.m = map[countKey]countEntry{}
-	}
-	db.counts.m[key] = e
-	db.counts.mu.Unlock()
+	db.counts.put(key, e)
 	return n, nil
+}
+
+func (c *countCache) get(key countKey) (countEntry, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.m[key]
+	return e, ok
+}
+
+func (c *countCache) put(key countKey, e countEntry) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= countEntries {
+		c.m = map[countKey]countEntry{}
+	}
+	c.m[key] = e
 }

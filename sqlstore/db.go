@@ -41,6 +41,7 @@ type DB struct {
 	codes   codeConfig
 	pages   boundaryCache // see keysetPage
 	counts  countCache    // see total
+	cats    catalogCache  // see retailerQuery
 	answers answerCache   // see FindOrderAnswer
 	// wal is the SQLite database's WAL index, nil where there is none to
 	// map (PostgreSQL, a memory database, a system without mmap).

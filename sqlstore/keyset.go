@@ -55,6 +55,10 @@ type keysetQuery struct {
 	// validity, when set, lets the list's total be kept between pages
 	// (see counts.go).
 	validity *countValidity
+	// guard, when set, is a scalar subquery that must return a row in the
+	// page's own snapshot for the page to stand (see onePage); only
+	// onePage reads such a query.
+	guard *filterSQL
 }
 
 func (q *keysetQuery) stamp() string {

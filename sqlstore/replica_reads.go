@@ -71,10 +71,10 @@ func (db *DB) ListCatalogProducts(ctx context.Context, c *parcelgate.Caller, cat
 	})
 }
 
-// ListOwnCatalogs pages the caller's catalogs (see listOwnCatalogsTx).
+// ListOwnCatalogs pages the caller's catalogs (see listOwnCatalogs).
 func (db *DB) ListOwnCatalogs(ctx context.Context, c *parcelgate.Caller, role parcelgate.CatalogRole, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.CatalogEntry], error) {
 	return readOnReplica(ctx, db, c, func(ctx context.Context) (parcelgate.PageOf[*parcelgate.CatalogEntry], error) {
-		return db.listOwnCatalogsTx(ctx, c, role, pr)
+		return db.listOwnCatalogs(ctx, c, role, pr)
 	})
 }
 

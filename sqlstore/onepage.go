@@ -1,0 +1,181 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"math"
+
+	"github.com/parcelgate/parcelgate"
+)
+
+// A page that needs nothing but its rows and its total is read in one
+// statement (decisions §25): the page's rows carry, as extra columns, the
+// list's total and what keeps it (counts.go): the scope's newest stamp and,
+// when the total is counted afresh, the earliest end-of-sale stamp ahead of
+// the cut-off. One statement sees one state of the database on both
+// engines (PostgreSQL takes one snapshot per statement, its subqueries
+// included; SQLite reads a statement in one implicit read transaction), so
+// the rows agree with their total as they do in keysetPage's read
+// transaction, without its BEGIN and ROLLBACK and with one round trip
+// instead of three. A kept total is checked in the statement itself: its
+// count is a CASE branch taken only when the scope's newest stamp is not
+// the one the total was kept at, so a total still exact costs one index
+// seek, as before.
+//
+// A statement that returns no row carries no total: an empty page (an
+// empty list, or a page past its end) is answered by keysetPage instead,
+// in its read transaction, exactly as before.
+
+// errUnguarded is onePage's refusal of a page whose q.guard it found
+// false or could not check.
+var errUnguarded = errors.New("sqlstore: the page's guard does not hold")
+
+// pageScan reads one row of a page whose columns are followed by the
+// columns head points into.
+type pageScan[T any] func(rows *sql.Rows, head ...any) (T, pageKey, error)
+
+// onePage reads one page of q as keysetPage does, in one statement when
+// the page has rows. scan reads a row; plain is the same scan for
+// keysetPage.
+func onePage[T any](ctx context.Context, db *DB, q *keysetQuery, pr parcelgate.PageRequest, cols, joins string, scan pageScan[T]) (parcelgate.PageOf[T], error) {
+	var res parcelgate.PageOf[T]
+	plain := func(rows *sql.Rows) (T, pageKey, error) { return scan(rows) }
+	_, inTx := ctx.Value(readTxKey{}).(*sql.Tx)
+	if inTx && q.guard != nil {
+		return res, errUnguarded
+	}
+	if inTx {
+		return keysetPage(ctx, db, q, pr, cols, joins, plain)
+	}
+	if pr.Size <= 0 {
+		pr.Size = parcelgate.DefaultPageSize
+	}
+	scope := q.table + "|" + q.keyCols() + "|" + q.where.scope.String()
+	start, hasStart, err := db.pageStart(ctx, q, pr, scope)
+	if errors.Is(err, sql.ErrNoRows) && q.guard != nil {
+		return res, errUnguarded
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return keysetPage(ctx, db, q, pr, cols, joins, plain)
+	}
+	if err != nil {
+		return res, err
+	}
+	where := q.where.sql()
+	head, headArgs, kept, key := db.totalColumns(q, where)
+	if q.guard != nil {
+		head += `, ` + q.guard.sql()
+		headArgs = append(headArgs, q.guard.args...)
+	}
+	args := append(headArgs, q.where.args...)
+	if hasStart {
+		cond, a := q.after(start)
+		where += " AND " + cond
+		args = append(args, a...)
+	}
+	args = append(args, pr.Size)
+	rows, err := db.query(ctx, `SELECT `+cols+`, `+head+` FROM `+q.table+` `+joins+` WHERE `+where+` ORDER BY `+q.keyCols()+` LIMIT ?`, args...)
+	if err != nil {
+		return res, err
+	}
+	defer rows.Close()
+	var newest, total, cross, guard sql.NullInt64
+	dest := []any{&total}
+	if q.validity != nil {
+		dest = []any{&newest, &total, &cross}
+	}
+	if q.guard != nil {
+		dest = append(dest, &guard)
+	}
+	var last pageKey
+	for rows.Next() {
+		item, k, err := scan(rows, dest...)
+		if err != nil {
+			return res, err
+		}
+		res.Items = append(res.Items, item)
+		last = k
+	}
+	if err := rows.Err(); err != nil {
+		return res, err
+	}
+	if q.guard != nil && (len(res.Items) == 0 || !guard.Valid) {
+		return parcelgate.PageOf[T]{}, errUnguarded
+	}
+	if len(res.Items) == 0 {
+		return keysetPage(ctx, db, q, pr, cols, joins, plain)
+	}
+	switch {
+	case total.Valid:
+		res.Total = total.Int64
+		if q.validity != nil {
+			e := countEntry{total: total.Int64, stamp: newest.Int64, cutoff: q.validity.cutoff, cross: math.MaxInt64}
+			if cross.Valid {
+				e.cross = cross.Int64
+			}
+			db.counts.put(key, e)
+		}
+	case kept != nil && newest.Int64 == kept.stamp:
+		res.Total = kept.total
+	default:
+		// Unreachable: the statement counts unless the newest stamp is
+		// the kept one.
+		return res, errors.New("sqlstore: a page's total was neither counted nor kept")
+	}
+	if pr.After == "" && pr.Offset() >= res.Total {
+		// As keysetPage: a page numbered past the total is empty.
+		return parcelgate.PageOf[T]{Total: res.Total}, nil
+	}
+	if len(res.Items) == pr.Size {
+		res.Next = q.encode(last)
+		db.pages.put(boundaryKey{scope, pr.Size, pr.Number + 1}, last)
+	}
+	return res, nil
+}
+
+// totalColumns returns the columns that carry q's total in its page's
+// statement, with their arguments: the total alone when q keeps no count;
+// else the scope's newest stamp, the total and the earliest end-of-sale
+// stamp after the cut-off, where the last two are NULL when kept is the
+// total still exact (its stamp is the newest one: see counts.go). kept is
+// the kept count the statement checks, nil when there is none usable.
+func (db *DB) totalColumns(q *keysetQuery, where string) (head string, args []any, kept *countEntry, key countKey) {
+	count := `(SELECT COUNT(*) FROM ` + q.table + ` WHERE ` + where + `)`
+	v := q.validity
+	if v == nil {
+		return count, append([]any(nil), q.where.args...), nil, key
+	}
+	key = countKey{v.table + "|" + v.scope, q.where.scope.String()}
+	newest := `COALESCE((SELECT MAX(` + v.stamp + `) FROM ` + v.table + ` WHERE ` + v.scope + `), 0)`
+	cross, crossArgs := `NULL`, []any(nil)
+	if v.eos != "" {
+		cross = `(SELECT MIN(` + v.eos + `) FROM ` + v.table + ` WHERE ` + v.scope + ` AND ` + v.eos + ` > ?)`
+		crossArgs = append(append(crossArgs, v.args...), v.cutoff)
+	}
+	args = append(args, v.args...)
+	if e, ok := db.counts.get(key); ok && v.cutoff >= e.cutoff && v.cutoff < e.cross {
+		kept = &e
+		stale := newest + ` <> ?`
+		head = newest + `, CASE WHEN ` + stale + ` THEN ` + count + ` END, CASE WHEN ` + stale + ` THEN ` + cross + ` END`
+		args = append(args, v.args...)
+		args = append(args, e.stamp)
+		args = append(args, q.where.args...)
+		args = append(args, v.args...)
+		args = append(args, e.stamp)
+		args = append(args, crossArgs...)
+		return head, args, kept, key
+	}
+	head = newest + `, ` + count + `, ` + cross
+	args = append(args, q.where.args...)
+	args = append(args, crossArgs...)
+	return head, args, nil, key
+}
+
+// headScanner scans a row into dest followed by head.
+type headScanner struct {
+	rows *sql.Rows
+	head []any
+}
+
+func (s headScanner) Scan(dest ...any) error { return s.rows.Scan(append(dest, s.head...)...) }
