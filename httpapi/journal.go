@@ -436,12 +436,12 @@ func (s *Server) Close() {
 }
 
 // journalCall queues a served call of an authenticated caller.
-func (s *Server) journalCall(jr *journalRecord, rec *recorder, r *http.Request, route string, status int, elapsed time.Duration, id string) {
+func (s *Server) journalCall(jr *journalRecord, rec *recorder, r *http.Request, route string, status int, end time.Time, elapsed time.Duration, id string) {
 	c := jr.caller
 	_, routePath, _ := strings.Cut(route, " ")
 	p := &pendingEntry{
 		entry: parcelgate.JournalEntry{RequestID: id, Environment: c.Environment, OrgID: c.OrgID, BusinessID: c.BusinessID,
-			At: time.Now().UTC().Truncate(time.Microsecond), Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Route: routePath,
+			At: end.UTC().Truncate(time.Microsecond), Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Route: routePath,
 			Status: status, LatencyMs: float64(elapsed.Microseconds()) / 1000},
 		reqBody:     jr.body,
 		reqType:     r.Header.Get("Content-Type"),

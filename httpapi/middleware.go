@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"fmt"
@@ -95,7 +96,33 @@ type requestState struct {
 	rec      recorder
 	idHeader [1]string
 	tee      teeBody
+	// probe is the writer the router is given: a route's handler swaps in
+	// rec (see routed), and entered says one did.
+	probe   routeProbe
+	entered bool
 }
+
+// routeProbe is the writer the middleware hands the router. The router
+// either calls a route's handler, which takes the request's recorder from
+// it and serves the request (Server.routed), or answers the request itself
+// (no route, a wrong method, a redirect), into the probe, which keeps
+// nothing: the middleware then serves the request as the router answers
+// it, by the pattern ServeMux.Handler names. So a routed request is looked
+// up once, by the router that serves it, and the router's own answers are
+// the ones it has always given.
+type routeProbe struct {
+	st *requestState
+	h  http.Header
+}
+
+func (p *routeProbe) Header() http.Header {
+	if p.h == nil {
+		p.h = http.Header{}
+	}
+	return p.h
+}
+func (p *routeProbe) Write(b []byte) (int, error) { return len(b), nil }
+func (p *routeProbe) WriteHeader(int)             {}
 
 type requestStateKey struct{}
 
@@ -155,14 +182,12 @@ func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 // methods, compression when asked (spec 4.4 GET rule 4), metrics by route
 // and one structured log line.
 func (s *Server) middleware(mux *http.ServeMux) http.Handler {
-	gz, err := gzhttp.NewWrapper(gzhttp.MinSize(1024))
-	if err != nil {
-		panic(err)
-	}
-	compressed := gz(mux)
+	compressed := s.gzip(mux)
 	// Only a client that accepts gzip goes through the compressing writer,
 	// which costs about a tenth of a small answer's time even when it does
 	// not compress; the answer still varies by the header for caches.
+	// routed serves the requests the router answers itself; a route's
+	// handler does the same choice (Server.routed).
 	routed := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
 			compressed.ServeHTTP(w, r)
@@ -185,17 +210,17 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 			jr = &st.journal
 			ctx = parcelgate.WithJournalSubject(ctx, func(c *parcelgate.Caller) { jr.caller = c })
 		}
-		_, pattern := mux.Handler(r)
 		prefix, mounted := s.mounted(r.URL.Path)
 		if mounted != nil {
-			pattern = prefix
+			st.route = prefix
 		}
-		matched := pattern != ""
-		route := pattern
-		if !matched {
-			route = "unmatched"
+		// lookup names the request's route when no route's handler has:
+		// the pattern the router gives it, "unmatched" when none.
+		lookup := func() string {
+			_, pattern := mux.Handler(r)
+			st.route = cmp.Or(pattern, "unmatched")
+			return pattern
 		}
-		st.route = route
 		r = r.WithContext(ctx)
 		st.idHeader[0] = id
 		w.Header()[requestIDHeader] = st.idHeader[:]
@@ -211,6 +236,10 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 					s.writeErrorBody(rec, r, surfaceOf(r.URL.Path), http.StatusInternalServerError, "", "Internal error; the request ID is "+id+".", nil)
 				}
 			}
+			if st.route == "" {
+				lookup()
+			}
+			route := st.route
 			status := rec.status
 			if status == 0 {
 				status = http.StatusOK
@@ -221,7 +250,7 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 			counter.Inc()
 			duration.Observe(elapsed.Seconds())
 			if jr != nil && jr.caller != nil {
-				s.journalCall(jr, rec, r, route, status, elapsed, id)
+				s.journalCall(jr, rec, r, route, status, end, elapsed, id)
 			}
 			level := slog.LevelInfo
 			if status >= 500 {
@@ -251,20 +280,73 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 			st.tee = teeBody{r.Body, &jr.body}
 			r.Body = &st.tee
 		}
+		if mounted != nil {
+			if err := checkURL(r, prefix); err != nil {
+				s.writeError(rec, r, surfaceOf(r.URL.Path), err)
+				return
+			}
+			mounted.ServeHTTP(rec, r)
+			return
+		}
+		// The router looks the request up and calls its route's handler,
+		// which serves it (Server.routed); when it calls none, it has
+		// answered itself into the probe, and the request is served as
+		// the router's pattern for it says.
+		st.probe.st = st
+		mux.ServeHTTP(&st.probe, r)
+		if st.entered {
+			return
+		}
+		pattern := lookup()
 		if err := checkURL(r, pattern); err != nil {
 			s.writeError(rec, r, surfaceOf(r.URL.Path), err)
 			return
 		}
-		if !matched {
+		if pattern == "" {
 			s.notRouted(mux, rec, r)
-			return
-		}
-		if mounted != nil {
-			mounted.ServeHTTP(rec, r)
 			return
 		}
 		routed.ServeHTTP(rec, r)
 	})
+}
+
+// routed wraps the handler of a route as the router serves it. Given the
+// middleware's probe, it takes the request over: it names the route (the
+// router's pattern, r.Pattern), holds the URL to the text rule (checkURL),
+// and serves the request into its recorder, compressed when the client
+// accepts gzip. Given any other writer (the middleware serving a request
+// the router answered itself, through routed there), it serves as is.
+func (s *Server) routed(h http.Handler) http.Handler {
+	compressed := s.gzip(h)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p, ok := w.(*routeProbe)
+		if !ok {
+			h.ServeHTTP(w, r)
+			return
+		}
+		st := p.st
+		st.entered, st.route = true, r.Pattern
+		rec := &st.rec
+		if err := checkURL(r, r.Pattern); err != nil {
+			s.writeError(rec, r, surfaceOf(r.URL.Path), err)
+			return
+		}
+		if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+			compressed.ServeHTTP(rec, r)
+			return
+		}
+		rec.Header().Add("Vary", "Accept-Encoding")
+		h.ServeHTTP(rec, r)
+	})
+}
+
+// newGzip is the compressing wrapper of answers (spec 4.4 GET rule 4).
+func newGzip() func(http.Handler) http.HandlerFunc {
+	gz, err := gzhttp.NewWrapper(gzhttp.MinSize(1024))
+	if err != nil {
+		panic(err)
+	}
+	return gz
 }
 
 // logRequest writes the access log line, the same record LogAttrs would
