@@ -63,6 +63,21 @@ func (c *cappedBuffer) keep(p []byte) {
 	c.b = append(c.b, p...)
 }
 
+// keepShared keeps p as keep does, without copying it when it is the
+// first of the body: p is then an answer that is never written again
+// (writeAnswer), held by reference. Its capacity is cut to its length, so
+// what a later keep appends is copied into an array of the buffer's own.
+func (c *cappedBuffer) keepShared(p []byte) {
+	if len(c.b) > 0 {
+		c.keep(p)
+		return
+	}
+	if len(p) > JournalBodyCap {
+		p, c.more = p[:JournalBodyCap], true
+	}
+	c.b = p[:len(p):len(p)]
+}
+
 // teeBody copies what the handler reads of a request body into the
 // journal record.
 type teeBody struct {

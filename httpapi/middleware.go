@@ -174,6 +174,20 @@ func (r *recorder) Write(b []byte) (int, error) {
 	return n, err
 }
 
+// writeShared is Write of an answer that is never written again
+// (writeAnswer): the journal keeps it by reference rather than a copy.
+func (r *recorder) writeShared(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	n, err := r.ResponseWriter.Write(b)
+	r.bytes += int64(n)
+	if r.capturing {
+		r.capture.keepShared(b[:n])
+	}
+	return n, err
+}
+
 func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
 // middleware wraps the router with what every request gets: a request ID,
