@@ -39,6 +39,10 @@ type journalRecord struct {
 	body   cappedBuffer
 }
 
+// JournalAs names the caller the request is journaled under
+// (parcelgate.JournalUnder).
+func (jr *journalRecord) JournalAs(c *parcelgate.Caller) { jr.caller = c }
+
 // journalFrom returns the journal record of r, nil when the journal is
 // off.
 func journalFrom(r *http.Request) *journalRecord {
