@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/klauspost/compress/gzhttp"
@@ -53,6 +54,34 @@ func (m metrics) of(route, method string, status int) (prometheus.Counter, prome
 	s := seriesOf{m.requests.WithLabelValues(route, method, strconv.Itoa(status)), m.duration.WithLabelValues(route, method)}
 	m.series.Store(k, s)
 	return s.requests, s.duration
+}
+
+// routeSeries remembers, for one route, the series its last request was
+// counted in: a route's requests mostly share their method and status, and
+// the comparison costs less than hashing the labels (metrics.of).
+type routeSeries struct {
+	last atomic.Pointer[routeSeriesEntry]
+}
+
+type routeSeriesEntry struct {
+	route  string
+	method string // the request's method, not its label
+	status int
+	seriesOf
+}
+
+// ofRoute is of for a request of a route whose series rs remembers; rs
+// may be nil.
+func (m metrics) ofRoute(rs *routeSeries, route, method string, status int) (prometheus.Counter, prometheus.Observer) {
+	if rs == nil {
+		return m.of(route, method, status)
+	}
+	if e := rs.last.Load(); e != nil && e.status == status && e.method == method && e.route == route {
+		return e.requests, e.duration
+	}
+	c, d := m.of(route, method, status)
+	rs.last.Store(&routeSeriesEntry{route, method, status, seriesOf{c, d}})
+	return c, d
 }
 
 func newMetrics(reg *prometheus.Registry) metrics {
@@ -103,6 +132,7 @@ type requestState struct {
 	// rec (see routed), and entered says one did.
 	probe   routeProbe
 	entered bool
+	series  *routeSeries // the route's, once a route's handler names it
 }
 
 // routeProbe is the writer the middleware hands the router. The router
@@ -264,7 +294,7 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 			}
 			end := time.Now()
 			elapsed := end.Sub(start)
-			counter, duration := s.metric.of(route, r.Method, status)
+			counter, duration := s.metric.ofRoute(st.series, route, r.Method, status)
 			counter.Inc()
 			duration.Observe(elapsed.Seconds())
 			if jr != nil && jr.caller != nil {
@@ -336,6 +366,7 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 // the router answered itself, through routed there), it serves as is.
 func (s *Server) routed(h http.Handler) http.Handler {
 	compressed := s.gzip(h)
+	series := new(routeSeries) // of the one pattern h is registered for
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p, ok := w.(*routeProbe)
 		if !ok {
@@ -343,7 +374,7 @@ func (s *Server) routed(h http.Handler) http.Handler {
 			return
 		}
 		st := p.st
-		st.entered, st.route = true, r.Pattern
+		st.entered, st.route, st.series = true, r.Pattern, series
 		rec := &st.rec
 		if err := checkURL(r, r.Pattern); err != nil {
 			s.writeError(rec, r, surfaceOf(r.URL.Path), err)

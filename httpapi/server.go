@@ -179,13 +179,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.S
 // directly would be called once as the router's own answer, into the
 // probe, and once more).
 func (s *Server) handle(pattern string, h http.Handler) {
-	h = s.routed(h)
-	s.mux.Handle(pattern, h)
+	s.mux.Handle(pattern, s.routed(h))
 	s.patterns = append(s.patterns, pattern)
 	method, path, ok := strings.Cut(pattern, " ")
 	if ok && strings.HasPrefix(path, "/ecommerce/v3/") {
 		alias := method + " " + strings.TrimPrefix(path, "/ecommerce")
-		s.mux.Handle(alias, h)
+		s.mux.Handle(alias, s.routed(h))
 		s.patterns = append(s.patterns, alias)
 	}
 }
