@@ -175,7 +175,7 @@ func writeAnswer(w http.ResponseWriter, status int, body []byte) {
 		writeBody(w, status, body)
 		return
 	}
-	rec.Header().Set("Content-Type", "application/json")
+	rec.Header()["Content-Type"] = jsonContentType[:1:1] // Set, shared
 	rec.WriteHeader(status)
 	rec.writeShared(body)
 }

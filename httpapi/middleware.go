@@ -323,10 +323,14 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 			s.writeErrorBody(rec, r, surfaceOf(r.URL.Path), http.StatusRequestEntityTooLarge, "", fmt.Sprintf("The request body is over the limit of %d bytes.", s.cfg.MaxBodyBytes), nil)
 			return
 		}
-		r.Body = http.MaxBytesReader(rec, r.Body, s.cfg.MaxBodyBytes)
-		if jr != nil {
-			st.tee = teeBody{r.Body, &jr.body}
-			r.Body = &st.tee
+		// A request without a body (http.NoBody, as net/http gives every
+		// request with none) has nothing to cap or to journal.
+		if r.Body != http.NoBody {
+			r.Body = http.MaxBytesReader(rec, r.Body, s.cfg.MaxBodyBytes)
+			if jr != nil {
+				st.tee = teeBody{r.Body, &jr.body}
+				r.Body = &st.tee
+			}
 		}
 		if mounted != nil {
 			if err := checkURL(r, prefix); err != nil {
@@ -384,9 +388,26 @@ func (s *Server) routed(h http.Handler) http.Handler {
 			compressed.ServeHTTP(rec, r)
 			return
 		}
-		rec.Header().Add("Vary", "Accept-Encoding")
+		addVaryAcceptEncoding(rec.Header())
 		h.ServeHTTP(rec, r)
 	})
+}
+
+// Header values shared by every answer that sets them, so setting them
+// does not allocate a slice per request. Their capacity is their length:
+// a header added to them later (Header.Add) is appended to a copy.
+var (
+	varyAcceptEncoding = []string{"Accept-Encoding"}
+	jsonContentType    = []string{"application/json"}
+)
+
+// addVaryAcceptEncoding is h.Add("Vary", "Accept-Encoding").
+func addVaryAcceptEncoding(h http.Header) {
+	if _, ok := h["Vary"]; ok {
+		h.Add("Vary", "Accept-Encoding")
+		return
+	}
+	h["Vary"] = varyAcceptEncoding[:1:1]
 }
 
 // newGzip is the compressing wrapper of answers (spec 4.4 GET rule 4).
