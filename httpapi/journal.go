@@ -199,6 +199,7 @@ func (j *journal) run() {
 		lastPrune = time.Now()
 	}
 	defer prune()
+	var answers redactedAnswers
 	for p := range j.queue {
 		g := newGathering(j.keep)
 		g.add(p)
@@ -227,7 +228,7 @@ func (j *journal) run() {
 		for chunk := range slices.Chunk(g.kept(), journalWriteChunk) {
 			entries := make([]*parcelgate.JournalEntry, len(chunk))
 			for i, p := range chunk {
-				entries[i] = p.finish()
+				entries[i] = p.finish(&answers)
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			err := j.store.WriteJournal(ctx, entries)
@@ -309,9 +310,45 @@ func (j *journal) close() {
 	<-j.done
 }
 
+// redactedAnswers remembers the redacted text of the response bodies the
+// writer redacted last, by the identity of their bytes: the journal keeps
+// a shared answer by reference (writeAnswer), so the calls reading one
+// order hold the very same bytes, and their redaction is done once. The
+// bytes a call captured are never written once it is queued, and an entry
+// holds its bytes, so their array cannot be reused for others while it
+// is remembered: the same array and length are the same bytes, and
+// redactBody, a function of the bytes alone, gives the same text.
+type redactedAnswers struct {
+	byArray map[*byte]redactedAnswer
+}
+
+type redactedAnswer struct {
+	body []byte
+	text string
+}
+
+// redactedAnswersMax bounds the answers remembered (each holds its body,
+// up to JournalBodyCap).
+const redactedAnswersMax = 256
+
+func (m *redactedAnswers) redact(b []byte) string {
+	if len(b) == 0 {
+		return redactBody(b, "application/json")
+	}
+	if a, ok := m.byArray[&b[0]]; ok && len(a.body) == len(b) {
+		return a.text
+	}
+	text := redactBody(b, "application/json")
+	if m.byArray == nil || len(m.byArray) >= redactedAnswersMax {
+		m.byArray = make(map[*byte]redactedAnswer, redactedAnswersMax)
+	}
+	m.byArray[&b[0]] = redactedAnswer{b, text}
+	return text
+}
+
 // finish turns the raw call into its entry: bodies decompressed, capped,
 // made valid UTF-8 and redacted.
-func (p *pendingEntry) finish() *parcelgate.JournalEntry {
+func (p *pendingEntry) finish(answers *redactedAnswers) *parcelgate.JournalEntry {
 	e := p.entry
 	resp := p.respBody.b
 	if p.respGzipped {
@@ -326,7 +363,11 @@ func (p *pendingEntry) finish() *parcelgate.JournalEntry {
 		}
 	}
 	e.RequestBody = redactBody(p.reqBody.b, p.reqType)
-	e.ResponseBody = redactBody(resp, "application/json")
+	if p.respGzipped {
+		e.ResponseBody = redactBody(resp, "application/json")
+	} else {
+		e.ResponseBody = answers.redact(resp)
+	}
 	e.Query = redactQuery(e.Query)
 	e.Truncated = p.reqBody.more || p.respBody.more
 	return &e

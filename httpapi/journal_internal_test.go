@@ -259,3 +259,19 @@ func TestKeepSharedLeavesTheAnswerAlone(t *testing.T) {
 		t.Fatalf("kept %d bytes of %d, more %v", len(big.b), JournalBodyCap+1, big.more)
 	}
 }
+
+// decisions §26: a response body redacted before, by the identity of its
+// bytes, is given the text redactBody gives it; the same array cut shorter
+// (a capture the cap ended) is redacted for what it holds.
+func TestRedactedAnswersAreRedactBody(t *testing.T) {
+	body := []byte(`{"password":"S3CR3T","keep":"visible","token":"T0K3N"}`)
+	var m redactedAnswers
+	for _, b := range [][]byte{body, body, slices.Clone(body), body[:30], body} {
+		if got, want := m.redact(b), redactBody(b, "application/json"); got != want {
+			t.Fatalf("redacted %q as %q, redactBody gives %q", b, got, want)
+		}
+	}
+	if strings.Contains(m.redact(body), "S3CR3T") {
+		t.Fatal("the secret is kept")
+	}
+}
