@@ -3,6 +3,7 @@ package auth
 import (
 	"encoding/binary"
 	"errors"
+	"hash/maphash"
 	"reflect"
 	"strings"
 	"sync"
@@ -526,5 +527,74 @@ func BenchmarkOpen(b *testing.B) {
 		if _, err := ring.Open(tok, t0); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// decisions §26: a token opened once is remembered by the keys' snapshot,
+// and a remembered token answers exactly as opening it again would: the
+// same caller (a copy of its own each time), the expiry checked at every
+// call, nothing for another string whose keyed hash collides, nothing
+// after the keys are replaced, and no more than openedMax tokens held.
+func TestOpenedTokensAnswerAsOpen(t *testing.T) {
+	key := mustKey(t, 1, t0)
+	ring := NewKeyring([]Key{key})
+	want := fullCaller()
+	tok, err := ring.Seal(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := ring.Open(tok, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := ring.snap.Load()
+	if snap.opened.lookup(maphash.String(snap.opened.seed, tok), tok) == nil {
+		t.Fatal("an opened token is not remembered")
+	}
+	first.Subject, first.OrgID = "changed by a handler", 1
+	hit, err := ring.Open(tok, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameCaller(t, hit, want)
+	hit.Subject, hit.OrgID = "changed by a handler", 1
+	again, err := ring.Open(tok, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameCaller(t, again, want)
+	if _, err := ring.Open(tok, want.ExpiresAt); err != ErrExpiredToken {
+		t.Errorf("remembered token at its expiry: got %v, want ErrExpiredToken", err)
+	}
+
+	// Another token filed under tok's hash is not tok.
+	other, _ := ring.Seal(gatewayCaller())
+	h := maphash.String(snap.opened.seed, tok)
+	snap.opened.m.Store(h, &openedToken{token: other, caller: *gatewayCaller()})
+	got, err := ring.Open(tok, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameCaller(t, got, want)
+
+	// New keys, no memory: a removed key's token no longer opens.
+	ring.Replace([]Key{mustKey(t, 2, t0)})
+	if _, err := ring.Open(tok, t0); !errors.Is(err, ErrUnknownKey) {
+		t.Errorf("after the key's removal: got %v, want ErrUnknownKey", err)
+	}
+
+	ring.Replace([]Key{key})
+	for i := range openedMax + 10 {
+		c := gatewayCaller()
+		c.OrgID = int64(i)
+		tok, _ := ring.Seal(c)
+		if got, err := ring.Open(tok, t0); err != nil || got.OrgID != int64(i) {
+			t.Fatalf("token %d: %v %v", i, got, err)
+		}
+	}
+	held := 0
+	ring.snap.Load().opened.m.Range(func(any, any) bool { held++; return true })
+	if held > openedMax {
+		t.Errorf("%d tokens held, over %d", held, openedMax)
 	}
 }

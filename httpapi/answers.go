@@ -18,7 +18,7 @@ func (s *Server) getOrder(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeBody(w, http.StatusOK, body)
+	writeAnswer(w, http.StatusOK, body)
 	return nil
 }
 

@@ -112,7 +112,7 @@ func (s *Server) gateway(h handlerFunc) http.Handler {
 			s.writeErrorBody(w, r, gatewaySurface, http.StatusForbidden, "", fmt.Sprintf("This client may not use API version %s; its token lists: %s.", v, versionList(c)), nil)
 			return
 		}
-		s.serve(w, r.WithContext(parcelgate.NewContext(r.Context(), c)), gatewaySurface, h)
+		s.serve(w, withCaller(r, c), gatewaySurface, h)
 	})
 }
 
@@ -145,7 +145,7 @@ func (s *Server) errand(env parcelgate.Environment, h handlerFunc) http.Handler 
 			s.writeErrorBody(w, r, gatewaySurface, http.StatusForbidden, "", fmt.Sprintf("This token belongs to the %s environment; use %s.", c.Environment, seg), nil)
 			return
 		}
-		s.serve(w, r.WithContext(parcelgate.NewContext(r.Context(), c)), gatewaySurface, h)
+		s.serve(w, withCaller(r, c), gatewaySurface, h)
 	})
 }
 
@@ -162,7 +162,7 @@ func (s *Server) ecom(action parcelgate.Action, h handlerFunc) http.Handler {
 			s.writeErrorBody(w, r, ecomSurface, http.StatusForbidden, "", parcelgate.ErrorMessage(err), nil)
 			return
 		}
-		s.serve(w, r.WithContext(parcelgate.NewContext(r.Context(), c)), ecomSurface, h)
+		s.serve(w, withCaller(r, c), ecomSurface, h)
 	})
 }
 
@@ -192,6 +192,17 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, sf surface, h han
 	if err := h(w, r); err != nil {
 		s.writeError(w, r, sf, err)
 	}
+}
+
+// withCaller returns r acting for c. Served through the middleware, the
+// request's values name c (parcelgate.RequestValues): no new context and
+// no copy of the request; otherwise r with a context carrying c.
+func withCaller(r *http.Request, c *parcelgate.Caller) *http.Request {
+	if v := parcelgate.RequestValuesFrom(r.Context()); v != nil {
+		v.SetCaller(c)
+		return r
+	}
+	return r.WithContext(parcelgate.NewContext(r.Context(), c))
 }
 
 // caller returns the authenticated caller of a wrapped handler.

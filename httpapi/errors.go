@@ -164,3 +164,18 @@ func writeBody(w http.ResponseWriter, status int, body []byte) {
 	w.WriteHeader(status)
 	w.Write(body)
 }
+
+// writeAnswer is writeBody of an answer the store hands out to every
+// request that reuses it (FindOrderAnswer): shared, so never written
+// after it is made, and the request journal may keep it by reference
+// instead of copying it (recorder.writeShared).
+func writeAnswer(w http.ResponseWriter, status int, body []byte) {
+	rec, ok := w.(*recorder)
+	if !ok {
+		writeBody(w, status, body)
+		return
+	}
+	rec.Header()["Content-Type"] = jsonContentType[:1:1] // Set, shared
+	rec.WriteHeader(status)
+	rec.writeShared(body)
+}

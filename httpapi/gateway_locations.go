@@ -29,7 +29,7 @@ func (s *Server) gatewayUnversioned(h handlerFunc) http.Handler {
 			s.refuse(w, r, gatewaySurface, fail)
 			return
 		}
-		s.serve(w, r.WithContext(parcelgate.NewContext(r.Context(), c)), gatewaySurface, h)
+		s.serve(w, withCaller(r, c), gatewaySurface, h)
 	})
 }
 

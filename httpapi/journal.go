@@ -39,6 +39,10 @@ type journalRecord struct {
 	body   cappedBuffer
 }
 
+// JournalAs names the caller the request is journaled under
+// (parcelgate.JournalUnder).
+func (jr *journalRecord) JournalAs(c *parcelgate.Caller) { jr.caller = c }
+
 // journalFrom returns the journal record of r, nil when the journal is
 // off.
 func journalFrom(r *http.Request) *journalRecord {
@@ -61,6 +65,21 @@ func (c *cappedBuffer) keep(p []byte) {
 		p, c.more = p[:room], true
 	}
 	c.b = append(c.b, p...)
+}
+
+// keepShared keeps p as keep does, without copying it when it is the
+// first of the body: p is then an answer that is never written again
+// (writeAnswer), held by reference. Its capacity is cut to its length, so
+// what a later keep appends is copied into an array of the buffer's own.
+func (c *cappedBuffer) keepShared(p []byte) {
+	if len(c.b) > 0 {
+		c.keep(p)
+		return
+	}
+	if len(p) > JournalBodyCap {
+		p, c.more = p[:JournalBodyCap], true
+	}
+	c.b = p[:len(p):len(p)]
 }
 
 // teeBody copies what the handler reads of a request body into the
@@ -148,6 +167,13 @@ const (
 	journalBusyLinger = time.Second
 	journalWriteChunk = 500
 	journalPruneEvery = 2 * time.Second
+	// journalPoll is how often the writer takes what has queued while it
+	// gathers a batch. It sleeps between the takes rather than waiting on
+	// the queue: a request queuing its call then finds no writer to wake,
+	// and waking it on every call cost the request path more than the
+	// send itself. The queue holds journalQueue calls, 5 ms of 800,000
+	// calls a second.
+	journalPoll = 5 * time.Millisecond
 )
 
 // run writes what is queued, a batch at a time, until close.
@@ -173,10 +199,11 @@ func (j *journal) run() {
 		lastPrune = time.Now()
 	}
 	defer prune()
+	var answers redactedAnswers
 	for p := range j.queue {
 		g := newGathering(j.keep)
 		g.add(p)
-		linger := time.NewTimer(journalLinger)
+		until := g.started.Add(journalLinger)
 	more:
 		for g.calls < journalBatch && g.size < journalBatchBytes {
 			select {
@@ -186,18 +213,22 @@ func (j *journal) run() {
 				}
 				if g.add(p) && g.superseded == 1 {
 					// The first call let go: the batch is flooded.
-					linger.Reset(time.Until(g.started.Add(journalBusyLinger)))
+					until = g.started.Add(journalBusyLinger)
 				}
-			case <-linger.C:
-				break more
+				continue
+			default:
 			}
+			wait := time.Until(until)
+			if wait <= 0 {
+				break
+			}
+			time.Sleep(min(wait, journalPoll))
 		}
-		linger.Stop()
 		j.superseded.Add(float64(g.superseded))
 		for chunk := range slices.Chunk(g.kept(), journalWriteChunk) {
 			entries := make([]*parcelgate.JournalEntry, len(chunk))
 			for i, p := range chunk {
-				entries[i] = p.finish()
+				entries[i] = p.finish(&answers)
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			err := j.store.WriteJournal(ctx, entries)
@@ -279,9 +310,45 @@ func (j *journal) close() {
 	<-j.done
 }
 
+// redactedAnswers remembers the redacted text of the response bodies the
+// writer redacted last, by the identity of their bytes: the journal keeps
+// a shared answer by reference (writeAnswer), so the calls reading one
+// order hold the very same bytes, and their redaction is done once. The
+// bytes a call captured are never written once it is queued, and an entry
+// holds its bytes, so their array cannot be reused for others while it
+// is remembered: the same array and length are the same bytes, and
+// redactBody, a function of the bytes alone, gives the same text.
+type redactedAnswers struct {
+	byArray map[*byte]redactedAnswer
+}
+
+type redactedAnswer struct {
+	body []byte
+	text string
+}
+
+// redactedAnswersMax bounds the answers remembered (each holds its body,
+// up to JournalBodyCap).
+const redactedAnswersMax = 256
+
+func (m *redactedAnswers) redact(b []byte) string {
+	if len(b) == 0 {
+		return redactBody(b, "application/json")
+	}
+	if a, ok := m.byArray[&b[0]]; ok && len(a.body) == len(b) {
+		return a.text
+	}
+	text := redactBody(b, "application/json")
+	if m.byArray == nil || len(m.byArray) >= redactedAnswersMax {
+		m.byArray = make(map[*byte]redactedAnswer, redactedAnswersMax)
+	}
+	m.byArray[&b[0]] = redactedAnswer{b, text}
+	return text
+}
+
 // finish turns the raw call into its entry: bodies decompressed, capped,
 // made valid UTF-8 and redacted.
-func (p *pendingEntry) finish() *parcelgate.JournalEntry {
+func (p *pendingEntry) finish(answers *redactedAnswers) *parcelgate.JournalEntry {
 	e := p.entry
 	resp := p.respBody.b
 	if p.respGzipped {
@@ -296,7 +363,11 @@ func (p *pendingEntry) finish() *parcelgate.JournalEntry {
 		}
 	}
 	e.RequestBody = redactBody(p.reqBody.b, p.reqType)
-	e.ResponseBody = redactBody(resp, "application/json")
+	if p.respGzipped {
+		e.ResponseBody = redactBody(resp, "application/json")
+	} else {
+		e.ResponseBody = answers.redact(resp)
+	}
 	e.Query = redactQuery(e.Query)
 	e.Truncated = p.reqBody.more || p.respBody.more
 	return &e
@@ -436,12 +507,12 @@ func (s *Server) Close() {
 }
 
 // journalCall queues a served call of an authenticated caller.
-func (s *Server) journalCall(jr *journalRecord, rec *recorder, r *http.Request, route string, status int, elapsed time.Duration, id string) {
+func (s *Server) journalCall(jr *journalRecord, rec *recorder, r *http.Request, route string, status int, end time.Time, elapsed time.Duration, id string) {
 	c := jr.caller
 	_, routePath, _ := strings.Cut(route, " ")
 	p := &pendingEntry{
 		entry: parcelgate.JournalEntry{RequestID: id, Environment: c.Environment, OrgID: c.OrgID, BusinessID: c.BusinessID,
-			At: time.Now().UTC().Truncate(time.Microsecond), Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Route: routePath,
+			At: end.UTC().Truncate(time.Microsecond), Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Route: routePath,
 			Status: status, LatencyMs: float64(elapsed.Microseconds()) / 1000},
 		reqBody:     jr.body,
 		reqType:     r.Header.Get("Content-Type"),

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -237,4 +238,40 @@ func FuzzJournalRedaction(f *testing.F) {
 			}
 		}
 	})
+}
+
+// decisions §26: the journal keeps a shared answer (writeAnswer) by
+// reference; what the response writes after it is appended to an array of
+// the journal's own, never into the answer's, and the cap holds.
+func TestKeepSharedLeavesTheAnswerAlone(t *testing.T) {
+	array := make([]byte, 8, 64)
+	copy(array, "abcdWXYZ")
+	answer := array[:4]
+	var c cappedBuffer
+	c.keepShared(answer)
+	c.keep([]byte("1234"))
+	if string(c.b) != "abcd1234" || string(array) != "abcdWXYZ" || c.more {
+		t.Fatalf("kept %q, the answer's array now %q, more %v", c.b, array, c.more)
+	}
+	var big cappedBuffer
+	big.keepShared(bytes.Repeat([]byte("x"), JournalBodyCap+1))
+	if len(big.b) != JournalBodyCap || !big.more {
+		t.Fatalf("kept %d bytes of %d, more %v", len(big.b), JournalBodyCap+1, big.more)
+	}
+}
+
+// decisions §26: a response body redacted before, by the identity of its
+// bytes, is given the text redactBody gives it; the same array cut shorter
+// (a capture the cap ended) is redacted for what it holds.
+func TestRedactedAnswersAreRedactBody(t *testing.T) {
+	body := []byte(`{"password":"S3CR3T","keep":"visible","token":"T0K3N"}`)
+	var m redactedAnswers
+	for _, b := range [][]byte{body, body, slices.Clone(body), body[:30], body} {
+		if got, want := m.redact(b), redactBody(b, "application/json"); got != want {
+			t.Fatalf("redacted %q as %q, redactBody gives %q", b, got, want)
+		}
+	}
+	if strings.Contains(m.redact(body), "S3CR3T") {
+		t.Fatal("the secret is kept")
+	}
 }

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/klauspost/compress/gzhttp"
@@ -54,6 +56,34 @@ func (m metrics) of(route, method string, status int) (prometheus.Counter, prome
 	return s.requests, s.duration
 }
 
+// routeSeries remembers, for one route, the series its last request was
+// counted in: a route's requests mostly share their method and status, and
+// the comparison costs less than hashing the labels (metrics.of).
+type routeSeries struct {
+	last atomic.Pointer[routeSeriesEntry]
+}
+
+type routeSeriesEntry struct {
+	route  string
+	method string // the request's method, not its label
+	status int
+	seriesOf
+}
+
+// ofRoute is of for a request of a route whose series rs remembers; rs
+// may be nil.
+func (m metrics) ofRoute(rs *routeSeries, route, method string, status int) (prometheus.Counter, prometheus.Observer) {
+	if rs == nil {
+		return m.of(route, method, status)
+	}
+	if e := rs.last.Load(); e != nil && e.status == status && e.method == method && e.route == route {
+		return e.requests, e.duration
+	}
+	c, d := m.of(route, method, status)
+	rs.last.Store(&routeSeriesEntry{route, method, status, seriesOf{c, d}})
+	return c, d
+}
+
 func newMetrics(reg *prometheus.Registry) metrics {
 	m := metrics{
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -90,12 +120,42 @@ type requestState struct {
 	// when the journal is off.
 	journal   journalRecord
 	journaled bool
+	// values are the root's request values (the caller, the journal's
+	// subject), in the request's context once.
+	values parcelgate.RequestValues
 	// The request's recorder, its X-Request-Id header value and its body's
 	// tee for the journal live here, so a request allocates them once.
 	rec      recorder
 	idHeader [1]string
 	tee      teeBody
+	// probe is the writer the router is given: a route's handler swaps in
+	// rec (see routed), and entered says one did.
+	probe   routeProbe
+	entered bool
+	series  *routeSeries // the route's, once a route's handler names it
 }
+
+// routeProbe is the writer the middleware hands the router. The router
+// either calls a route's handler, which takes the request's recorder from
+// it and serves the request (Server.routed), or answers the request itself
+// (no route, a wrong method, a redirect), into the probe, which keeps
+// nothing: the middleware then serves the request as the router answers
+// it, by the pattern ServeMux.Handler names. So a routed request is looked
+// up once, by the router that serves it, and the router's own answers are
+// the ones it has always given.
+type routeProbe struct {
+	st *requestState
+	h  http.Header
+}
+
+func (p *routeProbe) Header() http.Header {
+	if p.h == nil {
+		p.h = http.Header{}
+	}
+	return p.h
+}
+func (p *routeProbe) Write(b []byte) (int, error) { return len(b), nil }
+func (p *routeProbe) WriteHeader(int)             {}
 
 type requestStateKey struct{}
 
@@ -147,6 +207,20 @@ func (r *recorder) Write(b []byte) (int, error) {
 	return n, err
 }
 
+// writeShared is Write of an answer that is never written again
+// (writeAnswer): the journal keeps it by reference rather than a copy.
+func (r *recorder) writeShared(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	n, err := r.ResponseWriter.Write(b)
+	r.bytes += int64(n)
+	if r.capturing {
+		r.capture.keepShared(b[:n])
+	}
+	return n, err
+}
+
 func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
 // middleware wraps the router with what every request gets: a request ID,
@@ -155,14 +229,12 @@ func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 // methods, compression when asked (spec 4.4 GET rule 4), metrics by route
 // and one structured log line.
 func (s *Server) middleware(mux *http.ServeMux) http.Handler {
-	gz, err := gzhttp.NewWrapper(gzhttp.MinSize(1024))
-	if err != nil {
-		panic(err)
-	}
-	compressed := gz(mux)
+	compressed := s.gzip(mux)
 	// Only a client that accepts gzip goes through the compressing writer,
 	// which costs about a tenth of a small answer's time even when it does
 	// not compress; the answer still varies by the header for caches.
+	// routed serves the requests the router answers itself; a route's
+	// handler does the same choice (Server.routed).
 	routed := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
 			compressed.ServeHTTP(w, r)
@@ -183,19 +255,20 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 		var jr *journalRecord
 		if st.journaled {
 			jr = &st.journal
-			ctx = parcelgate.WithJournalSubject(ctx, func(c *parcelgate.Caller) { jr.caller = c })
+			st.values.SetJournalSubject(jr)
 		}
-		_, pattern := mux.Handler(r)
+		ctx = parcelgate.WithRequestValues(ctx, &st.values)
 		prefix, mounted := s.mounted(r.URL.Path)
 		if mounted != nil {
-			pattern = prefix
+			st.route = prefix
 		}
-		matched := pattern != ""
-		route := pattern
-		if !matched {
-			route = "unmatched"
+		// lookup names the request's route when no route's handler has:
+		// the pattern the router gives it, "unmatched" when none.
+		lookup := func() string {
+			_, pattern := mux.Handler(r)
+			st.route = cmp.Or(pattern, "unmatched")
+			return pattern
 		}
-		st.route = route
 		r = r.WithContext(ctx)
 		st.idHeader[0] = id
 		w.Header()[requestIDHeader] = st.idHeader[:]
@@ -211,17 +284,21 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 					s.writeErrorBody(rec, r, surfaceOf(r.URL.Path), http.StatusInternalServerError, "", "Internal error; the request ID is "+id+".", nil)
 				}
 			}
+			if st.route == "" {
+				lookup()
+			}
+			route := st.route
 			status := rec.status
 			if status == 0 {
 				status = http.StatusOK
 			}
 			end := time.Now()
 			elapsed := end.Sub(start)
-			counter, duration := s.metric.of(route, r.Method, status)
+			counter, duration := s.metric.ofRoute(st.series, route, r.Method, status)
 			counter.Inc()
 			duration.Observe(elapsed.Seconds())
 			if jr != nil && jr.caller != nil {
-				s.journalCall(jr, rec, r, route, status, elapsed, id)
+				s.journalCall(jr, rec, r, route, status, end, elapsed, id)
 			}
 			level := slog.LevelInfo
 			if status >= 500 {
@@ -246,25 +323,100 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 			s.writeErrorBody(rec, r, surfaceOf(r.URL.Path), http.StatusRequestEntityTooLarge, "", fmt.Sprintf("The request body is over the limit of %d bytes.", s.cfg.MaxBodyBytes), nil)
 			return
 		}
-		r.Body = http.MaxBytesReader(rec, r.Body, s.cfg.MaxBodyBytes)
-		if jr != nil {
-			st.tee = teeBody{r.Body, &jr.body}
-			r.Body = &st.tee
+		// A request without a body (http.NoBody, as net/http gives every
+		// request with none) has nothing to cap or to journal.
+		if r.Body != http.NoBody {
+			r.Body = http.MaxBytesReader(rec, r.Body, s.cfg.MaxBodyBytes)
+			if jr != nil {
+				st.tee = teeBody{r.Body, &jr.body}
+				r.Body = &st.tee
+			}
 		}
+		if mounted != nil {
+			if err := checkURL(r, prefix); err != nil {
+				s.writeError(rec, r, surfaceOf(r.URL.Path), err)
+				return
+			}
+			mounted.ServeHTTP(rec, r)
+			return
+		}
+		// The router looks the request up and calls its route's handler,
+		// which serves it (Server.routed); when it calls none, it has
+		// answered itself into the probe, and the request is served as
+		// the router's pattern for it says.
+		st.probe.st = st
+		mux.ServeHTTP(&st.probe, r)
+		if st.entered {
+			return
+		}
+		pattern := lookup()
 		if err := checkURL(r, pattern); err != nil {
 			s.writeError(rec, r, surfaceOf(r.URL.Path), err)
 			return
 		}
-		if !matched {
+		if pattern == "" {
 			s.notRouted(mux, rec, r)
-			return
-		}
-		if mounted != nil {
-			mounted.ServeHTTP(rec, r)
 			return
 		}
 		routed.ServeHTTP(rec, r)
 	})
+}
+
+// routed wraps the handler of a route as the router serves it. Given the
+// middleware's probe, it takes the request over: it names the route (the
+// router's pattern, r.Pattern), holds the URL to the text rule (checkURL),
+// and serves the request into its recorder, compressed when the client
+// accepts gzip. Given any other writer (the middleware serving a request
+// the router answered itself, through routed there), it serves as is.
+func (s *Server) routed(h http.Handler) http.Handler {
+	compressed := s.gzip(h)
+	series := new(routeSeries) // of the one pattern h is registered for
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p, ok := w.(*routeProbe)
+		if !ok {
+			h.ServeHTTP(w, r)
+			return
+		}
+		st := p.st
+		st.entered, st.route, st.series = true, r.Pattern, series
+		rec := &st.rec
+		if err := checkURL(r, r.Pattern); err != nil {
+			s.writeError(rec, r, surfaceOf(r.URL.Path), err)
+			return
+		}
+		if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+			compressed.ServeHTTP(rec, r)
+			return
+		}
+		addVaryAcceptEncoding(rec.Header())
+		h.ServeHTTP(rec, r)
+	})
+}
+
+// Header values shared by every answer that sets them, so setting them
+// does not allocate a slice per request. Their capacity is their length:
+// a header added to them later (Header.Add) is appended to a copy.
+var (
+	varyAcceptEncoding = []string{"Accept-Encoding"}
+	jsonContentType    = []string{"application/json"}
+)
+
+// addVaryAcceptEncoding is h.Add("Vary", "Accept-Encoding").
+func addVaryAcceptEncoding(h http.Header) {
+	if _, ok := h["Vary"]; ok {
+		h.Add("Vary", "Accept-Encoding")
+		return
+	}
+	h["Vary"] = varyAcceptEncoding[:1:1]
+}
+
+// newGzip is the compressing wrapper of answers (spec 4.4 GET rule 4).
+func newGzip() func(http.Handler) http.HandlerFunc {
+	gz, err := gzhttp.NewWrapper(gzhttp.MinSize(1024))
+	if err != nil {
+		panic(err)
+	}
+	return gz
 }
 
 // logRequest writes the access log line, the same record LogAttrs would

@@ -49,6 +49,27 @@ func TestMetricsMethodLabelIsBounded(t *testing.T) {
 	}
 }
 
+// decisions §26: each route is counted under its own pattern, method and
+// status, whatever its requests before it were: the /v3 alias of a route
+// apart from the route, a route's 400s apart from its 401s.
+func TestMetricsSeriesPerRouteAndStatus(t *testing.T) {
+	e := apitest.New(t, "sqlite")
+	e.Do(apitest.Request{Method: "GET", Path: "/ecommerce/v3/orders/A1"}).Expect(401)
+	e.Do(apitest.Request{Method: "GET", Path: "/v3/orders/A1"}).Expect(401)
+	e.Do(apitest.Request{Method: "GET", Path: "/ecommerce/v3/orders/A%00", Undocumented: true}).Expect(400)
+	e.Do(apitest.Request{Method: "GET", Path: "/ecommerce/v3/orders/A1"}).Expect(401)
+	m := string(e.Do(apitest.Request{Method: "GET", Path: "/metrics"}).Expect(200).Body)
+	for _, want := range []string{
+		`parcelgate_http_requests_total{method="GET",route="GET /ecommerce/v3/orders/{id}",status="401"} 2`,
+		`parcelgate_http_requests_total{method="GET",route="GET /v3/orders/{id}",status="401"} 1`,
+		`parcelgate_http_requests_total{method="GET",route="GET /ecommerce/v3/orders/{id}",status="400"} 1`,
+	} {
+		if !strings.Contains(m, want) {
+			t.Errorf("metrics lack %s:\n%s", want, m)
+		}
+	}
+}
+
 // /readyz says 503 when the database is gone, so a load balancer drains
 // the instance.
 func TestReadyzWithoutDatabase(t *testing.T) {

@@ -116,6 +116,7 @@ type Server struct {
 	mounts        []mount
 	lastKeyReload atomic.Int64 // unix nanoseconds
 	handler       http.Handler
+	gzip          func(http.Handler) http.HandlerFunc
 }
 
 // New returns a server over store. keys must hold the store's current token
@@ -134,7 +135,7 @@ func New(store Store, keys *auth.Keyring, clock parcelgate.Clock, log *slog.Logg
 		cfg.Versions = parcelgate.DefaultVersions
 	}
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
-	s := &Server{store: store, keys: keys, clock: clock, log: log, cfg: cfg, mux: http.NewServeMux(), limit: newLimiter(cfg.RateLimit)}
+	s := &Server{store: store, keys: keys, clock: clock, log: log, cfg: cfg, mux: http.NewServeMux(), limit: newLimiter(cfg.RateLimit), gzip: newGzip()}
 	s.reg = prometheus.NewRegistry()
 	s.metric = newMetrics(s.reg)
 	if cfg.Replicas != nil {
@@ -172,14 +173,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.S
 
 // handle registers h for pattern, and for every /ecommerce/v3/... pattern the
 // same handler under /v3/... (spec 4.4 writes both). Every route goes
-// through here, so Routes can list them.
+// through here, so Routes can list them, and is wrapped by Server.routed:
+// the middleware serves a request through the handler the router calls
+// only when that handler is so wrapped (a handler registered on s.mux
+// directly would be called once as the router's own answer, into the
+// probe, and once more).
 func (s *Server) handle(pattern string, h http.Handler) {
-	s.mux.Handle(pattern, h)
+	s.mux.Handle(pattern, s.routed(h))
 	s.patterns = append(s.patterns, pattern)
 	method, path, ok := strings.Cut(pattern, " ")
 	if ok && strings.HasPrefix(path, "/ecommerce/v3/") {
 		alias := method + " " + strings.TrimPrefix(path, "/ecommerce")
-		s.mux.Handle(alias, h)
+		s.mux.Handle(alias, s.routed(h))
 		s.patterns = append(s.patterns, alias)
 	}
 }
