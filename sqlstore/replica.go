@@ -41,11 +41,14 @@ import (
 //     The floor lives in the database, so every instance of a fleet
 //     agrees on it, whichever one took the write.
 //   - Change polling. A replica's snapshot is a prefix of the primary's
-//     WAL. The writers of one change feed take their stamps under one lock
-//     held until they commit (stamp.go), so their commit records are in
-//     the WAL in stamp order: a prefix that holds a stamp holds every
-//     smaller stamp of the feed, and a poller's cursor never passes a
-//     change the replica has not replayed yet.
+//     WAL. Writers of the environment's feed (suppliers' products and
+//     balances) take their stamps under one lock held until they commit,
+//     so their commits are in stamp order; an organization's order
+//     writers take stamps in a short critical section and commit in any
+//     order, and a poll bounds what it returns by the oldest transaction
+//     its snapshot still sees running (PollWindow, decisions §22; on a
+//     standby, the snapshot's xmin). Either way a poller's cursor never
+//     passes a change the replica has not replayed yet.
 //   - Lag. A monitor samples the primary's WAL position and each
 //     replica's replay position; a replica is used only while it answers
 //     and its lag — the age of the oldest sample of the primary's
