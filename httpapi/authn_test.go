@@ -25,7 +25,7 @@ type probeServer struct {
 	url string
 }
 
-func newProbeServer(t *testing.T, db *sqlstore.DB, clock parcelgate.Clock) *probeServer {
+func newProbeServer(t testing.TB, db *sqlstore.DB, clock parcelgate.Clock) *probeServer {
 	t.Helper()
 	keys, err := db.TokenKeys(context.Background())
 	if err != nil {
@@ -234,10 +234,8 @@ func TestTokensAcrossInstancesAndRotation(t *testing.T) {
 // BenchmarkTokenValidation measures what every API request pays to
 // establish its caller: opening the token, no database round trip.
 func BenchmarkTokenValidation(b *testing.B) {
-	keys := []auth.Key{}
-	k, _ := auth.GenerateKey(1, time.Now())
-	keys = append(keys, k)
-	s := &Server{keys: auth.NewKeyring(keys), clock: parcelgate.SystemClock{}}
+	// A real server: authenticate also asks the store for injected faults.
+	s := newProbeServer(b, testdb.Open(b, "sqlite", nil), parcelgate.SystemClock{}).Server
 	now := time.Now()
 	tok, _ := s.keys.Seal(&parcelgate.Caller{Subject: "pg_x", OrgID: 1, BusinessID: "1234567-1", Environment: parcelgate.Production, Kind: parcelgate.KindEcom, Roles: parcelgate.Roles, IssuedAt: now, ExpiresAt: now.Add(time.Hour)})
 	req := httptest.NewRequest("GET", "/ecommerce/v3/probe", nil)
