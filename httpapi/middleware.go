@@ -195,28 +195,24 @@ func (r *recorder) WriteHeader(code int) {
 	r.ResponseWriter.WriteHeader(code)
 }
 
-func (r *recorder) Write(b []byte) (int, error) {
-	if r.status == 0 {
-		r.status = http.StatusOK
-	}
-	n, err := r.ResponseWriter.Write(b)
-	r.bytes += int64(n)
-	if r.capturing {
-		r.capture.keep(b[:n])
-	}
-	return n, err
-}
+func (r *recorder) Write(b []byte) (int, error) { return r.write(b, false) }
 
 // writeShared is Write of an answer that is never written again
 // (writeAnswer): the journal keeps it by reference rather than a copy.
-func (r *recorder) writeShared(b []byte) (int, error) {
+func (r *recorder) writeShared(b []byte) (int, error) { return r.write(b, true) }
+
+func (r *recorder) write(b []byte, shared bool) (int, error) {
 	if r.status == 0 {
 		r.status = http.StatusOK
 	}
 	n, err := r.ResponseWriter.Write(b)
 	r.bytes += int64(n)
 	if r.capturing {
-		r.capture.keepShared(b[:n])
+		if shared {
+			r.capture.keepShared(b[:n])
+		} else {
+			r.capture.keep(b[:n])
+		}
 	}
 	return n, err
 }

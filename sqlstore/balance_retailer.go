@@ -8,7 +8,6 @@ import (
 	"database/sql"
 	"errors"
 	"slices"
-	"sync"
 
 	"github.com/parcelgate/parcelgate"
 )
@@ -42,29 +41,8 @@ type catalogKey struct {
 
 // catalogCache remembers the catalogs retailerQuery found by external ID.
 // An entry is a hint only: a list that names a catalog by it checks it in
-// its own statement. It is bounded; a lost entry costs one lookup.
-type catalogCache struct {
-	mu sync.Mutex
-	m  map[catalogKey]catalogID
-}
-
-const catalogEntries = 10000
-
-func (c *catalogCache) get(k catalogKey) (catalogID, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	v, ok := c.m[k]
-	return v, ok
-}
-
-func (c *catalogCache) put(k catalogKey, v catalogID) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) >= catalogEntries {
-		c.m = map[catalogKey]catalogID{}
-	}
-	c.m[k] = v
-}
+// its own statement.
+type catalogCache = boundedMap[catalogKey, catalogID]
 
 // retailerQuery starts a list of the balances of one of the caller's
 // catalogs, or of all it may read, with EOS products ended after the

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"math"
-	"sync"
 )
 
 // A list's totalElements is exact (spec 2.6), and counting a catalog of
@@ -59,14 +58,8 @@ type countEntry struct {
 	cross  int64 // earliest end-of-sale stamp after cutoff
 }
 
-// countCache holds counts by query. It is bounded; a lost entry costs one
-// count.
-type countCache struct {
-	mu sync.Mutex
-	m  map[countKey]countEntry
-}
-
-const countEntries = 10000
+// countCache holds counts by query.
+type countCache = boundedMap[countKey, countEntry]
 
 // total counts the rows of q, from the cache when the count is proved
 // exact (see above), else afresh.
@@ -106,20 +99,4 @@ func (db *DB) total(ctx context.Context, q *keysetQuery) (int64, error) {
 	}
 	db.counts.put(key, e)
 	return n, nil
-}
-
-func (c *countCache) get(key countKey) (countEntry, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.m[key]
-	return e, ok
-}
-
-func (c *countCache) put(key countKey, e countEntry) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) >= countEntries {
-		c.m = map[countKey]countEntry{}
-	}
-	c.m[key] = e
 }
