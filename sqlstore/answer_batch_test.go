@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -327,6 +328,40 @@ func TestPointReadsFailTogether(t *testing.T) {
 		}
 		if got := h.statements(); len(got) != 2 || got[1] != 4 {
 			t.Fatalf("reads per statement: %v, want [1 4]", got)
+		}
+	})
+}
+
+// Decisions §24: the statement of the coalesced point reads is planned
+// once per database connection, not at every execution. Sent as a
+// statement of its own PostgreSQL re-planned it every time (its custom plan
+// always looked cheaper than the generic one), which was half the
+// database's CPU per read; it runs as order_answers, whose own setting
+// forces the generic plan, and only while it runs (nothing of the session
+// changes, so the same holds through a pooler in transaction mode).
+func TestPointReadsArePlannedOnce(t *testing.T) {
+	testdb.EachDSN(t, func(t *testing.T, dsn, engine string) {
+		if engine != "postgres" {
+			t.Skip("PostgreSQL only: SQLite prepares each statement once already")
+		}
+		db := testdb.OpenAt(t, dsn, nil)
+		conf, err := db.PointReadsFunctionConfigForTest(context.Background())
+		if err != nil {
+			t.Fatalf("the coalesced reads' function: %v", err)
+		}
+		if !slices.Contains(conf, "plan_cache_mode=force_generic_plan") {
+			t.Fatalf("order_answers runs with %q, want plan_cache_mode=force_generic_plan", conf)
+		}
+		// And the coalesced reads go through it.
+		c := testOrg(t, db, parcelgate.Production, "1234567-1")
+		if _, err := db.CreateOrder(context.Background(), c, testOrderRequest(t, c, "A1")); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.ExecForTest(context.Background(), `DROP FUNCTION order_answers`); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.FindOrderAnswer(context.Background(), c, "A1", idRender); err == nil {
+			t.Fatal("a point read answered without order_answers")
 		}
 	})
 }

@@ -209,6 +209,21 @@ func (db *DB) CoalescePointReadsForTest(on bool) { db.points.off = !on }
 // statement. Call it before any read.
 func (db *DB) PointReadHookForTest(fn func(reads int)) { db.points.hook = fn }
 
+// PointReadsFunctionConfigForTest returns the settings PostgreSQL applies
+// while the function the coalesced point reads call (order_answers, in the
+// store's schema) runs.
+func (db *DB) PointReadsFunctionConfigForTest(ctx context.Context) ([]string, error) {
+	var conf string
+	err := db.queryRow(ctx, `SELECT array_to_string(p.proconfig, ',') FROM pg_proc p WHERE p.proname = 'order_answers' AND p.pronamespace = current_schema()::regnamespace`).Scan(&conf)
+	return strings.Split(conf, ","), err
+}
+
+// ExecForTest runs one statement on the primary, as psql would.
+func (db *DB) ExecForTest(ctx context.Context, q string, args ...any) error {
+	_, err := db.exec(ctx, q, args...)
+	return err
+}
+
 // QueuedPointReadsForTest is how many point reads wait for the next
 // statement.
 func (db *DB) QueuedPointReadsForTest() int {
