@@ -57,6 +57,9 @@ func journalFrom(r *http.Request) *journalRecord {
 type cappedBuffer struct {
 	b    []byte
 	more bool
+	// shared: b is a shared answer held by reference (keepShared), the
+	// only bodies the writer remembers the redaction of.
+	shared bool
 }
 
 func (c *cappedBuffer) keep(p []byte) {
@@ -65,6 +68,9 @@ func (c *cappedBuffer) keep(p []byte) {
 		p, c.more = p[:room], true
 	}
 	c.b = append(c.b, p...)
+	if len(p) > 0 {
+		c.shared = false // appended: an array of the buffer's own now
+	}
 }
 
 // keepShared keeps p as keep does, without copying it when it is the
@@ -80,6 +86,7 @@ func (c *cappedBuffer) keepShared(p []byte) {
 		p, c.more = p[:JournalBodyCap], true
 	}
 	c.b = p[:len(p):len(p)]
+	c.shared = true
 }
 
 // teeBody copies what the handler reads of a request body into the
@@ -310,7 +317,7 @@ func (j *journal) close() {
 	<-j.done
 }
 
-// redactedAnswers remembers the redacted text of the response bodies the
+// redactedAnswers remembers the redacted text of the shared answers the
 // writer redacted last, by the identity of their bytes: the journal keeps
 // a shared answer by reference (writeAnswer), so the calls reading one
 // order hold the very same bytes, and their redaction is done once. The
@@ -363,10 +370,15 @@ func (p *pendingEntry) finish(answers *redactedAnswers) *parcelgate.JournalEntry
 		}
 	}
 	e.RequestBody = redactBody(p.reqBody.b, p.reqType)
-	if p.respGzipped {
-		e.ResponseBody = redactBody(resp, "application/json")
-	} else {
+	if p.respBody.shared && !p.respGzipped {
 		e.ResponseBody = answers.redact(resp)
+	} else {
+		// Only shared answers are remembered: a body of its own (a
+		// page of 2,000 balances, say) is redacted once anyway, and
+		// remembering it would keep up to redactedAnswersMax bodies of
+		// JournalBodyCap alive (a catalog walk's heap went from 7 to
+		// 18-20 MiB).
+		e.ResponseBody = redactBody(resp, "application/json")
 	}
 	e.Query = redactQuery(e.Query)
 	e.Truncated = p.reqBody.more || p.respBody.more

@@ -275,3 +275,33 @@ func TestRedactedAnswersAreRedactBody(t *testing.T) {
 		t.Fatal("the secret is kept")
 	}
 }
+
+// Only shared answers (writeAnswer's, kept by reference) are remembered by
+// the journal writer: a body the call captured into its own buffer is
+// redacted and let go, so a catalog walk's pages are not kept alive.
+func TestOnlySharedAnswersAreRemembered(t *testing.T) {
+	answer := []byte(`{"externalId":"A1","token":"T0K3N"}`)
+	var own cappedBuffer
+	own.keep(answer)
+	var shared cappedBuffer
+	shared.keepShared(answer)
+	var appended cappedBuffer
+	appended.keepShared(answer)
+	appended.keep([]byte(` `))
+
+	var m redactedAnswers
+	for _, c := range []struct {
+		name string
+		buf  cappedBuffer
+		want int
+	}{{"own", own, 0}, {"appended to", appended, 0}, {"shared", shared, 1}} {
+		p := &pendingEntry{respBody: c.buf}
+		e := p.finish(&m)
+		if strings.Contains(e.ResponseBody, "T0K3N") {
+			t.Fatalf("%s: the token is kept: %s", c.name, e.ResponseBody)
+		}
+		if got := len(m.byArray); got != c.want {
+			t.Fatalf("%s body: %d answers remembered, want %d", c.name, got, c.want)
+		}
+	}
+}

@@ -145,7 +145,8 @@ const (
 // read) with onePage, naming the catalog by its remembered ID first and,
 // when onePage cannot stand by that ID, by a lookup (see retailerQuery).
 func catalogPage[T any](ctx context.Context, db *DB, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest, cols, joins string, scan pageScan[T]) (parcelgate.PageOf[T], error) {
-	q, err := db.retailerQuery(ctx, c, catalogExternalID, f, true)
+	// The remembered ID saves a round trip; SQLite has none to save.
+	q, err := db.retailerQuery(ctx, c, catalogExternalID, f, db.dialect.name == "postgres")
 	if err != nil {
 		return parcelgate.PageOf[T]{}, err
 	}
@@ -176,7 +177,7 @@ func (db *DB) ownCatalogCols() string {
 // listOwnCatalogs reads a page of the caller's catalogs, as retailer or as
 // supplier, with its total in one statement (onePage).
 func (db *DB) listOwnCatalogs(ctx context.Context, c *parcelgate.Caller, role parcelgate.CatalogRole, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.CatalogEntry], error) {
-	q := &keysetQuery{table: "catalogs c", alias: "c"}
+	q := &keysetQuery{table: "catalogs c", alias: "c", fewRows: true}
 	if role == parcelgate.CatalogRoleSupplier {
 		q.where.add("c.id IN (SELECT catalog_id FROM catalog_suppliers WHERE supplier_org_id = ?)", c.OrgID)
 	} else {

@@ -59,6 +59,9 @@ type keysetQuery struct {
 	// page's own snapshot for the page to stand (see onePage); only
 	// onePage reads such a query.
 	guard *filterSQL
+	// fewRows: the list holds a handful of rows (a retailer's catalogs),
+	// so SQLite reads its pages in one statement too (see onePage).
+	fewRows bool
 }
 
 func (q *keysetQuery) stamp() string {

@@ -51,6 +51,21 @@ func onePage[T any](ctx context.Context, db *DB, q *keysetQuery, pr parcelgate.P
 	if pr.Size <= 0 {
 		pr.Size = parcelgate.DefaultPageSize
 	}
+	if db.dialect.name != "postgres" && !q.fewRows {
+		// On SQLite a statement costs no round trip, so one statement
+		// saves only the read transaction's few calls, while the columns
+		// it adds to every row are read through the driver one by one.
+		// Measured with cmd/loadtest: a walk's catalog pages of 2,000
+		// took 2.3 s instead of 1.9 s, a catalog page of 100 the same
+		// either way (4,400-4,750 req/s), and the catalogs list, a few
+		// rows, 23,200 req/s in one statement against 18,400. Lists of
+		// many rows keep keysetPage's read transaction on SQLite (and
+		// its own lookup: catalogPage names no remembered ID there).
+		if q.guard != nil {
+			return res, errUnguarded
+		}
+		return keysetPage(ctx, db, q, pr, cols, joins, plain)
+	}
 	scope := q.table + "|" + q.keyCols() + "|" + q.where.scope.String()
 	start, hasStart, err := db.pageStart(ctx, q, pr, scope)
 	if errors.Is(err, sql.ErrNoRows) && q.guard != nil {
