@@ -145,8 +145,9 @@ const (
 // read) with onePage, naming the catalog by its remembered ID first and,
 // when onePage cannot stand by that ID, by a lookup (see retailerQuery).
 func catalogPage[T any](ctx context.Context, db *DB, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest, cols, joins string, scan pageScan[T]) (parcelgate.PageOf[T], error) {
-	// The remembered ID saves a round trip; SQLite has none to save.
-	q, err := db.retailerQuery(ctx, c, catalogExternalID, f, db.dialect.name == "postgres")
+	// The remembered ID saves a round trip, and only a page read in one
+	// statement can check it.
+	q, err := db.retailerQuery(ctx, c, catalogExternalID, f, db.oneStatement(&keysetQuery{}, pr))
 	if err != nil {
 		return parcelgate.PageOf[T]{}, err
 	}

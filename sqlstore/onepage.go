@@ -27,6 +27,31 @@ import (
 // empty list, or a page past its end) is answered by keysetPage instead,
 // in its read transaction, exactly as before.
 
+// onePageRows is the longest page read in one statement, the break-even
+// measured with cmd/loadtest on PostgreSQL: one statement saves a page its
+// four other round trips (a catalog page of 100: 2,244 -> 2,992 req/s), but
+// the columns the total adds to every row cost about as much again per
+// hundred rows (a walk's pages of 2,000: 2.4-2.5 s in a read transaction,
+// 3.3-3.5 s in one statement).
+const onePageRows = 100
+
+// oneStatement reports whether onePage reads q's page of pr in one
+// statement. On SQLite a statement costs no round trip, so only a list of
+// a few rows (the catalogs list, keysetQuery.fewRows) is worth it there:
+// 23,200 req/s in one statement against 18,400, while a catalog page of
+// 100 is the same either way (4,400-4,750) and a walk's pages of 2,000
+// take 1.9 s in a read transaction against 2.3 s.
+func (db *DB) oneStatement(q *keysetQuery, pr parcelgate.PageRequest) bool {
+	if q.fewRows {
+		return true
+	}
+	size := pr.Size
+	if size <= 0 {
+		size = parcelgate.DefaultPageSize
+	}
+	return db.dialect.name == "postgres" && size <= onePageRows
+}
+
 // errUnguarded is onePage's refusal of a page whose q.guard it found
 // false or could not check.
 var errUnguarded = errors.New("sqlstore: the page's guard does not hold")
@@ -51,16 +76,7 @@ func onePage[T any](ctx context.Context, db *DB, q *keysetQuery, pr parcelgate.P
 	if pr.Size <= 0 {
 		pr.Size = parcelgate.DefaultPageSize
 	}
-	if db.dialect.name != "postgres" && !q.fewRows {
-		// On SQLite a statement costs no round trip, so one statement
-		// saves only the read transaction's few calls, while the columns
-		// it adds to every row are read through the driver one by one.
-		// Measured with cmd/loadtest: a walk's catalog pages of 2,000
-		// took 2.3 s instead of 1.9 s, a catalog page of 100 the same
-		// either way (4,400-4,750 req/s), and the catalogs list, a few
-		// rows, 23,200 req/s in one statement against 18,400. Lists of
-		// many rows keep keysetPage's read transaction on SQLite (and
-		// its own lookup: catalogPage names no remembered ID there).
+	if !db.oneStatement(q, pr) {
 		if q.guard != nil {
 			return res, errUnguarded
 		}
