@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -273,5 +274,38 @@ func TestRateLimit(t *testing.T) {
 	}
 	if s, h, m := p.get(t, "/ecommerce/v3/probe", ec); s != 429 || h.Get("Retry-After") == "" || m["status"] != float64(429) {
 		t.Fatalf("ecom over the limit: %d %v", s, m)
+	}
+}
+
+// Server.routed: a request is looked up once, by the router, whose route
+// handlers take it over (decisions §26). A handler put on the router
+// without Server.handle would be run twice (once into the probe, once
+// served); the middleware refuses to serve it again, so the mistake shows
+// as a 500 in the first test that calls it, never as a doubled write.
+func TestUnroutedHandlerIsNeverRunTwice(t *testing.T) {
+	p := newProbeServer(t, testdb.Open(t, "sqlite", nil), nil)
+	var calls atomic.Int32
+	p.mux.HandleFunc("POST /raw", func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		w.WriteHeader(http.StatusCreated)
+	})
+	rec := httptest.NewRecorder()
+	p.ServeHTTP(rec, httptest.NewRequest("POST", "/raw", nil))
+	if n := calls.Load(); n != 1 {
+		t.Fatalf("the unrouted handler ran %d times", n)
+	}
+	if rec.Code != http.StatusInternalServerError {
+		t.Fatalf("status %d, want 500 naming the mistake", rec.Code)
+	}
+	// The router's own answers still pass: no route, a wrong method.
+	for _, c := range []struct {
+		method, path string
+		want         int
+	}{{"GET", "/no/such/route", 404}, {"DELETE", "/ecommerce/v3/probe", 405}} {
+		rec := httptest.NewRecorder()
+		p.ServeHTTP(rec, httptest.NewRequest(c.method, c.path, nil))
+		if rec.Code != c.want {
+			t.Errorf("%s %s: %d, want %d", c.method, c.path, rec.Code, c.want)
+		}
 	}
 }

@@ -144,8 +144,9 @@ type requestState struct {
 // up once, by the router that serves it, and the router's own answers are
 // the ones it has always given.
 type routeProbe struct {
-	st *requestState
-	h  http.Header
+	st     *requestState
+	h      http.Header
+	status int // what the router answered itself, 0 when nothing
 }
 
 func (p *routeProbe) Header() http.Header {
@@ -154,8 +155,29 @@ func (p *routeProbe) Header() http.Header {
 	}
 	return p.h
 }
-func (p *routeProbe) Write(b []byte) (int, error) { return len(b), nil }
-func (p *routeProbe) WriteHeader(int)             {}
+func (p *routeProbe) Write(b []byte) (int, error) {
+	if p.status == 0 {
+		p.status = http.StatusOK
+	}
+	return len(b), nil
+}
+func (p *routeProbe) WriteHeader(code int) {
+	if p.status == 0 {
+		p.status = code
+	}
+}
+
+// routerAnswers are the statuses net/http's ServeMux answers with itself:
+// no route, a wrong method, a redirect to the cleaned or slash-ended path,
+// a malformed CONNECT.
+func routerAnswers(code int) bool {
+	switch code {
+	case 0, http.StatusNotFound, http.StatusMethodNotAllowed, http.StatusBadRequest,
+		http.StatusMovedPermanently, http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
+		return true
+	}
+	return false
+}
 
 type requestStateKey struct{}
 
@@ -340,10 +362,15 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 		// which serves it (Server.routed); when it calls none, it has
 		// answered itself into the probe, and the request is served as
 		// the router's pattern for it says.
-		st.probe.st = st
+		st.probe.st, st.probe.status = st, 0
 		mux.ServeHTTP(&st.probe, r)
 		if st.entered {
 			return
+		}
+		if !routerAnswers(st.probe.status) {
+			// A handler put on the router without Server.handle answered
+			// into the probe; serving on would run it a second time.
+			panic(fmt.Sprintf("httpapi: %s %s reached a handler registered without Server.handle (status %d)", r.Method, r.URL.Path, st.probe.status))
 		}
 		pattern := lookup()
 		if err := checkURL(r, pattern); err != nil {
