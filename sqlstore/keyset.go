@@ -211,22 +211,35 @@ func readKeysetPage[T any](ctx context.Context, db *DB, q *keysetQuery, pr parce
 	}
 	defer rows.Close()
 	var last pageKey
-	for rows.Next() {
-		item, k, err := scan(rows)
-		if err != nil {
-			return res, err
-		}
-		res.Items = append(res.Items, item)
-		last = k
-	}
-	if err := rows.Err(); err != nil {
+	if res.Items, last, err = readPage(rows, func() (T, pageKey, error) { return scan(rows) }); err != nil {
 		return res, err
 	}
+	linkNext(db, q, &res, pr, scope, last)
+	return res, nil
+}
+
+// readPage reads a page's rows with scan, and the key of its last row.
+func readPage[T any](rows *sql.Rows, scan func() (T, pageKey, error)) ([]T, pageKey, error) {
+	var items []T
+	var last pageKey
+	for rows.Next() {
+		item, k, err := scan()
+		if err != nil {
+			return items, last, err
+		}
+		items = append(items, item)
+		last = k
+	}
+	return items, last, rows.Err()
+}
+
+// linkNext gives a full page the cursor of the next one, and records
+// where that page starts (last, the key of this page's last row).
+func linkNext[T any](db *DB, q *keysetQuery, res *parcelgate.PageOf[T], pr parcelgate.PageRequest, scope string, last pageKey) {
 	if len(res.Items) == pr.Size {
 		res.Next = q.encode(last)
 		db.pages.put(boundaryKey{scope, pr.Size, pr.Number + 1}, last)
 	}
-	return res, nil
 }
 
 // pageStart finds the key page pr starts after: the cursor, the recorded

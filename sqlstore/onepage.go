@@ -120,15 +120,7 @@ func onePage[T any](ctx context.Context, db *DB, q *keysetQuery, pr parcelgate.P
 		dest = append(dest, &guard)
 	}
 	var last pageKey
-	for rows.Next() {
-		item, k, err := scan(rows, dest...)
-		if err != nil {
-			return res, err
-		}
-		res.Items = append(res.Items, item)
-		last = k
-	}
-	if err := rows.Err(); err != nil {
+	if res.Items, last, err = readPage(rows, func() (T, pageKey, error) { return scan(rows, dest...) }); err != nil {
 		return res, err
 	}
 	if q.guard != nil && (len(res.Items) == 0 || !guard.Valid) {
@@ -158,10 +150,7 @@ func onePage[T any](ctx context.Context, db *DB, q *keysetQuery, pr parcelgate.P
 		// As keysetPage: a page numbered past the total is empty.
 		return parcelgate.PageOf[T]{Total: res.Total}, nil
 	}
-	if len(res.Items) == pr.Size {
-		res.Next = q.encode(last)
-		db.pages.put(boundaryKey{scope, pr.Size, pr.Number + 1}, last)
-	}
+	linkNext(db, q, &res, pr, scope, last)
 	return res, nil
 }
 
