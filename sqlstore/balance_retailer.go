@@ -147,7 +147,7 @@ const (
 func catalogPage[T any](ctx context.Context, db *DB, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest, cols, joins string, scan pageScan[T]) (parcelgate.PageOf[T], error) {
 	// The remembered ID saves a round trip, and only a page read in one
 	// statement can check it.
-	q, err := db.retailerQuery(ctx, c, catalogExternalID, f, db.oneStatement(&keysetQuery{}, pr))
+	q, err := db.retailerQuery(ctx, c, catalogExternalID, f, db.oneStatement(false, pr.Size))
 	if err != nil {
 		return parcelgate.PageOf[T]{}, err
 	}

@@ -35,17 +35,16 @@ import (
 // 3.3-3.5 s in one statement).
 const onePageRows = 100
 
-// oneStatement reports whether onePage reads q's page of pr in one
-// statement. On SQLite a statement costs no round trip, so only a list of
-// a few rows (the catalogs list, keysetQuery.fewRows) is worth it there:
+// oneStatement reports whether onePage reads a page of size rows (0: the
+// default) in one statement; fewRows is keysetQuery.fewRows. On SQLite a
+// statement costs no round trip, so only a list of a few rows (the catalogs list, keysetQuery.fewRows) is worth it there:
 // 23,200 req/s in one statement against 18,400, while a catalog page of
 // 100 is the same either way (4,400-4,750) and a walk's pages of 2,000
 // take 1.9 s in a read transaction against 2.3 s.
-func (db *DB) oneStatement(q *keysetQuery, pr parcelgate.PageRequest) bool {
-	if q.fewRows {
+func (db *DB) oneStatement(fewRows bool, size int) bool {
+	if fewRows {
 		return true
 	}
-	size := pr.Size
 	if size <= 0 {
 		size = parcelgate.DefaultPageSize
 	}
@@ -76,7 +75,7 @@ func onePage[T any](ctx context.Context, db *DB, q *keysetQuery, pr parcelgate.P
 	if pr.Size <= 0 {
 		pr.Size = parcelgate.DefaultPageSize
 	}
-	if !db.oneStatement(q, pr) {
+	if !db.oneStatement(q.fewRows, pr.Size) {
 		if q.guard != nil {
 			return res, errUnguarded
 		}
