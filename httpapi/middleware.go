@@ -254,12 +254,7 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 	// routed serves the requests the router answers itself; a route's
 	// handler does the same choice (Server.routed).
 	routed := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
-			compressed.ServeHTTP(w, r)
-			return
-		}
-		w.Header().Add("Vary", "Accept-Encoding")
-		mux.ServeHTTP(w, r)
+		serveEncoded(mux, compressed, w, r)
 	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -407,13 +402,20 @@ func (s *Server) routed(h http.Handler) http.Handler {
 			s.writeError(rec, r, surfaceOf(r.URL.Path), err)
 			return
 		}
-		if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
-			compressed.ServeHTTP(rec, r)
-			return
-		}
-		addVaryAcceptEncoding(rec.Header())
-		h.ServeHTTP(rec, r)
+		serveEncoded(h, compressed, rec, r)
 	})
+}
+
+// serveEncoded serves r with plain, or with compressed (plain behind the
+// gzip wrapper) when the client accepts gzip; either answer varies by
+// Accept-Encoding.
+func serveEncoded(plain, compressed http.Handler, w http.ResponseWriter, r *http.Request) {
+	if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+		compressed.ServeHTTP(w, r)
+		return
+	}
+	addVaryAcceptEncoding(w.Header())
+	plain.ServeHTTP(w, r)
 }
 
 // Header values shared by every answer that sets them, so setting them
