@@ -176,8 +176,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.S
 // through here, so Routes can list them, and is wrapped by Server.routed:
 // the middleware serves a request through the handler the router calls
 // only when that handler is so wrapped (a handler registered on s.mux
-// directly would be called once as the router's own answer, into the
-// probe, and once more).
+// directly answers into the router's probe, and the middleware refuses to
+// run it again: 500, see TestUnroutedHandlerIsNeverRunTwice).
 func (s *Server) handle(pattern string, h http.Handler) {
 	s.mux.Handle(pattern, s.routed(h))
 	s.patterns = append(s.patterns, pattern)
