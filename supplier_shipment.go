@@ -1,0 +1,989 @@
+package parcelgate
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Dropshipping (decisions §34): a retailer's order whose rows name products
+// of suppliers' dropshipping catalogs (catalog type Catalog) is split, in
+// the order's transaction, into one SupplierShipment per supplier. The
+// supplier polls and moves its shipments (Shipments API v3); what it
+// writes is copied back to the retailer's order and its rows.
+
+// SupplyStatus is the status of a supplier shipment (SupplierShipment;
+// ShipmentStatus is the gateway shipment data's). Names are
+// case-sensitive, as the provider writes them.
+type SupplyStatus string
+
+const (
+	SupplyCreated   SupplyStatus = "Created"
+	SupplySubmitted SupplyStatus = "Submitted"
+	SupplyViewed    SupplyStatus = "Viewed"
+	SupplyPicking   SupplyStatus = "Picking"
+	SupplyPacking   SupplyStatus = "Packing"
+	SupplyShipping  SupplyStatus = "Shipping"
+	SupplyDelivered SupplyStatus = "Delivered"
+	SupplyCancelled SupplyStatus = "Cancelled"
+	SupplyError     SupplyStatus = "Error"
+)
+
+// SupplyStatuses lists every status of a shipment in the order of a
+// normal life, then the two other ends.
+var SupplyStatuses = []SupplyStatus{SupplyCreated, SupplySubmitted, SupplyViewed, SupplyPicking, SupplyPacking, SupplyShipping, SupplyDelivered, SupplyCancelled, SupplyError}
+
+// SupplierStatuses are the statuses a supplier may write (PATCH).
+var SupplierStatuses = []SupplyStatus{SupplyViewed, SupplyPicking, SupplyPacking, SupplyShipping, SupplyDelivered, SupplyCancelled, SupplyError}
+
+// Final reports whether s gets no further updates: Delivered, Cancelled
+// and Error (decisions §34).
+func (s SupplyStatus) Final() bool {
+	return s == SupplyDelivered || s == SupplyCancelled || s == SupplyError
+}
+
+// progressRank orders the statuses of a shipment in progress; a supplier
+// moves forward only.
+func (s SupplyStatus) progressRank() int {
+	switch s {
+	case SupplyCreated:
+		return 0
+	case SupplySubmitted:
+		return 1
+	case SupplyViewed:
+		return 2
+	case SupplyPicking:
+		return 3
+	case SupplyPacking:
+		return 4
+	case SupplyShipping:
+		return 5
+	}
+	return 6
+}
+
+// ParseSupplyStatus reads a status exactly as written (the provider's
+// names are case-sensitive).
+func ParseSupplyStatus(s string) (SupplyStatus, bool) {
+	for _, st := range SupplyStatuses {
+		if s == string(st) {
+			return st, true
+		}
+	}
+	return "", false
+}
+
+// OrderPartiallyDelivered is the status of an order, and of its rows, whose
+// suppliers differ or whose delivered quantities fall short of the ordered
+// ones (the provider's Orders V3).
+const OrderPartiallyDelivered OrderStatus = "Partially delivered"
+
+// ShipmentState is a shipment's status and when it was reached.
+type ShipmentState struct {
+	Value     SupplyStatus `json:"value"`
+	Timestamp time.Time    `json:"timestamp"`
+}
+
+// ShipmentMetadata is a shipment's metadata: the retailer whose order it
+// comes from, and its insert and update stamps. UpdateDate is the stamp
+// that GET /shipments?from= pages by.
+type ShipmentMetadata struct {
+	SourceOrganization string    `json:"sourceOrganization"`
+	InsertDate         time.Time `json:"insertDate"`
+	UpdateDate         time.Time `json:"updateDate"`
+	DocumentType       string    `json:"documentType"`
+}
+
+// ShipmentRow is one row of a shipment: one of the order's rows, by the
+// supplier's product ID.
+type ShipmentRow struct {
+	ItemID              string   `json:"itemId"`
+	ProductEANCode      string   `json:"productEANCode,omitempty"`
+	ExternalWarehouseID string   `json:"externalWarehouseId"`
+	Quantity            Quantity `json:"quantity"`
+	ProductDescription  string   `json:"productDescription,omitempty"`
+	// DeliveredQuantity is what the supplier confirmed sending, summed over
+	// its parcels; absent until the shipment is Delivered.
+	DeliveredQuantity *Quantity `json:"deliveredQuantity,omitempty"`
+}
+
+// ParcelRow is a row's share of one parcel: Quantity is the ordered
+// quantity of the row, DeliveredQuantity what this parcel carries of it.
+type ParcelRow struct {
+	ExternalWarehouseID string    `json:"externalWarehouseId,omitempty"`
+	ItemID              string    `json:"itemId"`
+	Quantity            Quantity  `json:"quantity"`
+	DeliveredQuantity   *Quantity `json:"deliveredQuantity,omitempty"`
+}
+
+// ShipmentParcel is one parcel of a shipment.
+type ShipmentParcel struct {
+	ParcelID           string              `json:"parcelId"`
+	PackageType        string              `json:"packageType"`
+	ServiceCode        string              `json:"serviceCode"`
+	DeliveryOperator   string              `json:"deliveryOperator"`
+	AdditionalServices []AdditionalService `json:"additionalServices"`
+	PickupPointID      string              `json:"pickupPointId,omitempty"`
+	RoutingServiceCode string              `json:"routingServiceCode,omitempty"`
+	TrackingCodes      []string            `json:"trackingCodes"`
+	Ready              bool                `json:"ready"`
+	Rows               []ParcelRow         `json:"rows"`
+	// PlatformCodes: the tracking codes were made by the platform, which
+	// then also makes the parcel's label; a supplier's own codes get a
+	// delivery note only.
+	PlatformCodes bool `json:"platformTrackingCodes,omitempty"`
+}
+
+// Consignment is what the supplier ships: the order's parties, rows and
+// parcels.
+type Consignment struct {
+	Reference        string           `json:"reference"`
+	ContractNumber   string           `json:"contractNumber,omitempty"`
+	OrderDate        time.Time        `json:"orderDate"`
+	Vendor           *Address         `json:"vendor,omitempty"`
+	Sender           *Address         `json:"sender,omitempty"`
+	Client           *Address         `json:"client,omitempty"`
+	DeliveryAddress  Address          `json:"deliveryAddress"`
+	DeliveryOperator string           `json:"deliveryOperator"`
+	Rows             []ShipmentRow    `json:"rows"`
+	Parcels          []ShipmentParcel `json:"parcels"`
+}
+
+// SupplierShipment is one supplier's part of a retailer's order, as the
+// Shipments API v3 answers it. (Shipment is the gateway's shipment data.)
+type SupplierShipment struct {
+	ShipmentID  string           `json:"shipmentId"`
+	ExternalID  string           `json:"externalId,omitempty"`
+	ClientID    string           `json:"clientId"`
+	Metadata    ShipmentMetadata `json:"metadata"`
+	References  []OrderReference `json:"references"`
+	CreatedDate time.Time        `json:"createdDate"`
+	Status      ShipmentState    `json:"status"`
+	Consignment Consignment      `json:"consignment"`
+}
+
+// ShipmentDocumentType is metadata.documentType of every shipment.
+const ShipmentDocumentType = "SalesOrder"
+
+// DefaultPackageType is the package type of the parcel made with a
+// shipment ("PC", the provider's example).
+const DefaultPackageType = "PC"
+
+// OrderRowSupply is where an allocated order row comes from: a supplier's
+// dropshipping catalog (SupplierID set) or the retailer's own warehouse.
+type OrderRowSupply struct {
+	SupplierOrg int64
+	SupplierID  string
+}
+
+// ShipmentPart is one supplier's part of an order as SplitOrder decides
+// it: the shipment, and for each of its rows the index of the order's row
+// it ships.
+type ShipmentPart struct {
+	SupplierOrg int64
+	Shipment    *SupplierShipment
+	Lines       []int
+}
+
+// SplitOrder splits an allocated order into one shipment per supplier, in
+// the order suppliers are first met among the rows (decisions §34):
+// clientId is the supplier, metadata.sourceOrganization the retailer,
+// references PO (the order's externalId) and SO (the retailer's own
+// reference, when it has one), the order's parties, the supplier's rows,
+// and one parcel "1" holding every row with the order's service, pick-up
+// point and the value-added services the supplier's products bring
+// (services[i] are those of row i). newID makes the shipments' IDs. Rows
+// of the retailer's own warehouse (no SupplierID) are not split.
+func SplitOrder(o *Order, retailer *Organization, supply []OrderRowSupply, services [][]string, newID func() string, now time.Time) []ShipmentPart {
+	var parts []ShipmentPart
+	at := map[int64]int{}
+	for i, row := range o.Rows {
+		s := supply[i]
+		if s.SupplierID == "" {
+			continue
+		}
+		j, ok := at[s.SupplierOrg]
+		if !ok {
+			j = len(parts)
+			at[s.SupplierOrg] = j
+			parts = append(parts, ShipmentPart{SupplierOrg: s.SupplierOrg, Shipment: newSupplierShipment(o, retailer, s.SupplierID, newID(), now)})
+		}
+		p := &parts[j]
+		c := &p.Shipment.Consignment
+		c.Rows = append(c.Rows, ShipmentRow{ItemID: row.ExternalProductID, ProductEANCode: row.ProductEANCode, ExternalWarehouseID: row.ExternalWarehouseID,
+			Quantity: row.Quantity, ProductDescription: row.ProductDescription})
+		parcel := &c.Parcels[0]
+		parcel.Rows = append(parcel.Rows, ParcelRow{ExternalWarehouseID: row.ExternalWarehouseID, ItemID: row.ExternalProductID, Quantity: row.Quantity})
+		for _, svc := range services[i] {
+			if !slices.ContainsFunc(parcel.AdditionalServices, func(a AdditionalService) bool { return a.ServiceCode == svc }) {
+				parcel.AdditionalServices = append(parcel.AdditionalServices, AdditionalService{ServiceCode: svc})
+			}
+		}
+		p.Lines = append(p.Lines, i)
+	}
+	return parts
+}
+
+func newSupplierShipment(o *Order, retailer *Organization, supplierID, id string, now time.Time) *SupplierShipment {
+	refs := []OrderReference{{Name: "PO", Value: o.ExternalID}}
+	if so := o.SORef(); so != "" {
+		refs = append(refs, OrderReference{Name: RefSO, Value: so})
+	}
+	return &SupplierShipment{
+		ShipmentID:  id,
+		ClientID:    supplierID,
+		Metadata:    ShipmentMetadata{SourceOrganization: retailer.BusinessID, InsertDate: now, UpdateDate: now, DocumentType: ShipmentDocumentType},
+		References:  refs,
+		CreatedDate: now,
+		Status:      ShipmentState{Value: SupplyCreated, Timestamp: now},
+		Consignment: Consignment{
+			Reference:        o.ExternalID,
+			ContractNumber:   retailer.ContractNumber,
+			OrderDate:        o.OrderDate,
+			Vendor:           &Address{ExternalID: supplierID},
+			Sender:           o.Sender,
+			Client:           o.Client,
+			DeliveryAddress:  o.DeliveryAddress,
+			DeliveryOperator: DeliveryOperator,
+			Rows:             []ShipmentRow{},
+			Parcels: []ShipmentParcel{{ParcelID: "1", PackageType: DefaultPackageType, ServiceCode: o.ServiceCode, DeliveryOperator: DeliveryOperator,
+				AdditionalServices: []AdditionalService{}, PickupPointID: o.PickupPointID, RoutingServiceCode: o.RoutingServiceCode,
+				TrackingCodes: []string{}, Rows: []ParcelRow{}}},
+		},
+	}
+}
+
+// ShipmentUpdate is a supplier's PATCH (a status move, or a confirmation
+// with parcels) or PUT (the full parcel list) of a shipment.
+type ShipmentUpdate struct {
+	Status  *SupplyStatus
+	Parcels []ShipmentParcel
+	// HasParcels: the body carried consignment.parcels (even empty).
+	HasParcels bool
+	// ExternalID is the supplier's own reference, when given.
+	ExternalID string
+}
+
+// MaxShipmentParcels bounds the parcels of one shipment.
+const MaxShipmentParcels = 100
+
+// maxTrackingCodes bounds the tracking codes of one parcel.
+const maxTrackingCodes = 10
+
+// MoveShipment applies a supplier's PATCH to s at now and returns the
+// shipment as it is to be stored (s is not changed), or a 4xx naming the
+// field (decisions §34): a status of SupplierStatuses, never out of a final
+// status (the same final status again answers the shipment unchanged),
+// forward only while in progress; parcels only with Delivered (they
+// confirm what was sent). newCode makes platform tracking codes.
+func MoveShipment(s *SupplierShipment, u ShipmentUpdate, newCode func() string, now time.Time) (*SupplierShipment, bool, error) {
+	if u.Status == nil {
+		return nil, false, fieldError("status.value", "is required: one of %s", supplierStatusNames())
+	}
+	to := *u.Status
+	if !slices.Contains(SupplierStatuses, to) {
+		return nil, false, fieldError("status.value", "%q is not a status a supplier writes: one of %s (case-sensitive)", to, supplierStatusNames())
+	}
+	from := s.Status.Value
+	if u.HasParcels && to != SupplyDelivered {
+		return nil, false, fieldError("consignment.parcels", "confirm parcels with status Delivered; split a shipment into parcels with PUT")
+	}
+	if from == to && (from.Final() || !u.HasParcels) {
+		if u.HasParcels {
+			return nil, false, Errorf(ECONFLICT, "Shipment %s is already Delivered.", s.ShipmentID)
+		}
+		return s, false, nil
+	}
+	if from.Final() {
+		return nil, false, &Error{Code: ECONFLICT, Message: fmt.Sprintf("Shipment %s is %s, a final status: it takes no further updates.", s.ShipmentID, from),
+			Fields: []FieldError{{Field: "status.value", Message: fmt.Sprintf("cannot move from %s to %s", from, to)}}}
+	}
+	if !to.Final() && to.progressRank() < from.progressRank() {
+		return nil, false, &Error{Code: ECONFLICT, Message: fmt.Sprintf("Shipment %s is %s and moves forward only.", s.ShipmentID, from),
+			Fields: []FieldError{{Field: "status.value", Message: fmt.Sprintf("cannot move back from %s to %s", from, to)}}}
+	}
+	out := cloneShipment(s)
+	if u.ExternalID != "" {
+		out.ExternalID = u.ExternalID
+	}
+	if to == SupplyDelivered {
+		if err := confirmParcels(out, u, newCode); err != nil {
+			return nil, false, err
+		}
+	}
+	if to == SupplyCancelled || to == SupplyError {
+		zero := Quantity(0)
+		for i := range out.Consignment.Rows {
+			out.Consignment.Rows[i].DeliveredQuantity = &zero
+		}
+	}
+	out.Status = ShipmentState{Value: to, Timestamp: now}
+	return out, true, nil
+}
+
+// FastConfirm is POST /shipments/{id}/delivered: Delivered with every
+// row's deliveredQuantity its ordered quantity and platform tracking codes
+// for the parcels without one. Only for deliveries the provider carries
+// itself (not via Unifaun); a Delivered shipment is answered as it is.
+func FastConfirm(s *SupplierShipment, newCode func() string, now time.Time) (*SupplierShipment, bool, error) {
+	if s.Status.Value == SupplyDelivered {
+		return s, false, nil
+	}
+	if s.Status.Value.Final() {
+		return nil, false, Errorf(ECONFLICT, "Shipment %s is %s, a final status: it takes no further updates.", s.ShipmentID, s.Status.Value)
+	}
+	for i, p := range s.Consignment.Parcels {
+		if !strings.EqualFold(p.DeliveryOperator, DeliveryOperator) {
+			return nil, false, &Error{Code: ECONFLICT, Message: "Fast confirmation is for deliveries the provider carries itself; confirm with PATCH.",
+				Fields: []FieldError{{Field: fmt.Sprintf("consignment.parcels[%d].deliveryOperator", i), Message: fmt.Sprintf("is %s, not %s", p.DeliveryOperator, DeliveryOperator)}}}
+		}
+	}
+	out := cloneShipment(s)
+	c := &out.Consignment
+	for _, row := range c.Rows {
+		// Shares already given by a split stand; the row's first parcel
+		// takes what they leave.
+		var given Quantity
+		first := -1
+		for pi := range c.Parcels {
+			for ri := range c.Parcels[pi].Rows {
+				pr := &c.Parcels[pi].Rows[ri]
+				if pr.ItemID != row.ItemID {
+					continue
+				}
+				if first < 0 {
+					first = pi*1_000_000 + ri
+				}
+				if pr.DeliveredQuantity != nil {
+					given += *pr.DeliveredQuantity
+				}
+			}
+		}
+		if first < 0 {
+			c.Parcels[0].Rows = append(c.Parcels[0].Rows, ParcelRow{ExternalWarehouseID: row.ExternalWarehouseID, ItemID: row.ItemID, Quantity: row.Quantity})
+			first = len(c.Parcels[0].Rows) - 1
+		}
+		pr := &c.Parcels[first/1_000_000].Rows[first%1_000_000]
+		d := row.Quantity - given
+		if pr.DeliveredQuantity != nil {
+			d += *pr.DeliveredQuantity
+		}
+		pr.DeliveredQuantity = &d
+	}
+	settleParcels(out, map[int][]string{}, newCode)
+	out.Status = ShipmentState{Value: SupplyDelivered, Timestamp: now}
+	return out, true, nil
+}
+
+// SplitShipment is PUT /shipments/{id}: the full parcel list replaces the
+// shipment's parcels (decisions §34). Each parcel needs a unique parcelId,
+// a packageType and a serviceCode; pickupPointId, routingServiceCode,
+// deliveryOperator and additionalServices default to those of the
+// shipment's first parcel when left out. A row shared by parcels appears
+// in each with its ordered quantity and that parcel's share as
+// deliveredQuantity; every row is in some parcel and the shares of a row
+// never exceed its quantity. Only a shipment in progress is split.
+func SplitShipment(s *SupplierShipment, u ShipmentUpdate, now time.Time) (*SupplierShipment, error) {
+	if s.Status.Value.Final() {
+		return nil, Errorf(ECONFLICT, "Shipment %s is %s, a final status: it takes no further updates.", s.ShipmentID, s.Status.Value)
+	}
+	if u.Status != nil && *u.Status != s.Status.Value {
+		return nil, fieldError("status.value", "a split keeps the status (%s); move it with PATCH", s.Status.Value)
+	}
+	var p Problems
+	switch {
+	case !u.HasParcels || len(u.Parcels) == 0:
+		return nil, fieldError("consignment.parcels", "is required: the full list of the shipment's parcels")
+	case len(u.Parcels) > MaxShipmentParcels:
+		return nil, fieldError("consignment.parcels", "must hold at most %d parcels", MaxShipmentParcels)
+	}
+	base := s.Consignment.Parcels[0]
+	out := cloneShipment(s)
+	seen := map[string]bool{}
+	parcels := make([]ShipmentParcel, len(u.Parcels))
+	for i, in := range u.Parcels {
+		path := fmt.Sprintf("consignment.parcels[%d]", i)
+		in.ParcelID = strings.TrimSpace(in.ParcelID)
+		switch {
+		case in.ParcelID == "":
+			p.Add(path+".parcelId", "is required")
+		case !validParcelID(in.ParcelID):
+			p.Add(path+".parcelId", "must be 1-35 letters, digits, '-' or '_', not %q", in.ParcelID)
+		case seen[in.ParcelID]:
+			p.Add(path+".parcelId", "%q is given twice: each parcel needs its own", in.ParcelID)
+		}
+		seen[in.ParcelID] = true
+		if strings.TrimSpace(in.PackageType) == "" {
+			p.Add(path+".packageType", "is required (e.g. PC)")
+		}
+		checkParcelMethod(&p, path, &in, true)
+		if in.DeliveryOperator == "" {
+			in.DeliveryOperator = base.DeliveryOperator
+		}
+		if in.PickupPointID == "" && in.ServiceCode == base.ServiceCode {
+			in.PickupPointID = base.PickupPointID
+		}
+		if in.RoutingServiceCode == "" && in.ServiceCode == base.ServiceCode {
+			in.RoutingServiceCode = base.RoutingServiceCode
+		}
+		if in.AdditionalServices == nil {
+			in.AdditionalServices = slices.Clone(base.AdditionalServices)
+		}
+		if in.TrackingCodes == nil {
+			in.TrackingCodes = []string{}
+		}
+		checkTrackingCodes(&p, path, in.TrackingCodes)
+		in.PlatformCodes = false
+		in.Rows = checkParcelRows(&p, path, s, in.Rows, false)
+		parcels[i] = in
+	}
+	out.Consignment.Parcels = parcels
+	checkRowShares(&p, out, true)
+	if err := p.Err(); err != nil {
+		return nil, err
+	}
+	_ = now
+	return out, nil
+}
+
+// confirmParcels applies the parcels of a Delivered PATCH to out: each
+// names a parcel of the shipment (split first with PUT to add parcels) and
+// gives its rows' deliveredQuantity (required), its own trackingCodes when
+// the supplier has them, and serviceCode with deliveryOperator to change
+// the method. Parcels not named keep their shares (none: nothing sent).
+// Without parcels, a shipment never split is delivered in full.
+func confirmParcels(out *SupplierShipment, u ShipmentUpdate, newCode func() string) error {
+	c := &out.Consignment
+	own := map[int][]string{}
+	if !u.HasParcels {
+		split := false
+		for _, p := range c.Parcels {
+			for _, r := range p.Rows {
+				split = split || r.DeliveredQuantity != nil
+			}
+		}
+		if !split {
+			for pi := range c.Parcels {
+				for ri := range c.Parcels[pi].Rows {
+					q := c.Parcels[pi].Rows[ri].Quantity
+					c.Parcels[pi].Rows[ri].DeliveredQuantity = &q
+				}
+			}
+		}
+		settleParcels(out, own, newCode)
+		return nil
+	}
+	var p Problems
+	if len(u.Parcels) == 0 {
+		return fieldError("consignment.parcels", "must name at least one parcel; leave it out to deliver every row in full")
+	}
+	if len(u.Parcels) > MaxShipmentParcels {
+		return fieldError("consignment.parcels", "must hold at most %d parcels", MaxShipmentParcels)
+	}
+	seen := map[string]bool{}
+	for i, in := range u.Parcels {
+		path := fmt.Sprintf("consignment.parcels[%d]", i)
+		id := strings.TrimSpace(in.ParcelID)
+		at := slices.IndexFunc(c.Parcels, func(x ShipmentParcel) bool { return x.ParcelID == id })
+		switch {
+		case id == "":
+			p.Add(path+".parcelId", "is required")
+			continue
+		case at < 0:
+			p.Add(path+".parcelId", "the shipment has no parcel %q (its parcels: %s); add parcels with PUT first", id, parcelIDs(c.Parcels))
+			continue
+		case seen[id]:
+			p.Add(path+".parcelId", "%q is given twice", id)
+			continue
+		}
+		seen[id] = true
+		parcel := &c.Parcels[at]
+		if t := strings.TrimSpace(in.PackageType); t != "" {
+			parcel.PackageType = t
+		}
+		if in.ServiceCode != "" || in.DeliveryOperator != "" {
+			checkParcelMethod(&p, path, &in, false)
+			if in.ServiceCode != "" && in.DeliveryOperator == "" {
+				p.Add(path+".deliveryOperator", "is required with serviceCode: changing the method needs both")
+			} else if in.DeliveryOperator != "" && in.ServiceCode == "" {
+				p.Add(path+".serviceCode", "is required with deliveryOperator: changing the method needs both")
+			} else {
+				parcel.ServiceCode, parcel.DeliveryOperator = in.ServiceCode, in.DeliveryOperator
+				if in.PickupPointID != "" {
+					parcel.PickupPointID = in.PickupPointID
+				}
+			}
+		}
+		if in.TrackingCodes != nil {
+			checkTrackingCodes(&p, path, in.TrackingCodes)
+			own[at] = in.TrackingCodes
+		}
+		if in.Rows != nil {
+			parcel.Rows = checkParcelRows(&p, path, out, in.Rows, true)
+		}
+		parcel.Ready = true
+	}
+	checkRowShares(&p, out, false)
+	if err := p.Err(); err != nil {
+		return err
+	}
+	settleParcels(out, own, newCode)
+	return nil
+}
+
+// settleParcels ends a confirmation: rows' deliveredQuantity is the sum of
+// their parcels' shares (a share left out is 0), and each parcel that
+// carries something has tracking codes: the supplier's own (own[i]), those
+// it had, or one the platform makes. A parcel that carries nothing has
+// none.
+func settleParcels(out *SupplierShipment, own map[int][]string, newCode func() string) {
+	c := &out.Consignment
+	delivered := map[string]Quantity{}
+	for pi := range c.Parcels {
+		parcel := &c.Parcels[pi]
+		var carried Quantity
+		for ri := range parcel.Rows {
+			r := &parcel.Rows[ri]
+			if r.DeliveredQuantity == nil {
+				zero := Quantity(0)
+				r.DeliveredQuantity = &zero
+			}
+			carried += *r.DeliveredQuantity
+			delivered[r.ItemID] += *r.DeliveredQuantity
+		}
+		parcel.Ready = true
+		switch {
+		case carried == 0:
+			parcel.TrackingCodes, parcel.PlatformCodes = []string{}, false
+		case len(own[pi]) > 0:
+			parcel.TrackingCodes, parcel.PlatformCodes = slices.Clone(own[pi]), false
+		case len(parcel.TrackingCodes) == 0:
+			parcel.TrackingCodes, parcel.PlatformCodes = []string{newCode()}, true
+		}
+	}
+	for i := range c.Rows {
+		d := delivered[c.Rows[i].ItemID]
+		c.Rows[i].DeliveredQuantity = &d
+	}
+}
+
+// checkParcelMethod checks a parcel's service code and delivery operator
+// (required says the service code must be given).
+func checkParcelMethod(p *Problems, path string, in *ShipmentParcel, required bool) {
+	in.ServiceCode = strings.TrimSpace(in.ServiceCode)
+	in.DeliveryOperator = strings.TrimSpace(in.DeliveryOperator)
+	in.PickupPointID = strings.TrimSpace(in.PickupPointID)
+	switch {
+	case in.ServiceCode == "" && required:
+		p.Add(path+".serviceCode", "is required (e.g. 2103)")
+	case in.ServiceCode == "":
+	case strings.EqualFold(in.DeliveryOperator, "Unifaun"):
+		if !ValidServiceCode(strings.TrimPrefix(in.ServiceCode, "PO")) || !strings.HasPrefix(in.ServiceCode, "PO") {
+			p.Add(path+".serviceCode", "%q is not a Unifaun service code: PO and a code of 2101, 2102, 2103, 2104, 2143, 2144, 2145, 2317, 2318, 2331, 2711", in.ServiceCode)
+		}
+		in.DeliveryOperator = "Unifaun"
+	case !ValidServiceCode(in.ServiceCode):
+		p.Add(path+".serviceCode", "%q is not a service code; use one of 2101, 2102, 2103, 2104, 2143, 2144, 2145, 2317, 2318, 2331, 2711, NOUTO", in.ServiceCode)
+	}
+	switch {
+	case in.DeliveryOperator == "", strings.EqualFold(in.DeliveryOperator, DeliveryOperator):
+		if in.DeliveryOperator != "" {
+			in.DeliveryOperator = DeliveryOperator
+		}
+	case in.DeliveryOperator == "Unifaun":
+	default:
+		p.Add(path+".deliveryOperator", "must be Posti or Unifaun, not %q", in.DeliveryOperator)
+	}
+	if len(in.PickupPointID) > 50 {
+		p.Add(path+".pickupPointId", "must be at most 50 characters")
+	}
+	if len(in.RoutingServiceCode) > 20 {
+		p.Add(path+".routingServiceCode", "must be at most 20 characters")
+	}
+	if len(in.AdditionalServices) > MaxOrderServices {
+		p.Add(path+".additionalServices", "must hold at most %d services", MaxOrderServices)
+	}
+}
+
+// checkTrackingCodes checks a supplier's own tracking codes: 1-10 codes of
+// 4-35 letters, digits and '-', each once.
+func checkTrackingCodes(p *Problems, path string, codes []string) {
+	if len(codes) > maxTrackingCodes {
+		p.Add(path+".trackingCodes", "must hold at most %d codes", maxTrackingCodes)
+		return
+	}
+	for i, code := range codes {
+		if !validTrackingCode(code) {
+			p.Add(fmt.Sprintf("%s.trackingCodes[%d]", path, i), "must be 4-35 letters, digits or '-', not %q", code)
+		}
+	}
+}
+
+func validTrackingCode(s string) bool {
+	if len(s) < 4 || len(s) > 35 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+func validParcelID(s string) bool {
+	if len(s) > 35 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// checkParcelRows checks a parcel's rows against the shipment's: each
+// names a row by itemId (and, when given, its externalWarehouseId), at
+// most once; quantity, when given, is the row's ordered quantity;
+// deliveredQuantity (required when needShare) is 0 to that quantity.
+func checkParcelRows(p *Problems, path string, s *SupplierShipment, rows []ParcelRow, needShare bool) []ParcelRow {
+	if len(rows) > len(s.Consignment.Rows) {
+		p.Add(path+".rows", "must hold at most the shipment's %d rows", len(s.Consignment.Rows))
+		return nil
+	}
+	out := make([]ParcelRow, 0, len(rows))
+	seen := map[string]bool{}
+	for i, r := range rows {
+		rp := fmt.Sprintf("%s.rows[%d]", path, i)
+		r.ItemID = strings.TrimSpace(r.ItemID)
+		at := slices.IndexFunc(s.Consignment.Rows, func(x ShipmentRow) bool { return x.ItemID == r.ItemID })
+		switch {
+		case r.ItemID == "":
+			p.Add(rp+".itemId", "is required")
+			continue
+		case at < 0:
+			p.Add(rp+".itemId", "the shipment has no row %q", r.ItemID)
+			continue
+		case seen[r.ItemID]:
+			p.Add(rp+".itemId", "%q is given twice in this parcel", r.ItemID)
+			continue
+		}
+		seen[r.ItemID] = true
+		row := s.Consignment.Rows[at]
+		if r.ExternalWarehouseID != "" && r.ExternalWarehouseID != row.ExternalWarehouseID {
+			p.Add(rp+".externalWarehouseId", "is %s for this row, not %q", row.ExternalWarehouseID, r.ExternalWarehouseID)
+		}
+		if r.Quantity != 0 && r.Quantity != row.Quantity {
+			p.Add(rp+".quantity", "is the row's ordered quantity, %d, not %d; a parcel's share is deliveredQuantity", row.Quantity, r.Quantity)
+		}
+		switch {
+		case r.DeliveredQuantity == nil && needShare:
+			p.Add(rp+".deliveredQuantity", "is required: what this parcel carries of the row, 0 to %d", row.Quantity)
+		case r.DeliveredQuantity != nil && (*r.DeliveredQuantity < 0 || *r.DeliveredQuantity > row.Quantity):
+			p.Add(rp+".deliveredQuantity", "must be 0 to the row's quantity %d, not %d", row.Quantity, *r.DeliveredQuantity)
+		}
+		out = append(out, ParcelRow{ExternalWarehouseID: row.ExternalWarehouseID, ItemID: row.ItemID, Quantity: row.Quantity, DeliveredQuantity: r.DeliveredQuantity})
+	}
+	return out
+}
+
+// checkRowShares checks that the shares of each row over the parcels do
+// not exceed its quantity, and with everyRow that each row is in a parcel.
+func checkRowShares(p *Problems, s *SupplierShipment, everyRow bool) {
+	for i, row := range s.Consignment.Rows {
+		var sum Quantity
+		in := false
+		for _, parcel := range s.Consignment.Parcels {
+			for _, r := range parcel.Rows {
+				if r.ItemID == row.ItemID {
+					in = true
+					if r.DeliveredQuantity != nil {
+						sum += *r.DeliveredQuantity
+					}
+				}
+			}
+		}
+		switch {
+		case !in && everyRow:
+			p.Add("consignment.parcels", "row %d (itemId %s) is in no parcel: list it, with deliveredQuantity 0 when it is not sent", i, row.ItemID)
+		case sum > row.Quantity:
+			p.Add("consignment.parcels", "the parcels carry %d of row %s, more than its quantity %d", sum, row.ItemID, row.Quantity)
+		}
+	}
+}
+
+func parcelIDs(ps []ShipmentParcel) string {
+	ids := make([]string, len(ps))
+	for i, p := range ps {
+		ids[i] = p.ParcelID
+	}
+	return strings.Join(ids, ", ")
+}
+
+func supplierStatusNames() string {
+	names := make([]string, len(SupplierStatuses))
+	for i, s := range SupplierStatuses {
+		names[i] = string(s)
+	}
+	return strings.Join(names, ", ")
+}
+
+func fieldError(field, format string, args ...any) error {
+	msg := fmt.Sprintf(format, args...)
+	return &Error{Code: EINVALID, Message: "Validation failed: " + field + " " + msg, Fields: []FieldError{{Field: field, Message: msg}}}
+}
+
+// cloneShipment copies s deeply enough for a change: rows, parcels and
+// their rows and codes are new slices.
+func cloneShipment(s *SupplierShipment) *SupplierShipment {
+	out := *s
+	out.References = slices.Clone(s.References)
+	c := &out.Consignment
+	c.Rows = slices.Clone(s.Consignment.Rows)
+	c.Parcels = slices.Clone(s.Consignment.Parcels)
+	for i := range c.Parcels {
+		c.Parcels[i].Rows = slices.Clone(c.Parcels[i].Rows)
+		c.Parcels[i].TrackingCodes = slices.Clone(c.Parcels[i].TrackingCodes)
+		c.Parcels[i].AdditionalServices = slices.Clone(c.Parcels[i].AdditionalServices)
+	}
+	return &out
+}
+
+// Delivered returns what the shipment delivered of each of its rows, by
+// row: 0 for every row until it is Delivered.
+func (s *SupplierShipment) Delivered() []int64 {
+	out := make([]int64, len(s.Consignment.Rows))
+	if s.Status.Value != SupplyDelivered {
+		return out
+	}
+	for i, r := range s.Consignment.Rows {
+		if r.DeliveredQuantity != nil {
+			out[i] = int64(*r.DeliveredQuantity)
+		}
+	}
+	return out
+}
+
+// TrackingCodes returns every tracking code of the shipment's parcels, and
+// those of the parcels carrying item.
+func (s *SupplierShipment) TrackingCodes(item string) (all, ofItem []string) {
+	all, ofItem = []string{}, []string{}
+	for _, p := range s.Consignment.Parcels {
+		all = append(all, p.TrackingCodes...)
+		if slices.ContainsFunc(p.Rows, func(r ParcelRow) bool {
+			return r.ItemID == item && (r.DeliveredQuantity == nil || *r.DeliveredQuantity > 0)
+		}) {
+			ofItem = append(ofItem, p.TrackingCodes...)
+		}
+	}
+	return all, ofItem
+}
+
+// ShipmentSettlement is what a shipment reaching a final status does to
+// the stock its rows hold (interface §2.5): for each row's hold, Units
+// leave allocated and Returned of them go back to quantity.
+type ShipmentSettlement struct {
+	BalanceID       int64
+	Units, Returned int64
+}
+
+// SettleShipment decides the stock effect of a shipment that reached a
+// final status, row by row (holds[i] is row i's balance and ordered
+// quantity): Delivered keeps what was delivered out and returns the rest;
+// Cancelled and Error return everything. Not final: no settlement.
+func SettleShipment(s *SupplierShipment, balances []int64) []ShipmentSettlement {
+	if !s.Status.Value.Final() {
+		return nil
+	}
+	d := s.Delivered()
+	out := make([]ShipmentSettlement, 0, len(balances))
+	for i, row := range s.Consignment.Rows {
+		if i >= len(balances) || balances[i] == 0 {
+			continue
+		}
+		out = append(out, ShipmentSettlement{BalanceID: balances[i], Units: int64(row.Quantity), Returned: int64(row.Quantity) - d[i]})
+	}
+	return out
+}
+
+// SettleHolds decides the moves of settlements on balances whose levels
+// are levels: of each hold only what the balance still has allocated is
+// released (its supplier may have released allocations itself, interface
+// §4.4 PUT balances rule 5), and of that at most Returned goes back to
+// quantity. Balances not among levels (removed) get no move.
+func SettleHolds(levels map[int64]StockLevel, settle []ShipmentSettlement) []StockMove {
+	run := make(map[int64]StockLevel, len(levels))
+	var moves []StockMove
+	for _, s := range settle {
+		l, ok := run[s.BalanceID]
+		if !ok {
+			if l, ok = levels[s.BalanceID]; !ok {
+				continue
+			}
+		}
+		n := min(l.Allocated, s.Units)
+		back := max(0, min(s.Returned, n))
+		l.Allocated -= n
+		l.Quantity += back
+		run[s.BalanceID] = l
+		moves = append(moves, StockMove{BalanceID: s.BalanceID, Quantity: back, Allocated: -n})
+	}
+	return moves
+}
+
+// OrderProgress is what the suppliers' shipments make of a retailer's
+// order (decisions §34): the order's status, each row's status, delivered
+// quantity and tracking codes, and the order's tracking codes.
+type OrderProgress struct {
+	Status        OrderStatus
+	Rows          []RowProgress
+	TrackingCodes []string
+}
+
+// RowProgress is one order row's part of OrderProgress; rows not shipped
+// by a supplier are zero (Status "").
+type RowProgress struct {
+	Status            OrderStatus
+	DeliveredQuantity *Quantity
+	TrackingCodes     []string
+}
+
+// ShipmentOfRows is a shipment with, for each of its rows, the order row
+// it ships.
+type ShipmentOfRows struct {
+	Shipment *SupplierShipment
+	Lines    []int
+}
+
+// Progress copies the suppliers' shipments back to an order of rows order
+// rows: a row follows its shipment's status (Viewed, Picking, ... as the
+// supplier writes them; Created and Submitted read as Submitted once the
+// order has moved); once Delivered it is Delivered when it got its whole
+// quantity, "Partially delivered" when it got part, and Delivered with
+// deliveredQuantity 0 when the supplier sent none of it (how the provider
+// shows a supplier's cancellation of a row); a Cancelled shipment's rows
+// are Cancelled, an Error shipment's Error. The order is Created while
+// every shipment is; Submitted while they are in progress and nothing is
+// delivered; once something is delivered and anything else is open or
+// short, "Partially delivered"; Delivered when every row got its whole
+// quantity; Cancelled when every shipment is, Error when every shipment
+// ended without delivering and one is in Error.
+func Progress(rows int, shipments []ShipmentOfRows) OrderProgress {
+	out := OrderProgress{Rows: make([]RowProgress, rows), TrackingCodes: []string{}}
+	allCreated, allFinal, anyDelivered, allFull, anyError, allCancelled := true, true, false, true, false, true
+	for _, sh := range shipments {
+		s := sh.Shipment
+		st := s.Status.Value
+		all, _ := s.TrackingCodes("")
+		out.TrackingCodes = append(out.TrackingCodes, all...)
+		if st != SupplyCreated {
+			allCreated = false
+		}
+		if !st.Final() {
+			allFinal = false
+		}
+		if st != SupplyCancelled {
+			allCancelled = false
+		}
+		if st == SupplyError {
+			anyError = true
+		}
+		d := s.Delivered()
+		for i, line := range sh.Lines {
+			if line < 0 || line >= rows {
+				continue
+			}
+			row := s.Consignment.Rows[i]
+			rp := RowProgress{TrackingCodes: []string{}}
+			switch st {
+			case SupplyDelivered:
+				q := Quantity(d[i])
+				rp.DeliveredQuantity = &q
+				_, rp.TrackingCodes = s.TrackingCodes(row.ItemID)
+				switch {
+				case d[i] >= int64(row.Quantity):
+					rp.Status = OrderDelivered
+				case d[i] > 0:
+					rp.Status = OrderPartiallyDelivered
+				default:
+					rp.Status = OrderDelivered
+				}
+				if d[i] > 0 {
+					anyDelivered = true
+				}
+				if d[i] < int64(row.Quantity) {
+					allFull = false
+				}
+			case SupplyCancelled, SupplyError:
+				q := Quantity(0)
+				rp.DeliveredQuantity = &q
+				rp.Status = OrderStatus(st)
+				allFull = false
+			case SupplyCreated:
+				rp.Status = OrderCreated
+				allFull = false
+			default:
+				rp.Status = OrderStatus(st)
+				allFull = false
+			}
+			out.Rows[line] = rp
+		}
+	}
+	switch {
+	case len(shipments) == 0:
+		out.Status = OrderCreated
+	case allCancelled:
+		out.Status = OrderCancelled
+	case allFinal && allFull:
+		out.Status = OrderDelivered
+	case anyDelivered:
+		out.Status = OrderPartiallyDelivered
+	case allFinal && anyError:
+		out.Status = OrderError
+	case allFinal:
+		out.Status = OrderCancelled
+	case allCreated:
+		out.Status = OrderCreated
+	default:
+		out.Status = OrderSubmitted
+	}
+	return out
+}
+
+// ShipmentQuery filters a supplier's shipment list (GET /shipments).
+type ShipmentQuery struct {
+	// From: changed strictly after this instant (metadata.updateDate);
+	// zero lists every shipment.
+	From time.Time
+	// Statuses: shipments in any of these.
+	Statuses []SupplyStatus
+}
+
+// SupplierShipmentService keeps the shipments of dropshipping orders.
+// Every call is scoped to the caller's organization and environment: the
+// supplier (clientId) reads and writes its shipments; another
+// organization's shipment answers ENOTFOUND exactly like a missing one.
+// Every write answers the full shipment and copies what it changed back
+// to the retailer's order in the same transaction, with the stock effect
+// of a final status.
+type SupplierShipmentService interface {
+	// ListShipments returns one page of the caller's shipments matching q,
+	// ordered by update stamp, then by a key that never changes.
+	ListShipments(ctx context.Context, c *Caller, q ShipmentQuery, p PageRequest) (PageOf[*SupplierShipment], error)
+	// FindShipment returns one of the caller's shipments.
+	FindShipment(ctx context.Context, c *Caller, id string) (*SupplierShipment, error)
+	// UpdateShipment applies a PATCH (MoveShipment).
+	UpdateShipment(ctx context.Context, c *Caller, id string, u ShipmentUpdate) (*SupplierShipment, error)
+	// SplitShipment applies a PUT (SplitShipment).
+	SplitShipment(ctx context.Context, c *Caller, id string, u ShipmentUpdate) (*SupplierShipment, error)
+	// ConfirmShipment fast-confirms a shipment (FastConfirm).
+	ConfirmShipment(ctx context.Context, c *Caller, id string) (*SupplierShipment, error)
+	// OrderShipments returns the shipments of the caller's order id (its
+	// ID or externalId), for the retailer: its suppliers' progress.
+	OrderShipments(ctx context.Context, c *Caller, orderID string) ([]*SupplierShipment, error)
+}

@@ -1,0 +1,299 @@
+package parcelgate
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+)
+
+var splitNow = time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+
+func q(n int64) *Quantity { v := Quantity(n); return &v }
+
+func st(s SupplyStatus) *SupplyStatus { return &s }
+
+func codes() func() string {
+	n := 0
+	return func() string { n++; return fmt.Sprintf("JJFI%017d", n) }
+}
+
+// twoSupplierOrder is an order of three rows: two from supplier A (org 7),
+// one from the retailer's warehouse, and one from supplier B (org 8).
+func twoSupplierOrder() (*Order, []ShipmentPart) {
+	o := &Order{ExternalID: "1234567-8-A1", ServiceCode: "2103", PickupPointID: "001003200", References: []OrderReference{{Name: "SO", Value: "A1"}},
+		DeliveryAddress: Address{Name: "Buyer", Email: "b@example.com"},
+		Rows: []OrderRow{
+			{ExternalProductID: "A-1", ExternalWarehouseID: "DROP", Quantity: 2},
+			{ExternalProductID: "A-2", ExternalWarehouseID: "DROP", Quantity: 1},
+			{ExternalProductID: "B-1", ExternalWarehouseID: "DROP", Quantity: 5},
+		}}
+	retailer := &Organization{BusinessID: "1234567-8", ContractNumber: "612345"}
+	supply := []OrderRowSupply{{7, "7654321-0"}, {7, "7654321-0"}, {8, "2345678-9"}}
+	services := [][]string{{ServiceFragile}, nil, {ServiceOversized}}
+	n := 0
+	parts := SplitOrder(o, retailer, supply, services, func() string { n++; return fmt.Sprint("S", n) }, splitNow)
+	return o, parts
+}
+
+// decisions §34: one shipment per supplier, keyed by supplier, with
+// parcel "1" holding every row (provider-apis: Glue creates parcel "1").
+func TestSplitOrderOneShipmentPerSupplier(t *testing.T) {
+	_, parts := twoSupplierOrder()
+	if len(parts) != 2 {
+		t.Fatalf("parts = %d, want 2", len(parts))
+	}
+	a, b := parts[0], parts[1]
+	if a.SupplierOrg != 7 || !slices.Equal(a.Lines, []int{0, 1}) || b.SupplierOrg != 8 || !slices.Equal(b.Lines, []int{2}) {
+		t.Fatalf("parts = %+v / %+v", a, b)
+	}
+	s := a.Shipment
+	if s.ClientID != "7654321-0" || s.Metadata.SourceOrganization != "1234567-8" || s.Status.Value != SupplyCreated || s.ShipmentID != "S1" {
+		t.Errorf("shipment head = %+v", s)
+	}
+	if !slices.Equal(s.References, []OrderReference{{"PO", "1234567-8-A1"}, {"SO", "A1"}}) {
+		t.Errorf("references = %v", s.References)
+	}
+	c := s.Consignment
+	if len(c.Rows) != 2 || c.Rows[0].ItemID != "A-1" || c.Rows[1].Quantity != 1 || c.ContractNumber != "612345" {
+		t.Errorf("rows = %+v", c.Rows)
+	}
+	if len(c.Parcels) != 1 || c.Parcels[0].ParcelID != "1" || c.Parcels[0].ServiceCode != "2103" || c.Parcels[0].PickupPointID != "001003200" || len(c.Parcels[0].Rows) != 2 {
+		t.Errorf("parcels = %+v", c.Parcels)
+	}
+	if got := c.Parcels[0].AdditionalServices; len(got) != 1 || got[0].ServiceCode != ServiceFragile {
+		t.Errorf("services = %v, want Fragile only (A's products)", got)
+	}
+	if got := b.Shipment.Consignment.Parcels[0].AdditionalServices; len(got) != 1 || got[0].ServiceCode != ServiceOversized {
+		t.Errorf("B's services = %v", got)
+	}
+}
+
+// Warehouse rows (no supplier) are not split.
+func TestSplitOrderLeavesWarehouseRows(t *testing.T) {
+	o := &Order{Rows: []OrderRow{{ExternalProductID: "W", Quantity: 1}}}
+	if parts := SplitOrder(o, &Organization{}, []OrderRowSupply{{}}, [][]string{nil}, func() string { return "x" }, splitNow); len(parts) != 0 {
+		t.Fatalf("parts = %v", parts)
+	}
+}
+
+// provider-apis §6: statuses are case-sensitive; a final status gets no
+// further updates.
+func TestMoveShipmentStatusMachine(t *testing.T) {
+	_, parts := twoSupplierOrder()
+	s := parts[0].Shipment
+	if _, _, err := MoveShipment(s, ShipmentUpdate{Status: st("viewed")}, codes(), splitNow); ErrorCode(err) != EINVALID || ErrorFields(err)[0].Field != "status.value" {
+		t.Fatalf("lower-case status: %v", err)
+	}
+	if _, _, err := MoveShipment(s, ShipmentUpdate{}, codes(), splitNow); ErrorCode(err) != EINVALID {
+		t.Fatalf("no status: %v", err)
+	}
+	if _, _, err := MoveShipment(s, ShipmentUpdate{Status: st(SupplySubmitted)}, codes(), splitNow); ErrorCode(err) != EINVALID {
+		t.Fatalf("Submitted is not the supplier's: %v", err)
+	}
+	v, changed, err := MoveShipment(s, ShipmentUpdate{Status: st(SupplyPacking)}, codes(), splitNow.Add(time.Minute))
+	if err != nil || !changed || v.Status.Value != SupplyPacking || !v.Status.Timestamp.Equal(splitNow.Add(time.Minute)) {
+		t.Fatalf("Packing: %v %v %+v", err, changed, v.Status)
+	}
+	if s.Status.Value != SupplyCreated {
+		t.Fatal("MoveShipment changed its argument")
+	}
+	if _, _, err := MoveShipment(v, ShipmentUpdate{Status: st(SupplyViewed)}, codes(), splitNow); ErrorCode(err) != ECONFLICT {
+		t.Fatalf("back to Viewed: %v", err)
+	}
+	same, changed, err := MoveShipment(v, ShipmentUpdate{Status: st(SupplyPacking)}, codes(), splitNow)
+	if err != nil || changed || same != v {
+		t.Fatalf("same status again: %v %v", err, changed)
+	}
+	c, _, err := MoveShipment(v, ShipmentUpdate{Status: st(SupplyCancelled)}, codes(), splitNow)
+	if err != nil || c.Status.Value != SupplyCancelled || *c.Consignment.Rows[0].DeliveredQuantity != 0 {
+		t.Fatalf("cancel: %v %+v", err, c)
+	}
+	if _, _, err := MoveShipment(c, ShipmentUpdate{Status: st(SupplyDelivered)}, codes(), splitNow); ErrorCode(err) != ECONFLICT {
+		t.Fatalf("out of Cancelled: %v", err)
+	}
+	if again, changed, err := MoveShipment(c, ShipmentUpdate{Status: st(SupplyCancelled)}, codes(), splitNow); err != nil || changed || again != c {
+		t.Fatalf("Cancelled again: %v", err)
+	}
+}
+
+// provider-apis §6 Confirm: parcels with rows and deliveredQuantity; with
+// the supplier's own trackingCodes the platform makes none.
+func TestConfirmOwnTrackingCodes(t *testing.T) {
+	_, parts := twoSupplierOrder()
+	s := parts[0].Shipment
+	u := ShipmentUpdate{Status: st(SupplyDelivered), HasParcels: true, Parcels: []ShipmentParcel{{ParcelID: "1", TrackingCodes: []string{"EXT123"},
+		Rows: []ParcelRow{{ItemID: "A-1", DeliveredQuantity: q(2)}, {ItemID: "A-2", DeliveredQuantity: q(1)}}}}}
+	out, _, err := MoveShipment(s, u, codes(), splitNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := out.Consignment.Parcels[0]
+	if !slices.Equal(p.TrackingCodes, []string{"EXT123"}) || p.PlatformCodes || !p.Ready {
+		t.Errorf("parcel = %+v", p)
+	}
+	if d := out.Delivered(); !slices.Equal(d, []int64{2, 1}) {
+		t.Errorf("delivered = %v", d)
+	}
+}
+
+// Every mistake in a confirmation names its field.
+func TestConfirmRefusesMistakes(t *testing.T) {
+	_, parts := twoSupplierOrder()
+	s := parts[0].Shipment
+	cases := []struct {
+		parcels []ShipmentParcel
+		field   string
+	}{
+		{[]ShipmentParcel{{ParcelID: "9", Rows: []ParcelRow{{ItemID: "A-1", DeliveredQuantity: q(1)}}}}, "consignment.parcels[0].parcelId"},
+		{[]ShipmentParcel{{ParcelID: "1", Rows: []ParcelRow{{ItemID: "NOPE", DeliveredQuantity: q(1)}}}}, "consignment.parcels[0].rows[0].itemId"},
+		{[]ShipmentParcel{{ParcelID: "1", Rows: []ParcelRow{{ItemID: "A-1", DeliveredQuantity: q(3)}}}}, "consignment.parcels[0].rows[0].deliveredQuantity"},
+		{[]ShipmentParcel{{ParcelID: "1", Rows: []ParcelRow{{ItemID: "A-1"}}}}, "consignment.parcels[0].rows[0].deliveredQuantity"},
+		{[]ShipmentParcel{{ParcelID: "1", TrackingCodes: []string{"x"}, Rows: []ParcelRow{{ItemID: "A-1", DeliveredQuantity: q(1)}}}}, "consignment.parcels[0].trackingCodes[0]"},
+		{[]ShipmentParcel{{ParcelID: "1", ServiceCode: "2104", Rows: []ParcelRow{{ItemID: "A-1", DeliveredQuantity: q(1)}}}}, "consignment.parcels[0].deliveryOperator"},
+	}
+	for i, c := range cases {
+		_, _, err := MoveShipment(s, ShipmentUpdate{Status: st(SupplyDelivered), HasParcels: true, Parcels: c.parcels}, codes(), splitNow)
+		if ErrorCode(err) != EINVALID || !slices.ContainsFunc(ErrorFields(err), func(f FieldError) bool { return f.Field == c.field }) {
+			t.Errorf("case %d: %v, want a problem with %s", i, err, c.field)
+		}
+	}
+	if _, _, err := MoveShipment(s, ShipmentUpdate{Status: st(SupplyPacking), HasParcels: true}, codes(), splitNow); ErrorCode(err) != EINVALID {
+		t.Errorf("parcels with Packing: %v", err)
+	}
+}
+
+// provider-apis §6 Split: a row shared by two parcels appears in both with
+// its ordered quantity and each parcel's share; partial delivery lists
+// the rows not sent with deliveredQuantity 0.
+func TestSplitThenPartialDelivery(t *testing.T) {
+	_, parts := twoSupplierOrder()
+	s := parts[1].Shipment // B-1, quantity 5
+	split, err := SplitShipment(s, ShipmentUpdate{HasParcels: true, Parcels: []ShipmentParcel{
+		{ParcelID: "1", PackageType: "PC", ServiceCode: "2103", Rows: []ParcelRow{{ItemID: "B-1", Quantity: 5, DeliveredQuantity: q(2)}}},
+		{ParcelID: "2", PackageType: "PC", ServiceCode: "2103", Rows: []ParcelRow{{ItemID: "B-1", Quantity: 5, DeliveredQuantity: q(3)}}},
+	}}, splitNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(split.Consignment.Parcels) != 2 || split.Consignment.Parcels[1].PickupPointID != "001003200" || split.Status.Value != SupplyCreated {
+		t.Fatalf("split = %+v", split.Consignment.Parcels)
+	}
+	// Deliver parcel 1 only: parcel 2 carries nothing.
+	out, _, err := MoveShipment(split, ShipmentUpdate{Status: st(SupplyDelivered), HasParcels: true, Parcels: []ShipmentParcel{
+		{ParcelID: "1", Rows: []ParcelRow{{ItemID: "B-1", DeliveredQuantity: q(2)}}},
+		{ParcelID: "2", Rows: []ParcelRow{{ItemID: "B-1", DeliveredQuantity: q(0)}}},
+	}}, codes(), splitNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := out.Delivered(); d[0] != 2 {
+		t.Errorf("delivered = %v", d)
+	}
+	p1, p2 := out.Consignment.Parcels[0], out.Consignment.Parcels[1]
+	if len(p1.TrackingCodes) != 1 || !p1.PlatformCodes || len(p2.TrackingCodes) != 0 {
+		t.Errorf("codes: %v %v", p1.TrackingCodes, p2.TrackingCodes)
+	}
+	// Shares over the quantity, a duplicate parcel ID, a row in no parcel.
+	for i, ps := range [][]ShipmentParcel{
+		{{ParcelID: "1", PackageType: "PC", ServiceCode: "2103", Rows: []ParcelRow{{ItemID: "B-1", DeliveredQuantity: q(4)}}}, {ParcelID: "2", PackageType: "PC", ServiceCode: "2103", Rows: []ParcelRow{{ItemID: "B-1", DeliveredQuantity: q(2)}}}},
+		{{ParcelID: "1", PackageType: "PC", ServiceCode: "2103", Rows: []ParcelRow{{ItemID: "B-1"}}}, {ParcelID: "1", PackageType: "PC", ServiceCode: "2103"}},
+		{{ParcelID: "1", PackageType: "PC", ServiceCode: "2103"}},
+		{{ParcelID: "1", ServiceCode: "2103", Rows: []ParcelRow{{ItemID: "B-1"}}}},
+	} {
+		if _, err := SplitShipment(s, ShipmentUpdate{HasParcels: true, Parcels: ps}, splitNow); ErrorCode(err) != EINVALID {
+			t.Errorf("bad split %d: %v", i, err)
+		}
+	}
+}
+
+// provider-apis §6 Fast confirm: Delivered, deliveredQuantity = ordered
+// quantity, platform codes; not via Unifaun.
+func TestFastConfirm(t *testing.T) {
+	_, parts := twoSupplierOrder()
+	s := parts[0].Shipment
+	out, changed, err := FastConfirm(s, codes(), splitNow)
+	if err != nil || !changed || out.Status.Value != SupplyDelivered || !slices.Equal(out.Delivered(), []int64{2, 1}) || len(out.Consignment.Parcels[0].TrackingCodes) != 1 {
+		t.Fatalf("fast confirm: %v %+v", err, out)
+	}
+	if again, changed, err := FastConfirm(out, codes(), splitNow); err != nil || changed || again != out {
+		t.Fatalf("again: %v", err)
+	}
+	u := cloneShipment(s)
+	u.Consignment.Parcels[0].DeliveryOperator = "Unifaun"
+	if _, _, err := FastConfirm(u, codes(), splitNow); ErrorCode(err) != ECONFLICT {
+		t.Fatalf("via Unifaun: %v", err)
+	}
+}
+
+// interface §2.5: delivered quantities leave allocated, undelivered ones
+// return to quantity; never more than is still allocated.
+func TestSettleShipment(t *testing.T) {
+	_, parts := twoSupplierOrder()
+	s := parts[1].Shipment
+	out, _, _ := MoveShipment(s, ShipmentUpdate{Status: st(SupplyDelivered), HasParcels: true, Parcels: []ShipmentParcel{{ParcelID: "1", Rows: []ParcelRow{{ItemID: "B-1", DeliveredQuantity: q(2)}}}}}, codes(), splitNow)
+	settle := SettleShipment(out, []int64{40})
+	if len(settle) != 1 || settle[0] != (ShipmentSettlement{BalanceID: 40, Units: 5, Returned: 3}) {
+		t.Fatalf("settle = %v", settle)
+	}
+	moves := SettleHolds(map[int64]StockLevel{40: {Quantity: 10, Allocated: 5}}, settle)
+	if len(moves) != 1 || moves[0] != (StockMove{BalanceID: 40, Quantity: 3, Allocated: -5}) {
+		t.Fatalf("moves = %v", moves)
+	}
+	// The supplier released 4 of the 5 itself: only 1 is left to settle.
+	moves = SettleHolds(map[int64]StockLevel{40: {Quantity: 10, Allocated: 1}}, settle)
+	if moves[0] != (StockMove{BalanceID: 40, Quantity: 1, Allocated: -1}) {
+		t.Fatalf("moves = %v", moves)
+	}
+	if SettleShipment(s, []int64{40}) != nil {
+		t.Fatal("an open shipment settles")
+	}
+	if m := SettleHolds(map[int64]StockLevel{}, settle); len(m) != 0 {
+		t.Fatalf("removed balance moved: %v", m)
+	}
+}
+
+// provider-apis §6 retailer side: rows have their own statuses; "Partially
+// delivered" when suppliers differ or quantities fall short; tracking
+// codes on the order and its rows.
+func TestProgress(t *testing.T) {
+	_, parts := twoSupplierOrder()
+	a, b := parts[0], parts[1]
+	of := func(sa, sb *SupplierShipment) OrderProgress {
+		return Progress(3, []ShipmentOfRows{{sa, a.Lines}, {sb, b.Lines}})
+	}
+	if p := of(a.Shipment, b.Shipment); p.Status != OrderCreated || p.Rows[0].Status != OrderCreated {
+		t.Fatalf("new: %+v", p)
+	}
+	viewed, _, _ := MoveShipment(a.Shipment, ShipmentUpdate{Status: st(SupplyViewed)}, codes(), splitNow)
+	if p := of(viewed, b.Shipment); p.Status != OrderSubmitted || p.Rows[0].Status != "Viewed" || p.Rows[2].Status != OrderCreated {
+		t.Fatalf("viewed: %+v", p)
+	}
+	aDone, _, _ := MoveShipment(a.Shipment, ShipmentUpdate{Status: st(SupplyDelivered), HasParcels: true, Parcels: []ShipmentParcel{{ParcelID: "1", TrackingCodes: []string{"EXT1"},
+		Rows: []ParcelRow{{ItemID: "A-1", DeliveredQuantity: q(2)}, {ItemID: "A-2", DeliveredQuantity: q(1)}}}}}, codes(), splitNow)
+	p := of(aDone, b.Shipment)
+	if p.Status != OrderPartiallyDelivered || p.Rows[0].Status != OrderDelivered || !slices.Equal(p.Rows[1].TrackingCodes, []string{"EXT1"}) || !slices.Equal(p.TrackingCodes, []string{"EXT1"}) {
+		t.Fatalf("one delivered: %+v", p)
+	}
+	bShort, _, _ := MoveShipment(b.Shipment, ShipmentUpdate{Status: st(SupplyDelivered), HasParcels: true, Parcels: []ShipmentParcel{{ParcelID: "1", Rows: []ParcelRow{{ItemID: "B-1", DeliveredQuantity: q(2)}}}}}, codes(), splitNow)
+	p = of(aDone, bShort)
+	if p.Status != OrderPartiallyDelivered || p.Rows[2].Status != OrderPartiallyDelivered || *p.Rows[2].DeliveredQuantity != 2 || len(p.TrackingCodes) != 2 {
+		t.Fatalf("short: %+v", p)
+	}
+	bFull, _, _ := FastConfirm(b.Shipment, codes(), splitNow)
+	if p = of(aDone, bFull); p.Status != OrderDelivered {
+		t.Fatalf("all delivered: %+v", p)
+	}
+	aCancel, _, _ := MoveShipment(a.Shipment, ShipmentUpdate{Status: st(SupplyCancelled)}, codes(), splitNow)
+	bCancel, _, _ := MoveShipment(b.Shipment, ShipmentUpdate{Status: st(SupplyCancelled)}, codes(), splitNow)
+	if p = of(aCancel, bFull); p.Status != OrderPartiallyDelivered || p.Rows[0].Status != OrderCancelled || *p.Rows[0].DeliveredQuantity != 0 {
+		t.Fatalf("one cancelled: %+v", p)
+	}
+	if p = of(aCancel, bCancel); p.Status != OrderCancelled {
+		t.Fatalf("all cancelled: %+v", p)
+	}
+	bErr, _, _ := MoveShipment(b.Shipment, ShipmentUpdate{Status: st(SupplyError)}, codes(), splitNow)
+	if p = of(aCancel, bErr); p.Status != OrderError {
+		t.Fatalf("cancel + error: %+v", p)
+	}
+}
