@@ -11,9 +11,16 @@ import (
 type Action string
 
 const (
-	// Warehouse sales orders (spec 4.3): the merchant's.
+	// Warehouse sales orders (spec 4.3): the merchant's; a retailer orders
+	// from its suppliers' dropshipping catalogs the same way (decisions
+	// §34).
 	ActionPlaceOrders Action = "orders:write"
 	ActionReadOrders  Action = "orders:read"
+
+	// ActionSupplyShipments: a supplier reads and writes the shipments of
+	// dropshipping orders that are its own (Shipments API v3, decisions
+	// §34).
+	ActionSupplyShipments Action = "supplier-shipments:write"
 
 	// Products and balances (spec 4.4): a supplier publishes its own; a
 	// merchant, who stocks the provider's warehouse, does the same.
@@ -48,8 +55,9 @@ const (
 // ecomPermissions is the table of who may act on the ecom API (spec 5.2):
 // for each action, the roles of a service account that allow it.
 var ecomPermissions = map[Action][]Role{
-	ActionPlaceOrders:           {RoleMerchant},
-	ActionReadOrders:            {RoleMerchant},
+	ActionPlaceOrders:           {RoleMerchant, RoleRetailer},
+	ActionReadOrders:            {RoleMerchant, RoleRetailer},
+	ActionSupplyShipments:       {RoleSupplier},
 	ActionManageProducts:        {RoleSupplier, RoleMerchant},
 	ActionReadProducts:          {RoleSupplier, RoleMerchant},
 	ActionPublishBalances:       {RoleSupplier, RoleMerchant},

@@ -189,6 +189,25 @@ type OrderRow struct {
 	WholesalePrice float64 `json:"wholesalePrice"`
 	// TrackingCodes are the parcel codes of the row once Delivered.
 	TrackingCodes []string `json:"trackingCodes,omitempty"`
+	// SupplierID is the business ID of the supplier that ships the row
+	// from a dropshipping catalog (decisions §34); empty for a row of the
+	// retailer's own warehouse.
+	SupplierID string `json:"supplierId,omitempty"`
+	// DeliveredQuantity is what the row's supplier confirmed sending, once
+	// its shipment ended (decisions §34).
+	DeliveredQuantity *Quantity `json:"deliveredQuantity,omitempty"`
+}
+
+// Dropship reports whether the order's rows were split among suppliers
+// (decisions §34): its status then follows their shipments, not the
+// warehouse engine.
+func (o *Order) Dropship() bool {
+	for _, r := range o.Rows {
+		if r.SupplierID != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // Order is a warehouse sales order (spec 2.3) as the service answers it.

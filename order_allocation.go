@@ -21,6 +21,11 @@ type RowStock struct {
 	// Fragile and Oversized are the product's flags (spec 2.3 value-added
 	// services).
 	Fragile, Oversized bool
+	// SupplierOrg and SupplierID name the supplier of a balance in one of
+	// the retailer's dropshipping catalogs (decisions §34); zero for the
+	// merchant's own warehouse.
+	SupplierOrg int64
+	SupplierID  string
 }
 
 // Allocation is the outcome of allocating an order's rows (DESIGN §7).

@@ -95,18 +95,23 @@ type Config struct {
 	// Replicas reports the database's read replicas for /readyz and
 	// /metrics; nil when there are none.
 	Replicas func() []ReplicaState
+	// SupplierShipments serves the Shipments API v3 of dropshipping
+	// (decisions §34); nil leaves its routes out.
+	SupplierShipments parcelgate.SupplierShipmentService
 }
 
 // Server is the HTTP API. Build it with New.
 type Server struct {
-	store  Store
-	keys   *auth.Keyring
-	clock  parcelgate.Clock
-	log    *slog.Logger
-	cfg    Config
-	mux    *http.ServeMux
-	reg    *prometheus.Registry
-	metric metrics
+	store Store
+	// shipments is the dropshipping suppliers' shipments (Config.SupplierShipments).
+	shipments parcelgate.SupplierShipmentService
+	keys      *auth.Keyring
+	clock     parcelgate.Clock
+	log       *slog.Logger
+	cfg       Config
+	mux       *http.ServeMux
+	reg       *prometheus.Registry
+	metric    metrics
 
 	limit         *limiter
 	guard         *adminguard.Guard
@@ -135,7 +140,7 @@ func New(store Store, keys *auth.Keyring, clock parcelgate.Clock, log *slog.Logg
 		cfg.Versions = parcelgate.DefaultVersions
 	}
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
-	s := &Server{store: store, keys: keys, clock: clock, log: log, cfg: cfg, mux: http.NewServeMux(), limit: newLimiter(cfg.RateLimit), gzip: newGzip()}
+	s := &Server{store: store, shipments: cfg.SupplierShipments, keys: keys, clock: clock, log: log, cfg: cfg, mux: http.NewServeMux(), limit: newLimiter(cfg.RateLimit), gzip: newGzip()}
 	s.reg = prometheus.NewRegistry()
 	s.metric = newMetrics(s.reg)
 	if cfg.Replicas != nil {
@@ -228,6 +233,7 @@ func (s *Server) routes() {
 	s.catalogRoutes()
 	s.locationRoutes()
 	s.gatewayLocationRoutes()
+	s.supplierShipmentRoutes()
 }
 
 // supportedVersion reports whether the gateway API version v is served.

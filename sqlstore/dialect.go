@@ -40,6 +40,8 @@ var sqliteDialect = dialect{
 		"{{blob}}":          "BLOB",
 		"{{stamp_tickets}}": "",
 		"{{point_reads}}":   "",
+		// migration 0018: SQLite commits in stamp order and needs no ticket
+		"{{shipment_tickets}}": "",
 	},
 	prepare: true,
 }
@@ -52,6 +54,9 @@ var postgresDialect = dialect{
 		"{{blob}}":          "BYTEA",
 		"{{stamp_tickets}}": pgStampTickets,
 		"{{point_reads}}":   pgPointReads,
+		// migration 0018: supplier shipments carry their writer's ticket,
+		// as orders and balances do (stamp.go)
+		"{{shipment_tickets}}": "CREATE TRIGGER supplier_shipments_changed_xid BEFORE INSERT OR UPDATE ON supplier_shipments FOR EACH ROW EXECUTE FUNCTION changed_xid_ticket();\n",
 	},
 }
 

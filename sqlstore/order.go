@@ -109,7 +109,11 @@ func (r *orderRecord) view() *parcelgate.Order {
 	o.Preferences.AutoSubmit = r.autoSubmit
 	o.Rows = make([]parcelgate.OrderRow, len(r.order.Rows))
 	for i, row := range r.order.Rows {
-		row.Status = parcelgate.OrderState{Value: r.status, Timestamp: o.Status.Timestamp}
+		if row.SupplierID == "" {
+			row.Status = parcelgate.OrderState{Value: r.status, Timestamp: o.Status.Timestamp}
+		}
+		// A supplier's row keeps the status its shipment gave it
+		// (decisions §34).
 		o.Rows[i] = row
 	}
 	return &o
@@ -186,41 +190,53 @@ func (db *DB) findOrder(ctx context.Context, c *parcelgate.Caller, id string) (*
 	return r.view(), nil
 }
 
-// orderingOrganization returns the organization orgID and the external IDs
-// of its warehouse catalogs, in order: what placing an order reads before
-// its transaction, in one query (a row per warehouse, or one row with no
-// warehouse).
-func (db *DB) orderingOrganization(ctx context.Context, orgID int64) (*parcelgate.Organization, []string, error) {
-	rows, err := db.query(ctx, `SELECT `+orgColumnsOf("o")+`, c.external_id
-		FROM organizations o LEFT JOIN catalogs c ON c.retailer_org_id = o.id AND c.catalog_type = ?
-		WHERE o.id = ? ORDER BY c.external_id`, string(parcelgate.CatalogWarehouse), orgID)
+// orderingOrganization returns the organization orgID, the external IDs
+// of its warehouse catalogs and those of its dropshipping catalogs
+// (decisions §34), each in order: what placing an order reads before its
+// transaction, in one query (a row per catalog, or one row with none).
+func (db *DB) orderingOrganization(ctx context.Context, orgID int64) (*parcelgate.Organization, []string, []string, error) {
+	rows, err := db.query(ctx, `SELECT `+orgColumnsOf("o")+`, c.external_id, c.catalog_type
+		FROM organizations o LEFT JOIN catalogs c ON c.retailer_org_id = o.id AND c.catalog_type IN (?, ?)
+		WHERE o.id = ? ORDER BY c.external_id`, string(parcelgate.CatalogWarehouse), string(parcelgate.CatalogDropship), orgID)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	defer rows.Close()
 	var org *parcelgate.Organization
-	whs := []string{}
+	whs, drops := []string{}, []string{}
 	for rows.Next() {
-		var wh sql.NullString
-		o, err := scanOrganization(scanFunc(func(dest ...any) error { return rows.Scan(append(dest, &wh)...) }))
+		var wh, typ sql.NullString
+		o, err := scanOrganization(scanFunc(func(dest ...any) error { return rows.Scan(append(dest, &wh, &typ)...) }))
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		if org == nil {
 			org = o
 		}
-		if wh.Valid {
+		switch {
+		case !wh.Valid:
+		case typ.String == string(parcelgate.CatalogDropship):
+			drops = append(drops, wh.String)
+		default:
 			whs = append(whs, wh.String)
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if org == nil {
-		return nil, nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "organization not found")
+		return nil, nil, nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "organization not found")
 	}
-	return org, whs, nil
+	return org, whs, drops, nil
 }
+
+// orderCatalogs are the catalogs an order's rows may name: the merchant's
+// warehouses and the retailer's dropshipping catalogs (decisions §34).
+type orderCatalogs struct{ warehouses, drops []string }
+
+// all lists every catalog's external ID, for the reason of a row naming
+// none of them.
+func (c orderCatalogs) all() []string { return slices.Concat(c.warehouses, c.drops) }
 
 // scanFunc is a rowScanner made of a function.
 type scanFunc func(dest ...any) error
@@ -271,13 +287,17 @@ func (db *DB) UpdateOrder(ctx context.Context, c *parcelgate.Caller, id string, 
 // re-send of that existing order; its externalId, when
 // given, must name that order.
 func (db *DB) placeOrder(ctx context.Context, c *parcelgate.Caller, req *parcelgate.OrderRequest, target *string) (*parcelgate.Order, error) {
-	org, whs, err := db.orderingOrganization(ctx, c.OrgID)
+	org, whList, drops, err := db.orderingOrganization(ctx, c.OrgID)
 	if err != nil {
 		return nil, err
 	}
-	if err := req.DefaultWarehouse(whs); err != nil {
+	if err := req.DefaultWarehouse(whList); err != nil {
 		return nil, err
 	}
+	if err := req.CheckRowCatalogs(org.BusinessID, drops); err != nil {
+		return nil, err
+	}
+	whs := orderCatalogs{warehouses: whList, drops: drops}
 	hash := req.ContentHash()
 	var out *parcelgate.Order
 	// Two first sends of one externalId may race to insert it; the loser's
@@ -306,7 +326,7 @@ func samePathOrder(org *parcelgate.Organization, req *parcelgate.OrderRequest, r
 		Fields: []parcelgate.FieldError{{Field: "externalId", Message: fmt.Sprintf("must be %s, the order of the path, or left out", rec.order.ExternalID)}}}
 }
 
-func (tx *Tx) placeOrder(ctx context.Context, org *parcelgate.Organization, whs []string, req *parcelgate.OrderRequest, hash string, target *string) (*parcelgate.Order, error) {
+func (tx *Tx) placeOrder(ctx context.Context, org *parcelgate.Organization, whs orderCatalogs, req *parcelgate.OrderRequest, hash string, target *string) (*parcelgate.Order, error) {
 	var existing *orderRecord
 	var err error
 	switch {
@@ -353,13 +373,15 @@ func (tx *Tx) placeOrder(ctx context.Context, org *parcelgate.Organization, whs 
 // order as it is when the request is a retry, else the order replaced by
 // the request's content. stamp, when not zero, is tx's stamp, already
 // taken.
-func (tx *Tx) resend(ctx context.Context, org *parcelgate.Organization, whs []string, existing *orderRecord, req *parcelgate.OrderRequest, hash string, stamp time.Time) (*parcelgate.Order, error) {
+func (tx *Tx) resend(ctx context.Context, org *parcelgate.Organization, whs orderCatalogs, existing *orderRecord, req *parcelgate.OrderRequest, hash string, stamp time.Time) (*parcelgate.Order, error) {
 	action, err := parcelgate.ResendDecision(existing.order.ExternalID, existing.status, existing.hash == hash)
 	switch {
 	case err != nil:
 		return nil, err
 	case action == parcelgate.ResendRetry:
 		return existing.view(), nil
+	case existing.order.Dropship():
+		return nil, parcelgate.Errorf(parcelgate.ECONFLICT, "Order %s was split among its suppliers, who hold its shipments: it cannot be changed; cancel it and place a new order.", existing.order.ExternalID)
 	}
 	return tx.replaceOrder(ctx, org, whs, existing, req, hash, actorClient, stamp)
 }
@@ -373,7 +395,7 @@ func (tx *Tx) resend(ctx context.Context, org *parcelgate.Organization, whs []st
 // clock, then balances; a new order locks no order. A re-send that
 // replaces its order reads the stock again after returning what the order
 // held; a retry leaves the stamp and the stock's locks unused.
-func (tx *Tx) placeByExternalID(ctx context.Context, org *parcelgate.Organization, whs []string, req *parcelgate.OrderRequest, hash string) (*parcelgate.Order, error) {
+func (tx *Tx) placeByExternalID(ctx context.Context, org *parcelgate.Organization, whs orderCatalogs, req *parcelgate.OrderRequest, hash string) (*parcelgate.Order, error) {
 	rec, err := newOrderRecord(tx.db.clock, org, req, hash)
 	if err != nil {
 		return nil, err
@@ -398,7 +420,7 @@ func (tx *Tx) placeByExternalID(ctx context.Context, org *parcelgate.Organizatio
 		}
 		return tx.resend(ctx, org, whs, existing, req, hash, fromMicros(us))
 	}
-	return tx.fillOrder(ctx, org.BusinessID, whs, rec, actorClient, true, fromMicros(us), stock())
+	return tx.fillOrder(ctx, org, whs, rec, actorClient, true, fromMicros(us), stock())
 }
 
 // newOrderRecord is the record of a new order of org for req, not yet
@@ -418,7 +440,7 @@ func newOrderRecord(clock parcelgate.Clock, org *parcelgate.Organization, req *p
 		ownID: orderKey(org.BusinessID, o.ExternalID), readyAt: micros(now), order: o}, nil
 }
 
-func (tx *Tx) insertOrder(ctx context.Context, org *parcelgate.Organization, whs []string, rec *orderRecord) (*parcelgate.Order, error) {
+func (tx *Tx) insertOrder(ctx context.Context, org *parcelgate.Organization, whs orderCatalogs, rec *orderRecord) (*parcelgate.Order, error) {
 	// The change clock first, then balances: the lock order of every
 	// balance writer (see stamp.go). The stamp and the stock's read go in
 	// one pipeline, which runs them in that order. The order's row is
@@ -432,14 +454,14 @@ func (tx *Tx) insertOrder(ctx context.Context, org *parcelgate.Organization, whs
 	if _, err := tx.pipeline(ctx, stampStep, stockStep); err != nil {
 		return nil, err
 	}
-	return tx.fillOrder(ctx, org.BusinessID, whs, rec, actorClient, true, fromMicros(us), stock())
+	return tx.fillOrder(ctx, org, whs, rec, actorClient, true, fromMicros(us), stock())
 }
 
 // replaceOrder gives an existing order new content: its stock is returned,
 // the new rows are allocated, and it is answered as a new order would be
 // (Created, Error or Cancelled), keeping its IDs, insert date and
 // comments.
-func (tx *Tx) replaceOrder(ctx context.Context, org *parcelgate.Organization, whs []string, rec *orderRecord, req *parcelgate.OrderRequest, hash, actor string, stamp time.Time) (*parcelgate.Order, error) {
+func (tx *Tx) replaceOrder(ctx context.Context, org *parcelgate.Organization, whs orderCatalogs, rec *orderRecord, req *parcelgate.OrderRequest, hash, actor string, stamp time.Time) (*parcelgate.Order, error) {
 	// The change clock first, then balances: the lock order of every
 	// balance writer (see moveStock). stamp, when not zero, is tx's stamp,
 	// taken by the caller.
@@ -464,7 +486,7 @@ func (tx *Tx) replaceOrder(ctx context.Context, org *parcelgate.Organization, wh
 		}
 	}
 	rec.order, rec.hash, rec.autoSubmit, rec.readyAt = o, hash, req.AutoSubmit, micros(now)
-	return tx.fillOrder(ctx, org.BusinessID, whs, rec, actor, false, stamp, nil)
+	return tx.fillOrder(ctx, org, whs, rec, actor, false, stamp, nil)
 }
 
 // fillOrder allocates the stock of a new or replaced order, writes its
@@ -480,12 +502,27 @@ func (tx *Tx) replaceOrder(ctx context.Context, org *parcelgate.Organization, wh
 // naming it by its unique service ID. A take that moved fewer balances
 // than it should fails the transaction afterwards (errStockMoved), before
 // anything is committed.
-func (tx *Tx) fillOrder(ctx context.Context, businessID string, whs []string, rec *orderRecord, actor string, inserted bool, stamp time.Time, stock []*parcelgate.RowStock) (*parcelgate.Order, error) {
-	a, take, err := tx.allocateOrder(ctx, businessID, whs, rec, stamp, stock)
+func (tx *Tx) fillOrder(ctx context.Context, org *parcelgate.Organization, whs orderCatalogs, rec *orderRecord, actor string, inserted bool, stamp time.Time, stock []*parcelgate.RowStock) (*parcelgate.Order, error) {
+	a, take, stock, err := tx.allocateOrder(ctx, org.BusinessID, whs.all(), rec, stamp, stock)
 	if err != nil {
 		return nil, err
 	}
 	rec.order.Apply(a)
+	for i := range rec.order.Rows {
+		rec.order.Rows[i].SupplierID, rec.order.Rows[i].DeliveredQuantity = "", nil
+	}
+	pk := orderPK{expr: "?", args: []any{rec.pk}}
+	if inserted {
+		pk = newOrderPK(rec)
+	}
+	var split []step
+	if a.Allocates() {
+		// decisions §34: the rows of suppliers' catalogs become one shipment
+		// per supplier, in this transaction.
+		if split, err = splitShipments(org, rec, stock, pk, stamp, tx.db.clock.Now(rec.env)); err != nil {
+			return nil, err
+		}
+	}
 	rec.status, rec.reason, rec.allocated = a.Status, a.Reason, a.Allocates()
 	rec.statusAt, rec.updatedAt = micros(stamp), micros(stamp)
 	if inserted {
@@ -499,7 +536,6 @@ func (tx *Tx) fillOrder(ctx context.Context, businessID string, whs []string, re
 	if take.q != "" {
 		steps = append(steps, take)
 	}
-	pk := orderPK{expr: "?", args: []any{rec.pk}}
 	orderStep := len(steps)
 	if inserted {
 		o := rec.order
@@ -508,13 +544,13 @@ func (tx *Tx) fillOrder(ctx context.Context, businessID string, whs []string, re
 			args: []any{o.ID, string(rec.env), rec.orgID, o.ExternalID, rec.ownID, string(rec.status), rec.statusAt, rec.reason, boolInt(rec.autoSubmit), boolInt(rec.allocated),
 				rec.hash, doc, rec.insertedAt, rec.updatedAt, rec.readyAt},
 			scan: func(scan func(...any) error) error { return scan(&rec.pk) }})
-		pk = newOrderPK(rec)
 	} else {
 		steps = append(steps, step{q: `UPDATE orders SET status = ?, status_at = ?, reason = ?, auto_submit = ?, allocated = ?, content_hash = ?, doc = ?, updated_at = ?, ready_at = ? WHERE id = ? RETURNING inserted_at`,
 			args: []any{string(rec.status), rec.statusAt, rec.reason, boolInt(rec.autoSubmit), boolInt(rec.allocated), rec.hash, doc, rec.updatedAt, rec.readyAt, rec.pk},
 			scan: func(scan func(...any) error) error { return scan(&rec.insertedAt) }})
 	}
 	steps = append(steps, orderRowSteps(rec, a.BalanceIDs, pk)...)
+	steps = append(steps, split...)
 	steps = append(steps, historyStep(rec, actor, pk))
 	n, err := tx.pipeline(ctx, steps...)
 	if err != nil {
@@ -611,6 +647,13 @@ func (tx *Tx) moveOrder(ctx context.Context, rec *orderRecord, to parcelgate.Ord
 			return false, err
 		}
 		rec.allocated = false
+	}
+	if effect == parcelgate.StockReturn && rec.order.Dropship() {
+		// decisions §34: the retailer's cancellation ends its suppliers'
+		// open shipments; the stock they held has just been returned.
+		if err := tx.cancelOrderShipments(ctx, rec, stamp); err != nil {
+			return false, err
+		}
 	}
 	if to == parcelgate.OrderDelivered {
 		if err := tx.deliverOrder(ctx, rec); err != nil {

@@ -37,15 +37,19 @@ func (db *DB) CancelOrder(ctx context.Context, c *parcelgate.Caller, id string) 
 }
 
 func (db *DB) ReopenOrder(ctx context.Context, c *parcelgate.Caller, id string, req *parcelgate.OrderRequest) (*parcelgate.Order, error) {
-	org, whs, err := db.orderingOrganization(ctx, c.OrgID)
+	org, whList, drops, err := db.orderingOrganization(ctx, c.OrgID)
 	if err != nil {
 		return nil, err
 	}
 	if req != nil {
-		if err := req.DefaultWarehouse(whs); err != nil {
+		if err := req.DefaultWarehouse(whList); err != nil {
+			return nil, err
+		}
+		if err := req.CheckRowCatalogs(org.BusinessID, drops); err != nil {
 			return nil, err
 		}
 	}
+	whs := orderCatalogs{warehouses: whList, drops: drops}
 	return db.withOrder(ctx, c.OrgID, c.BusinessID, id, func(tx *Tx, rec *orderRecord) error {
 		if err := parcelgate.ReopenDecision(rec.order.ExternalID, rec.status); err != nil {
 			return err
@@ -90,6 +94,10 @@ func (db *DB) SetOrderStatus(ctx context.Context, env parcelgate.Environment, bu
 	}
 	reason = parcelgate.DefaultReason(to, reason)
 	return db.withOrder(ctx, org.ID, org.BusinessID, id, func(tx *Tx, rec *orderRecord) error {
+		if rec.order.Dropship() && to != parcelgate.OrderCancelled && to != rec.status {
+			// decisions §34: its status follows its suppliers' shipments.
+			return parcelgate.Errorf(parcelgate.ECONFLICT, "Order %s is shipped by its suppliers: its status follows their shipments; it can only be cancelled.", rec.order.ExternalID)
+		}
 		move, err := parcelgate.OperatorMoveDecision(rec.order.ExternalID, rec.status, to)
 		if !move {
 			return err
@@ -109,7 +117,9 @@ func (db *DB) DueOrders(ctx context.Context, env parcelgate.Environment, from pa
 	if due.AutoSubmitOnly {
 		autoSubmit = " AND auto_submit = 1"
 	}
-	return scanColumn[int64](db.query(ctx, `SELECT id FROM orders WHERE status = ? AND ready_at <= ?`+autoSubmit+` AND environment = ? ORDER BY ready_at, id LIMIT ?`,
+	// An order split among suppliers is theirs to move (decisions §34).
+	return scanColumn[int64](db.query(ctx, `SELECT id FROM orders WHERE status = ? AND ready_at <= ?`+autoSubmit+` AND environment = ?
+		AND NOT EXISTS (SELECT 1 FROM supplier_shipments s WHERE s.order_pk = orders.id) ORDER BY ready_at, id LIMIT ?`,
 		string(due.From), micros(due.ReadyBefore), string(env), limit))
 }
 
@@ -129,7 +139,7 @@ func (db *DB) AdvanceOrder(ctx context.Context, pk int64, from, to parcelgate.Or
 		if err != nil {
 			return err
 		}
-		if !parcelgate.DueForWarehouse(from, readyBefore).Covers(rec.status, rec.autoSubmit, fromMicros(rec.readyAt)) {
+		if rec.order.Dropship() || !parcelgate.DueForWarehouse(from, readyBefore).Covers(rec.status, rec.autoSubmit, fromMicros(rec.readyAt)) {
 			return nil
 		}
 		moved, err = tx.moveOrder(ctx, rec, to, "", actorEngine)

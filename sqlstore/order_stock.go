@@ -33,10 +33,19 @@ func (tx *Tx) orderStock(ctx context.Context, orgID int64, businessID string, ro
 func (tx *Tx) orderStockStep(orgID int64, businessID string, rows []parcelgate.OrderRow) (step, func() []*parcelgate.RowStock) {
 	type key struct{ product, warehouse string }
 	forms := make([][]string, len(rows))
+	// prefixes[i]: the supplier's business ID a row's product ID carries,
+	// which a balance found by the bare ID must belong to.
+	prefixes := make([]string, len(rows))
 	var products, warehouses []any
 	seenP, seenW := map[string]bool{}, map[string]bool{}
 	for i, row := range rows {
 		forms[i] = parcelgate.IDForms(businessID, row.ExternalProductID)
+		if other, ok := parcelgate.OtherBusinessPrefix(businessID, row.ExternalProductID); ok {
+			// A supplier's product in a dropshipping catalog (decisions
+			// §34), stored bare or with its supplier's business ID.
+			prefixes[i] = other
+			forms[i] = []string{row.ExternalProductID, row.ExternalProductID[len(other)+1:]}
+		}
 		for _, f := range forms[i] {
 			if !seenP[f] {
 				seenP[f] = true
@@ -48,34 +57,46 @@ func (tx *Tx) orderStockStep(orgID int64, businessID string, rows []parcelgate.O
 			warehouses = append(warehouses, row.ExternalWarehouseID)
 		}
 	}
-	args := append(append(products, warehouses...), orgID, string(parcelgate.CatalogWarehouse), orgID)
-	found := map[key]*parcelgate.RowStock{}
-	s := step{q: `SELECT b.id, b.quantity, b.wholesale_price, b.eos_at, p.document, b.product_external_id, c.external_id FROM balances b
+	// The merchant's own products in its warehouse catalogs, and any
+	// supplier's in the retailer's dropshipping catalogs (decisions §34).
+	args := append(append(products, warehouses...), orgID, string(parcelgate.CatalogWarehouse), orgID, string(parcelgate.CatalogDropship))
+	found := map[key][]*parcelgate.RowStock{}
+	s := step{q: `SELECT b.id, b.quantity, b.wholesale_price, b.eos_at, p.document, b.product_external_id, c.external_id, c.catalog_type, b.supplier_org_id, so.business_id FROM balances b
 		JOIN catalogs c ON c.id = b.catalog_id
 		JOIN products p ON p.id = b.product_id
+		JOIN organizations so ON so.id = b.supplier_org_id
 		WHERE b.product_external_id IN (` + placeholders(len(products)) + `) AND c.external_id IN (` + placeholders(len(warehouses)) + `)
-		AND c.retailer_org_id = ? AND c.catalog_type = ? AND b.supplier_org_id = ? AND b.removed_at = 0` + tx.forUpdateOf("b"), args: args,
+		AND c.retailer_org_id = ? AND (c.catalog_type = ? AND b.supplier_org_id = ? OR c.catalog_type = ?) AND b.removed_at = 0 ORDER BY b.id` + tx.forUpdateOf("b"), args: args,
 		scan: func(scan func(...any) error) error {
 			var b parcelgate.RowStock
 			var k key
 			var price sql.NullString
-			var eosAt int64
-			var doc string
-			if err := scan(&b.BalanceID, &b.Available, &price, &eosAt, &doc, &k.product, &k.warehouse); err != nil {
+			var eosAt, supplierOrg int64
+			var doc, typ, supplierID string
+			if err := scan(&b.BalanceID, &b.Available, &price, &eosAt, &doc, &k.product, &k.warehouse, &typ, &supplierOrg, &supplierID); err != nil {
 				return err
 			}
 			d := parcelgate.ReadProductDocument([]byte(doc))
 			b.Price, b.EOS, b.Fragile, b.Oversized = price.String, eosAt != 0, d.IsFragile, d.IsOversized
-			found[k] = &b
+			if typ == string(parcelgate.CatalogDropship) {
+				b.SupplierOrg, b.SupplierID = supplierOrg, supplierID
+			}
+			found[k] = append(found[k], &b)
 			return nil
 		}}
 	return s, func() []*parcelgate.RowStock {
 		stock := make([]*parcelgate.RowStock, len(rows))
 		for i, row := range rows {
-			for _, f := range forms[i] {
-				if b := found[key{f, row.ExternalWarehouseID}]; b != nil {
+		forms:
+			for fi, f := range forms[i] {
+				for _, b := range found[key{f, row.ExternalWarehouseID}] {
+					// A bare ID found for a row that names its supplier
+					// must be that supplier's.
+					if fi > 0 && prefixes[i] != "" && b.SupplierID != prefixes[i] {
+						continue
+					}
 					stock[i] = b
-					break
+					break forms
 				}
 			}
 		}
@@ -99,19 +120,19 @@ func (tx *Tx) orderStockStep(orgID int64, businessID string, rows []parcelgate.O
 //
 // stock, when not nil, is the stock of the order's rows, read by the
 // caller under the same locks (orderStockStep).
-func (tx *Tx) allocateOrder(ctx context.Context, businessID string, whs []string, rec *orderRecord, stamp time.Time, stock []*parcelgate.RowStock) (parcelgate.Allocation, step, error) {
+func (tx *Tx) allocateOrder(ctx context.Context, businessID string, whs []string, rec *orderRecord, stamp time.Time, stock []*parcelgate.RowStock) (parcelgate.Allocation, step, []*parcelgate.RowStock, error) {
 	rows := rec.order.Rows
 	if stock == nil {
 		var err error
 		if stock, err = tx.orderStock(ctx, rec.orgID, businessID, rows); err != nil {
-			return parcelgate.Allocation{}, step{}, err
+			return parcelgate.Allocation{}, step{}, nil, err
 		}
 	}
 	a := parcelgate.AllocateOrder(rec.env, rec.order.ExternalID, rows, stock, whs)
 	if !a.Allocates() {
-		return a, step{}, nil
+		return a, step{}, stock, nil
 	}
-	return a, takeStock(a.Takes(rows), stamp), nil
+	return a, takeStock(a.Takes(rows), stamp), stock, nil
 }
 
 // errStockMoved reports a balance that no longer covered what its order

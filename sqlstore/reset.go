@@ -43,6 +43,9 @@ var tenantTables = []tenantTable{
 	{name: "order_rows", scope: "order_pk IN (SELECT id FROM orders WHERE org_id = ?)"},
 	{name: "order_refs", scope: "org_id = ?"},
 	{name: "order_history", scope: "order_pk IN (SELECT id FROM orders WHERE org_id = ?)"},
+	// A retailer's orders take their suppliers' shipments with them
+	// (decisions §34).
+	{name: "supplier_shipments", scope: "retailer_org_id = ?", stamp: "updated_at"},
 }
 
 // retire is how a reset empties the kept tables: balances become tombstones

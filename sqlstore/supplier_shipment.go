@@ -1,0 +1,448 @@
+package sqlstore
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/parcelgate/parcelgate"
+)
+
+var _ parcelgate.SupplierShipmentService = (*SupplierShipmentService)(nil)
+
+// SupplierShipmentService keeps the shipments of dropshipping orders
+// (decisions §34): made with the retailer's order, in its transaction
+// (fillOrder); read and written by their supplier only. Every write locks
+// the order first, then the shipment, then takes the change clock and
+// then the balances: the lock order of every order writer, so two
+// suppliers confirming parts of one order, or a supplier racing the
+// retailer's cancellation, run one after the other and each copies back
+// what the other left.
+type SupplierShipmentService struct{ db *DB }
+
+// NewSupplierShipmentService returns the shipment service of db.
+func NewSupplierShipmentService(db *DB) *SupplierShipmentService {
+	return &SupplierShipmentService{db: db}
+}
+
+// shipmentRecord is a shipment as stored.
+type shipmentRecord struct {
+	pk, orderPK, supplierOrg, retailerOrg int64
+	env                                   parcelgate.Environment
+	status                                parcelgate.SupplyStatus
+	insertedAt, updatedAt, readyAt        int64
+	// lines are the order rows the shipment's rows ship, by row.
+	lines []int
+	s     *parcelgate.SupplierShipment
+}
+
+const shipmentColumns = `s.id, s.environment, s.supplier_org_id, s.retailer_org_id, s.order_pk, s.status, s.doc, s.inserted_at, s.updated_at, s.ready_at`
+
+// shipmentDoc is a shipment's stored document: the shipment as answered
+// and the order rows it ships.
+type shipmentDoc struct {
+	*parcelgate.SupplierShipment
+	Lines []int `json:"lines"`
+}
+
+func (r *shipmentRecord) document() (string, error) {
+	b, err := json.Marshal(shipmentDoc{SupplierShipment: r.s, Lines: r.lines})
+	return string(b), err
+}
+
+func scanShipment(s rowScanner) (*shipmentRecord, error) {
+	var r shipmentRecord
+	var env, status, doc string
+	if err := s.Scan(&r.pk, &env, &r.supplierOrg, &r.retailerOrg, &r.orderPK, &status, &doc, &r.insertedAt, &r.updatedAt, &r.readyAt); err != nil {
+		return nil, err
+	}
+	r.env, r.status = parcelgate.Environment(env), parcelgate.SupplyStatus(status)
+	d := shipmentDoc{SupplierShipment: new(parcelgate.SupplierShipment)}
+	if err := json.Unmarshal([]byte(doc), &d); err != nil {
+		return nil, fmt.Errorf("shipment %d: document: %w", r.pk, err)
+	}
+	r.s, r.lines = d.SupplierShipment, d.Lines
+	return &r, nil
+}
+
+// view is the shipment as answered: the document with the stamps of the
+// columns.
+func (r *shipmentRecord) view() *parcelgate.SupplierShipment {
+	s := *r.s
+	s.Metadata.InsertDate, s.Metadata.UpdateDate = fromMicros(r.insertedAt), fromMicros(r.updatedAt)
+	if s.References == nil {
+		s.References = []parcelgate.OrderReference{}
+	}
+	return &s
+}
+
+// newShipmentID makes a shipment ID: 20 characters of A-Z and 2-7, unique
+// per environment by its key.
+func newShipmentID() string { return rand.Text()[:20] }
+
+// splitShipments splits rec's order, just allocated from stock, into one
+// shipment per supplier (parcelgate.SplitOrder), marks the rows each ships
+// with its supplier and status, and returns the statements that insert
+// them, naming the order by pk (inserted earlier in the same pipeline when
+// new). Rows from the retailer's own warehouse are left to the warehouse
+// engine.
+func splitShipments(org *parcelgate.Organization, rec *orderRecord, stock []*parcelgate.RowStock, pk orderPK, stamp, now time.Time) ([]step, error) {
+	o := rec.order
+	supply := make([]parcelgate.OrderRowSupply, len(o.Rows))
+	services := make([][]string, len(o.Rows))
+	dropship := false
+	for i, b := range stock {
+		if b == nil || b.SupplierID == "" {
+			continue
+		}
+		dropship = true
+		supply[i] = parcelgate.OrderRowSupply{SupplierOrg: b.SupplierOrg, SupplierID: b.SupplierID}
+		if b.Fragile {
+			services[i] = append(services[i], parcelgate.ServiceFragile)
+		}
+		if b.Oversized {
+			services[i] = append(services[i], parcelgate.ServiceOversized)
+		}
+	}
+	if !dropship {
+		return nil, nil
+	}
+	parts := parcelgate.SplitOrder(o, org, supply, services, newShipmentID, stamp)
+	steps := make([]step, 0, len(parts))
+	for _, part := range parts {
+		for _, line := range part.Lines {
+			o.Rows[line].SupplierID = part.Shipment.ClientID
+			o.Rows[line].Status = parcelgate.OrderState{Value: parcelgate.OrderCreated, Timestamp: stamp}
+		}
+		r := &shipmentRecord{lines: part.Lines, s: part.Shipment}
+		doc, err := r.document()
+		if err != nil {
+			return nil, err
+		}
+		steps = append(steps, step{q: `INSERT INTO supplier_shipments (shipment_id, environment, supplier_org_id, retailer_org_id, order_pk, status, doc, inserted_at, updated_at, ready_at)
+			VALUES (?, ?, ?, ?, ` + pk.expr + `, ?, ?, ?, ?, ?)`,
+			args: slices.Concat([]any{part.Shipment.ShipmentID, string(rec.env), part.SupplierOrg, rec.orgID}, pk.args,
+				[]any{string(parcelgate.SupplyCreated), doc, micros(stamp), micros(stamp), micros(now)})})
+	}
+	return steps, nil
+}
+
+// FindShipment returns the caller's shipment id.
+func (s *SupplierShipmentService) FindShipment(ctx context.Context, c *parcelgate.Caller, id string) (*parcelgate.SupplierShipment, error) {
+	r, err := scanShipment(s.db.queryRow(ctx, `SELECT `+shipmentColumns+` FROM supplier_shipments s WHERE s.environment = ? AND s.shipment_id = ? AND s.supplier_org_id = ?`,
+		string(c.Environment), strings.TrimSpace(id), c.OrgID))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, shipmentNotFound(id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return r.view(), nil
+}
+
+func shipmentNotFound(id string) error {
+	return parcelgate.Errorf(parcelgate.ENOTFOUND, "Shipment %s not found.", strings.TrimSpace(id))
+}
+
+// ListShipments answers GET /shipments: the caller's shipments changed
+// after q.From, in stamp order, paged by key, held to the change poll's
+// window as order lists are (see stamp.go), so a supplier that polls from
+// the newest updateDate it has seen misses nothing.
+func (s *SupplierShipmentService) ListShipments(ctx context.Context, c *parcelgate.Caller, q parcelgate.ShipmentQuery, p parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.SupplierShipment], error) {
+	ks := &keysetQuery{table: "supplier_shipments s", alias: "s", byModified: true, stampCol: "updated_at"}
+	f := &ks.where
+	f.add("s.supplier_org_id = ?", c.OrgID)
+	w, err := s.db.pollWindow(ctx, c.Environment, q.From)
+	if err != nil {
+		return parcelgate.PageOf[*parcelgate.SupplierShipment]{}, err
+	}
+	addWindow(f, "s", "updated_at", w, !q.From.IsZero())
+	if len(q.Statuses) > 0 {
+		st := make([]any, len(q.Statuses))
+		for i, v := range q.Statuses {
+			st[i] = string(v)
+		}
+		f.in("s.status", st)
+	}
+	return keysetPage(ctx, s.db, ks, p, shipmentColumns, "", func(rows *sql.Rows) (*parcelgate.SupplierShipment, pageKey, error) {
+		r, err := scanShipment(rows)
+		if err != nil {
+			return nil, pageKey{}, err
+		}
+		return r.view(), pageKey{modified: r.updatedAt, id: r.pk}, nil
+	})
+}
+
+// OrderShipments returns the shipments of the caller's order id, for the
+// retailer, in the order they were made.
+func (s *SupplierShipmentService) OrderShipments(ctx context.Context, c *parcelgate.Caller, orderID string) ([]*parcelgate.SupplierShipment, error) {
+	o, err := s.db.findOrder(ctx, c, orderID)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.db.query(ctx, `SELECT `+shipmentColumns+` FROM supplier_shipments s JOIN orders o ON o.id = s.order_pk
+		WHERE o.environment = ? AND o.order_id = ? AND o.org_id = ? AND s.retailer_org_id = ? ORDER BY s.id`, string(c.Environment), o.ID, c.OrgID, c.OrgID)
+	recs, err := collectRows(rows, err, func(rows *sql.Rows) (*shipmentRecord, error) { return scanShipment(rows) })
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*parcelgate.SupplierShipment, len(recs))
+	for i, r := range recs {
+		out[i] = r.view()
+	}
+	return out, nil
+}
+
+// UpdateShipment applies a supplier's PATCH (parcelgate.MoveShipment).
+func (s *SupplierShipmentService) UpdateShipment(ctx context.Context, c *parcelgate.Caller, id string, u parcelgate.ShipmentUpdate) (*parcelgate.SupplierShipment, error) {
+	return s.db.withShipment(ctx, c, id, func(sh *parcelgate.SupplierShipment, now time.Time) (*parcelgate.SupplierShipment, bool, error) {
+		return parcelgate.MoveShipment(sh, u, parcelgate.NewTrackingNumber, now)
+	})
+}
+
+// SplitShipment applies a supplier's PUT (parcelgate.SplitShipment).
+func (s *SupplierShipmentService) SplitShipment(ctx context.Context, c *parcelgate.Caller, id string, u parcelgate.ShipmentUpdate) (*parcelgate.SupplierShipment, error) {
+	return s.db.withShipment(ctx, c, id, func(sh *parcelgate.SupplierShipment, now time.Time) (*parcelgate.SupplierShipment, bool, error) {
+		out, err := parcelgate.SplitShipment(sh, u, now)
+		return out, err == nil, err
+	})
+}
+
+// ConfirmShipment fast-confirms a shipment (parcelgate.FastConfirm).
+func (s *SupplierShipmentService) ConfirmShipment(ctx context.Context, c *parcelgate.Caller, id string) (*parcelgate.SupplierShipment, error) {
+	return s.db.withShipment(ctx, c, id, func(sh *parcelgate.SupplierShipment, now time.Time) (*parcelgate.SupplierShipment, bool, error) {
+		return parcelgate.FastConfirm(sh, parcelgate.NewTrackingNumber, now)
+	})
+}
+
+// shipmentChange decides a change of a shipment at now: the shipment to
+// store, and whether anything changed.
+type shipmentChange func(s *parcelgate.SupplierShipment, now time.Time) (*parcelgate.SupplierShipment, bool, error)
+
+// withShipment runs change on the caller's shipment id in a write
+// transaction and answers the shipment as it leaves it. Locks: the order
+// the shipment belongs to, then the shipment, then (when something
+// changes) the change clock, then the balances its rows hold.
+func (db *DB) withShipment(ctx context.Context, c *parcelgate.Caller, id string, change shipmentChange) (*parcelgate.SupplierShipment, error) {
+	var out *parcelgate.SupplierShipment
+	err := db.inTx(ctx, func(tx *Tx) error {
+		var pk, orderPK int64
+		err := tx.QueryRow(ctx, `SELECT id, order_pk FROM supplier_shipments WHERE environment = ? AND shipment_id = ? AND supplier_org_id = ?`,
+			string(c.Environment), strings.TrimSpace(id), c.OrgID).Scan(&pk, &orderPK)
+		if errors.Is(err, sql.ErrNoRows) {
+			return shipmentNotFound(id)
+		}
+		if err != nil {
+			return err
+		}
+		ord, err := scanOrderRecord(tx.QueryRow(ctx, `SELECT `+orderColumns+` FROM orders o WHERE o.id = ?`+tx.forUpdate(), orderPK))
+		if err != nil {
+			return err
+		}
+		rec, err := scanShipment(tx.QueryRow(ctx, `SELECT `+shipmentColumns+` FROM supplier_shipments s WHERE s.id = ?`+tx.forUpdate(), pk))
+		if err != nil {
+			return err
+		}
+		now := tx.db.clock.Now(rec.env).UTC().Truncate(time.Microsecond)
+		next, changed, err := change(rec.view(), now)
+		if err != nil {
+			return err
+		}
+		if !changed {
+			out = rec.view()
+			return nil
+		}
+		stamp, err := tx.nextOrgStamp(ctx, rec.env, rec.supplierOrg)
+		if err != nil {
+			return err
+		}
+		if err := tx.writeShipment(ctx, ord, rec, next, stamp); err != nil {
+			return err
+		}
+		out = rec.view()
+		return nil
+	})
+	return out, err
+}
+
+// writeShipment stores next as rec's new state with stamp, settles the
+// stock of its rows when it reaches a final status, and copies every
+// shipment of the order back to ord. The caller holds ord's and rec's
+// locks and has taken stamp.
+func (tx *Tx) writeShipment(ctx context.Context, ord *orderRecord, rec *shipmentRecord, next *parcelgate.SupplierShipment, stamp time.Time) error {
+	if next.Status.Value.Final() && !rec.status.Final() {
+		if err := tx.settleShipment(ctx, ord, rec, next, stamp); err != nil {
+			return err
+		}
+	}
+	if next.Status.Value != rec.status && !next.Status.Value.Final() {
+		// The automatic supplier's wait counts from the last move.
+		rec.readyAt = micros(tx.db.clock.Now(rec.env))
+	}
+	rec.s, rec.status, rec.updatedAt = next, next.Status.Value, micros(stamp)
+	doc, err := rec.document()
+	if err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, `UPDATE supplier_shipments SET status = ?, doc = ?, updated_at = ?, ready_at = ? WHERE id = ?`,
+		string(rec.status), doc, rec.updatedAt, rec.readyAt, rec.pk); err != nil {
+		return err
+	}
+	return tx.copyBack(ctx, ord, rec, stamp, actorSupplier)
+}
+
+// actorSupplier is who moved an order whose status follows its suppliers'
+// shipments, in order_history.
+const actorSupplier = "supplier"
+
+// settleShipment applies the stock effect of rec reaching next's final
+// status (interface §2.5, parcelgate.SettleShipment): on the supplier's
+// balances its rows hold, delivered quantities leave allocated and the
+// rest returns to quantity. The rows then hold nothing (balance_id 0), so
+// a later cancellation of the order returns nothing twice.
+func (tx *Tx) settleShipment(ctx context.Context, ord *orderRecord, rec *shipmentRecord, next *parcelgate.SupplierShipment, stamp time.Time) error {
+	if len(rec.lines) == 0 {
+		return nil
+	}
+	lineArgs := make([]any, len(rec.lines))
+	for i, l := range rec.lines {
+		lineArgs[i] = l
+	}
+	type held struct {
+		line, balance int64
+		parcelgate.StockLevel
+	}
+	rows, err := tx.Query(ctx, `SELECT r.line, r.balance_id, b.quantity, b.allocated FROM order_rows r JOIN balances b ON b.id = r.balance_id
+		WHERE r.order_pk = ? AND r.balance_id <> 0 AND b.removed_at = 0 AND r.line IN (`+placeholders(len(lineArgs))+`) ORDER BY r.line`+tx.forUpdateOf("b"),
+		append([]any{ord.pk}, lineArgs...)...)
+	hs, err := collect(rows, err, func(h *held) []any { return []any{&h.line, &h.balance, &h.Quantity, &h.Allocated} })
+	if err != nil {
+		return err
+	}
+	byLine := map[int64]int64{}
+	levels := map[int64]parcelgate.StockLevel{}
+	for _, h := range hs {
+		byLine[h.line], levels[h.balance] = h.balance, h.StockLevel
+	}
+	balances := make([]int64, len(rec.lines))
+	for i, l := range rec.lines {
+		balances[i] = byLine[int64(l)]
+	}
+	if err := tx.applyStockMoves(ctx, parcelgate.SettleHolds(levels, parcelgate.SettleShipment(next, balances)), stamp); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, `UPDATE order_rows SET balance_id = 0 WHERE order_pk = ? AND line IN (`+placeholders(len(lineArgs))+`)`, append([]any{ord.pk}, lineArgs...)...); err != nil {
+		return err
+	}
+	var left int64
+	if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM order_rows WHERE order_pk = ? AND balance_id <> 0`, ord.pk).Scan(&left); err != nil {
+		return err
+	}
+	ord.allocated = left > 0
+	return nil
+}
+
+// copyBack copies the order's shipments (changed, as it now is, and the
+// others as stored) to ord and stores it with stamp (parcelgate.Progress):
+// its rows' statuses, delivered quantities and tracking codes, its
+// tracking codes and its status, which a change of status records in the
+// order's history as actor's. The order's updateDate moves, so the
+// retailer's change polls see it.
+func (tx *Tx) copyBack(ctx context.Context, ord *orderRecord, changed *shipmentRecord, stamp time.Time, actor string) error {
+	rows, err := tx.Query(ctx, `SELECT `+shipmentColumns+` FROM supplier_shipments s WHERE s.order_pk = ? ORDER BY s.id`, ord.pk)
+	recs, err := collectRows(rows, err, func(rows *sql.Rows) (*shipmentRecord, error) { return scanShipment(rows) })
+	if err != nil {
+		return err
+	}
+	parts := make([]parcelgate.ShipmentOfRows, len(recs))
+	for i, r := range recs {
+		if changed != nil && r.pk == changed.pk {
+			r = changed
+		}
+		parts[i] = parcelgate.ShipmentOfRows{Shipment: r.s, Lines: r.lines}
+	}
+	p := parcelgate.Progress(len(ord.order.Rows), parts)
+	o := ord.order
+	for i, rp := range p.Rows {
+		if rp.Status == "" {
+			continue
+		}
+		row := &o.Rows[i]
+		if row.Status.Value != rp.Status {
+			row.Status = parcelgate.OrderState{Value: rp.Status, Timestamp: stamp}
+		}
+		row.DeliveredQuantity, row.TrackingCodes = rp.DeliveredQuantity, rp.TrackingCodes
+	}
+	o.TrackingCodes = p.TrackingCodes
+	if len(p.TrackingCodes) > 0 {
+		o.DeliveryOperator = parcelgate.DeliveryOperator
+	}
+	moved := ord.status != p.Status
+	if moved {
+		ord.status, ord.statusAt, ord.reason = p.Status, micros(stamp), ""
+	}
+	ord.updatedAt = micros(stamp)
+	doc, err := ord.document()
+	if err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, `UPDATE orders SET status = ?, status_at = ?, reason = ?, allocated = ?, doc = ?, updated_at = ? WHERE id = ?`,
+		string(ord.status), ord.statusAt, ord.reason, boolInt(ord.allocated), doc, ord.updatedAt, ord.pk); err != nil {
+		return err
+	}
+	if moved {
+		return tx.recordHistory(ctx, ord, actor)
+	}
+	return nil
+}
+
+// cancelOrderShipments ends the open shipments of ord, which its retailer
+// (or the operator) cancelled: each becomes Cancelled with nothing
+// delivered, and the order's rows show it. The order's stock has been
+// returned by the caller (releaseOrder); shipments already final keep
+// their state.
+func (tx *Tx) cancelOrderShipments(ctx context.Context, ord *orderRecord, stamp time.Time) error {
+	rows, err := tx.Query(ctx, `SELECT `+shipmentColumns+` FROM supplier_shipments s WHERE s.order_pk = ? ORDER BY s.id`+tx.forUpdate(), ord.pk)
+	recs, err := collectRows(rows, err, func(rows *sql.Rows) (*shipmentRecord, error) { return scanShipment(rows) })
+	if err != nil {
+		return err
+	}
+	now := tx.db.clock.Now(ord.env).UTC().Truncate(time.Microsecond)
+	parts := make([]parcelgate.ShipmentOfRows, len(recs))
+	for i, r := range recs {
+		if !r.status.Final() {
+			cancelled := parcelgate.SupplyCancelled
+			next, _, err := parcelgate.MoveShipment(r.view(), parcelgate.ShipmentUpdate{Status: &cancelled}, parcelgate.NewTrackingNumber, now)
+			if err != nil {
+				return err
+			}
+			r.s, r.status, r.updatedAt = next, next.Status.Value, micros(stamp)
+			doc, err := r.document()
+			if err != nil {
+				return err
+			}
+			if _, err := tx.Exec(ctx, `UPDATE supplier_shipments SET status = ?, doc = ?, updated_at = ? WHERE id = ?`, string(r.status), doc, r.updatedAt, r.pk); err != nil {
+				return err
+			}
+		}
+		parts[i] = parcelgate.ShipmentOfRows{Shipment: r.s, Lines: r.lines}
+	}
+	p := parcelgate.Progress(len(ord.order.Rows), parts)
+	for i, rp := range p.Rows {
+		if rp.Status == "" {
+			continue
+		}
+		row := &ord.order.Rows[i]
+		if row.Status.Value != rp.Status {
+			row.Status = parcelgate.OrderState{Value: rp.Status, Timestamp: stamp}
+		}
+		row.DeliveredQuantity, row.TrackingCodes = rp.DeliveredQuantity, rp.TrackingCodes
+	}
+	return nil
+}
