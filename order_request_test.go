@@ -29,7 +29,9 @@ func TestOrderRequestValidate(t *testing.T) {
 		"plugin order, bare IDs":     {func(r *OrderRequest) {}, ""},
 		"prefixed IDs":               {func(r *OrderRequest) { r.ExternalID, r.Rows[0].ExternalProductID = testBID+"-1005", testBID+"-WOO6" }, ""},
 		"another business's order":   {func(r *OrderRequest) { r.ExternalID = "7654321-2-1005" }, "externalId"},
-		"another business's product": {func(r *OrderRequest) { r.Rows[0].ExternalProductID = "7654321-2-WOO6" }, "rows[0].externalProductId"},
+		// A supplier's product, as a row of a dropshipping catalog names it;
+		// CheckRowCatalogs refuses it on a warehouse row (decisions §34).
+		"another business's product": {func(r *OrderRequest) { r.Rows[0].ExternalProductID = "7654321-2-WOO6" }, ""},
 		"everything the plugin sends": {func(r *OrderRequest) {
 			r.Currency, r.TotalPrice, r.TotalTax, r.ClientSoftware = "eur", &price, &price, "woo-wh-client/2.4.2"
 		}, ""},
@@ -63,5 +65,23 @@ func TestOrderRequestValidate(t *testing.T) {
 	r.Currency, r.AdditionalServices = "eur", []AdditionalService{{"3101"}, {"3101"}}
 	if r.Validate(testBID) != nil || r.Currency != "EUR" || len(r.AdditionalServices) != 1 {
 		t.Fatalf("normalized %+v", r)
+	}
+}
+
+// decisions §34: a supplier's product only on a row of a dropshipping
+// catalog; warehouse and catalog rows never in one order.
+func TestCheckRowCatalogs(t *testing.T) {
+	r := validRequest()
+	r.Rows = []OrderRowRequest{{ExternalProductID: "7654321-2-WOO6", ExternalWarehouseID: "DROP", Quantity: 1}}
+	if err := r.CheckRowCatalogs(testBID, []string{"DROP"}); err != nil {
+		t.Fatalf("dropship row: %v", err)
+	}
+	r.Rows[0].ExternalWarehouseID = "WH1"
+	if err := r.CheckRowCatalogs(testBID, []string{"DROP"}); ErrorFields(err)[0].Field != "rows[0].externalProductId" {
+		t.Fatalf("foreign product in a warehouse: %v", err)
+	}
+	r.Rows = []OrderRowRequest{{ExternalProductID: "7654321-2-A", ExternalWarehouseID: "DROP", Quantity: 1}, {ExternalProductID: "OWN", ExternalWarehouseID: "WH1", Quantity: 1}}
+	if err := r.CheckRowCatalogs(testBID, []string{"DROP"}); ErrorFields(err)[0].Field != "rows[1].externalWarehouseId" {
+		t.Fatalf("mixed: %v", err)
 	}
 }

@@ -232,20 +232,21 @@ type shipmentChange func(s *parcelgate.SupplierShipment, now time.Time) (*parcel
 func (db *DB) withShipment(ctx context.Context, c *parcelgate.Caller, id string, change shipmentChange) (*parcelgate.SupplierShipment, error) {
 	var out *parcelgate.SupplierShipment
 	err := db.inTx(ctx, func(tx *Tx) error {
-		var pk, orderPK int64
-		err := tx.QueryRow(ctx, `SELECT id, order_pk FROM supplier_shipments WHERE environment = ? AND shipment_id = ? AND supplier_org_id = ?`,
-			string(c.Environment), strings.TrimSpace(id), c.OrgID).Scan(&pk, &orderPK)
+		var pk, orderPK, retailerOrg int64
+		err := tx.QueryRow(ctx, `SELECT id, order_pk, retailer_org_id FROM supplier_shipments WHERE environment = ? AND shipment_id = ? AND supplier_org_id = ?`,
+			string(c.Environment), strings.TrimSpace(id), c.OrgID).Scan(&pk, &orderPK, &retailerOrg)
 		if errors.Is(err, sql.ErrNoRows) {
 			return shipmentNotFound(id)
 		}
 		if err != nil {
 			return err
 		}
-		ord, err := scanOrderRecord(tx.QueryRow(ctx, `SELECT `+orderColumns+` FROM orders o WHERE o.id = ?`+tx.forUpdate(), orderPK))
+		// The retailer's order, which the shipment names.
+		ord, err := scanOrderRecord(tx.QueryRow(ctx, `SELECT `+orderColumns+` FROM orders o WHERE o.id = ? AND o.org_id = ?`+tx.forUpdate(), orderPK, retailerOrg))
 		if err != nil {
 			return err
 		}
-		rec, err := scanShipment(tx.QueryRow(ctx, `SELECT `+shipmentColumns+` FROM supplier_shipments s WHERE s.id = ?`+tx.forUpdate(), pk))
+		rec, err := scanShipment(tx.QueryRow(ctx, `SELECT `+shipmentColumns+` FROM supplier_shipments s WHERE s.id = ? AND s.supplier_org_id = ?`+tx.forUpdate(), pk, c.OrgID))
 		if err != nil {
 			return err
 		}
@@ -392,8 +393,8 @@ func (tx *Tx) copyBack(ctx context.Context, ord *orderRecord, changed *shipmentR
 	if err != nil {
 		return err
 	}
-	if _, err := tx.Exec(ctx, `UPDATE orders SET status = ?, status_at = ?, reason = ?, allocated = ?, doc = ?, updated_at = ? WHERE id = ?`,
-		string(ord.status), ord.statusAt, ord.reason, boolInt(ord.allocated), doc, ord.updatedAt, ord.pk); err != nil {
+	if _, err := tx.Exec(ctx, `UPDATE orders SET status = ?, status_at = ?, reason = ?, allocated = ?, doc = ?, updated_at = ? WHERE id = ? AND org_id = ?`,
+		string(ord.status), ord.statusAt, ord.reason, boolInt(ord.allocated), doc, ord.updatedAt, ord.pk, ord.orgID); err != nil {
 		return err
 	}
 	if moved {
