@@ -26,9 +26,9 @@ func TestOrderRequestValidate(t *testing.T) {
 		change func(*OrderRequest)
 		field  string // "" = valid
 	}{
-		"plugin order, bare IDs":     {func(r *OrderRequest) {}, ""},
-		"prefixed IDs":               {func(r *OrderRequest) { r.ExternalID, r.Rows[0].ExternalProductID = testBID+"-1005", testBID+"-WOO6" }, ""},
-		"another business's order":   {func(r *OrderRequest) { r.ExternalID = "7654321-2-1005" }, "externalId"},
+		"plugin order, bare IDs":   {func(r *OrderRequest) {}, ""},
+		"prefixed IDs":             {func(r *OrderRequest) { r.ExternalID, r.Rows[0].ExternalProductID = testBID+"-1005", testBID+"-WOO6" }, ""},
+		"another business's order": {func(r *OrderRequest) { r.ExternalID = "7654321-2-1005" }, "externalId"},
 		// A supplier's product, as a row of a dropshipping catalog names it;
 		// CheckRowCatalogs refuses it on a warehouse row (decisions §34).
 		"another business's product": {func(r *OrderRequest) { r.Rows[0].ExternalProductID = "7654321-2-WOO6" }, ""},

@@ -452,7 +452,9 @@ func TestDropshipRaces(t *testing.T) {
 			sa := d.shipments(d.a, "?status=Created").Content[0]
 			var wg sync.WaitGroup
 			var confirm, cancel int
-			wg.Go(func() { confirm = d.call(d.a, "POST", "/ecommerce/v3/shipments/"+sa.ShipmentID+"/delivered", nil).Status })
+			wg.Go(func() {
+				confirm = d.call(d.a, "POST", "/ecommerce/v3/shipments/"+sa.ShipmentID+"/delivered", nil).Status
+			})
 			wg.Go(func() { cancel = d.call(d.retailer, "DELETE", "/ecommerce/v3/orders/"+o.ID, nil).Status })
 			wg.Wait()
 			got := d.getOrder(o.ID)
