@@ -31,8 +31,8 @@ func (db *DB) IsSandboxClock() bool {
 // it within ClockRefresh. Only a store opened with a *parcelgate.SandboxClock
 // may move time (serve opens every store with one); which environment's
 // clock may move on a server is DecideSandboxControl's (decisions §21).
-func (db *DB) AdvanceClock(ctx context.Context, env parcelgate.Environment, d time.Duration) (time.Time, error) {
-	sc, ok := db.sandboxClock()
+func (s *SandboxService) AdvanceClock(ctx context.Context, env parcelgate.Environment, d time.Duration) (time.Time, error) {
+	sc, ok := s.db.sandboxClock()
 	if !ok {
 		return time.Time{}, parcelgate.Errorf(parcelgate.EFORBIDDEN, "The clock can only be moved on a server started with --sandbox.")
 	}
@@ -40,7 +40,7 @@ func (db *DB) AdvanceClock(ctx context.Context, env parcelgate.Environment, d ti
 		return time.Time{}, err
 	}
 	var us int64
-	err := db.write.QueryRowContext(ctx, db.dialect.rebind(`UPDATE sandbox_clock SET offset_us = offset_us + ? WHERE environment = ? AND offset_us <= ? RETURNING offset_us`),
+	err := s.db.write.QueryRowContext(ctx, s.db.dialect.rebind(`UPDATE sandbox_clock SET offset_us = offset_us + ? WHERE environment = ? AND offset_us <= ? RETURNING offset_us`),
 		d.Microseconds(), string(env), (parcelgate.MaxAdvance - d).Microseconds()).Scan(&us)
 	if errors.Is(err, sql.ErrNoRows) {
 		return time.Time{}, parcelgate.Errorf(parcelgate.EINVALID, "The %s clock may run at most %s ahead of the wall clock.", env, parcelgate.MaxAdvance)

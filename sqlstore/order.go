@@ -15,7 +15,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-var _ parcelgate.OrderService = (*DB)(nil)
+var _ parcelgate.OrderService = (*OrderService)(nil)
 
 // Who moved an order, as written in order_history.
 const (
@@ -174,9 +174,9 @@ func (tx *Tx) orderByID(ctx context.Context, orgID int64, businessID, id string)
 	return r, err
 }
 
-func (db *DB) findOrder(ctx context.Context, c *parcelgate.Caller, id string) (*parcelgate.Order, error) {
+func (s *OrderService) findOrder(ctx context.Context, c *parcelgate.Caller, id string) (*parcelgate.Order, error) {
 	id = strings.TrimSpace(id)
-	r, err := scanOrderRecord(db.queryRow(ctx, `SELECT `+orderColumns+orderByKey, orderByKeyArgs(c.OrgID, c.BusinessID, id)...))
+	r, err := scanOrderRecord(s.db.queryRow(ctx, `SELECT `+orderColumns+orderByKey, orderByKeyArgs(c.OrgID, c.BusinessID, id)...))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "Order %s not found.", id)
 	}
@@ -190,8 +190,8 @@ func (db *DB) findOrder(ctx context.Context, c *parcelgate.Caller, id string) (*
 // of its warehouse catalogs, in order: what placing an order reads before
 // its transaction, in one query (a row per warehouse, or one row with no
 // warehouse).
-func (db *DB) orderingOrganization(ctx context.Context, orgID int64) (*parcelgate.Organization, []string, error) {
-	rows, err := db.query(ctx, `SELECT `+orgColumnsOf("o")+`, c.external_id
+func (s *OrderService) orderingOrganization(ctx context.Context, orgID int64) (*parcelgate.Organization, []string, error) {
+	rows, err := s.db.query(ctx, `SELECT `+orgColumnsOf("o")+`, c.external_id
 		FROM organizations o LEFT JOIN catalogs c ON c.retailer_org_id = o.id AND c.catalog_type = ?
 		WHERE o.id = ? ORDER BY c.external_id`, string(parcelgate.CatalogWarehouse), orgID)
 	if err != nil {
@@ -259,19 +259,19 @@ func orderLockKey(orgID int64, so string) int64 {
 	return int64(h.Sum64())
 }
 
-func (db *DB) CreateOrder(ctx context.Context, c *parcelgate.Caller, req *parcelgate.OrderRequest) (*parcelgate.Order, error) {
-	return db.placeOrder(ctx, c, req, nil)
+func (s *OrderService) CreateOrder(ctx context.Context, c *parcelgate.Caller, req *parcelgate.OrderRequest) (*parcelgate.Order, error) {
+	return s.placeOrder(ctx, c, req, nil)
 }
 
-func (db *DB) UpdateOrder(ctx context.Context, c *parcelgate.Caller, id string, req *parcelgate.OrderRequest) (*parcelgate.Order, error) {
-	return db.placeOrder(ctx, c, req, &id)
+func (s *OrderService) UpdateOrder(ctx context.Context, c *parcelgate.Caller, id string, req *parcelgate.OrderRequest) (*parcelgate.Order, error) {
+	return s.placeOrder(ctx, c, req, &id)
 }
 
 // placeOrder creates or re-sends an order. With target, the request is a
 // re-send of that existing order; its externalId, when
 // given, must name that order.
-func (db *DB) placeOrder(ctx context.Context, c *parcelgate.Caller, req *parcelgate.OrderRequest, target *string) (*parcelgate.Order, error) {
-	org, whs, err := db.orderingOrganization(ctx, c.OrgID)
+func (s *OrderService) placeOrder(ctx context.Context, c *parcelgate.Caller, req *parcelgate.OrderRequest, target *string) (*parcelgate.Order, error) {
+	org, whs, err := s.orderingOrganization(ctx, c.OrgID)
 	if err != nil {
 		return nil, err
 	}
@@ -285,7 +285,7 @@ func (db *DB) placeOrder(ctx context.Context, c *parcelgate.Caller, req *parcelg
 	// winner's order and answers as a re-send. An allocation refused under
 	// its locks (errStockMoved) is placed again on what is there then.
 	for attempt := 0; ; attempt++ {
-		err = db.inTx(ctx, func(tx *Tx) error {
+		err = s.db.inTx(ctx, func(tx *Tx) error {
 			var err error
 			out, err = tx.placeOrder(ctx, org, whs, req, hash, target)
 			return err
