@@ -115,6 +115,12 @@ func (c *answerCache) hash(doc string) uint64 {
 	return maphash.String(c.seed, doc)
 }
 
+// FindOrderAnswer returns the caller's order id rendered (see
+// findOrderAnswer).
+func (s *OrderService) FindOrderAnswer(ctx context.Context, c *parcelgate.Caller, id string, render func(*parcelgate.Order) ([]byte, error)) ([]byte, error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) ([]byte, error) { return s.findOrderAnswer(ctx, c, id, render) })
+}
+
 // findOrderAnswer returns the caller's order id (service ID or
 // externalId) as render (the HTTP layer's encoding) encodes it, from the
 // rendered answer of the same stored version when there is one. Another
@@ -191,6 +197,14 @@ const answerColumns = `o.id, o.status, o.status_at, o.reason, o.auto_submit, o.d
 func (o *orderRow) answerDest() []any {
 	r := &o.rec
 	return []any{&r.pk, &o.status, &r.statusAt, &r.reason, &o.autoSubmit, &o.doc, &r.insertedAt, &r.updatedAt}
+}
+
+// ListOrderAnswers is ListOrders with each order as render encodes it
+// (see listOrderAnswers).
+func (s *OrderService) ListOrderAnswers(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest, render func(*parcelgate.Order) ([]byte, error)) (parcelgate.PageOf[[]byte], error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.PageOf[[]byte], error) {
+		return s.listOrderAnswers(ctx, c, q, p, render)
+	})
 }
 
 // listOrderAnswers is listOrders with each order as render encodes it,

@@ -8,6 +8,13 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
+// CatalogService keeps the retailers' catalogs and the reads a retailer
+// makes of them (spec 4.4 GET catalogs, balances, products).
+type CatalogService struct{ db *DB }
+
+// NewCatalogService returns the CatalogService over db.
+func NewCatalogService(db *DB) *CatalogService { return &CatalogService{db: db} }
+
 var _ parcelgate.CatalogService = (*CatalogService)(nil)
 
 func (s *CatalogService) CreateCatalog(ctx context.Context, c *parcelgate.Catalog) error {

@@ -12,12 +12,20 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
+// CodeService keeps sending codes and errand codes (spec 4.1, 4.2): their
+// allocation from the code space, reuse and release (decisions §5).
+type CodeService struct{ db *DB }
+
+// NewCodeService returns the CodeService over db.
+func NewCodeService(db *DB) *CodeService { return &CodeService{db: db} }
+
 var _ parcelgate.CodeService = (*CodeService)(nil)
 
-// SetCodeRetention sets how long a code stays active when its shipment is
-// not delivered first (decisions §5; default parcelgate.DefaultCodeRetention).
-// Call it before the store is used.
-func (db *DB) SetCodeRetention(d time.Duration) { db.codes.retention = d }
+// CodeRetention sets how long a code stays active when its shipment is not
+// delivered first (decisions §5; default parcelgate.DefaultCodeRetention).
+func CodeRetention(d time.Duration) Option {
+	return func(o *options) { o.codeRetention = d }
+}
 
 // codeConfig is how a DB hands out codes.
 type codeConfig struct {

@@ -9,6 +9,12 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
+// ConsoleSessionService keeps the web console's sessions.
+type ConsoleSessionService struct{ db *DB }
+
+// NewConsoleSessionService returns the ConsoleSessionService over db.
+func NewConsoleSessionService(db *DB) *ConsoleSessionService { return &ConsoleSessionService{db: db} }
+
 var _ parcelgate.ConsoleSessionStore = (*ConsoleSessionService)(nil)
 
 // CreateConsoleSession stores a session known by idHash (the hash of the

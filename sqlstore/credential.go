@@ -12,6 +12,13 @@ import (
 	"github.com/parcelgate/parcelgate/auth"
 )
 
+// CredentialService keeps gateway clients and ecom service accounts:
+// creation, authentication with its lockout, revocation.
+type CredentialService struct{ db *DB }
+
+// NewCredentialService returns the CredentialService over db.
+func NewCredentialService(db *DB) *CredentialService { return &CredentialService{db: db} }
+
 var _ parcelgate.CredentialService = (*CredentialService)(nil)
 
 func (s *CredentialService) CreateGatewayClient(ctx context.Context, c *parcelgate.GatewayClient, secretHash string) error {

@@ -9,6 +9,12 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
+// FaultService keeps the injected faults every instance applies to the APIs.
+type FaultService struct{ db *DB }
+
+// NewFaultService returns the FaultService over db.
+func NewFaultService(db *DB) *FaultService { return &FaultService{db: db} }
+
 var _ parcelgate.FaultService = (*FaultService)(nil)
 
 // CreateFault stores a fault for every instance to apply. f.BusinessID,

@@ -9,6 +9,12 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
+// JournalService keeps the request journal.
+type JournalService struct{ db *DB }
+
+// NewJournalService returns the JournalService over db.
+func NewJournalService(db *DB) *JournalService { return &JournalService{db: db} }
+
 var _ parcelgate.JournalService = (*JournalService)(nil)
 
 const journalCols = `id, request_id, environment, org_id, business_id, at, method, path, query, route, status, latency_us, request_body, response_body, truncated`

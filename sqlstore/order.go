@@ -15,6 +15,14 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
+// OrderService keeps the warehouse orders of spec 4.3: their creation,
+// re-sends, status moves, comments, history and reads. Each method acts for its
+// caller and is scoped to the caller's organization and environment.
+type OrderService struct{ db *DB }
+
+// NewOrderService returns the OrderService over db.
+func NewOrderService(db *DB) *OrderService { return &OrderService{db: db} }
+
 var _ parcelgate.OrderService = (*OrderService)(nil)
 
 // Who moved an order, as written in order_history.
@@ -172,6 +180,11 @@ func (tx *Tx) orderByID(ctx context.Context, orgID int64, businessID, id string)
 		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "Order %s not found.", id)
 	}
 	return r, err
+}
+
+// FindOrder returns the caller's order id (see findOrder).
+func (s *OrderService) FindOrder(ctx context.Context, c *parcelgate.Caller, id string) (*parcelgate.Order, error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (*parcelgate.Order, error) { return s.findOrder(ctx, c, id) })
 }
 
 func (s *OrderService) findOrder(ctx context.Context, c *parcelgate.Caller, id string) (*parcelgate.Order, error) {
@@ -632,4 +645,20 @@ func (tx *Tx) moveOrder(ctx context.Context, rec *orderRecord, to parcelgate.Ord
 		return false, err
 	}
 	return true, tx.recordHistory(ctx, rec, actor)
+}
+
+// saveDocument writes rec's document and gives the order a new
+// modification stamp, for a change that moves neither status nor stock.
+func (tx *Tx) saveDocument(ctx context.Context, rec *orderRecord) error {
+	stamp, err := tx.nextOrgStamp(ctx, rec.env, rec.orgID)
+	if err != nil {
+		return err
+	}
+	rec.updatedAt = micros(stamp)
+	doc, err := rec.document()
+	if err != nil {
+		return err
+	}
+	_, err = tx.Exec(ctx, `UPDATE orders SET doc = ?, updated_at = ? WHERE id = ?`, doc, rec.updatedAt, rec.pk)
+	return err
 }

@@ -52,19 +52,3 @@ func (s *OrderService) DeleteOrderComment(ctx context.Context, c *parcelgate.Cal
 	})
 	return err
 }
-
-// saveDocument writes rec's document and gives the order a new
-// modification stamp, for a change that moves neither status nor stock.
-func (tx *Tx) saveDocument(ctx context.Context, rec *orderRecord) error {
-	stamp, err := tx.nextOrgStamp(ctx, rec.env, rec.orgID)
-	if err != nil {
-		return err
-	}
-	rec.updatedAt = micros(stamp)
-	doc, err := rec.document()
-	if err != nil {
-		return err
-	}
-	_, err = tx.Exec(ctx, `UPDATE orders SET doc = ?, updated_at = ? WHERE id = ?`, doc, rec.updatedAt, rec.pk)
-	return err
-}

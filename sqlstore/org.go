@@ -10,6 +10,12 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
+// OrganizationService keeps the organizations (tenants) of each environment.
+type OrganizationService struct{ db *DB }
+
+// NewOrganizationService returns the OrganizationService over db.
+func NewOrganizationService(db *DB) *OrganizationService { return &OrganizationService{db: db} }
+
 var _ parcelgate.OrganizationService = (*OrganizationService)(nil)
 
 func (s *OrganizationService) CreateOrganization(ctx context.Context, o *parcelgate.Organization) error {
@@ -102,38 +108,10 @@ func (s *OrganizationService) ListOrganizations(ctx context.Context, env parcelg
 	return out, rows.Err()
 }
 
-// Setting returns the value of a shared setting, "" when unset.
-func (s *SettingService) Setting(ctx context.Context, name string) (string, error) {
-	var v string
-	err := s.db.queryRow(ctx, `SELECT value FROM settings WHERE name = ?`, name).Scan(&v)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", nil
-	}
-	return v, err
-}
-
-// DeleteSetting removes a shared setting.
-func (s *SettingService) DeleteSetting(ctx context.Context, name string) error {
-	_, err := s.db.exec(ctx, `DELETE FROM settings WHERE name = ?`, name)
-	return err
-}
-
 // HasOrganizations reports whether any organization exists, in either
 // environment.
 func (s *OrganizationService) HasOrganizations(ctx context.Context) (bool, error) {
 	var n int
 	err := s.db.queryRow(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM organizations LIMIT 1) x`).Scan(&n)
 	return n > 0, err
-}
-
-// ClaimSetting sets name to value unless it is set already, and reports
-// whether this call set it. Instances that start together use it to do a
-// one-time job (seeding the demo) exactly once.
-func (s *SettingService) ClaimSetting(ctx context.Context, name, value string) (bool, error) {
-	res, err := s.db.exec(ctx, `INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING`, name, value)
-	if err != nil {
-		return false, err
-	}
-	n, err := res.RowsAffected()
-	return n == 1, err
 }

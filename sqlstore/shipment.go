@@ -12,6 +12,13 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
+// ShipmentService keeps the gateway's shipment data: registration, reads and
+// the operator's delivery.
+type ShipmentService struct{ db *DB }
+
+// NewShipmentService returns the ShipmentService over db.
+func NewShipmentService(db *DB) *ShipmentService { return &ShipmentService{db: db} }
+
 var _ parcelgate.ShipmentService = (*ShipmentService)(nil)
 
 func (s *ShipmentService) CreateShipment(ctx context.Context, c *parcelgate.Caller, sh *parcelgate.Shipment) (bool, error) {

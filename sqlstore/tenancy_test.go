@@ -80,9 +80,9 @@ var tenantExceptions = map[string]string{
 	// Conditions built at run time (filterSQL or a where argument): the
 	// caller's organization or catalog is among them, which the scan
 	// cannot see; the HTTP cross-tenant tests prove each list.
-	"DB.balances balances":               runtimeFilter,
-	"DB.balances catalogs":               runtimeFilter,
-	"DB.balances products":               runtimeFilter,
+	"DB.balances balances":                           runtimeFilter,
+	"DB.balances catalogs":                           runtimeFilter,
+	"DB.balances products":                           runtimeFilter,
 	"CatalogService.catalogSelect catalogs":          runtimeFilter,
 	"CatalogService.catalogSelect catalog_suppliers": runtimeFilter,
 
@@ -90,24 +90,24 @@ var tenantExceptions = map[string]string{
 	// caller's organization (and locked where it matters). Distributed:
 	// the key is qualified with the organization, which the code has in
 	// hand, so the statement is routed to the row's shard.
-	"OrderService.SetOrderPreferences orders":       byScopedKey,
-	"InventoryService.MigrateProductIDs balances":       byScopedKey,
-	"InventoryService.MigrateProductIDs products":       byScopedKey,
-	"Tx.saveDocument orders":              byScopedKey,
-	"endSale balances":                    byScopedKey,
-	"endSale products":                    byScopedKey,
-	"removeBalances balances":             byScopedKey,
-	"removeBalances catalogs":             byScopedKey,
-	"removeBalances products":             byScopedKey,
-	"stockWriter.update balances":         byScopedKey,
-	"stockWriter.upsertProducts balances": byScopedKey,
-	"Tx.fillOrder orders":                 byScopedKey,
-	"Tx.moveOrder orders":                 byScopedKey,
-	"Tx.moveStock balances":               byScopedKey,
-	"Tx.placeOrder orders":                byScopedKey,
-	"Tx.heldStock balances":               byScopedKey,
-	"Tx.applyStockMoves balances":         byScopedKey,
-	"takeStock balances":                  byScopedKey,
+	"OrderService.SetOrderPreferences orders":     byScopedKey,
+	"InventoryService.MigrateProductIDs balances": byScopedKey,
+	"InventoryService.MigrateProductIDs products": byScopedKey,
+	"Tx.saveDocument orders":                      byScopedKey,
+	"endSale balances":                            byScopedKey,
+	"endSale products":                            byScopedKey,
+	"removeBalances balances":                     byScopedKey,
+	"removeBalances catalogs":                     byScopedKey,
+	"removeBalances products":                     byScopedKey,
+	"stockWriter.update balances":                 byScopedKey,
+	"stockWriter.upsertProducts balances":         byScopedKey,
+	"Tx.fillOrder orders":                         byScopedKey,
+	"Tx.moveOrder orders":                         byScopedKey,
+	"Tx.moveStock balances":                       byScopedKey,
+	"Tx.placeOrder orders":                        byScopedKey,
+	"Tx.heldStock balances":                       byScopedKey,
+	"Tx.applyStockMoves balances":                 byScopedKey,
+	"takeStock balances":                          byScopedKey,
 
 	// Child rows reached through their parent's key (an order's rows,
 	// references and history; a shipment's parcels). Distributed: the

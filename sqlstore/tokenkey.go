@@ -8,6 +8,13 @@ import (
 	"github.com/parcelgate/parcelgate/auth"
 )
 
+// TokenKeyService keeps the keys tokens are signed with, shared by every
+// instance.
+type TokenKeyService struct{ db *DB }
+
+// NewTokenKeyService returns the TokenKeyService over db.
+func NewTokenKeyService(db *DB) *TokenKeyService { return &TokenKeyService{db: db} }
+
 // retiredKeyKept is how long a retired key still opens tokens: a token lives
 // TokenLifetime, and an instance that has not yet reloaded its keys may seal
 // with a just-retired key for one more reload interval.

@@ -310,7 +310,7 @@ func serve(ctx context.Context, c *serveConfig, stdout, stderr io.Writer) error 
 	// under --sandbox (decisions §21).
 	sandbox := new(parcelgate.SandboxClock)
 	var clock parcelgate.Clock = sandbox
-	opts := []sqlstore.Option{sqlstore.ConnectTimeout(c.dbTimeout), sqlstore.DBTimeout(c.dbTimeout), sqlstore.MaxConns(c.dbMaxConns), sqlstore.ReplicaMaxLag(c.dbReplicaMaxLag)}
+	opts := []sqlstore.Option{sqlstore.CodeRetention(c.codeRetention), sqlstore.ConnectTimeout(c.dbTimeout), sqlstore.DBTimeout(c.dbTimeout), sqlstore.MaxConns(c.dbMaxConns), sqlstore.ReplicaMaxLag(c.dbReplicaMaxLag)}
 	for _, r := range c.dbReplicas {
 		opts = append(opts, sqlstore.Replica(r))
 	}
@@ -322,7 +322,6 @@ func serve(ctx context.Context, c *serveConfig, stdout, stderr io.Writer) error 
 		return err
 	}
 	defer db.Close()
-	db.SetCodeRetention(c.codeRetention)
 	if err := db.Migrate(ctx); err != nil {
 		return err
 	}

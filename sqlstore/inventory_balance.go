@@ -11,6 +11,14 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
+// ListSupplierBalances pages a supplier's balances (see
+// listSupplierBalances).
+func (s *InventoryService) ListSupplierBalances(ctx context.Context, c *parcelgate.Caller, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.Balance], error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.PageOf[*parcelgate.Balance], error) {
+		return s.listSupplierBalances(ctx, c, f, pr)
+	})
+}
+
 func (s *InventoryService) listSupplierBalances(ctx context.Context, c *parcelgate.Caller, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.Balance], error) {
 	q := &keysetQuery{table: "balances b", alias: "b"}
 	q.where.add("b.supplier_org_id = ?", c.OrgID)

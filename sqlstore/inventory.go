@@ -10,6 +10,14 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
+// InventoryService keeps a supplier's products and their balances in the
+// retailers' catalogs (spec 3, spec 4.4): PUT /inventory, balances, end of
+// sale and the ID migration.
+type InventoryService struct{ db *DB }
+
+// NewInventoryService returns the InventoryService over db.
+func NewInventoryService(db *DB) *InventoryService { return &InventoryService{db: db} }
+
 var _ parcelgate.InventoryService = (*InventoryService)(nil)
 
 // The write transactions of products and balances take their stamp first,
@@ -123,6 +131,13 @@ func endSale(ctx context.Context, tx *Tx, ids []int64, us int64) error {
 	return nil
 }
 
+// ListInventory pages a supplier's products (see listInventoryTx).
+func (s *InventoryService) ListInventory(ctx context.Context, c *parcelgate.Caller, f parcelgate.InventoryFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.InventoryItem], error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.PageOf[*parcelgate.InventoryItem], error) {
+		return s.listInventoryTx(ctx, c, f, pr)
+	})
+}
+
 // listInventoryTx reads the page of products and then their balances in one
 // read transaction, so the items agree with the page's totals.
 func (s *InventoryService) listInventoryTx(ctx context.Context, c *parcelgate.Caller, f parcelgate.InventoryFilter, pr parcelgate.PageRequest) (res parcelgate.PageOf[*parcelgate.InventoryItem], err error) {
@@ -165,6 +180,14 @@ func (s *InventoryService) listInventory(ctx context.Context, c *parcelgate.Call
 	res.Total, res.Next = page.Total, page.Next
 	res.Items, err = s.db.inventoryItems(ctx, c, page.Items, bf)
 	return res, err
+}
+
+// FindInventoryItem returns one of the caller's products (see
+// findInventoryItem).
+func (s *InventoryService) FindInventoryItem(ctx context.Context, c *parcelgate.Caller, externalID string) (*parcelgate.InventoryItem, error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (*parcelgate.InventoryItem, error) {
+		return s.findInventoryItem(ctx, c, externalID)
+	})
 }
 
 func (s *InventoryService) findInventoryItem(ctx context.Context, c *parcelgate.Caller, externalID string) (*parcelgate.InventoryItem, error) {

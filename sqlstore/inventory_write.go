@@ -13,7 +13,7 @@ import (
 
 // The balance writer: it loads what parcelgate.PlanBalances needs, and
 // writes the plan. It runs in a transaction that holds the environment's
-// stamp (see the note in product.go).
+// stamp (see the note in inventory.go).
 
 // productRef is a product of the caller as loaded for a write.
 type productRef struct {

@@ -13,6 +13,13 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
+// ConsoleService keeps the web console's own reads of one tenant's data and
+// the operator's overview.
+type ConsoleService struct{ db *DB }
+
+// NewConsoleService returns the ConsoleService over db.
+func NewConsoleService(db *DB) *ConsoleService { return &ConsoleService{db: db} }
+
 var (
 	_ parcelgate.ConsoleReader  = (*ConsoleService)(nil)
 	_ parcelgate.OperatorReader = (*ConsoleService)(nil)
@@ -152,6 +159,13 @@ func consoleList[T any](ctx context.Context, db *DB, f *filterSQL, from, cols, s
 // ConsoleOrderFilter is parcelgate.ConsoleOrderFilter, named here too.
 type ConsoleOrderFilter = parcelgate.ConsoleOrderFilter
 
+// ConsoleOrders pages the caller's orders (see consoleOrders).
+func (s *ConsoleService) ConsoleOrders(ctx context.Context, c *parcelgate.Caller, q ConsoleOrderFilter, cursor string, limit int) (ConsolePage[*parcelgate.Order], error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (ConsolePage[*parcelgate.Order], error) {
+		return s.consoleOrders(ctx, c, q, cursor, limit)
+	})
+}
+
 // consoleOrders pages the caller's orders, most recently changed first.
 func (s *ConsoleService) consoleOrders(ctx context.Context, c *parcelgate.Caller, q ConsoleOrderFilter, cursor string, limit int) (ConsolePage[*parcelgate.Order], error) {
 	var f filterSQL
@@ -196,6 +210,14 @@ func (s *ConsoleService) consoleOrders(ctx context.Context, c *parcelgate.Caller
 	})
 }
 
+// ConsoleOrderCounts counts the caller's orders by status (see
+// consoleOrderCounts).
+func (s *ConsoleService) ConsoleOrderCounts(ctx context.Context, c *parcelgate.Caller) (map[parcelgate.OrderStatus]int64, error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (map[parcelgate.OrderStatus]int64, error) {
+		return s.consoleOrderCounts(ctx, c)
+	})
+}
+
 // consoleOrderCounts counts the caller's orders by status.
 func (s *ConsoleService) consoleOrderCounts(ctx context.Context, c *parcelgate.Caller) (map[parcelgate.OrderStatus]int64, error) {
 	rows, err := s.db.query(ctx, `SELECT status, COUNT(*) FROM orders WHERE org_id = ? AND environment = ? GROUP BY status`, c.OrgID, string(c.Environment))
@@ -213,6 +235,12 @@ func (s *ConsoleService) consoleOrderCounts(ctx context.Context, c *parcelgate.C
 		out[parcelgate.OrderStatus(status)] = n
 	}
 	return out, rows.Err()
+}
+
+// ConsoleCounts counts the caller's products, active codes and shipments
+// (see consoleCounts).
+func (s *ConsoleService) ConsoleCounts(ctx context.Context, c *parcelgate.Caller) (parcelgate.ConsoleTenantCounts, error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.ConsoleTenantCounts, error) { return s.consoleCounts(ctx, c) })
 }
 
 // consoleCounts counts the caller's products, active codes and shipments.
@@ -305,6 +333,13 @@ func consoleProductScope(f *filterSQL, c *parcelgate.Caller, scope parcelgate.Pr
 		return
 	}
 	f.add("("+strings.Join(either, " OR ")+")", args...)
+}
+
+// ConsoleProducts pages the caller's products (see consoleProducts).
+func (s *ConsoleService) ConsoleProducts(ctx context.Context, c *parcelgate.Caller, search, cursor string, limit int) (ConsolePage[*parcelgate.ConsoleProduct], error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (ConsolePage[*parcelgate.ConsoleProduct], error) {
+		return s.consoleProducts(ctx, c, search, cursor, limit)
+	})
 }
 
 // consoleProducts pages the caller's products, newest first; search, when
@@ -433,6 +468,13 @@ func (s *ConsoleService) ConsoleCatalogChoices(ctx context.Context, c *parcelgat
 	return out, rows.Err()
 }
 
+// ConsoleShipments pages the caller's shipments (see consoleShipments).
+func (s *ConsoleService) ConsoleShipments(ctx context.Context, c *parcelgate.Caller, cursor string, limit int) (ConsolePage[*parcelgate.ConsoleShipment], error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (ConsolePage[*parcelgate.ConsoleShipment], error) {
+		return s.consoleShipments(ctx, c, cursor, limit)
+	})
+}
+
 // consoleShipments pages the caller's shipments, newest first.
 func (s *ConsoleService) consoleShipments(ctx context.Context, c *parcelgate.Caller, cursor string, limit int) (ConsolePage[*parcelgate.ConsoleShipment], error) {
 	var f filterSQL
@@ -487,6 +529,12 @@ func (s *ConsoleService) ConsoleShipmentCodes(ctx context.Context, c *parcelgate
 		out = append(out, k)
 	}
 	return out, rows.Err()
+}
+
+// ConsoleChangeStamp is the newest modification stamp of the caller's
+// data (see consoleChangeStamp).
+func (s *ConsoleService) ConsoleChangeStamp(ctx context.Context, c *parcelgate.Caller) (int64, error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (int64, error) { return s.consoleChangeStamp(ctx, c) })
 }
 
 // consoleChangeStamp is the newest modification stamp of the caller's

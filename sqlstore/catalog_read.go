@@ -90,6 +90,13 @@ func (s *CatalogService) retailerQuery(ctx context.Context, c *parcelgate.Caller
 	return q, nil
 }
 
+// ListCatalogBalances pages a retailer's catalog (see listCatalogBalances).
+func (s *CatalogService) ListCatalogBalances(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.Balance], error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.PageOf[*parcelgate.Balance], error) {
+		return s.listCatalogBalances(ctx, c, catalogExternalID, f, pr)
+	})
+}
+
 func (s *CatalogService) listCatalogBalances(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.Balance], error) {
 	cols, joins, dest := catalogBalanceRow(c, catalogExternalID)
 	return catalogPage(ctx, s.db, c, catalogExternalID, f, pr, cols, joins, func(rows *sql.Rows, head ...any) (*parcelgate.Balance, pageKey, error) {
@@ -98,6 +105,14 @@ func (s *CatalogService) listCatalogBalances(ctx context.Context, c *parcelgate.
 			return nil, pageKey{}, err
 		}
 		return b.Balance, b.finish(), nil
+	})
+}
+
+// ListCatalogProducts pages a retailer's catalog as products (see
+// listCatalogProducts).
+func (s *CatalogService) ListCatalogProducts(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.InventoryItem], error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.PageOf[*parcelgate.InventoryItem], error) {
+		return s.listCatalogProducts(ctx, c, catalogExternalID, f, pr)
 	})
 }
 
@@ -171,6 +186,13 @@ func (s *CatalogService) ownCatalogCols() string {
 	}
 	return `c.id, c.environment, c.retailer_org_id, c.external_id, c.name, c.catalog_type, ro.business_id,
 		COALESCE((SELECT ` + agg + ` FROM catalog_suppliers cs JOIN organizations so ON so.id = cs.supplier_org_id WHERE cs.catalog_id = c.id), ''), c.created_at`
+}
+
+// ListOwnCatalogs pages the caller's catalogs (see listOwnCatalogs).
+func (s *CatalogService) ListOwnCatalogs(ctx context.Context, c *parcelgate.Caller, role parcelgate.CatalogRole, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.CatalogEntry], error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.PageOf[*parcelgate.CatalogEntry], error) {
+		return s.listOwnCatalogs(ctx, c, role, pr)
+	})
 }
 
 // listOwnCatalogs reads a page of the caller's catalogs, as retailer or as

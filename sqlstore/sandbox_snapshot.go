@@ -14,8 +14,6 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-var _ parcelgate.SandboxService = (*SandboxService)(nil)
-
 // tableData is one table's saved rows. Kinds keeps each column's value
 // type ("int", "float", "text", "bytes"), which JSON alone would lose.
 type tableData struct {
