@@ -120,9 +120,6 @@ type requestState struct {
 	// when the journal is off.
 	journal   journalRecord
 	journaled bool
-	// values are the root's request values (the caller, the journal's
-	// subject), in the request's context once.
-	values parcelgate.RequestValues
 	// The request's recorder, its X-Request-Id header value and its body's
 	// tee for the journal live here, so a request allocates them once.
 	rec      recorder
@@ -268,9 +265,8 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 		var jr *journalRecord
 		if st.journaled {
 			jr = &st.journal
-			st.values.SetJournalSubject(jr)
+			ctx = parcelgate.WithJournalSubject(ctx, jr)
 		}
-		ctx = parcelgate.WithRequestValues(ctx, &st.values)
 		prefix, mounted := s.mounted(r.URL.Path)
 		if mounted != nil {
 			st.route = prefix
