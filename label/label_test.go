@@ -164,8 +164,8 @@ func TestDeliveryNote(t *testing.T) {
 	pdfinfo := tool(t, "pdfinfo")
 	n := label.Note{
 		OrderNumber: "SO-2026-0042", ShipmentID: "12345",
-		Sender:   label.Party{Name: "Toimittaja Oy", Zipcode: "20100", City: "Turku"},
-		Receiver: label.Party{Name: "Matti Meikäläinen", Address1: "Hämeenkatu 5", Zipcode: "33100", City: "Tampere"},
+		Sender:      label.Party{Name: "Toimittaja Oy", Zipcode: "20100", City: "Turku"},
+		Receiver:    label.Party{Name: "Matti Meikäläinen", Address1: "Hämeenkatu 5", Zipcode: "33100", City: "Tampere"},
 		ServiceCode: "2103", ServiceName: "Postipaketti", TrackingNumbers: []string{"JJFI64123450000012345"},
 		Date: time.Date(2026, 3, 13, 10, 0, 0, 0, time.UTC),
 	}
