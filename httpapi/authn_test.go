@@ -290,10 +290,11 @@ func TestRateLimit(t *testing.T) {
 }
 
 // Server.routed: a request is looked up once, by the router, whose route
-// handlers take it over (decisions §26). A handler put on the router
-// without Server.handle would be run twice (once into the probe, once
-// served); the middleware refuses to serve it again, so the mistake shows
-// as a 500 in the first test that calls it, never as a doubled write.
+// handlers take it over inside its dispatch (decisions §26). A handler put
+// on the router without Server.handle is called once, as the router calls
+// every handler, but nothing takes the request over: its answer is taken
+// for the router's own, not one the router gives, and replaced by a 500,
+// so the mistake shows in the first test that calls it.
 func TestUnroutedHandlerIsNeverRunTwice(t *testing.T) {
 	p := newProbeServer(t, testdb.Open(t, "sqlite", nil), nil)
 	var calls atomic.Int32

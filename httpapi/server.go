@@ -209,11 +209,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.S
 
 // handle registers h for pattern, and for every /ecommerce/v3/... pattern the
 // same handler under /v3/... (spec 4.4 writes both). Every route goes
-// through here, so Routes can list them, and is wrapped by Server.routed:
-// the middleware serves a request through the handler the router calls
-// only when that handler is so wrapped (a handler registered on s.mux
-// directly answers into the router's probe, and the middleware refuses to
-// run it again: 500, see TestUnroutedHandlerIsNeverRunTwice).
+// through here, so Routes can list them, and is wrapped by Server.routed,
+// which takes the request over from the router inside its dispatch (a
+// handler registered on s.mux directly is called once, and its answer,
+// which the middleware takes for the router's own, is replaced by a 500:
+// see TestUnroutedHandlerIsNeverRunTwice).
 func (s *Server) handle(pattern string, h http.Handler) {
 	s.mux.Handle(pattern, s.routed(h))
 	s.patterns = append(s.patterns, pattern)
