@@ -16,7 +16,7 @@ import (
 // retailers' orders it ships. Every answer is the full shipment; another
 // organization's shipment answers 404 exactly like a missing one.
 func (s *Server) supplierShipmentRoutes() {
-	if s.shipments == nil {
+	if s.supplierShipments == nil {
 		return
 	}
 	supply := parcelgate.ActionSupplyShipments
@@ -56,7 +56,7 @@ func (s *Server) listSupplierShipments(w http.ResponseWriter, r *http.Request) e
 	if err := p.Err(); err != nil {
 		return err
 	}
-	res, err := s.shipments.ListShipments(r.Context(), caller(r), q, pr)
+	res, err := s.supplierShipments.ListShipments(r.Context(), caller(r), q, pr)
 	if err != nil {
 		return err
 	}
@@ -65,7 +65,7 @@ func (s *Server) listSupplierShipments(w http.ResponseWriter, r *http.Request) e
 }
 
 func (s *Server) getSupplierShipment(w http.ResponseWriter, r *http.Request) error {
-	sh, err := s.shipments.FindShipment(r.Context(), caller(r), r.PathValue("id"))
+	sh, err := s.supplierShipments.FindShipment(r.Context(), caller(r), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -78,7 +78,7 @@ func (s *Server) patchSupplierShipment(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	sh, err := s.shipments.UpdateShipment(r.Context(), caller(r), r.PathValue("id"), u)
+	sh, err := s.supplierShipments.UpdateShipment(r.Context(), caller(r), r.PathValue("id"), u)
 	if err != nil {
 		return err
 	}
@@ -91,7 +91,7 @@ func (s *Server) putSupplierShipment(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	sh, err := s.shipments.SplitShipment(r.Context(), caller(r), r.PathValue("id"), u)
+	sh, err := s.supplierShipments.SplitShipment(r.Context(), caller(r), r.PathValue("id"), u)
 	if err != nil {
 		return err
 	}
@@ -104,7 +104,7 @@ func (s *Server) confirmSupplierShipment(w http.ResponseWriter, r *http.Request)
 	if _, _, err := readOptionalTree(r); err != nil {
 		return err
 	}
-	sh, err := s.shipments.ConfirmShipment(r.Context(), caller(r), r.PathValue("id"))
+	sh, err := s.supplierShipments.ConfirmShipment(r.Context(), caller(r), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -113,7 +113,7 @@ func (s *Server) confirmSupplierShipment(w http.ResponseWriter, r *http.Request)
 }
 
 func (s *Server) orderSupplierShipments(w http.ResponseWriter, r *http.Request) error {
-	list, err := s.shipments.OrderShipments(r.Context(), caller(r), r.PathValue("id"))
+	list, err := s.supplierShipments.OrderShipments(r.Context(), caller(r), r.PathValue("id"))
 	if err != nil {
 		return err
 	}

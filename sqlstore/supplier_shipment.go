@@ -182,7 +182,7 @@ func (s *SupplierShipmentService) ListShipments(ctx context.Context, c *parcelga
 // OrderShipments returns the shipments of the caller's order id, for the
 // retailer, in the order they were made.
 func (s *SupplierShipmentService) OrderShipments(ctx context.Context, c *parcelgate.Caller, orderID string) ([]*parcelgate.SupplierShipment, error) {
-	o, err := s.db.findOrder(ctx, c, orderID)
+	o, err := NewOrderService(s.db).findOrder(ctx, c, orderID)
 	if err != nil {
 		return nil, err
 	}
