@@ -987,3 +987,29 @@ type SupplierShipmentService interface {
 	// ID or externalId), for the retailer: its suppliers' progress.
 	OrderShipments(ctx context.Context, c *Caller, orderID string) ([]*SupplierShipment, error)
 }
+
+// ShipmentParcelOf returns parcel id of s; ENOTFOUND naming it when s has
+// none.
+func ShipmentParcelOf(s *SupplierShipment, id string) (*ShipmentParcel, error) {
+	for i := range s.Consignment.Parcels {
+		if s.Consignment.Parcels[i].ParcelID == id {
+			return &s.Consignment.Parcels[i], nil
+		}
+	}
+	return nil, Errorf(ENOTFOUND, "Shipment %s has no parcel %s.", s.ShipmentID, id)
+}
+
+// LabelDecision says whether the platform prints an address label for p
+// (decisions §34): only for tracking codes it made itself. A parcel without
+// codes (not confirmed, or carrying nothing) has no label yet; one whose
+// codes are the supplier's own gets the delivery note only, as the
+// provider's Glue does.
+func LabelDecision(s *SupplierShipment, p *ShipmentParcel) error {
+	switch {
+	case len(p.TrackingCodes) == 0:
+		return Errorf(ECONFLICT, "Parcel %s of shipment %s has no tracking code yet: confirm the shipment (Delivered) first; a parcel that carries nothing has none.", p.ParcelID, s.ShipmentID)
+	case !p.PlatformCodes:
+		return Errorf(ECONFLICT, "Parcel %s of shipment %s has the supplier's own tracking codes: the platform makes no label for it, only the delivery note.", p.ParcelID, s.ShipmentID)
+	}
+	return nil
+}

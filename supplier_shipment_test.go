@@ -297,3 +297,26 @@ func TestProgress(t *testing.T) {
 		t.Fatalf("cancel + error: %+v", p)
 	}
 }
+
+// provider-apis §6: with the supplier's own trackingCodes Glue makes no
+// label (note only); platform codes come with a label.
+func TestLabelDecision(t *testing.T) {
+	_, parts := twoSupplierOrder()
+	s := parts[0].Shipment
+	p, err := ShipmentParcelOf(s, "1")
+	if err != nil || LabelDecision(s, p) == nil {
+		t.Fatalf("unconfirmed parcel: %v", err)
+	}
+	if _, err := ShipmentParcelOf(s, "2"); ErrorCode(err) != ENOTFOUND {
+		t.Fatalf("parcel 2: %v", err)
+	}
+	platform, _, _ := FastConfirm(s, codes(), splitNow)
+	if p, _ := ShipmentParcelOf(platform, "1"); LabelDecision(platform, p) != nil {
+		t.Fatal("platform codes: no label")
+	}
+	own, _, _ := MoveShipment(s, ShipmentUpdate{Status: st(SupplyDelivered), HasParcels: true, Parcels: []ShipmentParcel{{ParcelID: "1", TrackingCodes: []string{"EXT1"},
+		Rows: []ParcelRow{{ItemID: "A-1", DeliveredQuantity: q(2)}}}}}, codes(), splitNow)
+	if p, _ := ShipmentParcelOf(own, "1"); ErrorCode(LabelDecision(own, p)) != ECONFLICT {
+		t.Fatal("own codes: a label")
+	}
+}

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/internal/jsonin"
+	"github.com/parcelgate/parcelgate/label"
 )
 
 // The Shipments API v3 of dropshipping (decisions §34): a supplier's
@@ -25,6 +27,8 @@ func (s *Server) supplierShipmentRoutes() {
 	s.handle("PATCH /ecommerce/v3/shipments/{id}", s.ecom(supply, s.patchSupplierShipment))
 	s.handle("PUT /ecommerce/v3/shipments/{id}", s.ecom(supply, s.putSupplierShipment))
 	s.handle("POST /ecommerce/v3/shipments/{id}/delivered", s.ecom(supply, s.confirmSupplierShipment))
+	s.handle("GET /ecommerce/v3/shipments/{id}/parcels/{parcelId}/label", s.ecom(supply, s.supplierParcelLabel))
+	s.handle("GET /ecommerce/v3/shipments/{id}/parcels/{parcelId}/note", s.ecom(supply, s.supplierParcelNote))
 	// The retailer's view of its suppliers' progress on one order.
 	s.handle("GET /ecommerce/v3/orders/{id}/shipments", s.ecom(parcelgate.ActionReadOrders, s.orderSupplierShipments))
 }
@@ -255,4 +259,104 @@ func readWhole(rd *jsonin.Reader, obj map[string]any, key, path string) (parcelg
 		return 0, false
 	}
 	return parcelgate.Quantity(f), true
+}
+
+// supplierParcel is the caller's shipment of the path and its parcel
+// parcelId.
+func (s *Server) supplierParcel(r *http.Request) (*parcelgate.SupplierShipment, *parcelgate.ShipmentParcel, error) {
+	sh, err := s.supplierShipments.FindShipment(r.Context(), caller(r), r.PathValue("id"))
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := parcelgate.ShipmentParcelOf(sh, r.PathValue("parcelId"))
+	return sh, p, err
+}
+
+// supplierParcelLabel answers the parcel's address label, a PDF with one
+// label per tracking code, for the medium of ?media= (laser-a5 when
+// absent): only for codes the platform made (parcelgate.LabelDecision).
+func (s *Server) supplierParcelLabel(w http.ResponseWriter, r *http.Request) error {
+	media := label.LaserA5
+	if v := r.URL.Query().Get("media"); v != "" {
+		m, ok := label.ParseMedia(v)
+		if !ok {
+			return &parcelgate.Error{Code: parcelgate.EINVALID, Message: "Validation failed: media is not a print medium.",
+				Fields: []parcelgate.FieldError{{Field: "media", Message: fmt.Sprintf("must be one of laser-a5, laser-a4, laser-2a5, thermo-225, thermo-190, not %q", v)}}}
+		}
+		media = m
+	}
+	sh, p, err := s.supplierParcel(r)
+	if err != nil {
+		return err
+	}
+	if err := parcelgate.LabelDecision(sh, p); err != nil {
+		return err
+	}
+	c := sh.Consignment
+	var services []string
+	for _, a := range p.AdditionalServices {
+		services = append(services, a.ServiceCode)
+	}
+	labels := make([]label.Parcel, len(p.TrackingCodes))
+	for i, code := range p.TrackingCodes {
+		labels[i] = label.Parcel{TrackingNumber: code, ServiceCode: p.ServiceCode, AdditionalServices: services,
+			Sender: labelParty(c.Sender), Receiver: labelParty(&c.DeliveryAddress), PickupPointID: p.PickupPointID,
+			Reference: c.Reference, Date: sh.Status.Timestamp}
+	}
+	var buf bytes.Buffer
+	if err := label.Render(&buf, media, labels); err != nil {
+		return err
+	}
+	writePDF(w, buf.Bytes())
+	return nil
+}
+
+// supplierParcelNote answers the parcel's delivery note (packing slip), a
+// PDF: its rows with the ordered and the delivered quantities, and its
+// tracking codes. Every parcel has one, whoever made its codes.
+func (s *Server) supplierParcelNote(w http.ResponseWriter, r *http.Request) error {
+	sh, p, err := s.supplierParcel(r)
+	if err != nil {
+		return err
+	}
+	c := sh.Consignment
+	n := label.Note{Title: "Delivery note", OrderNumber: c.Reference, ShipmentID: sh.ShipmentID, Sender: labelParty(c.Sender),
+		Receiver: labelParty(c.Client), DeliveryAddress: new(labelParty(&c.DeliveryAddress)), ServiceCode: p.ServiceCode,
+		TrackingNumbers: p.TrackingCodes, Date: sh.Status.Timestamp}
+	if c.Client == nil {
+		n.Receiver = labelParty(&c.DeliveryAddress)
+	}
+	for _, pr := range p.Rows {
+		row := parcelgate.ShipmentRow{}
+		for _, sr := range c.Rows {
+			if sr.ItemID == pr.ItemID {
+				row = sr
+			}
+		}
+		var delivered float64
+		if pr.DeliveredQuantity != nil {
+			delivered = float64(*pr.DeliveredQuantity)
+		}
+		n.Rows = append(n.Rows, label.NoteRow{ItemID: pr.ItemID, EAN: row.ProductEANCode, Description: row.ProductDescription, Ordered: float64(pr.Quantity), Delivered: delivered})
+	}
+	var buf bytes.Buffer
+	if err := label.DeliveryNote(&buf, n); err != nil {
+		return err
+	}
+	writePDF(w, buf.Bytes())
+	return nil
+}
+
+func labelParty(a *parcelgate.Address) label.Party {
+	if a == nil {
+		return label.Party{}
+	}
+	return label.Party{Name: a.Name, Address1: a.StreetAddress, Zipcode: a.PostalCode, City: a.PostOffice, Country: a.Country, Phone: a.Telephone, Email: a.Email}
+}
+
+func writePDF(w http.ResponseWriter, b []byte) {
+	w.Header().Set("Content-Type", "application/pdf")
+	w.Header().Set("Content-Length", fmt.Sprint(len(b)))
+	w.WriteHeader(http.StatusOK)
+	w.Write(b)
 }

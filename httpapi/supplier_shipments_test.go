@@ -485,3 +485,33 @@ func TestDropshipRaces(t *testing.T) {
 		}
 	})
 }
+
+// provider-apis §6: platform tracking codes come with a label; the
+// supplier's own codes get the delivery note only.
+func TestDropshipLabelsAndNotes(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		d := newDropship(t, e)
+		d.order("L1", supplierABID+"-A1", 1, supplierBBID+"-B1", 2)
+		sa, sb := d.only(d.a), d.only(d.b)
+		path := func(id, parcel, doc string) string { return "/ecommerce/v3/shipments/" + id + "/parcels/" + parcel + "/" + doc }
+		d.call(d.a, "GET", path(sa.ShipmentID, "1", "label"), nil).Expect(http.StatusConflict)
+		d.call(d.a, "POST", "/ecommerce/v3/shipments/"+sa.ShipmentID+"/delivered", nil).Expect(200)
+		for _, q := range []string{"", "?media=thermo-225"} {
+			r := d.call(d.a, "GET", path(sa.ShipmentID, "1", "label")+q, nil).Expect(200)
+			if r.Header.Get("Content-Type") != "application/pdf" || !strings.HasPrefix(string(r.Body), "%PDF") {
+				t.Errorf("label%s: %s %.20q", q, r.Header.Get("Content-Type"), r.Body)
+			}
+		}
+		d.call(d.a, "GET", path(sa.ShipmentID, "1", "label")+"?media=a3", nil).Expect(400)
+		d.call(d.a, "GET", path(sa.ShipmentID, "9", "label"), nil).Expect(404)
+		d.patch(d.b, sb.ShipmentID, map[string]any{"status": status("Delivered"), "consignment": map[string]any{"parcels": []any{
+			map[string]any{"parcelId": "1", "trackingCodes": []any{"OWN12345"}, "rows": []any{map[string]any{"itemId": supplierBBID + "-B1", "deliveredQuantity": 2}}}}}}).Expect(200)
+		d.call(d.b, "GET", path(sb.ShipmentID, "1", "label"), nil).Expect(http.StatusConflict)
+		if r := d.call(d.b, "GET", path(sb.ShipmentID, "1", "note"), nil).Expect(200); !strings.HasPrefix(string(r.Body), "%PDF") {
+			t.Errorf("note: %.20q", r.Body)
+		}
+		// Another supplier's parcel is missing.
+		d.call(d.b, "GET", path(sa.ShipmentID, "1", "label"), nil).Expect(404)
+		d.call(d.b, "GET", path(sa.ShipmentID, "1", "note"), nil).Expect(404)
+	})
+}
