@@ -493,7 +493,9 @@ func TestDropshipLabelsAndNotes(t *testing.T) {
 		d := newDropship(t, e)
 		d.order("L1", supplierABID+"-A1", 1, supplierBBID+"-B1", 2)
 		sa, sb := d.only(d.a), d.only(d.b)
-		path := func(id, parcel, doc string) string { return "/ecommerce/v3/shipments/" + id + "/parcels/" + parcel + "/" + doc }
+		path := func(id, parcel, doc string) string {
+			return "/ecommerce/v3/shipments/" + id + "/parcels/" + parcel + "/" + doc
+		}
 		d.call(d.a, "GET", path(sa.ShipmentID, "1", "label"), nil).Expect(http.StatusConflict)
 		d.call(d.a, "POST", "/ecommerce/v3/shipments/"+sa.ShipmentID+"/delivered", nil).Expect(200)
 		for _, q := range []string{"", "?media=thermo-225"} {
