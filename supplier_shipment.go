@@ -986,6 +986,11 @@ type SupplierShipmentService interface {
 	// OrderShipments returns the shipments of the caller's order id (its
 	// ID or externalId), for the retailer: its suppliers' progress.
 	OrderShipments(ctx context.Context, c *Caller, orderID string) ([]*SupplierShipment, error)
+	// SetAutoSupplier switches the automatic supplier of an organization
+	// on or off (the operator's; supplier_auto.go).
+	SetAutoSupplier(ctx context.Context, env Environment, businessID string, a AutoSupplier) (AutoSupplier, error)
+	// AutoSupplierOf answers an organization's automatic supplier setting.
+	AutoSupplierOf(ctx context.Context, env Environment, businessID string) (AutoSupplier, error)
 }
 
 // ShipmentParcelOf returns parcel id of s; ENOTFOUND naming it when s has

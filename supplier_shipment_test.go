@@ -320,3 +320,31 @@ func TestLabelDecision(t *testing.T) {
 		t.Fatal("own codes: a label")
 	}
 }
+
+// The automatic supplier: fast confirm, or the test scenarios (a supplier
+// cancels, delivers part), never in production.
+func TestAutoSupply(t *testing.T) {
+	_, parts := twoSupplierOrder()
+	s := parts[1].Shipment // B-1 × 5
+	full, _, err := AutoSupply(Test, "1234567-8-A1", s, codes(), splitNow)
+	if err != nil || full.Status.Value != SupplyDelivered || full.Delivered()[0] != 5 {
+		t.Fatalf("plain: %v %+v", err, full.Status)
+	}
+	c, _, _ := AutoSupply(Test, "1234567-8-A1.scancel", s, codes(), splitNow)
+	if c.Status.Value != SupplyCancelled {
+		t.Fatalf("cancel scenario: %v", c.Status.Value)
+	}
+	p, _, err := AutoSupply(Test, "1234567-8-A1.SPART", s, codes(), splitNow)
+	if err != nil || p.Status.Value != SupplyDelivered || p.Delivered()[0] != 2 {
+		t.Fatalf("partial scenario: %v %v", err, p.Delivered())
+	}
+	if prod, _, _ := AutoSupply(Production, "1234567-8-A1.SCANCEL", s, codes(), splitNow); prod.Status.Value != SupplyDelivered {
+		t.Fatalf("production: %v", prod.Status.Value)
+	}
+	if same, changed, _ := AutoSupply(Test, "x", c, codes(), splitNow); changed || same != c {
+		t.Fatal("a final shipment moved")
+	}
+	if (AutoSupplier{DelaySeconds: -1}).Validate() == nil || (AutoSupplier{DelaySeconds: 60}).Validate() != nil {
+		t.Fatal("delay check")
+	}
+}

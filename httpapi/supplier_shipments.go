@@ -29,6 +29,9 @@ func (s *Server) supplierShipmentRoutes() {
 	s.handle("POST /ecommerce/v3/shipments/{id}/delivered", s.ecom(supply, s.confirmSupplierShipment))
 	s.handle("GET /ecommerce/v3/shipments/{id}/parcels/{parcelId}/label", s.ecom(supply, s.supplierParcelLabel))
 	s.handle("GET /ecommerce/v3/shipments/{id}/parcels/{parcelId}/note", s.ecom(supply, s.supplierParcelNote))
+	// The operator switches an organization's automatic supplier.
+	s.handle("PUT /admin/v1/organizations/{businessId}/auto-supplier", s.admin(s.setAutoSupplier))
+	s.handle("GET /admin/v1/organizations/{businessId}/auto-supplier", s.admin(s.getAutoSupplier))
 	// The retailer's view of its suppliers' progress on one order.
 	s.handle("GET /ecommerce/v3/orders/{id}/shipments", s.ecom(parcelgate.ActionReadOrders, s.orderSupplierShipments))
 }
@@ -359,4 +362,37 @@ func writePDF(w http.ResponseWriter, b []byte) {
 	w.Header().Set("Content-Length", fmt.Sprint(len(b)))
 	w.WriteHeader(http.StatusOK)
 	w.Write(b)
+}
+
+// setAutoSupplier switches the automatic supplier of the organization of
+// the path in ?environment= (decisions §34): {"enabled": true,
+// "delaySeconds": 60}.
+func (s *Server) setAutoSupplier(w http.ResponseWriter, r *http.Request) error {
+	env, err := envParam(r)
+	if err != nil {
+		return err
+	}
+	var a parcelgate.AutoSupplier
+	if err := decodeStrict(r, &a); err != nil {
+		return err
+	}
+	out, err := s.supplierShipments.SetAutoSupplier(r.Context(), env, r.PathValue("businessId"), a)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (s *Server) getAutoSupplier(w http.ResponseWriter, r *http.Request) error {
+	env, err := envParam(r)
+	if err != nil {
+		return err
+	}
+	out, err := s.supplierShipments.AutoSupplierOf(r.Context(), env, r.PathValue("businessId"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
 }

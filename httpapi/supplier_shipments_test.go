@@ -2,16 +2,21 @@ package httpapi_test
 
 import (
 	"encoding/json"
+	"io"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/fulfillment"
 	"github.com/parcelgate/parcelgate/httpapi"
 	"github.com/parcelgate/parcelgate/internal/apitest"
+	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
 const (
@@ -515,5 +520,54 @@ func TestDropshipLabelsAndNotes(t *testing.T) {
 		// Another supplier's parcel is missing.
 		d.call(d.b, "GET", path(sa.ShipmentID, "1", "label"), nil).Expect(404)
 		d.call(d.b, "GET", path(sa.ShipmentID, "1", "note"), nil).Expect(404)
+	})
+}
+
+// The automatic supplier (decisions §34): switched on per organization, it
+// confirms a shipment the delay after its last move; the test scenarios
+// make it cancel (.SCANCEL) or deliver part (.SPART).
+func TestDropshipAutomaticSupplier(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		d := newDropship(t, e)
+		auto := fulfillment.NewSuppliers(sqlstore.NewSupplierShipmentService(e.DB), e.Clock, slog.New(slog.NewTextHandler(io.Discard, nil)), 0)
+		var a parcelgate.AutoSupplier
+		e.Admin("PUT", "/admin/v1/organizations/"+supplierABID+"/auto-supplier?environment=test", map[string]any{"enabled": true, "delaySeconds": 60}).Expect(200).JSON(&a)
+		if !a.Enabled || a.DelaySeconds != 60 {
+			t.Fatalf("setting = %+v", a)
+		}
+		e.Admin("PUT", "/admin/v1/organizations/"+supplierABID+"/auto-supplier?environment=test", map[string]any{"enabled": true, "delaySeconds": -1}).Expect(400)
+		e.Admin("PUT", "/admin/v1/organizations/9999999-9/auto-supplier?environment=test", map[string]any{"enabled": true}).Expect(404)
+		plain := d.order("AU1", supplierABID+"-A1", 2, supplierBBID+"-B1", 1)
+		cancel := d.order("A2.SCANCEL", supplierABID+"-A1", 1)
+		part := d.order("A3.SPART", supplierABID+"-A1", 3)
+		if n, err := auto.Step(t.Context()); err != nil || n != 0 {
+			t.Fatalf("before the delay: %d %v", n, err)
+		}
+		e.Clock.Advance(61 * time.Second)
+		if n, err := auto.Step(t.Context()); err != nil || n != 3 {
+			t.Fatalf("after the delay: %d %v (B's shipment is B's to confirm)", n, err)
+		}
+		if n, _ := auto.Step(t.Context()); n != 0 {
+			t.Fatalf("moved twice: %d", n)
+		}
+		if o := d.getOrder(plain.ID); o.Status.Value != parcelgate.OrderPartiallyDelivered || o.Rows[0].Status.Value != parcelgate.OrderDelivered || o.Rows[1].Status.Value != parcelgate.OrderCreated {
+			t.Errorf("plain: %v %v %v", o.Status.Value, o.Rows[0].Status.Value, o.Rows[1].Status.Value)
+		}
+		if o := d.getOrder(cancel.ID); o.Status.Value != parcelgate.OrderCancelled {
+			t.Errorf(".SCANCEL: %v", o.Status.Value)
+		}
+		if o := d.getOrder(part.ID); o.Status.Value != parcelgate.OrderPartiallyDelivered || *o.Rows[0].DeliveredQuantity != 1 {
+			t.Errorf(".SPART: %v %+v", o.Status.Value, o.Rows[0])
+		}
+		// 10 - 2 (plain) - 1 (part: 1 of 3 sent, 2 back); the cancelled 1 came back.
+		if q, a := d.stock(supplierABID + "-A1"); q != 7 || a != 0 {
+			t.Errorf("A1: %v/%v, want 7/0", q, a)
+		}
+		e.Admin("PUT", "/admin/v1/organizations/"+supplierABID+"/auto-supplier?environment=test", map[string]any{"enabled": false}).Expect(200)
+		var off parcelgate.AutoSupplier
+		e.Admin("GET", "/admin/v1/organizations/"+supplierABID+"/auto-supplier?environment=test", nil).Expect(200).JSON(&off)
+		if off.Enabled {
+			t.Errorf("still on: %+v", off)
+		}
 	})
 }

@@ -447,3 +447,91 @@ func (tx *Tx) cancelOrderShipments(ctx context.Context, ord *orderRecord, stamp 
 	}
 	return nil
 }
+
+// SetAutoSupplier switches the automatic supplier of the organization
+// businessID of env on or off (operator; decisions §34) and answers the
+// setting.
+func (s *SupplierShipmentService) SetAutoSupplier(ctx context.Context, env parcelgate.Environment, businessID string, a parcelgate.AutoSupplier) (parcelgate.AutoSupplier, error) {
+	if err := a.Validate(); err != nil {
+		return parcelgate.AutoSupplier{}, err
+	}
+	org, err := NewOrganizationService(s.db).FindOrganization(ctx, env, businessID)
+	if err != nil {
+		return parcelgate.AutoSupplier{}, err
+	}
+	if !a.Enabled {
+		_, err = s.db.exec(ctx, `DELETE FROM auto_suppliers WHERE org_id = ?`, org.ID)
+		return parcelgate.AutoSupplier{}, err
+	}
+	_, err = s.db.exec(ctx, `INSERT INTO auto_suppliers (org_id, delay_s) VALUES (?, ?) ON CONFLICT (org_id) DO UPDATE SET delay_s = excluded.delay_s`, org.ID, a.DelaySeconds)
+	return a, err
+}
+
+// AutoSupplierOf answers the automatic supplier setting of the
+// organization businessID of env.
+func (s *SupplierShipmentService) AutoSupplierOf(ctx context.Context, env parcelgate.Environment, businessID string) (parcelgate.AutoSupplier, error) {
+	org, err := NewOrganizationService(s.db).FindOrganization(ctx, env, businessID)
+	if err != nil {
+		return parcelgate.AutoSupplier{}, err
+	}
+	var a parcelgate.AutoSupplier
+	err = s.db.queryRow(ctx, `SELECT delay_s FROM auto_suppliers WHERE org_id = ?`, org.ID).Scan(&a.DelaySeconds)
+	if errors.Is(err, sql.ErrNoRows) {
+		return parcelgate.AutoSupplier{}, nil
+	}
+	a.Enabled = err == nil
+	return a, err
+}
+
+// DueShipments returns, oldest first, up to limit open shipments of env
+// whose supplier has the automatic supplier on and whose delay since
+// their last move has passed at now (env's time).
+func (s *SupplierShipmentService) DueShipments(ctx context.Context, env parcelgate.Environment, now time.Time, limit int) ([]int64, error) {
+	return scanColumn[int64](s.db.query(ctx, `SELECT s.id FROM supplier_shipments s JOIN auto_suppliers a ON a.org_id = s.supplier_org_id
+		WHERE s.environment = ? AND s.status IN ('Created', 'Submitted', 'Viewed', 'Picking', 'Packing', 'Shipping') AND s.ready_at + a.delay_s * 1000000 <= ?
+		ORDER BY s.ready_at, s.id LIMIT ?`, string(env), micros(now), limit))
+}
+
+// AutoConfirm has the automatic supplier handle shipment pk at now, if it
+// is still due (parcelgate.AutoSupply: confirmed in full, or a test
+// scenario), with the locks and the copy-back of every shipment write. It
+// reports whether this call moved it; a shipment another instance or its
+// supplier moved meanwhile is left alone.
+func (s *SupplierShipmentService) AutoConfirm(ctx context.Context, pk int64, now time.Time) (bool, error) {
+	var moved bool
+	err := s.db.inTx(ctx, func(tx *Tx) error {
+		moved = false
+		var orderPK, retailerOrg, supplierOrg int64
+		var delay sql.NullInt64
+		err := tx.QueryRow(ctx, `SELECT s.order_pk, s.retailer_org_id, s.supplier_org_id, a.delay_s FROM supplier_shipments s
+			LEFT JOIN auto_suppliers a ON a.org_id = s.supplier_org_id WHERE s.id = ?`, pk).Scan(&orderPK, &retailerOrg, &supplierOrg, &delay)
+		if errors.Is(err, sql.ErrNoRows) || err == nil && !delay.Valid {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		ord, err := scanOrderRecord(tx.QueryRow(ctx, `SELECT `+orderColumns+` FROM orders o WHERE o.id = ? AND o.org_id = ?`+tx.forUpdate(), orderPK, retailerOrg))
+		if err != nil {
+			return err
+		}
+		rec, err := scanShipment(tx.QueryRow(ctx, `SELECT `+shipmentColumns+` FROM supplier_shipments s WHERE s.id = ? AND s.supplier_org_id = ?`+tx.forUpdate(), pk, supplierOrg))
+		if err != nil {
+			return err
+		}
+		if rec.status.Final() || rec.readyAt+delay.Int64*1_000_000 > micros(now) {
+			return nil
+		}
+		next, changed, err := parcelgate.AutoSupply(rec.env, ord.order.ExternalID, rec.view(), parcelgate.NewTrackingNumber, now.UTC().Truncate(time.Microsecond))
+		if err != nil || !changed {
+			return err
+		}
+		stamp, err := tx.nextOrgStamp(ctx, rec.env, rec.supplierOrg)
+		if err != nil {
+			return err
+		}
+		moved = true
+		return tx.writeShipment(ctx, ord, rec, next, stamp)
+	})
+	return moved, err
+}

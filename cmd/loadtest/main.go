@@ -33,6 +33,11 @@
 //	        retailer's catalog page and catalogs, a merchant's orders, each
 //	        a page of -list-size over -c connections: req/s and CPU per
 //	        request of each.
+//	shipments
+//	        a supplier with -shipments shipments (one per retailer order
+//	        from its dropshipping catalog) polls GET /ecommerce/v3/shipments
+//	        from the newest stamp, from the middle and without from over -c
+//	        connections: req/s, p50, p99 of each.
 //
 // With -replica (PostgreSQL) the store reads on a streaming replica of the
 // database that the run starts (internal/pgcluster), as serve
@@ -73,13 +78,14 @@ type config struct {
 	walkers    int
 	listSize   int
 	readOrders int
+	shipments  int
 }
 
 func main() {
 	var c config
 	var engines, modes string
 	flag.StringVar(&engines, "engine", "sqlite,postgres", "engines to measure: sqlite, postgres")
-	flag.StringVar(&modes, "mode", "read", "what to measure: read, walk, create, create-orgs, create-one-org, hot, bulk, bulk-balances, list (comma-separated)")
+	flag.StringVar(&modes, "mode", "read", "what to measure: read, walk, create, create-orgs, create-one-org, hot, bulk, bulk-balances, list, shipments (comma-separated)")
 	flag.DurationVar(&c.duration, "d", 10*time.Second, "length of each timed load run")
 	flag.IntVar(&c.conns, "c", 32, "connections of the read load")
 	flag.BoolVar(&c.useWrk, "wrk", true, "drive the read load with wrk when it is installed")
@@ -93,6 +99,7 @@ func main() {
 	flag.BoolVar(&c.replica, "replica", false, "postgres: start a streaming replica of the database (pg_basebackup; needs a replication line in pg_hba.conf) and read on it, as serve --db-replica does")
 	flag.IntVar(&c.walkers, "walkers", 1, "walk: clients walking the catalog at once")
 	flag.IntVar(&c.listSize, "list-size", 100, "list: entries per page")
+	flag.IntVar(&c.shipments, "shipments", 10000, "shipments: the supplier's shipments polled")
 	flag.IntVar(&c.readOrders, "read-orders", 1, "read: GET this many different orders of the merchant in turn instead of one (needs wrk)")
 	flag.Parse()
 	c.engines = strings.Split(engines, ",")
@@ -118,7 +125,7 @@ func run(ctx context.Context, c config) error {
 
 func runMode(ctx context.Context, c config, engine, mode string) error {
 	switch mode {
-	case "read", "walk", "create", "create-orgs", "create-one-org", "hot", "bulk", "bulk-balances", "list":
+	case "read", "walk", "create", "create-orgs", "create-one-org", "hot", "bulk", "bulk-balances", "list", "shipments":
 	default:
 		return fmt.Errorf("unknown mode %q", mode)
 	}
@@ -134,6 +141,8 @@ func runMode(ctx context.Context, c config, engine, mode string) error {
 		return walkMode(ctx, c, env)
 	case "list":
 		return listMode(ctx, c, env)
+	case "shipments":
+		return shipmentsMode(ctx, c, env)
 	case "create":
 		return orderMode(ctx, c, env, c.clients, spread)
 	case "create-orgs":

@@ -382,9 +382,17 @@ func serve(ctx context.Context, c *serveConfig, stdout, stderr io.Writer) error 
 	} else {
 		close(engineDone)
 	}
-	// Stop the engine, and let a move in progress end, before the database
-	// closes.
-	defer func() { stopEngine(); <-engineDone }()
+	// The automatic supplier runs on every instance: it confirms only the
+	// shipments of organizations the operator switched it on for
+	// (decisions §34), each once (conditional moves, as the engine's).
+	suppliersDone := make(chan struct{})
+	go func() {
+		defer close(suppliersDone)
+		fulfillment.NewSuppliers(sqlstore.NewSupplierShipmentService(db), clock, log, 0).Run(engineCtx)
+	}()
+	// Stop the engine and the automatic supplier, and let a move in
+	// progress end, before the database closes.
+	defer func() { stopEngine(); <-engineDone; <-suppliersDone }()
 
 	hs := &http.Server{
 		Handler:           srv,

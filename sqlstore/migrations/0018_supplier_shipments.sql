@@ -24,7 +24,8 @@ CREATE TABLE supplier_shipments (
     changed_xid     BIGINT NOT NULL DEFAULT 0,
     UNIQUE (environment, shipment_id)
 );
-CREATE INDEX supplier_shipments_updated ON supplier_shipments (supplier_org_id, updated_at, id);
+-- status rides along so a status filter is checked in the index.
+CREATE INDEX supplier_shipments_updated ON supplier_shipments (supplier_org_id, updated_at, id, status);
 CREATE INDEX supplier_shipments_order ON supplier_shipments (order_pk);
 -- The automatic supplier's work: only open shipments are indexed.
 CREATE INDEX supplier_shipments_open ON supplier_shipments (environment, ready_at) WHERE status IN ('Created', 'Submitted', 'Viewed', 'Picking', 'Packing', 'Shipping');
