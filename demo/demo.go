@@ -28,6 +28,9 @@ type Services struct {
 	Orders        parcelgate.OrderService
 	Sandbox       parcelgate.SandboxService
 	Settings      Settings
+	// SupplierShipments switches the second supplier's automatic
+	// supplier on (decisions §34).
+	SupplierShipments parcelgate.SupplierShipmentService
 }
 
 // Settings are named values one instance claims for all, so that of
@@ -66,14 +69,20 @@ type Tenant struct {
 	RetailerUsername string
 	RetailerPassword string
 	RetailCatalogID  string
+	// A second supplier publishing to the retailer's dropshipping
+	// catalog, whose automatic supplier confirms its shipments, so the
+	// retailer's demo order splits between two suppliers.
+	SupplierID       string
+	SupplierUsername string
+	SupplierPassword string
 }
 
 // Tenants are the demo tenants, production first.
 var Tenants = []Tenant{
 	{parcelgate.Production, "1234567-1", "demo-client", "demo-client-secret", "demo", "demo-password", "WH1", "JJFI10000000000000001",
-		"7777777-4", "demo-retailer", "demo-retailer-password", "SHOP1"},
+		"7777777-4", "demo-retailer", "demo-retailer-password", "SHOP1", "8888888-3", "demo-supplier", "demo-supplier-password"},
 	{parcelgate.Test, "1234567-1", "demo-test-client", "demo-test-client-secret", "demo-test", "demo-test-password", "WH1", "JJFI20000000000000001",
-		"7777777-4", "demo-test-retailer", "demo-test-retailer-password", "SHOP1"},
+		"7777777-4", "demo-test-retailer", "demo-test-retailer-password", "SHOP1", "8888888-3", "demo-test-supplier", "demo-test-supplier-password"},
 }
 
 // ErrNotEmpty is returned by Seed for a database that holds organizations
@@ -111,7 +120,10 @@ func Seed(ctx context.Context, st Services, versions []string) (seeded bool, err
 		if err := seedOrder(ctx, st, t); err != nil {
 			return false, fmt.Errorf("demo %s: sample order: %w", t.Environment, err)
 		}
-		for _, bid := range []string{t.BusinessID, t.RetailerID} {
+		if err := seedDropship(ctx, st, t); err != nil {
+			return false, fmt.Errorf("demo %s: dropshipping: %w", t.Environment, err)
+		}
+		for _, bid := range []string{t.BusinessID, t.RetailerID, t.SupplierID} {
 			if _, err := st.Sandbox.TakeSnapshot(ctx, t.Environment, bid, SnapshotName); err != nil {
 				return false, fmt.Errorf("demo %s: snapshot of %s: %w", t.Environment, bid, err)
 			}
@@ -189,7 +201,17 @@ func seedRetail(ctx context.Context, st Services, t Tenant, supplier *parcelgate
 	if err := st.Credentials.CreateServiceAccount(ctx, &parcelgate.ServiceAccount{Username: t.RetailerUsername, Environment: t.Environment, BusinessID: t.RetailerID, Roles: []parcelgate.Role{parcelgate.RoleRetailer}}, hash); err != nil {
 		return err
 	}
-	if err := st.Catalogs.CreateCatalog(ctx, &parcelgate.Catalog{Environment: t.Environment, RetailerID: t.RetailerID, ExternalID: t.RetailCatalogID, Name: "Demo web shop", Type: parcelgate.CatalogDropship, SupplierIDs: []string{t.BusinessID}}); err != nil {
+	if err := st.Organizations.CreateOrganization(ctx, &parcelgate.Organization{Environment: t.Environment, BusinessID: t.SupplierID, Name: "Demo Supplier Oy",
+		Address: &parcelgate.Address{ExternalID: t.SupplierID, Name: "Demo Supplier Oy", StreetAddress: "Varastotie 3", PostalCode: "01510", PostOffice: "Vantaa", Country: "FI"}}); err != nil {
+		return err
+	}
+	if hash, err = auth.HashPassword(t.SupplierPassword); err != nil {
+		return err
+	}
+	if err := st.Credentials.CreateServiceAccount(ctx, &parcelgate.ServiceAccount{Username: t.SupplierUsername, Environment: t.Environment, BusinessID: t.SupplierID, Roles: []parcelgate.Role{parcelgate.RoleSupplier}}, hash); err != nil {
+		return err
+	}
+	if err := st.Catalogs.CreateCatalog(ctx, &parcelgate.Catalog{Environment: t.Environment, RetailerID: t.RetailerID, ExternalID: t.RetailCatalogID, Name: "Demo web shop", Type: parcelgate.CatalogDropship, SupplierIDs: []string{t.BusinessID, t.SupplierID}}); err != nil {
 		return err
 	}
 	products := []struct {
@@ -228,6 +250,71 @@ func seedRetail(ctx context.Context, st Services, t Tenant, supplier *parcelgate
 		return fmt.Errorf("demo product %s: %w", entries[i].Product.ExternalID, f)
 	}
 	return err
+}
+
+// SampleDropshipOrder is the externalId of the demo retailer's order from
+// its dropshipping catalog, split between the demo merchant and the second
+// supplier.
+const SampleDropshipOrder = "7777777-4-DROP1"
+
+// seedDropship publishes the second supplier's products to the retailer's
+// dropshipping catalog, switches its automatic supplier on (30 s), and
+// places the retailer's sample order of a product of each supplier: two
+// shipments, one the automatic supplier confirms, one the demo merchant
+// confirms with PATCH /ecommerce/v3/shipments/{id}.
+func seedDropship(ctx context.Context, st Services, t Tenant) error {
+	supplier, err := st.Organizations.FindOrganization(ctx, t.Environment, t.SupplierID)
+	if err != nil {
+		return err
+	}
+	qty, price, eur := int64(60), "12.50", "EUR"
+	ext := t.SupplierID + "-CANDLE"
+	doc, err := json.Marshal(map[string]any{"externalId": ext, "eanCode": "6400000000055", "unitOfMeasure": "PCS", "isFragile": true,
+		"measurements": map[string]any{"weight": 0.3, "length": 10, "width": 10, "height": 15},
+		"descriptions": map[string]any{"en": map[string]any{"name": "Scented candle"}, "fi": map[string]any{"name": "Tuoksukynttilä"}}})
+	if err != nil {
+		return err
+	}
+	sc := &parcelgate.Caller{Subject: t.SupplierUsername, OrgID: supplier.ID, BusinessID: supplier.BusinessID, Environment: t.Environment, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleSupplier}}
+	failed, err := st.Inventory.PutInventory(ctx, sc, []parcelgate.InventoryInput{{Product: &parcelgate.Product{ExternalID: ext, EANCode: "6400000000055", Document: doc},
+		Balances: []parcelgate.BalanceInput{{ProductExternalID: ext, RetailerID: t.RetailerID, CatalogExternalID: t.RetailCatalogID, Quantity: &qty, WholesalePrice: &price, Currency: &eur}}}})
+	for _, f := range failed {
+		return fmt.Errorf("demo product %s: %w", ext, f)
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := st.SupplierShipments.SetAutoSupplier(ctx, t.Environment, t.SupplierID, parcelgate.AutoSupplier{Enabled: true, DelaySeconds: 30}); err != nil {
+		return err
+	}
+	retailer, err := st.Organizations.FindOrganization(ctx, t.Environment, t.RetailerID)
+	if err != nil {
+		return err
+	}
+	req := &parcelgate.OrderRequest{
+		ExternalID: SampleDropshipOrder,
+		References: []parcelgate.OrderReference{{Name: parcelgate.RefSO, Value: "DROP-1"}},
+		DeliveryAddress: parcelgate.Address{Name: "Matti Meikäläinen", StreetAddress: "Kotikatu 4", PostalCode: "00200",
+			PostOffice: "Helsinki", Country: "FI", Telephone: "+358401234568", Email: "matti@example.com"},
+		ServiceCode: "2104",
+		Rows: []parcelgate.OrderRowRequest{
+			{ExternalProductID: t.BusinessID + "-MUG", ExternalWarehouseID: t.RetailCatalogID, Quantity: 2},
+			{ExternalProductID: ext, ExternalWarehouseID: t.RetailCatalogID, Quantity: 1},
+		},
+		AutoSubmit: true,
+	}
+	if err := req.Validate(t.RetailerID); err != nil {
+		return err
+	}
+	rc := &parcelgate.Caller{Subject: t.RetailerUsername, OrgID: retailer.ID, BusinessID: retailer.BusinessID, Environment: t.Environment, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleRetailer}}
+	o, err := st.Orders.CreateOrder(ctx, rc, req)
+	if err != nil {
+		return err
+	}
+	if o.Status.Value != parcelgate.OrderCreated {
+		return fmt.Errorf("%s is %s: %s", o.ExternalID, o.Status.Value, o.Status.Reason)
+	}
+	return nil
 }
 
 // SampleOrder is the externalId of the demo's sample sales order.
@@ -276,6 +363,7 @@ func PrintWelcome(w io.Writer, baseURL string) {
 		fmt.Fprintf(w, "    service account  username=%s password=%s (roles merchant, supplier, retailer)\n", t.Username, t.Password)
 		fmt.Fprintf(w, "    warehouse        %s (demo products published; also to retailer %s's catalog %s)\n", t.WarehouseID, t.RetailerID, t.RetailCatalogID)
 		fmt.Fprintf(w, "    retailer account username=%s password=%s (role retailer)\n", t.RetailerUsername, t.RetailerPassword)
+		fmt.Fprintf(w, "    second supplier  %s username=%s password=%s (role supplier; its automatic supplier confirms after 30 s)\n", t.SupplierID, t.SupplierUsername, t.SupplierPassword)
 	}
 	t := Tenants[0]
 	// The commands set $TOKEN and $ECOM_TOKEN that the later ones use; sed
@@ -288,5 +376,7 @@ func PrintWelcome(w io.Writer, baseURL string) {
 	fmt.Fprintf(w, "  curl -s %s/%s/labelless -H \"Authorization: Bearer $TOKEN\" -H 'Content-Type: application/json' -d '{\"searchCriteria\":{\"trackingNumber\":\"%s\"}}'\n", baseURL, parcelgate.DefaultVersions[0], t.Shipment)
 	fmt.Fprintf(w, "  curl -s %s/parcel/v1/errandCodes/%s -H \"Authorization: Bearer $TOKEN\"\n", baseURL, t.Shipment[:len(t.Shipment)-4]+"000S")
 	fmt.Fprintf(w, "\nDemo sales order %s: Created now, Submitted and Delivered by the warehouse engine within seconds — with the ecom token:\n", SampleOrder)
-	fmt.Fprintf(w, "  curl -s %s/ecommerce/v3/orders/%s -H \"Authorization: Bearer $ECOM_TOKEN\"\n\n", baseURL, SampleOrder)
+	fmt.Fprintf(w, "  curl -s %s/ecommerce/v3/orders/%s -H \"Authorization: Bearer $ECOM_TOKEN\"\n", baseURL, SampleOrder)
+	fmt.Fprintf(w, "\nDemo dropshipping order %s of retailer %s, split between two suppliers — the merchant's shipment, with the ecom token:\n", SampleDropshipOrder, t.RetailerID)
+	fmt.Fprintf(w, "  curl -s '%s/ecommerce/v3/shipments?status=Created' -H \"Authorization: Bearer $ECOM_TOKEN\"\n\n", baseURL)
 }

@@ -207,7 +207,7 @@ func TestDemoReset(t *testing.T) {
 		e.Admin("POST", "/admin/v1/reset?environment=test", nil).Expect(http.StatusOK)
 		var res httpapi.List[parcelgate.RestoreResult]
 		e.Admin("POST", "/admin/v1/demo/reset", nil).Expect(http.StatusOK).JSON(&res)
-		if len(res.Content) != 2*len(demo.Tenants) {
+		if len(res.Content) != 3*len(demo.Tenants) {
 			t.Fatalf("demo reset restored %+v", res)
 		}
 		var now parcelgate.Snapshot

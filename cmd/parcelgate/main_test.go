@@ -122,11 +122,11 @@ func TestServeDemo(t *testing.T) {
 	var orgs struct{ Content []any }
 	json.NewDecoder(resp.Body).Decode(&orgs)
 	resp.Body.Close()
-	if len(orgs.Content) != 2 {
-		t.Fatalf("production organizations (merchant, retailer) after a second --demo start: %d", len(orgs.Content))
+	if len(orgs.Content) != 3 {
+		t.Fatalf("production organizations (merchant, retailer, second supplier) after a second --demo start: %d", len(orgs.Content))
 	}
 	// The demo products are published to the warehouse and to the demo
-	// retailer's catalog.
+	// retailer's catalog, where the second supplier publishes one more.
 	rtok := ecomToken(t, base, "demo-retailer", "demo-retailer-password")
 	req, _ = http.NewRequest("GET", base+"/ecommerce/v3/catalogs/SHOP1/products", nil)
 	req.Header.Set("Authorization", "Bearer "+rtok)
@@ -137,7 +137,7 @@ func TestServeDemo(t *testing.T) {
 	var page struct{ Page struct{ TotalElements int } }
 	json.NewDecoder(resp.Body).Decode(&page)
 	resp.Body.Close()
-	if resp.StatusCode != 200 || page.Page.TotalElements != 4 {
+	if resp.StatusCode != 200 || page.Page.TotalElements != 5 {
 		t.Fatalf("demo retail catalog: %d, %d products", resp.StatusCode, page.Page.TotalElements)
 	}
 }

@@ -46,7 +46,7 @@ func TestAdminSandboxCLI(t *testing.T) {
 		t.Fatal("show-snapshot of a missing snapshot succeeded")
 	}
 	must("ok", "drop-snapshot", "--env", "test", "--name", "mine", "1234567-1")
-	must(`"organizations": 2`, "reset-environment", "--env", "test")
+	must(`"organizations": 3`, "reset-environment", "--env", "test")
 	must(`"snapshot": "demo"`, "demo-reset")
 
 	var f struct{ ID string }

@@ -63,5 +63,7 @@ func Demo(db *sqlstore.DB) demo.Services {
 		Orders:        s.Orders,
 		Sandbox:       s.Sandbox,
 		Settings:      s.Settings,
+
+		SupplierShipments: s.SupplierShipments,
 	}
 }
