@@ -373,6 +373,11 @@ func decodeResponse(resp *http.Response, out any) error {
 		drain(resp)
 		return nil
 	}
+	if w, ok := out.(io.Writer); ok {
+		// A document (a PDF label or note), copied as it is.
+		_, err := io.Copy(w, resp.Body)
+		return err
+	}
 	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
 		return fmt.Errorf("client: decode %s %s answer: %w", resp.Request.Method, resp.Request.URL.Path, err)
 	}

@@ -205,6 +205,11 @@ type OrderRow struct {
 	WholesalePrice float64 `json:"wholesalePrice"`
 	// TrackingCodes are the row's parcels once Delivered.
 	TrackingCodes []string `json:"trackingCodes,omitempty"`
+	// SupplierID is the supplier that ships a row of a dropshipping
+	// catalog; its Status is the supplier's shipment's.
+	SupplierID string `json:"supplierId,omitempty"`
+	// DeliveredQuantity is what the row's supplier confirmed sending.
+	DeliveredQuantity *float64 `json:"deliveredQuantity,omitempty"`
 }
 
 // CreateOrder places a warehouse sales order (PUT /ecommerce/v3/order,

@@ -24,8 +24,9 @@ CREATE TABLE supplier_shipments (
     changed_xid     BIGINT NOT NULL DEFAULT 0,
     UNIQUE (environment, shipment_id)
 );
--- status rides along so a status filter is checked in the index.
-CREATE INDEX supplier_shipments_updated ON supplier_shipments (supplier_org_id, updated_at, id, status);
+-- status and changed_xid ride along so a status filter and the change
+-- poll's window (stamp.go) are checked in the index: a count is index-only.
+CREATE INDEX supplier_shipments_updated ON supplier_shipments (supplier_org_id, updated_at, id, status, changed_xid);
 CREATE INDEX supplier_shipments_order ON supplier_shipments (order_pk);
 -- The automatic supplier's work: only open shipments are indexed.
 CREATE INDEX supplier_shipments_open ON supplier_shipments (environment, ready_at) WHERE status IN ('Created', 'Submitted', 'Viewed', 'Picking', 'Packing', 'Shipping');

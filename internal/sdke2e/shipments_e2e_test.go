@@ -1,0 +1,88 @@
+package sdke2e_test
+
+import (
+	"bytes"
+	"context"
+	"testing"
+	"time"
+
+	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/client"
+	"github.com/parcelgate/parcelgate/internal/apitest"
+)
+
+// decisions §34 through the SDK: a retailer orders from two suppliers'
+// dropshipping catalog; one supplier confirms with its own code, the other
+// splits and delivers part; the retailer sees it on the order.
+func TestDropshippingThroughTheSDK(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		ctx := context.Background()
+		const retailer, supA, supB = "1234567-1", "7654321-2", "0737546-2"
+		e.Catalog(parcelgate.Production, retailer, "DROP", parcelgate.CatalogDropship, supA, supB)
+		r := sdk(t, e, parcelgate.Production, newTenant(t, e, parcelgate.Production, retailer, parcelgate.RoleRetailer))
+		a := sdk(t, e, parcelgate.Production, newTenant(t, e, parcelgate.Production, supA, parcelgate.RoleSupplier))
+		b := sdk(t, e, parcelgate.Production, newTenant(t, e, parcelgate.Production, supB, parcelgate.RoleSupplier))
+		for _, s := range []struct {
+			c  *client.Client
+			id string
+		}{{a, supA + "-A1"}, {b, supB + "-B1"}} {
+			if _, err := s.c.PutInventory(ctx, []client.InventoryEntry{{
+				Product:  client.Product{ExternalID: s.id, Descriptions: map[string]client.Description{"fi": {Name: "Tuote"}}},
+				Balances: []client.BalanceUpdate{{RetailerID: retailer, CatalogExternalID: "DROP", Quantity: client.Ptr[int64](10), WholesalePrice: client.Ptr(2.5), Currency: "EUR"}},
+			}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		o, err := r.CreateOrder(ctx, &client.OrderRequest{ExternalID: retailer + "-R1",
+			DeliveryAddress: client.Address{Name: "Maija Meikäläinen", StreetAddress: "Kotikatu 2", PostalCode: "00200", PostOffice: "Helsinki", Country: "FI", Email: "maija@example.com"},
+			ServiceCode:     "2104",
+			Rows: []client.OrderRowRequest{{ExternalProductID: supA + "-A1", ExternalWarehouseID: "DROP", Quantity: 2},
+				{ExternalProductID: supB + "-B1", ExternalWarehouseID: "DROP", Quantity: 4}}})
+		if err != nil || o.Rows[0].SupplierID != supA {
+			t.Fatalf("order: %+v %v", o, err)
+		}
+		sync := a.ShipmentSync(&client.ShipmentQuery{}, time.Time{})
+		got := all(t, sync.Changes(ctx))
+		if len(got) != 1 || got[0].Metadata.SourceOrganization != retailer {
+			t.Fatalf("A's shipments: %+v", got)
+		}
+		sa := got[0]
+		if _, err := a.SetShipmentStatus(ctx, sa.ShipmentID, client.SupplyViewed); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := a.ConfirmShipment(ctx, sa.ShipmentID, []client.ShipmentParcel{{ParcelID: "1", TrackingCodes: []string{"OWN0001"},
+			Rows: []client.ParcelRow{{ItemID: supA + "-A1", DeliveredQuantity: client.Delivered(2)}}}}); err != nil {
+			t.Fatal(err)
+		}
+		_, err = a.SetShipmentStatus(ctx, sa.ShipmentID, client.SupplyPacking)
+		if ae := asError(t, err); ae.StatusCode != 409 {
+			t.Errorf("out of a final status: %+v", ae)
+		}
+		sb := all(t, b.SupplierShipments(ctx, &client.ShipmentQuery{Statuses: []client.SupplyStatus{client.SupplyCreated}}))[0]
+		if _, err := b.SplitShipment(ctx, sb.ShipmentID, []client.ShipmentParcel{
+			{ParcelID: "1", PackageType: "PC", ServiceCode: "2104", Rows: []client.ParcelRow{{ItemID: supB + "-B1", DeliveredQuantity: client.Delivered(1)}}},
+			{ParcelID: "2", PackageType: "PC", ServiceCode: "2104", Rows: []client.ParcelRow{{ItemID: supB + "-B1", DeliveredQuantity: client.Delivered(3)}}},
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.ConfirmShipment(ctx, sb.ShipmentID, []client.ShipmentParcel{
+			{ParcelID: "2", Rows: []client.ParcelRow{{ItemID: supB + "-B1", DeliveredQuantity: client.Delivered(0)}}}}); err != nil {
+			t.Fatal(err)
+		}
+		var pdf bytes.Buffer
+		if err := b.ParcelLabel(ctx, sb.ShipmentID, "1", "", &pdf); err != nil || !bytes.HasPrefix(pdf.Bytes(), []byte("%PDF")) {
+			t.Fatalf("label: %v %.10q", err, pdf.Bytes())
+		}
+		final, err := r.Order(ctx, o.ID)
+		if err != nil || final.Status.Value != client.OrderPartiallyDelivered || final.Rows[1].Status.Value != client.OrderPartiallyDelivered || *final.Rows[1].DeliveredQuantity != 1 {
+			t.Fatalf("retailer's order: %+v %v", final, err)
+		}
+		list, err := r.OrderShipments(ctx, o.ID)
+		if err != nil || len(list) != 2 {
+			t.Fatalf("OrderShipments: %d %v", len(list), err)
+		}
+		if got := all(t, sync.Changes(ctx)); len(got) != 1 || got[0].Status.Value != client.SupplyDelivered {
+			t.Errorf("A's poll after its confirmation: %+v", got)
+		}
+	})
+}
