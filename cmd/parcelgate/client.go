@@ -44,8 +44,8 @@ secrets. FILE is a JSON file; - reads standard input.`
 func clientCommand() *cobra.Command {
 	var cfg client.Config
 	var env string
-	subs := make([]*cobra.Command, 0, len(clientCommands))
-	for _, spec := range clientCommands {
+	subs := make([]*cobra.Command, 0, len(clientCommands)+len(shipmentCommands))
+	for _, spec := range append(clientCommands, shipmentCommands...) {
 		subs = append(subs, spec.command(&cfg, &env))
 	}
 	g := group("client", "Call the provider's interface through the Go SDK: codes, orders, products, stock", clientLong, subs...)

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"context"
+	"iter"
+	"os"
+
+	"github.com/parcelgate/parcelgate/client"
+	"github.com/spf13/pflag"
+)
+
+// shipmentCommands are the dropshipping supplier's calls (Shipments API
+// v3, decisions §34) and the retailer's view of its order's shipments.
+var shipmentCommands = []clientCmd{
+	{name: "shipments", short: "List the supplier's shipments, filtered by change time and status",
+		bind: func(fs *pflag.FlagSet) clientRun {
+			var l listFlags
+			var q client.ShipmentQuery
+			var from timeFlag
+			var statuses commaList
+			fs.Var(&from, "from", "only shipments changed after this RFC 3339 time")
+			fs.Var(&statuses, "status", "only shipments in these statuses, comma-separated, case-sensitive (Created, Viewed, Picking, Packing, Shipping, Delivered, Cancelled, Error)")
+			l.bind(fs)
+			return func(ctx context.Context, c *client.Client, _ []string) (any, error) {
+				q.From, q.Paging, q.Statuses = from.t, l.paging(), nil
+				for _, s := range statuses {
+					q.Statuses = append(q.Statuses, client.SupplyStatus(s))
+				}
+				return list(&l, func() (*client.Page[client.SupplierShipment], error) { return c.SupplierShipmentsPage(ctx, &q) },
+					func() iter.Seq2[client.SupplierShipment, error] { return c.SupplierShipments(ctx, &q) })
+			}
+		}},
+	{name: "supplier-shipment", args: "ID", min: 1, max: 1, short: "Show one of the supplier's shipments",
+		bind: oneArg(func(ctx context.Context, c *client.Client, id string) (any, error) { return c.SupplierShipment(ctx, id) })},
+	{name: "set-shipment-status", args: "ID --status STATUS", min: 1, max: 1, short: "Move a shipment: Viewed, Picking, Packing, Shipping, Delivered, Cancelled or Error",
+		bind: func(fs *pflag.FlagSet) clientRun {
+			st := fs.String("status", "", "the new status (case-sensitive)")
+			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
+				if *st == "" {
+					return nil, usageError{errMissingStatus}
+				}
+				return c.SetShipmentStatus(ctx, args[0], client.SupplyStatus(*st))
+			}
+		}},
+	{name: "confirm-shipment", args: "ID [-f FILE]", min: 1, max: 1, short: "Confirm a shipment: with -f, its parcels (a JSON array with rows and deliveredQuantity); without, every row in full",
+		bind: func(fs *pflag.FlagSet) clientRun {
+			file := fs.StringP("file", "f", "", "the parcels as JSON (- for standard input); leave out to confirm every row in full with platform tracking codes")
+			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
+				if *file == "" {
+					return c.FastConfirmShipment(ctx, args[0])
+				}
+				var parcels []client.ShipmentParcel
+				if err := readJSON(*file, &parcels); err != nil {
+					return nil, err
+				}
+				return c.ConfirmShipment(ctx, args[0], parcels)
+			}
+		}},
+	{name: "split-shipment", args: "ID -f FILE", min: 1, max: 1, short: "Split a shipment into parcels: the full parcel list as a JSON array",
+		bind: func(fs *pflag.FlagSet) clientRun {
+			file := fs.StringP("file", "f", "", "the parcels as JSON (- for standard input)")
+			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
+				var parcels []client.ShipmentParcel
+				if err := readJSON(*file, &parcels); err != nil {
+					return nil, err
+				}
+				return c.SplitShipment(ctx, args[0], parcels)
+			}
+		}},
+	{name: "shipment-label", args: "ID PARCEL_ID -o FILE", min: 2, max: 2, short: "Save a parcel's PDF address label (platform tracking codes only)",
+		bind: pdfCommand(true)},
+	{name: "shipment-note", args: "ID PARCEL_ID -o FILE", min: 2, max: 2, short: "Save a parcel's PDF delivery note",
+		bind: pdfCommand(false)},
+	{name: "order-shipments", args: "ID", min: 1, max: 1, short: "Show the suppliers' shipments of one of the retailer's orders",
+		bind: oneArg(func(ctx context.Context, c *client.Client, id string) (any, error) { return c.OrderShipments(ctx, id) })},
+}
+
+// errMissingStatus is the usage error of set-shipment-status without
+// --status.
+var errMissingStatus = usageText("--status is required")
+
+type usageText string
+
+func (u usageText) Error() string { return string(u) }
+
+// pdfCommand saves a parcel's label (or note) to the file of -o.
+func pdfCommand(label bool) func(fs *pflag.FlagSet) clientRun {
+	return func(fs *pflag.FlagSet) clientRun {
+		out := fs.StringP("output", "o", "", "the PDF file to write")
+		media := ""
+		if label {
+			fs.StringVar(&media, "media", "", "print medium: laser-a5 (default), laser-a4, laser-2a5, thermo-225, thermo-190")
+		}
+		return func(ctx context.Context, c *client.Client, args []string) (any, error) {
+			if *out == "" {
+				return nil, usageError{usageText("-o FILE is required")}
+			}
+			f, err := os.Create(*out)
+			if err != nil {
+				return nil, err
+			}
+			if label {
+				err = c.ParcelLabel(ctx, args[0], args[1], media, f)
+			} else {
+				err = c.ParcelNote(ctx, args[0], args[1], f)
+			}
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				os.Remove(*out)
+				return nil, err
+			}
+			return map[string]string{"written": *out}, nil
+		}
+	}
+}
