@@ -31,7 +31,9 @@ var shipmentCommands = []clientCmd{
 			}
 		}},
 	{name: "supplier-shipment", args: "ID", min: 1, max: 1, short: "Show one of the supplier's shipments",
-		bind: oneArg(func(ctx context.Context, c *client.Client, id string) (any, error) { return c.SupplierShipment(ctx, id) })},
+		bind: oneArg(func(ctx context.Context, c *client.Client, id string) (any, error) {
+			return c.SupplierShipment(ctx, id)
+		})},
 	{name: "set-shipment-status", args: "ID --status STATUS", min: 1, max: 1, short: "Move a shipment: Viewed, Picking, Packing, Shipping, Delivered, Cancelled or Error",
 		bind: func(fs *pflag.FlagSet) clientRun {
 			st := fs.String("status", "", "the new status (case-sensitive)")
