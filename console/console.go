@@ -121,6 +121,9 @@ type Services struct {
 	Reads    parcelgate.ConsoleReader
 	Operator parcelgate.OperatorReader
 	Sessions parcelgate.ConsoleSessionStore
+	// SupplierShipments are dropshipping's shipments (decisions §34): a
+	// supplier's pages, and its suppliers' progress on a retailer's order.
+	SupplierShipments parcelgate.SupplierShipmentService
 }
 
 // Console is the web console's handler. Build it with New.
@@ -136,6 +139,7 @@ type Console struct {
 	reads       parcelgate.ConsoleReader
 	operator    parcelgate.OperatorReader
 	sessions    parcelgate.ConsoleSessionStore
+	supplies    parcelgate.SupplierShipmentService
 
 	cfg     Config
 	handler http.Handler
@@ -172,7 +176,7 @@ func New(svc Services, cfg Config) *Console {
 	c := &Console{
 		orgs: svc.Organizations, credentials: svc.Credentials, orders: svc.Orders, inventory: svc.Inventory,
 		shipments: svc.Shipments, sandbox: svc.Sandbox, faults: svc.Faults, journal: svc.Journal,
-		reads: svc.Reads, operator: svc.Operator, sessions: svc.Sessions,
+		reads: svc.Reads, operator: svc.Operator, sessions: svc.Sessions, supplies: svc.SupplierShipments,
 		cfg: cfg,
 	}
 	c.loadTemplates()
@@ -247,6 +251,10 @@ func (c *Console) routes(mux *http.ServeMux) {
 	mux.Handle("POST /console/products/{id}/stock", c.authed(c.setStock))
 	mux.Handle("GET /console/shipments", c.authed(c.shipmentsPage))
 	mux.Handle("GET /console/shipments/{tn}", c.authed(c.shipment))
+	mux.Handle("GET /console/supplier-shipments", c.authed(c.supplierShipmentsPage))
+	mux.Handle("GET /console/supplier-shipments/{id}", c.authed(c.supplierShipment))
+	mux.Handle("POST /console/supplier-shipments/{id}/status", c.authed(c.moveSupplierShipment))
+	mux.Handle("POST /console/supplier-shipments/{id}/delivered", c.authed(c.confirmSupplierShipment))
 	mux.Handle("GET /console/requests", c.authed(c.requests))
 	mux.Handle("GET /console/requests/{requestId}", c.authed(c.request))
 	mux.Handle("GET /console/credentials", c.authed(c.credentialsPage))
@@ -303,6 +311,9 @@ func (s *session) HasTenant() bool { return s.OrgID != 0 }
 
 func (s *session) CanReadOrders() bool    { return s.caller.May(parcelgate.ActionReadOrders) == nil }
 func (s *session) CanReadShipments() bool { return s.caller.May(parcelgate.ActionReadShipments) == nil }
+
+// CanSupply: a supplier's dropshipping shipments (decisions §34).
+func (s *session) CanSupply() bool { return s.caller.May(parcelgate.ActionSupplyShipments) == nil }
 
 // CanReadProducts: suppliers and merchants read the products they supply,
 // retailers those published to their catalogs.

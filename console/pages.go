@@ -281,6 +281,9 @@ type orderData struct {
 	Error       string
 	Reason      string
 	ReasonError string
+	// Shipments are the suppliers' parts of a dropshipping order
+	// (decisions §34).
+	Shipments []*parcelgate.SupplierShipment
 }
 
 func (c *Console) loadOrder(w http.ResponseWriter, r *http.Request, s *session) (*orderData, bool) {
@@ -305,6 +308,12 @@ func (c *Console) loadOrder(w http.ResponseWriter, r *http.Request, s *session) 
 		return nil, false
 	}
 	d.Held = held
+	if o.Dropship() && c.supplies != nil {
+		if d.Shipments, err = c.supplies.OrderShipments(ctx, s.caller, o.ID); err != nil {
+			c.fail(w, r, s, err)
+			return nil, false
+		}
+	}
 	for i, row := range o.Rows {
 		l := orderLine{Row: row}
 		if i < len(allocs) {

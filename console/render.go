@@ -213,7 +213,7 @@ func statusTag(s string) string {
 	switch s {
 	case "Created", "ACTIVE", "active":
 		return "tag tag-new"
-	case "Submitted":
+	case "Submitted", "Viewed", "Picking", "Packing", "Shipping", "Partially delivered":
 		return "tag tag-progress"
 	case "Delivered":
 		return "tag tag-done"

@@ -270,12 +270,14 @@ func (s *ConsoleService) ConsoleOrderAllocations(ctx context.Context, c *parcelg
 	if err != nil {
 		return nil, false, err
 	}
+	// A retailer's dropshipping rows hold its suppliers' balances in its
+	// own catalogs (decisions §34), which it reads as their retailer.
 	rows, err := s.db.query(ctx, `SELECT r.line, r.product_external_id, r.warehouse_external_id, r.quantity, r.balance_id,
 		COALESCE(b.product_id, 0), COALESCE(k.external_id, ''), COALESCE(b.quantity, 0), COALESCE(b.allocated, 0)
 		FROM order_rows r
-		LEFT JOIN balances b ON b.id = r.balance_id AND b.supplier_org_id = ?
+		LEFT JOIN balances b ON b.id = r.balance_id AND (b.supplier_org_id = ? OR b.retailer_org_id = ?)
 		LEFT JOIN catalogs k ON k.id = b.catalog_id
-		WHERE r.order_pk = ? ORDER BY r.line`, c.OrgID, pk)
+		WHERE r.order_pk = ? ORDER BY r.line`, c.OrgID, c.OrgID, pk)
 	if err != nil {
 		return nil, false, err
 	}

@@ -48,6 +48,8 @@ func Console(db *sqlstore.DB) console.Services {
 		Reads:         s.Console,
 		Operator:      s.Console,
 		Sessions:      s.ConsoleSessions,
+
+		SupplierShipments: s.SupplierShipments,
 	}
 }
 

@@ -1,0 +1,50 @@
+package console_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/parcelgate/parcelgate/demo"
+)
+
+// decisions §34 in the browser: the demo merchant, a supplier of the demo
+// retailer's dropshipping catalog, opens its shipment of the retailer's
+// demo order, moves it and confirms it; the retailer's order page shows
+// its two suppliers' progress and the rows' statuses.
+func TestBrowserDropshipping(t *testing.T) {
+	e, c := newBrowserEnv(t)
+
+	supplier := c.person()
+	supplier.navigate("open the console", chromedp.Navigate(e.url+"/console/sign-in"))
+	supplier.signIn(prod.Username, prod.Password)
+	supplier.navigate("open Dropshipping", chromedp.Click(chromedp.CSS(`nav a[href="/console/supplier-shipments"]`)))
+	supplier.waitText("#supplier-shipments tbody", demo.SampleDropshipOrder)
+	supplier.shot("dropship-01-shipments")
+	supplier.navigate("open the shipment", chromedp.Click(chromedp.CSS(`#supplier-shipments tbody a`)))
+	supplier.waitText("#shipment-status", "Created")
+	supplier.navigate("move to Viewed", chromedp.Click(chromedp.ID("move-Viewed")))
+	supplier.waitText("#shipment-status", "Viewed")
+	supplier.navigate("confirm", chromedp.Click(chromedp.ID("fast-confirm")))
+	supplier.waitText("#shipment-status", "Delivered")
+	if codes := supplier.text("#shipment-parcels"); !strings.Contains(codes, "JJFI") {
+		t.Fatalf("parcels after the confirmation: %q", codes)
+	}
+	supplier.shot("dropship-02-shipment-delivered")
+
+	retailer := c.person()
+	retailer.navigate("open the console", chromedp.Navigate(e.url+"/console/sign-in"))
+	retailer.signIn(prod.RetailerUsername, prod.RetailerPassword)
+	retailer.navigate("open the order", chromedp.Navigate(e.url+"/console/orders/"+demo.SampleDropshipOrder))
+	retailer.waitText("#order-status", "Partially delivered")
+	progress := retailer.text("#supplier-progress")
+	if !strings.Contains(progress, "Delivered") || !strings.Contains(progress, "Created") || !strings.Contains(progress, prod.SupplierID) {
+		t.Fatalf("suppliers' progress: %q", progress)
+	}
+	if rows := retailer.text("#rows"); !strings.Contains(rows, "Delivered") || !strings.Contains(rows, "JJFI") {
+		t.Fatalf("rows: %q", rows)
+	}
+	retailer.shot("dropship-03-order-suppliers")
+	retailer.shotPhone("dropship-04-order-suppliers-phone")
+}
