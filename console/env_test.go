@@ -19,6 +19,7 @@ import (
 	"github.com/parcelgate/parcelgate/demo"
 	"github.com/parcelgate/parcelgate/httpapi"
 	"github.com/parcelgate/parcelgate/internal/testdb"
+	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
 const adminToken = "console-test-admin-token"
@@ -54,7 +55,7 @@ func newEnvMode(t testing.TB, engine string, sandbox bool) *env {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.DiscardHandler)
-	srv := httpapi.New(db, auth.NewKeyring(keys), clock, log, httpapi.Config{AdminToken: adminToken, SandboxClock: clock, Sandbox: sandbox})
+	srv := httpapi.New(db, auth.NewKeyring(keys), clock, log, httpapi.Config{AdminToken: adminToken, SandboxClock: clock, Sandbox: sandbox, Shipping: sqlstore.NewShippingService(db)})
 	sessions := new(testClock)
 	srv.Mount(console.Prefix, console.New(db, console.Config{
 		AdminToken: adminToken, AdminGuard: srv.AdminGuard(), Clock: clock, SandboxClock: clock, Sandbox: sandbox, SessionNow: sessions.Now,

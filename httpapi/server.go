@@ -95,6 +95,10 @@ type Config struct {
 	// Replicas reports the database's read replicas for /readyz and
 	// /metrics; nil when there are none.
 	Replicas func() []ReplicaState
+	// Shipping is the shipping API's store (decisions §29). It moves to
+	// the Services struct when that lands; nil leaves the shipping API
+	// unserved.
+	Shipping parcelgate.ShippingService
 }
 
 // Server is the HTTP API. Build it with New.
@@ -224,6 +228,9 @@ func (s *Server) routes() {
 	s.sandboxRoutes()
 	s.orderRoutes()
 	s.codeRoutes()
+	if s.cfg.Shipping != nil {
+		s.shippingRoutes()
+	}
 	s.inventoryRoutes()
 	s.catalogRoutes()
 	s.locationRoutes()
