@@ -55,7 +55,7 @@ func newEnvMode(t testing.TB, engine string, sandbox bool) *env {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.DiscardHandler)
-	srv := httpapi.New(db, auth.NewKeyring(keys), clock, log, httpapi.Config{AdminToken: adminToken, SandboxClock: clock, Sandbox: sandbox, Shipping: sqlstore.NewShippingService(db)})
+	srv := httpapi.New(db, auth.NewKeyring(keys), clock, log, httpapi.Config{AdminToken: adminToken, SandboxClock: clock, Sandbox: sandbox, Shipping: sqlstore.NewShippingService(db), Tracking: sqlstore.NewTrackingService(db)})
 	sessions := new(testClock)
 	srv.Mount(console.Prefix, console.New(db, console.Config{
 		AdminToken: adminToken, AdminGuard: srv.AdminGuard(), Clock: clock, SandboxClock: clock, Sandbox: sandbox, SessionNow: sessions.Now,

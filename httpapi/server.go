@@ -99,6 +99,9 @@ type Config struct {
 	// the Services struct when that lands; nil leaves the shipping API
 	// unserved.
 	Shipping parcelgate.ShippingService
+	// Tracking is the Tracking API's store (decisions §30); nil leaves the
+	// Tracking API unserved.
+	Tracking parcelgate.TrackingService
 }
 
 // Server is the HTTP API. Build it with New.
@@ -230,6 +233,9 @@ func (s *Server) routes() {
 	s.codeRoutes()
 	if s.cfg.Shipping != nil {
 		s.shippingRoutes()
+	}
+	if s.cfg.Tracking != nil {
+		s.trackingRoutes()
 	}
 	s.inventoryRoutes()
 	s.catalogRoutes()

@@ -236,32 +236,48 @@ func findShipment(ctx context.Context, q querier, orgID int64, trackingNumber st
 // shipmentColumns are the columns scanShipment reads, in its order.
 const shipmentColumns = `id, org_id, environment, tracking_number, service_code, sender, receiver, status, created_at, delivered_at, origin, pickup_point, additional_services, contract_number, reference, print_media`
 
+// shipmentRow is one row of shipmentColumns as scanned.
+type shipmentRow struct {
+	s                                                 parcelgate.Shipment
+	env, sender, receiver, status, origin, additional string
+	created, delivered                                int64
+}
+
+// dest is where Scan puts the columns of shipmentColumns.
+func (r *shipmentRow) dest() []any {
+	return []any{&r.s.ID, &r.s.OrgID, &r.env, &r.s.TrackingNumber, &r.s.ServiceCode, &r.sender, &r.receiver, &r.status, &r.created, &r.delivered,
+		&r.origin, &r.s.PickupPointID, &r.additional, &r.s.ContractNumber, &r.s.Reference, &r.s.PrintMedia}
+}
+
+// shipment is the shipment the scanned row holds.
+func (r *shipmentRow) shipment() (*parcelgate.Shipment, error) {
+	s := r.s
+	s.Environment, s.Status, s.CreatedAt = parcelgate.Environment(r.env), parcelgate.ShipmentStatus(r.status), fromMicros(r.created)
+	s.Origin = parcelgate.ShipmentOrigin(r.origin)
+	if r.additional != "" {
+		s.AdditionalServices = strings.Split(r.additional, ",")
+	}
+	if r.delivered != 0 {
+		t := fromMicros(r.delivered)
+		s.DeliveredAt = &t
+	}
+	if err := errors.Join(json.Unmarshal([]byte(r.sender), &s.Sender), json.Unmarshal([]byte(r.receiver), &s.Receiver)); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
 // scanShipment reads one row of shipmentColumns; no row is ENOTFOUND.
 func scanShipment(row interface{ Scan(...any) error }) (*parcelgate.Shipment, error) {
-	var s parcelgate.Shipment
-	var env, sender, receiver, status, origin, additional string
-	var created, delivered int64
-	err := row.Scan(&s.ID, &s.OrgID, &env, &s.TrackingNumber, &s.ServiceCode, &sender, &receiver, &status, &created, &delivered,
-		&origin, &s.PickupPointID, &additional, &s.ContractNumber, &s.Reference, &s.PrintMedia)
+	var r shipmentRow
+	err := row.Scan(r.dest()...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "Shipment not found")
 	}
 	if err != nil {
 		return nil, err
 	}
-	s.Environment, s.Status, s.CreatedAt = parcelgate.Environment(env), parcelgate.ShipmentStatus(status), fromMicros(created)
-	s.Origin = parcelgate.ShipmentOrigin(origin)
-	if additional != "" {
-		s.AdditionalServices = strings.Split(additional, ",")
-	}
-	if delivered != 0 {
-		t := fromMicros(delivered)
-		s.DeliveredAt = &t
-	}
-	if err := errors.Join(json.Unmarshal([]byte(sender), &s.Sender), json.Unmarshal([]byte(receiver), &s.Receiver)); err != nil {
-		return nil, err
-	}
-	return &s, nil
+	return r.shipment()
 }
 
 // readParcels fills in s's parcels, in order.

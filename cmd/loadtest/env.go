@@ -203,7 +203,7 @@ func start(ctx context.Context, engine string, journal, replica bool) (*env, err
 		return fail(err)
 	}
 	log := slog.New(slog.NewJSONHandler(io.Discard, nil))
-	handler := httpapi.New(db, auth.NewKeyring(keys), clock, log, httpapi.Config{AdminToken: adminToken, NoJournal: !journal, Shipping: sqlstore.NewShippingService(db)})
+	handler := httpapi.New(db, auth.NewKeyring(keys), clock, log, httpapi.Config{AdminToken: adminToken, NoJournal: !journal, Shipping: sqlstore.NewShippingService(db), Tracking: sqlstore.NewTrackingService(db)})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return fail(err)

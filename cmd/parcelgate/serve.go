@@ -342,7 +342,7 @@ func serve(ctx context.Context, c *serveConfig, stdout, stderr io.Writer) error 
 		PublicURL: c.publicURL, Versions: c.versionList(), AdminToken: c.adminToken,
 		SandboxClock: sandbox, Sandbox: c.sandbox, TrustedProxies: c.proxies, MaxBodyBytes: c.maxBody, RateLimit: c.rateLimit, DBTimeout: c.dbTimeout,
 		NoJournal: !c.journal, JournalPerTenant: c.journalSize, Replicas: replicaStates(db),
-		Shipping: sqlstore.NewShippingService(db),
+		Shipping: sqlstore.NewShippingService(db), Tracking: sqlstore.NewTrackingService(db),
 	})
 	srv.Mount(console.Prefix, console.New(db, console.Config{
 		AdminToken: c.adminToken, AdminGuard: srv.AdminGuard(), Clock: clock, SandboxClock: sandbox, Sandbox: c.sandbox, Versions: c.versionList(), Log: log,

@@ -97,6 +97,9 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	if cfg.HTTP.Shipping == nil {
 		cfg.HTTP.Shipping = sqlstore.NewShippingService(s.DB)
 	}
+	if cfg.HTTP.Tracking == nil {
+		cfg.HTTP.Tracking = sqlstore.NewTrackingService(s.DB)
+	}
 	s.Handler = httpapi.New(s.DB, auth.NewKeyring(keys), s.Clock, log, cfg.HTTP)
 	s.closers = append(s.closers, s.Handler.Close)
 	s.HTTP = httptest.NewServer(s.Handler)

@@ -17,3 +17,17 @@ ALTER TABLE parcels ADD COLUMN contents TEXT NOT NULL DEFAULT '';
 -- shipments by creation time (event/date).
 CREATE INDEX parcels_parcel_id ON parcels (parcel_id);
 CREATE INDEX shipments_env_created ON shipments (environment, created_at);
+
+-- Tracking (decisions §30): the statuses an operator set on a parcel, in
+-- order. The journey is otherwise decided from the shipment and the clock
+-- when asked; only these moves are stored.
+CREATE TABLE tracking_moves (
+    id          {{serial}},
+    org_id      BIGINT NOT NULL REFERENCES organizations (id),
+    environment TEXT NOT NULL,
+    shipment_id BIGINT NOT NULL REFERENCES shipments (id),
+    parcel_id   TEXT NOT NULL,
+    status      TEXT NOT NULL,
+    at          BIGINT NOT NULL
+);
+CREATE INDEX tracking_moves_parcel ON tracking_moves (shipment_id, parcel_id, id);
