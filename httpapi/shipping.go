@@ -322,7 +322,7 @@ func (s *Server) createShippingOrder(w http.ResponseWriter, r *http.Request) err
 		for i := range sh.Parcels {
 			sh.Parcels[i].ParcelID = parcelgate.NewParcelNumber(prod)
 		}
-		err = s.cfg.Shipping.CreateShippingOrder(r.Context(), c, sh)
+		err = s.shipping.CreateShippingOrder(r.Context(), c, sh)
 		if parcelgate.ErrorCode(err) != parcelgate.ECONFLICT || attempt == 2 {
 			break
 		}
@@ -372,7 +372,7 @@ func (s *Server) labelHref(r *http.Request, legacy bool, number string, media la
 // (media), else the one the shipment was made with. Codes the parcels hold
 // by now are printed on them.
 func (s *Server) getShippingLabel(w http.ResponseWriter, r *http.Request) error {
-	sh, err := s.cfg.Shipping.FindShippingOrder(r.Context(), caller(r), r.PathValue("number"))
+	sh, err := s.shipping.FindShippingOrder(r.Context(), caller(r), r.PathValue("number"))
 	if err != nil {
 		return err
 	}
@@ -402,7 +402,7 @@ func (s *Server) getShippingLabel(w http.ResponseWriter, r *http.Request) error 
 // renderLabels renders the labels of every parcel of sh with the codes its
 // parcels hold now.
 func (s *Server) renderLabels(r *http.Request, sh *parcelgate.Shipment, media label.Media) ([]byte, error) {
-	codes, err := s.cfg.Shipping.ShipmentCodes(r.Context(), caller(r), sh.TrackingNumber)
+	codes, err := s.shipping.ShipmentCodes(r.Context(), caller(r), sh.TrackingNumber)
 	if err != nil {
 		return nil, err
 	}

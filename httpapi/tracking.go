@@ -236,7 +236,7 @@ func (s *Server) trackNumber(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	n := strings.TrimSpace(r.PathValue("number"))
-	ps, err := s.cfg.Tracking.TrackNumbers(r.Context(), caller(r), []string{n})
+	ps, err := s.tracking.TrackNumbers(r.Context(), caller(r), []string{n})
 	if err != nil {
 		return err
 	}
@@ -258,7 +258,7 @@ func (s *Server) trackNumbers(w http.ResponseWriter, r *http.Request) error {
 	if err := checkCount("trackingnumbers", numbers, parcelgate.MaxTrackingNumbers); err != nil {
 		return err
 	}
-	ps, err := s.cfg.Tracking.TrackNumbers(r.Context(), caller(r), numbers)
+	ps, err := s.tracking.TrackNumbers(r.Context(), caller(r), numbers)
 	if err != nil {
 		return err
 	}
@@ -296,7 +296,7 @@ func (s *Server) findParcel(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) find(w http.ResponseWriter, r *http.Request, tq trackingQuery, keywords []string) error {
-	ps, err := s.cfg.Tracking.FindParcels(r.Context(), caller(r), keywords, tq.start, tq.limit)
+	ps, err := s.tracking.FindParcels(r.Context(), caller(r), keywords, tq.start, tq.limit)
 	if err != nil {
 		return err
 	}
@@ -346,7 +346,7 @@ func (s *Server) parcelsByEventDate(w http.ResponseWriter, r *http.Request) erro
 	var matched []parcelgate.TrackedParcel
 	const batch = 500
 	for offset := 0; offset < eventDateScan && len(matched) < tq.start+tq.limit; offset += batch {
-		ps, err := s.cfg.Tracking.ParcelsCreatedBetween(r.Context(), c, from.Add(-parcelgate.EventDateLookback), to, offset, batch)
+		ps, err := s.tracking.ParcelsCreatedBetween(r.Context(), c, from.Add(-parcelgate.EventDateLookback), to, offset, batch)
 		if err != nil {
 			return err
 		}
@@ -424,7 +424,7 @@ func (s *Server) moveParcel(w http.ResponseWriter, r *http.Request) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
-	tp, err := s.cfg.Tracking.MoveParcel(r.Context(), env, req.BusinessID, req.TrackingNumber, status)
+	tp, err := s.tracking.MoveParcel(r.Context(), env, req.BusinessID, req.TrackingNumber, status)
 	if err != nil {
 		return err
 	}

@@ -13,29 +13,36 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-var _ parcelgate.ShipmentService = (*DB)(nil)
+// ShipmentService keeps the gateway's shipment data: registration, reads and
+// the operator's delivery.
+type ShipmentService struct{ db *DB }
 
-func (db *DB) CreateShipment(ctx context.Context, c *parcelgate.Caller, s *parcelgate.Shipment) (bool, error) {
-	if err := s.Validate(); err != nil {
+// NewShipmentService returns the ShipmentService over db.
+func NewShipmentService(db *DB) *ShipmentService { return &ShipmentService{db: db} }
+
+var _ parcelgate.ShipmentService = (*ShipmentService)(nil)
+
+func (s *ShipmentService) CreateShipment(ctx context.Context, c *parcelgate.Caller, sh *parcelgate.Shipment) (bool, error) {
+	if err := sh.Validate(); err != nil {
 		return false, err
 	}
 	var created bool
-	err := db.inTx(ctx, func(tx *Tx) error {
+	err := s.db.inTx(ctx, func(tx *Tx) error {
 		created = false
-		if s.TrackingNumber != "" {
-			old, err := findShipment(ctx, tx, c.OrgID, s.TrackingNumber)
+		if sh.TrackingNumber != "" {
+			old, err := findShipment(ctx, tx, c.OrgID, sh.TrackingNumber)
 			switch {
-			case err == nil && sameShipment(old, s):
-				*s = *old
+			case err == nil && sameShipment(old, sh):
+				*sh = *old
 				return nil
 			case err == nil:
-				return parcelgate.Errorf(parcelgate.ECONFLICT, "Shipment %s already exists with other content.", s.TrackingNumber)
+				return parcelgate.Errorf(parcelgate.ECONFLICT, "Shipment %s already exists with other content.", sh.TrackingNumber)
 			case parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND:
 				return err
 			}
 		}
 		created = true
-		return tx.insertShipment(ctx, c.OrgID, c.Environment, s)
+		return tx.insertShipment(ctx, c.OrgID, c.Environment, sh)
 	})
 	return created, err
 }
@@ -219,8 +226,8 @@ func floatPtr(f sql.NullFloat64) *float64 {
 	return &f.Float64
 }
 
-func (db *DB) FindShipment(ctx context.Context, c *parcelgate.Caller, trackingNumber string) (*parcelgate.Shipment, error) {
-	return findShipment(ctx, reader{db}, c.OrgID, parcelgate.NormalizeID(trackingNumber))
+func (s *ShipmentService) FindShipment(ctx context.Context, c *parcelgate.Caller, trackingNumber string) (*parcelgate.Shipment, error) {
+	return findShipment(ctx, reader{s.db}, c.OrgID, parcelgate.NormalizeID(trackingNumber))
 }
 
 // findShipment returns the organization's shipment with its parcels, or
@@ -301,15 +308,15 @@ func readParcels(ctx context.Context, q querier, s *parcelgate.Shipment) error {
 	return rows.Err()
 }
 
-func (db *DB) DeliverShipment(ctx context.Context, env parcelgate.Environment, businessID, trackingNumber string) (*parcelgate.Shipment, error) {
-	org, err := db.FindOrganization(ctx, env, businessID)
+func (s *ShipmentService) DeliverShipment(ctx context.Context, env parcelgate.Environment, businessID, trackingNumber string) (*parcelgate.Shipment, error) {
+	org, err := NewOrganizationService(s.db).FindOrganization(ctx, env, businessID)
 	if err != nil {
 		return nil, err
 	}
 	tn := parcelgate.NormalizeID(trackingNumber)
-	var s *parcelgate.Shipment
-	err = db.inTx(ctx, func(tx *Tx) error {
-		now := micros(db.clock.Now(env))
+	var sh *parcelgate.Shipment
+	err = s.db.inTx(ctx, func(tx *Tx) error {
+		now := micros(s.db.clock.Now(env))
 		res, err := tx.Exec(ctx, `UPDATE shipments SET status = ?, delivered_at = ? WHERE org_id = ? AND tracking_number = ? AND status = ?`,
 			string(parcelgate.ShipmentDelivered), now, org.ID, tn, string(parcelgate.ShipmentCreated))
 		if err != nil {
@@ -322,8 +329,8 @@ func (db *DB) DeliverShipment(ctx context.Context, env parcelgate.Environment, b
 				return err
 			}
 		}
-		s, err = findShipment(ctx, tx, org.ID, tn)
+		sh, err = findShipment(ctx, tx, org.ID, tn)
 		return err
 	})
-	return s, err
+	return sh, err
 }
