@@ -306,6 +306,15 @@ type OrderQuery struct {
 	Statuses []OrderStatus
 }
 
+// OrderEncoding is how a front end encodes an order as its answer. A
+// store that keeps encoded answers, to write them out again while the
+// stored order is unchanged, keys them by Name: two encodings never share
+// bytes, so each must have a Name of its own.
+type OrderEncoding struct {
+	Name   string
+	Encode func(*Order) ([]byte, error)
+}
+
 // OrderService keeps warehouse sales orders. Every call is scoped to the
 // caller's organization and environment: another tenant's order answers
 // ENOTFOUND exactly like a missing one. id is the service's order ID or

@@ -240,7 +240,7 @@ func (s *Server) listOrders(w http.ResponseWriter, r *http.Request) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
-	res, err := s.answers.ListOrderAnswers(r.Context(), caller(r), q, pr, renderOrder)
+	res, err := s.answers.ListOrderAnswers(r.Context(), caller(r), q, pr, orderJSON)
 	if err != nil {
 		return err
 	}

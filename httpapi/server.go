@@ -43,14 +43,13 @@ type Services struct {
 	Database     Database
 }
 
-// OrderAnswers are FindOrder and ListOrders as a renderer encodes each
+// OrderAnswers are FindOrder and ListOrders as an encoding encodes each
 // order, reusing the encoded answer while the stored order is unchanged.
 type OrderAnswers interface {
-	// FindOrderAnswer is FindOrder as render encodes it.
-	FindOrderAnswer(ctx context.Context, c *parcelgate.Caller, id string, render func(*parcelgate.Order) ([]byte, error)) ([]byte, error)
-	// ListOrderAnswers is ListOrders with each order as render encodes
-	// it.
-	ListOrderAnswers(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest, render func(*parcelgate.Order) ([]byte, error)) (parcelgate.PageOf[[]byte], error)
+	// FindOrderAnswer is FindOrder as enc encodes it.
+	FindOrderAnswer(ctx context.Context, c *parcelgate.Caller, id string, enc parcelgate.OrderEncoding) ([]byte, error)
+	// ListOrderAnswers is ListOrders with each order as enc encodes it.
+	ListOrderAnswers(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest, enc parcelgate.OrderEncoding) (parcelgate.PageOf[[]byte], error)
 }
 
 // TokenKeyStore keeps the keys tokens are signed with, shared by every
