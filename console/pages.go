@@ -292,7 +292,7 @@ func (c *Console) loadOrder(w http.ResponseWriter, r *http.Request, s *session) 
 		return nil, false
 	}
 	d := &orderData{Order: o, Manual: c.cfg.ManualFulfillment, Workbench: c.workbenchMoves(s)}
-	if d.History, err = c.orders.OrderHistory(ctx, s.OrgID, o.ID); err != nil {
+	if d.History, err = c.orders.OrderHistory(ctx, s.caller, o.ID); err != nil {
 		c.fail(w, r, s, err)
 		return nil, false
 	}
@@ -382,7 +382,10 @@ func (c *Console) moveOrder(w http.ResponseWriter, r *http.Request, s *session) 
 		c.orderRefused(w, r, s, http.StatusBadRequest, "", reason, fmt.Sprintf("At most %d characters.", parcelgate.MaxMoveReason))
 		return
 	}
-	o, err := c.orders.SetOrderStatus(r.Context(), s.Environment, s.BusinessID, r.PathValue("id"), to, reason)
+	// The move is the warehouse's: the operator's, or on the workbench an
+	// integrator's acting for the warehouse (mayMove decided which).
+	warehouse := parcelgate.OperatorCaller(&parcelgate.Organization{ID: s.OrgID, BusinessID: s.BusinessID, Environment: s.Environment})
+	o, err := c.orders.SetOrderStatus(r.Context(), warehouse, r.PathValue("id"), to, reason)
 	if code := parcelgate.ErrorCode(err); code == parcelgate.ECONFLICT || code == parcelgate.EINVALID {
 		// A refused move is shown on the order's page, answered as the
 		// API answers it (a move CanMove refuses: 409).

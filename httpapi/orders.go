@@ -271,7 +271,11 @@ func (s *Server) setOrderStatus(w http.ResponseWriter, r *http.Request) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
-	o, err := s.orders.SetOrderStatus(r.Context(), env, req.BusinessID, req.ExternalID, to, reason)
+	org, err := s.orgs.FindOrganization(r.Context(), env, req.BusinessID)
+	if err != nil {
+		return err
+	}
+	o, err := s.orders.SetOrderStatus(r.Context(), parcelgate.OperatorCaller(org), req.ExternalID, to, reason)
 	if err != nil {
 		return err
 	}
