@@ -106,7 +106,7 @@ type Config struct {
 
 // Services are what the console needs from storage: one field per root
 // service it uses (the same the API calls) and the console's own reads and
-// sessions. cmd/parcelgate fills them from sqlstore.NewServices; every
+// sessions. internal/wiring fills them from sqlstore's services; every
 // field must be set.
 type Services struct {
 	Organizations parcelgate.OrganizationService

@@ -23,8 +23,8 @@ import (
 
 // Services are what the server needs from storage: one field per root
 // service it uses, each a small interface a test can replace, and the
-// operational calls. cmd/parcelgate fills them from sqlstore.NewServices;
-// every field must be set.
+// operational calls. internal/wiring fills them from sqlstore's services;
+// every field but Shipping and Tracking must be set.
 type Services struct {
 	Organizations parcelgate.OrganizationService
 	Credentials   parcelgate.CredentialService
@@ -41,6 +41,12 @@ type Services struct {
 	Journal      parcelgate.JournalService
 	TokenKeys    TokenKeyStore
 	Database     Database
+	// Shipping is the shipping API's store (decisions §29); nil leaves the
+	// shipping API unserved.
+	Shipping parcelgate.ShippingService
+	// Tracking is the Tracking API's store (decisions §30); nil leaves the
+	// Tracking API unserved.
+	Tracking parcelgate.TrackingService
 }
 
 // OrderAnswers are FindOrder and ListOrders as an encoding encodes each
@@ -129,6 +135,8 @@ type Server struct {
 	journalStore parcelgate.JournalService
 	tokenKeys    TokenKeyStore
 	database     Database
+	shipping     parcelgate.ShippingService
+	tracking     parcelgate.TrackingService
 
 	keys   *auth.Keyring
 	clock  parcelgate.Clock
@@ -169,7 +177,7 @@ func New(svc Services, keys *auth.Keyring, clock parcelgate.Clock, log *slog.Log
 		orgs: svc.Organizations, credentials: svc.Credentials, catalogs: svc.Catalogs,
 		orders: svc.Orders, answers: svc.OrderAnswers, shipments: svc.Shipments, codes: svc.Codes,
 		inventory: svc.Inventory, sandbox: svc.Sandbox, faults: svc.Faults, journalStore: svc.Journal,
-		tokenKeys: svc.TokenKeys, database: svc.Database,
+		tokenKeys: svc.TokenKeys, database: svc.Database, shipping: svc.Shipping, tracking: svc.Tracking,
 		keys: keys, clock: clock, log: log, cfg: cfg, mux: http.NewServeMux(), limit: newLimiter(cfg.RateLimit), gzip: newGzip()}
 	s.reg = prometheus.NewRegistry()
 	s.metric = newMetrics(s.reg)
@@ -259,6 +267,12 @@ func (s *Server) routes() {
 	s.sandboxRoutes()
 	s.orderRoutes()
 	s.codeRoutes()
+	if s.shipping != nil {
+		s.shippingRoutes()
+	}
+	if s.tracking != nil {
+		s.trackingRoutes()
+	}
 	s.inventoryRoutes()
 	s.catalogRoutes()
 	s.locationRoutes()

@@ -24,6 +24,8 @@ type Services struct {
 	Journal         *JournalService
 	Console         *ConsoleService
 	ConsoleSessions *ConsoleSessionService
+	Shipping        *ShippingService
+	Tracking        *TrackingService
 }
 
 // NewServices returns every service over db.
@@ -43,5 +45,7 @@ func NewServices(db *DB) *Services {
 		Journal:         NewJournalService(db),
 		Console:         NewConsoleService(db),
 		ConsoleSessions: NewConsoleSessionService(db),
+		Shipping:        NewShippingService(db),
+		Tracking:        NewTrackingService(db),
 	}
 }

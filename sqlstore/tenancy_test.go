@@ -118,7 +118,7 @@ var tenantExceptions = map[string]string{
 	"Tx.releaseOrder order_rows": child,
 	"Tx.replaceOrder order_refs": child,
 	"Tx.replaceOrder order_rows": child,
-	"findShipment parcels":       child,
+	"readParcels parcels":        child,
 }
 
 const (

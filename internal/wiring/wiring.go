@@ -28,6 +28,8 @@ func HTTP(db *sqlstore.DB) httpapi.Services {
 		Journal:       s.Journal,
 		TokenKeys:     s.TokenKeys,
 		Database:      db,
+		Shipping:      s.Shipping,
+		Tracking:      s.Tracking,
 	}
 }
 
