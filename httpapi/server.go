@@ -23,8 +23,8 @@ import (
 
 // Services are what the server needs from storage: one field per root
 // service it uses, each a small interface a test can replace, and the
-// operational calls. cmd/parcelgate fills them from sqlstore.NewServices;
-// every field must be set.
+// operational calls. internal/wiring fills them from sqlstore's services;
+// every field but Shipping and Tracking must be set.
 type Services struct {
 	Organizations parcelgate.OrganizationService
 	Credentials   parcelgate.CredentialService
@@ -49,14 +49,13 @@ type Services struct {
 	Tracking parcelgate.TrackingService
 }
 
-// OrderAnswers are FindOrder and ListOrders as a renderer encodes each
+// OrderAnswers are FindOrder and ListOrders as an encoding encodes each
 // order, reusing the encoded answer while the stored order is unchanged.
 type OrderAnswers interface {
-	// FindOrderAnswer is FindOrder as render encodes it.
-	FindOrderAnswer(ctx context.Context, c *parcelgate.Caller, id string, render func(*parcelgate.Order) ([]byte, error)) ([]byte, error)
-	// ListOrderAnswers is ListOrders with each order as render encodes
-	// it.
-	ListOrderAnswers(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest, render func(*parcelgate.Order) ([]byte, error)) (parcelgate.PageOf[[]byte], error)
+	// FindOrderAnswer is FindOrder as enc encodes it.
+	FindOrderAnswer(ctx context.Context, c *parcelgate.Caller, id string, enc parcelgate.OrderEncoding) ([]byte, error)
+	// ListOrderAnswers is ListOrders with each order as enc encodes it.
+	ListOrderAnswers(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest, enc parcelgate.OrderEncoding) (parcelgate.PageOf[[]byte], error)
 }
 
 // TokenKeyStore keeps the keys tokens are signed with, shared by every
