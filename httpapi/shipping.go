@@ -407,43 +407,8 @@ func (s *Server) renderLabels(r *http.Request, sh *parcelgate.Shipment, media la
 		return nil, err
 	}
 	var buf bytes.Buffer
-	if err := label.Render(&buf, media, ShipmentLabels(sh, codes)); err != nil {
+	if err := label.Render(&buf, media, label.FromShipment(sh, codes)); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
-}
-
-// ShipmentLabels is what each parcel's address label of sh shows.
-func ShipmentLabels(sh *parcelgate.Shipment, codes parcelgate.ShipmentCodes) []label.Parcel {
-	party := func(a parcelgate.Address) label.Party {
-		return label.Party{Name: a.Name, Address1: a.StreetAddress, Zipcode: a.PostalCode, City: a.PostOffice, Country: a.Country, Phone: a.Telephone, Email: a.Email}
-	}
-	var pickup *label.Party
-	if pt, ok := parcelgate.FindPickupPoint(sh.PickupPointID); ok && sh.PickupPointID != "" {
-		pickup = &label.Party{Name: pt.Name, Address1: pt.StreetAddress, Zipcode: pt.PostalCode, City: pt.PostOffice, Country: pt.Country}
-	}
-	out := make([]label.Parcel, len(sh.Parcels))
-	for i, p := range sh.Parcels {
-		lp := label.Parcel{
-			TrackingNumber: p.ParcelID, ServiceCode: sh.ServiceCode, ServiceName: parcelgate.ServiceName(sh.ServiceCode, "fi"),
-			AdditionalServices: sh.AdditionalServices, Sender: party(sh.Sender), Receiver: party(sh.Receiver),
-			PickupPoint: pickup, Contents: p.Contents, Index: i + 1, Count: len(sh.Parcels),
-			ErrandCode: codes.ErrandCodes[p.ParcelID], Reference: sh.Reference, Date: sh.CreatedAt,
-		}
-		if pickup != nil {
-			lp.PickupPointID = sh.PickupPointID
-		}
-		if i == 0 {
-			lp.SendingCode = codes.SendingCode
-		}
-		if p.Weight != nil {
-			lp.Weight = *p.Weight
-		}
-		if p.Length != nil && p.Width != nil && p.Height != nil {
-			f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
-			lp.Dimensions = f(*p.Length) + " x " + f(*p.Width) + " x " + f(*p.Height) + " cm"
-		}
-		out[i] = lp
-	}
-	return out
 }
