@@ -45,6 +45,8 @@ func Console(db *sqlstore.DB) console.Services {
 		Sandbox:       s.Sandbox,
 		Faults:        s.Faults,
 		Journal:       s.Journal,
+		Shipping:      s.Shipping,
+		Tracking:      s.Tracking,
 		Reads:         s.Console,
 		Operator:      s.Console,
 		Sessions:      s.ConsoleSessions,
