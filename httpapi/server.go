@@ -95,6 +95,9 @@ type Config struct {
 	// Replicas reports the database's read replicas for /readyz and
 	// /metrics; nil when there are none.
 	Replicas func() []ReplicaState
+	// PickupPoints finds the gateway's pick-up points; nil means the
+	// embedded national data set (parcelgate.PickupIndex).
+	PickupPoints parcelgate.PickupPointFinder
 }
 
 // Server is the HTTP API. Build it with New.
@@ -117,6 +120,7 @@ type Server struct {
 	lastKeyReload atomic.Int64 // unix nanoseconds
 	handler       http.Handler
 	gzip          func(http.Handler) http.HandlerFunc
+	pickups       parcelgate.PickupPointFinder
 }
 
 // New returns a server over store. keys must hold the store's current token
@@ -136,6 +140,10 @@ func New(store Store, keys *auth.Keyring, clock parcelgate.Clock, log *slog.Logg
 	}
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
 	s := &Server{store: store, keys: keys, clock: clock, log: log, cfg: cfg, mux: http.NewServeMux(), limit: newLimiter(cfg.RateLimit), gzip: newGzip()}
+	s.pickups = cfg.PickupPoints
+	if s.pickups == nil {
+		s.pickups = parcelgate.PickupIndex{}
+	}
 	s.reg = prometheus.NewRegistry()
 	s.metric = newMetrics(s.reg)
 	if cfg.Replicas != nil {
@@ -227,7 +235,8 @@ func (s *Server) routes() {
 	s.inventoryRoutes()
 	s.catalogRoutes()
 	s.locationRoutes()
-	s.gatewayLocationRoutes()
+	s.pickupPointRoutes()
+	s.estimateRoutes()
 }
 
 // supportedVersion reports whether the gateway API version v is served.
