@@ -20,7 +20,7 @@ import (
 // an outlet or parcel locker) can be collected. parcelgate ships a national
 // data set (data/pickuppoints.json.gz, written by internal/pickupgen from
 // the provider's public postal code file and the GeoNames gazetteer;
-// decisions §27): every Finnish postal code area, and some 3,100 post
+// decisions §29): every Finnish postal code area, and some 3,100 post
 // offices, pick-up shops, indoor and outdoor parcel lockers. The postal
 // codes, their names and municipalities and the lockers' routing postcodes
 // are real; positions are derived from the places the codes are named
@@ -102,9 +102,11 @@ type PickupPoint struct {
 	// by: a locker's own (SmartPOST) code, else the area's.
 	RoutingPostcode string `json:"-"`
 	// Host is the shop a pick-up shop or indoor locker stands in.
-	Host  string      `json:"-"`
-	Area  *PostalArea `json:"-"`
-	hours string
+	Host   string      `json:"-"`
+	Area   *PostalArea `json:"-"`
+	hours  string
+	text   string  // see searchText
+	cosLat float64 // for flatMetres
 }
 
 // PostalArea is an ordinary postal code area of the data set and the
@@ -176,6 +178,8 @@ var pickupData = sync.OnceValue(func() *pickupDataSet {
 			p.RoutingPostcode = p.PostalCode
 		}
 		p.Name = p.PublicName("fi")
+		p.text = p.makeSearchText()
+		p.cosLat = math.Cos(p.Latitude * math.Pi / 180)
 		ds.Points[i] = p
 		ds.byID[r.ID] = i
 	}
@@ -315,34 +319,38 @@ func SearchPickupPoints(q PickupQuery, now time.Time) []PickupPoint {
 		return []PickupPoint{}
 	}
 	origin := departureArea(q.CountryFrom, q.PostalCodeFrom)
-	var out []PickupPoint
-	for _, p := range ds.Points {
+	// The matches as indexes and distances, so that only the answered
+	// points are copied.
+	var hits []pickupHit
+	for i := range ds.Points {
+		p := &ds.Points[i]
 		if p.Country != q.Country || !p.matches(q) || !p.containsAll(words) {
 			continue
 		}
+		h := pickupHit{i: int32(i)}
 		if located {
-			d := distanceMetres(at.Latitude, at.Longitude, p.Latitude, p.Longitude)
-			p.Distance = &d
+			h.d = int32(distanceMetres(at.Latitude, at.Longitude, p.Latitude, p.Longitude))
 		}
-		out = append(out, p)
+		hits = append(hits, h)
 	}
-	slices.SortStableFunc(out, func(a, b PickupPoint) int {
-		if a.Distance != nil && b.Distance != nil && *a.Distance != *b.Distance {
-			return *a.Distance - *b.Distance
+	slices.SortFunc(hits, func(a, b pickupHit) int {
+		if a.d != b.d {
+			return int(a.d - b.d)
 		}
-		if c := strings.Compare(a.Name, b.Name); c != 0 {
+		if c := strings.Compare(ds.Points[a.i].Name, ds.Points[b.i].Name); c != 0 {
 			return c
 		}
-		return strings.Compare(a.ExternalID, b.ExternalID)
+		return int(a.i - b.i) // ID order
 	})
-	if len(out) > q.Limit {
-		out = out[:q.Limit]
-	}
-	for i := range out {
-		out[i].Estimation = EstimateDelivery(now, origin, q.CountryFrom, out[i]).Format(time.DateOnly)
-	}
-	if out == nil {
-		out = []PickupPoint{}
+	out := []PickupPoint{}
+	for _, h := range hits[:min(len(hits), q.Limit)] {
+		p := ds.Points[h.i]
+		if located {
+			d := int(h.d)
+			p.Distance = &d
+		}
+		p.Estimation = EstimateDelivery(now, origin, q.CountryFrom, p).Format(time.DateOnly)
+		out = append(out, p)
 	}
 	return out
 }
@@ -355,7 +363,7 @@ func WithEstimation(p PickupPoint, now time.Time) PickupPoint {
 	return p
 }
 
-func (p PickupPoint) matches(q PickupQuery) bool {
+func (p *PickupPoint) matches(q PickupQuery) bool {
 	if len(q.ServiceCodes) > 0 && !slices.ContainsFunc(q.ServiceCodes, func(c string) bool { return slices.Contains(p.ServiceCodes, c) }) {
 		return false
 	}
@@ -384,7 +392,7 @@ func (p PickupPoint) matches(q PickupQuery) bool {
 	return true
 }
 
-func (p PickupPoint) containsAll(words []string) bool {
+func (p *PickupPoint) containsAll(words []string) bool {
 	if len(words) == 0 {
 		return true
 	}
@@ -399,7 +407,7 @@ func (p PickupPoint) containsAll(words []string) bool {
 
 // FindPickupPoint returns the point whose externalId (pupCode) is id: its
 // 9-digit ID, or for one more release the 7-digit ID of parcelgate's
-// former data set, which names its successor (decisions §27).
+// former data set, which names its successor (decisions §29).
 func FindPickupPoint(id string) (PickupPoint, bool) {
 	ds := pickupData()
 	id = strings.TrimSpace(id)

@@ -13,7 +13,7 @@ import (
 	"unicode/utf8"
 )
 
-// The gateway's Pick-up Point API (2025-04, 2026-04; decisions §27): the
+// The gateway's Pick-up Point API (2025-04, 2026-04; decisions §29): the
 // provider's search body, its point object and its paging, over the same
 // data set the ecom /pickup-points answers.
 
@@ -107,9 +107,12 @@ func (p PickupPoint) PublicName(lang string) string {
 	return w[2] + ", " + p.StreetAddress + ", " + p.City(lang)
 }
 
-// searchText is what a free-text search matches: the point's names in
-// every language, street, postal codes, town, municipality and ID.
-func (p PickupPoint) searchText() string {
+// searchText is what a free-text search matches, lower case: the point's
+// names in every language, street, postal codes, town, municipality and ID.
+// It is made once, when the data set is read.
+func (p PickupPoint) searchText() string { return p.text }
+
+func (p PickupPoint) makeSearchText() string {
 	parts := []string{p.StreetAddress, p.PostalCode, p.RoutingPostcode, p.Host, p.ExternalID}
 	for _, lang := range []string{"fi", "sv", "en"} {
 		parts = append(parts, p.PublicName(lang), p.City(lang), p.Municipality(lang))
@@ -371,28 +374,134 @@ func SearchGatewayPickupPoints(s PickupSearch) []PickupPoint {
 	if s.FreeText != "" {
 		words = strings.Fields(strings.ToLower(s.FreeText))
 	}
-	for i := range pickupData().Points {
-		p := &pickupData().Points[i]
+	// The matches as indexes and approximate distances (a flat projection
+	// around the origin: no trigonometry per point), so that only the
+	// answered points are copied and measured exactly.
+	all := pickupData().Points
+	var flat flatMetres
+	if s.located {
+		flat = newFlatMetres(s.from.Latitude, s.from.Longitude)
+	}
+	var hits []pickupHit
+	for i := range all {
+		p := &all[i]
 		if !s.keeps(p, words) {
 			continue
 		}
-		q := *p
+		h := pickupHit{i: int32(i)}
 		if s.located {
-			d := distanceMetres(s.from.Latitude, s.from.Longitude, p.Latitude, p.Longitude)
-			if s.RadiusMetres > 0 && float64(d) > s.RadiusMetres {
+			h.d = flat.metres(p.Latitude, p.Longitude, p.cosLat)
+			if s.RadiusMetres > 0 && float64(h.d) > s.RadiusMetres*flatSlack+flatMargin {
 				continue
 			}
-			q.Distance = &d
 		}
-		out = append(out, q)
+		hits = append(hits, h)
 	}
-	if s.located {
-		slices.SortStableFunc(out, func(a, b PickupPoint) int { return *a.Distance - *b.Distance })
+	if !s.located {
+		for _, h := range hits[:min(len(hits), s.Limit)] {
+			out = append(out, all[h.i])
+		}
+		return out
 	}
-	if len(out) > s.Limit {
-		out = out[:s.Limit]
+	// The nearest by the flat distance, with a margin for its error, then
+	// measured on the sphere and ordered by that.
+	if len(hits) > s.Limit {
+		bound := int32(float64(kthNearest(hits, s.Limit))*flatSlack + flatMargin)
+		keep := hits[:0]
+		for _, h := range hits {
+			if h.d <= bound {
+				keep = append(keep, h)
+			}
+		}
+		hits = keep
+	}
+	for k := range hits {
+		p := &all[hits[k].i]
+		hits[k].d = int32(distanceMetres(s.from.Latitude, s.from.Longitude, p.Latitude, p.Longitude))
+	}
+	slices.SortFunc(hits, pickupHit.compare) // ties in ID order
+	for _, h := range hits {
+		if len(out) == s.Limit {
+			break
+		}
+		if s.RadiusMetres > 0 && float64(h.d) > s.RadiusMetres {
+			continue
+		}
+		p := all[h.i]
+		d := int(h.d)
+		p.Distance = &d
+		out = append(out, p)
 	}
 	return out
+}
+
+// kthNearest is the k-th smallest distance of hits (k <= len(hits)), by a
+// max-heap of the k smallest: no sort of every match.
+func kthNearest(hits []pickupHit, k int) int32 {
+	heap := make([]int32, 0, k)
+	for _, h := range hits {
+		switch {
+		case len(heap) < k:
+			heap = append(heap, h.d)
+			for i := len(heap) - 1; i > 0 && heap[(i-1)/2] < heap[i]; i = (i - 1) / 2 {
+				heap[i], heap[(i-1)/2] = heap[(i-1)/2], heap[i]
+			}
+		case h.d < heap[0]:
+			heap[0] = h.d
+			for i := 0; ; {
+				l, r, m := 2*i+1, 2*i+2, i
+				if l < k && heap[l] > heap[m] {
+					m = l
+				}
+				if r < k && heap[r] > heap[m] {
+					m = r
+				}
+				if m == i {
+					break
+				}
+				heap[i], heap[m] = heap[m], heap[i]
+				i = m
+			}
+		}
+	}
+	return heap[0]
+}
+
+// The flat projection's error bound: with the mean latitude's scale it is
+// within well under 2% of the great-circle distance across Finland, so
+// every point within 2% and 100 m of a bound is measured exactly.
+const (
+	flatSlack  = 1.02
+	flatMargin = 100
+)
+
+// flatMetres measures approximate distances from an origin on an
+// equirectangular projection centred on it.
+type flatMetres struct{ lat, lon, kx float64 }
+
+func newFlatMetres(lat, lon float64) flatMetres {
+	return flatMetres{lat, lon, math.Cos(lat * math.Pi / 180)}
+}
+
+// metres is the distance to a point whose latitude's cosine is cosLat: the
+// east-west scale is the mean of the two latitudes' (so no trigonometry
+// per point).
+func (f flatMetres) metres(lat, lon, cosLat float64) int32 {
+	const metresPerDegree = 6371000 * math.Pi / 180
+	dy := (lat - f.lat) * metresPerDegree
+	dx := (lon - f.lon) * metresPerDegree * (f.kx + cosLat) / 2
+	return int32(math.Sqrt(dx*dx + dy*dy))
+}
+
+// pickupHit is a matching point: its index in the data set (ID order) and
+// its distance in metres.
+type pickupHit struct{ i, d int32 }
+
+func (a pickupHit) compare(b pickupHit) int {
+	if a.d != b.d {
+		return int(a.d - b.d)
+	}
+	return int(a.i - b.i)
 }
 
 // PickupPageSize is the number of points of a country listing's page, as
@@ -533,7 +642,7 @@ type ProviderPickupPoint struct {
 }
 
 // PickupAvailability is when a point is open (invented inner shape:
-// decisions §27): its regular hours by weekday, and the days in the coming
+// decisions §29): its regular hours by weekday, and the days in the coming
 // two weeks it keeps other hours (Finnish public holidays, when a staffed
 // point is closed).
 type PickupAvailability struct {
@@ -559,7 +668,7 @@ type PickupException struct {
 
 // PickupLocation is where a point is. country and countryCode both carry
 // the country: the provider's documents show one and clients read the
-// other (decisions §27).
+// other (decisions §29).
 type PickupLocation struct {
 	Country          string      `json:"country"`
 	CountryCode      string      `json:"countryCode"`
@@ -585,7 +694,7 @@ type PickupEstimate struct {
 }
 
 // PickupOccupancyRate is how full a locker usually is at this hour of the
-// week (invented shape and model: decisions §27), from 0 to 1, with its
+// week (invented shape and model: decisions §29), from 0 to 1, with its
 // reading in the answer's language.
 type PickupOccupancyRate struct {
 	AverageRate float64 `json:"averageRate"`

@@ -262,3 +262,33 @@ func TestGatewayEstimatePlan(t *testing.T) {
 		}
 	}
 }
+
+// The flat prefilter changes nothing: a search near a place answers the
+// same points, in the same order, at the same distances as measuring every
+// point on the sphere and sorting them all.
+func TestNearestMatchesBruteForce(t *testing.T) {
+	all := AllPickupPoints()
+	for i := 0; i < len(all); i += 97 {
+		origin := Coordinates{all[i].Latitude + 0.013, all[i].Longitude - 0.021}
+		for _, limit := range []int{1, 10, 100} {
+			s := PickupSearch{Coordinates: &origin, Limit: limit, ParcelLocker: map[bool]*bool{true: yes(), false: nil}[i%2 == 0]}
+			got := gatewaySearch(t, s)
+			type hit struct {
+				id string
+				d  int
+			}
+			var want []hit
+			for _, p := range all {
+				if s.ParcelLocker == nil || p.Type == PointParcelLocker {
+					want = append(want, hit{p.ExternalID, distanceMetres(origin.Latitude, origin.Longitude, p.Latitude, p.Longitude)})
+				}
+			}
+			slices.SortStableFunc(want, func(a, b hit) int { return a.d - b.d })
+			for k, p := range got {
+				if p.ExternalID != want[k].id || *p.Distance != want[k].d {
+					t.Fatalf("near %v, limit %d, #%d: %s at %d m, want %s at %d m", origin, limit, k, p.ExternalID, *p.Distance, want[k].id, want[k].d)
+				}
+			}
+		}
+	}
+}
