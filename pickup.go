@@ -102,11 +102,12 @@ type PickupPoint struct {
 	// by: a locker's own (SmartPOST) code, else the area's.
 	RoutingPostcode string `json:"-"`
 	// Host is the shop a pick-up shop or indoor locker stands in.
-	Host   string      `json:"-"`
-	Area   *PostalArea `json:"-"`
-	hours  string
-	text   string  // see searchText
-	cosLat float64 // for flatMetres
+	Host     string      `json:"-"`
+	Area     *PostalArea `json:"-"`
+	hours    string
+	text     string  // see searchText
+	cosLat   float64 // for flatMetres
+	features uint16  // see featureBits
 }
 
 // PostalArea is an ordinary postal code area of the data set and the
@@ -180,6 +181,7 @@ var pickupData = sync.OnceValue(func() *pickupDataSet {
 		p.Name = p.PublicName("fi")
 		p.text = p.makeSearchText()
 		p.cosLat = math.Cos(p.Latitude * math.Pi / 180)
+		p.features = p.featureBits()
 		ds.Points[i] = p
 		ds.byID[r.ID] = i
 	}

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 )
@@ -110,17 +111,26 @@ func (p PickupPoint) PublicName(lang string) string {
 // searchText is what a free-text search matches, lower case: the point's
 // names in every language, street, postal codes, town, municipality and ID.
 // It is made once, when the data set is read.
-func (p PickupPoint) searchText() string { return p.text }
+func (p *PickupPoint) searchText() string { return p.text }
 
 func (p PickupPoint) makeSearchText() string {
 	parts := []string{p.StreetAddress, p.PostalCode, p.RoutingPostcode, p.Host, p.ExternalID}
 	for _, lang := range []string{"fi", "sv", "en"} {
 		parts = append(parts, p.PublicName(lang), p.City(lang), p.Municipality(lang))
 	}
-	return strings.ToLower(strings.Join(parts, " "))
+	// Each word once: the names repeat the town in every language.
+	var words []string
+	seen := map[string]bool{}
+	for w := range strings.FieldsSeq(strings.ToLower(strings.Join(parts, " "))) {
+		if !seen[w] {
+			seen[w] = true
+			words = append(words, w)
+		}
+	}
+	return strings.Join(words, " ")
 }
 
-func (p PickupPoint) has(capability string) bool { return slices.Contains(p.Capabilities, capability) }
+func (p *PickupPoint) has(capability string) bool { return slices.Contains(p.Capabilities, capability) }
 
 func titleCase(s string) string {
 	words := strings.Fields(strings.ToLower(s))
@@ -177,9 +187,11 @@ type PickupSearch struct {
 	Limit        int // DefaultPickupLimit when 0
 
 	// Set by Validate: the centre distances are measured from, when the
-	// search is near a place.
-	from    *Coordinates
-	located bool
+	// search is near a place, and the filters as feature bits: the bits
+	// of filterMask must be those of filterWant.
+	from                   *Coordinates
+	located                bool
+	filterMask, filterWant uint16
 }
 
 const maxRadiusMetres = 2_000_000
@@ -251,8 +263,22 @@ func (s *PickupSearch) Validate() error {
 	case s.Limit < 1 || s.Limit > MaxPickupLimit:
 		p.Add("limit", "must be from 1 to %d, not %d", MaxPickupLimit, s.Limit)
 	}
+	for name := range s.Filters {
+		if !slices.Contains(pickupFilters, name) {
+			p.Add("searchCriteria.serviceFilters."+name, "is not a service filter; give %s", strings.Join(pickupFilters, ", "))
+		}
+	}
 	if err := p.Err(); err != nil {
 		return err
+	}
+	s.filterMask, s.filterWant = 0, 0
+	for i, f := range pickupFilters {
+		if want, ok := s.Filters[f]; ok {
+			s.filterMask |= 1 << i
+			if want {
+				s.filterWant |= 1 << i
+			}
+		}
 	}
 	// Where distances are measured from.
 	switch {
@@ -316,10 +342,8 @@ func (s *PickupSearch) keeps(p *PickupPoint, words []string) bool {
 	if s.ProductCode != "" && !slices.Contains(p.ServiceCodes, s.ProductCode) {
 		return false
 	}
-	for name, want := range s.Filters {
-		if p.feature(name) != want {
-			return false
-		}
+	if p.features&s.filterMask != s.filterWant {
+		return false
 	}
 	if r := s.Rectangle; r != nil && (p.Latitude < r.SWLatitude || p.Latitude > r.NELatitude || p.Longitude < r.SWLongitude || p.Longitude > r.NELongitude) {
 		return false
@@ -335,8 +359,22 @@ func (s *PickupSearch) keeps(p *PickupPoint, words []string) bool {
 	return true
 }
 
+// pickupFilters are the boolean service filters, each a bit of a point's
+// features (made once, when the data set is read).
+var pickupFilters = []string{FilterOutdoorLocker, FilterLockerReservable, FilterWheelchair, FilterOpenOnWeekends, FilterADR, FilterSaturdayDelivery}
+
+func (p *PickupPoint) featureBits() uint16 {
+	var bits uint16
+	for i, f := range pickupFilters {
+		if p.feature(f) {
+			bits |= 1 << i
+		}
+	}
+	return bits
+}
+
 // feature is the value of a boolean service filter for p.
-func (p PickupPoint) feature(filter string) bool {
+func (p *PickupPoint) feature(filter string) bool {
 	switch filter {
 	case FilterOutdoorLocker:
 		return p.Type == PointParcelLocker && p.has(CapabilityOutdoors)
@@ -732,7 +770,7 @@ func (p PickupPoint) Provider(lang string, now time.Time) ProviderPickupPoint {
 	if _, ok := pointWords[lang]; !ok {
 		lang = "fi"
 	}
-	texts, days := localTexts[lang], weekdayNames[lang]
+	texts := localTexts[lang]
 	out := ProviderPickupPoint{
 		ID: p.ExternalID, PupCode: p.ExternalID, ExternalID: p.ExternalID,
 		PublicName: p.PublicName(lang), ParcelLocker: p.Type == PointParcelLocker,
@@ -752,14 +790,7 @@ func (p PickupPoint) Provider(lang string, now time.Time) ProviderPickupPoint {
 		out.Location.SpecificLocation = texts[2]
 	}
 	always := p.hours == "always"
-	for _, h := range p.OpeningHours {
-		d := slices.Index(weekdayKeys, h.Day)
-		desc := fmt.Sprintf("%s %s–%s", days[d], h.Opens, h.Closes)
-		if always {
-			desc = days[d] + " " + texts[0]
-		}
-		out.Availability.OpeningHours = append(out.Availability.OpeningHours, PickupOpeningHours{h.Day, h.Opens, h.Closes, desc})
-	}
+	out.Availability.OpeningHours = localHours(p.hours, lang)
 	if !always {
 		local := finnishTime(now)
 		day := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, time.UTC)
@@ -772,6 +803,31 @@ func (p PickupPoint) Provider(lang string, now time.Time) ProviderPickupPoint {
 	return out
 }
 
+// localHours are the opening hours of a template in lang, with their
+// texts, made once per template and language and shared (never changed).
+func localHours(template, lang string) []PickupOpeningHours {
+	return openingHourTexts()[template+"/"+lang]
+}
+
+var openingHourTexts = sync.OnceValue(func() map[string][]PickupOpeningHours {
+	out := map[string][]PickupOpeningHours{}
+	for template, hours := range pickupData().OpeningHours {
+		for lang, days := range weekdayNames {
+			list := []PickupOpeningHours{}
+			for _, h := range hours {
+				d := slices.Index(weekdayKeys, h.Day)
+				desc := fmt.Sprintf("%s %s–%s", days[d], h.Opens, h.Closes)
+				if template == "always" {
+					desc = days[d] + " " + localTexts[lang][0]
+				}
+				list = append(list, PickupOpeningHours{h.Day, h.Opens, h.Closes, desc})
+			}
+			out[template+"/"+lang] = list
+		}
+	}
+	return out
+})
+
 // providerCapabilities are p's features by the names of the search's
 // service filters (plus the parcel hand-over and cash on delivery).
 func (p PickupPoint) providerCapabilities() []string {
@@ -781,8 +837,8 @@ func (p PickupPoint) providerCapabilities() []string {
 			out = append(out, c)
 		}
 	}
-	for _, f := range []string{FilterOutdoorLocker, FilterLockerReservable, FilterWheelchair, FilterOpenOnWeekends, FilterADR, FilterSaturdayDelivery} {
-		if p.feature(f) {
+	for i, f := range pickupFilters {
+		if p.features&(1<<i) != 0 {
 			out = append(out, f)
 		}
 	}

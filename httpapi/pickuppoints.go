@@ -198,6 +198,13 @@ func (s *Server) writePickupPoints(w http.ResponseWriter, r *http.Request, pts [
 	lang := parcelgate.PickupLanguage(r.Header.Get("Accept-Language"))
 	now := s.clock.Now(caller(r).Environment)
 	out := PickupPointsAnswer{PickupPoints: make([]parcelgate.ProviderPickupPoint, len(pts)), PagingContinuationToken: token}
+	// The estimate is planned once (checked by the search already); each
+	// point is its destination.
+	var plan parcelgate.EstimateRequest
+	promise := false
+	if est != nil {
+		plan, promise, _ = est.Plan("extensions.estimate.", "00100", "pickuppointId")
+	}
 	for i, p := range pts {
 		pp := p.Provider(lang, now)
 		if est != nil || occupancy {
@@ -205,7 +212,9 @@ func (s *Server) writePickupPoints(w http.ResponseWriter, r *http.Request, pts [
 		}
 		if est != nil {
 			pe := &parcelgate.PickupEstimate{}
-			if q, ok, err := est.Plan("extensions.estimate.", p.PostalCode, "pickuppointId"); err == nil && ok {
+			if promise && p.Country == "FI" {
+				q := plan
+				q.ToPostcode = p.PostalCode
 				t := parcelgate.GatewayEstimateTime(q)
 				pe.Time = &t
 			}
