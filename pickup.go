@@ -495,18 +495,41 @@ func areaOfText(text string) (PostalArea, bool) {
 		return areaOfPostalCode(code)
 	}
 	lower := strings.ToLower(text)
-	var best PostalArea
-	bestLen := 0
-	for _, a := range pickupData().Areas {
+	best, bestLen := -1, 0
+	for _, n := range areaNames() {
+		if len(n.name) > bestLen && containsWord(lower, n.name) {
+			best, bestLen = n.area, len(n.name)
+		}
+	}
+	if best < 0 {
+		return PostalArea{}, false
+	}
+	return pickupData().Areas[best], true
+}
+
+// areaName is a town or municipality name, lower case, and the first area
+// (lowest postal code) of that name.
+type areaName struct {
+	name string
+	area int
+}
+
+// areaNames are the names the searches locate by, each once, made when
+// first needed.
+var areaNames = sync.OnceValue(func() []areaName {
+	var out []areaName
+	seen := map[string]bool{}
+	for i, a := range pickupData().Areas {
 		for _, name := range []string{a.PostOffice, a.PostOfficeSv, a.Municipality, a.MunicipalitySv} {
 			name = strings.ToLower(name)
-			if len(name) > bestLen && containsWord(lower, name) {
-				best, bestLen = a, len(name)
+			if name != "" && !seen[name] {
+				seen[name] = true
+				out = append(out, areaName{name, i})
 			}
 		}
 	}
-	return best, bestLen > 0
-}
+	return out
+})
 
 // containsWord reports whether name occurs in text as whole words.
 func containsWord(text, name string) bool {
