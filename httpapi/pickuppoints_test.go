@@ -169,6 +169,15 @@ func TestGatewayPickupPointSearch(t *testing.T) {
 				t.Errorf("extensions of %s: %+v", p.ID, p.Extensions)
 			}
 		}
+		// Lockers alone (the parcelLocker mode), in ID order; a town alone.
+		only := searchPoints(t, e, tok, `{"searchCriteria":{"parcelLocker":true},"limit":3}`, nil)
+		if len(only.PickupPoints) != 3 || !only.PickupPoints[0].ParcelLocker || only.PickupPoints[0].DistanceInMeters != nil || only.PickupPoints[0].ID > only.PickupPoints[1].ID {
+			t.Errorf("lockers alone: %+v", only.PickupPoints)
+		}
+		town := searchPoints(t, e, tok, `{"searchCriteria":{"location":{"city":"Oulu"}},"limit":3}`, nil)
+		if len(town.PickupPoints) != 3 || town.PickupPoints[0].Location.Municipality != "Oulu" || town.PickupPoints[0].DistanceInMeters == nil {
+			t.Errorf("a town alone: %+v", town.PickupPoints)
+		}
 		// No match is an empty list.
 		for _, b := range []string{
 			`{"searchCriteria":{"location":{"city":"Atlantis"}}}`,
