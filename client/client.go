@@ -373,6 +373,12 @@ func decodeResponse(resp *http.Response, out any) error {
 		drain(resp)
 		return nil
 	}
+	// A document (a label PDF) is taken as it is, up to 64 MiB.
+	if raw, ok := out.(*[]byte); ok {
+		b, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+		*raw = b
+		return err
+	}
 	if w, ok := out.(io.Writer); ok {
 		// A document (a PDF label or note), copied as it is.
 		_, err := io.Copy(w, resp.Body)

@@ -34,7 +34,7 @@ func servicesOf(db *sqlstore.DB) Services {
 		Organizations: s.Organizations, Credentials: s.Credentials, Catalogs: s.Catalogs,
 		Orders: s.Orders, OrderAnswers: s.Orders, Shipments: s.Shipments, Codes: s.Codes,
 		Inventory: s.Inventory, Sandbox: s.Sandbox, Faults: s.Faults, Journal: s.Journal,
-		TokenKeys: s.TokenKeys, Database: db, SupplierShipments: s.SupplierShipments,
+		TokenKeys: s.TokenKeys, Database: db, Shipping: s.Shipping, Tracking: s.Tracking, SupplierShipments: s.SupplierShipments,
 	}
 }
 

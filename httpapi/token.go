@@ -134,7 +134,7 @@ func (s *Server) gatewayToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err != nil {
-		s.writeError(w, r, gatewaySurface, err)
+		s.writeGatewayError(w, r, err)
 		return
 	}
 	now := s.clock.Now(client.Environment)
@@ -147,6 +147,11 @@ func (s *Server) gatewayToken(w http.ResponseWriter, r *http.Request) {
 			targets[g.Version] = GatewayTarget{URL: base + "/" + g.Version, Tier: g.Tier}
 		}
 	}
+	// Every gateway client may use the shipping API (decisions §29); its
+	// target is the base its clients append /api/v2/shipping/order to.
+	if s.shipping != nil {
+		targets["shippingapi"] = GatewayTarget{URL: base + "/shippingapi", Tier: 0}
+	}
 	issued = &parcelgate.Caller{
 		Subject: client.ClientID, OrgID: client.OrgID, BusinessID: client.BusinessID,
 		Environment: client.Environment, Kind: parcelgate.KindGateway, Versions: grants,
@@ -154,7 +159,7 @@ func (s *Server) gatewayToken(w http.ResponseWriter, r *http.Request) {
 	}
 	tok, err := s.keys.Seal(issued)
 	if err != nil {
-		s.writeError(w, r, gatewaySurface, err)
+		s.writeGatewayError(w, r, err)
 		return
 	}
 	w.Header().Set("Cache-Control", "no-store")

@@ -259,6 +259,15 @@ func (s *CodeService) CreateSendingCode(ctx context.Context, c *parcelgate.Calle
 		if err := parcelgate.SendingCodeDecision(tn, status, noEdiCheck); err != nil {
 			return err
 		}
+		if status != "" {
+			sh, err := scanShipment(tx.QueryRow(ctx, `SELECT `+shipmentColumns+` FROM shipments WHERE org_id = ? AND tracking_number = ?`, c.OrgID, tn))
+			if err != nil {
+				return err
+			}
+			if err := parcelgate.LabellessDecision(sh); err != nil {
+				return err
+			}
+		}
 		sc.SendingCode, sc.CreatedAt, sc.ExpiresAt, err = tx.giveCode(ctx, h)
 		return err
 	})

@@ -41,7 +41,7 @@ var sqliteDialect = dialect{
 		"{{blob}}":          "BLOB",
 		"{{stamp_tickets}}": "",
 		"{{point_reads}}":   "",
-		// migration 0018: SQLite commits in stamp order and needs no ticket
+		// migration 0019: SQLite commits in stamp order and needs no ticket
 		"{{shipment_tickets}}": "",
 	},
 	prepare: true,
@@ -55,7 +55,7 @@ var postgresDialect = dialect{
 		"{{blob}}":          "BYTEA",
 		"{{stamp_tickets}}": pgStampTickets,
 		"{{point_reads}}":   pgPointReads,
-		// migration 0018: supplier shipments carry their writer's ticket,
+		// migration 0019: supplier shipments carry their writer's ticket,
 		// as orders and balances do (stamp.go)
 		"{{shipment_tickets}}": "CREATE TRIGGER supplier_shipments_changed_xid BEFORE INSERT OR UPDATE ON supplier_shipments FOR EACH ROW EXECUTE FUNCTION changed_xid_ticket();\n",
 	},

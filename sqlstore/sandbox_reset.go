@@ -38,6 +38,7 @@ var tenantTables = []tenantTable{
 	{name: "balances", scope: "supplier_org_id = ?", kept: true, stamp: "modified_at", parent: "catalog_id catalogs"},
 	{name: "shipments", scope: "org_id = ?"},
 	{name: "parcels", scope: "org_id = ?"},
+	{name: "tracking_moves", scope: "org_id = ?"},
 	{name: "codes", scope: "org_id = ?", shared: true},
 	{name: "orders", scope: "org_id = ?", stamp: "updated_at"},
 	{name: "order_rows", scope: "order_pk IN (SELECT id FROM orders WHERE org_id = ?)"},

@@ -24,6 +24,8 @@ type Services struct {
 	Journal         *JournalService
 	Console         *ConsoleService
 	ConsoleSessions *ConsoleSessionService
+	Shipping        *ShippingService
+	Tracking        *TrackingService
 	// SupplierShipments are dropshipping's shipments (decisions §34).
 	SupplierShipments *SupplierShipmentService
 }
@@ -42,9 +44,11 @@ func NewServices(db *DB) *Services {
 		Settings:          NewSettingService(db),
 		Sandbox:           NewSandboxService(db),
 		Faults:            NewFaultService(db),
-		SupplierShipments: NewSupplierShipmentService(db),
 		Journal:           NewJournalService(db),
 		Console:           NewConsoleService(db),
 		ConsoleSessions:   NewConsoleSessionService(db),
+		Shipping:          NewShippingService(db),
+		Tracking:          NewTrackingService(db),
+		SupplierShipments: NewSupplierShipmentService(db),
 	}
 }

@@ -42,7 +42,7 @@ type shipmentRecord struct {
 	s     *parcelgate.SupplierShipment
 }
 
-const shipmentColumns = `s.id, s.environment, s.supplier_org_id, s.retailer_org_id, s.order_pk, s.status, s.doc, s.inserted_at, s.updated_at, s.ready_at`
+const supplyColumns = `s.id, s.environment, s.supplier_org_id, s.retailer_org_id, s.order_pk, s.status, s.doc, s.inserted_at, s.updated_at, s.ready_at`
 
 // shipmentDoc is a shipment's stored document: the shipment as answered
 // and the order rows it ships.
@@ -56,7 +56,7 @@ func (r *shipmentRecord) document() (string, error) {
 	return string(b), err
 }
 
-func scanShipment(s rowScanner) (*shipmentRecord, error) {
+func scanSupply(s rowScanner) (*shipmentRecord, error) {
 	var r shipmentRecord
 	var env, status, doc string
 	if err := s.Scan(&r.pk, &env, &r.supplierOrg, &r.retailerOrg, &r.orderPK, &status, &doc, &r.insertedAt, &r.updatedAt, &r.readyAt); err != nil {
@@ -135,7 +135,7 @@ func splitShipments(org *parcelgate.Organization, rec *orderRecord, stock []*par
 
 // FindShipment returns the caller's shipment id.
 func (s *SupplierShipmentService) FindShipment(ctx context.Context, c *parcelgate.Caller, id string) (*parcelgate.SupplierShipment, error) {
-	r, err := scanShipment(s.db.queryRow(ctx, `SELECT `+shipmentColumns+` FROM supplier_shipments s WHERE s.environment = ? AND s.shipment_id = ? AND s.supplier_org_id = ?`,
+	r, err := scanSupply(s.db.queryRow(ctx, `SELECT `+supplyColumns+` FROM supplier_shipments s WHERE s.environment = ? AND s.shipment_id = ? AND s.supplier_org_id = ?`,
 		string(c.Environment), strings.TrimSpace(id), c.OrgID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, shipmentNotFound(id)
@@ -170,8 +170,8 @@ func (s *SupplierShipmentService) ListShipments(ctx context.Context, c *parcelga
 		}
 		f.in("s.status", st)
 	}
-	return keysetPage(ctx, s.db, ks, p, shipmentColumns, "", func(rows *sql.Rows) (*parcelgate.SupplierShipment, pageKey, error) {
-		r, err := scanShipment(rows)
+	return keysetPage(ctx, s.db, ks, p, supplyColumns, "", func(rows *sql.Rows) (*parcelgate.SupplierShipment, pageKey, error) {
+		r, err := scanSupply(rows)
 		if err != nil {
 			return nil, pageKey{}, err
 		}
@@ -186,9 +186,9 @@ func (s *SupplierShipmentService) OrderShipments(ctx context.Context, c *parcelg
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.db.query(ctx, `SELECT `+shipmentColumns+` FROM supplier_shipments s JOIN orders o ON o.id = s.order_pk
+	rows, err := s.db.query(ctx, `SELECT `+supplyColumns+` FROM supplier_shipments s JOIN orders o ON o.id = s.order_pk
 		WHERE o.environment = ? AND o.order_id = ? AND o.org_id = ? AND s.retailer_org_id = ? ORDER BY s.id`, string(c.Environment), o.ID, c.OrgID, c.OrgID)
-	recs, err := collectRows(rows, err, func(rows *sql.Rows) (*shipmentRecord, error) { return scanShipment(rows) })
+	recs, err := collectRows(rows, err, func(rows *sql.Rows) (*shipmentRecord, error) { return scanSupply(rows) })
 	if err != nil {
 		return nil, err
 	}
@@ -246,7 +246,7 @@ func (db *DB) withShipment(ctx context.Context, c *parcelgate.Caller, id string,
 		if err != nil {
 			return err
 		}
-		rec, err := scanShipment(tx.QueryRow(ctx, `SELECT `+shipmentColumns+` FROM supplier_shipments s WHERE s.id = ? AND s.supplier_org_id = ?`+tx.forUpdate(), pk, c.OrgID))
+		rec, err := scanSupply(tx.QueryRow(ctx, `SELECT `+supplyColumns+` FROM supplier_shipments s WHERE s.id = ? AND s.supplier_org_id = ?`+tx.forUpdate(), pk, c.OrgID))
 		if err != nil {
 			return err
 		}
@@ -356,8 +356,8 @@ func (tx *Tx) settleShipment(ctx context.Context, ord *orderRecord, rec *shipmen
 // order's history as actor's. The order's updateDate moves, so the
 // retailer's change polls see it.
 func (tx *Tx) copyBack(ctx context.Context, ord *orderRecord, changed *shipmentRecord, stamp time.Time, actor string) error {
-	rows, err := tx.Query(ctx, `SELECT `+shipmentColumns+` FROM supplier_shipments s WHERE s.order_pk = ? ORDER BY s.id`, ord.pk)
-	recs, err := collectRows(rows, err, func(rows *sql.Rows) (*shipmentRecord, error) { return scanShipment(rows) })
+	rows, err := tx.Query(ctx, `SELECT `+supplyColumns+` FROM supplier_shipments s WHERE s.order_pk = ? ORDER BY s.id`, ord.pk)
+	recs, err := collectRows(rows, err, func(rows *sql.Rows) (*shipmentRecord, error) { return scanSupply(rows) })
 	if err != nil {
 		return err
 	}
@@ -409,8 +409,8 @@ func (tx *Tx) copyBack(ctx context.Context, ord *orderRecord, changed *shipmentR
 // returned by the caller (releaseOrder); shipments already final keep
 // their state.
 func (tx *Tx) cancelOrderShipments(ctx context.Context, ord *orderRecord, stamp time.Time) error {
-	rows, err := tx.Query(ctx, `SELECT `+shipmentColumns+` FROM supplier_shipments s WHERE s.order_pk = ? ORDER BY s.id`+tx.forUpdate(), ord.pk)
-	recs, err := collectRows(rows, err, func(rows *sql.Rows) (*shipmentRecord, error) { return scanShipment(rows) })
+	rows, err := tx.Query(ctx, `SELECT `+supplyColumns+` FROM supplier_shipments s WHERE s.order_pk = ? ORDER BY s.id`+tx.forUpdate(), ord.pk)
+	recs, err := collectRows(rows, err, func(rows *sql.Rows) (*shipmentRecord, error) { return scanSupply(rows) })
 	if err != nil {
 		return err
 	}
@@ -515,7 +515,7 @@ func (s *SupplierShipmentService) AutoConfirm(ctx context.Context, pk int64, now
 		if err != nil {
 			return err
 		}
-		rec, err := scanShipment(tx.QueryRow(ctx, `SELECT `+shipmentColumns+` FROM supplier_shipments s WHERE s.id = ? AND s.supplier_org_id = ?`+tx.forUpdate(), pk, supplierOrg))
+		rec, err := scanSupply(tx.QueryRow(ctx, `SELECT `+supplyColumns+` FROM supplier_shipments s WHERE s.id = ? AND s.supplier_org_id = ?`+tx.forUpdate(), pk, supplierOrg))
 		if err != nil {
 			return err
 		}

@@ -118,7 +118,7 @@ var tenantExceptions = map[string]string{
 	"Tx.releaseOrder order_rows": child,
 	"Tx.replaceOrder order_refs": child,
 	"Tx.replaceOrder order_rows": child,
-	"findShipment parcels":       child,
+	"readParcels parcels":        child,
 	// A supplier shipment's order rows and the balances they hold, by the
 	// key of the order the same transaction read and locked under the
 	// retailer the shipment names (decisions §34).
