@@ -45,7 +45,7 @@ const (
 // the order orderExternalID in env at now: cancel it or deliver part of it
 // in the test scenarios, else fast-confirm it (every row in full). A
 // shipment that is final is left as it is (false).
-func AutoSupply(env Environment, orderExternalID string, s *SupplierShipment, newCode func() string, now time.Time) (*SupplierShipment, bool, error) {
+func AutoSupply(env Environment, orderExternalID string, s *SupplierShipment, newCode func(serviceCode string) string, now time.Time) (*SupplierShipment, bool, error) {
 	if s.Status.Value.Final() {
 		return s, false, nil
 	}

@@ -278,7 +278,7 @@ const maxTrackingCodes = 10
 // status (the same final status again answers the shipment unchanged),
 // forward only while in progress; parcels only with Delivered (they
 // confirm what was sent). newCode makes platform tracking codes.
-func MoveShipment(s *SupplierShipment, u ShipmentUpdate, newCode func() string, now time.Time) (*SupplierShipment, bool, error) {
+func MoveShipment(s *SupplierShipment, u ShipmentUpdate, newCode func(serviceCode string) string, now time.Time) (*SupplierShipment, bool, error) {
 	if u.Status == nil {
 		return nil, false, fieldError("status.value", "is required: one of %s", supplierStatusNames())
 	}
@@ -327,7 +327,7 @@ func MoveShipment(s *SupplierShipment, u ShipmentUpdate, newCode func() string, 
 // row's deliveredQuantity its ordered quantity and platform tracking codes
 // for the parcels without one. Only for deliveries the provider carries
 // itself (not via Unifaun); a Delivered shipment is answered as it is.
-func FastConfirm(s *SupplierShipment, newCode func() string, now time.Time) (*SupplierShipment, bool, error) {
+func FastConfirm(s *SupplierShipment, newCode func(serviceCode string) string, now time.Time) (*SupplierShipment, bool, error) {
 	if s.Status.Value == SupplyDelivered {
 		return s, false, nil
 	}
@@ -454,7 +454,7 @@ func SplitShipment(s *SupplierShipment, u ShipmentUpdate, now time.Time) (*Suppl
 // the supplier has them, and serviceCode with deliveryOperator to change
 // the method. Parcels not named keep their shares (none: nothing sent).
 // Without parcels, a shipment never split is delivered in full.
-func confirmParcels(out *SupplierShipment, u ShipmentUpdate, newCode func() string) error {
+func confirmParcels(out *SupplierShipment, u ShipmentUpdate, newCode func(serviceCode string) string) error {
 	c := &out.Consignment
 	own := map[int][]string{}
 	if !u.HasParcels {
@@ -538,7 +538,7 @@ func confirmParcels(out *SupplierShipment, u ShipmentUpdate, newCode func() stri
 // carries something has tracking codes: the supplier's own (own[i]), those
 // it had, or one the platform makes. A parcel that carries nothing has
 // none.
-func settleParcels(out *SupplierShipment, own map[int][]string, newCode func() string) {
+func settleParcels(out *SupplierShipment, own map[int][]string, newCode func(serviceCode string) string) {
 	c := &out.Consignment
 	delivered := map[string]Quantity{}
 	for pi := range c.Parcels {
@@ -560,7 +560,7 @@ func settleParcels(out *SupplierShipment, own map[int][]string, newCode func() s
 		case len(own[pi]) > 0:
 			parcel.TrackingCodes, parcel.PlatformCodes = slices.Clone(own[pi]), false
 		case len(parcel.TrackingCodes) == 0:
-			parcel.TrackingCodes, parcel.PlatformCodes = []string{newCode()}, true
+			parcel.TrackingCodes, parcel.PlatformCodes = []string{newCode(parcel.ServiceCode)}, true
 		}
 	}
 	for i := range c.Rows {
@@ -1017,4 +1017,16 @@ func LabelDecision(s *SupplierShipment, p *ShipmentParcel) error {
 		return Errorf(ECONFLICT, "Parcel %s of shipment %s has the supplier's own tracking codes: the platform makes no label for it, only the delivery note.", p.ParcelID, s.ShipmentID)
 	}
 	return nil
+}
+
+// PlatformParcelNumber makes the tracking code the platform gives a
+// confirmed parcel of service serviceCode (2103, or PO2103 via Unifaun):
+// the shipping API's parcel number of that service (NewParcelNumber: JJFI
+// and 17 digits domestic, a UPU S10 number international), so a supplier's
+// parcel and a shipping API parcel are numbered alike.
+func PlatformParcelNumber(serviceCode string) string {
+	if prod, ok := ShippingProductOf(strings.TrimPrefix(strings.ToUpper(serviceCode), "PO")); ok {
+		return NewParcelNumber(prod)
+	}
+	return NewTrackingNumber()
 }

@@ -13,9 +13,9 @@ func q(n int64) *Quantity { v := Quantity(n); return &v }
 
 func st(s SupplyStatus) *SupplyStatus { return &s }
 
-func codes() func() string {
+func codes() func(string) string {
 	n := 0
-	return func() string { n++; return fmt.Sprintf("JJFI%017d", n) }
+	return func(string) string { n++; return fmt.Sprintf("JJFI%017d", n) }
 }
 
 // twoSupplierOrder is an order of three rows: two from supplier A (org 7),
@@ -346,5 +346,15 @@ func TestAutoSupply(t *testing.T) {
 	}
 	if (AutoSupplier{DelaySeconds: -1}).Validate() == nil || (AutoSupplier{DelaySeconds: 60}).Validate() != nil {
 		t.Fatal("delay check")
+	}
+}
+
+// Platform codes are the shipping API's parcel numbers of the parcel's
+// service: JJFI and 17 digits domestic, an S10 number international.
+func TestPlatformParcelNumber(t *testing.T) {
+	for _, c := range []struct{ code, prefix string }{{"2103", "JJFI"}, {"PO2103", "JJFI"}, {"2711", "CP"}, {"NOUTO", "JJFI"}} {
+		if got := PlatformParcelNumber(c.code); len(got) < 13 || got[:len(c.prefix)] != c.prefix {
+			t.Errorf("%s: %q", c.code, got)
+		}
 	}
 }

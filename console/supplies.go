@@ -62,7 +62,7 @@ func (c *Console) loadSupply(w http.ResponseWriter, r *http.Request, s *session)
 	d := &supplyData{Shipment: sh}
 	if !sh.Status.Value.Final() {
 		for _, to := range parcelgate.SupplierStatuses {
-			if _, _, err := parcelgate.MoveShipment(sh, parcelgate.ShipmentUpdate{Status: &to}, func() string { return "" }, sh.Status.Timestamp); err == nil && to != sh.Status.Value {
+			if _, _, err := parcelgate.MoveShipment(sh, parcelgate.ShipmentUpdate{Status: &to}, func(string) string { return "" }, sh.Status.Timestamp); err == nil && to != sh.Status.Value {
 				d.Moves = append(d.Moves, to)
 			}
 		}

@@ -202,7 +202,7 @@ func (s *SupplierShipmentService) OrderShipments(ctx context.Context, c *parcelg
 // UpdateShipment applies a supplier's PATCH (parcelgate.MoveShipment).
 func (s *SupplierShipmentService) UpdateShipment(ctx context.Context, c *parcelgate.Caller, id string, u parcelgate.ShipmentUpdate) (*parcelgate.SupplierShipment, error) {
 	return s.db.withShipment(ctx, c, id, func(sh *parcelgate.SupplierShipment, now time.Time) (*parcelgate.SupplierShipment, bool, error) {
-		return parcelgate.MoveShipment(sh, u, parcelgate.NewTrackingNumber, now)
+		return parcelgate.MoveShipment(sh, u, parcelgate.PlatformParcelNumber, now)
 	})
 }
 
@@ -217,7 +217,7 @@ func (s *SupplierShipmentService) SplitShipment(ctx context.Context, c *parcelga
 // ConfirmShipment fast-confirms a shipment (parcelgate.FastConfirm).
 func (s *SupplierShipmentService) ConfirmShipment(ctx context.Context, c *parcelgate.Caller, id string) (*parcelgate.SupplierShipment, error) {
 	return s.db.withShipment(ctx, c, id, func(sh *parcelgate.SupplierShipment, now time.Time) (*parcelgate.SupplierShipment, bool, error) {
-		return parcelgate.FastConfirm(sh, parcelgate.NewTrackingNumber, now)
+		return parcelgate.FastConfirm(sh, parcelgate.PlatformParcelNumber, now)
 	})
 }
 
@@ -419,7 +419,7 @@ func (tx *Tx) cancelOrderShipments(ctx context.Context, ord *orderRecord, stamp 
 	for i, r := range recs {
 		if !r.status.Final() {
 			cancelled := parcelgate.SupplyCancelled
-			next, _, err := parcelgate.MoveShipment(r.view(), parcelgate.ShipmentUpdate{Status: &cancelled}, parcelgate.NewTrackingNumber, now)
+			next, _, err := parcelgate.MoveShipment(r.view(), parcelgate.ShipmentUpdate{Status: &cancelled}, parcelgate.PlatformParcelNumber, now)
 			if err != nil {
 				return err
 			}
@@ -522,7 +522,7 @@ func (s *SupplierShipmentService) AutoConfirm(ctx context.Context, pk int64, now
 		if rec.status.Final() || rec.readyAt+delay.Int64*1_000_000 > micros(now) {
 			return nil
 		}
-		next, changed, err := parcelgate.AutoSupply(rec.env, ord.order.ExternalID, rec.view(), parcelgate.NewTrackingNumber, now.UTC().Truncate(time.Microsecond))
+		next, changed, err := parcelgate.AutoSupply(rec.env, ord.order.ExternalID, rec.view(), parcelgate.PlatformParcelNumber, now.UTC().Truncate(time.Microsecond))
 		if err != nil || !changed {
 			return err
 		}
