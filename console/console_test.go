@@ -126,8 +126,10 @@ func TestIntegratorCannotOpenAnotherTenantsObjects(t *testing.T) {
 	})
 }
 
-// A retailer-only account may not read orders (the root's table: orders
-// need the role merchant), in the console as on the API.
+// The root's table decides what a retailer-only account sees, in the
+// console as on the API: its own orders (a retailer orders from its
+// suppliers' dropshipping catalogs, decisions §34), not a supplier's
+// shipments.
 func TestRolesDecideWhatAnIntegratorSees(t *testing.T) {
 	eachEngine(t, func(t *testing.T, e *env) {
 		b := e.browser()
@@ -135,10 +137,15 @@ func TestRolesDecideWhatAnIntegratorSees(t *testing.T) {
 			t.Fatalf("sign-in: %d", p.status)
 		}
 		p := b.get("/console/orders")
-		if p.status != http.StatusForbidden {
+		if p.status != http.StatusOK {
 			t.Fatalf("orders for a retailer: %d", p.status)
 		}
-		mustContain(t, p, "merchant")
+		mustContain(t, p, demo.SampleDropshipOrder)
+		p = b.get("/console/supplier-shipments")
+		if p.status != http.StatusForbidden {
+			t.Fatalf("a supplier's shipments for a retailer: %d", p.status)
+		}
+		mustContain(t, p, "supplier")
 		// It sees the demo products published to its catalog, with that
 		// catalog's balance only.
 		products := b.get("/console/products")
