@@ -304,6 +304,9 @@ func TestDropshipRetailerCancels(t *testing.T) {
 		if q, a := d.stock(supplierBBID + "-B1"); q != 20 || a != 0 {
 			t.Errorf("B1: %v/%v, want 20/0 (returned once)", q, a)
 		}
+		// Its suppliers hold its shipments: it is not sent again.
+		d.call(d.retailer, "POST", "/ecommerce/v3/orders/"+o.ID, nil).Expect(http.StatusConflict)
+		d.call(d.retailer, "PUT", "/ecommerce/v3/order", dropshipOrder("D3", supplierABID+"-A1", 1)).Expect(http.StatusConflict)
 	})
 }
 

@@ -54,6 +54,11 @@ func (s *OrderService) ReopenOrder(ctx context.Context, c *parcelgate.Caller, id
 		if err := parcelgate.ReopenDecision(rec.order.ExternalID, rec.status); err != nil {
 			return err
 		}
+		if rec.order.Dropship() {
+			// decisions §34: its suppliers hold its shipments; a new order
+			// makes new ones.
+			return parcelgate.Errorf(parcelgate.ECONFLICT, "Order %s was split among its suppliers, who hold its shipments: it cannot be sent again; place a new order.", rec.order.ExternalID)
+		}
 		// Without a body the order goes again as it was, and a later re-send
 		// of its original content still reads as a retry.
 		r, hash := rec.order.Request(rec.autoSubmit), rec.hash
