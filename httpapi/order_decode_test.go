@@ -81,7 +81,10 @@ func TestDecodeOrderRequestEveryProblem(t *testing.T) {
 		"serviceCode":     "9999",                                    // unknown
 		"rows": []any{
 			map[string]any{"externalProductId": testBID + "-P1", "quantity": 0},
-			map[string]any{"externalProductId": "7654321-2-P2", "quantity": 1.5}, // another business's product
+			// Another business's product is a supplier's, which only a row
+			// of a dropshipping catalog may name: the store checks it against
+			// the caller's catalogs (decisions §34, TestDropshipOrderRefusals).
+			map[string]any{"externalProductId": "7654321-2-P2", "quantity": 1.5},
 			map[string]any{"quantity": "2"},
 			map[string]any{"externalProductId": testBID + "-ABCDEFGHIJKLMN", "quantity": -1},
 		},
@@ -89,7 +92,7 @@ func TestDecodeOrderRequestEveryProblem(t *testing.T) {
 	}
 	_, err := parse(t, body)
 	want := []string{"externalId", "references[0].value", "references[1]", "deliveryAddress.name", "deliveryAddress", "serviceCode",
-		"rows[0].quantity", "rows[1].externalProductId", "rows[1].quantity", "rows[2].externalProductId", "rows[2].quantity",
+		"rows[0].quantity", "rows[1].quantity", "rows[2].externalProductId", "rows[2].quantity",
 		"rows[3].externalProductId", "rows[3].quantity", "preferences.autoSubmit"}
 	got := fields(err)
 	for _, f := range want {
