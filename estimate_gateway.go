@@ -7,7 +7,7 @@ import (
 )
 
 // The gateway's estimates (POST /{version}/estimate, and the estimate
-// extension of a pick-up point search; decisions §31): the provider's
+// extension of a pick-up point search; decisions §32): the provider's
 // estimate object, answered by the estimate model of the estimation API
 // (EstimateDeliveryTime). The model promises what it knows: a product of
 // its promise table, from a Finnish postal code (given as such, or as the

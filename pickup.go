@@ -20,7 +20,7 @@ import (
 // an outlet or parcel locker) can be collected. parcelgate ships a national
 // data set (data/pickuppoints.json.gz, written by internal/pickupgen from
 // the provider's public postal code file and the GeoNames gazetteer;
-// decisions §31): every Finnish postal code area, and some 3,100 post
+// decisions §32): every Finnish postal code area, and some 3,100 post
 // offices, pick-up shops, indoor and outdoor parcel lockers. The postal
 // codes, their names and municipalities and the lockers' routing postcodes
 // are real; positions are derived from the places the codes are named
@@ -409,7 +409,7 @@ func (p *PickupPoint) containsAll(words []string) bool {
 
 // FindPickupPoint returns the point whose externalId (pupCode) is id: its
 // 9-digit ID, or for one more release the 7-digit ID of parcelgate's
-// former data set, which names its successor (decisions §31).
+// former data set, which names its successor (decisions §32).
 func FindPickupPoint(id string) (PickupPoint, bool) {
 	ds := pickupData()
 	id = strings.TrimSpace(id)

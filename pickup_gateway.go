@@ -15,7 +15,7 @@ import (
 	"unicode/utf8"
 )
 
-// The gateway's Pick-up Point API (2025-04, 2026-04; decisions §31): the
+// The gateway's Pick-up Point API (2025-04, 2026-04; decisions §32): the
 // provider's search body, its point object and its paging, over the same
 // data set the ecom /pickup-points answers.
 
@@ -681,7 +681,7 @@ type ProviderPickupPoint struct {
 }
 
 // PickupAvailability is when a point is open (invented inner shape:
-// decisions §31): its regular hours by weekday, and the days in the coming
+// decisions §32): its regular hours by weekday, and the days in the coming
 // two weeks it keeps other hours (Finnish public holidays, when a staffed
 // point is closed).
 type PickupAvailability struct {
@@ -707,7 +707,7 @@ type PickupException struct {
 
 // PickupLocation is where a point is. country and countryCode both carry
 // the country: the provider's documents show one and clients read the
-// other (decisions §31).
+// other (decisions §32).
 type PickupLocation struct {
 	Country          string      `json:"country"`
 	CountryCode      string      `json:"countryCode"`
@@ -733,7 +733,7 @@ type PickupEstimate struct {
 }
 
 // PickupOccupancyRate is how full a locker usually is at this hour of the
-// week (invented shape and model: decisions §31), from 0 to 1, with its
+// week (invented shape and model: decisions §32), from 0 to 1, with its
 // reading in the answer's language.
 type PickupOccupancyRate struct {
 	AverageRate float64 `json:"averageRate"`

@@ -197,7 +197,7 @@ func TestPickupPointForOrder(t *testing.T) {
 		want, field                  string
 	}{
 		{"2103", "001003200", "33100", "FI", "001003200", ""},
-		// A former 7-digit ID is read as its successor's (decisions §31).
+		// A former 7-digit ID is read as its successor's (decisions §32).
 		{"2103", "0010001", "33100", "FI", "001003200", ""},
 		{"2104", " 3310001 ", "", "", "331003200", ""},
 		{"2103", "NOPE", "00100", "FI", "", "pickupPointId"},

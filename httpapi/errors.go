@@ -16,7 +16,7 @@ type surface int
 
 const (
 	// gatewaySurface: sending codes, shipment data, errand codes, pick-up
-	// points, estimates (decisions §5, §31): {"errorCode","message","details"}.
+	// points, estimates (decisions §5, §32): {"errorCode","message","details"}.
 	gatewaySurface surface = iota
 	// ecomSurface: orders, products, catalogs, the ecom token service and the
 	// operator API (decisions §8): {"timestamp","status","error","message","path","errors"}.
@@ -64,7 +64,7 @@ func gatewayCode(status int) string {
 }
 
 // GatewayError is the error body of every gateway route (decisions §5,
-// §31), the provider's: {"errorCode","message","details"}, all three keys
+// §32), the provider's: {"errorCode","message","details"}, all three keys
 // always present, details null when no field is at fault. The codes:
 // UNAUTHORIZED (401, no token), EXPIRED and INVALID_TOKEN (401),
 // FORBIDDEN (403, a token whose targets lack the API or version),

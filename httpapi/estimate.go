@@ -7,7 +7,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// Delivery time estimates (decisions §19, §31): the gateway's POST
+// Delivery time estimates (decisions §19, §32): the gateway's POST
 // /{version}/estimate with the provider's estimate object, and the older
 // estimation API's GET, which takes the same gateway token without a
 // version.
@@ -75,7 +75,7 @@ func (b *estimatePlaceBody) place() *parcelgate.EstimatePlace {
 
 // estimateContext is the estimate's optional context. Whether the provider
 // takes it inside the estimate object or beside it is not known; both are
-// accepted (decisions §31).
+// accepted (decisions §32).
 type estimateContext struct {
 	LogisticsPhase *struct {
 		Event  string `json:"event"`
@@ -90,7 +90,7 @@ type estimateContext struct {
 
 // estimateBody is the body of POST /{version}/estimate: the provider's
 // {"estimate":{…}}, or parcelgate's former flat body, kept as a deprecated
-// alias (decisions §31; answered {"deliveryTime"} with a Deprecation
+// alias (decisions §32; answered {"deliveryTime"} with a Deprecation
 // header).
 type estimateBody struct {
 	Estimate *struct {

@@ -35,7 +35,7 @@ func TestOrderPickupPoint(t *testing.T) {
 			t.Errorf("named point: %q", got)
 		}
 		// A former 7-digit ID is still read, for one release, as its
-		// 9-digit successor's (decisions §31), and stored so.
+		// 9-digit successor's (decisions §32), and stored so.
 		legacy := m.orderBody("PP5", 1)
 		legacy["pickupPointId"] = "3310001"
 		if got := m.create(legacy).PickupPointID; got != "331003200" {

@@ -7,7 +7,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// The gateway's Pick-up Point API (decisions §31), versions 2025-04 and
+// The gateway's Pick-up Point API (decisions §32), versions 2025-04 and
 // 2026-04, with the gateway token and its version check like sending
 // codes: the provider's search body, its point object and its country
 // listing paged by pagingContinuationToken. The points come from the
@@ -54,7 +54,7 @@ type pickupSearchBody struct {
 			NELongitude *float64 `json:"neLongitude"`
 		} `json:"rectangle"`
 		// FreeText is the free-text mode; the provider's name for it is
-		// not known (decisions §31).
+		// not known (decisions §32).
 		FreeText       string `json:"freeText"`
 		ParcelLocker   *bool  `json:"parcelLocker"`
 		ServiceFilters *struct {

@@ -23,8 +23,8 @@ import (
 
 // Services are what the server needs from storage: one field per root
 // service it uses, each a small interface a test can replace, and the
-// operational calls. cmd/parcelgate fills them from sqlstore.NewServices;
-// every field must be set.
+// operational calls. internal/wiring fills them from sqlstore's services;
+// every field but Shipping and Tracking must be set.
 type Services struct {
 	Organizations parcelgate.OrganizationService
 	Credentials   parcelgate.CredentialService
@@ -47,20 +47,19 @@ type Services struct {
 	// Tracking is the Tracking API's store (decisions §30); nil leaves the
 	// Tracking API unserved.
 	Tracking parcelgate.TrackingService
-	// PickupPoints finds the gateway's pick-up points (decisions §31);
+	// PickupPoints finds the gateway's pick-up points (decisions §32);
 	// nil means the embedded national data set (parcelgate.PickupIndex),
 	// which is the same for every tenant and held in memory.
 	PickupPoints parcelgate.PickupPointFinder
 }
 
-// OrderAnswers are FindOrder and ListOrders as a renderer encodes each
+// OrderAnswers are FindOrder and ListOrders as an encoding encodes each
 // order, reusing the encoded answer while the stored order is unchanged.
 type OrderAnswers interface {
-	// FindOrderAnswer is FindOrder as render encodes it.
-	FindOrderAnswer(ctx context.Context, c *parcelgate.Caller, id string, render func(*parcelgate.Order) ([]byte, error)) ([]byte, error)
-	// ListOrderAnswers is ListOrders with each order as render encodes
-	// it.
-	ListOrderAnswers(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest, render func(*parcelgate.Order) ([]byte, error)) (parcelgate.PageOf[[]byte], error)
+	// FindOrderAnswer is FindOrder as enc encodes it.
+	FindOrderAnswer(ctx context.Context, c *parcelgate.Caller, id string, enc parcelgate.OrderEncoding) ([]byte, error)
+	// ListOrderAnswers is ListOrders with each order as enc encodes it.
+	ListOrderAnswers(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest, enc parcelgate.OrderEncoding) (parcelgate.PageOf[[]byte], error)
 }
 
 // TokenKeyStore keeps the keys tokens are signed with, shared by every

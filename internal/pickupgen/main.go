@@ -5,7 +5,7 @@
 // in the repository root; TestDataSetIsGenerated fails when the embedded
 // file is not what this program writes.
 //
-// What is real and what is derived (decisions §31):
+// What is real and what is derived (decisions §32):
 //
 //   - Real: every postal code, its Finnish and Swedish names, its
 //     municipality and its kind. Each parcel locker postal code of the file

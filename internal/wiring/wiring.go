@@ -32,7 +32,7 @@ func HTTP(db *sqlstore.DB) httpapi.Services {
 		Shipping:      s.Shipping,
 		Tracking:      s.Tracking,
 		// Pick-up points are the provider's network, not tenant data: the
-		// embedded national data set, in memory (decisions §31).
+		// embedded national data set, in memory (decisions §32).
 		PickupPoints: parcelgate.PickupIndex{},
 	}
 }
@@ -49,6 +49,8 @@ func Console(db *sqlstore.DB) console.Services {
 		Sandbox:       s.Sandbox,
 		Faults:        s.Faults,
 		Journal:       s.Journal,
+		Shipping:      s.Shipping,
+		Tracking:      s.Tracking,
 		Reads:         s.Console,
 		Operator:      s.Console,
 		Sessions:      s.ConsoleSessions,
