@@ -106,7 +106,7 @@ type Config struct {
 
 // Services are what the console needs from storage: one field per root
 // service it uses (the same the API calls) and the console's own reads and
-// sessions. cmd/parcelgate fills them from sqlstore.NewServices; every
+// sessions. internal/wiring fills them from sqlstore's services; every
 // field must be set.
 type Services struct {
 	Organizations parcelgate.OrganizationService
@@ -123,9 +123,9 @@ type Services struct {
 	Shipping parcelgate.ShippingService
 	Tracking parcelgate.TrackingService
 	// Reads are the pages of one tenant; Operator the operator's pages.
-	Reads    parcelgate.ConsoleReader
-	Operator parcelgate.OperatorReader
-	Sessions parcelgate.ConsoleSessionStore
+	Reads    Reader
+	Operator OperatorReader
+	Sessions SessionStore
 }
 
 // Console is the web console's handler. Build it with New.
@@ -140,9 +140,9 @@ type Console struct {
 	sandbox     parcelgate.SandboxService
 	faults      parcelgate.FaultService
 	journal     parcelgate.JournalService
-	reads       parcelgate.ConsoleReader
-	operator    parcelgate.OperatorReader
-	sessions    parcelgate.ConsoleSessionStore
+	reads       Reader
+	operator    OperatorReader
+	sessions    SessionStore
 
 	cfg     Config
 	handler http.Handler

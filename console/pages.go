@@ -240,11 +240,8 @@ func (c *Console) ordersPage(w http.ResponseWriter, r *http.Request, s *session)
 	}
 	f.Reference = strings.TrimSpace(q.Get("ref"))
 	f.Warehouse = strings.TrimSpace(q.Get("warehouse"))
-	if len(f.Reference) > 200 {
-		d.Errors["ref"] = "At most 200 characters."
-	}
-	if len(f.Warehouse) > 100 {
-		d.Errors["warehouse"] = "At most 100 characters."
+	for _, fe := range parcelgate.ErrorFields(f.Validate()) {
+		d.Errors[fe.Field] = fe.Message
 	}
 	d.Filtered = len(f.Statuses) > 0 || !f.UpdatedSince.IsZero() || f.Reference != "" || f.Warehouse != ""
 	status := http.StatusOK
@@ -298,7 +295,7 @@ func (c *Console) loadOrder(w http.ResponseWriter, r *http.Request, s *session) 
 		return nil, false
 	}
 	d := &orderData{Order: o, Manual: c.cfg.ManualFulfillment, Workbench: c.workbenchMoves(s)}
-	if d.History, err = c.orders.OrderHistory(ctx, s.OrgID, o.ID); err != nil {
+	if d.History, err = c.orders.OrderHistory(ctx, s.caller, o.ID); err != nil {
 		c.fail(w, r, s, err)
 		return nil, false
 	}
@@ -388,9 +385,14 @@ func (c *Console) moveOrder(w http.ResponseWriter, r *http.Request, s *session) 
 		c.orderRefused(w, r, s, http.StatusBadRequest, "", reason, fmt.Sprintf("At most %d characters.", parcelgate.MaxMoveReason))
 		return
 	}
-	o, err := c.orders.SetOrderStatus(r.Context(), s.Environment, s.BusinessID, r.PathValue("id"), to, reason)
+	// The move is the warehouse's: the operator's, or on the workbench an
+	// integrator's acting for the warehouse (mayMove decided which).
+	warehouse := parcelgate.OperatorCaller(&parcelgate.Organization{ID: s.OrgID, BusinessID: s.BusinessID, Environment: s.Environment})
+	o, err := c.orders.SetOrderStatus(r.Context(), warehouse, r.PathValue("id"), to, reason)
 	if code := parcelgate.ErrorCode(err); code == parcelgate.ECONFLICT || code == parcelgate.EINVALID {
-		c.orderRefused(w, r, s, http.StatusConflict, parcelgate.ErrorMessage(err), reason, "")
+		// A refused move is shown on the order's page, answered as the
+		// API answers it (a move CanMove refuses: 409).
+		c.orderRefused(w, r, s, parcelgate.ErrorStatus(err), parcelgate.ErrorMessage(err), reason, "")
 		return
 	} else if err != nil {
 		c.fail(w, r, s, err)
@@ -440,8 +442,10 @@ func (c *Console) products(w http.ResponseWriter, r *http.Request, s *session) {
 	d := &productsData{Form: q, Search: strings.TrimSpace(q.Get("q")), Errors: map[string]string{}}
 	d.CanCreate = c.canEdit(s) && s.caller.May(parcelgate.ActionManageProducts) == nil
 	status := http.StatusOK
-	if len(d.Search) > 100 {
-		d.Errors["q"] = "At most 100 characters."
+	if err := parcelgate.ValidConsoleSearch(d.Search); err != nil {
+		for _, fe := range parcelgate.ErrorFields(err) {
+			d.Errors[fe.Field] = fe.Message
+		}
 		status = http.StatusBadRequest
 	} else {
 		page, err := c.reads.ConsoleProducts(r.Context(), s.caller, d.Search, q.Get("page"), pageSize)
