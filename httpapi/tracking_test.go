@@ -250,3 +250,26 @@ func TestTrackingOperatorAndOrders(t *testing.T) {
 		e.Do(apitest.Request{Method: "POST", Path: "/admin/v1/parcels/status", Body: map[string]any{"environment": "production", "businessId": merchantBID, "trackingNumber": code, "value": "DELIVERED"}}).Expect(http.StatusUnauthorized)
 	})
 }
+
+// provider-apis §5 (lastModified): only parcels whose last event is later
+// than the time asked for are answered.
+func TestTrackingLastModified(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		const shop = "1234567-1"
+		n := createShipping(t, e, e.GatewayToken(parcelgate.Production, shop), shippingBody("PO2104", "", 1), "").ShipmentNo
+		p := onlyParcel(t, track(t, e, parcelgate.Production, shop, "trackingnumber/"+n))
+		before := url.QueryEscape(p.ModifiedAt.Add(-time.Second).Format(time.RFC3339Nano))
+		after := url.QueryEscape(p.ModifiedAt.Add(time.Second).Format(time.RFC3339Nano))
+		if got := track(t, e, parcelgate.Production, shop, "trackingnumbers/"+n+"?lastModified="+before); len(got.ParcelShipments) != 1 {
+			t.Fatalf("modified after %s: %d parcels", before, len(got.ParcelShipments))
+		}
+		if got := track(t, e, parcelgate.Production, shop, "trackingnumbers/"+n+"?lastModified="+after); len(got.ParcelShipments) != 0 {
+			t.Fatalf("not modified after %s: %d parcels", after, len(got.ParcelShipments))
+		}
+		// Two hours on the parcel has an event after that time.
+		e.Clock.Advance(2*time.Hour + time.Minute)
+		if got := track(t, e, parcelgate.Production, shop, "trackingnumbers/"+n+"?lastModified="+after); len(got.ParcelShipments) != 1 {
+			t.Fatalf("after the clock moved: %d parcels", len(got.ParcelShipments))
+		}
+	})
+}
