@@ -146,6 +146,18 @@ func TestTrackingFollowsTheClock(t *testing.T) {
 	})
 }
 
+// provider-apis §5 (the spec's token URL /tracking/oauth/token): a service
+// account's token from there tracks parcels.
+func TestTrackingTokenURL(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		u, p := e.ServiceAccount(parcelgate.Production, "1234567-1", parcelgate.RoleRetailer)
+		var tok httpapi.EcomToken
+		e.Do(apitest.Request{Method: "POST", Path: "/tracking/oauth/token?grant_type=client_credentials", Basic: &[2]string{u, p}}).Expect(200).JSON(&tok)
+		e.Do(apitest.Request{Method: "GET", Path: tracking + "trackingnumber/JJFI00000000000000404", Bearer: tok.AccessToken}).Expect(404)
+		e.Do(apitest.Request{Method: "POST", Path: "/tracking/oauth/token", Basic: &[2]string{u, "wrong"}}).Expect(401)
+	})
+}
+
 // decisions §30: the Tracking API's refusals and limits.
 func TestTrackingRefusals(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
