@@ -107,3 +107,24 @@ func TestDeliveryParcels(t *testing.T) {
 		}
 	}
 }
+
+// docs/sandbox.md: the tracking scenarios act in the test environment only,
+// case-insensitively; .NOPICK only for a parcel to a pick-up point.
+func TestTrackingScenario(t *testing.T) {
+	for _, c := range []struct {
+		env     Environment
+		ref     string
+		toPoint bool
+		want    string
+	}{
+		{Test, "1234567-1-A7.return", false, ScenarioReturn},
+		{Test, "SO-1.NOPICK", true, ScenarioUncollected},
+		{Test, "SO-1.NOPICK", false, ""},
+		{Production, "SO-1.RETURN", true, ""},
+		{Test, "SO-1", true, ""},
+	} {
+		if got := TrackingScenario(c.env, c.ref, c.toPoint); got != c.want {
+			t.Errorf("TrackingScenario(%s, %q, %v) = %q, want %q", c.env, c.ref, c.toPoint, got, c.want)
+		}
+	}
+}
