@@ -70,11 +70,11 @@ func entryErrors(bad entryProblems, failed parcelgate.InventoryFailures, pos []i
 // entries not applied (decisions §6; the warehouse plugin reads index).
 func (s *Server) putInventory(w http.ResponseWriter, r *http.Request) error {
 	c := caller(r)
-	v, err := readTree(r)
+	body, err := readBody(r)
 	if err != nil {
 		return err
 	}
-	entries, bad, err := readInventory(v, c.BusinessID)
+	entries, bad, err := readInventory(body, c.BusinessID)
 	if err != nil {
 		return err
 	}
@@ -125,11 +125,11 @@ func (s *Server) getInventoryItem(w http.ResponseWriter, r *http.Request) error 
 
 func (s *Server) endOfSale(w http.ResponseWriter, r *http.Request) error {
 	c := caller(r)
-	v, err := readTree(r)
+	body, err := readBody(r)
 	if err != nil {
 		return err
 	}
-	ids, err := readEndOfSale(v, c.BusinessID)
+	ids, err := readEndOfSale(body, c.BusinessID)
 	if err != nil {
 		return err
 	}
@@ -143,11 +143,11 @@ func (s *Server) endOfSale(w http.ResponseWriter, r *http.Request) error {
 
 func (s *Server) putBalances(w http.ResponseWriter, r *http.Request) error {
 	c := caller(r)
-	v, err := readTree(r)
+	body, err := readBody(r)
 	if err != nil {
 		return err
 	}
-	entries, err := readBalances(v, c.BusinessID)
+	entries, err := readBalances(body, c.BusinessID)
 	if err != nil {
 		return err
 	}
@@ -182,16 +182,16 @@ func (s *Server) listSupplierBalances(w http.ResponseWriter, r *http.Request) er
 func (s *Server) deleteBalances(w http.ResponseWriter, r *http.Request) error {
 	c := caller(r)
 	q := r.URL.Query()
-	var v any
+	var raw []byte
 	var body bool
 	if !q.Has("productExternalId") {
 		var err error
-		if v, body, err = readOptionalTree(r); err != nil {
+		if raw, body, err = readOptionalBody(r); err != nil {
 			return err
 		}
 	}
 	if body {
-		rs, bad, err := readRemovals(v, c.BusinessID)
+		rs, bad, err := readRemovals(raw, c.BusinessID)
 		if err != nil {
 			return err
 		}

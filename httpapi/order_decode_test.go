@@ -36,11 +36,11 @@ func parse(t *testing.T, body any) (*parcelgate.OrderRequest, error) {
 
 // decodeOrderBody reads an order body as createOrder does.
 func decodeOrderBody(body []byte, businessID string) (*parcelgate.OrderRequest, error) {
-	tree, err := jsonin.Decode(bytes.NewReader(body), jsonin.Default)
+	body, err := jsonin.Read(bytes.NewReader(body), jsonin.Default)
 	if err != nil {
 		return nil, err
 	}
-	return decodeOrderRequest(tree, businessID)
+	return decodeOrderRequest(body, businessID)
 }
 
 func fields(err error) []string {
