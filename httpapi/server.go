@@ -21,33 +21,60 @@ import (
 	"github.com/parcelgate/parcelgate/internal/adminguard"
 )
 
-// Store is what the server needs from storage: the domain services, and a
-// few operational calls.
-type Store interface {
-	parcelgate.OrganizationService
-	parcelgate.CredentialService
-	parcelgate.CatalogService
-	parcelgate.OrderService
-	parcelgate.ShipmentService
-	parcelgate.CodeService
-	parcelgate.InventoryService
-	parcelgate.CatalogReader
-	SandboxStore
+// Services are what the server needs from storage: one field per root
+// service it uses, each a small interface a test can replace, and the
+// operational calls. internal/wiring fills them from sqlstore's services;
+// every field but Shipping and Tracking must be set.
+type Services struct {
+	Organizations parcelgate.OrganizationService
+	Credentials   parcelgate.CredentialService
+	Catalogs      parcelgate.CatalogService
+	Orders        parcelgate.OrderService
+	// OrderAnswers are the order reads answered as encoded bytes (the
+	// most frequent reads; see answers.go).
+	OrderAnswers OrderAnswers
+	Shipments    parcelgate.ShipmentService
+	Codes        parcelgate.CodeService
+	Inventory    parcelgate.InventoryService
+	Sandbox      parcelgate.SandboxService
+	Faults       parcelgate.FaultService
+	Journal      parcelgate.JournalService
+	TokenKeys    TokenKeyStore
+	Database     Database
+	// Shipping is the shipping API's store (decisions §29); nil leaves the
+	// shipping API unserved.
+	Shipping parcelgate.ShippingService
+	// Tracking is the Tracking API's store (decisions §30); nil leaves the
+	// Tracking API unserved.
+	Tracking parcelgate.TrackingService
+	// PickupPoints finds the gateway's pick-up points (decisions §32);
+	// nil means the embedded national data set (parcelgate.PickupIndex),
+	// which is the same for every tenant and held in memory.
+	PickupPoints parcelgate.PickupPointFinder
+}
 
-	// FindOrderAnswer is FindOrder as render encodes it, reusing the
-	// rendered answer while the stored order is unchanged.
-	FindOrderAnswer(ctx context.Context, c *parcelgate.Caller, id string, render func(*parcelgate.Order) ([]byte, error)) ([]byte, error)
-	// ListOrderAnswers is ListOrders with each order as render encodes
-	// it, reusing the rendered answer while the stored order is
-	// unchanged.
-	ListOrderAnswers(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest, render func(*parcelgate.Order) ([]byte, error)) (parcelgate.PageOf[[]byte], error)
+// OrderAnswers are FindOrder and ListOrders as an encoding encodes each
+// order, reusing the encoded answer while the stored order is unchanged.
+type OrderAnswers interface {
+	// FindOrderAnswer is FindOrder as enc encodes it.
+	FindOrderAnswer(ctx context.Context, c *parcelgate.Caller, id string, enc parcelgate.OrderEncoding) ([]byte, error)
+	// ListOrderAnswers is ListOrders with each order as enc encodes it.
+	ListOrderAnswers(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest, enc parcelgate.OrderEncoding) (parcelgate.PageOf[[]byte], error)
+}
 
+// TokenKeyStore keeps the keys tokens are signed with, shared by every
+// instance.
+type TokenKeyStore interface {
+	TokenKeys(ctx context.Context) ([]auth.Key, error)
+	RotateTokenKey(ctx context.Context) (uint32, error)
+}
+
+// Database is the health of the database behind the services.
+type Database interface {
 	Ping(ctx context.Context) error
 	// Unavailable reports whether err says the database is out of reach
 	// or did not answer within the request's deadline (answered 503).
 	Unavailable(err error) bool
-	TokenKeys(ctx context.Context) ([]auth.Key, error)
-	RotateTokenKey(ctx context.Context) (uint32, error)
 }
 
 // Config holds the settings of a Server.
@@ -99,7 +126,22 @@ type Config struct {
 
 // Server is the HTTP API. Build it with New.
 type Server struct {
-	store  Store
+	orgs         parcelgate.OrganizationService
+	credentials  parcelgate.CredentialService
+	catalogs     parcelgate.CatalogService
+	orders       parcelgate.OrderService
+	answers      OrderAnswers
+	shipments    parcelgate.ShipmentService
+	codes        parcelgate.CodeService
+	inventory    parcelgate.InventoryService
+	sandbox      parcelgate.SandboxService
+	faults       parcelgate.FaultService
+	journalStore parcelgate.JournalService
+	tokenKeys    TokenKeyStore
+	database     Database
+	shipping     parcelgate.ShippingService
+	tracking     parcelgate.TrackingService
+
 	keys   *auth.Keyring
 	clock  parcelgate.Clock
 	log    *slog.Logger
@@ -110,18 +152,19 @@ type Server struct {
 
 	limit         *limiter
 	guard         *adminguard.Guard
-	faults        faultCache
+	faultCache    faultCache
 	journal       *journal // nil when off
 	patterns      []string
 	mounts        []mount
 	lastKeyReload atomic.Int64 // unix nanoseconds
 	handler       http.Handler
 	gzip          func(http.Handler) http.HandlerFunc
+	pickups       parcelgate.PickupPointFinder
 }
 
-// New returns a server over store. keys must hold the store's current token
-// keys.
-func New(store Store, keys *auth.Keyring, clock parcelgate.Clock, log *slog.Logger, cfg Config) *Server {
+// New returns a server over the services of svc. keys must hold the
+// current token keys (svc.TokenKeys').
+func New(svc Services, keys *auth.Keyring, clock parcelgate.Clock, log *slog.Logger, cfg Config) *Server {
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = 16 << 20
 	}
@@ -135,7 +178,15 @@ func New(store Store, keys *auth.Keyring, clock parcelgate.Clock, log *slog.Logg
 		cfg.Versions = parcelgate.DefaultVersions
 	}
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
-	s := &Server{store: store, keys: keys, clock: clock, log: log, cfg: cfg, mux: http.NewServeMux(), limit: newLimiter(cfg.RateLimit), gzip: newGzip()}
+	s := &Server{
+		orgs: svc.Organizations, credentials: svc.Credentials, catalogs: svc.Catalogs,
+		orders: svc.Orders, answers: svc.OrderAnswers, shipments: svc.Shipments, codes: svc.Codes,
+		inventory: svc.Inventory, sandbox: svc.Sandbox, faults: svc.Faults, journalStore: svc.Journal,
+		tokenKeys: svc.TokenKeys, database: svc.Database, shipping: svc.Shipping, tracking: svc.Tracking, pickups: svc.PickupPoints,
+		keys: keys, clock: clock, log: log, cfg: cfg, mux: http.NewServeMux(), limit: newLimiter(cfg.RateLimit), gzip: newGzip()}
+	if s.pickups == nil {
+		s.pickups = parcelgate.PickupIndex{}
+	}
 	s.reg = prometheus.NewRegistry()
 	s.metric = newMetrics(s.reg)
 	if cfg.Replicas != nil {
@@ -147,7 +198,7 @@ func New(store Store, keys *auth.Keyring, clock parcelgate.Clock, log *slog.Logg
 		if cfg.JournalPerTenant <= 0 {
 			s.cfg.JournalPerTenant = parcelgate.JournalPerTenant
 		}
-		s.journal = newJournal(store, log, s.cfg.JournalPerTenant, s.reg)
+		s.journal = newJournal(svc.Journal, log, s.cfg.JournalPerTenant, s.reg)
 	}
 	s.routes()
 	s.handler = s.middleware(s.mux)
@@ -224,10 +275,17 @@ func (s *Server) routes() {
 	s.sandboxRoutes()
 	s.orderRoutes()
 	s.codeRoutes()
+	if s.shipping != nil {
+		s.shippingRoutes()
+	}
+	if s.tracking != nil {
+		s.trackingRoutes()
+	}
 	s.inventoryRoutes()
 	s.catalogRoutes()
 	s.locationRoutes()
-	s.gatewayLocationRoutes()
+	s.pickupPointRoutes()
+	s.estimateRoutes()
 }
 
 // supportedVersion reports whether the gateway API version v is served.
@@ -237,7 +295,7 @@ func (s *Server) supportedVersion(v string) bool { return slices.Contains(s.cfg.
 // wiring calls it periodically; the auth middleware calls it when a token
 // names a key this instance has not seen (a rotation elsewhere).
 func (s *Server) ReloadKeys(ctx context.Context) error {
-	keys, err := s.store.TokenKeys(ctx)
+	keys, err := s.tokenKeys.TokenKeys(ctx)
 	if err != nil {
 		return err
 	}

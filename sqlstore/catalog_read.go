@@ -1,0 +1,215 @@
+package sqlstore
+
+// The retailer's side: its catalogs and what suppliers published to them
+// (spec 4.4 GET /catalogs...).
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"slices"
+
+	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/sqlstore/internal/fastpath"
+)
+
+// readableCatalog resolves one of the caller's catalogs as retailer, of a
+// type the caller may read (parcelgate.ReadableCatalogTypes).
+func (s *CatalogService) readableCatalog(ctx context.Context, c *parcelgate.Caller, externalID string) (catalogID, error) {
+	var cat catalogID
+	var typ string
+	err := s.db.queryRow(ctx, `SELECT id, catalog_type FROM catalogs WHERE retailer_org_id = ? AND external_id = ?`, c.OrgID, externalID).Scan(&cat.id, &typ)
+	cat.typ = parcelgate.CatalogType(typ)
+	types := parcelgate.ReadableCatalogTypes(c)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && types != nil && !slices.Contains(types, cat.typ)) {
+		return catalogID{}, parcelgate.Errorf(parcelgate.ENOTFOUND, "Catalog %s not found.", externalID)
+	}
+	return cat, err
+}
+
+// catalogID is a catalog's ID and type, which never change.
+type catalogID struct {
+	id  int64
+	typ parcelgate.CatalogType
+}
+
+type catalogKey struct {
+	org        int64
+	externalID string
+}
+
+// catalogCache remembers the catalogs retailerQuery found by external ID.
+// An entry is a hint only: a list that names a catalog by it checks it in
+// its own statement.
+type catalogCache = fastpath.Bounded[catalogKey, catalogID]
+
+// retailerQuery starts a list of the balances of one of the caller's
+// catalogs, or of all it may read, with EOS products ended after the
+// cut-off parcelgate.EOSVisibleSince.
+//
+// With remembered set, one catalog is named by the ID this instance last
+// found for it (db.cats), when it has one, instead of by a lookup of its
+// own: the list's statement then checks, in its own snapshot, that the ID
+// is still the caller's catalog of that external ID and type (q.guard),
+// and onePage refuses the page (errUnguarded) when it is not, or when it
+// cannot check it; the caller then starts again without remembered.
+func (s *CatalogService) retailerQuery(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, remembered bool) (*keysetQuery, error) {
+	q := &keysetQuery{table: "balances b", alias: "b"}
+	cutoff := s.db.eosCutoff(c.Environment)
+	if catalogExternalID != "" {
+		key := catalogKey{c.OrgID, catalogExternalID}
+		cat, ok := s.db.cats.Get(key)
+		if types := parcelgate.ReadableCatalogTypes(c); ok && remembered && (types == nil || slices.Contains(types, cat.typ)) {
+			q.guard = &filterSQL{}
+			q.guard.add("(SELECT 1 FROM catalogs WHERE id = ? AND retailer_org_id = ? AND external_id = ? AND catalog_type = ?)", cat.id, c.OrgID, catalogExternalID, string(cat.typ))
+		} else {
+			var err error
+			if cat, err = s.readableCatalog(ctx, c, catalogExternalID); err != nil {
+				return nil, err
+			}
+			s.db.cats.Put(key, cat)
+		}
+		id := cat.id
+		q.where.add("b.catalog_id = ?", id)
+		q.validity = &countValidity{table: "balances b", scope: "b.catalog_id = ?", args: []any{id}, stamp: "b.modified_at", eos: "b.eos_at", cutoff: cutoff}
+	} else {
+		q.where.add("b.retailer_org_id = ?", c.OrgID)
+		q.validity = &countValidity{table: "balances b", scope: "b.retailer_org_id = ?", args: []any{c.OrgID}, stamp: "b.modified_at", eos: "b.eos_at", cutoff: cutoff}
+		switch types := parcelgate.ReadableCatalogTypes(c); {
+		case types == nil:
+		case len(types) == 0:
+			q.where.add("1 = 0")
+		default:
+			q.where.add("b.catalog_id IN (SELECT id FROM catalogs WHERE retailer_org_id = ? AND catalog_type IN ("+placeholders(len(types))+"))",
+				append([]any{c.OrgID}, anys(types)...)...)
+		}
+	}
+	q.where.addVolatile("(b.eos_at = 0 OR b.eos_at > ?)", cutoff)
+	if err := s.db.contentFilter(ctx, c, q, f); err != nil {
+		return nil, err
+	}
+	return q, nil
+}
+
+// ListCatalogBalances pages a retailer's catalog (see listCatalogBalances).
+func (s *CatalogService) ListCatalogBalances(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.Balance], error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.PageOf[*parcelgate.Balance], error) {
+		return s.listCatalogBalances(ctx, c, catalogExternalID, f, pr)
+	})
+}
+
+func (s *CatalogService) listCatalogBalances(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.Balance], error) {
+	cols, joins, dest := catalogBalanceRow(c, catalogExternalID)
+	return catalogPage(ctx, s.db, c, catalogExternalID, f, pr, cols, joins, func(rows *sql.Rows, head ...any) (*parcelgate.Balance, pageKey, error) {
+		b := newBalanceRow()
+		if err := rows.Scan(append(dest(b), head...)...); err != nil {
+			return nil, pageKey{}, err
+		}
+		return b.Balance, b.finish(), nil
+	})
+}
+
+// ListCatalogProducts pages a retailer's catalog as products (see
+// listCatalogProducts).
+func (s *CatalogService) ListCatalogProducts(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.InventoryItem], error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.PageOf[*parcelgate.InventoryItem], error) {
+		return s.listCatalogProducts(ctx, c, catalogExternalID, f, pr)
+	})
+}
+
+func (s *CatalogService) listCatalogProducts(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.InventoryItem], error) {
+	cols, joins, dest := catalogBalanceRow(c, catalogExternalID)
+	return catalogPage(ctx, s.db, c, catalogExternalID, f, pr, cols+`, `+productCols, joins, func(rows *sql.Rows, head ...any) (*parcelgate.InventoryItem, pageKey, error) {
+		b := newBalanceRow()
+		var p productRow
+		if err := rows.Scan(append(append(dest(b), p.dest()...), head...)...); err != nil {
+			return nil, pageKey{}, err
+		}
+		k := b.finish()
+		return &parcelgate.InventoryItem{Product: p.product(), Balances: []*parcelgate.Balance{b.Balance}}, k, nil
+	})
+}
+
+// catalogBalanceRow returns the columns and joins that read a balance of a
+// retailer's catalog page, with the scan destinations of a row. On one
+// named catalog, every balance's catalog is that catalog and its retailer
+// the caller, so the page reads neither: the catalog's external ID is the
+// one the caller named (the catalog was found by it, in the page's own
+// statement or by the lookup, and never changes), and the retailer's
+// business ID is the caller's own, as its credential's organization gave
+// it. A caller without one reads them as every balance list does.
+func catalogBalanceRow(c *parcelgate.Caller, catalogExternalID string) (cols, joins string, dest func(*balanceRow) []any) {
+	if catalogExternalID == "" || c.BusinessID == "" {
+		return balanceCols, balanceJoins, (*balanceRow).dest
+	}
+	return catalogBalanceCols, catalogBalanceJoins, func(b *balanceRow) []any {
+		b.RetailerID, b.CatalogExternalID = c.BusinessID, catalogExternalID
+		d := b.dest()
+		return append(d[:5], d[7:]...) // balanceCols without ro.business_id, c.external_id
+	}
+}
+
+const (
+	catalogBalanceCols  = `b.id, b.product_id, b.product_external_id, p.ean_code, so.business_id, b.quantity, b.allocated, b.wholesale_price, b.currency, b.removed_at, b.modified_at`
+	catalogBalanceJoins = `JOIN products p ON p.id = b.product_id
+		JOIN organizations so ON so.id = b.supplier_org_id`
+)
+
+// catalogPage reads a page of a retailer's catalog (or of all it may
+// read) with onePage, naming the catalog by its remembered ID first and,
+// when onePage cannot stand by that ID, by a lookup (see retailerQuery).
+func catalogPage[T any](ctx context.Context, db *DB, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest, cols, joins string, scan pageScan[T]) (parcelgate.PageOf[T], error) {
+	// The remembered ID saves a round trip, and only a page read in one
+	// statement can check it.
+	q, err := NewCatalogService(db).retailerQuery(ctx, c, catalogExternalID, f, db.oneStatement(false, pr.Size))
+	if err != nil {
+		return parcelgate.PageOf[T]{}, err
+	}
+	res, err := onePage(ctx, db, q, pr, cols, joins, scan)
+	if !errors.Is(err, errUnguarded) {
+		return res, err
+	}
+	if q, err = NewCatalogService(db).retailerQuery(ctx, c, catalogExternalID, f, false); err != nil {
+		return parcelgate.PageOf[T]{}, err
+	}
+	return onePage(ctx, db, q, pr, cols, joins, scan)
+}
+
+// ownCatalogJoins and ownCatalogCols read a catalog c of a page of the
+// caller's catalogs as scanCatalog reads catalogSelect's rows, its
+// suppliers by a subquery so that the page needs no GROUP BY.
+const ownCatalogJoins = `JOIN organizations ro ON ro.id = c.retailer_org_id`
+
+func (s *CatalogService) ownCatalogCols() string {
+	agg := "group_concat(so.business_id, ',')"
+	if s.db.dialect.name == "postgres" {
+		agg = "string_agg(so.business_id, ',' ORDER BY so.business_id)"
+	}
+	return `c.id, c.environment, c.retailer_org_id, c.external_id, c.name, c.catalog_type, ro.business_id,
+		COALESCE((SELECT ` + agg + ` FROM catalog_suppliers cs JOIN organizations so ON so.id = cs.supplier_org_id WHERE cs.catalog_id = c.id), ''), c.created_at`
+}
+
+// ListOwnCatalogs pages the caller's catalogs (see listOwnCatalogs).
+func (s *CatalogService) ListOwnCatalogs(ctx context.Context, c *parcelgate.Caller, role parcelgate.CatalogRole, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.CatalogEntry], error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.PageOf[*parcelgate.CatalogEntry], error) {
+		return s.listOwnCatalogs(ctx, c, role, pr)
+	})
+}
+
+// listOwnCatalogs reads a page of the caller's catalogs, as retailer or as
+// supplier, with its total in one statement (onePage).
+func (s *CatalogService) listOwnCatalogs(ctx context.Context, c *parcelgate.Caller, role parcelgate.CatalogRole, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.CatalogEntry], error) {
+	q := &keysetQuery{table: "catalogs c", alias: "c", fewRows: true}
+	if role == parcelgate.CatalogRoleSupplier {
+		q.where.add("c.id IN (SELECT catalog_id FROM catalog_suppliers WHERE supplier_org_id = ?)", c.OrgID)
+	} else {
+		q.where.add("c.retailer_org_id = ?", c.OrgID)
+	}
+	return onePage(ctx, s.db, q, pr, s.ownCatalogCols(), ownCatalogJoins, func(rows *sql.Rows, head ...any) (*parcelgate.CatalogEntry, pageKey, error) {
+		cat, err := scanCatalog(headScanner{rows, head})
+		if err != nil {
+			return nil, pageKey{}, err
+		}
+		return cat.Entry(c, role), pageKey{id: cat.ID}, nil
+	})
+}

@@ -1,0 +1,714 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/parcelgate/parcelgate"
+)
+
+// ConsoleService keeps the web console's own reads of one tenant's data and
+// the operator's overview.
+type ConsoleService struct{ db *DB }
+
+// NewConsoleService returns the ConsoleService over db.
+func NewConsoleService(db *DB) *ConsoleService { return &ConsoleService{db: db} }
+
+var ()
+
+// The web console's reads. Each is scoped to one organization AND its
+// environment (an operator picks the tenant; an integrator has its own), so
+// another tenant's object answers exactly like a missing one. The console's
+// lists show the newest first and page by key in both directions, so the
+// last page of 100,000 orders costs what the first does.
+
+// ConsolePage is parcelgate.ConsolePage, named here too for the store's
+// callers.
+type ConsolePage[T any] = parcelgate.ConsolePage[T]
+
+// consoleKey is a row's place in a newest-first list: a stamp (0 when the
+// list is ordered by id alone) and the row's id.
+type consoleKey struct {
+	stamp, id int64
+}
+
+// consoleCursor is a parsed page cursor: the key the page starts after,
+// and whether it goes towards newer rows.
+type consoleCursor struct {
+	key   consoleKey
+	newer bool
+	set   bool
+}
+
+func encodeConsoleCursor(k consoleKey, newer bool) string {
+	dir := "o"
+	if newer {
+		dir = "n"
+	}
+	return base64.RawURLEncoding.EncodeToString([]byte(dir + "." + strconv.FormatInt(k.stamp, 36) + "." + strconv.FormatInt(k.id, 36)))
+}
+
+func parseConsoleCursor(s string) (consoleCursor, error) {
+	if s == "" {
+		return consoleCursor{}, nil
+	}
+	bad := &parcelgate.Error{Code: parcelgate.EINVALID, Message: "The page link is not valid; start from the first page.",
+		Fields: []parcelgate.FieldError{{Field: "page", Message: "is not a page of this list"}}}
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return consoleCursor{}, bad
+	}
+	parts := strings.Split(string(b), ".")
+	if len(parts) != 3 || (parts[0] != "o" && parts[0] != "n") {
+		return consoleCursor{}, bad
+	}
+	c := consoleCursor{newer: parts[0] == "n", set: true}
+	if c.key.stamp, err = strconv.ParseInt(parts[1], 36, 64); err != nil {
+		return consoleCursor{}, bad
+	}
+	if c.key.id, err = strconv.ParseInt(parts[2], 36, 64); err != nil {
+		return consoleCursor{}, bad
+	}
+	return c, nil
+}
+
+// consoleList runs a newest-first keyset query: from the newest, or from a
+// cursor towards older or newer rows. stampCol may be "" for lists ordered
+// by idCol alone.
+func consoleList[T any](ctx context.Context, db *DB, f *filterSQL, from, cols, stampCol, idCol, cursor string, limit int, scan func(*sql.Rows) (T, consoleKey, error)) (ConsolePage[T], error) {
+	var page ConsolePage[T]
+	cur, err := parseConsoleCursor(cursor)
+	if err != nil {
+		return page, err
+	}
+	if limit <= 0 || limit > 500 {
+		limit = 50
+	}
+	where, args := f.sql(), append([]any(nil), f.args...)
+	if cur.set {
+		var cond string
+		switch {
+		case stampCol == "" && cur.newer:
+			cond, args = idCol+" > ?", append(args, cur.key.id)
+		case stampCol == "":
+			cond, args = idCol+" < ?", append(args, cur.key.id)
+		case cur.newer:
+			cond = stampCol + " >= ? AND (" + stampCol + " > ? OR " + idCol + " > ?)"
+			args = append(args, cur.key.stamp, cur.key.stamp, cur.key.id)
+		default:
+			cond = stampCol + " <= ? AND (" + stampCol + " < ? OR " + idCol + " < ?)"
+			args = append(args, cur.key.stamp, cur.key.stamp, cur.key.id)
+		}
+		where += " AND " + cond
+	}
+	order := idCol + " DESC"
+	if stampCol != "" {
+		order = stampCol + " DESC, " + order
+	}
+	if cur.newer {
+		order = strings.ReplaceAll(order, "DESC", "ASC")
+	}
+	rows, err := db.query(ctx, `SELECT `+cols+` FROM `+from+` WHERE `+where+` ORDER BY `+order+` LIMIT ?`, append(args, limit+1)...)
+	if err != nil {
+		return page, err
+	}
+	defer rows.Close()
+	var keys []consoleKey
+	for rows.Next() {
+		item, k, err := scan(rows)
+		if err != nil {
+			return page, err
+		}
+		page.Items = append(page.Items, item)
+		keys = append(keys, k)
+	}
+	if err := rows.Err(); err != nil {
+		return page, err
+	}
+	more := len(page.Items) > limit
+	if more {
+		page.Items, keys = page.Items[:limit], keys[:limit]
+	}
+	if cur.newer {
+		for i, j := 0, len(page.Items)-1; i < j; i, j = i+1, j-1 {
+			page.Items[i], page.Items[j] = page.Items[j], page.Items[i]
+			keys[i], keys[j] = keys[j], keys[i]
+		}
+	}
+	if len(keys) == 0 {
+		return page, nil
+	}
+	if (cur.newer && more) || (cur.set && !cur.newer) {
+		page.Newer = encodeConsoleCursor(keys[0], true)
+	}
+	if more || cur.newer {
+		page.Older = encodeConsoleCursor(keys[len(keys)-1], false)
+	}
+	return page, nil
+}
+
+// ConsoleOrderFilter is parcelgate.ConsoleOrderFilter, named here too.
+type ConsoleOrderFilter = parcelgate.ConsoleOrderFilter
+
+// ConsoleOrders pages the caller's orders (see consoleOrders).
+func (s *ConsoleService) ConsoleOrders(ctx context.Context, c *parcelgate.Caller, q ConsoleOrderFilter, cursor string, limit int) (ConsolePage[*parcelgate.Order], error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (ConsolePage[*parcelgate.Order], error) {
+		return s.consoleOrders(ctx, c, q, cursor, limit)
+	})
+}
+
+// consoleOrders pages the caller's orders, most recently changed first.
+func (s *ConsoleService) consoleOrders(ctx context.Context, c *parcelgate.Caller, q ConsoleOrderFilter, cursor string, limit int) (ConsolePage[*parcelgate.Order], error) {
+	var f filterSQL
+	f.add("o.org_id = ?", c.OrgID)
+	f.add("o.environment = ?", string(c.Environment))
+	if len(q.Statuses) > 0 {
+		st := make([]any, len(q.Statuses))
+		for i, status := range q.Statuses {
+			st[i] = string(status)
+		}
+		f.in("o.status", st)
+	}
+	if !q.UpdatedSince.IsZero() {
+		f.add("o.updated_at >= ?", micros(q.UpdatedSince))
+	}
+	if ref := strings.TrimSpace(q.Reference); ref != "" {
+		// The orders a reference names are found first, each way by its own
+		// index; an OR inside the paged query would make PostgreSQL walk
+		// every order of the organization to find them.
+		pks, err := scanColumn[int64](s.db.query(ctx, `SELECT id FROM orders WHERE org_id = ? AND external_id = ?
+			UNION SELECT id FROM orders WHERE org_id = ? AND own_id = ?
+			UNION SELECT id FROM orders WHERE environment = ? AND order_id = ? AND org_id = ?
+			UNION SELECT order_pk FROM order_refs WHERE org_id = ? AND value = ?
+			LIMIT 1000`, c.OrgID, ref, c.OrgID, ref, string(c.Environment), strings.ToUpper(ref), c.OrgID, c.OrgID, ref))
+		if err != nil {
+			return ConsolePage[*parcelgate.Order]{}, err
+		}
+		if len(pks) == 0 {
+			return ConsolePage[*parcelgate.Order]{}, nil
+		}
+		f.in("o.id", anys(pks))
+	}
+	if wh := strings.TrimSpace(q.Warehouse); wh != "" {
+		f.add("EXISTS (SELECT 1 FROM order_rows w WHERE w.order_pk = o.id AND w.warehouse_external_id = ?)", wh)
+	}
+	return consoleList(ctx, s.db, &f, "orders o", orderColumns, "o.updated_at", "o.id", cursor, limit, func(rows *sql.Rows) (*parcelgate.Order, consoleKey, error) {
+		rec, err := scanOrderRecord(rows)
+		if err != nil {
+			return nil, consoleKey{}, err
+		}
+		return rec.view(), consoleKey{rec.updatedAt, rec.pk}, nil
+	})
+}
+
+// ConsoleOrderCounts counts the caller's orders by status (see
+// consoleOrderCounts).
+func (s *ConsoleService) ConsoleOrderCounts(ctx context.Context, c *parcelgate.Caller) (map[parcelgate.OrderStatus]int64, error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (map[parcelgate.OrderStatus]int64, error) {
+		return s.consoleOrderCounts(ctx, c)
+	})
+}
+
+// consoleOrderCounts counts the caller's orders by status.
+func (s *ConsoleService) consoleOrderCounts(ctx context.Context, c *parcelgate.Caller) (map[parcelgate.OrderStatus]int64, error) {
+	rows, err := s.db.query(ctx, `SELECT status, COUNT(*) FROM orders WHERE org_id = ? AND environment = ? GROUP BY status`, c.OrgID, string(c.Environment))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[parcelgate.OrderStatus]int64{}
+	for rows.Next() {
+		var status string
+		var n int64
+		if err := rows.Scan(&status, &n); err != nil {
+			return nil, err
+		}
+		out[parcelgate.OrderStatus(status)] = n
+	}
+	return out, rows.Err()
+}
+
+// ConsoleCounts counts the caller's products, active codes and shipments
+// (see consoleCounts).
+func (s *ConsoleService) ConsoleCounts(ctx context.Context, c *parcelgate.Caller) (parcelgate.ConsoleTenantCounts, error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.ConsoleTenantCounts, error) { return s.consoleCounts(ctx, c) })
+}
+
+// consoleCounts counts the caller's products, active codes and shipments.
+func (s *ConsoleService) consoleCounts(ctx context.Context, c *parcelgate.Caller) (parcelgate.ConsoleTenantCounts, error) {
+	var n parcelgate.ConsoleTenantCounts
+	env := string(c.Environment)
+	err := s.db.queryRow(ctx, `SELECT
+		(SELECT COUNT(*) FROM products WHERE supplier_org_id = ? AND environment = ? AND status = 'ACTIVE'),
+		(SELECT COUNT(*) FROM products WHERE supplier_org_id = ? AND environment = ? AND status = 'EOS'),
+		(SELECT COUNT(*) FROM codes WHERE org_id = ? AND environment = ? AND released_at = 0 AND expires_at > ?),
+		(SELECT COUNT(*) FROM shipments WHERE org_id = ? AND environment = ?)`,
+		c.OrgID, env, c.OrgID, env, c.OrgID, env, micros(s.consoleNow(c.Environment)), c.OrgID, env).Scan(&n.Products, &n.EOSProducts, &n.ActiveCodes, &n.Shipments)
+	return n, err
+}
+
+// ConsoleOrderAllocations returns the rows of the caller's order id with
+// their balances, and whether the order holds its stock now.
+func (s *ConsoleService) ConsoleOrderAllocations(ctx context.Context, c *parcelgate.Caller, id string) ([]parcelgate.ConsoleAllocation, bool, error) {
+	id = strings.TrimSpace(id)
+	var pk int64
+	var held int
+	err := s.db.queryRow(ctx, `SELECT id, allocated FROM orders WHERE (org_id = ? AND environment = ? AND order_id = ?) OR (org_id = ? AND environment = ? AND external_id = ?)`,
+		c.OrgID, string(c.Environment), id, c.OrgID, string(c.Environment), id).Scan(&pk, &held)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, false, parcelgate.Errorf(parcelgate.ENOTFOUND, "Order %s not found.", id)
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	rows, err := s.db.query(ctx, `SELECT r.line, r.product_external_id, r.warehouse_external_id, r.quantity, r.balance_id,
+		COALESCE(b.product_id, 0), COALESCE(k.external_id, ''), COALESCE(b.quantity, 0), COALESCE(b.allocated, 0)
+		FROM order_rows r
+		LEFT JOIN balances b ON b.id = r.balance_id AND b.supplier_org_id = ?
+		LEFT JOIN catalogs k ON k.id = b.catalog_id
+		WHERE r.order_pk = ? ORDER BY r.line`, c.OrgID, pk)
+	if err != nil {
+		return nil, false, err
+	}
+	defer rows.Close()
+	var out []parcelgate.ConsoleAllocation
+	for rows.Next() {
+		var a parcelgate.ConsoleAllocation
+		if err := rows.Scan(&a.Line, &a.Product, &a.Warehouse, &a.Quantity, &a.BalanceID, &a.ProductID, &a.Catalog, &a.BalanceQuantity, &a.BalanceAllocated); err != nil {
+			return nil, false, err
+		}
+		out = append(out, a)
+	}
+	return out, held == 1, rows.Err()
+}
+
+const consoleProductCols = `p.id, p.external_id, so.business_id, p.ean_code, p.status, p.document, p.deleted_at, p.modified_at, p.supplier_org_id`
+
+func scanConsoleProduct(s rowScanner, orgID int64) (*parcelgate.ConsoleProduct, consoleKey, error) {
+	var p parcelgate.Product
+	var doc string
+	var deleted, modified, supplier int64
+	if err := s.Scan(&p.ID, &p.ExternalID, &p.SupplierID, &p.EANCode, &p.Status, &doc, &deleted, &modified, &supplier); err != nil {
+		return nil, consoleKey{}, err
+	}
+	p.Document, p.DeletedAt, p.ModifiedAt = json.RawMessage(doc), fromMicros(deleted), fromMicros(modified)
+	cp := &parcelgate.ConsoleProduct{Product: &p, Name: parcelgate.ReadProductDocument(p.Document).Name(), Own: supplier == orgID}
+	if deleted != 0 {
+		cp.LeavesListsAt = p.DeletedAt.Add(parcelgate.EOSVisibility)
+	}
+	return cp, consoleKey{0, p.ID}, nil
+}
+
+// consoleProductScope keeps the products of scope
+// (parcelgate.ConsoleProductScope): the caller's own, and those published (not removed) to
+// the catalogs it may read, EOS ones while retailers still see them. The
+// rule is the root's; this is only its SQL.
+func consoleProductScope(f *filterSQL, c *parcelgate.Caller, scope parcelgate.ProductScope) {
+	f.add("p.environment = ?", string(c.Environment))
+	var either []string
+	var args []any
+	if scope.Own {
+		either, args = append(either, "p.supplier_org_id = ?"), append(args, c.OrgID)
+	}
+	if scope.Published {
+		sub := "p.id IN (SELECT b.product_id FROM balances b WHERE b.retailer_org_id = ? AND b.removed_at = 0 AND (b.eos_at = 0 OR b.eos_at > ?)"
+		args = append(args, c.OrgID, micros(scope.EOSSince))
+		if scope.CatalogTypes != nil {
+			sub += " AND b.catalog_id IN (SELECT id FROM catalogs WHERE retailer_org_id = ? AND catalog_type IN (" + placeholders(len(scope.CatalogTypes)) + "))"
+			args = append(append(args, c.OrgID), anys(scope.CatalogTypes)...)
+		}
+		either = append(either, sub+")")
+	}
+	if len(either) == 0 {
+		f.add("1 = 0")
+		return
+	}
+	f.add("("+strings.Join(either, " OR ")+")", args...)
+}
+
+// ConsoleProducts pages the caller's products (see consoleProducts).
+func (s *ConsoleService) ConsoleProducts(ctx context.Context, c *parcelgate.Caller, search, cursor string, limit int) (ConsolePage[*parcelgate.ConsoleProduct], error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (ConsolePage[*parcelgate.ConsoleProduct], error) {
+		return s.consoleProducts(ctx, c, search, cursor, limit)
+	})
+}
+
+// consoleProducts pages the caller's products, newest first; search, when
+// given, keeps those whose externalId contains it (ignoring case) or whose
+// EAN code is it.
+func (s *ConsoleService) consoleProducts(ctx context.Context, c *parcelgate.Caller, search, cursor string, limit int) (ConsolePage[*parcelgate.ConsoleProduct], error) {
+	var f filterSQL
+	consoleProductScope(&f, c, parcelgate.ConsoleProductScope(c, s.consoleNow(c.Environment)))
+	if term := strings.TrimSpace(search); term != "" {
+		like := "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(strings.ToUpper(term)) + "%"
+		f.add(`(UPPER(p.external_id) LIKE ? ESCAPE '\' OR p.ean_code = ?)`, like, term)
+	}
+	page, err := consoleList(ctx, s.db, &f, "products p JOIN organizations so ON so.id = p.supplier_org_id", consoleProductCols, "", "p.id", cursor, limit,
+		func(rows *sql.Rows) (*parcelgate.ConsoleProduct, consoleKey, error) {
+			return scanConsoleProduct(rows, c.OrgID)
+		})
+	if err != nil || len(page.Items) == 0 {
+		return page, err
+	}
+	// The stock of the page's products, in one read, by the rule of
+	// ConsoleProductDetail.
+	ids := make([]int64, len(page.Items))
+	for i, p := range page.Items {
+		ids[i] = p.ID
+	}
+	stock, err := s.consoleBalances(ctx, c, parcelgate.ConsoleProductScope(c, s.consoleNow(c.Environment)), ids, false)
+	if err != nil {
+		return page, err
+	}
+	for _, p := range page.Items {
+		p.Stock = stock[p.ID]
+	}
+	return page, nil
+}
+
+// ConsoleProductDetail returns one product the caller may see (by the
+// store's product id) with its balances: every catalog's when the caller
+// supplies it, else those of the caller's own catalogs.
+func (s *ConsoleService) ConsoleProductDetail(ctx context.Context, c *parcelgate.Caller, id int64) (*parcelgate.ConsoleProduct, []parcelgate.ConsoleBalance, error) {
+	var f filterSQL
+	scope := parcelgate.ConsoleProductScope(c, s.consoleNow(c.Environment))
+	consoleProductScope(&f, c, scope)
+	f.add("p.id = ?", id)
+	p, _, err := scanConsoleProduct(s.db.queryRow(ctx, `SELECT `+consoleProductCols+` FROM products p JOIN organizations so ON so.id = p.supplier_org_id WHERE `+f.sql(), f.args...), c.OrgID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "Product not found.")
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	bals, err := s.consoleBalances(ctx, c, scope, []int64{id}, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	return p, bals[id], nil
+}
+
+// consoleBalances returns the balances of the products ids in scope, by
+// product: every catalog's of a product the caller supplies, else those
+// of its own catalogs it may read; removed ones only when withRemoved.
+func (s *ConsoleService) consoleBalances(ctx context.Context, c *parcelgate.Caller, scope parcelgate.ProductScope, ids []int64, withRemoved bool) (map[int64][]parcelgate.ConsoleBalance, error) {
+	out := map[int64][]parcelgate.ConsoleBalance{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var either []string
+	args := anys(ids)
+	if scope.Own {
+		either, args = append(either, "b.supplier_org_id = ?"), append(args, c.OrgID)
+	}
+	if scope.Published {
+		cond := "b.retailer_org_id = ?"
+		args = append(args, c.OrgID)
+		if scope.CatalogTypes != nil {
+			cond += " AND k.catalog_type IN (" + placeholders(len(scope.CatalogTypes)) + ")"
+			args = append(args, anys(scope.CatalogTypes)...)
+		}
+		either = append(either, "("+cond+")")
+	}
+	if len(either) == 0 {
+		return out, nil
+	}
+	removed := ""
+	if !withRemoved {
+		removed = " AND b.removed_at = 0"
+	}
+	rows, err := s.db.query(ctx, `SELECT b.product_id, k.external_id, k.name, k.catalog_type, ro.business_id, b.quantity, b.allocated, COALESCE(b.wholesale_price, ''), COALESCE(b.currency, ''), b.modified_at, b.removed_at
+		FROM balances b JOIN catalogs k ON k.id = b.catalog_id JOIN organizations ro ON ro.id = b.retailer_org_id
+		WHERE b.product_id IN (`+placeholders(len(ids))+`)`+removed+` AND (`+strings.Join(either, " OR ")+`) ORDER BY b.removed_at, ro.business_id, k.external_id`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var b parcelgate.ConsoleBalance
+		var pid, modified, removed int64
+		if err := rows.Scan(&pid, &b.Catalog, &b.CatalogName, &b.CatalogType, &b.RetailerID, &b.Quantity, &b.Allocated, &b.Price, &b.Currency, &modified, &removed); err != nil {
+			return nil, err
+		}
+		b.ModifiedAt, b.Removed = fromMicros(modified), removed != 0
+		out[pid] = append(out[pid], b)
+	}
+	return out, rows.Err()
+}
+
+// ConsoleCatalogChoices lists the catalogs of the caller's environment its
+// organization supplies, by retailer and external ID.
+func (s *ConsoleService) ConsoleCatalogChoices(ctx context.Context, c *parcelgate.Caller) ([]parcelgate.ConsoleCatalog, error) {
+	rows, err := s.db.query(ctx, `SELECT ro.business_id, k.external_id, k.name, k.catalog_type, k.retailer_org_id
+		FROM catalog_suppliers cs JOIN catalogs k ON k.id = cs.catalog_id JOIN organizations ro ON ro.id = k.retailer_org_id
+		WHERE cs.supplier_org_id = ? AND k.environment = ? ORDER BY ro.business_id, k.external_id LIMIT 500`, c.OrgID, string(c.Environment))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []parcelgate.ConsoleCatalog
+	for rows.Next() {
+		var k parcelgate.ConsoleCatalog
+		var retailer int64
+		if err := rows.Scan(&k.RetailerID, &k.ExternalID, &k.Name, &k.Type, &retailer); err != nil {
+			return nil, err
+		}
+		k.Own = retailer == c.OrgID
+		out = append(out, k)
+	}
+	return out, rows.Err()
+}
+
+// ConsoleShipments pages the caller's shipments (see consoleShipments).
+func (s *ConsoleService) ConsoleShipments(ctx context.Context, c *parcelgate.Caller, cursor string, limit int) (ConsolePage[*parcelgate.ConsoleShipment], error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (ConsolePage[*parcelgate.ConsoleShipment], error) {
+		return s.consoleShipments(ctx, c, cursor, limit)
+	})
+}
+
+// consoleShipments pages the caller's shipments, newest first.
+func (s *ConsoleService) consoleShipments(ctx context.Context, c *parcelgate.Caller, cursor string, limit int) (ConsolePage[*parcelgate.ConsoleShipment], error) {
+	var f filterSQL
+	f.add("s.org_id = ?", c.OrgID)
+	f.add("s.environment = ?", string(c.Environment))
+	return consoleList(ctx, s.db, &f, "shipments s", "s.id, s.tracking_number, s.service_code, s.status, s.created_at, (SELECT COUNT(*) FROM parcels x WHERE x.shipment_id = s.id)", "", "s.id", cursor, limit,
+		func(rows *sql.Rows) (*parcelgate.ConsoleShipment, consoleKey, error) {
+			var sh parcelgate.ConsoleShipment
+			var id, created int64
+			if err := rows.Scan(&id, &sh.TrackingNumber, &sh.ServiceCode, &sh.Status, &created, &sh.Parcels); err != nil {
+				return nil, consoleKey{}, err
+			}
+			sh.CreatedAt = fromMicros(created)
+			return &sh, consoleKey{0, id}, nil
+		})
+}
+
+// ConsoleLookup finds the tracking numbers of the caller's shipments that
+// q names: as a tracking number, a parcel ID, or a sending or errand code
+// (active or not). A code once held by several shipments names each.
+func (s *ConsoleService) ConsoleLookup(ctx context.Context, c *parcelgate.Caller, q string) ([]string, error) {
+	id := parcelgate.NormalizeID(q)
+	if id == "" {
+		return nil, nil
+	}
+	env := string(c.Environment)
+	return scanColumn[string](s.db.query(ctx, `SELECT tracking_number FROM shipments WHERE org_id = ? AND environment = ? AND tracking_number = ?
+		UNION SELECT s.tracking_number FROM parcels p JOIN shipments s ON s.id = p.shipment_id WHERE p.org_id = ? AND s.environment = ? AND p.parcel_id = ?
+		UNION SELECT tracking_number FROM codes WHERE org_id = ? AND environment = ? AND code = ?
+		ORDER BY 1 LIMIT 100`, c.OrgID, env, id, c.OrgID, env, id, c.OrgID, env, id))
+}
+
+// ConsoleShipmentCodes returns every code the caller's shipment held,
+// newest first.
+func (s *ConsoleService) ConsoleShipmentCodes(ctx context.Context, c *parcelgate.Caller, trackingNumber string) ([]parcelgate.ConsoleCode, error) {
+	rows, err := s.db.query(ctx, `SELECT code, parcel_id, created_at, expires_at, released_at FROM codes WHERE org_id = ? AND environment = ? AND tracking_number = ? ORDER BY created_at DESC, id DESC`,
+		c.OrgID, string(c.Environment), parcelgate.NormalizeID(trackingNumber))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	now := s.consoleNow(c.Environment)
+	var out []parcelgate.ConsoleCode
+	for rows.Next() {
+		var k parcelgate.ConsoleCode
+		var created, expires, released int64
+		if err := rows.Scan(&k.Code, &k.Parcel, &created, &expires, &released); err != nil {
+			return nil, err
+		}
+		k.CreatedAt, k.ExpiresAt, k.ReleasedAt = fromMicros(created), fromMicros(expires), fromMicros(released)
+		k.State = parcelgate.CodeState(k.ExpiresAt, k.ReleasedAt, now)
+		out = append(out, k)
+	}
+	return out, rows.Err()
+}
+
+// ConsoleChangeStamp is the newest modification stamp of the caller's
+// data (see consoleChangeStamp).
+func (s *ConsoleService) ConsoleChangeStamp(ctx context.Context, c *parcelgate.Caller) (int64, error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (int64, error) { return s.consoleChangeStamp(ctx, c) })
+}
+
+// consoleChangeStamp is the newest modification stamp of the caller's
+// orders and balances: it moves whenever one of them changes, so the
+// console's live updates poll it. Each part is one index lookup; the
+// organization alone scopes it, since an organization lives in one
+// environment (naming the environment too would cost the index-only MAX).
+func (s *ConsoleService) consoleChangeStamp(ctx context.Context, c *parcelgate.Caller) (int64, error) {
+	var stamp int64
+	err := s.db.queryRow(ctx, `SELECT MAX(m) FROM (
+		SELECT COALESCE(MAX(updated_at), 0) AS m FROM orders WHERE org_id = ?
+		UNION ALL SELECT COALESCE(MAX(modified_at), 0) FROM balances WHERE retailer_org_id = ?
+		UNION ALL SELECT COALESCE(MAX(modified_at), 0) FROM balances WHERE supplier_org_id = ? AND eos_at = 0) x`, c.OrgID, c.OrgID, c.OrgID).Scan(&stamp)
+	return stamp, err
+}
+
+// ConsoleEnvironmentStamp is the last modification stamp handed out in
+// env: it moves with every change of an order or balance there. The
+// operator's overview polls it.
+func (s *ConsoleService) ConsoleEnvironmentStamp(ctx context.Context, env parcelgate.Environment) (int64, error) {
+	var stamp int64
+	err := s.db.queryRow(ctx, `SELECT last_us FROM change_clock WHERE environment = ?`, string(env)).Scan(&stamp)
+	return stamp, err
+}
+
+// ConsoleOrganizations pages the organizations of env, newest first.
+func (s *ConsoleService) ConsoleOrganizations(ctx context.Context, env parcelgate.Environment, cursor string, limit int) (ConsolePage[*parcelgate.ConsoleOrganization], error) {
+	var f filterSQL
+	f.add("g.environment = ?", string(env))
+	cols := `g.id, g.environment, g.business_id, g.name, g.contract_number, g.address, g.created_at,
+		(SELECT COUNT(*) FROM orders o WHERE o.org_id = g.id), (SELECT COUNT(*) FROM products p WHERE p.supplier_org_id = g.id AND p.status = 'ACTIVE')`
+	return consoleList(ctx, s.db, &f, "organizations g", cols, "", "g.id", cursor, limit, func(rows *sql.Rows) (*parcelgate.ConsoleOrganization, consoleKey, error) {
+		var o parcelgate.Organization
+		var envName, addr string
+		var created, orders, products int64
+		if err := rows.Scan(&o.ID, &envName, &o.BusinessID, &o.Name, &o.ContractNumber, &addr, &created, &orders, &products); err != nil {
+			return nil, consoleKey{}, err
+		}
+		o.Environment, o.CreatedAt = parcelgate.Environment(envName), fromMicros(created)
+		return &parcelgate.ConsoleOrganization{Organization: &o, Orders: orders, Products: products}, consoleKey{0, o.ID}, nil
+	})
+}
+
+// ConsoleEnvironmentCounts counts the organizations and orders of env.
+func (s *ConsoleService) ConsoleEnvironmentCounts(ctx context.Context, env parcelgate.Environment) (orgs, orders int64, err error) {
+	err = s.db.queryRow(ctx, `SELECT (SELECT COUNT(*) FROM organizations WHERE environment = ?), (SELECT COUNT(*) FROM orders WHERE environment = ?)`, string(env), string(env)).Scan(&orgs, &orders)
+	return orgs, orders, err
+}
+
+// ConsoleGatewayClients pages the live gateway clients of one
+// organization, by client ID.
+func (s *ConsoleService) ConsoleGatewayClients(ctx context.Context, orgID int64, after string, limit int) ([]*parcelgate.GatewayClient, string, error) {
+	rows, err := s.db.query(ctx, `SELECT `+gatewayClientColumns+` FROM gateway_clients c JOIN organizations o ON o.id = c.org_id
+		WHERE c.org_id = ? AND c.revoked_at = 0 AND c.client_id > ? ORDER BY c.client_id LIMIT ?`, orgID, after, limit+1)
+	if err != nil {
+		return nil, "", err
+	}
+	defer rows.Close()
+	var out []*parcelgate.GatewayClient
+	for rows.Next() {
+		c, _, err := scanGatewayClient(rows)
+		if err != nil {
+			return nil, "", err
+		}
+		out = append(out, c)
+	}
+	next := ""
+	if len(out) > limit {
+		out = out[:limit]
+		next = out[limit-1].ClientID
+	}
+	return out, next, rows.Err()
+}
+
+// ConsoleServiceAccounts pages the live service accounts of one
+// organization, by username, with their lockout state.
+func (s *ConsoleService) ConsoleServiceAccounts(ctx context.Context, orgID int64, after string, limit int) ([]*parcelgate.ServiceAccount, string, error) {
+	rows, err := s.db.query(ctx, `SELECT `+serviceAccountColumns+` FROM service_accounts a JOIN organizations o ON o.id = a.org_id
+		WHERE a.org_id = ? AND a.revoked_at = 0 AND a.username > ? ORDER BY a.username LIMIT ?`, orgID, after, limit+1)
+	if err != nil {
+		return nil, "", err
+	}
+	defer rows.Close()
+	now := micros(s.consoleNow(""))
+	var out []*parcelgate.ServiceAccount
+	for rows.Next() {
+		a, err := scanServiceAccount(rows)
+		if err != nil {
+			return nil, "", err
+		}
+		if a.lockedUntil > now {
+			t := fromMicros(a.lockedUntil)
+			a.LockedUntil = &t
+		}
+		out = append(out, a.ServiceAccount)
+	}
+	next := ""
+	if len(out) > limit {
+		out = out[:limit]
+		next = out[limit-1].Username
+	}
+	return out, next, rows.Err()
+}
+
+// ConsoleCredentialOrg returns the organization of a live gateway client
+// (by client ID) or service account (by username), or ENOTFOUND.
+func (s *ConsoleService) ConsoleCredentialOrg(ctx context.Context, kind, id string) (int64, error) {
+	q := `SELECT org_id FROM gateway_clients WHERE client_id = ? AND revoked_at = 0`
+	if kind == parcelgate.CredentialServiceAccount {
+		q = `SELECT org_id FROM service_accounts WHERE username = ? AND revoked_at = 0`
+	}
+	var org int64
+	err := s.db.queryRow(ctx, q, id).Scan(&org)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, parcelgate.Errorf(parcelgate.ENOTFOUND, "no such credential")
+	}
+	return org, err
+}
+
+// ConsoleCatalogs pages the catalogs an organization owns as retailer, by
+// external ID, each with its suppliers.
+func (s *ConsoleService) ConsoleCatalogs(ctx context.Context, orgID int64, after string, limit int) ([]*parcelgate.Catalog, string, error) {
+	rows, err := s.db.query(ctx, `SELECT k.id, k.environment, k.external_id, k.name, k.catalog_type, k.created_at, o.business_id
+		FROM catalogs k JOIN organizations o ON o.id = k.retailer_org_id
+		WHERE k.retailer_org_id = ? AND k.external_id > ? ORDER BY k.external_id LIMIT ?`, orgID, after, limit+1)
+	if err != nil {
+		return nil, "", err
+	}
+	var out []*parcelgate.Catalog
+	byID := map[int64]*parcelgate.Catalog{}
+	for rows.Next() {
+		var k parcelgate.Catalog
+		var env, typ string
+		var created int64
+		if err := rows.Scan(&k.ID, &env, &k.ExternalID, &k.Name, &typ, &created, &k.RetailerID); err != nil {
+			rows.Close()
+			return nil, "", err
+		}
+		k.Environment, k.Type, k.CreatedAt, k.RetailerOrg, k.SupplierIDs = parcelgate.Environment(env), parcelgate.CatalogType(typ), fromMicros(created), orgID, []string{}
+		out = append(out, &k)
+		byID[k.ID] = &k
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, "", err
+	}
+	next := ""
+	if len(out) > limit {
+		out = out[:limit]
+		next = out[limit-1].ExternalID
+	}
+	if len(out) == 0 {
+		return out, next, nil
+	}
+	ids := make([]any, len(out))
+	for i, k := range out {
+		ids[i] = k.ID
+	}
+	srows, err := s.db.query(ctx, `SELECT cs.catalog_id, o.business_id FROM catalog_suppliers cs JOIN organizations o ON o.id = cs.supplier_org_id
+		WHERE cs.catalog_id IN (`+placeholders(len(ids))+`) ORDER BY o.business_id`, ids...)
+	if err != nil {
+		return nil, "", err
+	}
+	defer srows.Close()
+	for srows.Next() {
+		var id int64
+		var supplier string
+		if err := srows.Scan(&id, &supplier); err != nil {
+			return nil, "", err
+		}
+		if k := byID[id]; k != nil {
+			k.SupplierIDs = append(k.SupplierIDs, supplier)
+		}
+	}
+	return out, next, srows.Err()
+}
+
+// consoleNow is the store's time in env, the one time the console's reads
+// compare with (code expiry, lockouts).
+func (s *ConsoleService) consoleNow(env parcelgate.Environment) time.Time { return s.db.clock.Now(env) }

@@ -1,0 +1,12 @@
+//go:build !unix
+
+package fastpath
+
+import "errors"
+
+// mapShm is not available here: the store reads every time.
+func mapShm(string) ([]byte, error) {
+	return nil, errors.New("WAL index mapping needs a unix system")
+}
+
+func unmapShm([]byte) {}

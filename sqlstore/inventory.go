@@ -1,0 +1,338 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/parcelgate/parcelgate"
+)
+
+// InventoryService keeps a supplier's products and their balances in the
+// retailers' catalogs (spec 3, spec 4.4): PUT /inventory, balances, end of
+// sale and the ID migration.
+type InventoryService struct{ db *DB }
+
+// NewInventoryService returns the InventoryService over db.
+func NewInventoryService(db *DB) *InventoryService { return &InventoryService{db: db} }
+
+var _ parcelgate.InventoryService = (*InventoryService)(nil)
+
+// The write transactions of products and balances take their stamp first,
+// not last as nextStamp suggests: the stamp's lock serializes every stamped
+// write of the environment, and doing the reads that decide what to write
+// (is the product published there? does the balance exist?) under it keeps
+// them true until the commit on PostgreSQL's READ COMMITTED, without
+// SELECT ... FOR UPDATE. Writers of balances elsewhere (order allocation)
+// must do the same: see moveStock.
+
+func (s *InventoryService) PutInventory(ctx context.Context, c *parcelgate.Caller, entries []parcelgate.InventoryInput) (parcelgate.InventoryFailures, error) {
+	var failed parcelgate.InventoryFailures
+	err := s.db.inTx(ctx, func(tx *Tx) error {
+		stamp, err := tx.nextStamp(ctx, c.Environment)
+		if err != nil {
+			return err
+		}
+		w := newStockWriter(tx, c, micros(stamp))
+		keys := make([]string, len(entries))
+		for i, e := range entries {
+			keys[i] = parcelgate.ProductKey(c.BusinessID, e.Product.ExternalID)
+		}
+		if err := w.load(ctx, keys); err != nil {
+			return err
+		}
+		plan := parcelgate.PlanInventory(w.st, entries)
+		failed = plan.Failed
+		if err := w.upsertProducts(ctx, plan.Upserts); err != nil {
+			return err
+		}
+		if _, err := w.write(ctx, plan.Balances); err != nil {
+			return err
+		}
+		ends := make([]int64, len(plan.EndSale))
+		for i, k := range plan.EndSale {
+			ends[i] = w.refs[k].id
+		}
+		slices.Sort(ends)
+		return endSale(ctx, tx, ends, w.us)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return failed, nil
+}
+
+// upsertProducts creates or replaces products, each named once (spec 4.4
+// PUT /inventory rule 1), many to a statement, and records each in refs. A
+// product the supplier has keeps the form of its ID (bare or prefixed)
+// whichever form the request used; a new one is stored as sent.
+func (w *stockWriter) upsertProducts(ctx context.Context, products []*parcelgate.Product) error {
+	const cols = 7
+	for chunk := range slices.Chunk(products, maxParams/cols) {
+		args := make([]any, 0, len(chunk)*cols)
+		byStored := make(map[string]string, len(chunk))
+		for _, p := range chunk {
+			k := parcelgate.ProductKey(w.c.BusinessID, p.ExternalID)
+			stored, doc := p.ExternalID, p.Document
+			if ref, ok := w.refs[k]; ok && ref.stored != stored {
+				stored, doc = ref.stored, parcelgate.WithExternalID(doc, ref.stored)
+			}
+			byStored[stored] = k
+			args = append(args, string(w.c.Environment), w.c.OrgID, stored, p.EANCode, string(doc), w.us, w.us)
+		}
+		rows, err := w.tx.Query(ctx, `INSERT INTO products (environment, supplier_org_id, external_id, ean_code, document, created_at, modified_at, status, deleted_at)
+			VALUES `+valueRows(len(chunk), "?, ?, ?, ?, ?, ?, ?, 'ACTIVE', 0")+`
+			ON CONFLICT (supplier_org_id, external_id) DO UPDATE SET ean_code = excluded.ean_code, status = 'ACTIVE', document = excluded.document, deleted_at = 0, modified_at = excluded.modified_at
+			RETURNING id, external_id, status = 'ACTIVE'`, args...)
+		refs, err := collect(rows, err, func(r *productRef) []any { return []any{&r.id, &r.stored, &r.active} })
+		if err != nil {
+			return err
+		}
+		var ids []int64
+		for _, ref := range refs {
+			w.refs[byStored[ref.stored]] = ref
+			ids = append(ids, ref.id)
+		}
+		// The product shows in its balances (eanCode, descriptions, a
+		// revived EOS), so a retailer polling them must see it change.
+		// Tombstones stay as they are: the product is not in those
+		// catalogs, and they never carry eos_at (endSale skips them).
+		if _, err := w.tx.Exec(ctx, `UPDATE balances SET eos_at = 0, modified_at = ? WHERE `+w.tx.d.idIn("product_id", len(ids))+` AND removed_at = 0`,
+			append([]any{w.us}, w.tx.d.idArgs(ids)...)...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// endSale marks the products ids EOS (spec 3) unless they are already:
+// quantity 0 in every catalog where they are published, allocations kept.
+func endSale(ctx context.Context, tx *Tx, ids []int64, us int64) error {
+	for chunk := range slices.Chunk(ids, 500) {
+		args := append([]any{us, us}, tx.d.idArgs(chunk)...)
+		res, err := tx.Query(ctx, `UPDATE products SET status = 'EOS', deleted_at = ?, modified_at = ? WHERE status = 'ACTIVE' AND `+tx.d.idIn("id", len(chunk))+` RETURNING id`, args...)
+		if err != nil {
+			return err
+		}
+		ended, err := scanColumn[int64](res, nil)
+		if err != nil {
+			return err
+		}
+		if len(ended) == 0 {
+			continue
+		}
+		if _, err := tx.Exec(ctx, `UPDATE balances SET quantity = 0, eos_at = ?, modified_at = ? WHERE removed_at = 0 AND `+tx.d.idIn("product_id", len(ended)),
+			append([]any{us, us}, tx.d.idArgs(ended)...)...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ListInventory pages a supplier's products (see listInventoryTx).
+func (s *InventoryService) ListInventory(ctx context.Context, c *parcelgate.Caller, f parcelgate.InventoryFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.InventoryItem], error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.PageOf[*parcelgate.InventoryItem], error) {
+		return s.listInventoryTx(ctx, c, f, pr)
+	})
+}
+
+// listInventoryTx reads the page of products and then their balances in one
+// read transaction, so the items agree with the page's totals.
+func (s *InventoryService) listInventoryTx(ctx context.Context, c *parcelgate.Caller, f parcelgate.InventoryFilter, pr parcelgate.PageRequest) (res parcelgate.PageOf[*parcelgate.InventoryItem], err error) {
+	err = s.db.inReadTx(ctx, func(ctx context.Context) error {
+		res, err = s.listInventory(ctx, c, f, pr)
+		return err
+	})
+	return res, err
+}
+
+func (s *InventoryService) listInventory(ctx context.Context, c *parcelgate.Caller, f parcelgate.InventoryFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.InventoryItem], error) {
+	var res parcelgate.PageOf[*parcelgate.InventoryItem]
+	q := &keysetQuery{table: "products p", alias: "p"}
+	q.where.add("p.supplier_org_id = ?", c.OrgID)
+	q.where.add("p.status = 'ACTIVE'")
+	if len(f.ProductExternalIDs) > 0 {
+		q.where.in("p.external_id", anys(parcelgate.ProductIDFormsOf(c.BusinessID, f.ProductExternalIDs)))
+	}
+	if len(f.EANCodes) > 0 {
+		q.where.in("p.ean_code", anys(f.EANCodes))
+	}
+	bf := parcelgate.BalanceFilter{RetailerID: f.RetailerID, CatalogExternalID: f.CatalogExternalID}
+	if f.RetailerID != "" || f.CatalogExternalID != "" {
+		var sub filterSQL
+		sub.add("b.product_id = p.id")
+		sub.add("b.removed_at = 0")
+		if err := s.db.placeFilter(ctx, c, &sub, bf, false); err != nil {
+			return res, err
+		}
+		q.where.add("EXISTS (SELECT 1 FROM balances b WHERE "+sub.sql()+")", sub.args...)
+	}
+	page, err := keysetPage(ctx, s.db, q, pr, "p.id", "", func(rows *sql.Rows) (int64, pageKey, error) {
+		var id int64
+		err := rows.Scan(&id)
+		return id, pageKey{id: id}, err
+	})
+	if err != nil {
+		return res, err
+	}
+	res.Total, res.Next = page.Total, page.Next
+	res.Items, err = s.db.inventoryItems(ctx, c, page.Items, bf)
+	return res, err
+}
+
+// FindInventoryItem returns one of the caller's products (see
+// findInventoryItem).
+func (s *InventoryService) FindInventoryItem(ctx context.Context, c *parcelgate.Caller, externalID string) (*parcelgate.InventoryItem, error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (*parcelgate.InventoryItem, error) {
+		return s.findInventoryItem(ctx, c, externalID)
+	})
+}
+
+func (s *InventoryService) findInventoryItem(ctx context.Context, c *parcelgate.Caller, externalID string) (*parcelgate.InventoryItem, error) {
+	id, found, err := findProduct(ctx, reader{s.db}, c, externalID, true)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "Product %s not found.", externalID)
+	}
+	items, err := s.db.inventoryItems(ctx, c, []int64{id}, parcelgate.BalanceFilter{})
+	if err != nil {
+		return nil, err
+	}
+	return items[0], nil
+}
+
+// findProduct finds the caller's product externalID in either form, bare
+// or prefixed (parcelgate.ProductKey); where the supplier has both, from
+// before bare IDs were accepted, the bare one. With active, only an ACTIVE
+// product.
+func findProduct(ctx context.Context, q querier, c *parcelgate.Caller, externalID string, active bool) (int64, bool, error) {
+	forms := parcelgate.ProductIDForms(c.BusinessID, externalID)
+	cond := ""
+	if active {
+		cond = " AND status = 'ACTIVE'"
+	}
+	var id int64
+	err := q.QueryRow(ctx, `SELECT id FROM products WHERE supplier_org_id = ? AND external_id IN (`+placeholders(len(forms))+`)`+cond+` ORDER BY LENGTH(external_id) LIMIT 1`,
+		append([]any{c.OrgID}, anys(forms)...)...).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false, nil
+	}
+	return id, err == nil, err
+}
+
+func (s *InventoryService) EndOfSale(ctx context.Context, c *parcelgate.Caller, externalIDs []string) ([]*parcelgate.InventoryItem, error) {
+	ids := make([]int64, 0, len(externalIDs))
+	err := s.db.inTx(ctx, func(tx *Tx) error {
+		stamp, err := tx.nextStamp(ctx, c.Environment)
+		if err != nil {
+			return err
+		}
+		ids = ids[:0]
+		var p parcelgate.Problems
+		for i, ext := range externalIDs {
+			id, found, err := findProduct(ctx, tx, c, ext, false)
+			if err != nil {
+				return err
+			}
+			if !found {
+				p.AddAt(i, "product.externalId", "no product %q", ext)
+				continue
+			}
+			ids = append(ids, id)
+		}
+		if p.Len() > 0 {
+			return &parcelgate.Error{Code: parcelgate.ENOTFOUND, Message: fmt.Sprintf("%d of the products to delete were not found; nothing was deleted.", p.Len()), Fields: p.List()}
+		}
+		slices.Sort(ids)
+		ids = slices.Compact(ids)
+		return endSale(ctx, tx, ids, micros(stamp))
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.db.inventoryItems(ctx, c, ids, parcelgate.BalanceFilter{})
+}
+
+const productCols = `p.id, p.external_id, so.business_id, p.ean_code, p.status, p.document, p.deleted_at, p.modified_at`
+
+// productRow scans productCols.
+type productRow struct {
+	p                 parcelgate.Product
+	doc               string
+	deleted, modified int64
+}
+
+func (r *productRow) dest() []any {
+	return []any{&r.p.ID, &r.p.ExternalID, &r.p.SupplierID, &r.p.EANCode, &r.p.Status, &r.doc, &r.deleted, &r.modified}
+}
+
+func (r *productRow) product() *parcelgate.Product {
+	p := r.p
+	p.Document = []byte(r.doc)
+	p.DeletedAt = fromMicros(r.deleted)
+	p.ModifiedAt = fromMicros(r.modified)
+	return &p
+}
+
+// inventoryItems loads the products of ids, in that order, each with its
+// live balances (those matching f's retailer and catalog; no tombstones).
+func (db *DB) inventoryItems(ctx context.Context, c *parcelgate.Caller, ids []int64, f parcelgate.BalanceFilter) ([]*parcelgate.InventoryItem, error) {
+	items := make([]*parcelgate.InventoryItem, 0, len(ids))
+	byID := make(map[int64]*parcelgate.InventoryItem, len(ids))
+	// The page's products and their balances are sought by key: the
+	// supplier is checked on each row found ("+ 0" keeps the planner from
+	// reading every product or balance of the supplier through the
+	// supplier's index instead, which SQLite did, whatever the page).
+	for chunk := range slices.Chunk(ids, 500) {
+		rows, err := db.query(ctx, `SELECT `+productCols+` FROM products p JOIN organizations so ON so.id = p.supplier_org_id
+			WHERE p.supplier_org_id + 0 = ? AND `+db.dialect.idList("p.id"), c.OrgID, db.dialect.idListArg(chunk))
+		prods, err := collect(rows, err, (*productRow).dest)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range prods {
+			p := r.product()
+			byID[p.ID] = &parcelgate.InventoryItem{Product: p, Balances: []*parcelgate.Balance{}}
+		}
+		var bf filterSQL
+		bf.add("b.supplier_org_id + 0 = ?", c.OrgID)
+		bf.add("b.removed_at = 0")
+		bf.add(db.dialect.idList("b.product_id"), db.dialect.idListArg(chunk))
+		if err := db.placeFilter(ctx, c, &bf, f, true); err != nil {
+			return nil, err
+		}
+		bals, err := db.balances(ctx, bf.sql()+` ORDER BY b.id`, bf.args)
+		if err != nil {
+			return nil, err
+		}
+		for _, b := range bals {
+			if it := byID[b.productID]; it != nil {
+				it.Balances = append(it.Balances, b.Balance)
+			}
+		}
+	}
+	for _, id := range ids {
+		if it := byID[id]; it != nil {
+			items = append(items, it)
+		}
+	}
+	return items, nil
+}
+
+func anys[T any](vals []T) []any {
+	out := make([]any, len(vals))
+	for i, v := range vals {
+		out[i] = v
+	}
+	return out
+}
+
+// eosCutoff is the oldest EOS deletion retailers still see now in env: EOS
+// products deleted after it (parcelgate.EOSVisibleSince; spec 3 rule 2).
+func (db *DB) eosCutoff(env parcelgate.Environment) int64 {
+	return micros(parcelgate.EOSVisibleSince(db.clock.Now(env)))
+}

@@ -1,0 +1,123 @@
+package sqlstore
+
+// The supplier's reads of its balances, and removals from catalogs (spec
+// 4.4 GET and DELETE /inventory/balances).
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+
+	"github.com/parcelgate/parcelgate"
+)
+
+// ListSupplierBalances pages a supplier's balances (see
+// listSupplierBalances).
+func (s *InventoryService) ListSupplierBalances(ctx context.Context, c *parcelgate.Caller, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.Balance], error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.PageOf[*parcelgate.Balance], error) {
+		return s.listSupplierBalances(ctx, c, f, pr)
+	})
+}
+
+func (s *InventoryService) listSupplierBalances(ctx context.Context, c *parcelgate.Caller, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.Balance], error) {
+	q := &keysetQuery{table: "balances b", alias: "b"}
+	q.where.add("b.supplier_org_id = ?", c.OrgID)
+	q.where.add("b.eos_at = 0")
+	if err := s.db.contentFilter(ctx, c, q, f); err != nil {
+		return parcelgate.PageOf[*parcelgate.Balance]{}, err
+	}
+	if err := s.db.placeFilter(ctx, c, &q.where, f, false); err != nil {
+		return parcelgate.PageOf[*parcelgate.Balance]{}, err
+	}
+	return keysetPage(ctx, s.db, q, pr, balanceCols, balanceJoins, scanBalance)
+}
+
+func (s *InventoryService) DeleteBalances(ctx context.Context, c *parcelgate.Caller, r parcelgate.BalanceRemoval) ([]*parcelgate.Balance, error) {
+	var removed []*parcelgate.Balance
+	err := s.db.inTx(ctx, func(tx *Tx) error {
+		stamp, err := tx.nextStamp(ctx, c.Environment)
+		if err != nil {
+			return err
+		}
+		removed, err = removeBalances(ctx, tx, c, r, micros(stamp))
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if removed == nil {
+		removed = []*parcelgate.Balance{}
+	}
+	return removed, nil
+}
+
+func (s *InventoryService) RemoveFromCatalogs(ctx context.Context, c *parcelgate.Caller, rs []parcelgate.BalanceRemoval) (parcelgate.InventoryFailures, error) {
+	var failed parcelgate.InventoryFailures
+	err := s.db.inTx(ctx, func(tx *Tx) error {
+		stamp, err := tx.nextStamp(ctx, c.Environment)
+		if err != nil {
+			return err
+		}
+		failed = parcelgate.InventoryFailures{}
+		for i, r := range rs {
+			_, err := removeBalances(ctx, tx, c, r, micros(stamp))
+			if e, ok := errors.AsType[*parcelgate.Error](err); ok {
+				field := "productExternalId"
+				if e.Code == parcelgate.ECONFLICT {
+					field = "(entry)"
+				}
+				failed[i] = &parcelgate.Error{Code: e.Code, Message: e.Message, Fields: []parcelgate.FieldError{{Field: field, Message: e.Message}}}
+			} else if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return failed, nil
+}
+
+// removeBalances removes the product from the catalogs r names, all or
+// none: it checks every balance (parcelgate.CheckRemoval) before it writes.
+// A removal leaves a tombstone, not a deletion: the removal is a change
+// that retailers polling modifiedFromDate must see (DESIGN §6).
+func removeBalances(ctx context.Context, tx *Tx, c *parcelgate.Caller, r parcelgate.BalanceRemoval, us int64) ([]*parcelgate.Balance, error) {
+	pid, found, err := findProduct(ctx, tx, c, r.ProductExternalID, true)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "Product %s not found.", r.ProductExternalID)
+	}
+	q := `SELECT ` + balanceCols + ` FROM balances b ` + balanceJoins + ` WHERE b.product_id = ? AND b.removed_at = 0`
+	args := []any{pid}
+	if r.RetailerID != "" {
+		q += ` AND ro.business_id = ?`
+		args = append(args, r.RetailerID)
+	}
+	if r.CatalogExternalID != "" {
+		q += ` AND c.external_id = ?`
+		args = append(args, r.CatalogExternalID)
+	}
+	rows, err := tx.Query(ctx, q+` ORDER BY b.id`, args...)
+	removed, err := collectRows(rows, err, func(rows *sql.Rows) (*parcelgate.Balance, error) {
+		b, _, err := scanBalance(rows)
+		return b, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range removed {
+		if err := parcelgate.CheckRemoval(b); err != nil {
+			return nil, err
+		}
+	}
+	for _, b := range removed {
+		if _, err := tx.Exec(ctx, `UPDATE balances SET quantity = 0, removed_at = ?, modified_at = ? WHERE id = ?`, us, us, b.ID); err != nil {
+			return nil, err
+		}
+	}
+	return removed, nil
+}

@@ -1,0 +1,50 @@
+package sqlstore
+
+import (
+	"context"
+	"time"
+
+	"github.com/parcelgate/parcelgate"
+)
+
+// SandboxService keeps the sandbox controls' storage: the shared clock,
+// resets and snapshots.
+type SandboxService struct{ db *DB }
+
+// NewSandboxService returns the SandboxService over db.
+func NewSandboxService(db *DB) *SandboxService { return &SandboxService{db: db} }
+
+var _ parcelgate.SandboxService = (*SandboxService)(nil)
+
+// AdvanceClock moves env's sandbox clock forward by d for every instance:
+// the offset is stored, and this instance takes it at once; the others read
+// it within ClockRefresh. Only a store opened with a *parcelgate.SandboxClock
+// may move time (serve opens every store with one); which environment's
+// clock may move on a server is DecideSandboxControl's (decisions §21).
+func (s *SandboxService) AdvanceClock(ctx context.Context, env parcelgate.Environment, d time.Duration) (time.Time, error) {
+	sc, ok := s.db.sandboxClock()
+	if !ok {
+		return time.Time{}, parcelgate.Errorf(parcelgate.EFORBIDDEN, "The clock can only be moved on a server started with --sandbox.")
+	}
+	// The offset is read and written in one transaction (locked on
+	// PostgreSQL), so instances moving the clock together each decide on
+	// the offset the other left.
+	var next time.Duration
+	err := s.db.inTx(ctx, func(tx *Tx) error {
+		var us int64
+		if err := tx.QueryRow(ctx, `SELECT offset_us FROM sandbox_clock WHERE environment = ?`+tx.forUpdate(), string(env)).Scan(&us); err != nil {
+			return err
+		}
+		var err error
+		if next, err = parcelgate.DecideAdvance(env, time.Duration(us)*time.Microsecond, d); err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `UPDATE sandbox_clock SET offset_us = ? WHERE environment = ?`, next.Microseconds(), string(env))
+		return err
+	})
+	if err != nil {
+		return time.Time{}, err
+	}
+	sc.Observe(env, next)
+	return sc.Now(env), nil
+}

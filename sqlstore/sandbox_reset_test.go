@@ -1,0 +1,46 @@
+package sqlstore_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/demo"
+	"github.com/parcelgate/parcelgate/internal/testdb"
+	"github.com/parcelgate/parcelgate/internal/wiring"
+	"github.com/parcelgate/parcelgate/sqlstore"
+)
+
+// Issue 13: a reset is one transaction; one that fails after emptying some
+// tables leaves every table as it was.
+func TestFailedResetChangesNothing(t *testing.T) {
+	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
+		ctx := context.Background()
+		if _, err := demo.Seed(ctx, wiring.Demo(db), parcelgate.DefaultVersions); err != nil {
+			t.Fatal(err)
+		}
+		t0 := demo.Tenants[1]
+		before, err := sqlstore.NewSandboxService(db).TakeSnapshot(ctx, t0.Environment, t0.BusinessID, "before")
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The broken table is removed last (tables go in reverse), after
+		// every real one.
+		undo := sqlstore.BreakResetForTest()
+		_, err = sqlstore.NewSandboxService(db).ResetOrganization(ctx, t0.Environment, t0.BusinessID, parcelgate.ResetOptions{})
+		undo()
+		if err == nil {
+			t.Fatal("the broken reset succeeded")
+		}
+		after, err := sqlstore.NewSandboxService(db).TakeSnapshot(ctx, t0.Environment, t0.BusinessID, "after")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if before.Objects == 0 || after.Objects != before.Objects {
+			t.Fatalf("a failed reset changed the data: %v objects before, %v after", before.Tables, after.Tables)
+		}
+		if after.Tables["orders"] != 1 || after.Tables["balances"] == 0 {
+			t.Fatalf("after a failed reset: %v", after.Tables)
+		}
+	})
+}
