@@ -11,7 +11,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// The supplier's side of products and stock (spec 4.4, decisions §6).
+// The supplier's side of products and stock (interface §4.4, decisions §6).
 func (s *Server) inventoryRoutes() {
 	s.handle("PUT /ecommerce/v3/inventory", s.ecom(parcelgate.ActionManageProducts, s.putInventory))
 	s.handle("GET /ecommerce/v3/inventory", s.ecom(parcelgate.ActionReadProducts, s.listInventory))
@@ -172,7 +172,7 @@ func (s *Server) listSupplierBalances(w http.ResponseWriter, r *http.Request) er
 	return nil
 }
 
-// deleteBalances removes a product from catalogs (spec 4.4 DELETE balances
+// deleteBalances removes a product from catalogs (interface §4.4 DELETE balances
 // rules 1-2). The query form (productExternalId, and optionally
 // catalogExternalId and/or retailerId: without them, every catalog that
 // matches the rest) answers the removed balances. The body form, an array
@@ -255,7 +255,7 @@ func placeParams(q url.Values, p *parcelgate.Problems) string {
 }
 
 // parseBalanceQuery reads the paging and the filters of a product or
-// balance list (spec 4.4 GET rules 1-3): productExternalId and eanCode (one
+// balance list (interface §4.4 GET rules 1-3): productExternalId and eanCode (one
 // value or a comma-separated list, also repeated), modifiedFromDate, and on
 // the supplier's lists retailerId and catalogExternalId. Every bad value is
 // reported at once.

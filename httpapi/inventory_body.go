@@ -12,7 +12,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/jsonin"
 )
 
-// Reading the bodies of the inventory API (spec 4.4) into the domain's
+// Reading the bodies of the inventory API (interface §4.4) into the domain's
 // typed inputs. The ecom surface is lenient (DESIGN §8): unknown fields are
 // ignored (products keep them), null means absent. Type problems are found
 // by jsonin's lenient types; every rule is the inputs' Validate.
@@ -133,7 +133,7 @@ func readInventory(body []byte, businessID string) ([]parcelgate.InventoryInput,
 }
 
 // productBody is a product object: the fields parcelgate models are
-// type-checked (spec 2.4); the others are kept as sent.
+// type-checked (interface §2.4); the others are kept as sent.
 type productBody struct {
 	ExternalID              jsonin.Text   `json:"externalId"`
 	EANCode                 jsonin.Text   `json:"eanCode"`
@@ -261,7 +261,7 @@ func (c *stockCount) Problem() string {
 }
 
 // readBalances reads the body of PUT /inventory/balances, all or nothing:
-// an array of balance objects (spec 4.4 PUT balances rules 1-5).
+// an array of balance objects (interface §4.4 PUT balances rules 1-5).
 func readBalances(body []byte, businessID string) ([]parcelgate.BalanceInput, error) {
 	arr, err := requestArray[entry[balanceBody]](body, parcelgate.MaxBalanceEntries, "balance objects")
 	if err != nil {
@@ -297,7 +297,7 @@ type endOfSaleEntry struct {
 }
 
 // readEndOfSale reads the body of DELETE /inventory, all or nothing: an
-// array of {product: {externalId, status: "EOS"}} (spec 4.4 DELETE
+// array of {product: {externalId, status: "EOS"}} (interface §4.4 DELETE
 // /inventory).
 func readEndOfSale(body []byte, businessID string) ([]string, error) {
 	arr, err := requestArray[entry[endOfSaleEntry]](body, parcelgate.MaxInventoryEntries, "{product: {externalId, status}}")

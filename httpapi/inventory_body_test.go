@@ -84,7 +84,7 @@ func checkBalances(t *testing.T, bals []parcelgate.BalanceInput) {
 	}
 }
 
-// spec 2.4: null members are absent; the server-owned fields are dropped
+// interface §2.4: null members are absent; the server-owned fields are dropped
 // from the document; a product serializes with supplierId and status.
 func TestProductDocument(t *testing.T) {
 	v, _ := decodeTree(t, []byte(`[{"product":{"externalId":" P-1 ","supplierId":"x","status":"ACTIVE","eanCode":null,"extra":{"a":1},"descriptions":{"fi":{"name":"Tuote"}}}}]`))

@@ -12,7 +12,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/jsonin"
 )
 
-// The body of an order create or update (spec 2.3), read leniently as
+// The body of an order create or update (interface §2.3), read leniently as
 // existing integrations need (DESIGN §8): unknown fields are ignored, null
 // means absent, and a number is accepted where a string is expected
 // (serviceCode 2103). A value of a wrong type is a problem of its field,
@@ -93,7 +93,7 @@ type rowBody struct {
 	Quantity             quantity    `json:"quantity"`
 }
 
-// decodeOrderRequest reads the body of an order create request (spec 2.3)
+// decodeOrderRequest reads the body of an order create request (interface §2.3)
 // into the domain's typed request, and has the domain check every rule
 // for the caller with businessID (OrderRequest.Validate). All problems,
 // of reading and of the rules, are reported at once, each naming its field

@@ -51,7 +51,7 @@ func fields(err error) []string {
 	return out
 }
 
-// spec 2.3: a valid order reads with its values normalized; unknown fields
+// interface §2.3: a valid order reads with its values normalized; unknown fields
 // are ignored, null is absent, serviceCode may be a number (DESIGN §8).
 func TestDecodeOrderRequestValid(t *testing.T) {
 	body := validOrderBody()
@@ -72,7 +72,7 @@ func TestDecodeOrderRequestValid(t *testing.T) {
 	}
 }
 
-// spec 2.3, DESIGN §7: every problem of a request is listed at once.
+// interface §2.3, DESIGN §7: every problem of a request is listed at once.
 func TestDecodeOrderRequestEveryProblem(t *testing.T) {
 	body := map[string]any{
 		"externalId":      "7654321-2-X",                             // another business ID
@@ -102,7 +102,7 @@ func TestDecodeOrderRequestEveryProblem(t *testing.T) {
 	}
 }
 
-// spec 2.3 rule: NOUTO needs an e-mail; rows must not be empty;
+// interface §2.3 rule: NOUTO needs an e-mail; rows must not be empty;
 // deliveryAddress is required; externalId at most 20 characters.
 func TestDecodeOrderRequestRules(t *testing.T) {
 	for name, tc := range map[string]struct {

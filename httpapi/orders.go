@@ -9,7 +9,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/jsonin"
 )
 
-// Warehouse sales orders (spec 4.3, decisions §7), for service accounts with
+// Warehouse sales orders (interface §4.3, decisions §7), for service accounts with
 // the merchant role.
 func (s *Server) orderRoutes() {
 	place, read := parcelgate.ActionPlaceOrders, parcelgate.ActionReadOrders
@@ -171,7 +171,7 @@ func (s *Server) setOrderPreferences(w http.ResponseWriter, r *http.Request) err
 	return nil
 }
 
-// listOrders answers GET /orders (spec 4.3) with the page envelope.
+// listOrders answers GET /orders (interface §4.3) with the page envelope.
 func (s *Server) listOrders(w http.ResponseWriter, r *http.Request) error {
 	pr, perr := parsePage(r, parcelgate.DefaultOrderPageSize)
 	var p parcelgate.Problems
@@ -195,7 +195,7 @@ func (s *Server) listOrders(w http.ResponseWriter, r *http.Request) error {
 	case q.RefName != "" && q.RefValue == "":
 		p.Add("refValue", "is required with refName")
 	case q.RefName == "" && q.RefValue != "":
-		q.RefName = parcelgate.RefSO // spec 4.3: the own reference is SO
+		q.RefName = parcelgate.RefSO // interface §4.3: the own reference is SO
 	}
 	q.Warehouse = strings.TrimSpace(qv.Get("warehouseExternalId"))
 	if v := qv.Get("status"); v != "" {

@@ -19,7 +19,7 @@ import (
 type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 
 // requireJSON refuses a body whose Content-Type is not JSON with 415. With
-// strict (the gateway, spec 4: "the sending-code API needs Content-Type
+// strict (the gateway, interface §4: "the sending-code API needs Content-Type
 // application/json") a missing Content-Type is refused too; the lenient ecom
 // surface accepts it, since existing integrations omit it.
 func requireJSON(r *http.Request, strict bool) error {
@@ -58,7 +58,7 @@ func (e missingHeader) Unwrap() error { return e.err }
 //     §8) and reporting every field problem at once.
 
 // decodeStrict reads the request body into v: Content-Type must be JSON
-// (spec 4) and every field must be one of v's.
+// (interface §4) and every field must be one of v's.
 func decodeStrict(r *http.Request, v any) error {
 	if err := requireJSON(r, true); err != nil {
 		return err
