@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Test scenarios (issue 13): documented magic values that make the test
+// Test scenarios: documented magic values that make the test
 // environment answer as the real service does in a rare case, as payment
 // sandboxes do with test card numbers, so an integrator can see its code
 // handle an order the warehouse rejects or a shipment that gets no code.

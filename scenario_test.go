@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// Issue 13: the scenario values decide only in the test environment, by
+// The scenario values decide only in the test environment, by
 // suffix, whatever the case.
 func TestScenarios(t *testing.T) {
 	for _, c := range []struct {
@@ -36,7 +36,7 @@ func TestScenarios(t *testing.T) {
 	}
 }
 
-// Issue 13: the scenarios go through the allocation decision: a scenario
+// The scenarios go through the allocation decision: a scenario
 // order gets its status instead of being allocated, a .NOSTOCK product
 // has none available, an unknown product is still Error, and production
 // orders with the same IDs allocate.
@@ -70,7 +70,7 @@ func TestAllocateOrderScenarios(t *testing.T) {
 	}
 }
 
-// Issue 13: an order ending in .SPLIT and a digit 2-9 is delivered in
+// An order ending in .SPLIT and a digit 2-9 is delivered in
 // that many parcels per row, at most one per unit; every other order, and
 // every production order, in one parcel per row (decisions §7).
 func TestDeliveryParcels(t *testing.T) {
