@@ -123,7 +123,7 @@ func decodeBarcodes(t *testing.T, pdf []byte) []string {
 	return codes
 }
 
-// provider-apis §4 (shipping API v2; posti-cli creates with
+// decisions §29 (the provider's shipping API v2; posti-cli creates with
 // ?returnFile=true and saves prints[].data): one shipment in, one parcel
 // number per parcel copy (JJFI for a domestic service), a label PDF inline
 // and at prints[].href with the same token; its barcodes read back as the
@@ -301,9 +301,9 @@ func TestShippingOrderServiceRules(t *testing.T) {
 	})
 }
 
-// provider-apis §4 (legacy v1, posti-cli before 611ac8e): the key bare in
+// decisions §29 (the legacy v1, posti-cli before 611ac8e): the key bare in
 // Authorization, pdfConfig for printConfig, pdfs[].pdf in the answer; and
-// the gateway token lists the shippingapi target (§0).
+// the gateway token lists the shippingapi target.
 func TestShippingOrderLegacyAndToken(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
 		id, secret := e.GatewayClient(parcelgate.Production, "1234567-1")
