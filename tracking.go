@@ -306,8 +306,8 @@ type TrackedParcel struct {
 	Own          bool
 }
 
-// Tracking limits (provider-apis §5): at most 100 parcels a page, 100
-// numbers or keywords a request, keywords of 3-60 characters.
+// Tracking limits (decisions §30, the provider's): at most 100 parcels a
+// page, 100 numbers or keywords a request, keywords of 3-60 characters.
 const (
 	MaxTrackingLimit   = 100
 	MaxTrackingNumbers = 100

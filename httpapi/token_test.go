@@ -39,7 +39,7 @@ func TestGatewayTokenForm(t *testing.T) {
 			t.Fatalf("token %+v", tok)
 		}
 		// The client's one version, and the shipping API every gateway
-		// client may use (provider-apis §0: targets has one key per role).
+		// client may use (decisions §29: the provider's tokens list one key per role).
 		target, ok := tok.ProviderFI.Targets["2025-04"]
 		if !ok || len(tok.ProviderFI.Targets) != 2 || target.URL != e.URL+"/2025-04" || target.Tier != 1 || tok.ProviderFI.Targets["shippingapi"].URL != e.URL+"/shippingapi" {
 			t.Fatalf("targets %+v", tok.ProviderFI.Targets)

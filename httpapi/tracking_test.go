@@ -42,7 +42,7 @@ func eventCodes(p httpapi.ParcelShipment) []string {
 	return cs
 }
 
-// provider-apis §5 (Tracking API v7; a client reads
+// decisions §30 (the provider's Tracking API v7; a client reads
 // parcelShipments[-1].modifiedAt, .status.code and .status.description.en),
 // decisions §30: a shipment made with the shipping API is WAITING, and as
 // the sandbox clock moves it is RECEIVED, IN_TRANSPORT, READY_FOR_PICKUP at
@@ -146,7 +146,7 @@ func TestTrackingFollowsTheClock(t *testing.T) {
 	})
 }
 
-// provider-apis §5 (the spec's token URL /tracking/oauth/token): a service
+// decisions §30 (the Tracking API spec's token URL /tracking/oauth/token): a service
 // account's token from there tracks parcels.
 func TestTrackingTokenURL(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
@@ -263,7 +263,7 @@ func TestTrackingOperatorAndOrders(t *testing.T) {
 	})
 }
 
-// provider-apis §5 (lastModified): only parcels whose last event is later
+// decisions §30 (the Tracking API's lastModified): only parcels whose last event is later
 // than the time asked for are answered.
 func TestTrackingLastModified(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
