@@ -1,14 +1,17 @@
 package console
 
 import (
+	"bytes"
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/label"
 )
 
 // pageSize is the rows of every console table page.
@@ -556,6 +559,19 @@ func (c *Console) shipmentsPage(w http.ResponseWriter, r *http.Request, s *sessi
 type shipmentData struct {
 	Shipment *parcelgate.Shipment
 	Codes    []parcelgate.ConsoleCode
+	// Label is set when the shipment's labels can be shown.
+	Label bool
+	// Parcels are the parcels' journeys as of the environment's clock, when
+	// tracking is served; CanMove when the session may move them.
+	Parcels  []parcelJourney
+	CanMove  bool
+	Statuses []parcelgate.ParcelStatus
+}
+
+// parcelJourney is one parcel's tracking on the shipment page.
+type parcelJourney struct {
+	ParcelID string
+	Timeline parcelgate.Timeline
 }
 
 func (c *Console) shipment(w http.ResponseWriter, r *http.Request, s *session) {
@@ -575,5 +591,123 @@ func (c *Console) shipment(w http.ResponseWriter, r *http.Request, s *session) {
 		c.fail(w, r, s, err)
 		return
 	}
-	c.renderView(w, r, http.StatusOK, "shipment", &view{Title: "Shipment " + sh.TrackingNumber, Session: s, Nav: "shipments", Data: &shipmentData{sh, codes}})
+	d := &shipmentData{Shipment: sh, Codes: codes, Label: c.shipping != nil && len(sh.Parcels) > 0}
+	if c.tracking != nil {
+		if d.Parcels, err = c.journeys(r, s, sh); err != nil {
+			c.fail(w, r, s, err)
+			return
+		}
+		d.CanMove, d.Statuses = c.mayMoveParcels(s), parcelgate.ParcelStatuses
+	}
+	c.renderView(w, r, http.StatusOK, "shipment", &view{Title: "Shipment " + sh.TrackingNumber, Session: s, Nav: "shipments", Data: d})
+}
+
+// journeys decides the journey of each parcel of sh as of the
+// environment's clock, as the Tracking API answers it (decisions §30).
+func (c *Console) journeys(r *http.Request, s *session, sh *parcelgate.Shipment) ([]parcelJourney, error) {
+	ids := make([]string, len(sh.Parcels))
+	for i, p := range sh.Parcels {
+		ids[i] = p.ParcelID
+	}
+	tracked, err := c.tracking.TrackNumbers(r.Context(), s.caller, ids)
+	if err != nil {
+		return nil, err
+	}
+	now := c.cfg.Clock.Now(s.Environment)
+	var out []parcelJourney
+	for _, tp := range tracked {
+		if !tp.Own || tp.Shipment.ID != sh.ID {
+			continue
+		}
+		var point *parcelgate.PickupPoint
+		if pt, ok := parcelgate.FindPickupPoint(sh.PickupPointID); ok && sh.PickupPointID != "" {
+			point = &pt
+		}
+		out = append(out, parcelJourney{tp.Parcel.ParcelID, parcelgate.ParcelTimeline(s.Environment, tp.Shipment, point, tp.Moves, now)})
+	}
+	return out, nil
+}
+
+// mayMoveParcels reports whether s may set a parcel's tracking status: the
+// operator (as POST /admin/v1/parcels/status), or an integrator where the
+// workbench lets it move orders (the test environment).
+func (c *Console) mayMoveParcels(s *session) bool {
+	return s.caller.May(parcelgate.ActionOperate) == nil || c.workbenchMoves(s)
+}
+
+// shipmentLabel serves the shipment's address labels as the shipping API
+// does (decisions §29), in the medium asked for or the one it was made
+// with.
+func (c *Console) shipmentLabel(w http.ResponseWriter, r *http.Request, s *session) {
+	if !c.needTenant(w, r, s) || !c.may(w, r, s, parcelgate.ActionReadShipments) {
+		return
+	}
+	if c.shipping == nil {
+		c.fail(w, r, s, parcelgate.Errorf(parcelgate.ENOTFOUND, "Labels are not served."))
+		return
+	}
+	sh, err := c.shipments.FindShipment(r.Context(), s.caller, r.PathValue("tn"))
+	if err == nil && (sh.Environment != s.Environment || len(sh.Parcels) == 0) {
+		err = parcelgate.Errorf(parcelgate.ENOTFOUND, "Shipment not found")
+	}
+	if err != nil {
+		c.fail(w, r, s, err)
+		return
+	}
+	media, ok := label.ParseMedia(r.URL.Query().Get("media"))
+	if !ok {
+		if media, ok = label.ParseMedia(sh.PrintMedia); !ok {
+			media = label.LaserA5
+		}
+	}
+	codes, err := c.shipping.ShipmentCodes(r.Context(), s.caller, sh.TrackingNumber)
+	if err != nil {
+		c.fail(w, r, s, err)
+		return
+	}
+	var buf bytes.Buffer
+	if err := label.Render(&buf, media, label.FromShipment(sh, codes)); err != nil {
+		c.fail(w, r, s, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/pdf")
+	w.Header().Set("Content-Disposition", fmt.Sprintf("inline; filename=%q", sh.TrackingNumber+".pdf"))
+	w.Write(buf.Bytes())
+}
+
+// moveParcel sets a parcel's tracking status, as the operator API's POST
+// /admin/v1/parcels/status does (decisions §30).
+func (c *Console) moveParcel(w http.ResponseWriter, r *http.Request, s *session) {
+	if !c.needTenant(w, r, s) {
+		return
+	}
+	if !c.mayMoveParcels(s) {
+		if !c.may(w, r, s, parcelgate.ActionOperate) {
+			return
+		}
+		c.workbench(w, r, s, parcelgate.ControlMove)
+		return
+	}
+	if c.tracking == nil {
+		c.fail(w, r, s, parcelgate.Errorf(parcelgate.ENOTFOUND, "Tracking is not served."))
+		return
+	}
+	to := parcelgate.ParcelStatus(strings.ToUpper(strings.TrimSpace(r.PostFormValue("to"))))
+	if !to.Valid() {
+		c.errorPage(w, r, s, http.StatusBadRequest, "Choose a parcel status to move to.")
+		return
+	}
+	tn := r.PathValue("tn")
+	sh, err := c.shipments.FindShipment(r.Context(), s.caller, tn)
+	if err == nil && (sh.Environment != s.Environment || !slices.ContainsFunc(sh.Parcels, func(p parcelgate.Parcel) bool { return p.ParcelID == r.PathValue("parcel") })) {
+		err = parcelgate.Errorf(parcelgate.ENOTFOUND, "Parcel not found")
+	}
+	if err == nil {
+		_, err = c.tracking.MoveParcel(r.Context(), s.Environment, s.BusinessID, r.PathValue("parcel"), to)
+	}
+	if err != nil {
+		c.fail(w, r, s, err)
+		return
+	}
+	http.Redirect(w, r, Prefix+"/shipments/"+url.PathEscape(sh.TrackingNumber)+"?done=parcel-moved", http.StatusSeeOther)
 }

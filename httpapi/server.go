@@ -47,6 +47,10 @@ type Services struct {
 	// Tracking is the Tracking API's store (decisions §30); nil leaves the
 	// Tracking API unserved.
 	Tracking parcelgate.TrackingService
+	// PickupPoints finds the gateway's pick-up points (decisions §32);
+	// nil means the embedded national data set (parcelgate.PickupIndex),
+	// which is the same for every tenant and held in memory.
+	PickupPoints parcelgate.PickupPointFinder
 }
 
 // OrderAnswers are FindOrder and ListOrders as an encoding encodes each
@@ -155,6 +159,7 @@ type Server struct {
 	lastKeyReload atomic.Int64 // unix nanoseconds
 	handler       http.Handler
 	gzip          func(http.Handler) http.HandlerFunc
+	pickups       parcelgate.PickupPointFinder
 }
 
 // New returns a server over the services of svc. keys must hold the
@@ -177,8 +182,11 @@ func New(svc Services, keys *auth.Keyring, clock parcelgate.Clock, log *slog.Log
 		orgs: svc.Organizations, credentials: svc.Credentials, catalogs: svc.Catalogs,
 		orders: svc.Orders, answers: svc.OrderAnswers, shipments: svc.Shipments, codes: svc.Codes,
 		inventory: svc.Inventory, sandbox: svc.Sandbox, faults: svc.Faults, journalStore: svc.Journal,
-		tokenKeys: svc.TokenKeys, database: svc.Database, shipping: svc.Shipping, tracking: svc.Tracking,
+		tokenKeys: svc.TokenKeys, database: svc.Database, shipping: svc.Shipping, tracking: svc.Tracking, pickups: svc.PickupPoints,
 		keys: keys, clock: clock, log: log, cfg: cfg, mux: http.NewServeMux(), limit: newLimiter(cfg.RateLimit), gzip: newGzip()}
+	if s.pickups == nil {
+		s.pickups = parcelgate.PickupIndex{}
+	}
 	s.reg = prometheus.NewRegistry()
 	s.metric = newMetrics(s.reg)
 	if cfg.Replicas != nil {
@@ -276,7 +284,8 @@ func (s *Server) routes() {
 	s.inventoryRoutes()
 	s.catalogRoutes()
 	s.locationRoutes()
-	s.gatewayLocationRoutes()
+	s.pickupPointRoutes()
+	s.estimateRoutes()
 }
 
 // supportedVersion reports whether the gateway API version v is served.
