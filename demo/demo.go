@@ -112,7 +112,11 @@ func Seed(ctx context.Context, st Services, versions []string) (seeded bool, err
 			return false, fmt.Errorf("demo %s: sample order: %w", t.Environment, err)
 		}
 		for _, bid := range []string{t.BusinessID, t.RetailerID} {
-			if _, err := st.Sandbox.TakeSnapshot(ctx, t.Environment, bid, SnapshotName); err != nil {
+			org, err := st.Organizations.FindOrganization(ctx, t.Environment, bid)
+			if err == nil {
+				_, err = st.Sandbox.TakeSnapshot(ctx, parcelgate.OperatorCaller(org), SnapshotName)
+			}
+			if err != nil {
 				return false, fmt.Errorf("demo %s: snapshot of %s: %w", t.Environment, bid, err)
 			}
 		}
