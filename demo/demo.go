@@ -259,7 +259,9 @@ func seedOrder(ctx context.Context, st Store, t Tenant) error {
 }
 
 // PrintWelcome writes the demo credentials and a first request to try.
-func PrintWelcome(w io.Writer, baseURL string) {
+// seeded says whether this start seeded the demo (Seed's answer): only then
+// is the sample order new.
+func PrintWelcome(w io.Writer, baseURL string, seeded bool) {
 	fmt.Fprintf(w, "\nparcelgate demo sandbox at %s (never use --demo with real data: these credentials are public)\n\n", baseURL)
 	for _, t := range Tenants {
 		fmt.Fprintf(w, "  %-10s business ID %s\n", t.Environment, t.BusinessID)
@@ -278,6 +280,10 @@ func PrintWelcome(w io.Writer, baseURL string) {
 	fmt.Fprintf(w, "\nDemo shipment %s (parcels of each locker size) — with the gateway token:\n", t.Shipment)
 	fmt.Fprintf(w, "  curl -s %s/%s/labelless -H \"Authorization: Bearer $TOKEN\" -H 'Content-Type: application/json' -d '{\"searchCriteria\":{\"trackingNumber\":\"%s\"}}'\n", baseURL, parcelgate.DefaultVersions[0], t.Shipment)
 	fmt.Fprintf(w, "  curl -s %s/parcel/v1/errandCodes/%s -H \"Authorization: Bearer $TOKEN\"\n", baseURL, t.Shipment[:len(t.Shipment)-4]+"000S")
-	fmt.Fprintf(w, "\nDemo sales order %s: Created now, Submitted and Delivered by the warehouse engine within seconds — with the ecom token:\n", SampleOrder)
+	if seeded {
+		fmt.Fprintf(w, "\nDemo sales order %s: Created now, Submitted and Delivered by the warehouse engine within seconds — with the ecom token:\n", SampleOrder)
+	} else {
+		fmt.Fprintf(w, "\nDemo sales order %s, created when this database was first seeded (its status is where the warehouse engine or you left it) — with the ecom token:\n", SampleOrder)
+	}
 	fmt.Fprintf(w, "  curl -s %s/ecommerce/v3/orders/%s -H \"Authorization: Bearer $ECOM_TOKEN\"\n\n", baseURL, SampleOrder)
 }
