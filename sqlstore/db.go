@@ -254,7 +254,7 @@ func openPostgres(dsn string, maxConns int) (*DB, error) {
 // DefaultMaxConns), all kept open once opened, for the primary and for
 // each replica alike.
 func openPostgresPool(dsn string, maxConns int) (*sql.DB, error) {
-	p, err := sql.Open("pgx", dsn)
+	p, err := openPgxPool(dsn)
 	if err != nil {
 		return nil, err
 	}
