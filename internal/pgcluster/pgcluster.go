@@ -448,3 +448,16 @@ func urlParse(dsn string) (*url.URL, error) {
 	}
 	return u, nil
 }
+
+// NewDir makes a temporary directory for servers started with Command:
+// owned by the user they run as (postgres when this process is root).
+func NewDir(prefix string) (string, *syscall.Credential, error) { return newDir(prefix) }
+
+// Command is a server process to start in dir as cred (from NewDir), in
+// a process group of its own that dies with this process, with a clean
+// environment (PATH, HOME=dir, LANG) plus env.
+func Command(cred *syscall.Credential, dir string, env []string, name string, args ...string) *exec.Cmd {
+	cmd := command(cred, dir, name, args...)
+	cmd.Env = append(cmd.Env, env...)
+	return cmd
+}
