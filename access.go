@@ -32,6 +32,9 @@ const (
 	// publishes stock may look them up.
 	ActionReadLocations Action = "locations:read"
 
+	// Tracking (decisions §30): any service account may track parcels.
+	ActionTrackParcels Action = "tracking:read"
+
 	// Sending codes, shipment data and errand codes (spec 4.1, 4.2): a
 	// gateway client's.
 	ActionCreateShipments Action = "shipments:write"
@@ -57,6 +60,7 @@ var ecomPermissions = map[Action][]Role{
 	ActionReadWarehouseCatalogs: {RoleRetailer, RoleMerchant},
 	ActionReadAllCatalogs:       {RoleRetailer},
 	ActionReadLocations:         {RoleMerchant, RoleSupplier, RoleRetailer},
+	ActionTrackParcels:          {RoleMerchant, RoleSupplier, RoleRetailer},
 }
 
 // gatewayPermissions lists what a gateway client may do (spec 5.1): every

@@ -1,7 +1,6 @@
 package parcelgate
 
 import (
-	"context"
 	"encoding/json"
 	"math"
 	"regexp"
@@ -298,28 +297,6 @@ type CatalogEntry struct {
 	RetailerID  string      `json:"retailerId"`
 	SupplierID  string      `json:"supplierId,omitempty"`
 	SupplierIDs []string    `json:"supplierIds"`
-}
-
-// CatalogReader is the retailer's side of catalogs. Every method acts for
-// c, the retailer that owns the catalogs; ReadableCatalogTypes says which of
-// its catalogs c may read. A catalog of another retailer, or one the caller
-// may not read, is ENOTFOUND.
-type CatalogReader interface {
-	// ListOwnCatalogs pages the caller's catalogs as retailer, or the
-	// catalogs that list it as supplier; any ecom role may ask.
-	ListOwnCatalogs(ctx context.Context, c *Caller, role CatalogRole, page PageRequest) (PageOf[*CatalogEntry], error)
-	// ListCatalogBalances pages the balances of one catalog, or with an
-	// empty catalogExternalID of all the caller's catalogs; a product
-	// published to several catalogs appears once per catalog (spec 4.4 GET
-	// rule 5). EOS products appear with quantity 0 while their sale ended
-	// after EOSVisibleSince, then no more. Balances removed from the catalog
-	// appear only with f.ModifiedAfter, as Removed (decisions §6).
-	ListCatalogBalances(ctx context.Context, c *Caller, catalogExternalID string, f BalanceFilter, page PageRequest) (PageOf[*Balance], error)
-	// ListCatalogProducts pages the products published to one catalog,
-	// each with its descriptions and this catalog's balance (spec 4.4); EOS
-	// products and removed balances as in ListCatalogBalances (spec 3
-	// rules 1-2).
-	ListCatalogProducts(ctx context.Context, c *Caller, catalogExternalID string, f BalanceFilter, page PageRequest) (PageOf[*InventoryItem], error)
 }
 
 func clip(s string) string {

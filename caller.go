@@ -74,79 +74,32 @@ func NewContext(ctx context.Context, c *Caller) context.Context {
 	return context.WithValue(ctx, callerKey{}, c)
 }
 
-// CallerFrom returns the caller carried by ctx, or nil: the nearest of a
-// caller NewContext added and the caller named in the request's values
-// (RequestValues.SetCaller).
+// CallerFrom returns the caller ctx carries (NewContext), or nil.
 func CallerFrom(ctx context.Context) *Caller {
 	c, _ := ctx.Value(callerKey{}).(*Caller)
 	return c
 }
 
-// RequestValues is what a request's context carries for this package's
-// helpers, filled in while the request is served. The server's middleware
-// adds it to the context of every request once (WithRequestValues), and
-// naming the caller in it (SetCaller) then takes the place of deriving a
-// context, and a request, for the caller: one context value per request
-// instead of one per value. A request's values are written by the
-// goroutine serving the request, before the handler that reads them runs.
-type RequestValues struct {
-	caller  *Caller
-	journal JournalSubject
-}
-
 // A JournalSubject records the caller a request is journaled under.
 type JournalSubject interface{ JournalAs(*Caller) }
 
-type requestValuesKey struct{}
+type journalSubjectKey struct{}
 
-// requestContext is a context carrying a request's values: to CallerFrom
-// it is the context NewContext would make once SetCaller has named the
-// caller, and as the context before it until then.
-type requestContext struct {
-	context.Context
-	v *RequestValues
+// WithJournalSubject returns ctx carrying j, what records the caller the
+// request is journaled under: the server's middleware adds it to every
+// journaled request. Requests without a token (the token services, the
+// console's sign-in) name their caller through JournalUnder once they know
+// whose credentials the request named.
+func WithJournalSubject(ctx context.Context, j JournalSubject) context.Context {
+	return context.WithValue(ctx, journalSubjectKey{}, j)
 }
-
-func (c *requestContext) Value(key any) any {
-	switch key.(type) {
-	case callerKey:
-		if c.v.caller != nil {
-			return c.v.caller
-		}
-	case requestValuesKey:
-		return c.v
-	}
-	return c.Context.Value(key)
-}
-
-// WithRequestValues returns ctx carrying v.
-func WithRequestValues(ctx context.Context, v *RequestValues) context.Context {
-	return &requestContext{ctx, v}
-}
-
-// RequestValuesFrom returns the request's values ctx carries, or nil.
-func RequestValuesFrom(ctx context.Context) *RequestValues {
-	v, _ := ctx.Value(requestValuesKey{}).(*RequestValues)
-	return v
-}
-
-// SetCaller names the request's caller: CallerFrom of its context returns
-// c from now on (a caller NewContext adds later is nearer).
-func (v *RequestValues) SetCaller(c *Caller) { v.caller = c }
-
-// SetJournalSubject names what records the caller the request is
-// journaled under: the server's middleware sets it for every journaled
-// request; requests without a token (the token services, the console's
-// sign-in) name their caller through JournalUnder once they know whose
-// credentials the request named.
-func (v *RequestValues) SetJournalSubject(j JournalSubject) { v.journal = j }
 
 // JournalUnder records c as the caller ctx's request is journaled under;
 // nothing when the request is not journaled or c is nil (credentials that
 // name no one are journaled nowhere a tenant can see).
 func JournalUnder(ctx context.Context, c *Caller) {
-	if v := RequestValuesFrom(ctx); v != nil && v.journal != nil && c != nil {
-		v.journal.JournalAs(c)
+	if j, _ := ctx.Value(journalSubjectKey{}).(JournalSubject); j != nil && c != nil {
+		j.JournalAs(c)
 	}
 }
 

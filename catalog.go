@@ -115,7 +115,11 @@ func (cat *Catalog) Entry(c *Caller, role CatalogRole) *CatalogEntry {
 	return e
 }
 
-// CatalogService manages catalogs.
+// CatalogService manages catalogs: the operator creates and lists them;
+// the retailer's side reads them. The reads act for c, the retailer that
+// owns the catalogs (or a supplier listed on one); ReadableCatalogTypes
+// says which of its catalogs c may read. A catalog of another retailer, or
+// one the caller may not read, is ENOTFOUND.
 type CatalogService interface {
 	// CreateCatalog stores c; its retailer and every supplier must be
 	// organizations of its environment (ENOTFOUND naming the one missing),
@@ -124,4 +128,20 @@ type CatalogService interface {
 	// ListCatalogs returns the catalogs of env; with retailerID, only that
 	// retailer's.
 	ListCatalogs(ctx context.Context, env Environment, retailerID string) ([]*Catalog, error)
+
+	// ListOwnCatalogs pages the caller's catalogs as retailer, or the
+	// catalogs that list it as supplier; any ecom role may ask.
+	ListOwnCatalogs(ctx context.Context, c *Caller, role CatalogRole, page PageRequest) (PageOf[*CatalogEntry], error)
+	// ListCatalogBalances pages the balances of one catalog, or with an
+	// empty catalogExternalID of all the caller's catalogs; a product
+	// published to several catalogs appears once per catalog (spec 4.4 GET
+	// rule 5). EOS products appear with quantity 0 while their sale ended
+	// after EOSVisibleSince, then no more. Balances removed from the catalog
+	// appear only with f.ModifiedAfter, as Removed (decisions §6).
+	ListCatalogBalances(ctx context.Context, c *Caller, catalogExternalID string, f BalanceFilter, page PageRequest) (PageOf[*Balance], error)
+	// ListCatalogProducts pages the products published to one catalog,
+	// each with its descriptions and this catalog's balance (spec 4.4); EOS
+	// products and removed balances as in ListCatalogBalances (spec 3
+	// rules 1-2).
+	ListCatalogProducts(ctx context.Context, c *Caller, catalogExternalID string, f BalanceFilter, page PageRequest) (PageOf[*InventoryItem], error)
 }

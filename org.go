@@ -61,6 +61,9 @@ type OrganizationService interface {
 	// OrganizationByID returns the organization with the store's internal
 	// id (a caller's OrgID), or ENOTFOUND.
 	OrganizationByID(ctx context.Context, id int64) (*Organization, error)
+	// HasOrganizations reports whether any environment has an
+	// organization.
+	HasOrganizations(ctx context.Context) (bool, error)
 }
 
 var (

@@ -65,6 +65,8 @@ type Parcel struct {
 	Width       *float64   `json:"width,omitempty"`
 	Height      *float64   `json:"height,omitempty"`
 	LockerSize  LockerSize `json:"lockerSize"`
+	// Contents says what the parcel holds (shipping API parcels[].contents).
+	Contents string `json:"contents,omitempty"`
 }
 
 // Shipment is the shipment data (EDI) of the provider's shipment-creation
@@ -82,6 +84,19 @@ type Shipment struct {
 	Status         ShipmentStatus `json:"status"`
 	CreatedAt      time.Time      `json:"createdAt"`
 	DeliveredAt    *time.Time     `json:"deliveredAt,omitempty"`
+	// Origin is how the data came to be; the shipping API's shipments
+	// also carry the fields below (decisions §29).
+	Origin ShipmentOrigin `json:"origin,omitempty"`
+	// PickupPointID is the pick-up point the parcels go to, "" for none.
+	PickupPointID      string   `json:"pickupPointId,omitempty"`
+	AdditionalServices []string `json:"additionalServices,omitempty"`
+	// ContractNumber is the sender's customer number at the provider
+	// (senderPartners[].custNo).
+	ContractNumber string `json:"contractNumber,omitempty"`
+	// Reference is the sender's reference, printed on the labels.
+	Reference string `json:"reference,omitempty"`
+	// PrintMedia is the label medium asked for (printConfig.target1Media).
+	PrintMedia string `json:"printMedia,omitempty"`
 }
 
 var (
@@ -144,8 +159,12 @@ func NewTrackingNumber() string {
 }
 
 // PackageCodeSize returns the locker size a package type code selects
-// (spec 2.2 table), read case-insensitively.
+// (spec 2.2 table), read case-insensitively; a generic parcel code (PC,
+// PKT) is known and selects none ("").
 func PackageCodeSize(code string) (LockerSize, bool) {
+	if GenericPackageCode(strings.ToUpper(code)) {
+		return "", true
+	}
 	for _, l := range lockers {
 		if strings.EqualFold(code, l.code) {
 			return l.size, true
@@ -162,10 +181,10 @@ func PackageCodeSize(code string) (LockerSize, bool) {
 // given dimensions do not fit, and dimensions no locker fits, are EINVALID.
 func (p *Parcel) FitLocker() (LockerSize, error) {
 	dims, haveDims := p.dimensions()
-	if p.PackageCode != "" {
+	if p.PackageCode != "" && !GenericPackageCode(strings.ToUpper(p.PackageCode)) {
 		size, ok := PackageCodeSize(p.PackageCode)
 		if !ok {
-			return "", Errorf(EINVALID, "packageCode must be S2, M2, L2 or XL2, not %q", p.PackageCode)
+			return "", Errorf(EINVALID, "packageCode must be S2, M2, L2, XL2, PC or PKT, not %q", p.PackageCode)
 		}
 		if haveDims && !fits(dims, lockerOf(size).dims) {
 			return "", Errorf(EINVALID, "a parcel of %s cm does not fit the %s locker (%s cm) that package code %s selects", formatDims(dims), size, formatDims(lockerOf(size).dims), p.PackageCode)
@@ -230,6 +249,9 @@ func (s *Shipment) Validate() error {
 	}
 	s.Sender.Validate(&p, "sender", true)
 	s.Receiver.Validate(&p, "receiver", true)
+	if len(s.Reference) > maxAddressField {
+		p.Add("reference", "must be at most %d characters", maxAddressField)
+	}
 	switch {
 	case len(s.Parcels) == 0:
 		p.Add("parcels", "at least one parcel is required")
@@ -258,6 +280,10 @@ func (p *Parcel) validate(i int, probs *Problems, seen map[string]int) {
 		}
 	}
 	p.PackageCode = strings.ToUpper(strings.TrimSpace(p.PackageCode))
+	p.Contents = strings.TrimSpace(p.Contents)
+	if len(p.Contents) > maxAddressField {
+		probs.AddAt(i, "parcels.contents", "must be at most %d characters", maxAddressField)
+	}
 	sane := true
 	if w := p.Weight; w != nil && !(*w > 0 && *w <= MaxParcelWeightKg) {
 		probs.AddAt(i, "parcels.weight", "must be more than 0 and at most %d kg", MaxParcelWeightKg)
@@ -285,7 +311,7 @@ func (p *Parcel) validate(i int, probs *Problems, seen map[string]int) {
 		field = "parcels"
 	}
 	if _, known := PackageCodeSize(p.PackageCode); p.PackageCode != "" && !known {
-		probs.AddAt(i, field, "must be S2, M2, L2 or XL2, not %q", p.PackageCode)
+		probs.AddAt(i, field, "must be S2, M2, L2, XL2, PC or PKT, not %q", p.PackageCode)
 		return
 	}
 	if !sane {

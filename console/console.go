@@ -104,34 +104,47 @@ type Config struct {
 	Log          *slog.Logger
 }
 
-// Store is what the console needs from storage: the root's services, the
-// same the API calls, and the console's own reads and sessions, declared in
-// the root too. parcelgate.DB implements it; cmd/parcelgate wires it in.
-type Store interface {
-	parcelgate.OrganizationService
-	parcelgate.CredentialService
-	parcelgate.OrderService
-	parcelgate.InventoryService
-	parcelgate.ShipmentService
-	parcelgate.SandboxService
-	parcelgate.FaultService
-	parcelgate.JournalService
-	parcelgate.ConsoleReader
-	parcelgate.OperatorReader
-	parcelgate.ConsoleSessionStore
+// Services are what the console needs from storage: one field per root
+// service it uses (the same the API calls) and the console's own reads and
+// sessions. cmd/parcelgate fills them from sqlstore.NewServices; every
+// field must be set.
+type Services struct {
+	Organizations parcelgate.OrganizationService
+	Credentials   parcelgate.CredentialService
+	Orders        parcelgate.OrderService
+	Inventory     parcelgate.InventoryService
+	Shipments     parcelgate.ShipmentService
+	Sandbox       parcelgate.SandboxService
+	Faults        parcelgate.FaultService
+	Journal       parcelgate.JournalService
+	// Reads are the pages of one tenant; Operator the operator's pages.
+	Reads    parcelgate.ConsoleReader
+	Operator parcelgate.OperatorReader
+	Sessions parcelgate.ConsoleSessionStore
 }
 
 // Console is the web console's handler. Build it with New.
 type Console struct {
-	db      Store
+	orgs        parcelgate.OrganizationService
+	credentials parcelgate.CredentialService
+	orders      parcelgate.OrderService
+	inventory   parcelgate.InventoryService
+	shipments   parcelgate.ShipmentService
+	sandbox     parcelgate.SandboxService
+	faults      parcelgate.FaultService
+	journal     parcelgate.JournalService
+	reads       parcelgate.ConsoleReader
+	operator    parcelgate.OperatorReader
+	sessions    parcelgate.ConsoleSessionStore
+
 	cfg     Config
 	handler http.Handler
 	pages   map[string]*page
 	assetV  string
 }
 
-// New returns the console over db.
-func New(db Store, cfg Config) *Console {
+// New returns the console over the services of svc.
+func New(svc Services, cfg Config) *Console {
 	if cfg.Clock == nil {
 		cfg.Clock = parcelgate.SystemClock{}
 	}
@@ -156,7 +169,12 @@ func New(db Store, cfg Config) *Console {
 	if cfg.AdminGuard == nil {
 		cfg.AdminGuard = adminguard.New(cfg.AdminToken, nil, cfg.Log)
 	}
-	c := &Console{db: db, cfg: cfg}
+	c := &Console{
+		orgs: svc.Organizations, credentials: svc.Credentials, orders: svc.Orders, inventory: svc.Inventory,
+		shipments: svc.Shipments, sandbox: svc.Sandbox, faults: svc.Faults, journal: svc.Journal,
+		reads: svc.Reads, operator: svc.Operator, sessions: svc.Sessions,
+		cfg: cfg,
+	}
 	c.loadTemplates()
 	mux := http.NewServeMux()
 	c.routes(mux)
@@ -215,7 +233,7 @@ func (c *Console) routes(mux *http.ServeMux) {
 	mux.Handle("POST /console/sandbox/snapshots", c.authed(c.takeSnapshot))
 	mux.Handle("POST /console/sandbox/snapshots/{name}/restore", c.authed(c.restoreSnapshot))
 	mux.Handle("POST /console/sandbox/snapshots/{name}/delete", c.authed(c.dropSnapshot))
-	mux.Handle("GET /console/orders", c.authed(c.orders))
+	mux.Handle("GET /console/orders", c.authed(c.ordersPage))
 	mux.Handle("GET /console/orders/new", c.authed(c.newOrderPage))
 	mux.Handle("POST /console/orders", c.authed(c.createOrder))
 	mux.Handle("GET /console/orders/{id}", c.authed(c.order))
@@ -227,11 +245,11 @@ func (c *Console) routes(mux *http.ServeMux) {
 	mux.Handle("GET /console/products/{id}", c.authed(c.product))
 	mux.Handle("GET /console/products/{id}/edit", c.authed(c.editProductPage))
 	mux.Handle("POST /console/products/{id}/stock", c.authed(c.setStock))
-	mux.Handle("GET /console/shipments", c.authed(c.shipments))
+	mux.Handle("GET /console/shipments", c.authed(c.shipmentsPage))
 	mux.Handle("GET /console/shipments/{tn}", c.authed(c.shipment))
 	mux.Handle("GET /console/requests", c.authed(c.requests))
 	mux.Handle("GET /console/requests/{requestId}", c.authed(c.request))
-	mux.Handle("GET /console/credentials", c.authed(c.credentials))
+	mux.Handle("GET /console/credentials", c.authed(c.credentialsPage))
 	mux.Handle("POST /console/credentials/gateway-clients", c.authed(c.createGatewayClient))
 	mux.Handle("POST /console/credentials/gateway-clients/{id}/revoke", c.authed(c.revokeGatewayClient))
 	mux.Handle("POST /console/credentials/service-accounts", c.authed(c.createServiceAccount))
@@ -306,7 +324,7 @@ func (c *Console) lookupSession(r *http.Request) (*session, error) {
 		return nil, nil
 	}
 	h := hashSessionID(ck.Value)
-	s, err := c.db.FindConsoleSession(r.Context(), h, c.cfg.SessionNow(), c.cfg.IdleTimeout)
+	s, err := c.sessions.FindConsoleSession(r.Context(), h, c.cfg.SessionNow(), c.cfg.IdleTimeout)
 	if parcelgate.ErrorCode(err) == parcelgate.ENOTFOUND {
 		return nil, nil
 	}
@@ -431,13 +449,13 @@ func (c *Console) signIn(w http.ResponseWriter, r *http.Request) {
 			f.Errors["password"] = "Enter the password."
 		}
 		if len(f.Errors) == 0 {
-			acct, err := c.db.AuthenticateServiceAccount(r.Context(), f.Username, password)
+			acct, err := c.credentials.AuthenticateServiceAccount(r.Context(), f.Username, password)
 			switch {
 			case parcelgate.ErrorCode(err) == parcelgate.EUNAUTHORIZED:
 				f.Errors["password"] = "Wrong username or password, or the account is locked after too many failed attempts."
 				// Journaled under the account's organization (issue 25);
 				// an unknown username under none.
-				if owner, err := c.db.CredentialOwner(r.Context(), parcelgate.KindEcom, f.Username); err == nil {
+				if owner, err := c.credentials.CredentialOwner(r.Context(), parcelgate.KindEcom, f.Username); err == nil {
 					parcelgate.JournalUnder(r.Context(), owner)
 				}
 			case err != nil:
@@ -461,7 +479,7 @@ func (c *Console) signIn(w http.ResponseWriter, r *http.Request) {
 	// A session this browser had ends: a sign-in always starts a new one,
 	// so a session ID planted before the sign-in is worth nothing after it.
 	if ck, err := r.Cookie(cookieName); err == nil && ck.Value != "" && len(ck.Value) <= 100 {
-		if err := c.db.DeleteConsoleSession(r.Context(), hashSessionID(ck.Value)); err != nil {
+		if err := c.sessions.DeleteConsoleSession(r.Context(), hashSessionID(ck.Value)); err != nil {
 			c.fail(w, r, nil, err)
 			return
 		}
@@ -469,7 +487,7 @@ func (c *Console) signIn(w http.ResponseWriter, r *http.Request) {
 	id := randomToken()
 	now := c.cfg.SessionNow()
 	expires := now.Add(c.cfg.SessionLifetime)
-	if err := c.db.CreateConsoleSession(r.Context(), hashSessionID(id), kind, username, now, expires); err != nil {
+	if err := c.sessions.CreateConsoleSession(r.Context(), hashSessionID(id), kind, username, now, expires); err != nil {
 		c.fail(w, r, nil, err)
 		return
 	}
@@ -489,7 +507,7 @@ func secureRequest(r *http.Request) bool {
 // signOut ends the session on the server, not only in this browser.
 func (c *Console) signOut(w http.ResponseWriter, r *http.Request) {
 	if ck, err := r.Cookie(cookieName); err == nil && ck.Value != "" {
-		if err := c.db.DeleteConsoleSession(r.Context(), hashSessionID(ck.Value)); err != nil {
+		if err := c.sessions.DeleteConsoleSession(r.Context(), hashSessionID(ck.Value)); err != nil {
 			c.fail(w, r, nil, err)
 			return
 		}

@@ -42,7 +42,7 @@ type accountForm struct {
 	Roles    map[parcelgate.Role]bool
 }
 
-func (c *Console) credentials(w http.ResponseWriter, r *http.Request, s *session) {
+func (c *Console) credentialsPage(w http.ResponseWriter, r *http.Request, s *session) {
 	c.renderCredentials(w, r, s, http.StatusOK, &credentialsData{})
 }
 
@@ -53,21 +53,21 @@ func (c *Console) renderCredentials(w http.ResponseWriter, r *http.Request, s *s
 	ctx := r.Context()
 	q := r.URL.Query()
 	var err error
-	if d.Org, err = c.db.OrganizationByID(ctx, s.OrgID); err != nil {
+	if d.Org, err = c.orgs.OrganizationByID(ctx, s.OrgID); err != nil {
 		c.fail(w, r, s, err)
 		return
 	}
 	d.ClientsAfter, d.AccountsAfter = q.Get("clientsAfter"), q.Get("accountsAfter")
-	if d.Clients, d.ClientsNext, err = c.db.ConsoleGatewayClients(ctx, s.OrgID, d.ClientsAfter, pageSize); err != nil {
+	if d.Clients, d.ClientsNext, err = c.operator.ConsoleGatewayClients(ctx, s.OrgID, d.ClientsAfter, pageSize); err != nil {
 		c.fail(w, r, s, err)
 		return
 	}
-	if d.Accounts, d.AccountsNext, err = c.db.ConsoleServiceAccounts(ctx, s.OrgID, d.AccountsAfter, pageSize); err != nil {
+	if d.Accounts, d.AccountsNext, err = c.operator.ConsoleServiceAccounts(ctx, s.OrgID, d.AccountsAfter, pageSize); err != nil {
 		c.fail(w, r, s, err)
 		return
 	}
 	d.CatalogsAfter = q.Get("catalogsAfter")
-	if d.Catalogs, d.CatalogsNext, err = c.db.ConsoleCatalogs(ctx, s.OrgID, d.CatalogsAfter, pageSize); err != nil {
+	if d.Catalogs, d.CatalogsNext, err = c.operator.ConsoleCatalogs(ctx, s.OrgID, d.CatalogsAfter, pageSize); err != nil {
 		c.fail(w, r, s, err)
 		return
 	}
@@ -85,7 +85,7 @@ func (c *Console) createGatewayClient(w http.ResponseWriter, r *http.Request, s 
 	if !c.may(w, r, s, parcelgate.ActionOperate) || !c.needTenant(w, r, s) {
 		return
 	}
-	gc, err := auth.CreateGatewayClient(r.Context(), c.db, &parcelgate.GatewayClientRequest{Environment: string(s.Environment), BusinessID: s.BusinessID}, c.cfg.Versions)
+	gc, err := auth.CreateGatewayClient(r.Context(), c.credentials, &parcelgate.GatewayClientRequest{Environment: string(s.Environment), BusinessID: s.BusinessID}, c.cfg.Versions)
 	if err != nil {
 		c.fail(w, r, s, err)
 		return
@@ -109,7 +109,7 @@ func (c *Console) createServiceAccount(w http.ResponseWriter, r *http.Request, s
 	for _, v := range r.PostForm["role"] {
 		form.Roles[parcelgate.Role(v)] = true
 	}
-	a, err := auth.CreateServiceAccount(r.Context(), c.db, &parcelgate.ServiceAccountRequest{
+	a, err := auth.CreateServiceAccount(r.Context(), c.credentials, &parcelgate.ServiceAccountRequest{
 		Environment: string(s.Environment), BusinessID: s.BusinessID, Username: form.Username, Roles: r.PostForm["role"]})
 	errs := map[string]string{}
 	switch parcelgate.ErrorCode(err) {
@@ -144,7 +144,7 @@ func (c *Console) credentialAction(kind, name string, act func(ctx context.Conte
 			return
 		}
 		id := r.PathValue(name)
-		org, err := c.db.ConsoleCredentialOrg(r.Context(), kind, id)
+		org, err := c.operator.ConsoleCredentialOrg(r.Context(), kind, id)
 		if err == nil && org != s.OrgID {
 			err = parcelgate.Errorf(parcelgate.ENOTFOUND, "no such credential")
 		}
@@ -160,15 +160,15 @@ func (c *Console) credentialAction(kind, name string, act func(ctx context.Conte
 }
 
 func (c *Console) revokeGatewayClient(w http.ResponseWriter, r *http.Request, s *session) {
-	c.credentialAction(parcelgate.CredentialGatewayClient, "id", c.db.RevokeGatewayClient, "revoked")(w, r, s)
+	c.credentialAction(parcelgate.CredentialGatewayClient, "id", c.credentials.RevokeGatewayClient, "revoked")(w, r, s)
 }
 
 func (c *Console) revokeServiceAccount(w http.ResponseWriter, r *http.Request, s *session) {
-	c.credentialAction(parcelgate.CredentialServiceAccount, "username", c.db.RevokeServiceAccount, "revoked")(w, r, s)
+	c.credentialAction(parcelgate.CredentialServiceAccount, "username", c.credentials.RevokeServiceAccount, "revoked")(w, r, s)
 }
 
 func (c *Console) unlockServiceAccount(w http.ResponseWriter, r *http.Request, s *session) {
-	c.credentialAction(parcelgate.CredentialServiceAccount, "username", c.db.UnlockServiceAccount, "unlocked")(w, r, s)
+	c.credentialAction(parcelgate.CredentialServiceAccount, "username", c.credentials.UnlockServiceAccount, "unlocked")(w, r, s)
 }
 
 // descriptions lists the descriptions of a product document by language,

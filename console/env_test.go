@@ -19,6 +19,8 @@ import (
 	"github.com/parcelgate/parcelgate/demo"
 	"github.com/parcelgate/parcelgate/httpapi"
 	"github.com/parcelgate/parcelgate/internal/testdb"
+	"github.com/parcelgate/parcelgate/internal/wiring"
+	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
 const adminToken = "console-test-admin-token"
@@ -46,17 +48,17 @@ func newEnvMode(t testing.TB, engine string, sandbox bool) *env {
 	clock := new(parcelgate.SandboxClock)
 	db := testdb.Open(t, engine, clock)
 	ctx := context.Background()
-	if _, err := demo.Seed(ctx, db, parcelgate.DefaultVersions); err != nil {
+	if _, err := demo.Seed(ctx, wiring.Demo(db), parcelgate.DefaultVersions); err != nil {
 		t.Fatalf("seed: %v", err)
 	}
-	keys, err := db.TokenKeys(ctx)
+	keys, err := sqlstore.NewTokenKeyService(db).TokenKeys(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.DiscardHandler)
-	srv := httpapi.New(db, auth.NewKeyring(keys), clock, log, httpapi.Config{AdminToken: adminToken, SandboxClock: clock, Sandbox: sandbox})
+	srv := httpapi.New(wiring.HTTP(db), auth.NewKeyring(keys), clock, log, httpapi.Config{AdminToken: adminToken, SandboxClock: clock, Sandbox: sandbox})
 	sessions := new(testClock)
-	srv.Mount(console.Prefix, console.New(db, console.Config{
+	srv.Mount(console.Prefix, console.New(wiring.Console(db), console.Config{
 		AdminToken: adminToken, AdminGuard: srv.AdminGuard(), Clock: clock, SandboxClock: clock, Sandbox: sandbox, SessionNow: sessions.Now,
 		ManualFulfillment: true, PollInterval: 100 * time.Millisecond, Log: log,
 	}))
@@ -144,11 +146,11 @@ func (e *env) operator(environment parcelgate.Environment) *browser {
 // order reads an order through the store, as the API would answer it.
 func (e *env) order(environment parcelgate.Environment, businessID, id string) *parcelgate.Order {
 	e.t.Helper()
-	org, err := e.db.FindOrganization(context.Background(), environment, businessID)
+	org, err := sqlstore.NewOrganizationService(e.db).FindOrganization(context.Background(), environment, businessID)
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	o, err := e.db.FindOrder(context.Background(), &parcelgate.Caller{OrgID: org.ID, BusinessID: org.BusinessID, Environment: environment, Kind: parcelgate.KindEcom}, id)
+	o, err := sqlstore.NewOrderService(e.db).FindOrder(context.Background(), &parcelgate.Caller{OrgID: org.ID, BusinessID: org.BusinessID, Environment: environment, Kind: parcelgate.KindEcom}, id)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -162,7 +164,7 @@ func (e *env) foreignOrder() (businessID, id string) {
 	e.t.Helper()
 	ctx := context.Background()
 	org := &parcelgate.Organization{Environment: parcelgate.Production, BusinessID: "SE5566778899", Name: "Other Shop AB"}
-	if err := e.db.CreateOrganization(ctx, org); err != nil {
+	if err := sqlstore.NewOrganizationService(e.db).CreateOrganization(ctx, org); err != nil {
 		e.t.Fatal(err)
 	}
 	req := &parcelgate.OrderRequest{
@@ -173,7 +175,7 @@ func (e *env) foreignOrder() (businessID, id string) {
 		Rows:            []parcelgate.OrderRowRequest{{ExternalProductID: "SE5566778899-P", ExternalWarehouseID: "WH9", Quantity: 1}},
 		AutoSubmit:      true,
 	}
-	o, err := e.db.CreateOrder(ctx, &parcelgate.Caller{Subject: "other", OrgID: org.ID, BusinessID: org.BusinessID, Environment: parcelgate.Production, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleMerchant}}, req)
+	o, err := sqlstore.NewOrderService(e.db).CreateOrder(ctx, &parcelgate.Caller{Subject: "other", OrgID: org.ID, BusinessID: org.BusinessID, Environment: parcelgate.Production, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleMerchant}}, req)
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -27,12 +27,12 @@ func (c *Console) events(w http.ResponseWriter, r *http.Request, s *session) {
 	ctx := r.Context()
 	stamp := func() (string, error) {
 		if s.HasTenant() {
-			n, err := c.db.ConsoleChangeStamp(ctx, s.caller)
+			n, err := c.reads.ConsoleChangeStamp(ctx, s.caller)
 			return strconv.FormatInt(n, 10), err
 		}
 		var out string
 		for _, env := range parcelgate.Environments {
-			n, err := c.db.ConsoleEnvironmentStamp(ctx, env)
+			n, err := c.operator.ConsoleEnvironmentStamp(ctx, env)
 			if err != nil {
 				return "", err
 			}
@@ -66,7 +66,7 @@ func (c *Console) events(w http.ResponseWriter, r *http.Request, s *session) {
 			rc.Flush()
 		case <-poll.C:
 			// A stream ends with its session: signed out elsewhere, or expired.
-			if live, err := c.db.ConsoleSessionLive(ctx, s.idHash, c.cfg.SessionNow()); err == nil && !live {
+			if live, err := c.sessions.ConsoleSessionLive(ctx, s.idHash, c.cfg.SessionNow()); err == nil && !live {
 				fmt.Fprint(w, "event: signed-out\ndata: \n\n")
 				rc.Flush()
 				return

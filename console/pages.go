@@ -106,7 +106,7 @@ func (c *Console) renderOverviewWith(w http.ResponseWriter, r *http.Request, s *
 	d.FaultStatuses, d.FaultMethods = parcelgate.FaultStatuses, []string{"GET", "PUT", "POST", "PATCH", "DELETE"}
 	form(d)
 	if s.HasTenant() {
-		org, err := c.db.OrganizationByID(ctx, s.OrgID)
+		org, err := c.orgs.OrganizationByID(ctx, s.OrgID)
 		if err != nil {
 			c.fail(w, r, s, err)
 			return
@@ -118,7 +118,7 @@ func (c *Console) renderOverviewWith(w http.ResponseWriter, r *http.Request, s *
 		d.IntegratorClock = !s.Operator() && c.cfg.SandboxClock != nil && parcelgate.DecideWorkbench(c.cfg.Sandbox, s.caller, parcelgate.ControlClock) == nil
 		d.CanReadOrders = s.caller.May(parcelgate.ActionReadOrders) == nil
 		if d.CanReadOrders {
-			counts, err := c.db.ConsoleOrderCounts(ctx, s.caller)
+			counts, err := c.reads.ConsoleOrderCounts(ctx, s.caller)
 			if err != nil {
 				c.fail(w, r, s, err)
 				return
@@ -128,12 +128,12 @@ func (c *Console) renderOverviewWith(w http.ResponseWriter, r *http.Request, s *
 				d.TotalOrders += counts[st]
 			}
 		}
-		if d.Counts, err = c.db.ConsoleCounts(ctx, s.caller); err != nil {
+		if d.Counts, err = c.reads.ConsoleCounts(ctx, s.caller); err != nil {
 			c.fail(w, r, s, err)
 			return
 		}
 		if s.Operator() {
-			if d.Snapshots, err = c.db.ListSnapshots(ctx, s.Environment, s.BusinessID); err != nil {
+			if d.Snapshots, err = c.sandbox.ListSnapshots(ctx, s.Environment, s.BusinessID); err != nil {
 				c.fail(w, r, s, err)
 				return
 			}
@@ -148,7 +148,7 @@ func (c *Console) renderOverviewWith(w http.ResponseWriter, r *http.Request, s *
 	}
 	if s.Operator() {
 		for _, env := range parcelgate.Environments {
-			orgs, orders, err := c.db.ConsoleEnvironmentCounts(ctx, env)
+			orgs, orders, err := c.operator.ConsoleEnvironmentCounts(ctx, env)
 			if err != nil {
 				c.fail(w, r, s, err)
 				return
@@ -163,7 +163,7 @@ func (c *Console) renderOverviewWith(w http.ResponseWriter, r *http.Request, s *
 			}
 		}
 		d.ShownEnv = env
-		if d.Orgs, err = c.db.ConsoleOrganizations(ctx, env, r.URL.Query().Get("page"), pageSize); err != nil {
+		if d.Orgs, err = c.operator.ConsoleOrganizations(ctx, env, r.URL.Query().Get("page"), pageSize); err != nil {
 			c.fail(w, r, s, err)
 			return
 		}
@@ -181,7 +181,7 @@ func (c *Console) chooseTenant(w http.ResponseWriter, r *http.Request, s *sessio
 		c.fail(w, r, s, err)
 		return
 	}
-	if err := c.db.SetConsoleTenant(r.Context(), s.idHash, env, r.PostFormValue("businessId")); err != nil {
+	if err := c.sessions.SetConsoleTenant(r.Context(), s.idHash, env, r.PostFormValue("businessId")); err != nil {
 		c.fail(w, r, s, err)
 		return
 	}
@@ -205,7 +205,7 @@ type ordersData struct {
 // datetime-local input sends, and RFC 3339.
 var sinceLayouts = []string{"2006-01-02T15:04", "2006-01-02T15:04:05", time.RFC3339Nano, "2006-01-02"}
 
-func (c *Console) orders(w http.ResponseWriter, r *http.Request, s *session) {
+func (c *Console) ordersPage(w http.ResponseWriter, r *http.Request, s *session) {
 	if !c.needTenant(w, r, s) || !c.may(w, r, s, parcelgate.ActionReadOrders) {
 		return
 	}
@@ -248,7 +248,7 @@ func (c *Console) orders(w http.ResponseWriter, r *http.Request, s *session) {
 	if len(d.Errors) > 0 {
 		status = http.StatusBadRequest
 	} else {
-		page, err := c.db.ConsoleOrders(r.Context(), s.caller, f, q.Get("page"), pageSize)
+		page, err := c.reads.ConsoleOrders(r.Context(), s.caller, f, q.Get("page"), pageSize)
 		if parcelgate.ErrorCode(err) == parcelgate.EINVALID {
 			d.Errors["page"] = parcelgate.ErrorMessage(err)
 			status = http.StatusBadRequest
@@ -289,17 +289,17 @@ func (c *Console) loadOrder(w http.ResponseWriter, r *http.Request, s *session) 
 	}
 	ctx := r.Context()
 	id := r.PathValue("id")
-	o, err := c.db.FindOrder(ctx, s.caller, id)
+	o, err := c.orders.FindOrder(ctx, s.caller, id)
 	if err != nil {
 		c.fail(w, r, s, err)
 		return nil, false
 	}
 	d := &orderData{Order: o, Manual: c.cfg.ManualFulfillment, Workbench: c.workbenchMoves(s)}
-	if d.History, err = c.db.OrderHistory(ctx, s.OrgID, o.ID); err != nil {
+	if d.History, err = c.orders.OrderHistory(ctx, s.OrgID, o.ID); err != nil {
 		c.fail(w, r, s, err)
 		return nil, false
 	}
-	allocs, held, err := c.db.ConsoleOrderAllocations(ctx, s.caller, o.ID)
+	allocs, held, err := c.reads.ConsoleOrderAllocations(ctx, s.caller, o.ID)
 	if err != nil {
 		c.fail(w, r, s, err)
 		return nil, false
@@ -347,7 +347,7 @@ func (c *Console) cancelOrder(w http.ResponseWriter, r *http.Request, s *session
 	if !c.needTenant(w, r, s) || !c.may(w, r, s, parcelgate.ActionPlaceOrders) {
 		return
 	}
-	o, err := c.db.CancelOrder(r.Context(), s.caller, r.PathValue("id"))
+	o, err := c.orders.CancelOrder(r.Context(), s.caller, r.PathValue("id"))
 	if code := parcelgate.ErrorCode(err); code == parcelgate.ECONFLICT {
 		c.orderRefused(w, r, s, http.StatusConflict, parcelgate.ErrorMessage(err), "", "")
 		return
@@ -385,7 +385,7 @@ func (c *Console) moveOrder(w http.ResponseWriter, r *http.Request, s *session) 
 		c.orderRefused(w, r, s, http.StatusBadRequest, "", reason, fmt.Sprintf("At most %d characters.", parcelgate.MaxMoveReason))
 		return
 	}
-	o, err := c.db.SetOrderStatus(r.Context(), s.Environment, s.BusinessID, r.PathValue("id"), to, reason)
+	o, err := c.orders.SetOrderStatus(r.Context(), s.Environment, s.BusinessID, r.PathValue("id"), to, reason)
 	if code := parcelgate.ErrorCode(err); code == parcelgate.ECONFLICT || code == parcelgate.EINVALID {
 		c.orderRefused(w, r, s, http.StatusConflict, parcelgate.ErrorMessage(err), reason, "")
 		return
@@ -441,7 +441,7 @@ func (c *Console) products(w http.ResponseWriter, r *http.Request, s *session) {
 		d.Errors["q"] = "At most 100 characters."
 		status = http.StatusBadRequest
 	} else {
-		page, err := c.db.ConsoleProducts(r.Context(), s.caller, d.Search, q.Get("page"), pageSize)
+		page, err := c.reads.ConsoleProducts(r.Context(), s.caller, d.Search, q.Get("page"), pageSize)
 		if parcelgate.ErrorCode(err) == parcelgate.EINVALID {
 			d.Errors["q"] = parcelgate.ErrorMessage(err)
 			status = http.StatusBadRequest
@@ -488,7 +488,7 @@ func (c *Console) product(w http.ResponseWriter, r *http.Request, s *session) {
 // renderProduct shows product id after form sets the state of a refused
 // form.
 func (c *Console) renderProduct(w http.ResponseWriter, r *http.Request, s *session, status int, id int64, form func(*productData)) {
-	p, bals, err := c.db.ConsoleProductDetail(r.Context(), s.caller, id)
+	p, bals, err := c.reads.ConsoleProductDetail(r.Context(), s.caller, id)
 	if err != nil {
 		c.fail(w, r, s, err)
 		return
@@ -509,9 +509,9 @@ type shipmentsData struct {
 	Form   url.Values
 }
 
-// shipments looks a shipment up by tracking number, parcel ID, sending
+// shipmentsPage looks a shipment up by tracking number, parcel ID, sending
 // code or errand code, and lists the tenant's shipments.
-func (c *Console) shipments(w http.ResponseWriter, r *http.Request, s *session) {
+func (c *Console) shipmentsPage(w http.ResponseWriter, r *http.Request, s *session) {
 	if !c.needTenant(w, r, s) || !c.may(w, r, s, parcelgate.ActionReadShipments) {
 		return
 	}
@@ -524,7 +524,7 @@ func (c *Console) shipments(w http.ResponseWriter, r *http.Request, s *session) 
 			d.Errors["q"] = "Enter a tracking number, a parcel ID (4-35 letters and digits) or a 6-character code."
 			status = http.StatusBadRequest
 		} else {
-			hits, err := c.db.ConsoleLookup(r.Context(), s.caller, id)
+			hits, err := c.reads.ConsoleLookup(r.Context(), s.caller, id)
 			if err != nil {
 				c.fail(w, r, s, err)
 				return
@@ -540,7 +540,7 @@ func (c *Console) shipments(w http.ResponseWriter, r *http.Request, s *session) 
 			d.Hits = hits
 		}
 	}
-	page, err := c.db.ConsoleShipments(r.Context(), s.caller, q.Get("page"), pageSize)
+	page, err := c.reads.ConsoleShipments(r.Context(), s.caller, q.Get("page"), pageSize)
 	if err != nil {
 		c.fail(w, r, s, err)
 		return
@@ -558,7 +558,7 @@ func (c *Console) shipment(w http.ResponseWriter, r *http.Request, s *session) {
 	if !c.needTenant(w, r, s) || !c.may(w, r, s, parcelgate.ActionReadShipments) {
 		return
 	}
-	sh, err := c.db.FindShipment(r.Context(), s.caller, r.PathValue("tn"))
+	sh, err := c.shipments.FindShipment(r.Context(), s.caller, r.PathValue("tn"))
 	if err == nil && sh.Environment != s.Environment {
 		err = parcelgate.Errorf(parcelgate.ENOTFOUND, "Shipment not found")
 	}
@@ -566,7 +566,7 @@ func (c *Console) shipment(w http.ResponseWriter, r *http.Request, s *session) {
 		c.fail(w, r, s, err)
 		return
 	}
-	codes, err := c.db.ConsoleShipmentCodes(r.Context(), s.caller, sh.TrackingNumber)
+	codes, err := c.reads.ConsoleShipmentCodes(r.Context(), s.caller, sh.TrackingNumber)
 	if err != nil {
 		c.fail(w, r, s, err)
 		return

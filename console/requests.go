@@ -42,7 +42,7 @@ func (c *Console) requests(w http.ResponseWriter, r *http.Request, s *session) {
 		}
 		q.Before, d.Paged = before, true
 	}
-	entries, next, err := c.db.Journal(r.Context(), q)
+	entries, next, err := c.journal.Journal(r.Context(), q)
 	if err != nil {
 		c.fail(w, r, s, err)
 		return
@@ -67,7 +67,7 @@ func (c *Console) request(w http.ResponseWriter, r *http.Request, s *session) {
 	// The lookup is scoped to the session's organization and environment:
 	// another tenant's call with the same request ID neither shows nor
 	// hides this one (decisions §21).
-	es, err := c.db.JournalEntries(r.Context(), parcelgate.JournalQuery{Environment: s.Environment, OrgID: s.OrgID}, r.PathValue("requestId"))
+	es, err := c.journal.JournalEntries(r.Context(), parcelgate.JournalQuery{Environment: s.Environment, OrgID: s.OrgID}, r.PathValue("requestId"))
 	if err != nil {
 		c.fail(w, r, s, err)
 		return

@@ -41,7 +41,7 @@ func (c *Console) advance(r *http.Request, s *session, d time.Duration) error {
 	if err != nil {
 		return err
 	}
-	_, err = c.db.AdvanceClock(r.Context(), e, d)
+	_, err = c.sandbox.AdvanceClock(r.Context(), e, d)
 	return err
 }
 
@@ -119,7 +119,7 @@ func (c *Console) resetTenant(w http.ResponseWriter, r *http.Request, s *session
 		return
 	}
 	opt := parcelgate.ResetOptions{Catalogs: r.PostFormValue("catalogs") == "true"}
-	if _, err := c.db.ResetOrganization(r.Context(), s.Environment, s.BusinessID, opt); err != nil {
+	if _, err := c.sandbox.ResetOrganization(r.Context(), s.Environment, s.BusinessID, opt); err != nil {
 		c.fail(w, r, s, err)
 		return
 	}
@@ -135,7 +135,7 @@ func (c *Console) takeSnapshot(w http.ResponseWriter, r *http.Request, s *sessio
 	name := strings.TrimSpace(r.PostFormValue("name"))
 	err := parcelgate.ValidSnapshotName(name)
 	if err == nil {
-		_, err = c.db.TakeSnapshot(r.Context(), s.Environment, s.BusinessID, name)
+		_, err = c.sandbox.TakeSnapshot(r.Context(), s.Environment, s.BusinessID, name)
 	}
 	if err != nil {
 		status := http.StatusBadRequest
@@ -158,7 +158,7 @@ func (c *Console) restoreSnapshot(w http.ResponseWriter, r *http.Request, s *ses
 	if !c.sandboxControl(w, r, s, parcelgate.ControlRestore) || !c.confirmed(w, r, s, "restore-"+r.PathValue("name")) {
 		return
 	}
-	if _, err := c.db.RestoreSnapshot(r.Context(), s.Environment, s.BusinessID, r.PathValue("name")); err != nil {
+	if _, err := c.sandbox.RestoreSnapshot(r.Context(), s.Environment, s.BusinessID, r.PathValue("name")); err != nil {
 		c.fail(w, r, s, err)
 		return
 	}
@@ -170,7 +170,7 @@ func (c *Console) dropSnapshot(w http.ResponseWriter, r *http.Request, s *sessio
 	if !c.sandboxTenant(w, r, s) {
 		return
 	}
-	if err := c.db.DropSnapshot(r.Context(), s.Environment, s.BusinessID, r.PathValue("name")); err != nil {
+	if err := c.sandbox.DropSnapshot(r.Context(), s.Environment, s.BusinessID, r.PathValue("name")); err != nil {
 		c.fail(w, r, s, err)
 		return
 	}
@@ -186,7 +186,7 @@ type faultForm struct {
 // tenantFaults lists the faults of the picked tenant that may still fire:
 // the console adds faults for one organization only, so it shows those.
 func (c *Console) tenantFaults(r *http.Request, s *session) ([]*parcelgate.Fault, error) {
-	all, err := c.db.Faults(r.Context(), s.Environment)
+	all, err := c.faults.Faults(r.Context(), s.Environment)
 	if err != nil {
 		return nil, err
 	}
@@ -234,7 +234,7 @@ func (c *Console) createFault(w http.ResponseWriter, r *http.Request, s *session
 		}
 	}
 	if len(in.Errors) == 0 {
-		err := c.db.CreateFault(r.Context(), f)
+		err := c.faults.CreateFault(r.Context(), f)
 		if err == nil {
 			http.Redirect(w, r, Prefix+"/?done=fault", http.StatusSeeOther)
 			return
@@ -270,7 +270,7 @@ func (c *Console) deleteFault(w http.ResponseWriter, r *http.Request, s *session
 		c.fail(w, r, s, &parcelgate.Error{Code: parcelgate.ENOTFOUND, Message: "No such fault."})
 		return
 	}
-	if err := c.db.DeleteFault(r.Context(), id); err != nil {
+	if err := c.faults.DeleteFault(r.Context(), id); err != nil {
 		c.fail(w, r, s, err)
 		return
 	}
@@ -302,7 +302,7 @@ func (c *Console) restoreDemo(w http.ResponseWriter, r *http.Request, s *session
 	if !c.sandboxControl(w, r, s, parcelgate.ControlRestore) || !c.confirmed(w, r, s, "demo") {
 		return
 	}
-	if _, err := c.db.RestoreSnapshot(r.Context(), s.Environment, s.BusinessID, demoSnapshot); err != nil {
+	if _, err := c.sandbox.RestoreSnapshot(r.Context(), s.Environment, s.BusinessID, demoSnapshot); err != nil {
 		c.fail(w, r, s, err)
 		return
 	}

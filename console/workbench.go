@@ -106,7 +106,7 @@ func (c *Console) renderOrderForm(w http.ResponseWriter, r *http.Request, s *ses
 		n := strconv.Itoa(i)
 		d.Rows = append(d.Rows, orderFormRow{form.Get("product" + n), form.Get("quantity" + n), form.Get("warehouse" + n)})
 	}
-	page, err := c.db.ConsoleProducts(ctx, s.caller, "", "", 200)
+	page, err := c.reads.ConsoleProducts(ctx, s.caller, "", "", 200)
 	if err != nil {
 		c.fail(w, r, s, err)
 		return
@@ -116,7 +116,7 @@ func (c *Console) renderOrderForm(w http.ResponseWriter, r *http.Request, s *ses
 			d.Products = append(d.Products, p)
 		}
 	}
-	cats, err := c.db.ConsoleCatalogChoices(ctx, s.caller)
+	cats, err := c.reads.ConsoleCatalogChoices(ctx, s.caller)
 	if err != nil {
 		c.fail(w, r, s, err)
 		return
@@ -209,7 +209,7 @@ func (c *Console) createOrder(w http.ResponseWriter, r *http.Request, s *session
 	err := req.Validate(s.BusinessID)
 	var o *parcelgate.Order
 	if err == nil && len(errs) == 0 {
-		o, err = c.db.CreateOrder(r.Context(), s.caller, req)
+		o, err = c.orders.CreateOrder(r.Context(), s.caller, req)
 	}
 	if err != nil || len(errs) > 0 {
 		code := parcelgate.ErrorCode(err)
@@ -273,7 +273,7 @@ func (c *Console) ownProduct(w http.ResponseWriter, r *http.Request, s *session,
 		c.errorPage(w, r, s, http.StatusNotFound, "There is no such page, or it is not yours to see.")
 		return nil, nil, false
 	}
-	p, bals, err := c.db.ConsoleProductDetail(r.Context(), s.caller, id)
+	p, bals, err := c.reads.ConsoleProductDetail(r.Context(), s.caller, id)
 	if err == nil && !p.Own {
 		err = parcelgate.Errorf(parcelgate.ENOTFOUND, "Product not found.")
 	}
@@ -321,7 +321,7 @@ func (c *Console) editProductPage(w http.ResponseWriter, r *http.Request, s *ses
 // renderProductForm lists a balance slot per catalog the organization
 // supplies, filled from bals (an edit's current balances) or the form.
 func (c *Console) renderProductForm(w http.ResponseWriter, r *http.Request, s *session, status int, d *productFormData, bals []parcelgate.ConsoleBalance) {
-	cats, err := c.db.ConsoleCatalogChoices(r.Context(), s.caller)
+	cats, err := c.reads.ConsoleCatalogChoices(r.Context(), s.caller)
 	if err != nil {
 		c.fail(w, r, s, err)
 		return
@@ -402,7 +402,7 @@ func (c *Console) saveProduct(w http.ResponseWriter, r *http.Request, s *session
 	doc["descriptions"] = descs
 	raw, _ := json.Marshal(doc)
 	in := parcelgate.InventoryInput{Product: &parcelgate.Product{ExternalID: externalID, EANCode: ean, Document: raw}, Named: name != ""}
-	cats, err := c.db.ConsoleCatalogChoices(r.Context(), s.caller)
+	cats, err := c.reads.ConsoleCatalogChoices(r.Context(), s.caller)
 	if err != nil {
 		c.fail(w, r, s, err)
 		return
@@ -432,7 +432,7 @@ func (c *Console) saveProduct(w http.ResponseWriter, r *http.Request, s *session
 	err = in.Validate(s.BusinessID)
 	if err == nil && len(d.Errors) == 0 {
 		var failed parcelgate.InventoryFailures
-		failed, err = c.db.PutInventory(r.Context(), s.caller, []parcelgate.InventoryInput{in})
+		failed, err = c.inventory.PutInventory(r.Context(), s.caller, []parcelgate.InventoryInput{in})
 		if err == nil && failed[0] != nil {
 			err = failed[0]
 		}
@@ -487,7 +487,7 @@ func (c *Console) productID(r *http.Request, s *session, externalID string) (int
 	key := parcelgate.ProductKey(s.BusinessID, externalID)
 	cursor := ""
 	for {
-		page, err := c.db.ConsoleProducts(r.Context(), s.caller, externalID, cursor, 50)
+		page, err := c.reads.ConsoleProducts(r.Context(), s.caller, externalID, cursor, 50)
 		if err != nil {
 			return 0, err
 		}
@@ -526,7 +526,7 @@ func (c *Console) setStock(w http.ResponseWriter, r *http.Request, s *session) {
 	text := r.PostFormValue("quantity")
 	q, err := parcelgate.ParseStockCount(text)
 	if err == nil {
-		_, err = c.db.PutBalances(r.Context(), s.caller, []parcelgate.BalanceInput{{ProductExternalID: p.ExternalID, RetailerID: retailer, CatalogExternalID: catalog, Quantity: &q}})
+		_, err = c.inventory.PutBalances(r.Context(), s.caller, []parcelgate.BalanceInput{{ProductExternalID: p.ExternalID, RetailerID: retailer, CatalogExternalID: catalog, Quantity: &q}})
 	}
 	if err != nil {
 		if code := parcelgate.ErrorCode(err); code != parcelgate.EINVALID && code != parcelgate.ECONFLICT {

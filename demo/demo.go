@@ -17,19 +17,28 @@ import (
 	"github.com/parcelgate/parcelgate/auth"
 )
 
-// Store is what seeding needs.
-type Store interface {
-	parcelgate.OrganizationService
-	parcelgate.CredentialService
-	parcelgate.CatalogService
-	parcelgate.ShipmentService
-	parcelgate.InventoryService
-	parcelgate.OrderService
+// Services are what seeding needs: the root's services it writes through
+// and the settings that say whether a store was seeded.
+type Services struct {
+	Organizations parcelgate.OrganizationService
+	Credentials   parcelgate.CredentialService
+	Catalogs      parcelgate.CatalogService
+	Shipments     parcelgate.ShipmentService
+	Inventory     parcelgate.InventoryService
+	Orders        parcelgate.OrderService
+	Sandbox       parcelgate.SandboxService
+	Settings      Settings
+}
+
+// Settings are named values one instance claims for all, so that of
+// several instances starting together exactly one seeds.
+type Settings interface {
+	// ClaimSetting stores name = value unless name is set, and reports
+	// whether this call stored it.
 	ClaimSetting(ctx context.Context, name, value string) (bool, error)
+	// Setting returns the value of name, "" when unset.
 	Setting(ctx context.Context, name string) (string, error)
 	DeleteSetting(ctx context.Context, name string) error
-	HasOrganizations(ctx context.Context) (bool, error)
-	TakeSnapshot(ctx context.Context, env parcelgate.Environment, businessID, name string) (*parcelgate.Snapshot, error)
 }
 
 // SnapshotName is the snapshot of each demo organization taken when it was
@@ -75,24 +84,24 @@ var ErrNotEmpty = errors.New("--demo seeds only an empty database, and this one 
 // Seed creates the demo tenants on an empty database and reports whether
 // this call seeded them; a database seeded before is left as it is.
 // Instances that start together seed once.
-func Seed(ctx context.Context, st Store, versions []string) (seeded bool, err error) {
-	if v, err := st.Setting(ctx, demoSetting); err != nil || v != "" {
+func Seed(ctx context.Context, st Services, versions []string) (seeded bool, err error) {
+	if v, err := st.Settings.Setting(ctx, demoSetting); err != nil || v != "" {
 		return false, err
 	}
-	if hasOrgs, err := st.HasOrganizations(ctx); err != nil || hasOrgs {
+	if hasOrgs, err := st.Organizations.HasOrganizations(ctx); err != nil || hasOrgs {
 		if err == nil {
 			err = ErrNotEmpty
 		}
 		return false, err
 	}
-	first, err := st.ClaimSetting(ctx, demoSetting, "1")
+	first, err := st.Settings.ClaimSetting(ctx, demoSetting, "1")
 	if err != nil || !first {
 		return false, err
 	}
 	defer func() {
 		if err != nil {
 			// Let a later start see the failure rather than a demo marked done.
-			err = errors.Join(err, st.DeleteSetting(context.WithoutCancel(ctx), demoSetting))
+			err = errors.Join(err, st.Settings.DeleteSetting(context.WithoutCancel(ctx), demoSetting))
 		}
 	}()
 	for _, t := range Tenants {
@@ -103,7 +112,7 @@ func Seed(ctx context.Context, st Store, versions []string) (seeded bool, err er
 			return false, fmt.Errorf("demo %s: sample order: %w", t.Environment, err)
 		}
 		for _, bid := range []string{t.BusinessID, t.RetailerID} {
-			if _, err := st.TakeSnapshot(ctx, t.Environment, bid, SnapshotName); err != nil {
+			if _, err := st.Sandbox.TakeSnapshot(ctx, t.Environment, bid, SnapshotName); err != nil {
 				return false, fmt.Errorf("demo %s: snapshot of %s: %w", t.Environment, bid, err)
 			}
 		}
@@ -111,29 +120,29 @@ func Seed(ctx context.Context, st Store, versions []string) (seeded bool, err er
 	return true, nil
 }
 
-func seedTenant(ctx context.Context, st Store, t Tenant, versions []string) error {
+func seedTenant(ctx context.Context, st Services, t Tenant, versions []string) error {
 	org := &parcelgate.Organization{
 		Environment: t.Environment, BusinessID: t.BusinessID, Name: "Demo Shop Oy", ContractNumber: "DEMO-1",
 		Address: &parcelgate.Address{ExternalID: t.BusinessID, Name: "Demo Shop Oy", StreetAddress: "Demokatu 1", PostalCode: "00100", PostOffice: "Helsinki", Country: "FI", Telephone: "+358401234567", Email: "shop@example.com"},
 	}
-	if err := st.CreateOrganization(ctx, org); err != nil {
+	if err := st.Organizations.CreateOrganization(ctx, org); err != nil {
 		return err
 	}
 	var grants []parcelgate.VersionGrant
 	for _, v := range versions {
 		grants = append(grants, parcelgate.VersionGrant{Version: v, Tier: 1})
 	}
-	if err := st.CreateGatewayClient(ctx, &parcelgate.GatewayClient{ClientID: t.ClientID, Environment: t.Environment, BusinessID: t.BusinessID, Versions: grants}, auth.HashSecret(t.ClientSecret)); err != nil {
+	if err := st.Credentials.CreateGatewayClient(ctx, &parcelgate.GatewayClient{ClientID: t.ClientID, Environment: t.Environment, BusinessID: t.BusinessID, Versions: grants}, auth.HashSecret(t.ClientSecret)); err != nil {
 		return err
 	}
 	hash, err := auth.HashPassword(t.Password)
 	if err != nil {
 		return err
 	}
-	if err := st.CreateServiceAccount(ctx, &parcelgate.ServiceAccount{Username: t.Username, Environment: t.Environment, BusinessID: t.BusinessID, Roles: parcelgate.Roles}, hash); err != nil {
+	if err := st.Credentials.CreateServiceAccount(ctx, &parcelgate.ServiceAccount{Username: t.Username, Environment: t.Environment, BusinessID: t.BusinessID, Roles: parcelgate.Roles}, hash); err != nil {
 		return err
 	}
-	if err := st.CreateCatalog(ctx, &parcelgate.Catalog{Environment: t.Environment, RetailerID: t.BusinessID, ExternalID: t.WarehouseID, Name: "Demo warehouse", Type: parcelgate.CatalogPosti, SupplierIDs: []string{t.BusinessID}}); err != nil {
+	if err := st.Catalogs.CreateCatalog(ctx, &parcelgate.Catalog{Environment: t.Environment, RetailerID: t.BusinessID, ExternalID: t.WarehouseID, Name: "Demo warehouse", Type: parcelgate.CatalogPosti, SupplierIDs: []string{t.BusinessID}}); err != nil {
 		return err
 	}
 	if err := seedShipments(ctx, st, t, org); err != nil {
@@ -145,7 +154,7 @@ func seedTenant(ctx context.Context, st Store, t Tenant, versions []string) erro
 // seedShipments registers the demo shipments: t.Shipment with a parcel of
 // each locker size (by package code, by dimensions and by default), and a
 // one-parcel shipment, so sending and errand codes can be tried at once.
-func seedShipments(ctx context.Context, st Store, t Tenant, org *parcelgate.Organization) error {
+func seedShipments(ctx context.Context, st Services, t Tenant, org *parcelgate.Organization) error {
 	c := &parcelgate.Caller{OrgID: org.ID, BusinessID: org.BusinessID, Environment: t.Environment, Kind: parcelgate.KindGateway}
 	cm := func(v float64) *float64 { return &v }
 	base := t.Shipment[:len(t.Shipment)-4]
@@ -160,7 +169,7 @@ func seedShipments(ctx context.Context, st Store, t Tenant, org *parcelgate.Orga
 		{TrackingNumber: base + "0002", ServiceCode: "2104", Sender: *org.Address, Receiver: receiver, Parcels: []parcelgate.Parcel{{ParcelID: base + "0002"}}},
 	}
 	for _, s := range shipments {
-		if _, err := st.CreateShipment(ctx, c, s); err != nil {
+		if _, err := st.Shipments.CreateShipment(ctx, c, s); err != nil {
 			return err
 		}
 	}
@@ -169,18 +178,18 @@ func seedShipments(ctx context.Context, st Store, t Tenant, org *parcelgate.Orga
 
 // seedRetail creates the demo retailer with its catalog open to the demo
 // merchant, and publishes the demo products to the warehouse and to it.
-func seedRetail(ctx context.Context, st Store, t Tenant, supplier *parcelgate.Organization) error {
-	if err := st.CreateOrganization(ctx, &parcelgate.Organization{Environment: t.Environment, BusinessID: t.RetailerID, Name: "Demo Retail Oy"}); err != nil {
+func seedRetail(ctx context.Context, st Services, t Tenant, supplier *parcelgate.Organization) error {
+	if err := st.Organizations.CreateOrganization(ctx, &parcelgate.Organization{Environment: t.Environment, BusinessID: t.RetailerID, Name: "Demo Retail Oy"}); err != nil {
 		return err
 	}
 	hash, err := auth.HashPassword(t.RetailerPassword)
 	if err != nil {
 		return err
 	}
-	if err := st.CreateServiceAccount(ctx, &parcelgate.ServiceAccount{Username: t.RetailerUsername, Environment: t.Environment, BusinessID: t.RetailerID, Roles: []parcelgate.Role{parcelgate.RoleRetailer}}, hash); err != nil {
+	if err := st.Credentials.CreateServiceAccount(ctx, &parcelgate.ServiceAccount{Username: t.RetailerUsername, Environment: t.Environment, BusinessID: t.RetailerID, Roles: []parcelgate.Role{parcelgate.RoleRetailer}}, hash); err != nil {
 		return err
 	}
-	if err := st.CreateCatalog(ctx, &parcelgate.Catalog{Environment: t.Environment, RetailerID: t.RetailerID, ExternalID: t.RetailCatalogID, Name: "Demo web shop", Type: parcelgate.CatalogDropship, SupplierIDs: []string{t.BusinessID}}); err != nil {
+	if err := st.Catalogs.CreateCatalog(ctx, &parcelgate.Catalog{Environment: t.Environment, RetailerID: t.RetailerID, ExternalID: t.RetailCatalogID, Name: "Demo web shop", Type: parcelgate.CatalogDropship, SupplierIDs: []string{t.BusinessID}}); err != nil {
 		return err
 	}
 	products := []struct {
@@ -214,7 +223,7 @@ func seedRetail(ctx context.Context, st Store, t Tenant, supplier *parcelgate.Or
 		})
 	}
 	c := &parcelgate.Caller{Subject: "demo", OrgID: supplier.ID, BusinessID: supplier.BusinessID, Environment: t.Environment, Kind: parcelgate.KindEcom, Roles: parcelgate.Roles}
-	failed, err := st.PutInventory(ctx, c, entries)
+	failed, err := st.Inventory.PutInventory(ctx, c, entries)
 	for i, f := range failed {
 		return fmt.Errorf("demo product %s: %w", entries[i].Product.ExternalID, f)
 	}
@@ -227,8 +236,8 @@ const SampleOrder = "1234567-1-DEMO1"
 // seedOrder places a sample sales order of the demo merchant: two demo
 // products from its warehouse, so that an integrator sees at once an order
 // allocate stock and, under --fulfillment auto, move to Delivered.
-func seedOrder(ctx context.Context, st Store, t Tenant) error {
-	org, err := st.FindOrganization(ctx, t.Environment, t.BusinessID)
+func seedOrder(ctx context.Context, st Services, t Tenant) error {
+	org, err := st.Organizations.FindOrganization(ctx, t.Environment, t.BusinessID)
 	if err != nil {
 		return err
 	}
@@ -248,7 +257,7 @@ func seedOrder(ctx context.Context, st Store, t Tenant) error {
 		return err
 	}
 	c := &parcelgate.Caller{Subject: t.Username, OrgID: org.ID, BusinessID: org.BusinessID, Environment: t.Environment, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleMerchant}}
-	o, err := st.CreateOrder(ctx, c, req)
+	o, err := st.Orders.CreateOrder(ctx, c, req)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/demo"
 	"github.com/parcelgate/parcelgate/internal/testdb"
+	"github.com/parcelgate/parcelgate/internal/wiring"
 	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
@@ -16,28 +17,28 @@ import (
 func TestSeedOnlyEmptyDatabases(t *testing.T) {
 	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
 		ctx := context.Background()
-		seeded, err := demo.Seed(ctx, db, parcelgate.DefaultVersions)
+		seeded, err := demo.Seed(ctx, wiring.Demo(db), parcelgate.DefaultVersions)
 		if err != nil || !seeded {
 			t.Fatalf("empty database: seeded=%v err=%v", seeded, err)
 		}
-		if _, err := db.AuthenticateServiceAccount(ctx, demo.Tenants[0].Username, demo.Tenants[0].Password); err != nil {
+		if _, err := sqlstore.NewCredentialService(db).AuthenticateServiceAccount(ctx, demo.Tenants[0].Username, demo.Tenants[0].Password); err != nil {
 			t.Fatalf("demo account: %v", err)
 		}
-		seeded, err = demo.Seed(ctx, db, parcelgate.DefaultVersions)
+		seeded, err = demo.Seed(ctx, wiring.Demo(db), parcelgate.DefaultVersions)
 		if err != nil || seeded {
 			t.Fatalf("second start: seeded=%v err=%v", seeded, err)
 		}
 	})
 	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
 		ctx := context.Background()
-		if err := db.CreateOrganization(ctx, &parcelgate.Organization{Environment: parcelgate.Test, BusinessID: "7654321-2", Name: "Real Oy"}); err != nil {
+		if err := sqlstore.NewOrganizationService(db).CreateOrganization(ctx, &parcelgate.Organization{Environment: parcelgate.Test, BusinessID: "7654321-2", Name: "Real Oy"}); err != nil {
 			t.Fatal(err)
 		}
-		seeded, err := demo.Seed(ctx, db, parcelgate.DefaultVersions)
+		seeded, err := demo.Seed(ctx, wiring.Demo(db), parcelgate.DefaultVersions)
 		if !errors.Is(err, demo.ErrNotEmpty) || seeded {
 			t.Fatalf("database with an organization: seeded=%v err=%v", seeded, err)
 		}
-		if _, err := db.AuthenticateServiceAccount(ctx, demo.Tenants[0].Username, demo.Tenants[0].Password); err == nil {
+		if _, err := sqlstore.NewCredentialService(db).AuthenticateServiceAccount(ctx, demo.Tenants[0].Username, demo.Tenants[0].Password); err == nil {
 			t.Fatal("demo credentials work on a database that was not empty")
 		}
 	})

@@ -20,10 +20,10 @@ func tenant(t *testing.T, db *sqlstore.DB) *parcelgate.Caller {
 	t.Helper()
 	ctx := context.Background()
 	org := &parcelgate.Organization{Environment: parcelgate.Production, BusinessID: "1234567-1", Name: "Shop"}
-	if err := db.CreateOrganization(ctx, org); err != nil {
+	if err := sqlstore.NewOrganizationService(db).CreateOrganization(ctx, org); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.CreateCatalog(ctx, &parcelgate.Catalog{Environment: parcelgate.Production, RetailerID: org.BusinessID, ExternalID: "WH1", SupplierIDs: []string{org.BusinessID}}); err != nil {
+	if err := sqlstore.NewCatalogService(db).CreateCatalog(ctx, &parcelgate.Catalog{Environment: parcelgate.Production, RetailerID: org.BusinessID, ExternalID: "WH1", SupplierIDs: []string{org.BusinessID}}); err != nil {
 		t.Fatal(err)
 	}
 	c := &parcelgate.Caller{OrgID: org.ID, BusinessID: org.BusinessID, Environment: parcelgate.Production, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleMerchant}}
@@ -32,7 +32,7 @@ func tenant(t *testing.T, db *sqlstore.DB) *parcelgate.Caller {
 		Product:  &parcelgate.Product{ExternalID: c.BusinessID + "-P1", Document: []byte(`{"externalId":"` + c.BusinessID + `-P1","descriptions":{"en":{"name":"P1"}}}`)},
 		Balances: []parcelgate.BalanceInput{{ProductExternalID: c.BusinessID + "-P1", RetailerID: c.BusinessID, CatalogExternalID: "WH1", Quantity: &q}},
 	}}
-	if failed, err := db.PutInventory(ctx, c, entries); err != nil || len(failed) > 0 {
+	if failed, err := sqlstore.NewInventoryService(db).PutInventory(ctx, c, entries); err != nil || len(failed) > 0 {
 		t.Fatal(failed, err)
 	}
 	return c
@@ -44,7 +44,7 @@ const stockUnits = 1000
 // balanceOfP1 returns quantity and allocated of P1 in WH1.
 func balanceOfP1(t *testing.T, db *sqlstore.DB, c *parcelgate.Caller) (int64, int64) {
 	t.Helper()
-	page, err := db.ListCatalogBalances(context.Background(), c, "WH1", parcelgate.BalanceFilter{}, parcelgate.PageRequest{Size: 10})
+	page, err := sqlstore.NewCatalogService(db).ListCatalogBalances(context.Background(), c, "WH1", parcelgate.BalanceFilter{}, parcelgate.PageRequest{Size: 10})
 	if err != nil || len(page.Items) != 1 {
 		t.Fatalf("balance: %+v %v", page, err)
 	}
@@ -60,7 +60,7 @@ func placeOrders(t *testing.T, db *sqlstore.DB, c *parcelgate.Caller, n int) []*
 		if err := req.Validate(c.BusinessID); err != nil {
 			t.Fatal(err)
 		}
-		o, err := db.CreateOrder(context.Background(), c, req)
+		o, err := sqlstore.NewOrderService(db).CreateOrder(context.Background(), c, req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -86,7 +86,7 @@ func TestEngineExactlyOnceAcrossInstances(t *testing.T) {
 				// The engines share nothing in process but the pool, whose
 				// connections run their transactions concurrently: what makes
 				// each move happen once is the store's conditional update.
-				engines = append(engines, fulfillment.New(db, clock, log, fulfillment.Config{SubmitAfter: time.Second, DeliverAfter: time.Second, Batch: 7}))
+				engines = append(engines, fulfillment.New(sqlstore.NewOrderService(db), clock, log, fulfillment.Config{SubmitAfter: time.Second, DeliverAfter: time.Second, Batch: 7}))
 			}
 			ctx := context.Background()
 			step := func() int {
@@ -119,7 +119,7 @@ func TestEngineExactlyOnceAcrossInstances(t *testing.T) {
 				t.Fatalf("%d moves of delivered orders", n)
 			}
 			for _, o := range orders {
-				h, err := db.OrderHistory(ctx, c.OrgID, o.ExternalID)
+				h, err := sqlstore.NewOrderService(db).OrderHistory(ctx, c.OrgID, o.ExternalID)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -130,11 +130,11 @@ func TestEngineExactlyOnceAcrossInstances(t *testing.T) {
 				if fmt.Sprint(got) != "[Created Submitted Delivered]" {
 					t.Fatalf("order %s history %v", o.ExternalID, got)
 				}
-				final, err := db.FindOrder(ctx, c, o.ID)
+				final, err := sqlstore.NewOrderService(db).FindOrder(ctx, c, o.ID)
 				if err != nil || final.Status.Value != parcelgate.OrderDelivered || len(final.TrackingCodes) != 1 {
 					t.Fatalf("final %+v %v", final, err)
 				}
-				if _, err := db.FindShipment(ctx, c, final.TrackingCodes[0]); err != nil {
+				if _, err := sqlstore.NewShipmentService(db).FindShipment(ctx, c, final.TrackingCodes[0]); err != nil {
 					t.Fatalf("shipment data of %s: %v", final.TrackingCodes[0], err)
 				}
 			}
@@ -159,11 +159,11 @@ func TestEngineRespectsDelaysAndHolds(t *testing.T) {
 	if err := req.Validate(c.BusinessID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.CreateOrder(ctx, c, req); err != nil {
+	if _, err := sqlstore.NewOrderService(db).CreateOrder(ctx, c, req); err != nil {
 		t.Fatal(err)
 	}
 	placeOrders(t, db, c, 1)
-	e := fulfillment.New(db, clock, slog.New(slog.NewTextHandler(io.Discard, nil)), fulfillment.Config{SubmitAfter: time.Minute, DeliverAfter: time.Hour})
+	e := fulfillment.New(sqlstore.NewOrderService(db), clock, slog.New(slog.NewTextHandler(io.Discard, nil)), fulfillment.Config{SubmitAfter: time.Minute, DeliverAfter: time.Hour})
 	if n, _ := e.Step(ctx); n != 0 {
 		t.Fatalf("moved %d before the delay", n)
 	}

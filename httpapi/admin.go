@@ -18,14 +18,14 @@ import (
 // error rather than a silently ignored setting.
 func (s *Server) adminRoutes() {
 	s.handle("POST /admin/v1/organizations", s.admin(s.createOrganization))
-	s.handle("GET /admin/v1/organizations", s.admin(listing(s.store.ListOrganizations)))
+	s.handle("GET /admin/v1/organizations", s.admin(listing(s.orgs.ListOrganizations)))
 	s.handle("POST /admin/v1/gateway-clients", s.admin(s.createGatewayClient))
-	s.handle("GET /admin/v1/gateway-clients", s.admin(listing(s.store.ListGatewayClients)))
-	s.handle("DELETE /admin/v1/gateway-clients/{clientId}", s.admin(onPathValue("clientId", s.store.RevokeGatewayClient)))
+	s.handle("GET /admin/v1/gateway-clients", s.admin(listing(s.credentials.ListGatewayClients)))
+	s.handle("DELETE /admin/v1/gateway-clients/{clientId}", s.admin(onPathValue("clientId", s.credentials.RevokeGatewayClient)))
 	s.handle("POST /admin/v1/service-accounts", s.admin(s.createServiceAccount))
-	s.handle("GET /admin/v1/service-accounts", s.admin(listing(s.store.ListServiceAccounts)))
-	s.handle("DELETE /admin/v1/service-accounts/{username}", s.admin(onPathValue("username", s.store.RevokeServiceAccount)))
-	s.handle("POST /admin/v1/service-accounts/{username}/unlock", s.admin(onPathValue("username", s.store.UnlockServiceAccount)))
+	s.handle("GET /admin/v1/service-accounts", s.admin(listing(s.credentials.ListServiceAccounts)))
+	s.handle("DELETE /admin/v1/service-accounts/{username}", s.admin(onPathValue("username", s.credentials.RevokeServiceAccount)))
+	s.handle("POST /admin/v1/service-accounts/{username}/unlock", s.admin(onPathValue("username", s.credentials.UnlockServiceAccount)))
 	s.handle("POST /admin/v1/catalogs", s.admin(s.createCatalog))
 	s.handle("GET /admin/v1/catalogs", s.admin(s.listCatalogs))
 	s.handle("POST /admin/v1/token-keys/rotate", s.admin(s.rotateTokenKey))
@@ -112,7 +112,7 @@ func (s *Server) createOrganization(w http.ResponseWriter, r *http.Request) erro
 		return err
 	}
 	o := &parcelgate.Organization{Environment: env, BusinessID: req.BusinessID, Name: req.Name, ContractNumber: req.ContractNumber, Address: req.Address}
-	if err := s.store.CreateOrganization(r.Context(), o); err != nil {
+	if err := s.orgs.CreateOrganization(r.Context(), o); err != nil {
 		return err
 	}
 	writeJSON(w, http.StatusCreated, o)
@@ -171,7 +171,7 @@ func (s *Server) createGatewayClient(w http.ResponseWriter, r *http.Request) err
 			grants = append(grants, parcelgate.VersionGrant(g))
 		}
 	}
-	c, err := auth.CreateGatewayClient(r.Context(), s.store, &parcelgate.GatewayClientRequest{
+	c, err := auth.CreateGatewayClient(r.Context(), s.credentials, &parcelgate.GatewayClientRequest{
 		Environment: req.Environment, BusinessID: req.BusinessID, Versions: grants}, s.cfg.Versions)
 	if err != nil {
 		return err
@@ -203,7 +203,7 @@ func (s *Server) createServiceAccount(w http.ResponseWriter, r *http.Request) er
 	if err := decodeStrict(r, &req); err != nil {
 		return err
 	}
-	a, err := auth.CreateServiceAccount(r.Context(), s.store, &parcelgate.ServiceAccountRequest{
+	a, err := auth.CreateServiceAccount(r.Context(), s.credentials, &parcelgate.ServiceAccountRequest{
 		Environment: req.Environment, BusinessID: req.BusinessID, Username: req.Username, Password: req.Password, Roles: req.Roles})
 	if err != nil {
 		return err
@@ -236,7 +236,7 @@ func (s *Server) createCatalog(w http.ResponseWriter, r *http.Request) error {
 	if c.SupplierIDs == nil {
 		c.SupplierIDs = []string{}
 	}
-	if err := s.store.CreateCatalog(r.Context(), c); err != nil {
+	if err := s.catalogs.CreateCatalog(r.Context(), c); err != nil {
 		return err
 	}
 	writeJSON(w, http.StatusCreated, c)
@@ -248,7 +248,7 @@ func (s *Server) listCatalogs(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	cs, err := s.store.ListCatalogs(r.Context(), env, r.URL.Query().Get("retailerId"))
+	cs, err := s.catalogs.ListCatalogs(r.Context(), env, r.URL.Query().Get("retailerId"))
 	if err != nil {
 		return err
 	}
@@ -257,7 +257,7 @@ func (s *Server) listCatalogs(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) rotateTokenKey(w http.ResponseWriter, r *http.Request) error {
-	id, err := s.store.RotateTokenKey(r.Context())
+	id, err := s.tokenKeys.RotateTokenKey(r.Context())
 	if err != nil {
 		return err
 	}

@@ -14,7 +14,7 @@ import (
 // read of the API writes out bytes instead of decoding and encoding the
 // order each time.
 func (s *Server) getOrder(w http.ResponseWriter, r *http.Request) error {
-	body, err := s.store.FindOrderAnswer(r.Context(), caller(r), r.PathValue("id"), renderOrder)
+	body, err := s.answers.FindOrderAnswer(r.Context(), caller(r), r.PathValue("id"), renderOrder)
 	if err != nil {
 		return err
 	}

@@ -194,14 +194,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, sf surface, h han
 	}
 }
 
-// withCaller returns r acting for c. Served through the middleware, the
-// request's values name c (parcelgate.RequestValues): no new context and
-// no copy of the request; otherwise r with a context carrying c.
+// withCaller returns r acting for c: its context carries c
+// (parcelgate.NewContext), the one place CallerFrom reads it.
 func withCaller(r *http.Request, c *parcelgate.Caller) *http.Request {
-	if v := parcelgate.RequestValuesFrom(r.Context()); v != nil {
-		v.SetCaller(c)
-		return r
-	}
 	return r.WithContext(parcelgate.NewContext(r.Context(), c))
 }
 

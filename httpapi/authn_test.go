@@ -26,13 +26,25 @@ type probeServer struct {
 	url string
 }
 
+// servicesOf is the server's services over db, as internal/wiring gives
+// them (which this package's own tests cannot import).
+func servicesOf(db *sqlstore.DB) Services {
+	s := sqlstore.NewServices(db)
+	return Services{
+		Organizations: s.Organizations, Credentials: s.Credentials, Catalogs: s.Catalogs,
+		Orders: s.Orders, OrderAnswers: s.Orders, Shipments: s.Shipments, Codes: s.Codes,
+		Inventory: s.Inventory, Sandbox: s.Sandbox, Faults: s.Faults, Journal: s.Journal,
+		TokenKeys: s.TokenKeys, Database: db, Shipping: s.Shipping, Tracking: s.Tracking,
+	}
+}
+
 func newProbeServer(t testing.TB, db *sqlstore.DB, clock parcelgate.Clock) *probeServer {
 	t.Helper()
-	keys, err := db.TokenKeys(context.Background())
+	keys, err := sqlstore.NewTokenKeyService(db).TokenKeys(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := New(db, auth.NewKeyring(keys), clock, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{AdminToken: "adm"})
+	s := New(servicesOf(db), auth.NewKeyring(keys), clock, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{AdminToken: "adm"})
 	echo := func(w http.ResponseWriter, r *http.Request) error {
 		c := caller(r)
 		writeJSON(w, 200, map[string]any{"subject": c.Subject, "env": c.Environment, "businessId": c.BusinessID})
@@ -72,7 +84,7 @@ func (p *probeServer) get(t *testing.T, path, token string) (int, http.Header, m
 func seed(t *testing.T, p *probeServer, env parcelgate.Environment, bid string, versions []string, roles ...parcelgate.Role) (gatewayTok, ecomTok string) {
 	t.Helper()
 	ctx := context.Background()
-	if err := p.store.CreateOrganization(ctx, &parcelgate.Organization{Environment: env, BusinessID: bid, Name: "x"}); err != nil && parcelgate.ErrorCode(err) != parcelgate.ECONFLICT {
+	if err := p.orgs.CreateOrganization(ctx, &parcelgate.Organization{Environment: env, BusinessID: bid, Name: "x"}); err != nil && parcelgate.ErrorCode(err) != parcelgate.ECONFLICT {
 		t.Fatal(err)
 	}
 	var grants []parcelgate.VersionGrant
@@ -80,7 +92,7 @@ func seed(t *testing.T, p *probeServer, env parcelgate.Environment, bid string, 
 		grants = append(grants, parcelgate.VersionGrant{Version: v, Tier: 1})
 	}
 	id, secret := auth.NewClientID(), auth.NewClientSecret()
-	if err := p.store.CreateGatewayClient(ctx, &parcelgate.GatewayClient{ClientID: id, Environment: env, BusinessID: bid, Versions: grants}, auth.HashSecret(secret)); err != nil {
+	if err := p.credentials.CreateGatewayClient(ctx, &parcelgate.GatewayClient{ClientID: id, Environment: env, BusinessID: bid, Versions: grants}, auth.HashSecret(secret)); err != nil {
 		t.Fatal(err)
 	}
 	resp, err := http.PostForm(p.url+"/api/v1/token", url.Values{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret}})
@@ -93,7 +105,7 @@ func seed(t *testing.T, p *probeServer, env parcelgate.Environment, bid string, 
 
 	user := testdb.Name("u")
 	hash, _ := auth.HashPassword("password-123456")
-	if err := p.store.CreateServiceAccount(ctx, &parcelgate.ServiceAccount{Username: user, Environment: env, BusinessID: bid, Roles: roles}, hash); err != nil {
+	if err := p.credentials.CreateServiceAccount(ctx, &parcelgate.ServiceAccount{Username: user, Environment: env, BusinessID: bid, Roles: roles}, hash); err != nil {
 		t.Fatal(err)
 	}
 	req, _ := http.NewRequest("GET", p.url+"/auth/token", nil)
@@ -212,7 +224,7 @@ func TestTokensAcrossInstancesAndRotation(t *testing.T) {
 		if s, _, _ := b.get(t, "/2025-04/probe", old); s != 200 {
 			t.Fatalf("token of instance A refused by instance B: %d", s)
 		}
-		if _, err := db.RotateTokenKey(context.Background()); err != nil {
+		if _, err := sqlstore.NewTokenKeyService(db).RotateTokenKey(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 		if err := a.ReloadKeys(context.Background()); err != nil {
@@ -278,10 +290,11 @@ func TestRateLimit(t *testing.T) {
 }
 
 // Server.routed: a request is looked up once, by the router, whose route
-// handlers take it over (decisions §26). A handler put on the router
-// without Server.handle would be run twice (once into the probe, once
-// served); the middleware refuses to serve it again, so the mistake shows
-// as a 500 in the first test that calls it, never as a doubled write.
+// handlers take it over inside its dispatch (decisions §26). A handler put
+// on the router without Server.handle is called once, as the router calls
+// every handler, but nothing takes the request over: its answer is taken
+// for the router's own, not one the router gives, and replaced by a 500,
+// so the mistake shows in the first test that calls it.
 func TestUnroutedHandlerIsNeverRunTwice(t *testing.T) {
 	p := newProbeServer(t, testdb.Open(t, "sqlite", nil), nil)
 	var calls atomic.Int32

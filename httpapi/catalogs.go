@@ -37,7 +37,7 @@ func (s *Server) listOwnCatalogs(w http.ResponseWriter, r *http.Request) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
-	res, err := s.store.ListOwnCatalogs(r.Context(), caller(r), role, pr)
+	res, err := s.catalogs.ListOwnCatalogs(r.Context(), caller(r), role, pr)
 	if err != nil {
 		return err
 	}
@@ -56,11 +56,11 @@ func catalogParam(r *http.Request) (string, error) {
 }
 
 func (s *Server) listCatalogBalances(w http.ResponseWriter, r *http.Request) error {
-	return listCatalog(s, w, r, s.store.ListCatalogBalances)
+	return listCatalog(s, w, r, s.catalogs.ListCatalogBalances)
 }
 
 func (s *Server) listCatalogProducts(w http.ResponseWriter, r *http.Request) error {
-	return listCatalog(s, w, r, s.store.ListCatalogProducts)
+	return listCatalog(s, w, r, s.catalogs.ListCatalogProducts)
 }
 
 // listCatalog answers a retailer's list of one catalog, or of all of its

@@ -27,7 +27,7 @@ func (s *Server) getErrandCode(w http.ResponseWriter, r *http.Request) error {
 		return &parcelgate.Error{Code: parcelgate.EINVALID, Message: fmt.Sprintf("Parcel ID %q is not 12-21 characters of A-Z and 0-9.", id),
 			Fields: []parcelgate.FieldError{{Field: "parcelId", Message: "must be 12-21 characters of A-Z and 0-9"}}}
 	}
-	res, err := s.store.ErrandCodes(r.Context(), caller(r), []string{id})
+	res, err := s.codes.ErrandCodes(r.Context(), caller(r), []string{id})
 	if err != nil {
 		return err
 	}
@@ -55,7 +55,7 @@ func (s *Server) listErrandCodes(w http.ResponseWriter, r *http.Request) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
-	res, err := s.store.ErrandCodes(r.Context(), caller(r), ids)
+	res, err := s.codes.ErrandCodes(r.Context(), caller(r), ids)
 	if err != nil {
 		return err
 	}

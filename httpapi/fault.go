@@ -14,10 +14,6 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// FaultStore is what fault injection needs from storage: the root's
-// FaultService.
-type FaultStore = parcelgate.FaultService
-
 // FaultRefresh is how long an instance uses its copy of the faults before
 // reading them again: a fault set on one instance applies on all within it.
 const FaultRefresh = time.Second
@@ -47,13 +43,13 @@ func (s *Server) faultRoutes() {
 // FaultRefresh. A failed read keeps the old copy: a fault is a test aid,
 // and the database being away is answered elsewhere.
 func (s *Server) activeFaults(ctx context.Context) []*parcelgate.Fault {
-	c := &s.faults
+	c := &s.faultCache
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if time.Since(c.read) < FaultRefresh {
 		return c.faults
 	}
-	if fs, err := s.store.Faults(ctx, ""); err == nil {
+	if fs, err := s.faults.Faults(ctx, ""); err == nil {
 		c.faults = fs
 	}
 	c.read = time.Now()
@@ -63,9 +59,9 @@ func (s *Server) activeFaults(ctx context.Context) []*parcelgate.Fault {
 // forgetFaults makes the next call read the faults again, after this
 // instance changed them.
 func (s *Server) forgetFaults() {
-	s.faults.mu.Lock()
-	s.faults.read = time.Time{}
-	s.faults.mu.Unlock()
+	s.faultCache.mu.Lock()
+	s.faultCache.read = time.Time{}
+	s.faultCache.mu.Unlock()
 }
 
 // injectFault applies the first fault matching the authenticated call of
@@ -89,7 +85,7 @@ func (s *Server) injectFault(r *http.Request, c *parcelgate.Caller) *authFailure
 		if !f.Matches(c.Environment, c.OrgID, r.Method, route, r.URL.Path, now) || !f.Fires(rand.Float64()) {
 			continue
 		}
-		ok, err := s.store.FireFault(r.Context(), f.ID)
+		ok, err := s.faults.FireFault(r.Context(), f.ID)
 		if err != nil || !ok {
 			// Spent on another instance meanwhile, or deleted.
 			continue
@@ -181,7 +177,7 @@ func (s *Server) createFault(w http.ResponseWriter, r *http.Request) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
-	if err := s.store.CreateFault(r.Context(), f); err != nil {
+	if err := s.faults.CreateFault(r.Context(), f); err != nil {
 		return err
 	}
 	s.forgetFaults()
@@ -213,7 +209,7 @@ func (s *Server) listFaults(w http.ResponseWriter, r *http.Request) error {
 		}
 		env = e
 	}
-	fs, err := s.store.Faults(r.Context(), env)
+	fs, err := s.faults.Faults(r.Context(), env)
 	if err != nil {
 		return err
 	}
@@ -226,7 +222,7 @@ func (s *Server) listFaults(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) deleteFault(w http.ResponseWriter, r *http.Request) error {
-	if err := s.store.DeleteFault(r.Context(), r.PathValue("id")); err != nil {
+	if err := s.faults.DeleteFault(r.Context(), r.PathValue("id")); err != nil {
 		return err
 	}
 	s.forgetFaults()

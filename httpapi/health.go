@@ -29,7 +29,7 @@ func (s *Server) operationalRoutes() {
 func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
-	if err := s.store.Ping(ctx); err != nil {
+	if err := s.database.Ping(ctx); err != nil {
 		s.log.WarnContext(ctx, "not ready", "err", err)
 		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "reason": "database unreachable"})
 		return

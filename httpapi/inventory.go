@@ -88,7 +88,7 @@ func (s *Server) putInventory(w http.ResponseWriter, r *http.Request) error {
 	}
 	var failed parcelgate.InventoryFailures
 	if len(apply) > 0 {
-		if failed, err = s.store.PutInventory(r.Context(), c, apply); err != nil {
+		if failed, err = s.inventory.PutInventory(r.Context(), c, apply); err != nil {
 			return err
 		}
 	}
@@ -101,7 +101,7 @@ func (s *Server) listInventory(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	res, err := s.store.ListInventory(r.Context(), caller(r), parcelgate.InventoryFilter{
+	res, err := s.inventory.ListInventory(r.Context(), caller(r), parcelgate.InventoryFilter{
 		ProductExternalIDs: f.ProductExternalIDs, EANCodes: f.EANCodes, RetailerID: f.RetailerID, CatalogExternalID: f.CatalogExternalID}, pr)
 	if err != nil {
 		return err
@@ -115,7 +115,7 @@ func (s *Server) getInventoryItem(w http.ResponseWriter, r *http.Request) error 
 	if !parcelgate.ValidExternalID(id) {
 		return parcelgate.Errorf(parcelgate.ENOTFOUND, "Product %s not found.", id)
 	}
-	item, err := s.store.FindInventoryItem(r.Context(), caller(r), id)
+	item, err := s.inventory.FindInventoryItem(r.Context(), caller(r), id)
 	if err != nil {
 		return err
 	}
@@ -133,7 +133,7 @@ func (s *Server) endOfSale(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	items, err := s.store.EndOfSale(r.Context(), c, ids)
+	items, err := s.inventory.EndOfSale(r.Context(), c, ids)
 	if err != nil {
 		return err
 	}
@@ -151,7 +151,7 @@ func (s *Server) putBalances(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	bals, err := s.store.PutBalances(r.Context(), c, entries)
+	bals, err := s.inventory.PutBalances(r.Context(), c, entries)
 	if err != nil {
 		return err
 	}
@@ -164,7 +164,7 @@ func (s *Server) listSupplierBalances(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
-	res, err := s.store.ListSupplierBalances(r.Context(), caller(r), f, pr)
+	res, err := s.inventory.ListSupplierBalances(r.Context(), caller(r), f, pr)
 	if err != nil {
 		return err
 	}
@@ -205,7 +205,7 @@ func (s *Server) deleteBalances(w http.ResponseWriter, r *http.Request) error {
 		}
 		var failed parcelgate.InventoryFailures
 		if len(apply) > 0 {
-			if failed, err = s.store.RemoveFromCatalogs(r.Context(), c, apply); err != nil {
+			if failed, err = s.inventory.RemoveFromCatalogs(r.Context(), c, apply); err != nil {
 				return err
 			}
 		}
@@ -216,7 +216,7 @@ func (s *Server) deleteBalances(w http.ResponseWriter, r *http.Request) error {
 	if err := rm.Validate(c.BusinessID); err != nil {
 		return err
 	}
-	removed, err := s.store.DeleteBalances(r.Context(), c, rm)
+	removed, err := s.inventory.DeleteBalances(r.Context(), c, rm)
 	if err != nil {
 		return err
 	}
@@ -229,7 +229,7 @@ func (s *Server) deleteBalances(w http.ResponseWriter, r *http.Request) error {
 // the body "" and reads only the status; the answer lists what was renamed
 // and what was not.
 func (s *Server) migrateProductIDs(w http.ResponseWriter, r *http.Request) error {
-	res, err := s.store.MigrateProductIDs(r.Context(), caller(r))
+	res, err := s.inventory.MigrateProductIDs(r.Context(), caller(r))
 	if err != nil {
 		return err
 	}

@@ -20,10 +20,6 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// JournalStore is what the request journal needs from storage: the
-// root's JournalService.
-type JournalStore = parcelgate.JournalService
-
 // JournalBodyCap is how much of each request and response body the journal
 // keeps.
 const JournalBodyCap = 16 << 10
@@ -116,7 +112,7 @@ type pendingEntry struct {
 // journal writes calls to the store in batches from one goroutine per
 // instance.
 type journal struct {
-	store   JournalStore
+	store   parcelgate.JournalService
 	log     *slog.Logger
 	keep    int
 	queue   chan *pendingEntry
@@ -129,7 +125,7 @@ type journal struct {
 	superseded prometheus.Counter
 }
 
-func newJournal(store JournalStore, log *slog.Logger, keep int, reg *prometheus.Registry) *journal {
+func newJournal(store parcelgate.JournalService, log *slog.Logger, keep int, reg *prometheus.Registry) *journal {
 	j := &journal{store: store, log: log, keep: keep, queue: make(chan *pendingEntry, journalQueue), done: make(chan struct{}),
 		written: prometheus.NewCounter(prometheus.CounterOpts{Name: "parcelgate_journal_written_total", Help: "API calls this instance wrote to the request journal."}),
 		dropped: prometheus.NewCounter(prometheus.CounterOpts{Name: "parcelgate_journal_dropped_total", Help: "API calls not journaled because the journal writer was behind."}),
@@ -459,7 +455,7 @@ func (s *Server) listJournal(w http.ResponseWriter, r *http.Request) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
-	entries, next, err := s.store.Journal(r.Context(), q)
+	entries, next, err := s.journalStore.Journal(r.Context(), q)
 	if err != nil {
 		return err
 	}
@@ -487,7 +483,7 @@ func (s *Server) getJournalEntry(w http.ResponseWriter, r *http.Request) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
-	es, err := s.store.JournalEntries(r.Context(), q, r.PathValue("requestId"))
+	es, err := s.journalStore.JournalEntries(r.Context(), q, r.PathValue("requestId"))
 	if err != nil {
 		return err
 	}

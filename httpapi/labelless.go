@@ -39,7 +39,7 @@ func (s *Server) registerCodeMetric() {
 		}, func() float64 {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
-			n, err := s.store.ActiveCodes(ctx, env)
+			n, err := s.codes.ActiveCodes(ctx, env)
 			if err != nil {
 				s.log.Warn("counting active codes", "environment", env, "err", err)
 				return math.NaN()
@@ -121,7 +121,7 @@ func (s *Server) createSendingCode(w http.ResponseWriter, r *http.Request) error
 		return err
 	}
 	noEdiCheck := req.Validation != nil && req.Validation.NoEdiCheck
-	sc, err := s.store.CreateSendingCode(r.Context(), caller(r), tn, noEdiCheck)
+	sc, err := s.codes.CreateSendingCode(r.Context(), caller(r), tn, noEdiCheck)
 	if err != nil {
 		return err
 	}
@@ -130,7 +130,7 @@ func (s *Server) createSendingCode(w http.ResponseWriter, r *http.Request) error
 }
 
 func (s *Server) getSendingCode(w http.ResponseWriter, r *http.Request) error {
-	sc, err := s.store.FindSendingCode(r.Context(), caller(r), r.PathValue("trackingNumber"))
+	sc, err := s.codes.FindSendingCode(r.Context(), caller(r), r.PathValue("trackingNumber"))
 	if err != nil {
 		return err
 	}
@@ -139,7 +139,7 @@ func (s *Server) getSendingCode(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) getShipmentBySendingCode(w http.ResponseWriter, r *http.Request) error {
-	sc, err := s.store.FindSendingCodeByCode(r.Context(), caller(r), r.PathValue("sendingCode"))
+	sc, err := s.codes.FindSendingCodeByCode(r.Context(), caller(r), r.PathValue("sendingCode"))
 	if err != nil {
 		return err
 	}

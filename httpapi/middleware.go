@@ -120,51 +120,22 @@ type requestState struct {
 	// when the journal is off.
 	journal   journalRecord
 	journaled bool
-	// values are the root's request values (the caller, the journal's
-	// subject), in the request's context once.
-	values parcelgate.RequestValues
-	// The request's recorder, its X-Request-Id header value and its body's
-	// tee for the journal live here, so a request allocates them once.
+	// The request's recorder, its X-Request-Id header value, its body's
+	// tee for the journal and the router's turn live here, so a request
+	// allocates them once.
 	rec      recorder
 	idHeader [1]string
 	tee      teeBody
-	// probe is the writer the router is given: a route's handler swaps in
-	// rec (see routed), and entered says one did.
-	probe   routeProbe
-	entered bool
-	series  *routeSeries // the route's, once a route's handler names it
+	turn     routerTurn
+	series   *routeSeries // the route's, once a route's handler names it
 }
 
-// routeProbe is the writer the middleware hands the router. The router
-// either calls a route's handler, which takes the request's recorder from
-// it and serves the request (Server.routed), or answers the request itself
-// (no route, a wrong method, a redirect), into the probe, which keeps
-// nothing: the middleware then serves the request as the router answers
-// it, by the pattern ServeMux.Handler names. So a routed request is looked
-// up once, by the router that serves it, and the router's own answers are
-// the ones it has always given.
-type routeProbe struct {
-	st     *requestState
-	h      http.Header
-	status int // what the router answered itself, 0 when nothing
-}
-
-func (p *routeProbe) Header() http.Header {
-	if p.h == nil {
-		p.h = http.Header{}
-	}
-	return p.h
-}
-func (p *routeProbe) Write(b []byte) (int, error) {
-	if p.status == 0 {
-		p.status = http.StatusOK
-	}
-	return len(b), nil
-}
-func (p *routeProbe) WriteHeader(code int) {
-	if p.status == 0 {
-		p.status = code
-	}
+// routerTurn is what the recorder needs to answer a request the router
+// answers itself (Server.routerAnswer).
+type routerTurn struct {
+	s  *Server
+	r  *http.Request
+	st *requestState
 }
 
 // routerAnswers are the statuses net/http's ServeMux answers with itself:
@@ -172,8 +143,8 @@ func (p *routeProbe) WriteHeader(code int) {
 // a malformed CONNECT.
 func routerAnswers(code int) bool {
 	switch code {
-	case 0, http.StatusNotFound, http.StatusMethodNotAllowed, http.StatusBadRequest,
-		http.StatusMovedPermanently, http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
+	case http.StatusNotFound, http.StatusMethodNotAllowed, http.StatusBadRequest,
+		http.StatusMovedPermanently, http.StatusFound, http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
 		return true
 	}
 	return false
@@ -208,9 +179,26 @@ type recorder struct {
 	// capturing.
 	capture   cappedBuffer
 	capturing bool
+	// router is set while the router has the request and no route's
+	// handler has taken it (Server.routed clears it): an answer written
+	// then is the router's own (no route, a wrong method, a redirect),
+	// which the server answers in the surface's shape instead
+	// (Server.routerAnswer); dropped says the router's body is replaced.
+	router  *routerTurn
+	dropped bool
 }
 
 func (r *recorder) WriteHeader(code int) {
+	if t := r.router; t != nil {
+		r.router = nil
+		r.dropped = t.s.routerAnswer(r, t, code)
+		if r.dropped {
+			return
+		}
+	}
+	if r.dropped {
+		return
+	}
 	if r.status == 0 {
 		r.status = code
 	}
@@ -224,6 +212,12 @@ func (r *recorder) Write(b []byte) (int, error) { return r.write(b, false) }
 func (r *recorder) writeShared(b []byte) (int, error) { return r.write(b, true) }
 
 func (r *recorder) write(b []byte, shared bool) (int, error) {
+	if r.router != nil {
+		r.WriteHeader(http.StatusOK)
+	}
+	if r.dropped {
+		return len(b), nil
+	}
 	if r.status == 0 {
 		r.status = http.StatusOK
 	}
@@ -247,15 +241,6 @@ func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 // methods, compression when asked (spec 4.4 GET rule 4), metrics by route
 // and one structured log line.
 func (s *Server) middleware(mux *http.ServeMux) http.Handler {
-	compressed := s.gzip(mux)
-	// Only a client that accepts gzip goes through the compressing writer,
-	// which costs about a tenth of a small answer's time even when it does
-	// not compress; the answer still varies by the header for caches.
-	// routed serves the requests the router answers itself; a route's
-	// handler does the same choice (Server.routed).
-	routed := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		serveEncoded(mux, compressed, w, r)
-	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		id := r.Header.Get(requestIDHeader)
@@ -268,19 +253,11 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 		var jr *journalRecord
 		if st.journaled {
 			jr = &st.journal
-			st.values.SetJournalSubject(jr)
+			ctx = parcelgate.WithJournalSubject(ctx, jr)
 		}
-		ctx = parcelgate.WithRequestValues(ctx, &st.values)
 		prefix, mounted := s.mounted(r.URL.Path)
 		if mounted != nil {
 			st.route = prefix
-		}
-		// lookup names the request's route when no route's handler has:
-		// the pattern the router gives it, "unmatched" when none.
-		lookup := func() string {
-			_, pattern := mux.Handler(r)
-			st.route = cmp.Or(pattern, "unmatched")
-			return pattern
 		}
 		r = r.WithContext(ctx)
 		st.idHeader[0] = id
@@ -288,6 +265,7 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 		rec := &st.rec
 		rec.ResponseWriter, rec.capturing = w, jr != nil
 		defer func() {
+			rec.router = nil
 			if p := recover(); p != nil {
 				if p == http.ErrAbortHandler {
 					panic(p)
@@ -297,10 +275,7 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 					s.writeErrorBody(rec, r, surfaceOf(r.URL.Path), http.StatusInternalServerError, "", "Internal error; the request ID is "+id+".", nil)
 				}
 			}
-			if st.route == "" {
-				lookup()
-			}
-			route := st.route
+			route := cmp.Or(st.route, "unmatched")
 			status := rec.status
 			if status == 0 {
 				status = http.StatusOK
@@ -354,56 +329,100 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 			return
 		}
 		// The router looks the request up and calls its route's handler,
-		// which serves it (Server.routed); when it calls none, it has
-		// answered itself into the probe, and the request is served as
-		// the router's pattern for it says.
-		st.probe.st, st.probe.status = st, 0
-		mux.ServeHTTP(&st.probe, r)
-		if st.entered {
-			return
+		// which takes the request over (Server.routed); until one does,
+		// what is written is the router answering itself, which the
+		// recorder hands to Server.routerAnswer.
+		st.turn = routerTurn{s, r, st}
+		rec.router = &st.turn
+		mux.ServeHTTP(rec, r)
+		if rec.router != nil {
+			// Nothing written and no route's handler entered: only a
+			// handler registered without Server.handle does that.
+			rec.WriteHeader(http.StatusOK)
 		}
-		if !routerAnswers(st.probe.status) {
-			// A handler put on the router without Server.handle answered
-			// into the probe; serving on would run it a second time.
-			panic(fmt.Sprintf("httpapi: %s %s reached a handler registered without Server.handle (status %d)", r.Method, r.URL.Path, st.probe.status))
-		}
-		pattern := lookup()
-		if err := checkURL(r, pattern); err != nil {
-			s.writeError(rec, r, surfaceOf(r.URL.Path), err)
-			return
-		}
-		if pattern == "" {
-			s.notRouted(mux, rec, r)
-			return
-		}
-		routed.ServeHTTP(rec, r)
 	})
 }
 
-// routed wraps the handler of a route as the router serves it. Given the
-// middleware's probe, it takes the request over: it names the route (the
-// router's pattern, r.Pattern), holds the URL to the text rule (checkURL),
-// and serves the request into its recorder, compressed when the client
-// accepts gzip. Given any other writer (the middleware serving a request
-// the router answered itself, through routed there), it serves as is.
+// routed wraps the handler of a route as the router serves it, inside the
+// router's dispatch: it takes the request over from the router (the
+// recorder's writes are the route's own from now on), names the route
+// (the router's pattern, r.Pattern) for the log line, the metrics and the
+// journal, holds the URL to the text rule (checkURL), and serves the
+// request compressed when the client accepts gzip. Given a writer that is
+// not the middleware's, it serves as is.
 func (s *Server) routed(h http.Handler) http.Handler {
 	compressed := s.gzip(h)
 	series := new(routeSeries) // of the one pattern h is registered for
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p, ok := w.(*routeProbe)
-		if !ok {
+		rec, ok := w.(*recorder)
+		if !ok || rec.router == nil {
 			h.ServeHTTP(w, r)
 			return
 		}
-		st := p.st
-		st.entered, st.route, st.series = true, r.Pattern, series
-		rec := &st.rec
+		st := rec.router.st
+		rec.router = nil
+		st.route, st.series = r.Pattern, series
 		if err := checkURL(r, r.Pattern); err != nil {
 			s.writeError(rec, r, surfaceOf(r.URL.Path), err)
 			return
 		}
 		serveEncoded(h, compressed, rec, r)
 	})
+}
+
+// routerAnswer answers a request the router answers itself, in place of
+// the router's plain-text answer with status code: a wrong method 405 with
+// the router's Allow header, no route 404, in the surface's error shape
+// (the URL held to the text rule first); a redirect as the router writes
+// it. It reports whether it replaced the router's answer, whose body is
+// then dropped. An answer the router never gives itself comes from a
+// handler registered without Server.handle, which ran once and is
+// answered 500 (TestUnroutedHandlerIsNeverRunTwice).
+func (s *Server) routerAnswer(w *recorder, t *routerTurn, code int) (replaced bool) {
+	r := t.r
+	_, pattern := s.mux.Handler(r)
+	t.st.route = pattern
+	sf := surfaceOf(r.URL.Path)
+	h := w.Header()
+	allow := h.Get("Allow")
+	if !routerAnswers(code) {
+		s.log.ErrorContext(r.Context(), "handler registered without Server.handle", slog.String("request_id", t.st.id), slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Int("status", code))
+		clearRouterHeaders(h)
+		s.writeErrorBody(w, r, sf, http.StatusInternalServerError, "", "Internal error; the request ID is "+t.st.id+".", nil)
+		return true
+	}
+	if err := checkURL(r, pattern); err != nil {
+		clearRouterHeaders(h)
+		s.writeError(w, r, sf, err)
+		return true
+	}
+	switch code {
+	case http.StatusMovedPermanently, http.StatusFound, http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
+		if pattern == "" {
+			// A redirect to a path no route serves: its status and
+			// headers, without the router's body.
+			w.WriteHeader(code)
+			return true
+		}
+		addVaryAcceptEncoding(h)
+		return false
+	case http.StatusMethodNotAllowed:
+		clearRouterHeaders(h)
+		h.Set("Allow", allow)
+		s.writeErrorBody(w, r, sf, http.StatusMethodNotAllowed, "", fmt.Sprintf("Method %s is not allowed here; allowed: %s.", r.Method, allow), nil)
+	default:
+		clearRouterHeaders(h)
+		s.writeErrorBody(w, r, sf, http.StatusNotFound, "", fmt.Sprintf("No route for %s %s.", r.Method, r.URL.Path), nil)
+	}
+	return true
+}
+
+// clearRouterHeaders removes the headers the router's plain-text answer
+// set (http.Error), which the server's own answer replaces.
+func clearRouterHeaders(h http.Header) {
+	delete(h, "Content-Type")
+	delete(h, "X-Content-Type-Options")
+	delete(h, "Allow")
 }
 
 // serveEncoded serves r with plain, or with compressed (plain behind the
@@ -471,33 +490,4 @@ func headerBytes(r *http.Request) int {
 		}
 	}
 	return n + 2
-}
-
-// headerCapture keeps what the router's own 404 or 405 handler writes, so
-// the answer can be rewritten as JSON with the router's Allow header.
-type headerCapture struct {
-	h      http.Header
-	status int
-}
-
-func (c *headerCapture) Header() http.Header         { return c.h }
-func (c *headerCapture) Write(b []byte) (int, error) { return len(b), nil }
-func (c *headerCapture) WriteHeader(code int)        { c.status = code }
-
-func (s *Server) notRouted(mux *http.ServeMux, w http.ResponseWriter, r *http.Request) {
-	c := &headerCapture{h: http.Header{}}
-	mux.ServeHTTP(c, r)
-	sf := surfaceOf(r.URL.Path)
-	switch c.status {
-	case http.StatusMethodNotAllowed:
-		w.Header().Set("Allow", c.h.Get("Allow"))
-		s.writeErrorBody(w, r, sf, http.StatusMethodNotAllowed, "", fmt.Sprintf("Method %s is not allowed here; allowed: %s.", r.Method, c.h.Get("Allow")), nil)
-	case http.StatusMovedPermanently, http.StatusPermanentRedirect, http.StatusTemporaryRedirect, http.StatusFound:
-		for k, v := range c.h {
-			w.Header()[k] = v
-		}
-		w.WriteHeader(c.status)
-	default:
-		s.writeErrorBody(w, r, sf, http.StatusNotFound, "", fmt.Sprintf("No route for %s %s.", r.Method, r.URL.Path), nil)
-	}
 }

@@ -20,7 +20,7 @@ func (s *Server) orderRoutes() {
 	s.handle("GET /ecommerce/v3/orders/{id}", s.ecom(read, s.getOrder))
 	s.handle("PUT /ecommerce/v3/orders/{id}", s.ecom(place, s.updateOrder))
 	s.handle("POST /ecommerce/v3/orders/{id}", s.ecom(place, s.reopenOrder))
-	s.handle("DELETE /ecommerce/v3/orders/{id}", s.ecom(place, onOrder(s.store.CancelOrder)))
+	s.handle("DELETE /ecommerce/v3/orders/{id}", s.ecom(place, onOrder(s.orders.CancelOrder)))
 	s.handle("PATCH /ecommerce/v3/orders/{id}/preferences", s.ecom(place, s.setOrderPreferences))
 	s.handle("POST /ecommerce/v3/orders/{id}/comments", s.ecom(place, s.addOrderComment))
 	s.handle("DELETE /ecommerce/v3/orders/{id}/comments/{commentId}", s.ecom(place, s.deleteOrderComment))
@@ -42,7 +42,7 @@ func (s *Server) createOrder(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	o, err := s.store.CreateOrder(r.Context(), caller(r), req)
+	o, err := s.orders.CreateOrder(r.Context(), caller(r), req)
 	if err != nil {
 		return err
 	}
@@ -93,7 +93,7 @@ func (s *Server) updateOrder(w http.ResponseWriter, r *http.Request) error {
 	var o *parcelgate.Order
 	switch st, _ := parcelgate.ParseOrderStatus(value); {
 	case hasStatus && st == parcelgate.OrderCancelled:
-		o, err = s.store.CancelOrder(r.Context(), caller(r), r.PathValue("id"))
+		o, err = s.orders.CancelOrder(r.Context(), caller(r), r.PathValue("id"))
 	case hasStatus && !hasRows:
 		return &parcelgate.Error{Code: parcelgate.EINVALID, Message: "Validation failed: status.value: a client can only cancel an order.",
 			Fields: []parcelgate.FieldError{{Field: "status.value", Message: "must be Cancelled: the warehouse sets every other status"}}}
@@ -102,7 +102,7 @@ func (s *Server) updateOrder(w http.ResponseWriter, r *http.Request) error {
 		if perr != nil {
 			return perr
 		}
-		o, err = s.store.UpdateOrder(r.Context(), caller(r), r.PathValue("id"), req)
+		o, err = s.orders.UpdateOrder(r.Context(), caller(r), r.PathValue("id"), req)
 	}
 	if err != nil {
 		return err
@@ -125,7 +125,7 @@ func (s *Server) reopenOrder(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	o, err := s.store.ReopenOrder(r.Context(), caller(r), r.PathValue("id"), req)
+	o, err := s.orders.ReopenOrder(r.Context(), caller(r), r.PathValue("id"), req)
 	if err != nil {
 		return err
 	}
@@ -152,7 +152,7 @@ func (s *Server) addOrderComment(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	c, added, err := s.store.AddOrderComment(r.Context(), caller(r), r.PathValue("id"), in)
+	c, added, err := s.orders.AddOrderComment(r.Context(), caller(r), r.PathValue("id"), in)
 	if err != nil {
 		return err
 	}
@@ -167,7 +167,7 @@ func (s *Server) addOrderComment(w http.ResponseWriter, r *http.Request) error {
 // deleteOrderComment is DELETE /orders/{id}/comments/{commentId}, by the
 // comment's ID or the client's externalId of it: 204.
 func (s *Server) deleteOrderComment(w http.ResponseWriter, r *http.Request) error {
-	if err := s.store.DeleteOrderComment(r.Context(), caller(r), r.PathValue("id"), r.PathValue("commentId")); err != nil {
+	if err := s.orders.DeleteOrderComment(r.Context(), caller(r), r.PathValue("id"), r.PathValue("commentId")); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -192,7 +192,7 @@ func (s *Server) setOrderPreferences(w http.ResponseWriter, r *http.Request) err
 	if err := rd.Problems.Err(); err != nil {
 		return err
 	}
-	o, err := s.store.SetOrderPreferences(r.Context(), caller(r), r.PathValue("id"), parcelgate.OrderPreferences{AutoSubmit: auto})
+	o, err := s.orders.SetOrderPreferences(r.Context(), caller(r), r.PathValue("id"), parcelgate.OrderPreferences{AutoSubmit: auto})
 	if err != nil {
 		return err
 	}
@@ -240,7 +240,7 @@ func (s *Server) listOrders(w http.ResponseWriter, r *http.Request) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
-	res, err := s.store.ListOrderAnswers(r.Context(), caller(r), q, pr, renderOrder)
+	res, err := s.answers.ListOrderAnswers(r.Context(), caller(r), q, pr, renderOrder)
 	if err != nil {
 		return err
 	}
@@ -271,7 +271,7 @@ func (s *Server) setOrderStatus(w http.ResponseWriter, r *http.Request) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
-	o, err := s.store.SetOrderStatus(r.Context(), env, req.BusinessID, req.ExternalID, to, reason)
+	o, err := s.orders.SetOrderStatus(r.Context(), env, req.BusinessID, req.ExternalID, to, reason)
 	if err != nil {
 		return err
 	}

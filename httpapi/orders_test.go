@@ -18,6 +18,7 @@ import (
 	"github.com/parcelgate/parcelgate/fulfillment"
 	"github.com/parcelgate/parcelgate/httpapi"
 	"github.com/parcelgate/parcelgate/internal/apitest"
+	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
 const merchantBID = "1234567-1"
@@ -114,7 +115,7 @@ func (m *merchant) setStatus(id string, value string) *apitest.Response {
 }
 
 func engine(e *apitest.Env, submitAfter, deliverAfter time.Duration) *fulfillment.Engine {
-	return fulfillment.New(e.DB, e.Clock, slog.New(slog.NewTextHandler(io.Discard, nil)), fulfillment.Config{SubmitAfter: submitAfter, DeliverAfter: deliverAfter})
+	return fulfillment.New(sqlstore.NewOrderService(e.DB), e.Clock, slog.New(slog.NewTextHandler(io.Discard, nil)), fulfillment.Config{SubmitAfter: submitAfter, DeliverAfter: deliverAfter})
 }
 
 // spec 4.3 rule 1, spec 2.3: PUT /order answers 200 with the order in

@@ -9,6 +9,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/httpapi"
 	"github.com/parcelgate/parcelgate/internal/apitest"
+	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
 // The provider's WooCommerce warehouse plugin and its PHP library, as they
@@ -341,7 +342,7 @@ func TestPluginRemoveFromWarehouse(t *testing.T) {
 		// Allocations of open orders keep the entry out, with a clear
 		// reason, until released (spec 4.4 PUT balances rule 5).
 		e.putBalances(e.m, []any{map[string]any{"productExternalId": "WOO7", "quantity": 3}}).Expect(200)
-		if ok, err := e.DB.MoveStock(t.Context(), parcelgate.Production, merchantM, "WOO7", merchantM, "WH1", -1, 1); err != nil || !ok {
+		if ok, err := sqlstore.NewInventoryService(e.DB).MoveStock(t.Context(), parcelgate.Production, merchantM, "WOO7", merchantM, "WH1", -1, 1); err != nil || !ok {
 			t.Fatal(ok, err)
 		}
 		errs = e.pluginErrors("DELETE", "/ecommerce/v3/inventory/balances", e.m, []any{map[string]any{"productExternalId": "WOO7", "catalogExternalId": "WH1", "retailerId": merchantM}})

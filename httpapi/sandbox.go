@@ -8,15 +8,6 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// SandboxStore is what the sandbox controls of the operator API need from
-// storage: the root's SandboxService (the shared clock, resets and
-// snapshots), faults and the request journal.
-type SandboxStore interface {
-	parcelgate.SandboxService
-	FaultStore
-	JournalStore
-}
-
 // sandboxRoutes are the operator API's sandbox controls (issue 13).
 func (s *Server) sandboxRoutes() {
 	s.handle("GET /admin/v1/clock", s.admin(s.getClock))
@@ -124,7 +115,7 @@ func (s *Server) advanceClock(w http.ResponseWriter, r *http.Request) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
-	if _, err := s.store.AdvanceClock(r.Context(), env, d); err != nil {
+	if _, err := s.sandbox.AdvanceClock(r.Context(), env, d); err != nil {
 		return err
 	}
 	writeJSON(w, http.StatusOK, s.clockState(env))
@@ -164,7 +155,7 @@ func (s *Server) resetOrganization(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	res, err := s.store.ResetOrganization(r.Context(), env, r.PathValue("businessId"), opt)
+	res, err := s.sandbox.ResetOrganization(r.Context(), env, r.PathValue("businessId"), opt)
 	if err != nil {
 		return err
 	}
@@ -179,7 +170,7 @@ func (s *Server) resetEnvironment(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	res, err := s.store.ResetEnvironment(r.Context(), env, opt)
+	res, err := s.sandbox.ResetEnvironment(r.Context(), env, opt)
 	if err != nil {
 		return err
 	}
@@ -203,7 +194,7 @@ func (s *Server) takeSnapshot(w http.ResponseWriter, r *http.Request) error {
 	if err := parcelgate.ValidSnapshotName(req.Name); err != nil {
 		return err
 	}
-	snap, err := s.store.TakeSnapshot(r.Context(), env, r.PathValue("businessId"), req.Name)
+	snap, err := s.sandbox.TakeSnapshot(r.Context(), env, r.PathValue("businessId"), req.Name)
 	if err != nil {
 		return err
 	}
@@ -218,7 +209,7 @@ func (s *Server) snapshots(r *http.Request) ([]*parcelgate.Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.store.ListSnapshots(r.Context(), env, r.PathValue("businessId"))
+	return s.sandbox.ListSnapshots(r.Context(), env, r.PathValue("businessId"))
 }
 
 func (s *Server) listSnapshots(w http.ResponseWriter, r *http.Request) error {
@@ -253,7 +244,7 @@ func (s *Server) restoreSnapshot(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	res, err := s.store.RestoreSnapshot(r.Context(), env, r.PathValue("businessId"), r.PathValue("name"))
+	res, err := s.sandbox.RestoreSnapshot(r.Context(), env, r.PathValue("businessId"), r.PathValue("name"))
 	if err != nil {
 		return err
 	}
@@ -266,7 +257,7 @@ func (s *Server) dropSnapshot(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := s.store.DropSnapshot(r.Context(), env, r.PathValue("businessId"), r.PathValue("name")); err != nil {
+	if err := s.sandbox.DropSnapshot(r.Context(), env, r.PathValue("businessId"), r.PathValue("name")); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -281,7 +272,7 @@ func (s *Server) resetDemo(w http.ResponseWriter, r *http.Request) error {
 	if _, err := s.sandboxControl(string(parcelgate.Production), parcelgate.ControlRestore); err != nil {
 		return err
 	}
-	res, err := s.store.RestoreEverywhere(r.Context(), demoSnapshot)
+	res, err := s.sandbox.RestoreEverywhere(r.Context(), demoSnapshot)
 	if err != nil {
 		return err
 	}

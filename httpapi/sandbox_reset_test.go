@@ -11,6 +11,7 @@ import (
 	"github.com/parcelgate/parcelgate/demo"
 	"github.com/parcelgate/parcelgate/httpapi"
 	"github.com/parcelgate/parcelgate/internal/apitest"
+	"github.com/parcelgate/parcelgate/internal/wiring"
 )
 
 // The sandbox tests' tenants, tenantA and tenantB, are declared with the
@@ -194,7 +195,7 @@ func TestResetBadInput(t *testing.T) {
 // Issue 13: --demo data goes back to its seeded state with one call.
 func TestDemoReset(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
-		if _, err := demo.Seed(context.Background(), e.DB, parcelgate.DefaultVersions); err != nil {
+		if _, err := demo.Seed(context.Background(), wiring.Demo(e.DB), parcelgate.DefaultVersions); err != nil {
 			t.Fatal(err)
 		}
 		tn := demo.Tenants[1]

@@ -21,33 +21,57 @@ import (
 	"github.com/parcelgate/parcelgate/internal/adminguard"
 )
 
-// Store is what the server needs from storage: the domain services, and a
-// few operational calls.
-type Store interface {
-	parcelgate.OrganizationService
-	parcelgate.CredentialService
-	parcelgate.CatalogService
-	parcelgate.OrderService
-	parcelgate.ShipmentService
-	parcelgate.CodeService
-	parcelgate.InventoryService
-	parcelgate.CatalogReader
-	SandboxStore
+// Services are what the server needs from storage: one field per root
+// service it uses, each a small interface a test can replace, and the
+// operational calls. cmd/parcelgate fills them from sqlstore.NewServices;
+// every field must be set.
+type Services struct {
+	Organizations parcelgate.OrganizationService
+	Credentials   parcelgate.CredentialService
+	Catalogs      parcelgate.CatalogService
+	Orders        parcelgate.OrderService
+	// OrderAnswers are the order reads answered as encoded bytes (the
+	// most frequent reads; see answers.go).
+	OrderAnswers OrderAnswers
+	Shipments    parcelgate.ShipmentService
+	Codes        parcelgate.CodeService
+	Inventory    parcelgate.InventoryService
+	Sandbox      parcelgate.SandboxService
+	Faults       parcelgate.FaultService
+	Journal      parcelgate.JournalService
+	TokenKeys    TokenKeyStore
+	Database     Database
+	// Shipping is the shipping API's store (decisions §29); nil leaves the
+	// shipping API unserved.
+	Shipping parcelgate.ShippingService
+	// Tracking is the Tracking API's store (decisions §30); nil leaves the
+	// Tracking API unserved.
+	Tracking parcelgate.TrackingService
+}
 
-	// FindOrderAnswer is FindOrder as render encodes it, reusing the
-	// rendered answer while the stored order is unchanged.
+// OrderAnswers are FindOrder and ListOrders as a renderer encodes each
+// order, reusing the encoded answer while the stored order is unchanged.
+type OrderAnswers interface {
+	// FindOrderAnswer is FindOrder as render encodes it.
 	FindOrderAnswer(ctx context.Context, c *parcelgate.Caller, id string, render func(*parcelgate.Order) ([]byte, error)) ([]byte, error)
 	// ListOrderAnswers is ListOrders with each order as render encodes
-	// it, reusing the rendered answer while the stored order is
-	// unchanged.
+	// it.
 	ListOrderAnswers(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest, render func(*parcelgate.Order) ([]byte, error)) (parcelgate.PageOf[[]byte], error)
+}
 
+// TokenKeyStore keeps the keys tokens are signed with, shared by every
+// instance.
+type TokenKeyStore interface {
+	TokenKeys(ctx context.Context) ([]auth.Key, error)
+	RotateTokenKey(ctx context.Context) (uint32, error)
+}
+
+// Database is the health of the database behind the services.
+type Database interface {
 	Ping(ctx context.Context) error
 	// Unavailable reports whether err says the database is out of reach
 	// or did not answer within the request's deadline (answered 503).
 	Unavailable(err error) bool
-	TokenKeys(ctx context.Context) ([]auth.Key, error)
-	RotateTokenKey(ctx context.Context) (uint32, error)
 }
 
 // Config holds the settings of a Server.
@@ -103,7 +127,22 @@ type Config struct {
 
 // Server is the HTTP API. Build it with New.
 type Server struct {
-	store  Store
+	orgs         parcelgate.OrganizationService
+	credentials  parcelgate.CredentialService
+	catalogs     parcelgate.CatalogService
+	orders       parcelgate.OrderService
+	answers      OrderAnswers
+	shipments    parcelgate.ShipmentService
+	codes        parcelgate.CodeService
+	inventory    parcelgate.InventoryService
+	sandbox      parcelgate.SandboxService
+	faults       parcelgate.FaultService
+	journalStore parcelgate.JournalService
+	tokenKeys    TokenKeyStore
+	database     Database
+	shipping     parcelgate.ShippingService
+	tracking     parcelgate.TrackingService
+
 	keys   *auth.Keyring
 	clock  parcelgate.Clock
 	log    *slog.Logger
@@ -114,7 +153,7 @@ type Server struct {
 
 	limit         *limiter
 	guard         *adminguard.Guard
-	faults        faultCache
+	faultCache    faultCache
 	journal       *journal // nil when off
 	patterns      []string
 	mounts        []mount
@@ -123,9 +162,9 @@ type Server struct {
 	gzip          func(http.Handler) http.HandlerFunc
 }
 
-// New returns a server over store. keys must hold the store's current token
-// keys.
-func New(store Store, keys *auth.Keyring, clock parcelgate.Clock, log *slog.Logger, cfg Config) *Server {
+// New returns a server over the services of svc. keys must hold the
+// current token keys (svc.TokenKeys').
+func New(svc Services, keys *auth.Keyring, clock parcelgate.Clock, log *slog.Logger, cfg Config) *Server {
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = 16 << 20
 	}
@@ -139,7 +178,12 @@ func New(store Store, keys *auth.Keyring, clock parcelgate.Clock, log *slog.Logg
 		cfg.Versions = parcelgate.DefaultVersions
 	}
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
-	s := &Server{store: store, keys: keys, clock: clock, log: log, cfg: cfg, mux: http.NewServeMux(), limit: newLimiter(cfg.RateLimit), gzip: newGzip()}
+	s := &Server{
+		orgs: svc.Organizations, credentials: svc.Credentials, catalogs: svc.Catalogs,
+		orders: svc.Orders, answers: svc.OrderAnswers, shipments: svc.Shipments, codes: svc.Codes,
+		inventory: svc.Inventory, sandbox: svc.Sandbox, faults: svc.Faults, journalStore: svc.Journal,
+		tokenKeys: svc.TokenKeys, database: svc.Database, shipping: svc.Shipping, tracking: svc.Tracking,
+		keys: keys, clock: clock, log: log, cfg: cfg, mux: http.NewServeMux(), limit: newLimiter(cfg.RateLimit), gzip: newGzip()}
 	s.reg = prometheus.NewRegistry()
 	s.metric = newMetrics(s.reg)
 	if cfg.Replicas != nil {
@@ -155,7 +199,7 @@ func New(store Store, keys *auth.Keyring, clock parcelgate.Clock, log *slog.Logg
 		if cfg.JournalPerTenant <= 0 {
 			s.cfg.JournalPerTenant = parcelgate.JournalPerTenant
 		}
-		s.journal = newJournal(store, log, s.cfg.JournalPerTenant, s.reg)
+		s.journal = newJournal(svc.Journal, log, s.cfg.JournalPerTenant, s.reg)
 	}
 	s.routes()
 	s.handler = s.middleware(s.mux)
@@ -181,11 +225,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.S
 
 // handle registers h for pattern, and for every /ecommerce/v3/... pattern the
 // same handler under /v3/... (spec 4.4 writes both). Every route goes
-// through here, so Routes can list them, and is wrapped by Server.routed:
-// the middleware serves a request through the handler the router calls
-// only when that handler is so wrapped (a handler registered on s.mux
-// directly answers into the router's probe, and the middleware refuses to
-// run it again: 500, see TestUnroutedHandlerIsNeverRunTwice).
+// through here, so Routes can list them, and is wrapped by Server.routed,
+// which takes the request over from the router inside its dispatch (a
+// handler registered on s.mux directly is called once, and its answer,
+// which the middleware takes for the router's own, is replaced by a 500:
+// see TestUnroutedHandlerIsNeverRunTwice).
 func (s *Server) handle(pattern string, h http.Handler) {
 	s.mux.Handle(pattern, s.routed(h))
 	s.patterns = append(s.patterns, pattern)
@@ -232,6 +276,12 @@ func (s *Server) routes() {
 	s.sandboxRoutes()
 	s.orderRoutes()
 	s.codeRoutes()
+	if s.shipping != nil {
+		s.shippingRoutes()
+	}
+	if s.tracking != nil {
+		s.trackingRoutes()
+	}
 	s.inventoryRoutes()
 	s.catalogRoutes()
 	s.locationRoutes()
@@ -245,7 +295,7 @@ func (s *Server) supportedVersion(v string) bool { return slices.Contains(s.cfg.
 // wiring calls it periodically; the auth middleware calls it when a token
 // names a key this instance has not seen (a rotation elsewhere).
 func (s *Server) ReloadKeys(ctx context.Context) error {
-	keys, err := s.store.TokenKeys(ctx)
+	keys, err := s.tokenKeys.TokenKeys(ctx)
 	if err != nil {
 		return err
 	}

@@ -79,7 +79,7 @@ func (s *Server) createShipment(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	created, err := s.store.CreateShipment(r.Context(), caller(r), sh)
+	created, err := s.shipments.CreateShipment(r.Context(), caller(r), sh)
 	if err != nil {
 		return err
 	}
@@ -92,7 +92,7 @@ func (s *Server) createShipment(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) getShipment(w http.ResponseWriter, r *http.Request) error {
-	sh, err := s.store.FindShipment(r.Context(), caller(r), r.PathValue("trackingNumber"))
+	sh, err := s.shipments.FindShipment(r.Context(), caller(r), r.PathValue("trackingNumber"))
 	if err != nil {
 		return err
 	}
@@ -123,7 +123,7 @@ func (s *Server) setShipmentStatus(w http.ResponseWriter, r *http.Request) error
 	if err := p.Err(); err != nil {
 		return err
 	}
-	sh, err := s.store.DeliverShipment(r.Context(), env, req.BusinessID, req.TrackingNumber)
+	sh, err := s.shipments.DeliverShipment(r.Context(), env, req.BusinessID, req.TrackingNumber)
 	if err != nil {
 		return err
 	}

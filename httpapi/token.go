@@ -125,7 +125,7 @@ func (s *Server) gatewayToken(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	client, err := s.store.AuthenticateGatewayClient(r.Context(), id, secret)
+	client, err := s.credentials.AuthenticateGatewayClient(r.Context(), id, secret)
 	if parcelgate.ErrorCode(err) == parcelgate.EUNAUTHORIZED {
 		if basic {
 			w.Header().Set("WWW-Authenticate", `Basic realm="parcelgate"`)
@@ -146,6 +146,11 @@ func (s *Server) gatewayToken(w http.ResponseWriter, r *http.Request) {
 			grants = append(grants, g)
 			targets[g.Version] = GatewayTarget{URL: base + "/" + g.Version, Tier: g.Tier}
 		}
+	}
+	// Every gateway client may use the shipping API (decisions §29); its
+	// target is the base its clients append /api/v2/shipping/order to.
+	if s.shipping != nil {
+		targets["shippingapi"] = GatewayTarget{URL: base + "/shippingapi", Tier: 0}
 	}
 	issued = &parcelgate.Caller{
 		Subject: client.ClientID, OrgID: client.OrgID, BusinessID: client.BusinessID,
@@ -214,7 +219,7 @@ func (s *Server) ecomToken(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, ecomSurface, err)
 		return
 	}
-	acct, err := s.store.AuthenticateServiceAccount(r.Context(), username, password)
+	acct, err := s.credentials.AuthenticateServiceAccount(r.Context(), username, password)
 	if parcelgate.ErrorCode(err) == parcelgate.EUNAUTHORIZED {
 		badCredentials(s, w, r)
 		return
@@ -250,7 +255,7 @@ func (s *Server) journalCredential(r *http.Request, kind parcelgate.CredentialKi
 	if named == "" || !stateOf(r.Context()).journaled || parcelgate.TextProblem(named) != "" || len(named) > 200 {
 		return
 	}
-	if owner, err := s.store.CredentialOwner(r.Context(), kind, named); err == nil {
+	if owner, err := s.credentials.CredentialOwner(r.Context(), kind, named); err == nil {
 		parcelgate.JournalUnder(r.Context(), owner)
 	}
 }

@@ -38,8 +38,10 @@ func TestGatewayTokenForm(t *testing.T) {
 		if tok.TokenType != "Bearer" || tok.ExpiresIn != 3600 || tok.AccessToken == "" {
 			t.Fatalf("token %+v", tok)
 		}
+		// The client's one version, and the shipping API every gateway
+		// client may use (provider-apis §0: targets has one key per role).
 		target, ok := tok.ProviderFI.Targets["2025-04"]
-		if !ok || len(tok.ProviderFI.Targets) != 1 || target.URL != e.URL+"/2025-04" || target.Tier != 1 {
+		if !ok || len(tok.ProviderFI.Targets) != 2 || target.URL != e.URL+"/2025-04" || target.Tier != 1 || tok.ProviderFI.Targets["shippingapi"].URL != e.URL+"/shippingapi" {
 			t.Fatalf("targets %+v", tok.ProviderFI.Targets)
 		}
 		// Real gateway clients read posti_fi.targets (issue 12 item 12): the

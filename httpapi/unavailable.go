@@ -37,7 +37,7 @@ func (s *Server) withDBDeadline(ctx context.Context) (context.Context, context.C
 // database being out of reach into EUNAVAILABLE, keeping the cause for the
 // log. Errors of the domain pass unchanged.
 func (s *Server) unavailable(w http.ResponseWriter, err error) error {
-	if parcelgate.ErrorCode(err) != parcelgate.EINTERNAL || !s.store.Unavailable(err) {
+	if parcelgate.ErrorCode(err) != parcelgate.EINTERNAL || !s.database.Unavailable(err) {
 		return err
 	}
 	w.Header().Set("Retry-After", strconv.Itoa(retryAfterUnavailable))

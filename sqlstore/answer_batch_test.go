@@ -33,7 +33,7 @@ func twoTenants(t testing.TB, db *sqlstore.DB, n int) (a, b *parcelgate.Caller, 
 	for _, c := range []*parcelgate.Caller{a, b} {
 		for i := 1; i <= n; i++ {
 			ext := fmt.Sprintf("E%d", i)
-			o, err := db.CreateOrder(context.Background(), c, testOrderRequest(t, c, ext))
+			o, err := sqlstore.NewOrderService(db).CreateOrder(context.Background(), c, testOrderRequest(t, c, ext))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -121,13 +121,13 @@ func TestPointReadsTogetherKeepEachTenant(t *testing.T) {
 		var wg sync.WaitGroup
 		first := &read{c: a, id: "E1", want: svc[a]["E1"] + "|E1"}
 		wg.Go(func() {
-			body, err := db.FindOrderAnswer(ctx, first.c, first.id, idRender)
+			body, err := sqlstore.NewOrderService(db).FindOrderAnswer(ctx, first.c, first.id, idRender)
 			first.got, first.err = string(body), err
 		})
 		<-h.entered
 		for _, r := range reads {
 			wg.Go(func() {
-				body, err := db.FindOrderAnswer(ctx, r.c, r.id, idRender)
+				body, err := sqlstore.NewOrderService(db).FindOrderAnswer(ctx, r.c, r.id, idRender)
 				r.got, r.err = string(body), err
 			})
 		}
@@ -179,7 +179,7 @@ func TestPointReadsOfTwoTenantsUnderLoad(t *testing.T) {
 					case 2:
 						id, want = svc[other][ext], ""
 					}
-					body, err := db.FindOrderAnswer(ctx, c, id, idRender)
+					body, err := sqlstore.NewOrderService(db).FindOrderAnswer(ctx, c, id, idRender)
 					if want == "" && parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
 						t.Errorf("org %d read the other tenant's %s: %q, %v", c.OrgID, id, body, err)
 						return
@@ -207,12 +207,12 @@ func TestPointReadSeesEveryCommitBeforeIt(t *testing.T) {
 		ctx := context.Background()
 		w, r := testdb.OpenAt(t, dsn, nil), testdb.OpenAt(t, dsn, nil)
 		c := testOrg(t, w, parcelgate.Production, "1234567-1")
-		if _, err := w.CreateOrder(ctx, c, testOrderRequest(t, c, "A1")); err != nil {
+		if _, err := sqlstore.NewOrderService(w).CreateOrder(ctx, c, testOrderRequest(t, c, "A1")); err != nil {
 			t.Fatal(err)
 		}
 		set := func(v int) {
 			t.Helper()
-			if _, _, err := w.AddOrderComment(ctx, c, "A1", parcelgate.OrderComment{ExternalID: "v", Value: strconv.Itoa(v), Type: "note"}); err != nil {
+			if _, _, err := sqlstore.NewOrderService(w).AddOrderComment(ctx, c, "A1", parcelgate.OrderComment{ExternalID: "v", Value: strconv.Itoa(v), Type: "note"}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -223,7 +223,7 @@ func TestPointReadSeesEveryCommitBeforeIt(t *testing.T) {
 			return nil, errors.New("no comment v")
 		}
 		read := func() (int, error) {
-			body, err := r.FindOrderAnswer(ctx, c, "A1", render)
+			body, err := sqlstore.NewOrderService(r).FindOrderAnswer(ctx, c, "A1", render)
 			if err != nil {
 				return 0, err
 			}
@@ -270,18 +270,18 @@ func TestPointReadWaiterLeavesWhenCancelled(t *testing.T) {
 		h := newHoldFirst()
 		db.PointReadHookForTest(h.hook)
 		var wg sync.WaitGroup
-		wg.Go(func() { db.FindOrderAnswer(ctx, a, "E1", idRender) })
+		wg.Go(func() { sqlstore.NewOrderService(db).FindOrderAnswer(ctx, a, "E1", idRender) })
 		<-h.entered
 		gone, cancel := context.WithCancel(ctx)
 		cancelled := make(chan error, 1)
 		go func() {
-			_, err := db.FindOrderAnswer(gone, a, "E1", idRender)
+			_, err := sqlstore.NewOrderService(db).FindOrderAnswer(gone, a, "E1", idRender)
 			cancelled <- err
 		}()
 		waitQueued(db, 1)
 		var got []byte
 		var err error
-		wg.Go(func() { got, err = db.FindOrderAnswer(ctx, a, "E2", idRender) })
+		wg.Go(func() { got, err = sqlstore.NewOrderService(db).FindOrderAnswer(ctx, a, "E2", idRender) })
 		waitQueued(db, 2)
 		cancel()
 		if err := <-cancelled; !errors.Is(err, context.Canceled) {
@@ -312,10 +312,12 @@ func TestPointReadsFailTogether(t *testing.T) {
 		db.PointReadHookForTest(h.hook)
 		errs := make([]error, 5)
 		var wg sync.WaitGroup
-		wg.Go(func() { _, errs[0] = db.FindOrderAnswer(ctx, a, "E1", idRender) })
+		wg.Go(func() { _, errs[0] = sqlstore.NewOrderService(db).FindOrderAnswer(ctx, a, "E1", idRender) })
 		<-h.entered
 		for i, c := range []*parcelgate.Caller{a, a, b, b} {
-			wg.Go(func() { _, errs[i+1] = db.FindOrderAnswer(ctx, c, fmt.Sprintf("E%d", 1+i%2), idRender) })
+			wg.Go(func() {
+				_, errs[i+1] = sqlstore.NewOrderService(db).FindOrderAnswer(ctx, c, fmt.Sprintf("E%d", 1+i%2), idRender)
+			})
 		}
 		waitQueued(db, 4)
 		db.Close()
@@ -354,13 +356,13 @@ func TestPointReadsArePlannedOnce(t *testing.T) {
 		}
 		// And the coalesced reads go through it.
 		c := testOrg(t, db, parcelgate.Production, "1234567-1")
-		if _, err := db.CreateOrder(context.Background(), c, testOrderRequest(t, c, "A1")); err != nil {
+		if _, err := sqlstore.NewOrderService(db).CreateOrder(context.Background(), c, testOrderRequest(t, c, "A1")); err != nil {
 			t.Fatal(err)
 		}
 		if err := db.ExecForTest(context.Background(), `DROP FUNCTION order_answers`); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.FindOrderAnswer(context.Background(), c, "A1", idRender); err == nil {
+		if _, err := sqlstore.NewOrderService(db).FindOrderAnswer(context.Background(), c, "A1", idRender); err == nil {
 			t.Fatal("a point read answered without order_answers")
 		}
 	})

@@ -9,6 +9,7 @@ import (
 
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/internal/testdb"
+	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
 // BenchmarkFindOrderAnswer is the store's share of the hottest read, GET
@@ -26,7 +27,7 @@ func BenchmarkFindOrderAnswer(b *testing.B) {
 			db := testdb.Open(b, engine, nil)
 			c := testOrg(b, db, parcelgate.Production, "1234567-1")
 			req := testOrderRequest(b, c, "A1")
-			if _, err := db.CreateOrder(ctx, c, req); err != nil {
+			if _, err := sqlstore.NewOrderService(db).CreateOrder(ctx, c, req); err != nil {
 				b.Fatal(err)
 			}
 			render := func(o *parcelgate.Order) ([]byte, error) { return []byte(o.ID), nil }
@@ -38,7 +39,7 @@ func BenchmarkFindOrderAnswer(b *testing.B) {
 					b.ReportAllocs()
 					b.RunParallel(func(pb *testing.PB) {
 						for pb.Next() {
-							if _, err := db.FindOrderAnswer(ctx, c, "A1", render); err != nil {
+							if _, err := sqlstore.NewOrderService(db).FindOrderAnswer(ctx, c, "A1", render); err != nil {
 								b.Error(err)
 								return
 							}
@@ -69,7 +70,7 @@ func BenchmarkFindOrderAnswerTogether(b *testing.B) {
 				db.CoalescePointReadsForTest(coalesce)
 				c := testOrg(b, db, parcelgate.Production, "1234567-1")
 				for i := range orders {
-					if _, err := db.CreateOrder(ctx, c, testOrderRequest(b, c, fmt.Sprintf("A%d", i))); err != nil {
+					if _, err := sqlstore.NewOrderService(db).CreateOrder(ctx, c, testOrderRequest(b, c, fmt.Sprintf("A%d", i))); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -80,7 +81,7 @@ func BenchmarkFindOrderAnswerTogether(b *testing.B) {
 				b.RunParallel(func(pb *testing.PB) {
 					id := fmt.Sprintf("A%d", next.Add(1)%int64(orders))
 					for pb.Next() {
-						if _, err := db.FindOrderAnswer(ctx, c, id, render); err != nil {
+						if _, err := sqlstore.NewOrderService(db).FindOrderAnswer(ctx, c, id, render); err != nil {
 							b.Error(err)
 							return
 						}

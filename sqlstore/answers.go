@@ -115,23 +115,29 @@ func (c *answerCache) hash(doc string) uint64 {
 	return maphash.String(c.seed, doc)
 }
 
+// FindOrderAnswer returns the caller's order id rendered (see
+// findOrderAnswer).
+func (s *OrderService) FindOrderAnswer(ctx context.Context, c *parcelgate.Caller, id string, render func(*parcelgate.Order) ([]byte, error)) ([]byte, error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) ([]byte, error) { return s.findOrderAnswer(ctx, c, id, render) })
+}
+
 // findOrderAnswer returns the caller's order id (service ID or
 // externalId) as render (the HTTP layer's encoding) encodes it, from the
 // rendered answer of the same stored version when there is one. Another
 // tenant's order is not found, like a missing one.
-func (db *DB) findOrderAnswer(ctx context.Context, c *parcelgate.Caller, id string, render func(*parcelgate.Order) ([]byte, error)) ([]byte, error) {
+func (s *OrderService) findOrderAnswer(ctx context.Context, c *parcelgate.Caller, id string, render func(*parcelgate.Order) ([]byte, error)) ([]byte, error) {
 	id = strings.TrimSpace(id)
 	key := answerKey{org: c.OrgID, id: id}
 	// The header is read before the row: a commit between the two makes
 	// the entry's stamp older than what was read, which costs the next
 	// request a read, never a stale answer.
 	var stamp walStamp // zero: not known
-	if w := db.wal.Load(); w != nil {
-		if s, ok := w.stamp(); ok {
-			if body, ok := db.answers.unchanged(key, s); ok {
+	if w := s.db.wal.Load(); w != nil {
+		if ws, ok := w.stamp(); ok {
+			if body, ok := s.db.answers.unchanged(key, ws); ok {
 				return body, nil
 			}
-			stamp = s
+			stamp = ws
 		}
 	}
 	// The columns of the answer, as FindOrder reads them; on a miss the
@@ -139,18 +145,18 @@ func (db *DB) findOrderAnswer(ctx context.Context, c *parcelgate.Caller, id stri
 	// On PostgreSQL the read may go in one statement with others
 	// (answer_batch.go).
 	var row orderRow
-	found, err := db.readAnswerRow(ctx, pointKey{org: c.OrgID, id: id, own: orderKey(c.BusinessID, id)}, &row)
+	found, err := s.db.readAnswerRow(ctx, pointKey{org: c.OrgID, id: id, own: orderKey(c.BusinessID, id)}, &row)
 	if err != nil {
 		return nil, err
 	}
 	if !found {
 		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "Order %s not found.", id)
 	}
-	v := db.answers.version(&row)
-	if e, ok := db.answers.get(key, v); ok {
+	v := s.db.answers.version(&row)
+	if e, ok := s.db.answers.get(key, v); ok {
 		if stamp != (walStamp{}) && e.wal != stamp {
 			e.wal = stamp
-			db.answers.put(key, e)
+			s.db.answers.put(key, e)
 		}
 		return e.body, nil
 	}
@@ -163,7 +169,7 @@ func (db *DB) findOrderAnswer(ctx context.Context, c *parcelgate.Caller, id stri
 	if err != nil {
 		return nil, err
 	}
-	db.answers.put(key, answerEntry{version: v, body: body, wal: stamp})
+	s.db.answers.put(key, answerEntry{version: v, body: body, wal: stamp})
 	return body, nil
 }
 
@@ -193,6 +199,14 @@ func (o *orderRow) answerDest() []any {
 	return []any{&r.pk, &o.status, &r.statusAt, &r.reason, &o.autoSubmit, &o.doc, &r.insertedAt, &r.updatedAt}
 }
 
+// ListOrderAnswers is ListOrders with each order as render encodes it
+// (see listOrderAnswers).
+func (s *OrderService) ListOrderAnswers(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest, render func(*parcelgate.Order) ([]byte, error)) (parcelgate.PageOf[[]byte], error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.PageOf[[]byte], error) {
+		return s.listOrderAnswers(ctx, c, q, p, render)
+	})
+}
+
 // listOrderAnswers is listOrders with each order as render encodes it,
 // from the rendered answer of the same stored version when there is one:
 // a page of 100 orders decoded and encoded every time was nine tenths of
@@ -201,20 +215,20 @@ func (o *orderRow) answerDest() []any {
 // is the row's (the version, as for a point read); the WAL-index shortcut
 // of a point read is never taken here. The list's entries carry no
 // WAL-index header, so a point read never skips its read on one.
-func (db *DB) listOrderAnswers(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest, render func(*parcelgate.Order) ([]byte, error)) (parcelgate.PageOf[[]byte], error) {
-	ks, err := db.orderListQuery(ctx, c, q)
+func (s *OrderService) listOrderAnswers(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest, render func(*parcelgate.Order) ([]byte, error)) (parcelgate.PageOf[[]byte], error) {
+	ks, err := s.orderListQuery(ctx, c, q)
 	if err != nil {
 		return parcelgate.PageOf[[]byte]{}, err
 	}
-	return keysetPage(ctx, db, ks, p, orderColumns, "", func(rows *sql.Rows) ([]byte, pageKey, error) {
+	return keysetPage(ctx, s.db, ks, p, orderColumns, "", func(rows *sql.Rows) ([]byte, pageKey, error) {
 		var row orderRow
 		if err := rows.Scan(row.dest()...); err != nil {
 			return nil, pageKey{}, err
 		}
 		k := pageKey{modified: row.rec.updatedAt, id: row.rec.pk}
 		key := answerKey{org: c.OrgID, pk: row.rec.pk}
-		v := db.answers.version(&row)
-		if e, ok := db.answers.get(key, v); ok {
+		v := s.db.answers.version(&row)
+		if e, ok := s.db.answers.get(key, v); ok {
 			return e.body, k, nil
 		}
 		rec, err := row.record()
@@ -225,7 +239,7 @@ func (db *DB) listOrderAnswers(ctx context.Context, c *parcelgate.Caller, q parc
 		if err != nil {
 			return nil, k, err
 		}
-		db.answers.put(key, answerEntry{version: v, body: body})
+		s.db.answers.put(key, answerEntry{version: v, body: body})
 		return body, k, nil
 	})
 }

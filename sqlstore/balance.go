@@ -1,9 +1,11 @@
 package sqlstore
 
 // Balances: the row as the API shows it and the filters every balance list
-// shares. The writer is in balance_write.go, the supplier's reads and
-// removals in balance_supplier.go, the retailer's reads in
-// balance_retailer.go, and the stock moves of orders in balance_stock.go.
+// shares, used by more than one service. InventoryService writes balances
+// (inventory_write.go), reads and removes the supplier's
+// (inventory_balance.go) and moves stock (inventory_stock.go);
+// CatalogService reads the retailer's (catalog_read.go); ConsoleService
+// shows a product's (console.go).
 
 import (
 	"context"

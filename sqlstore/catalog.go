@@ -8,13 +8,20 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-var _ parcelgate.CatalogService = (*DB)(nil)
+// CatalogService keeps the retailers' catalogs and the reads a retailer
+// makes of them (spec 4.4 GET catalogs, balances, products).
+type CatalogService struct{ db *DB }
 
-func (db *DB) CreateCatalog(ctx context.Context, c *parcelgate.Catalog) error {
+// NewCatalogService returns the CatalogService over db.
+func NewCatalogService(db *DB) *CatalogService { return &CatalogService{db: db} }
+
+var _ parcelgate.CatalogService = (*CatalogService)(nil)
+
+func (s *CatalogService) CreateCatalog(ctx context.Context, c *parcelgate.Catalog) error {
 	if err := c.Validate(); err != nil {
 		return err
 	}
-	retailer, err := db.FindOrganization(ctx, c.Environment, c.RetailerID)
+	retailer, err := NewOrganizationService(s.db).FindOrganization(ctx, c.Environment, c.RetailerID)
 	if err != nil {
 		return parcelgate.Errorf(parcelgate.ENOTFOUND, "retailer %s is not an organization in %s", c.RetailerID, c.Environment)
 	}
@@ -23,14 +30,14 @@ func (db *DB) CreateCatalog(ctx context.Context, c *parcelgate.Catalog) error {
 	slices.Sort(c.SupplierIDs)
 	c.SupplierIDs = slices.Compact(c.SupplierIDs)
 	for _, sid := range c.SupplierIDs {
-		s, err := db.FindOrganization(ctx, c.Environment, sid)
+		supplier, err := NewOrganizationService(s.db).FindOrganization(ctx, c.Environment, sid)
 		if err != nil {
 			return parcelgate.Errorf(parcelgate.ENOTFOUND, "supplier %s is not an organization in %s", sid, c.Environment)
 		}
-		supplierOrgs = append(supplierOrgs, s.ID)
+		supplierOrgs = append(supplierOrgs, supplier.ID)
 	}
-	c.CreatedAt = db.clock.Now(c.Environment).UTC().Truncate(1000)
-	return db.inTx(ctx, func(tx *Tx) error {
+	c.CreatedAt = s.db.clock.Now(c.Environment).UTC().Truncate(1000)
+	return s.db.inTx(ctx, func(tx *Tx) error {
 		err := tx.QueryRow(ctx, `INSERT INTO catalogs (environment, retailer_org_id, external_id, name, catalog_type, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
 			string(c.Environment), c.RetailerOrg, c.ExternalID, c.Name, string(c.Type), micros(c.CreatedAt)).Scan(&c.ID)
 		if isUniqueViolation(err) {
@@ -39,8 +46,8 @@ func (db *DB) CreateCatalog(ctx context.Context, c *parcelgate.Catalog) error {
 		if err != nil {
 			return err
 		}
-		for _, s := range supplierOrgs {
-			if _, err := tx.Exec(ctx, `INSERT INTO catalog_suppliers (catalog_id, supplier_org_id) VALUES (?, ?)`, c.ID, s); err != nil {
+		for _, orgID := range supplierOrgs {
+			if _, err := tx.Exec(ctx, `INSERT INTO catalog_suppliers (catalog_id, supplier_org_id) VALUES (?, ?)`, c.ID, orgID); err != nil {
 				return err
 			}
 		}
@@ -50,9 +57,9 @@ func (db *DB) CreateCatalog(ctx context.Context, c *parcelgate.Catalog) error {
 
 // catalogSelect reads catalogs with their suppliers' business IDs as one
 // comma-separated column, on both engines.
-func (db *DB) catalogSelect() string {
+func (s *CatalogService) catalogSelect() string {
 	agg := "group_concat(so.business_id, ',')"
-	if db.dialect.name == "postgres" {
+	if s.db.dialect.name == "postgres" {
 		agg = "string_agg(so.business_id, ',' ORDER BY so.business_id)"
 	}
 	return `SELECT c.id, c.environment, c.retailer_org_id, c.external_id, c.name, c.catalog_type, ro.business_id, COALESCE(` + agg + `, ''), c.created_at
@@ -82,14 +89,14 @@ func scanCatalog(s rowScanner) (*parcelgate.Catalog, error) {
 	return &c, nil
 }
 
-func (db *DB) ListCatalogs(ctx context.Context, env parcelgate.Environment, retailerID string) ([]*parcelgate.Catalog, error) {
-	q := db.catalogSelect() + ` WHERE c.environment = ?`
+func (s *CatalogService) ListCatalogs(ctx context.Context, env parcelgate.Environment, retailerID string) ([]*parcelgate.Catalog, error) {
+	q := s.catalogSelect() + ` WHERE c.environment = ?`
 	args := []any{string(env)}
 	if retailerID != "" {
 		q += ` AND ro.business_id = ?`
 		args = append(args, strings.ToUpper(strings.TrimSpace(retailerID)))
 	}
-	rows, err := db.query(ctx, q+catalogGroup+` ORDER BY ro.business_id, c.external_id`, args...)
+	rows, err := s.db.query(ctx, q+catalogGroup+` ORDER BY ro.business_id, c.external_id`, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -2,8 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"time"
 
 	"github.com/parcelgate/parcelgate"
@@ -19,37 +17,11 @@ func (db *DB) sandboxClock() (*parcelgate.SandboxClock, bool) {
 	return sc, ok
 }
 
-// IsSandboxClock reports whether the store runs on a sandbox clock that
+// isSandboxClock reports whether the store runs on a sandbox clock that
 // AdvanceClock may move.
-func (db *DB) IsSandboxClock() bool {
+func (db *DB) isSandboxClock() bool {
 	_, ok := db.sandboxClock()
 	return ok
-}
-
-// AdvanceClock moves env's sandbox clock forward by d for every instance:
-// the offset is stored, and this instance takes it at once; the others read
-// it within ClockRefresh. Only a store opened with a *parcelgate.SandboxClock
-// may move time (serve opens every store with one); which environment's
-// clock may move on a server is DecideSandboxControl's (decisions §21).
-func (db *DB) AdvanceClock(ctx context.Context, env parcelgate.Environment, d time.Duration) (time.Time, error) {
-	sc, ok := db.sandboxClock()
-	if !ok {
-		return time.Time{}, parcelgate.Errorf(parcelgate.EFORBIDDEN, "The clock can only be moved on a server started with --sandbox.")
-	}
-	if err := parcelgate.ValidAdvance(d); err != nil {
-		return time.Time{}, err
-	}
-	var us int64
-	err := db.write.QueryRowContext(ctx, db.dialect.rebind(`UPDATE sandbox_clock SET offset_us = offset_us + ? WHERE environment = ? AND offset_us <= ? RETURNING offset_us`),
-		d.Microseconds(), string(env), (parcelgate.MaxAdvance - d).Microseconds()).Scan(&us)
-	if errors.Is(err, sql.ErrNoRows) {
-		return time.Time{}, parcelgate.Errorf(parcelgate.EINVALID, "The %s clock may run at most %s ahead of the wall clock.", env, parcelgate.MaxAdvance)
-	}
-	if err != nil {
-		return time.Time{}, err
-	}
-	sc.Observe(env, time.Duration(us)*time.Microsecond)
-	return sc.Now(env), nil
 }
 
 // RefreshClock reads the stored sandbox clock offsets into this instance's
@@ -78,7 +50,7 @@ func (db *DB) RefreshClock(ctx context.Context) error {
 // watchClock keeps a sandbox clock in step with the stored offsets until
 // the store closes. Migrate starts it, once the table exists.
 func (db *DB) watchClock() {
-	if !db.IsSandboxClock() {
+	if !db.isSandboxClock() {
 		return
 	}
 	db.watchOnce.Do(func() {

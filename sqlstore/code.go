@@ -12,12 +12,20 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-var _ parcelgate.CodeService = (*DB)(nil)
+// CodeService keeps sending codes and errand codes (spec 4.1, 4.2): their
+// allocation from the code space, reuse and release (decisions §5).
+type CodeService struct{ db *DB }
 
-// SetCodeRetention sets how long a code stays active when its shipment is
-// not delivered first (decisions §5; default parcelgate.DefaultCodeRetention).
-// Call it before the store is used.
-func (db *DB) SetCodeRetention(d time.Duration) { db.codes.retention = d }
+// NewCodeService returns the CodeService over db.
+func NewCodeService(db *DB) *CodeService { return &CodeService{db: db} }
+
+var _ parcelgate.CodeService = (*CodeService)(nil)
+
+// CodeRetention sets how long a code stays active when its shipment is not
+// delivered first (decisions §5; default parcelgate.DefaultCodeRetention).
+func CodeRetention(d time.Duration) Option {
+	return func(o *options) { o.codeRetention = d }
+}
 
 // codeConfig is how a DB hands out codes.
 type codeConfig struct {
@@ -34,9 +42,9 @@ func (db *DB) retention() time.Duration {
 	return db.codes.retention
 }
 
-func (db *DB) newCode() string {
-	if db.codes.draw != nil {
-		return db.codes.draw()
+func (s *CodeService) newCode() string {
+	if s.db.codes.draw != nil {
+		return s.db.codes.draw()
 	}
 	return parcelgate.NewCode()
 }
@@ -80,7 +88,7 @@ const (
 // handing out one code: the insert of a code that an unreleased row holds
 // does nothing (ON CONFLICT DO NOTHING), and another code is tried.
 func (tx *Tx) allocateCode(ctx context.Context, h holder, now, expires time.Time) (string, error) {
-	candidates := []string{tx.db.newCode()}
+	candidates := []string{NewCodeService(tx.db).newCode()}
 	for round := 0; round <= maxProbeRounds; round++ {
 		if round > 0 {
 			var err error
@@ -106,7 +114,7 @@ func (tx *Tx) freeCandidates(ctx context.Context, env parcelgate.Environment, no
 	draw := make([]string, probeBatch)
 	args := []any{string(env)}
 	for i := range draw {
-		draw[i] = tx.db.newCode()
+		draw[i] = NewCodeService(tx.db).newCode()
 		args = append(args, draw[i])
 	}
 	rows, err := tx.Query(ctx, `SELECT code, expires_at FROM codes WHERE environment = ? AND code IN (`+placeholders(probeBatch)+`) AND released_at = 0`, args...)
@@ -228,7 +236,7 @@ func (db *DB) retryOnRace(ctx context.Context, fn func(tx *Tx) error) error {
 	return err
 }
 
-func (db *DB) CreateSendingCode(ctx context.Context, c *parcelgate.Caller, trackingNumber string, noEdiCheck bool) (*parcelgate.SendingCode, error) {
+func (s *CodeService) CreateSendingCode(ctx context.Context, c *parcelgate.Caller, trackingNumber string, noEdiCheck bool) (*parcelgate.SendingCode, error) {
 	tn := parcelgate.NormalizeID(trackingNumber)
 	var p parcelgate.Problems
 	parcelgate.CheckTrackingNumber(&p, "trackingNumber", tn, true)
@@ -238,18 +246,27 @@ func (db *DB) CreateSendingCode(ctx context.Context, c *parcelgate.Caller, track
 	if err := parcelgate.SendingCodeScenario(c.Environment, tn); err != nil {
 		return nil, err
 	}
-	if sc, err := db.FindSendingCode(ctx, c, tn); parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
+	if sc, err := s.FindSendingCode(ctx, c, tn); parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
 		return sc, err
 	}
 	h := holder{env: c.Environment, orgID: c.OrgID, trackingNumber: tn}
 	sc := &parcelgate.SendingCode{TrackingNumber: tn}
-	err := db.retryOnRace(ctx, func(tx *Tx) error {
+	err := s.db.retryOnRace(ctx, func(tx *Tx) error {
 		status, err := tx.lockLiveShipment(ctx, c.OrgID, tn)
 		if err != nil {
 			return err
 		}
 		if err := parcelgate.SendingCodeDecision(tn, status, noEdiCheck); err != nil {
 			return err
+		}
+		if status != "" {
+			sh, err := scanShipment(tx.QueryRow(ctx, `SELECT `+shipmentColumns+` FROM shipments WHERE org_id = ? AND tracking_number = ?`, c.OrgID, tn))
+			if err != nil {
+				return err
+			}
+			if err := parcelgate.LabellessDecision(sh); err != nil {
+				return err
+			}
 		}
 		sc.SendingCode, sc.CreatedAt, sc.ExpiresAt, err = tx.giveCode(ctx, h)
 		return err
@@ -260,9 +277,9 @@ func (db *DB) CreateSendingCode(ctx context.Context, c *parcelgate.Caller, track
 	return sc, nil
 }
 
-func (db *DB) FindSendingCode(ctx context.Context, c *parcelgate.Caller, trackingNumber string) (*parcelgate.SendingCode, error) {
+func (s *CodeService) FindSendingCode(ctx context.Context, c *parcelgate.Caller, trackingNumber string) (*parcelgate.SendingCode, error) {
 	tn := parcelgate.NormalizeID(trackingNumber)
-	code, created, expires, err := activeCode(ctx, reader{db}, holder{env: c.Environment, orgID: c.OrgID, trackingNumber: tn}, db.clock.Now(c.Environment))
+	code, created, expires, err := activeCode(ctx, reader{s.db}, holder{env: c.Environment, orgID: c.OrgID, trackingNumber: tn}, s.db.clock.Now(c.Environment))
 	if err != nil {
 		return nil, err
 	}
@@ -272,7 +289,7 @@ func (db *DB) FindSendingCode(ctx context.Context, c *parcelgate.Caller, trackin
 	return &parcelgate.SendingCode{TrackingNumber: tn, SendingCode: code, CreatedAt: created, ExpiresAt: expires}, nil
 }
 
-func (db *DB) FindSendingCodeByCode(ctx context.Context, c *parcelgate.Caller, code string) (*parcelgate.SendingCode, error) {
+func (s *CodeService) FindSendingCodeByCode(ctx context.Context, c *parcelgate.Caller, code string) (*parcelgate.SendingCode, error) {
 	code = parcelgate.NormalizeCode(code)
 	notFound := parcelgate.Errorf(parcelgate.ENOTFOUND, "No sending code %s.", code)
 	if !parcelgate.ValidCode(code) {
@@ -280,8 +297,8 @@ func (db *DB) FindSendingCodeByCode(ctx context.Context, c *parcelgate.Caller, c
 	}
 	sc := parcelgate.SendingCode{SendingCode: code}
 	var created, expires int64
-	err := db.queryRow(ctx, `SELECT tracking_number, created_at, expires_at FROM codes WHERE environment = ? AND code = ? AND released_at = 0 AND expires_at > ? AND org_id = ? AND parcel_id = ''`,
-		string(c.Environment), code, micros(db.clock.Now(c.Environment)), c.OrgID).Scan(&sc.TrackingNumber, &created, &expires)
+	err := s.db.queryRow(ctx, `SELECT tracking_number, created_at, expires_at FROM codes WHERE environment = ? AND code = ? AND released_at = 0 AND expires_at > ? AND org_id = ? AND parcel_id = ''`,
+		string(c.Environment), code, micros(s.db.clock.Now(c.Environment)), c.OrgID).Scan(&sc.TrackingNumber, &created, &expires)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound
 	}
@@ -289,10 +306,10 @@ func (db *DB) FindSendingCodeByCode(ctx context.Context, c *parcelgate.Caller, c
 		return nil, err
 	}
 	sc.CreatedAt, sc.ExpiresAt = fromMicros(created), fromMicros(expires)
-	s, err := findShipment(ctx, reader{db}, c.OrgID, sc.TrackingNumber)
+	sh, err := findShipment(ctx, reader{s.db}, c.OrgID, sc.TrackingNumber)
 	switch parcelgate.ErrorCode(err) {
 	case "":
-		sc.Shipment = s
+		sc.Shipment = sh
 	case parcelgate.ENOTFOUND:
 	default:
 		return nil, err
@@ -307,14 +324,14 @@ type parcelState struct {
 	code           string
 }
 
-func (db *DB) ErrandCodes(ctx context.Context, c *parcelgate.Caller, parcelIDs []string) ([]parcelgate.ErrandCodeResult, error) {
+func (s *CodeService) ErrandCodes(ctx context.Context, c *parcelgate.Caller, parcelIDs []string) ([]parcelgate.ErrandCodeResult, error) {
 	var valid []string
 	for _, id := range parcelIDs {
 		if id := parcelgate.NormalizeID(id); parcelgate.ValidParcelID(id) {
 			valid = append(valid, id)
 		}
 	}
-	states, err := parcelStates(ctx, reader{db}, c.OrgID, valid, db.clock.Now(c.Environment))
+	states, err := parcelStates(ctx, reader{s.db}, c.OrgID, valid, s.db.clock.Now(c.Environment))
 	if err != nil {
 		return nil, err
 	}
@@ -330,7 +347,7 @@ func (db *DB) ErrandCodes(ctx context.Context, c *parcelgate.Caller, parcelIDs [
 		return cmp.Or(strings.Compare(states[a].trackingNumber, states[b].trackingNumber), strings.Compare(a, b))
 	})
 	if len(missing) > 0 {
-		err := db.retryOnRace(ctx, func(tx *Tx) error {
+		err := s.db.retryOnRace(ctx, func(tx *Tx) error {
 			for _, id := range missing {
 				st := states[id]
 				status, err := tx.lockLiveShipment(ctx, c.OrgID, st.trackingNumber)
@@ -398,8 +415,8 @@ func parcelStates(ctx context.Context, q querier, orgID int64, ids []string, now
 	return states, rows.Err()
 }
 
-func (db *DB) ActiveCodes(ctx context.Context, env parcelgate.Environment) (int64, error) {
+func (s *CodeService) ActiveCodes(ctx context.Context, env parcelgate.Environment) (int64, error) {
 	var n int64
-	err := db.queryRow(ctx, `SELECT COUNT(*) FROM codes WHERE environment = ? AND released_at = 0 AND expires_at > ?`, string(env), micros(db.clock.Now(env))).Scan(&n)
+	err := s.db.queryRow(ctx, `SELECT COUNT(*) FROM codes WHERE environment = ? AND released_at = 0 AND expires_at > ?`, string(env), micros(s.db.clock.Now(env))).Scan(&n)
 	return n, err
 }

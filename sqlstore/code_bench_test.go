@@ -8,6 +8,7 @@ import (
 
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/internal/testdb"
+	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
 // BenchmarkSendingCodeCreate is POST /labelless's store work for a new
@@ -23,7 +24,7 @@ func BenchmarkSendingCodeCreate(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				i++
-				if _, err := db.CreateSendingCode(ctx, c, fmt.Sprintf("JJFI%017d", i), true); err != nil {
+				if _, err := sqlstore.NewCodeService(db).CreateSendingCode(ctx, c, fmt.Sprintf("JJFI%017d", i), true); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -47,11 +48,11 @@ func BenchmarkSendingCodeLookup(b *testing.B) {
 				tn := fmt.Sprintf("JJFI%017d", i)
 				if i < 100 {
 					s := &parcelgate.Shipment{TrackingNumber: tn, ServiceCode: "2103", Sender: parcelgate.Address{Name: "S"}, Receiver: parcelgate.Address{Name: "R"}, Parcels: []parcelgate.Parcel{{}, {PackageCode: "M2"}}}
-					if _, err := db.CreateShipment(ctx, c, s); err != nil {
+					if _, err := sqlstore.NewShipmentService(db).CreateShipment(ctx, c, s); err != nil {
 						b.Fatal(err)
 					}
 				}
-				sc, err := db.CreateSendingCode(ctx, c, tn, true)
+				sc, err := sqlstore.NewCodeService(db).CreateSendingCode(ctx, c, tn, true)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -64,7 +65,7 @@ func BenchmarkSendingCodeLookup(b *testing.B) {
 				i := 0
 				for b.Loop() {
 					i++
-					if _, err := db.FindSendingCode(ctx, c, fmt.Sprintf("JJFI%017d", i%n)); err != nil {
+					if _, err := sqlstore.NewCodeService(db).FindSendingCode(ctx, c, fmt.Sprintf("JJFI%017d", i%n)); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -73,7 +74,7 @@ func BenchmarkSendingCodeLookup(b *testing.B) {
 				i := 0
 				for b.Loop() {
 					i++
-					sc, err := db.FindSendingCodeByCode(ctx, c, codes[i%100])
+					sc, err := sqlstore.NewCodeService(db).FindSendingCodeByCode(ctx, c, codes[i%100])
 					if err != nil || sc.Shipment == nil {
 						b.Fatal(err)
 					}
@@ -83,7 +84,7 @@ func BenchmarkSendingCodeLookup(b *testing.B) {
 				i := 0
 				for b.Loop() {
 					i++
-					if _, err := db.CreateSendingCode(ctx, c, fmt.Sprintf("JJFI%017d", i%n), true); err != nil {
+					if _, err := sqlstore.NewCodeService(db).CreateSendingCode(ctx, c, fmt.Sprintf("JJFI%017d", i%n), true); err != nil {
 						b.Fatal(err)
 					}
 				}

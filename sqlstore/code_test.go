@@ -15,7 +15,7 @@ import (
 func testOrg(t testing.TB, db *sqlstore.DB, env parcelgate.Environment, bid string) *parcelgate.Caller {
 	t.Helper()
 	o := &parcelgate.Organization{Environment: env, BusinessID: bid, Name: "Org"}
-	if err := db.CreateOrganization(context.Background(), o); err != nil {
+	if err := sqlstore.NewOrganizationService(db).CreateOrganization(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
 	return &parcelgate.Caller{OrgID: o.ID, BusinessID: bid, Environment: env, Kind: parcelgate.KindGateway}
@@ -55,7 +55,7 @@ func TestCodeSpaceEnforcedByDatabase(t *testing.T) {
 		try(test, "TN000001", "", true)              // the other environment has its own space
 		clock.Advance(time.Hour)
 		try(prod, "TN000002", "PARCEL000001", true) // expired: reclaimed
-		if _, err := db.FindSendingCode(ctx, prod, "TN000001"); parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
+		if _, err := sqlstore.NewCodeService(db).FindSendingCode(ctx, prod, "TN000001"); parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
 			t.Fatalf("expired code still found: %v", err)
 		}
 	})
@@ -78,12 +78,12 @@ func TestConcurrentCodeAllocation(t *testing.T) {
 			wg.Go(func() {
 				for i := range 16 {
 					tn := fmt.Sprintf("TN%02d%04d", w, i)
-					sc, err := db.CreateSendingCode(ctx, c, tn, true)
+					sc, err := sqlstore.NewCodeService(db).CreateSendingCode(ctx, c, tn, true)
 					if err != nil {
 						t.Error(err)
 						return
 					}
-					shared, err := db.CreateSendingCode(ctx, c, "SHARED01", true)
+					shared, err := sqlstore.NewCodeService(db).CreateSendingCode(ctx, c, "SHARED01", true)
 					if err != nil {
 						t.Error(err)
 						return
@@ -107,7 +107,7 @@ func TestConcurrentCodeAllocation(t *testing.T) {
 				t.Fatalf("shared code %s also given to %s", code, codes[code])
 			}
 		}
-		if n, err := db.ActiveCodes(ctx, parcelgate.Production); err != nil || n != 129 {
+		if n, err := sqlstore.NewCodeService(db).ActiveCodes(ctx, parcelgate.Production); err != nil || n != 129 {
 			t.Fatalf("active codes %d %v", n, err)
 		}
 	})

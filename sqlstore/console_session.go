@@ -9,16 +9,22 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-var _ parcelgate.ConsoleSessionStore = (*DB)(nil)
+// ConsoleSessionService keeps the web console's sessions.
+type ConsoleSessionService struct{ db *DB }
+
+// NewConsoleSessionService returns the ConsoleSessionService over db.
+func NewConsoleSessionService(db *DB) *ConsoleSessionService { return &ConsoleSessionService{db: db} }
+
+var _ parcelgate.ConsoleSessionStore = (*ConsoleSessionService)(nil)
 
 // CreateConsoleSession stores a session known by idHash (the hash of the
 // cookie value, never the value itself) and removes the sessions that have
 // expired, so the table holds only live ones.
-func (db *DB) CreateConsoleSession(ctx context.Context, idHash, kind, username string, now, expires time.Time) error {
+func (s *ConsoleSessionService) CreateConsoleSession(ctx context.Context, idHash, kind, username string, now, expires time.Time) error {
 	if kind != parcelgate.ConsoleOperator && kind != parcelgate.ConsoleAccount {
 		return parcelgate.Errorf(parcelgate.EINVALID, "unknown console session kind %q", kind)
 	}
-	return db.inTx(ctx, func(tx *Tx) error {
+	return s.db.inTx(ctx, func(tx *Tx) error {
 		if _, err := tx.Exec(ctx, `DELETE FROM console_sessions WHERE expires_at <= ?`, micros(now)); err != nil {
 			return err
 		}
@@ -33,18 +39,18 @@ func (db *DB) CreateConsoleSession(ctx context.Context, idHash, kind, username s
 // that is not revoked (revoking an account ends its console sessions).
 // Anything else is ENOTFOUND. A session last seen more than a minute ago is
 // marked seen now; the idle limit counts from that mark.
-func (db *DB) FindConsoleSession(ctx context.Context, idHash string, now time.Time, idle time.Duration) (*parcelgate.ConsoleSession, error) {
-	var s parcelgate.ConsoleSession
+func (s *ConsoleSessionService) FindConsoleSession(ctx context.Context, idHash string, now time.Time, idle time.Duration) (*parcelgate.ConsoleSession, error) {
+	var sess parcelgate.ConsoleSession
 	var env, roles, acctEnv, acctBusiness string
 	var created, seen, expires, acctOrg, tenantOrg int64
-	err := db.queryRow(ctx, `SELECT s.kind, s.username, s.environment, s.business_id, s.created_at, s.seen_at, s.expires_at,
+	err := s.db.queryRow(ctx, `SELECT s.kind, s.username, s.environment, s.business_id, s.created_at, s.seen_at, s.expires_at,
 		COALESCE(a.org_id, 0), COALESCE(ao.environment, ''), COALESCE(ao.business_id, ''), COALESCE(a.roles, ''), COALESCE(t.id, 0)
 		FROM console_sessions s
 		LEFT JOIN service_accounts a ON s.kind = 'account' AND a.username = s.username AND a.revoked_at = 0
 		LEFT JOIN organizations ao ON ao.id = a.org_id
 		LEFT JOIN organizations t ON s.kind = 'operator' AND t.environment = s.environment AND t.business_id = s.business_id
 		WHERE s.id_hash = ? AND s.expires_at > ? AND s.seen_at > ?`,
-		idHash, micros(now), micros(now.Add(-idle))).Scan(&s.Kind, &s.Username, &env, &s.BusinessID, &created, &seen, &expires,
+		idHash, micros(now), micros(now.Add(-idle))).Scan(&sess.Kind, &sess.Username, &env, &sess.BusinessID, &created, &seen, &expires,
 		&acctOrg, &acctEnv, &acctBusiness, &roles, &tenantOrg)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "no such console session")
@@ -52,54 +58,54 @@ func (db *DB) FindConsoleSession(ctx context.Context, idHash string, now time.Ti
 	if err != nil {
 		return nil, err
 	}
-	s.CreatedAt, s.SeenAt, s.ExpiresAt = fromMicros(created), fromMicros(seen), fromMicros(expires)
-	switch s.Kind {
+	sess.CreatedAt, sess.SeenAt, sess.ExpiresAt = fromMicros(created), fromMicros(seen), fromMicros(expires)
+	switch sess.Kind {
 	case parcelgate.ConsoleAccount:
 		if acctOrg == 0 {
 			return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "no such console session")
 		}
-		s.OrgID, s.Environment, s.BusinessID, s.Roles = acctOrg, parcelgate.Environment(acctEnv), acctBusiness, splitRoles(roles)
+		sess.OrgID, sess.Environment, sess.BusinessID, sess.Roles = acctOrg, parcelgate.Environment(acctEnv), acctBusiness, splitRoles(roles)
 	case parcelgate.ConsoleOperator:
-		s.Environment, s.OrgID = parcelgate.Environment(env), tenantOrg
+		sess.Environment, sess.OrgID = parcelgate.Environment(env), tenantOrg
 		if tenantOrg == 0 {
-			s.BusinessID = ""
+			sess.BusinessID = ""
 		}
 	}
-	if now.Sub(s.SeenAt) > time.Minute {
-		if _, err := db.exec(ctx, `UPDATE console_sessions SET seen_at = ? WHERE id_hash = ?`, micros(now), idHash); err != nil {
+	if now.Sub(sess.SeenAt) > time.Minute {
+		if _, err := s.db.exec(ctx, `UPDATE console_sessions SET seen_at = ? WHERE id_hash = ?`, micros(now), idHash); err != nil {
 			return nil, err
 		}
-		s.SeenAt = now
+		sess.SeenAt = now
 	}
-	return &s, nil
+	return &sess, nil
 }
 
 // SetConsoleTenant records the tenant an operator session looks at; an
 // empty businessID clears it. The organization must exist (ENOTFOUND).
-func (db *DB) SetConsoleTenant(ctx context.Context, idHash string, env parcelgate.Environment, businessID string) error {
+func (s *ConsoleSessionService) SetConsoleTenant(ctx context.Context, idHash string, env parcelgate.Environment, businessID string) error {
 	if businessID != "" {
-		org, err := db.FindOrganization(ctx, env, businessID)
+		org, err := NewOrganizationService(s.db).FindOrganization(ctx, env, businessID)
 		if err != nil {
 			return err
 		}
 		businessID = org.BusinessID
 	}
-	res, err := db.exec(ctx, `UPDATE console_sessions SET environment = ?, business_id = ? WHERE id_hash = ? AND kind = ?`, string(env), businessID, idHash, parcelgate.ConsoleOperator)
+	res, err := s.db.exec(ctx, `UPDATE console_sessions SET environment = ?, business_id = ? WHERE id_hash = ? AND kind = ?`, string(env), businessID, idHash, parcelgate.ConsoleOperator)
 	return affectedOne(res, err, "no such operator session")
 }
 
 // DeleteConsoleSession ends a session (sign-out). Ending one that is gone
 // already is not an error.
-func (db *DB) DeleteConsoleSession(ctx context.Context, idHash string) error {
-	_, err := db.exec(ctx, `DELETE FROM console_sessions WHERE id_hash = ?`, idHash)
+func (s *ConsoleSessionService) DeleteConsoleSession(ctx context.Context, idHash string) error {
+	_, err := s.db.exec(ctx, `DELETE FROM console_sessions WHERE id_hash = ?`, idHash)
 	return err
 }
 
 // ConsoleSessionLive reports whether the session known by idHash still
 // exists and has not expired, without marking it seen: a page left open
 // with live updates is not a person using the console.
-func (db *DB) ConsoleSessionLive(ctx context.Context, idHash string, now time.Time) (bool, error) {
+func (s *ConsoleSessionService) ConsoleSessionLive(ctx context.Context, idHash string, now time.Time) (bool, error) {
 	var n int
-	err := db.queryRow(ctx, `SELECT COUNT(*) FROM console_sessions WHERE id_hash = ? AND expires_at > ?`, idHash, micros(now)).Scan(&n)
+	err := s.db.queryRow(ctx, `SELECT COUNT(*) FROM console_sessions WHERE id_hash = ? AND expires_at > ?`, idHash, micros(now)).Scan(&n)
 	return n == 1, err
 }

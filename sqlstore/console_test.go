@@ -20,7 +20,7 @@ func TestConsoleOrdersPageByKeyBothWays(t *testing.T) {
 		org := &parcelgate.Organization{Environment: parcelgate.Production, BusinessID: "1234567-1", Name: "Shop"}
 		other := &parcelgate.Organization{Environment: parcelgate.Test, BusinessID: "SE5566778899", Name: "Other"}
 		for _, o := range []*parcelgate.Organization{org, other} {
-			if err := db.CreateOrganization(ctx, o); err != nil {
+			if err := sqlstore.NewOrganizationService(db).CreateOrganization(ctx, o); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -38,7 +38,7 @@ func TestConsoleOrdersPageByKeyBothWays(t *testing.T) {
 		var prev time.Time
 		cursor := ""
 		for {
-			page, err := db.ConsoleOrders(ctx, c, sqlstore.ConsoleOrderFilter{}, cursor, 5)
+			page, err := sqlstore.NewConsoleService(db).ConsoleOrders(ctx, c, sqlstore.ConsoleOrderFilter{}, cursor, 5)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -67,7 +67,7 @@ func TestConsoleOrdersPageByKeyBothWays(t *testing.T) {
 		}
 		// Back from the last page by Newer links: the same pages.
 		for i := len(pages) - 1; i > 0; i-- {
-			page, err := db.ConsoleOrders(ctx, c, sqlstore.ConsoleOrderFilter{}, pages[i].Newer, 5)
+			page, err := sqlstore.NewConsoleService(db).ConsoleOrders(ctx, c, sqlstore.ConsoleOrderFilter{}, pages[i].Newer, 5)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -80,21 +80,21 @@ func TestConsoleOrdersPageByKeyBothWays(t *testing.T) {
 			}
 		}
 		// A filter by reference finds one order by its externalId.
-		page, err := db.ConsoleOrders(ctx, c, sqlstore.ConsoleOrderFilter{Reference: "1234567-1-S7"}, "", 5)
+		page, err := sqlstore.NewConsoleService(db).ConsoleOrders(ctx, c, sqlstore.ConsoleOrderFilter{Reference: "1234567-1-S7"}, "", 5)
 		if err != nil || len(page.Items) != 1 || !page.Items[0].Metadata.UpdateDate.Equal(base.Add(7*time.Microsecond)) {
 			t.Fatalf("by externalId: %v %v", page.Items, err)
 		}
 		// Another tenant's externalId is not found (the seeded other tenant
 		// is in the test environment, 5 orders, none listed above).
-		page, err = db.ConsoleOrders(ctx, c, sqlstore.ConsoleOrderFilter{Reference: "SE5566778899-S1"}, "", 5)
+		page, err = sqlstore.NewConsoleService(db).ConsoleOrders(ctx, c, sqlstore.ConsoleOrderFilter{Reference: "SE5566778899-S1"}, "", 5)
 		if err != nil || len(page.Items) != 0 {
 			t.Fatalf("another tenant's order by externalId: %v %v", page.Items, err)
 		}
-		page, err = db.ConsoleOrders(ctx, c, sqlstore.ConsoleOrderFilter{Statuses: []parcelgate.OrderStatus{parcelgate.OrderError}}, "", 5)
+		page, err = sqlstore.NewConsoleService(db).ConsoleOrders(ctx, c, sqlstore.ConsoleOrderFilter{Statuses: []parcelgate.OrderStatus{parcelgate.OrderError}}, "", 5)
 		if err != nil || len(page.Items) != 0 {
 			t.Fatalf("status Error: %v %v", page.Items, err)
 		}
-		if _, err := db.ConsoleOrders(ctx, c, sqlstore.ConsoleOrderFilter{}, "not-a-cursor", 5); parcelgate.ErrorCode(err) != parcelgate.EINVALID {
+		if _, err := sqlstore.NewConsoleService(db).ConsoleOrders(ctx, c, sqlstore.ConsoleOrderFilter{}, "not-a-cursor", 5); parcelgate.ErrorCode(err) != parcelgate.EINVALID {
 			t.Fatalf("bad cursor: %v", err)
 		}
 	})
@@ -110,7 +110,7 @@ func BenchmarkConsoleOrders(b *testing.B) {
 			ctx := context.Background()
 			db := testdb.Open(b, engine, nil)
 			org := &parcelgate.Organization{Environment: parcelgate.Production, BusinessID: "1234567-1", Name: "Shop"}
-			if err := db.CreateOrganization(ctx, org); err != nil {
+			if err := sqlstore.NewOrganizationService(db).CreateOrganization(ctx, org); err != nil {
 				b.Fatal(err)
 			}
 			base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -121,7 +121,7 @@ func BenchmarkConsoleOrders(b *testing.B) {
 			c := &parcelgate.Caller{OrgID: org.ID, BusinessID: org.BusinessID, Environment: org.Environment}
 			deep := ""
 			for range 1000 {
-				page, err := db.ConsoleOrders(ctx, c, sqlstore.ConsoleOrderFilter{}, deep, size)
+				page, err := sqlstore.NewConsoleService(db).ConsoleOrders(ctx, c, sqlstore.ConsoleOrderFilter{}, deep, size)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -130,7 +130,7 @@ func BenchmarkConsoleOrders(b *testing.B) {
 			run := func(name string, f sqlstore.ConsoleOrderFilter, cursor string, want int) {
 				b.Run(name, func(b *testing.B) {
 					for b.Loop() {
-						page, err := db.ConsoleOrders(ctx, c, f, cursor, size)
+						page, err := sqlstore.NewConsoleService(db).ConsoleOrders(ctx, c, f, cursor, size)
 						if err != nil || len(page.Items) != want {
 							b.Fatalf("%d items: %v", len(page.Items), err)
 						}

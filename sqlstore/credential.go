@@ -12,17 +12,24 @@ import (
 	"github.com/parcelgate/parcelgate/auth"
 )
 
-var _ parcelgate.CredentialService = (*DB)(nil)
+// CredentialService keeps gateway clients and ecom service accounts:
+// creation, authentication with its lockout, revocation.
+type CredentialService struct{ db *DB }
 
-func (db *DB) CreateGatewayClient(ctx context.Context, c *parcelgate.GatewayClient, secretHash string) error {
-	org, err := db.FindOrganization(ctx, c.Environment, c.BusinessID)
+// NewCredentialService returns the CredentialService over db.
+func NewCredentialService(db *DB) *CredentialService { return &CredentialService{db: db} }
+
+var _ parcelgate.CredentialService = (*CredentialService)(nil)
+
+func (s *CredentialService) CreateGatewayClient(ctx context.Context, c *parcelgate.GatewayClient, secretHash string) error {
+	org, err := NewOrganizationService(s.db).FindOrganization(ctx, c.Environment, c.BusinessID)
 	if err != nil {
 		return err
 	}
 	c.OrgID, c.BusinessID = org.ID, org.BusinessID
-	c.CreatedAt = db.clock.Now(c.Environment).UTC().Truncate(1000)
+	c.CreatedAt = s.db.clock.Now(c.Environment).UTC().Truncate(1000)
 	versions, _ := json.Marshal(c.Versions)
-	return db.inTx(ctx, func(tx *Tx) error {
+	return s.db.inTx(ctx, func(tx *Tx) error {
 		_, err := tx.Exec(ctx, `INSERT INTO gateway_clients (client_id, secret_hash, org_id, versions, created_at) VALUES (?, ?, ?, ?, ?)`,
 			c.ClientID, secretHash, c.OrgID, string(versions), micros(c.CreatedAt))
 		if isUniqueViolation(err) {
@@ -49,8 +56,8 @@ func scanGatewayClient(s rowScanner) (*parcelgate.GatewayClient, string, error) 
 	return &c, hash, nil
 }
 
-func (db *DB) AuthenticateGatewayClient(ctx context.Context, clientID, secret string) (*parcelgate.GatewayClient, error) {
-	c, hash, err := scanGatewayClient(db.queryRow(ctx, `SELECT `+gatewayClientColumns+` FROM gateway_clients c JOIN organizations o ON o.id = c.org_id WHERE c.client_id = ? AND c.revoked_at = 0`, clientID))
+func (s *CredentialService) AuthenticateGatewayClient(ctx context.Context, clientID, secret string) (*parcelgate.GatewayClient, error) {
+	c, hash, err := scanGatewayClient(s.db.queryRow(ctx, `SELECT `+gatewayClientColumns+` FROM gateway_clients c JOIN organizations o ON o.id = c.org_id WHERE c.client_id = ? AND c.revoked_at = 0`, clientID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, parcelgate.Errorf(parcelgate.EUNAUTHORIZED, "client authentication failed")
 	}
@@ -65,7 +72,7 @@ func (db *DB) AuthenticateGatewayClient(ctx context.Context, clientID, secret st
 
 // CredentialOwner answers who a client ID or username names (see
 // parcelgate.CredentialService), revoked credentials included.
-func (db *DB) CredentialOwner(ctx context.Context, kind parcelgate.CredentialKind, name string) (*parcelgate.Caller, error) {
+func (s *CredentialService) CredentialOwner(ctx context.Context, kind parcelgate.CredentialKind, name string) (*parcelgate.Caller, error) {
 	var q string
 	switch kind {
 	case parcelgate.KindGateway:
@@ -77,7 +84,7 @@ func (db *DB) CredentialOwner(ctx context.Context, kind parcelgate.CredentialKin
 	}
 	c := &parcelgate.Caller{Subject: name, Kind: kind}
 	var env string
-	err := db.queryRow(ctx, q, name).Scan(&c.OrgID, &c.BusinessID, &env)
+	err := s.db.queryRow(ctx, q, name).Scan(&c.OrgID, &c.BusinessID, &env)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "no %s credential %s", kind, name)
 	}
@@ -88,8 +95,8 @@ func (db *DB) CredentialOwner(ctx context.Context, kind parcelgate.CredentialKin
 	return c, nil
 }
 
-func (db *DB) ListGatewayClients(ctx context.Context, env parcelgate.Environment) ([]*parcelgate.GatewayClient, error) {
-	rows, err := db.query(ctx, `SELECT `+gatewayClientColumns+` FROM gateway_clients c JOIN organizations o ON o.id = c.org_id WHERE o.environment = ? AND c.revoked_at = 0 ORDER BY o.business_id, c.client_id`, string(env))
+func (s *CredentialService) ListGatewayClients(ctx context.Context, env parcelgate.Environment) ([]*parcelgate.GatewayClient, error) {
+	rows, err := s.db.query(ctx, `SELECT `+gatewayClientColumns+` FROM gateway_clients c JOIN organizations o ON o.id = c.org_id WHERE o.environment = ? AND c.revoked_at = 0 ORDER BY o.business_id, c.client_id`, string(env))
 	if err != nil {
 		return nil, err
 	}
@@ -105,8 +112,8 @@ func (db *DB) ListGatewayClients(ctx context.Context, env parcelgate.Environment
 	return out, rows.Err()
 }
 
-func (db *DB) RevokeGatewayClient(ctx context.Context, clientID string) error {
-	res, err := db.exec(ctx, `UPDATE gateway_clients SET revoked_at = ? WHERE client_id = ? AND revoked_at = 0`, micros(time.Now()), clientID)
+func (s *CredentialService) RevokeGatewayClient(ctx context.Context, clientID string) error {
+	res, err := s.db.exec(ctx, `UPDATE gateway_clients SET revoked_at = ? WHERE client_id = ? AND revoked_at = 0`, micros(time.Now()), clientID)
 	return affectedOne(res, err, "gateway client %s not found", clientID)
 }
 
@@ -142,14 +149,14 @@ func splitRoles(s string) []parcelgate.Role {
 	return out
 }
 
-func (db *DB) CreateServiceAccount(ctx context.Context, a *parcelgate.ServiceAccount, passwordHash string) error {
-	org, err := db.FindOrganization(ctx, a.Environment, a.BusinessID)
+func (s *CredentialService) CreateServiceAccount(ctx context.Context, a *parcelgate.ServiceAccount, passwordHash string) error {
+	org, err := NewOrganizationService(s.db).FindOrganization(ctx, a.Environment, a.BusinessID)
 	if err != nil {
 		return err
 	}
 	a.OrgID, a.BusinessID = org.ID, org.BusinessID
-	a.CreatedAt = db.clock.Now(a.Environment).UTC().Truncate(1000)
-	return db.inTx(ctx, func(tx *Tx) error {
+	a.CreatedAt = s.db.clock.Now(a.Environment).UTC().Truncate(1000)
+	return s.db.inTx(ctx, func(tx *Tx) error {
 		_, err := tx.Exec(ctx, `INSERT INTO service_accounts (username, password_hash, org_id, roles, created_at) VALUES (?, ?, ?, ?, ?)`,
 			a.Username, passwordHash, a.OrgID, joinRoles(a.Roles), micros(a.CreatedAt))
 		if isUniqueViolation(err) {
@@ -187,10 +194,10 @@ func scanServiceAccount(s rowScanner) (*accountRow, error) {
 // compare-and-set on the state it was decided from, so concurrent logins on
 // any number of instances each count: one that lost the race decides again
 // on the state the winner wrote.
-func (db *DB) AuthenticateServiceAccount(ctx context.Context, username, password string) (*parcelgate.ServiceAccount, error) {
+func (s *CredentialService) AuthenticateServiceAccount(ctx context.Context, username, password string) (*parcelgate.ServiceAccount, error) {
 	denied := parcelgate.Errorf(parcelgate.EUNAUTHORIZED, "Bad credentials")
 	load := func() (*accountRow, error) {
-		return scanServiceAccount(db.queryRow(ctx, `SELECT `+serviceAccountColumns+` FROM service_accounts a JOIN organizations o ON o.id = a.org_id WHERE a.username = ? AND a.revoked_at = 0`, username))
+		return scanServiceAccount(s.db.queryRow(ctx, `SELECT `+serviceAccountColumns+` FROM service_accounts a JOIN organizations o ON o.id = a.org_id WHERE a.username = ? AND a.revoked_at = 0`, username))
 	}
 	a, err := load()
 	if errors.Is(err, sql.ErrNoRows) {
@@ -206,7 +213,7 @@ func (db *DB) AuthenticateServiceAccount(ctx context.Context, username, password
 	// Each lost race means another attempt on this account was recorded;
 	// the bound only keeps a pathological storm from looping forever.
 	for range 100 {
-		now := db.clock.Now(a.Environment)
+		now := s.db.clock.Now(a.Environment)
 		d := parcelgate.DecideLogin(parcelgate.LoginState{Failures: a.failed, LockedUntil: fromMicros(a.lockedUntil)}, ok, now)
 		next := d.Next
 		nextLock := int64(0)
@@ -219,7 +226,7 @@ func (db *DB) AuthenticateServiceAccount(ctx context.Context, username, password
 			}
 			return nil, denied
 		}
-		res, err := db.exec(ctx, `UPDATE service_accounts SET failed_logins = ?, locked_until = ? WHERE username = ? AND failed_logins = ? AND locked_until = ?`,
+		res, err := s.db.exec(ctx, `UPDATE service_accounts SET failed_logins = ?, locked_until = ? WHERE username = ? AND failed_logins = ? AND locked_until = ?`,
 			next.Failures, nextLock, username, a.failed, a.lockedUntil)
 		if err != nil {
 			return nil, err
@@ -241,13 +248,13 @@ func (db *DB) AuthenticateServiceAccount(ctx context.Context, username, password
 	return nil, parcelgate.Errorf(parcelgate.EUNAVAILABLE, "Too many concurrent logins to this account; try again shortly.")
 }
 
-func (db *DB) ListServiceAccounts(ctx context.Context, env parcelgate.Environment) ([]*parcelgate.ServiceAccount, error) {
-	rows, err := db.query(ctx, `SELECT `+serviceAccountColumns+` FROM service_accounts a JOIN organizations o ON o.id = a.org_id WHERE o.environment = ? AND a.revoked_at = 0 ORDER BY a.username`, string(env))
+func (s *CredentialService) ListServiceAccounts(ctx context.Context, env parcelgate.Environment) ([]*parcelgate.ServiceAccount, error) {
+	rows, err := s.db.query(ctx, `SELECT `+serviceAccountColumns+` FROM service_accounts a JOIN organizations o ON o.id = a.org_id WHERE o.environment = ? AND a.revoked_at = 0 ORDER BY a.username`, string(env))
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	now := micros(db.clock.Now(env))
+	now := micros(s.db.clock.Now(env))
 	out := []*parcelgate.ServiceAccount{}
 	for rows.Next() {
 		a, err := scanServiceAccount(rows)
@@ -263,12 +270,12 @@ func (db *DB) ListServiceAccounts(ctx context.Context, env parcelgate.Environmen
 	return out, rows.Err()
 }
 
-func (db *DB) RevokeServiceAccount(ctx context.Context, username string) error {
-	res, err := db.exec(ctx, `UPDATE service_accounts SET revoked_at = ? WHERE username = ? AND revoked_at = 0`, micros(time.Now()), username)
+func (s *CredentialService) RevokeServiceAccount(ctx context.Context, username string) error {
+	res, err := s.db.exec(ctx, `UPDATE service_accounts SET revoked_at = ? WHERE username = ? AND revoked_at = 0`, micros(time.Now()), username)
 	return affectedOne(res, err, "service account %s not found", username)
 }
 
-func (db *DB) UnlockServiceAccount(ctx context.Context, username string) error {
-	res, err := db.exec(ctx, `UPDATE service_accounts SET failed_logins = 0, locked_until = 0 WHERE username = ? AND revoked_at = 0`, username)
+func (s *CredentialService) UnlockServiceAccount(ctx context.Context, username string) error {
+	res, err := s.db.exec(ctx, `UPDATE service_accounts SET failed_logins = 0, locked_until = 0 WHERE username = ? AND revoked_at = 0`, username)
 	return affectedOne(res, err, "service account %s not found", username)
 }

@@ -113,6 +113,7 @@ func Open(ctx context.Context, dsn string, clock parcelgate.Clock, opts ...Optio
 	}
 	db.clock = clock
 	db.timeout = cmp.Or(o.timeout, DefaultDBTimeout)
+	db.codes.retention = o.codeRetention
 	if err := db.Ping(ctx); err != nil {
 		db.Close()
 		return nil, err

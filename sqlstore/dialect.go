@@ -7,9 +7,10 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/parcelgate/parcelgate"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/parcelgate/parcelgate"
 )
 
 // The SQL of the store is written once, in SQLite's spelling with '?'

@@ -9,17 +9,23 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-var _ parcelgate.FaultService = (*DB)(nil)
+// FaultService keeps the injected faults every instance applies to the APIs.
+type FaultService struct{ db *DB }
+
+// NewFaultService returns the FaultService over db.
+func NewFaultService(db *DB) *FaultService { return &FaultService{db: db} }
+
+var _ parcelgate.FaultService = (*FaultService)(nil)
 
 // CreateFault stores a fault for every instance to apply. f.BusinessID,
 // when set, must name an organization of f.Environment. Faults live in
 // wall-clock time: they are about the service, not the domain's clock.
-func (db *DB) CreateFault(ctx context.Context, f *parcelgate.Fault) error {
+func (s *FaultService) CreateFault(ctx context.Context, f *parcelgate.Fault) error {
 	if err := f.Validate(); err != nil {
 		return err
 	}
 	if f.BusinessID != "" {
-		org, err := db.FindOrganization(ctx, f.Environment, f.BusinessID)
+		org, err := NewOrganizationService(s.db).FindOrganization(ctx, f.Environment, f.BusinessID)
 		if err != nil {
 			return &parcelgate.Error{Code: parcelgate.ENOTFOUND, Message: parcelgate.ErrorMessage(err),
 				Fields: []parcelgate.FieldError{{Field: "businessId", Message: "is not an organization of " + string(f.Environment)}}}
@@ -32,7 +38,7 @@ func (db *DB) CreateFault(ctx context.Context, f *parcelgate.Fault) error {
 	if f.ExpiresAt != nil {
 		expires = micros(*f.ExpiresAt)
 	}
-	_, err := db.exec(ctx, `INSERT INTO faults (id, environment, org_id, business_id, method, route, status, latency_us, retry_after, probability, remaining, fired, created_at, expires_at)
+	_, err := s.db.exec(ctx, `INSERT INTO faults (id, environment, org_id, business_id, method, route, status, latency_us, retry_after, probability, remaining, fired, created_at, expires_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`,
 		f.ID, string(f.Environment), f.OrgID, f.BusinessID, f.Method, f.Route, f.Status, f.Latency.Microseconds(), f.RetryAfter, f.Probability, f.Remaining, micros(f.CreatedAt), expires)
 	return err
@@ -42,14 +48,14 @@ const faultCols = `id, environment, org_id, business_id, method, route, status, 
 
 // Faults lists the faults that may still fire (not spent, not expired), of
 // env, or of every environment when env is empty, oldest first.
-func (db *DB) Faults(ctx context.Context, env parcelgate.Environment) ([]*parcelgate.Fault, error) {
+func (s *FaultService) Faults(ctx context.Context, env parcelgate.Environment) ([]*parcelgate.Fault, error) {
 	q := `SELECT ` + faultCols + ` FROM faults WHERE remaining <> 0 AND (expires_at = 0 OR expires_at > ?)`
 	args := []any{micros(time.Now())}
 	if env != "" {
 		q += ` AND environment = ?`
 		args = append(args, string(env))
 	}
-	rows, err := db.query(ctx, q+` ORDER BY created_at, id`, args...)
+	rows, err := s.db.query(ctx, q+` ORDER BY created_at, id`, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -73,16 +79,16 @@ func (db *DB) Faults(ctx context.Context, env parcelgate.Environment) ([]*parcel
 }
 
 // DeleteFault removes a fault.
-func (db *DB) DeleteFault(ctx context.Context, id string) error {
-	res, err := db.exec(ctx, `DELETE FROM faults WHERE id = ?`, id)
+func (s *FaultService) DeleteFault(ctx context.Context, id string) error {
+	res, err := s.db.exec(ctx, `DELETE FROM faults WHERE id = ?`, id)
 	return affectedOne(res, err, "fault %s not found", id)
 }
 
 // FireFault counts one answer of fault id and reports whether it may give
 // it: a fault with a count gives exactly that many answers across all
 // instances (the decrement is conditional), one without always may.
-func (db *DB) FireFault(ctx context.Context, id string) (bool, error) {
-	res, err := db.exec(ctx, `UPDATE faults SET fired = fired + 1, remaining = CASE WHEN remaining > 0 THEN remaining - 1 ELSE remaining END WHERE id = ? AND remaining <> 0`, id)
+func (s *FaultService) FireFault(ctx context.Context, id string) (bool, error) {
+	res, err := s.db.exec(ctx, `UPDATE faults SET fired = fired + 1, remaining = CASE WHEN remaining > 0 THEN remaining - 1 ELSE remaining END WHERE id = ? AND remaining <> 0`, id)
 	n, err := rowsAffected(res, err)
 	return n == 1, err
 }

@@ -9,18 +9,24 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-var _ parcelgate.JournalService = (*DB)(nil)
+// JournalService keeps the request journal.
+type JournalService struct{ db *DB }
+
+// NewJournalService returns the JournalService over db.
+func NewJournalService(db *DB) *JournalService { return &JournalService{db: db} }
+
+var _ parcelgate.JournalService = (*JournalService)(nil)
 
 const journalCols = `id, request_id, environment, org_id, business_id, at, method, path, query, route, status, latency_us, request_body, response_body, truncated`
 
 // WriteJournal stores a batch of journal entries in one transaction. The
 // HTTP layer calls it off the request path.
-func (db *DB) WriteJournal(ctx context.Context, entries []*parcelgate.JournalEntry) error {
+func (s *JournalService) WriteJournal(ctx context.Context, entries []*parcelgate.JournalEntry) error {
 	if len(entries) == 0 {
 		return nil
 	}
 	const cols = 14
-	return db.inTx(ctx, func(tx *Tx) error {
+	return s.db.inTx(ctx, func(tx *Tx) error {
 		for rest := entries; len(rest) > 0; {
 			chunk := rest[:min(len(rest), maxParams/cols)]
 			rest = rest[len(chunk):]
@@ -40,8 +46,8 @@ func (db *DB) WriteJournal(ctx context.Context, entries []*parcelgate.JournalEnt
 
 // PruneJournal keeps the newest keep entries of each organization of
 // orgIDs and deletes the older ones.
-func (db *DB) PruneJournal(ctx context.Context, orgIDs []int64, keep int) error {
-	return db.inTx(ctx, func(tx *Tx) error {
+func (s *JournalService) PruneJournal(ctx context.Context, orgIDs []int64, keep int) error {
+	return s.db.inTx(ctx, func(tx *Tx) error {
 		for _, org := range orgIDs {
 			// The id of the oldest entry kept; older ones go.
 			var oldest int64
@@ -62,9 +68,9 @@ func (db *DB) PruneJournal(ctx context.Context, orgIDs []int64, keep int) error 
 
 // Journal lists journal entries matching q, newest first, without their
 // bodies, and the cursor of the next page (0 when there is none).
-func (db *DB) Journal(ctx context.Context, q parcelgate.JournalQuery) ([]*parcelgate.JournalEntry, int64, error) {
+func (s *JournalService) Journal(ctx context.Context, q parcelgate.JournalQuery) ([]*parcelgate.JournalEntry, int64, error) {
 	var f journalFilter
-	if err := db.scopeJournal(ctx, &f, q); err != nil {
+	if err := s.scopeJournal(ctx, &f, q); err != nil {
 		return nil, 0, err
 	}
 	if q.Route != "" {
@@ -93,7 +99,7 @@ func (db *DB) Journal(ctx context.Context, q parcelgate.JournalQuery) ([]*parcel
 	if len(f.conds) > 0 {
 		where = " WHERE " + strings.Join(f.conds, " AND ")
 	}
-	rows, err := db.query(ctx, `SELECT `+journalCols+` FROM request_journal`+where+` ORDER BY id DESC LIMIT ?`, append(f.args, limit+1)...)
+	rows, err := s.db.query(ctx, `SELECT `+journalCols+` FROM request_journal`+where+` ORDER BY id DESC LIMIT ?`, append(f.args, limit+1)...)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -123,12 +129,12 @@ func (db *DB) Journal(ctx context.Context, q parcelgate.JournalQuery) ([]*parcel
 // MaxJournalMatches. A request ID is the client's, so several
 // organizations may have used the same one (decisions §21): a lookup on
 // behalf of a tenant passes its organization, and never sees another's.
-func (db *DB) JournalEntries(ctx context.Context, q parcelgate.JournalQuery, requestID string) ([]*parcelgate.JournalEntry, error) {
+func (s *JournalService) JournalEntries(ctx context.Context, q parcelgate.JournalQuery, requestID string) ([]*parcelgate.JournalEntry, error) {
 	f := journalFilter{conds: []string{"request_id = ?"}, args: []any{requestID}}
-	if err := db.scopeJournal(ctx, &f, q); err != nil {
+	if err := s.scopeJournal(ctx, &f, q); err != nil {
 		return nil, err
 	}
-	rows, err := db.query(ctx, `SELECT `+journalCols+` FROM request_journal WHERE `+strings.Join(f.conds, " AND ")+` ORDER BY id DESC LIMIT ?`, append(f.args, MaxJournalMatches)...)
+	rows, err := s.db.query(ctx, `SELECT `+journalCols+` FROM request_journal WHERE `+strings.Join(f.conds, " AND ")+` ORDER BY id DESC LIMIT ?`, append(f.args, MaxJournalMatches)...)
 	if err != nil {
 		return nil, err
 	}
@@ -154,7 +160,7 @@ func (db *DB) JournalEntries(ctx context.Context, q parcelgate.JournalQuery, req
 const MaxJournalMatches = 50
 
 // scopeJournal adds q's environment and organization to f.
-func (db *DB) scopeJournal(ctx context.Context, f *journalFilter, q parcelgate.JournalQuery) error {
+func (s *JournalService) scopeJournal(ctx context.Context, f *journalFilter, q parcelgate.JournalQuery) error {
 	if q.Environment != "" {
 		f.add("environment = ?", string(q.Environment))
 	}
@@ -162,7 +168,7 @@ func (db *DB) scopeJournal(ctx context.Context, f *journalFilter, q parcelgate.J
 		f.add("org_id = ?", q.OrgID)
 	}
 	if q.BusinessID != "" {
-		org, err := db.FindOrganization(ctx, q.Environment, q.BusinessID)
+		org, err := NewOrganizationService(s.db).FindOrganization(ctx, q.Environment, q.BusinessID)
 		if err != nil {
 			return err
 		}

@@ -15,7 +15,15 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-var _ parcelgate.OrderService = (*DB)(nil)
+// OrderService keeps the warehouse orders of spec 4.3: their creation,
+// re-sends, status moves, comments, history and reads. Each method acts for its
+// caller and is scoped to the caller's organization and environment.
+type OrderService struct{ db *DB }
+
+// NewOrderService returns the OrderService over db.
+func NewOrderService(db *DB) *OrderService { return &OrderService{db: db} }
+
+var _ parcelgate.OrderService = (*OrderService)(nil)
 
 // Who moved an order, as written in order_history.
 const (
@@ -174,9 +182,14 @@ func (tx *Tx) orderByID(ctx context.Context, orgID int64, businessID, id string)
 	return r, err
 }
 
-func (db *DB) findOrder(ctx context.Context, c *parcelgate.Caller, id string) (*parcelgate.Order, error) {
+// FindOrder returns the caller's order id (see findOrder).
+func (s *OrderService) FindOrder(ctx context.Context, c *parcelgate.Caller, id string) (*parcelgate.Order, error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (*parcelgate.Order, error) { return s.findOrder(ctx, c, id) })
+}
+
+func (s *OrderService) findOrder(ctx context.Context, c *parcelgate.Caller, id string) (*parcelgate.Order, error) {
 	id = strings.TrimSpace(id)
-	r, err := scanOrderRecord(db.queryRow(ctx, `SELECT `+orderColumns+orderByKey, orderByKeyArgs(c.OrgID, c.BusinessID, id)...))
+	r, err := scanOrderRecord(s.db.queryRow(ctx, `SELECT `+orderColumns+orderByKey, orderByKeyArgs(c.OrgID, c.BusinessID, id)...))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "Order %s not found.", id)
 	}
@@ -190,8 +203,8 @@ func (db *DB) findOrder(ctx context.Context, c *parcelgate.Caller, id string) (*
 // of its warehouse catalogs, in order: what placing an order reads before
 // its transaction, in one query (a row per warehouse, or one row with no
 // warehouse).
-func (db *DB) orderingOrganization(ctx context.Context, orgID int64) (*parcelgate.Organization, []string, error) {
-	rows, err := db.query(ctx, `SELECT `+orgColumnsOf("o")+`, c.external_id
+func (s *OrderService) orderingOrganization(ctx context.Context, orgID int64) (*parcelgate.Organization, []string, error) {
+	rows, err := s.db.query(ctx, `SELECT `+orgColumnsOf("o")+`, c.external_id
 		FROM organizations o LEFT JOIN catalogs c ON c.retailer_org_id = o.id AND c.catalog_type = ?
 		WHERE o.id = ? ORDER BY c.external_id`, string(parcelgate.CatalogWarehouse), orgID)
 	if err != nil {
@@ -259,19 +272,19 @@ func orderLockKey(orgID int64, so string) int64 {
 	return int64(h.Sum64())
 }
 
-func (db *DB) CreateOrder(ctx context.Context, c *parcelgate.Caller, req *parcelgate.OrderRequest) (*parcelgate.Order, error) {
-	return db.placeOrder(ctx, c, req, nil)
+func (s *OrderService) CreateOrder(ctx context.Context, c *parcelgate.Caller, req *parcelgate.OrderRequest) (*parcelgate.Order, error) {
+	return s.placeOrder(ctx, c, req, nil)
 }
 
-func (db *DB) UpdateOrder(ctx context.Context, c *parcelgate.Caller, id string, req *parcelgate.OrderRequest) (*parcelgate.Order, error) {
-	return db.placeOrder(ctx, c, req, &id)
+func (s *OrderService) UpdateOrder(ctx context.Context, c *parcelgate.Caller, id string, req *parcelgate.OrderRequest) (*parcelgate.Order, error) {
+	return s.placeOrder(ctx, c, req, &id)
 }
 
 // placeOrder creates or re-sends an order. With target, the request is a
 // re-send of that existing order; its externalId, when
 // given, must name that order.
-func (db *DB) placeOrder(ctx context.Context, c *parcelgate.Caller, req *parcelgate.OrderRequest, target *string) (*parcelgate.Order, error) {
-	org, whs, err := db.orderingOrganization(ctx, c.OrgID)
+func (s *OrderService) placeOrder(ctx context.Context, c *parcelgate.Caller, req *parcelgate.OrderRequest, target *string) (*parcelgate.Order, error) {
+	org, whs, err := s.orderingOrganization(ctx, c.OrgID)
 	if err != nil {
 		return nil, err
 	}
@@ -285,7 +298,7 @@ func (db *DB) placeOrder(ctx context.Context, c *parcelgate.Caller, req *parcelg
 	// winner's order and answers as a re-send. An allocation refused under
 	// its locks (errStockMoved) is placed again on what is there then.
 	for attempt := 0; ; attempt++ {
-		err = db.inTx(ctx, func(tx *Tx) error {
+		err = s.db.inTx(ctx, func(tx *Tx) error {
 			var err error
 			out, err = tx.placeOrder(ctx, org, whs, req, hash, target)
 			return err
@@ -632,4 +645,20 @@ func (tx *Tx) moveOrder(ctx context.Context, rec *orderRecord, to parcelgate.Ord
 		return false, err
 	}
 	return true, tx.recordHistory(ctx, rec, actor)
+}
+
+// saveDocument writes rec's document and gives the order a new
+// modification stamp, for a change that moves neither status nor stock.
+func (tx *Tx) saveDocument(ctx context.Context, rec *orderRecord) error {
+	stamp, err := tx.nextOrgStamp(ctx, rec.env, rec.orgID)
+	if err != nil {
+		return err
+	}
+	rec.updatedAt = micros(stamp)
+	doc, err := rec.document()
+	if err != nil {
+		return err
+	}
+	_, err = tx.Exec(ctx, `UPDATE orders SET doc = ?, updated_at = ? WHERE id = ?`, doc, rec.updatedAt, rec.pk)
+	return err
 }

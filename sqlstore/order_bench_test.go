@@ -23,7 +23,7 @@ func BenchmarkOrderPolling(b *testing.B) {
 			ctx := context.Background()
 			db := testdb.Open(b, engine, nil)
 			org := &parcelgate.Organization{Environment: parcelgate.Production, BusinessID: "1234567-1", Name: "Shop"}
-			if err := db.CreateOrganization(ctx, org); err != nil {
+			if err := sqlstore.NewOrganizationService(db).CreateOrganization(ctx, org); err != nil {
 				b.Fatal(err)
 			}
 			base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -36,7 +36,7 @@ func BenchmarkOrderPolling(b *testing.B) {
 			// The cursor of the last page: follow the links once.
 			last := parcelgate.PageRequest{Size: size}
 			for n := 0; n < orders/size-1; n++ {
-				page, err := db.ListOrders(ctx, c, q, last)
+				page, err := sqlstore.NewOrderService(db).ListOrders(ctx, c, q, last)
 				if err != nil || page.Next == "" {
 					b.Fatalf("page %d: %v", n, err)
 				}
@@ -45,7 +45,7 @@ func BenchmarkOrderPolling(b *testing.B) {
 			run := func(name string, p parcelgate.PageRequest) {
 				b.Run(name, func(b *testing.B) {
 					for b.Loop() {
-						page, err := db.ListOrders(ctx, c, q, p)
+						page, err := sqlstore.NewOrderService(db).ListOrders(ctx, c, q, p)
 						if err != nil || len(page.Items) != size || page.Total != orders {
 							b.Fatalf("%d items of %d: %v", len(page.Items), page.Total, err)
 						}

@@ -7,10 +7,10 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-func (db *DB) AddOrderComment(ctx context.Context, c *parcelgate.Caller, id string, comment parcelgate.OrderComment) (*parcelgate.OrderComment, bool, error) {
+func (s *OrderService) AddOrderComment(ctx context.Context, c *parcelgate.Caller, id string, comment parcelgate.OrderComment) (*parcelgate.OrderComment, bool, error) {
 	var out parcelgate.OrderComment
 	var added bool
-	_, err := db.withOrder(ctx, c.OrgID, c.BusinessID, id, func(tx *Tx, rec *orderRecord) error {
+	_, err := s.withOrder(ctx, c.OrgID, c.BusinessID, id, func(tx *Tx, rec *orderRecord) error {
 		before := len(rec.order.Comments)
 		if before >= parcelgate.MaxOrderComments && parcelgate.FindComment(rec.order.Comments, comment.ExternalID) < 0 {
 			return parcelgate.Errorf(parcelgate.ECONFLICT, "Order %s already has %d comments, the most an order keeps; delete one first.", rec.order.ExternalID, before)
@@ -41,8 +41,8 @@ func mergedAt(comments []parcelgate.OrderComment, c parcelgate.OrderComment) int
 	return len(comments) - 1
 }
 
-func (db *DB) DeleteOrderComment(ctx context.Context, c *parcelgate.Caller, id, commentID string) error {
-	_, err := db.withOrder(ctx, c.OrgID, c.BusinessID, id, func(tx *Tx, rec *orderRecord) error {
+func (s *OrderService) DeleteOrderComment(ctx context.Context, c *parcelgate.Caller, id, commentID string) error {
+	_, err := s.withOrder(ctx, c.OrgID, c.BusinessID, id, func(tx *Tx, rec *orderRecord) error {
 		i := parcelgate.FindComment(rec.order.Comments, commentID)
 		if i < 0 {
 			return parcelgate.Errorf(parcelgate.ENOTFOUND, "Order %s has no comment %s.", rec.order.ExternalID, commentID)
@@ -50,21 +50,5 @@ func (db *DB) DeleteOrderComment(ctx context.Context, c *parcelgate.Caller, id, 
 		rec.order.Comments = append(rec.order.Comments[:i], rec.order.Comments[i+1:]...)
 		return tx.saveDocument(ctx, rec)
 	})
-	return err
-}
-
-// saveDocument writes rec's document and gives the order a new
-// modification stamp, for a change that moves neither status nor stock.
-func (tx *Tx) saveDocument(ctx context.Context, rec *orderRecord) error {
-	stamp, err := tx.nextOrgStamp(ctx, rec.env, rec.orgID)
-	if err != nil {
-		return err
-	}
-	rec.updatedAt = micros(stamp)
-	doc, err := rec.document()
-	if err != nil {
-		return err
-	}
-	_, err = tx.Exec(ctx, `UPDATE orders SET doc = ?, updated_at = ? WHERE id = ?`, doc, rec.updatedAt, rec.pk)
 	return err
 }

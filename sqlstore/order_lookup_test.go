@@ -9,6 +9,7 @@ import (
 
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/internal/testdb"
+	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
 // Issue 14: finding one order by its service ID or its externalId (spec
@@ -40,12 +41,12 @@ func TestOrderLookupSeeksByIndex(t *testing.T) {
 			}
 			for _, id := range []string{"SEED17", "S17", "1234567-1-S17"} {
 				// Seeded order n is stamped n µs after base.
-				if o, err := db.FindOrder(ctx, c, id); err != nil || !o.Metadata.InsertDate.Equal(base.Add(17*time.Microsecond)) {
+				if o, err := sqlstore.NewOrderService(db).FindOrder(ctx, c, id); err != nil || !o.Metadata.InsertDate.Equal(base.Add(17*time.Microsecond)) {
 					t.Errorf("FindOrder(%s): %v, %v", id, o.Metadata.InsertDate, err)
 				}
 			}
 			other := testOrg(t, db, parcelgate.Production, "7654321-2")
-			if _, err := db.FindOrder(ctx, other, "SEED17"); parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
+			if _, err := sqlstore.NewOrderService(db).FindOrder(ctx, other, "SEED17"); parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
 				t.Errorf("another organization found the order: %v", err)
 			}
 		})

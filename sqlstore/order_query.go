@@ -8,6 +8,13 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
+// ListOrders answers the order queries of spec 4.3 (see listOrders).
+func (s *OrderService) ListOrders(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.Order], error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.PageOf[*parcelgate.Order], error) {
+		return s.listOrders(ctx, c, q, p)
+	})
+}
+
 // listOrders answers the order queries of spec 4.3.
 //
 // Orders are ordered by modification stamp, then by their internal key,
@@ -19,12 +26,12 @@ import (
 // so a late page costs what the first does and rows updated meanwhile are
 // neither skipped nor repeated: an order updated while the client pages
 // moves behind the cursor and is met again later, with its new stamp.
-func (db *DB) listOrders(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.Order], error) {
-	ks, err := db.orderListQuery(ctx, c, q)
+func (s *OrderService) listOrders(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.Order], error) {
+	ks, err := s.orderListQuery(ctx, c, q)
 	if err != nil {
 		return parcelgate.PageOf[*parcelgate.Order]{}, err
 	}
-	return keysetPage(ctx, db, ks, p, orderColumns, "", func(rows *sql.Rows) (*parcelgate.Order, pageKey, error) {
+	return keysetPage(ctx, s.db, ks, p, orderColumns, "", func(rows *sql.Rows) (*parcelgate.Order, pageKey, error) {
 		rec, err := scanOrderRecord(rows)
 		if err != nil {
 			return nil, pageKey{}, err
@@ -34,14 +41,14 @@ func (db *DB) listOrders(ctx context.Context, c *parcelgate.Caller, q parcelgate
 }
 
 // orderListQuery is the list of the caller's orders that q selects.
-func (db *DB) orderListQuery(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery) (*keysetQuery, error) {
+func (s *OrderService) orderListQuery(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery) (*keysetQuery, error) {
 	ks := &keysetQuery{table: "orders o", alias: "o", byModified: true, stampCol: "updated_at"}
 	f := &ks.where
 	f.add("o.org_id = ?", c.OrgID)
 	// Every list of orders is in stamp order, and a client may take its
 	// first cursor from one without updatedFrom: each is held to the
 	// window (decisions §22).
-	w, err := db.pollWindow(ctx, c.Environment, q.UpdatedFrom)
+	w, err := s.db.pollWindow(ctx, c.Environment, q.UpdatedFrom)
 	if err != nil {
 		return nil, err
 	}
@@ -57,8 +64,8 @@ func (db *DB) orderListQuery(ctx context.Context, c *parcelgate.Caller, q parcel
 	}
 	if len(q.Statuses) > 0 {
 		var st []any
-		for _, s := range q.Statuses {
-			st = append(st, string(s))
+		for _, status := range q.Statuses {
+			st = append(st, string(status))
 		}
 		f.in("o.status", st)
 	}

@@ -9,9 +9,9 @@ import (
 
 // withOrder runs change on order id of the organization, read and locked
 // in a write transaction, and answers the order as change leaves it.
-func (db *DB) withOrder(ctx context.Context, orgID int64, businessID, id string, change func(tx *Tx, rec *orderRecord) error) (*parcelgate.Order, error) {
+func (s *OrderService) withOrder(ctx context.Context, orgID int64, businessID, id string, change func(tx *Tx, rec *orderRecord) error) (*parcelgate.Order, error) {
 	var out *parcelgate.Order
-	err := db.inTx(ctx, func(tx *Tx) error {
+	err := s.db.inTx(ctx, func(tx *Tx) error {
 		rec, err := tx.orderByID(ctx, orgID, businessID, id)
 		if err != nil {
 			return err
@@ -25,8 +25,8 @@ func (db *DB) withOrder(ctx context.Context, orgID int64, businessID, id string,
 	return out, err
 }
 
-func (db *DB) CancelOrder(ctx context.Context, c *parcelgate.Caller, id string) (*parcelgate.Order, error) {
-	return db.withOrder(ctx, c.OrgID, c.BusinessID, id, func(tx *Tx, rec *orderRecord) error {
+func (s *OrderService) CancelOrder(ctx context.Context, c *parcelgate.Caller, id string) (*parcelgate.Order, error) {
+	return s.withOrder(ctx, c.OrgID, c.BusinessID, id, func(tx *Tx, rec *orderRecord) error {
 		move, err := parcelgate.CancelDecision(rec.order.ExternalID, rec.status)
 		if !move {
 			return err
@@ -36,8 +36,8 @@ func (db *DB) CancelOrder(ctx context.Context, c *parcelgate.Caller, id string) 
 	})
 }
 
-func (db *DB) ReopenOrder(ctx context.Context, c *parcelgate.Caller, id string, req *parcelgate.OrderRequest) (*parcelgate.Order, error) {
-	org, whs, err := db.orderingOrganization(ctx, c.OrgID)
+func (s *OrderService) ReopenOrder(ctx context.Context, c *parcelgate.Caller, id string, req *parcelgate.OrderRequest) (*parcelgate.Order, error) {
+	org, whs, err := s.orderingOrganization(ctx, c.OrgID)
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +46,7 @@ func (db *DB) ReopenOrder(ctx context.Context, c *parcelgate.Caller, id string, 
 			return nil, err
 		}
 	}
-	return db.withOrder(ctx, c.OrgID, c.BusinessID, id, func(tx *Tx, rec *orderRecord) error {
+	return s.withOrder(ctx, c.OrgID, c.BusinessID, id, func(tx *Tx, rec *orderRecord) error {
 		if err := parcelgate.ReopenDecision(rec.order.ExternalID, rec.status); err != nil {
 			return err
 		}
@@ -64,8 +64,8 @@ func (db *DB) ReopenOrder(ctx context.Context, c *parcelgate.Caller, id string, 
 	})
 }
 
-func (db *DB) SetOrderPreferences(ctx context.Context, c *parcelgate.Caller, id string, p parcelgate.OrderPreferences) (*parcelgate.Order, error) {
-	return db.withOrder(ctx, c.OrgID, c.BusinessID, id, func(tx *Tx, rec *orderRecord) error {
+func (s *OrderService) SetOrderPreferences(ctx context.Context, c *parcelgate.Caller, id string, p parcelgate.OrderPreferences) (*parcelgate.Order, error) {
+	return s.withOrder(ctx, c.OrgID, c.BusinessID, id, func(tx *Tx, rec *orderRecord) error {
 		change, err := parcelgate.PreferencesDecision(rec.order.ExternalID, rec.status, rec.autoSubmit, p.AutoSubmit)
 		if !change {
 			return err
@@ -83,13 +83,13 @@ func (db *DB) SetOrderPreferences(ctx context.Context, c *parcelgate.Caller, id 
 	})
 }
 
-func (db *DB) SetOrderStatus(ctx context.Context, env parcelgate.Environment, businessID, id string, to parcelgate.OrderStatus, reason string) (*parcelgate.Order, error) {
-	org, err := db.FindOrganization(ctx, env, businessID)
+func (s *OrderService) SetOrderStatus(ctx context.Context, env parcelgate.Environment, businessID, id string, to parcelgate.OrderStatus, reason string) (*parcelgate.Order, error) {
+	org, err := NewOrganizationService(s.db).FindOrganization(ctx, env, businessID)
 	if err != nil {
 		return nil, err
 	}
 	reason = parcelgate.DefaultReason(to, reason)
-	return db.withOrder(ctx, org.ID, org.BusinessID, id, func(tx *Tx, rec *orderRecord) error {
+	return s.withOrder(ctx, org.ID, org.BusinessID, id, func(tx *Tx, rec *orderRecord) error {
 		move, err := parcelgate.OperatorMoveDecision(rec.order.ExternalID, rec.status, to)
 		if !move {
 			return err
@@ -103,13 +103,13 @@ func (db *DB) SetOrderStatus(ctx context.Context, env parcelgate.Environment, bu
 // warehouse engine may move out of status from: Submitted orders, and
 // Created ones with autoSubmit, whose wait began at or before readyBefore
 // (env's time: each environment has its own clock).
-func (db *DB) DueOrders(ctx context.Context, env parcelgate.Environment, from parcelgate.OrderStatus, readyBefore time.Time, limit int) ([]int64, error) {
+func (s *OrderService) DueOrders(ctx context.Context, env parcelgate.Environment, from parcelgate.OrderStatus, readyBefore time.Time, limit int) ([]int64, error) {
 	due := parcelgate.DueForWarehouse(from, readyBefore)
 	autoSubmit := ""
 	if due.AutoSubmitOnly {
 		autoSubmit = " AND auto_submit = 1"
 	}
-	return scanColumn[int64](db.query(ctx, `SELECT id FROM orders WHERE status = ? AND ready_at <= ?`+autoSubmit+` AND environment = ? ORDER BY ready_at, id LIMIT ?`,
+	return scanColumn[int64](s.db.query(ctx, `SELECT id FROM orders WHERE status = ? AND ready_at <= ?`+autoSubmit+` AND environment = ? ORDER BY ready_at, id LIMIT ?`,
 		string(due.From), micros(due.ReadyBefore), string(env), limit))
 }
 
@@ -118,12 +118,12 @@ func (db *DB) DueOrders(ctx context.Context, env parcelgate.Environment, from pa
 // or earlier, and (from Created) with autoSubmit. It reports whether this
 // call moved it; an order another instance moved first, or that changed
 // meanwhile, is left alone, so each order moves exactly once per step.
-func (db *DB) AdvanceOrder(ctx context.Context, pk int64, from, to parcelgate.OrderStatus, readyBefore time.Time) (bool, error) {
+func (s *OrderService) AdvanceOrder(ctx context.Context, pk int64, from, to parcelgate.OrderStatus, readyBefore time.Time) (bool, error) {
 	if !parcelgate.CanMove(from, to) {
 		return false, parcelgate.Errorf(parcelgate.EINVALID, "no move from %s to %s", from, to)
 	}
 	var moved bool
-	err := db.inTx(ctx, func(tx *Tx) error {
+	err := s.db.inTx(ctx, func(tx *Tx) error {
 		moved = false
 		rec, err := scanOrderRecord(tx.QueryRow(ctx, `SELECT `+orderColumns+` FROM orders o WHERE o.id = ?`+tx.forUpdate(), pk))
 		if err != nil {
@@ -140,8 +140,8 @@ func (db *DB) AdvanceOrder(ctx context.Context, pk int64, from, to parcelgate.Or
 
 // OrderHistory returns the statuses order id of the organization reached,
 // oldest first, with who moved it: the audit trail of decisions §7's engine.
-func (db *DB) OrderHistory(ctx context.Context, orgID int64, id string) ([]OrderEvent, error) {
-	rows, err := db.query(ctx, `SELECT h.status, h.reason, h.actor, h.at FROM order_history h JOIN orders o ON o.id = h.order_pk
+func (s *OrderService) OrderHistory(ctx context.Context, orgID int64, id string) ([]OrderEvent, error) {
+	rows, err := s.db.query(ctx, `SELECT h.status, h.reason, h.actor, h.at FROM order_history h JOIN orders o ON o.id = h.order_pk
 		WHERE (o.org_id = ? AND o.order_id = ?) OR (o.org_id = ? AND o.external_id = ?) ORDER BY h.at`, orgID, id, orgID, id)
 	if err != nil {
 		return nil, err

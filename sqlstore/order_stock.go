@@ -219,7 +219,8 @@ func (tx *Tx) deliverOrder(ctx context.Context, rec *orderRecord) error {
 			code := parcelgate.NewTrackingNumber()
 			if o.ServiceCode != parcelgate.ServiceNouto {
 				s := &parcelgate.Shipment{TrackingNumber: code, ServiceCode: o.ServiceCode, Receiver: o.DeliveryAddress,
-					Parcels: []parcelgate.Parcel{{ParcelID: code}}}
+					Parcels: []parcelgate.Parcel{{ParcelID: code}}, Origin: parcelgate.OriginOrder,
+					PickupPointID: o.PickupPointID, Reference: o.ExternalID}
 				if o.Sender != nil {
 					s.Sender = *o.Sender
 				}

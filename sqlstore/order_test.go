@@ -25,14 +25,14 @@ func TestOwnIDBackfill(t *testing.T) {
 			}
 			return r
 		}
-		oa, err := db.CreateOrder(ctx, a, req(a, a.BusinessID+"-A1"))
+		oa, err := sqlstore.NewOrderService(db).CreateOrder(ctx, a, req(a, a.BusinessID+"-A1"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.CreateOrder(ctx, a, req(a, a.BusinessID+"-A2")); err != nil {
+		if _, err := sqlstore.NewOrderService(db).CreateOrder(ctx, a, req(a, a.BusinessID+"-A2")); err != nil {
 			t.Fatal(err)
 		}
-		ob, err := db.CreateOrder(ctx, b, req(b, b.BusinessID+"-A1"))
+		ob, err := sqlstore.NewOrderService(db).CreateOrder(ctx, b, req(b, b.BusinessID+"-A1"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -40,12 +40,12 @@ func TestOwnIDBackfill(t *testing.T) {
 			t.Fatal(err)
 		}
 		for c, want := range map[*parcelgate.Caller]string{a: oa.ID, b: ob.ID} {
-			got, err := db.FindOrder(ctx, c, "A1")
+			got, err := sqlstore.NewOrderService(db).FindOrder(ctx, c, "A1")
 			if err != nil || got.ID != want {
 				t.Fatalf("%s A1: %+v %v", c.BusinessID, got, err)
 			}
 		}
-		again, err := db.CreateOrder(ctx, a, req(a, "A1"))
+		again, err := sqlstore.NewOrderService(db).CreateOrder(ctx, a, req(a, "A1"))
 		if err != nil || again.ID != oa.ID || again.ExternalID != a.BusinessID+"-A1" {
 			t.Fatalf("bare re-send: %+v %v", again, err)
 		}

@@ -10,19 +10,25 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-var _ parcelgate.OrganizationService = (*DB)(nil)
+// OrganizationService keeps the organizations (tenants) of each environment.
+type OrganizationService struct{ db *DB }
 
-func (db *DB) CreateOrganization(ctx context.Context, o *parcelgate.Organization) error {
+// NewOrganizationService returns the OrganizationService over db.
+func NewOrganizationService(db *DB) *OrganizationService { return &OrganizationService{db: db} }
+
+var _ parcelgate.OrganizationService = (*OrganizationService)(nil)
+
+func (s *OrganizationService) CreateOrganization(ctx context.Context, o *parcelgate.Organization) error {
 	if err := o.Validate(); err != nil {
 		return err
 	}
-	o.CreatedAt = db.clock.Now(o.Environment).UTC().Truncate(1000)
+	o.CreatedAt = s.db.clock.Now(o.Environment).UTC().Truncate(1000)
 	addr := ""
 	if o.Address != nil {
 		b, _ := json.Marshal(o.Address)
 		addr = string(b)
 	}
-	return db.inTx(ctx, func(tx *Tx) error {
+	return s.db.inTx(ctx, func(tx *Tx) error {
 		err := tx.QueryRow(ctx, `INSERT INTO organizations (environment, business_id, name, contract_number, address, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
 			string(o.Environment), o.BusinessID, o.Name, o.ContractNumber, addr, micros(o.CreatedAt)).Scan(&o.ID)
 		if isUniqueViolation(err) {
@@ -58,12 +64,12 @@ func scanOrganization(s rowScanner) (*parcelgate.Organization, error) {
 	return &o, nil
 }
 
-func (db *DB) FindOrganization(ctx context.Context, env parcelgate.Environment, businessID string) (*parcelgate.Organization, error) {
+func (s *OrganizationService) FindOrganization(ctx context.Context, env parcelgate.Environment, businessID string) (*parcelgate.Organization, error) {
 	id, err := parcelgate.NormalizeBusinessID(businessID)
 	if err != nil {
 		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "organization %s not found in %s", businessID, env)
 	}
-	o, err := scanOrganization(db.queryRow(ctx, `SELECT `+orgColumns+` FROM organizations WHERE environment = ? AND business_id = ?`, string(env), id))
+	o, err := scanOrganization(s.db.queryRow(ctx, `SELECT `+orgColumns+` FROM organizations WHERE environment = ? AND business_id = ?`, string(env), id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "organization %s not found in %s", id, env)
 	}
@@ -71,8 +77,8 @@ func (db *DB) FindOrganization(ctx context.Context, env parcelgate.Environment, 
 }
 
 // organizationByID returns the organization with internal id.
-func (db *DB) organizationByID(ctx context.Context, id int64) (*parcelgate.Organization, error) {
-	o, err := scanOrganization(db.queryRow(ctx, `SELECT `+orgColumns+` FROM organizations WHERE id = ?`, id))
+func (s *OrganizationService) organizationByID(ctx context.Context, id int64) (*parcelgate.Organization, error) {
+	o, err := scanOrganization(s.db.queryRow(ctx, `SELECT `+orgColumns+` FROM organizations WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "organization not found")
 	}
@@ -81,12 +87,12 @@ func (db *DB) organizationByID(ctx context.Context, id int64) (*parcelgate.Organ
 
 // OrganizationByID returns the organization with internal id; the domain
 // services use it to read a caller's profile.
-func (db *DB) OrganizationByID(ctx context.Context, id int64) (*parcelgate.Organization, error) {
-	return db.organizationByID(ctx, id)
+func (s *OrganizationService) OrganizationByID(ctx context.Context, id int64) (*parcelgate.Organization, error) {
+	return s.organizationByID(ctx, id)
 }
 
-func (db *DB) ListOrganizations(ctx context.Context, env parcelgate.Environment) ([]*parcelgate.Organization, error) {
-	rows, err := db.query(ctx, `SELECT `+orgColumns+` FROM organizations WHERE environment = ? ORDER BY business_id`, string(env))
+func (s *OrganizationService) ListOrganizations(ctx context.Context, env parcelgate.Environment) ([]*parcelgate.Organization, error) {
+	rows, err := s.db.query(ctx, `SELECT `+orgColumns+` FROM organizations WHERE environment = ? ORDER BY business_id`, string(env))
 	if err != nil {
 		return nil, err
 	}
@@ -102,38 +108,10 @@ func (db *DB) ListOrganizations(ctx context.Context, env parcelgate.Environment)
 	return out, rows.Err()
 }
 
-// Setting returns the value of a shared setting, "" when unset.
-func (db *DB) Setting(ctx context.Context, name string) (string, error) {
-	var v string
-	err := db.queryRow(ctx, `SELECT value FROM settings WHERE name = ?`, name).Scan(&v)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", nil
-	}
-	return v, err
-}
-
-// DeleteSetting removes a shared setting.
-func (db *DB) DeleteSetting(ctx context.Context, name string) error {
-	_, err := db.exec(ctx, `DELETE FROM settings WHERE name = ?`, name)
-	return err
-}
-
 // HasOrganizations reports whether any organization exists, in either
 // environment.
-func (db *DB) HasOrganizations(ctx context.Context) (bool, error) {
+func (s *OrganizationService) HasOrganizations(ctx context.Context) (bool, error) {
 	var n int
-	err := db.queryRow(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM organizations LIMIT 1) x`).Scan(&n)
+	err := s.db.queryRow(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM organizations LIMIT 1) x`).Scan(&n)
 	return n > 0, err
-}
-
-// ClaimSetting sets name to value unless it is set already, and reports
-// whether this call set it. Instances that start together use it to do a
-// one-time job (seeding the demo) exactly once.
-func (db *DB) ClaimSetting(ctx context.Context, name, value string) (bool, error) {
-	res, err := db.exec(ctx, `INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING`, name, value)
-	if err != nil {
-		return false, err
-	}
-	n, err := res.RowsAffected()
-	return n == 1, err
 }

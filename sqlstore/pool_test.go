@@ -38,20 +38,20 @@ func TestPostgresPoolBound(t *testing.T) {
 	}
 	c := testOrg(t, db, parcelgate.Production, "1234567-1")
 	req := testOrderRequest(t, c, "A1")
-	o, err := db.CreateOrder(ctx, c, req)
+	o, err := sqlstore.NewOrderService(db).CreateOrder(ctx, c, req)
 	if err != nil {
 		t.Fatalf("create on one connection: %v", err)
 	}
-	if again, err := db.CreateOrder(ctx, c, req); err != nil || again.ID != o.ID {
+	if again, err := sqlstore.NewOrderService(db).CreateOrder(ctx, c, req); err != nil || again.ID != o.ID {
 		t.Fatalf("re-send on one connection: %+v, %v", again, err)
 	}
-	if _, err := db.UpdateOrder(ctx, c, o.ID, req); err != nil {
+	if _, err := sqlstore.NewOrderService(db).UpdateOrder(ctx, c, o.ID, req); err != nil {
 		t.Fatalf("update on one connection: %v", err)
 	}
-	if _, err := db.FindOrderAnswer(ctx, c, "A1", func(o *parcelgate.Order) ([]byte, error) { return []byte(o.ID), nil }); err != nil {
+	if _, err := sqlstore.NewOrderService(db).FindOrderAnswer(ctx, c, "A1", func(o *parcelgate.Order) ([]byte, error) { return []byte(o.ID), nil }); err != nil {
 		t.Fatalf("read on one connection: %v", err)
 	}
-	if page, err := db.ListOrders(ctx, c, parcelgate.OrderQuery{}, parcelgate.PageRequest{Size: 10}); err != nil || page.Total != 1 {
+	if page, err := sqlstore.NewOrderService(db).ListOrders(ctx, c, parcelgate.OrderQuery{}, parcelgate.PageRequest{Size: 10}); err != nil || page.Total != 1 {
 		t.Fatalf("list on one connection: %+v, %v", page, err)
 	}
 }

@@ -511,3 +511,28 @@ func (db *DB) Replicas() []ReplicaStatus {
 	}
 	return db.replicas.status()
 }
+
+// The reads a replica may serve: a caller's point reads,
+// list pages, catalog walks, change polls and the console's lists. Each
+// runs on a replica that has replayed the caller's organization's floor,
+// else on the primary; a replica that fails mid-read is taken out of use
+// and the read runs again on the primary. Reads made inside a write
+// transaction, and every other read, stay on the primary. A service routes
+// such a read through readOnReplica.
+
+// readOnReplica runs fn, a read for c, routed by onReplica.
+func readOnReplica[T any](ctx context.Context, db *DB, c *parcelgate.Caller, fn func(ctx context.Context) (T, error)) (T, error) {
+	rctx := db.onReplica(ctx, c)
+	v, err := fn(rctx)
+	r, _ := rctx.Value(routeKey{}).(*replica)
+	if r == nil {
+		return v, err
+	}
+	if replicaFailed(ctx, err) {
+		r.failures.Add(1)
+		r.markDown()
+		return fn(onPrimary(rctx))
+	}
+	r.reads.Add(1)
+	return v, err
+}

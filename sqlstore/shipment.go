@@ -7,34 +7,42 @@ import (
 	"errors"
 	"reflect"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/parcelgate/parcelgate"
 )
 
-var _ parcelgate.ShipmentService = (*DB)(nil)
+// ShipmentService keeps the gateway's shipment data: registration, reads and
+// the operator's delivery.
+type ShipmentService struct{ db *DB }
 
-func (db *DB) CreateShipment(ctx context.Context, c *parcelgate.Caller, s *parcelgate.Shipment) (bool, error) {
-	if err := s.Validate(); err != nil {
+// NewShipmentService returns the ShipmentService over db.
+func NewShipmentService(db *DB) *ShipmentService { return &ShipmentService{db: db} }
+
+var _ parcelgate.ShipmentService = (*ShipmentService)(nil)
+
+func (s *ShipmentService) CreateShipment(ctx context.Context, c *parcelgate.Caller, sh *parcelgate.Shipment) (bool, error) {
+	if err := sh.Validate(); err != nil {
 		return false, err
 	}
 	var created bool
-	err := db.inTx(ctx, func(tx *Tx) error {
+	err := s.db.inTx(ctx, func(tx *Tx) error {
 		created = false
-		if s.TrackingNumber != "" {
-			old, err := findShipment(ctx, tx, c.OrgID, s.TrackingNumber)
+		if sh.TrackingNumber != "" {
+			old, err := findShipment(ctx, tx, c.OrgID, sh.TrackingNumber)
 			switch {
-			case err == nil && sameShipment(old, s):
-				*s = *old
+			case err == nil && sameShipment(old, sh):
+				*sh = *old
 				return nil
 			case err == nil:
-				return parcelgate.Errorf(parcelgate.ECONFLICT, "Shipment %s already exists with other content.", s.TrackingNumber)
+				return parcelgate.Errorf(parcelgate.ECONFLICT, "Shipment %s already exists with other content.", sh.TrackingNumber)
 			case parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND:
 				return err
 			}
 		}
 		created = true
-		return tx.insertShipment(ctx, c.OrgID, c.Environment, s)
+		return tx.insertShipment(ctx, c.OrgID, c.Environment, sh)
 	})
 	return created, err
 }
@@ -88,18 +96,22 @@ func (tx *Tx) insertShipment(ctx context.Context, orgID int64, env parcelgate.En
 		return err
 	}
 	s.OrgID, s.Environment = orgID, env
+	if s.Origin == "" {
+		s.Origin = parcelgate.OriginEDI
+	}
 	s.Status, s.DeliveredAt = parcelgate.ShipmentCreated, nil
 	s.CreatedAt = tx.db.clock.Now(env).UTC().Truncate(time.Microsecond)
 	sender, _ := json.Marshal(s.Sender)
 	receiver, _ := json.Marshal(s.Receiver)
-	err := tx.QueryRow(ctx, `INSERT INTO shipments (org_id, environment, tracking_number, service_code, sender, receiver, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-		orgID, string(env), s.TrackingNumber, s.ServiceCode, string(sender), string(receiver), string(s.Status), micros(s.CreatedAt)).Scan(&s.ID)
+	err := tx.QueryRow(ctx, `INSERT INTO shipments (org_id, environment, tracking_number, service_code, sender, receiver, status, created_at, origin, pickup_point, additional_services, contract_number, reference, print_media) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		orgID, string(env), s.TrackingNumber, s.ServiceCode, string(sender), string(receiver), string(s.Status), micros(s.CreatedAt),
+		string(s.Origin), s.PickupPointID, strings.Join(s.AdditionalServices, ","), s.ContractNumber, s.Reference, s.PrintMedia).Scan(&s.ID)
 	if err != nil {
 		return shipmentConflict(err, s)
 	}
 	for i, p := range s.Parcels {
-		_, err := tx.Exec(ctx, `INSERT INTO parcels (shipment_id, position, org_id, parcel_id, package_code, weight, length, width, height, locker_size) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			s.ID, i, orgID, p.ParcelID, p.PackageCode, nullFloat(p.Weight), nullFloat(p.Length), nullFloat(p.Width), nullFloat(p.Height), string(p.LockerSize))
+		_, err := tx.Exec(ctx, `INSERT INTO parcels (shipment_id, position, org_id, parcel_id, package_code, weight, length, width, height, locker_size, contents) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			s.ID, i, orgID, p.ParcelID, p.PackageCode, nullFloat(p.Weight), nullFloat(p.Length), nullFloat(p.Width), nullFloat(p.Height), string(p.LockerSize), p.Contents)
 		if err != nil {
 			return shipmentConflict(err, s)
 		}
@@ -214,35 +226,72 @@ func floatPtr(f sql.NullFloat64) *float64 {
 	return &f.Float64
 }
 
-func (db *DB) FindShipment(ctx context.Context, c *parcelgate.Caller, trackingNumber string) (*parcelgate.Shipment, error) {
-	return findShipment(ctx, reader{db}, c.OrgID, parcelgate.NormalizeID(trackingNumber))
+func (s *ShipmentService) FindShipment(ctx context.Context, c *parcelgate.Caller, trackingNumber string) (*parcelgate.Shipment, error) {
+	return findShipment(ctx, reader{s.db}, c.OrgID, parcelgate.NormalizeID(trackingNumber))
 }
 
 // findShipment returns the organization's shipment with its parcels, or
 // ENOTFOUND.
 func findShipment(ctx context.Context, q querier, orgID int64, trackingNumber string) (*parcelgate.Shipment, error) {
-	var s parcelgate.Shipment
-	var env, sender, receiver, status string
-	var created, delivered int64
-	err := q.QueryRow(ctx, `SELECT id, org_id, environment, tracking_number, service_code, sender, receiver, status, created_at, delivered_at FROM shipments WHERE org_id = ? AND tracking_number = ?`, orgID, trackingNumber).
-		Scan(&s.ID, &s.OrgID, &env, &s.TrackingNumber, &s.ServiceCode, &sender, &receiver, &status, &created, &delivered)
+	s, err := scanShipment(q.QueryRow(ctx, `SELECT `+shipmentColumns+` FROM shipments WHERE org_id = ? AND tracking_number = ?`, orgID, trackingNumber))
+	if err != nil {
+		return nil, err
+	}
+	return s, readParcels(ctx, q, s)
+}
+
+// shipmentColumns are the columns scanShipment reads, in its order.
+const shipmentColumns = `id, org_id, environment, tracking_number, service_code, sender, receiver, status, created_at, delivered_at, origin, pickup_point, additional_services, contract_number, reference, print_media`
+
+// shipmentRow is one row of shipmentColumns as scanned.
+type shipmentRow struct {
+	s                                                 parcelgate.Shipment
+	env, sender, receiver, status, origin, additional string
+	created, delivered                                int64
+}
+
+// dest is where Scan puts the columns of shipmentColumns.
+func (r *shipmentRow) dest() []any {
+	return []any{&r.s.ID, &r.s.OrgID, &r.env, &r.s.TrackingNumber, &r.s.ServiceCode, &r.sender, &r.receiver, &r.status, &r.created, &r.delivered,
+		&r.origin, &r.s.PickupPointID, &r.additional, &r.s.ContractNumber, &r.s.Reference, &r.s.PrintMedia}
+}
+
+// shipment is the shipment the scanned row holds.
+func (r *shipmentRow) shipment() (*parcelgate.Shipment, error) {
+	s := r.s
+	s.Environment, s.Status, s.CreatedAt = parcelgate.Environment(r.env), parcelgate.ShipmentStatus(r.status), fromMicros(r.created)
+	s.Origin = parcelgate.ShipmentOrigin(r.origin)
+	if r.additional != "" {
+		s.AdditionalServices = strings.Split(r.additional, ",")
+	}
+	if r.delivered != 0 {
+		t := fromMicros(r.delivered)
+		s.DeliveredAt = &t
+	}
+	if err := errors.Join(json.Unmarshal([]byte(r.sender), &s.Sender), json.Unmarshal([]byte(r.receiver), &s.Receiver)); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// scanShipment reads one row of shipmentColumns; no row is ENOTFOUND.
+func scanShipment(row interface{ Scan(...any) error }) (*parcelgate.Shipment, error) {
+	var r shipmentRow
+	err := row.Scan(r.dest()...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "Shipment not found")
 	}
 	if err != nil {
 		return nil, err
 	}
-	s.Environment, s.Status, s.CreatedAt = parcelgate.Environment(env), parcelgate.ShipmentStatus(status), fromMicros(created)
-	if delivered != 0 {
-		t := fromMicros(delivered)
-		s.DeliveredAt = &t
-	}
-	if err := errors.Join(json.Unmarshal([]byte(sender), &s.Sender), json.Unmarshal([]byte(receiver), &s.Receiver)); err != nil {
-		return nil, err
-	}
-	rows, err := q.Query(ctx, `SELECT parcel_id, package_code, weight, length, width, height, locker_size FROM parcels WHERE shipment_id = ? ORDER BY position`, s.ID)
+	return r.shipment()
+}
+
+// readParcels fills in s's parcels, in order.
+func readParcels(ctx context.Context, q querier, s *parcelgate.Shipment) error {
+	rows, err := q.Query(ctx, `SELECT parcel_id, package_code, weight, length, width, height, locker_size, contents FROM parcels WHERE shipment_id = ? ORDER BY position`, s.ID)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer rows.Close()
 	s.Parcels = []parcelgate.Parcel{}
@@ -250,24 +299,24 @@ func findShipment(ctx context.Context, q querier, orgID int64, trackingNumber st
 		var p parcelgate.Parcel
 		var w, l, wd, h sql.NullFloat64
 		var size string
-		if err := rows.Scan(&p.ParcelID, &p.PackageCode, &w, &l, &wd, &h, &size); err != nil {
-			return nil, err
+		if err := rows.Scan(&p.ParcelID, &p.PackageCode, &w, &l, &wd, &h, &size, &p.Contents); err != nil {
+			return err
 		}
 		p.Weight, p.Length, p.Width, p.Height, p.LockerSize = floatPtr(w), floatPtr(l), floatPtr(wd), floatPtr(h), parcelgate.LockerSize(size)
 		s.Parcels = append(s.Parcels, p)
 	}
-	return &s, rows.Err()
+	return rows.Err()
 }
 
-func (db *DB) DeliverShipment(ctx context.Context, env parcelgate.Environment, businessID, trackingNumber string) (*parcelgate.Shipment, error) {
-	org, err := db.FindOrganization(ctx, env, businessID)
+func (s *ShipmentService) DeliverShipment(ctx context.Context, env parcelgate.Environment, businessID, trackingNumber string) (*parcelgate.Shipment, error) {
+	org, err := NewOrganizationService(s.db).FindOrganization(ctx, env, businessID)
 	if err != nil {
 		return nil, err
 	}
 	tn := parcelgate.NormalizeID(trackingNumber)
-	var s *parcelgate.Shipment
-	err = db.inTx(ctx, func(tx *Tx) error {
-		now := micros(db.clock.Now(env))
+	var sh *parcelgate.Shipment
+	err = s.db.inTx(ctx, func(tx *Tx) error {
+		now := micros(s.db.clock.Now(env))
 		res, err := tx.Exec(ctx, `UPDATE shipments SET status = ?, delivered_at = ? WHERE org_id = ? AND tracking_number = ? AND status = ?`,
 			string(parcelgate.ShipmentDelivered), now, org.ID, tn, string(parcelgate.ShipmentCreated))
 		if err != nil {
@@ -280,8 +329,8 @@ func (db *DB) DeliverShipment(ctx context.Context, env parcelgate.Environment, b
 				return err
 			}
 		}
-		s, err = findShipment(ctx, tx, org.ID, tn)
+		sh, err = findShipment(ctx, tx, org.ID, tn)
 		return err
 	})
-	return s, err
+	return sh, err
 }

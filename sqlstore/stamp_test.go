@@ -166,7 +166,7 @@ func TestOrgAndEnvironmentStampsNeverRepeat(t *testing.T) {
 func stampOrg(t *testing.T, db *sqlstore.DB, businessID string) int64 {
 	t.Helper()
 	o := &parcelgate.Organization{Environment: parcelgate.Production, BusinessID: businessID, Name: "Org " + businessID}
-	if err := db.CreateOrganization(context.Background(), o); err != nil {
+	if err := sqlstore.NewOrganizationService(db).CreateOrganization(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
 	return o.ID
@@ -182,7 +182,7 @@ func TestStampsAcrossInstancesWithAMovedClock(t *testing.T) {
 		ahead, lagging := new(parcelgate.SandboxClock), new(parcelgate.SandboxClock)
 		a := testdb.OpenAt(t, dsn, ahead)
 		b := testdb.OpenAt(t, dsn, lagging)
-		if _, err := a.AdvanceClock(ctx, parcelgate.Test, 24*time.Hour); err != nil {
+		if _, err := sqlstore.NewSandboxService(a).AdvanceClock(ctx, parcelgate.Test, 24*time.Hour); err != nil {
 			t.Fatal(err)
 		}
 		moved, err := a.NextStampForTest(ctx, parcelgate.Test)

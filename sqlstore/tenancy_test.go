@@ -45,69 +45,69 @@ var tenantExceptions = map[string]string{
 	"Tx.resetOrg catalog_suppliers": "scoped by the organization's own catalogs, joined in at run time",
 	// The console: its product filter is built by consoleProductScope
 	// (organization and environment included) and added at run time.
-	"DB.ConsoleProductDetail products": "scoped by consoleProductScope, which the statement text cannot show",
+	"ConsoleService.ConsoleProductDetail products": "scoped by consoleProductScope, which the statement text cannot show",
 	// The balances of the products a console read has just scoped, by the
 	// same scope's organization filter (supplier_org_id or
 	// retailer_org_id), added at run time.
-	"DB.consoleBalances catalogs": "scoped by the product scope's organization filter, added at run time",
-	"DB.consoleBalances balances": "scoped by the product scope's organization filter, added at run time",
+	"ConsoleService.consoleBalances catalogs": "scoped by the product scope's organization filter, added at run time",
+	"ConsoleService.consoleBalances balances": "scoped by the product scope's organization filter, added at run time",
 	// The operator's console finds a credential's organization by the
 	// credential's own deployment-wide unique name, as a login does.
-	"DB.ConsoleCredentialOrg gateway_clients":  login,
-	"DB.ConsoleCredentialOrg service_accounts": login,
+	"ConsoleService.ConsoleCredentialOrg gateway_clients":  login,
+	"ConsoleService.ConsoleCredentialOrg service_accounts": login,
 	// The suppliers of catalogs whose IDs the same call has just read from
 	// the caller's own catalogs.
-	"DB.ConsoleCatalogs catalog_suppliers": "catalog IDs come from the caller's catalogs, read just before",
+	"ConsoleService.ConsoleCatalogs catalog_suppliers": "catalog IDs come from the caller's catalogs, read just before",
 	// Logins: a credential is found by its own name before any
 	// organization is known (a Basic login or a client_id names none, and
 	// both are unique across the deployment). Distributed: a small global
 	// directory of credentials, replicated to every node.
-	"DB.AuthenticateGatewayClient gateway_clients":   login,
-	"DB.AuthenticateServiceAccount service_accounts": login,
-	"DB.RevokeGatewayClient gateway_clients":         login,
-	"DB.RevokeServiceAccount service_accounts":       login,
-	"DB.UnlockServiceAccount service_accounts":       login,
+	"CredentialService.AuthenticateGatewayClient gateway_clients":   login,
+	"CredentialService.AuthenticateServiceAccount service_accounts": login,
+	"CredentialService.RevokeGatewayClient gateway_clients":         login,
+	"CredentialService.RevokeServiceAccount service_accounts":       login,
+	"CredentialService.UnlockServiceAccount service_accounts":       login,
 	// The journal of a token request finds the organization of the
 	// credential it names, as the login does (issue 25).
-	"DB.CredentialOwner gateway_clients":  login,
-	"DB.CredentialOwner service_accounts": login,
+	"CredentialService.CredentialOwner gateway_clients":  login,
+	"CredentialService.CredentialOwner service_accounts": login,
 
 	// The warehouse engine serves every tenant: it finds due orders across
 	// organizations, then moves each by its key. Distributed: one engine
 	// per shard, each sweeping its own shard.
-	"DB.AdvanceOrder orders": engine,
+	"OrderService.AdvanceOrder orders": engine,
 
 	// Conditions built at run time (filterSQL or a where argument): the
 	// caller's organization or catalog is among them, which the scan
 	// cannot see; the HTTP cross-tenant tests prove each list.
-	"DB.balances balances":               runtimeFilter,
-	"DB.balances catalogs":               runtimeFilter,
-	"DB.balances products":               runtimeFilter,
-	"DB.catalogSelect catalogs":          runtimeFilter,
-	"DB.catalogSelect catalog_suppliers": runtimeFilter,
+	"DB.balances balances":                           runtimeFilter,
+	"DB.balances catalogs":                           runtimeFilter,
+	"DB.balances products":                           runtimeFilter,
+	"CatalogService.catalogSelect catalogs":          runtimeFilter,
+	"CatalogService.catalogSelect catalog_suppliers": runtimeFilter,
 
 	// By the key of a row that the same transaction first read under the
 	// caller's organization (and locked where it matters). Distributed:
 	// the key is qualified with the organization, which the code has in
 	// hand, so the statement is routed to the row's shard.
-	"DB.SetOrderPreferences orders":       byScopedKey,
-	"DB.MigrateProductIDs balances":       byScopedKey,
-	"DB.MigrateProductIDs products":       byScopedKey,
-	"Tx.saveDocument orders":              byScopedKey,
-	"endSale balances":                    byScopedKey,
-	"endSale products":                    byScopedKey,
-	"removeBalances balances":             byScopedKey,
-	"removeBalances catalogs":             byScopedKey,
-	"removeBalances products":             byScopedKey,
-	"stockWriter.update balances":         byScopedKey,
-	"stockWriter.upsertProducts balances": byScopedKey,
-	"Tx.fillOrder orders":                 byScopedKey,
-	"Tx.moveOrder orders":                 byScopedKey,
-	"Tx.moveStock balances":               byScopedKey,
-	"Tx.placeOrder orders":                byScopedKey,
-	"Tx.heldStock balances":               byScopedKey,
-	"Tx.applyStockMoves balances":         byScopedKey,
-	"takeStock balances":                  byScopedKey,
+	"OrderService.SetOrderPreferences orders":     byScopedKey,
+	"InventoryService.MigrateProductIDs balances": byScopedKey,
+	"InventoryService.MigrateProductIDs products": byScopedKey,
+	"Tx.saveDocument orders":                      byScopedKey,
+	"endSale balances":                            byScopedKey,
+	"endSale products":                            byScopedKey,
+	"removeBalances balances":                     byScopedKey,
+	"removeBalances catalogs":                     byScopedKey,
+	"removeBalances products":                     byScopedKey,
+	"stockWriter.update balances":                 byScopedKey,
+	"stockWriter.upsertProducts balances":         byScopedKey,
+	"Tx.fillOrder orders":                         byScopedKey,
+	"Tx.moveOrder orders":                         byScopedKey,
+	"Tx.moveStock balances":                       byScopedKey,
+	"Tx.placeOrder orders":                        byScopedKey,
+	"Tx.heldStock balances":                       byScopedKey,
+	"Tx.applyStockMoves balances":                 byScopedKey,
+	"takeStock balances":                          byScopedKey,
 
 	// Child rows reached through their parent's key (an order's rows,
 	// references and history; a shipment's parcels). Distributed: the
@@ -118,7 +118,7 @@ var tenantExceptions = map[string]string{
 	"Tx.releaseOrder order_rows": child,
 	"Tx.replaceOrder order_refs": child,
 	"Tx.replaceOrder order_rows": child,
-	"findShipment parcels":       child,
+	"readParcels parcels":        child,
 }
 
 const (

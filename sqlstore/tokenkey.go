@@ -8,6 +8,13 @@ import (
 	"github.com/parcelgate/parcelgate/auth"
 )
 
+// TokenKeyService keeps the keys tokens are signed with, shared by every
+// instance.
+type TokenKeyService struct{ db *DB }
+
+// NewTokenKeyService returns the TokenKeyService over db.
+func NewTokenKeyService(db *DB) *TokenKeyService { return &TokenKeyService{db: db} }
+
 // retiredKeyKept is how long a retired key still opens tokens: a token lives
 // TokenLifetime, and an instance that has not yet reloaded its keys may seal
 // with a just-retired key for one more reload interval.
@@ -19,8 +26,8 @@ const retiredKeyKept = 2 * parcelgate.TokenLifetime
 // TokenKeys returns the keys that may open tokens now, creating the first
 // key when there is none. Instances that start together race to insert key
 // 1; the loser reads the winner's.
-func (db *DB) TokenKeys(ctx context.Context) ([]auth.Key, error) {
-	keys, err := db.loadTokenKeys(ctx)
+func (s *TokenKeyService) TokenKeys(ctx context.Context) ([]auth.Key, error) {
+	keys, err := s.loadTokenKeys(ctx)
 	if err != nil || len(keys) > 0 {
 		return keys, err
 	}
@@ -28,15 +35,15 @@ func (db *DB) TokenKeys(ctx context.Context) ([]auth.Key, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := db.exec(ctx, `INSERT INTO token_keys (id, secret, created_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING`, int64(k.ID), k.Secret, micros(k.CreatedAt)); err != nil {
+	if _, err := s.db.exec(ctx, `INSERT INTO token_keys (id, secret, created_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING`, int64(k.ID), k.Secret, micros(k.CreatedAt)); err != nil {
 		return nil, err
 	}
-	return db.loadTokenKeys(ctx)
+	return s.loadTokenKeys(ctx)
 }
 
-func (db *DB) loadTokenKeys(ctx context.Context) ([]auth.Key, error) {
+func (s *TokenKeyService) loadTokenKeys(ctx context.Context) ([]auth.Key, error) {
 	cutoff := micros(time.Now().Add(-retiredKeyKept))
-	rows, err := db.query(ctx, `SELECT id, secret, created_at, retired_at FROM token_keys WHERE retired_at = 0 OR retired_at > ? ORDER BY id`, cutoff)
+	rows, err := s.db.query(ctx, `SELECT id, secret, created_at, retired_at FROM token_keys WHERE retired_at = 0 OR retired_at > ? ORDER BY id`, cutoff)
 	if err != nil {
 		return nil, err
 	}
@@ -56,10 +63,10 @@ func (db *DB) loadTokenKeys(ctx context.Context) ([]auth.Key, error) {
 
 // RotateTokenKey creates a new key and retires the others. Tokens sealed
 // with a retired key stay valid until they expire.
-func (db *DB) RotateTokenKey(ctx context.Context) (uint32, error) {
+func (s *TokenKeyService) RotateTokenKey(ctx context.Context) (uint32, error) {
 	now := time.Now()
 	var id uint32
-	err := db.inTx(ctx, func(tx *Tx) error {
+	err := s.db.inTx(ctx, func(tx *Tx) error {
 		var last int64
 		if err := tx.QueryRow(ctx, `SELECT COALESCE(MAX(id), 0) FROM token_keys`).Scan(&last); err != nil {
 			return err

@@ -65,6 +65,7 @@ type options struct {
 	replicas      []string
 	replicaMaxLag time.Duration
 	pooler        bool
+	codeRetention time.Duration // see CodeRetention
 }
 
 // DefaultConnectTimeout bounds how long opening a PostgreSQL connection may

@@ -60,7 +60,7 @@ func TestOrderAnswerSkipsReadOnlyWhileNothingCommitted(t *testing.T) {
 	}
 	c := testOrg(t, db, parcelgate.Production, "1234567-1")
 	other := testOrg(t, db, parcelgate.Production, "7654321-2")
-	o, err := db.CreateOrder(ctx, c, testOrderRequest(t, c, "A1"))
+	o, err := sqlstore.NewOrderService(db).CreateOrder(ctx, c, testOrderRequest(t, c, "A1"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestOrderAnswerSkipsReadOnlyWhileNothingCommitted(t *testing.T) {
 	}
 	answer := func(c *parcelgate.Caller, id string) string {
 		t.Helper()
-		body, err := db.FindOrderAnswer(ctx, c, id, render)
+		body, err := sqlstore.NewOrderService(db).FindOrderAnswer(ctx, c, id, render)
 		if err != nil {
 			t.Fatalf("FindOrderAnswer(%s): %v", id, err)
 		}
@@ -84,10 +84,10 @@ func TestOrderAnswerSkipsReadOnlyWhileNothingCommitted(t *testing.T) {
 	if got := answer(c, "A1"); got != first || renders != 1 {
 		t.Fatalf("unchanged: %q after %q, %d renders", got, first, renders)
 	}
-	if _, err := db.FindOrderAnswer(ctx, other, "A1", render); parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
+	if _, err := sqlstore.NewOrderService(db).FindOrderAnswer(ctx, other, "A1", render); parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
 		t.Fatalf("another organization read A1: %v", err)
 	}
-	if _, err := db.FindOrderAnswer(ctx, other, o.ID, render); parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
+	if _, err := sqlstore.NewOrderService(db).FindOrderAnswer(ctx, other, o.ID, render); parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
 		t.Fatalf("another organization read %s: %v", o.ID, err)
 	}
 	if db.AnswerKnownUnchangedForTest(other, "A1") {
@@ -116,7 +116,7 @@ func TestOrderAnswerSkipsReadOnlyWhileNothingCommitted(t *testing.T) {
 	}
 
 	// The store's own commits count the same.
-	if _, err := db.CreateOrder(ctx, c, testOrderRequest(t, c, "A2")); err != nil {
+	if _, err := sqlstore.NewOrderService(db).CreateOrder(ctx, c, testOrderRequest(t, c, "A2")); err != nil {
 		t.Fatal(err)
 	}
 	if db.AnswerKnownUnchangedForTest(c, "A1") {
@@ -125,7 +125,7 @@ func TestOrderAnswerSkipsReadOnlyWhileNothingCommitted(t *testing.T) {
 
 	// Closed, the store asks the database, which refuses.
 	db.Close()
-	if _, err := db.FindOrderAnswer(ctx, c, "A1", render); err == nil {
+	if _, err := sqlstore.NewOrderService(db).FindOrderAnswer(ctx, c, "A1", render); err == nil {
 		t.Fatal("a closed store answered")
 	}
 }
@@ -149,15 +149,15 @@ func TestWALIndexThroughSymlink(t *testing.T) {
 		t.Fatal("no WAL index through a symbolic link")
 	}
 	c := testOrg(t, db, parcelgate.Production, "1234567-1")
-	if _, err := db.CreateOrder(context.Background(), c, testOrderRequest(t, c, "A1")); err != nil {
+	if _, err := sqlstore.NewOrderService(db).CreateOrder(context.Background(), c, testOrderRequest(t, c, "A1")); err != nil {
 		t.Fatal(err)
 	}
 	render := func(o *parcelgate.Order) ([]byte, error) { return []byte(o.Status.Value), nil }
-	if _, err := db.FindOrderAnswer(context.Background(), c, "A1", render); err != nil {
+	if _, err := sqlstore.NewOrderService(db).FindOrderAnswer(context.Background(), c, "A1", render); err != nil {
 		t.Fatal(err)
 	}
 	commitElsewhere(t, real, "UPDATE orders SET status = 'Cancelled'")
-	if body, err := db.FindOrderAnswer(context.Background(), c, "A1", render); err != nil || string(body) != "Cancelled" {
+	if body, err := sqlstore.NewOrderService(db).FindOrderAnswer(context.Background(), c, "A1", render); err != nil || string(body) != "Cancelled" {
 		t.Fatalf("through the link, after a commit to the real file: %q, %v", body, err)
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/parcelgate/parcelgate/httpapi"
 	"github.com/parcelgate/parcelgate/internal/adminclient"
 	"github.com/parcelgate/parcelgate/internal/pgcluster"
+	"github.com/parcelgate/parcelgate/internal/wiring"
 	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
@@ -198,12 +199,12 @@ func start(ctx context.Context, engine string, journal, replica bool) (*env, err
 	if err := db.Migrate(ctx); err != nil {
 		return fail(err)
 	}
-	keys, err := db.TokenKeys(ctx)
+	keys, err := sqlstore.NewTokenKeyService(db).TokenKeys(ctx)
 	if err != nil {
 		return fail(err)
 	}
 	log := slog.New(slog.NewJSONHandler(io.Discard, nil))
-	handler := httpapi.New(db, auth.NewKeyring(keys), clock, log, httpapi.Config{AdminToken: adminToken, NoJournal: !journal})
+	handler := httpapi.New(wiring.HTTP(db), auth.NewKeyring(keys), clock, log, httpapi.Config{AdminToken: adminToken, NoJournal: !journal})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return fail(err)

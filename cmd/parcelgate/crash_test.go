@@ -112,7 +112,7 @@ func TestKilledServerLosesNothingAcknowledged(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer db.Close()
-			orgs, err := db.ListOrganizations(context.Background(), parcelgate.Production)
+			orgs, err := sqlstore.NewOrganizationService(db).ListOrganizations(context.Background(), parcelgate.Production)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -17,6 +17,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/auth"
 	"github.com/parcelgate/parcelgate/console"
@@ -24,9 +27,8 @@ import (
 	"github.com/parcelgate/parcelgate/fulfillment"
 	"github.com/parcelgate/parcelgate/httpapi"
 	"github.com/parcelgate/parcelgate/internal/adminguard"
+	"github.com/parcelgate/parcelgate/internal/wiring"
 	"github.com/parcelgate/parcelgate/sqlstore"
-	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 )
 
 type serveConfig struct {
@@ -310,7 +312,7 @@ func serve(ctx context.Context, c *serveConfig, stdout, stderr io.Writer) error 
 	// under --sandbox (decisions §21).
 	sandbox := new(parcelgate.SandboxClock)
 	var clock parcelgate.Clock = sandbox
-	opts := []sqlstore.Option{sqlstore.ConnectTimeout(c.dbTimeout), sqlstore.DBTimeout(c.dbTimeout), sqlstore.MaxConns(c.dbMaxConns), sqlstore.ReplicaMaxLag(c.dbReplicaMaxLag)}
+	opts := []sqlstore.Option{sqlstore.CodeRetention(c.codeRetention), sqlstore.ConnectTimeout(c.dbTimeout), sqlstore.DBTimeout(c.dbTimeout), sqlstore.MaxConns(c.dbMaxConns), sqlstore.ReplicaMaxLag(c.dbReplicaMaxLag)}
 	for _, r := range c.dbReplicas {
 		opts = append(opts, sqlstore.Replica(r))
 	}
@@ -322,7 +324,6 @@ func serve(ctx context.Context, c *serveConfig, stdout, stderr io.Writer) error 
 		return err
 	}
 	defer db.Close()
-	db.SetCodeRetention(c.codeRetention)
 	if err := db.Migrate(ctx); err != nil {
 		return err
 	}
@@ -332,7 +333,7 @@ func serve(ctx context.Context, c *serveConfig, stdout, stderr io.Writer) error 
 		// assume it), so the offset stays; the operator must know.
 		log.Warn("production clock runs ahead of the wall clock: it was moved on a --sandbox server using this database, and time never goes back", "offset", off.String())
 	}
-	keys, err := db.TokenKeys(ctx)
+	keys, err := sqlstore.NewTokenKeyService(db).TokenKeys(ctx)
 	if err != nil {
 		return fmt.Errorf("token keys: %w", err)
 	}
@@ -353,12 +354,12 @@ func serve(ctx context.Context, c *serveConfig, stdout, stderr io.Writer) error 
 			fmt.Fprintf(stdout, "operator API token: the one generated and printed at this database's first start (set --admin-token or PARCELGATE_ADMIN_TOKEN to choose one)\n")
 		}
 	}
-	srv := httpapi.New(db, auth.NewKeyring(keys), clock, log, httpapi.Config{
+	srv := httpapi.New(wiring.HTTP(db), auth.NewKeyring(keys), clock, log, httpapi.Config{
 		PublicURL: c.publicURL, Versions: c.versionList(), AdminToken: c.adminToken, AdminTokenHash: adminHash,
 		SandboxClock: sandbox, Sandbox: c.sandbox, TrustedProxies: c.proxies, MaxBodyBytes: c.maxBody, RateLimit: c.rateLimit, DBTimeout: c.dbTimeout,
 		NoJournal: !c.journal, JournalPerTenant: c.journalSize, Replicas: replicaStates(db),
 	})
-	srv.Mount(console.Prefix, console.New(db, console.Config{
+	srv.Mount(console.Prefix, console.New(wiring.Console(db), console.Config{
 		AdminToken: c.adminToken, AdminGuard: srv.AdminGuard(), Clock: clock, SandboxClock: sandbox, Sandbox: c.sandbox, Versions: c.versionList(), Log: log,
 		ManualFulfillment: c.fulfillment == "manual", SubmitAfter: c.submitAfter, DeliverAfter: c.deliverAfter,
 	}))
@@ -370,7 +371,7 @@ func serve(ctx context.Context, c *serveConfig, stdout, stderr io.Writer) error 
 		base = "http://" + ln.Addr().String()
 	}
 	if c.demo {
-		seeded, err := demo.Seed(ctx, db, c.versionList())
+		seeded, err := demo.Seed(ctx, wiring.Demo(db), c.versionList())
 		if err != nil {
 			return err
 		}
@@ -390,7 +391,7 @@ func serve(ctx context.Context, c *serveConfig, stdout, stderr io.Writer) error 
 	engineCtx, stopEngine := context.WithCancel(ctx)
 	engineDone := make(chan struct{})
 	if c.fulfillment == "auto" {
-		eng := fulfillment.New(db, clock, log, fulfillment.Config{SubmitAfter: c.submitAfter, DeliverAfter: c.deliverAfter})
+		eng := fulfillment.New(sqlstore.NewOrderService(db), clock, log, fulfillment.Config{SubmitAfter: c.submitAfter, DeliverAfter: c.deliverAfter})
 		srv.Registry().MustRegister(eng.Collectors()...)
 		go func() { defer close(engineDone); eng.Run(engineCtx) }()
 	} else {

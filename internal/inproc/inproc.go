@@ -18,6 +18,7 @@ import (
 	"github.com/parcelgate/parcelgate/demo"
 	"github.com/parcelgate/parcelgate/fulfillment"
 	"github.com/parcelgate/parcelgate/httpapi"
+	"github.com/parcelgate/parcelgate/internal/wiring"
 	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
@@ -85,22 +86,22 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 			return fail(err)
 		}
 	}
-	keys, err := s.DB.TokenKeys(ctx)
+	keys, err := sqlstore.NewTokenKeyService(s.DB).TokenKeys(ctx)
 	if err != nil {
 		return fail(err)
 	}
 	if cfg.Seed {
-		if _, err := demo.Seed(ctx, s.DB, parcelgate.DefaultVersions); err != nil {
+		if _, err := demo.Seed(ctx, wiring.Demo(s.DB), parcelgate.DefaultVersions); err != nil {
 			return fail(err)
 		}
 	}
-	s.Handler = httpapi.New(s.DB, auth.NewKeyring(keys), s.Clock, log, cfg.HTTP)
+	s.Handler = httpapi.New(wiring.HTTP(s.DB), auth.NewKeyring(keys), s.Clock, log, cfg.HTTP)
 	s.closers = append(s.closers, s.Handler.Close)
 	s.HTTP = httptest.NewServer(s.Handler)
 	s.closers = append(s.closers, s.HTTP.Close)
 	s.URL = s.HTTP.URL
 	if cfg.Warehouse != nil {
-		eng := fulfillment.New(s.DB, s.Clock, log, *cfg.Warehouse)
+		eng := fulfillment.New(sqlstore.NewOrderService(s.DB), s.Clock, log, *cfg.Warehouse)
 		engineCtx, cancel := context.WithCancel(context.Background())
 		done := make(chan struct{})
 		go func() { defer close(done); eng.Run(engineCtx) }()

@@ -11,22 +11,30 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-func (db *DB) listSupplierBalances(ctx context.Context, c *parcelgate.Caller, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.Balance], error) {
+// ListSupplierBalances pages a supplier's balances (see
+// listSupplierBalances).
+func (s *InventoryService) ListSupplierBalances(ctx context.Context, c *parcelgate.Caller, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.Balance], error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.PageOf[*parcelgate.Balance], error) {
+		return s.listSupplierBalances(ctx, c, f, pr)
+	})
+}
+
+func (s *InventoryService) listSupplierBalances(ctx context.Context, c *parcelgate.Caller, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.Balance], error) {
 	q := &keysetQuery{table: "balances b", alias: "b"}
 	q.where.add("b.supplier_org_id = ?", c.OrgID)
 	q.where.add("b.eos_at = 0")
-	if err := db.contentFilter(ctx, c, q, f); err != nil {
+	if err := s.db.contentFilter(ctx, c, q, f); err != nil {
 		return parcelgate.PageOf[*parcelgate.Balance]{}, err
 	}
-	if err := db.placeFilter(ctx, c, &q.where, f, false); err != nil {
+	if err := s.db.placeFilter(ctx, c, &q.where, f, false); err != nil {
 		return parcelgate.PageOf[*parcelgate.Balance]{}, err
 	}
-	return keysetPage(ctx, db, q, pr, balanceCols, balanceJoins, scanBalance)
+	return keysetPage(ctx, s.db, q, pr, balanceCols, balanceJoins, scanBalance)
 }
 
-func (db *DB) DeleteBalances(ctx context.Context, c *parcelgate.Caller, r parcelgate.BalanceRemoval) ([]*parcelgate.Balance, error) {
+func (s *InventoryService) DeleteBalances(ctx context.Context, c *parcelgate.Caller, r parcelgate.BalanceRemoval) ([]*parcelgate.Balance, error) {
 	var removed []*parcelgate.Balance
-	err := db.inTx(ctx, func(tx *Tx) error {
+	err := s.db.inTx(ctx, func(tx *Tx) error {
 		stamp, err := tx.nextStamp(ctx, c.Environment)
 		if err != nil {
 			return err
@@ -43,9 +51,9 @@ func (db *DB) DeleteBalances(ctx context.Context, c *parcelgate.Caller, r parcel
 	return removed, nil
 }
 
-func (db *DB) RemoveFromCatalogs(ctx context.Context, c *parcelgate.Caller, rs []parcelgate.BalanceRemoval) (parcelgate.InventoryFailures, error) {
+func (s *InventoryService) RemoveFromCatalogs(ctx context.Context, c *parcelgate.Caller, rs []parcelgate.BalanceRemoval) (parcelgate.InventoryFailures, error) {
 	var failed parcelgate.InventoryFailures
-	err := db.inTx(ctx, func(tx *Tx) error {
+	err := s.db.inTx(ctx, func(tx *Tx) error {
 		stamp, err := tx.nextStamp(ctx, c.Environment)
 		if err != nil {
 			return err

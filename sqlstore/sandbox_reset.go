@@ -38,6 +38,7 @@ var tenantTables = []tenantTable{
 	{name: "balances", scope: "supplier_org_id = ?", kept: true, stamp: "modified_at", parent: "catalog_id catalogs"},
 	{name: "shipments", scope: "org_id = ?"},
 	{name: "parcels", scope: "org_id = ?"},
+	{name: "tracking_moves", scope: "org_id = ?"},
 	{name: "codes", scope: "org_id = ?", shared: true},
 	{name: "orders", scope: "org_id = ?", stamp: "updated_at"},
 	{name: "order_rows", scope: "order_pk IN (SELECT id FROM orders WHERE org_id = ?)"},
@@ -63,14 +64,14 @@ var retire = map[string]string{
 // them as removed. Stock the organization's open orders held on another
 // organization's balances goes back to them. Another organization's data
 // is otherwise untouched.
-func (db *DB) ResetOrganization(ctx context.Context, env parcelgate.Environment, businessID string, opt parcelgate.ResetOptions) (*parcelgate.ResetResult, error) {
-	org, err := db.FindOrganization(ctx, env, businessID)
+func (s *SandboxService) ResetOrganization(ctx context.Context, env parcelgate.Environment, businessID string, opt parcelgate.ResetOptions) (*parcelgate.ResetResult, error) {
+	org, err := NewOrganizationService(s.db).FindOrganization(ctx, env, businessID)
 	if err != nil {
 		return nil, err
 	}
 	start := time.Now()
 	res := &parcelgate.ResetResult{Environment: env, Organizations: 1}
-	err = db.inTx(ctx, func(tx *Tx) error {
+	err = s.db.inTx(ctx, func(tx *Tx) error {
 		*res = parcelgate.ResetResult{Environment: env, Organizations: 1}
 		stamp, err := tx.nextStamp(ctx, env)
 		if err != nil {
@@ -85,10 +86,10 @@ func (db *DB) ResetOrganization(ctx context.Context, env parcelgate.Environment,
 
 // ResetEnvironment resets every organization of env (see
 // ResetOrganization), in one transaction.
-func (db *DB) ResetEnvironment(ctx context.Context, env parcelgate.Environment, opt parcelgate.ResetOptions) (*parcelgate.ResetResult, error) {
+func (s *SandboxService) ResetEnvironment(ctx context.Context, env parcelgate.Environment, opt parcelgate.ResetOptions) (*parcelgate.ResetResult, error) {
 	start := time.Now()
 	res := &parcelgate.ResetResult{Environment: env}
-	err := db.inTx(ctx, func(tx *Tx) error {
+	err := s.db.inTx(ctx, func(tx *Tx) error {
 		*res = parcelgate.ResetResult{Environment: env, Removed: map[string]int64{}}
 		stamp, err := tx.nextStamp(ctx, env)
 		if err != nil {

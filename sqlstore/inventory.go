@@ -10,7 +10,15 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-var _ parcelgate.InventoryService = (*DB)(nil)
+// InventoryService keeps a supplier's products and their balances in the
+// retailers' catalogs (spec 3, spec 4.4): PUT /inventory, balances, end of
+// sale and the ID migration.
+type InventoryService struct{ db *DB }
+
+// NewInventoryService returns the InventoryService over db.
+func NewInventoryService(db *DB) *InventoryService { return &InventoryService{db: db} }
+
+var _ parcelgate.InventoryService = (*InventoryService)(nil)
 
 // The write transactions of products and balances take their stamp first,
 // not last as nextStamp suggests: the stamp's lock serializes every stamped
@@ -20,9 +28,9 @@ var _ parcelgate.InventoryService = (*DB)(nil)
 // SELECT ... FOR UPDATE. Writers of balances elsewhere (order allocation)
 // must do the same: see moveStock.
 
-func (db *DB) PutInventory(ctx context.Context, c *parcelgate.Caller, entries []parcelgate.InventoryInput) (parcelgate.InventoryFailures, error) {
+func (s *InventoryService) PutInventory(ctx context.Context, c *parcelgate.Caller, entries []parcelgate.InventoryInput) (parcelgate.InventoryFailures, error) {
 	var failed parcelgate.InventoryFailures
-	err := db.inTx(ctx, func(tx *Tx) error {
+	err := s.db.inTx(ctx, func(tx *Tx) error {
 		stamp, err := tx.nextStamp(ctx, c.Environment)
 		if err != nil {
 			return err
@@ -123,17 +131,24 @@ func endSale(ctx context.Context, tx *Tx, ids []int64, us int64) error {
 	return nil
 }
 
+// ListInventory pages a supplier's products (see listInventoryTx).
+func (s *InventoryService) ListInventory(ctx context.Context, c *parcelgate.Caller, f parcelgate.InventoryFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.InventoryItem], error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.PageOf[*parcelgate.InventoryItem], error) {
+		return s.listInventoryTx(ctx, c, f, pr)
+	})
+}
+
 // listInventoryTx reads the page of products and then their balances in one
 // read transaction, so the items agree with the page's totals.
-func (db *DB) listInventoryTx(ctx context.Context, c *parcelgate.Caller, f parcelgate.InventoryFilter, pr parcelgate.PageRequest) (res parcelgate.PageOf[*parcelgate.InventoryItem], err error) {
-	err = db.inReadTx(ctx, func(ctx context.Context) error {
-		res, err = db.listInventory(ctx, c, f, pr)
+func (s *InventoryService) listInventoryTx(ctx context.Context, c *parcelgate.Caller, f parcelgate.InventoryFilter, pr parcelgate.PageRequest) (res parcelgate.PageOf[*parcelgate.InventoryItem], err error) {
+	err = s.db.inReadTx(ctx, func(ctx context.Context) error {
+		res, err = s.listInventory(ctx, c, f, pr)
 		return err
 	})
 	return res, err
 }
 
-func (db *DB) listInventory(ctx context.Context, c *parcelgate.Caller, f parcelgate.InventoryFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.InventoryItem], error) {
+func (s *InventoryService) listInventory(ctx context.Context, c *parcelgate.Caller, f parcelgate.InventoryFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.InventoryItem], error) {
 	var res parcelgate.PageOf[*parcelgate.InventoryItem]
 	q := &keysetQuery{table: "products p", alias: "p"}
 	q.where.add("p.supplier_org_id = ?", c.OrgID)
@@ -149,12 +164,12 @@ func (db *DB) listInventory(ctx context.Context, c *parcelgate.Caller, f parcelg
 		var sub filterSQL
 		sub.add("b.product_id = p.id")
 		sub.add("b.removed_at = 0")
-		if err := db.placeFilter(ctx, c, &sub, bf, false); err != nil {
+		if err := s.db.placeFilter(ctx, c, &sub, bf, false); err != nil {
 			return res, err
 		}
 		q.where.add("EXISTS (SELECT 1 FROM balances b WHERE "+sub.sql()+")", sub.args...)
 	}
-	page, err := keysetPage(ctx, db, q, pr, "p.id", "", func(rows *sql.Rows) (int64, pageKey, error) {
+	page, err := keysetPage(ctx, s.db, q, pr, "p.id", "", func(rows *sql.Rows) (int64, pageKey, error) {
 		var id int64
 		err := rows.Scan(&id)
 		return id, pageKey{id: id}, err
@@ -163,19 +178,27 @@ func (db *DB) listInventory(ctx context.Context, c *parcelgate.Caller, f parcelg
 		return res, err
 	}
 	res.Total, res.Next = page.Total, page.Next
-	res.Items, err = db.inventoryItems(ctx, c, page.Items, bf)
+	res.Items, err = s.db.inventoryItems(ctx, c, page.Items, bf)
 	return res, err
 }
 
-func (db *DB) findInventoryItem(ctx context.Context, c *parcelgate.Caller, externalID string) (*parcelgate.InventoryItem, error) {
-	id, found, err := findProduct(ctx, reader{db}, c, externalID, true)
+// FindInventoryItem returns one of the caller's products (see
+// findInventoryItem).
+func (s *InventoryService) FindInventoryItem(ctx context.Context, c *parcelgate.Caller, externalID string) (*parcelgate.InventoryItem, error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (*parcelgate.InventoryItem, error) {
+		return s.findInventoryItem(ctx, c, externalID)
+	})
+}
+
+func (s *InventoryService) findInventoryItem(ctx context.Context, c *parcelgate.Caller, externalID string) (*parcelgate.InventoryItem, error) {
+	id, found, err := findProduct(ctx, reader{s.db}, c, externalID, true)
 	if err != nil {
 		return nil, err
 	}
 	if !found {
 		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "Product %s not found.", externalID)
 	}
-	items, err := db.inventoryItems(ctx, c, []int64{id}, parcelgate.BalanceFilter{})
+	items, err := s.db.inventoryItems(ctx, c, []int64{id}, parcelgate.BalanceFilter{})
 	if err != nil {
 		return nil, err
 	}
@@ -201,9 +224,9 @@ func findProduct(ctx context.Context, q querier, c *parcelgate.Caller, externalI
 	return id, err == nil, err
 }
 
-func (db *DB) EndOfSale(ctx context.Context, c *parcelgate.Caller, externalIDs []string) ([]*parcelgate.InventoryItem, error) {
+func (s *InventoryService) EndOfSale(ctx context.Context, c *parcelgate.Caller, externalIDs []string) ([]*parcelgate.InventoryItem, error) {
 	ids := make([]int64, 0, len(externalIDs))
-	err := db.inTx(ctx, func(tx *Tx) error {
+	err := s.db.inTx(ctx, func(tx *Tx) error {
 		stamp, err := tx.nextStamp(ctx, c.Environment)
 		if err != nil {
 			return err
@@ -231,7 +254,7 @@ func (db *DB) EndOfSale(ctx context.Context, c *parcelgate.Caller, externalIDs [
 	if err != nil {
 		return nil, err
 	}
-	return db.inventoryItems(ctx, c, ids, parcelgate.BalanceFilter{})
+	return s.db.inventoryItems(ctx, c, ids, parcelgate.BalanceFilter{})
 }
 
 const productCols = `p.id, p.external_id, so.business_id, p.ean_code, p.status, p.document, p.deleted_at, p.modified_at`

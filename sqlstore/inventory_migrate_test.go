@@ -22,7 +22,7 @@ func TestMigrateProductIDsConflicts(t *testing.T) {
 		orgs := map[string]*parcelgate.Organization{}
 		for _, bid := range []string{"1234567-1", "7654321-2"} {
 			o := &parcelgate.Organization{Environment: parcelgate.Production, BusinessID: bid, Name: bid}
-			if err := db.CreateOrganization(ctx, o); err != nil {
+			if err := sqlstore.NewOrganizationService(db).CreateOrganization(ctx, o); err != nil {
 				t.Fatal(err)
 			}
 			orgs[bid] = o
@@ -38,7 +38,7 @@ func TestMigrateProductIDsConflicts(t *testing.T) {
 		}
 		c := &parcelgate.Caller{OrgID: m.ID, BusinessID: m.BusinessID, Environment: parcelgate.Production, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleMerchant}}
 		for round := range 2 {
-			res, err := db.MigrateProductIDs(ctx, c)
+			res, err := sqlstore.NewInventoryService(db).MigrateProductIDs(ctx, c)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -51,16 +51,16 @@ func TestMigrateProductIDsConflicts(t *testing.T) {
 			}
 		}
 		for id, want := range map[string]string{"A": "A", "1234567-1-A": "A", "1234567-1-DUP": "DUP", "DUP": "DUP"} {
-			item, err := db.FindInventoryItem(ctx, c, id)
+			item, err := sqlstore.NewInventoryService(db).FindInventoryItem(ctx, c, id)
 			if err != nil || item.Product.ExternalID != want {
 				t.Errorf("find %s: %+v %v", id, item, err)
 			}
 		}
 		cn := &parcelgate.Caller{OrgID: n.ID, BusinessID: n.BusinessID, Environment: parcelgate.Production, Kind: parcelgate.KindEcom}
-		if item, err := db.FindInventoryItem(ctx, cn, "7654321-2-A"); err != nil || item.Product.ExternalID != "7654321-2-A" {
+		if item, err := sqlstore.NewInventoryService(db).FindInventoryItem(ctx, cn, "7654321-2-A"); err != nil || item.Product.ExternalID != "7654321-2-A" {
 			t.Errorf("the other supplier's product: %+v %v", item, err)
 		}
-		if _, err := db.FindInventoryItem(ctx, cn, "1234567-1-A"); parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
+		if _, err := sqlstore.NewInventoryService(db).FindInventoryItem(ctx, cn, "1234567-1-A"); parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
 			t.Errorf("another supplier reads M's product: %v", err)
 		}
 	})

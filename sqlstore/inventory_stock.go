@@ -59,9 +59,9 @@ func (tx *Tx) moveStock(ctx context.Context, balanceID, dQuantity, dAllocated in
 // name it, in a transaction of its own: moveStock by organization business
 // IDs. It reports false when the product is not published in that catalog
 // or the move would make quantity or allocated negative.
-func (db *DB) MoveStock(ctx context.Context, env parcelgate.Environment, supplierID, productExternalID, retailerID, catalogExternalID string, dQuantity, dAllocated int64) (bool, error) {
+func (s *InventoryService) MoveStock(ctx context.Context, env parcelgate.Environment, supplierID, productExternalID, retailerID, catalogExternalID string, dQuantity, dAllocated int64) (bool, error) {
 	var moved bool
-	err := db.inTx(ctx, func(tx *Tx) error {
+	err := s.db.inTx(ctx, func(tx *Tx) error {
 		stamp, err := tx.nextStamp(ctx, env)
 		if err != nil {
 			return err

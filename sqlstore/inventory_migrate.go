@@ -15,10 +15,10 @@ import (
 // ID. Run again, it finds nothing left to rename. A product whose bare ID
 // another product of the supplier already has (both forms were created
 // before bare IDs were accepted) is left as it was and reported.
-func (db *DB) MigrateProductIDs(ctx context.Context, c *parcelgate.Caller) (*parcelgate.IDMigration, error) {
+func (s *InventoryService) MigrateProductIDs(ctx context.Context, c *parcelgate.Caller) (*parcelgate.IDMigration, error) {
 	var out *parcelgate.IDMigration
 	prefix := c.BusinessID + "-"
-	err := db.inTx(ctx, func(tx *Tx) error {
+	err := s.db.inTx(ctx, func(tx *Tx) error {
 		stamp, err := tx.nextStamp(ctx, c.Environment)
 		if err != nil {
 			return err

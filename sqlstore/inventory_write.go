@@ -13,7 +13,7 @@ import (
 
 // The balance writer: it loads what parcelgate.PlanBalances needs, and
 // writes the plan. It runs in a transaction that holds the environment's
-// stamp (see the note in product.go).
+// stamp (see the note in inventory.go).
 
 // productRef is a product of the caller as loaded for a write.
 type productRef struct {
@@ -37,9 +37,9 @@ func newStockWriter(tx *Tx, c *parcelgate.Caller, us int64) *stockWriter {
 	return &stockWriter{tx: tx, c: c, us: us, refs: map[string]productRef{}}
 }
 
-func (db *DB) PutBalances(ctx context.Context, c *parcelgate.Caller, entries []parcelgate.BalanceInput) ([]*parcelgate.Balance, error) {
+func (s *InventoryService) PutBalances(ctx context.Context, c *parcelgate.Caller, entries []parcelgate.BalanceInput) ([]*parcelgate.Balance, error) {
 	var touched []int64
-	err := db.inTx(ctx, func(tx *Tx) error {
+	err := s.db.inTx(ctx, func(tx *Tx) error {
 		stamp, err := tx.nextStamp(ctx, c.Environment)
 		if err != nil {
 			return err
@@ -72,7 +72,7 @@ func (db *DB) PutBalances(ctx context.Context, c *parcelgate.Caller, entries []p
 	if err != nil {
 		return nil, err
 	}
-	rows, err := db.balancesByID(ctx, c.OrgID, touched)
+	rows, err := s.db.balancesByID(ctx, c.OrgID, touched)
 	if err != nil {
 		return nil, err
 	}

@@ -13,9 +13,16 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
+// ConsoleService keeps the web console's own reads of one tenant's data and
+// the operator's overview.
+type ConsoleService struct{ db *DB }
+
+// NewConsoleService returns the ConsoleService over db.
+func NewConsoleService(db *DB) *ConsoleService { return &ConsoleService{db: db} }
+
 var (
-	_ parcelgate.ConsoleReader  = (*DB)(nil)
-	_ parcelgate.OperatorReader = (*DB)(nil)
+	_ parcelgate.ConsoleReader  = (*ConsoleService)(nil)
+	_ parcelgate.OperatorReader = (*ConsoleService)(nil)
 )
 
 // The web console's reads. Each is scoped to one organization AND its
@@ -152,15 +159,22 @@ func consoleList[T any](ctx context.Context, db *DB, f *filterSQL, from, cols, s
 // ConsoleOrderFilter is parcelgate.ConsoleOrderFilter, named here too.
 type ConsoleOrderFilter = parcelgate.ConsoleOrderFilter
 
+// ConsoleOrders pages the caller's orders (see consoleOrders).
+func (s *ConsoleService) ConsoleOrders(ctx context.Context, c *parcelgate.Caller, q ConsoleOrderFilter, cursor string, limit int) (ConsolePage[*parcelgate.Order], error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (ConsolePage[*parcelgate.Order], error) {
+		return s.consoleOrders(ctx, c, q, cursor, limit)
+	})
+}
+
 // consoleOrders pages the caller's orders, most recently changed first.
-func (db *DB) consoleOrders(ctx context.Context, c *parcelgate.Caller, q ConsoleOrderFilter, cursor string, limit int) (ConsolePage[*parcelgate.Order], error) {
+func (s *ConsoleService) consoleOrders(ctx context.Context, c *parcelgate.Caller, q ConsoleOrderFilter, cursor string, limit int) (ConsolePage[*parcelgate.Order], error) {
 	var f filterSQL
 	f.add("o.org_id = ?", c.OrgID)
 	f.add("o.environment = ?", string(c.Environment))
 	if len(q.Statuses) > 0 {
 		st := make([]any, len(q.Statuses))
-		for i, s := range q.Statuses {
-			st[i] = string(s)
+		for i, status := range q.Statuses {
+			st[i] = string(status)
 		}
 		f.in("o.status", st)
 	}
@@ -171,7 +185,7 @@ func (db *DB) consoleOrders(ctx context.Context, c *parcelgate.Caller, q Console
 		// The orders a reference names are found first, each way by its own
 		// index; an OR inside the paged query would make PostgreSQL walk
 		// every order of the organization to find them.
-		pks, err := scanColumn[int64](db.query(ctx, `SELECT id FROM orders WHERE org_id = ? AND external_id = ?
+		pks, err := scanColumn[int64](s.db.query(ctx, `SELECT id FROM orders WHERE org_id = ? AND external_id = ?
 			UNION SELECT id FROM orders WHERE org_id = ? AND own_id = ?
 			UNION SELECT id FROM orders WHERE environment = ? AND order_id = ? AND org_id = ?
 			UNION SELECT order_pk FROM order_refs WHERE org_id = ? AND value = ?
@@ -187,7 +201,7 @@ func (db *DB) consoleOrders(ctx context.Context, c *parcelgate.Caller, q Console
 	if wh := strings.TrimSpace(q.Warehouse); wh != "" {
 		f.add("EXISTS (SELECT 1 FROM order_rows w WHERE w.order_pk = o.id AND w.warehouse_external_id = ?)", wh)
 	}
-	return consoleList(ctx, db, &f, "orders o", orderColumns, "o.updated_at", "o.id", cursor, limit, func(rows *sql.Rows) (*parcelgate.Order, consoleKey, error) {
+	return consoleList(ctx, s.db, &f, "orders o", orderColumns, "o.updated_at", "o.id", cursor, limit, func(rows *sql.Rows) (*parcelgate.Order, consoleKey, error) {
 		rec, err := scanOrderRecord(rows)
 		if err != nil {
 			return nil, consoleKey{}, err
@@ -196,45 +210,59 @@ func (db *DB) consoleOrders(ctx context.Context, c *parcelgate.Caller, q Console
 	})
 }
 
+// ConsoleOrderCounts counts the caller's orders by status (see
+// consoleOrderCounts).
+func (s *ConsoleService) ConsoleOrderCounts(ctx context.Context, c *parcelgate.Caller) (map[parcelgate.OrderStatus]int64, error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (map[parcelgate.OrderStatus]int64, error) {
+		return s.consoleOrderCounts(ctx, c)
+	})
+}
+
 // consoleOrderCounts counts the caller's orders by status.
-func (db *DB) consoleOrderCounts(ctx context.Context, c *parcelgate.Caller) (map[parcelgate.OrderStatus]int64, error) {
-	rows, err := db.query(ctx, `SELECT status, COUNT(*) FROM orders WHERE org_id = ? AND environment = ? GROUP BY status`, c.OrgID, string(c.Environment))
+func (s *ConsoleService) consoleOrderCounts(ctx context.Context, c *parcelgate.Caller) (map[parcelgate.OrderStatus]int64, error) {
+	rows, err := s.db.query(ctx, `SELECT status, COUNT(*) FROM orders WHERE org_id = ? AND environment = ? GROUP BY status`, c.OrgID, string(c.Environment))
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	out := map[parcelgate.OrderStatus]int64{}
 	for rows.Next() {
-		var s string
+		var status string
 		var n int64
-		if err := rows.Scan(&s, &n); err != nil {
+		if err := rows.Scan(&status, &n); err != nil {
 			return nil, err
 		}
-		out[parcelgate.OrderStatus(s)] = n
+		out[parcelgate.OrderStatus(status)] = n
 	}
 	return out, rows.Err()
 }
 
+// ConsoleCounts counts the caller's products, active codes and shipments
+// (see consoleCounts).
+func (s *ConsoleService) ConsoleCounts(ctx context.Context, c *parcelgate.Caller) (parcelgate.ConsoleTenantCounts, error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.ConsoleTenantCounts, error) { return s.consoleCounts(ctx, c) })
+}
+
 // consoleCounts counts the caller's products, active codes and shipments.
-func (db *DB) consoleCounts(ctx context.Context, c *parcelgate.Caller) (parcelgate.ConsoleTenantCounts, error) {
+func (s *ConsoleService) consoleCounts(ctx context.Context, c *parcelgate.Caller) (parcelgate.ConsoleTenantCounts, error) {
 	var n parcelgate.ConsoleTenantCounts
 	env := string(c.Environment)
-	err := db.queryRow(ctx, `SELECT
+	err := s.db.queryRow(ctx, `SELECT
 		(SELECT COUNT(*) FROM products WHERE supplier_org_id = ? AND environment = ? AND status = 'ACTIVE'),
 		(SELECT COUNT(*) FROM products WHERE supplier_org_id = ? AND environment = ? AND status = 'EOS'),
 		(SELECT COUNT(*) FROM codes WHERE org_id = ? AND environment = ? AND released_at = 0 AND expires_at > ?),
 		(SELECT COUNT(*) FROM shipments WHERE org_id = ? AND environment = ?)`,
-		c.OrgID, env, c.OrgID, env, c.OrgID, env, micros(db.consoleNow(c.Environment)), c.OrgID, env).Scan(&n.Products, &n.EOSProducts, &n.ActiveCodes, &n.Shipments)
+		c.OrgID, env, c.OrgID, env, c.OrgID, env, micros(s.consoleNow(c.Environment)), c.OrgID, env).Scan(&n.Products, &n.EOSProducts, &n.ActiveCodes, &n.Shipments)
 	return n, err
 }
 
 // ConsoleOrderAllocations returns the rows of the caller's order id with
 // their balances, and whether the order holds its stock now.
-func (db *DB) ConsoleOrderAllocations(ctx context.Context, c *parcelgate.Caller, id string) ([]parcelgate.ConsoleAllocation, bool, error) {
+func (s *ConsoleService) ConsoleOrderAllocations(ctx context.Context, c *parcelgate.Caller, id string) ([]parcelgate.ConsoleAllocation, bool, error) {
 	id = strings.TrimSpace(id)
 	var pk int64
 	var held int
-	err := db.queryRow(ctx, `SELECT id, allocated FROM orders WHERE (org_id = ? AND environment = ? AND order_id = ?) OR (org_id = ? AND environment = ? AND external_id = ?)`,
+	err := s.db.queryRow(ctx, `SELECT id, allocated FROM orders WHERE (org_id = ? AND environment = ? AND order_id = ?) OR (org_id = ? AND environment = ? AND external_id = ?)`,
 		c.OrgID, string(c.Environment), id, c.OrgID, string(c.Environment), id).Scan(&pk, &held)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, false, parcelgate.Errorf(parcelgate.ENOTFOUND, "Order %s not found.", id)
@@ -242,7 +270,7 @@ func (db *DB) ConsoleOrderAllocations(ctx context.Context, c *parcelgate.Caller,
 	if err != nil {
 		return nil, false, err
 	}
-	rows, err := db.query(ctx, `SELECT r.line, r.product_external_id, r.warehouse_external_id, r.quantity, r.balance_id,
+	rows, err := s.db.query(ctx, `SELECT r.line, r.product_external_id, r.warehouse_external_id, r.quantity, r.balance_id,
 		COALESCE(b.product_id, 0), COALESCE(k.external_id, ''), COALESCE(b.quantity, 0), COALESCE(b.allocated, 0)
 		FROM order_rows r
 		LEFT JOIN balances b ON b.id = r.balance_id AND b.supplier_org_id = ?
@@ -307,17 +335,24 @@ func consoleProductScope(f *filterSQL, c *parcelgate.Caller, scope parcelgate.Pr
 	f.add("("+strings.Join(either, " OR ")+")", args...)
 }
 
+// ConsoleProducts pages the caller's products (see consoleProducts).
+func (s *ConsoleService) ConsoleProducts(ctx context.Context, c *parcelgate.Caller, search, cursor string, limit int) (ConsolePage[*parcelgate.ConsoleProduct], error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (ConsolePage[*parcelgate.ConsoleProduct], error) {
+		return s.consoleProducts(ctx, c, search, cursor, limit)
+	})
+}
+
 // consoleProducts pages the caller's products, newest first; search, when
 // given, keeps those whose externalId contains it (ignoring case) or whose
 // EAN code is it.
-func (db *DB) consoleProducts(ctx context.Context, c *parcelgate.Caller, search, cursor string, limit int) (ConsolePage[*parcelgate.ConsoleProduct], error) {
+func (s *ConsoleService) consoleProducts(ctx context.Context, c *parcelgate.Caller, search, cursor string, limit int) (ConsolePage[*parcelgate.ConsoleProduct], error) {
 	var f filterSQL
-	consoleProductScope(&f, c, parcelgate.ConsoleProductScope(c, db.consoleNow(c.Environment)))
-	if s := strings.TrimSpace(search); s != "" {
-		like := "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(strings.ToUpper(s)) + "%"
-		f.add(`(UPPER(p.external_id) LIKE ? ESCAPE '\' OR p.ean_code = ?)`, like, s)
+	consoleProductScope(&f, c, parcelgate.ConsoleProductScope(c, s.consoleNow(c.Environment)))
+	if term := strings.TrimSpace(search); term != "" {
+		like := "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(strings.ToUpper(term)) + "%"
+		f.add(`(UPPER(p.external_id) LIKE ? ESCAPE '\' OR p.ean_code = ?)`, like, term)
 	}
-	page, err := consoleList(ctx, db, &f, "products p JOIN organizations so ON so.id = p.supplier_org_id", consoleProductCols, "", "p.id", cursor, limit,
+	page, err := consoleList(ctx, s.db, &f, "products p JOIN organizations so ON so.id = p.supplier_org_id", consoleProductCols, "", "p.id", cursor, limit,
 		func(rows *sql.Rows) (*parcelgate.ConsoleProduct, consoleKey, error) {
 			return scanConsoleProduct(rows, c.OrgID)
 		})
@@ -330,7 +365,7 @@ func (db *DB) consoleProducts(ctx context.Context, c *parcelgate.Caller, search,
 	for i, p := range page.Items {
 		ids[i] = p.ID
 	}
-	stock, err := db.consoleBalances(ctx, c, parcelgate.ConsoleProductScope(c, db.consoleNow(c.Environment)), ids, false)
+	stock, err := s.consoleBalances(ctx, c, parcelgate.ConsoleProductScope(c, s.consoleNow(c.Environment)), ids, false)
 	if err != nil {
 		return page, err
 	}
@@ -343,19 +378,19 @@ func (db *DB) consoleProducts(ctx context.Context, c *parcelgate.Caller, search,
 // ConsoleProductDetail returns one product the caller may see (by the
 // store's product id) with its balances: every catalog's when the caller
 // supplies it, else those of the caller's own catalogs.
-func (db *DB) ConsoleProductDetail(ctx context.Context, c *parcelgate.Caller, id int64) (*parcelgate.ConsoleProduct, []parcelgate.ConsoleBalance, error) {
+func (s *ConsoleService) ConsoleProductDetail(ctx context.Context, c *parcelgate.Caller, id int64) (*parcelgate.ConsoleProduct, []parcelgate.ConsoleBalance, error) {
 	var f filterSQL
-	scope := parcelgate.ConsoleProductScope(c, db.consoleNow(c.Environment))
+	scope := parcelgate.ConsoleProductScope(c, s.consoleNow(c.Environment))
 	consoleProductScope(&f, c, scope)
 	f.add("p.id = ?", id)
-	p, _, err := scanConsoleProduct(db.queryRow(ctx, `SELECT `+consoleProductCols+` FROM products p JOIN organizations so ON so.id = p.supplier_org_id WHERE `+f.sql(), f.args...), c.OrgID)
+	p, _, err := scanConsoleProduct(s.db.queryRow(ctx, `SELECT `+consoleProductCols+` FROM products p JOIN organizations so ON so.id = p.supplier_org_id WHERE `+f.sql(), f.args...), c.OrgID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "Product not found.")
 	}
 	if err != nil {
 		return nil, nil, err
 	}
-	bals, err := db.consoleBalances(ctx, c, scope, []int64{id}, true)
+	bals, err := s.consoleBalances(ctx, c, scope, []int64{id}, true)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -365,7 +400,7 @@ func (db *DB) ConsoleProductDetail(ctx context.Context, c *parcelgate.Caller, id
 // consoleBalances returns the balances of the products ids in scope, by
 // product: every catalog's of a product the caller supplies, else those
 // of its own catalogs it may read; removed ones only when withRemoved.
-func (db *DB) consoleBalances(ctx context.Context, c *parcelgate.Caller, scope parcelgate.ProductScope, ids []int64, withRemoved bool) (map[int64][]parcelgate.ConsoleBalance, error) {
+func (s *ConsoleService) consoleBalances(ctx context.Context, c *parcelgate.Caller, scope parcelgate.ProductScope, ids []int64, withRemoved bool) (map[int64][]parcelgate.ConsoleBalance, error) {
 	out := map[int64][]parcelgate.ConsoleBalance{}
 	if len(ids) == 0 {
 		return out, nil
@@ -391,7 +426,7 @@ func (db *DB) consoleBalances(ctx context.Context, c *parcelgate.Caller, scope p
 	if !withRemoved {
 		removed = " AND b.removed_at = 0"
 	}
-	rows, err := db.query(ctx, `SELECT b.product_id, k.external_id, k.name, k.catalog_type, ro.business_id, b.quantity, b.allocated, COALESCE(b.wholesale_price, ''), COALESCE(b.currency, ''), b.modified_at, b.removed_at
+	rows, err := s.db.query(ctx, `SELECT b.product_id, k.external_id, k.name, k.catalog_type, ro.business_id, b.quantity, b.allocated, COALESCE(b.wholesale_price, ''), COALESCE(b.currency, ''), b.modified_at, b.removed_at
 		FROM balances b JOIN catalogs k ON k.id = b.catalog_id JOIN organizations ro ON ro.id = b.retailer_org_id
 		WHERE b.product_id IN (`+placeholders(len(ids))+`)`+removed+` AND (`+strings.Join(either, " OR ")+`) ORDER BY b.removed_at, ro.business_id, k.external_id`, args...)
 	if err != nil {
@@ -412,8 +447,8 @@ func (db *DB) consoleBalances(ctx context.Context, c *parcelgate.Caller, scope p
 
 // ConsoleCatalogChoices lists the catalogs of the caller's environment its
 // organization supplies, by retailer and external ID.
-func (db *DB) ConsoleCatalogChoices(ctx context.Context, c *parcelgate.Caller) ([]parcelgate.ConsoleCatalog, error) {
-	rows, err := db.query(ctx, `SELECT ro.business_id, k.external_id, k.name, k.catalog_type, k.retailer_org_id
+func (s *ConsoleService) ConsoleCatalogChoices(ctx context.Context, c *parcelgate.Caller) ([]parcelgate.ConsoleCatalog, error) {
+	rows, err := s.db.query(ctx, `SELECT ro.business_id, k.external_id, k.name, k.catalog_type, k.retailer_org_id
 		FROM catalog_suppliers cs JOIN catalogs k ON k.id = cs.catalog_id JOIN organizations ro ON ro.id = k.retailer_org_id
 		WHERE cs.supplier_org_id = ? AND k.environment = ? ORDER BY ro.business_id, k.external_id LIMIT 500`, c.OrgID, string(c.Environment))
 	if err != nil {
@@ -433,33 +468,40 @@ func (db *DB) ConsoleCatalogChoices(ctx context.Context, c *parcelgate.Caller) (
 	return out, rows.Err()
 }
 
+// ConsoleShipments pages the caller's shipments (see consoleShipments).
+func (s *ConsoleService) ConsoleShipments(ctx context.Context, c *parcelgate.Caller, cursor string, limit int) (ConsolePage[*parcelgate.ConsoleShipment], error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (ConsolePage[*parcelgate.ConsoleShipment], error) {
+		return s.consoleShipments(ctx, c, cursor, limit)
+	})
+}
+
 // consoleShipments pages the caller's shipments, newest first.
-func (db *DB) consoleShipments(ctx context.Context, c *parcelgate.Caller, cursor string, limit int) (ConsolePage[*parcelgate.ConsoleShipment], error) {
+func (s *ConsoleService) consoleShipments(ctx context.Context, c *parcelgate.Caller, cursor string, limit int) (ConsolePage[*parcelgate.ConsoleShipment], error) {
 	var f filterSQL
 	f.add("s.org_id = ?", c.OrgID)
 	f.add("s.environment = ?", string(c.Environment))
-	return consoleList(ctx, db, &f, "shipments s", "s.id, s.tracking_number, s.service_code, s.status, s.created_at, (SELECT COUNT(*) FROM parcels x WHERE x.shipment_id = s.id)", "", "s.id", cursor, limit,
+	return consoleList(ctx, s.db, &f, "shipments s", "s.id, s.tracking_number, s.service_code, s.status, s.created_at, (SELECT COUNT(*) FROM parcels x WHERE x.shipment_id = s.id)", "", "s.id", cursor, limit,
 		func(rows *sql.Rows) (*parcelgate.ConsoleShipment, consoleKey, error) {
-			var s parcelgate.ConsoleShipment
+			var sh parcelgate.ConsoleShipment
 			var id, created int64
-			if err := rows.Scan(&id, &s.TrackingNumber, &s.ServiceCode, &s.Status, &created, &s.Parcels); err != nil {
+			if err := rows.Scan(&id, &sh.TrackingNumber, &sh.ServiceCode, &sh.Status, &created, &sh.Parcels); err != nil {
 				return nil, consoleKey{}, err
 			}
-			s.CreatedAt = fromMicros(created)
-			return &s, consoleKey{0, id}, nil
+			sh.CreatedAt = fromMicros(created)
+			return &sh, consoleKey{0, id}, nil
 		})
 }
 
 // ConsoleLookup finds the tracking numbers of the caller's shipments that
 // q names: as a tracking number, a parcel ID, or a sending or errand code
 // (active or not). A code once held by several shipments names each.
-func (db *DB) ConsoleLookup(ctx context.Context, c *parcelgate.Caller, q string) ([]string, error) {
+func (s *ConsoleService) ConsoleLookup(ctx context.Context, c *parcelgate.Caller, q string) ([]string, error) {
 	id := parcelgate.NormalizeID(q)
 	if id == "" {
 		return nil, nil
 	}
 	env := string(c.Environment)
-	return scanColumn[string](db.query(ctx, `SELECT tracking_number FROM shipments WHERE org_id = ? AND environment = ? AND tracking_number = ?
+	return scanColumn[string](s.db.query(ctx, `SELECT tracking_number FROM shipments WHERE org_id = ? AND environment = ? AND tracking_number = ?
 		UNION SELECT s.tracking_number FROM parcels p JOIN shipments s ON s.id = p.shipment_id WHERE p.org_id = ? AND s.environment = ? AND p.parcel_id = ?
 		UNION SELECT tracking_number FROM codes WHERE org_id = ? AND environment = ? AND code = ?
 		ORDER BY 1 LIMIT 100`, c.OrgID, env, id, c.OrgID, env, id, c.OrgID, env, id))
@@ -467,14 +509,14 @@ func (db *DB) ConsoleLookup(ctx context.Context, c *parcelgate.Caller, q string)
 
 // ConsoleShipmentCodes returns every code the caller's shipment held,
 // newest first.
-func (db *DB) ConsoleShipmentCodes(ctx context.Context, c *parcelgate.Caller, trackingNumber string) ([]parcelgate.ConsoleCode, error) {
-	rows, err := db.query(ctx, `SELECT code, parcel_id, created_at, expires_at, released_at FROM codes WHERE org_id = ? AND environment = ? AND tracking_number = ? ORDER BY created_at DESC, id DESC`,
+func (s *ConsoleService) ConsoleShipmentCodes(ctx context.Context, c *parcelgate.Caller, trackingNumber string) ([]parcelgate.ConsoleCode, error) {
+	rows, err := s.db.query(ctx, `SELECT code, parcel_id, created_at, expires_at, released_at FROM codes WHERE org_id = ? AND environment = ? AND tracking_number = ? ORDER BY created_at DESC, id DESC`,
 		c.OrgID, string(c.Environment), parcelgate.NormalizeID(trackingNumber))
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	now := db.consoleNow(c.Environment)
+	now := s.consoleNow(c.Environment)
 	var out []parcelgate.ConsoleCode
 	for rows.Next() {
 		var k parcelgate.ConsoleCode
@@ -489,14 +531,20 @@ func (db *DB) ConsoleShipmentCodes(ctx context.Context, c *parcelgate.Caller, tr
 	return out, rows.Err()
 }
 
+// ConsoleChangeStamp is the newest modification stamp of the caller's
+// data (see consoleChangeStamp).
+func (s *ConsoleService) ConsoleChangeStamp(ctx context.Context, c *parcelgate.Caller) (int64, error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (int64, error) { return s.consoleChangeStamp(ctx, c) })
+}
+
 // consoleChangeStamp is the newest modification stamp of the caller's
 // orders and balances: it moves whenever one of them changes, so the
 // console's live updates poll it. Each part is one index lookup; the
 // organization alone scopes it, since an organization lives in one
 // environment (naming the environment too would cost the index-only MAX).
-func (db *DB) consoleChangeStamp(ctx context.Context, c *parcelgate.Caller) (int64, error) {
+func (s *ConsoleService) consoleChangeStamp(ctx context.Context, c *parcelgate.Caller) (int64, error) {
 	var stamp int64
-	err := db.queryRow(ctx, `SELECT MAX(m) FROM (
+	err := s.db.queryRow(ctx, `SELECT MAX(m) FROM (
 		SELECT COALESCE(MAX(updated_at), 0) AS m FROM orders WHERE org_id = ?
 		UNION ALL SELECT COALESCE(MAX(modified_at), 0) FROM balances WHERE retailer_org_id = ?
 		UNION ALL SELECT COALESCE(MAX(modified_at), 0) FROM balances WHERE supplier_org_id = ? AND eos_at = 0) x`, c.OrgID, c.OrgID, c.OrgID).Scan(&stamp)
@@ -506,19 +554,19 @@ func (db *DB) consoleChangeStamp(ctx context.Context, c *parcelgate.Caller) (int
 // ConsoleEnvironmentStamp is the last modification stamp handed out in
 // env: it moves with every change of an order or balance there. The
 // operator's overview polls it.
-func (db *DB) ConsoleEnvironmentStamp(ctx context.Context, env parcelgate.Environment) (int64, error) {
+func (s *ConsoleService) ConsoleEnvironmentStamp(ctx context.Context, env parcelgate.Environment) (int64, error) {
 	var stamp int64
-	err := db.queryRow(ctx, `SELECT last_us FROM change_clock WHERE environment = ?`, string(env)).Scan(&stamp)
+	err := s.db.queryRow(ctx, `SELECT last_us FROM change_clock WHERE environment = ?`, string(env)).Scan(&stamp)
 	return stamp, err
 }
 
 // ConsoleOrganizations pages the organizations of env, newest first.
-func (db *DB) ConsoleOrganizations(ctx context.Context, env parcelgate.Environment, cursor string, limit int) (ConsolePage[*parcelgate.ConsoleOrganization], error) {
+func (s *ConsoleService) ConsoleOrganizations(ctx context.Context, env parcelgate.Environment, cursor string, limit int) (ConsolePage[*parcelgate.ConsoleOrganization], error) {
 	var f filterSQL
 	f.add("g.environment = ?", string(env))
 	cols := `g.id, g.environment, g.business_id, g.name, g.contract_number, g.address, g.created_at,
 		(SELECT COUNT(*) FROM orders o WHERE o.org_id = g.id), (SELECT COUNT(*) FROM products p WHERE p.supplier_org_id = g.id AND p.status = 'ACTIVE')`
-	return consoleList(ctx, db, &f, "organizations g", cols, "", "g.id", cursor, limit, func(rows *sql.Rows) (*parcelgate.ConsoleOrganization, consoleKey, error) {
+	return consoleList(ctx, s.db, &f, "organizations g", cols, "", "g.id", cursor, limit, func(rows *sql.Rows) (*parcelgate.ConsoleOrganization, consoleKey, error) {
 		var o parcelgate.Organization
 		var envName, addr string
 		var created, orders, products int64
@@ -531,15 +579,15 @@ func (db *DB) ConsoleOrganizations(ctx context.Context, env parcelgate.Environme
 }
 
 // ConsoleEnvironmentCounts counts the organizations and orders of env.
-func (db *DB) ConsoleEnvironmentCounts(ctx context.Context, env parcelgate.Environment) (orgs, orders int64, err error) {
-	err = db.queryRow(ctx, `SELECT (SELECT COUNT(*) FROM organizations WHERE environment = ?), (SELECT COUNT(*) FROM orders WHERE environment = ?)`, string(env), string(env)).Scan(&orgs, &orders)
+func (s *ConsoleService) ConsoleEnvironmentCounts(ctx context.Context, env parcelgate.Environment) (orgs, orders int64, err error) {
+	err = s.db.queryRow(ctx, `SELECT (SELECT COUNT(*) FROM organizations WHERE environment = ?), (SELECT COUNT(*) FROM orders WHERE environment = ?)`, string(env), string(env)).Scan(&orgs, &orders)
 	return orgs, orders, err
 }
 
 // ConsoleGatewayClients pages the live gateway clients of one
 // organization, by client ID.
-func (db *DB) ConsoleGatewayClients(ctx context.Context, orgID int64, after string, limit int) ([]*parcelgate.GatewayClient, string, error) {
-	rows, err := db.query(ctx, `SELECT `+gatewayClientColumns+` FROM gateway_clients c JOIN organizations o ON o.id = c.org_id
+func (s *ConsoleService) ConsoleGatewayClients(ctx context.Context, orgID int64, after string, limit int) ([]*parcelgate.GatewayClient, string, error) {
+	rows, err := s.db.query(ctx, `SELECT `+gatewayClientColumns+` FROM gateway_clients c JOIN organizations o ON o.id = c.org_id
 		WHERE c.org_id = ? AND c.revoked_at = 0 AND c.client_id > ? ORDER BY c.client_id LIMIT ?`, orgID, after, limit+1)
 	if err != nil {
 		return nil, "", err
@@ -563,14 +611,14 @@ func (db *DB) ConsoleGatewayClients(ctx context.Context, orgID int64, after stri
 
 // ConsoleServiceAccounts pages the live service accounts of one
 // organization, by username, with their lockout state.
-func (db *DB) ConsoleServiceAccounts(ctx context.Context, orgID int64, after string, limit int) ([]*parcelgate.ServiceAccount, string, error) {
-	rows, err := db.query(ctx, `SELECT `+serviceAccountColumns+` FROM service_accounts a JOIN organizations o ON o.id = a.org_id
+func (s *ConsoleService) ConsoleServiceAccounts(ctx context.Context, orgID int64, after string, limit int) ([]*parcelgate.ServiceAccount, string, error) {
+	rows, err := s.db.query(ctx, `SELECT `+serviceAccountColumns+` FROM service_accounts a JOIN organizations o ON o.id = a.org_id
 		WHERE a.org_id = ? AND a.revoked_at = 0 AND a.username > ? ORDER BY a.username LIMIT ?`, orgID, after, limit+1)
 	if err != nil {
 		return nil, "", err
 	}
 	defer rows.Close()
-	now := micros(db.consoleNow(""))
+	now := micros(s.consoleNow(""))
 	var out []*parcelgate.ServiceAccount
 	for rows.Next() {
 		a, err := scanServiceAccount(rows)
@@ -593,13 +641,13 @@ func (db *DB) ConsoleServiceAccounts(ctx context.Context, orgID int64, after str
 
 // ConsoleCredentialOrg returns the organization of a live gateway client
 // (by client ID) or service account (by username), or ENOTFOUND.
-func (db *DB) ConsoleCredentialOrg(ctx context.Context, kind, id string) (int64, error) {
+func (s *ConsoleService) ConsoleCredentialOrg(ctx context.Context, kind, id string) (int64, error) {
 	q := `SELECT org_id FROM gateway_clients WHERE client_id = ? AND revoked_at = 0`
 	if kind == parcelgate.CredentialServiceAccount {
 		q = `SELECT org_id FROM service_accounts WHERE username = ? AND revoked_at = 0`
 	}
 	var org int64
-	err := db.queryRow(ctx, q, id).Scan(&org)
+	err := s.db.queryRow(ctx, q, id).Scan(&org)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, parcelgate.Errorf(parcelgate.ENOTFOUND, "no such credential")
 	}
@@ -608,8 +656,8 @@ func (db *DB) ConsoleCredentialOrg(ctx context.Context, kind, id string) (int64,
 
 // ConsoleCatalogs pages the catalogs an organization owns as retailer, by
 // external ID, each with its suppliers.
-func (db *DB) ConsoleCatalogs(ctx context.Context, orgID int64, after string, limit int) ([]*parcelgate.Catalog, string, error) {
-	rows, err := db.query(ctx, `SELECT k.id, k.environment, k.external_id, k.name, k.catalog_type, k.created_at, o.business_id
+func (s *ConsoleService) ConsoleCatalogs(ctx context.Context, orgID int64, after string, limit int) ([]*parcelgate.Catalog, string, error) {
+	rows, err := s.db.query(ctx, `SELECT k.id, k.environment, k.external_id, k.name, k.catalog_type, k.created_at, o.business_id
 		FROM catalogs k JOIN organizations o ON o.id = k.retailer_org_id
 		WHERE k.retailer_org_id = ? AND k.external_id > ? ORDER BY k.external_id LIMIT ?`, orgID, after, limit+1)
 	if err != nil {
@@ -645,7 +693,7 @@ func (db *DB) ConsoleCatalogs(ctx context.Context, orgID int64, after string, li
 	for i, k := range out {
 		ids[i] = k.ID
 	}
-	srows, err := db.query(ctx, `SELECT cs.catalog_id, o.business_id FROM catalog_suppliers cs JOIN organizations o ON o.id = cs.supplier_org_id
+	srows, err := s.db.query(ctx, `SELECT cs.catalog_id, o.business_id FROM catalog_suppliers cs JOIN organizations o ON o.id = cs.supplier_org_id
 		WHERE cs.catalog_id IN (`+placeholders(len(ids))+`) ORDER BY o.business_id`, ids...)
 	if err != nil {
 		return nil, "", err
@@ -666,4 +714,4 @@ func (db *DB) ConsoleCatalogs(ctx context.Context, orgID int64, after string, li
 
 // consoleNow is the store's time in env, the one time the console's reads
 // compare with (code expiry, lockouts).
-func (db *DB) consoleNow(env parcelgate.Environment) time.Time { return db.clock.Now(env) }
+func (s *ConsoleService) consoleNow(env parcelgate.Environment) time.Time { return s.db.clock.Now(env) }

@@ -12,14 +12,12 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-var _ parcelgate.CatalogReader = (*DB)(nil)
-
 // readableCatalog resolves one of the caller's catalogs as retailer, of a
 // type the caller may read (parcelgate.ReadableCatalogTypes).
-func (db *DB) readableCatalog(ctx context.Context, c *parcelgate.Caller, externalID string) (catalogID, error) {
+func (s *CatalogService) readableCatalog(ctx context.Context, c *parcelgate.Caller, externalID string) (catalogID, error) {
 	var cat catalogID
 	var typ string
-	err := db.queryRow(ctx, `SELECT id, catalog_type FROM catalogs WHERE retailer_org_id = ? AND external_id = ?`, c.OrgID, externalID).Scan(&cat.id, &typ)
+	err := s.db.queryRow(ctx, `SELECT id, catalog_type FROM catalogs WHERE retailer_org_id = ? AND external_id = ?`, c.OrgID, externalID).Scan(&cat.id, &typ)
 	cat.typ = parcelgate.CatalogType(typ)
 	types := parcelgate.ReadableCatalogTypes(c)
 	if errors.Is(err, sql.ErrNoRows) || (err == nil && types != nil && !slices.Contains(types, cat.typ)) {
@@ -54,21 +52,21 @@ type catalogCache = boundedMap[catalogKey, catalogID]
 // is still the caller's catalog of that external ID and type (q.guard),
 // and onePage refuses the page (errUnguarded) when it is not, or when it
 // cannot check it; the caller then starts again without remembered.
-func (db *DB) retailerQuery(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, remembered bool) (*keysetQuery, error) {
+func (s *CatalogService) retailerQuery(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, remembered bool) (*keysetQuery, error) {
 	q := &keysetQuery{table: "balances b", alias: "b"}
-	cutoff := db.eosCutoff(c.Environment)
+	cutoff := s.db.eosCutoff(c.Environment)
 	if catalogExternalID != "" {
 		key := catalogKey{c.OrgID, catalogExternalID}
-		cat, ok := db.cats.get(key)
+		cat, ok := s.db.cats.get(key)
 		if types := parcelgate.ReadableCatalogTypes(c); ok && remembered && (types == nil || slices.Contains(types, cat.typ)) {
 			q.guard = &filterSQL{}
 			q.guard.add("(SELECT 1 FROM catalogs WHERE id = ? AND retailer_org_id = ? AND external_id = ? AND catalog_type = ?)", cat.id, c.OrgID, catalogExternalID, string(cat.typ))
 		} else {
 			var err error
-			if cat, err = db.readableCatalog(ctx, c, catalogExternalID); err != nil {
+			if cat, err = s.readableCatalog(ctx, c, catalogExternalID); err != nil {
 				return nil, err
 			}
-			db.cats.put(key, cat)
+			s.db.cats.put(key, cat)
 		}
 		id := cat.id
 		q.where.add("b.catalog_id = ?", id)
@@ -86,15 +84,22 @@ func (db *DB) retailerQuery(ctx context.Context, c *parcelgate.Caller, catalogEx
 		}
 	}
 	q.where.addVolatile("(b.eos_at = 0 OR b.eos_at > ?)", cutoff)
-	if err := db.contentFilter(ctx, c, q, f); err != nil {
+	if err := s.db.contentFilter(ctx, c, q, f); err != nil {
 		return nil, err
 	}
 	return q, nil
 }
 
-func (db *DB) listCatalogBalances(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.Balance], error) {
+// ListCatalogBalances pages a retailer's catalog (see listCatalogBalances).
+func (s *CatalogService) ListCatalogBalances(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.Balance], error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.PageOf[*parcelgate.Balance], error) {
+		return s.listCatalogBalances(ctx, c, catalogExternalID, f, pr)
+	})
+}
+
+func (s *CatalogService) listCatalogBalances(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.Balance], error) {
 	cols, joins, dest := catalogBalanceRow(c, catalogExternalID)
-	return catalogPage(ctx, db, c, catalogExternalID, f, pr, cols, joins, func(rows *sql.Rows, head ...any) (*parcelgate.Balance, pageKey, error) {
+	return catalogPage(ctx, s.db, c, catalogExternalID, f, pr, cols, joins, func(rows *sql.Rows, head ...any) (*parcelgate.Balance, pageKey, error) {
 		b := newBalanceRow()
 		if err := rows.Scan(append(dest(b), head...)...); err != nil {
 			return nil, pageKey{}, err
@@ -103,9 +108,17 @@ func (db *DB) listCatalogBalances(ctx context.Context, c *parcelgate.Caller, cat
 	})
 }
 
-func (db *DB) listCatalogProducts(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.InventoryItem], error) {
+// ListCatalogProducts pages a retailer's catalog as products (see
+// listCatalogProducts).
+func (s *CatalogService) ListCatalogProducts(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.InventoryItem], error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.PageOf[*parcelgate.InventoryItem], error) {
+		return s.listCatalogProducts(ctx, c, catalogExternalID, f, pr)
+	})
+}
+
+func (s *CatalogService) listCatalogProducts(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.InventoryItem], error) {
 	cols, joins, dest := catalogBalanceRow(c, catalogExternalID)
-	return catalogPage(ctx, db, c, catalogExternalID, f, pr, cols+`, `+productCols, joins, func(rows *sql.Rows, head ...any) (*parcelgate.InventoryItem, pageKey, error) {
+	return catalogPage(ctx, s.db, c, catalogExternalID, f, pr, cols+`, `+productCols, joins, func(rows *sql.Rows, head ...any) (*parcelgate.InventoryItem, pageKey, error) {
 		b := newBalanceRow()
 		var p productRow
 		if err := rows.Scan(append(append(dest(b), p.dest()...), head...)...); err != nil {
@@ -147,7 +160,7 @@ const (
 func catalogPage[T any](ctx context.Context, db *DB, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest, cols, joins string, scan pageScan[T]) (parcelgate.PageOf[T], error) {
 	// The remembered ID saves a round trip, and only a page read in one
 	// statement can check it.
-	q, err := db.retailerQuery(ctx, c, catalogExternalID, f, db.oneStatement(false, pr.Size))
+	q, err := NewCatalogService(db).retailerQuery(ctx, c, catalogExternalID, f, db.oneStatement(false, pr.Size))
 	if err != nil {
 		return parcelgate.PageOf[T]{}, err
 	}
@@ -155,7 +168,7 @@ func catalogPage[T any](ctx context.Context, db *DB, c *parcelgate.Caller, catal
 	if !errors.Is(err, errUnguarded) {
 		return res, err
 	}
-	if q, err = db.retailerQuery(ctx, c, catalogExternalID, f, false); err != nil {
+	if q, err = NewCatalogService(db).retailerQuery(ctx, c, catalogExternalID, f, false); err != nil {
 		return parcelgate.PageOf[T]{}, err
 	}
 	return onePage(ctx, db, q, pr, cols, joins, scan)
@@ -166,25 +179,32 @@ func catalogPage[T any](ctx context.Context, db *DB, c *parcelgate.Caller, catal
 // suppliers by a subquery so that the page needs no GROUP BY.
 const ownCatalogJoins = `JOIN organizations ro ON ro.id = c.retailer_org_id`
 
-func (db *DB) ownCatalogCols() string {
+func (s *CatalogService) ownCatalogCols() string {
 	agg := "group_concat(so.business_id, ',')"
-	if db.dialect.name == "postgres" {
+	if s.db.dialect.name == "postgres" {
 		agg = "string_agg(so.business_id, ',' ORDER BY so.business_id)"
 	}
 	return `c.id, c.environment, c.retailer_org_id, c.external_id, c.name, c.catalog_type, ro.business_id,
 		COALESCE((SELECT ` + agg + ` FROM catalog_suppliers cs JOIN organizations so ON so.id = cs.supplier_org_id WHERE cs.catalog_id = c.id), ''), c.created_at`
 }
 
+// ListOwnCatalogs pages the caller's catalogs (see listOwnCatalogs).
+func (s *CatalogService) ListOwnCatalogs(ctx context.Context, c *parcelgate.Caller, role parcelgate.CatalogRole, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.CatalogEntry], error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.PageOf[*parcelgate.CatalogEntry], error) {
+		return s.listOwnCatalogs(ctx, c, role, pr)
+	})
+}
+
 // listOwnCatalogs reads a page of the caller's catalogs, as retailer or as
 // supplier, with its total in one statement (onePage).
-func (db *DB) listOwnCatalogs(ctx context.Context, c *parcelgate.Caller, role parcelgate.CatalogRole, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.CatalogEntry], error) {
+func (s *CatalogService) listOwnCatalogs(ctx context.Context, c *parcelgate.Caller, role parcelgate.CatalogRole, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.CatalogEntry], error) {
 	q := &keysetQuery{table: "catalogs c", alias: "c", fewRows: true}
 	if role == parcelgate.CatalogRoleSupplier {
 		q.where.add("c.id IN (SELECT catalog_id FROM catalog_suppliers WHERE supplier_org_id = ?)", c.OrgID)
 	} else {
 		q.where.add("c.retailer_org_id = ?", c.OrgID)
 	}
-	return onePage(ctx, db, q, pr, db.ownCatalogCols(), ownCatalogJoins, func(rows *sql.Rows, head ...any) (*parcelgate.CatalogEntry, pageKey, error) {
+	return onePage(ctx, s.db, q, pr, s.ownCatalogCols(), ownCatalogJoins, func(rows *sql.Rows, head ...any) (*parcelgate.CatalogEntry, pageKey, error) {
 		cat, err := scanCatalog(headScanner{rows, head})
 		if err != nil {
 			return nil, pageKey{}, err

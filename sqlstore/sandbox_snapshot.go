@@ -14,8 +14,6 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-var _ parcelgate.SandboxService = (*DB)(nil)
-
 // tableData is one table's saved rows. Kinds keeps each column's value
 // type ("int", "float", "text", "bytes"), which JSON alone would lose.
 type tableData struct {
@@ -27,16 +25,16 @@ type tableData struct {
 // TakeSnapshot saves the data of one organization of env under name,
 // replacing a snapshot of that name. It reads in one transaction, so the
 // copy is consistent.
-func (db *DB) TakeSnapshot(ctx context.Context, env parcelgate.Environment, businessID, name string) (*parcelgate.Snapshot, error) {
+func (s *SandboxService) TakeSnapshot(ctx context.Context, env parcelgate.Environment, businessID, name string) (*parcelgate.Snapshot, error) {
 	if err := parcelgate.ValidSnapshotName(name); err != nil {
 		return nil, err
 	}
-	org, err := db.FindOrganization(ctx, env, businessID)
+	org, err := NewOrganizationService(s.db).FindOrganization(ctx, env, businessID)
 	if err != nil {
 		return nil, err
 	}
-	snap := &parcelgate.Snapshot{Name: name, Environment: env, BusinessID: org.BusinessID, CreatedAt: db.clock.Now(env).UTC().Truncate(time.Microsecond)}
-	err = db.inTx(ctx, func(tx *Tx) error {
+	snap := &parcelgate.Snapshot{Name: name, Environment: env, BusinessID: org.BusinessID, CreatedAt: s.db.clock.Now(env).UTC().Truncate(time.Microsecond)}
+	err = s.db.inTx(ctx, func(tx *Tx) error {
 		snap.Tables, snap.Objects = map[string]int64{}, 0
 		if err := tx.dropSnapshot(ctx, org.ID, name); err != nil && parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
 			return err
@@ -123,12 +121,12 @@ func (tx *Tx) readTable(ctx context.Context, t tenantTable, orgID int64) (*table
 }
 
 // ListSnapshots lists the snapshots of one organization of env, by name.
-func (db *DB) ListSnapshots(ctx context.Context, env parcelgate.Environment, businessID string) ([]*parcelgate.Snapshot, error) {
-	org, err := db.FindOrganization(ctx, env, businessID)
+func (s *SandboxService) ListSnapshots(ctx context.Context, env parcelgate.Environment, businessID string) ([]*parcelgate.Snapshot, error) {
+	org, err := NewOrganizationService(s.db).FindOrganization(ctx, env, businessID)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := db.query(ctx, `SELECT s.name, s.created_at, s.objects, t.table_name, t.row_count FROM snapshots s JOIN snapshot_tables t ON t.snapshot_id = s.id
+	rows, err := s.db.query(ctx, `SELECT s.name, s.created_at, s.objects, t.table_name, t.row_count FROM snapshots s JOIN snapshot_tables t ON t.snapshot_id = s.id
 		WHERE s.org_id = ? ORDER BY s.name, t.table_name`, org.ID)
 	if err != nil {
 		return nil, err
@@ -150,12 +148,12 @@ func (db *DB) ListSnapshots(ctx context.Context, env parcelgate.Environment, bus
 }
 
 // DropSnapshot deletes a snapshot.
-func (db *DB) DropSnapshot(ctx context.Context, env parcelgate.Environment, businessID, name string) error {
-	org, err := db.FindOrganization(ctx, env, businessID)
+func (s *SandboxService) DropSnapshot(ctx context.Context, env parcelgate.Environment, businessID, name string) error {
+	org, err := NewOrganizationService(s.db).FindOrganization(ctx, env, businessID)
 	if err != nil {
 		return err
 	}
-	return db.inTx(ctx, func(tx *Tx) error { return tx.dropSnapshot(ctx, org.ID, name) })
+	return s.db.inTx(ctx, func(tx *Tx) error { return tx.dropSnapshot(ctx, org.ID, name) })
 }
 
 func (tx *Tx) dropSnapshot(ctx context.Context, orgID int64, name string) error {
@@ -185,14 +183,14 @@ func snapshotNotFound(name string) error {
 // saved stamps sees them again as changes, never a rewind. Rows keep their
 // IDs. Stock that restored open orders held on another organization's
 // balances is taken again, as far as those balances have it.
-func (db *DB) RestoreSnapshot(ctx context.Context, env parcelgate.Environment, businessID, name string) (*parcelgate.RestoreResult, error) {
-	org, err := db.FindOrganization(ctx, env, businessID)
+func (s *SandboxService) RestoreSnapshot(ctx context.Context, env parcelgate.Environment, businessID, name string) (*parcelgate.RestoreResult, error) {
+	org, err := NewOrganizationService(s.db).FindOrganization(ctx, env, businessID)
 	if err != nil {
 		return nil, err
 	}
 	start := time.Now()
 	res := &parcelgate.RestoreResult{Snapshot: name}
-	err = db.inTx(ctx, func(tx *Tx) error {
+	err = s.db.inTx(ctx, func(tx *Tx) error {
 		*res = parcelgate.RestoreResult{Environment: env, BusinessID: org.BusinessID, Snapshot: name, Restored: map[string]int64{}}
 		var id int64
 		err := tx.QueryRow(ctx, `SELECT id FROM snapshots WHERE org_id = ? AND name = ?`, org.ID, name).Scan(&id)
@@ -416,8 +414,8 @@ func (tx *Tx) retakeHeldStock(ctx context.Context, orgID int64, stamp time.Time)
 // organization that has one, in every environment, each in its own
 // transaction (see RestoreSnapshot). The demo's seeded state is restored
 // this way.
-func (db *DB) RestoreEverywhere(ctx context.Context, name string) ([]*parcelgate.RestoreResult, error) {
-	rows, err := db.query(ctx, `SELECT o.environment, o.business_id FROM snapshots s JOIN organizations o ON o.id = s.org_id WHERE s.name = ? ORDER BY o.environment, o.business_id`, name)
+func (s *SandboxService) RestoreEverywhere(ctx context.Context, name string) ([]*parcelgate.RestoreResult, error) {
+	rows, err := s.db.query(ctx, `SELECT o.environment, o.business_id FROM snapshots s JOIN organizations o ON o.id = s.org_id WHERE s.name = ? ORDER BY o.environment, o.business_id`, name)
 	if err != nil {
 		return nil, err
 	}
@@ -436,7 +434,7 @@ func (db *DB) RestoreEverywhere(ctx context.Context, name string) ([]*parcelgate
 	}
 	out := []*parcelgate.RestoreResult{}
 	for _, o := range orgs {
-		res, err := db.RestoreSnapshot(ctx, parcelgate.Environment(o[0]), o[1], name)
+		res, err := s.RestoreSnapshot(ctx, parcelgate.Environment(o[0]), o[1], name)
 		if err != nil {
 			return out, fmt.Errorf("%s %s: %w", o[0], o[1], err)
 		}

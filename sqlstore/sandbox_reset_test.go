@@ -7,6 +7,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/demo"
 	"github.com/parcelgate/parcelgate/internal/testdb"
+	"github.com/parcelgate/parcelgate/internal/wiring"
 	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
@@ -15,23 +16,23 @@ import (
 func TestFailedResetChangesNothing(t *testing.T) {
 	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
 		ctx := context.Background()
-		if _, err := demo.Seed(ctx, db, parcelgate.DefaultVersions); err != nil {
+		if _, err := demo.Seed(ctx, wiring.Demo(db), parcelgate.DefaultVersions); err != nil {
 			t.Fatal(err)
 		}
 		t0 := demo.Tenants[1]
-		before, err := db.TakeSnapshot(ctx, t0.Environment, t0.BusinessID, "before")
+		before, err := sqlstore.NewSandboxService(db).TakeSnapshot(ctx, t0.Environment, t0.BusinessID, "before")
 		if err != nil {
 			t.Fatal(err)
 		}
 		// The broken table is removed last (tables go in reverse), after
 		// every real one.
 		undo := sqlstore.BreakResetForTest()
-		_, err = db.ResetOrganization(ctx, t0.Environment, t0.BusinessID, parcelgate.ResetOptions{})
+		_, err = sqlstore.NewSandboxService(db).ResetOrganization(ctx, t0.Environment, t0.BusinessID, parcelgate.ResetOptions{})
 		undo()
 		if err == nil {
 			t.Fatal("the broken reset succeeded")
 		}
-		after, err := db.TakeSnapshot(ctx, t0.Environment, t0.BusinessID, "after")
+		after, err := sqlstore.NewSandboxService(db).TakeSnapshot(ctx, t0.Environment, t0.BusinessID, "after")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,0 +1,67 @@
+// Package wiring hands each front end the services of one store: the one
+// place that knows which concrete service fills which of a front end's
+// fields. cmd/parcelgate, the in-process server and the test harnesses
+// use it, so they wire alike.
+package wiring
+
+import (
+	"github.com/parcelgate/parcelgate/console"
+	"github.com/parcelgate/parcelgate/demo"
+	"github.com/parcelgate/parcelgate/httpapi"
+	"github.com/parcelgate/parcelgate/sqlstore"
+)
+
+// HTTP returns the services of the HTTP API over db.
+func HTTP(db *sqlstore.DB) httpapi.Services {
+	s := sqlstore.NewServices(db)
+	return httpapi.Services{
+		Organizations: s.Organizations,
+		Credentials:   s.Credentials,
+		Catalogs:      s.Catalogs,
+		Orders:        s.Orders,
+		OrderAnswers:  s.Orders,
+		Shipments:     s.Shipments,
+		Codes:         s.Codes,
+		Inventory:     s.Inventory,
+		Sandbox:       s.Sandbox,
+		Faults:        s.Faults,
+		Journal:       s.Journal,
+		TokenKeys:     s.TokenKeys,
+		Database:      db,
+		Shipping:      s.Shipping,
+		Tracking:      s.Tracking,
+	}
+}
+
+// Console returns the services of the web console over db.
+func Console(db *sqlstore.DB) console.Services {
+	s := sqlstore.NewServices(db)
+	return console.Services{
+		Organizations: s.Organizations,
+		Credentials:   s.Credentials,
+		Orders:        s.Orders,
+		Inventory:     s.Inventory,
+		Shipments:     s.Shipments,
+		Sandbox:       s.Sandbox,
+		Faults:        s.Faults,
+		Journal:       s.Journal,
+		Reads:         s.Console,
+		Operator:      s.Console,
+		Sessions:      s.ConsoleSessions,
+	}
+}
+
+// Demo returns the services demo.Seed writes through over db.
+func Demo(db *sqlstore.DB) demo.Services {
+	s := sqlstore.NewServices(db)
+	return demo.Services{
+		Organizations: s.Organizations,
+		Credentials:   s.Credentials,
+		Catalogs:      s.Catalogs,
+		Shipments:     s.Shipments,
+		Inventory:     s.Inventory,
+		Orders:        s.Orders,
+		Sandbox:       s.Sandbox,
+		Settings:      s.Settings,
+	}
+}

@@ -1,0 +1,125 @@
+package parcelgate
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// UPU S10 check digits: the standard's example RA 47312482 9 CH, and the
+// two special cases (11 - sum mod 11 is 11 → 5, 10 → 0).
+func TestS10CheckDigit(t *testing.T) {
+	for digits, want := range map[string]byte{
+		"47312482": '9', // sum 200, 200 mod 11 = 2, 11 - 2 = 9
+		"00000000": '5', // sum 0 → 11 → 5
+		"00004000": '0', // sum 12, mod 11 = 1 → 10 → 0
+		"00000001": '4', // sum 7 → 4
+	} {
+		if got := S10CheckDigit(digits); got != want {
+			t.Errorf("S10CheckDigit(%s) = %c, want %c", digits, got, want)
+		}
+	}
+}
+
+// Parcel numbers in the provider's form for the service: JJFI for a
+// domestic one (a valid parcel ID, interface §2.2), S10 for international.
+func TestNewParcelNumber(t *testing.T) {
+	dom, _ := ShippingProductOf("2103")
+	intl, _ := ShippingProductOf("2711")
+	for range 50 {
+		if n := NewParcelNumber(dom); !regexp.MustCompile(`^JJFI[0-9]{17}$`).MatchString(n) || !ValidParcelID(n) {
+			t.Fatalf("domestic %s", n)
+		}
+		n := NewParcelNumber(intl)
+		if !regexp.MustCompile(`^CP[0-9]{9}FI$`).MatchString(n) || S10CheckDigit(n[2:10]) != n[10] || !ValidParcelID(n) {
+			t.Fatalf("international %s", n)
+		}
+	}
+}
+
+// service.id is PO + a code the shipping API takes; bare codes and
+// unknown ones name the field.
+func TestParseShippingServiceID(t *testing.T) {
+	for _, id := range []string{"PO2103", " po2104 ", "PO2711"} {
+		var p Problems
+		if prod, ok := ParseShippingServiceID(&p, "service.id", id); !ok || p.Len() != 0 || prod.Code != strings.TrimPrefix(strings.ToUpper(strings.TrimSpace(id)), "PO") {
+			t.Errorf("%q: %v %v", id, prod, p.List())
+		}
+	}
+	for _, id := range []string{"", "2103", "PO9999", "PONOUTO", "XX2103"} {
+		var p Problems
+		if _, ok := ParseShippingServiceID(&p, "service.id", id); ok || p.Len() != 1 || p.List()[0].Field != "service.id" {
+			t.Errorf("%q accepted: %v", id, p.List())
+		}
+	}
+}
+
+// The agent must be a point of the service (else the provider's E41); 2103
+// without one takes the nearest; other services keep none.
+func TestShippingPickupPoint(t *testing.T) {
+	p2103, _ := ShippingProductOf("2103")
+	p2104, _ := ShippingProductOf("2104")
+	near, ok := NearestPickupPoint("33100", "2103")
+	if !ok {
+		t.Fatal("no point near 33100")
+	}
+	fi := Address{PostalCode: "33100", Country: "FI"}
+	if pt, err := ShippingPickupPoint("agent", p2103, near.ExternalID, fi); err != nil || pt.ExternalID != near.ExternalID {
+		t.Fatalf("named point: %v %v", pt, err)
+	}
+	if pt, err := ShippingPickupPoint("agent", p2103, "", fi); err != nil || pt.ExternalID != near.ExternalID {
+		t.Fatalf("nearest: %v %v", pt, err)
+	}
+	for _, c := range []struct {
+		prod ShippingProduct
+		id   string
+		to   Address
+	}{{p2103, "000000000", fi}, {p2104, near.ExternalID, fi}, {p2103, "", Address{PostalCode: "11122", Country: "SE"}}} {
+		_, err := ShippingPickupPoint("agent", c.prod, c.id, c.to)
+		if ErrorCode(err) != EINVALID || len(ErrorFields(err)) != 1 || ErrorFields(err)[0].Field != "agent" {
+			t.Errorf("%s %q → %v", c.prod.Code, c.id, err)
+		}
+		if c.id != "" && ErrorMessage(err) != InactivePickupPoint {
+			t.Errorf("%s %q: message %q", c.prod.Code, c.id, ErrorMessage(err))
+		}
+	}
+	if pt, err := ShippingPickupPoint("agent", p2104, "", fi); pt != nil || err != nil {
+		t.Fatalf("2104 took a point: %v %v", pt, err)
+	}
+}
+
+// Label-less sending: shipping API shipments need a label-less service and
+// additional service 3196; other shipment data is label-less by intent.
+func TestLabellessDecision(t *testing.T) {
+	for _, c := range []struct {
+		s    Shipment
+		want string
+	}{
+		{Shipment{Origin: OriginShipping, ServiceCode: "2103", AdditionalServices: []string{"3101", "3196"}}, ""},
+		{Shipment{Origin: OriginShipping, ServiceCode: "2103"}, ENOTFOUND},
+		{Shipment{Origin: OriginShipping, ServiceCode: "2711", AdditionalServices: []string{"3196"}}, ENOTFOUND},
+		{Shipment{Origin: OriginEDI, ServiceCode: "2711"}, ""},
+		{Shipment{Origin: OriginOrder, ServiceCode: "2103"}, ""},
+	} {
+		if got := ErrorCode(LabellessDecision(&c.s)); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.s, got, c.want)
+		}
+	}
+}
+
+// PC and PKT are parcels of no locker size: S unless the dimensions need more.
+func TestGenericPackageCode(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	for _, c := range []struct {
+		p    Parcel
+		want LockerSize
+	}{
+		{Parcel{PackageCode: "PKT"}, LockerS},
+		{Parcel{PackageCode: "pc", Length: f(50), Width: f(30), Height: f(15)}, LockerM},
+		{Parcel{PackageCode: "M2"}, LockerM},
+	} {
+		if got, err := c.p.FitLocker(); err != nil || got != c.want {
+			t.Errorf("%+v: %s %v", c.p, got, err)
+		}
+	}
+}

@@ -1,0 +1,51 @@
+package sqlstore
+
+// The services of the store, one per entity, each over the one *DB: a
+// service holds every method of its entity, and a front end is handed only
+// the services (through the root's interfaces) it uses. A service keeps no
+// state of its own; what is shared (connections, the clock, the fast path's
+// caches) lives in *DB, so a service is as cheap to make as a pointer.
+
+// Services are every service of the store over one database, for the
+// wiring: cmd/parcelgate and the test harnesses hand each front end the
+// fields it takes.
+type Services struct {
+	Orders          *OrderService
+	Inventory       *InventoryService
+	Catalogs        *CatalogService
+	Codes           *CodeService
+	Shipments       *ShipmentService
+	Credentials     *CredentialService
+	TokenKeys       *TokenKeyService
+	Organizations   *OrganizationService
+	Settings        *SettingService
+	Sandbox         *SandboxService
+	Faults          *FaultService
+	Journal         *JournalService
+	Console         *ConsoleService
+	ConsoleSessions *ConsoleSessionService
+	Shipping        *ShippingService
+	Tracking        *TrackingService
+}
+
+// NewServices returns every service over db.
+func NewServices(db *DB) *Services {
+	return &Services{
+		Orders:          NewOrderService(db),
+		Inventory:       NewInventoryService(db),
+		Catalogs:        NewCatalogService(db),
+		Codes:           NewCodeService(db),
+		Shipments:       NewShipmentService(db),
+		Credentials:     NewCredentialService(db),
+		TokenKeys:       NewTokenKeyService(db),
+		Organizations:   NewOrganizationService(db),
+		Settings:        NewSettingService(db),
+		Sandbox:         NewSandboxService(db),
+		Faults:          NewFaultService(db),
+		Journal:         NewJournalService(db),
+		Console:         NewConsoleService(db),
+		ConsoleSessions: NewConsoleSessionService(db),
+		Shipping:        NewShippingService(db),
+		Tracking:        NewTrackingService(db),
+	}
+}

@@ -1,0 +1,205 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/parcelgate/parcelgate"
+)
+
+// TrackingService finds parcels for the Tracking API (decisions §30) and
+// stores the operator's moves of them. The journey itself is decided by
+// parcelgate.ParcelTimeline from what it returns.
+type TrackingService struct{ db *DB }
+
+// NewTrackingService returns the tracking store over db.
+func NewTrackingService(db *DB) *TrackingService { return &TrackingService{db: db} }
+
+var _ parcelgate.TrackingService = (*TrackingService)(nil)
+
+// trackedColumns are the shipment's columns (shipmentColumns, prefixed)
+// and the parcel's, in the order scanTracked reads them.
+const trackedColumns = `s.id, s.org_id, s.environment, s.tracking_number, s.service_code, s.sender, s.receiver, s.status, s.created_at, s.delivered_at, s.origin, s.pickup_point, s.additional_services, s.contract_number, s.reference, s.print_media,
+	p.parcel_id, p.package_code, p.weight, p.length, p.width, p.height, p.locker_size, p.contents,
+	p.position, (SELECT COUNT(*) FROM parcels n WHERE n.shipment_id = s.id)`
+
+// readTracked runs a query of trackedColumns and returns its rows as
+// tracked parcels, own when of orgID, with their moves.
+func (t *TrackingService) readTracked(ctx context.Context, orgID int64, q string, args ...any) ([]parcelgate.TrackedParcel, error) {
+	rows, err := t.db.query(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	var out []parcelgate.TrackedParcel
+	shipments := map[int64]*parcelgate.Shipment{}
+	for rows.Next() {
+		var tp parcelgate.TrackedParcel
+		var p parcelgate.Parcel
+		var w, l, wd, h sql.NullFloat64
+		var size string
+		var row shipmentRow
+		dest := append(row.dest(), &p.ParcelID, &p.PackageCode, &w, &l, &wd, &h, &size, &p.Contents, &tp.Index, &tp.Count)
+		if err := rows.Scan(dest...); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		sh, err := row.shipment()
+		if err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if known, ok := shipments[sh.ID]; ok {
+			sh = known
+		} else {
+			shipments[sh.ID] = sh
+		}
+		p.Weight, p.Length, p.Width, p.Height, p.LockerSize = floatPtr(w), floatPtr(l), floatPtr(wd), floatPtr(h), parcelgate.LockerSize(size)
+		tp.Shipment, tp.Parcel, tp.Own = sh, p, sh.OrgID == orgID
+		out = append(out, tp)
+	}
+	if err := rows.Err(); err != nil {
+		rows.Close()
+		return nil, err
+	}
+	rows.Close()
+	return out, t.readMoves(ctx, out)
+}
+
+// readMoves fills in the parcels' moves with one query.
+func (t *TrackingService) readMoves(ctx context.Context, ps []parcelgate.TrackedParcel) error {
+	if len(ps) == 0 {
+		return nil
+	}
+	var ids []any
+	for _, p := range ps {
+		if !slices.Contains(ids, any(p.Shipment.ID)) {
+			ids = append(ids, p.Shipment.ID)
+		}
+	}
+	rows, err := t.db.query(ctx, `SELECT shipment_id, parcel_id, status, at FROM tracking_moves WHERE shipment_id IN (`+placeholders(len(ids))+`) ORDER BY id`, ids...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var sid, at int64
+		var pid, status string
+		if err := rows.Scan(&sid, &pid, &status, &at); err != nil {
+			return err
+		}
+		for i := range ps {
+			if ps[i].Shipment.ID == sid && ps[i].Parcel.ParcelID == pid {
+				ps[i].Moves = append(ps[i].Moves, parcelgate.TrackingMove{Status: parcelgate.ParcelStatus(status), At: fromMicros(at)})
+			}
+		}
+	}
+	return rows.Err()
+}
+
+// TrackNumbers finds the environment's parcels by their numbers or their
+// shipments' tracking numbers, in any organization.
+func (t *TrackingService) TrackNumbers(ctx context.Context, c *parcelgate.Caller, numbers []string) ([]parcelgate.TrackedParcel, error) {
+	if len(numbers) == 0 {
+		return nil, nil
+	}
+	norm := make([]string, len(numbers))
+	args := []any{string(c.Environment)}
+	for i, n := range numbers {
+		norm[i] = parcelgate.NormalizeID(n)
+		args = append(args, norm[i])
+	}
+	for _, n := range norm {
+		args = append(args, n)
+	}
+	found, err := t.readTracked(ctx, c.OrgID, `SELECT `+trackedColumns+` FROM parcels p JOIN shipments s ON s.id = p.shipment_id
+		WHERE s.environment = ? AND (p.parcel_id IN (`+placeholders(len(norm))+`) OR s.tracking_number IN (`+placeholders(len(norm))+`))
+		ORDER BY s.id, p.position`, args...)
+	if err != nil {
+		return nil, err
+	}
+	// In the order asked, each parcel once. A number that is a parcel's is
+	// that parcel (a shipment's tracking number is its first parcel's);
+	// else it is every parcel of the shipment with the tracking number.
+	var out []parcelgate.TrackedParcel
+	seen := map[[2]any]bool{}
+	for _, n := range norm {
+		isParcel := slices.ContainsFunc(found, func(tp parcelgate.TrackedParcel) bool { return tp.Parcel.ParcelID == n })
+		for _, tp := range found {
+			key := [2]any{tp.Shipment.ID, tp.Parcel.ParcelID}
+			if (tp.Parcel.ParcelID == n || (!isParcel && tp.Shipment.TrackingNumber == n)) && !seen[key] {
+				seen[key] = true
+				out = append(out, tp)
+			}
+		}
+	}
+	return out, nil
+}
+
+// FindParcels searches c's own parcels by number, tracking number or
+// reference.
+func (t *TrackingService) FindParcels(ctx context.Context, c *parcelgate.Caller, keywords []string, start, limit int) ([]parcelgate.TrackedParcel, error) {
+	if len(keywords) == 0 {
+		return nil, nil
+	}
+	args := []any{c.OrgID, string(c.Environment)}
+	var ids, refs []any
+	for _, k := range keywords {
+		ids = append(ids, parcelgate.NormalizeID(k))
+		refs = append(refs, strings.ToUpper(strings.TrimSpace(k)))
+	}
+	args = append(append(append(args, ids...), ids...), refs...)
+	args = append(args, limit, start)
+	return t.readTracked(ctx, c.OrgID, `SELECT `+trackedColumns+` FROM parcels p JOIN shipments s ON s.id = p.shipment_id
+		WHERE s.org_id = ? AND s.environment = ? AND (p.parcel_id IN (`+placeholders(len(ids))+`) OR s.tracking_number IN (`+placeholders(len(ids))+`) OR UPPER(s.reference) IN (`+placeholders(len(refs))+`))
+		ORDER BY s.created_at, s.id, p.position LIMIT ? OFFSET ?`, args...)
+}
+
+// ParcelsCreatedBetween lists c's parcels by their shipments' creation.
+func (t *TrackingService) ParcelsCreatedBetween(ctx context.Context, c *parcelgate.Caller, from, to time.Time, start, limit int) ([]parcelgate.TrackedParcel, error) {
+	return t.readTracked(ctx, c.OrgID, `SELECT `+trackedColumns+` FROM parcels p JOIN shipments s ON s.id = p.shipment_id
+		WHERE s.environment = ? AND s.org_id = ? AND s.created_at >= ? AND s.created_at < ?
+		ORDER BY s.created_at, s.id, p.position LIMIT ? OFFSET ?`, string(c.Environment), c.OrgID, micros(from), micros(to), limit, start)
+}
+
+// MoveParcel records the operator's move of a parcel of the organization
+// at the environment's now.
+func (t *TrackingService) MoveParcel(ctx context.Context, env parcelgate.Environment, businessID, number string, status parcelgate.ParcelStatus) (*parcelgate.TrackedParcel, error) {
+	org, err := NewOrganizationService(t.db).FindOrganization(ctx, env, businessID)
+	if err != nil {
+		return nil, err
+	}
+	c := &parcelgate.Caller{OrgID: org.ID, Environment: env}
+	ps, err := t.TrackNumbers(ctx, c, []string{number})
+	if err != nil {
+		return nil, err
+	}
+	var own []parcelgate.TrackedParcel
+	for _, p := range ps {
+		if p.Own {
+			own = append(own, p)
+		}
+	}
+	switch {
+	case len(own) == 0:
+		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "Parcel %s not found.", parcelgate.NormalizeID(number))
+	case len(own) > 1:
+		return nil, parcelgate.Errorf(parcelgate.EINVALID, "%s is a shipment of %d parcels; move one parcel by its number.", parcelgate.NormalizeID(number), len(own))
+	}
+	tp := own[0]
+	at := t.db.clock.Now(env).UTC().Truncate(time.Microsecond)
+	if n := len(tp.Moves); n > 0 && !at.After(tp.Moves[n-1].At) {
+		at = tp.Moves[n-1].At.Add(time.Microsecond) // moves stay in order on a clock moved back
+	}
+	if err := t.db.inTx(ctx, func(tx *Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO tracking_moves (org_id, environment, shipment_id, parcel_id, status, at) VALUES (?, ?, ?, ?, ?, ?)`,
+			org.ID, string(env), tp.Shipment.ID, tp.Parcel.ParcelID, string(status), micros(at))
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	tp.Moves = append(tp.Moves, parcelgate.TrackingMove{Status: status, At: at})
+	return &tp, nil
+}
