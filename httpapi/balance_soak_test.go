@@ -76,7 +76,9 @@ func balanceRaceSoak(t *testing.T, dbTimeout time.Duration) {
 				servers = append(servers, apitest.NewWithDB(t, e0.DB, e0.Clock, func(c *httpapi.Config) { c.DBTimeout = k * dbTimeout }))
 			}
 		}
-		on := func(i int64) inventoryEnv { return inventoryEnv{servers[i%int64(len(servers))], e.supplier, e.retailer} }
+		on := func(i int64) inventoryEnv {
+			return inventoryEnv{servers[i%int64(len(servers))], e.supplier, e.retailer}
+		}
 
 		deadline := time.Now().Add(d)
 		var stop atomic.Bool
