@@ -52,6 +52,14 @@ type Caller struct {
 	ExpiresAt   time.Time
 }
 
+// OperatorCaller is the operator acting in org's tenant: the caller the
+// operator API and the console hand a service that acts on one
+// organization's data for the operator (or, on the workbench, for the
+// warehouse).
+func OperatorCaller(org *Organization) *Caller {
+	return &Caller{Subject: "operator", OrgID: org.ID, BusinessID: org.BusinessID, Environment: org.Environment, Kind: KindOperator}
+}
+
 // HasRole reports whether the caller holds role r.
 func (c *Caller) HasRole(r Role) bool { return slices.Contains(c.Roles, r) }
 

@@ -64,6 +64,21 @@ func ValidAdvance(d time.Duration) error {
 	return nil
 }
 
+// DecideAdvance decides a move of env's clock by d from its stored offset:
+// the move must be valid (ValidAdvance), and the clock may run at most
+// MaxAdvance ahead of the wall clock in all, so an offset stays far from
+// time.Duration's limit however many moves are made. It returns the new
+// offset.
+func DecideAdvance(env Environment, offset, d time.Duration) (time.Duration, error) {
+	if err := ValidAdvance(d); err != nil {
+		return 0, err
+	}
+	if offset > MaxAdvance-d {
+		return 0, Errorf(EINVALID, "The %s clock may run at most %s ahead of the wall clock.", env, MaxAdvance)
+	}
+	return offset + d, nil
+}
+
 // MaxAdvance bounds one move of the sandbox clock.
 const MaxAdvance = 100 * 365 * 24 * time.Hour
 

@@ -167,3 +167,23 @@ func TestCodeState(t *testing.T) {
 		}
 	}
 }
+
+// The console's filters refuse texts past their lengths, naming the
+// console's fields; texts at the length pass.
+func TestConsoleFilterLengths(t *testing.T) {
+	ok := ConsoleOrderFilter{Reference: strings.Repeat("r", MaxConsoleReference), Warehouse: strings.Repeat("w", MaxConsoleWarehouse)}
+	if err := ok.Validate(); err != nil {
+		t.Fatalf("filter at the lengths: %v", err)
+	}
+	long := ConsoleOrderFilter{Reference: strings.Repeat("r", MaxConsoleReference+1), Warehouse: strings.Repeat("w", MaxConsoleWarehouse+1)}
+	fields := ErrorFields(long.Validate())
+	if len(fields) != 2 || fields[0].Field != "ref" || fields[1].Field != "warehouse" || fields[0].Message != "At most 200 characters." {
+		t.Fatalf("filter past the lengths: %+v", fields)
+	}
+	if err := ValidConsoleSearch(strings.Repeat("q", MaxConsoleSearch)); err != nil {
+		t.Fatalf("search at the length: %v", err)
+	}
+	if f := ErrorFields(ValidConsoleSearch(strings.Repeat("q", MaxConsoleSearch+1))); len(f) != 1 || f[0].Field != "q" || f[0].Message != "At most 100 characters." {
+		t.Fatalf("search past the length: %+v", f)
+	}
+}

@@ -306,6 +306,15 @@ type OrderQuery struct {
 	Statuses []OrderStatus
 }
 
+// OrderEncoding is how a front end encodes an order as its answer. A
+// store that keeps encoded answers, to write them out again while the
+// stored order is unchanged, keys them by Name: two encodings never share
+// bytes, so each must have a Name of its own.
+type OrderEncoding struct {
+	Name   string
+	Encode func(*Order) ([]byte, error)
+}
+
 // OrderService keeps warehouse sales orders. Every call is scoped to the
 // caller's organization and environment: another tenant's order answers
 // ENOTFOUND exactly like a missing one. id is the service's order ID or
@@ -345,15 +354,18 @@ type OrderService interface {
 	// SetOrderPreferences changes preferences.autoSubmit of an order that
 	// is Created; on another status only a no-op is allowed (ECONFLICT).
 	SetOrderPreferences(ctx context.Context, c *Caller, id string, p OrderPreferences) (*Order, error)
-	// SetOrderStatus moves an order as the warehouse does (the operator
-	// API of --fulfillment manual): only the moves of CanMove; reason is
-	// kept for Error and Cancelled. Moving to the status an order already
-	// has answers it unchanged; any other refused move is ECONFLICT.
-	SetOrderStatus(ctx context.Context, env Environment, businessID, id string, to OrderStatus, reason string) (*Order, error)
-	// OrderHistory returns the statuses the order id (its ID or
-	// externalId) of the organization reached, oldest first, with who
-	// moved it: the audit trail of the warehouse's moves.
-	OrderHistory(ctx context.Context, orgID int64, id string) ([]OrderEvent, error)
+	// SetOrderStatus moves c's order id as the warehouse does (the
+	// operator API of --fulfillment manual): only the moves of CanMove;
+	// reason is kept for Error and Cancelled. Moving to the status an
+	// order already has answers it unchanged; any other refused move is
+	// ECONFLICT. Only the operator acts (ActionOperate): c is an
+	// OperatorCaller of the order's organization.
+	SetOrderStatus(ctx context.Context, c *Caller, id string, to OrderStatus, reason string) (*Order, error)
+	// OrderHistory returns the statuses c's order id (its ID or
+	// externalId) reached, oldest first, with who moved it: the audit
+	// trail of the warehouse's moves. Whoever may read orders may ask
+	// (ActionReadOrders).
+	OrderHistory(ctx context.Context, c *Caller, id string) ([]OrderEvent, error)
 }
 
 // Decimal is an amount kept as the decimal text the client sent (24.90

@@ -169,6 +169,40 @@ func MergeComments(existing, incoming []OrderComment, now time.Time) []OrderComm
 	return out
 }
 
+// AddComment adds c to the order's comments, as POST .../comments does:
+// a comment with the externalId of one the order has replaces it, keeping
+// its ID, and one without externalId that repeats a type and value is the
+// same comment (MergeComments). An order keeps at most MaxOrderComments: a
+// new comment past them is ECONFLICT. It returns the comment as stored
+// and whether it is new.
+func (o *Order) AddComment(c OrderComment, now time.Time) (OrderComment, bool, error) {
+	before := len(o.Comments)
+	if before >= MaxOrderComments && FindComment(o.Comments, c.ExternalID) < 0 {
+		return OrderComment{}, false, Errorf(ECONFLICT, "Order %s already has %d comments, the most an order keeps; delete one first.", o.ExternalID, before)
+	}
+	o.Comments = MergeComments(o.Comments, []OrderComment{c}, now)
+	if len(o.Comments) > before {
+		return o.Comments[len(o.Comments)-1], true, nil
+	}
+	for _, e := range o.Comments {
+		if (c.ExternalID != "" && e.ExternalID == c.ExternalID) || (c.ExternalID == "" && e.ExternalID == "" && e.Type == c.Type && e.Value == c.Value) {
+			return e, false, nil
+		}
+	}
+	return o.Comments[len(o.Comments)-1], false, nil
+}
+
+// DeleteComment removes the comment id names (its ID or its externalId);
+// ENOTFOUND when the order has none.
+func (o *Order) DeleteComment(id string) error {
+	i := FindComment(o.Comments, id)
+	if i < 0 {
+		return Errorf(ENOTFOUND, "Order %s has no comment %s.", o.ExternalID, id)
+	}
+	o.Comments = append(o.Comments[:i], o.Comments[i+1:]...)
+	return nil
+}
+
 // FindComment returns the index of the comment id names, by its ID or its
 // externalId (the warehouse plugin deletes by its own note number), or -1.
 func FindComment(comments []OrderComment, id string) int {

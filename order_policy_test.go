@@ -3,6 +3,7 @@ package parcelgate
 import (
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -437,5 +438,37 @@ func TestReadProductDocument(t *testing.T) {
 	}
 	if d.Descriptions["fi"].Description != "Iso" || d.Descriptions["en"].ShortDescription != "A mug" || d.Name() != "Muki" {
 		t.Errorf("descriptions %+v", d.Descriptions)
+	}
+}
+
+// An order keeps at most MaxOrderComments: a new comment past them is
+// refused (409), a comment replacing one by externalId is not; a deleted
+// one frees a place. Deleting finds a comment by ID or externalId.
+func TestOrderCommentCap(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	o := &Order{ExternalID: "SO-1"}
+	for i := range MaxOrderComments {
+		if _, added, err := o.AddComment(OrderComment{ExternalID: strconv.Itoa(i), Type: "note", Value: "v"}, now); err != nil || !added {
+			t.Fatalf("comment %d: added %v, %v", i, added, err)
+		}
+	}
+	if _, _, err := o.AddComment(OrderComment{ExternalID: "new", Type: "note", Value: "v"}, now); ErrorCode(err) != ECONFLICT {
+		t.Fatalf("comment past the cap: %v, want ECONFLICT", err)
+	}
+	got, added, err := o.AddComment(OrderComment{ExternalID: "7", Type: "note", Value: "changed"}, now)
+	if err != nil || added || got.Value != "changed" || got.ID != o.Comments[7].ID || len(o.Comments) != MaxOrderComments {
+		t.Fatalf("replacing comment 7 at the cap: %+v, added %v, %v", got, added, err)
+	}
+	if err := o.DeleteComment("7"); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.DeleteComment(o.Comments[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.DeleteComment("7"); ErrorCode(err) != ENOTFOUND {
+		t.Fatalf("deleting a gone comment: %v, want ENOTFOUND", err)
+	}
+	if _, added, err := o.AddComment(OrderComment{ExternalID: "new", Type: "note", Value: "v"}, now); err != nil || !added {
+		t.Fatalf("a comment after deleting: added %v, %v", added, err)
 	}
 }

@@ -1,6 +1,8 @@
 package parcelgate
 
 import (
+	"bytes"
+	"compress/gzip"
 	_ "embed"
 	"encoding/json"
 	"math"
@@ -15,20 +17,24 @@ import (
 
 // Pick-up points are the location service behind spec 2.3's pickupPointId
 // (the location service's pupCode): where a 2103 parcel (postal parcel to
-// an outlet or parcel locker) can be collected. parcelgate ships a data set
-// of its own (data/pickuppoints.json, written by internal/pickupgen): post
-// offices, parcel lockers and pick-up shops on the main streets of 70 real
-// Finnish postal code areas. The areas' coordinates are their approximate
-// centres; the points' street numbers, names and positions are generated,
-// so the set is realistic and the same on every run, but it is not the
-// provider's network. The same table of areas locates a searched postal
-// code or town: distances are from the centre of the searched area, not
-// from a street address.
+// an outlet or parcel locker) can be collected. parcelgate ships a national
+// data set (data/pickuppoints.json.gz, written by internal/pickupgen from
+// the provider's public postal code file and the GeoNames gazetteer;
+// decisions §32): every Finnish postal code area, and some 3,100 post
+// offices, pick-up shops, indoor and outdoor parcel lockers. The postal
+// codes, their names and municipalities and the lockers' routing postcodes
+// are real; positions are derived from the places the codes are named
+// after, and the points' streets and hosts are generated, so the set is
+// realistic and the same on every run, but it is not the provider's
+// network. A point's ID is the provider's form: 9 digits, its postal code
+// and its routing service code (001003200). The same table of areas
+// locates a searched postal code or town: distances are from the centre of
+// the searched area, not from a street address.
 
-//go:generate sh -c "go run ./internal/pickupgen > data/pickuppoints.json"
+//go:generate go run ./internal/pickupgen
 
-//go:embed data/pickuppoints.json
-var pickupDataJSON []byte
+//go:embed data/pickuppoints.json.gz
+var pickupDataGzip []byte
 
 // ServiceToPickupPoint is the service code that delivers to a pick-up
 // point: postal parcel to an outlet or parcel locker (spec 2.3).
@@ -37,14 +43,21 @@ const ServiceToPickupPoint = "2103"
 // Types of pick-up point.
 const (
 	PointPostOffice   = "POST_OFFICE"   // a post office, with staff
-	PointPickupShop   = "PICKUP_POINT"  // a shop that hands out parcels
-	PointParcelLocker = "PARCEL_LOCKER" // a self-service parcel locker
+	PointPickupShop   = "PICKUP_POINT"  // a shop that hands out parcels (the provider's agent)
+	PointParcelLocker = "PARCEL_LOCKER" // a self-service parcel locker, indoors or out
 )
 
-// Capabilities of a pick-up point.
+// Capabilities of a pick-up point, as the data set and the ecom search's
+// capability filter name them.
 const (
-	CapabilityOutdoors       = "outdoors"       // stands outdoors (a locker)
-	CapabilityCashOnDelivery = "cashOnDelivery" // collects cash-on-delivery payments
+	CapabilityOutdoors         = "outdoors"             // stands outdoors (a locker)
+	CapabilityCashOnDelivery   = "cashOnDelivery"       // collects cash-on-delivery payments
+	CapabilityParcelPickup     = "parcelPickup"         // hands parcels out
+	CapabilityParcelDropoff    = "parcelDropoff"        // takes parcels in
+	CapabilityLockerReservable = "lockerReservable"     // a compartment can be reserved
+	CapabilityWheelchair       = "wheelchairAccessible" // reachable by wheelchair
+	CapabilityADR              = "adrLimitedQuantities" // takes dangerous goods in limited quantities
+	CapabilitySaturdayDelivery = "saturdayDelivery"     // parcels arrive on Saturdays
 )
 
 // OpeningHours are the hours of one weekday, "HH:MM"; a locker open round
@@ -58,7 +71,8 @@ type OpeningHours struct {
 // PickupPoint is a place a parcel can be collected from, as the warehouse
 // plugin reads it: it offers "serviceProvider: name (streetAddress)" with
 // the estimated delivery date, and keeps externalId as the order's
-// pickupPointId.
+// pickupPointId. The unexported-in-JSON fields are what the gateway's
+// point object (ProviderPickupPoint) is made of.
 type PickupPoint struct {
 	ExternalID string `json:"externalId"`
 	// PupCode is the location service's name for ExternalID (spec 2.3).
@@ -81,40 +95,106 @@ type PickupPoint struct {
 	// Estimation is the estimated delivery date (yyyy-mm-dd) of a parcel
 	// handed over now (see EstimateDelivery).
 	Estimation string `json:"estimation"`
+
+	// RoutingServiceCode is the last 4 digits of the ID.
+	RoutingServiceCode string `json:"-"`
+	// RoutingPostcode is the postal code parcels to the point are routed
+	// by: a locker's own (SmartPOST) code, else the area's.
+	RoutingPostcode string `json:"-"`
+	// Host is the shop a pick-up shop or indoor locker stands in.
+	Host     string      `json:"-"`
+	Area     *PostalArea `json:"-"`
+	hours    string
+	text     string  // see searchText
+	cosLat   float64 // for flatMetres
+	features uint16  // see featureBits
 }
 
-// PostalArea is a postal code area of the data set and its centre.
+// PostalArea is an ordinary postal code area of the data set and the
+// point it is placed at.
 type PostalArea struct {
-	PostalCode string  `json:"postalCode"`
-	PostOffice string  `json:"postOffice"`
-	District   string  `json:"district"`
-	Latitude   float64 `json:"latitude"`
-	Longitude  float64 `json:"longitude"`
+	PostalCode     string  `json:"postalCode"`
+	PostOffice     string  `json:"postOffice"`
+	PostOfficeSv   string  `json:"postOfficeSv,omitempty"`
+	Municipality   string  `json:"municipality"`
+	MunicipalitySv string  `json:"municipalitySv,omitempty"`
+	Latitude       float64 `json:"latitude"`
+	Longitude      float64 `json:"longitude"`
+}
+
+// pickupPointJSON is a point as the data set writes it.
+type pickupPointJSON struct {
+	ID              string   `json:"id"`
+	Type            string   `json:"type"`
+	Host            string   `json:"host"`
+	Street          string   `json:"street"`
+	PostalCode      string   `json:"postalCode"`
+	RoutingPostcode string   `json:"routingPostcode"`
+	Latitude        float64  `json:"latitude"`
+	Longitude       float64  `json:"longitude"`
+	Hours           string   `json:"hours"`
+	Capabilities    []string `json:"capabilities"`
+	ServiceCodes    []string `json:"serviceCodes"`
 }
 
 type pickupDataSet struct {
+	Attribution  string                    `json:"attribution"`
 	OpeningHours map[string][]OpeningHours `json:"openingHours"`
 	Areas        []PostalArea              `json:"areas"`
-	Points       []PickupPoint             `json:"points"`
-	byID         map[string]int
+	RawPoints    []pickupPointJSON         `json:"points"`
+	LegacyIDs    map[string]string         `json:"legacyIds"`
+	// Points are in ID order, which is postal code order.
+	Points []PickupPoint `json:"-"`
+	byID   map[string]int
+	area   map[string]int
 }
 
 // pickupData is the embedded data set, read once. It is checked by tests;
 // a broken file is a build defect, so reading it panics.
 var pickupData = sync.OnceValue(func() *pickupDataSet {
+	zr, err := gzip.NewReader(bytes.NewReader(pickupDataGzip))
+	if err != nil {
+		panic("parcelgate: data/pickuppoints.json.gz: " + err.Error())
+	}
 	var ds pickupDataSet
-	if err := json.Unmarshal(pickupDataJSON, &ds); err != nil {
-		panic("parcelgate: data/pickuppoints.json: " + err.Error())
+	if err := json.NewDecoder(zr).Decode(&ds); err != nil {
+		panic("parcelgate: data/pickuppoints.json.gz: " + err.Error())
 	}
-	ds.byID = make(map[string]int, len(ds.Points))
-	for i := range ds.Points {
-		p := &ds.Points[i]
-		p.PupCode = p.ExternalID
-		p.OpeningHours = ds.OpeningHours[p.Type]
-		ds.byID[p.ExternalID] = i
+	ds.area = make(map[string]int, len(ds.Areas))
+	for i, a := range ds.Areas {
+		ds.area[a.PostalCode] = i
 	}
+	ds.byID = make(map[string]int, len(ds.RawPoints))
+	ds.Points = make([]PickupPoint, len(ds.RawPoints))
+	for i, r := range ds.RawPoints {
+		a := &ds.Areas[ds.area[r.PostalCode]]
+		p := PickupPoint{
+			ExternalID: r.ID, PupCode: r.ID, Type: r.Type, ServiceProvider: DeliveryOperator,
+			StreetAddress: r.Street, PostalCode: r.PostalCode, PostOffice: a.PostOffice, Country: "FI",
+			Latitude: r.Latitude, Longitude: r.Longitude, Capabilities: r.Capabilities, ServiceCodes: r.ServiceCodes,
+			OpeningHours: ds.OpeningHours[r.Hours], RoutingServiceCode: r.ID[5:], RoutingPostcode: r.RoutingPostcode,
+			Host: r.Host, Area: a, hours: r.Hours,
+		}
+		if p.RoutingPostcode == "" {
+			p.RoutingPostcode = p.PostalCode
+		}
+		p.Name = p.PublicName("fi")
+		p.text = p.makeSearchText()
+		p.cosLat = math.Cos(p.Latitude * math.Pi / 180)
+		p.features = p.featureBits()
+		ds.Points[i] = p
+		ds.byID[r.ID] = i
+	}
+	ds.RawPoints = nil
 	return &ds
 })
+
+// PickupDataAttribution credits the public sources of the data set.
+func PickupDataAttribution() string { return pickupData().Attribution }
+
+// AllPickupPoints is every point of the data set, in ID order. The slice
+// is shared: callers must not change it.
+func AllPickupPoints() []PickupPoint { return pickupData().Points }
 
 // Limits and defaults of a pick-up point search.
 const (
@@ -241,56 +321,38 @@ func SearchPickupPoints(q PickupQuery, now time.Time) []PickupPoint {
 		return []PickupPoint{}
 	}
 	origin := departureArea(q.CountryFrom, q.PostalCodeFrom)
-	var out []PickupPoint
-	for _, p := range ds.Points {
+	// The matches as indexes and distances, so that only the answered
+	// points are copied.
+	var hits []pickupHit
+	for i := range ds.Points {
+		p := &ds.Points[i]
 		if p.Country != q.Country || !p.matches(q) || !p.containsAll(words) {
 			continue
 		}
+		h := pickupHit{i: int32(i)}
 		if located {
-			d := int(math.Round(distanceKm(at.Latitude, at.Longitude, p.Latitude, p.Longitude) * 1000))
+			h.d = int32(distanceMetres(at.Latitude, at.Longitude, p.Latitude, p.Longitude))
+		}
+		hits = append(hits, h)
+	}
+	slices.SortFunc(hits, func(a, b pickupHit) int {
+		if a.d != b.d {
+			return int(a.d - b.d)
+		}
+		if c := strings.Compare(ds.Points[a.i].Name, ds.Points[b.i].Name); c != 0 {
+			return c
+		}
+		return int(a.i - b.i) // ID order
+	})
+	out := []PickupPoint{}
+	for _, h := range hits[:min(len(hits), q.Limit)] {
+		p := ds.Points[h.i]
+		if located {
+			d := int(h.d)
 			p.Distance = &d
 		}
 		p.Estimation = EstimateDelivery(now, origin, q.CountryFrom, p).Format(time.DateOnly)
 		out = append(out, p)
-	}
-	slices.SortStableFunc(out, func(a, b PickupPoint) int {
-		if a.Distance != nil && b.Distance != nil && *a.Distance != *b.Distance {
-			return *a.Distance - *b.Distance
-		}
-		if c := strings.Compare(a.Name, b.Name); c != 0 {
-			return c
-		}
-		return strings.Compare(a.ExternalID, b.ExternalID)
-	})
-	if len(out) > q.Limit {
-		out = out[:q.Limit]
-	}
-	if out == nil {
-		out = []PickupPoint{}
-	}
-	return out
-}
-
-// CountryPickupPoints answers q (validated) when it names no place and no
-// text: every point of q.Country that serves its service codes and is of
-// its types and capabilities, in name order, at most q.Limit, each with the
-// estimate of a parcel leaving the default departure area now (the
-// gateway's list of a country's points).
-func CountryPickupPoints(q PickupQuery, now time.Time) []PickupPoint {
-	out := []PickupPoint{}
-	for _, p := range pickupData().Points {
-		if p.Country == q.Country && p.matches(q) {
-			out = append(out, WithEstimation(p, now))
-		}
-	}
-	slices.SortStableFunc(out, func(a, b PickupPoint) int {
-		if c := strings.Compare(a.Name, b.Name); c != 0 {
-			return c
-		}
-		return strings.Compare(a.ExternalID, b.ExternalID)
-	})
-	if len(out) > q.Limit {
-		out = out[:q.Limit]
 	}
 	return out
 }
@@ -303,7 +365,7 @@ func WithEstimation(p PickupPoint, now time.Time) PickupPoint {
 	return p
 }
 
-func (p PickupPoint) matches(q PickupQuery) bool {
+func (p *PickupPoint) matches(q PickupQuery) bool {
 	if len(q.ServiceCodes) > 0 && !slices.ContainsFunc(q.ServiceCodes, func(c string) bool { return slices.Contains(p.ServiceCodes, c) }) {
 		return false
 	}
@@ -332,11 +394,11 @@ func (p PickupPoint) matches(q PickupQuery) bool {
 	return true
 }
 
-func (p PickupPoint) containsAll(words []string) bool {
+func (p *PickupPoint) containsAll(words []string) bool {
 	if len(words) == 0 {
 		return true
 	}
-	text := strings.ToLower(strings.Join([]string{p.Name, p.StreetAddress, p.PostalCode, p.PostOffice, p.ExternalID}, " "))
+	text := p.searchText()
 	for _, w := range words {
 		if !strings.Contains(text, w) {
 			return false
@@ -345,10 +407,16 @@ func (p PickupPoint) containsAll(words []string) bool {
 	return true
 }
 
-// FindPickupPoint returns the point whose externalId (pupCode) is id.
+// FindPickupPoint returns the point whose externalId (pupCode) is id: its
+// 9-digit ID, or for one more release the 7-digit ID of parcelgate's
+// former data set, which names its successor (decisions §32).
 func FindPickupPoint(id string) (PickupPoint, bool) {
 	ds := pickupData()
-	i, ok := ds.byID[strings.TrimSpace(id)]
+	id = strings.TrimSpace(id)
+	if next, ok := ds.LegacyIDs[id]; ok {
+		id = next
+	}
+	i, ok := ds.byID[id]
 	if !ok {
 		return PickupPoint{}, false
 	}
@@ -370,7 +438,7 @@ func NearestPickupPoint(postalCode, serviceCode string) (PickupPoint, bool) {
 		if !slices.Contains(p.ServiceCodes, serviceCode) {
 			continue
 		}
-		if d := distanceKm(at.Latitude, at.Longitude, p.Latitude, p.Longitude); d < bestKm {
+		if d := distanceKm(at.Latitude, at.Longitude, p.Latitude, p.Longitude); d < bestKm || (d == bestKm && p.ExternalID < best.ExternalID) {
 			best, bestKm = p, d
 		}
 	}
@@ -397,6 +465,9 @@ func locate(postalCode, postOffice, streetAddress, search string) (PostalArea, b
 // postal codes are regional: the leading digits name the region), the
 // numerically closest among equals.
 func areaOfPostalCode(code string) (PostalArea, bool) {
+	if i, ok := pickupData().area[code]; ok {
+		return pickupData().Areas[i], true
+	}
 	areas := pickupData().Areas
 	n, _ := strconv.Atoi(code)
 	best, bestPrefix, bestGap := -1, -1, 0
@@ -424,18 +495,41 @@ func areaOfText(text string) (PostalArea, bool) {
 		return areaOfPostalCode(code)
 	}
 	lower := strings.ToLower(text)
-	var best PostalArea
-	bestLen := 0
-	for _, a := range pickupData().Areas {
-		for _, name := range []string{a.District, a.PostOffice} {
+	best, bestLen := -1, 0
+	for _, n := range areaNames() {
+		if len(n.name) > bestLen && containsWord(lower, n.name) {
+			best, bestLen = n.area, len(n.name)
+		}
+	}
+	if best < 0 {
+		return PostalArea{}, false
+	}
+	return pickupData().Areas[best], true
+}
+
+// areaName is a town or municipality name, lower case, and the first area
+// (lowest postal code) of that name.
+type areaName struct {
+	name string
+	area int
+}
+
+// areaNames are the names the searches locate by, each once, made when
+// first needed.
+var areaNames = sync.OnceValue(func() []areaName {
+	var out []areaName
+	seen := map[string]bool{}
+	for i, a := range pickupData().Areas {
+		for _, name := range []string{a.PostOffice, a.PostOfficeSv, a.Municipality, a.MunicipalitySv} {
 			name = strings.ToLower(name)
-			if len(name) > bestLen && containsWord(lower, name) {
-				best, bestLen = a, len(name)
+			if name != "" && !seen[name] {
+				seen[name] = true
+				out = append(out, areaName{name, i})
 			}
 		}
 	}
-	return best, bestLen > 0
-}
+	return out
+})
 
 // containsWord reports whether name occurs in text as whole words.
 func containsWord(text, name string) bool {
@@ -533,15 +627,17 @@ func finnishTime(t time.Time) time.Time {
 // field pickupPointId; an order of service 2103 that names none goes to the
 // point nearest the centre of its delivery address's postal code area
 // (when that is a Finnish postal code); any other order keeps none. It
-// returns the point's externalId, or "".
+// returns the point's 9-digit externalId (a former 7-digit ID is read as
+// its successor's), or "".
 func PickupPointForOrder(serviceCode, pickupPointID, deliveryPostalCode, deliveryCountry string) (string, error) {
 	if id := strings.TrimSpace(pickupPointID); id != "" {
-		if _, ok := FindPickupPoint(id); !ok {
+		pt, ok := FindPickupPoint(id)
+		if !ok {
 			var p Problems
 			p.Add("pickupPointId", "no pick-up point %q exists; search the pick-up points for one", id)
 			return "", p.Err()
 		}
-		return id, nil
+		return pt.ExternalID, nil
 	}
 	country := strings.ToUpper(strings.TrimSpace(deliveryCountry))
 	if serviceCode != ServiceToPickupPoint || (country != "" && country != "FI") {

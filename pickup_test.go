@@ -102,8 +102,9 @@ func TestSearchPickupPoints(t *testing.T) {
 	if n := len(search(t, PickupQuery{PostalCode: "11122", Country: "SE"}, now)); n != 0 {
 		t.Errorf("Sweden: %d points", n)
 	}
-	// An unlisted postal code is placed by its region's leading digits.
-	if p := search(t, PickupQuery{PostalCode: "96900", Limit: 1}, now); p[0].PostOffice != "ROVANIEMI" {
+	// An unlisted postal code (a PO box code) is placed by its region's
+	// leading digits.
+	if p := search(t, PickupQuery{PostalCode: "96101", Limit: 1}, now); p[0].Area.Municipality != "Rovaniemi" {
 		t.Errorf("nearest to 96900: %+v", p[0])
 	}
 	// The plugin's free-text call: a town or postal code in the text
@@ -195,8 +196,10 @@ func TestPickupPointForOrder(t *testing.T) {
 		service, id, postal, country string
 		want, field                  string
 	}{
-		{"2103", "0010001", "33100", "FI", "0010001", ""},
-		{"2104", " 3310001 ", "", "", "3310001", ""},
+		{"2103", "001003200", "33100", "FI", "001003200", ""},
+		// A former 7-digit ID is read as its successor's (decisions §32).
+		{"2103", "0010001", "33100", "FI", "001003200", ""},
+		{"2104", " 3310001 ", "", "", "331003200", ""},
 		{"2103", "NOPE", "00100", "FI", "", "pickupPointId"},
 		{"2104", "9999999", "00100", "FI", "", "pickupPointId"},
 		{"2103", "", "00100", "FI", "nearest:00100", ""},

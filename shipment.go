@@ -339,8 +339,9 @@ type ShipmentService interface {
 	// FindShipment returns c's shipment with the tracking number, or
 	// ENOTFOUND.
 	FindShipment(ctx context.Context, c *Caller, trackingNumber string) (*Shipment, error)
-	// DeliverShipment marks the shipment of the organization delivered and
-	// frees its sending and errand codes at once (decisions §5). Only the
-	// operator calls it. Delivering a delivered shipment changes nothing.
-	DeliverShipment(ctx context.Context, env Environment, businessID, trackingNumber string) (*Shipment, error)
+	// DeliverShipment marks c's shipment delivered and frees its sending
+	// and errand codes at once (decisions §5). Only the operator acts
+	// (ActionOperate): c is an OperatorCaller of the shipment's
+	// organization. Delivering a delivered shipment changes nothing.
+	DeliverShipment(ctx context.Context, c *Caller, trackingNumber string) (*Shipment, error)
 }

@@ -373,6 +373,12 @@ func decodeResponse(resp *http.Response, out any) error {
 		drain(resp)
 		return nil
 	}
+	// A document (a label PDF) is taken as it is, up to 64 MiB.
+	if raw, ok := out.(*[]byte); ok {
+		b, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+		*raw = b
+		return err
+	}
 	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
 		return fmt.Errorf("client: decode %s %s answer: %w", resp.Request.Method, resp.Request.URL.Path, err)
 	}

@@ -2,78 +2,208 @@ package client
 
 import (
 	"context"
-	"fmt"
 	"net/http"
+	"net/url"
 	"time"
 )
 
-// GatewayPickupPoint is a pick-up point as the gateway's Pick-up Point API
-// answers it: the point of PickupPoints, with its type named in the
-// language asked for.
+// GatewayPickupPoint is a pick-up point as the provider's gateway Pick-up
+// Point API answers it. ID is 9 digits: the postal code and the routing
+// service code.
 type GatewayPickupPoint struct {
-	PickupPoint
-	TypeName string `json:"typeName"`
+	ID                 string               `json:"id"`
+	PupCode            string               `json:"pupCode"`
+	ExternalID         string               `json:"externalId"`
+	PublicName         string               `json:"publicName"`
+	CareOf             string               `json:"careOf"`
+	ParcelLocker       bool                 `json:"parcelLocker"`
+	RoutingServiceCode string               `json:"routingServiceCode"`
+	DistanceInMeters   *int                 `json:"distanceInMeters,omitempty"`
+	Availability       PickupAvailability   `json:"availability"`
+	Location           PickupLocation       `json:"location"`
+	Capabilities       []string             `json:"capabilities"`
+	Extensions         *GatewayPointExtends `json:"extensions,omitempty"`
 }
 
-// PickupPointSearch is a search of the gateway's Pick-up Point API: near a
-// location (Postcode, City, Address in CountryCode, default FI) or by
-// free Text, narrowed as PickupPointQuery is.
+// PickupAvailability is when a point is open: its hours by weekday and the
+// coming days it keeps other hours.
+type PickupAvailability struct {
+	OpeningHours []struct {
+		Weekday     string `json:"weekday"`
+		Opens       string `json:"opens"`
+		Closes      string `json:"closes"`
+		Description string `json:"description"`
+	} `json:"openingHours"`
+	Exceptions []struct {
+		Date        string `json:"date"`
+		Closed      bool   `json:"closed"`
+		Description string `json:"description"`
+	} `json:"exceptions"`
+}
+
+// PickupLocation is where a point is.
+type PickupLocation struct {
+	Country          string `json:"country"`
+	CountryCode      string `json:"countryCode"`
+	Street           string `json:"street"`
+	Postcode         string `json:"postcode"`
+	City             string `json:"city"`
+	Municipality     string `json:"municipality"`
+	SpecificLocation string `json:"specificLocation"`
+	RoutingPostcode  string `json:"routingPostcode"`
+	Coordinates      struct {
+		Latitude  float64 `json:"latitude"`
+		Longitude float64 `json:"longitude"`
+	} `json:"coordinates"`
+}
+
+// GatewayPointExtends are the extensions a search asked for.
+type GatewayPointExtends struct {
+	Estimate *struct {
+		Time *string `json:"time"` // null where the model cannot promise
+	} `json:"estimate,omitempty"`
+	AverageLockerOccupancyRate *struct {
+		AverageRate float64 `json:"averageRate"`
+		Description string  `json:"description"`
+	} `json:"averageLockerOccupancyRate,omitempty"`
+}
+
+// Boolean service filters of a search (PickupPointSearch.Filters): true
+// keeps only the points with the feature, false only those without.
+const (
+	FilterOutdoorLocker    = "outdoorLocker"
+	FilterLockerReservable = "lockerReservable"
+	FilterWheelchair       = "wheelchairAccessibility"
+	FilterOpenOnWeekends   = "openOnWeekends"
+	FilterADR              = "ADRLimitedQuantities"
+	FilterSaturdayDelivery = "saturdayDelivery"
+)
+
+// PickupPointSearch is a search of the gateway's Pick-up Point API: one
+// mode — near Postcode/Street/City (in CountryCode, default FI), near
+// Coordinates within RadiusMetres, inside Rectangle, or FreeText — or only
+// ParcelLocker; narrowed by ParcelLocker, ProductCode and Filters.
 type PickupPointSearch struct {
-	Postcode     string
-	CountryCode  string
-	City         string
-	Address      string
-	Text         string
-	ServiceCodes []string
-	Types        []string // each optionally "!"-prefixed to leave it out
-	Capabilities []string // each optionally "!"-prefixed for one to lack
-	Limit        int      // default 20, at most 100
-	// Language names the point types in fi, sv or en (default en).
+	Postcode, CountryCode, Street, City string
+	Coordinates                         *[2]float64 // latitude, longitude
+	RadiusMetres                        float64
+	Rectangle                           *[4]float64 // swLatitude, swLongitude, neLatitude, neLongitude
+	FreeText                            string
+	ParcelLocker                        *bool
+	ProductCode                         string
+	Filters                             map[string]bool
+	Limit                               int // default 20, at most 100
+	// Language is the answer's language: fi (default), sv, da, en, et,
+	// lv or lt.
 	Language string
+	// EstimateFrom, when set, asks each point's delivery estimate for a
+	// parcel of EstimateProduct handed over at EstimateAt (zero: now) in
+	// this Finnish postal code.
+	EstimateFrom, EstimateProduct string
+	EstimateAt                    time.Time
+	// Occupancy asks each locker's usual occupancy.
+	Occupancy bool
 }
 
-type gatewayPickupPoints struct {
-	PickupPoints []GatewayPickupPoint `json:"pickupPoints"`
+// GatewayPickupPoints is an answer of the Pick-up Point API: the points,
+// and for a country listing the token of the next page ("" on the last).
+type GatewayPickupPoints struct {
+	PickupPoints            []GatewayPickupPoint `json:"pickupPoints"`
+	PagingContinuationToken string               `json:"pagingContinuationToken,omitempty"`
 }
 
-// SearchPickupPoints asks the gateway's Pick-up Point API for points,
-// nearest first, with the gateway client's token: the same points
-// PickupPoints answers the ecom API's callers.
+// SearchPickupPoints asks the gateway's Pick-up Point API for points
+// (POST /{version}/pickuppoints), with the gateway client's token.
 func (c *Client) SearchPickupPoints(ctx context.Context, q PickupPointSearch) ([]GatewayPickupPoint, error) {
-	location := map[string]string{}
-	for k, v := range map[string]string{"postcode": q.Postcode, "countryCode": q.CountryCode, "city": q.City, "address": q.Address} {
+	location := map[string]any{}
+	for k, v := range map[string]string{"postcode": q.Postcode, "countryCode": q.CountryCode, "street": q.Street, "city": q.City} {
 		if v != "" {
 			location[k] = v
 		}
 	}
-	criteria := map[string]any{"location": location}
-	if q.Text != "" {
-		criteria["text"] = q.Text
+	if q.Coordinates != nil {
+		location["coordinates"] = map[string]float64{"latitude": q.Coordinates[0], "longitude": q.Coordinates[1]}
 	}
-	for k, v := range map[string][]string{"serviceCodes": q.ServiceCodes, "types": q.Types, "capabilities": q.Capabilities} {
-		if len(v) > 0 {
-			criteria[k] = v
+	if q.RadiusMetres > 0 {
+		location["radius"] = map[string]any{"unit": "m", "value": q.RadiusMetres}
+	}
+	criteria := map[string]any{}
+	if len(location) > 0 {
+		criteria["location"] = location
+	}
+	if r := q.Rectangle; r != nil {
+		criteria["rectangle"] = map[string]float64{"swLatitude": r[0], "swLongitude": r[1], "neLatitude": r[2], "neLongitude": r[3]}
+	}
+	if q.FreeText != "" {
+		criteria["freeText"] = q.FreeText
+	}
+	if q.ParcelLocker != nil {
+		criteria["parcelLocker"] = *q.ParcelLocker
+	}
+	if q.ProductCode != "" || len(q.Filters) > 0 {
+		filters := map[string]any{}
+		for k, v := range q.Filters {
+			filters[k] = v
 		}
+		if q.ProductCode != "" {
+			filters["product"] = map[string]string{"code": q.ProductCode}
+		}
+		criteria["serviceFilters"] = filters
 	}
 	body := map[string]any{"searchCriteria": criteria}
 	if q.Limit != 0 {
 		body["limit"] = q.Limit
 	}
-	var out gatewayPickupPoints
+	ext := map[string]any{}
+	if q.EstimateFrom != "" {
+		at := q.EstimateAt
+		if at.IsZero() {
+			at = time.Now()
+		}
+		ext["estimate"] = map[string]any{"time": at.UTC().Format(time.RFC3339),
+			"origin": map[string]string{"postcode": q.EstimateFrom, "countryCode": "FI"}, "product": map[string]string{"code": q.EstimateProduct}}
+	}
+	if q.Occupancy {
+		ext["averageLockerOccupancyRate"] = true
+	}
+	if len(ext) > 0 {
+		body["extensions"] = ext
+	}
+	var out GatewayPickupPoints
 	if err := c.do(ctx, request{surface: gateway, method: http.MethodPost, path: "/pickuppoints", body: body, language: q.Language, idempotent: ptr(true)}, &out); err != nil {
 		return nil, err
 	}
 	return out.PickupPoints, nil
 }
 
-// GatewayPickupPoint returns one point of a country by its ID (ExternalID),
-// its type named in language (fi, sv or en; "" is en).
-func (c *Client) GatewayPickupPoint(ctx context.Context, country, id, language string) (*GatewayPickupPoint, error) {
-	var out GatewayPickupPoint
-	if err := c.do(ctx, request{surface: gateway, method: http.MethodGet, path: "/pickuppoints/" + escape(country) + "/" + escape(id), language: language}, &out); err != nil {
+// ListPickupPoints reads one page of a country's points (GET
+// /{version}/pickuppoints/{country}; country may carry an ID prefix, FI00),
+// 250 a page in ID order; token is "" for the first page, else the
+// previous page's PagingContinuationToken.
+func (c *Client) ListPickupPoints(ctx context.Context, country, token, language string) (*GatewayPickupPoints, error) {
+	path := "/pickuppoints/" + escape(country)
+	if token != "" {
+		path += "?pagingContinuationToken=" + url.QueryEscape(token)
+	}
+	var out GatewayPickupPoints
+	if err := c.do(ctx, request{surface: gateway, method: http.MethodGet, path: path, language: language}, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil
+}
+
+// GatewayPickupPoint returns one point of a country by its 9-digit ID (a
+// former 7-digit ID names its successor), in language ("" is fi); nil
+// when the country has no such point.
+func (c *Client) GatewayPickupPoint(ctx context.Context, country, id, language string) (*GatewayPickupPoint, error) {
+	var out GatewayPickupPoints
+	if err := c.do(ctx, request{surface: gateway, method: http.MethodGet, path: "/pickuppoints/" + escape(country) + "/" + escape(id), language: language}, &out); err != nil {
+		return nil, err
+	}
+	if len(out.PickupPoints) == 0 {
+		return nil, nil
+	}
+	return &out.PickupPoints[0], nil
 }
 
 // Logistic phases of an estimate: where the parcel's clock starts.
@@ -86,56 +216,68 @@ const (
 // (products 2101 and 2102).
 const SaturdayDelivery = "3106"
 
-// EstimateRequest asks when a parcel will be delivered.
+// EstimateRequest asks when a parcel will be delivered. A place is a
+// postal code, or a pick-up point's 9-digit ID (FromPupCode, ToPupCode).
 type EstimateRequest struct {
-	FromPostcode, FromCountry string // FromCountry default FI
-	ToPostcode, ToCountry     string // ToCountry default FI
-	ProductCode               string // a service code, e.g. 2103
-	// At is when the parcel is handed over; zero is now (by the server's
-	// clock, the sandbox clock on a sandbox).
+	FromPostcode, FromPupCode, FromCountry string // FromCountry default FI
+	ToPostcode, ToPupCode, ToCountry       string // ToCountry default FI
+	ProductCode                            string // a service code, e.g. 2103
+	// At is when the parcel is handed over; zero is now (by this
+	// machine's clock).
 	At                 time.Time
 	LogisticPhase      string // PhaseDroppedOff (default) or PhasePickedUp
 	AdditionalServices []string
 }
 
-// Estimate is a delivery estimate: DeliveryTime as the server wrote it
-// (Finnish time, milliseconds, the offset), and the same instant read.
+// Estimate is a delivery estimate as the gateway answers it: Time in UTC,
+// nil where the estimate model cannot promise.
 type Estimate struct {
-	DeliveryTime string    `json:"deliveryTime"`
-	Time         time.Time `json:"-"`
+	Time *time.Time `json:"time"`
+}
+
+type estimates struct {
+	Estimates []Estimate `json:"estimates"`
 }
 
 // Estimate asks the gateway when a parcel will be delivered (POST
-// /{version}/estimate).
+// /{version}/estimate, the provider's estimate object).
 func (c *Client) Estimate(ctx context.Context, q EstimateRequest) (*Estimate, error) {
-	or := func(s, d string) string {
-		if s == "" {
-			return d
+	place := func(postcode, pupCode, country string) map[string]string {
+		if country == "" {
+			country = "FI"
 		}
-		return s
+		p := map[string]string{"countryCode": country}
+		if pupCode != "" {
+			p["pupCode"] = pupCode
+		} else {
+			p["postcode"] = postcode
+		}
+		return p
 	}
-	body := map[string]any{
-		"origin":      map[string]string{"postcode": q.FromPostcode, "countryCode": or(q.FromCountry, "FI")},
-		"destination": map[string]string{"postcode": q.ToPostcode, "countryCode": or(q.ToCountry, "FI")},
-		"productCode": q.ProductCode,
+	at := q.At
+	if at.IsZero() {
+		at = time.Now()
 	}
-	if !q.At.IsZero() {
-		body["time"] = q.At.Format("2006-01-02T15:04:05.000Z07:00")
-	}
-	if q.LogisticPhase != "" {
-		body["logisticPhase"] = q.LogisticPhase
-	}
+	product := map[string]any{"code": q.ProductCode}
 	if len(q.AdditionalServices) > 0 {
-		body["additionalServices"] = q.AdditionalServices
+		product["additionalServicesCodes"] = q.AdditionalServices
 	}
-	var out Estimate
+	est := map[string]any{
+		"time":        at.Format(time.RFC3339Nano),
+		"origin":      place(q.FromPostcode, q.FromPupCode, q.FromCountry),
+		"destination": place(q.ToPostcode, q.ToPupCode, q.ToCountry),
+		"product":     product,
+	}
+	body := map[string]any{"estimate": est}
+	if q.LogisticPhase != "" {
+		body["context"] = map[string]any{"logisticsPhase": map[string]string{"event": q.LogisticPhase, "reason": q.LogisticPhase}}
+	}
+	var out estimates
 	if err := c.do(ctx, request{surface: gateway, method: http.MethodPost, path: "/estimate", body: body, idempotent: ptr(true)}, &out); err != nil {
 		return nil, err
 	}
-	t, err := time.Parse("2006-01-02T15:04:05.000Z07:00", out.DeliveryTime)
-	if err != nil {
-		return nil, fmt.Errorf("client: the estimate's deliveryTime %q: %w", out.DeliveryTime, err)
+	if len(out.Estimates) == 0 {
+		return &Estimate{}, nil
 	}
-	out.Time = t
-	return &out, nil
+	return &out.Estimates[0], nil
 }

@@ -106,7 +106,7 @@ type Config struct {
 
 // Services are what the console needs from storage: one field per root
 // service it uses (the same the API calls) and the console's own reads and
-// sessions. cmd/parcelgate fills them from sqlstore.NewServices; every
+// sessions. internal/wiring fills them from sqlstore's services; every
 // field must be set.
 type Services struct {
 	Organizations parcelgate.OrganizationService
@@ -117,10 +117,15 @@ type Services struct {
 	Sandbox       parcelgate.SandboxService
 	Faults        parcelgate.FaultService
 	Journal       parcelgate.JournalService
+	// Shipping renders a shipment's labels; Tracking its parcels' journeys
+	// and the operator's moves of them (decisions §29, §30). Either may be
+	// nil: the shipment page then leaves its part out.
+	Shipping parcelgate.ShippingService
+	Tracking parcelgate.TrackingService
 	// Reads are the pages of one tenant; Operator the operator's pages.
-	Reads    parcelgate.ConsoleReader
-	Operator parcelgate.OperatorReader
-	Sessions parcelgate.ConsoleSessionStore
+	Reads    Reader
+	Operator OperatorReader
+	Sessions SessionStore
 }
 
 // Console is the web console's handler. Build it with New.
@@ -130,12 +135,14 @@ type Console struct {
 	orders      parcelgate.OrderService
 	inventory   parcelgate.InventoryService
 	shipments   parcelgate.ShipmentService
+	shipping    parcelgate.ShippingService
+	tracking    parcelgate.TrackingService
 	sandbox     parcelgate.SandboxService
 	faults      parcelgate.FaultService
 	journal     parcelgate.JournalService
-	reads       parcelgate.ConsoleReader
-	operator    parcelgate.OperatorReader
-	sessions    parcelgate.ConsoleSessionStore
+	reads       Reader
+	operator    OperatorReader
+	sessions    SessionStore
 
 	cfg     Config
 	handler http.Handler
@@ -171,7 +178,7 @@ func New(svc Services, cfg Config) *Console {
 	}
 	c := &Console{
 		orgs: svc.Organizations, credentials: svc.Credentials, orders: svc.Orders, inventory: svc.Inventory,
-		shipments: svc.Shipments, sandbox: svc.Sandbox, faults: svc.Faults, journal: svc.Journal,
+		shipments: svc.Shipments, shipping: svc.Shipping, tracking: svc.Tracking, sandbox: svc.Sandbox, faults: svc.Faults, journal: svc.Journal,
 		reads: svc.Reads, operator: svc.Operator, sessions: svc.Sessions,
 		cfg: cfg,
 	}
@@ -247,6 +254,8 @@ func (c *Console) routes(mux *http.ServeMux) {
 	mux.Handle("POST /console/products/{id}/stock", c.authed(c.setStock))
 	mux.Handle("GET /console/shipments", c.authed(c.shipmentsPage))
 	mux.Handle("GET /console/shipments/{tn}", c.authed(c.shipment))
+	mux.Handle("GET /console/shipments/{tn}/label.pdf", c.authed(c.shipmentLabel))
+	mux.Handle("POST /console/shipments/{tn}/parcels/{parcel}/status", c.authed(c.moveParcel))
 	mux.Handle("GET /console/requests", c.authed(c.requests))
 	mux.Handle("GET /console/requests/{requestId}", c.authed(c.request))
 	mux.Handle("GET /console/credentials", c.authed(c.credentialsPage))

@@ -1,14 +1,17 @@
 package console
 
 import (
+	"bytes"
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/label"
 )
 
 // pageSize is the rows of every console table page.
@@ -237,11 +240,8 @@ func (c *Console) ordersPage(w http.ResponseWriter, r *http.Request, s *session)
 	}
 	f.Reference = strings.TrimSpace(q.Get("ref"))
 	f.Warehouse = strings.TrimSpace(q.Get("warehouse"))
-	if len(f.Reference) > 200 {
-		d.Errors["ref"] = "At most 200 characters."
-	}
-	if len(f.Warehouse) > 100 {
-		d.Errors["warehouse"] = "At most 100 characters."
+	for _, fe := range parcelgate.ErrorFields(f.Validate()) {
+		d.Errors[fe.Field] = fe.Message
 	}
 	d.Filtered = len(f.Statuses) > 0 || !f.UpdatedSince.IsZero() || f.Reference != "" || f.Warehouse != ""
 	status := http.StatusOK
@@ -295,7 +295,7 @@ func (c *Console) loadOrder(w http.ResponseWriter, r *http.Request, s *session) 
 		return nil, false
 	}
 	d := &orderData{Order: o, Manual: c.cfg.ManualFulfillment, Workbench: c.workbenchMoves(s)}
-	if d.History, err = c.orders.OrderHistory(ctx, s.OrgID, o.ID); err != nil {
+	if d.History, err = c.orders.OrderHistory(ctx, s.caller, o.ID); err != nil {
 		c.fail(w, r, s, err)
 		return nil, false
 	}
@@ -385,9 +385,14 @@ func (c *Console) moveOrder(w http.ResponseWriter, r *http.Request, s *session) 
 		c.orderRefused(w, r, s, http.StatusBadRequest, "", reason, fmt.Sprintf("At most %d characters.", parcelgate.MaxMoveReason))
 		return
 	}
-	o, err := c.orders.SetOrderStatus(r.Context(), s.Environment, s.BusinessID, r.PathValue("id"), to, reason)
+	// The move is the warehouse's: the operator's, or on the workbench an
+	// integrator's acting for the warehouse (mayMove decided which).
+	warehouse := parcelgate.OperatorCaller(&parcelgate.Organization{ID: s.OrgID, BusinessID: s.BusinessID, Environment: s.Environment})
+	o, err := c.orders.SetOrderStatus(r.Context(), warehouse, r.PathValue("id"), to, reason)
 	if code := parcelgate.ErrorCode(err); code == parcelgate.ECONFLICT || code == parcelgate.EINVALID {
-		c.orderRefused(w, r, s, http.StatusConflict, parcelgate.ErrorMessage(err), reason, "")
+		// A refused move is shown on the order's page, answered as the
+		// API answers it (a move CanMove refuses: 409).
+		c.orderRefused(w, r, s, parcelgate.ErrorStatus(err), parcelgate.ErrorMessage(err), reason, "")
 		return
 	} else if err != nil {
 		c.fail(w, r, s, err)
@@ -437,8 +442,10 @@ func (c *Console) products(w http.ResponseWriter, r *http.Request, s *session) {
 	d := &productsData{Form: q, Search: strings.TrimSpace(q.Get("q")), Errors: map[string]string{}}
 	d.CanCreate = c.canEdit(s) && s.caller.May(parcelgate.ActionManageProducts) == nil
 	status := http.StatusOK
-	if len(d.Search) > 100 {
-		d.Errors["q"] = "At most 100 characters."
+	if err := parcelgate.ValidConsoleSearch(d.Search); err != nil {
+		for _, fe := range parcelgate.ErrorFields(err) {
+			d.Errors[fe.Field] = fe.Message
+		}
 		status = http.StatusBadRequest
 	} else {
 		page, err := c.reads.ConsoleProducts(r.Context(), s.caller, d.Search, q.Get("page"), pageSize)
@@ -552,6 +559,19 @@ func (c *Console) shipmentsPage(w http.ResponseWriter, r *http.Request, s *sessi
 type shipmentData struct {
 	Shipment *parcelgate.Shipment
 	Codes    []parcelgate.ConsoleCode
+	// Label is set when the shipment's labels can be shown.
+	Label bool
+	// Parcels are the parcels' journeys as of the environment's clock, when
+	// tracking is served; CanMove when the session may move them.
+	Parcels  []parcelJourney
+	CanMove  bool
+	Statuses []parcelgate.ParcelStatus
+}
+
+// parcelJourney is one parcel's tracking on the shipment page.
+type parcelJourney struct {
+	ParcelID string
+	Timeline parcelgate.Timeline
 }
 
 func (c *Console) shipment(w http.ResponseWriter, r *http.Request, s *session) {
@@ -571,5 +591,123 @@ func (c *Console) shipment(w http.ResponseWriter, r *http.Request, s *session) {
 		c.fail(w, r, s, err)
 		return
 	}
-	c.renderView(w, r, http.StatusOK, "shipment", &view{Title: "Shipment " + sh.TrackingNumber, Session: s, Nav: "shipments", Data: &shipmentData{sh, codes}})
+	d := &shipmentData{Shipment: sh, Codes: codes, Label: c.shipping != nil && len(sh.Parcels) > 0}
+	if c.tracking != nil {
+		if d.Parcels, err = c.journeys(r, s, sh); err != nil {
+			c.fail(w, r, s, err)
+			return
+		}
+		d.CanMove, d.Statuses = c.mayMoveParcels(s), parcelgate.ParcelStatuses
+	}
+	c.renderView(w, r, http.StatusOK, "shipment", &view{Title: "Shipment " + sh.TrackingNumber, Session: s, Nav: "shipments", Data: d})
+}
+
+// journeys decides the journey of each parcel of sh as of the
+// environment's clock, as the Tracking API answers it (decisions §30).
+func (c *Console) journeys(r *http.Request, s *session, sh *parcelgate.Shipment) ([]parcelJourney, error) {
+	ids := make([]string, len(sh.Parcels))
+	for i, p := range sh.Parcels {
+		ids[i] = p.ParcelID
+	}
+	tracked, err := c.tracking.TrackNumbers(r.Context(), s.caller, ids)
+	if err != nil {
+		return nil, err
+	}
+	now := c.cfg.Clock.Now(s.Environment)
+	var out []parcelJourney
+	for _, tp := range tracked {
+		if !tp.Own || tp.Shipment.ID != sh.ID {
+			continue
+		}
+		var point *parcelgate.PickupPoint
+		if pt, ok := parcelgate.FindPickupPoint(sh.PickupPointID); ok && sh.PickupPointID != "" {
+			point = &pt
+		}
+		out = append(out, parcelJourney{tp.Parcel.ParcelID, parcelgate.ParcelTimeline(s.Environment, tp.Shipment, point, tp.Moves, now)})
+	}
+	return out, nil
+}
+
+// mayMoveParcels reports whether s may set a parcel's tracking status: the
+// operator (as POST /admin/v1/parcels/status), or an integrator where the
+// workbench lets it move orders (the test environment).
+func (c *Console) mayMoveParcels(s *session) bool {
+	return s.caller.May(parcelgate.ActionOperate) == nil || c.workbenchMoves(s)
+}
+
+// shipmentLabel serves the shipment's address labels as the shipping API
+// does (decisions §29), in the medium asked for or the one it was made
+// with.
+func (c *Console) shipmentLabel(w http.ResponseWriter, r *http.Request, s *session) {
+	if !c.needTenant(w, r, s) || !c.may(w, r, s, parcelgate.ActionReadShipments) {
+		return
+	}
+	if c.shipping == nil {
+		c.fail(w, r, s, parcelgate.Errorf(parcelgate.ENOTFOUND, "Labels are not served."))
+		return
+	}
+	sh, err := c.shipments.FindShipment(r.Context(), s.caller, r.PathValue("tn"))
+	if err == nil && (sh.Environment != s.Environment || len(sh.Parcels) == 0) {
+		err = parcelgate.Errorf(parcelgate.ENOTFOUND, "Shipment not found")
+	}
+	if err != nil {
+		c.fail(w, r, s, err)
+		return
+	}
+	media, ok := label.ParseMedia(r.URL.Query().Get("media"))
+	if !ok {
+		if media, ok = label.ParseMedia(sh.PrintMedia); !ok {
+			media = label.LaserA5
+		}
+	}
+	codes, err := c.shipping.ShipmentCodes(r.Context(), s.caller, sh.TrackingNumber)
+	if err != nil {
+		c.fail(w, r, s, err)
+		return
+	}
+	var buf bytes.Buffer
+	if err := label.Render(&buf, media, label.FromShipment(sh, codes)); err != nil {
+		c.fail(w, r, s, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/pdf")
+	w.Header().Set("Content-Disposition", fmt.Sprintf("inline; filename=%q", sh.TrackingNumber+".pdf"))
+	w.Write(buf.Bytes())
+}
+
+// moveParcel sets a parcel's tracking status, as the operator API's POST
+// /admin/v1/parcels/status does (decisions §30).
+func (c *Console) moveParcel(w http.ResponseWriter, r *http.Request, s *session) {
+	if !c.needTenant(w, r, s) {
+		return
+	}
+	if !c.mayMoveParcels(s) {
+		if !c.may(w, r, s, parcelgate.ActionOperate) {
+			return
+		}
+		c.workbench(w, r, s, parcelgate.ControlMove)
+		return
+	}
+	if c.tracking == nil {
+		c.fail(w, r, s, parcelgate.Errorf(parcelgate.ENOTFOUND, "Tracking is not served."))
+		return
+	}
+	to := parcelgate.ParcelStatus(strings.ToUpper(strings.TrimSpace(r.PostFormValue("to"))))
+	if !to.Valid() {
+		c.errorPage(w, r, s, http.StatusBadRequest, "Choose a parcel status to move to.")
+		return
+	}
+	tn := r.PathValue("tn")
+	sh, err := c.shipments.FindShipment(r.Context(), s.caller, tn)
+	if err == nil && (sh.Environment != s.Environment || !slices.ContainsFunc(sh.Parcels, func(p parcelgate.Parcel) bool { return p.ParcelID == r.PathValue("parcel") })) {
+		err = parcelgate.Errorf(parcelgate.ENOTFOUND, "Parcel not found")
+	}
+	if err == nil {
+		_, err = c.tracking.MoveParcel(r.Context(), s.Environment, s.BusinessID, r.PathValue("parcel"), to)
+	}
+	if err != nil {
+		c.fail(w, r, s, err)
+		return
+	}
+	http.Redirect(w, r, Prefix+"/shipments/"+url.PathEscape(sh.TrackingNumber)+"?done=parcel-moved", http.StatusSeeOther)
 }

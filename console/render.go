@@ -48,6 +48,7 @@ var funcs = template.FuncMap{
 	"pager":     newPager,
 	"httpTag":   httpTag,
 	"deref":     func(f *float64) float64 { return *f },
+	"list":      func(s ...string) []string { return s },
 	"baseQuery": baseQuery,
 	"confirmField": func(form, refused, msg, businessID string) confirmField {
 		f := confirmField{Form: form, BusinessID: businessID}
@@ -127,6 +128,7 @@ func (c *Console) renderView(w http.ResponseWriter, r *http.Request, status int,
 var notices = map[string]string{
 	"cancelled":        "The order was cancelled and its stock returned.",
 	"moved":            "The order was moved.",
+	"parcel-moved":     "The parcel was moved: its journey is yours from now on.",
 	"revoked":          "The credential was revoked: it gets no new tokens.",
 	"unlocked":         "The account was unlocked.",
 	"clock":            "The sandbox clock moved forward.",
@@ -215,10 +217,14 @@ func statusTag(s string) string {
 		return "tag tag-new"
 	case "Submitted":
 		return "tag tag-progress"
-	case "Delivered":
+	case "Delivered", "DELIVERED":
 		return "tag tag-done"
-	case "Error", "EOS", "expired":
+	case "Error", "EOS", "expired", "RETURNED_TO_SENDER", "RETURN_IN_TRANSPORT", "RETURN_WAITING", "RETURN_READY_FOR_PICKUP", "RETURN_DELIVERED":
 		return "tag tag-bad"
+	case "RECEIVED", "IN_TRANSPORT", "READY_FOR_PICKUP", "OUT_FOR_DELIVERY", "CUSTOMS":
+		return "tag tag-progress"
+	case "WAITING":
+		return "tag tag-new"
 	default:
 		return "tag"
 	}

@@ -289,6 +289,10 @@ func PrintWelcome(w io.Writer, baseURL string, seeded bool) {
 	fmt.Fprintf(w, "\nDemo shipment %s (parcels of each locker size) — with the gateway token:\n", t.Shipment)
 	fmt.Fprintf(w, "  curl -s %s/%s/labelless -H \"Authorization: Bearer $TOKEN\" -H 'Content-Type: application/json' -d '{\"searchCriteria\":{\"trackingNumber\":\"%s\"}}'\n", baseURL, parcelgate.DefaultVersions[0], t.Shipment)
 	fmt.Fprintf(w, "  curl -s %s/parcel/v1/errandCodes/%s -H \"Authorization: Bearer $TOKEN\"\n", baseURL, t.Shipment[:len(t.Shipment)-4]+"000S")
+	fmt.Fprintf(w, "\nPick-up points (the national data set; 9-digit IDs) and a delivery estimate — with the gateway token:\n")
+	fmt.Fprintf(w, "  curl -s %s/%s/pickuppoints -H \"Authorization: Bearer $TOKEN\" -H 'Content-Type: application/json' -d '{\"searchCriteria\":{\"location\":{\"postcode\":\"00100\",\"countryCode\":\"FI\"}},\"limit\":5}'\n", baseURL, parcelgate.DefaultVersions[0])
+	fmt.Fprintf(w, "  curl -s %s/%s/pickuppoints/FI/001003200 -H \"Authorization: Bearer $TOKEN\" -H 'Accept-Language: sv'\n", baseURL, parcelgate.DefaultVersions[0])
+	fmt.Fprintf(w, "  curl -s %s/%s/estimate -H \"Authorization: Bearer $TOKEN\" -H 'Content-Type: application/json' -d '{\"estimate\":{\"time\":\"2026-03-13T10:00:00Z\",\"origin\":{\"countryCode\":\"FI\",\"postcode\":\"20100\"},\"destination\":{\"countryCode\":\"FI\",\"pupCode\":\"001003200\"},\"product\":{\"code\":\"2103\"}}}'\n", baseURL, parcelgate.DefaultVersions[0])
 	if seeded {
 		fmt.Fprintf(w, "\nDemo sales order %s: Created now, Submitted and Delivered by the warehouse engine within seconds — with the ecom token:\n", SampleOrder)
 	} else {

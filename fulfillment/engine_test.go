@@ -119,7 +119,7 @@ func TestEngineExactlyOnceAcrossInstances(t *testing.T) {
 				t.Fatalf("%d moves of delivered orders", n)
 			}
 			for _, o := range orders {
-				h, err := sqlstore.NewOrderService(db).OrderHistory(ctx, c.OrgID, o.ExternalID)
+				h, err := sqlstore.NewOrderService(db).OrderHistory(ctx, c, o.ExternalID)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -78,7 +78,7 @@ func TestAdminBadInput(t *testing.T) {
 			{"bad username", "/admin/v1/service-accounts", map[string]any{"businessId": "1234567-1", "username": "a b", "roles": []string{"merchant"}}, 400, "username"},
 			{"unknown version", "/admin/v1/gateway-clients", map[string]any{"businessId": "1234567-1", "versions": []string{"2020-01"}}, 400, "versions"},
 			{"no versions", "/admin/v1/gateway-clients", map[string]any{"businessId": "1234567-1", "versions": []string{}}, 400, "versions"},
-			{"version object with unknown field", "/admin/v1/gateway-clients", map[string]any{"businessId": "1234567-1", "versions": []any{map[string]any{"version": "2025-04", "teir": 2}}}, 400, "teir"},
+			{"version object with unknown field", "/admin/v1/gateway-clients", map[string]any{"businessId": "1234567-1", "versions": []any{map[string]any{"version": "2025-04", "teir": 2}}}, 400, "versions[0].teir"},
 			{"version tier not a number", "/admin/v1/gateway-clients", map[string]any{"businessId": "1234567-1", "versions": []any{map[string]any{"version": "2025-04", "tier": "two"}}}, 400, "tier"},
 			{"versions not an array", "/admin/v1/gateway-clients", map[string]any{"businessId": "1234567-1", "versions": 5}, 400, "versions"},
 			{"version neither string nor object", "/admin/v1/gateway-clients", map[string]any{"businessId": "1234567-1", "versions": []any{7}}, 400, "versions"},

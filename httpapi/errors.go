@@ -15,8 +15,8 @@ import (
 type surface int
 
 const (
-	// gatewaySurface: sending codes, shipment data, errand codes (decisions §5):
-	// {"errorCode","message","details"}.
+	// gatewaySurface: sending codes, shipment data, errand codes, pick-up
+	// points, estimates (decisions §5, §32): {"errorCode","message","details"}.
 	gatewaySurface surface = iota
 	// ecomSurface: orders, products, catalogs, the ecom token service and the
 	// operator API (decisions §8): {"timestamp","status","error","message","path","errors"}.
@@ -63,7 +63,15 @@ func gatewayCode(status int) string {
 	return "INTERNAL_SERVER_ERROR"
 }
 
-// GatewayError is the error body of the gateway surfaces (decisions §5).
+// GatewayError is the error body of every gateway route (decisions §5,
+// §32), the provider's: {"errorCode","message","details"}, all three keys
+// always present, details null when no field is at fault. The codes:
+// UNAUTHORIZED (401, no token), EXPIRED and INVALID_TOKEN (401),
+// FORBIDDEN (403, a token whose targets lack the API or version),
+// VALIDATION_ERROR (400, a body or parameter against the schema, an
+// unknown field among them), JSON_DECODE_ERROR (400, no JSON),
+// MISSING_HEADER (400, a required header absent), NOT_FOUND (404), and
+// INTERNAL_SERVER_ERROR (500); the rest by status (gatewayCode).
 type GatewayError struct {
 	ErrorCode string                  `json:"errorCode"`
 	Message   string                  `json:"message"`
@@ -105,7 +113,18 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, sf surface, 
 		s.writeErrorBody(w, r, sf, status, "JSON_DECODE_ERROR", msg, parcelgate.ErrorFields(err))
 		return
 	}
+	if _, ok := errors.AsType[missingHeader](err); ok && sf == gatewaySurface {
+		s.writeErrorBody(w, r, sf, http.StatusBadRequest, "MISSING_HEADER", msg, nil)
+		return
+	}
 	s.writeErrorBody(w, r, sf, status, "", msg, parcelgate.ErrorFields(err))
+}
+
+// writeGatewayError answers err in the gateway's error shape: the one
+// writer of every gateway route's errors (sending codes, pick-up points,
+// estimates, shipping), whatever wrapper serves it.
+func (s *Server) writeGatewayError(w http.ResponseWriter, r *http.Request, err error) {
+	s.writeError(w, r, gatewaySurface, err)
 }
 
 // writeErrorBody writes an error body; gwCode overrides the gateway

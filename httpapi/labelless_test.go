@@ -110,7 +110,7 @@ func TestSendingCodeBadInput(t *testing.T) {
 			{"empty tracking number", sendingCodeFor(" ", true), "VALIDATION_ERROR", "searchCriteria.trackingNumber"},
 			{"malformed tracking number", sendingCodeFor("JJ FI 1", true), "VALIDATION_ERROR", "searchCriteria.trackingNumber"},
 			{"unknown field", withField(sendingCodeFor("JJFI1", true), "priority", 1), "VALIDATION_ERROR", "priority"},
-			{"unknown nested field", map[string]any{"searchCriteria": map[string]any{"trackingNumber": "JJFI1", "code": "x"}}, "VALIDATION_ERROR", "code"},
+			{"unknown nested field", map[string]any{"searchCriteria": map[string]any{"trackingNumber": "JJFI1", "code": "x"}}, "VALIDATION_ERROR", "searchCriteria.code"},
 			{"noEdiCheck not a boolean", map[string]any{"searchCriteria": map[string]any{"trackingNumber": "JJFI1"}, "validation": map[string]any{"noEdiCheck": "yes"}}, "JSON_DECODE_ERROR", ""},
 		} {
 			ge := gatewayErr(t, postSendingCode(e, tok, c.body).Expect(400))

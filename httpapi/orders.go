@@ -240,7 +240,7 @@ func (s *Server) listOrders(w http.ResponseWriter, r *http.Request) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
-	res, err := s.answers.ListOrderAnswers(r.Context(), caller(r), q, pr, renderOrder)
+	res, err := s.answers.ListOrderAnswers(r.Context(), caller(r), q, pr, orderJSON)
 	if err != nil {
 		return err
 	}
@@ -271,7 +271,11 @@ func (s *Server) setOrderStatus(w http.ResponseWriter, r *http.Request) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
-	o, err := s.orders.SetOrderStatus(r.Context(), env, req.BusinessID, req.ExternalID, to, reason)
+	org, err := s.orgs.FindOrganization(r.Context(), env, req.BusinessID)
+	if err != nil {
+		return err
+	}
+	o, err := s.orders.SetOrderStatus(r.Context(), parcelgate.OperatorCaller(org), req.ExternalID, to, reason)
 	if err != nil {
 		return err
 	}

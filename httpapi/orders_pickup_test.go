@@ -30,9 +30,16 @@ func TestOrderPickupPoint(t *testing.T) {
 		}
 
 		named := m.orderBody("PP2", 1)
-		named["pickupPointId"] = "3310001"
-		if got := m.create(named).PickupPointID; got != "3310001" {
+		named["pickupPointId"] = "331003200"
+		if got := m.create(named).PickupPointID; got != "331003200" {
 			t.Errorf("named point: %q", got)
+		}
+		// A former 7-digit ID is still read, for one release, as its
+		// 9-digit successor's (decisions §32), and stored so.
+		legacy := m.orderBody("PP5", 1)
+		legacy["pickupPointId"] = "3310001"
+		if got := m.create(legacy).PickupPointID; got != "331003200" {
+			t.Errorf("former ID: %q", got)
 		}
 
 		unknown := m.orderBody("PP3", 1)
@@ -43,8 +50,8 @@ func TestOrderPickupPoint(t *testing.T) {
 			t.Errorf("unknown point: %+v", eb)
 		}
 		m.do("GET", "/ecommerce/v3/orders/"+m.bid+"-PP3", nil).Expect(404)
-		if b := m.balance("P1"); b.Allocated != 2 {
-			t.Errorf("allocated %d after two orders of 1 and a refused one", b.Allocated)
+		if b := m.balance("P1"); b.Allocated != 3 {
+			t.Errorf("allocated %d after three orders of 1 and a refused one", b.Allocated)
 		}
 
 		home := m.orderBody("PP4", 1)

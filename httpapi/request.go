@@ -31,10 +31,17 @@ func requireJSON(r *http.Request, strict bool) error {
 		return nil
 	}
 	if ct == "" {
-		ct = "none"
+		return missingHeader{parcelgate.Errorf(parcelgate.EUNSUPPORTED, "The Content-Type header is required: application/json.")}
 	}
 	return parcelgate.Errorf(parcelgate.EUNSUPPORTED, "Content-Type must be application/json, not %s.", ct)
 }
+
+// missingHeader marks a required header that is absent, which the gateway
+// answers 400 MISSING_HEADER (the provider's code) and the operator API 415.
+type missingHeader struct{ err *parcelgate.Error }
+
+func (e missingHeader) Error() string { return e.err.Error() }
+func (e missingHeader) Unwrap() error { return e.err }
 
 // The two readers of request bodies, both through internal/jsonin (one
 // pass that stops at the first breach of jsonin.Default's limits, so a

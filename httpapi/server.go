@@ -23,8 +23,8 @@ import (
 
 // Services are what the server needs from storage: one field per root
 // service it uses, each a small interface a test can replace, and the
-// operational calls. cmd/parcelgate fills them from sqlstore.NewServices;
-// every field must be set.
+// operational calls. internal/wiring fills them from sqlstore's services;
+// every field but Shipping and Tracking must be set.
 type Services struct {
 	Organizations parcelgate.OrganizationService
 	Credentials   parcelgate.CredentialService
@@ -47,16 +47,19 @@ type Services struct {
 	// Tracking is the Tracking API's store (decisions §30); nil leaves the
 	// Tracking API unserved.
 	Tracking parcelgate.TrackingService
+	// PickupPoints finds the gateway's pick-up points (decisions §32);
+	// nil means the embedded national data set (parcelgate.PickupIndex),
+	// which is the same for every tenant and held in memory.
+	PickupPoints parcelgate.PickupPointFinder
 }
 
-// OrderAnswers are FindOrder and ListOrders as a renderer encodes each
+// OrderAnswers are FindOrder and ListOrders as an encoding encodes each
 // order, reusing the encoded answer while the stored order is unchanged.
 type OrderAnswers interface {
-	// FindOrderAnswer is FindOrder as render encodes it.
-	FindOrderAnswer(ctx context.Context, c *parcelgate.Caller, id string, render func(*parcelgate.Order) ([]byte, error)) ([]byte, error)
-	// ListOrderAnswers is ListOrders with each order as render encodes
-	// it.
-	ListOrderAnswers(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest, render func(*parcelgate.Order) ([]byte, error)) (parcelgate.PageOf[[]byte], error)
+	// FindOrderAnswer is FindOrder as enc encodes it.
+	FindOrderAnswer(ctx context.Context, c *parcelgate.Caller, id string, enc parcelgate.OrderEncoding) ([]byte, error)
+	// ListOrderAnswers is ListOrders with each order as enc encodes it.
+	ListOrderAnswers(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest, enc parcelgate.OrderEncoding) (parcelgate.PageOf[[]byte], error)
 }
 
 // TokenKeyStore keeps the keys tokens are signed with, shared by every
@@ -160,6 +163,7 @@ type Server struct {
 	lastKeyReload atomic.Int64 // unix nanoseconds
 	handler       http.Handler
 	gzip          func(http.Handler) http.HandlerFunc
+	pickups       parcelgate.PickupPointFinder
 }
 
 // New returns a server over the services of svc. keys must hold the
@@ -182,8 +186,11 @@ func New(svc Services, keys *auth.Keyring, clock parcelgate.Clock, log *slog.Log
 		orgs: svc.Organizations, credentials: svc.Credentials, catalogs: svc.Catalogs,
 		orders: svc.Orders, answers: svc.OrderAnswers, shipments: svc.Shipments, codes: svc.Codes,
 		inventory: svc.Inventory, sandbox: svc.Sandbox, faults: svc.Faults, journalStore: svc.Journal,
-		tokenKeys: svc.TokenKeys, database: svc.Database, shipping: svc.Shipping, tracking: svc.Tracking,
+		tokenKeys: svc.TokenKeys, database: svc.Database, shipping: svc.Shipping, tracking: svc.Tracking, pickups: svc.PickupPoints,
 		keys: keys, clock: clock, log: log, cfg: cfg, mux: http.NewServeMux(), limit: newLimiter(cfg.RateLimit), gzip: newGzip()}
+	if s.pickups == nil {
+		s.pickups = parcelgate.PickupIndex{}
+	}
 	s.reg = prometheus.NewRegistry()
 	s.metric = newMetrics(s.reg)
 	if cfg.Replicas != nil {
@@ -285,7 +292,8 @@ func (s *Server) routes() {
 	s.inventoryRoutes()
 	s.catalogRoutes()
 	s.locationRoutes()
-	s.gatewayLocationRoutes()
+	s.pickupPointRoutes()
+	s.estimateRoutes()
 }
 
 // supportedVersion reports whether the gateway API version v is served.

@@ -123,7 +123,11 @@ func (s *Server) setShipmentStatus(w http.ResponseWriter, r *http.Request) error
 	if err := p.Err(); err != nil {
 		return err
 	}
-	sh, err := s.shipments.DeliverShipment(r.Context(), env, req.BusinessID, req.TrackingNumber)
+	org, err := s.orgs.FindOrganization(r.Context(), env, req.BusinessID)
+	if err != nil {
+		return err
+	}
+	sh, err := s.shipments.DeliverShipment(r.Context(), parcelgate.OperatorCaller(org), req.TrackingNumber)
 	if err != nil {
 		return err
 	}

@@ -153,8 +153,8 @@ func TestShipmentBadInput(t *testing.T) {
 			field  string
 		}{
 			{"unknown field", withField(shipmentBody(""), "colour", "red"), 400, "VALIDATION_ERROR", "colour"},
-			{"unknown parcel field", shipmentBody("", map[string]any{"size": "S"}), 400, "VALIDATION_ERROR", "size"},
-			{"unknown address field", withField(shipmentBody(""), "sender", map[string]any{"name": "x", "street": "y"}), 400, "VALIDATION_ERROR", "street"},
+			{"unknown parcel field", shipmentBody("", map[string]any{"size": "S"}), 400, "VALIDATION_ERROR", "parcels[0].size"},
+			{"unknown address field", withField(shipmentBody(""), "sender", map[string]any{"name": "x", "street": "y"}), 400, "VALIDATION_ERROR", "sender.street"},
 			{"wrong type", withField(shipmentBody(""), "parcels", "many"), 400, "JSON_DECODE_ERROR", ""},
 			{"not JSON", "{", 400, "JSON_DECODE_ERROR", ""},
 			{"empty body", "", 400, "JSON_DECODE_ERROR", ""},

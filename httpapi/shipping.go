@@ -24,9 +24,9 @@ import (
 
 // shippingRoutes registers the shipping API's routes.
 func (s *Server) shippingRoutes() {
-	s.handle("POST /shippingapi/api/v2/shipping/order", s.shippingAPI(false, s.createShippingOrder))
+	s.handle("POST /shippingapi/api/v2/shipping/order", s.shippingAPI(false, s.createShippingOrder(false)))
 	s.handle("GET /shippingapi/api/v2/shipping/label/{number}", s.shippingAPI(false, s.getShippingLabel))
-	s.handle("POST /shippingapi/api/v1/shipping/order", s.shippingAPI(true, s.createShippingOrder))
+	s.handle("POST /shippingapi/api/v1/shipping/order", s.shippingAPI(true, s.createShippingOrder(true)))
 	s.handle("GET /shippingapi/api/v1/shipping/label/{number}", s.shippingAPI(true, s.getShippingLabel))
 }
 
@@ -153,11 +153,11 @@ type ShippingPrint struct {
 
 // parseShippingOrder reads the provider's body into shipment data, with
 // every problem in one EINVALID error naming the provider's fields.
-func parseShippingOrder(r *http.Request, legacy bool) (*parcelgate.Shipment, label.Media, parcelgate.ShippingProduct, string, error) {
+func parseShippingOrder(r *http.Request, legacy bool) (*parcelgate.Shipment, label.Media, parcelgate.ShippingProduct, error) {
 	var req shippingOrderRequest
 	var prod parcelgate.ShippingProduct
 	if err := decodeLenient(r, &req); err != nil {
-		return nil, "", prod, "", err
+		return nil, "", prod, err
 	}
 	var p parcelgate.Problems
 	media := label.LaserA5
@@ -179,7 +179,7 @@ func parseShippingOrder(r *http.Request, legacy bool) (*parcelgate.Shipment, lab
 	sh := req.Shipment
 	if sh == nil {
 		p.Add("shipment", "is required")
-		return nil, "", prod, "", p.Err()
+		return nil, "", prod, p.Err()
 	}
 	out := &parcelgate.Shipment{PrintMedia: string(media), Reference: strings.TrimSpace(sh.OrderNo)}
 	if out.Reference == "" {
@@ -242,7 +242,7 @@ func parseShippingOrder(r *http.Request, legacy bool) (*parcelgate.Shipment, lab
 		}
 	}
 	if p.Len() > 0 {
-		return nil, "", prod, "", p.Err()
+		return nil, "", prod, p.Err()
 	}
 	// The shipment's own rules (addresses, parcels, locker sizes) name
 	// parcelgate's fields; they are given the provider's names here.
@@ -251,7 +251,7 @@ func parseShippingOrder(r *http.Request, legacy bool) (*parcelgate.Shipment, lab
 			f.Field = providerField(f.Field)
 			p.AddFields(f)
 		}
-		return nil, "", prod, "", p.Err()
+		return nil, "", prod, p.Err()
 	}
 	quickID := ""
 	if sh.Agent != nil {
@@ -259,12 +259,12 @@ func parseShippingOrder(r *http.Request, legacy bool) (*parcelgate.Shipment, lab
 	}
 	pt, err := parcelgate.ShippingPickupPoint("shipment.agent.quickId", prod, quickID, out.Receiver)
 	if err != nil {
-		return nil, "", prod, "", err
+		return nil, "", prod, err
 	}
 	if pt != nil {
 		out.PickupPointID = pt.ExternalID
 	}
-	return out, media, prod, quickID, nil
+	return out, media, prod, nil
 }
 
 // providerField renames a field of parcelgate's shipment data to the
@@ -300,9 +300,15 @@ func decodeLenient(r *http.Request, v any) error {
 }
 
 // createShippingOrder answers 200 with one element: the shipment's parcel
-// numbers and its labels, inline with returnFile=true.
-func (s *Server) createShippingOrder(w http.ResponseWriter, r *http.Request) error {
-	legacy := strings.Contains(r.URL.Path, "/api/v1/")
+// numbers and its labels, inline with returnFile=true; legacy is v1's
+// shape.
+func (s *Server) createShippingOrder(legacy bool) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		return s.shippingOrder(w, r, legacy)
+	}
+}
+
+func (s *Server) shippingOrder(w http.ResponseWriter, r *http.Request, legacy bool) error {
 	var returnFile bool
 	if v := r.URL.Query().Get("returnFile"); v != "" {
 		b, err := strconv.ParseBool(v)
@@ -313,7 +319,7 @@ func (s *Server) createShippingOrder(w http.ResponseWriter, r *http.Request) err
 		}
 		returnFile = b
 	}
-	sh, media, prod, _, err := parseShippingOrder(r, legacy)
+	sh, media, prod, err := parseShippingOrder(r, legacy)
 	if err != nil {
 		return err
 	}
@@ -407,43 +413,8 @@ func (s *Server) renderLabels(r *http.Request, sh *parcelgate.Shipment, media la
 		return nil, err
 	}
 	var buf bytes.Buffer
-	if err := label.Render(&buf, media, ShipmentLabels(sh, codes)); err != nil {
+	if err := label.Render(&buf, media, label.FromShipment(sh, codes)); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
-}
-
-// ShipmentLabels is what each parcel's address label of sh shows.
-func ShipmentLabels(sh *parcelgate.Shipment, codes parcelgate.ShipmentCodes) []label.Parcel {
-	party := func(a parcelgate.Address) label.Party {
-		return label.Party{Name: a.Name, Address1: a.StreetAddress, Zipcode: a.PostalCode, City: a.PostOffice, Country: a.Country, Phone: a.Telephone, Email: a.Email}
-	}
-	var pickup *label.Party
-	if pt, ok := parcelgate.FindPickupPoint(sh.PickupPointID); ok && sh.PickupPointID != "" {
-		pickup = &label.Party{Name: pt.Name, Address1: pt.StreetAddress, Zipcode: pt.PostalCode, City: pt.PostOffice, Country: pt.Country}
-	}
-	out := make([]label.Parcel, len(sh.Parcels))
-	for i, p := range sh.Parcels {
-		lp := label.Parcel{
-			TrackingNumber: p.ParcelID, ServiceCode: sh.ServiceCode, ServiceName: parcelgate.ServiceName(sh.ServiceCode, "fi"),
-			AdditionalServices: sh.AdditionalServices, Sender: party(sh.Sender), Receiver: party(sh.Receiver),
-			PickupPoint: pickup, Contents: p.Contents, Index: i + 1, Count: len(sh.Parcels),
-			ErrandCode: codes.ErrandCodes[p.ParcelID], Reference: sh.Reference, Date: sh.CreatedAt,
-		}
-		if pickup != nil {
-			lp.PickupPointID = sh.PickupPointID
-		}
-		if i == 0 {
-			lp.SendingCode = codes.SendingCode
-		}
-		if p.Weight != nil {
-			lp.Weight = *p.Weight
-		}
-		if p.Length != nil && p.Width != nil && p.Height != nil {
-			f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
-			lp.Dimensions = f(*p.Length) + " x " + f(*p.Width) + " x " + f(*p.Height) + " cm"
-		}
-		out[i] = lp
-	}
-	return out
 }

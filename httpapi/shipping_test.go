@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/httpapi"
@@ -199,6 +200,14 @@ func TestShippingOrderLabelAndCodes(t *testing.T) {
 		r = e.Do(apitest.Request{Method: "GET", Path: "/shippingapi/api/v2/shipping/label/" + ans.Parcels[1].ParcelNo + "?media=thermo-225", Bearer: tok}).Expect(200)
 		if text := pdfText(t, r.Body); !strings.Contains(text, sc.SendingCode) || !strings.Contains(text, errand) || !strings.Contains(text, "Kirjoja") {
 			t.Fatalf("the label printed after the codes lacks them (%s, %s):\n%s", sc.SendingCode, errand, text)
+		}
+
+		// And the parcel is on its way as the clock moves (decisions §30):
+		// the Tracking API shows it received two hours later.
+		e.Clock.Advance(2*time.Hour + time.Minute)
+		p := onlyParcel(t, track(t, e, parcelgate.Production, "1234567-1", "trackingnumber/"+ans.Parcels[1].ParcelNo))
+		if p.Status.Code != parcelgate.StatusReceived || len(p.Events) != 2 || p.Events[1].EventCode != parcelgate.EventReceived {
+			t.Fatalf("tracking 2 h after creation: %+v", p)
 		}
 	})
 }

@@ -134,7 +134,7 @@ func (s *Server) gatewayToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err != nil {
-		s.writeError(w, r, gatewaySurface, err)
+		s.writeGatewayError(w, r, err)
 		return
 	}
 	now := s.clock.Now(client.Environment)
@@ -159,7 +159,7 @@ func (s *Server) gatewayToken(w http.ResponseWriter, r *http.Request) {
 	}
 	tok, err := s.keys.Seal(issued)
 	if err != nil {
-		s.writeError(w, r, gatewaySurface, err)
+		s.writeGatewayError(w, r, err)
 		return
 	}
 	w.Header().Set("Cache-Control", "no-store")

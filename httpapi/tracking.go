@@ -163,11 +163,11 @@ func (s *Server) view(r *http.Request, tq trackingQuery, ps []parcelgate.Tracked
 	}
 	now := s.clock.Now(caller(r).Environment)
 	for _, tp := range ps {
-		ps := parcelShipment(tp, now, tq.desc)
-		if !tq.lastModified.IsZero() && !ps.ModifiedAt.After(tq.lastModified) {
+		p := parcelShipment(tp, now, tq.desc)
+		if !tq.lastModified.IsZero() && !p.ModifiedAt.After(tq.lastModified) {
 			continue
 		}
-		ans.ParcelShipments = append(ans.ParcelShipments, ps)
+		ans.ParcelShipments = append(ans.ParcelShipments, p)
 	}
 	return ans
 }

@@ -228,3 +228,22 @@ func BenchmarkRender(b *testing.B) {
 	}
 	b.ReportMetric(float64(buf.Len()), "bytes/label")
 }
+
+// A shipment of ten parcels in one PDF: the per-label cost once the
+// document's fixed cost (fonts, catalog) is shared.
+func BenchmarkRender10(b *testing.B) {
+	var ps []label.Parcel
+	for i := range 10 {
+		p := sample("JJFI6412345000001234" + string(rune('0'+i)))
+		p.Index, p.Count = i+1, 10
+		ps = append(ps, p)
+	}
+	var buf bytes.Buffer
+	for b.Loop() {
+		buf.Reset()
+		if err := label.Render(&buf, label.LaserA5, ps); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/10/1e3, "µs/label")
+}

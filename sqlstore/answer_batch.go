@@ -5,25 +5,21 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"sync"
-	"sync/atomic"
 	"time"
 )
 
 // Point reads of orders on PostgreSQL go to the database together
-// (decisions §24). A read of one order by key is one indexed row, yet as
-// a statement of its own it cost the database as much CPU as the whole
-// request cost the server (57-62 µs against 61 µs; issue 23): the round
-// trip, the backend's work per statement, the system calls and the
-// switches between processes, not the row. Reads that arrive together are
-// sent as one statement instead:
+// (decisions §24), through fastpath.Coalescer: a read of one order by key
+// is one indexed row, yet as a statement of its own it cost the database
+// as much CPU as the whole request cost the server (57-62 µs against 61
+// µs). The coalescer's rules, as they apply here:
 //
 //   - A read that arrives while no such statement is in flight is sent at
 //     once, alone, under its request's own context: an idle server adds
 //     nothing to a read.
 //   - A read that arrives while one is in flight waits for it to return
 //     and goes in the next statement with every other read that waited,
-//     up to pointBatchReads of them; the next statement is sent as soon as
+//     up to fastpath.BatchReads of them; the next statement is sent as soon as
 //     the previous one returns. A statement is never joined once sent, so
 //     every read's statement is sent after the read began and sees every
 //     commit acknowledged before it (the guarantee of a statement of its
@@ -35,28 +31,13 @@ import (
 //   - A waiter whose request ends stops waiting; the statement goes on for
 //     the others, under the store's deadline (DBTimeout), not any one
 //     request's. A statement that fails fails every read in it.
-//   - At most pointQueueReads reads wait; a read past them runs a
+//   - At most fastpath.QueueReads reads wait; a read past them runs a
 //     statement of its own, as every read did before.
 //
 // Only reads headed to the primary outside a transaction are coalesced: a
 // read routed to a replica (after its floor check) and a read in a read
 // transaction run as before, and so does everything on SQLite, where a
-// read is a function call in the process (and usually skipped: walIndex).
-
-const (
-	// pointBatchReads is how many reads one statement carries at most.
-	pointBatchReads = 128
-	// pointQueueReads is how many reads may wait for the next statement.
-	pointQueueReads = 1024
-	// pointStatements is how many statements of point reads may be in
-	// flight at once. With 2, a read waits only while two are in flight:
-	// GET one order under load (cmd/loadtest -mode read) then cost the
-	// database 18-20 µs a request against 12-13 µs with 1, for the same
-	// throughput. (A closed loop of reads without HTTP between them,
-	// BenchmarkFindOrderAnswerTogether, prefers 2: its readers all come
-	// back at once, the first alone, the rest behind it.)
-	pointStatements = 1
-)
+// read is a function call in the process (and usually skipped: fastpath.WALIndex).
 
 // pointReadsQuery reads the answer columns of each key ($1, $2, $3: the
 // organizations, the service IDs and the own IDs, by position), each by
@@ -78,42 +59,14 @@ type pointKey struct {
 	id, own string
 }
 
-// pointRead is one read waiting for a statement, and its outcome.
-type pointRead struct {
-	key   pointKey
-	row   orderRow
-	found bool
-	err   error
-	done  chan struct{} // closed once the outcome is set; nil for a read sent at once
-}
-
-// pointReads is the queue of the reads waiting for the next statement.
-type pointReads struct {
-	mu sync.Mutex
-	// busy counts the senders: a read sent at once, or a sendLoop. At
-	// most pointStatements; a sender that finds the queue empty stops.
-	busy  int
-	queue []*pointRead
-	// off sends every read alone, as before, and hook, when set, is told
-	// how many reads each statement carries before it is sent (tests and
-	// benchmarks; set before any read).
-	off  bool
-	hook func(reads int)
-
-	// statements and reads count what was sent (PointReadStats).
-	statements, reads atomic.Uint64
-}
-
 // PointReadStats reports how many coalesced point-read statements the
 // store has sent on PostgreSQL and how many reads they carried.
-func (db *DB) PointReadStats() (statements, reads uint64) {
-	return db.points.statements.Load(), db.points.reads.Load()
-}
+func (db *DB) PointReadStats() (statements, reads uint64) { return db.points.Stats() }
 
 // coalesces reports whether a point read for ctx goes through db.points:
 // on PostgreSQL, outside a read transaction, headed to the primary.
 func (db *DB) coalesces(ctx context.Context) bool {
-	if db.dialect.name != "postgres" || db.points.off {
+	if db.dialect.name != "postgres" || db.pointsOff {
 		return false
 	}
 	if _, inTx := ctx.Value(readTxKey{}).(*sql.Tx); inTx {
@@ -133,125 +86,20 @@ func (db *DB) readAnswerRow(ctx context.Context, k pointKey, row *orderRow) (boo
 		}
 		return err == nil, err
 	}
-	r := &pointRead{key: k}
-	p := &db.points
-	p.mu.Lock()
-	if p.busy < pointStatements {
-		// Fewer than pointStatements in flight: sent at once, alone.
-		p.busy++
-		p.mu.Unlock()
-		db.readPoints(ctx, []*pointRead{r})
-		db.sendQueued()
-	} else if len(p.queue) >= pointQueueReads {
-		p.mu.Unlock()
-		db.readPoints(ctx, []*pointRead{r})
-	} else {
-		r.done = make(chan struct{})
-		p.queue = append(p.queue, r)
-		p.mu.Unlock()
-		select {
-		case <-r.done:
-		case <-ctx.Done():
-			p.drop(r)
-			return false, ctx.Err()
-		}
-	}
-	*row = r.row
-	return r.found, r.err
+	r, found, err := db.points.Read(ctx, k)
+	*row = r
+	return found, err
 }
 
-// drop takes r out of the queue if it has not been sent yet.
-func (p *pointReads) drop(r *pointRead) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for i, q := range p.queue {
-		if q == r {
-			p.queue = append(p.queue[:i], p.queue[i+1:]...)
-			return
-		}
+// fetchPoints is db.points' Fetch: every key's row in one statement.
+func (db *DB) fetchPoints(ctx context.Context, keys []pointKey, out []orderRow, found []bool) error {
+	orgs := make([]int64, len(keys))
+	ids := make([]string, len(keys))
+	owns := make([]string, len(keys))
+	for i, k := range keys {
+		orgs[i], ids[i], owns[i] = k.org, k.id, k.own
 	}
-}
-
-// sendQueued is called when the statement in flight has returned: the
-// reads that waited for it are sent, pointBatchReads at a time, one
-// statement after the other, until none waits.
-func (db *DB) sendQueued() {
-	if batch := db.points.next(); batch != nil {
-		go db.sendLoop(batch)
-	}
-}
-
-// next takes the next statement's reads out of the queue, or marks the
-// queue idle when there are none.
-func (p *pointReads) next() []*pointRead {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if len(p.queue) == 0 {
-		p.busy--
-		return nil
-	}
-	batch := p.queue
-	if len(batch) > pointBatchReads {
-		batch = batch[:pointBatchReads:pointBatchReads]
-		p.queue = append([]*pointRead(nil), p.queue[pointBatchReads:]...)
-	} else {
-		p.queue = nil
-	}
-	return batch
-}
-
-func (db *DB) sendLoop(batch []*pointRead) {
-	for batch != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), db.timeout)
-		db.readPoints(ctx, batch)
-		cancel()
-		for _, r := range batch {
-			close(r.done)
-		}
-		batch = db.points.next()
-	}
-}
-
-// readPoints reads every read's key in one statement and sets each read's
-// outcome: its own key's row or none, or the statement's error. Reads of
-// the same key share it.
-func (db *DB) readPoints(ctx context.Context, batch []*pointRead) {
-	orgs := make([]int64, 0, len(batch))
-	ids := make([]string, 0, len(batch))
-	owns := make([]string, 0, len(batch))
-	slot := make([]int, len(batch)) // the key position of each read
-	var seen map[pointKey]int
-	if len(batch) > 1 {
-		seen = make(map[pointKey]int, len(batch))
-	}
-	for i, r := range batch {
-		if s, ok := seen[r.key]; ok {
-			slot[i] = s
-			continue
-		}
-		slot[i] = len(orgs)
-		if seen != nil {
-			seen[r.key] = len(orgs)
-		}
-		orgs = append(orgs, r.key.org)
-		ids = append(ids, r.key.id)
-		owns = append(owns, r.key.own)
-	}
-	db.points.statements.Add(1)
-	db.points.reads.Add(uint64(len(batch)))
-	if h := db.points.hook; h != nil {
-		h(len(batch))
-	}
-	rows := make([]orderRow, len(orgs))
-	found := make([]bool, len(orgs))
-	err := db.queryPoints(ctx, orgs, ids, owns, rows, found)
-	for i, r := range batch {
-		if err != nil {
-			r.err = err
-			continue
-		}
-		r.row, r.found = rows[slot[i]], found[slot[i]]
-	}
+	return db.queryPoints(ctx, orgs, ids, owns, out, found)
 }
 
 func (db *DB) queryPoints(ctx context.Context, orgs []int64, ids, owns []string, out []orderRow, found []bool) error {

@@ -43,6 +43,11 @@ func twoTenants(t testing.TB, db *sqlstore.DB, n int) (a, b *parcelgate.Caller, 
 	return a, b, svc
 }
 
+// encoding is f as an encoding of orders called name.
+func encoding(name string, f func(*parcelgate.Order) ([]byte, error)) parcelgate.OrderEncoding {
+	return parcelgate.OrderEncoding{Name: name, Encode: f}
+}
+
 // idRender answers an order as its service ID and externalId.
 func idRender(o *parcelgate.Order) ([]byte, error) { return []byte(o.ID + "|" + o.ExternalID), nil }
 
@@ -121,13 +126,13 @@ func TestPointReadsTogetherKeepEachTenant(t *testing.T) {
 		var wg sync.WaitGroup
 		first := &read{c: a, id: "E1", want: svc[a]["E1"] + "|E1"}
 		wg.Go(func() {
-			body, err := sqlstore.NewOrderService(db).FindOrderAnswer(ctx, first.c, first.id, idRender)
+			body, err := sqlstore.NewOrderService(db).FindOrderAnswer(ctx, first.c, first.id, encoding("idRender", idRender))
 			first.got, first.err = string(body), err
 		})
 		<-h.entered
 		for _, r := range reads {
 			wg.Go(func() {
-				body, err := sqlstore.NewOrderService(db).FindOrderAnswer(ctx, r.c, r.id, idRender)
+				body, err := sqlstore.NewOrderService(db).FindOrderAnswer(ctx, r.c, r.id, encoding("idRender", idRender))
 				r.got, r.err = string(body), err
 			})
 		}
@@ -179,7 +184,7 @@ func TestPointReadsOfTwoTenantsUnderLoad(t *testing.T) {
 					case 2:
 						id, want = svc[other][ext], ""
 					}
-					body, err := sqlstore.NewOrderService(db).FindOrderAnswer(ctx, c, id, idRender)
+					body, err := sqlstore.NewOrderService(db).FindOrderAnswer(ctx, c, id, encoding("idRender", idRender))
 					if want == "" && parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
 						t.Errorf("org %d read the other tenant's %s: %q, %v", c.OrgID, id, body, err)
 						return
@@ -223,7 +228,7 @@ func TestPointReadSeesEveryCommitBeforeIt(t *testing.T) {
 			return nil, errors.New("no comment v")
 		}
 		read := func() (int, error) {
-			body, err := sqlstore.NewOrderService(r).FindOrderAnswer(ctx, c, "A1", render)
+			body, err := sqlstore.NewOrderService(r).FindOrderAnswer(ctx, c, "A1", encoding("render", render))
 			if err != nil {
 				return 0, err
 			}
@@ -270,18 +275,20 @@ func TestPointReadWaiterLeavesWhenCancelled(t *testing.T) {
 		h := newHoldFirst()
 		db.PointReadHookForTest(h.hook)
 		var wg sync.WaitGroup
-		wg.Go(func() { sqlstore.NewOrderService(db).FindOrderAnswer(ctx, a, "E1", idRender) })
+		wg.Go(func() { sqlstore.NewOrderService(db).FindOrderAnswer(ctx, a, "E1", encoding("idRender", idRender)) })
 		<-h.entered
 		gone, cancel := context.WithCancel(ctx)
 		cancelled := make(chan error, 1)
 		go func() {
-			_, err := sqlstore.NewOrderService(db).FindOrderAnswer(gone, a, "E1", idRender)
+			_, err := sqlstore.NewOrderService(db).FindOrderAnswer(gone, a, "E1", encoding("idRender", idRender))
 			cancelled <- err
 		}()
 		waitQueued(db, 1)
 		var got []byte
 		var err error
-		wg.Go(func() { got, err = sqlstore.NewOrderService(db).FindOrderAnswer(ctx, a, "E2", idRender) })
+		wg.Go(func() {
+			got, err = sqlstore.NewOrderService(db).FindOrderAnswer(ctx, a, "E2", encoding("idRender", idRender))
+		})
 		waitQueued(db, 2)
 		cancel()
 		if err := <-cancelled; !errors.Is(err, context.Canceled) {
@@ -312,11 +319,13 @@ func TestPointReadsFailTogether(t *testing.T) {
 		db.PointReadHookForTest(h.hook)
 		errs := make([]error, 5)
 		var wg sync.WaitGroup
-		wg.Go(func() { _, errs[0] = sqlstore.NewOrderService(db).FindOrderAnswer(ctx, a, "E1", idRender) })
+		wg.Go(func() {
+			_, errs[0] = sqlstore.NewOrderService(db).FindOrderAnswer(ctx, a, "E1", encoding("idRender", idRender))
+		})
 		<-h.entered
 		for i, c := range []*parcelgate.Caller{a, a, b, b} {
 			wg.Go(func() {
-				_, errs[i+1] = sqlstore.NewOrderService(db).FindOrderAnswer(ctx, c, fmt.Sprintf("E%d", 1+i%2), idRender)
+				_, errs[i+1] = sqlstore.NewOrderService(db).FindOrderAnswer(ctx, c, fmt.Sprintf("E%d", 1+i%2), encoding("idRender", idRender))
 			})
 		}
 		waitQueued(db, 4)
@@ -362,8 +371,35 @@ func TestPointReadsArePlannedOnce(t *testing.T) {
 		if err := db.ExecForTest(context.Background(), `DROP FUNCTION order_answers`); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := sqlstore.NewOrderService(db).FindOrderAnswer(context.Background(), c, "A1", idRender); err == nil {
+		if _, err := sqlstore.NewOrderService(db).FindOrderAnswer(context.Background(), c, "A1", encoding("idRender", idRender)); err == nil {
 			t.Fatal("a point read answered without order_answers")
+		}
+	})
+}
+
+// Two encodings of one order never share bytes: the cache keys an answer
+// by the encoding that made it, on a point read and in a list.
+func TestOrderAnswerKeysByEncoding(t *testing.T) {
+	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
+		ctx := context.Background()
+		c := testOrg(t, db, parcelgate.Production, "1234567-1")
+		orders := sqlstore.NewOrderService(db)
+		if _, err := orders.CreateOrder(ctx, c, testOrderRequest(t, c, "A1")); err != nil {
+			t.Fatal(err)
+		}
+		a := encoding("a", func(o *parcelgate.Order) ([]byte, error) { return []byte("a:" + o.ExternalID), nil })
+		b := encoding("b", func(o *parcelgate.Order) ([]byte, error) { return []byte("b:" + o.ExternalID), nil })
+		for range 2 {
+			for _, enc := range []parcelgate.OrderEncoding{a, b} {
+				body, err := orders.FindOrderAnswer(ctx, c, "A1", enc)
+				if want := enc.Name + ":A1"; err != nil || string(body) != want {
+					t.Fatalf("FindOrderAnswer(%s) = %q, %v; want %q", enc.Name, body, err, want)
+				}
+				page, err := orders.ListOrderAnswers(ctx, c, parcelgate.OrderQuery{}, parcelgate.PageRequest{Size: 10}, enc)
+				if want := enc.Name + ":A1"; err != nil || len(page.Items) != 1 || string(page.Items[0]) != want {
+					t.Fatalf("ListOrderAnswers(%s) = %q, %v; want [%q]", enc.Name, page.Items, err, want)
+				}
+			}
 		}
 	})
 }

@@ -39,7 +39,7 @@ func BenchmarkFindOrderAnswer(b *testing.B) {
 					b.ReportAllocs()
 					b.RunParallel(func(pb *testing.PB) {
 						for pb.Next() {
-							if _, err := sqlstore.NewOrderService(db).FindOrderAnswer(ctx, c, "A1", render); err != nil {
+							if _, err := sqlstore.NewOrderService(db).FindOrderAnswer(ctx, c, "A1", encoding("render", render)); err != nil {
 								b.Error(err)
 								return
 							}
@@ -81,7 +81,7 @@ func BenchmarkFindOrderAnswerTogether(b *testing.B) {
 				b.RunParallel(func(pb *testing.PB) {
 					id := fmt.Sprintf("A%d", next.Add(1)%int64(orders))
 					for pb.Next() {
-						if _, err := sqlstore.NewOrderService(db).FindOrderAnswer(ctx, c, id, render); err != nil {
+						if _, err := sqlstore.NewOrderService(db).FindOrderAnswer(ctx, c, id, encoding("render", render)); err != nil {
 							b.Error(err)
 							return
 						}

@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/sqlstore/internal/fastpath"
 )
 
 // readableCatalog resolves one of the caller's catalogs as retailer, of a
@@ -40,7 +41,7 @@ type catalogKey struct {
 // catalogCache remembers the catalogs retailerQuery found by external ID.
 // An entry is a hint only: a list that names a catalog by it checks it in
 // its own statement.
-type catalogCache = boundedMap[catalogKey, catalogID]
+type catalogCache = fastpath.Bounded[catalogKey, catalogID]
 
 // retailerQuery starts a list of the balances of one of the caller's
 // catalogs, or of all it may read, with EOS products ended after the
@@ -57,7 +58,7 @@ func (s *CatalogService) retailerQuery(ctx context.Context, c *parcelgate.Caller
 	cutoff := s.db.eosCutoff(c.Environment)
 	if catalogExternalID != "" {
 		key := catalogKey{c.OrgID, catalogExternalID}
-		cat, ok := s.db.cats.get(key)
+		cat, ok := s.db.cats.Get(key)
 		if types := parcelgate.ReadableCatalogTypes(c); ok && remembered && (types == nil || slices.Contains(types, cat.typ)) {
 			q.guard = &filterSQL{}
 			q.guard.add("(SELECT 1 FROM catalogs WHERE id = ? AND retailer_org_id = ? AND external_id = ? AND catalog_type = ?)", cat.id, c.OrgID, catalogExternalID, string(cat.typ))
@@ -66,7 +67,7 @@ func (s *CatalogService) retailerQuery(ctx context.Context, c *parcelgate.Caller
 			if cat, err = s.readableCatalog(ctx, c, catalogExternalID); err != nil {
 				return nil, err
 			}
-			s.db.cats.put(key, cat)
+			s.db.cats.Put(key, cat)
 		}
 		id := cat.id
 		q.where.add("b.catalog_id = ?", id)

@@ -20,10 +20,7 @@ type ConsoleService struct{ db *DB }
 // NewConsoleService returns the ConsoleService over db.
 func NewConsoleService(db *DB) *ConsoleService { return &ConsoleService{db: db} }
 
-var (
-	_ parcelgate.ConsoleReader  = (*ConsoleService)(nil)
-	_ parcelgate.OperatorReader = (*ConsoleService)(nil)
-)
+var ()
 
 // The web console's reads. Each is scoped to one organization AND its
 // environment (an operator picks the tenant; an integrator has its own), so

@@ -15,8 +15,6 @@ type ConsoleSessionService struct{ db *DB }
 // NewConsoleSessionService returns the ConsoleSessionService over db.
 func NewConsoleSessionService(db *DB) *ConsoleSessionService { return &ConsoleSessionService{db: db} }
 
-var _ parcelgate.ConsoleSessionStore = (*ConsoleSessionService)(nil)
-
 // CreateConsoleSession stores a session known by idHash (the hash of the
 // cookie value, never the value itself) and removes the sessions that have
 // expired, so the table holds only live ones.

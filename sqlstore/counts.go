@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"math"
+
+	"github.com/parcelgate/parcelgate/sqlstore/internal/fastpath"
 )
 
 // A list's totalElements is exact (spec 2.6), and counting a catalog of
@@ -59,7 +61,7 @@ type countEntry struct {
 }
 
 // countCache holds counts by query.
-type countCache = boundedMap[countKey, countEntry]
+type countCache = fastpath.Bounded[countKey, countEntry]
 
 // total counts the rows of q, from the cache when the count is proved
 // exact (see above), else afresh.
@@ -79,7 +81,7 @@ func (db *DB) total(ctx context.Context, q *keysetQuery) (int64, error) {
 		return 0, err
 	}
 	key := countKey{v.table + "|" + v.scope, q.where.scope.String()}
-	e, ok := db.counts.get(key)
+	e, ok := db.counts.Get(key)
 	if ok && e.stamp == newest.Int64 && v.cutoff >= e.cutoff && v.cutoff < e.cross {
 		return e.total, nil
 	}
@@ -97,6 +99,6 @@ func (db *DB) total(ctx context.Context, q *keysetQuery) (int64, error) {
 			e.cross = cross.Int64
 		}
 	}
-	db.counts.put(key, e)
+	db.counts.Put(key, e)
 	return n, nil
 }

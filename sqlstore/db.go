@@ -29,6 +29,7 @@ import (
 	_ "modernc.org/sqlite"
 
 	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/sqlstore/internal/fastpath"
 )
 
 // DB is a parcelgate database. Its methods implement the services of the
@@ -39,13 +40,13 @@ type DB struct {
 	read    *sql.DB // SQLite: a pool of read-only connections; PostgreSQL: the pool
 	clock   parcelgate.Clock
 	codes   codeConfig
-	pages   boundaryCache // see keysetPage
-	counts  countCache    // see total
-	cats    catalogCache  // see retailerQuery
-	answers answerCache   // see FindOrderAnswer
+	pages   boundaryCache    // see keysetPage
+	counts  countCache       // see total
+	cats    catalogCache     // see retailerQuery
+	answers fastpath.Answers // see FindOrderAnswer
 	// wal is the SQLite database's WAL index, nil where there is none to
 	// map (PostgreSQL, a memory database, a system without mmap).
-	wal atomic.Pointer[walIndex]
+	wal atomic.Pointer[fastpath.WALIndex]
 	// stmts holds the prepared statements of the reader pool and the
 	// writer, on engines whose driver keeps none (dialect.prepare).
 	readStmts, writeStmts stmtCache
@@ -63,12 +64,14 @@ type DB struct {
 	replicas *replicaSet
 
 	// turns orders the write transactions waiting for a connection.
-	turns turns
+	turns fastpath.Turns
 
 	// points coalesces point reads of orders on PostgreSQL
 	// (answer_batch.go), whose statements run within timeout.
-	points  pointReads
+	points  fastpath.Coalescer[pointKey, orderRow]
 	timeout time.Duration
+	// pointsOff reads every point read alone (tests).
+	pointsOff bool
 }
 
 // Open connects to the database named by dsn: "sqlite:PATH" (or a path
@@ -114,6 +117,7 @@ func Open(ctx context.Context, dsn string, clock parcelgate.Clock, opts ...Optio
 	db.clock = clock
 	db.timeout = cmp.Or(o.timeout, DefaultDBTimeout)
 	db.codes.retention = o.codeRetention
+	db.points.Fetch, db.points.Timeout = db.fetchPoints, db.timeout
 	if err := db.Ping(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -290,7 +294,7 @@ func (db *DB) Ping(ctx context.Context) error {
 // Close closes every connection.
 func (db *DB) Close() error {
 	if w := db.wal.Swap(nil); w != nil {
-		w.close()
+		w.Close()
 	}
 	db.readStmts.close()
 	db.writeStmts.close()
@@ -385,7 +389,7 @@ func (db *DB) inTx(ctx context.Context, fn func(tx *Tx) error) error {
 }
 
 func (db *DB) tryTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
-	release, err := db.writeTurn(ctx)
+	release, err := db.turns.Take(ctx, func() int { return db.write.Stats().MaxOpenConnections })
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}

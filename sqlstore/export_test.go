@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/sqlstore/internal/fastpath"
 )
 
 // NextStampForTest takes one stamp in a transaction of its own.
@@ -182,18 +183,18 @@ func (db *DB) ExplainOrderLookupForTest(ctx context.Context, orgID int64, busine
 func (db *DB) PoolStatsForTest() sql.DBStats { return db.write.Stats() }
 
 // AnswerKnownUnchangedForTest reports whether FindOrderAnswer would answer
-// c's order id without reading it: an answer is held that was confirmed
+// c's order id encoded by enc without reading it: an answer is held that was confirmed
 // under the WAL index's current header.
-func (db *DB) AnswerKnownUnchangedForTest(c *parcelgate.Caller, id string) bool {
+func (db *DB) AnswerKnownUnchangedForTest(enc parcelgate.OrderEncoding, c *parcelgate.Caller, id string) bool {
 	w := db.wal.Load()
 	if w == nil {
 		return false
 	}
-	stamp, ok := w.stamp()
+	stamp, ok := w.Stamp()
 	if !ok {
 		return false
 	}
-	_, ok = db.answers.unchanged(answerKey{org: c.OrgID, id: id}, stamp)
+	_, ok = db.answers.Unchanged(fastpath.AnswerKey{Encoding: enc.Name, Org: c.OrgID, ID: id}, stamp)
 	return ok
 }
 
@@ -202,12 +203,12 @@ func (db *DB) HasWALIndexForTest() bool { return db.wal.Load() != nil }
 
 // CoalescePointReadsForTest turns the coalescing of point reads on
 // PostgreSQL on or off (answer_batch.go); call it before any read.
-func (db *DB) CoalescePointReadsForTest(on bool) { db.points.off = !on }
+func (db *DB) CoalescePointReadsForTest(on bool) { db.pointsOff = !on }
 
 // PointReadHookForTest has fn told, before each point-read statement on
 // PostgreSQL is sent, how many reads it carries; fn may block to hold the
 // statement. Call it before any read.
-func (db *DB) PointReadHookForTest(fn func(reads int)) { db.points.hook = fn }
+func (db *DB) PointReadHookForTest(fn func(reads int)) { db.points.Hook = fn }
 
 // PointReadsFunctionConfigForTest returns the settings PostgreSQL applies
 // while the function the coalesced point reads call (order_answers, in the
@@ -226,11 +227,7 @@ func (db *DB) ExecForTest(ctx context.Context, q string, args ...any) error {
 
 // QueuedPointReadsForTest is how many point reads wait for the next
 // statement.
-func (db *DB) QueuedPointReadsForTest() int {
-	db.points.mu.Lock()
-	defer db.points.mu.Unlock()
-	return len(db.points.queue)
-}
+func (db *DB) QueuedPointReadsForTest() int { return db.points.Queued() }
 
 // PipelineForTest runs qs in one pipeline (Tx.pipeline) in a transaction
 // of its own: how many rows each wrote or read, the first column of the

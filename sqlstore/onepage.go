@@ -136,7 +136,7 @@ func onePage[T any](ctx context.Context, db *DB, q *keysetQuery, pr parcelgate.P
 			if cross.Valid {
 				e.cross = cross.Int64
 			}
-			db.counts.put(key, e)
+			db.counts.Put(key, e)
 		}
 	case kept != nil && newest.Int64 == kept.stamp:
 		res.Total = kept.total
@@ -173,7 +173,7 @@ func (db *DB) totalColumns(q *keysetQuery, where string) (head string, args []an
 		crossArgs = append(append(crossArgs, v.args...), v.cutoff)
 	}
 	args = append(args, v.args...)
-	if e, ok := db.counts.get(key); ok && v.cutoff >= e.cutoff && v.cutoff < e.cross {
+	if e, ok := db.counts.Get(key); ok && v.cutoff >= e.cutoff && v.cutoff < e.cross {
 		kept = &e
 		stale := newest + ` <> ?`
 		head = newest + `, CASE WHEN ` + stale + ` THEN ` + count + ` END, CASE WHEN ` + stale + ` THEN ` + cross + ` END`

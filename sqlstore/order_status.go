@@ -83,13 +83,12 @@ func (s *OrderService) SetOrderPreferences(ctx context.Context, c *parcelgate.Ca
 	})
 }
 
-func (s *OrderService) SetOrderStatus(ctx context.Context, env parcelgate.Environment, businessID, id string, to parcelgate.OrderStatus, reason string) (*parcelgate.Order, error) {
-	org, err := NewOrganizationService(s.db).FindOrganization(ctx, env, businessID)
-	if err != nil {
+func (s *OrderService) SetOrderStatus(ctx context.Context, c *parcelgate.Caller, id string, to parcelgate.OrderStatus, reason string) (*parcelgate.Order, error) {
+	if err := c.May(parcelgate.ActionOperate); err != nil {
 		return nil, err
 	}
 	reason = parcelgate.DefaultReason(to, reason)
-	return s.withOrder(ctx, org.ID, org.BusinessID, id, func(tx *Tx, rec *orderRecord) error {
+	return s.withOrder(ctx, c.OrgID, c.BusinessID, id, func(tx *Tx, rec *orderRecord) error {
 		move, err := parcelgate.OperatorMoveDecision(rec.order.ExternalID, rec.status, to)
 		if !move {
 			return err
@@ -140,7 +139,11 @@ func (s *OrderService) AdvanceOrder(ctx context.Context, pk int64, from, to parc
 
 // OrderHistory returns the statuses order id of the organization reached,
 // oldest first, with who moved it: the audit trail of decisions §7's engine.
-func (s *OrderService) OrderHistory(ctx context.Context, orgID int64, id string) ([]OrderEvent, error) {
+func (s *OrderService) OrderHistory(ctx context.Context, c *parcelgate.Caller, id string) ([]OrderEvent, error) {
+	if err := c.May(parcelgate.ActionReadOrders); err != nil {
+		return nil, err
+	}
+	orgID := c.OrgID
 	rows, err := s.db.query(ctx, `SELECT h.status, h.reason, h.actor, h.at FROM order_history h JOIN orders o ON o.id = h.order_pk
 		WHERE (o.org_id = ? AND o.order_id = ?) OR (o.org_id = ? AND o.external_id = ?) ORDER BY h.at`, orgID, id, orgID, id)
 	if err != nil {

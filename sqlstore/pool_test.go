@@ -48,7 +48,7 @@ func TestPostgresPoolBound(t *testing.T) {
 	if _, err := sqlstore.NewOrderService(db).UpdateOrder(ctx, c, o.ID, req); err != nil {
 		t.Fatalf("update on one connection: %v", err)
 	}
-	if _, err := sqlstore.NewOrderService(db).FindOrderAnswer(ctx, c, "A1", func(o *parcelgate.Order) ([]byte, error) { return []byte(o.ID), nil }); err != nil {
+	if _, err := sqlstore.NewOrderService(db).FindOrderAnswer(ctx, c, "A1", encoding("id", func(o *parcelgate.Order) ([]byte, error) { return []byte(o.ID), nil })); err != nil {
 		t.Fatalf("read on one connection: %v", err)
 	}
 	if page, err := sqlstore.NewOrderService(db).ListOrders(ctx, c, parcelgate.OrderQuery{}, parcelgate.PageRequest{Size: 10}); err != nil || page.Total != 1 {

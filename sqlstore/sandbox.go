@@ -2,8 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"time"
 
 	"github.com/parcelgate/parcelgate"
@@ -28,18 +26,25 @@ func (s *SandboxService) AdvanceClock(ctx context.Context, env parcelgate.Enviro
 	if !ok {
 		return time.Time{}, parcelgate.Errorf(parcelgate.EFORBIDDEN, "The clock can only be moved on a server started with --sandbox.")
 	}
-	if err := parcelgate.ValidAdvance(d); err != nil {
-		return time.Time{}, err
-	}
-	var us int64
-	err := s.db.write.QueryRowContext(ctx, s.db.dialect.rebind(`UPDATE sandbox_clock SET offset_us = offset_us + ? WHERE environment = ? AND offset_us <= ? RETURNING offset_us`),
-		d.Microseconds(), string(env), (parcelgate.MaxAdvance - d).Microseconds()).Scan(&us)
-	if errors.Is(err, sql.ErrNoRows) {
-		return time.Time{}, parcelgate.Errorf(parcelgate.EINVALID, "The %s clock may run at most %s ahead of the wall clock.", env, parcelgate.MaxAdvance)
-	}
+	// The offset is read and written in one transaction (locked on
+	// PostgreSQL), so instances moving the clock together each decide on
+	// the offset the other left.
+	var next time.Duration
+	err := s.db.inTx(ctx, func(tx *Tx) error {
+		var us int64
+		if err := tx.QueryRow(ctx, `SELECT offset_us FROM sandbox_clock WHERE environment = ?`+tx.forUpdate(), string(env)).Scan(&us); err != nil {
+			return err
+		}
+		var err error
+		if next, err = parcelgate.DecideAdvance(env, time.Duration(us)*time.Microsecond, d); err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `UPDATE sandbox_clock SET offset_us = ? WHERE environment = ?`, next.Microseconds(), string(env))
+		return err
+	})
 	if err != nil {
 		return time.Time{}, err
 	}
-	sc.Observe(env, time.Duration(us)*time.Microsecond)
+	sc.Observe(env, next)
 	return sc.Now(env), nil
 }

@@ -308,28 +308,27 @@ func readParcels(ctx context.Context, q querier, s *parcelgate.Shipment) error {
 	return rows.Err()
 }
 
-func (s *ShipmentService) DeliverShipment(ctx context.Context, env parcelgate.Environment, businessID, trackingNumber string) (*parcelgate.Shipment, error) {
-	org, err := NewOrganizationService(s.db).FindOrganization(ctx, env, businessID)
-	if err != nil {
+func (s *ShipmentService) DeliverShipment(ctx context.Context, c *parcelgate.Caller, trackingNumber string) (*parcelgate.Shipment, error) {
+	if err := c.May(parcelgate.ActionOperate); err != nil {
 		return nil, err
 	}
 	tn := parcelgate.NormalizeID(trackingNumber)
 	var sh *parcelgate.Shipment
-	err = s.db.inTx(ctx, func(tx *Tx) error {
-		now := micros(s.db.clock.Now(env))
+	err := s.db.inTx(ctx, func(tx *Tx) error {
+		now := micros(s.db.clock.Now(c.Environment))
 		res, err := tx.Exec(ctx, `UPDATE shipments SET status = ?, delivered_at = ? WHERE org_id = ? AND tracking_number = ? AND status = ?`,
-			string(parcelgate.ShipmentDelivered), now, org.ID, tn, string(parcelgate.ShipmentCreated))
+			string(parcelgate.ShipmentDelivered), now, c.OrgID, tn, string(parcelgate.ShipmentCreated))
 		if err != nil {
 			return err
 		}
 		if n, err := res.RowsAffected(); err != nil {
 			return err
 		} else if n == 1 {
-			if _, err := tx.Exec(ctx, `UPDATE codes SET released_at = ? WHERE org_id = ? AND tracking_number = ? AND released_at = 0`, now, org.ID, tn); err != nil {
+			if _, err := tx.Exec(ctx, `UPDATE codes SET released_at = ? WHERE org_id = ? AND tracking_number = ? AND released_at = 0`, now, c.OrgID, tn); err != nil {
 				return err
 			}
 		}
-		sh, err = findShipment(ctx, tx, org.ID, tn)
+		sh, err = findShipment(ctx, tx, c.OrgID, tn)
 		return err
 	})
 	return sh, err

@@ -1,6 +1,7 @@
 package sqlstore
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"slices"
@@ -111,15 +112,22 @@ func (t *TrackingService) TrackNumbers(ctx context.Context, c *parcelgate.Caller
 		norm[i] = parcelgate.NormalizeID(n)
 		args = append(args, norm[i])
 	}
+	args = append(args, string(c.Environment))
 	for _, n := range norm {
 		args = append(args, n)
 	}
+	// Two index lookups (parcels_parcel_id, shipments_env_tracking) in
+	// one statement: an OR across the two tables would scan them.
 	found, err := t.readTracked(ctx, c.OrgID, `SELECT `+trackedColumns+` FROM parcels p JOIN shipments s ON s.id = p.shipment_id
-		WHERE s.environment = ? AND (p.parcel_id IN (`+placeholders(len(norm))+`) OR s.tracking_number IN (`+placeholders(len(norm))+`))
-		ORDER BY s.id, p.position`, args...)
+		WHERE s.environment = ? AND p.parcel_id IN (`+placeholders(len(norm))+`)
+		UNION ALL SELECT `+trackedColumns+` FROM shipments s JOIN parcels p ON p.shipment_id = s.id
+		WHERE s.environment = ? AND s.tracking_number IN (`+placeholders(len(norm))+`)`, args...)
 	if err != nil {
 		return nil, err
 	}
+	slices.SortFunc(found, func(a, b parcelgate.TrackedParcel) int {
+		return cmp.Or(cmp.Compare(a.Shipment.ID, b.Shipment.ID), cmp.Compare(a.Index, b.Index))
+	})
 	// In the order asked, each parcel once. A number that is a parcel's is
 	// that parcel (a shipment's tracking number is its first parcel's);
 	// else it is every parcel of the shipment with the tracking number.

@@ -71,32 +71,33 @@ func TestOrderAnswerSkipsReadOnlyWhileNothingCommitted(t *testing.T) {
 	}
 	answer := func(c *parcelgate.Caller, id string) string {
 		t.Helper()
-		body, err := sqlstore.NewOrderService(db).FindOrderAnswer(ctx, c, id, render)
+		body, err := sqlstore.NewOrderService(db).FindOrderAnswer(ctx, c, id, encoding("render", render))
 		if err != nil {
 			t.Fatalf("FindOrderAnswer(%s): %v", id, err)
 		}
 		return string(body)
 	}
 	first := answer(c, "A1")
-	if !db.AnswerKnownUnchangedForTest(c, "A1") {
+	if !db.AnswerKnownUnchangedForTest(encoding("render", render), c, "A1") {
 		t.Fatal("nothing committed since the read, yet the next read would ask the database")
 	}
 	if got := answer(c, "A1"); got != first || renders != 1 {
 		t.Fatalf("unchanged: %q after %q, %d renders", got, first, renders)
 	}
-	if _, err := sqlstore.NewOrderService(db).FindOrderAnswer(ctx, other, "A1", render); parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
+	if _, err := sqlstore.NewOrderService(db).FindOrderAnswer(ctx, other, "A1", encoding("render", render)); parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
 		t.Fatalf("another organization read A1: %v", err)
 	}
-	if _, err := sqlstore.NewOrderService(db).FindOrderAnswer(ctx, other, o.ID, render); parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
+	if _, err := sqlstore.NewOrderService(db).FindOrderAnswer(ctx, other, o.ID, encoding("render", render)); parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
 		t.Fatalf("another organization read %s: %v", o.ID, err)
 	}
-	if db.AnswerKnownUnchangedForTest(other, "A1") {
+	if db.AnswerKnownUnchangedForTest(encoding("render", render), other, "A1") {
 		t.Fatal("another organization holds A1's answer")
 	}
 
-	// A commit by another process that changes the order.
-	commitElsewhere(t, path, "UPDATE orders SET status = 'Cancelled' WHERE order_id = '"+o.ID+"'")
-	if db.AnswerKnownUnchangedForTest(c, "A1") {
+	// A commit by another process that changes the order (and, as every
+	// writer of an order does, its change stamp: answers are kept by it).
+	commitElsewhere(t, path, "UPDATE orders SET status = 'Cancelled', updated_at = updated_at + 1 WHERE order_id = '"+o.ID+"'")
+	if db.AnswerKnownUnchangedForTest(encoding("render", render), c, "A1") {
 		t.Fatal("another process's commit went unnoticed")
 	}
 	if got := answer(c, "A1"); got != o.ID+" Cancelled" || renders != 2 {
@@ -105,13 +106,13 @@ func TestOrderAnswerSkipsReadOnlyWhileNothingCommitted(t *testing.T) {
 
 	// A commit that leaves the order as it was: read again, not rendered.
 	commitElsewhere(t, path, "UPDATE organizations SET name = 'Renamed' WHERE id = "+strconv.FormatInt(other.OrgID, 10))
-	if db.AnswerKnownUnchangedForTest(c, "A1") {
+	if db.AnswerKnownUnchangedForTest(encoding("render", render), c, "A1") {
 		t.Fatal("a commit elsewhere in the database went unnoticed")
 	}
 	if got := answer(c, "A1"); got != o.ID+" Cancelled" || renders != 2 {
 		t.Fatalf("after an unrelated commit: %q, %d renders", got, renders)
 	}
-	if !db.AnswerKnownUnchangedForTest(c, "A1") {
+	if !db.AnswerKnownUnchangedForTest(encoding("render", render), c, "A1") {
 		t.Fatal("the read after an unrelated commit did not confirm the answer")
 	}
 
@@ -119,13 +120,13 @@ func TestOrderAnswerSkipsReadOnlyWhileNothingCommitted(t *testing.T) {
 	if _, err := sqlstore.NewOrderService(db).CreateOrder(ctx, c, testOrderRequest(t, c, "A2")); err != nil {
 		t.Fatal(err)
 	}
-	if db.AnswerKnownUnchangedForTest(c, "A1") {
+	if db.AnswerKnownUnchangedForTest(encoding("render", render), c, "A1") {
 		t.Fatal("the store's own commit went unnoticed")
 	}
 
 	// Closed, the store asks the database, which refuses.
 	db.Close()
-	if _, err := sqlstore.NewOrderService(db).FindOrderAnswer(ctx, c, "A1", render); err == nil {
+	if _, err := sqlstore.NewOrderService(db).FindOrderAnswer(ctx, c, "A1", encoding("render", render)); err == nil {
 		t.Fatal("a closed store answered")
 	}
 }
@@ -153,11 +154,11 @@ func TestWALIndexThroughSymlink(t *testing.T) {
 		t.Fatal(err)
 	}
 	render := func(o *parcelgate.Order) ([]byte, error) { return []byte(o.Status.Value), nil }
-	if _, err := sqlstore.NewOrderService(db).FindOrderAnswer(context.Background(), c, "A1", render); err != nil {
+	if _, err := sqlstore.NewOrderService(db).FindOrderAnswer(context.Background(), c, "A1", encoding("render", render)); err != nil {
 		t.Fatal(err)
 	}
-	commitElsewhere(t, real, "UPDATE orders SET status = 'Cancelled'")
-	if body, err := sqlstore.NewOrderService(db).FindOrderAnswer(context.Background(), c, "A1", render); err != nil || string(body) != "Cancelled" {
+	commitElsewhere(t, real, "UPDATE orders SET status = 'Cancelled', updated_at = updated_at + 1")
+	if body, err := sqlstore.NewOrderService(db).FindOrderAnswer(context.Background(), c, "A1", encoding("render", render)); err != nil || string(body) != "Cancelled" {
 		t.Fatalf("through the link, after a commit to the real file: %q, %v", body, err)
 	}
 }

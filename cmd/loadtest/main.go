@@ -29,6 +29,14 @@
 //	        growing catalog: each request's time along the way, the whole.
 //	bulk-balances
 //	        the same over PUT /inventory/balances, the products stored first.
+//	pickup  the gateway's Pick-up Point API over the national data set:
+//	        each search mode (postcode, coordinates and radius, rectangle,
+//	        free text, lockers with filters and extensions) from -clients
+//	        clients: searches/s, p50, p99; then the whole country listing
+//	        paged by its token.
+//	track   the Tracking API: -track-shipments shipments of two parcels
+//	        made over the shipping API, then -clients clients look parcels
+//	        up by number: lookups/s, p50, p99.
 //	list    list pages under load: a supplier's GET /inventory, a
 //	        retailer's catalog page and catalogs, a merchant's orders, each
 //	        a page of -list-size over -c connections: req/s and CPU per
@@ -68,18 +76,20 @@ type config struct {
 	clients    int
 	hotClients int
 	repeat     int
-	journal    bool
-	replica    bool
-	walkers    int
-	listSize   int
-	readOrders int
+	// trackShipments are the shipments the track mode makes first.
+	trackShipments int
+	journal        bool
+	replica        bool
+	walkers        int
+	listSize       int
+	readOrders     int
 }
 
 func main() {
 	var c config
 	var engines, modes string
 	flag.StringVar(&engines, "engine", "sqlite,postgres", "engines to measure: sqlite, postgres")
-	flag.StringVar(&modes, "mode", "read", "what to measure: read, walk, create, create-orgs, create-one-org, hot, bulk, bulk-balances, list (comma-separated)")
+	flag.StringVar(&modes, "mode", "read", "what to measure: read, walk, create, create-orgs, create-one-org, hot, bulk, bulk-balances, list, pickup, track (comma-separated)")
 	flag.DurationVar(&c.duration, "d", 10*time.Second, "length of each timed load run")
 	flag.IntVar(&c.conns, "c", 32, "connections of the read load")
 	flag.BoolVar(&c.useWrk, "wrk", true, "drive the read load with wrk when it is installed")
@@ -87,6 +97,7 @@ func main() {
 	flag.IntVar(&c.balances, "balances", 412638, "balances in the walked catalog")
 	flag.IntVar(&c.walks, "walks", 3, "whole walks of the catalog")
 	flag.IntVar(&c.clients, "clients", 32, "clients of the create mode, each with its own product")
+	flag.IntVar(&c.trackShipments, "track-shipments", 2000, "shipments (of two parcels) the track mode makes before it measures")
 	flag.IntVar(&c.hotClients, "hot-clients", 64, "clients of the hot mode, all ordering the same product")
 	flag.IntVar(&c.repeat, "repeat", 2, "runs of each read and order measurement")
 	flag.BoolVar(&c.journal, "journal", true, "keep the request journal, as serve does by default (-journal=false measures without it)")
@@ -118,7 +129,7 @@ func run(ctx context.Context, c config) error {
 
 func runMode(ctx context.Context, c config, engine, mode string) error {
 	switch mode {
-	case "read", "walk", "create", "create-orgs", "create-one-org", "hot", "bulk", "bulk-balances", "list":
+	case "read", "walk", "create", "create-orgs", "create-one-org", "hot", "bulk", "bulk-balances", "list", "pickup", "track":
 	default:
 		return fmt.Errorf("unknown mode %q", mode)
 	}
@@ -134,6 +145,10 @@ func runMode(ctx context.Context, c config, engine, mode string) error {
 		return walkMode(ctx, c, env)
 	case "list":
 		return listMode(ctx, c, env)
+	case "pickup":
+		return pickupMode(ctx, c, env)
+	case "track":
+		return trackMode(ctx, c, env)
 	case "create":
 		return orderMode(ctx, c, env, c.clients, spread)
 	case "create-orgs":

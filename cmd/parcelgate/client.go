@@ -9,6 +9,7 @@ import (
 	"io"
 	"iter"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -245,6 +246,29 @@ func fileBody[T any](what string, run func(ctx context.Context, c *client.Client
 	}
 }
 
+// writeLabels writes each print of res to dir as {shipmentNo}_{pdf_type}.pdf
+// (the names posti-cli gives them), fetching those not in the answer.
+func writeLabels(ctx context.Context, c *client.Client, dir string, res *client.ShippingOrderResult) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, p := range res.Prints {
+		pdf := p.Data
+		if len(pdf) == 0 {
+			var err error
+			if pdf, err = c.Label(ctx, p.Href); err != nil {
+				return err
+			}
+		}
+		path := filepath.Join(dir, res.ShipmentNo+"_"+p.PdfType+".pdf")
+		if err := os.WriteFile(path, pdf, 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "wrote %s\n", path)
+	}
+	return nil
+}
+
 // oneArg binds a command without flags that takes one argument.
 func oneArg(run func(ctx context.Context, c *client.Client, arg string) (any, error)) func(*pflag.FlagSet) clientRun {
 	return func(*pflag.FlagSet) clientRun {
@@ -311,6 +335,53 @@ var clientCommands = []clientCmd{
 		})},
 	{name: "shipment", args: "TRACKING_NUMBER", min: 1, max: 1, short: "Show the shipment data of a tracking number",
 		bind: oneArg(func(ctx context.Context, c *client.Client, tn string) (any, error) { return c.Shipment(ctx, tn) })},
+	{name: "create-shipping-order", args: "-f FILE", short: "Make a shipment with the shipping API (a ShippingOrder) and write its label PDFs to --labels",
+		bind: func(fs *pflag.FlagSet) clientRun {
+			file := fs.StringP("file", "f", "", "the shipping order as JSON (- for standard input)")
+			dir := fs.String("labels", ".", "directory the label PDFs are written to, one file per print: {shipmentNo}_{pdf_type}.pdf")
+			return func(ctx context.Context, c *client.Client, _ []string) (any, error) {
+				var o client.ShippingOrder
+				if err := readJSON(*file, &o); err != nil {
+					return nil, err
+				}
+				res, err := c.CreateShippingOrder(ctx, &o, &client.ShippingOptions{ReturnFile: true})
+				if err != nil {
+					return nil, err
+				}
+				if err := writeLabels(ctx, c, *dir, res); err != nil {
+					return nil, err
+				}
+				return res, nil
+			}
+		}},
+	{name: "label", args: "NUMBER", min: 1, max: 1, short: "Write the label PDF of a shipment or parcel number to --output",
+		bind: func(fs *pflag.FlagSet) clientRun {
+			outPath := fs.StringP("output", "o", "", "file to write the PDF to (default NUMBER.pdf)")
+			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
+				pdf, err := c.Label(ctx, args[0])
+				if err != nil {
+					return nil, err
+				}
+				path := *outPath
+				if path == "" {
+					path = args[0] + ".pdf"
+				}
+				if err := os.WriteFile(path, pdf, 0o644); err != nil {
+					return nil, err
+				}
+				return map[string]any{"file": path, "bytes": len(pdf)}, nil
+			}
+		}},
+	{name: "track", args: "NUMBER...", min: 1, max: -1, short: "Track parcels by number with the Tracking API (the service account's token)",
+		bind: func(fs *pflag.FlagSet) clientRun {
+			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
+				var ns commaList
+				for _, a := range args {
+					ns.Set(a)
+				}
+				return c.Track(ctx, ns...)
+			}
+		}},
 	{name: "create-sending-code", args: "TRACKING_NUMBER", min: 1, max: 1, short: "Create (or get) the label-less sending code of a shipment",
 		bind: func(fs *pflag.FlagSet) clientRun {
 			noEDI := fs.Bool("no-edi-check", false, "make the code even without shipment data")

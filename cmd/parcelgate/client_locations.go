@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -38,40 +39,84 @@ func init() {
 					return c.PickupPoints(ctx, q)
 				}
 			}},
-		clientCmd{name: "pickuppoints", args: "[COUNTRY ID]", max: 2, short: "The gateway's Pick-up Point API: points near --postcode, --city or --address, or matching --text; with COUNTRY and ID, one point",
+		clientCmd{name: "pickuppoints", args: "[COUNTRY [ID]]", max: 2, short: "The gateway's Pick-up Point API: a search (--postcode/--street/--city, --latitude/--longitude/--radius, --rectangle, --free-text or --parcel-locker); with COUNTRY, a page of its points; with COUNTRY and ID, one point",
 			bind: func(fs *pflag.FlagSet) clientRun {
 				var q client.PickupPointSearch
-				var services, types, capabilities commaList
-				fs.StringVar(&q.Postcode, "postcode", "", "the location's postal code")
-				fs.StringVar(&q.CountryCode, "country", "", "ISO country code (default FI)")
-				fs.StringVar(&q.City, "city", "", "the location's town")
-				fs.StringVar(&q.Address, "address", "", "the location's street address")
-				fs.StringVar(&q.Text, "text", "", "free text instead of a location")
-				fs.Var(&services, "service-code", "service codes, comma-separated")
-				pointKindFlags(fs, &types, &capabilities)
+				var lat, lon float64
+				var rect, filters commaList
+				var locker, token string
+				fs.StringVar(&q.Postcode, "postcode", "", "near this postal code")
+				fs.StringVar(&q.CountryCode, "country", "", "ISO country code of the location (default FI)")
+				fs.StringVar(&q.Street, "street", "", "the location's street")
+				fs.StringVar(&q.City, "city", "", "near this town")
+				fs.Float64Var(&lat, "latitude", 0, "near this position (with --longitude)")
+				fs.Float64Var(&lon, "longitude", 0, "near this position (with --latitude)")
+				fs.Float64Var(&q.RadiusMetres, "radius", 0, "within this many metres of the position")
+				fs.Var(&rect, "rectangle", "inside swLatitude,swLongitude,neLatitude,neLongitude")
+				fs.StringVar(&q.FreeText, "free-text", "", "every word in the point's name, address or town")
+				fs.StringVar(&locker, "parcel-locker", "", "true: lockers only; false: no lockers")
+				fs.StringVar(&q.ProductCode, "product", "", "points that serve this product code (2103)")
+				fs.Var(&filters, "filter", "service filters, comma-separated name=true|false (outdoorLocker, lockerReservable, wheelchairAccessibility, openOnWeekends, ADRLimitedQuantities, saturdayDelivery)")
 				fs.IntVar(&q.Limit, "limit", 0, "at most this many points (default 20)")
-				fs.StringVar(&q.Language, "language", "", "the language of the type names: fi, sv or en (Accept-Language)")
+				fs.StringVar(&q.Language, "language", "", "the answer's language: fi (default), sv, da, en, et, lv, lt")
+				fs.StringVar(&token, "page-token", "", "with COUNTRY: the pagingContinuationToken of the previous page")
+				fs.StringVar(&q.EstimateFrom, "estimate-from", "", "add each point's delivery estimate from this postal code (with --estimate-product)")
+				fs.StringVar(&q.EstimateProduct, "estimate-product", "2103", "the product of --estimate-from")
+				fs.BoolVar(&q.Occupancy, "occupancy", false, "add each locker's usual occupancy")
 				return func(ctx context.Context, c *client.Client, args []string) (any, error) {
 					switch len(args) {
-					case 0:
-						q.ServiceCodes, q.Types, q.Capabilities = services, types, capabilities
-						return c.SearchPickupPoints(ctx, q)
+					case 1:
+						return c.ListPickupPoints(ctx, args[0], token, q.Language)
 					case 2:
 						return c.GatewayPickupPoint(ctx, args[0], args[1], q.Language)
 					}
-					return nil, errors.New("pickuppoints takes no arguments (a search) or COUNTRY and ID (one point)")
+					if fs.Changed("latitude") || fs.Changed("longitude") {
+						q.Coordinates = &[2]float64{lat, lon}
+					}
+					if len(rect) > 0 {
+						var r [4]float64
+						if len(rect) != 4 {
+							return nil, errors.New("--rectangle takes four numbers: swLatitude,swLongitude,neLatitude,neLongitude")
+						}
+						for i, v := range rect {
+							if _, err := fmt.Sscan(v, &r[i]); err != nil {
+								return nil, fmt.Errorf("--rectangle: %q is no number", v)
+							}
+						}
+						q.Rectangle = &r
+					}
+					if locker != "" {
+						b := locker == "true"
+						if !b && locker != "false" {
+							return nil, errors.New("--parcel-locker is true or false")
+						}
+						q.ParcelLocker = &b
+					}
+					for _, f := range filters {
+						name, v, ok := strings.Cut(f, "=")
+						if !ok || (v != "true" && v != "false") {
+							return nil, fmt.Errorf("--filter %q: give name=true or name=false", f)
+						}
+						if q.Filters == nil {
+							q.Filters = map[string]bool{}
+						}
+						q.Filters[name] = v == "true"
+					}
+					return c.SearchPickupPoints(ctx, q)
 				}
 			}},
-		clientCmd{name: "estimate", short: "When a parcel will be delivered: --from and --to postal codes, --product, optionally --time, --phase and --saturday",
+		clientCmd{name: "estimate", short: "When a parcel will be delivered: --from (or --from-pup) and --to (or --to-pup), --product, optionally --time, --phase and --saturday",
 			bind: func(fs *pflag.FlagSet) clientRun {
 				var q client.EstimateRequest
 				var at string
 				var saturday bool
 				fs.StringVar(&q.FromPostcode, "from", "", "the postal code the parcel leaves from (Finland)")
+				fs.StringVar(&q.FromPupCode, "from-pup", "", "the pick-up point (9-digit ID) the parcel is dropped at")
 				fs.StringVar(&q.ToPostcode, "to", "", "the destination's postal code")
+				fs.StringVar(&q.ToPupCode, "to-pup", "", "the destination pick-up point (9-digit ID)")
 				fs.StringVar(&q.ToCountry, "to-country", "", "the destination's ISO country code (default FI)")
 				fs.StringVar(&q.ProductCode, "product", "", "the product (service) code, e.g. 2103")
-				fs.StringVar(&at, "time", "", "when the parcel is handed over, RFC 3339 (default now, by the server's clock)")
+				fs.StringVar(&at, "time", "", "when the parcel is handed over, RFC 3339 (default now)")
 				fs.StringVar(&q.LogisticPhase, "phase", "", "DROPPED_OFF (default) or PICKED_UP")
 				fs.BoolVar(&saturday, "saturday", false, "Saturday delivery (additional service 3106; products 2101 and 2102)")
 				return func(ctx context.Context, c *client.Client, _ []string) (any, error) {

@@ -22,6 +22,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -76,9 +78,93 @@ func DecodeStrict(r io.Reader, v any, lim Limits) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return typeError(err)
+		err = typeError(err)
+		if e, ok := errors.AsType[*parcelgate.Error](err); ok && len(e.Fields) == 1 && e.Fields[0].Message == unknownFieldProblem {
+			// encoding/json names an unknown member by its key alone;
+			// the problem names its whole path.
+			if tree, terr := decode(body, lim, true); terr == nil {
+				if path, found := unknownPath(tree, reflect.TypeOf(v), BodyPath); found {
+					return invalid(path, fmt.Sprintf("Unknown field %q.", path), unknownFieldProblem)
+				}
+			}
+		}
+		return err
 	}
 	return nil
+}
+
+// unknownFieldProblem is the field message of a member the request does
+// not have.
+const unknownFieldProblem = "is not a field of this request"
+
+// unknownPath finds the first member of tree (in key order) that type t
+// has no field for, and returns its path.
+func unknownPath(tree any, t reflect.Type, parent string) (string, bool) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch v := tree.(type) {
+	case map[string]any:
+		if t.Kind() != reflect.Struct {
+			return "", false
+		}
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			f, ok := jsonField(t, k)
+			if !ok {
+				return Path(parent, k), true
+			}
+			if p, found := unknownPath(v[k], f.Type, Path(parent, k)); found {
+				return p, true
+			}
+		}
+	case []any:
+		if t.Kind() != reflect.Slice && t.Kind() != reflect.Array {
+			return "", false
+		}
+		for i, e := range v {
+			if p, found := unknownPath(e, t.Elem(), index(parent, i)); found {
+				return p, true
+			}
+		}
+	}
+	return "", false
+}
+
+// jsonField is the field of struct type t that JSON member key decodes
+// into (by its tag, else its name, case-insensitively as encoding/json
+// matches), through embedded structs.
+func jsonField(t reflect.Type, key string) (reflect.StructField, bool) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" || (!f.IsExported() && !f.Anonymous) {
+			continue
+		}
+		if f.Anonymous && name == "" {
+			ft := f.Type
+			for ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			if ft.Kind() == reflect.Struct {
+				if sf, ok := jsonField(ft, key); ok {
+					return sf, true
+				}
+			}
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		if strings.EqualFold(name, key) {
+			return f, true
+		}
+	}
+	return reflect.StructField{}, false
 }
 
 func readAll(r io.Reader) ([]byte, error) {
@@ -339,7 +425,7 @@ func typeError(err error) error {
 	}
 	if f, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
 		f = strings.Trim(f, `"`)
-		return invalid(f, fmt.Sprintf("Unknown field %q.", f), "is not a field of this request")
+		return invalid(f, fmt.Sprintf("Unknown field %q.", f), unknownFieldProblem)
 	}
 	return invalid(BodyPath, "The request body does not fit this request: "+strings.TrimPrefix(err.Error(), "json: ")+".", "does not fit this request")
 }

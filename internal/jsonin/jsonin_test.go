@@ -220,3 +220,34 @@ func TestHexDigits(t *testing.T) {
 		}
 	}
 }
+
+// A strict body's unknown member is named by its whole path, through
+// nested objects, arrays and embedded structs (the provider's gateway
+// names the member it refuses), not by its key alone.
+func TestDecodeStrictNamesUnknownPath(t *testing.T) {
+	type Inner struct {
+		Postcode string `json:"postcode"`
+	}
+	type Embedded struct {
+		Limit int `json:"limit"`
+	}
+	type body struct {
+		Embedded
+		Search *struct {
+			Location *Inner  `json:"location"`
+			Items    []Inner `json:"items"`
+		} `json:"searchCriteria"`
+	}
+	for in, want := range map[string]string{
+		`{"searchCriteria":{"location":{"postalCode":"00100"}}}`:                   "searchCriteria.location.postalCode",
+		`{"searchCriteria":{"items":[{"postcode":"1"},{"zip":"2"}]}}`:              "searchCriteria.items[1].zip",
+		`{"limit":1,"extra":true}`:                                                 "extra",
+		`{"searchCriteria":{"location":{"postcode":"00100"}},"serviceFilters":{}}`: "serviceFilters",
+	} {
+		var b body
+		err := DecodeStrict(strings.NewReader(in), &b, Default)
+		if field(err) != want || !strings.Contains(parcelgate.ErrorMessage(err), want) {
+			t.Errorf("%s: %v (field %q), want %s", in, err, field(err), want)
+		}
+	}
+}

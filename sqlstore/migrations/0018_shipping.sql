@@ -16,6 +16,7 @@ ALTER TABLE parcels ADD COLUMN contents TEXT NOT NULL DEFAULT '';
 -- for any organization (the public view), and lists an environment's
 -- shipments by creation time (event/date).
 CREATE INDEX parcels_parcel_id ON parcels (parcel_id);
+CREATE INDEX shipments_env_tracking ON shipments (environment, tracking_number);
 CREATE INDEX shipments_env_created ON shipments (environment, created_at);
 
 -- Tracking (decisions §30): the statuses an operator set on a parcel, in

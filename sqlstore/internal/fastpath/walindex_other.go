@@ -1,6 +1,6 @@
 //go:build !unix
 
-package sqlstore
+package fastpath
 
 import "errors"
 

@@ -1,4 +1,4 @@
-package sqlstore
+package fastpath
 
 import (
 	"testing"
@@ -10,7 +10,7 @@ import (
 func TestWALStampTrustsOnlyAWholeHeader(t *testing.T) {
 	words := make([]uint32, 2*walHeaderWords)
 	mem := unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), 4*len(words))
-	w := &walIndex{mem: mem}
+	w := &WALIndex{mem: mem}
 	header := func(change uint32) {
 		for i := range walHeaderWords {
 			words[i], words[walHeaderWords+i] = 0, 0
@@ -19,23 +19,23 @@ func TestWALStampTrustsOnlyAWholeHeader(t *testing.T) {
 		words[2], words[walHeaderWords+2] = change, change
 	}
 	header(7)
-	s, ok := w.stamp()
+	s, ok := w.Stamp()
 	if !ok || s[2] != 7 {
 		t.Fatalf("whole header: %v, %v", s, ok)
 	}
 	// SQLite writes the second copy first: a reader between the two
 	// writes sees them differ.
 	words[walHeaderWords+2] = 8
-	if _, ok := w.stamp(); ok {
+	if _, ok := w.Stamp(); ok {
 		t.Fatal("a header midway through a write was trusted")
 	}
 	words[2] = 8
-	if s2, ok := w.stamp(); !ok || s2 == s {
+	if s2, ok := w.Stamp(); !ok || s2 == s {
 		t.Fatalf("after a commit: %v, %v (was %v)", s2, ok, s)
 	}
 	header(9)
 	words[0], words[walHeaderWords] = 3007001, 3007001
-	if _, ok := w.stamp(); ok {
+	if _, ok := w.Stamp(); ok {
 		t.Fatal("a header of another format was trusted")
 	}
 }

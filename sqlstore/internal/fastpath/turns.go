@@ -1,11 +1,12 @@
-package sqlstore
+package fastpath
 
 import (
 	"context"
 	"sync"
 )
 
-// Write transactions wait for a connection in the order they asked.
+// Turns make write transactions wait for a connection in the order they
+// asked.
 //
 // database/sql hands a connection freed by one request to a waiting
 // request chosen at random, not the one that has waited longest. Under a
@@ -16,17 +17,17 @@ import (
 // writer pool has connections; Go queues goroutines blocked on a full
 // channel in the order they blocked, so turns go first come, first
 // served, and the pool has a connection free for each turn.
-type turns struct {
+type Turns struct {
 	once  sync.Once
 	slots chan struct{} // nil: the pool has no bound, no turns are taken
 }
 
-// writeTurn waits for the caller's turn to run a write transaction and
-// returns its release; ctx's end gives up waiting.
-func (db *DB) writeTurn(ctx context.Context) (release func(), err error) {
-	t := &db.turns
+// Take waits for the caller's turn and returns its release; ctx's end
+// gives up waiting. size is the writer pool's number of connections
+// (0: unbounded), asked once.
+func (t *Turns) Take(ctx context.Context, size func() int) (release func(), err error) {
 	t.once.Do(func() {
-		if n := db.write.Stats().MaxOpenConnections; n > 0 {
+		if n := size(); n > 0 {
 			t.slots = make(chan struct{}, n)
 		}
 	})

@@ -1,0 +1,106 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// The provider's Tracking API v7 (decisions §30 of the server), with the
+// service account's token. A parcel of the caller's own organization has
+// every field; another's, found by its number, the public ones only.
+
+// ParcelStatus is a parcel's status code: WAITING, RECEIVED,
+// IN_TRANSPORT, READY_FOR_PICKUP, OUT_FOR_DELIVERY, DELIVERED,
+// RETURN_IN_TRANSPORT, RETURNED_TO_SENDER and the like.
+type ParcelStatus string
+
+// Localized is a text in Finnish, English and Swedish.
+type Localized struct {
+	FI string `json:"fi"`
+	EN string `json:"en"`
+	SV string `json:"sv"`
+}
+
+// TrackingPlace is where an event happened, or where a parcel goes.
+type TrackingPlace struct {
+	Code    string `json:"code,omitempty"`
+	Name    string `json:"name,omitempty"`
+	City    string `json:"city,omitempty"`
+	Country string `json:"country,omitempty"`
+}
+
+// TrackedParcel is one parcel of a Tracking API answer.
+type TrackedParcel struct {
+	TrackingCode string `json:"trackingCode"`
+	Product      struct {
+		Code string    `json:"code"`
+		Name Localized `json:"name"`
+	} `json:"product"`
+	Status struct {
+		Code        ParcelStatus `json:"code"`
+		Description Localized    `json:"description"`
+	} `json:"status"`
+	ModifiedAt            time.Time       `json:"modifiedAt"`
+	EstimatedDeliveryTime *time.Time      `json:"estimatedDeliveryTime,omitempty"`
+	Destination           TrackingPlace   `json:"destination"`
+	PickupPoint           *TrackingPlace  `json:"pickupPoint,omitempty"`
+	Events                []TrackingEvent `json:"events"`
+
+	// The contract view's fields: set for the caller's own parcels.
+	ShipmentTrackingCode string `json:"shipmentTrackingCode,omitempty"`
+	Weight               *struct {
+		Value float64 `json:"value"`
+		Unit  string  `json:"unit"`
+	} `json:"weight,omitempty"`
+	Sender     *Address `json:"sender,omitempty"`
+	Receiver   *Address `json:"receiver,omitempty"`
+	References []struct {
+		Type  string `json:"type"`
+		Value string `json:"value"`
+	} `json:"references,omitempty"`
+	AdditionalServices []string `json:"additionalServices,omitempty"`
+}
+
+// TrackingEvent is one step of a parcel's journey.
+type TrackingEvent struct {
+	EventCode        string        `json:"eventCode"`
+	EventDescription Localized     `json:"eventDescription"`
+	Status           ParcelStatus  `json:"status"`
+	Timestamp        time.Time     `json:"timestamp"`
+	Location         TrackingPlace `json:"location"`
+}
+
+type trackingAnswer struct {
+	ParcelShipments []TrackedParcel `json:"parcelShipments"`
+}
+
+// Track returns the parcels with the numbers (parcel numbers, or
+// shipment tracking numbers for all their parcels), at most 100; numbers
+// nobody has are left out.
+func (c *Client) Track(ctx context.Context, numbers ...string) ([]TrackedParcel, error) {
+	switch {
+	case len(numbers) == 0:
+		return nil, errors.New("client: Track needs a tracking number")
+	case len(numbers) > 100:
+		return nil, errors.New("client: Track takes at most 100 tracking numbers")
+	}
+	esc := make([]string, len(numbers))
+	for i, n := range numbers {
+		esc[i] = url.PathEscape(n)
+	}
+	var out trackingAnswer
+	err := c.do(ctx, request{surface: ecom, method: http.MethodGet, path: "/tracking/7/shipments/trackingnumbers/" + strings.Join(esc, ",")}, &out)
+	return out.ParcelShipments, err
+}
+
+// FindParcels returns the caller's own parcels whose number, shipment
+// tracking number or reference is one of the keywords.
+func (c *Client) FindParcels(ctx context.Context, keywords ...string) ([]TrackedParcel, error) {
+	var out trackingAnswer
+	err := c.do(ctx, request{surface: ecom, method: http.MethodGet, path: "/tracking/7/shipments/find", query: url.Values{"keywords": {strings.Join(keywords, ",")}}}, &out)
+	return out.ParcelShipments, err
+}

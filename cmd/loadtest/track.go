@@ -1,0 +1,131 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/httpapi"
+)
+
+// trackMode measures the Tracking API (decisions §30): -track-shipments
+// shipments of two parcels are made over the shipping API, then -clients
+// clients look up parcels by number (GET
+// /tracking/7/shipments/trackingnumber/{n}, each parcel's journey decided
+// as of the clock) for -d: lookups/s, p50, p99.
+func trackMode(ctx context.Context, c config, e *env) error {
+	if err := e.organization(merchantBID); err != nil {
+		return err
+	}
+	var client struct{ ClientID, ClientSecret string }
+	if err := e.admin("POST", "/admin/v1/gateway-clients", map[string]any{"environment": "production", "businessId": merchantBID}, &client); err != nil {
+		return err
+	}
+	form := url.Values{"grant_type": {"client_credentials"}, "client_id": {client.ClientID}, "client_secret": {client.ClientSecret}}
+	resp, err := e.client.Post(e.url+"/api/v1/token", "application/x-www-form-urlencoded", strings.NewReader(form.Encode()))
+	if err != nil {
+		return err
+	}
+	var gw httpapi.GatewayToken
+	err = decodeJSON(resp, &gw)
+	if err != nil {
+		return err
+	}
+	body := map[string]any{"shipment": map[string]any{
+		"sender":   map[string]any{"name": "Load Oy", "address1": "Katu 1", "zipcode": "00100", "city": "Helsinki", "country": "FI"},
+		"receiver": map[string]any{"name": "Receiver", "address1": "Tie 2", "zipcode": "33100", "city": "Tampere", "country": "FI"},
+		"service":  map[string]any{"id": "PO2103"},
+		"parcels":  []any{map[string]any{"copies": 2, "weight": 1.5, "packageCode": "PKT"}},
+	}}
+	var numbers []string
+	t0 := time.Now()
+	for range c.trackShipments {
+		var ans []httpapi.ShippingOrderAnswer
+		if err := e.call("POST", "/shippingapi/api/v2/shipping/order", gw.AccessToken, body, http.StatusOK, &ans); err != nil {
+			return err
+		}
+		for _, p := range ans[0].Parcels {
+			numbers = append(numbers, p.ParcelNo)
+		}
+	}
+	fmt.Printf("%s track: %d shipments (%d parcels) made in %s; %d clients, GET trackingnumber/{n}, %s per run\n",
+		e.engine, c.trackShipments, len(numbers), time.Since(t0).Round(time.Millisecond), c.clients, c.duration)
+	tok, err := e.ecomToken(merchantBID, parcelgate.RoleMerchant)
+	if err != nil {
+		return err
+	}
+	for run := range c.repeat {
+		lat, err := getLoadLatencies(e, tok, c.clients, c.duration, func(w, n int) string {
+			return "/tracking/7/shipments/trackingnumber/" + numbers[(w*7919+n)%len(numbers)]
+		})
+		if err != nil {
+			return err
+		}
+		fmt.Printf("  run %d: %.0f lookups/s, p50 %s, p99 %s (%d lookups), %s\n", run+1, float64(len(lat))/c.duration.Seconds(), ms(lat.quantile(0.5)), ms(lat.quantile(0.99)), len(lat), loadAverage())
+	}
+	return nil
+}
+
+func decodeJSON(resp *http.Response, out any) error {
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s: %d %.300s", resp.Request.URL.Path, resp.StatusCode, raw)
+	}
+	return json.Unmarshal(raw, out)
+}
+
+// getLoadLatencies runs clients workers for d, each GETting path(worker,
+// n) with bearer, and returns the latencies of the answered requests; any
+// status but 200 is an error.
+func getLoadLatencies(e *env, bearer string, clients int, d time.Duration, path func(worker, n int) string) (latencies, error) {
+	client := newClient(clients)
+	var mu sync.Mutex
+	var all latencies
+	var firstErr error
+	deadline := time.Now().Add(d)
+	var wg sync.WaitGroup
+	for w := range clients {
+		wg.Go(func() {
+			var mine latencies
+			defer func() {
+				mu.Lock()
+				all = append(all, mine...)
+				mu.Unlock()
+			}()
+			for n := 0; time.Now().Before(deadline); n++ {
+				req, _ := http.NewRequest("GET", e.url+path(w, n), nil)
+				req.Header.Set("Authorization", "Bearer "+bearer)
+				t0 := time.Now()
+				resp, err := client.Do(req)
+				if err != nil {
+					mu.Lock()
+					firstErr = cmpErr(firstErr, err)
+					mu.Unlock()
+					return
+				}
+				b, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusOK {
+					mu.Lock()
+					firstErr = cmpErr(firstErr, fmt.Errorf("GET %s: %d %.300s", req.URL.Path, resp.StatusCode, b))
+					mu.Unlock()
+					return
+				}
+				mine = append(mine, time.Since(t0))
+			}
+		})
+	}
+	wg.Wait()
+	return all, firstErr
+}

@@ -1,0 +1,34 @@
+package parcelgate
+
+import (
+	"testing"
+	"time"
+)
+
+// The gateway's searches over the national data set, one of each mode.
+func BenchmarkSearchGatewayPickupPoints(b *testing.B) {
+	at := Coordinates{60.17, 24.93}
+	for name, s := range map[string]PickupSearch{
+		"postcode":    {Postcode: "33100", Limit: 10},
+		"coordinates": {Coordinates: &at, RadiusMetres: 5000, Limit: 20},
+		"rectangle":   {Rectangle: &Rectangle{60.1, 24.8, 60.3, 25.1}, Limit: 20},
+		"freeText":    {FreeText: "pakettiautomaatti tampere", Limit: 10},
+	} {
+		b.Run(name, func(b *testing.B) {
+			if err := s.Validate(); err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				SearchGatewayPickupPoints(s)
+			}
+		})
+	}
+	b.Run("ecom", func(b *testing.B) {
+		q := PickupQuery{PostalCode: "33100", ServiceCodes: []string{"2103"}}
+		q.Validate()
+		now := time.Now()
+		for b.Loop() {
+			SearchPickupPoints(q, now)
+		}
+	})
+}
