@@ -138,6 +138,9 @@ func unpackLayer(path, mediaType, root string) error {
 			continue
 		}
 		target := filepath.Join(root, name)
+		if err := noLinkAbove(root, name); err != nil {
+			return err
+		}
 		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 			return err
 		}
@@ -197,6 +200,31 @@ func unpackLayer(path, mediaType, root string) error {
 			return err
 		}
 	}
+}
+
+// noLinkAbove refuses an entry whose parent directories (name is clean and
+// absolute, inside root) include a symbolic link: writing through one
+// could land outside root.
+func noLinkAbove(root, name string) error {
+	dir := root
+	parts := strings.Split(strings.Trim(filepath.Dir(name), "/"), "/")
+	for _, p := range parts {
+		if p == "" {
+			continue
+		}
+		dir = filepath.Join(dir, p)
+		fi, err := os.Lstat(dir)
+		if errors.Is(err, os.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if fi.Mode()&os.ModeSymlink != 0 {
+			return fmt.Errorf("%s: a parent directory is a symbolic link", name)
+		}
+	}
+	return nil
 }
 
 // Command is the image's entrypoint and command, to be run from root (the

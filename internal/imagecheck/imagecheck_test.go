@@ -62,6 +62,25 @@ func writeLayout(t *testing.T, cfg Config, layers ...[]tar.Header) string {
 	return dir
 }
 
+// A layer that writes through a symbolic link to a directory is refused:
+// the file would land outside the root.
+func TestUnpackRefusesWritingThroughALink(t *testing.T) {
+	outside := t.TempDir()
+	dir := writeLayout(t, Config{},
+		[]tar.Header{{Name: "a", Typeflag: tar.TypeSymlink, Linkname: outside}},
+		[]tar.Header{{Name: "a/escaped", Typeflag: tar.TypeReg, Mode: 0o644, Linkname: "x"}})
+	im, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := im.Unpack(t.TempDir()); err == nil {
+		t.Error("a file written through a link was unpacked")
+	}
+	if _, err := os.Stat(filepath.Join(outside, "escaped")); err == nil {
+		t.Error("a file landed outside the root")
+	}
+}
+
 // Unpacking keeps modes (the sticky /tmp) and, as root, owners (the
 // volume the image's user writes to); a later layer's whiteout deletes a
 // file; a name climbing out of the root stays inside it.
