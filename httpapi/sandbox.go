@@ -8,7 +8,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// sandboxRoutes are the operator API's sandbox controls (issue 13).
+// sandboxRoutes are the operator API's sandbox controls.
 func (s *Server) sandboxRoutes() {
 	s.handle("GET /admin/v1/clock", s.admin(s.getClock))
 	s.handle("POST /admin/v1/clock", s.admin(s.advanceClock))
@@ -147,7 +147,7 @@ func (s *Server) resetControl(r *http.Request) (parcelgate.Environment, parcelga
 	return env, opt, err
 }
 
-// resetOrganization empties one organization's data (issue 13), so an
+// resetOrganization empties one organization's data, so an
 // integrator's CI run starts from a known state without touching anyone
 // else's tenant.
 func (s *Server) resetOrganization(w http.ResponseWriter, r *http.Request) error {
@@ -222,7 +222,7 @@ func (s *Server) listSnapshots(w http.ResponseWriter, r *http.Request) error {
 }
 
 // getSnapshot answers one snapshot: its name, when it was taken, its
-// environment and its object counts (issue 25); 404 as a missing one when
+// environment and its object counts; 404 as a missing one when
 // the organization has none of that name.
 func (s *Server) getSnapshot(w http.ResponseWriter, r *http.Request) error {
 	snaps, err := s.snapshots(r)

@@ -231,7 +231,7 @@ func (s *Server) Registry() *prometheus.Registry { return s.reg }
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
 // handle registers h for pattern, and for every /ecommerce/v3/... pattern the
-// same handler under /v3/... (spec 4.4 writes both). Every route goes
+// same handler under /v3/... (interface §4.4 writes both). Every route goes
 // through here, so Routes can list them, and is wrapped by Server.routed,
 // which takes the request over from the router inside its dispatch (a
 // handler registered on s.mux directly is called once, and its answer,

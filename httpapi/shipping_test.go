@@ -248,6 +248,20 @@ func TestShippingOrderRefusals(t *testing.T) {
 		abroad := shippingBody("PO2103", "", 1)
 		abroad["shipment"].(map[string]any)["receiver"].(map[string]any)["country"] = "SE"
 		refuse(abroad, "shipment.agent.quickId")
+		// Hostile or broken bodies: a NUL in a name, a number as text, no
+		// JSON at all, too many parcels.
+		nul := shippingBody("PO2103", "", 1)
+		nul["shipment"].(map[string]any)["receiver"].(map[string]any)["name"] = "Matti\u0000"
+		e.Do(apitest.Request{Method: "POST", Path: shippingV2, Bearer: tok, Body: nul}).Expect(400)
+		text := shippingBody("PO2103", "", 1)
+		text["shipment"].(map[string]any)["parcels"] = []any{map[string]any{"copies": "2"}}
+		refuse(text, "shipment.parcels.copies")
+		if ge := gatewayErr(t, e.Do(apitest.Request{Method: "POST", Path: shippingV2, Bearer: tok, Body: "{"}).Expect(400)); ge.ErrorCode != "JSON_DECODE_ERROR" {
+			t.Fatalf("broken JSON: %+v", ge)
+		}
+		many := shippingBody("PO2103", "", 60)
+		many["shipment"].(map[string]any)["parcels"] = []any{map[string]any{"copies": 60}, map[string]any{"copies": 60}}
+		refuse(many, "shipment.parcels.copies")
 		e.Do(apitest.Request{Method: "POST", Path: shippingV2, Body: shippingBody("PO2103", "", 1)}).Expect(401)
 	})
 }

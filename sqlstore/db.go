@@ -231,8 +231,7 @@ func (h *heldConn) Close() error { return errors.Join(h.conn.Close(), h.db.Close
 // database too, 32 clients creating orders through a pool of 32
 // connections (16 kept idle) made 342–424 orders/s; through 8, kept open,
 // 657–670; one merchant's orders, which wait for each other on the
-// organization's clock, went from 152–217 to 352–360 (docs/performance.md,
-// issue 14). Past a few busy connections per core the database spends its
+// organization's clock, went from 152–217 to 352–360 (docs/performance.md). Past a few busy connections per core the database spends its
 // time switching between backends and waking lock waiters, and a pool
 // that closes idle connections beyond a smaller bound opens new ones (a
 // process start in PostgreSQL) under every burst. Requests beyond the pool

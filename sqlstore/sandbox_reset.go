@@ -151,7 +151,7 @@ func (tx *Tx) resetOrg(ctx context.Context, orgID int64, stamp time.Time, opt pa
 }
 
 // releaseHeldStock returns to their balances the stock that the
-// organization's allocated orders hold, as cancelling them would (spec 4.3):
+// organization's allocated orders hold, as cancelling them would (interface §4.3):
 // the orders are about to go, and the stock must not stay held on another
 // organization's balances. One UPDATE per balance, whatever the number of
 // orders.

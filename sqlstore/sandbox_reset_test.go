@@ -11,7 +11,7 @@ import (
 	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
-// Issue 13: a reset is one transaction; one that fails after emptying some
+// A reset is one transaction; one that fails after emptying some
 // tables leaves every table as it was.
 func TestFailedResetChangesNothing(t *testing.T) {
 	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {

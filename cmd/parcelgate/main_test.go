@@ -312,7 +312,7 @@ func TestAdminCLI(t *testing.T) {
 	}
 }
 
-// Issue 16: durations in the logs are text people read, not nanoseconds.
+// Durations in the logs are text people read, not nanoseconds.
 func TestLogDurationsReadable(t *testing.T) {
 	var buf bytes.Buffer
 	log, err := newLogger(&buf, "info")
