@@ -87,6 +87,10 @@ type Config struct {
 	Versions []string
 	// AdminToken opens the operator API.
 	AdminToken string
+	// AdminTokenHash, when set, opens it instead: the adminguard.Hash of
+	// a token generated at an earlier start, of which only the hash is
+	// kept.
+	AdminTokenHash []byte
 	// SandboxClock is the server's clock, when environments' clocks may
 	// be moved (the test environment's on any server, production's only
 	// with Sandbox).
@@ -192,7 +196,11 @@ func New(svc Services, keys *auth.Keyring, clock parcelgate.Clock, log *slog.Log
 	if cfg.Replicas != nil {
 		s.reg.MustRegister(newReplicaCollector(cfg.Replicas))
 	}
-	s.guard = adminguard.New(cfg.AdminToken, cfg.TrustedProxies, log)
+	if cfg.AdminTokenHash != nil {
+		s.guard = adminguard.NewHashed(cfg.AdminTokenHash, cfg.TrustedProxies, log)
+	} else {
+		s.guard = adminguard.New(cfg.AdminToken, cfg.TrustedProxies, log)
+	}
 	s.reg.MustRegister(s.guard.Collectors()...)
 	if !cfg.NoJournal {
 		if cfg.JournalPerTenant <= 0 {

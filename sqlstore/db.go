@@ -258,7 +258,7 @@ func openPostgres(dsn string, maxConns int) (*DB, error) {
 // DefaultMaxConns), all kept open once opened, for the primary and for
 // each replica alike.
 func openPostgresPool(dsn string, maxConns int) (*sql.DB, error) {
-	p, err := sql.Open("pgx", dsn)
+	p, err := openPgxPool(dsn)
 	if err != nil {
 		return nil, err
 	}
@@ -416,6 +416,13 @@ func (db *DB) tryTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
 		return err
 	}
 	if err := stx.Commit(); err != nil {
+		// A deadline that passes just before the commit makes
+		// database/sql roll the transaction back by itself, and Commit
+		// then says only ErrTxDone: the deadline is the cause (nothing
+		// was committed), so the request is answered 503, not 500.
+		if errors.Is(err, sql.ErrTxDone) && ctx.Err() != nil {
+			err = ctx.Err()
+		}
 		return fmt.Errorf("commit: %w", err)
 	}
 	return nil

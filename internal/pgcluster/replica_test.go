@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"hash/crc32"
 	"math/rand/v2"
 	"os"
 	"strings"
@@ -44,6 +45,11 @@ func unavailable(t *testing.T, what string, err error) {
 	t.Helper()
 	if os.Getenv("CI") != "" {
 		t.Fatalf("%s under CI: %v", what, err)
+	}
+	if cmd := pgcluster.Enable(err); cmd != "" {
+		testdb.Notice(fmt.Sprintf("pgcluster-%08x", crc32.ChecksumIEEE([]byte(cmd))), fmt.Sprintf("%s: %v: internal/pgcluster's tests are SKIPPED. As root, run: %s", what, err, cmd))
+	} else {
+		testdb.Notice("pgcluster", fmt.Sprintf("%s: %v: internal/pgcluster's tests are SKIPPED (.ci/run installs and allows what they need)", what, err))
 	}
 	t.Skipf("%s: %v (skipped; under CI this fails: .ci/run installs and allows what it needs)", what, err)
 }
