@@ -11,9 +11,9 @@ import (
 type Action string
 
 const (
-	// Warehouse sales orders (spec 4.3): the merchant's; a retailer orders
-	// from its suppliers' dropshipping catalogs the same way (decisions
-	// §34).
+	// Warehouse sales orders (interface §4.3): the merchant's; a retailer
+	// orders from its suppliers' dropshipping catalogs the same way
+	// (decisions §34).
 	ActionPlaceOrders Action = "orders:write"
 	ActionReadOrders  Action = "orders:read"
 
@@ -22,13 +22,13 @@ const (
 	// §34).
 	ActionSupplyShipments Action = "supplier-shipments:write"
 
-	// Products and balances (spec 4.4): a supplier publishes its own; a
+	// Products and balances (interface §4.4): a supplier publishes its own; a
 	// merchant, who stocks the provider's warehouse, does the same.
 	ActionManageProducts  Action = "products:write"
 	ActionReadProducts    Action = "products:read"
 	ActionPublishBalances Action = "balances:write"
 
-	// Catalogs (spec 4.4): every ecom role may list the catalogs it takes
+	// Catalogs (interface §4.4): every ecom role may list the catalogs it takes
 	// part in; retailers read the balances of all their catalogs, and a
 	// merchant reads those of the provider's warehouse catalogs only.
 	ActionListOwnCatalogs       Action = "catalogs:list"
@@ -42,7 +42,7 @@ const (
 	// Tracking (decisions §30): any service account may track parcels.
 	ActionTrackParcels Action = "tracking:read"
 
-	// Sending codes, shipment data and errand codes (spec 4.1, 4.2): a
+	// Sending codes, shipment data and errand codes (interface §4.1, 4.2): a
 	// gateway client's.
 	ActionCreateShipments Action = "shipments:write"
 	ActionReadShipments   Action = "shipments:read"
@@ -55,7 +55,7 @@ const (
 	ActionOperate Action = "operate"
 )
 
-// ecomPermissions is the table of who may act on the ecom API (spec 5.2):
+// ecomPermissions is the table of who may act on the ecom API (interface §5.2):
 // for each action, the roles of a service account that allow it.
 var ecomPermissions = map[Action][]Role{
 	ActionPlaceOrders:           {RoleMerchant, RoleRetailer},
@@ -71,7 +71,7 @@ var ecomPermissions = map[Action][]Role{
 	ActionTrackParcels:          {RoleMerchant, RoleSupplier, RoleRetailer},
 }
 
-// gatewayPermissions lists what a gateway client may do (spec 5.1): every
+// gatewayPermissions lists what a gateway client may do (interface §5.1): every
 // gateway action, within the API versions its token grants.
 var gatewayPermissions = map[Action]bool{
 	ActionCreateShipments: true,

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Address is the address object of spec 2.3: the delivery address of an
+// Address is the address object of interface §2.3: the delivery address of an
 // order, its vendor and sender, and the parties of a shipment.
 type Address struct {
 	ExternalID    string `json:"externalId,omitempty"` // a business ID; vendor and sender only

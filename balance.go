@@ -10,17 +10,17 @@ import (
 )
 
 // MaxQuantity caps a stock quantity. Stock is counted in whole units: a
-// warehouse order row's quantity is an integer (spec 2.3), and allocation
+// warehouse order row's quantity is an integer (interface §2.3), and allocation
 // moves whole units between quantity and allocated.
 const MaxQuantity = 1_000_000_000
 
 // Balance is the stock and price of one product in one retailer catalog
-// (spec 2.5), keyed by (product, retailer, catalog). Quantity is available
+// (interface §2.5), keyed by (product, retailer, catalog). Quantity is available
 // for new orders; Allocated is reserved by open orders. ModifiedAt is the
 // modification stamp retailers poll with modifiedFromDate (decisions §6).
 //
 // Removed marks a balance whose product was removed from the catalog
-// (spec 4.4 DELETE balances): only change polls list it, with quantity 0 and
+// (interface §4.4 DELETE balances): only change polls list it, with quantity 0 and
 // ModifiedAt the removal, so a poller learns of the removal like of any
 // other change; every other read treats it as absent.
 type Balance struct {
@@ -177,13 +177,13 @@ type BalanceInput struct {
 	ProductExternalID string
 	// RetailerID may be empty: with CatalogExternalID, the one retailer
 	// whose catalog of that ID is open to the supplier; without, every
-	// retailer (spec 4.4 PUT balances rule 3).
+	// retailer (interface §4.4 PUT balances rule 3).
 	RetailerID string
 	// CatalogExternalID empty means every catalog where the product is
-	// published (spec 4.4 PUT balances rule 4).
+	// published (interface §4.4 PUT balances rule 4).
 	CatalogExternalID string
 	Quantity          *int64
-	// Allocated is only ever 0: it releases the allocations (spec 4.4 PUT
+	// Allocated is only ever 0: it releases the allocations (interface §4.4 PUT
 	// balances rule 5).
 	Allocated *int64
 	// WholesalePrice is the decimal as sent (ParsePrice).
@@ -267,7 +267,7 @@ func ParsePrice(text string) (string, error) {
 	return s, nil
 }
 
-// BalanceFilter narrows a balance or catalog list (spec 4.4 GET rules 2-3).
+// BalanceFilter narrows a balance or catalog list (interface §4.4 GET rules 2-3).
 type BalanceFilter struct {
 	ProductExternalIDs []string
 	EANCodes           []string

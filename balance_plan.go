@@ -5,7 +5,7 @@ import (
 	"slices"
 )
 
-// The planning of balance updates: spec 4.4 PUT /inventory/balances rules
+// The planning of balance updates: interface §4.4 PUT /inventory/balances rules
 // 1-5, decided here once for both PUT /inventory/balances and the balances
 // of PUT /inventory. The store loads a StockState, calls PlanBalances and
 // writes the plan; it decides nothing itself.
@@ -91,7 +91,7 @@ type BalancePlan struct {
 }
 
 // PlanBalances decides what groups of validated balance entries write
-// (spec 4.4 PUT balances rules 1-5). A group stands or falls as one: PUT
+// (interface §4.4 PUT balances rules 1-5). A group stands or falls as one: PUT
 // /inventory makes each envelope's balances a group, PUT
 // /inventory/balances each entry its own. Entries are applied in order, so
 // an entry sees what earlier entries of successful groups published.

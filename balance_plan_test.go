@@ -43,7 +43,7 @@ func describe(p parcelgate.BalancePlan) string {
 	return strings.Join(out, "; ")
 }
 
-// PlanBalances decides spec 4.4 PUT /inventory/balances rules 1-5.
+// PlanBalances decides interface §4.4 PUT /inventory/balances rules 1-5.
 func TestPlanBalances(t *testing.T) {
 	shop := parcelgate.CatalogRef{ID: 1, RetailerOrg: 10, RetailerID: "0737546-2", ExternalID: "SHOP"}
 	outlet := parcelgate.CatalogRef{ID: 2, RetailerOrg: 10, RetailerID: "0737546-2", ExternalID: "OUTLET"}
@@ -131,7 +131,7 @@ func TestPlanBalances(t *testing.T) {
 	}
 }
 
-// Spec 3 rules 1-2, spec 8: EOS products stay visible to retailers for 14
+// Interface §3 rules 1-2, interface §8: EOS products stay visible to retailers for 14
 // days after their deletion.
 func TestEOSVisible(t *testing.T) {
 	now := time.Date(2026, 4, 15, 12, 0, 0, 0, time.UTC)
@@ -196,7 +196,7 @@ func TestParseStockCountAndPrice(t *testing.T) {
 	}
 }
 
-// Spec 2.4 and the ID migration: a PUT /inventory envelope's rules.
+// Interface §2.4 and the ID migration: a PUT /inventory envelope's rules.
 func TestInventoryInputValidate(t *testing.T) {
 	const bid = "1234567-1"
 	for _, c := range []struct {
@@ -233,7 +233,7 @@ func TestInventoryInputValidate(t *testing.T) {
 	}
 }
 
-// The provider's ID migration (issue 12 item 3): {businessId}-{x} becomes
+// The provider's ID migration: {businessId}-{x} becomes
 // {x}; a bare ID that exists is a conflict and both stay; idempotent.
 func TestPlanIDMigration(t *testing.T) {
 	renames, m := parcelgate.PlanIDMigration("1234567-1", []string{"1234567-1-A", "1234567-1-B", "B", "C", "1234567-1-"})
@@ -246,8 +246,7 @@ func TestPlanIDMigration(t *testing.T) {
 	}
 }
 
-// PUT /inventory: each entry atomic, EOS needs a product (spec 3, issue 12
-// items 2 and 4).
+// PUT /inventory: each entry atomic, EOS needs a product (interface §3).
 func TestPlanInventory(t *testing.T) {
 	wh := parcelgate.CatalogRef{ID: 1, RetailerID: "1234567-1", ExternalID: "WH1"}
 	st := parcelgate.StockState{SupplierID: "1234567-1", Products: map[string]bool{"OLD": true, "GONE": false}, Open: []parcelgate.CatalogRef{wh}, Published: map[string][]parcelgate.PublishedBalance{}}

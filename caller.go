@@ -7,7 +7,7 @@ import (
 )
 
 // TokenLifetime is how long an access token of either token service is
-// valid (spec 5, spec 8).
+// valid (interface §5, interface §8).
 const TokenLifetime = 3600 * time.Second
 
 // CredentialKind tells the two token services apart. A token of one kind is
@@ -63,7 +63,7 @@ func OperatorCaller(org *Organization) *Caller {
 // HasRole reports whether the caller holds role r.
 func (c *Caller) HasRole(r Role) bool { return slices.Contains(c.Roles, r) }
 
-// VersionGrant allows a gateway client one API version at a tier (spec 5.1:
+// VersionGrant allows a gateway client one API version at a tier (interface §5.1:
 // provider_fi.targets).
 type VersionGrant struct {
 	Version string `json:"version"`

@@ -64,7 +64,7 @@ type Catalog struct {
 var externalIDPattern = regexp.MustCompile(`^[A-Za-z0-9.-]{1,20}$`)
 
 // ValidExternalID reports whether s is 1-20 characters of letters, digits,
-// '-' and '.', the rule of spec 2.4 for product IDs that parcelgate also
+// '-' and '.', the rule of interface §2.4 for product IDs that parcelgate also
 // applies to catalog and warehouse IDs.
 func ValidExternalID(s string) bool { return externalIDPattern.MatchString(s) }
 
@@ -134,14 +134,14 @@ type CatalogService interface {
 	ListOwnCatalogs(ctx context.Context, c *Caller, role CatalogRole, page PageRequest) (PageOf[*CatalogEntry], error)
 	// ListCatalogBalances pages the balances of one catalog, or with an
 	// empty catalogExternalID of all the caller's catalogs; a product
-	// published to several catalogs appears once per catalog (spec 4.4 GET
+	// published to several catalogs appears once per catalog (interface §4.4 GET
 	// rule 5). EOS products appear with quantity 0 while their sale ended
 	// after EOSVisibleSince, then no more. Balances removed from the catalog
 	// appear only with f.ModifiedAfter, as Removed (decisions §6).
 	ListCatalogBalances(ctx context.Context, c *Caller, catalogExternalID string, f BalanceFilter, page PageRequest) (PageOf[*Balance], error)
 	// ListCatalogProducts pages the products published to one catalog,
-	// each with its descriptions and this catalog's balance (spec 4.4); EOS
-	// products and removed balances as in ListCatalogBalances (spec 3
+	// each with its descriptions and this catalog's balance (interface §4.4); EOS
+	// products and removed balances as in ListCatalogBalances (interface §3
 	// rules 1-2).
 	ListCatalogProducts(ctx context.Context, c *Caller, catalogExternalID string, f BalanceFilter, page PageRequest) (PageOf[*InventoryItem], error)
 }

@@ -42,7 +42,7 @@ func NewCode() string {
 	return strings.ToUpper(hex.EncodeToString(b[:]))
 }
 
-// SendingCode is the sending code record of spec 2.1: the code that
+// SendingCode is the sending code record of interface §2.1: the code that
 // replaces a shipment's printed label. Shipment is the shipment data held
 // for its tracking number, nil when the code was made without it
 // (noEdiCheck).
@@ -54,7 +54,7 @@ type SendingCode struct {
 	Shipment       *Shipment `json:"-"`
 }
 
-// ErrandCodeResult is one element of the errand code answer (spec 2.2):
+// ErrandCodeResult is one element of the errand code answer (interface §2.2):
 // the parcel as requested, its code (empty unless ResultText is OK) and the
 // result of the lookup.
 type ErrandCodeResult struct {
@@ -63,7 +63,7 @@ type ErrandCodeResult struct {
 	ResultText string `json:"ResultText"`
 }
 
-// Result texts of errand codes. ResultOK marks success (spec 2.2); the
+// Result texts of errand codes. ResultOK marks success (interface §2.2); the
 // others say in words why a parcel has no code.
 const (
 	ResultOK                = "OK"
@@ -115,7 +115,7 @@ const MaxErrandCodeIDs = 100
 // missing one.
 type CodeService interface {
 	// CreateSendingCode returns the active sending code of the tracking
-	// number, creating one if there is none (spec 4.1: idempotent). Unless
+	// number, creating one if there is none (interface §4.1: idempotent). Unless
 	// noEdiCheck, c's shipment data for the tracking number must exist
 	// (ENOTFOUND); a delivered shipment gets no code (ECONFLICT).
 	CreateSendingCode(ctx context.Context, c *Caller, trackingNumber string, noEdiCheck bool) (*SendingCode, error)
@@ -127,7 +127,7 @@ type CodeService interface {
 	FindSendingCodeByCode(ctx context.Context, c *Caller, code string) (*SendingCode, error)
 	// ErrandCodes returns one result per parcel ID, in order: each parcel of
 	// c's shipment data gets its stable code, created on first request
-	// (spec 4.2 rule 1); the others a ResultText saying why not. Duplicate
+	// (interface §4.2 rule 1); the others a ResultText saying why not. Duplicate
 	// IDs get the same answer twice.
 	ErrandCodes(ctx context.Context, c *Caller, parcelIDs []string) ([]ErrandCodeResult, error)
 	// ActiveCodes counts the codes of env that are active now; the metric

@@ -99,7 +99,7 @@ type ConsoleProduct struct {
 	// only published to one of the caller's catalogs.
 	Own bool
 	// LeavesListsAt is when an EOS product stops appearing in retailers'
-	// catalog reads (spec 3 rule 2, EOSVisible); zero while ACTIVE.
+	// catalog reads (interface §3 rule 2, EOSVisible); zero while ACTIVE.
 	LeavesListsAt time.Time
 	// Stock is the product's balances the caller sees, by the rule of
 	// ConsoleProductDetail (removed ones left out): quantity and allocated
@@ -185,7 +185,7 @@ type ProductScope struct {
 // ConsoleProductScope is which products the console shows c at now, by
 // the rules of the API's own reads: what is published to the catalogs c
 // may read (ReadableCatalogTypes), an EOS product only while retailers
-// still see it (EOSVisibleSince: spec 3 rules 1-2); and the products c's
+// still see it (EOSVisibleSince: interface §3 rules 1-2); and the products c's
 // organization supplies, whichever their status (the console shows an EOS
 // product to its supplier, marked as such), unless c reads only as a
 // retailer: a caller that may read catalogs but not products

@@ -13,10 +13,10 @@ var DefaultVersions = []string{"2025-04", "2026-04"}
 
 var versionPattern = regexp.MustCompile(`^[0-9]{4}-(0[1-9]|1[0-2])$`)
 
-// ValidVersion reports whether v has the yyyy-mm form of spec 9 rule 1.
+// ValidVersion reports whether v has the yyyy-mm form of interface §9 rule 1.
 func ValidVersion(v string) bool { return versionPattern.MatchString(v) }
 
-// GatewayClient is a credential of the gateway token service (spec 5.1): a
+// GatewayClient is a credential of the gateway token service (interface §5.1): a
 // client_id and a secret that is shown once and stored only as a hash.
 type GatewayClient struct {
 	ClientID     string         `json:"clientId"`
@@ -28,7 +28,7 @@ type GatewayClient struct {
 	CreatedAt    time.Time      `json:"createdAt"`
 }
 
-// ServiceAccount is a credential of the ecom token service (spec 5.2): a
+// ServiceAccount is a credential of the ecom token service (interface §5.2): a
 // username and a password stored with a slow hash, with roles.
 type ServiceAccount struct {
 	Username    string      `json:"username"`
@@ -54,7 +54,7 @@ func ValidateUsername(u string) error {
 	return nil
 }
 
-// Login lockout (spec 5.2 rule 5, spec 8): after MaxFailedLogins consecutive
+// Login lockout (interface §5.2 rule 5, interface §8): after MaxFailedLogins consecutive
 // invalid logins the account is locked for LockoutDuration, during which even
 // the right password is refused. A successful login resets the count.
 const (
@@ -81,7 +81,7 @@ type LoginDecision struct {
 // Locked reports whether s refuses every login at now.
 func (s LoginState) Locked(now time.Time) bool { return now.Before(s.LockedUntil) }
 
-// DecideLogin applies the lockout rule of spec 5.2 rule 5 (and spec 8) to a
+// DecideLogin applies the lockout rule of interface §5.2 rule 5 (and interface §8) to a
 // login attempt whose password was passwordOK, at now, on an account in
 // state s:
 //

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// spec 5.2 rule 5, spec 8 ("Account lock: 1 hour after 5 invalid logins"):
+// interface §5.2 rule 5, interface §8 ("Account lock: 1 hour after 5 invalid logins"):
 // the lockout decision for each kind of attempt and state.
 func TestDecideLogin(t *testing.T) {
 	now := time.Date(2026, 4, 1, 12, 0, 0, 0, time.UTC)
@@ -44,7 +44,7 @@ func TestDecideLogin(t *testing.T) {
 	}
 }
 
-// spec 5.2 rule 5: five consecutive failures lock; the right password is
+// interface §5.2 rule 5: five consecutive failures lock; the right password is
 // refused for the hour and accepted after it.
 func TestDecideLoginSequence(t *testing.T) {
 	now := time.Date(2026, 4, 1, 12, 0, 0, 0, time.UTC)

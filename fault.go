@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Fault is an injected failure of the sandbox (issue 13): an API call that
+// Fault is an injected failure of the sandbox: an API call that
 // matches it is answered with Status, in the error shape of its surface,
 // before it is handled, so nothing is written. Latency delays the answer;
 // with Status 0 it only delays the real answer. An operator sets faults so

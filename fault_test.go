@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// Issue 13: a fault's fields are checked, naming the field.
+// A fault's fields are checked, naming the field.
 func TestFaultValidate(t *testing.T) {
 	for _, c := range []struct {
 		name  string
@@ -39,7 +39,7 @@ func TestFaultValidate(t *testing.T) {
 	}
 }
 
-// Issue 13: a fault matches its environment, organization, method and route
+// A fault matches its environment, organization, method and route
 // (pattern or path), while it has calls left and has not expired.
 func TestFaultMatches(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)

@@ -2,7 +2,7 @@ package parcelgate
 
 import "time"
 
-// JournalEntry is one API call as the request journal (issue 13) keeps it:
+// JournalEntry is one API call as the request journal keeps it:
 // what an integrator's code sent and got, so "it failed" is answered by a
 // lookup. Bodies are capped and their secrets redacted before they are
 // stored.

@@ -16,9 +16,9 @@ type RowStock struct {
 	Available int64
 	// Price is the wholesale price as decimal text, "" when unpriced.
 	Price string
-	// EOS: the product is at end of sale (spec 3).
+	// EOS: the product is at end of sale (interface §3).
 	EOS bool
-	// Fragile and Oversized are the product's flags (spec 2.3 value-added
+	// Fragile and Oversized are the product's flags (interface §2.3 value-added
 	// services).
 	Fragile, Oversized bool
 	// SupplierOrg and SupplierID name the supplier of a balance in one of
@@ -42,7 +42,7 @@ type Allocation struct {
 	// the quantities (totalWholeSalePrice).
 	Prices []float64
 	Total  float64
-	// Services are the value-added services the products bring (spec 2.3:
+	// Services are the value-added services the products bring (interface §2.3:
 	// Fragile, Oversized), in the order first met.
 	Services []string
 }
@@ -114,7 +114,7 @@ func unknownRowReason(row OrderRow, warehouses []string) string {
 // Apply writes the allocation's prices and services into the order: row
 // wholesale prices, totalWholeSalePrice, and additionalServices, which
 // are the client's own services followed by those the products bring
-// (spec 2.3), each once.
+// (interface §2.3), each once.
 func (o *Order) Apply(a Allocation) {
 	for i := range o.Rows {
 		o.Rows[i].WholesalePrice = a.Prices[i]

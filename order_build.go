@@ -21,7 +21,7 @@ func (r *OrderRequest) ContentHash() string {
 }
 
 // DefaultWarehouse fills in externalWarehouseId of rows that leave it out:
-// spec 2.3 calls it constant when there is one warehouse, so a merchant
+// interface §2.3 calls it constant when there is one warehouse, so a merchant
 // with exactly one (of warehouses) may omit it.
 func (r *OrderRequest) DefaultWarehouse(warehouses []string) error {
 	var p Problems

@@ -6,7 +6,7 @@ import "time"
 // to stock, and how a re-sent order is answered. Pure decisions; the store
 // loads an order, asks here, and writes what the answer says.
 
-// orderMoves is the one table of status moves (DESIGN §7; spec 3 shows
+// orderMoves is the one table of status moves (DESIGN §7; interface §3 shows
 // only the first status): Created → Submitted → Delivered, and Created or
 // Submitted → Cancelled or Error. A status with no entry is final.
 var orderMoves = map[OrderStatus][]OrderStatus{

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// DESIGN §7 (spec 3 shows only the first status): Created → Submitted →
+// DESIGN §7 (interface §3 shows only the first status): Created → Submitted →
 // Delivered; Created or Submitted → Cancelled or Error; the rest are final.
 func TestCanMoveTable(t *testing.T) {
 	allowed := map[[2]OrderStatus]bool{
@@ -134,7 +134,7 @@ func TestPreferencesDecision(t *testing.T) {
 
 // DESIGN §7 allocation: all or nothing; a product unknown in its warehouse
 // or at end of sale is Error, too little stock Cancelled, each with a
-// reason; prices and the Fragile/Oversized services of spec 2.3 are taken
+// reason; prices and the Fragile/Oversized services of interface §2.3 are taken
 // from the balances and products.
 func TestAllocate(t *testing.T) {
 	row := func(p string, q int64) OrderRow {
@@ -258,7 +258,7 @@ func TestMergeComments(t *testing.T) {
 }
 
 // The decisions below were once made inside the store's SQL; each is now
-// a root function the store calls (issue 21 part 2).
+// a root function the store calls.
 
 // interface §4.1: a delivered shipment gets no sending code; without
 // noEdiCheck the shipment data must exist.

@@ -23,7 +23,7 @@ func ownIDChars(s string) bool {
 	return s != ""
 }
 
-// Validate normalizes r and checks every rule of spec 2.3 and decisions §7
+// Validate normalizes r and checks every rule of interface §2.3 and decisions §7
 // for the caller with businessID. All problems are reported at once, each
 // naming its field as a path such as rows[1].quantity.
 func (r *OrderRequest) Validate(businessID string) error {
@@ -261,7 +261,7 @@ func (c *OrderComment) Validate(p *Problems, prefix string) {
 }
 
 // OwnID returns the own part of a client's ID of an order or a product
-// (spec 2.3: at most 20 characters). Since the provider's ID migration
+// (interface §2.3: at most 20 characters). Since the provider's ID migration
 // real clients send it bare (the warehouse plugin sends order 1005 and SKU
 // WOO6) as well as {business ID}-{own ID}; both name the same thing of the
 // caller with businessID (the key is ProductKey's, the one family of ID

@@ -18,7 +18,7 @@ func validRequest() *OrderRequest {
 	}
 }
 
-// spec 2.3 and what the provider's warehouse plugin sends: every rule of
+// interface §2.3 and what the provider's warehouse plugin sends: every rule of
 // an order request is checked by Validate, on the typed request.
 func TestOrderRequestValidate(t *testing.T) {
 	price := Decimal("24.90")

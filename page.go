@@ -1,12 +1,12 @@
 package parcelgate
 
-// Paging of list queries (spec 2.6, spec 4.4 GET rule 1, decisions §8).
+// Paging of list queries (interface §2.6, interface §4.4 GET rule 1, decisions §8).
 const (
-	// MaxPageSize caps every page: at most 2000 objects (spec 8).
+	// MaxPageSize caps every page: at most 2000 objects (interface §8).
 	MaxPageSize = 2000
 	// DefaultPageSize is the page size of product, balance and catalog lists.
 	DefaultPageSize = 2000
-	// DefaultOrderPageSize is the page size of order lists (spec 4.3 rule 3).
+	// DefaultOrderPageSize is the page size of order lists (interface §4.3 rule 3).
 	DefaultOrderPageSize = 200
 	// MaxPageNumber bounds the page number a client may ask for. No list
 	// comes near it (at one object a page it is over two billion objects),
@@ -30,8 +30,8 @@ type PageRequest struct {
 }
 
 // Validate checks the page request a client made: Number from 0 to
-// MaxPageNumber and Size from 1 to MaxPageSize (spec 2.6: pages are
-// zero-based; spec 8: at most 2000 objects a page). Every problem names its
+// MaxPageNumber and Size from 1 to MaxPageSize (interface §2.6: pages are
+// zero-based; interface §8: at most 2000 objects a page). Every problem names its
 // query parameter, page or size. It is checked before any arithmetic on the
 // two numbers.
 func (p PageRequest) Validate() error {

@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// spec 2.6 (zero-based pages), spec 8 (at most 2000 objects a page), and
-// issue 11 defect 2: a page number that would overflow the offset
+// interface §2.6 (zero-based pages), interface §8 (at most 2000 objects a page), and
+// A page number that would overflow the offset
 // arithmetic is refused naming page; a bad size names size.
 func TestPageRequestValidate(t *testing.T) {
 	for _, tc := range []struct {

@@ -15,7 +15,7 @@ import (
 	"unicode/utf8"
 )
 
-// Pick-up points are the location service behind spec 2.3's pickupPointId
+// Pick-up points are the location service behind interface §2.3's pickupPointId
 // (the location service's pupCode): where a 2103 parcel (postal parcel to
 // an outlet or parcel locker) can be collected. parcelgate ships a national
 // data set (data/pickuppoints.json.gz, written by internal/pickupgen from
@@ -37,7 +37,7 @@ import (
 var pickupDataGzip []byte
 
 // ServiceToPickupPoint is the service code that delivers to a pick-up
-// point: postal parcel to an outlet or parcel locker (spec 2.3).
+// point: postal parcel to an outlet or parcel locker (interface §2.3).
 const ServiceToPickupPoint = "2103"
 
 // Types of pick-up point.
@@ -75,7 +75,7 @@ type OpeningHours struct {
 // point object (ProviderPickupPoint) is made of.
 type PickupPoint struct {
 	ExternalID string `json:"externalId"`
-	// PupCode is the location service's name for ExternalID (spec 2.3).
+	// PupCode is the location service's name for ExternalID (interface §2.3).
 	PupCode         string         `json:"pupCode"`
 	Name            string         `json:"name"`
 	Type            string         `json:"type"`
@@ -229,7 +229,7 @@ var (
 	postalCodeInText  = regexp.MustCompile(`\b[0-9]{5}\b`)
 )
 
-// Validate normalizes q and checks it: service codes of spec 2.3's table,
+// Validate normalizes q and checks it: service codes of interface §2.3's table,
 // ISO country codes, postal codes of their country's form, bounded text,
 // and a place or a search text to look near. Each problem names its query
 // parameter.
@@ -622,7 +622,7 @@ func finnishTime(t time.Time) time.Time {
 	return t.Add(offset)
 }
 
-// PickupPointForOrder decides the pick-up point of an order (spec 2.3
+// PickupPointForOrder decides the pick-up point of an order (interface §2.3
 // pickupPointId, optional): a named point must exist, else a problem on the
 // field pickupPointId; an order of service 2103 that names none goes to the
 // point nearest the centre of its delivery address's postal code area

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -215,9 +216,9 @@ func (s *PickupSearch) Validate() error {
 	if s.Postcode != "" && s.CountryCode == "FI" && !finnishPostalCode.MatchString(s.Postcode) {
 		p.Add(loc+"postcode", "must be a Finnish postal code of 5 digits, not %q", s.Postcode)
 	}
-	for field, v := range map[string]string{loc + "street": s.Street, loc + "city": s.City, "searchCriteria.freeText": s.FreeText} {
-		if utf8.RuneCountInString(v) > maxPickupText {
-			p.Add(field, "must be at most %d characters", maxPickupText)
+	for _, f := range []struct{ field, v string }{{loc + "street", s.Street}, {loc + "city", s.City}, {"searchCriteria.freeText", s.FreeText}} {
+		if utf8.RuneCountInString(f.v) > maxPickupText {
+			p.Add(f.field, "must be at most %d characters", maxPickupText)
 		}
 	}
 	place := s.Postcode != "" || s.Street != "" || s.City != ""
@@ -263,7 +264,7 @@ func (s *PickupSearch) Validate() error {
 	case s.Limit < 1 || s.Limit > MaxPickupLimit:
 		p.Add("limit", "must be from 1 to %d, not %d", MaxPickupLimit, s.Limit)
 	}
-	for name := range s.Filters {
+	for _, name := range slices.Sorted(maps.Keys(s.Filters)) {
 		if !slices.Contains(pickupFilters, name) {
 			p.Add("searchCriteria.serviceFilters."+name, "is not a service filter; give %s", strings.Join(pickupFilters, ", "))
 		}

@@ -189,7 +189,7 @@ func TestFinnishTime(t *testing.T) {
 	}
 }
 
-// spec 2.3 pickupPointId: optional, but a named point must exist; a 2103
+// interface §2.3 pickupPointId: optional, but a named point must exist; a 2103
 // order without one goes to the point nearest its delivery postal code.
 func TestPickupPointForOrder(t *testing.T) {
 	for _, c := range []struct {

@@ -6,7 +6,7 @@ import (
 )
 
 // ChangeWindow is the part of a change feed one change poll may return
-// (spec 4.3 updatedFrom, 4.4 modifiedFromDate; decisions §6, change
+// (interface §4.3 updatedFrom, 4.4 modifiedFromDate; decisions §6, change
 // polling): the store filters by it and by nothing else of the kind.
 type ChangeWindow struct {
 	// After: only changes stamped strictly after this many microseconds

@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// ProductStatus is the server-owned status of a product (spec 2.4, spec 3).
+// ProductStatus is the server-owned status of a product (interface §2.4, interface §3).
 type ProductStatus string
 
 const (
@@ -21,7 +21,7 @@ const (
 )
 
 // EOSVisibility is how long retailers still see an EOS product, with status
-// EOS and balance 0, in their catalog reads (spec 3 rules 1-2, spec 8).
+// EOS and balance 0, in their catalog reads (interface §3 rules 1-2, interface §8).
 const EOSVisibility = 14 * 24 * time.Hour
 
 // Request limits of the inventory API (decisions §8: arrays are capped).
@@ -36,7 +36,7 @@ const (
 	MaxListFilterValues = 2000
 )
 
-// Product is keyed by (supplier, ExternalID) (spec 2.4, decisions §6). It is
+// Product is keyed by (supplier, ExternalID) (interface §2.4, decisions §6). It is
 // stored as the JSON document the supplier sent, so fields parcelgate does
 // not model round-trip; the server owns supplierId and status.
 type Product struct {
@@ -73,16 +73,16 @@ func (p *Product) MarshalJSON() ([]byte, error) {
 }
 
 // InventoryItem is the envelope of the inventory API: a product with its
-// balances (spec 4.4 PUT /inventory rule 2).
+// balances (interface §4.4 PUT /inventory rule 2).
 type InventoryItem struct {
 	Product  *Product   `json:"product"`
 	Balances []*Balance `json:"balances"`
 }
 
 // InventoryInput is one envelope of PUT /inventory, as read from the
-// request: the product and the balances that publish it (spec 4.4 PUT
+// request: the product and the balances that publish it (interface §4.4 PUT
 // /inventory rules 1-3), or, with Status EOS and no balances, the end of
-// the product's sale (spec 3, as DELETE /inventory).
+// the product's sale (interface §3, as DELETE /inventory).
 type InventoryInput struct {
 	Product *Product
 	// Status is product.status as sent. EOS with no balances ends the
@@ -96,7 +96,7 @@ type InventoryInput struct {
 
 // EndsSale reports whether the envelope ends the product's sale instead of
 // writing it: product.status EOS and no balances, which is how the
-// warehouse plugin removes a product (spec 3: as DELETE /inventory).
+// warehouse plugin removes a product (interface §3: as DELETE /inventory).
 func (in *InventoryInput) EndsSale() bool {
 	return ProductStatus(strings.TrimSpace(in.Status)) == ProductEOS && len(in.Balances) == 0
 }
@@ -160,7 +160,7 @@ type InventoryFilter struct {
 	CatalogExternalID string
 }
 
-// BalanceRemoval names the catalogs to remove a product from (spec 4.4
+// BalanceRemoval names the catalogs to remove a product from (interface §4.4
 // DELETE balances rules 1-2): RetailerID and CatalogExternalID are each
 // optional; left out, every catalog where the product is.
 type BalanceRemoval struct {
@@ -188,7 +188,7 @@ func (r *BalanceRemoval) Validate(businessID string) error {
 }
 
 // CheckRemoval decides whether balance b may be removed from its catalog
-// (spec 4.4 DELETE balances): not while open orders hold allocations there,
+// (interface §4.4 DELETE balances): not while open orders hold allocations there,
 // which would be lost; the supplier releases them first (PUT balances rule
 // 5). ECONFLICT says so.
 func CheckRemoval(b *Balance) error {
@@ -201,7 +201,7 @@ func CheckRemoval(b *Balance) error {
 // EOSVisibleSince is the cut-off of EOS visibility at now: an EOS product
 // stays in retailers' catalog reads, with status EOS and quantity 0, while
 // its sale ended strictly after it, that is for EOSVisibility after its
-// deletion, then leaves them (spec 3 rules 1-2, spec 8). A product on sale
+// deletion, then leaves them (interface §3 rules 1-2, interface §8). A product on sale
 // is always seen. Stores filter by it as a query bound: on sale, or ended
 // after the cut-off.
 func EOSVisibleSince(now time.Time) time.Time { return now.Add(-EOSVisibility) }
@@ -222,8 +222,8 @@ type InventoryPlan struct {
 }
 
 // PlanInventory decides what the validated entries of a PUT /inventory
-// write, given the supplier's state (spec 4.4 PUT /inventory rules 1-3,
-// spec 3). Each entry is atomic: it writes its product and all of its
+// write, given the supplier's state (interface §4.4 PUT /inventory rules 1-3,
+// interface §3). Each entry is atomic: it writes its product and all of its
 // balances (PlanBalances, one group per envelope), or nothing. An entry
 // that ends the sale (EndsSale) needs the product: one the supplier has,
 // or one an earlier applied entry writes; a product already EOS stays as
@@ -331,9 +331,9 @@ type IDConflict struct {
 // be given bare or with the supplier's prefix (ProductKey).
 type InventoryService interface {
 	// PutInventory applies each entry atomically, in order: it creates or
-	// fully replaces the product (spec 4.4 PUT /inventory rule 1) and
+	// fully replaces the product (interface §4.4 PUT /inventory rule 1) and
 	// applies its balances as PutBalances does (rule 2); with EndsSale it
-	// ends the product's sale as EndOfSale does (spec 3). A product that was
+	// ends the product's sale as EndOfSale does (interface §3). A product that was
 	// EOS becomes ACTIVE again. Entries that cannot be applied are left
 	// out and returned, by position; the others are applied.
 	PutInventory(ctx context.Context, c *Caller, entries []InventoryInput) (InventoryFailures, error)
@@ -341,16 +341,16 @@ type InventoryService interface {
 	// balances, ordered by creation.
 	ListInventory(ctx context.Context, c *Caller, f InventoryFilter, page PageRequest) (PageOf[*InventoryItem], error)
 	// FindInventoryItem returns one ACTIVE product with its balances, or
-	// ENOTFOUND (also for an EOS product: spec 3 rule 3).
+	// ENOTFOUND (also for an EOS product: interface §3 rule 3).
 	FindInventoryItem(ctx context.Context, c *Caller, externalID string) (*InventoryItem, error)
-	// EndOfSale marks products EOS (spec 3): their quantity becomes 0 in
+	// EndOfSale marks products EOS (interface §3): their quantity becomes 0 in
 	// every catalog, allocations stay, and they leave the supplier's reads.
 	// Products already EOS are left as they are. An unknown product fails
 	// the whole request with ENOTFOUND naming each position.
 	EndOfSale(ctx context.Context, c *Caller, externalIDs []string) ([]*InventoryItem, error)
 
 	// PutBalances applies balance entries in order as PlanBalances decides
-	// (spec 4.4 PUT balances rules 1-5), all or nothing: every failing
+	// (interface §4.4 PUT balances rules 1-5), all or nothing: every failing
 	// entry is reported with its position (EINVALID).
 	PutBalances(ctx context.Context, c *Caller, entries []BalanceInput) ([]*Balance, error)
 	// ListSupplierBalances pages the caller's balances in every catalog,
@@ -397,7 +397,7 @@ func JSONTypeName(kind string) string {
 
 // Product IDs with and without the business-ID prefix.
 //
-// Spec 2.4 gives a warehouse-service product externalId the form
+// Interface §2.4 gives a warehouse-service product externalId the form
 // {business ID}-{unique product ID}. Since the provider's ID migration its
 // real clients (the WooCommerce warehouse plugin, the PHP library) send the
 // bare ID, e.g. the shop's SKU "WOO6". parcelgate accepts both forms for the
@@ -441,8 +441,8 @@ func ProductIDFormsOf(businessID string, ids []string) []string {
 }
 
 // ProductDocument is what parcelgate reads from a product document
-// (Product.Document, the object as the supplier sent it; spec 2.4): the
-// flags that bring value-added services (spec 2.3 Fragile, Oversized) and
+// (Product.Document, the object as the supplier sent it; interface §2.4): the
+// flags that bring value-added services (interface §2.3 Fragile, Oversized) and
 // the descriptions by language. ReadProductDocument is the one reader of
 // it; the store (an order's services) and the console (a product's name
 // and descriptions) read a document through it.
@@ -511,7 +511,7 @@ func WithExternalID(doc json.RawMessage, id string) json.RawMessage {
 	return out
 }
 
-// PrefixedProductID is the spec 2.4 form {business ID}-{own ID} of
+// PrefixedProductID is the interface §2.4 form {business ID}-{own ID} of
 // externalID, the form products had before the ID migration.
 func PrefixedProductID(businessID, externalID string) string {
 	return businessID + "-" + ProductKey(businessID, externalID)
@@ -520,7 +520,7 @@ func PrefixedProductID(businessID, externalID string) string {
 // OtherBusinessPrefix reports the business ID another business's prefix
 // names in externalID: an ID that starts with a Finnish business ID
 // (NNNNNNN-C with a valid check digit) and a dash, when that business ID is
-// not businessID. Such an ID is refused (spec 2.4: the prefix is the
+// not businessID. Such an ID is refused (interface §2.4: the prefix is the
 // supplier's own). A foreign business ID cannot be told from the start of
 // a SKU ("AB-123"), so only Finnish ones are recognized.
 func OtherBusinessPrefix(businessID, externalID string) (string, bool) {

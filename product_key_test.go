@@ -7,8 +7,8 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// spec 2.4 externalId {business ID}-{unique product ID}; the warehouse
-// plugin sends bare SKUs since the provider's ID migration (issue 12 item 3).
+// interface §2.4 externalId {business ID}-{unique product ID}; the warehouse
+// plugin sends bare SKUs since the provider's ID migration.
 func TestProductKey(t *testing.T) {
 	const bid = "1234567-1"
 	for _, c := range []struct{ id, key string }{
@@ -34,7 +34,7 @@ func TestProductKey(t *testing.T) {
 	}
 }
 
-// An ID with another business's prefix stays refused (issue 12 item 3).
+// An ID with another business's prefix stays refused.
 func TestOtherBusinessPrefix(t *testing.T) {
 	const bid = "1234567-1"
 	for _, c := range []struct {

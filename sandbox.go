@@ -17,25 +17,26 @@ type SandboxService interface {
 	// this server is DecideSandboxControl's, asked before the call.
 	AdvanceClock(ctx context.Context, env Environment, d time.Duration) (time.Time, error)
 
-	// ResetOrganization empties the data of one organization of env (its
-	// orders, products, balances, shipments and codes; its catalogs when
-	// opt says so), keeping the organization and its credentials, in one
-	// transaction; change pollers never see a rewind.
-	ResetOrganization(ctx context.Context, env Environment, businessID string, opt ResetOptions) (*ResetResult, error)
+	// ResetOrganization empties the data of c's organization (its orders,
+	// products, balances, shipments and codes; its catalogs when opt says
+	// so), keeping the organization and its credentials, in one
+	// transaction; change pollers never see a rewind. c is an
+	// OperatorCaller of the organization; the methods on one
+	// organization's data ask c.May(ActionOperate) themselves.
+	ResetOrganization(ctx context.Context, c *Caller, opt ResetOptions) (*ResetResult, error)
 	// ResetEnvironment resets every organization of env, in one
 	// transaction.
 	ResetEnvironment(ctx context.Context, env Environment, opt ResetOptions) (*ResetResult, error)
-	// TakeSnapshot saves the data of one organization of env under name,
+	// TakeSnapshot saves the data of c's organization under name,
 	// replacing a snapshot of that name.
-	TakeSnapshot(ctx context.Context, env Environment, businessID, name string) (*Snapshot, error)
-	// ListSnapshots lists the snapshots of one organization of env, by
-	// name.
-	ListSnapshots(ctx context.Context, env Environment, businessID string) ([]*Snapshot, error)
-	// RestoreSnapshot puts the organization back to the snapshot: reset,
+	TakeSnapshot(ctx context.Context, c *Caller, name string) (*Snapshot, error)
+	// ListSnapshots lists the snapshots of c's organization, by name.
+	ListSnapshots(ctx context.Context, c *Caller) ([]*Snapshot, error)
+	// RestoreSnapshot puts c's organization back to the snapshot: reset,
 	// then the saved rows written back with new change stamps.
-	RestoreSnapshot(ctx context.Context, env Environment, businessID, name string) (*RestoreResult, error)
-	// DropSnapshot deletes a snapshot.
-	DropSnapshot(ctx context.Context, env Environment, businessID, name string) error
+	RestoreSnapshot(ctx context.Context, c *Caller, name string) (*RestoreResult, error)
+	// DropSnapshot deletes a snapshot of c's organization.
+	DropSnapshot(ctx context.Context, c *Caller, name string) error
 	// RestoreEverywhere restores the snapshot called name of every
 	// organization that has one (the demo's seeded state).
 	RestoreEverywhere(ctx context.Context, name string) ([]*RestoreResult, error)

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Test scenarios (issue 13): documented magic values that make the test
+// Test scenarios: documented magic values that make the test
 // environment answer as the real service does in a rare case, as payment
 // sandboxes do with test card numbers, so an integrator can see its code
 // handle an order the warehouse rejects or a shipment that gets no code.
@@ -29,6 +29,15 @@ const (
 	// from 2 to 9 (".SPLIT3") is delivered in several parcels: each row
 	// in N parcels, at most one per unit of its quantity.
 	ScenarioSplit = ".SPLIT"
+	// ScenarioReturn: a shipment whose reference (the shipping API's
+	// orderNo, a warehouse order's externalId) ends in it is refused by
+	// the receiver at delivery (or collection) and goes back to the sender
+	// (decisions §30).
+	ScenarioReturn = ".RETURN"
+	// ScenarioUncollected: a shipment to a pick-up point whose reference
+	// ends in it waits there, is not collected, gets a reminder after 3
+	// days and goes back to the sender after the 7-day holding period.
+	ScenarioUncollected = ".NOPICK"
 )
 
 // The reasons the scenarios give.
@@ -90,4 +99,22 @@ func DeliveryParcels(env Environment, externalID string, quantities []Quantity) 
 		parcels[i] = max(1, min(n, int(min(q, 9))))
 	}
 	return parcels
+}
+
+// TrackingScenario decides the tracking scenario of a shipment of env with
+// reference: ScenarioReturn, ScenarioUncollected (only for a parcel to a
+// pick-up point, toPoint) or "" for the ordinary journey. Production
+// shipments never take one.
+func TrackingScenario(env Environment, reference string, toPoint bool) string {
+	if env != Test {
+		return ""
+	}
+	ref := strings.ToUpper(reference)
+	switch {
+	case strings.HasSuffix(ref, ScenarioReturn):
+		return ScenarioReturn
+	case strings.HasSuffix(ref, ScenarioUncollected) && toPoint:
+		return ScenarioUncollected
+	}
+	return ""
 }

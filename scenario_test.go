@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// Issue 13: the scenario values decide only in the test environment, by
+// The scenario values decide only in the test environment, by
 // suffix, whatever the case.
 func TestScenarios(t *testing.T) {
 	for _, c := range []struct {
@@ -36,7 +36,7 @@ func TestScenarios(t *testing.T) {
 	}
 }
 
-// Issue 13: the scenarios go through the allocation decision: a scenario
+// The scenarios go through the allocation decision: a scenario
 // order gets its status instead of being allocated, a .NOSTOCK product
 // has none available, an unknown product is still Error, and production
 // orders with the same IDs allocate.
@@ -70,7 +70,7 @@ func TestAllocateOrderScenarios(t *testing.T) {
 	}
 }
 
-// Issue 13: an order ending in .SPLIT and a digit 2-9 is delivered in
+// An order ending in .SPLIT and a digit 2-9 is delivered in
 // that many parcels per row, at most one per unit; every other order, and
 // every production order, in one parcel per row (decisions §7).
 func TestDeliveryParcels(t *testing.T) {
@@ -104,6 +104,27 @@ func TestDeliveryParcels(t *testing.T) {
 				t.Errorf("%s %s: %v, want %v", c.env, c.id, got, c.want)
 				break
 			}
+		}
+	}
+}
+
+// docs/sandbox.md: the tracking scenarios act in the test environment only,
+// case-insensitively; .NOPICK only for a parcel to a pick-up point.
+func TestTrackingScenario(t *testing.T) {
+	for _, c := range []struct {
+		env     Environment
+		ref     string
+		toPoint bool
+		want    string
+	}{
+		{Test, "1234567-1-A7.return", false, ScenarioReturn},
+		{Test, "SO-1.NOPICK", true, ScenarioUncollected},
+		{Test, "SO-1.NOPICK", false, ""},
+		{Production, "SO-1.RETURN", true, ""},
+		{Test, "SO-1", true, ""},
+	} {
+		if got := TrackingScenario(c.env, c.ref, c.toPoint); got != c.want {
+			t.Errorf("TrackingScenario(%s, %q, %v) = %q, want %q", c.env, c.ref, c.toPoint, got, c.want)
 		}
 	}
 }

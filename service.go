@@ -6,7 +6,7 @@ import (
 )
 
 // WorkflowWarehouse is the workflow of the provider's warehouse service:
-// the warehouse picks and packs, and the provider delivers (spec 2.3). It
+// the warehouse picks and packs, and the provider delivers (interface §2.3). It
 // is the only workflow parcelgate serves delivery services for.
 const WorkflowWarehouse = "WAREHOUSE"
 
@@ -32,7 +32,7 @@ const (
 // each as a shipping method, labelled "deliveryOperator: description", and
 // sends the chosen ID as an order's serviceCode.
 type DeliveryService struct {
-	// ID is the service code of spec 2.3's table.
+	// ID is the service code of interface §2.3's table.
 	ID               string `json:"id"`
 	Provider         string `json:"provider"`
 	DeliveryOperator string `json:"deliveryOperator"`
@@ -51,7 +51,7 @@ type AdditionalServiceOffer struct {
 	Specifiers  []string          `json:"specifiers"`
 }
 
-// serviceTranslations are the Finnish and Swedish names of spec 2.3's
+// serviceTranslations are the Finnish and Swedish names of interface §2.3's
 // service codes; the English ones are serviceCodes'.
 var serviceTranslations = map[string][2]string{
 	"2103":  {"Postipaketti noutopisteeseen tai pakettiautomaattiin", "Postpaket till ett utlämningsställe eller en paketautomat"},
@@ -90,7 +90,7 @@ var serviceExtras = map[string]struct {
 }
 
 // DeliveryServices lists the delivery services of workflow, one for each
-// code of spec 2.3's table, in code order. Only WorkflowWarehouse is
+// code of interface §2.3's table, in code order. Only WorkflowWarehouse is
 // served; another workflow is EINVALID naming the field "workflow". Anyone
 // who may read locations may ask (ActionReadLocations).
 func DeliveryServices(workflow string) ([]DeliveryService, error) {

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// The delivery services are spec 2.3's service-code table, one each, in
+// The delivery services are interface §2.3's service-code table, one each, in
 // the shape the warehouse plugin reads: id (an order's serviceCode),
 // provider and deliveryOperator, a description per language, tags
 // (PICKUP_POINT where the shopper chooses a point) and additional services.

@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// LockerSize is the parcel-locker compartment a parcel fits (spec 2.2).
+// LockerSize is the parcel-locker compartment a parcel fits (interface §2.2).
 type LockerSize string
 
 const (
@@ -22,7 +22,7 @@ const (
 )
 
 // locker is one locker size with its package type code and its inner
-// dimensions in cm, sorted ascending (spec 2.2 table).
+// dimensions in cm, sorted ascending (interface §2.2 table).
 type locker struct {
 	size LockerSize
 	code string
@@ -70,7 +70,7 @@ type Parcel struct {
 }
 
 // Shipment is the shipment data (EDI) of the provider's shipment-creation
-// service (spec 2.2 rule 2, spec 4.2 rule 1): what must exist before a
+// service (interface §2.2 rule 2, interface §4.2 rule 1): what must exist before a
 // sending code (without noEdiCheck) or an errand code is handed out.
 type Shipment struct {
 	ID             int64          `json:"-"`
@@ -109,7 +109,7 @@ var (
 func NormalizeID(s string) string { return strings.ToUpper(strings.TrimSpace(s)) }
 
 // ValidParcelID reports whether id, normalized, is a parcel tracking code:
-// 12-21 characters of A-Z and 0-9 (spec 2.2, spec 8).
+// 12-21 characters of A-Z and 0-9 (interface §2.2, interface §8).
 func ValidParcelID(id string) bool { return parcelIDPattern.MatchString(id) }
 
 // ValidTrackingNumber reports whether tn, normalized, is a shipment
@@ -133,7 +133,7 @@ func CheckTrackingNumber(p *Problems, field, tn string, required bool) {
 	}
 }
 
-// shipmentServiceCodes are the delivery methods of spec 2.3 that move a
+// shipmentServiceCodes are the delivery methods of interface §2.3 that move a
 // parcel: the service code table less NOUTO (pick-up from the warehouse),
 // which ships nothing.
 var shipmentServiceCodes = func() []string {
@@ -159,7 +159,7 @@ func NewTrackingNumber() string {
 }
 
 // PackageCodeSize returns the locker size a package type code selects
-// (spec 2.2 table), read case-insensitively; a generic parcel code (PC,
+// (interface §2.2 table), read case-insensitively; a generic parcel code (PC,
 // PKT) is known and selects none ("").
 func PackageCodeSize(code string) (LockerSize, bool) {
 	if GenericPackageCode(strings.ToUpper(code)) {
@@ -173,8 +173,8 @@ func PackageCodeSize(code string) (LockerSize, bool) {
 	return "", false
 }
 
-// FitLocker applies the locker size rules of spec 2.2 and decisions §5 to p:
-// a package code selects its size; without one the size is S (spec 2.2
+// FitLocker applies the locker size rules of interface §2.2 and decisions §5 to p:
+// a package code selects its size; without one the size is S (interface §2.2
 // rule 1), unless the dimensions are given and do not fit S, when it is the
 // smallest size they fit. A parcel fits a locker when its dimensions,
 // sorted, are each at most the locker's, sorted. A code whose locker the

@@ -61,7 +61,7 @@ type ShippingProduct struct {
 	Additional []string
 }
 
-// shippingProducts are the services the shipping API takes: spec 2.3's
+// shippingProducts are the services the shipping API takes: interface §2.3's
 // table less NOUTO, which ships nothing. Label-less sending is for the
 // domestic parcels a customer hands in at a counter or a locker.
 var shippingProducts = map[string]ShippingProduct{

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// The sandbox's reset and snapshots (issue 13) of one organization's data:
+// The sandbox's reset and snapshots of one organization's data:
 // its orders, products, balances, shipments and codes. The organization,
 // its credentials and (unless asked) its catalogs stay. An operator acts.
 

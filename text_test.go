@@ -2,7 +2,7 @@ package parcelgate
 
 import "testing"
 
-// Issue 11 defects 1 and 3: NUL and invalid UTF-8 are refused as text;
+// NUL and invalid UTF-8 are refused as text;
 // everything else valid UTF-8 is text, whatever the script.
 func TestTextProblem(t *testing.T) {
 	for s, bad := range map[string]bool{

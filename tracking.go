@@ -126,19 +126,6 @@ type TrackingMove struct {
 	At     time.Time    `json:"at"`
 }
 
-// Tracking scenarios (docs/sandbox.md): a shipment of the test environment
-// whose reference (the shipping API's orderNo, a warehouse order's
-// externalId) ends in one of these takes that journey.
-const (
-	// ScenarioReturn: the receiver refuses the parcel at delivery (or
-	// collection), and it goes back to the sender.
-	ScenarioReturn = ".RETURN"
-	// ScenarioUncollected: the parcel waits at its pick-up point, is not
-	// collected, a reminder goes out after 3 days and after the 7-day
-	// holding period it goes back to the sender.
-	ScenarioUncollected = ".NOPICK"
-)
-
 // Journey timing (decisions §30).
 const (
 	handOverAfter = 2 * time.Hour      // created → received
@@ -196,16 +183,7 @@ func ParcelTimeline(env Environment, sh *Shipment, point *PickupPoint, moves []T
 		{EventReceived, StatusReceived, received, from},
 		{EventSorted, StatusInTransport, sorted, sortingCentre},
 	}
-	scenario := ""
-	if env == Test {
-		ref := strings.ToUpper(sh.Reference)
-		switch {
-		case strings.HasSuffix(ref, ScenarioReturn):
-			scenario = ScenarioReturn
-		case strings.HasSuffix(ref, ScenarioUncollected) && point != nil:
-			scenario = ScenarioUncollected
-		}
-	}
+	scenario := TrackingScenario(env, sh.Reference, point != nil)
 	handedAt := due // when the receiver gets (or refuses) it
 	if point != nil {
 		ev = append(ev, TrackingEvent{EventArrived, StatusReadyForPickup, due, dest})
@@ -328,8 +306,8 @@ type TrackedParcel struct {
 	Own          bool
 }
 
-// Tracking limits (provider-apis §5): at most 100 parcels a page, 100
-// numbers or keywords a request, keywords of 3-60 characters.
+// Tracking limits (decisions §30, the provider's): at most 100 parcels a
+// page, 100 numbers or keywords a request, keywords of 3-60 characters.
 const (
 	MaxTrackingLimit   = 100
 	MaxTrackingNumbers = 100

@@ -2,7 +2,7 @@ package parcelgate
 
 import "strings"
 
-// The console's workbench (issue 26): integrators and operators create
+// The console's workbench: integrators and operators create
 // and drive test data from the browser through the same services and
 // rules as the API. What is decided here is only who may do so where.
 

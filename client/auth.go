@@ -16,7 +16,7 @@ import (
 // that a token does not expire between being taken and reaching the server.
 const refreshEarly = time.Minute
 
-// EcomTokenConfig describes the ecom token service (spec 5.2): GET with a
+// EcomTokenConfig describes the ecom token service (interface §5.2): GET with a
 // service account's username and password in HTTP Basic. It is the
 // counterpart of clientcredentials.Config for the warehouse and product API.
 type EcomTokenConfig struct {
@@ -28,7 +28,7 @@ type EcomTokenConfig struct {
 
 // Token fetches a new token. The context may carry an *http.Client under
 // oauth2.HTTPClient to make the request with. A refusal is an *Error: wrong
-// credentials and a locked account (5 failed logins, spec 5.2 rule 5) both
+// credentials and a locked account (5 failed logins, interface §5.2 rule 5) both
 // answer 401 "Bad credentials".
 func (c *EcomTokenConfig) Token(ctx context.Context) (*oauth2.Token, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.TokenURL, nil)
@@ -162,10 +162,10 @@ type Token struct {
 	AccessToken string    `json:"access_token"`
 	TokenType   string    `json:"token_type"`
 	Expiry      time.Time `json:"expiry,omitzero"`
-	// Scope is the ecom token's scope ("internal", spec 5.2 rule 3).
+	// Scope is the ecom token's scope ("internal", interface §5.2 rule 3).
 	Scope string `json:"scope,omitempty"`
 	// Targets are the gateway token's API versions and their addresses
-	// (provider_fi.targets, spec 5.1 rule 3; posti_fi.targets from the
+	// (provider_fi.targets, interface §5.1 rule 3; posti_fi.targets from the
 	// provider's real gateway).
 	Targets map[string]Target `json:"targets,omitempty"`
 }

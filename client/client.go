@@ -19,7 +19,7 @@ import (
 )
 
 // DefaultVersion is the gateway API version a Client uses unless
-// Config.Version names another (spec 9 rule 1).
+// Config.Version names another (interface §9 rule 1).
 const DefaultVersion = "2025-04"
 
 // DefaultTimeout bounds one attempt of a call, the reading of its answer
@@ -76,11 +76,11 @@ type Config struct {
 	Version string
 
 	// ClientID and ClientSecret are the gateway client's credentials
-	// (spec 5.1), for sending codes, shipment data and errand codes.
+	// (interface §5.1), for sending codes, shipment data and errand codes.
 	ClientID     string
 	ClientSecret string
 	// Username and Password are the service account's credentials
-	// (spec 5.2), for orders, products, stock and catalogs.
+	// (interface §5.2), for orders, products, stock and catalogs.
 	Username string
 	Password string
 
@@ -186,7 +186,7 @@ func New(cfg Config) (*Client, error) {
 		}
 		cc := &clientcredentials.Config{
 			ClientID: cfg.ClientID, ClientSecret: cfg.ClientSecret, TokenURL: tokenURL,
-			// Spec 5.1 rule 2 sends the credentials as form fields; the
+			// Interface §5.1 rule 2 sends the credentials as form fields; the
 			// provider need not accept HTTP Basic as parcelgate does.
 			AuthStyle: oauth2.AuthStyleInParams,
 		}

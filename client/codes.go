@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// Address is the address object of spec 2.3: an order's delivery address,
+// Address is the address object of interface §2.3: an order's delivery address,
 // vendor and sender, and a shipment's sender and receiver.
 type Address struct {
 	// ExternalID is a business ID; vendor and sender only.
@@ -37,7 +37,7 @@ const (
 )
 
 // ShipmentRequest registers a shipment's data (EDI) with the shipment-data
-// service, the "separate shipment-creation service" of spec 2.2 rule 2:
+// service, the "separate shipment-creation service" of interface §2.2 rule 2:
 // sending and errand codes are made for shipments it holds.
 type ShipmentRequest struct {
 	// TrackingNumber is generated when empty. With one, registering the same
@@ -50,7 +50,7 @@ type ShipmentRequest struct {
 }
 
 // ParcelRequest is one parcel of a ShipmentRequest. Weight is in kg and the
-// dimensions in cm; give all three dimensions or none (spec 2.2 rule 3).
+// dimensions in cm; give all three dimensions or none (interface §2.2 rule 3).
 type ParcelRequest struct {
 	// ParcelID is the parcel's tracking code, 12-21 characters of A-Z and
 	// 0-9; generated when empty.
@@ -118,7 +118,7 @@ func (c *Client) Shipment(ctx context.Context, trackingNumber string) (*Shipment
 	return &out, nil
 }
 
-// SendingCode is the sending code record of spec 2.1: the 6-character code
+// SendingCode is the sending code record of interface §2.1: the 6-character code
 // that replaces a shipment's printed label. Looked up by code
 // (ShipmentBySendingCode) it also carries what is held of the shipment.
 type SendingCode struct {
@@ -151,7 +151,7 @@ type PartySummary struct {
 // SendingCodeOptions are the options of CreateSendingCode.
 type SendingCodeOptions struct {
 	// NoEDICheck makes a code for the tracking number even when no shipment
-	// data is held for it (validation.noEdiCheck, spec 4.1).
+	// data is held for it (validation.noEdiCheck, interface §4.1).
 	NoEDICheck bool
 }
 
@@ -167,7 +167,7 @@ func (r *sendingCodes) first() (*SendingCode, error) {
 }
 
 // CreateSendingCode returns the sending code of the shipment trackingNumber,
-// making one if it has none (spec 4.1). Without NoEDICheck the shipment data
+// making one if it has none (interface §4.1). Without NoEDICheck the shipment data
 // must exist, else the call fails with 404 NOT_FOUND. A tracking number has
 // one code however often it is asked, so the call is retried safely.
 func (c *Client) CreateSendingCode(ctx context.Context, trackingNumber string, opts *SendingCodeOptions) (*SendingCode, error) {
@@ -202,7 +202,7 @@ func (c *Client) ShipmentBySendingCode(ctx context.Context, sendingCode string) 
 	return out.first()
 }
 
-// ErrandCodeResult is the errand code of one parcel (spec 2.2).
+// ErrandCodeResult is the errand code of one parcel (interface §2.2).
 type ErrandCodeResult struct {
 	ParcelID string `json:"ParcelID"`
 	// ErrandCode is 6 characters of 0-9 and A-F; empty unless ResultText
@@ -226,8 +226,8 @@ type errandCodes struct {
 	ErrandCodeResult []ErrandCodeResult `json:"ErrandCodeResult"`
 }
 
-// ErrandCode returns the errand code of one parcel (spec 4.2), whose
-// shipment data must exist (spec 4.2 rule 1). A parcel without a code is an
+// ErrandCode returns the errand code of one parcel (interface §4.2), whose
+// shipment data must exist (interface §4.2 rule 1). A parcel without a code is an
 // *Error with status 404 whose Message is the result's text.
 func (c *Client) ErrandCode(ctx context.Context, parcelID string) (*ErrandCodeResult, error) {
 	var out errandCodes
@@ -250,7 +250,7 @@ func (c *Client) ErrandCode(ctx context.Context, parcelID string) (*ErrandCodeRe
 }
 
 // ErrandCodes returns the errand codes of several parcels, one result per
-// ID in the order given (spec 4.2). A parcel without a code is not an
+// ID in the order given (interface §4.2). A parcel without a code is not an
 // error: its result's ResultText says why. Lists longer than
 // MaxErrandCodeIDs are asked in several requests.
 func (c *Client) ErrandCodes(ctx context.Context, parcelIDs ...string) ([]ErrandCodeResult, error) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/parcelgate/parcelgate/client"
@@ -141,5 +142,39 @@ func ExampleError() {
 	var e *client.Error
 	if errors.As(err, &e) && e.StatusCode == http.StatusUnauthorized {
 		fmt.Println(e.Code+":", e.Message)
+	}
+}
+
+// The provider's shipping API: make a shipment to a pick-up point with
+// label-less sending (additional service 3196), save its label, and follow
+// its parcels with the Tracking API (the service account's token).
+func Example_shipLabelAndTrack() {
+	ctx := context.Background()
+	c, err := client.New(client.Config{BaseURL: "http://127.0.0.1:8080",
+		ClientID: "demo-client", ClientSecret: "demo-client-secret", Username: "demo", Password: "demo-password"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, err := c.CreateShippingOrder(ctx, &client.ShippingOrder{
+		PrintConfig: &client.PrintConfig{Target1Media: "thermo-225"},
+		Shipment: client.ShippingShipment{
+			Sender:   client.ShippingParty{Name: "Demo Shop Oy", Address1: "Kauppakatu 1", Zipcode: "00100", City: "Helsinki", Country: "FI"},
+			Receiver: client.ShippingParty{Name: "Maija Meikäläinen", Address1: "Tie 2", Zipcode: "33100", City: "Tampere", Country: "FI"},
+			Service:  client.ShippingService{ID: "PO2103", Addons: []client.Addon{{ID: "3196"}}},
+			Parcels:  []client.ShippingParcel{{Copies: 2, Weight: 2.5, PackageCode: "PKT"}},
+		},
+	}, &client.ShippingOptions{ReturnFile: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile(res.ShipmentNo+".pdf", res.Prints[0].Data, 0o644); err != nil {
+		log.Fatal(err)
+	}
+	parcels, err := c.Track(ctx, res.Parcels[0].ParcelNo, res.Parcels[1].ParcelNo)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, p := range parcels {
+		fmt.Println(p.TrackingCode, p.Status.Code, p.Status.Description.EN)
 	}
 }

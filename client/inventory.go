@@ -10,7 +10,7 @@ import (
 )
 
 // InventoryEntry is one product to create or replace with PutInventory,
-// with the balances that publish it (spec 4.4 PUT /inventory rules 1-3).
+// with the balances that publish it (interface §4.4 PUT /inventory rules 1-3).
 type InventoryEntry struct {
 	Product Product `json:"product"`
 	// Balances publish the product to catalogs; an entry without
@@ -25,7 +25,7 @@ type InventoryItem struct {
 }
 
 // Balance is the stock and price of one product in one retailer catalog
-// (spec 2.5), as the service answers it.
+// (interface §2.5), as the service answers it.
 type Balance struct {
 	ProductExternalID string `json:"productExternalId"`
 	EANCode           string `json:"eanCode,omitempty"`
@@ -48,7 +48,7 @@ type Balance struct {
 }
 
 // BalanceUpdate publishes a product to a catalog or changes its stock or
-// price there (spec 4.4 PUT balances rules 1-5). Nil fields stay as they
+// price there (interface §4.4 PUT balances rules 1-5). Nil fields stay as they
 // are.
 type BalanceUpdate struct {
 	ProductExternalID string `json:"productExternalId,omitempty"`
@@ -75,8 +75,8 @@ type EntryError struct {
 }
 
 // PutInventory creates products or fully replaces them, and applies their
-// balances (spec 4.4 PUT /inventory); an entry whose Product has Status
-// ProductEOS and no balances ends the product's sale instead (spec 3). Each
+// balances (interface §4.4 PUT /inventory); an entry whose Product has Status
+// ProductEOS and no balances ends the product's sale instead (interface §3). Each
 // entry is applied or not on its own: the answer lists the entries that
 // were not applied, empty when all were. The request fails as a whole (an
 // *Error) only when it cannot be read at all, e.g. over the limits.
@@ -90,7 +90,7 @@ func (c *Client) PutInventory(ctx context.Context, entries []InventoryEntry) ([]
 }
 
 // InventoryItem returns one of the supplier's products with its balances.
-// A product deleted (EOS) is not found (spec 3 rule 3).
+// A product deleted (EOS) is not found (interface §3 rule 3).
 func (c *Client) InventoryItem(ctx context.Context, externalID string) (*InventoryItem, error) {
 	var out InventoryItem
 	if err := c.do(ctx, request{surface: ecom, method: http.MethodGet, path: "/ecommerce/v3/inventory/" + escape(externalID)}, &out); err != nil {
@@ -99,7 +99,7 @@ func (c *Client) InventoryItem(ctx context.Context, externalID string) (*Invento
 	return &out, nil
 }
 
-// DeleteProducts ends the sale of products (spec 3, spec 4.4 DELETE
+// DeleteProducts ends the sale of products (interface §3, interface §4.4 DELETE
 // /inventory): their stock becomes 0, the supplier no longer sees them, and
 // retailers see them with status EOS for 14 days. Putting a product again
 // revives it.
@@ -122,7 +122,7 @@ func (c *Client) DeleteProducts(ctx context.Context, externalIDs ...string) ([]I
 }
 
 // PutBalances applies balance updates in order: publishing, stock and price
-// updates (spec 4.4 PUT /inventory/balances). The request is all or
+// updates (interface §4.4 PUT /inventory/balances). The request is all or
 // nothing: an invalid entry fails it with an *Error whose Fields name each
 // problem with the entry's index.
 func (c *Client) PutBalances(ctx context.Context, updates []BalanceUpdate) ([]Balance, error) {
@@ -133,7 +133,7 @@ func (c *Client) PutBalances(ctx context.Context, updates []BalanceUpdate) ([]Ba
 	return out, nil
 }
 
-// DeleteBalances removes a product from catalogs (spec 4.4 DELETE
+// DeleteBalances removes a product from catalogs (interface §4.4 DELETE
 // /inventory/balances): from the catalogs of retailerID and catalogID, and
 // from every catalog where it is when they are empty.
 func (c *Client) DeleteBalances(ctx context.Context, productExternalID, retailerID, catalogID string) ([]Balance, error) {
@@ -196,7 +196,7 @@ func (c *Client) MigrateProductIDs(ctx context.Context) (*IDMigration, error) {
 	return &out, nil
 }
 
-// ProductQuery narrows the product and balance lists (spec 4.4 GET rules
+// ProductQuery narrows the product and balance lists (interface §4.4 GET rules
 // 2-3). Zero fields select everything.
 type ProductQuery struct {
 	ProductExternalIDs []string
@@ -340,8 +340,8 @@ func (c *Client) Catalogs(ctx context.Context, q *CatalogQuery) iter.Seq2[Catalo
 
 // CatalogProductsPage returns one page of the products published to the
 // retailer's catalog, each with its descriptions and this catalog's balance
-// (spec 4.4). Products deleted less than 14 days ago are listed with status
-// EOS and quantity 0 (spec 3).
+// (interface §4.4). Products deleted less than 14 days ago are listed with status
+// EOS and quantity 0 (interface §3).
 func (c *Client) CatalogProductsPage(ctx context.Context, catalogID string, q *ProductQuery) (*Page[InventoryItem], error) {
 	return getPage[InventoryItem](ctx, c, ecomGet("/ecommerce/v3/catalogs/"+escape(catalogID)+"/products", q.values()))
 }
@@ -373,7 +373,7 @@ func (c *Client) CatalogBalances(ctx context.Context, catalogID string, q *Produ
 
 // CatalogBalanceSync returns a Sync over the balances of the retailer's
 // catalog (all its catalogs when catalogID is empty) that changed after
-// cursor, by the supplier or by orders (spec 4.4 GET rule 3).
+// cursor, by the supplier or by orders (interface §4.4 GET rule 3).
 func (c *Client) CatalogBalanceSync(catalogID string, q *ProductQuery, cursor time.Time) *Sync[Balance] {
 	return balanceSync(q, cursor, func(ctx context.Context, q *ProductQuery) iter.Seq2[Balance, error] {
 		return c.CatalogBalances(ctx, catalogID, q)

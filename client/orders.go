@@ -26,12 +26,12 @@ const (
 )
 
 // RefSO is the name of the reference that holds the client's own order ID
-// (spec 4.3 rule 2, option 1).
+// (interface §4.3 rule 2, option 1).
 const RefSO = "SO"
 
-// OrderRequest is a warehouse sales order to create (spec 2.3).
+// OrderRequest is a warehouse sales order to create (interface §2.3).
 //
-// Give the order a unique ID in one of two ways (spec 4.3 rule 2): set
+// Give the order a unique ID in one of two ways (interface §4.3 rule 2): set
 // ExternalID to your own ID, bare (1005) or as {business ID}-{own ID}, at
 // most 20 characters (both name the same order); or leave it
 // empty, put the own ID in a reference named SO, and store the ExternalID
@@ -44,7 +44,7 @@ type OrderRequest struct {
 	// Vendor and Sender default to the organization's own address.
 	Vendor *Address `json:"vendor,omitempty"`
 	Sender *Address `json:"sender,omitempty"`
-	// ServiceCode is one of the codes of spec 2.3, e.g. "2103" (parcel
+	// ServiceCode is one of the codes of interface §2.3, e.g. "2103" (parcel
 	// locker) or "NOUTO" (pick-up from the warehouse; needs an e-mail).
 	ServiceCode        string `json:"serviceCode"`
 	RoutingServiceCode string `json:"routingServiceCode,omitempty"`
@@ -124,7 +124,7 @@ type OrderPreferences struct {
 	AutoSubmit bool `json:"autoSubmit"`
 }
 
-// Order is a warehouse sales order as the service holds it (spec 2.3).
+// Order is a warehouse sales order as the service holds it (interface §2.3).
 type Order struct {
 	// ID is the service's own ID of the order; Order takes it as well as
 	// the ExternalID.
@@ -171,7 +171,7 @@ func (o *Order) SO() string {
 	return ""
 }
 
-// Metadata is the order's metadata (spec 2.3). UpdateDate is its
+// Metadata is the order's metadata (interface §2.3). UpdateDate is its
 // modification time, which OrderSync polls by.
 type Metadata struct {
 	InsertDate   time.Time `json:"insertDate"`
@@ -213,7 +213,7 @@ type OrderRow struct {
 }
 
 // CreateOrder places a warehouse sales order (PUT /ecommerce/v3/order,
-// spec 4.3 rule 1) and returns it with status Created, or Error or
+// interface §4.3 rule 1) and returns it with status Created, or Error or
 // Cancelled with a reason when its products are unknown in the warehouse or
 // the stock does not cover it. Sending an ExternalID again with the same
 // content returns the stored order.
@@ -222,7 +222,7 @@ func (c *Client) CreateOrder(ctx context.Context, o *OrderRequest) (*Order, erro
 }
 
 // Order returns one order by the service's ID or by its ExternalID
-// (spec 4.3).
+// (interface §4.3).
 func (c *Client) Order(ctx context.Context, id string) (*Order, error) {
 	return c.order(ctx, http.MethodGet, "/ecommerce/v3/orders/"+escape(id), nil, nil)
 }
@@ -283,7 +283,7 @@ func (c *Client) order(ctx context.Context, method, path string, body any, idemp
 	return &out, nil
 }
 
-// OrderQuery selects orders (spec 4.3). Zero fields select everything.
+// OrderQuery selects orders (interface §4.3). Zero fields select everything.
 type OrderQuery struct {
 	// UpdatedFrom keeps the orders changed strictly after it; UpdatedTo
 	// those changed at or before it.
@@ -336,7 +336,7 @@ func ordersRequest(q *OrderQuery) request {
 }
 
 // OrdersPage returns one page of the orders q selects, sorted by
-// modification time (spec 4.3 rule 3).
+// modification time (interface §4.3 rule 3).
 func (c *Client) OrdersPage(ctx context.Context, q *OrderQuery) (*Page[Order], error) {
 	return getPage[Order](ctx, c, ordersRequest(q))
 }
@@ -347,7 +347,7 @@ func (c *Client) Orders(ctx context.Context, q *OrderQuery) iter.Seq2[Order, err
 }
 
 // OrderSync returns a Sync over the orders q selects that changed after
-// cursor: poll it to follow the orders' progress (spec 6). q's UpdatedFrom
+// cursor: poll it to follow the orders' progress (interface §6). q's UpdatedFrom
 // and page are the Sync's to set.
 func (c *Client) OrderSync(q *OrderQuery, cursor time.Time) *Sync[Order] {
 	return pollSync(q, cursor,

@@ -8,7 +8,7 @@ import (
 	"strconv"
 )
 
-// Page is one page of a list (spec 2.6): its items, the links to the other
+// Page is one page of a list (interface §2.6): its items, the links to the other
 // pages and the totals of the whole list.
 type Page[T any] struct {
 	Links   []Link   `json:"links"`
@@ -42,7 +42,7 @@ func (p *Page[T]) Link(rel string) string {
 }
 
 // Paging selects one page of a list. Page is zero-based; a zero Size means
-// the server's default (2000, or 200 for orders; spec 8).
+// the server's default (2000, or 200 for orders; interface §8).
 type Paging struct {
 	Page int
 	Size int

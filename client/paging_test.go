@@ -51,7 +51,7 @@ func collect[T any](t *testing.T, seq iter.Seq2[T, error]) []T {
 	return out
 }
 
-// Spec 4.4 GET rule 1: every page is read, up to page.totalPages.
+// Interface §4.4 GET rule 1: every page is read, up to page.totalPages.
 func TestIteratorFollowsNextLinks(t *testing.T) {
 	h, asked := pagedList(t, 7, 3, true, "")
 	c, _, _ := scripted(t, h, Config{})

@@ -23,7 +23,7 @@ const (
 	ProductEOS ProductStatus = "EOS"
 )
 
-// Product is a supplier's product (spec 2.4). Only ExternalID and a name in
+// Product is a supplier's product (interface §2.4). Only ExternalID and a name in
 // some description language are required. The service stores the product as
 // the document sent, so fields this type does not name are kept in Extra
 // and sent back as they came.

@@ -15,7 +15,7 @@ import (
 // that may pass: 429 Too Many Requests, 502, 503 and 504 answers, and
 // failures to connect or to get an answer. Only calls that are safe to
 // repeat are retried: GET, PUT and DELETE, sending-code creation (one code
-// per tracking number) and order creation with an externalId (spec 4.3
+// per tracking number) and order creation with an externalId (interface §4.3
 // rule 2, option 2). A call that failed to connect at all is safe to repeat
 // whatever it is.
 //

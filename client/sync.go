@@ -28,7 +28,7 @@ func pollSync[T, Q any](q *Q, cursor time.Time, from func(*Q, time.Time), list f
 }
 
 // Sync follows the changes of a list that is polled by modification time
-// (orders by updatedFrom, balances by modifiedFromDate; spec 6). Each call
+// (orders by updatedFrom, balances by modifiedFromDate; interface §6). Each call
 // of Changes yields what changed after Cursor and moves Cursor on to the
 // newest modification time the caller has been given, so that polling with
 // the same Sync never misses a change.

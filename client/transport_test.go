@@ -408,7 +408,7 @@ func fields(fs []FieldError) []string {
 	return out
 }
 
-// Answers come compressed when they are large (spec 4.4 GET rule 4); the
+// Answers come compressed when they are large (interface §4.4 GET rule 4); the
 // Client asks for gzip and reads it.
 func TestGzip(t *testing.T) {
 	h := func(w http.ResponseWriter, r *http.Request) {
@@ -458,8 +458,8 @@ func TestConfig(t *testing.T) {
 	}
 }
 
-// The provider's real gateway answers the version targets under posti_fi
-// (issue 12 item 12); the SDK reads them there when provider_fi is absent.
+// The provider's real gateway answers the version targets under posti_fi;
+// the SDK reads them there when provider_fi is absent.
 func TestGatewayTokenTargetsUnderPostiFI(t *testing.T) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /api/v1/token", func(w http.ResponseWriter, r *http.Request) {

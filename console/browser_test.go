@@ -206,7 +206,7 @@ func (tb *tab) signIn(username, password string) {
 	tb.navigate("submit the sign-in form", chromedp.Click(chromedp.ID("sign-in-account")))
 }
 
-// Issue 15's browser flow: an integrator signs in, finds the demo order;
+// The console's browser flow: an integrator signs in, finds the demo order;
 // the operator moves it to Submitted and Delivered; the integrator's open
 // page follows live, and both see the tracking code and the stock it took.
 func TestBrowserOrderFromCreatedToDelivered(t *testing.T) {
@@ -293,7 +293,7 @@ func TestBrowserOrderFromCreatedToDelivered(t *testing.T) {
 	}
 }
 
-// spec 5.2 rule 5 in the browser: five wrong passwords, then the right one
+// interface §5.2 rule 5 in the browser: five wrong passwords, then the right one
 // is refused too, with the message next to the password field.
 func TestBrowserSignInLockout(t *testing.T) {
 	e, c := newBrowserEnv(t)

@@ -21,7 +21,7 @@ func (tb *tab) typeInto(id, text string) {
 	tb.do("type into #"+id, chromedp.Click(chromedp.ID(id)), chromedp.Clear(chromedp.ID(id)), chromedp.SendKeys(chromedp.ID(id), text))
 }
 
-// Issue 26 in real Chromium: an integrator of the test environment creates
+// The workbench in real Chromium: an integrator of the test environment creates
 // an order with the form, moves it to Delivered itself, sees its tracking
 // code and the stock it took, sets stock from the keyboard and copies an
 // API call as curl; the operator's reset without the typed business ID
@@ -31,7 +31,7 @@ func TestBrowserWorkbench(t *testing.T) {
 	tshirt := testTenant.BusinessID + "-TSHIRT-M"
 	before := e.balance(parcelgate.Test, tshirt, "WH1")
 
-	// The front door (issue 26 §6): the server's root points the way, and
+	// The front door: the server's root points the way, and
 	// the icon a browser asks for is there (loaded as the page's CSP
 	// allows: an image of the same site).
 	in := c.person()

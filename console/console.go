@@ -473,7 +473,7 @@ func (c *Console) signIn(w http.ResponseWriter, r *http.Request) {
 			switch {
 			case parcelgate.ErrorCode(err) == parcelgate.EUNAUTHORIZED:
 				f.Errors["password"] = "Wrong username or password, or the account is locked after too many failed attempts."
-				// Journaled under the account's organization (issue 25);
+				// Journaled under the account's organization;
 				// an unknown username under none.
 				if owner, err := c.credentials.CredentialOwner(r.Context(), parcelgate.KindEcom, f.Username); err == nil {
 					parcelgate.JournalUnder(r.Context(), owner)

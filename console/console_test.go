@@ -23,7 +23,7 @@ func eachEngine(t *testing.T, fn func(t *testing.T, e *env)) {
 	}
 }
 
-// Issue 15: an unauthenticated request is sent to sign in, and comes back
+// An unauthenticated request is sent to sign in, and comes back
 // to the page it asked for afterwards.
 func TestUnauthenticatedIsSentToSignIn(t *testing.T) {
 	eachEngine(t, func(t *testing.T, e *env) {
@@ -59,7 +59,7 @@ func TestUnauthenticatedIsSentToSignIn(t *testing.T) {
 	})
 }
 
-// Issue 15 and the API's object-level rule: an integrator sees only its own
+// The API's object-level rule holds in the console: an integrator sees only its own
 // organization in its account's environment; another tenant's order, by
 // service ID or externalId, answers exactly like a missing one.
 func TestIntegratorCannotOpenAnotherTenantsObjects(t *testing.T) {
@@ -186,7 +186,7 @@ func TestCrossSitePostIsRefused(t *testing.T) {
 	})
 }
 
-// spec 5.2 rule 5: the console's sign-in is the ecom token service's login,
+// interface §5.2 rule 5: the console's sign-in is the ecom token service's login,
 // with the same lockout: five wrong passwords lock the account, for the
 // console and for GET /auth/token alike, until it runs out or an operator
 // unlocks it.

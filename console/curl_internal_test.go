@@ -7,7 +7,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// issue 26 §5: a journaled request as a ready curl command; the journal's
+// A journaled request as a ready curl command; the journal's
 // redacted secrets and the token it never kept are placeholders, and a
 // body is quoted for the shell whatever it holds.
 func TestCurlCommand(t *testing.T) {

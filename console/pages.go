@@ -136,7 +136,7 @@ func (c *Console) renderOverviewWith(w http.ResponseWriter, r *http.Request, s *
 			return
 		}
 		if s.Operator() {
-			if d.Snapshots, err = c.sandbox.ListSnapshots(ctx, s.Environment, s.BusinessID); err != nil {
+			if d.Snapshots, err = c.sandbox.ListSnapshots(ctx, s.caller); err != nil {
 				c.fail(w, r, s, err)
 				return
 			}

@@ -119,7 +119,7 @@ func (c *Console) resetTenant(w http.ResponseWriter, r *http.Request, s *session
 		return
 	}
 	opt := parcelgate.ResetOptions{Catalogs: r.PostFormValue("catalogs") == "true"}
-	if _, err := c.sandbox.ResetOrganization(r.Context(), s.Environment, s.BusinessID, opt); err != nil {
+	if _, err := c.sandbox.ResetOrganization(r.Context(), s.caller, opt); err != nil {
 		c.fail(w, r, s, err)
 		return
 	}
@@ -135,7 +135,7 @@ func (c *Console) takeSnapshot(w http.ResponseWriter, r *http.Request, s *sessio
 	name := strings.TrimSpace(r.PostFormValue("name"))
 	err := parcelgate.ValidSnapshotName(name)
 	if err == nil {
-		_, err = c.sandbox.TakeSnapshot(r.Context(), s.Environment, s.BusinessID, name)
+		_, err = c.sandbox.TakeSnapshot(r.Context(), s.caller, name)
 	}
 	if err != nil {
 		status := http.StatusBadRequest
@@ -158,7 +158,7 @@ func (c *Console) restoreSnapshot(w http.ResponseWriter, r *http.Request, s *ses
 	if !c.sandboxControl(w, r, s, parcelgate.ControlRestore) || !c.confirmed(w, r, s, "restore-"+r.PathValue("name")) {
 		return
 	}
-	if _, err := c.sandbox.RestoreSnapshot(r.Context(), s.Environment, s.BusinessID, r.PathValue("name")); err != nil {
+	if _, err := c.sandbox.RestoreSnapshot(r.Context(), s.caller, r.PathValue("name")); err != nil {
 		c.fail(w, r, s, err)
 		return
 	}
@@ -170,7 +170,7 @@ func (c *Console) dropSnapshot(w http.ResponseWriter, r *http.Request, s *sessio
 	if !c.sandboxTenant(w, r, s) {
 		return
 	}
-	if err := c.sandbox.DropSnapshot(r.Context(), s.Environment, s.BusinessID, r.PathValue("name")); err != nil {
+	if err := c.sandbox.DropSnapshot(r.Context(), s.caller, r.PathValue("name")); err != nil {
 		c.fail(w, r, s, err)
 		return
 	}
@@ -302,7 +302,7 @@ func (c *Console) restoreDemo(w http.ResponseWriter, r *http.Request, s *session
 	if !c.sandboxControl(w, r, s, parcelgate.ControlRestore) || !c.confirmed(w, r, s, "demo") {
 		return
 	}
-	if _, err := c.sandbox.RestoreSnapshot(r.Context(), s.Environment, s.BusinessID, demoSnapshot); err != nil {
+	if _, err := c.sandbox.RestoreSnapshot(r.Context(), s.caller, demoSnapshot); err != nil {
 		c.fail(w, r, s, err)
 		return
 	}

@@ -35,7 +35,7 @@ func (e *env) hasOrder(businessID, id string) bool {
 }
 
 // An operator resets the picked tenant from the console through the same
-// store operation as POST /admin/v1/.../reset (issue 13): its orders are
+// store operation as POST /admin/v1/.../reset: its orders are
 // gone, another tenant's remain.
 func TestOperatorResetsATenant(t *testing.T) {
 	eachEngine(t, func(t *testing.T, e *env) {
@@ -218,7 +218,7 @@ func TestRequestsPageShowsTheTenantsCalls(t *testing.T) {
 			t.Fatalf("own entry: %d", entry.status)
 		}
 		mustContain(t, entry, `id="request-id">console-mine-1<`, `id="response-body"`, demo.SampleOrder)
-		// issue 26 §5: the call as a curl command, its token a placeholder.
+		// The call as a curl command, its token a placeholder.
 		mustContain(t, entry, `id="curl-command">curl &#39;`+e.url+`/ecommerce/v3/orders/`+demo.SampleOrder+`&#39;`, `Authorization: Bearer &lt;access_token&gt;`)
 		// The retailer's call is journaled, for the retailer.
 		r := e.browser()
@@ -239,7 +239,7 @@ func TestRequestsPageShowsTheTenantsCalls(t *testing.T) {
 	})
 }
 
-// Issue 22 defect 1, decisions §21: on a server started without --sandbox
+// Decisions §21: on a server started without --sandbox
 // the console refuses to reset, restore or fault production (403 naming
 // --sandbox), and says which mode the server is in; the data stays.
 func TestConsoleProductionIsNotDisposable(t *testing.T) {
@@ -287,7 +287,7 @@ func TestConsoleProductionIsNotDisposable(t *testing.T) {
 	}
 }
 
-// Issue 22 defect 3, decisions §21: a request ID is the client's, so
+// Decisions §21: a request ID is the client's, so
 // another tenant may use the same one after this tenant did; the entry
 // page still shows this tenant's own call, never 404 and never theirs.
 func TestRequestPageIsScopedToTheTenant(t *testing.T) {
@@ -317,7 +317,7 @@ func TestRequestPageIsScopedToTheTenant(t *testing.T) {
 	})
 }
 
-// Issue 22 defect 5, decisions §21: the operator sign-in shares the
+// Decisions §21: the operator sign-in shares the
 // operator API's throttle: past the burst of wrong admin tokens from one
 // address the sign-in answers 429 with Retry-After, even for the right
 // token, and so does the operator API from that address.

@@ -11,7 +11,7 @@ import (
 	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
-// Issue 25: a console sign-in, successful or failed, is journaled under
+// A console sign-in, successful or failed, is journaled under
 // the organization of the account it named, the password redacted; one
 // naming no account is journaled under no organization.
 func TestSignInJournaled(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// The workbench (issue 26): forms that create and edit test data and drive
+// The workbench: forms that create and edit test data and drive
 // test orders, each through the same root rules and store services as the
 // API (OrderRequest.Validate and CreateOrder; InventoryInput.Validate and
 // PutInventory, which plans with PlanInventory; ParseStockCount and

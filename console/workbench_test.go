@@ -15,7 +15,7 @@ import (
 	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
-// The workbench (issue 26, decisions §23): forms that create and drive
+// The workbench (decisions §23): forms that create and drive
 // test data through the API's own rules.
 
 var testTenant = demo.Tenants[1] // the test environment's demo tenant
@@ -68,7 +68,7 @@ func (b *browser) createdOrder(form url.Values) string {
 	return m[1]
 }
 
-// issue 26 §1-2: an integrator of the test environment creates an order
+// An integrator of the test environment creates an order
 // from the browser; it is stored as PUT /ecommerce/v3/order would store
 // it (allocated stock, the profile's vendor); it moves it to Delivered and
 // gets tracking codes; a bad field is shown next to it, nothing stored.
@@ -140,7 +140,7 @@ func TestIntegratorCreatesAndDrivesATestOrder(t *testing.T) {
 	})
 }
 
-// issue 26 §2: the scenario menu has the effect of the API's magic
+// The scenario menu has the effect of the API's magic
 // values, decided by the same OrderScenario and DeliveryParcels.
 func TestScenarioMenuActsAsTheMagicValues(t *testing.T) {
 	eachEngine(t, func(t *testing.T, e *env) {
@@ -206,7 +206,7 @@ func TestProductionIntegratorCannotUseTheWorkbench(t *testing.T) {
 	})
 }
 
-// issue 26 §1: a product created and edited in the browser is what PUT
+// A product created and edited in the browser is what PUT
 // /inventory stores; its stock is set through PUT balances' rules; bad
 // counts are refused next to their field (ParseStockCount).
 func TestIntegratorCreatesAProductAndSetsStock(t *testing.T) {
@@ -278,7 +278,7 @@ func TestIntegratorCreatesAProductAndSetsStock(t *testing.T) {
 	})
 }
 
-// issue 26 §4: the products list shows quantity and allocated per
+// The products list shows quantity and allocated per
 // catalog: the demo order holds 2 T-shirts of WH1.
 func TestProductsListShowsStock(t *testing.T) {
 	eachEngine(t, func(t *testing.T, e *env) {
@@ -338,7 +338,7 @@ func TestWorkbenchCrossTenantIsMissing(t *testing.T) {
 	})
 }
 
-// issue 26 §3: a reset or restore without the typed business ID changes
+// A reset or restore without the typed business ID changes
 // nothing; "Back to the demo data" restores the seeded demo.
 func TestResetNeedsTypedConfirmation(t *testing.T) {
 	eachEngine(t, func(t *testing.T, e *env) {

@@ -124,7 +124,11 @@ func Seed(ctx context.Context, st Services, versions []string) (seeded bool, err
 			return false, fmt.Errorf("demo %s: dropshipping: %w", t.Environment, err)
 		}
 		for _, bid := range []string{t.BusinessID, t.RetailerID, t.SupplierID} {
-			if _, err := st.Sandbox.TakeSnapshot(ctx, t.Environment, bid, SnapshotName); err != nil {
+			org, err := st.Organizations.FindOrganization(ctx, t.Environment, bid)
+			if err == nil {
+				_, err = st.Sandbox.TakeSnapshot(ctx, parcelgate.OperatorCaller(org), SnapshotName)
+			}
+			if err != nil {
 				return false, fmt.Errorf("demo %s: snapshot of %s: %w", t.Environment, bid, err)
 			}
 		}
@@ -355,7 +359,9 @@ func seedOrder(ctx context.Context, st Services, t Tenant) error {
 }
 
 // PrintWelcome writes the demo credentials and a first request to try.
-func PrintWelcome(w io.Writer, baseURL string) {
+// seeded says whether this start seeded the demo (Seed's answer): only then
+// is the sample order new.
+func PrintWelcome(w io.Writer, baseURL string, seeded bool) {
 	fmt.Fprintf(w, "\nparcelgate demo sandbox at %s (never use --demo with real data: these credentials are public)\n\n", baseURL)
 	for _, t := range Tenants {
 		fmt.Fprintf(w, "  %-10s business ID %s\n", t.Environment, t.BusinessID)
@@ -379,7 +385,11 @@ func PrintWelcome(w io.Writer, baseURL string) {
 	fmt.Fprintf(w, "  curl -s %s/%s/pickuppoints -H \"Authorization: Bearer $TOKEN\" -H 'Content-Type: application/json' -d '{\"searchCriteria\":{\"location\":{\"postcode\":\"00100\",\"countryCode\":\"FI\"}},\"limit\":5}'\n", baseURL, parcelgate.DefaultVersions[0])
 	fmt.Fprintf(w, "  curl -s %s/%s/pickuppoints/FI/001003200 -H \"Authorization: Bearer $TOKEN\" -H 'Accept-Language: sv'\n", baseURL, parcelgate.DefaultVersions[0])
 	fmt.Fprintf(w, "  curl -s %s/%s/estimate -H \"Authorization: Bearer $TOKEN\" -H 'Content-Type: application/json' -d '{\"estimate\":{\"time\":\"2026-03-13T10:00:00Z\",\"origin\":{\"countryCode\":\"FI\",\"postcode\":\"20100\"},\"destination\":{\"countryCode\":\"FI\",\"pupCode\":\"001003200\"},\"product\":{\"code\":\"2103\"}}}'\n", baseURL, parcelgate.DefaultVersions[0])
-	fmt.Fprintf(w, "\nDemo sales order %s: Created now, Submitted and Delivered by the warehouse engine within seconds — with the ecom token:\n", SampleOrder)
+	if seeded {
+		fmt.Fprintf(w, "\nDemo sales order %s: Created now, Submitted and Delivered by the warehouse engine within seconds — with the ecom token:\n", SampleOrder)
+	} else {
+		fmt.Fprintf(w, "\nDemo sales order %s, created when this database was first seeded (its status is where the warehouse engine or you left it) — with the ecom token:\n", SampleOrder)
+	}
 	fmt.Fprintf(w, "  curl -s %s/ecommerce/v3/orders/%s -H \"Authorization: Bearer $ECOM_TOKEN\"\n", baseURL, SampleOrder)
 	fmt.Fprintf(w, "\nDemo dropshipping order %s of retailer %s, split between two suppliers — the merchant's shipment, with the ecom token:\n", SampleDropshipOrder, t.RetailerID)
 	fmt.Fprintf(w, "  curl -s '%s/ecommerce/v3/shipments?status=Created' -H \"Authorization: Bearer $ECOM_TOKEN\"\n\n", baseURL)

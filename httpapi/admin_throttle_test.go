@@ -13,7 +13,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/apitest"
 )
 
-// Issue 22 defect 5, decisions §21: wrong admin tokens are counted per
+// Decisions §21: wrong admin tokens are counted per
 // client address (behind a trusted proxy, the address it forwards); past
 // the burst the address is answered 429 with Retry-After, even with the
 // right token, while the right token from another address keeps working;

@@ -8,7 +8,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// getOrder answers GET /orders/{id} (spec 4.3) with the caller's order.
+// getOrder answers GET /orders/{id} (interface §4.3) with the caller's order.
 // The store hands back the encoded answer, encoded once per stored
 // version of the order (see OrderAnswers): the most frequent
 // read of the API writes out bytes instead of decoding and encoding the

@@ -40,7 +40,7 @@ func (e inventoryEnv) deleteBalances(query string) []parcelgate.Balance {
 
 func since(stamp string) string { return "modifiedFromDate=" + url.QueryEscape(stamp) }
 
-// decisions §6, spec 4.4 DELETE balances rule 2: removing a product from
+// decisions §6, interface §4.4 DELETE balances rule 2: removing a product from
 // catalogs is a change. A retailer (and the supplier) polling with the
 // newest modifiedDate it has seen gets the balance with removed: true and
 // quantity 0; plain reads no longer show it; publishing it again revives
@@ -241,7 +241,7 @@ func walkAs(t *testing.T, e *apitest.Env, tok, path string, size int) (byNumber,
 }
 
 // followNext reads the balance list at path, then every page its next
-// links lead to (spec 2.6), each answered 200, and returns the balances'
+// links lead to (interface §2.6), each answered 200, and returns the balances'
 // product IDs in the order read.
 func followNext(e *apitest.Env, tok, path string) (ids []string) {
 	e.T.Helper()
@@ -262,7 +262,7 @@ func followNext(e *apitest.Env, tok, path string) (ids []string) {
 	return ids
 }
 
-// spec 4.4 PUT balances rules 3-4 with DELETE balances rule 2: an update
+// interface §4.4 PUT balances rules 3-4 with DELETE balances rule 2: an update
 // without catalogExternalId reaches the catalogs where the product is
 // published, not those it was removed from; their tombstones keep quantity
 // 0 and their removal stamp.
@@ -311,7 +311,7 @@ func TestBalanceRemovalSkippedByUpdates(t *testing.T) {
 	})
 }
 
-// decisions §7 with spec 4.4 DELETE balances rule 2: an order row naming a
+// decisions §7 with interface §4.4 DELETE balances rule 2: an order row naming a
 // product removed from its warehouse is like one naming a product never
 // stocked there: the order is stored Error, nothing is allocated; once the
 // product is published again the order can be sent again and allocates.

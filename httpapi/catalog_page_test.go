@@ -8,7 +8,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/apitest"
 )
 
-// spec 4.4 GET /catalogs/{catalogId}/balances and GET /catalogs, decisions
+// interface §4.4 GET /catalogs/{catalogId}/balances and GET /catalogs, decisions
 // §25: an instance names a catalog it has served by the ID it found for it,
 // and checks that ID in the page's own statement. A catalog removed and
 // made again under the same external ID by another instance (a sandbox

@@ -12,7 +12,7 @@ import (
 // only its Warehouse catalogs (the store enforces that part).
 
 // The retailer's side: catalogs and what suppliers published to them
-// (spec 4.4, decisions §6).
+// (interface §4.4, decisions §6).
 func (s *Server) catalogRoutes() {
 	s.handle("GET /ecommerce/v3/catalogs", s.ecom(parcelgate.ActionListOwnCatalogs, s.listOwnCatalogs))
 	s.handle("GET /ecommerce/v3/catalogs/balances", s.ecom(parcelgate.ActionReadWarehouseCatalogs, s.listCatalogBalances))

@@ -18,7 +18,7 @@ import (
 	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
-// The faults of the database (issue 11): PostgreSQL reached through a TCP
+// The faults of the database: PostgreSQL reached through a TCP
 // proxy the test controls, so it can go away mid-load and come back.
 
 // outageTimeout is the servers' --db-timeout in these tests.
@@ -238,7 +238,7 @@ func outage(t *testing.T, takeAway func(outageEnv)) {
 	t.Logf("%d calls, %d answered 503, %d writes acknowledged, %d missing", len(calls), refused, acked.Load(), missing)
 }
 
-// Issue 11, faults of the database: the database's connections are cut
+// Faults of the database: the database's connections are cut
 // and new ones refused mid-load (a crash or restart). Requests are answered
 // 503 fast in their surface's shape, /readyz says 503 then 200, the pool
 // recovers by itself, and no acknowledged write is lost.
@@ -246,7 +246,7 @@ func TestDatabaseCutMidLoad(t *testing.T) {
 	outage(t, func(e outageEnv) { e.proxy.Cut() })
 }
 
-// Issue 11, faults of the database: the database goes silent mid-load (a
+// Faults of the database: the database goes silent mid-load (a
 // partition or a hung server: connections stay open, nothing comes back).
 // No request waits longer than --db-timeout (plus slack) for it; each is
 // answered 503, and all recovers when the database answers again.

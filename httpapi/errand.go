@@ -8,11 +8,11 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// The errand code API (spec 4.2) under /parcel/v1 (production) and
+// The errand code API (interface §4.2) under /parcel/v1 (production) and
 // /parcel-uat/v1 (test); the wrapper checks that the token's environment is
 // the path's (decisions §3).
 
-// ErrandCodes is the body of both errand code answers (spec 2.2).
+// ErrandCodes is the body of both errand code answers (interface §2.2).
 type ErrandCodes struct {
 	ErrandCodeResult []parcelgate.ErrandCodeResult `json:"ErrandCodeResult"`
 }

@@ -22,7 +22,7 @@ func errandOK(t *testing.T, e *apitest.Env, tok, path string) string {
 	return res.ErrandCodeResult[0].ErrandCode
 }
 
-// spec 2.2, spec 4.2 rule 1, decisions §5: one stable 6-character code per
+// interface §2.2, interface §4.2 rule 1, decisions §5: one stable 6-character code per
 // parcel whose shipment data exists; the single form answers 404 with the
 // result body for an unknown parcel and 400 for a malformed ID.
 func TestErrandCodeSingle(t *testing.T) {
@@ -54,7 +54,7 @@ func TestErrandCodeSingle(t *testing.T) {
 	})
 }
 
-// spec 4.2, decisions §5: the list form answers 200 with one result per
+// interface §4.2, decisions §5: the list form answers 200 with one result per
 // requested ID in request order, each OK or a readable reason; at most 100
 // IDs.
 func TestErrandCodeList(t *testing.T) {
@@ -97,7 +97,7 @@ func TestErrandCodeList(t *testing.T) {
 	})
 }
 
-// decisions §3, spec 4.2 (parcel-uat): the path selects the environment; each
+// decisions §3, interface §4.2 (parcel-uat): the path selects the environment; each
 // environment has its own parcels and codes, and another tenant's parcel
 // answers exactly like a missing one.
 func TestErrandCodeTenancy(t *testing.T) {

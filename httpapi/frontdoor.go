@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// The front door (issue 26 §6): what a person or a client finds at the
+// The front door: what a person or a client finds at the
 // server's root, pointing the way to the console, the API reference and
 // the health endpoints; and the favicon browsers ask every site for.
 

@@ -10,7 +10,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/apitest"
 )
 
-// issue 26 §6: GET / points the way — a page for browsers, JSON for API
+// GET / points the way — a page for browsers, JSON for API
 // clients (content negotiation on Accept) — /docs/ goes to /docs, and
 // the favicon is served from the binary, so a browser logs no 404.
 func TestFrontDoor(t *testing.T) {

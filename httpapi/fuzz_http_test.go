@@ -40,7 +40,7 @@ import (
 //     contents the request did not itself carry (a cross-tenant read).
 //
 // The engine byte picks SQLite (in-process, fast) or PostgreSQL, when it is
-// reachable. The seed corpus below holds every defect of issue 11; run
+// reachable. The seed corpus below holds every hostile input once found; run
 // longer with
 //
 //	go test -run '^$' -fuzz '^FuzzHTTP$' -fuzztime 30m ./httpapi
@@ -434,7 +434,7 @@ type fuzzSeed struct {
 	method, target, headers, body string
 }
 
-// fuzzSeeds is the seed corpus: every defect of issue 11, cross-tenant
+// fuzzSeeds is the seed corpus: every hostile input once found, cross-tenant
 // probes for each kind of object, and valid calls of every surface for the
 // fuzzer to mutate from.
 func fuzzSeeds() []fuzzSeed {

@@ -13,11 +13,11 @@ import (
 	"github.com/parcelgate/parcelgate/internal/apitest"
 )
 
-// Regression tests of issue 11: hostile input gets a clear 4xx in the
+// Regression tests of hostile input: it gets a clear 4xx in the
 // surface's error shape, naming the parameter, on both engines; never a 500,
 // never a body that is not valid JSON.
 
-// TestHostileInput runs the regressions of issue 11 that share one fixture,
+// TestHostileInput runs the regressions that share one fixture,
 // each a subtest, on both engines.
 func TestHostileInput(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
@@ -114,7 +114,7 @@ func mustBeValidJSON(t *testing.T, body []byte) {
 	}
 }
 
-// Issue 11 defect 1: NUL bytes and invalid UTF-8 in path values, query
+// NUL bytes and invalid UTF-8 in path values, query
 // values, the gateway token form and Basic credentials reached PostgreSQL
 // and answered 500 (SQLite: 404 or 401, naming nothing). Each is now 400 in
 // its surface's shape, naming the parameter.
@@ -202,7 +202,7 @@ func malformedQueryIsRefused(t *testing.T, e *apitest.Env, h *hostile) {
 	}
 }
 
-// Issue 11 defect 2: page numbers whose arithmetic overflowed answered 500
+// Page numbers whose arithmetic overflowed answered 500
 // on both engines (PostgreSQL: OFFSET must not be negative). They are 400
 // naming page; the largest page allowed answers an empty page whose links
 // carry no negative or overflowing page number.
@@ -247,7 +247,7 @@ func pageArithmeticCannotOverflow(t *testing.T, e *apitest.Env, h *hostile) {
 	}
 }
 
-// Issue 11: the 431 answer is JSON in the surface's shape, like every other
+// The 431 answer is JSON in the surface's shape, like every other
 // answer the server shapes itself.
 func TestOversizedHeadersAnswerJSON(t *testing.T) {
 	e := apitest.New(t, "sqlite")
@@ -270,7 +270,7 @@ func TestOversizedHeadersAnswerJSON(t *testing.T) {
 	e.Do(apitest.Request{Method: "GET", Path: "/healthz", Header: small}).Expect(http.StatusOK)
 }
 
-// Issue 11 defect 1 (JSON strings) and the gateway's two error codes: a
+// Bad text in JSON strings, and the gateway's two error codes: a
 // string holding NUL inside well-formed JSON is a VALIDATION_ERROR naming
 // its field; bytes that are not UTF-8 make the body unreadable JSON
 // (JSON_DECODE_ERROR), still naming the field; an unknown field stays a
@@ -285,7 +285,7 @@ func jsonBodyErrors(t *testing.T, e *apitest.Env, h *hostile) {
 		{"NUL", shipment(`Maija\u0000`), "VALIDATION_ERROR", "receiver.name"},
 		{"invalid UTF-8", shipment("Maija\xc1"), "JSON_DECODE_ERROR", "receiver.name"},
 		{"a surrogate written as UTF-8", shipment("\xed\xa0\x80"), "JSON_DECODE_ERROR", "receiver.name"},
-		// Issue 22 defect 6: a lone surrogate escape would be stored as U+FFFD.
+		// A lone surrogate escape would be stored as U+FFFD.
 		{"a lone surrogate escape", shipment(`Maija\ud800`), "JSON_DECODE_ERROR", "receiver.name"},
 		{"unknown field", `{"searchCriteria":{"trackingNumber":"JJFI1234"},"x":1}`, "VALIDATION_ERROR", "x"},
 	} {
@@ -326,7 +326,7 @@ func jsonBodyErrors(t *testing.T, e *apitest.Env, h *hostile) {
 	}
 }
 
-// Issue 11 defect 3: a raw 0xC1 byte inside a JSON string of PUT /inventory
+// A raw 0xC1 byte inside a JSON string of PUT /inventory
 // was stored by SQLite, and every later listing of the product, the
 // supplier's and its retailers', answered a body that was not JSON
 // (PostgreSQL: 500). It is refused naming the field; nothing is stored, and
@@ -356,7 +356,7 @@ func TestInvalidUTF8IsNeverStored(t *testing.T) {
 	})
 }
 
-// Issue 22 defect 6, decisions §21: a lone UTF-16 surrogate escape
+// Decisions §21: a lone UTF-16 surrogate escape
 // ("\ud800") decodes to U+FFFD, so the text would be stored altered
 // without an error; it is refused with 400 naming the field, on the ecom
 // and operator surfaces, and nothing is stored.
@@ -386,7 +386,7 @@ func TestLoneSurrogateIsRefused(t *testing.T) {
 	})
 }
 
-// Issue 11 defect 4: an error answer lists at most 100 field problems and
+// An error answer lists at most 100 field problems and
 // then how many more there were; a body of 5000 bad rows answered with
 // every one of them before.
 func errorAnswersListAtMost100Problems(t *testing.T, e *apitest.Env, h *hostile) {

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// Issue 11's text rule on the URL, and issue 14's shortcut past it: a
+// The text rule on the URL, and the shortcut past it: a
 // path with no percent-escape and no query is passed without splitting it,
 // so a NUL or a byte that is not UTF-8 must never reach the path unescaped.
 // Raw bytes on the request line are escaped by EscapedPath, and refused

@@ -11,7 +11,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// The supplier's side of products and stock (spec 4.4, decisions §6).
+// The supplier's side of products and stock (interface §4.4, decisions §6).
 func (s *Server) inventoryRoutes() {
 	s.handle("PUT /ecommerce/v3/inventory", s.ecom(parcelgate.ActionManageProducts, s.putInventory))
 	s.handle("GET /ecommerce/v3/inventory", s.ecom(parcelgate.ActionReadProducts, s.listInventory))
@@ -70,11 +70,11 @@ func entryErrors(bad entryProblems, failed parcelgate.InventoryFailures, pos []i
 // entries not applied (decisions §6; the warehouse plugin reads index).
 func (s *Server) putInventory(w http.ResponseWriter, r *http.Request) error {
 	c := caller(r)
-	v, err := readTree(r)
+	body, err := readBody(r)
 	if err != nil {
 		return err
 	}
-	entries, bad, err := readInventory(v, c.BusinessID)
+	entries, bad, err := readInventory(body, c.BusinessID)
 	if err != nil {
 		return err
 	}
@@ -125,11 +125,11 @@ func (s *Server) getInventoryItem(w http.ResponseWriter, r *http.Request) error 
 
 func (s *Server) endOfSale(w http.ResponseWriter, r *http.Request) error {
 	c := caller(r)
-	v, err := readTree(r)
+	body, err := readBody(r)
 	if err != nil {
 		return err
 	}
-	ids, err := readEndOfSale(v, c.BusinessID)
+	ids, err := readEndOfSale(body, c.BusinessID)
 	if err != nil {
 		return err
 	}
@@ -143,11 +143,11 @@ func (s *Server) endOfSale(w http.ResponseWriter, r *http.Request) error {
 
 func (s *Server) putBalances(w http.ResponseWriter, r *http.Request) error {
 	c := caller(r)
-	v, err := readTree(r)
+	body, err := readBody(r)
 	if err != nil {
 		return err
 	}
-	entries, err := readBalances(v, c.BusinessID)
+	entries, err := readBalances(body, c.BusinessID)
 	if err != nil {
 		return err
 	}
@@ -172,7 +172,7 @@ func (s *Server) listSupplierBalances(w http.ResponseWriter, r *http.Request) er
 	return nil
 }
 
-// deleteBalances removes a product from catalogs (spec 4.4 DELETE balances
+// deleteBalances removes a product from catalogs (interface §4.4 DELETE balances
 // rules 1-2). The query form (productExternalId, and optionally
 // catalogExternalId and/or retailerId: without them, every catalog that
 // matches the rest) answers the removed balances. The body form, an array
@@ -182,16 +182,16 @@ func (s *Server) listSupplierBalances(w http.ResponseWriter, r *http.Request) er
 func (s *Server) deleteBalances(w http.ResponseWriter, r *http.Request) error {
 	c := caller(r)
 	q := r.URL.Query()
-	var v any
+	var raw []byte
 	var body bool
 	if !q.Has("productExternalId") {
 		var err error
-		if v, body, err = readOptionalTree(r); err != nil {
+		if raw, body, err = readOptionalBody(r); err != nil {
 			return err
 		}
 	}
 	if body {
-		rs, bad, err := readRemovals(v, c.BusinessID)
+		rs, bad, err := readRemovals(raw, c.BusinessID)
 		if err != nil {
 			return err
 		}
@@ -255,7 +255,7 @@ func placeParams(q url.Values, p *parcelgate.Problems) string {
 }
 
 // parseBalanceQuery reads the paging and the filters of a product or
-// balance list (spec 4.4 GET rules 1-3): productExternalId and eanCode (one
+// balance list (interface §4.4 GET rules 1-3): productExternalId and eanCode (one
 // value or a comma-separated list, also repeated), modifiedFromDate, and on
 // the supplier's lists retailerId and catalogExternalId. Every bad value is
 // reported at once.

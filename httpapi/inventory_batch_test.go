@@ -9,7 +9,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/apitest"
 )
 
-// spec 4.4 PUT balances rules 1-5, applied in order: the writes of one
+// interface §4.4 PUT balances rules 1-5, applied in order: the writes of one
 // request are batched, and each balance must end as applying the entries
 // one by one would leave it: a publish followed by updates of it, rule 4
 // reaching a catalog published earlier in the same request, a revival
@@ -68,7 +68,7 @@ func TestInventoryEntriesApplyInOrder(t *testing.T) {
 	})
 }
 
-// decisions §6, spec 4.4 PUT /inventory at the request limits: 2000 products
+// decisions §6, interface §4.4 PUT /inventory at the request limits: 2000 products
 // with 10,000 balances in one request, more than one statement's worth of
 // parameters on either engine, are all written with the request's one
 // stamp, and replaced by a second request.

@@ -17,7 +17,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/testdb"
 )
 
-// benchBalances is the spec's own example: 207 pages of 2000 (spec 4.4 GET
+// benchBalances is the spec's own example: 207 pages of 2000 (interface §4.4 GET
 // rule 1).
 const benchBalances = 412638
 

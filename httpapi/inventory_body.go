@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"maps"
 	"slices"
@@ -11,10 +12,10 @@ import (
 	"github.com/parcelgate/parcelgate/internal/jsonin"
 )
 
-// Reading the bodies of the inventory API (spec 4.4) into the domain's
+// Reading the bodies of the inventory API (interface §4.4) into the domain's
 // typed inputs. The ecom surface is lenient (DESIGN §8): unknown fields are
 // ignored (products keep them), null means absent. Type problems are found
-// here; every rule is the inputs' Validate.
+// by jsonin's lenient types; every rule is the inputs' Validate.
 
 // entryProblems are the problems of the entries of a request array, by
 // position, fields named within the entry.
@@ -40,19 +41,54 @@ func (ep entryProblems) fail() error {
 	return p.Err()
 }
 
-// requestArray reads a body that must be a JSON array of at most max
+// requestArray decodes a body that must be a JSON array of at most max
 // entries of what.
-func requestArray(v any, max int, what string) ([]any, error) {
-	arr, ok := v.([]any)
-	if !ok {
-		return nil, &parcelgate.Error{Code: parcelgate.EINVALID, Message: "The request body must be a JSON array of " + what + ".",
-			Fields: []parcelgate.FieldError{{Field: "(body)", Message: "must be an array of " + what + ", not " + jsonin.Kind(v)}}}
+func requestArray[T any](body []byte, max int, what string) ([]T, error) {
+	var arr jsonin.Array[T]
+	if err := jsonin.DecodeLenient(body, &arr); err != nil {
+		return nil, err
 	}
-	if len(arr) > max {
-		return nil, &parcelgate.Error{Code: parcelgate.EINVALID, Message: "The request body holds " + strconv.Itoa(len(arr)) + " entries; at most " + strconv.Itoa(max) + " are allowed.",
+	if !arr.Set {
+		return nil, &parcelgate.Error{Code: parcelgate.EINVALID, Message: "The request body must be a JSON array of " + what + ".",
+			Fields: []parcelgate.FieldError{{Field: "(body)", Message: "must be an array of " + what + ", not " + arr.Kind()}}}
+	}
+	if len(arr.V) > max {
+		return nil, &parcelgate.Error{Code: parcelgate.EINVALID, Message: "The request body holds " + strconv.Itoa(len(arr.V)) + " entries; at most " + strconv.Itoa(max) + " are allowed.",
 			Fields: []parcelgate.FieldError{{Field: "(body)", Message: "must hold at most " + strconv.Itoa(max) + " entries"}}}
 	}
-	return arr, nil
+	return arr.V, nil
+}
+
+// entry is an element of a request array, which must be an object; its
+// problems are named within it.
+type entry[T any] struct{ jsonin.Object[T] }
+
+// problems returns the problems of the entry: what, the entry's shape,
+// when it is no object, else those of its members.
+func (e *entry[T]) problems(what string) parcelgate.Problems {
+	var p parcelgate.Problems
+	if !e.Set {
+		p.Add("(entry)", "must be %s, not %s", what, e.Kind())
+		return p
+	}
+	jsonin.Problems(&e.V, "", &p)
+	return p
+}
+
+type inventoryEntry struct {
+	Product  productMember                `json:"product"`
+	Balances jsonin.Array[balanceInEntry] `json:"balances"`
+}
+
+// balanceInEntry is an element of an entry's balances, which must be a
+// balance object (null too).
+type balanceInEntry struct{ jsonin.Object[balanceBody] }
+
+func (b *balanceInEntry) Problem() string {
+	if b.Set {
+		return ""
+	}
+	return "must be a balance object, not " + b.Kind()
 }
 
 // readInventory reads the body of PUT /inventory: an array of {product,
@@ -60,8 +96,8 @@ func requestArray(v any, max int, what string) ([]any, error) {
 // not applied) and the problems by entry. Only a body that is not an array
 // of 1 to MaxInventoryEntries entries, or that holds more than
 // MaxBalanceEntries balances in all, fails as a whole.
-func readInventory(v any, businessID string) ([]parcelgate.InventoryInput, entryProblems, error) {
-	arr, err := requestArray(v, parcelgate.MaxInventoryEntries, "{product, balances}")
+func readInventory(body []byte, businessID string) ([]parcelgate.InventoryInput, entryProblems, error) {
+	arr, err := requestArray[entry[inventoryEntry]](body, parcelgate.MaxInventoryEntries, "{product, balances}")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -71,14 +107,23 @@ func readInventory(v any, businessID string) ([]parcelgate.InventoryInput, entry
 	out := make([]parcelgate.InventoryInput, len(arr))
 	bad := entryProblems{}
 	nbal := 0
-	for i, raw := range arr {
-		var rd jsonin.Reader
-		out[i] = readInventoryEntry(&rd, raw)
-		nbal += len(out[i].Balances)
-		if rd.Problems.Len() == 0 {
-			rd.Problems.AddFields(parcelgate.ErrorFields(out[i].Validate(businessID))...)
+	for i := range arr {
+		e := &arr[i]
+		p := e.problems("an object {product, balances}")
+		in := &out[i]
+		if prod := &e.V.Product; prod.Set {
+			in.Product, in.Status, in.Named = prod.product()
 		}
-		bad.add(i, &rd.Problems)
+		for _, b := range e.V.Balances.V {
+			if b.Set {
+				in.Balances = append(in.Balances, b.V.input())
+			}
+		}
+		nbal += len(in.Balances)
+		if p.Len() == 0 {
+			p.AddFields(parcelgate.ErrorFields(in.Validate(businessID))...)
+		}
+		bad.add(i, &p)
 	}
 	if nbal > parcelgate.MaxBalanceEntries {
 		return nil, nil, &parcelgate.Error{Code: parcelgate.EINVALID, Message: "The request holds " + strconv.Itoa(nbal) + " balances; at most " + strconv.Itoa(parcelgate.MaxBalanceEntries) + " are allowed in one request.",
@@ -87,69 +132,53 @@ func readInventory(v any, businessID string) ([]parcelgate.InventoryInput, entry
 	return out, bad, nil
 }
 
-func readInventoryEntry(rd *jsonin.Reader, raw any) parcelgate.InventoryInput {
-	var in parcelgate.InventoryInput
-	env, ok := raw.(map[string]any)
-	if !ok {
-		rd.Problems.Add("(entry)", "must be an object {product, balances}, not %s", jsonin.Kind(raw))
-		return in
-	}
-	if env["product"] == nil {
-		rd.Problems.Add("product", "is required")
-	} else if obj, ok := rd.Object(env["product"], "product"); ok {
-		in.Product, in.Status, in.Named = readProduct(rd, obj)
-	}
-	for j, b := range rd.Array(env, "balances", jsonin.Path("", "balances")) {
-		path := jsonin.Index("balances", j)
-		obj, ok := b.(map[string]any)
-		if !ok {
-			rd.Problems.Add(path, "must be a balance object, not %s", jsonin.Kind(b))
-			continue
-		}
-		in.Balances = append(in.Balances, readBalance(rd, obj, path))
-	}
-	return in
+// productBody is a product object: the fields parcelgate models are
+// type-checked (interface §2.4); the others are kept as sent.
+type productBody struct {
+	ExternalID              jsonin.Text   `json:"externalId"`
+	EANCode                 jsonin.Text   `json:"eanCode"`
+	Status                  jsonin.Text   `json:"status"`
+	RecommendedRetailPrice  jsonin.Number `json:"recommendedRetailPrice"`
+	VATPercentage           jsonin.Number `json:"vatPercentage"`
+	WarrantExpiration       jsonin.Number `json:"warrantExpiration"`
+	UnitOfMeasure           jsonin.Text   `json:"unitOfMeasure"`
+	IsFragile               jsonin.Bool   `json:"isFragile"`
+	IsOversized             jsonin.Bool   `json:"isOversized"`
+	IsDangerousGoods        jsonin.Bool   `json:"isDangerousGoods"`
+	HasBestBeforeDate       jsonin.Bool   `json:"hasBestBeforeDate"`
+	HasWarranty             jsonin.Bool   `json:"hasWarranty"`
+	WarrantSerialControlled jsonin.Bool   `json:"warrantSerialControlled"`
+	Measurements            jsonin.Object[struct {
+		Weight jsonin.Number `json:"weight"`
+		Length jsonin.Number `json:"length"`
+		Width  jsonin.Number `json:"width"`
+		Height jsonin.Number `json:"height"`
+		Volume jsonin.Number `json:"volume"`
+	}] `json:"measurements"`
+	Categories   jsonin.Object[map[string]jsonin.Array[jsonin.String]] `json:"categories"`
+	Descriptions jsonin.Object[map[string]jsonin.Object[struct {
+		Name jsonin.Text `json:"name"`
+	}]] `json:"descriptions"`
 }
 
-// readProduct reads a product object: the fields parcelgate models are
-// type-checked (spec 2.4), and the document is kept as sent without the
-// server-owned supplierId and status and without null members.
-func readProduct(rd *jsonin.Reader, obj map[string]any) (*parcelgate.Product, string, bool) {
-	const path = "product"
-	p := &parcelgate.Product{Status: parcelgate.ProductActive}
-	p.ExternalID = strings.TrimSpace(rd.String(obj, "externalId", jsonin.Path(path, "externalId")))
-	p.EANCode = strings.TrimSpace(rd.String(obj, "eanCode", jsonin.Path(path, "eanCode")))
-	status := strings.TrimSpace(rd.String(obj, "status", jsonin.Path(path, "status")))
-	for _, k := range []string{"recommendedRetailPrice", "vatPercentage", "warrantExpiration"} {
-		rd.Number(obj, k, jsonin.Path(path, k))
+// productMember is an entry's product, which must be sent, with its
+// document: the product as sent, without the server-owned supplierId and
+// status and without null members.
+type productMember struct {
+	required[productBody]
+	doc []byte
+}
+
+func (p *productMember) UnmarshalJSON(b []byte) error {
+	*p = productMember{}
+	if err := p.required.UnmarshalJSON(b); err != nil || !p.Set {
+		return err
 	}
-	rd.String(obj, "unitOfMeasure", jsonin.Path(path, "unitOfMeasure"))
-	for _, k := range []string{"isFragile", "isOversized", "isDangerousGoods", "hasBestBeforeDate", "hasWarranty", "warrantSerialControlled"} {
-		rd.Bool(obj, k, jsonin.Path(path, k))
-	}
-	if m, ok := rd.Obj(obj, "measurements", jsonin.Path(path, "measurements")); ok {
-		for _, k := range []string{"weight", "length", "width", "height", "volume"} {
-			rd.Number(m, k, jsonin.Path(jsonin.Path(path, "measurements"), k))
-		}
-	}
-	if cats, ok := rd.Obj(obj, "categories", jsonin.Path(path, "categories")); ok {
-		for lang := range cats {
-			for i, c := range rd.Array(cats, lang, jsonin.Path(jsonin.Path(path, "categories"), lang)) {
-				if _, ok := c.(string); !ok {
-					rd.Problems.Add(jsonin.Index(jsonin.Path(path, "categories."+lang), i), "must be a string, not %s", jsonin.Kind(c))
-				}
-			}
-		}
-	}
-	named := false
-	if descs, ok := rd.Obj(obj, "descriptions", jsonin.Path(path, "descriptions")); ok {
-		for lang := range descs {
-			if d, ok := rd.Obj(descs, lang, jsonin.Path(jsonin.Path(path, "descriptions"), lang)); ok {
-				if strings.TrimSpace(rd.String(d, "name", jsonin.Path(jsonin.Path(path, "descriptions."+lang), "name"))) != "" {
-					named = true
-				}
-			}
-		}
+	var obj map[string]any
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if err := dec.Decode(&obj); err != nil {
+		return err
 	}
 	doc := make(map[string]any, len(obj))
 	for k, v := range obj {
@@ -158,47 +187,83 @@ func readProduct(rd *jsonin.Reader, obj map[string]any) (*parcelgate.Product, st
 		}
 	}
 	if _, ok := doc["externalId"]; ok {
-		doc["externalId"] = p.ExternalID
+		doc["externalId"] = strings.TrimSpace(p.V.ExternalID.V)
 	}
-	p.Document, _ = json.Marshal(doc)
-	return p, status, named
+	p.doc, _ = json.Marshal(doc)
+	return nil
 }
 
-// readBalance reads one balance object; path names it in messages.
-func readBalance(rd *jsonin.Reader, obj map[string]any, path string) parcelgate.BalanceInput {
-	in := parcelgate.BalanceInput{
-		ProductExternalID: rd.String(obj, "productExternalId", jsonin.Path(path, "productExternalId")),
-		RetailerID:        rd.String(obj, "retailerId", jsonin.Path(path, "retailerId")),
-		CatalogExternalID: rd.String(obj, "catalogExternalId", jsonin.Path(path, "catalogExternalId")),
-	}
-	count := func(key string) *int64 {
-		n, ok := rd.Number(obj, key, jsonin.Path(path, key))
-		if !ok {
-			return nil
+// product returns the product, the status it asks for, and whether a
+// description names it.
+func (p *productMember) product() (*parcelgate.Product, string, bool) {
+	b := &p.V
+	named := false
+	for _, d := range b.Descriptions.V {
+		if strings.TrimSpace(d.V.Name.V) != "" {
+			named = true
 		}
-		q, err := parcelgate.ParseStockCount(n.String())
-		if err != nil {
-			rd.Problems.Add(jsonin.Path(path, key), "%s", parcelgate.ErrorMessage(err))
-			return nil
-		}
-		return &q
 	}
-	in.Quantity = count("quantity")
-	in.Allocated = count("allocated")
-	if n, ok := rd.Number(obj, "wholesalePrice", jsonin.Path(path, "wholesalePrice")); ok {
-		s := n.String()
+	return &parcelgate.Product{Status: parcelgate.ProductActive, ExternalID: strings.TrimSpace(b.ExternalID.V), EANCode: strings.TrimSpace(b.EANCode.V), Document: p.doc},
+		strings.TrimSpace(b.Status.V), named
+}
+
+// balanceBody is a balance object.
+type balanceBody struct {
+	ProductExternalID jsonin.Text   `json:"productExternalId"`
+	RetailerID        jsonin.Text   `json:"retailerId"`
+	CatalogExternalID jsonin.Text   `json:"catalogExternalId"`
+	Quantity          stockCount    `json:"quantity"`
+	Allocated         stockCount    `json:"allocated"`
+	WholesalePrice    jsonin.Number `json:"wholesalePrice"`
+	Currency          jsonin.Text   `json:"currency"`
+}
+
+func (b *balanceBody) input() parcelgate.BalanceInput {
+	in := parcelgate.BalanceInput{ProductExternalID: b.ProductExternalID.V, RetailerID: b.RetailerID.V, CatalogExternalID: b.CatalogExternalID.V,
+		Quantity: b.Quantity.n, Allocated: b.Allocated.n}
+	if b.WholesalePrice.Set {
+		s := b.WholesalePrice.V.String()
 		in.WholesalePrice = &s
 	}
-	if s, ok := rd.OptString(obj, "currency", jsonin.Path(path, "currency")); ok {
+	if b.Currency.Set {
+		s := b.Currency.V
 		in.Currency = &s
 	}
 	return in
 }
 
+// stockCount is a balance's count: a number that is a stock count.
+type stockCount struct {
+	jsonin.Number
+	n       *int64
+	problem string
+}
+
+func (c *stockCount) UnmarshalJSON(b []byte) error {
+	*c = stockCount{}
+	if err := c.Number.UnmarshalJSON(b); err != nil || !c.Set {
+		return err
+	}
+	q, err := parcelgate.ParseStockCount(c.V.String())
+	if err != nil {
+		c.problem = parcelgate.ErrorMessage(err)
+		return nil
+	}
+	c.n = &q
+	return nil
+}
+
+func (c *stockCount) Problem() string {
+	if p := c.Number.Problem(); p != "" {
+		return p
+	}
+	return c.problem
+}
+
 // readBalances reads the body of PUT /inventory/balances, all or nothing:
-// an array of balance objects (spec 4.4 PUT balances rules 1-5).
-func readBalances(v any, businessID string) ([]parcelgate.BalanceInput, error) {
-	arr, err := requestArray(v, parcelgate.MaxBalanceEntries, "balance objects")
+// an array of balance objects (interface §4.4 PUT balances rules 1-5).
+func readBalances(body []byte, businessID string) ([]parcelgate.BalanceInput, error) {
+	arr, err := requestArray[entry[balanceBody]](body, parcelgate.MaxBalanceEntries, "balance objects")
 	if err != nil {
 		return nil, err
 	}
@@ -207,17 +272,16 @@ func readBalances(v any, businessID string) ([]parcelgate.BalanceInput, error) {
 	}
 	out := make([]parcelgate.BalanceInput, len(arr))
 	bad := entryProblems{}
-	for i, raw := range arr {
-		var rd jsonin.Reader
-		if obj, ok := raw.(map[string]any); ok {
-			out[i] = readBalance(&rd, obj, "")
-			if rd.Problems.Len() == 0 {
-				rd.Problems.AddFields(parcelgate.ErrorFields(out[i].Validate(businessID))...)
+	for i := range arr {
+		e := &arr[i]
+		p := e.problems("a balance object")
+		if e.Set {
+			out[i] = e.V.input()
+			if p.Len() == 0 {
+				p.AddFields(parcelgate.ErrorFields(out[i].Validate(businessID))...)
 			}
-		} else {
-			rd.Problems.Add("(entry)", "must be a balance object, not %s", jsonin.Kind(raw))
 		}
-		bad.add(i, &rd.Problems)
+		bad.add(i, &p)
 	}
 	if err := bad.fail(); err != nil {
 		return nil, err
@@ -225,11 +289,18 @@ func readBalances(v any, businessID string) ([]parcelgate.BalanceInput, error) {
 	return out, nil
 }
 
+type endOfSaleEntry struct {
+	Product required[struct {
+		ExternalID jsonin.Text `json:"externalId"`
+		Status     jsonin.Text `json:"status"`
+	}] `json:"product"`
+}
+
 // readEndOfSale reads the body of DELETE /inventory, all or nothing: an
-// array of {product: {externalId, status: "EOS"}} (spec 4.4 DELETE
+// array of {product: {externalId, status: "EOS"}} (interface §4.4 DELETE
 // /inventory).
-func readEndOfSale(v any, businessID string) ([]string, error) {
-	arr, err := requestArray(v, parcelgate.MaxInventoryEntries, "{product: {externalId, status}}")
+func readEndOfSale(body []byte, businessID string) ([]string, error) {
+	arr, err := requestArray[entry[endOfSaleEntry]](body, parcelgate.MaxInventoryEntries, "{product: {externalId, status}}")
 	if err != nil {
 		return nil, err
 	}
@@ -238,28 +309,20 @@ func readEndOfSale(v any, businessID string) ([]string, error) {
 	}
 	ids := make([]string, len(arr))
 	bad := entryProblems{}
-	for i, raw := range arr {
-		var rd jsonin.Reader
-		env, ok := raw.(map[string]any)
-		if !ok {
-			rd.Problems.Add("(entry)", "must be an object {product: {externalId, status}}, not %s", jsonin.Kind(raw))
-			bad.add(i, &rd.Problems)
-			continue
-		}
-		if env["product"] == nil {
-			rd.Problems.Add("product", "is required")
-		} else if prod, ok := rd.Object(env["product"], "product"); ok {
-			in := parcelgate.InventoryInput{Product: &parcelgate.Product{ExternalID: rd.String(prod, "externalId", jsonin.Path("product", "externalId"))},
-				Status: strings.TrimSpace(rd.String(prod, "status", jsonin.Path("product", "status")))}
-			if rd.Problems.Len() == 0 {
+	for i := range arr {
+		e := &arr[i]
+		p := e.problems("an object {product: {externalId, status}}")
+		if prod := &e.V.Product; prod.Set {
+			in := parcelgate.InventoryInput{Product: &parcelgate.Product{ExternalID: prod.V.ExternalID.V}, Status: strings.TrimSpace(prod.V.Status.V)}
+			if p.Len() == 0 {
 				if in.Status != string(parcelgate.ProductEOS) {
-					rd.Problems.Add("product.status", "must be %q: a product is deleted by marking it end of sale (spec 3)", parcelgate.ProductEOS)
+					p.Add("product.status", "must be %q: a product is deleted by marking it end of sale (spec 3)", parcelgate.ProductEOS)
 				}
-				rd.Problems.AddFields(parcelgate.ErrorFields(in.Validate(businessID))...)
+				p.AddFields(parcelgate.ErrorFields(in.Validate(businessID))...)
 			}
 			ids[i] = in.Product.ExternalID
 		}
-		bad.add(i, &rd.Problems)
+		bad.add(i, &p)
 	}
 	if err := bad.fail(); err != nil {
 		return nil, err
@@ -267,32 +330,33 @@ func readEndOfSale(v any, businessID string) ([]string, error) {
 	return ids, nil
 }
 
+type removalEntry struct {
+	ProductExternalID jsonin.Text `json:"productExternalId"`
+	RetailerID        jsonin.Text `json:"retailerId"`
+	CatalogExternalID jsonin.Text `json:"catalogExternalId"`
+}
+
 // readRemovals reads the body form of DELETE /inventory/balances, as the
 // warehouse plugin sends it: an array of {productExternalId,
 // catalogExternalId, retailerId}. Entries with problems are returned with
 // them and not applied.
-func readRemovals(v any, businessID string) ([]parcelgate.BalanceRemoval, entryProblems, error) {
-	arr, err := requestArray(v, parcelgate.MaxBalanceEntries, "{productExternalId, catalogExternalId, retailerId}")
+func readRemovals(body []byte, businessID string) ([]parcelgate.BalanceRemoval, entryProblems, error) {
+	arr, err := requestArray[entry[removalEntry]](body, parcelgate.MaxBalanceEntries, "{productExternalId, catalogExternalId, retailerId}")
 	if err != nil {
 		return nil, nil, err
 	}
 	out := make([]parcelgate.BalanceRemoval, len(arr))
 	bad := entryProblems{}
-	for i, raw := range arr {
-		var rd jsonin.Reader
-		if obj, ok := raw.(map[string]any); ok {
-			out[i] = parcelgate.BalanceRemoval{
-				ProductExternalID: rd.String(obj, "productExternalId", jsonin.Path("", "productExternalId")),
-				RetailerID:        rd.String(obj, "retailerId", jsonin.Path("", "retailerId")),
-				CatalogExternalID: rd.String(obj, "catalogExternalId", jsonin.Path("", "catalogExternalId")),
+	for i := range arr {
+		e := &arr[i]
+		p := e.problems("an object {productExternalId, catalogExternalId, retailerId}")
+		if e.Set {
+			out[i] = parcelgate.BalanceRemoval{ProductExternalID: e.V.ProductExternalID.V, RetailerID: e.V.RetailerID.V, CatalogExternalID: e.V.CatalogExternalID.V}
+			if p.Len() == 0 {
+				p.AddFields(parcelgate.ErrorFields(out[i].Validate(businessID))...)
 			}
-			if rd.Problems.Len() == 0 {
-				rd.Problems.AddFields(parcelgate.ErrorFields(out[i].Validate(businessID))...)
-			}
-		} else {
-			rd.Problems.Add("(entry)", "must be an object {productExternalId, catalogExternalId, retailerId}, not %s", jsonin.Kind(raw))
 		}
-		bad.add(i, &rd.Problems)
+		bad.add(i, &p)
 	}
 	return out, bad, nil
 }

@@ -133,7 +133,7 @@ func fieldsOf(t *testing.T, r *apitest.Response) map[string]int {
 	return out
 }
 
-// spec 4.4 PUT /inventory rules 1-3, spec 2.4: create, publish, read back;
+// interface §4.4 PUT /inventory rules 1-3, interface §2.4: create, publish, read back;
 // unknown fields round-trip; the server owns supplierId and status; a
 // second PUT replaces the content.
 func TestInventoryPutAndRead(t *testing.T) {
@@ -170,7 +170,7 @@ func TestInventoryPutAndRead(t *testing.T) {
 		if page.Page.TotalElements != 1 || page.Content[0].Product["externalId"] != "P-1" {
 			t.Fatalf("list %+v", page)
 		}
-		// spec 3, "creating a product does not make it visible": P-2 is not published.
+		// interface §3, "creating a product does not make it visible": P-2 is not published.
 		e.put(e.supplier, []any{map[string]any{"product": product("P-2")}}).Expect(200)
 		cat := e.items(e.retailer, "/ecommerce/v3/catalogs/SHOP/products")
 		if cat.Page.TotalElements != 1 || cat.Content[0].Product["externalId"] != "P-1" || len(cat.Content[0].Balances) != 1 {
@@ -179,7 +179,7 @@ func TestInventoryPutAndRead(t *testing.T) {
 	})
 }
 
-// spec 4.4 PUT balances rules 1-5.
+// interface §4.4 PUT balances rules 1-5.
 func TestInventoryBalanceRules(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e0 *apitest.Env) {
 		e := newInventoryEnv(t, e0)
@@ -227,7 +227,7 @@ func TestInventoryBalanceRules(t *testing.T) {
 		if bals[0].Quantity != 9 || bals[0].Allocated != 0 {
 			t.Fatalf("rule 5 release: %+v", bals)
 		}
-		// spec 4.4 GET rule 5: P-1 once per catalog in the supplier's balances.
+		// interface §4.4 GET rule 5: P-1 once per catalog in the supplier's balances.
 		var page balancePage
 		e.get(e.supplier, "/ecommerce/v3/inventory/balances?productExternalId=P-1").Expect(200).JSON(&page)
 		if page.Page.TotalElements != 3 {
@@ -259,7 +259,7 @@ func allocate(t *testing.T, e *apitest.Env, supplier, product, retailer, catalog
 	}
 }
 
-// decisions §6, spec 4.4 PUT /inventory "all-or-nothing"; issue "Bad input":
+// decisions §6, interface §4.4 PUT /inventory "all-or-nothing"; issue "Bad input":
 // every problem with its index, nothing applied.
 func TestInventoryBadInput(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e0 *apitest.Env) {
@@ -374,7 +374,7 @@ func TestInventoryBadInput(t *testing.T) {
 	})
 }
 
-// spec 3 (EOS) rules 1-3, spec 8: deleted-product visibility 14 days; a
+// interface §3 (EOS) rules 1-3, interface §8: deleted-product visibility 14 days; a
 // later PUT revives it.
 func TestInventoryEOS(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e0 *apitest.Env) {
@@ -436,7 +436,7 @@ func TestInventoryEOS(t *testing.T) {
 	})
 }
 
-// spec 4.4 DELETE balances rules 1-2.
+// interface §4.4 DELETE balances rules 1-2.
 func TestInventoryDeleteBalances(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e0 *apitest.Env) {
 		e := newInventoryEnv(t, e0)
@@ -568,7 +568,7 @@ func TestInventoryMerchantWarehouse(t *testing.T) {
 	})
 }
 
-// spec 2.6, spec 4.4 GET rule 1, decisions §8: pages by number and by the next
+// interface §2.6, interface §4.4 GET rule 1, decisions §8: pages by number and by the next
 // link agree; stable order; a page past the end is empty with totals.
 func TestInventoryPaging(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e0 *apitest.Env) {
@@ -607,7 +607,7 @@ func TestInventoryPaging(t *testing.T) {
 		if bp.Content[0].ProductExternalID != "P-00" || bp.Content[0].Quantity != 99 {
 			t.Fatalf("order moved: %+v", bp.Content[0])
 		}
-		// spec 4.4 GET rule 2: filters.
+		// interface §4.4 GET rule 2: filters.
 		e.get(e.retailer, "/ecommerce/v3/catalogs/SHOP/balances?productExternalId=P-01,P-02&productExternalId=P-03").Expect(200).JSON(&bp)
 		if bp.Page.TotalElements != 3 {
 			t.Fatalf("productExternalId filter %+v", bp.Page)
@@ -623,7 +623,7 @@ func TestInventoryPaging(t *testing.T) {
 	})
 }
 
-// spec 4.4 GET rule 4: large lists come back gzip-compressed when asked.
+// interface §4.4 GET rule 4: large lists come back gzip-compressed when asked.
 func TestInventoryGzip(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e0 *apitest.Env) {
 		e := newInventoryEnv(t, e0)

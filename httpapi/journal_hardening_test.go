@@ -31,7 +31,7 @@ func journalEntry(t *testing.T, e *apitest.Env, env parcelgate.Environment, bid,
 	return entry, raw
 }
 
-// Issue 22 defect 2, decisions §21: a secret in the query string is
+// Decisions §21: a secret in the query string is
 // redacted wherever the journal echoes it, the paging links of the stored
 // answer included (interface §2.6: the links repeat the caller's query).
 func TestJournalRedactsSecretsInLinks(t *testing.T) {
@@ -56,7 +56,7 @@ func TestJournalRedactsSecretsInLinks(t *testing.T) {
 	})
 }
 
-// Issue 22 defect 4, decisions §21: redaction decides on decoded names by
+// Decisions §21: redaction decides on decoded names by
 // family, so a JSON escape in a name, a name variant, or a body cut by the
 // journal's cap keeps no secret.
 func TestJournalRedactionCannotBeBypassed(t *testing.T) {
@@ -85,7 +85,7 @@ func TestJournalRedactionCannotBeBypassed(t *testing.T) {
 	})
 }
 
-// Issue 22 defect 3, decisions §21: a request ID is the client's, so two
+// Decisions §21: a request ID is the client's, so two
 // tenants may use the same one; the admin lookup chooses by businessId and
 // environment, and without them says the ID is ambiguous rather than
 // answering the newest of any organization.

@@ -18,7 +18,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// Issue 13: the journal never keeps secrets, passwords or tokens, in JSON
+// The journal never keeps secrets, passwords or tokens, in JSON
 // bodies (at any depth), forms or queries; a JSON body cut short that may
 // hold one is not kept.
 func TestJournalRedaction(t *testing.T) {
@@ -45,7 +45,7 @@ func TestJournalRedaction(t *testing.T) {
 	}
 }
 
-// Issue 14: a batch holds only the calls the per-organization bound keeps:
+// A batch holds only the calls the per-organization bound keeps:
 // the newest keep of each organization, in arrival order, and every call of
 // an organization under the bound; what it lets go no longer counts
 // against the batch's size.
@@ -116,7 +116,7 @@ func BenchmarkJournalRequestPath(b *testing.B) {
 	}
 }
 
-// Issue 22 defect 4, decisions §21: redaction cannot be bypassed by how a
+// Decisions §21: redaction cannot be bypassed by how a
 // secret's name is written, over the shapes the API accepts: JSON bodies
 // (escapes, name variants, secrets as objects or arrays, cut by the cap
 // or invalid part-way), forms, queries (escaped names, malformed pairs)

@@ -12,7 +12,7 @@ import (
 )
 
 // codeRoutes registers the gateway's shipment data, sending code (spec
-// 4.1) and errand code (spec 4.2) routes, the operator call that delivers a
+// 4.1) and errand code (interface §4.2) routes, the operator call that delivers a
 // shipment, and the metric of the code space.
 func (s *Server) codeRoutes() {
 	s.handle("POST /{version}/shipments", s.gateway(s.createShipment))
@@ -49,7 +49,7 @@ func (s *Server) registerCodeMetric() {
 	}
 }
 
-// sendingCodeRequest is the body of POST /{version}/labelless (spec 4.1).
+// sendingCodeRequest is the body of POST /{version}/labelless (interface §4.1).
 type sendingCodeRequest struct {
 	SearchCriteria *struct {
 		TrackingNumber string `json:"trackingNumber"`
@@ -60,7 +60,7 @@ type sendingCodeRequest struct {
 }
 
 // SendingCodeRecord is one element of the sending code answers: the record
-// of spec 2.1 and, looked up by code, the shipment details held for it
+// of interface §2.1 and, looked up by code, the shipment details held for it
 // (decisions §5).
 type SendingCodeRecord struct {
 	TrackingNumber string                    `json:"trackingNumber"`
@@ -85,7 +85,7 @@ type PartySummary struct {
 	Country    string `json:"country,omitempty"`
 }
 
-// SendingCodes is the body of every sending code answer (spec 4.1).
+// SendingCodes is the body of every sending code answer (interface §4.1).
 type SendingCodes struct {
 	Shipments []SendingCodeRecord `json:"shipments"`
 }
@@ -105,7 +105,7 @@ func record(sc *parcelgate.SendingCode) SendingCodeRecord {
 }
 
 // createSendingCode answers 200 with the tracking number's sending code,
-// the same one on every call while it is active (spec 4.1).
+// the same one on every call while it is active (interface §4.1).
 func (s *Server) createSendingCode(w http.ResponseWriter, r *http.Request) error {
 	var req sendingCodeRequest
 	if err := decodeStrict(r, &req); err != nil {

@@ -38,7 +38,7 @@ func onlyCode(t *testing.T, r *apitest.Response) httpapi.SendingCodeRecord {
 	return sc.Shipments[0]
 }
 
-// spec 4.1, decisions §5: a sending code is 6 characters of 0-9 A-F; creation
+// interface §4.1, decisions §5: a sending code is 6 characters of 0-9 A-F; creation
 // is idempotent; tracking numbers are trimmed and upper-cased, codes looked
 // up case-insensitively; the lookup by code adds the shipment details.
 func TestSendingCodeCreateAndLookup(t *testing.T) {
@@ -73,7 +73,7 @@ func TestSendingCodeCreateAndLookup(t *testing.T) {
 	})
 }
 
-// spec 4.1 (validation.noEdiCheck), decisions §5: without shipment data the
+// interface §4.1 (validation.noEdiCheck), decisions §5: without shipment data the
 // answer is 404 NOT_FOUND "Shipment not found"; with noEdiCheck a code is
 // made for the bare tracking number, and its lookup holds no details.
 func TestSendingCodeEdiCheck(t *testing.T) {

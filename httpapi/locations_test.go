@@ -43,7 +43,7 @@ func deliveryServicesAsThePluginReadsThem(t *testing.T, e *apitest.Env, tok stri
 				t.Errorf("%s tags %v", s.ID, s.Tags)
 			}
 		}
-		// spec 2.3: every service code, NOUTO included, and nothing else.
+		// interface §2.3: every service code, NOUTO included, and nothing else.
 		for _, code := range []string{"2101", "2102", "2103", "2104", "2143", "2144", "2145", "2317", "2318", "2331", "2711", "NOUTO"} {
 			if !ids[code] {
 				t.Errorf("service %s missing", code)

@@ -238,7 +238,7 @@ func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 // middleware wraps the router with what every request gets: a request ID,
 // panic recovery, the database deadline, the request journal, the body cap,
 // the text rule on the URL (checkURL), JSON answers for unknown routes and wrong
-// methods, compression when asked (spec 4.4 GET rule 4), metrics by route
+// methods, compression when asked (interface §4.4 GET rule 4), metrics by route
 // and one structured log line.
 func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -454,7 +454,7 @@ func addVaryAcceptEncoding(h http.Header) {
 	h["Vary"] = varyAcceptEncoding[:1:1]
 }
 
-// newGzip is the compressing wrapper of answers (spec 4.4 GET rule 4).
+// newGzip is the compressing wrapper of answers (interface §4.4 GET rule 4).
 func newGzip() func(http.Handler) http.HandlerFunc {
 	gz, err := gzhttp.NewWrapper(gzhttp.MinSize(1024))
 	if err != nil {

@@ -140,7 +140,7 @@ func TestRequestID(t *testing.T) {
 	}
 }
 
-// spec 4.4 GET rule 4: responses are compressed when the client asks.
+// interface §4.4 GET rule 4: responses are compressed when the client asks.
 func TestGzip(t *testing.T) {
 	e := apitest.New(t, "sqlite")
 	req, _ := http.NewRequest("GET", e.URL+"/openapi.yaml", nil)

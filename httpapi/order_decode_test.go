@@ -36,11 +36,11 @@ func parse(t *testing.T, body any) (*parcelgate.OrderRequest, error) {
 
 // decodeOrderBody reads an order body as createOrder does.
 func decodeOrderBody(body []byte, businessID string) (*parcelgate.OrderRequest, error) {
-	tree, err := jsonin.Decode(bytes.NewReader(body), jsonin.Default)
+	body, err := jsonin.Read(bytes.NewReader(body), jsonin.Default)
 	if err != nil {
 		return nil, err
 	}
-	return decodeOrderRequest(tree, businessID)
+	return decodeOrderRequest(body, businessID)
 }
 
 func fields(err error) []string {
@@ -51,7 +51,7 @@ func fields(err error) []string {
 	return out
 }
 
-// spec 2.3: a valid order reads with its values normalized; unknown fields
+// interface §2.3: a valid order reads with its values normalized; unknown fields
 // are ignored, null is absent, serviceCode may be a number (DESIGN §8).
 func TestDecodeOrderRequestValid(t *testing.T) {
 	body := validOrderBody()
@@ -72,7 +72,7 @@ func TestDecodeOrderRequestValid(t *testing.T) {
 	}
 }
 
-// spec 2.3, DESIGN §7: every problem of a request is listed at once.
+// interface §2.3, DESIGN §7: every problem of a request is listed at once.
 func TestDecodeOrderRequestEveryProblem(t *testing.T) {
 	body := map[string]any{
 		"externalId":      "7654321-2-X",                             // another business ID
@@ -105,7 +105,7 @@ func TestDecodeOrderRequestEveryProblem(t *testing.T) {
 	}
 }
 
-// spec 2.3 rule: NOUTO needs an e-mail; rows must not be empty;
+// interface §2.3 rule: NOUTO needs an e-mail; rows must not be empty;
 // deliveryAddress is required; externalId at most 20 characters.
 func TestDecodeOrderRequestRules(t *testing.T) {
 	for name, tc := range map[string]struct {

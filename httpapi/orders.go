@@ -9,7 +9,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/jsonin"
 )
 
-// Warehouse sales orders (spec 4.3, decisions §7), for service accounts with
+// Warehouse sales orders (interface §4.3, decisions §7), for service accounts with
 // the merchant role.
 func (s *Server) orderRoutes() {
 	place, read := parcelgate.ActionPlaceOrders, parcelgate.ActionReadOrders
@@ -27,18 +27,12 @@ func (s *Server) orderRoutes() {
 	s.handle("POST /admin/v1/orders/status", s.admin(s.setOrderStatus))
 }
 
-// readOrderRequest decodes and checks an order body (a tree from
-// readTree) for the caller.
-func readOrderRequest(r *http.Request, tree any) (*parcelgate.OrderRequest, error) {
-	return decodeOrderRequest(tree, caller(r).BusinessID)
-}
-
 func (s *Server) createOrder(w http.ResponseWriter, r *http.Request) error {
-	tree, err := readTree(r)
+	body, err := readBody(r)
 	if err != nil {
 		return err
 	}
-	req, err := readOrderRequest(r, tree)
+	req, err := decodeOrderRequest(body, caller(r).BusinessID)
 	if err != nil {
 		return err
 	}
@@ -62,43 +56,30 @@ func onOrder(act func(context.Context, *parcelgate.Caller, string) (*parcelgate.
 	}
 }
 
-// statusChange reads the part of a PUT /orders/{id} body that asks for a
-// status: {"status":{"value":"Cancelled"}}, or "status":"Cancelled"; and
-// whether the body carries rows (new content). A body that is no object
-// is neither; decodeOrderRequest reports it.
-func statusChange(tree any) (value string, hasStatus, hasRows bool) {
-	obj, _ := tree.(map[string]any)
-	_, hasRows = obj["rows"]
-	switch st := obj["status"].(type) {
-	case nil:
-		return "", false, hasRows
-	case string:
-		return st, true, hasRows
-	case map[string]any:
-		v, _ := st["value"].(string)
-		return v, true, hasRows
-	}
-	return "", true, hasRows
-}
-
 // updateOrder is PUT /orders/{id}: a status of Cancelled cancels the order;
 // a body with rows sends new content for it, under the rules of a re-send
 // (decisions §7).
 func (s *Server) updateOrder(w http.ResponseWriter, r *http.Request) error {
-	tree, err := readTree(r)
+	body, err := readBody(r)
 	if err != nil {
 		return err
 	}
-	value, hasStatus, hasRows := statusChange(tree)
+	var ob jsonin.Object[orderBody]
+	if err := jsonin.DecodeLenient(body, &ob); err != nil {
+		return err
+	}
+	// A status asked for, and rows (new content): a body that is no
+	// object has neither, and orderRequest reports it.
+	hasStatus, hasRows := ob.V.Status.asked, ob.V.Rows.Sent()
 	var o *parcelgate.Order
-	switch st, _ := parcelgate.ParseOrderStatus(value); {
+	switch st, _ := parcelgate.ParseOrderStatus(ob.V.Status.value); {
 	case hasStatus && st == parcelgate.OrderCancelled:
 		o, err = s.orders.CancelOrder(r.Context(), caller(r), r.PathValue("id"))
 	case hasStatus && !hasRows:
 		return &parcelgate.Error{Code: parcelgate.EINVALID, Message: "Validation failed: status.value: a client can only cancel an order.",
 			Fields: []parcelgate.FieldError{{Field: "status.value", Message: "must be Cancelled: the warehouse sets every other status"}}}
 	default:
-		req, perr := readOrderRequest(r, tree)
+		req, perr := orderRequest(&ob, caller(r).BusinessID)
 		if perr != nil {
 			return perr
 		}
@@ -115,14 +96,20 @@ func (s *Server) updateOrder(w http.ResponseWriter, r *http.Request) error {
 // again (the warehouse plugin re-sends a cancelled shop order so), with
 // the content of the body when it has rows, else as it was stored.
 func (s *Server) reopenOrder(w http.ResponseWriter, r *http.Request) error {
-	tree, present, err := readOptionalTree(r)
+	body, present, err := readOptionalBody(r)
 	if err != nil {
 		return err
 	}
 	var req *parcelgate.OrderRequest
-	if _, obj := tree.(map[string]any); present && (!obj || hasMember(tree, "rows")) {
-		if req, err = readOrderRequest(r, tree); err != nil {
+	if present {
+		var ob jsonin.Object[orderBody]
+		if err := jsonin.DecodeLenient(body, &ob); err != nil {
 			return err
+		}
+		if !ob.Set || ob.V.Rows.Sent() {
+			if req, err = orderRequest(&ob, caller(r).BusinessID); err != nil {
+				return err
+			}
 		}
 	}
 	o, err := s.orders.ReopenOrder(r.Context(), caller(r), r.PathValue("id"), req)
@@ -133,22 +120,15 @@ func (s *Server) reopenOrder(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// hasMember reports whether tree is an object with member key.
-func hasMember(tree any, key string) bool {
-	obj, _ := tree.(map[string]any)
-	_, ok := obj[key]
-	return ok
-}
-
 // addOrderComment is POST /orders/{id}/comments: a note for the
 // warehouse. A new comment is 201; one that replaces the comment with its
 // externalId is 200. Either answers the comment as stored.
 func (s *Server) addOrderComment(w http.ResponseWriter, r *http.Request) error {
-	tree, err := readTree(r)
+	body, err := readBody(r)
 	if err != nil {
 		return err
 	}
-	in, err := decodeOrderComment(tree)
+	in, err := decodeOrderComment(body)
 	if err != nil {
 		return err
 	}
@@ -175,21 +155,12 @@ func (s *Server) deleteOrderComment(w http.ResponseWriter, r *http.Request) erro
 }
 
 func (s *Server) setOrderPreferences(w http.ResponseWriter, r *http.Request) error {
-	tree, err := readTree(r)
+	body, err := readBody(r)
 	if err != nil {
 		return err
 	}
-	rd := &jsonin.Reader{}
-	var auto, present bool
-	if obj, ok := rd.Object(tree, jsonin.BodyPath); ok {
-		auto, present = rd.Bool(obj, "autoSubmit", "autoSubmit")
-	} else if tree == nil {
-		rd.Problems.Add(jsonin.BodyPath, "must be an object")
-	}
-	if !present && rd.Problems.Len() == 0 {
-		rd.Problems.Add("autoSubmit", "is required (true or false)")
-	}
-	if err := rd.Problems.Err(); err != nil {
+	auto, err := decodeOrderPreferences(body)
+	if err != nil {
 		return err
 	}
 	o, err := s.orders.SetOrderPreferences(r.Context(), caller(r), r.PathValue("id"), parcelgate.OrderPreferences{AutoSubmit: auto})
@@ -200,7 +171,7 @@ func (s *Server) setOrderPreferences(w http.ResponseWriter, r *http.Request) err
 	return nil
 }
 
-// listOrders answers GET /orders (spec 4.3) with the page envelope.
+// listOrders answers GET /orders (interface §4.3) with the page envelope.
 func (s *Server) listOrders(w http.ResponseWriter, r *http.Request) error {
 	pr, perr := parsePage(r, parcelgate.DefaultOrderPageSize)
 	var p parcelgate.Problems
@@ -224,7 +195,7 @@ func (s *Server) listOrders(w http.ResponseWriter, r *http.Request) error {
 	case q.RefName != "" && q.RefValue == "":
 		p.Add("refValue", "is required with refName")
 	case q.RefName == "" && q.RefValue != "":
-		q.RefName = parcelgate.RefSO // spec 4.3: the own reference is SO
+		q.RefName = parcelgate.RefSO // interface §4.3: the own reference is SO
 	}
 	q.Warehouse = strings.TrimSpace(qv.Get("warehouseExternalId"))
 	if v := qv.Get("status"); v != "" {

@@ -8,7 +8,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/apitest"
 )
 
-// spec 2.3 pickupPointId (issue 12 item 11): optional; a named point must
+// interface §2.3 pickupPointId: optional; a named point must
 // be one of the pick-up points (the plugin sends the externalId it parsed
 // out of "(#id)"), else a 400 naming pickupPointId and nothing stored; a
 // 2103 order naming none is routed to the point nearest its delivery

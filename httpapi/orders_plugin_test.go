@@ -97,7 +97,7 @@ func TestPluginOrders(t *testing.T) {
 	})
 }
 
-// issue 12: bad input in any field the plugin sends is a 400 naming the
+// Bad input in any field the plugin sends is a 400 naming the
 // field, and nothing is stored or allocated.
 func pluginOrderBadInput(t *testing.T, m *merchant) {
 	for field, change := range map[string]func(b map[string]any){
@@ -134,7 +134,7 @@ func pluginOrderBadInput(t *testing.T, m *merchant) {
 	}
 }
 
-// issue 12 items 3 and 8: the plugin's order, bare IDs and all, is placed,
+// The plugin's order, bare IDs and all, is placed,
 // allocated and answered with every field it sent; GET finds it by either
 // form of its externalId, and the change poll lists it under the number
 // the shop matches it by.
@@ -199,7 +199,7 @@ func pluginRoundTrip(t *testing.T, m *merchant) {
 	}
 }
 
-// issue 12 item 3: IDs are always the caller's. Two merchants may both have
+// IDs are always the caller's. Two merchants may both have
 // shop order 1005; an ID with another business's prefix is refused (400
 // naming the field) on create and unknown (404) on read.
 func pluginIDsScopedToCaller(t *testing.T, a, b *merchant) {
@@ -223,7 +223,7 @@ func pluginIDsScopedToCaller(t *testing.T, a, b *merchant) {
 	a.do("GET", "/ecommerce/v3/orders/2007", nil).Expect(404)
 }
 
-// issue 12 item 6: the plugin's note calls. POST /orders/{id}/comments
+// The plugin's note calls. POST /orders/{id}/comments
 // with {externalId, author, value, type, createdDate, origin} is kept and
 // answered with the order; sent again with its externalId it replaces the
 // note; DELETE by the plugin's note number removes it. Bad input is 400
@@ -282,10 +282,10 @@ func pluginOrderComments(t *testing.T, m, other *merchant) {
 	m.do("POST", "/ecommerce/v3/orders/9999/comments", note).Expect(404)
 }
 
-// issue 12 item 7: the plugin re-sends a cancelled shop order with POST
+// The plugin re-sends a cancelled shop order with POST
 // /orders/{id} and the full body: it is validated, allocated again and
 // live again (Created), keeping its IDs and notes. Delivered stays final:
-// 409 with a clear message. issue 12 item 9: a delivered order names a
+// 409 with a clear message. A delivered order names a
 // carrier the plugin links tracking codes for.
 func pluginReopenCancelledAndDelivered(t *testing.T, m *merchant) {
 	o := m.create(pluginOrder("4005", "WOO7"))

@@ -118,7 +118,7 @@ func engine(e *apitest.Env, submitAfter, deliverAfter time.Duration) *fulfillmen
 	return fulfillment.New(sqlstore.NewOrderService(e.DB), e.Clock, slog.New(slog.NewTextHandler(io.Discard, nil)), fulfillment.Config{SubmitAfter: submitAfter, DeliverAfter: deliverAfter})
 }
 
-// spec 4.3 rule 1, spec 2.3: PUT /order answers 200 with the order in
+// interface §4.3 rule 1, interface §2.3: PUT /order answers 200 with the order in
 // Created; POST /orders is the same operation; the order reads back by the
 // service's ID and by externalId, also under /v3.
 func TestOrderCreate(t *testing.T) {
@@ -165,7 +165,7 @@ func TestOrderCreate(t *testing.T) {
 	})
 }
 
-// spec 4.3 rule 2, option 1: without externalId the service generates one
+// interface §4.3 rule 2, option 1: without externalId the service generates one
 // ({businessId}-..., at most 20 characters); the SO reference finds the
 // order again, so a retry does not create a second one (decisions §7).
 func TestOrderGeneratedExternalID(t *testing.T) {
@@ -225,7 +225,7 @@ func TestOrderResend(t *testing.T) {
 	})
 }
 
-// spec 2.3, decisions §7: malformed orders are 400 listing every field error;
+// interface §2.3, decisions §7: malformed orders are 400 listing every field error;
 // nothing is stored.
 func TestOrderValidation(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
@@ -476,7 +476,7 @@ func TestOrderEngineAndAutoSubmit(t *testing.T) {
 	})
 }
 
-// spec 4.3: the list queries filter by update time (strictly after
+// interface §4.3: the list queries filter by update time (strictly after
 // updatedFrom, also as modifiedFromDate; at or before updatedTo), reference,
 // warehouse and status (Viewed means Submitted), and page with size
 // (default 200) and next links.
@@ -591,7 +591,7 @@ func call(e *apitest.Env, method, path, token string, body any) (int, error) {
 	return resp.StatusCode, nil
 }
 
-// spec 4.3, decisions §6-7: a poller that always passes the newest updateDate
+// interface §4.3, decisions §6-7: a poller that always passes the newest updateDate
 // it has seen as updatedFrom, following next links, never misses a change,
 // while several writers create, change and cancel orders at once. At the
 // end what it saw of every order equals the order's final state.
@@ -674,7 +674,7 @@ func TestOrderPollingNeverMissesAChange(t *testing.T) {
 	})
 }
 
-// decisions §7 and §5, spec 4.2 rule 1: a Delivered order's parcels have
+// decisions §7 and §5, interface §4.2 rule 1: a Delivered order's parcels have
 // shipment data, so errand and sending codes can be requested for each
 // tracking code at once.
 func TestOrderDeliveredParcelsHaveShipmentData(t *testing.T) {
@@ -708,8 +708,8 @@ func TestOrderDeliveredParcelsHaveShipmentData(t *testing.T) {
 // row's balance, in one transaction; Delivered takes it out of allocated;
 // Cancelled returns it to quantity. The balance's modification stamp moves,
 // so a retailer polling modifiedFromDate sees the order-driven change
-// (spec 4.4 GET rule 3). Prices and value-added services come from the
-// balances and products (spec 2.3).
+// (interface §4.4 GET rule 3). Prices and value-added services come from the
+// balances and products (interface §2.3).
 func TestOrderAllocation(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
 		m := newMerchant(t, e, parcelgate.Production, merchantBID)
@@ -760,7 +760,7 @@ func TestOrderAllocation(t *testing.T) {
 	})
 }
 
-// decisions §7 and issue 12: rows naming one balance (in either spelling of
+// decisions §7: rows naming one balance (in either spelling of
 // the product's ID) are allocated their sum, from the one balance, in the
 // one statement that takes an order's stock; when the sum is more than the
 // balance holds, nothing at all is taken.

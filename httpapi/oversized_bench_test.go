@@ -16,7 +16,8 @@ import (
 	"github.com/parcelgate/parcelgate/internal/apitest"
 )
 
-// oversizedBodies are issue 11 defect 4's bodies, each just under the
+// oversizedBodies are the hostile bodies that once cost gigabytes, each
+// just under the
 // 16 MiB body cap: an order of empty rows, and 8 million balance entries.
 func oversizedBodies() map[string]struct{ path, body string } {
 	const cap = 16 << 20
@@ -76,8 +77,8 @@ func sampleHeap() *heapSampler {
 
 func (s *heapSampler) peak() uint64 { close(s.stop); return <-s.done }
 
-// BenchmarkRejectOversizedBodies measures what it costs to refuse issue 11
-// defect 4's bodies through the real router on SQLite: the time, the bytes
+// BenchmarkRejectOversizedBodies measures what it costs to refuse those
+// bodies through the real router on SQLite: the time, the bytes
 // allocated and the peak heap above the body itself (held by the caller
 // here, as a server holds what the client sent in its socket buffers), and
 // how much of the body is read before the refusal. docs/performance.md
@@ -140,7 +141,7 @@ func BenchmarkRejectOversizedBodies(b *testing.B) {
 	}
 }
 
-// Issue 11 defect 4: the limits are enforced while decoding. A 16 MiB order
+// The limits are enforced while decoding. A 16 MiB order
 // of empty rows took ~40 s and 2.6 GB and answered a 329 MB error; 8 million
 // balance entries took 7.5 s and 0.8 GB. Each is now refused at the limit,
 // allocating a small multiple of the body at most, with an answer of

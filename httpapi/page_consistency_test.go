@@ -11,7 +11,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/apitest"
 )
 
-// Issue 11 defect 5, spec 4.4 GET rule 1 (pages by number): a page read by
+// Interface §4.4 GET rule 1 (pages by number): a page read by
 // number while the supplier ends the sale of half its products and
 // publishes them again answers 200 with a page that agrees with its own
 // totals: totalElements says how many entries the list has, and the page

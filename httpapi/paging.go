@@ -13,7 +13,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// Page is the list envelope of spec 2.6: links, content and page.
+// Page is the list envelope of interface §2.6: links, content and page.
 type Page[T any] struct {
 	Links   []PageLink `json:"links"`
 	Content []T        `json:"content"`
@@ -24,7 +24,7 @@ type Page[T any] struct {
 // encoding/json's second pass over every balance: the package compacts and
 // validates whatever a MarshalJSON method returns, and for a page of 2,000
 // balances that pass was more than half the cost of encoding the page
-// (issue 14's catalog walk). A balance's MarshalJSON output (AppendJSON)
+// (the walk of a catalog of 412,638 balances). A balance's MarshalJSON output (AppendJSON)
 // is json.Marshal's, already compact and valid, and is written as it is,
 // into the page's own buffer; every other item goes through the encoder
 // (TestPageEncodeIsEncodeJSON).

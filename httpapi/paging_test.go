@@ -10,7 +10,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// spec 2.6, 4.4 GET rule 1, decisions §8: page from 0, size capped at 2000,
+// interface §2.6, 4.4 GET rule 1, decisions §8: page from 0, size capped at 2000,
 // bad values 400 naming the parameter.
 func TestParsePage(t *testing.T) {
 	for q, want := range map[string]parcelgate.PageRequest{
@@ -32,7 +32,7 @@ func TestParsePage(t *testing.T) {
 	}
 }
 
-// spec 4.4 GET rule 1: 412638 balances at 2000 a page are 207 pages; the
+// interface §4.4 GET rule 1: 412638 balances at 2000 a page are 207 pages; the
 // links name first, prev, next and last.
 func TestNewPageLinks(t *testing.T) {
 	s := &Server{cfg: Config{PublicURL: "https://api.example.com"}}
@@ -76,7 +76,7 @@ func TestParseTime(t *testing.T) {
 	}
 }
 
-// Issue 14: a page is written byte for byte as encodeJSON writes it, the
+// A page is written byte for byte as encodeJSON writes it, the
 // balances' own encoding spliced in without encoding/json's second pass:
 // text with characters encoding/json escapes for HTML (kept as in encodeJSON),
 // non-ASCII text, empty and omitted fields, removed balances, an empty page,

@@ -365,6 +365,29 @@ func TestGatewayErrorCodes(t *testing.T) {
 				t.Errorf("%s %s without Content-Type: %d %+v", rt.method, rt.path, resp.StatusCode, ge)
 			}
 		}
+		// The shipping API answers its errors through the same writer: it
+		// is open to every gateway client and takes unknown members (the
+		// provider's behaviour), so FORBIDDEN and the unknown member do not
+		// apply.
+		ship := apitest.Request{Method: "POST", Path: "/shippingapi/api/v2/shipping/order", Body: `{"shipment":{}}`}
+		check(e.Do(ship), 401, "UNAUTHORIZED")
+		ship.Bearer = "not-a-token"
+		check(e.Do(ship), 401, "INVALID_TOKEN")
+		ship.Bearer, ship.Body = tok, `{"shipment":`
+		check(e.Do(ship), 400, "JSON_DECODE_ERROR")
+		hr, _ := http.NewRequest("POST", e.URL+ship.Path, strings.NewReader(`{"shipment":{}}`))
+		hr.Header.Set("Authorization", "Bearer "+tok)
+		if resp, err := e.HTTP.Client().Do(hr); err != nil {
+			t.Fatal(err)
+		} else {
+			var ge httpapi.GatewayError
+			json.NewDecoder(resp.Body).Decode(&ge)
+			resp.Body.Close()
+			if resp.StatusCode != 400 || ge.ErrorCode != "MISSING_HEADER" {
+				t.Errorf("shipping without Content-Type: %d %+v", resp.StatusCode, ge)
+			}
+		}
+		routes = append(routes, struct{ method, path, body string }{"POST", "/shippingapi/api/v2/shipping/order", `{"shipment":{}}`})
 		// An expired token.
 		e.Clock.Advance(2 * 3600e9)
 		for _, rt := range routes {

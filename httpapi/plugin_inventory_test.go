@@ -14,7 +14,7 @@ import (
 
 // The provider's WooCommerce warehouse plugin and its PHP library, as they
 // call the product API: these tests send exactly what the plugin sends and
-// assert what it reads back (issue 12 items 1-5).
+// assert what it reads back.
 
 const (
 	merchantM = "1234567-1" // the warehouse-service merchant: supplier and its own retailer
@@ -79,7 +79,7 @@ func (e pluginEnv) pluginErrors(method, path, tok string, body any) map[int]http
 	return out
 }
 
-// Issue 12 item 1: the plugin knows a warehouse by catalogType "Posti"
+// The plugin knows a warehouse by catalogType "Posti"
 // (has_warehouse, get_stock_type); the operator API still takes
 // "Warehouse" for it.
 func TestPluginWarehouseCatalogType(t *testing.T) {
@@ -130,7 +130,7 @@ func TestPluginWarehouseCatalogType(t *testing.T) {
 	})
 }
 
-// Issue 12 item 2: PUT /inventory answers the entries not applied, each
+// PUT /inventory answers the entries not applied, each
 // with its integer index; the plugin links every other entry. Each entry
 // is atomic; only a body that is not an array is refused whole.
 func TestPluginPutInventoryErrorList(t *testing.T) {
@@ -176,7 +176,7 @@ func TestPluginPutInventoryErrorList(t *testing.T) {
 	})
 }
 
-// Issue 12 item 3: bare product IDs. The plugin sends the SKU (WOO6) and
+// Bare product IDs. The plugin sends the SKU (WOO6) and
 // reads balances by it; either form names the product, scoped to the
 // caller; another business's prefix is refused. POST /inventory/migrate
 // drops the prefix of products created in the old form.
@@ -264,9 +264,9 @@ func TestPluginBareProductIDs(t *testing.T) {
 	})
 }
 
-// Issue 12 item 4: the plugin removes a product with PUT /inventory,
+// The plugin removes a product with PUT /inventory,
 // product.status EOS and no balances; the same effect as DELETE
-// /inventory (spec 3): quantity 0, gone from the supplier's reads, shown
+// /inventory (interface §3): quantity 0, gone from the supplier's reads, shown
 // with status EOS to the catalog.
 func TestPluginEndOfSaleByPut(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e0 *apitest.Env) {
@@ -304,7 +304,7 @@ func TestPluginEndOfSaleByPut(t *testing.T) {
 	})
 }
 
-// Issue 12 item 5: DELETE /inventory/balances with the plugin's body
+// DELETE /inventory/balances with the plugin's body
 // (get_balances_for_removal), answered as the plugin reads it
 // (contains_error by index); the query form keeps working.
 func TestPluginRemoveFromWarehouse(t *testing.T) {
@@ -340,7 +340,7 @@ func TestPluginRemoveFromWarehouse(t *testing.T) {
 			t.Fatalf("N removing M's WOO7: %+v", errs)
 		}
 		// Allocations of open orders keep the entry out, with a clear
-		// reason, until released (spec 4.4 PUT balances rule 5).
+		// reason, until released (interface §4.4 PUT balances rule 5).
 		e.putBalances(e.m, []any{map[string]any{"productExternalId": "WOO7", "quantity": 3}}).Expect(200)
 		if ok, err := sqlstore.NewInventoryService(e.DB).MoveStock(t.Context(), parcelgate.Production, merchantM, "WOO7", merchantM, "WH1", -1, 1); err != nil || !ok {
 			t.Fatal(ok, err)

@@ -12,7 +12,7 @@ import (
 	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
-// decisions §6, spec 4.4 GET rule 3 and DELETE balances rule 2: a retailer
+// decisions §6, interface §4.4 GET rule 3 and DELETE balances rule 2: a retailer
 // that polls modifiedFromDate with the newest modifiedDate it has seen
 // never misses a change, made by the supplier or by orders, removals from
 // the catalog and re-publications included, while several writers run at

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"io"
 	"mime"
@@ -18,7 +19,7 @@ import (
 type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 
 // requireJSON refuses a body whose Content-Type is not JSON with 415. With
-// strict (the gateway, spec 4: "the sending-code API needs Content-Type
+// strict (the gateway, interface §4: "the sending-code API needs Content-Type
 // application/json") a missing Content-Type is refused too; the lenient ecom
 // surface accepts it, since existing integrations omit it.
 func requireJSON(r *http.Request, strict bool) error {
@@ -47,16 +48,17 @@ func (e missingHeader) Unwrap() error { return e.err }
 // pass that stops at the first breach of jsonin.Default's limits, so a
 // hostile body costs its size and no more, refusing invalid UTF-8 and NUL
 // in every string and key, every problem naming the JSON path of its
-// value):
+// value), then encoding/json into the request's typed struct:
 //
 //   - decodeStrict, of the gateway and operator surfaces, decodes into a
 //     struct and refuses unknown fields;
-//   - readTree (and readOptionalTree), of the ecom surface, reads a tree
-//     that the domain's decoders pick typed inputs out of, ignoring unknown
-//     fields (decisions §8) and reporting every field problem at once.
+//   - readBody (and readOptionalBody), of the ecom surface, returns the
+//     checked body, which the routes' decoders decode leniently into
+//     structs of jsonin's lenient types, ignoring unknown fields (decisions
+//     §8) and reporting every field problem at once.
 
 // decodeStrict reads the request body into v: Content-Type must be JSON
-// (spec 4) and every field must be one of v's.
+// (interface §4) and every field must be one of v's.
 func decodeStrict(r *http.Request, v any) error {
 	if err := requireJSON(r, true); err != nil {
 		return err
@@ -64,23 +66,22 @@ func decodeStrict(r *http.Request, v any) error {
 	return bodyError(jsonin.DecodeStrict(r.Body, v, jsonin.Default))
 }
 
-// readTree reads a lenient ecom JSON body into jsonin's tree, with the
-// limits of every body, for the decoders that pick typed inputs out of it
-// (orders, inventory, balances) and report every field problem at once.
-func readTree(r *http.Request) (any, error) {
+// readBody reads a lenient ecom JSON body, checked within the limits of
+// every body, for the decoders of orders, inventory and balances.
+func readBody(r *http.Request) ([]byte, error) {
 	if err := requireJSON(r, false); err != nil {
 		return nil, err
 	}
-	v, err := jsonin.Decode(r.Body, jsonin.Default)
-	return v, bodyError(err)
+	body, err := jsonin.Read(r.Body, jsonin.Default)
+	return body, bodyError(err)
 }
 
-// readOptionalTree is readTree for a route whose body is optional: an
+// readOptionalBody is readBody for a route whose body is optional: an
 // empty body (or only white space), and a body that is JSON null or the
 // empty string "", are no body, present false. A client library that
 // JSON-encodes "no data" sends "" (the provider's PHP library reopening an
 // order does), and null is the other spelling of nothing (decisions §19).
-func readOptionalTree(r *http.Request) (tree any, present bool, err error) {
+func readOptionalBody(r *http.Request) (body []byte, present bool, err error) {
 	br := bufio.NewReader(r.Body)
 	for {
 		c, err := br.ReadByte()
@@ -101,14 +102,15 @@ func readOptionalTree(r *http.Request) (tree any, present bool, err error) {
 	if err := requireJSON(r, false); err != nil {
 		return nil, false, err
 	}
-	tree, err = jsonin.Decode(br, jsonin.Default)
+	body, err = jsonin.Read(br, jsonin.Default)
 	if err != nil {
 		return nil, false, bodyError(err)
 	}
-	if tree == nil || tree == "" {
+	// Read has checked the body is one JSON value between white space.
+	if v := string(bytes.TrimSpace(body)); v == "null" || v == `""` {
 		return nil, false, nil
 	}
-	return tree, true, nil
+	return body, true, nil
 }
 
 // errReader fails every read with err.

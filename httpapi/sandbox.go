@@ -8,7 +8,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// sandboxRoutes are the operator API's sandbox controls (issue 13).
+// sandboxRoutes are the operator API's sandbox controls.
 func (s *Server) sandboxRoutes() {
 	s.handle("GET /admin/v1/clock", s.admin(s.getClock))
 	s.handle("POST /admin/v1/clock", s.admin(s.advanceClock))
@@ -24,6 +24,16 @@ func (s *Server) sandboxRoutes() {
 	s.handle("POST /admin/v1/demo/reset", s.admin(s.resetDemo))
 	s.faultRoutes()
 	s.journalRoutes()
+}
+
+// operatorIn is the operator acting in the organization of env the path
+// names ({businessId}); ENOTFOUND when env has none.
+func (s *Server) operatorIn(r *http.Request, env parcelgate.Environment) (*parcelgate.Caller, error) {
+	org, err := s.orgs.FindOrganization(r.Context(), env, r.PathValue("businessId"))
+	if err != nil {
+		return nil, err
+	}
+	return parcelgate.OperatorCaller(org), nil
 }
 
 // now is the time of the environment r acts in: the caller's, else
@@ -147,7 +157,7 @@ func (s *Server) resetControl(r *http.Request) (parcelgate.Environment, parcelga
 	return env, opt, err
 }
 
-// resetOrganization empties one organization's data (issue 13), so an
+// resetOrganization empties one organization's data, so an
 // integrator's CI run starts from a known state without touching anyone
 // else's tenant.
 func (s *Server) resetOrganization(w http.ResponseWriter, r *http.Request) error {
@@ -155,7 +165,11 @@ func (s *Server) resetOrganization(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	res, err := s.sandbox.ResetOrganization(r.Context(), env, r.PathValue("businessId"), opt)
+	op, err := s.operatorIn(r, env)
+	if err != nil {
+		return err
+	}
+	res, err := s.sandbox.ResetOrganization(r.Context(), op, opt)
 	if err != nil {
 		return err
 	}
@@ -194,7 +208,11 @@ func (s *Server) takeSnapshot(w http.ResponseWriter, r *http.Request) error {
 	if err := parcelgate.ValidSnapshotName(req.Name); err != nil {
 		return err
 	}
-	snap, err := s.sandbox.TakeSnapshot(r.Context(), env, r.PathValue("businessId"), req.Name)
+	op, err := s.operatorIn(r, env)
+	if err != nil {
+		return err
+	}
+	snap, err := s.sandbox.TakeSnapshot(r.Context(), op, req.Name)
 	if err != nil {
 		return err
 	}
@@ -209,7 +227,11 @@ func (s *Server) snapshots(r *http.Request) ([]*parcelgate.Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.sandbox.ListSnapshots(r.Context(), env, r.PathValue("businessId"))
+	op, err := s.operatorIn(r, env)
+	if err != nil {
+		return nil, err
+	}
+	return s.sandbox.ListSnapshots(r.Context(), op)
 }
 
 func (s *Server) listSnapshots(w http.ResponseWriter, r *http.Request) error {
@@ -222,7 +244,7 @@ func (s *Server) listSnapshots(w http.ResponseWriter, r *http.Request) error {
 }
 
 // getSnapshot answers one snapshot: its name, when it was taken, its
-// environment and its object counts (issue 25); 404 as a missing one when
+// environment and its object counts; 404 as a missing one when
 // the organization has none of that name.
 func (s *Server) getSnapshot(w http.ResponseWriter, r *http.Request) error {
 	snaps, err := s.snapshots(r)
@@ -244,7 +266,11 @@ func (s *Server) restoreSnapshot(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	res, err := s.sandbox.RestoreSnapshot(r.Context(), env, r.PathValue("businessId"), r.PathValue("name"))
+	op, err := s.operatorIn(r, env)
+	if err != nil {
+		return err
+	}
+	res, err := s.sandbox.RestoreSnapshot(r.Context(), op, r.PathValue("name"))
 	if err != nil {
 		return err
 	}
@@ -257,7 +283,11 @@ func (s *Server) dropSnapshot(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := s.sandbox.DropSnapshot(r.Context(), env, r.PathValue("businessId"), r.PathValue("name")); err != nil {
+	op, err := s.operatorIn(r, env)
+	if err != nil {
+		return err
+	}
+	if err := s.sandbox.DropSnapshot(r.Context(), op, r.PathValue("name")); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)

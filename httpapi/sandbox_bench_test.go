@@ -11,7 +11,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/testdb"
 )
 
-// BenchmarkResetAndRestore measures issue 13's reset and restore of a
+// BenchmarkResetAndRestore measures the sandbox's reset and restore of a
 // tenant holding 10,000 objects: 5,000 products, each with a balance.
 // docs/performance.md has the figures.
 //

@@ -44,8 +44,8 @@ func clockOf(e *apitest.Env, env parcelgate.Environment) httpapi.ClockState {
 	return st
 }
 
-// Issue 13: the sandbox clock is stored per environment, so every instance
-// shows the same time within a second of a move, token expiry (spec 5.2: a
+// The sandbox clock is stored per environment, so every instance
+// shows the same time within a second of a move, token expiry (interface §5.2: a
 // token lives an hour) follows the moved environment only, and a restart
 // keeps the time.
 func TestSharedSandboxClock(t *testing.T) {

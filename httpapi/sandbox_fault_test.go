@@ -18,7 +18,7 @@ func faultsOf(t *testing.T, e *apitest.Env) []httpapi.FaultRecord {
 	return l.Content
 }
 
-// Issue 13: a fault answers matching calls with its status in the
+// A fault answers matching calls with its status in the
 // surface's own error shape, before the request is handled (nothing is
 // written), as often as its count says, on every instance; it is listed,
 // counted in /metrics and deleted.

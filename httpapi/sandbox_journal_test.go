@@ -19,7 +19,7 @@ func journalOf(t *testing.T, e *apitest.Env, query string) httpapi.JournalPage {
 	return p
 }
 
-// Issue 13: the request journal keeps each organization's calls, shared by
+// The request journal keeps each organization's calls, shared by
 // the instances (a call served by one is looked up on another by the
 // X-Request-ID the client saw), with bodies and with secrets redacted;
 // filtered by organization, route, status and time, and paged.
@@ -57,7 +57,7 @@ func TestRequestJournal(t *testing.T) {
 		}
 		// Every call is written: each tenant's token call and two stock
 		// PUTs (newMerchant; token calls are journaled under the
-		// organization they name, issue 25), A's three calls and B's one.
+		// organization they name), A's three calls and B's one.
 		if !waitWithin(t, 5*time.Second, func() bool { return len(journalOf(t, a, "environment=test").Content) == 10 }) {
 			t.Fatalf("journal: %d calls, want 10", len(journalOf(t, a, "environment=test").Content))
 		}
@@ -113,7 +113,7 @@ func TestRequestJournal(t *testing.T) {
 	})
 }
 
-// Issue 13: the journal keeps a bounded number of calls per organization.
+// The journal keeps a bounded number of calls per organization.
 func TestRequestJournalPruned(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
 		m := newMerchant(t, e, parcelgate.Test, tenantA)

@@ -10,7 +10,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/apitest"
 )
 
-// Issue 22 defect 1, decisions §21: on a server started without --sandbox
+// Decisions §21: on a server started without --sandbox
 // every sandbox control names its environment (400 naming environment
 // without one) and production refuses resets, restores, faults and clock
 // moves (403 naming --sandbox); nothing of production's changes, and the

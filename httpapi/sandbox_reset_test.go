@@ -41,7 +41,7 @@ func orderCount(m *merchant) int {
 	return len(p.Content)
 }
 
-// Issue 13: resetting one organization empties its orders, products and
+// Resetting one organization empties its orders, products and
 // balances in one call; a poller of its catalog mid-sync sees every balance
 // removed (tombstones with new stamps), never a rewind; the other tenant's
 // data and its poller's view are untouched. A snapshot restores the data
@@ -151,7 +151,7 @@ func TestResetAndRestoreOneTenant(t *testing.T) {
 	})
 }
 
-// Issue 13: a whole environment can be reset; the other environment keeps
+// A whole environment can be reset; the other environment keeps
 // its data.
 func TestResetEnvironment(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
@@ -192,7 +192,7 @@ func TestResetBadInput(t *testing.T) {
 	})
 }
 
-// Issue 13: --demo data goes back to its seeded state with one call.
+// --demo data goes back to its seeded state with one call.
 func TestDemoReset(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
 		if _, err := demo.Seed(context.Background(), wiring.Demo(e.DB), parcelgate.DefaultVersions); err != nil {
@@ -218,7 +218,7 @@ func TestDemoReset(t *testing.T) {
 	})
 }
 
-// Issue 25: GET .../snapshots/{name} answers the snapshot (name, created,
+// GET .../snapshots/{name} answers the snapshot (name, created,
 // environment, object counts); another organization's snapshot, another
 // environment's, and a missing name answer 404 alike.
 func TestGetSnapshot(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/apitest"
 )
 
-// Issue 13, docs/sandbox.md: an order whose externalId ends in .ERROR
+// Docs/sandbox.md: an order whose externalId ends in .ERROR
 // goes to Error, one ending in .CANCEL is Cancelled for a delivery
 // problem, each with its documented reason and holding no stock; in the
 // test environment only.
@@ -42,7 +42,7 @@ func TestScenarioOrders(t *testing.T) {
 	})
 }
 
-// Issue 13: a product whose externalId ends in .NOSTOCK never has stock for
+// A product whose externalId ends in .NOSTOCK never has stock for
 // an order, whatever its balance says.
 func TestScenarioOutOfStock(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
@@ -60,7 +60,7 @@ func TestScenarioOutOfStock(t *testing.T) {
 	})
 }
 
-// Issue 13: a tracking number ending in NOTALLOWED gets the answer that
+// A tracking number ending in NOTALLOWED gets the answer that
 // the shipment is not allowed for a sending code, in the test environment
 // only.
 func TestScenarioSendingCodeRefused(t *testing.T) {
@@ -77,11 +77,11 @@ func TestScenarioSendingCodeRefused(t *testing.T) {
 	})
 }
 
-// Issue 13, docs/sandbox.md: an order whose externalId ends in .SPLIT
+// Docs/sandbox.md: an order whose externalId ends in .SPLIT
 // and a digit N is delivered in N parcels per row, at most one per unit,
 // each with its own tracking code on the row and the order and its own
 // shipment data, so errand and sending codes can be asked for each parcel
-// (decisions §7, spec 4.2 rule 1). In production the same externalId is
+// (decisions §7, interface §4.2 rule 1). In production the same externalId is
 // delivered in one parcel per row.
 func TestScenarioOrderDeliveredInSeveralParcels(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {

@@ -90,6 +90,10 @@ type Config struct {
 	Versions []string
 	// AdminToken opens the operator API.
 	AdminToken string
+	// AdminTokenHash, when set, opens it instead: the adminguard.Hash of
+	// a token generated at an earlier start, of which only the hash is
+	// kept.
+	AdminTokenHash []byte
 	// SandboxClock is the server's clock, when environments' clocks may
 	// be moved (the test environment's on any server, production's only
 	// with Sandbox).
@@ -197,7 +201,11 @@ func New(svc Services, keys *auth.Keyring, clock parcelgate.Clock, log *slog.Log
 	if cfg.Replicas != nil {
 		s.reg.MustRegister(newReplicaCollector(cfg.Replicas))
 	}
-	s.guard = adminguard.New(cfg.AdminToken, cfg.TrustedProxies, log)
+	if cfg.AdminTokenHash != nil {
+		s.guard = adminguard.NewHashed(cfg.AdminTokenHash, cfg.TrustedProxies, log)
+	} else {
+		s.guard = adminguard.New(cfg.AdminToken, cfg.TrustedProxies, log)
+	}
 	s.reg.MustRegister(s.guard.Collectors()...)
 	if !cfg.NoJournal {
 		if cfg.JournalPerTenant <= 0 {
@@ -228,7 +236,7 @@ func (s *Server) Registry() *prometheus.Registry { return s.reg }
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
 // handle registers h for pattern, and for every /ecommerce/v3/... pattern the
-// same handler under /v3/... (spec 4.4 writes both). Every route goes
+// same handler under /v3/... (interface §4.4 writes both). Every route goes
 // through here, so Routes can list them, and is wrapped by Server.routed,
 // which takes the request over from the router inside its dispatch (a
 // handler registered on s.mux directly is called once, and its answer,

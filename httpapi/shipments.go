@@ -8,7 +8,7 @@ import (
 )
 
 // The shipment data (EDI) service (decisions §5): the spec's "separate
-// shipment-creation service" (spec 2.2 rule 2, spec 4.2 rule 2), so that the
+// shipment-creation service" (interface §2.2 rule 2, interface §4.2 rule 2), so that the
 // sending and errand codes have real shipments behind them.
 
 // shipmentRequest is the body of POST /{version}/shipments.
@@ -24,7 +24,7 @@ type parcelRequest struct {
 	ParcelID    string `json:"parcelId"`
 	PackageCode string `json:"packageCode"`
 	// PackageQuantity.Type is the other place shipment data carries the
-	// package type code (spec 2.2 rule 2).
+	// package type code (interface §2.2 rule 2).
 	PackageQuantity *struct {
 		Type string `json:"type"`
 	} `json:"packageQuantity"`

@@ -92,7 +92,7 @@ func TestShipmentCreateAndRead(t *testing.T) {
 	})
 }
 
-// spec 2.2 rules 1-3, decisions §5: a package code (packageCode or
+// interface §2.2 rules 1-3, decisions §5: a package code (packageCode or
 // packageQuantity.type) selects the locker; without one the size is S
 // unless the dimensions do not fit S, then the smallest that fits; a code
 // whose locker the dimensions do not fit is 400.

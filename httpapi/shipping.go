@@ -280,11 +280,7 @@ func decodeLenient(r *http.Request, v any) error {
 	if err := requireJSON(r, true); err != nil {
 		return err
 	}
-	tree, err := readTree(r)
-	if err != nil {
-		return err
-	}
-	raw, err := json.Marshal(tree)
+	raw, err := readBody(r)
 	if err != nil {
 		return err
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/apitest"
 )
 
-// DESIGN §6, issue 14: orders take their organization's clock and
+// DESIGN §6: orders take their organization's clock and
 // suppliers' stock writes the environment's; both write the balances of a
 // merchant's warehouse. A poller of that catalog that always passes the
 // newest modifiedDate it has seen never misses a change while order
@@ -114,7 +114,7 @@ func stampMerchant(t *testing.T, e *apitest.Env, bid string) string {
 	return tok
 }
 
-// issue 23, decisions §6: one merchant's orders commit in parallel, out of
+// Decisions §6: one merchant's orders commit in parallel, out of
 // stamp order, on PostgreSQL. Pollers of its orders (updatedFrom) and of
 // its warehouse's balances (modifiedFromDate) that always pass the newest
 // stamp they have seen never miss a change while many of its clients

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/parcelgate/parcelgate"
@@ -108,7 +109,7 @@ func (s *Server) putSupplierShipment(w http.ResponseWriter, r *http.Request) err
 
 func (s *Server) confirmSupplierShipment(w http.ResponseWriter, r *http.Request) error {
 	// The body, if any, says nothing the fast confirmation takes.
-	if _, _, err := readOptionalTree(r); err != nil {
+	if _, _, err := readOptionalBody(r); err != nil {
 		return err
 	}
 	sh, err := s.supplierShipments.ConfirmShipment(r.Context(), caller(r), r.PathValue("id"))
@@ -128,140 +129,180 @@ func (s *Server) orderSupplierShipments(w http.ResponseWriter, r *http.Request) 
 	return nil
 }
 
-// readShipmentUpdate reads a PATCH or PUT body: status (an object
-// {"value": ...} or the bare name), externalId and consignment.parcels.
-// Every other member of a full shipment sent back is ignored. Problems of
-// reading name their fields, all at once.
+// The body of a PATCH or PUT of a shipment, read leniently as order bodies
+// are (jsonin's lenient types): status (an object {"value": ...} or the
+// bare name), externalId and consignment.parcels. Every other member of a
+// full shipment sent back is ignored. Problems of reading name their
+// fields, all at once.
+type shipmentBody struct {
+	Status      shipmentStatusBody `json:"status"`
+	ExternalID  jsonin.Text        `json:"externalId"`
+	Consignment jsonin.Object[struct {
+		Parcels jsonin.Array[jsonin.Object[parcelBody]] `json:"parcels"`
+	}] `json:"consignment"`
+}
+
+type parcelBody struct {
+	ParcelID           jsonin.Text `json:"parcelId"`
+	PackageType        jsonin.Text `json:"packageType"`
+	ServiceCode        jsonin.Text `json:"serviceCode"`
+	DeliveryOperator   jsonin.Text `json:"deliveryOperator"`
+	PickupPointID      jsonin.Text `json:"pickupPointId"`
+	RoutingServiceCode jsonin.Text `json:"routingServiceCode"`
+	AdditionalServices jsonin.Array[jsonin.Object[struct {
+		ServiceCode jsonin.Text `json:"serviceCode"`
+	}]] `json:"additionalServices"`
+	TrackingCodes jsonin.Array[jsonin.String]                `json:"trackingCodes"`
+	Rows          jsonin.Array[jsonin.Object[parcelRowBody]] `json:"rows"`
+}
+
+type parcelRowBody struct {
+	ExternalWarehouseID jsonin.Text `json:"externalWarehouseId"`
+	ItemID              jsonin.Text `json:"itemId"`
+	Quantity            wholeNumber `json:"quantity"`
+	DeliveredQuantity   wholeNumber `json:"deliveredQuantity"`
+}
+
+// shipmentStatusBody is status: {"value": "Viewed"} or "Viewed".
+type shipmentStatusBody struct {
+	value   string
+	set     bool
+	problem string
+}
+
+func (s *shipmentStatusBody) UnmarshalJSON(b []byte) error {
+	*s = shipmentStatusBody{}
+	switch b[0] {
+	case 'n':
+	case '"':
+		s.set = true
+		return json.Unmarshal(b, &s.value)
+	case '{':
+		var v struct {
+			Value jsonin.Text `json:"value"`
+		}
+		if err := json.Unmarshal(b, &v); err != nil {
+			return err
+		}
+		s.value, s.set = v.Value.V, v.Value.Set
+		if p := v.Value.Problem(); p != "" {
+			s.problem = "value " + p
+		}
+	default:
+		s.problem = "must be an object {\"value\": ...}, not " + jsonin.Kind(b)
+	}
+	return nil
+}
+
+func (s *shipmentStatusBody) Problem() string { return s.problem }
+
+// wholeNumber is a quantity of a parcel's row: a whole number from 0 to
+// MaxRowQuantity (1 and 1.0 alike); absent or null is not given.
+type wholeNumber struct {
+	n       int64
+	set     bool
+	problem string
+}
+
+func (q *wholeNumber) UnmarshalJSON(b []byte) error {
+	*q = wholeNumber{}
+	switch {
+	case b[0] == 'n':
+	case b[0] != '-' && (b[0] < '0' || b[0] > '9'):
+		q.problem = "must be a whole number, not " + jsonin.Kind(b)
+	default:
+		f, err := strconv.ParseFloat(string(b), 64)
+		if err != nil || math.IsInf(f, 0) || f != math.Trunc(f) || f < 0 || f > parcelgate.MaxRowQuantity {
+			q.problem = fmt.Sprintf("must be a whole number from 0 to %d, not %s", parcelgate.MaxRowQuantity, b)
+			return nil
+		}
+		q.n, q.set = int64(f), true
+	}
+	return nil
+}
+
+func (q *wholeNumber) Problem() string { return q.problem }
+
+// readShipmentUpdate reads a PATCH or PUT body (shipmentBody).
 func readShipmentUpdate(r *http.Request) (parcelgate.ShipmentUpdate, error) {
 	var u parcelgate.ShipmentUpdate
-	tree, err := readTree(r)
+	body, err := readBody(r)
 	if err != nil {
 		return u, err
 	}
-	obj, ok := tree.(map[string]any)
-	if !ok {
+	var ob jsonin.Object[shipmentBody]
+	if err := jsonin.DecodeLenient(body, &ob); err != nil {
+		return u, err
+	}
+	if !ob.Set {
 		return u, &parcelgate.Error{Code: parcelgate.EINVALID, Message: "The request body must be a JSON object (a shipment or a part of one).",
-			Fields: []parcelgate.FieldError{{Field: "(body)", Message: "must be an object"}}}
+			Fields: []parcelgate.FieldError{{Field: jsonin.BodyPath, Message: "must be an object"}}}
 	}
-	rd := &jsonin.Reader{}
-	switch st := obj["status"].(type) {
-	case nil:
-	case string:
-		v := parcelgate.SupplyStatus(st)
-		u.Status = &v
-	case map[string]any:
-		if v, ok := rd.OptString(st, "value", "status.value"); ok {
-			sv := parcelgate.SupplyStatus(v)
-			u.Status = &sv
-		}
-	default:
-		rd.Problems.Add("status", "must be an object {\"value\": ...}, not %s", jsonin.Kind(st))
+	var p parcelgate.Problems
+	jsonin.Problems(&ob, jsonin.BodyPath, &p)
+	sb := &ob.V
+	if sb.Status.set {
+		st := parcelgate.SupplyStatus(sb.Status.value)
+		u.Status = &st
 	}
-	u.ExternalID = strings.TrimSpace(rd.String(obj, "externalId", "externalId"))
+	u.ExternalID = strings.TrimSpace(sb.ExternalID.V)
 	if len(u.ExternalID) > 100 {
-		rd.Problems.Add("externalId", "must be at most 100 characters")
+		p.Add("externalId", "must be at most 100 characters")
 	}
-	if c, ok := rd.Obj(obj, "consignment", "consignment"); ok {
-		if v, present := c["parcels"]; present && v != nil {
-			u.HasParcels = true
-			list := rd.Array(c, "parcels", "consignment.parcels")
-			if len(list) > parcelgate.MaxShipmentParcels {
-				rd.Problems.Add("consignment.parcels", "must hold at most %d parcels", parcelgate.MaxShipmentParcels)
-				list = nil
+	if parcels := sb.Consignment.V.Parcels; parcels.Set {
+		u.HasParcels = true
+		if len(parcels.V) > parcelgate.MaxShipmentParcels {
+			p.Add("consignment.parcels", "must hold at most %d parcels", parcelgate.MaxShipmentParcels)
+			return u, p.Err()
+		}
+		u.Parcels = []parcelgate.ShipmentParcel{}
+		for i, po := range parcels.V {
+			if !po.Set {
+				continue // a problem of its own (jsonin.Object)
 			}
-			u.Parcels = make([]parcelgate.ShipmentParcel, 0, len(list))
-			for i, v := range list {
-				path := fmt.Sprintf("consignment.parcels[%d]", i)
-				if po, ok := rd.Object(v, path); ok {
-					u.Parcels = append(u.Parcels, readParcel(rd, po, path))
-				} else if v == nil {
-					rd.Problems.Add(path, "must be an object")
-				}
-			}
+			u.Parcels = append(u.Parcels, readParcel(&p, &po.V, fmt.Sprintf("consignment.parcels[%d]", i)))
 		}
 	}
-	return u, rd.Problems.Err()
+	return u, p.Err()
 }
 
-func readParcel(rd *jsonin.Reader, po map[string]any, path string) parcelgate.ShipmentParcel {
-	p := parcelgate.ShipmentParcel{
-		ParcelID:           rd.String(po, "parcelId", path+".parcelId"),
-		PackageType:        rd.String(po, "packageType", path+".packageType"),
-		ServiceCode:        rd.String(po, "serviceCode", path+".serviceCode"),
-		DeliveryOperator:   rd.String(po, "deliveryOperator", path+".deliveryOperator"),
-		PickupPointID:      rd.String(po, "pickupPointId", path+".pickupPointId"),
-		RoutingServiceCode: rd.String(po, "routingServiceCode", path+".routingServiceCode"),
+func readParcel(p *parcelgate.Problems, po *parcelBody, path string) parcelgate.ShipmentParcel {
+	out := parcelgate.ShipmentParcel{ParcelID: po.ParcelID.V, PackageType: strings.TrimSpace(po.PackageType.V), ServiceCode: po.ServiceCode.V,
+		DeliveryOperator: po.DeliveryOperator.V, PickupPointID: po.PickupPointID.V, RoutingServiceCode: po.RoutingServiceCode.V}
+	if len(out.PackageType) > 20 {
+		p.Add(path+".packageType", "must be at most 20 characters")
 	}
-	if len(p.PackageType) > 20 {
-		rd.Problems.Add(path+".packageType", "must be at most 20 characters")
-	}
-	if v := po["additionalServices"]; v != nil {
-		p.AdditionalServices = []parcelgate.AdditionalService{}
-		for i, sv := range rd.Array(po, "additionalServices", path+".additionalServices") {
-			sp := fmt.Sprintf("%s.additionalServices[%d]", path, i)
-			switch sv := sv.(type) {
-			case string:
-				p.AdditionalServices = append(p.AdditionalServices, parcelgate.AdditionalService{ServiceCode: sv})
-			case map[string]any:
-				p.AdditionalServices = append(p.AdditionalServices, parcelgate.AdditionalService{ServiceCode: rd.String(sv, "serviceCode", sp+".serviceCode")})
-			default:
-				rd.Problems.Add(sp, "must be an object {\"serviceCode\": ...}, not %s", jsonin.Kind(sv))
+	if po.AdditionalServices.Set {
+		out.AdditionalServices = []parcelgate.AdditionalService{}
+		for _, a := range po.AdditionalServices.V {
+			if a.Set {
+				out.AdditionalServices = append(out.AdditionalServices, parcelgate.AdditionalService{ServiceCode: a.V.ServiceCode.V})
 			}
 		}
 	}
-	if v := po["trackingCodes"]; v != nil {
-		p.TrackingCodes = []string{}
-		for i, c := range rd.Array(po, "trackingCodes", path+".trackingCodes") {
-			s, ok := c.(string)
-			if !ok {
-				rd.Problems.Add(fmt.Sprintf("%s.trackingCodes[%d]", path, i), "must be a string, not %s", jsonin.Kind(c))
-				continue
+	if po.TrackingCodes.Set {
+		out.TrackingCodes = []string{}
+		for _, c := range po.TrackingCodes.V {
+			if c.Set {
+				out.TrackingCodes = append(out.TrackingCodes, strings.TrimSpace(c.V))
 			}
-			p.TrackingCodes = append(p.TrackingCodes, strings.TrimSpace(s))
 		}
 	}
-	if v := po["rows"]; v != nil {
-		p.Rows = []parcelgate.ParcelRow{}
-		for i, rv := range rd.Array(po, "rows", path+".rows") {
-			rp := fmt.Sprintf("%s.rows[%d]", path, i)
-			ro, ok := rd.Object(rv, rp)
-			if !ok {
+	if po.Rows.Set {
+		out.Rows = []parcelgate.ParcelRow{}
+		for _, ro := range po.Rows.V {
+			if !ro.Set {
 				continue
 			}
-			row := parcelgate.ParcelRow{
-				ExternalWarehouseID: strings.TrimSpace(rd.String(ro, "externalWarehouseId", rp+".externalWarehouseId")),
-				ItemID:              rd.String(ro, "itemId", rp+".itemId"),
-			}
-			if q, ok := readWhole(rd, ro, "quantity", rp+".quantity"); ok {
-				row.Quantity = q
-			}
-			if q, ok := readWhole(rd, ro, "deliveredQuantity", rp+".deliveredQuantity"); ok {
+			row := parcelgate.ParcelRow{ExternalWarehouseID: strings.TrimSpace(ro.V.ExternalWarehouseID.V), ItemID: ro.V.ItemID.V, Quantity: parcelgate.Quantity(ro.V.Quantity.n)}
+			if ro.V.DeliveredQuantity.set {
+				q := parcelgate.Quantity(ro.V.DeliveredQuantity.n)
 				row.DeliveredQuantity = &q
 			}
-			p.Rows = append(p.Rows, row)
+			out.Rows = append(out.Rows, row)
 		}
 	}
-	return p
-}
-
-// readWhole reads member key as a whole number from 0 to MaxRowQuantity
-// (1 and 1.0 alike); absent or null is (0, false) and no problem.
-func readWhole(rd *jsonin.Reader, obj map[string]any, key, path string) (parcelgate.Quantity, bool) {
-	v, present := obj[key]
-	if !present || v == nil {
-		return 0, false
-	}
-	n, ok := v.(json.Number)
-	if !ok {
-		rd.Problems.Add(path, "must be a whole number, not %s", jsonin.Kind(v))
-		return 0, false
-	}
-	f, err := n.Float64()
-	if err != nil || math.IsInf(f, 0) || f != math.Trunc(f) || f < 0 || f > parcelgate.MaxRowQuantity {
-		rd.Problems.Add(path, "must be a whole number from 0 to %d, not %s", parcelgate.MaxRowQuantity, n)
-		return 0, false
-	}
-	return parcelgate.Quantity(f), true
+	return out
 }
 
 // supplierParcel is the caller's shipment of the path and its parcel

@@ -23,7 +23,7 @@ type OAuthError struct {
 	ErrorDescription string `json:"error_description"`
 }
 
-// GatewayToken is the answer of POST /api/v1/token (spec 5.1 rule 3). The
+// GatewayToken is the answer of POST /api/v1/token (interface §5.1 rule 3). The
 // version targets are answered twice with the same content: under
 // provider_fi, as the spec names them, and under posti_fi, the key the
 // provider's real gateway answers and its clients read.
@@ -51,7 +51,7 @@ func oauthError(w http.ResponseWriter, status int, code, desc string) {
 	writeJSON(w, status, OAuthError{Error: code, ErrorDescription: desc})
 }
 
-// gatewayToken is the gateway token service (spec 5.1, decisions §4): the
+// gatewayToken is the gateway token service (interface §5.1, decisions §4): the
 // client_credentials grant with the client's credentials in the form or, as
 // RFC 6749 §2.3.1 prefers and stock OAuth2 libraries send, in HTTP Basic.
 func (s *Server) gatewayToken(w http.ResponseWriter, r *http.Request) {
@@ -70,8 +70,8 @@ func (s *Server) gatewayToken(w http.ResponseWriter, r *http.Request) {
 	}
 	form := r.PostForm
 	// The call is journaled under the organization of the client it names,
-	// whether it gets a token or not (issue 25: "why does my token call
-	// fail" is a lookup); the secret is redacted from the journaled form.
+	// whether it gets a token or not ("why does my token call fail" is
+	// a lookup in the journal); the secret is redacted from the journaled form.
 	var named string
 	var issued *parcelgate.Caller
 	defer func() { s.journalCredential(r, parcelgate.KindGateway, named, issued) }()
@@ -183,7 +183,7 @@ func (s *Server) publicURL(r *http.Request) string {
 	return scheme + "://" + r.Host
 }
 
-// EcomToken is the answer of the ecom token service (spec 5.2 rule 3).
+// EcomToken is the answer of the ecom token service (interface §5.2 rule 3).
 type EcomToken struct {
 	AccessToken string `json:"access_token"`
 	TokenType   string `json:"token_type"`
@@ -191,9 +191,9 @@ type EcomToken struct {
 	Scope       string `json:"scope"`
 }
 
-// ecomToken is the ecom token service (spec 5.2): a service account's
+// ecomToken is the ecom token service (interface §5.2): a service account's
 // username and password in HTTP Basic. Wrong credentials, an unknown user
-// and a locked account all answer the same 401 (spec 7), so the answer tells
+// and a locked account all answer the same 401 (interface §7), so the answer tells
 // an attacker nothing.
 func (s *Server) ecomToken(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodPost {
@@ -260,7 +260,7 @@ func (s *Server) journalCredential(r *http.Request, kind parcelgate.CredentialKi
 	}
 }
 
-// badCredentials is the one answer to every failed login (spec 7).
+// badCredentials is the one answer to every failed login (interface §7).
 func badCredentials(s *Server, w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("WWW-Authenticate", `Basic realm="parcelgate"`)
 	s.writeErrorBody(w, r, ecomSurface, http.StatusUnauthorized, "", "Bad credentials", nil)

@@ -10,7 +10,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/apitest"
 )
 
-// Issue 25: token requests of both token services, granted and refused,
+// Token requests of both token services, granted and refused,
 // are journaled under the organization whose credentials they named, the
 // secret redacted, so "why does my token call fail" is a lookup; a name
 // that is no credential's is journaled under no organization.

@@ -26,7 +26,7 @@ func form(v url.Values) apitest.Request {
 	return apitest.Request{Method: "POST", Path: "/api/v1/token", ContentType: "application/x-www-form-urlencoded", Body: v.Encode()}
 }
 
-// spec 5.1 rules 2-3: the client_credentials grant with form fields answers
+// interface §5.1 rules 2-3: the client_credentials grant with form fields answers
 // a Bearer token valid 3600 s listing the client's versions in
 // provider_fi.targets.
 func TestGatewayTokenForm(t *testing.T) {
@@ -39,12 +39,12 @@ func TestGatewayTokenForm(t *testing.T) {
 			t.Fatalf("token %+v", tok)
 		}
 		// The client's one version, and the shipping API every gateway
-		// client may use (provider-apis §0: targets has one key per role).
+		// client may use (decisions §29: the provider's tokens list one key per role).
 		target, ok := tok.ProviderFI.Targets["2025-04"]
 		if !ok || len(tok.ProviderFI.Targets) != 2 || target.URL != e.URL+"/2025-04" || target.Tier != 1 || tok.ProviderFI.Targets["shippingapi"].URL != e.URL+"/shippingapi" {
 			t.Fatalf("targets %+v", tok.ProviderFI.Targets)
 		}
-		// Real gateway clients read posti_fi.targets (issue 12 item 12): the
+		// Real gateway clients read posti_fi.targets: the
 		// same content under the provider's own key.
 		if !reflect.DeepEqual(tok.PostiFI.Targets, tok.ProviderFI.Targets) {
 			t.Fatalf("posti_fi.targets %+v, provider_fi.targets %+v", tok.PostiFI.Targets, tok.ProviderFI.Targets)
@@ -116,7 +116,7 @@ func TestGatewayTokenErrors(t *testing.T) {
 	})
 }
 
-// spec 5.2 rules 2-3: GET /auth/token with Basic answers a bearer token with
+// interface §5.2 rules 2-3: GET /auth/token with Basic answers a bearer token with
 // scope internal; POST with grant_type=client_credentials does the same.
 func TestEcomToken(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
@@ -135,7 +135,7 @@ func TestEcomToken(t *testing.T) {
 	})
 }
 
-// spec 7: wrong username or password is 401 Unauthorized "Bad credentials".
+// interface §7: wrong username or password is 401 Unauthorized "Bad credentials".
 func TestEcomTokenBadCredentials(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
 		u, _ := e.ServiceAccount(parcelgate.Production, shopID, parcelgate.RoleMerchant)
@@ -154,7 +154,7 @@ func TestEcomTokenBadCredentials(t *testing.T) {
 	})
 }
 
-// spec 5.2 rule 5, spec 8: after 5 invalid logins the account is locked for
+// interface §5.2 rule 5, interface §8: after 5 invalid logins the account is locked for
 // 1 hour, even for the right password; a success before that resets the
 // count; the lock lives in the database, so another instance sees it.
 func TestEcomLockout(t *testing.T) {

@@ -25,6 +25,9 @@ func (s *Server) trackingRoutes() {
 	s.handle(base+"find/{keyword}", s.ecom(parcelgate.ActionTrackParcels, s.findParcel))
 	s.handle(base+"event/date", s.ecom(parcelgate.ActionTrackParcels, s.parcelsByEventDate))
 	s.handle("POST /admin/v1/parcels/status", s.admin(s.moveParcel))
+	// The Tracking API's own token URL (its spec's /tracking/oauth/token):
+	// the service account's token, as POST /auth/token answers it.
+	s.handle("POST /tracking/oauth/token", http.HandlerFunc(s.ecomToken))
 }
 
 // TrackingAnswer is the body of every Tracking API answer.

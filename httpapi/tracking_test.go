@@ -42,7 +42,7 @@ func eventCodes(p httpapi.ParcelShipment) []string {
 	return cs
 }
 
-// provider-apis §5 (Tracking API v7; a client reads
+// decisions §30 (the provider's Tracking API v7; a client reads
 // parcelShipments[-1].modifiedAt, .status.code and .status.description.en),
 // decisions §30: a shipment made with the shipping API is WAITING, and as
 // the sandbox clock moves it is RECEIVED, IN_TRANSPORT, READY_FOR_PICKUP at
@@ -143,6 +143,18 @@ func TestTrackingFollowsTheClock(t *testing.T) {
 		// The test environment is another world.
 		tok := e.EcomToken(parcelgate.Test, shop, parcelgate.RoleMerchant)
 		e.Do(apitest.Request{Method: "GET", Path: tracking + "trackingnumber/" + p0, Bearer: tok}).Expect(404)
+	})
+}
+
+// decisions §30 (the Tracking API spec's token URL /tracking/oauth/token): a service
+// account's token from there tracks parcels.
+func TestTrackingTokenURL(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		u, p := e.ServiceAccount(parcelgate.Production, "1234567-1", parcelgate.RoleRetailer)
+		var tok httpapi.EcomToken
+		e.Do(apitest.Request{Method: "POST", Path: "/tracking/oauth/token?grant_type=client_credentials", Basic: &[2]string{u, p}}).Expect(200).JSON(&tok)
+		e.Do(apitest.Request{Method: "GET", Path: tracking + "trackingnumber/JJFI00000000000000404", Bearer: tok.AccessToken}).Expect(404)
+		e.Do(apitest.Request{Method: "POST", Path: "/tracking/oauth/token", Basic: &[2]string{u, "wrong"}}).Expect(401)
 	})
 }
 
@@ -248,5 +260,28 @@ func TestTrackingOperatorAndOrders(t *testing.T) {
 		move("LOST").Expect(400)
 		e.Admin("POST", "/admin/v1/parcels/status", map[string]any{"environment": "production", "businessId": "7654321-2", "trackingNumber": code, "value": "DELIVERED"}).Expect(404)
 		e.Do(apitest.Request{Method: "POST", Path: "/admin/v1/parcels/status", Body: map[string]any{"environment": "production", "businessId": merchantBID, "trackingNumber": code, "value": "DELIVERED"}}).Expect(http.StatusUnauthorized)
+	})
+}
+
+// decisions §30 (the Tracking API's lastModified): only parcels whose last event is later
+// than the time asked for are answered.
+func TestTrackingLastModified(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		const shop = "1234567-1"
+		n := createShipping(t, e, e.GatewayToken(parcelgate.Production, shop), shippingBody("PO2104", "", 1), "").ShipmentNo
+		p := onlyParcel(t, track(t, e, parcelgate.Production, shop, "trackingnumber/"+n))
+		before := url.QueryEscape(p.ModifiedAt.Add(-time.Second).Format(time.RFC3339Nano))
+		after := url.QueryEscape(p.ModifiedAt.Add(time.Second).Format(time.RFC3339Nano))
+		if got := track(t, e, parcelgate.Production, shop, "trackingnumbers/"+n+"?lastModified="+before); len(got.ParcelShipments) != 1 {
+			t.Fatalf("modified after %s: %d parcels", before, len(got.ParcelShipments))
+		}
+		if got := track(t, e, parcelgate.Production, shop, "trackingnumbers/"+n+"?lastModified="+after); len(got.ParcelShipments) != 0 {
+			t.Fatalf("not modified after %s: %d parcels", after, len(got.ParcelShipments))
+		}
+		// Two hours on the parcel has an event after that time.
+		e.Clock.Advance(2*time.Hour + time.Minute)
+		if got := track(t, e, parcelgate.Production, shop, "trackingnumbers/"+n+"?lastModified="+after); len(got.ParcelShipments) != 1 {
+			t.Fatalf("after the clock moved: %d parcels", len(got.ParcelShipments))
+		}
 	})
 }

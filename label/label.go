@@ -123,6 +123,10 @@ func Render(w io.Writer, m Media, parcels []Parcel) error {
 	pdf := fpdf.NewCustom(&fpdf.InitType{UnitStr: "mm", Size: fpdf.SizeType{Wd: sh.w, Ht: sh.h}})
 	pdf.SetCreationDate(parcels[0].Date)
 	pdf.SetModificationDate(parcels[0].Date)
+	// Uncompressed: a label's page is a few kB of text and rectangles
+	// (5 kB instead of 3), and fpdf makes a new 1 MB zlib writer for
+	// every compressed page, 13 times the rest of a label's garbage.
+	pdf.SetCompression(false)
 	pdf.SetAutoPageBreak(false, 0)
 	pdf.SetMargins(0, 0, 0)
 	pdf.SetTitle("Address labels "+parcels[0].TrackingNumber, true)

@@ -47,6 +47,7 @@ func DeliveryNote(w io.Writer, n Note) error {
 	pdf := fpdf.New("P", "mm", "A4", "")
 	pdf.SetCreationDate(n.Date)
 	pdf.SetModificationDate(n.Date)
+	pdf.SetCompression(false) // as Render: no 1 MB zlib writer a page
 	pdf.SetMargins(15, 15, 15)
 	pdf.SetAutoPageBreak(true, 15)
 	pdf.SetCreator("parcelgate", true)

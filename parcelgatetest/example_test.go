@@ -13,7 +13,7 @@ import (
 )
 
 // gatewayToken gets a gateway access token of the seeded tenant, as any
-// client does (spec 5.1).
+// client does (interface §5.1).
 func gatewayToken(srv *parcelgatetest.Server) string {
 	form := url.Values{"grant_type": {"client_credentials"}, "client_id": {srv.Tenant.ClientID}, "client_secret": {srv.Tenant.ClientSecret}}
 	resp, err := srv.Client().PostForm(srv.URL+"/api/v1/token", form)

@@ -12,7 +12,7 @@ import (
 	"github.com/parcelgate/parcelgate/parcelgatetest"
 )
 
-// Issue 13: NewServer gives a seeded tenant whose orders the admin handle
+// NewServer gives a seeded tenant whose orders the admin handle
 // moves, and Reset and Restore put its data back; the server is gone with
 // the test.
 func TestNewServer(t *testing.T) {

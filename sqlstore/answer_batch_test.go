@@ -91,7 +91,7 @@ func waitQueued(db *sqlstore.DB, n int) {
 // One statement carries the reads of two organizations whose orders have
 // the same externalIds: each read gets its own organization's order, by
 // service ID or externalId, never the other's (another tenant's order
-// answers like a missing one, spec 4.3), and reads of one key share it.
+// answers like a missing one, interface §4.3), and reads of one key share it.
 func TestPointReadsTogetherKeepEachTenant(t *testing.T) {
 	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
 		if db.Dialect() != "postgres" {

@@ -13,7 +13,7 @@ import (
 )
 
 // BenchmarkFindOrderAnswer is the store's share of the hottest read, GET
-// one order (issue 14): one indexed SELECT of the order's row and, while
+// one order: one indexed SELECT of the order's row and, while
 // the row is unchanged, the answer rendered for an earlier read. Run in
 // parallel, as requests are, with and without the deadline every request's
 // context carries (--db-timeout): on SQLite the two cost the same

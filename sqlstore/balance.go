@@ -120,7 +120,7 @@ func scanBalance(rows *sql.Rows) (*parcelgate.Balance, pageKey, error) {
 	return r.Balance, r.finish(), nil
 }
 
-// contentFilter adds the filters every balance list takes (spec 4.4 GET
+// contentFilter adds the filters every balance list takes (interface §4.4 GET
 // rules 2-3): product IDs (in either form, bare or with the caller's
 // prefix: parcelgate.ProductIDForms), EAN codes and modifiedFromDate. Removed balances
 // (tombstones) are changes a poller must see, so a change poll keeps them;

@@ -9,7 +9,7 @@ import (
 )
 
 // CatalogService keeps the retailers' catalogs and the reads a retailer
-// makes of them (spec 4.4 GET catalogs, balances, products).
+// makes of them (interface §4.4 GET catalogs, balances, products).
 type CatalogService struct{ db *DB }
 
 // NewCatalogService returns the CatalogService over db.

@@ -1,7 +1,7 @@
 package sqlstore
 
 // The retailer's side: its catalogs and what suppliers published to them
-// (spec 4.4 GET /catalogs...).
+// (interface §4.4 GET /catalogs...).
 
 import (
 	"context"

@@ -12,7 +12,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// CodeService keeps sending codes and errand codes (spec 4.1, 4.2): their
+// CodeService keeps sending codes and errand codes (interface §4.1, 4.2): their
 // allocation from the code space, reuse and release (decisions §5).
 type CodeService struct{ db *DB }
 

@@ -8,7 +8,7 @@ import (
 	"github.com/parcelgate/parcelgate/sqlstore/internal/fastpath"
 )
 
-// A list's totalElements is exact (spec 2.6), and counting a catalog of
+// A list's totalElements is exact (interface §2.6), and counting a catalog of
 // 412,638 balances is most of the cost of a page (35-40 ms of ~50 ms). A
 // client walking the catalog asks the same count 207 times while nothing
 // changes, so a count is kept between pages and reused while it is still

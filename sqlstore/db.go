@@ -231,8 +231,7 @@ func (h *heldConn) Close() error { return errors.Join(h.conn.Close(), h.db.Close
 // database too, 32 clients creating orders through a pool of 32
 // connections (16 kept idle) made 342–424 orders/s; through 8, kept open,
 // 657–670; one merchant's orders, which wait for each other on the
-// organization's clock, went from 152–217 to 352–360 (docs/performance.md,
-// issue 14). Past a few busy connections per core the database spends its
+// organization's clock, went from 152–217 to 352–360 (docs/performance.md). Past a few busy connections per core the database spends its
 // time switching between backends and waking lock waiters, and a pool
 // that closes idle connections beyond a smaller bound opens new ones (a
 // process start in PostgreSQL) under every burst. Requests beyond the pool
@@ -259,7 +258,7 @@ func openPostgres(dsn string, maxConns int) (*DB, error) {
 // DefaultMaxConns), all kept open once opened, for the primary and for
 // each replica alike.
 func openPostgresPool(dsn string, maxConns int) (*sql.DB, error) {
-	p, err := sql.Open("pgx", dsn)
+	p, err := openPgxPool(dsn)
 	if err != nil {
 		return nil, err
 	}
@@ -417,6 +416,13 @@ func (db *DB) tryTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
 		return err
 	}
 	if err := stx.Commit(); err != nil {
+		// A deadline that passes just before the commit makes
+		// database/sql roll the transaction back by itself, and Commit
+		// then says only ErrTxDone: the deadline is the cause (nothing
+		// was committed), so the request is answered 503, not 500.
+		if errors.Is(err, sql.ErrTxDone) && ctx.Err() != nil {
+			err = ctx.Err()
+		}
 		return fmt.Errorf("commit: %w", err)
 	}
 	return nil

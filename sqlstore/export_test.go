@@ -252,3 +252,9 @@ func (db *DB) PipelineForTest(ctx context.Context, qs ...string) (n, read []int6
 	})
 	return n, read, isUniqueViolation(err), err
 }
+
+// WriteTxForTest runs a write transaction whose work is fn (given the
+// transaction's context), for tests of how transactions end.
+func (db *DB) WriteTxForTest(ctx context.Context, fn func(ctx context.Context) error) error {
+	return db.inTx(ctx, func(tx *Tx) error { return fn(ctx) })
+}

@@ -11,7 +11,7 @@ import (
 )
 
 // InventoryService keeps a supplier's products and their balances in the
-// retailers' catalogs (spec 3, spec 4.4): PUT /inventory, balances, end of
+// retailers' catalogs (interface §3, interface §4.4): PUT /inventory, balances, end of
 // sale and the ID migration.
 type InventoryService struct{ db *DB }
 
@@ -64,7 +64,7 @@ func (s *InventoryService) PutInventory(ctx context.Context, c *parcelgate.Calle
 	return failed, nil
 }
 
-// upsertProducts creates or replaces products, each named once (spec 4.4
+// upsertProducts creates or replaces products, each named once (interface §4.4
 // PUT /inventory rule 1), many to a statement, and records each in refs. A
 // product the supplier has keeps the form of its ID (bare or prefixed)
 // whichever form the request used; a new one is stored as sent.
@@ -107,7 +107,7 @@ func (w *stockWriter) upsertProducts(ctx context.Context, products []*parcelgate
 	return nil
 }
 
-// endSale marks the products ids EOS (spec 3) unless they are already:
+// endSale marks the products ids EOS (interface §3) unless they are already:
 // quantity 0 in every catalog where they are published, allocations kept.
 func endSale(ctx context.Context, tx *Tx, ids []int64, us int64) error {
 	for chunk := range slices.Chunk(ids, 500) {
@@ -332,7 +332,7 @@ func anys[T any](vals []T) []any {
 }
 
 // eosCutoff is the oldest EOS deletion retailers still see now in env: EOS
-// products deleted after it (parcelgate.EOSVisibleSince; spec 3 rule 2).
+// products deleted after it (parcelgate.EOSVisibleSince; interface §3 rule 2).
 func (db *DB) eosCutoff(env parcelgate.Environment) int64 {
 	return micros(parcelgate.EOSVisibleSince(db.clock.Now(env)))
 }

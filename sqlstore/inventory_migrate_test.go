@@ -12,7 +12,7 @@ import (
 )
 
 // The provider's ID migration over a database from before bare IDs were
-// accepted (issue 12 item 3): {businessId}-{x} becomes {x}; where both
+// accepted: {businessId}-{x} becomes {x}; where both
 // forms were created as two products, both stay and the conflict is
 // reported, every time; reads of either form find the bare one; another
 // supplier's products are untouched.

@@ -215,7 +215,7 @@ func (w *stockWriter) write(ctx context.Context, plan parcelgate.BalancePlan) ([
 	return touched, nil
 }
 
-// publish writes the balances the plan publishes (spec 4.4 PUT balances
+// publish writes the balances the plan publishes (interface §4.4 PUT balances
 // rule 1), many to a statement, and returns the IDs they got. A tombstone
 // left in the catalog by an earlier removal is revived: it takes the
 // values as a new balance would, and the new stamp. A live balance is never
@@ -257,7 +257,7 @@ func (w *stockWriter) publish(ctx context.Context, pubs []*parcelgate.BalanceWri
 	return out, nil
 }
 
-// update writes the planned changes of live balances (spec 4.4 PUT
+// update writes the planned changes of live balances (interface §4.4 PUT
 // balances rules 2-5), many to a statement.
 func (w *stockWriter) update(ctx context.Context, ups []*parcelgate.BalanceWrite) error {
 	const cols = 5

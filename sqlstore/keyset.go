@@ -14,7 +14,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// Lists are paged by key, never by OFFSET over the rows (decisions §8, spec 4.4
+// Lists are paged by key, never by OFFSET over the rows (decisions §8, interface §4.4
 // GET rule 1): a page is "the next size rows whose key is greater than the
 // last key of the page before", read from an index in key order, so page
 // 206 of a catalog of 412,638 balances costs what page 0 costs.

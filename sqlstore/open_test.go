@@ -36,7 +36,7 @@ func TestOpenSQLiteUsesTheExactPath(t *testing.T) {
 	}
 }
 
-// Issue 13: --db memory (and sqlite::memory:) is a full database, private
+// --db memory (and sqlite::memory:) is a full database, private
 // to the store that opened it and gone when it is closed.
 func TestOpenMemory(t *testing.T) {
 	ctx := context.Background()

@@ -15,7 +15,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// OrderService keeps the warehouse orders of spec 4.3: their creation,
+// OrderService keeps the warehouse orders of interface §4.3: their creation,
 // re-sends, status moves, comments, history and reads. Each method acts for its
 // caller and is scoped to the caller's organization and environment.
 type OrderService struct{ db *DB }

@@ -11,7 +11,7 @@ import (
 	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
-// BenchmarkOrderPolling is spec 4.3's updatedFrom query over 100,000
+// BenchmarkOrderPolling is interface §4.3's updatedFrom query over 100,000
 // orders of one merchant, 200 a page (500 pages): the first page, the last
 // page reached by the next link's cursor (what a link-following client
 // pays), and the last page by bare page number (an OFFSET scan, for

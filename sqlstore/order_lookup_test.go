@@ -12,7 +12,7 @@ import (
 	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
-// Issue 14: finding one order by its service ID or its externalId (spec
+// Finding one order by its service ID or its externalId (spec
 // 4.3 GET /orders/{id}, either form) is an index seek for each ID on both
 // engines, whatever the number of the merchant's orders: the plan never
 // reads the organization's orders one by one.

@@ -8,14 +8,14 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// ListOrders answers the order queries of spec 4.3 (see listOrders).
+// ListOrders answers the order queries of interface §4.3 (see listOrders).
 func (s *OrderService) ListOrders(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.Order], error) {
 	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.PageOf[*parcelgate.Order], error) {
 		return s.listOrders(ctx, c, q, p)
 	})
 }
 
-// listOrders answers the order queries of spec 4.3.
+// listOrders answers the order queries of interface §4.3.
 //
 // Orders are ordered by modification stamp, then by their internal key,
 // which never changes. A client that passes the newest updateDate it has

@@ -164,7 +164,7 @@ func takeStock(takes []parcelgate.StockMove, stamp time.Time) step {
 // releaseOrder takes an allocated order's quantities out of allocated: back
 // into quantity when restock (Cancelled, Error, replaced content), or gone
 // with the parcels (Delivered). A supplier may have released allocations
-// itself meanwhile (PUT balances with allocated 0, spec 4.4 rule 5);
+// itself meanwhile (PUT balances with allocated 0, interface §4.4 rule 5);
 // parcelgate.ReleaseHolds releases only what is still allocated. A balance
 // removed meanwhile (possible only after such a release) holds nothing to
 // return and keeps quantity 0 and its removal stamp.

@@ -10,7 +10,7 @@ import (
 	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
-// Issue 14: --db-max-conns bounds the PostgreSQL pool (four connections per
+// --db-max-conns bounds the PostgreSQL pool (four connections per
 // CPU by default), and one connection is enough for an order's whole path:
 // no store method holds a connection while it waits for another, which a
 // small pool would turn into a wait until the request's deadline.

@@ -67,14 +67,14 @@ var retire = map[string]string{
 // them as removed. Stock the organization's open orders held on another
 // organization's balances goes back to them. Another organization's data
 // is otherwise untouched.
-func (s *SandboxService) ResetOrganization(ctx context.Context, env parcelgate.Environment, businessID string, opt parcelgate.ResetOptions) (*parcelgate.ResetResult, error) {
-	org, err := NewOrganizationService(s.db).FindOrganization(ctx, env, businessID)
-	if err != nil {
+func (s *SandboxService) ResetOrganization(ctx context.Context, c *parcelgate.Caller, opt parcelgate.ResetOptions) (*parcelgate.ResetResult, error) {
+	if err := c.May(parcelgate.ActionOperate); err != nil {
 		return nil, err
 	}
+	env, org := c.Environment, operatorOrg(c)
 	start := time.Now()
 	res := &parcelgate.ResetResult{Environment: env, Organizations: 1}
-	err = s.db.inTx(ctx, func(tx *Tx) error {
+	err := s.db.inTx(ctx, func(tx *Tx) error {
 		*res = parcelgate.ResetResult{Environment: env, Organizations: 1}
 		stamp, err := tx.nextStamp(ctx, env)
 		if err != nil {
@@ -154,7 +154,7 @@ func (tx *Tx) resetOrg(ctx context.Context, orgID int64, stamp time.Time, opt pa
 }
 
 // releaseHeldStock returns to their balances the stock that the
-// organization's allocated orders hold, as cancelling them would (spec 4.3):
+// organization's allocated orders hold, as cancelling them would (interface §4.3):
 // the orders are about to go, and the stock must not stay held on another
 // organization's balances. One UPDATE per balance, whatever the number of
 // orders.

@@ -11,7 +11,7 @@ import (
 	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
-// Issue 13: a reset is one transaction; one that fails after emptying some
+// A reset is one transaction; one that fails after emptying some
 // tables leaves every table as it was.
 func TestFailedResetChangesNothing(t *testing.T) {
 	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
@@ -20,19 +20,24 @@ func TestFailedResetChangesNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 		t0 := demo.Tenants[1]
-		before, err := sqlstore.NewSandboxService(db).TakeSnapshot(ctx, t0.Environment, t0.BusinessID, "before")
+		org, err := sqlstore.NewOrganizationService(db).FindOrganization(ctx, t0.Environment, t0.BusinessID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		op := parcelgate.OperatorCaller(org)
+		before, err := sqlstore.NewSandboxService(db).TakeSnapshot(ctx, op, "before")
 		if err != nil {
 			t.Fatal(err)
 		}
 		// The broken table is removed last (tables go in reverse), after
 		// every real one.
 		undo := sqlstore.BreakResetForTest()
-		_, err = sqlstore.NewSandboxService(db).ResetOrganization(ctx, t0.Environment, t0.BusinessID, parcelgate.ResetOptions{})
+		_, err = sqlstore.NewSandboxService(db).ResetOrganization(ctx, op, parcelgate.ResetOptions{})
 		undo()
 		if err == nil {
 			t.Fatal("the broken reset succeeded")
 		}
-		after, err := sqlstore.NewSandboxService(db).TakeSnapshot(ctx, t0.Environment, t0.BusinessID, "after")
+		after, err := sqlstore.NewSandboxService(db).TakeSnapshot(ctx, op, "after")
 		if err != nil {
 			t.Fatal(err)
 		}

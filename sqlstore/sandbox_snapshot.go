@@ -25,16 +25,16 @@ type tableData struct {
 // TakeSnapshot saves the data of one organization of env under name,
 // replacing a snapshot of that name. It reads in one transaction, so the
 // copy is consistent.
-func (s *SandboxService) TakeSnapshot(ctx context.Context, env parcelgate.Environment, businessID, name string) (*parcelgate.Snapshot, error) {
+func (s *SandboxService) TakeSnapshot(ctx context.Context, c *parcelgate.Caller, name string) (*parcelgate.Snapshot, error) {
 	if err := parcelgate.ValidSnapshotName(name); err != nil {
 		return nil, err
 	}
-	org, err := NewOrganizationService(s.db).FindOrganization(ctx, env, businessID)
-	if err != nil {
+	if err := c.May(parcelgate.ActionOperate); err != nil {
 		return nil, err
 	}
+	env, org := c.Environment, operatorOrg(c)
 	snap := &parcelgate.Snapshot{Name: name, Environment: env, BusinessID: org.BusinessID, CreatedAt: s.db.clock.Now(env).UTC().Truncate(time.Microsecond)}
-	err = s.db.inTx(ctx, func(tx *Tx) error {
+	err := s.db.inTx(ctx, func(tx *Tx) error {
 		snap.Tables, snap.Objects = map[string]int64{}, 0
 		if err := tx.dropSnapshot(ctx, org.ID, name); err != nil && parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
 			return err
@@ -121,11 +121,11 @@ func (tx *Tx) readTable(ctx context.Context, t tenantTable, orgID int64) (*table
 }
 
 // ListSnapshots lists the snapshots of one organization of env, by name.
-func (s *SandboxService) ListSnapshots(ctx context.Context, env parcelgate.Environment, businessID string) ([]*parcelgate.Snapshot, error) {
-	org, err := NewOrganizationService(s.db).FindOrganization(ctx, env, businessID)
-	if err != nil {
+func (s *SandboxService) ListSnapshots(ctx context.Context, c *parcelgate.Caller) ([]*parcelgate.Snapshot, error) {
+	if err := c.May(parcelgate.ActionOperate); err != nil {
 		return nil, err
 	}
+	env, org := c.Environment, operatorOrg(c)
 	rows, err := s.db.query(ctx, `SELECT s.name, s.created_at, s.objects, t.table_name, t.row_count FROM snapshots s JOIN snapshot_tables t ON t.snapshot_id = s.id
 		WHERE s.org_id = ? ORDER BY s.name, t.table_name`, org.ID)
 	if err != nil {
@@ -148,11 +148,11 @@ func (s *SandboxService) ListSnapshots(ctx context.Context, env parcelgate.Envir
 }
 
 // DropSnapshot deletes a snapshot.
-func (s *SandboxService) DropSnapshot(ctx context.Context, env parcelgate.Environment, businessID, name string) error {
-	org, err := NewOrganizationService(s.db).FindOrganization(ctx, env, businessID)
-	if err != nil {
+func (s *SandboxService) DropSnapshot(ctx context.Context, c *parcelgate.Caller, name string) error {
+	if err := c.May(parcelgate.ActionOperate); err != nil {
 		return err
 	}
+	org := operatorOrg(c)
 	return s.db.inTx(ctx, func(tx *Tx) error { return tx.dropSnapshot(ctx, org.ID, name) })
 }
 
@@ -183,14 +183,14 @@ func snapshotNotFound(name string) error {
 // saved stamps sees them again as changes, never a rewind. Rows keep their
 // IDs. Stock that restored open orders held on another organization's
 // balances is taken again, as far as those balances have it.
-func (s *SandboxService) RestoreSnapshot(ctx context.Context, env parcelgate.Environment, businessID, name string) (*parcelgate.RestoreResult, error) {
-	org, err := NewOrganizationService(s.db).FindOrganization(ctx, env, businessID)
-	if err != nil {
+func (s *SandboxService) RestoreSnapshot(ctx context.Context, c *parcelgate.Caller, name string) (*parcelgate.RestoreResult, error) {
+	if err := c.May(parcelgate.ActionOperate); err != nil {
 		return nil, err
 	}
+	env, org := c.Environment, operatorOrg(c)
 	start := time.Now()
 	res := &parcelgate.RestoreResult{Snapshot: name}
-	err = s.db.inTx(ctx, func(tx *Tx) error {
+	err := s.db.inTx(ctx, func(tx *Tx) error {
 		*res = parcelgate.RestoreResult{Environment: env, BusinessID: org.BusinessID, Snapshot: name, Restored: map[string]int64{}}
 		var id int64
 		err := tx.QueryRow(ctx, `SELECT id FROM snapshots WHERE org_id = ? AND name = ?`, org.ID, name).Scan(&id)
@@ -434,7 +434,11 @@ func (s *SandboxService) RestoreEverywhere(ctx context.Context, name string) ([]
 	}
 	out := []*parcelgate.RestoreResult{}
 	for _, o := range orgs {
-		res, err := s.RestoreSnapshot(ctx, parcelgate.Environment(o[0]), o[1], name)
+		org, err := NewOrganizationService(s.db).FindOrganization(ctx, parcelgate.Environment(o[0]), o[1])
+		if err != nil {
+			return out, fmt.Errorf("%s %s: %w", o[0], o[1], err)
+		}
+		res, err := s.RestoreSnapshot(ctx, parcelgate.OperatorCaller(org), name)
 		if err != nil {
 			return out, fmt.Errorf("%s %s: %w", o[0], o[1], err)
 		}
@@ -442,4 +446,10 @@ func (s *SandboxService) RestoreEverywhere(ctx context.Context, name string) ([]
 		out = append(out, res)
 	}
 	return out, nil
+}
+
+// operatorOrg is the organization an operator's caller acts in, as the
+// snapshot and reset code names it.
+func operatorOrg(c *parcelgate.Caller) *parcelgate.Organization {
+	return &parcelgate.Organization{ID: c.OrgID, BusinessID: c.BusinessID, Environment: c.Environment}
 }

@@ -59,7 +59,7 @@ func TestStampsStrictlyIncrease(t *testing.T) {
 	}
 }
 
-// DESIGN §6, issue 14: an order's transaction takes its organization's
+// DESIGN §6: an order's transaction takes its organization's
 // clock, so orders of different organizations never wait for each other:
 // organization B takes stamps while A's transaction holds A's clock. Only
 // PostgreSQL runs writers in parallel; SQLite's single writer connection
@@ -172,7 +172,7 @@ func stampOrg(t *testing.T, db *sqlstore.DB, businessID string) int64 {
 	return o.ID
 }
 
-// Issue 13: when one instance moves the sandbox clock and another has not
+// When one instance moves the sandbox clock and another has not
 // read the move yet, a stamp the lagging instance takes is still after
 // every stamp taken on the moved clock: time never runs backwards for
 // change stamps.
@@ -206,7 +206,7 @@ func TestStampsAcrossInstancesWithAMovedClock(t *testing.T) {
 	})
 }
 
-// issue 23, decisions §6: one organization's order transactions no longer
+// Decisions §6: one organization's order transactions no longer
 // wait for each other: a second one takes its stamp while the first is
 // still open, and its stamp is the later. PostgreSQL only, as above.
 func TestOneOrganizationsStampsDoNotWaitForEachOther(t *testing.T) {

@@ -68,7 +68,7 @@ var tenantExceptions = map[string]string{
 	"CredentialService.RevokeServiceAccount service_accounts":       login,
 	"CredentialService.UnlockServiceAccount service_accounts":       login,
 	// The journal of a token request finds the organization of the
-	// credential it names, as the login does (issue 25).
+	// credential it names, as the login does.
 	"CredentialService.CredentialOwner gateway_clients":  login,
 	"CredentialService.CredentialOwner service_accounts": login,
 
@@ -134,7 +134,7 @@ const (
 	child         = "child rows by their parent's key"
 )
 
-// DESIGN §4, issue 14 item 6: every store statement on a tenant-scoped
+// DESIGN §4: every store statement on a tenant-scoped
 // table filters by organization (or environment), except the listed ones.
 // The statements are found by reading the package's source: every string
 // expression that starts with SELECT, UPDATE, DELETE, INSERT or WITH,

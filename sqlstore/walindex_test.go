@@ -45,7 +45,7 @@ func commitElsewhere(t *testing.T, path, stmt string) {
 	}
 }
 
-// Issue 14: GET one order on SQLite skips the read of an order whose
+// GET one order on SQLite skips the read of an order whose
 // answer was read while the database was as it is now, and only then. A
 // commit by another process (or any connection) is seen by the very next
 // read; a commit that leaves the order as it was costs one read and no

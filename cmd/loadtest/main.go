@@ -29,14 +29,14 @@
 //	        growing catalog: each request's time along the way, the whole.
 //	bulk-balances
 //	        the same over PUT /inventory/balances, the products stored first.
-//	track   the Tracking API: -track-shipments shipments of two parcels
-//	        made over the shipping API, then -clients clients look parcels
-//	        up by number: lookups/s, p50, p99.
 //	pickup  the gateway's Pick-up Point API over the national data set:
 //	        each search mode (postcode, coordinates and radius, rectangle,
 //	        free text, lockers with filters and extensions) from -clients
 //	        clients: searches/s, p50, p99; then the whole country listing
 //	        paged by its token.
+//	track   the Tracking API: -track-shipments shipments of two parcels
+//	        made over the shipping API, then -clients clients look parcels
+//	        up by number: lookups/s, p50, p99.
 //	list    list pages under load: a supplier's GET /inventory, a
 //	        retailer's catalog page and catalogs, a merchant's orders, each
 //	        a page of -list-size over -c connections: req/s and CPU per
@@ -95,7 +95,7 @@ func main() {
 	var c config
 	var engines, modes string
 	flag.StringVar(&engines, "engine", "sqlite,postgres", "engines to measure: sqlite, postgres")
-	flag.StringVar(&modes, "mode", "read", "what to measure: read, walk, create, create-orgs, create-one-org, hot, bulk, bulk-balances, list, track, pickup, shipments (comma-separated)")
+	flag.StringVar(&modes, "mode", "read", "what to measure: read, walk, create, create-orgs, create-one-org, hot, bulk, bulk-balances, list, pickup, track, shipments (comma-separated)")
 	flag.DurationVar(&c.duration, "d", 10*time.Second, "length of each timed load run")
 	flag.IntVar(&c.conns, "c", 32, "connections of the read load")
 	flag.BoolVar(&c.useWrk, "wrk", true, "drive the read load with wrk when it is installed")
@@ -136,7 +136,7 @@ func run(ctx context.Context, c config) error {
 
 func runMode(ctx context.Context, c config, engine, mode string) error {
 	switch mode {
-	case "read", "walk", "create", "create-orgs", "create-one-org", "hot", "bulk", "bulk-balances", "list", "track", "pickup", "shipments":
+	case "read", "walk", "create", "create-orgs", "create-one-org", "hot", "bulk", "bulk-balances", "list", "pickup", "track", "shipments":
 	default:
 		return fmt.Errorf("unknown mode %q", mode)
 	}
@@ -152,12 +152,12 @@ func runMode(ctx context.Context, c config, engine, mode string) error {
 		return walkMode(ctx, c, env)
 	case "list":
 		return listMode(ctx, c, env)
-	case "track":
-		return trackMode(ctx, c, env)
 	case "pickup":
 		return pickupMode(ctx, c, env)
 	case "shipments":
 		return shipmentsMode(ctx, c, env)
+	case "track":
+		return trackMode(ctx, c, env)
 	case "create":
 		return orderMode(ctx, c, env, c.clients, spread)
 	case "create-orgs":

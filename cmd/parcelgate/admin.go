@@ -55,7 +55,9 @@ type adminField struct {
 }
 
 // envField is the environment field every tenant-scoped command takes.
-var envField = adminField{flag: "env", json: "environment", help: "environment: production or test (default production)"}
+// It is spelt --environment in every help text, as the JSON field is;
+// --env, the older spelling, still works (hidden).
+var envField = adminField{flag: "environment", alias: "env", json: "environment", help: "environment: production or test (default production)"}
 
 // mustEnvField is the environment of a sandbox control (decisions §21): it
 // has no default, so no reset, restore, fault or clock move acts on
@@ -172,16 +174,16 @@ var adminCommands = []adminCmd{
 			{flag: "limit", json: "limit", help: "at most this many calls"},
 			{flag: "before", json: "before", help: "the next page: calls before this cursor"},
 		}},
-	{name: "request", args: "REQUEST_ID", short: "Show a journaled call with its bodies (--business-id and --env choose when organizations share the ID)",
+	{name: "request", args: "REQUEST_ID", short: "Show a journaled call with its bodies (--business-id and --environment choose when organizations share the ID)",
 		method: "GET", path: "/admin/v1/requests/{arg}", fields: []adminField{
-			{flag: "env", json: "environment", help: "environment of the organization: production or test (required with --business-id)"},
+			{flag: "environment", alias: "env", json: "environment", help: "environment of the organization: production or test (required with --business-id)"},
 			{flag: "business-id", json: "businessId", help: "the call of this organization"},
 		}},
 }
 
 // Fields the sandbox controls share.
 var (
-	queryEnvField     = adminField{flag: "env", json: "environment", in: "query", help: envField.help}
+	queryEnvField     = adminField{flag: envField.flag, alias: envField.alias, json: "environment", in: "query", help: envField.help}
 	mustQueryEnvField = adminField{flag: mustEnvField.flag, alias: mustEnvField.alias, json: "environment", in: "query", required: true, help: mustEnvField.help}
 	catalogsField     = adminField{flag: "catalogs", json: "catalogs", help: "true: remove the organization's catalogs too"}
 	snapshotField     = adminField{flag: "name", json: "name", in: "path", help: "the snapshot's name (required)"}

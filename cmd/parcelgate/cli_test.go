@@ -109,6 +109,11 @@ func TestCLIAdminFlagHelp(t *testing.T) {
 				t.Errorf("admin %s -h does not show --%s's help", spec.name, f.flag)
 			}
 		}
+		// One spelling of the environment flag in every help text: the
+		// JSON field's (--env still works, hidden).
+		if strings.Contains(out, "--env ") || strings.Contains(out, "--env,") {
+			t.Errorf("admin %s -h spells the environment flag --env:\n%s", spec.name, out)
+		}
 	}
 }
 

@@ -55,7 +55,11 @@ func clientCommand() *cobra.Command {
 	fs.StringVar(&cfg.GatewayURL, "gateway-url", "", "address of the gateway (sending codes, shipment data), if not --url")
 	fs.StringVar(&cfg.ErrandURL, "errand-url", "", "address of the errand-code API, if not --url")
 	fs.StringVar(&cfg.EcomURL, "ecom-url", "", "address of the ecom API (orders, products, stock, catalogs), if not --url")
-	fs.StringVar(&env, "env", "production", "environment: production or test (errand path parcel or parcel-uat)")
+	fs.StringVar(&env, "environment", "production", "environment: production or test (errand path parcel or parcel-uat)")
+	// --env, the older spelling, still works; the help says --environment
+	// as the admin commands do.
+	fs.StringVar(&env, "env", "production", "environment (old spelling of --environment)")
+	fs.MarkHidden("env")
 	fs.StringVar(&cfg.Version, "api-version", client.DefaultVersion, "gateway API version (yyyy-mm)")
 	fs.StringVar(&cfg.ClientID, "client-id", "", "gateway client ID")
 	fs.StringVar(&cfg.ClientSecret, "client-secret", "", "gateway client secret")

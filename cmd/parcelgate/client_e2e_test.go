@@ -85,7 +85,7 @@ func TestClientCLIEverydayTasks(t *testing.T) {
 	if _, err := cli("order", "1234567-1-NOPE"); err == nil || !strings.Contains(err.Error(), "404") {
 		t.Errorf("unknown order: %v", err)
 	}
-	// The provider's ID migration and the plugin's removals (issue 12).
+	// The provider's ID migration and the plugin's removals.
 	must("put-inventory", "-f", file("p2.json", `[{"product":{"externalId":"1234567-1-P2","descriptions":{"fi":{"name":"Toinen"}}},
 		"balances":[{"retailerId":"1234567-1","catalogExternalId":"WH1","quantity":1}]}]`))
 	if out := must("migrate-products"); !strings.Contains(out, `"P2"`) || !strings.Contains(out, `"P1"`) {

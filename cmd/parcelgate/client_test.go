@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -50,5 +51,28 @@ func TestClientCLIToken(t *testing.T) {
 	}
 	if _, err := cli("frobnicate"); err == nil {
 		t.Error("unknown command accepted")
+	}
+}
+
+// The README's list of client commands names every command there is, so
+// a newcomer reading it finds each one (the list once lacked shipment).
+func TestReadmeListsEveryClientCommand(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	start := strings.Index(readme, "`parcelgate client` calls the interface")
+	if start < 0 {
+		t.Fatal("README has no command-line client section")
+	}
+	list := readme[start:]
+	if end := strings.Index(list, "```"); end > 0 {
+		list = list[:end]
+	}
+	for _, c := range clientCommands {
+		if !strings.Contains(list, "`"+c.name+"`") {
+			t.Errorf("README's client command list lacks `%s`", c.name)
+		}
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Issue 11, faults of the database: --db-timeout (PARCELGATE_DB_TIMEOUT)
+// Faults of the database: --db-timeout (PARCELGATE_DB_TIMEOUT)
 // bounds each request's wait for the database; it defaults to 5s and must
 // be positive, since a server that may wait forever is the fault it guards
 // against.
@@ -29,7 +29,7 @@ func TestDBTimeoutFlag(t *testing.T) {
 	}
 }
 
-// Issue 14: --db-max-conns (PARCELGATE_DB_MAX_CONNS) bounds the instance's
+// --db-max-conns (PARCELGATE_DB_MAX_CONNS) bounds the instance's
 // PostgreSQL connections; 0 is the store's default, and a negative or
 // absurd bound is refused before anything starts.
 func TestDBMaxConnsFlag(t *testing.T) {

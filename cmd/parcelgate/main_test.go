@@ -70,6 +70,9 @@ func TestServeDemo(t *testing.T) {
 	if !strings.Contains(out.String(), "operator API token (generated") {
 		t.Errorf("no generated admin token printed:\n%s", out)
 	}
+	if !strings.Contains(out.String(), "Created now") {
+		t.Errorf("the first start's banner does not say the demo order was just created:\n%s", out)
+	}
 	resp, err := http.PostForm(base+"/api/v1/token", url.Values{"grant_type": {"client_credentials"}, "client_id": {"demo-client"}, "client_secret": {"demo-client-secret"}})
 	if err != nil {
 		t.Fatal(err)
@@ -103,8 +106,12 @@ func TestServeDemo(t *testing.T) {
 	}
 	// Restart on the same database: the demo is not seeded twice, and the
 	// same credentials still work.
-	base, _, stop = startServe(t, "--demo", "--addr", "127.0.0.1:0", "--db", db, "--admin-token", "adm")
+	base, out, stop = startServe(t, "--demo", "--addr", "127.0.0.1:0", "--db", db, "--admin-token", "adm")
 	defer stop()
+	// The demo order was made at the first start, not now.
+	if s := out.String(); strings.Contains(s, "Created now") || !strings.Contains(s, "created when this database was first seeded") {
+		t.Errorf("a restart's banner misstates when the demo order was made:\n%s", s)
+	}
 	resp, err = http.PostForm(base+"/api/v1/token", url.Values{"grant_type": {"client_credentials"}, "client_id": {"demo-client"}, "client_secret": {"demo-client-secret"}})
 	if err != nil {
 		t.Fatal(err)
@@ -139,6 +146,58 @@ func TestServeDemo(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 200 || page.Page.TotalElements != 5 {
 		t.Fatalf("demo retail catalog: %d, %d products", resp.StatusCode, page.Page.TotalElements)
+	}
+}
+
+// The README exports the generated admin token: a restart on the same
+// database keeps it working (only its hash is stored) and prints no new
+// one; another database gets a token of its own.
+func TestServeKeepsGeneratedAdminToken(t *testing.T) {
+	tokenLine := regexp.MustCompile(`operator API token \(generated[^)]*\): (\S+)`)
+	db := "sqlite:" + filepath.Join(t.TempDir(), "a.db")
+	status := func(base, token string) int {
+		req, _ := http.NewRequest("GET", base+"/admin/v1/organizations", nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	base, out, stop := startServe(t, "--addr", "127.0.0.1:0", "--db", db)
+	m := tokenLine.FindStringSubmatch(out.String())
+	if m == nil {
+		t.Fatalf("no generated admin token printed:\n%s", out)
+	}
+	token := m[1]
+	if got := status(base, token); got != 200 {
+		t.Fatalf("the printed token: %d", got)
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	base, out, stop = startServe(t, "--addr", "127.0.0.1:0", "--db", db)
+	if strings.Contains(out.String(), token) || tokenLine.MatchString(out.String()) {
+		t.Errorf("a restart printed a token again:\n%s", out)
+	}
+	if got := status(base, token); got != 200 {
+		t.Errorf("the first start's token after a restart: %d, want 200", got)
+	}
+	if got := status(base, token+"X"); got != 401 {
+		t.Errorf("a wrong token after a restart: %d, want 401", got)
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	base, out, stop = startServe(t, "--addr", "127.0.0.1:0", "--db", "sqlite:"+filepath.Join(t.TempDir(), "b.db"))
+	defer stop()
+	m = tokenLine.FindStringSubmatch(out.String())
+	if m == nil || m[1] == token {
+		t.Fatalf("another database's start printed %v, want a token of its own:\n%s", m, out)
+	}
+	if got := status(base, token); got != 401 {
+		t.Errorf("the first database's token on another database: %d, want 401", got)
 	}
 }
 
@@ -253,7 +312,7 @@ func TestAdminCLI(t *testing.T) {
 	}
 }
 
-// Issue 16: durations in the logs are text people read, not nanoseconds.
+// Durations in the logs are text people read, not nanoseconds.
 func TestLogDurationsReadable(t *testing.T) {
 	var buf bytes.Buffer
 	log, err := newLogger(&buf, "info")

@@ -11,7 +11,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/testdb"
 )
 
-// Issue 24: --db-replica (repeatable; PARCELGATE_DB_REPLICA, URLs separated
+// --db-replica (repeatable; PARCELGATE_DB_REPLICA, URLs separated
 // by spaces), --db-replica-max-lag and --db-pooler. A replica that is not a
 // postgres:// URL, replicas of a SQLite database and a lag limit that is
 // not positive are refused before anything starts.
@@ -39,7 +39,7 @@ func TestReplicaFlags(t *testing.T) {
 	}
 }
 
-// Issue 24: serve with a replica reports it on /readyz, and stays ready
+// Serve with a replica reports it on /readyz, and stays ready
 // when the replica cannot serve: here the "replica" is the primary itself,
 // which is not in recovery, so it is never read from.
 func TestServeReportsReplicas(t *testing.T) {

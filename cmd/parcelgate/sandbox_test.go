@@ -13,7 +13,7 @@ import (
 	"github.com/parcelgate/parcelgate/demo"
 )
 
-// Issue 13: the admin CLI covers the sandbox controls, against a server on
+// The admin CLI covers the sandbox controls, against a server on
 // the in-memory store (--db memory) as the README's CI recipe starts it.
 func TestAdminSandboxCLI(t *testing.T) {
 	base, _, stop := startServe(t, "--demo", "--fulfillment", "manual", "--sandbox-clock", "--addr", "127.0.0.1:0", "--db", "memory", "--admin-token", "adm")
@@ -37,7 +37,7 @@ func TestAdminSandboxCLI(t *testing.T) {
 	must(`"orders": 1`, "reset", "--env", "test", "1234567-1")
 	must(`"orders": 1`, "restore", "--env", "test", "--name", "demo", "1234567-1")
 	must(`"name": "mine"`, "snapshot", "--env", "test", "--name", "mine", "1234567-1")
-	// Issue 25: one snapshot, with its environment and object counts.
+	// One snapshot, with its environment and object counts.
 	shown := must(`"name": "mine"`, "show-snapshot", "--env", "test", "--name", "mine", "1234567-1")
 	if !strings.Contains(shown, `"environment": "test"`) || !strings.Contains(shown, `"objects":`) || !strings.Contains(shown, `"createdAt":`) {
 		t.Fatalf("show-snapshot: %s", shown)
@@ -83,7 +83,7 @@ func TestAdminSandboxCLI(t *testing.T) {
 	must(`"offset": "0s"`, "clock", "--env", "production")
 }
 
-// Issue 22 defect 1, decisions §21: plain serve (no --sandbox, a database
+// Decisions §21: plain serve (no --sandbox, a database
 // file) refuses production's reset (403 naming --sandbox), the CLI asks
 // for --environment before calling, and the clock says the mode; --db
 // memory implies --sandbox.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"errors"
@@ -25,6 +26,7 @@ import (
 	"github.com/parcelgate/parcelgate/demo"
 	"github.com/parcelgate/parcelgate/fulfillment"
 	"github.com/parcelgate/parcelgate/httpapi"
+	"github.com/parcelgate/parcelgate/internal/adminguard"
 	"github.com/parcelgate/parcelgate/internal/wiring"
 	"github.com/parcelgate/parcelgate/sqlstore"
 )
@@ -335,12 +337,25 @@ func serve(ctx context.Context, c *serveConfig, stdout, stderr io.Writer) error 
 	if err != nil {
 		return fmt.Errorf("token keys: %w", err)
 	}
+	// Without --admin-token, the token generated at the first start on
+	// this database is kept (hashed) and opens the operator API at every
+	// later start; it is printed only when it is made.
+	var adminHash []byte
 	if c.adminToken == "" {
-		c.adminToken = rand.Text()
-		fmt.Fprintf(stdout, "operator API token (generated; set --admin-token or PARCELGATE_ADMIN_TOKEN to choose one): %s\n", c.adminToken)
+		token := rand.Text()
+		kept, err := sqlstore.NewAdminTokenService(db).Keep(ctx, adminguard.Hash(token))
+		if err != nil {
+			return fmt.Errorf("admin token: %w", err)
+		}
+		adminHash = kept
+		if bytes.Equal(kept, adminguard.Hash(token)) {
+			fmt.Fprintf(stdout, "operator API token (generated and kept for this database; set --admin-token or PARCELGATE_ADMIN_TOKEN to choose one): %s\n", token)
+		} else {
+			fmt.Fprintf(stdout, "operator API token: the one generated and printed at this database's first start (set --admin-token or PARCELGATE_ADMIN_TOKEN to choose one)\n")
+		}
 	}
 	srv := httpapi.New(wiring.HTTP(db), auth.NewKeyring(keys), clock, log, httpapi.Config{
-		PublicURL: c.publicURL, Versions: c.versionList(), AdminToken: c.adminToken,
+		PublicURL: c.publicURL, Versions: c.versionList(), AdminToken: c.adminToken, AdminTokenHash: adminHash,
 		SandboxClock: sandbox, Sandbox: c.sandbox, TrustedProxies: c.proxies, MaxBodyBytes: c.maxBody, RateLimit: c.rateLimit, DBTimeout: c.dbTimeout,
 		NoJournal: !c.journal, JournalPerTenant: c.journalSize, Replicas: replicaStates(db),
 	})
@@ -363,7 +378,7 @@ func serve(ctx context.Context, c *serveConfig, stdout, stderr io.Writer) error 
 		if !seeded {
 			log.Info("demo tenant already seeded; credentials unchanged")
 		}
-		demo.PrintWelcome(stdout, base)
+		demo.PrintWelcome(stdout, base, seeded)
 		fmt.Fprintf(stdout, "Web console: %s%s/ — sign in with username %s and password %s, or as operator with the admin token\n\n", base, console.Prefix, demo.Tenants[0].Username, demo.Tenants[0].Password)
 	} else {
 		fmt.Fprintf(stdout, "Web console: %s%s/ (sign in with a service account, or as operator with the admin token)\n", base, console.Prefix)

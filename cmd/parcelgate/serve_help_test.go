@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// issue 26 §6: serve -h lists the console and says it moves orders too.
+// Serve -h lists the console and says it moves orders too.
 func TestServeHelpNamesTheConsole(t *testing.T) {
 	code, out, _ := cliRun("serve", "-h")
 	if code != exitOK {

@@ -10,6 +10,7 @@
 package adminguard
 
 import (
+	"crypto/sha256"
 	"crypto/subtle"
 	"log/slog"
 	"math"
@@ -39,7 +40,7 @@ const MaxAddrs = 10000
 // Guard checks one admin token. The zero value is not usable; build one
 // with New.
 type Guard struct {
-	token   []byte
+	token   []byte // the token's SHA-256; nil: no token opens anything
 	trusted []netip.Prefix
 	log     *slog.Logger
 
@@ -55,14 +56,32 @@ type entry struct {
 	seen time.Time
 }
 
+// Hash is the SHA-256 of an admin token: what a guard compares, and what
+// the database keeps of a token parcelgate generated. A generated token has
+// 130 random bits, so a fast hash is enough.
+func Hash(token string) []byte {
+	sum := sha256.Sum256([]byte(token))
+	return sum[:]
+}
+
 // New returns a guard of token (empty: no token opens anything). trusted
 // are the networks of the reverse proxies whose X-Forwarded-For is
 // believed.
 func New(token string, trusted []netip.Prefix, log *slog.Logger) *Guard {
+	var h []byte
+	if token != "" {
+		h = Hash(token)
+	}
+	return NewHashed(h, trusted, log)
+}
+
+// NewHashed returns a guard of the token whose Hash is hash (nil: no token
+// opens anything), for a token only the hash of which is known.
+func NewHashed(hash []byte, trusted []netip.Prefix, log *slog.Logger) *Guard {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Guard{token: []byte(token), trusted: trusted, log: log, addrs: map[netip.Prefix]*entry{},
+	return &Guard{token: hash, trusted: trusted, log: log, addrs: map[netip.Prefix]*entry{},
 		failures: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "parcelgate_admin_token_failures_total",
 			Help: "Wrong admin tokens given to this instance, by surface (api: the operator API, console: the operator sign-in)."}, []string{"surface"}),
 		throttled: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "parcelgate_admin_token_throttled_total",
@@ -89,7 +108,7 @@ func (g *Guard) Verify(r *http.Request, surface, token string) (ok bool, retryAf
 		g.throttled.WithLabelValues(surface).Inc()
 		return false, d
 	}
-	if len(g.token) > 0 && subtle.ConstantTimeCompare([]byte(token), g.token) == 1 {
+	if len(g.token) > 0 && token != "" && subtle.ConstantTimeCompare(Hash(token), g.token) == 1 {
 		return true, 0
 	}
 	if token == "" {

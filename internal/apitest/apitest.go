@@ -192,8 +192,8 @@ func (e *Env) Do(r Request) *Response {
 	}
 	out := &Response{t: e.T, Status: resp.StatusCode, Header: resp.Header, Body: raw}
 	// Every JSON answer must be valid JSON in valid UTF-8 (encoding/json's
-	// Valid alone does not check the encoding): issue 11 found stored bytes
-	// served as broken JSON.
+	// Valid alone does not check the encoding): text that is not UTF-8, once
+	// stored, was served as broken JSON.
 	if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") && (!utf8.Valid(raw) || !json.Valid(raw)) {
 		e.T.Errorf("apitest: %s %s → %d answered invalid JSON: %q", r.Method, r.Path, out.Status, truncate(raw))
 	}

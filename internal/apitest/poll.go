@@ -18,7 +18,7 @@ type PolledBalance struct {
 	ModifiedDate string `json:"modifiedDate"`
 }
 
-// PollBalances is one round of the change poll of decisions §6 (spec 4.4
+// PollBalances is one round of the change poll of decisions §6 (interface §4.4
 // GET rule 3), as a retailer's integration runs it: it reads every page,
 // by number and of the given size, of the balance list at path (a
 // catalog's balances) changed since cursor (all of them when cursor is

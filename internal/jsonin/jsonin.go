@@ -1,14 +1,14 @@
 // Package jsonin is the one reader of JSON request bodies.
 //
-// Every surface reads its body through Decode (the lenient ecom surface,
-// which then picks typed values out of the tree with a Reader) or
-// DecodeStrict (the gateway and operator surfaces, which decode into
-// structs and refuse unknown fields). Both decode in one streaming pass that
+// Every body is first read and checked by Read, in one streaming pass that
 // stops at the first breach of Limits, so a hostile body costs at most its
-// size plus a bounded tree, never the gigabytes a naive decode of millions of
-// empty objects takes. Both refuse invalid UTF-8 and U+0000 in any string or
-// key: neither may reach a database (PostgreSQL rejects them, SQLite would
-// store them and serve broken JSON back).
+// size, never the gigabytes a naive decode of millions of empty objects
+// takes, and refuses invalid UTF-8, lone surrogate escapes and U+0000 in
+// any string or key: none may reach a database (PostgreSQL rejects them,
+// SQLite would store them and serve broken JSON back). encoding/json then
+// decodes the checked body into the request's typed struct: strictly for
+// the gateway and operator surfaces (DecodeStrict: unknown fields are
+// refused), leniently for the ecom surface (the types of lenient.go).
 //
 // Errors are *parcelgate.Error: EINVALID for a malformed body, ETOOLARGE for
 // a limit or the body cap, each with one FieldError naming the JSON path
@@ -54,25 +54,22 @@ var Default = Limits{MaxDepth: 32, MaxArray: 10000, MaxMembers: 1000, MaxString:
 // BodyPath names the body itself in field errors.
 const BodyPath = "(body)"
 
-// Decode reads exactly one JSON value from r into a tree of map[string]any,
-// []any, string, json.Number, bool and nil. The caller caps r's size (an
-// *http.MaxBytesError from r is answered as ETOOLARGE).
-func Decode(r io.Reader, lim Limits) (any, error) {
+// Read reads exactly one JSON value from r and returns it as sent, once
+// it is within lim and its every string and key is text. The caller caps
+// r's size (an *http.MaxBytesError from r is answered as ETOOLARGE).
+func Read(r io.Reader, lim Limits) ([]byte, error) {
 	body, err := readAll(r)
 	if err != nil {
 		return nil, err
 	}
-	return decode(body, lim, true)
+	return body, check(body, lim)
 }
 
 // DecodeStrict reads exactly one JSON value from r into v, refusing fields v
-// does not have, with the limits and checks of Decode.
+// does not have, with the limits and checks of Read.
 func DecodeStrict(r io.Reader, v any, lim Limits) error {
-	body, err := readAll(r)
+	body, err := Read(r, lim)
 	if err != nil {
-		return err
-	}
-	if _, err := decode(body, lim, false); err != nil {
 		return err
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
@@ -82,7 +79,8 @@ func DecodeStrict(r io.Reader, v any, lim Limits) error {
 		if e, ok := errors.AsType[*parcelgate.Error](err); ok && len(e.Fields) == 1 && e.Fields[0].Message == unknownFieldProblem {
 			// encoding/json names an unknown member by its key alone;
 			// the problem names its whole path.
-			if tree, terr := decode(body, lim, true); terr == nil {
+			var tree any
+			if json.Unmarshal(body, &tree) == nil {
 				if path, found := unknownPath(tree, reflect.TypeOf(v), BodyPath); found {
 					return invalid(path, fmt.Sprintf("Unknown field %q.", path), unknownFieldProblem)
 				}
@@ -181,34 +179,125 @@ func readAll(r io.Reader) ([]byte, error) {
 	return body, nil
 }
 
-// decoder walks the token stream once, checking every limit before it
-// keeps a value.
-type decoder struct {
+// clean reports whether body is certainly one JSON value within lim with
+// only text in its strings and keys, in one pass over its bytes that
+// allocates nothing, then json.Valid; false when it may not be (it errs
+// only that way, and stops as soon as a limit may be broken),
+// and the checker then finds the first problem and names it, or finds
+// none. Nearly every body is clean: the checker's token stream costs
+// several times more.
+func clean(body []byte, lim Limits) bool {
+	const maxStack = 64
+	if len(lim.Arrays) > 0 || lim.MaxDepth <= 0 || lim.MaxDepth > maxStack {
+		return false
+	}
+	type level struct {
+		n     int // elements or members so far
+		array bool
+	}
+	var stack [maxStack]level
+	depth, values := 0, 0
+	// value counts a value (not a key) in its container.
+	value := func() bool {
+		values++
+		if lim.MaxValues > 0 && values > lim.MaxValues {
+			return false
+		}
+		if depth > 0 && stack[depth-1].array {
+			stack[depth-1].n++
+			return lim.MaxArray <= 0 || stack[depth-1].n <= lim.MaxArray
+		}
+		return true
+	}
+	for i := 0; i < len(body); i++ {
+		switch c := body[i]; c {
+		case ' ', '\t', '\r', '\n', ',', ':':
+		case '{', '[':
+			if !value() || depth == lim.MaxDepth {
+				return false
+			}
+			stack[depth] = level{array: c == '['}
+			depth++
+		case '}', ']':
+			if depth == 0 {
+				return false
+			}
+			depth--
+		case '"':
+			j, escU := i+1, false
+			for j < len(body) && body[j] != '"' {
+				if body[j] == '\\' && j+1 < len(body) {
+					escU = escU || body[j+1] == 'u'
+					j++
+				}
+				j++
+			}
+			if j >= len(body) {
+				return false
+			}
+			raw := body[i : j+1]
+			k := j + 1
+			for k < len(body) && (body[k] == ' ' || body[k] == '\t' || body[k] == '\r' || body[k] == '\n') {
+				k++
+			}
+			if k < len(body) && body[k] == ':' { // a key
+				if depth == 0 {
+					return false
+				}
+				stack[depth-1].n++
+				if lim.MaxMembers > 0 && stack[depth-1].n > lim.MaxMembers {
+					return false
+				}
+			} else if !value() {
+				return false
+			}
+			if lim.MaxString > 0 && len(raw)-2 > lim.MaxString || !utf8.Valid(raw) ||
+				escU && (bytes.Contains(raw, []byte(`\u0000`)) || loneSurrogate(raw)) {
+				return false
+			}
+			i = j
+		default: // a number, true, false or null
+			if !value() {
+				return false
+			}
+			for i+1 < len(body) && !strings.ContainsRune(" \t\r\n,]}", rune(body[i+1])) {
+				i++
+			}
+		}
+	}
+	// Within every limit so far: whether it is JSON at all is for the
+	// standard library's scanner to say.
+	return json.Valid(body)
+}
+
+// checker walks the token stream once, checking every limit as it goes.
+type checker struct {
 	body   []byte
 	dec    *json.Decoder
 	lim    Limits
-	build  bool
 	values int
 	last   int64 // input offset after the previous token
 }
 
-func decode(body []byte, lim Limits, build bool) (any, error) {
-	d := &decoder{body: body, dec: json.NewDecoder(bytes.NewReader(body)), lim: lim, build: build}
+func check(body []byte, lim Limits) error {
+	if clean(body, lim) {
+		return nil
+	}
+	d := &checker{body: body, dec: json.NewDecoder(bytes.NewReader(body)), lim: lim}
 	d.dec.UseNumber()
-	v, err := d.value(BodyPath, "(body)", 0)
-	if err != nil {
-		return nil, err
+	if err := d.value(BodyPath, "(body)", 0); err != nil {
+		return err
 	}
 	if _, err := d.dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, invalid(BodyPath, "The request body holds more than one JSON value.", "must hold exactly one JSON value")
+		return invalid(BodyPath, "The request body holds more than one JSON value.", "must hold exactly one JSON value")
 	}
-	return v, nil
+	return nil
 }
 
 // token returns the next token and the raw bytes it was read from, so that
 // strings can be checked for invalid UTF-8 (which encoding/json would
 // silently replace with U+FFFD).
-func (d *decoder) token(path string) (json.Token, []byte, error) {
+func (d *checker) token(path string) (json.Token, []byte, error) {
 	t, err := d.dec.Token()
 	if err != nil {
 		return nil, nil, d.syntax(err, path)
@@ -219,7 +308,7 @@ func (d *decoder) token(path string) (json.Token, []byte, error) {
 	return t, raw, nil
 }
 
-func (d *decoder) syntax(err error, path string) error {
+func (d *checker) syntax(err error, path string) error {
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 		return invalid(path, "The request body is not valid JSON: it ends too early.", "is cut short")
 	}
@@ -230,45 +319,37 @@ func (d *decoder) syntax(err error, path string) error {
 }
 
 // value reads one value at path; shape is the path with indexes left out.
-func (d *decoder) value(path, shape string, depth int) (any, error) {
+func (d *checker) value(path, shape string, depth int) error {
 	t, raw, err := d.token(path)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	return d.valueFrom(t, raw, path, shape, depth)
 }
 
-func (d *decoder) valueFrom(t json.Token, raw []byte, path, shape string, depth int) (any, error) {
+func (d *checker) valueFrom(t json.Token, raw []byte, path, shape string, depth int) error {
 	if d.values++; d.lim.MaxValues > 0 && d.values > d.lim.MaxValues {
-		return nil, tooLarge(path, fmt.Sprintf("The request body holds more than %d JSON values.", d.lim.MaxValues), fmt.Sprintf("the body holds more than %d values", d.lim.MaxValues))
+		return tooLarge(path, fmt.Sprintf("The request body holds more than %d JSON values.", d.lim.MaxValues), fmt.Sprintf("the body holds more than %d values", d.lim.MaxValues))
 	}
 	switch t := t.(type) {
 	case json.Delim:
 		if depth+1 > d.lim.MaxDepth && d.lim.MaxDepth > 0 {
-			return nil, tooLarge(path, fmt.Sprintf("%s: nests deeper than %d levels.", path, d.lim.MaxDepth), fmt.Sprintf("nests deeper than %d levels", d.lim.MaxDepth))
+			return tooLarge(path, fmt.Sprintf("%s: nests deeper than %d levels.", path, d.lim.MaxDepth), fmt.Sprintf("nests deeper than %d levels", d.lim.MaxDepth))
 		}
 		if t == '[' {
 			return d.array(path, shape, depth+1)
 		}
 		return d.object(path, shape, depth+1)
 	case string:
-		if err := d.checkString(t, raw, path); err != nil {
-			return nil, err
-		}
-		return t, nil
-	default: // json.Number, bool, nil
-		return t, nil
+		return d.checkString(t, raw, path)
 	}
+	return nil // json.Number, bool, nil
 }
 
-func (d *decoder) array(path, shape string, depth int) (any, error) {
+func (d *checker) array(path, shape string, depth int) error {
 	max := d.lim.MaxArray
 	if n, ok := d.lim.Arrays[shape]; ok {
 		max = n
-	}
-	var out []any
-	if d.build {
-		out = []any{}
 	}
 	elemShape := "[]"
 	if shape != BodyPath {
@@ -277,60 +358,48 @@ func (d *decoder) array(path, shape string, depth int) (any, error) {
 	for i := 0; ; i++ {
 		t, raw, err := d.token(path)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if t == json.Delim(']') {
-			return out, nil
+			return nil
 		}
 		if max > 0 && i >= max {
-			return nil, tooLarge(path, fmt.Sprintf("%s: must hold at most %d items.", path, max), fmt.Sprintf("must hold at most %d items", max))
+			return tooLarge(path, fmt.Sprintf("%s: must hold at most %d items.", path, max), fmt.Sprintf("must hold at most %d items", max))
 		}
-		v, err := d.valueFrom(t, raw, index(path, i), elemShape, depth)
-		if err != nil {
-			return nil, err
-		}
-		if d.build {
-			out = append(out, v)
+		if err := d.valueFrom(t, raw, index(path, i), elemShape, depth); err != nil {
+			return err
 		}
 	}
 }
 
-func (d *decoder) object(path, shape string, depth int) (any, error) {
-	var out map[string]any
-	if d.build {
-		out = map[string]any{}
-	}
+func (d *checker) object(path, shape string, depth int) error {
 	for n := 0; ; n++ {
 		t, raw, err := d.token(path)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if t == json.Delim('}') {
-			return out, nil
+			return nil
 		}
 		key, _ := t.(string)
 		if d.lim.MaxMembers > 0 && n >= d.lim.MaxMembers {
-			return nil, tooLarge(path, fmt.Sprintf("%s: must hold at most %d members.", path, d.lim.MaxMembers), fmt.Sprintf("must hold at most %d members", d.lim.MaxMembers))
+			return tooLarge(path, fmt.Sprintf("%s: must hold at most %d members.", path, d.lim.MaxMembers), fmt.Sprintf("must hold at most %d members", d.lim.MaxMembers))
 		}
 		child := Path(path, key)
 		if err := d.checkString(key, raw, child); err != nil {
-			return nil, err
+			return err
 		}
 		childShape := key
 		if shape != BodyPath {
 			childShape = shape + "." + key
 		}
-		v, err := d.value(child, childShape, depth)
-		if err != nil {
-			return nil, err
-		}
-		if d.build {
-			out[key] = v
+		if err := d.value(child, childShape, depth); err != nil {
+			return err
 		}
 	}
 }
 
-func (d *decoder) checkString(s string, raw []byte, path string) error {
+func (d *checker) checkString(s string, raw []byte, path string) error {
 	// raw holds the token as sent: invalid UTF-8 is replaced in s.
 	if !utf8.Valid(raw) {
 		return invalid(path, fmt.Sprintf("%s: is not valid UTF-8.", path), "must be valid UTF-8 text")

@@ -18,7 +18,7 @@ import (
 	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
-// Issue 24: PgBouncer in transaction pooling mode between the instances
+// PgBouncer in transaction pooling mode between the instances
 // and PostgreSQL. Several instances migrating at once through it take
 // turns (the migration lock is a transaction's, not a session's), and
 // then serve writes and reads, many at once, through a pool smaller than

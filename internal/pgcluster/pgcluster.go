@@ -71,6 +71,27 @@ func WithPort(dsn string, port int) (string, error) {
 	return u.String(), nil
 }
 
+// Missing is what this machine lacks to start a server, with the one
+// command that provides it: skipping tests name it, so a newcomer learns
+// how to run them.
+type Missing struct {
+	Err    error
+	Enable string // a shell command
+}
+
+func (m *Missing) Error() string { return m.Err.Error() }
+func (m *Missing) Unwrap() error { return m.Err }
+
+// Enable returns the command that provides what err says is missing, or
+// "" when err is not of a missing thing.
+func Enable(err error) string {
+	var m *Missing
+	if errors.As(err, &m) {
+		return m.Enable
+	}
+	return ""
+}
+
 // Bin is where the PostgreSQL server binaries are: PARCELGATE_PG_BIN, else
 // the newest /usr/lib/postgresql/*/bin with a postgres in it.
 func Bin() (string, error) {
@@ -83,7 +104,7 @@ func Bin() (string, error) {
 			return dirs[i], nil
 		}
 	}
-	return "", errors.New("no PostgreSQL server binaries (/usr/lib/postgresql/*/bin/postgres; set PARCELGATE_PG_BIN)")
+	return "", &Missing{errors.New("no PostgreSQL server binaries (/usr/lib/postgresql/*/bin/postgres; set PARCELGATE_PG_BIN)"), "apt-get install postgresql"}
 }
 
 // runAs is the OS user the servers run as: postgres when this process is
@@ -205,6 +226,23 @@ func ping(ctx context.Context, dsn string) error {
 	return db.QueryRowContext(ctx, "SELECT 1").Scan(&one)
 }
 
+// allowReplication is the command that lets this machine make replication
+// connections to the server at dsn: a line in its pg_hba.conf (where the
+// server says it is) and a reload.
+func allowReplication(dsn string) string {
+	hba := "/etc/postgresql/*/main/pg_hba.conf"
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if db, err := sql.Open("pgx", dsn); err == nil {
+		var f string
+		if db.QueryRowContext(ctx, "SHOW hba_file").Scan(&f) == nil {
+			hba = f
+		}
+		db.Close()
+	}
+	return fmt.Sprintf("echo 'host replication all 127.0.0.1/32 trust' >> %s && psql '%s' -c 'SELECT pg_reload_conf()'", hba, dsn)
+}
+
 // StartReplica makes a streaming replica of the PostgreSQL at primaryDSN
 // (a postgres:// URL of a superuser; the server must accept a replication
 // connection from it) and starts it as a hot standby on a free port.
@@ -249,7 +287,11 @@ func StartReplica(primaryDSN string) (*Server, error) {
 		}
 		if try == 3 {
 			os.RemoveAll(dir)
-			return nil, fmt.Errorf("pg_basebackup, %d tries (the server needs a replication line in pg_hba.conf, e.g. \"host replication all 127.0.0.1/32 trust\"): %v: %s", try, err, strings.TrimSpace(string(out)))
+			err = fmt.Errorf("pg_basebackup, %d tries (the server needs a replication line in pg_hba.conf, e.g. \"host replication all 127.0.0.1/32 trust\"): %v: %s", try, err, strings.TrimSpace(string(out)))
+			if strings.Contains(string(out), "pg_hba.conf") {
+				return nil, &Missing{err, allowReplication(primaryDSN)}
+			}
+			return nil, err
 		}
 		os.RemoveAll(data)
 		time.Sleep(time.Duration(try) * time.Second)
@@ -332,7 +374,7 @@ func StartPgBouncer(serverDSN string) (*Server, error) {
 	exe, err := exec.LookPath("pgbouncer")
 	if err != nil {
 		if _, serr := os.Stat("/usr/sbin/pgbouncer"); serr != nil {
-			return nil, errors.New("pgbouncer is not installed (Debian: apt-get install pgbouncer)")
+			return nil, &Missing{errors.New("pgbouncer is not installed"), "apt-get install pgbouncer"}
 		}
 		exe = "/usr/sbin/pgbouncer"
 	}
@@ -405,4 +447,17 @@ func urlParse(dsn string) (*url.URL, error) {
 		return nil, errors.New("pgcluster: want a postgres:// URL")
 	}
 	return u, nil
+}
+
+// NewDir makes a temporary directory for servers started with Command:
+// owned by the user they run as (postgres when this process is root).
+func NewDir(prefix string) (string, *syscall.Credential, error) { return newDir(prefix) }
+
+// Command is a server process to start in dir as cred (from NewDir), in
+// a process group of its own that dies with this process, with a clean
+// environment (PATH, HOME=dir, LANG) plus env.
+func Command(cred *syscall.Credential, dir string, env []string, name string, args ...string) *exec.Cmd {
+	cmd := command(cred, dir, name, args...)
+	cmd.Env = append(cmd.Env, env...)
+	return cmd
 }

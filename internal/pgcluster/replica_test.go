@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"hash/crc32"
 	"math/rand/v2"
 	"os"
 	"strings"
@@ -20,8 +21,8 @@ import (
 	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
-// The tests of reads on a real streaming replica of the test PostgreSQL
-// (issue 24). One replica serves the package's tests; it is made on first
+// The tests of reads on a real streaming replica of the test PostgreSQL.
+// One replica serves the package's tests; it is made on first
 // use and stopped when they end.
 
 var (
@@ -44,6 +45,11 @@ func unavailable(t *testing.T, what string, err error) {
 	t.Helper()
 	if os.Getenv("CI") != "" {
 		t.Fatalf("%s under CI: %v", what, err)
+	}
+	if cmd := pgcluster.Enable(err); cmd != "" {
+		testdb.Notice(fmt.Sprintf("pgcluster-%08x", crc32.ChecksumIEEE([]byte(cmd))), fmt.Sprintf("%s: %v: internal/pgcluster's tests are SKIPPED. As root, run: %s", what, err, cmd))
+	} else {
+		testdb.Notice("pgcluster", fmt.Sprintf("%s: %v: internal/pgcluster's tests are SKIPPED (.ci/run installs and allows what they need)", what, err))
 	}
 	t.Skipf("%s: %v (skipped; under CI this fails: .ci/run installs and allows what it needs)", what, err)
 }
@@ -234,7 +240,7 @@ func catalogIDs(e *apitest.Env, token string) []string {
 	return ids
 }
 
-// Issue 24, read-your-writes: a client that just wrote reads its write,
+// Read-your-writes: a client that just wrote reads its write,
 // whichever instance answers, while the replica is stopped behind the
 // write. Instance A takes the writes, instance B answers the reads.
 // Writes nobody made for the reader (an operator's catalog, here) show on
@@ -297,7 +303,7 @@ func TestReadYourWritesAcrossInstancesOnAPausedReplica(t *testing.T) {
 	}
 }
 
-// Issue 24 and decisions §6 (change polling): a retailer polling
+// Decisions §6 (change polling): a retailer polling
 // modifiedFromDate with the newest modifiedDate it has seen never misses a
 // change while its polls are served by a replica whose replay is paused
 // and resumed under it, with several writers running on the primary. At
@@ -434,7 +440,7 @@ func TestPollingNeverMissesOnALaggingReplica(t *testing.T) {
 	t.Logf("replica reads served during the run: %d", c.reads()-servedBefore)
 }
 
-// Issue 24: a replica that lags more than --db-replica-max-lag is skipped
+// A replica that lags more than --db-replica-max-lag is skipped
 // until it catches up: reads go to the primary and see the primary's
 // state, and /readyz and /metrics say so.
 func TestLaggingReplicaIsSkipped(t *testing.T) {
@@ -473,7 +479,7 @@ func TestLaggingReplicaIsSkipped(t *testing.T) {
 	}
 }
 
-// Issue 24: a replica that goes down in the middle of a load costs no
+// A replica that goes down in the middle of a load costs no
 // request: reads that were on it run again on the primary, later ones go
 // to the primary at once, and /readyz stays 200, reporting it down. No
 // promotion is needed: the primary never stopped.
@@ -559,7 +565,7 @@ func grepLines(s, sub string) string {
 	return strings.Join(out, "")
 }
 
-// Issue 24, read-your-writes for orders: a merchant creates an order
+// Read-your-writes for orders: a merchant creates an order
 // through instance A and reads it at once through instance B, then cancels
 // it through A and reads the cancellation through B, with the replica's
 // replay paused the whole time: every read sees the write before it.

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Runs a real client nobody on this project wrote, the third-party CLI
 # hatlabs/posti-cli (Python, MIT), unchanged against `parcelgate serve
-# --demo`: its pickuppoints (search, list, get) and estimate commands.
+# --demo`: its pickuppoints (search, list, get), estimate and shipment
+# create commands.
 # The CLI fetches its token from the provider's fixed
 # https://gateway-auth.posti.fi address; internal/realclient/tlsproxy
 # answers that host locally (https_proxy, and a throw-away CA trusted by
@@ -60,6 +61,14 @@ cli pickuppoints get FI 001003200 -l sv |
 	check "p=d['pickupPoints'][0]; assert p['id']=='001003200' and p['location']['city']=='Helsingfors'; print(p['id'], p['publicName'], p['location']['street'], p['location']['postcode'], p['location']['city'])"
 cli estimate -d '{"estimate":{"time":"2026-03-13T10:00:00Z","origin":{"countryCode":"FI","postcode":"20100"},"destination":{"countryCode":"FI","postcode":"00100"},"product":{"code":"2103"}}}' |
 	check "assert d=={'estimates':[{'time':'2026-03-16T14:00:00Z'}]}, d; print(json.dumps(d))"
+# shipment create (decisions §29): the shipping API's base is the CLI's --url;
+# it posts with ?returnFile=true and saves each print's PDF.
+cli --url "http://127.0.0.1:$PORT/shippingapi/api" shipment create --output-dir labels -d '{"printConfig":{"target1Media":"thermo-225"},"shipment":{"senderPartners":[{"id":"POSTI","custNo":"677503"}],"sender":{"name":"Kauppa Oy","address1":"Mannerheimintie 1","zipcode":"00100","city":"Helsinki","country":"FI"},"receiver":{"name":"Matti Meikäläinen","address1":"Hämeenkatu 5","zipcode":"33100","city":"Tampere","country":"FI"},"agent":{"quickId":"331003401"},"service":{"id":"PO2103","addons":[{"id":"3196"}]},"parcels":[{"copies":2,"weight":5,"packageCode":"PKT","contents":"Goods"}]}}' |
+	check "s=d[0]; n=[p['parcelNo'] for p in s['parcels']]; assert len(n)==2 and s['prints'][0]['pdf_type']=='ADDRESSLABEL', s; print(s['shipmentNo'], n, s['prints'][0]['media'])"
+for f in labels/*_ADDRESSLABEL.pdf; do
+	head -c 5 "$f" | grep -q '%PDF-' || { echo "FAIL: $f is not a PDF" >&2; exit 1; }
+	if command -v pdfinfo >/dev/null; then pdfinfo "$f" | grep -E '^(Pages|Page size):' >&2; fi
+done
 # The provider's strictness, as the CLI reports it: exit 1 and the message.
 if cli pickuppoints search -d '{"searchCriteria":{"location":{"postalCode":"00100"}}}' 2>err.txt; then
 	echo "FAIL: an unknown field was accepted" >&2

@@ -21,7 +21,7 @@ func shipmentRequest(parcels ...client.ParcelRequest) *client.ShipmentRequest {
 	}
 }
 
-// Spec 4.1 and decisions §5: shipment data, then its sending code, through
+// Interface §4.1 and decisions §5: shipment data, then its sending code, through
 // the SDK.
 func TestSendingCodes(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
@@ -84,7 +84,7 @@ func TestSendingCodes(t *testing.T) {
 	})
 }
 
-// Spec 4.2: errand codes, one and many, in both environments.
+// Interface §4.2: errand codes, one and many, in both environments.
 func TestErrandCodes(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
 		ctx := context.Background()
@@ -99,7 +99,7 @@ func TestErrandCodes(t *testing.T) {
 			if err != nil || !one.OK() || len(one.ErrandCode) != 6 || one.ParcelID != p0 {
 				t.Fatalf("%s ErrandCode: %+v, %v", env, one, err)
 			}
-			// Spec 4.2 rule 1: no shipment data, no code.
+			// Interface §4.2 rule 1: no shipment data, no code.
 			_, err = c.ErrandCode(ctx, "JJFI99999999999999")
 			if ae := asError(t, err); ae.StatusCode != 404 || ae.Code != "NOT_FOUND" || ae.Message == "" || ae.Message == "Not Found" {
 				t.Errorf("%s unknown parcel: %+v", env, ae)
@@ -135,7 +135,7 @@ func TestErrandCodes(t *testing.T) {
 	})
 }
 
-// Spec 5 (tokens expire after 3600 s): when the server refuses the cached
+// Interface §5 (tokens expire after 3600 s): when the server refuses the cached
 // token as expired, the SDK gets a new one and the call succeeds.
 func TestExpiredTokenRefreshed(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {

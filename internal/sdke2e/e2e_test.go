@@ -60,7 +60,7 @@ func asError(t *testing.T, err error) *client.Error {
 	return e
 }
 
-// Spec 5.1 and 5.2: both token services through the SDK; a token is
+// Interface §5.1 and 5.2: both token services through the SDK; a token is
 // fetched once and reused.
 func TestTokens(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
@@ -96,7 +96,7 @@ func TestTokens(t *testing.T) {
 		if ae := asError(t, err); ae.StatusCode != 401 || ae.Code != "invalid_client" || ae.Message == "" {
 			t.Errorf("wrong client secret: %+v", ae)
 		}
-		// Spec 7: Bad credentials.
+		// Interface §7: Bad credentials.
 		_, err = bad.EcomToken(ctx)
 		if ae := asError(t, err); ae.StatusCode != 401 || ae.Code != "Unauthorized" || ae.Message != "Bad credentials" {
 			t.Errorf("wrong password: %+v", ae)

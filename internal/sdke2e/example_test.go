@@ -181,3 +181,45 @@ func Example_error() {
 	}
 	// Output: Unauthorized: Bad credentials
 }
+
+// Shipping API -> label -> tracking (decisions §29, §30).
+func Example_shipLabelAndTrack() {
+	sb := startSandbox()
+	defer sb.Close()
+	ctx := context.Background()
+
+	c, err := client.New(client.Config{BaseURL: sb.URL, ClientID: "demo-client", ClientSecret: "demo-client-secret", Username: "demo", Password: "demo-password"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, err := c.CreateShippingOrder(ctx, &client.ShippingOrder{
+		PrintConfig: &client.PrintConfig{Target1Media: "thermo-225"},
+		Shipment: client.ShippingShipment{
+			Sender:   client.ShippingParty{Name: "Demo Shop Oy", Address1: "Kauppakatu 1", Zipcode: "00100", City: "Helsinki", Country: "FI"},
+			Receiver: client.ShippingParty{Name: "Maija Meikäläinen", Address1: "Tie 2", Zipcode: "33100", City: "Tampere", Country: "FI"},
+			Service:  client.ShippingService{ID: "PO2103", Addons: []client.Addon{{ID: "3196"}}},
+			Parcels:  []client.ShippingParcel{{Copies: 2, Weight: 2.5, PackageCode: "PKT"}},
+		},
+	}, &client.ShippingOptions{ReturnFile: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("parcels:", len(res.Parcels), "label:", string(res.Prints[0].Data[:5]), res.Prints[0].Media)
+	pdf, err := c.Label(ctx, res.Prints[0].Href)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("label by href:", string(pdf[:5]))
+	parcels, err := c.Track(ctx, res.Parcels[0].ParcelNo, res.Parcels[1].ParcelNo)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, p := range parcels {
+		fmt.Println(p.TrackingCode == res.Parcels[0].ParcelNo || p.TrackingCode == res.Parcels[1].ParcelNo, p.Status.Code, p.Status.Description.EN)
+	}
+	// Output:
+	// parcels: 2 label: %PDF- thermo-225
+	// label by href: %PDF-
+	// true WAITING Waiting for the sender
+	// true WAITING Waiting for the sender
+}

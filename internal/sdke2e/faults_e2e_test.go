@@ -9,7 +9,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/apitest"
 )
 
-// Issue 13: the SDK's retries against injected faults. Two 503s are
+// The SDK's retries against injected faults. Two 503s are
 // retried through (the SDK retries 429, 502, 503 and 504, as the provider's
 // clients retry 502 and 503); a fault that outlasts the attempts surfaces
 // as a temporary *Error with its status and Retry-After.

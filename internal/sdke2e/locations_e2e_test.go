@@ -46,7 +46,7 @@ func TestDeliveryServicesAndPickupPoints(t *testing.T) {
 	})
 }
 
-// Issue 25: the SDK's gateway Pick-up Point API and delivery estimate, end
+// The SDK's gateway Pick-up Point API and delivery estimate, end
 // to end: the provider's published search and its second published
 // estimate, answered as published.
 func TestGatewayPickupPointsAndEstimate(t *testing.T) {

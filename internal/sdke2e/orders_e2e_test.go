@@ -43,7 +43,7 @@ func orderRequest(bid, own string, qty int64) *client.OrderRequest {
 	return o
 }
 
-// Spec 4.3: create, read, list, follow and cancel warehouse orders.
+// Interface §4.3: create, read, list, follow and cancel warehouse orders.
 func TestOrders(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
 		ctx := context.Background()
@@ -96,7 +96,7 @@ func TestOrders(t *testing.T) {
 			t.Errorf("by SO reference: %+v", got)
 		}
 
-		// Spec 6: order progress by polling; the Sync keeps the cursor.
+		// Interface §6: order progress by polling; the Sync keeps the cursor.
 		sync := c.OrderSync(&client.OrderQuery{Paging: client.Paging{Size: 2}}, time.Time{})
 		if got := all(t, sync.Changes(ctx)); len(got) != 5 {
 			t.Fatalf("first poll: %d", len(got))

@@ -37,7 +37,7 @@ func product(id string) client.Product {
 	}
 }
 
-// Spec 4.4: a supplier publishes products to a retailer's catalog; the
+// Interface §4.4: a supplier publishes products to a retailer's catalog; the
 // retailer reads them, page by page, and follows the changes of their
 // balances.
 func TestProductsAndCatalogs(t *testing.T) {
@@ -72,7 +72,7 @@ func TestProductsAndCatalogs(t *testing.T) {
 			t.Errorf("InventoryItem: %+v", item)
 		}
 
-		// Spec 4.4 GET rule 1: every page, by the iterator.
+		// Interface §4.4 GET rule 1: every page, by the iterator.
 		if got := all(t, supplier.Inventory(ctx, &client.ProductQuery{Paging: client.Paging{Size: 2}})); len(got) != 5 || got[4].Product.ExternalID != "P-004" {
 			t.Errorf("Inventory: %d items", len(got))
 		}
@@ -95,7 +95,7 @@ func TestProductsAndCatalogs(t *testing.T) {
 			t.Errorf("CatalogBalances of every catalog: %d", len(got))
 		}
 
-		// Spec 4.4 GET rule 3: the Sync yields every balance once, then
+		// Interface §4.4 GET rule 3: the Sync yields every balance once, then
 		// only what changed.
 		sync := retailer.CatalogBalanceSync("SHOP1", &client.ProductQuery{Paging: client.Paging{Size: 2}}, time.Time{})
 		if got := all(t, sync.Changes(ctx)); len(got) != 5 || sync.Cursor.IsZero() {
@@ -104,7 +104,7 @@ func TestProductsAndCatalogs(t *testing.T) {
 		if got := all(t, sync.Changes(ctx)); len(got) != 0 {
 			t.Errorf("poll without changes: %d", len(got))
 		}
-		// Spec 4.4 PUT balances rule 2 and 4: a stock update in every catalog.
+		// Interface §4.4 PUT balances rule 2 and 4: a stock update in every catalog.
 		if _, err := supplier.PutBalances(ctx, []client.BalanceUpdate{{ProductExternalID: "P-003", Quantity: client.Ptr[int64](0)}}); err != nil {
 			t.Fatal(err)
 		}
@@ -113,7 +113,7 @@ func TestProductsAndCatalogs(t *testing.T) {
 			t.Errorf("poll after an update: %+v", got)
 		}
 
-		// Spec 3: deletion is EOS; the supplier no longer sees it, the
+		// Interface §3: deletion is EOS; the supplier no longer sees it, the
 		// retailer sees it with status EOS.
 		if _, err := supplier.DeleteProducts(ctx, "P-004"); err != nil {
 			t.Fatal(err)
@@ -131,7 +131,7 @@ func TestProductsAndCatalogs(t *testing.T) {
 		if err != nil || len(removed) != 1 {
 			t.Errorf("DeleteBalances: %+v, %v", removed, err)
 		}
-		// decisions §6, spec 4.4 DELETE balances rule 2: the removal reaches the
+		// decisions §6, interface §4.4 DELETE balances rule 2: the removal reaches the
 		// retailer's Sync as a removed balance; plain reads leave it out.
 		got = all(t, sync.Changes(ctx))
 		if i := slices.IndexFunc(got, func(b client.Balance) bool { return b.ProductExternalID == "P-000" }); i < 0 || !got[i].Removed || got[i].Quantity != 0 {
@@ -159,7 +159,7 @@ func TestProductsAndCatalogs(t *testing.T) {
 }
 
 // The provider's ID migration and the warehouse plugin's removals through
-// the SDK (issue 12 items 3-5): bare and prefixed IDs name one product,
+// the SDK: bare and prefixed IDs name one product,
 // EOS by PutInventory ends the sale, RemoveFromCatalogs answers the
 // entries not applied, MigrateProductIDs drops the prefix once.
 func TestSDKMigrationAndRemovals(t *testing.T) {

@@ -31,7 +31,17 @@ type Proxy struct {
 // ends.
 func Start(t testing.TB, target string) *Proxy {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	return StartAt(t, "127.0.0.1:0", target)
+}
+
+// StartAt listens at addr (port 0: a free one) and forwards to target
+// until t ends. A proxy on another loopback address (127.0.0.2:5433 in
+// front of 127.0.0.1:5433) stands for a machine of its own: a server
+// registered under the proxy's address is reached by everyone through it,
+// so Stall partitions that machine from all of them.
+func StartAt(t testing.TB, addr, target string) *Proxy {
+	t.Helper()
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		t.Fatalf("tcpproxy: listen: %v", err)
 	}
@@ -100,12 +110,26 @@ func (p *Proxy) serve(ln net.Listener) {
 }
 
 func (p *Proxy) forward(client net.Conn) {
-	upstream, err := net.Dial("tcp", p.target)
-	if err != nil {
+	if !p.track(client) {
 		client.Close()
 		return
 	}
-	if !p.track(client, upstream) {
+	// A connection made while stalled hangs, as one to a partitioned
+	// machine does: the target is not even dialed, so nothing answers it,
+	// not a refusal either.
+	if !p.waitForward() {
+		p.untrack(client)
+		client.Close()
+		return
+	}
+	upstream, err := net.Dial("tcp", p.target)
+	if err != nil {
+		p.untrack(client)
+		client.Close()
+		return
+	}
+	if !p.track(upstream) {
+		p.untrack(client)
 		client.Close()
 		upstream.Close()
 		return
@@ -114,10 +138,15 @@ func (p *Proxy) forward(client net.Conn) {
 	wg.Go(func() { p.pipe(upstream, client) })
 	wg.Go(func() { p.pipe(client, upstream) })
 	wg.Wait()
+	p.untrack(client, upstream)
+}
+
+func (p *Proxy) untrack(conns ...net.Conn) {
 	p.mu.Lock()
-	delete(p.conns, client)
-	delete(p.conns, upstream)
-	p.mu.Unlock()
+	defer p.mu.Unlock()
+	for _, c := range conns {
+		delete(p.conns, c)
+	}
 }
 
 func (p *Proxy) track(conns ...net.Conn) bool {
@@ -133,7 +162,7 @@ func (p *Proxy) track(conns ...net.Conn) bool {
 }
 
 // pipe copies from src to dst, holding what it read while stalled; it
-// closes both when either side ends.
+// closes both when either side ends (held too while stalled).
 func (p *Proxy) pipe(dst, src net.Conn) {
 	defer dst.Close()
 	defer src.Close()
@@ -149,6 +178,9 @@ func (p *Proxy) pipe(dst, src net.Conn) {
 			}
 		}
 		if err != nil {
+			// The end of the stream, too, is held while stalled: a
+			// partitioned peer's close never arrives.
+			p.waitForward()
 			return
 		}
 	}

@@ -66,11 +66,13 @@ const (
 	Statements = 1
 )
 
-// pointRead is one read waiting for a statement, and its outcome.
+// pointRead is one read waiting for a statement, and its outcome. The
+// key, row and found are arrays of one, so a read sent alone hands Fetch
+// slices of its own fields, with no allocation of their own.
 type pointRead[K comparable, R any] struct {
-	key   K
-	row   R
-	found bool
+	key   [1]K
+	row   [1]R
+	found [1]bool
 	err   error
 	done  chan struct{} // closed once the outcome is set; nil for a read sent at once
 }
@@ -78,7 +80,7 @@ type pointRead[K comparable, R any] struct {
 // Read reads the row of k, alone or with the reads that wait beside it;
 // false when there is none.
 func (c *Coalescer[K, R]) Read(ctx context.Context, k K) (R, bool, error) {
-	r := &pointRead[K, R]{key: k}
+	r := &pointRead[K, R]{key: [1]K{k}}
 	c.mu.Lock()
 	if c.busy < Statements {
 		// Fewer than Statements in flight: sent at once, alone.
@@ -101,7 +103,7 @@ func (c *Coalescer[K, R]) Read(ctx context.Context, k K) (R, bool, error) {
 			return zero, false, ctx.Err()
 		}
 	}
-	return r.row, r.found, r.err
+	return r.row[0], r.found[0], r.err
 }
 
 // Stats reports how many statements were sent and how many reads they
@@ -173,27 +175,28 @@ func (c *Coalescer[K, R]) sendLoop(batch []*pointRead[K, R]) {
 // outcome: its own key's row or none, or the statement's error. Reads of
 // the same key share it.
 func (c *Coalescer[K, R]) send(ctx context.Context, batch []*pointRead[K, R]) {
-	keys := make([]K, 0, len(batch))
-	slot := make([]int, len(batch)) // the key position of each read
-	var seen map[K]int
-	if len(batch) > 1 {
-		seen = make(map[K]int, len(batch))
-	}
-	for i, r := range batch {
-		if s, ok := seen[r.key]; ok {
-			slot[i] = s
-			continue
-		}
-		slot[i] = len(keys)
-		if seen != nil {
-			seen[r.key] = len(keys)
-		}
-		keys = append(keys, r.key)
-	}
 	c.statements.Add(1)
 	c.reads.Add(uint64(len(batch)))
 	if h := c.Hook; h != nil {
 		h(len(batch))
+	}
+	if len(batch) == 1 {
+		// The common case, a read sent alone: no positions to keep.
+		r := batch[0]
+		r.err = c.Fetch(ctx, r.key[:], r.row[:], r.found[:])
+		return
+	}
+	keys := make([]K, 0, len(batch))
+	slot := make([]int, len(batch)) // the key position of each read
+	seen := make(map[K]int, len(batch))
+	for i, r := range batch {
+		if s, ok := seen[r.key[0]]; ok {
+			slot[i] = s
+			continue
+		}
+		slot[i] = len(keys)
+		seen[r.key[0]] = len(keys)
+		keys = append(keys, r.key[0])
 	}
 	rows := make([]R, len(keys))
 	found := make([]bool, len(keys))
@@ -203,6 +206,6 @@ func (c *Coalescer[K, R]) send(ctx context.Context, batch []*pointRead[K, R]) {
 			r.err = err
 			continue
 		}
-		r.row, r.found = rows[slot[i]], found[slot[i]]
+		r.row[0], r.found[0] = rows[slot[i]], found[slot[i]]
 	}
 }
