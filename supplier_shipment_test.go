@@ -37,7 +37,7 @@ func twoSupplierOrder() (*Order, []ShipmentPart) {
 }
 
 // decisions §34: one shipment per supplier, keyed by supplier, with
-// parcel "1" holding every row (provider-apis: Glue creates parcel "1").
+// parcel "1" holding every row (as the provider's Glue does).
 func TestSplitOrderOneShipmentPerSupplier(t *testing.T) {
 	_, parts := twoSupplierOrder()
 	if len(parts) != 2 {
@@ -77,7 +77,7 @@ func TestSplitOrderLeavesWarehouseRows(t *testing.T) {
 	}
 }
 
-// provider-apis §6: statuses are case-sensitive; a final status gets no
+// decisions §34: statuses are case-sensitive; a final status gets no
 // further updates.
 func TestMoveShipmentStatusMachine(t *testing.T) {
 	_, parts := twoSupplierOrder()
@@ -117,7 +117,7 @@ func TestMoveShipmentStatusMachine(t *testing.T) {
 	}
 }
 
-// provider-apis §6 Confirm: parcels with rows and deliveredQuantity; with
+// decisions §34, confirm: parcels with rows and deliveredQuantity; with
 // the supplier's own trackingCodes the platform makes none.
 func TestConfirmOwnTrackingCodes(t *testing.T) {
 	_, parts := twoSupplierOrder()
@@ -163,7 +163,7 @@ func TestConfirmRefusesMistakes(t *testing.T) {
 	}
 }
 
-// provider-apis §6 Split: a row shared by two parcels appears in both with
+// decisions §34, split: a row shared by two parcels appears in both with
 // its ordered quantity and each parcel's share; partial delivery lists
 // the rows not sent with deliveredQuantity 0.
 func TestSplitThenPartialDelivery(t *testing.T) {
@@ -207,7 +207,7 @@ func TestSplitThenPartialDelivery(t *testing.T) {
 	}
 }
 
-// provider-apis §6 Fast confirm: Delivered, deliveredQuantity = ordered
+// decisions §34, fast confirm: Delivered, deliveredQuantity = ordered
 // quantity, platform codes; not via Unifaun.
 func TestFastConfirm(t *testing.T) {
 	_, parts := twoSupplierOrder()
@@ -253,7 +253,7 @@ func TestSettleShipment(t *testing.T) {
 	}
 }
 
-// provider-apis §6 retailer side: rows have their own statuses; "Partially
+// decisions §34, back to the retailer: rows have their own statuses; "Partially
 // delivered" when suppliers differ or quantities fall short; tracking
 // codes on the order and its rows.
 func TestProgress(t *testing.T) {
@@ -298,7 +298,7 @@ func TestProgress(t *testing.T) {
 	}
 }
 
-// provider-apis §6: with the supplier's own trackingCodes Glue makes no
+// decisions §34: with the supplier's own trackingCodes Glue makes no
 // label (note only); platform codes come with a label.
 func TestLabelDecision(t *testing.T) {
 	_, parts := twoSupplierOrder()

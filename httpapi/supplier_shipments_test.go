@@ -125,7 +125,7 @@ func (d *dropship) patch(token, id string, body any) *apitest.Response {
 
 func status(v string) map[string]any { return map[string]any{"value": v} }
 
-// The whole flow (provider-apis §6): an order over two suppliers is split
+// The whole flow (decisions §34): an order over two suppliers is split
 // into two shipments; A confirms with its own tracking code, B splits into
 // two parcels and delivers part; the retailer's order shows per-row
 // statuses, "Partially delivered", every tracking code, and the stock
@@ -254,7 +254,7 @@ func TestDropshipWholeFlow(t *testing.T) {
 	})
 }
 
-// provider-apis §6: fast confirm delivers every row in full; a supplier's
+// decisions §34: fast confirm delivers every row in full; a supplier's
 // cancellation returns the stock and shows Cancelled on the rows.
 func TestDropshipFastConfirmAndCancel(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
@@ -494,7 +494,7 @@ func TestDropshipRaces(t *testing.T) {
 	})
 }
 
-// provider-apis §6: platform tracking codes come with a label; the
+// decisions §34: platform tracking codes come with a label; the
 // supplier's own codes get the delivery note only.
 func TestDropshipLabelsAndNotes(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
