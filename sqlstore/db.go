@@ -430,21 +430,34 @@ func (db *DB) tryTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
 
 // query runs a read on the reader pool, or in the read transaction ctx
 // carries (see inReadTx).
+// query and queryRow run a read on the read transaction in ctx, else on
+// the reader pool. Inside a read transaction a statement not yet prepared
+// runs unprepared and is queued (stmtCache.inTx), never prepared there:
+// preparing takes a second connection of the pool, and when every
+// connection is held by a read transaction that wants one, none is ever
+// freed — the reads then wait until their deadline (answered 503), or
+// forever without one.
 func (db *DB) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
-	if st := db.readStmts.get(ctx, q); st != nil {
-		if tx, ok := ctx.Value(readTxKey{}).(*sql.Tx); ok {
+	if tx, ok := ctx.Value(readTxKey{}).(*sql.Tx); ok {
+		if st := db.readStmts.inTx(q); st != nil {
 			return tx.StmtContext(ctx, st).QueryContext(ctx, args...)
 		}
+		return tx.QueryContext(ctx, db.dialect.rebind(q), args...)
+	}
+	if st := db.readStmts.get(ctx, q); st != nil {
 		return st.QueryContext(ctx, args...)
 	}
 	return db.readConn(ctx).QueryContext(ctx, db.dialect.rebind(q), args...)
 }
 
 func (db *DB) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
-	if st := db.readStmts.get(ctx, q); st != nil {
-		if tx, ok := ctx.Value(readTxKey{}).(*sql.Tx); ok {
+	if tx, ok := ctx.Value(readTxKey{}).(*sql.Tx); ok {
+		if st := db.readStmts.inTx(q); st != nil {
 			return tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
 		}
+		return tx.QueryRowContext(ctx, db.dialect.rebind(q), args...)
+	}
+	if st := db.readStmts.get(ctx, q); st != nil {
 		return st.QueryRowContext(ctx, args...)
 	}
 	return db.readConn(ctx).QueryRowContext(ctx, db.dialect.rebind(q), args...)

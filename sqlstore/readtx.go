@@ -28,6 +28,9 @@ func (db *DB) inReadTx(ctx context.Context, fn func(ctx context.Context) error) 
 	if db.dialect.name == postgresDialect.name {
 		opts.Isolation = sql.LevelRepeatableRead
 	}
+	// The statements earlier read transactions met unprepared are
+	// prepared now, while this read holds no connection.
+	db.readStmts.prepareQueued(ctx)
 	pool, _ := db.readPool(ctx)
 	tx, err := pool.BeginTx(ctx, opts)
 	if err != nil {
