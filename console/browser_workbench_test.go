@@ -11,7 +11,6 @@ import (
 
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/demo"
-	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
 // typeInto clears a field and types text into it, key by key, as a person
@@ -144,14 +143,14 @@ func TestBrowserWorkbench(t *testing.T) {
 	op.navigate("reset without typing the business ID", chromedp.Click(chromedp.ID("reset-tenant")))
 	op.waitText("#confirm-reset-error", "Type "+testTenant.BusinessID+" to confirm")
 	op.shot("25-reset-refused-without-confirmation")
-	if _, err := sqlstore.NewOrderService(e.db).FindOrder(t.Context(), e.caller(parcelgate.Test), id); err != nil {
+	if _, err := e.store.Orders.FindOrder(t.Context(), e.caller(parcelgate.Test), id); err != nil {
 		t.Fatalf("the unconfirmed reset removed the order: %v", err)
 	}
 	op.typeInto("confirm-demo", testTenant.BusinessID)
 	op.navigate("back to the demo data", chromedp.Click(chromedp.ID("restore-demo")))
 	op.waitText(".notice", "demo data is back")
 	op.shot("26-back-to-the-demo")
-	if _, err := sqlstore.NewOrderService(e.db).FindOrder(t.Context(), e.caller(parcelgate.Test), id); parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
+	if _, err := e.store.Orders.FindOrder(t.Context(), e.caller(parcelgate.Test), id); parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
 		t.Fatalf("the browser's order survived the demo restore: %v", err)
 	}
 	if o := e.order(parcelgate.Test, testTenant.BusinessID, demo.SampleOrder); o.Status.Value != parcelgate.OrderCreated {
@@ -172,7 +171,7 @@ func (tb *tab) location() string {
 // productID is the store's id of the test tenant's product.
 func productID(t *testing.T, e *env, externalID string) int64 {
 	t.Helper()
-	page, err := sqlstore.NewConsoleService(e.db).ConsoleProducts(t.Context(), e.caller(parcelgate.Test), externalID, "", 10)
+	page, err := e.store.Reads.ConsoleProducts(t.Context(), e.caller(parcelgate.Test), externalID, "", 10)
 	if err != nil || len(page.Items) == 0 {
 		t.Fatalf("product %s: %v", externalID, err)
 	}

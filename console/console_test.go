@@ -12,7 +12,6 @@ import (
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/demo"
 	"github.com/parcelgate/parcelgate/internal/testdb"
-	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
 var prod = demo.Tenants[0] // the production demo tenant: demo / demo-password
@@ -96,8 +95,8 @@ func TestIntegratorCannotOpenAnotherTenantsObjects(t *testing.T) {
 		if p := b.post("/console/orders/"+foreignID+"/cancel", url.Values{}); p.status != http.StatusNotFound {
 			t.Fatalf("cancel of another tenant's order: %d", p.status)
 		}
-		org, _ := sqlstore.NewOrganizationService(e.db).FindOrganization(ctx, parcelgate.Production, "SE5566778899")
-		if o, err := sqlstore.NewOrderService(e.db).FindOrder(ctx, &parcelgate.Caller{OrgID: org.ID, BusinessID: org.BusinessID, Environment: parcelgate.Production}, foreignID); err != nil || o.Status.Value != parcelgate.OrderError {
+		org, _ := e.store.Organizations.FindOrganization(ctx, parcelgate.Production, "SE5566778899")
+		if o, err := e.store.Orders.FindOrder(ctx, &parcelgate.Caller{OrgID: org.ID, BusinessID: org.BusinessID, Environment: parcelgate.Production}, foreignID); err != nil || o.Status.Value != parcelgate.OrderError {
 			t.Fatalf("foreign order after the attempt: %v %v", o, err)
 		}
 		// The list shows only its own orders.
@@ -108,8 +107,8 @@ func TestIntegratorCannotOpenAnotherTenantsObjects(t *testing.T) {
 		}
 		// Another tenant's product is a 404 too: the test environment's
 		// copy of the demo products has other ids.
-		testOrg, _ := sqlstore.NewOrganizationService(e.db).FindOrganization(ctx, parcelgate.Test, demo.Tenants[1].BusinessID)
-		page, err := sqlstore.NewConsoleService(e.db).ConsoleProducts(ctx, &parcelgate.Caller{OrgID: testOrg.ID, Environment: parcelgate.Test}, "", "", 10)
+		testOrg, _ := e.store.Organizations.FindOrganization(ctx, parcelgate.Test, demo.Tenants[1].BusinessID)
+		page, err := e.store.Reads.ConsoleProducts(ctx, &parcelgate.Caller{OrgID: testOrg.ID, Environment: parcelgate.Test}, "", "", 10)
 		if err != nil || len(page.Items) == 0 {
 			t.Fatalf("test products: %v %v", page, err)
 		}
@@ -294,7 +293,7 @@ func TestSessionExpiryAndSignOut(t *testing.T) {
 
 		// Revoking the account ends its sessions at once.
 		b.signIn(prod.Username, prod.Password)
-		if err := sqlstore.NewCredentialService(e.db).RevokeServiceAccount(context.Background(), prod.Username); err != nil {
+		if err := e.store.Credentials.RevokeServiceAccount(context.Background(), prod.Username); err != nil {
 			t.Fatal(err)
 		}
 		if got := b.get("/console/"); got.status != http.StatusSeeOther {
@@ -322,7 +321,7 @@ func TestSessionCookieAttributes(t *testing.T) {
 		t.Fatalf("session cookie %+v: want HttpOnly, Secure over TLS, SameSite=Lax, Path=/console, an expiry and a long random value", c)
 	}
 	// The database holds only the value's hash.
-	if _, err := sqlstore.NewConsoleSessionService(e.db).FindConsoleSession(context.Background(), c.Value, time.Now(), time.Hour); parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
+	if _, err := e.store.Sessions.FindConsoleSession(context.Background(), c.Value, time.Now(), time.Hour); parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
 		t.Fatalf("the raw cookie value is a session key: %v", err)
 	}
 	// A wrong admin token is refused next to its field.
@@ -449,7 +448,7 @@ func TestOperatorManagesCredentials(t *testing.T) {
 			t.Fatalf("create client: %d", p.status)
 		}
 		id, secret := between(p.body, `<code id="new-client-id">`, `</code>`), between(p.body, `<code id="new-client-secret">`, `</code>`)
-		if _, err := sqlstore.NewCredentialService(e.db).AuthenticateGatewayClient(context.Background(), id, secret); err != nil {
+		if _, err := e.store.Credentials.AuthenticateGatewayClient(context.Background(), id, secret); err != nil {
 			t.Fatalf("the shown secret does not authenticate: %v", err)
 		}
 	})

@@ -20,7 +20,6 @@ import (
 	"github.com/parcelgate/parcelgate/httpapi"
 	"github.com/parcelgate/parcelgate/internal/testdb"
 	"github.com/parcelgate/parcelgate/internal/wiring"
-	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
 const adminToken = "console-test-admin-token"
@@ -29,8 +28,11 @@ const adminToken = "console-test-admin-token"
 // seeded with the demo tenants, under --fulfillment manual: orders move
 // only when a test moves them.
 type env struct {
-	t        testing.TB
-	db       *testdb.DB
+	t  testing.TB
+	db *testdb.DB
+	// store is what the console holds: the store's services as the root's
+	// interfaces; tests seed and check through them.
+	store    console.Services
 	clock    *parcelgate.SandboxClock // the server's (sandbox) clock
 	sessions *testClock               // the console sessions' clock
 	url      string
@@ -51,20 +53,22 @@ func newEnvMode(t testing.TB, engine string, sandbox bool) *env {
 	if _, err := demo.Seed(ctx, wiring.Demo(db), parcelgate.DefaultVersions); err != nil {
 		t.Fatalf("seed: %v", err)
 	}
-	keys, err := sqlstore.NewTokenKeyService(db).TokenKeys(ctx)
+	api := wiring.HTTP(db)
+	keys, err := api.TokenKeys.TokenKeys(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.DiscardHandler)
-	srv := httpapi.New(wiring.HTTP(db), auth.NewKeyring(keys), clock, log, httpapi.Config{AdminToken: adminToken, SandboxClock: clock, Sandbox: sandbox})
+	srv := httpapi.New(api, auth.NewKeyring(keys), clock, log, httpapi.Config{AdminToken: adminToken, SandboxClock: clock, Sandbox: sandbox})
 	sessions := new(testClock)
-	srv.Mount(console.Prefix, console.New(wiring.Console(db), console.Config{
+	store := wiring.Console(db)
+	srv.Mount(console.Prefix, console.New(store, console.Config{
 		AdminToken: adminToken, AdminGuard: srv.AdminGuard(), Clock: clock, SandboxClock: clock, Sandbox: sandbox, SessionNow: sessions.Now,
 		ManualFulfillment: true, PollInterval: 100 * time.Millisecond, Log: log,
 	}))
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)
-	return &env{t: t, db: db, clock: clock, sessions: sessions, url: hs.URL}
+	return &env{t: t, db: db, store: store, clock: clock, sessions: sessions, url: hs.URL}
 }
 
 // browser is an HTTP client with its own cookies that does not follow
@@ -146,11 +150,11 @@ func (e *env) operator(environment parcelgate.Environment) *browser {
 // order reads an order through the store, as the API would answer it.
 func (e *env) order(environment parcelgate.Environment, businessID, id string) *parcelgate.Order {
 	e.t.Helper()
-	org, err := sqlstore.NewOrganizationService(e.db).FindOrganization(context.Background(), environment, businessID)
+	org, err := e.store.Organizations.FindOrganization(context.Background(), environment, businessID)
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	o, err := sqlstore.NewOrderService(e.db).FindOrder(context.Background(), &parcelgate.Caller{OrgID: org.ID, BusinessID: org.BusinessID, Environment: environment, Kind: parcelgate.KindEcom}, id)
+	o, err := e.store.Orders.FindOrder(context.Background(), &parcelgate.Caller{OrgID: org.ID, BusinessID: org.BusinessID, Environment: environment, Kind: parcelgate.KindEcom}, id)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -164,7 +168,7 @@ func (e *env) foreignOrder() (businessID, id string) {
 	e.t.Helper()
 	ctx := context.Background()
 	org := &parcelgate.Organization{Environment: parcelgate.Production, BusinessID: "SE5566778899", Name: "Other Shop AB"}
-	if err := sqlstore.NewOrganizationService(e.db).CreateOrganization(ctx, org); err != nil {
+	if err := e.store.Organizations.CreateOrganization(ctx, org); err != nil {
 		e.t.Fatal(err)
 	}
 	req := &parcelgate.OrderRequest{
@@ -175,7 +179,7 @@ func (e *env) foreignOrder() (businessID, id string) {
 		Rows:            []parcelgate.OrderRowRequest{{ExternalProductID: "SE5566778899-P", ExternalWarehouseID: "WH9", Quantity: 1}},
 		AutoSubmit:      true,
 	}
-	o, err := sqlstore.NewOrderService(e.db).CreateOrder(ctx, &parcelgate.Caller{Subject: "other", OrgID: org.ID, BusinessID: org.BusinessID, Environment: parcelgate.Production, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleMerchant}}, req)
+	o, err := e.store.Orders.CreateOrder(ctx, &parcelgate.Caller{Subject: "other", OrgID: org.ID, BusinessID: org.BusinessID, Environment: parcelgate.Production, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleMerchant}}, req)
 	if err != nil {
 		e.t.Fatal(err)
 	}

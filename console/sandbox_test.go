@@ -12,18 +12,17 @@ import (
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/demo"
 	"github.com/parcelgate/parcelgate/internal/testdb"
-	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
 // findOrder reports whether a tenant still has an order, through the store.
 func (e *env) hasOrder(businessID, id string) bool {
 	e.t.Helper()
 	ctx := context.Background()
-	org, err := sqlstore.NewOrganizationService(e.db).FindOrganization(ctx, parcelgate.Production, businessID)
+	org, err := e.store.Organizations.FindOrganization(ctx, parcelgate.Production, businessID)
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	_, err = sqlstore.NewOrderService(e.db).FindOrder(ctx, &parcelgate.Caller{OrgID: org.ID, BusinessID: org.BusinessID, Environment: parcelgate.Production, Kind: parcelgate.KindEcom}, id)
+	_, err = e.store.Orders.FindOrder(ctx, &parcelgate.Caller{OrgID: org.ID, BusinessID: org.BusinessID, Environment: parcelgate.Production, Kind: parcelgate.KindEcom}, id)
 	switch parcelgate.ErrorCode(err) {
 	case "":
 		return true
@@ -276,7 +275,7 @@ func TestConsoleProductionIsNotDisposable(t *testing.T) {
 			if !e.hasOrder(tenant, demo.SampleOrder) {
 				t.Fatal("production's order is gone")
 			}
-			faults, err := sqlstore.NewFaultService(e.db).Faults(context.Background(), "")
+			faults, err := e.store.Faults.Faults(context.Background(), "")
 			if err != nil || len(faults) != 0 {
 				t.Fatalf("faults stored: %v %v", faults, err)
 			}

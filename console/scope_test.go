@@ -9,7 +9,6 @@ import (
 
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/auth"
-	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
 // The console shows the products the API's reads show (decisions §18,
@@ -31,7 +30,7 @@ func TestConsoleProductsFollowTheAPIsVisibility(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := sqlstore.NewCredentialService(e.db).CreateServiceAccount(ctx, &parcelgate.ServiceAccount{Username: "shop-merchant", Environment: parcelgate.Production, BusinessID: prod.RetailerID, Roles: []parcelgate.Role{parcelgate.RoleMerchant}}, hash); err != nil {
+		if err := e.store.Credentials.CreateServiceAccount(ctx, &parcelgate.ServiceAccount{Username: "shop-merchant", Environment: parcelgate.Production, BusinessID: prod.RetailerID, Roles: []parcelgate.Role{parcelgate.RoleMerchant}}, hash); err != nil {
 			t.Fatal(err)
 		}
 		merchant := e.browser()
@@ -48,21 +47,21 @@ func TestConsoleProductsFollowTheAPIsVisibility(t *testing.T) {
 			t.Fatalf("a merchant sees a product of a catalog it may not read (status %d)", p.status)
 		}
 
-		org, err := sqlstore.NewOrganizationService(e.db).FindOrganization(ctx, parcelgate.Production, prod.BusinessID)
+		org, err := e.store.Organizations.FindOrganization(ctx, parcelgate.Production, prod.BusinessID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		owner := &parcelgate.Caller{Subject: prod.Username, OrgID: org.ID, BusinessID: org.BusinessID, Environment: parcelgate.Production, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleMerchant}}
-		if _, err := sqlstore.NewInventoryService(e.db).EndOfSale(ctx, owner, []string{mug}); err != nil {
+		if _, err := e.store.Inventory.EndOfSale(ctx, owner, []string{mug}); err != nil {
 			t.Fatal(err)
 		}
 		// Within 14 days the retailer still sees it, as its catalog reads do.
-		if _, err := sqlstore.NewSandboxService(e.db).AdvanceClock(ctx, parcelgate.Production, 13*24*time.Hour); err != nil {
+		if _, err := e.store.Sandbox.AdvanceClock(ctx, parcelgate.Production, 13*24*time.Hour); err != nil {
 			t.Fatal(err)
 		}
 		mustContain(t, retailer.get("/console/products"), mug)
 		// Past them it is gone from the retailer's list and detail page.
-		if _, err := sqlstore.NewSandboxService(e.db).AdvanceClock(ctx, parcelgate.Production, 2*24*time.Hour); err != nil {
+		if _, err := e.store.Sandbox.AdvanceClock(ctx, parcelgate.Production, 2*24*time.Hour); err != nil {
 			t.Fatal(err)
 		}
 		if p := retailer.get("/console/products"); p.status != http.StatusOK || contains(p, mug) {

@@ -11,7 +11,6 @@ import (
 
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/demo"
-	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
 // shippingShipment makes a shipment of two parcels of the demo tenant of
@@ -20,7 +19,7 @@ import (
 func (e *env) shippingShipment() *parcelgate.Shipment {
 	e.t.Helper()
 	ctx := context.Background()
-	org, err := sqlstore.NewOrganizationService(e.db).FindOrganization(ctx, parcelgate.Production, demo.Tenants[0].BusinessID)
+	org, err := e.store.Organizations.FindOrganization(ctx, parcelgate.Production, demo.Tenants[0].BusinessID)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -32,7 +31,7 @@ func (e *env) shippingShipment() *parcelgate.Shipment {
 		Receiver: parcelgate.Address{Name: "Matti Meikäläinen", StreetAddress: "Hämeenkatu 5", PostalCode: "33100", PostOffice: "Tampere", Country: "FI"},
 		Parcels:  []parcelgate.Parcel{{ParcelID: parcelgate.NewParcelNumber(prod), Weight: &w, PackageCode: "PKT"}, {ParcelID: parcelgate.NewParcelNumber(prod), Weight: &w, PackageCode: "PKT"}}}
 	c := &parcelgate.Caller{OrgID: org.ID, BusinessID: org.BusinessID, Environment: parcelgate.Production, Kind: parcelgate.KindGateway}
-	if err := sqlstore.NewShippingService(e.db).CreateShippingOrder(ctx, c, sh); err != nil {
+	if err := e.store.Shipping.CreateShippingOrder(ctx, c, sh); err != nil {
 		e.t.Fatal(err)
 	}
 	return sh

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/parcelgate/parcelgate"
-	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
 // A console sign-in, successful or failed, is journaled under
@@ -30,13 +29,13 @@ func TestSignInJournaled(t *testing.T) {
 		deadline := time.Now().Add(5 * time.Second)
 		for len(got) < 2 && time.Now().Before(deadline) {
 			time.Sleep(50 * time.Millisecond)
-			got, _, _ = sqlstore.NewJournalService(e.db).Journal(context.Background(), parcelgate.JournalQuery{Environment: parcelgate.Production, BusinessID: prod.BusinessID, Limit: 10})
+			got, _, _ = e.store.Journal.Journal(context.Background(), parcelgate.JournalQuery{Environment: parcelgate.Production, BusinessID: prod.BusinessID, Limit: 10})
 		}
 		if len(got) != 2 || got[0].Status != http.StatusSeeOther || got[1].Status != http.StatusUnauthorized {
 			t.Fatalf("sign-ins journaled: %+v", got)
 		}
 		for _, entry := range got {
-			matches, err := sqlstore.NewJournalService(e.db).JournalEntries(context.Background(), parcelgate.JournalQuery{Environment: parcelgate.Production, BusinessID: prod.BusinessID}, entry.RequestID)
+			matches, err := e.store.Journal.JournalEntries(context.Background(), parcelgate.JournalQuery{Environment: parcelgate.Production, BusinessID: prod.BusinessID}, entry.RequestID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -46,9 +45,9 @@ func TestSignInJournaled(t *testing.T) {
 			}
 		}
 		for _, env := range parcelgate.Environments {
-			all, _, _ := sqlstore.NewJournalService(e.db).Journal(context.Background(), parcelgate.JournalQuery{Environment: env, Limit: 100})
+			all, _, _ := e.store.Journal.Journal(context.Background(), parcelgate.JournalQuery{Environment: env, Limit: 100})
 			for _, entry := range all {
-				matches, _ := sqlstore.NewJournalService(e.db).JournalEntries(context.Background(), parcelgate.JournalQuery{Environment: env}, entry.RequestID)
+				matches, _ := e.store.Journal.JournalEntries(context.Background(), parcelgate.JournalQuery{Environment: env}, entry.RequestID)
 				if len(matches) > 0 && strings.Contains(matches[0].RequestBody, "no-such-user-anywhere") {
 					t.Errorf("a sign-in naming no account was journaled under %s", entry.BusinessID)
 				}
