@@ -154,10 +154,28 @@ func (l latencies) quantile(q float64) time.Duration {
 // n) with method to path as bearers[worker], and returns the latencies of the answered
 // requests; any status but 200 is an error.
 func postLoad(e *env, method, path string, bearers []string, clients int, d time.Duration, body func(worker, n int) []byte) (latencies, error) {
+	return runLoad(clients, d, func(w, n int) *http.Request {
+		req, _ := http.NewRequest(method, e.url+path, bytes.NewReader(body(w, n)))
+		req.Header.Set("Authorization", "Bearer "+bearers[w])
+		req.Header.Set("Content-Type", "application/json")
+		return req
+	})
+}
+
+// runLoad runs clients workers for d, each sending the requests
+// newRequest(worker, n) one after another, and returns the latencies of
+// the answered requests; any status but 200 is an error, which stops that
+// worker.
+func runLoad(clients int, d time.Duration, newRequest func(worker, n int) *http.Request) (latencies, error) {
 	client := newClient(clients)
 	var mu sync.Mutex
 	var all latencies
 	var firstErr error
+	fail := func(err error) {
+		mu.Lock()
+		firstErr = cmpErr(firstErr, err)
+		mu.Unlock()
+	}
 	deadline := time.Now().Add(d)
 	var wg sync.WaitGroup
 	for w := range clients {
@@ -169,23 +187,17 @@ func postLoad(e *env, method, path string, bearers []string, clients int, d time
 				mu.Unlock()
 			}()
 			for n := 0; time.Now().Before(deadline); n++ {
-				req, _ := http.NewRequest(method, e.url+path, bytes.NewReader(body(w, n)))
-				req.Header.Set("Authorization", "Bearer "+bearers[w])
-				req.Header.Set("Content-Type", "application/json")
+				req := newRequest(w, n)
 				t0 := time.Now()
 				resp, err := client.Do(req)
 				if err != nil {
-					mu.Lock()
-					firstErr = cmpErr(firstErr, err)
-					mu.Unlock()
+					fail(err)
 					return
 				}
 				b, _ := io.ReadAll(resp.Body)
 				resp.Body.Close()
 				if resp.StatusCode != http.StatusOK {
-					mu.Lock()
-					firstErr = cmpErr(firstErr, fmt.Errorf("%s %s: %d %.300s", method, path, resp.StatusCode, b))
-					mu.Unlock()
+					fail(fmt.Errorf("%s %s: %d %.300s", req.Method, req.URL.RequestURI(), resp.StatusCode, b))
 					return
 				}
 				mine = append(mine, time.Since(t0))

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/parcelgate/parcelgate"
@@ -89,43 +88,9 @@ func decodeJSON(resp *http.Response, out any) error {
 // n) with bearer, and returns the latencies of the answered requests; any
 // status but 200 is an error.
 func getLoadLatencies(e *env, bearer string, clients int, d time.Duration, path func(worker, n int) string) (latencies, error) {
-	client := newClient(clients)
-	var mu sync.Mutex
-	var all latencies
-	var firstErr error
-	deadline := time.Now().Add(d)
-	var wg sync.WaitGroup
-	for w := range clients {
-		wg.Go(func() {
-			var mine latencies
-			defer func() {
-				mu.Lock()
-				all = append(all, mine...)
-				mu.Unlock()
-			}()
-			for n := 0; time.Now().Before(deadline); n++ {
-				req, _ := http.NewRequest("GET", e.url+path(w, n), nil)
-				req.Header.Set("Authorization", "Bearer "+bearer)
-				t0 := time.Now()
-				resp, err := client.Do(req)
-				if err != nil {
-					mu.Lock()
-					firstErr = cmpErr(firstErr, err)
-					mu.Unlock()
-					return
-				}
-				b, _ := io.ReadAll(resp.Body)
-				resp.Body.Close()
-				if resp.StatusCode != http.StatusOK {
-					mu.Lock()
-					firstErr = cmpErr(firstErr, fmt.Errorf("GET %s: %d %.300s", req.URL.Path, resp.StatusCode, b))
-					mu.Unlock()
-					return
-				}
-				mine = append(mine, time.Since(t0))
-			}
-		})
-	}
-	wg.Wait()
-	return all, firstErr
+	return runLoad(clients, d, func(w, n int) *http.Request {
+		req, _ := http.NewRequest("GET", e.url+path(w, n), nil)
+		req.Header.Set("Authorization", "Bearer "+bearer)
+		return req
+	})
 }
