@@ -342,7 +342,6 @@ type result struct {
 	acked, missing   int
 	missedPolls      int
 	stockInvariantOK bool
-	note             string
 }
 
 var results []result
