@@ -51,7 +51,7 @@ const (
 	ActionReadErrandCodes Action = "errand-codes:read"
 
 	// ActionOperate is the operator's: credentials, organizations, the
-	// warehouse's moves, the sandbox controls.
+	// warehouse's moves, the operator controls.
 	ActionOperate Action = "operate"
 )
 

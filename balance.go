@@ -214,7 +214,7 @@ func (in *BalanceInput) Validate(businessID string) error {
 		p.Add("quantity", "must be from 0 to %d, not %d", MaxQuantity, *in.Quantity)
 	}
 	if in.Allocated != nil && *in.Allocated != 0 {
-		p.Add("allocated", "can only be set to 0, which releases the allocations (spec 4.4 PUT balances rule 5)")
+		p.Add("allocated", "can only be set to 0, which releases the allocations (interface §4.4 PUT balances rule 5)")
 	}
 	if in.WholesalePrice != nil {
 		if _, err := ParsePrice(*in.WholesalePrice); err != nil {

@@ -189,7 +189,7 @@ func planOnce(st StockState, groups [][]BalanceInput, skip map[int]*Error) Balan
 				if e.RetailerID != "" {
 					where = "any catalog of retailer " + e.RetailerID
 				}
-				p.AddAt(i, "catalogExternalId", "is required: product %q is not published to %s yet (spec 4.4 PUT balances rule 4 updates the catalogs where it is published)", e.ProductExternalID, where)
+				p.AddAt(i, "catalogExternalId", "is required: product %q is not published to %s yet (interface §4.4 PUT balances rule 4 updates the catalogs where it is published)", e.ProductExternalID, where)
 			}
 		}
 		if p.Len() > 0 {
@@ -217,7 +217,7 @@ func planOnce(st StockState, groups [][]BalanceInput, skip map[int]*Error) Balan
 
 // openCatalog resolves a catalog open to the supplier. A catalog that
 // exists but does not list the supplier answers like a missing one
-// (DESIGN §3); it returns the problem's message when there is one.
+// (decisions §3); it returns the problem's message when there is one.
 func openCatalog(st StockState, retailerID, externalID string) (CatalogRef, string) {
 	var found []CatalogRef
 	for _, c := range st.Open {

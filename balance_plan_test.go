@@ -111,7 +111,7 @@ func TestPlanBalances(t *testing.T) {
 		{"an unknown product",
 			one(parcelgate.BalanceInput{ProductExternalID: "NOPE", Quantity: n(1)}),
 			"fail 0 productExternalId"},
-		{"a product named with the supplier's prefix is the bare one (spec 2.4, ID migration)",
+		{"a product named with the supplier's prefix is the bare one (interface §2.4, ID migration)",
 			one(parcelgate.BalanceInput{ProductExternalID: "1234567-1-P1", RetailerID: "0737546-2", CatalogExternalID: "SHOP", Quantity: n(6)}),
 			"update #7 q=6"},
 		{"a group stands or falls as one, and takes back what it published",
@@ -174,7 +174,7 @@ func TestReadableCatalogTypes(t *testing.T) {
 	}
 }
 
-// Stock is whole units (DESIGN §13); prices are numbers from 0 to under 10^12.
+// Stock is whole units (decisions §13); prices are numbers from 0 to under 10^12.
 func TestParseStockCountAndPrice(t *testing.T) {
 	for _, c := range []struct {
 		in   string
@@ -208,12 +208,12 @@ func TestInventoryInputValidate(t *testing.T) {
 		{"own prefix", parcelgate.InventoryInput{Product: &parcelgate.Product{ExternalID: "1234567-1-WOO6"}, Named: true}, ""},
 		{"another business's prefix", parcelgate.InventoryInput{Product: &parcelgate.Product{ExternalID: "7654321-2-WOO6"}, Named: true}, "product.externalId"},
 		{"no name", parcelgate.InventoryInput{Product: &parcelgate.Product{ExternalID: "WOO6"}}, "product.descriptions"},
-		{"EOS needs no name (spec 3)", parcelgate.InventoryInput{Product: &parcelgate.Product{ExternalID: "WOO6"}, Status: "EOS"}, ""},
+		{"EOS needs no name (interface §3)", parcelgate.InventoryInput{Product: &parcelgate.Product{ExternalID: "WOO6"}, Status: "EOS"}, ""},
 		{"a balance of another product", parcelgate.InventoryInput{Product: &parcelgate.Product{ExternalID: "WOO6"}, Named: true,
 			Balances: []parcelgate.BalanceInput{{ProductExternalID: "WOO7", CatalogExternalID: "WH1"}}}, "balances[0].productExternalId"},
 		{"a balance naming the product in the other form", parcelgate.InventoryInput{Product: &parcelgate.Product{ExternalID: "WOO6"}, Named: true,
 			Balances: []parcelgate.BalanceInput{{ProductExternalID: "1234567-1-WOO6", CatalogExternalID: "WH1"}}}, ""},
-		{"spec 4.4 PUT balances rule 5: allocated only 0", parcelgate.InventoryInput{Product: &parcelgate.Product{ExternalID: "WOO6"}, Named: true,
+		{"interface §4.4 PUT balances rule 5: allocated only 0", parcelgate.InventoryInput{Product: &parcelgate.Product{ExternalID: "WOO6"}, Named: true,
 			Balances: []parcelgate.BalanceInput{{CatalogExternalID: "WH1", Allocated: n(3)}}}, "balances[0].allocated"},
 		{"a balance that changes nothing", parcelgate.InventoryInput{Product: &parcelgate.Product{ExternalID: "WOO6"}, Named: true,
 			Balances: []parcelgate.BalanceInput{{}}}, "balances[0].(entry)"},

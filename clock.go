@@ -10,7 +10,7 @@ type SystemClock struct{}
 
 func (SystemClock) Now(Environment) time.Time { return time.Now() }
 
-// SandboxClock is the wall clock plus an offset per environment that only
+// OffsetClock is the wall clock plus an offset per environment that only
 // moves forward. A sandbox started with --sandbox-clock uses it so that an
 // integrator can see a token expire or an EOS product leave a catalog
 // without waiting 14 days, in the test environment without moving
@@ -19,7 +19,7 @@ func (SystemClock) Now(Environment) time.Time { return time.Now() }
 // The offsets are stored in the database (sqlstore keeps this value in
 // step with it), so every instance shows the same time and a restart keeps
 // it; this type only holds the copy one process reads from.
-type SandboxClock struct {
+type OffsetClock struct {
 	offsets [2]atomic.Int64 // nanoseconds, by envIndex
 }
 
@@ -30,18 +30,18 @@ func envIndex(env Environment) int {
 	return 0
 }
 
-func (c *SandboxClock) Now(env Environment) time.Time {
+func (c *OffsetClock) Now(env Environment) time.Time {
 	return time.Now().Add(c.Offset(env))
 }
 
 // Offset is how far env's time is ahead of the wall clock.
-func (c *SandboxClock) Offset(env Environment) time.Duration {
+func (c *OffsetClock) Offset(env Environment) time.Duration {
 	return time.Duration(c.offsets[envIndex(env)].Load())
 }
 
 // Observe takes env's offset as stored; an offset behind the one held is
 // ignored, so time never goes back: tokens, stamps and lockouts assume it.
-func (c *SandboxClock) Observe(env Environment, offset time.Duration) {
+func (c *OffsetClock) Observe(env Environment, offset time.Duration) {
 	o := &c.offsets[envIndex(env)]
 	for {
 		cur := o.Load()
@@ -79,14 +79,14 @@ func DecideAdvance(env Environment, offset, d time.Duration) (time.Duration, err
 	return offset + d, nil
 }
 
-// MaxAdvance bounds one move of the sandbox clock.
+// MaxAdvance bounds one move of the environment clock.
 const MaxAdvance = 100 * 365 * 24 * time.Hour
 
 // Advance moves this process's copy of every environment's clock forward by
 // d, for tests that run a store without a shared clock row. A server moves
 // its clock through the store (sqlstore's AdvanceClock), which every
 // instance then observes.
-func (c *SandboxClock) Advance(d time.Duration) {
+func (c *OffsetClock) Advance(d time.Duration) {
 	if d <= 0 {
 		return
 	}

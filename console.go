@@ -6,7 +6,7 @@ import (
 
 // The web console's side of the store: the views its pages show, and its
 // sessions. The console acts through the same services as the API
-// (OrderService, CredentialService, SandboxService, ...); what is declared
+// (OrderService, CredentialService, ControlService, ...); what is declared
 // here is only what a page shows that no API answer carries — lists paged
 // newest first in both directions, counts, an order's rows with the
 // balances they draw on — and the sessions of signed-in browsers. Every

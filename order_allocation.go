@@ -9,7 +9,7 @@ import (
 // RowStock is what the store found for one order row: the balance of the
 // row's product in the row's warehouse, published by the merchant to its
 // own warehouse catalog (in the warehouse service the merchant is both
-// supplier and retailer, DESIGN §6).
+// supplier and retailer, decisions §6).
 type RowStock struct {
 	BalanceID int64
 	// Available is the balance's quantity: what can still be allocated.
@@ -28,7 +28,7 @@ type RowStock struct {
 	SupplierID  string
 }
 
-// Allocation is the outcome of allocating an order's rows (DESIGN §7).
+// Allocation is the outcome of allocating an order's rows (decisions §7).
 type Allocation struct {
 	// Status is Created when every row is covered, Error when a product is
 	// unknown in its warehouse or at end of sale, Cancelled when the stock
@@ -52,7 +52,7 @@ type Allocation struct {
 func (a Allocation) Allocates() bool { return a.Status == OrderCreated }
 
 // Allocate decides the allocation of an order's rows, all or nothing
-// (DESIGN §7), from what the store loaded: stock[i] is row i's balance,
+// (decisions §7), from what the store loaded: stock[i] is row i's balance,
 // nil when the product is not published in the row's warehouse;
 // warehouses are the merchant's warehouse catalogs. The first problem in
 // row order gives the reason: a product not in its warehouse (or a

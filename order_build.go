@@ -11,7 +11,7 @@ import (
 )
 
 // ContentHash identifies a request's content: a re-send with the same hash
-// is a retry (DESIGN §7). The request's JSON form leaves externalId out;
+// is a retry (decisions §7). The request's JSON form leaves externalId out;
 // fields added later are left out when empty, so the hash of an order
 // stored before them does not change.
 func (r *OrderRequest) ContentHash() string {
@@ -58,7 +58,7 @@ func NewOrderExternalID(businessID string) (string, error) {
 
 // NewOrder builds the order document of a request of org received at
 // received. vendor, sender and orderDate default to the organization's
-// profile and the time of receipt (DESIGN §7); orderDate keeps the
+// profile and the time of receipt (decisions §7); orderDate keeps the
 // client's offset. Comments get their IDs and, when absent, received as
 // createdDate.
 func NewOrder(org *Organization, r *OrderRequest, received time.Time) *Order {

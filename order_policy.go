@@ -6,7 +6,7 @@ import "time"
 // to stock, and how a re-sent order is answered. Pure decisions; the store
 // loads an order, asks here, and writes what the answer says.
 
-// orderMoves is the one table of status moves (DESIGN §7; interface §3 shows
+// orderMoves is the one table of status moves (decisions §7; interface §3 shows
 // only the first status): Created → Submitted → Delivered, and Created or
 // Submitted → Cancelled or Error. A status with no entry is final.
 var orderMoves = map[OrderStatus][]OrderStatus{
@@ -56,13 +56,13 @@ func (d WarehouseDue) Covers(status OrderStatus, autoSubmit bool, readyAt time.T
 	return status == d.From && !readyAt.After(d.ReadyBefore) && (autoSubmit || !d.AutoSubmitOnly)
 }
 
-// Terminal reports whether no move leaves s (DESIGN §7). Error and
+// Terminal reports whether no move leaves s (decisions §7). Error and
 // Cancelled are left only by a re-send of the order (ReopenDecision),
 // which is not a move.
 func (s OrderStatus) Terminal() bool { return len(orderMoves[s]) == 0 }
 
 // StockEffect is what reaching a status does to the stock an order holds
-// (DESIGN §7).
+// (decisions §7).
 type StockEffect int
 
 const (
@@ -99,7 +99,7 @@ const (
 	ResendReplace
 )
 
-// ResendDecision applies DESIGN §7 to a create, or new content sent for a
+// ResendDecision applies decisions §7 to a create, or new content sent for a
 // named order, when the order exists with status st:
 // the same content is a retry; new content replaces an order still in
 // Created; new content for any other status is ECONFLICT.

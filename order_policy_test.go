@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// DESIGN §7 (interface §3 shows only the first status): Created → Submitted →
+// decisions §7 (interface §3 shows only the first status): Created → Submitted →
 // Delivered; Created or Submitted → Cancelled or Error; the rest are final.
 func TestCanMoveTable(t *testing.T) {
 	allowed := map[[2]OrderStatus]bool{
@@ -36,7 +36,7 @@ func TestCanMoveTable(t *testing.T) {
 	}
 }
 
-// DESIGN §7: Delivered takes the allocation away with the parcels;
+// decisions §7: Delivered takes the allocation away with the parcels;
 // Cancelled and Error return it to quantity; Submitted keeps it.
 func TestEffectOf(t *testing.T) {
 	for to, want := range map[OrderStatus]StockEffect{OrderSubmitted: StockKeep, OrderDelivered: StockShip, OrderCancelled: StockReturn, OrderError: StockReturn} {
@@ -46,7 +46,7 @@ func TestEffectOf(t *testing.T) {
 	}
 }
 
-// DESIGN §7 re-sending an existing externalId: same content → the stored
+// decisions §7 re-sending an existing externalId: same content → the stored
 // order; new content while Created → replaced; otherwise 409.
 func TestResendDecision(t *testing.T) {
 	for _, tc := range []struct {
@@ -86,7 +86,7 @@ func TestReopenDecision(t *testing.T) {
 	}
 }
 
-// DESIGN §7: a client cancels while Created or Submitted; a second cancel
+// decisions §7: a client cancels while Created or Submitted; a second cancel
 // changes nothing; Delivered and Error are 409. The operator's moves follow
 // the table; the status an order has is a no-op.
 func TestCancelAndOperatorDecisions(t *testing.T) {
@@ -119,7 +119,7 @@ func TestCancelAndOperatorDecisions(t *testing.T) {
 	}
 }
 
-// DESIGN §7: autoSubmit changes only while Created; a no-op always passes.
+// decisions §7: autoSubmit changes only while Created; a no-op always passes.
 func TestPreferencesDecision(t *testing.T) {
 	if change, err := PreferencesDecision("X", OrderCreated, false, true); !change || err != nil {
 		t.Errorf("Created: %v %v", change, err)
@@ -132,7 +132,7 @@ func TestPreferencesDecision(t *testing.T) {
 	}
 }
 
-// DESIGN §7 allocation: all or nothing; a product unknown in its warehouse
+// decisions §7 allocation: all or nothing; a product unknown in its warehouse
 // or at end of sale is Error, too little stock Cancelled, each with a
 // reason; prices and the Fragile/Oversized services of interface §2.3 are taken
 // from the balances and products.

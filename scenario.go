@@ -10,7 +10,7 @@ import (
 // sandboxes do with test card numbers, so an integrator can see its code
 // handle an order the warehouse rejects or a shipment that gets no code.
 // They apply only in the test environment: production data never triggers
-// them. docs/sandbox.md lists them.
+// them. docs/controls.md lists them.
 const (
 	// ScenarioOrderError: an order whose externalId ends in it goes to
 	// Error when created, with ScenarioErrorReason.

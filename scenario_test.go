@@ -108,7 +108,7 @@ func TestDeliveryParcels(t *testing.T) {
 	}
 }
 
-// docs/sandbox.md: the tracking scenarios act in the test environment only,
+// docs/controls.md: the tracking scenarios act in the test environment only,
 // case-insensitively; .NOPICK only for a parcel to a pick-up point.
 func TestTrackingScenario(t *testing.T) {
 	for _, c := range []struct {

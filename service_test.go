@@ -30,7 +30,7 @@ func TestDeliveryServices(t *testing.T) {
 			}
 		}
 		if s.Description["en"] != serviceCodes[s.ID] {
-			t.Errorf("%s: English description %q is not spec 2.3's %q", s.ID, s.Description["en"], serviceCodes[s.ID])
+			t.Errorf("%s: English description %q is not interface §2.3's %q", s.ID, s.Description["en"], serviceCodes[s.ID])
 		}
 		if got := slices.Contains(s.Tags, TagPickupPoint); got != (s.ID == ServiceToPickupPoint) {
 			t.Errorf("%s tagged PICKUP_POINT: %v", s.ID, got)

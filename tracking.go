@@ -11,7 +11,7 @@ import (
 // parcel of shipment data. A parcel's journey is not stored as it happens:
 // it is decided, when asked, from what is stored (the shipment, its
 // parcel, the operator's moves) and the environment's clock, by
-// ParcelTimeline. Moving the sandbox clock moves every parcel along.
+// ParcelTimeline. Moving the environment clock moves every parcel along.
 
 // ParcelStatus is a parcel's status code in the Tracking API.
 type ParcelStatus string

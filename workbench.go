@@ -9,17 +9,17 @@ import "strings"
 const (
 	// ControlData creates or edits an organization's orders, products and
 	// stock from the console.
-	ControlData SandboxControl = "console edit"
+	ControlData Control = "console edit"
 	// ControlMove moves an order through the warehouse's statuses from the
 	// console, as the operator's POST /admin/v1/orders/status does.
-	ControlMove SandboxControl = "warehouse move"
+	ControlMove Control = "warehouse move"
 )
 
 // DecideWorkbench decides whether c may use the console's workbench
 // control (ControlData, ControlMove or ControlClock) on the environment c
 // acts in, on a server whose sandbox mode is sandbox (decisions §23):
 //
-//   - the operator wherever DecideSandboxControl lets a control act: the
+//   - the operator wherever DecideControl lets a control act: the
 //     test environment on any server, production on a --sandbox server;
 //   - an integrator (a service account) only in the test environment:
 //     production's data comes from its integration, through the API;
@@ -28,13 +28,13 @@ const (
 //   - nobody else.
 //
 // A refusal is EFORBIDDEN saying why.
-func DecideWorkbench(sandbox bool, c *Caller, control SandboxControl) error {
+func DecideWorkbench(sandbox bool, c *Caller, control Control) error {
 	if c == nil {
 		return Errorf(EUNAUTHORIZED, "No credentials were given.")
 	}
 	switch c.Kind {
 	case KindOperator:
-		_, err := DecideSandboxControl(sandbox, string(c.Environment), control)
+		_, err := DecideControl(sandbox, string(c.Environment), control)
 		return err
 	case KindEcom:
 		if c.Environment != Test {

@@ -4,7 +4,7 @@ import "testing"
 
 // decisions §23: integrators use the workbench in the test environment
 // only (the clock only on a --sandbox server); the operator wherever
-// DecideSandboxControl allows.
+// DecideControl allows.
 func TestDecideWorkbench(t *testing.T) {
 	op := func(env Environment) *Caller { return &Caller{Kind: KindOperator, Environment: env} }
 	acct := func(env Environment) *Caller {
@@ -14,7 +14,7 @@ func TestDecideWorkbench(t *testing.T) {
 		name    string
 		sandbox bool
 		c       *Caller
-		control SandboxControl
+		control Control
 		code    string
 	}{
 		{"integrator, test, data", false, acct(Test), ControlData, ""},

@@ -75,16 +75,16 @@ type Config struct {
 	AdminGuard *adminguard.Guard
 	// Clock is the server's clock, shown on the overview.
 	Clock parcelgate.Clock
-	// SandboxClock is the server's clock when environments' clocks may be
+	// OffsetClock is the server's clock when environments' clocks may be
 	// moved: the operator may then advance the test environment's from the
 	// overview, and production's under Sandbox.
-	SandboxClock *parcelgate.SandboxClock
+	OffsetClock *parcelgate.OffsetClock
 	// Sandbox is set when the server runs with --sandbox (decisions §21):
 	// production's data is disposable too, so its reset, restore, faults
 	// and clock are offered. Without it only the test environment's are.
 	Sandbox bool
 	// SessionNow times sessions. It is the wall clock (time.Now) unless a
-	// test sets it: advancing the sandbox clock by two weeks must not sign
+	// test sets it: advancing the environment clock by two weeks must not sign
 	// out the operator who did it.
 	SessionNow func() time.Time
 	// SessionLifetime is how long a session lives at most (default 12 h);
@@ -114,7 +114,7 @@ type Services struct {
 	Orders        parcelgate.OrderService
 	Inventory     parcelgate.InventoryService
 	Shipments     parcelgate.ShipmentService
-	Sandbox       parcelgate.SandboxService
+	Controls      parcelgate.ControlService
 	Faults        parcelgate.FaultService
 	Journal       parcelgate.JournalService
 	// Shipping renders a shipment's labels; Tracking its parcels' journeys
@@ -140,7 +140,7 @@ type Console struct {
 	shipments   parcelgate.ShipmentService
 	shipping    parcelgate.ShippingService
 	tracking    parcelgate.TrackingService
-	sandbox     parcelgate.SandboxService
+	controls    parcelgate.ControlService
 	faults      parcelgate.FaultService
 	journal     parcelgate.JournalService
 	reads       Reader
@@ -182,7 +182,7 @@ func New(svc Services, cfg Config) *Console {
 	}
 	c := &Console{
 		orgs: svc.Organizations, credentials: svc.Credentials, orders: svc.Orders, inventory: svc.Inventory,
-		shipments: svc.Shipments, shipping: svc.Shipping, tracking: svc.Tracking, sandbox: svc.Sandbox, faults: svc.Faults, journal: svc.Journal,
+		shipments: svc.Shipments, shipping: svc.Shipping, tracking: svc.Tracking, controls: svc.Controls, faults: svc.Faults, journal: svc.Journal,
 		reads: svc.Reads, operator: svc.Operator, sessions: svc.Sessions, supplies: svc.SupplierShipments,
 		cfg: cfg,
 	}

@@ -342,7 +342,7 @@ func TestOperatorMovesAnOrderToDelivered(t *testing.T) {
 		before := op.get("/console/orders/" + demo.SampleOrder)
 		mustContain(t, before, `id="move-Submitted"`, `id="move-Error"`, `id="cancel-order"`)
 		if strings.Contains(before.body, `id="move-Delivered"`) {
-			t.Fatal("Created → Delivered is offered; it must pass Submitted (DESIGN §7)")
+			t.Fatal("Created → Delivered is offered; it must pass Submitted (decisions §7)")
 		}
 		// A move the rules refuse is shown on the page, not as a 500.
 		p := op.post("/console/orders/"+demo.SampleOrder+"/status", url.Values{"to": {"Delivered"}})

@@ -33,8 +33,8 @@ type env struct {
 	// store is what the console holds: the store's services as the root's
 	// interfaces; tests seed and check through them.
 	store    console.Services
-	clock    *parcelgate.SandboxClock // the server's (sandbox) clock
-	sessions *testClock               // the console sessions' clock
+	clock    *parcelgate.OffsetClock // the server's (sandbox) clock
+	sessions *testClock              // the console sessions' clock
 	url      string
 }
 
@@ -47,7 +47,7 @@ func newEnv(t testing.TB, engine string) *env {
 // (decisions §21).
 func newEnvMode(t testing.TB, engine string, sandbox bool) *env {
 	t.Helper()
-	clock := new(parcelgate.SandboxClock)
+	clock := new(parcelgate.OffsetClock)
 	db := testdb.Open(t, engine, clock)
 	ctx := context.Background()
 	if _, err := demo.Seed(ctx, wiring.Demo(db), parcelgate.DefaultVersions); err != nil {
@@ -59,11 +59,11 @@ func newEnvMode(t testing.TB, engine string, sandbox bool) *env {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.DiscardHandler)
-	srv := httpapi.New(api, auth.NewKeyring(keys), clock, log, httpapi.Config{AdminToken: adminToken, SandboxClock: clock, Sandbox: sandbox})
+	srv := httpapi.New(api, auth.NewKeyring(keys), clock, log, httpapi.Config{AdminToken: adminToken, OffsetClock: clock, Sandbox: sandbox})
 	sessions := new(testClock)
 	store := wiring.Console(db)
 	srv.Mount(console.Prefix, console.New(store, console.Config{
-		AdminToken: adminToken, AdminGuard: srv.AdminGuard(), Clock: clock, SandboxClock: clock, Sandbox: sandbox, SessionNow: sessions.Now,
+		AdminToken: adminToken, AdminGuard: srv.AdminGuard(), Clock: clock, OffsetClock: clock, Sandbox: sandbox, SessionNow: sessions.Now,
 		ManualFulfillment: true, PollInterval: 100 * time.Millisecond, Log: log,
 	}))
 	hs := httptest.NewServer(srv)

@@ -105,7 +105,7 @@ func (c *Console) renderOverview(w http.ResponseWriter, r *http.Request, s *sess
 // the form that was just refused (its error and input).
 func (c *Console) renderOverviewWith(w http.ResponseWriter, r *http.Request, s *session, status int, form func(*overviewData)) {
 	ctx := r.Context()
-	d := &overviewData{Sandbox: c.cfg.SandboxClock != nil, Mode: c.mode(), Manual: c.cfg.ManualFulfillment, SubmitAfter: c.cfg.SubmitAfter, DeliverAfter: c.cfg.DeliverAfter}
+	d := &overviewData{Sandbox: c.cfg.OffsetClock != nil, Mode: c.mode(), Manual: c.cfg.ManualFulfillment, SubmitAfter: c.cfg.SubmitAfter, DeliverAfter: c.cfg.DeliverAfter}
 	d.FaultStatuses, d.FaultMethods = parcelgate.FaultStatuses, []string{"GET", "PUT", "POST", "PATCH", "DELETE"}
 	form(d)
 	if s.HasTenant() {
@@ -115,10 +115,10 @@ func (c *Console) renderOverviewWith(w http.ResponseWriter, r *http.Request, s *
 			return
 		}
 		d.Org = org
-		_, refused := parcelgate.DecideSandboxControl(c.cfg.Sandbox, string(s.Environment), parcelgate.ControlReset)
+		_, refused := parcelgate.DecideControl(c.cfg.Sandbox, string(s.Environment), parcelgate.ControlReset)
 		d.Disposable = refused == nil
 		d.Sandbox = d.Sandbox && d.Disposable
-		d.IntegratorClock = !s.Operator() && c.cfg.SandboxClock != nil && parcelgate.DecideWorkbench(c.cfg.Sandbox, s.caller, parcelgate.ControlClock) == nil
+		d.IntegratorClock = !s.Operator() && c.cfg.OffsetClock != nil && parcelgate.DecideWorkbench(c.cfg.Sandbox, s.caller, parcelgate.ControlClock) == nil
 		d.CanReadOrders = s.caller.May(parcelgate.ActionReadOrders) == nil
 		if d.CanReadOrders {
 			counts, err := c.reads.ConsoleOrderCounts(ctx, s.caller)
@@ -136,7 +136,7 @@ func (c *Console) renderOverviewWith(w http.ResponseWriter, r *http.Request, s *
 			return
 		}
 		if s.Operator() {
-			if d.Snapshots, err = c.sandbox.ListSnapshots(ctx, s.caller); err != nil {
+			if d.Snapshots, err = c.controls.ListSnapshots(ctx, s.caller); err != nil {
 				c.fail(w, r, s, err)
 				return
 			}

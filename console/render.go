@@ -131,7 +131,7 @@ var notices = map[string]string{
 	"parcel-moved":     "The parcel was moved: its journey is yours from now on.",
 	"revoked":          "The credential was revoked: it gets no new tokens.",
 	"unlocked":         "The account was unlocked.",
-	"clock":            "The sandbox clock moved forward.",
+	"clock":            "The environment clock moved forward.",
 	"reset":            "The organization's data was reset.",
 	"snapshot":         "The snapshot was saved.",
 	"restored":         "The snapshot was restored.",

@@ -56,12 +56,12 @@ func TestConsoleProductsFollowTheAPIsVisibility(t *testing.T) {
 			t.Fatal(err)
 		}
 		// Within 14 days the retailer still sees it, as its catalog reads do.
-		if _, err := e.store.Sandbox.AdvanceClock(ctx, parcelgate.Production, 13*24*time.Hour); err != nil {
+		if _, err := e.store.Controls.AdvanceClock(ctx, parcelgate.Production, 13*24*time.Hour); err != nil {
 			t.Fatal(err)
 		}
 		mustContain(t, retailer.get("/console/products"), mug)
 		// Past them it is gone from the retailer's list and detail page.
-		if _, err := e.store.Sandbox.AdvanceClock(ctx, parcelgate.Production, 2*24*time.Hour); err != nil {
+		if _, err := e.store.Controls.AdvanceClock(ctx, parcelgate.Production, 2*24*time.Hour); err != nil {
 			t.Fatal(err)
 		}
 		if p := retailer.get("/console/products"); p.status != http.StatusOK || contains(p, mug) {

@@ -26,7 +26,7 @@ const orderFormRows = 5
 
 // workbench answers whether s may use control here, after sending the
 // refusal page when not.
-func (c *Console) workbench(w http.ResponseWriter, r *http.Request, s *session, control parcelgate.SandboxControl) bool {
+func (c *Console) workbench(w http.ResponseWriter, r *http.Request, s *session, control parcelgate.Control) bool {
 	if err := parcelgate.DecideWorkbench(c.cfg.Sandbox, s.caller, control); err != nil {
 		c.fail(w, r, s, err)
 		return false

@@ -26,7 +26,7 @@ type Services struct {
 	Shipments     parcelgate.ShipmentService
 	Inventory     parcelgate.InventoryService
 	Orders        parcelgate.OrderService
-	Sandbox       parcelgate.SandboxService
+	Controls      parcelgate.ControlService
 	Settings      Settings
 	// SupplierShipments switches the second supplier's automatic
 	// supplier on (decisions §34).
@@ -126,7 +126,7 @@ func Seed(ctx context.Context, st Services, versions []string) (seeded bool, err
 		for _, bid := range []string{t.BusinessID, t.RetailerID, t.SupplierID} {
 			org, err := st.Organizations.FindOrganization(ctx, t.Environment, bid)
 			if err == nil {
-				_, err = st.Sandbox.TakeSnapshot(ctx, parcelgate.OperatorCaller(org), SnapshotName)
+				_, err = st.Controls.TakeSnapshot(ctx, parcelgate.OperatorCaller(org), SnapshotName)
 			}
 			if err != nil {
 				return false, fmt.Errorf("demo %s: snapshot of %s: %w", t.Environment, bid, err)

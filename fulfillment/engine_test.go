@@ -75,7 +75,7 @@ func placeOrders(t *testing.T, db *sqlstore.DB, c *parcelgate.Caller, n int) []*
 func TestEngineExactlyOnceAcrossInstances(t *testing.T) {
 	for _, engine := range testdb.Engines {
 		t.Run(engine, func(t *testing.T) {
-			clock := new(parcelgate.SandboxClock)
+			clock := new(parcelgate.OffsetClock)
 			db := testdb.Open(t, engine, clock)
 			c := tenant(t, db)
 			orders := placeOrders(t, db, c, 40)
@@ -150,7 +150,7 @@ func TestEngineExactlyOnceAcrossInstances(t *testing.T) {
 // decisions §7: the engine leaves alone what is not due: orders held with
 // autoSubmit false, and orders whose delay has not passed.
 func TestEngineRespectsDelaysAndHolds(t *testing.T) {
-	clock := new(parcelgate.SandboxClock)
+	clock := new(parcelgate.OffsetClock)
 	db := testdb.Open(t, "sqlite", clock)
 	c := tenant(t, db)
 	ctx := context.Background()

@@ -13,7 +13,7 @@ import (
 )
 
 // The operator API (decisions §9): organizations, the credentials of both token
-// services, catalogs, token keys and the sandbox clock. It answers in the
+// services, catalogs, token keys and the environment clock. It answers in the
 // ecom error shape and refuses unknown fields, so an operator's typo is an
 // error rather than a silently ignored setting.
 func (s *Server) adminRoutes() {

@@ -194,7 +194,7 @@ func TestAdminClock(t *testing.T) {
 		if !after.Sandbox || after.Now <= before.Now || after.Now[:10] == before.Now[:10] {
 			t.Fatalf("before %+v after %+v", before, after)
 		}
-		prod := apitest.NewWithDB(t, e.DB, nil, func(c *httpapi.Config) { c.SandboxClock = nil })
+		prod := apitest.NewWithDB(t, e.DB, nil, func(c *httpapi.Config) { c.OffsetClock = nil })
 		prod.Do(apitest.Request{Method: "POST", Path: "/admin/v1/clock", Body: map[string]any{"advance": "1h", "environment": "test"}, Bearer: apitest.AdminToken}).Expect(403)
 	})
 }

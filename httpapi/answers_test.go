@@ -8,7 +8,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/apitest"
 )
 
-// interface §4.3 GET /orders/{id}, DESIGN §4: the answer of an order read is
+// interface §4.3 GET /orders/{id}, decisions §4: the answer of an order read is
 // reused only while the stored order is unchanged. Each read below comes
 // right after a read of the previous version, so a reused stale answer
 // would show: a preferences change, the operator's status change, a

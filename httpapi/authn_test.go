@@ -33,7 +33,7 @@ func servicesOf(db *sqlstore.DB) Services {
 	return Services{
 		Organizations: s.Organizations, Credentials: s.Credentials, Catalogs: s.Catalogs,
 		Orders: s.Orders, OrderAnswers: s.Orders, Shipments: s.Shipments, Codes: s.Codes,
-		Inventory: s.Inventory, Sandbox: s.Sandbox, Faults: s.Faults, Journal: s.Journal,
+		Inventory: s.Inventory, Controls: s.Controls, Faults: s.Faults, Journal: s.Journal,
 		TokenKeys: s.TokenKeys, Database: db, Shipping: s.Shipping, Tracking: s.Tracking, SupplierShipments: s.SupplierShipments,
 	}
 }
@@ -165,7 +165,7 @@ func TestAuthKindsVersionsAndRoles(t *testing.T) {
 // WWW-Authenticate: Bearer error="invalid_token".
 func TestAuthExpiredAndTampered(t *testing.T) {
 	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
-		clock := new(parcelgate.SandboxClock)
+		clock := new(parcelgate.OffsetClock)
 		p := newProbeServer(t, db, clock)
 		gw, _ := seed(t, p, parcelgate.Production, "1234567-1", []string{"2025-04"}, parcelgate.RoleSupplier)
 		tampered := []byte(gw)

@@ -26,7 +26,7 @@ func soakTime(t *testing.T, normal time.Duration) time.Duration {
 	return d
 }
 
-// spec 4.4 GET balances rule 1, DELETE inventory (EOS) and PUT inventory:
+// interface §4.4 GET balances rule 1, DELETE inventory (EOS) and PUT inventory:
 // four readers page through balances named by a list (two products that
 // come and go, one that never existed) while the supplier ends the sale of
 // both with EOS and publishes them again, over and over. Every read answers

@@ -44,7 +44,7 @@ func newOutageEnv(t *testing.T) outageEnv {
 	}
 	proxy := tcpproxy.Start(t, u.Host)
 	u.Host = proxy.Addr()
-	clock := new(parcelgate.SandboxClock)
+	clock := new(parcelgate.OffsetClock)
 	db, err := sqlstore.Open(t.Context(), u.String(), clock, sqlstore.ConnectTimeout(outageTimeout))
 	if err != nil {
 		t.Fatal(err)

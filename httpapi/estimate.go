@@ -191,7 +191,7 @@ func (s *Server) postFlatEstimate(w http.ResponseWriter, r *http.Request, b *est
 }
 
 // answerEstimate reads the time (absent: now, by the caller's
-// environment's clock, so the sandbox clock applies), checks q and answers
+// environment's clock, so the environment clock applies), checks q and answers
 // its estimate.
 func (s *Server) answerEstimate(w http.ResponseWriter, r *http.Request, q parcelgate.EstimateRequest, at string, names parcelgate.EstimateFields, timeField string) error {
 	var p parcelgate.Problems

@@ -108,7 +108,7 @@ func TestDeliveryEstimates(t *testing.T) {
 			t.Errorf("unescaped +: %s", est.DeliveryTime)
 		}
 
-		// Without a time, the environment's clock: the sandbox clock moved
+		// Without a time, the environment's clock: the environment clock moved
 		// a week on moves the estimate a week on.
 		path := "/estimation/v1/00100/FI/33100/FI/2103"
 		e.Do(apitest.Request{Method: "GET", Bearer: tok, Path: path}).Expect(200).JSON(&est)

@@ -35,7 +35,7 @@ var frontDoorPage = template.Must(template.New("front").Parse(`<!doctype html>
 <body><h1>parcelgate</h1>
 <p>A parcel-logistics provider's interface with real state behind every surface.</p>
 <ul>
-<li><a href="{{.Console}}">Web console</a>: see, create and move orders, products and stock; the request journal; the sandbox controls.</li>
+<li><a href="{{.Console}}">Web console</a>: see, create and move orders, products and stock; the request journal; the operator controls.</li>
 <li><a href="{{.Docs}}">API reference</a>, and the document it is rendered from: <a href="{{.OpenAPI}}">openapi.yaml</a>.</li>
 <li>Health: <a href="{{.Liveness}}"><code>{{.Liveness}}</code></a> (alive), <a href="{{.Readiness}}"><code>{{.Readiness}}</code></a> (the database answers), <a href="{{.Metrics}}"><code>{{.Metrics}}</code></a>.</li>
 </ul></body></html>

@@ -119,10 +119,10 @@ func postgresReachable() bool {
 
 // newFuzzFixture starts a server on engine with tenants A and B, each with
 // a warehouse catalog, a product with stock, an order, a shipment with a
-// sending code and an errand code. The server has no sandbox clock, so no
+// sending code and an errand code. The server has no environment clock, so no
 // input can move time past the tokens' lifetime.
 func newFuzzFixture(tb testing.TB, engine string) *fuzzFixture {
-	e := apitest.New(tb, engine, func(c *httpapi.Config) { c.SandboxClock = nil })
+	e := apitest.New(tb, engine, func(c *httpapi.Config) { c.OffsetClock = nil })
 	fx := &fuzzFixture{env: e}
 	fx.a = seedFuzzTenant(e, tenantA, "WHA", "Shop A", "JJFI00000000000000001", "PARCELA00001")
 	fx.b = seedFuzzTenant(e, tenantB, "ZYXWVBCAT", "Zyxwvb Oy", "JJFIZYXWVB0000000001", "ZYXWVBPARCEL0001")

@@ -29,7 +29,7 @@ const benchBalances = 412638
 func BenchmarkCatalogPaging(b *testing.B) {
 	for _, engine := range testdb.Engines {
 		b.Run(engine, func(b *testing.B) {
-			clock := new(parcelgate.SandboxClock)
+			clock := new(parcelgate.OffsetClock)
 			db, dsn := testdb.OpenDSN(b, engine, clock)
 			e := apitest.NewWithDB(b, db, clock)
 			e.Catalog(parcelgate.Production, retailerR, "BIG", parcelgate.CatalogDropship, supplierA)

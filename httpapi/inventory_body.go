@@ -13,7 +13,7 @@ import (
 )
 
 // Reading the bodies of the inventory API (interface §4.4) into the domain's
-// typed inputs. The ecom surface is lenient (DESIGN §8): unknown fields are
+// typed inputs. The ecom surface is lenient (decisions §8): unknown fields are
 // ignored (products keep them), null means absent. Type problems are found
 // by jsonin's lenient types; every rule is the inputs' Validate.
 
@@ -316,7 +316,7 @@ func readEndOfSale(body []byte, businessID string) ([]string, error) {
 			in := parcelgate.InventoryInput{Product: &parcelgate.Product{ExternalID: prod.V.ExternalID.V}, Status: strings.TrimSpace(prod.V.Status.V)}
 			if p.Len() == 0 {
 				if in.Status != string(parcelgate.ProductEOS) {
-					p.Add("product.status", "must be %q: a product is deleted by marking it end of sale (spec 3)", parcelgate.ProductEOS)
+					p.Add("product.status", "must be %q: a product is deleted by marking it end of sale (interface §3)", parcelgate.ProductEOS)
 				}
 				p.AddFields(parcelgate.ErrorFields(in.Validate(businessID))...)
 			}

@@ -82,7 +82,7 @@ func (e inventoryEnv) items(tok, path string) itemPage {
 }
 
 // putItems PUTs envelopes that must all apply (the answer lists no failed
-// entry, DESIGN §6) and reads the products back as GET /inventory shows
+// entry, decisions §6) and reads the products back as GET /inventory shows
 // them, in the order they were created.
 func (e inventoryEnv) putItems(tok string, body []any) []itemJSON {
 	e.T.Helper()
@@ -266,7 +266,7 @@ func TestInventoryBadInput(t *testing.T) {
 		e := newInventoryEnv(t, e0)
 		e.Catalog(parcelgate.Production, retailerS, "CLOSED", parcelgate.CatalogDropship, supplierB)
 		e.put(e.supplier, []any{map[string]any{"product": product("P-1")}}).Expect(200)
-		// Each entry stands alone (DESIGN §6, as the warehouse plugin reads
+		// Each entry stands alone (decisions §6, as the warehouse plugin reads
 		// the answer): the valid first entry is applied, the others are
 		// listed with their index and every problem, and not applied.
 		var failed []httpapi.EntryError

@@ -182,7 +182,7 @@ func pickupPointsBadInput(t *testing.T, e *apitest.Env, tok string) {
 }
 
 // The location routes as the warehouse plugin calls them, on one server
-// per engine whose sandbox clock runs three days ahead (one login per
+// per engine whose environment clock runs three days ahead (one login per
 // engine: each costs an argon2id hash). Every ecom role may call them.
 func TestLocationsAsThePluginCalls(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
@@ -193,7 +193,7 @@ func TestLocationsAsThePluginCalls(t *testing.T) {
 		pickupPointsByTextAsThePluginAsks(t, e, merchant)
 		pickupPointsBadInput(t, e, merchant)
 
-		// The estimate is of the server's sandbox clock, not the machine's:
+		// The estimate is of the server's environment clock, not the machine's:
 		// three days apart, they give different dates.
 		p, _ := parcelgate.FindPickupPoint("0010001")
 		from := parcelgate.PostalArea{Latitude: 61.4978, Longitude: 23.7610} // 33100 Tampere
@@ -207,7 +207,7 @@ func TestLocationsAsThePluginCalls(t *testing.T) {
 			t.Fatalf("nearest to 00100: %+v", pts)
 		}
 		if before == after && pts[0].Estimation != before {
-			t.Errorf("estimation %s, want %s (the sandbox clock's)", pts[0].Estimation, before)
+			t.Errorf("estimation %s, want %s (the environment clock's)", pts[0].Estimation, before)
 		}
 		if pts[0].Estimation <= machine {
 			t.Errorf("estimation %s is not later than the machine clock's %s", pts[0].Estimation, machine)

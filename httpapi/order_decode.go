@@ -13,7 +13,7 @@ import (
 )
 
 // The body of an order create or update (interface §2.3), read leniently as
-// existing integrations need (DESIGN §8): unknown fields are ignored, null
+// existing integrations need (decisions §8): unknown fields are ignored, null
 // means absent, and a number is accepted where a string is expected
 // (serviceCode 2103). A value of a wrong type is a problem of its field,
 // not a failure of the whole body, so it is listed with the others

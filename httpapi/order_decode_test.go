@@ -52,7 +52,7 @@ func fields(err error) []string {
 }
 
 // interface §2.3: a valid order reads with its values normalized; unknown fields
-// are ignored, null is absent, serviceCode may be a number (DESIGN §8).
+// are ignored, null is absent, serviceCode may be a number (decisions §8).
 func TestDecodeOrderRequestValid(t *testing.T) {
 	body := validOrderBody()
 	body["serviceCode"] = 2103
@@ -72,7 +72,7 @@ func TestDecodeOrderRequestValid(t *testing.T) {
 	}
 }
 
-// interface §2.3, DESIGN §7: every problem of a request is listed at once.
+// interface §2.3, decisions §7: every problem of a request is listed at once.
 func TestDecodeOrderRequestEveryProblem(t *testing.T) {
 	body := map[string]any{
 		"externalId":      "7654321-2-X",                             // another business ID
@@ -155,7 +155,7 @@ func TestDecodeOrderRequestNotObject(t *testing.T) {
 	}
 }
 
-// DESIGN §12: request decoding and validation never panic and either
+// decisions §12: request decoding and validation never panic and either
 // accept a request that satisfies the rules or report problems.
 func FuzzDecodeOrderRequest(f *testing.F) {
 	b, _ := json.Marshal(validOrderBody())

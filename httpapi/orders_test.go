@@ -127,7 +127,7 @@ func TestOrderCreate(t *testing.T) {
 		before := e.Clock.Now(parcelgate.Production).Add(-time.Second)
 		r := m.do("PUT", "/ecommerce/v3/order", m.orderBody("A1", 2)).Expect(http.StatusOK)
 		if !strings.Contains(string(r.Body), `"quantity":2.0`) {
-			t.Errorf("spec 2.3: quantity must be written as a decimal: %s", r.Body)
+			t.Errorf("interface §2.3: quantity must be written as a decimal: %s", r.Body)
 		}
 		var o parcelgate.Order
 		r.JSON(&o)
@@ -145,7 +145,7 @@ func TestOrderCreate(t *testing.T) {
 		}
 		for _, id := range []string{o.ID, o.ExternalID} {
 			if got := m.get(id); got.ID != o.ID {
-				t.Fatalf("spec 4.3 rule 4: GET %s: %+v", id, got)
+				t.Fatalf("interface §4.3 rule 4: GET %s: %+v", id, got)
 			}
 		}
 		m.do("GET", "/v3/orders/"+o.ExternalID, nil).Expect(http.StatusOK)
@@ -184,7 +184,7 @@ func TestOrderGeneratedExternalID(t *testing.T) {
 		var page httpapi.Page[parcelgate.Order]
 		m.do("GET", "/ecommerce/v3/orders?refName=SO&refValue=shop-1001", nil).Expect(200).JSON(&page)
 		if page.Page.TotalElements != 1 || page.Content[0].ID != o.ID {
-			t.Fatalf("spec 4.3: by own reference: %+v", page)
+			t.Fatalf("interface §4.3: by own reference: %+v", page)
 		}
 		// Another SO is another order.
 		body["references"] = []any{map[string]any{"name": "SO", "value": "shop-1002"}}
@@ -352,7 +352,7 @@ func TestOrderStatusTransitions(t *testing.T) {
 				t.Fatalf("row %d: %+v", i, row)
 			}
 			if c := row.TrackingCodes[0]; len(c) < 12 || len(c) > 21 || strings.Trim(c, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") != "" {
-				t.Fatalf("spec 4.2: tracking code %q is no parcel ID", c)
+				t.Fatalf("interface §4.2: tracking code %q is no parcel ID", c)
 			}
 		}
 		for _, v := range []string{"Cancelled", "Error", "Submitted"} {
@@ -502,7 +502,7 @@ func TestOrderList(t *testing.T) {
 		}
 		all := list("")
 		if all.Page.TotalElements != 6 || all.Page.Size != 200 || len(all.Content) != 6 {
-			t.Fatalf("spec 4.3 rule 3: %+v", all.Page)
+			t.Fatalf("interface §4.3 rule 3: %+v", all.Page)
 		}
 		for i := 1; i < len(all.Content); i++ {
 			if all.Content[i].Metadata.UpdateDate.Before(all.Content[i-1].Metadata.UpdateDate) {
@@ -532,7 +532,7 @@ func TestOrderList(t *testing.T) {
 			t.Fatalf("by warehouse %+v", p.Page)
 		}
 		if p := list("status=Viewed"); p.Page.TotalElements != 1 || p.Content[0].ID != orders[1].ID {
-			t.Fatalf("spec 3: Viewed means Submitted: %+v", p.Page)
+			t.Fatalf("interface §3: Viewed means Submitted: %+v", p.Page)
 		}
 		if p := list("status=created,Submitted"); p.Page.TotalElements != 6 {
 			t.Fatalf("several statuses: %+v", p.Page)
@@ -727,7 +727,7 @@ func TestOrderAllocation(t *testing.T) {
 		var changed httpapi.Page[parcelgate.Balance]
 		m.do("GET", "/ecommerce/v3/catalogs/WH1/balances?modifiedFromDate="+url.QueryEscape(before.ModifiedAt.Format(time.RFC3339Nano)), nil).Expect(200).JSON(&changed)
 		if changed.Page.TotalElements != 2 {
-			t.Fatalf("spec 4.4 GET rule 3: order-driven changes polled: %d", changed.Page.TotalElements)
+			t.Fatalf("interface §4.4 GET rule 3: order-driven changes polled: %d", changed.Page.TotalElements)
 		}
 		// A retry allocates nothing more; a replacement re-allocates.
 		m.create(body)

@@ -11,7 +11,7 @@ import (
 )
 
 // Decisions §21: on a server started without --sandbox
-// every sandbox control names its environment (400 naming environment
+// every operator control names its environment (400 naming environment
 // without one) and production refuses resets, restores, faults and clock
 // moves (403 naming --sandbox); nothing of production's changes, and the
 // test environment keeps every control.

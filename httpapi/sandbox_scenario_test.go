@@ -10,7 +10,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/apitest"
 )
 
-// Docs/sandbox.md: an order whose externalId ends in .ERROR
+// docs/controls.md: an order whose externalId ends in .ERROR
 // goes to Error, one ending in .CANCEL is Cancelled for a delivery
 // problem, each with its documented reason and holding no stock; in the
 // test environment only.
@@ -77,7 +77,7 @@ func TestScenarioSendingCodeRefused(t *testing.T) {
 	})
 }
 
-// Docs/sandbox.md: an order whose externalId ends in .SPLIT
+// docs/controls.md: an order whose externalId ends in .SPLIT
 // and a digit N is delivered in N parcels per row, at most one per unit,
 // each with its own tracking code on the row and the order and its own
 // shipment data, so errand and sending codes can be asked for each parcel

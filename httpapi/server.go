@@ -36,7 +36,7 @@ type Services struct {
 	Shipments    parcelgate.ShipmentService
 	Codes        parcelgate.CodeService
 	Inventory    parcelgate.InventoryService
-	Sandbox      parcelgate.SandboxService
+	Controls     parcelgate.ControlService
 	Faults       parcelgate.FaultService
 	Journal      parcelgate.JournalService
 	TokenKeys    TokenKeyStore
@@ -94,10 +94,10 @@ type Config struct {
 	// a token generated at an earlier start, of which only the hash is
 	// kept.
 	AdminTokenHash []byte
-	// SandboxClock is the server's clock, when environments' clocks may
+	// OffsetClock is the server's clock, when environments' clocks may
 	// be moved (the test environment's on any server, production's only
 	// with Sandbox).
-	SandboxClock *parcelgate.SandboxClock
+	OffsetClock *parcelgate.OffsetClock
 	// Sandbox is set when the server runs with --sandbox (decisions §21):
 	// production's data is disposable too, so resets, restores, faults
 	// and clock moves may act on it. Without it they act only on the
@@ -141,7 +141,7 @@ type Server struct {
 	shipments    parcelgate.ShipmentService
 	codes        parcelgate.CodeService
 	inventory    parcelgate.InventoryService
-	sandbox      parcelgate.SandboxService
+	controls     parcelgate.ControlService
 	faults       parcelgate.FaultService
 	journalStore parcelgate.JournalService
 	tokenKeys    TokenKeyStore
@@ -190,7 +190,7 @@ func New(svc Services, keys *auth.Keyring, clock parcelgate.Clock, log *slog.Log
 	s := &Server{
 		orgs: svc.Organizations, credentials: svc.Credentials, catalogs: svc.Catalogs,
 		orders: svc.Orders, answers: svc.OrderAnswers, shipments: svc.Shipments, codes: svc.Codes,
-		inventory: svc.Inventory, sandbox: svc.Sandbox, faults: svc.Faults, journalStore: svc.Journal,
+		inventory: svc.Inventory, controls: svc.Controls, faults: svc.Faults, journalStore: svc.Journal,
 		tokenKeys: svc.TokenKeys, database: svc.Database, shipping: svc.Shipping, tracking: svc.Tracking, pickups: svc.PickupPoints, supplierShipments: svc.SupplierShipments,
 		keys: keys, clock: clock, log: log, cfg: cfg, mux: http.NewServeMux(), limit: newLimiter(cfg.RateLimit), gzip: newGzip()}
 	if s.pickups == nil {

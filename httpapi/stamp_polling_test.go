@@ -14,7 +14,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/apitest"
 )
 
-// DESIGN §6: orders take their organization's clock and
+// decisions §6: orders take their organization's clock and
 // suppliers' stock writes the environment's; both write the balances of a
 // merchant's warehouse. A poller of that catalog that always passes the
 // newest modifiedDate it has seen never misses a change while order

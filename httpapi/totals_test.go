@@ -10,7 +10,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/apitest"
 )
 
-// interface §2.6 (page.totalElements), interface §3 (EOS) rule 1, DESIGN §8: a
+// interface §2.6 (page.totalElements), interface §3 (EOS) rule 1, decisions §8: a
 // catalog's total is kept between pages only while it is still exact. It
 // follows every kind of change: a new balance, a removal from the
 // catalog, an end of sale (still listed for 14 days), and the clock alone

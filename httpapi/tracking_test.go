@@ -45,7 +45,7 @@ func eventCodes(p httpapi.ParcelShipment) []string {
 // decisions §30 (the provider's Tracking API v7; a client reads
 // parcelShipments[-1].modifiedAt, .status.code and .status.description.en),
 // decisions §30: a shipment made with the shipping API is WAITING, and as
-// the sandbox clock moves it is RECEIVED, IN_TRANSPORT, READY_FOR_PICKUP at
+// the environment clock moves it is RECEIVED, IN_TRANSPORT, READY_FOR_PICKUP at
 // its pick-up point at the estimate's time and DELIVERED a day later; the
 // events carry codes, fi/en/sv descriptions, Finnish timestamps and
 // locations.
@@ -185,7 +185,7 @@ func TestTrackingRefusals(t *testing.T) {
 	})
 }
 
-// docs/sandbox.md: in the test environment a reference ending in
+// docs/controls.md: in the test environment a reference ending in
 // .NOPICK waits at the pick-up point, gets a reminder after 3 days and
 // goes back after the 7-day holding period; .RETURN is refused and
 // returned. In production the same references are plain data.

@@ -16,7 +16,7 @@
 //	}
 //
 // Orders move only when the test moves them (Admin.SetOrderStatus), unless
-// WithWarehouse starts the warehouse engine. The clock is a sandbox clock:
+// WithWarehouse starts the warehouse engine. The clock is a environment clock:
 // Admin.AdvanceClock makes a token expire or an EOS product leave a
 // catalog at once.
 package parcelgatetest
@@ -80,7 +80,7 @@ type options struct {
 
 // WithWarehouse starts the warehouse engine: an order is Submitted
 // submitAfter after it is created and Delivered deliverAfter later (by the
-// sandbox clock, so AdvanceClock hurries it).
+// environment clock, so AdvanceClock hurries it).
 func WithWarehouse(submitAfter, deliverAfter time.Duration) Option {
 	return func(o *options) {
 		o.warehouse = &fulfillment.Config{SubmitAfter: submitAfter, DeliverAfter: deliverAfter}

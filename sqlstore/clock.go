@@ -7,27 +7,27 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// ClockRefresh is how often an instance reads the shared sandbox clock, so
+// ClockRefresh is how often an instance reads the shared environment clock, so
 // a move made on one instance is seen by all within it.
 const ClockRefresh = 500 * time.Millisecond
 
-// sandboxClock returns the store's clock when it is a sandbox clock.
-func (db *DB) sandboxClock() (*parcelgate.SandboxClock, bool) {
-	sc, ok := db.clock.(*parcelgate.SandboxClock)
+// sandboxClock returns the store's clock when it is a environment clock.
+func (db *DB) offsetClock() (*parcelgate.OffsetClock, bool) {
+	sc, ok := db.clock.(*parcelgate.OffsetClock)
 	return sc, ok
 }
 
-// isSandboxClock reports whether the store runs on a sandbox clock that
+// hasOffsetClock reports whether the store runs on a environment clock that
 // AdvanceClock may move.
-func (db *DB) isSandboxClock() bool {
-	_, ok := db.sandboxClock()
+func (db *DB) hasOffsetClock() bool {
+	_, ok := db.offsetClock()
 	return ok
 }
 
-// RefreshClock reads the stored sandbox clock offsets into this instance's
-// clock. It does nothing on a store without a sandbox clock.
+// RefreshClock reads the stored environment clock offsets into this instance's
+// clock. It does nothing on a store without a environment clock.
 func (db *DB) RefreshClock(ctx context.Context) error {
-	sc, ok := db.sandboxClock()
+	sc, ok := db.offsetClock()
 	if !ok {
 		return nil
 	}
@@ -47,10 +47,10 @@ func (db *DB) RefreshClock(ctx context.Context) error {
 	return rows.Err()
 }
 
-// watchClock keeps a sandbox clock in step with the stored offsets until
+// watchClock keeps a environment clock in step with the stored offsets until
 // the store closes. Migrate starts it, once the table exists.
 func (db *DB) watchClock() {
-	if !db.isSandboxClock() {
+	if !db.hasOffsetClock() {
 		return
 	}
 	db.watchOnce.Do(func() {

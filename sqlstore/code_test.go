@@ -37,7 +37,7 @@ func testOrderRequest(t testing.TB, c *parcelgate.Caller, id string) *parcelgate
 // codes and enforced by the database; an expired code is taken back by the
 // allocation that draws it.
 func TestCodeSpaceEnforcedByDatabase(t *testing.T) {
-	clock := new(parcelgate.SandboxClock)
+	clock := new(parcelgate.OffsetClock)
 	testdb.Each(t, clock, func(t *testing.T, db *sqlstore.DB) {
 		ctx := context.Background()
 		prod := testOrg(t, db, parcelgate.Production, "1234567-1")

@@ -51,7 +51,7 @@ type DB struct {
 	// writer, on engines whose driver keeps none (dialect.prepare).
 	readStmts, writeStmts stmtCache
 
-	// watchOnce starts the sandbox clock's refresh (see watchClock);
+	// watchOnce starts the environment clock's refresh (see watchClock);
 	// stopWatch ends it.
 	watchOnce sync.Once
 	stopWatch context.CancelFunc

@@ -82,7 +82,7 @@ func (s *InventoryService) RemoveFromCatalogs(ctx context.Context, c *parcelgate
 // removeBalances removes the product from the catalogs r names, all or
 // none: it checks every balance (parcelgate.CheckRemoval) before it writes.
 // A removal leaves a tombstone, not a deletion: the removal is a change
-// that retailers polling modifiedFromDate must see (DESIGN §6).
+// that retailers polling modifiedFromDate must see (decisions §6).
 func removeBalances(ctx context.Context, tx *Tx, c *parcelgate.Caller, r parcelgate.BalanceRemoval, us int64) ([]*parcelgate.Balance, error) {
 	pid, found, err := findProduct(ctx, tx, c, r.ProductExternalID, true)
 	if err != nil {

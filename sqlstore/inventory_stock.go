@@ -35,7 +35,7 @@ func (tx *Tx) lookupBalance(ctx context.Context, supplierOrg int64, supplierID, 
 
 // moveStock adds dQuantity to a balance's quantity and dAllocated to its
 // allocated, unless either would go negative, and stamps the change so
-// pollers see it (DESIGN §6). It reports whether it moved: false means
+// pollers see it (decisions §6). It reports whether it moved: false means
 // not enough stock (or allocation), and nothing changed. A removed balance
 // never moves: its callers look balances up live, and a tombstone keeps
 // quantity 0 until it is published again. Allocation is

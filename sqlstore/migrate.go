@@ -126,7 +126,7 @@ func (db *DB) Migrate(ctx context.Context) error {
 	// A restarted sandbox keeps its time: the stored offsets are read
 	// before the first request, and followed from then on.
 	if err := db.RefreshClock(ctx); err != nil {
-		return fmt.Errorf("sandbox clock: %w", err)
+		return fmt.Errorf("environment clock: %w", err)
 	}
 	db.watchClock()
 	return nil

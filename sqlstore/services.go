@@ -19,7 +19,7 @@ type Services struct {
 	TokenKeys       *TokenKeyService
 	Organizations   *OrganizationService
 	Settings        *SettingService
-	Sandbox         *SandboxService
+	Controls        *ControlService
 	Faults          *FaultService
 	Journal         *JournalService
 	Console         *ConsoleService
@@ -42,7 +42,7 @@ func NewServices(db *DB) *Services {
 		TokenKeys:         NewTokenKeyService(db),
 		Organizations:     NewOrganizationService(db),
 		Settings:          NewSettingService(db),
-		Sandbox:           NewSandboxService(db),
+		Controls:          NewControlService(db),
 		Faults:            NewFaultService(db),
 		Journal:           NewJournalService(db),
 		Console:           NewConsoleService(db),

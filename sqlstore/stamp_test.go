@@ -59,7 +59,7 @@ func TestStampsStrictlyIncrease(t *testing.T) {
 	}
 }
 
-// DESIGN §6: an order's transaction takes its organization's
+// decisions §6: an order's transaction takes its organization's
 // clock, so orders of different organizations never wait for each other:
 // organization B takes stamps while A's transaction holds A's clock. Only
 // PostgreSQL runs writers in parallel; SQLite's single writer connection
@@ -106,7 +106,7 @@ func TestOrgStampsDoNotWaitForOtherOrganizations(t *testing.T) {
 	}
 }
 
-// DESIGN §6: in each organization's feeds, the stamps of its order
+// decisions §6: in each organization's feeds, the stamps of its order
 // transactions and of the environment-wide writers (suppliers' products
 // and balances) never repeat, under a clock that stands still and with all
 // of them writing at once.
@@ -172,17 +172,17 @@ func stampOrg(t *testing.T, db *sqlstore.DB, businessID string) int64 {
 	return o.ID
 }
 
-// When one instance moves the sandbox clock and another has not
+// When one instance moves the environment clock and another has not
 // read the move yet, a stamp the lagging instance takes is still after
 // every stamp taken on the moved clock: time never runs backwards for
 // change stamps.
 func TestStampsAcrossInstancesWithAMovedClock(t *testing.T) {
 	testdb.EachDSN(t, func(t *testing.T, dsn string, engine string) {
 		ctx := context.Background()
-		ahead, lagging := new(parcelgate.SandboxClock), new(parcelgate.SandboxClock)
+		ahead, lagging := new(parcelgate.OffsetClock), new(parcelgate.OffsetClock)
 		a := testdb.OpenAt(t, dsn, ahead)
 		b := testdb.OpenAt(t, dsn, lagging)
-		if _, err := sqlstore.NewSandboxService(a).AdvanceClock(ctx, parcelgate.Test, 24*time.Hour); err != nil {
+		if _, err := sqlstore.NewControlService(a).AdvanceClock(ctx, parcelgate.Test, 24*time.Hour); err != nil {
 			t.Fatal(err)
 		}
 		moved, err := a.NextStampForTest(ctx, parcelgate.Test)

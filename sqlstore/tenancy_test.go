@@ -134,7 +134,7 @@ const (
 	child         = "child rows by their parent's key"
 )
 
-// DESIGN §4: every store statement on a tenant-scoped
+// decisions §4: every store statement on a tenant-scoped
 // table filters by organization (or environment), except the listed ones.
 // The statements are found by reading the package's source: every string
 // expression that starts with SELECT, UPDATE, DELETE, INSERT or WITH,

@@ -20,7 +20,7 @@ func NewTokenKeyService(db *DB) *TokenKeyService { return &TokenKeyService{db: d
 // with a just-retired key for one more reload interval.
 //
 // Keys live in wall-clock time: they are shared by both environments, whose
-// sandbox clocks may differ, and a token lives its hour in either.
+// environment clocks may differ, and a token lives its hour in either.
 const retiredKeyKept = 2 * parcelgate.TokenLifetime
 
 // TokenKeys returns the keys that may open tokens now, creating the first

@@ -59,7 +59,7 @@ type adminField struct {
 // --env, the older spelling, still works (hidden).
 var envField = adminField{flag: "environment", alias: "env", json: "environment", help: "environment: production or test (default production)"}
 
-// mustEnvField is the environment of a sandbox control (decisions §21): it
+// mustEnvField is the environment of a operator control (decisions §21): it
 // has no default, so no reset, restore, fault or clock move acts on
 // production unless asked.
 var mustEnvField = adminField{flag: "environment", alias: "env", json: "environment", required: true,
@@ -123,13 +123,13 @@ var adminCommands = []adminCmd{
 		}},
 	{name: "rotate-token-key", short: "Create a new token signing key; tokens sealed with the old ones stay valid for their hour",
 		method: "POST", path: "/admin/v1/token-keys/rotate"},
-	{name: "clock", short: "Show an environment's clock (and whether it is a sandbox clock)",
+	{name: "clock", short: "Show an environment's clock (and whether it is a environment clock)",
 		method: "GET", path: "/admin/v1/clock", fields: []adminField{envField}},
 	{name: "advance-clock", args: "DURATION", short: "Move an environment's clock forward, e.g. 336h (production's only under serve --sandbox)",
 		method: "POST", path: "/admin/v1/clock", fields: []adminField{mustEnvField},
 		body: func(arg string) map[string]any { return map[string]any{"advance": arg} }},
 
-	// The sandbox controls (docs/sandbox.md).
+	// The operator controls (docs/controls.md).
 	{name: "reset", args: "BUSINESS_ID", short: "Empty the data of an organization (--catalogs true: its catalogs too)",
 		method: "POST", path: "/admin/v1/organizations/{arg}/reset", query: true, fields: []adminField{mustEnvField, catalogsField}},
 	{name: "reset-environment", short: "Empty the data of every organization of an environment",
@@ -181,7 +181,7 @@ var adminCommands = []adminCmd{
 		}},
 }
 
-// Fields the sandbox controls share.
+// Fields the operator controls share.
 var (
 	queryEnvField     = adminField{flag: envField.flag, alias: envField.alias, json: "environment", in: "query", help: envField.help}
 	mustQueryEnvField = adminField{flag: mustEnvField.flag, alias: mustEnvField.alias, json: "environment", in: "query", required: true, help: mustEnvField.help}

@@ -13,7 +13,7 @@ import (
 	"github.com/parcelgate/parcelgate/demo"
 )
 
-// The admin CLI covers the sandbox controls, against a server on
+// The admin CLI covers the operator controls, against a server on
 // the in-memory store (--db memory) as the README's CI recipe starts it.
 func TestAdminSandboxCLI(t *testing.T) {
 	base, _, stop := startServe(t, "--demo", "--fulfillment", "manual", "--sandbox-clock", "--addr", "127.0.0.1:0", "--db", "memory", "--admin-token", "adm")

@@ -193,7 +193,7 @@ them. It binds the address first, then opens (and migrates) the database.
 With --demo it seeds a demo tenant on an empty database and prints its
 credentials and first commands.
 
-The sandbox controls (reset, snapshot restore, faults, clock moves) always
+The operator controls (reset, snapshot restore, faults, clock moves) always
 name their environment. The test environment's data is disposable on any
 server; production's only with --sandbox (implied by --demo and --db
 memory), so a production deployment started without it refuses them.
@@ -310,7 +310,7 @@ func serve(ctx context.Context, c *serveConfig, stdout, stderr io.Writer) error 
 	// Every server has a clock per environment that may run ahead: the
 	// test environment's may be moved on any server, production's only
 	// under --sandbox (decisions §21).
-	sandbox := new(parcelgate.SandboxClock)
+	sandbox := new(parcelgate.OffsetClock)
 	var clock parcelgate.Clock = sandbox
 	opts := []sqlstore.Option{sqlstore.CodeRetention(c.codeRetention), sqlstore.ConnectTimeout(c.dbTimeout), sqlstore.DBTimeout(c.dbTimeout), sqlstore.MaxConns(c.dbMaxConns), sqlstore.ReplicaMaxLag(c.dbReplicaMaxLag)}
 	for _, r := range c.dbReplicas {
@@ -356,11 +356,11 @@ func serve(ctx context.Context, c *serveConfig, stdout, stderr io.Writer) error 
 	}
 	srv := httpapi.New(wiring.HTTP(db), auth.NewKeyring(keys), clock, log, httpapi.Config{
 		PublicURL: c.publicURL, Versions: c.versionList(), AdminToken: c.adminToken, AdminTokenHash: adminHash,
-		SandboxClock: sandbox, Sandbox: c.sandbox, TrustedProxies: c.proxies, MaxBodyBytes: c.maxBody, RateLimit: c.rateLimit, DBTimeout: c.dbTimeout,
+		OffsetClock: sandbox, Sandbox: c.sandbox, TrustedProxies: c.proxies, MaxBodyBytes: c.maxBody, RateLimit: c.rateLimit, DBTimeout: c.dbTimeout,
 		NoJournal: !c.journal, JournalPerTenant: c.journalSize, Replicas: replicaStates(db),
 	})
 	srv.Mount(console.Prefix, console.New(wiring.Console(db), console.Config{
-		AdminToken: c.adminToken, AdminGuard: srv.AdminGuard(), Clock: clock, SandboxClock: sandbox, Sandbox: c.sandbox, Versions: c.versionList(), Log: log,
+		AdminToken: c.adminToken, AdminGuard: srv.AdminGuard(), Clock: clock, OffsetClock: sandbox, Sandbox: c.sandbox, Versions: c.versionList(), Log: log,
 		ManualFulfillment: c.fulfillment == "manual", SubmitAfter: c.submitAfter, DeliverAfter: c.deliverAfter,
 	}))
 	// The journal's last calls are written before the database closes.

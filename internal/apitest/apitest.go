@@ -42,7 +42,7 @@ type Env struct {
 	DB     *sqlstore.DB
 	Server *httpapi.Server
 	HTTP   *httptest.Server
-	Clock  *parcelgate.SandboxClock
+	Clock  *parcelgate.OffsetClock
 	URL    string
 	// DSN is the database's, when the server was started by EachShared or
 	// Instance (to start more instances over it).
@@ -68,10 +68,10 @@ func Each(t *testing.T, fn func(t *testing.T, e *Env), opts ...Option) {
 }
 
 // New starts a server over a new database of engine. Its clock is a
-// sandbox clock tests may advance.
+// environment clock tests may advance.
 func New(t testing.TB, engine string, opts ...Option) *Env {
 	t.Helper()
-	clock := new(parcelgate.SandboxClock)
+	clock := new(parcelgate.OffsetClock)
 	db, dsn := testdb.OpenDSN(t, engine, clock)
 	e := NewWithDB(t, db, clock, opts...)
 	e.DSN = dsn
@@ -80,14 +80,14 @@ func New(t testing.TB, engine string, opts ...Option) *Env {
 
 // NewWithDB starts a server over db; several servers over one db behave as
 // instances behind a load balancer.
-func NewWithDB(t testing.TB, db *sqlstore.DB, clock *parcelgate.SandboxClock, opts ...Option) *Env {
+func NewWithDB(t testing.TB, db *sqlstore.DB, clock *parcelgate.OffsetClock, opts ...Option) *Env {
 	t.Helper()
 	if clock == nil {
-		clock = new(parcelgate.SandboxClock)
+		clock = new(parcelgate.OffsetClock)
 	}
 	// A test server is a sandbox (serve --sandbox) unless the test asks
 	// for a production server with NotSandbox.
-	cfg := httpapi.Config{AdminToken: AdminToken, SandboxClock: clock, Sandbox: true}
+	cfg := httpapi.Config{AdminToken: AdminToken, OffsetClock: clock, Sandbox: true}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -361,7 +361,7 @@ func BasicHeader(user, pass string) string {
 }
 
 // EachShared runs fn on each engine with n servers, each with a store and a
-// sandbox clock of its own, over one database: instances of one deployment,
+// environment clock of its own, over one database: instances of one deployment,
 // sharing nothing but the database.
 func EachShared(t *testing.T, n int, fn func(t *testing.T, envs []*Env), opts ...Option) {
 	t.Helper()
@@ -370,7 +370,7 @@ func EachShared(t *testing.T, n int, fn func(t *testing.T, envs []*Env), opts ..
 			if engine == "memory" {
 				t.Skip("a memory database belongs to the one store that opened it")
 			}
-			first := new(parcelgate.SandboxClock)
+			first := new(parcelgate.OffsetClock)
 			db, dsn := testdb.OpenDSN(t, engine, first)
 			envs := []*Env{NewWithDB(t, db, first, opts...)}
 			envs[0].DSN = dsn
@@ -382,12 +382,12 @@ func EachShared(t *testing.T, n int, fn func(t *testing.T, envs []*Env), opts ..
 	}
 }
 
-// Instance starts one more server, with a store and a sandbox clock of its
+// Instance starts one more server, with a store and a environment clock of its
 // own, over the database at dsn: another instance, or the same one after a
 // restart.
 func Instance(t testing.TB, dsn string, opts ...Option) *Env {
 	t.Helper()
-	clock := new(parcelgate.SandboxClock)
+	clock := new(parcelgate.OffsetClock)
 	db, err := sqlstore.Open(context.Background(), dsn, clock)
 	if err != nil {
 		t.Fatalf("apitest: open: %v", err)

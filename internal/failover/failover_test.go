@@ -53,7 +53,7 @@ type fleet struct {
 func openFleet(t *testing.T, url string, fixtures bool, opts ...sqlstore.Option) *fleet {
 	t.Helper()
 	open := func(deadline bool) *apitest.Env {
-		clock := new(parcelgate.SandboxClock)
+		clock := new(parcelgate.OffsetClock)
 		db, err := sqlstore.Open(context.Background(), url, clock, append([]sqlstore.Option{sqlstore.ConnectTimeout(dbTimeout), sqlstore.DBTimeout(dbTimeout)}, opts...)...)
 		if err != nil {
 			t.Fatalf("open %s: %v", url, err)
@@ -302,7 +302,7 @@ func stampOf(s string) int64 {
 }
 
 // stockPoller polls the retailer's catalog for balances changed since its
-// cursor (spec 4.4 GET rule 3, modifiedFromDate), keeping the newest
+// cursor (interface §4.4 GET rule 3, modifiedFromDate), keeping the newest
 // quantity of each product.
 type stockPoller struct {
 	l      *load

@@ -30,7 +30,7 @@ type Config struct {
 	// DSN is the database Start opens when DB is nil; "" is "memory".
 	DSN string
 	// Clock is the server's (and the store's, when Start opens it) clock;
-	// nil is a new sandbox clock, which HTTP.SandboxClock then gets too.
+	// nil is a new environment clock, which HTTP.OffsetClock then gets too.
 	// With DB, give the clock DB was opened with.
 	Clock parcelgate.Clock
 	// Seed seeds the demo tenants (demo.Seed) with the default versions.
@@ -60,8 +60,8 @@ type Server struct {
 func Start(ctx context.Context, cfg Config) (*Server, error) {
 	s := &Server{DB: cfg.DB, Clock: cfg.Clock}
 	if s.Clock == nil {
-		clock := new(parcelgate.SandboxClock)
-		s.Clock, cfg.HTTP.SandboxClock = clock, clock
+		clock := new(parcelgate.OffsetClock)
+		s.Clock, cfg.HTTP.OffsetClock = clock, clock
 	}
 	log := cfg.Log
 	if log == nil {

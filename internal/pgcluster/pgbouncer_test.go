@@ -65,7 +65,7 @@ func TestThroughPgBouncerInTransactionMode(t *testing.T) {
 	errs := make(chan error, instances)
 	for i := range instances {
 		wg.Go(func() {
-			db, err := sqlstore.Open(context.Background(), pooled, new(parcelgate.SandboxClock), sqlstore.Pooler(), sqlstore.MaxConns(8), sqlstore.Replica(replica))
+			db, err := sqlstore.Open(context.Background(), pooled, new(parcelgate.OffsetClock), sqlstore.Pooler(), sqlstore.MaxConns(8), sqlstore.Replica(replica))
 			if err != nil {
 				errs <- err
 				return

@@ -112,7 +112,7 @@ func newCluster(t *testing.T, srv *pgcluster.Server, maxLag time.Duration) *clus
 // replica, and a server over it.
 func (c *cluster) instance() *apitest.Env {
 	c.t.Helper()
-	clock := new(parcelgate.SandboxClock)
+	clock := new(parcelgate.OffsetClock)
 	db, err := sqlstore.Open(context.Background(), c.dsn, clock, sqlstore.Replica(c.rdsn), sqlstore.ReplicaMaxLag(c.maxLag))
 	if err != nil {
 		c.t.Fatalf("open with a replica: %v", err)

@@ -142,7 +142,7 @@ func TestProductsAndCatalogs(t *testing.T) {
 		}
 
 		// Each entry on its own: the valid one is applied, the invalid one
-		// listed with its index and every problem (DESIGN §6).
+		// listed with its index and every problem (decisions §6).
 		failed, err = supplier.PutInventory(ctx, []client.InventoryEntry{{Product: product("P-100")}, {Product: client.Product{ExternalID: "bad id!"}}})
 		if err != nil || len(failed) != 1 || failed[0].Index != 1 || failed[0].Field != "product.externalId" || len(failed[0].Errors) != 2 {
 			t.Errorf("invalid entries: %+v %v", failed, err)

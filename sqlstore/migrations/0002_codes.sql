@@ -1,4 +1,4 @@
--- Shipment data (EDI), sending codes and errand codes (DESIGN §5).
+-- Shipment data (EDI), sending codes and errand codes (decisions §5).
 
 -- A shipment belongs to one organization (and so one environment). Tracking
 -- numbers and parcel IDs are unique per organization, not per environment:

@@ -2,7 +2,7 @@
 -- tombstone instead of deleting the balance: removed_at holds the removal
 -- stamp (0 while the balance is live), quantity and allocated are 0. Change
 -- polls (modifiedFromDate) list tombstones, so a retailer polling its
--- catalog learns that the product left it (DESIGN §6); every other read
+-- catalog learns that the product left it (decisions §6); every other read
 -- treats them as absent. Publishing the product to the catalog again
 -- revives the row. Tombstones are kept: a poller may come back after any
 -- pause, and a tombstone costs what the balance it replaces did.

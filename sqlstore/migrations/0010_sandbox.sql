@@ -1,6 +1,6 @@
--- The sandbox's controls (issue 13), shared by every instance.
+-- The operator controls, shared by every instance.
 
--- How far each environment's sandbox clock is ahead of the wall clock. Only
+-- How far each environment's environment clock is ahead of the wall clock. Only
 -- servers started with --sandbox-clock read it; it only grows.
 CREATE TABLE sandbox_clock (
     environment TEXT PRIMARY KEY,

@@ -1,4 +1,4 @@
--- The request journal (issue 13): the last API calls of each organization,
+-- The request journal: the last API calls of each organization,
 -- bodies capped and secrets redacted, shared by every instance. Pruned to a
 -- bound per organization as it is written.
 CREATE TABLE request_journal (

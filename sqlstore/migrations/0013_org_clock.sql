@@ -1,4 +1,4 @@
--- Stamp spaces per organization (issue 14, DESIGN §6 change polling). An
+-- Stamp spaces per organization (decisions §6 change polling). An
 -- order's transaction used to take the environment's one change_clock row,
 -- so every order of every organization committed one at a time. Orders
 -- (their creation, changes and the engine's moves) now take the clock of

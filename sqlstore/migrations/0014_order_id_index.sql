@@ -1,4 +1,4 @@
--- Finding one order by either of its IDs (issue 14). An order is named by
+-- Finding one order by either of its IDs. An order is named by
 -- its service ID (order_id) or its externalId (own_id, the bare form), and
 -- every lookup is scoped to the caller's organization. Only (environment,
 -- order_id) was indexed, which a lookup by organization cannot use, so

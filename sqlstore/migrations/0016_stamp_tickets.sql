@@ -1,4 +1,4 @@
--- Change stamps without holding a lock to the commit (issue 23, decisions
+-- Change stamps without holding a lock to the commit (decisions
 -- §6 change polling, sqlstore/stamp.go). An order's transaction used to
 -- hold its organization's clock row from its stamp to its commit, so one
 -- organization's orders committed one at a time, in stamp order. On

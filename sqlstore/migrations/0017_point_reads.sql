@@ -1,4 +1,4 @@
--- Coalesced point reads of orders (issue 23, decisions §24,
+-- Coalesced point reads of orders (decisions §24,
 -- sqlstore/answer_batch.go). PostgreSQL only (nothing on SQLite): the
 -- statement of a batch of point reads as a function whose plan is generic,
 -- planned once per database connection. Sent as a statement of its own

@@ -7,22 +7,22 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// SandboxService keeps the sandbox controls' storage: the shared clock,
+// ControlService keeps the operator controls' storage: the shared clock,
 // resets and snapshots.
-type SandboxService struct{ db *DB }
+type ControlService struct{ db *DB }
 
-// NewSandboxService returns the SandboxService over db.
-func NewSandboxService(db *DB) *SandboxService { return &SandboxService{db: db} }
+// NewControlService returns the ControlService over db.
+func NewControlService(db *DB) *ControlService { return &ControlService{db: db} }
 
-var _ parcelgate.SandboxService = (*SandboxService)(nil)
+var _ parcelgate.ControlService = (*ControlService)(nil)
 
-// AdvanceClock moves env's sandbox clock forward by d for every instance:
+// AdvanceClock moves env's environment clock forward by d for every instance:
 // the offset is stored, and this instance takes it at once; the others read
-// it within ClockRefresh. Only a store opened with a *parcelgate.SandboxClock
+// it within ClockRefresh. Only a store opened with a *parcelgate.OffsetClock
 // may move time (serve opens every store with one); which environment's
-// clock may move on a server is DecideSandboxControl's (decisions §21).
-func (s *SandboxService) AdvanceClock(ctx context.Context, env parcelgate.Environment, d time.Duration) (time.Time, error) {
-	sc, ok := s.db.sandboxClock()
+// clock may move on a server is DecideControl's (decisions §21).
+func (s *ControlService) AdvanceClock(ctx context.Context, env parcelgate.Environment, d time.Duration) (time.Time, error) {
+	sc, ok := s.db.offsetClock()
 	if !ok {
 		return time.Time{}, parcelgate.Errorf(parcelgate.EFORBIDDEN, "The clock can only be moved on a server started with --sandbox.")
 	}

@@ -11,9 +11,9 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// The sandbox controls of the overview. Today: the server's clock, shown
+// The operator controls of the overview. Today: the server's clock, shown
 // to everyone and advanced by an operator when the server runs with
-// --sandbox-clock. This file is where the other sandbox controls (reset,
+// --sandbox-clock. This file is where the other operator controls (reset,
 // snapshots, faults, the request journal) join the console, each calling
 // the store's own operation as the operator API does.
 
@@ -27,7 +27,7 @@ func (c *Console) serverNow(s *session) time.Time {
 	return c.cfg.Clock.Now(env)
 }
 
-// advance moves the sandbox clock forward by d in the environment the
+// advance moves the environment clock forward by d in the environment the
 // operator looks at, or the one the form names before a tenant is chosen,
 // through the store, so that every instance follows (as POST
 // /admin/v1/clock does). The environment is always named, and production's
@@ -37,11 +37,11 @@ func (c *Console) advance(r *http.Request, s *session, d time.Duration) error {
 	if s.Environment.Valid() {
 		env = string(s.Environment)
 	}
-	e, err := parcelgate.DecideSandboxControl(c.cfg.Sandbox, env, parcelgate.ControlClock)
+	e, err := parcelgate.DecideControl(c.cfg.Sandbox, env, parcelgate.ControlClock)
 	if err != nil {
 		return err
 	}
-	_, err = c.sandbox.AdvanceClock(r.Context(), e, d)
+	_, err = c.controls.AdvanceClock(r.Context(), e, d)
 	return err
 }
 
@@ -56,18 +56,18 @@ func (c *Console) mode() string {
 // sandboxControl checks that the caller is an operator looking at one
 // tenant whose environment control may act on (decisions §21): on a
 // server without --sandbox, production refuses it with 403.
-func (c *Console) sandboxControl(w http.ResponseWriter, r *http.Request, s *session, control parcelgate.SandboxControl) bool {
+func (c *Console) sandboxControl(w http.ResponseWriter, r *http.Request, s *session, control parcelgate.Control) bool {
 	if !c.sandboxTenant(w, r, s) {
 		return false
 	}
-	if _, err := parcelgate.DecideSandboxControl(c.cfg.Sandbox, string(s.Environment), control); err != nil {
+	if _, err := parcelgate.DecideControl(c.cfg.Sandbox, string(s.Environment), control); err != nil {
 		c.fail(w, r, s, err)
 		return false
 	}
 	return true
 }
 
-// advanceClock moves the sandbox clock forward: the operator API's
+// advanceClock moves the environment clock forward: the operator API's
 // POST /admin/v1/clock from the overview.
 func (c *Console) advanceClock(w http.ResponseWriter, r *http.Request, s *session) {
 	// An integrator moves its (test) environment's clock as the
@@ -75,7 +75,7 @@ func (c *Console) advanceClock(w http.ResponseWriter, r *http.Request, s *sessio
 	if s.Operator() && !c.may(w, r, s, parcelgate.ActionOperate) || !s.Operator() && !c.workbench(w, r, s, parcelgate.ControlClock) {
 		return
 	}
-	if c.cfg.SandboxClock == nil {
+	if c.cfg.OffsetClock == nil {
 		c.errorPage(w, r, s, http.StatusForbidden, "This server's clock cannot be moved.")
 		return
 	}
@@ -119,7 +119,7 @@ func (c *Console) resetTenant(w http.ResponseWriter, r *http.Request, s *session
 		return
 	}
 	opt := parcelgate.ResetOptions{Catalogs: r.PostFormValue("catalogs") == "true"}
-	if _, err := c.sandbox.ResetOrganization(r.Context(), s.caller, opt); err != nil {
+	if _, err := c.controls.ResetOrganization(r.Context(), s.caller, opt); err != nil {
 		c.fail(w, r, s, err)
 		return
 	}
@@ -135,7 +135,7 @@ func (c *Console) takeSnapshot(w http.ResponseWriter, r *http.Request, s *sessio
 	name := strings.TrimSpace(r.PostFormValue("name"))
 	err := parcelgate.ValidSnapshotName(name)
 	if err == nil {
-		_, err = c.sandbox.TakeSnapshot(r.Context(), s.caller, name)
+		_, err = c.controls.TakeSnapshot(r.Context(), s.caller, name)
 	}
 	if err != nil {
 		status := http.StatusBadRequest
@@ -158,7 +158,7 @@ func (c *Console) restoreSnapshot(w http.ResponseWriter, r *http.Request, s *ses
 	if !c.sandboxControl(w, r, s, parcelgate.ControlRestore) || !c.confirmed(w, r, s, "restore-"+r.PathValue("name")) {
 		return
 	}
-	if _, err := c.sandbox.RestoreSnapshot(r.Context(), s.caller, r.PathValue("name")); err != nil {
+	if _, err := c.controls.RestoreSnapshot(r.Context(), s.caller, r.PathValue("name")); err != nil {
 		c.fail(w, r, s, err)
 		return
 	}
@@ -170,7 +170,7 @@ func (c *Console) dropSnapshot(w http.ResponseWriter, r *http.Request, s *sessio
 	if !c.sandboxTenant(w, r, s) {
 		return
 	}
-	if err := c.sandbox.DropSnapshot(r.Context(), s.caller, r.PathValue("name")); err != nil {
+	if err := c.controls.DropSnapshot(r.Context(), s.caller, r.PathValue("name")); err != nil {
 		c.fail(w, r, s, err)
 		return
 	}
@@ -302,7 +302,7 @@ func (c *Console) restoreDemo(w http.ResponseWriter, r *http.Request, s *session
 	if !c.sandboxControl(w, r, s, parcelgate.ControlRestore) || !c.confirmed(w, r, s, "demo") {
 		return
 	}
-	if _, err := c.sandbox.RestoreSnapshot(r.Context(), s.caller, demoSnapshot); err != nil {
+	if _, err := c.controls.RestoreSnapshot(r.Context(), s.caller, demoSnapshot); err != nil {
 		c.fail(w, r, s, err)
 		return
 	}

@@ -6,15 +6,15 @@ import (
 	"time"
 )
 
-// SandboxService is the operator's sandbox controls (decisions §9): the
+// ControlService is the operator's operator controls (decisions §9): the
 // shared clock, resets and snapshots of a tenant's data. Only the operator
 // acts on them (ActionOperate), through the operator API or the console;
 // both ask Caller.May before calling.
-type SandboxService interface {
-	// AdvanceClock moves env's sandbox clock forward by d for every
-	// instance. Only a store opened with a *SandboxClock may move time
+type ControlService interface {
+	// AdvanceClock moves env's environment clock forward by d for every
+	// instance. Only a store opened with a *OffsetClock may move time
 	// (serve opens every store with one); whether env's clock may move on
-	// this server is DecideSandboxControl's, asked before the call.
+	// this server is DecideControl's, asked before the call.
 	AdvanceClock(ctx context.Context, env Environment, d time.Duration) (time.Time, error)
 
 	// ResetOrganization empties the data of c's organization (its orders,
@@ -79,22 +79,22 @@ type JournalService interface {
 	JournalEntries(ctx context.Context, q JournalQuery, requestID string) ([]*JournalEntry, error)
 }
 
-// SandboxControl is an operator control that throws data away or makes an
+// Control is an operator control that throws data away or makes an
 // environment behave unlike the real service (decisions §21).
-type SandboxControl string
+type Control string
 
 const (
 	// ControlReset empties an organization's or an environment's data.
-	ControlReset SandboxControl = "reset"
+	ControlReset Control = "reset"
 	// ControlRestore puts an organization back as a snapshot saved it.
-	ControlRestore SandboxControl = "restore"
+	ControlRestore Control = "restore"
 	// ControlFault makes matching API calls fail or slow down.
-	ControlFault SandboxControl = "fault"
+	ControlFault Control = "fault"
 	// ControlClock moves an environment's clock forward.
-	ControlClock SandboxControl = "clock"
+	ControlClock Control = "clock"
 )
 
-// DecideSandboxControl decides whether control may act on the environment
+// DecideControl decides whether control may act on the environment
 // named env on a server whose sandbox mode is sandbox (decisions §21):
 //
 //   - the call must name its environment: an empty one is refused (400
@@ -104,7 +104,7 @@ const (
 //     --db memory imply it); elsewhere 403 naming --sandbox.
 //
 // It returns the environment the control acts on.
-func DecideSandboxControl(sandbox bool, env string, control SandboxControl) (Environment, error) {
+func DecideControl(sandbox bool, env string, control Control) (Environment, error) {
 	if strings.TrimSpace(env) == "" {
 		return "", &Error{Code: EINVALID, Message: "Name the environment this " + string(control) + " acts on: environment=production or environment=test.",
 			Fields: []FieldError{{Field: "environment", Message: "is required: production or test"}}}

@@ -25,7 +25,7 @@ type tableData struct {
 // TakeSnapshot saves the data of one organization of env under name,
 // replacing a snapshot of that name. It reads in one transaction, so the
 // copy is consistent.
-func (s *SandboxService) TakeSnapshot(ctx context.Context, c *parcelgate.Caller, name string) (*parcelgate.Snapshot, error) {
+func (s *ControlService) TakeSnapshot(ctx context.Context, c *parcelgate.Caller, name string) (*parcelgate.Snapshot, error) {
 	if err := parcelgate.ValidSnapshotName(name); err != nil {
 		return nil, err
 	}
@@ -121,7 +121,7 @@ func (tx *Tx) readTable(ctx context.Context, t tenantTable, orgID int64) (*table
 }
 
 // ListSnapshots lists the snapshots of one organization of env, by name.
-func (s *SandboxService) ListSnapshots(ctx context.Context, c *parcelgate.Caller) ([]*parcelgate.Snapshot, error) {
+func (s *ControlService) ListSnapshots(ctx context.Context, c *parcelgate.Caller) ([]*parcelgate.Snapshot, error) {
 	if err := c.May(parcelgate.ActionOperate); err != nil {
 		return nil, err
 	}
@@ -148,7 +148,7 @@ func (s *SandboxService) ListSnapshots(ctx context.Context, c *parcelgate.Caller
 }
 
 // DropSnapshot deletes a snapshot.
-func (s *SandboxService) DropSnapshot(ctx context.Context, c *parcelgate.Caller, name string) error {
+func (s *ControlService) DropSnapshot(ctx context.Context, c *parcelgate.Caller, name string) error {
 	if err := c.May(parcelgate.ActionOperate); err != nil {
 		return err
 	}
@@ -183,7 +183,7 @@ func snapshotNotFound(name string) error {
 // saved stamps sees them again as changes, never a rewind. Rows keep their
 // IDs. Stock that restored open orders held on another organization's
 // balances is taken again, as far as those balances have it.
-func (s *SandboxService) RestoreSnapshot(ctx context.Context, c *parcelgate.Caller, name string) (*parcelgate.RestoreResult, error) {
+func (s *ControlService) RestoreSnapshot(ctx context.Context, c *parcelgate.Caller, name string) (*parcelgate.RestoreResult, error) {
 	if err := c.May(parcelgate.ActionOperate); err != nil {
 		return nil, err
 	}
@@ -414,7 +414,7 @@ func (tx *Tx) retakeHeldStock(ctx context.Context, orgID int64, stamp time.Time)
 // organization that has one, in every environment, each in its own
 // transaction (see RestoreSnapshot). The demo's seeded state is restored
 // this way.
-func (s *SandboxService) RestoreEverywhere(ctx context.Context, name string) ([]*parcelgate.RestoreResult, error) {
+func (s *ControlService) RestoreEverywhere(ctx context.Context, name string) ([]*parcelgate.RestoreResult, error) {
 	rows, err := s.db.query(ctx, `SELECT o.environment, o.business_id FROM snapshots s JOIN organizations o ON o.id = s.org_id WHERE s.name = ? ORDER BY o.environment, o.business_id`, name)
 	if err != nil {
 		return nil, err

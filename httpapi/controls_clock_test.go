@@ -44,11 +44,11 @@ func clockOf(e *apitest.Env, env parcelgate.Environment) httpapi.ClockState {
 	return st
 }
 
-// The sandbox clock is stored per environment, so every instance
+// The environment clock is stored per environment, so every instance
 // shows the same time within a second of a move, token expiry (interface §5.2: a
 // token lives an hour) follows the moved environment only, and a restart
 // keeps the time.
-func TestSharedSandboxClock(t *testing.T) {
+func TestSharedOffsetClock(t *testing.T) {
 	apitest.EachShared(t, 2, func(t *testing.T, es []*apitest.Env) {
 		a, b := es[0], es[1]
 		testTok := b.EcomToken(parcelgate.Test, "1234567-1", parcelgate.RoleSupplier)
@@ -96,7 +96,7 @@ func TestSharedSandboxClock(t *testing.T) {
 }
 
 // Bad clock moves name the field.
-func TestSandboxClockBadInput(t *testing.T) {
+func TestOffsetClockBadInput(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
 		for _, c := range []struct {
 			body  map[string]any

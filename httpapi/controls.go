@@ -8,7 +8,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// sandboxRoutes are the operator API's sandbox controls.
+// sandboxRoutes are the operator API's operator controls.
 func (s *Server) sandboxRoutes() {
 	s.handle("GET /admin/v1/clock", s.admin(s.getClock))
 	s.handle("POST /admin/v1/clock", s.admin(s.advanceClock))
@@ -70,16 +70,16 @@ func (s *Server) mode() string {
 
 // sandboxControl decides whether control may act on env on this server
 // (decisions §21).
-func (s *Server) sandboxControl(env string, control parcelgate.SandboxControl) (parcelgate.Environment, error) {
-	return parcelgate.DecideSandboxControl(s.cfg.Sandbox, env, control)
+func (s *Server) sandboxControl(env string, control parcelgate.Control) (parcelgate.Environment, error) {
+	return parcelgate.DecideControl(s.cfg.Sandbox, env, control)
 }
 
 func (s *Server) clockState(env parcelgate.Environment) ClockState {
 	_, refused := s.sandboxControl(string(env), parcelgate.ControlClock)
-	st := ClockState{Environment: env, Now: parcelgate.FormatStamp(s.clock.Now(env)), Sandbox: s.cfg.SandboxClock != nil && refused == nil,
+	st := ClockState{Environment: env, Now: parcelgate.FormatStamp(s.clock.Now(env)), Sandbox: s.cfg.OffsetClock != nil && refused == nil,
 		Mode: s.mode(), Offset: "0s"}
-	if s.cfg.SandboxClock != nil {
-		st.Offset = s.cfg.SandboxClock.Offset(env).String()
+	if s.cfg.OffsetClock != nil {
+		st.Offset = s.cfg.OffsetClock.Offset(env).String()
 	}
 	return st
 }
@@ -98,12 +98,12 @@ type advanceClockRequest struct {
 	Environment string `json:"environment"`
 }
 
-// advanceClock moves an environment's sandbox clock forward, for every
+// advanceClock moves an environment's environment clock forward, for every
 // instance. The call names its environment, and production's clock moves
 // only on a server started with --sandbox (decisions §21), so production
 // time can never be moved on a real deployment.
 func (s *Server) advanceClock(w http.ResponseWriter, r *http.Request) error {
-	if s.cfg.SandboxClock == nil {
+	if s.cfg.OffsetClock == nil {
 		return parcelgate.Errorf(parcelgate.EFORBIDDEN, "This server's clock cannot be moved.")
 	}
 	var req advanceClockRequest
@@ -125,7 +125,7 @@ func (s *Server) advanceClock(w http.ResponseWriter, r *http.Request) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
-	if _, err := s.sandbox.AdvanceClock(r.Context(), env, d); err != nil {
+	if _, err := s.controls.AdvanceClock(r.Context(), env, d); err != nil {
 		return err
 	}
 	writeJSON(w, http.StatusOK, s.clockState(env))
@@ -169,7 +169,7 @@ func (s *Server) resetOrganization(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	res, err := s.sandbox.ResetOrganization(r.Context(), op, opt)
+	res, err := s.controls.ResetOrganization(r.Context(), op, opt)
 	if err != nil {
 		return err
 	}
@@ -184,7 +184,7 @@ func (s *Server) resetEnvironment(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	res, err := s.sandbox.ResetEnvironment(r.Context(), env, opt)
+	res, err := s.controls.ResetEnvironment(r.Context(), env, opt)
 	if err != nil {
 		return err
 	}
@@ -212,7 +212,7 @@ func (s *Server) takeSnapshot(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	snap, err := s.sandbox.TakeSnapshot(r.Context(), op, req.Name)
+	snap, err := s.controls.TakeSnapshot(r.Context(), op, req.Name)
 	if err != nil {
 		return err
 	}
@@ -231,7 +231,7 @@ func (s *Server) snapshots(r *http.Request) ([]*parcelgate.Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.sandbox.ListSnapshots(r.Context(), op)
+	return s.controls.ListSnapshots(r.Context(), op)
 }
 
 func (s *Server) listSnapshots(w http.ResponseWriter, r *http.Request) error {
@@ -270,7 +270,7 @@ func (s *Server) restoreSnapshot(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	res, err := s.sandbox.RestoreSnapshot(r.Context(), op, r.PathValue("name"))
+	res, err := s.controls.RestoreSnapshot(r.Context(), op, r.PathValue("name"))
 	if err != nil {
 		return err
 	}
@@ -287,7 +287,7 @@ func (s *Server) dropSnapshot(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := s.sandbox.DropSnapshot(r.Context(), op, r.PathValue("name")); err != nil {
+	if err := s.controls.DropSnapshot(r.Context(), op, r.PathValue("name")); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -302,7 +302,7 @@ func (s *Server) resetDemo(w http.ResponseWriter, r *http.Request) error {
 	if _, err := s.sandboxControl(string(parcelgate.Production), parcelgate.ControlRestore); err != nil {
 		return err
 	}
-	res, err := s.sandbox.RestoreEverywhere(r.Context(), demoSnapshot)
+	res, err := s.controls.RestoreEverywhere(r.Context(), demoSnapshot)
 	if err != nil {
 		return err
 	}

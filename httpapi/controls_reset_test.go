@@ -22,7 +22,7 @@ func orgPath(bid, rest string) string {
 }
 
 // pollWH1 polls m's warehouse catalog for changes after cursor, as the
-// warehouse plugin does (DESIGN §6), and returns them.
+// warehouse plugin does (decisions §6), and returns them.
 func pollWH1(m *merchant, cursor string) []polled {
 	m.T.Helper()
 	var p polledPage

@@ -67,7 +67,7 @@ var retire = map[string]string{
 // them as removed. Stock the organization's open orders held on another
 // organization's balances goes back to them. Another organization's data
 // is otherwise untouched.
-func (s *SandboxService) ResetOrganization(ctx context.Context, c *parcelgate.Caller, opt parcelgate.ResetOptions) (*parcelgate.ResetResult, error) {
+func (s *ControlService) ResetOrganization(ctx context.Context, c *parcelgate.Caller, opt parcelgate.ResetOptions) (*parcelgate.ResetResult, error) {
 	if err := c.May(parcelgate.ActionOperate); err != nil {
 		return nil, err
 	}
@@ -89,7 +89,7 @@ func (s *SandboxService) ResetOrganization(ctx context.Context, c *parcelgate.Ca
 
 // ResetEnvironment resets every organization of env (see
 // ResetOrganization), in one transaction.
-func (s *SandboxService) ResetEnvironment(ctx context.Context, env parcelgate.Environment, opt parcelgate.ResetOptions) (*parcelgate.ResetResult, error) {
+func (s *ControlService) ResetEnvironment(ctx context.Context, env parcelgate.Environment, opt parcelgate.ResetOptions) (*parcelgate.ResetResult, error) {
 	start := time.Now()
 	res := &parcelgate.ResetResult{Environment: env}
 	err := s.db.inTx(ctx, func(tx *Tx) error {

@@ -25,19 +25,19 @@ func TestFailedResetChangesNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 		op := parcelgate.OperatorCaller(org)
-		before, err := sqlstore.NewSandboxService(db).TakeSnapshot(ctx, op, "before")
+		before, err := sqlstore.NewControlService(db).TakeSnapshot(ctx, op, "before")
 		if err != nil {
 			t.Fatal(err)
 		}
 		// The broken table is removed last (tables go in reverse), after
 		// every real one.
 		undo := sqlstore.BreakResetForTest()
-		_, err = sqlstore.NewSandboxService(db).ResetOrganization(ctx, op, parcelgate.ResetOptions{})
+		_, err = sqlstore.NewControlService(db).ResetOrganization(ctx, op, parcelgate.ResetOptions{})
 		undo()
 		if err == nil {
 			t.Fatal("the broken reset succeeded")
 		}
-		after, err := sqlstore.NewSandboxService(db).TakeSnapshot(ctx, op, "after")
+		after, err := sqlstore.NewControlService(db).TakeSnapshot(ctx, op, "after")
 		if err != nil {
 			t.Fatal(err)
 		}
