@@ -131,17 +131,17 @@ type CatalogService interface {
 
 	// ListOwnCatalogs pages the caller's catalogs as retailer, or the
 	// catalogs that list it as supplier; any ecom role may ask.
-	ListOwnCatalogs(ctx context.Context, c *Caller, role CatalogRole, page PageRequest) (PageOf[*CatalogEntry], error)
+	ListOwnCatalogs(ctx context.Context, c *Caller, role CatalogRole, page PageRequest) (Page[*CatalogEntry], error)
 	// ListCatalogBalances pages the balances of one catalog, or with an
 	// empty catalogExternalID of all the caller's catalogs; a product
 	// published to several catalogs appears once per catalog (interface §4.4 GET
 	// rule 5). EOS products appear with quantity 0 while their sale ended
 	// after EOSVisibleSince, then no more. Balances removed from the catalog
 	// appear only with f.ModifiedAfter, as Removed (decisions §6).
-	ListCatalogBalances(ctx context.Context, c *Caller, catalogExternalID string, f BalanceFilter, page PageRequest) (PageOf[*Balance], error)
+	ListCatalogBalances(ctx context.Context, c *Caller, catalogExternalID string, f BalanceFilter, page PageRequest) (Page[*Balance], error)
 	// ListCatalogProducts pages the products published to one catalog,
 	// each with its descriptions and this catalog's balance (interface §4.4); EOS
 	// products and removed balances as in ListCatalogBalances (interface §3
 	// rules 1-2).
-	ListCatalogProducts(ctx context.Context, c *Caller, catalogExternalID string, f BalanceFilter, page PageRequest) (PageOf[*InventoryItem], error)
+	ListCatalogProducts(ctx context.Context, c *Caller, catalogExternalID string, f BalanceFilter, page PageRequest) (Page[*InventoryItem], error)
 }

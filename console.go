@@ -14,13 +14,6 @@ import (
 // environment, so another tenant's object answers exactly like a missing
 // one; which products a caller sees is ConsoleProductScope's.
 
-// ConsolePage is one page of a console list. Older and Newer are cursors
-// of the neighbouring pages; empty when there is none.
-type ConsolePage[T any] struct {
-	Items        []T
-	Older, Newer string
-}
-
 // ConsoleOrderFilter narrows the console's order list. Zero fields do not
 // filter.
 type ConsoleOrderFilter struct {

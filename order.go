@@ -348,7 +348,7 @@ type OrderService interface {
 	FindOrder(ctx context.Context, c *Caller, id string) (*Order, error)
 	// ListOrders returns one page of the caller's orders matching q,
 	// ordered by modification stamp, then by a key that never changes.
-	ListOrders(ctx context.Context, c *Caller, q OrderQuery, p PageRequest) (PageOf[*Order], error)
+	ListOrders(ctx context.Context, c *Caller, q OrderQuery, p PageRequest) (Page[*Order], error)
 	// UpdateOrder re-sends the content of the existing order id;
 	// the rules of CreateOrder apply.
 	UpdateOrder(ctx context.Context, c *Caller, id string, req *OrderRequest) (*Order, error)

@@ -49,11 +49,21 @@ func (p PageRequest) Validate() error {
 // a request that passed Validate.
 func (p PageRequest) Offset() int64 { return int64(p.Number) * int64(p.Size) }
 
-// PageOf is one page of a list.
-type PageOf[T any] struct {
+// Page is one page of a list: the one shape every list of the services
+// answers in, the API's, the console's, the operator's and the journal's.
+// Next and Prev are opaque cursors that the list that made them resolves;
+// a caller hands one back to get the neighbouring page.
+type Page[T any] struct {
 	Items []T
-	// Total is the number of rows of the whole list.
+	// Total is the number of rows of the whole list, on lists that count
+	// them (the API's paged lists, interface §2.6 page.totalElements); 0 on
+	// the others.
 	Total int64
-	// Next is the cursor of the next page; empty on the last page.
+	// Next is the cursor of the page after this one in the list's order
+	// (for a newest-first list: the older rows); empty on the last page.
 	Next string
+	// Prev is the cursor of the page before this one (the newer rows of a
+	// newest-first list); empty on the first page and on lists that are
+	// read forwards only.
+	Prev string
 }

@@ -339,7 +339,7 @@ type InventoryService interface {
 	PutInventory(ctx context.Context, c *Caller, entries []InventoryInput) (InventoryFailures, error)
 	// ListInventory pages the caller's ACTIVE products with their
 	// balances, ordered by creation.
-	ListInventory(ctx context.Context, c *Caller, f InventoryFilter, page PageRequest) (PageOf[*InventoryItem], error)
+	ListInventory(ctx context.Context, c *Caller, f InventoryFilter, page PageRequest) (Page[*InventoryItem], error)
 	// FindInventoryItem returns one ACTIVE product with its balances, or
 	// ENOTFOUND (also for an EOS product: interface §3 rule 3).
 	FindInventoryItem(ctx context.Context, c *Caller, externalID string) (*InventoryItem, error)
@@ -356,7 +356,7 @@ type InventoryService interface {
 	// ListSupplierBalances pages the caller's balances in every catalog,
 	// EOS products excluded; removed balances only with f.ModifiedAfter,
 	// as in ListCatalogBalances.
-	ListSupplierBalances(ctx context.Context, c *Caller, f BalanceFilter, page PageRequest) (PageOf[*Balance], error)
+	ListSupplierBalances(ctx context.Context, c *Caller, f BalanceFilter, page PageRequest) (Page[*Balance], error)
 	// DeleteBalances removes the product from the catalogs r names (spec
 	// 4.4 DELETE balances rules 1-2) and returns the removed balances as
 	// they were. A removed balance stays as a stamped tombstone

@@ -974,7 +974,7 @@ type ShipmentQuery struct {
 type SupplierShipmentService interface {
 	// ListShipments returns one page of the caller's shipments matching q,
 	// ordered by update stamp, then by a key that never changes.
-	ListShipments(ctx context.Context, c *Caller, q ShipmentQuery, p PageRequest) (PageOf[*SupplierShipment], error)
+	ListShipments(ctx context.Context, c *Caller, q ShipmentQuery, p PageRequest) (Page[*SupplierShipment], error)
 	// FindShipment returns one of the caller's shipments.
 	FindShipment(ctx context.Context, c *Caller, id string) (*SupplierShipment, error)
 	// UpdateShipment applies a PATCH (MoveShipment).

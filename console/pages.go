@@ -58,7 +58,7 @@ type overviewData struct {
 	Org          *parcelgate.Organization
 	Envs         []envSummary
 	ShownEnv     parcelgate.Environment
-	Orgs         parcelgate.ConsolePage[*parcelgate.ConsoleOrganization]
+	Orgs         parcelgate.Page[*parcelgate.ConsoleOrganization]
 	Sandbox      bool
 	Manual       bool
 	SubmitAfter  time.Duration
@@ -200,7 +200,7 @@ type ordersData struct {
 	Statuses  []parcelgate.OrderStatus
 	Checked   map[parcelgate.OrderStatus]bool
 	Errors    map[string]string
-	Page      parcelgate.ConsolePage[*parcelgate.Order]
+	Page      parcelgate.Page[*parcelgate.Order]
 	Filtered  bool
 }
 
@@ -429,7 +429,7 @@ type productsData struct {
 	Form   url.Values
 	Search string
 	Errors map[string]string
-	Page   parcelgate.ConsolePage[*parcelgate.ConsoleProduct]
+	Page   parcelgate.Page[*parcelgate.ConsoleProduct]
 	// CanCreate: the session may create products here (decisions §23).
 	CanCreate bool
 }
@@ -521,7 +521,7 @@ type shipmentsData struct {
 	Query  string
 	Errors map[string]string
 	Hits   []string
-	Page   parcelgate.ConsolePage[*parcelgate.ConsoleShipment]
+	Page   parcelgate.Page[*parcelgate.ConsoleShipment]
 	Form   url.Values
 }
 

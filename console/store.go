@@ -19,7 +19,7 @@ import (
 // EINVALID naming the field "page".
 type Reader interface {
 	// ConsoleOrders pages the caller's orders, most recently changed first.
-	ConsoleOrders(ctx context.Context, c *parcelgate.Caller, q parcelgate.ConsoleOrderFilter, cursor string, limit int) (parcelgate.ConsolePage[*parcelgate.Order], error)
+	ConsoleOrders(ctx context.Context, c *parcelgate.Caller, q parcelgate.ConsoleOrderFilter, cursor string, limit int) (parcelgate.Page[*parcelgate.Order], error)
 	// ConsoleOrderCounts counts the caller's orders by status.
 	ConsoleOrderCounts(ctx context.Context, c *parcelgate.Caller) (map[parcelgate.OrderStatus]int64, error)
 	// ConsoleCounts counts the caller's products, active codes and
@@ -31,7 +31,7 @@ type Reader interface {
 	// ConsoleProducts pages the products of ConsoleProductScope, newest
 	// first, each with its Stock; search, when given, keeps those whose externalId contains it
 	// (ignoring case) or whose EAN code is it.
-	ConsoleProducts(ctx context.Context, c *parcelgate.Caller, search, cursor string, limit int) (parcelgate.ConsolePage[*parcelgate.ConsoleProduct], error)
+	ConsoleProducts(ctx context.Context, c *parcelgate.Caller, search, cursor string, limit int) (parcelgate.Page[*parcelgate.ConsoleProduct], error)
 	// ConsoleCatalogChoices lists the catalogs of the caller's environment
 	// its organization supplies (publishes products to), by retailer and
 	// external ID: the choices of the console's product and order forms.
@@ -41,7 +41,7 @@ type Reader interface {
 	// caller supplies it, else those of the caller's own catalogs.
 	ConsoleProductDetail(ctx context.Context, c *parcelgate.Caller, id int64) (*parcelgate.ConsoleProduct, []parcelgate.ConsoleBalance, error)
 	// ConsoleShipments pages the caller's shipments, newest first.
-	ConsoleShipments(ctx context.Context, c *parcelgate.Caller, cursor string, limit int) (parcelgate.ConsolePage[*parcelgate.ConsoleShipment], error)
+	ConsoleShipments(ctx context.Context, c *parcelgate.Caller, cursor string, limit int) (parcelgate.Page[*parcelgate.ConsoleShipment], error)
 	// ConsoleLookup finds the tracking numbers of the caller's shipments
 	// that q names: as a tracking number, a parcel ID, or a sending or
 	// errand code (active or not).
@@ -63,7 +63,7 @@ type OperatorReader interface {
 	// balance in env; the operator's overview polls it.
 	ConsoleEnvironmentStamp(ctx context.Context, env parcelgate.Environment) (int64, error)
 	// ConsoleOrganizations pages the organizations of env, newest first.
-	ConsoleOrganizations(ctx context.Context, env parcelgate.Environment, cursor string, limit int) (parcelgate.ConsolePage[*parcelgate.ConsoleOrganization], error)
+	ConsoleOrganizations(ctx context.Context, env parcelgate.Environment, cursor string, limit int) (parcelgate.Page[*parcelgate.ConsoleOrganization], error)
 	// ConsoleEnvironmentCounts counts the organizations and orders of env.
 	ConsoleEnvironmentCounts(ctx context.Context, env parcelgate.Environment) (orgs, orders int64, err error)
 	// ConsoleGatewayClients pages the live gateway clients of one

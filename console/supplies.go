@@ -14,7 +14,7 @@ import (
 // hand.
 
 type supplyListData struct {
-	Page   parcelgate.PageOf[*parcelgate.SupplierShipment]
+	Page   parcelgate.Page[*parcelgate.SupplierShipment]
 	Number int
 	Prev   string
 	Next   string

@@ -496,10 +496,10 @@ func (c *Console) productID(r *http.Request, s *session, externalID string) (int
 				return p.ID, nil
 			}
 		}
-		if page.Older == "" {
+		if page.Next == "" {
 			return 0, parcelgate.Errorf(parcelgate.ENOTFOUND, "Product not found.")
 		}
-		cursor = page.Older
+		cursor = page.Next
 	}
 }
 

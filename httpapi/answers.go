@@ -32,8 +32,8 @@ var orderJSON = parcelgate.OrderEncoding{Name: "httpapi.order.json", Encode: ren
 // rawItems is a page of answers rendered by renderOrder, as the page's
 // items: each without encodeJSON's newline, the bytes the page's encoder
 // would write for the order (TestOrderListIsItsOrders).
-func rawItems(res parcelgate.PageOf[[]byte]) parcelgate.PageOf[json.RawMessage] {
-	out := parcelgate.PageOf[json.RawMessage]{Total: res.Total, Next: res.Next}
+func rawItems(res parcelgate.Page[[]byte]) parcelgate.Page[json.RawMessage] {
+	out := parcelgate.Page[json.RawMessage]{Total: res.Total, Next: res.Next}
 	if res.Items != nil {
 		out.Items = make([]json.RawMessage, len(res.Items))
 	}

@@ -65,7 +65,7 @@ func (s *Server) listCatalogProducts(w http.ResponseWriter, r *http.Request) err
 
 // listCatalog answers a retailer's list of one catalog, or of all of its
 // catalogs, through list.
-func listCatalog[T any](s *Server, w http.ResponseWriter, r *http.Request, list func(context.Context, *parcelgate.Caller, string, parcelgate.BalanceFilter, parcelgate.PageRequest) (parcelgate.PageOf[T], error)) error {
+func listCatalog[T any](s *Server, w http.ResponseWriter, r *http.Request, list func(context.Context, *parcelgate.Caller, string, parcelgate.BalanceFilter, parcelgate.PageRequest) (parcelgate.Page[T], error)) error {
 	id, err := catalogParam(r)
 	if err != nil {
 		return err

@@ -132,7 +132,7 @@ func parsePage(r *http.Request, def int) (parcelgate.PageRequest, error) {
 // newPage builds the envelope of one page of items. Links keep every query
 // parameter of the request; the next link also carries the cursor of the
 // next page, so a client that follows it pays the same for every page.
-func newPage[T any](s *Server, r *http.Request, pr parcelgate.PageRequest, res parcelgate.PageOf[T]) Page[T] {
+func newPage[T any](s *Server, r *http.Request, pr parcelgate.PageRequest, res parcelgate.Page[T]) Page[T] {
 	pages := (res.Total + int64(pr.Size) - 1) / int64(pr.Size)
 	link := func(rel string, n int64, after string) PageLink {
 		q := r.URL.Query()

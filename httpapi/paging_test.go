@@ -37,7 +37,7 @@ func TestParsePage(t *testing.T) {
 func TestNewPageLinks(t *testing.T) {
 	s := &Server{cfg: Config{PublicURL: "https://api.example.com"}}
 	r := httptest.NewRequest("GET", "/v3/catalogs/C1/balances?page=5&eanCode=123", nil)
-	p := newPage(s, r, parcelgate.PageRequest{Number: 5, Size: 2000}, parcelgate.PageOf[int]{Total: 412638, Next: "cur"})
+	p := newPage(s, r, parcelgate.PageRequest{Number: 5, Size: 2000}, parcelgate.Page[int]{Total: 412638, Next: "cur"})
 	if p.Page.TotalPages != 207 || p.Page.Number != 5 || p.Content == nil {
 		t.Fatalf("%+v", p.Page)
 	}
@@ -48,13 +48,13 @@ func TestNewPageLinks(t *testing.T) {
 	if rels["next"] != "https://api.example.com/v3/catalogs/C1/balances?after=cur&eanCode=123&page=6&size=2000" || rels["last"] == "" || rels["prev"] == "" || rels["first"] == "" || rels["self"] == "" {
 		t.Fatalf("links %v", rels)
 	}
-	last := newPage(s, r, parcelgate.PageRequest{Number: 206, Size: 2000}, parcelgate.PageOf[int]{Total: 412638})
+	last := newPage(s, r, parcelgate.PageRequest{Number: 206, Size: 2000}, parcelgate.Page[int]{Total: 412638})
 	for _, l := range last.Links {
 		if l.Rel == "next" {
 			t.Fatalf("next link on the last page")
 		}
 	}
-	empty := newPage(s, r, parcelgate.PageRequest{Number: 0, Size: 2000}, parcelgate.PageOf[int]{})
+	empty := newPage(s, r, parcelgate.PageRequest{Number: 0, Size: 2000}, parcelgate.Page[int]{})
 	if empty.Page.TotalPages != 0 || len(empty.Content) != 0 {
 		t.Fatalf("empty %+v", empty)
 	}
@@ -139,7 +139,7 @@ func TestOrderListIsItsOrders(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		raw := rawItems(parcelgate.PageOf[[]byte]{Items: answers[:len(items)]}).Items
+		raw := rawItems(parcelgate.Page[[]byte]{Items: answers[:len(items)]}).Items
 		if raw == nil {
 			raw = []json.RawMessage{}
 		}

@@ -62,7 +62,7 @@ type OrderAnswers interface {
 	// FindOrderAnswer is FindOrder as enc encodes it.
 	FindOrderAnswer(ctx context.Context, c *parcelgate.Caller, id string, enc parcelgate.OrderEncoding) ([]byte, error)
 	// ListOrderAnswers is ListOrders with each order as enc encodes it.
-	ListOrderAnswers(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest, enc parcelgate.OrderEncoding) (parcelgate.PageOf[[]byte], error)
+	ListOrderAnswers(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest, enc parcelgate.OrderEncoding) (parcelgate.Page[[]byte], error)
 }
 
 // TokenKeyStore keeps the keys tokens are signed with, shared by every

@@ -114,8 +114,8 @@ func (o *orderRow) answerDest() []any {
 
 // ListOrderAnswers is ListOrders with each order as enc encodes it
 // (see listOrderAnswers).
-func (s *OrderService) ListOrderAnswers(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest, enc parcelgate.OrderEncoding) (parcelgate.PageOf[[]byte], error) {
-	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.PageOf[[]byte], error) {
+func (s *OrderService) ListOrderAnswers(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest, enc parcelgate.OrderEncoding) (parcelgate.Page[[]byte], error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.Page[[]byte], error) {
 		return s.listOrderAnswers(ctx, c, q, p, enc)
 	})
 }
@@ -128,10 +128,10 @@ func (s *OrderService) ListOrderAnswers(ctx context.Context, c *parcelgate.Calle
 // point read); the WAL-index shortcut
 // of a point read is never taken here. The list's entries carry no
 // WAL-index header, so a point read never skips its read on one.
-func (s *OrderService) listOrderAnswers(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest, enc parcelgate.OrderEncoding) (parcelgate.PageOf[[]byte], error) {
+func (s *OrderService) listOrderAnswers(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest, enc parcelgate.OrderEncoding) (parcelgate.Page[[]byte], error) {
 	ks, err := s.orderListQuery(ctx, c, q)
 	if err != nil {
-		return parcelgate.PageOf[[]byte]{}, err
+		return parcelgate.Page[[]byte]{}, err
 	}
 	return keysetPage(ctx, s.db, ks, p, orderColumns, "", func(rows *sql.Rows) ([]byte, pageKey, error) {
 		var row orderRow

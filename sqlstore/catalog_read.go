@@ -92,13 +92,13 @@ func (s *CatalogService) retailerQuery(ctx context.Context, c *parcelgate.Caller
 }
 
 // ListCatalogBalances pages a retailer's catalog (see listCatalogBalances).
-func (s *CatalogService) ListCatalogBalances(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.Balance], error) {
-	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.PageOf[*parcelgate.Balance], error) {
+func (s *CatalogService) ListCatalogBalances(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.Page[*parcelgate.Balance], error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.Page[*parcelgate.Balance], error) {
 		return s.listCatalogBalances(ctx, c, catalogExternalID, f, pr)
 	})
 }
 
-func (s *CatalogService) listCatalogBalances(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.Balance], error) {
+func (s *CatalogService) listCatalogBalances(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.Page[*parcelgate.Balance], error) {
 	cols, joins, dest := catalogBalanceRow(c, catalogExternalID)
 	return catalogPage(ctx, s.db, c, catalogExternalID, f, pr, cols, joins, func(rows *sql.Rows, head ...any) (*parcelgate.Balance, pageKey, error) {
 		b := newBalanceRow()
@@ -111,13 +111,13 @@ func (s *CatalogService) listCatalogBalances(ctx context.Context, c *parcelgate.
 
 // ListCatalogProducts pages a retailer's catalog as products (see
 // listCatalogProducts).
-func (s *CatalogService) ListCatalogProducts(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.InventoryItem], error) {
-	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.PageOf[*parcelgate.InventoryItem], error) {
+func (s *CatalogService) ListCatalogProducts(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.Page[*parcelgate.InventoryItem], error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.Page[*parcelgate.InventoryItem], error) {
 		return s.listCatalogProducts(ctx, c, catalogExternalID, f, pr)
 	})
 }
 
-func (s *CatalogService) listCatalogProducts(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.InventoryItem], error) {
+func (s *CatalogService) listCatalogProducts(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.Page[*parcelgate.InventoryItem], error) {
 	cols, joins, dest := catalogBalanceRow(c, catalogExternalID)
 	return catalogPage(ctx, s.db, c, catalogExternalID, f, pr, cols+`, `+productCols, joins, func(rows *sql.Rows, head ...any) (*parcelgate.InventoryItem, pageKey, error) {
 		b := newBalanceRow()
@@ -158,19 +158,19 @@ const (
 // catalogPage reads a page of a retailer's catalog (or of all it may
 // read) with onePage, naming the catalog by its remembered ID first and,
 // when onePage cannot stand by that ID, by a lookup (see retailerQuery).
-func catalogPage[T any](ctx context.Context, db *DB, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest, cols, joins string, scan pageScan[T]) (parcelgate.PageOf[T], error) {
+func catalogPage[T any](ctx context.Context, db *DB, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest, cols, joins string, scan pageScan[T]) (parcelgate.Page[T], error) {
 	// The remembered ID saves a round trip, and only a page read in one
 	// statement can check it.
 	q, err := NewCatalogService(db).retailerQuery(ctx, c, catalogExternalID, f, db.oneStatement(false, pr.Size))
 	if err != nil {
-		return parcelgate.PageOf[T]{}, err
+		return parcelgate.Page[T]{}, err
 	}
 	res, err := onePage(ctx, db, q, pr, cols, joins, scan)
 	if !errors.Is(err, errUnguarded) {
 		return res, err
 	}
 	if q, err = NewCatalogService(db).retailerQuery(ctx, c, catalogExternalID, f, false); err != nil {
-		return parcelgate.PageOf[T]{}, err
+		return parcelgate.Page[T]{}, err
 	}
 	return onePage(ctx, db, q, pr, cols, joins, scan)
 }
@@ -190,15 +190,15 @@ func (s *CatalogService) ownCatalogCols() string {
 }
 
 // ListOwnCatalogs pages the caller's catalogs (see listOwnCatalogs).
-func (s *CatalogService) ListOwnCatalogs(ctx context.Context, c *parcelgate.Caller, role parcelgate.CatalogRole, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.CatalogEntry], error) {
-	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.PageOf[*parcelgate.CatalogEntry], error) {
+func (s *CatalogService) ListOwnCatalogs(ctx context.Context, c *parcelgate.Caller, role parcelgate.CatalogRole, pr parcelgate.PageRequest) (parcelgate.Page[*parcelgate.CatalogEntry], error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.Page[*parcelgate.CatalogEntry], error) {
 		return s.listOwnCatalogs(ctx, c, role, pr)
 	})
 }
 
 // listOwnCatalogs reads a page of the caller's catalogs, as retailer or as
 // supplier, with its total in one statement (onePage).
-func (s *CatalogService) listOwnCatalogs(ctx context.Context, c *parcelgate.Caller, role parcelgate.CatalogRole, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.CatalogEntry], error) {
+func (s *CatalogService) listOwnCatalogs(ctx context.Context, c *parcelgate.Caller, role parcelgate.CatalogRole, pr parcelgate.PageRequest) (parcelgate.Page[*parcelgate.CatalogEntry], error) {
 	q := &keysetQuery{table: "catalogs c", alias: "c", fewRows: true}
 	if role == parcelgate.CatalogRoleSupplier {
 		q.where.add("c.id IN (SELECT catalog_id FROM catalog_suppliers WHERE supplier_org_id = ?)", c.OrgID)

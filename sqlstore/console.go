@@ -28,10 +28,6 @@ var ()
 // lists show the newest first and page by key in both directions, so the
 // last page of 100,000 orders costs what the first does.
 
-// ConsolePage is parcelgate.ConsolePage, named here too for the store's
-// callers.
-type ConsolePage[T any] = parcelgate.ConsolePage[T]
-
 // consoleKey is a row's place in a newest-first list: a stamp (0 when the
 // list is ordered by id alone) and the row's id.
 type consoleKey struct {
@@ -81,8 +77,8 @@ func parseConsoleCursor(s string) (consoleCursor, error) {
 // consoleList runs a newest-first keyset query: from the newest, or from a
 // cursor towards older or newer rows. stampCol may be "" for lists ordered
 // by idCol alone.
-func consoleList[T any](ctx context.Context, db *DB, f *filterSQL, from, cols, stampCol, idCol, cursor string, limit int, scan func(*sql.Rows) (T, consoleKey, error)) (ConsolePage[T], error) {
-	var page ConsolePage[T]
+func consoleList[T any](ctx context.Context, db *DB, f *filterSQL, from, cols, stampCol, idCol, cursor string, limit int, scan func(*sql.Rows) (T, consoleKey, error)) (parcelgate.Page[T], error) {
+	var page parcelgate.Page[T]
 	cur, err := parseConsoleCursor(cursor)
 	if err != nil {
 		return page, err
@@ -145,10 +141,10 @@ func consoleList[T any](ctx context.Context, db *DB, f *filterSQL, from, cols, s
 		return page, nil
 	}
 	if (cur.newer && more) || (cur.set && !cur.newer) {
-		page.Newer = encodeConsoleCursor(keys[0], true)
+		page.Prev = encodeConsoleCursor(keys[0], true)
 	}
 	if more || cur.newer {
-		page.Older = encodeConsoleCursor(keys[len(keys)-1], false)
+		page.Next = encodeConsoleCursor(keys[len(keys)-1], false)
 	}
 	return page, nil
 }
@@ -157,14 +153,14 @@ func consoleList[T any](ctx context.Context, db *DB, f *filterSQL, from, cols, s
 type ConsoleOrderFilter = parcelgate.ConsoleOrderFilter
 
 // ConsoleOrders pages the caller's orders (see consoleOrders).
-func (s *ConsoleService) ConsoleOrders(ctx context.Context, c *parcelgate.Caller, q ConsoleOrderFilter, cursor string, limit int) (ConsolePage[*parcelgate.Order], error) {
-	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (ConsolePage[*parcelgate.Order], error) {
+func (s *ConsoleService) ConsoleOrders(ctx context.Context, c *parcelgate.Caller, q ConsoleOrderFilter, cursor string, limit int) (parcelgate.Page[*parcelgate.Order], error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.Page[*parcelgate.Order], error) {
 		return s.consoleOrders(ctx, c, q, cursor, limit)
 	})
 }
 
 // consoleOrders pages the caller's orders, most recently changed first.
-func (s *ConsoleService) consoleOrders(ctx context.Context, c *parcelgate.Caller, q ConsoleOrderFilter, cursor string, limit int) (ConsolePage[*parcelgate.Order], error) {
+func (s *ConsoleService) consoleOrders(ctx context.Context, c *parcelgate.Caller, q ConsoleOrderFilter, cursor string, limit int) (parcelgate.Page[*parcelgate.Order], error) {
 	var f filterSQL
 	f.add("o.org_id = ?", c.OrgID)
 	f.add("o.environment = ?", string(c.Environment))
@@ -188,10 +184,10 @@ func (s *ConsoleService) consoleOrders(ctx context.Context, c *parcelgate.Caller
 			UNION SELECT order_pk FROM order_refs WHERE org_id = ? AND value = ?
 			LIMIT 1000`, c.OrgID, ref, c.OrgID, ref, string(c.Environment), strings.ToUpper(ref), c.OrgID, c.OrgID, ref))
 		if err != nil {
-			return ConsolePage[*parcelgate.Order]{}, err
+			return parcelgate.Page[*parcelgate.Order]{}, err
 		}
 		if len(pks) == 0 {
-			return ConsolePage[*parcelgate.Order]{}, nil
+			return parcelgate.Page[*parcelgate.Order]{}, nil
 		}
 		f.in("o.id", anys(pks))
 	}
@@ -335,8 +331,8 @@ func consoleProductScope(f *filterSQL, c *parcelgate.Caller, scope parcelgate.Pr
 }
 
 // ConsoleProducts pages the caller's products (see consoleProducts).
-func (s *ConsoleService) ConsoleProducts(ctx context.Context, c *parcelgate.Caller, search, cursor string, limit int) (ConsolePage[*parcelgate.ConsoleProduct], error) {
-	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (ConsolePage[*parcelgate.ConsoleProduct], error) {
+func (s *ConsoleService) ConsoleProducts(ctx context.Context, c *parcelgate.Caller, search, cursor string, limit int) (parcelgate.Page[*parcelgate.ConsoleProduct], error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.Page[*parcelgate.ConsoleProduct], error) {
 		return s.consoleProducts(ctx, c, search, cursor, limit)
 	})
 }
@@ -344,7 +340,7 @@ func (s *ConsoleService) ConsoleProducts(ctx context.Context, c *parcelgate.Call
 // consoleProducts pages the caller's products, newest first; search, when
 // given, keeps those whose externalId contains it (ignoring case) or whose
 // EAN code is it.
-func (s *ConsoleService) consoleProducts(ctx context.Context, c *parcelgate.Caller, search, cursor string, limit int) (ConsolePage[*parcelgate.ConsoleProduct], error) {
+func (s *ConsoleService) consoleProducts(ctx context.Context, c *parcelgate.Caller, search, cursor string, limit int) (parcelgate.Page[*parcelgate.ConsoleProduct], error) {
 	var f filterSQL
 	consoleProductScope(&f, c, parcelgate.ConsoleProductScope(c, s.consoleNow(c.Environment)))
 	if term := strings.TrimSpace(search); term != "" {
@@ -468,14 +464,14 @@ func (s *ConsoleService) ConsoleCatalogChoices(ctx context.Context, c *parcelgat
 }
 
 // ConsoleShipments pages the caller's shipments (see consoleShipments).
-func (s *ConsoleService) ConsoleShipments(ctx context.Context, c *parcelgate.Caller, cursor string, limit int) (ConsolePage[*parcelgate.ConsoleShipment], error) {
-	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (ConsolePage[*parcelgate.ConsoleShipment], error) {
+func (s *ConsoleService) ConsoleShipments(ctx context.Context, c *parcelgate.Caller, cursor string, limit int) (parcelgate.Page[*parcelgate.ConsoleShipment], error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.Page[*parcelgate.ConsoleShipment], error) {
 		return s.consoleShipments(ctx, c, cursor, limit)
 	})
 }
 
 // consoleShipments pages the caller's shipments, newest first.
-func (s *ConsoleService) consoleShipments(ctx context.Context, c *parcelgate.Caller, cursor string, limit int) (ConsolePage[*parcelgate.ConsoleShipment], error) {
+func (s *ConsoleService) consoleShipments(ctx context.Context, c *parcelgate.Caller, cursor string, limit int) (parcelgate.Page[*parcelgate.ConsoleShipment], error) {
 	var f filterSQL
 	f.add("s.org_id = ?", c.OrgID)
 	f.add("s.environment = ?", string(c.Environment))
@@ -560,7 +556,7 @@ func (s *ConsoleService) ConsoleEnvironmentStamp(ctx context.Context, env parcel
 }
 
 // ConsoleOrganizations pages the organizations of env, newest first.
-func (s *ConsoleService) ConsoleOrganizations(ctx context.Context, env parcelgate.Environment, cursor string, limit int) (ConsolePage[*parcelgate.ConsoleOrganization], error) {
+func (s *ConsoleService) ConsoleOrganizations(ctx context.Context, env parcelgate.Environment, cursor string, limit int) (parcelgate.Page[*parcelgate.ConsoleOrganization], error) {
 	var f filterSQL
 	f.add("g.environment = ?", string(env))
 	cols := `g.id, g.environment, g.business_id, g.name, g.contract_number, g.address, g.created_at,

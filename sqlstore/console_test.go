@@ -11,8 +11,8 @@ import (
 	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
-// The console's order list pages newest first by key: walking Older links
-// meets every order exactly once, Newer links walk back to the first page,
+// The console's order list pages newest first by key: walking Next (older) links
+// meets every order exactly once, Prev (newer) links walk back to the first page,
 // filters and tenancy hold on every page.
 func TestConsoleOrdersPageByKeyBothWays(t *testing.T) {
 	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
@@ -33,7 +33,7 @@ func TestConsoleOrdersPageByKeyBothWays(t *testing.T) {
 			t.Fatal(err)
 		}
 		c := &parcelgate.Caller{OrgID: org.ID, BusinessID: org.BusinessID, Environment: org.Environment}
-		var pages []sqlstore.ConsolePage[*parcelgate.Order]
+		var pages []parcelgate.Page[*parcelgate.Order]
 		seen := map[string]bool{}
 		var prev time.Time
 		cursor := ""
@@ -53,30 +53,30 @@ func TestConsoleOrdersPageByKeyBothWays(t *testing.T) {
 				}
 				seen[key], prev = true, o.Metadata.UpdateDate
 			}
-			if len(pages) == 0 && page.Newer != "" {
-				t.Fatal("the first page has a Newer link")
+			if len(pages) == 0 && page.Prev != "" {
+				t.Fatal("the first page has a Prev link")
 			}
 			pages = append(pages, page)
-			if page.Older == "" {
+			if page.Next == "" {
 				break
 			}
-			cursor = page.Older
+			cursor = page.Next
 		}
 		if len(seen) != 23 || len(pages) != 5 {
 			t.Fatalf("%d orders on %d pages, want 23 on 5", len(seen), len(pages))
 		}
-		// Back from the last page by Newer links: the same pages.
+		// Back from the last page by Prev links: the same pages.
 		for i := len(pages) - 1; i > 0; i-- {
-			page, err := sqlstore.NewConsoleService(db).ConsoleOrders(ctx, c, sqlstore.ConsoleOrderFilter{}, pages[i].Newer, 5)
+			page, err := sqlstore.NewConsoleService(db).ConsoleOrders(ctx, c, sqlstore.ConsoleOrderFilter{}, pages[i].Prev, 5)
 			if err != nil {
 				t.Fatal(err)
 			}
 			want := pages[i-1].Items
 			if len(page.Items) != len(want) || !page.Items[0].Metadata.UpdateDate.Equal(want[0].Metadata.UpdateDate) || !page.Items[len(want)-1].Metadata.UpdateDate.Equal(want[len(want)-1].Metadata.UpdateDate) {
-				t.Fatalf("Newer from page %d is not page %d", i, i-1)
+				t.Fatalf("Prev from page %d is not page %d", i, i-1)
 			}
-			if (i-1 == 0) != (page.Newer == "") {
-				t.Fatalf("page %d reached backwards: Newer %q", i-1, page.Newer)
+			if (i-1 == 0) != (page.Prev == "") {
+				t.Fatalf("page %d reached backwards: Prev %q", i-1, page.Prev)
 			}
 		}
 		// A filter by reference finds one order by its externalId.
@@ -125,7 +125,7 @@ func BenchmarkConsoleOrders(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				deep = page.Older
+				deep = page.Next
 			}
 			run := func(name string, f sqlstore.ConsoleOrderFilter, cursor string, want int) {
 				b.Run(name, func(b *testing.B) {

@@ -132,15 +132,15 @@ func endSale(ctx context.Context, tx *Tx, ids []int64, us int64) error {
 }
 
 // ListInventory pages a supplier's products (see listInventoryTx).
-func (s *InventoryService) ListInventory(ctx context.Context, c *parcelgate.Caller, f parcelgate.InventoryFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.InventoryItem], error) {
-	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.PageOf[*parcelgate.InventoryItem], error) {
+func (s *InventoryService) ListInventory(ctx context.Context, c *parcelgate.Caller, f parcelgate.InventoryFilter, pr parcelgate.PageRequest) (parcelgate.Page[*parcelgate.InventoryItem], error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.Page[*parcelgate.InventoryItem], error) {
 		return s.listInventoryTx(ctx, c, f, pr)
 	})
 }
 
 // listInventoryTx reads the page of products and then their balances in one
 // read transaction, so the items agree with the page's totals.
-func (s *InventoryService) listInventoryTx(ctx context.Context, c *parcelgate.Caller, f parcelgate.InventoryFilter, pr parcelgate.PageRequest) (res parcelgate.PageOf[*parcelgate.InventoryItem], err error) {
+func (s *InventoryService) listInventoryTx(ctx context.Context, c *parcelgate.Caller, f parcelgate.InventoryFilter, pr parcelgate.PageRequest) (res parcelgate.Page[*parcelgate.InventoryItem], err error) {
 	err = s.db.inReadTx(ctx, func(ctx context.Context) error {
 		res, err = s.listInventory(ctx, c, f, pr)
 		return err
@@ -148,8 +148,8 @@ func (s *InventoryService) listInventoryTx(ctx context.Context, c *parcelgate.Ca
 	return res, err
 }
 
-func (s *InventoryService) listInventory(ctx context.Context, c *parcelgate.Caller, f parcelgate.InventoryFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.InventoryItem], error) {
-	var res parcelgate.PageOf[*parcelgate.InventoryItem]
+func (s *InventoryService) listInventory(ctx context.Context, c *parcelgate.Caller, f parcelgate.InventoryFilter, pr parcelgate.PageRequest) (parcelgate.Page[*parcelgate.InventoryItem], error) {
+	var res parcelgate.Page[*parcelgate.InventoryItem]
 	q := &keysetQuery{table: "products p", alias: "p"}
 	q.where.add("p.supplier_org_id = ?", c.OrgID)
 	q.where.add("p.status = 'ACTIVE'")

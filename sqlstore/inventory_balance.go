@@ -13,21 +13,21 @@ import (
 
 // ListSupplierBalances pages a supplier's balances (see
 // listSupplierBalances).
-func (s *InventoryService) ListSupplierBalances(ctx context.Context, c *parcelgate.Caller, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.Balance], error) {
-	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.PageOf[*parcelgate.Balance], error) {
+func (s *InventoryService) ListSupplierBalances(ctx context.Context, c *parcelgate.Caller, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.Page[*parcelgate.Balance], error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.Page[*parcelgate.Balance], error) {
 		return s.listSupplierBalances(ctx, c, f, pr)
 	})
 }
 
-func (s *InventoryService) listSupplierBalances(ctx context.Context, c *parcelgate.Caller, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.Balance], error) {
+func (s *InventoryService) listSupplierBalances(ctx context.Context, c *parcelgate.Caller, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.Page[*parcelgate.Balance], error) {
 	q := &keysetQuery{table: "balances b", alias: "b"}
 	q.where.add("b.supplier_org_id = ?", c.OrgID)
 	q.where.add("b.eos_at = 0")
 	if err := s.db.contentFilter(ctx, c, q, f); err != nil {
-		return parcelgate.PageOf[*parcelgate.Balance]{}, err
+		return parcelgate.Page[*parcelgate.Balance]{}, err
 	}
 	if err := s.db.placeFilter(ctx, c, &q.where, f, false); err != nil {
-		return parcelgate.PageOf[*parcelgate.Balance]{}, err
+		return parcelgate.Page[*parcelgate.Balance]{}, err
 	}
 	return keysetPage(ctx, s.db, q, pr, balanceCols, balanceJoins, scanBalance)
 }

@@ -166,8 +166,8 @@ func (q *keysetQuery) decode(cursor string) (pageKey, error) {
 // writers run; a caller that reads more for the page's rows does so inside
 // an inReadTx of its own, which this one joins. A page that starts past
 // the end of the list is empty, never an error.
-func keysetPage[T any](ctx context.Context, db *DB, q *keysetQuery, pr parcelgate.PageRequest, cols, joins string, scan func(*sql.Rows) (T, pageKey, error)) (parcelgate.PageOf[T], error) {
-	var res parcelgate.PageOf[T]
+func keysetPage[T any](ctx context.Context, db *DB, q *keysetQuery, pr parcelgate.PageRequest, cols, joins string, scan func(*sql.Rows) (T, pageKey, error)) (parcelgate.Page[T], error) {
+	var res parcelgate.Page[T]
 	err := db.inReadTx(ctx, func(ctx context.Context) error {
 		var err error
 		res, err = readKeysetPage(ctx, db, q, pr, cols, joins, scan)
@@ -176,8 +176,8 @@ func keysetPage[T any](ctx context.Context, db *DB, q *keysetQuery, pr parcelgat
 	return res, err
 }
 
-func readKeysetPage[T any](ctx context.Context, db *DB, q *keysetQuery, pr parcelgate.PageRequest, cols, joins string, scan func(*sql.Rows) (T, pageKey, error)) (parcelgate.PageOf[T], error) {
-	var res parcelgate.PageOf[T]
+func readKeysetPage[T any](ctx context.Context, db *DB, q *keysetQuery, pr parcelgate.PageRequest, cols, joins string, scan func(*sql.Rows) (T, pageKey, error)) (parcelgate.Page[T], error) {
+	var res parcelgate.Page[T]
 	if pr.Size <= 0 {
 		pr.Size = parcelgate.DefaultPageSize
 	}
@@ -235,7 +235,7 @@ func readPage[T any](rows *sql.Rows, scan func() (T, pageKey, error)) ([]T, page
 
 // linkNext gives a full page the cursor of the next one, and records
 // where that page starts (last, the key of this page's last row).
-func linkNext[T any](db *DB, q *keysetQuery, res *parcelgate.PageOf[T], pr parcelgate.PageRequest, scope string, last pageKey) {
+func linkNext[T any](db *DB, q *keysetQuery, res *parcelgate.Page[T], pr parcelgate.PageRequest, scope string, last pageKey) {
 	if len(res.Items) == pr.Size {
 		res.Next = q.encode(last)
 		db.pages.put(boundaryKey{scope, pr.Size, pr.Number + 1}, last)

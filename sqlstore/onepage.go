@@ -62,8 +62,8 @@ type pageScan[T any] func(rows *sql.Rows, head ...any) (T, pageKey, error)
 // onePage reads one page of q as keysetPage does, in one statement when
 // the page has rows. scan reads a row; plain is the same scan for
 // keysetPage.
-func onePage[T any](ctx context.Context, db *DB, q *keysetQuery, pr parcelgate.PageRequest, cols, joins string, scan pageScan[T]) (parcelgate.PageOf[T], error) {
-	var res parcelgate.PageOf[T]
+func onePage[T any](ctx context.Context, db *DB, q *keysetQuery, pr parcelgate.PageRequest, cols, joins string, scan pageScan[T]) (parcelgate.Page[T], error) {
+	var res parcelgate.Page[T]
 	plain := func(rows *sql.Rows) (T, pageKey, error) { return scan(rows) }
 	_, inTx := ctx.Value(readTxKey{}).(*sql.Tx)
 	if inTx && q.guard != nil {
@@ -123,7 +123,7 @@ func onePage[T any](ctx context.Context, db *DB, q *keysetQuery, pr parcelgate.P
 		return res, err
 	}
 	if q.guard != nil && (len(res.Items) == 0 || !guard.Valid) {
-		return parcelgate.PageOf[T]{}, errUnguarded
+		return parcelgate.Page[T]{}, errUnguarded
 	}
 	if len(res.Items) == 0 {
 		return keysetPage(ctx, db, q, pr, cols, joins, plain)
@@ -147,7 +147,7 @@ func onePage[T any](ctx context.Context, db *DB, q *keysetQuery, pr parcelgate.P
 	}
 	if pr.After == "" && pr.Offset() >= res.Total {
 		// As keysetPage: a page numbered past the total is empty.
-		return parcelgate.PageOf[T]{Total: res.Total}, nil
+		return parcelgate.Page[T]{Total: res.Total}, nil
 	}
 	linkNext(db, q, &res, pr, scope, last)
 	return res, nil

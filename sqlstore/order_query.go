@@ -9,8 +9,8 @@ import (
 )
 
 // ListOrders answers the order queries of interface §4.3 (see listOrders).
-func (s *OrderService) ListOrders(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.Order], error) {
-	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.PageOf[*parcelgate.Order], error) {
+func (s *OrderService) ListOrders(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest) (parcelgate.Page[*parcelgate.Order], error) {
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.Page[*parcelgate.Order], error) {
 		return s.listOrders(ctx, c, q, p)
 	})
 }
@@ -26,10 +26,10 @@ func (s *OrderService) ListOrders(ctx context.Context, c *parcelgate.Caller, q p
 // so a late page costs what the first does and rows updated meanwhile are
 // neither skipped nor repeated: an order updated while the client pages
 // moves behind the cursor and is met again later, with its new stamp.
-func (s *OrderService) listOrders(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.Order], error) {
+func (s *OrderService) listOrders(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest) (parcelgate.Page[*parcelgate.Order], error) {
 	ks, err := s.orderListQuery(ctx, c, q)
 	if err != nil {
-		return parcelgate.PageOf[*parcelgate.Order]{}, err
+		return parcelgate.Page[*parcelgate.Order]{}, err
 	}
 	return keysetPage(ctx, s.db, ks, p, orderColumns, "", func(rows *sql.Rows) (*parcelgate.Order, pageKey, error) {
 		rec, err := scanOrderRecord(rows)

@@ -154,13 +154,13 @@ func shipmentNotFound(id string) error {
 // after q.From, in stamp order, paged by key, held to the change poll's
 // window as order lists are (see stamp.go), so a supplier that polls from
 // the newest updateDate it has seen misses nothing.
-func (s *SupplierShipmentService) ListShipments(ctx context.Context, c *parcelgate.Caller, q parcelgate.ShipmentQuery, p parcelgate.PageRequest) (parcelgate.PageOf[*parcelgate.SupplierShipment], error) {
+func (s *SupplierShipmentService) ListShipments(ctx context.Context, c *parcelgate.Caller, q parcelgate.ShipmentQuery, p parcelgate.PageRequest) (parcelgate.Page[*parcelgate.SupplierShipment], error) {
 	ks := &keysetQuery{table: "supplier_shipments s", alias: "s", byModified: true, stampCol: "updated_at"}
 	f := &ks.where
 	f.add("s.supplier_org_id = ?", c.OrgID)
 	w, err := s.db.pollWindow(ctx, c.Environment, q.From)
 	if err != nil {
-		return parcelgate.PageOf[*parcelgate.SupplierShipment]{}, err
+		return parcelgate.Page[*parcelgate.SupplierShipment]{}, err
 	}
 	addWindow(f, "s", "updated_at", w, !q.From.IsZero())
 	if len(q.Statuses) > 0 {
