@@ -60,6 +60,15 @@ func OperatorCaller(org *Organization) *Caller {
 	return &Caller{Subject: "operator", OrgID: org.ID, BusinessID: org.BusinessID, Environment: org.Environment, Kind: KindOperator}
 }
 
+// EnvironmentOperator is the operator acting on every organization of
+// env: the caller of the operator's environment-wide actions (moving the
+// clock, an environment's reset, its lists of organizations, credentials
+// and faults). EnvironmentOperator("") acts on every environment (the
+// journal and the faults of the whole server).
+func EnvironmentOperator(env Environment) *Caller {
+	return &Caller{Subject: "operator", Environment: env, Kind: KindOperator}
+}
+
 // HasRole reports whether the caller holds role r.
 func (c *Caller) HasRole(r Role) bool { return slices.Contains(c.Roles, r) }
 
