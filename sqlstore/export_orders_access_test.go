@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/parcelgate/parcelgate"
 )
 
 // OrdersAndParcelsWrittenForTest sums up what the order and parcel
@@ -30,4 +32,13 @@ func (db *DB) OrdersAndParcelsWrittenForTest(ctx context.Context) (string, error
 		fmt.Fprintf(&b, "%s %d/%d; ", t[0], n, sum)
 	}
 	return b.String(), nil
+}
+
+// OrgIDForTest returns the internal ID of the organization businessID of
+// env (normalized as stored), without the organization service, so that
+// a test of another service names its tenants whatever that service asks.
+func (db *DB) OrgIDForTest(ctx context.Context, env parcelgate.Environment, businessID string) (int64, error) {
+	var id int64
+	err := db.queryRow(ctx, `SELECT id FROM organizations WHERE environment = ? AND business_id = ?`, string(env), businessID).Scan(&id)
+	return id, err
 }

@@ -20,8 +20,8 @@ import (
 // nothing is written, and another tenant's object answers exactly like a
 // missing one. One table test per service, on both engines.
 
-// accessCase is one method of a service, called on an object of tenant A.
-type accessCase struct {
+// parcelAccessCase is one method of a service, called on an object of tenant A.
+type parcelAccessCase struct {
 	name string
 	// call acts as c on the object id and sums up its answer; the sum
 	// names what was found (IDs, counts), so that two answers compare.
@@ -42,9 +42,9 @@ type accessCase struct {
 	listing bool
 }
 
-// checkAccess runs the cases in order on A's object own, against missing,
+// checkParcelAccess runs the cases in order on A's object own, against missing,
 // an object of the same shape that no one has.
-func checkAccess(t *testing.T, db *sqlstore.DB, own, missing string, cases []accessCase) {
+func checkParcelAccess(t *testing.T, db *sqlstore.DB, own, missing string, cases []parcelAccessCase) {
 	t.Helper()
 	ctx := context.Background()
 	written := func() string {
@@ -135,7 +135,7 @@ func TestOrderServiceAsksMayAndKeepsTenants(t *testing.T) {
 			return o.ID, nil
 		}
 		req := func(c *parcelgate.Caller) *parcelgate.OrderRequest { return testOrderRequest(t, c, "") }
-		checkAccess(t, db, o.ID, "ZZZZZZZZZZZZZZZZ", []accessCase{
+		checkParcelAccess(t, db, o.ID, "ZZZZZZZZZZZZZZZZ", []parcelAccessCase{
 			{name: "CreateOrder", denied: notBuyers, owner: a,
 				call: func(c *parcelgate.Caller, _ string) (string, error) {
 					return order(orders.CreateOrder(ctx, c, testOrderRequest(t, c, "A2")))
@@ -240,7 +240,7 @@ func TestCodeServiceAsksMayAndKeepsTenants(t *testing.T) {
 			}
 			return sc.TrackingNumber + " " + sc.SendingCode, nil
 		}
-		checkAccess(t, db, tn, missing, []accessCase{
+		checkParcelAccess(t, db, tn, missing, []parcelAccessCase{
 			// Refused before a code is drawn for a new tracking number.
 			{name: "CreateSendingCode/new", denied: []*parcelgate.Caller{merchant}, owner: a,
 				call: func(c *parcelgate.Caller, _ string) (string, error) {
@@ -261,14 +261,14 @@ func TestCodeServiceAsksMayAndKeepsTenants(t *testing.T) {
 		// The second parcel holds no errand code yet: a refused call must
 		// not give it one; another tenant's parcel is "not found", as a
 		// missing parcel is.
-		checkAccess(t, db, "JJFI100000000000000P2", "JJFI100000000000000P9", []accessCase{
+		checkParcelAccess(t, db, "JJFI100000000000000P2", "JJFI100000000000000P9", []parcelAccessCase{
 			{name: "ErrandCodes", denied: []*parcelgate.Caller{merchant}, other: b, owner: a,
 				call: func(c *parcelgate.Caller, id string) (string, error) {
 					res, err := codes.ErrandCodes(ctx, c, []string{id})
 					return fmt.Sprint(res), err
 				}},
 		})
-		checkAccess(t, db, sc.SendingCode, "FFFFFF", []accessCase{
+		checkParcelAccess(t, db, sc.SendingCode, "FFFFFF", []parcelAccessCase{
 			{name: "FindSendingCodeByCode", denied: []*parcelgate.Caller{merchant}, other: b, crossCode: parcelgate.ENOTFOUND, owner: a, ownerSees: true,
 				call: func(c *parcelgate.Caller, id string) (string, error) {
 					return code(codes.FindSendingCodeByCode(ctx, c, id))
@@ -299,7 +299,7 @@ func TestShipmentServiceAsksMayAndKeepsTenants(t *testing.T) {
 			}
 			return sh.TrackingNumber + " " + string(sh.Status), nil
 		}
-		checkAccess(t, db, tn, "JJFI10000000000000099", []accessCase{
+		checkParcelAccess(t, db, tn, "JJFI10000000000000099", []parcelAccessCase{
 			{name: "CreateShipment", denied: []*parcelgate.Caller{merchant}, owner: a,
 				call: func(c *parcelgate.Caller, _ string) (string, error) {
 					_, err := shipments.CreateShipment(ctx, c, testShipment("JJFI10000000000000002", "JJFI100000000000000P2"))
@@ -333,7 +333,7 @@ func TestShippingServiceAsksMayAndKeepsTenants(t *testing.T) {
 			t.Fatal(err)
 		}
 		merchant := testCaller(a, parcelgate.RoleMerchant)
-		checkAccess(t, db, "JJFI100000000000000P2", "JJFI100000000000000P9", []accessCase{
+		checkParcelAccess(t, db, "JJFI100000000000000P2", "JJFI100000000000000P9", []parcelAccessCase{
 			{name: "CreateShippingOrder", denied: []*parcelgate.Caller{merchant}, owner: a,
 				call: func(c *parcelgate.Caller, _ string) (string, error) {
 					return "", shipping.CreateShippingOrder(ctx, c, testShipment("", "JJFI100000000000000P3"))
@@ -351,7 +351,7 @@ func TestShippingServiceAsksMayAndKeepsTenants(t *testing.T) {
 		// Another tenant's shipment holds no codes for the caller, like a
 		// missing one; its owner's holds the errand code of its second
 		// parcel.
-		checkAccess(t, db, sh.TrackingNumber, "JJFI100000000000000P9", []accessCase{
+		checkParcelAccess(t, db, sh.TrackingNumber, "JJFI100000000000000P9", []parcelAccessCase{
 			{name: "ShipmentCodes", denied: []*parcelgate.Caller{merchant}, other: b, owner: a,
 				call: func(c *parcelgate.Caller, id string) (string, error) {
 					codes, err := shipping.ShipmentCodes(ctx, c, id)
@@ -382,7 +382,7 @@ func TestTrackingServiceAsksMayAndKeepsTenants(t *testing.T) {
 			return strings.Join(s, ","), err
 		}
 		since, until := time.Now().Add(-24*time.Hour), time.Now().Add(24*time.Hour)
-		checkAccess(t, db, parcel, "JJFI100000000000000P9", []accessCase{
+		checkParcelAccess(t, db, parcel, "JJFI100000000000000P9", []parcelAccessCase{
 			// A lookup by number finds any organization's parcel, in its
 			// public view (Own false): the check is of the caller's right.
 			{name: "TrackNumbers", denied: []*parcelgate.Caller{gw}, owner: a, ownerSees: true,
@@ -426,11 +426,11 @@ func TestSupplierShipmentServiceAsksMayAndKeepsTenants(t *testing.T) {
 		}
 		ten := demo.Tenants[0]
 		account := func(bid string, roles ...parcelgate.Role) *parcelgate.Caller {
-			org, err := sqlstore.NewOrganizationService(db).FindOrganization(ctx, ten.Environment, bid)
+			id, err := db.OrgIDForTest(ctx, ten.Environment, bid)
 			if err != nil {
-				t.Fatal(err)
+				t.Fatal(bid, err)
 			}
-			return &parcelgate.Caller{Subject: bid, OrgID: org.ID, BusinessID: org.BusinessID, Environment: org.Environment, Kind: parcelgate.KindEcom, Roles: roles}
+			return &parcelgate.Caller{Subject: bid, OrgID: id, BusinessID: bid, Environment: ten.Environment, Kind: parcelgate.KindEcom, Roles: roles}
 		}
 		retailer := account(ten.RetailerID, parcelgate.RoleRetailer)
 		supplier := account(ten.SupplierID, parcelgate.RoleSupplier)
@@ -459,7 +459,7 @@ func TestSupplierShipmentServiceAsksMayAndKeepsTenants(t *testing.T) {
 			return s.ShipmentID + " " + string(s.Status.Value), nil
 		}
 		picking := parcelgate.SupplyStatus("Picking")
-		checkAccess(t, db, own, "ZZZZZZZZZZZZZZZZZZZZ", []accessCase{
+		checkParcelAccess(t, db, own, "ZZZZZZZZZZZZZZZZZZZZ", []parcelAccessCase{
 			{name: "ListShipments", denied: notSuppliers, other: merchantSupplier, listing: true, owner: supplier, ownerSees: true,
 				call: func(c *parcelgate.Caller, _ string) (string, error) {
 					p, err := supplies.ListShipments(ctx, c, parcelgate.ShipmentQuery{}, parcelgate.PageRequest{Size: 100})
@@ -493,7 +493,7 @@ func TestSupplierShipmentServiceAsksMayAndKeepsTenants(t *testing.T) {
 			t.Fatal(err)
 		}
 		merchant := account(ten.BusinessID, parcelgate.RoleMerchant)
-		checkAccess(t, db, order.ID, "ZZZZZZZZZZZZZZZZ", []accessCase{
+		checkParcelAccess(t, db, order.ID, "ZZZZZZZZZZZZZZZZ", []parcelAccessCase{
 			{name: "OrderShipments", denied: []*parcelgate.Caller{supplier, gatewayOf(retailer)}, other: merchant, crossCode: parcelgate.ENOTFOUND, owner: retailer,
 				call: func(c *parcelgate.Caller, id string) (string, error) {
 					parts, err := supplies.OrderShipments(ctx, c, id)
@@ -502,7 +502,7 @@ func TestSupplierShipmentServiceAsksMayAndKeepsTenants(t *testing.T) {
 		})
 		// decisions §34: the automatic supplier is the operator's switch,
 		// of one organization; the supplier itself may not flip it.
-		checkAccess(t, db, "", "", []accessCase{
+		checkParcelAccess(t, db, "", "", []parcelAccessCase{
 			{name: "SetAutoSupplier", denied: []*parcelgate.Caller{supplier, gatewayOf(supplier)}, owner: operatorOf(supplier),
 				call: func(c *parcelgate.Caller, _ string) (string, error) {
 					a, err := supplies.SetAutoSupplier(ctx, c, parcelgate.AutoSupplier{Enabled: true, DelaySeconds: 60})
