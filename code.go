@@ -112,25 +112,32 @@ const MaxErrandCodeIDs = 100
 // acts for one caller (a gateway client) and sees only the codes and
 // shipments of the caller's organization in the caller's environment;
 // another tenant's tracking number, parcel or code answers exactly like a
-// missing one.
+// missing one. Every method asks Caller.May itself first (interface §5.1:
+// the gateway's actions), so a caller without the right is EFORBIDDEN
+// and nothing is read or written for it.
 type CodeService interface {
 	// CreateSendingCode returns the active sending code of the tracking
 	// number, creating one if there is none (interface §4.1: idempotent). Unless
 	// noEdiCheck, c's shipment data for the tracking number must exist
-	// (ENOTFOUND); a delivered shipment gets no code (ECONFLICT).
+	// (ENOTFOUND); a delivered shipment gets no code (ECONFLICT). Only a
+	// caller that may ActionCreateCodes.
 	CreateSendingCode(ctx context.Context, c *Caller, trackingNumber string, noEdiCheck bool) (*SendingCode, error)
 	// FindSendingCode returns the active sending code of c's tracking
-	// number, or ENOTFOUND.
+	// number, or ENOTFOUND. Only a caller that may ActionReadCodes.
 	FindSendingCode(ctx context.Context, c *Caller, trackingNumber string) (*SendingCode, error)
 	// FindSendingCodeByCode returns c's active sending code with the given
-	// code, with the shipment data held for it, or ENOTFOUND.
+	// code, with the shipment data held for it, or ENOTFOUND. Only a
+	// caller that may ActionReadCodes.
 	FindSendingCodeByCode(ctx context.Context, c *Caller, code string) (*SendingCode, error)
 	// ErrandCodes returns one result per parcel ID, in order: each parcel of
 	// c's shipment data gets its stable code, created on first request
 	// (interface §4.2 rule 1); the others a ResultText saying why not. Duplicate
-	// IDs get the same answer twice.
+	// IDs get the same answer twice. Only a caller that may
+	// ActionReadErrandCodes.
 	ErrandCodes(ctx context.Context, c *Caller, parcelIDs []string) ([]ErrandCodeResult, error)
-	// ActiveCodes counts the codes of env that are active now; the metric
-	// of how full the code space is.
-	ActiveCodes(ctx context.Context, env Environment) (int64, error)
+	// ActiveCodes counts the codes of c's environment that are active
+	// now, every organization's: the metric of how full the code space
+	// is (decisions §5). Only the operator acts (ActionOperate): c is the
+	// EnvironmentOperator of one environment.
+	ActiveCodes(ctx context.Context, c *Caller) (int64, error)
 }

@@ -337,41 +337,53 @@ type OrderEncoding struct {
 // OrderService keeps warehouse sales orders. Every call is scoped to the
 // caller's organization and environment: another tenant's order answers
 // ENOTFOUND exactly like a missing one. id is the service's order ID or
-// the externalId.
+// the externalId. Every method asks Caller.May itself first (interface
+// §5.2: the merchant's and the retailer's actions; the operator's moves),
+// so a caller without the right is EFORBIDDEN whichever front end it came
+// through, and nothing is read or written for it. The warehouse engine's
+// DueOrders and AdvanceOrder (fulfillment.Store) are no part of it: they
+// are the server's own machinery and take no caller.
 type OrderService interface {
 	// CreateOrder places an order (interface §4.3 rule 1), allocating its stock,
 	// or answers a re-send of an existing one (decisions §7): same content →
 	// the stored order; different content while Created → replaced and
-	// re-allocated atomically; otherwise ECONFLICT.
+	// re-allocated atomically; otherwise ECONFLICT. Only a caller that may
+	// ActionPlaceOrders.
 	CreateOrder(ctx context.Context, c *Caller, req *OrderRequest) (*Order, error)
-	// FindOrder returns one order.
+	// FindOrder returns one order. Only a caller that may
+	// ActionReadOrders.
 	FindOrder(ctx context.Context, c *Caller, id string) (*Order, error)
 	// ListOrders returns one page of the caller's orders matching q,
 	// ordered by modification stamp, then by a key that never changes.
+	// Only a caller that may ActionReadOrders.
 	ListOrders(ctx context.Context, c *Caller, q OrderQuery, p PageRequest) (Page[*Order], error)
 	// UpdateOrder re-sends the content of the existing order id;
-	// the rules of CreateOrder apply.
+	// the rules of CreateOrder apply. Only a caller that may
+	// ActionPlaceOrders.
 	UpdateOrder(ctx context.Context, c *Caller, id string, req *OrderRequest) (*Order, error)
 	// CancelOrder cancels an order that is Created or Submitted and
 	// returns its stock. Cancelling a Cancelled order answers it as it is;
-	// Delivered and Error orders are ECONFLICT.
+	// Delivered and Error orders are ECONFLICT. Only a caller that may
+	// ActionPlaceOrders.
 	CancelOrder(ctx context.Context, c *Caller, id string) (*Order, error)
 	// ReopenOrder sends an order in Error again: with req, its new content;
 	// without, its stored content. It is allocated afresh and may end
 	// Created, Error or Cancelled, as a new order would. Other statuses
-	// are ECONFLICT.
+	// are ECONFLICT. Only a caller that may ActionPlaceOrders.
 	ReopenOrder(ctx context.Context, c *Caller, id string, req *OrderRequest) (*Order, error)
 	// AddOrderComment adds a comment to the caller's order id, of any
 	// status: the warehouse reads it. A comment whose externalId the order
 	// already has replaces that one, keeping its ID. It answers the comment
 	// as stored and whether it is new. The order's updateDate moves, so
-	// change polls see it.
+	// change polls see it. Only a caller that may ActionPlaceOrders.
 	AddOrderComment(ctx context.Context, c *Caller, id string, comment OrderComment) (*OrderComment, bool, error)
 	// DeleteOrderComment removes the comment commentID (its ID or its
 	// externalId) of the caller's order id; ENOTFOUND when it has none.
+	// Only a caller that may ActionPlaceOrders.
 	DeleteOrderComment(ctx context.Context, c *Caller, id, commentID string) error
 	// SetOrderPreferences changes preferences.autoSubmit of an order that
 	// is Created; on another status only a no-op is allowed (ECONFLICT).
+	// Only a caller that may ActionPlaceOrders.
 	SetOrderPreferences(ctx context.Context, c *Caller, id string, p OrderPreferences) (*Order, error)
 	// SetOrderStatus moves c's order id as the warehouse does (the
 	// operator API of --fulfillment manual): only the moves of CanMove;

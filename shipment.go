@@ -328,16 +328,20 @@ func (p *Parcel) validate(i int, probs *Problems, seen map[string]int) {
 // ShipmentService registers and reads shipment data. Every call acts for
 // one caller and sees only the shipments of the caller's organization in
 // the caller's environment; another tenant's shipment is ENOTFOUND, exactly
-// like a missing one.
+// like a missing one. Every method asks Caller.May itself first
+// (interface §5.1: the gateway's actions; the operator's delivery), so a
+// caller without the right is EFORBIDDEN and nothing is read or written
+// for it.
 type ShipmentService interface {
 	// CreateShipment validates s and registers it for c, generating a
 	// tracking number and parcel IDs where they are empty. Registering a
 	// tracking number again with the same content returns the stored
 	// shipment with created false (a safe retry); with other content it is
 	// ECONFLICT, as is a parcel ID another shipment of c's already has.
+	// Only a caller that may ActionCreateShipments.
 	CreateShipment(ctx context.Context, c *Caller, s *Shipment) (created bool, err error)
 	// FindShipment returns c's shipment with the tracking number, or
-	// ENOTFOUND.
+	// ENOTFOUND. Only a caller that may ActionReadShipments.
 	FindShipment(ctx context.Context, c *Caller, trackingNumber string) (*Shipment, error)
 	// DeliverShipment marks c's shipment delivered and frees its sending
 	// and errand codes at once (decisions §5). Only the operator acts

@@ -249,17 +249,22 @@ type ShipmentCodes struct {
 // shipment data of ShipmentService (one store); every call acts for one
 // caller and sees only the shipments of the caller's organization in the
 // caller's environment: another tenant's shipment is ENOTFOUND, exactly
-// like a missing one.
+// like a missing one. Every method asks Caller.May itself first
+// (interface §5.1: the gateway's actions, decisions §29), so a caller
+// without the right is EFORBIDDEN and nothing is read or written for it.
 type ShippingService interface {
 	// CreateShippingOrder validates s and registers it for c with
 	// OriginShipping. The parcels' numbers (ParcelID) are given by the
 	// caller (NewParcelNumber); the shipment's tracking number is its first
-	// parcel's. A number c already holds is ECONFLICT.
+	// parcel's. A number c already holds is ECONFLICT. Only a caller that
+	// may ActionCreateShipments.
 	CreateShippingOrder(ctx context.Context, c *Caller, s *Shipment) error
 	// FindShippingOrder returns c's shipment whose tracking number, or the
-	// number of one of whose parcels, is number; else ENOTFOUND.
+	// number of one of whose parcels, is number; else ENOTFOUND. Only a
+	// caller that may ActionReadShipments.
 	FindShippingOrder(ctx context.Context, c *Caller, number string) (*Shipment, error)
 	// ShipmentCodes returns the active codes of c's shipment with the
-	// tracking number, for printing on its labels.
+	// tracking number, for printing on its labels. Only a caller that may
+	// ActionReadCodes.
 	ShipmentCodes(ctx context.Context, c *Caller, trackingNumber string) (ShipmentCodes, error)
 }

@@ -970,27 +970,41 @@ type ShipmentQuery struct {
 // organization's shipment answers ENOTFOUND exactly like a missing one.
 // Every write answers the full shipment and copies what it changed back
 // to the retailer's order in the same transaction, with the stock effect
-// of a final status.
+// of a final status. Every method asks Caller.May itself first (interface
+// §5.2, decisions §34), so a caller without the right is EFORBIDDEN and
+// nothing is read or written for it. The automatic supplier's
+// DueShipments and AutoConfirm (fulfillment.SupplierStore) are no part of
+// it: they are the server's own machinery and take no caller.
 type SupplierShipmentService interface {
 	// ListShipments returns one page of the caller's shipments matching q,
-	// ordered by update stamp, then by a key that never changes.
+	// ordered by update stamp, then by a key that never changes. Only a
+	// caller that may ActionSupplyShipments.
 	ListShipments(ctx context.Context, c *Caller, q ShipmentQuery, p PageRequest) (Page[*SupplierShipment], error)
-	// FindShipment returns one of the caller's shipments.
+	// FindShipment returns one of the caller's shipments. Only a caller
+	// that may ActionSupplyShipments.
 	FindShipment(ctx context.Context, c *Caller, id string) (*SupplierShipment, error)
-	// UpdateShipment applies a PATCH (MoveShipment).
+	// UpdateShipment applies a PATCH (MoveShipment). Only a caller that
+	// may ActionSupplyShipments.
 	UpdateShipment(ctx context.Context, c *Caller, id string, u ShipmentUpdate) (*SupplierShipment, error)
-	// SplitShipment applies a PUT (SplitShipment).
+	// SplitShipment applies a PUT (SplitShipment). Only a caller that may
+	// ActionSupplyShipments.
 	SplitShipment(ctx context.Context, c *Caller, id string, u ShipmentUpdate) (*SupplierShipment, error)
-	// ConfirmShipment fast-confirms a shipment (FastConfirm).
+	// ConfirmShipment fast-confirms a shipment (FastConfirm). Only a
+	// caller that may ActionSupplyShipments.
 	ConfirmShipment(ctx context.Context, c *Caller, id string) (*SupplierShipment, error)
 	// OrderShipments returns the shipments of the caller's order id (its
-	// ID or externalId), for the retailer: its suppliers' progress.
+	// ID or externalId), for the retailer: its suppliers' progress. Only
+	// a caller that may ActionReadOrders.
 	OrderShipments(ctx context.Context, c *Caller, orderID string) ([]*SupplierShipment, error)
-	// SetAutoSupplier switches the automatic supplier of an organization
-	// on or off (the operator's; supplier_auto.go).
-	SetAutoSupplier(ctx context.Context, env Environment, businessID string, a AutoSupplier) (AutoSupplier, error)
-	// AutoSupplierOf answers an organization's automatic supplier setting.
-	AutoSupplierOf(ctx context.Context, env Environment, businessID string) (AutoSupplier, error)
+	// SetAutoSupplier switches the automatic supplier of c's organization
+	// on or off (supplier_auto.go) and answers the setting. Only the
+	// operator acts (ActionOperate): c is an OperatorCaller of the
+	// organization.
+	SetAutoSupplier(ctx context.Context, c *Caller, a AutoSupplier) (AutoSupplier, error)
+	// AutoSupplierOf answers the automatic supplier setting of c's
+	// organization. Only the operator acts (ActionOperate): c is an
+	// OperatorCaller of the organization.
+	AutoSupplierOf(ctx context.Context, c *Caller) (AutoSupplier, error)
 }
 
 // ShipmentParcelOf returns parcel id of s; ENOTFOUND naming it when s has

@@ -323,22 +323,28 @@ const (
 // one caller (a service account) in the caller's environment. Lookups by
 // number find any organization's parcel (Own false: the public view);
 // searches by keyword or event date find the caller's own only, so that
-// they reveal nothing of another tenant's.
+// they reveal nothing of another tenant's. Every method asks Caller.May
+// itself first (decisions §30), so a caller without the right is
+// EFORBIDDEN and nothing is read or written for it.
 type TrackingService interface {
 	// TrackNumbers returns the parcels with the numbers, in the order
 	// asked: a parcel's number is that parcel, another shipment tracking
 	// number all the shipment's parcels; numbers that match nothing are
-	// left out.
+	// left out. Only a caller that may ActionTrackParcels.
 	TrackNumbers(ctx context.Context, c *Caller, numbers []string) ([]TrackedParcel, error)
 	// FindParcels returns c's parcels whose number, shipment tracking
 	// number or reference is one of the keywords (case-insensitive), oldest
-	// first, at most limit from start.
+	// first, at most limit from start. Only a caller that may
+	// ActionTrackParcels.
 	FindParcels(ctx context.Context, c *Caller, keywords []string, start, limit int) ([]TrackedParcel, error)
 	// ParcelsCreatedBetween returns c's parcels whose shipment was created
-	// in [from, to), oldest first, at most limit, from the start-th.
+	// in [from, to), oldest first, at most limit, from the start-th. Only
+	// a caller that may ActionTrackParcels.
 	ParcelsCreatedBetween(ctx context.Context, c *Caller, from, to time.Time, start, limit int) ([]TrackedParcel, error)
-	// MoveParcel is the operator's: it sets the status of the parcel with
-	// the number (of env's organization businessID) from the clock's now,
-	// and returns the parcel.
-	MoveParcel(ctx context.Context, env Environment, businessID, number string, status ParcelStatus) (*TrackedParcel, error)
+	// MoveParcel sets the status of c's parcel with the number from the
+	// clock's now, and returns the parcel; another organization's parcel
+	// is ENOTFOUND like a missing one. Only the operator acts
+	// (ActionOperate): c is an OperatorCaller of the parcel's
+	// organization (on the workbench, acting for the warehouse).
+	MoveParcel(ctx context.Context, c *Caller, number string, status ParcelStatus) (*TrackedParcel, error)
 }

@@ -96,7 +96,7 @@ func TestIntegratorCannotOpenAnotherTenantsObjects(t *testing.T) {
 			t.Fatalf("cancel of another tenant's order: %d", p.status)
 		}
 		org, _ := e.store.Organizations.FindOrganization(ctx, parcelgate.Production, "SE5566778899")
-		if o, err := e.store.Orders.FindOrder(ctx, &parcelgate.Caller{OrgID: org.ID, BusinessID: org.BusinessID, Environment: parcelgate.Production}, foreignID); err != nil || o.Status.Value != parcelgate.OrderError {
+		if o, err := e.store.Orders.FindOrder(ctx, &parcelgate.Caller{OrgID: org.ID, BusinessID: org.BusinessID, Environment: parcelgate.Production, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleMerchant}}, foreignID); err != nil || o.Status.Value != parcelgate.OrderError {
 			t.Fatalf("foreign order after the attempt: %v %v", o, err)
 		}
 		// The list shows only its own orders.

@@ -154,7 +154,7 @@ func (e *env) order(environment parcelgate.Environment, businessID, id string) *
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	o, err := e.store.Orders.FindOrder(context.Background(), &parcelgate.Caller{OrgID: org.ID, BusinessID: org.BusinessID, Environment: environment, Kind: parcelgate.KindEcom}, id)
+	o, err := e.store.Orders.FindOrder(context.Background(), &parcelgate.Caller{OrgID: org.ID, BusinessID: org.BusinessID, Environment: environment, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleMerchant}}, id)
 	if err != nil {
 		e.t.Fatal(err)
 	}

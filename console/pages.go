@@ -712,7 +712,11 @@ func (c *Console) moveParcel(w http.ResponseWriter, r *http.Request, s *session)
 		err = parcelgate.Errorf(parcelgate.ENOTFOUND, "Parcel not found")
 	}
 	if err == nil {
-		_, err = c.tracking.MoveParcel(r.Context(), s.Environment, s.BusinessID, r.PathValue("parcel"), to)
+		// The move is the warehouse's, as an order's is (moveOrder):
+		// the operator's, or on the workbench an integrator's acting for
+		// the warehouse (mayMoveParcels decided which).
+		warehouse := parcelgate.OperatorCaller(&parcelgate.Organization{ID: s.OrgID, BusinessID: s.BusinessID, Environment: s.Environment})
+		_, err = c.tracking.MoveParcel(r.Context(), warehouse, r.PathValue("parcel"), to)
 	}
 	if err != nil {
 		c.fail(w, r, s, err)

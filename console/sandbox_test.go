@@ -22,7 +22,7 @@ func (e *env) hasOrder(businessID, id string) bool {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	_, err = e.store.Orders.FindOrder(ctx, &parcelgate.Caller{OrgID: org.ID, BusinessID: org.BusinessID, Environment: parcelgate.Production, Kind: parcelgate.KindEcom}, id)
+	_, err = e.store.Orders.FindOrder(ctx, &parcelgate.Caller{OrgID: org.ID, BusinessID: org.BusinessID, Environment: parcelgate.Production, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleMerchant}}, id)
 	switch parcelgate.ErrorCode(err) {
 	case "":
 		return true

@@ -288,7 +288,7 @@ func seedDropship(ctx context.Context, st Services, t Tenant) error {
 	if err != nil {
 		return err
 	}
-	if _, err := st.SupplierShipments.SetAutoSupplier(ctx, t.Environment, t.SupplierID, parcelgate.AutoSupplier{Enabled: true, DelaySeconds: 30}); err != nil {
+	if _, err := st.SupplierShipments.SetAutoSupplier(ctx, parcelgate.OperatorCaller(supplier), parcelgate.AutoSupplier{Enabled: true, DelaySeconds: 30}); err != nil {
 		return err
 	}
 	retailer, err := st.Organizations.FindOrganization(ctx, t.Environment, t.RetailerID)

@@ -134,7 +134,10 @@ func TestEngineExactlyOnceAcrossInstances(t *testing.T) {
 				if err != nil || final.Status.Value != parcelgate.OrderDelivered || len(final.TrackingCodes) != 1 {
 					t.Fatalf("final %+v %v", final, err)
 				}
-				if _, err := sqlstore.NewShipmentService(db).FindShipment(ctx, c, final.TrackingCodes[0]); err != nil {
+				// Shipment data is read as the organization's gateway
+				// client reads it (interface §5.1).
+				gw := &parcelgate.Caller{OrgID: c.OrgID, BusinessID: c.BusinessID, Environment: c.Environment, Kind: parcelgate.KindGateway}
+				if _, err := sqlstore.NewShipmentService(db).FindShipment(ctx, gw, final.TrackingCodes[0]); err != nil {
 					t.Fatalf("shipment data of %s: %v", final.TrackingCodes[0], err)
 				}
 			}

@@ -39,7 +39,7 @@ func (s *Server) registerCodeMetric() {
 		}, func() float64 {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
-			n, err := s.codes.ActiveCodes(ctx, env)
+			n, err := s.codes.ActiveCodes(ctx, parcelgate.EnvironmentOperator(env))
 			if err != nil {
 				s.log.Warn("counting active codes", "environment", env, "err", err)
 				return math.NaN()

@@ -417,7 +417,16 @@ func (s *Server) setAutoSupplier(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeStrict(r, &a); err != nil {
 		return err
 	}
-	out, err := s.supplierShipments.SetAutoSupplier(r.Context(), env, r.PathValue("businessId"), a)
+	// A setting out of bounds is refused before the organization is
+	// looked up, as it always was (400 before 404).
+	if err := a.Validate(); err != nil {
+		return err
+	}
+	c, err := s.operatorIn(r, env)
+	if err != nil {
+		return err
+	}
+	out, err := s.supplierShipments.SetAutoSupplier(r.Context(), c, a)
 	if err != nil {
 		return err
 	}
@@ -430,7 +439,11 @@ func (s *Server) getAutoSupplier(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out, err := s.supplierShipments.AutoSupplierOf(r.Context(), env, r.PathValue("businessId"))
+	c, err := s.operatorIn(r, env)
+	if err != nil {
+		return err
+	}
+	out, err := s.supplierShipments.AutoSupplierOf(r.Context(), c)
 	if err != nil {
 		return err
 	}

@@ -427,7 +427,11 @@ func (s *Server) moveParcel(w http.ResponseWriter, r *http.Request) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
-	tp, err := s.tracking.MoveParcel(r.Context(), env, req.BusinessID, req.TrackingNumber, status)
+	org, err := s.orgs.FindOrganization(r.Context(), env, req.BusinessID)
+	if err != nil {
+		return err
+	}
+	tp, err := s.tracking.MoveParcel(r.Context(), parcelgate.OperatorCaller(org), req.TrackingNumber, status)
 	if err != nil {
 		return err
 	}

@@ -33,8 +33,12 @@ func answerVersion(row *orderRow) fastpath.Version {
 }
 
 // FindOrderAnswer returns the caller's order id rendered (see
-// findOrderAnswer).
+// findOrderAnswer). Only a caller that may ActionReadOrders (interface
+// §5.2), asked before the cache is: a cached answer is no way around it.
 func (s *OrderService) FindOrderAnswer(ctx context.Context, c *parcelgate.Caller, id string, enc parcelgate.OrderEncoding) ([]byte, error) {
+	if err := c.May(parcelgate.ActionReadOrders); err != nil {
+		return nil, err
+	}
 	return readOnReplica(ctx, s.db, c, func(ctx context.Context) ([]byte, error) { return s.findOrderAnswer(ctx, c, id, enc) })
 }
 
@@ -113,8 +117,12 @@ func (o *orderRow) answerDest() []any {
 }
 
 // ListOrderAnswers is ListOrders with each order as enc encodes it
-// (see listOrderAnswers).
+// (see listOrderAnswers). Only a caller that may ActionReadOrders
+// (interface §5.2).
 func (s *OrderService) ListOrderAnswers(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest, enc parcelgate.OrderEncoding) (parcelgate.Page[[]byte], error) {
+	if err := c.May(parcelgate.ActionReadOrders); err != nil {
+		return parcelgate.Page[[]byte]{}, err
+	}
 	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.Page[[]byte], error) {
 		return s.listOrderAnswers(ctx, c, q, p, enc)
 	})

@@ -236,7 +236,12 @@ func (db *DB) retryOnRace(ctx context.Context, fn func(tx *Tx) error) error {
 	return err
 }
 
+// CreateSendingCode returns or gives the tracking number's sending code.
+// Only a caller that may ActionCreateCodes (interface §5.1).
 func (s *CodeService) CreateSendingCode(ctx context.Context, c *parcelgate.Caller, trackingNumber string, noEdiCheck bool) (*parcelgate.SendingCode, error) {
+	if err := c.May(parcelgate.ActionCreateCodes); err != nil {
+		return nil, err
+	}
 	tn := parcelgate.NormalizeID(trackingNumber)
 	var p parcelgate.Problems
 	parcelgate.CheckTrackingNumber(&p, "trackingNumber", tn, true)
@@ -246,7 +251,7 @@ func (s *CodeService) CreateSendingCode(ctx context.Context, c *parcelgate.Calle
 	if err := parcelgate.SendingCodeScenario(c.Environment, tn); err != nil {
 		return nil, err
 	}
-	if sc, err := s.FindSendingCode(ctx, c, tn); parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
+	if sc, err := s.findSendingCode(ctx, c, tn); parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
 		return sc, err
 	}
 	h := holder{env: c.Environment, orgID: c.OrgID, trackingNumber: tn}
@@ -277,7 +282,18 @@ func (s *CodeService) CreateSendingCode(ctx context.Context, c *parcelgate.Calle
 	return sc, nil
 }
 
+// FindSendingCode returns the active sending code of c's tracking
+// number. Only a caller that may ActionReadCodes (interface §5.1).
 func (s *CodeService) FindSendingCode(ctx context.Context, c *parcelgate.Caller, trackingNumber string) (*parcelgate.SendingCode, error) {
+	if err := c.May(parcelgate.ActionReadCodes); err != nil {
+		return nil, err
+	}
+	return s.findSendingCode(ctx, c, trackingNumber)
+}
+
+// findSendingCode is FindSendingCode without the permission, for
+// CreateSendingCode, which asked its own.
+func (s *CodeService) findSendingCode(ctx context.Context, c *parcelgate.Caller, trackingNumber string) (*parcelgate.SendingCode, error) {
 	tn := parcelgate.NormalizeID(trackingNumber)
 	code, created, expires, err := activeCode(ctx, reader{s.db}, holder{env: c.Environment, orgID: c.OrgID, trackingNumber: tn}, s.db.clock.Now(c.Environment))
 	if err != nil {
@@ -289,7 +305,12 @@ func (s *CodeService) FindSendingCode(ctx context.Context, c *parcelgate.Caller,
 	return &parcelgate.SendingCode{TrackingNumber: tn, SendingCode: code, CreatedAt: created, ExpiresAt: expires}, nil
 }
 
+// FindSendingCodeByCode returns c's active sending code with its
+// shipment data. Only a caller that may ActionReadCodes (interface §5.1).
 func (s *CodeService) FindSendingCodeByCode(ctx context.Context, c *parcelgate.Caller, code string) (*parcelgate.SendingCode, error) {
+	if err := c.May(parcelgate.ActionReadCodes); err != nil {
+		return nil, err
+	}
 	code = parcelgate.NormalizeCode(code)
 	notFound := parcelgate.Errorf(parcelgate.ENOTFOUND, "No sending code %s.", code)
 	if !parcelgate.ValidCode(code) {
@@ -324,7 +345,12 @@ type parcelState struct {
 	code           string
 }
 
+// ErrandCodes answers the errand codes of c's parcels. Only a caller that
+// may ActionReadErrandCodes (interface §5.1).
 func (s *CodeService) ErrandCodes(ctx context.Context, c *parcelgate.Caller, parcelIDs []string) ([]parcelgate.ErrandCodeResult, error) {
+	if err := c.May(parcelgate.ActionReadErrandCodes); err != nil {
+		return nil, err
+	}
 	var valid []string
 	for _, id := range parcelIDs {
 		if id := parcelgate.NormalizeID(id); parcelgate.ValidParcelID(id) {
@@ -415,7 +441,14 @@ func parcelStates(ctx context.Context, q querier, orgID int64, ids []string, now
 	return states, rows.Err()
 }
 
-func (s *CodeService) ActiveCodes(ctx context.Context, env parcelgate.Environment) (int64, error) {
+// ActiveCodes counts the active codes of c's environment, every
+// organization's (decisions §5). Only the operator (ActionOperate): c is
+// the EnvironmentOperator of the environment the metric counts.
+func (s *CodeService) ActiveCodes(ctx context.Context, c *parcelgate.Caller) (int64, error) {
+	if err := c.May(parcelgate.ActionOperate); err != nil {
+		return 0, err
+	}
+	env := c.Environment
 	var n int64
 	err := s.db.queryRow(ctx, `SELECT COUNT(*) FROM codes WHERE environment = ? AND released_at = 0 AND expires_at > ?`, string(env), micros(s.db.clock.Now(env))).Scan(&n)
 	return n, err

@@ -12,13 +12,23 @@ import (
 	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
+// testOrg makes the organization bid of env and returns its merchant's
+// service account, the caller of the ecom API's orders, products and
+// balances (interface §5.2); gatewayOf is the same organization's gateway
+// client.
 func testOrg(t testing.TB, db *sqlstore.DB, env parcelgate.Environment, bid string) *parcelgate.Caller {
 	t.Helper()
 	o := &parcelgate.Organization{Environment: env, BusinessID: bid, Name: "Org"}
 	if err := sqlstore.NewOrganizationService(db).CreateOrganization(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
-	return &parcelgate.Caller{OrgID: o.ID, BusinessID: bid, Environment: env, Kind: parcelgate.KindGateway}
+	return &parcelgate.Caller{Subject: "merchant", OrgID: o.ID, BusinessID: bid, Environment: env, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleMerchant}}
+}
+
+// gatewayOf is the gateway client of c's organization: the caller of
+// shipment data, sending codes and errand codes (interface §5.1).
+func gatewayOf(c *parcelgate.Caller) *parcelgate.Caller {
+	return &parcelgate.Caller{Subject: "gateway", OrgID: c.OrgID, BusinessID: c.BusinessID, Environment: c.Environment, Kind: parcelgate.KindGateway}
 }
 
 // testOrderRequest is a valid one-row order of c with externalId id and an
@@ -55,7 +65,7 @@ func TestCodeSpaceEnforcedByDatabase(t *testing.T) {
 		try(test, "TN000001", "", true)              // the other environment has its own space
 		clock.Advance(time.Hour)
 		try(prod, "TN000002", "PARCEL000001", true) // expired: reclaimed
-		if _, err := sqlstore.NewCodeService(db).FindSendingCode(ctx, prod, "TN000001"); parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
+		if _, err := sqlstore.NewCodeService(db).FindSendingCode(ctx, gatewayOf(prod), "TN000001"); parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
 			t.Fatalf("expired code still found: %v", err)
 		}
 	})
@@ -68,7 +78,7 @@ func TestCodeSpaceEnforcedByDatabase(t *testing.T) {
 func TestConcurrentCodeAllocation(t *testing.T) {
 	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
 		ctx := context.Background()
-		c := testOrg(t, db, parcelgate.Production, "1234567-1")
+		c := gatewayOf(testOrg(t, db, parcelgate.Production, "1234567-1"))
 		db.DrawCodesFromForTest(256, nil)
 		var mu sync.Mutex
 		codes := map[string]string{}
@@ -107,7 +117,7 @@ func TestConcurrentCodeAllocation(t *testing.T) {
 				t.Fatalf("shared code %s also given to %s", code, codes[code])
 			}
 		}
-		if n, err := sqlstore.NewCodeService(db).ActiveCodes(ctx, parcelgate.Production); err != nil || n != 129 {
+		if n, err := sqlstore.NewCodeService(db).ActiveCodes(ctx, parcelgate.EnvironmentOperator(parcelgate.Production)); err != nil || n != 129 {
 			t.Fatalf("active codes %d %v", n, err)
 		}
 	})

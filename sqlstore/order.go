@@ -186,8 +186,12 @@ func (tx *Tx) orderByID(ctx context.Context, orgID int64, businessID, id string)
 	return r, err
 }
 
-// FindOrder returns the caller's order id (see findOrder).
+// FindOrder returns the caller's order id (see findOrder). Only a caller
+// that may ActionReadOrders (interface §5.2).
 func (s *OrderService) FindOrder(ctx context.Context, c *parcelgate.Caller, id string) (*parcelgate.Order, error) {
+	if err := c.May(parcelgate.ActionReadOrders); err != nil {
+		return nil, err
+	}
 	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (*parcelgate.Order, error) { return s.findOrder(ctx, c, id) })
 }
 
@@ -288,11 +292,21 @@ func orderLockKey(orgID int64, so string) int64 {
 	return int64(h.Sum64())
 }
 
+// CreateOrder places an order or answers a re-send (placeOrder). Only a
+// caller that may ActionPlaceOrders (interface §5.2).
 func (s *OrderService) CreateOrder(ctx context.Context, c *parcelgate.Caller, req *parcelgate.OrderRequest) (*parcelgate.Order, error) {
+	if err := c.May(parcelgate.ActionPlaceOrders); err != nil {
+		return nil, err
+	}
 	return s.placeOrder(ctx, c, req, nil)
 }
 
+// UpdateOrder re-sends the content of order id (placeOrder). Only a
+// caller that may ActionPlaceOrders (interface §5.2).
 func (s *OrderService) UpdateOrder(ctx context.Context, c *parcelgate.Caller, id string, req *parcelgate.OrderRequest) (*parcelgate.Order, error) {
+	if err := c.May(parcelgate.ActionPlaceOrders); err != nil {
+		return nil, err
+	}
 	return s.placeOrder(ctx, c, req, &id)
 }
 

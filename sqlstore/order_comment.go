@@ -7,7 +7,12 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
+// AddOrderComment adds or replaces a comment of the caller's order. Only a
+// caller that may ActionPlaceOrders (interface §5.2).
 func (s *OrderService) AddOrderComment(ctx context.Context, c *parcelgate.Caller, id string, comment parcelgate.OrderComment) (*parcelgate.OrderComment, bool, error) {
+	if err := c.May(parcelgate.ActionPlaceOrders); err != nil {
+		return nil, false, err
+	}
 	var out parcelgate.OrderComment
 	var added bool
 	_, err := s.withOrder(ctx, c.OrgID, c.BusinessID, id, func(tx *Tx, rec *orderRecord) error {
@@ -24,7 +29,12 @@ func (s *OrderService) AddOrderComment(ctx context.Context, c *parcelgate.Caller
 	return &out, added, nil
 }
 
+// DeleteOrderComment removes a comment of the caller's order. Only a
+// caller that may ActionPlaceOrders (interface §5.2).
 func (s *OrderService) DeleteOrderComment(ctx context.Context, c *parcelgate.Caller, id, commentID string) error {
+	if err := c.May(parcelgate.ActionPlaceOrders); err != nil {
+		return err
+	}
 	_, err := s.withOrder(ctx, c.OrgID, c.BusinessID, id, func(tx *Tx, rec *orderRecord) error {
 		if err := rec.order.DeleteComment(commentID); err != nil {
 			return err

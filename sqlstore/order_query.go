@@ -9,7 +9,11 @@ import (
 )
 
 // ListOrders answers the order queries of interface §4.3 (see listOrders).
+// Only a caller that may ActionReadOrders (interface §5.2).
 func (s *OrderService) ListOrders(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest) (parcelgate.Page[*parcelgate.Order], error) {
+	if err := c.May(parcelgate.ActionReadOrders); err != nil {
+		return parcelgate.Page[*parcelgate.Order]{}, err
+	}
 	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.Page[*parcelgate.Order], error) {
 		return s.listOrders(ctx, c, q, p)
 	})

@@ -25,7 +25,12 @@ func (s *OrderService) withOrder(ctx context.Context, orgID int64, businessID, i
 	return out, err
 }
 
+// CancelOrder is the client's cancel. Only a caller that may
+// ActionPlaceOrders (interface §5.2).
 func (s *OrderService) CancelOrder(ctx context.Context, c *parcelgate.Caller, id string) (*parcelgate.Order, error) {
+	if err := c.May(parcelgate.ActionPlaceOrders); err != nil {
+		return nil, err
+	}
 	return s.withOrder(ctx, c.OrgID, c.BusinessID, id, func(tx *Tx, rec *orderRecord) error {
 		move, err := parcelgate.CancelDecision(rec.order.ExternalID, rec.status)
 		if !move {
@@ -36,7 +41,12 @@ func (s *OrderService) CancelOrder(ctx context.Context, c *parcelgate.Caller, id
 	})
 }
 
+// ReopenOrder sends an order in Error again. Only a caller that may
+// ActionPlaceOrders (interface §5.2).
 func (s *OrderService) ReopenOrder(ctx context.Context, c *parcelgate.Caller, id string, req *parcelgate.OrderRequest) (*parcelgate.Order, error) {
+	if err := c.May(parcelgate.ActionPlaceOrders); err != nil {
+		return nil, err
+	}
 	org, whList, drops, err := s.orderingOrganization(ctx, c.OrgID)
 	if err != nil {
 		return nil, err
@@ -73,7 +83,12 @@ func (s *OrderService) ReopenOrder(ctx context.Context, c *parcelgate.Caller, id
 	})
 }
 
+// SetOrderPreferences changes an order's autoSubmit. Only a caller that
+// may ActionPlaceOrders (interface §5.2).
 func (s *OrderService) SetOrderPreferences(ctx context.Context, c *parcelgate.Caller, id string, p parcelgate.OrderPreferences) (*parcelgate.Order, error) {
+	if err := c.May(parcelgate.ActionPlaceOrders); err != nil {
+		return nil, err
+	}
 	return s.withOrder(ctx, c.OrgID, c.BusinessID, id, func(tx *Tx, rec *orderRecord) error {
 		change, err := parcelgate.PreferencesDecision(rec.order.ExternalID, rec.status, rec.autoSubmit, p.AutoSubmit)
 		if !change {
@@ -92,6 +107,9 @@ func (s *OrderService) SetOrderPreferences(ctx context.Context, c *parcelgate.Ca
 	})
 }
 
+// SetOrderStatus is the warehouse's move of an order. Only the operator
+// (ActionOperate; decisions §31): c is an OperatorCaller of the order's
+// organization.
 func (s *OrderService) SetOrderStatus(ctx context.Context, c *parcelgate.Caller, id string, to parcelgate.OrderStatus, reason string) (*parcelgate.Order, error) {
 	if err := c.May(parcelgate.ActionOperate); err != nil {
 		return nil, err
@@ -114,7 +132,10 @@ func (s *OrderService) SetOrderStatus(ctx context.Context, c *parcelgate.Caller,
 // DueOrders returns, oldest first, up to limit orders of env that the
 // warehouse engine may move out of status from: Submitted orders, and
 // Created ones with autoSubmit, whose wait began at or before readyBefore
-// (env's time: each environment has its own clock).
+// (env's time: each environment has its own clock). It takes no caller:
+// it is the warehouse engine's (fulfillment.Store), the server's own
+// machinery acting on every organization of env, and no front end calls
+// it.
 func (s *OrderService) DueOrders(ctx context.Context, env parcelgate.Environment, from parcelgate.OrderStatus, readyBefore time.Time, limit int) ([]int64, error) {
 	due := parcelgate.DueForWarehouse(from, readyBefore)
 	autoSubmit := ""
@@ -132,6 +153,8 @@ func (s *OrderService) DueOrders(ctx context.Context, env parcelgate.Environment
 // or earlier, and (from Created) with autoSubmit. It reports whether this
 // call moved it; an order another instance moved first, or that changed
 // meanwhile, is left alone, so each order moves exactly once per step.
+// It takes no caller: like DueOrders it is the warehouse engine's
+// (fulfillment.Store), the server's own machinery.
 func (s *OrderService) AdvanceOrder(ctx context.Context, pk int64, from, to parcelgate.OrderStatus, readyBefore time.Time) (bool, error) {
 	if !parcelgate.CanMove(from, to) {
 		return false, parcelgate.Errorf(parcelgate.EINVALID, "no move from %s to %s", from, to)
@@ -154,6 +177,7 @@ func (s *OrderService) AdvanceOrder(ctx context.Context, pk int64, from, to parc
 
 // OrderHistory returns the statuses order id of the organization reached,
 // oldest first, with who moved it: the audit trail of decisions §7's engine.
+// Only a caller that may ActionReadOrders (decisions §31).
 func (s *OrderService) OrderHistory(ctx context.Context, c *parcelgate.Caller, id string) ([]OrderEvent, error) {
 	if err := c.May(parcelgate.ActionReadOrders); err != nil {
 		return nil, err

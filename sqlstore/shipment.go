@@ -22,7 +22,12 @@ func NewShipmentService(db *DB) *ShipmentService { return &ShipmentService{db: d
 
 var _ parcelgate.ShipmentService = (*ShipmentService)(nil)
 
+// CreateShipment registers sh for c, or answers a retry of it. Only a
+// caller that may ActionCreateShipments (interface §5.1).
 func (s *ShipmentService) CreateShipment(ctx context.Context, c *parcelgate.Caller, sh *parcelgate.Shipment) (bool, error) {
+	if err := c.May(parcelgate.ActionCreateShipments); err != nil {
+		return false, err
+	}
 	if err := sh.Validate(); err != nil {
 		return false, err
 	}
@@ -226,7 +231,12 @@ func floatPtr(f sql.NullFloat64) *float64 {
 	return &f.Float64
 }
 
+// FindShipment returns c's shipment. Only a caller that may
+// ActionReadShipments (interface §5.1).
 func (s *ShipmentService) FindShipment(ctx context.Context, c *parcelgate.Caller, trackingNumber string) (*parcelgate.Shipment, error) {
+	if err := c.May(parcelgate.ActionReadShipments); err != nil {
+		return nil, err
+	}
 	return findShipment(ctx, reader{s.db}, c.OrgID, parcelgate.NormalizeID(trackingNumber))
 }
 
@@ -308,6 +318,9 @@ func readParcels(ctx context.Context, q querier, s *parcelgate.Shipment) error {
 	return rows.Err()
 }
 
+// DeliverShipment is the operator's delivery of c's shipment. Only the
+// operator (ActionOperate; decisions §31): c is an OperatorCaller of the
+// shipment's organization.
 func (s *ShipmentService) DeliverShipment(ctx context.Context, c *parcelgate.Caller, trackingNumber string) (*parcelgate.Shipment, error) {
 	if err := c.May(parcelgate.ActionOperate); err != nil {
 		return nil, err

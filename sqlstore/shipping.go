@@ -23,8 +23,12 @@ var _ parcelgate.ShippingService = (*ShippingService)(nil)
 // are the caller's (parcelgate.NewParcelNumber); the shipment's tracking
 // number is its first parcel's. A number the organization holds already
 // (a chance of one in 10^17 for generated numbers) is ECONFLICT, and the
-// caller draws again.
+// caller draws again. Only a caller that may ActionCreateShipments
+// (interface §5.1).
 func (s *ShippingService) CreateShippingOrder(ctx context.Context, c *parcelgate.Caller, sh *parcelgate.Shipment) error {
+	if err := c.May(parcelgate.ActionCreateShipments); err != nil {
+		return err
+	}
 	sh.Origin = parcelgate.OriginShipping
 	if len(sh.Parcels) > 0 {
 		sh.TrackingNumber = sh.Parcels[0].ParcelID
@@ -38,8 +42,12 @@ func (s *ShippingService) CreateShippingOrder(ctx context.Context, c *parcelgate
 }
 
 // FindShippingOrder finds c's shipment by its tracking number or by the
-// number of one of its parcels.
+// number of one of its parcels. Only a caller that may
+// ActionReadShipments (interface §5.1).
 func (s *ShippingService) FindShippingOrder(ctx context.Context, c *parcelgate.Caller, number string) (*parcelgate.Shipment, error) {
+	if err := c.May(parcelgate.ActionReadShipments); err != nil {
+		return nil, err
+	}
 	n := parcelgate.NormalizeID(number)
 	var tn string
 	err := s.db.queryRow(ctx, `SELECT s.tracking_number FROM parcels p JOIN shipments s ON s.id = p.shipment_id WHERE p.org_id = ? AND p.parcel_id = ? AND s.environment = ?`,
@@ -62,8 +70,12 @@ func (s *ShippingService) FindShippingOrder(ctx context.Context, c *parcelgate.C
 
 // ShipmentCodes reads the active codes held for c's shipment in one query:
 // the sending code (held by the tracking number, no parcel) and the errand
-// codes (held by its parcels).
+// codes (held by its parcels). Only a caller that may ActionReadCodes
+// (interface §5.1).
 func (s *ShippingService) ShipmentCodes(ctx context.Context, c *parcelgate.Caller, trackingNumber string) (parcelgate.ShipmentCodes, error) {
+	if err := c.May(parcelgate.ActionReadCodes); err != nil {
+		return parcelgate.ShipmentCodes{}, err
+	}
 	out := parcelgate.ShipmentCodes{ErrandCodes: map[string]string{}}
 	rows, err := s.db.query(ctx, `SELECT parcel_id, code FROM codes WHERE org_id = ? AND environment = ? AND tracking_number = ? AND released_at = 0 AND expires_at > ?`,
 		c.OrgID, string(c.Environment), parcelgate.NormalizeID(trackingNumber), micros(s.db.clock.Now(c.Environment)))

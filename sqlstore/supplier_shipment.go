@@ -133,8 +133,12 @@ func splitShipments(org *parcelgate.Organization, rec *orderRecord, stock []*par
 	return steps, nil
 }
 
-// FindShipment returns the caller's shipment id.
+// FindShipment returns the caller's shipment id. Only a caller that may
+// ActionSupplyShipments (decisions §34).
 func (s *SupplierShipmentService) FindShipment(ctx context.Context, c *parcelgate.Caller, id string) (*parcelgate.SupplierShipment, error) {
+	if err := c.May(parcelgate.ActionSupplyShipments); err != nil {
+		return nil, err
+	}
 	r, err := scanSupply(s.db.queryRow(ctx, `SELECT `+supplyColumns+` FROM supplier_shipments s WHERE s.environment = ? AND s.shipment_id = ? AND s.supplier_org_id = ?`,
 		string(c.Environment), strings.TrimSpace(id), c.OrgID))
 	if errors.Is(err, sql.ErrNoRows) {
@@ -153,8 +157,12 @@ func shipmentNotFound(id string) error {
 // ListShipments answers GET /shipments: the caller's shipments changed
 // after q.From, in stamp order, paged by key, held to the change poll's
 // window as order lists are (see stamp.go), so a supplier that polls from
-// the newest updateDate it has seen misses nothing.
+// the newest updateDate it has seen misses nothing. Only a caller that may
+// ActionSupplyShipments (decisions §34).
 func (s *SupplierShipmentService) ListShipments(ctx context.Context, c *parcelgate.Caller, q parcelgate.ShipmentQuery, p parcelgate.PageRequest) (parcelgate.Page[*parcelgate.SupplierShipment], error) {
+	if err := c.May(parcelgate.ActionSupplyShipments); err != nil {
+		return parcelgate.Page[*parcelgate.SupplierShipment]{}, err
+	}
 	ks := &keysetQuery{table: "supplier_shipments s", alias: "s", byModified: true, stampCol: "updated_at"}
 	f := &ks.where
 	f.add("s.supplier_org_id = ?", c.OrgID)
@@ -180,8 +188,12 @@ func (s *SupplierShipmentService) ListShipments(ctx context.Context, c *parcelga
 }
 
 // OrderShipments returns the shipments of the caller's order id, for the
-// retailer, in the order they were made.
+// retailer, in the order they were made. Only a caller that may
+// ActionReadOrders (interface §5.2: the order is the retailer's).
 func (s *SupplierShipmentService) OrderShipments(ctx context.Context, c *parcelgate.Caller, orderID string) ([]*parcelgate.SupplierShipment, error) {
+	if err := c.May(parcelgate.ActionReadOrders); err != nil {
+		return nil, err
+	}
 	o, err := NewOrderService(s.db).findOrder(ctx, c, orderID)
 	if err != nil {
 		return nil, err
@@ -200,14 +212,22 @@ func (s *SupplierShipmentService) OrderShipments(ctx context.Context, c *parcelg
 }
 
 // UpdateShipment applies a supplier's PATCH (parcelgate.MoveShipment).
+// Only a caller that may ActionSupplyShipments (decisions §34).
 func (s *SupplierShipmentService) UpdateShipment(ctx context.Context, c *parcelgate.Caller, id string, u parcelgate.ShipmentUpdate) (*parcelgate.SupplierShipment, error) {
+	if err := c.May(parcelgate.ActionSupplyShipments); err != nil {
+		return nil, err
+	}
 	return s.db.withShipment(ctx, c, id, func(sh *parcelgate.SupplierShipment, now time.Time) (*parcelgate.SupplierShipment, bool, error) {
 		return parcelgate.MoveShipment(sh, u, parcelgate.PlatformParcelNumber, now)
 	})
 }
 
 // SplitShipment applies a supplier's PUT (parcelgate.SplitShipment).
+// Only a caller that may ActionSupplyShipments (decisions §34).
 func (s *SupplierShipmentService) SplitShipment(ctx context.Context, c *parcelgate.Caller, id string, u parcelgate.ShipmentUpdate) (*parcelgate.SupplierShipment, error) {
+	if err := c.May(parcelgate.ActionSupplyShipments); err != nil {
+		return nil, err
+	}
 	return s.db.withShipment(ctx, c, id, func(sh *parcelgate.SupplierShipment, now time.Time) (*parcelgate.SupplierShipment, bool, error) {
 		out, err := parcelgate.SplitShipment(sh, u, now)
 		return out, err == nil, err
@@ -215,7 +235,11 @@ func (s *SupplierShipmentService) SplitShipment(ctx context.Context, c *parcelga
 }
 
 // ConfirmShipment fast-confirms a shipment (parcelgate.FastConfirm).
+// Only a caller that may ActionSupplyShipments (decisions §34).
 func (s *SupplierShipmentService) ConfirmShipment(ctx context.Context, c *parcelgate.Caller, id string) (*parcelgate.SupplierShipment, error) {
+	if err := c.May(parcelgate.ActionSupplyShipments); err != nil {
+		return nil, err
+	}
 	return s.db.withShipment(ctx, c, id, func(sh *parcelgate.SupplierShipment, now time.Time) (*parcelgate.SupplierShipment, bool, error) {
 		return parcelgate.FastConfirm(sh, parcelgate.PlatformParcelNumber, now)
 	})
@@ -448,34 +472,37 @@ func (tx *Tx) cancelOrderShipments(ctx context.Context, ord *orderRecord, stamp 
 	return nil
 }
 
-// SetAutoSupplier switches the automatic supplier of the organization
-// businessID of env on or off (operator; decisions §34) and answers the
-// setting.
-func (s *SupplierShipmentService) SetAutoSupplier(ctx context.Context, env parcelgate.Environment, businessID string, a parcelgate.AutoSupplier) (parcelgate.AutoSupplier, error) {
+// SetAutoSupplier switches the automatic supplier of c's organization on
+// or off (decisions §34) and answers the setting. Only the operator
+// (ActionOperate): c is an OperatorCaller of the organization.
+func (s *SupplierShipmentService) SetAutoSupplier(ctx context.Context, c *parcelgate.Caller, a parcelgate.AutoSupplier) (parcelgate.AutoSupplier, error) {
+	if err := c.May(parcelgate.ActionOperate); err != nil {
+		return parcelgate.AutoSupplier{}, err
+	}
 	if err := a.Validate(); err != nil {
 		return parcelgate.AutoSupplier{}, err
 	}
-	org, err := NewOrganizationService(s.db).FindOrganization(ctx, env, businessID)
-	if err != nil {
-		return parcelgate.AutoSupplier{}, err
+	if c.OrgID == 0 {
+		// An EnvironmentOperator names no organization to switch.
+		return parcelgate.AutoSupplier{}, parcelgate.Errorf(parcelgate.ENOTFOUND, "organization not found")
 	}
 	if !a.Enabled {
-		_, err = s.db.exec(ctx, `DELETE FROM auto_suppliers WHERE org_id = ?`, org.ID)
+		_, err := s.db.exec(ctx, `DELETE FROM auto_suppliers WHERE org_id = ?`, c.OrgID)
 		return parcelgate.AutoSupplier{}, err
 	}
-	_, err = s.db.exec(ctx, `INSERT INTO auto_suppliers (org_id, delay_s) VALUES (?, ?) ON CONFLICT (org_id) DO UPDATE SET delay_s = excluded.delay_s`, org.ID, a.DelaySeconds)
+	_, err := s.db.exec(ctx, `INSERT INTO auto_suppliers (org_id, delay_s) VALUES (?, ?) ON CONFLICT (org_id) DO UPDATE SET delay_s = excluded.delay_s`, c.OrgID, a.DelaySeconds)
 	return a, err
 }
 
-// AutoSupplierOf answers the automatic supplier setting of the
-// organization businessID of env.
-func (s *SupplierShipmentService) AutoSupplierOf(ctx context.Context, env parcelgate.Environment, businessID string) (parcelgate.AutoSupplier, error) {
-	org, err := NewOrganizationService(s.db).FindOrganization(ctx, env, businessID)
-	if err != nil {
+// AutoSupplierOf answers the automatic supplier setting of c's
+// organization. Only the operator (ActionOperate): c is an OperatorCaller
+// of the organization.
+func (s *SupplierShipmentService) AutoSupplierOf(ctx context.Context, c *parcelgate.Caller) (parcelgate.AutoSupplier, error) {
+	if err := c.May(parcelgate.ActionOperate); err != nil {
 		return parcelgate.AutoSupplier{}, err
 	}
 	var a parcelgate.AutoSupplier
-	err = s.db.queryRow(ctx, `SELECT delay_s FROM auto_suppliers WHERE org_id = ?`, org.ID).Scan(&a.DelaySeconds)
+	err := s.db.queryRow(ctx, `SELECT delay_s FROM auto_suppliers WHERE org_id = ?`, c.OrgID).Scan(&a.DelaySeconds)
 	if errors.Is(err, sql.ErrNoRows) {
 		return parcelgate.AutoSupplier{}, nil
 	}
@@ -485,7 +512,9 @@ func (s *SupplierShipmentService) AutoSupplierOf(ctx context.Context, env parcel
 
 // DueShipments returns, oldest first, up to limit open shipments of env
 // whose supplier has the automatic supplier on and whose delay since
-// their last move has passed at now (env's time).
+// their last move has passed at now (env's time). It takes no caller: it
+// is the automatic supplier's (fulfillment.SupplierStore), the server's
+// own machinery acting on every organization of env.
 func (s *SupplierShipmentService) DueShipments(ctx context.Context, env parcelgate.Environment, now time.Time, limit int) ([]int64, error) {
 	return scanColumn[int64](s.db.query(ctx, `SELECT s.id FROM supplier_shipments s JOIN auto_suppliers a ON a.org_id = s.supplier_org_id
 		WHERE s.environment = ? AND s.status IN ('Created', 'Submitted', 'Viewed', 'Picking', 'Packing', 'Shipping') AND s.ready_at + a.delay_s * 1000000 <= ?
@@ -496,7 +525,8 @@ func (s *SupplierShipmentService) DueShipments(ctx context.Context, env parcelga
 // is still due (parcelgate.AutoSupply: confirmed in full, or a test
 // scenario), with the locks and the copy-back of every shipment write. It
 // reports whether this call moved it; a shipment another instance or its
-// supplier moved meanwhile is left alone.
+// supplier moved meanwhile is left alone. It takes no caller: like
+// DueShipments it is the automatic supplier's machinery.
 func (s *SupplierShipmentService) AutoConfirm(ctx context.Context, pk int64, now time.Time) (bool, error) {
 	var moved bool
 	err := s.db.inTx(ctx, func(tx *Tx) error {

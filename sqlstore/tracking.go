@@ -101,8 +101,18 @@ func (t *TrackingService) readMoves(ctx context.Context, ps []parcelgate.Tracked
 }
 
 // TrackNumbers finds the environment's parcels by their numbers or their
-// shipments' tracking numbers, in any organization.
+// shipments' tracking numbers, in any organization (see trackNumbers).
+// Only a caller that may ActionTrackParcels (decisions §30).
 func (t *TrackingService) TrackNumbers(ctx context.Context, c *parcelgate.Caller, numbers []string) ([]parcelgate.TrackedParcel, error) {
+	if err := c.May(parcelgate.ActionTrackParcels); err != nil {
+		return nil, err
+	}
+	return t.trackNumbers(ctx, c, numbers)
+}
+
+// trackNumbers is TrackNumbers without the permission, for MoveParcel,
+// which asked its own.
+func (t *TrackingService) trackNumbers(ctx context.Context, c *parcelgate.Caller, numbers []string) ([]parcelgate.TrackedParcel, error) {
 	if len(numbers) == 0 {
 		return nil, nil
 	}
@@ -147,8 +157,11 @@ func (t *TrackingService) TrackNumbers(ctx context.Context, c *parcelgate.Caller
 }
 
 // FindParcels searches c's own parcels by number, tracking number or
-// reference.
+// reference. Only a caller that may ActionTrackParcels (decisions §30).
 func (t *TrackingService) FindParcels(ctx context.Context, c *parcelgate.Caller, keywords []string, start, limit int) ([]parcelgate.TrackedParcel, error) {
+	if err := c.May(parcelgate.ActionTrackParcels); err != nil {
+		return nil, err
+	}
 	if len(keywords) == 0 {
 		return nil, nil
 	}
@@ -166,21 +179,26 @@ func (t *TrackingService) FindParcels(ctx context.Context, c *parcelgate.Caller,
 }
 
 // ParcelsCreatedBetween lists c's parcels by their shipments' creation.
+// Only a caller that may ActionTrackParcels (decisions §30).
 func (t *TrackingService) ParcelsCreatedBetween(ctx context.Context, c *parcelgate.Caller, from, to time.Time, start, limit int) ([]parcelgate.TrackedParcel, error) {
+	if err := c.May(parcelgate.ActionTrackParcels); err != nil {
+		return nil, err
+	}
 	return t.readTracked(ctx, c.OrgID, `SELECT `+trackedColumns+` FROM parcels p JOIN shipments s ON s.id = p.shipment_id
 		WHERE s.environment = ? AND s.org_id = ? AND s.created_at >= ? AND s.created_at < ?
 		ORDER BY s.created_at, s.id, p.position LIMIT ? OFFSET ?`, string(c.Environment), c.OrgID, micros(from), micros(to), limit, start)
 }
 
-// MoveParcel records the operator's move of a parcel of the organization
-// at the environment's now.
-func (t *TrackingService) MoveParcel(ctx context.Context, env parcelgate.Environment, businessID, number string, status parcelgate.ParcelStatus) (*parcelgate.TrackedParcel, error) {
-	org, err := NewOrganizationService(t.db).FindOrganization(ctx, env, businessID)
-	if err != nil {
+// MoveParcel records the operator's move of a parcel of c's organization
+// at the environment's now. Only the operator (ActionOperate; decisions
+// §30): c is an OperatorCaller of the parcel's organization, so another
+// organization's parcel is not its own and answers like a missing one.
+func (t *TrackingService) MoveParcel(ctx context.Context, c *parcelgate.Caller, number string, status parcelgate.ParcelStatus) (*parcelgate.TrackedParcel, error) {
+	if err := c.May(parcelgate.ActionOperate); err != nil {
 		return nil, err
 	}
-	c := &parcelgate.Caller{OrgID: org.ID, Environment: env}
-	ps, err := t.TrackNumbers(ctx, c, []string{number})
+	env := c.Environment
+	ps, err := t.trackNumbers(ctx, c, []string{number})
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +221,7 @@ func (t *TrackingService) MoveParcel(ctx context.Context, env parcelgate.Environ
 	}
 	if err := t.db.inTx(ctx, func(tx *Tx) error {
 		_, err := tx.Exec(ctx, `INSERT INTO tracking_moves (org_id, environment, shipment_id, parcel_id, status, at) VALUES (?, ?, ?, ?, ?, ?)`,
-			org.ID, string(env), tp.Shipment.ID, tp.Parcel.ParcelID, string(status), micros(at))
+			c.OrgID, string(env), tp.Shipment.ID, tp.Parcel.ParcelID, string(status), micros(at))
 		return err
 	}); err != nil {
 		return nil, err
