@@ -21,7 +21,7 @@ func (s *CatalogService) CreateCatalog(ctx context.Context, c *parcelgate.Catalo
 	if err := c.Validate(); err != nil {
 		return err
 	}
-	retailer, err := NewOrganizationService(s.db).FindOrganization(ctx, c.Environment, c.RetailerID)
+	retailer, err := NewOrganizationService(s.db).findOrganization(ctx, c.Environment, c.RetailerID)
 	if err != nil {
 		return parcelgate.Errorf(parcelgate.ENOTFOUND, "retailer %s is not an organization in %s", c.RetailerID, c.Environment)
 	}
@@ -30,7 +30,7 @@ func (s *CatalogService) CreateCatalog(ctx context.Context, c *parcelgate.Catalo
 	slices.Sort(c.SupplierIDs)
 	c.SupplierIDs = slices.Compact(c.SupplierIDs)
 	for _, sid := range c.SupplierIDs {
-		supplier, err := NewOrganizationService(s.db).FindOrganization(ctx, c.Environment, sid)
+		supplier, err := NewOrganizationService(s.db).findOrganization(ctx, c.Environment, sid)
 		if err != nil {
 			return parcelgate.Errorf(parcelgate.ENOTFOUND, "supplier %s is not an organization in %s", sid, c.Environment)
 		}

@@ -455,7 +455,7 @@ func (s *SupplierShipmentService) SetAutoSupplier(ctx context.Context, env parce
 	if err := a.Validate(); err != nil {
 		return parcelgate.AutoSupplier{}, err
 	}
-	org, err := NewOrganizationService(s.db).FindOrganization(ctx, env, businessID)
+	org, err := NewOrganizationService(s.db).findOrganization(ctx, env, businessID)
 	if err != nil {
 		return parcelgate.AutoSupplier{}, err
 	}
@@ -470,7 +470,7 @@ func (s *SupplierShipmentService) SetAutoSupplier(ctx context.Context, env parce
 // AutoSupplierOf answers the automatic supplier setting of the
 // organization businessID of env.
 func (s *SupplierShipmentService) AutoSupplierOf(ctx context.Context, env parcelgate.Environment, businessID string) (parcelgate.AutoSupplier, error) {
-	org, err := NewOrganizationService(s.db).FindOrganization(ctx, env, businessID)
+	org, err := NewOrganizationService(s.db).findOrganization(ctx, env, businessID)
 	if err != nil {
 		return parcelgate.AutoSupplier{}, err
 	}

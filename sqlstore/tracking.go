@@ -175,7 +175,7 @@ func (t *TrackingService) ParcelsCreatedBetween(ctx context.Context, c *parcelga
 // MoveParcel records the operator's move of a parcel of the organization
 // at the environment's now.
 func (t *TrackingService) MoveParcel(ctx context.Context, env parcelgate.Environment, businessID, number string, status parcelgate.ParcelStatus) (*parcelgate.TrackedParcel, error) {
-	org, err := NewOrganizationService(t.db).FindOrganization(ctx, env, businessID)
+	org, err := NewOrganizationService(t.db).findOrganization(ctx, env, businessID)
 	if err != nil {
 		return nil, err
 	}
