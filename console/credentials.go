@@ -137,8 +137,10 @@ func (c *Console) createServiceAccount(w http.ResponseWriter, r *http.Request, s
 
 // credentialAction acts on the credential named by the path value name,
 // which must be one of the chosen organization's (else the 404 page): the
-// page acts on one tenant, so a forged form cannot reach another's.
-func (c *Console) credentialAction(kind, name string, act func(ctx context.Context, c *parcelgate.Caller, id string) error, done string) handler {
+// page acts on one tenant, so a forged form cannot reach another's. The
+// store acts as the session's operator on that tenant, and refuses
+// another's credential itself too.
+func (c *Console) credentialAction(kind, name string, act func(ctx context.Context, op *parcelgate.Caller, id string) error, done string) handler {
 	return func(w http.ResponseWriter, r *http.Request, s *session) {
 		if !c.may(w, r, s, parcelgate.ActionOperate) || !c.needTenant(w, r, s) {
 			return
