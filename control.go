@@ -8,55 +8,71 @@ import (
 
 // ControlService is the operator's operator controls (decisions §9): the
 // shared clock, resets and snapshots of a tenant's data. Only the operator
-// acts on them (ActionOperate), through the operator API or the console;
-// both ask Caller.May before calling.
+// acts on them: every method asks c.May(ActionOperate) itself, so the CLI,
+// the demo and tests are held to the rule as the operator API and the
+// console are (they ask first too, to keep their own answers). c's scope
+// is what a method acts on: an OperatorCaller's organization, an
+// EnvironmentOperator's environment.
 type ControlService interface {
-	// AdvanceClock moves env's environment clock forward by d for every
-	// instance. Only a store opened with a *OffsetClock may move time
-	// (serve opens every store with one); whether env's clock may move on
-	// this server is DecideControl's, asked before the call.
-	AdvanceClock(ctx context.Context, env Environment, d time.Duration) (time.Time, error)
+	// AdvanceClock moves c's environment's clock forward by d for every
+	// instance. Only a caller that may ActionOperate, naming one
+	// environment (EnvironmentOperator(env)). Only a store opened with a
+	// *OffsetClock may move time (serve opens every store with one);
+	// whether the environment's clock may move on this server is
+	// DecideControl's, asked before the call.
+	AdvanceClock(ctx context.Context, c *Caller, d time.Duration) (time.Time, error)
 
 	// ResetOrganization empties the data of c's organization (its orders,
 	// products, balances, shipments and codes; its catalogs when opt says
 	// so), keeping the organization and its credentials, in one
-	// transaction; change pollers never see a rewind. c is an
-	// OperatorCaller of the organization; the methods on one
-	// organization's data ask c.May(ActionOperate) themselves.
+	// transaction; change pollers never see a rewind. Only a caller that
+	// may ActionOperate: an OperatorCaller of the organization.
 	ResetOrganization(ctx context.Context, c *Caller, opt ResetOptions) (*ResetResult, error)
-	// ResetEnvironment resets every organization of env, in one
-	// transaction.
-	ResetEnvironment(ctx context.Context, env Environment, opt ResetOptions) (*ResetResult, error)
+	// ResetEnvironment resets every organization of c's environment, in
+	// one transaction. Only a caller that may ActionOperate, naming one
+	// environment (EnvironmentOperator(env)).
+	ResetEnvironment(ctx context.Context, c *Caller, opt ResetOptions) (*ResetResult, error)
 	// TakeSnapshot saves the data of c's organization under name,
-	// replacing a snapshot of that name.
+	// replacing a snapshot of that name. Only a caller that may
+	// ActionOperate.
 	TakeSnapshot(ctx context.Context, c *Caller, name string) (*Snapshot, error)
-	// ListSnapshots lists the snapshots of c's organization, by name.
+	// ListSnapshots lists the snapshots of c's organization, by name. Only
+	// a caller that may ActionOperate.
 	ListSnapshots(ctx context.Context, c *Caller) ([]*Snapshot, error)
 	// RestoreSnapshot puts c's organization back to the snapshot: reset,
-	// then the saved rows written back with new change stamps.
+	// then the saved rows written back with new change stamps. Only a
+	// caller that may ActionOperate.
 	RestoreSnapshot(ctx context.Context, c *Caller, name string) (*RestoreResult, error)
-	// DropSnapshot deletes a snapshot of c's organization.
+	// DropSnapshot deletes a snapshot of c's organization. Only a caller
+	// that may ActionOperate.
 	DropSnapshot(ctx context.Context, c *Caller, name string) error
 	// RestoreEverywhere restores the snapshot called name of every
-	// organization that has one (the demo's seeded state).
-	RestoreEverywhere(ctx context.Context, name string) ([]*RestoreResult, error)
+	// organization in c's scope that has one (the demo's seeded state:
+	// EnvironmentOperator("") restores both environments'). Only a caller
+	// that may ActionOperate.
+	RestoreEverywhere(ctx context.Context, c *Caller, name string) ([]*RestoreResult, error)
 }
 
 // FaultService keeps the injected faults every instance applies to the
-// APIs. The operator sets and removes them (ActionOperate); the HTTP layer
-// reads and fires them.
+// APIs. The operator sets, lists and removes them (ActionOperate, asked by
+// each of those methods, within the caller's scope); the HTTP layer fires
+// them.
 type FaultService interface {
 	// CreateFault stores f; f.BusinessID, when set, must name an
-	// organization of f.Environment.
-	CreateFault(ctx context.Context, f *Fault) error
-	// Faults lists the faults that may still fire, of env or of every
-	// environment when env is empty, oldest first.
-	Faults(ctx context.Context, env Environment) ([]*Fault, error)
-	// DeleteFault removes a fault (ENOTFOUND when there is none).
-	DeleteFault(ctx context.Context, id string) error
+	// organization of f.Environment. Only a caller that may ActionOperate
+	// in f's environment (and organization, for an OperatorCaller).
+	CreateFault(ctx context.Context, c *Caller, f *Fault) error
+	// Faults lists the faults in c's scope that may still fire, oldest
+	// first: of c's environment, of every environment for
+	// EnvironmentOperator(""). Only a caller that may ActionOperate.
+	Faults(ctx context.Context, c *Caller) ([]*Fault, error)
+	// DeleteFault removes a fault in c's scope (ENOTFOUND when there is
+	// none). Only a caller that may ActionOperate.
+	DeleteFault(ctx context.Context, c *Caller, id string) error
 	// FireFault counts one answer of fault id and reports whether it may
 	// give it: a fault with a count gives exactly that many across all
-	// instances.
+	// instances. It takes no caller: it is the server's own machinery, on
+	// the request path of whichever tenant the fault matched.
 	FireFault(ctx context.Context, id string) (bool, error)
 }
 

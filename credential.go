@@ -113,33 +113,52 @@ func DecideLogin(s LoginState, passwordOK bool, now time.Time) LoginDecision {
 }
 
 // CredentialService manages the credentials of both token services and
-// checks them when a token is asked for.
+// checks them when a token is asked for. Creating, listing, revoking and
+// unlocking are the operator's (ActionOperate), within the caller's scope:
+// an EnvironmentOperator acts on the credentials of its environment's
+// organizations only (every environment for EnvironmentOperator("")), an
+// OperatorCaller on its own organization's only; one outside the scope is
+// ENOTFOUND, as a missing one (decisions §4). Authenticating and naming a
+// credential's owner are the server's own machinery and take no caller.
 type CredentialService interface {
-	// CreateGatewayClient stores c with the hash of its secret.
-	CreateGatewayClient(ctx context.Context, c *GatewayClient, secretHash string) error
+	// CreateGatewayClient stores gc with the hash of its secret. Only a
+	// caller that may ActionOperate on gc's organization.
+	CreateGatewayClient(ctx context.Context, c *Caller, gc *GatewayClient, secretHash string) error
 	// AuthenticateGatewayClient returns the client when secret is its own;
-	// EUNAUTHORIZED otherwise, the same for an unknown client_id.
+	// EUNAUTHORIZED otherwise, the same for an unknown client_id. It runs
+	// before there is a caller: it is how a token request becomes one.
 	AuthenticateGatewayClient(ctx context.Context, clientID, secret string) (*GatewayClient, error)
-	ListGatewayClients(ctx context.Context, env Environment) ([]*GatewayClient, error)
-	// RevokeGatewayClient stops clientID from getting new tokens.
-	RevokeGatewayClient(ctx context.Context, clientID string) error
+	// ListGatewayClients lists the gateway clients in c's scope that are
+	// not revoked. Only a caller that may ActionOperate.
+	ListGatewayClients(ctx context.Context, c *Caller) ([]*GatewayClient, error)
+	// RevokeGatewayClient stops clientID from getting new tokens. Only a
+	// caller that may ActionOperate on the client's organization.
+	RevokeGatewayClient(ctx context.Context, c *Caller, clientID string) error
 
 	// CreateServiceAccount stores a with the hash of its password; ECONFLICT
-	// when the username is taken in any environment.
-	CreateServiceAccount(ctx context.Context, a *ServiceAccount, passwordHash string) error
+	// when the username is taken in any environment. Only a caller that
+	// may ActionOperate on a's organization.
+	CreateServiceAccount(ctx context.Context, c *Caller, a *ServiceAccount, passwordHash string) error
 	// AuthenticateServiceAccount applies the lockout rule atomically in the
 	// store, so that it holds across restarts and instances. Wrong password,
-	// unknown user and locked account are one EUNAUTHORIZED.
+	// unknown user and locked account are one EUNAUTHORIZED. It runs before
+	// there is a caller: it is how a login becomes one.
 	AuthenticateServiceAccount(ctx context.Context, username, password string) (*ServiceAccount, error)
-	ListServiceAccounts(ctx context.Context, env Environment) ([]*ServiceAccount, error)
-	RevokeServiceAccount(ctx context.Context, username string) error
-	// UnlockServiceAccount clears a lockout and the failure count.
-	UnlockServiceAccount(ctx context.Context, username string) error
+	// ListServiceAccounts lists the service accounts in c's scope that are
+	// not revoked. Only a caller that may ActionOperate.
+	ListServiceAccounts(ctx context.Context, c *Caller) ([]*ServiceAccount, error)
+	// RevokeServiceAccount stops username from logging in. Only a caller
+	// that may ActionOperate on the account's organization.
+	RevokeServiceAccount(ctx context.Context, c *Caller, username string) error
+	// UnlockServiceAccount clears a lockout and the failure count. Only a
+	// caller that may ActionOperate on the account's organization.
+	UnlockServiceAccount(ctx context.Context, c *Caller, username string) error
 	// CredentialOwner returns who a gateway client ID (KindGateway) or a
 	// service account username (KindEcom) names, revoked ones included, as
 	// a Caller without roles or versions: the organization a token request
 	// naming it is journaled under, whether it succeeds or not. ENOTFOUND
-	// when nothing has that name.
+	// when nothing has that name. It runs before there is a caller: it
+	// resolves a token request's credential into one.
 	CredentialOwner(ctx context.Context, kind CredentialKind, name string) (*Caller, error)
 }
 

@@ -49,20 +49,32 @@ func (o *Organization) Validate() error {
 	return p.Err()
 }
 
-// OrganizationService manages organizations. Only the operator calls it.
+// OrganizationService manages organizations. Creating, finding and
+// listing them are the operator's (ActionOperate), within the caller's
+// scope: an EnvironmentOperator sees the organizations of its environment
+// only (every environment for EnvironmentOperator("")), an OperatorCaller
+// its own organization only (decisions §3, decisions §4).
 type OrganizationService interface {
 	// CreateOrganization stores o; ECONFLICT when its business ID already
-	// exists in its environment.
-	CreateOrganization(ctx context.Context, o *Organization) error
-	// FindOrganization returns the organization or ENOTFOUND.
-	FindOrganization(ctx context.Context, env Environment, businessID string) (*Organization, error)
-	// ListOrganizations returns the organizations of env by business ID.
-	ListOrganizations(ctx context.Context, env Environment) ([]*Organization, error)
+	// exists in its environment. Only a caller that may ActionOperate in
+	// o's environment.
+	CreateOrganization(ctx context.Context, c *Caller, o *Organization) error
+	// FindOrganization returns the organization of c's environment with
+	// businessID, or ENOTFOUND (also for one outside c's scope). Only a
+	// caller that may ActionOperate.
+	FindOrganization(ctx context.Context, c *Caller, businessID string) (*Organization, error)
+	// ListOrganizations returns the organizations in c's scope by business
+	// ID. Only a caller that may ActionOperate.
+	ListOrganizations(ctx context.Context, c *Caller) ([]*Organization, error)
 	// OrganizationByID returns the organization with the store's internal
-	// id (a caller's OrgID), or ENOTFOUND.
+	// id (a caller's OrgID), or ENOTFOUND. It takes no caller: it is the
+	// server's own machinery, reading the organization a token or console
+	// session already names (its profile), so it never reaches past the
+	// tenant the session was resolved to.
 	OrganizationByID(ctx context.Context, id int64) (*Organization, error)
 	// HasOrganizations reports whether any environment has an
-	// organization.
+	// organization. It takes no caller: it runs at start-up, before there
+	// is one (the demo seeds only an empty database).
 	HasOrganizations(ctx context.Context) (bool, error)
 }
 

@@ -10,15 +10,16 @@ import (
 // operator API and the console alike: r is checked by the root's
 // GatewayClientRequest.Validate against the served versions, the client
 // gets a new ID and secret, and the store keeps only the secret's hash.
-// The client is returned with its secret, which is shown once.
-func CreateGatewayClient(ctx context.Context, st parcelgate.CredentialService, r *parcelgate.GatewayClientRequest, served []string) (*parcelgate.GatewayClient, error) {
+// The client is returned with its secret, which is shown once. c is the
+// operator making it (the store asks c.May(ActionOperate)).
+func CreateGatewayClient(ctx context.Context, st parcelgate.CredentialService, c *parcelgate.Caller, r *parcelgate.GatewayClientRequest, served []string) (*parcelgate.GatewayClient, error) {
 	gc, err := r.Validate(served)
 	if err != nil {
 		return nil, err
 	}
 	secret := NewClientSecret()
 	gc.ClientID = NewClientID()
-	if err := st.CreateGatewayClient(ctx, gc, HashSecret(secret)); err != nil {
+	if err := st.CreateGatewayClient(ctx, c, gc, HashSecret(secret)); err != nil {
 		return nil, err
 	}
 	gc.ClientSecret = secret
@@ -30,8 +31,9 @@ func CreateGatewayClient(ctx context.Context, st parcelgate.CredentialService, r
 // ServiceAccountRequest.Validate, a password is generated unless r
 // chose one, and the store keeps only its hash (ECONFLICT when the
 // username is taken). The account is returned with its password, which is
-// shown once.
-func CreateServiceAccount(ctx context.Context, st parcelgate.CredentialService, r *parcelgate.ServiceAccountRequest) (*parcelgate.ServiceAccount, error) {
+// shown once. c is the operator making it (the store asks
+// c.May(ActionOperate)).
+func CreateServiceAccount(ctx context.Context, st parcelgate.CredentialService, c *parcelgate.Caller, r *parcelgate.ServiceAccountRequest) (*parcelgate.ServiceAccount, error) {
 	a, err := r.Validate()
 	if err != nil {
 		return nil, err
@@ -44,7 +46,7 @@ func CreateServiceAccount(ctx context.Context, st parcelgate.CredentialService, 
 	if err != nil {
 		return nil, err
 	}
-	if err := st.CreateServiceAccount(ctx, a, hash); err != nil {
+	if err := st.CreateServiceAccount(ctx, c, a, hash); err != nil {
 		return nil, err
 	}
 	a.Password = password

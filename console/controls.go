@@ -41,7 +41,11 @@ func (c *Console) advance(r *http.Request, s *session, d time.Duration) error {
 	if err != nil {
 		return err
 	}
-	_, err = c.controls.AdvanceClock(r.Context(), e, d)
+	// The store moves the clock as the operator of e: an operator's
+	// session may (asked above), and an integrator's only as far as
+	// DecideWorkbench allowed it (decisions §23), acting for the
+	// warehouse as the workbench does.
+	_, err = c.controls.AdvanceClock(r.Context(), parcelgate.EnvironmentOperator(e), d)
 	return err
 }
 
@@ -186,7 +190,7 @@ type faultForm struct {
 // tenantFaults lists the faults of the picked tenant that may still fire:
 // the console adds faults for one organization only, so it shows those.
 func (c *Console) tenantFaults(r *http.Request, s *session) ([]*parcelgate.Fault, error) {
-	all, err := c.faults.Faults(r.Context(), s.Environment)
+	all, err := c.faults.Faults(r.Context(), s.caller)
 	if err != nil {
 		return nil, err
 	}
@@ -234,7 +238,7 @@ func (c *Console) createFault(w http.ResponseWriter, r *http.Request, s *session
 		}
 	}
 	if len(in.Errors) == 0 {
-		err := c.faults.CreateFault(r.Context(), f)
+		err := c.faults.CreateFault(r.Context(), s.caller, f)
 		if err == nil {
 			http.Redirect(w, r, Prefix+"/?done=fault", http.StatusSeeOther)
 			return
@@ -270,7 +274,7 @@ func (c *Console) deleteFault(w http.ResponseWriter, r *http.Request, s *session
 		c.fail(w, r, s, &parcelgate.Error{Code: parcelgate.ENOTFOUND, Message: "No such fault."})
 		return
 	}
-	if err := c.faults.DeleteFault(r.Context(), id); err != nil {
+	if err := c.faults.DeleteFault(r.Context(), s.caller, id); err != nil {
 		c.fail(w, r, s, err)
 		return
 	}

@@ -85,7 +85,7 @@ func (c *Console) createGatewayClient(w http.ResponseWriter, r *http.Request, s 
 	if !c.may(w, r, s, parcelgate.ActionOperate) || !c.needTenant(w, r, s) {
 		return
 	}
-	gc, err := auth.CreateGatewayClient(r.Context(), c.credentials, &parcelgate.GatewayClientRequest{Environment: string(s.Environment), BusinessID: s.BusinessID}, c.cfg.Versions)
+	gc, err := auth.CreateGatewayClient(r.Context(), c.credentials, s.caller, &parcelgate.GatewayClientRequest{Environment: string(s.Environment), BusinessID: s.BusinessID}, c.cfg.Versions)
 	if err != nil {
 		c.fail(w, r, s, err)
 		return
@@ -109,7 +109,7 @@ func (c *Console) createServiceAccount(w http.ResponseWriter, r *http.Request, s
 	for _, v := range r.PostForm["role"] {
 		form.Roles[parcelgate.Role(v)] = true
 	}
-	a, err := auth.CreateServiceAccount(r.Context(), c.credentials, &parcelgate.ServiceAccountRequest{
+	a, err := auth.CreateServiceAccount(r.Context(), c.credentials, s.caller, &parcelgate.ServiceAccountRequest{
 		Environment: string(s.Environment), BusinessID: s.BusinessID, Username: form.Username, Roles: r.PostForm["role"]})
 	errs := map[string]string{}
 	switch parcelgate.ErrorCode(err) {
@@ -137,8 +137,10 @@ func (c *Console) createServiceAccount(w http.ResponseWriter, r *http.Request, s
 
 // credentialAction acts on the credential named by the path value name,
 // which must be one of the chosen organization's (else the 404 page): the
-// page acts on one tenant, so a forged form cannot reach another's.
-func (c *Console) credentialAction(kind, name string, act func(ctx context.Context, id string) error, done string) handler {
+// page acts on one tenant, so a forged form cannot reach another's. The
+// store acts as the session's operator on that tenant, and refuses
+// another's credential itself too.
+func (c *Console) credentialAction(kind, name string, act func(ctx context.Context, op *parcelgate.Caller, id string) error, done string) handler {
 	return func(w http.ResponseWriter, r *http.Request, s *session) {
 		if !c.may(w, r, s, parcelgate.ActionOperate) || !c.needTenant(w, r, s) {
 			return
@@ -149,7 +151,7 @@ func (c *Console) credentialAction(kind, name string, act func(ctx context.Conte
 			err = parcelgate.Errorf(parcelgate.ENOTFOUND, "no such credential")
 		}
 		if err == nil {
-			err = act(r.Context(), id)
+			err = act(r.Context(), s.caller, id)
 		}
 		if err != nil {
 			c.fail(w, r, s, err)

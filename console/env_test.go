@@ -150,7 +150,7 @@ func (e *env) operator(environment parcelgate.Environment) *browser {
 // order reads an order through the store, as the API would answer it.
 func (e *env) order(environment parcelgate.Environment, businessID, id string) *parcelgate.Order {
 	e.t.Helper()
-	org, err := e.store.Organizations.FindOrganization(context.Background(), environment, businessID)
+	org, err := e.store.Organizations.FindOrganization(context.Background(), parcelgate.EnvironmentOperator(environment), businessID)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -168,7 +168,7 @@ func (e *env) foreignOrder() (businessID, id string) {
 	e.t.Helper()
 	ctx := context.Background()
 	org := &parcelgate.Organization{Environment: parcelgate.Production, BusinessID: "SE5566778899", Name: "Other Shop AB"}
-	if err := e.store.Organizations.CreateOrganization(ctx, org); err != nil {
+	if err := e.store.Organizations.CreateOrganization(ctx, parcelgate.EnvironmentOperator(org.Environment), org); err != nil {
 		e.t.Fatal(err)
 	}
 	req := &parcelgate.OrderRequest{

@@ -30,7 +30,7 @@ func TestConsoleProductsFollowTheAPIsVisibility(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := e.store.Credentials.CreateServiceAccount(ctx, &parcelgate.ServiceAccount{Username: "shop-merchant", Environment: parcelgate.Production, BusinessID: prod.RetailerID, Roles: []parcelgate.Role{parcelgate.RoleMerchant}}, hash); err != nil {
+		if err := e.store.Credentials.CreateServiceAccount(ctx, parcelgate.EnvironmentOperator(parcelgate.Production), &parcelgate.ServiceAccount{Username: "shop-merchant", Environment: parcelgate.Production, BusinessID: prod.RetailerID, Roles: []parcelgate.Role{parcelgate.RoleMerchant}}, hash); err != nil {
 			t.Fatal(err)
 		}
 		merchant := e.browser()
@@ -47,7 +47,7 @@ func TestConsoleProductsFollowTheAPIsVisibility(t *testing.T) {
 			t.Fatalf("a merchant sees a product of a catalog it may not read (status %d)", p.status)
 		}
 
-		org, err := e.store.Organizations.FindOrganization(ctx, parcelgate.Production, prod.BusinessID)
+		org, err := e.store.Organizations.FindOrganization(ctx, parcelgate.EnvironmentOperator(parcelgate.Production), prod.BusinessID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,12 +56,12 @@ func TestConsoleProductsFollowTheAPIsVisibility(t *testing.T) {
 			t.Fatal(err)
 		}
 		// Within 14 days the retailer still sees it, as its catalog reads do.
-		if _, err := e.store.Controls.AdvanceClock(ctx, parcelgate.Production, 13*24*time.Hour); err != nil {
+		if _, err := e.store.Controls.AdvanceClock(ctx, parcelgate.EnvironmentOperator(parcelgate.Production), 13*24*time.Hour); err != nil {
 			t.Fatal(err)
 		}
 		mustContain(t, retailer.get("/console/products"), mug)
 		// Past them it is gone from the retailer's list and detail page.
-		if _, err := e.store.Controls.AdvanceClock(ctx, parcelgate.Production, 2*24*time.Hour); err != nil {
+		if _, err := e.store.Controls.AdvanceClock(ctx, parcelgate.EnvironmentOperator(parcelgate.Production), 2*24*time.Hour); err != nil {
 			t.Fatal(err)
 		}
 		if p := retailer.get("/console/products"); p.status != http.StatusOK || contains(p, mug) {

@@ -19,7 +19,7 @@ import (
 func (e *env) shippingShipment() *parcelgate.Shipment {
 	e.t.Helper()
 	ctx := context.Background()
-	org, err := e.store.Organizations.FindOrganization(ctx, parcelgate.Production, demo.Tenants[0].BusinessID)
+	org, err := e.store.Organizations.FindOrganization(ctx, parcelgate.EnvironmentOperator(parcelgate.Production), demo.Tenants[0].BusinessID)
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -22,7 +22,7 @@ var testTenant = demo.Tenants[1] // the test environment's demo tenant
 // caller is the demo merchant of env as the API's store calls see it.
 func (e *env) caller(environment parcelgate.Environment) *parcelgate.Caller {
 	e.t.Helper()
-	org, err := e.store.Organizations.FindOrganization(context.Background(), environment, demo.Tenants[0].BusinessID)
+	org, err := e.store.Organizations.FindOrganization(context.Background(), parcelgate.EnvironmentOperator(environment), demo.Tenants[0].BusinessID)
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -124,7 +124,7 @@ func Seed(ctx context.Context, st Services, versions []string) (seeded bool, err
 			return false, fmt.Errorf("demo %s: dropshipping: %w", t.Environment, err)
 		}
 		for _, bid := range []string{t.BusinessID, t.RetailerID, t.SupplierID} {
-			org, err := st.Organizations.FindOrganization(ctx, t.Environment, bid)
+			org, err := st.Organizations.FindOrganization(ctx, parcelgate.EnvironmentOperator(t.Environment), bid)
 			if err == nil {
 				_, err = st.Controls.TakeSnapshot(ctx, parcelgate.OperatorCaller(org), SnapshotName)
 			}
@@ -141,21 +141,21 @@ func seedTenant(ctx context.Context, st Services, t Tenant, versions []string) e
 		Environment: t.Environment, BusinessID: t.BusinessID, Name: "Demo Shop Oy", ContractNumber: "DEMO-1",
 		Address: &parcelgate.Address{ExternalID: t.BusinessID, Name: "Demo Shop Oy", StreetAddress: "Demokatu 1", PostalCode: "00100", PostOffice: "Helsinki", Country: "FI", Telephone: "+358401234567", Email: "shop@example.com"},
 	}
-	if err := st.Organizations.CreateOrganization(ctx, org); err != nil {
+	if err := st.Organizations.CreateOrganization(ctx, parcelgate.EnvironmentOperator(t.Environment), org); err != nil {
 		return err
 	}
 	var grants []parcelgate.VersionGrant
 	for _, v := range versions {
 		grants = append(grants, parcelgate.VersionGrant{Version: v, Tier: 1})
 	}
-	if err := st.Credentials.CreateGatewayClient(ctx, &parcelgate.GatewayClient{ClientID: t.ClientID, Environment: t.Environment, BusinessID: t.BusinessID, Versions: grants}, auth.HashSecret(t.ClientSecret)); err != nil {
+	if err := st.Credentials.CreateGatewayClient(ctx, parcelgate.EnvironmentOperator(t.Environment), &parcelgate.GatewayClient{ClientID: t.ClientID, Environment: t.Environment, BusinessID: t.BusinessID, Versions: grants}, auth.HashSecret(t.ClientSecret)); err != nil {
 		return err
 	}
 	hash, err := auth.HashPassword(t.Password)
 	if err != nil {
 		return err
 	}
-	if err := st.Credentials.CreateServiceAccount(ctx, &parcelgate.ServiceAccount{Username: t.Username, Environment: t.Environment, BusinessID: t.BusinessID, Roles: parcelgate.Roles}, hash); err != nil {
+	if err := st.Credentials.CreateServiceAccount(ctx, parcelgate.EnvironmentOperator(t.Environment), &parcelgate.ServiceAccount{Username: t.Username, Environment: t.Environment, BusinessID: t.BusinessID, Roles: parcelgate.Roles}, hash); err != nil {
 		return err
 	}
 	if err := st.Catalogs.CreateCatalog(ctx, parcelgate.EnvironmentOperator(t.Environment), &parcelgate.Catalog{Environment: t.Environment, RetailerID: t.BusinessID, ExternalID: t.WarehouseID, Name: "Demo warehouse", Type: parcelgate.CatalogPosti, SupplierIDs: []string{t.BusinessID}}); err != nil {
@@ -195,24 +195,24 @@ func seedShipments(ctx context.Context, st Services, t Tenant, org *parcelgate.O
 // seedRetail creates the demo retailer with its catalog open to the demo
 // merchant, and publishes the demo products to the warehouse and to it.
 func seedRetail(ctx context.Context, st Services, t Tenant, supplier *parcelgate.Organization) error {
-	if err := st.Organizations.CreateOrganization(ctx, &parcelgate.Organization{Environment: t.Environment, BusinessID: t.RetailerID, Name: "Demo Retail Oy"}); err != nil {
+	if err := st.Organizations.CreateOrganization(ctx, parcelgate.EnvironmentOperator(t.Environment), &parcelgate.Organization{Environment: t.Environment, BusinessID: t.RetailerID, Name: "Demo Retail Oy"}); err != nil {
 		return err
 	}
 	hash, err := auth.HashPassword(t.RetailerPassword)
 	if err != nil {
 		return err
 	}
-	if err := st.Credentials.CreateServiceAccount(ctx, &parcelgate.ServiceAccount{Username: t.RetailerUsername, Environment: t.Environment, BusinessID: t.RetailerID, Roles: []parcelgate.Role{parcelgate.RoleRetailer}}, hash); err != nil {
+	if err := st.Credentials.CreateServiceAccount(ctx, parcelgate.EnvironmentOperator(t.Environment), &parcelgate.ServiceAccount{Username: t.RetailerUsername, Environment: t.Environment, BusinessID: t.RetailerID, Roles: []parcelgate.Role{parcelgate.RoleRetailer}}, hash); err != nil {
 		return err
 	}
-	if err := st.Organizations.CreateOrganization(ctx, &parcelgate.Organization{Environment: t.Environment, BusinessID: t.SupplierID, Name: "Demo Supplier Oy",
+	if err := st.Organizations.CreateOrganization(ctx, parcelgate.EnvironmentOperator(t.Environment), &parcelgate.Organization{Environment: t.Environment, BusinessID: t.SupplierID, Name: "Demo Supplier Oy",
 		Address: &parcelgate.Address{ExternalID: t.SupplierID, Name: "Demo Supplier Oy", StreetAddress: "Varastotie 3", PostalCode: "01510", PostOffice: "Vantaa", Country: "FI"}}); err != nil {
 		return err
 	}
 	if hash, err = auth.HashPassword(t.SupplierPassword); err != nil {
 		return err
 	}
-	if err := st.Credentials.CreateServiceAccount(ctx, &parcelgate.ServiceAccount{Username: t.SupplierUsername, Environment: t.Environment, BusinessID: t.SupplierID, Roles: []parcelgate.Role{parcelgate.RoleSupplier}}, hash); err != nil {
+	if err := st.Credentials.CreateServiceAccount(ctx, parcelgate.EnvironmentOperator(t.Environment), &parcelgate.ServiceAccount{Username: t.SupplierUsername, Environment: t.Environment, BusinessID: t.SupplierID, Roles: []parcelgate.Role{parcelgate.RoleSupplier}}, hash); err != nil {
 		return err
 	}
 	if err := st.Catalogs.CreateCatalog(ctx, parcelgate.EnvironmentOperator(t.Environment), &parcelgate.Catalog{Environment: t.Environment, RetailerID: t.RetailerID, ExternalID: t.RetailCatalogID, Name: "Demo web shop", Type: parcelgate.CatalogDropship, SupplierIDs: []string{t.BusinessID, t.SupplierID}}); err != nil {
@@ -267,7 +267,7 @@ const SampleDropshipOrder = "7777777-4-DROP1"
 // shipments, one the automatic supplier confirms, one the demo merchant
 // confirms with PATCH /ecommerce/v3/shipments/{id}.
 func seedDropship(ctx context.Context, st Services, t Tenant) error {
-	supplier, err := st.Organizations.FindOrganization(ctx, t.Environment, t.SupplierID)
+	supplier, err := st.Organizations.FindOrganization(ctx, parcelgate.EnvironmentOperator(t.Environment), t.SupplierID)
 	if err != nil {
 		return err
 	}
@@ -291,7 +291,7 @@ func seedDropship(ctx context.Context, st Services, t Tenant) error {
 	if _, err := st.SupplierShipments.SetAutoSupplier(ctx, parcelgate.OperatorCaller(supplier), parcelgate.AutoSupplier{Enabled: true, DelaySeconds: 30}); err != nil {
 		return err
 	}
-	retailer, err := st.Organizations.FindOrganization(ctx, t.Environment, t.RetailerID)
+	retailer, err := st.Organizations.FindOrganization(ctx, parcelgate.EnvironmentOperator(t.Environment), t.RetailerID)
 	if err != nil {
 		return err
 	}
@@ -328,7 +328,7 @@ const SampleOrder = "1234567-1-DEMO1"
 // products from its warehouse, so that an integrator sees at once an order
 // allocate stock and, under --fulfillment auto, move to Delivered.
 func seedOrder(ctx context.Context, st Services, t Tenant) error {
-	org, err := st.Organizations.FindOrganization(ctx, t.Environment, t.BusinessID)
+	org, err := st.Organizations.FindOrganization(ctx, parcelgate.EnvironmentOperator(t.Environment), t.BusinessID)
 	if err != nil {
 		return err
 	}

@@ -31,7 +31,7 @@ func TestSeedOnlyEmptyDatabases(t *testing.T) {
 	})
 	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
 		ctx := context.Background()
-		if err := sqlstore.NewOrganizationService(db).CreateOrganization(ctx, &parcelgate.Organization{Environment: parcelgate.Test, BusinessID: "7654321-2", Name: "Real Oy"}); err != nil {
+		if err := sqlstore.NewOrganizationService(db).CreateOrganization(ctx, parcelgate.EnvironmentOperator(parcelgate.Test), &parcelgate.Organization{Environment: parcelgate.Test, BusinessID: "7654321-2", Name: "Real Oy"}); err != nil {
 			t.Fatal(err)
 		}
 		seeded, err := demo.Seed(ctx, wiring.Demo(db), parcelgate.DefaultVersions)

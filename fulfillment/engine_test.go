@@ -20,7 +20,7 @@ func tenant(t *testing.T, db *sqlstore.DB) *parcelgate.Caller {
 	t.Helper()
 	ctx := context.Background()
 	org := &parcelgate.Organization{Environment: parcelgate.Production, BusinessID: "1234567-1", Name: "Shop"}
-	if err := sqlstore.NewOrganizationService(db).CreateOrganization(ctx, org); err != nil {
+	if err := sqlstore.NewOrganizationService(db).CreateOrganization(ctx, parcelgate.EnvironmentOperator(org.Environment), org); err != nil {
 		t.Fatal(err)
 	}
 	if err := sqlstore.NewCatalogService(db).CreateCatalog(ctx, parcelgate.OperatorCaller(org), &parcelgate.Catalog{Environment: parcelgate.Production, RetailerID: org.BusinessID, ExternalID: "WH1", SupplierIDs: []string{org.BusinessID}}); err != nil {

@@ -41,14 +41,15 @@ func envParam(r *http.Request) (parcelgate.Environment, error) {
 	return env, nil
 }
 
-// listing answers an operator listing of the objects of one environment.
-func listing[T any](list func(context.Context, parcelgate.Environment) ([]T, error)) handlerFunc {
+// listing answers an operator listing of the objects of one environment:
+// the store lists them for the operator of that environment.
+func listing[T any](list func(context.Context, *parcelgate.Caller) ([]T, error)) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		env, err := envParam(r)
 		if err != nil {
 			return err
 		}
-		items, err := list(r.Context(), env)
+		items, err := list(r.Context(), parcelgate.EnvironmentOperator(env))
 		if err != nil {
 			return err
 		}
@@ -57,10 +58,12 @@ func listing[T any](list func(context.Context, parcelgate.Environment) ([]T, err
 	}
 }
 
-// onPathValue applies act to the path value name and answers 204.
-func onPathValue(name string, act func(context.Context, string) error) handlerFunc {
+// onPathValue applies act to the path value name and answers 204. The
+// path names no environment: the admin token acts as the operator of
+// every environment (EnvironmentOperator("")), as it always has.
+func onPathValue(name string, act func(context.Context, *parcelgate.Caller, string) error) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		if err := act(r.Context(), r.PathValue(name)); err != nil {
+		if err := act(r.Context(), parcelgate.EnvironmentOperator(""), r.PathValue(name)); err != nil {
 			return err
 		}
 		w.WriteHeader(http.StatusNoContent)
@@ -112,7 +115,7 @@ func (s *Server) createOrganization(w http.ResponseWriter, r *http.Request) erro
 		return err
 	}
 	o := &parcelgate.Organization{Environment: env, BusinessID: req.BusinessID, Name: req.Name, ContractNumber: req.ContractNumber, Address: req.Address}
-	if err := s.orgs.CreateOrganization(r.Context(), o); err != nil {
+	if err := s.orgs.CreateOrganization(r.Context(), parcelgate.EnvironmentOperator(env), o); err != nil {
 		return err
 	}
 	writeJSON(w, http.StatusCreated, o)
@@ -171,7 +174,9 @@ func (s *Server) createGatewayClient(w http.ResponseWriter, r *http.Request) err
 			grants = append(grants, parcelgate.VersionGrant(g))
 		}
 	}
-	c, err := auth.CreateGatewayClient(r.Context(), s.credentials, &parcelgate.GatewayClientRequest{
+	// The body's environment is checked by the request's Validate; the
+	// admin token is the operator of every environment.
+	c, err := auth.CreateGatewayClient(r.Context(), s.credentials, parcelgate.EnvironmentOperator(""), &parcelgate.GatewayClientRequest{
 		Environment: req.Environment, BusinessID: req.BusinessID, Versions: grants}, s.cfg.Versions)
 	if err != nil {
 		return err
@@ -203,7 +208,7 @@ func (s *Server) createServiceAccount(w http.ResponseWriter, r *http.Request) er
 	if err := decodeStrict(r, &req); err != nil {
 		return err
 	}
-	a, err := auth.CreateServiceAccount(r.Context(), s.credentials, &parcelgate.ServiceAccountRequest{
+	a, err := auth.CreateServiceAccount(r.Context(), s.credentials, parcelgate.EnvironmentOperator(""), &parcelgate.ServiceAccountRequest{
 		Environment: req.Environment, BusinessID: req.BusinessID, Username: req.Username, Password: req.Password, Roles: req.Roles})
 	if err != nil {
 		return err
@@ -250,7 +255,7 @@ func (s *Server) listCatalogs(w http.ResponseWriter, r *http.Request) error {
 	}
 	op := parcelgate.EnvironmentOperator(env)
 	if retailer := r.URL.Query().Get("retailerId"); retailer != "" {
-		org, err := s.orgs.FindOrganization(r.Context(), env, retailer)
+		org, err := s.orgs.FindOrganization(r.Context(), op, retailer)
 		if parcelgate.ErrorCode(err) == parcelgate.ENOTFOUND {
 			// A retailer that is not there has no catalogs.
 			writeJSON(w, http.StatusOK, List[*parcelgate.Catalog]{[]*parcelgate.Catalog{}})
@@ -270,7 +275,7 @@ func (s *Server) listCatalogs(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) rotateTokenKey(w http.ResponseWriter, r *http.Request) error {
-	id, err := s.tokenKeys.RotateTokenKey(r.Context())
+	id, err := s.tokenKeys.RotateTokenKey(r.Context(), parcelgate.EnvironmentOperator(""))
 	if err != nil {
 		return err
 	}

@@ -84,7 +84,7 @@ func (p *probeServer) get(t *testing.T, path, token string) (int, http.Header, m
 func seed(t *testing.T, p *probeServer, env parcelgate.Environment, bid string, versions []string, roles ...parcelgate.Role) (gatewayTok, ecomTok string) {
 	t.Helper()
 	ctx := context.Background()
-	if err := p.orgs.CreateOrganization(ctx, &parcelgate.Organization{Environment: env, BusinessID: bid, Name: "x"}); err != nil && parcelgate.ErrorCode(err) != parcelgate.ECONFLICT {
+	if err := p.orgs.CreateOrganization(ctx, parcelgate.EnvironmentOperator(env), &parcelgate.Organization{Environment: env, BusinessID: bid, Name: "x"}); err != nil && parcelgate.ErrorCode(err) != parcelgate.ECONFLICT {
 		t.Fatal(err)
 	}
 	var grants []parcelgate.VersionGrant
@@ -92,7 +92,7 @@ func seed(t *testing.T, p *probeServer, env parcelgate.Environment, bid string, 
 		grants = append(grants, parcelgate.VersionGrant{Version: v, Tier: 1})
 	}
 	id, secret := auth.NewClientID(), auth.NewClientSecret()
-	if err := p.credentials.CreateGatewayClient(ctx, &parcelgate.GatewayClient{ClientID: id, Environment: env, BusinessID: bid, Versions: grants}, auth.HashSecret(secret)); err != nil {
+	if err := p.credentials.CreateGatewayClient(ctx, parcelgate.EnvironmentOperator(env), &parcelgate.GatewayClient{ClientID: id, Environment: env, BusinessID: bid, Versions: grants}, auth.HashSecret(secret)); err != nil {
 		t.Fatal(err)
 	}
 	resp, err := http.PostForm(p.url+"/api/v1/token", url.Values{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret}})
@@ -105,7 +105,7 @@ func seed(t *testing.T, p *probeServer, env parcelgate.Environment, bid string, 
 
 	user := testdb.Name("u")
 	hash, _ := auth.HashPassword("password-123456")
-	if err := p.credentials.CreateServiceAccount(ctx, &parcelgate.ServiceAccount{Username: user, Environment: env, BusinessID: bid, Roles: roles}, hash); err != nil {
+	if err := p.credentials.CreateServiceAccount(ctx, parcelgate.EnvironmentOperator(env), &parcelgate.ServiceAccount{Username: user, Environment: env, BusinessID: bid, Roles: roles}, hash); err != nil {
 		t.Fatal(err)
 	}
 	req, _ := http.NewRequest("GET", p.url+"/auth/token", nil)
@@ -224,7 +224,7 @@ func TestTokensAcrossInstancesAndRotation(t *testing.T) {
 		if s, _, _ := b.get(t, "/2025-04/probe", old); s != 200 {
 			t.Fatalf("token of instance A refused by instance B: %d", s)
 		}
-		if _, err := sqlstore.NewTokenKeyService(db).RotateTokenKey(context.Background()); err != nil {
+		if _, err := sqlstore.NewTokenKeyService(db).RotateTokenKey(context.Background(), parcelgate.EnvironmentOperator("")); err != nil {
 			t.Fatal(err)
 		}
 		if err := a.ReloadKeys(context.Background()); err != nil {

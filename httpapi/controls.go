@@ -29,7 +29,7 @@ func (s *Server) sandboxRoutes() {
 // operatorIn is the operator acting in the organization of env the path
 // names ({businessId}); ENOTFOUND when env has none.
 func (s *Server) operatorIn(r *http.Request, env parcelgate.Environment) (*parcelgate.Caller, error) {
-	org, err := s.orgs.FindOrganization(r.Context(), env, r.PathValue("businessId"))
+	org, err := s.orgs.FindOrganization(r.Context(), parcelgate.EnvironmentOperator(env), r.PathValue("businessId"))
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +125,7 @@ func (s *Server) advanceClock(w http.ResponseWriter, r *http.Request) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
-	if _, err := s.controls.AdvanceClock(r.Context(), env, d); err != nil {
+	if _, err := s.controls.AdvanceClock(r.Context(), parcelgate.EnvironmentOperator(env), d); err != nil {
 		return err
 	}
 	writeJSON(w, http.StatusOK, s.clockState(env))
@@ -184,7 +184,7 @@ func (s *Server) resetEnvironment(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	res, err := s.controls.ResetEnvironment(r.Context(), env, opt)
+	res, err := s.controls.ResetEnvironment(r.Context(), parcelgate.EnvironmentOperator(env), opt)
 	if err != nil {
 		return err
 	}
@@ -302,7 +302,7 @@ func (s *Server) resetDemo(w http.ResponseWriter, r *http.Request) error {
 	if _, err := s.sandboxControl(string(parcelgate.Production), parcelgate.ControlRestore); err != nil {
 		return err
 	}
-	res, err := s.controls.RestoreEverywhere(r.Context(), demoSnapshot)
+	res, err := s.controls.RestoreEverywhere(r.Context(), parcelgate.EnvironmentOperator(""), demoSnapshot)
 	if err != nil {
 		return err
 	}

@@ -49,7 +49,9 @@ func (s *Server) activeFaults(ctx context.Context) []*parcelgate.Fault {
 	if time.Since(c.read) < FaultRefresh {
 		return c.faults
 	}
-	if fs, err := s.faults.Faults(ctx, ""); err == nil {
+	// The server applies every environment's faults: it reads them as the
+	// operator of every environment.
+	if fs, err := s.faults.Faults(ctx, parcelgate.EnvironmentOperator("")); err == nil {
 		c.faults = fs
 	}
 	c.read = time.Now()
@@ -177,7 +179,7 @@ func (s *Server) createFault(w http.ResponseWriter, r *http.Request) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
-	if err := s.faults.CreateFault(r.Context(), f); err != nil {
+	if err := s.faults.CreateFault(r.Context(), parcelgate.EnvironmentOperator(f.Environment), f); err != nil {
 		return err
 	}
 	s.forgetFaults()
@@ -209,7 +211,7 @@ func (s *Server) listFaults(w http.ResponseWriter, r *http.Request) error {
 		}
 		env = e
 	}
-	fs, err := s.faults.Faults(r.Context(), env)
+	fs, err := s.faults.Faults(r.Context(), parcelgate.EnvironmentOperator(env))
 	if err != nil {
 		return err
 	}
@@ -222,7 +224,7 @@ func (s *Server) listFaults(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) deleteFault(w http.ResponseWriter, r *http.Request) error {
-	if err := s.faults.DeleteFault(r.Context(), r.PathValue("id")); err != nil {
+	if err := s.faults.DeleteFault(r.Context(), parcelgate.EnvironmentOperator(""), r.PathValue("id")); err != nil {
 		return err
 	}
 	s.forgetFaults()

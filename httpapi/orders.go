@@ -242,7 +242,7 @@ func (s *Server) setOrderStatus(w http.ResponseWriter, r *http.Request) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
-	org, err := s.orgs.FindOrganization(r.Context(), env, req.BusinessID)
+	org, err := s.orgs.FindOrganization(r.Context(), parcelgate.EnvironmentOperator(env), req.BusinessID)
 	if err != nil {
 		return err
 	}

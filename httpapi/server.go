@@ -69,7 +69,7 @@ type OrderAnswers interface {
 // instance.
 type TokenKeyStore interface {
 	TokenKeys(ctx context.Context) ([]auth.Key, error)
-	RotateTokenKey(ctx context.Context) (uint32, error)
+	RotateTokenKey(ctx context.Context, c *parcelgate.Caller) (uint32, error)
 }
 
 // Database is the health of the database behind the services.

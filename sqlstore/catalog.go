@@ -35,7 +35,7 @@ func (s *CatalogService) CreateCatalog(ctx context.Context, c *parcelgate.Caller
 	if err := k.Validate(); err != nil {
 		return err
 	}
-	retailer, err := NewOrganizationService(s.db).FindOrganization(ctx, k.Environment, k.RetailerID)
+	retailer, err := NewOrganizationService(s.db).findOrganization(ctx, k.Environment, k.RetailerID)
 	if err != nil || (c.OrgID != 0 && retailer.ID != c.OrgID) {
 		// decisions §4: the operator acting in one tenant finds no other
 		// retailer; it answers like one that is not there.
@@ -46,7 +46,7 @@ func (s *CatalogService) CreateCatalog(ctx context.Context, c *parcelgate.Caller
 	slices.Sort(k.SupplierIDs)
 	k.SupplierIDs = slices.Compact(k.SupplierIDs)
 	for _, sid := range k.SupplierIDs {
-		supplier, err := NewOrganizationService(s.db).FindOrganization(ctx, k.Environment, sid)
+		supplier, err := NewOrganizationService(s.db).findOrganization(ctx, k.Environment, sid)
 		if err != nil {
 			return parcelgate.Errorf(parcelgate.ENOTFOUND, "supplier %s is not an organization in %s", sid, k.Environment)
 		}

@@ -19,7 +19,7 @@ import (
 func testOrg(t testing.TB, db *sqlstore.DB, env parcelgate.Environment, bid string) *parcelgate.Caller {
 	t.Helper()
 	o := &parcelgate.Organization{Environment: env, BusinessID: bid, Name: "Org"}
-	if err := sqlstore.NewOrganizationService(db).CreateOrganization(context.Background(), o); err != nil {
+	if err := sqlstore.NewOrganizationService(db).CreateOrganization(context.Background(), parcelgate.EnvironmentOperator(o.Environment), o); err != nil {
 		t.Fatal(err)
 	}
 	return &parcelgate.Caller{Subject: "merchant", OrgID: o.ID, BusinessID: bid, Environment: env, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleMerchant}}

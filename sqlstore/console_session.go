@@ -82,7 +82,7 @@ func (s *ConsoleSessionService) FindConsoleSession(ctx context.Context, idHash s
 // empty businessID clears it. The organization must exist (ENOTFOUND).
 func (s *ConsoleSessionService) SetConsoleTenant(ctx context.Context, idHash string, env parcelgate.Environment, businessID string) error {
 	if businessID != "" {
-		org, err := NewOrganizationService(s.db).FindOrganization(ctx, env, businessID)
+		org, err := NewOrganizationService(s.db).findOrganization(ctx, env, businessID)
 		if err != nil {
 			return err
 		}

@@ -20,7 +20,7 @@ func TestConsoleOrdersPageByKeyBothWays(t *testing.T) {
 		org := &parcelgate.Organization{Environment: parcelgate.Production, BusinessID: "1234567-1", Name: "Shop"}
 		other := &parcelgate.Organization{Environment: parcelgate.Test, BusinessID: "SE5566778899", Name: "Other"}
 		for _, o := range []*parcelgate.Organization{org, other} {
-			if err := sqlstore.NewOrganizationService(db).CreateOrganization(ctx, o); err != nil {
+			if err := sqlstore.NewOrganizationService(db).CreateOrganization(ctx, parcelgate.EnvironmentOperator(o.Environment), o); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -110,7 +110,7 @@ func BenchmarkConsoleOrders(b *testing.B) {
 			ctx := context.Background()
 			db := testdb.Open(b, engine, nil)
 			org := &parcelgate.Organization{Environment: parcelgate.Production, BusinessID: "1234567-1", Name: "Shop"}
-			if err := sqlstore.NewOrganizationService(db).CreateOrganization(ctx, org); err != nil {
+			if err := sqlstore.NewOrganizationService(db).CreateOrganization(ctx, parcelgate.EnvironmentOperator(org.Environment), org); err != nil {
 				b.Fatal(err)
 			}
 			base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)

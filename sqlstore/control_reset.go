@@ -87,12 +87,24 @@ func (s *ControlService) ResetOrganization(ctx context.Context, c *parcelgate.Ca
 	return res, err
 }
 
-// ResetEnvironment resets every organization of env (see
-// ResetOrganization), in one transaction.
-func (s *ControlService) ResetEnvironment(ctx context.Context, env parcelgate.Environment, opt parcelgate.ResetOptions) (*parcelgate.ResetResult, error) {
+// ResetEnvironment resets every organization of c's environment (see
+// ResetOrganization), in one transaction. Only a caller that may
+// ActionOperate, naming one environment (EnvironmentOperator(env)).
+func (s *ControlService) ResetEnvironment(ctx context.Context, c *parcelgate.Caller, opt parcelgate.ResetOptions) (*parcelgate.ResetResult, error) {
+	if err := c.May(parcelgate.ActionOperate); err != nil {
+		return nil, err
+	}
+	env, err := oneEnvironment(c)
+	if err != nil {
+		return nil, err
+	}
+	if c.OrgID != 0 {
+		// An operator on one organization resets that one only.
+		return s.ResetOrganization(ctx, c, opt)
+	}
 	start := time.Now()
 	res := &parcelgate.ResetResult{Environment: env}
-	err := s.db.inTx(ctx, func(tx *Tx) error {
+	err = s.db.inTx(ctx, func(tx *Tx) error {
 		*res = parcelgate.ResetResult{Environment: env, Removed: map[string]int64{}}
 		stamp, err := tx.nextStamp(ctx, env)
 		if err != nil {

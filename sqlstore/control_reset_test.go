@@ -20,7 +20,7 @@ func TestFailedResetChangesNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 		t0 := demo.Tenants[1]
-		org, err := sqlstore.NewOrganizationService(db).FindOrganization(ctx, t0.Environment, t0.BusinessID)
+		org, err := sqlstore.NewOrganizationService(db).FindOrganization(ctx, parcelgate.EnvironmentOperator(t0.Environment), t0.BusinessID)
 		if err != nil {
 			t.Fatal(err)
 		}

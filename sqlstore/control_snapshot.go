@@ -26,10 +26,10 @@ type tableData struct {
 // replacing a snapshot of that name. It reads in one transaction, so the
 // copy is consistent.
 func (s *ControlService) TakeSnapshot(ctx context.Context, c *parcelgate.Caller, name string) (*parcelgate.Snapshot, error) {
-	if err := parcelgate.ValidSnapshotName(name); err != nil {
+	if err := c.May(parcelgate.ActionOperate); err != nil {
 		return nil, err
 	}
-	if err := c.May(parcelgate.ActionOperate); err != nil {
+	if err := parcelgate.ValidSnapshotName(name); err != nil {
 		return nil, err
 	}
 	env, org := c.Environment, operatorOrg(c)
@@ -411,18 +411,24 @@ func (tx *Tx) retakeHeldStock(ctx context.Context, orgID int64, stamp time.Time)
 }
 
 // RestoreEverywhere restores the snapshot called name of every
-// organization that has one, in every environment, each in its own
-// transaction (see RestoreSnapshot). The demo's seeded state is restored
-// this way.
-func (s *ControlService) RestoreEverywhere(ctx context.Context, name string) ([]*parcelgate.RestoreResult, error) {
-	rows, err := s.db.query(ctx, `SELECT o.environment, o.business_id FROM snapshots s JOIN organizations o ON o.id = s.org_id WHERE s.name = ? ORDER BY o.environment, o.business_id`, name)
+// organization in c's scope that has one (every environment's for
+// EnvironmentOperator("")), each in its own transaction (see
+// RestoreSnapshot). The demo's seeded state is restored this way. Only a
+// caller that may ActionOperate; each organization is restored by the
+// operator on that organization, within c's scope.
+func (s *ControlService) RestoreEverywhere(ctx context.Context, c *parcelgate.Caller, name string) ([]*parcelgate.RestoreResult, error) {
+	if err := c.May(parcelgate.ActionOperate); err != nil {
+		return nil, err
+	}
+	rows, err := s.db.query(ctx, `SELECT `+orgColumnsOf("o")+` FROM snapshots s JOIN organizations o ON o.id = s.org_id WHERE s.name = ? AND `+orgScope+` ORDER BY o.environment, o.business_id`,
+		append([]any{name}, scopeArgs(c)...)...)
 	if err != nil {
 		return nil, err
 	}
-	var orgs [][2]string
+	var orgs []*parcelgate.Organization
 	for rows.Next() {
-		var o [2]string
-		if err := rows.Scan(&o[0], &o[1]); err != nil {
+		o, err := scanOrganization(rows)
+		if err != nil {
 			rows.Close()
 			return nil, err
 		}
@@ -433,16 +439,12 @@ func (s *ControlService) RestoreEverywhere(ctx context.Context, name string) ([]
 		return nil, err
 	}
 	out := []*parcelgate.RestoreResult{}
-	for _, o := range orgs {
-		org, err := NewOrganizationService(s.db).FindOrganization(ctx, parcelgate.Environment(o[0]), o[1])
-		if err != nil {
-			return out, fmt.Errorf("%s %s: %w", o[0], o[1], err)
-		}
+	for _, org := range orgs {
 		res, err := s.RestoreSnapshot(ctx, parcelgate.OperatorCaller(org), name)
 		if err != nil {
-			return out, fmt.Errorf("%s %s: %w", o[0], o[1], err)
+			return out, fmt.Errorf("%s %s: %w", org.Environment, org.BusinessID, err)
 		}
-		res.Environment, res.BusinessID = parcelgate.Environment(o[0]), o[1]
+		res.Environment, res.BusinessID = org.Environment, org.BusinessID
 		out = append(out, res)
 	}
 	return out, nil

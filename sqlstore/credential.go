@@ -21,22 +21,39 @@ func NewCredentialService(db *DB) *CredentialService { return &CredentialService
 
 var _ parcelgate.CredentialService = (*CredentialService)(nil)
 
-func (s *CredentialService) CreateGatewayClient(ctx context.Context, c *parcelgate.GatewayClient, secretHash string) error {
-	org, err := NewOrganizationService(s.db).FindOrganization(ctx, c.Environment, c.BusinessID)
+// CreateGatewayClient stores gc with the hash of its secret. Only a caller
+// that may ActionOperate; an organization outside c's scope is ENOTFOUND
+// (decisions §4).
+func (s *CredentialService) CreateGatewayClient(ctx context.Context, c *parcelgate.Caller, gc *parcelgate.GatewayClient, secretHash string) error {
+	if err := c.May(parcelgate.ActionOperate); err != nil {
+		return err
+	}
+	org, err := s.credentialOrg(ctx, c, gc.Environment, gc.BusinessID)
 	if err != nil {
 		return err
 	}
-	c.OrgID, c.BusinessID = org.ID, org.BusinessID
-	c.CreatedAt = s.db.clock.Now(c.Environment).UTC().Truncate(1000)
-	versions, _ := json.Marshal(c.Versions)
+	gc.OrgID, gc.BusinessID = org.ID, org.BusinessID
+	gc.CreatedAt = s.db.clock.Now(gc.Environment).UTC().Truncate(1000)
+	versions, _ := json.Marshal(gc.Versions)
 	return s.db.inTx(ctx, func(tx *Tx) error {
 		_, err := tx.Exec(ctx, `INSERT INTO gateway_clients (client_id, secret_hash, org_id, versions, created_at) VALUES (?, ?, ?, ?, ?)`,
-			c.ClientID, secretHash, c.OrgID, string(versions), micros(c.CreatedAt))
+			gc.ClientID, secretHash, gc.OrgID, string(versions), micros(gc.CreatedAt))
 		if isUniqueViolation(err) {
-			return parcelgate.Errorf(parcelgate.ECONFLICT, "client %s already exists", c.ClientID)
+			return parcelgate.Errorf(parcelgate.ECONFLICT, "client %s already exists", gc.ClientID)
 		}
 		return err
 	})
+}
+
+// credentialOrg is the organization of env with businessID that a new
+// credential belongs to: ENOTFOUND when there is none, or when it is
+// outside c's scope.
+func (s *CredentialService) credentialOrg(ctx context.Context, c *parcelgate.Caller, env parcelgate.Environment, businessID string) (*parcelgate.Organization, error) {
+	org, err := NewOrganizationService(s.db).findOrganization(ctx, env, businessID)
+	if err == nil && !inScope(c, org.Environment, org.ID) {
+		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "organization %s not found in %s", org.BusinessID, env)
+	}
+	return org, err
 }
 
 const gatewayClientColumns = `c.client_id, c.secret_hash, c.org_id, o.environment, o.business_id, c.versions, c.created_at`
@@ -56,6 +73,8 @@ func scanGatewayClient(s rowScanner) (*parcelgate.GatewayClient, string, error) 
 	return &c, hash, nil
 }
 
+// AuthenticateGatewayClient checks a client's secret. It takes no caller:
+// it runs before there is one (it is how a token request becomes one).
 func (s *CredentialService) AuthenticateGatewayClient(ctx context.Context, clientID, secret string) (*parcelgate.GatewayClient, error) {
 	c, hash, err := scanGatewayClient(s.db.queryRow(ctx, `SELECT `+gatewayClientColumns+` FROM gateway_clients c JOIN organizations o ON o.id = c.org_id WHERE c.client_id = ? AND c.revoked_at = 0`, clientID))
 	if errors.Is(err, sql.ErrNoRows) {
@@ -71,7 +90,9 @@ func (s *CredentialService) AuthenticateGatewayClient(ctx context.Context, clien
 }
 
 // CredentialOwner answers who a client ID or username names (see
-// parcelgate.CredentialService), revoked credentials included.
+// parcelgate.CredentialService), revoked credentials included. It takes no
+// caller: it runs before there is one, naming whose credentials a token
+// request gave.
 func (s *CredentialService) CredentialOwner(ctx context.Context, kind parcelgate.CredentialKind, name string) (*parcelgate.Caller, error) {
 	var q string
 	switch kind {
@@ -95,27 +116,44 @@ func (s *CredentialService) CredentialOwner(ctx context.Context, kind parcelgate
 	return c, nil
 }
 
-func (s *CredentialService) ListGatewayClients(ctx context.Context, env parcelgate.Environment) ([]*parcelgate.GatewayClient, error) {
-	rows, err := s.db.query(ctx, `SELECT `+gatewayClientColumns+` FROM gateway_clients c JOIN organizations o ON o.id = c.org_id WHERE o.environment = ? AND c.revoked_at = 0 ORDER BY o.business_id, c.client_id`, string(env))
+// ListGatewayClients lists the gateway clients in c's scope that are not
+// revoked. Only a caller that may ActionOperate.
+func (s *CredentialService) ListGatewayClients(ctx context.Context, c *parcelgate.Caller) ([]*parcelgate.GatewayClient, error) {
+	if err := c.May(parcelgate.ActionOperate); err != nil {
+		return nil, err
+	}
+	rows, err := s.db.query(ctx, `SELECT `+gatewayClientColumns+` FROM gateway_clients c JOIN organizations o ON o.id = c.org_id WHERE `+orgScope+` AND c.revoked_at = 0 ORDER BY o.business_id, o.environment, c.client_id`, scopeArgs(c)...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	out := []*parcelgate.GatewayClient{}
 	for rows.Next() {
-		c, _, err := scanGatewayClient(rows)
+		gc, _, err := scanGatewayClient(rows)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, c)
+		out = append(out, gc)
 	}
 	return out, rows.Err()
 }
 
-func (s *CredentialService) RevokeGatewayClient(ctx context.Context, clientID string) error {
-	res, err := s.db.exec(ctx, `UPDATE gateway_clients SET revoked_at = ? WHERE client_id = ? AND revoked_at = 0`, micros(time.Now()), clientID)
+// RevokeGatewayClient stops clientID from getting new tokens. Only a
+// caller that may ActionOperate; a client outside c's scope is ENOTFOUND.
+func (s *CredentialService) RevokeGatewayClient(ctx context.Context, c *parcelgate.Caller, clientID string) error {
+	if err := c.May(parcelgate.ActionOperate); err != nil {
+		return err
+	}
+	res, err := s.db.exec(ctx, `UPDATE gateway_clients SET revoked_at = ? WHERE client_id = ? AND revoked_at = 0 AND `+credentialScope,
+		append([]any{micros(time.Now()), clientID}, scopeArgs(c)...)...)
 	return affectedOne(res, err, "gateway client %s not found", clientID)
 }
+
+// credentialScope keeps a statement on a credential table to the
+// credentials of the organizations in an operator's caller's scope
+// (orgScope, written out so the tenancy scan reads it); its arguments
+// are scopeArgs(c).
+const credentialScope = `org_id IN (SELECT o.id FROM organizations o WHERE (o.environment = ? OR ? = '') AND (o.id = ? OR ? = 0))`
 
 func affectedOne(res sql.Result, err error, format string, args ...any) error {
 	if err != nil {
@@ -149,8 +187,14 @@ func splitRoles(s string) []parcelgate.Role {
 	return out
 }
 
-func (s *CredentialService) CreateServiceAccount(ctx context.Context, a *parcelgate.ServiceAccount, passwordHash string) error {
-	org, err := NewOrganizationService(s.db).FindOrganization(ctx, a.Environment, a.BusinessID)
+// CreateServiceAccount stores a with the hash of its password. Only a
+// caller that may ActionOperate; an organization outside c's scope is
+// ENOTFOUND (decisions §4).
+func (s *CredentialService) CreateServiceAccount(ctx context.Context, c *parcelgate.Caller, a *parcelgate.ServiceAccount, passwordHash string) error {
+	if err := c.May(parcelgate.ActionOperate); err != nil {
+		return err
+	}
+	org, err := s.credentialOrg(ctx, c, a.Environment, a.BusinessID)
 	if err != nil {
 		return err
 	}
@@ -193,7 +237,8 @@ func scanServiceAccount(s rowScanner) (*accountRow, error) {
 // (it is slow on purpose); the decision's new state is then written with a
 // compare-and-set on the state it was decided from, so concurrent logins on
 // any number of instances each count: one that lost the race decides again
-// on the state the winner wrote.
+// on the state the winner wrote. It takes no caller: it runs before there
+// is one (it is how a login becomes one).
 func (s *CredentialService) AuthenticateServiceAccount(ctx context.Context, username, password string) (*parcelgate.ServiceAccount, error) {
 	denied := parcelgate.Errorf(parcelgate.EUNAUTHORIZED, "Bad credentials")
 	load := func() (*accountRow, error) {
@@ -248,20 +293,25 @@ func (s *CredentialService) AuthenticateServiceAccount(ctx context.Context, user
 	return nil, parcelgate.Errorf(parcelgate.EUNAVAILABLE, "Too many concurrent logins to this account; try again shortly.")
 }
 
-func (s *CredentialService) ListServiceAccounts(ctx context.Context, env parcelgate.Environment) ([]*parcelgate.ServiceAccount, error) {
-	rows, err := s.db.query(ctx, `SELECT `+serviceAccountColumns+` FROM service_accounts a JOIN organizations o ON o.id = a.org_id WHERE o.environment = ? AND a.revoked_at = 0 ORDER BY a.username`, string(env))
+// ListServiceAccounts lists the service accounts in c's scope that are not
+// revoked, each with its lock when one is on at its environment's now.
+// Only a caller that may ActionOperate.
+func (s *CredentialService) ListServiceAccounts(ctx context.Context, c *parcelgate.Caller) ([]*parcelgate.ServiceAccount, error) {
+	if err := c.May(parcelgate.ActionOperate); err != nil {
+		return nil, err
+	}
+	rows, err := s.db.query(ctx, `SELECT `+serviceAccountColumns+` FROM service_accounts a JOIN organizations o ON o.id = a.org_id WHERE `+orgScope+` AND a.revoked_at = 0 ORDER BY a.username`, scopeArgs(c)...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	now := micros(s.db.clock.Now(env))
 	out := []*parcelgate.ServiceAccount{}
 	for rows.Next() {
 		a, err := scanServiceAccount(rows)
 		if err != nil {
 			return nil, err
 		}
-		if a.lockedUntil > now {
+		if a.lockedUntil > micros(s.db.clock.Now(a.Environment)) {
 			t := fromMicros(a.lockedUntil)
 			a.LockedUntil = &t
 		}
@@ -270,12 +320,25 @@ func (s *CredentialService) ListServiceAccounts(ctx context.Context, env parcelg
 	return out, rows.Err()
 }
 
-func (s *CredentialService) RevokeServiceAccount(ctx context.Context, username string) error {
-	res, err := s.db.exec(ctx, `UPDATE service_accounts SET revoked_at = ? WHERE username = ? AND revoked_at = 0`, micros(time.Now()), username)
+// RevokeServiceAccount stops username from logging in. Only a caller that
+// may ActionOperate; an account outside c's scope is ENOTFOUND.
+func (s *CredentialService) RevokeServiceAccount(ctx context.Context, c *parcelgate.Caller, username string) error {
+	if err := c.May(parcelgate.ActionOperate); err != nil {
+		return err
+	}
+	res, err := s.db.exec(ctx, `UPDATE service_accounts SET revoked_at = ? WHERE username = ? AND revoked_at = 0 AND `+credentialScope,
+		append([]any{micros(time.Now()), username}, scopeArgs(c)...)...)
 	return affectedOne(res, err, "service account %s not found", username)
 }
 
-func (s *CredentialService) UnlockServiceAccount(ctx context.Context, username string) error {
-	res, err := s.db.exec(ctx, `UPDATE service_accounts SET failed_logins = 0, locked_until = 0 WHERE username = ? AND revoked_at = 0`, username)
+// UnlockServiceAccount clears a lockout and the failure count. Only a
+// caller that may ActionOperate; an account outside c's scope is
+// ENOTFOUND.
+func (s *CredentialService) UnlockServiceAccount(ctx context.Context, c *parcelgate.Caller, username string) error {
+	if err := c.May(parcelgate.ActionOperate); err != nil {
+		return err
+	}
+	res, err := s.db.exec(ctx, `UPDATE service_accounts SET failed_logins = 0, locked_until = 0 WHERE username = ? AND revoked_at = 0 AND `+credentialScope,
+		append([]any{username}, scopeArgs(c)...)...)
 	return affectedOne(res, err, "service account %s not found", username)
 }

@@ -20,12 +20,23 @@ var _ parcelgate.FaultService = (*FaultService)(nil)
 // CreateFault stores a fault for every instance to apply. f.BusinessID,
 // when set, must name an organization of f.Environment. Faults live in
 // wall-clock time: they are about the service, not the domain's clock.
-func (s *FaultService) CreateFault(ctx context.Context, f *parcelgate.Fault) error {
+// Only a caller that may ActionOperate, in f's environment; an operator on
+// one organization sets that organization's faults only (decisions §21).
+func (s *FaultService) CreateFault(ctx context.Context, c *parcelgate.Caller, f *parcelgate.Fault) error {
+	if err := c.May(parcelgate.ActionOperate); err != nil {
+		return err
+	}
 	if err := f.Validate(); err != nil {
 		return err
 	}
+	if c.Environment != "" && c.Environment != f.Environment || c.OrgID != 0 && f.BusinessID == "" {
+		return parcelgate.Errorf(parcelgate.EFORBIDDEN, "This operator cannot set a fault outside its own scope.")
+	}
 	if f.BusinessID != "" {
-		org, err := NewOrganizationService(s.db).FindOrganization(ctx, f.Environment, f.BusinessID)
+		org, err := NewOrganizationService(s.db).findOrganization(ctx, f.Environment, f.BusinessID)
+		if err == nil && !inScope(c, org.Environment, org.ID) {
+			err = parcelgate.Errorf(parcelgate.ENOTFOUND, "organization %s not found in %s", org.BusinessID, f.Environment)
+		}
 		if err != nil {
 			return &parcelgate.Error{Code: parcelgate.ENOTFOUND, Message: parcelgate.ErrorMessage(err),
 				Fields: []parcelgate.FieldError{{Field: "businessId", Message: "is not an organization of " + string(f.Environment)}}}
@@ -46,16 +57,17 @@ func (s *FaultService) CreateFault(ctx context.Context, f *parcelgate.Fault) err
 
 const faultCols = `id, environment, org_id, business_id, method, route, status, latency_us, retry_after, probability, remaining, fired, created_at, expires_at`
 
-// Faults lists the faults that may still fire (not spent, not expired), of
-// env, or of every environment when env is empty, oldest first.
-func (s *FaultService) Faults(ctx context.Context, env parcelgate.Environment) ([]*parcelgate.Fault, error) {
-	q := `SELECT ` + faultCols + ` FROM faults WHERE remaining <> 0 AND (expires_at = 0 OR expires_at > ?)`
-	args := []any{micros(time.Now())}
-	if env != "" {
-		q += ` AND environment = ?`
-		args = append(args, string(env))
+// Faults lists the faults in c's scope that may still fire (not spent,
+// not expired), oldest first: of c's environment, of every environment
+// for EnvironmentOperator(""), of c's organization for an OperatorCaller.
+// Only a caller that may ActionOperate; the HTTP layer reads every
+// environment's to apply them as EnvironmentOperator("").
+func (s *FaultService) Faults(ctx context.Context, c *parcelgate.Caller) ([]*parcelgate.Fault, error) {
+	if err := c.May(parcelgate.ActionOperate); err != nil {
+		return nil, err
 	}
-	rows, err := s.db.query(ctx, q+` ORDER BY created_at, id`, args...)
+	rows, err := s.db.query(ctx, `SELECT `+faultCols+` FROM faults WHERE remaining <> 0 AND (expires_at = 0 OR expires_at > ?) AND `+faultScope+` ORDER BY created_at, id`,
+		append([]any{micros(time.Now())}, scopeArgs(c)...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -78,15 +90,26 @@ func (s *FaultService) Faults(ctx context.Context, env parcelgate.Environment) (
 	return out, rows.Err()
 }
 
-// DeleteFault removes a fault.
-func (s *FaultService) DeleteFault(ctx context.Context, id string) error {
-	res, err := s.db.exec(ctx, `DELETE FROM faults WHERE id = ?`, id)
+// faultScope keeps a statement on faults to those in an operator's
+// caller's scope, as orgScope does organizations; its arguments are
+// scopeArgs(c).
+const faultScope = `(environment = ? OR ? = '') AND (org_id = ? OR ? = 0)`
+
+// DeleteFault removes a fault in c's scope. Only a caller that may
+// ActionOperate; a fault outside c's scope is ENOTFOUND.
+func (s *FaultService) DeleteFault(ctx context.Context, c *parcelgate.Caller, id string) error {
+	if err := c.May(parcelgate.ActionOperate); err != nil {
+		return err
+	}
+	res, err := s.db.exec(ctx, `DELETE FROM faults WHERE id = ? AND `+faultScope, append([]any{id}, scopeArgs(c)...)...)
 	return affectedOne(res, err, "fault %s not found", id)
 }
 
 // FireFault counts one answer of fault id and reports whether it may give
 // it: a fault with a count gives exactly that many answers across all
-// instances (the decrement is conditional), one without always may.
+// instances (the decrement is conditional), one without always may. It
+// takes no caller: it is the server's own machinery, on the request path
+// of whichever tenant the fault matched.
 func (s *FaultService) FireFault(ctx context.Context, id string) (bool, error) {
 	res, err := s.db.exec(ctx, `UPDATE faults SET fired = fired + 1, remaining = CASE WHEN remaining > 0 THEN remaining - 1 ELSE remaining END WHERE id = ? AND remaining <> 0`, id)
 	n, err := rowsAffected(res, err)

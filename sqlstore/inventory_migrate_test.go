@@ -22,7 +22,7 @@ func TestMigrateProductIDsConflicts(t *testing.T) {
 		orgs := map[string]*parcelgate.Organization{}
 		for _, bid := range []string{"1234567-1", "7654321-2"} {
 			o := &parcelgate.Organization{Environment: parcelgate.Production, BusinessID: bid, Name: bid}
-			if err := sqlstore.NewOrganizationService(db).CreateOrganization(ctx, o); err != nil {
+			if err := sqlstore.NewOrganizationService(db).CreateOrganization(ctx, parcelgate.EnvironmentOperator(o.Environment), o); err != nil {
 				t.Fatal(err)
 			}
 			orgs[bid] = o

@@ -168,7 +168,7 @@ func (s *JournalService) scopeJournal(ctx context.Context, f *journalFilter, q p
 		f.add("org_id = ?", q.OrgID)
 	}
 	if q.BusinessID != "" {
-		org, err := NewOrganizationService(s.db).FindOrganization(ctx, q.Environment, q.BusinessID)
+		org, err := NewOrganizationService(s.db).findOrganization(ctx, q.Environment, q.BusinessID)
 		if err != nil {
 			return err
 		}

@@ -49,11 +49,11 @@ func TestOpenMemory(t *testing.T) {
 			t.Fatalf("%s: migrate: %v", dsn, err)
 		}
 		o := &parcelgate.Organization{Environment: parcelgate.Test, BusinessID: "1234567-1", Name: "A"}
-		if err := sqlstore.NewOrganizationService(a).CreateOrganization(ctx, o); err != nil {
+		if err := sqlstore.NewOrganizationService(a).CreateOrganization(ctx, parcelgate.EnvironmentOperator(o.Environment), o); err != nil {
 			t.Fatalf("%s: %v", dsn, err)
 		}
 		// The reader pool sees what the writer wrote: one database.
-		if _, err := sqlstore.NewOrganizationService(a).FindOrganization(ctx, parcelgate.Test, "1234567-1"); err != nil {
+		if _, err := sqlstore.NewOrganizationService(a).FindOrganization(ctx, parcelgate.EnvironmentOperator(parcelgate.Test), "1234567-1"); err != nil {
 			t.Fatalf("%s: written organization not read back: %v", dsn, err)
 		}
 		// A second memory store is another database.
@@ -64,7 +64,7 @@ func TestOpenMemory(t *testing.T) {
 		if err := b.Migrate(ctx); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := sqlstore.NewOrganizationService(b).FindOrganization(ctx, parcelgate.Test, "1234567-1"); parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
+		if _, err := sqlstore.NewOrganizationService(b).FindOrganization(ctx, parcelgate.EnvironmentOperator(parcelgate.Test), "1234567-1"); parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
 			t.Fatalf("%s: a second memory store shares data: %v", dsn, err)
 		}
 		a.Close()

@@ -23,7 +23,7 @@ func BenchmarkOrderPolling(b *testing.B) {
 			ctx := context.Background()
 			db := testdb.Open(b, engine, nil)
 			org := &parcelgate.Organization{Environment: parcelgate.Production, BusinessID: "1234567-1", Name: "Shop"}
-			if err := sqlstore.NewOrganizationService(db).CreateOrganization(ctx, org); err != nil {
+			if err := sqlstore.NewOrganizationService(db).CreateOrganization(ctx, parcelgate.EnvironmentOperator(org.Environment), org); err != nil {
 				b.Fatal(err)
 			}
 			base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)

@@ -18,9 +18,19 @@ func NewOrganizationService(db *DB) *OrganizationService { return &OrganizationS
 
 var _ parcelgate.OrganizationService = (*OrganizationService)(nil)
 
-func (s *OrganizationService) CreateOrganization(ctx context.Context, o *parcelgate.Organization) error {
+// CreateOrganization stores o (see parcelgate.OrganizationService). Only a
+// caller that may ActionOperate, in o's environment: an operator of the
+// other environment is refused, as it does not see that environment's
+// organizations (decisions §3).
+func (s *OrganizationService) CreateOrganization(ctx context.Context, c *parcelgate.Caller, o *parcelgate.Organization) error {
+	if err := c.May(parcelgate.ActionOperate); err != nil {
+		return err
+	}
 	if err := o.Validate(); err != nil {
 		return err
+	}
+	if c.Environment != "" && c.Environment != o.Environment {
+		return parcelgate.Errorf(parcelgate.EFORBIDDEN, "The operator of %s cannot create an organization in %s.", c.Environment, o.Environment)
 	}
 	o.CreatedAt = s.db.clock.Now(o.Environment).UTC().Truncate(1000)
 	addr := ""
@@ -36,6 +46,24 @@ func (s *OrganizationService) CreateOrganization(ctx context.Context, o *parcelg
 		}
 		return err
 	})
+}
+
+// inScope reports whether the organization orgID of env is in the scope of
+// the operator's caller c: c's environment (every one when c names none)
+// and c's organization when c names one (decisions §4). Outside it an
+// object answers as a missing one.
+func inScope(c *parcelgate.Caller, env parcelgate.Environment, orgID int64) bool {
+	return (c.Environment == "" || c.Environment == env) && (c.OrgID == 0 || c.OrgID == orgID)
+}
+
+// orgScope is the condition that keeps a statement to the organizations
+// (alias o) in an operator's caller's scope, as inScope decides; its
+// arguments are scopeArgs(c).
+const orgScope = `(o.environment = ? OR ? = '') AND (o.id = ? OR ? = 0)`
+
+// scopeArgs are the arguments of orgScope for c.
+func scopeArgs(c *parcelgate.Caller) []any {
+	return []any{string(c.Environment), string(c.Environment), c.OrgID, c.OrgID}
 }
 
 const orgColumns = `id, environment, business_id, name, contract_number, address, created_at`
@@ -64,7 +92,26 @@ func scanOrganization(s rowScanner) (*parcelgate.Organization, error) {
 	return &o, nil
 }
 
-func (s *OrganizationService) FindOrganization(ctx context.Context, env parcelgate.Environment, businessID string) (*parcelgate.Organization, error) {
+// FindOrganization returns the organization of c's environment with
+// businessID (see parcelgate.OrganizationService). Only a caller that may
+// ActionOperate; an organization outside c's scope is ENOTFOUND.
+func (s *OrganizationService) FindOrganization(ctx context.Context, c *parcelgate.Caller, businessID string) (*parcelgate.Organization, error) {
+	if err := c.May(parcelgate.ActionOperate); err != nil {
+		return nil, err
+	}
+	o, err := s.findOrganization(ctx, c.Environment, businessID)
+	if err == nil && !inScope(c, o.Environment, o.ID) {
+		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "organization %s not found in %s", o.BusinessID, c.Environment)
+	}
+	return o, err
+}
+
+// findOrganization returns the organization of env with businessID, or
+// ENOTFOUND. It asks no caller: the services call it for the organization
+// a request names once they have checked their own caller (a fault's
+// organization, a catalog's retailer and suppliers, a console session's
+// tenant).
+func (s *OrganizationService) findOrganization(ctx context.Context, env parcelgate.Environment, businessID string) (*parcelgate.Organization, error) {
 	id, err := parcelgate.NormalizeBusinessID(businessID)
 	if err != nil {
 		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "organization %s not found in %s", businessID, env)
@@ -76,8 +123,10 @@ func (s *OrganizationService) FindOrganization(ctx context.Context, env parcelga
 	return o, err
 }
 
-// organizationByID returns the organization with internal id.
-func (s *OrganizationService) organizationByID(ctx context.Context, id int64) (*parcelgate.Organization, error) {
+// OrganizationByID returns the organization with internal id. It takes no
+// caller: it is machinery that reads the organization a token or console
+// session already names (see parcelgate.OrganizationService).
+func (s *OrganizationService) OrganizationByID(ctx context.Context, id int64) (*parcelgate.Organization, error) {
 	o, err := scanOrganization(s.db.queryRow(ctx, `SELECT `+orgColumns+` FROM organizations WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "organization not found")
@@ -85,14 +134,14 @@ func (s *OrganizationService) organizationByID(ctx context.Context, id int64) (*
 	return o, err
 }
 
-// OrganizationByID returns the organization with internal id; the domain
-// services use it to read a caller's profile.
-func (s *OrganizationService) OrganizationByID(ctx context.Context, id int64) (*parcelgate.Organization, error) {
-	return s.organizationByID(ctx, id)
-}
-
-func (s *OrganizationService) ListOrganizations(ctx context.Context, env parcelgate.Environment) ([]*parcelgate.Organization, error) {
-	rows, err := s.db.query(ctx, `SELECT `+orgColumns+` FROM organizations WHERE environment = ? ORDER BY business_id`, string(env))
+// ListOrganizations returns the organizations in c's scope by business ID
+// (see parcelgate.OrganizationService). Only a caller that may
+// ActionOperate.
+func (s *OrganizationService) ListOrganizations(ctx context.Context, c *parcelgate.Caller) ([]*parcelgate.Organization, error) {
+	if err := c.May(parcelgate.ActionOperate); err != nil {
+		return nil, err
+	}
+	rows, err := s.db.query(ctx, `SELECT `+orgColumns+` FROM organizations o WHERE `+orgScope+` ORDER BY business_id, environment`, scopeArgs(c)...)
 	if err != nil {
 		return nil, err
 	}
@@ -109,7 +158,8 @@ func (s *OrganizationService) ListOrganizations(ctx context.Context, env parcelg
 }
 
 // HasOrganizations reports whether any organization exists, in either
-// environment.
+// environment. It takes no caller: it runs at start-up, before there is
+// one (demo seeding).
 func (s *OrganizationService) HasOrganizations(ctx context.Context) (bool, error) {
 	var n int
 	err := s.db.queryRow(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM organizations LIMIT 1) x`).Scan(&n)

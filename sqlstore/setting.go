@@ -7,7 +7,9 @@ import (
 )
 
 // SettingService keeps the small named settings one instance claims for all
-// (the demo's seeding).
+// (the demo's seeding). Its methods take no caller: they are the server's
+// own machinery, read and written at start-up before there is one; no
+// operator action writes a setting.
 type SettingService struct{ db *DB }
 
 // NewSettingService returns the SettingService over db.

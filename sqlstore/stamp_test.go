@@ -166,7 +166,7 @@ func TestOrgAndEnvironmentStampsNeverRepeat(t *testing.T) {
 func stampOrg(t *testing.T, db *sqlstore.DB, businessID string) int64 {
 	t.Helper()
 	o := &parcelgate.Organization{Environment: parcelgate.Production, BusinessID: businessID, Name: "Org " + businessID}
-	if err := sqlstore.NewOrganizationService(db).CreateOrganization(context.Background(), o); err != nil {
+	if err := sqlstore.NewOrganizationService(db).CreateOrganization(context.Background(), parcelgate.EnvironmentOperator(o.Environment), o); err != nil {
 		t.Fatal(err)
 	}
 	return o.ID
@@ -182,7 +182,7 @@ func TestStampsAcrossInstancesWithAMovedClock(t *testing.T) {
 		ahead, lagging := new(parcelgate.OffsetClock), new(parcelgate.OffsetClock)
 		a := testdb.OpenAt(t, dsn, ahead)
 		b := testdb.OpenAt(t, dsn, lagging)
-		if _, err := sqlstore.NewControlService(a).AdvanceClock(ctx, parcelgate.Test, 24*time.Hour); err != nil {
+		if _, err := sqlstore.NewControlService(a).AdvanceClock(ctx, parcelgate.EnvironmentOperator(parcelgate.Test), 24*time.Hour); err != nil {
 			t.Fatal(err)
 		}
 		moved, err := a.NextStampForTest(ctx, parcelgate.Test)

@@ -16,7 +16,7 @@ import (
 func stockOrg(t *testing.T, db *sqlstore.DB, bid string) *parcelgate.Organization {
 	t.Helper()
 	o := &parcelgate.Organization{Environment: parcelgate.Production, BusinessID: bid, Name: bid}
-	if err := sqlstore.NewOrganizationService(db).CreateOrganization(context.Background(), o); err != nil {
+	if err := sqlstore.NewOrganizationService(db).CreateOrganization(context.Background(), parcelgate.EnvironmentOperator(o.Environment), o); err != nil {
 		t.Fatal(err)
 	}
 	return o

@@ -64,9 +64,6 @@ var tenantExceptions = map[string]string{
 	// directory of credentials, replicated to every node.
 	"CredentialService.AuthenticateGatewayClient gateway_clients":   login,
 	"CredentialService.AuthenticateServiceAccount service_accounts": login,
-	"CredentialService.RevokeGatewayClient gateway_clients":         login,
-	"CredentialService.RevokeServiceAccount service_accounts":       login,
-	"CredentialService.UnlockServiceAccount service_accounts":       login,
 	// The journal of a token request finds the organization of the
 	// credential it names, as the login does.
 	"CredentialService.CredentialOwner gateway_clients":  login,

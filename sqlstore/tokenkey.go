@@ -25,7 +25,9 @@ const retiredKeyKept = 2 * parcelgate.TokenLifetime
 
 // TokenKeys returns the keys that may open tokens now, creating the first
 // key when there is none. Instances that start together race to insert key
-// 1; the loser reads the winner's.
+// 1; the loser reads the winner's. It takes no caller: it is the server's
+// own machinery, run at start-up and on each reload of the keys, before
+// any token is opened.
 func (s *TokenKeyService) TokenKeys(ctx context.Context) ([]auth.Key, error) {
 	keys, err := s.loadTokenKeys(ctx)
 	if err != nil || len(keys) > 0 {
@@ -62,8 +64,16 @@ func (s *TokenKeyService) loadTokenKeys(ctx context.Context) ([]auth.Key, error)
 }
 
 // RotateTokenKey creates a new key and retires the others. Tokens sealed
-// with a retired key stay valid until they expire.
-func (s *TokenKeyService) RotateTokenKey(ctx context.Context) (uint32, error) {
+// with a retired key stay valid until they expire. Only a caller that may
+// ActionOperate on the whole server (EnvironmentOperator("")): the keys
+// seal both environments' tokens.
+func (s *TokenKeyService) RotateTokenKey(ctx context.Context, c *parcelgate.Caller) (uint32, error) {
+	if err := c.May(parcelgate.ActionOperate); err != nil {
+		return 0, err
+	}
+	if c.Environment != "" || c.OrgID != 0 {
+		return 0, parcelgate.Errorf(parcelgate.EFORBIDDEN, "The token keys seal every environment's tokens: only the operator of the whole server rotates them.")
+	}
 	now := time.Now()
 	var id uint32
 	err := s.db.inTx(ctx, func(tx *Tx) error {

@@ -112,7 +112,7 @@ func TestKilledServerLosesNothingAcknowledged(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer db.Close()
-			orgs, err := sqlstore.NewOrganizationService(db).ListOrganizations(context.Background(), parcelgate.Production)
+			orgs, err := sqlstore.NewOrganizationService(db).ListOrganizations(context.Background(), parcelgate.EnvironmentOperator(parcelgate.Production))
 			if err != nil {
 				t.Fatal(err)
 			}
