@@ -2,6 +2,7 @@ package parcelgate_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -170,6 +171,25 @@ func TestReadableCatalogTypes(t *testing.T) {
 		got := parcelgate.ReadableCatalogTypes(&parcelgate.Caller{Kind: parcelgate.KindEcom, Roles: c.roles})
 		if fmt.Sprint(got) != c.want || (c.want == "[]" && (got == nil) != (c.roles[len(c.roles)-1] == parcelgate.RoleRetailer)) {
 			t.Errorf("%v: %v (nil %v), want %s", c.roles, got, got == nil, c.want)
+		}
+	}
+}
+
+// interface §5.2: whoever may read all of its catalogs may read its
+// warehouse catalogs, so the catalog reads, which ask
+// ActionReadWarehouseCatalogs first, refuse exactly the callers
+// ReadableCatalogTypes gives no type.
+func TestReadAllCatalogsReadsWarehouseCatalogs(t *testing.T) {
+	for _, r := range parcelgate.RolesFor(parcelgate.ActionReadAllCatalogs) {
+		if !slices.Contains(parcelgate.RolesFor(parcelgate.ActionReadWarehouseCatalogs), r) {
+			t.Errorf("role %s may read all catalogs but not the warehouse's", r)
+		}
+	}
+	for _, roles := range [][]parcelgate.Role{nil, {parcelgate.RoleSupplier}, {parcelgate.RoleMerchant}, {parcelgate.RoleRetailer}, parcelgate.Roles} {
+		c := &parcelgate.Caller{Kind: parcelgate.KindEcom, Roles: roles}
+		readsNone := fmt.Sprint(parcelgate.ReadableCatalogTypes(c)) == "[]" && parcelgate.ReadableCatalogTypes(c) != nil
+		if refused := c.May(parcelgate.ActionReadWarehouseCatalogs) != nil; refused != readsNone {
+			t.Errorf("%v: refused %v, reads no type %v", roles, refused, readsNone)
 		}
 	}
 }

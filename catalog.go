@@ -116,32 +116,46 @@ func (cat *Catalog) Entry(c *Caller, role CatalogRole) *CatalogEntry {
 }
 
 // CatalogService manages catalogs: the operator creates and lists them;
-// the retailer's side reads them. The reads act for c, the retailer that
-// owns the catalogs (or a supplier listed on one); ReadableCatalogTypes
-// says which of its catalogs c may read. A catalog of another retailer, or
-// one the caller may not read, is ENOTFOUND.
+// the retailer's side reads them. Every method acts for c and asks
+// Caller.May itself (interface §5.2); the front ends ask first too, with
+// their own wording. The reads act for c, the retailer that owns the
+// catalogs (or a supplier listed on one); ReadableCatalogTypes says which
+// of its catalogs c may read. A catalog of another retailer, or one the
+// caller may not read, is ENOTFOUND.
 type CatalogService interface {
-	// CreateCatalog stores c; its retailer and every supplier must be
-	// organizations of its environment (ENOTFOUND naming the one missing),
-	// and its external ID new for the retailer (ECONFLICT).
-	CreateCatalog(ctx context.Context, c *Catalog) error
-	// ListCatalogs returns the catalogs of env; with retailerID, only that
-	// retailer's.
-	ListCatalogs(ctx context.Context, env Environment, retailerID string) ([]*Catalog, error)
+	// CreateCatalog stores k in c's environment (k.Environment, which must
+	// be c's when c names one); its retailer and every supplier must be
+	// organizations of that environment (ENOTFOUND naming the one
+	// missing), and its external ID new for the retailer (ECONFLICT).
+	// Only the operator (ActionOperate) creates catalogs: c is
+	// EnvironmentOperator(env), or OperatorCaller of the retailer, whose
+	// caller creates no catalog of another retailer (ENOTFOUND, as for a
+	// retailer that is not there).
+	CreateCatalog(ctx context.Context, c *Caller, k *Catalog) error
+	// ListCatalogs returns the catalogs of c's environment
+	// (EnvironmentOperator(env); "" for every environment), or, for an
+	// operator caller of one organization (OperatorCaller), only that
+	// retailer's. Only the operator (ActionOperate) lists catalogs so: a
+	// tenant lists its own with ListOwnCatalogs.
+	ListCatalogs(ctx context.Context, c *Caller) ([]*Catalog, error)
 
 	// ListOwnCatalogs pages the caller's catalogs as retailer, or the
-	// catalogs that list it as supplier; any ecom role may ask.
+	// catalogs that list it as supplier. Only a caller that may
+	// ActionListOwnCatalogs (any ecom role, the operator) lists them.
 	ListOwnCatalogs(ctx context.Context, c *Caller, role CatalogRole, page PageRequest) (Page[*CatalogEntry], error)
 	// ListCatalogBalances pages the balances of one catalog, or with an
 	// empty catalogExternalID of all the caller's catalogs; a product
 	// published to several catalogs appears once per catalog (interface §4.4 GET
 	// rule 5). EOS products appear with quantity 0 while their sale ended
 	// after EOSVisibleSince, then no more. Balances removed from the catalog
-	// appear only with f.ModifiedAfter, as Removed (decisions §6).
+	// appear only with f.ModifiedAfter, as Removed (decisions §6). Only a
+	// caller that may read some of its catalogs (ActionReadWarehouseCatalogs:
+	// a retailer or a merchant) reads them, and only the types
+	// ReadableCatalogTypes gives it; any other caller is EFORBIDDEN.
 	ListCatalogBalances(ctx context.Context, c *Caller, catalogExternalID string, f BalanceFilter, page PageRequest) (Page[*Balance], error)
 	// ListCatalogProducts pages the products published to one catalog,
 	// each with its descriptions and this catalog's balance (interface §4.4); EOS
 	// products and removed balances as in ListCatalogBalances (interface §3
-	// rules 1-2).
+	// rules 1-2). Who may read them is as in ListCatalogBalances.
 	ListCatalogProducts(ctx context.Context, c *Caller, catalogExternalID string, f BalanceFilter, page PageRequest) (Page[*InventoryItem], error)
 }

@@ -324,54 +324,66 @@ type IDConflict struct {
 }
 
 // InventoryService is the supplier's side of products and stock. Every
-// method acts for c, whose organization is the supplier; ActionManageProducts
-// says who may call them (in the warehouse service the merchant is its own
-// supplier). Products and balances of other suppliers, and of the other
-// environment, answer exactly like missing ones. A product externalId may
-// be given bare or with the supplier's prefix (ProductKey).
+// method acts for c, whose organization is the supplier, and asks
+// Caller.May itself with the action of its route (interface §5.2: a
+// supplier, or a merchant, who is its own supplier in the warehouse
+// service; the operator acting in the supplier's tenant); the front ends
+// ask first too, with their own wording. Products and balances of other
+// suppliers, and of the other environment, answer exactly like missing
+// ones. A product externalId may be given bare or with the supplier's
+// prefix (ProductKey).
 type InventoryService interface {
 	// PutInventory applies each entry atomically, in order: it creates or
 	// fully replaces the product (interface §4.4 PUT /inventory rule 1) and
 	// applies its balances as PutBalances does (rule 2); with EndsSale it
 	// ends the product's sale as EndOfSale does (interface §3). A product that was
 	// EOS becomes ACTIVE again. Entries that cannot be applied are left
-	// out and returned, by position; the others are applied.
+	// out and returned, by position; the others are applied. Only a
+	// caller that may ActionManageProducts writes them.
 	PutInventory(ctx context.Context, c *Caller, entries []InventoryInput) (InventoryFailures, error)
 	// ListInventory pages the caller's ACTIVE products with their
-	// balances, ordered by creation.
+	// balances, ordered by creation. Only a caller that may
+	// ActionReadProducts reads them (a retailer reads what is published
+	// to it through CatalogService).
 	ListInventory(ctx context.Context, c *Caller, f InventoryFilter, page PageRequest) (Page[*InventoryItem], error)
 	// FindInventoryItem returns one ACTIVE product with its balances, or
-	// ENOTFOUND (also for an EOS product: interface §3 rule 3).
+	// ENOTFOUND (also for an EOS product: interface §3 rule 3). Only a
+	// caller that may ActionReadProducts reads it.
 	FindInventoryItem(ctx context.Context, c *Caller, externalID string) (*InventoryItem, error)
 	// EndOfSale marks products EOS (interface §3): their quantity becomes 0 in
 	// every catalog, allocations stay, and they leave the supplier's reads.
 	// Products already EOS are left as they are. An unknown product fails
-	// the whole request with ENOTFOUND naming each position.
+	// the whole request with ENOTFOUND naming each position. Only a
+	// caller that may ActionManageProducts ends a sale.
 	EndOfSale(ctx context.Context, c *Caller, externalIDs []string) ([]*InventoryItem, error)
 
 	// PutBalances applies balance entries in order as PlanBalances decides
 	// (interface §4.4 PUT balances rules 1-5), all or nothing: every failing
-	// entry is reported with its position (EINVALID).
+	// entry is reported with its position (EINVALID). Only a caller that
+	// may ActionPublishBalances writes them.
 	PutBalances(ctx context.Context, c *Caller, entries []BalanceInput) ([]*Balance, error)
 	// ListSupplierBalances pages the caller's balances in every catalog,
 	// EOS products excluded; removed balances only with f.ModifiedAfter,
-	// as in ListCatalogBalances.
+	// as in ListCatalogBalances. Only a caller that may
+	// ActionReadProducts reads them (GET /inventory/balances).
 	ListSupplierBalances(ctx context.Context, c *Caller, f BalanceFilter, page PageRequest) (Page[*Balance], error)
-	// DeleteBalances removes the product from the catalogs r names (spec
-	// 4.4 DELETE balances rules 1-2) and returns the removed balances as
-	// they were. A removed balance stays as a stamped tombstone
+	// DeleteBalances removes the product from the catalogs r names
+	// (interface §4.4 DELETE balances rules 1-2) and returns the removed
+	// balances as they were. A removed balance stays as a stamped tombstone
 	// (Balance.Removed) so that change polls report the removal; publishing
 	// the product there again revives it. ENOTFOUND for an unknown product;
-	// CheckRemoval decides the rest.
+	// CheckRemoval decides the rest. Only a caller that may
+	// ActionPublishBalances removes them.
 	DeleteBalances(ctx context.Context, c *Caller, r BalanceRemoval) ([]*Balance, error)
 	// RemoveFromCatalogs applies several removals, each atomically as
 	// DeleteBalances; those that fail are left out and returned by
-	// position.
+	// position. Only a caller that may ActionPublishBalances removes them.
 	RemoveFromCatalogs(ctx context.Context, c *Caller, rs []BalanceRemoval) (InventoryFailures, error)
 	// MigrateProductIDs renames the caller's products {businessId}-{x} to
 	// {x} (the provider's ID migration), with their balances; orders keep
 	// resolving them (ProductKey). It is idempotent; a product whose bare
-	// ID is taken stays as it was and is reported.
+	// ID is taken stays as it was and is reported. Only a caller that may
+	// ActionManageProducts migrates.
 	MigrateProductIDs(ctx context.Context, c *Caller) (*IDMigration, error)
 }
 

@@ -158,7 +158,7 @@ func seedTenant(ctx context.Context, st Services, t Tenant, versions []string) e
 	if err := st.Credentials.CreateServiceAccount(ctx, &parcelgate.ServiceAccount{Username: t.Username, Environment: t.Environment, BusinessID: t.BusinessID, Roles: parcelgate.Roles}, hash); err != nil {
 		return err
 	}
-	if err := st.Catalogs.CreateCatalog(ctx, &parcelgate.Catalog{Environment: t.Environment, RetailerID: t.BusinessID, ExternalID: t.WarehouseID, Name: "Demo warehouse", Type: parcelgate.CatalogPosti, SupplierIDs: []string{t.BusinessID}}); err != nil {
+	if err := st.Catalogs.CreateCatalog(ctx, parcelgate.EnvironmentOperator(t.Environment), &parcelgate.Catalog{Environment: t.Environment, RetailerID: t.BusinessID, ExternalID: t.WarehouseID, Name: "Demo warehouse", Type: parcelgate.CatalogPosti, SupplierIDs: []string{t.BusinessID}}); err != nil {
 		return err
 	}
 	if err := seedShipments(ctx, st, t, org); err != nil {
@@ -215,7 +215,7 @@ func seedRetail(ctx context.Context, st Services, t Tenant, supplier *parcelgate
 	if err := st.Credentials.CreateServiceAccount(ctx, &parcelgate.ServiceAccount{Username: t.SupplierUsername, Environment: t.Environment, BusinessID: t.SupplierID, Roles: []parcelgate.Role{parcelgate.RoleSupplier}}, hash); err != nil {
 		return err
 	}
-	if err := st.Catalogs.CreateCatalog(ctx, &parcelgate.Catalog{Environment: t.Environment, RetailerID: t.RetailerID, ExternalID: t.RetailCatalogID, Name: "Demo web shop", Type: parcelgate.CatalogDropship, SupplierIDs: []string{t.BusinessID, t.SupplierID}}); err != nil {
+	if err := st.Catalogs.CreateCatalog(ctx, parcelgate.EnvironmentOperator(t.Environment), &parcelgate.Catalog{Environment: t.Environment, RetailerID: t.RetailerID, ExternalID: t.RetailCatalogID, Name: "Demo web shop", Type: parcelgate.CatalogDropship, SupplierIDs: []string{t.BusinessID, t.SupplierID}}); err != nil {
 		return err
 	}
 	products := []struct {

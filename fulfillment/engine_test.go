@@ -23,7 +23,7 @@ func tenant(t *testing.T, db *sqlstore.DB) *parcelgate.Caller {
 	if err := sqlstore.NewOrganizationService(db).CreateOrganization(ctx, org); err != nil {
 		t.Fatal(err)
 	}
-	if err := sqlstore.NewCatalogService(db).CreateCatalog(ctx, &parcelgate.Catalog{Environment: parcelgate.Production, RetailerID: org.BusinessID, ExternalID: "WH1", SupplierIDs: []string{org.BusinessID}}); err != nil {
+	if err := sqlstore.NewCatalogService(db).CreateCatalog(ctx, parcelgate.OperatorCaller(org), &parcelgate.Catalog{Environment: parcelgate.Production, RetailerID: org.BusinessID, ExternalID: "WH1", SupplierIDs: []string{org.BusinessID}}); err != nil {
 		t.Fatal(err)
 	}
 	c := &parcelgate.Caller{OrgID: org.ID, BusinessID: org.BusinessID, Environment: parcelgate.Production, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleMerchant}}

@@ -236,7 +236,7 @@ func (s *Server) createCatalog(w http.ResponseWriter, r *http.Request) error {
 	if c.SupplierIDs == nil {
 		c.SupplierIDs = []string{}
 	}
-	if err := s.catalogs.CreateCatalog(r.Context(), c); err != nil {
+	if err := s.catalogs.CreateCatalog(r.Context(), parcelgate.EnvironmentOperator(env), c); err != nil {
 		return err
 	}
 	writeJSON(w, http.StatusCreated, c)
@@ -248,7 +248,20 @@ func (s *Server) listCatalogs(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	cs, err := s.catalogs.ListCatalogs(r.Context(), env, r.URL.Query().Get("retailerId"))
+	op := parcelgate.EnvironmentOperator(env)
+	if retailer := r.URL.Query().Get("retailerId"); retailer != "" {
+		org, err := s.orgs.FindOrganization(r.Context(), env, retailer)
+		if parcelgate.ErrorCode(err) == parcelgate.ENOTFOUND {
+			// A retailer that is not there has no catalogs.
+			writeJSON(w, http.StatusOK, List[*parcelgate.Catalog]{[]*parcelgate.Catalog{}})
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		op = parcelgate.OperatorCaller(org)
+	}
+	cs, err := s.catalogs.ListCatalogs(r.Context(), op)
 	if err != nil {
 		return err
 	}

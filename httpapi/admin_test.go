@@ -181,6 +181,13 @@ func TestAdminCatalogs(t *testing.T) {
 		if len(list.Content) != 0 {
 			t.Fatalf("production catalogs listed in test: %+v", list.Content)
 		}
+		// A retailer that is not there has no catalogs (not a 404).
+		for _, q := range []string{"retailerId=1234567-2", "retailerId=nonsense", "environment=test&retailerId=7654321-2"} {
+			e.Admin("GET", "/admin/v1/catalogs?"+q, nil).Expect(200).JSON(&list)
+			if len(list.Content) != 0 {
+				t.Fatalf("%s: %+v", q, list.Content)
+			}
+		}
 	})
 }
 

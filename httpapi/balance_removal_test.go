@@ -334,7 +334,7 @@ func TestBalanceRemovalAndOrders(t *testing.T) {
 		if o.Status.Value != parcelgate.OrderError || !strings.Contains(o.Status.Reason, "not stocked in warehouse WH1") {
 			t.Fatalf("order of a removed product: %+v", o.Status)
 		}
-		if ok, err := sqlstore.NewInventoryService(e.DB).MoveStock(t.Context(), parcelgate.Production, merchantBID, merchantBID+"-P1", merchantBID, "WH1", -1, 1); ok || err != nil {
+		if ok, err := sqlstore.NewInventoryService(e.DB).MoveStock(t.Context(), parcelgate.EnvironmentOperator(parcelgate.Production), merchantBID, merchantBID+"-P1", merchantBID, "WH1", -1, 1); ok || err != nil {
 			t.Fatalf("MoveStock on a removed balance: %v %v", ok, err)
 		}
 		// The order that held stock before the removal ends: its release

@@ -253,7 +253,7 @@ func TestInventoryBalanceRules(t *testing.T) {
 // allocate moves stock as a warehouse order does, through the store.
 func allocate(t *testing.T, e *apitest.Env, supplier, product, retailer, catalog string, q int64) {
 	t.Helper()
-	ok, err := sqlstore.NewInventoryService(e.DB).MoveStock(t.Context(), parcelgate.Production, supplier, product, retailer, catalog, -q, q)
+	ok, err := sqlstore.NewInventoryService(e.DB).MoveStock(t.Context(), parcelgate.EnvironmentOperator(parcelgate.Production), supplier, product, retailer, catalog, -q, q)
 	if err != nil || !ok {
 		t.Fatalf("allocate: %v %v", ok, err)
 	}

@@ -342,7 +342,7 @@ func TestPluginRemoveFromWarehouse(t *testing.T) {
 		// Allocations of open orders keep the entry out, with a clear
 		// reason, until released (interface §4.4 PUT balances rule 5).
 		e.putBalances(e.m, []any{map[string]any{"productExternalId": "WOO7", "quantity": 3}}).Expect(200)
-		if ok, err := sqlstore.NewInventoryService(e.DB).MoveStock(t.Context(), parcelgate.Production, merchantM, "WOO7", merchantM, "WH1", -1, 1); err != nil || !ok {
+		if ok, err := sqlstore.NewInventoryService(e.DB).MoveStock(t.Context(), parcelgate.EnvironmentOperator(parcelgate.Production), merchantM, "WOO7", merchantM, "WH1", -1, 1); err != nil || !ok {
 			t.Fatal(ok, err)
 		}
 		errs = e.pluginErrors("DELETE", "/ecommerce/v3/inventory/balances", e.m, []any{map[string]any{"productExternalId": "WOO7", "catalogExternalId": "WH1", "retailerId": merchantM}})

@@ -56,7 +56,7 @@ func TestInventoryChangePollingNeverMisses(t *testing.T) {
 					// Stock of the catalog by name: revives a removed balance.
 					put(map[string]any{"retailerId": retailerR, "catalogExternalId": "SHOP", "quantity": 500 + n})
 				case 1:
-					if _, err := sqlstore.NewInventoryService(e.DB).MoveStock(t.Context(), parcelgate.Production, supplierA, p, retailerR, "SHOP", -1, 1); err != nil {
+					if _, err := sqlstore.NewInventoryService(e.DB).MoveStock(t.Context(), parcelgate.EnvironmentOperator(parcelgate.Production), supplierA, p, retailerR, "SHOP", -1, 1); err != nil {
 						t.Errorf("order allocation: %v", err)
 					}
 				case 2:

@@ -17,37 +17,53 @@ func NewCatalogService(db *DB) *CatalogService { return &CatalogService{db: db} 
 
 var _ parcelgate.CatalogService = (*CatalogService)(nil)
 
-func (s *CatalogService) CreateCatalog(ctx context.Context, c *parcelgate.Catalog) error {
-	if err := c.Validate(); err != nil {
+// CreateCatalog stores k for the operator (ActionOperate, interface
+// §5.2; see parcelgate.CatalogService): in c's environment, for c's
+// organization when c is the operator acting in one tenant.
+func (s *CatalogService) CreateCatalog(ctx context.Context, c *parcelgate.Caller, k *parcelgate.Catalog) error {
+	if err := c.May(parcelgate.ActionOperate); err != nil {
 		return err
 	}
-	retailer, err := NewOrganizationService(s.db).FindOrganization(ctx, c.Environment, c.RetailerID)
-	if err != nil {
-		return parcelgate.Errorf(parcelgate.ENOTFOUND, "retailer %s is not an organization in %s", c.RetailerID, c.Environment)
+	switch {
+	case k.Environment == "":
+		k.Environment = c.Environment
+	case c.Environment != "" && k.Environment != c.Environment:
+		var p parcelgate.Problems
+		p.Add("environment", "must be %s, the environment acted in", c.Environment)
+		return p.Err()
 	}
-	c.RetailerOrg = retailer.ID
+	if err := k.Validate(); err != nil {
+		return err
+	}
+	retailer, err := NewOrganizationService(s.db).FindOrganization(ctx, k.Environment, k.RetailerID)
+	if err != nil || (c.OrgID != 0 && retailer.ID != c.OrgID) {
+		// decisions §4: the operator acting in one tenant finds no other
+		// retailer; it answers like one that is not there.
+		return parcelgate.Errorf(parcelgate.ENOTFOUND, "retailer %s is not an organization in %s", k.RetailerID, k.Environment)
+	}
+	k.RetailerOrg = retailer.ID
 	var supplierOrgs []int64
-	slices.Sort(c.SupplierIDs)
-	c.SupplierIDs = slices.Compact(c.SupplierIDs)
-	for _, sid := range c.SupplierIDs {
-		supplier, err := NewOrganizationService(s.db).FindOrganization(ctx, c.Environment, sid)
+	slices.Sort(k.SupplierIDs)
+	k.SupplierIDs = slices.Compact(k.SupplierIDs)
+	for _, sid := range k.SupplierIDs {
+		supplier, err := NewOrganizationService(s.db).FindOrganization(ctx, k.Environment, sid)
 		if err != nil {
-			return parcelgate.Errorf(parcelgate.ENOTFOUND, "supplier %s is not an organization in %s", sid, c.Environment)
+			return parcelgate.Errorf(parcelgate.ENOTFOUND, "supplier %s is not an organization in %s", sid, k.Environment)
 		}
 		supplierOrgs = append(supplierOrgs, supplier.ID)
 	}
-	c.CreatedAt = s.db.clock.Now(c.Environment).UTC().Truncate(1000)
+	k.CreatedAt = s.db.clock.Now(k.Environment).UTC().Truncate(1000)
 	return s.db.inTx(ctx, func(tx *Tx) error {
 		err := tx.QueryRow(ctx, `INSERT INTO catalogs (environment, retailer_org_id, external_id, name, catalog_type, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
-			string(c.Environment), c.RetailerOrg, c.ExternalID, c.Name, string(c.Type), micros(c.CreatedAt)).Scan(&c.ID)
+			string(k.Environment), k.RetailerOrg, k.ExternalID, k.Name, string(k.Type), micros(k.CreatedAt)).Scan(&k.ID)
 		if isUniqueViolation(err) {
-			return parcelgate.Errorf(parcelgate.ECONFLICT, "retailer %s already has catalog %s", c.RetailerID, c.ExternalID)
+			return parcelgate.Errorf(parcelgate.ECONFLICT, "retailer %s already has catalog %s", k.RetailerID, k.ExternalID)
 		}
 		if err != nil {
 			return err
 		}
 		for _, orgID := range supplierOrgs {
-			if _, err := tx.Exec(ctx, `INSERT INTO catalog_suppliers (catalog_id, supplier_org_id) VALUES (?, ?)`, c.ID, orgID); err != nil {
+			if _, err := tx.Exec(ctx, `INSERT INTO catalog_suppliers (catalog_id, supplier_org_id) VALUES (?, ?)`, k.ID, orgID); err != nil {
 				return err
 			}
 		}
@@ -89,13 +105,22 @@ func scanCatalog(s rowScanner) (*parcelgate.Catalog, error) {
 	return &c, nil
 }
 
-func (s *CatalogService) ListCatalogs(ctx context.Context, env parcelgate.Environment, retailerID string) ([]*parcelgate.Catalog, error) {
-	q := s.catalogSelect() + ` WHERE c.environment = ?`
-	args := []any{string(env)}
-	if retailerID != "" {
-		q += ` AND ro.business_id = ?`
-		args = append(args, strings.ToUpper(strings.TrimSpace(retailerID)))
+// ListCatalogs lists catalogs for the operator (ActionOperate, interface
+// §5.2; see parcelgate.CatalogService): those of c's environment (every
+// environment's when c names none), only c's organization's when c acts
+// in one tenant.
+func (s *CatalogService) ListCatalogs(ctx context.Context, c *parcelgate.Caller) ([]*parcelgate.Catalog, error) {
+	if err := c.May(parcelgate.ActionOperate); err != nil {
+		return nil, err
 	}
+	var where filterSQL
+	if c.Environment != "" {
+		where.add("c.environment = ?", string(c.Environment))
+	}
+	if c.OrgID != 0 {
+		where.add("c.retailer_org_id = ?", c.OrgID)
+	}
+	q, args := s.catalogSelect()+` WHERE `+where.sql(), where.args
 	rows, err := s.db.query(ctx, q+catalogGroup+` ORDER BY ro.business_id, c.external_id`, args...)
 	if err != nil {
 		return nil, err
@@ -103,11 +128,11 @@ func (s *CatalogService) ListCatalogs(ctx context.Context, env parcelgate.Enviro
 	defer rows.Close()
 	out := []*parcelgate.Catalog{}
 	for rows.Next() {
-		c, err := scanCatalog(rows)
+		cat, err := scanCatalog(rows)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, c)
+		out = append(out, cat)
 	}
 	return out, rows.Err()
 }

@@ -91,8 +91,17 @@ func (s *CatalogService) retailerQuery(ctx context.Context, c *parcelgate.Caller
 	return q, nil
 }
 
-// ListCatalogBalances pages a retailer's catalog (see listCatalogBalances).
+// ListCatalogBalances pages a retailer's catalog (see
+// listCatalogBalances), for a caller that may read some of its catalogs:
+// one that may ActionReadWarehouseCatalogs (interface §5.2), as the
+// catalog routes ask. Whoever may ActionReadAllCatalogs may also read the
+// warehouse's (TestReadAllCatalogsReadsWarehouseCatalogs), so a caller
+// refused here is one parcelgate.ReadableCatalogTypes gives no type;
+// which types the others read, it decides (retailerQuery).
 func (s *CatalogService) ListCatalogBalances(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.Page[*parcelgate.Balance], error) {
+	if err := c.May(parcelgate.ActionReadWarehouseCatalogs); err != nil {
+		return parcelgate.Page[*parcelgate.Balance]{}, err
+	}
 	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.Page[*parcelgate.Balance], error) {
 		return s.listCatalogBalances(ctx, c, catalogExternalID, f, pr)
 	})
@@ -110,8 +119,12 @@ func (s *CatalogService) listCatalogBalances(ctx context.Context, c *parcelgate.
 }
 
 // ListCatalogProducts pages a retailer's catalog as products (see
-// listCatalogProducts).
+// listCatalogProducts), for a caller that may read some of its catalogs,
+// as ListCatalogBalances.
 func (s *CatalogService) ListCatalogProducts(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.Page[*parcelgate.InventoryItem], error) {
+	if err := c.May(parcelgate.ActionReadWarehouseCatalogs); err != nil {
+		return parcelgate.Page[*parcelgate.InventoryItem]{}, err
+	}
 	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.Page[*parcelgate.InventoryItem], error) {
 		return s.listCatalogProducts(ctx, c, catalogExternalID, f, pr)
 	})
@@ -189,8 +202,13 @@ func (s *CatalogService) ownCatalogCols() string {
 		COALESCE((SELECT ` + agg + ` FROM catalog_suppliers cs JOIN organizations so ON so.id = cs.supplier_org_id WHERE cs.catalog_id = c.id), ''), c.created_at`
 }
 
-// ListOwnCatalogs pages the caller's catalogs (see listOwnCatalogs).
+// ListOwnCatalogs pages the caller's catalogs (see listOwnCatalogs), for
+// a caller that may ActionListOwnCatalogs (interface §5.2: any ecom role),
+// as GET /catalogs asks.
 func (s *CatalogService) ListOwnCatalogs(ctx context.Context, c *parcelgate.Caller, role parcelgate.CatalogRole, pr parcelgate.PageRequest) (parcelgate.Page[*parcelgate.CatalogEntry], error) {
+	if err := c.May(parcelgate.ActionListOwnCatalogs); err != nil {
+		return parcelgate.Page[*parcelgate.CatalogEntry]{}, err
+	}
 	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.Page[*parcelgate.CatalogEntry], error) {
 		return s.listOwnCatalogs(ctx, c, role, pr)
 	})

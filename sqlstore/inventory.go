@@ -28,7 +28,12 @@ var _ parcelgate.InventoryService = (*InventoryService)(nil)
 // SELECT ... FOR UPDATE. Writers of balances elsewhere (order allocation)
 // must do the same: see moveStock.
 
+// PutInventory acts only for a caller that may ActionManageProducts (interface
+// §5.2), as PUT /inventory asks.
 func (s *InventoryService) PutInventory(ctx context.Context, c *parcelgate.Caller, entries []parcelgate.InventoryInput) (parcelgate.InventoryFailures, error) {
+	if err := c.May(parcelgate.ActionManageProducts); err != nil {
+		return nil, err
+	}
 	var failed parcelgate.InventoryFailures
 	err := s.db.inTx(ctx, func(tx *Tx) error {
 		stamp, err := tx.nextStamp(ctx, c.Environment)
@@ -131,8 +136,12 @@ func endSale(ctx context.Context, tx *Tx, ids []int64, us int64) error {
 	return nil
 }
 
-// ListInventory pages a supplier's products (see listInventoryTx).
+// ListInventory pages a supplier's products (see listInventoryTx); only
+// for a caller that may ActionReadProducts (interface §5.2).
 func (s *InventoryService) ListInventory(ctx context.Context, c *parcelgate.Caller, f parcelgate.InventoryFilter, pr parcelgate.PageRequest) (parcelgate.Page[*parcelgate.InventoryItem], error) {
+	if err := c.May(parcelgate.ActionReadProducts); err != nil {
+		return parcelgate.Page[*parcelgate.InventoryItem]{}, err
+	}
 	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.Page[*parcelgate.InventoryItem], error) {
 		return s.listInventoryTx(ctx, c, f, pr)
 	})
@@ -183,8 +192,12 @@ func (s *InventoryService) listInventory(ctx context.Context, c *parcelgate.Call
 }
 
 // FindInventoryItem returns one of the caller's products (see
-// findInventoryItem).
+// findInventoryItem); only for a caller that may ActionReadProducts
+// (interface §5.2).
 func (s *InventoryService) FindInventoryItem(ctx context.Context, c *parcelgate.Caller, externalID string) (*parcelgate.InventoryItem, error) {
+	if err := c.May(parcelgate.ActionReadProducts); err != nil {
+		return nil, err
+	}
 	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (*parcelgate.InventoryItem, error) {
 		return s.findInventoryItem(ctx, c, externalID)
 	})
@@ -224,7 +237,12 @@ func findProduct(ctx context.Context, q querier, c *parcelgate.Caller, externalI
 	return id, err == nil, err
 }
 
+// EndOfSale acts only for a caller that may ActionManageProducts (interface
+// §5.2), as DELETE /inventory asks.
 func (s *InventoryService) EndOfSale(ctx context.Context, c *parcelgate.Caller, externalIDs []string) ([]*parcelgate.InventoryItem, error) {
+	if err := c.May(parcelgate.ActionManageProducts); err != nil {
+		return nil, err
+	}
 	ids := make([]int64, 0, len(externalIDs))
 	err := s.db.inTx(ctx, func(tx *Tx) error {
 		stamp, err := tx.nextStamp(ctx, c.Environment)

@@ -12,8 +12,12 @@ import (
 )
 
 // ListSupplierBalances pages a supplier's balances (see
-// listSupplierBalances).
+// listSupplierBalances); only for a caller that may ActionReadProducts
+// (interface §5.2), as GET /inventory/balances asks.
 func (s *InventoryService) ListSupplierBalances(ctx context.Context, c *parcelgate.Caller, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.Page[*parcelgate.Balance], error) {
+	if err := c.May(parcelgate.ActionReadProducts); err != nil {
+		return parcelgate.Page[*parcelgate.Balance]{}, err
+	}
 	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.Page[*parcelgate.Balance], error) {
 		return s.listSupplierBalances(ctx, c, f, pr)
 	})
@@ -32,7 +36,12 @@ func (s *InventoryService) listSupplierBalances(ctx context.Context, c *parcelga
 	return keysetPage(ctx, s.db, q, pr, balanceCols, balanceJoins, scanBalance)
 }
 
+// DeleteBalances acts only for a caller that may ActionPublishBalances
+// (interface §5.2), as DELETE /inventory/balances asks.
 func (s *InventoryService) DeleteBalances(ctx context.Context, c *parcelgate.Caller, r parcelgate.BalanceRemoval) ([]*parcelgate.Balance, error) {
+	if err := c.May(parcelgate.ActionPublishBalances); err != nil {
+		return nil, err
+	}
 	var removed []*parcelgate.Balance
 	err := s.db.inTx(ctx, func(tx *Tx) error {
 		stamp, err := tx.nextStamp(ctx, c.Environment)
@@ -51,7 +60,12 @@ func (s *InventoryService) DeleteBalances(ctx context.Context, c *parcelgate.Cal
 	return removed, nil
 }
 
+// RemoveFromCatalogs acts only for a caller that may ActionPublishBalances
+// (interface §5.2), as DELETE /inventory/balances with a body asks.
 func (s *InventoryService) RemoveFromCatalogs(ctx context.Context, c *parcelgate.Caller, rs []parcelgate.BalanceRemoval) (parcelgate.InventoryFailures, error) {
+	if err := c.May(parcelgate.ActionPublishBalances); err != nil {
+		return nil, err
+	}
 	var failed parcelgate.InventoryFailures
 	err := s.db.inTx(ctx, func(tx *Tx) error {
 		stamp, err := tx.nextStamp(ctx, c.Environment)

@@ -14,8 +14,12 @@ import (
 // The renamed balances are stamped, so a retailer polling them sees the new
 // ID. Run again, it finds nothing left to rename. A product whose bare ID
 // another product of the supplier already has (both forms were created
-// before bare IDs were accepted) is left as it was and reported.
+// before bare IDs were accepted) is left as it was and reported. Only a
+// caller that may ActionManageProducts (interface §5.2) migrates.
 func (s *InventoryService) MigrateProductIDs(ctx context.Context, c *parcelgate.Caller) (*parcelgate.IDMigration, error) {
+	if err := c.May(parcelgate.ActionManageProducts); err != nil {
+		return nil, err
+	}
 	var out *parcelgate.IDMigration
 	prefix := c.BusinessID + "-"
 	err := s.db.inTx(ctx, func(tx *Tx) error {

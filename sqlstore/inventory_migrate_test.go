@@ -56,7 +56,7 @@ func TestMigrateProductIDsConflicts(t *testing.T) {
 				t.Errorf("find %s: %+v %v", id, item, err)
 			}
 		}
-		cn := &parcelgate.Caller{OrgID: n.ID, BusinessID: n.BusinessID, Environment: parcelgate.Production, Kind: parcelgate.KindEcom}
+		cn := &parcelgate.Caller{OrgID: n.ID, BusinessID: n.BusinessID, Environment: parcelgate.Production, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleSupplier}}
 		if item, err := sqlstore.NewInventoryService(db).FindInventoryItem(ctx, cn, "7654321-2-A"); err != nil || item.Product.ExternalID != "7654321-2-A" {
 			t.Errorf("the other supplier's product: %+v %v", item, err)
 		}

@@ -57,9 +57,20 @@ func (tx *Tx) moveStock(ctx context.Context, balanceID, dQuantity, dAllocated in
 
 // MoveStock moves the stock of one balance, named as warehouse order rows
 // name it, in a transaction of its own: moveStock by organization business
-// IDs. It reports false when the product is not published in that catalog
-// or the move would make quantity or allocated negative.
-func (s *InventoryService) MoveStock(ctx context.Context, env parcelgate.Environment, supplierID, productExternalID, retailerID, catalogExternalID string, dQuantity, dAllocated int64) (bool, error) {
+// IDs, in c's environment. It reports false when the product is not
+// published in that catalog or the move would make quantity or allocated
+// negative. It is the operator's (tests stage stock with it): only a
+// caller that may ActionOperate moves stock so, EnvironmentOperator(env)
+// on any balance of env, OperatorCaller(org) only on one org supplies or
+// retails (another's answers false, as a balance that is not there).
+func (s *InventoryService) MoveStock(ctx context.Context, c *parcelgate.Caller, supplierID, productExternalID, retailerID, catalogExternalID string, dQuantity, dAllocated int64) (bool, error) {
+	if err := c.May(parcelgate.ActionOperate); err != nil {
+		return false, err
+	}
+	env := c.Environment
+	if !env.Valid() {
+		return false, parcelgate.Errorf(parcelgate.EINVALID, "A stock move names its environment.")
+	}
 	var moved bool
 	err := s.db.inTx(ctx, func(tx *Tx) error {
 		stamp, err := tx.nextStamp(ctx, env)
@@ -74,6 +85,9 @@ func (s *InventoryService) MoveStock(ctx context.Context, env parcelgate.Environ
 		}
 		if err != nil {
 			return err
+		}
+		if c.OrgID != 0 && c.OrgID != supplierOrg && c.OrgID != retailerOrg {
+			return nil
 		}
 		id, found, err := tx.lookupBalance(ctx, supplierOrg, supplierID, productExternalID, retailerOrg, catalogExternalID)
 		if err != nil || !found {

@@ -37,7 +37,12 @@ func newStockWriter(tx *Tx, c *parcelgate.Caller, us int64) *stockWriter {
 	return &stockWriter{tx: tx, c: c, us: us, refs: map[string]productRef{}}
 }
 
+// PutBalances acts only for a caller that may ActionPublishBalances (interface
+// §5.2), as PUT /inventory/balances asks.
 func (s *InventoryService) PutBalances(ctx context.Context, c *parcelgate.Caller, entries []parcelgate.BalanceInput) ([]*parcelgate.Balance, error) {
+	if err := c.May(parcelgate.ActionPublishBalances); err != nil {
+		return nil, err
+	}
 	var touched []int64
 	err := s.db.inTx(ctx, func(tx *Tx) error {
 		stamp, err := tx.nextStamp(ctx, c.Environment)
