@@ -64,8 +64,8 @@ func (c *Console) request(w http.ResponseWriter, r *http.Request, s *session) {
 		return
 	}
 	// The lookup is scoped to the session caller's organization and
-	// environment: another tenant's call with the same request ID neither shows nor
-	// hides this one (decisions §21).
+	// environment: another tenant's call with the same request ID neither
+	// shows nor hides this one (decisions §21).
 	es, err := c.journal.JournalEntries(r.Context(), s.caller, parcelgate.JournalQuery{}, r.PathValue("requestId"))
 	if err != nil {
 		c.fail(w, r, s, err)

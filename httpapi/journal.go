@@ -456,11 +456,11 @@ func (s *Server) listJournal(w http.ResponseWriter, r *http.Request) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
-	entries, err := s.journalStore.Journal(r.Context(), parcelgate.EnvironmentOperator(env), q)
+	page, err := s.journalStore.Journal(r.Context(), parcelgate.EnvironmentOperator(env), q)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, JournalPage{Content: entries.Items, Next: entries.Next})
+	writeJSON(w, http.StatusOK, JournalPage{Content: page.Items, Next: page.Next})
 	return nil
 }
 
