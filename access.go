@@ -42,6 +42,12 @@ const (
 	// Tracking (decisions §30): any service account may track parcels.
 	ActionTrackParcels Action = "tracking:read"
 
+	// ActionViewTenant: any service account sees its own organization's
+	// overview figures and request journal in the console (decisions §16,
+	// §21); the operator any tenant's. It opens no route of the API: the
+	// operator's journal reads are ActionOperate's.
+	ActionViewTenant Action = "tenant:read"
+
 	// Sending codes, shipment data and errand codes (interface §4.1, 4.2): a
 	// gateway client's.
 	ActionCreateShipments Action = "shipments:write"
@@ -69,6 +75,7 @@ var ecomPermissions = map[Action][]Role{
 	ActionReadAllCatalogs:       {RoleRetailer},
 	ActionReadLocations:         {RoleMerchant, RoleSupplier, RoleRetailer},
 	ActionTrackParcels:          {RoleMerchant, RoleSupplier, RoleRetailer},
+	ActionViewTenant:            {RoleMerchant, RoleSupplier, RoleRetailer},
 }
 
 // gatewayPermissions lists what a gateway client may do (interface §5.1): every

@@ -4,26 +4,11 @@ import (
 	"time"
 )
 
-// The web console's side of the store: the views its pages show, and its
-// sessions. The console acts through the same services as the API
-// (OrderService, CredentialService, ControlService, ...); what is declared
-// here is only what a page shows that no API answer carries — lists paged
-// newest first in both directions, counts, an order's rows with the
-// balances they draw on — and the sessions of signed-in browsers. Every
-// read acts for one caller and is scoped to its organization AND
-// environment, so another tenant's object answers exactly like a missing
-// one; which products a caller sees is ConsoleProductScope's.
-
-// ConsoleOrderFilter narrows the console's order list. Zero fields do not
-// filter.
-type ConsoleOrderFilter struct {
-	Statuses     []OrderStatus
-	UpdatedSince time.Time
-	// Reference matches the externalId, the service's order ID or the
-	// value of any reference, exactly.
-	Reference string
-	Warehouse string
-}
+// The web console's rules. What its pages show is console/view's (data
+// only); which products a caller sees, a code's state, the longest texts
+// its lists filter by and who may open its products pages are decided
+// here, by the rules of the API's own reads, so the console implements no
+// rule of its own (decisions §18).
 
 // The longest texts the console's lists filter by: an order reference
 // (an externalId, an order ID or a reference value), a warehouse ID, a
@@ -34,15 +19,15 @@ const (
 	MaxConsoleSearch    = 100
 )
 
-// Validate checks the texts of an order filter, naming the console's
-// fields: ref (Reference) and warehouse (Warehouse), each at most its
-// length.
-func (f ConsoleOrderFilter) Validate() error {
+// ValidConsoleOrderFilter checks the texts of the console's order filter,
+// naming the console's fields: ref (reference: an externalId, an order ID
+// or a reference value) and warehouse, each at most its length.
+func ValidConsoleOrderFilter(reference, warehouse string) error {
 	var p Problems
-	if len(f.Reference) > MaxConsoleReference {
+	if len(reference) > MaxConsoleReference {
 		p.Add("ref", "At most %d characters.", MaxConsoleReference)
 	}
-	if len(f.Warehouse) > MaxConsoleWarehouse {
+	if len(warehouse) > MaxConsoleWarehouse {
 		p.Add("warehouse", "At most %d characters.", MaxConsoleWarehouse)
 	}
 	return p.Err()
@@ -55,104 +40,6 @@ func ValidConsoleSearch(q string) error {
 		p.Add("q", "At most %d characters.", MaxConsoleSearch)
 	}
 	return p.Err()
-}
-
-// ConsoleTenantCounts are the figures of a tenant's overview.
-type ConsoleTenantCounts struct {
-	Products    int64 // ACTIVE products the organization supplies
-	EOSProducts int64
-	ActiveCodes int64 // sending and errand codes active now
-	Shipments   int64
-}
-
-// ConsoleAllocation is one row of an order with the balance it draws on:
-// the row's quantity is held in that balance's allocated while the order
-// is allocated (Created, Submitted), and leaves it when the order is
-// delivered or returns to quantity when it is cancelled (EffectOf).
-type ConsoleAllocation struct {
-	Line      int
-	Product   string
-	Warehouse string
-	Quantity  int64
-	// Catalog and the balance's current figures; BalanceID 0 when the row
-	// names no balance (the order went to Error).
-	BalanceID        int64
-	ProductID        int64
-	Catalog          string
-	BalanceQuantity  int64
-	BalanceAllocated int64
-}
-
-// ConsoleProduct is a product as the console lists it.
-type ConsoleProduct struct {
-	*Product
-	// Name is the product's name from its descriptions (en, else any).
-	Name string
-	// Own is true when the caller supplies the product; false when it is
-	// only published to one of the caller's catalogs.
-	Own bool
-	// LeavesListsAt is when an EOS product stops appearing in retailers'
-	// catalog reads (interface §3 rule 2, EOSVisible); zero while ACTIVE.
-	LeavesListsAt time.Time
-	// Stock is the product's balances the caller sees, by the rule of
-	// ConsoleProductDetail (removed ones left out): quantity and allocated
-	// per catalog, as the products list shows them.
-	Stock []ConsoleBalance
-}
-
-// ConsoleCatalog is a catalog an organization may publish its products
-// to, as the console's forms offer it.
-type ConsoleCatalog struct {
-	RetailerID string
-	ExternalID string
-	Name       string
-	Type       CatalogType
-	// Own is true when the organization is the catalog's retailer too:
-	// its warehouse, which its orders draw on.
-	Own bool
-}
-
-// ConsoleBalance is a product's stock and price in one catalog.
-type ConsoleBalance struct {
-	Catalog     string
-	CatalogName string
-	CatalogType CatalogType
-	RetailerID  string
-	Quantity    int64
-	Allocated   int64
-	Price       string
-	Currency    string
-	ModifiedAt  time.Time
-	Removed     bool
-}
-
-// ConsoleShipment is a shipment as the console lists it.
-type ConsoleShipment struct {
-	TrackingNumber string
-	ServiceCode    string
-	Status         ShipmentStatus
-	Parcels        int
-	CreatedAt      time.Time
-}
-
-// ConsoleCode is a sending code (Parcel "") or an errand code of a
-// shipment, with its state.
-type ConsoleCode struct {
-	Code       string
-	Parcel     string
-	CreatedAt  time.Time
-	ExpiresAt  time.Time
-	ReleasedAt time.Time
-	// State is CodeState's: CodeActive, CodeExpired or CodeReleased.
-	State string
-}
-
-// ConsoleOrganization is an organization with its figures, for the
-// operator's overview.
-type ConsoleOrganization struct {
-	*Organization
-	Orders   int64
-	Products int64
 }
 
 // OrderEvent is one entry of an order's history.
@@ -195,39 +82,16 @@ func ConsoleProductScope(c *Caller, now time.Time) ProductScope {
 	}
 }
 
-// Credential kinds of the console's OperatorReader.ConsoleCredentialOrg.
-const (
-	CredentialGatewayClient  = "gateway-client"
-	CredentialServiceAccount = "service-account"
-)
-
-// Kinds of console session.
-const (
-	// ConsoleOperator: signed in with the admin token; sees every
-	// environment and organization.
-	ConsoleOperator = "operator"
-	// ConsoleAccount: signed in as a service account; sees that account's
-	// organization in its environment, with its roles.
-	ConsoleAccount = "account"
-)
-
-// ConsoleSession is a signed-in browser of the web console. Sessions live
-// in the database, so every instance behind a load balancer knows them and
-// signing out on one ends the session on all.
-type ConsoleSession struct {
-	Kind     string
-	Username string // the service account of an account session
-	// Environment, BusinessID and OrgID are the account's organization, or
-	// the tenant an operator has chosen to look at (OrgID 0: none).
-	Environment Environment
-	BusinessID  string
-	OrgID       int64
-	// Roles are the account's roles, read afresh on every request, so a
-	// change of roles applies at once.
-	Roles     []Role
-	CreatedAt time.Time
-	SeenAt    time.Time
-	ExpiresAt time.Time
+// MayReadConsoleProducts decides who may open the console's products
+// pages and read their lists: a caller that may read products (a supplier
+// or merchant: what it supplies) or every catalog (a retailer: what is
+// published to it); which products each sees is ConsoleProductScope's.
+// A refusal is ActionReadProducts's, as the console words it.
+func MayReadConsoleProducts(c *Caller) error {
+	if c.May(ActionReadAllCatalogs) == nil {
+		return nil
+	}
+	return c.May(ActionReadProducts)
 }
 
 // States of a code, as the console shows them.

@@ -171,12 +171,10 @@ func TestCodeState(t *testing.T) {
 // The console's filters refuse texts past their lengths, naming the
 // console's fields; texts at the length pass.
 func TestConsoleFilterLengths(t *testing.T) {
-	ok := ConsoleOrderFilter{Reference: strings.Repeat("r", MaxConsoleReference), Warehouse: strings.Repeat("w", MaxConsoleWarehouse)}
-	if err := ok.Validate(); err != nil {
+	if err := ValidConsoleOrderFilter(strings.Repeat("r", MaxConsoleReference), strings.Repeat("w", MaxConsoleWarehouse)); err != nil {
 		t.Fatalf("filter at the lengths: %v", err)
 	}
-	long := ConsoleOrderFilter{Reference: strings.Repeat("r", MaxConsoleReference+1), Warehouse: strings.Repeat("w", MaxConsoleWarehouse+1)}
-	fields := ErrorFields(long.Validate())
+	fields := ErrorFields(ValidConsoleOrderFilter(strings.Repeat("r", MaxConsoleReference+1), strings.Repeat("w", MaxConsoleWarehouse+1)))
 	if len(fields) != 2 || fields[0].Field != "ref" || fields[1].Field != "warehouse" || fields[0].Message != "At most 200 characters." {
 		t.Fatalf("filter past the lengths: %+v", fields)
 	}
@@ -185,5 +183,39 @@ func TestConsoleFilterLengths(t *testing.T) {
 	}
 	if f := ErrorFields(ValidConsoleSearch(strings.Repeat("q", MaxConsoleSearch+1))); len(f) != 1 || f[0].Field != "q" || f[0].Message != "At most 100 characters." {
 		t.Fatalf("search past the length: %+v", f)
+	}
+}
+
+// decisions §16, §18: the console's products pages are open to whoever
+// may read products (suppliers, merchants: their own) or every catalog
+// (retailers: what is published to them), and the operator; a refusal
+// is ActionReadProducts's. Its overview and request journal
+// (ActionViewTenant) are open to every service account, never to a
+// gateway client.
+func TestConsoleReadAccess(t *testing.T) {
+	ecom := func(roles ...Role) *Caller { return &Caller{Kind: KindEcom, Roles: roles} }
+	gateway := &Caller{Kind: KindGateway}
+	operator := &Caller{Kind: KindOperator}
+	for _, c := range []struct {
+		c                 *Caller
+		products, journal string // the error code, "" when allowed
+	}{
+		{ecom(RoleSupplier), "", ""},
+		{ecom(RoleMerchant), "", ""},
+		{ecom(RoleRetailer), "", ""},
+		{operator, "", ""},
+		{gateway, EFORBIDDEN, EFORBIDDEN},
+		{nil, EUNAUTHORIZED, EUNAUTHORIZED},
+	} {
+		err := MayReadConsoleProducts(c.c)
+		if ErrorCode(err) != c.products {
+			t.Errorf("MayReadConsoleProducts(%+v) = %v, want %q", c.c, err, c.products)
+		}
+		if c.products == EFORBIDDEN && ErrorMessage(err) != ErrorMessage(c.c.May(ActionReadProducts)) {
+			t.Errorf("refusal %q is not ActionReadProducts's", ErrorMessage(err))
+		}
+		if got := ErrorCode(c.c.May(ActionViewTenant)); got != c.journal {
+			t.Errorf("May(ActionViewTenant) for %+v = %q, want %q", c.c, got, c.journal)
+		}
 	}
 }

@@ -76,23 +76,34 @@ type FaultService interface {
 	FireFault(ctx context.Context, id string) (bool, error)
 }
 
-// JournalService keeps the request journal. The HTTP layer writes it off
-// the request path; the operator reads every tenant's entries, the console
-// a tenant's own (JournalQuery scopes a read).
+// JournalService keeps the request journal (decisions §21). Its reads
+// act for a caller: the operator reads every tenant's entries (the
+// operator API: EnvironmentOperator(env), EnvironmentOperator("") for
+// every environment, with JournalQuery.BusinessID to narrow to one
+// organization; or OperatorCaller(org)); a tenant's console session reads
+// its own organization's in its environment. Its writes are the server's
+// machinery and take no caller.
 type JournalService interface {
-	// WriteJournal stores a batch of entries in one transaction.
+	// WriteJournal stores a batch of entries in one transaction. It is the
+	// HTTP layer's machinery, run off the request path for calls already
+	// answered, so it takes no caller: each entry names its tenant.
 	WriteJournal(ctx context.Context, entries []*JournalEntry) error
 	// PruneJournal keeps the newest keep entries of each organization of
-	// orgIDs and deletes the older ones.
+	// orgIDs and deletes the older ones. It is the journal writer's
+	// machinery (the bound of JournalPerTenant) and takes no caller.
 	PruneJournal(ctx context.Context, orgIDs []int64, keep int) error
-	// Journal lists the entries matching q, newest first, without their
-	// bodies, and the cursor of the next page (0 when there is none).
-	Journal(ctx context.Context, q JournalQuery) ([]*JournalEntry, int64, error)
-	// JournalEntries returns the entries of the request ID that match q's
-	// organization and environment (every tenant's for the operator),
-	// newest first, with bodies: a lookup never picks another tenant's
-	// entry that shares the ID (decisions §21).
-	JournalEntries(ctx context.Context, q JournalQuery, requestID string) ([]*JournalEntry, error)
+	// Journal pages the entries of c's scope matching q, newest first,
+	// without their bodies; Next is the cursor of the older entries (the
+	// next Before), empty on the last page. Only a caller that may
+	// ActionViewTenant (any service account: its own organization's; the
+	// operator: any tenant's); a Before that is not a page's cursor is
+	// EINVALID.
+	Journal(ctx context.Context, c *Caller, q JournalQuery) (Page[*JournalEntry], error)
+	// JournalEntries returns the entries of the request ID in c's scope
+	// (and q's BusinessID, for the operator), newest first, with bodies:
+	// a lookup never picks another tenant's entry that shares the ID
+	// (decisions §21). Only a caller that may ActionViewTenant.
+	JournalEntries(ctx context.Context, c *Caller, q JournalQuery, requestID string) ([]*JournalEntry, error)
 }
 
 // Control is an operator control that throws data away or makes an

@@ -25,20 +25,22 @@ type JournalEntry struct {
 	Truncated bool `json:"truncated,omitempty"`
 }
 
-// JournalQuery filters the journal. Zero fields do not filter.
+// JournalQuery filters the journal. Zero fields do not filter. Whose
+// entries a read sees is its caller's (JournalService), not the query's.
 type JournalQuery struct {
-	Environment Environment
-	BusinessID  string
-	// OrgID is the organization by its ID (a console session's); with
-	// BusinessID both must match.
-	OrgID int64
-	Route string
+	// BusinessID narrows an operator's read to one organization of the
+	// caller's environment; a tenant reads its own entries only, whatever
+	// it names here.
+	BusinessID string
+	Route      string
 	// Status is one status (503) or, with StatusClass, a class (5 for 5xx).
 	Status      int
 	StatusClass bool
 	From, To    time.Time
-	// Before is a paging cursor: only entries older than this one.
-	Before int64
+	// Before is a paging cursor, the Next of the page before: only entries
+	// older than that page's. It is the decimal text the operator API's
+	// before parameter and the console's page parameter carry.
+	Before string
 	Limit  int
 }
 

@@ -24,7 +24,7 @@
 // PutBalances), where DecideWorkbench allows. Another tenant's object is a
 // 404 page, exactly like a missing one.
 //
-// Sessions live in the database (parcelgate.ConsoleSession), so instances
+// Sessions live in the database (views.Session), so instances
 // behind a load balancer share them and signing out ends them everywhere.
 // The cookie holds a random value whose hash is the session's key; it is
 // HttpOnly, SameSite=Lax, Secure when the console is reached over TLS, and
@@ -50,6 +50,7 @@ import (
 	"time"
 
 	"github.com/parcelgate/parcelgate"
+	views "github.com/parcelgate/parcelgate/console/view"
 	"github.com/parcelgate/parcelgate/internal/adminguard"
 )
 
@@ -305,13 +306,13 @@ func cacheForever(h http.Handler) http.Handler {
 // session is the signed-in browser of a request, with the caller it acts
 // as: the service account, or the operator on the tenant it chose.
 type session struct {
-	*parcelgate.ConsoleSession
+	*views.Session
 	idHash string
 	caller *parcelgate.Caller
 }
 
 // Operator reports whether the session is an operator's.
-func (s *session) Operator() bool { return s.Kind == parcelgate.ConsoleOperator }
+func (s *session) Operator() bool { return s.Kind == views.SessionOperator }
 
 // HasTenant reports whether the session looks at one organization.
 func (s *session) HasTenant() bool { return s.OrgID != 0 }
@@ -325,10 +326,8 @@ func (s *session) CanReadShipments() bool { return s.caller.May(parcelgate.Actio
 func (s *session) CanSupply() bool { return s.caller.May(parcelgate.ActionSupplyShipments) == nil }
 
 // CanReadProducts: suppliers and merchants read the products they supply,
-// retailers those published to their catalogs.
-func (s *session) CanReadProducts() bool {
-	return s.caller.May(parcelgate.ActionReadProducts) == nil || s.caller.May(parcelgate.ActionReadAllCatalogs) == nil
-}
+// retailers those published to their catalogs (MayReadConsoleProducts).
+func (s *session) CanReadProducts() bool { return parcelgate.MayReadConsoleProducts(s.caller) == nil }
 
 type sessionKey struct{}
 
@@ -351,14 +350,14 @@ func (c *Console) lookupSession(r *http.Request) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	sess := &session{ConsoleSession: s, idHash: h}
+	sess := &session{Session: s, idHash: h}
 	sess.caller = callerOf(s)
 	return sess, nil
 }
 
 // callerOf is the caller a session acts as in the store's services.
-func callerOf(s *parcelgate.ConsoleSession) *parcelgate.Caller {
-	if s.Kind == parcelgate.ConsoleOperator {
+func callerOf(s *views.Session) *parcelgate.Caller {
+	if s.Kind == views.SessionOperator {
 		return &parcelgate.Caller{Subject: "operator", OrgID: s.OrgID, BusinessID: s.BusinessID, Environment: s.Environment, Kind: parcelgate.KindOperator}
 	}
 	return &parcelgate.Caller{Subject: s.Username, OrgID: s.OrgID, BusinessID: s.BusinessID, Environment: s.Environment, Kind: parcelgate.KindEcom, Roles: s.Roles}
@@ -459,7 +458,7 @@ func (c *Console) signIn(w http.ResponseWriter, r *http.Request) {
 		case !ok:
 			f.Errors["token"] = "This is not the admin token."
 		}
-		kind = parcelgate.ConsoleOperator
+		kind = views.SessionOperator
 	case "account":
 		password := r.PostForm.Get("password")
 		if f.Username == "" {
@@ -487,7 +486,7 @@ func (c *Console) signIn(w http.ResponseWriter, r *http.Request) {
 					Environment: acct.Environment, Kind: parcelgate.KindEcom, Roles: acct.Roles})
 			}
 		}
-		kind = parcelgate.ConsoleAccount
+		kind = views.SessionAccount
 	default:
 		f.Kind = "account"
 		f.Errors["username"] = "Choose how to sign in."

@@ -21,7 +21,7 @@ import (
 // (production before a tenant is chosen), as the overview shows it.
 func (c *Console) serverNow(s *session) time.Time {
 	env := parcelgate.Production
-	if s != nil && s.ConsoleSession != nil && s.Environment.Valid() {
+	if s != nil && s.Session != nil && s.Environment.Valid() {
 		env = s.Environment
 	}
 	return c.cfg.Clock.Now(env)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/auth"
+	views "github.com/parcelgate/parcelgate/console/view"
 )
 
 // The operator's credentials page: the gateway clients and service
@@ -58,19 +59,25 @@ func (c *Console) renderCredentials(w http.ResponseWriter, r *http.Request, s *s
 		return
 	}
 	d.ClientsAfter, d.AccountsAfter = q.Get("clientsAfter"), q.Get("accountsAfter")
-	if d.Clients, d.ClientsNext, err = c.operator.ConsoleGatewayClients(ctx, s.OrgID, d.ClientsAfter, pageSize); err != nil {
+	clients, err := c.operator.ConsoleGatewayClients(ctx, s.caller, d.ClientsAfter, pageSize)
+	if err != nil {
 		c.fail(w, r, s, err)
 		return
 	}
-	if d.Accounts, d.AccountsNext, err = c.operator.ConsoleServiceAccounts(ctx, s.OrgID, d.AccountsAfter, pageSize); err != nil {
+	d.Clients, d.ClientsNext = clients.Items, clients.Next
+	accounts, err := c.operator.ConsoleServiceAccounts(ctx, s.caller, d.AccountsAfter, pageSize)
+	if err != nil {
 		c.fail(w, r, s, err)
 		return
 	}
+	d.Accounts, d.AccountsNext = accounts.Items, accounts.Next
 	d.CatalogsAfter = q.Get("catalogsAfter")
-	if d.Catalogs, d.CatalogsNext, err = c.operator.ConsoleCatalogs(ctx, s.OrgID, d.CatalogsAfter, pageSize); err != nil {
+	catalogs, err := c.operator.ConsoleCatalogs(ctx, s.caller, d.CatalogsAfter, pageSize)
+	if err != nil {
 		c.fail(w, r, s, err)
 		return
 	}
+	d.Catalogs, d.CatalogsNext = catalogs.Items, catalogs.Next
 	d.Roles, d.Versions, d.Form = parcelgate.Roles, c.cfg.Versions, q
 	if d.AccountForm.Roles == nil {
 		d.AccountForm.Roles = map[parcelgate.Role]bool{}
@@ -146,7 +153,7 @@ func (c *Console) credentialAction(kind, name string, act func(ctx context.Conte
 			return
 		}
 		id := r.PathValue(name)
-		org, err := c.operator.ConsoleCredentialOrg(r.Context(), kind, id)
+		org, err := c.operator.ConsoleCredentialOrg(r.Context(), s.caller, kind, id)
 		if err == nil && org != s.OrgID {
 			err = parcelgate.Errorf(parcelgate.ENOTFOUND, "no such credential")
 		}
@@ -162,15 +169,15 @@ func (c *Console) credentialAction(kind, name string, act func(ctx context.Conte
 }
 
 func (c *Console) revokeGatewayClient(w http.ResponseWriter, r *http.Request, s *session) {
-	c.credentialAction(parcelgate.CredentialGatewayClient, "id", c.credentials.RevokeGatewayClient, "revoked")(w, r, s)
+	c.credentialAction(views.CredentialGatewayClient, "id", c.credentials.RevokeGatewayClient, "revoked")(w, r, s)
 }
 
 func (c *Console) revokeServiceAccount(w http.ResponseWriter, r *http.Request, s *session) {
-	c.credentialAction(parcelgate.CredentialServiceAccount, "username", c.credentials.RevokeServiceAccount, "revoked")(w, r, s)
+	c.credentialAction(views.CredentialServiceAccount, "username", c.credentials.RevokeServiceAccount, "revoked")(w, r, s)
 }
 
 func (c *Console) unlockServiceAccount(w http.ResponseWriter, r *http.Request, s *session) {
-	c.credentialAction(parcelgate.CredentialServiceAccount, "username", c.credentials.UnlockServiceAccount, "unlocked")(w, r, s)
+	c.credentialAction(views.CredentialServiceAccount, "username", c.credentials.UnlockServiceAccount, "unlocked")(w, r, s)
 }
 
 // descriptions lists the descriptions of a product document by language,

@@ -32,7 +32,7 @@ func (c *Console) events(w http.ResponseWriter, r *http.Request, s *session) {
 		}
 		var out string
 		for _, env := range parcelgate.Environments {
-			n, err := c.operator.ConsoleEnvironmentStamp(ctx, env)
+			n, err := c.operator.ConsoleEnvironmentStamp(ctx, parcelgate.EnvironmentOperator(env))
 			if err != nil {
 				return "", err
 			}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/parcelgate/parcelgate"
+	views "github.com/parcelgate/parcelgate/console/view"
 	"github.com/parcelgate/parcelgate/label"
 )
 
@@ -54,11 +55,11 @@ type envSummary struct {
 type overviewData struct {
 	Statuses     []statusCount
 	TotalOrders  int64
-	Counts       parcelgate.ConsoleTenantCounts
+	Counts       views.TenantCounts
 	Org          *parcelgate.Organization
 	Envs         []envSummary
 	ShownEnv     parcelgate.Environment
-	Orgs         parcelgate.Page[*parcelgate.ConsoleOrganization]
+	Orgs         parcelgate.Page[*views.Organization]
 	Sandbox      bool
 	Manual       bool
 	SubmitAfter  time.Duration
@@ -151,7 +152,7 @@ func (c *Console) renderOverviewWith(w http.ResponseWriter, r *http.Request, s *
 	}
 	if s.Operator() {
 		for _, env := range parcelgate.Environments {
-			orgs, orders, err := c.operator.ConsoleEnvironmentCounts(ctx, env)
+			orgs, orders, err := c.operator.ConsoleEnvironmentCounts(ctx, parcelgate.EnvironmentOperator(env))
 			if err != nil {
 				c.fail(w, r, s, err)
 				return
@@ -166,7 +167,7 @@ func (c *Console) renderOverviewWith(w http.ResponseWriter, r *http.Request, s *
 			}
 		}
 		d.ShownEnv = env
-		if d.Orgs, err = c.operator.ConsoleOrganizations(ctx, env, r.URL.Query().Get("page"), pageSize); err != nil {
+		if d.Orgs, err = c.operator.ConsoleOrganizations(ctx, parcelgate.EnvironmentOperator(env), r.URL.Query().Get("page"), pageSize); err != nil {
 			c.fail(w, r, s, err)
 			return
 		}
@@ -215,7 +216,7 @@ func (c *Console) ordersPage(w http.ResponseWriter, r *http.Request, s *session)
 	q := r.URL.Query()
 	d := &ordersData{Form: q, Statuses: parcelgate.OrderStatuses, Checked: map[parcelgate.OrderStatus]bool{}, Errors: map[string]string{}}
 	d.CanCreate = c.canEdit(s) && s.caller.May(parcelgate.ActionPlaceOrders) == nil
-	var f parcelgate.ConsoleOrderFilter
+	var f views.OrderFilter
 	for _, v := range q["status"] {
 		st, ok := parcelgate.ParseOrderStatus(v)
 		if !ok {
@@ -264,7 +265,7 @@ func (c *Console) ordersPage(w http.ResponseWriter, r *http.Request, s *session)
 // orderLine is a row of an order with the balance it draws on.
 type orderLine struct {
 	Row   parcelgate.OrderRow
-	Alloc parcelgate.ConsoleAllocation
+	Alloc views.Allocation
 }
 
 type orderData struct {
@@ -429,7 +430,7 @@ type productsData struct {
 	Form   url.Values
 	Search string
 	Errors map[string]string
-	Page   parcelgate.Page[*parcelgate.ConsoleProduct]
+	Page   parcelgate.Page[*views.Product]
 	// CanCreate: the session may create products here (decisions §23).
 	CanCreate bool
 }
@@ -478,9 +479,9 @@ type description struct {
 }
 
 type productData struct {
-	Product      *parcelgate.ConsoleProduct
+	Product      *views.Product
 	Descriptions []description
-	Balances     []parcelgate.ConsoleBalance
+	Balances     []views.Balance
 	Document     string
 	// CanEdit: the session may edit the product and set its stock here
 	// (its own product, decisions §23); StockError is the refused stock
@@ -521,7 +522,7 @@ type shipmentsData struct {
 	Query  string
 	Errors map[string]string
 	Hits   []string
-	Page   parcelgate.Page[*parcelgate.ConsoleShipment]
+	Page   parcelgate.Page[*views.Shipment]
 	Form   url.Values
 }
 
@@ -567,7 +568,7 @@ func (c *Console) shipmentsPage(w http.ResponseWriter, r *http.Request, s *sessi
 
 type shipmentData struct {
 	Shipment *parcelgate.Shipment
-	Codes    []parcelgate.ConsoleCode
+	Codes    []views.Code
 	// Label is set when the shipment's labels can be shown.
 	Label bool
 	// Parcels are the parcels' journeys as of the environment's clock, when

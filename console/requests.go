@@ -32,7 +32,9 @@ func (c *Console) requests(w http.ResponseWriter, r *http.Request, s *session) {
 	if !c.needTenant(w, r, s) {
 		return
 	}
-	q := parcelgate.JournalQuery{Environment: s.Environment, BusinessID: s.BusinessID, Limit: requestsPageSize}
+	// The journal is read for the session's caller: its own organization
+	// in its environment (or the tenant an operator chose).
+	q := parcelgate.JournalQuery{Limit: requestsPageSize}
 	d := &requestsData{Tail: r.URL.Query().Get("tail") == "1", Keep: parcelgate.JournalPerTenant}
 	if p := r.URL.Query().Get("page"); p != "" {
 		before, err := strconv.ParseInt(p, 10, 64)
@@ -40,17 +42,14 @@ func (c *Console) requests(w http.ResponseWriter, r *http.Request, s *session) {
 			c.errorPage(w, r, s, http.StatusBadRequest, "The page cursor must be a positive whole number; start again from the first page.")
 			return
 		}
-		q.Before, d.Paged = before, true
+		q.Before, d.Paged = strconv.FormatInt(before, 10), true
 	}
-	entries, next, err := c.journal.Journal(r.Context(), q)
+	page, err := c.journal.Journal(r.Context(), s.caller, q)
 	if err != nil {
 		c.fail(w, r, s, err)
 		return
 	}
-	d.Entries = entries
-	if next > 0 {
-		d.Older = strconv.FormatInt(next, 10)
-	}
+	d.Entries, d.Older = page.Items, page.Next
 	if d.Tail && !d.Paged {
 		// A browser reloads a page answered with Refresh: the live tail.
 		w.Header().Set("Refresh", tailRefresh)
@@ -64,10 +63,10 @@ func (c *Console) request(w http.ResponseWriter, r *http.Request, s *session) {
 	if !c.needTenant(w, r, s) {
 		return
 	}
-	// The lookup is scoped to the session's organization and environment:
-	// another tenant's call with the same request ID neither shows nor
-	// hides this one (decisions §21).
-	es, err := c.journal.JournalEntries(r.Context(), parcelgate.JournalQuery{Environment: s.Environment, OrgID: s.OrgID}, r.PathValue("requestId"))
+	// The lookup is scoped to the session caller's organization and
+	// environment: another tenant's call with the same request ID neither
+	// shows nor hides this one (decisions §21).
+	es, err := c.journal.JournalEntries(r.Context(), s.caller, parcelgate.JournalQuery{}, r.PathValue("requestId"))
 	if err != nil {
 		c.fail(w, r, s, err)
 		return

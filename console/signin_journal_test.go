@@ -29,13 +29,14 @@ func TestSignInJournaled(t *testing.T) {
 		deadline := time.Now().Add(5 * time.Second)
 		for len(got) < 2 && time.Now().Before(deadline) {
 			time.Sleep(50 * time.Millisecond)
-			got, _, _ = e.store.Journal.Journal(context.Background(), parcelgate.JournalQuery{Environment: parcelgate.Production, BusinessID: prod.BusinessID, Limit: 10})
+			page, _ := e.store.Journal.Journal(context.Background(), parcelgate.EnvironmentOperator(parcelgate.Production), parcelgate.JournalQuery{BusinessID: prod.BusinessID, Limit: 10})
+			got = page.Items
 		}
 		if len(got) != 2 || got[0].Status != http.StatusSeeOther || got[1].Status != http.StatusUnauthorized {
 			t.Fatalf("sign-ins journaled: %+v", got)
 		}
 		for _, entry := range got {
-			matches, err := e.store.Journal.JournalEntries(context.Background(), parcelgate.JournalQuery{Environment: parcelgate.Production, BusinessID: prod.BusinessID}, entry.RequestID)
+			matches, err := e.store.Journal.JournalEntries(context.Background(), parcelgate.EnvironmentOperator(parcelgate.Production), parcelgate.JournalQuery{BusinessID: prod.BusinessID}, entry.RequestID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -45,9 +46,9 @@ func TestSignInJournaled(t *testing.T) {
 			}
 		}
 		for _, env := range parcelgate.Environments {
-			all, _, _ := e.store.Journal.Journal(context.Background(), parcelgate.JournalQuery{Environment: env, Limit: 100})
-			for _, entry := range all {
-				matches, _ := e.store.Journal.JournalEntries(context.Background(), parcelgate.JournalQuery{Environment: env}, entry.RequestID)
+			all, _ := e.store.Journal.Journal(context.Background(), parcelgate.EnvironmentOperator(env), parcelgate.JournalQuery{Limit: 100})
+			for _, entry := range all.Items {
+				matches, _ := e.store.Journal.JournalEntries(context.Background(), parcelgate.EnvironmentOperator(env), parcelgate.JournalQuery{}, entry.RequestID)
 				if len(matches) > 0 && strings.Contains(matches[0].RequestBody, "no-such-user-anywhere") {
 					t.Errorf("a sign-in naming no account was journaled under %s", entry.BusinessID)
 				}

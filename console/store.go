@@ -5,6 +5,9 @@ import (
 	"time"
 
 	"github.com/parcelgate/parcelgate"
+	// The console's own type view (a rendered page) takes the name, so
+	// the package of its data shapes is views here.
+	views "github.com/parcelgate/parcelgate/console/view"
 )
 
 // The console's own reads and sessions: what its pages need from storage
@@ -14,85 +17,109 @@ import (
 
 // Reader is what the console's pages of one tenant read besides the
 // services. Every method acts for c and is scoped to c's organization and
-// environment (ENOTFOUND for another tenant's object); the console asks
-// parcelgate.Caller.May before calling. A cursor that is not one of the list's is
-// EINVALID naming the field "page".
+// environment (ENOTFOUND for another tenant's object), and asks c.May
+// itself with the action of the page that shows it; the console asks
+// parcelgate.Caller.May before calling too, and words its own refusal. A
+// cursor that is not one of the list's is EINVALID naming the field
+// "page".
 type Reader interface {
-	// ConsoleOrders pages the caller's orders, most recently changed first.
-	ConsoleOrders(ctx context.Context, c *parcelgate.Caller, q parcelgate.ConsoleOrderFilter, cursor string, limit int) (parcelgate.Page[*parcelgate.Order], error)
-	// ConsoleOrderCounts counts the caller's orders by status.
+	// ConsoleOrders pages the caller's orders, most recently changed
+	// first. Only a caller that may ActionReadOrders.
+	ConsoleOrders(ctx context.Context, c *parcelgate.Caller, q views.OrderFilter, cursor string, limit int) (parcelgate.Page[*parcelgate.Order], error)
+	// ConsoleOrderCounts counts the caller's orders by status. Only a
+	// caller that may ActionReadOrders.
 	ConsoleOrderCounts(ctx context.Context, c *parcelgate.Caller) (map[parcelgate.OrderStatus]int64, error)
 	// ConsoleCounts counts the caller's products, active codes and
-	// shipments.
-	ConsoleCounts(ctx context.Context, c *parcelgate.Caller) (parcelgate.ConsoleTenantCounts, error)
+	// shipments: its overview's figures. Only a caller that may
+	// ActionViewTenant.
+	ConsoleCounts(ctx context.Context, c *parcelgate.Caller) (views.TenantCounts, error)
 	// ConsoleOrderAllocations returns the rows of the caller's order id
 	// with their balances, and whether the order holds its stock now.
-	ConsoleOrderAllocations(ctx context.Context, c *parcelgate.Caller, id string) ([]parcelgate.ConsoleAllocation, bool, error)
+	// Only a caller that may ActionReadOrders.
+	ConsoleOrderAllocations(ctx context.Context, c *parcelgate.Caller, id string) ([]views.Allocation, bool, error)
 	// ConsoleProducts pages the products of ConsoleProductScope, newest
-	// first, each with its Stock; search, when given, keeps those whose externalId contains it
-	// (ignoring case) or whose EAN code is it.
-	ConsoleProducts(ctx context.Context, c *parcelgate.Caller, search, cursor string, limit int) (parcelgate.Page[*parcelgate.ConsoleProduct], error)
+	// first, each with its Stock; search, when given, keeps those whose
+	// externalId contains it (ignoring case) or whose EAN code is it. Only
+	// a caller parcelgate.MayReadConsoleProducts allows.
+	ConsoleProducts(ctx context.Context, c *parcelgate.Caller, search, cursor string, limit int) (parcelgate.Page[*views.Product], error)
 	// ConsoleCatalogChoices lists the catalogs of the caller's environment
 	// its organization supplies (publishes products to), by retailer and
 	// external ID: the choices of the console's product and order forms.
-	ConsoleCatalogChoices(ctx context.Context, c *parcelgate.Caller) ([]parcelgate.ConsoleCatalog, error)
+	// Only a caller that may ActionListOwnCatalogs.
+	ConsoleCatalogChoices(ctx context.Context, c *parcelgate.Caller) ([]views.Catalog, error)
 	// ConsoleProductDetail returns one product of ConsoleProductScope (by
 	// the store's product id) with its balances: every catalog's when the
-	// caller supplies it, else those of the caller's own catalogs.
-	ConsoleProductDetail(ctx context.Context, c *parcelgate.Caller, id int64) (*parcelgate.ConsoleProduct, []parcelgate.ConsoleBalance, error)
-	// ConsoleShipments pages the caller's shipments, newest first.
-	ConsoleShipments(ctx context.Context, c *parcelgate.Caller, cursor string, limit int) (parcelgate.Page[*parcelgate.ConsoleShipment], error)
+	// caller supplies it, else those of the caller's own catalogs. Only a
+	// caller parcelgate.MayReadConsoleProducts allows.
+	ConsoleProductDetail(ctx context.Context, c *parcelgate.Caller, id int64) (*views.Product, []views.Balance, error)
+	// ConsoleShipments pages the caller's shipments, newest first. Only a
+	// caller that may ActionReadShipments.
+	ConsoleShipments(ctx context.Context, c *parcelgate.Caller, cursor string, limit int) (parcelgate.Page[*views.Shipment], error)
 	// ConsoleLookup finds the tracking numbers of the caller's shipments
 	// that q names: as a tracking number, a parcel ID, or a sending or
-	// errand code (active or not).
+	// errand code (active or not). Only a caller that may
+	// ActionReadShipments.
 	ConsoleLookup(ctx context.Context, c *parcelgate.Caller, q string) ([]string, error)
 	// ConsoleShipmentCodes returns every code the caller's shipment held,
-	// newest first.
-	ConsoleShipmentCodes(ctx context.Context, c *parcelgate.Caller, trackingNumber string) ([]parcelgate.ConsoleCode, error)
+	// newest first. Only a caller that may ActionReadShipments.
+	ConsoleShipmentCodes(ctx context.Context, c *parcelgate.Caller, trackingNumber string) ([]views.Code, error)
 	// ConsoleChangeStamp moves whenever one of the caller's orders or
-	// balances changes; live updates poll it.
+	// balances changes; live updates poll it. Only a caller that may
+	// ActionViewTenant.
 	ConsoleChangeStamp(ctx context.Context, c *parcelgate.Caller) (int64, error)
 }
 
 // OperatorReader is what the operator's console pages read: every
 // environment's organizations and a chosen organization's credentials and
-// catalogs. Only the operator may call it (ActionOperate); the console
-// asks before calling.
+// catalogs. Only the operator may call it: every method asks
+// c.May(ActionOperate) itself, and the console asks before calling. c is
+// parcelgate.EnvironmentOperator(env) for an environment's figures
+// (EnvironmentOperator(""): every environment's), the operator on one
+// organization (the session's caller once it chose a tenant) for that
+// organization's credentials and catalogs. Lists by key answer
+// parcelgate.Page with Next the last key of the page when more follow
+// (the after of the next page).
 type OperatorReader interface {
 	// ConsoleEnvironmentStamp moves with every change of an order or
-	// balance in env; the operator's overview polls it.
-	ConsoleEnvironmentStamp(ctx context.Context, env parcelgate.Environment) (int64, error)
-	// ConsoleOrganizations pages the organizations of env, newest first.
-	ConsoleOrganizations(ctx context.Context, env parcelgate.Environment, cursor string, limit int) (parcelgate.Page[*parcelgate.ConsoleOrganization], error)
-	// ConsoleEnvironmentCounts counts the organizations and orders of env.
-	ConsoleEnvironmentCounts(ctx context.Context, env parcelgate.Environment) (orgs, orders int64, err error)
-	// ConsoleGatewayClients pages the live gateway clients of one
-	// organization, by client ID; next is the after of the next page.
-	ConsoleGatewayClients(ctx context.Context, orgID int64, after string, limit int) (clients []*parcelgate.GatewayClient, next string, err error)
-	// ConsoleServiceAccounts pages the live service accounts of one
+	// balance in c's environment; the operator's overview polls it.
+	ConsoleEnvironmentStamp(ctx context.Context, c *parcelgate.Caller) (int64, error)
+	// ConsoleOrganizations pages the organizations of c's environment,
+	// newest first.
+	ConsoleOrganizations(ctx context.Context, c *parcelgate.Caller, cursor string, limit int) (parcelgate.Page[*views.Organization], error)
+	// ConsoleEnvironmentCounts counts the organizations and orders of c's
+	// environment.
+	ConsoleEnvironmentCounts(ctx context.Context, c *parcelgate.Caller) (orgs, orders int64, err error)
+	// ConsoleGatewayClients pages the live gateway clients of c's
+	// organization, by client ID.
+	ConsoleGatewayClients(ctx context.Context, c *parcelgate.Caller, after string, limit int) (parcelgate.Page[*parcelgate.GatewayClient], error)
+	// ConsoleServiceAccounts pages the live service accounts of c's
 	// organization, by username, with their lockout state.
-	ConsoleServiceAccounts(ctx context.Context, orgID int64, after string, limit int) (accounts []*parcelgate.ServiceAccount, next string, err error)
+	ConsoleServiceAccounts(ctx context.Context, c *parcelgate.Caller, after string, limit int) (parcelgate.Page[*parcelgate.ServiceAccount], error)
 	// ConsoleCredentialOrg returns the organization of a live gateway
-	// client (kind CredentialGatewayClient, by client ID) or service
-	// account (CredentialServiceAccount, by username), or ENOTFOUND.
-	ConsoleCredentialOrg(ctx context.Context, kind, id string) (int64, error)
-	// ConsoleCatalogs pages the catalogs an organization owns as retailer,
-	// by external ID, each with its suppliers.
-	ConsoleCatalogs(ctx context.Context, orgID int64, after string, limit int) (catalogs []*parcelgate.Catalog, next string, err error)
+	// client (kind views.CredentialGatewayClient, by client ID) or service
+	// account (views.CredentialServiceAccount, by username) of c's
+	// environment, or ENOTFOUND.
+	ConsoleCredentialOrg(ctx context.Context, c *parcelgate.Caller, kind, id string) (int64, error)
+	// ConsoleCatalogs pages the catalogs c's organization owns as
+	// retailer, by external ID, each with its suppliers.
+	ConsoleCatalogs(ctx context.Context, c *parcelgate.Caller, after string, limit int) (parcelgate.Page[*parcelgate.Catalog], error)
 }
 
 // SessionStore keeps the console's sessions, each known by the hash
 // of its cookie value, never the value itself. Who may sign in is decided
 // before a session is made: the admin token, or AuthenticateServiceAccount
-// with its lockout (DecideLogin).
+// with its lockout (DecideLogin). Its methods take no caller: they run
+// before there is one, a session being what the console makes its caller
+// from; choosing an operator's tenant (SetConsoleTenant) is asked
+// ActionOperate by the console first.
 type SessionStore interface {
-	// CreateConsoleSession stores a session of kind (ConsoleOperator or
-	// ConsoleAccount, else EINVALID) and removes the expired ones.
+	// CreateConsoleSession stores a session of kind (views.SessionOperator or
+	// views.SessionAccount, else EINVALID) and removes the expired ones.
 	CreateConsoleSession(ctx context.Context, idHash, kind, username string, now, expires time.Time) error
 	// FindConsoleSession returns the live session known by idHash: not
 	// past its expiry, used within idle, and, for an account session, of
 	// an account that is not revoked. Anything else is ENOTFOUND.
-	FindConsoleSession(ctx context.Context, idHash string, now time.Time, idle time.Duration) (*parcelgate.ConsoleSession, error)
+	FindConsoleSession(ctx context.Context, idHash string, now time.Time, idle time.Duration) (*views.Session, error)
 	// SetConsoleTenant records the tenant an operator session looks at; an
 	// empty businessID clears it. The organization must exist (ENOTFOUND).
 	SetConsoleTenant(ctx context.Context, idHash string, env parcelgate.Environment, businessID string) error

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/parcelgate/parcelgate"
+	views "github.com/parcelgate/parcelgate/console/view"
 )
 
 // The workbench: forms that create and edit test data and drive
@@ -72,8 +73,8 @@ type orderFormData struct {
 	Rows       []orderFormRow
 	Errors     map[string]string
 	Error      string
-	Products   []*parcelgate.ConsoleProduct
-	Warehouses []parcelgate.ConsoleCatalog
+	Products   []*views.Product
+	Warehouses []views.Catalog
 	Services   []parcelgate.DeliveryService
 	Points     []parcelgate.PickupPoint
 	Scenarios  []scenarioChoice
@@ -247,7 +248,7 @@ func (c *Console) createOrder(w http.ResponseWriter, r *http.Request, s *session
 // --- products -----------------------------------------------------------------
 
 type productFormBalance struct {
-	Catalog  parcelgate.ConsoleCatalog
+	Catalog  views.Catalog
 	Quantity string
 	Price    string
 }
@@ -267,7 +268,7 @@ func (c *Console) mayEditProducts(w http.ResponseWriter, r *http.Request, s *ses
 
 // ownProduct loads the caller's own product by the store's id for an
 // edit; a product it does not supply answers like a missing one.
-func (c *Console) ownProduct(w http.ResponseWriter, r *http.Request, s *session, raw string) (*parcelgate.ConsoleProduct, []parcelgate.ConsoleBalance, bool) {
+func (c *Console) ownProduct(w http.ResponseWriter, r *http.Request, s *session, raw string) (*views.Product, []views.Balance, bool) {
 	id, err := strconv.ParseInt(raw, 10, 64)
 	if err != nil {
 		c.errorPage(w, r, s, http.StatusNotFound, "There is no such page, or it is not yours to see.")
@@ -320,7 +321,7 @@ func (c *Console) editProductPage(w http.ResponseWriter, r *http.Request, s *ses
 
 // renderProductForm lists a balance slot per catalog the organization
 // supplies, filled from bals (an edit's current balances) or the form.
-func (c *Console) renderProductForm(w http.ResponseWriter, r *http.Request, s *session, status int, d *productFormData, bals []parcelgate.ConsoleBalance) {
+func (c *Console) renderProductForm(w http.ResponseWriter, r *http.Request, s *session, status int, d *productFormData, bals []views.Balance) {
 	cats, err := c.reads.ConsoleCatalogChoices(r.Context(), s.caller)
 	if err != nil {
 		c.fail(w, r, s, err)

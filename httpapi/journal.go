@@ -396,22 +396,23 @@ type JournalPage struct {
 
 // journalTenant reads the journal reads' choice of tenant: environment
 // and businessId, either optional; what a businessId without its
-// environment means is each read's own.
-func journalTenant(qv url.Values, p *parcelgate.Problems) parcelgate.JournalQuery {
-	var q parcelgate.JournalQuery
+// environment means is each read's own. The environment is the operator
+// caller's (EnvironmentOperator: every environment when none is named),
+// the businessId the query's filter.
+func journalTenant(qv url.Values, p *parcelgate.Problems) (parcelgate.Environment, parcelgate.JournalQuery) {
+	var env parcelgate.Environment
 	if v := qv.Get("environment"); v != "" {
-		q.Environment = parseEnvField(v, p)
+		env = parseEnvField(v, p)
 	}
-	q.BusinessID = qv.Get("businessId")
-	return q
+	return env, parcelgate.JournalQuery{BusinessID: qv.Get("businessId")}
 }
 
 func (s *Server) listJournal(w http.ResponseWriter, r *http.Request) error {
 	qv := r.URL.Query()
 	var p parcelgate.Problems
-	q := journalTenant(qv, &p)
-	if q.BusinessID != "" && q.Environment == "" {
-		q.Environment = parcelgate.Production
+	env, q := journalTenant(qv, &p)
+	if q.BusinessID != "" && env == "" {
+		env = parcelgate.Production
 	}
 	q.Route = qv.Get("route")
 	if v := qv.Get("status"); v != "" {
@@ -450,20 +451,16 @@ func (s *Server) listJournal(w http.ResponseWriter, r *http.Request) error {
 		if err != nil || n < 1 {
 			p.Add("before", "must be the next cursor of an earlier page, not %q", v)
 		}
-		q.Before = n
+		q.Before = strconv.FormatInt(n, 10)
 	}
 	if err := p.Err(); err != nil {
 		return err
 	}
-	entries, next, err := s.journalStore.Journal(r.Context(), q)
+	page, err := s.journalStore.Journal(r.Context(), parcelgate.EnvironmentOperator(env), q)
 	if err != nil {
 		return err
 	}
-	page := JournalPage{Content: entries}
-	if next > 0 {
-		page.Next = strconv.FormatInt(next, 10)
-	}
-	writeJSON(w, http.StatusOK, page)
+	writeJSON(w, http.StatusOK, JournalPage{Content: page.Items, Next: page.Next})
 	return nil
 }
 
@@ -476,14 +473,14 @@ func (s *Server) listJournal(w http.ResponseWriter, r *http.Request) error {
 // X-Journal-Matches.
 func (s *Server) getJournalEntry(w http.ResponseWriter, r *http.Request) error {
 	var p parcelgate.Problems
-	q := journalTenant(r.URL.Query(), &p)
-	if q.BusinessID != "" && q.Environment == "" {
+	env, q := journalTenant(r.URL.Query(), &p)
+	if q.BusinessID != "" && env == "" {
 		p.Add("environment", "is required with businessId: production or test")
 	}
 	if err := p.Err(); err != nil {
 		return err
 	}
-	es, err := s.journalStore.JournalEntries(r.Context(), q, r.PathValue("requestId"))
+	es, err := s.journalStore.JournalEntries(r.Context(), parcelgate.EnvironmentOperator(env), q, r.PathValue("requestId"))
 	if err != nil {
 		return err
 	}

@@ -11,16 +11,19 @@ import (
 	"time"
 
 	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/console/view"
 )
 
 // ConsoleService keeps the web console's own reads of one tenant's data and
-// the operator's overview.
+// the operator's overview (console.Reader, console.OperatorReader, in the
+// shapes of console/view). Each read acts for a caller and asks
+// Caller.May first, with the action of the console's page that shows it
+// (decisions §16, §18): the console asks too, before calling, and words
+// its own refusal; this is the guarantee for every other caller.
 type ConsoleService struct{ db *DB }
 
 // NewConsoleService returns the ConsoleService over db.
 func NewConsoleService(db *DB) *ConsoleService { return &ConsoleService{db: db} }
-
-var ()
 
 // The web console's reads. Each is scoped to one organization AND its
 // environment (an operator picks the tenant; an integrator has its own), so
@@ -149,18 +152,19 @@ func consoleList[T any](ctx context.Context, db *DB, f *filterSQL, from, cols, s
 	return page, nil
 }
 
-// ConsoleOrderFilter is parcelgate.ConsoleOrderFilter, named here too.
-type ConsoleOrderFilter = parcelgate.ConsoleOrderFilter
-
-// ConsoleOrders pages the caller's orders (see consoleOrders).
-func (s *ConsoleService) ConsoleOrders(ctx context.Context, c *parcelgate.Caller, q ConsoleOrderFilter, cursor string, limit int) (parcelgate.Page[*parcelgate.Order], error) {
+// ConsoleOrders pages the caller's orders (see consoleOrders). Only a
+// caller that may ActionReadOrders (interface §5.2).
+func (s *ConsoleService) ConsoleOrders(ctx context.Context, c *parcelgate.Caller, q view.OrderFilter, cursor string, limit int) (parcelgate.Page[*parcelgate.Order], error) {
+	if err := c.May(parcelgate.ActionReadOrders); err != nil {
+		return parcelgate.Page[*parcelgate.Order]{}, err
+	}
 	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.Page[*parcelgate.Order], error) {
 		return s.consoleOrders(ctx, c, q, cursor, limit)
 	})
 }
 
 // consoleOrders pages the caller's orders, most recently changed first.
-func (s *ConsoleService) consoleOrders(ctx context.Context, c *parcelgate.Caller, q ConsoleOrderFilter, cursor string, limit int) (parcelgate.Page[*parcelgate.Order], error) {
+func (s *ConsoleService) consoleOrders(ctx context.Context, c *parcelgate.Caller, q view.OrderFilter, cursor string, limit int) (parcelgate.Page[*parcelgate.Order], error) {
 	var f filterSQL
 	f.add("o.org_id = ?", c.OrgID)
 	f.add("o.environment = ?", string(c.Environment))
@@ -204,8 +208,12 @@ func (s *ConsoleService) consoleOrders(ctx context.Context, c *parcelgate.Caller
 }
 
 // ConsoleOrderCounts counts the caller's orders by status (see
-// consoleOrderCounts).
+// consoleOrderCounts). Only a caller that may ActionReadOrders (interface
+// §5.2).
 func (s *ConsoleService) ConsoleOrderCounts(ctx context.Context, c *parcelgate.Caller) (map[parcelgate.OrderStatus]int64, error) {
+	if err := c.May(parcelgate.ActionReadOrders); err != nil {
+		return nil, err
+	}
 	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (map[parcelgate.OrderStatus]int64, error) {
 		return s.consoleOrderCounts(ctx, c)
 	})
@@ -231,14 +239,19 @@ func (s *ConsoleService) consoleOrderCounts(ctx context.Context, c *parcelgate.C
 }
 
 // ConsoleCounts counts the caller's products, active codes and shipments
-// (see consoleCounts).
-func (s *ConsoleService) ConsoleCounts(ctx context.Context, c *parcelgate.Caller) (parcelgate.ConsoleTenantCounts, error) {
-	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.ConsoleTenantCounts, error) { return s.consoleCounts(ctx, c) })
+// (see consoleCounts): the figures of its overview. Only a caller that
+// may ActionViewTenant (any service account, its own organization's;
+// decisions §16).
+func (s *ConsoleService) ConsoleCounts(ctx context.Context, c *parcelgate.Caller) (view.TenantCounts, error) {
+	if err := c.May(parcelgate.ActionViewTenant); err != nil {
+		return view.TenantCounts{}, err
+	}
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (view.TenantCounts, error) { return s.consoleCounts(ctx, c) })
 }
 
 // consoleCounts counts the caller's products, active codes and shipments.
-func (s *ConsoleService) consoleCounts(ctx context.Context, c *parcelgate.Caller) (parcelgate.ConsoleTenantCounts, error) {
-	var n parcelgate.ConsoleTenantCounts
+func (s *ConsoleService) consoleCounts(ctx context.Context, c *parcelgate.Caller) (view.TenantCounts, error) {
+	var n view.TenantCounts
 	env := string(c.Environment)
 	err := s.db.queryRow(ctx, `SELECT
 		(SELECT COUNT(*) FROM products WHERE supplier_org_id = ? AND environment = ? AND status = 'ACTIVE'),
@@ -250,8 +263,12 @@ func (s *ConsoleService) consoleCounts(ctx context.Context, c *parcelgate.Caller
 }
 
 // ConsoleOrderAllocations returns the rows of the caller's order id with
-// their balances, and whether the order holds its stock now.
-func (s *ConsoleService) ConsoleOrderAllocations(ctx context.Context, c *parcelgate.Caller, id string) ([]parcelgate.ConsoleAllocation, bool, error) {
+// their balances, and whether the order holds its stock now. Only a
+// caller that may ActionReadOrders (interface §5.2).
+func (s *ConsoleService) ConsoleOrderAllocations(ctx context.Context, c *parcelgate.Caller, id string) ([]view.Allocation, bool, error) {
+	if err := c.May(parcelgate.ActionReadOrders); err != nil {
+		return nil, false, err
+	}
 	id = strings.TrimSpace(id)
 	var pk int64
 	var held int
@@ -275,9 +292,9 @@ func (s *ConsoleService) ConsoleOrderAllocations(ctx context.Context, c *parcelg
 		return nil, false, err
 	}
 	defer rows.Close()
-	var out []parcelgate.ConsoleAllocation
+	var out []view.Allocation
 	for rows.Next() {
-		var a parcelgate.ConsoleAllocation
+		var a view.Allocation
 		if err := rows.Scan(&a.Line, &a.Product, &a.Warehouse, &a.Quantity, &a.BalanceID, &a.ProductID, &a.Catalog, &a.BalanceQuantity, &a.BalanceAllocated); err != nil {
 			return nil, false, err
 		}
@@ -288,7 +305,7 @@ func (s *ConsoleService) ConsoleOrderAllocations(ctx context.Context, c *parcelg
 
 const consoleProductCols = `p.id, p.external_id, so.business_id, p.ean_code, p.status, p.document, p.deleted_at, p.modified_at, p.supplier_org_id`
 
-func scanConsoleProduct(s rowScanner, orgID int64) (*parcelgate.ConsoleProduct, consoleKey, error) {
+func scanConsoleProduct(s rowScanner, orgID int64) (*view.Product, consoleKey, error) {
 	var p parcelgate.Product
 	var doc string
 	var deleted, modified, supplier int64
@@ -296,7 +313,7 @@ func scanConsoleProduct(s rowScanner, orgID int64) (*parcelgate.ConsoleProduct, 
 		return nil, consoleKey{}, err
 	}
 	p.Document, p.DeletedAt, p.ModifiedAt = json.RawMessage(doc), fromMicros(deleted), fromMicros(modified)
-	cp := &parcelgate.ConsoleProduct{Product: &p, Name: parcelgate.ReadProductDocument(p.Document).Name(), Own: supplier == orgID}
+	cp := &view.Product{Product: &p, Name: parcelgate.ReadProductDocument(p.Document).Name(), Own: supplier == orgID}
 	if deleted != 0 {
 		cp.LeavesListsAt = p.DeletedAt.Add(parcelgate.EOSVisibility)
 	}
@@ -331,8 +348,13 @@ func consoleProductScope(f *filterSQL, c *parcelgate.Caller, scope parcelgate.Pr
 }
 
 // ConsoleProducts pages the caller's products (see consoleProducts).
-func (s *ConsoleService) ConsoleProducts(ctx context.Context, c *parcelgate.Caller, search, cursor string, limit int) (parcelgate.Page[*parcelgate.ConsoleProduct], error) {
-	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.Page[*parcelgate.ConsoleProduct], error) {
+// Only a caller parcelgate.MayReadConsoleProducts allows (one that may
+// read products or every catalog; interface §5.2, decisions §18).
+func (s *ConsoleService) ConsoleProducts(ctx context.Context, c *parcelgate.Caller, search, cursor string, limit int) (parcelgate.Page[*view.Product], error) {
+	if err := parcelgate.MayReadConsoleProducts(c); err != nil {
+		return parcelgate.Page[*view.Product]{}, err
+	}
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.Page[*view.Product], error) {
 		return s.consoleProducts(ctx, c, search, cursor, limit)
 	})
 }
@@ -340,7 +362,7 @@ func (s *ConsoleService) ConsoleProducts(ctx context.Context, c *parcelgate.Call
 // consoleProducts pages the caller's products, newest first; search, when
 // given, keeps those whose externalId contains it (ignoring case) or whose
 // EAN code is it.
-func (s *ConsoleService) consoleProducts(ctx context.Context, c *parcelgate.Caller, search, cursor string, limit int) (parcelgate.Page[*parcelgate.ConsoleProduct], error) {
+func (s *ConsoleService) consoleProducts(ctx context.Context, c *parcelgate.Caller, search, cursor string, limit int) (parcelgate.Page[*view.Product], error) {
 	var f filterSQL
 	consoleProductScope(&f, c, parcelgate.ConsoleProductScope(c, s.consoleNow(c.Environment)))
 	if term := strings.TrimSpace(search); term != "" {
@@ -348,7 +370,7 @@ func (s *ConsoleService) consoleProducts(ctx context.Context, c *parcelgate.Call
 		f.add(`(UPPER(p.external_id) LIKE ? ESCAPE '\' OR p.ean_code = ?)`, like, term)
 	}
 	page, err := consoleList(ctx, s.db, &f, "products p JOIN organizations so ON so.id = p.supplier_org_id", consoleProductCols, "", "p.id", cursor, limit,
-		func(rows *sql.Rows) (*parcelgate.ConsoleProduct, consoleKey, error) {
+		func(rows *sql.Rows) (*view.Product, consoleKey, error) {
 			return scanConsoleProduct(rows, c.OrgID)
 		})
 	if err != nil || len(page.Items) == 0 {
@@ -372,8 +394,13 @@ func (s *ConsoleService) consoleProducts(ctx context.Context, c *parcelgate.Call
 
 // ConsoleProductDetail returns one product the caller may see (by the
 // store's product id) with its balances: every catalog's when the caller
-// supplies it, else those of the caller's own catalogs.
-func (s *ConsoleService) ConsoleProductDetail(ctx context.Context, c *parcelgate.Caller, id int64) (*parcelgate.ConsoleProduct, []parcelgate.ConsoleBalance, error) {
+// supplies it, else those of the caller's own catalogs. Only a caller
+// parcelgate.MayReadConsoleProducts allows (interface §5.2, decisions
+// §18).
+func (s *ConsoleService) ConsoleProductDetail(ctx context.Context, c *parcelgate.Caller, id int64) (*view.Product, []view.Balance, error) {
+	if err := parcelgate.MayReadConsoleProducts(c); err != nil {
+		return nil, nil, err
+	}
 	var f filterSQL
 	scope := parcelgate.ConsoleProductScope(c, s.consoleNow(c.Environment))
 	consoleProductScope(&f, c, scope)
@@ -395,8 +422,8 @@ func (s *ConsoleService) ConsoleProductDetail(ctx context.Context, c *parcelgate
 // consoleBalances returns the balances of the products ids in scope, by
 // product: every catalog's of a product the caller supplies, else those
 // of its own catalogs it may read; removed ones only when withRemoved.
-func (s *ConsoleService) consoleBalances(ctx context.Context, c *parcelgate.Caller, scope parcelgate.ProductScope, ids []int64, withRemoved bool) (map[int64][]parcelgate.ConsoleBalance, error) {
-	out := map[int64][]parcelgate.ConsoleBalance{}
+func (s *ConsoleService) consoleBalances(ctx context.Context, c *parcelgate.Caller, scope parcelgate.ProductScope, ids []int64, withRemoved bool) (map[int64][]view.Balance, error) {
+	out := map[int64][]view.Balance{}
 	if len(ids) == 0 {
 		return out, nil
 	}
@@ -429,7 +456,7 @@ func (s *ConsoleService) consoleBalances(ctx context.Context, c *parcelgate.Call
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var b parcelgate.ConsoleBalance
+		var b view.Balance
 		var pid, modified, removed int64
 		if err := rows.Scan(&pid, &b.Catalog, &b.CatalogName, &b.CatalogType, &b.RetailerID, &b.Quantity, &b.Allocated, &b.Price, &b.Currency, &modified, &removed); err != nil {
 			return nil, err
@@ -441,8 +468,13 @@ func (s *ConsoleService) consoleBalances(ctx context.Context, c *parcelgate.Call
 }
 
 // ConsoleCatalogChoices lists the catalogs of the caller's environment its
-// organization supplies, by retailer and external ID.
-func (s *ConsoleService) ConsoleCatalogChoices(ctx context.Context, c *parcelgate.Caller) ([]parcelgate.ConsoleCatalog, error) {
+// organization supplies, by retailer and external ID. Only a caller that
+// may ActionListOwnCatalogs (every role: the catalogs it takes part in,
+// interface §5.2).
+func (s *ConsoleService) ConsoleCatalogChoices(ctx context.Context, c *parcelgate.Caller) ([]view.Catalog, error) {
+	if err := c.May(parcelgate.ActionListOwnCatalogs); err != nil {
+		return nil, err
+	}
 	rows, err := s.db.query(ctx, `SELECT ro.business_id, k.external_id, k.name, k.catalog_type, k.retailer_org_id
 		FROM catalog_suppliers cs JOIN catalogs k ON k.id = cs.catalog_id JOIN organizations ro ON ro.id = k.retailer_org_id
 		WHERE cs.supplier_org_id = ? AND k.environment = ? ORDER BY ro.business_id, k.external_id LIMIT 500`, c.OrgID, string(c.Environment))
@@ -450,9 +482,9 @@ func (s *ConsoleService) ConsoleCatalogChoices(ctx context.Context, c *parcelgat
 		return nil, err
 	}
 	defer rows.Close()
-	var out []parcelgate.ConsoleCatalog
+	var out []view.Catalog
 	for rows.Next() {
-		var k parcelgate.ConsoleCatalog
+		var k view.Catalog
 		var retailer int64
 		if err := rows.Scan(&k.RetailerID, &k.ExternalID, &k.Name, &k.Type, &retailer); err != nil {
 			return nil, err
@@ -464,20 +496,25 @@ func (s *ConsoleService) ConsoleCatalogChoices(ctx context.Context, c *parcelgat
 }
 
 // ConsoleShipments pages the caller's shipments (see consoleShipments).
-func (s *ConsoleService) ConsoleShipments(ctx context.Context, c *parcelgate.Caller, cursor string, limit int) (parcelgate.Page[*parcelgate.ConsoleShipment], error) {
-	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.Page[*parcelgate.ConsoleShipment], error) {
+// Only a caller that may ActionReadShipments (a gateway client's or the
+// operator's, interface §5.1; decisions §16).
+func (s *ConsoleService) ConsoleShipments(ctx context.Context, c *parcelgate.Caller, cursor string, limit int) (parcelgate.Page[*view.Shipment], error) {
+	if err := c.May(parcelgate.ActionReadShipments); err != nil {
+		return parcelgate.Page[*view.Shipment]{}, err
+	}
+	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.Page[*view.Shipment], error) {
 		return s.consoleShipments(ctx, c, cursor, limit)
 	})
 }
 
 // consoleShipments pages the caller's shipments, newest first.
-func (s *ConsoleService) consoleShipments(ctx context.Context, c *parcelgate.Caller, cursor string, limit int) (parcelgate.Page[*parcelgate.ConsoleShipment], error) {
+func (s *ConsoleService) consoleShipments(ctx context.Context, c *parcelgate.Caller, cursor string, limit int) (parcelgate.Page[*view.Shipment], error) {
 	var f filterSQL
 	f.add("s.org_id = ?", c.OrgID)
 	f.add("s.environment = ?", string(c.Environment))
 	return consoleList(ctx, s.db, &f, "shipments s", "s.id, s.tracking_number, s.service_code, s.status, s.created_at, (SELECT COUNT(*) FROM parcels x WHERE x.shipment_id = s.id)", "", "s.id", cursor, limit,
-		func(rows *sql.Rows) (*parcelgate.ConsoleShipment, consoleKey, error) {
-			var sh parcelgate.ConsoleShipment
+		func(rows *sql.Rows) (*view.Shipment, consoleKey, error) {
+			var sh view.Shipment
 			var id, created int64
 			if err := rows.Scan(&id, &sh.TrackingNumber, &sh.ServiceCode, &sh.Status, &created, &sh.Parcels); err != nil {
 				return nil, consoleKey{}, err
@@ -490,7 +527,11 @@ func (s *ConsoleService) consoleShipments(ctx context.Context, c *parcelgate.Cal
 // ConsoleLookup finds the tracking numbers of the caller's shipments that
 // q names: as a tracking number, a parcel ID, or a sending or errand code
 // (active or not). A code once held by several shipments names each.
+// Only a caller that may ActionReadShipments (decisions §16).
 func (s *ConsoleService) ConsoleLookup(ctx context.Context, c *parcelgate.Caller, q string) ([]string, error) {
+	if err := c.May(parcelgate.ActionReadShipments); err != nil {
+		return nil, err
+	}
 	id := parcelgate.NormalizeID(q)
 	if id == "" {
 		return nil, nil
@@ -503,8 +544,12 @@ func (s *ConsoleService) ConsoleLookup(ctx context.Context, c *parcelgate.Caller
 }
 
 // ConsoleShipmentCodes returns every code the caller's shipment held,
-// newest first.
-func (s *ConsoleService) ConsoleShipmentCodes(ctx context.Context, c *parcelgate.Caller, trackingNumber string) ([]parcelgate.ConsoleCode, error) {
+// newest first. Only a caller that may ActionReadShipments (decisions
+// §16).
+func (s *ConsoleService) ConsoleShipmentCodes(ctx context.Context, c *parcelgate.Caller, trackingNumber string) ([]view.Code, error) {
+	if err := c.May(parcelgate.ActionReadShipments); err != nil {
+		return nil, err
+	}
 	rows, err := s.db.query(ctx, `SELECT code, parcel_id, created_at, expires_at, released_at FROM codes WHERE org_id = ? AND environment = ? AND tracking_number = ? ORDER BY created_at DESC, id DESC`,
 		c.OrgID, string(c.Environment), parcelgate.NormalizeID(trackingNumber))
 	if err != nil {
@@ -512,9 +557,9 @@ func (s *ConsoleService) ConsoleShipmentCodes(ctx context.Context, c *parcelgate
 	}
 	defer rows.Close()
 	now := s.consoleNow(c.Environment)
-	var out []parcelgate.ConsoleCode
+	var out []view.Code
 	for rows.Next() {
-		var k parcelgate.ConsoleCode
+		var k view.Code
 		var created, expires, released int64
 		if err := rows.Scan(&k.Code, &k.Parcel, &created, &expires, &released); err != nil {
 			return nil, err
@@ -527,8 +572,12 @@ func (s *ConsoleService) ConsoleShipmentCodes(ctx context.Context, c *parcelgate
 }
 
 // ConsoleChangeStamp is the newest modification stamp of the caller's
-// data (see consoleChangeStamp).
+// data (see consoleChangeStamp), which its live pages poll. Only a caller
+// that may ActionViewTenant (decisions §16).
 func (s *ConsoleService) ConsoleChangeStamp(ctx context.Context, c *parcelgate.Caller) (int64, error) {
+	if err := c.May(parcelgate.ActionViewTenant); err != nil {
+		return 0, err
+	}
 	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (int64, error) { return s.consoleChangeStamp(ctx, c) })
 }
 
@@ -546,22 +595,43 @@ func (s *ConsoleService) consoleChangeStamp(ctx context.Context, c *parcelgate.C
 	return stamp, err
 }
 
+// The operator's reads act for an operator caller (ActionOperate,
+// decisions §9, §16): EnvironmentOperator(env) for an environment's
+// figures (EnvironmentOperator(""): every environment's), the operator on
+// one organization (OperatorCaller, or a console operator session that
+// chose the tenant) for that organization's credentials and catalogs.
+
 // ConsoleEnvironmentStamp is the last modification stamp handed out in
-// env: it moves with every change of an order or balance there. The
-// operator's overview polls it.
-func (s *ConsoleService) ConsoleEnvironmentStamp(ctx context.Context, env parcelgate.Environment) (int64, error) {
+// c's environment (every environment's newest for EnvironmentOperator("")):
+// it moves with every change of an order or balance there. The operator's
+// overview polls it. Only the operator (ActionOperate).
+func (s *ConsoleService) ConsoleEnvironmentStamp(ctx context.Context, c *parcelgate.Caller) (int64, error) {
+	if err := c.May(parcelgate.ActionOperate); err != nil {
+		return 0, err
+	}
 	var stamp int64
-	err := s.db.queryRow(ctx, `SELECT last_us FROM change_clock WHERE environment = ?`, string(env)).Scan(&stamp)
+	if c.Environment == "" {
+		err := s.db.queryRow(ctx, `SELECT COALESCE(MAX(last_us), 0) FROM change_clock`).Scan(&stamp)
+		return stamp, err
+	}
+	err := s.db.queryRow(ctx, `SELECT last_us FROM change_clock WHERE environment = ?`, string(c.Environment)).Scan(&stamp)
 	return stamp, err
 }
 
-// ConsoleOrganizations pages the organizations of env, newest first.
-func (s *ConsoleService) ConsoleOrganizations(ctx context.Context, env parcelgate.Environment, cursor string, limit int) (parcelgate.Page[*parcelgate.ConsoleOrganization], error) {
+// ConsoleOrganizations pages the organizations of c's environment (of
+// every environment for EnvironmentOperator("")), newest first. Only the
+// operator (ActionOperate).
+func (s *ConsoleService) ConsoleOrganizations(ctx context.Context, c *parcelgate.Caller, cursor string, limit int) (parcelgate.Page[*view.Organization], error) {
+	if err := c.May(parcelgate.ActionOperate); err != nil {
+		return parcelgate.Page[*view.Organization]{}, err
+	}
 	var f filterSQL
-	f.add("g.environment = ?", string(env))
+	if c.Environment != "" {
+		f.add("g.environment = ?", string(c.Environment))
+	}
 	cols := `g.id, g.environment, g.business_id, g.name, g.contract_number, g.address, g.created_at,
 		(SELECT COUNT(*) FROM orders o WHERE o.org_id = g.id), (SELECT COUNT(*) FROM products p WHERE p.supplier_org_id = g.id AND p.status = 'ACTIVE')`
-	return consoleList(ctx, s.db, &f, "organizations g", cols, "", "g.id", cursor, limit, func(rows *sql.Rows) (*parcelgate.ConsoleOrganization, consoleKey, error) {
+	return consoleList(ctx, s.db, &f, "organizations g", cols, "", "g.id", cursor, limit, func(rows *sql.Rows) (*view.Organization, consoleKey, error) {
 		var o parcelgate.Organization
 		var envName, addr string
 		var created, orders, products int64
@@ -569,94 +639,134 @@ func (s *ConsoleService) ConsoleOrganizations(ctx context.Context, env parcelgat
 			return nil, consoleKey{}, err
 		}
 		o.Environment, o.CreatedAt = parcelgate.Environment(envName), fromMicros(created)
-		return &parcelgate.ConsoleOrganization{Organization: &o, Orders: orders, Products: products}, consoleKey{0, o.ID}, nil
+		return &view.Organization{Organization: &o, Orders: orders, Products: products}, consoleKey{0, o.ID}, nil
 	})
 }
 
-// ConsoleEnvironmentCounts counts the organizations and orders of env.
-func (s *ConsoleService) ConsoleEnvironmentCounts(ctx context.Context, env parcelgate.Environment) (orgs, orders int64, err error) {
-	err = s.db.queryRow(ctx, `SELECT (SELECT COUNT(*) FROM organizations WHERE environment = ?), (SELECT COUNT(*) FROM orders WHERE environment = ?)`, string(env), string(env)).Scan(&orgs, &orders)
-	return orgs, orders, err
+// ConsoleEnvironmentCounts counts the organizations and orders of c's
+// environment (of every environment for EnvironmentOperator("")). Only
+// the operator (ActionOperate).
+func (s *ConsoleService) ConsoleEnvironmentCounts(ctx context.Context, c *parcelgate.Caller) (orgs, orders int64, err error) {
+	if err := c.May(parcelgate.ActionOperate); err != nil {
+		return 0, 0, err
+	}
+	envs := []parcelgate.Environment{c.Environment}
+	if c.Environment == "" {
+		envs = parcelgate.Environments
+	}
+	for _, env := range envs {
+		var o, n int64
+		if err := s.db.queryRow(ctx, `SELECT (SELECT COUNT(*) FROM organizations WHERE environment = ?), (SELECT COUNT(*) FROM orders WHERE environment = ?)`,
+			string(env), string(env)).Scan(&o, &n); err != nil {
+			return 0, 0, err
+		}
+		orgs, orders = orgs+o, orders+n
+	}
+	return orgs, orders, nil
 }
 
-// ConsoleGatewayClients pages the live gateway clients of one
-// organization, by client ID.
-func (s *ConsoleService) ConsoleGatewayClients(ctx context.Context, orgID int64, after string, limit int) ([]*parcelgate.GatewayClient, string, error) {
+// ConsoleGatewayClients pages the live gateway clients of c's
+// organization, by client ID; Next is the last client ID of the page when
+// more follow (the after of the next page). A caller of no organization
+// (EnvironmentOperator) lists none. Only the operator (ActionOperate).
+func (s *ConsoleService) ConsoleGatewayClients(ctx context.Context, c *parcelgate.Caller, after string, limit int) (parcelgate.Page[*parcelgate.GatewayClient], error) {
+	if err := c.May(parcelgate.ActionOperate); err != nil {
+		return parcelgate.Page[*parcelgate.GatewayClient]{}, err
+	}
+	var page parcelgate.Page[*parcelgate.GatewayClient]
 	rows, err := s.db.query(ctx, `SELECT `+gatewayClientColumns+` FROM gateway_clients c JOIN organizations o ON o.id = c.org_id
-		WHERE c.org_id = ? AND c.revoked_at = 0 AND c.client_id > ? ORDER BY c.client_id LIMIT ?`, orgID, after, limit+1)
+		WHERE c.org_id = ? AND c.revoked_at = 0 AND c.client_id > ? ORDER BY c.client_id LIMIT ?`, c.OrgID, after, limit+1)
 	if err != nil {
-		return nil, "", err
+		return page, err
 	}
 	defer rows.Close()
-	var out []*parcelgate.GatewayClient
 	for rows.Next() {
-		c, _, err := scanGatewayClient(rows)
+		gc, _, err := scanGatewayClient(rows)
 		if err != nil {
-			return nil, "", err
+			return parcelgate.Page[*parcelgate.GatewayClient]{}, err
 		}
-		out = append(out, c)
+		page.Items = append(page.Items, gc)
 	}
-	next := ""
-	if len(out) > limit {
-		out = out[:limit]
-		next = out[limit-1].ClientID
+	if len(page.Items) > limit {
+		page.Items = page.Items[:limit]
+		page.Next = page.Items[limit-1].ClientID
 	}
-	return out, next, rows.Err()
+	return page, rows.Err()
 }
 
-// ConsoleServiceAccounts pages the live service accounts of one
-// organization, by username, with their lockout state.
-func (s *ConsoleService) ConsoleServiceAccounts(ctx context.Context, orgID int64, after string, limit int) ([]*parcelgate.ServiceAccount, string, error) {
+// ConsoleServiceAccounts pages the live service accounts of c's
+// organization, by username, with their lockout state; Next is the last
+// username of the page when more follow. Only the operator
+// (ActionOperate).
+func (s *ConsoleService) ConsoleServiceAccounts(ctx context.Context, c *parcelgate.Caller, after string, limit int) (parcelgate.Page[*parcelgate.ServiceAccount], error) {
+	if err := c.May(parcelgate.ActionOperate); err != nil {
+		return parcelgate.Page[*parcelgate.ServiceAccount]{}, err
+	}
+	var page parcelgate.Page[*parcelgate.ServiceAccount]
 	rows, err := s.db.query(ctx, `SELECT `+serviceAccountColumns+` FROM service_accounts a JOIN organizations o ON o.id = a.org_id
-		WHERE a.org_id = ? AND a.revoked_at = 0 AND a.username > ? ORDER BY a.username LIMIT ?`, orgID, after, limit+1)
+		WHERE a.org_id = ? AND a.revoked_at = 0 AND a.username > ? ORDER BY a.username LIMIT ?`, c.OrgID, after, limit+1)
 	if err != nil {
-		return nil, "", err
+		return page, err
 	}
 	defer rows.Close()
 	now := micros(s.consoleNow(""))
-	var out []*parcelgate.ServiceAccount
 	for rows.Next() {
 		a, err := scanServiceAccount(rows)
 		if err != nil {
-			return nil, "", err
+			return parcelgate.Page[*parcelgate.ServiceAccount]{}, err
 		}
 		if a.lockedUntil > now {
 			t := fromMicros(a.lockedUntil)
 			a.LockedUntil = &t
 		}
-		out = append(out, a.ServiceAccount)
+		page.Items = append(page.Items, a.ServiceAccount)
 	}
-	next := ""
-	if len(out) > limit {
-		out = out[:limit]
-		next = out[limit-1].Username
+	if len(page.Items) > limit {
+		page.Items = page.Items[:limit]
+		page.Next = page.Items[limit-1].Username
 	}
-	return out, next, rows.Err()
+	return page, rows.Err()
 }
 
 // ConsoleCredentialOrg returns the organization of a live gateway client
-// (by client ID) or service account (by username), or ENOTFOUND.
-func (s *ConsoleService) ConsoleCredentialOrg(ctx context.Context, kind, id string) (int64, error) {
-	q := `SELECT org_id FROM gateway_clients WHERE client_id = ? AND revoked_at = 0`
-	if kind == parcelgate.CredentialServiceAccount {
-		q = `SELECT org_id FROM service_accounts WHERE username = ? AND revoked_at = 0`
+// (kind view.CredentialGatewayClient, by client ID) or service account
+// (view.CredentialServiceAccount, by username) of c's environment (any
+// environment for EnvironmentOperator("")), or ENOTFOUND. Only the
+// operator (ActionOperate).
+func (s *ConsoleService) ConsoleCredentialOrg(ctx context.Context, c *parcelgate.Caller, kind, id string) (int64, error) {
+	if err := c.May(parcelgate.ActionOperate); err != nil {
+		return 0, err
+	}
+	q := `SELECT x.org_id FROM gateway_clients x JOIN organizations o ON o.id = x.org_id WHERE x.client_id = ? AND x.revoked_at = 0`
+	if kind == view.CredentialServiceAccount {
+		q = `SELECT x.org_id FROM service_accounts x JOIN organizations o ON o.id = x.org_id WHERE x.username = ? AND x.revoked_at = 0`
+	}
+	args := []any{id}
+	if c.Environment != "" {
+		q, args = q+` AND o.environment = ?`, append(args, string(c.Environment))
 	}
 	var org int64
-	err := s.db.queryRow(ctx, q, id).Scan(&org)
+	err := s.db.queryRow(ctx, q, args...).Scan(&org)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, parcelgate.Errorf(parcelgate.ENOTFOUND, "no such credential")
 	}
 	return org, err
 }
 
-// ConsoleCatalogs pages the catalogs an organization owns as retailer, by
-// external ID, each with its suppliers.
-func (s *ConsoleService) ConsoleCatalogs(ctx context.Context, orgID int64, after string, limit int) ([]*parcelgate.Catalog, string, error) {
+// ConsoleCatalogs pages the catalogs c's organization owns as retailer, by
+// external ID, each with its suppliers; Next is the last external ID of
+// the page when more follow. Only the operator (ActionOperate).
+func (s *ConsoleService) ConsoleCatalogs(ctx context.Context, c *parcelgate.Caller, after string, limit int) (parcelgate.Page[*parcelgate.Catalog], error) {
+	if err := c.May(parcelgate.ActionOperate); err != nil {
+		return parcelgate.Page[*parcelgate.Catalog]{}, err
+	}
+	var page parcelgate.Page[*parcelgate.Catalog]
+	orgID := c.OrgID
 	rows, err := s.db.query(ctx, `SELECT k.id, k.environment, k.external_id, k.name, k.catalog_type, k.created_at, o.business_id
 		FROM catalogs k JOIN organizations o ON o.id = k.retailer_org_id
 		WHERE k.retailer_org_id = ? AND k.external_id > ? ORDER BY k.external_id LIMIT ?`, orgID, after, limit+1)
 	if err != nil {
-		return nil, "", err
+		return parcelgate.Page[*parcelgate.Catalog]{}, err
 	}
 	var out []*parcelgate.Catalog
 	byID := map[int64]*parcelgate.Catalog{}
@@ -666,7 +776,7 @@ func (s *ConsoleService) ConsoleCatalogs(ctx context.Context, orgID int64, after
 		var created int64
 		if err := rows.Scan(&k.ID, &env, &k.ExternalID, &k.Name, &typ, &created, &k.RetailerID); err != nil {
 			rows.Close()
-			return nil, "", err
+			return parcelgate.Page[*parcelgate.Catalog]{}, err
 		}
 		k.Environment, k.Type, k.CreatedAt, k.RetailerOrg, k.SupplierIDs = parcelgate.Environment(env), parcelgate.CatalogType(typ), fromMicros(created), orgID, []string{}
 		out = append(out, &k)
@@ -674,15 +784,15 @@ func (s *ConsoleService) ConsoleCatalogs(ctx context.Context, orgID int64, after
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return nil, "", err
+		return parcelgate.Page[*parcelgate.Catalog]{}, err
 	}
-	next := ""
 	if len(out) > limit {
 		out = out[:limit]
-		next = out[limit-1].ExternalID
+		page.Next = out[limit-1].ExternalID
 	}
+	page.Items = out
 	if len(out) == 0 {
-		return out, next, nil
+		return page, nil
 	}
 	ids := make([]any, len(out))
 	for i, k := range out {
@@ -691,20 +801,20 @@ func (s *ConsoleService) ConsoleCatalogs(ctx context.Context, orgID int64, after
 	srows, err := s.db.query(ctx, `SELECT cs.catalog_id, o.business_id FROM catalog_suppliers cs JOIN organizations o ON o.id = cs.supplier_org_id
 		WHERE cs.catalog_id IN (`+placeholders(len(ids))+`) ORDER BY o.business_id`, ids...)
 	if err != nil {
-		return nil, "", err
+		return parcelgate.Page[*parcelgate.Catalog]{}, err
 	}
 	defer srows.Close()
 	for srows.Next() {
 		var id int64
 		var supplier string
 		if err := srows.Scan(&id, &supplier); err != nil {
-			return nil, "", err
+			return parcelgate.Page[*parcelgate.Catalog]{}, err
 		}
 		if k := byID[id]; k != nil {
 			k.SupplierIDs = append(k.SupplierIDs, supplier)
 		}
 	}
-	return out, next, srows.Err()
+	return page, srows.Err()
 }
 
 // consoleNow is the store's time in env, the one time the console's reads

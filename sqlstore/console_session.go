@@ -7,9 +7,12 @@ import (
 	"time"
 
 	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/console/view"
 )
 
-// ConsoleSessionService keeps the web console's sessions.
+// ConsoleSessionService keeps the web console's sessions
+// (console.SessionStore). Its methods take no caller: they run before
+// there is one, a session being what the console makes its caller from.
 type ConsoleSessionService struct{ db *DB }
 
 // NewConsoleSessionService returns the ConsoleSessionService over db.
@@ -19,7 +22,7 @@ func NewConsoleSessionService(db *DB) *ConsoleSessionService { return &ConsoleSe
 // cookie value, never the value itself) and removes the sessions that have
 // expired, so the table holds only live ones.
 func (s *ConsoleSessionService) CreateConsoleSession(ctx context.Context, idHash, kind, username string, now, expires time.Time) error {
-	if kind != parcelgate.ConsoleOperator && kind != parcelgate.ConsoleAccount {
+	if kind != view.SessionOperator && kind != view.SessionAccount {
 		return parcelgate.Errorf(parcelgate.EINVALID, "unknown console session kind %q", kind)
 	}
 	return s.db.inTx(ctx, func(tx *Tx) error {
@@ -37,8 +40,8 @@ func (s *ConsoleSessionService) CreateConsoleSession(ctx context.Context, idHash
 // that is not revoked (revoking an account ends its console sessions).
 // Anything else is ENOTFOUND. A session last seen more than a minute ago is
 // marked seen now; the idle limit counts from that mark.
-func (s *ConsoleSessionService) FindConsoleSession(ctx context.Context, idHash string, now time.Time, idle time.Duration) (*parcelgate.ConsoleSession, error) {
-	var sess parcelgate.ConsoleSession
+func (s *ConsoleSessionService) FindConsoleSession(ctx context.Context, idHash string, now time.Time, idle time.Duration) (*view.Session, error) {
+	var sess view.Session
 	var env, roles, acctEnv, acctBusiness string
 	var created, seen, expires, acctOrg, tenantOrg int64
 	err := s.db.queryRow(ctx, `SELECT s.kind, s.username, s.environment, s.business_id, s.created_at, s.seen_at, s.expires_at,
@@ -58,12 +61,12 @@ func (s *ConsoleSessionService) FindConsoleSession(ctx context.Context, idHash s
 	}
 	sess.CreatedAt, sess.SeenAt, sess.ExpiresAt = fromMicros(created), fromMicros(seen), fromMicros(expires)
 	switch sess.Kind {
-	case parcelgate.ConsoleAccount:
+	case view.SessionAccount:
 		if acctOrg == 0 {
 			return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "no such console session")
 		}
 		sess.OrgID, sess.Environment, sess.BusinessID, sess.Roles = acctOrg, parcelgate.Environment(acctEnv), acctBusiness, splitRoles(roles)
-	case parcelgate.ConsoleOperator:
+	case view.SessionOperator:
 		sess.Environment, sess.OrgID = parcelgate.Environment(env), tenantOrg
 		if tenantOrg == 0 {
 			sess.BusinessID = ""
@@ -88,7 +91,7 @@ func (s *ConsoleSessionService) SetConsoleTenant(ctx context.Context, idHash str
 		}
 		businessID = org.BusinessID
 	}
-	res, err := s.db.exec(ctx, `UPDATE console_sessions SET environment = ?, business_id = ? WHERE id_hash = ? AND kind = ?`, string(env), businessID, idHash, parcelgate.ConsoleOperator)
+	res, err := s.db.exec(ctx, `UPDATE console_sessions SET environment = ?, business_id = ? WHERE id_hash = ? AND kind = ?`, string(env), businessID, idHash, view.SessionOperator)
 	return affectedOne(res, err, "no such operator session")
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/console/view"
 	"github.com/parcelgate/parcelgate/internal/testdb"
 	"github.com/parcelgate/parcelgate/sqlstore"
 )
@@ -32,13 +33,13 @@ func TestConsoleOrdersPageByKeyBothWays(t *testing.T) {
 		if err := db.SeedOrdersForTest(ctx, other.Environment, other.ID, other.BusinessID, 5, base, string(doc)); err != nil {
 			t.Fatal(err)
 		}
-		c := &parcelgate.Caller{OrgID: org.ID, BusinessID: org.BusinessID, Environment: org.Environment}
+		c := &parcelgate.Caller{OrgID: org.ID, BusinessID: org.BusinessID, Environment: org.Environment, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleMerchant}}
 		var pages []parcelgate.Page[*parcelgate.Order]
 		seen := map[string]bool{}
 		var prev time.Time
 		cursor := ""
 		for {
-			page, err := sqlstore.NewConsoleService(db).ConsoleOrders(ctx, c, sqlstore.ConsoleOrderFilter{}, cursor, 5)
+			page, err := sqlstore.NewConsoleService(db).ConsoleOrders(ctx, c, view.OrderFilter{}, cursor, 5)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -67,7 +68,7 @@ func TestConsoleOrdersPageByKeyBothWays(t *testing.T) {
 		}
 		// Back from the last page by Prev links: the same pages.
 		for i := len(pages) - 1; i > 0; i-- {
-			page, err := sqlstore.NewConsoleService(db).ConsoleOrders(ctx, c, sqlstore.ConsoleOrderFilter{}, pages[i].Prev, 5)
+			page, err := sqlstore.NewConsoleService(db).ConsoleOrders(ctx, c, view.OrderFilter{}, pages[i].Prev, 5)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -80,21 +81,21 @@ func TestConsoleOrdersPageByKeyBothWays(t *testing.T) {
 			}
 		}
 		// A filter by reference finds one order by its externalId.
-		page, err := sqlstore.NewConsoleService(db).ConsoleOrders(ctx, c, sqlstore.ConsoleOrderFilter{Reference: "1234567-1-S7"}, "", 5)
+		page, err := sqlstore.NewConsoleService(db).ConsoleOrders(ctx, c, view.OrderFilter{Reference: "1234567-1-S7"}, "", 5)
 		if err != nil || len(page.Items) != 1 || !page.Items[0].Metadata.UpdateDate.Equal(base.Add(7*time.Microsecond)) {
 			t.Fatalf("by externalId: %v %v", page.Items, err)
 		}
 		// Another tenant's externalId is not found (the seeded other tenant
 		// is in the test environment, 5 orders, none listed above).
-		page, err = sqlstore.NewConsoleService(db).ConsoleOrders(ctx, c, sqlstore.ConsoleOrderFilter{Reference: "SE5566778899-S1"}, "", 5)
+		page, err = sqlstore.NewConsoleService(db).ConsoleOrders(ctx, c, view.OrderFilter{Reference: "SE5566778899-S1"}, "", 5)
 		if err != nil || len(page.Items) != 0 {
 			t.Fatalf("another tenant's order by externalId: %v %v", page.Items, err)
 		}
-		page, err = sqlstore.NewConsoleService(db).ConsoleOrders(ctx, c, sqlstore.ConsoleOrderFilter{Statuses: []parcelgate.OrderStatus{parcelgate.OrderError}}, "", 5)
+		page, err = sqlstore.NewConsoleService(db).ConsoleOrders(ctx, c, view.OrderFilter{Statuses: []parcelgate.OrderStatus{parcelgate.OrderError}}, "", 5)
 		if err != nil || len(page.Items) != 0 {
 			t.Fatalf("status Error: %v %v", page.Items, err)
 		}
-		if _, err := sqlstore.NewConsoleService(db).ConsoleOrders(ctx, c, sqlstore.ConsoleOrderFilter{}, "not-a-cursor", 5); parcelgate.ErrorCode(err) != parcelgate.EINVALID {
+		if _, err := sqlstore.NewConsoleService(db).ConsoleOrders(ctx, c, view.OrderFilter{}, "not-a-cursor", 5); parcelgate.ErrorCode(err) != parcelgate.EINVALID {
 			t.Fatalf("bad cursor: %v", err)
 		}
 	})
@@ -118,16 +119,16 @@ func BenchmarkConsoleOrders(b *testing.B) {
 			if err := db.SeedOrdersForTest(ctx, org.Environment, org.ID, org.BusinessID, orders, base, string(doc)); err != nil {
 				b.Fatal(err)
 			}
-			c := &parcelgate.Caller{OrgID: org.ID, BusinessID: org.BusinessID, Environment: org.Environment}
+			c := &parcelgate.Caller{OrgID: org.ID, BusinessID: org.BusinessID, Environment: org.Environment, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleMerchant}}
 			deep := ""
 			for range 1000 {
-				page, err := sqlstore.NewConsoleService(db).ConsoleOrders(ctx, c, sqlstore.ConsoleOrderFilter{}, deep, size)
+				page, err := sqlstore.NewConsoleService(db).ConsoleOrders(ctx, c, view.OrderFilter{}, deep, size)
 				if err != nil {
 					b.Fatal(err)
 				}
 				deep = page.Next
 			}
-			run := func(name string, f sqlstore.ConsoleOrderFilter, cursor string, want int) {
+			run := func(name string, f view.OrderFilter, cursor string, want int) {
 				b.Run(name, func(b *testing.B) {
 					for b.Loop() {
 						page, err := sqlstore.NewConsoleService(db).ConsoleOrders(ctx, c, f, cursor, size)
@@ -137,10 +138,10 @@ func BenchmarkConsoleOrders(b *testing.B) {
 					}
 				})
 			}
-			run("first", sqlstore.ConsoleOrderFilter{}, "", size)
-			run("page-1001-by-cursor", sqlstore.ConsoleOrderFilter{}, deep, size)
-			run("status-with-no-match", sqlstore.ConsoleOrderFilter{Statuses: []parcelgate.OrderStatus{parcelgate.OrderError}}, "", 0)
-			run("by-externalId", sqlstore.ConsoleOrderFilter{Reference: "1234567-1-S500"}, "", 1)
+			run("first", view.OrderFilter{}, "", size)
+			run("page-1001-by-cursor", view.OrderFilter{}, deep, size)
+			run("status-with-no-match", view.OrderFilter{Statuses: []parcelgate.OrderStatus{parcelgate.OrderError}}, "", 0)
+			run("by-externalId", view.OrderFilter{Reference: "1234567-1-S500"}, "", 1)
 		})
 	}
 }

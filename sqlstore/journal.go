@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strconv"
 	"strings"
 
 	"github.com/parcelgate/parcelgate"
@@ -19,8 +20,9 @@ var _ parcelgate.JournalService = (*JournalService)(nil)
 
 const journalCols = `id, request_id, environment, org_id, business_id, at, method, path, query, route, status, latency_us, request_body, response_body, truncated`
 
-// WriteJournal stores a batch of journal entries in one transaction. The
-// HTTP layer calls it off the request path.
+// WriteJournal stores a batch of journal entries in one transaction. It
+// takes no caller: the HTTP layer calls it off the request path for calls
+// already answered, each entry naming its own tenant (decisions §21).
 func (s *JournalService) WriteJournal(ctx context.Context, entries []*parcelgate.JournalEntry) error {
 	if len(entries) == 0 {
 		return nil
@@ -45,7 +47,8 @@ func (s *JournalService) WriteJournal(ctx context.Context, entries []*parcelgate
 }
 
 // PruneJournal keeps the newest keep entries of each organization of
-// orgIDs and deletes the older ones.
+// orgIDs and deletes the older ones. It takes no caller: it is the journal
+// writer's bound (JournalPerTenant), not anyone's request.
 func (s *JournalService) PruneJournal(ctx context.Context, orgIDs []int64, keep int) error {
 	return s.db.inTx(ctx, func(tx *Tx) error {
 		for _, org := range orgIDs {
@@ -66,12 +69,29 @@ func (s *JournalService) PruneJournal(ctx context.Context, orgIDs []int64, keep 
 	})
 }
 
-// Journal lists journal entries matching q, newest first, without their
-// bodies, and the cursor of the next page (0 when there is none).
-func (s *JournalService) Journal(ctx context.Context, q parcelgate.JournalQuery) ([]*parcelgate.JournalEntry, int64, error) {
+// Journal pages the entries of c's scope matching q, newest first,
+// without their bodies; Next is the id of the page's oldest entry, in
+// decimal, when older ones follow. Only a caller that may
+// ActionViewTenant: a service account reads its own organization's
+// entries in its environment, the operator any tenant's (decisions §16,
+// §21).
+func (s *JournalService) Journal(ctx context.Context, c *parcelgate.Caller, q parcelgate.JournalQuery) (parcelgate.Page[*parcelgate.JournalEntry], error) {
+	if err := c.May(parcelgate.ActionViewTenant); err != nil {
+		return parcelgate.Page[*parcelgate.JournalEntry]{}, err
+	}
+	var page parcelgate.Page[*parcelgate.JournalEntry]
+	var before int64
+	if q.Before != "" {
+		n, err := strconv.ParseInt(q.Before, 10, 64)
+		if err != nil || n < 1 {
+			return page, &parcelgate.Error{Code: parcelgate.EINVALID, Message: "The page cursor is not one of the journal's; start again from the first page.",
+				Fields: []parcelgate.FieldError{{Field: "before", Message: "must be the next cursor of an earlier page"}}}
+		}
+		before = n
+	}
 	var f journalFilter
-	if err := s.scopeJournal(ctx, &f, q); err != nil {
-		return nil, 0, err
+	if err := s.scopeJournal(ctx, &f, c, q); err != nil {
+		return page, err
 	}
 	if q.Route != "" {
 		f.add("route = ?", q.Route)
@@ -88,8 +108,8 @@ func (s *JournalService) Journal(ctx context.Context, q parcelgate.JournalQuery)
 	if !q.To.IsZero() {
 		f.add("at < ?", micros(q.To))
 	}
-	if q.Before > 0 {
-		f.add("id < ?", q.Before)
+	if before > 0 {
+		f.add("id < ?", before)
 	}
 	limit := q.Limit
 	if limit <= 0 || limit > 500 {
@@ -101,37 +121,40 @@ func (s *JournalService) Journal(ctx context.Context, q parcelgate.JournalQuery)
 	}
 	rows, err := s.db.query(ctx, `SELECT `+journalCols+` FROM request_journal`+where+` ORDER BY id DESC LIMIT ?`, append(f.args, limit+1)...)
 	if err != nil {
-		return nil, 0, err
+		return page, err
 	}
 	defer rows.Close()
-	out := []*parcelgate.JournalEntry{}
+	page.Items = []*parcelgate.JournalEntry{}
 	for rows.Next() {
 		e, err := scanJournal(rows)
 		if err != nil {
-			return nil, 0, err
+			return parcelgate.Page[*parcelgate.JournalEntry]{}, err
 		}
 		e.RequestBody, e.ResponseBody = "", ""
-		out = append(out, e)
+		page.Items = append(page.Items, e)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, 0, err
+		return parcelgate.Page[*parcelgate.JournalEntry]{}, err
 	}
-	var next int64
-	if len(out) > limit {
-		out = out[:limit]
-		next = out[limit-1].ID
+	if len(page.Items) > limit {
+		page.Items = page.Items[:limit]
+		page.Next = strconv.FormatInt(page.Items[limit-1].ID, 10)
 	}
-	return out, next, nil
+	return page, nil
 }
 
-// JournalEntries returns the entries of the request ID that match q's
-// environment and organization, newest first, with bodies: at most
+// JournalEntries returns the entries of the request ID in c's scope (and
+// q's BusinessID, for the operator), newest first, with bodies: at most
 // MaxJournalMatches. A request ID is the client's, so several
-// organizations may have used the same one (decisions §21): a lookup on
-// behalf of a tenant passes its organization, and never sees another's.
-func (s *JournalService) JournalEntries(ctx context.Context, q parcelgate.JournalQuery, requestID string) ([]*parcelgate.JournalEntry, error) {
+// organizations may have used the same one (decisions §21): a tenant's
+// lookup sees its own organization's only. Only a caller that may
+// ActionViewTenant.
+func (s *JournalService) JournalEntries(ctx context.Context, c *parcelgate.Caller, q parcelgate.JournalQuery, requestID string) ([]*parcelgate.JournalEntry, error) {
+	if err := c.May(parcelgate.ActionViewTenant); err != nil {
+		return nil, err
+	}
 	f := journalFilter{conds: []string{"request_id = ?"}, args: []any{requestID}}
-	if err := s.scopeJournal(ctx, &f, q); err != nil {
+	if err := s.scopeJournal(ctx, &f, c, q); err != nil {
 		return nil, err
 	}
 	rows, err := s.db.query(ctx, `SELECT `+journalCols+` FROM request_journal WHERE `+strings.Join(f.conds, " AND ")+` ORDER BY id DESC LIMIT ?`, append(f.args, MaxJournalMatches)...)
@@ -159,16 +182,29 @@ func (s *JournalService) JournalEntries(ctx context.Context, q parcelgate.Journa
 // MaxJournalMatches bounds the entries one request ID returns.
 const MaxJournalMatches = 50
 
-// scopeJournal adds q's environment and organization to f.
-func (s *JournalService) scopeJournal(ctx context.Context, f *journalFilter, q parcelgate.JournalQuery) error {
-	if q.Environment != "" {
-		f.add("environment = ?", string(q.Environment))
+// scopeJournal adds c's scope to f: its environment (none for
+// EnvironmentOperator(""): every one), and its organization, which a
+// caller that is not the operator always has — its own, so a tenant never
+// reads another's entries, nor those journaled under no organization.
+// Only the operator narrows by q.BusinessID, within its environment.
+func (s *JournalService) scopeJournal(ctx context.Context, f *journalFilter, c *parcelgate.Caller, q parcelgate.JournalQuery) error {
+	if c.Environment != "" {
+		f.add("environment = ?", string(c.Environment))
 	}
-	if q.OrgID != 0 {
-		f.add("org_id = ?", q.OrgID)
+	if c.Kind != parcelgate.KindOperator {
+		if c.OrgID == 0 {
+			// No tenant of the journal: such a caller sees nothing.
+			f.add("1 = 0")
+			return nil
+		}
+		f.add("org_id = ?", c.OrgID)
+		return nil
+	}
+	if c.OrgID != 0 {
+		f.add("org_id = ?", c.OrgID)
 	}
 	if q.BusinessID != "" {
-		org, err := NewOrganizationService(s.db).findOrganization(ctx, q.Environment, q.BusinessID)
+		org, err := NewOrganizationService(s.db).findOrganization(ctx, c.Environment, q.BusinessID)
 		if err != nil {
 			return err
 		}
