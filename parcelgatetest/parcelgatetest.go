@@ -16,7 +16,7 @@
 //	}
 //
 // Orders move only when the test moves them (Admin.SetOrderStatus), unless
-// WithWarehouse starts the warehouse engine. The clock is a environment clock:
+// WithWarehouse starts the warehouse engine. The clock is an environment clock:
 // Admin.AdvanceClock makes a token expire or an EOS product leave a
 // catalog at once.
 package parcelgatetest

@@ -11,13 +11,14 @@ import (
 // a move made on one instance is seen by all within it.
 const ClockRefresh = 500 * time.Millisecond
 
-// sandboxClock returns the store's clock when it is a environment clock.
+// offsetClock returns the store's clock when it is an OffsetClock, which
+// AdvanceClock may move.
 func (db *DB) offsetClock() (*parcelgate.OffsetClock, bool) {
 	sc, ok := db.clock.(*parcelgate.OffsetClock)
 	return sc, ok
 }
 
-// hasOffsetClock reports whether the store runs on a environment clock that
+// hasOffsetClock reports whether the store runs on an OffsetClock that
 // AdvanceClock may move.
 func (db *DB) hasOffsetClock() bool {
 	_, ok := db.offsetClock()
@@ -25,7 +26,7 @@ func (db *DB) hasOffsetClock() bool {
 }
 
 // RefreshClock reads the stored environment clock offsets into this instance's
-// clock. It does nothing on a store without a environment clock.
+// clock. It does nothing on a store without an OffsetClock.
 func (db *DB) RefreshClock(ctx context.Context) error {
 	sc, ok := db.offsetClock()
 	if !ok {
@@ -47,7 +48,7 @@ func (db *DB) RefreshClock(ctx context.Context) error {
 	return rows.Err()
 }
 
-// watchClock keeps a environment clock in step with the stored offsets until
+// watchClock keeps the OffsetClock in step with the stored offsets until
 // the store closes. Migrate starts it, once the table exists.
 func (db *DB) watchClock() {
 	if !db.hasOffsetClock() {

@@ -59,7 +59,7 @@ type adminField struct {
 // --env, the older spelling, still works (hidden).
 var envField = adminField{flag: "environment", alias: "env", json: "environment", help: "environment: production or test (default production)"}
 
-// mustEnvField is the environment of a operator control (decisions §21): it
+// mustEnvField is the environment of an operator control (decisions §21): it
 // has no default, so no reset, restore, fault or clock move acts on
 // production unless asked.
 var mustEnvField = adminField{flag: "environment", alias: "env", json: "environment", required: true,
@@ -123,7 +123,7 @@ var adminCommands = []adminCmd{
 		}},
 	{name: "rotate-token-key", short: "Create a new token signing key; tokens sealed with the old ones stay valid for their hour",
 		method: "POST", path: "/admin/v1/token-keys/rotate"},
-	{name: "clock", short: "Show an environment's clock (and whether it is a environment clock)",
+	{name: "clock", short: "Show an environment's clock (and whether it may be moved)",
 		method: "GET", path: "/admin/v1/clock", fields: []adminField{envField}},
 	{name: "advance-clock", args: "DURATION", short: "Move an environment's clock forward, e.g. 336h (production's only under serve --sandbox)",
 		method: "POST", path: "/admin/v1/clock", fields: []adminField{mustEnvField},

@@ -382,7 +382,7 @@ func EachShared(t *testing.T, n int, fn func(t *testing.T, envs []*Env), opts ..
 	}
 }
 
-// Instance starts one more server, with a store and a environment clock of its
+// Instance starts one more server, with a store and an environment clock of its
 // own, over the database at dsn: another instance, or the same one after a
 // restart.
 func Instance(t testing.TB, dsn string, opts ...Option) *Env {
