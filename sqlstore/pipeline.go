@@ -2,10 +2,13 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/parcelgate/parcelgate/sqlstore/internal/fastpath"
 )
 
 // step is one statement of a pipeline: its text ('?' placeholders) and
@@ -19,50 +22,38 @@ type step struct {
 }
 
 // pipeline runs steps in order, in tx, and returns how many rows each
-// wrote (or read). On PostgreSQL they go to the server together and are
-// answered together, one round trip for all of them (a pgx batch, inside
-// tx's transaction); on SQLite, whose statements cost no round trip, one
-// after another. Either way each statement sees what the ones before it
-// wrote, a failed one fails the pipeline (tx must then be rolled back: on
-// PostgreSQL the statements after it have not run), and the SQL is the
-// same on both engines.
-//
-// Every round trip of a write transaction costs the server and the
-// database a send, a receive and a wake-up each way; a statement that
-// needs nothing from the answer of the one before it need not wait for
-// it.
+// wrote (or read) (decisions §27). On PostgreSQL they go to the server
+// together and are answered together, one round trip for all of them (a
+// pgx batch, inside tx's transaction); on SQLite, whose statements cost no
+// round trip, one after another. Either way each statement sees what the
+// ones before it wrote, a failed one fails the pipeline (tx must then be
+// rolled back: on PostgreSQL the statements after it have not run), and
+// the SQL is the same on both engines. fastpath.Pipeline reads the
+// answers; this sends them.
 func (tx *Tx) pipeline(ctx context.Context, steps ...step) ([]int64, error) {
-	n := make([]int64, len(steps))
+	scan := func(i int) fastpath.ScanFunc { return steps[i].scan }
 	if tx.d.name != "postgres" {
-		for i, s := range steps {
+		return fastpath.Pipeline(len(steps), func(i int) (fastpath.Result, error) {
+			s := steps[i]
 			if s.scan == nil {
 				res, err := tx.Exec(ctx, s.q, s.args...)
 				if err != nil {
 					return nil, err
 				}
-				if n[i], err = res.RowsAffected(); err != nil {
+				n, err := res.RowsAffected()
+				if err != nil {
 					return nil, err
 				}
-				continue
+				return wrote(n), nil
 			}
 			rows, err := tx.Query(ctx, s.q, s.args...)
 			if err != nil {
 				return nil, err
 			}
-			for rows.Next() {
-				n[i]++
-				if err := s.scan(rows.Scan); err != nil {
-					rows.Close()
-					return nil, err
-				}
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
-				return nil, err
-			}
-		}
-		return n, nil
+			return &sqlRows{rows: rows}, nil
+		}, scan)
 	}
+	var n []int64
 	err := tx.conn.Raw(func(dc any) error {
 		c, ok := dc.(*stdlib.Conn)
 		if !ok {
@@ -73,27 +64,17 @@ func (tx *Tx) pipeline(ctx context.Context, steps ...step) ([]int64, error) {
 			b.Queue(tx.d.rebind(s.q), s.args...)
 		}
 		br := c.Conn().SendBatch(ctx, b)
-		for i, s := range steps {
+		var err error
+		n, err = fastpath.Pipeline(len(steps), func(int) (fastpath.Result, error) {
 			rows, err := br.Query()
 			if err != nil {
-				br.Close()
-				return err
+				return nil, err
 			}
-			for rows.Next() {
-				if s.scan != nil {
-					if err := s.scan(rows.Scan); err != nil {
-						rows.Close()
-						br.Close()
-						return err
-					}
-				}
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
-				br.Close()
-				return err
-			}
-			n[i] = rows.CommandTag().RowsAffected()
+			return pgRows{rows}, nil
+		}, scan)
+		if err != nil {
+			br.Close()
+			return err
 		}
 		return br.Close()
 	})
@@ -102,3 +83,36 @@ func (tx *Tx) pipeline(ctx context.Context, steps ...step) ([]int64, error) {
 	}
 	return n, nil
 }
+
+// wrote is the answer of a statement that returns no rows and wrote n.
+type wrote int64
+
+func (wrote) Next() bool        { return false }
+func (wrote) Scan(...any) error { return sql.ErrNoRows }
+func (wrote) Err() error        { return nil }
+func (wrote) Close()            {}
+func (w wrote) Affected() int64 { return int64(w) }
+
+// sqlRows is a statement's rows through database/sql; it read as many as
+// it handed over.
+type sqlRows struct {
+	rows *sql.Rows
+	n    int64
+}
+
+func (r *sqlRows) Next() bool {
+	if r.rows.Next() {
+		r.n++
+		return true
+	}
+	return false
+}
+func (r *sqlRows) Scan(dest ...any) error { return r.rows.Scan(dest...) }
+func (r *sqlRows) Err() error             { return r.rows.Err() }
+func (r *sqlRows) Close()                 { r.rows.Close() }
+func (r *sqlRows) Affected() int64        { return r.n }
+
+// pgRows is a statement's answer in a pgx batch.
+type pgRows struct{ pgx.Rows }
+
+func (r pgRows) Affected() int64 { return r.CommandTag().RowsAffected() }
