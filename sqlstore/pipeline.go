@@ -33,24 +33,21 @@ type step struct {
 func (tx *Tx) pipeline(ctx context.Context, steps ...step) ([]int64, error) {
 	scan := func(i int) fastpath.ScanFunc { return steps[i].scan }
 	if tx.d.name != "postgres" {
+		var a sqlAnswer
 		return fastpath.Pipeline(len(steps), func(i int) (fastpath.Result, error) {
 			s := steps[i]
+			a = sqlAnswer{}
 			if s.scan == nil {
 				res, err := tx.Exec(ctx, s.q, s.args...)
 				if err != nil {
 					return nil, err
 				}
-				n, err := res.RowsAffected()
-				if err != nil {
-					return nil, err
-				}
-				return wrote(n), nil
+				a.n, err = res.RowsAffected()
+				return &a, err
 			}
-			rows, err := tx.Query(ctx, s.q, s.args...)
-			if err != nil {
-				return nil, err
-			}
-			return &sqlRows{rows: rows}, nil
+			var err error
+			a.rows, err = tx.Query(ctx, s.q, s.args...)
+			return &a, err
 		}, scan)
 	}
 	var n []int64
@@ -64,13 +61,12 @@ func (tx *Tx) pipeline(ctx context.Context, steps ...step) ([]int64, error) {
 			b.Queue(tx.d.rebind(s.q), s.args...)
 		}
 		br := c.Conn().SendBatch(ctx, b)
+		var a pgAnswer
 		var err error
 		n, err = fastpath.Pipeline(len(steps), func(int) (fastpath.Result, error) {
-			rows, err := br.Query()
-			if err != nil {
-				return nil, err
-			}
-			return pgRows{rows}, nil
+			var err error
+			a.Rows, err = br.Query()
+			return &a, err
 		}, scan)
 		if err != nil {
 			br.Close()
@@ -84,35 +80,37 @@ func (tx *Tx) pipeline(ctx context.Context, steps ...step) ([]int64, error) {
 	return n, nil
 }
 
-// wrote is the answer of a statement that returns no rows and wrote n.
-type wrote int64
-
-func (wrote) Next() bool        { return false }
-func (wrote) Scan(...any) error { return sql.ErrNoRows }
-func (wrote) Err() error        { return nil }
-func (wrote) Close()            {}
-func (w wrote) Affected() int64 { return int64(w) }
-
-// sqlRows is a statement's rows through database/sql; it read as many as
-// it handed over.
-type sqlRows struct {
-	rows *sql.Rows
+// sqlAnswer is the answer of the statement a pipeline ran last through
+// database/sql: its rows, counted as they are read, or, for a statement
+// run by Exec, none and the rows it wrote. One serves a whole pipeline.
+type sqlAnswer struct {
+	rows *sql.Rows // nil after Exec
 	n    int64
 }
 
-func (r *sqlRows) Next() bool {
-	if r.rows.Next() {
-		r.n++
-		return true
+func (a *sqlAnswer) Next() bool {
+	if a.rows == nil || !a.rows.Next() {
+		return false
 	}
-	return false
+	a.n++
+	return true
 }
-func (r *sqlRows) Scan(dest ...any) error { return r.rows.Scan(dest...) }
-func (r *sqlRows) Err() error             { return r.rows.Err() }
-func (r *sqlRows) Close()                 { r.rows.Close() }
-func (r *sqlRows) Affected() int64        { return r.n }
+func (a *sqlAnswer) Scan(dest ...any) error { return a.rows.Scan(dest...) }
+func (a *sqlAnswer) Affected() int64        { return a.n }
+func (a *sqlAnswer) Err() error {
+	if a.rows == nil {
+		return nil
+	}
+	return a.rows.Err()
+}
+func (a *sqlAnswer) Close() {
+	if a.rows != nil {
+		a.rows.Close()
+	}
+}
 
-// pgRows is a statement's answer in a pgx batch.
-type pgRows struct{ pgx.Rows }
+// pgAnswer is the answer of a pipeline's statement in a pgx batch. One
+// serves a whole pipeline.
+type pgAnswer struct{ pgx.Rows }
 
-func (r pgRows) Affected() int64 { return r.CommandTag().RowsAffected() }
+func (a *pgAnswer) Affected() int64 { return a.CommandTag().RowsAffected() }
