@@ -40,10 +40,10 @@ type DB struct {
 	read    *sql.DB // SQLite: a pool of read-only connections; PostgreSQL: the pool
 	clock   parcelgate.Clock
 	codes   codeConfig
-	pages   boundaryCache    // see keysetPage
-	counts  countCache       // see total
-	cats    catalogCache     // see retailerQuery
-	answers fastpath.Answers // see FindOrderAnswer
+	pages   fastpath.Boundaries // see keysetPage
+	counts  fastpath.Counts     // see total
+	cats    catalogCache        // see retailerQuery
+	answers fastpath.Answers    // see FindOrderAnswer
 	// wal is the SQLite database's WAL index, nil where there is none to
 	// map (PostgreSQL, a memory database, a system without mmap).
 	wal atomic.Pointer[fastpath.WALIndex]

@@ -3,15 +3,12 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
-	"encoding/base64"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/sqlstore/internal/fastpath"
 )
 
 // Lists are paged by key, never by OFFSET over the rows (decisions §8, interface §4.4
@@ -39,7 +36,7 @@ import (
 //     client) the boundary is found once by counting N*size entries of the
 //     list's covering index, an index-only scan with no row reads, and
 //     recorded. The cache is per instance and bounded; an entry lives
-//     boundaryTTL, after which page N is found afresh, so rows deleted
+//     fastpath.BoundaryTTL, after which page N is found afresh, so rows deleted
 //     meanwhile cannot leave a page number pointing at a stale key for
 //     long. Totals are exact and read in the same read transaction as the
 //     page (see keysetPage): counted afresh, or kept while the store can
@@ -127,35 +124,18 @@ func (q *keysetQuery) after(k pageKey) (string, []any) {
 	return q.alias + ".id > ?", []any{k.id}
 }
 
-func (q *keysetQuery) encode(k pageKey) string {
-	s := strconv.FormatInt(k.id, 36)
-	if q.byModified {
-		s = strconv.FormatInt(k.modified, 36) + "." + s
-	}
-	return base64.RawURLEncoding.EncodeToString([]byte(s))
-}
+// fastKey and slowKey convert a page key to and from the fast path's.
+func fastKey(k pageKey) fastpath.PageKey { return fastpath.PageKey{Stamp: k.modified, ID: k.id} }
+func slowKey(k fastpath.PageKey) pageKey { return pageKey{modified: k.Stamp, id: k.ID} }
 
+// decode is the key of a cursor of q's list (fastpath.Cursor).
 func (q *keysetQuery) decode(cursor string) (pageKey, error) {
-	bad := &parcelgate.Error{Code: parcelgate.EINVALID, Message: "The after parameter is not a cursor of this list; follow the next link as given.",
-		Fields: []parcelgate.FieldError{{Field: "after", Message: "is not a cursor of this list"}}}
-	b, err := base64.RawURLEncoding.DecodeString(cursor)
-	if err != nil {
-		return pageKey{}, bad
+	k, ok := fastpath.ParseCursor(cursor, q.byModified)
+	if !ok {
+		return pageKey{}, &parcelgate.Error{Code: parcelgate.EINVALID, Message: "The after parameter is not a cursor of this list; follow the next link as given.",
+			Fields: []parcelgate.FieldError{{Field: "after", Message: "is not a cursor of this list"}}}
 	}
-	m, id, found := strings.Cut(string(b), ".")
-	if found != q.byModified {
-		return pageKey{}, bad
-	}
-	var k pageKey
-	if !found {
-		id = m
-	} else if k.modified, err = strconv.ParseInt(m, 36, 64); err != nil {
-		return pageKey{}, bad
-	}
-	if k.id, err = strconv.ParseInt(id, 36, 64); err != nil {
-		return pageKey{}, bad
-	}
-	return k, nil
+	return slowKey(k), nil
 }
 
 // keysetPage reads one page of q. cols and joins make the selected rows;
@@ -237,88 +217,27 @@ func readPage[T any](rows *sql.Rows, scan func() (T, pageKey, error)) ([]T, page
 // where that page starts (last, the key of this page's last row).
 func linkNext[T any](db *DB, q *keysetQuery, res *parcelgate.Page[T], pr parcelgate.PageRequest, scope string, last pageKey) {
 	if len(res.Items) == pr.Size {
-		res.Next = q.encode(last)
-		db.pages.put(boundaryKey{scope, pr.Size, pr.Number + 1}, last)
+		res.Next = db.pages.Next(fastpath.BoundaryKey{Scope: scope, Size: pr.Size, Number: pr.Number}, q.byModified, fastKey(last))
 	}
 }
 
 // pageStart finds the key page pr starts after: the cursor, the recorded
-// boundary, or the (Number*Size)-th key counted on the index. Page 0 has
-// none.
+// boundary, or the (Number*Size)-th key counted on the index
+// (fastpath.Boundaries). Page 0 has none.
 func (db *DB) pageStart(ctx context.Context, q *keysetQuery, pr parcelgate.PageRequest, scope string) (pageKey, bool, error) {
 	if pr.After != "" {
 		k, err := q.decode(pr.After)
 		return k, err == nil, err
 	}
-	if pr.Number == 0 {
-		return pageKey{}, false, nil
-	}
-	bk := boundaryKey{scope, pr.Size, pr.Number}
-	if k, ok := db.pages.get(bk); ok {
-		return k, true, nil
-	}
-	var k pageKey
-	dest := []any{&k.id}
-	if q.byModified {
-		dest = []any{&k.modified, &k.id}
-	}
-	args := append(append([]any(nil), q.where.args...), pr.Offset()-1)
-	err := db.queryRow(ctx, `SELECT `+q.keyCols()+` FROM `+q.table+` WHERE `+q.where.sql()+` ORDER BY `+q.keyCols()+` LIMIT 1 OFFSET ?`, args...).Scan(dest...)
-	if err != nil {
-		return k, false, err
-	}
-	db.pages.put(bk, k)
-	return k, true, nil
-}
-
-const (
-	boundaryTTL     = 5 * time.Minute
-	boundaryEntries = 50000
-)
-
-type boundaryKey struct {
-	scope        string
-	size, number int
-}
-
-type boundary struct {
-	key pageKey
-	at  time.Time
-}
-
-// boundaryCache holds where recently served pages end. It is an
-// optimization only: a lost entry costs one index-only count.
-type boundaryCache struct {
-	mu sync.Mutex
-	m  map[boundaryKey]boundary
-}
-
-func (c *boundaryCache) get(k boundaryKey) (pageKey, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	b, ok := c.m[k]
-	if !ok || time.Since(b.at) > boundaryTTL {
-		return pageKey{}, false
-	}
-	return b.key, true
-}
-
-func (c *boundaryCache) put(k boundaryKey, key pageKey) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil {
-		c.m = map[boundaryKey]boundary{}
-	}
-	if len(c.m) >= boundaryEntries {
-		now := time.Now()
-		for k, b := range c.m {
-			if now.Sub(b.at) > boundaryTTL {
-				delete(c.m, k)
-			}
+	k, ok, err := db.pages.Start(fastpath.BoundaryKey{Scope: scope, Size: pr.Size, Number: pr.Number}, func() (fastpath.PageKey, error) {
+		var k fastpath.PageKey
+		dest := []any{&k.ID}
+		if q.byModified {
+			dest = []any{&k.Stamp, &k.ID}
 		}
-		if len(c.m) >= boundaryEntries {
-			clear(c.m)
-		}
-	}
-	c.m[k] = boundary{key, time.Now()}
+		args := append(append([]any(nil), q.where.args...), pr.Offset()-1)
+		err := db.queryRow(ctx, `SELECT `+q.keyCols()+` FROM `+q.table+` WHERE `+q.where.sql()+` ORDER BY `+q.keyCols()+` LIMIT 1 OFFSET ?`, args...).Scan(dest...)
+		return k, err
+	})
+	return slowKey(k), ok, err
 }

@@ -4,9 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"math"
 
 	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/sqlstore/internal/fastpath"
 )
 
 // A page that needs nothing but its rows and its total is read in one
@@ -27,28 +27,16 @@ import (
 // empty list, or a page past its end) is answered by keysetPage instead,
 // in its read transaction, exactly as before.
 
-// onePageRows is the longest page read in one statement, the break-even
-// measured with cmd/loadtest on PostgreSQL: one statement saves a page its
-// four other round trips (a catalog page of 100: 2,244 -> 2,992 req/s), but
-// the columns the total adds to every row cost about as much again per
-// hundred rows (a walk's pages of 2,000: 2.4-2.5 s in a read transaction,
-// 3.3-3.5 s in one statement).
-const onePageRows = 100
-
 // oneStatement reports whether onePage reads a page of size rows (0: the
-// default) in one statement; fewRows is keysetQuery.fewRows. On SQLite a
-// statement costs no round trip, so only a list of a few rows (the catalogs list, keysetQuery.fewRows) is worth it there:
-// 23,200 req/s in one statement against 18,400, while a catalog page of
-// 100 is the same either way (4,400-4,750) and a walk's pages of 2,000
-// take 1.9 s in a read transaction against 2.3 s.
+// default) in one statement; fewRows is keysetQuery.fewRows
+// (fastpath.OneStatement: one statement is worth it on PostgreSQL for
+// pages of up to fastpath.OnePageRows, on SQLite only for a list of a few
+// rows).
 func (db *DB) oneStatement(fewRows bool, size int) bool {
-	if fewRows {
-		return true
-	}
 	if size <= 0 {
 		size = parcelgate.DefaultPageSize
 	}
-	return db.dialect.name == "postgres" && size <= onePageRows
+	return fastpath.OneStatement(db.dialect.name == "postgres", fewRows, size)
 }
 
 // errUnguarded is onePage's refusal of a page whose q.guard it found
@@ -132,14 +120,10 @@ func onePage[T any](ctx context.Context, db *DB, q *keysetQuery, pr parcelgate.P
 	case total.Valid:
 		res.Total = total.Int64
 		if q.validity != nil {
-			e := countEntry{total: total.Int64, stamp: newest.Int64, cutoff: q.validity.cutoff, cross: math.MaxInt64}
-			if cross.Valid {
-				e.cross = cross.Int64
-			}
-			db.counts.Put(key, e)
+			db.counts.Keep(key, fastpath.Counted(total.Int64, newest.Int64, q.validity.cutoff, cross.Int64, cross.Valid))
 		}
-	case kept != nil && newest.Int64 == kept.stamp:
-		res.Total = kept.total
+	case kept != nil && kept.Holds(newest.Int64, q.validity.cutoff):
+		res.Total = kept.Total
 	default:
 		// Unreachable: the statement counts unless the newest stamp is
 		// the kept one.
@@ -159,13 +143,13 @@ func onePage[T any](ctx context.Context, db *DB, q *keysetQuery, pr parcelgate.P
 // stamp after the cut-off, where the last two are NULL when kept is the
 // total still exact (its stamp is the newest one: see counts.go). kept is
 // the kept count the statement checks, nil when there is none usable.
-func (db *DB) totalColumns(q *keysetQuery, where string) (head string, args []any, kept *countEntry, key countKey) {
+func (db *DB) totalColumns(q *keysetQuery, where string) (head string, args []any, kept *fastpath.Count, key fastpath.CountKey) {
 	count := `(SELECT COUNT(*) FROM ` + q.table + ` WHERE ` + where + `)`
 	v := q.validity
 	if v == nil {
 		return count, append([]any(nil), q.where.args...), nil, key
 	}
-	key = countKey{v.table + "|" + v.scope, q.where.scope.String()}
+	key = q.countKey()
 	newest := `COALESCE((SELECT MAX(` + v.stamp + `) FROM ` + v.table + ` WHERE ` + v.scope + `), 0)`
 	cross, crossArgs := `NULL`, []any(nil)
 	if v.eos != "" {
@@ -173,15 +157,15 @@ func (db *DB) totalColumns(q *keysetQuery, where string) (head string, args []an
 		crossArgs = append(append(crossArgs, v.args...), v.cutoff)
 	}
 	args = append(args, v.args...)
-	if e, ok := db.counts.Get(key); ok && v.cutoff >= e.cutoff && v.cutoff < e.cross {
+	if e, ok := db.counts.Kept(key, v.cutoff); ok {
 		kept = &e
 		stale := newest + ` <> ?`
 		head = newest + `, CASE WHEN ` + stale + ` THEN ` + count + ` END, CASE WHEN ` + stale + ` THEN ` + cross + ` END`
 		args = append(args, v.args...)
-		args = append(args, e.stamp)
+		args = append(args, e.Stamp)
 		args = append(args, q.where.args...)
 		args = append(args, v.args...)
-		args = append(args, e.stamp)
+		args = append(args, e.Stamp)
 		args = append(args, crossArgs...)
 		return head, args, kept, key
 	}

@@ -2,10 +2,13 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/parcelgate/parcelgate/sqlstore/internal/fastpath"
 )
 
 // step is one statement of a pipeline: its text ('?' placeholders) and
@@ -19,50 +22,35 @@ type step struct {
 }
 
 // pipeline runs steps in order, in tx, and returns how many rows each
-// wrote (or read). On PostgreSQL they go to the server together and are
-// answered together, one round trip for all of them (a pgx batch, inside
-// tx's transaction); on SQLite, whose statements cost no round trip, one
-// after another. Either way each statement sees what the ones before it
-// wrote, a failed one fails the pipeline (tx must then be rolled back: on
-// PostgreSQL the statements after it have not run), and the SQL is the
-// same on both engines.
-//
-// Every round trip of a write transaction costs the server and the
-// database a send, a receive and a wake-up each way; a statement that
-// needs nothing from the answer of the one before it need not wait for
-// it.
+// wrote (or read) (decisions §27). On PostgreSQL they go to the server
+// together and are answered together, one round trip for all of them (a
+// pgx batch, inside tx's transaction); on SQLite, whose statements cost no
+// round trip, one after another. Either way each statement sees what the
+// ones before it wrote, a failed one fails the pipeline (tx must then be
+// rolled back: on PostgreSQL the statements after it have not run), and
+// the SQL is the same on both engines. fastpath.Pipeline reads the
+// answers; this sends them.
 func (tx *Tx) pipeline(ctx context.Context, steps ...step) ([]int64, error) {
-	n := make([]int64, len(steps))
+	scan := func(i int) fastpath.ScanFunc { return steps[i].scan }
 	if tx.d.name != "postgres" {
-		for i, s := range steps {
+		var a sqlAnswer
+		return fastpath.Pipeline(len(steps), func(i int) (fastpath.Result, error) {
+			s := steps[i]
+			a = sqlAnswer{}
 			if s.scan == nil {
 				res, err := tx.Exec(ctx, s.q, s.args...)
 				if err != nil {
 					return nil, err
 				}
-				if n[i], err = res.RowsAffected(); err != nil {
-					return nil, err
-				}
-				continue
+				a.n, err = res.RowsAffected()
+				return &a, err
 			}
-			rows, err := tx.Query(ctx, s.q, s.args...)
-			if err != nil {
-				return nil, err
-			}
-			for rows.Next() {
-				n[i]++
-				if err := s.scan(rows.Scan); err != nil {
-					rows.Close()
-					return nil, err
-				}
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
-				return nil, err
-			}
-		}
-		return n, nil
+			var err error
+			a.rows, err = tx.Query(ctx, s.q, s.args...)
+			return &a, err
+		}, scan)
 	}
+	var n []int64
 	err := tx.conn.Raw(func(dc any) error {
 		c, ok := dc.(*stdlib.Conn)
 		if !ok {
@@ -73,27 +61,16 @@ func (tx *Tx) pipeline(ctx context.Context, steps ...step) ([]int64, error) {
 			b.Queue(tx.d.rebind(s.q), s.args...)
 		}
 		br := c.Conn().SendBatch(ctx, b)
-		for i, s := range steps {
-			rows, err := br.Query()
-			if err != nil {
-				br.Close()
-				return err
-			}
-			for rows.Next() {
-				if s.scan != nil {
-					if err := s.scan(rows.Scan); err != nil {
-						rows.Close()
-						br.Close()
-						return err
-					}
-				}
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
-				br.Close()
-				return err
-			}
-			n[i] = rows.CommandTag().RowsAffected()
+		var a pgAnswer
+		var err error
+		n, err = fastpath.Pipeline(len(steps), func(int) (fastpath.Result, error) {
+			var err error
+			a.Rows, err = br.Query()
+			return &a, err
+		}, scan)
+		if err != nil {
+			br.Close()
+			return err
 		}
 		return br.Close()
 	})
@@ -102,3 +79,38 @@ func (tx *Tx) pipeline(ctx context.Context, steps ...step) ([]int64, error) {
 	}
 	return n, nil
 }
+
+// sqlAnswer is the answer of the statement a pipeline ran last through
+// database/sql: its rows, counted as they are read, or, for a statement
+// run by Exec, none and the rows it wrote. One serves a whole pipeline.
+type sqlAnswer struct {
+	rows *sql.Rows // nil after Exec
+	n    int64
+}
+
+func (a *sqlAnswer) Next() bool {
+	if a.rows == nil || !a.rows.Next() {
+		return false
+	}
+	a.n++
+	return true
+}
+func (a *sqlAnswer) Scan(dest ...any) error { return a.rows.Scan(dest...) }
+func (a *sqlAnswer) Affected() int64        { return a.n }
+func (a *sqlAnswer) Err() error {
+	if a.rows == nil {
+		return nil
+	}
+	return a.rows.Err()
+}
+func (a *sqlAnswer) Close() {
+	if a.rows != nil {
+		a.rows.Close()
+	}
+}
+
+// pgAnswer is the answer of a pipeline's statement in a pgx batch. One
+// serves a whole pipeline.
+type pgAnswer struct{ pgx.Rows }
+
+func (a *pgAnswer) Affected() int64 { return a.CommandTag().RowsAffected() }

@@ -1,0 +1,120 @@
+package fastpath
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A cursor decodes to the key it was made from, for its own kind of list
+// only; anything else is refused.
+func TestCursorsRoundTrip(t *testing.T) {
+	for _, k := range []PageKey{{0, 0}, {1, 1}, {1764000000000000, 412638}, {math.MaxInt64, math.MaxInt64}, {-5, 3}} {
+		for _, byStamp := range []bool{false, true} {
+			want := k
+			if !byStamp {
+				want.Stamp = 0
+			}
+			cur := Cursor(k, byStamp)
+			got, ok := ParseCursor(cur, byStamp)
+			if !ok || got != want {
+				t.Errorf("Cursor(%v, %v) = %q parses to %v %v", k, byStamp, cur, got, ok)
+			}
+			if _, ok := ParseCursor(cur, !byStamp); ok {
+				t.Errorf("%q (byStamp %v) parses as a cursor of the other kind of list", cur, byStamp)
+			}
+		}
+	}
+	if got := Cursor(PageKey{Stamp: 36, ID: 35}, true); got != "MTAueg" { // base64 of "10.z"
+		// The format is what clients hold in their next links: it must
+		// not change.
+		t.Errorf("cursor format changed: %q", got)
+	}
+	for _, bad := range []string{"", "!!", "bm90IGEgbnVtYmVy", "MS4yLjM", strings.Repeat("A", 40)} {
+		for _, byStamp := range []bool{false, true} {
+			if k, ok := ParseCursor(bad, byStamp); ok {
+				t.Errorf("ParseCursor(%q, %v) = %v, want refused", bad, byStamp, k)
+			}
+		}
+	}
+}
+
+// Page N's start is recorded by serving page N-1 and found by find only on
+// a miss, per scope and size; page 0 needs none; an entry expires after
+// BoundaryTTL, and a failed find records nothing.
+func TestBoundaries(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	c := Boundaries{now: func() time.Time { return now }}
+	finds := 0
+	find := func(k PageKey, err error) func() (PageKey, error) {
+		return func() (PageKey, error) { finds++; return k, err }
+	}
+	p0 := BoundaryKey{Scope: "q", Size: 2, Number: 0}
+	if _, ok, err := c.Start(p0, find(PageKey{}, nil)); ok || err != nil || finds != 0 {
+		t.Fatalf("page 0: %v %v, %d finds", ok, err, finds)
+	}
+	cur := c.Next(p0, true, PageKey{Stamp: 9, ID: 4})
+	if k, ok := ParseCursor(cur, true); !ok || k != (PageKey{9, 4}) {
+		t.Fatalf("next cursor %q: %v %v", cur, k, ok)
+	}
+	p1 := BoundaryKey{Scope: "q", Size: 2, Number: 1}
+	if k, ok, err := c.Start(p1, find(PageKey{}, errors.New("not asked"))); !ok || err != nil || k != (PageKey{9, 4}) || finds != 0 {
+		t.Fatalf("page 1 after page 0: %v %v %v, %d finds", k, ok, err, finds)
+	}
+	for _, other := range []BoundaryKey{{Scope: "q2", Size: 2, Number: 1}, {Scope: "q", Size: 3, Number: 1}} {
+		if k, ok, err := c.Start(other, find(PageKey{ID: 77}, nil)); !ok || err != nil || k.ID != 77 {
+			t.Errorf("%v: %v %v %v, want found afresh", other, k, ok, err)
+		}
+	}
+	if finds != 2 {
+		t.Fatalf("%d finds, want 2", finds)
+	}
+	noRows := errors.New("no rows")
+	p9 := BoundaryKey{Scope: "q", Size: 2, Number: 9}
+	if _, ok, err := c.Start(p9, find(PageKey{}, noRows)); ok || err != noRows {
+		t.Fatalf("past the end: %v %v", ok, err)
+	}
+	if _, ok := c.get(p9); ok {
+		t.Fatal("a failed find was recorded")
+	}
+	now = now.Add(BoundaryTTL + time.Second)
+	if k, ok, _ := c.Start(p1, find(PageKey{ID: 5}, nil)); !ok || k.ID != 5 || finds != 4 {
+		t.Fatalf("an expired boundary was used: %v, %d finds", k, finds)
+	}
+}
+
+// Boundaries stay bounded: past BoundaryEntries, expired entries go, and
+// when none has expired the map starts over.
+func TestBoundariesAreBounded(t *testing.T) {
+	now := time.Now()
+	c := Boundaries{now: func() time.Time { return now }}
+	for i := range BoundaryEntries {
+		c.put(BoundaryKey{Scope: "q", Size: 1, Number: i + 1}, PageKey{ID: int64(i)})
+	}
+	c.put(BoundaryKey{Scope: "q", Size: 1, Number: -1}, PageKey{})
+	if n := len(c.m); n != 1 {
+		t.Fatalf("%d entries after overflow, want 1", n)
+	}
+}
+
+// One statement on an engine of round trips for pages up to OnePageRows,
+// and for a list of a few rows on every engine (decisions §25).
+func TestOneStatement(t *testing.T) {
+	for _, c := range []struct {
+		roundTrips, fewRows bool
+		size                int
+		want                bool
+	}{
+		{true, false, OnePageRows, true},
+		{true, false, OnePageRows + 1, false},
+		{false, false, 1, false},
+		{false, true, 2000, true},
+		{true, true, 2000, true},
+	} {
+		if got := OneStatement(c.roundTrips, c.fewRows, c.size); got != c.want {
+			t.Errorf("OneStatement(%v, %v, %d) = %v", c.roundTrips, c.fewRows, c.size, got)
+		}
+	}
+}
