@@ -65,7 +65,7 @@ func (db *DB) PointReadStats() (statements, reads uint64) { return db.points.Sta
 
 // coalesces reports whether a point read for ctx goes through db.points:
 // on PostgreSQL, outside a read transaction, headed to the primary.
-func (db *DB) coalesces(ctx context.Context) bool {
+func coalesces(ctx context.Context, db *DB) bool {
 	if db.dialect.name != "postgres" || db.pointsOff {
 		return false
 	}
@@ -78,9 +78,9 @@ func (db *DB) coalesces(ctx context.Context) bool {
 
 // readAnswerRow reads the answer columns of the caller's order named by
 // k into row; false when there is none.
-func (db *DB) readAnswerRow(ctx context.Context, k pointKey, row *orderRow) (bool, error) {
-	if !db.coalesces(ctx) {
-		err := db.queryRow(db.pointReadContext(ctx), `SELECT `+answerColumns+orderByKey, k.org, k.id, k.org, k.own).Scan(row.answerDest()...)
+func readAnswerRow(ctx context.Context, db *DB, k pointKey, row *orderRow) (bool, error) {
+	if !coalesces(ctx, db) {
+		err := db.queryRow(pointReadContext(ctx, db), `SELECT `+answerColumns+orderByKey, k.org, k.id, k.org, k.own).Scan(row.answerDest()...)
 		if errors.Is(err, sql.ErrNoRows) {
 			return false, nil
 		}
@@ -92,17 +92,17 @@ func (db *DB) readAnswerRow(ctx context.Context, k pointKey, row *orderRow) (boo
 }
 
 // fetchPoints is db.points' Fetch: every key's row in one statement.
-func (db *DB) fetchPoints(ctx context.Context, keys []pointKey, out []orderRow, found []bool) error {
+func fetchPoints(ctx context.Context, db *DB, keys []pointKey, out []orderRow, found []bool) error {
 	orgs := make([]int64, len(keys))
 	ids := make([]string, len(keys))
 	owns := make([]string, len(keys))
 	for i, k := range keys {
 		orgs[i], ids[i], owns[i] = k.org, k.id, k.own
 	}
-	return db.queryPoints(ctx, orgs, ids, owns, out, found)
+	return queryPoints(ctx, db, orgs, ids, owns, out, found)
 }
 
-func (db *DB) queryPoints(ctx context.Context, orgs []int64, ids, owns []string, out []orderRow, found []bool) error {
+func queryPoints(ctx context.Context, db *DB, orgs []int64, ids, owns []string, out []orderRow, found []bool) error {
 	rows, err := db.query(ctx, pointReadsSQL, orgs, ids, owns)
 	if err != nil {
 		return err

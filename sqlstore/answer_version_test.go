@@ -18,7 +18,7 @@ var stampExceptions = map[string]string{
 	// The conditional claim of a move (exactly one mover wins); the same
 	// transaction then writes the row again with a new stamp, before any
 	// reader can see the claim.
-	"Tx.moveOrder": "UPDATE orders SET status = ? WHERE id = ? AND status = ?",
+	"moveOrder": "UPDATE orders SET status = ? WHERE id = ? AND status = ?",
 }
 
 var updateOrders = regexp.MustCompile(`(?is)\bUPDATE\s+orders\s+SET\b`)

@@ -66,7 +66,7 @@ func (s *OrderService) findOrderAnswer(ctx context.Context, c *parcelgate.Caller
 	// On PostgreSQL the read may go in one statement with others
 	// (answer_batch.go).
 	var row orderRow
-	found, err := s.db.readAnswerRow(ctx, pointKey{org: c.OrgID, id: id, own: orderKey(c.BusinessID, id)}, &row)
+	found, err := readAnswerRow(ctx, s.db, pointKey{org: c.OrgID, id: id, own: orderKey(c.BusinessID, id)}, &row)
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +98,7 @@ func (s *OrderService) findOrderAnswer(ctx context.Context, c *parcelgate.Caller
 // against 14.6 µs), so the read runs to its end, microseconds later, even
 // when the request is gone. On PostgreSQL a read can hang on the network,
 // and keeps the request's deadline.
-func (db *DB) pointReadContext(ctx context.Context) context.Context {
+func pointReadContext(ctx context.Context, db *DB) context.Context {
 	if db.dialect.name == "sqlite" {
 		return context.WithoutCancel(ctx)
 	}

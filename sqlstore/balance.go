@@ -53,7 +53,7 @@ func (r *balanceRow) finish() pageKey {
 }
 
 // balances reads the balances matching where (which may end in ORDER BY).
-func (db *DB) balances(ctx context.Context, where string, args []any) ([]*balanceRow, error) {
+func balances(ctx context.Context, db *DB, where string, args []any) ([]*balanceRow, error) {
 	rows, err := db.query(ctx, `SELECT `+balanceCols+` FROM balances b `+balanceJoins+` WHERE `+where, args...)
 	return collectRows(rows, err, func(rows *sql.Rows) (*balanceRow, error) {
 		r := newBalanceRow()
@@ -68,9 +68,9 @@ func (db *DB) balances(ctx context.Context, where string, args []any) ([]*balanc
 // product's, whatever the statistics say (see stockWriter.load): the
 // subquery names no column but the key, so no other index can serve it,
 // and the supplier is checked on the row it returns.
-func (db *DB) balancesByID(ctx context.Context, orgID int64, ids []int64) ([]*balanceRow, error) {
+func balancesByID(ctx context.Context, db *DB, orgID int64, ids []int64) ([]*balanceRow, error) {
 	if db.dialect.name != "postgres" {
-		return db.balances(ctx, `b.supplier_org_id = ? AND b.id IN (`+placeholders(len(ids))+`)`, append([]any{orgID}, anys(ids)...))
+		return balances(ctx, db, `b.supplier_org_id = ? AND b.id IN (`+placeholders(len(ids))+`)`, append([]any{orgID}, anys(ids)...))
 	}
 	rows, err := db.query(ctx, `SELECT `+strings.Replace(balanceCols, "p.ean_code", "b.ean_code", 1)+` FROM unnest(?::bigint[]) AS k(id)
 		CROSS JOIN LATERAL (SELECT b.*, p.ean_code FROM balances b JOIN products p ON p.id = b.product_id WHERE b.id = k.id OFFSET 0) b
@@ -125,7 +125,7 @@ func scanBalance(rows *sql.Rows) (*parcelgate.Balance, pageKey, error) {
 // prefix: parcelgate.ProductIDForms), EAN codes and modifiedFromDate. Removed balances
 // (tombstones) are changes a poller must see, so a change poll keeps them;
 // every other list leaves them out (decisions §6).
-func (db *DB) contentFilter(ctx context.Context, c *parcelgate.Caller, q *keysetQuery, f parcelgate.BalanceFilter) error {
+func contentFilter(ctx context.Context, db *DB, c *parcelgate.Caller, q *keysetQuery, f parcelgate.BalanceFilter) error {
 	if len(f.ProductExternalIDs) > 0 {
 		q.where.in("b.product_external_id", anys(parcelgate.ProductIDFormsOf(c.BusinessID, f.ProductExternalIDs)))
 	}
@@ -135,7 +135,7 @@ func (db *DB) contentFilter(ctx context.Context, c *parcelgate.Caller, q *keyset
 	}
 	if !f.ModifiedAfter.IsZero() {
 		q.byModified = true
-		w, err := db.pollWindow(ctx, c.Environment, f.ModifiedAfter)
+		w, err := pollWindow(ctx, db, c.Environment, f.ModifiedAfter)
 		if err != nil {
 			return err
 		}
@@ -157,7 +157,7 @@ func (db *DB) contentFilter(ctx context.Context, c *parcelgate.Caller, q *keyset
 // filters are then checked on each balance found, never an index to scan
 // ("+ 0" keeps the planner off the retailer's and catalog's indexes, which
 // SQLite would otherwise choose, reading every balance of the retailer).
-func (db *DB) placeFilter(ctx context.Context, c *parcelgate.Caller, w *filterSQL, f parcelgate.BalanceFilter, keyed bool) error {
+func placeFilter(ctx context.Context, db *DB, c *parcelgate.Caller, w *filterSQL, f parcelgate.BalanceFilter, keyed bool) error {
 	noIndex := ""
 	if keyed {
 		noIndex = " + 0"

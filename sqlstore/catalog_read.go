@@ -55,7 +55,7 @@ type catalogCache = fastpath.Bounded[catalogKey, catalogID]
 // cannot check it; the caller then starts again without remembered.
 func (s *CatalogService) retailerQuery(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, remembered bool) (*keysetQuery, error) {
 	q := &keysetQuery{table: "balances b", alias: "b"}
-	cutoff := s.db.eosCutoff(c.Environment)
+	cutoff := eosCutoff(s.db, c.Environment)
 	if catalogExternalID != "" {
 		key := catalogKey{c.OrgID, catalogExternalID}
 		cat, ok := s.db.cats.Get(key)
@@ -85,7 +85,7 @@ func (s *CatalogService) retailerQuery(ctx context.Context, c *parcelgate.Caller
 		}
 	}
 	q.where.addVolatile("(b.eos_at = 0 OR b.eos_at > ?)", cutoff)
-	if err := s.db.contentFilter(ctx, c, q, f); err != nil {
+	if err := contentFilter(ctx, s.db, c, q, f); err != nil {
 		return nil, err
 	}
 	return q, nil
@@ -174,7 +174,7 @@ const (
 func catalogPage[T any](ctx context.Context, db *DB, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest, cols, joins string, scan pageScan[T]) (parcelgate.Page[T], error) {
 	// The remembered ID saves a round trip, and only a page read in one
 	// statement can check it.
-	q, err := NewCatalogService(db).retailerQuery(ctx, c, catalogExternalID, f, db.oneStatement(false, pr.Size))
+	q, err := NewCatalogService(db).retailerQuery(ctx, c, catalogExternalID, f, oneStatement(db, false, pr.Size))
 	if err != nil {
 		return parcelgate.Page[T]{}, err
 	}

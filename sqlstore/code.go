@@ -35,7 +35,7 @@ type codeConfig struct {
 	draw func() string
 }
 
-func (db *DB) retention() time.Duration {
+func retention(db *DB) time.Duration {
 	if db.codes.retention <= 0 {
 		return parcelgate.DefaultCodeRetention
 	}
@@ -87,17 +87,17 @@ const (
 // it. The unique index codes_active_code is what keeps two instances from
 // handing out one code: the insert of a code that an unreleased row holds
 // does nothing (ON CONFLICT DO NOTHING), and another code is tried.
-func (tx *Tx) allocateCode(ctx context.Context, h holder, now, expires time.Time) (string, error) {
+func allocateCode(ctx context.Context, tx *Tx, h holder, now, expires time.Time) (string, error) {
 	candidates := []string{NewCodeService(tx.db).newCode()}
 	for round := 0; round <= maxProbeRounds; round++ {
 		if round > 0 {
 			var err error
-			if candidates, err = tx.freeCandidates(ctx, h.env, now); err != nil {
+			if candidates, err = freeCandidates(ctx, tx, h.env, now); err != nil {
 				return "", err
 			}
 		}
 		for _, code := range candidates {
-			ok, err := tx.tryCode(ctx, h, code, now, expires)
+			ok, err := tryCode(ctx, tx, h, code, now, expires)
 			if err != nil || ok {
 				return code, err
 			}
@@ -110,7 +110,7 @@ func (tx *Tx) allocateCode(ctx context.Context, h holder, now, expires time.Time
 // holds; expired ones count as free. Expiry is checked here rather than in
 // the query, whose plan must be the probes of codes_active_code: with an
 // expires_at range in it, SQLite prefers scanning codes_active_expiry.
-func (tx *Tx) freeCandidates(ctx context.Context, env parcelgate.Environment, now time.Time) ([]string, error) {
+func freeCandidates(ctx context.Context, tx *Tx, env parcelgate.Environment, now time.Time) ([]string, error) {
 	draw := make([]string, probeBatch)
 	args := []any{string(env)}
 	for i := range draw {
@@ -142,18 +142,18 @@ func (tx *Tx) freeCandidates(ctx context.Context, env parcelgate.Environment, no
 
 // tryCode gives h code if no active code holds it, reclaiming it from an
 // expired holder, and reports whether it did.
-func (tx *Tx) tryCode(ctx context.Context, h holder, code string, now, expires time.Time) (bool, error) {
-	ok, err := tx.insertCode(ctx, h, code, now, expires)
+func tryCode(ctx context.Context, tx *Tx, h holder, code string, now, expires time.Time) (bool, error) {
+	ok, err := insertCode(ctx, tx, h, code, now, expires)
 	if err != nil || ok {
 		return ok, err
 	}
-	if ok, err := tx.reclaimCode(ctx, h.env, code, now); err != nil || !ok {
+	if ok, err := reclaimCode(ctx, tx, h.env, code, now); err != nil || !ok {
 		return false, err
 	}
-	return tx.insertCode(ctx, h, code, now, expires)
+	return insertCode(ctx, tx, h, code, now, expires)
 }
 
-func (tx *Tx) insertCode(ctx context.Context, h holder, code string, now, expires time.Time) (bool, error) {
+func insertCode(ctx context.Context, tx *Tx, h holder, code string, now, expires time.Time) (bool, error) {
 	var id int64
 	err := tx.QueryRow(ctx, `INSERT INTO codes (environment, code, org_id, tracking_number, parcel_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (environment, code) WHERE released_at = 0 DO NOTHING RETURNING id`,
@@ -166,7 +166,7 @@ func (tx *Tx) insertCode(ctx context.Context, h holder, code string, now, expire
 
 // reclaimCode releases code when the row holding it has expired, and
 // reports whether it did.
-func (tx *Tx) reclaimCode(ctx context.Context, env parcelgate.Environment, code string, now time.Time) (bool, error) {
+func reclaimCode(ctx context.Context, tx *Tx, env parcelgate.Environment, code string, now time.Time) (bool, error) {
 	res, err := tx.Exec(ctx, `UPDATE codes SET released_at = ? WHERE environment = ? AND code = ? AND released_at = 0 AND expires_at <= ?`, micros(now), string(env), code, micros(now))
 	if err != nil {
 		return false, err
@@ -192,7 +192,7 @@ func activeCode(ctx context.Context, q querier, h holder, now time.Time) (code s
 // against a concurrent delivery (which releases the codes) and against
 // concurrent requests for the same code, on PostgreSQL; on SQLite the single
 // writer already does.
-func (tx *Tx) lockLiveShipment(ctx context.Context, orgID int64, trackingNumber string) (parcelgate.ShipmentStatus, error) {
+func lockLiveShipment(ctx context.Context, tx *Tx, orgID int64, trackingNumber string) (parcelgate.ShipmentStatus, error) {
 	var status string
 	err := tx.QueryRow(ctx, `UPDATE shipments SET status = status WHERE org_id = ? AND tracking_number = ? RETURNING status`, orgID, trackingNumber).Scan(&status)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -204,7 +204,7 @@ func (tx *Tx) lockLiveShipment(ctx context.Context, orgID int64, trackingNumber 
 // giveCode returns the code h holds, or gives it a new one. The caller
 // holds the shipment's lock when there is a shipment. An expired code of
 // h's is released first, so that h may hold a new one.
-func (tx *Tx) giveCode(ctx context.Context, h holder) (code string, created, expires time.Time, err error) {
+func giveCode(ctx context.Context, tx *Tx, h holder) (code string, created, expires time.Time, err error) {
 	now := tx.db.clock.Now(h.env).UTC().Truncate(time.Microsecond)
 	if code, created, expires, err = activeCode(ctx, tx, h, now); err != nil || code != "" {
 		return code, created, expires, err
@@ -218,15 +218,15 @@ func (tx *Tx) giveCode(ctx context.Context, h holder) (code string, created, exp
 		micros(now), h.orgID, h.trackingNumber, h.parcelID, micros(now)); err != nil {
 		return "", time.Time{}, time.Time{}, err
 	}
-	expires = now.Add(tx.db.retention())
-	code, err = tx.allocateCode(ctx, h, now, expires)
+	expires = now.Add(retention(tx.db))
+	code, err = allocateCode(ctx, tx, h, now, expires)
 	return code, now, expires, err
 }
 
 // retryOnRace runs fn in a transaction and again when it lost a race to a
 // concurrent one on a unique index (two first requests for one code on
 // PostgreSQL): the next run finds the winner's code.
-func (db *DB) retryOnRace(ctx context.Context, fn func(tx *Tx) error) error {
+func retryOnRace(ctx context.Context, db *DB, fn func(tx *Tx) error) error {
 	var err error
 	for range 3 {
 		if err = db.inTx(ctx, fn); !isUniqueViolation(err) {
@@ -256,8 +256,8 @@ func (s *CodeService) CreateSendingCode(ctx context.Context, c *parcelgate.Calle
 	}
 	h := holder{env: c.Environment, orgID: c.OrgID, trackingNumber: tn}
 	sc := &parcelgate.SendingCode{TrackingNumber: tn}
-	err := s.db.retryOnRace(ctx, func(tx *Tx) error {
-		status, err := tx.lockLiveShipment(ctx, c.OrgID, tn)
+	err := retryOnRace(ctx, s.db, func(tx *Tx) error {
+		status, err := lockLiveShipment(ctx, tx, c.OrgID, tn)
 		if err != nil {
 			return err
 		}
@@ -273,7 +273,7 @@ func (s *CodeService) CreateSendingCode(ctx context.Context, c *parcelgate.Calle
 				return err
 			}
 		}
-		sc.SendingCode, sc.CreatedAt, sc.ExpiresAt, err = tx.giveCode(ctx, h)
+		sc.SendingCode, sc.CreatedAt, sc.ExpiresAt, err = giveCode(ctx, tx, h)
 		return err
 	})
 	if err != nil {
@@ -373,17 +373,17 @@ func (s *CodeService) ErrandCodes(ctx context.Context, c *parcelgate.Caller, par
 		return cmp.Or(strings.Compare(states[a].trackingNumber, states[b].trackingNumber), strings.Compare(a, b))
 	})
 	if len(missing) > 0 {
-		err := s.db.retryOnRace(ctx, func(tx *Tx) error {
+		err := retryOnRace(ctx, s.db, func(tx *Tx) error {
 			for _, id := range missing {
 				st := states[id]
-				status, err := tx.lockLiveShipment(ctx, c.OrgID, st.trackingNumber)
+				status, err := lockLiveShipment(ctx, tx, c.OrgID, st.trackingNumber)
 				if err != nil {
 					return err
 				}
 				st.status = status
 				if _, holds := parcelgate.ErrandCodeOutcome(id, status); holds {
 					h := holder{env: c.Environment, orgID: c.OrgID, trackingNumber: st.trackingNumber, parcelID: id}
-					if st.code, _, _, err = tx.giveCode(ctx, h); err != nil {
+					if st.code, _, _, err = giveCode(ctx, tx, h); err != nil {
 						return err
 					}
 				}

@@ -43,7 +43,7 @@ func (s *ControlService) AdvanceClock(ctx context.Context, c *parcelgate.Caller,
 	var next time.Duration
 	err = s.db.inTx(ctx, func(tx *Tx) error {
 		var us int64
-		if err := tx.QueryRow(ctx, `SELECT offset_us FROM sandbox_clock WHERE environment = ?`+tx.forUpdate(), string(env)).Scan(&us); err != nil {
+		if err := tx.QueryRow(ctx, `SELECT offset_us FROM sandbox_clock WHERE environment = ?`+forUpdate(tx), string(env)).Scan(&us); err != nil {
 			return err
 		}
 		var err error

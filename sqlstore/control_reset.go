@@ -76,12 +76,12 @@ func (s *ControlService) ResetOrganization(ctx context.Context, c *parcelgate.Ca
 	res := &parcelgate.ResetResult{Environment: env, Organizations: 1}
 	err := s.db.inTx(ctx, func(tx *Tx) error {
 		*res = parcelgate.ResetResult{Environment: env, Organizations: 1}
-		stamp, err := tx.nextStamp(ctx, env)
+		stamp, err := nextStamp(ctx, tx, env)
 		if err != nil {
 			return err
 		}
 		res.Stamp = stamp
-		return tx.resetOrg(ctx, org.ID, stamp, opt, res)
+		return resetOrg(ctx, tx, org.ID, stamp, opt, res)
 	})
 	res.ElapsedMs = float64(time.Since(start).Microseconds()) / 1000
 	return res, err
@@ -106,7 +106,7 @@ func (s *ControlService) ResetEnvironment(ctx context.Context, c *parcelgate.Cal
 	res := &parcelgate.ResetResult{Environment: env}
 	err = s.db.inTx(ctx, func(tx *Tx) error {
 		*res = parcelgate.ResetResult{Environment: env, Removed: map[string]int64{}}
-		stamp, err := tx.nextStamp(ctx, env)
+		stamp, err := nextStamp(ctx, tx, env)
 		if err != nil {
 			return err
 		}
@@ -116,7 +116,7 @@ func (s *ControlService) ResetEnvironment(ctx context.Context, c *parcelgate.Cal
 			return err
 		}
 		for _, id := range ids {
-			if err := tx.resetOrg(ctx, id, stamp, opt, res); err != nil {
+			if err := resetOrg(ctx, tx, id, stamp, opt, res); err != nil {
 				return err
 			}
 		}
@@ -128,8 +128,8 @@ func (s *ControlService) ResetEnvironment(ctx context.Context, c *parcelgate.Cal
 }
 
 // resetOrg empties one organization's data in tx with stamp.
-func (tx *Tx) resetOrg(ctx context.Context, orgID int64, stamp time.Time, opt parcelgate.ResetOptions, res *parcelgate.ResetResult) error {
-	if err := tx.releaseHeldStock(ctx, orgID, stamp); err != nil {
+func resetOrg(ctx context.Context, tx *Tx, orgID int64, stamp time.Time, opt parcelgate.ResetOptions, res *parcelgate.ResetResult) error {
+	if err := releaseHeldStock(ctx, tx, orgID, stamp); err != nil {
 		return err
 	}
 	for i := len(tenantTables) - 1; i >= 0; i-- {
@@ -170,8 +170,8 @@ func (tx *Tx) resetOrg(ctx context.Context, orgID int64, stamp time.Time, opt pa
 // the orders are about to go, and the stock must not stay held on another
 // organization's balances. One UPDATE per balance, whatever the number of
 // orders.
-func (tx *Tx) releaseHeldStock(ctx context.Context, orgID int64, stamp time.Time) error {
-	return tx.releaseHeld(ctx, `SELECT r.balance_id, SUM(r.quantity) AS units, r.balance_id AS ord FROM order_rows r JOIN orders o ON o.id = r.order_pk
+func releaseHeldStock(ctx context.Context, tx *Tx, orgID int64, stamp time.Time) error {
+	return releaseHeld(ctx, tx, `SELECT r.balance_id, SUM(r.quantity) AS units, r.balance_id AS ord FROM order_rows r JOIN orders o ON o.id = r.order_pk
 		WHERE o.org_id = ? AND o.allocated = 1 AND r.balance_id <> 0 GROUP BY r.balance_id`, []any{orgID}, true, stamp)
 }
 

@@ -36,7 +36,7 @@ func (s *ControlService) TakeSnapshot(ctx context.Context, c *parcelgate.Caller,
 	snap := &parcelgate.Snapshot{Name: name, Environment: env, BusinessID: org.BusinessID, CreatedAt: s.db.clock.Now(env).UTC().Truncate(time.Microsecond)}
 	err := s.db.inTx(ctx, func(tx *Tx) error {
 		snap.Tables, snap.Objects = map[string]int64{}, 0
-		if err := tx.dropSnapshot(ctx, org.ID, name); err != nil && parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
+		if err := dropSnapshot(ctx, tx, org.ID, name); err != nil && parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
 			return err
 		}
 		var id int64
@@ -45,7 +45,7 @@ func (s *ControlService) TakeSnapshot(ctx context.Context, c *parcelgate.Caller,
 			return err
 		}
 		for _, t := range tenantTables {
-			data, err := tx.readTable(ctx, t, org.ID)
+			data, err := readTable(ctx, tx, t, org.ID)
 			if err != nil {
 				return fmt.Errorf("snapshot %s: %w", t.name, err)
 			}
@@ -70,7 +70,7 @@ func (s *ControlService) TakeSnapshot(ctx context.Context, c *parcelgate.Caller,
 }
 
 // readTable reads the organization's rows of t, every column.
-func (tx *Tx) readTable(ctx context.Context, t tenantTable, orgID int64) (*tableData, error) {
+func readTable(ctx context.Context, tx *Tx, t tenantTable, orgID int64) (*tableData, error) {
 	rows, err := tx.Query(ctx, `SELECT * FROM `+t.name+` WHERE `+t.scope, orgID)
 	if err != nil {
 		return nil, err
@@ -153,10 +153,10 @@ func (s *ControlService) DropSnapshot(ctx context.Context, c *parcelgate.Caller,
 		return err
 	}
 	org := operatorOrg(c)
-	return s.db.inTx(ctx, func(tx *Tx) error { return tx.dropSnapshot(ctx, org.ID, name) })
+	return s.db.inTx(ctx, func(tx *Tx) error { return dropSnapshot(ctx, tx, org.ID, name) })
 }
 
-func (tx *Tx) dropSnapshot(ctx context.Context, orgID int64, name string) error {
+func dropSnapshot(ctx context.Context, tx *Tx, orgID int64, name string) error {
 	var id int64
 	err := tx.QueryRow(ctx, `SELECT id FROM snapshots WHERE org_id = ? AND name = ?`, orgID, name).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -222,12 +222,12 @@ func (s *ControlService) RestoreSnapshot(ctx context.Context, c *parcelgate.Call
 		if err := rows.Err(); err != nil {
 			return err
 		}
-		stamp, err := tx.nextStamp(ctx, env)
+		stamp, err := nextStamp(ctx, tx, env)
 		if err != nil {
 			return err
 		}
 		res.Stamp = stamp
-		if err := tx.resetOrg(ctx, org.ID, stamp, parcelgate.ResetOptions{}, &parcelgate.ResetResult{}); err != nil {
+		if err := resetOrg(ctx, tx, org.ID, stamp, parcelgate.ResetOptions{}, &parcelgate.ResetResult{}); err != nil {
 			return err
 		}
 		for _, t := range tenantTables {
@@ -235,7 +235,7 @@ func (s *ControlService) RestoreSnapshot(ctx context.Context, c *parcelgate.Call
 			if data == nil || len(data.Rows) == 0 {
 				continue
 			}
-			written, skipped, err := tx.writeTable(ctx, t, data, stamp)
+			written, skipped, err := writeTable(ctx, tx, t, data, stamp)
 			if err != nil {
 				return fmt.Errorf("restore %s: %w", t.name, err)
 			}
@@ -247,7 +247,7 @@ func (s *ControlService) RestoreSnapshot(ctx context.Context, c *parcelgate.Call
 				res.Skipped[t.name] = skipped
 			}
 		}
-		return tx.retakeHeldStock(ctx, org.ID, stamp)
+		return retakeHeldStock(ctx, tx, org.ID, stamp)
 	})
 	res.ElapsedMs = float64(time.Since(start).Microseconds()) / 1000
 	if err != nil {
@@ -304,11 +304,11 @@ func decodeTable(raw string) (*tableData, error) {
 // writeTable writes saved rows back: kept tables over their rows by id,
 // the others as new rows. The stamp column takes stamp. It returns how
 // many rows it wrote and how many it skipped (see tenantTable).
-func (tx *Tx) writeTable(ctx context.Context, t tenantTable, data *tableData, stamp time.Time) (written, skipped int64, err error) {
+func writeTable(ctx context.Context, tx *Tx, t tenantTable, data *tableData, stamp time.Time) (written, skipped int64, err error) {
 	rows := data.Rows
 	if t.parent != "" {
 		col, parent, _ := strings.Cut(t.parent, " ")
-		if rows, err = tx.withParent(ctx, data, col, parent); err != nil {
+		if rows, err = withParent(ctx, tx, data, col, parent); err != nil {
 			return 0, 0, err
 		}
 		skipped = int64(len(data.Rows) - len(rows))
@@ -352,7 +352,7 @@ func (tx *Tx) writeTable(ctx context.Context, t tenantTable, data *tableData, st
 
 // withParent keeps the rows whose parent (column col, a row of table
 // parent) still exists.
-func (tx *Tx) withParent(ctx context.Context, data *tableData, col, parent string) ([][]any, error) {
+func withParent(ctx context.Context, tx *Tx, data *tableData, col, parent string) ([][]any, error) {
 	i := colIndex(data.Columns, col)
 	if i < 0 {
 		return data.Rows, nil
@@ -401,13 +401,13 @@ func colIndex(cols []string, name string) int {
 // restore gave it back (releaseHeldStock). The organization's own balances
 // were restored with their allocations and are left alone. A balance that
 // no longer has the stock gives what it has.
-func (tx *Tx) retakeHeldStock(ctx context.Context, orgID int64, stamp time.Time) error {
-	holds, levels, err := tx.heldStock(ctx, `SELECT r.balance_id, SUM(r.quantity) AS units, r.balance_id AS ord FROM order_rows r JOIN orders o ON o.id = r.order_pk JOIN balances b ON b.id = r.balance_id
+func retakeHeldStock(ctx context.Context, tx *Tx, orgID int64, stamp time.Time) error {
+	holds, levels, err := heldStock(ctx, tx, `SELECT r.balance_id, SUM(r.quantity) AS units, r.balance_id AS ord FROM order_rows r JOIN orders o ON o.id = r.order_pk JOIN balances b ON b.id = r.balance_id
 		WHERE o.org_id = ? AND o.allocated = 1 AND b.supplier_org_id <> ? GROUP BY r.balance_id`, []any{orgID, orgID})
 	if err != nil {
 		return err
 	}
-	return tx.applyStockMoves(ctx, parcelgate.RetakeHolds(levels, holds), stamp)
+	return applyStockMoves(ctx, tx, parcelgate.RetakeHolds(levels, holds), stamp)
 }
 
 // RestoreEverywhere restores the snapshot called name of every

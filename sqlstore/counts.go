@@ -46,7 +46,7 @@ func (q *keysetQuery) countKey() fastpath.CountKey {
 
 // total counts the rows of q, from the kept count when it is proved exact,
 // else afresh.
-func (db *DB) total(ctx context.Context, q *keysetQuery) (int64, error) {
+func total(ctx context.Context, db *DB, q *keysetQuery) (int64, error) {
 	where := q.where.sql()
 	count := func() (int64, error) {
 		var n int64

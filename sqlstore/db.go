@@ -117,7 +117,10 @@ func Open(ctx context.Context, dsn string, clock parcelgate.Clock, opts ...Optio
 	db.clock = clock
 	db.timeout = cmp.Or(o.timeout, DefaultDBTimeout)
 	db.codes.retention = o.codeRetention
-	db.points.Fetch, db.points.Timeout = db.fetchPoints, db.timeout
+	db.points.Fetch = func(ctx context.Context, keys []pointKey, out []orderRow, found []bool) error {
+		return fetchPoints(ctx, db, keys, out, found)
+	}
+	db.points.Timeout = db.timeout
 	if err := db.Ping(ctx); err != nil {
 		db.Close()
 		return nil, err

@@ -19,7 +19,7 @@ func (db *DB) NextStampForTest(ctx context.Context, env parcelgate.Environment) 
 	var t time.Time
 	err := db.inTx(ctx, func(tx *Tx) error {
 		var err error
-		t, err = tx.nextStamp(ctx, env)
+		t, err = nextStamp(ctx, tx, env)
 		return err
 	})
 	return t, err
@@ -51,7 +51,7 @@ func (db *DB) TryCodeForTest(ctx context.Context, env parcelgate.Environment, or
 	var ok bool
 	err := db.inTx(ctx, func(tx *Tx) error {
 		var err error
-		ok, err = tx.tryCode(ctx, holder{env: env, orgID: orgID, trackingNumber: trackingNumber, parcelID: parcelID}, code, db.clock.Now(env), expires)
+		ok, err = tryCode(ctx, tx, holder{env: env, orgID: orgID, trackingNumber: trackingNumber, parcelID: parcelID}, code, db.clock.Now(env), expires)
 		return err
 	})
 	return ok, err
@@ -96,7 +96,7 @@ var errRollback = errors.New("rolled back")
 func (db *DB) AllocateRolledBackForTest(ctx context.Context, env parcelgate.Environment, orgID int64, trackingNumber string) error {
 	err := db.inTx(ctx, func(tx *Tx) error {
 		now := db.clock.Now(env)
-		if _, err := tx.allocateCode(ctx, holder{env: env, orgID: orgID, trackingNumber: trackingNumber}, now, now.Add(time.Hour)); err != nil {
+		if _, err := allocateCode(ctx, tx, holder{env: env, orgID: orgID, trackingNumber: trackingNumber}, now, now.Add(time.Hour)); err != nil {
 			return err
 		}
 		return errRollback
@@ -247,7 +247,7 @@ func (db *DB) PipelineForTest(ctx context.Context, qs ...string) (n, read []int6
 			}
 		}
 		var err error
-		n, err = tx.pipeline(ctx, steps...)
+		n, err = pipeline(ctx, tx, steps...)
 		return err
 	})
 	return n, read, isUniqueViolation(err), err

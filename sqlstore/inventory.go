@@ -36,7 +36,7 @@ func (s *InventoryService) PutInventory(ctx context.Context, c *parcelgate.Calle
 	}
 	var failed parcelgate.InventoryFailures
 	err := s.db.inTx(ctx, func(tx *Tx) error {
-		stamp, err := tx.nextStamp(ctx, c.Environment)
+		stamp, err := nextStamp(ctx, tx, c.Environment)
 		if err != nil {
 			return err
 		}
@@ -173,7 +173,7 @@ func (s *InventoryService) listInventory(ctx context.Context, c *parcelgate.Call
 		var sub filterSQL
 		sub.add("b.product_id = p.id")
 		sub.add("b.removed_at = 0")
-		if err := s.db.placeFilter(ctx, c, &sub, bf, false); err != nil {
+		if err := placeFilter(ctx, s.db, c, &sub, bf, false); err != nil {
 			return res, err
 		}
 		q.where.add("EXISTS (SELECT 1 FROM balances b WHERE "+sub.sql()+")", sub.args...)
@@ -187,7 +187,7 @@ func (s *InventoryService) listInventory(ctx context.Context, c *parcelgate.Call
 		return res, err
 	}
 	res.Total, res.Next = page.Total, page.Next
-	res.Items, err = s.db.inventoryItems(ctx, c, page.Items, bf)
+	res.Items, err = inventoryItems(ctx, s.db, c, page.Items, bf)
 	return res, err
 }
 
@@ -211,7 +211,7 @@ func (s *InventoryService) findInventoryItem(ctx context.Context, c *parcelgate.
 	if !found {
 		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "Product %s not found.", externalID)
 	}
-	items, err := s.db.inventoryItems(ctx, c, []int64{id}, parcelgate.BalanceFilter{})
+	items, err := inventoryItems(ctx, s.db, c, []int64{id}, parcelgate.BalanceFilter{})
 	if err != nil {
 		return nil, err
 	}
@@ -245,7 +245,7 @@ func (s *InventoryService) EndOfSale(ctx context.Context, c *parcelgate.Caller, 
 	}
 	ids := make([]int64, 0, len(externalIDs))
 	err := s.db.inTx(ctx, func(tx *Tx) error {
-		stamp, err := tx.nextStamp(ctx, c.Environment)
+		stamp, err := nextStamp(ctx, tx, c.Environment)
 		if err != nil {
 			return err
 		}
@@ -272,7 +272,7 @@ func (s *InventoryService) EndOfSale(ctx context.Context, c *parcelgate.Caller, 
 	if err != nil {
 		return nil, err
 	}
-	return s.db.inventoryItems(ctx, c, ids, parcelgate.BalanceFilter{})
+	return inventoryItems(ctx, s.db, c, ids, parcelgate.BalanceFilter{})
 }
 
 const productCols = `p.id, p.external_id, so.business_id, p.ean_code, p.status, p.document, p.deleted_at, p.modified_at`
@@ -298,7 +298,7 @@ func (r *productRow) product() *parcelgate.Product {
 
 // inventoryItems loads the products of ids, in that order, each with its
 // live balances (those matching f's retailer and catalog; no tombstones).
-func (db *DB) inventoryItems(ctx context.Context, c *parcelgate.Caller, ids []int64, f parcelgate.BalanceFilter) ([]*parcelgate.InventoryItem, error) {
+func inventoryItems(ctx context.Context, db *DB, c *parcelgate.Caller, ids []int64, f parcelgate.BalanceFilter) ([]*parcelgate.InventoryItem, error) {
 	items := make([]*parcelgate.InventoryItem, 0, len(ids))
 	byID := make(map[int64]*parcelgate.InventoryItem, len(ids))
 	// The page's products and their balances are sought by key: the
@@ -320,10 +320,10 @@ func (db *DB) inventoryItems(ctx context.Context, c *parcelgate.Caller, ids []in
 		bf.add("b.supplier_org_id + 0 = ?", c.OrgID)
 		bf.add("b.removed_at = 0")
 		bf.add(db.dialect.idList("b.product_id"), db.dialect.idListArg(chunk))
-		if err := db.placeFilter(ctx, c, &bf, f, true); err != nil {
+		if err := placeFilter(ctx, db, c, &bf, f, true); err != nil {
 			return nil, err
 		}
-		bals, err := db.balances(ctx, bf.sql()+` ORDER BY b.id`, bf.args)
+		bals, err := balances(ctx, db, bf.sql()+` ORDER BY b.id`, bf.args)
 		if err != nil {
 			return nil, err
 		}
@@ -351,6 +351,6 @@ func anys[T any](vals []T) []any {
 
 // eosCutoff is the oldest EOS deletion retailers still see now in env: EOS
 // products deleted after it (parcelgate.EOSVisibleSince; interface §3 rule 2).
-func (db *DB) eosCutoff(env parcelgate.Environment) int64 {
+func eosCutoff(db *DB, env parcelgate.Environment) int64 {
 	return micros(parcelgate.EOSVisibleSince(db.clock.Now(env)))
 }

@@ -27,10 +27,10 @@ func (s *InventoryService) listSupplierBalances(ctx context.Context, c *parcelga
 	q := &keysetQuery{table: "balances b", alias: "b"}
 	q.where.add("b.supplier_org_id = ?", c.OrgID)
 	q.where.add("b.eos_at = 0")
-	if err := s.db.contentFilter(ctx, c, q, f); err != nil {
+	if err := contentFilter(ctx, s.db, c, q, f); err != nil {
 		return parcelgate.Page[*parcelgate.Balance]{}, err
 	}
-	if err := s.db.placeFilter(ctx, c, &q.where, f, false); err != nil {
+	if err := placeFilter(ctx, s.db, c, &q.where, f, false); err != nil {
 		return parcelgate.Page[*parcelgate.Balance]{}, err
 	}
 	return keysetPage(ctx, s.db, q, pr, balanceCols, balanceJoins, scanBalance)
@@ -44,7 +44,7 @@ func (s *InventoryService) DeleteBalances(ctx context.Context, c *parcelgate.Cal
 	}
 	var removed []*parcelgate.Balance
 	err := s.db.inTx(ctx, func(tx *Tx) error {
-		stamp, err := tx.nextStamp(ctx, c.Environment)
+		stamp, err := nextStamp(ctx, tx, c.Environment)
 		if err != nil {
 			return err
 		}
@@ -68,7 +68,7 @@ func (s *InventoryService) RemoveFromCatalogs(ctx context.Context, c *parcelgate
 	}
 	var failed parcelgate.InventoryFailures
 	err := s.db.inTx(ctx, func(tx *Tx) error {
-		stamp, err := tx.nextStamp(ctx, c.Environment)
+		stamp, err := nextStamp(ctx, tx, c.Environment)
 		if err != nil {
 			return err
 		}

@@ -23,7 +23,7 @@ func (s *InventoryService) MigrateProductIDs(ctx context.Context, c *parcelgate.
 	var out *parcelgate.IDMigration
 	prefix := c.BusinessID + "-"
 	err := s.db.inTx(ctx, func(tx *Tx) error {
-		stamp, err := tx.nextStamp(ctx, c.Environment)
+		stamp, err := nextStamp(ctx, tx, c.Environment)
 		if err != nil {
 			return err
 		}

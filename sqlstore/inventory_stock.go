@@ -18,7 +18,7 @@ import (
 // reports false when the product is not published there, also when it was
 // removed from there. The balance of an EOS product is found; its quantity
 // is 0.
-func (tx *Tx) lookupBalance(ctx context.Context, supplierOrg int64, supplierID, productExternalID string, retailerOrg int64, catalogExternalID string) (int64, bool, error) {
+func lookupBalance(ctx context.Context, tx *Tx, supplierOrg int64, supplierID, productExternalID string, retailerOrg int64, catalogExternalID string) (int64, bool, error) {
 	var id int64
 	forms := parcelgate.ProductIDForms(supplierID, productExternalID)
 	err := tx.QueryRow(ctx, `SELECT b.id FROM products p
@@ -41,11 +41,11 @@ func (tx *Tx) lookupBalance(ctx context.Context, supplierOrg int64, supplierID, 
 // quantity 0 until it is published again. Allocation is
 // moveStock(id, -q, +q), delivery (0, -q), a cancellation (+q, -q).
 //
-// The caller takes stamp with tx.nextStamp before touching any balance, as
+// The caller takes stamp with nextStamp before touching any balance, as
 // the product and balance writers do, so every balance write of an
 // environment runs under the same lock and none waits on another's row
 // lock while holding a row lock itself.
-func (tx *Tx) moveStock(ctx context.Context, balanceID, dQuantity, dAllocated int64, stamp time.Time) (bool, error) {
+func moveStock(ctx context.Context, tx *Tx, balanceID, dQuantity, dAllocated int64, stamp time.Time) (bool, error) {
 	res, err := tx.Exec(ctx, `UPDATE balances SET quantity = quantity + ?, allocated = allocated + ?, modified_at = ?
 		WHERE id = ? AND removed_at = 0 AND quantity + ? >= 0 AND allocated + ? >= 0`, dQuantity, dAllocated, micros(stamp), balanceID, dQuantity, dAllocated)
 	if err != nil {
@@ -73,7 +73,7 @@ func (s *InventoryService) MoveStock(ctx context.Context, c *parcelgate.Caller, 
 	}
 	var moved bool
 	err := s.db.inTx(ctx, func(tx *Tx) error {
-		stamp, err := tx.nextStamp(ctx, env)
+		stamp, err := nextStamp(ctx, tx, env)
 		if err != nil {
 			return err
 		}
@@ -89,11 +89,11 @@ func (s *InventoryService) MoveStock(ctx context.Context, c *parcelgate.Caller, 
 		if c.OrgID != 0 && c.OrgID != supplierOrg && c.OrgID != retailerOrg {
 			return nil
 		}
-		id, found, err := tx.lookupBalance(ctx, supplierOrg, supplierID, productExternalID, retailerOrg, catalogExternalID)
+		id, found, err := lookupBalance(ctx, tx, supplierOrg, supplierID, productExternalID, retailerOrg, catalogExternalID)
 		if err != nil || !found {
 			return err
 		}
-		moved, err = tx.moveStock(ctx, id, dQuantity, dAllocated, stamp)
+		moved, err = moveStock(ctx, tx, id, dQuantity, dAllocated, stamp)
 		return err
 	})
 	return moved, err

@@ -45,7 +45,7 @@ func (s *InventoryService) PutBalances(ctx context.Context, c *parcelgate.Caller
 	}
 	var touched []int64
 	err := s.db.inTx(ctx, func(tx *Tx) error {
-		stamp, err := tx.nextStamp(ctx, c.Environment)
+		stamp, err := nextStamp(ctx, tx, c.Environment)
 		if err != nil {
 			return err
 		}
@@ -77,7 +77,7 @@ func (s *InventoryService) PutBalances(ctx context.Context, c *parcelgate.Caller
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.db.balancesByID(ctx, c.OrgID, touched)
+	rows, err := balancesByID(ctx, s.db, c.OrgID, touched)
 	if err != nil {
 		return nil, err
 	}

@@ -163,14 +163,14 @@ func readKeysetPage[T any](ctx context.Context, db *DB, q *keysetQuery, pr parce
 	}
 	where := q.where.sql()
 	var err error
-	if res.Total, err = db.total(ctx, q); err != nil {
+	if res.Total, err = total(ctx, db, q); err != nil {
 		return res, err
 	}
 	if pr.After == "" && pr.Offset() >= res.Total {
 		return res, nil
 	}
 	scope := q.table + "|" + q.keyCols() + "|" + q.where.scope.String()
-	start, hasStart, err := db.pageStart(ctx, q, pr, scope)
+	start, hasStart, err := pageStart(ctx, db, q, pr, scope)
 	if errors.Is(err, sql.ErrNoRows) {
 		// Fewer entries than the page's offset: past the end.
 		return res, nil
@@ -224,7 +224,7 @@ func linkNext[T any](db *DB, q *keysetQuery, res *parcelgate.Page[T], pr parcelg
 // pageStart finds the key page pr starts after: the cursor, the recorded
 // boundary, or the (Number*Size)-th key counted on the index
 // (fastpath.Boundaries). Page 0 has none.
-func (db *DB) pageStart(ctx context.Context, q *keysetQuery, pr parcelgate.PageRequest, scope string) (pageKey, bool, error) {
+func pageStart(ctx context.Context, db *DB, q *keysetQuery, pr parcelgate.PageRequest, scope string) (pageKey, bool, error) {
 	if pr.After != "" {
 		k, err := q.decode(pr.After)
 		return k, err == nil, err

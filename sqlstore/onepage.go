@@ -32,7 +32,7 @@ import (
 // (fastpath.OneStatement: one statement is worth it on PostgreSQL for
 // pages of up to fastpath.OnePageRows, on SQLite only for a list of a few
 // rows).
-func (db *DB) oneStatement(fewRows bool, size int) bool {
+func oneStatement(db *DB, fewRows bool, size int) bool {
 	if size <= 0 {
 		size = parcelgate.DefaultPageSize
 	}
@@ -63,14 +63,14 @@ func onePage[T any](ctx context.Context, db *DB, q *keysetQuery, pr parcelgate.P
 	if pr.Size <= 0 {
 		pr.Size = parcelgate.DefaultPageSize
 	}
-	if !db.oneStatement(q.fewRows, pr.Size) {
+	if !oneStatement(db, q.fewRows, pr.Size) {
 		if q.guard != nil {
 			return res, errUnguarded
 		}
 		return keysetPage(ctx, db, q, pr, cols, joins, plain)
 	}
 	scope := q.table + "|" + q.keyCols() + "|" + q.where.scope.String()
-	start, hasStart, err := db.pageStart(ctx, q, pr, scope)
+	start, hasStart, err := pageStart(ctx, db, q, pr, scope)
 	if errors.Is(err, sql.ErrNoRows) && q.guard != nil {
 		return res, errUnguarded
 	}
@@ -81,7 +81,7 @@ func onePage[T any](ctx context.Context, db *DB, q *keysetQuery, pr parcelgate.P
 		return res, err
 	}
 	where := q.where.sql()
-	head, headArgs, kept, key := db.totalColumns(q, where)
+	head, headArgs, kept, key := totalColumns(db, q, where)
 	if q.guard != nil {
 		head += `, ` + q.guard.sql()
 		headArgs = append(headArgs, q.guard.args...)
@@ -143,7 +143,7 @@ func onePage[T any](ctx context.Context, db *DB, q *keysetQuery, pr parcelgate.P
 // stamp after the cut-off, where the last two are NULL when kept is the
 // total still exact (its stamp is the newest one: see counts.go). kept is
 // the kept count the statement checks, nil when there is none usable.
-func (db *DB) totalColumns(q *keysetQuery, where string) (head string, args []any, kept *fastpath.Count, key fastpath.CountKey) {
+func totalColumns(db *DB, q *keysetQuery, where string) (head string, args []any, kept *fastpath.Count, key fastpath.CountKey) {
 	count := `(SELECT COUNT(*) FROM ` + q.table + ` WHERE ` + where + `)`
 	v := q.validity
 	if v == nil {

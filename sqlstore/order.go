@@ -136,7 +136,7 @@ func boolInt(b bool) int {
 
 // forUpdate locks the rows a SELECT reads until the transaction ends, on
 // PostgreSQL; SQLite's single writer already excludes other writers.
-func (tx *Tx) forUpdate() string {
+func forUpdate(tx *Tx) string {
 	if tx.d.name == "postgres" {
 		return " FOR UPDATE"
 	}
@@ -167,8 +167,8 @@ func orderByKeyArgs(orgID int64, businessID, id string) []any {
 }
 
 // forUpdateOf is forUpdate limited to the rows of one table of a join.
-func (tx *Tx) forUpdateOf(alias string) string {
-	if f := tx.forUpdate(); f != "" {
+func forUpdateOf(tx *Tx, alias string) string {
+	if f := forUpdate(tx); f != "" {
 		return f + " OF " + alias
 	}
 	return ""
@@ -177,9 +177,9 @@ func (tx *Tx) forUpdateOf(alias string) string {
 // orderByID reads the organization's order by service ID or externalId
 // (either form), locked for the rest of tx. Another tenant's order is not
 // found, like a missing one.
-func (tx *Tx) orderByID(ctx context.Context, orgID int64, businessID, id string) (*orderRecord, error) {
+func orderByID(ctx context.Context, tx *Tx, orgID int64, businessID, id string) (*orderRecord, error) {
 	id = strings.TrimSpace(id)
-	r, err := scanOrderRecord(tx.QueryRow(ctx, `SELECT `+orderColumns+orderByKey+tx.forUpdate(), orderByKeyArgs(orgID, businessID, id)...))
+	r, err := scanOrderRecord(tx.QueryRow(ctx, `SELECT `+orderColumns+orderByKey+forUpdate(tx), orderByKeyArgs(orgID, businessID, id)...))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "Order %s not found.", id)
 	}
@@ -334,7 +334,7 @@ func (s *OrderService) placeOrder(ctx context.Context, c *parcelgate.Caller, req
 	for attempt := 0; ; attempt++ {
 		err = s.db.inTx(ctx, func(tx *Tx) error {
 			var err error
-			out, err = tx.placeOrder(ctx, org, whs, req, hash, target)
+			out, err = placeOrder(ctx, tx, org, whs, req, hash, target)
 			return err
 		})
 		if !isUniqueViolation(err) && !errors.Is(err, errStockMoved) || attempt == 2 {
@@ -353,19 +353,19 @@ func samePathOrder(org *parcelgate.Organization, req *parcelgate.OrderRequest, r
 		Fields: []parcelgate.FieldError{{Field: "externalId", Message: fmt.Sprintf("must be %s, the order of the path, or left out", rec.order.ExternalID)}}}
 }
 
-func (tx *Tx) placeOrder(ctx context.Context, org *parcelgate.Organization, whs orderCatalogs, req *parcelgate.OrderRequest, hash string, target *string) (*parcelgate.Order, error) {
+func placeOrder(ctx context.Context, tx *Tx, org *parcelgate.Organization, whs orderCatalogs, req *parcelgate.OrderRequest, hash string, target *string) (*parcelgate.Order, error) {
 	var existing *orderRecord
 	var err error
 	switch {
 	case target != nil:
-		if existing, err = tx.orderByID(ctx, org.ID, org.BusinessID, *target); err != nil {
+		if existing, err = orderByID(ctx, tx, org.ID, org.BusinessID, *target); err != nil {
 			return nil, err
 		}
 		if err := samePathOrder(org, req, existing); err != nil {
 			return nil, err
 		}
 	case req.ExternalID != "":
-		return tx.placeByExternalID(ctx, org, whs, req, hash)
+		return placeByExternalID(ctx, tx, org, whs, req, hash)
 	case req.SORef() != "":
 		// decisions §7: a retry without externalId is known by its SO reference.
 		if tx.d.name == "postgres" {
@@ -378,14 +378,14 @@ func (tx *Tx) placeOrder(ctx context.Context, org *parcelgate.Organization, whs 
 		if errors.Is(err, sql.ErrNoRows) {
 			err = parcelgate.Errorf(parcelgate.ENOTFOUND, "no order with this SO reference")
 		} else if err == nil {
-			existing, err = scanOrderRecord(tx.QueryRow(ctx, `SELECT `+orderColumns+` FROM orders o WHERE o.id = ?`+tx.forUpdate(), pk))
+			existing, err = scanOrderRecord(tx.QueryRow(ctx, `SELECT `+orderColumns+` FROM orders o WHERE o.id = ?`+forUpdate(tx), pk))
 		}
 	default:
 		err = parcelgate.Errorf(parcelgate.ENOTFOUND, "new order")
 	}
 	switch {
 	case err == nil:
-		return tx.resend(ctx, org, whs, existing, req, hash, time.Time{})
+		return resend(ctx, tx, org, whs, existing, req, hash, time.Time{})
 	case parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND:
 		return nil, err
 	}
@@ -393,14 +393,14 @@ func (tx *Tx) placeOrder(ctx context.Context, org *parcelgate.Organization, whs 
 	if err != nil {
 		return nil, err
 	}
-	return tx.insertOrder(ctx, org, whs, rec)
+	return insertOrder(ctx, tx, org, whs, rec)
 }
 
 // resend answers a request for an existing order (decisions §7): the
 // order as it is when the request is a retry, else the order replaced by
 // the request's content. stamp, when not zero, is tx's stamp, already
 // taken.
-func (tx *Tx) resend(ctx context.Context, org *parcelgate.Organization, whs orderCatalogs, existing *orderRecord, req *parcelgate.OrderRequest, hash string, stamp time.Time) (*parcelgate.Order, error) {
+func resend(ctx context.Context, tx *Tx, org *parcelgate.Organization, whs orderCatalogs, existing *orderRecord, req *parcelgate.OrderRequest, hash string, stamp time.Time) (*parcelgate.Order, error) {
 	action, err := parcelgate.ResendDecision(existing.order.ExternalID, existing.status, existing.hash == hash)
 	switch {
 	case err != nil:
@@ -410,7 +410,7 @@ func (tx *Tx) resend(ctx context.Context, org *parcelgate.Organization, whs orde
 	case existing.order.Dropship():
 		return nil, parcelgate.Errorf(parcelgate.ECONFLICT, "Order %s was split among its suppliers, who hold its shipments: it cannot be changed; cancel it and place a new order.", existing.order.ExternalID)
 	}
-	return tx.replaceOrder(ctx, org, whs, existing, req, hash, actorClient, stamp)
+	return replaceOrder(ctx, tx, org, whs, existing, req, hash, actorClient, stamp)
 }
 
 // placeByExternalID places an order that names its externalId: a re-send
@@ -422,22 +422,22 @@ func (tx *Tx) resend(ctx context.Context, org *parcelgate.Organization, whs orde
 // clock, then balances; a new order locks no order. A re-send that
 // replaces its order reads the stock again after returning what the order
 // held; a retry leaves the stamp and the stock's locks unused.
-func (tx *Tx) placeByExternalID(ctx context.Context, org *parcelgate.Organization, whs orderCatalogs, req *parcelgate.OrderRequest, hash string) (*parcelgate.Order, error) {
+func placeByExternalID(ctx context.Context, tx *Tx, org *parcelgate.Organization, whs orderCatalogs, req *parcelgate.OrderRequest, hash string) (*parcelgate.Order, error) {
 	rec, err := newOrderRecord(tx.db.clock, org, req, hash)
 	if err != nil {
 		return nil, err
 	}
 	var row orderRow
 	found := false
-	lookup := step{q: `SELECT ` + orderColumns + orderByKey + tx.forUpdate(), args: orderByKeyArgs(org.ID, org.BusinessID, strings.TrimSpace(req.ExternalID)),
+	lookup := step{q: `SELECT ` + orderColumns + orderByKey + forUpdate(tx), args: orderByKeyArgs(org.ID, org.BusinessID, strings.TrimSpace(req.ExternalID)),
 		scan: func(scan func(...any) error) error { found = true; return scan(row.dest()...) }}
 	var us int64
-	stampStep, err := tx.orgStampStep(rec.env, &us)
+	stampStep, err := orgStampStep(tx, rec.env, &us)
 	if err != nil {
 		return nil, err
 	}
-	stockStep, stock := tx.orderStockStep(rec.orgID, org.BusinessID, rec.order.Rows)
-	if _, err := tx.pipeline(ctx, lookup, stampStep, stockStep); err != nil {
+	stockStep, stock := orderStockStep(tx, rec.orgID, org.BusinessID, rec.order.Rows)
+	if _, err := pipeline(ctx, tx, lookup, stampStep, stockStep); err != nil {
 		return nil, err
 	}
 	if found {
@@ -445,9 +445,9 @@ func (tx *Tx) placeByExternalID(ctx context.Context, org *parcelgate.Organizatio
 		if err != nil {
 			return nil, err
 		}
-		return tx.resend(ctx, org, whs, existing, req, hash, fromMicros(us))
+		return resend(ctx, tx, org, whs, existing, req, hash, fromMicros(us))
 	}
-	return tx.fillOrder(ctx, org, whs, rec, actorClient, true, fromMicros(us), stock())
+	return fillOrder(ctx, tx, org, whs, rec, actorClient, true, fromMicros(us), stock())
 }
 
 // newOrderRecord is the record of a new order of org for req, not yet
@@ -467,39 +467,39 @@ func newOrderRecord(clock parcelgate.Clock, org *parcelgate.Organization, req *p
 		ownID: orderKey(org.BusinessID, o.ExternalID), readyAt: micros(now), order: o}, nil
 }
 
-func (tx *Tx) insertOrder(ctx context.Context, org *parcelgate.Organization, whs orderCatalogs, rec *orderRecord) (*parcelgate.Order, error) {
+func insertOrder(ctx context.Context, tx *Tx, org *parcelgate.Organization, whs orderCatalogs, rec *orderRecord) (*parcelgate.Order, error) {
 	// The change clock first, then balances: the lock order of every
 	// balance writer (see stamp.go). The stamp and the stock's read go in
 	// one pipeline, which runs them in that order. The order's row is
 	// written once, with its outcome, after the allocation (fillOrder).
 	var us int64
-	stampStep, err := tx.orgStampStep(rec.env, &us)
+	stampStep, err := orgStampStep(tx, rec.env, &us)
 	if err != nil {
 		return nil, err
 	}
-	stockStep, stock := tx.orderStockStep(rec.orgID, org.BusinessID, rec.order.Rows)
-	if _, err := tx.pipeline(ctx, stampStep, stockStep); err != nil {
+	stockStep, stock := orderStockStep(tx, rec.orgID, org.BusinessID, rec.order.Rows)
+	if _, err := pipeline(ctx, tx, stampStep, stockStep); err != nil {
 		return nil, err
 	}
-	return tx.fillOrder(ctx, org, whs, rec, actorClient, true, fromMicros(us), stock())
+	return fillOrder(ctx, tx, org, whs, rec, actorClient, true, fromMicros(us), stock())
 }
 
 // replaceOrder gives an existing order new content: its stock is returned,
 // the new rows are allocated, and it is answered as a new order would be
 // (Created, Error or Cancelled), keeping its IDs, insert date and
 // comments.
-func (tx *Tx) replaceOrder(ctx context.Context, org *parcelgate.Organization, whs orderCatalogs, rec *orderRecord, req *parcelgate.OrderRequest, hash, actor string, stamp time.Time) (*parcelgate.Order, error) {
+func replaceOrder(ctx context.Context, tx *Tx, org *parcelgate.Organization, whs orderCatalogs, rec *orderRecord, req *parcelgate.OrderRequest, hash, actor string, stamp time.Time) (*parcelgate.Order, error) {
 	// The change clock first, then balances: the lock order of every
 	// balance writer (see moveStock). stamp, when not zero, is tx's stamp,
 	// taken by the caller.
 	if stamp.IsZero() {
 		var err error
-		if stamp, err = tx.nextOrgStamp(ctx, rec.env, rec.orgID); err != nil {
+		if stamp, err = nextOrgStamp(ctx, tx, rec.env, rec.orgID); err != nil {
 			return nil, err
 		}
 	}
 	if rec.allocated {
-		if err := tx.releaseOrder(ctx, rec, true, stamp); err != nil {
+		if err := releaseOrder(ctx, tx, rec, true, stamp); err != nil {
 			return nil, err
 		}
 	}
@@ -513,7 +513,7 @@ func (tx *Tx) replaceOrder(ctx context.Context, org *parcelgate.Organization, wh
 		}
 	}
 	rec.order, rec.hash, rec.autoSubmit, rec.readyAt = o, hash, req.AutoSubmit, micros(now)
-	return tx.fillOrder(ctx, org, whs, rec, actor, false, stamp, nil)
+	return fillOrder(ctx, tx, org, whs, rec, actor, false, stamp, nil)
 }
 
 // fillOrder allocates the stock of a new or replaced order, writes its
@@ -529,8 +529,8 @@ func (tx *Tx) replaceOrder(ctx context.Context, org *parcelgate.Organization, wh
 // naming it by its unique service ID. A take that moved fewer balances
 // than it should fails the transaction afterwards (errStockMoved), before
 // anything is committed.
-func (tx *Tx) fillOrder(ctx context.Context, org *parcelgate.Organization, whs orderCatalogs, rec *orderRecord, actor string, inserted bool, stamp time.Time, stock []*parcelgate.RowStock) (*parcelgate.Order, error) {
-	a, take, stock, err := tx.allocateOrder(ctx, org.BusinessID, whs.all(), rec, stamp, stock)
+func fillOrder(ctx context.Context, tx *Tx, org *parcelgate.Organization, whs orderCatalogs, rec *orderRecord, actor string, inserted bool, stamp time.Time, stock []*parcelgate.RowStock) (*parcelgate.Order, error) {
+	a, take, stock, err := allocateOrder(ctx, tx, org.BusinessID, whs.all(), rec, stamp, stock)
 	if err != nil {
 		return nil, err
 	}
@@ -579,7 +579,7 @@ func (tx *Tx) fillOrder(ctx context.Context, org *parcelgate.Organization, whs o
 	steps = append(steps, orderRowSteps(rec, a.BalanceIDs, pk)...)
 	steps = append(steps, split...)
 	steps = append(steps, historyStep(rec, actor, pk))
-	n, err := tx.pipeline(ctx, steps...)
+	n, err := pipeline(ctx, tx, steps...)
 	if err != nil {
 		return nil, err
 	}
@@ -643,7 +643,7 @@ func historyStep(rec *orderRecord, actor string, pk orderPK) step {
 		args: append(slices.Clip(pk.args), string(rec.status), rec.reason, actor, rec.statusAt)}
 }
 
-func (tx *Tx) recordHistory(ctx context.Context, rec *orderRecord, actor string) error {
+func recordHistory(ctx context.Context, tx *Tx, rec *orderRecord, actor string) error {
 	s := historyStep(rec, actor, orderPK{expr: "?", args: []any{rec.pk}})
 	_, err := tx.Exec(ctx, s.q, s.args...)
 	return err
@@ -656,7 +656,7 @@ func (tx *Tx) recordHistory(ctx context.Context, rec *orderRecord, actor string)
 // The UPDATE is conditional on the status rec was read with, so of several
 // movers (engine instances, the operator, the client) exactly one moves
 // the order; the others get false and change nothing.
-func (tx *Tx) moveOrder(ctx context.Context, rec *orderRecord, to parcelgate.OrderStatus, reason, actor string) (bool, error) {
+func moveOrder(ctx context.Context, tx *Tx, rec *orderRecord, to parcelgate.OrderStatus, reason, actor string) (bool, error) {
 	res, err := tx.Exec(ctx, `UPDATE orders SET status = ? WHERE id = ? AND status = ?`, string(to), rec.pk, string(rec.status))
 	if err != nil {
 		return false, err
@@ -664,13 +664,13 @@ func (tx *Tx) moveOrder(ctx context.Context, rec *orderRecord, to parcelgate.Ord
 	if n, err := res.RowsAffected(); err != nil || n != 1 {
 		return false, err
 	}
-	stamp, err := tx.nextOrgStamp(ctx, rec.env, rec.orgID)
+	stamp, err := nextOrgStamp(ctx, tx, rec.env, rec.orgID)
 	if err != nil {
 		return false, err
 	}
 	effect := parcelgate.EffectOf(to)
 	if effect != parcelgate.StockKeep && rec.allocated {
-		if err := tx.releaseOrder(ctx, rec, effect == parcelgate.StockReturn, stamp); err != nil {
+		if err := releaseOrder(ctx, tx, rec, effect == parcelgate.StockReturn, stamp); err != nil {
 			return false, err
 		}
 		rec.allocated = false
@@ -678,12 +678,12 @@ func (tx *Tx) moveOrder(ctx context.Context, rec *orderRecord, to parcelgate.Ord
 	if effect == parcelgate.StockReturn && rec.order.Dropship() {
 		// decisions §34: the retailer's cancellation ends its suppliers'
 		// open shipments; the stock they held has just been returned.
-		if err := tx.cancelOrderShipments(ctx, rec, stamp); err != nil {
+		if err := cancelOrderShipments(ctx, tx, rec, stamp); err != nil {
 			return false, err
 		}
 	}
 	if to == parcelgate.OrderDelivered {
-		if err := tx.deliverOrder(ctx, rec); err != nil {
+		if err := deliverOrder(ctx, tx, rec); err != nil {
 			return false, err
 		}
 	}
@@ -701,13 +701,13 @@ func (tx *Tx) moveOrder(ctx context.Context, rec *orderRecord, to parcelgate.Ord
 		rec.statusAt, rec.reason, boolInt(rec.allocated), doc, rec.updatedAt, rec.readyAt, rec.pk); err != nil {
 		return false, err
 	}
-	return true, tx.recordHistory(ctx, rec, actor)
+	return true, recordHistory(ctx, tx, rec, actor)
 }
 
 // saveDocument writes rec's document and gives the order a new
 // modification stamp, for a change that moves neither status nor stock.
-func (tx *Tx) saveDocument(ctx context.Context, rec *orderRecord) error {
-	stamp, err := tx.nextOrgStamp(ctx, rec.env, rec.orgID)
+func saveDocument(ctx context.Context, tx *Tx, rec *orderRecord) error {
+	stamp, err := nextOrgStamp(ctx, tx, rec.env, rec.orgID)
 	if err != nil {
 		return err
 	}

@@ -21,7 +21,7 @@ func (s *OrderService) AddOrderComment(ctx context.Context, c *parcelgate.Caller
 		if err != nil {
 			return err
 		}
-		return tx.saveDocument(ctx, rec)
+		return saveDocument(ctx, tx, rec)
 	})
 	if err != nil {
 		return nil, false, err
@@ -39,7 +39,7 @@ func (s *OrderService) DeleteOrderComment(ctx context.Context, c *parcelgate.Cal
 		if err := rec.order.DeleteComment(commentID); err != nil {
 			return err
 		}
-		return tx.saveDocument(ctx, rec)
+		return saveDocument(ctx, tx, rec)
 	})
 	return err
 }

@@ -52,7 +52,7 @@ func (s *OrderService) orderListQuery(ctx context.Context, c *parcelgate.Caller,
 	// Every list of orders is in stamp order, and a client may take its
 	// first cursor from one without updatedFrom: each is held to the
 	// window (decisions §22).
-	w, err := s.db.pollWindow(ctx, c.Environment, q.UpdatedFrom)
+	w, err := pollWindow(ctx, s.db, c.Environment, q.UpdatedFrom)
 	if err != nil {
 		return nil, err
 	}

@@ -12,7 +12,7 @@ import (
 func (s *OrderService) withOrder(ctx context.Context, orgID int64, businessID, id string, change func(tx *Tx, rec *orderRecord) error) (*parcelgate.Order, error) {
 	var out *parcelgate.Order
 	err := s.db.inTx(ctx, func(tx *Tx) error {
-		rec, err := tx.orderByID(ctx, orgID, businessID, id)
+		rec, err := orderByID(ctx, tx, orgID, businessID, id)
 		if err != nil {
 			return err
 		}
@@ -36,7 +36,7 @@ func (s *OrderService) CancelOrder(ctx context.Context, c *parcelgate.Caller, id
 		if !move {
 			return err
 		}
-		_, err = tx.moveOrder(ctx, rec, parcelgate.OrderCancelled, parcelgate.ReasonClientCancel, actorClient)
+		_, err = moveOrder(ctx, tx, rec, parcelgate.OrderCancelled, parcelgate.ReasonClientCancel, actorClient)
 		return err
 	})
 }
@@ -78,7 +78,7 @@ func (s *OrderService) ReopenOrder(ctx context.Context, c *parcelgate.Caller, id
 			}
 			r, hash = req, req.ContentHash()
 		}
-		_, err := tx.replaceOrder(ctx, org, whs, rec, r, hash, actorClient, time.Time{})
+		_, err := replaceOrder(ctx, tx, org, whs, rec, r, hash, actorClient, time.Time{})
 		return err
 	})
 }
@@ -97,7 +97,7 @@ func (s *OrderService) SetOrderPreferences(ctx context.Context, c *parcelgate.Ca
 		rec.autoSubmit = p.AutoSubmit
 		// The engine's submission delay counts from the release.
 		rec.readyAt = micros(tx.db.clock.Now(rec.env))
-		stamp, err := tx.nextOrgStamp(ctx, rec.env, rec.orgID)
+		stamp, err := nextOrgStamp(ctx, tx, rec.env, rec.orgID)
 		if err != nil {
 			return err
 		}
@@ -124,7 +124,7 @@ func (s *OrderService) SetOrderStatus(ctx context.Context, c *parcelgate.Caller,
 		if !move {
 			return err
 		}
-		_, err = tx.moveOrder(ctx, rec, to, reason, actorOperator)
+		_, err = moveOrder(ctx, tx, rec, to, reason, actorOperator)
 		return err
 	})
 }
@@ -162,14 +162,14 @@ func (s *OrderService) AdvanceOrder(ctx context.Context, pk int64, from, to parc
 	var moved bool
 	err := s.db.inTx(ctx, func(tx *Tx) error {
 		moved = false
-		rec, err := scanOrderRecord(tx.QueryRow(ctx, `SELECT `+orderColumns+` FROM orders o WHERE o.id = ?`+tx.forUpdate(), pk))
+		rec, err := scanOrderRecord(tx.QueryRow(ctx, `SELECT `+orderColumns+` FROM orders o WHERE o.id = ?`+forUpdate(tx), pk))
 		if err != nil {
 			return err
 		}
 		if rec.order.Dropship() || !parcelgate.DueForWarehouse(from, readyBefore).Covers(rec.status, rec.autoSubmit, fromMicros(rec.readyAt)) {
 			return nil
 		}
-		moved, err = tx.moveOrder(ctx, rec, to, "", actorEngine)
+		moved, err = moveOrder(ctx, tx, rec, to, "", actorEngine)
 		return err
 	})
 	return moved, err

@@ -20,9 +20,9 @@ import (
 // §6). A product removed from the warehouse is not published there: nil,
 // as for a product never stocked there. The balances read are locked for
 // the rest of tx.
-func (tx *Tx) orderStock(ctx context.Context, orgID int64, businessID string, rows []parcelgate.OrderRow) ([]*parcelgate.RowStock, error) {
-	s, stock := tx.orderStockStep(orgID, businessID, rows)
-	if _, err := tx.pipeline(ctx, s); err != nil {
+func orderStock(ctx context.Context, tx *Tx, orgID int64, businessID string, rows []parcelgate.OrderRow) ([]*parcelgate.RowStock, error) {
+	s, stock := orderStockStep(tx, orgID, businessID, rows)
+	if _, err := pipeline(ctx, tx, s); err != nil {
 		return nil, err
 	}
 	return stock(), nil
@@ -30,7 +30,7 @@ func (tx *Tx) orderStock(ctx context.Context, orgID int64, businessID string, ro
 
 // orderStockStep is orderStock as a step of a pipeline, and the function
 // that gives its answer (never nil) once the step has run.
-func (tx *Tx) orderStockStep(orgID int64, businessID string, rows []parcelgate.OrderRow) (step, func() []*parcelgate.RowStock) {
+func orderStockStep(tx *Tx, orgID int64, businessID string, rows []parcelgate.OrderRow) (step, func() []*parcelgate.RowStock) {
 	type key struct{ product, warehouse string }
 	forms := make([][]string, len(rows))
 	// prefixes[i]: the supplier's business ID a row's product ID carries,
@@ -66,7 +66,7 @@ func (tx *Tx) orderStockStep(orgID int64, businessID string, rows []parcelgate.O
 		JOIN products p ON p.id = b.product_id
 		JOIN organizations so ON so.id = b.supplier_org_id
 		WHERE b.product_external_id IN (` + placeholders(len(products)) + `) AND c.external_id IN (` + placeholders(len(warehouses)) + `)
-		AND c.retailer_org_id = ? AND (c.catalog_type = ? AND b.supplier_org_id = ? OR c.catalog_type = ?) AND b.removed_at = 0 ORDER BY b.id` + tx.forUpdateOf("b"), args: args,
+		AND c.retailer_org_id = ? AND (c.catalog_type = ? AND b.supplier_org_id = ? OR c.catalog_type = ?) AND b.removed_at = 0 ORDER BY b.id` + forUpdateOf(tx, "b"), args: args,
 		scan: func(scan func(...any) error) error {
 			var b parcelgate.RowStock
 			var k key
@@ -120,11 +120,11 @@ func (tx *Tx) orderStockStep(orgID int64, businessID string, rows []parcelgate.O
 //
 // stock, when not nil, is the stock of the order's rows, read by the
 // caller under the same locks (orderStockStep).
-func (tx *Tx) allocateOrder(ctx context.Context, businessID string, whs []string, rec *orderRecord, stamp time.Time, stock []*parcelgate.RowStock) (parcelgate.Allocation, step, []*parcelgate.RowStock, error) {
+func allocateOrder(ctx context.Context, tx *Tx, businessID string, whs []string, rec *orderRecord, stamp time.Time, stock []*parcelgate.RowStock) (parcelgate.Allocation, step, []*parcelgate.RowStock, error) {
 	rows := rec.order.Rows
 	if stock == nil {
 		var err error
-		if stock, err = tx.orderStock(ctx, rec.orgID, businessID, rows); err != nil {
+		if stock, err = orderStock(ctx, tx, rec.orgID, businessID, rows); err != nil {
 			return parcelgate.Allocation{}, step{}, nil, err
 		}
 	}
@@ -168,19 +168,19 @@ func takeStock(takes []parcelgate.StockMove, stamp time.Time) step {
 // parcelgate.ReleaseHolds releases only what is still allocated. A balance
 // removed meanwhile (possible only after such a release) holds nothing to
 // return and keeps quantity 0 and its removal stamp.
-func (tx *Tx) releaseOrder(ctx context.Context, rec *orderRecord, restock bool, stamp time.Time) error {
-	return tx.releaseHeld(ctx, `SELECT balance_id, quantity AS units, line AS ord FROM order_rows WHERE order_pk = ? AND balance_id <> 0`, []any{rec.pk}, restock, stamp)
+func releaseOrder(ctx context.Context, tx *Tx, rec *orderRecord, restock bool, stamp time.Time) error {
+	return releaseHeld(ctx, tx, `SELECT balance_id, quantity AS units, line AS ord FROM order_rows WHERE order_pk = ? AND balance_id <> 0`, []any{rec.pk}, restock, stamp)
 }
 
 // releaseHeld takes what holds's rows hold out of allocated: back into
 // quantity when restock, else gone with the parcels, as
 // parcelgate.ReleaseHolds decides from the balances' levels.
-func (tx *Tx) releaseHeld(ctx context.Context, holds string, args []any, restock bool, stamp time.Time) error {
-	hs, levels, err := tx.heldStock(ctx, holds, args)
+func releaseHeld(ctx context.Context, tx *Tx, holds string, args []any, restock bool, stamp time.Time) error {
+	hs, levels, err := heldStock(ctx, tx, holds, args)
 	if err != nil {
 		return err
 	}
-	return tx.applyStockMoves(ctx, parcelgate.ReleaseHolds(levels, hs, restock), stamp)
+	return applyStockMoves(ctx, tx, parcelgate.ReleaseHolds(levels, hs, restock), stamp)
 }
 
 // heldStock reads, in one statement, the holds that the query holds
@@ -188,13 +188,13 @@ func (tx *Tx) releaseHeld(ctx context.Context, holds string, args []any, restock
 // on live balances, with each balance's level, locked for the rest of tx.
 // The rows are read whole before any update, as one connection cannot
 // interleave statements.
-func (tx *Tx) heldStock(ctx context.Context, holds string, args []any) ([]parcelgate.StockHold, map[int64]parcelgate.StockLevel, error) {
+func heldStock(ctx context.Context, tx *Tx, holds string, args []any) ([]parcelgate.StockHold, map[int64]parcelgate.StockLevel, error) {
 	type held struct {
 		parcelgate.StockHold
 		parcelgate.StockLevel
 	}
 	rows, err := tx.Query(ctx, `SELECT h.balance_id, h.units, b.quantity, b.allocated FROM (`+holds+`) h JOIN balances b ON b.id = h.balance_id
-		WHERE b.removed_at = 0 ORDER BY h.ord`+tx.forUpdateOf("b"), args...)
+		WHERE b.removed_at = 0 ORDER BY h.ord`+forUpdateOf(tx, "b"), args...)
 	read, err := collect(rows, err, func(h *held) []any { return []any{&h.BalanceID, &h.Units, &h.Quantity, &h.Allocated} })
 	if err != nil {
 		return nil, nil, err
@@ -208,7 +208,7 @@ func (tx *Tx) heldStock(ctx context.Context, holds string, args []any) ([]parcel
 }
 
 // applyStockMoves adds each move to its live balance and stamps it.
-func (tx *Tx) applyStockMoves(ctx context.Context, moves []parcelgate.StockMove, stamp time.Time) error {
+func applyStockMoves(ctx context.Context, tx *Tx, moves []parcelgate.StockMove, stamp time.Time) error {
 	for _, m := range moves {
 		if _, err := tx.Exec(ctx, `UPDATE balances SET quantity = quantity + ?, allocated = allocated + ?, modified_at = ? WHERE id = ? AND removed_at = 0`,
 			m.Quantity, m.Allocated, micros(stamp), m.BalanceID); err != nil {
@@ -225,7 +225,7 @@ func (tx *Tx) applyStockMoves(ctx context.Context, moves []parcelgate.StockMove,
 // ID), so sending and errand codes can be requested for it at once. NOUTO
 // orders are picked up at the warehouse: their parcels get codes but ship
 // nothing, so no shipment data.
-func (tx *Tx) deliverOrder(ctx context.Context, rec *orderRecord) error {
+func deliverOrder(ctx context.Context, tx *Tx, rec *orderRecord) error {
 	o := rec.order
 	o.TrackingCodes = []string{}
 	o.DeliveryOperator = parcelgate.DeliveryOperator
@@ -251,7 +251,7 @@ func (tx *Tx) deliverOrder(ctx context.Context, rec *orderRecord) error {
 				if err := s.Validate(); err != nil {
 					return fmt.Errorf("order %s row %d: shipment data: %w", o.ExternalID, i, err)
 				}
-				if err := tx.insertShipment(ctx, rec.orgID, rec.env, s); err != nil {
+				if err := insertShipment(ctx, tx, rec.orgID, rec.env, s); err != nil {
 					return err
 				}
 			}

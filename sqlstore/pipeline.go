@@ -30,7 +30,7 @@ type step struct {
 // rolled back: on PostgreSQL the statements after it have not run), and
 // the SQL is the same on both engines. fastpath.Pipeline reads the
 // answers; this sends them.
-func (tx *Tx) pipeline(ctx context.Context, steps ...step) ([]int64, error) {
+func pipeline(ctx context.Context, tx *Tx, steps ...step) ([]int64, error) {
 	scan := func(i int) fastpath.ScanFunc { return steps[i].scan }
 	if tx.d.name != "postgres" {
 		var a sqlAnswer

@@ -18,7 +18,7 @@ import (
 // statement's), then the transactions running and those holding or
 // waiting for env's change clock. On a hot standby the primary's locks are not to be seen, and
 // the window is the snapshot's oldest running transaction.
-func (db *DB) pollWindow(ctx context.Context, env parcelgate.Environment, from time.Time) (parcelgate.ChangeWindow, error) {
+func pollWindow(ctx context.Context, db *DB, env parcelgate.Environment, from time.Time) (parcelgate.ChangeWindow, error) {
 	if db.dialect.name != "postgres" {
 		return parcelgate.PollWindow(from, nil), nil
 	}

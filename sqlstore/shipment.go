@@ -47,7 +47,7 @@ func (s *ShipmentService) CreateShipment(ctx context.Context, c *parcelgate.Call
 			}
 		}
 		created = true
-		return tx.insertShipment(ctx, c.OrgID, c.Environment, sh)
+		return insertShipment(ctx, tx, c.OrgID, c.Environment, sh)
 	})
 	return created, err
 }
@@ -86,7 +86,7 @@ func sameShipment(stored, req *parcelgate.Shipment) bool {
 // (Only a concurrent registration of the same number can reach the unique
 // index, which then fails the statement and, on PostgreSQL, the
 // transaction.)
-func (tx *Tx) insertShipment(ctx context.Context, orgID int64, env parcelgate.Environment, s *parcelgate.Shipment) error {
+func insertShipment(ctx context.Context, tx *Tx, orgID int64, env parcelgate.Environment, s *parcelgate.Shipment) error {
 	for i := range s.Parcels {
 		size, err := s.Parcels[i].FitLocker()
 		if err != nil {
@@ -94,10 +94,10 @@ func (tx *Tx) insertShipment(ctx context.Context, orgID int64, env parcelgate.En
 		}
 		s.Parcels[i].LockerSize = size
 	}
-	if err := tx.assignTrackingNumber(ctx, orgID, s); err != nil {
+	if err := assignTrackingNumber(ctx, tx, orgID, s); err != nil {
 		return err
 	}
-	if err := tx.assignParcelIDs(ctx, orgID, s); err != nil {
+	if err := assignParcelIDs(ctx, tx, orgID, s); err != nil {
 		return err
 	}
 	s.OrgID, s.Environment = orgID, env
@@ -133,7 +133,7 @@ func shipmentConflict(err error, s *parcelgate.Shipment) error {
 
 // assignTrackingNumber checks that s's tracking number is new for the
 // organization, or generates one that is.
-func (tx *Tx) assignTrackingNumber(ctx context.Context, orgID int64, s *parcelgate.Shipment) error {
+func assignTrackingNumber(ctx context.Context, tx *Tx, orgID int64, s *parcelgate.Shipment) error {
 	generate := s.TrackingNumber == ""
 	for {
 		if generate {
@@ -156,7 +156,7 @@ func (tx *Tx) assignTrackingNumber(ctx context.Context, orgID int64, s *parcelga
 // organization and generates the missing ones, all with one query per
 // round; a generated ID that is taken (a chance of about one in 10^17) is
 // drawn again.
-func (tx *Tx) assignParcelIDs(ctx context.Context, orgID int64, s *parcelgate.Shipment) error {
+func assignParcelIDs(ctx context.Context, tx *Tx, orgID int64, s *parcelgate.Shipment) error {
 	var generated []int
 	for i := range s.Parcels {
 		if s.Parcels[i].ParcelID == "" {
@@ -172,7 +172,7 @@ func (tx *Tx) assignParcelIDs(ctx context.Context, orgID int64, s *parcelgate.Sh
 		for i, p := range s.Parcels {
 			ids[i] = p.ParcelID
 		}
-		taken, err := tx.takenParcelIDs(ctx, orgID, ids)
+		taken, err := takenParcelIDs(ctx, tx, orgID, ids)
 		if err != nil {
 			return err
 		}
@@ -196,7 +196,7 @@ func (tx *Tx) assignParcelIDs(ctx context.Context, orgID int64, s *parcelgate.Sh
 	}
 }
 
-func (tx *Tx) takenParcelIDs(ctx context.Context, orgID int64, ids []string) (map[string]bool, error) {
+func takenParcelIDs(ctx context.Context, tx *Tx, orgID int64, ids []string) (map[string]bool, error) {
 	args := []any{orgID}
 	for _, id := range ids {
 		args = append(args, id)

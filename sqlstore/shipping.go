@@ -37,7 +37,7 @@ func (s *ShippingService) CreateShippingOrder(ctx context.Context, c *parcelgate
 		return err
 	}
 	return s.db.inTx(ctx, func(tx *Tx) error {
-		return tx.insertShipment(ctx, c.OrgID, c.Environment, sh)
+		return insertShipment(ctx, tx, c.OrgID, c.Environment, sh)
 	})
 }
 

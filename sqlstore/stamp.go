@@ -70,7 +70,7 @@ import (
 // microsecond past the newest stamp of env and of each of its
 // organizations when the clock has not moved past it. tx holds env's
 // clock exclusively until it ends.
-func (tx *Tx) nextStamp(ctx context.Context, env parcelgate.Environment) (time.Time, error) {
+func nextStamp(ctx context.Context, tx *Tx, env parcelgate.Environment) (time.Time, error) {
 	now := micros(tx.db.clock.Now(env))
 	if tx.d.name == "postgres" {
 		// Lock first, then read the organizations' clocks in a statement
@@ -99,7 +99,7 @@ func (tx *Tx) nextStamp(ctx context.Context, env parcelgate.Environment) (time.T
 		if _, err := tx.Exec(ctx, `SAVEPOINT stamp`); err != nil {
 			return time.Time{}, err
 		}
-		return fromMicros(us), tx.takeTicket(ctx, env)
+		return fromMicros(us), takeTicket(ctx, tx, env)
 	}
 	var us int64
 	err := tx.QueryRow(ctx, sqliteStamp, now, now, string(env)).Scan(&us)
@@ -131,13 +131,13 @@ const clockLockClass = "1348693077"
 // else: it takes its stamp and ticket in a critical section that ends
 // here (see the note at the top). It must run before tx writes anything,
 // so that the ticket is assigned inside the section.
-func (tx *Tx) nextOrgStamp(ctx context.Context, env parcelgate.Environment, orgID int64) (time.Time, error) {
+func nextOrgStamp(ctx context.Context, tx *Tx, env parcelgate.Environment, orgID int64) (time.Time, error) {
 	var us int64
-	s, err := tx.orgStampStep(env, &us)
+	s, err := orgStampStep(tx, env, &us)
 	if err != nil {
 		return time.Time{}, err
 	}
-	if _, err := tx.pipeline(ctx, s); err != nil {
+	if _, err := pipeline(ctx, tx, s); err != nil {
 		return time.Time{}, err
 	}
 	return fromMicros(us), nil
@@ -145,7 +145,7 @@ func (tx *Tx) nextOrgStamp(ctx context.Context, env parcelgate.Environment, orgI
 
 // orgStampStep is nextOrgStamp as a step of a pipeline, whose stamp is *us
 // once it has run. The steps before it in tx must write nothing.
-func (tx *Tx) orgStampStep(env parcelgate.Environment, us *int64) (step, error) {
+func orgStampStep(tx *Tx, env parcelgate.Environment, us *int64) (step, error) {
 	now := micros(tx.db.clock.Now(env))
 	if tx.d.name != "postgres" {
 		// The environment's row, as nextStamp takes it.
@@ -177,17 +177,17 @@ const ticketUpdate = `UPDATE change_clock SET last_us = last_us WHERE environmen
 // larger than tx's own ID, assigned in the order of the stamps. It is set
 // for the rest of tx, for the trigger that writes it into the rows tx
 // writes (migration 0016).
-func (tx *Tx) takeTicket(ctx context.Context, env parcelgate.Environment) error {
+func takeTicket(ctx context.Context, tx *Tx, env parcelgate.Environment) error {
 	var top, sub int64
 	if err := tx.QueryRow(ctx, ticketUpdate, string(env)).Scan(&top, &sub); err != nil {
 		return err
 	}
-	return tx.endTicket(ctx, top, sub)
+	return endTicket(ctx, tx, top, sub)
 }
 
 // endTicket ends the savepoint "stamp" and sets the ticket for the rest of
 // tx: the subtransaction's ID sub, in its 64-bit form.
-func (tx *Tx) endTicket(ctx context.Context, top, sub int64) error {
+func endTicket(ctx context.Context, tx *Tx, top, sub int64) error {
 	_, err := tx.Exec(ctx, `ROLLBACK TO SAVEPOINT stamp; RELEASE SAVEPOINT stamp; SELECT set_config('parcelgate.ticket', '`+strconv.FormatInt(fullXID(top, sub), 10)+`', true)`)
 	return err
 }

@@ -13,7 +13,7 @@ func (db *DB) NextOrgStampForTest(ctx context.Context, env parcelgate.Environmen
 	var t time.Time
 	err := db.inTx(ctx, func(tx *Tx) error {
 		var err error
-		t, err = tx.nextOrgStamp(ctx, env, orgID)
+		t, err = nextOrgStamp(ctx, tx, env, orgID)
 		return err
 	})
 	return t, err
@@ -29,7 +29,7 @@ func (db *DB) HoldOrgStampForTest(ctx context.Context, env parcelgate.Environmen
 	go func() {
 		result <- db.tryTx(ctx, func(tx *Tx) error {
 			var err error
-			stamp, err = tx.nextOrgStamp(ctx, env, orgID)
+			stamp, err = nextOrgStamp(ctx, tx, env, orgID)
 			taken <- err
 			if err != nil {
 				return err

@@ -166,7 +166,7 @@ func (s *SupplierShipmentService) ListShipments(ctx context.Context, c *parcelga
 	ks := &keysetQuery{table: "supplier_shipments s", alias: "s", byModified: true, stampCol: "updated_at"}
 	f := &ks.where
 	f.add("s.supplier_org_id = ?", c.OrgID)
-	w, err := s.db.pollWindow(ctx, c.Environment, q.From)
+	w, err := pollWindow(ctx, s.db, c.Environment, q.From)
 	if err != nil {
 		return parcelgate.Page[*parcelgate.SupplierShipment]{}, err
 	}
@@ -217,7 +217,7 @@ func (s *SupplierShipmentService) UpdateShipment(ctx context.Context, c *parcelg
 	if err := c.May(parcelgate.ActionSupplyShipments); err != nil {
 		return nil, err
 	}
-	return s.db.withShipment(ctx, c, id, func(sh *parcelgate.SupplierShipment, now time.Time) (*parcelgate.SupplierShipment, bool, error) {
+	return withShipment(ctx, s.db, c, id, func(sh *parcelgate.SupplierShipment, now time.Time) (*parcelgate.SupplierShipment, bool, error) {
 		return parcelgate.MoveShipment(sh, u, parcelgate.PlatformParcelNumber, now)
 	})
 }
@@ -228,7 +228,7 @@ func (s *SupplierShipmentService) SplitShipment(ctx context.Context, c *parcelga
 	if err := c.May(parcelgate.ActionSupplyShipments); err != nil {
 		return nil, err
 	}
-	return s.db.withShipment(ctx, c, id, func(sh *parcelgate.SupplierShipment, now time.Time) (*parcelgate.SupplierShipment, bool, error) {
+	return withShipment(ctx, s.db, c, id, func(sh *parcelgate.SupplierShipment, now time.Time) (*parcelgate.SupplierShipment, bool, error) {
 		out, err := parcelgate.SplitShipment(sh, u, now)
 		return out, err == nil, err
 	})
@@ -240,7 +240,7 @@ func (s *SupplierShipmentService) ConfirmShipment(ctx context.Context, c *parcel
 	if err := c.May(parcelgate.ActionSupplyShipments); err != nil {
 		return nil, err
 	}
-	return s.db.withShipment(ctx, c, id, func(sh *parcelgate.SupplierShipment, now time.Time) (*parcelgate.SupplierShipment, bool, error) {
+	return withShipment(ctx, s.db, c, id, func(sh *parcelgate.SupplierShipment, now time.Time) (*parcelgate.SupplierShipment, bool, error) {
 		return parcelgate.FastConfirm(sh, parcelgate.PlatformParcelNumber, now)
 	})
 }
@@ -253,7 +253,7 @@ type shipmentChange func(s *parcelgate.SupplierShipment, now time.Time) (*parcel
 // transaction and answers the shipment as it leaves it. Locks: the order
 // the shipment belongs to, then the shipment, then (when something
 // changes) the change clock, then the balances its rows hold.
-func (db *DB) withShipment(ctx context.Context, c *parcelgate.Caller, id string, change shipmentChange) (*parcelgate.SupplierShipment, error) {
+func withShipment(ctx context.Context, db *DB, c *parcelgate.Caller, id string, change shipmentChange) (*parcelgate.SupplierShipment, error) {
 	var out *parcelgate.SupplierShipment
 	err := db.inTx(ctx, func(tx *Tx) error {
 		var pk, orderPK, retailerOrg int64
@@ -266,11 +266,11 @@ func (db *DB) withShipment(ctx context.Context, c *parcelgate.Caller, id string,
 			return err
 		}
 		// The retailer's order, which the shipment names.
-		ord, err := scanOrderRecord(tx.QueryRow(ctx, `SELECT `+orderColumns+` FROM orders o WHERE o.id = ? AND o.org_id = ?`+tx.forUpdate(), orderPK, retailerOrg))
+		ord, err := scanOrderRecord(tx.QueryRow(ctx, `SELECT `+orderColumns+` FROM orders o WHERE o.id = ? AND o.org_id = ?`+forUpdate(tx), orderPK, retailerOrg))
 		if err != nil {
 			return err
 		}
-		rec, err := scanSupply(tx.QueryRow(ctx, `SELECT `+supplyColumns+` FROM supplier_shipments s WHERE s.id = ? AND s.supplier_org_id = ?`+tx.forUpdate(), pk, c.OrgID))
+		rec, err := scanSupply(tx.QueryRow(ctx, `SELECT `+supplyColumns+` FROM supplier_shipments s WHERE s.id = ? AND s.supplier_org_id = ?`+forUpdate(tx), pk, c.OrgID))
 		if err != nil {
 			return err
 		}
@@ -283,11 +283,11 @@ func (db *DB) withShipment(ctx context.Context, c *parcelgate.Caller, id string,
 			out = rec.view()
 			return nil
 		}
-		stamp, err := tx.nextOrgStamp(ctx, rec.env, rec.supplierOrg)
+		stamp, err := nextOrgStamp(ctx, tx, rec.env, rec.supplierOrg)
 		if err != nil {
 			return err
 		}
-		if err := tx.writeShipment(ctx, ord, rec, next, stamp); err != nil {
+		if err := writeShipment(ctx, tx, ord, rec, next, stamp); err != nil {
 			return err
 		}
 		out = rec.view()
@@ -300,9 +300,9 @@ func (db *DB) withShipment(ctx context.Context, c *parcelgate.Caller, id string,
 // stock of its rows when it reaches a final status, and copies every
 // shipment of the order back to ord. The caller holds ord's and rec's
 // locks and has taken stamp.
-func (tx *Tx) writeShipment(ctx context.Context, ord *orderRecord, rec *shipmentRecord, next *parcelgate.SupplierShipment, stamp time.Time) error {
+func writeShipment(ctx context.Context, tx *Tx, ord *orderRecord, rec *shipmentRecord, next *parcelgate.SupplierShipment, stamp time.Time) error {
 	if next.Status.Value.Final() && !rec.status.Final() {
-		if err := tx.settleShipment(ctx, ord, rec, next, stamp); err != nil {
+		if err := settleShipment(ctx, tx, ord, rec, next, stamp); err != nil {
 			return err
 		}
 	}
@@ -319,7 +319,7 @@ func (tx *Tx) writeShipment(ctx context.Context, ord *orderRecord, rec *shipment
 		string(rec.status), doc, rec.updatedAt, rec.readyAt, rec.pk); err != nil {
 		return err
 	}
-	return tx.copyBack(ctx, ord, rec, stamp, actorSupplier)
+	return copyBack(ctx, tx, ord, rec, stamp, actorSupplier)
 }
 
 // actorSupplier is who moved an order whose status follows its suppliers'
@@ -331,7 +331,7 @@ const actorSupplier = "supplier"
 // balances its rows hold, delivered quantities leave allocated and the
 // rest returns to quantity. The rows then hold nothing (balance_id 0), so
 // a later cancellation of the order returns nothing twice.
-func (tx *Tx) settleShipment(ctx context.Context, ord *orderRecord, rec *shipmentRecord, next *parcelgate.SupplierShipment, stamp time.Time) error {
+func settleShipment(ctx context.Context, tx *Tx, ord *orderRecord, rec *shipmentRecord, next *parcelgate.SupplierShipment, stamp time.Time) error {
 	if len(rec.lines) == 0 {
 		return nil
 	}
@@ -344,7 +344,7 @@ func (tx *Tx) settleShipment(ctx context.Context, ord *orderRecord, rec *shipmen
 		parcelgate.StockLevel
 	}
 	rows, err := tx.Query(ctx, `SELECT r.line, r.balance_id, b.quantity, b.allocated FROM order_rows r JOIN balances b ON b.id = r.balance_id
-		WHERE r.order_pk = ? AND r.balance_id <> 0 AND b.removed_at = 0 AND r.line IN (`+placeholders(len(lineArgs))+`) ORDER BY r.line`+tx.forUpdateOf("b"),
+		WHERE r.order_pk = ? AND r.balance_id <> 0 AND b.removed_at = 0 AND r.line IN (`+placeholders(len(lineArgs))+`) ORDER BY r.line`+forUpdateOf(tx, "b"),
 		append([]any{ord.pk}, lineArgs...)...)
 	hs, err := collect(rows, err, func(h *held) []any { return []any{&h.line, &h.balance, &h.Quantity, &h.Allocated} })
 	if err != nil {
@@ -359,7 +359,7 @@ func (tx *Tx) settleShipment(ctx context.Context, ord *orderRecord, rec *shipmen
 	for i, l := range rec.lines {
 		balances[i] = byLine[int64(l)]
 	}
-	if err := tx.applyStockMoves(ctx, parcelgate.SettleHolds(levels, parcelgate.SettleShipment(next, balances)), stamp); err != nil {
+	if err := applyStockMoves(ctx, tx, parcelgate.SettleHolds(levels, parcelgate.SettleShipment(next, balances)), stamp); err != nil {
 		return err
 	}
 	if _, err := tx.Exec(ctx, `UPDATE order_rows SET balance_id = 0 WHERE order_pk = ? AND line IN (`+placeholders(len(lineArgs))+`)`, append([]any{ord.pk}, lineArgs...)...); err != nil {
@@ -379,7 +379,7 @@ func (tx *Tx) settleShipment(ctx context.Context, ord *orderRecord, rec *shipmen
 // tracking codes and its status, which a change of status records in the
 // order's history as actor's. The order's updateDate moves, so the
 // retailer's change polls see it.
-func (tx *Tx) copyBack(ctx context.Context, ord *orderRecord, changed *shipmentRecord, stamp time.Time, actor string) error {
+func copyBack(ctx context.Context, tx *Tx, ord *orderRecord, changed *shipmentRecord, stamp time.Time, actor string) error {
 	rows, err := tx.Query(ctx, `SELECT `+supplyColumns+` FROM supplier_shipments s WHERE s.order_pk = ? ORDER BY s.id`, ord.pk)
 	recs, err := collectRows(rows, err, func(rows *sql.Rows) (*shipmentRecord, error) { return scanSupply(rows) })
 	if err != nil {
@@ -422,7 +422,7 @@ func (tx *Tx) copyBack(ctx context.Context, ord *orderRecord, changed *shipmentR
 		return err
 	}
 	if moved {
-		return tx.recordHistory(ctx, ord, actor)
+		return recordHistory(ctx, tx, ord, actor)
 	}
 	return nil
 }
@@ -432,8 +432,8 @@ func (tx *Tx) copyBack(ctx context.Context, ord *orderRecord, changed *shipmentR
 // delivered, and the order's rows show it. The order's stock has been
 // returned by the caller (releaseOrder); shipments already final keep
 // their state.
-func (tx *Tx) cancelOrderShipments(ctx context.Context, ord *orderRecord, stamp time.Time) error {
-	rows, err := tx.Query(ctx, `SELECT `+supplyColumns+` FROM supplier_shipments s WHERE s.order_pk = ? ORDER BY s.id`+tx.forUpdate(), ord.pk)
+func cancelOrderShipments(ctx context.Context, tx *Tx, ord *orderRecord, stamp time.Time) error {
+	rows, err := tx.Query(ctx, `SELECT `+supplyColumns+` FROM supplier_shipments s WHERE s.order_pk = ? ORDER BY s.id`+forUpdate(tx), ord.pk)
 	recs, err := collectRows(rows, err, func(rows *sql.Rows) (*shipmentRecord, error) { return scanSupply(rows) })
 	if err != nil {
 		return err
@@ -541,11 +541,11 @@ func (s *SupplierShipmentService) AutoConfirm(ctx context.Context, pk int64, now
 		if err != nil {
 			return err
 		}
-		ord, err := scanOrderRecord(tx.QueryRow(ctx, `SELECT `+orderColumns+` FROM orders o WHERE o.id = ? AND o.org_id = ?`+tx.forUpdate(), orderPK, retailerOrg))
+		ord, err := scanOrderRecord(tx.QueryRow(ctx, `SELECT `+orderColumns+` FROM orders o WHERE o.id = ? AND o.org_id = ?`+forUpdate(tx), orderPK, retailerOrg))
 		if err != nil {
 			return err
 		}
-		rec, err := scanSupply(tx.QueryRow(ctx, `SELECT `+supplyColumns+` FROM supplier_shipments s WHERE s.id = ? AND s.supplier_org_id = ?`+tx.forUpdate(), pk, supplierOrg))
+		rec, err := scanSupply(tx.QueryRow(ctx, `SELECT `+supplyColumns+` FROM supplier_shipments s WHERE s.id = ? AND s.supplier_org_id = ?`+forUpdate(tx), pk, supplierOrg))
 		if err != nil {
 			return err
 		}
@@ -556,12 +556,12 @@ func (s *SupplierShipmentService) AutoConfirm(ctx context.Context, pk int64, now
 		if err != nil || !changed {
 			return err
 		}
-		stamp, err := tx.nextOrgStamp(ctx, rec.env, rec.supplierOrg)
+		stamp, err := nextOrgStamp(ctx, tx, rec.env, rec.supplierOrg)
 		if err != nil {
 			return err
 		}
 		moved = true
-		return tx.writeShipment(ctx, ord, rec, next, stamp)
+		return writeShipment(ctx, tx, ord, rec, next, stamp)
 	})
 	return moved, err
 }

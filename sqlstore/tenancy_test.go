@@ -41,8 +41,8 @@ var tenantExceptions = map[string]string{
 	// organization's own (a subquery names retailer_org_id, which the
 	// statement text joins in at run time), and held stock moves by the
 	// balance IDs of the organization's own saved order rows.
-	"Tx.resetOrg balances":          "scoped by the organization's own catalogs, joined in at run time",
-	"Tx.resetOrg catalog_suppliers": "scoped by the organization's own catalogs, joined in at run time",
+	"resetOrg balances":          "scoped by the organization's own catalogs, joined in at run time",
+	"resetOrg catalog_suppliers": "scoped by the organization's own catalogs, joined in at run time",
 	// The console: its product filter is built by consoleProductScope
 	// (organization and environment included) and added at run time.
 	"ConsoleService.ConsoleProductDetail products": "scoped by consoleProductScope, which the statement text cannot show",
@@ -77,9 +77,9 @@ var tenantExceptions = map[string]string{
 	// Conditions built at run time (filterSQL or a where argument): the
 	// caller's organization or catalog is among them, which the scan
 	// cannot see; the HTTP cross-tenant tests prove each list.
-	"DB.balances balances":                           runtimeFilter,
-	"DB.balances catalogs":                           runtimeFilter,
-	"DB.balances products":                           runtimeFilter,
+	"balances balances":                              runtimeFilter,
+	"balances catalogs":                              runtimeFilter,
+	"balances products":                              runtimeFilter,
 	"CatalogService.catalogSelect catalogs":          runtimeFilter,
 	"CatalogService.catalogSelect catalog_suppliers": runtimeFilter,
 
@@ -90,7 +90,7 @@ var tenantExceptions = map[string]string{
 	"OrderService.SetOrderPreferences orders":     byScopedKey,
 	"InventoryService.MigrateProductIDs balances": byScopedKey,
 	"InventoryService.MigrateProductIDs products": byScopedKey,
-	"Tx.saveDocument orders":                      byScopedKey,
+	"saveDocument orders":                         byScopedKey,
 	"endSale balances":                            byScopedKey,
 	"endSale products":                            byScopedKey,
 	"removeBalances balances":                     byScopedKey,
@@ -98,29 +98,29 @@ var tenantExceptions = map[string]string{
 	"removeBalances products":                     byScopedKey,
 	"stockWriter.update balances":                 byScopedKey,
 	"stockWriter.upsertProducts balances":         byScopedKey,
-	"Tx.fillOrder orders":                         byScopedKey,
-	"Tx.moveOrder orders":                         byScopedKey,
-	"Tx.moveStock balances":                       byScopedKey,
-	"Tx.placeOrder orders":                        byScopedKey,
-	"Tx.heldStock balances":                       byScopedKey,
-	"Tx.applyStockMoves balances":                 byScopedKey,
+	"fillOrder orders":                            byScopedKey,
+	"moveOrder orders":                            byScopedKey,
+	"moveStock balances":                          byScopedKey,
+	"placeOrder orders":                           byScopedKey,
+	"heldStock balances":                          byScopedKey,
+	"applyStockMoves balances":                    byScopedKey,
 	"takeStock balances":                          byScopedKey,
 
 	// Child rows reached through their parent's key (an order's rows,
 	// references and history; a shipment's parcels). Distributed: the
 	// child tables carry the organization too and are co-located with
 	// their parent.
-	"orderRowSteps order_rows":   child,
-	"historyStep order_history":  child,
-	"Tx.releaseOrder order_rows": child,
-	"Tx.replaceOrder order_refs": child,
-	"Tx.replaceOrder order_rows": child,
-	"readParcels parcels":        child,
+	"orderRowSteps order_rows":  child,
+	"historyStep order_history": child,
+	"releaseOrder order_rows":   child,
+	"replaceOrder order_refs":   child,
+	"replaceOrder order_rows":   child,
+	"readParcels parcels":       child,
 	// A supplier shipment's order rows and the balances they hold, by the
 	// key of the order the same transaction read and locked under the
 	// retailer the shipment names (decisions §34).
-	"Tx.settleShipment order_rows": child,
-	"Tx.settleShipment balances":   byScopedKey,
+	"settleShipment order_rows": child,
+	"settleShipment balances":   byScopedKey,
 }
 
 const (
