@@ -18,7 +18,7 @@ func BenchmarkSendingCodeCreate(b *testing.B) {
 	for _, engine := range testdb.Engines {
 		b.Run(engine, func(b *testing.B) {
 			db := testdb.Open(b, engine, nil)
-			c := gatewayOf(testOrg(b, db, parcelgate.Production, "1234567-1"))
+			c := gatewayClientOf(orgOf(testOrg(b, db, parcelgate.Production, "1234567-1")))
 			ctx := context.Background()
 			i := 0
 			b.ReportAllocs()
@@ -41,7 +41,7 @@ func BenchmarkSendingCodeLookup(b *testing.B) {
 	for _, engine := range testdb.Engines {
 		b.Run(engine, func(b *testing.B) {
 			db := testdb.Open(b, engine, nil)
-			c := gatewayOf(testOrg(b, db, parcelgate.Production, "1234567-1"))
+			c := gatewayClientOf(orgOf(testOrg(b, db, parcelgate.Production, "1234567-1")))
 			ctx := context.Background()
 			codes := make([]string, n)
 			for i := range n {

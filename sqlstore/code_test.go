@@ -14,21 +14,15 @@ import (
 
 // testOrg makes the organization bid of env and returns its merchant's
 // service account, the caller of the ecom API's orders, products and
-// balances (interface §5.2); gatewayOf is the same organization's gateway
-// client.
+// balances (interface §5.2); gatewayClientOf(orgOf(c)) is the same
+// organization's gateway client.
 func testOrg(t testing.TB, db *sqlstore.DB, env parcelgate.Environment, bid string) *parcelgate.Caller {
 	t.Helper()
 	o := &parcelgate.Organization{Environment: env, BusinessID: bid, Name: "Org"}
 	if err := sqlstore.NewOrganizationService(db).CreateOrganization(context.Background(), parcelgate.EnvironmentOperator(o.Environment), o); err != nil {
 		t.Fatal(err)
 	}
-	return &parcelgate.Caller{Subject: "merchant", OrgID: o.ID, BusinessID: bid, Environment: env, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleMerchant}}
-}
-
-// gatewayOf is the gateway client of c's organization: the caller of
-// shipment data, sending codes and errand codes (interface §5.1).
-func gatewayOf(c *parcelgate.Caller) *parcelgate.Caller {
-	return &parcelgate.Caller{Subject: "gateway", OrgID: c.OrgID, BusinessID: c.BusinessID, Environment: c.Environment, Kind: parcelgate.KindGateway}
+	return accountOf(o, parcelgate.RoleMerchant)
 }
 
 // testOrderRequest is a valid one-row order of c with externalId id and an
@@ -65,7 +59,7 @@ func TestCodeSpaceEnforcedByDatabase(t *testing.T) {
 		try(test, "TN000001", "", true)              // the other environment has its own space
 		clock.Advance(time.Hour)
 		try(prod, "TN000002", "PARCEL000001", true) // expired: reclaimed
-		if _, err := sqlstore.NewCodeService(db).FindSendingCode(ctx, gatewayOf(prod), "TN000001"); parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
+		if _, err := sqlstore.NewCodeService(db).FindSendingCode(ctx, gatewayClientOf(orgOf(prod)), "TN000001"); parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
 			t.Fatalf("expired code still found: %v", err)
 		}
 	})
@@ -78,7 +72,7 @@ func TestCodeSpaceEnforcedByDatabase(t *testing.T) {
 func TestConcurrentCodeAllocation(t *testing.T) {
 	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
 		ctx := context.Background()
-		c := gatewayOf(testOrg(t, db, parcelgate.Production, "1234567-1"))
+		c := gatewayClientOf(orgOf(testOrg(t, db, parcelgate.Production, "1234567-1")))
 		db.DrawCodesFromForTest(256, nil)
 		var mu sync.Mutex
 		codes := map[string]string{}

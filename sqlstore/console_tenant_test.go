@@ -58,11 +58,6 @@ func journalEntry(o *parcelgate.Organization, requestID string, at time.Time) *p
 		Method: "GET", Path: "/x", Route: "/x", Status: 200, RequestBody: "in", ResponseBody: "out"}
 }
 
-// tenantCaller is a service account of o with roles.
-func tenantCaller(o *parcelgate.Organization, roles ...parcelgate.Role) *parcelgate.Caller {
-	return &parcelgate.Caller{Subject: "acct-" + o.BusinessID, OrgID: o.ID, BusinessID: o.BusinessID, Environment: o.Environment, Kind: parcelgate.KindEcom, Roles: roles}
-}
-
 // decisions §16, §21; interface §5.2: a tenant's console session reads
 // its own organization's console rows and journal entries only — another
 // organization's, in the same environment, are never listed, counted or
@@ -72,7 +67,7 @@ func TestConsoleAndJournalReadsStayInTheTenant(t *testing.T) {
 	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
 		ctx := context.Background()
 		own, other := consoleTenants(t, db)
-		c := tenantCaller(own, parcelgate.RoleMerchant)
+		c := accountOf(own, parcelgate.RoleMerchant)
 		reads, journal := sqlstore.NewConsoleService(db), sqlstore.NewJournalService(db)
 
 		orders, err := reads.ConsoleOrders(ctx, c, view.OrderFilter{}, "", 50)
@@ -172,10 +167,10 @@ func TestConsoleAndJournalReadsRefuseWithoutThePermission(t *testing.T) {
 		ctx := context.Background()
 		own, _ := consoleTenants(t, db)
 		reads, journal := sqlstore.NewConsoleService(db), sqlstore.NewJournalService(db)
-		supplier := tenantCaller(own, parcelgate.RoleSupplier)
-		retailer := tenantCaller(own, parcelgate.RoleRetailer)
-		merchant := tenantCaller(own, parcelgate.RoleMerchant)
-		gateway := &parcelgate.Caller{Subject: "gw", OrgID: own.ID, BusinessID: own.BusinessID, Environment: own.Environment, Kind: parcelgate.KindGateway}
+		supplier := accountOf(own, parcelgate.RoleSupplier)
+		retailer := accountOf(own, parcelgate.RoleRetailer)
+		merchant := accountOf(own, parcelgate.RoleMerchant)
+		gateway := gatewayClientOf(own)
 		for _, tc := range []struct {
 			name string
 			c    *parcelgate.Caller
@@ -259,7 +254,7 @@ func TestJournalPageCursorRoundTrip(t *testing.T) {
 		ctx := context.Background()
 		own, _ := consoleTenants(t, db)
 		journal := sqlstore.NewJournalService(db)
-		c := tenantCaller(own, parcelgate.RoleSupplier)
+		c := accountOf(own, parcelgate.RoleSupplier)
 		var got []string
 		var lastID int64
 		cursor, pages := "", 0

@@ -33,7 +33,7 @@ func TestConsoleOrdersPageByKeyBothWays(t *testing.T) {
 		if err := db.SeedOrdersForTest(ctx, other.Environment, other.ID, other.BusinessID, 5, base, string(doc)); err != nil {
 			t.Fatal(err)
 		}
-		c := &parcelgate.Caller{OrgID: org.ID, BusinessID: org.BusinessID, Environment: org.Environment, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleMerchant}}
+		c := accountOf(org, parcelgate.RoleMerchant)
 		var pages []parcelgate.Page[*parcelgate.Order]
 		seen := map[string]bool{}
 		var prev time.Time
@@ -119,7 +119,7 @@ func BenchmarkConsoleOrders(b *testing.B) {
 			if err := db.SeedOrdersForTest(ctx, org.Environment, org.ID, org.BusinessID, orders, base, string(doc)); err != nil {
 				b.Fatal(err)
 			}
-			c := &parcelgate.Caller{OrgID: org.ID, BusinessID: org.BusinessID, Environment: org.Environment, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleMerchant}}
+			c := accountOf(org, parcelgate.RoleMerchant)
 			deep := ""
 			for range 1000 {
 				page, err := sqlstore.NewConsoleService(db).ConsoleOrders(ctx, c, view.OrderFilter{}, deep, size)

@@ -59,11 +59,7 @@ func newOperatorFixture(t *testing.T, db *sqlstore.DB) operatorFixture {
 // client's, and a service account's holding every role. Neither is the
 // operator.
 func tenants(org *parcelgate.Organization) map[string]*parcelgate.Caller {
-	return map[string]*parcelgate.Caller{
-		"gateway": {Subject: "client", OrgID: org.ID, BusinessID: org.BusinessID, Environment: org.Environment, Kind: parcelgate.KindGateway,
-			Versions: []parcelgate.VersionGrant{{Version: parcelgate.DefaultVersions[0], Tier: 1}}},
-		"ecom": {Subject: "user", OrgID: org.ID, BusinessID: org.BusinessID, Environment: org.Environment, Kind: parcelgate.KindEcom, Roles: parcelgate.Roles},
-	}
+	return map[string]*parcelgate.Caller{"gateway": gatewayClientOf(org), "ecom": accountOf(org, parcelgate.Roles...)}
 }
 
 // refusedByService runs each call with each tenant caller of org and

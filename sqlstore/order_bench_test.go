@@ -31,7 +31,7 @@ func BenchmarkOrderPolling(b *testing.B) {
 			if err := db.SeedOrdersForTest(ctx, org.Environment, org.ID, org.BusinessID, orders, base, string(doc)); err != nil {
 				b.Fatal(err)
 			}
-			c := &parcelgate.Caller{OrgID: org.ID, BusinessID: org.BusinessID, Environment: org.Environment, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleMerchant}}
+			c := accountOf(org, parcelgate.RoleMerchant)
 			q := parcelgate.OrderQuery{UpdatedFrom: base}
 			// The cursor of the last page: follow the links once.
 			last := parcelgate.PageRequest{Size: size}

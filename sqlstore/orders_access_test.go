@@ -95,17 +95,6 @@ func checkParcelAccess(t *testing.T, db *sqlstore.DB, own, missing string, cases
 	}
 }
 
-// supplierOf is c's organization's service account with the supplier role
-// only: it may neither place nor read orders (interface §5.2).
-func supplierOf(c *parcelgate.Caller) *parcelgate.Caller {
-	return &parcelgate.Caller{Subject: "supplier", OrgID: c.OrgID, BusinessID: c.BusinessID, Environment: c.Environment, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleSupplier}}
-}
-
-// operatorOf is the operator acting in c's organization.
-func operatorOf(c *parcelgate.Caller) *parcelgate.Caller {
-	return parcelgate.OperatorCaller(&parcelgate.Organization{ID: c.OrgID, BusinessID: c.BusinessID, Environment: c.Environment})
-}
-
 func ids(orders []*parcelgate.Order) string {
 	var s []string
 	for _, o := range orders {
@@ -126,7 +115,7 @@ func TestOrderServiceAsksMayAndKeepsTenants(t *testing.T) {
 		}
 		// interface §5.2: orders are the merchant's and the retailer's; a
 		// gateway token and a supplier's account may not touch them.
-		notBuyers := []*parcelgate.Caller{gatewayOf(a), supplierOf(a)}
+		notBuyers := []*parcelgate.Caller{gatewayClientOf(orgOf(a)), accountOf(orgOf(a), parcelgate.RoleSupplier)}
 		enc := parcelgate.OrderEncoding{Name: "id", Encode: func(o *parcelgate.Order) ([]byte, error) { return []byte(o.ID), nil }}
 		order := func(o *parcelgate.Order, err error) (string, error) {
 			if err != nil {
@@ -194,7 +183,7 @@ func TestOrderServiceAsksMayAndKeepsTenants(t *testing.T) {
 				call: func(c *parcelgate.Caller, id string) (string, error) { return order(orders.CancelOrder(ctx, c, id)) }},
 			// decisions §31: the warehouse's move is the operator's, in the
 			// order's organization; the merchant itself may not.
-			{name: "SetOrderStatus", denied: append([]*parcelgate.Caller{a}, notBuyers...), other: operatorOf(b), crossCode: parcelgate.ENOTFOUND, owner: operatorOf(a),
+			{name: "SetOrderStatus", denied: append([]*parcelgate.Caller{a}, notBuyers...), other: parcelgate.OperatorCaller(orgOf(b)), crossCode: parcelgate.ENOTFOUND, owner: parcelgate.OperatorCaller(orgOf(a)),
 				call: func(c *parcelgate.Caller, id string) (string, error) {
 					return order(orders.SetOrderStatus(ctx, c, id, parcelgate.OrderCancelled, ""))
 				}},
@@ -220,8 +209,8 @@ func TestCodeServiceAsksMayAndKeepsTenants(t *testing.T) {
 	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
 		ctx := context.Background()
 		codes := sqlstore.NewCodeService(db)
-		a := gatewayOf(testOrg(t, db, parcelgate.Production, "1234567-1"))
-		b := gatewayOf(testOrg(t, db, parcelgate.Production, "7654321-2"))
+		a := gatewayClientOf(orgOf(testOrg(t, db, parcelgate.Production, "1234567-1")))
+		b := gatewayClientOf(orgOf(testOrg(t, db, parcelgate.Production, "7654321-2")))
 		const tn, missing = "JJFI10000000000000001", "JJFI10000000000000099"
 		sh := testShipment(tn, "JJFI100000000000000P1", "JJFI100000000000000P2")
 		if _, err := sqlstore.NewShipmentService(db).CreateShipment(ctx, a, sh); err != nil {
@@ -233,7 +222,7 @@ func TestCodeServiceAsksMayAndKeepsTenants(t *testing.T) {
 		}
 		// interface §5.1: codes are the gateway client's; a service
 		// account (here the organization's merchant) may not touch them.
-		merchant := testCaller(a, parcelgate.RoleMerchant)
+		merchant := accountOf(orgOf(a), parcelgate.RoleMerchant)
 		code := func(sc *parcelgate.SendingCode, err error) (string, error) {
 			if err != nil {
 				return "", err
@@ -277,22 +266,17 @@ func TestCodeServiceAsksMayAndKeepsTenants(t *testing.T) {
 	})
 }
 
-// testCaller is a service account of c's organization with roles.
-func testCaller(c *parcelgate.Caller, roles ...parcelgate.Role) *parcelgate.Caller {
-	return &parcelgate.Caller{Subject: "account", OrgID: c.OrgID, BusinessID: c.BusinessID, Environment: c.Environment, Kind: parcelgate.KindEcom, Roles: roles}
-}
-
 func TestShipmentServiceAsksMayAndKeepsTenants(t *testing.T) {
 	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
 		ctx := context.Background()
 		shipments := sqlstore.NewShipmentService(db)
-		a := gatewayOf(testOrg(t, db, parcelgate.Production, "1234567-1"))
-		b := gatewayOf(testOrg(t, db, parcelgate.Production, "7654321-2"))
+		a := gatewayClientOf(orgOf(testOrg(t, db, parcelgate.Production, "1234567-1")))
+		b := gatewayClientOf(orgOf(testOrg(t, db, parcelgate.Production, "7654321-2")))
 		const tn = "JJFI10000000000000001"
 		if _, err := shipments.CreateShipment(ctx, a, testShipment(tn, "JJFI100000000000000P1")); err != nil {
 			t.Fatal(err)
 		}
-		merchant := testCaller(a, parcelgate.RoleMerchant)
+		merchant := accountOf(orgOf(a), parcelgate.RoleMerchant)
 		shipment := func(sh *parcelgate.Shipment, err error) (string, error) {
 			if err != nil {
 				return "", err
@@ -311,7 +295,7 @@ func TestShipmentServiceAsksMayAndKeepsTenants(t *testing.T) {
 				}},
 			// decisions §31: delivery is the operator's, in the shipment's
 			// organization; the gateway client itself may not.
-			{name: "DeliverShipment", denied: []*parcelgate.Caller{a, merchant}, other: operatorOf(b), crossCode: parcelgate.ENOTFOUND, owner: operatorOf(a), ownerSees: true,
+			{name: "DeliverShipment", denied: []*parcelgate.Caller{a, merchant}, other: parcelgate.OperatorCaller(orgOf(b)), crossCode: parcelgate.ENOTFOUND, owner: parcelgate.OperatorCaller(orgOf(a)), ownerSees: true,
 				call: func(c *parcelgate.Caller, id string) (string, error) {
 					return shipment(shipments.DeliverShipment(ctx, c, id))
 				}},
@@ -323,8 +307,8 @@ func TestShippingServiceAsksMayAndKeepsTenants(t *testing.T) {
 	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
 		ctx := context.Background()
 		shipping := sqlstore.NewShippingService(db)
-		a := gatewayOf(testOrg(t, db, parcelgate.Production, "1234567-1"))
-		b := gatewayOf(testOrg(t, db, parcelgate.Production, "7654321-2"))
+		a := gatewayClientOf(orgOf(testOrg(t, db, parcelgate.Production, "1234567-1")))
+		b := gatewayClientOf(orgOf(testOrg(t, db, parcelgate.Production, "7654321-2")))
 		sh := testShipment("", "JJFI100000000000000P1", "JJFI100000000000000P2")
 		if err := shipping.CreateShippingOrder(ctx, a, sh); err != nil {
 			t.Fatal(err)
@@ -332,7 +316,7 @@ func TestShippingServiceAsksMayAndKeepsTenants(t *testing.T) {
 		if _, err := sqlstore.NewCodeService(db).ErrandCodes(ctx, a, []string{"JJFI100000000000000P2"}); err != nil {
 			t.Fatal(err)
 		}
-		merchant := testCaller(a, parcelgate.RoleMerchant)
+		merchant := accountOf(orgOf(a), parcelgate.RoleMerchant)
 		checkParcelAccess(t, db, "JJFI100000000000000P2", "JJFI100000000000000P9", []parcelAccessCase{
 			{name: "CreateShippingOrder", denied: []*parcelgate.Caller{merchant}, owner: a,
 				call: func(c *parcelgate.Caller, _ string) (string, error) {
@@ -368,12 +352,12 @@ func TestTrackingServiceAsksMayAndKeepsTenants(t *testing.T) {
 		a := testOrg(t, db, parcelgate.Production, "1234567-1")
 		b := testOrg(t, db, parcelgate.Production, "7654321-2")
 		const tn, parcel = "JJFI10000000000000001", "JJFI100000000000000P1"
-		if _, err := sqlstore.NewShipmentService(db).CreateShipment(ctx, gatewayOf(a), testShipment(tn, parcel)); err != nil {
+		if _, err := sqlstore.NewShipmentService(db).CreateShipment(ctx, gatewayClientOf(orgOf(a)), testShipment(tn, parcel)); err != nil {
 			t.Fatal(err)
 		}
 		// decisions §30: any service account tracks parcels; a gateway
 		// token does not.
-		gw := gatewayOf(a)
+		gw := gatewayClientOf(orgOf(a))
 		tracked := func(ps []parcelgate.TrackedParcel, err error) (string, error) {
 			var s []string
 			for _, p := range ps {
@@ -399,7 +383,7 @@ func TestTrackingServiceAsksMayAndKeepsTenants(t *testing.T) {
 				}},
 			// decisions §30: moving a parcel is the operator's, in the
 			// parcel's organization; the tenant itself may not.
-			{name: "MoveParcel", denied: []*parcelgate.Caller{a, gw}, other: operatorOf(b), crossCode: parcelgate.ENOTFOUND, owner: operatorOf(a), ownerSees: true,
+			{name: "MoveParcel", denied: []*parcelgate.Caller{a, gw}, other: parcelgate.OperatorCaller(orgOf(b)), crossCode: parcelgate.ENOTFOUND, owner: parcelgate.OperatorCaller(orgOf(a)), ownerSees: true,
 				call: func(c *parcelgate.Caller, id string) (string, error) {
 					p, err := tracking.MoveParcel(ctx, c, id, parcelgate.StatusInTransport)
 					if err != nil {
@@ -451,7 +435,7 @@ func TestSupplierShipmentServiceAsksMayAndKeepsTenants(t *testing.T) {
 		}
 		// decisions §34: shipments are their supplier's; the retailer (and
 		// a gateway token) may not touch them.
-		notSuppliers := []*parcelgate.Caller{retailer, gatewayOf(supplier)}
+		notSuppliers := []*parcelgate.Caller{retailer, gatewayClientOf(orgOf(supplier))}
 		shipment := func(s *parcelgate.SupplierShipment, err error) (string, error) {
 			if err != nil {
 				return "", err
@@ -494,7 +478,7 @@ func TestSupplierShipmentServiceAsksMayAndKeepsTenants(t *testing.T) {
 		}
 		merchant := account(ten.BusinessID, parcelgate.RoleMerchant)
 		checkParcelAccess(t, db, order.ID, "ZZZZZZZZZZZZZZZZ", []parcelAccessCase{
-			{name: "OrderShipments", denied: []*parcelgate.Caller{supplier, gatewayOf(retailer)}, other: merchant, crossCode: parcelgate.ENOTFOUND, owner: retailer,
+			{name: "OrderShipments", denied: []*parcelgate.Caller{supplier, gatewayClientOf(orgOf(retailer))}, other: merchant, crossCode: parcelgate.ENOTFOUND, owner: retailer,
 				call: func(c *parcelgate.Caller, id string) (string, error) {
 					parts, err := supplies.OrderShipments(ctx, c, id)
 					return fmt.Sprint(len(parts), " shipments"), err
@@ -503,12 +487,12 @@ func TestSupplierShipmentServiceAsksMayAndKeepsTenants(t *testing.T) {
 		// decisions §34: the automatic supplier is the operator's switch,
 		// of one organization; the supplier itself may not flip it.
 		checkParcelAccess(t, db, "", "", []parcelAccessCase{
-			{name: "SetAutoSupplier", denied: []*parcelgate.Caller{supplier, gatewayOf(supplier)}, owner: operatorOf(supplier),
+			{name: "SetAutoSupplier", denied: []*parcelgate.Caller{supplier, gatewayClientOf(orgOf(supplier))}, owner: parcelgate.OperatorCaller(orgOf(supplier)),
 				call: func(c *parcelgate.Caller, _ string) (string, error) {
 					a, err := supplies.SetAutoSupplier(ctx, c, parcelgate.AutoSupplier{Enabled: true, DelaySeconds: 60})
 					return fmt.Sprint(a), err
 				}},
-			{name: "AutoSupplierOf", denied: []*parcelgate.Caller{supplier, gatewayOf(supplier)}, owner: operatorOf(supplier),
+			{name: "AutoSupplierOf", denied: []*parcelgate.Caller{supplier, gatewayClientOf(orgOf(supplier))}, owner: parcelgate.OperatorCaller(orgOf(supplier)),
 				call: func(c *parcelgate.Caller, _ string) (string, error) {
 					a, err := supplies.AutoSupplierOf(ctx, c)
 					return fmt.Sprint(a), err
@@ -516,10 +500,10 @@ func TestSupplierShipmentServiceAsksMayAndKeepsTenants(t *testing.T) {
 		})
 		// Each organization's setting is its own: the operator in the
 		// retailer's organization does not see the supplier's.
-		if a, err := supplies.AutoSupplierOf(ctx, operatorOf(retailer)); err != nil || a.Enabled {
+		if a, err := supplies.AutoSupplierOf(ctx, parcelgate.OperatorCaller(orgOf(retailer))); err != nil || a.Enabled {
 			t.Fatalf("the retailer's automatic supplier: %+v %v", a, err)
 		}
-		if a, err := supplies.AutoSupplierOf(ctx, operatorOf(supplier)); err != nil || !a.Enabled || a.DelaySeconds != 60 {
+		if a, err := supplies.AutoSupplierOf(ctx, parcelgate.OperatorCaller(orgOf(supplier))); err != nil || !a.Enabled || a.DelaySeconds != 60 {
 			t.Fatalf("the supplier's automatic supplier: %+v %v", a, err)
 		}
 	})

@@ -22,16 +22,6 @@ func stockOrg(t *testing.T, db *sqlstore.DB, bid string) *parcelgate.Organizatio
 	return o
 }
 
-// ecomCaller is a service account of org with roles.
-func ecomCaller(org *parcelgate.Organization, roles ...parcelgate.Role) *parcelgate.Caller {
-	return &parcelgate.Caller{Subject: "test", OrgID: org.ID, BusinessID: org.BusinessID, Environment: org.Environment, Kind: parcelgate.KindEcom, Roles: roles}
-}
-
-// gatewayCaller is a gateway client of org: it never acts on the ecom API.
-func gatewayCaller(org *parcelgate.Organization) *parcelgate.Caller {
-	return &parcelgate.Caller{Subject: "test", OrgID: org.ID, BusinessID: org.BusinessID, Environment: org.Environment, Kind: parcelgate.KindGateway}
-}
-
 // accessCase is one call of a service by a caller, and the code it must
 // fail with ("" when it must succeed; it then checks its answer itself).
 type accessCase struct {
@@ -82,8 +72,8 @@ func TestInventoryServiceAccess(t *testing.T) {
 			t.Fatal(err)
 		}
 		inv := sqlstore.NewInventoryService(db)
-		sup, other := ecomCaller(s, parcelgate.RoleSupplier), ecomCaller(o, parcelgate.RoleSupplier)
-		retailer, roleless, gateway := ecomCaller(s, parcelgate.RoleRetailer), ecomCaller(s), gatewayCaller(s)
+		sup, other := accountOf(s, parcelgate.RoleSupplier), accountOf(o, parcelgate.RoleSupplier)
+		retailer, roleless, gateway := accountOf(s, parcelgate.RoleRetailer), accountOf(s), gatewayClientOf(s)
 		qty := int64(5)
 		entry := func(id string) parcelgate.InventoryInput {
 			return parcelgate.InventoryInput{
@@ -272,7 +262,7 @@ func TestCatalogServiceAccess(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		sup := ecomCaller(s, parcelgate.RoleSupplier)
+		sup := accountOf(s, parcelgate.RoleSupplier)
 		qty := int64(5)
 		if failed, err := sqlstore.NewInventoryService(db).PutInventory(ctx, sup, []parcelgate.InventoryInput{{
 			Product: &parcelgate.Product{ExternalID: "P1", Document: []byte(`{"externalId":"P1","descriptions":{"en":{"name":"P1"}}}`)},
@@ -288,8 +278,8 @@ func TestCatalogServiceAccess(t *testing.T) {
 			all, err := cats.ListCatalogs(ctx, everywhere)
 			return jsonOf(t, all, err)
 		}
-		retailer, merchant := ecomCaller(r1, parcelgate.RoleRetailer), ecomCaller(r1, parcelgate.RoleMerchant)
-		supplierOfR1, roleless, gateway := ecomCaller(r1, parcelgate.RoleSupplier), ecomCaller(r1), gatewayCaller(r1)
+		retailer, merchant := accountOf(r1, parcelgate.RoleRetailer), accountOf(r1, parcelgate.RoleMerchant)
+		supplierOfR1, roleless, gateway := accountOf(r1, parcelgate.RoleSupplier), accountOf(r1), gatewayClientOf(r1)
 		newCatalog := func(retailerID string) *parcelgate.Catalog {
 			return &parcelgate.Catalog{Environment: parcelgate.Production, RetailerID: retailerID, ExternalID: "NEW", SupplierIDs: []string{s.BusinessID}}
 		}
@@ -318,9 +308,9 @@ func TestCatalogServiceAccess(t *testing.T) {
 			}
 		}
 		cases := []accessCase{
-			{"CreateCatalog by the retailer itself", create(ecomCaller(r1, parcelgate.Roles...), r1.BusinessID), parcelgate.EFORBIDDEN},
+			{"CreateCatalog by the retailer itself", create(accountOf(r1, parcelgate.Roles...), r1.BusinessID), parcelgate.EFORBIDDEN},
 			{"CreateCatalog by a gateway client", create(gateway, r1.BusinessID), parcelgate.EFORBIDDEN},
-			{"ListCatalogs by the retailer itself", listAll(ecomCaller(r1, parcelgate.Roles...)), parcelgate.EFORBIDDEN},
+			{"ListCatalogs by the retailer itself", listAll(accountOf(r1, parcelgate.Roles...)), parcelgate.EFORBIDDEN},
 			{"ListOwnCatalogs by a role-less account", own(roleless), parcelgate.EFORBIDDEN},
 			{"ListOwnCatalogs by a gateway client", own(gateway), parcelgate.EFORBIDDEN},
 			{"ListCatalogBalances by a supplier", balances(supplierOfR1, "SHOP"), parcelgate.EFORBIDDEN},
