@@ -189,9 +189,6 @@ var pickupData = sync.OnceValue(func() *pickupDataSet {
 	return &ds
 })
 
-// PickupDataAttribution credits the public sources of the data set.
-func PickupDataAttribution() string { return pickupData().Attribution }
-
 // AllPickupPoints is every point of the data set, in ID order. The slice
 // is shared: callers must not change it.
 func AllPickupPoints() []PickupPoint { return pickupData().Points }
@@ -355,14 +352,6 @@ func SearchPickupPoints(q PickupQuery, now time.Time) []PickupPoint {
 		out = append(out, p)
 	}
 	return out
-}
-
-// WithEstimation is p with the estimated delivery date of a parcel handed
-// over at now in the default departure area (a search that does not say
-// where the parcel leaves from).
-func WithEstimation(p PickupPoint, now time.Time) PickupPoint {
-	p.Estimation = EstimateDelivery(now, departureArea("", ""), "", p).Format(time.DateOnly)
-	return p
 }
 
 func (p *PickupPoint) matches(q PickupQuery) bool {

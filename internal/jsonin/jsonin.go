@@ -515,9 +515,7 @@ func Path(parent, key string) string {
 	return parent + "." + key
 }
 
-// Index names element i of the array at parent.
-func Index(parent string, i int) string { return index(parent, i) }
-
+// index names element i of the array at parent.
 func index(parent string, i int) string {
 	if parent == BodyPath {
 		parent = ""
