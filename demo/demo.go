@@ -7,6 +7,7 @@
 package demo
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -361,7 +362,12 @@ func seedOrder(ctx context.Context, st Services, t Tenant) error {
 // PrintWelcome writes the demo credentials and a first request to try.
 // seeded says whether this start seeded the demo (Seed's answer): only then
 // is the sample order new.
-func PrintWelcome(w io.Writer, baseURL string, seeded bool) {
+//
+// The banner goes out in one Write, so a log line from the starting server
+// cannot land inside it and a reader of the output (a test, a supervisor's
+// log) that sees its first line sees all of it.
+func PrintWelcome(out io.Writer, baseURL string, seeded bool) {
+	w := new(bytes.Buffer)
 	fmt.Fprintf(w, "\nparcelgate demo sandbox at %s (never use --demo with real data: these credentials are public)\n\n", baseURL)
 	for _, t := range Tenants {
 		fmt.Fprintf(w, "  %-10s business ID %s\n", t.Environment, t.BusinessID)
@@ -393,4 +399,5 @@ func PrintWelcome(w io.Writer, baseURL string, seeded bool) {
 	fmt.Fprintf(w, "  curl -s %s/ecommerce/v3/orders/%s -H \"Authorization: Bearer $ECOM_TOKEN\"\n", baseURL, SampleOrder)
 	fmt.Fprintf(w, "\nDemo dropshipping order %s of retailer %s, split between two suppliers — the merchant's shipment, with the ecom token:\n", SampleDropshipOrder, t.RetailerID)
 	fmt.Fprintf(w, "  curl -s '%s/ecommerce/v3/shipments?status=Created' -H \"Authorization: Bearer $ECOM_TOKEN\"\n\n", baseURL)
+	out.Write(w.Bytes())
 }
