@@ -71,20 +71,6 @@ func (s *CatalogService) CreateCatalog(ctx context.Context, c *parcelgate.Caller
 	})
 }
 
-// catalogSelect reads catalogs with their suppliers' business IDs as one
-// comma-separated column, on both engines.
-func (s *CatalogService) catalogSelect() string {
-	agg := "group_concat(so.business_id, ',')"
-	if s.db.dialect.name == "postgres" {
-		agg = "string_agg(so.business_id, ',' ORDER BY so.business_id)"
-	}
-	return `SELECT c.id, c.environment, c.retailer_org_id, c.external_id, c.name, c.catalog_type, ro.business_id, COALESCE(` + agg + `, ''), c.created_at
-		FROM catalogs c
-		JOIN organizations ro ON ro.id = c.retailer_org_id
-		LEFT JOIN catalog_suppliers cs ON cs.catalog_id = c.id
-		LEFT JOIN organizations so ON so.id = cs.supplier_org_id`
-}
-
 const catalogGroup = ` GROUP BY c.id, c.environment, c.retailer_org_id, c.external_id, c.name, c.catalog_type, ro.business_id, c.created_at`
 
 func scanCatalog(s rowScanner) (*parcelgate.Catalog, error) {
@@ -114,14 +100,19 @@ func (s *CatalogService) ListCatalogs(ctx context.Context, c *parcelgate.Caller)
 		return nil, err
 	}
 	var where filterSQL
-	if c.Environment != "" {
-		where.add("c.environment = ?", string(c.Environment))
+	where.operatorScope(c, "c.environment", "c.retailer_org_id")
+	// The suppliers' business IDs come as one comma-separated column, on
+	// both engines.
+	agg := "group_concat(so.business_id, ',')"
+	if s.db.dialect.name == "postgres" {
+		agg = "string_agg(so.business_id, ',' ORDER BY so.business_id)"
 	}
-	if c.OrgID != 0 {
-		where.add("c.retailer_org_id = ?", c.OrgID)
-	}
-	q, args := s.catalogSelect()+` WHERE `+where.sql(), where.args
-	rows, err := s.db.query(ctx, q+catalogGroup+` ORDER BY ro.business_id, c.external_id`, args...)
+	rows, err := s.db.query(ctx, `SELECT c.id, c.environment, c.retailer_org_id, c.external_id, c.name, c.catalog_type, ro.business_id, COALESCE(`+agg+`, ''), c.created_at
+		FROM catalogs c
+		JOIN organizations ro ON ro.id = c.retailer_org_id
+		LEFT JOIN catalog_suppliers cs ON cs.catalog_id = c.id
+		LEFT JOIN organizations so ON so.id = cs.supplier_org_id
+		WHERE `+where.sql()+catalogGroup+` ORDER BY ro.business_id, c.external_id`, where.args...)
 	if err != nil {
 		return nil, err
 	}

@@ -189,7 +189,7 @@ func catalogPage[T any](ctx context.Context, db *DB, c *parcelgate.Caller, catal
 }
 
 // ownCatalogJoins and ownCatalogCols read a catalog c of a page of the
-// caller's catalogs as scanCatalog reads catalogSelect's rows, its
+// caller's catalogs as scanCatalog reads ListCatalogs' rows, its
 // suppliers by a subquery so that the page needs no GROUP BY.
 const ownCatalogJoins = `JOIN organizations ro ON ro.id = c.retailer_org_id`
 

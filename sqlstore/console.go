@@ -618,17 +618,16 @@ func (s *ConsoleService) ConsoleEnvironmentStamp(ctx context.Context, c *parcelg
 	return stamp, err
 }
 
-// ConsoleOrganizations pages the organizations of c's environment (of
-// every environment for EnvironmentOperator("")), newest first. Only the
-// operator (ActionOperate).
+// ConsoleOrganizations pages the organizations in c's scope (decisions
+// §4: of c's environment, of every environment for
+// EnvironmentOperator("")), newest first. Only the operator
+// (ActionOperate).
 func (s *ConsoleService) ConsoleOrganizations(ctx context.Context, c *parcelgate.Caller, cursor string, limit int) (parcelgate.Page[*view.Organization], error) {
 	if err := c.May(parcelgate.ActionOperate); err != nil {
 		return parcelgate.Page[*view.Organization]{}, err
 	}
 	var f filterSQL
-	if c.Environment != "" {
-		f.add("g.environment = ?", string(c.Environment))
-	}
+	f.operatorScope(c, "g.environment", "g.id")
 	cols := `g.id, g.environment, g.business_id, g.name, g.contract_number, g.address, g.created_at,
 		(SELECT COUNT(*) FROM orders o WHERE o.org_id = g.id), (SELECT COUNT(*) FROM products p WHERE p.supplier_org_id = g.id AND p.status = 'ACTIVE')`
 	return consoleList(ctx, s.db, &f, "organizations g", cols, "", "g.id", cursor, limit, func(rows *sql.Rows) (*view.Organization, consoleKey, error) {
@@ -730,23 +729,22 @@ func (s *ConsoleService) ConsoleServiceAccounts(ctx context.Context, c *parcelga
 
 // ConsoleCredentialOrg returns the organization of a live gateway client
 // (kind view.CredentialGatewayClient, by client ID) or service account
-// (view.CredentialServiceAccount, by username) of c's environment (any
-// environment for EnvironmentOperator("")), or ENOTFOUND. Only the
-// operator (ActionOperate).
+// (view.CredentialServiceAccount, by username) in c's scope (of c's
+// environment, any environment for EnvironmentOperator(""); c's
+// organization's only when c names one), or ENOTFOUND. Only the operator
+// (ActionOperate).
 func (s *ConsoleService) ConsoleCredentialOrg(ctx context.Context, c *parcelgate.Caller, kind, id string) (int64, error) {
 	if err := c.May(parcelgate.ActionOperate); err != nil {
 		return 0, err
 	}
-	q := `SELECT x.org_id FROM gateway_clients x JOIN organizations o ON o.id = x.org_id WHERE x.client_id = ? AND x.revoked_at = 0`
+	var scope filterSQL
+	scope.operatorScope(c, "o.environment", "x.org_id")
+	q := `SELECT x.org_id FROM gateway_clients x JOIN organizations o ON o.id = x.org_id WHERE x.client_id = ? AND x.revoked_at = 0 AND ` + scope.sql()
 	if kind == view.CredentialServiceAccount {
-		q = `SELECT x.org_id FROM service_accounts x JOIN organizations o ON o.id = x.org_id WHERE x.username = ? AND x.revoked_at = 0`
-	}
-	args := []any{id}
-	if c.Environment != "" {
-		q, args = q+` AND o.environment = ?`, append(args, string(c.Environment))
+		q = `SELECT x.org_id FROM service_accounts x JOIN organizations o ON o.id = x.org_id WHERE x.username = ? AND x.revoked_at = 0 AND ` + scope.sql()
 	}
 	var org int64
-	err := s.db.queryRow(ctx, q, args...).Scan(&org)
+	err := s.db.queryRow(ctx, q, append([]any{id}, scope.args...)...).Scan(&org)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, parcelgate.Errorf(parcelgate.ENOTFOUND, "no such credential")
 	}

@@ -420,8 +420,10 @@ func (s *ControlService) RestoreEverywhere(ctx context.Context, c *parcelgate.Ca
 	if err := c.May(parcelgate.ActionOperate); err != nil {
 		return nil, err
 	}
-	rows, err := s.db.query(ctx, `SELECT `+orgColumnsOf("o")+` FROM snapshots s JOIN organizations o ON o.id = s.org_id WHERE s.name = ? AND `+orgScope+` ORDER BY o.environment, o.business_id`,
-		append([]any{name}, scopeArgs(c)...)...)
+	var scope filterSQL
+	scope.operatorScope(c, "o.environment", "o.id")
+	rows, err := s.db.query(ctx, `SELECT `+orgColumnsOf("o")+` FROM snapshots s JOIN organizations o ON o.id = s.org_id WHERE s.name = ? AND `+scope.sql()+` ORDER BY o.environment, o.business_id`,
+		append([]any{name}, scope.args...)...)
 	if err != nil {
 		return nil, err
 	}

@@ -122,7 +122,9 @@ func (s *CredentialService) ListGatewayClients(ctx context.Context, c *parcelgat
 	if err := c.May(parcelgate.ActionOperate); err != nil {
 		return nil, err
 	}
-	rows, err := s.db.query(ctx, `SELECT `+gatewayClientColumns+` FROM gateway_clients c JOIN organizations o ON o.id = c.org_id WHERE `+orgScope+` AND c.revoked_at = 0 ORDER BY o.business_id, o.environment, c.client_id`, scopeArgs(c)...)
+	var scope filterSQL
+	scope.operatorScope(c, "o.environment", "c.org_id")
+	rows, err := s.db.query(ctx, `SELECT `+gatewayClientColumns+` FROM gateway_clients c JOIN organizations o ON o.id = c.org_id WHERE `+scope.sql()+` AND c.revoked_at = 0 ORDER BY o.business_id, o.environment, c.client_id`, scope.args...)
 	if err != nil {
 		return nil, err
 	}
@@ -144,16 +146,13 @@ func (s *CredentialService) RevokeGatewayClient(ctx context.Context, c *parcelga
 	if err := c.May(parcelgate.ActionOperate); err != nil {
 		return err
 	}
-	res, err := s.db.exec(ctx, `UPDATE gateway_clients SET revoked_at = ? WHERE client_id = ? AND revoked_at = 0 AND `+credentialScope,
-		append([]any{micros(time.Now()), clientID}, scopeArgs(c)...)...)
+	// A credential's environment is its organization's.
+	var scope filterSQL
+	scope.operatorScope(c, "o.environment", "o.id")
+	res, err := s.db.exec(ctx, `UPDATE gateway_clients SET revoked_at = ? WHERE client_id = ? AND revoked_at = 0 AND org_id IN (SELECT o.id FROM organizations o WHERE `+scope.sql()+`)`,
+		append([]any{micros(time.Now()), clientID}, scope.args...)...)
 	return affectedOne(res, err, "gateway client %s not found", clientID)
 }
-
-// credentialScope keeps a statement on a credential table to the
-// credentials of the organizations in an operator's caller's scope
-// (orgScope, written out so the tenancy scan reads it); its arguments
-// are scopeArgs(c).
-const credentialScope = `org_id IN (SELECT o.id FROM organizations o WHERE (o.environment = ? OR ? = '') AND (o.id = ? OR ? = 0))`
 
 func affectedOne(res sql.Result, err error, format string, args ...any) error {
 	if err != nil {
@@ -300,7 +299,9 @@ func (s *CredentialService) ListServiceAccounts(ctx context.Context, c *parcelga
 	if err := c.May(parcelgate.ActionOperate); err != nil {
 		return nil, err
 	}
-	rows, err := s.db.query(ctx, `SELECT `+serviceAccountColumns+` FROM service_accounts a JOIN organizations o ON o.id = a.org_id WHERE `+orgScope+` AND a.revoked_at = 0 ORDER BY a.username`, scopeArgs(c)...)
+	var scope filterSQL
+	scope.operatorScope(c, "o.environment", "a.org_id")
+	rows, err := s.db.query(ctx, `SELECT `+serviceAccountColumns+` FROM service_accounts a JOIN organizations o ON o.id = a.org_id WHERE `+scope.sql()+` AND a.revoked_at = 0 ORDER BY a.username`, scope.args...)
 	if err != nil {
 		return nil, err
 	}
@@ -326,8 +327,10 @@ func (s *CredentialService) RevokeServiceAccount(ctx context.Context, c *parcelg
 	if err := c.May(parcelgate.ActionOperate); err != nil {
 		return err
 	}
-	res, err := s.db.exec(ctx, `UPDATE service_accounts SET revoked_at = ? WHERE username = ? AND revoked_at = 0 AND `+credentialScope,
-		append([]any{micros(time.Now()), username}, scopeArgs(c)...)...)
+	var scope filterSQL
+	scope.operatorScope(c, "o.environment", "o.id")
+	res, err := s.db.exec(ctx, `UPDATE service_accounts SET revoked_at = ? WHERE username = ? AND revoked_at = 0 AND org_id IN (SELECT o.id FROM organizations o WHERE `+scope.sql()+`)`,
+		append([]any{micros(time.Now()), username}, scope.args...)...)
 	return affectedOne(res, err, "service account %s not found", username)
 }
 
@@ -338,7 +341,9 @@ func (s *CredentialService) UnlockServiceAccount(ctx context.Context, c *parcelg
 	if err := c.May(parcelgate.ActionOperate); err != nil {
 		return err
 	}
-	res, err := s.db.exec(ctx, `UPDATE service_accounts SET failed_logins = 0, locked_until = 0 WHERE username = ? AND revoked_at = 0 AND `+credentialScope,
-		append([]any{username}, scopeArgs(c)...)...)
+	var scope filterSQL
+	scope.operatorScope(c, "o.environment", "o.id")
+	res, err := s.db.exec(ctx, `UPDATE service_accounts SET failed_logins = 0, locked_until = 0 WHERE username = ? AND revoked_at = 0 AND org_id IN (SELECT o.id FROM organizations o WHERE `+scope.sql()+`)`,
+		append([]any{username}, scope.args...)...)
 	return affectedOne(res, err, "service account %s not found", username)
 }

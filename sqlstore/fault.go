@@ -66,8 +66,10 @@ func (s *FaultService) Faults(ctx context.Context, c *parcelgate.Caller) ([]*par
 	if err := c.May(parcelgate.ActionOperate); err != nil {
 		return nil, err
 	}
-	rows, err := s.db.query(ctx, `SELECT `+faultCols+` FROM faults WHERE remaining <> 0 AND (expires_at = 0 OR expires_at > ?) AND `+faultScope+` ORDER BY created_at, id`,
-		append([]any{micros(time.Now())}, scopeArgs(c)...)...)
+	var scope filterSQL
+	scope.operatorScope(c, "environment", "org_id")
+	rows, err := s.db.query(ctx, `SELECT `+faultCols+` FROM faults WHERE remaining <> 0 AND (expires_at = 0 OR expires_at > ?) AND `+scope.sql()+` ORDER BY created_at, id`,
+		append([]any{micros(time.Now())}, scope.args...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -90,18 +92,15 @@ func (s *FaultService) Faults(ctx context.Context, c *parcelgate.Caller) ([]*par
 	return out, rows.Err()
 }
 
-// faultScope keeps a statement on faults to those in an operator's
-// caller's scope, as orgScope does organizations; its arguments are
-// scopeArgs(c).
-const faultScope = `(environment = ? OR ? = '') AND (org_id = ? OR ? = 0)`
-
 // DeleteFault removes a fault in c's scope. Only a caller that may
 // ActionOperate; a fault outside c's scope is ENOTFOUND.
 func (s *FaultService) DeleteFault(ctx context.Context, c *parcelgate.Caller, id string) error {
 	if err := c.May(parcelgate.ActionOperate); err != nil {
 		return err
 	}
-	res, err := s.db.exec(ctx, `DELETE FROM faults WHERE id = ? AND `+faultScope, append([]any{id}, scopeArgs(c)...)...)
+	var scope filterSQL
+	scope.operatorScope(c, "environment", "org_id")
+	res, err := s.db.exec(ctx, `DELETE FROM faults WHERE id = ? AND `+scope.sql(), append([]any{id}, scope.args...)...)
 	return affectedOne(res, err, "fault %s not found", id)
 }
 

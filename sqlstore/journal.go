@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"strconv"
-	"strings"
 
 	"github.com/parcelgate/parcelgate"
 )
@@ -89,7 +88,7 @@ func (s *JournalService) Journal(ctx context.Context, c *parcelgate.Caller, q pa
 		}
 		before = n
 	}
-	var f journalFilter
+	var f filterSQL
 	if err := s.scopeJournal(ctx, &f, c, q); err != nil {
 		return page, err
 	}
@@ -115,11 +114,7 @@ func (s *JournalService) Journal(ctx context.Context, c *parcelgate.Caller, q pa
 	if limit <= 0 || limit > 500 {
 		limit = 100
 	}
-	where := ""
-	if len(f.conds) > 0 {
-		where = " WHERE " + strings.Join(f.conds, " AND ")
-	}
-	rows, err := s.db.query(ctx, `SELECT `+journalCols+` FROM request_journal`+where+` ORDER BY id DESC LIMIT ?`, append(f.args, limit+1)...)
+	rows, err := s.db.query(ctx, `SELECT `+journalCols+` FROM request_journal WHERE `+f.sql()+` ORDER BY id DESC LIMIT ?`, append(f.args, limit+1)...)
 	if err != nil {
 		return page, err
 	}
@@ -153,11 +148,12 @@ func (s *JournalService) JournalEntries(ctx context.Context, c *parcelgate.Calle
 	if err := c.May(parcelgate.ActionViewTenant); err != nil {
 		return nil, err
 	}
-	f := journalFilter{conds: []string{"request_id = ?"}, args: []any{requestID}}
+	var f filterSQL
+	f.add("request_id = ?", requestID)
 	if err := s.scopeJournal(ctx, &f, c, q); err != nil {
 		return nil, err
 	}
-	rows, err := s.db.query(ctx, `SELECT `+journalCols+` FROM request_journal WHERE `+strings.Join(f.conds, " AND ")+` ORDER BY id DESC LIMIT ?`, append(f.args, MaxJournalMatches)...)
+	rows, err := s.db.query(ctx, `SELECT `+journalCols+` FROM request_journal WHERE `+f.sql()+` ORDER BY id DESC LIMIT ?`, append(f.args, MaxJournalMatches)...)
 	if err != nil {
 		return nil, err
 	}
@@ -182,28 +178,20 @@ func (s *JournalService) JournalEntries(ctx context.Context, c *parcelgate.Calle
 // MaxJournalMatches bounds the entries one request ID returns.
 const MaxJournalMatches = 50
 
-// scopeJournal adds c's scope to f: its environment (none for
-// EnvironmentOperator(""): every one), and its organization, which a
-// caller that is not the operator always has — its own, so a tenant never
-// reads another's entries, nor those journaled under no organization.
-// Only the operator narrows by q.BusinessID, within its environment.
-func (s *JournalService) scopeJournal(ctx context.Context, f *journalFilter, c *parcelgate.Caller, q parcelgate.JournalQuery) error {
-	if c.Environment != "" {
-		f.add("environment = ?", string(c.Environment))
-	}
-	if c.Kind != parcelgate.KindOperator {
-		if c.OrgID == 0 {
-			// No tenant of the journal: such a caller sees nothing.
-			f.add("1 = 0")
-			return nil
-		}
-		f.add("org_id = ?", c.OrgID)
+// scopeJournal adds c's scope to f: the operator's (decisions §4: its
+// environment, none for EnvironmentOperator(""), and its organization
+// when it names one), which for a caller that is not the operator is its
+// own organization (and environment), so a tenant never reads another's
+// entries, nor those journaled under no organization. Only the operator
+// narrows by q.BusinessID, within its environment.
+func (s *JournalService) scopeJournal(ctx context.Context, f *filterSQL, c *parcelgate.Caller, q parcelgate.JournalQuery) error {
+	if c.Kind != parcelgate.KindOperator && c.OrgID == 0 {
+		// No tenant of the journal: such a caller sees nothing.
+		f.add("1 = 0")
 		return nil
 	}
-	if c.OrgID != 0 {
-		f.add("org_id = ?", c.OrgID)
-	}
-	if q.BusinessID != "" {
+	f.operatorScope(c, "environment", "org_id")
+	if c.Kind == parcelgate.KindOperator && q.BusinessID != "" {
 		org, err := NewOrganizationService(s.db).findOrganization(ctx, c.Environment, q.BusinessID)
 		if err != nil {
 			return err
@@ -223,14 +211,4 @@ func scanJournal(r rowScanner) (*parcelgate.JournalEntry, error) {
 	}
 	e.Environment, e.At, e.LatencyMs, e.Truncated = parcelgate.Environment(env), fromMicros(at), float64(latency)/1000, truncated != 0
 	return &e, nil
-}
-
-type journalFilter struct {
-	conds []string
-	args  []any
-}
-
-func (f *journalFilter) add(cond string, args ...any) {
-	f.conds = append(f.conds, cond)
-	f.args = append(f.args, args...)
 }

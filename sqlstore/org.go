@@ -51,19 +51,29 @@ func (s *OrganizationService) CreateOrganization(ctx context.Context, c *parcelg
 // inScope reports whether the organization orgID of env is in the scope of
 // the operator's caller c: c's environment (every one when c names none)
 // and c's organization when c names one (decisions §4). Outside it an
-// object answers as a missing one.
+// object answers as a missing one. It is operatorScope's rule for an
+// object already read, before a statement could ask it.
 func inScope(c *parcelgate.Caller, env parcelgate.Environment, orgID int64) bool {
 	return (c.Environment == "" || c.Environment == env) && (c.OrgID == 0 || c.OrgID == orgID)
 }
 
-// orgScope is the condition that keeps a statement to the organizations
-// (alias o) in an operator's caller's scope, as inScope decides; its
-// arguments are scopeArgs(c).
-const orgScope = `(o.environment = ? OR ? = '') AND (o.id = ? OR ? = 0)`
-
-// scopeArgs are the arguments of orgScope for c.
-func scopeArgs(c *parcelgate.Caller) []any {
-	return []any{string(c.Environment), string(c.Environment), c.OrgID, c.OrgID}
+// operatorScope adds to f the scope of the operator's caller c, on the
+// rows whose environment and organization are the columns envCol and
+// orgCol (decisions §4): c's environment when c names one
+// (EnvironmentOperator(env); every environment for
+// EnvironmentOperator("")), and c's organization when c names one
+// (OperatorCaller(org)). Outside it an object answers as a missing one.
+// Only what c names becomes a condition, a plain equality the planner can
+// use an index for. It is the one way a statement is kept to an
+// operator's scope; the tenancy scan counts it as naming the tenant key
+// of a statement built from f in the same function.
+func (f *filterSQL) operatorScope(c *parcelgate.Caller, envCol, orgCol string) {
+	if c.Environment != "" {
+		f.add(envCol+" = ?", string(c.Environment))
+	}
+	if c.OrgID != 0 {
+		f.add(orgCol+" = ?", c.OrgID)
+	}
 }
 
 const orgColumns = `id, environment, business_id, name, contract_number, address, created_at`
@@ -141,7 +151,9 @@ func (s *OrganizationService) ListOrganizations(ctx context.Context, c *parcelga
 	if err := c.May(parcelgate.ActionOperate); err != nil {
 		return nil, err
 	}
-	rows, err := s.db.query(ctx, `SELECT `+orgColumns+` FROM organizations o WHERE `+orgScope+` ORDER BY business_id, environment`, scopeArgs(c)...)
+	var scope filterSQL
+	scope.operatorScope(c, "o.environment", "o.id")
+	rows, err := s.db.query(ctx, `SELECT `+orgColumns+` FROM organizations o WHERE `+scope.sql()+` ORDER BY business_id, environment`, scope.args...)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -51,10 +52,6 @@ var tenantExceptions = map[string]string{
 	// retailer_org_id), added at run time.
 	"ConsoleService.consoleBalances catalogs": "scoped by the product scope's organization filter, added at run time",
 	"ConsoleService.consoleBalances balances": "scoped by the product scope's organization filter, added at run time",
-	// The operator's console finds a credential's organization by the
-	// credential's own deployment-wide unique name, as a login does.
-	"ConsoleService.ConsoleCredentialOrg gateway_clients":  login,
-	"ConsoleService.ConsoleCredentialOrg service_accounts": login,
 	// The suppliers of catalogs whose IDs the same call has just read from
 	// the caller's own catalogs.
 	"ConsoleService.ConsoleCatalogs catalog_suppliers": "catalog IDs come from the caller's catalogs, read just before",
@@ -77,11 +74,9 @@ var tenantExceptions = map[string]string{
 	// Conditions built at run time (filterSQL or a where argument): the
 	// caller's organization or catalog is among them, which the scan
 	// cannot see; the HTTP cross-tenant tests prove each list.
-	"balances balances":                              runtimeFilter,
-	"balances catalogs":                              runtimeFilter,
-	"balances products":                              runtimeFilter,
-	"CatalogService.catalogSelect catalogs":          runtimeFilter,
-	"CatalogService.catalogSelect catalog_suppliers": runtimeFilter,
+	"balances balances": runtimeFilter,
+	"balances catalogs": runtimeFilter,
+	"balances products": runtimeFilter,
 
 	// By the key of a row that the same transaction first read under the
 	// caller's organization (and locked where it matters). Distributed:
@@ -135,7 +130,9 @@ const (
 // table filters by organization (or environment), except the listed ones.
 // The statements are found by reading the package's source: every string
 // expression that starts with SELECT, UPDATE, DELETE, INSERT or WITH,
-// with the package's string constants resolved.
+// with the package's string constants resolved and a filter the same
+// function keeps to the operator's scope read as its scope (see
+// operatorScopes).
 func TestEveryTenantQueryNamesItsOrganization(t *testing.T) {
 	stmts := sqlStatements(t)
 	if len(stmts) < 50 {
@@ -184,6 +181,35 @@ func TestTenantScanReadsConcatenatedSQL(t *testing.T) {
 	if got := tablesRead("UPDATE balances SET q = 1"); !slices.Equal(got, []string{"balances"}) {
 		t.Fatalf("tablesRead: %v", got)
 	}
+	// decisions §4: a filter kept to the operator's scope by
+	// operatorScope in the statement's own function names the tenant key;
+	// the same statement from a filter without it, or from one the
+	// function did not scope itself, does not.
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "scoped.go", `package sqlstore
+func scoped(c *Caller) {
+	var where filterSQL
+	where.operatorScope(c, "k.environment", "k.retailer_org_id")
+	db.query(ctx, "SELECT id FROM catalogs k WHERE "+where.sql(), where.args...)
+}
+func unscoped(c *Caller) {
+	var where filterSQL
+	where.add("k.external_id = ?", "x")
+	db.query(ctx, "SELECT id FROM catalogs k WHERE "+where.sql(), where.args...)
+}
+func elsewhere(where *filterSQL) {
+	db.query(ctx, "SELECT id FROM catalogs k WHERE "+where.sql(), where.args...)
+}`, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := map[string]bool{}
+	for _, s := range statementsIn(fset, []*ast.File{f}) {
+		named[s.fn] = tenantKey.MatchString(s.sql)
+	}
+	if want := map[string]bool{"scoped": true, "unscoped": false, "elsewhere": false}; !maps.Equal(named, want) {
+		t.Fatalf("statements naming their tenant key: %v, want %v", named, want)
+	}
 	if tenantKey.MatchString("WHERE b.id = ?") || tenantKey.MatchString("WHERE p.supplier_org_id + 1 = ?") ||
 		!tenantKey.MatchString("WHERE o.org_id = ?") || !tenantKey.MatchString("WHERE p.supplier_org_id + 0 = ?") {
 		t.Fatal("tenantKey matches the wrong conditions")
@@ -206,7 +232,6 @@ func sqlStatements(t *testing.T) []sqlStatement {
 		t.Fatal(err)
 	}
 	var parsed []*ast.File
-	consts := map[string]string{}
 	for _, name := range files {
 		if strings.HasSuffix(name, "_test.go") {
 			continue
@@ -220,6 +245,14 @@ func sqlStatements(t *testing.T) []sqlStatement {
 			t.Fatal(err)
 		}
 		parsed = append(parsed, f)
+	}
+	return statementsIn(fset, parsed)
+}
+
+// statementsIn reads the SQL statements written in files.
+func statementsIn(fset *token.FileSet, parsed []*ast.File) []sqlStatement {
+	consts := map[string]string{}
+	for _, f := range parsed {
 		for _, d := range f.Decls {
 			g, ok := d.(*ast.GenDecl)
 			if !ok || g.Tok != token.CONST {
@@ -248,12 +281,13 @@ func sqlStatements(t *testing.T) []sqlStatement {
 			if fd.Recv != nil && len(fd.Recv.List) > 0 {
 				fn = recvName(fd.Recv.List[0].Type) + "." + fn
 			}
+			scoped := operatorScopes(fd.Body, consts)
 			ast.Inspect(fd.Body, func(n ast.Node) bool {
 				e, ok := n.(ast.Expr)
 				if !ok {
 					return true
 				}
-				s, isString := stringExpr(e, consts)
+				s, isString := stringExpr(e, consts, scoped)
 				if !isString {
 					return true
 				}
@@ -281,11 +315,56 @@ func recvName(e ast.Expr) string {
 	return "?"
 }
 
+// operatorScopes finds the filters that body keeps to an operator's
+// scope, f.operatorScope(c, envCol, orgCol) with the columns written as
+// strings, and renders each filter's f.sql() as the condition the call
+// adds when the caller names both an environment and an organization.
+// That counts as naming the tenant key: the operator's scope is the whole
+// of its tenancy (decisions §4), narrowed by the helper to exactly what
+// the caller names, and the same filter's conditions are what the
+// statement built from it reads.
+func operatorScopes(body ast.Node, consts map[string]string) map[string]string {
+	scoped := map[string]string{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || len(call.Args) != 3 {
+			return true
+		}
+		sel, ok := call.Fun.(*ast.SelectorExpr)
+		if !ok || sel.Sel.Name != "operatorScope" {
+			return true
+		}
+		f, ok := sel.X.(*ast.Ident)
+		if !ok {
+			return true
+		}
+		env, envOK := stringExpr(call.Args[1], consts, nil)
+		org, orgOK := stringExpr(call.Args[2], consts, nil)
+		if envOK && orgOK {
+			scoped[f.Name] = env + " = ? AND " + org + " = ?"
+		}
+		return true
+	})
+	return scoped
+}
+
 // stringExpr renders a string expression: literals and the package's
-// constants as they are, anything else computed as "…". It reports false
-// when e is no concatenation holding a string literal or constant.
-func stringExpr(e ast.Expr, consts map[string]string) (string, bool) {
+// constants as they are, f.sql() of a filter in scoped as its operator's
+// scope, anything else computed as "…". It reports false when e is no
+// concatenation holding a string literal, constant or scoped filter.
+func stringExpr(e ast.Expr, consts, scoped map[string]string) (string, bool) {
 	switch x := e.(type) {
+	case *ast.CallExpr:
+		sel, ok := x.Fun.(*ast.SelectorExpr)
+		if !ok || sel.Sel.Name != "sql" || len(x.Args) != 0 {
+			return "", false
+		}
+		f, ok := sel.X.(*ast.Ident)
+		if !ok {
+			return "", false
+		}
+		s, ok := scoped[f.Name]
+		return s, ok
 	case *ast.BasicLit:
 		if x.Kind != token.STRING {
 			return "", false
@@ -296,13 +375,13 @@ func stringExpr(e ast.Expr, consts map[string]string) (string, bool) {
 		s, ok := consts[x.Name]
 		return s, ok
 	case *ast.ParenExpr:
-		return stringExpr(x.X, consts)
+		return stringExpr(x.X, consts, scoped)
 	case *ast.BinaryExpr:
 		if x.Op != token.ADD {
 			return "", false
 		}
-		l, lok := stringExpr(x.X, consts)
-		r, rok := stringExpr(x.Y, consts)
+		l, lok := stringExpr(x.X, consts, scoped)
+		r, rok := stringExpr(x.Y, consts, scoped)
 		if !lok && !rok {
 			return "", false
 		}
