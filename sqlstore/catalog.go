@@ -36,7 +36,7 @@ func (s *CatalogService) CreateCatalog(ctx context.Context, c *parcelgate.Caller
 		return err
 	}
 	retailer, err := NewOrganizationService(s.db).findOrganization(ctx, k.Environment, k.RetailerID)
-	if err != nil || (c.OrgID != 0 && retailer.ID != c.OrgID) {
+	if err != nil || !inScope(c, retailer.Environment, retailer.ID) {
 		// decisions §4: the operator acting in one tenant finds no other
 		// retailer; it answers like one that is not there.
 		return parcelgate.Errorf(parcelgate.ENOTFOUND, "retailer %s is not an organization in %s", k.RetailerID, k.Environment)
