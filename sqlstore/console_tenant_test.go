@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -161,77 +162,173 @@ func TestConsoleAndJournalReadsStayInTheTenant(t *testing.T) {
 // interface §5.2, decisions §16: each console read and journal read asks
 // Caller.May itself, with the action of the page that shows it, so a
 // caller the console would not serve is refused by the service too
-// (EFORBIDDEN), whoever calls it.
+// (EFORBIDDEN), whoever calls it, and reads of an object find another
+// tenant's as they find a missing one. The operator on the tenant may
+// make every read.
 func TestConsoleAndJournalReadsRefuseWithoutThePermission(t *testing.T) {
 	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
 		ctx := context.Background()
-		own, _ := consoleTenants(t, db)
+		own, other := consoleTenants(t, db)
 		reads, journal := sqlstore.NewConsoleService(db), sqlstore.NewJournalService(db)
 		supplier := accountOf(own, parcelgate.RoleSupplier)
 		retailer := accountOf(own, parcelgate.RoleRetailer)
 		merchant := accountOf(own, parcelgate.RoleMerchant)
 		gateway := gatewayClientOf(own)
-		for _, tc := range []struct {
-			name string
-			c    *parcelgate.Caller
-			call func(c *parcelgate.Caller) error
-		}{
-			// orders: ActionReadOrders (merchant, retailer)
-			{"ConsoleOrders", supplier, func(c *parcelgate.Caller) error {
-				_, err := reads.ConsoleOrders(ctx, c, view.OrderFilter{}, "", 10)
-				return err
-			}},
-			{"ConsoleOrderCounts", supplier, func(c *parcelgate.Caller) error { _, err := reads.ConsoleOrderCounts(ctx, c); return err }},
-			{"ConsoleOrderAllocations", supplier, func(c *parcelgate.Caller) error {
-				_, _, err := reads.ConsoleOrderAllocations(ctx, c, "x")
-				return err
-			}},
-			// products: read products or every catalog
-			{"ConsoleProducts", gateway, func(c *parcelgate.Caller) error { _, err := reads.ConsoleProducts(ctx, c, "", "", 10); return err }},
-			{"ConsoleProductDetail", gateway, func(c *parcelgate.Caller) error { _, _, err := reads.ConsoleProductDetail(ctx, c, 1); return err }},
-			{"ConsoleCatalogChoices", gateway, func(c *parcelgate.Caller) error { _, err := reads.ConsoleCatalogChoices(ctx, c); return err }},
-			// shipments and codes: a gateway client's or the operator's
-			{"ConsoleShipments", merchant, func(c *parcelgate.Caller) error { _, err := reads.ConsoleShipments(ctx, c, "", 10); return err }},
-			{"ConsoleLookup", retailer, func(c *parcelgate.Caller) error { _, err := reads.ConsoleLookup(ctx, c, "JJFI12345"); return err }},
-			{"ConsoleShipmentCodes", supplier, func(c *parcelgate.Caller) error {
-				_, err := reads.ConsoleShipmentCodes(ctx, c, "JJFI12345")
-				return err
-			}},
-			// the overview and the journal: any service account, not a gateway client
-			{"ConsoleCounts", gateway, func(c *parcelgate.Caller) error { _, err := reads.ConsoleCounts(ctx, c); return err }},
-			{"ConsoleChangeStamp", gateway, func(c *parcelgate.Caller) error { _, err := reads.ConsoleChangeStamp(ctx, c); return err }},
-			{"Journal", gateway, func(c *parcelgate.Caller) error {
-				_, err := journal.Journal(ctx, c, parcelgate.JournalQuery{})
-				return err
-			}},
-			{"JournalEntries", gateway, func(c *parcelgate.Caller) error {
-				_, err := journal.JournalEntries(ctx, c, parcelgate.JournalQuery{}, "own-0")
-				return err
-			}},
-			// the operator's pages: ActionOperate
-			{"ConsoleEnvironmentStamp", merchant, func(c *parcelgate.Caller) error { _, err := reads.ConsoleEnvironmentStamp(ctx, c); return err }},
-			{"ConsoleOrganizations", merchant, func(c *parcelgate.Caller) error { _, err := reads.ConsoleOrganizations(ctx, c, "", 10); return err }},
-			{"ConsoleEnvironmentCounts", merchant, func(c *parcelgate.Caller) error { _, _, err := reads.ConsoleEnvironmentCounts(ctx, c); return err }},
-			{"ConsoleGatewayClients", merchant, func(c *parcelgate.Caller) error { _, err := reads.ConsoleGatewayClients(ctx, c, "", 10); return err }},
-			{"ConsoleServiceAccounts", retailer, func(c *parcelgate.Caller) error { _, err := reads.ConsoleServiceAccounts(ctx, c, "", 10); return err }},
-			{"ConsoleCredentialOrg", supplier, func(c *parcelgate.Caller) error {
-				_, err := reads.ConsoleCredentialOrg(ctx, c, view.CredentialServiceAccount, "someone")
-				return err
-			}},
-			{"ConsoleCatalogs", merchant, func(c *parcelgate.Caller) error { _, err := reads.ConsoleCatalogs(ctx, c, "", 10); return err }},
-		} {
-			if err := tc.call(tc.c); parcelgate.ErrorCode(err) != parcelgate.EFORBIDDEN {
-				t.Errorf("%s for %s %v: %v, want EFORBIDDEN", tc.name, tc.c.Kind, tc.c.Roles, err)
-			}
-			if err := tc.call(nil); parcelgate.ErrorCode(err) != parcelgate.EUNAUTHORIZED {
-				t.Errorf("%s for no caller: %v, want EUNAUTHORIZED", tc.name, err)
-			}
-			// The operator on the tenant may make every read (a missing
-			// object is ENOTFOUND, not a refusal).
-			if err := tc.call(parcelgate.OperatorCaller(own)); err != nil && parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
-				t.Errorf("%s for the operator: %v", tc.name, err)
-			}
+		operator := parcelgate.OperatorCaller(own)
+		// The objects the reads find: a shipment with a sending code, a
+		// product and a service account of own's.
+		const tn = "JJFI10000000000000001"
+		if _, err := sqlstore.NewShipmentService(db).CreateShipment(ctx, gateway, testShipment(tn, "JJFI100000000000000P1")); err != nil {
+			t.Fatal(err)
 		}
+		if _, err := sqlstore.NewCodeService(db).CreateSendingCode(ctx, gateway, tn, false); err != nil {
+			t.Fatal(err)
+		}
+		if failed, err := sqlstore.NewInventoryService(db).PutInventory(ctx, supplier, []parcelgate.InventoryInput{{
+			Product: &parcelgate.Product{ExternalID: "P1", Document: []byte(`{"externalId":"P1","descriptions":{"en":{"name":"P1"}}}`)}}}); err != nil || len(failed) > 0 {
+			t.Fatal(failed, err)
+		}
+		products, err := reads.ConsoleProducts(ctx, operator, "", "", 10)
+		if err != nil || len(products.Items) != 1 {
+			t.Fatalf("own's products: %d, %v", len(products.Items), err)
+		}
+		if err := sqlstore.NewCredentialService(db).CreateServiceAccount(ctx, parcelgate.EnvironmentOperator(own.Environment),
+			&parcelgate.ServiceAccount{Username: "someone", Environment: own.Environment, BusinessID: own.BusinessID, Roles: parcelgate.Roles}, "not-a-real-hash"); err != nil {
+			t.Fatal(err)
+		}
+		written := writtenIn(t, db)
+		sum := func(n int, err error) (string, error) { return fmt.Sprint(n), err }
+		// Reads of no one object.
+		checkAccess(t, written, "", "", []accessCase{
+			// orders: ActionReadOrders (merchant, retailer)
+			{name: "ConsoleOrders", denied: []*parcelgate.Caller{supplier}, owner: operator,
+				call: func(c *parcelgate.Caller, _ string) (string, error) {
+					page, err := reads.ConsoleOrders(ctx, c, view.OrderFilter{}, "", 10)
+					return sum(len(page.Items), err)
+				}},
+			{name: "ConsoleOrderCounts", denied: []*parcelgate.Caller{supplier}, owner: operator,
+				call: func(c *parcelgate.Caller, _ string) (string, error) {
+					counts, err := reads.ConsoleOrderCounts(ctx, c)
+					return sum(len(counts), err)
+				}},
+			// products: read products or every catalog
+			{name: "ConsoleProducts", denied: []*parcelgate.Caller{gateway}, owner: operator,
+				call: func(c *parcelgate.Caller, _ string) (string, error) {
+					page, err := reads.ConsoleProducts(ctx, c, "", "", 10)
+					return sum(len(page.Items), err)
+				}},
+			{name: "ConsoleCatalogChoices", denied: []*parcelgate.Caller{gateway}, owner: operator,
+				call: func(c *parcelgate.Caller, _ string) (string, error) {
+					cs, err := reads.ConsoleCatalogChoices(ctx, c)
+					return sum(len(cs), err)
+				}},
+			// shipments and codes: a gateway client's or the operator's
+			{name: "ConsoleShipments", denied: []*parcelgate.Caller{merchant}, owner: operator,
+				call: func(c *parcelgate.Caller, _ string) (string, error) {
+					page, err := reads.ConsoleShipments(ctx, c, "", 10)
+					return sum(len(page.Items), err)
+				}},
+			// the overview and the journal: any service account, not a gateway client
+			{name: "ConsoleCounts", denied: []*parcelgate.Caller{gateway}, owner: operator,
+				call: func(c *parcelgate.Caller, _ string) (string, error) {
+					_, err := reads.ConsoleCounts(ctx, c)
+					return "", err
+				}},
+			{name: "ConsoleChangeStamp", denied: []*parcelgate.Caller{gateway}, owner: operator,
+				call: func(c *parcelgate.Caller, _ string) (string, error) {
+					_, err := reads.ConsoleChangeStamp(ctx, c)
+					return "", err
+				}},
+			{name: "Journal", denied: []*parcelgate.Caller{gateway}, owner: operator,
+				call: func(c *parcelgate.Caller, _ string) (string, error) {
+					page, err := journal.Journal(ctx, c, parcelgate.JournalQuery{})
+					return sum(len(page.Items), err)
+				}},
+			// the operator's pages: ActionOperate
+			{name: "ConsoleEnvironmentStamp", denied: []*parcelgate.Caller{merchant}, owner: operator,
+				call: func(c *parcelgate.Caller, _ string) (string, error) {
+					_, err := reads.ConsoleEnvironmentStamp(ctx, c)
+					return "", err
+				}},
+			{name: "ConsoleOrganizations", denied: []*parcelgate.Caller{merchant}, owner: operator,
+				call: func(c *parcelgate.Caller, _ string) (string, error) {
+					page, err := reads.ConsoleOrganizations(ctx, c, "", 10)
+					return sum(len(page.Items), err)
+				}},
+			{name: "ConsoleEnvironmentCounts", denied: []*parcelgate.Caller{merchant}, owner: operator,
+				call: func(c *parcelgate.Caller, _ string) (string, error) {
+					orgs, orders, err := reads.ConsoleEnvironmentCounts(ctx, c)
+					return fmt.Sprint(orgs, orders), err
+				}},
+			{name: "ConsoleGatewayClients", denied: []*parcelgate.Caller{merchant}, owner: operator,
+				call: func(c *parcelgate.Caller, _ string) (string, error) {
+					page, err := reads.ConsoleGatewayClients(ctx, c, "", 10)
+					return sum(len(page.Items), err)
+				}},
+			{name: "ConsoleServiceAccounts", denied: []*parcelgate.Caller{retailer}, owner: operator,
+				call: func(c *parcelgate.Caller, _ string) (string, error) {
+					page, err := reads.ConsoleServiceAccounts(ctx, c, "", 10)
+					return sum(len(page.Items), err)
+				}},
+			{name: "ConsoleCatalogs", denied: []*parcelgate.Caller{merchant}, owner: operator,
+				call: func(c *parcelgate.Caller, _ string) (string, error) {
+					page, err := reads.ConsoleCatalogs(ctx, c, "", 10)
+					return sum(len(page.Items), err)
+				}},
+		})
+		// Reads of one object of own's: another tenant's answer is a
+		// missing object's.
+		checkAccess(t, written, "SEED1", "SEED9", []accessCase{
+			{name: "ConsoleOrderAllocations", denied: []*parcelgate.Caller{supplier}, other: accountOf(other, parcelgate.RoleMerchant), crossCode: parcelgate.ENOTFOUND, owner: operator,
+				call: func(c *parcelgate.Caller, id string) (string, error) {
+					rows, _, err := reads.ConsoleOrderAllocations(ctx, c, id)
+					return sum(len(rows), err)
+				}},
+		})
+		checkAccess(t, written, strconv.FormatInt(products.Items[0].ID, 10), "999999", []accessCase{
+			{name: "ConsoleProductDetail", denied: []*parcelgate.Caller{gateway}, other: accountOf(other, parcelgate.RoleSupplier), crossCode: parcelgate.ENOTFOUND, owner: operator, ownerSees: true,
+				call: func(c *parcelgate.Caller, id string) (string, error) {
+					n, err := strconv.ParseInt(id, 10, 64)
+					if err != nil {
+						t.Fatal(err)
+					}
+					p, _, err := reads.ConsoleProductDetail(ctx, c, n)
+					if err != nil {
+						return "", err
+					}
+					return fmt.Sprint(p.ID, " ", p.ExternalID), nil
+				}},
+		})
+		checkAccess(t, written, tn, "JJFI10000000000000099", []accessCase{
+			{name: "ConsoleLookup", denied: []*parcelgate.Caller{retailer}, other: gatewayClientOf(other), listing: true, crossSum: "0: ", owner: operator, ownerSees: true,
+				call: func(c *parcelgate.Caller, id string) (string, error) {
+					found, err := reads.ConsoleLookup(ctx, c, id)
+					return fmt.Sprintf("%d: %s", len(found), strings.Join(found, ",")), err
+				}},
+			{name: "ConsoleShipmentCodes", denied: []*parcelgate.Caller{supplier}, other: gatewayClientOf(other), crossSum: "0 codes", owner: operator,
+				call: func(c *parcelgate.Caller, id string) (string, error) {
+					codes, err := reads.ConsoleShipmentCodes(ctx, c, id)
+					return fmt.Sprint(len(codes), " codes"), err
+				}},
+		})
+		checkAccess(t, written, "own-0", "own-9", []accessCase{
+			{name: "JournalEntries", denied: []*parcelgate.Caller{gateway}, other: accountOf(other, parcelgate.RoleMerchant), crossCode: parcelgate.ENOTFOUND, owner: operator, ownerSees: true,
+				call: func(c *parcelgate.Caller, id string) (string, error) {
+					es, err := journal.JournalEntries(ctx, c, parcelgate.JournalQuery{}, id)
+					var ids []string
+					for _, e := range es {
+						ids = append(ids, e.RequestID)
+					}
+					return strings.Join(ids, ","), err
+				}},
+		})
+		checkAccess(t, written, "someone", "no-one", []accessCase{
+			{name: "ConsoleCredentialOrg", denied: []*parcelgate.Caller{supplier}, owner: operator,
+				call: func(c *parcelgate.Caller, id string) (string, error) {
+					org, err := reads.ConsoleCredentialOrg(ctx, c, view.CredentialServiceAccount, id)
+					return fmt.Sprint(org), err
+				}},
+		})
 		// Every role reads its own overview and journal (the console shows
 		// them to every session).
 		for _, c := range []*parcelgate.Caller{supplier, retailer, merchant} {

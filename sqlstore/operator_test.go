@@ -2,7 +2,9 @@ package sqlstore_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -57,23 +59,9 @@ func newOperatorFixture(t *testing.T, db *sqlstore.DB) operatorFixture {
 
 // tenants are the callers a tenant's tokens make for org: a gateway
 // client's, and a service account's holding every role. Neither is the
-// operator.
-func tenants(org *parcelgate.Organization) map[string]*parcelgate.Caller {
-	return map[string]*parcelgate.Caller{"gateway": gatewayClientOf(org), "ecom": accountOf(org, parcelgate.Roles...)}
-}
-
-// refusedByService runs each call with each tenant caller of org and
-// requires the service's own EFORBIDDEN (access.go: ActionOperate is the
-// operator's only).
-func refusedByService(t *testing.T, org *parcelgate.Organization, calls map[string]func(c *parcelgate.Caller) error) {
-	t.Helper()
-	for who, c := range tenants(org) {
-		for name, call := range calls {
-			if err := call(c); parcelgate.ErrorCode(err) != parcelgate.EFORBIDDEN {
-				t.Errorf("%s as %s: %v, want EFORBIDDEN from the service", name, who, err)
-			}
-		}
-	}
+// operator (access.go: ActionOperate is the operator's only).
+func tenants(org *parcelgate.Organization) []*parcelgate.Caller {
+	return []*parcelgate.Caller{gatewayClientOf(org), accountOf(org, parcelgate.Roles...)}
 }
 
 func businessIDs(orgs []*parcelgate.Organization) []string {
@@ -92,45 +80,40 @@ func TestOrganizationServiceIsTheOperators(t *testing.T) {
 		f := newOperatorFixture(t, db)
 		orgs := sqlstore.NewOrganizationService(db)
 		prod := f.orgs[parcelgate.Production]
-		refusedByService(t, prod, map[string]func(c *parcelgate.Caller) error{
-			"CreateOrganization": func(c *parcelgate.Caller) error {
-				return orgs.CreateOrganization(ctx, c, &parcelgate.Organization{Environment: c.Environment, BusinessID: "7777777-4", Name: "Forged Oy"})
-			},
-			"FindOrganization": func(c *parcelgate.Caller) error {
-				_, err := orgs.FindOrganization(ctx, c, sameBusinessID)
-				return err
-			},
-			"ListOrganizations": func(c *parcelgate.Caller) error {
-				_, err := orgs.ListOrganizations(ctx, c)
-				return err
-			},
-		})
-		all, err := orgs.ListOrganizations(ctx, parcelgate.EnvironmentOperator(""))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := businessIDs(all); !slices.Equal(got, []string{"production/" + sameBusinessID, "test/" + sameBusinessID}) {
-			t.Fatalf("after refused calls the organizations are %v", got)
-		}
-
 		testOp := parcelgate.EnvironmentOperator(parcelgate.Test)
-		listed, err := orgs.ListOrganizations(ctx, testOp)
-		if err != nil || len(listed) != 1 || listed[0].ID != f.orgs[parcelgate.Test].ID {
-			t.Fatalf("the test environment's operator lists %v, %v", businessIDs(listed), err)
+		org := func(o *parcelgate.Organization, err error) (string, error) {
+			if err != nil {
+				return "", err
+			}
+			return string(o.Environment) + "/" + o.BusinessID, nil
 		}
+		list := func(c *parcelgate.Caller, _ string) (string, error) {
+			all, err := orgs.ListOrganizations(ctx, c)
+			return strings.Join(businessIDs(all), ","), err
+		}
+		// A's object is the production organization 7777777-4, which the
+		// production operator creates first; 0737546-2 is no one's.
+		checkAccess(t, writtenIn(t, db), "7777777-4", "0737546-2", []accessCase{
+			// The test environment's operator may not create in production.
+			{name: "CreateOrganization", denied: append(tenants(prod), testOp), owner: parcelgate.EnvironmentOperator(parcelgate.Production),
+				call: func(c *parcelgate.Caller, id string) (string, error) {
+					return "", orgs.CreateOrganization(ctx, c, &parcelgate.Organization{Environment: parcelgate.Production, BusinessID: id, Name: "Elsewhere Oy"})
+				}},
+			// An operator on one organization sees no other one, nor does
+			// another environment's operator.
+			{name: "FindOrganization", denied: tenants(prod), other: parcelgate.OperatorCaller(prod), crossCode: parcelgate.ENOTFOUND, owner: parcelgate.EnvironmentOperator(parcelgate.Production), ownerSees: true,
+				call: func(c *parcelgate.Caller, id string) (string, error) { return org(orgs.FindOrganization(ctx, c, id)) }},
+			{name: "FindOrganization/other environment's organization", denied: tenants(prod), other: parcelgate.OperatorCaller(f.orgs[parcelgate.Test]), crossCode: parcelgate.ENOTFOUND, owner: parcelgate.EnvironmentOperator(parcelgate.Production), ownerSees: true,
+				call: func(c *parcelgate.Caller, id string) (string, error) { return org(orgs.FindOrganization(ctx, c, id)) }},
+			{name: "FindOrganization/test environment", denied: tenants(prod), other: testOp, crossCode: parcelgate.ENOTFOUND, owner: parcelgate.EnvironmentOperator(parcelgate.Production), ownerSees: true,
+				call: func(c *parcelgate.Caller, id string) (string, error) { return org(orgs.FindOrganization(ctx, c, id)) }},
+			{name: "ListOrganizations", denied: tenants(prod), other: testOp, listing: true, crossSum: "test/" + sameBusinessID, owner: parcelgate.EnvironmentOperator(""), ownerSees: true, call: list},
+		})
 		found, err := orgs.FindOrganization(ctx, testOp, sameBusinessID)
 		if err != nil || found.ID != f.orgs[parcelgate.Test].ID {
 			t.Fatalf("the test environment's operator finds %+v, %v", found, err)
 		}
-		// An operator on one organization sees no other one.
-		if _, err := orgs.FindOrganization(ctx, parcelgate.OperatorCaller(f.orgs[parcelgate.Test]), "7777777-4"); parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
-			t.Fatalf("another organization for an organization's operator: %v", err)
-		}
-		err = orgs.CreateOrganization(ctx, testOp, &parcelgate.Organization{Environment: parcelgate.Production, BusinessID: "7777777-4", Name: "Elsewhere Oy"})
-		if parcelgate.ErrorCode(err) != parcelgate.EFORBIDDEN {
-			t.Fatalf("the test operator created a production organization: %v", err)
-		}
-		if prodOrgs, _ := orgs.ListOrganizations(ctx, parcelgate.EnvironmentOperator(parcelgate.Production)); len(prodOrgs) != 1 {
+		if prodOrgs, _ := orgs.ListOrganizations(ctx, parcelgate.EnvironmentOperator(parcelgate.Production)); !slices.Equal(businessIDs(prodOrgs), []string{"production/" + sameBusinessID, "production/7777777-4"}) {
 			t.Fatalf("production holds %v", businessIDs(prodOrgs))
 		}
 	})
@@ -144,90 +127,68 @@ func TestCredentialServiceIsTheOperators(t *testing.T) {
 		f := newOperatorFixture(t, db)
 		creds := sqlstore.NewCredentialService(db)
 		prod := f.orgs[parcelgate.Production]
-		refusedByService(t, prod, map[string]func(c *parcelgate.Caller) error{
-			"CreateGatewayClient": func(c *parcelgate.Caller) error {
-				return creds.CreateGatewayClient(ctx, c, &parcelgate.GatewayClient{ClientID: "forged", Environment: c.Environment, BusinessID: c.BusinessID,
-					Versions: []parcelgate.VersionGrant{{Version: parcelgate.DefaultVersions[0], Tier: 1}}}, auth.HashSecret("x"))
-			},
-			"CreateServiceAccount": func(c *parcelgate.Caller) error {
-				return creds.CreateServiceAccount(ctx, c, &parcelgate.ServiceAccount{Username: "forged", Environment: c.Environment, BusinessID: c.BusinessID, Roles: parcelgate.Roles}, "x")
-			},
-			"ListGatewayClients": func(c *parcelgate.Caller) error {
-				_, err := creds.ListGatewayClients(ctx, c)
-				return err
-			},
-			"ListServiceAccounts": func(c *parcelgate.Caller) error {
-				_, err := creds.ListServiceAccounts(ctx, c)
-				return err
-			},
-			"RevokeGatewayClient":  func(c *parcelgate.Caller) error { return creds.RevokeGatewayClient(ctx, c, "client-production") },
-			"RevokeServiceAccount": func(c *parcelgate.Caller) error { return creds.RevokeServiceAccount(ctx, c, "user-production") },
-			"UnlockServiceAccount": func(c *parcelgate.Caller) error { return creds.UnlockServiceAccount(ctx, c, "user-production") },
-		})
-		everyone := parcelgate.EnvironmentOperator("")
-		clientIDs := func(c *parcelgate.Caller) []string {
-			t.Helper()
+		everyone, prodOp, testOp := parcelgate.EnvironmentOperator(""), parcelgate.EnvironmentOperator(parcelgate.Production), parcelgate.EnvironmentOperator(parcelgate.Test)
+		clientIDs := func(c *parcelgate.Caller, _ string) (string, error) {
 			cs, err := creds.ListGatewayClients(ctx, c)
-			if err != nil {
-				t.Fatal(err)
-			}
 			var out []string
 			for _, gc := range cs {
 				out = append(out, gc.ClientID)
 			}
-			return out
+			return strings.Join(out, ","), err
 		}
-		usernames := func(c *parcelgate.Caller) []string {
-			t.Helper()
+		usernames := func(c *parcelgate.Caller, _ string) (string, error) {
 			as, err := creds.ListServiceAccounts(ctx, c)
-			if err != nil {
-				t.Fatal(err)
-			}
 			var out []string
 			for _, a := range as {
 				out = append(out, a.Username)
 			}
-			return out
-		}
-		if got := clientIDs(everyone); !slices.Equal(got, []string{"client-production", "client-test"}) {
-			t.Fatalf("after refused calls the gateway clients are %v", got)
-		}
-		if got := usernames(everyone); !slices.Equal(got, []string{"user-production", "user-test"}) {
-			t.Fatalf("after refused calls the service accounts are %v", got)
-		}
-
-		testOp := parcelgate.EnvironmentOperator(parcelgate.Test)
-		if got := clientIDs(testOp); !slices.Equal(got, []string{"client-test"}) {
-			t.Fatalf("the test operator lists the gateway clients %v", got)
-		}
-		if got := usernames(testOp); !slices.Equal(got, []string{"user-test"}) {
-			t.Fatalf("the test operator lists the service accounts %v", got)
+			return strings.Join(out, ","), err
 		}
 		// Production's credentials are not the test operator's: they
 		// answer as missing ones, and stay as they were.
-		for name, err := range map[string]error{
-			"RevokeGatewayClient":  creds.RevokeGatewayClient(ctx, testOp, "client-production"),
-			"RevokeServiceAccount": creds.RevokeServiceAccount(ctx, testOp, "user-production"),
-			"UnlockServiceAccount": creds.UnlockServiceAccount(ctx, testOp, "user-production"),
-			"CreateGatewayClient": creds.CreateGatewayClient(ctx, testOp, &parcelgate.GatewayClient{ClientID: "client-elsewhere", Environment: parcelgate.Production, BusinessID: sameBusinessID,
-				Versions: []parcelgate.VersionGrant{{Version: parcelgate.DefaultVersions[0], Tier: 1}}}, auth.HashSecret("x")),
-			"CreateServiceAccount": creds.CreateServiceAccount(ctx, testOp, &parcelgate.ServiceAccount{Username: "user-elsewhere", Environment: parcelgate.Production, BusinessID: sameBusinessID, Roles: parcelgate.Roles}, "x"),
-		} {
-			if parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
-				t.Errorf("%s of production's by the test operator: %v, want ENOTFOUND", name, err)
-			}
+		checkAccess(t, writtenIn(t, db), sameBusinessID, "7777777-4", []accessCase{
+			{name: "CreateGatewayClient", denied: tenants(prod), other: testOp, crossCode: parcelgate.ENOTFOUND, owner: prodOp,
+				call: func(c *parcelgate.Caller, id string) (string, error) {
+					return "", creds.CreateGatewayClient(ctx, c, &parcelgate.GatewayClient{ClientID: "client-elsewhere", Environment: parcelgate.Production, BusinessID: id,
+						Versions: []parcelgate.VersionGrant{{Version: parcelgate.DefaultVersions[0], Tier: 1}}}, auth.HashSecret("x"))
+				}},
+			{name: "CreateServiceAccount", denied: tenants(prod), other: testOp, crossCode: parcelgate.ENOTFOUND, owner: prodOp,
+				call: func(c *parcelgate.Caller, id string) (string, error) {
+					return "", creds.CreateServiceAccount(ctx, c, &parcelgate.ServiceAccount{Username: "user-elsewhere", Environment: parcelgate.Production, BusinessID: id, Roles: parcelgate.Roles}, "x")
+				}},
+		})
+		checkAccess(t, writtenIn(t, db), "client-production", "client-nope", []accessCase{
+			{name: "ListGatewayClients", denied: tenants(prod), other: testOp, listing: true, crossSum: "client-test", owner: prodOp, ownerSees: true, call: clientIDs},
+			{name: "RevokeGatewayClient", denied: tenants(prod), other: testOp, crossCode: parcelgate.ENOTFOUND, owner: prodOp,
+				call: func(c *parcelgate.Caller, id string) (string, error) {
+					return "", creds.RevokeGatewayClient(ctx, c, id)
+				}},
+		})
+		checkAccess(t, writtenIn(t, db), "user-production", "user-nope", []accessCase{
+			{name: "ListServiceAccounts", denied: tenants(prod), other: testOp, listing: true, crossSum: "user-test", owner: prodOp, ownerSees: true, call: usernames},
+			{name: "UnlockServiceAccount", denied: tenants(prod), other: testOp, crossCode: parcelgate.ENOTFOUND, owner: prodOp,
+				call: func(c *parcelgate.Caller, id string) (string, error) {
+					return "", creds.UnlockServiceAccount(ctx, c, id)
+				}},
+			{name: "RevokeServiceAccount", denied: tenants(prod), other: testOp, crossCode: parcelgate.ENOTFOUND, owner: prodOp,
+				call: func(c *parcelgate.Caller, id string) (string, error) {
+					return "", creds.RevokeServiceAccount(ctx, c, id)
+				}},
+		})
+		// What the owners did, and only that: production's first
+		// credentials revoked, the new ones made; the test environment's
+		// untouched.
+		if got, err := clientIDs(everyone, ""); err != nil || got != "client-elsewhere,client-test" {
+			t.Fatalf("the gateway clients are %q, %v", got, err)
 		}
-		if got := clientIDs(everyone); !slices.Equal(got, []string{"client-production", "client-test"}) {
-			t.Fatalf("after the test operator's calls the gateway clients are %v", got)
+		if got, err := usernames(everyone, ""); err != nil || got != "user-elsewhere,user-test" {
+			t.Fatalf("the service accounts are %q, %v", got, err)
 		}
-		if got := usernames(everyone); !slices.Equal(got, []string{"user-production", "user-test"}) {
-			t.Fatalf("after the test operator's calls the service accounts are %v", got)
-		}
-		// Its own it revokes.
+		// Its own the test operator revokes.
 		if err := creds.RevokeGatewayClient(ctx, testOp, "client-test"); err != nil {
 			t.Fatal(err)
 		}
-		if got := clientIDs(everyone); !slices.Equal(got, []string{"client-production"}) {
+		if got, _ := clientIDs(everyone, ""); got != "client-elsewhere" {
 			t.Fatalf("after revoking client-test: %v", got)
 		}
 	})
@@ -262,31 +223,36 @@ func TestControlServiceIsTheOperators(t *testing.T) {
 			if before == 0 {
 				t.Fatal("the demo left production empty")
 			}
-			refusedByService(t, prod, map[string]func(c *parcelgate.Caller) error{
-				"AdvanceClock": func(c *parcelgate.Caller) error {
-					_, err := controls.AdvanceClock(ctx, c, time.Hour)
-					return err
-				},
-				"ResetEnvironment": func(c *parcelgate.Caller) error {
-					_, err := controls.ResetEnvironment(ctx, c, parcelgate.ResetOptions{Catalogs: true})
-					return err
-				},
-				"RestoreEverywhere": func(c *parcelgate.Caller) error {
-					_, err := controls.RestoreEverywhere(ctx, c, demo.SnapshotName)
-					return err
-				},
-			})
-			if clock.Offset(parcelgate.Production) != 0 || objects() != before {
-				t.Fatalf("refused calls changed production: offset %v, %d objects (was %d)", clock.Offset(parcelgate.Production), objects(), before)
+			// Every table and both clocks: a refused control moves, resets
+			// or restores nothing.
+			tables := writtenIn(t, db)
+			written := func() string {
+				return fmt.Sprint(clock.Offset(parcelgate.Production), clock.Offset(parcelgate.Test), "\n", tables())
 			}
-
 			// The test environment's operator moves, resets and restores
-			// the test environment only.
-			if _, err := controls.AdvanceClock(ctx, testOp, time.Hour); err != nil {
-				t.Fatal(err)
-			}
+			// the test environment only (checked after).
+			checkAccess(t, written, "", "", []accessCase{
+				{name: "AdvanceClock", denied: tenants(prod), owner: testOp,
+					call: func(c *parcelgate.Caller, _ string) (string, error) {
+						_, err := controls.AdvanceClock(ctx, c, time.Hour)
+						return "", err
+					}},
+				{name: "ResetEnvironment", denied: tenants(prod), owner: testOp,
+					call: func(c *parcelgate.Caller, _ string) (string, error) {
+						_, err := controls.ResetEnvironment(ctx, c, parcelgate.ResetOptions{Catalogs: true})
+						return "", err
+					}},
+				{name: "RestoreEverywhere", denied: tenants(prod), owner: testOp,
+					call: func(c *parcelgate.Caller, _ string) (string, error) {
+						_, err := controls.RestoreEverywhere(ctx, c, demo.SnapshotName)
+						return "", err
+					}},
+			})
 			if clock.Offset(parcelgate.Test) != time.Hour || clock.Offset(parcelgate.Production) != 0 {
 				t.Fatalf("after moving test's clock: test %v, production %v", clock.Offset(parcelgate.Test), clock.Offset(parcelgate.Production))
+			}
+			if objects() != before {
+				t.Fatalf("test's controls changed production: %d objects, was %d", objects(), before)
 			}
 			res, err := controls.ResetEnvironment(ctx, testOp, parcelgate.ResetOptions{})
 			if err != nil || res.Environment != parcelgate.Test || res.Organizations != 3 {
@@ -332,49 +298,36 @@ func TestFaultServiceIsTheOperators(t *testing.T) {
 		if err := faults.CreateFault(ctx, everyone, testFault); err != nil {
 			t.Fatal(err)
 		}
-		refusedByService(t, f.orgs[parcelgate.Production], map[string]func(c *parcelgate.Caller) error{
-			"CreateFault": func(c *parcelgate.Caller) error {
-				return faults.CreateFault(ctx, c, &parcelgate.Fault{Environment: c.Environment, Status: 500, Remaining: -1})
-			},
-			"Faults": func(c *parcelgate.Caller) error {
-				_, err := faults.Faults(ctx, c)
-				return err
-			},
-			"DeleteFault": func(c *parcelgate.Caller) error { return faults.DeleteFault(ctx, c, prodFault.ID) },
-		})
-		ids := func(c *parcelgate.Caller) []string {
-			t.Helper()
+		prodOp, testOp := parcelgate.EnvironmentOperator(parcelgate.Production), parcelgate.EnvironmentOperator(parcelgate.Test)
+		prod := f.orgs[parcelgate.Production]
+		ids := func(c *parcelgate.Caller, _ string) (string, error) {
 			fs, err := faults.Faults(ctx, c)
-			if err != nil {
-				t.Fatal(err)
-			}
 			var out []string
 			for _, f := range fs {
 				out = append(out, f.ID)
 			}
-			return out
+			return strings.Join(out, ","), err
 		}
-		if got := ids(everyone); !slices.Equal(got, []string{prodFault.ID, testFault.ID}) {
-			t.Fatalf("after refused calls the faults are %v", got)
+		if got, err := ids(parcelgate.OperatorCaller(prod), ""); err != nil || got != prodFault.ID {
+			t.Fatalf("production's organization operator lists %v, %v", got, err)
 		}
-
-		testOp := parcelgate.EnvironmentOperator(parcelgate.Test)
-		if got := ids(testOp); !slices.Equal(got, []string{testFault.ID}) {
-			t.Fatalf("the test operator lists %v", got)
-		}
-		if err := faults.DeleteFault(ctx, testOp, prodFault.ID); parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
-			t.Fatalf("the test operator deleting production's fault: %v", err)
-		}
-		err := faults.CreateFault(ctx, testOp, &parcelgate.Fault{Environment: parcelgate.Production, Status: 500, Remaining: -1})
-		if parcelgate.ErrorCode(err) != parcelgate.EFORBIDDEN {
-			t.Fatalf("the test operator setting a production fault: %v", err)
-		}
-		// An operator on one organization sees that organization's only.
-		if got := ids(parcelgate.OperatorCaller(f.orgs[parcelgate.Production])); !slices.Equal(got, []string{prodFault.ID}) {
-			t.Fatalf("production's organization operator lists %v", got)
-		}
-		if got := ids(everyone); !slices.Equal(got, []string{prodFault.ID, testFault.ID}) {
-			t.Fatalf("after the test operator's calls the faults are %v", got)
+		checkAccess(t, writtenIn(t, db), prodFault.ID, "Fnotafault000", []accessCase{
+			// An operator on one organization sees that organization's
+			// only; the test environment's operator the test's only.
+			{name: "Faults", denied: tenants(prod), other: testOp, listing: true, crossSum: testFault.ID, owner: parcelgate.OperatorCaller(prod), ownerSees: true, call: ids},
+			{name: "Faults/organization", denied: tenants(prod), other: parcelgate.OperatorCaller(f.orgs[parcelgate.Test]), listing: true, owner: everyone, ownerSees: true, call: ids},
+			// The test operator sets no production fault.
+			{name: "CreateFault", denied: append(tenants(prod), testOp), owner: prodOp,
+				call: func(c *parcelgate.Caller, _ string) (string, error) {
+					return "", faults.CreateFault(ctx, c, &parcelgate.Fault{Environment: parcelgate.Production, Status: 500, Remaining: -1})
+				}},
+			{name: "DeleteFault", denied: tenants(prod), other: testOp, crossCode: parcelgate.ENOTFOUND, owner: prodOp,
+				call: func(c *parcelgate.Caller, id string) (string, error) { return "", faults.DeleteFault(ctx, c, id) }},
+		})
+		// What the owners did, and only that: production's first fault
+		// deleted, one made; the test environment's untouched.
+		if got, err := faults.Faults(ctx, everyone); err != nil || len(got) != 2 || got[0].ID == prodFault.ID || got[1].ID == prodFault.ID || !slices.ContainsFunc(got, func(f *parcelgate.Fault) bool { return f.ID == testFault.ID }) {
+			t.Fatalf("the faults are %v, %v", got, err)
 		}
 	})
 }
@@ -390,19 +343,16 @@ func TestRotateTokenKeyIsTheServersOperators(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		callers := tenants(f.orgs[parcelgate.Production])
-		callers["test operator"] = parcelgate.EnvironmentOperator(parcelgate.Test)
-		for who, c := range callers {
-			if _, err := keys.RotateTokenKey(ctx, c); parcelgate.ErrorCode(err) != parcelgate.EFORBIDDEN {
-				t.Errorf("RotateTokenKey as %s: %v, want EFORBIDDEN", who, err)
-			}
-		}
+		checkAccess(t, writtenIn(t, db), "", "", []accessCase{
+			{name: "RotateTokenKey", denied: append(tenants(f.orgs[parcelgate.Production]), parcelgate.EnvironmentOperator(parcelgate.Test)), owner: parcelgate.EnvironmentOperator(""),
+				call: func(c *parcelgate.Caller, _ string) (string, error) {
+					_, err := keys.RotateTokenKey(ctx, c)
+					return "", err
+				}},
+		})
 		after, err := keys.TokenKeys(ctx)
-		if err != nil || len(after) != len(before) || after[len(after)-1].ID != before[len(before)-1].ID {
-			t.Fatalf("refused rotations changed the keys: %v, %v", after, err)
-		}
-		if _, err := keys.RotateTokenKey(ctx, parcelgate.EnvironmentOperator("")); err != nil {
-			t.Fatal(err)
+		if err != nil || len(after) != len(before)+1 {
+			t.Fatalf("one rotation: %d keys, were %d; %v", len(after), len(before), err)
 		}
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -20,30 +21,6 @@ func stockOrg(t *testing.T, db *sqlstore.DB, bid string) *parcelgate.Organizatio
 		t.Fatal(err)
 	}
 	return o
-}
-
-// accessCase is one call of a service by a caller, and the code it must
-// fail with ("" when it must succeed; it then checks its answer itself).
-type accessCase struct {
-	name string
-	call func(ctx context.Context) error
-	want string
-}
-
-// runAccessCases runs each case and proves it wrote nothing: state, read
-// by the owners, is the same after it as before.
-func runAccessCases(t *testing.T, cases []accessCase, state func() string) {
-	t.Helper()
-	for _, tc := range cases {
-		before := state()
-		err := tc.call(context.Background())
-		if got := parcelgate.ErrorCode(err); (tc.want == "" && err != nil) || (tc.want != "" && got != tc.want) {
-			t.Errorf("%s: %v (code %q), want %q", tc.name, err, got, tc.want)
-		}
-		if after := state(); after != before {
-			t.Errorf("%s wrote:\nbefore %s\nafter  %s", tc.name, before, after)
-		}
-	}
 }
 
 func jsonOf(t *testing.T, v any, err error) string {
@@ -81,7 +58,9 @@ func TestInventoryServiceAccess(t *testing.T) {
 				Balances: []parcelgate.BalanceInput{{ProductExternalID: id, RetailerID: r.BusinessID, CatalogExternalID: "SHOP", Quantity: &qty}},
 			}
 		}
-		if failed, err := inv.PutInventory(ctx, sup, []parcelgate.InventoryInput{entry("P1")}); err != nil || len(failed) > 0 {
+		// P1 for the reads and the moves; P2 and P3 each for one method
+		// that takes the owner's balance away.
+		if failed, err := inv.PutInventory(ctx, sup, []parcelgate.InventoryInput{entry("P1"), entry("P2"), entry("P3")}); err != nil || len(failed) > 0 {
 			t.Fatal(failed, err)
 		}
 		// A product from before bare IDs: a migration would rename it.
@@ -89,8 +68,9 @@ func TestInventoryServiceAccess(t *testing.T) {
 			t.Fatal(err)
 		}
 		// The supplier's products and balances as it reads them: any write
-		// to them changes a status, a quantity, an ID or a stamp.
-		state := func() string {
+		// to them changes a status, a quantity, an ID or a stamp. Another
+		// supplier's writes of its own do not.
+		written := func() string {
 			items, err := inv.ListInventory(ctx, sup, parcelgate.InventoryFilter{}, parcelgate.PageRequest{Size: 100})
 			bals, err2 := inv.ListSupplierBalances(ctx, sup, parcelgate.BalanceFilter{}, parcelgate.PageRequest{Size: 100})
 			if err == nil {
@@ -105,140 +85,106 @@ func TestInventoryServiceAccess(t *testing.T) {
 			}
 			return jsonOf(t, []any{items, bals, stamps}, err)
 		}
-		zero := int64(0)
-		removal := parcelgate.BalanceRemoval{ProductExternalID: "P1", RetailerID: r.BusinessID, CatalogExternalID: "SHOP"}
-		calls := []struct {
-			method string
-			call   func(ctx context.Context, c *parcelgate.Caller) error
-		}{
-			{"PutInventory", func(ctx context.Context, c *parcelgate.Caller) error {
-				failed, err := inv.PutInventory(ctx, c, []parcelgate.InventoryInput{entry("P1"), entry("NEW")})
-				if err == nil && len(failed) > 0 {
-					return failed[0]
-				}
-				return err
-			}},
-			{"ListInventory", func(ctx context.Context, c *parcelgate.Caller) error {
-				_, err := inv.ListInventory(ctx, c, parcelgate.InventoryFilter{}, parcelgate.PageRequest{Size: 10})
-				return err
-			}},
-			{"FindInventoryItem", func(ctx context.Context, c *parcelgate.Caller) error {
-				_, err := inv.FindInventoryItem(ctx, c, "P1")
-				return err
-			}},
-			{"EndOfSale", func(ctx context.Context, c *parcelgate.Caller) error {
-				_, err := inv.EndOfSale(ctx, c, []string{"P1"})
-				return err
-			}},
-			{"PutBalances", func(ctx context.Context, c *parcelgate.Caller) error {
-				_, err := inv.PutBalances(ctx, c, []parcelgate.BalanceInput{{ProductExternalID: "P1", RetailerID: r.BusinessID, CatalogExternalID: "SHOP", Quantity: &zero}})
-				return err
-			}},
-			{"ListSupplierBalances", func(ctx context.Context, c *parcelgate.Caller) error {
-				_, err := inv.ListSupplierBalances(ctx, c, parcelgate.BalanceFilter{}, parcelgate.PageRequest{Size: 10})
-				return err
-			}},
-			{"DeleteBalances", func(ctx context.Context, c *parcelgate.Caller) error {
-				_, err := inv.DeleteBalances(ctx, c, removal)
-				return err
-			}},
-			{"RemoveFromCatalogs", func(ctx context.Context, c *parcelgate.Caller) error {
-				failed, err := inv.RemoveFromCatalogs(ctx, c, []parcelgate.BalanceRemoval{removal})
-				if err == nil && failed[0] != nil {
-					return failed[0]
-				}
-				return err
-			}},
-			{"MigrateProductIDs", func(ctx context.Context, c *parcelgate.Caller) error {
-				_, err := inv.MigrateProductIDs(ctx, c)
-				return err
-			}},
-			{"MoveStock", func(ctx context.Context, c *parcelgate.Caller) error {
-				_, err := inv.MoveStock(ctx, c, s.BusinessID, "P1", r.BusinessID, "SHOP", -1, 1)
-				return err
-			}},
-		}
-		var cases []accessCase
-		for _, m := range calls {
-			// A retailer reads what is published to it through the
-			// catalogs, never the supplier's own side; a gateway token
-			// never acts on the ecom API (decisions §4); the stock moves
-			// are the operator's.
-			for who, c := range map[string]*parcelgate.Caller{"retailer": retailer, "role-less account": roleless, "gateway client": gateway} {
-				cases = append(cases, accessCase{m.method + " by a " + who, func(ctx context.Context) error { return m.call(ctx, c) }, parcelgate.EFORBIDDEN})
+		// A retailer reads what is published to it through the catalogs,
+		// never the supplier's own side; a gateway token never acts on the
+		// ecom API (decisions §4); the stock moves are the operator's.
+		notSuppliers := []*parcelgate.Caller{retailer, roleless, gateway}
+		item := func(it *parcelgate.InventoryItem, err error) (string, error) {
+			if err != nil {
+				return "", err
 			}
+			return it.Product.ExternalID + " of " + it.Product.SupplierID, nil
 		}
-		cases = append(cases,
-			accessCase{"MoveStock by the supplier", func(ctx context.Context) error { return calls[9].call(ctx, sup) }, parcelgate.EFORBIDDEN},
-			accessCase{"MoveStock by the operator of another organization", func(ctx context.Context) error {
-				moved, err := inv.MoveStock(ctx, parcelgate.OperatorCaller(o), s.BusinessID, "P1", r.BusinessID, "SHOP", -1, 1)
-				if err == nil && moved {
-					return fmt.Errorf("moved another organization's stock")
-				}
-				return err
-			}, ""},
-		)
+		zero := int64(0)
+		removal := func(id string) parcelgate.BalanceRemoval {
+			return parcelgate.BalanceRemoval{ProductExternalID: id, RetailerID: r.BusinessID, CatalogExternalID: "SHOP"}
+		}
 		// Another supplier, which may do all of it, finds none of s's
 		// products: each answers as one that is not there, in either ID
-		// form, and what it writes is its own.
-		cases = append(cases,
-			accessCase{"FindInventoryItem of another supplier's product", func(ctx context.Context) error {
-				_, err := inv.FindInventoryItem(ctx, other, "P1")
-				return err
-			}, parcelgate.ENOTFOUND},
-			accessCase{"FindInventoryItem of another supplier's product, prefixed", func(ctx context.Context) error {
-				_, err := inv.FindInventoryItem(ctx, other, "1234567-1-P1")
-				return err
-			}, parcelgate.ENOTFOUND},
-			accessCase{"EndOfSale of another supplier's product", func(ctx context.Context) error { return calls[3].call(ctx, other) }, parcelgate.ENOTFOUND},
-			accessCase{"DeleteBalances of another supplier's product", func(ctx context.Context) error { return calls[6].call(ctx, other) }, parcelgate.ENOTFOUND},
-			accessCase{"RemoveFromCatalogs of another supplier's product", func(ctx context.Context) error { return calls[7].call(ctx, other) }, parcelgate.ENOTFOUND},
-			accessCase{"PutBalances of another supplier's product", func(ctx context.Context) error {
-				err := calls[4].call(ctx, other)
-				_, missing := inv.PutBalances(ctx, other, []parcelgate.BalanceInput{{ProductExternalID: "NOPE", RetailerID: r.BusinessID, CatalogExternalID: "SHOP", Quantity: &zero}})
-				if err == nil || parcelgate.ErrorCode(err) != parcelgate.ErrorCode(missing) {
-					return fmt.Errorf("%v, where a missing product is %v", err, missing)
-				}
-				return nil
-			}, ""},
-			accessCase{"ListInventory of another supplier", func(ctx context.Context) error {
-				page, err := inv.ListInventory(ctx, other, parcelgate.InventoryFilter{}, parcelgate.PageRequest{Size: 10})
-				if err == nil && (page.Total != 0 || len(page.Items) != 0) {
-					return fmt.Errorf("another supplier lists %d products", page.Total)
-				}
-				return err
-			}, ""},
-			accessCase{"ListSupplierBalances of another supplier", func(ctx context.Context) error {
-				page, err := inv.ListSupplierBalances(ctx, other, parcelgate.BalanceFilter{}, parcelgate.PageRequest{Size: 10})
-				if err == nil && (page.Total != 0 || len(page.Items) != 0) {
-					return fmt.Errorf("another supplier lists %d balances", page.Total)
-				}
-				return err
-			}, ""},
-			accessCase{"MigrateProductIDs of another supplier", func(ctx context.Context) error {
-				res, err := inv.MigrateProductIDs(ctx, other)
-				if err == nil && (len(res.Migrated) != 0 || len(res.Conflicts) != 0) {
-					return fmt.Errorf("another supplier migrates %+v", res)
-				}
-				return err
-			}, ""},
-			// Last, as it writes: the other supplier's own P1, not s's.
-			accessCase{"PutInventory of another supplier's product ID", func(ctx context.Context) error {
-				if err := calls[0].call(ctx, other); err != nil {
-					return err
-				}
-				item, err := inv.FindInventoryItem(ctx, other, "P1")
-				if err == nil && item.Product.SupplierID != o.BusinessID {
-					return fmt.Errorf("the other supplier's P1 is %s's", item.Product.SupplierID)
-				}
-				return err
-			}, ""},
-		)
-		runAccessCases(t, cases, state)
-		// The owner itself still may.
-		if item, err := inv.FindInventoryItem(ctx, sup, "P1"); err != nil || len(item.Balances) != 1 || item.Balances[0].Quantity != qty {
-			t.Fatalf("the supplier's own P1: %+v %v", item, err)
-		}
+		// form, and lists none of them.
+		checkAccess(t, written, "P1", "NOPE", []accessCase{
+			{name: "ListInventory", denied: notSuppliers, other: other, listing: true, crossSum: "0 products: ", owner: sup, ownerSees: true,
+				call: func(c *parcelgate.Caller, _ string) (string, error) {
+					page, err := inv.ListInventory(ctx, c, parcelgate.InventoryFilter{}, parcelgate.PageRequest{Size: 10})
+					var ids []string
+					for _, it := range page.Items {
+						ids = append(ids, it.Product.ExternalID)
+					}
+					return fmt.Sprintf("%d products: %s", page.Total, strings.Join(ids, ",")), err
+				}},
+			{name: "ListSupplierBalances", denied: notSuppliers, other: other, listing: true, crossSum: "0 balances: ", owner: sup, ownerSees: true,
+				call: func(c *parcelgate.Caller, _ string) (string, error) {
+					page, err := inv.ListSupplierBalances(ctx, c, parcelgate.BalanceFilter{}, parcelgate.PageRequest{Size: 10})
+					var ids []string
+					for _, b := range page.Items {
+						ids = append(ids, b.ProductExternalID)
+					}
+					return fmt.Sprintf("%d balances: %s", page.Total, strings.Join(ids, ",")), err
+				}},
+			{name: "FindInventoryItem", denied: notSuppliers, other: other, crossCode: parcelgate.ENOTFOUND, owner: sup, ownerSees: true,
+				call: func(c *parcelgate.Caller, id string) (string, error) { return item(inv.FindInventoryItem(ctx, c, id)) }},
+			// The operator of another organization moves nothing of s's.
+			{name: "MoveStock", denied: append([]*parcelgate.Caller{sup}, notSuppliers...), other: parcelgate.OperatorCaller(o), crossSum: "moved=false", owner: parcelgate.OperatorCaller(s),
+				call: func(c *parcelgate.Caller, id string) (string, error) {
+					moved, err := inv.MoveStock(ctx, c, s.BusinessID, id, r.BusinessID, "SHOP", -1, 1)
+					return fmt.Sprint("moved=", moved), err
+				}},
+			// A balance names a product of the caller's: s's P1 is as
+			// unknown to another supplier as no product at all.
+			{name: "PutBalances", denied: notSuppliers, other: other, crossCode: parcelgate.EINVALID, owner: sup,
+				call: func(c *parcelgate.Caller, id string) (string, error) {
+					_, err := inv.PutBalances(ctx, c, []parcelgate.BalanceInput{{ProductExternalID: id, RetailerID: r.BusinessID, CatalogExternalID: "SHOP", Quantity: &zero}})
+					return "", err
+				}},
+			{name: "MigrateProductIDs", denied: notSuppliers, other: other, crossSum: "migrated [], conflicts []", owner: sup,
+				call: func(c *parcelgate.Caller, _ string) (string, error) {
+					res, err := inv.MigrateProductIDs(ctx, c)
+					if err != nil {
+						return "", err
+					}
+					return fmt.Sprintf("migrated %v, conflicts %v", res.Migrated, res.Conflicts), nil
+				}},
+			{name: "EndOfSale", denied: notSuppliers, other: other, crossCode: parcelgate.ENOTFOUND, owner: sup,
+				call: func(c *parcelgate.Caller, id string) (string, error) {
+					_, err := inv.EndOfSale(ctx, c, []string{id})
+					return "", err
+				}},
+		})
+		checkAccess(t, written, "1234567-1-P2", "1234567-1-NOPE", []accessCase{
+			{name: "FindInventoryItem/prefixed", denied: notSuppliers, other: other, crossCode: parcelgate.ENOTFOUND, owner: sup,
+				call: func(c *parcelgate.Caller, id string) (string, error) { return item(inv.FindInventoryItem(ctx, c, id)) }},
+		})
+		checkAccess(t, written, "P2", "NOPE", []accessCase{
+			{name: "DeleteBalances", denied: notSuppliers, other: other, crossCode: parcelgate.ENOTFOUND, owner: sup,
+				call: func(c *parcelgate.Caller, id string) (string, error) {
+					_, err := inv.DeleteBalances(ctx, c, removal(id))
+					return "", err
+				}},
+		})
+		checkAccess(t, written, "P3", "NOPE", []accessCase{
+			{name: "RemoveFromCatalogs", denied: notSuppliers, other: other, crossCode: parcelgate.ENOTFOUND, owner: sup,
+				call: func(c *parcelgate.Caller, id string) (string, error) {
+					failed, err := inv.RemoveFromCatalogs(ctx, c, []parcelgate.BalanceRemoval{removal(id)})
+					if err == nil && failed[0] != nil {
+						return "", failed[0]
+					}
+					return "", err
+				}},
+		})
+		// Last, as another supplier's call writes: its own P1, not s's.
+		checkAccess(t, written, "P1", "NOPE", []accessCase{
+			{name: "PutInventory", denied: notSuppliers, other: other, crossSum: "P1 of " + o.BusinessID, owner: sup, ownerSees: true,
+				call: func(c *parcelgate.Caller, id string) (string, error) {
+					failed, err := inv.PutInventory(ctx, c, []parcelgate.InventoryInput{entry(id), entry("NEW")})
+					if err == nil && len(failed) > 0 {
+						return "", failed[0]
+					}
+					if err != nil {
+						return "", err
+					}
+					return item(inv.FindInventoryItem(ctx, c, id))
+				}},
+		})
 	})
 }
 
@@ -274,99 +220,72 @@ func TestCatalogServiceAccess(t *testing.T) {
 			t.Fatal(failed, err)
 		}
 		everywhere := parcelgate.EnvironmentOperator("")
-		state := func() string {
-			all, err := cats.ListCatalogs(ctx, everywhere)
-			return jsonOf(t, all, err)
-		}
-		retailer, merchant := accountOf(r1, parcelgate.RoleRetailer), accountOf(r1, parcelgate.RoleMerchant)
-		supplierOfR1, roleless, gateway := accountOf(r1, parcelgate.RoleSupplier), accountOf(r1), gatewayClientOf(r1)
-		newCatalog := func(retailerID string) *parcelgate.Catalog {
-			return &parcelgate.Catalog{Environment: parcelgate.Production, RetailerID: retailerID, ExternalID: "NEW", SupplierIDs: []string{s.BusinessID}}
-		}
-		create := func(c *parcelgate.Caller, retailerID string) func(context.Context) error {
-			return func(ctx context.Context) error { return cats.CreateCatalog(ctx, c, newCatalog(retailerID)) }
-		}
-		listAll := func(c *parcelgate.Caller) func(context.Context) error {
-			return func(ctx context.Context) error { _, err := cats.ListCatalogs(ctx, c); return err }
-		}
-		own := func(c *parcelgate.Caller) func(context.Context) error {
-			return func(ctx context.Context) error {
-				_, err := cats.ListOwnCatalogs(ctx, c, parcelgate.CatalogRoleRetailer, parcelgate.PageRequest{Size: 10})
-				return err
+		written := writtenIn(t, db, "catalogs", "catalog_suppliers", "balances", "products")
+		// Tenant A is r2, with its catalog OTHER; r1, with SHOP, is the
+		// other tenant.
+		retailer, merchant := accountOf(r2, parcelgate.RoleRetailer), accountOf(r2, parcelgate.RoleMerchant)
+		supplierOfR2, roleless, gateway := accountOf(r2, parcelgate.RoleSupplier), accountOf(r2), gatewayClientOf(r2)
+		everyRole := accountOf(r2, parcelgate.Roles...)
+		r1Retailer := accountOf(r1, parcelgate.RoleRetailer)
+		catalogs := func(cs []*parcelgate.Catalog) string {
+			var ids []string
+			for _, k := range cs {
+				ids = append(ids, k.ExternalID)
 			}
+			return fmt.Sprintf("%d catalogs: %s", len(cs), strings.Join(ids, ","))
 		}
-		balances := func(c *parcelgate.Caller, id string) func(context.Context) error {
-			return func(ctx context.Context) error {
-				_, err := cats.ListCatalogBalances(ctx, c, id, parcelgate.BalanceFilter{}, parcelgate.PageRequest{Size: 10})
-				return err
+		balances := func(c *parcelgate.Caller, id string) (string, error) {
+			page, err := cats.ListCatalogBalances(ctx, c, id, parcelgate.BalanceFilter{}, parcelgate.PageRequest{Size: 10})
+			var ids []string
+			for _, b := range page.Items {
+				ids = append(ids, b.CatalogExternalID)
 			}
+			return fmt.Sprintf("%d balances: %s", page.Total, strings.Join(ids, ",")), err
 		}
-		products := func(c *parcelgate.Caller, id string) func(context.Context) error {
-			return func(ctx context.Context) error {
-				_, err := cats.ListCatalogProducts(ctx, c, id, parcelgate.BalanceFilter{}, parcelgate.PageRequest{Size: 10})
-				return err
+		// A new catalog of the retailer id, named after its creator.
+		create := func(c *parcelgate.Caller, id string) (string, error) {
+			name := "NEW"
+			if c != nil {
+				name = fmt.Sprintf("NEW-%d", c.OrgID)
 			}
+			return "", cats.CreateCatalog(ctx, c, &parcelgate.Catalog{Environment: parcelgate.Production, RetailerID: id, ExternalID: name, SupplierIDs: []string{s.BusinessID}})
 		}
-		cases := []accessCase{
-			{"CreateCatalog by the retailer itself", create(accountOf(r1, parcelgate.Roles...), r1.BusinessID), parcelgate.EFORBIDDEN},
-			{"CreateCatalog by a gateway client", create(gateway, r1.BusinessID), parcelgate.EFORBIDDEN},
-			{"ListCatalogs by the retailer itself", listAll(accountOf(r1, parcelgate.Roles...)), parcelgate.EFORBIDDEN},
-			{"ListOwnCatalogs by a role-less account", own(roleless), parcelgate.EFORBIDDEN},
-			{"ListOwnCatalogs by a gateway client", own(gateway), parcelgate.EFORBIDDEN},
-			{"ListCatalogBalances by a supplier", balances(supplierOfR1, "SHOP"), parcelgate.EFORBIDDEN},
-			{"ListCatalogBalances of all by a supplier", balances(supplierOfR1, ""), parcelgate.EFORBIDDEN},
-			{"ListCatalogBalances by a gateway client", balances(gateway, "SHOP"), parcelgate.EFORBIDDEN},
-			{"ListCatalogProducts by a supplier", products(supplierOfR1, "SHOP"), parcelgate.EFORBIDDEN},
-			{"ListCatalogProducts by a role-less account", products(roleless, "SHOP"), parcelgate.EFORBIDDEN},
-
+		listAll := func(c *parcelgate.Caller, _ string) (string, error) {
+			cs, err := cats.ListCatalogs(ctx, c)
+			return catalogs(cs), err
+		}
+		// The operator creates every catalog, the retailer itself not; the
+		// operator acting in r1's tenant does not find r2, and the test
+		// environment's operator does not reach production (EINVALID).
+		checkAccess(t, written, r2.BusinessID, "7777777-4", []accessCase{
+			{name: "CreateCatalog", denied: []*parcelgate.Caller{everyRole, gateway}, other: parcelgate.OperatorCaller(r1), crossCode: parcelgate.ENOTFOUND, owner: parcelgate.OperatorCaller(r2), call: create},
+			{name: "CreateCatalog/test environment", denied: []*parcelgate.Caller{everyRole, gateway}, other: parcelgate.EnvironmentOperator(parcelgate.Test), crossCode: parcelgate.EINVALID, owner: parcelgate.EnvironmentOperator(parcelgate.Production), call: create},
+		})
+		checkAccess(t, written, "OTHER", "NOPE", []accessCase{
+			// Only the operator lists every catalog: r1's operator lists
+			// r1's, the test environment's none of production's.
+			{name: "ListCatalogs", denied: []*parcelgate.Caller{everyRole}, other: parcelgate.OperatorCaller(r1), listing: true, crossSum: "1 catalogs: SHOP", owner: parcelgate.OperatorCaller(r2), ownerSees: true, call: listAll},
+			{name: "ListCatalogs/test environment", denied: []*parcelgate.Caller{everyRole}, other: parcelgate.EnvironmentOperator(parcelgate.Test), listing: true, crossSum: "0 catalogs: ", owner: everywhere, ownerSees: true, call: listAll},
+			{name: "ListOwnCatalogs", denied: []*parcelgate.Caller{roleless, gateway}, other: r1Retailer, listing: true, crossSum: "1 catalogs: SHOP", owner: retailer, ownerSees: true,
+				call: func(c *parcelgate.Caller, _ string) (string, error) {
+					page, err := cats.ListOwnCatalogs(ctx, c, parcelgate.CatalogRoleRetailer, parcelgate.PageRequest{Size: 10})
+					var ids []string
+					for _, k := range page.Items {
+						ids = append(ids, k.ExternalID)
+					}
+					return fmt.Sprintf("%d catalogs: %s", page.Total, strings.Join(ids, ",")), err
+				}},
 			// Another retailer's catalog is not there for r1, and a
 			// merchant reads only its warehouse (Posti) catalogs.
-			{"ListCatalogBalances of another retailer's catalog", balances(retailer, "OTHER"), parcelgate.ENOTFOUND},
-			{"ListCatalogProducts of another retailer's catalog", products(retailer, "OTHER"), parcelgate.ENOTFOUND},
-			{"ListCatalogBalances of a catalog a merchant may not read", balances(merchant, "SHOP"), parcelgate.ENOTFOUND},
-			{"ListCatalogBalances of all the retailer's catalogs", func(ctx context.Context) error {
-				page, err := cats.ListCatalogBalances(ctx, retailer, "", parcelgate.BalanceFilter{}, parcelgate.PageRequest{Size: 10})
-				if err == nil && (page.Total != 1 || page.Items[0].CatalogExternalID != "SHOP") {
-					return fmt.Errorf("r1 reads %s", jsonOf(t, page, nil))
-				}
-				return err
-			}, ""},
-			{"ListOwnCatalogs of the retailer", func(ctx context.Context) error {
-				page, err := cats.ListOwnCatalogs(ctx, retailer, parcelgate.CatalogRoleRetailer, parcelgate.PageRequest{Size: 10})
-				if err == nil && (page.Total != 1 || page.Items[0].ExternalID != "SHOP") {
-					return fmt.Errorf("r1 lists %s", jsonOf(t, page, nil))
-				}
-				return err
-			}, ""},
-			// The operator acting in r1's tenant: another retailer is not
-			// there, and only r1's catalogs are listed.
-			{"CreateCatalog for another retailer by the operator of r1", create(parcelgate.OperatorCaller(r1), r2.BusinessID), parcelgate.ENOTFOUND},
-			{"ListCatalogs by the operator of r1", func(ctx context.Context) error {
-				cs, err := cats.ListCatalogs(ctx, parcelgate.OperatorCaller(r1))
-				if err == nil && (len(cs) != 1 || cs[0].ExternalID != "SHOP") {
-					return fmt.Errorf("the operator of r1 lists %s", jsonOf(t, cs, nil))
-				}
-				return err
-			}, ""},
-			// The operator acting in the test environment: production's
-			// organizations and catalogs are not there.
-			{"CreateCatalog of production by the test environment's operator", create(parcelgate.EnvironmentOperator(parcelgate.Test), r1.BusinessID), parcelgate.EINVALID},
-			{"ListCatalogs of the test environment", func(ctx context.Context) error {
-				cs, err := cats.ListCatalogs(ctx, parcelgate.EnvironmentOperator(parcelgate.Test))
-				if err == nil && len(cs) != 0 {
-					return fmt.Errorf("production's catalogs listed in test: %s", jsonOf(t, cs, nil))
-				}
-				return err
-			}, ""},
-		}
-		runAccessCases(t, cases, state)
-		// The operator of the environment, and of r1, still create r1's.
-		for _, c := range []*parcelgate.Caller{parcelgate.EnvironmentOperator(parcelgate.Production), parcelgate.OperatorCaller(r1)} {
-			k := newCatalog(r1.BusinessID)
-			k.ExternalID = fmt.Sprintf("NEW-%d", c.OrgID)
-			if err := cats.CreateCatalog(ctx, c, k); err != nil {
-				t.Fatalf("%+v: %v", c, err)
-			}
-		}
+			{name: "ListCatalogBalances", denied: []*parcelgate.Caller{supplierOfR2, gateway}, other: r1Retailer, crossCode: parcelgate.ENOTFOUND, owner: retailer, ownerSees: true, call: balances},
+			{name: "ListCatalogBalances/merchant", other: merchant, crossCode: parcelgate.ENOTFOUND, owner: retailer, ownerSees: true, call: balances},
+			{name: "ListCatalogBalances/all", denied: []*parcelgate.Caller{supplierOfR2}, other: r1Retailer, listing: true, crossSum: "1 balances: SHOP", owner: retailer, ownerSees: true,
+				call: func(c *parcelgate.Caller, _ string) (string, error) { return balances(c, "") }},
+			{name: "ListCatalogProducts", denied: []*parcelgate.Caller{supplierOfR2, roleless}, other: r1Retailer, crossCode: parcelgate.ENOTFOUND, owner: retailer,
+				call: func(c *parcelgate.Caller, id string) (string, error) {
+					page, err := cats.ListCatalogProducts(ctx, c, id, parcelgate.BalanceFilter{}, parcelgate.PageRequest{Size: 10})
+					return fmt.Sprintf("%d products", page.Total), err
+				}},
+		})
 	})
 }
