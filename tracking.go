@@ -322,10 +322,10 @@ const (
 // TrackingService finds parcels for the Tracking API. Every call acts for
 // one caller (a service account) in the caller's environment. Lookups by
 // number find any organization's parcel (Own false: the public view);
-// searches by keyword or event date find the caller's own only, so that
-// they reveal nothing of another tenant's. Every method asks Caller.May
-// itself first (decisions §30), so a caller without the right is
-// EFORBIDDEN and nothing is read or written for it.
+// searches by keyword, reference, errand code or event date find the
+// caller's own only, so that they reveal nothing of another tenant's.
+// Every method asks Caller.May itself first (decisions §30), so a caller
+// without the right is EFORBIDDEN and nothing is read or written for it.
 type TrackingService interface {
 	// TrackNumbers returns the parcels with the numbers, in the order
 	// asked: a parcel's number is that parcel, another shipment tracking
@@ -337,6 +337,13 @@ type TrackingService interface {
 	// first, at most limit from start. Only a caller that may
 	// ActionTrackParcels.
 	FindParcels(ctx context.Context, c *Caller, keywords []string, start, limit int) ([]TrackedParcel, error)
+	// TrackBy returns the parcels key's value names (TrackingKey.Match),
+	// oldest shipment first, at most limit from start: for a lookup key
+	// (TrackingKey.Lookup) any organization's in c's environment, else
+	// c's own only. A value the key refuses is EINVALID, a restricted key
+	// EFORBIDDEN (TrackingKey.Value). Only a caller that may
+	// ActionTrackParcels.
+	TrackBy(ctx context.Context, c *Caller, key TrackingKey, value string, start, limit int) ([]TrackedParcel, error)
 	// ParcelsCreatedBetween returns c's parcels whose shipment was created
 	// in [from, to), oldest first, at most limit, from the start-th. Only
 	// a caller that may ActionTrackParcels.

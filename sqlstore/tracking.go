@@ -178,6 +178,47 @@ func (t *TrackingService) FindParcels(ctx context.Context, c *parcelgate.Caller,
 		ORDER BY s.created_at, s.id, p.position LIMIT ? OFFSET ?`, args...)
 }
 
+// TrackBy finds parcels by one of the Tracking API's other keys
+// (parcelgate.TrackingKey; decisions §30). A lookup key (a waybill or
+// consignment number, a goods item ID) finds any organization's parcels in
+// c's environment, as TrackNumbers does; a search key (a reference, an
+// order number, an errand code) c's own only. A receiver reference is
+// stored nowhere, so it finds nothing. Only a caller that may
+// ActionTrackParcels (decisions §30).
+func (t *TrackingService) TrackBy(ctx context.Context, c *parcelgate.Caller, key parcelgate.TrackingKey, value string, start, limit int) ([]parcelgate.TrackedParcel, error) {
+	if err := c.May(parcelgate.ActionTrackParcels); err != nil {
+		return nil, err
+	}
+	v, err := key.Value(value)
+	if err != nil {
+		return nil, err
+	}
+	const order = ` ORDER BY s.created_at, s.id, p.position LIMIT ? OFFSET ?`
+	env := string(c.Environment)
+	switch key.Match() {
+	case parcelgate.MatchShipmentNumber:
+		return t.readTracked(ctx, c.OrgID, `SELECT `+trackedColumns+` FROM shipments s JOIN parcels p ON p.shipment_id = s.id
+			WHERE s.environment = ? AND s.tracking_number = ?`+order, env, v, limit, start)
+	case parcelgate.MatchParcelNumber:
+		return t.readTracked(ctx, c.OrgID, `SELECT `+trackedColumns+` FROM parcels p JOIN shipments s ON s.id = p.shipment_id
+			WHERE s.environment = ? AND p.parcel_id = ?`+order, env, v, limit, start)
+	case parcelgate.MatchReference:
+		// UPPER on both sides: each engine folds case its own way, the
+		// same way for the stored reference and the one asked for.
+		return t.readTracked(ctx, c.OrgID, `SELECT `+trackedColumns+` FROM parcels p JOIN shipments s ON s.id = p.shipment_id
+			WHERE s.org_id = ? AND s.environment = ? AND UPPER(s.reference) = UPPER(?)`+order, c.OrgID, env, v, limit, start)
+	case parcelgate.MatchErrandCode:
+		// An errand code names its parcel and the parcel's shipment
+		// (decisions §5); an expired or released one names nothing.
+		return t.readTracked(ctx, c.OrgID, `SELECT `+trackedColumns+` FROM codes k
+			JOIN parcels p ON p.org_id = k.org_id AND p.parcel_id = k.parcel_id
+			JOIN shipments s ON s.id = p.shipment_id AND s.tracking_number = k.tracking_number
+			WHERE k.environment = ? AND k.org_id = ? AND k.code = ? AND k.parcel_id <> '' AND k.released_at = 0 AND k.expires_at > ?`+order,
+			env, c.OrgID, v, micros(t.db.clock.Now(c.Environment)), limit, start)
+	}
+	return nil, nil
+}
+
 // ParcelsCreatedBetween lists c's parcels by their shipments' creation.
 // Only a caller that may ActionTrackParcels (decisions §30).
 func (t *TrackingService) ParcelsCreatedBetween(ctx context.Context, c *parcelgate.Caller, from, to time.Time, start, limit int) ([]parcelgate.TrackedParcel, error) {
