@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"math"
 	"net/http"
 	"net/url"
 	"slices"
@@ -24,6 +25,9 @@ func (s *Server) trackingRoutes() {
 	s.handle(base+"find", s.ecom(parcelgate.ActionTrackParcels, s.findParcels))
 	s.handle(base+"find/{keyword}", s.ecom(parcelgate.ActionTrackParcels, s.findParcel))
 	s.handle(base+"event/date", s.ecom(parcelgate.ActionTrackParcels, s.parcelsByEventDate))
+	for _, key := range parcelgate.TrackingKeys {
+		s.handle(base+string(key)+"/{"+key.Param()+"}", s.ecom(parcelgate.ActionTrackParcels, s.trackBy(key)))
+	}
 	s.handle("POST /admin/v1/parcels/status", s.admin(s.moveParcel))
 	// The Tracking API's own token URL (its spec's /tracking/oauth/token):
 	// the service account's token, as POST /auth/token answers it.
@@ -305,6 +309,42 @@ func (s *Server) find(w http.ResponseWriter, r *http.Request, tq trackingQuery, 
 	}
 	writeJSON(w, http.StatusOK, s.view(r, tq, ps))
 	return nil
+}
+
+// trackBy answers one of the other keys (decisions §30): a lookup key as
+// trackingnumber answers a number (404 when no parcel has it), a search key
+// as find answers a keyword (an empty list when none); phonenumber is 403
+// for every caller.
+func (s *Server) trackBy(key parcelgate.TrackingKey) func(http.ResponseWriter, *http.Request) error {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		v, err := key.Value(r.PathValue(key.Param()))
+		if err != nil {
+			return err
+		}
+		tq, err := parseTrackingQuery(r.URL.Query())
+		if err != nil {
+			return err
+		}
+		if !key.Lookup() {
+			ps, err := s.tracking.TrackBy(r.Context(), caller(r), key, v, tq.start, tq.limit)
+			if err != nil {
+				return err
+			}
+			writeJSON(w, http.StatusOK, s.view(r, tq, ps))
+			return nil
+		}
+		// The page is cut here, as trackingnumber's is, so that a page past
+		// the last parcel is an empty list rather than 404.
+		ps, err := s.tracking.TrackBy(r.Context(), caller(r), key, v, 0, tq.limit+min(tq.start, math.MaxInt-tq.limit))
+		if err != nil {
+			return err
+		}
+		if len(ps) == 0 {
+			return key.NotFound(v)
+		}
+		writeJSON(w, http.StatusOK, s.view(r, tq, page(ps, tq)))
+		return nil
+	}
 }
 
 // maxEventDateWindow bounds event/date's from-to: its parcels are found by
