@@ -169,13 +169,21 @@ func (t *TrackingService) FindParcels(ctx context.Context, c *parcelgate.Caller,
 	var ids, refs []any
 	for _, k := range keywords {
 		ids = append(ids, parcelgate.NormalizeID(k))
-		refs = append(refs, strings.ToUpper(strings.TrimSpace(k)))
+		refs = append(refs, strings.TrimSpace(k))
 	}
 	args = append(append(append(args, ids...), ids...), refs...)
 	args = append(args, limit, start)
 	return t.readTracked(ctx, c.OrgID, `SELECT `+trackedColumns+` FROM parcels p JOIN shipments s ON s.id = p.shipment_id
-		WHERE s.org_id = ? AND s.environment = ? AND (p.parcel_id IN (`+placeholders(len(ids))+`) OR s.tracking_number IN (`+placeholders(len(ids))+`) OR UPPER(s.reference) IN (`+placeholders(len(refs))+`))
+		WHERE s.org_id = ? AND s.environment = ? AND (p.parcel_id IN (`+placeholders(len(ids))+`) OR s.tracking_number IN (`+placeholders(len(ids))+`) OR UPPER(s.reference) IN (`+upperPlaceholders(len(refs))+`))
 		ORDER BY s.created_at, s.id, p.position LIMIT ? OFFSET ?`, args...)
+}
+
+// upperPlaceholders is n "UPPER(?)" placeholders. A reference is compared
+// with UPPER on both sides, so that each engine folds both the same way:
+// SQLite's UPPER folds ASCII only, and a keyword upper-cased in Go would
+// miss a stored "Tilaus-å" that the same keyword typed as stored matches.
+func upperPlaceholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("UPPER(?), ", n), ", ")
 }
 
 // TrackBy finds parcels by one of the Tracking API's other keys

@@ -105,6 +105,23 @@ func TestTrackByAsksMayAndKeepsTenants(t *testing.T) {
 		want(a, parcelgate.KeySenderReference, "so-1001", 0, 10, both)
 		want(a, parcelgate.KeyOrderNumber, " SO-1001 ", 1, 5, tn+"/"+p2+" own=true")
 		want(a, parcelgate.KeyErrandCode, strings.ToLower(code), 0, 10, tn+"/"+p1+" own=true")
+		// decisions §30: a reference beyond ASCII is found as it was stored,
+		// and its ASCII letters in any case, by find and by the reference
+		// keys alike (SQLite's UPPER folds ASCII only; neither side may be
+		// folded by Go alone).
+		const tn3, p3 = "JJFI10000000000000003", "JJFI100000000000000P3"
+		sh3 := testShipment(tn3, p3)
+		sh3.Reference = "Tilaus-å-7"
+		if _, err := sqlstore.NewShipmentService(db).CreateShipment(ctx, gwA, sh3); err != nil {
+			t.Fatal(err)
+		}
+		want(a, parcelgate.KeySenderReference, "Tilaus-å-7", 0, 10, tn3+"/"+p3+" own=true")
+		want(a, parcelgate.KeyOrderNumber, "TILAUS-å-7", 0, 10, tn3+"/"+p3+" own=true")
+		for _, kw := range []string{"Tilaus-å-7", "tilaus-å-7"} {
+			if got, err := trackedSum(tracking.FindParcels(ctx, a, []string{kw}, 0, 10)); err != nil || got != tn3+"/"+p3+" own=true" {
+				t.Errorf("find %q: %q %v", kw, got, err)
+			}
+		}
 		// decisions §30 (invented): no receiver reference is stored.
 		want(a, parcelgate.KeyReceiverReference, "SO-1001", 0, 10, "")
 
