@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -102,5 +103,38 @@ func (c *Client) Track(ctx context.Context, numbers ...string) ([]TrackedParcel,
 func (c *Client) FindParcels(ctx context.Context, keywords ...string) ([]TrackedParcel, error) {
 	var out trackingAnswer
 	err := c.do(ctx, request{surface: ecom, method: http.MethodGet, path: "/tracking/7/shipments/find", query: url.Values{"keywords": {strings.Join(keywords, ",")}}}, &out)
+	return out.ParcelShipments, err
+}
+
+// TrackingKey is one of the Tracking API's other lookups, the route
+// segment after /tracking/7/shipments/.
+type TrackingKey string
+
+// The Tracking API's other keys. A waybill or consignment number and a
+// goods item ID are looked up like a tracking number (another
+// organization's parcel in the public view; nobody's is an error with
+// status 404); a sender reference, an order number, a receiver reference
+// and an errand code search the caller's own parcels (none is an empty
+// list). Tracking by phone number is restricted by the provider and
+// always refused (403).
+const (
+	ByWaybillNumber     TrackingKey = "waybillnumber"
+	ByConsignmentNumber TrackingKey = "consignmentnumber"
+	ByGoodsItemID       TrackingKey = "goodsitemid"
+	BySenderReference   TrackingKey = "senderreference"
+	ByOrderNumber       TrackingKey = "ordernumber"
+	ByReceiverReference TrackingKey = "receiverreference"
+	ByErrandCode        TrackingKey = "errandcode"
+	ByPhoneNumber       TrackingKey = "phonenumber"
+)
+
+// TrackBy returns the parcels that key's value names: the first 100, in
+// the order their shipments were made.
+func (c *Client) TrackBy(ctx context.Context, key TrackingKey, value string) ([]TrackedParcel, error) {
+	if key == "" || strings.ContainsAny(string(key), "/?#") {
+		return nil, fmt.Errorf("client: %q is not a tracking key", key)
+	}
+	var out trackingAnswer
+	err := c.do(ctx, request{surface: ecom, method: http.MethodGet, path: "/tracking/7/shipments/" + string(key) + "/" + url.PathEscape(value)}, &out)
 	return out.ParcelShipments, err
 }

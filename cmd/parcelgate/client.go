@@ -372,9 +372,16 @@ var clientCommands = []clientCmd{
 				return map[string]any{"file": path, "bytes": len(pdf)}, nil
 			}
 		}},
-	{name: "track", args: "NUMBER...", min: 1, max: -1, short: "Track parcels by number with the Tracking API (the service account's token)",
+	{name: "track", args: "NUMBER...", min: 1, max: -1, short: "Track parcels by number with the Tracking API (the service account's token); --by for another key",
 		bind: func(fs *pflag.FlagSet) clientRun {
+			by := fs.String("by", "", "track by another key instead of tracking numbers: waybillnumber, consignmentnumber, goodsitemid, senderreference, ordernumber, receiverreference, errandcode (one value)")
 			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
+				if *by != "" {
+					if len(args) != 1 {
+						return nil, fmt.Errorf("track --by %s takes one value, not %d", *by, len(args))
+					}
+					return c.TrackBy(ctx, client.TrackingKey(*by), args[0])
+				}
 				var ns commaList
 				for _, a := range args {
 					ns.Set(a)

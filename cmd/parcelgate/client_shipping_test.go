@@ -56,4 +56,19 @@ func TestClientCLIShippingAndTracking(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &tracked); err != nil || len(tracked) != 2 || tracked[0].Status.Code != "WAITING" || tracked[1].References[0].Value != "CLI-1" {
 		t.Fatalf("%v: %s", err, out)
 	}
+	// decisions §30: the other keys: the order number is the shipment's
+	// reference, the waybill number its tracking number.
+	for _, by := range [][2]string{{"ordernumber", "cli-1"}, {"waybillnumber", res.ShipmentNo}} {
+		out, err = cli("track", "--by", by[0], by[1])
+		if err != nil {
+			t.Fatalf("track --by %s: %v", by[0], err)
+		}
+		tracked = nil
+		if err := json.Unmarshal([]byte(out), &tracked); err != nil || len(tracked) != 2 || tracked[0].TrackingCode != res.Parcels[0].ParcelNo {
+			t.Fatalf("track --by %s: %v: %s", by[0], err, out)
+		}
+	}
+	if _, err := cli("track", "--by", "phonenumber", "+358401234567"); err == nil || !strings.Contains(err.Error(), "restricted") {
+		t.Fatalf("track --by phonenumber: %v, want the restriction", err)
+	}
 }
