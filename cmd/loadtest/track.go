@@ -15,10 +15,12 @@ import (
 )
 
 // trackMode measures the Tracking API (decisions §30): -track-shipments
-// shipments of two parcels are made over the shipping API, then -clients
-// clients look up parcels by number (GET
-// /tracking/7/shipments/trackingnumber/{n}, each parcel's journey decided
-// as of the clock) for -d: lookups/s, p50, p99.
+// shipments of two parcels are made over the shipping API, each with its
+// own order number as reference, then -clients clients look up parcels
+// for -d, per route: by number (GET trackingnumber/{n}, each parcel's
+// journey decided as of the clock), and the two searches of the tenant's
+// parcels by reference (GET senderreference/{ref} and find/{keyword}):
+// lookups/s, p50, p99.
 func trackMode(ctx context.Context, c config, e *env) error {
 	if err := e.organization(merchantBID); err != nil {
 		return err
@@ -43,9 +45,13 @@ func trackMode(ctx context.Context, c config, e *env) error {
 		"service":  map[string]any{"id": "PO2103"},
 		"parcels":  []any{map[string]any{"copies": 2, "weight": 1.5, "packageCode": "PKT"}},
 	}}
-	var numbers []string
+	var numbers, refs []string
 	t0 := time.Now()
-	for range c.trackShipments {
+	shipment := body["shipment"].(map[string]any)
+	for i := range c.trackShipments {
+		ref := fmt.Sprintf("LOAD-%d", i)
+		shipment["orderNo"] = ref
+		refs = append(refs, ref)
 		var ans []httpapi.ShippingOrderAnswer
 		if err := e.call("POST", "/shippingapi/api/v2/shipping/order", gw.AccessToken, body, http.StatusOK, &ans); err != nil {
 			return err
@@ -54,20 +60,26 @@ func trackMode(ctx context.Context, c config, e *env) error {
 			numbers = append(numbers, p.ParcelNo)
 		}
 	}
-	fmt.Printf("%s track: %d shipments (%d parcels) made in %s; %d clients, GET trackingnumber/{n}, %s per run\n",
+	fmt.Printf("%s track: %d shipments (%d parcels) made in %s; %d clients, %s per run and route\n",
 		e.engine, c.trackShipments, len(numbers), time.Since(t0).Round(time.Millisecond), c.clients, c.duration)
 	tok, err := e.ecomToken(merchantBID, parcelgate.RoleMerchant)
 	if err != nil {
 		return err
 	}
+	routes := []struct {
+		name string
+		keys []string
+	}{{"trackingnumber", numbers}, {"senderreference", refs}, {"find", refs}}
 	for run := range c.repeat {
-		lat, err := getLoadLatencies(e, tok, c.clients, c.duration, func(w, n int) string {
-			return "/tracking/7/shipments/trackingnumber/" + numbers[(w*7919+n)%len(numbers)]
-		})
-		if err != nil {
-			return err
+		for _, rt := range routes {
+			lat, err := getLoadLatencies(e, tok, c.clients, c.duration, func(w, n int) string {
+				return "/tracking/7/shipments/" + rt.name + "/" + rt.keys[(w*7919+n)%len(rt.keys)]
+			})
+			if err != nil {
+				return err
+			}
+			fmt.Printf("  run %d %-15s %.0f lookups/s, p50 %s, p99 %s (%d lookups), %s\n", run+1, rt.name, float64(len(lat))/c.duration.Seconds(), ms(lat.quantile(0.5)), ms(lat.quantile(0.99)), len(lat), loadAverage())
 		}
-		fmt.Printf("  run %d: %.0f lookups/s, p50 %s, p99 %s (%d lookups), %s\n", run+1, float64(len(lat))/c.duration.Seconds(), ms(lat.quantile(0.5)), ms(lat.quantile(0.99)), len(lat), loadAverage())
 	}
 	return nil
 }
