@@ -35,8 +35,9 @@
 //	        clients: searches/s, p50, p99; then the whole country listing
 //	        paged by its token.
 //	track   the Tracking API: -track-shipments shipments of two parcels
-//	        made over the shipping API, then -clients clients look parcels
-//	        up by number: lookups/s, p50, p99.
+//	        made over the shipping API, each with its order number, then
+//	        -clients clients look parcels up by number, by sender
+//	        reference and with find: lookups/s, p50, p99 of each.
 //	list    list pages under load: a supplier's GET /inventory, a
 //	        retailer's catalog page and catalogs, a merchant's orders, each
 //	        a page of -list-size over -c connections: req/s and CPU per
