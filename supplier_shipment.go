@@ -269,8 +269,8 @@ type ShipmentUpdate struct {
 // MaxShipmentParcels bounds the parcels of one shipment.
 const MaxShipmentParcels = 100
 
-// maxTrackingCodes bounds the tracking codes of one parcel.
-const maxTrackingCodes = 10
+// MaxTrackingCodes bounds the tracking codes of one parcel.
+const MaxTrackingCodes = 10
 
 // MoveShipment applies a supplier's PATCH to s at now and returns the
 // shipment as it is to be stored (s is not changed), or a 4xx naming the
@@ -610,8 +610,8 @@ func checkParcelMethod(p *Problems, path string, in *ShipmentParcel, required bo
 // checkTrackingCodes checks a supplier's own tracking codes: 1-10 codes of
 // 4-35 letters, digits and '-', each once.
 func checkTrackingCodes(p *Problems, path string, codes []string) {
-	if len(codes) > maxTrackingCodes {
-		p.Add(path+".trackingCodes", "must hold at most %d codes", maxTrackingCodes)
+	if len(codes) > MaxTrackingCodes {
+		p.Add(path+".trackingCodes", "must hold at most %d codes", MaxTrackingCodes)
 		return
 	}
 	for i, code := range codes {

@@ -333,10 +333,11 @@ type TrackingService interface {
 	// left out. Only a caller that may ActionTrackParcels.
 	TrackNumbers(ctx context.Context, c *Caller, numbers []string) ([]TrackedParcel, error)
 	// FindParcels returns c's parcels whose number, shipment tracking
-	// number or reference is one of the keywords (case-insensitive), oldest
-	// first, at most limit from start. Only a caller that may
-	// ActionTrackParcels.
-	FindParcels(ctx context.Context, c *Caller, keywords []string, start, limit int) ([]TrackedParcel, error)
+	// number or reference, each only when in fields (ParseFindKeys;
+	// FindAll for all three), is one of the keywords (case-insensitive),
+	// oldest first, at most limit from start. No fields find nothing.
+	// Only a caller that may ActionTrackParcels.
+	FindParcels(ctx context.Context, c *Caller, keywords []string, fields FindFields, start, limit int) ([]TrackedParcel, error)
 	// TrackBy returns the parcels key's value names (TrackingKey.Match),
 	// oldest shipment first, at most limit from start: for a lookup key
 	// (TrackingKey.Lookup) any organization's in c's environment, else

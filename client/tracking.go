@@ -106,9 +106,35 @@ func (c *Client) FindParcels(ctx context.Context, keywords ...string) ([]Tracked
 	return out.ParcelShipments, err
 }
 
+// FindParcelsIn is FindParcels comparing the keywords only with what keys
+// name (the Tracking API's keys): ByTrackingNumber a parcel's number or
+// its shipment's tracking number, ByWaybillNumber and ByConsignmentNumber
+// the shipment's tracking number, ByGoodsItemID the parcel's number,
+// BySenderReference and ByOrderNumber the reference. A key's Not excludes
+// it: with only exclusions the rest of all is searched. No keys is
+// FindParcels. Keys that leave nothing to search are an error with status
+// 400, ByPhoneNumber one with status 403.
+func (c *Client) FindParcelsIn(ctx context.Context, keys []TrackingKey, keywords ...string) ([]TrackedParcel, error) {
+	q := url.Values{"keywords": {strings.Join(keywords, ",")}}
+	for _, k := range keys {
+		q.Add("keys", string(k))
+	}
+	var out trackingAnswer
+	err := c.do(ctx, request{surface: ecom, method: http.MethodGet, path: "/tracking/7/shipments/find", query: q}, &out)
+	return out.ParcelShipments, err
+}
+
 // TrackingKey is one of the Tracking API's other lookups, the route
-// segment after /tracking/7/shipments/.
+// segment after /tracking/7/shipments/, and a key of FindParcelsIn.
 type TrackingKey string
+
+// ByTrackingNumber is the tracking number as a key of FindParcelsIn
+// (TrackBy with it looks one number up as trackingnumber/{n} does:
+// nobody's is an error with status 404).
+const ByTrackingNumber TrackingKey = "trackingnumber"
+
+// Not is k excluded, as a key of FindParcelsIn.
+func (k TrackingKey) Not() TrackingKey { return "!" + k }
 
 // The Tracking API's other keys. A waybill or consignment number and a
 // goods item ID are looked up like a tracking number (another

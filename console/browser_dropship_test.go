@@ -48,3 +48,46 @@ func TestBrowserDropshipping(t *testing.T) {
 	retailer.shot("dropship-03-order-suppliers")
 	retailer.shotPhone("dropship-04-order-suppliers-phone")
 }
+
+// decisions §34 in the browser, with parcels: the demo merchant asks for
+// two parcels, splits its shipment of two mugs one a parcel, then confirms
+// it with its own tracking code for each parcel; the retailer's order
+// shows both codes on the mugs' row, delivered in full.
+func TestBrowserDropshippingParcels(t *testing.T) {
+	e, c := newBrowserEnv(t)
+
+	supplier := c.person()
+	supplier.navigate("open the console", chromedp.Navigate(e.url+"/console/sign-in"))
+	supplier.signIn(prod.Username, prod.Password)
+	supplier.navigate("open Dropshipping", chromedp.Click(chromedp.CSS(`nav a[href="/console/supplier-shipments"]`)))
+	supplier.waitText("#supplier-shipments tbody", demo.SampleDropshipOrder)
+	supplier.navigate("open the shipment", chromedp.Click(chromedp.CSS(`#supplier-shipments tbody a`)))
+	supplier.waitText("#shipment-status", "Created")
+	supplier.typeInto("split-count", "2")
+	supplier.navigate("show two parcels", chromedp.Click(chromedp.ID("split-count-show")))
+	supplier.do("see the second parcel", chromedp.WaitVisible(chromedp.ID("split-p1-r0")))
+	supplier.typeInto("split-p0-r0", "1")
+	supplier.typeInto("split-p1-r0", "1")
+	supplier.shot("dropship-05-split-form")
+	supplier.navigate("split", chromedp.Click(chromedp.ID("split-submit")))
+	supplier.waitText("#shipment-parcels", "2 (PC)")
+	supplier.typeInto("confirm-p0-codes", "OWN-PARCEL-0001")
+	supplier.typeInto("confirm-p1-codes", "OWN-PARCEL-0002")
+	supplier.shot("dropship-06-confirm-form")
+	supplier.navigate("confirm with parcels", chromedp.Click(chromedp.ID("confirm-parcels-submit")))
+	supplier.waitText("#shipment-status", "Delivered")
+	if codes := supplier.text("#shipment-parcels"); !strings.Contains(codes, "OWN-PARCEL-0001") || !strings.Contains(codes, "OWN-PARCEL-0002") || strings.Contains(codes, "JJFI") {
+		t.Fatalf("parcels after the confirmation: %q", codes)
+	}
+	supplier.shot("dropship-07-shipment-delivered-parcels")
+
+	retailer := c.person()
+	retailer.navigate("open the console", chromedp.Navigate(e.url+"/console/sign-in"))
+	retailer.signIn(prod.RetailerUsername, prod.RetailerPassword)
+	retailer.navigate("open the order", chromedp.Navigate(e.url+"/console/orders/"+demo.SampleDropshipOrder))
+	retailer.waitText("#order-status", "Partially delivered")
+	if rows := retailer.text("#rows"); !strings.Contains(rows, "OWN-PARCEL-0001") || !strings.Contains(rows, "OWN-PARCEL-0002") || !strings.Contains(rows, "Delivered") {
+		t.Fatalf("rows: %q", rows)
+	}
+	retailer.shot("dropship-08-order-own-codes")
+}

@@ -265,6 +265,8 @@ func (c *Console) routes(mux *http.ServeMux) {
 	mux.Handle("GET /console/supplier-shipments/{id}", c.authed(c.supplierShipment))
 	mux.Handle("POST /console/supplier-shipments/{id}/status", c.authed(c.moveSupplierShipment))
 	mux.Handle("POST /console/supplier-shipments/{id}/delivered", c.authed(c.confirmSupplierShipment))
+	mux.Handle("POST /console/supplier-shipments/{id}/parcels", c.authed(c.confirmWithParcels))
+	mux.Handle("POST /console/supplier-shipments/{id}/split", c.authed(c.splitSupplierShipment))
 	mux.Handle("GET /console/requests", c.authed(c.requests))
 	mux.Handle("GET /console/requests/{requestId}", c.authed(c.request))
 	mux.Handle("GET /console/credentials", c.authed(c.credentialsPage))

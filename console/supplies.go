@@ -3,15 +3,17 @@ package console
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/parcelgate/parcelgate"
 )
 
 // A supplier's dropshipping shipments (decisions §34): the list, one
 // shipment with its rows and parcels, and the moves a supplier makes from
-// its integration (a status, the fast confirmation), for trying the flow by
-// hand.
+// its integration (a status, the fast confirmation, a confirmation with
+// parcels, a split into parcels), for trying the flow by hand.
 
 type supplyListData struct {
 	Page   parcelgate.Page[*parcelgate.SupplierShipment]
@@ -48,6 +50,32 @@ type supplyData struct {
 	// Moves are the statuses the supplier may move it to now.
 	Moves []parcelgate.SupplyStatus
 	Error string
+	// Open: the shipment is in progress, so it may be confirmed with
+	// parcels or split (decisions §34); Confirm and Split are those forms.
+	Open    bool
+	Confirm *parcelsForm
+	Split   *parcelsForm
+	// SplitParcels is how many parcels the split form shows (?parcels=).
+	SplitParcels int
+	MaxParcels   int
+}
+
+// parcelsForm is the confirmation or the split form: one entry per
+// parcel, as the shipment has them or as they were posted, with why the
+// last post was refused.
+type parcelsForm struct {
+	Parcels []parcelEntry
+	Error   string
+	Fields  []parcelgate.FieldError
+}
+
+// parcelEntry is one parcel of a form. Shares[j] is what it carries of
+// the shipment's row j ("" leaves the row out of the parcel); Codes are
+// the supplier's own tracking codes, separated by spaces or commas (""
+// lets the platform make them).
+type parcelEntry struct {
+	ID, Type, Service, Codes string
+	Shares                   []string
 }
 
 func (c *Console) loadSupply(w http.ResponseWriter, r *http.Request, s *session) (*supplyData, bool) {
@@ -59,8 +87,15 @@ func (c *Console) loadSupply(w http.ResponseWriter, r *http.Request, s *session)
 		c.fail(w, r, s, err)
 		return nil, false
 	}
-	d := &supplyData{Shipment: sh}
-	if !sh.Status.Value.Final() {
+	d := &supplyData{Shipment: sh, Open: !sh.Status.Value.Final(), MaxParcels: parcelgate.MaxShipmentParcels}
+	if d.Open {
+		n, err := strconv.Atoi(r.URL.Query().Get("parcels"))
+		if err != nil || n < 1 {
+			n = len(sh.Consignment.Parcels)
+		}
+		d.SplitParcels = max(1, min(n, parcelgate.MaxShipmentParcels))
+		d.Confirm = &parcelsForm{Parcels: confirmEntries(sh)}
+		d.Split = &parcelsForm{Parcels: splitEntries(sh, d.SplitParcels)}
 		for _, to := range parcelgate.SupplierStatuses {
 			if _, _, err := parcelgate.MoveShipment(sh, parcelgate.ShipmentUpdate{Status: &to}, func(string) string { return "" }, sh.Status.Timestamp); err == nil && to != sh.Status.Value {
 				d.Moves = append(d.Moves, to)
@@ -96,6 +131,213 @@ func (c *Console) confirmSupplierShipment(w http.ResponseWriter, r *http.Request
 	}
 	_, err := c.supplies.ConfirmShipment(r.Context(), s.caller, r.PathValue("id"))
 	c.afterSupply(w, r, s, err)
+}
+
+// confirmWithParcels is PATCH /shipments/{id} with status Delivered and
+// consignment.parcels, from the confirmation form: each parcel's delivered
+// quantities and its own tracking codes, if any (decisions §34).
+func (c *Console) confirmWithParcels(w http.ResponseWriter, r *http.Request, s *session) {
+	c.postParcels(w, r, s, false)
+}
+
+// splitSupplierShipment is PUT /shipments/{id} from the split form: the
+// full parcel list with each parcel's share of the rows (decisions §34).
+func (c *Console) splitSupplierShipment(w http.ResponseWriter, r *http.Request, s *session) {
+	c.postParcels(w, r, s, true)
+}
+
+func (c *Console) postParcels(w http.ResponseWriter, r *http.Request, s *session, split bool) {
+	if !c.needTenant(w, r, s) || !c.may(w, r, s, parcelgate.ActionSupplyShipments) {
+		return
+	}
+	// The shipment's rows name the form's columns; another organization's
+	// shipment is not found here exactly as a missing one.
+	sh, err := c.supplies.FindShipment(r.Context(), s.caller, r.PathValue("id"))
+	if err != nil {
+		c.fail(w, r, s, err)
+		return
+	}
+	entries, parcels, err := parseParcelsForm(r, sh, split)
+	if err == nil {
+		u := parcelgate.ShipmentUpdate{Parcels: parcels, HasParcels: true}
+		if split {
+			_, err = c.supplies.SplitShipment(r.Context(), s.caller, sh.ShipmentID, u)
+		} else {
+			delivered := parcelgate.SupplyDelivered
+			u.Status = &delivered
+			_, err = c.supplies.UpdateShipment(r.Context(), s.caller, sh.ShipmentID, u)
+		}
+	}
+	code := parcelgate.ErrorCode(err)
+	if code != parcelgate.EINVALID && code != parcelgate.ECONFLICT {
+		c.afterSupply(w, r, s, err)
+		return
+	}
+	d, ok := c.loadSupply(w, r, s)
+	if !ok {
+		return
+	}
+	// The refusal goes next to the form that was posted, with what the
+	// user entered.
+	f := &parcelsForm{Parcels: entries, Error: parcelgate.ErrorMessage(err), Fields: parcelgate.ErrorFields(err)}
+	switch {
+	case !d.Open || entries == nil:
+		// Nothing of the form to show again: the shipment took a final
+		// status meanwhile, or the form's parcel count was wrong.
+		d.Error = f.Error
+	case split:
+		d.Split, d.SplitParcels = f, len(entries)
+	default:
+		d.Confirm = f
+	}
+	status := http.StatusConflict
+	if code == parcelgate.EINVALID {
+		status = http.StatusBadRequest
+	}
+	c.renderView(w, r, status, "supplier-shipment", &view{Title: "Shipment " + d.Shipment.ShipmentID, Session: s, Nav: "supplies", Data: d})
+}
+
+// Bounds of the parcel forms' texts: no longer than the API takes, so a
+// form cannot make the server hold more than a JSON body could.
+const (
+	maxParcelIDLen   = 35
+	maxPackageLen    = 20
+	maxServiceLen    = 20
+	maxShareLen      = 19                                     // an int64
+	maxCodesFieldLen = parcelgate.MaxTrackingCodes*(35+2) + 2 // codes of 35 and their separators
+)
+
+// parseParcelsForm reads the confirmation (split false) or split form
+// strictly: "parcels" says how many (1 to parcelgate.MaxShipmentParcels),
+// then for parcel i "p{i}-id", with a split "p{i}-type" and
+// "p{i}-service", with a confirmation "p{i}-codes", and "p{i}-r{j}" its
+// share of the shipment's row j. It reads only those names, so a form
+// cannot make it allocate more than the bounds allow. entries echo the
+// form for a refusal; a bad number or a too long text is EINVALID naming
+// the field. What the API checks (a parcel ID's form, a share's range,
+// the codes) is left to the service, which answers as the API does.
+func parseParcelsForm(r *http.Request, sh *parcelgate.SupplierShipment, split bool) ([]parcelEntry, []parcelgate.ShipmentParcel, error) {
+	var p parcelgate.Problems
+	n, err := strconv.Atoi(strings.TrimSpace(r.PostFormValue("parcels")))
+	if err != nil || n < 1 || n > parcelgate.MaxShipmentParcels {
+		return nil, nil, fieldProblem("parcels", "the number of parcels must be 1 to %d, not %q", parcelgate.MaxShipmentParcels, r.PostFormValue("parcels"))
+	}
+	rows := sh.Consignment.Rows
+	entries := make([]parcelEntry, n)
+	parcels := make([]parcelgate.ShipmentParcel, n)
+	text := func(name string, limit int) string {
+		v := strings.TrimSpace(r.PostFormValue(name))
+		if len(v) > limit {
+			p.Add(name, "must be at most %d characters", limit)
+			return strings.ToValidUTF8(v[:limit], "")
+		}
+		return v
+	}
+	for i := range n {
+		e := &entries[i]
+		pfx := "p" + strconv.Itoa(i) + "-"
+		e.ID = text(pfx+"id", maxParcelIDLen)
+		parcel := parcelgate.ShipmentParcel{ParcelID: e.ID, Rows: []parcelgate.ParcelRow{}}
+		if split {
+			e.Type, e.Service = text(pfx+"type", maxPackageLen), text(pfx+"service", maxServiceLen)
+			parcel.PackageType, parcel.ServiceCode = e.Type, e.Service
+		} else {
+			e.Codes = text(pfx+"codes", maxCodesFieldLen)
+			codes := strings.FieldsFunc(e.Codes, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
+			switch {
+			case len(codes) > parcelgate.MaxTrackingCodes:
+				p.Add(pfx+"codes", "parcel %s: at most %d tracking codes, not %d", e.ID, parcelgate.MaxTrackingCodes, len(codes))
+			case len(codes) > 0:
+				parcel.TrackingCodes = codes
+			}
+		}
+		e.Shares = make([]string, len(rows))
+		for j, row := range rows {
+			name := pfx + "r" + strconv.Itoa(j)
+			v := text(name, maxShareLen)
+			e.Shares[j] = v
+			if v == "" {
+				continue
+			}
+			q, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				p.Add(name, "parcel %s, row %s: %q is not a whole number", e.ID, row.ItemID, v)
+				continue
+			}
+			share := parcelgate.Quantity(q)
+			parcel.Rows = append(parcel.Rows, parcelgate.ParcelRow{ItemID: row.ItemID, DeliveredQuantity: &share})
+		}
+		parcels[i] = parcel
+	}
+	return entries, parcels, p.Err()
+}
+
+func fieldProblem(field, format string, args ...any) error {
+	var p parcelgate.Problems
+	p.Add(field, format, args...)
+	return p.Err()
+}
+
+// confirmEntries fills the confirmation form from the shipment's parcels:
+// the shares a split gave, else each row in full in the first parcel that
+// holds it; the supplier's own codes when a parcel has them.
+func confirmEntries(sh *parcelgate.SupplierShipment) []parcelEntry {
+	out := make([]parcelEntry, len(sh.Consignment.Parcels))
+	for i, p := range sh.Consignment.Parcels {
+		out[i] = parcelEntry{ID: p.ParcelID, Type: p.PackageType, Service: p.ServiceCode, Shares: shares(sh, i)}
+		if !p.PlatformCodes {
+			out[i].Codes = strings.Join(p.TrackingCodes, " ")
+		}
+	}
+	return out
+}
+
+// splitEntries fills the split form with n parcels: the shipment's own
+// first, then new ones with a free number as ID, the first parcel's
+// service and package type PC, and no rows.
+func splitEntries(sh *parcelgate.SupplierShipment, n int) []parcelEntry {
+	ps := sh.Consignment.Parcels
+	out := make([]parcelEntry, n)
+	next := 1
+	for i := range out {
+		if i < len(ps) {
+			out[i] = parcelEntry{ID: ps[i].ParcelID, Type: ps[i].PackageType, Service: ps[i].ServiceCode, Shares: shares(sh, i)}
+			continue
+		}
+		for slices.ContainsFunc(ps, func(p parcelgate.ShipmentParcel) bool { return p.ParcelID == strconv.Itoa(next) }) || next <= i {
+			next++
+		}
+		out[i] = parcelEntry{ID: strconv.Itoa(next), Type: parcelgate.DefaultPackageType, Shares: make([]string, len(sh.Consignment.Rows))}
+		if len(ps) > 0 {
+			out[i].Service = ps[0].ServiceCode
+		}
+		next++
+	}
+	return out
+}
+
+// shares is parcel i's share of each row of sh as the forms show it: the
+// share it has, else the row's quantity in the first parcel holding the
+// row and 0 in the others; "" for a row it does not hold.
+func shares(sh *parcelgate.SupplierShipment, i int) []string {
+	ps := sh.Consignment.Parcels
+	out := make([]string, len(sh.Consignment.Rows))
+	for j, row := range sh.Consignment.Rows {
+		holds := func(p parcelgate.ShipmentParcel) bool {
+			return slices.ContainsFunc(p.Rows, func(r parcelgate.ParcelRow) bool { return r.ItemID == row.ItemID })
+		}
+		at := slices.IndexFunc(ps[i].Rows, func(r parcelgate.ParcelRow) bool { return r.ItemID == row.ItemID })
+		switch {
+		case at < 0:
+		case ps[i].Rows[at].DeliveredQuantity != nil:
+			out[j] = strconv.FormatInt(int64(*ps[i].Rows[at].DeliveredQuantity), 10)
+		case slices.IndexFunc(ps, holds) == i:
+			out[j] = strconv.FormatInt(int64(row.Quantity), 10)
+		default:
+			out[j] = "0"
+		}
+	}
+	return out
 }
 
 // afterSupply shows the shipment again: after a move, or with why it was

@@ -274,7 +274,7 @@ func (s *Server) trackNumbers(w http.ResponseWriter, r *http.Request) error {
 }
 
 // findParcels answers keywords (1-100, comma-separated or repeated) over
-// the caller's own parcels.
+// the caller's own parcels, in the fields keys chooses.
 func (s *Server) findParcels(w http.ResponseWriter, r *http.Request) error {
 	tq, err := parseTrackingQuery(r.URL.Query())
 	if err != nil {
@@ -302,8 +302,14 @@ func (s *Server) findParcel(w http.ResponseWriter, r *http.Request) error {
 	return s.find(w, r, tq, []string{k})
 }
 
+// find answers the keywords, compared with the fields the keys parameter
+// chooses (decisions §30; all when it is absent).
 func (s *Server) find(w http.ResponseWriter, r *http.Request, tq trackingQuery, keywords []string) error {
-	ps, err := s.tracking.FindParcels(r.Context(), caller(r), keywords, tq.start, tq.limit)
+	fields, err := parcelgate.ParseFindKeys(r.URL.Query()["keys"])
+	if err != nil {
+		return err
+	}
+	ps, err := s.tracking.FindParcels(r.Context(), caller(r), keywords, fields, tq.start, tq.limit)
 	if err != nil {
 		return err
 	}

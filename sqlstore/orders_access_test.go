@@ -306,7 +306,7 @@ func TestTrackingServiceAsksMayAndKeepsTenants(t *testing.T) {
 				}},
 			{name: "FindParcels", denied: []*parcelgate.Caller{gw}, other: b, owner: a, ownerSees: true,
 				call: func(c *parcelgate.Caller, id string) (string, error) {
-					return tracked(tracking.FindParcels(ctx, c, []string{id}, 0, 10))
+					return tracked(tracking.FindParcels(ctx, c, []string{id}, parcelgate.FindAll, 0, 10))
 				}},
 			{name: "ParcelsCreatedBetween", denied: []*parcelgate.Caller{gw}, other: b, listing: true, owner: a, ownerSees: true,
 				call: func(c *parcelgate.Caller, _ string) (string, error) {

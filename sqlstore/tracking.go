@@ -157,8 +157,9 @@ func (t *TrackingService) trackNumbers(ctx context.Context, c *parcelgate.Caller
 }
 
 // FindParcels searches c's own parcels by number, tracking number or
-// reference. Only a caller that may ActionTrackParcels (decisions §30).
-func (t *TrackingService) FindParcels(ctx context.Context, c *parcelgate.Caller, keywords []string, start, limit int) ([]parcelgate.TrackedParcel, error) {
+// reference, each only when fields has it (the find's keys; decisions
+// §30). Only a caller that may ActionTrackParcels (decisions §30).
+func (t *TrackingService) FindParcels(ctx context.Context, c *parcelgate.Caller, keywords []string, fields parcelgate.FindFields, start, limit int) ([]parcelgate.TrackedParcel, error) {
 	if err := c.May(parcelgate.ActionTrackParcels); err != nil {
 		return nil, err
 	}
@@ -171,10 +172,28 @@ func (t *TrackingService) FindParcels(ctx context.Context, c *parcelgate.Caller,
 		ids = append(ids, parcelgate.NormalizeID(k))
 		refs = append(refs, strings.TrimSpace(k))
 	}
-	args = append(append(append(args, ids...), ids...), refs...)
+	// Only the chosen fields' conditions, so that a field left out is
+	// not compared at all; with every field the statement is the one find
+	// has always run.
+	var match []string
+	if fields.Has(parcelgate.FindParcelNumber) {
+		match = append(match, `p.parcel_id IN (`+placeholders(len(ids))+`)`)
+		args = append(args, ids...)
+	}
+	if fields.Has(parcelgate.FindShipmentNumber) {
+		match = append(match, `s.tracking_number IN (`+placeholders(len(ids))+`)`)
+		args = append(args, ids...)
+	}
+	if fields.Has(parcelgate.FindReference) {
+		match = append(match, `UPPER(s.reference) IN (`+upperPlaceholders(len(refs))+`)`)
+		args = append(args, refs...)
+	}
+	if len(match) == 0 {
+		return nil, nil
+	}
 	args = append(args, limit, start)
 	return t.readTracked(ctx, c.OrgID, `SELECT `+trackedColumns+` FROM parcels p JOIN shipments s ON s.id = p.shipment_id
-		WHERE s.org_id = ? AND s.environment = ? AND (p.parcel_id IN (`+placeholders(len(ids))+`) OR s.tracking_number IN (`+placeholders(len(ids))+`) OR UPPER(s.reference) IN (`+upperPlaceholders(len(refs))+`))
+		WHERE s.org_id = ? AND s.environment = ? AND (`+strings.Join(match, ` OR `)+`)
 		ORDER BY s.created_at, s.id, p.position LIMIT ? OFFSET ?`, args...)
 }
 

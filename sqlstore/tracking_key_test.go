@@ -118,7 +118,7 @@ func TestTrackByAsksMayAndKeepsTenants(t *testing.T) {
 		want(a, parcelgate.KeySenderReference, "Tilaus-å-7", 0, 10, tn3+"/"+p3+" own=true")
 		want(a, parcelgate.KeyOrderNumber, "TILAUS-å-7", 0, 10, tn3+"/"+p3+" own=true")
 		for _, kw := range []string{"Tilaus-å-7", "tilaus-å-7"} {
-			if got, err := trackedSum(tracking.FindParcels(ctx, a, []string{kw}, 0, 10)); err != nil || got != tn3+"/"+p3+" own=true" {
+			if got, err := trackedSum(tracking.FindParcels(ctx, a, []string{kw}, parcelgate.FindAll, 0, 10)); err != nil || got != tn3+"/"+p3+" own=true" {
 				t.Errorf("find %q: %q %v", kw, got, err)
 			}
 		}
