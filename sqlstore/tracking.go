@@ -166,34 +166,44 @@ func (t *TrackingService) FindParcels(ctx context.Context, c *parcelgate.Caller,
 	if len(keywords) == 0 {
 		return nil, nil
 	}
-	args := []any{c.OrgID, string(c.Environment)}
 	var ids, refs []any
 	for _, k := range keywords {
 		ids = append(ids, parcelgate.NormalizeID(k))
 		refs = append(refs, strings.TrimSpace(k))
 	}
 	// Only the chosen fields' conditions, so that a field left out is
-	// not compared at all; with every field the statement is the one find
-	// has always run.
-	var match []string
+	// not compared at all. match is the exact condition a parcel meets;
+	// drive finds, through each field's own index, the shipments that can
+	// hold such a parcel. Without drive the engines read every shipment of
+	// the environment for an OR across three columns (docs/performance.md,
+	// "Tracking searches by index"); with it, only the shipments found.
+	var match, drive []string
+	var matchArgs, driveArgs []any
 	if fields.Has(parcelgate.FindParcelNumber) {
 		match = append(match, `p.parcel_id IN (`+placeholders(len(ids))+`)`)
-		args = append(args, ids...)
+		matchArgs = append(matchArgs, ids...)
+		drive = append(drive, `SELECT shipment_id FROM parcels WHERE org_id = ? AND parcel_id IN (`+placeholders(len(ids))+`)`)
+		driveArgs = append(append(driveArgs, c.OrgID), ids...)
 	}
 	if fields.Has(parcelgate.FindShipmentNumber) {
 		match = append(match, `s.tracking_number IN (`+placeholders(len(ids))+`)`)
-		args = append(args, ids...)
+		matchArgs = append(matchArgs, ids...)
+		drive = append(drive, `SELECT id FROM shipments WHERE org_id = ? AND tracking_number IN (`+placeholders(len(ids))+`)`)
+		driveArgs = append(append(driveArgs, c.OrgID), ids...)
 	}
 	if fields.Has(parcelgate.FindReference) {
 		match = append(match, `UPPER(s.reference) IN (`+upperPlaceholders(len(refs))+`)`)
-		args = append(args, refs...)
+		matchArgs = append(matchArgs, refs...)
+		drive = append(drive, `SELECT id FROM shipments WHERE org_id = ? AND UPPER(reference) IN (`+upperPlaceholders(len(refs))+`)`)
+		driveArgs = append(append(driveArgs, c.OrgID), refs...)
 	}
 	if len(match) == 0 {
 		return nil, nil
 	}
-	args = append(args, limit, start)
+	args := append([]any{c.OrgID, string(c.Environment)}, driveArgs...)
+	args = append(append(args, matchArgs...), limit, start)
 	return t.readTracked(ctx, c.OrgID, `SELECT `+trackedColumns+` FROM parcels p JOIN shipments s ON s.id = p.shipment_id
-		WHERE s.org_id = ? AND s.environment = ? AND (`+strings.Join(match, ` OR `)+`)
+		WHERE s.org_id = ? AND s.environment = ? AND s.id IN (`+strings.Join(drive, ` UNION `)+`) AND (`+strings.Join(match, ` OR `)+`)
 		ORDER BY s.created_at, s.id, p.position LIMIT ? OFFSET ?`, args...)
 }
 
