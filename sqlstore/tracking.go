@@ -174,15 +174,16 @@ func (t *TrackingService) FindParcels(ctx context.Context, c *parcelgate.Caller,
 	// Only the chosen fields' conditions, so that a field left out is
 	// not compared at all. match is the exact condition a parcel meets;
 	// drive finds, through each field's own index, the shipments that can
-	// hold such a parcel. Without drive the engines read every shipment of
-	// the environment for an OR across three columns (docs/performance.md,
-	// "Tracking searches by index"); with it, only the shipments found.
+	// hold such a parcel, and the statement starts from them (see
+	// fromFound). For an OR across three columns the engines otherwise
+	// read every shipment of the environment (docs/performance.md,
+	// "Tracking searches by index").
 	var match, drive []string
 	var matchArgs, driveArgs []any
 	if fields.Has(parcelgate.FindParcelNumber) {
 		match = append(match, `p.parcel_id IN (`+placeholders(len(ids))+`)`)
 		matchArgs = append(matchArgs, ids...)
-		drive = append(drive, `SELECT shipment_id FROM parcels WHERE org_id = ? AND parcel_id IN (`+placeholders(len(ids))+`)`)
+		drive = append(drive, `SELECT shipment_id AS id FROM parcels WHERE org_id = ? AND parcel_id IN (`+placeholders(len(ids))+`)`)
 		driveArgs = append(append(driveArgs, c.OrgID), ids...)
 	}
 	if fields.Has(parcelgate.FindShipmentNumber) {
@@ -200,12 +201,20 @@ func (t *TrackingService) FindParcels(ctx context.Context, c *parcelgate.Caller,
 	if len(match) == 0 {
 		return nil, nil
 	}
-	args := append([]any{c.OrgID, string(c.Environment)}, driveArgs...)
+	args := append(driveArgs, c.OrgID, string(c.Environment))
 	args = append(append(args, matchArgs...), limit, start)
-	return t.readTracked(ctx, c.OrgID, `SELECT `+trackedColumns+` FROM parcels p JOIN shipments s ON s.id = p.shipment_id
-		WHERE s.org_id = ? AND s.environment = ? AND s.id IN (`+strings.Join(drive, ` UNION `)+`) AND (`+strings.Join(match, ` OR `)+`)
+	return t.readTracked(ctx, c.OrgID, `SELECT `+trackedColumns+` FROM (`+strings.Join(drive, ` UNION `)+`) f `+fromFound+`
+		WHERE s.org_id = ? AND s.environment = ? AND (`+strings.Join(match, ` OR `)+`)
 		ORDER BY s.created_at, s.id, p.position LIMIT ? OFFSET ?`, args...)
 }
+
+// fromFound joins the shipments found by a subquery f (column 1: their
+// IDs) and their parcels, as s and p. CROSS JOIN keeps SQLite from
+// reordering the join: without statistics (parcelgate runs no ANALYZE)
+// its planner would rather read every shipment of the environment through
+// shipments_env_created, which also gives the order asked for, than the
+// few that f found (PostgreSQL plans the same statement from f either way).
+const fromFound = `CROSS JOIN shipments s JOIN parcels p ON p.shipment_id = s.id AND s.id = f.id`
 
 // upperPlaceholders is n "UPPER(?)" placeholders. A reference is compared
 // with UPPER on both sides, so that each engine folds both the same way:
@@ -242,8 +251,8 @@ func (t *TrackingService) TrackBy(ctx context.Context, c *parcelgate.Caller, key
 	case parcelgate.MatchReference:
 		// UPPER on both sides: each engine folds case its own way, the
 		// same way for the stored reference and the one asked for.
-		return t.readTracked(ctx, c.OrgID, `SELECT `+trackedColumns+` FROM parcels p JOIN shipments s ON s.id = p.shipment_id
-			WHERE s.org_id = ? AND s.environment = ? AND UPPER(s.reference) = UPPER(?)`+order, c.OrgID, env, v, limit, start)
+		return t.readTracked(ctx, c.OrgID, `SELECT `+trackedColumns+` FROM (SELECT id FROM shipments WHERE org_id = ? AND UPPER(reference) = UPPER(?)) f `+fromFound+`
+			WHERE s.org_id = ? AND s.environment = ?`+order, c.OrgID, v, c.OrgID, env, limit, start)
 	case parcelgate.MatchErrandCode:
 		// An errand code names its parcel and the parcel's shipment
 		// (decisions §5); an expired or released one names nothing.
