@@ -17,11 +17,8 @@ import (
 func TestTrackingFindKeys(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
 		const shop = "1234567-1"
-		gwTok := e.GatewayToken(parcelgate.Production, shop)
 		e.EcomToken(parcelgate.Production, shop, parcelgate.RoleMerchant)
-		body := shippingBody("PO2103", tampere(t), 2)
-		body["shipment"].(map[string]any)["orderNo"] = "SO-4001"
-		ans := createShipping(t, e, gwTok, body, "")
+		ans, _ := shipToTampere(t, e, shop, "SO-4001")
 		tn, p0, p1 := ans.ShipmentNo, ans.Parcels[0].ParcelNo, ans.Parcels[1].ParcelNo
 		both := p0 + "," + p1
 		for path, want := range map[string]string{

@@ -43,11 +43,8 @@ func trackErr(t *testing.T, e *apitest.Env, tok, path string, status int) httpap
 func TestTrackingByKeys(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
 		const shop = "1234567-1"
-		gwTok := e.GatewayToken(parcelgate.Production, shop)
 		e.EcomToken(parcelgate.Production, shop, parcelgate.RoleMerchant)
-		body := shippingBody("PO2103", tampere(t), 2)
-		body["shipment"].(map[string]any)["orderNo"] = "SO-2001"
-		ans := createShipping(t, e, gwTok, body, "")
+		ans, gwTok := shipToTampere(t, e, shop, "SO-2001")
 		tn, p0, p1 := ans.ShipmentNo, ans.Parcels[0].ParcelNo, ans.Parcels[1].ParcelNo
 		both := p0 + "," + p1
 		get := func(path string) httpapi.TrackingAnswer { return track(t, e, parcelgate.Production, shop, path) }
@@ -132,10 +129,7 @@ func TestTrackingByKeys(t *testing.T) {
 func TestTrackingByKeysAcrossTenants(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
 		const shop, other = "1234567-1", "7654321-2"
-		gwTok := e.GatewayToken(parcelgate.Production, shop)
-		body := shippingBody("PO2103", tampere(t), 2)
-		body["shipment"].(map[string]any)["orderNo"] = "SO-3001"
-		ans := createShipping(t, e, gwTok, body, "")
+		ans, gwTok := shipToTampere(t, e, shop, "SO-3001")
 		tn, p0, p1 := ans.ShipmentNo, ans.Parcels[0].ParcelNo, ans.Parcels[1].ParcelNo
 		code := errandOK(t, e, gwTok, "/parcel/v1/errandCodes/"+p0)
 

@@ -26,6 +26,18 @@ func track(t *testing.T, e *apitest.Env, env parcelgate.Environment, bid, path s
 	return ans
 }
 
+// shipToTampere makes the organization bid's production shipment of two
+// parcels to Tampere over the shipping API as its gateway client, with the
+// order number as its reference and the additional services, and returns
+// the answer and the gateway token.
+func shipToTampere(t *testing.T, e *apitest.Env, bid, orderNo string, addons ...string) (httpapi.ShippingOrderAnswer, string) {
+	t.Helper()
+	gwTok := e.GatewayToken(parcelgate.Production, bid)
+	body := shippingBody("PO2103", tampere(t), 2, addons...)
+	body["shipment"].(map[string]any)["orderNo"] = orderNo
+	return createShipping(t, e, gwTok, body, ""), gwTok
+}
+
 func onlyParcel(t *testing.T, ans httpapi.TrackingAnswer) httpapi.ParcelShipment {
 	t.Helper()
 	if len(ans.ParcelShipments) != 1 {
@@ -52,11 +64,8 @@ func eventCodes(p httpapi.ParcelShipment) []string {
 func TestTrackingFollowsTheClock(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
 		const shop = "1234567-1"
-		gwTok := e.GatewayToken(parcelgate.Production, shop)
 		e.EcomToken(parcelgate.Production, shop, parcelgate.RoleMerchant)
-		body := shippingBody("PO2103", tampere(t), 2, "3196")
-		body["shipment"].(map[string]any)["orderNo"] = "SO-1001"
-		ans := createShipping(t, e, gwTok, body, "")
+		ans, _ := shipToTampere(t, e, shop, "SO-1001", "3196")
 		p0, p1 := ans.Parcels[0].ParcelNo, ans.Parcels[1].ParcelNo
 
 		p := onlyParcel(t, track(t, e, parcelgate.Production, shop, "trackingnumber/"+p0))

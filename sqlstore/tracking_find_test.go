@@ -17,15 +17,9 @@ func TestFindParcelsComparesOnlyTheChosenFields(t *testing.T) {
 	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
 		ctx := context.Background()
 		tracking := sqlstore.NewTrackingService(db)
-		a := testOrg(t, db, parcelgate.Production, "1234567-1")
-		b := testOrg(t, db, parcelgate.Production, "7654321-2")
 		const tn, p1, p2 = "JJFI20000000000000001", "JJFI200000000000000P1", "JJFI200000000000000P2"
-		sh := testShipment(tn, p1, p2)
-		sh.Reference = "SO-2001"
+		a, b := trackingTenants(t, db, tn, "SO-2001", p1, p2)
 		gw := gatewayClientOf(orgOf(a))
-		if _, err := sqlstore.NewShipmentService(db).CreateShipment(ctx, gw, sh); err != nil {
-			t.Fatal(err)
-		}
 		own := func(ps ...string) string {
 			var s []string
 			for _, p := range ps {

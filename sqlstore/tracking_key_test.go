@@ -21,6 +21,20 @@ func trackedSum(ps []parcelgate.TrackedParcel, err error) (string, error) {
 	return strings.Join(s, ","), err
 }
 
+// trackingTenants makes tenants a and b in production and a's shipment tn
+// with the parcels and the reference, made by a's gateway client.
+func trackingTenants(t *testing.T, db *sqlstore.DB, tn, reference string, parcels ...string) (a, b *parcelgate.Caller) {
+	t.Helper()
+	a = testOrg(t, db, parcelgate.Production, "1234567-1")
+	b = testOrg(t, db, parcelgate.Production, "7654321-2")
+	sh := testShipment(tn, parcels...)
+	sh.Reference = reference
+	if _, err := sqlstore.NewShipmentService(db).CreateShipment(context.Background(), gatewayClientOf(orgOf(a)), sh); err != nil {
+		t.Fatal(err)
+	}
+	return a, b
+}
+
 // decisions §30: TrackBy asks May first; a lookup key finds any
 // organization's parcels in the environment (the public view: Own false),
 // a search key the caller's own only, and another tenant's object answers
@@ -29,15 +43,9 @@ func TestTrackByAsksMayAndKeepsTenants(t *testing.T) {
 	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
 		ctx := context.Background()
 		tracking := sqlstore.NewTrackingService(db)
-		a := testOrg(t, db, parcelgate.Production, "1234567-1")
-		b := testOrg(t, db, parcelgate.Production, "7654321-2")
 		const tn, p1, p2 = "JJFI10000000000000001", "JJFI100000000000000P1", "JJFI100000000000000P2"
-		sh := testShipment(tn, p1, p2)
-		sh.Reference = "SO-1001"
+		a, b := trackingTenants(t, db, tn, "SO-1001", p1, p2)
 		gwA := gatewayClientOf(orgOf(a))
-		if _, err := sqlstore.NewShipmentService(db).CreateShipment(ctx, gwA, sh); err != nil {
-			t.Fatal(err)
-		}
 		res, err := sqlstore.NewCodeService(db).ErrandCodes(ctx, gwA, []string{p1})
 		if err != nil || res[0].ResultText != parcelgate.ResultOK {
 			t.Fatalf("errand code: %+v %v", res, err)
