@@ -121,7 +121,7 @@ func (c *Console) moveSupplierShipment(w http.ResponseWriter, r *http.Request, s
 	}
 	to := parcelgate.SupplyStatus(r.PostFormValue("to"))
 	_, err := c.supplies.UpdateShipment(r.Context(), s.caller, r.PathValue("id"), parcelgate.ShipmentUpdate{Status: &to})
-	c.afterSupply(w, r, s, err)
+	c.afterSupply(w, r, s, "shipment-moved", err)
 }
 
 // confirmSupplierShipment is POST /shipments/{id}/delivered.
@@ -130,7 +130,7 @@ func (c *Console) confirmSupplierShipment(w http.ResponseWriter, r *http.Request
 		return
 	}
 	_, err := c.supplies.ConfirmShipment(r.Context(), s.caller, r.PathValue("id"))
-	c.afterSupply(w, r, s, err)
+	c.afterSupply(w, r, s, "shipment-confirmed", err)
 }
 
 // confirmWithParcels is PATCH /shipments/{id} with status Delivered and
@@ -170,7 +170,11 @@ func (c *Console) postParcels(w http.ResponseWriter, r *http.Request, s *session
 	}
 	code := parcelgate.ErrorCode(err)
 	if code != parcelgate.EINVALID && code != parcelgate.ECONFLICT {
-		c.afterSupply(w, r, s, err)
+		done := "shipment-confirmed"
+		if split {
+			done = "shipment-split"
+		}
+		c.afterSupply(w, r, s, done, err)
 		return
 	}
 	d, ok := c.loadSupply(w, r, s)
@@ -340,12 +344,12 @@ func shares(sh *parcelgate.SupplierShipment, i int) []string {
 	return out
 }
 
-// afterSupply shows the shipment again: after a move, or with why it was
-// refused.
-func (c *Console) afterSupply(w http.ResponseWriter, r *http.Request, s *session, err error) {
+// afterSupply shows the shipment again: after a move, with the notice
+// done names, or with why it was refused.
+func (c *Console) afterSupply(w http.ResponseWriter, r *http.Request, s *session, done string, err error) {
 	switch code := parcelgate.ErrorCode(err); code {
 	case "":
-		http.Redirect(w, r, Prefix+"/supplier-shipments/"+url.PathEscape(r.PathValue("id")), http.StatusSeeOther)
+		http.Redirect(w, r, Prefix+"/supplier-shipments/"+url.PathEscape(r.PathValue("id"))+"?done="+done, http.StatusSeeOther)
 	case parcelgate.EINVALID, parcelgate.ECONFLICT:
 		d, ok := c.loadSupply(w, r, s)
 		if !ok {

@@ -86,9 +86,11 @@ func TestSupplierSplitsAndConfirmsWithParcels(t *testing.T) {
 			t.Fatalf("a refused split changed the parcels: %+v", got.Consignment.Parcels)
 		}
 
-		if p = b.post(at+"/split", twoParcels()); p.status != http.StatusSeeOther || p.location != at {
+		if p = b.post(at+"/split", twoParcels()); p.status != http.StatusSeeOther || p.location != at+"?done=shipment-split" {
 			t.Fatalf("split: %d %q %s", p.status, p.location, p.body)
 		}
+		// The page it leads to says what was done.
+		mustContain(t, b.get(p.location), `role="status"`, "parcels were replaced")
 		got := e.supplierShipment(prod.BusinessID)
 		if len(got.Consignment.Parcels) != 2 || got.Status.Value != parcelgate.SupplyCreated {
 			t.Fatalf("after the split: %s %+v", got.Status.Value, got.Consignment.Parcels)
@@ -121,9 +123,10 @@ func TestSupplierSplitsAndConfirmsWithParcels(t *testing.T) {
 			t.Fatalf("a refused confirmation moved the shipment to %s", got.Status.Value)
 		}
 
-		if p = b.post(at+"/parcels", confirm); p.status != http.StatusSeeOther {
-			t.Fatalf("confirm with parcels: %d %s", p.status, p.body)
+		if p = b.post(at+"/parcels", confirm); p.status != http.StatusSeeOther || p.location != at+"?done=shipment-confirmed" {
+			t.Fatalf("confirm with parcels: %d %q %s", p.status, p.location, p.body)
 		}
+		mustContain(t, b.get(p.location), `role="status"`, "confirmed delivered")
 		got = e.supplierShipment(prod.BusinessID)
 		ps := got.Consignment.Parcels
 		if got.Status.Value != parcelgate.SupplyDelivered || !slices.Equal(ps[0].TrackingCodes, []string{"OWN-CODE-0001"}) || ps[0].PlatformCodes ||
