@@ -89,7 +89,8 @@ func findKeyFields(name string) (FindFields, bool) {
 // !phonenumber excludes nothing a find searches and is accepted.
 func ParseFindKeys(values []string) (FindFields, error) {
 	var in, out FindFields
-	var given, restricted bool
+	var given bool
+	var restricted TrackingKey
 	var p Problems
 	for _, v := range values {
 		for item := range strings.SplitSeq(v, ",") {
@@ -108,7 +109,7 @@ func ParseFindKeys(values []string) (FindFields, error) {
 			case exclude:
 				out |= fields
 			case TrackingKey(name).Restricted():
-				restricted = true
+				restricted = TrackingKey(name)
 			default:
 				in |= fields
 				given = true
@@ -118,9 +119,8 @@ func ParseFindKeys(values []string) (FindFields, error) {
 	if err := p.Err(); err != nil {
 		return 0, err
 	}
-	if restricted {
-		_, err := KeyPhoneNumber.Value("")
-		return 0, err
+	if restricted != "" {
+		return 0, restricted.refused()
 	}
 	if !given {
 		in = FindAll

@@ -115,11 +115,17 @@ func (k TrackingKey) Value(v string) (string, error) {
 	case !ok:
 		return "", Errorf(EINVALID, "%q is not a tracking key.", string(k))
 	case rule.restricted:
-		return "", Errorf(EFORBIDDEN, "Tracking by %s is restricted: the provider serves it only with a special permission, which parcelgate grants to no one (decisions §30).", rule.noun)
+		return "", k.refused()
 	}
 	var p Problems
 	v = rule.check(&p, rule.param, v)
 	return v, p.Err()
+}
+
+// refused is the EFORBIDDEN of a restricted key, wherever it is named:
+// its route or a find's keys.
+func (k TrackingKey) refused() error {
+	return Errorf(EFORBIDDEN, "Tracking by %s is restricted: the provider serves it only with a special permission, which parcelgate grants to no one (decisions §30).", trackingKeys[k].noun)
 }
 
 // NotFound is the error of a lookup by k that found no parcel.

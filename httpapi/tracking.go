@@ -331,24 +331,24 @@ func (s *Server) trackBy(key parcelgate.TrackingKey) func(http.ResponseWriter, *
 		if err != nil {
 			return err
 		}
-		if !key.Lookup() {
-			ps, err := s.tracking.TrackBy(r.Context(), caller(r), key, v, tq.start, tq.limit)
-			if err != nil {
-				return err
-			}
-			writeJSON(w, http.StatusOK, s.view(r, tq, ps))
-			return nil
+		// A search is paged by the store. A lookup's page is cut here, as
+		// trackingnumber's is, so that a page past its last parcel is an
+		// empty list while no parcel at all is 404.
+		start, limit := tq.start, tq.limit
+		if key.Lookup() {
+			start, limit = 0, tq.limit+min(tq.start, math.MaxInt-tq.limit)
 		}
-		// The page is cut here, as trackingnumber's is, so that a page past
-		// the last parcel is an empty list rather than 404.
-		ps, err := s.tracking.TrackBy(r.Context(), caller(r), key, v, 0, tq.limit+min(tq.start, math.MaxInt-tq.limit))
+		ps, err := s.tracking.TrackBy(r.Context(), caller(r), key, v, start, limit)
 		if err != nil {
 			return err
 		}
-		if len(ps) == 0 {
-			return key.NotFound(v)
+		if key.Lookup() {
+			if len(ps) == 0 {
+				return key.NotFound(v)
+			}
+			ps = page(ps, tq)
 		}
-		writeJSON(w, http.StatusOK, s.view(r, tq, page(ps, tq)))
+		writeJSON(w, http.StatusOK, s.view(r, tq, ps))
 		return nil
 	}
 }

@@ -163,6 +163,12 @@ func (t *TrackingService) FindParcels(ctx context.Context, c *parcelgate.Caller,
 	if err := c.May(parcelgate.ActionTrackParcels); err != nil {
 		return nil, err
 	}
+	return t.findParcels(ctx, c, keywords, fields, start, limit)
+}
+
+// findParcels is FindParcels without the permission, for TrackBy's
+// reference keys, which asked their own.
+func (t *TrackingService) findParcels(ctx context.Context, c *parcelgate.Caller, keywords []string, fields parcelgate.FindFields, start, limit int) ([]parcelgate.TrackedParcel, error) {
 	if len(keywords) == 0 {
 		return nil, nil
 	}
@@ -249,10 +255,8 @@ func (t *TrackingService) TrackBy(ctx context.Context, c *parcelgate.Caller, key
 		return t.readTracked(ctx, c.OrgID, `SELECT `+trackedColumns+` FROM parcels p JOIN shipments s ON s.id = p.shipment_id
 			WHERE s.environment = ? AND p.parcel_id = ?`+order, env, v, limit, start)
 	case parcelgate.MatchReference:
-		// UPPER on both sides: each engine folds case its own way, the
-		// same way for the stored reference and the one asked for.
-		return t.readTracked(ctx, c.OrgID, `SELECT `+trackedColumns+` FROM (SELECT id FROM shipments WHERE org_id = ? AND UPPER(reference) = UPPER(?)) f `+fromFound+`
-			WHERE s.org_id = ? AND s.environment = ?`+order, c.OrgID, v, c.OrgID, env, limit, start)
+		// A reference is found as find finds one, keys=senderreference.
+		return t.findParcels(ctx, c, []string{v}, parcelgate.FindReference, start, limit)
 	case parcelgate.MatchErrandCode:
 		// An errand code names its parcel and the parcel's shipment
 		// (decisions §5); an expired or released one names nothing.
