@@ -142,6 +142,14 @@ func (p *Problems) Err() error {
 	return &Error{Code: EINVALID, Message: "Validation failed: " + msg, Fields: fields}
 }
 
+// Invalid is the EINVALID of one problem with field, as Problems.Err
+// answers it: for a check that stops at its first problem.
+func Invalid(field, format string, args ...any) error {
+	var p Problems
+	p.Add(field, format, args...)
+	return p.Err()
+}
+
 // errorStatus is the HTTP status of each error code, the same on every
 // surface that answers over HTTP: the API's error bodies (decisions §5,
 // §8) and the console's error pages. Written as numbers: the root speaks

@@ -224,7 +224,7 @@ func parseParcelsForm(r *http.Request, sh *parcelgate.SupplierShipment, split bo
 	var p parcelgate.Problems
 	n, err := strconv.Atoi(strings.TrimSpace(r.PostFormValue("parcels")))
 	if err != nil || n < 1 || n > parcelgate.MaxShipmentParcels {
-		return nil, nil, fieldProblem("parcels", "the number of parcels must be 1 to %d, not %q", parcelgate.MaxShipmentParcels, r.PostFormValue("parcels"))
+		return nil, nil, parcelgate.Invalid("parcels", "the number of parcels must be 1 to %d, not %q", parcelgate.MaxShipmentParcels, r.PostFormValue("parcels"))
 	}
 	rows := sh.Consignment.Rows
 	entries := make([]parcelEntry, n)
@@ -274,12 +274,6 @@ func parseParcelsForm(r *http.Request, sh *parcelgate.SupplierShipment, split bo
 		parcels[i] = parcel
 	}
 	return entries, parcels, p.Err()
-}
-
-func fieldProblem(field, format string, args ...any) error {
-	var p parcelgate.Problems
-	p.Add(field, format, args...)
-	return p.Err()
 }
 
 // confirmEntries fills the confirmation form from the shipment's parcels:
