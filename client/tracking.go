@@ -101,9 +101,7 @@ func (c *Client) Track(ctx context.Context, numbers ...string) ([]TrackedParcel,
 // FindParcels returns the caller's own parcels whose number, shipment
 // tracking number or reference is one of the keywords.
 func (c *Client) FindParcels(ctx context.Context, keywords ...string) ([]TrackedParcel, error) {
-	var out trackingAnswer
-	err := c.do(ctx, request{surface: ecom, method: http.MethodGet, path: "/tracking/7/shipments/find", query: url.Values{"keywords": {strings.Join(keywords, ",")}}}, &out)
-	return out.ParcelShipments, err
+	return c.FindParcelsIn(ctx, nil, keywords...)
 }
 
 // FindParcelsIn is FindParcels comparing the keywords only with what keys
