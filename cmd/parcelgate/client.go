@@ -131,10 +131,10 @@ const (
 // refuses it in its own (Go field) names.
 func halfCredentials(cfg *client.Config) error {
 	if (cfg.ClientID == "") != (cfg.ClientSecret == "") {
-		return usagef("gateway credentials are given by halves: %s, both", gatewayCredentials)
+		return usagef("half of the gateway credentials is given: %s, the two together", gatewayCredentials)
 	}
 	if (cfg.Username == "") != (cfg.Password == "") {
-		return usagef("service account credentials are given by halves: %s, both", ecomCredentials)
+		return usagef("half of the service account credentials is given: %s, the two together", ecomCredentials)
 	}
 	return nil
 }
@@ -437,7 +437,9 @@ var clientCommands = []clientCmd{
 					return nil, err
 				}
 				files, err := writeLabels(ctx, c, *dir, res)
-				if err != nil || *asJSON {
+				if err != nil || *asJSON || len(files) == 0 {
+					// Without a print (nothing to list) the answer is what
+					// says what was made.
 					return res, err
 				}
 				return files, nil

@@ -125,8 +125,8 @@ func TestClientCLICredentialErrors(t *testing.T) {
 		{[]string{"client", "create-sending-code", "JJFI12345678901234567"}, []string{"no gateway credentials", gateway}},
 		{[]string{"client", "errand-codes", "P1"}, []string{"no gateway credentials", gateway}},
 		{[]string{"client", "token"}, []string{gateway, ecom}},
-		{[]string{"client", "--client-id", "x", "orders"}, []string{"by halves", gateway}},
-		{[]string{"client", "--password", "x", "orders"}, []string{"by halves", ecom}},
+		{[]string{"client", "--client-id", "x", "orders"}, []string{"half of the gateway credentials", gateway}},
+		{[]string{"client", "--password", "x", "orders"}, []string{"half of the service account credentials", ecom}},
 	} {
 		code, out, errOut := cliRun(tc.args...)
 		if code != exitUsage || out != "" || strings.Count(errOut, "\n") != 1 {
