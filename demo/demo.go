@@ -378,26 +378,27 @@ func PrintWelcome(out io.Writer, baseURL string, seeded bool) {
 		fmt.Fprintf(w, "    second supplier  %s username=%s password=%s (role supplier; its automatic supplier confirms after 30 s)\n", t.SupplierID, t.SupplierUsername, t.SupplierPassword)
 	}
 	t := Tenants[0]
-	// The commands set $TOKEN and $ECOM_TOKEN that the later ones use; sed
-	// rather than jq, so they run on a bare machine.
+	// The commands set $GATEWAY_TOKEN and $ECOM_TOKEN, the names the
+	// README's examples use, for the later ones; sed rather than jq, so
+	// they run on a bare machine.
 	const pick = `| sed 's/.*"access_token":"\([^"]*\)".*/\1/'`
-	fmt.Fprintf(w, "\nTry (in a shell; each line sets or uses $TOKEN, the gateway token, and $ECOM_TOKEN, the ecom token):\n")
-	fmt.Fprintf(w, "  TOKEN=$(curl -s %s/api/v1/token -d grant_type=client_credentials -d client_id=%s -d client_secret=%s %s)\n", baseURL, t.ClientID, t.ClientSecret, pick)
+	fmt.Fprintf(w, "\nTry (in a shell; each line sets or uses $GATEWAY_TOKEN, the gateway token, and $ECOM_TOKEN, the ecom token):\n")
+	fmt.Fprintf(w, "  GATEWAY_TOKEN=$(curl -s %s/api/v1/token -d grant_type=client_credentials -d client_id=%s -d client_secret=%s %s)\n", baseURL, t.ClientID, t.ClientSecret, pick)
 	fmt.Fprintf(w, "  ECOM_TOKEN=$(curl -s -u %s:%s %s/auth/token %s)\n", t.Username, t.Password, baseURL, pick)
 	fmt.Fprintf(w, "\nDemo shipment %s (parcels of each locker size) — with the gateway token:\n", t.Shipment)
-	fmt.Fprintf(w, "  curl -s %s/%s/labelless -H \"Authorization: Bearer $TOKEN\" -H 'Content-Type: application/json' -d '{\"searchCriteria\":{\"trackingNumber\":\"%s\"}}'\n", baseURL, parcelgate.DefaultVersions[0], t.Shipment)
-	fmt.Fprintf(w, "  curl -s %s/parcel/v1/errandCodes/%s -H \"Authorization: Bearer $TOKEN\"\n", baseURL, t.Shipment[:len(t.Shipment)-4]+"000S")
+	fmt.Fprintf(w, "  curl -s %s/%s/labelless -H \"Authorization: Bearer $GATEWAY_TOKEN\" -H 'Content-Type: application/json' -d '{\"searchCriteria\":{\"trackingNumber\":\"%s\"}}'\n", baseURL, parcelgate.DefaultVersions[0], t.Shipment)
+	fmt.Fprintf(w, "  curl -s %s/parcel/v1/errandCodes/%s -H \"Authorization: Bearer $GATEWAY_TOKEN\"\n", baseURL, t.Shipment[:len(t.Shipment)-4]+"000S")
 	fmt.Fprintf(w, "\nPick-up points (the national data set; 9-digit IDs) and a delivery estimate — with the gateway token:\n")
-	fmt.Fprintf(w, "  curl -s %s/%s/pickuppoints -H \"Authorization: Bearer $TOKEN\" -H 'Content-Type: application/json' -d '{\"searchCriteria\":{\"location\":{\"postcode\":\"00100\",\"countryCode\":\"FI\"}},\"limit\":5}'\n", baseURL, parcelgate.DefaultVersions[0])
-	fmt.Fprintf(w, "  curl -s %s/%s/pickuppoints/FI/001003200 -H \"Authorization: Bearer $TOKEN\" -H 'Accept-Language: sv'\n", baseURL, parcelgate.DefaultVersions[0])
-	fmt.Fprintf(w, "  curl -s %s/%s/estimate -H \"Authorization: Bearer $TOKEN\" -H 'Content-Type: application/json' -d '{\"estimate\":{\"time\":\"2026-03-13T10:00:00Z\",\"origin\":{\"countryCode\":\"FI\",\"postcode\":\"20100\"},\"destination\":{\"countryCode\":\"FI\",\"pupCode\":\"001003200\"},\"product\":{\"code\":\"2103\"}}}'\n", baseURL, parcelgate.DefaultVersions[0])
+	fmt.Fprintf(w, "  curl -s %s/%s/pickuppoints -H \"Authorization: Bearer $GATEWAY_TOKEN\" -H 'Content-Type: application/json' -d '{\"searchCriteria\":{\"location\":{\"postcode\":\"00100\",\"countryCode\":\"FI\"}},\"limit\":5}'\n", baseURL, parcelgate.DefaultVersions[0])
+	fmt.Fprintf(w, "  curl -s %s/%s/pickuppoints/FI/001003200 -H \"Authorization: Bearer $GATEWAY_TOKEN\" -H 'Accept-Language: sv'\n", baseURL, parcelgate.DefaultVersions[0])
+	fmt.Fprintf(w, "  curl -s %s/%s/estimate -H \"Authorization: Bearer $GATEWAY_TOKEN\" -H 'Content-Type: application/json' -d '{\"estimate\":{\"time\":\"2026-03-13T10:00:00Z\",\"origin\":{\"countryCode\":\"FI\",\"postcode\":\"20100\"},\"destination\":{\"countryCode\":\"FI\",\"pupCode\":\"001003200\"},\"product\":{\"code\":\"2103\"}}}'\n", baseURL, parcelgate.DefaultVersions[0])
 	if seeded {
 		fmt.Fprintf(w, "\nDemo sales order %s: Created now, Submitted and Delivered by the warehouse engine within seconds — with the ecom token:\n", SampleOrder)
 	} else {
 		fmt.Fprintf(w, "\nDemo sales order %s, created when this database was first seeded (its status is where the warehouse engine or you left it) — with the ecom token:\n", SampleOrder)
 	}
 	fmt.Fprintf(w, "  curl -s %s/ecommerce/v3/orders/%s -H \"Authorization: Bearer $ECOM_TOKEN\"\n", baseURL, SampleOrder)
-	fmt.Fprintf(w, "\nDemo dropshipping order %s of retailer %s, split between two suppliers — the merchant's shipment, with the ecom token:\n", SampleDropshipOrder, t.RetailerID)
+	fmt.Fprintf(w, "\nDemo dropshipping order %s of retailer %s, split between two suppliers — the merchant's shipment, with the ecom token (the README's Dropshipping section walks the whole flow):\n", SampleDropshipOrder, t.RetailerID)
 	fmt.Fprintf(w, "  curl -s '%s/ecommerce/v3/shipments?status=Created' -H \"Authorization: Bearer $ECOM_TOKEN\"\n\n", baseURL)
 	out.Write(w.Bytes())
 }

@@ -238,7 +238,8 @@ func TestServeBindsFirst(t *testing.T) {
 }
 
 // The commands the --demo banner prints run as printed in a shell: the
-// first ones set $TOKEN and $ECOM_TOKEN, which the others use.
+// first ones set $GATEWAY_TOKEN and $ECOM_TOKEN (the README's names), which
+// the others use.
 func TestDemoBannerCommandsRun(t *testing.T) {
 	bash, err1 := exec.LookPath("bash")
 	_, err2 := exec.LookPath("curl")
@@ -251,7 +252,7 @@ func TestDemoBannerCommandsRun(t *testing.T) {
 	var script []string
 	for line := range strings.SplitSeq(out.String(), "\n") {
 		line = strings.TrimSpace(line)
-		if strings.HasPrefix(line, "TOKEN=") || strings.HasPrefix(line, "ECOM_TOKEN=") || strings.HasPrefix(line, "curl ") {
+		if strings.HasPrefix(line, "GATEWAY_TOKEN=") || strings.HasPrefix(line, "ECOM_TOKEN=") || strings.HasPrefix(line, "curl ") {
 			script = append(script, line)
 		}
 	}

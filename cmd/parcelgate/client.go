@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"text/tabwriter"
 	"time"
 
 	"github.com/parcelgate/parcelgate/client"
@@ -27,6 +28,9 @@ type clientCmd struct {
 	short    string
 	min, max int // count of positional arguments; max -1 is no limit
 	bind     func(fs *pflag.FlagSet) clientRun
+	// aliases are the command's old names: they still run it, hidden
+	// from help and completion (decisions §42).
+	aliases []string
 }
 
 // clientRun runs a command with its positional arguments.
@@ -48,6 +52,17 @@ func clientCommand() *cobra.Command {
 	subs := make([]*cobra.Command, 0, len(clientCommands)+len(shipmentCommands))
 	for _, spec := range append(clientCommands, shipmentCommands...) {
 		subs = append(subs, spec.command(&cfg, &env))
+		// An old name is the same command under that name, hidden; cobra's
+		// own aliases would be listed in the command's help.
+		for _, old := range spec.aliases {
+			a := spec
+			a.name = old
+			cmd := a.command(&cfg, &env)
+			cmd.Hidden = true
+			cmd.Short = fmt.Sprintf("the old name of %q", spec.name)
+			cmd.Annotations = map[string]string{aliasOf: spec.name}
+			subs = append(subs, cmd)
+		}
 	}
 	g := group("client", "Call the provider's interface through the Go SDK: codes, orders, products, stock", clientLong, subs...)
 	fs := g.PersistentFlags()
@@ -84,17 +99,58 @@ func (spec clientCmd) command(cfg *client.Config, env *string) *cobra.Command {
 	exec := spec.bind(cmd.Flags())
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		cfg.Environment = client.Environment(strings.ToLower(*env))
+		if err := halfCredentials(cfg); err != nil {
+			return err
+		}
 		c, err := client.New(*cfg)
 		if err != nil {
 			return usageError{err}
 		}
 		out, err := exec(cmd.Context(), c, args)
 		if err != nil {
-			return err
+			return credentialHint(err)
 		}
-		return printJSON(cmd.OutOrStdout(), out)
+		if files, ok := out.(writtenFiles); ok {
+			return files.print(cmd.OutOrStdout())
+		}
+		// A list calls the API as it is printed.
+		return credentialHint(printJSON(cmd.OutOrStdout(), out))
 	}
 	return cmd
+}
+
+// The credentials of each API and where the CLI reads them, for the
+// errors that say what to set.
+const (
+	gatewayCredentials = "set --client-id/--client-secret or PARCELGATE_CLIENT_ID/PARCELGATE_CLIENT_SECRET"
+	ecomCredentials    = "set --username/--password or PARCELGATE_USERNAME/PARCELGATE_PASSWORD"
+)
+
+// halfCredentials refuses a client ID without its secret (or a username
+// without its password), naming the flags and variables, before the SDK
+// refuses it in its own (Go field) names.
+func halfCredentials(cfg *client.Config) error {
+	if (cfg.ClientID == "") != (cfg.ClientSecret == "") {
+		return usagef("half of the gateway credentials is given: %s, the two together", gatewayCredentials)
+	}
+	if (cfg.Username == "") != (cfg.Password == "") {
+		return usagef("half of the service account credentials is given: %s, the two together", ecomCredentials)
+	}
+	return nil
+}
+
+// credentialHint turns the SDK's "no credentials configured (the ecom API)"
+// into a usage error naming what sets them: the gateway client's for the
+// gateway and errand-code APIs, the service account's for the ecom API and
+// tracking.
+func credentialHint(err error) error {
+	if err == nil || !errors.Is(err, client.ErrNoCredentials) {
+		return err
+	}
+	if strings.Contains(err.Error(), "the ecom API") {
+		return usagef("no service account credentials (the ecom API): %s", ecomCredentials)
+	}
+	return usagef("no gateway credentials: %s", gatewayCredentials)
 }
 
 // printJSON writes v as indented JSON. A list iterator is written as one
@@ -247,26 +303,57 @@ func fileBody[T any](what string, run func(ctx context.Context, c *client.Client
 }
 
 // writeLabels writes each print of res to dir as {shipmentNo}_{pdf_type}.pdf
-// (the names posti-cli gives them), fetching those not in the answer.
-func writeLabels(ctx context.Context, c *client.Client, dir string, res *client.ShippingOrderResult) error {
+// (the names posti-cli gives them), fetching those not in the answer, and
+// leaves the PDF data out of res: it is in the files.
+func writeLabels(ctx context.Context, c *client.Client, dir string, res *client.ShippingOrderResult) (writtenFiles, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+		return nil, err
 	}
-	for _, p := range res.Prints {
+	var files writtenFiles
+	for i, p := range res.Prints {
 		pdf := p.Data
 		if len(pdf) == 0 {
 			var err error
 			if pdf, err = c.Label(ctx, p.Href); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		path := filepath.Join(dir, res.ShipmentNo+"_"+p.PdfType+".pdf")
 		if err := os.WriteFile(path, pdf, 0o644); err != nil {
-			return err
+			return nil, err
 		}
-		fmt.Fprintf(os.Stderr, "wrote %s\n", path)
+		res.Prints[i].Data = nil
+		files = append(files, writtenFile{path: path, medium: p.Media, size: len(pdf), number: res.ShipmentNo})
 	}
-	return nil
+	return files, nil
+}
+
+// writtenFile is a file a command wrote, as its summary line names it.
+type writtenFile struct {
+	path, medium string
+	size         int
+	number       string // the tracking number (or numbers) the file is for
+}
+
+// writtenFiles is the answer of a command that writes files: instead of
+// the files' bytes (a label's PDF is some 14 KB of base64 in JSON), one
+// line per file: its path, print medium ("-" when the server chose),
+// size and tracking number, in columns.
+type writtenFiles []writtenFile
+
+func (files writtenFiles) print(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, f := range files {
+		fmt.Fprintf(tw, "%s\t%s\t%d bytes\t%s\n", f.path, or(f.medium, "-"), f.size, or(f.number, "-"))
+	}
+	return tw.Flush()
+}
+
+func or(s, dflt string) string {
+	if s == "" {
+		return dflt
+	}
+	return s
 }
 
 // oneArg binds a command without flags that takes one argument.
@@ -320,7 +407,7 @@ var clientCommands = []clientCmd{
 					out[api] = tok
 				}
 				if len(out) == 0 && len(errs) == 0 {
-					return nil, usagef("no credentials: give --client-id and --client-secret, or --username and --password")
+					return nil, usagef("no credentials: %s (gateway), or %s (ecom)", gatewayCredentials, ecomCredentials)
 				}
 				if len(errs) > 0 {
 					return nil, errors.Join(errs...)
@@ -335,10 +422,11 @@ var clientCommands = []clientCmd{
 		})},
 	{name: "shipment", args: "TRACKING_NUMBER", min: 1, max: 1, short: "Show the shipment data of a tracking number",
 		bind: oneArg(func(ctx context.Context, c *client.Client, tn string) (any, error) { return c.Shipment(ctx, tn) })},
-	{name: "create-shipping-order", args: "-f FILE", short: "Make a shipment with the shipping API (a ShippingOrder) and write its label PDFs to --labels",
+	{name: "create-shipping-order", args: "-f FILE", short: "Make a shipment with the shipping API (a ShippingOrder), write its label PDFs to --labels and list them",
 		bind: func(fs *pflag.FlagSet) clientRun {
 			file := fs.StringP("file", "f", "", "the shipping order as JSON (- for standard input)")
 			dir := fs.String("labels", ".", "directory the label PDFs are written to, one file per print: {shipmentNo}_{pdf_type}.pdf")
+			asJSON := fs.Bool("json", false, "print the shipping API's answer as JSON (parcel numbers, prints; the PDF data left out) instead of one line per file")
 			return func(ctx context.Context, c *client.Client, _ []string) (any, error) {
 				var o client.ShippingOrder
 				if err := readJSON(*file, &o); err != nil {
@@ -348,13 +436,16 @@ var clientCommands = []clientCmd{
 				if err != nil {
 					return nil, err
 				}
-				if err := writeLabels(ctx, c, *dir, res); err != nil {
-					return nil, err
+				files, err := writeLabels(ctx, c, *dir, res)
+				if err != nil || *asJSON || len(files) == 0 {
+					// Without a print (nothing to list) the answer is what
+					// says what was made.
+					return res, err
 				}
-				return res, nil
+				return files, nil
 			}
 		}},
-	{name: "label", args: "NUMBER", min: 1, max: 1, short: "Write the label PDF of a shipment or parcel number to --output",
+	{name: "label", args: "NUMBER", min: 1, max: 1, short: "Write the label PDF of a shipment or parcel number to --output and list it",
 		bind: func(fs *pflag.FlagSet) clientRun {
 			outPath := fs.StringP("output", "o", "", "file to write the PDF to (default NUMBER.pdf)")
 			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
@@ -369,7 +460,8 @@ var clientCommands = []clientCmd{
 				if err := os.WriteFile(path, pdf, 0o644); err != nil {
 					return nil, err
 				}
-				return map[string]any{"file": path, "bytes": len(pdf)}, nil
+				// The label route answers the medium the shipment was made with.
+				return writtenFiles{{path: path, size: len(pdf), number: strings.ToUpper(strings.TrimSpace(args[0]))}}, nil
 			}
 		}},
 	{name: "track", args: "NUMBER...", min: 1, max: -1, short: "Track parcels by number with the Tracking API (the service account's token); --by for another key",

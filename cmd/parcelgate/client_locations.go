@@ -20,7 +20,7 @@ func init() {
 			bind: func(fs *pflag.FlagSet) clientRun {
 				return func(ctx context.Context, c *client.Client, _ []string) (any, error) { return c.DeliveryServices(ctx) }
 			}},
-		clientCmd{name: "pickup-points", short: "Find pick-up points near an address (--postal-code, --post-office, --street-address) or by --search text",
+		clientCmd{name: "pickup-points", short: "Find pick-up points for a shop's checkout (the ecom API) near an address (--postal-code, --post-office, --street-address) or by --search text",
 			bind: func(fs *pflag.FlagSet) clientRun {
 				var q client.PickupPointQuery
 				var services, types, capabilities commaList
@@ -39,7 +39,7 @@ func init() {
 					return c.PickupPoints(ctx, q)
 				}
 			}},
-		clientCmd{name: "pickuppoints", args: "[COUNTRY [ID]]", max: 2, short: "The gateway's Pick-up Point API: a search (--postcode/--street/--city, --latitude/--longitude/--radius, --rectangle, --free-text or --parcel-locker); with COUNTRY, a page of its points; with COUNTRY and ID, one point",
+		clientCmd{name: "gateway-pickup-points", aliases: []string{"pickuppoints"}, args: "[COUNTRY [ID]]", max: 2, short: "The gateway's Pick-up Point API: a search (--postcode/--street/--city, --latitude/--longitude/--radius, --rectangle, --free-text or --parcel-locker); with COUNTRY, a page of its points; with COUNTRY and ID, one point",
 			bind: func(fs *pflag.FlagSet) clientRun {
 				var q client.PickupPointSearch
 				var lat, lon float64

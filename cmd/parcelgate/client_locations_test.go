@@ -30,12 +30,12 @@ func TestClientCLILocations(t *testing.T) {
 	}
 }
 
-// The CLI's pickuppoints (the gateway's Pick-up Point API: a search, a
+// The CLI's gateway-pickup-points (the gateway's Pick-up Point API: a search, a
 // country's page, one point) and estimate, the latter reproducing the
 // estimation API's first published example in the gateway's shape.
 func TestClientCLIGatewayLocations(t *testing.T) {
 	_, cli := clientCLI(t)
-	out, err := cli("pickuppoints", "-postcode", "20100", "-limit", "2", "-language", "sv", "-parcel-locker", "true", "-filter", "outdoorLocker=false")
+	out, err := cli("gateway-pickup-points", "-postcode", "20100", "-limit", "2", "-language", "sv", "-parcel-locker", "true", "-filter", "outdoorLocker=false")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,12 +46,13 @@ func TestClientCLIGatewayLocations(t *testing.T) {
 		Location     struct{ Postcode, City string }
 	}
 	if err := json.Unmarshal([]byte(out), &pts); err != nil || len(pts) != 2 || len(pts[0].ID) != 9 || !pts[0].ParcelLocker || pts[0].Location.City != "Åbo" {
-		t.Fatalf("pickuppoints: %v %s", err, out)
+		t.Fatalf("gateway-pickup-points: %v %s", err, out)
 	}
-	out, err = cli("pickuppoints", "FI", pts[0].ID)
+	out, err = cli("gateway-pickup-points", "FI", pts[0].ID)
 	if err != nil || !strings.Contains(out, pts[0].ID) {
 		t.Fatalf("one point: %v %s", err, out)
 	}
+	// The old name still runs it (decisions §42).
 	out, err = cli("pickuppoints", "FI001")
 	if err != nil || !strings.Contains(out, `"id": "001003200"`) {
 		t.Fatalf("a page: %v %s", err, out)

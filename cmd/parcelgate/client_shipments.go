@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"io"
 	"iter"
 	"os"
+	"strings"
 
 	"github.com/parcelgate/parcelgate/client"
 	"github.com/spf13/pflag"
@@ -12,7 +14,7 @@ import (
 // shipmentCommands are the dropshipping supplier's calls (Shipments API
 // v3, decisions §34) and the retailer's view of its order's shipments.
 var shipmentCommands = []clientCmd{
-	{name: "shipments", short: "List the supplier's shipments, filtered by change time and status",
+	{name: "supplier-shipments", aliases: []string{"shipments"}, short: "List the supplier's shipments, filtered by change time and status",
 		bind: func(fs *pflag.FlagSet) clientRun {
 			var l listFlags
 			var q client.ShipmentQuery
@@ -34,7 +36,7 @@ var shipmentCommands = []clientCmd{
 		bind: oneArg(func(ctx context.Context, c *client.Client, id string) (any, error) {
 			return c.SupplierShipment(ctx, id)
 		})},
-	{name: "set-shipment-status", args: "ID --status STATUS", min: 1, max: 1, short: "Move a shipment: Viewed, Picking, Packing, Shipping, Delivered, Cancelled or Error",
+	{name: "set-supplier-shipment-status", aliases: []string{"set-shipment-status"}, args: "ID --status STATUS", min: 1, max: 1, short: "Move a supplier shipment: Viewed, Picking, Packing, Shipping, Delivered, Cancelled or Error",
 		bind: func(fs *pflag.FlagSet) clientRun {
 			st := fs.String("status", "", "the new status (case-sensitive)")
 			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
@@ -44,7 +46,7 @@ var shipmentCommands = []clientCmd{
 				return c.SetShipmentStatus(ctx, args[0], client.SupplyStatus(*st))
 			}
 		}},
-	{name: "confirm-shipment", args: "ID [-f FILE]", min: 1, max: 1, short: "Confirm a shipment: with -f, its parcels (a JSON array with rows and deliveredQuantity); without, every row in full",
+	{name: "confirm-supplier-shipment", aliases: []string{"confirm-shipment"}, args: "ID [-f FILE]", min: 1, max: 1, short: "Confirm a supplier shipment: with -f, its parcels (a JSON array with rows and deliveredQuantity); without, every row in full",
 		bind: func(fs *pflag.FlagSet) clientRun {
 			file := fs.StringP("file", "f", "", "the parcels as JSON (- for standard input); leave out to confirm every row in full with platform tracking codes")
 			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
@@ -58,7 +60,7 @@ var shipmentCommands = []clientCmd{
 				return c.ConfirmShipment(ctx, args[0], parcels)
 			}
 		}},
-	{name: "split-shipment", args: "ID -f FILE", min: 1, max: 1, short: "Split a shipment into parcels: the full parcel list as a JSON array",
+	{name: "split-supplier-shipment", aliases: []string{"split-shipment"}, args: "ID -f FILE", min: 1, max: 1, short: "Split a supplier shipment into parcels: the full parcel list as a JSON array",
 		bind: func(fs *pflag.FlagSet) clientRun {
 			file := fs.StringP("file", "f", "", "the parcels as JSON (- for standard input)")
 			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
@@ -69,11 +71,11 @@ var shipmentCommands = []clientCmd{
 				return c.SplitShipment(ctx, args[0], parcels)
 			}
 		}},
-	{name: "shipment-label", args: "ID PARCEL_ID -o FILE", min: 2, max: 2, short: "Save a parcel's PDF address label (platform tracking codes only)",
+	{name: "supplier-parcel-label", aliases: []string{"shipment-label"}, args: "ID PARCEL_ID -o FILE", min: 2, max: 2, short: "Save the PDF address label of a supplier shipment's parcel (platform tracking codes only) and list it",
 		bind: pdfCommand(true)},
-	{name: "shipment-note", args: "ID PARCEL_ID -o FILE", min: 2, max: 2, short: "Save a parcel's PDF delivery note",
+	{name: "supplier-parcel-note", aliases: []string{"shipment-note"}, args: "ID PARCEL_ID -o FILE", min: 2, max: 2, short: "Save the PDF delivery note of a supplier shipment's parcel and list it",
 		bind: pdfCommand(false)},
-	{name: "order-shipments", args: "ID", min: 1, max: 1, short: "Show the suppliers' shipments of one of the retailer's orders",
+	{name: "order-supplier-shipments", aliases: []string{"order-shipments"}, args: "ID", min: 1, max: 1, short: "Show the suppliers' shipments of one of the retailer's orders",
 		bind: oneArg(func(ctx context.Context, c *client.Client, id string) (any, error) { return c.OrderShipments(ctx, id) })},
 }
 
@@ -85,7 +87,8 @@ type usageText string
 
 func (u usageText) Error() string { return string(u) }
 
-// pdfCommand saves a parcel's label (or note) to the file of -o.
+// pdfCommand saves a parcel's label (or note) to the file of -o and lists
+// it with the parcel's tracking codes.
 func pdfCommand(label bool) func(fs *pflag.FlagSet) clientRun {
 	return func(fs *pflag.FlagSet) clientRun {
 		out := fs.StringP("output", "o", "", "the PDF file to write")
@@ -101,10 +104,11 @@ func pdfCommand(label bool) func(fs *pflag.FlagSet) clientRun {
 			if err != nil {
 				return nil, err
 			}
+			cw := &countingWriter{w: f}
 			if label {
-				err = c.ParcelLabel(ctx, args[0], args[1], media, f)
+				err = c.ParcelLabel(ctx, args[0], args[1], media, cw)
 			} else {
-				err = c.ParcelNote(ctx, args[0], args[1], f)
+				err = c.ParcelNote(ctx, args[0], args[1], cw)
 			}
 			if cerr := f.Close(); err == nil {
 				err = cerr
@@ -113,7 +117,39 @@ func pdfCommand(label bool) func(fs *pflag.FlagSet) clientRun {
 				os.Remove(*out)
 				return nil, err
 			}
-			return map[string]string{"written": *out}, nil
+			kind := "delivery-note"
+			if label {
+				kind = or(media, "laser-a5")
+			}
+			return writtenFiles{{path: *out, medium: kind, size: cw.n, number: parcelCodes(ctx, c, args[0], args[1])}}, nil
 		}
 	}
+}
+
+// parcelCodes are the tracking codes of a supplier shipment's parcel,
+// comma-separated, for the summary line; "" when it has none (or the
+// shipment cannot be read again: the file is written either way).
+func parcelCodes(ctx context.Context, c *client.Client, id, parcelID string) string {
+	sh, err := c.SupplierShipment(ctx, id)
+	if err != nil {
+		return ""
+	}
+	for _, p := range sh.Consignment.Parcels {
+		if p.ParcelID == parcelID {
+			return strings.Join(p.TrackingCodes, ",")
+		}
+	}
+	return ""
+}
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += n
+	return n, err
 }

@@ -70,9 +70,15 @@ func TestReadmeListsEveryClientCommand(t *testing.T) {
 	if end := strings.Index(list, "```"); end > 0 {
 		list = list[:end]
 	}
-	for _, c := range clientCommands {
+	for _, c := range append(clientCommands, shipmentCommands...) {
 		if !strings.Contains(list, "`"+c.name+"`") {
 			t.Errorf("README's client command list lacks `%s`", c.name)
+		}
+		// decisions §42: an old name is not listed as a command.
+		for _, old := range c.aliases {
+			if strings.Contains(list, "`"+old+"`") {
+				t.Errorf("README's client command list names the old name `%s` of `%s`", old, c.name)
+			}
 		}
 	}
 }

@@ -22,8 +22,14 @@ import (
 )
 
 // TestMain lets the test binary act as the parcelgate binary, so the crash
-// test can kill a real server process.
+// test can kill a real server process, and the README test can run a real
+// server and the README's "go run ./cmd/parcelgate" lines without a build
+// (PARCELGATE_TEST_CLI: the arguments are the command line, and the exit
+// status and output are main's).
 func TestMain(m *testing.M) {
+	if os.Getenv("PARCELGATE_TEST_CLI") == "1" {
+		os.Exit(mainCode(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+	}
 	if args := os.Getenv("PARCELGATE_TEST_EXEC"); args != "" {
 		if err := run(context.Background(), strings.Split(args, "\x1f"), os.Stdout, os.Stderr); err != nil {
 			fmt.Fprintln(os.Stderr, err)

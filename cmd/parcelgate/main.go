@@ -120,6 +120,10 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 		Version:       buildVersion(),
 		SilenceErrors: true,
 		SilenceUsage:  true,
+		// An unknown command gets the same answer as under admin and
+		// client, with a suggestion, rather than cobra's several lines.
+		Args: cobra.ArbitraryArgs,
+		RunE: helpOrUnknown,
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -219,15 +223,23 @@ func group(use, short, long string, subs ...*cobra.Command) *cobra.Command {
 		Short: short,
 		Long:  long,
 		Args:  cobra.ArbitraryArgs,
-		RunE: func(c *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return c.Help()
-			}
-			return usagef("unknown %s command %q (see \"%s --help\")", c.Name(), args[0], c.CommandPath())
-		},
+		RunE:  helpOrUnknown,
 	}
 	g.AddCommand(subs...)
 	return g
+}
+
+// helpOrUnknown is the run of a command that only holds others: alone it
+// prints its help; with an unknown command it is a usage error suggesting
+// the nearest command's name.
+func helpOrUnknown(c *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return c.Help()
+	}
+	if s := suggest(c, args[0]); len(s) > 0 {
+		return usagef("unknown command %q; did you mean %s?", args[0], orList(s))
+	}
+	return usagef("unknown command %q for %q (see \"%s --help\")", args[0], c.CommandPath(), c.CommandPath())
 }
 
 // exactArgs, rangeArgs: cobra's checks with the synopsis in the message.
