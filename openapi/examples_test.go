@@ -232,16 +232,6 @@ func (r *runner) send(c call) {
 	if len(query) > 0 {
 		req.Path += "?" + query.Encode()
 	}
-	if rb := c.op.RequestBody; rb != nil && rb.Value != nil {
-		ct, body, ok := bodyExample(rb.Value)
-		switch {
-		case ok:
-			req.ContentType, req.Body = ct, body
-		case rb.Value.Required:
-			t.Errorf("%s: its request body has no example", id)
-			return
-		}
-	}
 	r.credentials(c, &req)
 	if id == "listRequests" {
 		r.waitForJournal()
@@ -250,22 +240,40 @@ func (r *runner) send(c call) {
 		r.redirect(c, req)
 		return
 	}
-	resp := r.e.Do(req)
-	want := expected[id]
-	switch {
-	case want != 0 && resp.Status != want:
-		t.Errorf("%s: %s %s answered %d, the example is meant to show %d: %s", id, c.method, req.Path, resp.Status, want, resp.Body)
-	case want == 0 && (resp.Status < 200 || resp.Status > 299):
-		t.Errorf("%s: its example %s %s answered %d: %s", id, c.method, req.Path, resp.Status, resp.Body)
+	// Every example of the body is sent (a search has one per mode); an
+	// optional body without one is left out.
+	bodies := []example{{}}
+	if rb := c.op.RequestBody; rb != nil && rb.Value != nil {
+		if bodies = bodyExamples(rb.Value); len(bodies) == 0 {
+			if rb.Value.Required {
+				t.Errorf("%s: its request body has no example", id)
+				return
+			}
+			bodies = []example{{}}
+		}
 	}
-	if _, documented := c.op.Responses.Map()[fmt.Sprint(resp.Status)]; !documented {
-		t.Errorf("%s: answered %d, which it does not document", id, resp.Status)
+	for _, ex := range bodies {
+		req.ContentType, req.Body = ex.contentType, ex.body
+		name := id
+		if ex.name != "" {
+			name += " (example " + ex.name + ")"
+		}
+		resp := r.e.Do(req)
+		want := expected[id]
+		switch {
+		case want != 0 && resp.Status != want:
+			t.Errorf("%s: %s %s answered %d, the example is meant to show %d: %s", name, c.method, req.Path, resp.Status, want, resp.Body)
+		case want == 0 && (resp.Status < 200 || resp.Status > 299):
+			t.Errorf("%s: its example %s %s answered %d: %s", name, c.method, req.Path, resp.Status, resp.Body)
+		}
+		if _, documented := c.op.Responses.Map()[fmt.Sprint(resp.Status)]; !documented {
+			t.Errorf("%s: answered %d, which it does not document", name, resp.Status)
+		}
+		var v any
+		if json.Unmarshal(resp.Body, &v) == nil {
+			r.answers[id] = v
+		}
 	}
-	var v any
-	if json.Unmarshal(resp.Body, &v) == nil {
-		r.answers[id] = v
-	}
-
 }
 
 // credentials sets what c's surface takes: the demo gateway client's
@@ -364,41 +372,50 @@ func paramExample(p *openapi3.Parameter, env string) (string, bool) {
 	return fmt.Sprint(v), true
 }
 
-// bodyExample is a request body's example (the media type's example or
-// the first of its named examples), encoded for its media type: JSON, or
-// a form for application/x-www-form-urlencoded.
-func bodyExample(rb *openapi3.RequestBody) (contentType string, body any, ok bool) {
+// example is one request body example, encoded for its media type.
+type example struct {
+	name, contentType string
+	body              any
+}
+
+// bodyExamples are a request body's examples: the media type's example,
+// or each of its named examples, encoded as JSON, or as a form for
+// application/x-www-form-urlencoded.
+func bodyExamples(rb *openapi3.RequestBody) []example {
+	var out []example
 	for _, mt := range slices.Sorted(maps.Keys(rb.Content)) {
 		m := rb.Content[mt]
-		var v any
+		values := map[string]any{}
 		switch {
 		case m.Example != nil:
-			v = m.Example
+			values[""] = m.Example
 		case len(m.Examples) > 0:
-			name := slices.Sorted(maps.Keys(m.Examples))[0]
-			if e := m.Examples[name]; e != nil && e.Value != nil {
-				v = e.Value.Value
-			}
-		}
-		if v == nil {
-			continue
-		}
-		if strings.Contains(mt, "x-www-form-urlencoded") {
-			form := url.Values{}
-			if obj, ok := v.(map[string]any); ok {
-				for k, x := range obj {
-					form.Set(k, fmt.Sprint(x))
+			for name, e := range m.Examples {
+				if e != nil && e.Value != nil {
+					values[name] = e.Value.Value
 				}
 			}
-			return mt, form.Encode(), true
 		}
-		raw, err := json.Marshal(v)
-		if err != nil {
-			return "", nil, false
+		for _, name := range slices.Sorted(maps.Keys(values)) {
+			v := values[name]
+			if strings.Contains(mt, "x-www-form-urlencoded") {
+				form := url.Values{}
+				if obj, ok := v.(map[string]any); ok {
+					for k, x := range obj {
+						form.Set(k, fmt.Sprint(x))
+					}
+				}
+				out = append(out, example{name, mt, form.Encode()})
+				continue
+			}
+			raw, err := json.Marshal(v)
+			if err != nil {
+				continue
+			}
+			out = append(out, example{name, mt, raw})
 		}
-		return mt, raw, true
 	}
-	return "", nil, false
+	return out
 }
 
 // redirects reports whether c answers only a redirect (GET /docs/):

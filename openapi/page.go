@@ -82,6 +82,7 @@ type (
 	}
 	contentView struct {
 		MediaType, Schema, SchemaAnchor, Example string
+		Examples                                 []namedExample
 	}
 	schemaView struct {
 		Name, Anchor, Type string
@@ -234,34 +235,42 @@ func contents(c openapi3.Content, generated bool) []contentView {
 				cv.SchemaAnchor = anchor("schema", n)
 			}
 		}
-		var ex any
 		switch {
 		case m.Example != nil:
-			ex = m.Example
+			cv.Example = showExample(mt, m.Example)
 		case len(m.Examples) > 0:
+			// Each named example, as the examples test sends each.
 			for _, name := range slices.Sorted(maps.Keys(m.Examples)) {
 				if e := m.Examples[name]; e != nil && e.Value != nil {
-					ex = e.Value.Value
-					break
+					cv.Examples = append(cv.Examples, namedExample{Name: name, Summary: e.Value.Summary, Value: showExample(mt, e.Value.Value)})
 				}
 			}
 		case generated && m.Schema != nil && strings.Contains(mt, "json"):
-			ex = example(m.Schema, 0)
-		}
-		if obj, ok := ex.(map[string]any); ok && strings.Contains(mt, "x-www-form-urlencoded") {
-			form := url.Values{}
-			for k, v := range obj {
-				form.Set(k, fmt.Sprint(v))
-			}
-			cv.Example = form.Encode()
-		} else if ex != nil {
-			if b, err := json.MarshalIndent(ex, "", "  "); err == nil {
-				cv.Example = string(b)
-			}
+			cv.Example = showExample(mt, example(m.Schema, 0))
 		}
 		out = append(out, cv)
 	}
 	return out
+}
+
+// showExample writes an example value as it is sent: a form for
+// application/x-www-form-urlencoded, else indented JSON.
+func showExample(mediaType string, v any) string {
+	if v == nil {
+		return ""
+	}
+	if obj, ok := v.(map[string]any); ok && strings.Contains(mediaType, "x-www-form-urlencoded") {
+		form := url.Values{}
+		for k, x := range obj {
+			form.Set(k, fmt.Sprint(x))
+		}
+		return form.Encode()
+	}
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return ""
+	}
+	return string(b)
 }
 
 // paramExamples is what a parameter's examples say: its one example (its

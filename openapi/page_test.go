@@ -140,15 +140,21 @@ func TestPageShowsTheExamples(t *testing.T) {
 					t.Errorf("%s: the request example has a \"string\" placeholder", op.OperationID)
 				}
 				for mt, m := range rb.Value.Content {
-					if m.Example == nil {
-						continue
-					}
 					if !strings.Contains(mt, "json") {
 						continue
 					}
-					want, _ := json.MarshalIndent(m.Example, "", "  ")
-					if !strings.Contains(body, string(want)) {
-						t.Errorf("%s: the page does not show the document's example:\n%s", op.OperationID, want)
+					examples := []any{m.Example}
+					for _, e := range m.Examples {
+						examples = append(examples, e.Value.Value)
+					}
+					for _, ex := range examples {
+						if ex == nil {
+							continue
+						}
+						want, _ := json.MarshalIndent(ex, "", "  ")
+						if !strings.Contains(body, string(want)) {
+							t.Errorf("%s: the page does not show the document's example:\n%s", op.OperationID, want)
+						}
 					}
 				}
 			}
