@@ -10,6 +10,7 @@ package label
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -554,8 +555,17 @@ func nonEmpty(s ...string) []string {
 	return out
 }
 
-// spaced groups a tracking number in fours, as labels print it.
+// s10 is a UPU S10 item number: two letters, eight digits and a check
+// digit, the country.
+var s10 = regexp.MustCompile(`^[A-Z]{2}[0-9]{9}[A-Z]{2}$`)
+
+// spaced writes a tracking number as labels print it: a UPU S10 number
+// as its parts with the digits in threes ("CP 945 652 695 FI"), any other
+// in fours ("JJFI 6412 3450 …").
 func spaced(s string) string {
+	if s10.MatchString(s) {
+		return s[:2] + " " + s[2:5] + " " + s[5:8] + " " + s[8:11] + " " + s[11:]
+	}
 	var b strings.Builder
 	for i, r := range s {
 		if i > 0 && i%4 == 0 {

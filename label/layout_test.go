@@ -131,7 +131,12 @@ func TestLabelLayoutHasNoOverlaps(t *testing.T) {
 				typical.ServiceCode, typical.ServiceName = code, parcelgate.ServiceName(code, "fi")
 				typical.Index, typical.Count = 1, 1
 				w1, w2 := worst(t, code, allAdditional), worst(t, code, allAdditional)
+				// The second has many more additional services than any
+				// service takes today.
 				w2.Index = 99
+				for i := range 40 {
+					w2.AdditionalServices = append(w2.AdditionalServices, strconv.Itoa(3100+i))
+				}
 				for name, parcels := range map[string][]label.Parcel{"typical": {typical}, "worst": {w1, w2}} {
 					path := render(t, m, parcels...)
 					for _, p := range checkLayout(t, pdftotext, path) {
