@@ -27,8 +27,8 @@ import (
 // demo data, with the credentials of its surface, gets a 2xx answer the
 // document describes (apitest checks the answer against the document).
 // The operations run in an order that lets one example use what another
-// made (a shipment created, then its label read; a comment added, then
-// deleted), and only the few values the server makes at random (a
+// made (an order created, then cancelled, then opened again; a comment
+// added, then deleted), and only the few values the server makes at random (a
 // dropshipping shipment's ID, a fault's ID) are taken from the answer of
 // the operation that made them: see fromAnswer. The /docs page shows the
 // same examples (TestPageShowsTheExamples).
@@ -60,8 +60,8 @@ func (c call) id() string { return c.op.OperationID }
 
 // operations lists the document's operations in the order their examples
 // are sent: tokens first, then what creates, what reads, what changes,
-// what removes, and the operator's resets last (rank); in document path
-// order within a rank.
+// what removes, and the operator's resets last (rank); by path and method
+// within a rank.
 func operations(doc *openapi3.T) []call {
 	var out []call
 	for _, path := range doc.Paths.InMatchingOrder() {
@@ -82,8 +82,7 @@ func operations(doc *openapi3.T) []call {
 // ranks place the operations whose example needs another's before it, or
 // would spoil another's, where their method alone would not.
 var ranks = map[string]int{
-	// The gateway and ecom searches change nothing; reading after the
-	// writes is as good as anywhere.
+	// The gateway's searches change nothing: they run with the reads.
 	"searchGatewayPickupPoints": 2, "postEstimate": 2,
 	// A supplier confirms its dropshipping shipment after reading it; its
 	// parcel's label and note exist only then.
