@@ -216,8 +216,8 @@ func drawLabel(pdf *fpdf.Fpdf, tr func(string) string, x, y, w, h float64, p Par
 
 	// The middle: set at the largest size at which it fits above the
 	// foot; at the smallest, what still does not fit is left off from
-	// the end (the reference and contents before the codes, which come
-	// last only on a label already full of 200-character fields).
+	// the end, the codes excepted (body.layout). Only a label of
+	// 200-character fields comes near that.
 	mid := body{x: ix, w: iw, top: top + bandH + 3*scale, limit: footTop - 2}
 	for k := 1.0; ; k -= 0.05 {
 		if k < 0.6 || mid.layout(pdf, tr, p, scale*k, false) {
@@ -232,15 +232,25 @@ func drawLabel(pdf *fpdf.Fpdf, tr func(string) string, x, y, w, h float64, p Par
 type body struct {
 	x, w, top, limit float64
 
-	y    float64
-	draw bool
-	full bool // something did not fit above limit
+	y       float64
+	reserve float64 // kept free above limit for what comes last
+	draw    bool
+	full    bool // something did not fit above limit
 }
 
 // layout sets the middle at scale s, drawing it when draw is set, and
 // reports whether it all fits above the limit.
 func (b *body) layout(pdf *fpdf.Fpdf, tr func(string) string, p Parcel, s float64, draw bool) bool {
 	b.y, b.draw, b.full = b.top, draw, false
+	// The codes come last but are never the ones left off: what comes
+	// before them stops short of their room.
+	var codes []struct{ name, code string }
+	for _, c := range []struct{ name, code string }{{"SENDING CODE / LÄHETYSTUNNUS", p.SendingCode}, {"ERRAND CODE / ASIOINTITUNNUS", p.ErrandCode}} {
+		if c.code != "" {
+			codes = append(codes, c)
+		}
+	}
+	b.reserve = float64(len(codes)) * (7*s*0.55 + 7*s + 2*s)
 	b.party(pdf, tr, "FROM / LÄHETTÄJÄ", p.Sender, 8*s, false)
 	b.y += 2 * s
 	b.party(pdf, tr, "TO / VASTAANOTTAJA", p.Receiver, 12*s, true)
@@ -281,17 +291,17 @@ func (b *body) layout(pdf *fpdf.Fpdf, tr func(string) string, p Parcel, s float6
 		b.y += 2 * s
 	}
 
-	// Codes that replace a label at a counter or a locker, each in a box.
-	for _, c := range []struct{ name, code string }{{"SENDING CODE / LÄHETYSTUNNUS", p.SendingCode}, {"ERRAND CODE / ASIOINTITUNNUS", p.ErrandCode}} {
-		if c.code == "" {
-			continue
-		}
-		b.text(pdf, fitBlock(pdf, tr, c.name, "", 7*s, 5, b.w, 1, 0, 0.55))
+	// Codes that replace a label at a counter or a locker, each in a box
+	// under its name.
+	b.reserve = 0
+	for _, c := range codes {
+		head := fitBlock(pdf, tr, c.name, "", 7*s, 5, b.w, 1, 0, 0.55)
 		boxH := 7 * s
-		if b.y+boxH > b.limit {
+		if b.y+head.lh+boxH > b.limit {
 			b.full = true
 			continue
 		}
+		b.text(pdf, head)
 		if b.draw {
 			pdf.Rect(b.x, b.y, b.w, boxH, "D")
 			f := fitLineFamily(pdf, fitted{family: "Courier", style: "B", size: 16 * s, lines: []string{tr(c.code)}}, b.w-4)
@@ -330,7 +340,7 @@ func (b *body) party(pdf *fpdf.Fpdf, tr func(string) string, head string, a Part
 // the limit; the next text goes below them.
 func (b *body) text(pdf *fpdf.Fpdf, f fitted) {
 	for i := range f.lines {
-		if b.y+f.lh > b.limit {
+		if b.y+f.lh > b.limit-b.reserve {
 			b.full = true
 			return
 		}
