@@ -83,6 +83,9 @@ type (
 	contentView struct {
 		MediaType, Schema, SchemaAnchor, Example string
 		Examples                                 []namedExample
+		// Generated is set when Example was made from the schema, not
+		// given by the document.
+		Generated bool
 	}
 	schemaView struct {
 		Name, Anchor, Type string
@@ -246,7 +249,7 @@ func contents(c openapi3.Content, generated bool) []contentView {
 				}
 			}
 		case generated && m.Schema != nil && strings.Contains(mt, "json"):
-			cv.Example = showExample(mt, example(m.Schema, 0))
+			cv.Example, cv.Generated = showExample(mt, example(m.Schema, 0)), true
 		}
 		out = append(out, cv)
 	}
