@@ -142,6 +142,8 @@ func TestLabelLayoutHasNoOverlaps(t *testing.T) {
 					for _, p := range checkLayout(t, pdftotext, path) {
 						t.Errorf("%s: %s", name, p)
 					}
+					// LABEL_KEEP=dir keeps every PDF rendered here, to look
+					// at (pdftoppm -png).
 					if os.Getenv("LABEL_KEEP") != "" {
 						keep := filepath.Join(os.Getenv("LABEL_KEEP"), code+"-"+string(m)+"-"+name+".pdf")
 						if b, err := os.ReadFile(path); err == nil {
