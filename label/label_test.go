@@ -247,3 +247,21 @@ func BenchmarkRender10(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/10/1e3, "µs/label")
 }
+
+// A parcel number is written under its barcode in groups: a UPU S10
+// number by its parts, digits in threes; a JJFI number in fours.
+func TestTrackingNumberWritten(t *testing.T) {
+	pdftotext := tool(t, "pdftotext")
+	for tn, want := range map[string]string{
+		"CP945652695FI":         "CP 945 652 695 FI",
+		"JJFI64123450000012345": "JJFI 6412 3450 0000 1234 5",
+	} {
+		out, err := exec.Command(pdftotext, render(t, label.Thermo190, sample(tn)), "-").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(out), want) {
+			t.Errorf("%s is not written as %q:\n%s", tn, want, out)
+		}
+	}
+}

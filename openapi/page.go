@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"html/template"
 	"maps"
+	"net/url"
 	"regexp"
 	"slices"
 	"sort"
@@ -63,8 +64,13 @@ type (
 		Name, In, Type string
 		Required       bool
 		Description    template.HTML
+		// Example is the value the parameter's example gives ("" for
+		// none); Examples its named ones, when it has several.
+		Example  string
+		Examples []namedExample
 	}
-	bodyView struct {
+	namedExample struct{ Name, Summary, Value string }
+	bodyView     struct {
 		Required    bool
 		Description template.HTML
 		Content     []contentView
@@ -76,6 +82,10 @@ type (
 	}
 	contentView struct {
 		MediaType, Schema, SchemaAnchor, Example string
+		Examples                                 []namedExample
+		// Generated is set when Example was made from the schema, not
+		// given by the document.
+		Generated bool
 	}
 	schemaView struct {
 		Name, Anchor, Type string
@@ -90,7 +100,7 @@ type (
 )
 
 func render(doc *openapi3.T) ([]byte, error) {
-	tmpl, err := template.New("page").Parse(pageTemplate)
+	tmpl, err := template.New("page").Funcs(template.FuncMap{"navPath": navPath}).Parse(pageTemplate)
 	if err != nil {
 		return nil, err
 	}
@@ -130,11 +140,13 @@ func render(doc *openapi3.T) ([]byte, error) {
 				if p.Value == nil {
 					continue
 				}
-				v.Params = append(v.Params, paramView{Name: p.Value.Name, In: p.Value.In, Required: p.Value.Required,
-					Type: typeName(p.Value.Schema), Description: markdown(p.Value.Description)})
+				pv := paramView{Name: p.Value.Name, In: p.Value.In, Required: p.Value.Required,
+					Type: typeName(p.Value.Schema), Description: markdown(p.Value.Description)}
+				pv.Example, pv.Examples = paramExamples(p.Value)
+				v.Params = append(v.Params, pv)
 			}
 			if rb := op.RequestBody; rb != nil && rb.Value != nil {
-				v.Body = &bodyView{Required: rb.Value.Required, Description: markdown(rb.Value.Description), Content: contents(rb.Value.Content)}
+				v.Body = &bodyView{Required: rb.Value.Required, Description: markdown(rb.Value.Description), Content: contents(rb.Value.Content, false)}
 			}
 			codes := slices.Sorted(maps.Keys(op.Responses.Map()))
 			for _, code := range codes {
@@ -146,7 +158,7 @@ func render(doc *openapi3.T) ([]byte, error) {
 				if r.Value.Description != nil {
 					desc = *r.Value.Description
 				}
-				v.Responses = append(v.Responses, responseView{Status: code, Description: markdown(desc), Content: contents(r.Value.Content)})
+				v.Responses = append(v.Responses, responseView{Status: code, Description: markdown(desc), Content: contents(r.Value.Content, true)})
 			}
 			v.Search = strings.ToLower(strings.Join(append([]string{method, op.OperationID, op.Summary, strings.Join(op.Tags, " ")}, v.Paths...), " "))
 			tag := "Other"
@@ -211,7 +223,11 @@ func security(doc *openapi3.T, op *openapi3.Operation) []string {
 	return out
 }
 
-func contents(c openapi3.Content) []contentView {
+// contents describes the media types of a body. A request body shows only
+// the example the document gives, sent as it is a real request (decisions
+// §41); an answer without one shows a sample made from its schema
+// (generated).
+func contents(c openapi3.Content, generated bool) []contentView {
 	var out []contentView
 	for _, mt := range slices.Sorted(maps.Keys(c)) {
 		m := c[mt]
@@ -222,28 +238,82 @@ func contents(c openapi3.Content) []contentView {
 				cv.SchemaAnchor = anchor("schema", n)
 			}
 		}
-		var ex any
 		switch {
 		case m.Example != nil:
-			ex = m.Example
+			cv.Example = showExample(mt, m.Example)
 		case len(m.Examples) > 0:
+			// Each named example, as the examples test sends each.
 			for _, name := range slices.Sorted(maps.Keys(m.Examples)) {
 				if e := m.Examples[name]; e != nil && e.Value != nil {
-					ex = e.Value.Value
-					break
+					cv.Examples = append(cv.Examples, namedExample{Name: name, Summary: e.Value.Summary, Value: showExample(mt, e.Value.Value)})
 				}
 			}
-		case m.Schema != nil && strings.Contains(mt, "json"):
-			ex = example(m.Schema, 0)
-		}
-		if ex != nil {
-			if b, err := json.MarshalIndent(ex, "", "  "); err == nil {
-				cv.Example = string(b)
-			}
+		case generated && m.Schema != nil && strings.Contains(mt, "json"):
+			cv.Example, cv.Generated = showExample(mt, example(m.Schema, 0)), true
 		}
 		out = append(out, cv)
 	}
 	return out
+}
+
+// showExample writes an example value as it is sent: a form for
+// application/x-www-form-urlencoded, else indented JSON.
+func showExample(mediaType string, v any) string {
+	if v == nil {
+		return ""
+	}
+	if obj, ok := v.(map[string]any); ok && strings.Contains(mediaType, "x-www-form-urlencoded") {
+		form := url.Values{}
+		for k, x := range obj {
+			form.Set(k, fmt.Sprint(x))
+		}
+		return form.Encode()
+	}
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
+// paramExamples is what a parameter's examples say: its one example (its
+// own or its schema's), or each of its named ones.
+func paramExamples(p *openapi3.Parameter) (string, []namedExample) {
+	str := func(v any) string {
+		if a, ok := v.([]any); ok {
+			parts := make([]string, len(a))
+			for i, x := range a {
+				parts[i] = fmt.Sprint(x)
+			}
+			return strings.Join(parts, ",")
+		}
+		return fmt.Sprint(v)
+	}
+	switch {
+	case p.Example != nil:
+		return str(p.Example), nil
+	case len(p.Examples) > 0:
+		var out []namedExample
+		for _, name := range slices.Sorted(maps.Keys(p.Examples)) {
+			if e := p.Examples[name]; e != nil && e.Value != nil {
+				out = append(out, namedExample{Name: name, Summary: e.Value.Summary, Value: str(e.Value.Value)})
+			}
+		}
+		return "", out
+	case p.Schema != nil && p.Schema.Value != nil && p.Schema.Value.Example != nil:
+		return str(p.Schema.Value.Example), nil
+	}
+	return "", nil
+}
+
+// navPath writes a path for the sidebar whole, with a line-break
+// opportunity after each slash, so a long path wraps instead of being cut.
+func navPath(path string) template.HTML {
+	parts := strings.Split(path, "/")
+	for i := range parts {
+		parts[i] = template.HTMLEscapeString(parts[i])
+	}
+	return template.HTML(strings.Join(parts, "/<wbr>"))
 }
 
 // example makes a sample value from a schema: its own example, else a
