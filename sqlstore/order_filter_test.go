@@ -42,15 +42,15 @@ func TestOrderListFiltersUseTheListIndex(t *testing.T) {
 			}
 			day := base.Add(24 * time.Hour)
 			for name, q := range map[string]parcelgate.OrderQuery{
-				"from":          {OrderedFrom: day},
-				"from+to":       {OrderedFrom: day, OrderedTo: day.Add(time.Hour)},
-				"status":        {Statuses: []parcelgate.OrderStatus{parcelgate.OrderDelivered}},
-				"partial":       {Statuses: []parcelgate.OrderStatus{parcelgate.OrderPartiallyDelivered}},
-				"status+from":   {Statuses: []parcelgate.OrderStatus{parcelgate.OrderDelivered}, OrderedFrom: day},
-				"statuses":      {Statuses: []parcelgate.OrderStatus{parcelgate.OrderCreated, parcelgate.OrderSubmitted}},
-				"sales":         {DocumentType: parcelgate.DocumentSalesOrder},
-				"purchase":      {DocumentType: parcelgate.DocumentPurchaseOrder},
-				"updated+to":    {UpdatedFrom: base, UpdatedTo: day, OrderedTo: day},
+				"from":        {OrderedFrom: day},
+				"from+to":     {OrderedFrom: day, OrderedTo: day.Add(time.Hour)},
+				"status":      {Statuses: []parcelgate.OrderStatus{parcelgate.OrderDelivered}},
+				"partial":     {Statuses: []parcelgate.OrderStatus{parcelgate.OrderPartiallyDelivered}},
+				"status+from": {Statuses: []parcelgate.OrderStatus{parcelgate.OrderDelivered}, OrderedFrom: day},
+				"statuses":    {Statuses: []parcelgate.OrderStatus{parcelgate.OrderCreated, parcelgate.OrderSubmitted}},
+				"sales":       {DocumentType: parcelgate.DocumentSalesOrder},
+				"purchase":    {DocumentType: parcelgate.DocumentPurchaseOrder},
+				"updated+to":  {UpdatedFrom: base, UpdatedTo: day, OrderedTo: day},
 			} {
 				page, count, err := db.ExplainOrderListForTest(ctx, c, q)
 				if err != nil {
