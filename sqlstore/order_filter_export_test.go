@@ -59,6 +59,33 @@ func (db *DB) SeedProductsForTest(ctx context.Context, env parcelgate.Environmen
 	return err
 }
 
+// RerunOrderDateBackfillForTest puts the organization's orders back as
+// they were stored before migration 0027 (order_date 0) and runs that
+// migration's backfill again.
+func (db *DB) RerunOrderDateBackfillForTest(ctx context.Context, orgID int64) error {
+	b, err := migrationFS.ReadFile("migrations/0027_order_filters.sql")
+	if err != nil {
+		return err
+	}
+	if _, err := db.exec(ctx, `UPDATE orders SET order_date = 0 WHERE org_id = ?`, orgID); err != nil {
+		return err
+	}
+	for _, st := range splitStatements(db.dialect.schema(string(b))) {
+		if st = strings.TrimSpace(stripComments(st)); strings.HasPrefix(st, "UPDATE orders SET order_date") {
+			_, err := db.exec(ctx, st)
+			return err
+		}
+	}
+	return fmt.Errorf("migration 0027 has no backfill")
+}
+
+// OrderDateColumnForTest reads the order_date column of c's order id.
+func (db *DB) OrderDateColumnForTest(ctx context.Context, orgID int64, id string) (int64, error) {
+	var us int64
+	err := db.queryRow(ctx, `SELECT order_date FROM orders WHERE org_id = ? AND order_id = ?`, orgID, id).Scan(&us)
+	return us, err
+}
+
 func (db *DB) explainForTest(ctx context.Context, q string, args ...any) (string, error) {
 	explain := `EXPLAIN QUERY PLAN `
 	if db.dialect.name == "postgres" {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/internal/testdb"
+	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
 // decisions §37: every filter of the Orders V3 list is served by an index
@@ -103,6 +104,57 @@ func TestRowProductsByEANSeekByIndex(t *testing.T) {
 				t.Errorf("the plan reads a merchant's products:\n%s", plan)
 			}
 			t.Logf("%s", plan)
+		})
+	}
+}
+
+// decisions §37: migration 0027 copies each stored order's orderDate out of
+// its document, on both engines, so from/to find the orders stored before
+// it; and every write keeps the column to the microsecond.
+func TestOrderDateBackfill(t *testing.T) {
+	for _, engine := range testdb.Engines {
+		t.Run(engine, func(t *testing.T) {
+			ctx := context.Background()
+			db := testdb.Open(t, engine, nil)
+			c := testOrg(t, db, parcelgate.Production, "1234567-1")
+			orders := sqlstore.NewOrderService(db)
+			dates := map[string]string{"A": "2021-09-07T13:01:22.282Z", "B": "2021-09-08T10:00:00.5+03:00", "C": "2021-09-09T00:00:00.123456Z"}
+			ids := map[string]string{}
+			for own, date := range dates {
+				req := testOrderRequest(t, c, own)
+				req.References = nil
+				req.OrderDate, _ = time.Parse(time.RFC3339Nano, date)
+				o, err := orders.CreateOrder(ctx, c, req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ids[own] = o.ID
+			}
+			written := map[string]int64{}
+			for own, id := range ids {
+				us, err := db.OrderDateColumnForTest(ctx, c.OrgID, id)
+				want, _ := time.Parse(time.RFC3339Nano, dates[own])
+				if err != nil || us != want.UnixMicro() {
+					t.Fatalf("%s: order_date %d, %v, want %d", own, us, err, want.UnixMicro())
+				}
+				written[own] = us
+			}
+			if err := db.RerunOrderDateBackfillForTest(ctx, c.OrgID); err != nil {
+				t.Fatal(err)
+			}
+			for own, id := range ids {
+				us, err := db.OrderDateColumnForTest(ctx, c.OrgID, id)
+				// SQLite's date functions read the document to the millisecond.
+				if d := us - written[own]; err != nil || d < -500 || d > 500 {
+					t.Errorf("%s: backfilled %d, written %d (%v)", own, us, written[own], err)
+				}
+			}
+			from, _ := time.Parse(time.RFC3339Nano, dates["A"])
+			to, _ := time.Parse(time.RFC3339Nano, "2021-09-09T00:00:00Z")
+			page, err := orders.ListOrders(ctx, c, parcelgate.OrderQuery{OrderedFrom: from, OrderedTo: to}, parcelgate.PageRequest{Size: 10})
+			if err != nil || page.Total != 2 || len(page.Items) != 2 {
+				t.Fatalf("from/to after the backfill: %d %v", page.Total, err)
+			}
 		})
 	}
 }
