@@ -29,8 +29,18 @@ func ParseDocumentType(s string) (string, bool) {
 // suppliers takes (decisions §34) — and the other order statuses of the
 // provider's status page, which parcelgate never sets, so they select
 // nothing. Viewed is read as Submitted (ParseOrderStatus).
-var OrderFilterStatuses = append(append([]OrderStatus{}, OrderStatuses...), OrderPartiallyDelivered,
-	"Draft", "Accepted", "orderRouted", "Routed", "Picking", "Packing", "Shipping")
+var OrderFilterStatuses = orderFilterStatuses()
+
+func orderFilterStatuses() []OrderStatus {
+	var out []OrderStatus
+	for _, st := range append(append([]OrderStatus{}, OrderStatuses...), OrderPartiallyDelivered,
+		"Draft", "Accepted", "orderRouted", "Routed", "Picking", "Packing", "Shipping") {
+		if !containsStatus(out, st) {
+			out = append(out, st)
+		}
+	}
+	return out
+}
 
 // ParseOrderFilterStatus reads one status of a status filter,
 // case-insensitively: a name of OrderFilterStatuses, or Viewed (Submitted).
