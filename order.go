@@ -321,8 +321,16 @@ type OrderQuery struct {
 	RefName, RefValue string
 	// Warehouse: orders with at least one row in this warehouse.
 	Warehouse string
-	// Statuses: orders in any of these.
+	// Statuses: orders in any of these (OrderFilterStatuses).
 	Statuses []OrderStatus
+	// OrderedFrom and OrderedTo select by orderDate (the provider's from
+	// and to): at or after OrderedFrom, strictly before OrderedTo
+	// (decisions §37).
+	OrderedFrom, OrderedTo time.Time
+	// DocumentType: DocumentSalesOrder (every order) or
+	// DocumentPurchaseOrder (none: parcelgate holds sales orders only);
+	// "" does not filter.
+	DocumentType string
 }
 
 // OrderEncoding is how a front end encodes an order as its answer. A

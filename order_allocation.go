@@ -108,6 +108,11 @@ func unknownRowReason(row OrderRow, warehouses []string) string {
 	if !slices.Contains(warehouses, row.ExternalWarehouseID) {
 		return fmt.Sprintf("Warehouse %s is not one of your warehouses.", row.ExternalWarehouseID)
 	}
+	if row.ExternalProductID == "" {
+		// A row by EAN that no product of the warehouse has
+		// (ResolveRowProducts).
+		return fmt.Sprintf("No product with EAN %s is stocked in warehouse %s: create it with that eanCode and publish it there before ordering it.", row.ProductEANCode, row.ExternalWarehouseID)
+	}
 	return fmt.Sprintf("Product %s is not stocked in warehouse %s: create it and publish it there before ordering it.", row.ExternalProductID, row.ExternalWarehouseID)
 }
 

@@ -95,6 +95,9 @@ func NewOrder(org *Organization, r *OrderRequest, received time.Time) *Order {
 	if o.OrderDate.IsZero() {
 		o.OrderDate = received
 	}
+	// Kept to the microsecond, as the store compares it (the from/to
+	// filters, decisions §37).
+	o.OrderDate = o.OrderDate.Truncate(time.Microsecond)
 	if o.Vendor == nil {
 		v := profile
 		o.Vendor = &v

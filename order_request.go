@@ -148,7 +148,11 @@ func (r *OrderRequest) validate(p *Problems, businessID string) {
 		row.ProductEANCode = strings.TrimSpace(row.ProductEANCode)
 		row.ExternalWarehouseID = strings.TrimSpace(row.ExternalWarehouseID)
 		if row.ExternalProductID == "" {
-			p.Add(path+".externalProductId", "is required")
+			// The provider's Orders V3: a row names its product by
+			// externalProductId or productEANCode (ResolveRowProducts).
+			if row.ProductEANCode == "" {
+				p.Add(path+".externalProductId", "is required unless the row names its product by productEANCode")
+			}
 		} else if _, foreign := OtherBusinessPrefix(businessID, row.ExternalProductID); foreign {
 			// A supplier's product ID, which a row of a dropshipping
 			// catalog names; CheckRowCatalogs refuses it on any other row.
@@ -340,7 +344,8 @@ func (r *OrderRequest) CheckRowCatalogs(businessID string, catalogs []string) er
 	for i, row := range r.Rows {
 		path := fmt.Sprintf("rows[%d]", i)
 		drop := slices.Contains(catalogs, row.ExternalWarehouseID)
-		if !drop {
+		if !drop && row.ExternalProductID != "" {
+			// A row by an EAN no product has has no ID (ResolveRowProducts).
 			checkOwnID(&p, path+".externalProductId", row.ExternalProductID, businessID)
 		}
 		if i == 0 {

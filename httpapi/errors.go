@@ -26,7 +26,7 @@ const (
 // surfaceOf tells which error shape a path's surface uses, for answers given
 // before any route is chosen (404, 405, 413, panics).
 func surfaceOf(path string) surface {
-	for _, p := range []string{"/ecommerce/", "/v3/", "/auth/", "/admin/"} {
+	for _, p := range []string{"/ecommerce/", "/v3/", "/auth/", "/oauth/", "/admin/"} {
 		if strings.HasPrefix(path, p) {
 			return ecomSurface
 		}

@@ -172,6 +172,9 @@ func (s *Server) setOrderPreferences(w http.ResponseWriter, r *http.Request) err
 }
 
 // listOrders answers GET /orders (interface §4.3) with the page envelope.
+// Every filter of the provider's Orders V3 is applied or refused, never
+// ignored (decisions §37): a value that is none of its parameter's is 400
+// naming the parameter, and so is a filter given twice.
 func (s *Server) listOrders(w http.ResponseWriter, r *http.Request) error {
 	pr, perr := parsePage(r, parcelgate.DefaultOrderPageSize)
 	var p parcelgate.Problems
@@ -179,6 +182,11 @@ func (s *Server) listOrders(w http.ResponseWriter, r *http.Request) error {
 		p.AddFields(parcelgate.ErrorFields(perr)...)
 	}
 	q, qv := parcelgate.OrderQuery{}, r.URL.Query()
+	for _, name := range []string{"updatedFrom", "modifiedFromDate", "updatedTo", "from", "to", "refName", "refValue", "warehouseExternalId", "documentType"} {
+		if len(qv[name]) > 1 {
+			p.Add(name, "is given %d times; give it once", len(qv[name]))
+		}
+	}
 	from, hasFrom := parseTime(qv, "updatedFrom", &p)
 	mod, hasMod := parseTime(qv, "modifiedFromDate", &p)
 	switch {
@@ -190,6 +198,16 @@ func (s *Server) listOrders(w http.ResponseWriter, r *http.Request) error {
 		q.UpdatedFrom = mod
 	}
 	q.UpdatedTo, _ = parseTime(qv, "updatedTo", &p)
+	// The provider's from and to: the order date (decisions §37).
+	q.OrderedFrom, _ = parseTime(qv, "from", &p)
+	q.OrderedTo, _ = parseTime(qv, "to", &p)
+	parcelgate.CheckOrderDates(&p, q.OrderedFrom, q.OrderedTo)
+	if v := qv["documentType"]; len(v) > 0 && v[0] != "" {
+		var ok bool
+		if q.DocumentType, ok = parcelgate.ParseDocumentType(v[0]); !ok {
+			p.Add("documentType", "must be SalesOrder or PurchaseOrder, not %q", v[0])
+		}
+	}
 	q.RefName, q.RefValue = strings.TrimSpace(qv.Get("refName")), qv.Get("refValue")
 	switch {
 	case q.RefName != "" && q.RefValue == "":
@@ -198,15 +216,9 @@ func (s *Server) listOrders(w http.ResponseWriter, r *http.Request) error {
 		q.RefName = parcelgate.RefSO // interface §4.3: the own reference is SO
 	}
 	q.Warehouse = strings.TrimSpace(qv.Get("warehouseExternalId"))
-	if v := qv.Get("status"); v != "" {
-		for name := range strings.SplitSeq(v, ",") {
-			st, ok := parcelgate.ParseOrderStatus(name)
-			if !ok {
-				p.Add("status", "%q is not an order status (Created, Submitted or Viewed, Delivered, Error, Cancelled)", strings.TrimSpace(name))
-				continue
-			}
-			q.Statuses = append(q.Statuses, st)
-		}
+	// status=Created,Viewed, or status repeated: one list either way.
+	if v := strings.Join(qv["status"], ","); v != "" {
+		q.Statuses = parcelgate.ParseOrderStatusFilter(&p, "status", v)
 	}
 	if err := p.Err(); err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/parcelgate/parcelgate"
@@ -15,6 +16,9 @@ func (s *Server) tokenRoutes() {
 	s.handle("POST /api/v1/token", http.HandlerFunc(s.gatewayToken))
 	s.handle("GET /auth/token", http.HandlerFunc(s.ecomToken))
 	s.handle("POST /auth/token", http.HandlerFunc(s.ecomToken))
+	// The provider's Authentication API route for service accounts
+	// (decisions §37), which its tracking and Glue clients call.
+	s.handle("POST /oauth/token", http.HandlerFunc(s.serviceAccountToken))
 }
 
 // OAuthError is the error body of the gateway token service (RFC 6749 §5.2).
@@ -208,6 +212,63 @@ func (s *Server) ecomToken(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	s.issueEcomToken(w, r, func(tok string) any {
+		return EcomToken{AccessToken: tok, TokenType: "bearer", ExpiresIn: int(parcelgate.TokenLifetime.Seconds()), Scope: "internal"}
+	})
+}
+
+// ServiceAccountToken is the answer of POST /oauth/token, as the
+// provider's Authentication API page prints it: token_type, access_token
+// and expires_in, no scope (decisions §37).
+type ServiceAccountToken struct {
+	TokenType   string `json:"token_type"`
+	AccessToken string `json:"access_token"`
+	ExpiresIn   int    `json:"expires_in"`
+}
+
+// ServiceAccountTokenExpiresIn is the expires_in of POST /oauth/token:
+// the provider's page answers 3599, one second under the token's life
+// (parcelgate.TokenLifetime), so a client that renews when it runs out
+// never holds an expired token.
+const ServiceAccountTokenExpiresIn = 3599
+
+// serviceAccountToken is POST /oauth/token?grant_type=client_credentials
+// (the provider's Authentication API, decisions §37): a service account's
+// name and secret in HTTP Basic, answered with the same ecom token as
+// /auth/token, accepted wherever that one is. grant_type is required, in
+// the query as the provider's page sends it or in a form body; the logins
+// count towards the same lockout as /auth/token's (DecideLogin), and every
+// refusal is /auth/token's.
+func (s *Server) serviceAccountToken(w http.ResponseWriter, r *http.Request) {
+	gts := r.URL.Query()["grant_type"]
+	if len(gts) == 0 {
+		r.ParseForm()
+		gts = r.PostForm["grant_type"]
+	}
+	switch {
+	case len(gts) == 0 || gts[0] == "":
+		s.writeErrorBody(w, r, ecomSurface, http.StatusBadRequest, "", "grant_type is required: send grant_type=client_credentials in the query.",
+			[]parcelgate.FieldError{{Field: "grant_type", Message: "is required (client_credentials)"}})
+		return
+	case len(gts) > 1:
+		s.writeErrorBody(w, r, ecomSurface, http.StatusBadRequest, "", "grant_type is given more than once.",
+			[]parcelgate.FieldError{{Field: "grant_type", Message: "must be given once"}})
+		return
+	case gts[0] != "client_credentials":
+		s.writeErrorBody(w, r, ecomSurface, http.StatusBadRequest, "", "grant_type must be client_credentials.",
+			[]parcelgate.FieldError{{Field: "grant_type", Message: "must be client_credentials, not " + strconv.Quote(gts[0])}})
+		return
+	}
+	s.issueEcomToken(w, r, func(tok string) any {
+		return ServiceAccountToken{TokenType: "bearer", AccessToken: tok, ExpiresIn: ServiceAccountTokenExpiresIn}
+	})
+}
+
+// issueEcomToken authenticates the service account in the request's HTTP
+// Basic credentials and answers the ecom token it is issued in the body
+// that answer makes. The one login of both token routes: one lockout
+// (DecideLogin, in the store), one journal entry, one 401.
+func (s *Server) issueEcomToken(w http.ResponseWriter, r *http.Request, answer func(token string) any) {
 	username, password, ok := basicAuth(r)
 	var issued *parcelgate.Caller
 	defer func() { s.journalCredential(r, parcelgate.KindEcom, username, issued) }()
@@ -240,7 +301,7 @@ func (s *Server) ecomToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusOK, EcomToken{AccessToken: tok, TokenType: "bearer", ExpiresIn: int(parcelgate.TokenLifetime.Seconds()), Scope: "internal"})
+	writeJSON(w, http.StatusOK, answer(tok))
 }
 
 // journalCredential names the caller a token request is journaled under:

@@ -43,6 +43,8 @@ var sqliteDialect = dialect{
 		"{{point_reads}}":   "",
 		// migration 0019: SQLite commits in stamp order and needs no ticket
 		"{{shipment_tickets}}": "",
+		// migration 0027: an order document's orderDate in microseconds
+		"{{order_date_of_doc}}": "CAST(round(unixepoch(json_extract(doc, '$.orderDate'), 'subsec') * 1000000) AS INTEGER)",
 	},
 	prepare: true,
 }
@@ -58,6 +60,8 @@ var postgresDialect = dialect{
 		// migration 0019: supplier shipments carry their writer's ticket,
 		// as orders and balances do (stamp.go)
 		"{{shipment_tickets}}": "CREATE TRIGGER supplier_shipments_changed_xid BEFORE INSERT OR UPDATE ON supplier_shipments FOR EACH ROW EXECUTE FUNCTION changed_xid_ticket();\n",
+		// migration 0027: an order document's orderDate in microseconds
+		"{{order_date_of_doc}}": "(extract(epoch FROM (doc::jsonb->>'orderDate')::timestamptz) * 1000000)::bigint",
 	},
 }
 

@@ -321,11 +321,16 @@ func (s *OrderService) placeOrder(ctx context.Context, c *parcelgate.Caller, req
 	if err := req.DefaultWarehouse(whList); err != nil {
 		return nil, err
 	}
+	// A re-send is compared by what the client sent, before its rows by
+	// EAN are given their products.
+	hash := req.ContentHash()
+	if err := resolveRowProducts(ctx, s.db.query, org, req); err != nil {
+		return nil, err
+	}
 	if err := req.CheckRowCatalogs(org.BusinessID, drops); err != nil {
 		return nil, err
 	}
 	whs := orderCatalogs{warehouses: whList, drops: drops}
-	hash := req.ContentHash()
 	var out *parcelgate.Order
 	// Two first sends of one externalId may race to insert it; the loser's
 	// insert fails on the unique key, and its second attempt finds the
@@ -566,14 +571,14 @@ func fillOrder(ctx context.Context, tx *Tx, org *parcelgate.Organization, whs or
 	orderStep := len(steps)
 	if inserted {
 		o := rec.order
-		steps = append(steps, step{q: `INSERT INTO orders (order_id, environment, org_id, external_id, own_id, status, status_at, reason, auto_submit, allocated, content_hash, doc, inserted_at, updated_at, ready_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		steps = append(steps, step{q: `INSERT INTO orders (order_id, environment, org_id, external_id, own_id, status, status_at, reason, auto_submit, allocated, content_hash, doc, inserted_at, updated_at, ready_at, order_date)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 			args: []any{o.ID, string(rec.env), rec.orgID, o.ExternalID, rec.ownID, string(rec.status), rec.statusAt, rec.reason, boolInt(rec.autoSubmit), boolInt(rec.allocated),
-				rec.hash, doc, rec.insertedAt, rec.updatedAt, rec.readyAt},
+				rec.hash, doc, rec.insertedAt, rec.updatedAt, rec.readyAt, micros(o.OrderDate)},
 			scan: func(scan func(...any) error) error { return scan(&rec.pk) }})
 	} else {
-		steps = append(steps, step{q: `UPDATE orders SET status = ?, status_at = ?, reason = ?, auto_submit = ?, allocated = ?, content_hash = ?, doc = ?, updated_at = ?, ready_at = ? WHERE id = ? RETURNING inserted_at`,
-			args: []any{string(rec.status), rec.statusAt, rec.reason, boolInt(rec.autoSubmit), boolInt(rec.allocated), rec.hash, doc, rec.updatedAt, rec.readyAt, rec.pk},
+		steps = append(steps, step{q: `UPDATE orders SET status = ?, status_at = ?, reason = ?, auto_submit = ?, allocated = ?, content_hash = ?, doc = ?, updated_at = ?, ready_at = ?, order_date = ? WHERE id = ? RETURNING inserted_at`,
+			args: []any{string(rec.status), rec.statusAt, rec.reason, boolInt(rec.autoSubmit), boolInt(rec.allocated), rec.hash, doc, rec.updatedAt, rec.readyAt, micros(rec.order.OrderDate), rec.pk},
 			scan: func(scan func(...any) error) error { return scan(&rec.insertedAt) }})
 	}
 	steps = append(steps, orderRowSteps(rec, a.BalanceIDs, pk)...)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"strings"
+	"time"
 
 	"github.com/parcelgate/parcelgate"
 )
@@ -66,6 +67,18 @@ func (s *OrderService) orderListQuery(ctx context.Context, c *parcelgate.Caller,
 	if q.Warehouse != "" {
 		f.add("EXISTS (SELECT 1 FROM order_rows w WHERE w.order_pk = o.id AND w.warehouse_external_id = ?)", q.Warehouse)
 	}
+	if !q.Selects() {
+		// decisions §37: parcelgate holds sales orders only.
+		f.add("1 = 0")
+	}
+	// decisions §37: from inclusive, to exclusive, on orderDate (stored
+	// to the microsecond, so a bound between two is rounded up).
+	if !q.OrderedFrom.IsZero() {
+		f.add("o.order_date >= ?", ceilMicros(q.OrderedFrom))
+	}
+	if !q.OrderedTo.IsZero() {
+		f.add("o.order_date < ?", ceilMicros(q.OrderedTo))
+	}
 	if len(q.Statuses) > 0 {
 		var st []any
 		for _, status := range q.Statuses {
@@ -74,4 +87,14 @@ func (s *OrderService) orderListQuery(ctx context.Context, c *parcelgate.Caller,
 		f.in("o.status", st)
 	}
 	return ks, nil
+}
+
+// ceilMicros is t in microseconds, rounded up: the first stored instant
+// at or after t.
+func ceilMicros(t time.Time) int64 {
+	us := micros(t)
+	if t.Sub(time.UnixMicro(us)) > 0 {
+		us++
+	}
+	return us
 }

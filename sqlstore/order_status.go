@@ -51,8 +51,13 @@ func (s *OrderService) ReopenOrder(ctx context.Context, c *parcelgate.Caller, id
 	if err != nil {
 		return nil, err
 	}
+	var reqHash string
 	if req != nil {
 		if err := req.DefaultWarehouse(whList); err != nil {
+			return nil, err
+		}
+		reqHash = req.ContentHash()
+		if err := resolveRowProducts(ctx, s.db.query, org, req); err != nil {
 			return nil, err
 		}
 		if err := req.CheckRowCatalogs(org.BusinessID, drops); err != nil {
@@ -76,7 +81,10 @@ func (s *OrderService) ReopenOrder(ctx context.Context, c *parcelgate.Caller, id
 			if err := samePathOrder(org, req, rec); err != nil {
 				return err
 			}
-			r, hash = req, req.ContentHash()
+			r, hash = req, reqHash
+		} else if err := resolveRowProducts(ctx, tx.Query, org, r); err != nil {
+			// A row by an EAN that named no product may name one now.
+			return err
 		}
 		_, err := replaceOrder(ctx, tx, org, whs, rec, r, hash, actorClient, time.Time{})
 		return err
