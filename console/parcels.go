@@ -120,6 +120,11 @@ type shipmentData struct {
 	// the shipment was made with (else laser-a5).
 	Medias []label.Media
 	Media  label.Media
+	// Labels are what each parcel's label prints (label.FromShipment with
+	// the codes the parcels hold now), previewed on the page; More counts
+	// the parcels past the preview's.
+	Labels []label.Parcel
+	More   int
 	// Point is the pick-up point, when the finder knows it.
 	Point *parcelgate.PickupPoint
 	// Parcels are the parcels' journeys as of the environment's clock.
@@ -139,6 +144,10 @@ type shipmentData struct {
 	Form, FormError, Advance string
 	Presets                  []advancePreset
 }
+
+// labelPreviews is how many parcels' labels the shipment page previews;
+// the PDF holds them all.
+const labelPreviews = 4
 
 // advancePreset is a ready-made clock move of the journey panel.
 type advancePreset struct{ Value, Label string }
@@ -175,6 +184,17 @@ func (c *Console) renderShipment(w http.ResponseWriter, r *http.Request, s *sess
 		return
 	}
 	d := &shipmentData{Shipment: sh, Codes: codes, Medias: label.Medias, Media: labelMedia(sh), Statuses: parcelgate.ParcelStatuses, Presets: advancePresets}
+	if len(sh.Parcels) > 0 {
+		held, err := c.shipping.ShipmentCodes(ctx, s.caller, sh.TrackingNumber)
+		if err != nil {
+			c.fail(w, r, s, err)
+			return
+		}
+		d.Labels = label.FromShipment(sh, held)
+		if len(d.Labels) > labelPreviews {
+			d.Labels, d.More = d.Labels[:labelPreviews], len(d.Labels)-labelPreviews
+		}
+	}
 	if d.Point, err = c.pickupPoint(ctx, sh.PickupPointID); err != nil {
 		c.fail(w, r, s, err)
 		return

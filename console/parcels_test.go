@@ -344,7 +344,7 @@ func TestParcelPageLabelJourneyCodes(t *testing.T) {
 			t.Fatalf("shipment page: %d\n%s", p.status, p.body)
 		}
 		mustContain(t, p, "SO-TEST-1", `id="journey"`, `data-parcel-status="`+sh.Parcels[1].ParcelID+`">WAITING`, `<code class="code">`+sc+`</code>`,
-			`label.pdf?media=thermo-190`, `<iframe name="label-frame"`, "RECEIVED", "due ", `href="/console/pickup-points/`+sh.PickupPointID+`"`)
+			`label.pdf?media=thermo-190`, `id="label-preview"`, `Sending code <code>`+sc+`</code>`, "RECEIVED", "due ", `href="/console/pickup-points/`+sh.PickupPointID+`"`)
 		for _, m := range []string{"laser-a5", "laser-a4", "laser-2a5", "thermo-225", "thermo-190"} {
 			resp, raw := b.raw(at + "/label.pdf?media=" + m + "&download=1")
 			if resp.StatusCode != http.StatusOK || !bytes.HasPrefix(raw, []byte("%PDF-")) || !strings.HasPrefix(resp.Header.Get("Content-Disposition"), "attachment") ||

@@ -125,8 +125,53 @@ type pointView struct {
 	ID, Name, Type, Address string
 	Distance                string
 	Capabilities            []string
-	Hours                   []node
-	Rest                    []node
+	// Hours are the opening hours as a table when each entry is a flat
+	// object (HoursHead its columns), else as they are (Hours).
+	HoursHead []string
+	HoursRows [][]string
+	Hours     []node
+	Rest      []node
+}
+
+// hoursColumns are the names of an opening-hours entry the table shows
+// first, in this order; others follow by name.
+var hoursColumns = []string{"day", "weekday", "dayOfWeek", "date", "opens", "from", "open", "start", "closes", "to", "close", "end"}
+
+// hoursTable lays entries out as a table when each is an object of plain
+// values; ok is false otherwise.
+func hoursTable(entries []node) (head []string, rows [][]string, ok bool) {
+	seen := map[string]bool{}
+	for _, e := range entries {
+		if len(e.Items) == 0 {
+			return nil, nil, false
+		}
+		for _, it := range e.Items {
+			if it.Name == "" || len(it.Items) > 0 {
+				return nil, nil, false
+			}
+			seen[it.Name] = true
+		}
+	}
+	for _, n := range hoursColumns {
+		if seen[n] {
+			head = append(head, n)
+			delete(seen, n)
+		}
+	}
+	rest := make([]string, 0, len(seen))
+	for n := range seen {
+		rest = append(rest, n)
+	}
+	slices.Sort(rest)
+	head = append(head, rest...)
+	for _, e := range entries {
+		row := make([]string, len(head))
+		for _, it := range e.Items {
+			row[slices.Index(head, it.Name)] = it.Text
+		}
+		rows = append(rows, row)
+	}
+	return head, rows, len(rows) > 0
 }
 
 // node is a JSON value laid out for a page: a text, or a list of named
@@ -196,6 +241,9 @@ func newPointView(p parcelgate.PickupPoint) pointView {
 		v.Hours = toNode("", h).Items
 		if len(v.Hours) == 0 {
 			v.Hours = []node{toNode("", h)}
+		}
+		if head, rows, ok := hoursTable(v.Hours); ok {
+			v.HoursHead, v.HoursRows, v.Hours = head, rows, nil
 		}
 	}
 	for _, n := range pointHidden {
