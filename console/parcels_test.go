@@ -394,6 +394,11 @@ func TestParcelPageLabelJourneyCodes(t *testing.T) {
 			t.Fatalf("return: %d %s", p.status, p.body)
 		}
 		mustContain(t, b.get("/console/shipments/"+other.TrackingNumber), `data-parcel-status="`+other.Parcels[0].ParcelID+`">RETURN_IN_TRANSPORT`)
+		// And a parcel is moved on by hand, as POST /admin/v1/parcels/status.
+		if p := b.post("/console/shipments/"+other.TrackingNumber+"/parcels/"+other.Parcels[0].ParcelID+"/status", url.Values{"to": {"RETURNED_TO_SENDER"}}); p.status != http.StatusSeeOther {
+			t.Fatalf("a parcel move: %d %s", p.status, p.body)
+		}
+		mustContain(t, b.get("/console/shipments/"+other.TrackingNumber), `data-parcel-status="`+other.Parcels[0].ParcelID+`">RETURNED_TO_SENDER`)
 		if p := b.post("/console/shipments/"+other.TrackingNumber+"/journey", url.Values{"action": {"fly"}}); p.status != http.StatusBadRequest {
 			t.Fatalf("an unknown journey action: %d", p.status)
 		}
@@ -467,6 +472,22 @@ func TestPickupPointsBrowse(t *testing.T) {
 			if p := b.get("/console/pickup-points/" + id); p.status != http.StatusNotFound {
 				t.Fatalf("point %s: %d", id, p.status)
 			}
+		}
+	})
+}
+
+// decisions §40: any service account of the organization reads its
+// parcels, whatever its roles: a retailer-only account too (its
+// organization has none yet), and it browses pick-up points.
+func TestParcelsForEveryRole(t *testing.T) {
+	eachEngine(t, func(t *testing.T, e *env) {
+		b := e.signedIn(prod.RetailerUsername, prod.RetailerPassword)
+		mustContain(t, b.get("/console/shipments"), "No shipments yet")
+		if p := b.get("/console/pickup-points?city=Tampere"); p.status != http.StatusOK {
+			t.Fatalf("pick-up points for a retailer: %d", p.status)
+		}
+		if p := b.get("/console/shipments/" + prod.Shipment); p.status != http.StatusNotFound {
+			t.Fatalf("its supplier's shipment: %d", p.status)
 		}
 	})
 }
