@@ -438,6 +438,29 @@ func TestParcelPageShowsScenario(t *testing.T) {
 	})
 }
 
+// decisions §30, §40: the order form's scenario menu starts the tracking
+// scenarios too: an order made with .RETURN and delivered has parcels
+// whose page says they follow it, and the clock plays it out.
+func TestOrderScenarioMenuStartsAParcelScenario(t *testing.T) {
+	eachEngine(t, func(t *testing.T, e *env) {
+		b := e.signedIn(testTenant.Username, testTenant.Password)
+		f := orderForm(testTenant.BusinessID+"-TSHIRT-M", "1")
+		f.Set("scenario", parcelgate.ScenarioReturn)
+		id := b.createdOrder(f)
+		for _, to := range []string{"Submitted", "Delivered"} {
+			if p := b.post("/console/orders/"+id+"/status", url.Values{"to": {to}}); p.status != http.StatusSeeOther {
+				t.Fatalf("move to %s: %d", to, p.status)
+			}
+		}
+		o := e.order(parcelgate.Test, testTenant.BusinessID, id)
+		tn := o.Rows[0].TrackingCodes[0]
+		at := "/console/shipments/" + tn
+		mustContain(t, b.get(at), "Test scenario", parcelgate.ScenarioReturn, "Warehouse order", "RETURNED_TO_SENDER")
+		e.clock.Advance(30 * 24 * time.Hour)
+		mustContain(t, b.get(at), `data-parcel-status="`+tn+`">RETURNED_TO_SENDER`)
+	})
+}
+
 // decisions §32, §40: pick-up points are browsable: a search near a
 // postal code or in a town lists points nearest first; a point's page
 // shows its hours and capabilities; a bad postal code is 400 naming the
