@@ -491,6 +491,12 @@ func TestPickupPointsBrowse(t *testing.T) {
 				t.Fatalf("search %s: %d", q, p.status)
 			}
 		}
+		// Whatever is typed, the answer is a page, never a 500.
+		for _, q := range []string{"postcode=33100&city=Tampere", "city=%C3%84", "city=" + url.QueryEscape("<script>"), "city=x", "postcode=00000", "city=" + url.QueryEscape("a\x01b")} {
+			if p := b.get("/console/pickup-points?" + q); p.status != http.StatusOK && p.status != http.StatusBadRequest {
+				t.Fatalf("search %s: %d", q, p.status)
+			}
+		}
 		for _, id := range []string{"999999999", "abc", strings.Repeat("1", 30)} {
 			if p := b.get("/console/pickup-points/" + id); p.status != http.StatusNotFound {
 				t.Fatalf("point %s: %d", id, p.status)
