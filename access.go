@@ -49,7 +49,12 @@ const (
 	ActionViewTenant Action = "tenant:read"
 
 	// Sending codes, shipment data and errand codes (interface §4.1, 4.2): a
-	// gateway client's.
+	// gateway client's. Reading the organization's shipments and the codes
+	// they hold is also any service account's (decisions §40): the console
+	// shows them to the organization's people, and the Tracking API
+	// already answers a service account its own parcels in full (§30).
+	// That opens no API route to a service account: the gateway's routes
+	// take gateway tokens only (decisions §4).
 	ActionCreateShipments Action = "shipments:write"
 	ActionReadShipments   Action = "shipments:read"
 	ActionCreateCodes     Action = "codes:write"
@@ -76,6 +81,8 @@ var ecomPermissions = map[Action][]Role{
 	ActionReadLocations:         {RoleMerchant, RoleSupplier, RoleRetailer},
 	ActionTrackParcels:          {RoleMerchant, RoleSupplier, RoleRetailer},
 	ActionViewTenant:            {RoleMerchant, RoleSupplier, RoleRetailer},
+	ActionReadShipments:         {RoleMerchant, RoleSupplier, RoleRetailer},
+	ActionReadCodes:             {RoleMerchant, RoleSupplier, RoleRetailer},
 }
 
 // gatewayPermissions lists what a gateway client may do (interface §5.1): every

@@ -140,4 +140,10 @@ type CodeService interface {
 	// is (decisions §5). Only the operator acts (ActionOperate): c is the
 	// EnvironmentOperator of one environment.
 	ActiveCodes(ctx context.Context, c *Caller) (int64, error)
+	// ShipmentCodeHistory returns every code c's shipment with the
+	// tracking number held, active or not, newest first: its sending
+	// codes and its parcels' errand codes (at most MaxCodeHistory). An
+	// unknown tracking number has none. Only a caller that may
+	// ActionReadCodes.
+	ShipmentCodeHistory(ctx context.Context, c *Caller, trackingNumber string) ([]HeldCode, error)
 }

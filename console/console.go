@@ -114,15 +114,18 @@ type Services struct {
 	Credentials   parcelgate.CredentialService
 	Orders        parcelgate.OrderService
 	Inventory     parcelgate.InventoryService
-	Shipments     parcelgate.ShipmentService
 	Controls      parcelgate.ControlService
 	Faults        parcelgate.FaultService
 	Journal       parcelgate.JournalService
-	// Shipping renders a shipment's labels; Tracking its parcels' journeys
-	// and the operator's moves of them (decisions §29, §30). Either may be
-	// nil: the shipment page then leaves its part out.
-	Shipping parcelgate.ShippingService
-	Tracking parcelgate.TrackingService
+	// The parcels area (decisions §40), through the services the API
+	// calls: shipment data, the codes a label prints (the shipping API's),
+	// the codes a shipment held, the Tracking API's parcels and moves, and
+	// the pick-up point finder.
+	Shipments    ShipmentReader
+	Shipping     LabelCodes
+	Codes        CodeHistory
+	Tracking     ParcelTracker
+	PickupPoints PickupFinder
 	// Reads are the pages of one tenant; Operator the operator's pages.
 	Reads    Reader
 	Operator OperatorReader
@@ -138,9 +141,11 @@ type Console struct {
 	credentials parcelgate.CredentialService
 	orders      parcelgate.OrderService
 	inventory   parcelgate.InventoryService
-	shipments   parcelgate.ShipmentService
-	shipping    parcelgate.ShippingService
-	tracking    parcelgate.TrackingService
+	shipments   ShipmentReader
+	shipping    LabelCodes
+	codes       CodeHistory
+	tracking    ParcelTracker
+	pickups     PickupFinder
 	controls    parcelgate.ControlService
 	faults      parcelgate.FaultService
 	journal     parcelgate.JournalService
@@ -183,7 +188,7 @@ func New(svc Services, cfg Config) *Console {
 	}
 	c := &Console{
 		orgs: svc.Organizations, credentials: svc.Credentials, orders: svc.Orders, inventory: svc.Inventory,
-		shipments: svc.Shipments, shipping: svc.Shipping, tracking: svc.Tracking, controls: svc.Controls, faults: svc.Faults, journal: svc.Journal,
+		shipments: svc.Shipments, shipping: svc.Shipping, codes: svc.Codes, tracking: svc.Tracking, pickups: svc.PickupPoints, controls: svc.Controls, faults: svc.Faults, journal: svc.Journal,
 		reads: svc.Reads, operator: svc.Operator, sessions: svc.Sessions, supplies: svc.SupplierShipments,
 		cfg: cfg,
 	}
@@ -261,6 +266,9 @@ func (c *Console) routes(mux *http.ServeMux) {
 	mux.Handle("GET /console/shipments/{tn}", c.authed(c.shipment))
 	mux.Handle("GET /console/shipments/{tn}/label.pdf", c.authed(c.shipmentLabel))
 	mux.Handle("POST /console/shipments/{tn}/parcels/{parcel}/status", c.authed(c.moveParcel))
+	mux.Handle("POST /console/shipments/{tn}/journey", c.authed(c.driveJourney))
+	mux.Handle("GET /console/pickup-points", c.authed(c.pickupPointsPage))
+	mux.Handle("GET /console/pickup-points/{id}", c.authed(c.pickupPointPage))
 	mux.Handle("GET /console/supplier-shipments", c.authed(c.supplierShipmentsPage))
 	mux.Handle("GET /console/supplier-shipments/{id}", c.authed(c.supplierShipment))
 	mux.Handle("POST /console/supplier-shipments/{id}/status", c.authed(c.moveSupplierShipment))
@@ -323,6 +331,9 @@ func (s *session) HasTenant() bool { return s.OrgID != 0 }
 
 func (s *session) CanReadOrders() bool    { return s.caller.May(parcelgate.ActionReadOrders) == nil }
 func (s *session) CanReadShipments() bool { return s.caller.May(parcelgate.ActionReadShipments) == nil }
+
+// CanReadLocations: the pick-up points (ActionReadLocations).
+func (s *session) CanReadLocations() bool { return s.caller.May(parcelgate.ActionReadLocations) == nil }
 
 // CanSupply: a supplier's dropshipping shipments (decisions §34).
 func (s *session) CanSupply() bool { return s.caller.May(parcelgate.ActionSupplyShipments) == nil }

@@ -402,7 +402,7 @@ func TestBadFormInputIsShownNextToTheField(t *testing.T) {
 			t.Fatalf("bad clock advance: %d", p.status)
 		}
 		mustContain(t, p, `id="advance-error"`)
-		p = op.get("/console/shipments?q=!!")
+		p = op.get("/console/shipments?by=number&q=!!")
 		if p.status != http.StatusBadRequest {
 			t.Fatalf("bad lookup: %d", p.status)
 		}

@@ -32,7 +32,10 @@ type env struct {
 	db *testdb.DB
 	// store is what the console holds: the store's services as the root's
 	// interfaces; tests seed and check through them.
-	store    console.Services
+	store console.Services
+	// api is what the API holds: the services at their full width, for
+	// seeding what the console only reads.
+	api      httpapi.Services
 	clock    *parcelgate.OffsetClock // the server's (sandbox) clock
 	sessions *testClock              // the console sessions' clock
 	url      string
@@ -68,7 +71,7 @@ func newEnvMode(t testing.TB, engine string, sandbox bool) *env {
 	}))
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)
-	return &env{t: t, db: db, store: store, clock: clock, sessions: sessions, url: hs.URL}
+	return &env{t: t, db: db, store: store, api: api, clock: clock, sessions: sessions, url: hs.URL}
 }
 
 // browser is an HTTP client with its own cookies that does not follow

@@ -58,6 +58,31 @@ var funcs = template.FuncMap{
 		return f
 	},
 	"curl": curlCommand,
+	// count says n things in words: "1 order", "2 orders".
+	"count": func(n any, one, many string) string {
+		var k int64
+		switch x := n.(type) {
+		case int:
+			k = int64(x)
+		case int64:
+			k = x
+		}
+		if k == 1 {
+			return "1 " + one
+		}
+		return strconv.FormatInt(k, 10) + " " + many
+	},
+	"serviceName": func(code string) string { return parcelgate.ServiceName(code, "en") },
+	"origin":      originText,
+	"scenarioText": func(scenario string) string {
+		switch scenario {
+		case parcelgate.ScenarioReturn:
+			return "the receiver refuses it; it is back with the sender two days later"
+		case parcelgate.ScenarioUncollected:
+			return "nobody collects it from its pick-up point: a reminder after 3 days, returned after 7"
+		}
+		return ""
+	},
 	"fields": func(specs ...string) []formField {
 		out := make([]formField, len(specs))
 		for i, sp := range specs {
@@ -146,6 +171,21 @@ var notices = map[string]string{
 	"shipment-moved":     "The shipment was moved, as your integration's PATCH would have moved it.",
 	"shipment-confirmed": "The shipment was confirmed delivered; the retailer's order shows it.",
 	"shipment-split":     "The shipment's parcels were replaced, as your integration's PUT would have replaced them.",
+	"shipment-delivered": "The shipment was delivered and its codes freed; its parcels' journeys end here.",
+	"shipment-returned":  "The receiver refused the shipment: its parcels are on their way back to the sender.",
+}
+
+// originText says in words how a shipment came to be (decisions §29).
+func originText(origin string) string {
+	switch parcelgate.ShipmentOrigin(origin) {
+	case parcelgate.OriginShipping:
+		return "Shipping API"
+	case parcelgate.OriginOrder:
+		return "Warehouse order"
+	case parcelgate.OriginEDI:
+		return "Shipment data (/shipments)"
+	}
+	return origin
 }
 
 // formField is an input of a form, by name, with its label.

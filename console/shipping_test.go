@@ -1,7 +1,6 @@
 package console_test
 
 import (
-	"context"
 	"net/http"
 	"net/url"
 	"strings"
@@ -10,31 +9,15 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/parcelgate/parcelgate"
-	"github.com/parcelgate/parcelgate/demo"
 )
 
-// shippingShipment makes a shipment of two parcels of the demo tenant of
-// production through the shipping API's store, as POST
-// /shippingapi/api/v2/shipping/order does, and returns it.
+// shippingShipment makes a shipment of two parcels of the production
+// demo tenant with the shipping API (POST
+// /shippingapi/api/v2/shipping/order, reference SO-CONSOLE-1) and returns
+// it as the API answered it.
 func (e *env) shippingShipment() *parcelgate.Shipment {
 	e.t.Helper()
-	ctx := context.Background()
-	org, err := e.store.Organizations.FindOrganization(ctx, parcelgate.EnvironmentOperator(parcelgate.Production), demo.Tenants[0].BusinessID)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	prod, _ := parcelgate.ShippingProductOf("2103")
-	pt, _ := parcelgate.NearestPickupPoint("33100", "2103")
-	w := 2.5
-	sh := &parcelgate.Shipment{ServiceCode: "2103", PickupPointID: pt.ExternalID, AdditionalServices: []string{"3196"}, Reference: "SO-CONSOLE-1", PrintMedia: "laser-a5",
-		Sender:   parcelgate.Address{Name: "Demo Shop Oy", StreetAddress: "Kauppakatu 1", PostalCode: "00100", PostOffice: "Helsinki", Country: "FI"},
-		Receiver: parcelgate.Address{Name: "Matti Meikäläinen", StreetAddress: "Hämeenkatu 5", PostalCode: "33100", PostOffice: "Tampere", Country: "FI"},
-		Parcels:  []parcelgate.Parcel{{ParcelID: parcelgate.NewParcelNumber(prod), Weight: &w, PackageCode: "PKT"}, {ParcelID: parcelgate.NewParcelNumber(prod), Weight: &w, PackageCode: "PKT"}}}
-	c := &parcelgate.Caller{OrgID: org.ID, BusinessID: org.BusinessID, Environment: parcelgate.Production, Kind: parcelgate.KindGateway}
-	if err := e.store.Shipping.CreateShippingOrder(ctx, c, sh); err != nil {
-		e.t.Fatal(err)
-	}
-	return sh
+	return e.apiShipment(prod, "SO-CONSOLE-1", 2)
 }
 
 // decisions §29, §30: a shipment's page shows its labels (served as PDF)
@@ -94,7 +77,7 @@ func TestBrowserShipmentLabelAndTracking(t *testing.T) {
 	op.navigate("open the demo organization", chromedp.Click(chromedp.CSS(`button[aria-label^="Open Demo Shop Oy (1234567-1, production)"]`)))
 	op.navigate("open the shipment", chromedp.Navigate(e.url+"/console/shipments/"+sh.TrackingNumber))
 	op.waitText("#tracking", "IN_TRANSPORT")
-	op.waitText("#label", "Address labels (PDF)")
+	op.waitText("#label", "thermo-190")
 	op.do("choose DELIVERED", chromedp.SetValue(chromedp.ID("to-"+sh.Parcels[0].ParcelID), "DELIVERED"))
 	op.navigate("move the parcel", chromedp.Click(chromedp.ID("move-parcel-"+sh.Parcels[0].ParcelID)))
 	op.waitText(`[data-parcel-status="`+sh.Parcels[0].ParcelID+`"]`, "DELIVERED")

@@ -52,17 +52,6 @@ type Reader interface {
 	// caller supplies it, else those of the caller's own catalogs. Only a
 	// caller parcelgate.MayReadConsoleProducts allows.
 	ConsoleProductDetail(ctx context.Context, c *parcelgate.Caller, id int64) (*views.Product, []views.Balance, error)
-	// ConsoleShipments pages the caller's shipments, newest first. Only a
-	// caller that may ActionReadShipments.
-	ConsoleShipments(ctx context.Context, c *parcelgate.Caller, cursor string, limit int) (parcelgate.Page[*views.Shipment], error)
-	// ConsoleLookup finds the tracking numbers of the caller's shipments
-	// that q names: as a tracking number, a parcel ID, or a sending or
-	// errand code (active or not). Only a caller that may
-	// ActionReadShipments.
-	ConsoleLookup(ctx context.Context, c *parcelgate.Caller, q string) ([]string, error)
-	// ConsoleShipmentCodes returns every code the caller's shipment held,
-	// newest first. Only a caller that may ActionReadShipments.
-	ConsoleShipmentCodes(ctx context.Context, c *parcelgate.Caller, trackingNumber string) ([]views.Code, error)
 	// ConsoleChangeStamp moves whenever one of the caller's orders or
 	// balances changes; live updates poll it. Only a caller that may
 	// ActionViewTenant.

@@ -64,6 +64,10 @@ var scenarioChoices = []scenarioChoice{
 	{parcelgate.ScenarioOrderCancel, "Cancelled for a delivery problem"},
 	{parcelgate.ScenarioSplit + "2", "Delivered in 2 parcels per row"},
 	{parcelgate.ScenarioSplit + "3", "Delivered in 3 parcels per row"},
+	// The tracking scenarios (decisions §30, §40): the order's parcels
+	// take its externalId as their reference.
+	{parcelgate.ScenarioReturn, "Delivered, then its parcels are refused and returned"},
+	{parcelgate.ScenarioUncollected, "Delivered to a pick-up point, never collected"},
 }
 
 type orderFormRow struct{ Product, Quantity, Warehouse string }

@@ -222,10 +222,11 @@ func TestConsoleAndJournalReadsRefuseWithoutThePermission(t *testing.T) {
 					cs, err := reads.ConsoleCatalogChoices(ctx, c)
 					return sum(len(cs), err)
 				}},
-			// shipments and codes: a gateway client's or the operator's
-			{name: "ConsoleShipments", denied: []*parcelgate.Caller{merchant}, owner: operator,
+			// shipments: any service account of the organization, a gateway
+			// client, the operator (decisions §40)
+			{name: "ListShipments", owner: merchant,
 				call: func(c *parcelgate.Caller, _ string) (string, error) {
-					page, err := reads.ConsoleShipments(ctx, c, "", 10)
+					page, err := sqlstore.NewShipmentService(db).ListShipments(ctx, c, parcelgate.ShipmentSearch{}, "", 10)
 					return sum(len(page.Items), err)
 				}},
 			// the overview and the journal: any service account, not a gateway client
@@ -300,14 +301,18 @@ func TestConsoleAndJournalReadsRefuseWithoutThePermission(t *testing.T) {
 				}},
 		})
 		checkAccess(t, written, tn, "JJFI10000000000000099", []accessCase{
-			{name: "ConsoleLookup", denied: []*parcelgate.Caller{retailer}, other: gatewayClientOf(other), listing: true, crossSum: "0: ", owner: operator, ownerSees: true,
+			{name: "ListShipments search", other: accountOf(other, parcelgate.RoleRetailer), listing: true, crossSum: "0: ", owner: supplier, ownerSees: true,
 				call: func(c *parcelgate.Caller, id string) (string, error) {
-					found, err := reads.ConsoleLookup(ctx, c, id)
+					page, err := sqlstore.NewShipmentService(db).ListShipments(ctx, c, parcelgate.ShipmentSearch{Number: id}, "", 10)
+					var found []string
+					for _, sh := range page.Items {
+						found = append(found, sh.TrackingNumber)
+					}
 					return fmt.Sprintf("%d: %s", len(found), strings.Join(found, ",")), err
 				}},
-			{name: "ConsoleShipmentCodes", denied: []*parcelgate.Caller{supplier}, other: gatewayClientOf(other), crossSum: "0 codes", owner: operator,
+			{name: "ShipmentCodeHistory", other: gatewayClientOf(other), crossSum: "0 codes", owner: retailer,
 				call: func(c *parcelgate.Caller, id string) (string, error) {
-					codes, err := reads.ConsoleShipmentCodes(ctx, c, id)
+					codes, err := sqlstore.NewCodeService(db).ShipmentCodeHistory(ctx, c, id)
 					return fmt.Sprint(len(codes), " codes"), err
 				}},
 		})

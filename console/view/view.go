@@ -108,28 +108,6 @@ type Balance struct {
 	Removed     bool
 }
 
-// Shipment is a shipment as the console lists it.
-type Shipment struct {
-	TrackingNumber string
-	ServiceCode    string
-	Status         parcelgate.ShipmentStatus
-	Parcels        int
-	CreatedAt      time.Time
-}
-
-// Code is a sending code (Parcel "") or an errand code of a shipment,
-// with its state.
-type Code struct {
-	Code       string
-	Parcel     string
-	CreatedAt  time.Time
-	ExpiresAt  time.Time
-	ReleasedAt time.Time
-	// State is parcelgate.CodeState's: CodeActive, CodeExpired or
-	// CodeReleased.
-	State string
-}
-
 // Organization is an organization with its figures, for the operator's
 // overview.
 type Organization struct {
