@@ -162,8 +162,8 @@ func (q ReservationQuery) ReservationDays() []Reservation {
 	return out
 }
 
-// matches reports whether tracked parcel tp's shipment is of a product and
-// carries a service q asks for (every one when q names none).
+// matches reports whether shipment sh is of a product and carries a
+// service q asks for (any when q names none).
 func (q ReservationQuery) matches(sh *Shipment) bool {
 	if len(q.Products) > 0 && !slices.ContainsFunc(q.Products, func(p string) bool {
 		code, addon, with := strings.Cut(p, ":")
