@@ -56,9 +56,9 @@ func TestClientCLIShippingAndTracking(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &tracked); err != nil || len(tracked) != 2 || tracked[0].Status.Code != "WAITING" || tracked[1].References[0].Value != "CLI-1" {
 		t.Fatalf("%v: %s", err, out)
 	}
-	// decisions §30: the other keys: the order number is the shipment's
-	// reference, the waybill number its tracking number.
-	for _, by := range [][2]string{{"ordernumber", "cli-1"}, {"waybillnumber", res.ShipmentNo}} {
+	// decisions §30, §39: the other keys: the order number is the
+	// shipment's reference, the consignment number its tracking number.
+	for _, by := range [][2]string{{"ordernumber", "cli-1"}, {"consignmentnumber", res.ShipmentNo}} {
 		out, err = cli("track", "--by", by[0], by[1])
 		if err != nil {
 			t.Fatalf("track --by %s: %v", by[0], err)

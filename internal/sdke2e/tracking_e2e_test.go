@@ -9,7 +9,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/apitest"
 )
 
-// decisions §30 (Find keys) through the SDK: FindParcelsIn compares the
+// decisions §30, §39 (Find keys) through the SDK: FindParcelsIn compares the
 // keywords only with what the keys name, a key's Not excludes it, no keys
 // is FindParcels; an unknown key is 400 on keys, phonenumber 403.
 func TestFindParcelsInThroughTheSDK(t *testing.T) {
@@ -38,7 +38,13 @@ func TestFindParcelsInThroughTheSDK(t *testing.T) {
 			{[]client.TrackingKey{client.BySenderReference}, p1, 0},
 			{[]client.TrackingKey{client.BySenderReference.Not()}, p1, 1},
 			{[]client.TrackingKey{client.BySenderReference.Not()}, "SO-6001", 0},
-			{[]client.TrackingKey{client.ByGoodsItemID, client.ByOrderNumber}, p1, 1},
+			// decisions §39: goodsitemid is a freight key (nothing), the
+			// provider's names work, keys=all,!parcel_order_number too.
+			{[]client.TrackingKey{client.ByGoodsItemID, client.ByOrderNumber}, p1, 0},
+			{[]client.TrackingKey{"parcel_tracking_number"}, p1, 1},
+			{[]client.TrackingKey{"all", client.TrackingKey("parcel_order_number").Not()}, "SO-6001", 0},
+			{[]client.TrackingKey{"all", client.TrackingKey("parcel_order_number").Not()}, p1, 1},
+			{[]client.TrackingKey{"freight_all"}, "SO-6001", 0},
 			{[]client.TrackingKey{client.ByTrackingNumber}, "SO-6001", 0},
 		} {
 			got, err := c.FindParcelsIn(ctx, q.keys, q.keyword)
