@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"math/big"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -126,8 +127,8 @@ func ShippingPickupPoint(field string, prod ShippingProduct, quickID string, rec
 		pt, ok := FindPickupPoint(id)
 		var why string
 		switch {
-		case !ok && prod.PickupPoint && !prod.Domestic() && !pickupCountries()[to]:
-			return id, nil
+		case !ok && prod.PickupPoint && !prod.Domestic() && !pickupCountries()[to] && partnerPointID.MatchString(id):
+			return strings.ToUpper(id), nil
 		case !ok:
 			why = "no pick-up point has this ID"
 		case prod.PickupPoint && !prod.Domestic():
@@ -157,6 +158,11 @@ func ShippingPickupPoint(field string, prod ShippingProduct, quickID string, rec
 	return "", &Error{Code: EINVALID, Message: "Service " + prod.Code + " delivers to a pick-up point: give agent.quickId, or a Finnish receiver postal code to take the nearest.",
 		Fields: []FieldError{{Field: field, Message: "is required: no pick-up point is near the receiver's postal code " + strconv.Quote(receiver.PostalCode)}}}
 }
+
+// partnerPointID is the form a pick-up point ID of a network parcelgate
+// holds no data for is taken in: 1-20 letters, digits and dashes
+// (invented: IDs are numbers or short codes everywhere seen).
+var partnerPointID = regexp.MustCompile(`^[A-Za-z0-9-]{1,20}$`)
 
 // pickupCountries are the countries parcelgate holds pick-up points of.
 var pickupCountries = sync.OnceValue(func() map[string]bool {

@@ -102,8 +102,11 @@ func TestShippingPickupPoint(t *testing.T) {
 		}
 	}
 	if !pickupCountries()["EE"] {
-		if pt, err := ShippingPickupPoint("agent", p2351, "EE1234", ee); err != nil || pt != "EE1234" {
+		if pt, err := ShippingPickupPoint("agent", p2351, "ee-1234", ee); err != nil || pt != "EE-1234" {
 			t.Errorf("2351 to a point parcelgate holds no data for: %q %v", pt, err)
+		}
+		if _, err := ShippingPickupPoint("agent", p2351, "EE 1234 <script>", ee); ErrorCode(err) != EINVALID {
+			t.Errorf("2351 to an ID of no form: %v", err)
 		}
 	}
 }
