@@ -165,3 +165,47 @@ func (c *Client) TrackBy(ctx context.Context, key TrackingKey, value string) ([]
 	err := c.do(ctx, request{surface: ecom, method: http.MethodGet, path: "/tracking/7/shipments/" + string(key) + "/" + url.PathEscape(value)}, &out)
 	return out.ParcelShipments, err
 }
+
+// ReservationQuery asks ReservationStatus for the caller's parcels due at
+// destinations in Country with one of Postcodes in [From, To) (at most 31
+// days), optionally of Products ("2103", or "2103:3101" with an additional
+// service) and carrying one of Services.
+type ReservationQuery struct {
+	From, To  time.Time
+	Country   string
+	Postcodes []string
+	Products  []string
+	Services  []string
+}
+
+// Reservation is one day of a ReservationStatus answer: the caller's
+// parcels due in [From, To), by their numbers.
+type Reservation struct {
+	From            time.Time `json:"from"`
+	To              time.Time `json:"to"`
+	Count           int       `json:"count"`
+	TrackingNumbers []string  `json:"trackingNumbers"`
+}
+
+// ReservationStatus answers the Tracking API's reservations/status
+// (decisions §39 of the server): the caller's own parcels due at the
+// postcodes, ready for pick-up or delivered, one reservation a day of the
+// window. A bad or missing parameter is an error with status 400 naming
+// it.
+func (c *Client) ReservationStatus(ctx context.Context, q ReservationQuery) ([]Reservation, error) {
+	v := url.Values{"from": {q.From.Format(time.RFC3339)}, "to": {q.To.Format(time.RFC3339)}, "country": {q.Country}}
+	if len(q.Postcodes) > 0 {
+		v.Set("postcode", strings.Join(q.Postcodes, ","))
+	}
+	if len(q.Products) > 0 {
+		v.Set("product", strings.Join(q.Products, ","))
+	}
+	if len(q.Services) > 0 {
+		v.Set("service", strings.Join(q.Services, ","))
+	}
+	var out struct {
+		Reservations []Reservation `json:"reservations"`
+	}
+	err := c.do(ctx, request{surface: ecom, method: http.MethodGet, path: "/tracking/7/reservations/status", query: v}, &out)
+	return out.Reservations, err
+}
