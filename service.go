@@ -248,9 +248,10 @@ var serviceOffers = map[string]AdditionalServiceOffer{
 
 // DeliveryServices lists the delivery services of workflow, one for each
 // code of interface §2.3's table (the service table's Warehouse rows), in
-// code order; a domestic pick-up point service is tagged PICKUP_POINT. Only WorkflowWarehouse is
-// served; another workflow is EINVALID naming the field "workflow". Anyone
-// who may read locations may ask (ActionReadLocations).
+// code order; a domestic pick-up point service is tagged PICKUP_POINT.
+// Only WorkflowWarehouse is served; another workflow is EINVALID naming the
+// field "workflow". Anyone who may read locations may ask
+// (ActionReadLocations).
 func DeliveryServices(workflow string) ([]DeliveryService, error) {
 	if w := strings.ToUpper(strings.TrimSpace(workflow)); w != WorkflowWarehouse && w != "" {
 		var p Problems
