@@ -44,6 +44,8 @@ type ReservationQuery struct {
 }
 
 var (
+	reservationCountry  = regexp.MustCompile(`^[A-Z]{2}$`)
+	reservationFinnish  = regexp.MustCompile(`^[0-9]{5}$`)
 	reservationPostcode = regexp.MustCompile(`^[A-Z0-9][A-Z0-9 -]{1,9}$`)
 	reservationProduct  = regexp.MustCompile(`^[0-9]{4}(:[0-9]{4})?$`)
 	reservationService  = regexp.MustCompile(`^[0-9]{4}$`)
@@ -99,7 +101,7 @@ func ParseReservationQuery(from, to, country string, postcodes, products, servic
 	switch {
 	case q.Country == "":
 		p.Add("country", "is required: the destination's two-letter country code")
-	case !countryPattern.MatchString(q.Country):
+	case !reservationCountry.MatchString(q.Country):
 		p.Add("country", "must be a two-letter country code (ISO 3166), not %q", country)
 	}
 	pcs := listValues(postcodes)
@@ -112,7 +114,7 @@ func ParseReservationQuery(from, to, country string, postcodes, products, servic
 		for _, pc := range pcs {
 			pc = strings.ToUpper(pc)
 			switch {
-			case q.Country == "FI" && !finnishPostalCode.MatchString(pc):
+			case q.Country == "FI" && !reservationFinnish.MatchString(pc):
 				p.Add("postcode", "%q is not a Finnish postal code of 5 digits", pc)
 			case !reservationPostcode.MatchString(pc):
 				p.Add("postcode", "%q is not a postal code: 2-10 letters, digits, spaces and dashes", pc)
