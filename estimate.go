@@ -82,13 +82,19 @@ var promises = sync.OnceValue(func() *promiseTable {
 // SaturdayService is the additional service code of Saturday delivery.
 func SaturdayService() string { return promises().SaturdayService }
 
-// Promise returns the promise table's row of a product code.
+// Promise returns the promise table's row of a product code: the row the
+// service table says the service keeps (PromiseOf), under the code asked.
 func Promise(code string) (ProductPromise, bool) {
-	i := slices.IndexFunc(promises().Products, func(p ProductPromise) bool { return p.Code == code })
+	i := slices.IndexFunc(promises().Products, func(p ProductPromise) bool { return p.Code == PromiseOf(code) })
 	if i < 0 {
 		return ProductPromise{}, false
 	}
-	return promises().Products[i], true
+	p := promises().Products[i]
+	if s, _ := LookupService(code); !s.Domestic() && s.Countries != nil {
+		p.Countries = s.Countries
+	}
+	p.Code = code
+	return p, true
 }
 
 // EstimateRequest asks when a parcel reaches its destination.

@@ -68,26 +68,6 @@ const (
 // delivery address must carry an e-mail (interface §2.3).
 const ServiceNouto = "NOUTO"
 
-// serviceCodes are the codes of interface §2.3's table (2143 appears twice there:
-// small parcel and morning express freight share the value).
-var serviceCodes = map[string]string{
-	"2103":  "Postal parcel to an outlet or parcel locker",
-	"2143":  "Small parcel to a home address / Express freight, morning",
-	"2104":  "Home delivery to home addresses",
-	"2102":  "Express parcel to a business address",
-	"2101":  "Express parcel, morning, to a business address",
-	"2144":  "Express freight",
-	"2145":  "Express freight, evening",
-	"2711":  "International parcel service",
-	"2331":  "Postal parcel to the Baltics, international",
-	"2317":  "Express business-day parcel, international",
-	"2318":  "Express business-day pallet, international",
-	"NOUTO": "Pick-up from warehouse",
-}
-
-// ValidServiceCode reports whether code is in interface §2.3's table.
-func ValidServiceCode(code string) bool { _, ok := serviceCodes[code]; return ok }
-
 // Limits of an order request. They bound the work one request can cause;
 // no real order comes near them.
 const (

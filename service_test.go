@@ -3,6 +3,7 @@ package parcelgate
 import (
 	"slices"
 	"testing"
+	"time"
 )
 
 // The delivery services are interface §2.3's service-code table, one each, in
@@ -14,8 +15,8 @@ func TestDeliveryServices(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(svcs) != len(serviceCodes) {
-		t.Fatalf("%d services for %d codes", len(svcs), len(serviceCodes))
+	if len(svcs) != len(interfaceServiceCodes) {
+		t.Fatalf("%d services for %d codes", len(svcs), len(interfaceServiceCodes))
 	}
 	for i, s := range svcs {
 		if i > 0 && svcs[i-1].ID >= s.ID {
@@ -29,8 +30,8 @@ func TestDeliveryServices(t *testing.T) {
 				t.Errorf("%s has no %s description", s.ID, lang)
 			}
 		}
-		if s.Description["en"] != serviceCodes[s.ID] {
-			t.Errorf("%s: English description %q is not interface §2.3's %q", s.ID, s.Description["en"], serviceCodes[s.ID])
+		if s.Description["en"] != interfaceServiceCodes[s.ID] {
+			t.Errorf("%s: English description %q is not interface §2.3's %q", s.ID, s.Description["en"], interfaceServiceCodes[s.ID])
 		}
 		if got := slices.Contains(s.Tags, TagPickupPoint); got != (s.ID == ServiceToPickupPoint) {
 			t.Errorf("%s tagged PICKUP_POINT: %v", s.ID, got)
@@ -50,5 +51,83 @@ func TestDeliveryServices(t *testing.T) {
 	}
 	if _, err := DeliveryServices("DROPSHIP"); ErrorCode(err) != EINVALID || ErrorFields(err)[0].Field != "workflow" {
 		t.Errorf("unknown workflow: %v", err)
+	}
+}
+
+// interfaceServiceCodes is interface §2.3's service-code table (2143 appears
+// twice there: small parcel and morning express freight share the value).
+var interfaceServiceCodes = map[string]string{
+	"2103":  "Postal parcel to an outlet or parcel locker",
+	"2143":  "Small parcel to a home address / Express freight, morning",
+	"2104":  "Home delivery to home addresses",
+	"2102":  "Express parcel to a business address",
+	"2101":  "Express parcel, morning, to a business address",
+	"2144":  "Express freight",
+	"2145":  "Express freight, evening",
+	"2711":  "International parcel service",
+	"2331":  "Postal parcel to the Baltics, international",
+	"2317":  "Express business-day parcel, international",
+	"2318":  "Express business-day pallet, international",
+	"NOUTO": "Pick-up from warehouse",
+}
+
+// The shipping API's codes beyond interface §2.3 are not an order's
+// serviceCode: the warehouse ships its own table (decisions §39).
+func TestValidServiceCodeIsTheWarehouseTable(t *testing.T) {
+	for _, s := range services {
+		if _, ok := interfaceServiceCodes[s.Code]; ValidServiceCode(s.Code) != ok {
+			t.Errorf("%s: ValidServiceCode %v, in interface §2.3 %v", s.Code, !ok, ok)
+		}
+	}
+}
+
+// Every row of the one table is whole: three names, a route, a number form
+// for the shipping API's parcels, and a promise the estimate holds.
+func TestServiceTable(t *testing.T) {
+	for _, s := range services {
+		if s.Name.EN == "" || s.Name.FI == "" || s.Name.SV == "" {
+			t.Errorf("%s: names %+v", s.Code, s.Name)
+		}
+		if s.Code == ServiceNouto {
+			continue
+		}
+		if s.Domestic() != slices.Equal(s.Countries, []string{"FI"}) {
+			t.Errorf("%s: JJFI numbers (S10 %q) for countries %v", s.Code, s.S10, s.Countries)
+		}
+		if s.Promise != "" {
+			if _, ok := Promise(s.Promise); !ok {
+				t.Errorf("%s keeps promise %s, which the estimate does not hold", s.Code, s.Promise)
+			}
+		}
+		if s.Return && s.Promise != "" {
+			t.Errorf("%s: a return leaves from abroad or a consumer, the estimate promises none", s.Code)
+		}
+		if s.Labelless != slices.Contains(s.Additional, ServiceLabelless) {
+			t.Errorf("%s: label-less %v but additional services %v", s.Code, s.Labelless, s.Additional)
+		}
+	}
+	// The estimate reads the table: a new service keeps its promise row
+	// under its own code, and goes only where the table says.
+	at := time.Date(2026, 3, 10, 8, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		product, to string
+		ok          bool
+	}{{"2351", "SE", true}, {"2351", "DE", false}, {"2352", "LT", true}, {"2017", "US", true}, {"2017", "FI", false}, {"2108", "FI", false}, {"2461", "FI", false}} {
+		q := EstimateRequest{FromPostcode: "00100", FromCountry: "FI", ToPostcode: "11122", ToCountry: c.to, Product: c.product, At: at}
+		if c.to == "FI" {
+			q.ToPostcode = "33100"
+		}
+		if err := q.Validate(EstimateFields{Product: "product", ToCountry: "toCountry"}); (err == nil) != c.ok {
+			t.Errorf("estimate of %s to %s: %v", c.product, c.to, err)
+		}
+	}
+	if p, ok := Promise("2351"); !ok || p.Code != "2351" {
+		t.Errorf("promise of 2351: %+v", p)
+	}
+	// posti-cli's six and the smartship clients' five (decisions §39).
+	for _, c := range []string{"2103", "2351", "2331", "2352", "2015", "2017", "2461", "2108", "2718", "2338", "2144"} {
+		if _, ok := ShippingProductOf(c); !ok {
+			t.Errorf("the shipping API does not take %s", c)
+		}
 	}
 }

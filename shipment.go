@@ -133,19 +133,9 @@ func CheckTrackingNumber(p *Problems, field, tn string, required bool) {
 	}
 }
 
-// shipmentServiceCodes are the delivery methods of interface §2.3 that move a
-// parcel: the service code table less NOUTO (pick-up from the warehouse),
-// which ships nothing.
-var shipmentServiceCodes = func() []string {
-	var codes []string
-	for c := range serviceCodes {
-		if c != ServiceNouto {
-			codes = append(codes, c)
-		}
-	}
-	slices.Sort(codes)
-	return codes
-}()
+// shipmentServiceCodes are the services that move a parcel: the service
+// table less NOUTO (pick-up from the warehouse), which ships nothing.
+var shipmentServiceCodes = serviceCodesWhere(func(s Service) bool { return s.Code != ServiceNouto })
 
 // NewTrackingNumber returns a fresh tracking number in the provider's
 // domestic form: JJFI and 17 random digits. It is also a valid parcel ID.

@@ -4,9 +4,11 @@ import (
 	"context"
 	"crypto/rand"
 	"math/big"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // The shipping API (decisions §29): the provider's shipment-creation
@@ -44,66 +46,20 @@ var genericPackageCodes = []string{"PC", "PKT"}
 // that selects no locker size.
 func GenericPackageCode(code string) bool { return slices.Contains(genericPackageCodes, code) }
 
-// ShippingProduct is one delivery service of the shipping API and the rules
-// the shipping API applies to it.
-type ShippingProduct struct {
-	Code string
-	// Domestic services carry a JJFI tracking number; international ones
-	// a UPU S10 number (two letters, eight digits, a check digit, FI).
-	Domestic bool
-	// PickupPoint: the parcel goes to a pick-up point, the one the
-	// shipment's agent names or else the one nearest the receiver.
-	PickupPoint bool
-	// Labelless: the service may be sent without a label (a sending code),
-	// given additional service 3196.
-	Labelless bool
-	// Additional lists the additional services the service takes.
-	Additional []string
-}
-
-// shippingProducts are the services the shipping API takes: interface §2.3's
-// table less NOUTO, which ships nothing. Label-less sending is for the
-// domestic parcels a customer hands in at a counter or a locker.
-var shippingProducts = map[string]ShippingProduct{
-	"2103": {Code: "2103", Domestic: true, PickupPoint: true, Labelless: true, Additional: []string{ServiceCashOnDelivery, ServiceNoOutdoorLockers, ServiceLabelless}},
-	"2104": {Code: "2104", Domestic: true, Labelless: true, Additional: []string{ServiceCashOnDelivery, ServiceLabelless}},
-	"2102": {Code: "2102", Domestic: true, Labelless: true, Additional: []string{ServiceCashOnDelivery, ServiceLabelless, "3106"}},
-	"2143": {Code: "2143", Domestic: true, Labelless: true, Additional: []string{ServiceLabelless}},
-	"2101": {Code: "2101", Domestic: true, Additional: []string{"3106"}},
-	"2144": {Code: "2144", Domestic: true},
-	"2145": {Code: "2145", Domestic: true},
-	"2711": {Code: "2711"},
-	"2331": {Code: "2331"},
-	"2317": {Code: "2317"},
-	"2318": {Code: "2318"},
-}
+// ShippingProduct is a service of the table (LookupService) as the
+// shipping API reads it.
+type ShippingProduct = Service
 
 // ShippingProducts lists the codes the shipping API takes, sorted.
 func ShippingProducts() []string {
-	codes := make([]string, 0, len(shippingProducts))
-	for c := range shippingProducts {
-		codes = append(codes, c)
-	}
-	slices.Sort(codes)
-	return codes
+	return serviceCodesWhere(func(s Service) bool { return s.Shipping })
 }
 
-// ShippingProductOf returns the rules of service code code.
+// ShippingProductOf returns the rules of service code code, when the
+// shipping API takes it.
 func ShippingProductOf(code string) (ShippingProduct, bool) {
-	p, ok := shippingProducts[code]
-	return p, ok
-}
-
-// ServiceName is the name of a service code in lang (en, fi or sv; en for
-// any other), "" for an unknown code.
-func ServiceName(code, lang string) string {
-	switch lang {
-	case "fi":
-		return serviceTranslations[code][0]
-	case "sv":
-		return serviceTranslations[code][1]
-	}
-	return serviceCodes[code]
+	s, ok := LookupService(code)
+	return s, ok && s.Shipping
 }
 
 // ParseShippingServiceID reads the shipping API's service.id: "PO" and a
@@ -113,7 +69,7 @@ func ServiceName(code, lang string) string {
 func ParseShippingServiceID(p *Problems, field, id string) (ShippingProduct, bool) {
 	id = strings.ToUpper(strings.TrimSpace(id))
 	code, ok := strings.CutPrefix(id, "PO")
-	prod, known := shippingProducts[code]
+	prod, known := ShippingProductOf(code)
 	switch {
 	case id == "":
 		p.Add(field, "is required")
@@ -153,40 +109,101 @@ const InactivePickupPoint = "E41: Inactive pickup point, please choose an altern
 // ShippingPickupPoint decides the pick-up point of a shipping API shipment
 // of product prod: a named point (agent.quickId) must be a point that
 // exists and serves the product, else EINVALID with the provider's E41
-// message on field; a pick-up point product without one goes to the point
-// nearest the receiver's postal code (as PickupPointForOrder does for
-// orders), and is refused when there is none; any other product keeps a
-// named point as given and otherwise has none. It returns the point.
-func ShippingPickupPoint(field string, prod ShippingProduct, quickID string, receiver Address) (*PickupPoint, error) {
+// message on field — a domestic product's point lists it among its
+// services, an international pick-up product's point lies in the
+// receiver's country, one the product goes to. A point of a country whose
+// points parcelgate does not hold (a partner network it has no data for)
+// is taken as given. A domestic pick-up point product without one goes to
+// the point nearest the receiver's postal code (as PickupPointForOrder does
+// for orders), and is refused when there is none; an international one
+// needs its point named. Any other product keeps a named point of its own
+// as given and otherwise has none. It returns the point's ID ("" for none).
+func ShippingPickupPoint(field string, prod ShippingProduct, quickID string, receiver Address) (string, error) {
+	to := strings.ToUpper(receiver.Country)
+	if to == "" {
+		to = "FI"
+	}
 	if id := strings.TrimSpace(quickID); id != "" {
 		pt, ok := FindPickupPoint(id)
-		if !ok || !slices.Contains(pt.ServiceCodes, prod.Code) {
-			why := "no pick-up point has this ID"
-			if ok {
-				why = "this pick-up point does not take service " + prod.Code
+		var why string
+		switch {
+		case !ok && prod.PickupPoint && !prod.Domestic() && !pickupCountries()[to] && partnerPointID.MatchString(id):
+			return strings.ToUpper(id), nil
+		case !ok:
+			why = "no pick-up point has this ID"
+		case prod.PickupPoint && !prod.Domestic():
+			if pt.Country != to || !prod.Goes(pt.Country) {
+				why = "this pick-up point is in " + pt.Country + ", not in the receiver's country " + to
 			}
-			return nil, &Error{Code: EINVALID, Message: InactivePickupPoint, Fields: []FieldError{{Field: field, Message: why}}}
+		case !slices.Contains(pt.ServiceCodes, prod.Code):
+			why = "this pick-up point does not take service " + prod.Code
 		}
-		return &pt, nil
+		if why != "" {
+			return "", &Error{Code: EINVALID, Message: InactivePickupPoint, Fields: []FieldError{{Field: field, Message: why}}}
+		}
+		return pt.ExternalID, nil
 	}
 	if !prod.PickupPoint {
-		return nil, nil
+		return "", nil
 	}
-	if c := strings.ToUpper(receiver.Country); c == "" || c == "FI" {
+	if prod.Domestic() && to == "FI" {
 		if pt, ok := NearestPickupPoint(receiver.PostalCode, prod.Code); ok {
-			return &pt, nil
+			return pt.ExternalID, nil
 		}
 	}
-	return nil, &Error{Code: EINVALID, Message: "Service " + prod.Code + " delivers to a pick-up point: give agent.quickId, or a Finnish receiver postal code to take the nearest.",
+	if !prod.Domestic() {
+		return "", &Error{Code: EINVALID, Message: "Service " + prod.Code + " delivers to a pick-up point abroad: give agent.quickId, the point the receiver chose.",
+			Fields: []FieldError{{Field: field, Message: "is required for service " + prod.Code}}}
+	}
+	return "", &Error{Code: EINVALID, Message: "Service " + prod.Code + " delivers to a pick-up point: give agent.quickId, or a Finnish receiver postal code to take the nearest.",
 		Fields: []FieldError{{Field: field, Message: "is required: no pick-up point is near the receiver's postal code " + strconv.Quote(receiver.PostalCode)}}}
+}
+
+// partnerPointID is the form a pick-up point ID of a network parcelgate
+// holds no data for is taken in: 1-20 letters, digits and dashes
+// (invented: IDs are numbers or short codes everywhere seen).
+var partnerPointID = regexp.MustCompile(`^[A-Za-z0-9-]{1,20}$`)
+
+// pickupCountries are the countries parcelgate holds pick-up points of.
+var pickupCountries = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, p := range AllPickupPoints() {
+		m[p.Country] = true
+	}
+	return m
+})
+
+// CheckServiceRoute records a problem when prod does not go between the
+// parties' countries ("" read as FI): a service leaves Finland for a
+// receiver in a country it goes to; a return comes to a receiver in
+// Finland from a sender in a country it goes to.
+func CheckServiceRoute(p *Problems, senderField, receiverField string, prod Service, sender, receiver string) {
+	name := func(c string) string {
+		if c == "" {
+			return "FI"
+		}
+		return c
+	}
+	where := "any country but FI"
+	if prod.Countries != nil {
+		where = strings.Join(prod.Countries, ", ")
+	}
+	switch {
+	case prod.Return && name(receiver) != "FI":
+		p.Add(receiverField, "service %s returns parcels to Finland: the receiver's country must be FI, not %s", prod.Code, name(receiver))
+	case prod.Return && !prod.Goes(sender):
+		p.Add(senderField, "service %s returns parcels from %s, not from %s", prod.Code, where, name(sender))
+	case !prod.Return && !prod.Goes(receiver):
+		p.Add(receiverField, "service %s delivers to %s, not to %s", prod.Code, where, name(receiver))
+	}
 }
 
 // NewParcelNumber returns a fresh tracking number for a parcel of product
 // prod in the provider's form: JJFI and 17 random digits for a domestic
-// service; a UPU S10 number (CP, eight random digits, the S10 check digit,
-// FI) for an international one.
+// service; a UPU S10 number (the service's two letters, CP for a parcel,
+// eight random digits, the S10 check digit, FI) for an international one.
 func NewParcelNumber(prod ShippingProduct) string {
-	if prod.Domestic {
+	if prod.Domestic() {
 		return NewTrackingNumber()
 	}
 	n, err := rand.Int(rand.Reader, big.NewInt(100_000_000))
@@ -195,7 +212,7 @@ func NewParcelNumber(prod ShippingProduct) string {
 	}
 	digits := strconv.FormatInt(n.Int64(), 10)
 	digits = strings.Repeat("0", 8-len(digits)) + digits
-	return "CP" + digits + string(S10CheckDigit(digits)) + "FI"
+	return prod.S10 + digits + string(S10CheckDigit(digits)) + "FI"
 }
 
 // S10CheckDigit is the check digit of a UPU S10 item number's eight
@@ -227,7 +244,7 @@ func LabellessDecision(s *Shipment) error {
 	if s.Origin != OriginShipping {
 		return nil
 	}
-	prod, ok := shippingProducts[s.ServiceCode]
+	prod, ok := ShippingProductOf(s.ServiceCode)
 	if !ok || !prod.Labelless {
 		return Errorf(ENOTFOUND, "Shipment not allowed for helposti code generation, service %s does not allow label-less sending", s.ServiceCode)
 	}

@@ -64,10 +64,10 @@ func TestShippingPickupPoint(t *testing.T) {
 		t.Fatal("no point near 33100")
 	}
 	fi := Address{PostalCode: "33100", Country: "FI"}
-	if pt, err := ShippingPickupPoint("agent", p2103, near.ExternalID, fi); err != nil || pt.ExternalID != near.ExternalID {
+	if pt, err := ShippingPickupPoint("agent", p2103, near.ExternalID, fi); err != nil || pt != near.ExternalID {
 		t.Fatalf("named point: %v %v", pt, err)
 	}
-	if pt, err := ShippingPickupPoint("agent", p2103, "", fi); err != nil || pt.ExternalID != near.ExternalID {
+	if pt, err := ShippingPickupPoint("agent", p2103, "", fi); err != nil || pt != near.ExternalID {
 		t.Fatalf("nearest: %v %v", pt, err)
 	}
 	for _, c := range []struct {
@@ -83,8 +83,82 @@ func TestShippingPickupPoint(t *testing.T) {
 			t.Errorf("%s %q: message %q", c.prod.Code, c.id, ErrorMessage(err))
 		}
 	}
-	if pt, err := ShippingPickupPoint("agent", p2104, "", fi); pt != nil || err != nil {
+	if pt, err := ShippingPickupPoint("agent", p2104, "", fi); pt != "" || err != nil {
 		t.Fatalf("2104 took a point: %v %v", pt, err)
+	}
+	// decisions §39: an international pick-up parcel (posti-cli's PO2351,
+	// PO2331) goes to the point the receiver chose in their country; a
+	// Finnish point is not one, no point is not either, and a country whose
+	// points parcelgate does not hold takes the ID as given.
+	p2351, _ := ShippingProductOf("2351")
+	ee := Address{PostalCode: "10111", Country: "EE"}
+	for _, c := range []struct {
+		id   string
+		to   Address
+		want string
+	}{{near.ExternalID, ee, EINVALID}, {"", ee, EINVALID}} {
+		if _, err := ShippingPickupPoint("agent", p2351, c.id, c.to); ErrorCode(err) != c.want || ErrorFields(err)[0].Field != "agent" {
+			t.Errorf("2351 %q to %s: %v", c.id, c.to.Country, err)
+		}
+	}
+	if !pickupCountries()["EE"] {
+		if pt, err := ShippingPickupPoint("agent", p2351, "ee-1234", ee); err != nil || pt != "EE-1234" {
+			t.Errorf("2351 to a point parcelgate holds no data for: %q %v", pt, err)
+		}
+		if _, err := ShippingPickupPoint("agent", p2351, "EE 1234 <script>", ee); ErrorCode(err) != EINVALID {
+			t.Errorf("2351 to an ID of no form: %v", err)
+		}
+	}
+}
+
+// decisions §39: each service goes where its row says: domestic ones in
+// Finland, 2331 to the Baltics, 2351/2352 to the provider's pick-up
+// countries abroad, 2017 anywhere abroad; returns come to Finland.
+func TestCheckServiceRoute(t *testing.T) {
+	for _, c := range []struct {
+		code, from, to string
+		bad            string
+	}{
+		{"2103", "FI", "FI", ""}, {"2103", "", "", ""}, {"2103", "FI", "SE", "receiver"},
+		{"2331", "FI", "EE", ""}, {"2331", "FI", "SE", "receiver"}, {"2351", "FI", "DK", ""}, {"2351", "FI", "DE", "receiver"},
+		{"2352", "FI", "LT", ""}, {"2017", "FI", "US", ""}, {"2017", "FI", "FI", "receiver"}, {"2015", "FI", "JP", ""},
+		{"2461", "FI", "FI", ""}, {"2461", "FI", "EE", "receiver"},
+		{"2108", "FI", "FI", ""}, {"2338", "LV", "FI", ""}, {"2338", "SE", "FI", "sender"}, {"2338", "LV", "EE", "receiver"},
+		{"2718", "DE", "FI", ""}, {"2718", "FI", "FI", "sender"},
+	} {
+		prod, ok := ShippingProductOf(c.code)
+		if !ok {
+			t.Fatalf("%s not taken", c.code)
+		}
+		var p Problems
+		CheckServiceRoute(&p, "sender", "receiver", prod, c.from, c.to)
+		switch {
+		case c.bad == "" && p.Len() != 0:
+			t.Errorf("%s %s→%s refused: %v", c.code, c.from, c.to, p.List())
+		case c.bad != "" && (p.Len() != 1 || p.List()[0].Field != c.bad):
+			t.Errorf("%s %s→%s: %v, want a problem on %s", c.code, c.from, c.to, p.List(), c.bad)
+		}
+	}
+}
+
+// UPU S10: parcels CP, EMS E. (decisions §39); every international service
+// numbers its parcels with a valid check digit.
+func TestNewParcelNumberS10Letters(t *testing.T) {
+	for _, code := range ShippingProducts() {
+		prod, _ := ShippingProductOf(code)
+		n := NewParcelNumber(prod)
+		if prod.Domestic() {
+			if !strings.HasPrefix(n, "JJFI") {
+				t.Errorf("%s: %s", code, n)
+			}
+			continue
+		}
+		if !regexp.MustCompile(`^[A-Z]{2}[0-9]{9}FI$`).MatchString(n) || n[:2] != prod.S10 || S10CheckDigit(n[2:10]) != n[10] {
+			t.Errorf("%s: %s", code, n)
+		}
+	}
+	if ems, _ := ShippingProductOf("2017"); ems.S10[0] != 'E' {
+		t.Errorf("EMS numbers %s", ems.S10)
 	}
 }
 

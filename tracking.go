@@ -153,6 +153,12 @@ type Timeline struct {
 	Estimate time.Time
 	// ModifiedAt is the time of the last event.
 	ModifiedAt time.Time
+	// Due is when the parcel reaches its destination as its journey has
+	// it, passed or not: ready at its pick-up point, or delivered (or
+	// refused) at the receiver's address; zero when it never does (an
+	// operator's move or delivery came first). Reservations count by it
+	// (decisions §39).
+	Due time.Time
 }
 
 // ParcelTimeline decides the journey of a parcel of shipment sh (in env)
@@ -220,6 +226,9 @@ func ParcelTimeline(env Environment, sh *Shipment, point *PickupPoint, moves []T
 	}
 	slices.SortStableFunc(ev, func(a, b TrackingEvent) int { return a.At.Compare(b.At) })
 	t := Timeline{Estimate: due}
+	if slices.ContainsFunc(ev, func(e TrackingEvent) bool { return e.At.Equal(due) && e.Place == dest && e.Code != EventOperator }) {
+		t.Due = due
+	}
 	for _, e := range ev {
 		if e.At.After(now) {
 			break

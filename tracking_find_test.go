@@ -5,10 +5,14 @@ import (
 	"testing"
 )
 
-// decisions §30: keys chooses what a find compares its keywords with. No
-// keys (and all) is what find has always searched; a name searches what
-// its route matches; !name excludes it, from all when only exclusions
-// are given; names are case-insensitive, comma-separated or repeated.
+// decisions §30, §39: keys chooses what a find compares its keywords
+// with, by the provider's names (its v7 OpenAPI: all, parcel_all,
+// freight_all, the parcel and freight keys, mps_cod_group, delivery_group,
+// "!" negating) and the route names as aliases. No keys (and all) is what
+// find has always searched; !name excludes, from all when only exclusions
+// are given; names are case-insensitive, comma-separated or repeated. A
+// name for what parcelgate does not carry (freight, groups) searches
+// nothing and is no error.
 func TestParseFindKeys(t *testing.T) {
 	const parcel, shipment, ref = FindParcelNumber, FindShipmentNumber, FindReference
 	for _, c := range []struct {
@@ -20,22 +24,37 @@ func TestParseFindKeys(t *testing.T) {
 		{[]string{" , "}, parcel | shipment | ref},
 		{[]string{"all"}, parcel | shipment | ref},
 		{[]string{"ALL"}, FindAll},
+		// The provider's names; its own example keys=all,!parcel_order_number.
+		{[]string{"all,!parcel_order_number"}, parcel | shipment},
+		{[]string{"parcel_all"}, FindAll},
+		{[]string{"parcel_tracking_number"}, parcel | shipment},
+		{[]string{"PARCEL_CONSIGNMENT_NUMBER"}, shipment},
+		{[]string{"parcel_order_number"}, ref},
+		{[]string{"parcel_sender_reference"}, ref},
+		{[]string{"parcel_all,!parcel_sender_reference"}, parcel | shipment},
+		{[]string{"freight_all"}, 0},
+		{[]string{"freight_waybill_number,freight_tracking_number,freight_order_number,freight_sender_reference,freight_receiver_reference"}, 0},
+		{[]string{"mps_cod_group", "delivery_group", "sequence", "parcel_errand_code", "parcel_receiver_reference"}, 0},
+		{[]string{"freight_all,parcel_consignment_number"}, shipment},
+		{[]string{"!freight_all"}, FindAll},
+		{[]string{"!all"}, 0},
+		// The route names, aliases of the provider's keys.
 		{[]string{"trackingnumber"}, parcel | shipment},
-		{[]string{"waybillnumber"}, shipment},
 		{[]string{"ConsignmentNumber"}, shipment},
-		{[]string{"goodsitemid"}, parcel},
+		{[]string{"waybillnumber"}, 0},
+		{[]string{"goodsitemid"}, 0},
 		{[]string{"senderreference"}, ref},
 		{[]string{"ordernumber"}, ref},
-		{[]string{"goodsitemid,senderreference"}, parcel | ref},
-		{[]string{"goodsitemid", " SenderReference "}, parcel | ref},
+		{[]string{"consignmentnumber,senderreference"}, shipment | ref},
+		{[]string{"goodsitemid", " SenderReference "}, ref},
 		{[]string{"senderreference,receiverreference,errandcode"}, ref},
 		{[]string{"!senderreference"}, parcel | shipment},
 		{[]string{"! ordernumber"}, parcel | shipment},
 		{[]string{"!trackingnumber"}, ref},
-		{[]string{"!goodsitemid"}, shipment | ref},
-		{[]string{"all,!waybillnumber"}, parcel | ref},
+		{[]string{"!consignmentnumber"}, parcel | ref},
+		{[]string{"all,!waybillnumber"}, FindAll},
 		{[]string{"!senderreference", "trackingnumber"}, parcel | shipment},
-		{[]string{"trackingnumber,!goodsitemid"}, shipment},
+		{[]string{"trackingnumber,!consignmentnumber"}, parcel},
 		{[]string{"!receiverreference,!errandcode"}, FindAll},
 		{[]string{"!phonenumber"}, FindAll},
 	} {
@@ -46,24 +65,20 @@ func TestParseFindKeys(t *testing.T) {
 	}
 }
 
-// decisions §30: a name that is no key is EINVALID naming keys and
-// listing the names; keys that leave nothing to search are EINVALID;
-// phonenumber is restricted as its route is (EFORBIDDEN).
+// decisions §30, §39: a name that is no key is EINVALID naming keys and
+// listing the names, the provider's first; phonenumber is restricted as
+// its route is (EFORBIDDEN).
 func TestParseFindKeysRefusals(t *testing.T) {
-	for _, keys := range [][]string{{"reference"}, {"all,nonsense"}, {"!"}, {"!!all"}, {"senderreference", "trackingnumbers"}} {
+	for _, keys := range [][]string{{"reference"}, {"all,nonsense"}, {"!"}, {"!!all"}, {"senderreference", "trackingnumbers"}, {"parcel_orders"}} {
 		_, err := ParseFindKeys(keys)
 		fs := ErrorFields(err)
-		if ErrorCode(err) != EINVALID || len(fs) != 1 || fs[0].Field != "keys" || !strings.Contains(fs[0].Message, "all, trackingnumber, waybillnumber, consignmentnumber, goodsitemid, senderreference, ordernumber, receiverreference, errandcode") {
+		if ErrorCode(err) != EINVALID || len(fs) != 1 || fs[0].Field != "keys" ||
+			!strings.Contains(fs[0].Message, "all, parcel_all, freight_all, parcel_tracking_number") ||
+			!strings.Contains(fs[0].Message, "trackingnumber, consignmentnumber, waybillnumber, goodsitemid, senderreference, ordernumber, receiverreference, errandcode") {
 			t.Errorf("keys %q: %v %+v", keys, err, fs)
 		}
 		if len(fs) == 1 && strings.Contains(fs[0].Message, "phonenumber") {
 			t.Errorf("keys %q: offers the restricted phonenumber: %s", keys, fs[0].Message)
-		}
-	}
-	for _, keys := range [][]string{{"!all"}, {"all,!ALL"}, {"receiverreference"}, {"errandcode"}, {"!trackingnumber,!senderreference"}, {"goodsitemid,!trackingnumber"}} {
-		_, err := ParseFindKeys(keys)
-		if fs := ErrorFields(err); ErrorCode(err) != EINVALID || len(fs) != 1 || fs[0].Field != "keys" || !strings.Contains(fs[0].Message, "nothing to search") {
-			t.Errorf("keys %q: %v %+v", keys, err, fs)
 		}
 	}
 	for _, keys := range [][]string{{"phonenumber"}, {"all,PhoneNumber"}} {

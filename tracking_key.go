@@ -36,8 +36,6 @@ const (
 	// MatchShipmentNumber: the shipment's tracking number; every parcel of
 	// the shipment.
 	MatchShipmentNumber TrackingMatch = iota + 1
-	// MatchParcelNumber: a parcel's own number; that parcel.
-	MatchParcelNumber
 	// MatchReference: the shipment's sender reference (case-insensitive);
 	// every parcel of the shipment.
 	MatchReference
@@ -45,6 +43,10 @@ const (
 	MatchErrandCode
 	// MatchNothing: nothing stored answers the key.
 	MatchNothing
+	// MatchFreight: a freight key (the provider's v7 OpenAPI: the
+	// waybill number and the goods item ID are freight's). parcelgate
+	// carries no freight, so it answers no parcel and no freight.
+	MatchFreight
 )
 
 // MaxTrackingReference is the longest reference a key takes: a stored
@@ -66,9 +68,14 @@ type trackingKeyRule struct {
 	check      func(p *Problems, field, v string) string
 }
 
-// trackingKeys (decisions §30). Numbers printed on a parcel or its waybill
-// are lookups, as trackingnumber is: whoever holds the parcel holds the
-// number, and its 4 to 35 characters are not guessed. A reference, an
+// trackingKeys (decisions §30, §39). The parcel numbers printed on a
+// parcel are lookups, as trackingnumber is: whoever holds the parcel holds
+// the number, and its 4 to 35 characters are not guessed. The waybill
+// number and the goods item ID are freight keys (the provider's v7
+// OpenAPI: waybillnumber is freight_waybill_number, goodsitemid an alias
+// of freight_tracking_number; consignmentnumber is parcel-only): they
+// search freight, of which parcelgate has none, and answer empty lists. A
+// reference, an
 // order number and an errand code are searches of the caller's own
 // parcels: a reference is a tenant's own words (often a plain order
 // number, easily guessed), and an errand code is 6 characters from a
@@ -76,9 +83,9 @@ type trackingKeyRule struct {
 // would let a caller enumerate other tenants' shipments. The errand-code
 // API itself answers the caller's own codes only (decisions §5).
 var trackingKeys = map[TrackingKey]trackingKeyRule{
-	KeyWaybillNumber:     {param: "waybillNumber", noun: "waybill number", match: MatchShipmentNumber, lookup: true, check: checkShipmentNumber},
+	KeyWaybillNumber:     {param: "waybillNumber", noun: "waybill number", match: MatchFreight, check: checkShipmentNumber},
 	KeyConsignmentNumber: {param: "consignmentNumber", noun: "consignment number", match: MatchShipmentNumber, lookup: true, check: checkShipmentNumber},
-	KeyGoodsItemID:       {param: "goodsItemId", noun: "goods item ID", match: MatchParcelNumber, lookup: true, check: checkGoodsItemID},
+	KeyGoodsItemID:       {param: "goodsItemId", noun: "goods item ID", match: MatchFreight, check: checkGoodsItemID},
 	KeySenderReference:   {param: "senderReference", noun: "sender reference", match: MatchReference, check: checkReference},
 	KeyOrderNumber:       {param: "orderNumber", noun: "order number", match: MatchReference, check: checkReference},
 	KeyReceiverReference: {param: "receiverReference", noun: "receiver reference", match: MatchNothing, check: checkReference},
@@ -133,15 +140,17 @@ func (k TrackingKey) NotFound(v string) error {
 	return Errorf(ENOTFOUND, "No parcel with %s %s.", trackingKeys[k].noun, v)
 }
 
-// checkShipmentNumber: a waybill or consignment number is the shipment's
-// tracking number, of the form every tracking number has.
+// checkShipmentNumber: a consignment number is the shipment's tracking
+// number, of the form every tracking number has; a (freight) waybill
+// number is checked alike.
 func checkShipmentNumber(p *Problems, field, v string) string {
 	v = NormalizeID(v)
 	CheckTrackingNumber(p, field, v, true)
 	return v
 }
 
-// checkGoodsItemID: a goods item is a parcel; its ID is the parcel's.
+// checkGoodsItemID: a goods item's ID is a package's number, of the form
+// a parcel ID has.
 func checkGoodsItemID(p *Problems, field, v string) string {
 	v = NormalizeID(v)
 	switch {

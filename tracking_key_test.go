@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// decisions §30: what each of the other keys matches, and whether it is a
+// decisions §30, §39: what each of the other keys matches, and whether it is a
 // number lookup (any organization, 404 when unknown) or a search of the
 // caller's own parcels (an empty list when none).
 func TestTrackingKeyMeanings(t *testing.T) {
@@ -16,9 +16,11 @@ func TestTrackingKeyMeanings(t *testing.T) {
 		lookup     bool
 		restricted bool
 	}{
-		{KeyWaybillNumber, "waybillNumber", MatchShipmentNumber, true, false},
+		// decisions §39 (the provider's v7 OpenAPI): waybillnumber and
+		// goodsitemid are freight keys, consignmentnumber parcel-only.
+		{KeyWaybillNumber, "waybillNumber", MatchFreight, false, false},
 		{KeyConsignmentNumber, "consignmentNumber", MatchShipmentNumber, true, false},
-		{KeyGoodsItemID, "goodsItemId", MatchParcelNumber, true, false},
+		{KeyGoodsItemID, "goodsItemId", MatchFreight, false, false},
 		{KeySenderReference, "senderReference", MatchReference, false, false},
 		{KeyOrderNumber, "orderNumber", MatchReference, false, false},
 		{KeyReceiverReference, "receiverReference", MatchNothing, false, false},

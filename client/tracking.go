@@ -105,13 +105,16 @@ func (c *Client) FindParcels(ctx context.Context, keywords ...string) ([]Tracked
 }
 
 // FindParcelsIn is FindParcels comparing the keywords only with what keys
-// name (the Tracking API's keys): ByTrackingNumber a parcel's number or
-// its shipment's tracking number, ByWaybillNumber and ByConsignmentNumber
-// the shipment's tracking number, ByGoodsItemID the parcel's number,
-// BySenderReference and ByOrderNumber the reference. A key's Not excludes
-// it: with only exclusions the rest of all is searched. No keys is
-// FindParcels. Keys that leave nothing to search are an error with status
-// 400, ByPhoneNumber one with status 403.
+// name (the Tracking API's keys: the provider's names, such as "all",
+// "parcel_all", "parcel_tracking_number", "parcel_order_number",
+// "freight_all", or these route names): ByTrackingNumber a parcel's number
+// or its shipment's tracking number, ByConsignmentNumber the shipment's
+// tracking number, BySenderReference and ByOrderNumber the reference;
+// ByWaybillNumber and ByGoodsItemID are freight keys and search nothing
+// (parcelgate carries no freight). A key's Not excludes it: with only
+// exclusions the rest of all is searched. No keys is FindParcels. Keys
+// that leave nothing to search find nothing; an unknown key is an error
+// with status 400, ByPhoneNumber one with status 403.
 func (c *Client) FindParcelsIn(ctx context.Context, keys []TrackingKey, keywords ...string) ([]TrackedParcel, error) {
 	q := url.Values{"keywords": {strings.Join(keywords, ",")}}
 	for _, k := range keys {
@@ -134,13 +137,13 @@ const ByTrackingNumber TrackingKey = "trackingnumber"
 // Not is k excluded, as a key of FindParcelsIn.
 func (k TrackingKey) Not() TrackingKey { return "!" + k }
 
-// The Tracking API's other keys. A waybill or consignment number and a
-// goods item ID are looked up like a tracking number (another
-// organization's parcel in the public view; nobody's is an error with
-// status 404); a sender reference, an order number, a receiver reference
-// and an errand code search the caller's own parcels (none is an empty
-// list). Tracking by phone number is restricted by the provider and
-// always refused (403).
+// The Tracking API's other keys. A consignment number is looked up like a
+// tracking number (another organization's parcel in the public view;
+// nobody's is an error with status 404); a waybill number and a goods item
+// ID are freight keys and find nothing (parcelgate carries no freight); a
+// sender reference, an order number, a receiver reference and an errand
+// code search the caller's own parcels (none is an empty list). Tracking
+// by phone number is restricted by the provider and always refused (403).
 const (
 	ByWaybillNumber     TrackingKey = "waybillnumber"
 	ByConsignmentNumber TrackingKey = "consignmentnumber"
@@ -161,4 +164,48 @@ func (c *Client) TrackBy(ctx context.Context, key TrackingKey, value string) ([]
 	var out trackingAnswer
 	err := c.do(ctx, request{surface: ecom, method: http.MethodGet, path: "/tracking/7/shipments/" + string(key) + "/" + url.PathEscape(value)}, &out)
 	return out.ParcelShipments, err
+}
+
+// ReservationQuery asks ReservationStatus for the caller's parcels due at
+// destinations in Country with one of Postcodes in [From, To) (at most 31
+// days), optionally of Products ("2103", or "2103:3101" with an additional
+// service) and carrying one of Services.
+type ReservationQuery struct {
+	From, To  time.Time
+	Country   string
+	Postcodes []string
+	Products  []string
+	Services  []string
+}
+
+// Reservation is one day of a ReservationStatus answer: the caller's
+// parcels due in [From, To), by their numbers.
+type Reservation struct {
+	From            time.Time `json:"from"`
+	To              time.Time `json:"to"`
+	Count           int       `json:"count"`
+	TrackingNumbers []string  `json:"trackingNumbers"`
+}
+
+// ReservationStatus answers the Tracking API's reservations/status
+// (decisions §39 of the server): the caller's own parcels due at the
+// postcodes, ready for pick-up or delivered, one reservation a day of the
+// window. A bad or missing parameter is an error with status 400 naming
+// it.
+func (c *Client) ReservationStatus(ctx context.Context, q ReservationQuery) ([]Reservation, error) {
+	v := url.Values{"from": {q.From.Format(time.RFC3339)}, "to": {q.To.Format(time.RFC3339)}, "country": {q.Country}}
+	if len(q.Postcodes) > 0 {
+		v.Set("postcode", strings.Join(q.Postcodes, ","))
+	}
+	if len(q.Products) > 0 {
+		v.Set("product", strings.Join(q.Products, ","))
+	}
+	if len(q.Services) > 0 {
+		v.Set("service", strings.Join(q.Services, ","))
+	}
+	var out struct {
+		Reservations []Reservation `json:"reservations"`
+	}
+	err := c.do(ctx, request{surface: ecom, method: http.MethodGet, path: "/tracking/7/reservations/status", query: v}, &out)
+	return out.Reservations, err
 }

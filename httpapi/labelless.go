@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -73,6 +74,9 @@ type SendingCodeRecord struct {
 	Receiver       *PartySummary             `json:"receiver,omitempty"`
 	Parcels        []parcelgate.Parcel       `json:"parcels,omitempty"`
 	ShipmentAt     *time.Time                `json:"shipmentCreatedAt,omitempty"`
+	// Mock marks a record answered for x-test-environment: true: mock
+	// data, no code held (decisions §39; the member is invented).
+	Mock bool `json:"mock,omitempty"`
 }
 
 // PartySummary is the part of a sender's or receiver's address a sending
@@ -104,9 +108,53 @@ func record(sc *parcelgate.SendingCode) SendingCodeRecord {
 	return rec
 }
 
+// testEnvironmentHeader asks the Sending Code API for mock data (the
+// provider answers it on its production host too).
+const testEnvironmentHeader = "X-Test-Environment"
+
+// mockRequested reads x-test-environment: true asks for mock data; false
+// or no header for the real thing; any other value is refused naming the
+// header, since a client that sends it means one or the other.
+func mockRequested(r *http.Request) (bool, error) {
+	v := strings.TrimSpace(r.Header.Get(testEnvironmentHeader))
+	switch strings.ToLower(v) {
+	case "", "false":
+		return false, nil
+	case "true":
+		return true, nil
+	}
+	var p parcelgate.Problems
+	p.Add("x-test-environment", "must be true or false, not %q", v)
+	return false, p.Err()
+}
+
+// writeMockCode answers a mock request (decisions §39) with the record of
+// tracking number tn and sending code code, marked as mock by the mock
+// member and by x-test-environment: true on the answer. byCode adds the
+// mock shipment details a lookup by code shows. Nothing is read from or
+// written to the store.
+func (s *Server) writeMockCode(w http.ResponseWriter, r *http.Request, tn, code string, byCode bool) {
+	created, expires := parcelgate.MockCodeTimes(s.now(r))
+	rec := SendingCodeRecord{TrackingNumber: tn, SendingCode: code, CreatedAt: created, ExpiresAt: expires, Mock: true}
+	if byCode {
+		rec.Status, rec.ServiceCode = parcelgate.ShipmentCreated, parcelgate.ServiceToPickupPoint
+		rec.Sender = &PartySummary{Name: "Test Sender", PostalCode: "00100", PostOffice: "HELSINKI", Country: "FI"}
+		rec.Receiver = &PartySummary{Name: "Test Receiver", PostalCode: "33100", PostOffice: "TAMPERE", Country: "FI"}
+		rec.Parcels = []parcelgate.Parcel{{ParcelID: tn, LockerSize: parcelgate.LockerS}}
+		rec.ShipmentAt = &created
+	}
+	w.Header().Set(testEnvironmentHeader, "true")
+	writeJSON(w, http.StatusOK, SendingCodes{[]SendingCodeRecord{rec}})
+}
+
 // createSendingCode answers 200 with the tracking number's sending code,
-// the same one on every call while it is active (interface §4.1).
+// the same one on every call while it is active (interface §4.1). With
+// x-test-environment: true it answers the number's mock code.
 func (s *Server) createSendingCode(w http.ResponseWriter, r *http.Request) error {
+	mock, err := mockRequested(r)
+	if err != nil {
+		return err
+	}
 	var req sendingCodeRequest
 	if err := decodeStrict(r, &req); err != nil {
 		return err
@@ -120,6 +168,10 @@ func (s *Server) createSendingCode(w http.ResponseWriter, r *http.Request) error
 	if err := p.Err(); err != nil {
 		return err
 	}
+	if mock {
+		s.writeMockCode(w, r, tn, parcelgate.MockSendingCode(tn), false)
+		return nil
+	}
 	noEdiCheck := req.Validation != nil && req.Validation.NoEdiCheck
 	sc, err := s.codes.CreateSendingCode(r.Context(), caller(r), tn, noEdiCheck)
 	if err != nil {
@@ -129,7 +181,23 @@ func (s *Server) createSendingCode(w http.ResponseWriter, r *http.Request) error
 	return nil
 }
 
+// getSendingCode answers the tracking number's active sending code; with
+// x-test-environment: true its mock code, for a well-formed number.
 func (s *Server) getSendingCode(w http.ResponseWriter, r *http.Request) error {
+	mock, err := mockRequested(r)
+	if err != nil {
+		return err
+	}
+	if mock {
+		tn := parcelgate.NormalizeID(r.PathValue("trackingNumber"))
+		var p parcelgate.Problems
+		parcelgate.CheckTrackingNumber(&p, "trackingNumber", tn, true)
+		if err := p.Err(); err != nil {
+			return err
+		}
+		s.writeMockCode(w, r, tn, parcelgate.MockSendingCode(tn), false)
+		return nil
+	}
 	sc, err := s.codes.FindSendingCode(r.Context(), caller(r), r.PathValue("trackingNumber"))
 	if err != nil {
 		return err
@@ -138,7 +206,24 @@ func (s *Server) getSendingCode(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// getShipmentBySendingCode answers the shipment an active sending code is
+// for; with x-test-environment: true a mock shipment of its own for a
+// well-formed code (MockTrackingNumber).
 func (s *Server) getShipmentBySendingCode(w http.ResponseWriter, r *http.Request) error {
+	mock, err := mockRequested(r)
+	if err != nil {
+		return err
+	}
+	if mock {
+		code := parcelgate.NormalizeCode(r.PathValue("sendingCode"))
+		if !parcelgate.ValidCode(code) {
+			var p parcelgate.Problems
+			p.Add("sendingCode", "must be 6 characters of 0-9 and A-F, not %q", code)
+			return p.Err()
+		}
+		s.writeMockCode(w, r, parcelgate.MockTrackingNumber(code), code, true)
+		return nil
+	}
 	sc, err := s.codes.FindSendingCodeByCode(r.Context(), caller(r), r.PathValue("sendingCode"))
 	if err != nil {
 		return err

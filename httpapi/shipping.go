@@ -257,13 +257,15 @@ func parseShippingOrder(r *http.Request, legacy bool) (*parcelgate.Shipment, lab
 	if sh.Agent != nil {
 		quickID = sh.Agent.QuickID
 	}
+	parcelgate.CheckServiceRoute(&p, "shipment.sender.country", "shipment.receiver.country", prod, out.Sender.Country, out.Receiver.Country)
+	if p.Len() > 0 {
+		return nil, "", prod, p.Err()
+	}
 	pt, err := parcelgate.ShippingPickupPoint("shipment.agent.quickId", prod, quickID, out.Receiver)
 	if err != nil {
 		return nil, "", prod, err
 	}
-	if pt != nil {
-		out.PickupPointID = pt.ExternalID
-	}
+	out.PickupPointID = pt
 	return out, media, prod, nil
 }
 

@@ -248,10 +248,11 @@ func TestShippingOrderRefusals(t *testing.T) {
 		noReceiver := shippingBody("PO2103", "", 1)
 		delete(noReceiver["shipment"].(map[string]any), "receiver")
 		refuse(noReceiver, "shipment.receiver")
-		// A 2103 receiver abroad has no nearest point to take.
+		// A 2103 receiver abroad: the service delivers in Finland only
+		// (decisions §39).
 		abroad := shippingBody("PO2103", "", 1)
 		abroad["shipment"].(map[string]any)["receiver"].(map[string]any)["country"] = "SE"
-		refuse(abroad, "shipment.agent.quickId")
+		refuse(abroad, "shipment.receiver.country")
 		// Hostile or broken bodies: a NUL in a name, a number as text, no
 		// JSON at all, too many parcels.
 		nul := shippingBody("PO2103", "", 1)

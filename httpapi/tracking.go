@@ -28,6 +28,7 @@ func (s *Server) trackingRoutes() {
 	for _, key := range parcelgate.TrackingKeys {
 		s.handle(base+string(key)+"/{"+key.Param()+"}", s.ecom(parcelgate.ActionTrackParcels, s.trackBy(key)))
 	}
+	s.handle("GET /tracking/7/reservations/status", s.ecom(parcelgate.ActionTrackParcels, s.reservationStatus))
 	s.handle("POST /admin/v1/parcels/status", s.admin(s.moveParcel))
 	// The Tracking API's own token URL (its spec's /tracking/oauth/token):
 	// the service account's token, as POST /auth/token answers it.
@@ -414,6 +415,54 @@ func (s *Server) parcelsByEventDate(w http.ResponseWriter, r *http.Request) erro
 		}
 	}
 	writeJSON(w, http.StatusOK, s.view(r, tq, page(matched, tq)))
+	return nil
+}
+
+// ReservationStatuses is the answer of reservations/status (the
+// provider's shape).
+type ReservationStatuses struct {
+	Reservations []ReservationStatus `json:"reservations"`
+}
+
+// ReservationStatus is one day of the window: the caller's parcels due at
+// the destinations asked for, by their numbers.
+type ReservationStatus struct {
+	From            time.Time `json:"from"`
+	To              time.Time `json:"to"`
+	Count           int       `json:"count"`
+	TrackingNumbers []string  `json:"trackingNumbers"`
+}
+
+// reservationStatus answers GET /tracking/7/reservations/status
+// (decisions §39): the caller's own parcels due at the postcodes of the
+// country in the window, a day at a time. Its parcels are found by their
+// shipments' creation, EventDateLookback before from up to to (no journey
+// is longer), at most eventDateScan of them, as event/date finds its.
+func (s *Server) reservationStatus(w http.ResponseWriter, r *http.Request) error {
+	v := r.URL.Query()
+	q, err := parcelgate.ParseReservationQuery(v.Get("from"), v.Get("to"), v.Get("country"), v["postcode"], v["product"], v["service"])
+	if err != nil {
+		return err
+	}
+	c := caller(r)
+	var ps []parcelgate.TrackedParcel
+	const batch = 500
+	for offset := 0; offset < eventDateScan; offset += batch {
+		found, err := s.tracking.ParcelsCreatedBetween(r.Context(), c, q.From.Add(-parcelgate.EventDateLookback), q.To, offset, batch)
+		if err != nil {
+			return err
+		}
+		ps = append(ps, found...)
+		if len(found) < batch {
+			break
+		}
+	}
+	ans := ReservationStatuses{Reservations: []ReservationStatus{}}
+	for _, d := range parcelgate.CountReservations(q, ps, s.clock.Now(c.Environment)) {
+		ans.Reservations = append(ans.Reservations, ReservationStatus{From: parcelgate.FinnishClock(d.From), To: parcelgate.FinnishClock(d.To),
+			Count: len(d.TrackingNumbers), TrackingNumbers: d.TrackingNumbers})
+	}
+	writeJSON(w, http.StatusOK, ans)
 	return nil
 }
 

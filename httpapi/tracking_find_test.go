@@ -8,12 +8,15 @@ import (
 	"github.com/parcelgate/parcelgate/internal/apitest"
 )
 
-// decisions §30: find's keys chooses what its keywords are compared with,
-// on find?keywords= and find/{keyword} alike: senderreference the
-// shipment's reference only, !senderreference all but the reference,
-// goodsitemid the parcel's number, waybillnumber the shipment's tracking
-// number; no keys (or all) is what find has always searched. Names are
-// case-insensitive, comma-separated or repeated.
+// decisions §30, §39: find's keys chooses what its keywords are compared
+// with, on find?keywords= and find/{keyword} alike, by the provider's
+// names (its v7 OpenAPI, and its own example keys=all,!parcel_order_number)
+// and the route names as aliases: senderreference the shipment's
+// reference only, !senderreference all but the reference,
+// consignmentnumber the shipment's tracking number; the freight keys
+// (freight_*, waybillnumber, goodsitemid) find no parcel; no keys (or all)
+// is what find has always searched. Names are case-insensitive,
+// comma-separated or repeated.
 func TestTrackingFindKeys(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
 		const shop = "1234567-1"
@@ -48,12 +51,28 @@ func TestTrackingFindKeys(t *testing.T) {
 			"find?keywords=SO-4001&keys=!SENDERREFERENCE":                            "",
 			"find?keywords=SO-4001," + p1 + "&keys=!ordernumber":                     p1,
 			"find?keywords=SO-4001," + p1 + "&keys=!trackingnumber":                  both,
-			"find?keywords=SO-4001," + p1 + "&keys=goodsitemid":                      p1,
+			"find?keywords=SO-4001," + p1 + "&keys=goodsitemid":                      "",
 			"find?keywords=SO-4001," + p1 + "&keys=goodsitemid&keys=senderreference": both,
 			"find?keywords=SO-4001&keys=goodsitemid,waybillnumber":                   "",
-			"find?keywords=" + tn + "&keys=waybillnumber":                            both,
+			"find?keywords=" + tn + "&keys=waybillnumber":                            "",
+			"find?keywords=" + tn + "&keys=consignmentnumber":                        both,
 			"find?keywords=" + tn + "&keys=trackingnumber":                           both,
-			"find?keywords=" + p1 + "&keys=waybillnumber":                            "",
+			"find?keywords=" + p1 + "&keys=consignmentnumber":                        "",
+			// The provider's names.
+			"find/SO-4001?keys=all,!parcel_order_number":                     "",
+			"find/" + p1 + "?keys=all,!parcel_order_number":                  p1,
+			"find?keywords=SO-4001," + p1 + "&keys=all,!parcel_order_number": p1,
+			"find?keywords=SO-4001&keys=parcel_order_number":                 both,
+			"find?keywords=SO-4001&keys=PARCEL_SENDER_REFERENCE":             both,
+			"find?keywords=SO-4001," + p1 + "&keys=parcel_all":               both,
+			"find?keywords=" + tn + "&keys=parcel_consignment_number":        both,
+			"find?keywords=" + p1 + "&keys=parcel_tracking_number":           p1,
+			"find?keywords=SO-4001," + p1 + "&keys=freight_all":              "",
+			"find?keywords=SO-4001," + p1 + "&keys=freight_waybill_number,freight_tracking_number,freight_order_number,freight_sender_reference,freight_receiver_reference": "",
+			"find?keywords=SO-4001," + p1 + "&keys=mps_cod_group,delivery_group,sequence,parcel_errand_code,parcel_receiver_reference":                                      "",
+			"find?keywords=SO-4001," + p1 + "&keys=!freight_all": both,
+			"find/SO-4001?keys=!all":                             "",
+			"find?keywords=SO-4001&keys=receiverreference":       "",
 		} {
 			if got := trackingCodes(track(t, e, parcelgate.Production, shop, path)); got != want {
 				t.Errorf("%s: %q, want %q", path, got, want)
@@ -62,20 +81,18 @@ func TestTrackingFindKeys(t *testing.T) {
 	})
 }
 
-// decisions §30: a name keys does not know is 400 naming keys and
-// listing the names; keys that leave nothing to search are 400; keys
-// naming phonenumber are 403 as phonenumber/{n} is; on both find routes.
+// decisions §30, §39: a name keys does not know is 400 naming keys and
+// listing the names (the provider's first); keys naming phonenumber are
+// 403 as phonenumber/{n} is; on both find routes.
 func TestTrackingFindKeysRefusals(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
 		tok := e.EcomToken(parcelgate.Production, "1234567-1", parcelgate.RoleMerchant)
 		for path, wantIn := range map[string]string{
-			"find?keywords=SO-1&keys=reference":                        "senderreference, ordernumber",
-			"find/SO-1?keys=all,nonsense":                              "senderreference, ordernumber",
-			"find?keywords=SO-1&keys=!":                                "senderreference, ordernumber",
-			"find?keywords=SO-1&keys=!all":                             "nothing to search",
-			"find/SO-1?keys=!all":                                      "nothing to search",
-			"find?keywords=SO-1&keys=receiverreference":                "nothing to search",
-			"find?keywords=SO-1&keys=!senderreference,!trackingnumber": "nothing to search",
+			"find?keywords=SO-1&keys=reference":           "senderreference, ordernumber",
+			"find/SO-1?keys=all,nonsense":                 "parcel_order_number",
+			"find?keywords=SO-1&keys=!":                   "freight_waybill_number",
+			"find?keywords=SO-1&keys=parcel_orders":       "mps_cod_group, delivery_group",
+			"find?keywords=SO-1&keys=freight_all,waybill": "all, parcel_all, freight_all",
 		} {
 			eb := trackErr(t, e, tok, path, 400)
 			if len(eb.Errors) != 1 || eb.Errors[0].Field != "keys" || !strings.Contains(eb.Errors[0].Message, wantIn) {
@@ -104,7 +121,7 @@ func TestTrackingFindKeysAcrossTenants(t *testing.T) {
 		ans := createShipping(t, e, e.GatewayToken(parcelgate.Production, shop), body, "")
 		p0 := ans.Parcels[0].ParcelNo
 		e.EcomToken(parcelgate.Production, other, parcelgate.RoleMerchant)
-		for _, keys := range []string{"", "&keys=all", "&keys=senderreference", "&keys=ordernumber", "&keys=!goodsitemid", "&keys=trackingnumber,senderreference", "&keys=goodsitemid&keys=waybillnumber"} {
+		for _, keys := range []string{"", "&keys=all", "&keys=senderreference", "&keys=ordernumber", "&keys=!goodsitemid", "&keys=trackingnumber,senderreference", "&keys=parcel_all", "&keys=all,!parcel_order_number"} {
 			for _, path := range []string{"find?keywords=SO-5001," + p0 + keys, "find/SO-5001?" + keys, "find/" + p0 + "?" + keys} {
 				if got := track(t, e, parcelgate.Production, other, path); len(got.ParcelShipments) != 0 {
 					t.Errorf("another tenant's %s: %s", path, trackingCodes(got))

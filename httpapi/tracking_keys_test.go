@@ -32,10 +32,11 @@ func trackErr(t *testing.T, e *apitest.Env, tok, path string, status int) httpap
 	return eb
 }
 
-// decisions §30: each of the other keys finds the parcels it names: a
-// waybill or consignment number the shipment's (all its parcels, where
-// trackingnumber answers a shipping API shipment's first parcel), a goods
-// item ID the parcel's own, a sender reference or order number the
+// decisions §30, §39: each of the other keys finds the parcels it names: a
+// consignment number the shipment's (all its parcels, where trackingnumber
+// answers a shipping API shipment's first parcel); a waybill number and a
+// goods item ID are freight keys (the provider's v7 OpenAPI) and answer
+// empty lists, parcelgate carrying no freight; a sender reference or order number the
 // shipment's reference (the shipping API's orderNo, a warehouse order's
 // externalId), an errand code (interface §2.2, decisions §5) its parcel;
 // a receiver reference is stored nowhere and finds nothing. The common
@@ -53,21 +54,23 @@ func TestTrackingByKeys(t *testing.T) {
 			t.Fatalf("trackingnumber/{the shipment's number}: %s, want the first parcel", got)
 		}
 		for path, want := range map[string]string{
-			"waybillnumber/" + tn:                      both,
-			"consignmentnumber/" + strings.ToLower(tn): both,
-			"goodsitemid/" + p1:                        p1,
-			"senderreference/so-2001":                  both,
-			"ordernumber/SO-2001":                      both,
-			"receiverreference/SO-2001":                "", // decisions §30 (invented): none stored
-			"waybillnumber/" + tn + "?start=1&limit=1": p1,
-			"ordernumber/SO-2001?start=1&limit=1":      p1,
-			"senderreference/SO-2001?limit=1":          p0,
-			"waybillnumber/" + tn + "?start=5":         "", // a page past the end, not 404
-			"goodsitemid/" + p1 + "?type=FREIGHT":      "",
-			"senderreference/SO-2001?type=PARCEL":      both,
-			"consignmentnumber/" + tn + "?limit=1000":  both, // capped at 100
-			"senderreference/%20SO-2001%20?order=ASC":  both,
-			"waybillnumber/" + tn + "?lastModified=" + url.QueryEscape(time.Now().Add(-24*time.Hour*365).Format(time.RFC3339)): both,
+			"waybillnumber/" + tn:                          "",
+			"consignmentnumber/" + strings.ToLower(tn):     both,
+			"goodsitemid/" + p1:                            "",
+			"waybillnumber/JJFI00000000000000404":          "",
+			"goodsitemid/PARCEL000404":                     "",
+			"senderreference/so-2001":                      both,
+			"ordernumber/SO-2001":                          both,
+			"receiverreference/SO-2001":                    "", // decisions §30 (invented): none stored
+			"consignmentnumber/" + tn + "?start=1&limit=1": p1,
+			"ordernumber/SO-2001?start=1&limit=1":          p1,
+			"senderreference/SO-2001?limit=1":              p0,
+			"consignmentnumber/" + tn + "?start=5":         "", // a page past the end, not 404
+			"goodsitemid/" + p1 + "?type=FREIGHT":          "",
+			"senderreference/SO-2001?type=PARCEL":          both,
+			"consignmentnumber/" + tn + "?limit=1000":      both, // capped at 100
+			"senderreference/%20SO-2001%20?order=ASC":      both,
+			"consignmentnumber/" + tn + "?lastModified=" + url.QueryEscape(time.Now().Add(-24*time.Hour*365).Format(time.RFC3339)): both,
 		} {
 			if got := trackingCodes(get(path)); got != want {
 				t.Errorf("%s: %q, want %q", path, got, want)
@@ -81,9 +84,13 @@ func TestTrackingByKeys(t *testing.T) {
 
 		// The owner's parcel in the contract view; order=DESC turns the events.
 		e.Clock.Advance(5*time.Hour + time.Minute)
-		p := onlyParcel(t, get("goodsitemid/"+p1+"?order=DESC"))
+		p := onlyParcel(t, get("consignmentnumber/"+tn+"?order=DESC&limit=1"))
 		if p.Sender == nil || len(p.References) != 1 || p.References[0].Value != "SO-2001" || p.ShipmentTrackingCode != tn || p.Events[0].EventCode != parcelgate.EventSorted {
-			t.Fatalf("goodsitemid, own, DESC: %+v", p)
+			t.Fatalf("consignmentnumber, own, DESC: %+v", p)
+		}
+		// The freight keys answer the provider's envelope, both lists empty.
+		if r := e.Do(apitest.Request{Method: "GET", Path: tracking + "waybillnumber/" + tn, Bearer: e.EcomToken(parcelgate.Production, shop, parcelgate.RoleMerchant)}).Expect(200); strings.TrimSpace(string(r.Body)) != `{"parcelShipments":[],"freightShipments":[]}` {
+			t.Fatalf("waybillnumber: %s", r.Body)
 		}
 		modified := url.QueryEscape(p.ModifiedAt.Add(time.Second).Format(time.RFC3339))
 		if got := get("senderreference/SO-2001?lastModified=" + modified); len(got.ParcelShipments) != 0 {
@@ -104,9 +111,7 @@ func TestTrackingByKeys(t *testing.T) {
 		// decisions §30: an unknown number is 404 (as trackingnumber's); an
 		// unknown reference or code an empty list (as find's).
 		tok := e.EcomToken(parcelgate.Production, shop, parcelgate.RoleMerchant)
-		for _, path := range []string{"waybillnumber/JJFI00000000000000404", "consignmentnumber/JJFI00000000000000404", "goodsitemid/JJFI00000000000000404", "goodsitemid/PARCEL000404"} {
-			trackErr(t, e, tok, path, 404)
-		}
+		trackErr(t, e, tok, "consignmentnumber/JJFI00000000000000404", 404)
 		noCode := "000000"
 		if code == noCode {
 			noCode = "000001"
@@ -118,7 +123,7 @@ func TestTrackingByKeys(t *testing.T) {
 		}
 		// The test environment is another world.
 		testTok := e.EcomToken(parcelgate.Test, shop, parcelgate.RoleMerchant)
-		trackErr(t, e, testTok, "waybillnumber/"+tn, 404)
+		trackErr(t, e, testTok, "consignmentnumber/"+tn, 404)
 	})
 }
 
@@ -133,11 +138,11 @@ func TestTrackingByKeysAcrossTenants(t *testing.T) {
 		tn, p0, p1 := ans.ShipmentNo, ans.Parcels[0].ParcelNo, ans.Parcels[1].ParcelNo
 		code := errandOK(t, e, gwTok, "/parcel/v1/errandCodes/"+p0)
 
-		pub := track(t, e, parcelgate.Production, other, "waybillnumber/"+tn)
+		pub := track(t, e, parcelgate.Production, other, "consignmentnumber/"+tn)
 		if trackingCodes(pub) != p0+","+p1 {
-			t.Fatalf("another tenant's waybillnumber: %s", trackingCodes(pub))
+			t.Fatalf("another tenant's consignmentnumber: %s", trackingCodes(pub))
 		}
-		for _, p := range append(pub.ParcelShipments, onlyParcel(t, track(t, e, parcelgate.Production, other, "goodsitemid/"+p1))) {
+		for _, p := range append(pub.ParcelShipments, onlyParcel(t, track(t, e, parcelgate.Production, other, "trackingnumber/"+p1))) {
 			if p.Status.Code != parcelgate.StatusWaiting || len(p.Events) == 0 || p.Sender != nil || p.Receiver != nil || p.Weight != nil ||
 				p.References != nil || p.ShipmentTrackingCode != "" || p.ParcelIndex != nil {
 				t.Fatalf("the public view: %+v", p)

@@ -79,7 +79,7 @@ func worst(t *testing.T, code string, allAdditional []string) label.Parcel {
 		}
 	}
 	country := "FI"
-	if !prod.Domestic {
+	if !prod.Domestic() {
 		country = "SE"
 	}
 	// A pick-up point's postal code is a real one (the data set's), so

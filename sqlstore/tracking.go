@@ -231,11 +231,12 @@ func upperPlaceholders(n int) string {
 }
 
 // TrackBy finds parcels by one of the Tracking API's other keys
-// (parcelgate.TrackingKey; decisions §30). A lookup key (a waybill or
-// consignment number, a goods item ID) finds any organization's parcels in
-// c's environment, as TrackNumbers does; a search key (a reference, an
-// order number, an errand code) c's own only. A receiver reference is
-// stored nowhere, so it finds nothing. Only a caller that may
+// (parcelgate.TrackingKey; decisions §30, §39). A lookup key (a
+// consignment number) finds any organization's parcels in c's environment,
+// as TrackNumbers does; a search key (a reference, an order number, an
+// errand code) c's own only. A receiver reference is stored nowhere and
+// the freight keys (a waybill number, a goods item ID) search freight,
+// which parcelgate does not carry, so they find nothing. Only a caller that may
 // ActionTrackParcels (decisions §30).
 func (t *TrackingService) TrackBy(ctx context.Context, c *parcelgate.Caller, key parcelgate.TrackingKey, value string, start, limit int) ([]parcelgate.TrackedParcel, error) {
 	if err := c.May(parcelgate.ActionTrackParcels); err != nil {
@@ -251,9 +252,6 @@ func (t *TrackingService) TrackBy(ctx context.Context, c *parcelgate.Caller, key
 	case parcelgate.MatchShipmentNumber:
 		return t.readTracked(ctx, c.OrgID, `SELECT `+trackedColumns+` FROM shipments s JOIN parcels p ON p.shipment_id = s.id
 			WHERE s.environment = ? AND s.tracking_number = ?`+order, env, v, limit, start)
-	case parcelgate.MatchParcelNumber:
-		return t.readTracked(ctx, c.OrgID, `SELECT `+trackedColumns+` FROM parcels p JOIN shipments s ON s.id = p.shipment_id
-			WHERE s.environment = ? AND p.parcel_id = ?`+order, env, v, limit, start)
 	case parcelgate.MatchReference:
 		// A reference is found as find finds one, keys=senderreference.
 		return t.findParcels(ctx, c, []string{v}, parcelgate.FindReference, start, limit)

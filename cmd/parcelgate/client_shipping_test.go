@@ -55,12 +55,13 @@ func TestClientCLIShippingAndTracking(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(labels, again.ShipmentNo+"_ADDRESSLABEL.pdf")); err != nil {
 		t.Errorf("--json wrote no label: %v", err)
 	}
-	// The parcels of the first shipment, by its waybill number.
-	out, err = cli("track", "--by", "waybillnumber", shipmentNo)
+	// The parcels of the first shipment, by its consignment number
+	// (decisions §39: the waybill number is a freight key).
+	out, err = cli("track", "--by", "consignmentnumber", shipmentNo)
 	var res struct{ Parcels []struct{ ParcelNo string } }
 	var parcels []struct{ TrackingCode string }
 	if err != nil || json.Unmarshal([]byte(out), &parcels) != nil || len(parcels) != 2 {
-		t.Fatalf("track --by waybillnumber: %v %s", err, out)
+		t.Fatalf("track --by consignmentnumber: %v %s", err, out)
 	}
 	for _, p := range parcels {
 		res.Parcels = append(res.Parcels, struct{ ParcelNo string }{p.TrackingCode})
@@ -89,9 +90,9 @@ func TestClientCLIShippingAndTracking(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &tracked); err != nil || len(tracked) != 2 || tracked[0].Status.Code != "WAITING" || tracked[1].References[0].Value != "CLI-1" {
 		t.Fatalf("%v: %s", err, out)
 	}
-	// decisions §30: the other keys: the order number is the shipment's
-	// reference, the waybill number its tracking number.
-	for _, by := range [][2]string{{"ordernumber", "cli-1"}, {"waybillnumber", shipmentNo}} {
+	// decisions §30, §39: the other keys: the order number is the
+	// shipment's reference, the consignment number its tracking number.
+	for _, by := range [][2]string{{"ordernumber", "cli-1"}, {"consignmentnumber", shipmentNo}} {
 		out, err = cli("track", "--by", by[0], by[1])
 		if err != nil {
 			t.Fatalf("track --by %s: %v", by[0], err)

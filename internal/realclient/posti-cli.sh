@@ -1,8 +1,8 @@
 #!/bin/sh
 # Runs a real client nobody on this project wrote, the third-party CLI
 # hatlabs/posti-cli (Python, MIT), unchanged against `parcelgate serve
-# --demo`: its pickuppoints (search, list, get), estimate and shipment
-# create commands.
+# --demo`: its pickuppoints (search, list, get), estimate, methods list and
+# shipment create (with each of its methods) commands.
 # The CLI fetches its token from the provider's fixed
 # https://gateway-auth.posti.fi address; internal/realclient/tlsproxy
 # answers that host locally (https_proxy, and a throw-away CA trusted by
@@ -65,6 +65,22 @@ cli estimate -d '{"estimate":{"time":"2026-03-13T10:00:00Z","origin":{"countryCo
 # it posts with ?returnFile=true and saves each print's PDF.
 cli --url "http://127.0.0.1:$PORT/shippingapi/api" shipment create --output-dir labels -d '{"printConfig":{"target1Media":"thermo-225"},"shipment":{"senderPartners":[{"id":"POSTI","custNo":"677503"}],"sender":{"name":"Kauppa Oy","address1":"Mannerheimintie 1","zipcode":"00100","city":"Helsinki","country":"FI"},"receiver":{"name":"Matti Meikäläinen","address1":"Hämeenkatu 5","zipcode":"33100","city":"Tampere","country":"FI"},"agent":{"quickId":"331003401"},"service":{"id":"PO2103","addons":[{"id":"3196"}]},"parcels":[{"copies":2,"weight":5,"packageCode":"PKT","contents":"Goods"}]}}' |
 	check "s=d[0]; n=[p['parcelNo'] for p in s['parcels']]; assert len(n)==2 and s['prints'][0]['pdf_type']=='ADDRESSLABEL', s; print(s['shipmentNo'], n, s['prints'][0]['media'])"
+# Each of the CLI's other methods (`methods list`; decisions §39), as a
+# user runs them: the pick-up ones with agent.quickId, a point the CLI's own
+# search finds in the receiver's country (an ID of a country whose points
+# parcelgate does not hold is taken as given).
+cli --json methods list | check "assert [m['code'] for m in d]==['PO2103','PO2351','PO2331','PO2352','PO2015','PO2017'], d"
+point() {
+	cli pickuppoints search -d "{\"searchCriteria\":{\"location\":{\"countryCode\":\"$1\",\"postcode\":\"$2\"}},\"limit\":1}" 2>/dev/null |
+		"$PYTHON" -c "import json,sys; p=json.load(sys.stdin).get('pickupPoints') or [{'id':'100010001'}]; print(p[0]['id'])" || echo 100010001
+}
+for m in "PO2351 EE 10117 Tallinn $(point EE 10117)" "PO2331 LV LV-1010 Riga $(point LV LV-1010)" "PO2352 LT 01103 Vilnius -" "PO2015 DE 10115 Berlin -" "PO2017 US 10001 New-York -"; do
+	set -- $m
+	agent=
+	[ "$5" = - ] || agent="\"agent\":{\"quickId\":\"$5\"},"
+	cli --url "http://127.0.0.1:$PORT/shippingapi/api" shipment create --output-dir labels -d "{\"printConfig\":{\"target1Media\":\"laser-a5\"},\"shipment\":{\"senderPartners\":[{\"id\":\"POSTI\",\"custNo\":\"677503\"}],\"sender\":{\"name\":\"Kauppa Oy\",\"address1\":\"Mannerheimintie 1\",\"zipcode\":\"00100\",\"city\":\"Helsinki\",\"country\":\"FI\"},\"receiver\":{\"name\":\"Receiver\",\"address1\":\"Street 1\",\"zipcode\":\"$3\",\"city\":\"$4\",\"country\":\"$2\"},$agent\"service\":{\"id\":\"$1\"},\"parcels\":[{\"copies\":1,\"weight\":1.5,\"packageCode\":\"PKT\",\"contents\":\"Goods\"}]}}" |
+		check "s=d[0]; n=s['parcels'][0]['parcelNo']; assert n.endswith('FI') and len(n)==13 and s['prints'][0]['data'], s; print('$1', '$2', n)"
+done
 for f in labels/*_ADDRESSLABEL.pdf; do
 	head -c 5 "$f" | grep -q '%PDF-' || { echo "FAIL: $f is not a PDF" >&2; exit 1; }
 	if command -v pdfinfo >/dev/null; then pdfinfo "$f" | grep -E '^(Pages|Page size):' >&2; fi
