@@ -151,15 +151,15 @@ func CheckAdditionalServices(p *Problems, field string, prod ShippingProduct, co
 const InactivePickupPoint = "E41: Inactive pickup point, please choose an alternative pickup point"
 
 // ShippingPickupPoint decides the pick-up point of a shipping API shipment
-// of product prod: a named point (agent.quickId) must be a point that
+// of product prod, reading the network from points: a named point (agent.quickId) must be a point that
 // exists and serves the product, else EINVALID with the provider's E41
 // message on field; a pick-up point product without one goes to the point
 // nearest the receiver's postal code (as PickupPointForOrder does for
 // orders), and is refused when there is none; any other product keeps a
 // named point as given and otherwise has none. It returns the point.
-func ShippingPickupPoint(field string, prod ShippingProduct, quickID string, receiver Address) (*PickupPoint, error) {
+func ShippingPickupPoint(points PickupPointLookup, field string, prod ShippingProduct, quickID string, receiver Address) (*PickupPoint, error) {
 	if id := strings.TrimSpace(quickID); id != "" {
-		pt, ok := FindPickupPoint(id)
+		pt, ok := points.FindPickupPoint(id)
 		if !ok || !slices.Contains(pt.ServiceCodes, prod.Code) {
 			why := "no pick-up point has this ID"
 			if ok {
@@ -173,7 +173,7 @@ func ShippingPickupPoint(field string, prod ShippingProduct, quickID string, rec
 		return nil, nil
 	}
 	if c := strings.ToUpper(receiver.Country); c == "" || c == "FI" {
-		if pt, ok := NearestPickupPoint(receiver.PostalCode, prod.Code); ok {
+		if pt, ok := points.NearestPickupPoint(receiver.PostalCode, prod.Code); ok {
 			return &pt, nil
 		}
 	}

@@ -59,15 +59,15 @@ func TestParseShippingServiceID(t *testing.T) {
 func TestShippingPickupPoint(t *testing.T) {
 	p2103, _ := ShippingProductOf("2103")
 	p2104, _ := ShippingProductOf("2104")
-	near, ok := NearestPickupPoint("33100", "2103")
+	near, ok := testNetwork{}.NearestPickupPoint("33100", "2103")
 	if !ok {
 		t.Fatal("no point near 33100")
 	}
 	fi := Address{PostalCode: "33100", Country: "FI"}
-	if pt, err := ShippingPickupPoint("agent", p2103, near.ExternalID, fi); err != nil || pt.ExternalID != near.ExternalID {
+	if pt, err := ShippingPickupPoint(testNetwork{}, "agent", p2103, near.ExternalID, fi); err != nil || pt.ExternalID != near.ExternalID {
 		t.Fatalf("named point: %v %v", pt, err)
 	}
-	if pt, err := ShippingPickupPoint("agent", p2103, "", fi); err != nil || pt.ExternalID != near.ExternalID {
+	if pt, err := ShippingPickupPoint(testNetwork{}, "agent", p2103, "", fi); err != nil || pt.ExternalID != near.ExternalID {
 		t.Fatalf("nearest: %v %v", pt, err)
 	}
 	for _, c := range []struct {
@@ -75,7 +75,7 @@ func TestShippingPickupPoint(t *testing.T) {
 		id   string
 		to   Address
 	}{{p2103, "000000000", fi}, {p2104, near.ExternalID, fi}, {p2103, "", Address{PostalCode: "11122", Country: "SE"}}} {
-		_, err := ShippingPickupPoint("agent", c.prod, c.id, c.to)
+		_, err := ShippingPickupPoint(testNetwork{}, "agent", c.prod, c.id, c.to)
 		if ErrorCode(err) != EINVALID || len(ErrorFields(err)) != 1 || ErrorFields(err)[0].Field != "agent" {
 			t.Errorf("%s %q → %v", c.prod.Code, c.id, err)
 		}
@@ -83,7 +83,7 @@ func TestShippingPickupPoint(t *testing.T) {
 			t.Errorf("%s %q: message %q", c.prod.Code, c.id, ErrorMessage(err))
 		}
 	}
-	if pt, err := ShippingPickupPoint("agent", p2104, "", fi); pt != nil || err != nil {
+	if pt, err := ShippingPickupPoint(testNetwork{}, "agent", p2104, "", fi); pt != nil || err != nil {
 		t.Fatalf("2104 took a point: %v %v", pt, err)
 	}
 }

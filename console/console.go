@@ -123,6 +123,11 @@ type Services struct {
 	// nil: the shipment page then leaves its part out.
 	Shipping parcelgate.ShippingService
 	Tracking parcelgate.TrackingService
+	// PickupPoints are the pick-up point network (the new-order form's
+	// points, an order's point, a shipment's); Estimates the estimate
+	// model of the parcels' journeys (decisions §19, §32).
+	PickupPoints parcelgate.PickupPointFinder
+	Estimates    parcelgate.DeliveryEstimator
 	// Reads are the pages of one tenant; Operator the operator's pages.
 	Reads    Reader
 	Operator OperatorReader
@@ -141,6 +146,8 @@ type Console struct {
 	shipments   parcelgate.ShipmentService
 	shipping    parcelgate.ShippingService
 	tracking    parcelgate.TrackingService
+	pickups     parcelgate.PickupPointFinder
+	estimates   parcelgate.DeliveryEstimator
 	controls    parcelgate.ControlService
 	faults      parcelgate.FaultService
 	journal     parcelgate.JournalService
@@ -183,7 +190,7 @@ func New(svc Services, cfg Config) *Console {
 	}
 	c := &Console{
 		orgs: svc.Organizations, credentials: svc.Credentials, orders: svc.Orders, inventory: svc.Inventory,
-		shipments: svc.Shipments, shipping: svc.Shipping, tracking: svc.Tracking, controls: svc.Controls, faults: svc.Faults, journal: svc.Journal,
+		shipments: svc.Shipments, shipping: svc.Shipping, tracking: svc.Tracking, pickups: svc.PickupPoints, estimates: svc.Estimates, controls: svc.Controls, faults: svc.Faults, journal: svc.Journal,
 		reads: svc.Reads, operator: svc.Operator, sessions: svc.Sessions, supplies: svc.SupplierShipments,
 		cfg: cfg,
 	}

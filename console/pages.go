@@ -630,10 +630,10 @@ func (c *Console) journeys(r *http.Request, s *session, sh *parcelgate.Shipment)
 			continue
 		}
 		var point *parcelgate.PickupPoint
-		if pt, ok := parcelgate.FindPickupPoint(sh.PickupPointID); ok && sh.PickupPointID != "" {
+		if pt, ok := c.pickups.FindPickupPoint(sh.PickupPointID); ok && sh.PickupPointID != "" {
 			point = &pt
 		}
-		out = append(out, parcelJourney{tp.Parcel.ParcelID, parcelgate.ParcelTimeline(s.Environment, tp.Shipment, point, tp.Moves, now)})
+		out = append(out, parcelJourney{tp.Parcel.ParcelID, parcelgate.ParcelTimeline(c.estimates, s.Environment, tp.Shipment, point, tp.Moves, now)})
 	}
 	return out, nil
 }
@@ -676,7 +676,7 @@ func (c *Console) shipmentLabel(w http.ResponseWriter, r *http.Request, s *sessi
 		return
 	}
 	var buf bytes.Buffer
-	if err := label.Render(&buf, media, label.FromShipment(sh, codes)); err != nil {
+	if err := label.Render(&buf, media, label.FromShipment(sh, codes, c.pickupPointOf(sh))); err != nil {
 		c.fail(w, r, s, err)
 		return
 	}
@@ -724,4 +724,15 @@ func (c *Console) moveParcel(w http.ResponseWriter, r *http.Request, s *session)
 		return
 	}
 	http.Redirect(w, r, Prefix+"/shipments/"+url.PathEscape(sh.TrackingNumber)+"?done=parcel-moved", http.StatusSeeOther)
+}
+
+// pickupPointOf is the pick-up point shipment data sh names, nil for none.
+func (c *Console) pickupPointOf(sh *parcelgate.Shipment) *parcelgate.PickupPoint {
+	if sh.PickupPointID == "" {
+		return nil
+	}
+	if pt, ok := c.pickups.FindPickupPoint(sh.PickupPointID); ok {
+		return &pt
+	}
+	return nil
 }

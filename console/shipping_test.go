@@ -11,6 +11,7 @@ import (
 
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/demo"
+	"github.com/parcelgate/parcelgate/pickup"
 )
 
 // shippingShipment makes a shipment of two parcels of the demo tenant of
@@ -24,7 +25,7 @@ func (e *env) shippingShipment() *parcelgate.Shipment {
 		e.t.Fatal(err)
 	}
 	prod, _ := parcelgate.ShippingProductOf("2103")
-	pt, _ := parcelgate.NearestPickupPoint("33100", "2103")
+	pt, _ := pickup.Network{}.NearestPickupPoint("33100", "2103")
 	w := 2.5
 	sh := &parcelgate.Shipment{ServiceCode: "2103", PickupPointID: pt.ExternalID, AdditionalServices: []string{"3196"}, Reference: "SO-CONSOLE-1", PrintMedia: "laser-a5",
 		Sender:   parcelgate.Address{Name: "Demo Shop Oy", StreetAddress: "Kauppakatu 1", PostalCode: "00100", PostOffice: "Helsinki", Country: "FI"},

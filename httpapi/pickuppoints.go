@@ -177,7 +177,7 @@ func (s *Server) searchPickupPointsGateway(w http.ResponseWriter, r *http.Reques
 			}
 			// The request's own problems, with a destination of the
 			// right form (each point's is its own).
-			if _, _, err := est.Plan("extensions.estimate.", "00100", "pickuppointId"); err != nil {
+			if _, _, err := s.estimates.PlanGatewayEstimate(*est, "extensions.estimate.", "00100", "pickuppointId"); err != nil {
 				p.AddFields(parcelgate.ErrorFields(err)...)
 			}
 		}
@@ -185,10 +185,7 @@ func (s *Server) searchPickupPointsGateway(w http.ResponseWriter, r *http.Reques
 	if err := p.Err(); err != nil {
 		return err
 	}
-	pts, err := s.pickups.SearchPickupPoints(r.Context(), q)
-	if err != nil {
-		return err
-	}
+	pts := s.pickups.SearchPickupPoints(q)
 	return s.writePickupPoints(w, r, pts, "", est, occupancy)
 }
 
@@ -203,7 +200,7 @@ func (s *Server) writePickupPoints(w http.ResponseWriter, r *http.Request, pts [
 	var plan parcelgate.EstimateRequest
 	promise := false
 	if est != nil {
-		plan, promise, _ = est.Plan("extensions.estimate.", "00100", "pickuppointId")
+		plan, promise, _ = s.estimates.PlanGatewayEstimate(*est, "extensions.estimate.", "00100", "pickuppointId")
 	}
 	for i, p := range pts {
 		pp := p.Provider(lang, now)
@@ -215,7 +212,7 @@ func (s *Server) writePickupPoints(w http.ResponseWriter, r *http.Request, pts [
 			if promise && p.Country == "FI" {
 				q := plan
 				q.ToPostcode = p.PostalCode
-				t := parcelgate.GatewayEstimateTime(q)
+				t := parcelgate.GatewayEstimateTime(s.estimates.EstimateDeliveryTime(q))
 				pe.Time = &t
 			}
 			pp.Extensions.Estimate = pe
@@ -243,10 +240,7 @@ func (s *Server) listOrGetPickupPoints(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	pts, more, err := s.pickups.ListPickupPoints(r.Context(), l)
-	if err != nil {
-		return err
-	}
+	pts, more := s.pickups.ListPickupPoints(l)
 	token := ""
 	if more {
 		token = parcelgate.PickupPageToken(l, pts[len(pts)-1].ExternalID)
@@ -268,13 +262,21 @@ func (s *Server) getPickupPointInCountry(w http.ResponseWriter, r *http.Request)
 // list of one; a point that does not exist is an empty list, as the
 // provider's searches answer no match (its operations document no 404).
 func (s *Server) writeOnePickupPoint(w http.ResponseWriter, r *http.Request, id, country string) error {
-	p, ok, err := s.pickups.FindPickupPoint(r.Context(), id)
-	if err != nil {
-		return err
-	}
+	p, ok := s.pickups.FindPickupPoint(id)
 	pts := []parcelgate.PickupPoint{}
 	if ok && (country == "" || p.Country == country) {
 		pts = append(pts, p)
 	}
 	return s.writePickupPoints(w, r, pts, "", nil, false)
+}
+
+// pickupPointOf is the pick-up point shipment data sh names, nil for none.
+func (s *Server) pickupPointOf(sh *parcelgate.Shipment) *parcelgate.PickupPoint {
+	if sh.PickupPointID == "" {
+		return nil
+	}
+	if pt, ok := s.pickups.FindPickupPoint(sh.PickupPointID); ok {
+		return &pt
+	}
+	return nil
 }

