@@ -105,6 +105,8 @@ func (p PickupPoint) OpenAroundTheClock() bool {
 // PostalArea is an ordinary postal code area of the data set and the
 // point it is placed at.
 type PostalArea struct {
+	// Country is the area's country (ISO 3166 alpha-2); "" is Finland.
+	Country        string  `json:"country,omitempty"`
 	PostalCode     string  `json:"postalCode"`
 	PostOffice     string  `json:"postOffice"`
 	PostOfficeSv   string  `json:"postOfficeSv,omitempty"`

@@ -48,9 +48,26 @@ var pointWords = map[string][3]string{
 	"lt": {"Posti", "Posti atsiėmimo punktas", "Paštomatas"},
 }
 
-// City is the point's town in lang: Swedish names where the postal code
-// file has them, Finnish otherwise.
+// countryLanguages are the languages of the provider's countries abroad:
+// a point there is named in its country's language.
+var countryLanguages = map[string]string{"EE": "et", "LV": "lv", "LT": "lt", "SE": "sv", "DK": "da"}
+
+// Language is the language a point is named in when no one asks for
+// another: its country's (Finnish in Finland).
+func (p PickupPoint) Language() string {
+	if l, ok := countryLanguages[p.Country]; ok {
+		return l
+	}
+	return "fi"
+}
+
+// City is the point's town in lang: in Finland Swedish names where the
+// postal code file has them, Finnish otherwise; abroad the place's name
+// in its country's language, whatever lang.
 func (p PickupPoint) City(lang string) string {
+	if p.Area.Country != "" {
+		return p.Area.PostOffice
+	}
 	if lang == "sv" && p.Area.PostOfficeSv != "" {
 		return titleCase(p.Area.PostOfficeSv)
 	}
@@ -154,13 +171,20 @@ func (s *PickupSearch) Validate() error {
 	s.CountryCode = strings.ToUpper(strings.TrimSpace(s.CountryCode))
 	s.Postcode = strings.TrimSpace(s.Postcode)
 	s.Street, s.City, s.FreeText = strings.TrimSpace(s.Street), strings.TrimSpace(s.City), strings.TrimSpace(s.FreeText)
-	if s.CountryCode == "" {
+	// A place is Finnish unless the search says otherwise (postal codes
+	// are national); the other modes search every country unless it
+	// names one.
+	if s.CountryCode == "" && s.NearPlace() {
 		s.CountryCode = "FI"
-	} else if !countryPattern.MatchString(s.CountryCode) {
+	} else if s.CountryCode != "" && !countryPattern.MatchString(s.CountryCode) {
 		p.Add(loc+"countryCode", "must be a two-letter country code (ISO 3166), not %q", s.CountryCode)
 	}
-	if s.Postcode != "" && s.CountryCode == "FI" && !finnishPostalCode.MatchString(s.Postcode) {
+	switch {
+	case s.Postcode == "":
+	case s.CountryCode == "FI" && !finnishPostalCode.MatchString(s.Postcode):
 		p.Add(loc+"postcode", "must be a Finnish postal code of 5 digits, not %q", s.Postcode)
+	case s.CountryCode != "FI" && !foreignPostalCode.MatchString(strings.ToUpper(s.Postcode)):
+		p.Add(loc+"postcode", "must be a postal code of 2-10 letters, digits, spaces and dashes, not %q", s.Postcode)
 	}
 	for _, f := range []struct{ field, v string }{{loc + "street", s.Street}, {loc + "city", s.City}, {"searchCriteria.freeText", s.FreeText}} {
 		if utf8.RuneCountInString(f.v) > MaxPickupText {
@@ -436,8 +460,9 @@ var localTexts = map[string][6]string{
 	"lt": {"atidaryta visą parą", "šventinė diena, uždaryta", "parduotuvės viduje", "paprastai yra vietos", "dažnai beveik pilnas", "dažnai pilnas"},
 }
 
-// Provider is p as the gateway answers it, in lang, with the exceptions to
-// its hours from now on.
+// Provider is p as the gateway's 2025-04 release answers it, in lang,
+// with the exceptions to its hours from now on (Finnish public holidays,
+// for a point in Finland).
 func (p PickupPoint) Provider(lang string, now time.Time) ProviderPickupPoint {
 	if _, ok := pointWords[lang]; !ok {
 		lang = "fi"
@@ -463,13 +488,9 @@ func (p PickupPoint) Provider(lang string, now time.Time) ProviderPickupPoint {
 	}
 	always := p.OpenAroundTheClock()
 	out.Availability.OpeningHours = localHours(p.OpeningHours, always, lang)
-	if !always {
-		local := finnishTime(now)
-		day := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, time.UTC)
-		for i := range 14 {
-			if d := day.AddDate(0, 0, i); FinnishHoliday(d) {
-				out.Availability.Exceptions = append(out.Availability.Exceptions, PickupException{d.Format(time.DateOnly), true, texts[1]})
-			}
+	if !always && p.Country == "FI" {
+		for _, d := range upcomingHolidays(now) {
+			out.Availability.Exceptions = append(out.Availability.Exceptions, PickupException{d, true, texts[1]})
 		}
 	}
 	return out

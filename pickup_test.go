@@ -68,6 +68,7 @@ func TestPickupSearchValidate(t *testing.T) {
 		{PickupSearch{}, "searchCriteria"},
 		{PickupSearch{Postcode: "0010"}, "searchCriteria.location.postcode"},
 		{PickupSearch{Postcode: "00100", CountryCode: "FIN"}, "searchCriteria.location.countryCode"},
+		{PickupSearch{Postcode: "111 22 Stockholm", CountryCode: "SE"}, "searchCriteria.location.postcode"},
 		{PickupSearch{Postcode: "00100", FreeText: "x"}, "searchCriteria"},
 		{PickupSearch{Coordinates: &Coordinates{91, 24}}, "searchCriteria.location.coordinates.latitude"},
 		{PickupSearch{Postcode: "00100", RadiusMetres: 500}, "searchCriteria.location.radius"},

@@ -196,7 +196,9 @@ func TestLocationsAsThePluginCalls(t *testing.T) {
 
 		// The estimate is of the server's environment clock, not the machine's:
 		// three days apart, they give different dates.
-		p, _ := pickup.Network{}.FindPickupPoint("0010001")
+		// The nearest to 00100 is the provider's live answer's point
+		// (provider-apis §7 Pick-up Point API).
+		p, _ := pickup.Network{}.FindPickupPoint("001003230")
 		from := parcelgate.PostalArea{Latitude: 61.4978, Longitude: 23.7610} // 33100 Tampere
 		before := pickup.EstimateDelivery(e.Clock.Now(parcelgate.Production), from, "FI", p).Format(time.DateOnly)
 		var pts []pluginPoint

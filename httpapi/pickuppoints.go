@@ -21,12 +21,19 @@ func (s *Server) pickupPointRoutes() {
 	s.handle("GET /{version}/pickuppoints/{country}/{pupCode}", s.gateway(s.getPickupPointInCountry))
 }
 
-// PickupPointsAnswer is the answer of every pick-up point route:
-// {"pickupPoints":[…]}, with pagingContinuationToken while a country
-// listing has pages left.
+// PickupPointsAnswer is the answer of every pick-up point route of the
+// 2025-04 release: {"pickupPoints":[…]}, with pagingContinuationToken
+// while a country listing has pages left.
 type PickupPointsAnswer struct {
 	PickupPoints            []parcelgate.ProviderPickupPoint `json:"pickupPoints"`
 	PagingContinuationToken string                           `json:"pagingContinuationToken,omitempty"`
+}
+
+// PickupPointsAnswer2026 is the same answer from the 2026-04 release on,
+// its points in the provider's live shapes (decisions §36).
+type PickupPointsAnswer2026 struct {
+	PickupPoints            []parcelgate.ProviderPickupPoint2026 `json:"pickupPoints"`
+	PagingContinuationToken string                               `json:"pagingContinuationToken,omitempty"`
 }
 
 // pickupSearchBody is the body of POST /{version}/pickuppoints, as the
@@ -189,12 +196,15 @@ func (s *Server) searchPickupPointsGateway(w http.ResponseWriter, r *http.Reques
 	return s.writePickupPoints(w, r, pts, "", est, occupancy)
 }
 
-// writePickupPoints answers points in the provider's object, in the
-// language Accept-Language asks for, with the extensions asked for.
+// writePickupPoints answers points in the provider's object of the
+// route's release (parcelgate.LivePickupShapes), in the language
+// Accept-Language asks for, with the extensions asked for.
 func (s *Server) writePickupPoints(w http.ResponseWriter, r *http.Request, pts []parcelgate.PickupPoint, token string, est *parcelgate.GatewayEstimate, occupancy bool) error {
 	lang := parcelgate.PickupLanguage(r.Header.Get("Accept-Language"))
 	now := s.clock.Now(caller(r).Environment)
+	live := parcelgate.LivePickupShapes(r.PathValue("version"))
 	out := PickupPointsAnswer{PickupPoints: make([]parcelgate.ProviderPickupPoint, len(pts)), PagingContinuationToken: token}
+	out2026 := PickupPointsAnswer2026{PickupPoints: make([]parcelgate.ProviderPickupPoint2026, len(pts)), PagingContinuationToken: token}
 	// The estimate is planned once (checked by the search already); each
 	// point is its destination.
 	var plan parcelgate.EstimateRequest
@@ -203,9 +213,9 @@ func (s *Server) writePickupPoints(w http.ResponseWriter, r *http.Request, pts [
 		plan, promise, _ = s.estimates.PlanGatewayEstimate(*est, "extensions.estimate.", "00100", "pickuppointId")
 	}
 	for i, p := range pts {
-		pp := p.Provider(lang, now)
+		var x *parcelgate.PickupExtensions
 		if est != nil || occupancy {
-			pp.Extensions = &parcelgate.PickupExtensions{}
+			x = &parcelgate.PickupExtensions{}
 		}
 		if est != nil {
 			pe := &parcelgate.PickupEstimate{}
@@ -215,14 +225,26 @@ func (s *Server) writePickupPoints(w http.ResponseWriter, r *http.Request, pts [
 				t := parcelgate.GatewayEstimateTime(s.estimates.EstimateDeliveryTime(q))
 				pe.Time = &t
 			}
-			pp.Extensions.Estimate = pe
+			x.Estimate = pe
 		}
 		if occupancy {
-			pp.Extensions.AverageLockerOccupancyRate = parcelgate.LockerOccupancy(p, lang, now)
+			x.AverageLockerOccupancyRate = parcelgate.LockerOccupancy(p, lang, now)
 		}
+		if live {
+			pp := p.Provider2026(lang, now)
+			pp.Extensions = x
+			out2026.PickupPoints[i] = pp
+			continue
+		}
+		pp := p.Provider(lang, now)
+		pp.Extensions = x
 		out.PickupPoints[i] = pp
 	}
 	w.Header().Set("Content-Language", lang)
+	if live {
+		writeJSON(w, http.StatusOK, out2026)
+		return nil
+	}
 	writeJSON(w, http.StatusOK, out)
 	return nil
 }

@@ -240,11 +240,11 @@ const DefaultDeparturePostalCode = "01300"
 // code's, else the warehouse's.
 func departureArea(countryFrom, postalCodeFrom string) parcelgate.PostalArea {
 	if (countryFrom == "" || countryFrom == "FI") && postalCodeFrom != "" {
-		if a, ok := areaOfPostalCode(postalCodeFrom); ok {
+		if a, ok := areaOfPostalCode("FI", postalCodeFrom); ok {
 			return a
 		}
 	}
-	a, _ := areaOfPostalCode(DefaultDeparturePostalCode)
+	a, _ := areaOfPostalCode("FI", DefaultDeparturePostalCode)
 	return a
 }
 
@@ -261,7 +261,7 @@ const abroadExtraDays = 2
 // API.
 func EstimateDelivery(now time.Time, from parcelgate.PostalArea, countryFrom string, p parcelgate.PickupPoint) time.Time {
 	at := parcelgate.FinnishTime(estimateDeliveryTime(parcelgate.EstimateRequest{
-		FromPostcode: from.PostalCode, FromCountry: "FI", ToPostcode: p.PostalCode, ToCountry: "FI",
+		FromPostcode: from.PostalCode, FromCountry: "FI", ToPostcode: p.PostalCode, ToCountry: p.Country,
 		Product: parcelgate.ServiceToPickupPoint, At: now, Phase: parcelgate.PhaseDroppedOff,
 	}))
 	day := time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, time.UTC)

@@ -21,21 +21,21 @@ func origin(s *parcelgate.PickupSearch) (*parcelgate.Coordinates, bool) {
 	case s.Rectangle != nil:
 		r := s.Rectangle
 		return &parcelgate.Coordinates{Latitude: (r.SWLatitude + r.NELatitude) / 2, Longitude: (r.SWLongitude + r.NELongitude) / 2}, true
-	case s.NearPlace() && s.CountryCode == "FI":
+	case s.NearPlace():
 		var a parcelgate.PostalArea
 		var ok bool
 		if s.Postcode != "" {
-			a, ok = areaOfPostalCode(s.Postcode)
+			a, ok = areaOfPostalCode(s.CountryCode, s.Postcode)
 		} else if s.City != "" {
-			a, ok = areaOfCity(s.City)
+			a, ok = areaOfCity(s.CountryCode, s.City)
 		} else {
-			a, ok = areaOfText(s.Street)
+			a, ok = areaOfText(s.CountryCode, s.Street)
 		}
 		if ok {
 			return &parcelgate.Coordinates{Latitude: a.Latitude, Longitude: a.Longitude}, true
 		}
 	case s.FreeText != "":
-		if a, ok := areaOfText(s.FreeText); ok {
+		if a, ok := areaOfText(s.CountryCode, s.FreeText); ok {
 			return &parcelgate.Coordinates{Latitude: a.Latitude, Longitude: a.Longitude}, true
 		}
 	}
@@ -71,7 +71,7 @@ func featureBits(p parcelgate.PickupPoint) uint16 {
 // keeps reports whether p passes s's narrowing: the mode's area (radius,
 // rectangle, words), parcelLocker, the product and the boolean filters.
 func keeps(s *parcelgate.PickupSearch, p *parcelgate.PickupPoint, ix pointIndex, mask, want uint16, words []string) bool {
-	if s.CountryCode != p.Country {
+	if s.CountryCode != "" && s.CountryCode != p.Country {
 		return false
 	}
 	if s.ParcelLocker != nil && *s.ParcelLocker != (p.Type == parcelgate.PointParcelLocker) {
@@ -248,14 +248,13 @@ func (Network) ListPickupPoints(l parcelgate.PickupList) ([]parcelgate.PickupPoi
 // order), at most n, and whether more follow.
 func listPickupPoints(l parcelgate.PickupList, n int) ([]parcelgate.PickupPoint, bool) {
 	out := []parcelgate.PickupPoint{}
-	if l.Country != "FI" { // the data set is Finland's
-		return out, false
-	}
-	all := data().Points
+	ds := data()
+	country := ds.byCountry[l.Country] // none for a country the network does not reach
 	// The prefix's points are contiguous in ID order: start at the first
 	// after l.After and at or after the prefix.
-	start, _ := slices.BinarySearchFunc(all, max(l.After+"\x00", l.Prefix), func(p parcelgate.PickupPoint, id string) int { return strings.Compare(p.ExternalID, id) })
-	for _, p := range all[start:] {
+	start, _ := slices.BinarySearchFunc(country, max(l.After+"\x00", l.Prefix), func(i int, id string) int { return strings.Compare(ds.Points[i].ExternalID, id) })
+	for _, i := range country[start:] {
+		p := ds.Points[i]
 		if !strings.HasPrefix(p.ExternalID, l.Prefix) {
 			break
 		}

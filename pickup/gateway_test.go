@@ -23,8 +23,10 @@ func no() *bool  { b := false; return &b }
 // with distances), near coordinates within a radius, inside a rectangle,
 // by free text, and lockers alone.
 func TestSearchGatewayPickupPoints(t *testing.T) {
+	// provider-apis §7 Pick-up Point API: the live answer for 00100 is
+	// 001003230, K-Market Etu-Töölö, 292 m from the postcode.
 	near := gatewaySearch(t, PickupSearch{Postcode: "00100", CountryCode: "FI", Street: "Mannerheimintie", City: "Helsinki", Limit: 15})
-	if len(near) != 15 || near[0].ExternalID != "001003200" {
+	if len(near) != 15 || near[0].ExternalID != "001003230" || *near[0].Distance != 292 {
 		t.Fatalf("near 00100: %d points, first %+v", len(near), near[0])
 	}
 	for i := 1; i < len(near); i++ {
@@ -78,8 +80,22 @@ func TestSearchGatewayPickupPoints(t *testing.T) {
 			t.Errorf("lockers alone, in ID order: %+v", p)
 		}
 	}
-	if len(gatewaySearch(t, PickupSearch{Postcode: "11122", CountryCode: "SE"})) != 0 {
-		t.Error("points in Sweden")
+	// provider-apis §7 Pick-up Point API: a search in Sweden answers
+	// points there, nearest first.
+	se := gatewaySearch(t, PickupSearch{Postcode: "111 22", CountryCode: "SE", Limit: 5})
+	if len(se) != 5 {
+		t.Fatalf("Sweden: %d points", len(se))
+	}
+	for _, p := range se {
+		if p.Country != "SE" || p.Distance == nil || *p.Distance > 5000 {
+			t.Errorf("near 111 22: %s in %s %s", p.ExternalID, p.Country, p.Area.PostOffice)
+		}
+	}
+	if se[0].Area.PostOffice != "Stockholm" {
+		t.Errorf("nearest to 111 22 is in %s", se[0].Area.PostOffice)
+	}
+	if len(gatewaySearch(t, PickupSearch{Postcode: "0150", CountryCode: "NO"})) != 0 {
+		t.Error("points in Norway")
 	}
 }
 
@@ -140,8 +156,14 @@ func TestListPickupPoints(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if seen != len(AllPickupPoints()) || pages != (seen+PickupPageSize-1)/PickupPageSize {
-		t.Errorf("%d points in %d pages, the data set has %d", seen, pages, len(AllPickupPoints()))
+	finnish := 0
+	for _, p := range AllPickupPoints() {
+		if p.Country == "FI" {
+			finnish++
+		}
+	}
+	if seen != finnish || pages != (seen+PickupPageSize-1)/PickupPageSize {
+		t.Errorf("%d points in %d pages, the data set has %d in Finland", seen, pages, finnish)
 	}
 	tok := PickupPageToken(PickupList{Country: "FI"}, "001003200")
 	for _, c := range []struct{ seg, token string }{{"FI00", tok}, {"FI", tok[:len(tok)-2]}, {"FI", "!!"}, {"F", ""}, {"00FI", ""}} {
@@ -154,9 +176,23 @@ func TestListPickupPoints(t *testing.T) {
 	if len(pts) == 0 || more || !strings.HasPrefix(pts[len(pts)-1].ExternalID, "00") {
 		t.Errorf("FIN00: %d points, more %v", len(pts), more)
 	}
-	l, _ = ParsePickupList("SE", "")
+	// provider-apis §7 Pick-up Point API: listings for EE, LV, LT, SE and
+	// DK answer points there (three-letter codes too).
+	for _, seg := range []string{"EE", "LVA", "LT", "SE", "DNK"} {
+		l, _ = ParsePickupList(seg, "")
+		pts, _ := listPickupPoints(l, PickupPageSize)
+		if len(pts) == 0 {
+			t.Errorf("%s: no points", seg)
+		}
+		for _, p := range pts {
+			if p.Country != l.Country {
+				t.Errorf("%s lists %s of %s", seg, p.ExternalID, p.Country)
+			}
+		}
+	}
+	l, _ = ParsePickupList("NO", "")
 	if pts, _ := listPickupPoints(l, PickupPageSize); len(pts) != 0 {
-		t.Errorf("SE: %d", len(pts))
+		t.Errorf("NO: %d", len(pts))
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"math"
+	"strings"
 	"sync"
 
 	"github.com/parcelgate/parcelgate"
@@ -42,6 +43,7 @@ var (
 // pointJSON is a point as the data set writes it.
 type pointJSON struct {
 	ID              string   `json:"id"`
+	Country         string   `json:"country"`
 	Type            string   `json:"type"`
 	Host            string   `json:"host"`
 	Street          string   `json:"street"`
@@ -65,7 +67,30 @@ type dataSet struct {
 	Points []parcelgate.PickupPoint `json:"-"`
 	index  []pointIndex
 	byID   map[string]int
-	area   map[string]int
+	// area finds an area by areaKey; byCountry lists each country's
+	// points (indexes of Points, in ID order).
+	area      map[string]int
+	byCountry map[string][]int
+	// countryAreas lists each country's areas (indexes of Areas, in
+	// postal code order).
+	countryAreas map[string][]int
+}
+
+// areaKey is how an area is found: its country (FI for Finland) and the
+// digits of its postal code (LV-1050 is LV 1050, 111 22 is SE 11122).
+func areaKey(country, postalCode string) string {
+	if country == "" {
+		country = "FI"
+	}
+	var b strings.Builder
+	b.WriteString(country)
+	b.WriteByte(' ')
+	for _, r := range postalCode {
+		if r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // pointIndex is what the searches read of a point, made once: its search
@@ -89,17 +114,28 @@ var data = sync.OnceValue(func() *dataSet {
 		panic("pickup: data/pickuppoints.json.gz: " + err.Error())
 	}
 	ds.area = make(map[string]int, len(ds.Areas))
+	ds.countryAreas = map[string][]int{}
 	for i, a := range ds.Areas {
-		ds.area[a.PostalCode] = i
+		ds.area[areaKey(a.Country, a.PostalCode)] = i
+		c := a.Country
+		if c == "" {
+			c = "FI"
+		}
+		ds.countryAreas[c] = append(ds.countryAreas[c], i)
 	}
+	ds.byCountry = map[string][]int{}
 	ds.byID = make(map[string]int, len(ds.RawPoints))
 	ds.Points = make([]parcelgate.PickupPoint, len(ds.RawPoints))
 	ds.index = make([]pointIndex, len(ds.RawPoints))
 	for i, r := range ds.RawPoints {
-		a := &ds.Areas[ds.area[r.PostalCode]]
+		a := &ds.Areas[ds.area[areaKey(r.Country, r.PostalCode)]]
+		country := r.Country
+		if country == "" {
+			country = "FI"
+		}
 		p := parcelgate.PickupPoint{
 			ExternalID: r.ID, PupCode: r.ID, Type: r.Type, ServiceProvider: parcelgate.DeliveryOperator,
-			StreetAddress: r.Street, PostalCode: r.PostalCode, PostOffice: a.PostOffice, Country: "FI",
+			StreetAddress: r.Street, PostalCode: r.PostalCode, PostOffice: a.PostOffice, Country: country,
 			Latitude: r.Latitude, Longitude: r.Longitude, Capabilities: r.Capabilities, ServiceCodes: r.ServiceCodes,
 			OpeningHours: ds.OpeningHours[r.Hours], RoutingServiceCode: r.ID[5:], RoutingPostcode: r.RoutingPostcode,
 			Host: r.Host, Area: a,
@@ -107,8 +143,9 @@ var data = sync.OnceValue(func() *dataSet {
 		if p.RoutingPostcode == "" {
 			p.RoutingPostcode = p.PostalCode
 		}
-		p.Name = p.PublicName("fi")
+		p.Name = p.PublicName(p.Language())
 		ds.Points[i] = p
+		ds.byCountry[country] = append(ds.byCountry[country], i)
 		ds.index[i] = pointIndex{text: searchText(p), cosLat: math.Cos(p.Latitude * math.Pi / 180), features: featureBits(p)}
 		ds.byID[r.ID] = i
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/parcelgate/parcelgate"
@@ -26,10 +27,7 @@ var postalCodeInText = regexp.MustCompile(`\b[0-9]{5}\b`)
 func (Network) QueryPickupPoints(q parcelgate.PickupQuery, now time.Time) []parcelgate.PickupPoint {
 	ds := data()
 	var words []string
-	at, located := parcelgate.PostalArea{}, false
-	if q.Country == "FI" {
-		at, located = locate(q.PostalCode, q.PostOffice, q.StreetAddress, q.Search)
-	}
+	at, located := locate(q.Country, q.PostalCode, q.PostOffice, q.StreetAddress, q.Search)
 	if !located && q.Search != "" {
 		words = strings.Fields(strings.ToLower(q.Search))
 	}
@@ -154,11 +152,11 @@ func (Network) NearestPickupPoint(postalCode, serviceCode string) (parcelgate.Pi
 	if !parcelgate.IsFinnishPostalCode(postalCode) {
 		return parcelgate.PickupPoint{}, false
 	}
-	at, _ := areaOfPostalCode(postalCode)
+	at, _ := areaOfPostalCode("FI", postalCode)
 	var best parcelgate.PickupPoint
 	bestKm := math.Inf(1)
 	for _, p := range data().Points {
-		if !slices.Contains(p.ServiceCodes, serviceCode) {
+		if p.Country != "FI" || !slices.Contains(p.ServiceCodes, serviceCode) {
 			continue
 		}
 		if d := distanceKm(at.Latitude, at.Longitude, p.Latitude, p.Longitude); d < bestKm || (d == bestKm && p.ExternalID < best.ExternalID) {
@@ -168,60 +166,72 @@ func (Network) NearestPickupPoint(postalCode, serviceCode string) (parcelgate.Pi
 	return best, !math.IsInf(bestKm, 1)
 }
 
-// locate finds the area a search is near: its postal code's, else its
-// town's, else that of a postal code or town named in the street address or
-// the search text.
-func locate(postalCode, postOffice, streetAddress, search string) (parcelgate.PostalArea, bool) {
+// locate finds the area of country ("" any, Finland first) a search is
+// near: its postal code's, else its town's, else that of a postal code or
+// town named in the street address or the search text.
+func locate(country, postalCode, postOffice, streetAddress, search string) (parcelgate.PostalArea, bool) {
 	if postalCode != "" {
-		return areaOfPostalCode(postalCode)
+		if country == "" {
+			country = "FI"
+		}
+		return areaOfPostalCode(country, postalCode)
 	}
 	for _, text := range []string{postOffice, streetAddress, search} {
-		if a, ok := areaOfText(text); ok {
+		if a, ok := areaOfText(country, text); ok {
 			return a, true
 		}
 	}
 	return parcelgate.PostalArea{}, false
 }
 
-// areaOfPostalCode returns the area of code, or for a code the data set
-// does not list, the area sharing the longest prefix with it (Finnish
-// postal codes are regional: the leading digits name the region), the
-// numerically closest among equals.
-func areaOfPostalCode(code string) (parcelgate.PostalArea, bool) {
+// areaOfPostalCode returns the area of code in country, or for a code
+// the data set does not list, the area of the country sharing the longest
+// prefix of digits with it (postal codes are regional: the leading digits
+// name the region), the numerically closest among equals. Codes are
+// compared by their digits: LV-1050 and 1050 are one code.
+func areaOfPostalCode(country, code string) (parcelgate.PostalArea, bool) {
 	ds := data()
-	if i, ok := ds.area[code]; ok {
+	key := areaKey(country, code)
+	if i, ok := ds.area[key]; ok {
 		return ds.Areas[i], true
 	}
-	areas := ds.Areas
-	n, _ := strconv.Atoi(code)
+	_, digits, _ := strings.Cut(key, " ")
+	n, _ := strconv.Atoi(digits)
 	best, bestPrefix, bestGap := -1, -1, 0
-	for i, a := range areas {
+	for _, i := range ds.countryAreas[country] {
+		_, ad, _ := strings.Cut(areaKey(country, ds.Areas[i].PostalCode), " ")
 		prefix := 0
-		for prefix < len(code) && prefix < len(a.PostalCode) && code[prefix] == a.PostalCode[prefix] {
+		for prefix < len(digits) && prefix < len(ad) && digits[prefix] == ad[prefix] {
 			prefix++
 		}
-		m, _ := strconv.Atoi(a.PostalCode)
+		m, _ := strconv.Atoi(ad)
 		gap := max(n-m, m-n)
 		if prefix > bestPrefix || (prefix == bestPrefix && gap < bestGap) {
 			best, bestPrefix, bestGap = i, prefix, gap
 		}
 	}
-	return areas[best], best >= 0
+	if best < 0 {
+		return parcelgate.PostalArea{}, false
+	}
+	return ds.Areas[best], true
 }
 
-// areaOfText finds a postal code, or the name of a town or district of the
-// data set, in text.
-func areaOfText(text string) (parcelgate.PostalArea, bool) {
+// areaOfText finds a Finnish postal code (in a Finnish search), or the
+// name of a town or district of the data set in country ("" any), in
+// text.
+func areaOfText(country, text string) (parcelgate.PostalArea, bool) {
 	if text == "" {
 		return parcelgate.PostalArea{}, false
 	}
-	if code := postalCodeInText.FindString(text); code != "" {
-		return areaOfPostalCode(code)
+	if country == "FI" || country == "" {
+		if code := postalCodeInText.FindString(text); code != "" {
+			return areaOfPostalCode("FI", code)
+		}
 	}
 	lower := strings.ToLower(text)
 	best, bestLen := -1, 0
 	for _, n := range areaNames() {
-		if len(n.name) > bestLen && containsWord(lower, n.name) {
+		if len(n.name) > bestLen && (country == "" || n.country == country) && containsWord(lower, n.name) {
 			best, bestLen = n.area, len(n.name)
 		}
 	}
@@ -231,10 +241,14 @@ func areaOfText(text string) (parcelgate.PostalArea, bool) {
 	return data().Areas[best], true
 }
 
-// areaOfCity is the first area (lowest postal code) whose town or
-// municipality, in Finnish or Swedish, is city.
-func areaOfCity(city string) (parcelgate.PostalArea, bool) {
+// areaOfCity is the first area (lowest postal code) of country ("" any,
+// Finland first) whose town or municipality, in any of its languages, is
+// city.
+func areaOfCity(country, city string) (parcelgate.PostalArea, bool) {
 	for _, a := range data().Areas {
+		if country != "" && areaCountry(a) != country {
+			continue
+		}
 		for _, name := range []string{a.PostOffice, a.PostOfficeSv, a.Municipality, a.MunicipalitySv} {
 			if name != "" && strings.EqualFold(name, city) {
 				return a, true
@@ -244,29 +258,55 @@ func areaOfCity(city string) (parcelgate.PostalArea, bool) {
 	return parcelgate.PostalArea{}, false
 }
 
-// areaName is a town or municipality name, lower case, and the first area
-// (lowest postal code) of that name.
-type areaName struct {
-	name string
-	area int
+// areaCountry is an area's country: FI when it names none.
+func areaCountry(a parcelgate.PostalArea) string {
+	if a.Country == "" {
+		return "FI"
+	}
+	return a.Country
 }
 
-// areaNames are the names the searches locate by, each once, made when
-// first needed.
+// areaName is a town or municipality name, lower case, its country, and
+// the first area (lowest postal code) of that name there.
+type areaName struct {
+	name, country string
+	area          int
+}
+
+// areaNames are the names the searches locate by, each once per country,
+// made when first needed.
 var areaNames = sync.OnceValue(func() []areaName {
 	var out []areaName
 	seen := map[string]bool{}
 	for i, a := range data().Areas {
+		c := areaCountry(a)
 		for _, name := range []string{a.PostOffice, a.PostOfficeSv, a.Municipality, a.MunicipalitySv} {
 			name = strings.ToLower(name)
-			if name != "" && !seen[name] {
-				seen[name] = true
-				out = append(out, areaName{name, i})
+			for _, n := range []string{name, townOf(name)} {
+				if n != "" && !seen[c+" "+n] {
+					seen[c+" "+n] = true
+					out = append(out, areaName{n, c, i})
+				}
 			}
 		}
 	}
 	return out
 })
+
+// townOf is the town of a place name that ends in a district's letters
+// ("københavn k", "aarhus c": københavn, aarhus), "" for any other name.
+func townOf(name string) string {
+	words := strings.Fields(name)
+	if len(words) < 2 || utf8.RuneCountInString(words[0]) < 4 {
+		return ""
+	}
+	for _, w := range words[1:] {
+		if utf8.RuneCountInString(w) > 2 {
+			return ""
+		}
+	}
+	return words[0]
+}
 
 // containsWord reports whether name occurs in text as whole words.
 func containsWord(text, name string) bool {
@@ -286,7 +326,7 @@ func containsWord(text, name string) bool {
 }
 
 func isLetter(r rune) bool {
-	return r != utf8.RuneError && (r == '-' || strings.ContainsRune("abcdefghijklmnopqrstuvwxyzåäöü", r))
+	return r != utf8.RuneError && (r == '-' || unicode.IsLetter(r))
 }
 
 // distanceKm is the great-circle distance between two coordinates.
