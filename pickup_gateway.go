@@ -172,8 +172,9 @@ func (s *PickupSearch) Validate() error {
 	s.Postcode = strings.TrimSpace(s.Postcode)
 	s.Street, s.City, s.FreeText = strings.TrimSpace(s.Street), strings.TrimSpace(s.City), strings.TrimSpace(s.FreeText)
 	// A place is Finnish unless the search says otherwise (postal codes
-	// are national); the other modes search every country unless it
-	// names one.
+	// are national); the other modes (coordinates, rectangle, free text,
+	// lockers alone) search every country unless it names one
+	// (decisions §36).
 	if s.CountryCode == "" && s.NearPlace() {
 		s.CountryCode = "FI"
 	} else if s.CountryCode != "" && !countryPattern.MatchString(s.CountryCode) {

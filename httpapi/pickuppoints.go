@@ -203,8 +203,13 @@ func (s *Server) writePickupPoints(w http.ResponseWriter, r *http.Request, pts [
 	lang := parcelgate.PickupLanguage(r.Header.Get("Accept-Language"))
 	now := s.clock.Now(caller(r).Environment)
 	live := parcelgate.LivePickupShapes(r.PathValue("version"))
-	out := PickupPointsAnswer{PickupPoints: make([]parcelgate.ProviderPickupPoint, len(pts)), PagingContinuationToken: token}
-	out2026 := PickupPointsAnswer2026{PickupPoints: make([]parcelgate.ProviderPickupPoint2026, len(pts)), PagingContinuationToken: token}
+	out := PickupPointsAnswer{PickupPoints: []parcelgate.ProviderPickupPoint{}, PagingContinuationToken: token}
+	out2026 := PickupPointsAnswer2026{PickupPoints: []parcelgate.ProviderPickupPoint2026{}, PagingContinuationToken: token}
+	if live {
+		out2026.PickupPoints = make([]parcelgate.ProviderPickupPoint2026, len(pts))
+	} else {
+		out.PickupPoints = make([]parcelgate.ProviderPickupPoint, len(pts))
+	}
 	// The estimate is planned once (checked by the search already); each
 	// point is its destination.
 	var plan parcelgate.EstimateRequest

@@ -256,9 +256,10 @@ const abroadExtraDays = 2
 // parcel handed over at now in the area from (in countryFrom; "" is
 // Finland) reaches the point p: the delivery time estimate's model
 // (estimateDeliveryTime, decisions §19) for a Postal Parcel (2103) dropped
-// off in from's postal code area, with abroadExtraDays working days more
-// from abroad. One model answers the checkout's date and the estimation
-// API.
+// off in from's postal code area (to a point abroad, with the promise
+// table's days for its country: decisions §36), with abroadExtraDays
+// working days more from abroad. One model answers the checkout's date
+// and the estimation API.
 func EstimateDelivery(now time.Time, from parcelgate.PostalArea, countryFrom string, p parcelgate.PickupPoint) time.Time {
 	at := parcelgate.FinnishTime(estimateDeliveryTime(parcelgate.EstimateRequest{
 		FromPostcode: from.PostalCode, FromCountry: "FI", ToPostcode: p.PostalCode, ToCountry: p.Country,
