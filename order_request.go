@@ -24,15 +24,16 @@ func ownIDChars(s string) bool {
 }
 
 // Validate normalizes r and checks every rule of interface §2.3 and decisions §7
-// for the caller with businessID. All problems are reported at once, each
+// for the caller with businessID, reading the pick-up point network from
+// points (PickupPointForOrder). All problems are reported at once, each
 // naming its field as a path such as rows[1].quantity.
-func (r *OrderRequest) Validate(businessID string) error {
+func (r *OrderRequest) Validate(businessID string, points PickupPointLookup) error {
 	var p Problems
-	r.validate(&p, businessID)
+	r.validate(&p, businessID, points)
 	return p.Err()
 }
 
-func (r *OrderRequest) validate(p *Problems, businessID string) {
+func (r *OrderRequest) validate(p *Problems, businessID string, points PickupPointLookup) {
 	r.ExternalID = strings.TrimSpace(r.ExternalID)
 	if r.ExternalID != "" {
 		checkOwnID(p, "externalId", r.ExternalID, businessID)
@@ -126,7 +127,7 @@ func (r *OrderRequest) validate(p *Problems, businessID string) {
 	r.PickupPointID = strings.TrimSpace(r.PickupPointID)
 	if len(r.PickupPointID) > 50 {
 		p.Add("pickupPointId", "must be at most 50 characters")
-	} else if id, err := PickupPointForOrder(r.ServiceCode, r.PickupPointID, a.PostalCode, a.Country); err != nil {
+	} else if id, err := PickupPointForOrder(points, r.ServiceCode, r.PickupPointID, a.PostalCode, a.Country); err != nil {
 		// A named point must exist; a 2103 order naming none goes to the
 		// point nearest its delivery address (see PickupPointForOrder).
 		p.AddFields(ErrorFields(err)...)

@@ -51,7 +51,7 @@ func TestOrderRequestValidate(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			r := validRequest()
 			tc.change(r)
-			err := r.Validate(testBID)
+			err := r.Validate(testBID, testNetwork{})
 			var got []string
 			for _, f := range ErrorFields(err) {
 				got = append(got, f.Field)
@@ -63,7 +63,7 @@ func TestOrderRequestValidate(t *testing.T) {
 	}
 	r := validRequest()
 	r.Currency, r.AdditionalServices = "eur", []AdditionalService{{"3101"}, {"3101"}}
-	if r.Validate(testBID) != nil || r.Currency != "EUR" || len(r.AdditionalServices) != 1 {
+	if r.Validate(testBID, testNetwork{}) != nil || r.Currency != "EUR" || len(r.AdditionalServices) != 1 {
 		t.Fatalf("normalized %+v", r)
 	}
 }

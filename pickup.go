@@ -1,40 +1,22 @@
 package parcelgate
 
 import (
-	"bytes"
-	"compress/gzip"
-	_ "embed"
-	"encoding/json"
-	"math"
 	"regexp"
-	"slices"
-	"strconv"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 )
 
 // Pick-up points are the location service behind interface §2.3's pickupPointId
 // (the location service's pupCode): where a 2103 parcel (postal parcel to
-// an outlet or parcel locker) can be collected. parcelgate ships a national
-// data set (data/pickuppoints.json.gz, written by internal/pickupgen from
-// the provider's public postal code file and the GeoNames gazetteer;
-// decisions §32): every Finnish postal code area, and some 3,100 post
-// offices, pick-up shops, indoor and outdoor parcel lockers. The postal
-// codes, their names and municipalities and the lockers' routing postcodes
-// are real; positions are derived from the places the codes are named
-// after, and the points' streets and hosts are generated, so the set is
-// realistic and the same on every run, but it is not the provider's
-// network. A point's ID is the provider's form: 9 digits, its postal code
-// and its routing service code (001003200). The same table of areas
-// locates a searched postal code or town: distances are from the centre of
-// the searched area, not from a street address.
-
-//go:generate go run ./internal/pickupgen
-
-//go:embed data/pickuppoints.json.gz
-var pickupDataGzip []byte
+// an outlet or parcel locker) can be collected. The root holds what a
+// point is, the searches' inputs and their checks, and the decisions that
+// read points (PickupPointForOrder, ShippingPickupPoint); the network
+// itself — the embedded data set, its search engine and the estimate
+// model — is package pickup's, reached only through PickupPointFinder and
+// DeliveryEstimator, which the wiring hands to whoever reads them. A
+// point's ID is the provider's form: 9 digits, its postal code and its
+// routing service code (001003200).
 
 // ServiceToPickupPoint is the service code that delivers to a pick-up
 // point: postal parcel to an outlet or parcel locker (interface §2.3).
@@ -102,17 +84,29 @@ type PickupPoint struct {
 	// by: a locker's own (SmartPOST) code, else the area's.
 	RoutingPostcode string `json:"-"`
 	// Host is the shop a pick-up shop or indoor locker stands in.
-	Host     string      `json:"-"`
-	Area     *PostalArea `json:"-"`
-	hours    string
-	text     string  // see searchText
-	cosLat   float64 // for flatMetres
-	features uint16  // see featureBits
+	Host string      `json:"-"`
+	Area *PostalArea `json:"-"`
+}
+
+// OpenAroundTheClock reports whether p is open every day from 00:00 to
+// 24:00 (an outdoor locker).
+func (p PickupPoint) OpenAroundTheClock() bool {
+	if len(p.OpeningHours) != 7 {
+		return false
+	}
+	for _, h := range p.OpeningHours {
+		if h.Opens != "00:00" || h.Closes != "24:00" {
+			return false
+		}
+	}
+	return true
 }
 
 // PostalArea is an ordinary postal code area of the data set and the
 // point it is placed at.
 type PostalArea struct {
+	// Country is the area's country (ISO 3166 alpha-2); "" is Finland.
+	Country        string  `json:"country,omitempty"`
 	PostalCode     string  `json:"postalCode"`
 	PostOffice     string  `json:"postOffice"`
 	PostOfficeSv   string  `json:"postOfficeSv,omitempty"`
@@ -122,82 +116,13 @@ type PostalArea struct {
 	Longitude      float64 `json:"longitude"`
 }
 
-// pickupPointJSON is a point as the data set writes it.
-type pickupPointJSON struct {
-	ID              string   `json:"id"`
-	Type            string   `json:"type"`
-	Host            string   `json:"host"`
-	Street          string   `json:"street"`
-	PostalCode      string   `json:"postalCode"`
-	RoutingPostcode string   `json:"routingPostcode"`
-	Latitude        float64  `json:"latitude"`
-	Longitude       float64  `json:"longitude"`
-	Hours           string   `json:"hours"`
-	Capabilities    []string `json:"capabilities"`
-	ServiceCodes    []string `json:"serviceCodes"`
-}
-
-type pickupDataSet struct {
-	Attribution  string                    `json:"attribution"`
-	OpeningHours map[string][]OpeningHours `json:"openingHours"`
-	Areas        []PostalArea              `json:"areas"`
-	RawPoints    []pickupPointJSON         `json:"points"`
-	LegacyIDs    map[string]string         `json:"legacyIds"`
-	// Points are in ID order, which is postal code order.
-	Points []PickupPoint `json:"-"`
-	byID   map[string]int
-	area   map[string]int
-}
-
-// pickupData is the embedded data set, read once. It is checked by tests;
-// a broken file is a build defect, so reading it panics.
-var pickupData = sync.OnceValue(func() *pickupDataSet {
-	zr, err := gzip.NewReader(bytes.NewReader(pickupDataGzip))
-	if err != nil {
-		panic("parcelgate: data/pickuppoints.json.gz: " + err.Error())
-	}
-	var ds pickupDataSet
-	if err := json.NewDecoder(zr).Decode(&ds); err != nil {
-		panic("parcelgate: data/pickuppoints.json.gz: " + err.Error())
-	}
-	ds.area = make(map[string]int, len(ds.Areas))
-	for i, a := range ds.Areas {
-		ds.area[a.PostalCode] = i
-	}
-	ds.byID = make(map[string]int, len(ds.RawPoints))
-	ds.Points = make([]PickupPoint, len(ds.RawPoints))
-	for i, r := range ds.RawPoints {
-		a := &ds.Areas[ds.area[r.PostalCode]]
-		p := PickupPoint{
-			ExternalID: r.ID, PupCode: r.ID, Type: r.Type, ServiceProvider: DeliveryOperator,
-			StreetAddress: r.Street, PostalCode: r.PostalCode, PostOffice: a.PostOffice, Country: "FI",
-			Latitude: r.Latitude, Longitude: r.Longitude, Capabilities: r.Capabilities, ServiceCodes: r.ServiceCodes,
-			OpeningHours: ds.OpeningHours[r.Hours], RoutingServiceCode: r.ID[5:], RoutingPostcode: r.RoutingPostcode,
-			Host: r.Host, Area: a, hours: r.Hours,
-		}
-		if p.RoutingPostcode == "" {
-			p.RoutingPostcode = p.PostalCode
-		}
-		p.Name = p.PublicName("fi")
-		p.text = p.makeSearchText()
-		p.cosLat = math.Cos(p.Latitude * math.Pi / 180)
-		p.features = p.featureBits()
-		ds.Points[i] = p
-		ds.byID[r.ID] = i
-	}
-	ds.RawPoints = nil
-	return &ds
-})
-
-// AllPickupPoints is every point of the data set, in ID order. The slice
-// is shared: callers must not change it.
-func AllPickupPoints() []PickupPoint { return pickupData().Points }
-
 // Limits and defaults of a pick-up point search.
 const (
 	DefaultPickupLimit = 20
 	MaxPickupLimit     = 100
-	maxPickupText      = 200
+	// MaxPickupText is the longest text a search field takes, in
+	// characters.
+	MaxPickupText = 200
 )
 
 // PickupQuery is a search for pick-up points: the plugin's two calls, near
@@ -223,8 +148,19 @@ var (
 	finnishPostalCode = regexp.MustCompile(`^[0-9]{5}$`)
 	foreignPostalCode = regexp.MustCompile(`^[A-Z0-9][A-Z0-9 -]{1,9}$`)
 	pickupKeyword     = regexp.MustCompile(`^!?[A-Za-z_]{1,40}$`)
-	postalCodeInText  = regexp.MustCompile(`\b[0-9]{5}\b`)
 )
+
+// IsCountryCode reports whether s is a two-letter country code (ISO 3166
+// alpha-2, upper case).
+func IsCountryCode(s string) bool { return countryPattern.MatchString(s) }
+
+// IsFinnishPostalCode reports whether s is a Finnish postal code: 5 digits.
+func IsFinnishPostalCode(s string) bool { return finnishPostalCode.MatchString(s) }
+
+// IsPostalCode reports whether s has the form of a postal code abroad:
+// 2-10 letters, digits, spaces and dashes, starting with a letter or digit
+// (upper case).
+func IsPostalCode(s string) bool { return foreignPostalCode.MatchString(s) }
 
 // Validate normalizes q and checks it: service codes of interface §2.3's table,
 // ISO country codes, postal codes of their country's form, bounded text,
@@ -267,8 +203,8 @@ func (q *PickupQuery) Validate() error {
 		v     *string
 	}{{"postOffice", &q.PostOffice}, {"streetAddress", &q.StreetAddress}, {"search", &q.Search}} {
 		*t.v = strings.TrimSpace(*t.v)
-		if utf8.RuneCountInString(*t.v) > maxPickupText {
-			p.Add(t.field, "must be at most %d characters", maxPickupText)
+		if utf8.RuneCountInString(*t.v) > MaxPickupText {
+			p.Add(t.field, "must be at most %d characters", MaxPickupText)
 		}
 	}
 	for _, t := range []struct {
@@ -294,302 +230,59 @@ func (q *PickupQuery) Validate() error {
 	return p.Err()
 }
 
-// SearchPickupPoints answers q (validated) at now: the points that serve
-// any of its service codes, are of its types and have its capabilities,
-// nearest first to the place it names (its postal code's area; else its
-// town; else a postal code or town found in its street address or search
-// text). A search text that names no place matches the points whose name
-// or address contains each of its words, in name order. Each point carries
-// the estimated delivery date of a parcel handed over now. Points of
-// another country than q.Country are never answered (the data set is
-// Finland's). Anyone who may read locations may search
-// (ActionReadLocations).
-func SearchPickupPoints(q PickupQuery, now time.Time) []PickupPoint {
-	ds := pickupData()
-	var words []string
-	at, located := PostalArea{}, false
-	if q.Country == "FI" {
-		at, located = locate(q.PostalCode, q.PostOffice, q.StreetAddress, q.Search)
-	}
-	if !located && q.Search != "" {
-		words = strings.Fields(strings.ToLower(q.Search))
-	}
-	if !located && words == nil {
-		return []PickupPoint{}
-	}
-	origin := departureArea(q.CountryFrom, q.PostalCodeFrom)
-	// The matches as indexes and distances, so that only the answered
-	// points are copied.
-	var hits []pickupHit
-	for i := range ds.Points {
-		p := &ds.Points[i]
-		if p.Country != q.Country || !p.matches(q) || !p.containsAll(words) {
-			continue
-		}
-		h := pickupHit{i: int32(i)}
-		if located {
-			h.d = int32(distanceMetres(at.Latitude, at.Longitude, p.Latitude, p.Longitude))
-		}
-		hits = append(hits, h)
-	}
-	slices.SortFunc(hits, func(a, b pickupHit) int {
-		if a.d != b.d {
-			return int(a.d - b.d)
-		}
-		if c := strings.Compare(ds.Points[a.i].Name, ds.Points[b.i].Name); c != 0 {
-			return c
-		}
-		return int(a.i - b.i) // ID order
-	})
-	out := []PickupPoint{}
-	for _, h := range hits[:min(len(hits), q.Limit)] {
-		p := ds.Points[h.i]
-		if located {
-			d := int(h.d)
-			p.Distance = &d
-		}
-		p.Estimation = EstimateDelivery(now, origin, q.CountryFrom, p).Format(time.DateOnly)
-		out = append(out, p)
-	}
-	return out
+// PickupPointLookup is what the root's decisions read of the pick-up
+// point network: a point by its ID, and the nearest point of a service.
+type PickupPointLookup interface {
+	// FindPickupPoint returns the point whose externalId (pupCode) is id:
+	// its 9-digit ID, or for one more release the 7-digit ID of
+	// parcelgate's former data set, which names its successor (decisions
+	// §32); false when there is none.
+	FindPickupPoint(id string) (PickupPoint, bool)
+	// NearestPickupPoint returns the point nearest to the centre of the
+	// area of a Finnish postal code that serves serviceCode; false when the
+	// postal code is not a Finnish one or no point serves the code.
+	NearestPickupPoint(postalCode, serviceCode string) (PickupPoint, bool)
+	// HoldsPickupPoints says whether the network holds the points of a
+	// country (ISO 3166 alpha-2, upper case): an ID of a country it does
+	// not hold is a partner network's, which parcelgate cannot check.
+	HoldsPickupPoints(country string) bool
 }
 
-func (p *PickupPoint) matches(q PickupQuery) bool {
-	if len(q.ServiceCodes) > 0 && !slices.ContainsFunc(q.ServiceCodes, func(c string) bool { return slices.Contains(p.ServiceCodes, c) }) {
-		return false
-	}
-	var wantType bool
-	typeOK := false
-	for _, t := range q.Types {
-		if name, neg := strings.CutPrefix(t, "!"); neg {
-			if strings.EqualFold(name, p.Type) {
-				return false
-			}
-		} else {
-			wantType = true
-			typeOK = typeOK || strings.EqualFold(t, p.Type)
-		}
-	}
-	if wantType && !typeOK {
-		return false
-	}
-	for _, c := range q.Capabilities {
-		name, neg := strings.CutPrefix(c, "!")
-		has := slices.ContainsFunc(p.Capabilities, func(pc string) bool { return strings.EqualFold(pc, name) })
-		if has == neg {
-			return false
-		}
-	}
-	return true
+// PickupPointFinder finds pick-up points: the one source of points every
+// surface and decision reads. The points are the provider's network, the
+// same for every tenant and environment (reference data, not a tenant's),
+// so anyone who may read locations may read all of them. Package pickup
+// implements it over the data set compiled into the binary, and the wiring
+// hands it to the front ends; it reads memory only, so its calls take no
+// context and cannot fail.
+type PickupPointFinder interface {
+	PickupPointLookup
+	// QueryPickupPoints answers the ecom search q (validated by
+	// PickupQuery.Validate) at now: the points that serve any of its
+	// service codes, are of its types and have its capabilities, nearest
+	// first to the place it names (its postal code's area; else its town;
+	// else a postal code or town found in its street address or search
+	// text). A search text that names no place matches the points whose
+	// name or address contains each of its words, in name order. Each
+	// point carries the estimated delivery date of a parcel handed over
+	// now. Points of another country than q.Country are never answered.
+	QueryPickupPoints(q PickupQuery, now time.Time) []PickupPoint
+	// SearchPickupPoints answers the gateway's search s (validated by
+	// PickupSearch.Validate): the points it keeps, nearest first with
+	// their distance for the searches near a place, else in ID order; at
+	// most s.Limit. A search near a place the data set cannot locate finds
+	// nothing: an empty list, as the provider answers no match.
+	SearchPickupPoints(s PickupSearch) []PickupPoint
+	// ListPickupPoints answers one page of a country's points (l from
+	// ParsePickupList), in ID order: the points whose IDs start with its
+	// prefix after l.After, at most PickupPageSize, and whether more
+	// follow.
+	ListPickupPoints(l PickupList) (points []PickupPoint, more bool)
 }
 
-func (p *PickupPoint) containsAll(words []string) bool {
-	if len(words) == 0 {
-		return true
-	}
-	text := p.searchText()
-	for _, w := range words {
-		if !strings.Contains(text, w) {
-			return false
-		}
-	}
-	return true
-}
-
-// FindPickupPoint returns the point whose externalId (pupCode) is id: its
-// 9-digit ID, or for one more release the 7-digit ID of parcelgate's
-// former data set, which names its successor (decisions §32).
-func FindPickupPoint(id string) (PickupPoint, bool) {
-	ds := pickupData()
-	id = strings.TrimSpace(id)
-	if next, ok := ds.LegacyIDs[id]; ok {
-		id = next
-	}
-	i, ok := ds.byID[id]
-	if !ok {
-		return PickupPoint{}, false
-	}
-	return ds.Points[i], true
-}
-
-// NearestPickupPoint returns the point nearest to the centre of the area of
-// a Finnish postal code that serves serviceCode; false when the postal code
-// is not a Finnish one or no point serves the code.
-func NearestPickupPoint(postalCode, serviceCode string) (PickupPoint, bool) {
-	postalCode = strings.TrimSpace(postalCode)
-	if !finnishPostalCode.MatchString(postalCode) {
-		return PickupPoint{}, false
-	}
-	at, _ := areaOfPostalCode(postalCode)
-	var best PickupPoint
-	bestKm := math.Inf(1)
-	for _, p := range pickupData().Points {
-		if !slices.Contains(p.ServiceCodes, serviceCode) {
-			continue
-		}
-		if d := distanceKm(at.Latitude, at.Longitude, p.Latitude, p.Longitude); d < bestKm || (d == bestKm && p.ExternalID < best.ExternalID) {
-			best, bestKm = p, d
-		}
-	}
-	return best, !math.IsInf(bestKm, 1)
-}
-
-// locate finds the area a search is near: its postal code's, else its
-// town's, else that of a postal code or town named in the street address or
-// the search text.
-func locate(postalCode, postOffice, streetAddress, search string) (PostalArea, bool) {
-	if postalCode != "" {
-		return areaOfPostalCode(postalCode)
-	}
-	for _, text := range []string{postOffice, streetAddress, search} {
-		if a, ok := areaOfText(text); ok {
-			return a, true
-		}
-	}
-	return PostalArea{}, false
-}
-
-// areaOfPostalCode returns the area of code, or for a code the data set
-// does not list, the area sharing the longest prefix with it (Finnish
-// postal codes are regional: the leading digits name the region), the
-// numerically closest among equals.
-func areaOfPostalCode(code string) (PostalArea, bool) {
-	if i, ok := pickupData().area[code]; ok {
-		return pickupData().Areas[i], true
-	}
-	areas := pickupData().Areas
-	n, _ := strconv.Atoi(code)
-	best, bestPrefix, bestGap := -1, -1, 0
-	for i, a := range areas {
-		prefix := 0
-		for prefix < len(code) && prefix < len(a.PostalCode) && code[prefix] == a.PostalCode[prefix] {
-			prefix++
-		}
-		m, _ := strconv.Atoi(a.PostalCode)
-		gap := max(n-m, m-n)
-		if prefix > bestPrefix || (prefix == bestPrefix && gap < bestGap) {
-			best, bestPrefix, bestGap = i, prefix, gap
-		}
-	}
-	return areas[best], best >= 0
-}
-
-// areaOfText finds a postal code, or the name of a town or district of the
-// data set, in text.
-func areaOfText(text string) (PostalArea, bool) {
-	if text == "" {
-		return PostalArea{}, false
-	}
-	if code := postalCodeInText.FindString(text); code != "" {
-		return areaOfPostalCode(code)
-	}
-	lower := strings.ToLower(text)
-	best, bestLen := -1, 0
-	for _, n := range areaNames() {
-		if len(n.name) > bestLen && containsWord(lower, n.name) {
-			best, bestLen = n.area, len(n.name)
-		}
-	}
-	if best < 0 {
-		return PostalArea{}, false
-	}
-	return pickupData().Areas[best], true
-}
-
-// areaName is a town or municipality name, lower case, and the first area
-// (lowest postal code) of that name.
-type areaName struct {
-	name string
-	area int
-}
-
-// areaNames are the names the searches locate by, each once, made when
-// first needed.
-var areaNames = sync.OnceValue(func() []areaName {
-	var out []areaName
-	seen := map[string]bool{}
-	for i, a := range pickupData().Areas {
-		for _, name := range []string{a.PostOffice, a.PostOfficeSv, a.Municipality, a.MunicipalitySv} {
-			name = strings.ToLower(name)
-			if name != "" && !seen[name] {
-				seen[name] = true
-				out = append(out, areaName{name, i})
-			}
-		}
-	}
-	return out
-})
-
-// containsWord reports whether name occurs in text as whole words.
-func containsWord(text, name string) bool {
-	for i := 0; ; {
-		j := strings.Index(text[i:], name)
-		if j < 0 {
-			return false
-		}
-		start, end := i+j, i+j+len(name)
-		before, _ := utf8.DecodeLastRuneInString(text[:start])
-		after, _ := utf8.DecodeRuneInString(text[end:])
-		if !isLetter(before) && !isLetter(after) {
-			return true
-		}
-		i = start + 1
-	}
-}
-
-func isLetter(r rune) bool {
-	return r != utf8.RuneError && (r == '-' || strings.ContainsRune("abcdefghijklmnopqrstuvwxyzåäöü", r))
-}
-
-// distanceKm is the great-circle distance between two coordinates.
-func distanceKm(lat1, lon1, lat2, lon2 float64) float64 {
-	const earthKm = 6371.0
-	rad := math.Pi / 180
-	dLat, dLon := (lat2-lat1)*rad, (lon2-lon1)*rad
-	h := math.Sin(dLat/2)*math.Sin(dLat/2) + math.Cos(lat1*rad)*math.Cos(lat2*rad)*math.Sin(dLon/2)*math.Sin(dLon/2)
-	return 2 * earthKm * math.Asin(math.Sqrt(min(1, h)))
-}
-
-// DefaultDeparturePostalCode is where a parcel leaves from when the search
-// does not say: the sandbox's warehouse, in Vantaa.
-const DefaultDeparturePostalCode = "01300"
-
-// departureArea is the area a parcel leaves from: the given Finnish postal
-// code's, else the warehouse's.
-func departureArea(countryFrom, postalCodeFrom string) PostalArea {
-	if (countryFrom == "" || countryFrom == "FI") && postalCodeFrom != "" {
-		if a, ok := areaOfPostalCode(postalCodeFrom); ok {
-			return a
-		}
-	}
-	a, _ := areaOfPostalCode(DefaultDeparturePostalCode)
-	return a
-}
-
-// abroadExtraDays is what a parcel handed over abroad takes on top of its
-// promise from the departure area: it travels to Finland first.
-const abroadExtraDays = 2
-
-// EstimateDelivery returns the date (Finnish time, at midnight UTC) a
-// parcel handed over at now in the area from (in countryFrom; "" is
-// Finland) reaches the point p: the delivery time estimate's model
-// (EstimateDeliveryTime, decisions §19) for a Postal Parcel (2103) dropped
-// off in from's postal code area, with abroadExtraDays working days more
-// from abroad. One model answers the checkout's date and the estimation
-// API.
-func EstimateDelivery(now time.Time, from PostalArea, countryFrom string, p PickupPoint) time.Time {
-	at := finnishTime(EstimateDeliveryTime(EstimateRequest{
-		FromPostcode: from.PostalCode, FromCountry: "FI", ToPostcode: p.PostalCode, ToCountry: "FI",
-		Product: ServiceToPickupPoint, At: now, Phase: PhaseDroppedOff,
-	}))
-	day := time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, time.UTC)
-	if countryFrom != "" && countryFrom != "FI" {
-		for range abroadExtraDays {
-			day = nextDay(day, WorkingDay)
-		}
-	}
-	return day
-}
+// FinnishTime is t in Finnish time (see finnishTime): a UTC time showing
+// the Finnish wall clock.
+func FinnishTime(t time.Time) time.Time { return finnishTime(t) }
 
 // finnishTime is t in Finnish time (EET, UTC+2; EEST, UTC+3, from the last
 // Sunday of March 01:00 UTC to the last Sunday of October 01:00 UTC, the
@@ -612,15 +305,15 @@ func finnishTime(t time.Time) time.Time {
 }
 
 // PickupPointForOrder decides the pick-up point of an order (interface §2.3
-// pickupPointId, optional): a named point must exist, else a problem on the
-// field pickupPointId; an order of service 2103 that names none goes to the
-// point nearest the centre of its delivery address's postal code area
-// (when that is a Finnish postal code); any other order keeps none. It
-// returns the point's 9-digit externalId (a former 7-digit ID is read as
-// its successor's), or "".
-func PickupPointForOrder(serviceCode, pickupPointID, deliveryPostalCode, deliveryCountry string) (string, error) {
+// pickupPointId, optional) from the network points: a named point must
+// exist, else a problem on the field pickupPointId; an order of service
+// 2103 that names none goes to the point nearest the centre of its
+// delivery address's postal code area (when that is a Finnish postal
+// code); any other order keeps none. It returns the point's 9-digit
+// externalId (a former 7-digit ID is read as its successor's), or "".
+func PickupPointForOrder(points PickupPointLookup, serviceCode, pickupPointID, deliveryPostalCode, deliveryCountry string) (string, error) {
 	if id := strings.TrimSpace(pickupPointID); id != "" {
-		pt, ok := FindPickupPoint(id)
+		pt, ok := points.FindPickupPoint(id)
 		if !ok {
 			var p Problems
 			p.Add("pickupPointId", "no pick-up point %q exists; search the pick-up points for one", id)
@@ -632,7 +325,7 @@ func PickupPointForOrder(serviceCode, pickupPointID, deliveryPostalCode, deliver
 	if serviceCode != ServiceToPickupPoint || (country != "" && country != "FI") {
 		return "", nil
 	}
-	if p, ok := NearestPickupPoint(deliveryPostalCode, serviceCode); ok {
+	if p, ok := points.NearestPickupPoint(deliveryPostalCode, serviceCode); ok {
 		return p.ExternalID, nil
 	}
 	return "", nil

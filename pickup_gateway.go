@@ -1,7 +1,6 @@
 package parcelgate
 
 import (
-	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -10,37 +9,14 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 )
 
 // The gateway's Pick-up Point API (2025-04, 2026-04; decisions §32): the
-// provider's search body, its point object and its paging, over the same
-// data set the ecom /pickup-points answers.
-
-// PickupPointFinder finds pick-up points: the one source of points the
-// gateway's routes hold. The points are the embedded national data set,
-// the same for every tenant and environment (they are the provider's
-// network, not a tenant's data), so any gateway caller may read them.
-type PickupPointFinder interface {
-	// SearchPickupPoints answers a search (validated by Validate): the
-	// matching points, nearest first with their distance for the searches
-	// near a place, at most s.Limit.
-	SearchPickupPoints(ctx context.Context, s PickupSearch) ([]PickupPoint, error)
-	// ListPickupPoints answers one page of a country's points (l from
-	// ParsePickupList), in ID order: the points after l.After, at most
-	// PickupPageSize, and whether more follow.
-	ListPickupPoints(ctx context.Context, l PickupList) (points []PickupPoint, more bool, err error)
-	// FindPickupPoint returns the point of a 9-digit ID (or a former
-	// 7-digit one), false when there is none.
-	FindPickupPoint(ctx context.Context, id string) (PickupPoint, bool, error)
-}
-
-// PickupIndex is the PickupPointFinder over the embedded data set.
-type PickupIndex struct{}
-
-var _ PickupPointFinder = PickupIndex{}
+// provider's search body and its checks, its point object and its paging.
+// The searches themselves are the PickupPointFinder's (package pickup),
+// over the same data set the ecom /pickup-points answers.
 
 // Languages of the gateway's answers (Accept-Language), Finnish first as
 // the default.
@@ -72,9 +48,26 @@ var pointWords = map[string][3]string{
 	"lt": {"Posti", "Posti atsiėmimo punktas", "Paštomatas"},
 }
 
-// City is the point's town in lang: Swedish names where the postal code
-// file has them, Finnish otherwise.
+// countryLanguages are the languages of the provider's countries abroad:
+// a point there is named in its country's language.
+var countryLanguages = map[string]string{"EE": "et", "LV": "lv", "LT": "lt", "SE": "sv", "DK": "da"}
+
+// Language is the language a point is named in when no one asks for
+// another: its country's (Finnish in Finland).
+func (p PickupPoint) Language() string {
+	if l, ok := countryLanguages[p.Country]; ok {
+		return l
+	}
+	return "fi"
+}
+
+// City is the point's town in lang: in Finland Swedish names where the
+// postal code file has them, Finnish otherwise; abroad the place's name
+// in its country's language, whatever lang.
 func (p PickupPoint) City(lang string) string {
+	if p.Area.Country != "" {
+		return p.Area.PostOffice
+	}
 	if lang == "sv" && p.Area.PostOfficeSv != "" {
 		return titleCase(p.Area.PostOfficeSv)
 	}
@@ -109,29 +102,7 @@ func (p PickupPoint) PublicName(lang string) string {
 	return w[2] + ", " + p.StreetAddress + ", " + p.City(lang)
 }
 
-// searchText is what a free-text search matches, lower case: the point's
-// names in every language, street, postal codes, town, municipality and ID.
-// It is made once, when the data set is read.
-func (p *PickupPoint) searchText() string { return p.text }
-
-func (p PickupPoint) makeSearchText() string {
-	parts := []string{p.StreetAddress, p.PostalCode, p.RoutingPostcode, p.Host, p.ExternalID}
-	for _, lang := range []string{"fi", "sv", "en"} {
-		parts = append(parts, p.PublicName(lang), p.City(lang), p.Municipality(lang))
-	}
-	// Each word once: the names repeat the town in every language.
-	var words []string
-	seen := map[string]bool{}
-	for w := range strings.FieldsSeq(strings.ToLower(strings.Join(parts, " "))) {
-		if !seen[w] {
-			seen[w] = true
-			words = append(words, w)
-		}
-	}
-	return strings.Join(words, " ")
-}
-
-func (p *PickupPoint) has(capability string) bool { return slices.Contains(p.Capabilities, capability) }
+func (p PickupPoint) has(capability string) bool { return slices.Contains(p.Capabilities, capability) }
 
 func titleCase(s string) string {
 	words := strings.Fields(strings.ToLower(s))
@@ -140,11 +111,6 @@ func titleCase(s string) string {
 		words[i] = strings.ToUpper(string(r)) + w[n:]
 	}
 	return strings.Join(words, " ")
-}
-
-// distanceMetres is the great-circle distance in whole metres.
-func distanceMetres(lat1, lon1, lat2, lon2 float64) int {
-	return int(math.Round(distanceKm(lat1, lon1, lat2, lon2) * 1000))
 }
 
 // Coordinates are a WGS 84 position.
@@ -186,14 +152,11 @@ type PickupSearch struct {
 	ProductCode  string
 	Filters      map[string]bool
 	Limit        int // DefaultPickupLimit when 0
-
-	// Set by Validate: the centre distances are measured from, when the
-	// search is near a place, and the filters as feature bits: the bits
-	// of filterMask must be those of filterWant.
-	from                   *Coordinates
-	located                bool
-	filterMask, filterWant uint16
 }
+
+// NearPlace reports whether s searches near a place named by postcode,
+// street or city.
+func (s *PickupSearch) NearPlace() bool { return s.Postcode != "" || s.Street != "" || s.City != "" }
 
 const maxRadiusMetres = 2_000_000
 
@@ -208,20 +171,28 @@ func (s *PickupSearch) Validate() error {
 	s.CountryCode = strings.ToUpper(strings.TrimSpace(s.CountryCode))
 	s.Postcode = strings.TrimSpace(s.Postcode)
 	s.Street, s.City, s.FreeText = strings.TrimSpace(s.Street), strings.TrimSpace(s.City), strings.TrimSpace(s.FreeText)
-	if s.CountryCode == "" {
+	// A place is Finnish unless the search says otherwise (postal codes
+	// are national); the other modes (coordinates, rectangle, free text,
+	// lockers alone) search every country unless it names one
+	// (decisions §36).
+	if s.CountryCode == "" && s.NearPlace() {
 		s.CountryCode = "FI"
-	} else if !countryPattern.MatchString(s.CountryCode) {
+	} else if s.CountryCode != "" && !countryPattern.MatchString(s.CountryCode) {
 		p.Add(loc+"countryCode", "must be a two-letter country code (ISO 3166), not %q", s.CountryCode)
 	}
-	if s.Postcode != "" && s.CountryCode == "FI" && !finnishPostalCode.MatchString(s.Postcode) {
+	switch {
+	case s.Postcode == "":
+	case s.CountryCode == "FI" && !finnishPostalCode.MatchString(s.Postcode):
 		p.Add(loc+"postcode", "must be a Finnish postal code of 5 digits, not %q", s.Postcode)
+	case s.CountryCode != "FI" && !foreignPostalCode.MatchString(strings.ToUpper(s.Postcode)):
+		p.Add(loc+"postcode", "must be a postal code of 2-10 letters, digits, spaces and dashes, not %q", s.Postcode)
 	}
 	for _, f := range []struct{ field, v string }{{loc + "street", s.Street}, {loc + "city", s.City}, {"searchCriteria.freeText", s.FreeText}} {
-		if utf8.RuneCountInString(f.v) > maxPickupText {
-			p.Add(f.field, "must be at most %d characters", maxPickupText)
+		if utf8.RuneCountInString(f.v) > MaxPickupText {
+			p.Add(f.field, "must be at most %d characters", MaxPickupText)
 		}
 	}
-	place := s.Postcode != "" || s.Street != "" || s.City != ""
+	place := s.NearPlace()
 	modes := 0
 	for _, on := range []bool{place || s.Coordinates != nil, s.Rectangle != nil, s.FreeText != ""} {
 		if on {
@@ -265,48 +236,11 @@ func (s *PickupSearch) Validate() error {
 		p.Add("limit", "must be from 1 to %d, not %d", MaxPickupLimit, s.Limit)
 	}
 	for _, name := range slices.Sorted(maps.Keys(s.Filters)) {
-		if !slices.Contains(pickupFilters, name) {
-			p.Add("searchCriteria.serviceFilters."+name, "is not a service filter; give %s", strings.Join(pickupFilters, ", "))
+		if !slices.Contains(PickupFilters, name) {
+			p.Add("searchCriteria.serviceFilters."+name, "is not a service filter; give %s", strings.Join(PickupFilters, ", "))
 		}
 	}
-	if err := p.Err(); err != nil {
-		return err
-	}
-	s.filterMask, s.filterWant = 0, 0
-	for i, f := range pickupFilters {
-		if want, ok := s.Filters[f]; ok {
-			s.filterMask |= 1 << i
-			if want {
-				s.filterWant |= 1 << i
-			}
-		}
-	}
-	// Where distances are measured from.
-	switch {
-	case s.Coordinates != nil:
-		s.from, s.located = s.Coordinates, true
-	case s.Rectangle != nil:
-		r := s.Rectangle
-		s.from, s.located = &Coordinates{(r.SWLatitude + r.NELatitude) / 2, (r.SWLongitude + r.NELongitude) / 2}, true
-	case place && s.CountryCode == "FI":
-		var a PostalArea
-		var ok bool
-		if s.Postcode != "" {
-			a, ok = areaOfPostalCode(s.Postcode)
-		} else if s.City != "" {
-			a, ok = areaOfCity(s.City)
-		} else {
-			a, ok = areaOfText(s.Street)
-		}
-		if ok {
-			s.from, s.located = &Coordinates{a.Latitude, a.Longitude}, true
-		}
-	case s.FreeText != "":
-		if a, ok := areaOfText(s.FreeText); ok {
-			s.from, s.located = &Coordinates{a.Latitude, a.Longitude}, true
-		}
-	}
-	return nil
+	return p.Err()
 }
 
 func checkPosition(p *Problems, prefix string, lat, lon float64) {
@@ -318,64 +252,12 @@ func checkPosition(p *Problems, prefix string, lat, lon float64) {
 	}
 }
 
-// areaOfCity is the first area (lowest postal code) whose town or
-// municipality, in Finnish or Swedish, is city.
-func areaOfCity(city string) (PostalArea, bool) {
-	for _, a := range pickupData().Areas {
-		for _, name := range []string{a.PostOffice, a.PostOfficeSv, a.Municipality, a.MunicipalitySv} {
-			if name != "" && strings.EqualFold(name, city) {
-				return a, true
-			}
-		}
-	}
-	return PostalArea{}, false
-}
+// PickupFilters are the boolean service filters of a search, in the order
+// the answers list them.
+var PickupFilters = []string{FilterOutdoorLocker, FilterLockerReservable, FilterWheelchair, FilterOpenOnWeekends, FilterADR, FilterSaturdayDelivery}
 
-// keeps reports whether p passes s's narrowing: the mode's area (radius,
-// rectangle, words), parcelLocker, the product and the boolean filters.
-func (s *PickupSearch) keeps(p *PickupPoint, words []string) bool {
-	if s.CountryCode != p.Country {
-		return false
-	}
-	if s.ParcelLocker != nil && *s.ParcelLocker != (p.Type == PointParcelLocker) {
-		return false
-	}
-	if s.ProductCode != "" && !slices.Contains(p.ServiceCodes, s.ProductCode) {
-		return false
-	}
-	if p.features&s.filterMask != s.filterWant {
-		return false
-	}
-	if r := s.Rectangle; r != nil && (p.Latitude < r.SWLatitude || p.Latitude > r.NELatitude || p.Longitude < r.SWLongitude || p.Longitude > r.NELongitude) {
-		return false
-	}
-	if len(words) > 0 {
-		text := p.searchText()
-		for _, w := range words {
-			if !strings.Contains(text, w) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// pickupFilters are the boolean service filters, each a bit of a point's
-// features (made once, when the data set is read).
-var pickupFilters = []string{FilterOutdoorLocker, FilterLockerReservable, FilterWheelchair, FilterOpenOnWeekends, FilterADR, FilterSaturdayDelivery}
-
-func (p *PickupPoint) featureBits() uint16 {
-	var bits uint16
-	for i, f := range pickupFilters {
-		if p.feature(f) {
-			bits |= 1 << i
-		}
-	}
-	return bits
-}
-
-// feature is the value of a boolean service filter for p.
-func (p *PickupPoint) feature(filter string) bool {
+// Feature is the value of a boolean service filter (PickupFilters) for p.
+func (p PickupPoint) Feature(filter string) bool {
 	switch filter {
 	case FilterOutdoorLocker:
 		return p.Type == PointParcelLocker && p.has(CapabilityOutdoors)
@@ -391,156 +273,6 @@ func (p *PickupPoint) feature(filter string) bool {
 		return p.has(CapabilitySaturdayDelivery)
 	}
 	return false
-}
-
-// SearchPickupPoints answers s (see PickupPointFinder).
-func (PickupIndex) SearchPickupPoints(_ context.Context, s PickupSearch) ([]PickupPoint, error) {
-	return SearchGatewayPickupPoints(s), nil
-}
-
-// SearchGatewayPickupPoints answers s (validated): the points it keeps,
-// nearest first from the place it names (with their distances), else in
-// ID order; at most s.Limit. A search near a Finnish place the data set
-// cannot locate (a town it does not know), or in another country, finds
-// nothing: an empty list, as the provider answers no match.
-func SearchGatewayPickupPoints(s PickupSearch) []PickupPoint {
-	out := []PickupPoint{}
-	place := s.Postcode != "" || s.Street != "" || s.City != ""
-	if place && s.Coordinates == nil && !s.located {
-		return out
-	}
-	var words []string
-	if s.FreeText != "" {
-		words = strings.Fields(strings.ToLower(s.FreeText))
-	}
-	// The matches as indexes and approximate distances (a flat projection
-	// around the origin: no trigonometry per point), so that only the
-	// answered points are copied and measured exactly.
-	all := pickupData().Points
-	var flat flatMetres
-	if s.located {
-		flat = newFlatMetres(s.from.Latitude, s.from.Longitude)
-	}
-	var hits []pickupHit
-	for i := range all {
-		p := &all[i]
-		if !s.keeps(p, words) {
-			continue
-		}
-		h := pickupHit{i: int32(i)}
-		if s.located {
-			h.d = flat.metres(p.Latitude, p.Longitude, p.cosLat)
-			if s.RadiusMetres > 0 && float64(h.d) > s.RadiusMetres*flatSlack+flatMargin {
-				continue
-			}
-		}
-		hits = append(hits, h)
-	}
-	if !s.located {
-		for _, h := range hits[:min(len(hits), s.Limit)] {
-			out = append(out, all[h.i])
-		}
-		return out
-	}
-	// The nearest by the flat distance, with a margin for its error, then
-	// measured on the sphere and ordered by that.
-	if len(hits) > s.Limit {
-		bound := int32(float64(kthNearest(hits, s.Limit))*flatSlack + flatMargin)
-		keep := hits[:0]
-		for _, h := range hits {
-			if h.d <= bound {
-				keep = append(keep, h)
-			}
-		}
-		hits = keep
-	}
-	for k := range hits {
-		p := &all[hits[k].i]
-		hits[k].d = int32(distanceMetres(s.from.Latitude, s.from.Longitude, p.Latitude, p.Longitude))
-	}
-	slices.SortFunc(hits, pickupHit.compare) // ties in ID order
-	for _, h := range hits {
-		if len(out) == s.Limit {
-			break
-		}
-		if s.RadiusMetres > 0 && float64(h.d) > s.RadiusMetres {
-			continue
-		}
-		p := all[h.i]
-		d := int(h.d)
-		p.Distance = &d
-		out = append(out, p)
-	}
-	return out
-}
-
-// kthNearest is the k-th smallest distance of hits (k <= len(hits)), by a
-// max-heap of the k smallest: no sort of every match.
-func kthNearest(hits []pickupHit, k int) int32 {
-	heap := make([]int32, 0, k)
-	for _, h := range hits {
-		switch {
-		case len(heap) < k:
-			heap = append(heap, h.d)
-			for i := len(heap) - 1; i > 0 && heap[(i-1)/2] < heap[i]; i = (i - 1) / 2 {
-				heap[i], heap[(i-1)/2] = heap[(i-1)/2], heap[i]
-			}
-		case h.d < heap[0]:
-			heap[0] = h.d
-			for i := 0; ; {
-				l, r, m := 2*i+1, 2*i+2, i
-				if l < k && heap[l] > heap[m] {
-					m = l
-				}
-				if r < k && heap[r] > heap[m] {
-					m = r
-				}
-				if m == i {
-					break
-				}
-				heap[i], heap[m] = heap[m], heap[i]
-				i = m
-			}
-		}
-	}
-	return heap[0]
-}
-
-// The flat projection's error bound: with the mean latitude's scale it is
-// within well under 2% of the great-circle distance across Finland, so
-// every point within 2% and 100 m of a bound is measured exactly.
-const (
-	flatSlack  = 1.02
-	flatMargin = 100
-)
-
-// flatMetres measures approximate distances from an origin on an
-// equirectangular projection centred on it.
-type flatMetres struct{ lat, lon, kx float64 }
-
-func newFlatMetres(lat, lon float64) flatMetres {
-	return flatMetres{lat, lon, math.Cos(lat * math.Pi / 180)}
-}
-
-// metres is the distance to a point whose latitude's cosine is cosLat: the
-// east-west scale is the mean of the two latitudes' (so no trigonometry
-// per point).
-func (f flatMetres) metres(lat, lon, cosLat float64) int32 {
-	const metresPerDegree = 6371000 * math.Pi / 180
-	dy := (lat - f.lat) * metresPerDegree
-	dx := (lon - f.lon) * metresPerDegree * (f.kx + cosLat) / 2
-	return int32(math.Sqrt(dx*dx + dy*dy))
-}
-
-// pickupHit is a matching point: its index in the data set (ID order) and
-// its distance in metres.
-type pickupHit struct{ i, d int32 }
-
-func (a pickupHit) compare(b pickupHit) int {
-	if a.d != b.d {
-		return int(a.d - b.d)
-	}
-	return int(a.i - b.i)
 }
 
 // PickupPageSize is the number of points of a country listing's page, as
@@ -623,42 +355,6 @@ func readPickupToken(token, list string) (string, bool) {
 		return "", false
 	}
 	return t.After, true
-}
-
-// ListPickupPoints answers one page of a listing (see PickupPointFinder).
-func (PickupIndex) ListPickupPoints(_ context.Context, l PickupList) ([]PickupPoint, bool, error) {
-	pts, more := ListGatewayPickupPoints(l, PickupPageSize)
-	return pts, more, nil
-}
-
-// ListGatewayPickupPoints is the page of l: the country's points whose IDs
-// start with its prefix, after l.After, in ID order (which is postal code
-// order), at most n, and whether more follow.
-func ListGatewayPickupPoints(l PickupList, n int) ([]PickupPoint, bool) {
-	out := []PickupPoint{}
-	if l.Country != "FI" { // the data set is Finland's
-		return out, false
-	}
-	all := pickupData().Points
-	// The prefix's points are contiguous in ID order: start at the first
-	// after l.After and at or after the prefix.
-	start, _ := slices.BinarySearchFunc(all, max(l.After+"\x00", l.Prefix), func(p PickupPoint, id string) int { return strings.Compare(p.ExternalID, id) })
-	for _, p := range all[start:] {
-		if !strings.HasPrefix(p.ExternalID, l.Prefix) {
-			break
-		}
-		if len(out) == n {
-			return out, true
-		}
-		out = append(out, p)
-	}
-	return out, false
-}
-
-// FindPickupPoint returns the point of id (see PickupPointFinder).
-func (PickupIndex) FindPickupPoint(_ context.Context, id string) (PickupPoint, bool, error) {
-	p, ok := FindPickupPoint(id)
-	return p, ok, nil
 }
 
 // ProviderPickupPoint is a point as the provider's gateway answers it:
@@ -765,8 +461,9 @@ var localTexts = map[string][6]string{
 	"lt": {"atidaryta visą parą", "šventinė diena, uždaryta", "parduotuvės viduje", "paprastai yra vietos", "dažnai beveik pilnas", "dažnai pilnas"},
 }
 
-// Provider is p as the gateway answers it, in lang, with the exceptions to
-// its hours from now on.
+// Provider is p as the gateway's 2025-04 release answers it, in lang,
+// with the exceptions to its hours from now on (Finnish public holidays,
+// for a point in Finland).
 func (p PickupPoint) Provider(lang string, now time.Time) ProviderPickupPoint {
 	if _, ok := pointWords[lang]; !ok {
 		lang = "fi"
@@ -790,44 +487,30 @@ func (p PickupPoint) Provider(lang string, now time.Time) ProviderPickupPoint {
 	if p.Type == PointParcelLocker && p.Host != "" {
 		out.Location.SpecificLocation = texts[2]
 	}
-	always := p.hours == "always"
-	out.Availability.OpeningHours = localHours(p.hours, lang)
-	if !always {
-		local := finnishTime(now)
-		day := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, time.UTC)
-		for i := range 14 {
-			if d := day.AddDate(0, 0, i); FinnishHoliday(d) {
-				out.Availability.Exceptions = append(out.Availability.Exceptions, PickupException{d.Format(time.DateOnly), true, texts[1]})
-			}
+	always := p.OpenAroundTheClock()
+	out.Availability.OpeningHours = localHours(p.OpeningHours, always, lang)
+	if !always && p.Country == "FI" {
+		for _, d := range upcomingHolidays(now) {
+			out.Availability.Exceptions = append(out.Availability.Exceptions, PickupException{d, true, texts[1]})
 		}
 	}
 	return out
 }
 
-// localHours are the opening hours of a template in lang, with their
-// texts, made once per template and language and shared (never changed).
-func localHours(template, lang string) []PickupOpeningHours {
-	return openingHourTexts()[template+"/"+lang]
-}
-
-var openingHourTexts = sync.OnceValue(func() map[string][]PickupOpeningHours {
-	out := map[string][]PickupOpeningHours{}
-	for template, hours := range pickupData().OpeningHours {
-		for lang, days := range weekdayNames {
-			list := []PickupOpeningHours{}
-			for _, h := range hours {
-				d := slices.Index(weekdayKeys, h.Day)
-				desc := fmt.Sprintf("%s %s–%s", days[d], h.Opens, h.Closes)
-				if template == "always" {
-					desc = days[d] + " " + localTexts[lang][0]
-				}
-				list = append(list, PickupOpeningHours{h.Day, h.Opens, h.Closes, desc})
-			}
-			out[template+"/"+lang] = list
+// localHours are the opening hours in lang, with their texts.
+func localHours(hours []OpeningHours, always bool, lang string) []PickupOpeningHours {
+	days := weekdayNames[lang]
+	list := make([]PickupOpeningHours, 0, len(hours))
+	for _, h := range hours {
+		d := slices.Index(weekdayKeys, h.Day)
+		desc := fmt.Sprintf("%s %s–%s", days[d], h.Opens, h.Closes)
+		if always {
+			desc = days[d] + " " + localTexts[lang][0]
 		}
+		list = append(list, PickupOpeningHours{h.Day, h.Opens, h.Closes, desc})
 	}
-	return out
-})
+	return list
+}
 
 // providerCapabilities are p's features by the names of the search's
 // service filters (plus the parcel hand-over and cash on delivery).
@@ -838,8 +521,8 @@ func (p PickupPoint) providerCapabilities() []string {
 			out = append(out, c)
 		}
 	}
-	for i, f := range pickupFilters {
-		if p.features&(1<<i) != 0 {
+	for _, f := range PickupFilters {
+		if p.Feature(f) {
 			out = append(out, f)
 		}
 	}

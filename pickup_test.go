@@ -1,21 +1,10 @@
 package parcelgate
 
 import (
-	"slices"
 	"strings"
 	"testing"
 	"time"
 )
-
-// helsinki is the given wall-clock time in Finland (EET/EEST) as an instant.
-func helsinki(t *testing.T, s string) time.Time {
-	t.Helper()
-	v, err := time.Parse("2006-01-02 15:04 -0700", s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
-}
 
 // Bad input names the query parameter it is in.
 func TestPickupQueryValidate(t *testing.T) {
@@ -33,7 +22,7 @@ func TestPickupQueryValidate(t *testing.T) {
 		{PickupQuery{PostalCode: "00100", Types: []string{"LOCKER;DROP"}}, "type"},
 		{PickupQuery{PostalCode: "00100", Capabilities: []string{"out doors"}}, "capability"},
 		{PickupQuery{PostalCode: "00100", Limit: MaxPickupLimit + 1}, "limit"},
-		{PickupQuery{Search: strings.Repeat("x", maxPickupText+1)}, "search"},
+		{PickupQuery{Search: strings.Repeat("x", MaxPickupText+1)}, "search"},
 	} {
 		err := c.q.Validate()
 		if ErrorCode(err) != EINVALID || len(ErrorFields(err)) == 0 || ErrorFields(err)[0].Field != c.field {
@@ -49,125 +38,6 @@ func TestPickupQueryValidate(t *testing.T) {
 	} {
 		if err := q.Validate(); err != nil {
 			t.Errorf("%+v: %v", q, err)
-		}
-	}
-}
-
-func search(t *testing.T, q PickupQuery, now time.Time) []PickupPoint {
-	t.Helper()
-	if err := q.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	return SearchPickupPoints(q, now)
-}
-
-// Points are ordered by distance from the searched area's centre and
-// filtered by service, type and capability as the plugin asks.
-func TestSearchPickupPoints(t *testing.T) {
-	now := helsinki(t, "2026-04-01 12:00 +0300")
-	pts := search(t, PickupQuery{PostalCode: "33100", ServiceCodes: []string{"2103"}}, now)
-	if len(pts) != DefaultPickupLimit {
-		t.Fatalf("%d points", len(pts))
-	}
-	for i, p := range pts {
-		if p.Distance == nil || (i > 0 && *pts[i-1].Distance > *p.Distance) {
-			t.Fatalf("not nearest first at %d: %+v", i, p)
-		}
-		if p.PupCode != p.ExternalID || p.Estimation == "" || len(p.OpeningHours) == 0 || p.ServiceProvider != DeliveryOperator {
-			t.Errorf("point %+v", p)
-		}
-	}
-	if pts[0].PostOffice != "TAMPERE" || *pts[0].Distance > 2000 {
-		t.Errorf("nearest to 33100 is %+v", pts[0])
-	}
-
-	lockers := search(t, PickupQuery{PostalCode: "00100", Types: []string{"PARCEL_LOCKER"}, Capabilities: []string{"!outdoors"}}, now)
-	for _, p := range lockers {
-		if p.Type != PointParcelLocker || slices.Contains(p.Capabilities, CapabilityOutdoors) {
-			t.Errorf("filtered out: %+v", p)
-		}
-	}
-	if len(lockers) == 0 {
-		t.Fatal("no indoor lockers near 00100")
-	}
-	if len(search(t, PickupQuery{PostalCode: "00100", Types: []string{"!STORE"}}, now)) != DefaultPickupLimit {
-		t.Error("!STORE left points out")
-	}
-	if n := len(search(t, PickupQuery{PostalCode: "00100", Types: []string{"STORE"}}, now)); n != 0 {
-		t.Errorf("STORE: %d points, the data set has no store points", n)
-	}
-	if n := len(search(t, PickupQuery{PostalCode: "00100", ServiceCodes: []string{"2104"}}, now)); n != 0 {
-		t.Errorf("home delivery has %d pick-up points", n)
-	}
-	if n := len(search(t, PickupQuery{PostalCode: "11122", Country: "SE"}, now)); n != 0 {
-		t.Errorf("Sweden: %d points", n)
-	}
-	// An unlisted postal code (a PO box code) is placed by its region's
-	// leading digits.
-	if p := search(t, PickupQuery{PostalCode: "96101", Limit: 1}, now); p[0].Area.Municipality != "Rovaniemi" {
-		t.Errorf("nearest to 96900: %+v", p[0])
-	}
-	// The plugin's free-text call: a town or postal code in the text
-	// locates; other text matches names and addresses.
-	if p := search(t, PickupQuery{Search: "Hämeenkatu 12, Tampere", Limit: 1}, now); p[0].PostOffice != "TAMPERE" {
-		t.Errorf("text naming Tampere: %+v", p[0])
-	}
-	if p := search(t, PickupQuery{StreetAddress: "Koskikatu 5 96100 Rovaniemi", Limit: 1}, now); p[0].PostalCode != "96100" {
-		t.Errorf("street address with a postal code: %+v", p[0])
-	}
-	named := search(t, PickupQuery{Search: "pakettiautomaatti kallio"}, now)
-	if len(named) == 0 {
-		t.Fatal("no point named like the text")
-	}
-	for _, p := range named {
-		if !strings.Contains(strings.ToLower(p.Name), "kallio") || p.Distance != nil {
-			t.Errorf("text match %+v", p)
-		}
-	}
-	if n := len(search(t, PickupQuery{Search: "no such place anywhere"}, now)); n != 0 {
-		t.Errorf("%d points for nothing", n)
-	}
-}
-
-// The checkout's date is the estimate model's (decisions §19) for a
-// Postal Parcel dropped off in the departure area: out the same working day
-// before 17:00 Finnish time, else the next; one delivery day to most of
-// Finland, two to northern Lapland; Finnish public holidays are no working
-// days; two more from abroad.
-func TestEstimateDelivery(t *testing.T) {
-	helsinkiPoint, _ := FindPickupPoint("0010001")
-	rovaniemiPoint, _ := FindPickupPoint("9610001")
-	vantaa := departureArea("", "")
-	var lapland PickupPoint
-	for _, p := range pickupData().Points {
-		if p.PostalCode >= "98000" {
-			lapland = p
-			break
-		}
-	}
-	cases := []struct {
-		now, want   string
-		to          PickupPoint
-		countryFrom string
-	}{
-		{"2026-04-01 10:00 +0300", "2026-04-02", helsinkiPoint, ""},   // Wednesday morning: Thursday
-		{"2026-04-01 17:30 +0300", "2026-04-07", helsinkiPoint, ""},   // after the cut-off: out Thursday, Good Friday to Easter Monday skipped
-		{"2026-04-02 16:59 +0300", "2026-04-07", helsinkiPoint, ""},   // Maundy Thursday: over Easter to Tuesday
-		{"2026-04-04 09:00 +0300", "2026-04-08", helsinkiPoint, ""},   // Easter Saturday: leaves Tuesday, Wednesday
-		{"2026-04-01 10:00 +0300", "2026-04-02", rovaniemiPoint, ""},  // southern Lapland: one day too
-		{"2026-04-01 10:00 +0300", "2026-04-08", helsinkiPoint, "SE"}, // from abroad: Thursday, then 2 working days after Easter
-		{"2026-01-15 16:30 +0200", "2026-01-16", helsinkiPoint, ""},   // winter time, before the cut-off
-		{"2026-01-15 17:10 +0200", "2026-01-19", helsinkiPoint, ""},   // winter time, after it: Friday out, Monday in
-	}
-	if lapland.ExternalID == "" {
-		t.Fatal("the data set has no point in northern Lapland")
-	}
-	cases = append(cases, cases[0])
-	cases[len(cases)-1].now, cases[len(cases)-1].want, cases[len(cases)-1].to = "2026-03-02 10:00 +0200", "2026-03-04", lapland // northern Lapland: two days
-	for _, c := range cases {
-		got := EstimateDelivery(helsinki(t, c.now), vantaa, c.countryFrom, c.to).Format(time.DateOnly)
-		if got != c.want {
-			t.Errorf("handed over %s to %s from %q: %s, want %s", c.now, c.to.PostOffice, c.countryFrom, got, c.want)
 		}
 	}
 }
@@ -189,46 +59,52 @@ func TestFinnishTime(t *testing.T) {
 	}
 }
 
-// interface §2.3 pickupPointId: optional, but a named point must exist; a 2103
-// order without one goes to the point nearest its delivery postal code.
-func TestPickupPointForOrder(t *testing.T) {
+// Each problem of a search names the body's member it is in.
+func TestPickupSearchValidate(t *testing.T) {
 	for _, c := range []struct {
-		service, id, postal, country string
-		want, field                  string
+		s     PickupSearch
+		field string
 	}{
-		{"2103", "001003200", "33100", "FI", "001003200", ""},
-		// A former 7-digit ID is read as its successor's (decisions §32).
-		{"2103", "0010001", "33100", "FI", "001003200", ""},
-		{"2104", " 3310001 ", "", "", "331003200", ""},
-		{"2103", "NOPE", "00100", "FI", "", "pickupPointId"},
-		{"2104", "9999999", "00100", "FI", "", "pickupPointId"},
-		{"2103", "", "00100", "FI", "nearest:00100", ""},
-		{"2103", "", "96100", "", "nearest:96100", ""},
-		{"2103", "", "11122", "SE", "", ""},
-		{"2103", "", "", "FI", "", ""},
-		{"2104", "", "00100", "FI", "", ""},
-		{"NOUTO", "", "00100", "FI", "", ""},
+		{PickupSearch{}, "searchCriteria"},
+		{PickupSearch{Postcode: "0010"}, "searchCriteria.location.postcode"},
+		{PickupSearch{Postcode: "00100", CountryCode: "FIN"}, "searchCriteria.location.countryCode"},
+		{PickupSearch{Postcode: "111 22 Stockholm", CountryCode: "SE"}, "searchCriteria.location.postcode"},
+		{PickupSearch{Postcode: "00100", FreeText: "x"}, "searchCriteria"},
+		{PickupSearch{Coordinates: &Coordinates{91, 24}}, "searchCriteria.location.coordinates.latitude"},
+		{PickupSearch{Postcode: "00100", RadiusMetres: 500}, "searchCriteria.location.radius"},
+		{PickupSearch{Rectangle: &Rectangle{61, 24, 60, 25}}, "searchCriteria.rectangle.swLatitude"},
+		{PickupSearch{Postcode: "00100", ProductCode: "9999"}, "searchCriteria.serviceFilters.product.code"},
+		{PickupSearch{Postcode: "00100", Limit: MaxPickupLimit + 1}, "limit"},
+		{PickupSearch{FreeText: strings.Repeat("x", MaxPickupText+1)}, "searchCriteria.freeText"},
 	} {
-		got, err := PickupPointForOrder(c.service, c.id, c.postal, c.country)
-		if c.field != "" {
-			if ErrorCode(err) != EINVALID || ErrorFields(err)[0].Field != c.field {
-				t.Errorf("%+v: %v, want a problem with %s", c, err, c.field)
-			}
-			continue
+		err := c.s.Validate()
+		if ErrorCode(err) != EINVALID || ErrorFields(err)[0].Field != c.field {
+			t.Errorf("%+v: %v, want a problem with %s", c.s, err, c.field)
 		}
-		if err != nil {
-			t.Errorf("%+v: %v", c, err)
-			continue
+	}
+}
+
+// Finnish public holidays, the movable ones included.
+func TestFinnishHoliday(t *testing.T) {
+	day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
+	for _, s := range []string{"2025-01-01", "2025-01-06", "2025-04-18", "2025-04-20", "2025-04-21", "2025-05-01", "2025-05-29",
+		"2025-06-08", "2025-06-20", "2025-06-21", "2025-11-01", "2025-12-06", "2025-12-24", "2025-12-25", "2025-12-26",
+		"2024-03-29", "2024-04-01", "2024-05-09", "2024-06-21", "2024-06-22", "2024-11-02", "2026-10-31", "2014-06-20"} {
+		if !FinnishHoliday(day(s)) {
+			t.Errorf("%s is a holiday", s)
 		}
-		if area, ok := strings.CutPrefix(c.want, "nearest:"); ok {
-			p, found := FindPickupPoint(got)
-			if !found || p.PostalCode != area {
-				t.Errorf("%+v: routed to %q (%+v), want a point of area %s", c, got, p, area)
-			}
-			continue
+	}
+	for _, s := range []string{"2025-04-17", "2025-04-22", "2025-06-19", "2025-06-27", "2025-10-31", "2025-11-08", "2025-12-27", "2025-05-02", "2026-11-07"} {
+		if FinnishHoliday(day(s)) {
+			t.Errorf("%s is no holiday", s)
 		}
-		if got != c.want {
-			t.Errorf("%+v: %q, want %q", c, got, c.want)
+	}
+	for y, want := range map[int]string{2014: "2014-04-20", 2019: "2019-04-21", 2024: "2024-03-31", 2025: "2025-04-20", 2038: "2038-04-25"} {
+		if got := EasterSunday(y).Format(time.DateOnly); got != want {
+			t.Errorf("Easter %d: %s, want %s", y, got, want)
 		}
+	}
+	if WorkingDay(day("2025-04-18")) || !WorkingDay(day("2025-04-22")) || WorkingDay(day("2025-04-26")) {
+		t.Errorf("working days around Easter")
 	}
 }

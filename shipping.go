@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // The shipping API (decisions §29): the provider's shipment-creation
@@ -107,9 +106,9 @@ func CheckAdditionalServices(p *Problems, field string, prod ShippingProduct, co
 const InactivePickupPoint = "E41: Inactive pickup point, please choose an alternative pickup point"
 
 // ShippingPickupPoint decides the pick-up point of a shipping API shipment
-// of product prod: a named point (agent.quickId) must be a point that
-// exists and serves the product, else EINVALID with the provider's E41
-// message on field — a domestic product's point lists it among its
+// of product prod, reading the network from points: a named point
+// (agent.quickId) must be a point that exists and serves the product, else
+// EINVALID with the provider's E41 message on field — a domestic product's point lists it among its
 // services, an international pick-up product's point lies in the
 // receiver's country, one the product goes to. A point of a country whose
 // points parcelgate does not hold (a partner network it has no data for)
@@ -118,16 +117,16 @@ const InactivePickupPoint = "E41: Inactive pickup point, please choose an altern
 // for orders), and is refused when there is none; an international one
 // needs its point named. Any other product keeps a named point of its own
 // as given and otherwise has none. It returns the point's ID ("" for none).
-func ShippingPickupPoint(field string, prod ShippingProduct, quickID string, receiver Address) (string, error) {
+func ShippingPickupPoint(points PickupPointLookup, field string, prod ShippingProduct, quickID string, receiver Address) (string, error) {
 	to := strings.ToUpper(receiver.Country)
 	if to == "" {
 		to = "FI"
 	}
 	if id := strings.TrimSpace(quickID); id != "" {
-		pt, ok := FindPickupPoint(id)
+		pt, ok := points.FindPickupPoint(id)
 		var why string
 		switch {
-		case !ok && prod.PickupPoint && !prod.Domestic() && !pickupCountries()[to] && partnerPointID.MatchString(id):
+		case !ok && prod.PickupPoint && !prod.Domestic() && !points.HoldsPickupPoints(to) && partnerPointID.MatchString(id):
 			return strings.ToUpper(id), nil
 		case !ok:
 			why = "no pick-up point has this ID"
@@ -147,7 +146,7 @@ func ShippingPickupPoint(field string, prod ShippingProduct, quickID string, rec
 		return "", nil
 	}
 	if prod.Domestic() && to == "FI" {
-		if pt, ok := NearestPickupPoint(receiver.PostalCode, prod.Code); ok {
+		if pt, ok := points.NearestPickupPoint(receiver.PostalCode, prod.Code); ok {
 			return pt.ExternalID, nil
 		}
 	}
@@ -163,15 +162,6 @@ func ShippingPickupPoint(field string, prod ShippingProduct, quickID string, rec
 // holds no data for is taken in: 1-20 letters, digits and dashes
 // (invented: IDs are numbers or short codes everywhere seen).
 var partnerPointID = regexp.MustCompile(`^[A-Za-z0-9-]{1,20}$`)
-
-// pickupCountries are the countries parcelgate holds pick-up points of.
-var pickupCountries = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for _, p := range AllPickupPoints() {
-		m[p.Country] = true
-	}
-	return m
-})
 
 // CheckServiceRoute records a problem when prod does not go between the
 // parties' countries ("" read as FI): a service leaves Finland for a

@@ -59,15 +59,15 @@ func TestParseShippingServiceID(t *testing.T) {
 func TestShippingPickupPoint(t *testing.T) {
 	p2103, _ := ShippingProductOf("2103")
 	p2104, _ := ShippingProductOf("2104")
-	near, ok := NearestPickupPoint("33100", "2103")
+	near, ok := testNetwork{}.NearestPickupPoint("33100", "2103")
 	if !ok {
 		t.Fatal("no point near 33100")
 	}
 	fi := Address{PostalCode: "33100", Country: "FI"}
-	if pt, err := ShippingPickupPoint("agent", p2103, near.ExternalID, fi); err != nil || pt != near.ExternalID {
+	if pt, err := ShippingPickupPoint(testNetwork{}, "agent", p2103, near.ExternalID, fi); err != nil || pt != near.ExternalID {
 		t.Fatalf("named point: %v %v", pt, err)
 	}
-	if pt, err := ShippingPickupPoint("agent", p2103, "", fi); err != nil || pt != near.ExternalID {
+	if pt, err := ShippingPickupPoint(testNetwork{}, "agent", p2103, "", fi); err != nil || pt != near.ExternalID {
 		t.Fatalf("nearest: %v %v", pt, err)
 	}
 	for _, c := range []struct {
@@ -75,7 +75,7 @@ func TestShippingPickupPoint(t *testing.T) {
 		id   string
 		to   Address
 	}{{p2103, "000000000", fi}, {p2104, near.ExternalID, fi}, {p2103, "", Address{PostalCode: "11122", Country: "SE"}}} {
-		_, err := ShippingPickupPoint("agent", c.prod, c.id, c.to)
+		_, err := ShippingPickupPoint(testNetwork{}, "agent", c.prod, c.id, c.to)
 		if ErrorCode(err) != EINVALID || len(ErrorFields(err)) != 1 || ErrorFields(err)[0].Field != "agent" {
 			t.Errorf("%s %q → %v", c.prod.Code, c.id, err)
 		}
@@ -83,7 +83,7 @@ func TestShippingPickupPoint(t *testing.T) {
 			t.Errorf("%s %q: message %q", c.prod.Code, c.id, ErrorMessage(err))
 		}
 	}
-	if pt, err := ShippingPickupPoint("agent", p2104, "", fi); pt != "" || err != nil {
+	if pt, err := ShippingPickupPoint(testNetwork{}, "agent", p2104, "", fi); pt != "" || err != nil {
 		t.Fatalf("2104 took a point: %v %v", pt, err)
 	}
 	// decisions §39: an international pick-up parcel (posti-cli's PO2351,
@@ -97,15 +97,15 @@ func TestShippingPickupPoint(t *testing.T) {
 		to   Address
 		want string
 	}{{near.ExternalID, ee, EINVALID}, {"", ee, EINVALID}} {
-		if _, err := ShippingPickupPoint("agent", p2351, c.id, c.to); ErrorCode(err) != c.want || ErrorFields(err)[0].Field != "agent" {
+		if _, err := ShippingPickupPoint(testNetwork{}, "agent", p2351, c.id, c.to); ErrorCode(err) != c.want || ErrorFields(err)[0].Field != "agent" {
 			t.Errorf("2351 %q to %s: %v", c.id, c.to.Country, err)
 		}
 	}
-	if !pickupCountries()["EE"] {
-		if pt, err := ShippingPickupPoint("agent", p2351, "ee-1234", ee); err != nil || pt != "EE-1234" {
+	if !(testNetwork{}).HoldsPickupPoints("EE") {
+		if pt, err := ShippingPickupPoint(testNetwork{}, "agent", p2351, "ee-1234", ee); err != nil || pt != "EE-1234" {
 			t.Errorf("2351 to a point parcelgate holds no data for: %q %v", pt, err)
 		}
-		if _, err := ShippingPickupPoint("agent", p2351, "EE 1234 <script>", ee); ErrorCode(err) != EINVALID {
+		if _, err := ShippingPickupPoint(testNetwork{}, "agent", p2351, "EE 1234 <script>", ee); ErrorCode(err) != EINVALID {
 			t.Errorf("2351 to an ID of no form: %v", err)
 		}
 	}

@@ -161,7 +161,8 @@ type Timeline struct {
 	Due time.Time
 }
 
-// ParcelTimeline decides the journey of a parcel of shipment sh (in env)
+// ParcelTimeline decides the journey of a parcel of shipment sh (in env),
+// by the estimate model est,
 // as of now: created → WAITING; handed over 2 h later (RECEIVED); sorted
 // 3 h after that (IN_TRANSPORT); at the time the estimate model gives for
 // the product from the sender's to the destination's postal code (the
@@ -171,7 +172,7 @@ type Timeline struct {
 // ends the clock's journey at the first move: the moves are the journey's
 // events from then on. A shipment the operator delivered (its codes freed)
 // is DELIVERED at that time if the clock has not got it there first.
-func ParcelTimeline(env Environment, sh *Shipment, point *PickupPoint, moves []TrackingMove, now time.Time) Timeline {
+func ParcelTimeline(est DeliveryEstimator, env Environment, sh *Shipment, point *PickupPoint, moves []TrackingMove, now time.Time) Timeline {
 	created := sh.CreatedAt
 	from := Place{Code: sh.Sender.PostalCode, City: strings.ToUpper(sh.Sender.PostOffice), Country: orFI(sh.Sender.Country)}
 	dest := Place{Code: sh.Receiver.PostalCode, City: strings.ToUpper(sh.Receiver.PostOffice), Country: orFI(sh.Receiver.Country)}
@@ -180,7 +181,7 @@ func ParcelTimeline(env Environment, sh *Shipment, point *PickupPoint, moves []T
 	}
 	received := created.Add(handOverAfter)
 	sorted := received.Add(sortAfter)
-	due := estimateArrival(sh, point, received)
+	due := estimateArrival(est, sh, point, received)
 	if min := sorted.Add(time.Hour); due.Before(min) {
 		due = min
 	}
@@ -235,7 +236,13 @@ func ParcelTimeline(env Environment, sh *Shipment, point *PickupPoint, moves []T
 		}
 		t.Events = append(t.Events, e)
 	}
-	last := t.Events[len(t.Events)-1] // the pre-advice is at creation, never after now
+	if len(t.Events) == 0 {
+		// Created after now: another instance's clock, a moment ahead,
+		// made it. It is shown as just created (its pre-advice), never
+		// as nothing.
+		t.Events = append(t.Events, ev[0])
+	}
+	last := t.Events[len(t.Events)-1]
 	t.Status, t.ModifiedAt = last.Status, last.At
 	if last.Status == StatusDelivered || isReturn(last.Status) || len(moves) > 0 {
 		t.Estimate = time.Time{}
@@ -276,20 +283,20 @@ func orFI(c string) string {
 	return strings.ToUpper(c)
 }
 
-// estimateArrival is when the estimate model (estimate.go) has a parcel
+// estimateArrival is when the estimate model (est) has a parcel
 // handed over at `at` arrive: from the sender's postal code to the pick-up
 // point's, else the receiver's. Without an answer (a sender abroad, a
 // product the model does not know) it is fallbackTransit later.
-func estimateArrival(sh *Shipment, point *PickupPoint, at time.Time) time.Time {
+func estimateArrival(est DeliveryEstimator, sh *Shipment, point *PickupPoint, at time.Time) time.Time {
 	q := EstimateRequest{FromPostcode: sh.Sender.PostalCode, FromCountry: orFI(sh.Sender.Country),
 		ToPostcode: sh.Receiver.PostalCode, ToCountry: orFI(sh.Receiver.Country), Product: sh.ServiceCode, At: at}
 	if point != nil {
 		q.ToPostcode, q.ToCountry = point.PostalCode, orFI(point.Country)
 	}
-	if q.Validate(EstimateFields{}) != nil {
+	if est.CheckEstimate(&q, EstimateFields{}) != nil {
 		return at.Add(fallbackTransit)
 	}
-	return EstimateDeliveryTime(q)
+	return est.EstimateDeliveryTime(q)
 }
 
 // FinnishClock is t in Finnish time with its UTC offset, as the Tracking

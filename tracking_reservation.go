@@ -184,8 +184,9 @@ func (q ReservationQuery) matches(sh *Shipment) bool {
 // delivered to the address; already or, by the estimate, to come) is in
 // the day's reservation, earliest first. A parcel the operator moved
 // before it got there is due nowhere. Days without parcels are kept, with
-// a count of 0.
-func CountReservations(q ReservationQuery, ps []TrackedParcel, now time.Time) []Reservation {
+// a count of 0. The points are read from points, the journeys' estimates
+// from est.
+func CountReservations(points PickupPointLookup, est DeliveryEstimator, q ReservationQuery, ps []TrackedParcel, now time.Time) []Reservation {
 	days := q.ReservationDays()
 	type due struct {
 		at     time.Time
@@ -196,14 +197,14 @@ func CountReservations(q ReservationQuery, ps []TrackedParcel, now time.Time) []
 		sh := tp.Shipment
 		var point *PickupPoint
 		country, postcode := orFI(sh.Receiver.Country), strings.ToUpper(strings.TrimSpace(sh.Receiver.PostalCode))
-		if pt, ok := FindPickupPoint(sh.PickupPointID); ok && sh.PickupPointID != "" {
+		if pt, ok := points.FindPickupPoint(sh.PickupPointID); ok && sh.PickupPointID != "" {
 			point = &pt
 			country, postcode = orFI(pt.Country), pt.PostalCode
 		}
 		if country != q.Country || !slices.Contains(q.Postcodes, postcode) || !q.matches(sh) {
 			continue
 		}
-		at := ParcelTimeline(sh.Environment, sh, point, tp.Moves, now).Due
+		at := ParcelTimeline(est, sh.Environment, sh, point, tp.Moves, now).Due
 		if at.IsZero() || at.Before(q.From) || !at.Before(q.To) {
 			continue
 		}

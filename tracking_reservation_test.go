@@ -70,25 +70,27 @@ func TestReservationDays(t *testing.T) {
 // operator moved before it got there is due nowhere.
 func TestCountReservations(t *testing.T) {
 	created := time.Date(2026, 3, 10, 8, 0, 0, 0, time.UTC)
-	point, _ := NearestPickupPoint("33100", "2103")
+	point, _ := testNetwork{}.NearestPickupPoint("33100", "2103")
 	toPoint := journeyShipment("2103", "", created)
 	toPoint.PickupPointID, toPoint.AdditionalServices = point.ExternalID, []string{"3101"}
-	home := journeyShipment("2104", "", created)
+	// Handed over a day later than the others, so that it is due on
+	// another day than the point's parcel under the test estimate.
+	home := journeyShipment("2104", "", created.Add(24*time.Hour))
 	moved := journeyShipment("2104", "", created)
 	ps := []TrackedParcel{
 		{Shipment: toPoint, Parcel: Parcel{ParcelID: "JJFI00000000000000001"}, Own: true},
 		{Shipment: home, Parcel: Parcel{ParcelID: "JJFI00000000000000002"}, Own: true},
 		{Shipment: moved, Parcel: Parcel{ParcelID: "JJFI00000000000000003"}, Own: true, Moves: []TrackingMove{{Status: StatusInTransport, At: created.Add(3 * time.Hour)}}},
 	}
-	dueHome := ParcelTimeline(Production, home, nil, nil, created).Due
-	duePoint := ParcelTimeline(Production, toPoint, &point, nil, created).Due
-	if dueHome.IsZero() || duePoint.IsZero() || !ParcelTimeline(Production, moved, nil, ps[2].Moves, created).Due.IsZero() {
+	dueHome := ParcelTimeline(testEstimates, Production, home, nil, nil, created).Due
+	duePoint := ParcelTimeline(testEstimates, Production, toPoint, &point, nil, created).Due
+	if dueHome.IsZero() || duePoint.IsZero() || !ParcelTimeline(testEstimates, Production, moved, nil, ps[2].Moves, created).Due.IsZero() {
 		t.Fatalf("due %s %s", dueHome, duePoint)
 	}
 	q := ReservationQuery{From: created, To: created.Add(7 * 24 * time.Hour), Country: "FI", Postcodes: []string{"33100", point.PostalCode}}
 	count := func(q ReservationQuery, now time.Time) string {
 		var all []string
-		for _, d := range CountReservations(q, ps, now) {
+		for _, d := range CountReservations(testNetwork{}, testEstimates, q, ps, now) {
 			all = append(all, d.TrackingNumbers...)
 		}
 		return strings.Join(all, ",")

@@ -125,7 +125,10 @@ type Services struct {
 	Shipping     LabelCodes
 	Codes        CodeHistory
 	Tracking     ParcelTracker
-	PickupPoints PickupFinder
+	PickupPoints parcelgate.PickupPointFinder
+	// Estimates is the estimate model of the parcels' journeys (decisions
+	// §19, §32).
+	Estimates parcelgate.DeliveryEstimator
 	// Reads are the pages of one tenant; Operator the operator's pages.
 	Reads    Reader
 	Operator OperatorReader
@@ -145,7 +148,8 @@ type Console struct {
 	shipping    LabelCodes
 	codes       CodeHistory
 	tracking    ParcelTracker
-	pickups     PickupFinder
+	pickups     parcelgate.PickupPointFinder
+	estimates   parcelgate.DeliveryEstimator
 	controls    parcelgate.ControlService
 	faults      parcelgate.FaultService
 	journal     parcelgate.JournalService
@@ -188,7 +192,7 @@ func New(svc Services, cfg Config) *Console {
 	}
 	c := &Console{
 		orgs: svc.Organizations, credentials: svc.Credentials, orders: svc.Orders, inventory: svc.Inventory,
-		shipments: svc.Shipments, shipping: svc.Shipping, codes: svc.Codes, tracking: svc.Tracking, pickups: svc.PickupPoints, controls: svc.Controls, faults: svc.Faults, journal: svc.Journal,
+		shipments: svc.Shipments, shipping: svc.Shipping, codes: svc.Codes, tracking: svc.Tracking, pickups: svc.PickupPoints, estimates: svc.Estimates, controls: svc.Controls, faults: svc.Faults, journal: svc.Journal,
 		reads: svc.Reads, operator: svc.Operator, sessions: svc.Sessions, supplies: svc.SupplierShipments,
 		cfg: cfg,
 	}

@@ -55,13 +55,6 @@ type ParcelTracker interface {
 	MoveParcel(ctx context.Context, c *parcelgate.Caller, number string, status parcelgate.ParcelStatus) (*parcelgate.TrackedParcel, error)
 }
 
-// PickupFinder is the pick-up point search the API holds
-// (parcelgate.PickupPointFinder), the methods the console calls.
-type PickupFinder interface {
-	SearchPickupPoints(ctx context.Context, s parcelgate.PickupSearch) ([]parcelgate.PickupPoint, error)
-	FindPickupPoint(ctx context.Context, id string) (parcelgate.PickupPoint, bool, error)
-}
-
 // --- the list ----------------------------------------------------------------
 
 type shipmentsData struct {
@@ -190,15 +183,12 @@ func (c *Console) renderShipment(w http.ResponseWriter, r *http.Request, s *sess
 			c.fail(w, r, s, err)
 			return
 		}
-		d.Labels = label.FromShipment(sh, held)
+		d.Labels = label.FromShipment(sh, held, c.pickupPoint(sh.PickupPointID))
 		if len(d.Labels) > labelPreviews {
 			d.Labels, d.More = d.Labels[:labelPreviews], len(d.Labels)-labelPreviews
 		}
 	}
-	if d.Point, err = c.pickupPoint(ctx, sh.PickupPointID); err != nil {
-		c.fail(w, r, s, err)
-		return
-	}
+	d.Point = c.pickupPoint(sh.PickupPointID)
 	d.Scenario = parcelgate.TrackingScenario(sh.Environment, sh.Reference, d.Point != nil)
 	if d.Parcels, err = c.journeys(r, s, sh, d.Point); err != nil {
 		c.fail(w, r, s, err)
@@ -232,15 +222,15 @@ func (c *Console) findShipment(w http.ResponseWriter, r *http.Request, s *sessio
 
 // pickupPoint is the point of id through the finder, nil when there is
 // none (or id is empty).
-func (c *Console) pickupPoint(ctx context.Context, id string) (*parcelgate.PickupPoint, error) {
+func (c *Console) pickupPoint(id string) *parcelgate.PickupPoint {
 	if id == "" || c.pickups == nil {
-		return nil, nil
+		return nil
 	}
-	pt, ok, err := c.pickups.FindPickupPoint(ctx, id)
-	if err != nil || !ok {
-		return nil, err
+	pt, ok := c.pickups.FindPickupPoint(id)
+	if !ok {
+		return nil
 	}
-	return &pt, nil
+	return &pt
 }
 
 // journeys decides the journey of each parcel of sh as of the
@@ -263,8 +253,8 @@ func (c *Console) journeys(r *http.Request, s *session, sh *parcelgate.Shipment,
 		if !tp.Own || tp.Shipment.ID != sh.ID {
 			continue
 		}
-		j := parcelJourney{Parcel: tp.Parcel, Timeline: parcelgate.ParcelTimeline(s.Environment, tp.Shipment, point, tp.Moves, now)}
-		all := parcelgate.ParcelTimeline(s.Environment, tp.Shipment, point, tp.Moves, now.AddDate(10, 0, 0))
+		j := parcelJourney{Parcel: tp.Parcel, Timeline: parcelgate.ParcelTimeline(c.estimates, s.Environment, tp.Shipment, point, tp.Moves, now)}
+		all := parcelgate.ParcelTimeline(c.estimates, s.Environment, tp.Shipment, point, tp.Moves, now.AddDate(10, 0, 0))
 		j.Ahead = all.Events[len(j.Timeline.Events):]
 		out = append(out, j)
 	}
@@ -328,7 +318,7 @@ func (c *Console) shipmentLabel(w http.ResponseWriter, r *http.Request, s *sessi
 		return
 	}
 	var buf bytes.Buffer
-	if err := label.Render(&buf, media, label.FromShipment(sh, codes)); err != nil {
+	if err := label.Render(&buf, media, label.FromShipment(sh, codes, c.pickupPoint(sh.PickupPointID))); err != nil {
 		c.fail(w, r, s, err)
 		return
 	}
@@ -427,12 +417,7 @@ func (c *Console) driveJourney(w http.ResponseWriter, r *http.Request, s *sessio
 		var d time.Duration
 		in := strings.TrimSpace(r.PostFormValue("by"))
 		if action == journeyNext {
-			point, err := c.pickupPoint(ctx, sh.PickupPointID)
-			if err != nil {
-				c.fail(w, r, s, err)
-				return
-			}
-			js, err := c.journeys(r, s, sh, point)
+			js, err := c.journeys(r, s, sh, c.pickupPoint(sh.PickupPointID))
 			if err != nil {
 				c.fail(w, r, s, err)
 				return

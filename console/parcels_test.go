@@ -14,6 +14,7 @@ import (
 
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/demo"
+	"github.com/parcelgate/parcelgate/pickup"
 )
 
 // gatewayToken is a gateway token of tenant's demo client (POST
@@ -65,7 +66,7 @@ func (e *env) gatewayCall(tenant demo.Tenant, method, path string, body, out any
 // reference ref (orderNo), and returns it as the API answered it.
 func (e *env) apiShipment(tenant demo.Tenant, ref string, copies int) *parcelgate.Shipment {
 	e.t.Helper()
-	pt, _ := parcelgate.NearestPickupPoint("33100", "2103")
+	pt, _ := pickup.Network{}.NearestPickupPoint("33100", "2103")
 	body := map[string]any{"printConfig": map[string]any{"target1Media": "laser-a5"}, "shipment": map[string]any{
 		"orderNo":        ref,
 		"senderPartners": []any{map[string]any{"id": "POSTI", "custNo": "677503"}},
@@ -469,7 +470,7 @@ func TestPickupPointsBrowse(t *testing.T) {
 	eachEngine(t, func(t *testing.T, e *env) {
 		b := e.signedIn(prod.Username, prod.Password)
 		mustContain(t, b.get("/console/"), `href="/console/pickup-points"`)
-		pt, _ := parcelgate.NearestPickupPoint("33100", "2103")
+		pt, _ := pickup.Network{}.NearestPickupPoint("33100", "2103")
 		p := b.get("/console/pickup-points?postcode=33100")
 		if p.status != http.StatusOK {
 			t.Fatalf("search: %d\n%s", p.status, p.body)

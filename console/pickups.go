@@ -81,12 +81,7 @@ func (c *Console) pickupPointsPage(w http.ResponseWriter, r *http.Request, s *se
 		if len(d.Errors) > 0 {
 			status = http.StatusBadRequest
 		} else {
-			points, err := c.pickups.SearchPickupPoints(r.Context(), search)
-			if err != nil {
-				c.fail(w, r, s, err)
-				return
-			}
-			for _, p := range points {
+			for _, p := range c.pickups.SearchPickupPoints(search) {
 				d.Points = append(d.Points, newPointView(p))
 			}
 		}
@@ -104,11 +99,7 @@ func (c *Console) pickupPointPage(w http.ResponseWriter, r *http.Request, s *ses
 	var p parcelgate.PickupPoint
 	ok := false
 	if len(id) <= 20 && !strings.ContainsFunc(id, func(r rune) bool { return r < '0' || r > '9' }) {
-		var err error
-		if p, ok, err = c.pickups.FindPickupPoint(r.Context(), id); err != nil {
-			c.fail(w, r, s, err)
-			return
-		}
+		p, ok = c.pickups.FindPickupPoint(id)
 	}
 	if !ok {
 		c.errorPage(w, r, s, http.StatusNotFound, "There is no pick-up point with this ID.")

@@ -137,7 +137,7 @@ func (c *Console) renderOrderForm(w http.ResponseWriter, r *http.Request, s *ses
 		q = parcelgate.PickupQuery{ServiceCodes: []string{parcelgate.ServiceToPickupPoint}, PostalCode: "00100", Country: "FI", Limit: 20}
 		q.Validate()
 	}
-	d.Points = parcelgate.SearchPickupPoints(q, c.cfg.Clock.Now(s.Environment))
+	d.Points = c.pickups.QueryPickupPoints(q, c.cfg.Clock.Now(s.Environment))
 	if s.Environment == parcelgate.Test {
 		d.Scenarios = scenarioChoices
 	}
@@ -211,7 +211,7 @@ func (c *Console) createOrder(w http.ResponseWriter, r *http.Request, s *session
 	if len(req.Rows) == 0 {
 		errs["rows[0].externalProductId"] = "choose at least one product"
 	}
-	err := req.Validate(s.BusinessID)
+	err := req.Validate(s.BusinessID, c.pickups)
 	var o *parcelgate.Order
 	if err == nil && len(errs) == 0 {
 		o, err = c.orders.CreateOrder(r.Context(), s.caller, req)

@@ -12,6 +12,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/fulfillment"
 	"github.com/parcelgate/parcelgate/internal/testdb"
+	"github.com/parcelgate/parcelgate/pickup"
 	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
@@ -57,7 +58,7 @@ func placeOrders(t *testing.T, db *sqlstore.DB, c *parcelgate.Caller, n int) []*
 	for i := range n {
 		req := &parcelgate.OrderRequest{ExternalID: fmt.Sprintf("%s-E%d", c.BusinessID, i), DeliveryAddress: parcelgate.Address{Name: "N", Email: "n@example.com"},
 			ServiceCode: "2104", Rows: []parcelgate.OrderRowRequest{{ExternalProductID: c.BusinessID + "-P1", Quantity: 1}}, AutoSubmit: true}
-		if err := req.Validate(c.BusinessID); err != nil {
+		if err := req.Validate(c.BusinessID, pickup.Network{}); err != nil {
 			t.Fatal(err)
 		}
 		o, err := sqlstore.NewOrderService(db).CreateOrder(context.Background(), c, req)
@@ -159,7 +160,7 @@ func TestEngineRespectsDelaysAndHolds(t *testing.T) {
 	ctx := context.Background()
 	req := &parcelgate.OrderRequest{ExternalID: "1234567-1-H", AutoSubmit: false, DeliveryAddress: parcelgate.Address{Name: "N", Telephone: "0401234567"},
 		ServiceCode: "2104", Rows: []parcelgate.OrderRowRequest{{ExternalProductID: "1234567-1-P1", Quantity: 1}}}
-	if err := req.Validate(c.BusinessID); err != nil {
+	if err := req.Validate(c.BusinessID, pickup.Network{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := sqlstore.NewOrderService(db).CreateOrder(ctx, c, req); err != nil {

@@ -154,7 +154,7 @@ func (s *Server) postEstimate(w http.ResponseWriter, r *http.Request) error {
 		}
 		ge.Phase = lp.Event
 	}
-	q, promise, err := ge.Plan("estimate.", "", "pupCode")
+	q, promise, err := s.estimates.PlanGatewayEstimate(ge, "estimate.", "", "pupCode")
 	if err != nil {
 		p.AddFields(parcelgate.ErrorFields(err)...)
 	}
@@ -163,7 +163,7 @@ func (s *Server) postEstimate(w http.ResponseWriter, r *http.Request) error {
 	}
 	var est parcelgate.PickupEstimate
 	if promise {
-		t := parcelgate.GatewayEstimateTime(q)
+		t := parcelgate.GatewayEstimateTime(s.estimates.EstimateDeliveryTime(q))
 		est.Time = &t
 	}
 	writeJSON(w, http.StatusOK, Estimates{[]parcelgate.PickupEstimate{est}})
@@ -206,12 +206,12 @@ func (s *Server) answerEstimate(w http.ResponseWriter, r *http.Request, q parcel
 		}
 		q.At = t
 	}
-	if err := q.Validate(names); err != nil {
+	if err := s.estimates.CheckEstimate(&q, names); err != nil {
 		p.AddFields(parcelgate.ErrorFields(err)...)
 	}
 	if err := p.Err(); err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, Estimate{DeliveryTime: parcelgate.EstimateDeliveryTime(q).Format(parcelgate.EstimateTimeLayout)})
+	writeJSON(w, http.StatusOK, Estimate{DeliveryTime: s.estimates.EstimateDeliveryTime(q).Format(parcelgate.EstimateTimeLayout)})
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/httpapi"
 	"github.com/parcelgate/parcelgate/internal/apitest"
+	"github.com/parcelgate/parcelgate/pickup"
 )
 
 // The provider's gateway estimate, with the body the third-party CLI's
@@ -113,7 +114,7 @@ func TestDeliveryEstimates(t *testing.T) {
 		path := "/estimation/v1/00100/FI/33100/FI/2103"
 		e.Do(apitest.Request{Method: "GET", Bearer: tok, Path: path}).Expect(200).JSON(&est)
 		first, _ := parcelgate.ParseEstimateTime(est.DeliveryTime)
-		want := parcelgate.EstimateDeliveryTime(parcelgate.EstimateRequest{FromPostcode: "00100", FromCountry: "FI", ToPostcode: "33100", ToCountry: "FI",
+		want := pickup.Network{}.EstimateDeliveryTime(parcelgate.EstimateRequest{FromPostcode: "00100", FromCountry: "FI", ToPostcode: "33100", ToCountry: "FI",
 			Product: "2103", Phase: parcelgate.PhaseDroppedOff, At: e.Clock.Now(parcelgate.Production)})
 		if !first.Equal(want) {
 			t.Errorf("now: %s, want %s", est.DeliveryTime, want)

@@ -54,7 +54,7 @@ func (s *Server) searchPickupPoints(w http.ResponseWriter, r *http.Request) erro
 	if err := p.Err(); err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, parcelgate.SearchPickupPoints(pq, s.clock.Now(caller(r).Environment)))
+	writeJSON(w, http.StatusOK, s.pickups.QueryPickupPoints(pq, s.clock.Now(caller(r).Environment)))
 	return nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/httpapi"
 	"github.com/parcelgate/parcelgate/internal/apitest"
+	"github.com/parcelgate/parcelgate/pickup"
 )
 
 // The warehouse plugin fetches GET /services?workflow=WAREHOUSE, caches the
@@ -195,14 +196,16 @@ func TestLocationsAsThePluginCalls(t *testing.T) {
 
 		// The estimate is of the server's environment clock, not the machine's:
 		// three days apart, they give different dates.
-		p, _ := parcelgate.FindPickupPoint("0010001")
+		// The nearest to 00100 is the provider's live answer's point
+		// (provider-apis §7 Pick-up Point API).
+		p, _ := pickup.Network{}.FindPickupPoint("001003230")
 		from := parcelgate.PostalArea{Latitude: 61.4978, Longitude: 23.7610} // 33100 Tampere
-		before := parcelgate.EstimateDelivery(e.Clock.Now(parcelgate.Production), from, "FI", p).Format(time.DateOnly)
+		before := pickup.EstimateDelivery(e.Clock.Now(parcelgate.Production), from, "FI", p).Format(time.DateOnly)
 		var pts []pluginPoint
 		e.Do(apitest.Request{Method: "GET", Bearer: merchant,
 			Path: "/ecommerce/v3/pickup-points?serviceCode=2103&postalCode=00100&country=FI&countryFrom=FI&postalCodeFrom=33100&limit=1"}).Expect(200).JSON(&pts)
-		after := parcelgate.EstimateDelivery(e.Clock.Now(parcelgate.Production), from, "FI", p).Format(time.DateOnly)
-		machine := parcelgate.EstimateDelivery(time.Now(), from, "FI", p).Format(time.DateOnly)
+		after := pickup.EstimateDelivery(e.Clock.Now(parcelgate.Production), from, "FI", p).Format(time.DateOnly)
+		machine := pickup.EstimateDelivery(time.Now(), from, "FI", p).Format(time.DateOnly)
 		if len(pts) != 1 || pts[0].ExternalID != p.ExternalID {
 			t.Fatalf("nearest to 00100: %+v", pts)
 		}

@@ -95,19 +95,20 @@ type rowBody struct {
 
 // decodeOrderRequest reads the body of an order create request (interface §2.3)
 // into the domain's typed request, and has the domain check every rule
-// for the caller with businessID (OrderRequest.Validate). All problems,
+// for the caller with businessID, over the network points
+// (OrderRequest.Validate). All problems,
 // of reading and of the rules, are reported at once, each naming its field
 // as a path such as rows[1].quantity.
-func decodeOrderRequest(body []byte, businessID string) (*parcelgate.OrderRequest, error) {
+func decodeOrderRequest(body []byte, businessID string, points parcelgate.PickupPointLookup) (*parcelgate.OrderRequest, error) {
 	var ob jsonin.Object[orderBody]
 	if err := jsonin.DecodeLenient(body, &ob); err != nil {
 		return nil, err
 	}
-	return orderRequest(&ob, businessID)
+	return orderRequest(&ob, businessID, points)
 }
 
 // orderRequest is decodeOrderRequest of a decoded body.
-func orderRequest(ob *jsonin.Object[orderBody], businessID string) (*parcelgate.OrderRequest, error) {
+func orderRequest(ob *jsonin.Object[orderBody], businessID string, points parcelgate.PickupPointLookup) (*parcelgate.OrderRequest, error) {
 	if !ob.Set {
 		return nil, &parcelgate.Error{Code: parcelgate.EINVALID, Message: "The request body must be a JSON object (a sales order).",
 			Fields: []parcelgate.FieldError{{Field: jsonin.BodyPath, Message: "must be an object"}}}
@@ -156,7 +157,7 @@ func orderRequest(ob *jsonin.Object[orderBody], businessID string) (*parcelgate.
 	if auto := b.Preferences.V.AutoSubmit; auto.Set {
 		req.AutoSubmit = auto.V
 	}
-	p.AddFields(parcelgate.ErrorFields(req.Validate(businessID))...)
+	p.AddFields(parcelgate.ErrorFields(req.Validate(businessID, points))...)
 	return req, p.Err()
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"encoding/json"
 	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/pickup"
 	"slices"
 	"strings"
 	"testing"
@@ -40,7 +41,7 @@ func decodeOrderBody(body []byte, businessID string) (*parcelgate.OrderRequest, 
 	if err != nil {
 		return nil, err
 	}
-	return decodeOrderRequest(body, businessID)
+	return decodeOrderRequest(body, businessID, pickup.Network{})
 }
 
 func fields(err error) []string {

@@ -32,7 +32,7 @@ func (s *Server) createOrder(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	req, err := decodeOrderRequest(body, caller(r).BusinessID)
+	req, err := decodeOrderRequest(body, caller(r).BusinessID, s.pickups)
 	if err != nil {
 		return err
 	}
@@ -79,7 +79,7 @@ func (s *Server) updateOrder(w http.ResponseWriter, r *http.Request) error {
 		return &parcelgate.Error{Code: parcelgate.EINVALID, Message: "Validation failed: status.value: a client can only cancel an order.",
 			Fields: []parcelgate.FieldError{{Field: "status.value", Message: "must be Cancelled: the warehouse sets every other status"}}}
 	default:
-		req, perr := orderRequest(&ob, caller(r).BusinessID)
+		req, perr := orderRequest(&ob, caller(r).BusinessID, s.pickups)
 		if perr != nil {
 			return perr
 		}
@@ -107,7 +107,7 @@ func (s *Server) reopenOrder(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		if !ob.Set || ob.V.Rows.Sent() {
-			if req, err = orderRequest(&ob, caller(r).BusinessID); err != nil {
+			if req, err = orderRequest(&ob, caller(r).BusinessID, s.pickups); err != nil {
 				return err
 			}
 		}

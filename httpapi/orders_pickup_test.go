@@ -6,6 +6,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/httpapi"
 	"github.com/parcelgate/parcelgate/internal/apitest"
+	"github.com/parcelgate/parcelgate/pickup"
 )
 
 // interface §2.3 pickupPointId: optional; a named point must
@@ -17,7 +18,7 @@ func TestOrderPickupPoint(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
 		m := newMerchant(t, e, parcelgate.Production, merchantBID)
 
-		nearest, ok := parcelgate.NearestPickupPoint("00200", "2103")
+		nearest, ok := pickup.Network{}.NearestPickupPoint("00200", "2103")
 		if !ok {
 			t.Fatal("no point near 00200")
 		}

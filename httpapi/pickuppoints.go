@@ -21,12 +21,19 @@ func (s *Server) pickupPointRoutes() {
 	s.handle("GET /{version}/pickuppoints/{country}/{pupCode}", s.gateway(s.getPickupPointInCountry))
 }
 
-// PickupPointsAnswer is the answer of every pick-up point route:
-// {"pickupPoints":[…]}, with pagingContinuationToken while a country
-// listing has pages left.
+// PickupPointsAnswer is the answer of every pick-up point route of the
+// 2025-04 release: {"pickupPoints":[…]}, with pagingContinuationToken
+// while a country listing has pages left.
 type PickupPointsAnswer struct {
 	PickupPoints            []parcelgate.ProviderPickupPoint `json:"pickupPoints"`
 	PagingContinuationToken string                           `json:"pagingContinuationToken,omitempty"`
+}
+
+// PickupPointsAnswer2026 is the same answer from the 2026-04 release on,
+// its points in the provider's live shapes (decisions §36).
+type PickupPointsAnswer2026 struct {
+	PickupPoints            []parcelgate.ProviderPickupPoint2026 `json:"pickupPoints"`
+	PagingContinuationToken string                               `json:"pagingContinuationToken,omitempty"`
 }
 
 // pickupSearchBody is the body of POST /{version}/pickuppoints, as the
@@ -177,7 +184,7 @@ func (s *Server) searchPickupPointsGateway(w http.ResponseWriter, r *http.Reques
 			}
 			// The request's own problems, with a destination of the
 			// right form (each point's is its own).
-			if _, _, err := est.Plan("extensions.estimate.", "00100", "pickuppointId"); err != nil {
+			if _, _, err := s.estimates.PlanGatewayEstimate(*est, "extensions.estimate.", "00100", "pickuppointId"); err != nil {
 				p.AddFields(parcelgate.ErrorFields(err)...)
 			}
 		}
@@ -185,47 +192,64 @@ func (s *Server) searchPickupPointsGateway(w http.ResponseWriter, r *http.Reques
 	if err := p.Err(); err != nil {
 		return err
 	}
-	pts, err := s.pickups.SearchPickupPoints(r.Context(), q)
-	if err != nil {
-		return err
-	}
+	pts := s.pickups.SearchPickupPoints(q)
 	return s.writePickupPoints(w, r, pts, "", est, occupancy)
 }
 
-// writePickupPoints answers points in the provider's object, in the
-// language Accept-Language asks for, with the extensions asked for.
+// writePickupPoints answers points in the provider's object of the
+// route's release (parcelgate.LivePickupShapes), in the language
+// Accept-Language asks for, with the extensions asked for.
 func (s *Server) writePickupPoints(w http.ResponseWriter, r *http.Request, pts []parcelgate.PickupPoint, token string, est *parcelgate.GatewayEstimate, occupancy bool) error {
 	lang := parcelgate.PickupLanguage(r.Header.Get("Accept-Language"))
 	now := s.clock.Now(caller(r).Environment)
-	out := PickupPointsAnswer{PickupPoints: make([]parcelgate.ProviderPickupPoint, len(pts)), PagingContinuationToken: token}
+	live := parcelgate.LivePickupShapes(r.PathValue("version"))
+	out := PickupPointsAnswer{PickupPoints: []parcelgate.ProviderPickupPoint{}, PagingContinuationToken: token}
+	out2026 := PickupPointsAnswer2026{PickupPoints: []parcelgate.ProviderPickupPoint2026{}, PagingContinuationToken: token}
+	if live {
+		out2026.PickupPoints = make([]parcelgate.ProviderPickupPoint2026, len(pts))
+	} else {
+		out.PickupPoints = make([]parcelgate.ProviderPickupPoint, len(pts))
+	}
 	// The estimate is planned once (checked by the search already); each
 	// point is its destination.
 	var plan parcelgate.EstimateRequest
 	promise := false
 	if est != nil {
-		plan, promise, _ = est.Plan("extensions.estimate.", "00100", "pickuppointId")
+		plan, promise, _ = s.estimates.PlanGatewayEstimate(*est, "extensions.estimate.", "00100", "pickuppointId")
 	}
 	for i, p := range pts {
-		pp := p.Provider(lang, now)
+		var x *parcelgate.PickupExtensions
 		if est != nil || occupancy {
-			pp.Extensions = &parcelgate.PickupExtensions{}
+			x = &parcelgate.PickupExtensions{}
 		}
 		if est != nil {
 			pe := &parcelgate.PickupEstimate{}
 			if promise && p.Country == "FI" {
 				q := plan
 				q.ToPostcode = p.PostalCode
-				t := parcelgate.GatewayEstimateTime(q)
+				t := parcelgate.GatewayEstimateTime(s.estimates.EstimateDeliveryTime(q))
 				pe.Time = &t
 			}
-			pp.Extensions.Estimate = pe
+			x.Estimate = pe
 		}
 		if occupancy {
-			pp.Extensions.AverageLockerOccupancyRate = parcelgate.LockerOccupancy(p, lang, now)
+			x.AverageLockerOccupancyRate = parcelgate.LockerOccupancy(p, lang, now)
 		}
+		if live {
+			pp := p.Provider2026(lang, now)
+			pp.Extensions = x
+			out2026.PickupPoints[i] = pp
+			continue
+		}
+		pp := p.Provider(lang, now)
+		pp.Extensions = x
 		out.PickupPoints[i] = pp
 	}
 	w.Header().Set("Content-Language", lang)
+	if live {
+		writeJSON(w, http.StatusOK, out2026)
+		return nil
+	}
 	writeJSON(w, http.StatusOK, out)
 	return nil
 }
@@ -243,10 +267,7 @@ func (s *Server) listOrGetPickupPoints(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	pts, more, err := s.pickups.ListPickupPoints(r.Context(), l)
-	if err != nil {
-		return err
-	}
+	pts, more := s.pickups.ListPickupPoints(l)
 	token := ""
 	if more {
 		token = parcelgate.PickupPageToken(l, pts[len(pts)-1].ExternalID)
@@ -268,13 +289,21 @@ func (s *Server) getPickupPointInCountry(w http.ResponseWriter, r *http.Request)
 // list of one; a point that does not exist is an empty list, as the
 // provider's searches answer no match (its operations document no 404).
 func (s *Server) writeOnePickupPoint(w http.ResponseWriter, r *http.Request, id, country string) error {
-	p, ok, err := s.pickups.FindPickupPoint(r.Context(), id)
-	if err != nil {
-		return err
-	}
+	p, ok := s.pickups.FindPickupPoint(id)
 	pts := []parcelgate.PickupPoint{}
 	if ok && (country == "" || p.Country == country) {
 		pts = append(pts, p)
 	}
 	return s.writePickupPoints(w, r, pts, "", nil, false)
+}
+
+// pickupPointOf is the pick-up point shipment data sh names, nil for none.
+func (s *Server) pickupPointOf(sh *parcelgate.Shipment) *parcelgate.PickupPoint {
+	if sh.PickupPointID == "" {
+		return nil
+	}
+	if pt, ok := s.pickups.FindPickupPoint(sh.PickupPointID); ok {
+		return &pt
+	}
+	return nil
 }

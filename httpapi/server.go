@@ -47,10 +47,14 @@ type Services struct {
 	// Tracking is the Tracking API's store (decisions §30); nil leaves the
 	// Tracking API unserved.
 	Tracking parcelgate.TrackingService
-	// PickupPoints finds the gateway's pick-up points (decisions §32);
-	// nil means the embedded national data set (parcelgate.PickupIndex),
-	// which is the same for every tenant and held in memory.
+	// PickupPoints finds pick-up points for every surface and decision
+	// that reads them (decisions §32): the provider's network, the same
+	// for every tenant, held in memory (package pickup). Required.
 	PickupPoints parcelgate.PickupPointFinder
+	// Estimates is the delivery estimate model of the estimation routes,
+	// the pick-up point estimates and the tracking journeys (decisions
+	// §19). Required.
+	Estimates parcelgate.DeliveryEstimator
 	// SupplierShipments serve dropshipping's Shipments API v3 (decisions
 	// §34); nil leaves its routes out.
 	SupplierShipments parcelgate.SupplierShipmentService
@@ -169,6 +173,7 @@ type Server struct {
 	handler       http.Handler
 	gzip          func(http.Handler) http.HandlerFunc
 	pickups       parcelgate.PickupPointFinder
+	estimates     parcelgate.DeliveryEstimator
 }
 
 // New returns a server over the services of svc. keys must hold the
@@ -191,11 +196,8 @@ func New(svc Services, keys *auth.Keyring, clock parcelgate.Clock, log *slog.Log
 		orgs: svc.Organizations, credentials: svc.Credentials, catalogs: svc.Catalogs,
 		orders: svc.Orders, answers: svc.OrderAnswers, shipments: svc.Shipments, codes: svc.Codes,
 		inventory: svc.Inventory, controls: svc.Controls, faults: svc.Faults, journalStore: svc.Journal,
-		tokenKeys: svc.TokenKeys, database: svc.Database, shipping: svc.Shipping, tracking: svc.Tracking, pickups: svc.PickupPoints, supplierShipments: svc.SupplierShipments,
+		tokenKeys: svc.TokenKeys, database: svc.Database, shipping: svc.Shipping, tracking: svc.Tracking, pickups: svc.PickupPoints, estimates: svc.Estimates, supplierShipments: svc.SupplierShipments,
 		keys: keys, clock: clock, log: log, cfg: cfg, mux: http.NewServeMux(), limit: newLimiter(cfg.RateLimit), gzip: newGzip()}
-	if s.pickups == nil {
-		s.pickups = parcelgate.PickupIndex{}
-	}
 	s.reg = prometheus.NewRegistry()
 	s.metric = newMetrics(s.reg)
 	if cfg.Replicas != nil {

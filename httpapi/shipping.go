@@ -153,7 +153,7 @@ type ShippingPrint struct {
 
 // parseShippingOrder reads the provider's body into shipment data, with
 // every problem in one EINVALID error naming the provider's fields.
-func parseShippingOrder(r *http.Request, legacy bool) (*parcelgate.Shipment, label.Media, parcelgate.ShippingProduct, error) {
+func parseShippingOrder(r *http.Request, legacy bool, points parcelgate.PickupPointLookup) (*parcelgate.Shipment, label.Media, parcelgate.ShippingProduct, error) {
 	var req shippingOrderRequest
 	var prod parcelgate.ShippingProduct
 	if err := decodeLenient(r, &req); err != nil {
@@ -261,7 +261,7 @@ func parseShippingOrder(r *http.Request, legacy bool) (*parcelgate.Shipment, lab
 	if p.Len() > 0 {
 		return nil, "", prod, p.Err()
 	}
-	pt, err := parcelgate.ShippingPickupPoint("shipment.agent.quickId", prod, quickID, out.Receiver)
+	pt, err := parcelgate.ShippingPickupPoint(points, "shipment.agent.quickId", prod, quickID, out.Receiver)
 	if err != nil {
 		return nil, "", prod, err
 	}
@@ -317,7 +317,7 @@ func (s *Server) shippingOrder(w http.ResponseWriter, r *http.Request, legacy bo
 		}
 		returnFile = b
 	}
-	sh, media, prod, err := parseShippingOrder(r, legacy)
+	sh, media, prod, err := parseShippingOrder(r, legacy, s.pickups)
 	if err != nil {
 		return err
 	}
@@ -411,7 +411,7 @@ func (s *Server) renderLabels(r *http.Request, sh *parcelgate.Shipment, media la
 		return nil, err
 	}
 	var buf bytes.Buffer
-	if err := label.Render(&buf, media, label.FromShipment(sh, codes)); err != nil {
+	if err := label.Render(&buf, media, label.FromShipment(sh, codes, s.pickupPointOf(sh))); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil

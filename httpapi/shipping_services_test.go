@@ -10,6 +10,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/httpapi"
 	"github.com/parcelgate/parcelgate/internal/apitest"
+	"github.com/parcelgate/parcelgate/pickup"
 )
 
 // party is a shipping API sender or receiver in country.
@@ -21,7 +22,7 @@ func party(name, street, zip, city, country string) map[string]any {
 // a partner network's point it holds no data for (taken as given,
 // decisions §39).
 func pointAbroad(country string) string {
-	for _, p := range parcelgate.AllPickupPoints() {
+	for _, p := range pickup.AllPickupPoints() {
 		if p.Country == country {
 			return p.ExternalID
 		}

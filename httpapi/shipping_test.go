@@ -15,6 +15,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/httpapi"
 	"github.com/parcelgate/parcelgate/internal/apitest"
+	"github.com/parcelgate/parcelgate/pickup"
 )
 
 const shippingV2 = "/shippingapi/api/v2/shipping/order"
@@ -58,7 +59,7 @@ func createShipping(t *testing.T, e *apitest.Env, tok string, body any, query st
 // tampere is a pick-up point of service 2103 near the receiver.
 func tampere(t *testing.T) string {
 	t.Helper()
-	pt, ok := parcelgate.NearestPickupPoint("33100", "2103")
+	pt, ok := pickup.Network{}.NearestPickupPoint("33100", "2103")
 	if !ok {
 		t.Fatal("no 2103 point near 33100")
 	}

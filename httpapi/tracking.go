@@ -171,7 +171,7 @@ func (s *Server) view(r *http.Request, tq trackingQuery, ps []parcelgate.Tracked
 	}
 	now := s.clock.Now(caller(r).Environment)
 	for _, tp := range ps {
-		p := parcelShipment(tp, now, tq.desc)
+		p := s.parcelShipment(tp, now, tq.desc)
 		if !tq.lastModified.IsZero() && !p.ModifiedAt.After(tq.lastModified) {
 			continue
 		}
@@ -182,17 +182,17 @@ func (s *Server) view(r *http.Request, tq trackingQuery, ps []parcelgate.Tracked
 
 // ParcelView is a parcel as the Tracking API answers it at now: the
 // contract view when tp is the caller's own, else the public one.
-func ParcelView(tp parcelgate.TrackedParcel, now time.Time) ParcelShipment {
-	return parcelShipment(tp, now, false)
+func (s *Server) ParcelView(tp parcelgate.TrackedParcel, now time.Time) ParcelShipment {
+	return s.parcelShipment(tp, now, false)
 }
 
-func parcelShipment(tp parcelgate.TrackedParcel, now time.Time, desc bool) ParcelShipment {
+func (s *Server) parcelShipment(tp parcelgate.TrackedParcel, now time.Time, desc bool) ParcelShipment {
 	sh := tp.Shipment
 	var point *parcelgate.PickupPoint
-	if pt, ok := parcelgate.FindPickupPoint(sh.PickupPointID); ok && sh.PickupPointID != "" {
+	if pt, ok := s.pickups.FindPickupPoint(sh.PickupPointID); ok && sh.PickupPointID != "" {
 		point = &pt
 	}
-	tl := parcelgate.ParcelTimeline(sh.Environment, sh, point, tp.Moves, now)
+	tl := parcelgate.ParcelTimeline(s.estimates, sh.Environment, sh, point, tp.Moves, now)
 	out := ParcelShipment{
 		TrackingCode: tp.Parcel.ParcelID,
 		Product: TrackingProduct{Code: sh.ServiceCode, Name: parcelgate.Localized{
@@ -402,10 +402,10 @@ func (s *Server) parcelsByEventDate(w http.ResponseWriter, r *http.Request) erro
 		}
 		for _, tp := range ps {
 			var point *parcelgate.PickupPoint
-			if pt, ok := parcelgate.FindPickupPoint(tp.Shipment.PickupPointID); ok && tp.Shipment.PickupPointID != "" {
+			if pt, ok := s.pickups.FindPickupPoint(tp.Shipment.PickupPointID); ok && tp.Shipment.PickupPointID != "" {
 				point = &pt
 			}
-			tl := parcelgate.ParcelTimeline(tp.Shipment.Environment, tp.Shipment, point, tp.Moves, now)
+			tl := parcelgate.ParcelTimeline(s.estimates, tp.Shipment.Environment, tp.Shipment, point, tp.Moves, now)
 			if slices.ContainsFunc(tl.Events, func(e parcelgate.TrackingEvent) bool { return !e.At.Before(from) && e.At.Before(to) }) {
 				matched = append(matched, tp)
 			}
@@ -458,7 +458,7 @@ func (s *Server) reservationStatus(w http.ResponseWriter, r *http.Request) error
 		}
 	}
 	ans := ReservationStatuses{Reservations: []ReservationStatus{}}
-	for _, d := range parcelgate.CountReservations(q, ps, s.clock.Now(c.Environment)) {
+	for _, d := range parcelgate.CountReservations(s.pickups, s.estimates, q, ps, s.clock.Now(c.Environment)) {
 		ans.Reservations = append(ans.Reservations, ReservationStatus{From: parcelgate.FinnishClock(d.From), To: parcelgate.FinnishClock(d.To),
 			Count: len(d.TrackingNumbers), TrackingNumbers: d.TrackingNumbers})
 	}
@@ -530,6 +530,6 @@ func (s *Server) moveParcel(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, TrackingAnswer{ParcelShipments: []ParcelShipment{ParcelView(*tp, s.clock.Now(env))}, FreightShipments: []struct{}{}})
+	writeJSON(w, http.StatusOK, TrackingAnswer{ParcelShipments: []ParcelShipment{s.ParcelView(*tp, s.clock.Now(env))}, FreightShipments: []struct{}{}})
 	return nil
 }

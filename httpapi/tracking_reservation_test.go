@@ -10,6 +10,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/httpapi"
 	"github.com/parcelgate/parcelgate/internal/apitest"
+	"github.com/parcelgate/parcelgate/pickup"
 )
 
 const reservationsPath = "/tracking/7/reservations/status"
@@ -61,7 +62,7 @@ func window(e *apitest.Env, days int, postcodes ...string) url.Values {
 func TestTrackingReservations(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
 		const shop, other = "1234567-1", "7654321-2"
-		point, _ := parcelgate.FindPickupPoint(tampere(t))
+		point, _ := pickup.Network{}.FindPickupPoint(tampere(t))
 		ans, gwTok := shipToTampere(t, e, shop, "SO-6001") // two parcels to the point
 		homeBody := shippingBody("PO2104", "", 1)
 		homeBody["shipment"].(map[string]any)["receiver"] = party("Matti", "Hervannan valtaväylä 1", "33720", "Tampere", "FI")

@@ -8,13 +8,14 @@ import (
 
 // FromShipment is what each parcel's address label of shipment data sh
 // shows: its parties, service (named in Finnish, as labels print it),
-// pick-up point, the parcel's facts and the codes it holds now.
-func FromShipment(sh *parcelgate.Shipment, codes parcelgate.ShipmentCodes) []Parcel {
+// pick-up point (point, nil for none: the caller finds it), the parcel's
+// facts and the codes it holds now.
+func FromShipment(sh *parcelgate.Shipment, codes parcelgate.ShipmentCodes, point *parcelgate.PickupPoint) []Parcel {
 	party := func(a parcelgate.Address) Party {
 		return Party{Name: a.Name, Address1: a.StreetAddress, Zipcode: a.PostalCode, City: a.PostOffice, Country: a.Country, Phone: a.Telephone, Email: a.Email}
 	}
 	var pickup *Party
-	if pt, ok := parcelgate.FindPickupPoint(sh.PickupPointID); ok && sh.PickupPointID != "" {
+	if pt := point; pt != nil {
 		pickup = &Party{Name: pt.Name, Address1: pt.StreetAddress, Zipcode: pt.PostalCode, City: pt.PostOffice, Country: pt.Country}
 	}
 	out := make([]Parcel, len(sh.Parcels))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/internal/testdb"
+	"github.com/parcelgate/parcelgate/pickup"
 	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
@@ -31,7 +32,7 @@ func testOrderRequest(t testing.TB, c *parcelgate.Caller, id string) *parcelgate
 	t.Helper()
 	req := &parcelgate.OrderRequest{ExternalID: id, DeliveryAddress: parcelgate.Address{Name: "N", Email: "n@example.com"}, ServiceCode: "2104",
 		Rows: []parcelgate.OrderRowRequest{{ExternalProductID: "P1", ExternalWarehouseID: "WH1", Quantity: 1}}, References: []parcelgate.OrderReference{{Name: "SO", Value: "100"}}}
-	if err := req.Validate(c.BusinessID); err != nil {
+	if err := req.Validate(c.BusinessID, pickup.Network{}); err != nil {
 		t.Fatal(err)
 	}
 	return req

@@ -6,6 +6,7 @@ import (
 
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/internal/testdb"
+	"github.com/parcelgate/parcelgate/pickup"
 	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
@@ -20,7 +21,7 @@ func TestOwnIDBackfill(t *testing.T) {
 		req := func(c *parcelgate.Caller, id string) *parcelgate.OrderRequest {
 			r := &parcelgate.OrderRequest{ExternalID: id, DeliveryAddress: parcelgate.Address{Name: "N", Email: "n@example.com"}, ServiceCode: "2104",
 				Rows: []parcelgate.OrderRowRequest{{ExternalProductID: "P1", ExternalWarehouseID: "WH1", Quantity: 1}}, AutoSubmit: true}
-			if err := r.Validate(c.BusinessID); err != nil {
+			if err := r.Validate(c.BusinessID, pickup.Network{}); err != nil {
 				t.Fatal(err)
 			}
 			return r

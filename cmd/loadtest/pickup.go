@@ -11,6 +11,7 @@ import (
 
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/httpapi"
+	"github.com/parcelgate/parcelgate/pickup"
 )
 
 // pickupSearches are the pickup mode's searches of the national data set,
@@ -22,15 +23,15 @@ var pickupSearches = []struct {
 	body func(n int) string
 }{
 	{"postcode", func(n int) string {
-		pts := parcelgate.AllPickupPoints()
+		pts := pickup.AllPickupPoints()
 		return fmt.Sprintf(`{"searchCriteria":{"location":{"postcode":%q,"countryCode":"FI"},"serviceFilters":{}},"limit":10}`, pts[(n*7919)%len(pts)].PostalCode)
 	}},
 	{"coordinates+radius", func(n int) string {
-		p := parcelgate.AllPickupPoints()[(n*7919)%len(parcelgate.AllPickupPoints())]
+		p := pickup.AllPickupPoints()[(n*7919)%len(pickup.AllPickupPoints())]
 		return fmt.Sprintf(`{"searchCriteria":{"location":{"coordinates":{"latitude":%.4f,"longitude":%.4f},"radius":{"unit":"m","value":5000}}},"limit":20}`, p.Latitude, p.Longitude)
 	}},
 	{"rectangle", func(n int) string {
-		p := parcelgate.AllPickupPoints()[(n*7919)%len(parcelgate.AllPickupPoints())]
+		p := pickup.AllPickupPoints()[(n*7919)%len(pickup.AllPickupPoints())]
 		return fmt.Sprintf(`{"searchCriteria":{"rectangle":{"swLatitude":%.4f,"swLongitude":%.4f,"neLatitude":%.4f,"neLongitude":%.4f}},"limit":20}`, p.Latitude-0.05, p.Longitude-0.1, p.Latitude+0.05, p.Longitude+0.1)
 	}},
 	{"freeText", func(n int) string {
@@ -38,7 +39,7 @@ var pickupSearches = []struct {
 		return fmt.Sprintf(`{"searchCriteria":{"freeText":%q},"limit":10}`, words[n%len(words)])
 	}},
 	{"lockers+filters+extensions", func(n int) string {
-		pts := parcelgate.AllPickupPoints()
+		pts := pickup.AllPickupPoints()
 		return fmt.Sprintf(`{"searchCriteria":{"parcelLocker":true,"location":{"postcode":%q},"serviceFilters":{"product":{"code":"2103"},"outdoorLocker":false}},"limit":10,`+
 			`"extensions":{"estimate":{"time":"2026-03-13T10:00:00Z","origin":{"postcode":"00100","countryCode":"FI"},"product":{"code":"2103"}},"averageLockerOccupancyRate":true}}`, pts[(n*7919)%len(pts)].PostalCode)
 	}},
@@ -56,7 +57,7 @@ func pickupMode(ctx context.Context, c config, e *env) error {
 	for i := range toks {
 		toks[i] = tok
 	}
-	fmt.Printf("%s pickup: %d points, %d clients, %s per search mode\n", e.engine, len(parcelgate.AllPickupPoints()), c.clients, c.duration)
+	fmt.Printf("%s pickup: %d points, %d clients, %s per search mode\n", e.engine, len(pickup.AllPickupPoints()), c.clients, c.duration)
 	for _, s := range pickupSearches {
 		for run := range c.repeat {
 			lat, err := postLoad(e, "POST", "/2025-04/pickuppoints", toks, c.clients, c.duration, func(w, n int) []byte {

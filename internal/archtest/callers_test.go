@@ -31,9 +31,14 @@ var calledByTheStandardLibrary = map[string]bool{
 // method Type.Name counts when its package, or a package that imports it,
 // selects .Name of anything (a call x.Name(...) or a method value
 // s.Name). That can take another type's method of the same name for a
-// use, never the other way round, so a row this test fails is dead.
+// use, never the other way round, so a row this test fails is dead. A
+// method of a type its package asserts to implement a root interface
+// (var _ parcelgate.PickupPointFinder = Network{}) is called through that
+// interface: it counts when a package that imports the root selects
+// .Name and the interface declares Name.
 func TestIndexedFunctionsAreCalled(t *testing.T) {
 	uses := moduleUses(t)
+	ifaces := rootInterfaceMethods(t)
 	for _, r := range indexRows(t) {
 		dir := path.Dir(r.file)
 		recv, name, isMethod := strings.Cut(r.fn, ".")
@@ -43,7 +48,7 @@ func TestIndexedFunctionsAreCalled(t *testing.T) {
 		if isMethod && calledByTheStandardLibrary[name] {
 			continue
 		}
-		if !used(uses, dir, recv, name, r.fn) {
+		if !used(uses, dir, recv, name, r.fn) && !(isMethod && usedThroughRootInterface(t, uses, ifaces, dir, recv, name)) {
 			t.Errorf("row %q: %s (%s) has no caller outside tests and its own declaration: the rule is decided elsewhere, or the function is dead", r.rule, r.fn, r.file)
 		}
 	}
@@ -197,4 +202,117 @@ func h() { Dead(); x.Unused() }`))...)
 			t.Errorf("%s: used %v, want %v", fn, got, want)
 		}
 	}
+}
+
+// rootInterfaceMethods are the methods each interface of the root
+// declares, its embedded root interfaces' included.
+func rootInterfaceMethods(t *testing.T) map[string]map[string]bool {
+	t.Helper()
+	own := map[string]map[string]bool{}
+	embeds := map[string][]string{}
+	for _, f := range parseDir(t, ".") {
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok {
+				continue
+			}
+			for _, sp := range gd.Specs {
+				ts, ok := sp.(*ast.TypeSpec)
+				if !ok {
+					continue
+				}
+				it, ok := ts.Type.(*ast.InterfaceType)
+				if !ok {
+					continue
+				}
+				own[ts.Name.Name] = map[string]bool{}
+				for _, m := range it.Methods.List {
+					for _, n := range m.Names {
+						own[ts.Name.Name][n.Name] = true
+					}
+					if id, ok := m.Type.(*ast.Ident); ok && len(m.Names) == 0 {
+						embeds[ts.Name.Name] = append(embeds[ts.Name.Name], id.Name)
+					}
+				}
+			}
+		}
+	}
+	for name, es := range embeds {
+		for _, e := range es {
+			for m := range own[e] {
+				own[name][m] = true
+			}
+		}
+	}
+	return own
+}
+
+// usedThroughRootInterface reports whether recv (of the package in dir)
+// is asserted there to implement a root interface that declares name, and
+// a package that imports the root selects .name outside tests.
+func usedThroughRootInterface(t *testing.T, uses []use, ifaces map[string]map[string]bool, dir, recv, name string) bool {
+	t.Helper()
+	declared := false
+	for _, f := range parseDir(t, dir) {
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.VAR {
+				continue
+			}
+			for _, sp := range gd.Specs {
+				vs, ok := sp.(*ast.ValueSpec)
+				if !ok || len(vs.Values) != 1 || len(vs.Names) != 1 || vs.Names[0].Name != "_" {
+					continue
+				}
+				sel, ok := vs.Type.(*ast.SelectorExpr)
+				if !ok || !ifaces[sel.Sel.Name][name] || !mentions(vs.Values[0], recv) {
+					continue
+				}
+				declared = true
+			}
+		}
+	}
+	if !declared {
+		return false
+	}
+	for _, u := range uses {
+		if u.name == name && u.selector && u.qualifier == "" && (u.dir == "." || u.imports[module]) && u.dir != dir {
+			return true
+		}
+	}
+	return false
+}
+
+// mentions reports whether expression e names the identifier name.
+func mentions(e ast.Expr, name string) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && id.Name == name {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// parseDir parses the non-test Go files of a package directory (relative
+// to the module's root).
+func parseDir(t *testing.T, dir string) []*ast.File {
+	t.Helper()
+	matches, err := filepath.Glob(filepath.Join(root, dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []*ast.File
+	for _, p := range matches {
+		if strings.HasSuffix(p, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, f)
+	}
+	return out
 }

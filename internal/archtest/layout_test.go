@@ -165,3 +165,27 @@ func eachDecl(t *testing.T, dir string, fn func(ast.Decl)) {
 		}
 	}
 }
+
+// pickupNetwork is the pick-up point network and estimate model: the data
+// set, its search engine and the promise table (decisions §32, §19).
+const pickupNetwork = "pickup"
+
+// TestPickupNetworkIsReachedThroughTheRoot: package pickup imports only
+// the root and the standard library (it holds data and the engine over
+// it, not the rules of what a point or a search is), and nothing but the
+// wiring imports it: the front ends, the store, the label and the demo
+// seed read points and estimates through PickupPointFinder and
+// DeliveryEstimator, handed to them by internal/wiring.
+func TestPickupNetworkIsReachedThroughTheRoot(t *testing.T) {
+	for _, p := range imports(t, pickupNetwork) {
+		first, _, _ := strings.Cut(p, "/")
+		if p != module && strings.Contains(first, ".") {
+			t.Errorf("%s imports %s; it imports only the root and the standard library", pickupNetwork, p)
+		}
+	}
+	for _, dir := range append(append([]string{}, frontEnds...), ".", "sqlstore", "demo", "label", "auth", "console/view") {
+		if slices.Contains(imports(t, dir), module+"/"+pickupNetwork) {
+			t.Errorf("package %s imports %s; it reads the network through the root's PickupPointFinder and DeliveryEstimator", dir, pickupNetwork)
+		}
+	}
+}

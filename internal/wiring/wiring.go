@@ -5,10 +5,10 @@
 package wiring
 
 import (
-	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/console"
 	"github.com/parcelgate/parcelgate/demo"
 	"github.com/parcelgate/parcelgate/httpapi"
+	"github.com/parcelgate/parcelgate/pickup"
 	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
@@ -31,9 +31,10 @@ func HTTP(db *sqlstore.DB) httpapi.Services {
 		Database:      db,
 		Shipping:      s.Shipping,
 		Tracking:      s.Tracking,
-		// Pick-up points are the provider's network, not tenant data: the
-		// embedded national data set, in memory (decisions §32).
-		PickupPoints: parcelgate.PickupIndex{},
+		// Pick-up points and estimates are the provider's network, not
+		// tenant data: package pickup's data set, in memory (decisions §32).
+		PickupPoints: pickup.Network{},
+		Estimates:    pickup.Network{},
 
 		SupplierShipments: s.SupplierShipments,
 	}
@@ -54,7 +55,8 @@ func Console(db *sqlstore.DB) console.Services {
 		Shipping:      s.Shipping,
 		Codes:         s.Codes,
 		Tracking:      s.Tracking,
-		PickupPoints:  parcelgate.PickupIndex{},
+		PickupPoints:  pickup.Network{},
+		Estimates:     pickup.Network{},
 		Reads:         s.Console,
 		Operator:      s.Console,
 		Sessions:      s.ConsoleSessions,
@@ -75,6 +77,7 @@ func Demo(db *sqlstore.DB) demo.Services {
 		Orders:        s.Orders,
 		Controls:      s.Controls,
 		Settings:      s.Settings,
+		PickupPoints:  pickup.Network{},
 
 		SupplierShipments: s.SupplierShipments,
 	}

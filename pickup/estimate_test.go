@@ -1,11 +1,12 @@
-package parcelgate
+package pickup
 
 import (
+	. "github.com/parcelgate/parcelgate"
 	"testing"
 	"time"
 )
 
-var estimateNames = EstimateFields{"fromPostcode", "fromCountry", "toPostcode", "toCountry", "product", "logisticPhase", "service"}
+var estimateNames = EstimateFields{FromPostcode: "fromPostcode", FromCountry: "fromCountry", ToPostcode: "toPostcode", ToCountry: "toCountry", Product: "product", Phase: "logisticPhase", Services: "service"}
 
 func mustEstimateTime(t *testing.T, s string) time.Time {
 	t.Helper()
@@ -52,18 +53,18 @@ func TestEstimateDeliveryTime(t *testing.T) {
 	for _, tt := range tests {
 		q := EstimateRequest{FromPostcode: tt.from, FromCountry: "FI", ToPostcode: tt.to, ToCountry: tt.toCountry, Product: tt.product,
 			At: mustEstimateTime(t, tt.at), Phase: tt.phase, Services: tt.services}
-		if err := q.Validate(estimateNames); err != nil {
+		if err := network.CheckEstimate(&q, estimateNames); err != nil {
 			t.Errorf("%s: %v", tt.name, err)
 			continue
 		}
-		if got := EstimateDeliveryTime(q).Format(EstimateTimeLayout); got != tt.want {
+		if got := estimateDeliveryTime(q).Format(EstimateTimeLayout); got != tt.want {
 			t.Errorf("%s: %s, want %s", tt.name, got, tt.want)
 		}
 	}
 }
 
 // Each bad request is refused on the field at fault.
-func TestEstimateRequestValidate(t *testing.T) {
+func TestCheckEstimate(t *testing.T) {
 	ok := EstimateRequest{FromPostcode: "00100", FromCountry: "FI", ToPostcode: "33100", ToCountry: "FI", Product: "2103"}
 	tests := []struct {
 		name  string
@@ -85,38 +86,13 @@ func TestEstimateRequestValidate(t *testing.T) {
 	for _, tt := range tests {
 		q := ok
 		tt.edit(&q)
-		err := q.Validate(estimateNames)
+		err := network.CheckEstimate(&q, estimateNames)
 		if fs := ErrorFields(err); len(fs) != 1 || fs[0].Field != tt.field {
 			t.Errorf("%s: %v, want a problem on %s", tt.name, fs, tt.field)
 		}
 	}
-	if q := ok; q.Validate(estimateNames) != nil {
+	if q := ok; network.CheckEstimate(&q, estimateNames) != nil {
 		t.Errorf("valid request refused")
-	}
-}
-
-// Finnish public holidays, the movable ones included.
-func TestFinnishHoliday(t *testing.T) {
-	day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
-	for _, s := range []string{"2025-01-01", "2025-01-06", "2025-04-18", "2025-04-20", "2025-04-21", "2025-05-01", "2025-05-29",
-		"2025-06-08", "2025-06-20", "2025-06-21", "2025-11-01", "2025-12-06", "2025-12-24", "2025-12-25", "2025-12-26",
-		"2024-03-29", "2024-04-01", "2024-05-09", "2024-06-21", "2024-06-22", "2024-11-02", "2026-10-31", "2014-06-20"} {
-		if !FinnishHoliday(day(s)) {
-			t.Errorf("%s is a holiday", s)
-		}
-	}
-	for _, s := range []string{"2025-04-17", "2025-04-22", "2025-06-19", "2025-06-27", "2025-10-31", "2025-11-08", "2025-12-27", "2025-05-02", "2026-11-07"} {
-		if FinnishHoliday(day(s)) {
-			t.Errorf("%s is no holiday", s)
-		}
-	}
-	for y, want := range map[int]string{2014: "2014-04-20", 2019: "2019-04-21", 2024: "2024-03-31", 2025: "2025-04-20", 2038: "2038-04-25"} {
-		if got := EasterSunday(y).Format(time.DateOnly); got != want {
-			t.Errorf("Easter %d: %s, want %s", y, got, want)
-		}
-	}
-	if WorkingDay(day("2025-04-18")) || !WorkingDay(day("2025-04-22")) || WorkingDay(day("2025-04-26")) {
-		t.Errorf("working days around Easter")
 	}
 }
 
@@ -139,5 +115,37 @@ func TestPromiseTable(t *testing.T) {
 		if i > 0 && a.From <= promises().Areas[i-1].To {
 			t.Errorf("area %s overlaps", a.Name)
 		}
+	}
+}
+
+// decisions §39: the estimate reads the root's service table: every
+// service's promise row is one the model holds, a service keeps its row
+// under its own code, and it is estimated only where the table says it
+// goes.
+func TestServicePromises(t *testing.T) {
+	for _, code := range ShippingProducts() {
+		s, _ := LookupService(code)
+		if s.Promise == "" {
+			continue
+		}
+		if _, ok := promise(s.Promise); !ok {
+			t.Errorf("%s keeps promise %s, which the estimate does not hold", s.Code, s.Promise)
+		}
+	}
+	at := time.Date(2026, 3, 10, 8, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		product, to string
+		ok          bool
+	}{{"2351", "SE", true}, {"2351", "DE", false}, {"2352", "LT", true}, {"2017", "US", true}, {"2017", "FI", false}, {"2108", "FI", false}, {"2461", "FI", false}} {
+		q := EstimateRequest{FromPostcode: "00100", FromCountry: "FI", ToPostcode: "11122", ToCountry: c.to, Product: c.product, At: at}
+		if c.to == "FI" {
+			q.ToPostcode = "33100"
+		}
+		if err := (Network{}).CheckEstimate(&q, EstimateFields{Product: "product", ToCountry: "toCountry"}); (err == nil) != c.ok {
+			t.Errorf("estimate of %s to %s: %v", c.product, c.to, err)
+		}
+	}
+	if p, ok := promise("2351"); !ok || p.Code != "2351" {
+		t.Errorf("promise of 2351: %+v", p)
 	}
 }

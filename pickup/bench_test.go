@@ -1,17 +1,18 @@
-package parcelgate
+package pickup
 
 import (
+	. "github.com/parcelgate/parcelgate"
 	"testing"
 	"time"
 )
 
 // The gateway's searches over the national data set, one of each mode.
-func BenchmarkSearchGatewayPickupPoints(b *testing.B) {
-	at := Coordinates{60.17, 24.93}
+func BenchmarkSearchPickupPoints(b *testing.B) {
+	at := Coordinates{Latitude: 60.17, Longitude: 24.93}
 	for name, s := range map[string]PickupSearch{
 		"postcode":    {Postcode: "33100", Limit: 10},
 		"coordinates": {Coordinates: &at, RadiusMetres: 5000, Limit: 20},
-		"rectangle":   {Rectangle: &Rectangle{60.1, 24.8, 60.3, 25.1}, Limit: 20},
+		"rectangle":   {Rectangle: &Rectangle{SWLatitude: 60.1, SWLongitude: 24.8, NELatitude: 60.3, NELongitude: 25.1}, Limit: 20},
 		"freeText":    {FreeText: "pakettiautomaatti tampere", Limit: 10},
 	} {
 		b.Run(name, func(b *testing.B) {
@@ -19,7 +20,7 @@ func BenchmarkSearchGatewayPickupPoints(b *testing.B) {
 				b.Fatal(err)
 			}
 			for b.Loop() {
-				SearchGatewayPickupPoints(s)
+				network.SearchPickupPoints(s)
 			}
 		})
 	}
@@ -28,7 +29,7 @@ func BenchmarkSearchGatewayPickupPoints(b *testing.B) {
 		q.Validate()
 		now := time.Now()
 		for b.Loop() {
-			SearchPickupPoints(q, now)
+			network.QueryPickupPoints(q, now)
 		}
 	})
 }

@@ -1,6 +1,7 @@
-package parcelgate
+package pickup
 
 import (
+	. "github.com/parcelgate/parcelgate"
 	"slices"
 	"strings"
 	"testing"
@@ -12,42 +13,20 @@ func gatewaySearch(t *testing.T, s PickupSearch) []PickupPoint {
 	if err := s.Validate(); err != nil {
 		t.Fatalf("%+v: %v", s, err)
 	}
-	return SearchGatewayPickupPoints(s)
+	return network.SearchPickupPoints(s)
 }
 
 func yes() *bool { b := true; return &b }
 func no() *bool  { b := false; return &b }
 
-// Each problem of a search names the body's member it is in.
-func TestPickupSearchValidate(t *testing.T) {
-	for _, c := range []struct {
-		s     PickupSearch
-		field string
-	}{
-		{PickupSearch{}, "searchCriteria"},
-		{PickupSearch{Postcode: "0010"}, "searchCriteria.location.postcode"},
-		{PickupSearch{Postcode: "00100", CountryCode: "FIN"}, "searchCriteria.location.countryCode"},
-		{PickupSearch{Postcode: "00100", FreeText: "x"}, "searchCriteria"},
-		{PickupSearch{Coordinates: &Coordinates{91, 24}}, "searchCriteria.location.coordinates.latitude"},
-		{PickupSearch{Postcode: "00100", RadiusMetres: 500}, "searchCriteria.location.radius"},
-		{PickupSearch{Rectangle: &Rectangle{61, 24, 60, 25}}, "searchCriteria.rectangle.swLatitude"},
-		{PickupSearch{Postcode: "00100", ProductCode: "9999"}, "searchCriteria.serviceFilters.product.code"},
-		{PickupSearch{Postcode: "00100", Limit: MaxPickupLimit + 1}, "limit"},
-		{PickupSearch{FreeText: strings.Repeat("x", maxPickupText+1)}, "searchCriteria.freeText"},
-	} {
-		err := c.s.Validate()
-		if ErrorCode(err) != EINVALID || ErrorFields(err)[0].Field != c.field {
-			t.Errorf("%+v: %v, want a problem with %s", c.s, err, c.field)
-		}
-	}
-}
-
 // Every mode of the provider's search: near a postcode (nearest first,
 // with distances), near coordinates within a radius, inside a rectangle,
 // by free text, and lockers alone.
 func TestSearchGatewayPickupPoints(t *testing.T) {
+	// provider-apis §7 Pick-up Point API: the live answer for 00100 is
+	// 001003230, K-Market Etu-Töölö, 292 m from the postcode.
 	near := gatewaySearch(t, PickupSearch{Postcode: "00100", CountryCode: "FI", Street: "Mannerheimintie", City: "Helsinki", Limit: 15})
-	if len(near) != 15 || near[0].ExternalID != "001003200" {
+	if len(near) != 15 || near[0].ExternalID != "001003230" || *near[0].Distance != 292 {
 		t.Fatalf("near 00100: %d points, first %+v", len(near), near[0])
 	}
 	for i := 1; i < len(near); i++ {
@@ -63,7 +42,7 @@ func TestSearchGatewayPickupPoints(t *testing.T) {
 		t.Errorf("an unknown town found %d", len(none))
 	}
 
-	at := Coordinates{60.17, 24.93}
+	at := Coordinates{Latitude: 60.17, Longitude: 24.93}
 	within := gatewaySearch(t, PickupSearch{Coordinates: &at, RadiusMetres: 1500, Limit: 100})
 	if len(within) == 0 {
 		t.Fatal("nothing within 1.5 km of central Helsinki")
@@ -74,7 +53,7 @@ func TestSearchGatewayPickupPoints(t *testing.T) {
 		}
 	}
 
-	r := Rectangle{60.15, 24.90, 60.20, 24.97}
+	r := Rectangle{SWLatitude: 60.15, SWLongitude: 24.90, NELatitude: 60.20, NELongitude: 24.97}
 	inside := gatewaySearch(t, PickupSearch{Rectangle: &r, Limit: 100})
 	if len(inside) == 0 {
 		t.Fatal("empty rectangle")
@@ -101,8 +80,22 @@ func TestSearchGatewayPickupPoints(t *testing.T) {
 			t.Errorf("lockers alone, in ID order: %+v", p)
 		}
 	}
-	if len(gatewaySearch(t, PickupSearch{Postcode: "11122", CountryCode: "SE"})) != 0 {
-		t.Error("points in Sweden")
+	// provider-apis §7 Pick-up Point API: a search in Sweden answers
+	// points there, nearest first.
+	se := gatewaySearch(t, PickupSearch{Postcode: "111 22", CountryCode: "SE", Limit: 5})
+	if len(se) != 5 {
+		t.Fatalf("Sweden: %d points", len(se))
+	}
+	for _, p := range se {
+		if p.Country != "SE" || p.Distance == nil || *p.Distance > 5000 {
+			t.Errorf("near 111 22: %s in %s %s", p.ExternalID, p.Country, p.Area.PostOffice)
+		}
+	}
+	if se[0].Area.PostOffice != "Stockholm" {
+		t.Errorf("nearest to 111 22 is in %s", se[0].Area.PostOffice)
+	}
+	if len(gatewaySearch(t, PickupSearch{Postcode: "0150", CountryCode: "NO"})) != 0 {
+		t.Error("points in Norway")
 	}
 }
 
@@ -116,7 +109,7 @@ func TestPickupServiceFilters(t *testing.T) {
 				t.Errorf("%s=%v: none near 33100", f, want)
 			}
 			for _, p := range pts {
-				if p.feature(f) != want || slices.Contains(p.Provider("en", time.Now()).Capabilities, f) != want {
+				if p.Feature(f) != want || slices.Contains(p.Provider("en", time.Now()).Capabilities, f) != want {
 					t.Errorf("%s=%v kept %s", f, want, p.ExternalID)
 				}
 			}
@@ -136,7 +129,7 @@ func TestPickupServiceFilters(t *testing.T) {
 
 // The country listing pages through every point once, in ID order; its
 // token is bound to its listing; an ID prefix narrows it.
-func TestListGatewayPickupPoints(t *testing.T) {
+func TestListPickupPoints(t *testing.T) {
 	l, err := ParsePickupList("FI", "")
 	if err != nil {
 		t.Fatal(err)
@@ -144,7 +137,7 @@ func TestListGatewayPickupPoints(t *testing.T) {
 	seen, pages := 0, 0
 	last := ""
 	for {
-		pts, more := ListGatewayPickupPoints(l, PickupPageSize)
+		pts, more := listPickupPoints(l, PickupPageSize)
 		pages++
 		for _, p := range pts {
 			if p.ExternalID <= last {
@@ -163,8 +156,14 @@ func TestListGatewayPickupPoints(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if seen != len(AllPickupPoints()) || pages != (seen+PickupPageSize-1)/PickupPageSize {
-		t.Errorf("%d points in %d pages, the data set has %d", seen, pages, len(AllPickupPoints()))
+	finnish := 0
+	for _, p := range AllPickupPoints() {
+		if p.Country == "FI" {
+			finnish++
+		}
+	}
+	if seen != finnish || pages != (seen+PickupPageSize-1)/PickupPageSize {
+		t.Errorf("%d points in %d pages, the data set has %d in Finland", seen, pages, finnish)
 	}
 	tok := PickupPageToken(PickupList{Country: "FI"}, "001003200")
 	for _, c := range []struct{ seg, token string }{{"FI00", tok}, {"FI", tok[:len(tok)-2]}, {"FI", "!!"}, {"F", ""}, {"00FI", ""}} {
@@ -173,13 +172,27 @@ func TestListGatewayPickupPoints(t *testing.T) {
 		}
 	}
 	l, _ = ParsePickupList("FIN00", "")
-	pts, more := ListGatewayPickupPoints(l, PickupPageSize)
+	pts, more := listPickupPoints(l, PickupPageSize)
 	if len(pts) == 0 || more || !strings.HasPrefix(pts[len(pts)-1].ExternalID, "00") {
 		t.Errorf("FIN00: %d points, more %v", len(pts), more)
 	}
-	l, _ = ParsePickupList("SE", "")
-	if pts, _ := ListGatewayPickupPoints(l, PickupPageSize); len(pts) != 0 {
-		t.Errorf("SE: %d", len(pts))
+	// provider-apis §7 Pick-up Point API: listings for EE, LV, LT, SE and
+	// DK answer points there (three-letter codes too).
+	for _, seg := range []string{"EE", "LVA", "LT", "SE", "DNK"} {
+		l, _ = ParsePickupList(seg, "")
+		pts, _ := listPickupPoints(l, PickupPageSize)
+		if len(pts) == 0 {
+			t.Errorf("%s: no points", seg)
+		}
+		for _, p := range pts {
+			if p.Country != l.Country {
+				t.Errorf("%s lists %s of %s", seg, p.ExternalID, p.Country)
+			}
+		}
+	}
+	l, _ = ParsePickupList("NO", "")
+	if pts, _ := listPickupPoints(l, PickupPageSize); len(pts) != 0 {
+		t.Errorf("NO: %d", len(pts))
 	}
 }
 
@@ -187,7 +200,7 @@ func TestListGatewayPickupPoints(t *testing.T) {
 // postal code file has them; the public holidays of the coming two weeks
 // close a staffed point but not an outdoor locker.
 func TestProviderPickupPoint(t *testing.T) {
-	p, ok := FindPickupPoint("001003200")
+	p, ok := network.FindPickupPoint("001003200")
 	if !ok {
 		t.Fatal("no 001003200")
 	}
@@ -203,7 +216,7 @@ func TestProviderPickupPoint(t *testing.T) {
 		t.Errorf("availability %+v", fi.Availability)
 	}
 	for _, q := range AllPickupPoints() {
-		if q.feature(FilterOutdoorLocker) {
+		if q.Feature(FilterOutdoorLocker) {
 			if got := q.Provider("en", christmas); len(got.Availability.Exceptions) != 0 || !got.ParcelLocker || LockerOccupancy(q, "en", christmas) == nil {
 				t.Errorf("outdoor locker %+v", got)
 			}
@@ -228,13 +241,13 @@ func TestProviderPickupPoint(t *testing.T) {
 func TestGatewayEstimatePlan(t *testing.T) {
 	e := GatewayEstimate{Time: "2026-03-13T10:00:00Z", Origin: &EstimatePlace{CountryCode: "FI", Postcode: "20100"},
 		Destination: &EstimatePlace{CountryCode: "FI", Postcode: "00100"}, ProductCode: "2103"}
-	q, ok, err := e.Plan("estimate.", "", "pupCode")
-	if err != nil || !ok || GatewayEstimateTime(q) != "2026-03-16T14:00:00Z" {
-		t.Fatalf("%v %v %s", err, ok, GatewayEstimateTime(q))
+	q, ok, err := network.PlanGatewayEstimate(e, "estimate.", "", "pupCode")
+	if err != nil || !ok || GatewayEstimateTime(estimateDeliveryTime(q)) != "2026-03-16T14:00:00Z" {
+		t.Fatalf("%v %v %s", err, ok, GatewayEstimateTime(estimateDeliveryTime(q)))
 	}
 	// A pick-up point is its postal code.
 	e.Destination = &EstimatePlace{CountryCode: "FI", PupCode: "001003200"}
-	if q2, ok, err := e.Plan("estimate.", "", "pupCode"); err != nil || !ok || q2.ToPostcode != "00100" {
+	if q2, ok, err := network.PlanGatewayEstimate(e, "estimate.", "", "pupCode"); err != nil || !ok || q2.ToPostcode != "00100" {
 		t.Errorf("pupCode: %v %v %+v", err, ok, q2)
 	}
 	for _, c := range []GatewayEstimate{
@@ -242,7 +255,7 @@ func TestGatewayEstimatePlan(t *testing.T) {
 		{Time: e.Time, Origin: e.Origin, Destination: e.Destination, ProductCode: "2461"},
 		{Time: e.Time, Origin: &EstimatePlace{CountryCode: "SE", Postcode: "11122"}, Destination: e.Destination, ProductCode: "2103"},
 	} {
-		if _, ok, err := c.Plan("estimate.", "", "pupCode"); err != nil || ok {
+		if _, ok, err := network.PlanGatewayEstimate(c, "estimate.", "", "pupCode"); err != nil || ok {
 			t.Errorf("%+v: %v %v, want no promise", c, ok, err)
 		}
 	}
@@ -257,7 +270,7 @@ func TestGatewayEstimatePlan(t *testing.T) {
 		{GatewayEstimate{Time: e.Time, Origin: e.Origin, Destination: e.Destination}, "estimate.product.code"},
 		{GatewayEstimate{Time: e.Time, Origin: e.Origin, Destination: e.Destination, ProductCode: "2103", AdditionalServices: []string{"3106"}}, "estimate.product.additionalServicesCodes"},
 	} {
-		if _, _, err := c.e.Plan("estimate.", "", "pupCode"); ErrorCode(err) != EINVALID || ErrorFields(err)[0].Field != c.field {
+		if _, _, err := network.PlanGatewayEstimate(c.e, "estimate.", "", "pupCode"); ErrorCode(err) != EINVALID || ErrorFields(err)[0].Field != c.field {
 			t.Errorf("%+v: %v, want a problem with %s", c.e, err, c.field)
 		}
 	}
@@ -269,7 +282,7 @@ func TestGatewayEstimatePlan(t *testing.T) {
 func TestNearestMatchesBruteForce(t *testing.T) {
 	all := AllPickupPoints()
 	for i := 0; i < len(all); i += 97 {
-		origin := Coordinates{all[i].Latitude + 0.013, all[i].Longitude - 0.021}
+		origin := Coordinates{Latitude: all[i].Latitude + 0.013, Longitude: all[i].Longitude - 0.021}
 		for _, limit := range []int{1, 10, 100} {
 			s := PickupSearch{Coordinates: &origin, Limit: limit, ParcelLocker: map[bool]*bool{true: yes(), false: nil}[i%2 == 0]}
 			got := gatewaySearch(t, s)
