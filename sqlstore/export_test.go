@@ -151,11 +151,56 @@ func stripComments(s string) string {
 // ExplainOrderLookupForTest returns the engine's plan for finding one order
 // of the organization by either of its IDs, as FindOrder does.
 func (db *DB) ExplainOrderLookupForTest(ctx context.Context, orgID int64, businessID, id string) (string, error) {
-	explain := `EXPLAIN QUERY PLAN `
-	if db.dialect.name == "postgres" {
-		explain = `EXPLAIN `
+	return db.explainForTest(ctx, false, `SELECT `+orderColumns+orderByKey, orderByKeyArgs(orgID, businessID, id)...)
+}
+
+// ExplainDueOrdersForTest returns the engine's plan for the warehouse
+// engine's sweep of env's orders in from, as DueOrders runs it; generic
+// asks PostgreSQL for the plan of a prepared statement that no longer
+// looks at its values (what a statement run often is given).
+func (db *DB) ExplainDueOrdersForTest(ctx context.Context, env parcelgate.Environment, from parcelgate.OrderStatus, readyBefore time.Time, limit int, generic bool) (string, error) {
+	q, ok := dueOrders(parcelgate.DueForWarehouse(from, readyBefore))
+	if !ok {
+		return "", fmt.Errorf("no sweep out of %s", from)
 	}
-	rows, err := db.query(ctx, explain+`SELECT `+orderColumns+orderByKey, orderByKeyArgs(orgID, businessID, id)...)
+	return db.explainForTest(ctx, generic, q, string(env), micros(readyBefore), limit)
+}
+
+// explainForTest returns the engine's plan of q with args, one line per
+// row: SQLite's EXPLAIN QUERY PLAN, PostgreSQL's EXPLAIN (of the plan for
+// these values, or with generic its generic plan).
+func (db *DB) explainForTest(ctx context.Context, generic bool, q string, args ...any) (string, error) {
+	conn, err := db.read.Conn(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer conn.Close()
+	stmt := `EXPLAIN QUERY PLAN ` + q
+	if db.dialect.name == "postgres" {
+		stmt = `EXPLAIN ` + q
+		if generic {
+			// A named prepared statement, planned without its values.
+			if _, err := conn.ExecContext(ctx, `SET plan_cache_mode = force_generic_plan`); err != nil {
+				return "", err
+			}
+			defer conn.ExecContext(context.Background(), `RESET plan_cache_mode`)
+			if _, err := conn.ExecContext(ctx, `PREPARE explained AS `+db.dialect.rebind(q)); err != nil {
+				return "", err
+			}
+			defer conn.ExecContext(context.Background(), `DEALLOCATE explained`)
+			// EXECUTE takes its values in its text.
+			vals := make([]string, len(args))
+			for i, a := range args {
+				if s, ok := a.(string); ok {
+					vals[i] = "'" + strings.ReplaceAll(s, "'", "''") + "'"
+				} else {
+					vals[i] = fmt.Sprint(a)
+				}
+			}
+			stmt, args = `EXPLAIN EXECUTE explained(`+strings.Join(vals, ", ")+`)`, nil
+		}
+	}
+	rows, err := conn.QueryContext(ctx, db.dialect.rebind(stmt), args...)
 	if err != nil {
 		return "", err
 	}
