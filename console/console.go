@@ -136,6 +136,9 @@ type Services struct {
 	// SupplierShipments are dropshipping's shipments (decisions §34): a
 	// supplier's pages, and its suppliers' progress on a retailer's order.
 	SupplierShipments parcelgate.SupplierShipmentService
+	// Database tells the database being out of reach or late from a
+	// fault, so the console answers it as the API does (503).
+	Database Database
 }
 
 // Console is the web console's handler. Build it with New.
@@ -157,6 +160,7 @@ type Console struct {
 	operator    OperatorReader
 	sessions    SessionStore
 	supplies    parcelgate.SupplierShipmentService
+	database    Database
 
 	cfg     Config
 	handler http.Handler
@@ -194,7 +198,8 @@ func New(svc Services, cfg Config) *Console {
 		orgs: svc.Organizations, credentials: svc.Credentials, orders: svc.Orders, inventory: svc.Inventory,
 		shipments: svc.Shipments, shipping: svc.Shipping, codes: svc.Codes, tracking: svc.Tracking, pickups: svc.PickupPoints, estimates: svc.Estimates, controls: svc.Controls, faults: svc.Faults, journal: svc.Journal,
 		reads: svc.Reads, operator: svc.Operator, sessions: svc.Sessions, supplies: svc.SupplierShipments,
-		cfg: cfg,
+		database: svc.Database,
+		cfg:      cfg,
 	}
 	c.loadTemplates()
 	mux := http.NewServeMux()
@@ -554,13 +559,21 @@ func (c *Console) signOut(w http.ResponseWriter, r *http.Request) {
 
 // fail answers an error of a store call with the status the API answers
 // it with (parcelgate.ErrorStatus): a domain error as its page (404 for a
-// missing object, which is also what another tenant's is), anything else as
-// a 500 page that shows no detail and logs it.
+// missing object, which is also what another tenant's is); the database
+// out of reach or past the request's deadline (Database.Unavailable, as
+// the API decides it) as 503 with Retry-After; anything else as a 500
+// page that shows no detail and logs it.
 func (c *Console) fail(w http.ResponseWriter, r *http.Request, s *session, err error) {
-	switch status := parcelgate.ErrorStatus(err); {
+	status := parcelgate.ErrorStatus(err)
+	if parcelgate.ErrorCode(err) == parcelgate.EINTERNAL && c.database.Unavailable(err) {
+		status = http.StatusServiceUnavailable
+	}
+	switch {
 	case status == http.StatusNotFound:
 		c.errorPage(w, r, s, status, "There is no such page, or it is not yours to see.")
 	case status == http.StatusServiceUnavailable:
+		c.cfg.Log.WarnContext(r.Context(), "console: the database is unavailable", "path", r.URL.Path, "err", err)
+		w.Header().Set("Retry-After", strconv.Itoa(retryAfterUnavailable))
 		c.errorPage(w, r, s, status, "The database is not answering; try again in a moment.")
 	case status < http.StatusInternalServerError:
 		c.errorPage(w, r, s, status, parcelgate.ErrorMessage(err))
@@ -572,3 +585,7 @@ func (c *Console) fail(w http.ResponseWriter, r *http.Request, s *session, err e
 		c.errorPage(w, r, s, http.StatusInternalServerError, "Something went wrong on the server. It has been logged; try again.")
 	}
 }
+
+// retryAfterUnavailable is the Retry-After of a 503 for an unavailable
+// database, in seconds: the API's, since pools reconnect by themselves.
+const retryAfterUnavailable = 1

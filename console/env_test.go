@@ -28,8 +28,9 @@ const adminToken = "console-test-admin-token"
 // seeded with the demo tenants, under --fulfillment manual: orders move
 // only when a test moves them.
 type env struct {
-	t  testing.TB
-	db *testdb.DB
+	t   testing.TB
+	db  *testdb.DB
+	dsn string // the database's, for a connection of a test's own
 	// store is what the console holds: the store's services as the root's
 	// interfaces; tests seed and check through them.
 	store console.Services
@@ -50,8 +51,15 @@ func newEnv(t testing.TB, engine string) *env {
 // (decisions §21).
 func newEnvMode(t testing.TB, engine string, sandbox bool) *env {
 	t.Helper()
+	return newEnvConfig(t, engine, sandbox, nil)
+}
+
+// newEnvConfig is newEnvMode with the server's configuration changed by
+// configure (nil: as it is).
+func newEnvConfig(t testing.TB, engine string, sandbox bool, configure func(*httpapi.Config)) *env {
+	t.Helper()
 	clock := new(parcelgate.OffsetClock)
-	db := testdb.Open(t, engine, clock)
+	db, dsn := testdb.OpenDSN(t, engine, clock)
 	ctx := context.Background()
 	if _, err := demo.Seed(ctx, wiring.Demo(db), parcelgate.DefaultVersions); err != nil {
 		t.Fatalf("seed: %v", err)
@@ -62,7 +70,11 @@ func newEnvMode(t testing.TB, engine string, sandbox bool) *env {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.DiscardHandler)
-	srv := httpapi.New(api, auth.NewKeyring(keys), clock, log, httpapi.Config{AdminToken: adminToken, OffsetClock: clock, Sandbox: sandbox})
+	cfg := httpapi.Config{AdminToken: adminToken, OffsetClock: clock, Sandbox: sandbox}
+	if configure != nil {
+		configure(&cfg)
+	}
+	srv := httpapi.New(api, auth.NewKeyring(keys), clock, log, cfg)
 	sessions := new(testClock)
 	store := wiring.Console(db)
 	srv.Mount(console.Prefix, console.New(store, console.Config{
@@ -71,7 +83,7 @@ func newEnvMode(t testing.TB, engine string, sandbox bool) *env {
 	}))
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)
-	return &env{t: t, db: db, store: store, api: api, clock: clock, sessions: sessions, url: hs.URL}
+	return &env{t: t, db: db, dsn: dsn, store: store, api: api, clock: clock, sessions: sessions, url: hs.URL}
 }
 
 // browser is an HTTP client with its own cookies that does not follow
@@ -86,11 +98,12 @@ func (e *env) browser() *browser {
 	return &browser{e: e, c: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
 }
 
-// page is an answer: status, Location and body.
+// page is an answer: status, Location, body and headers.
 type page struct {
 	status   int
 	location string
 	body     string
+	header   http.Header
 }
 
 func (b *browser) do(method, path string, form url.Values, header http.Header) page {
@@ -115,7 +128,7 @@ func (b *browser) do(method, path string, form url.Values, header http.Header) p
 	}
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(resp.Body)
-	return page{resp.StatusCode, resp.Header.Get("Location"), string(raw)}
+	return page{resp.StatusCode, resp.Header.Get("Location"), string(raw), resp.Header}
 }
 
 func (b *browser) get(path string) page { return b.do(http.MethodGet, path, nil, nil) }

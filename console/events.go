@@ -43,6 +43,7 @@ func (c *Console) events(w http.ResponseWriter, r *http.Request, s *session) {
 	last, err := stamp()
 	if err != nil {
 		c.cfg.Log.WarnContext(ctx, "console events", "err", err)
+		w.Header().Set("Retry-After", strconv.Itoa(retryAfterUnavailable))
 		w.WriteHeader(http.StatusServiceUnavailable)
 		return
 	}

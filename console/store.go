@@ -15,6 +15,13 @@ import (
 // ConsoleSessionService implement them (the wiring checks it); the store
 // never imports the console.
 
+// Database tells apart the store's errors that say the database is out of
+// reach or did not answer within the request's deadline from faults:
+// sqlstore's DB.Unavailable, the very decision the API answers 503 by.
+type Database interface {
+	Unavailable(err error) bool
+}
+
 // Reader is what the console's pages of one tenant read besides the
 // services. Every method acts for c and is scoped to c's organization and
 // environment (ENOTFOUND for another tenant's object), and asks c.May

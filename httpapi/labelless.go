@@ -2,12 +2,9 @@ package httpapi
 
 import (
 	"context"
-	"math"
 	"net/http"
 	"strings"
 	"time"
-
-	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/parcelgate/parcelgate"
 )
@@ -29,25 +26,16 @@ func (s *Server) codeRoutes() {
 	s.registerCodeMetric()
 }
 
-// registerCodeMetric exposes how full each environment's code space is.
-// Each scrape counts the active codes with one query over a partial index.
+// registerCodeMetric exposes how full each environment's code space is
+// (codemetric.go).
 func (s *Server) registerCodeMetric() {
-	for _, env := range parcelgate.Environments {
-		s.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name:        "parcelgate_active_codes",
-			Help:        "Active sending and errand codes of the environment, out of 16^6 (decisions §5).",
-			ConstLabels: prometheus.Labels{"environment": string(env)},
-		}, func() float64 {
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			n, err := s.codes.ActiveCodes(ctx, parcelgate.EnvironmentOperator(env))
-			if err != nil {
-				s.log.Warn("counting active codes", "environment", env, "err", err)
-				return math.NaN()
-			}
-			return float64(n)
+	s.reg.MustRegister(newCodeCounts(s.cfg.ActiveCodesMaxAge,
+		func(ctx context.Context, env parcelgate.Environment) (int64, error) {
+			return s.codes.ActiveCodes(ctx, parcelgate.EnvironmentOperator(env))
+		},
+		func(env parcelgate.Environment, err error) {
+			s.log.Warn("counting active codes", "environment", env, "err", err)
 		}))
-	}
 }
 
 // sendingCodeRequest is the body of POST /{version}/labelless (interface §4.1).

@@ -130,6 +130,10 @@ type Config struct {
 	// --db-timeout): a request the database does not answer within it is
 	// answered 503 instead of waiting on. 0 sets none.
 	DBTimeout time.Duration
+	// ActiveCodesMaxAge is how long the parcelgate_active_codes figure of
+	// /metrics is kept before a scrape counts again (codemetric.go); 0
+	// counts on every scrape.
+	ActiveCodesMaxAge time.Duration
 	// Replicas reports the database's read replicas for /readyz and
 	// /metrics; nil when there are none.
 	Replicas func() []ReplicaState

@@ -295,8 +295,12 @@ func (db *DB) Ping(ctx context.Context) error {
 
 // Close closes every connection.
 func (db *DB) Close() error {
-	if w := db.wal.Swap(nil); w != nil {
-		w.Close()
+	// The WAL index goes last (after the pools below): its -shm
+	// descriptor must outlive every connection that uses the file
+	// (fastpath.MapWALIndex). Readers stop using it now.
+	wal := db.wal.Swap(nil)
+	if wal != nil {
+		defer wal.Close()
 	}
 	db.readStmts.close()
 	db.writeStmts.close()
@@ -370,10 +374,17 @@ func (r reader) QueryRow(ctx context.Context, q string, args ...any) *sql.Row {
 // of either.
 type rowScanner interface{ Scan(...any) error }
 
+// errBeginIO marks a write transaction that SQLite could not begin for an
+// I/O error (isSQLiteIOError): nothing was written, so inTx tries it
+// again. An I/O error after the transaction began is not retried — a
+// failed commit may have reached the WAL — and is answered as the database
+// being unavailable (Unavailable), never as a fault.
+var errBeginIO = errors.New("before the transaction began")
+
 // inTx runs fn in a write transaction and commits it; fn's error, or a
 // failed commit, rolls it back. A transaction that lost a race to a
-// concurrent one is run again, a few times, so fn must not have effects
-// outside the transaction.
+// concurrent one, or could not begin for an I/O error, is run again, a few
+// times, so fn must not have effects outside the transaction.
 func (db *DB) inTx(ctx context.Context, fn func(tx *Tx) error) error {
 	const attempts = 5
 	var err error
@@ -382,7 +393,7 @@ func (db *DB) inTx(ctx context.Context, fn func(tx *Tx) error) error {
 		if err == nil {
 			return db.recordFloor(ctx)
 		}
-		if !isRetryable(err) || ctx.Err() != nil {
+		if !isRetryable(err) && !errors.Is(err, errBeginIO) || ctx.Err() != nil {
 			return err
 		}
 		time.Sleep(time.Duration(1<<i) * 5 * time.Millisecond)
@@ -406,6 +417,10 @@ func (db *DB) tryTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
 	defer conn.Close()
 	stx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
+		if isSQLiteIOError(err) {
+			// Nothing was written: the transaction is tried again.
+			return fmt.Errorf("begin: %w (%w)", err, errBeginIO)
+		}
 		return fmt.Errorf("begin: %w", err)
 	}
 	defer func() {

@@ -151,11 +151,91 @@ func stripComments(s string) string {
 // ExplainOrderLookupForTest returns the engine's plan for finding one order
 // of the organization by either of its IDs, as FindOrder does.
 func (db *DB) ExplainOrderLookupForTest(ctx context.Context, orgID int64, businessID, id string) (string, error) {
-	explain := `EXPLAIN QUERY PLAN `
-	if db.dialect.name == "postgres" {
-		explain = `EXPLAIN `
+	return db.explainForTest(ctx, nil, false, `SELECT `+orderColumns+orderByKey, orderByKeyArgs(orgID, businessID, id)...)
+}
+
+// ExplainDueOrdersForTest returns the engine's plan for the warehouse
+// engine's sweep of env's orders in from, as DueOrders runs it; generic
+// asks PostgreSQL for the plan of a prepared statement that no longer
+// looks at its values (what a statement run often is given).
+func (db *DB) ExplainDueOrdersForTest(ctx context.Context, env parcelgate.Environment, from parcelgate.OrderStatus, readyBefore time.Time, limit int, generic bool) (string, error) {
+	q, ok := dueOrders(parcelgate.DueForWarehouse(from, readyBefore))
+	if !ok {
+		return "", fmt.Errorf("no sweep out of %s", from)
 	}
-	rows, err := db.query(ctx, explain+`SELECT `+orderColumns+orderByKey, orderByKeyArgs(orgID, businessID, id)...)
+	return db.explainForTest(ctx, nil, generic, q, string(env), micros(readyBefore), limit)
+}
+
+// ExplainTenantTablesForTest returns the engine's plans of what a reset,
+// a snapshot and a restore run on each table of an organization's data:
+// reading its rows (snapshot) and deleting or retiring them (reset, and a
+// restore's reset). On PostgreSQL sequential scans are priced out, so a table
+// without an index that serves the statement shows one anyway: the plan
+// says whether such an index exists, whatever the table's size.
+func (db *DB) ExplainTenantTablesForTest(ctx context.Context, orgID int64) (map[string]string, error) {
+	plans := map[string]string{}
+	for _, t := range tenantTables {
+		read := `SELECT * FROM ` + t.name + ` WHERE ` + t.scope
+		empty, args := `DELETE FROM `+t.name+` WHERE `+t.scope, []any{orgID}
+		if t.kept {
+			// A reset retires the kept tables' rows instead.
+			empty, args = retire[t.name], []any{int64(1), int64(1), orgID}
+		}
+		for q, args := range map[string][]any{read: {orgID}, empty: args} {
+			plan, err := db.explainForTest(ctx, []string{`SET enable_seqscan = off`}, false, q, args...)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", q, err)
+			}
+			plans[q] = plan
+		}
+	}
+	return plans, nil
+}
+
+// explainForTest returns the engine's plan of q with args, one line per
+// row: SQLite's EXPLAIN QUERY PLAN, PostgreSQL's EXPLAIN (of the plan for
+// these values, or with generic its generic plan, under the session
+// settings pg, which are reset afterwards).
+func (db *DB) explainForTest(ctx context.Context, pg []string, generic bool, q string, args ...any) (string, error) {
+	conn, err := db.read.Conn(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer conn.Close()
+	stmt := `EXPLAIN QUERY PLAN ` + q
+	if db.dialect.name == "postgres" {
+		stmt = `EXPLAIN ` + q
+		for _, set := range pg {
+			if _, err := conn.ExecContext(ctx, set); err != nil {
+				return "", err
+			}
+		}
+		if len(pg) > 0 {
+			defer conn.ExecContext(context.Background(), `RESET ALL`)
+		}
+		if generic {
+			// A named prepared statement, planned without its values.
+			if _, err := conn.ExecContext(ctx, `SET plan_cache_mode = force_generic_plan`); err != nil {
+				return "", err
+			}
+			defer conn.ExecContext(context.Background(), `RESET plan_cache_mode`)
+			if _, err := conn.ExecContext(ctx, `PREPARE explained AS `+db.dialect.rebind(q)); err != nil {
+				return "", err
+			}
+			defer conn.ExecContext(context.Background(), `DEALLOCATE explained`)
+			// EXECUTE takes its values in its text.
+			vals := make([]string, len(args))
+			for i, a := range args {
+				if s, ok := a.(string); ok {
+					vals[i] = "'" + strings.ReplaceAll(s, "'", "''") + "'"
+				} else {
+					vals[i] = fmt.Sprint(a)
+				}
+			}
+			stmt, args = `EXPLAIN EXECUTE explained(`+strings.Join(vals, ", ")+`)`, nil
+		}
+	}
+	rows, err := conn.QueryContext(ctx, db.dialect.rebind(stmt), args...)
 	if err != nil {
 		return "", err
 	}

@@ -16,10 +16,10 @@ func (db *DB) ExplainOrderListForTest(ctx context.Context, c *parcelgate.Caller,
 		return "", "", err
 	}
 	where := ks.where.sql()
-	if page, err = db.explainForTest(ctx, `SELECT `+orderColumns+` FROM `+ks.table+` WHERE `+where+` ORDER BY `+ks.keyCols()+` LIMIT 200`, ks.where.args...); err != nil {
+	if page, err = db.explainForTest(ctx, nil, false, `SELECT `+orderColumns+` FROM `+ks.table+` WHERE `+where+` ORDER BY `+ks.keyCols()+` LIMIT 200`, ks.where.args...); err != nil {
 		return "", "", err
 	}
-	count, err = db.explainForTest(ctx, `SELECT COUNT(*) FROM `+ks.table+` WHERE `+where, ks.where.args...)
+	count, err = db.explainForTest(ctx, nil, false, `SELECT COUNT(*) FROM `+ks.table+` WHERE `+where, ks.where.args...)
 	return page, count, err
 }
 
@@ -27,7 +27,7 @@ func (db *DB) ExplainOrderListForTest(ctx context.Context, c *parcelgate.Caller,
 // products order rows name by EAN (rowProductsQuery).
 func (db *DB) ExplainRowProductsForTest(ctx context.Context, retailerOrg int64, l parcelgate.RowProductLookup) (string, error) {
 	q, args := rowProductsQuery(retailerOrg, l)
-	return db.explainForTest(ctx, q, args...)
+	return db.explainForTest(ctx, nil, false, q, args...)
 }
 
 // DateSeededOrdersForTest gives the orders SeedOrdersForTest made an
@@ -84,30 +84,4 @@ func (db *DB) OrderDateColumnForTest(ctx context.Context, orgID int64, id string
 	var us int64
 	err := db.queryRow(ctx, `SELECT order_date FROM orders WHERE org_id = ? AND order_id = ?`, orgID, id).Scan(&us)
 	return us, err
-}
-
-func (db *DB) explainForTest(ctx context.Context, q string, args ...any) (string, error) {
-	explain := `EXPLAIN QUERY PLAN `
-	if db.dialect.name == "postgres" {
-		explain = `EXPLAIN `
-	}
-	rows, err := db.query(ctx, explain+q, args...)
-	if err != nil {
-		return "", err
-	}
-	defer rows.Close()
-	var plan strings.Builder
-	for rows.Next() {
-		var id, parent, notused int64
-		var line string
-		dest := []any{&line}
-		if db.dialect.name != "postgres" {
-			dest = []any{&id, &parent, &notused, &line}
-		}
-		if err := rows.Scan(dest...); err != nil {
-			return "", err
-		}
-		fmt.Fprintln(&plan, line)
-	}
-	return plan.String(), rows.Err()
 }

@@ -146,14 +146,34 @@ func (s *OrderService) SetOrderStatus(ctx context.Context, c *parcelgate.Caller,
 // it.
 func (s *OrderService) DueOrders(ctx context.Context, env parcelgate.Environment, from parcelgate.OrderStatus, readyBefore time.Time, limit int) ([]int64, error) {
 	due := parcelgate.DueForWarehouse(from, readyBefore)
-	autoSubmit := ""
-	if due.AutoSubmitOnly {
-		autoSubmit = " AND auto_submit = 1"
+	q, ok := dueOrders(due)
+	if !ok {
+		return nil, parcelgate.Errorf(parcelgate.EINVALID, "the warehouse engine moves no order out of %s", from)
+	}
+	return scanColumn[int64](s.db.query(ctx, q, string(env), micros(due.ReadyBefore), limit))
+}
+
+// dueOrders is the sweep's statement for due: its status (and autoSubmit)
+// written as literals, the very terms of the partial index of that status
+// (migration 0024), so that both engines can prove the index covers the
+// statement and read only the due orders, in the sweep's order. With the
+// status bound as a parameter neither engine could (SQLite plans without
+// the value, PostgreSQL's generic plan too), and every sweep read and
+// sorted every order of the database (issue 39). Only the statuses the
+// engine moves orders out of have an index, and a statement.
+func dueOrders(due parcelgate.WarehouseDue) (string, bool) {
+	var cond string
+	switch {
+	case due.From == parcelgate.OrderCreated && due.AutoSubmitOnly:
+		cond = `status = 'Created' AND auto_submit = 1`
+	case due.From == parcelgate.OrderSubmitted && !due.AutoSubmitOnly:
+		cond = `status = 'Submitted'`
+	default:
+		return "", false
 	}
 	// An order split among suppliers is theirs to move (decisions §34).
-	return scanColumn[int64](s.db.query(ctx, `SELECT id FROM orders WHERE status = ? AND ready_at <= ?`+autoSubmit+` AND environment = ?
-		AND NOT EXISTS (SELECT 1 FROM supplier_shipments s WHERE s.order_pk = orders.id) ORDER BY ready_at, id LIMIT ?`,
-		string(due.From), micros(due.ReadyBefore), string(env), limit))
+	return `SELECT id FROM orders WHERE environment = ? AND ` + cond + ` AND ready_at <= ?
+		AND NOT EXISTS (SELECT 1 FROM supplier_shipments s WHERE s.order_pk = orders.id) ORDER BY ready_at, id LIMIT ?`, true
 }
 
 // AdvanceOrder moves order pk from status from to status to for the

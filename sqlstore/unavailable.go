@@ -21,8 +21,12 @@ import (
 // did not answer in time, rather than that the request or the data was
 // wrong: the connection was refused, cut or timed out, the server is
 // shutting down or out of connections, the caller's deadline for the
-// database passed, or SQLite stayed busy past its busy timeout. Such a
-// request may succeed when tried again; the HTTP layer answers it 503.
+// database passed, SQLite stayed busy past its busy timeout, or SQLite met
+// an I/O error (SQLITE_IOERR and its extended codes: the file system
+// failed a read, write, lock or mapping). Such a request may succeed when
+// tried again; the HTTP layer answers it 503. An I/O error is no fault of
+// the request; when it outlasts a retry, the operator reads the cause in
+// the log, which keeps the error.
 //
 // A write that fails this way was not acknowledged, but it may have been
 // committed (the commit's answer can be what was lost), so clients retry
@@ -49,9 +53,17 @@ func (db *DB) Unavailable(err error) bool {
 	}
 	if e, ok := errors.AsType[*sqlite.Error](err); ok {
 		c := e.Code() & 0xff
-		return c == sqlite3.SQLITE_BUSY || c == sqlite3.SQLITE_LOCKED
+		return c == sqlite3.SQLITE_BUSY || c == sqlite3.SQLITE_LOCKED || c == sqlite3.SQLITE_IOERR
 	}
 	return false
+}
+
+// isSQLiteIOError reports a SQLite I/O error: SQLITE_IOERR or one of its
+// extended codes (SQLITE_IOERR_IN_PAGE, 8714, is a fault reading the
+// mapped -shm file).
+func isSQLiteIOError(err error) bool {
+	e, ok := errors.AsType[*sqlite.Error](err)
+	return ok && e.Code()&0xff == sqlite3.SQLITE_IOERR
 }
 
 // Option is a setting of Open.

@@ -3,6 +3,7 @@ package sqlstore_test
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,8 +19,19 @@ import (
 // TestMain lets the test binary run one SQL statement against a SQLite
 // file as a process of its own (PARCELGATE_TEST_SQLITE_FILE and
 // PARCELGATE_TEST_SQLITE_EXEC), so a test can commit from outside the
-// store, the way the sqlite3 shell or a second server would.
+// store, the way the sqlite3 shell or a second server would; or, as
+// another process, say which process holds the lock on a -shm file's DMS
+// byte (PARCELGATE_TEST_SHM_DMS, see shmDMSHolder).
 func TestMain(m *testing.M) {
+	if path := os.Getenv("PARCELGATE_TEST_SHM_DMS"); path != "" {
+		pid, err := shmDMSHolder(path)
+		if err != nil {
+			os.Stderr.WriteString(err.Error() + "\n")
+			os.Exit(1)
+		}
+		os.Stdout.WriteString(strconv.Itoa(pid))
+		os.Exit(0)
+	}
 	if path := os.Getenv("PARCELGATE_TEST_SQLITE_FILE"); path != "" {
 		db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)")
 		if err == nil {
@@ -38,11 +50,20 @@ func TestMain(m *testing.M) {
 // process.
 func commitElsewhere(t *testing.T, path, stmt string) {
 	t.Helper()
+	if err := runElsewhere(path, stmt); err != nil {
+		t.Fatalf("commit from another process: %v", err)
+	}
+}
+
+// runElsewhere runs stmt against the SQLite file at path from another
+// process (this test binary, as TestMain allows).
+func runElsewhere(path, stmt string) error {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "PARCELGATE_TEST_SQLITE_FILE="+path, "PARCELGATE_TEST_SQLITE_EXEC="+stmt)
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("commit from another process: %v: %s", err, out)
+		return fmt.Errorf("%s: %v: %s", stmt, err, out)
 	}
+	return nil
 }
 
 // GET one order on SQLite skips the read of an order whose

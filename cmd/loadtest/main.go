@@ -47,6 +47,13 @@
 //	        from its dropshipping catalog) polls GET /ecommerce/v3/shipments
 //	        from the newest stamp, from the middle and without from over -c
 //	        connections: req/s, p50, p99 of each.
+//	idle    a server with -idle-orders warehouse orders (300,000), none
+//	        due, the warehouse engine and the automatic supplier running
+//	        at serve's defaults: one engine step's time, and the CPU the
+//	        server (and PostgreSQL's processes serving it) used over -d.
+//	tenant  the operator's snapshot, reset and restore of a small
+//	        organization next to one with -big-rows (300,000) tracking
+//	        moves, codes and supplier shipments: the median of each.
 //
 // With -replica (PostgreSQL) the store reads on a streaming replica of the
 // database that the run starts (internal/pgcluster), as serve
@@ -90,13 +97,15 @@ type config struct {
 	listSize       int
 	readOrders     int
 	shipments      int
+	idleOrders     int
+	bigRows        int
 }
 
 func main() {
 	var c config
 	var engines, modes string
 	flag.StringVar(&engines, "engine", "sqlite,postgres", "engines to measure: sqlite, postgres")
-	flag.StringVar(&modes, "mode", "read", "what to measure: read, walk, create, create-orgs, create-one-org, hot, bulk, bulk-balances, list, pickup, track, shipments (comma-separated)")
+	flag.StringVar(&modes, "mode", "read", "what to measure: read, walk, create, create-orgs, create-one-org, hot, bulk, bulk-balances, list, pickup, track, shipments, idle, tenant (comma-separated)")
 	flag.DurationVar(&c.duration, "d", 10*time.Second, "length of each timed load run")
 	flag.IntVar(&c.conns, "c", 32, "connections of the read load")
 	flag.BoolVar(&c.useWrk, "wrk", true, "drive the read load with wrk when it is installed")
@@ -112,6 +121,8 @@ func main() {
 	flag.IntVar(&c.walkers, "walkers", 1, "walk: clients walking the catalog at once")
 	flag.IntVar(&c.listSize, "list-size", 100, "list: entries per page")
 	flag.IntVar(&c.shipments, "shipments", 10000, "shipments: the supplier's shipments polled")
+	flag.IntVar(&c.bigRows, "big-rows", 300000, "tenant: the big organization's tracking moves, codes and supplier shipments (each)")
+	flag.IntVar(&c.idleOrders, "idle-orders", 300000, "idle: warehouse orders in the database, none due")
 	flag.IntVar(&c.readOrders, "read-orders", 1, "read: GET this many different orders of the merchant in turn instead of one (needs wrk)")
 	flag.Parse()
 	c.engines = strings.Split(engines, ",")
@@ -137,7 +148,7 @@ func run(ctx context.Context, c config) error {
 
 func runMode(ctx context.Context, c config, engine, mode string) error {
 	switch mode {
-	case "read", "walk", "create", "create-orgs", "create-one-org", "hot", "bulk", "bulk-balances", "list", "pickup", "track", "shipments":
+	case "read", "walk", "create", "create-orgs", "create-one-org", "hot", "bulk", "bulk-balances", "list", "pickup", "track", "shipments", "idle", "tenant":
 	default:
 		return fmt.Errorf("unknown mode %q", mode)
 	}
@@ -159,6 +170,10 @@ func runMode(ctx context.Context, c config, engine, mode string) error {
 		return shipmentsMode(ctx, c, env)
 	case "track":
 		return trackMode(ctx, c, env)
+	case "idle":
+		return idleMode(ctx, c, env)
+	case "tenant":
+		return tenantMode(ctx, c, env)
 	case "create":
 		return orderMode(ctx, c, env, c.clients, spread)
 	case "create-orgs":

@@ -63,6 +63,9 @@ type serveConfig struct {
 
 	// codeRetention is how long a code lives undelivered (decisions §5).
 	codeRetention time.Duration
+	// activeCodesMaxAge is how long /metrics keeps its count of active
+	// codes (decisions §43).
+	activeCodesMaxAge time.Duration
 
 	// journal keeps the last journalSize API calls of each organization.
 	journal     bool
@@ -106,6 +109,7 @@ func serveFlags(fs *pflag.FlagSet, c *serveConfig) {
 	fs.DurationVar(&c.dbReplicaMaxLag, "db-replica-max-lag", sqlstore.DefaultReplicaMaxLag, "a replica further behind the primary than this is skipped (its reads go to the primary) until it catches up")
 	fs.BoolVar(&c.dbPooler, "db-pooler", false, "the database URLs reach PostgreSQL through a pooler in transaction mode (PgBouncer pool_mode = transaction): keep no prepared statement across transactions")
 	fs.DurationVar(&c.codeRetention, "code-retention", parcelgate.DefaultCodeRetention, "how long a sending or errand code stays active when its shipment is not delivered first")
+	fs.DurationVar(&c.activeCodesMaxAge, "active-codes-max-age", time.Minute, "how long /metrics keeps its count of each environment's active codes (parcelgate_active_codes) before a scrape counts again; 0 counts on every scrape")
 	fs.BoolVar(&c.journal, "journal", true, "keep a request journal: the last API calls of each organization, secrets redacted (GET /admin/v1/requests)")
 	fs.IntVar(&c.journalSize, "journal-size", parcelgate.JournalPerTenant, "how many API calls the request journal keeps per organization")
 	fs.VisitAll(func(f *pflag.Flag) { envFlag(fs, f.Name) })
@@ -145,6 +149,9 @@ func (c *serveConfig) check(fs *pflag.FlagSet) error {
 	}
 	if c.codeRetention <= 0 {
 		return usagef("--code-retention must be positive, not %s", c.codeRetention)
+	}
+	if c.activeCodesMaxAge < 0 {
+		return usagef("--active-codes-max-age must be 0 or more, not %s", c.activeCodesMaxAge)
 	}
 	if c.fulfillment != "auto" && c.fulfillment != "manual" {
 		return usagef("--fulfillment must be auto or manual, not %q", c.fulfillment)
@@ -357,7 +364,7 @@ func serve(ctx context.Context, c *serveConfig, stdout, stderr io.Writer) error 
 	srv := httpapi.New(wiring.HTTP(db), auth.NewKeyring(keys), clock, log, httpapi.Config{
 		PublicURL: c.publicURL, Versions: c.versionList(), AdminToken: c.adminToken, AdminTokenHash: adminHash,
 		OffsetClock: sandbox, Sandbox: c.sandbox, TrustedProxies: c.proxies, MaxBodyBytes: c.maxBody, RateLimit: c.rateLimit, DBTimeout: c.dbTimeout,
-		NoJournal: !c.journal, JournalPerTenant: c.journalSize, Replicas: replicaStates(db),
+		NoJournal: !c.journal, JournalPerTenant: c.journalSize, Replicas: replicaStates(db), ActiveCodesMaxAge: c.activeCodesMaxAge,
 	})
 	srv.Mount(console.Prefix, console.New(wiring.Console(db), console.Config{
 		AdminToken: c.adminToken, AdminGuard: srv.AdminGuard(), Clock: clock, OffsetClock: sandbox, Sandbox: c.sandbox, Versions: c.versionList(), Log: log,

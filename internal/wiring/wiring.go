@@ -60,6 +60,7 @@ func Console(db *sqlstore.DB) console.Services {
 		Reads:         s.Console,
 		Operator:      s.Console,
 		Sessions:      s.ConsoleSessions,
+		Database:      db,
 
 		SupplierShipments: s.SupplierShipments,
 	}

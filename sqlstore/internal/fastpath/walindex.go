@@ -37,6 +37,9 @@ type WALIndex struct {
 	// connection closes, and a new one would be a different file from the
 	// one mapped here.
 	keep io.Closer
+	// release lets the -shm file's descriptor go (see mapShm): only after
+	// keep, and every other connection of the store, is closed.
+	release func()
 }
 
 // WALStamp is the WAL-index header: equal stamps, no commit in between.
@@ -53,16 +56,24 @@ const (
 // with "-shm"), which a read transaction on keep, a connection held open
 // for as long as the index is used, has created. keep is closed by Close,
 // or here when the file cannot be mapped.
+//
+// The -shm file is opened outside SQLite, so its descriptor stays open
+// until Close (mapShm has why: closing it would release SQLite's locks on
+// the file for the whole process). The caller closes its other
+// connections to the database before Close.
 func MapWALIndex(shmPath string, keep io.Closer) (*WALIndex, error) {
-	mem, err := mapShm(shmPath)
+	mem, release, err := mapShm(shmPath)
 	if err != nil {
 		keep.Close()
+		if release != nil {
+			release()
+		}
 		return nil, err
 	}
-	w := &WALIndex{mem: mem, keep: keep}
+	w := &WALIndex{mem: mem, keep: keep, release: release}
 	if _, ok := w.Stamp(); !ok {
 		unmapShm(mem)
-		keep.Close()
+		w.Close()
 		return nil, fmt.Errorf("%s: not a WAL index of format %d", shmPath, walIndexFormat)
 	}
 	runtime.AddCleanup(w, unmapShm, mem)
@@ -87,8 +98,13 @@ func (w *WALIndex) Stamp() (s WALStamp, ok bool) {
 	return s, s == second && s[0] == walIndexFormat
 }
 
-// Close lets the held connection go. The mapping is removed once no
-// reader can still be using it: when w is unreachable (the cleanup set by
-// MapWALIndex), since a reader that loaded w keeps it alive until its
-// loads are done.
-func (w *WALIndex) Close() error { return w.keep.Close() }
+// Close lets the held connection go, then the -shm file's descriptor: it
+// is called after the store's other connections to the database are
+// closed. The mapping is removed once no reader can still be using it:
+// when w is unreachable (the cleanup set by MapWALIndex), since a reader
+// that loaded w keeps it alive until its loads are done.
+func (w *WALIndex) Close() error {
+	err := w.keep.Close()
+	w.release()
+	return err
+}

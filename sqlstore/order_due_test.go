@@ -1,0 +1,98 @@
+package sqlstore_test
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/internal/testdb"
+	"github.com/parcelgate/parcelgate/sqlstore"
+)
+
+// issue 39, decisions §7: the warehouse engine's sweep (DueOrders, twice
+// a second per status and environment) reads the due orders through the
+// partial index of its status, in its order — never every order of the
+// database with a sort — on both engines, before and after the planner
+// has statistics, and PostgreSQL's generic plan too. It finds exactly the
+// due orders: Created ones only with autoSubmit, none of another
+// environment.
+func TestDueOrdersSweepUsesItsPartialIndex(t *testing.T) {
+	indexes := map[parcelgate.OrderStatus]string{
+		parcelgate.OrderCreated:   "orders_due_created",
+		parcelgate.OrderSubmitted: "orders_due_submitted",
+	}
+	for _, engine := range testdb.Engines {
+		t.Run(engine, func(t *testing.T) {
+			ctx := context.Background()
+			db := testdb.Open(t, engine, nil)
+			c := testOrg(t, db, parcelgate.Production, "1234567-1")
+			base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+			checkPlans := func(stage string) {
+				t.Helper()
+				for from, index := range indexes {
+					for _, generic := range []bool{false, true} {
+						if generic && engine != "postgres" {
+							continue
+						}
+						plan, err := db.ExplainDueOrdersForTest(ctx, parcelgate.Production, from, base.Add(time.Hour), 100, generic)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if !strings.Contains(plan, index) {
+							t.Errorf("%s, out of %s (generic %v): the sweep does not use %s:\n%s", stage, from, generic, index, plan)
+						}
+						for _, bad := range []string{"SCAN orders", "TEMP B-TREE", "Seq Scan on orders", "Sort"} {
+							if strings.Contains(plan, bad) {
+								t.Errorf("%s, out of %s (generic %v): the sweep reads orders past its index (%s):\n%s", stage, from, generic, bad, plan)
+							}
+						}
+					}
+				}
+			}
+			checkPlans("no orders, no statistics")
+
+			doc, _ := json.Marshal(sampleOrder())
+			// 20,000 Created orders without autoSubmit (never due), ready
+			// 1 µs apart from base; every tenth Submitted; every
+			// hundredth Created with autoSubmit.
+			if err := db.SeedOrdersForTest(ctx, c.Environment, c.OrgID, c.BusinessID, 20_000, base, string(doc)); err != nil {
+				t.Fatal(err)
+			}
+			for _, q := range []string{
+				`UPDATE orders SET status = 'Submitted' WHERE order_id LIKE 'SEED%0' AND order_id NOT LIKE 'SEED%00'`,
+				`UPDATE orders SET auto_submit = 1 WHERE order_id LIKE 'SEED%00'`,
+				`ANALYZE`,
+			} {
+				if err := db.ExecForTest(ctx, q); err != nil {
+					t.Fatal(err)
+				}
+			}
+			checkPlans("20,000 orders, analyzed")
+
+			// What the sweep finds, up to 1,000 µs after base: orders 10..990
+			// not divisible by 100 are Submitted (90), 100..1000 are
+			// Created with autoSubmit (10).
+			orders := sqlstore.NewOrderService(db)
+			cut := base.Add(1000 * time.Microsecond)
+			for from, want := range map[parcelgate.OrderStatus]int{parcelgate.OrderCreated: 10, parcelgate.OrderSubmitted: 90} {
+				due, err := orders.DueOrders(ctx, parcelgate.Production, from, cut, 1000)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(due) != want || !slices.IsSorted(due) {
+					t.Errorf("due out of %s: %d orders (sorted: %v), want %d", from, len(due), slices.IsSorted(due), want)
+				}
+				if other, err := orders.DueOrders(ctx, parcelgate.Test, from, cut, 1000); err != nil || len(other) != 0 {
+					t.Errorf("due out of %s in another environment: %v, %v", from, other, err)
+				}
+			}
+			if _, err := orders.DueOrders(ctx, parcelgate.Production, parcelgate.OrderDelivered, cut, 10); parcelgate.ErrorCode(err) != parcelgate.EINVALID {
+				t.Errorf("a sweep out of Delivered: %v", err)
+			}
+		})
+	}
+}
