@@ -98,7 +98,7 @@ func TestMoveShipmentStatusMachine(t *testing.T) {
 	if s.Status.Value != SupplyCreated {
 		t.Fatal("MoveShipment changed its argument")
 	}
-	if _, _, err := MoveShipment(v, ShipmentUpdate{Status: st(SupplyViewed)}, codes(), splitNow); ErrorCode(err) != ECONFLICT {
+	if _, _, err := MoveShipment(v, ShipmentUpdate{Status: st(SupplyViewed)}, codes(), splitNow); ErrorCode(err) != EINVALID || ErrorFields(err)[0].Field != "status.value" {
 		t.Fatalf("back to Viewed: %v", err)
 	}
 	same, changed, err := MoveShipment(v, ShipmentUpdate{Status: st(SupplyPacking)}, codes(), splitNow)
@@ -171,12 +171,12 @@ func TestSplitThenPartialDelivery(t *testing.T) {
 	s := parts[1].Shipment // B-1, quantity 5
 	split, err := SplitShipment(s, ShipmentUpdate{HasParcels: true, Parcels: []ShipmentParcel{
 		{ParcelID: "1", PackageType: "PC", ServiceCode: "2103", Rows: []ParcelRow{{ItemID: "B-1", Quantity: 5, DeliveredQuantity: q(2)}}},
-		{ParcelID: "2", PackageType: "PC", ServiceCode: "2103", Rows: []ParcelRow{{ItemID: "B-1", Quantity: 5, DeliveredQuantity: q(3)}}},
-	}}, splitNow)
+		{ParcelID: "2", PackageType: "PC", ServiceCode: "2103", PickupPointID: "002303200", RoutingServiceCode: "3200", Rows: []ParcelRow{{ItemID: "B-1", Quantity: 5, DeliveredQuantity: q(3)}}},
+	}}, codes(), splitNow)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(split.Consignment.Parcels) != 2 || split.Consignment.Parcels[1].PickupPointID != "001003200" || split.Status.Value != SupplyCreated {
+	if len(split.Consignment.Parcels) != 2 || split.Consignment.Parcels[1].PickupPointID != "002303200" || split.Status.Value != SupplyCreated {
 		t.Fatalf("split = %+v", split.Consignment.Parcels)
 	}
 	// Deliver parcel 1 only: parcel 2 carries nothing.
@@ -199,9 +199,9 @@ func TestSplitThenPartialDelivery(t *testing.T) {
 		{{ParcelID: "1", PackageType: "PC", ServiceCode: "2103", Rows: []ParcelRow{{ItemID: "B-1", DeliveredQuantity: q(4)}}}, {ParcelID: "2", PackageType: "PC", ServiceCode: "2103", Rows: []ParcelRow{{ItemID: "B-1", DeliveredQuantity: q(2)}}}},
 		{{ParcelID: "1", PackageType: "PC", ServiceCode: "2103", Rows: []ParcelRow{{ItemID: "B-1"}}}, {ParcelID: "1", PackageType: "PC", ServiceCode: "2103"}},
 		{{ParcelID: "1", PackageType: "PC", ServiceCode: "2103"}},
-		{{ParcelID: "1", ServiceCode: "2103", Rows: []ParcelRow{{ItemID: "B-1"}}}},
+		{{ParcelID: "3", ServiceCode: "2104", RoutingServiceCode: "3200", Rows: []ParcelRow{{ItemID: "B-1"}}}},
 	} {
-		if _, err := SplitShipment(s, ShipmentUpdate{HasParcels: true, Parcels: ps}, splitNow); ErrorCode(err) != EINVALID {
+		if _, err := SplitShipment(s, ShipmentUpdate{HasParcels: true, Parcels: ps}, codes(), splitNow); ErrorCode(err) != EINVALID {
 			t.Errorf("bad split %d: %v", i, err)
 		}
 	}
@@ -355,6 +355,91 @@ func TestPlatformParcelNumber(t *testing.T) {
 	for _, c := range []struct{ code, prefix string }{{"2103", "JJFI"}, {"PO2103", "JJFI"}, {"2711", "CP"}, {"NOUTO", "JJFI"}} {
 		if got := PlatformParcelNumber(c.code); len(got) < 13 || got[:len(c.prefix)] != c.prefix {
 			t.Errorf("%s: %q", c.code, got)
+		}
+	}
+}
+
+// provider Shipments V3: the split example is one PUT that also confirms
+// (status Delivered): parcel 1 is sent as Glue made it, without a
+// service; parcel 2 is added with service, pick-up point and routing code;
+// both get tracking codes (platform-made, so with labels).
+func TestSplitAndConfirmInOnePut(t *testing.T) {
+	_, parts := twoSupplierOrder()
+	s := parts[1].Shipment // B-1, quantity 5
+	out, err := SplitShipment(s, ShipmentUpdate{Status: st(SupplyDelivered), HasParcels: true, Parcels: []ShipmentParcel{
+		{ParcelID: "1", PackageType: "PC", Rows: []ParcelRow{{ExternalWarehouseID: "DROP", ItemID: "B-1", Quantity: 5, DeliveredQuantity: q(2)}}},
+		{ParcelID: "2", PackageType: "PC", ServiceCode: "2103", PickupPointID: "002303200", RoutingServiceCode: "3200",
+			Rows: []ParcelRow{{ExternalWarehouseID: "DROP", ItemID: "B-1", Quantity: 5, DeliveredQuantity: q(3)}}},
+	}}, codes(), splitNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Status.Value != SupplyDelivered || !slices.Equal(out.Delivered(), []int64{5}) {
+		t.Fatalf("status %v delivered %v", out.Status.Value, out.Delivered())
+	}
+	p1, p2 := out.Consignment.Parcels[0], out.Consignment.Parcels[1]
+	if p1.ServiceCode != "2103" || p1.PickupPointID != "001003200" || len(p1.AdditionalServices) != 1 {
+		t.Errorf("parcel 1 lost what it had: %+v", p1)
+	}
+	if len(p1.TrackingCodes) != 1 || len(p2.TrackingCodes) != 1 || !p1.PlatformCodes || !p2.PlatformCodes || p1.TrackingCodes[0] == p2.TrackingCodes[0] {
+		t.Errorf("codes: %+v / %+v", p1, p2)
+	}
+	for _, p := range []*ShipmentParcel{&p1, &p2} {
+		if label, note := ParcelDocuments(out, p); !label || !note {
+			t.Errorf("parcel %s documents: label %v note %v", p.ParcelID, label, note)
+		}
+	}
+	// The supplier's own codes: no label, the note only.
+	own, err := SplitShipment(s, ShipmentUpdate{Status: st(SupplyDelivered), HasParcels: true, Parcels: []ShipmentParcel{
+		{ParcelID: "1", TrackingCodes: []string{"EXT0001"}, Rows: []ParcelRow{{ItemID: "B-1", DeliveredQuantity: q(5)}}}}}, codes(), splitNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := own.Consignment.Parcels[0]; !slices.Equal(p.TrackingCodes, []string{"EXT0001"}) || p.PlatformCodes {
+		t.Errorf("own codes: %+v", p)
+	} else if label, note := ParcelDocuments(own, &p); label || !note {
+		t.Errorf("own codes documents: label %v note %v", label, note)
+	}
+}
+
+// decisions §38: an added parcel needs its service fields, a confirming
+// PUT needs every share, and the status moves forward only; each refusal
+// names its field.
+func TestSplitRefusals(t *testing.T) {
+	_, parts := twoSupplierOrder()
+	s := parts[1].Shipment
+	row := func(n int64) []ParcelRow { return []ParcelRow{{ItemID: "B-1", DeliveredQuantity: q(n)}} }
+	packing, _, _ := MoveShipment(s, ShipmentUpdate{Status: st(SupplyPacking)}, codes(), splitNow)
+	for _, c := range []struct {
+		from  *SupplierShipment
+		u     ShipmentUpdate
+		field string
+	}{
+		{s, ShipmentUpdate{HasParcels: true, Parcels: []ShipmentParcel{{ParcelID: "1", Rows: row(2)}, {ParcelID: "2", PackageType: "PC", Rows: row(3)}}}, "consignment.parcels[1].serviceCode"},
+		{s, ShipmentUpdate{HasParcels: true, Parcels: []ShipmentParcel{{ParcelID: "1", Rows: row(2)}, {ParcelID: "2", PackageType: "PC", ServiceCode: "2103", RoutingServiceCode: "3200", Rows: row(3)}}}, "consignment.parcels[1].pickupPointId"},
+		{s, ShipmentUpdate{HasParcels: true, Parcels: []ShipmentParcel{{ParcelID: "1", Rows: row(2)}, {ParcelID: "2", PackageType: "PC", ServiceCode: "2104", Rows: row(3)}}}, "consignment.parcels[1].routingServiceCode"},
+		{s, ShipmentUpdate{HasParcels: true, Parcels: []ShipmentParcel{{ParcelID: "1", Rows: row(2)}, {ParcelID: "2", ServiceCode: "2104", RoutingServiceCode: "3200", Rows: row(3)}}}, "consignment.parcels[1].packageType"},
+		{s, ShipmentUpdate{Status: st(SupplyDelivered), HasParcels: true, Parcels: []ShipmentParcel{{ParcelID: "1", Rows: []ParcelRow{{ItemID: "B-1"}}}}}, "consignment.parcels[0].rows[0].deliveredQuantity"},
+		{packing, ShipmentUpdate{Status: st(SupplyViewed), HasParcels: true, Parcels: []ShipmentParcel{{ParcelID: "1", Rows: row(5)}}}, "status.value"},
+		{s, ShipmentUpdate{Status: st(SupplySubmitted), HasParcels: true, Parcels: []ShipmentParcel{{ParcelID: "1", Rows: row(5)}}}, "status.value"},
+	} {
+		_, err := SplitShipment(c.from, c.u, codes(), splitNow)
+		if ErrorCode(err) != EINVALID || !slices.ContainsFunc(ErrorFields(err), func(f FieldError) bool { return f.Field == c.field }) {
+			t.Errorf("%+v: %v, want a problem with %s", c.u, err, c.field)
+		}
+	}
+	// A status other than Delivered applies after the split, as a PATCH.
+	out, err := SplitShipment(s, ShipmentUpdate{Status: st(SupplyPacking), HasParcels: true, Parcels: []ShipmentParcel{{ParcelID: "1", Rows: row(5)}}}, codes(), splitNow)
+	if err != nil || out.Status.Value != SupplyPacking || len(out.Consignment.Parcels[0].TrackingCodes) != 0 {
+		t.Errorf("split to Packing: %v %+v", err, out)
+	}
+}
+
+// pick-up services name their point.
+func TestDeliversToPickupPoint(t *testing.T) {
+	for code, want := range map[string]bool{"2103": true, "PO2103": true, "2104": false, "2102": false, "": false} {
+		if got := DeliversToPickupPoint(code); got != want {
+			t.Errorf("%q: %v", code, got)
 		}
 	}
 }

@@ -104,6 +104,12 @@ type ShipmentParcel struct {
 	TrackingCodes []string    `json:"trackingCodes,omitempty"`
 	Ready         bool        `json:"ready,omitempty"`
 	Rows          []ParcelRow `json:"rows,omitempty"`
+	// LabelURL and DeliveryNoteURL link the parcel's address label (only
+	// when the platform made its tracking codes) and its delivery note,
+	// PDFs your token opens (ParcelLabel, ParcelNote). The member names
+	// are parcelgate's own: the provider publishes none. Answers only.
+	LabelURL        string `json:"labelUrl,omitempty"`
+	DeliveryNoteURL string `json:"deliveryNoteUrl,omitempty"`
 }
 
 // ParcelRow is a row's share of one parcel: Quantity is the row's ordered
@@ -193,11 +199,24 @@ func (c *Client) ConfirmShipment(ctx context.Context, id string, parcels []Shipm
 	return c.shipment(ctx, http.MethodPatch, "/ecommerce/v3/shipments/"+escape(id), body)
 }
 
-// SplitShipment replaces a shipment's parcels with parcels: each with a
-// unique ParcelID, a PackageType and a ServiceCode, and its share of each
-// row as DeliveredQuantity.
+// SplitShipment replaces a shipment's parcels with parcels, each with its
+// share of each row as DeliveredQuantity: a parcel the shipment has may
+// leave out what it has (PackageType, ServiceCode, PickupPointID,
+// RoutingServiceCode); a parcel added needs a unique ParcelID, a
+// PackageType, a ServiceCode, a RoutingServiceCode and, for a pick-up
+// service, a PickupPointID. The status stays.
 func (c *Client) SplitShipment(ctx context.Context, id string, parcels []ShipmentParcel) (*SupplierShipment, error) {
 	body := map[string]any{"consignment": map[string]any{"parcels": parcels}}
+	return c.shipment(ctx, http.MethodPut, "/ecommerce/v3/shipments/"+escape(id), body)
+}
+
+// SplitAndConfirmShipment splits a shipment into parcels (as
+// SplitShipment) and confirms them in the same call, as the provider's
+// split example does: each parcel's DeliveredQuantity is what it carries
+// (0 for a row not sent), and each parcel that carries something gets its
+// own TrackingCodes or one the platform makes, with a label.
+func (c *Client) SplitAndConfirmShipment(ctx context.Context, id string, parcels []ShipmentParcel) (*SupplierShipment, error) {
+	body := map[string]any{"status": map[string]any{"value": SupplyDelivered}, "consignment": map[string]any{"parcels": parcels}}
 	return c.shipment(ctx, http.MethodPut, "/ecommerce/v3/shipments/"+escape(id), body)
 }
 

@@ -41,7 +41,7 @@ func (e *env) supplierShipment(businessID string) *parcelgate.SupplierShipment {
 func twoParcels() url.Values {
 	return url.Values{"parcels": {"2"},
 		"p0-id": {"1"}, "p0-type": {"PC"}, "p0-service": {"2104"}, "p0-r0": {"1"},
-		"p1-id": {"2"}, "p1-type": {"PC"}, "p1-service": {"2104"}, "p1-r0": {"1"}}
+		"p1-id": {"2"}, "p1-type": {"PC"}, "p1-service": {"2104"}, "p1-routing": {"0020"}, "p1-r0": {"1"}}
 }
 
 // decisions §34 in the console: a supplier splits its shipment into two

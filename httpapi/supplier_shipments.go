@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -68,8 +70,34 @@ func (s *Server) listSupplierShipments(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
+	for i, sh := range res.Items {
+		res.Items[i] = s.withParcelLinks(r, sh)
+	}
 	writePage(w, newPage(s, r, pr, res))
 	return nil
+}
+
+// withParcelLinks is sh as its supplier reads it: each parcel with the
+// links of the documents it has (parcelgate.ParcelDocuments), absolute
+// under the public URL, on the routes the supplier's token opens
+// (labelUrl, deliveryNoteUrl: names INVENTED, decisions §38). sh is not
+// changed.
+func (s *Server) withParcelLinks(r *http.Request, sh *parcelgate.SupplierShipment) *parcelgate.SupplierShipment {
+	out := *sh
+	out.Consignment.Parcels = slices.Clone(sh.Consignment.Parcels)
+	base := s.publicURL(r) + "/ecommerce/v3/shipments/" + url.PathEscape(sh.ShipmentID) + "/parcels/"
+	for i := range out.Consignment.Parcels {
+		p := &out.Consignment.Parcels[i]
+		label, note := parcelgate.ParcelDocuments(sh, p)
+		p.LabelURL, p.DeliveryNoteURL = "", ""
+		if label {
+			p.LabelURL = base + url.PathEscape(p.ParcelID) + "/label"
+		}
+		if note {
+			p.DeliveryNoteURL = base + url.PathEscape(p.ParcelID) + "/note"
+		}
+	}
+	return &out
 }
 
 func (s *Server) getSupplierShipment(w http.ResponseWriter, r *http.Request) error {
@@ -77,7 +105,7 @@ func (s *Server) getSupplierShipment(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, sh)
+	writeJSON(w, http.StatusOK, s.withParcelLinks(r, sh))
 	return nil
 }
 
@@ -90,7 +118,7 @@ func (s *Server) patchSupplierShipment(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, sh)
+	writeJSON(w, http.StatusOK, s.withParcelLinks(r, sh))
 	return nil
 }
 
@@ -103,7 +131,7 @@ func (s *Server) putSupplierShipment(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, sh)
+	writeJSON(w, http.StatusOK, s.withParcelLinks(r, sh))
 	return nil
 }
 
@@ -116,7 +144,7 @@ func (s *Server) confirmSupplierShipment(w http.ResponseWriter, r *http.Request)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, sh)
+	writeJSON(w, http.StatusOK, s.withParcelLinks(r, sh))
 	return nil
 }
 

@@ -186,7 +186,7 @@ func TestDropshipWholeFlow(t *testing.T) {
 		// B: splits 5 of B1 into parcels of 2 and 3, then sends only the 2.
 		d.call(d.b, "PUT", "/ecommerce/v3/shipments/"+sb.ShipmentID, map[string]any{"consignment": map[string]any{"parcels": []any{
 			map[string]any{"parcelId": "1", "packageType": "PC", "serviceCode": "2103", "rows": []any{map[string]any{"itemId": supplierBBID + "-B1", "quantity": 5.0, "deliveredQuantity": 2}}},
-			map[string]any{"parcelId": "2", "packageType": "PC", "serviceCode": "2103", "rows": []any{map[string]any{"itemId": supplierBBID + "-B1", "quantity": 5.0, "deliveredQuantity": 3}}},
+			map[string]any{"parcelId": "2", "packageType": "PC", "serviceCode": "2103", "pickupPointId": "002303200", "routingServiceCode": "3200", "rows": []any{map[string]any{"itemId": supplierBBID + "-B1", "quantity": 5.0, "deliveredQuantity": 3}}},
 		}}}).Expect(200).JSON(&s)
 		if len(s.Consignment.Parcels) != 2 || s.Status.Value != parcelgate.SupplyCreated {
 			t.Fatalf("split: %+v", s)
@@ -360,7 +360,8 @@ func TestDropshipShipmentMistakes(t *testing.T) {
 			{"PATCH", map[string]any{"status": status("Delivered"), "consignment": map[string]any{"parcels": []any{map[string]any{"parcelId": "7", "rows": []any{}}}}}, 400, "consignment.parcels[0].parcelId"},
 			{"PATCH", map[string]any{"status": status("Delivered"), "consignment": map[string]any{"parcels": []any{map[string]any{"parcelId": "1", "rows": []any{map[string]any{"itemId": supplierABID + "-A1", "deliveredQuantity": 3}}}}}}, 400, "consignment.parcels[0].rows[0].deliveredQuantity"},
 			{"PATCH", map[string]any{"status": status("Delivered"), "consignment": map[string]any{"parcels": []any{map[string]any{"parcelId": "1", "rows": []any{map[string]any{"itemId": supplierABID + "-A1", "deliveredQuantity": "two"}}}}}}, 400, "consignment.parcels[0].rows[0].deliveredQuantity"},
-			{"PUT", map[string]any{"consignment": map[string]any{"parcels": []any{map[string]any{"parcelId": "1", "packageType": "PC"}}}}, 400, "consignment.parcels[0].serviceCode"},
+			{"PUT", map[string]any{"consignment": map[string]any{"parcels": []any{map[string]any{"parcelId": "1", "rows": []any{map[string]any{"itemId": supplierABID + "-A1"}}},
+				map[string]any{"parcelId": "2", "packageType": "PC"}}}}, 400, "consignment.parcels[1].serviceCode"},
 			{"PUT", map[string]any{}, 400, "consignment.parcels"},
 			{"PUT", "[]", 400, "(body)"},
 		} {

@@ -222,14 +222,16 @@ func (s *SupplierShipmentService) UpdateShipment(ctx context.Context, c *parcelg
 	})
 }
 
-// SplitShipment applies a supplier's PUT (parcelgate.SplitShipment).
+// SplitShipment applies a supplier's PUT (parcelgate.SplitShipment): the
+// split, and the status it carries (Delivered confirms, with the stock
+// settled and copied back to the order as a PATCH's).
 // Only a caller that may ActionSupplyShipments (decisions §34).
 func (s *SupplierShipmentService) SplitShipment(ctx context.Context, c *parcelgate.Caller, id string, u parcelgate.ShipmentUpdate) (*parcelgate.SupplierShipment, error) {
 	if err := c.May(parcelgate.ActionSupplyShipments); err != nil {
 		return nil, err
 	}
 	return withShipment(ctx, s.db, c, id, func(sh *parcelgate.SupplierShipment, now time.Time) (*parcelgate.SupplierShipment, bool, error) {
-		out, err := parcelgate.SplitShipment(sh, u, now)
+		out, err := parcelgate.SplitShipment(sh, u, parcelgate.PlatformParcelNumber, now)
 		return out, err == nil, err
 	})
 }

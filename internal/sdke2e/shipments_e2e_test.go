@@ -61,7 +61,7 @@ func TestDropshippingThroughTheSDK(t *testing.T) {
 		sb := all(t, b.SupplierShipments(ctx, &client.ShipmentQuery{Statuses: []client.SupplyStatus{client.SupplyCreated}}))[0]
 		if _, err := b.SplitShipment(ctx, sb.ShipmentID, []client.ShipmentParcel{
 			{ParcelID: "1", PackageType: "PC", ServiceCode: "2104", Rows: []client.ParcelRow{{ItemID: supB + "-B1", DeliveredQuantity: client.Delivered(1)}}},
-			{ParcelID: "2", PackageType: "PC", ServiceCode: "2104", Rows: []client.ParcelRow{{ItemID: supB + "-B1", DeliveredQuantity: client.Delivered(3)}}},
+			{ParcelID: "2", PackageType: "PC", ServiceCode: "2104", RoutingServiceCode: "0020", Rows: []client.ParcelRow{{ItemID: supB + "-B1", DeliveredQuantity: client.Delivered(3)}}},
 		}); err != nil {
 			t.Fatal(err)
 		}

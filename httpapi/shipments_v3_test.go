@@ -1,0 +1,231 @@
+package httpapi_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/internal/apitest"
+)
+
+// The provider's split example names supplier 0109357-9's product
+// 0109357-9-5002 in the retailer's catalog 01093579; exampleSupplier sets
+// up exactly that: a retailer whose dropshipping catalog 01093579 is open
+// to supplier 0109357-9, who published 5002 there (10 in stock), and an
+// order of 5 of it.
+const (
+	exampleSupplierBID = "0109357-9"
+	exampleCatalog     = "01093579"
+	exampleItem        = "0109357-9-5002"
+)
+
+// splitExample is the provider's split example, verbatim (Shipments API
+// V3 page): one PUT that splits 5 units into parcels of 2 and 3 and
+// confirms them with Delivered. Parcel 1 is sent as Glue made it (no
+// service), parcel 2 is added with its service, pick-up point and routing
+// code.
+const splitExample = `{"status":{"value":"Delivered"},"consignment":{"parcels":[{"parcelId":"1","packageType":"PC","ready":true,"rows":[{"externalWarehouseId":"01093579","itemId":"0109357-9-5002","deliveredQuantity":2,"quantity":5.0}]},{"parcelId":"2","packageType":"PC","serviceCode":"2103","pickupPointId":"002303200","routingServiceCode":"3200","ready":true,"rows":[{"externalWarehouseId":"01093579","itemId":"0109357-9-5002","deliveredQuantity":3,"quantity":5.0}]}]}}`
+
+type exampleShop struct {
+	*dropship
+	supplier string // the example supplier's token
+	order    parcelgate.Order
+	shipment parcelgate.SupplierShipment
+}
+
+func newExampleShop(t *testing.T, e *apitest.Env) *exampleShop {
+	t.Helper()
+	d := newDropship(t, e)
+	e.Catalog(parcelgate.Test, retailerBID, exampleCatalog, parcelgate.CatalogDropship, exampleSupplierBID)
+	x := &exampleShop{dropship: d, supplier: e.EcomToken(parcelgate.Test, exampleSupplierBID, parcelgate.RoleSupplier)}
+	p := map[string]any{"externalId": exampleItem, "descriptions": map[string]any{"en": map[string]any{"name": "Garden chair"}}}
+	d.call(x.supplier, "PUT", "/ecommerce/v3/inventory", []any{map[string]any{"product": p, "balances": []any{
+		map[string]any{"retailerId": retailerBID, "catalogExternalId": exampleCatalog, "quantity": 10, "wholesalePrice": json.Number("12.50"), "currency": "EUR"}}}}).Expect(200)
+	body := dropshipOrder("EX1")
+	body["rows"] = []any{map[string]any{"externalProductId": exampleItem, "externalWarehouseId": exampleCatalog, "quantity": 5}}
+	d.call(d.retailer, "PUT", "/ecommerce/v3/order", body).Expect(http.StatusOK).JSON(&x.order)
+	x.shipment = d.only(x.supplier)
+	return x
+}
+
+// open follows a link of an answer with token (the link is absolute,
+// under the server's URL).
+func (d *dropship) open(token, link string) *apitest.Response {
+	d.T.Helper()
+	u, err := url.Parse(link)
+	if err != nil || u.Path == "" {
+		d.T.Fatalf("link %q: %v", link, err)
+	}
+	return d.call(token, "GET", u.RequestURI(), nil)
+}
+
+// provider Shipments V3: split example, one PUT that also confirms; "as
+// seen from the response for both parcels tracking codes and address
+// labels were created", and "parcel address label, delivery note and
+// tracking code can be read from the corresponding parcel".
+func TestShipmentSplitExampleConfirms(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		x := newExampleShop(t, e)
+		if q, a := x.stockOf(exampleCatalog, exampleItem); q != 5 || a != 5 {
+			t.Fatalf("stock after the order: %v/%v, want 5/5", q, a)
+		}
+		var s parcelgate.SupplierShipment
+		x.call(x.supplier, "PUT", "/ecommerce/v3/shipments/"+x.shipment.ShipmentID, splitExample).Expect(200).JSON(&s)
+		if s.Status.Value != parcelgate.SupplyDelivered || len(s.Consignment.Parcels) != 2 {
+			t.Fatalf("answer: %+v", s)
+		}
+		if r := s.Consignment.Rows[0]; r.DeliveredQuantity == nil || *r.DeliveredQuantity != 5 {
+			t.Errorf("row delivered = %+v", r)
+		}
+		p1, p2 := s.Consignment.Parcels[0], s.Consignment.Parcels[1]
+		// Parcel 1 keeps the service Glue gave it; parcel 2 has its own.
+		if p1.ServiceCode != "2103" || p1.PickupPointID == "" || p2.ServiceCode != "2103" || p2.PickupPointID != "002303200" || p2.RoutingServiceCode != "3200" {
+			t.Errorf("parcels: %+v / %+v", p1, p2)
+		}
+		var codes []string
+		for _, p := range []parcelgate.ShipmentParcel{p1, p2} {
+			if len(p.TrackingCodes) != 1 || !strings.HasPrefix(p.TrackingCodes[0], "JJFI") || p.LabelURL == "" || p.DeliveryNoteURL == "" {
+				t.Fatalf("parcel %s: codes %v label %q note %q", p.ParcelID, p.TrackingCodes, p.LabelURL, p.DeliveryNoteURL)
+			}
+			codes = append(codes, p.TrackingCodes...)
+			// The supplier's token opens both documents: real PDFs.
+			for _, link := range []string{p.LabelURL, p.DeliveryNoteURL} {
+				r := x.open(x.supplier, link).Expect(200)
+				if r.Header.Get("Content-Type") != "application/pdf" || !strings.HasPrefix(string(r.Body), "%PDF-") {
+					t.Errorf("%s: %s %.10q", link, r.Header.Get("Content-Type"), r.Body)
+				}
+				// Another supplier's token, and the retailer's, find nothing
+				// there (as a missing shipment).
+				x.open(x.b, link).Expect(http.StatusNotFound)
+				ghost := strings.Replace(link, s.ShipmentID, "NOSUCHSHIPMENT000000", 1)
+				a, b := x.open(x.b, link).Map(), x.open(x.b, ghost).Map()
+				delete(a, "timestamp")
+				delete(b, "timestamp")
+				ja, _ := json.Marshal(a)
+				jb, _ := json.Marshal(b)
+				if strings.ReplaceAll(string(ja), s.ShipmentID, "X") != strings.ReplaceAll(string(jb), "NOSUCHSHIPMENT000000", "X") {
+					t.Errorf("another tenant's parcel %s differs from a missing one: %s / %s", link, ja, jb)
+				}
+				x.open(x.retailer, link).Expect(http.StatusForbidden)
+			}
+		}
+		// GET answers the same links.
+		var again parcelgate.SupplierShipment
+		x.call(x.supplier, "GET", "/ecommerce/v3/shipments/"+s.ShipmentID, nil).Expect(200).JSON(&again)
+		if again.Consignment.Parcels[1].LabelURL != p2.LabelURL {
+			t.Errorf("GET parcel 2 label = %q", again.Consignment.Parcels[1].LabelURL)
+		}
+		// The retailer's order shows both codes, on the order and the row.
+		o := x.getOrder(x.order.ID)
+		if o.Status.Value != parcelgate.OrderDelivered || o.Rows[0].Status.Value != parcelgate.OrderDelivered ||
+			!slices.Equal(o.TrackingCodes, codes) || !slices.Equal(o.Rows[0].TrackingCodes, codes) {
+			t.Errorf("order: %v row %v codes %v / %v, want %v", o.Status.Value, o.Rows[0].Status.Value, o.TrackingCodes, o.Rows[0].TrackingCodes, codes)
+		}
+		// The 5 left with the parcels.
+		if q, a := x.stockOf(exampleCatalog, exampleItem); q != 5 || a != 0 {
+			t.Errorf("stock after delivery: %v/%v, want 5/0", q, a)
+		}
+		// Delivered is final: the same PUT again is 409.
+		x.call(x.supplier, "PUT", "/ecommerce/v3/shipments/"+s.ShipmentID, splitExample).Expect(http.StatusConflict)
+	})
+}
+
+// provider Shipments V3, confirm: "with client-supplied trackingCodes
+// Glue makes no label (note only)" — the answer's parcel has the note's
+// link and no label's; the label route refuses.
+func TestShipmentConfirmOwnCodesNoteOnly(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		x := newExampleShop(t, e)
+		var s parcelgate.SupplierShipment
+		x.patch(x.supplier, x.shipment.ShipmentID, map[string]any{"status": status("Delivered"), "consignment": map[string]any{"parcels": []any{
+			map[string]any{"parcelId": "1", "packageType": "PC", "ready": true, "trackingCodes": []any{"EXT000123"}, "rows": []any{
+				map[string]any{"externalWarehouseId": exampleCatalog, "itemId": exampleItem, "deliveredQuantity": 5, "quantity": 5.0}}}}}}).Expect(200).JSON(&s)
+		p := s.Consignment.Parcels[0]
+		if !slices.Equal(p.TrackingCodes, []string{"EXT000123"}) || p.LabelURL != "" || p.DeliveryNoteURL == "" {
+			t.Fatalf("parcel: %+v", p)
+		}
+		if r := x.open(x.supplier, p.DeliveryNoteURL).Expect(200); !strings.HasPrefix(string(r.Body), "%PDF-") {
+			t.Errorf("note: %.10q", r.Body)
+		}
+		x.open(x.supplier, strings.TrimSuffix(p.DeliveryNoteURL, "/note")+"/label").Expect(http.StatusConflict)
+		if o := x.getOrder(x.order.ID); !slices.Equal(o.TrackingCodes, []string{"EXT000123"}) {
+			t.Errorf("order codes = %v", o.TrackingCodes)
+		}
+	})
+}
+
+// provider Shipments V3, fast confirm "makes labels, and returns the full
+// shipment": its answer carries the parcel's label and note links.
+func TestShipmentFastConfirmLinks(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		x := newExampleShop(t, e)
+		var s parcelgate.SupplierShipment
+		x.call(x.supplier, "POST", "/ecommerce/v3/shipments/"+x.shipment.ShipmentID+"/delivered", nil).Expect(200).JSON(&s)
+		p := s.Consignment.Parcels[0]
+		if len(p.TrackingCodes) != 1 || p.LabelURL == "" || p.DeliveryNoteURL == "" {
+			t.Fatalf("parcel: %+v", p)
+		}
+		x.open(x.supplier, p.LabelURL).Expect(200)
+	})
+}
+
+// decisions §38: a split's mistakes are 400 naming the field — an added
+// parcel without its service, a status going backwards, an unknown parcel
+// in a confirmation — and nothing of a refused request is applied: the
+// shipment, the order and the stock are as before.
+func TestShipmentSplitRefusals(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		x := newExampleShop(t, e)
+		id := x.shipment.ShipmentID
+		path := "/ecommerce/v3/shipments/" + id
+		x.patch(x.supplier, id, map[string]any{"status": status("Packing")}).Expect(200)
+		before := x.getOrder(x.order.ID)
+		noService := strings.Replace(splitExample, `"serviceCode":"2103",`, "", 1)
+		noPoint := strings.Replace(splitExample, `"pickupPointId":"002303200",`, "", 1)
+		noRouting := strings.Replace(splitExample, `"routingServiceCode":"3200",`, "", 1)
+		backwards := strings.Replace(splitExample, `"Delivered"`, `"Viewed"`, 1)
+		tooMuch := strings.Replace(splitExample, `"deliveredQuantity":3`, `"deliveredQuantity":4`, 1)
+		for _, c := range []struct {
+			method, body, field string
+		}{
+			{"PUT", noService, "consignment.parcels[1].serviceCode"},
+			{"PUT", noPoint, "consignment.parcels[1].pickupPointId"},
+			{"PUT", noRouting, "consignment.parcels[1].routingServiceCode"},
+			{"PUT", backwards, "status.value"},
+			{"PUT", tooMuch, "consignment.parcels"},
+			{"PATCH", `{"status":{"value":"Viewed"}}`, "status.value"},
+			{"PATCH", `{"status":{"value":"Delivered"},"consignment":{"parcels":[{"parcelId":"2","rows":[{"itemId":"` + exampleItem + `","deliveredQuantity":5}]}]}}`, "consignment.parcels[0].parcelId"},
+		} {
+			r := x.call(x.supplier, c.method, path, c.body).Expect(http.StatusBadRequest)
+			if !strings.Contains(string(r.Body), `"`+c.field+`"`) {
+				t.Errorf("%s %s: %s, want field %s", c.method, c.body, r.Body, c.field)
+			}
+		}
+		s := x.only(x.supplier)
+		if s.Status.Value != parcelgate.SupplyPacking || len(s.Consignment.Parcels) != 1 || len(s.Consignment.Parcels[0].TrackingCodes) != 0 || s.Consignment.Rows[0].DeliveredQuantity != nil {
+			t.Errorf("shipment after refusals: %+v", s)
+		}
+		after := x.getOrder(x.order.ID)
+		if after.Status != before.Status || !after.Metadata.UpdateDate.Equal(before.Metadata.UpdateDate) || len(after.TrackingCodes) != 0 {
+			t.Errorf("order after refusals: %+v, before %+v", after.Status, before.Status)
+		}
+		if q, a := x.stockOf(exampleCatalog, exampleItem); q != 5 || a != 5 {
+			t.Errorf("stock after refusals: %v/%v, want 5/5", q, a)
+		}
+	})
+}
+
+// stockOf is the balance of product id in catalog as the retailer reads it.
+func (d *dropship) stockOf(catalog, id string) (quantity, allocated float64) {
+	d.T.Helper()
+	var p struct{ Content []parcelgate.Balance }
+	d.call(d.retailer, "GET", "/ecommerce/v3/catalogs/"+catalog+"/balances?productExternalId="+url.QueryEscape(id), nil).Expect(200).JSON(&p)
+	if len(p.Content) != 1 {
+		d.T.Fatalf("balance of %s in %s: %+v", id, catalog, p)
+	}
+	return float64(p.Content[0].Quantity), float64(p.Content[0].Allocated)
+}
