@@ -178,6 +178,22 @@ const ShipmentDocumentType = "SalesOrder"
 // shipment ("PC", the provider's example).
 const DefaultPackageType = "PC"
 
+// DropshipRows decides, once for an order, which of its rows come from a
+// supplier's dropshipping catalog: those whose externalWarehouseId names
+// one of the retailer's dropshipping catalogs (catalogs); the others come
+// from its own warehouses (decisions §34, §38). The request's check
+// (CheckRowCatalogs) and the store's choice of each row's balance read it;
+// from the allocation on, the decision is carried on each row as its
+// SupplierID (Order.Apply), which the split, the engines and the reads
+// follow.
+func (r *OrderRequest) DropshipRows(catalogs []string) []bool {
+	out := make([]bool, len(r.Rows))
+	for i, row := range r.Rows {
+		out[i] = slices.Contains(catalogs, row.ExternalWarehouseID)
+	}
+	return out
+}
+
 // OrderRowSupply is where an allocated order row comes from: a supplier's
 // dropshipping catalog (SupplierID set) or the retailer's own warehouse.
 type OrderRowSupply struct {
@@ -966,6 +982,16 @@ type RowProgress struct {
 	TrackingCodes     []string
 }
 
+// WarehousePart is the warehouse's part of an order that mixes warehouse
+// and supplier rows (decisions §38): its status, which the warehouse
+// engine (or the operator) moves as it moves a whole warehouse order, the
+// order rows it ships, and each one's tracking codes once Delivered.
+type WarehousePart struct {
+	Status OrderStatus
+	Lines  []int
+	Codes  [][]string
+}
+
 // ShipmentOfRows is a shipment with, for each of its rows, the order row
 // it ships.
 type ShipmentOfRows struct {
@@ -986,9 +1012,36 @@ type ShipmentOfRows struct {
 // short, "Partially delivered"; Delivered when every row got its whole
 // quantity; Cancelled when every shipment is, Error when every shipment
 // ended without delivering and one is in Error.
-func Progress(rows int, shipments []ShipmentOfRows) OrderProgress {
+//
+// wh, when not nil, is the warehouse part of an order that mixes warehouse
+// and supplier rows (decisions §38): it counts as one more party, its rows
+// showing its status (Created, Submitted, Delivered in full, Cancelled,
+// Error) and its tracking codes.
+func Progress(rows int, shipments []ShipmentOfRows, wh *WarehousePart) OrderProgress {
 	out := OrderProgress{Rows: make([]RowProgress, rows), TrackingCodes: []string{}}
 	allCreated, allFinal, anyDelivered, allFull, anyError, allCancelled := true, true, false, true, false, true
+	parties := len(shipments)
+	if wh != nil {
+		parties++
+		st := wh.Status
+		allCreated = allCreated && st == OrderCreated
+		allFinal = allFinal && st.Terminal()
+		allCancelled = allCancelled && st == OrderCancelled
+		anyError = anyError || st == OrderError
+		anyDelivered = anyDelivered || st == OrderDelivered && len(wh.Lines) > 0
+		allFull = allFull && st == OrderDelivered
+		for i, line := range wh.Lines {
+			if line < 0 || line >= rows {
+				continue
+			}
+			rp := RowProgress{Status: st, TrackingCodes: []string{}}
+			if i < len(wh.Codes) && st == OrderDelivered {
+				rp.TrackingCodes = slices.Clone(wh.Codes[i])
+			}
+			out.TrackingCodes = append(out.TrackingCodes, rp.TrackingCodes...)
+			out.Rows[line] = rp
+		}
+	}
 	for _, sh := range shipments {
 		s := sh.Shipment
 		st := s.Status.Value
@@ -1048,7 +1101,7 @@ func Progress(rows int, shipments []ShipmentOfRows) OrderProgress {
 		}
 	}
 	switch {
-	case len(shipments) == 0:
+	case parties == 0:
 		out.Status = OrderCreated
 	case allCancelled:
 		out.Status = OrderCancelled

@@ -260,7 +260,7 @@ func TestProgress(t *testing.T) {
 	_, parts := twoSupplierOrder()
 	a, b := parts[0], parts[1]
 	of := func(sa, sb *SupplierShipment) OrderProgress {
-		return Progress(3, []ShipmentOfRows{{sa, a.Lines}, {sb, b.Lines}})
+		return Progress(3, []ShipmentOfRows{{sa, a.Lines}, {sb, b.Lines}}, nil)
 	}
 	if p := of(a.Shipment, b.Shipment); p.Status != OrderCreated || p.Rows[0].Status != OrderCreated {
 		t.Fatalf("new: %+v", p)
@@ -441,5 +441,60 @@ func TestDeliversToPickupPoint(t *testing.T) {
 		if got := DeliversToPickupPoint(code); got != want {
 			t.Errorf("%q: %v", code, got)
 		}
+	}
+}
+
+// provider Orders V3: an order over several parties — here a supplier's
+// shipment and the retailer's warehouse (decisions §38) — is "Partially
+// delivered" while some rows are delivered and others not; its rows keep
+// their own statuses; Delivered once all are.
+func TestProgressWithWarehousePart(t *testing.T) {
+	_, parts := twoSupplierOrder()
+	a := parts[0] // rows 0 and 1; row 2 is the warehouse's here
+	wh := &WarehousePart{Status: OrderSubmitted, Lines: []int{2}}
+	rows := func(p OrderProgress) []OrderStatus {
+		return []OrderStatus{p.Rows[0].Status, p.Rows[1].Status, p.Rows[2].Status}
+	}
+	p := Progress(3, []ShipmentOfRows{{a.Shipment, a.Lines}}, &WarehousePart{Status: OrderCreated, Lines: []int{2}})
+	if p.Status != OrderCreated {
+		t.Errorf("all created: %v", p.Status)
+	}
+	if p = Progress(3, []ShipmentOfRows{{a.Shipment, a.Lines}}, wh); p.Status != OrderSubmitted || p.Rows[2].Status != OrderSubmitted {
+		t.Errorf("warehouse submitted: %v %v", p.Status, rows(p))
+	}
+	done, _, _ := MoveShipment(a.Shipment, ShipmentUpdate{Status: st(SupplyDelivered)}, codes(), splitNow)
+	p = Progress(3, []ShipmentOfRows{{done, a.Lines}}, wh)
+	if p.Status != OrderPartiallyDelivered || !slices.Equal(rows(p), []OrderStatus{OrderDelivered, OrderDelivered, OrderSubmitted}) {
+		t.Errorf("supplier delivered, warehouse not: %v %v", p.Status, rows(p))
+	}
+	whDone := &WarehousePart{Status: OrderDelivered, Lines: []int{2}, Codes: [][]string{{"JJFI1"}}}
+	p = Progress(3, []ShipmentOfRows{{done, a.Lines}}, whDone)
+	if p.Status != OrderDelivered || len(p.TrackingCodes) != 2 || !slices.Equal(p.Rows[2].TrackingCodes, []string{"JJFI1"}) {
+		t.Errorf("both delivered: %v %v", p.Status, p.TrackingCodes)
+	}
+	p = Progress(3, []ShipmentOfRows{{a.Shipment, a.Lines}}, whDone)
+	if p.Status != OrderPartiallyDelivered {
+		t.Errorf("warehouse delivered, supplier not: %v", p.Status)
+	}
+	cancelled, _, _ := MoveShipment(a.Shipment, ShipmentUpdate{Status: st(SupplyCancelled)}, codes(), splitNow)
+	if p = Progress(3, []ShipmentOfRows{{cancelled, a.Lines}}, &WarehousePart{Status: OrderCancelled, Lines: []int{2}}); p.Status != OrderCancelled {
+		t.Errorf("all cancelled: %v", p.Status)
+	}
+}
+
+// decisions §38: which rows a supplier ships is decided once, by the
+// row's catalog; an order may mix both kinds.
+func TestDropshipRowsAndMixedCheck(t *testing.T) {
+	r := &OrderRequest{Rows: []OrderRowRequest{{ExternalProductID: "7654321-2-A1", ExternalWarehouseID: "DROP"}, {ExternalProductID: "OWN1", ExternalWarehouseID: "WH1"}}}
+	drop := r.DropshipRows([]string{"DROP"})
+	if !slices.Equal(drop, []bool{true, false}) {
+		t.Fatalf("drop = %v", drop)
+	}
+	if err := r.CheckRowCatalogs("1234567-8", drop); err != nil {
+		t.Errorf("mixed order refused: %v", err)
+	}
+	r.Rows[1].ExternalProductID = "7654321-2-A2"
+	if err := r.CheckRowCatalogs("1234567-8", drop); ErrorCode(err) != EINVALID || ErrorFields(err)[0].Field != "rows[1].externalProductId" {
+		t.Errorf("a supplier's product on a warehouse row: %v", err)
 	}
 }

@@ -238,3 +238,36 @@ func TestSupplyParcelFormsStayWithTheirSupplier(t *testing.T) {
 		}
 	})
 }
+
+// provider Orders V3, decisions §38: "Partially delivered" shows through
+// the console's order pages: the demo retailer's order, split between two
+// suppliers, is Partially delivered once one of them confirms; the orders
+// page filters by it (a checkbox of its own), the dashboard counts it and
+// the order's page shows it.
+func TestConsoleOrdersPartiallyDelivered(t *testing.T) {
+	eachEngine(t, func(t *testing.T, e *env) {
+		sh := e.supplierShipment(prod.BusinessID)
+		b := e.browser()
+		if p := b.signIn(prod.Username, prod.Password); p.status != http.StatusSeeOther {
+			t.Fatalf("sign-in: %d", p.status)
+		}
+		if p := b.post("/console/supplier-shipments/"+sh.ShipmentID+"/delivered", nil); p.status != http.StatusSeeOther {
+			t.Fatalf("confirm: %d %s", p.status, p.body)
+		}
+		r := e.browser()
+		if p := r.signIn(prod.RetailerUsername, prod.RetailerPassword); p.status != http.StatusSeeOther {
+			t.Fatalf("retailer sign-in: %d", p.status)
+		}
+		p := r.get("/console/orders?status=" + url.QueryEscape("Partially delivered"))
+		if p.status != http.StatusOK || !strings.Contains(p.body, demo.SampleDropshipOrder) {
+			t.Fatalf("filter Partially delivered: %d, order not listed", p.status)
+		}
+		mustContain(t, p, `value="Partially delivered" checked`)
+		if p = r.get("/console/orders?status=Created"); strings.Contains(p.body, demo.SampleDropshipOrder) {
+			t.Error("the order is still listed as Created")
+		}
+		if p = r.get("/console/"); !strings.Contains(p.body, "Partially delivered") {
+			t.Error("the dashboard does not count Partially delivered")
+		}
+	})
+}

@@ -2,14 +2,19 @@ package httpapi_test
 
 import (
 	"encoding/json"
+	"io"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/fulfillment"
 	"github.com/parcelgate/parcelgate/internal/apitest"
+	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
 // The provider's split example names supplier 0109357-9's product
@@ -72,6 +77,10 @@ func TestShipmentSplitExampleConfirms(t *testing.T) {
 		x := newExampleShop(t, e)
 		if q, a := x.stockOf(exampleCatalog, exampleItem); q != 5 || a != 5 {
 			t.Fatalf("stock after the order: %v/%v, want 5/5", q, a)
+		}
+		// provider Shipments V3: polling takes a comma list.
+		if p := x.shipments(x.supplier, "?from=2024-01-01T00:00:00Z&status=Created,Viewed&size=20&page=0"); len(p.Content) != 1 || p.Page.Size != 20 || p.Page.TotalElements != 1 {
+			t.Errorf("poll status=Created,Viewed: %+v", p)
 		}
 		var s parcelgate.SupplierShipment
 		x.call(x.supplier, "PUT", "/ecommerce/v3/shipments/"+x.shipment.ShipmentID, splitExample).Expect(200).JSON(&s)
@@ -228,4 +237,156 @@ func (d *dropship) stockOf(catalog, id string) (quantity, allocated float64) {
 		d.T.Fatalf("balance of %s in %s: %+v", id, catalog, p)
 	}
 	return float64(p.Content[0].Quantity), float64(p.Content[0].Allocated)
+}
+
+// provider Orders V3: "an order over several suppliers: rows keep their
+// own statuses; the order is Partially delivered while some rows are
+// delivered and others not" — here a supplier's row beside a row of the
+// retailer's own warehouse (decisions §38: each part follows its own
+// engine). The status shows through GET, the list's status filter and the
+// change poll; the stock of each part moves exactly once.
+func TestMixedOrderPartiallyDelivered(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		d := newDropship(t, e)
+		e.Catalog(parcelgate.Test, retailerBID, "WH1", parcelgate.CatalogWarehouse, retailerBID)
+		shop := e.EcomToken(parcelgate.Test, retailerBID, parcelgate.RoleMerchant)
+		p := map[string]any{"externalId": retailerBID + "-OWN1", "descriptions": map[string]any{"en": map[string]any{"name": "Own mug"}}}
+		d.call(shop, "PUT", "/ecommerce/v3/inventory", []any{map[string]any{"product": p, "balances": []any{
+			map[string]any{"retailerId": retailerBID, "catalogExternalId": "WH1", "quantity": 10, "wholesalePrice": json.Number("4.00"), "currency": "EUR"}}}}).Expect(200)
+		ownStock := func() (float64, float64) {
+			t.Helper()
+			var pg struct{ Content []parcelgate.Balance }
+			d.call(shop, "GET", "/ecommerce/v3/catalogs/WH1/balances?productExternalId="+retailerBID+"-OWN1", nil).Expect(200).JSON(&pg)
+			return float64(pg.Content[0].Quantity), float64(pg.Content[0].Allocated)
+		}
+		engine := fulfillment.New(sqlstore.NewOrderService(e.DB), e.Clock, slog.New(slog.NewTextHandler(io.Discard, nil)), fulfillment.Config{SubmitAfter: time.Minute, DeliverAfter: 2 * time.Minute})
+
+		body := dropshipOrder("MX1", supplierABID+"-A1", 2)
+		body["rows"] = append(body["rows"].([]any), map[string]any{"externalProductId": retailerBID + "-OWN1", "externalWarehouseId": "WH1", "quantity": 3})
+		var o parcelgate.Order
+		d.call(d.retailer, "PUT", "/ecommerce/v3/order", body).Expect(http.StatusOK).JSON(&o)
+		if o.Status.Value != parcelgate.OrderCreated || o.Rows[0].SupplierID != supplierABID || o.Rows[1].SupplierID != "" || o.Rows[1].Status.Value != parcelgate.OrderCreated {
+			t.Fatalf("mixed order: %v rows %+v", o.Status.Value, o.Rows)
+		}
+		if q, a := ownStock(); q != 7 || a != 3 {
+			t.Errorf("own stock after the order: %v/%v, want 7/3", q, a)
+		}
+		if q, a := d.stock(supplierABID + "-A1"); q != 8 || a != 2 {
+			t.Errorf("A1 after the order: %v/%v, want 8/2", q, a)
+		}
+		sa := d.only(d.a)
+		if len(sa.Consignment.Rows) != 1 || sa.Consignment.Rows[0].ItemID != supplierABID+"-A1" {
+			t.Fatalf("A's shipment holds the warehouse row too: %+v", sa.Consignment.Rows)
+		}
+		before := o.Metadata.UpdateDate
+
+		// The warehouse engine moves the warehouse part.
+		e.Clock.Advance(time.Minute)
+		if n, err := engine.Step(t.Context()); err != nil || n != 1 {
+			t.Fatalf("engine step: %d %v", n, err)
+		}
+		got := d.getOrder(o.ID)
+		if got.Status.Value != parcelgate.OrderSubmitted || got.Rows[0].Status.Value != parcelgate.OrderCreated || got.Rows[1].Status.Value != parcelgate.OrderSubmitted {
+			t.Errorf("after the warehouse took it: %v rows %v %v", got.Status.Value, got.Rows[0].Status.Value, got.Rows[1].Status.Value)
+		}
+		// The supplier delivers its row: Partially delivered.
+		d.call(d.a, "POST", "/ecommerce/v3/shipments/"+sa.ShipmentID+"/delivered", nil).Expect(200)
+		got = d.getOrder(o.ExternalID)
+		if got.Status.Value != parcelgate.OrderPartiallyDelivered || got.Rows[0].Status.Value != parcelgate.OrderDelivered || got.Rows[1].Status.Value != parcelgate.OrderSubmitted {
+			t.Fatalf("after the supplier: %v rows %v %v", got.Status.Value, got.Rows[0].Status.Value, got.Rows[1].Status.Value)
+		}
+		supplierCodes := got.TrackingCodes
+		list := func(q string) []parcelgate.Order {
+			t.Helper()
+			var pg struct{ Content []parcelgate.Order }
+			d.call(d.retailer, "GET", "/ecommerce/v3/orders?"+q, nil).Expect(200).JSON(&pg)
+			return pg.Content
+		}
+		since := "updatedFrom=" + url.QueryEscape(before.Format(time.RFC3339Nano))
+		if l := list("status=" + url.QueryEscape("Partially delivered")); len(l) != 1 || l[0].ID != o.ID {
+			t.Errorf("filter Partially delivered: %+v", l)
+		}
+		if l := list("status=Submitted"); len(l) != 0 {
+			t.Errorf("filter Submitted: %+v", l)
+		}
+		if l := list(since); len(l) != 1 || l[0].Status.Value != parcelgate.OrderPartiallyDelivered {
+			t.Errorf("poll: %+v", l)
+		}
+		// Nor can the retailer cancel what is partly delivered.
+		d.call(d.retailer, "DELETE", "/ecommerce/v3/orders/"+o.ID, nil).Expect(http.StatusConflict)
+
+		// The warehouse delivers its part: Delivered, every code.
+		e.Clock.Advance(2 * time.Minute)
+		if n, err := engine.Step(t.Context()); err != nil || n != 1 {
+			t.Fatalf("engine step: %d %v", n, err)
+		}
+		if n, _ := engine.Step(t.Context()); n != 0 {
+			t.Fatalf("moved twice: %d", n)
+		}
+		got = d.getOrder(o.ID)
+		if got.Status.Value != parcelgate.OrderDelivered || got.Rows[1].Status.Value != parcelgate.OrderDelivered || len(got.Rows[1].TrackingCodes) == 0 ||
+			len(got.TrackingCodes) != len(supplierCodes)+len(got.Rows[1].TrackingCodes) || !slices.Equal(got.Rows[0].TrackingCodes, supplierCodes) {
+			t.Errorf("delivered: %v rows %+v codes %v", got.Status.Value, got.Rows, got.TrackingCodes)
+		}
+		if l := list("status=Delivered"); len(l) != 1 || l[0].ID != o.ID {
+			t.Errorf("filter Delivered: %+v", l)
+		}
+		if l := list("status=" + url.QueryEscape("Partially delivered")); len(l) != 0 {
+			t.Errorf("filter Partially delivered after: %+v", l)
+		}
+		if l := list(since); len(l) != 1 || l[0].Status.Value != parcelgate.OrderDelivered {
+			t.Errorf("poll after: %+v", l)
+		}
+		// Each part's stock left once: 3 own, 2 of A1.
+		if q, a := ownStock(); q != 7 || a != 0 {
+			t.Errorf("own stock delivered: %v/%v, want 7/0", q, a)
+		}
+		if q, a := d.stock(supplierABID + "-A1"); q != 8 || a != 0 {
+			t.Errorf("A1 delivered: %v/%v, want 8/0", q, a)
+		}
+	})
+}
+
+// decisions §38: the retailer's cancellation of a mixed order ends both
+// parts (the supplier's shipment and the warehouse part) and returns each
+// part's stock once; the operator's move of a mixed order moves its
+// warehouse part only.
+func TestMixedOrderCancelAndOperator(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		d := newDropship(t, e)
+		e.Catalog(parcelgate.Test, retailerBID, "WH1", parcelgate.CatalogWarehouse, retailerBID)
+		shop := e.EcomToken(parcelgate.Test, retailerBID, parcelgate.RoleMerchant)
+		p := map[string]any{"externalId": retailerBID + "-OWN1", "descriptions": map[string]any{"en": map[string]any{"name": "Own mug"}}}
+		d.call(shop, "PUT", "/ecommerce/v3/inventory", []any{map[string]any{"product": p, "balances": []any{
+			map[string]any{"retailerId": retailerBID, "catalogExternalId": "WH1", "quantity": 10, "wholesalePrice": json.Number("4.00"), "currency": "EUR"}}}}).Expect(200)
+		place := func(own string) parcelgate.Order {
+			body := dropshipOrder(own, supplierBBID+"-B1", 4)
+			body["rows"] = append(body["rows"].([]any), map[string]any{"externalProductId": retailerBID + "-OWN1", "externalWarehouseId": "WH1", "quantity": 1})
+			var o parcelgate.Order
+			d.call(d.retailer, "PUT", "/ecommerce/v3/order", body).Expect(http.StatusOK).JSON(&o)
+			return o
+		}
+		o := place("MX2")
+		var got parcelgate.Order
+		d.call(d.retailer, "DELETE", "/ecommerce/v3/orders/"+o.ID, nil).Expect(200).JSON(&got)
+		if got.Status.Value != parcelgate.OrderCancelled || got.Rows[0].Status.Value != parcelgate.OrderCancelled || got.Rows[1].Status.Value != parcelgate.OrderCancelled {
+			t.Errorf("cancelled: %v rows %v %v", got.Status.Value, got.Rows[0].Status.Value, got.Rows[1].Status.Value)
+		}
+		if s := d.only(d.b); s.Status.Value != parcelgate.SupplyCancelled {
+			t.Errorf("B's shipment: %v", s.Status.Value)
+		}
+		if q, a := d.stock(supplierBBID + "-B1"); q != 20 || a != 0 {
+			t.Errorf("B1: %v/%v, want 20/0", q, a)
+		}
+		// The operator moves the warehouse part of another: Delivered
+		// there, the supplier's row still open.
+		o = place("MX3")
+		e.Admin("POST", "/admin/v1/orders/status", map[string]any{"environment": "test", "businessId": retailerBID, "externalId": o.ExternalID, "value": "Submitted"}).Expect(200)
+		e.Admin("POST", "/admin/v1/orders/status", map[string]any{"environment": "test", "businessId": retailerBID, "externalId": o.ExternalID, "value": "Delivered"}).Expect(200)
+		got = d.getOrder(o.ID)
+		if got.Status.Value != parcelgate.OrderPartiallyDelivered || got.Rows[0].Status.Value != parcelgate.OrderCreated || got.Rows[1].Status.Value != parcelgate.OrderDelivered {
+			t.Errorf("operator delivered the warehouse part: %v rows %v %v", got.Status.Value, got.Rows[0].Status.Value, got.Rows[1].Status.Value)
+		}
+		e.Admin("POST", "/admin/v1/orders/status", map[string]any{"environment": "test", "businessId": retailerBID, "externalId": o.ExternalID, "value": "Partially delivered"}).Expect(400)
+	})
 }

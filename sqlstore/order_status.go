@@ -55,7 +55,7 @@ func (s *OrderService) ReopenOrder(ctx context.Context, c *parcelgate.Caller, id
 		if err := req.DefaultWarehouse(whList); err != nil {
 			return nil, err
 		}
-		if err := req.CheckRowCatalogs(org.BusinessID, drops); err != nil {
+		if err := req.CheckRowCatalogs(org.BusinessID, req.DropshipRows(drops)); err != nil {
 			return nil, err
 		}
 	}
@@ -78,6 +78,7 @@ func (s *OrderService) ReopenOrder(ctx context.Context, c *parcelgate.Caller, id
 			}
 			r, hash = req, req.ContentHash()
 		}
+		whs.drop = r.DropshipRows(drops)
 		_, err := replaceOrder(ctx, tx, org, whs, rec, r, hash, actorClient, time.Time{})
 		return err
 	})
@@ -116,6 +117,16 @@ func (s *OrderService) SetOrderStatus(ctx context.Context, c *parcelgate.Caller,
 	}
 	reason = parcelgate.DefaultReason(to, reason)
 	return s.withOrder(ctx, c.OrgID, c.BusinessID, id, func(tx *Tx, rec *orderRecord) error {
+		if rec.warehouseStatus != "" {
+			// decisions §38: the warehouse's hand moves the warehouse part
+			// of a mixed order; the order's status follows from its rows.
+			move, err := parcelgate.OperatorMoveDecision(rec.order.ExternalID, rec.warehouseStatus, to)
+			if !move {
+				return err
+			}
+			_, err = moveWarehousePart(ctx, tx, rec, to, reason, actorOperator)
+			return err
+		}
 		if rec.order.Dropship() && to != parcelgate.OrderCancelled && to != rec.status {
 			// decisions §34: its status follows its suppliers' shipments.
 			return parcelgate.Errorf(parcelgate.ECONFLICT, "Order %s is shipped by its suppliers: its status follows their shipments; it can only be cancelled.", rec.order.ExternalID)
@@ -142,10 +153,28 @@ func (s *OrderService) DueOrders(ctx context.Context, env parcelgate.Environment
 	if due.AutoSubmitOnly {
 		autoSubmit = " AND auto_submit = 1"
 	}
-	// An order split among suppliers is theirs to move (decisions §34).
-	return scanColumn[int64](s.db.query(ctx, `SELECT id FROM orders WHERE status = ? AND ready_at <= ?`+autoSubmit+` AND environment = ?
+	// An order split among suppliers is theirs to move (decisions §34)...
+	whole, err := scanColumn[int64](s.db.query(ctx, `SELECT id FROM orders WHERE status = ? AND ready_at <= ?`+autoSubmit+` AND environment = ?
 		AND NOT EXISTS (SELECT 1 FROM supplier_shipments s WHERE s.order_pk = orders.id) ORDER BY ready_at, id LIMIT ?`,
 		string(due.From), micros(due.ReadyBefore), string(env), limit))
+	if err != nil {
+		return nil, err
+	}
+	// ... but for its warehouse part, when it has one (decisions §38): a
+	// statement of its own on its own partial index, so the sweep of
+	// whole orders keeps its plan.
+	parts, err := scanColumn[int64](s.db.query(ctx, `SELECT id FROM orders WHERE warehouse_status = ? AND ready_at <= ?`+autoSubmit+` AND environment = ?
+		ORDER BY ready_at, id LIMIT ?`, string(due.From), micros(due.ReadyBefore), string(env), limit))
+	if err != nil || len(parts) == 0 {
+		return whole, err
+	}
+	// Each list is at most limit long: this round takes some of both,
+	// the next round the rest (the engine sweeps until none is due).
+	out := append(whole, parts...)
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
 }
 
 // AdvanceOrder moves order pk from status from to status to for the
@@ -166,7 +195,16 @@ func (s *OrderService) AdvanceOrder(ctx context.Context, pk int64, from, to parc
 		if err != nil {
 			return err
 		}
-		if rec.order.Dropship() || !parcelgate.DueForWarehouse(from, readyBefore).Covers(rec.status, rec.autoSubmit, fromMicros(rec.readyAt)) {
+		due := parcelgate.DueForWarehouse(from, readyBefore)
+		if rec.warehouseStatus != "" {
+			// decisions §38: the engine moves the warehouse part of a mixed order.
+			if !due.Covers(rec.warehouseStatus, rec.autoSubmit, fromMicros(rec.readyAt)) {
+				return nil
+			}
+			moved, err = moveWarehousePart(ctx, tx, rec, to, "", actorEngine)
+			return err
+		}
+		if rec.order.Dropship() || !due.Covers(rec.status, rec.autoSubmit, fromMicros(rec.readyAt)) {
 			return nil
 		}
 		moved, err = moveOrder(ctx, tx, rec, to, "", actorEngine)

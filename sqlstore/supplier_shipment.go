@@ -86,23 +86,24 @@ func (r *shipmentRecord) view() *parcelgate.SupplierShipment {
 // per environment by its key.
 func newShipmentID() string { return rand.Text()[:20] }
 
-// splitShipments splits rec's order, just allocated from stock, into one
-// shipment per supplier (parcelgate.SplitOrder), marks the rows each ships
-// with its supplier and status, and returns the statements that insert
-// them, naming the order by pk (inserted earlier in the same pipeline when
-// new). Rows from the retailer's own warehouse are left to the warehouse
-// engine.
-func splitShipments(org *parcelgate.Organization, rec *orderRecord, stock []*parcelgate.RowStock, pk orderPK, stamp, now time.Time) ([]step, error) {
+// splitShipments splits rec's order, just allocated, into one shipment per
+// supplier (parcelgate.SplitOrder) of the rows that carry one (supply, the
+// allocation's, by row; Order.Apply set each row's SupplierID from it),
+// gives those rows the status Created, and returns the statements that
+// insert the shipments, naming the order by pk (inserted earlier in the
+// same pipeline when new). stock gives the products' flags (Fragile,
+// Oversized). Rows from the retailer's own warehouse are left to the
+// warehouse engine.
+func splitShipments(org *parcelgate.Organization, rec *orderRecord, supply []parcelgate.OrderRowSupply, stock []*parcelgate.RowStock, pk orderPK, stamp, now time.Time) ([]step, error) {
 	o := rec.order
-	supply := make([]parcelgate.OrderRowSupply, len(o.Rows))
+	if !o.Dropship() {
+		return nil, nil
+	}
 	services := make([][]string, len(o.Rows))
-	dropship := false
 	for i, b := range stock {
-		if b == nil || b.SupplierID == "" {
+		if b == nil || o.Rows[i].SupplierID == "" {
 			continue
 		}
-		dropship = true
-		supply[i] = parcelgate.OrderRowSupply{SupplierOrg: b.SupplierOrg, SupplierID: b.SupplierID}
 		if b.Fragile {
 			services[i] = append(services[i], parcelgate.ServiceFragile)
 		}
@@ -110,14 +111,10 @@ func splitShipments(org *parcelgate.Organization, rec *orderRecord, stock []*par
 			services[i] = append(services[i], parcelgate.ServiceOversized)
 		}
 	}
-	if !dropship {
-		return nil, nil
-	}
 	parts := parcelgate.SplitOrder(o, org, supply, services, newShipmentID, stamp)
 	steps := make([]step, 0, len(parts))
 	for _, part := range parts {
 		for _, line := range part.Lines {
-			o.Rows[line].SupplierID = part.Shipment.ClientID
 			o.Rows[line].Status = parcelgate.OrderState{Value: parcelgate.OrderCreated, Timestamp: stamp}
 		}
 		r := &shipmentRecord{lines: part.Lines, s: part.Shipment}
@@ -375,8 +372,25 @@ func settleShipment(ctx context.Context, tx *Tx, ord *orderRecord, rec *shipment
 	return nil
 }
 
+// warehousePart is the warehouse part of a mixed order (decisions §38),
+// nil for any other order: its status, its rows and their codes.
+func (r *orderRecord) warehousePart() *parcelgate.WarehousePart {
+	if r.warehouseStatus == "" {
+		return nil
+	}
+	wh := &parcelgate.WarehousePart{Status: r.warehouseStatus}
+	for i, row := range r.order.Rows {
+		if row.SupplierID == "" {
+			wh.Lines = append(wh.Lines, i)
+			wh.Codes = append(wh.Codes, row.TrackingCodes)
+		}
+	}
+	return wh
+}
+
 // copyBack copies the order's shipments (changed, as it now is, and the
-// others as stored) to ord and stores it with stamp (parcelgate.Progress):
+// others as stored) and its warehouse part, if any, to ord and stores it
+// with stamp (parcelgate.Progress):
 // its rows' statuses, delivered quantities and tracking codes, its
 // tracking codes and its status, which a change of status records in the
 // order's history as actor's. The order's updateDate moves, so the
@@ -394,7 +408,7 @@ func copyBack(ctx context.Context, tx *Tx, ord *orderRecord, changed *shipmentRe
 		}
 		parts[i] = parcelgate.ShipmentOfRows{Shipment: r.s, Lines: r.lines}
 	}
-	p := parcelgate.Progress(len(ord.order.Rows), parts)
+	p := parcelgate.Progress(len(ord.order.Rows), parts, ord.warehousePart())
 	o := ord.order
 	for i, rp := range p.Rows {
 		if rp.Status == "" {
@@ -419,8 +433,8 @@ func copyBack(ctx context.Context, tx *Tx, ord *orderRecord, changed *shipmentRe
 	if err != nil {
 		return err
 	}
-	if _, err := tx.Exec(ctx, `UPDATE orders SET status = ?, status_at = ?, reason = ?, allocated = ?, doc = ?, updated_at = ? WHERE id = ? AND org_id = ?`,
-		string(ord.status), ord.statusAt, ord.reason, boolInt(ord.allocated), doc, ord.updatedAt, ord.pk, ord.orgID); err != nil {
+	if _, err := tx.Exec(ctx, `UPDATE orders SET status = ?, status_at = ?, reason = ?, allocated = ?, doc = ?, updated_at = ?, ready_at = ?, warehouse_status = ? WHERE id = ? AND org_id = ?`,
+		string(ord.status), ord.statusAt, ord.reason, boolInt(ord.allocated), doc, ord.updatedAt, ord.readyAt, string(ord.warehouseStatus), ord.pk, ord.orgID); err != nil {
 		return err
 	}
 	if moved {
@@ -441,6 +455,10 @@ func cancelOrderShipments(ctx context.Context, tx *Tx, ord *orderRecord, stamp t
 		return err
 	}
 	now := tx.db.clock.Now(ord.env).UTC().Truncate(time.Microsecond)
+	if ord.warehouseStatus != "" && !ord.warehouseStatus.Terminal() {
+		// The warehouse part of a mixed order ends with it (decisions §38).
+		ord.warehouseStatus = parcelgate.OrderCancelled
+	}
 	parts := make([]parcelgate.ShipmentOfRows, len(recs))
 	for i, r := range recs {
 		if !r.status.Final() {
@@ -460,7 +478,7 @@ func cancelOrderShipments(ctx context.Context, tx *Tx, ord *orderRecord, stamp t
 		}
 		parts[i] = parcelgate.ShipmentOfRows{Shipment: r.s, Lines: r.lines}
 	}
-	p := parcelgate.Progress(len(ord.order.Rows), parts)
+	p := parcelgate.Progress(len(ord.order.Rows), parts, ord.warehousePart())
 	for i, rp := range p.Rows {
 		if rp.Status == "" {
 			continue

@@ -77,6 +77,13 @@ func TestDropshippingThroughTheSDK(t *testing.T) {
 		if err != nil || final.Status.Value != client.OrderPartiallyDelivered || final.Rows[1].Status.Value != client.OrderPartiallyDelivered || *final.Rows[1].DeliveredQuantity != 1 {
 			t.Fatalf("retailer's order: %+v %v", final, err)
 		}
+		// decisions §38: the SDK's status filter takes it as the server sets it.
+		if got := all(t, r.Orders(ctx, &client.OrderQuery{Statuses: []client.OrderStatus{client.OrderPartiallyDelivered}})); len(got) != 1 || got[0].ID != o.ID {
+			t.Errorf("Orders(Partially delivered): %+v", got)
+		}
+		if got := all(t, r.Orders(ctx, &client.OrderQuery{Statuses: []client.OrderStatus{client.OrderCreated, client.OrderSubmitted}})); len(got) != 0 {
+			t.Errorf("Orders(Created, Submitted): %+v", got)
+		}
 		list, err := r.OrderShipments(ctx, o.ID)
 		if err != nil || len(list) != 2 {
 			t.Fatalf("OrderShipments: %d %v", len(list), err)
