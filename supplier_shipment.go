@@ -169,6 +169,9 @@ type SupplierShipment struct {
 	CreatedDate time.Time        `json:"createdDate"`
 	Status      ShipmentState    `json:"status"`
 	Consignment Consignment      `json:"consignment"`
+	// Events are what its supplier reported about it (AddShipmentEvent;
+	// INVENTED, decisions §38), oldest first.
+	Events []ShipmentEvent `json:"events,omitempty"`
 }
 
 // ShipmentDocumentType is metadata.documentType of every shipment.
@@ -566,7 +569,8 @@ func SplitShipment(s *SupplierShipment, u ShipmentUpdate, newCode func(serviceCo
 // Unifaun) delivers to a pick-up point the shopper chose: a parcel of it
 // names its point (pickupPointId).
 func DeliversToPickupPoint(code string) bool {
-	return slices.Contains(serviceExtras[strings.TrimPrefix(strings.ToUpper(strings.TrimSpace(code)), "PO")].tags, TagPickupPoint)
+	p, ok := ShippingProductOf(strings.TrimPrefix(strings.ToUpper(strings.TrimSpace(code)), "PO"))
+	return ok && p.PickupPoint
 }
 
 // ParcelDocuments says which documents a parcel of s has (decisions §38):
@@ -872,6 +876,7 @@ func fieldError(field, format string, args ...any) error {
 func cloneShipment(s *SupplierShipment) *SupplierShipment {
 	out := *s
 	out.References = slices.Clone(s.References)
+	out.Events = slices.Clone(s.Events)
 	c := &out.Consignment
 	c.Rows = slices.Clone(s.Consignment.Rows)
 	c.Parcels = slices.Clone(s.Consignment.Parcels)
@@ -1158,6 +1163,11 @@ type SupplierShipmentService interface {
 	// ConfirmShipment fast-confirms a shipment (FastConfirm). Only a
 	// caller that may ActionSupplyShipments.
 	ConfirmShipment(ctx context.Context, c *Caller, id string) (*SupplierShipment, error)
+	// AddShipmentEvent keeps a supplier's event on one of its shipments
+	// (AddShipmentEvent) and answers the shipment, and whether the event is
+	// new (false: a retry of one kept before); the retailer's order is not
+	// changed. Only a caller that may ActionSupplyShipments.
+	AddShipmentEvent(ctx context.Context, c *Caller, id string, e ShipmentEventInput) (*SupplierShipment, bool, error)
 	// OrderShipments returns the shipments of the caller's order id (its
 	// ID or externalId), for the retailer: its suppliers' progress. Only
 	// a caller that may ActionReadOrders.

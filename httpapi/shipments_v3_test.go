@@ -390,3 +390,93 @@ func TestMixedOrderCancelAndOperator(t *testing.T) {
 		e.Admin("POST", "/admin/v1/orders/status", map[string]any{"environment": "test", "businessId": retailerBID, "externalId": o.ExternalID, "value": "Partially delivered"}).Expect(400)
 	})
 }
+
+// decisions §38 (INVENTED bodies; the provider lists POST …/events and
+// GET …/options without them): a supplier's events are kept in order,
+// shown to it and to the retailer, a retry by externalId answers 200
+// unchanged, every mistake is 400 naming its field and nothing of it is
+// kept; options list the services the shipment may switch to; another
+// tenant's shipment answers both exactly as a missing one.
+func TestShipmentEventsAndOptions(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		x := newExampleShop(t, e)
+		id := x.shipment.ShipmentID
+		events := "/ecommerce/v3/shipments/" + id + "/events"
+		ev := map[string]any{"externalId": "ev-1", "code": "HANDED_TO_CARRIER", "description": "Collected from our dock", "parcelId": "1", "location": "Vantaa"}
+		var s parcelgate.SupplierShipment
+		x.call(x.supplier, "POST", events, ev).Expect(http.StatusCreated).JSON(&s)
+		if len(s.Events) != 1 || s.Events[0].Code != "HANDED_TO_CARRIER" || s.Events[0].ID != "1" || s.Events[0].Timestamp.IsZero() {
+			t.Fatalf("event: %+v", s.Events)
+		}
+		x.call(x.supplier, "POST", events, ev).Expect(http.StatusOK).JSON(&s)
+		if len(s.Events) != 1 {
+			t.Errorf("a retry added an event: %+v", s.Events)
+		}
+		x.call(x.supplier, "POST", events, map[string]any{"code": "DELAYED", "timestamp": "2020-01-01T10:00:00Z"}).Expect(http.StatusCreated).JSON(&s)
+		if len(s.Events) != 2 || s.Events[1].ID != "2" || !s.Events[1].Timestamp.Equal(time.Date(2020, 1, 1, 10, 0, 0, 0, time.UTC)) {
+			t.Errorf("second event: %+v", s.Events)
+		}
+		for field, body := range map[string]any{
+			"code":        map[string]any{"description": "no code"},
+			"parcelId":    map[string]any{"code": "X", "parcelId": "9"},
+			"timestamp":   map[string]any{"code": "X", "timestamp": "yesterday"},
+			"description": map[string]any{"code": "X", "description": strings.Repeat("d", 501)},
+			"(body)":      "[]",
+		} {
+			r := x.call(x.supplier, "POST", events, body).Expect(http.StatusBadRequest)
+			if !strings.Contains(string(r.Body), `"`+field+`"`) {
+				t.Errorf("%s: %s", field, r.Body)
+			}
+		}
+		x.call(x.supplier, "POST", events, map[string]any{"code": "X", "timestamp": "2999-01-01T00:00:00Z"}).Expect(http.StatusBadRequest)
+		// The supplier's poll and the retailer see them; refusals kept nothing.
+		if got := x.only(x.supplier); len(got.Events) != 2 {
+			t.Errorf("shipment events: %+v", got.Events)
+		}
+		var list struct{ Content []parcelgate.SupplierShipment }
+		x.call(x.retailer, "GET", "/ecommerce/v3/orders/"+x.order.ID+"/shipments", nil).Expect(200).JSON(&list)
+		if len(list.Content) != 1 || len(list.Content[0].Events) != 2 {
+			t.Errorf("retailer's view: %+v", list.Content)
+		}
+
+		var o parcelgate.ShipmentOptions
+		x.call(x.supplier, "GET", "/ecommerce/v3/shipments/"+id+"/options", nil).Expect(200).JSON(&o)
+		at := slices.IndexFunc(o.Options, func(d parcelgate.DeliveryOption) bool { return d.ServiceCode == "2103" && d.DeliveryOperator == "Posti" })
+		if !o.Open || o.DeliveryCountry != "FI" || at < 0 || !o.Options[at].PickupPoint || !slices.Equal(o.Options[at].Parcels, []string{"1"}) {
+			t.Fatalf("options: %+v", o)
+		}
+		if !slices.ContainsFunc(o.Options, func(d parcelgate.DeliveryOption) bool { return d.ServiceCode == "PO2104" && d.DeliveryOperator == "Unifaun" }) {
+			t.Errorf("no Unifaun option: %+v", o.Options)
+		}
+		// An option is what a confirmation may switch to.
+		x.patch(x.supplier, id, map[string]any{"status": status("Delivered"), "consignment": map[string]any{"parcels": []any{
+			map[string]any{"parcelId": "1", "serviceCode": "2104", "deliveryOperator": "Posti", "rows": []any{map[string]any{"itemId": exampleItem, "deliveredQuantity": 5}}}}}}).Expect(200).JSON(&s)
+		if s.Consignment.Parcels[0].ServiceCode != "2104" {
+			t.Errorf("switched: %+v", s.Consignment.Parcels[0])
+		}
+		x.call(x.supplier, "GET", "/ecommerce/v3/shipments/"+id+"/options", nil).Expect(200).JSON(&o)
+		if o.Open || len(o.Options) != 0 {
+			t.Errorf("options of a final shipment: %+v", o)
+		}
+		// Events after delivery are kept (Delivered = dispatched).
+		x.call(x.supplier, "POST", events, map[string]any{"code": "IN_TRANSIT"}).Expect(http.StatusCreated)
+
+		// Another tenant: as a missing shipment.
+		for _, c := range []struct {
+			method, path string
+			body         any
+		}{{"POST", events, map[string]any{"code": "X"}}, {"GET", "/ecommerce/v3/shipments/" + id + "/options", nil}} {
+			r := x.call(x.b, c.method, c.path, c.body).Expect(http.StatusNotFound)
+			ghost := x.call(x.b, c.method, strings.Replace(c.path, id, "NOSUCHSHIPMENT000000", 1), c.body).Expect(http.StatusNotFound)
+			a, b := r.Map(), ghost.Map()
+			delete(a, "timestamp")
+			delete(b, "timestamp")
+			ja, _ := json.Marshal(a)
+			jb, _ := json.Marshal(b)
+			if strings.ReplaceAll(string(ja), id, "X") != strings.ReplaceAll(string(jb), "NOSUCHSHIPMENT000000", "X") {
+				t.Errorf("%s %s: %s differs from a missing one's %s", c.method, c.path, ja, jb)
+			}
+			x.call(x.retailer, c.method, c.path, c.body).Expect(http.StatusForbidden)
+		}
+	})
+}

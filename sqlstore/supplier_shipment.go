@@ -244,6 +244,56 @@ func (s *SupplierShipmentService) ConfirmShipment(ctx context.Context, c *parcel
 	})
 }
 
+// AddShipmentEvent keeps a supplier's event on its shipment
+// (parcelgate.AddShipmentEvent). The shipment's updateDate moves, so the
+// supplier's poll and the retailer's view of its suppliers' shipments see
+// it; the retailer's order is not changed (nothing of it is). Locks: the
+// shipment, then the change clock (no order: the order writers' lock
+// order holds). Only a caller that may ActionSupplyShipments (decisions
+// §38).
+func (s *SupplierShipmentService) AddShipmentEvent(ctx context.Context, c *parcelgate.Caller, id string, e parcelgate.ShipmentEventInput) (*parcelgate.SupplierShipment, bool, error) {
+	if err := c.May(parcelgate.ActionSupplyShipments); err != nil {
+		return nil, false, err
+	}
+	var out *parcelgate.SupplierShipment
+	var added bool
+	err := s.db.inTx(ctx, func(tx *Tx) error {
+		added = false
+		rec, err := scanSupply(tx.QueryRow(ctx, `SELECT `+supplyColumns+` FROM supplier_shipments s WHERE s.environment = ? AND s.shipment_id = ? AND s.supplier_org_id = ?`+forUpdate(tx),
+			string(c.Environment), strings.TrimSpace(id), c.OrgID))
+		if errors.Is(err, sql.ErrNoRows) {
+			return shipmentNotFound(id)
+		}
+		if err != nil {
+			return err
+		}
+		now := tx.db.clock.Now(rec.env).UTC().Truncate(time.Microsecond)
+		next, changed, err := parcelgate.AddShipmentEvent(rec.view(), e, now)
+		if err != nil || !changed {
+			out = rec.view()
+			return err
+		}
+		stamp, err := nextOrgStamp(ctx, tx, rec.env, rec.supplierOrg)
+		if err != nil {
+			return err
+		}
+		rec.s, rec.updatedAt = next, micros(stamp)
+		doc, err := rec.document()
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE supplier_shipments SET doc = ?, updated_at = ? WHERE id = ?`, doc, rec.updatedAt, rec.pk); err != nil {
+			return err
+		}
+		out, added = rec.view(), true
+		return nil
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	return out, added, nil
+}
+
 // shipmentChange decides a change of a shipment at now: the shipment to
 // store, and whether anything changed.
 type shipmentChange func(s *parcelgate.SupplierShipment, now time.Time) (*parcelgate.SupplierShipment, bool, error)

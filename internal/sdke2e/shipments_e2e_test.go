@@ -65,9 +65,21 @@ func TestDropshippingThroughTheSDK(t *testing.T) {
 		}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := b.ConfirmShipment(ctx, sb.ShipmentID, []client.ShipmentParcel{
-			{ParcelID: "2", Rows: []client.ParcelRow{{ItemID: supB + "-B1", DeliveredQuantity: client.Delivered(0)}}}}); err != nil {
+		// decisions §38: the options and events of a shipment (invented bodies).
+		if opts, err := b.ShipmentOptionsOf(ctx, sb.ShipmentID); err != nil || !opts.Open || len(opts.Options) == 0 {
+			t.Fatalf("options: %+v %v", opts, err)
+		}
+		if sh, err := b.AddShipmentEvent(ctx, sb.ShipmentID, client.ShipmentEvent{ExternalID: "e1", Code: "PACKED", ParcelID: "2"}); err != nil || len(sh.Events) != 1 {
+			t.Fatalf("event: %+v %v", sh, err)
+		}
+		confirmed, err := b.ConfirmShipment(ctx, sb.ShipmentID, []client.ShipmentParcel{
+			{ParcelID: "2", Rows: []client.ParcelRow{{ItemID: supB + "-B1", DeliveredQuantity: client.Delivered(0)}}}})
+		if err != nil {
 			t.Fatal(err)
+		}
+		// The confirmation's parcels link their documents.
+		if p := confirmed.Consignment.Parcels[0]; p.LabelURL == "" || p.DeliveryNoteURL == "" {
+			t.Errorf("parcel 1 links: %+v", p)
 		}
 		var pdf bytes.Buffer
 		if err := b.ParcelLabel(ctx, sb.ShipmentID, "1", "", &pdf); err != nil || !bytes.HasPrefix(pdf.Bytes(), []byte("%PDF")) {
