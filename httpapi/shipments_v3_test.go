@@ -441,11 +441,15 @@ func TestShipmentEventsAndOptions(t *testing.T) {
 
 		var o parcelgate.ShipmentOptions
 		x.call(x.supplier, "GET", "/ecommerce/v3/shipments/"+id+"/options", nil).Expect(200).JSON(&o)
-		at := slices.IndexFunc(o.Options, func(d parcelgate.DeliveryOption) bool { return d.ServiceCode == "2103" && d.DeliveryOperator == "Posti" })
+		at := slices.IndexFunc(o.Options, func(d parcelgate.DeliveryOption) bool {
+			return d.ServiceCode == "2103" && d.DeliveryOperator == "Posti"
+		})
 		if !o.Open || o.DeliveryCountry != "FI" || at < 0 || !o.Options[at].PickupPoint || !slices.Equal(o.Options[at].Parcels, []string{"1"}) {
 			t.Fatalf("options: %+v", o)
 		}
-		if !slices.ContainsFunc(o.Options, func(d parcelgate.DeliveryOption) bool { return d.ServiceCode == "PO2104" && d.DeliveryOperator == "Unifaun" }) {
+		if !slices.ContainsFunc(o.Options, func(d parcelgate.DeliveryOption) bool {
+			return d.ServiceCode == "PO2104" && d.DeliveryOperator == "Unifaun"
+		}) {
 			t.Errorf("no Unifaun option: %+v", o.Options)
 		}
 		// An option is what a confirmation may switch to.
