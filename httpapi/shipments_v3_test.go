@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -481,6 +482,95 @@ func TestShipmentEventsAndOptions(t *testing.T) {
 				t.Errorf("%s %s: %s differs from a missing one's %s", c.method, c.path, ja, jb)
 			}
 			x.call(x.retailer, c.method, c.path, c.body).Expect(http.StatusForbidden)
+		}
+	})
+}
+
+// decisions §38, races: the warehouse engine delivering the warehouse
+// part while the supplier confirms its shipment, and the retailer
+// cancelling while the supplier confirms, leave one consistent order and
+// stock that moved exactly once.
+func TestMixedOrderRaces(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		d := newDropship(t, e)
+		e.Catalog(parcelgate.Test, retailerBID, "WH1", parcelgate.CatalogWarehouse, retailerBID)
+		shop := e.EcomToken(parcelgate.Test, retailerBID, parcelgate.RoleMerchant)
+		p := map[string]any{"externalId": retailerBID + "-OWN1", "descriptions": map[string]any{"en": map[string]any{"name": "Own mug"}}}
+		d.call(shop, "PUT", "/ecommerce/v3/inventory", []any{map[string]any{"product": p, "balances": []any{
+			map[string]any{"retailerId": retailerBID, "catalogExternalId": "WH1", "quantity": 20, "wholesalePrice": json.Number("4.00"), "currency": "EUR"}}}}).Expect(200)
+		ownStock := func() (float64, float64) {
+			t.Helper()
+			var pg struct{ Content []parcelgate.Balance }
+			d.call(shop, "GET", "/ecommerce/v3/catalogs/WH1/balances?productExternalId="+retailerBID+"-OWN1", nil).Expect(200).JSON(&pg)
+			return float64(pg.Content[0].Quantity), float64(pg.Content[0].Allocated)
+		}
+		engine := fulfillment.New(sqlstore.NewOrderService(e.DB), e.Clock, slog.New(slog.NewTextHandler(io.Discard, nil)), fulfillment.Config{SubmitAfter: time.Minute, DeliverAfter: time.Minute})
+		place := func(own string) parcelgate.Order {
+			body := dropshipOrder(own, supplierBBID+"-B1", 1)
+			body["rows"] = append(body["rows"].([]any), map[string]any{"externalProductId": retailerBID + "-OWN1", "externalWarehouseId": "WH1", "quantity": 1})
+			var o parcelgate.Order
+			d.call(d.retailer, "PUT", "/ecommerce/v3/order", body).Expect(http.StatusOK).JSON(&o)
+			return o
+		}
+		for round := range 3 {
+			o := place("RA" + string(rune('0'+round)))
+			sb := d.shipments(d.b, "?status=Created").Content[0]
+			e.Clock.Advance(time.Minute)
+			if n, err := engine.Step(t.Context()); err != nil || n != 1 {
+				t.Fatalf("submit: %d %v", n, err)
+			}
+			e.Clock.Advance(time.Minute)
+			var wg sync.WaitGroup
+			var confirm int
+			var stepErr error
+			wg.Go(func() { _, stepErr = engine.Step(t.Context()) })
+			wg.Go(func() { confirm = d.call(d.b, "POST", "/ecommerce/v3/shipments/"+sb.ShipmentID+"/delivered", nil).Status })
+			wg.Wait()
+			if stepErr != nil || confirm != 200 {
+				t.Fatalf("round %d: engine %v, confirm %d", round, stepErr, confirm)
+			}
+			if got := d.getOrder(o.ID); got.Status.Value != parcelgate.OrderDelivered || len(got.TrackingCodes) < 2 {
+				t.Errorf("round %d: %v codes %v", round, got.Status.Value, got.TrackingCodes)
+			}
+		}
+		if q, a := ownStock(); q != 17 || a != 0 {
+			t.Errorf("own stock after 3 delivered: %v/%v", q, a)
+		}
+		// Cancellation racing a confirmation: exactly one wins.
+		for round := range 3 {
+			o := place("RB" + string(rune('0'+round)))
+			sb := d.shipments(d.b, "?status=Created").Content[0]
+			var wg sync.WaitGroup
+			var confirm, cancel int
+			wg.Go(func() { confirm = d.call(d.b, "POST", "/ecommerce/v3/shipments/"+sb.ShipmentID+"/delivered", nil).Status })
+			wg.Go(func() { cancel = d.call(d.retailer, "DELETE", "/ecommerce/v3/orders/"+o.ID, nil).Status })
+			wg.Wait()
+			got := d.getOrder(o.ID)
+			switch {
+			case confirm == 200 && cancel == http.StatusConflict:
+				if got.Status.Value != parcelgate.OrderPartiallyDelivered {
+					t.Errorf("confirm won: %v", got.Status.Value)
+				}
+				// The warehouse part is still the engine's: cancel it by hand.
+				e.Admin("POST", "/admin/v1/orders/status", map[string]any{"environment": "test", "businessId": retailerBID, "externalId": o.ExternalID, "value": "Cancelled"}).Expect(200)
+			case cancel == 200 && confirm == http.StatusConflict:
+				if got.Status.Value != parcelgate.OrderCancelled {
+					t.Errorf("cancel won: %v", got.Status.Value)
+				}
+			default:
+				t.Errorf("confirm %d, cancel %d", confirm, cancel)
+			}
+		}
+		// Every warehouse row of the RB orders came back; B1's delivered left.
+		if q, a := ownStock(); q != 17 || a != 0 {
+			t.Errorf("own stock after the cancellations: %v/%v, want 17/0", q, a)
+		}
+		var delivered float64
+		for _, s := range d.shipments(d.b, "?status=Delivered").Content {
+			delivered += float64(*s.Consignment.Rows[0].DeliveredQuantity)
+		}
+		if q, a := d.stock(supplierBBID + "-B1"); q != 20-delivered || a != 0 {
+			t.Errorf("B1: %v/%v, want %v/0", q, a, 20-delivered)
 		}
 	})
 }

@@ -248,9 +248,8 @@ func (s *SupplierShipmentService) ConfirmShipment(ctx context.Context, c *parcel
 // (parcelgate.AddShipmentEvent). The shipment's updateDate moves, so the
 // supplier's poll and the retailer's view of its suppliers' shipments see
 // it; the retailer's order is not changed (nothing of it is). Locks: the
-// shipment, then the change clock (no order: the order writers' lock
-// order holds). Only a caller that may ActionSupplyShipments (decisions
-// §38).
+// order, the shipment, then the change clock, as every shipment writer.
+// Only a caller that may ActionSupplyShipments (decisions §38).
 func (s *SupplierShipmentService) AddShipmentEvent(ctx context.Context, c *parcelgate.Caller, id string, e parcelgate.ShipmentEventInput) (*parcelgate.SupplierShipment, bool, error) {
 	if err := c.May(parcelgate.ActionSupplyShipments); err != nil {
 		return nil, false, err
@@ -259,11 +258,9 @@ func (s *SupplierShipmentService) AddShipmentEvent(ctx context.Context, c *parce
 	var added bool
 	err := s.db.inTx(ctx, func(tx *Tx) error {
 		added = false
-		rec, err := scanSupply(tx.QueryRow(ctx, `SELECT `+supplyColumns+` FROM supplier_shipments s WHERE s.environment = ? AND s.shipment_id = ? AND s.supplier_org_id = ?`+forUpdate(tx),
-			string(c.Environment), strings.TrimSpace(id), c.OrgID))
-		if errors.Is(err, sql.ErrNoRows) {
-			return shipmentNotFound(id)
-		}
+		// The order is locked though not written: every shipment writer
+		// keeps the order writers' lock order (order, shipment, clock).
+		_, rec, err := lockShipment(ctx, tx, c, id)
 		if err != nil {
 			return err
 		}
@@ -305,21 +302,7 @@ type shipmentChange func(s *parcelgate.SupplierShipment, now time.Time) (*parcel
 func withShipment(ctx context.Context, db *DB, c *parcelgate.Caller, id string, change shipmentChange) (*parcelgate.SupplierShipment, error) {
 	var out *parcelgate.SupplierShipment
 	err := db.inTx(ctx, func(tx *Tx) error {
-		var pk, orderPK, retailerOrg int64
-		err := tx.QueryRow(ctx, `SELECT id, order_pk, retailer_org_id FROM supplier_shipments WHERE environment = ? AND shipment_id = ? AND supplier_org_id = ?`,
-			string(c.Environment), strings.TrimSpace(id), c.OrgID).Scan(&pk, &orderPK, &retailerOrg)
-		if errors.Is(err, sql.ErrNoRows) {
-			return shipmentNotFound(id)
-		}
-		if err != nil {
-			return err
-		}
-		// The retailer's order, which the shipment names.
-		ord, err := scanOrderRecord(tx.QueryRow(ctx, `SELECT `+orderColumns+` FROM orders o WHERE o.id = ? AND o.org_id = ?`+forUpdate(tx), orderPK, retailerOrg))
-		if err != nil {
-			return err
-		}
-		rec, err := scanSupply(tx.QueryRow(ctx, `SELECT `+supplyColumns+` FROM supplier_shipments s WHERE s.id = ? AND s.supplier_org_id = ?`+forUpdate(tx), pk, c.OrgID))
+		ord, rec, err := lockShipment(ctx, tx, c, id)
 		if err != nil {
 			return err
 		}
@@ -343,6 +326,30 @@ func withShipment(ctx context.Context, db *DB, c *parcelgate.Caller, id string, 
 		return nil
 	})
 	return out, err
+}
+
+// lockShipment reads and locks, in tx, the caller's shipment id and the
+// retailer's order it belongs to: the order first, then the shipment.
+func lockShipment(ctx context.Context, tx *Tx, c *parcelgate.Caller, id string) (*orderRecord, *shipmentRecord, error) {
+	var pk, orderPK, retailerOrg int64
+	err := tx.QueryRow(ctx, `SELECT id, order_pk, retailer_org_id FROM supplier_shipments WHERE environment = ? AND shipment_id = ? AND supplier_org_id = ?`,
+		string(c.Environment), strings.TrimSpace(id), c.OrgID).Scan(&pk, &orderPK, &retailerOrg)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil, shipmentNotFound(id)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	// The retailer's order, which the shipment names.
+	ord, err := scanOrderRecord(tx.QueryRow(ctx, `SELECT `+orderColumns+` FROM orders o WHERE o.id = ? AND o.org_id = ?`+forUpdate(tx), orderPK, retailerOrg))
+	if err != nil {
+		return nil, nil, err
+	}
+	rec, err := scanSupply(tx.QueryRow(ctx, `SELECT `+supplyColumns+` FROM supplier_shipments s WHERE s.id = ? AND s.supplier_org_id = ?`+forUpdate(tx), pk, c.OrgID))
+	if err != nil {
+		return nil, nil, err
+	}
+	return ord, rec, nil
 }
 
 // writeShipment stores next as rec's new state with stamp, settles the
