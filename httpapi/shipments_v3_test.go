@@ -524,7 +524,9 @@ func TestMixedOrderRaces(t *testing.T) {
 			var confirm int
 			var stepErr error
 			wg.Go(func() { _, stepErr = engine.Step(t.Context()) })
-			wg.Go(func() { confirm = d.call(d.b, "POST", "/ecommerce/v3/shipments/"+sb.ShipmentID+"/delivered", nil).Status })
+			wg.Go(func() {
+				confirm = d.call(d.b, "POST", "/ecommerce/v3/shipments/"+sb.ShipmentID+"/delivered", nil).Status
+			})
 			wg.Wait()
 			if stepErr != nil || confirm != 200 {
 				t.Fatalf("round %d: engine %v, confirm %d", round, stepErr, confirm)
@@ -542,7 +544,9 @@ func TestMixedOrderRaces(t *testing.T) {
 			sb := d.shipments(d.b, "?status=Created").Content[0]
 			var wg sync.WaitGroup
 			var confirm, cancel int
-			wg.Go(func() { confirm = d.call(d.b, "POST", "/ecommerce/v3/shipments/"+sb.ShipmentID+"/delivered", nil).Status })
+			wg.Go(func() {
+				confirm = d.call(d.b, "POST", "/ecommerce/v3/shipments/"+sb.ShipmentID+"/delivered", nil).Status
+			})
 			wg.Go(func() { cancel = d.call(d.retailer, "DELETE", "/ecommerce/v3/orders/"+o.ID, nil).Status })
 			wg.Wait()
 			got := d.getOrder(o.ID)
