@@ -105,3 +105,58 @@ func TestDropshippingThroughTheSDK(t *testing.T) {
 		}
 	})
 }
+
+// provider Shipments V3: split example, one PUT that also confirms —
+// through the SDK's SplitAndConfirmShipment: parcel 1 sent as it was
+// made, parcel 2 added with its service, pick-up point and routing code;
+// both get platform codes and their label's link, which the SDK opens.
+func TestSplitAndConfirmThroughTheSDK(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		ctx := context.Background()
+		const retailer, sup = "1234567-1", "0109357-9"
+		e.Catalog(parcelgate.Production, retailer, "01093579", parcelgate.CatalogDropship, sup)
+		r := sdk(t, e, parcelgate.Production, newTenant(t, e, parcelgate.Production, retailer, parcelgate.RoleRetailer))
+		s := sdk(t, e, parcelgate.Production, newTenant(t, e, parcelgate.Production, sup, parcelgate.RoleSupplier))
+		if _, err := s.PutInventory(ctx, []client.InventoryEntry{{
+			Product:  client.Product{ExternalID: sup + "-5002", Descriptions: map[string]client.Description{"fi": {Name: "Tuoli"}}},
+			Balances: []client.BalanceUpdate{{RetailerID: retailer, CatalogExternalID: "01093579", Quantity: client.Ptr[int64](10), WholesalePrice: client.Ptr(12.5), Currency: "EUR"}},
+		}}); err != nil {
+			t.Fatal(err)
+		}
+		o, err := r.CreateOrder(ctx, &client.OrderRequest{ExternalID: retailer + "-EX",
+			DeliveryAddress: client.Address{Name: "Maija Meikäläinen", StreetAddress: "Kotikatu 2", PostalCode: "00200", PostOffice: "Helsinki", Country: "FI", Email: "maija@example.com"},
+			ServiceCode:     "2103",
+			Rows:            []client.OrderRowRequest{{ExternalProductID: sup + "-5002", ExternalWarehouseID: "01093579", Quantity: 5}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sh := all(t, s.SupplierShipments(ctx, &client.ShipmentQuery{Statuses: []client.SupplyStatus{client.SupplyCreated, client.SupplyViewed}}))
+		if len(sh) != 1 {
+			t.Fatalf("shipments: %+v", sh)
+		}
+		row := func(n float64) []client.ParcelRow {
+			return []client.ParcelRow{{ExternalWarehouseID: "01093579", ItemID: sup + "-5002", Quantity: 5, DeliveredQuantity: client.Delivered(n)}}
+		}
+		done, err := s.SplitAndConfirmShipment(ctx, sh[0].ShipmentID, []client.ShipmentParcel{
+			{ParcelID: "1", PackageType: "PC", Ready: true, Rows: row(2)},
+			{ParcelID: "2", PackageType: "PC", ServiceCode: "2103", PickupPointID: "002303200", RoutingServiceCode: "3200", Ready: true, Rows: row(3)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if done.Status.Value != client.SupplyDelivered || len(done.Consignment.Parcels) != 2 {
+			t.Fatalf("answer: %+v", done)
+		}
+		for _, p := range done.Consignment.Parcels {
+			if len(p.TrackingCodes) != 1 || p.LabelURL == "" || p.DeliveryNoteURL == "" {
+				t.Errorf("parcel %s: %+v", p.ParcelID, p)
+			}
+			var pdf bytes.Buffer
+			if err := s.ParcelLabel(ctx, done.ShipmentID, p.ParcelID, "", &pdf); err != nil || !bytes.HasPrefix(pdf.Bytes(), []byte("%PDF")) {
+				t.Errorf("label of %s: %v", p.ParcelID, err)
+			}
+		}
+		if got, err := r.Order(ctx, o.ID); err != nil || got.Status.Value != client.OrderDelivered || len(got.TrackingCodes) != 2 {
+			t.Errorf("retailer's order: %+v %v", got, err)
+		}
+	})
+}
