@@ -211,6 +211,21 @@ func (o *Order) Dropship() bool {
 	return slices.ContainsFunc(o.Rows, func(r OrderRow) bool { return r.SupplierID != "" })
 }
 
+// WarehouseStatus is the status the warehouse's hand (the engine, the
+// operator) moves: for an order that mixes warehouse and supplier rows,
+// its warehouse part's, which its warehouse rows show (decisions §38);
+// for any other order, the order's own.
+func (o *Order) WarehouseStatus() OrderStatus {
+	if o.MixedSupply() {
+		for _, r := range o.Rows {
+			if r.SupplierID == "" {
+				return r.Status.Value
+			}
+		}
+	}
+	return o.Status.Value
+}
+
 // MixedSupply reports whether the order has rows its suppliers ship and
 // rows its warehouse ships (decisions §38): each part follows its own
 // engine, and the order's status derives from its rows.

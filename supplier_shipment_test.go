@@ -498,3 +498,17 @@ func TestDropshipRowsAndMixedCheck(t *testing.T) {
 		t.Errorf("a supplier's product on a warehouse row: %v", err)
 	}
 }
+
+// decisions §38: the warehouse's hand moves the warehouse part of a mixed
+// order, whose rows show its status; any other order's own status.
+func TestWarehouseStatus(t *testing.T) {
+	o := &Order{Status: OrderState{Value: OrderPartiallyDelivered}, Rows: []OrderRow{
+		{SupplierID: "7654321-2", Status: OrderState{Value: OrderDelivered}}, {Status: OrderState{Value: OrderSubmitted}}}}
+	if !o.MixedSupply() || o.WarehouseStatus() != OrderSubmitted {
+		t.Errorf("mixed: %v %v", o.MixedSupply(), o.WarehouseStatus())
+	}
+	o.Rows = o.Rows[:1]
+	if o.MixedSupply() || o.WarehouseStatus() != OrderPartiallyDelivered {
+		t.Errorf("dropship only: %v %v", o.MixedSupply(), o.WarehouseStatus())
+	}
+}
