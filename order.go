@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/big"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -31,8 +32,11 @@ const (
 )
 
 // OrderStatuses lists the statuses an order can have, in the order of a
-// normal life.
-var OrderStatuses = []OrderStatus{OrderCreated, OrderSubmitted, OrderDelivered, OrderError, OrderCancelled}
+// normal life. "Partially delivered" is the status of an order whose rows
+// are shipped by several parties (its suppliers, its warehouse) while some
+// are delivered and others not (decisions §34, §38): set by parcelgate,
+// read and filtered by clients, never asked for.
+var OrderStatuses = []OrderStatus{OrderCreated, OrderSubmitted, OrderPartiallyDelivered, OrderDelivered, OrderError, OrderCancelled}
 
 // ParseOrderStatus reads a status name case-insensitively; Viewed reads as
 // Submitted (interface §3: Submitted replaced Viewed).
@@ -178,16 +182,35 @@ type OrderRow struct {
 	DeliveredQuantity *Quantity `json:"deliveredQuantity,omitempty"`
 }
 
-// Dropship reports whether the order's rows were split among suppliers
-// (decisions §34): its status then follows their shipments, not the
-// warehouse engine.
+// Dropship reports whether some of the order's rows were split among
+// suppliers (decisions §34): its status then follows their shipments (and,
+// when it also has warehouse rows, its warehouse part: decisions §38).
+// Which rows a supplier ships is decided once, by DropshipRows, and
+// carried on each row as its SupplierID from the allocation on.
 func (o *Order) Dropship() bool {
-	for _, r := range o.Rows {
-		if r.SupplierID != "" {
-			return true
+	return slices.ContainsFunc(o.Rows, func(r OrderRow) bool { return r.SupplierID != "" })
+}
+
+// WarehouseStatus is the status the warehouse's hand (the engine, the
+// operator) moves: for an order that mixes warehouse and supplier rows,
+// its warehouse part's, which its warehouse rows show (decisions §38);
+// for any other order, the order's own.
+func (o *Order) WarehouseStatus() OrderStatus {
+	if o.MixedSupply() {
+		for _, r := range o.Rows {
+			if r.SupplierID == "" {
+				return r.Status.Value
+			}
 		}
 	}
-	return false
+	return o.Status.Value
+}
+
+// MixedSupply reports whether the order has rows its suppliers ship and
+// rows its warehouse ships (decisions §38): each part follows its own
+// engine, and the order's status derives from its rows.
+func (o *Order) MixedSupply() bool {
+	return o.Dropship() && slices.ContainsFunc(o.Rows, func(r OrderRow) bool { return r.SupplierID == "" })
 }
 
 // Order is a warehouse sales order (interface §2.3) as the service answers it.

@@ -45,6 +45,9 @@ type Allocation struct {
 	// Services are the value-added services the products bring (interface §2.3:
 	// Fragile, Oversized), in the order first met.
 	Services []string
+	// Supply is, by row, the supplier whose dropshipping balance the row
+	// takes (decisions §34); zero for a row of the merchant's warehouse.
+	Supply []OrderRowSupply
 }
 
 // Allocates reports whether the rows' quantities are to be taken:
@@ -61,7 +64,7 @@ func (a Allocation) Allocates() bool { return a.Status == OrderCreated }
 // Cancelled. Prices and services are decided whatever the outcome, so an
 // order in Error still shows what it would cost.
 func Allocate(rows []OrderRow, stock []*RowStock, warehouses []string) Allocation {
-	a := Allocation{Status: OrderCreated, BalanceIDs: make([]int64, len(rows)), Prices: make([]float64, len(rows)), Services: []string{}}
+	a := Allocation{Status: OrderCreated, BalanceIDs: make([]int64, len(rows)), Prices: make([]float64, len(rows)), Services: []string{}, Supply: make([]OrderRowSupply, len(rows))}
 	total := new(big.Rat)
 	var missing, short string
 	need := map[int64]int64{}
@@ -77,6 +80,7 @@ func Allocate(rows []OrderRow, stock []*RowStock, warehouses []string) Allocatio
 			missing = fmt.Sprintf("Product %s is end of sale (EOS).", row.ExternalProductID)
 		}
 		a.BalanceIDs[i] = b.BalanceID
+		a.Supply[i] = OrderRowSupply{SupplierOrg: b.SupplierOrg, SupplierID: b.SupplierID}
 		need[b.BalanceID] += int64(row.Quantity)
 		if short == "" && need[b.BalanceID] > b.Available {
 			short = fmt.Sprintf("Not enough stock: product %s has %d available in warehouse %s, the order needs %d.", row.ExternalProductID, b.Available, row.ExternalWarehouseID, need[b.BalanceID])
@@ -119,10 +123,16 @@ func unknownRowReason(row OrderRow, warehouses []string) string {
 // Apply writes the allocation's prices and services into the order: row
 // wholesale prices, totalWholeSalePrice, and additionalServices, which
 // are the client's own services followed by those the products bring
-// (interface §2.3), each once.
+// (interface §2.3), each once. An allocated row of a dropshipping catalog
+// carries its supplier (SupplierID, decisions §34) from here on; nothing
+// is delivered of any row yet.
 func (o *Order) Apply(a Allocation) {
 	for i := range o.Rows {
 		o.Rows[i].WholesalePrice = a.Prices[i]
+		o.Rows[i].SupplierID, o.Rows[i].DeliveredQuantity = "", nil
+		if a.Allocates() && i < len(a.Supply) {
+			o.Rows[i].SupplierID = a.Supply[i].SupplierID
+		}
 	}
 	o.TotalWholeSalePrice = a.Total
 	o.AdditionalServices = append([]AdditionalService{}, o.RequestedServices...)

@@ -24,6 +24,8 @@ func ParseOrderMove(value, reason string) (to OrderStatus, why string, err error
 		p.Add("value", "%q is not an order status", value)
 	case to == OrderCreated:
 		p.Add("value", "must be Submitted, Delivered, Cancelled or Error: orders become Created only by being sent")
+	case to == OrderPartiallyDelivered:
+		p.Add("value", "must be Submitted, Delivered, Cancelled or Error: Partially delivered follows from the order's rows")
 	}
 	why = strings.TrimSpace(reason)
 	if len(why) > MaxMoveReason {

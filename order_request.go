@@ -3,7 +3,6 @@ package parcelgate
 import (
 	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 )
 
@@ -332,31 +331,17 @@ func validPhone(s string) bool {
 	return digits >= 5 && digits <= 15
 }
 
-// CheckRowCatalogs checks the rows of a validated request against the
-// caller's catalogs (decisions §34): a row of one of catalogs, the
-// retailer's dropshipping catalogs, names its supplier's product ID, which
-// may carry the supplier's business ID; any other row names the caller's
-// own product. An order takes its rows either from the caller's
-// warehouses or from dropshipping catalogs: a mix is refused, naming the
-// rows that differ from the first.
-func (r *OrderRequest) CheckRowCatalogs(businessID string, catalogs []string) error {
+// CheckRowCatalogs checks the rows of a validated request against where
+// they come from (drop, DropshipRows' decision): a row of a dropshipping
+// catalog names its supplier's product ID, which may carry the supplier's
+// business ID; any other row names the caller's own product (decisions
+// §34). An order may mix both (decisions §38).
+func (r *OrderRequest) CheckRowCatalogs(businessID string, drop []bool) error {
 	var p Problems
-	first := ""
 	for i, row := range r.Rows {
-		path := fmt.Sprintf("rows[%d]", i)
-		drop := slices.Contains(catalogs, row.ExternalWarehouseID)
-		if !drop && row.ExternalProductID != "" {
-			// A row by an EAN no product has has no ID (ResolveRowProducts).
-			checkOwnID(&p, path+".externalProductId", row.ExternalProductID, businessID)
-		}
-		if i == 0 {
-			first = row.ExternalWarehouseID
-			continue
-		}
-		if firstDrop := slices.Contains(catalogs, first); firstDrop != drop {
-			kind := map[bool]string{true: "a dropshipping catalog", false: "a warehouse"}
-			p.Add(path+".externalWarehouseId", "names %s (%s) but rows[0] names %s (%s): an order takes its rows from your warehouses or from your suppliers' dropshipping catalogs, not both; send them as two orders",
-				kind[drop], row.ExternalWarehouseID, kind[firstDrop], first)
+		// A row by an EAN no product has has no ID (ResolveRowProducts).
+		if (i >= len(drop) || !drop[i]) && row.ExternalProductID != "" {
+			checkOwnID(&p, fmt.Sprintf("rows[%d].externalProductId", i), row.ExternalProductID, businessID)
 		}
 	}
 	return p.Err()

@@ -68,20 +68,20 @@ func TestOrderRequestValidate(t *testing.T) {
 	}
 }
 
-// decisions §34: a supplier's product only on a row of a dropshipping
-// catalog; warehouse and catalog rows never in one order.
+// decisions §34, §38: a supplier's product only on a row of a
+// dropshipping catalog; warehouse and catalog rows may share an order.
 func TestCheckRowCatalogs(t *testing.T) {
 	r := validRequest()
 	r.Rows = []OrderRowRequest{{ExternalProductID: "7654321-2-WOO6", ExternalWarehouseID: "DROP", Quantity: 1}}
-	if err := r.CheckRowCatalogs(testBID, []string{"DROP"}); err != nil {
+	if err := r.CheckRowCatalogs(testBID, r.DropshipRows([]string{"DROP"})); err != nil {
 		t.Fatalf("dropship row: %v", err)
 	}
 	r.Rows[0].ExternalWarehouseID = "WH1"
-	if err := r.CheckRowCatalogs(testBID, []string{"DROP"}); ErrorFields(err)[0].Field != "rows[0].externalProductId" {
+	if err := r.CheckRowCatalogs(testBID, r.DropshipRows([]string{"DROP"})); ErrorFields(err)[0].Field != "rows[0].externalProductId" {
 		t.Fatalf("foreign product in a warehouse: %v", err)
 	}
 	r.Rows = []OrderRowRequest{{ExternalProductID: "7654321-2-A", ExternalWarehouseID: "DROP", Quantity: 1}, {ExternalProductID: "OWN", ExternalWarehouseID: "WH1", Quantity: 1}}
-	if err := r.CheckRowCatalogs(testBID, []string{"DROP"}); ErrorFields(err)[0].Field != "rows[1].externalWarehouseId" {
+	if err := r.CheckRowCatalogs(testBID, r.DropshipRows([]string{"DROP"})); err != nil {
 		t.Fatalf("mixed: %v", err)
 	}
 }

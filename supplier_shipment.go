@@ -134,6 +134,13 @@ type ShipmentParcel struct {
 	// then also makes the parcel's label; a supplier's own codes get a
 	// delivery note only.
 	PlatformCodes bool `json:"platformTrackingCodes,omitempty"`
+	// LabelURL and DeliveryNoteURL link the parcel's address label and
+	// delivery note (PDF), which the supplier's token opens (names
+	// INVENTED, decisions §38: the provider says a parcel carries them but
+	// publishes no member names). Set on the supplier's answers only
+	// (ParcelDocuments says which); never stored.
+	LabelURL        string `json:"labelUrl,omitempty"`
+	DeliveryNoteURL string `json:"deliveryNoteUrl,omitempty"`
 }
 
 // Consignment is what the supplier ships: the order's parties, rows and
@@ -162,6 +169,9 @@ type SupplierShipment struct {
 	CreatedDate time.Time        `json:"createdDate"`
 	Status      ShipmentState    `json:"status"`
 	Consignment Consignment      `json:"consignment"`
+	// Events are what its supplier reported about it (AddShipmentEvent;
+	// INVENTED, decisions §38), oldest first.
+	Events []ShipmentEvent `json:"events,omitempty"`
 }
 
 // ShipmentDocumentType is metadata.documentType of every shipment.
@@ -170,6 +180,22 @@ const ShipmentDocumentType = "SalesOrder"
 // DefaultPackageType is the package type of the parcel made with a
 // shipment ("PC", the provider's example).
 const DefaultPackageType = "PC"
+
+// DropshipRows decides, once for an order, which of its rows come from a
+// supplier's dropshipping catalog: those whose externalWarehouseId names
+// one of the retailer's dropshipping catalogs (catalogs); the others come
+// from its own warehouses (decisions §34, §38). The request's check
+// (CheckRowCatalogs) and the store's choice of each row's balance read it;
+// from the allocation on, the decision is carried on each row as its
+// SupplierID (Order.Apply), which the split, the engines and the reads
+// follow.
+func (r *OrderRequest) DropshipRows(catalogs []string) []bool {
+	out := make([]bool, len(r.Rows))
+	for i, row := range r.Rows {
+		out[i] = slices.Contains(catalogs, row.ExternalWarehouseID)
+	}
+	return out
+}
 
 // OrderRowSupply is where an allocated order row comes from: a supplier's
 // dropshipping catalog (SupplierID set) or the retailer's own warehouse.
@@ -231,6 +257,13 @@ func newSupplierShipment(o *Order, retailer *Organization, supplierID, id string
 	if so := o.SORef(); so != "" {
 		refs = append(refs, OrderReference{Name: RefSO, Value: so})
 	}
+	// Glue's parcel 1 names the routing code of its pick-up point (the
+	// provider's example: 001003200 with 3200): the last 4 digits of a
+	// 9-digit point ID, unless the order gave its own.
+	routing := o.RoutingServiceCode
+	if pp := o.PickupPointID; routing == "" && len(pp) == 9 && strings.Trim(pp, "0123456789") == "" {
+		routing = pp[5:]
+	}
 	return &SupplierShipment{
 		ShipmentID:  id,
 		ClientID:    supplierID,
@@ -249,7 +282,7 @@ func newSupplierShipment(o *Order, retailer *Organization, supplierID, id string
 			DeliveryOperator: DeliveryOperator,
 			Rows:             []ShipmentRow{},
 			Parcels: []ShipmentParcel{{ParcelID: "1", PackageType: DefaultPackageType, ServiceCode: o.ServiceCode, DeliveryOperator: DeliveryOperator,
-				AdditionalServices: []AdditionalService{}, PickupPointID: o.PickupPointID, RoutingServiceCode: o.RoutingServiceCode,
+				AdditionalServices: []AdditionalService{}, PickupPointID: o.PickupPointID, RoutingServiceCode: routing,
 				TrackingCodes: []string{}, Rows: []ParcelRow{}}},
 		},
 	}
@@ -296,13 +329,8 @@ func MoveShipment(s *SupplierShipment, u ShipmentUpdate, newCode func(serviceCod
 		}
 		return s, false, nil
 	}
-	if from.Final() {
-		return nil, false, &Error{Code: ECONFLICT, Message: fmt.Sprintf("Shipment %s is %s, a final status: it takes no further updates.", s.ShipmentID, from),
-			Fields: []FieldError{{Field: "status.value", Message: fmt.Sprintf("cannot move from %s to %s", from, to)}}}
-	}
-	if !to.Final() && to.progressRank() < from.progressRank() {
-		return nil, false, &Error{Code: ECONFLICT, Message: fmt.Sprintf("Shipment %s is %s and moves forward only.", s.ShipmentID, from),
-			Fields: []FieldError{{Field: "status.value", Message: fmt.Sprintf("cannot move back from %s to %s", from, to)}}}
+	if err := checkMove(s, to); err != nil {
+		return nil, false, err
 	}
 	out := cloneShipment(s)
 	if u.ExternalID != "" {
@@ -321,6 +349,26 @@ func MoveShipment(s *SupplierShipment, u ShipmentUpdate, newCode func(serviceCod
 	}
 	out.Status = ShipmentState{Value: to, Timestamp: now}
 	return out, true, nil
+}
+
+// checkMove decides whether a supplier may move s to to, another status
+// than its own (decisions §34, §38): to is one of SupplierStatuses (400
+// naming status.value otherwise); nothing moves out of a final status
+// (409); a shipment in progress moves forward only, so a status behind
+// the current one is 400 naming status.value.
+func checkMove(s *SupplierShipment, to SupplyStatus) error {
+	if !slices.Contains(SupplierStatuses, to) {
+		return fieldError("status.value", "%q is not a status a supplier writes: one of %s (case-sensitive)", to, supplierStatusNames())
+	}
+	from := s.Status.Value
+	if from.Final() {
+		return &Error{Code: ECONFLICT, Message: fmt.Sprintf("Shipment %s is %s, a final status: it takes no further updates.", s.ShipmentID, from),
+			Fields: []FieldError{{Field: "status.value", Message: fmt.Sprintf("cannot move from %s to %s", from, to)}}}
+	}
+	if !to.Final() && to.progressRank() < from.progressRank() {
+		return fieldError("status.value", "cannot move back from %s to %s: a shipment in progress moves forward only", from, to)
+	}
+	return nil
 }
 
 // FastConfirm is POST /shipments/{id}/delivered: Delivered with every
@@ -378,20 +426,39 @@ func FastConfirm(s *SupplierShipment, newCode func(serviceCode string) string, n
 }
 
 // SplitShipment is PUT /shipments/{id}: the full parcel list replaces the
-// shipment's parcels (decisions §34). Each parcel needs a unique parcelId,
-// a packageType and a serviceCode; pickupPointId, routingServiceCode,
-// deliveryOperator and additionalServices default to those of the
-// shipment's first parcel when left out. A row shared by parcels appears
-// in each with its ordered quantity and that parcel's share as
-// deliveredQuantity; every row is in some parcel and the shares of a row
-// never exceed its quantity. Only a shipment in progress is split.
-func SplitShipment(s *SupplierShipment, u ShipmentUpdate, now time.Time) (*SupplierShipment, error) {
+// shipment's parcels, and the status of the body, when given, applies
+// after the split (decisions §34, §38; the provider's split example is one
+// PUT that also confirms with Delivered).
+//
+// A parcel the shipment already has (by parcelId) may leave out what it
+// has: packageType, serviceCode and with it deliveryOperator,
+// pickupPointId, routingServiceCode and additionalServices (the provider's
+// example sends parcel 1 as Glue made it, without a service). A parcel it
+// adds needs a unique parcelId, a packageType, a serviceCode, a
+// routingServiceCode, and a pickupPointId when its service delivers to a
+// pick-up point (DeliversToPickupPoint); deliveryOperator and
+// additionalServices default to those of the shipment's first parcel. A
+// row shared by parcels appears in each with its ordered quantity and that
+// parcel's share as deliveredQuantity; every row is in some parcel and the
+// shares of a row never exceed its quantity. With status Delivered the
+// shares are what is sent (deliveredQuantity required on every row of
+// every parcel, 0 for what is not sent), and each parcel that carries
+// something gets its tracking codes: its own trackingCodes, else one the
+// platform makes (newCode), with a label. Another status moves the
+// shipment as a PATCH would (checkMove). Only a shipment in progress is
+// split.
+func SplitShipment(s *SupplierShipment, u ShipmentUpdate, newCode func(serviceCode string) string, now time.Time) (*SupplierShipment, error) {
 	if s.Status.Value.Final() {
 		return nil, Errorf(ECONFLICT, "Shipment %s is %s, a final status: it takes no further updates.", s.ShipmentID, s.Status.Value)
 	}
-	if u.Status != nil && *u.Status != s.Status.Value {
-		return nil, fieldError("status.value", "a split keeps the status (%s); move it with PATCH", s.Status.Value)
+	to := s.Status.Value
+	if u.Status != nil && *u.Status != to {
+		if err := checkMove(s, *u.Status); err != nil {
+			return nil, err
+		}
+		to = *u.Status
 	}
+	confirm := to == SupplyDelivered
 	var p Problems
 	switch {
 	case !u.HasParcels || len(u.Parcels) == 0:
@@ -401,7 +468,11 @@ func SplitShipment(s *SupplierShipment, u ShipmentUpdate, now time.Time) (*Suppl
 	}
 	base := s.Consignment.Parcels[0]
 	out := cloneShipment(s)
+	if u.ExternalID != "" {
+		out.ExternalID = u.ExternalID
+	}
 	seen := map[string]bool{}
+	own := map[int][]string{}
 	parcels := make([]ShipmentParcel, len(u.Parcels))
 	for i, in := range u.Parcels {
 		path := fmt.Sprintf("consignment.parcels[%d]", i)
@@ -415,18 +486,48 @@ func SplitShipment(s *SupplierShipment, u ShipmentUpdate, now time.Time) (*Suppl
 			p.Add(path+".parcelId", "%q is given twice: each parcel needs its own", in.ParcelID)
 		}
 		seen[in.ParcelID] = true
-		if strings.TrimSpace(in.PackageType) == "" {
-			p.Add(path+".packageType", "is required (e.g. PC)")
+		in.PackageType = strings.TrimSpace(in.PackageType)
+		at := slices.IndexFunc(s.Consignment.Parcels, func(x ShipmentParcel) bool { return x.ParcelID == in.ParcelID })
+		// kept: a parcel the shipment has, sent back with its own service or
+		// none; it keeps what it is not given.
+		kept := false
+		if at >= 0 {
+			had := s.Consignment.Parcels[at]
+			if in.PackageType == "" {
+				in.PackageType = had.PackageType
+			}
+			if sc := strings.TrimSpace(in.ServiceCode); sc == "" || sc == had.ServiceCode {
+				kept = true
+				in.ServiceCode = had.ServiceCode
+				if strings.TrimSpace(in.DeliveryOperator) == "" {
+					in.DeliveryOperator = had.DeliveryOperator
+				}
+				if strings.TrimSpace(in.PickupPointID) == "" {
+					in.PickupPointID = had.PickupPointID
+				}
+				if strings.TrimSpace(in.RoutingServiceCode) == "" {
+					in.RoutingServiceCode = had.RoutingServiceCode
+				}
+				if in.AdditionalServices == nil {
+					in.AdditionalServices = slices.Clone(had.AdditionalServices)
+				}
+			}
+		}
+		if in.PackageType == "" {
+			p.Add(path+".packageType", "is required for a parcel the shipment does not have yet (e.g. PC)")
 		}
 		checkParcelMethod(&p, path, &in, true)
+		in.RoutingServiceCode = strings.TrimSpace(in.RoutingServiceCode)
+		if in.ServiceCode != "" && !kept {
+			if in.RoutingServiceCode == "" {
+				p.Add(path+".routingServiceCode", "is required with serviceCode %s (e.g. 3200)", in.ServiceCode)
+			}
+			if in.PickupPointID == "" && DeliversToPickupPoint(in.ServiceCode) {
+				p.Add(path+".pickupPointId", "is required: service %s delivers to a pick-up point", in.ServiceCode)
+			}
+		}
 		if in.DeliveryOperator == "" {
 			in.DeliveryOperator = base.DeliveryOperator
-		}
-		if in.PickupPointID == "" && in.ServiceCode == base.ServiceCode {
-			in.PickupPointID = base.PickupPointID
-		}
-		if in.RoutingServiceCode == "" && in.ServiceCode == base.ServiceCode {
-			in.RoutingServiceCode = base.RoutingServiceCode
 		}
 		if in.AdditionalServices == nil {
 			in.AdditionalServices = slices.Clone(base.AdditionalServices)
@@ -435,8 +536,13 @@ func SplitShipment(s *SupplierShipment, u ShipmentUpdate, now time.Time) (*Suppl
 			in.TrackingCodes = []string{}
 		}
 		checkTrackingCodes(&p, path, in.TrackingCodes)
-		in.PlatformCodes = false
-		in.Rows = checkParcelRows(&p, path, s, in.Rows, false)
+		if len(in.TrackingCodes) > 0 {
+			own[i] = in.TrackingCodes
+		}
+		// Codes are the confirmation's: the supplier's own, or the
+		// platform's when it confirms.
+		in.TrackingCodes, in.PlatformCodes, in.Ready = []string{}, false, false
+		in.Rows = checkParcelRows(&p, path, s, in.Rows, confirm)
 		parcels[i] = in
 	}
 	out.Consignment.Parcels = parcels
@@ -444,8 +550,35 @@ func SplitShipment(s *SupplierShipment, u ShipmentUpdate, now time.Time) (*Suppl
 	if err := p.Err(); err != nil {
 		return nil, err
 	}
-	_ = now
+	switch to {
+	case SupplyDelivered:
+		settleParcels(out, own, newCode)
+	case SupplyCancelled, SupplyError:
+		zero := Quantity(0)
+		for i := range out.Consignment.Rows {
+			out.Consignment.Rows[i].DeliveredQuantity = &zero
+		}
+	}
+	if to != s.Status.Value {
+		out.Status = ShipmentState{Value: to, Timestamp: now}
+	}
 	return out, nil
+}
+
+// DeliversToPickupPoint reports whether service code (2103, or PO2103 via
+// Unifaun) delivers to a pick-up point the shopper chose: a parcel of it
+// names its point (pickupPointId).
+func DeliversToPickupPoint(code string) bool {
+	p, ok := ShippingProductOf(strings.TrimPrefix(strings.ToUpper(strings.TrimSpace(code)), "PO"))
+	return ok && p.PickupPoint
+}
+
+// ParcelDocuments says which documents a parcel of s has (decisions §38):
+// the delivery note always (a packing slip with what each row ships, and
+// the parcel's tracking codes once confirmed); the address label only when
+// LabelDecision allows it (codes the platform made).
+func ParcelDocuments(s *SupplierShipment, p *ShipmentParcel) (label, note bool) {
+	return LabelDecision(s, p) == nil, true
 }
 
 // confirmParcels applies the parcels of a Delivered PATCH to out: each
@@ -743,6 +876,7 @@ func fieldError(field, format string, args ...any) error {
 func cloneShipment(s *SupplierShipment) *SupplierShipment {
 	out := *s
 	out.References = slices.Clone(s.References)
+	out.Events = slices.Clone(s.Events)
 	c := &out.Consignment
 	c.Rows = slices.Clone(s.Consignment.Rows)
 	c.Parcels = slices.Clone(s.Consignment.Parcels)
@@ -853,6 +987,16 @@ type RowProgress struct {
 	TrackingCodes     []string
 }
 
+// WarehousePart is the warehouse's part of an order that mixes warehouse
+// and supplier rows (decisions §38): its status, which the warehouse
+// engine (or the operator) moves as it moves a whole warehouse order, the
+// order rows it ships, and each one's tracking codes once Delivered.
+type WarehousePart struct {
+	Status OrderStatus
+	Lines  []int
+	Codes  [][]string
+}
+
 // ShipmentOfRows is a shipment with, for each of its rows, the order row
 // it ships.
 type ShipmentOfRows struct {
@@ -873,9 +1017,36 @@ type ShipmentOfRows struct {
 // short, "Partially delivered"; Delivered when every row got its whole
 // quantity; Cancelled when every shipment is, Error when every shipment
 // ended without delivering and one is in Error.
-func Progress(rows int, shipments []ShipmentOfRows) OrderProgress {
+//
+// wh, when not nil, is the warehouse part of an order that mixes warehouse
+// and supplier rows (decisions §38): it counts as one more party, its rows
+// showing its status (Created, Submitted, Delivered in full, Cancelled,
+// Error) and its tracking codes.
+func Progress(rows int, shipments []ShipmentOfRows, wh *WarehousePart) OrderProgress {
 	out := OrderProgress{Rows: make([]RowProgress, rows), TrackingCodes: []string{}}
 	allCreated, allFinal, anyDelivered, allFull, anyError, allCancelled := true, true, false, true, false, true
+	parties := len(shipments)
+	if wh != nil {
+		parties++
+		st := wh.Status
+		allCreated = allCreated && st == OrderCreated
+		allFinal = allFinal && st.Terminal()
+		allCancelled = allCancelled && st == OrderCancelled
+		anyError = anyError || st == OrderError
+		anyDelivered = anyDelivered || st == OrderDelivered && len(wh.Lines) > 0
+		allFull = allFull && st == OrderDelivered
+		for i, line := range wh.Lines {
+			if line < 0 || line >= rows {
+				continue
+			}
+			rp := RowProgress{Status: st, TrackingCodes: []string{}}
+			if i < len(wh.Codes) && st == OrderDelivered {
+				rp.TrackingCodes = slices.Clone(wh.Codes[i])
+			}
+			out.TrackingCodes = append(out.TrackingCodes, rp.TrackingCodes...)
+			out.Rows[line] = rp
+		}
+	}
 	for _, sh := range shipments {
 		s := sh.Shipment
 		st := s.Status.Value
@@ -935,7 +1106,7 @@ func Progress(rows int, shipments []ShipmentOfRows) OrderProgress {
 		}
 	}
 	switch {
-	case len(shipments) == 0:
+	case parties == 0:
 		out.Status = OrderCreated
 	case allCancelled:
 		out.Status = OrderCancelled
@@ -992,6 +1163,11 @@ type SupplierShipmentService interface {
 	// ConfirmShipment fast-confirms a shipment (FastConfirm). Only a
 	// caller that may ActionSupplyShipments.
 	ConfirmShipment(ctx context.Context, c *Caller, id string) (*SupplierShipment, error)
+	// AddShipmentEvent keeps a supplier's event on one of its shipments
+	// (AddShipmentEvent) and answers the shipment, and whether the event is
+	// new (false: a retry of one kept before); the retailer's order is not
+	// changed. Only a caller that may ActionSupplyShipments.
+	AddShipmentEvent(ctx context.Context, c *Caller, id string, e ShipmentEventInput) (*SupplierShipment, bool, error)
 	// OrderShipments returns the shipments of the caller's order id (its
 	// ID or externalId), for the retailer: its suppliers' progress. Only
 	// a caller that may ActionReadOrders.

@@ -98,7 +98,7 @@ func TestMoveShipmentStatusMachine(t *testing.T) {
 	if s.Status.Value != SupplyCreated {
 		t.Fatal("MoveShipment changed its argument")
 	}
-	if _, _, err := MoveShipment(v, ShipmentUpdate{Status: st(SupplyViewed)}, codes(), splitNow); ErrorCode(err) != ECONFLICT {
+	if _, _, err := MoveShipment(v, ShipmentUpdate{Status: st(SupplyViewed)}, codes(), splitNow); ErrorCode(err) != EINVALID || ErrorFields(err)[0].Field != "status.value" {
 		t.Fatalf("back to Viewed: %v", err)
 	}
 	same, changed, err := MoveShipment(v, ShipmentUpdate{Status: st(SupplyPacking)}, codes(), splitNow)
@@ -171,12 +171,12 @@ func TestSplitThenPartialDelivery(t *testing.T) {
 	s := parts[1].Shipment // B-1, quantity 5
 	split, err := SplitShipment(s, ShipmentUpdate{HasParcels: true, Parcels: []ShipmentParcel{
 		{ParcelID: "1", PackageType: "PC", ServiceCode: "2103", Rows: []ParcelRow{{ItemID: "B-1", Quantity: 5, DeliveredQuantity: q(2)}}},
-		{ParcelID: "2", PackageType: "PC", ServiceCode: "2103", Rows: []ParcelRow{{ItemID: "B-1", Quantity: 5, DeliveredQuantity: q(3)}}},
-	}}, splitNow)
+		{ParcelID: "2", PackageType: "PC", ServiceCode: "2103", PickupPointID: "002303200", RoutingServiceCode: "3200", Rows: []ParcelRow{{ItemID: "B-1", Quantity: 5, DeliveredQuantity: q(3)}}},
+	}}, codes(), splitNow)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(split.Consignment.Parcels) != 2 || split.Consignment.Parcels[1].PickupPointID != "001003200" || split.Status.Value != SupplyCreated {
+	if len(split.Consignment.Parcels) != 2 || split.Consignment.Parcels[1].PickupPointID != "002303200" || split.Status.Value != SupplyCreated {
 		t.Fatalf("split = %+v", split.Consignment.Parcels)
 	}
 	// Deliver parcel 1 only: parcel 2 carries nothing.
@@ -199,9 +199,9 @@ func TestSplitThenPartialDelivery(t *testing.T) {
 		{{ParcelID: "1", PackageType: "PC", ServiceCode: "2103", Rows: []ParcelRow{{ItemID: "B-1", DeliveredQuantity: q(4)}}}, {ParcelID: "2", PackageType: "PC", ServiceCode: "2103", Rows: []ParcelRow{{ItemID: "B-1", DeliveredQuantity: q(2)}}}},
 		{{ParcelID: "1", PackageType: "PC", ServiceCode: "2103", Rows: []ParcelRow{{ItemID: "B-1"}}}, {ParcelID: "1", PackageType: "PC", ServiceCode: "2103"}},
 		{{ParcelID: "1", PackageType: "PC", ServiceCode: "2103"}},
-		{{ParcelID: "1", ServiceCode: "2103", Rows: []ParcelRow{{ItemID: "B-1"}}}},
+		{{ParcelID: "3", ServiceCode: "2104", RoutingServiceCode: "3200", Rows: []ParcelRow{{ItemID: "B-1"}}}},
 	} {
-		if _, err := SplitShipment(s, ShipmentUpdate{HasParcels: true, Parcels: ps}, splitNow); ErrorCode(err) != EINVALID {
+		if _, err := SplitShipment(s, ShipmentUpdate{HasParcels: true, Parcels: ps}, codes(), splitNow); ErrorCode(err) != EINVALID {
 			t.Errorf("bad split %d: %v", i, err)
 		}
 	}
@@ -260,7 +260,7 @@ func TestProgress(t *testing.T) {
 	_, parts := twoSupplierOrder()
 	a, b := parts[0], parts[1]
 	of := func(sa, sb *SupplierShipment) OrderProgress {
-		return Progress(3, []ShipmentOfRows{{sa, a.Lines}, {sb, b.Lines}})
+		return Progress(3, []ShipmentOfRows{{sa, a.Lines}, {sb, b.Lines}}, nil)
 	}
 	if p := of(a.Shipment, b.Shipment); p.Status != OrderCreated || p.Rows[0].Status != OrderCreated {
 		t.Fatalf("new: %+v", p)
@@ -356,5 +356,159 @@ func TestPlatformParcelNumber(t *testing.T) {
 		if got := PlatformParcelNumber(c.code); len(got) < 13 || got[:len(c.prefix)] != c.prefix {
 			t.Errorf("%s: %q", c.code, got)
 		}
+	}
+}
+
+// provider Shipments V3: the split example is one PUT that also confirms
+// (status Delivered): parcel 1 is sent as Glue made it, without a
+// service; parcel 2 is added with service, pick-up point and routing code;
+// both get tracking codes (platform-made, so with labels).
+func TestSplitAndConfirmInOnePut(t *testing.T) {
+	_, parts := twoSupplierOrder()
+	s := parts[1].Shipment // B-1, quantity 5
+	out, err := SplitShipment(s, ShipmentUpdate{Status: st(SupplyDelivered), HasParcels: true, Parcels: []ShipmentParcel{
+		{ParcelID: "1", PackageType: "PC", Rows: []ParcelRow{{ExternalWarehouseID: "DROP", ItemID: "B-1", Quantity: 5, DeliveredQuantity: q(2)}}},
+		{ParcelID: "2", PackageType: "PC", ServiceCode: "2103", PickupPointID: "002303200", RoutingServiceCode: "3200",
+			Rows: []ParcelRow{{ExternalWarehouseID: "DROP", ItemID: "B-1", Quantity: 5, DeliveredQuantity: q(3)}}},
+	}}, codes(), splitNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Status.Value != SupplyDelivered || !slices.Equal(out.Delivered(), []int64{5}) {
+		t.Fatalf("status %v delivered %v", out.Status.Value, out.Delivered())
+	}
+	p1, p2 := out.Consignment.Parcels[0], out.Consignment.Parcels[1]
+	if p1.ServiceCode != "2103" || p1.PickupPointID != "001003200" || len(p1.AdditionalServices) != 1 {
+		t.Errorf("parcel 1 lost what it had: %+v", p1)
+	}
+	if len(p1.TrackingCodes) != 1 || len(p2.TrackingCodes) != 1 || !p1.PlatformCodes || !p2.PlatformCodes || p1.TrackingCodes[0] == p2.TrackingCodes[0] {
+		t.Errorf("codes: %+v / %+v", p1, p2)
+	}
+	for _, p := range []*ShipmentParcel{&p1, &p2} {
+		if label, note := ParcelDocuments(out, p); !label || !note {
+			t.Errorf("parcel %s documents: label %v note %v", p.ParcelID, label, note)
+		}
+	}
+	// The supplier's own codes: no label, the note only.
+	own, err := SplitShipment(s, ShipmentUpdate{Status: st(SupplyDelivered), HasParcels: true, Parcels: []ShipmentParcel{
+		{ParcelID: "1", TrackingCodes: []string{"EXT0001"}, Rows: []ParcelRow{{ItemID: "B-1", DeliveredQuantity: q(5)}}}}}, codes(), splitNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := own.Consignment.Parcels[0]; !slices.Equal(p.TrackingCodes, []string{"EXT0001"}) || p.PlatformCodes {
+		t.Errorf("own codes: %+v", p)
+	} else if label, note := ParcelDocuments(own, &p); label || !note {
+		t.Errorf("own codes documents: label %v note %v", label, note)
+	}
+}
+
+// decisions §38: an added parcel needs its service fields, a confirming
+// PUT needs every share, and the status moves forward only; each refusal
+// names its field.
+func TestSplitRefusals(t *testing.T) {
+	_, parts := twoSupplierOrder()
+	s := parts[1].Shipment
+	row := func(n int64) []ParcelRow { return []ParcelRow{{ItemID: "B-1", DeliveredQuantity: q(n)}} }
+	packing, _, _ := MoveShipment(s, ShipmentUpdate{Status: st(SupplyPacking)}, codes(), splitNow)
+	for _, c := range []struct {
+		from  *SupplierShipment
+		u     ShipmentUpdate
+		field string
+	}{
+		{s, ShipmentUpdate{HasParcels: true, Parcels: []ShipmentParcel{{ParcelID: "1", Rows: row(2)}, {ParcelID: "2", PackageType: "PC", Rows: row(3)}}}, "consignment.parcels[1].serviceCode"},
+		{s, ShipmentUpdate{HasParcels: true, Parcels: []ShipmentParcel{{ParcelID: "1", Rows: row(2)}, {ParcelID: "2", PackageType: "PC", ServiceCode: "2103", RoutingServiceCode: "3200", Rows: row(3)}}}, "consignment.parcels[1].pickupPointId"},
+		{s, ShipmentUpdate{HasParcels: true, Parcels: []ShipmentParcel{{ParcelID: "1", Rows: row(2)}, {ParcelID: "2", PackageType: "PC", ServiceCode: "2104", Rows: row(3)}}}, "consignment.parcels[1].routingServiceCode"},
+		{s, ShipmentUpdate{HasParcels: true, Parcels: []ShipmentParcel{{ParcelID: "1", Rows: row(2)}, {ParcelID: "2", ServiceCode: "2104", RoutingServiceCode: "3200", Rows: row(3)}}}, "consignment.parcels[1].packageType"},
+		{s, ShipmentUpdate{Status: st(SupplyDelivered), HasParcels: true, Parcels: []ShipmentParcel{{ParcelID: "1", Rows: []ParcelRow{{ItemID: "B-1"}}}}}, "consignment.parcels[0].rows[0].deliveredQuantity"},
+		{packing, ShipmentUpdate{Status: st(SupplyViewed), HasParcels: true, Parcels: []ShipmentParcel{{ParcelID: "1", Rows: row(5)}}}, "status.value"},
+		{s, ShipmentUpdate{Status: st(SupplySubmitted), HasParcels: true, Parcels: []ShipmentParcel{{ParcelID: "1", Rows: row(5)}}}, "status.value"},
+	} {
+		_, err := SplitShipment(c.from, c.u, codes(), splitNow)
+		if ErrorCode(err) != EINVALID || !slices.ContainsFunc(ErrorFields(err), func(f FieldError) bool { return f.Field == c.field }) {
+			t.Errorf("%+v: %v, want a problem with %s", c.u, err, c.field)
+		}
+	}
+	// A status other than Delivered applies after the split, as a PATCH.
+	out, err := SplitShipment(s, ShipmentUpdate{Status: st(SupplyPacking), HasParcels: true, Parcels: []ShipmentParcel{{ParcelID: "1", Rows: row(5)}}}, codes(), splitNow)
+	if err != nil || out.Status.Value != SupplyPacking || len(out.Consignment.Parcels[0].TrackingCodes) != 0 {
+		t.Errorf("split to Packing: %v %+v", err, out)
+	}
+}
+
+// pick-up services name their point.
+func TestDeliversToPickupPoint(t *testing.T) {
+	for code, want := range map[string]bool{"2103": true, "PO2103": true, "2104": false, "2102": false, "": false} {
+		if got := DeliversToPickupPoint(code); got != want {
+			t.Errorf("%q: %v", code, got)
+		}
+	}
+}
+
+// provider Orders V3: an order over several parties — here a supplier's
+// shipment and the retailer's warehouse (decisions §38) — is "Partially
+// delivered" while some rows are delivered and others not; its rows keep
+// their own statuses; Delivered once all are.
+func TestProgressWithWarehousePart(t *testing.T) {
+	_, parts := twoSupplierOrder()
+	a := parts[0] // rows 0 and 1; row 2 is the warehouse's here
+	wh := &WarehousePart{Status: OrderSubmitted, Lines: []int{2}}
+	rows := func(p OrderProgress) []OrderStatus {
+		return []OrderStatus{p.Rows[0].Status, p.Rows[1].Status, p.Rows[2].Status}
+	}
+	p := Progress(3, []ShipmentOfRows{{a.Shipment, a.Lines}}, &WarehousePart{Status: OrderCreated, Lines: []int{2}})
+	if p.Status != OrderCreated {
+		t.Errorf("all created: %v", p.Status)
+	}
+	if p = Progress(3, []ShipmentOfRows{{a.Shipment, a.Lines}}, wh); p.Status != OrderSubmitted || p.Rows[2].Status != OrderSubmitted {
+		t.Errorf("warehouse submitted: %v %v", p.Status, rows(p))
+	}
+	done, _, _ := MoveShipment(a.Shipment, ShipmentUpdate{Status: st(SupplyDelivered)}, codes(), splitNow)
+	p = Progress(3, []ShipmentOfRows{{done, a.Lines}}, wh)
+	if p.Status != OrderPartiallyDelivered || !slices.Equal(rows(p), []OrderStatus{OrderDelivered, OrderDelivered, OrderSubmitted}) {
+		t.Errorf("supplier delivered, warehouse not: %v %v", p.Status, rows(p))
+	}
+	whDone := &WarehousePart{Status: OrderDelivered, Lines: []int{2}, Codes: [][]string{{"JJFI1"}}}
+	p = Progress(3, []ShipmentOfRows{{done, a.Lines}}, whDone)
+	if p.Status != OrderDelivered || len(p.TrackingCodes) != 2 || !slices.Equal(p.Rows[2].TrackingCodes, []string{"JJFI1"}) {
+		t.Errorf("both delivered: %v %v", p.Status, p.TrackingCodes)
+	}
+	p = Progress(3, []ShipmentOfRows{{a.Shipment, a.Lines}}, whDone)
+	if p.Status != OrderPartiallyDelivered {
+		t.Errorf("warehouse delivered, supplier not: %v", p.Status)
+	}
+	cancelled, _, _ := MoveShipment(a.Shipment, ShipmentUpdate{Status: st(SupplyCancelled)}, codes(), splitNow)
+	if p = Progress(3, []ShipmentOfRows{{cancelled, a.Lines}}, &WarehousePart{Status: OrderCancelled, Lines: []int{2}}); p.Status != OrderCancelled {
+		t.Errorf("all cancelled: %v", p.Status)
+	}
+}
+
+// decisions §38: which rows a supplier ships is decided once, by the
+// row's catalog; an order may mix both kinds.
+func TestDropshipRowsAndMixedCheck(t *testing.T) {
+	r := &OrderRequest{Rows: []OrderRowRequest{{ExternalProductID: "7654321-2-A1", ExternalWarehouseID: "DROP"}, {ExternalProductID: "OWN1", ExternalWarehouseID: "WH1"}}}
+	drop := r.DropshipRows([]string{"DROP"})
+	if !slices.Equal(drop, []bool{true, false}) {
+		t.Fatalf("drop = %v", drop)
+	}
+	if err := r.CheckRowCatalogs("1234567-8", drop); err != nil {
+		t.Errorf("mixed order refused: %v", err)
+	}
+	r.Rows[1].ExternalProductID = "7654321-2-A2"
+	if err := r.CheckRowCatalogs("1234567-8", drop); ErrorCode(err) != EINVALID || ErrorFields(err)[0].Field != "rows[1].externalProductId" {
+		t.Errorf("a supplier's product on a warehouse row: %v", err)
+	}
+}
+
+// decisions §38: the warehouse's hand moves the warehouse part of a mixed
+// order, whose rows show its status; any other order's own status.
+func TestWarehouseStatus(t *testing.T) {
+	o := &Order{Status: OrderState{Value: OrderPartiallyDelivered}, Rows: []OrderRow{
+		{SupplierID: "7654321-2", Status: OrderState{Value: OrderDelivered}}, {Status: OrderState{Value: OrderSubmitted}}}}
+	if !o.MixedSupply() || o.WarehouseStatus() != OrderSubmitted {
+		t.Errorf("mixed: %v %v", o.MixedSupply(), o.WarehouseStatus())
+	}
+	o.Rows = o.Rows[:1]
+	if o.MixedSupply() || o.WarehouseStatus() != OrderPartiallyDelivered {
+		t.Errorf("dropship only: %v %v", o.MixedSupply(), o.WarehouseStatus())
 	}
 }

@@ -61,6 +61,48 @@ type SupplierShipment struct {
 		Timestamp time.Time    `json:"timestamp"`
 	} `json:"status"`
 	Consignment Consignment `json:"consignment"`
+	// Events are what its supplier reported about it (AddShipmentEvent),
+	// oldest first.
+	Events []ShipmentEvent `json:"events,omitempty"`
+}
+
+// ShipmentEvent is something a supplier reported about its shipment
+// beside its status (a hand-over to the carrier, a delay). The shape is
+// parcelgate's own: the provider documents the route, not its body.
+type ShipmentEvent struct {
+	// ID is the platform's: the event's number in its shipment.
+	ID string `json:"id,omitempty"`
+	// ExternalID is your own ID of the event: sending it again is a
+	// retry, answered unchanged.
+	ExternalID string `json:"externalId,omitempty"`
+	// Code names what happened: 1-50 letters, digits, '_' or '-'.
+	Code        string `json:"code"`
+	Description string `json:"description,omitempty"`
+	// ParcelID names the parcel the event is about; empty: the shipment.
+	ParcelID string `json:"parcelId,omitempty"`
+	Location string `json:"location,omitempty"`
+	// Timestamp is when it happened (zero: when received).
+	Timestamp   time.Time `json:"timestamp,omitzero"`
+	CreatedDate time.Time `json:"createdDate,omitzero"`
+}
+
+// ShipmentOptions are the delivery methods a shipment's parcels may take
+// (parcelgate's own shape: the provider documents the route, not its
+// answer).
+type ShipmentOptions struct {
+	ShipmentID      string `json:"shipmentId"`
+	DeliveryCountry string `json:"deliveryCountry"`
+	// Open: the shipment is in progress; a final one has no options.
+	Open    bool `json:"open"`
+	Options []struct {
+		ServiceCode        string            `json:"serviceCode"`
+		DeliveryOperator   string            `json:"deliveryOperator"`
+		Name               map[string]string `json:"name"`
+		PickupPoint        bool              `json:"pickupPoint"`
+		AdditionalServices []string          `json:"additionalServices"`
+		// Parcels are the shipment's parcels that have this method now.
+		Parcels []string `json:"parcels"`
+	} `json:"options"`
 }
 
 // Consignment is what a shipment ships: the order's parties, rows and
@@ -104,6 +146,12 @@ type ShipmentParcel struct {
 	TrackingCodes []string    `json:"trackingCodes,omitempty"`
 	Ready         bool        `json:"ready,omitempty"`
 	Rows          []ParcelRow `json:"rows,omitempty"`
+	// LabelURL and DeliveryNoteURL link the parcel's address label (only
+	// when the platform made its tracking codes) and its delivery note,
+	// PDFs your token opens (ParcelLabel, ParcelNote). The member names
+	// are parcelgate's own: the provider publishes none. Answers only.
+	LabelURL        string `json:"labelUrl,omitempty"`
+	DeliveryNoteURL string `json:"deliveryNoteUrl,omitempty"`
 }
 
 // ParcelRow is a row's share of one parcel: Quantity is the row's ordered
@@ -193,11 +241,24 @@ func (c *Client) ConfirmShipment(ctx context.Context, id string, parcels []Shipm
 	return c.shipment(ctx, http.MethodPatch, "/ecommerce/v3/shipments/"+escape(id), body)
 }
 
-// SplitShipment replaces a shipment's parcels with parcels: each with a
-// unique ParcelID, a PackageType and a ServiceCode, and its share of each
-// row as DeliveredQuantity.
+// SplitShipment replaces a shipment's parcels with parcels, each with its
+// share of each row as DeliveredQuantity: a parcel the shipment has may
+// leave out what it has (PackageType, ServiceCode, PickupPointID,
+// RoutingServiceCode); a parcel added needs a unique ParcelID, a
+// PackageType, a ServiceCode, a RoutingServiceCode and, for a pick-up
+// service, a PickupPointID. The status stays.
 func (c *Client) SplitShipment(ctx context.Context, id string, parcels []ShipmentParcel) (*SupplierShipment, error) {
 	body := map[string]any{"consignment": map[string]any{"parcels": parcels}}
+	return c.shipment(ctx, http.MethodPut, "/ecommerce/v3/shipments/"+escape(id), body)
+}
+
+// SplitAndConfirmShipment splits a shipment into parcels (as
+// SplitShipment) and confirms them in the same call, as the provider's
+// split example does: each parcel's DeliveredQuantity is what it carries
+// (0 for a row not sent), and each parcel that carries something gets its
+// own TrackingCodes or one the platform makes, with a label.
+func (c *Client) SplitAndConfirmShipment(ctx context.Context, id string, parcels []ShipmentParcel) (*SupplierShipment, error) {
+	body := map[string]any{"status": map[string]any{"value": SupplyDelivered}, "consignment": map[string]any{"parcels": parcels}}
 	return c.shipment(ctx, http.MethodPut, "/ecommerce/v3/shipments/"+escape(id), body)
 }
 
@@ -207,6 +268,28 @@ func (c *Client) FastConfirmShipment(ctx context.Context, id string) (*SupplierS
 	var out SupplierShipment
 	err := c.do(ctx, request{surface: ecom, method: http.MethodPost, path: "/ecommerce/v3/shipments/" + escape(id) + "/delivered", idempotent: ptr(true)}, &out)
 	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// AddShipmentEvent reports an event of one of your shipments (Code
+// required) and returns the shipment with its events. An event with an
+// ExternalID you sent before is a retry, answered unchanged.
+func (c *Client) AddShipmentEvent(ctx context.Context, id string, e ShipmentEvent) (*SupplierShipment, error) {
+	var out SupplierShipment
+	idem := e.ExternalID != ""
+	if err := c.do(ctx, request{surface: ecom, method: http.MethodPost, path: "/ecommerce/v3/shipments/" + escape(id) + "/events", body: e, idempotent: &idem}, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// ShipmentOptionsOf returns the delivery methods one of your shipments'
+// parcels may take, for a confirmation or a split.
+func (c *Client) ShipmentOptionsOf(ctx context.Context, id string) (*ShipmentOptions, error) {
+	var out ShipmentOptions
+	if err := c.do(ctx, request{surface: ecom, method: http.MethodGet, path: "/ecommerce/v3/shipments/" + escape(id) + "/options"}, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil

@@ -68,6 +68,9 @@ func TestBrowserDropshippingParcels(t *testing.T) {
 	supplier.do("see the second parcel", chromedp.WaitVisible(chromedp.ID("split-p1-r0")))
 	supplier.typeInto("split-p0-r0", "1")
 	supplier.typeInto("split-p1-r0", "1")
+	// An added parcel needs its routing code (decisions §38); a home
+	// delivery's first parcel has none to copy.
+	supplier.typeInto("split-p1-routing", "0020")
 	supplier.shot("dropship-05-split-form")
 	supplier.navigate("split", chromedp.Click(chromedp.ID("split-submit")))
 	supplier.waitText("#shipment-parcels", "2 (PC)")

@@ -321,8 +321,10 @@ func (c *Console) loadOrder(w http.ResponseWriter, r *http.Request, s *session) 
 	}
 	d.CanCancel = s.caller.May(parcelgate.ActionPlaceOrders) == nil && parcelgate.CanMove(o.Status.Value, parcelgate.OrderCancelled)
 	if c.mayMove(s) {
+		// The warehouse's hand moves the warehouse part of a mixed order
+		// (decisions §38).
 		for _, to := range []parcelgate.OrderStatus{parcelgate.OrderSubmitted, parcelgate.OrderDelivered, parcelgate.OrderError, parcelgate.OrderCancelled} {
-			if parcelgate.CanMove(o.Status.Value, to) {
+			if parcelgate.CanMove(o.WarehouseStatus(), to) {
 				d.Moves = append(d.Moves, to)
 			}
 		}

@@ -74,8 +74,8 @@ type parcelsForm struct {
 // the supplier's own tracking codes, separated by spaces or commas (""
 // lets the platform make them).
 type parcelEntry struct {
-	ID, Type, Service, Codes string
-	Shares                   []string
+	ID, Type, Service, Point, Routing, Codes string
+	Shares                                   []string
 }
 
 func (c *Console) loadSupply(w http.ResponseWriter, r *http.Request, s *session) (*supplyData, bool) {
@@ -207,14 +207,15 @@ const (
 	maxParcelIDLen   = 35
 	maxPackageLen    = 20
 	maxServiceLen    = 20
+	maxPointLen      = 50
 	maxShareLen      = 19                                     // an int64
 	maxCodesFieldLen = parcelgate.MaxTrackingCodes*(35+2) + 2 // codes of 35 and their separators
 )
 
 // parseParcelsForm reads the confirmation (split false) or split form
 // strictly: "parcels" says how many (1 to parcelgate.MaxShipmentParcels),
-// then for parcel i "p{i}-id", with a split "p{i}-type" and
-// "p{i}-service", with a confirmation "p{i}-codes", and "p{i}-r{j}" its
+// then for parcel i "p{i}-id", with a split "p{i}-type",
+// "p{i}-service", "p{i}-point" and "p{i}-routing", with a confirmation "p{i}-codes", and "p{i}-r{j}" its
 // share of the shipment's row j. It reads only those names, so a form
 // cannot make it allocate more than the bounds allow. entries echo the
 // form for a refusal; a bad number or a too long text is EINVALID naming
@@ -244,7 +245,9 @@ func parseParcelsForm(r *http.Request, sh *parcelgate.SupplierShipment, split bo
 		parcel := parcelgate.ShipmentParcel{ParcelID: e.ID, Rows: []parcelgate.ParcelRow{}}
 		if split {
 			e.Type, e.Service = text(pfx+"type", maxPackageLen), text(pfx+"service", maxServiceLen)
+			e.Point, e.Routing = text(pfx+"point", maxPointLen), text(pfx+"routing", maxServiceLen)
 			parcel.PackageType, parcel.ServiceCode = e.Type, e.Service
+			parcel.PickupPointID, parcel.RoutingServiceCode = e.Point, e.Routing
 		} else {
 			e.Codes = text(pfx+"codes", maxCodesFieldLen)
 			codes := strings.FieldsFunc(e.Codes, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
@@ -292,14 +295,16 @@ func confirmEntries(sh *parcelgate.SupplierShipment) []parcelEntry {
 
 // splitEntries fills the split form with n parcels: the shipment's own
 // first, then new ones with a free number as ID, the first parcel's
-// service and package type PC, and no rows.
+// service, pick-up point and routing code (an added parcel needs them,
+// decisions §38), package type PC, and no rows.
 func splitEntries(sh *parcelgate.SupplierShipment, n int) []parcelEntry {
 	ps := sh.Consignment.Parcels
 	out := make([]parcelEntry, n)
 	next := 1
 	for i := range out {
 		if i < len(ps) {
-			out[i] = parcelEntry{ID: ps[i].ParcelID, Type: ps[i].PackageType, Service: ps[i].ServiceCode, Shares: shares(sh, i)}
+			out[i] = parcelEntry{ID: ps[i].ParcelID, Type: ps[i].PackageType, Service: ps[i].ServiceCode, Point: ps[i].PickupPointID,
+				Routing: ps[i].RoutingServiceCode, Shares: shares(sh, i)}
 			continue
 		}
 		for slices.ContainsFunc(ps, func(p parcelgate.ShipmentParcel) bool { return p.ParcelID == strconv.Itoa(next) }) || next <= i {
@@ -307,7 +312,7 @@ func splitEntries(sh *parcelgate.SupplierShipment, n int) []parcelEntry {
 		}
 		out[i] = parcelEntry{ID: strconv.Itoa(next), Type: parcelgate.DefaultPackageType, Shares: make([]string, len(sh.Consignment.Rows))}
 		if len(ps) > 0 {
-			out[i].Service = ps[0].ServiceCode
+			out[i].Service, out[i].Point, out[i].Routing = ps[0].ServiceCode, ps[0].PickupPointID, ps[0].RoutingServiceCode
 		}
 		next++
 	}

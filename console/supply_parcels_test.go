@@ -41,7 +41,7 @@ func (e *env) supplierShipment(businessID string) *parcelgate.SupplierShipment {
 func twoParcels() url.Values {
 	return url.Values{"parcels": {"2"},
 		"p0-id": {"1"}, "p0-type": {"PC"}, "p0-service": {"2104"}, "p0-r0": {"1"},
-		"p1-id": {"2"}, "p1-type": {"PC"}, "p1-service": {"2104"}, "p1-r0": {"1"}}
+		"p1-id": {"2"}, "p1-type": {"PC"}, "p1-service": {"2104"}, "p1-routing": {"0020"}, "p1-r0": {"1"}}
 }
 
 // decisions §34 in the console: a supplier splits its shipment into two
@@ -235,6 +235,39 @@ func TestSupplyParcelFormsStayWithTheirSupplier(t *testing.T) {
 		}
 		if got := e.supplierShipment(prod.BusinessID); got.Status.Value != parcelgate.SupplyCreated {
 			t.Fatalf("the shipment moved to %s", got.Status.Value)
+		}
+	})
+}
+
+// provider Orders V3, decisions §38: "Partially delivered" shows through
+// the console's order pages: the demo retailer's order, split between two
+// suppliers, is Partially delivered once one of them confirms; the orders
+// page filters by it (a checkbox of its own), the dashboard counts it and
+// the order's page shows it.
+func TestConsoleOrdersPartiallyDelivered(t *testing.T) {
+	eachEngine(t, func(t *testing.T, e *env) {
+		sh := e.supplierShipment(prod.BusinessID)
+		b := e.browser()
+		if p := b.signIn(prod.Username, prod.Password); p.status != http.StatusSeeOther {
+			t.Fatalf("sign-in: %d", p.status)
+		}
+		if p := b.post("/console/supplier-shipments/"+sh.ShipmentID+"/delivered", nil); p.status != http.StatusSeeOther {
+			t.Fatalf("confirm: %d %s", p.status, p.body)
+		}
+		r := e.browser()
+		if p := r.signIn(prod.RetailerUsername, prod.RetailerPassword); p.status != http.StatusSeeOther {
+			t.Fatalf("retailer sign-in: %d", p.status)
+		}
+		p := r.get("/console/orders?status=" + url.QueryEscape("Partially delivered"))
+		if p.status != http.StatusOK || !strings.Contains(p.body, demo.SampleDropshipOrder) {
+			t.Fatalf("filter Partially delivered: %d, order not listed", p.status)
+		}
+		mustContain(t, p, `value="Partially delivered" checked`)
+		if p = r.get("/console/orders?status=Created"); strings.Contains(p.body, demo.SampleDropshipOrder) {
+			t.Error("the order is still listed as Created")
+		}
+		if p = r.get("/console/"); !strings.Contains(p.body, "Partially delivered") {
+			t.Error("the dashboard does not count Partially delivered")
 		}
 	})
 }

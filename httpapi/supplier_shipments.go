@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"net/url"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/internal/jsonin"
@@ -30,6 +33,8 @@ func (s *Server) supplierShipmentRoutes() {
 	s.handle("POST /ecommerce/v3/shipments/{id}/delivered", s.ecom(supply, s.confirmSupplierShipment))
 	s.handle("GET /ecommerce/v3/shipments/{id}/parcels/{parcelId}/label", s.ecom(supply, s.supplierParcelLabel))
 	s.handle("GET /ecommerce/v3/shipments/{id}/parcels/{parcelId}/note", s.ecom(supply, s.supplierParcelNote))
+	s.handle("POST /ecommerce/v3/shipments/{id}/events", s.ecom(supply, s.postShipmentEvent))
+	s.handle("GET /ecommerce/v3/shipments/{id}/options", s.ecom(supply, s.shipmentOptions))
 	// The operator switches an organization's automatic supplier.
 	s.handle("PUT /admin/v1/organizations/{businessId}/auto-supplier", s.admin(s.setAutoSupplier))
 	s.handle("GET /admin/v1/organizations/{businessId}/auto-supplier", s.admin(s.getAutoSupplier))
@@ -68,8 +73,34 @@ func (s *Server) listSupplierShipments(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
+	for i, sh := range res.Items {
+		res.Items[i] = s.withParcelLinks(r, sh)
+	}
 	writePage(w, newPage(s, r, pr, res))
 	return nil
+}
+
+// withParcelLinks is sh as its supplier reads it: each parcel with the
+// links of the documents it has (parcelgate.ParcelDocuments), absolute
+// under the public URL, on the routes the supplier's token opens
+// (labelUrl, deliveryNoteUrl: names INVENTED, decisions §38). sh is not
+// changed.
+func (s *Server) withParcelLinks(r *http.Request, sh *parcelgate.SupplierShipment) *parcelgate.SupplierShipment {
+	out := *sh
+	out.Consignment.Parcels = slices.Clone(sh.Consignment.Parcels)
+	base := s.publicURL(r) + "/ecommerce/v3/shipments/" + url.PathEscape(sh.ShipmentID) + "/parcels/"
+	for i := range out.Consignment.Parcels {
+		p := &out.Consignment.Parcels[i]
+		label, note := parcelgate.ParcelDocuments(sh, p)
+		p.LabelURL, p.DeliveryNoteURL = "", ""
+		if label {
+			p.LabelURL = base + url.PathEscape(p.ParcelID) + "/label"
+		}
+		if note {
+			p.DeliveryNoteURL = base + url.PathEscape(p.ParcelID) + "/note"
+		}
+	}
+	return &out
 }
 
 func (s *Server) getSupplierShipment(w http.ResponseWriter, r *http.Request) error {
@@ -77,7 +108,7 @@ func (s *Server) getSupplierShipment(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, sh)
+	writeJSON(w, http.StatusOK, s.withParcelLinks(r, sh))
 	return nil
 }
 
@@ -90,7 +121,7 @@ func (s *Server) patchSupplierShipment(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, sh)
+	writeJSON(w, http.StatusOK, s.withParcelLinks(r, sh))
 	return nil
 }
 
@@ -103,7 +134,7 @@ func (s *Server) putSupplierShipment(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, sh)
+	writeJSON(w, http.StatusOK, s.withParcelLinks(r, sh))
 	return nil
 }
 
@@ -116,7 +147,70 @@ func (s *Server) confirmSupplierShipment(w http.ResponseWriter, r *http.Request)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, sh)
+	writeJSON(w, http.StatusOK, s.withParcelLinks(r, sh))
+	return nil
+}
+
+// eventBody is a supplier's event (parcelgate.ShipmentEvent; INVENTED,
+// decisions §38), read leniently as the other shipment bodies are.
+type eventBody struct {
+	ExternalID  jsonin.Text `json:"externalId"`
+	Code        jsonin.Text `json:"code"`
+	Description jsonin.Text `json:"description"`
+	ParcelID    jsonin.Text `json:"parcelId"`
+	Location    jsonin.Text `json:"location"`
+	Timestamp   jsonin.Text `json:"timestamp"`
+}
+
+// postShipmentEvent keeps a supplier's event on its shipment and answers
+// the shipment, 201 for a new event, 200 for a retry (decisions §38).
+func (s *Server) postShipmentEvent(w http.ResponseWriter, r *http.Request) error {
+	body, err := readBody(r)
+	if err != nil {
+		return err
+	}
+	var ob jsonin.Object[eventBody]
+	if err := jsonin.DecodeLenient(body, &ob); err != nil {
+		return err
+	}
+	if !ob.Set {
+		return &parcelgate.Error{Code: parcelgate.EINVALID, Message: "The request body must be a JSON object (an event).",
+			Fields: []parcelgate.FieldError{{Field: jsonin.BodyPath, Message: "must be an object"}}}
+	}
+	var p parcelgate.Problems
+	jsonin.Problems(&ob, jsonin.BodyPath, &p)
+	b := &ob.V
+	in := parcelgate.ShipmentEventInput{ExternalID: b.ExternalID.V, Code: b.Code.V, Description: b.Description.V, ParcelID: b.ParcelID.V, Location: b.Location.V}
+	if v := strings.TrimSpace(b.Timestamp.V); v != "" {
+		t, err := time.Parse(time.RFC3339Nano, v)
+		if err != nil {
+			p.Add("timestamp", "must be an ISO 8601 time with its offset (2026-01-01T12:00:00Z), not %q", v)
+		}
+		in.Timestamp = t
+	}
+	if err := p.Err(); err != nil {
+		return err
+	}
+	sh, added, err := s.supplierShipments.AddShipmentEvent(r.Context(), caller(r), r.PathValue("id"), in)
+	if err != nil {
+		return err
+	}
+	status := http.StatusCreated
+	if !added {
+		status = http.StatusOK // a retry: the event was kept before
+	}
+	writeJSON(w, status, s.withParcelLinks(r, sh))
+	return nil
+}
+
+// shipmentOptions answers the delivery options of the caller's shipment
+// (parcelgate.OptionsOf; INVENTED, decisions §38).
+func (s *Server) shipmentOptions(w http.ResponseWriter, r *http.Request) error {
+	sh, err := s.supplierShipments.FindShipment(r.Context(), caller(r), r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, parcelgate.OptionsOf(sh))
 	return nil
 }
 

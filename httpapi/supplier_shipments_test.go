@@ -186,7 +186,7 @@ func TestDropshipWholeFlow(t *testing.T) {
 		// B: splits 5 of B1 into parcels of 2 and 3, then sends only the 2.
 		d.call(d.b, "PUT", "/ecommerce/v3/shipments/"+sb.ShipmentID, map[string]any{"consignment": map[string]any{"parcels": []any{
 			map[string]any{"parcelId": "1", "packageType": "PC", "serviceCode": "2103", "rows": []any{map[string]any{"itemId": supplierBBID + "-B1", "quantity": 5.0, "deliveredQuantity": 2}}},
-			map[string]any{"parcelId": "2", "packageType": "PC", "serviceCode": "2103", "rows": []any{map[string]any{"itemId": supplierBBID + "-B1", "quantity": 5.0, "deliveredQuantity": 3}}},
+			map[string]any{"parcelId": "2", "packageType": "PC", "serviceCode": "2103", "pickupPointId": "002303200", "routingServiceCode": "3200", "rows": []any{map[string]any{"itemId": supplierBBID + "-B1", "quantity": 5.0, "deliveredQuantity": 3}}},
 		}}}).Expect(200).JSON(&s)
 		if len(s.Consignment.Parcels) != 2 || s.Status.Value != parcelgate.SupplyCreated {
 			t.Fatalf("split: %+v", s)
@@ -312,7 +312,7 @@ func TestDropshipRetailerCancels(t *testing.T) {
 
 // Rows from dropshipping catalogs are refused per row as warehouse rows
 // are: a product not published there is Error, stock short is Cancelled;
-// a mix of warehouse and catalog rows is 400 naming the row.
+// a mix of warehouse and catalog rows is allocated as one order.
 func TestDropshipOrderRefusals(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
 		d := newDropship(t, e)
@@ -328,14 +328,21 @@ func TestDropshipOrderRefusals(t *testing.T) {
 		e.Catalog(parcelgate.Test, retailerBID, "WH9", parcelgate.CatalogWarehouse, retailerBID)
 		body := dropshipOrder("R3", supplierABID+"-A1", 1)
 		body["rows"] = append(body["rows"].([]any), map[string]any{"externalProductId": "OWN1", "externalWarehouseId": "WH9", "quantity": 1})
-		r := d.call(d.retailer, "PUT", "/ecommerce/v3/order", body).Expect(http.StatusBadRequest)
-		if !strings.Contains(string(r.Body), "rows[1].externalWarehouseId") {
-			t.Errorf("mixed order: %s", r.Body)
+		// A mix of warehouse and catalog rows is an order (decisions §38),
+		// allocated all or nothing: the warehouse row's product is not
+		// stocked, so nothing is split.
+		var mixed parcelgate.Order
+		d.call(d.retailer, "PUT", "/ecommerce/v3/order", body).Expect(http.StatusOK).JSON(&mixed)
+		if mixed.Status.Value != parcelgate.OrderError || !strings.Contains(mixed.Status.Reason, "OWN1") || mixed.Rows[0].SupplierID != "" {
+			t.Errorf("mixed order, warehouse row unknown: %+v", mixed)
+		}
+		if p := d.shipments(d.a, ""); len(p.Content) != 0 {
+			t.Errorf("a refused mixed order made shipments: %+v", p.Content)
 		}
 		// A supplier's product named on a warehouse row is not the caller's.
 		body = dropshipOrder("R4", supplierABID+"-A1", 1)
 		body["rows"].([]any)[0].(map[string]any)["externalWarehouseId"] = "WH9"
-		r = d.call(d.retailer, "PUT", "/ecommerce/v3/order", body).Expect(http.StatusBadRequest)
+		r := d.call(d.retailer, "PUT", "/ecommerce/v3/order", body).Expect(http.StatusBadRequest)
 		if !strings.Contains(string(r.Body), "rows[0].externalProductId") {
 			t.Errorf("foreign product in a warehouse: %s", r.Body)
 		}
@@ -360,7 +367,8 @@ func TestDropshipShipmentMistakes(t *testing.T) {
 			{"PATCH", map[string]any{"status": status("Delivered"), "consignment": map[string]any{"parcels": []any{map[string]any{"parcelId": "7", "rows": []any{}}}}}, 400, "consignment.parcels[0].parcelId"},
 			{"PATCH", map[string]any{"status": status("Delivered"), "consignment": map[string]any{"parcels": []any{map[string]any{"parcelId": "1", "rows": []any{map[string]any{"itemId": supplierABID + "-A1", "deliveredQuantity": 3}}}}}}, 400, "consignment.parcels[0].rows[0].deliveredQuantity"},
 			{"PATCH", map[string]any{"status": status("Delivered"), "consignment": map[string]any{"parcels": []any{map[string]any{"parcelId": "1", "rows": []any{map[string]any{"itemId": supplierABID + "-A1", "deliveredQuantity": "two"}}}}}}, 400, "consignment.parcels[0].rows[0].deliveredQuantity"},
-			{"PUT", map[string]any{"consignment": map[string]any{"parcels": []any{map[string]any{"parcelId": "1", "packageType": "PC"}}}}, 400, "consignment.parcels[0].serviceCode"},
+			{"PUT", map[string]any{"consignment": map[string]any{"parcels": []any{map[string]any{"parcelId": "1", "rows": []any{map[string]any{"itemId": supplierABID + "-A1"}}},
+				map[string]any{"parcelId": "2", "packageType": "PC"}}}}, 400, "consignment.parcels[1].serviceCode"},
 			{"PUT", map[string]any{}, 400, "consignment.parcels"},
 			{"PUT", "[]", 400, "(body)"},
 		} {

@@ -19,6 +19,9 @@ var stampExceptions = map[string]string{
 	// transaction then writes the row again with a new stamp, before any
 	// reader can see the claim.
 	"moveOrder": "UPDATE orders SET status = ? WHERE id = ? AND status = ?",
+	// The same claim for the warehouse part of a mixed order (decisions
+	// §38); copyBack then writes the row with a new stamp.
+	"moveWarehousePart": "UPDATE orders SET warehouse_status = ? WHERE id = ? AND warehouse_status = ?",
 }
 
 var updateOrders = regexp.MustCompile(`(?is)\bUPDATE\s+orders\s+SET\b`)

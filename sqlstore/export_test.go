@@ -159,11 +159,20 @@ func (db *DB) ExplainOrderLookupForTest(ctx context.Context, orgID int64, busine
 // asks PostgreSQL for the plan of a prepared statement that no longer
 // looks at its values (what a statement run often is given).
 func (db *DB) ExplainDueOrdersForTest(ctx context.Context, env parcelgate.Environment, from parcelgate.OrderStatus, readyBefore time.Time, limit int, generic bool) (string, error) {
-	q, ok := dueOrders(parcelgate.DueForWarehouse(from, readyBefore))
+	qs, ok := dueOrders(parcelgate.DueForWarehouse(from, readyBefore))
 	if !ok {
 		return "", fmt.Errorf("no sweep out of %s", from)
 	}
-	return db.explainForTest(ctx, nil, generic, q, string(env), micros(readyBefore), limit)
+	// Both statements: whole orders', then mixed orders' warehouse parts'.
+	var plans []string
+	for _, q := range qs {
+		plan, err := db.explainForTest(ctx, nil, generic, q, string(env), micros(readyBefore), limit)
+		if err != nil {
+			return "", err
+		}
+		plans = append(plans, plan)
+	}
+	return strings.Join(plans, "\n"), nil
 }
 
 // ExplainTenantTablesForTest returns the engine's plans of what a reset,

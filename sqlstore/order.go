@@ -48,7 +48,11 @@ type orderRecord struct {
 	insertedAt int64
 	updatedAt  int64
 	readyAt    int64
-	order      *parcelgate.Order
+	// warehouseStatus is the status of the warehouse part of an order
+	// that mixes warehouse and supplier rows (decisions §38); "" for any
+	// other order.
+	warehouseStatus parcelgate.OrderStatus
+	order           *parcelgate.Order
 }
 
 const orderColumns = `o.id, o.environment, o.org_id, o.status, o.status_at, o.reason, o.auto_submit, o.allocated, o.content_hash, o.own_id, o.doc, o.inserted_at, o.updated_at, o.ready_at`
@@ -58,10 +62,13 @@ const orderColumns = `o.id, o.environment, o.org_id, o.status, o.status_at, o.re
 type orderDoc struct {
 	*parcelgate.Order
 	RequestedServices []parcelgate.AdditionalService `json:"requestedServices,omitempty"`
+	// WarehouseStatus is orderRecord.warehouseStatus (also the column
+	// warehouse_status, which the engine's sweep reads).
+	WarehouseStatus parcelgate.OrderStatus `json:"warehouseStatus,omitempty"`
 }
 
 func (r *orderRecord) document() (string, error) {
-	b, err := json.Marshal(orderDoc{Order: r.order, RequestedServices: r.order.RequestedServices})
+	b, err := json.Marshal(orderDoc{Order: r.order, RequestedServices: r.order.RequestedServices, WarehouseStatus: r.warehouseStatus})
 	return string(b), err
 }
 
@@ -88,6 +95,7 @@ func (o *orderRow) record() (*orderRecord, error) {
 	}
 	r.order = d.Order
 	r.order.RequestedServices = d.RequestedServices
+	r.warehouseStatus = d.WarehouseStatus
 	if r.order.AdditionalServices == nil {
 		r.order.AdditionalServices = []parcelgate.AdditionalService{}
 	}
@@ -117,11 +125,12 @@ func (r *orderRecord) view() *parcelgate.Order {
 	o.Preferences.AutoSubmit = r.autoSubmit
 	o.Rows = make([]parcelgate.OrderRow, len(r.order.Rows))
 	for i, row := range r.order.Rows {
-		if row.SupplierID == "" {
+		if row.SupplierID == "" && r.warehouseStatus == "" {
 			row.Status = parcelgate.OrderState{Value: r.status, Timestamp: o.Status.Timestamp}
 		}
 		// A supplier's row keeps the status its shipment gave it
-		// (decisions §34).
+		// (decisions §34); a row of the warehouse part of a mixed order,
+		// that part's (decisions §38).
 		o.Rows[i] = row
 	}
 	return &o
@@ -249,7 +258,13 @@ func (s *OrderService) orderingOrganization(ctx context.Context, orgID int64) (*
 
 // orderCatalogs are the catalogs an order's rows may name: the merchant's
 // warehouses and the retailer's dropshipping catalogs (decisions §34).
-type orderCatalogs struct{ warehouses, drops []string }
+type orderCatalogs struct {
+	warehouses, drops []string
+	// drop is, by row of the order being placed, whether the row comes
+	// from a dropshipping catalog: OrderRequest.DropshipRows, decided once
+	// per placement and carried to the choice of each row's balance.
+	drop []bool
+}
 
 // all lists every catalog's external ID, for the reason of a row naming
 // none of them.
@@ -327,10 +342,11 @@ func (s *OrderService) placeOrder(ctx context.Context, c *parcelgate.Caller, req
 	if err := resolveRowProducts(ctx, s.db.query, org, req); err != nil {
 		return nil, err
 	}
-	if err := req.CheckRowCatalogs(org.BusinessID, drops); err != nil {
+	drop := req.DropshipRows(drops)
+	if err := req.CheckRowCatalogs(org.BusinessID, drop); err != nil {
 		return nil, err
 	}
-	whs := orderCatalogs{warehouses: whList, drops: drops}
+	whs := orderCatalogs{warehouses: whList, drops: drops, drop: drop}
 	var out *parcelgate.Order
 	// Two first sends of one externalId may race to insert it; the loser's
 	// insert fails on the unique key, and its second attempt finds the
@@ -441,7 +457,7 @@ func placeByExternalID(ctx context.Context, tx *Tx, org *parcelgate.Organization
 	if err != nil {
 		return nil, err
 	}
-	stockStep, stock := orderStockStep(tx, rec.orgID, org.BusinessID, rec.order.Rows)
+	stockStep, stock := orderStockStep(tx, rec.orgID, org.BusinessID, rec.order.Rows, whs.drop)
 	if _, err := pipeline(ctx, tx, lookup, stampStep, stockStep); err != nil {
 		return nil, err
 	}
@@ -482,7 +498,7 @@ func insertOrder(ctx context.Context, tx *Tx, org *parcelgate.Organization, whs 
 	if err != nil {
 		return nil, err
 	}
-	stockStep, stock := orderStockStep(tx, rec.orgID, org.BusinessID, rec.order.Rows)
+	stockStep, stock := orderStockStep(tx, rec.orgID, org.BusinessID, rec.order.Rows, whs.drop)
 	if _, err := pipeline(ctx, tx, stampStep, stockStep); err != nil {
 		return nil, err
 	}
@@ -535,24 +551,32 @@ func replaceOrder(ctx context.Context, tx *Tx, org *parcelgate.Organization, whs
 // than it should fails the transaction afterwards (errStockMoved), before
 // anything is committed.
 func fillOrder(ctx context.Context, tx *Tx, org *parcelgate.Organization, whs orderCatalogs, rec *orderRecord, actor string, inserted bool, stamp time.Time, stock []*parcelgate.RowStock) (*parcelgate.Order, error) {
-	a, take, stock, err := allocateOrder(ctx, tx, org.BusinessID, whs.all(), rec, stamp, stock)
+	a, take, stock, err := allocateOrder(ctx, tx, org.BusinessID, whs, rec, stamp, stock)
 	if err != nil {
 		return nil, err
 	}
+	// The rows a supplier ships carry it from here (decisions §34, §38).
 	rec.order.Apply(a)
-	for i := range rec.order.Rows {
-		rec.order.Rows[i].SupplierID, rec.order.Rows[i].DeliveredQuantity = "", nil
-	}
 	pk := orderPK{expr: "?", args: []any{rec.pk}}
 	if inserted {
 		pk = newOrderPK(rec)
 	}
 	var split []step
+	rec.warehouseStatus = ""
 	if a.Allocates() {
 		// decisions §34: the rows of suppliers' catalogs become one shipment
-		// per supplier, in this transaction.
-		if split, err = splitShipments(org, rec, stock, pk, stamp, tx.db.clock.Now(rec.env)); err != nil {
+		// per supplier, in this transaction; with warehouse rows beside
+		// them, those are the warehouse part (decisions §38).
+		if split, err = splitShipments(org, rec, a.Supply, stock, pk, stamp, tx.db.clock.Now(rec.env)); err != nil {
 			return nil, err
+		}
+		if rec.order.MixedSupply() {
+			rec.warehouseStatus = parcelgate.OrderCreated
+			for i := range rec.order.Rows {
+				if rec.order.Rows[i].SupplierID == "" {
+					rec.order.Rows[i].Status = parcelgate.OrderState{Value: parcelgate.OrderCreated, Timestamp: stamp}
+				}
+			}
 		}
 	}
 	rec.status, rec.reason, rec.allocated = a.Status, a.Reason, a.Allocates()
@@ -571,14 +595,14 @@ func fillOrder(ctx context.Context, tx *Tx, org *parcelgate.Organization, whs or
 	orderStep := len(steps)
 	if inserted {
 		o := rec.order
-		steps = append(steps, step{q: `INSERT INTO orders (order_id, environment, org_id, external_id, own_id, status, status_at, reason, auto_submit, allocated, content_hash, doc, inserted_at, updated_at, ready_at, order_date)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		steps = append(steps, step{q: `INSERT INTO orders (order_id, environment, org_id, external_id, own_id, status, status_at, reason, auto_submit, allocated, content_hash, doc, inserted_at, updated_at, ready_at, order_date, warehouse_status)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 			args: []any{o.ID, string(rec.env), rec.orgID, o.ExternalID, rec.ownID, string(rec.status), rec.statusAt, rec.reason, boolInt(rec.autoSubmit), boolInt(rec.allocated),
-				rec.hash, doc, rec.insertedAt, rec.updatedAt, rec.readyAt, micros(o.OrderDate)},
+				rec.hash, doc, rec.insertedAt, rec.updatedAt, rec.readyAt, micros(o.OrderDate), string(rec.warehouseStatus)},
 			scan: func(scan func(...any) error) error { return scan(&rec.pk) }})
 	} else {
-		steps = append(steps, step{q: `UPDATE orders SET status = ?, status_at = ?, reason = ?, auto_submit = ?, allocated = ?, content_hash = ?, doc = ?, updated_at = ?, ready_at = ?, order_date = ? WHERE id = ? RETURNING inserted_at`,
-			args: []any{string(rec.status), rec.statusAt, rec.reason, boolInt(rec.autoSubmit), boolInt(rec.allocated), rec.hash, doc, rec.updatedAt, rec.readyAt, micros(rec.order.OrderDate), rec.pk},
+		steps = append(steps, step{q: `UPDATE orders SET status = ?, status_at = ?, reason = ?, auto_submit = ?, allocated = ?, content_hash = ?, doc = ?, updated_at = ?, ready_at = ?, order_date = ?, warehouse_status = ? WHERE id = ? RETURNING inserted_at`,
+			args: []any{string(rec.status), rec.statusAt, rec.reason, boolInt(rec.autoSubmit), boolInt(rec.allocated), rec.hash, doc, rec.updatedAt, rec.readyAt, micros(rec.order.OrderDate), string(rec.warehouseStatus), rec.pk},
 			scan: func(scan func(...any) error) error { return scan(&rec.insertedAt) }})
 	}
 	steps = append(steps, orderRowSteps(rec, a.BalanceIDs, pk)...)
@@ -702,11 +726,75 @@ func moveOrder(ctx context.Context, tx *Tx, rec *orderRecord, to parcelgate.Orde
 	if err != nil {
 		return false, err
 	}
-	if _, err := tx.Exec(ctx, `UPDATE orders SET status_at = ?, reason = ?, allocated = ?, doc = ?, updated_at = ?, ready_at = ? WHERE id = ?`,
-		rec.statusAt, rec.reason, boolInt(rec.allocated), doc, rec.updatedAt, rec.readyAt, rec.pk); err != nil {
+	if _, err := tx.Exec(ctx, `UPDATE orders SET status_at = ?, reason = ?, allocated = ?, doc = ?, updated_at = ?, ready_at = ?, warehouse_status = ? WHERE id = ?`,
+		rec.statusAt, rec.reason, boolInt(rec.allocated), doc, rec.updatedAt, rec.readyAt, string(rec.warehouseStatus), rec.pk); err != nil {
 		return false, err
 	}
 	return true, recordHistory(ctx, tx, rec, actor)
+}
+
+// moveWarehousePart moves the warehouse part of rec, an order that mixes
+// warehouse and supplier rows (decisions §38), to status to, as moveOrder
+// moves a whole warehouse order: Delivered ships what its rows hold and
+// packs them (deliverOrder: a tracking code per parcel, with shipment
+// data); Cancelled and Error return what they hold. Only the part's own
+// rows are touched; their holds are then released (balance_id 0), as a
+// supplier's settled rows are. The order's status then follows from all
+// its rows (copyBack), in its history as actor's when it changes.
+//
+// The UPDATE is conditional on the part's status as read, so of several
+// movers exactly one moves it; the others get false.
+func moveWarehousePart(ctx context.Context, tx *Tx, rec *orderRecord, to parcelgate.OrderStatus, reason, actor string) (bool, error) {
+	res, err := tx.Exec(ctx, `UPDATE orders SET warehouse_status = ? WHERE id = ? AND warehouse_status = ?`, string(to), rec.pk, string(rec.warehouseStatus))
+	if err != nil {
+		return false, err
+	}
+	if n, err := res.RowsAffected(); err != nil || n != 1 {
+		return false, err
+	}
+	stamp, err := nextOrgStamp(ctx, tx, rec.env, rec.orgID)
+	if err != nil {
+		return false, err
+	}
+	var lines []any
+	for i, row := range rec.order.Rows {
+		if row.SupplierID == "" {
+			lines = append(lines, i)
+		}
+	}
+	if effect := parcelgate.EffectOf(to); effect != parcelgate.StockKeep && len(lines) > 0 {
+		in := placeholders(len(lines))
+		if err := releaseHeld(ctx, tx, `SELECT balance_id, quantity AS units, line AS ord FROM order_rows WHERE order_pk = ? AND balance_id <> 0 AND line IN (`+in+`)`,
+			append([]any{rec.pk}, lines...), effect == parcelgate.StockReturn, stamp); err != nil {
+			return false, err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE order_rows SET balance_id = 0 WHERE order_pk = ? AND line IN (`+in+`)`, append([]any{rec.pk}, lines...)...); err != nil {
+			return false, err
+		}
+		var left int64
+		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM order_rows WHERE order_pk = ? AND balance_id <> 0`, rec.pk).Scan(&left); err != nil {
+			return false, err
+		}
+		rec.allocated = left > 0
+	}
+	if to == parcelgate.OrderDelivered {
+		if err := deliverOrder(ctx, tx, rec); err != nil {
+			return false, err
+		}
+	}
+	rec.warehouseStatus = to
+	if to == parcelgate.OrderSubmitted {
+		// The delay before delivery counts from submission.
+		rec.readyAt = micros(tx.db.clock.Now(rec.env))
+	}
+	if err := copyBack(ctx, tx, rec, nil, stamp, actor); err != nil {
+		return false, err
+	}
+	if reason != "" && (rec.status == parcelgate.OrderCancelled || rec.status == parcelgate.OrderError) {
+		rec.reason = reason
+		_, err = tx.Exec(ctx, `UPDATE orders SET reason = ?, updated_at = ? WHERE id = ?`, reason, rec.updatedAt, rec.pk)
+	}
+	return true, err
 }
 
 // saveDocument writes rec's document and gives the order a new

@@ -60,7 +60,7 @@ func (s *OrderService) ReopenOrder(ctx context.Context, c *parcelgate.Caller, id
 		if err := resolveRowProducts(ctx, s.db.query, org, req); err != nil {
 			return nil, err
 		}
-		if err := req.CheckRowCatalogs(org.BusinessID, drops); err != nil {
+		if err := req.CheckRowCatalogs(org.BusinessID, req.DropshipRows(drops)); err != nil {
 			return nil, err
 		}
 	}
@@ -86,6 +86,7 @@ func (s *OrderService) ReopenOrder(ctx context.Context, c *parcelgate.Caller, id
 			// A row by an EAN that named no product may name one now.
 			return err
 		}
+		whs.drop = r.DropshipRows(drops)
 		_, err := replaceOrder(ctx, tx, org, whs, rec, r, hash, actorClient, time.Time{})
 		return err
 	})
@@ -124,6 +125,16 @@ func (s *OrderService) SetOrderStatus(ctx context.Context, c *parcelgate.Caller,
 	}
 	reason = parcelgate.DefaultReason(to, reason)
 	return s.withOrder(ctx, c.OrgID, c.BusinessID, id, func(tx *Tx, rec *orderRecord) error {
+		if rec.warehouseStatus != "" {
+			// decisions §38: the warehouse's hand moves the warehouse part
+			// of a mixed order; the order's status follows from its rows.
+			move, err := parcelgate.OperatorMoveDecision(rec.order.ExternalID, rec.warehouseStatus, to)
+			if !move {
+				return err
+			}
+			_, err = moveWarehousePart(ctx, tx, rec, to, reason, actorOperator)
+			return err
+		}
 		if rec.order.Dropship() && to != parcelgate.OrderCancelled && to != rec.status {
 			// decisions §34: its status follows its suppliers' shipments.
 			return parcelgate.Errorf(parcelgate.ECONFLICT, "Order %s is shipped by its suppliers: its status follows their shipments; it can only be cancelled.", rec.order.ExternalID)
@@ -146,11 +157,25 @@ func (s *OrderService) SetOrderStatus(ctx context.Context, c *parcelgate.Caller,
 // it.
 func (s *OrderService) DueOrders(ctx context.Context, env parcelgate.Environment, from parcelgate.OrderStatus, readyBefore time.Time, limit int) ([]int64, error) {
 	due := parcelgate.DueForWarehouse(from, readyBefore)
-	q, ok := dueOrders(due)
+	qs, ok := dueOrders(due)
 	if !ok {
 		return nil, parcelgate.Errorf(parcelgate.EINVALID, "the warehouse engine moves no order out of %s", from)
 	}
-	return scanColumn[int64](s.db.query(ctx, q, string(env), micros(due.ReadyBefore), limit))
+	whole, err := scanColumn[int64](s.db.query(ctx, qs[0], string(env), micros(due.ReadyBefore), limit))
+	if err != nil {
+		return nil, err
+	}
+	parts, err := scanColumn[int64](s.db.query(ctx, qs[1], string(env), micros(due.ReadyBefore), limit))
+	if err != nil || len(parts) == 0 {
+		return whole, err
+	}
+	// Each list is at most limit long: this round takes some of both,
+	// the next round the rest (the engine sweeps until none is due).
+	out := append(whole, parts...)
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
 }
 
 // dueOrders is the sweep's statement for due: its status (and autoSubmit)
@@ -161,7 +186,7 @@ func (s *OrderService) DueOrders(ctx context.Context, env parcelgate.Environment
 // the value, PostgreSQL's generic plan too), and every sweep read and
 // sorted every order of the database (issue 39). Only the statuses the
 // engine moves orders out of have an index, and a statement.
-func dueOrders(due parcelgate.WarehouseDue) (string, bool) {
+func dueOrders(due parcelgate.WarehouseDue) ([2]string, bool) {
 	var cond string
 	switch {
 	case due.From == parcelgate.OrderCreated && due.AutoSubmitOnly:
@@ -169,11 +194,15 @@ func dueOrders(due parcelgate.WarehouseDue) (string, bool) {
 	case due.From == parcelgate.OrderSubmitted && !due.AutoSubmitOnly:
 		cond = `status = 'Submitted'`
 	default:
-		return "", false
+		return [2]string{}, false
 	}
-	// An order split among suppliers is theirs to move (decisions §34).
-	return `SELECT id FROM orders WHERE environment = ? AND ` + cond + ` AND ready_at <= ?
-		AND NOT EXISTS (SELECT 1 FROM supplier_shipments s WHERE s.order_pk = orders.id) ORDER BY ready_at, id LIMIT ?`, true
+	// An order split among suppliers is theirs to move (decisions §34)...
+	whole := `SELECT id FROM orders WHERE environment = ? AND ` + cond + ` AND ready_at <= ?
+		AND NOT EXISTS (SELECT 1 FROM supplier_shipments s WHERE s.order_pk = orders.id) ORDER BY ready_at, id LIMIT ?`
+	// ... but for its warehouse part, when it has one (decisions §38): a
+	// statement of its own on its own partial indexes (migration 0025).
+	part := `SELECT id FROM orders WHERE environment = ? AND warehouse_` + cond + ` AND ready_at <= ? ORDER BY ready_at, id LIMIT ?`
+	return [2]string{whole, part}, true
 }
 
 // AdvanceOrder moves order pk from status from to status to for the
@@ -194,7 +223,16 @@ func (s *OrderService) AdvanceOrder(ctx context.Context, pk int64, from, to parc
 		if err != nil {
 			return err
 		}
-		if rec.order.Dropship() || !parcelgate.DueForWarehouse(from, readyBefore).Covers(rec.status, rec.autoSubmit, fromMicros(rec.readyAt)) {
+		due := parcelgate.DueForWarehouse(from, readyBefore)
+		if rec.warehouseStatus != "" {
+			// decisions §38: the engine moves the warehouse part of a mixed order.
+			if !due.Covers(rec.warehouseStatus, rec.autoSubmit, fromMicros(rec.readyAt)) {
+				return nil
+			}
+			moved, err = moveWarehousePart(ctx, tx, rec, to, "", actorEngine)
+			return err
+		}
+		if rec.order.Dropship() || !due.Covers(rec.status, rec.autoSubmit, fromMicros(rec.readyAt)) {
 			return nil
 		}
 		moved, err = moveOrder(ctx, tx, rec, to, "", actorEngine)

@@ -20,8 +20,8 @@ import (
 // §6). A product removed from the warehouse is not published there: nil,
 // as for a product never stocked there. The balances read are locked for
 // the rest of tx.
-func orderStock(ctx context.Context, tx *Tx, orgID int64, businessID string, rows []parcelgate.OrderRow) ([]*parcelgate.RowStock, error) {
-	s, stock := orderStockStep(tx, orgID, businessID, rows)
+func orderStock(ctx context.Context, tx *Tx, orgID int64, businessID string, rows []parcelgate.OrderRow, drop []bool) ([]*parcelgate.RowStock, error) {
+	s, stock := orderStockStep(tx, orgID, businessID, rows, drop)
 	if _, err := pipeline(ctx, tx, s); err != nil {
 		return nil, err
 	}
@@ -30,7 +30,11 @@ func orderStock(ctx context.Context, tx *Tx, orgID int64, businessID string, row
 
 // orderStockStep is orderStock as a step of a pipeline, and the function
 // that gives its answer (never nil) once the step has run.
-func orderStockStep(tx *Tx, orgID int64, businessID string, rows []parcelgate.OrderRow) (step, func() []*parcelgate.RowStock) {
+//
+// drop says, by row, whether the row comes from a dropshipping catalog
+// (OrderRequest.DropshipRows): such a row takes only a supplier's balance
+// in that catalog, any other only the merchant's own in its warehouse.
+func orderStockStep(tx *Tx, orgID int64, businessID string, rows []parcelgate.OrderRow, drop []bool) (step, func() []*parcelgate.RowStock) {
 	type key struct{ product, warehouse string }
 	forms := make([][]string, len(rows))
 	// prefixes[i]: the supplier's business ID a row's product ID carries,
@@ -95,6 +99,9 @@ func orderStockStep(tx *Tx, orgID int64, businessID string, rows []parcelgate.Or
 					if fi > 0 && prefixes[i] != "" && b.SupplierID != prefixes[i] {
 						continue
 					}
+					if (b.SupplierID != "") != (i < len(drop) && drop[i]) {
+						continue
+					}
 					stock[i] = b
 					break forms
 				}
@@ -120,15 +127,15 @@ func orderStockStep(tx *Tx, orgID int64, businessID string, rows []parcelgate.Or
 //
 // stock, when not nil, is the stock of the order's rows, read by the
 // caller under the same locks (orderStockStep).
-func allocateOrder(ctx context.Context, tx *Tx, businessID string, whs []string, rec *orderRecord, stamp time.Time, stock []*parcelgate.RowStock) (parcelgate.Allocation, step, []*parcelgate.RowStock, error) {
+func allocateOrder(ctx context.Context, tx *Tx, businessID string, whs orderCatalogs, rec *orderRecord, stamp time.Time, stock []*parcelgate.RowStock) (parcelgate.Allocation, step, []*parcelgate.RowStock, error) {
 	rows := rec.order.Rows
 	if stock == nil {
 		var err error
-		if stock, err = orderStock(ctx, tx, rec.orgID, businessID, rows); err != nil {
+		if stock, err = orderStock(ctx, tx, rec.orgID, businessID, rows, whs.drop); err != nil {
 			return parcelgate.Allocation{}, step{}, nil, err
 		}
 	}
-	a := parcelgate.AllocateOrder(rec.env, rec.order.ExternalID, rows, stock, whs)
+	a := parcelgate.AllocateOrder(rec.env, rec.order.ExternalID, rows, stock, whs.all())
 	if !a.Allocates() {
 		return a, step{}, stock, nil
 	}
@@ -235,6 +242,11 @@ func deliverOrder(ctx context.Context, tx *Tx, rec *orderRecord) error {
 	}
 	parcels := parcelgate.DeliveryParcels(rec.env, o.ExternalID, quantities)
 	for i := range o.Rows {
+		if o.Rows[i].SupplierID != "" {
+			// Its supplier ships it (decisions §38: the warehouse part of a
+			// mixed order packs only its own rows).
+			continue
+		}
 		o.Rows[i].TrackingCodes = make([]string, 0, parcels[i])
 		for range parcels[i] {
 			code := parcelgate.NewTrackingNumber()

@@ -405,6 +405,12 @@ func TestSupplierShipmentServiceAsksMayAndKeepsTenants(t *testing.T) {
 				call: func(c *parcelgate.Caller, id string) (string, error) {
 					return shipment(supplies.ConfirmShipment(ctx, c, id))
 				}},
+			// decisions §38: a supplier's events are its own shipment's.
+			{name: "AddShipmentEvent", denied: notSuppliers, other: merchantSupplier, crossCode: parcelgate.ENOTFOUND, owner: supplier, ownerSees: true,
+				call: func(c *parcelgate.Caller, id string) (string, error) {
+					sh, _, err := supplies.AddShipmentEvent(ctx, c, id, parcelgate.ShipmentEventInput{Code: "HANDED_TO_CARRIER"})
+					return shipment(sh, err)
+				}},
 		})
 		// The retailer's view of its order's shipments: another
 		// organization's order answers like a missing one.

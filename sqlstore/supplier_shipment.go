@@ -86,23 +86,24 @@ func (r *shipmentRecord) view() *parcelgate.SupplierShipment {
 // per environment by its key.
 func newShipmentID() string { return rand.Text()[:20] }
 
-// splitShipments splits rec's order, just allocated from stock, into one
-// shipment per supplier (parcelgate.SplitOrder), marks the rows each ships
-// with its supplier and status, and returns the statements that insert
-// them, naming the order by pk (inserted earlier in the same pipeline when
-// new). Rows from the retailer's own warehouse are left to the warehouse
-// engine.
-func splitShipments(org *parcelgate.Organization, rec *orderRecord, stock []*parcelgate.RowStock, pk orderPK, stamp, now time.Time) ([]step, error) {
+// splitShipments splits rec's order, just allocated, into one shipment per
+// supplier (parcelgate.SplitOrder) of the rows that carry one (supply, the
+// allocation's, by row; Order.Apply set each row's SupplierID from it),
+// gives those rows the status Created, and returns the statements that
+// insert the shipments, naming the order by pk (inserted earlier in the
+// same pipeline when new). stock gives the products' flags (Fragile,
+// Oversized). Rows from the retailer's own warehouse are left to the
+// warehouse engine.
+func splitShipments(org *parcelgate.Organization, rec *orderRecord, supply []parcelgate.OrderRowSupply, stock []*parcelgate.RowStock, pk orderPK, stamp, now time.Time) ([]step, error) {
 	o := rec.order
-	supply := make([]parcelgate.OrderRowSupply, len(o.Rows))
+	if !o.Dropship() {
+		return nil, nil
+	}
 	services := make([][]string, len(o.Rows))
-	dropship := false
 	for i, b := range stock {
-		if b == nil || b.SupplierID == "" {
+		if b == nil || o.Rows[i].SupplierID == "" {
 			continue
 		}
-		dropship = true
-		supply[i] = parcelgate.OrderRowSupply{SupplierOrg: b.SupplierOrg, SupplierID: b.SupplierID}
 		if b.Fragile {
 			services[i] = append(services[i], parcelgate.ServiceFragile)
 		}
@@ -110,14 +111,10 @@ func splitShipments(org *parcelgate.Organization, rec *orderRecord, stock []*par
 			services[i] = append(services[i], parcelgate.ServiceOversized)
 		}
 	}
-	if !dropship {
-		return nil, nil
-	}
 	parts := parcelgate.SplitOrder(o, org, supply, services, newShipmentID, stamp)
 	steps := make([]step, 0, len(parts))
 	for _, part := range parts {
 		for _, line := range part.Lines {
-			o.Rows[line].SupplierID = part.Shipment.ClientID
 			o.Rows[line].Status = parcelgate.OrderState{Value: parcelgate.OrderCreated, Timestamp: stamp}
 		}
 		r := &shipmentRecord{lines: part.Lines, s: part.Shipment}
@@ -222,14 +219,16 @@ func (s *SupplierShipmentService) UpdateShipment(ctx context.Context, c *parcelg
 	})
 }
 
-// SplitShipment applies a supplier's PUT (parcelgate.SplitShipment).
+// SplitShipment applies a supplier's PUT (parcelgate.SplitShipment): the
+// split, and the status it carries (Delivered confirms, with the stock
+// settled and copied back to the order as a PATCH's).
 // Only a caller that may ActionSupplyShipments (decisions §34).
 func (s *SupplierShipmentService) SplitShipment(ctx context.Context, c *parcelgate.Caller, id string, u parcelgate.ShipmentUpdate) (*parcelgate.SupplierShipment, error) {
 	if err := c.May(parcelgate.ActionSupplyShipments); err != nil {
 		return nil, err
 	}
 	return withShipment(ctx, s.db, c, id, func(sh *parcelgate.SupplierShipment, now time.Time) (*parcelgate.SupplierShipment, bool, error) {
-		out, err := parcelgate.SplitShipment(sh, u, now)
+		out, err := parcelgate.SplitShipment(sh, u, parcelgate.PlatformParcelNumber, now)
 		return out, err == nil, err
 	})
 }
@@ -245,6 +244,53 @@ func (s *SupplierShipmentService) ConfirmShipment(ctx context.Context, c *parcel
 	})
 }
 
+// AddShipmentEvent keeps a supplier's event on its shipment
+// (parcelgate.AddShipmentEvent). The shipment's updateDate moves, so the
+// supplier's poll and the retailer's view of its suppliers' shipments see
+// it; the retailer's order is not changed (nothing of it is). Locks: the
+// order, the shipment, then the change clock, as every shipment writer.
+// Only a caller that may ActionSupplyShipments (decisions §38).
+func (s *SupplierShipmentService) AddShipmentEvent(ctx context.Context, c *parcelgate.Caller, id string, e parcelgate.ShipmentEventInput) (*parcelgate.SupplierShipment, bool, error) {
+	if err := c.May(parcelgate.ActionSupplyShipments); err != nil {
+		return nil, false, err
+	}
+	var out *parcelgate.SupplierShipment
+	var added bool
+	err := s.db.inTx(ctx, func(tx *Tx) error {
+		added = false
+		// The order is locked though not written: every shipment writer
+		// keeps the order writers' lock order (order, shipment, clock).
+		_, rec, err := lockShipment(ctx, tx, c, id)
+		if err != nil {
+			return err
+		}
+		now := tx.db.clock.Now(rec.env).UTC().Truncate(time.Microsecond)
+		next, changed, err := parcelgate.AddShipmentEvent(rec.view(), e, now)
+		if err != nil || !changed {
+			out = rec.view()
+			return err
+		}
+		stamp, err := nextOrgStamp(ctx, tx, rec.env, rec.supplierOrg)
+		if err != nil {
+			return err
+		}
+		rec.s, rec.updatedAt = next, micros(stamp)
+		doc, err := rec.document()
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE supplier_shipments SET doc = ?, updated_at = ? WHERE id = ?`, doc, rec.updatedAt, rec.pk); err != nil {
+			return err
+		}
+		out, added = rec.view(), true
+		return nil
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	return out, added, nil
+}
+
 // shipmentChange decides a change of a shipment at now: the shipment to
 // store, and whether anything changed.
 type shipmentChange func(s *parcelgate.SupplierShipment, now time.Time) (*parcelgate.SupplierShipment, bool, error)
@@ -256,21 +302,7 @@ type shipmentChange func(s *parcelgate.SupplierShipment, now time.Time) (*parcel
 func withShipment(ctx context.Context, db *DB, c *parcelgate.Caller, id string, change shipmentChange) (*parcelgate.SupplierShipment, error) {
 	var out *parcelgate.SupplierShipment
 	err := db.inTx(ctx, func(tx *Tx) error {
-		var pk, orderPK, retailerOrg int64
-		err := tx.QueryRow(ctx, `SELECT id, order_pk, retailer_org_id FROM supplier_shipments WHERE environment = ? AND shipment_id = ? AND supplier_org_id = ?`,
-			string(c.Environment), strings.TrimSpace(id), c.OrgID).Scan(&pk, &orderPK, &retailerOrg)
-		if errors.Is(err, sql.ErrNoRows) {
-			return shipmentNotFound(id)
-		}
-		if err != nil {
-			return err
-		}
-		// The retailer's order, which the shipment names.
-		ord, err := scanOrderRecord(tx.QueryRow(ctx, `SELECT `+orderColumns+` FROM orders o WHERE o.id = ? AND o.org_id = ?`+forUpdate(tx), orderPK, retailerOrg))
-		if err != nil {
-			return err
-		}
-		rec, err := scanSupply(tx.QueryRow(ctx, `SELECT `+supplyColumns+` FROM supplier_shipments s WHERE s.id = ? AND s.supplier_org_id = ?`+forUpdate(tx), pk, c.OrgID))
+		ord, rec, err := lockShipment(ctx, tx, c, id)
 		if err != nil {
 			return err
 		}
@@ -294,6 +326,30 @@ func withShipment(ctx context.Context, db *DB, c *parcelgate.Caller, id string, 
 		return nil
 	})
 	return out, err
+}
+
+// lockShipment reads and locks, in tx, the caller's shipment id and the
+// retailer's order it belongs to: the order first, then the shipment.
+func lockShipment(ctx context.Context, tx *Tx, c *parcelgate.Caller, id string) (*orderRecord, *shipmentRecord, error) {
+	var pk, orderPK, retailerOrg int64
+	err := tx.QueryRow(ctx, `SELECT id, order_pk, retailer_org_id FROM supplier_shipments WHERE environment = ? AND shipment_id = ? AND supplier_org_id = ?`,
+		string(c.Environment), strings.TrimSpace(id), c.OrgID).Scan(&pk, &orderPK, &retailerOrg)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil, shipmentNotFound(id)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	// The retailer's order, which the shipment names.
+	ord, err := scanOrderRecord(tx.QueryRow(ctx, `SELECT `+orderColumns+` FROM orders o WHERE o.id = ? AND o.org_id = ?`+forUpdate(tx), orderPK, retailerOrg))
+	if err != nil {
+		return nil, nil, err
+	}
+	rec, err := scanSupply(tx.QueryRow(ctx, `SELECT `+supplyColumns+` FROM supplier_shipments s WHERE s.id = ? AND s.supplier_org_id = ?`+forUpdate(tx), pk, c.OrgID))
+	if err != nil {
+		return nil, nil, err
+	}
+	return ord, rec, nil
 }
 
 // writeShipment stores next as rec's new state with stamp, settles the
@@ -373,8 +429,25 @@ func settleShipment(ctx context.Context, tx *Tx, ord *orderRecord, rec *shipment
 	return nil
 }
 
+// warehousePart is the warehouse part of a mixed order (decisions §38),
+// nil for any other order: its status, its rows and their codes.
+func (r *orderRecord) warehousePart() *parcelgate.WarehousePart {
+	if r.warehouseStatus == "" {
+		return nil
+	}
+	wh := &parcelgate.WarehousePart{Status: r.warehouseStatus}
+	for i, row := range r.order.Rows {
+		if row.SupplierID == "" {
+			wh.Lines = append(wh.Lines, i)
+			wh.Codes = append(wh.Codes, row.TrackingCodes)
+		}
+	}
+	return wh
+}
+
 // copyBack copies the order's shipments (changed, as it now is, and the
-// others as stored) to ord and stores it with stamp (parcelgate.Progress):
+// others as stored) and its warehouse part, if any, to ord and stores it
+// with stamp (parcelgate.Progress):
 // its rows' statuses, delivered quantities and tracking codes, its
 // tracking codes and its status, which a change of status records in the
 // order's history as actor's. The order's updateDate moves, so the
@@ -392,7 +465,7 @@ func copyBack(ctx context.Context, tx *Tx, ord *orderRecord, changed *shipmentRe
 		}
 		parts[i] = parcelgate.ShipmentOfRows{Shipment: r.s, Lines: r.lines}
 	}
-	p := parcelgate.Progress(len(ord.order.Rows), parts)
+	p := parcelgate.Progress(len(ord.order.Rows), parts, ord.warehousePart())
 	o := ord.order
 	for i, rp := range p.Rows {
 		if rp.Status == "" {
@@ -417,8 +490,8 @@ func copyBack(ctx context.Context, tx *Tx, ord *orderRecord, changed *shipmentRe
 	if err != nil {
 		return err
 	}
-	if _, err := tx.Exec(ctx, `UPDATE orders SET status = ?, status_at = ?, reason = ?, allocated = ?, doc = ?, updated_at = ? WHERE id = ? AND org_id = ?`,
-		string(ord.status), ord.statusAt, ord.reason, boolInt(ord.allocated), doc, ord.updatedAt, ord.pk, ord.orgID); err != nil {
+	if _, err := tx.Exec(ctx, `UPDATE orders SET status = ?, status_at = ?, reason = ?, allocated = ?, doc = ?, updated_at = ?, ready_at = ?, warehouse_status = ? WHERE id = ? AND org_id = ?`,
+		string(ord.status), ord.statusAt, ord.reason, boolInt(ord.allocated), doc, ord.updatedAt, ord.readyAt, string(ord.warehouseStatus), ord.pk, ord.orgID); err != nil {
 		return err
 	}
 	if moved {
@@ -439,6 +512,10 @@ func cancelOrderShipments(ctx context.Context, tx *Tx, ord *orderRecord, stamp t
 		return err
 	}
 	now := tx.db.clock.Now(ord.env).UTC().Truncate(time.Microsecond)
+	if ord.warehouseStatus != "" && !ord.warehouseStatus.Terminal() {
+		// The warehouse part of a mixed order ends with it (decisions §38).
+		ord.warehouseStatus = parcelgate.OrderCancelled
+	}
 	parts := make([]parcelgate.ShipmentOfRows, len(recs))
 	for i, r := range recs {
 		if !r.status.Final() {
@@ -458,7 +535,7 @@ func cancelOrderShipments(ctx context.Context, tx *Tx, ord *orderRecord, stamp t
 		}
 		parts[i] = parcelgate.ShipmentOfRows{Shipment: r.s, Lines: r.lines}
 	}
-	p := parcelgate.Progress(len(ord.order.Rows), parts)
+	p := parcelgate.Progress(len(ord.order.Rows), parts, ord.warehousePart())
 	for i, rp := range p.Rows {
 		if rp.Status == "" {
 			continue
