@@ -927,12 +927,14 @@ type docGluePage struct {
 	} `json:"page"`
 }
 
+var contractNumberForm = regexp.MustCompile(`^6[0-9]{5}$`)
+
 // provider-apis §6 Shipments V3: the poll GET
 // ?from=2024-01-01T00:00:00Z&status=Created,Viewed&size=20&page=0 answers
 // page {size, totalElements, totalPages, number}; the shipment carries
 // the documented fields: the retailer's order split per supplier, parcel
-// "1" as Glue makes it holding all rows, deliveryOperator Posti with codes
-// like 2103.
+// "1" as Glue makes it holding all rows, contractNumber 6 digits starting
+// with 6, deliveryOperator Posti with codes like 2103.
 func TestProviderDocsSupplierShipmentPoll(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
 		d := newDocEnv(t, e)
@@ -957,6 +959,9 @@ func TestProviderDocsSupplierShipmentPoll(t *testing.T) {
 		}
 		if c.Reference != demo.SampleDropshipOrder || c.OrderDate == "" || c.Vendor.ExternalID != d.tenant.BusinessID || c.DeliveryOperator != "Posti" || c.DeliveryAddress.Name == "" {
 			t.Errorf("consignment %+v", c)
+		}
+		if !contractNumberForm.MatchString(c.ContractNumber) {
+			t.Errorf("consignment.contractNumber %q: 6 digits starting with 6", c.ContractNumber)
 		}
 		if len(c.Rows) != 1 || c.Rows[0].ItemID != d.tenant.BusinessID+"-MUG" || c.Rows[0].ExternalWarehouseID != d.tenant.RetailCatalogID || c.Rows[0].Quantity != 2 {
 			t.Errorf("rows %+v", c.Rows)
