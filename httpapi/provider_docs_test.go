@@ -480,6 +480,11 @@ func TestProviderDocsEstimate(t *testing.T) {
 				t.Errorf("%s: %+v", body, a)
 			}
 		}
+		// time may be null: a GLN is no place the model can promise to.
+		d.call("POST", "/2025-04/estimate", tok, `{"estimate":{"time":"2026-03-13T10:00:00Z","origin":{"countryCode":"FI","gln":"6400000000000"},"destination":{"countryCode":"FI","postcode":"00100"},"product":{"code":"2103"}}}`, nil).Expect(200).JSON(&a)
+		if len(a.Estimates) != 1 || a.Estimates[0].Time != nil {
+			t.Errorf("from a GLN: %+v", a)
+		}
 		for _, body := range []string{
 			`{"estimate":{"origin":{"countryCode":"FI","postcode":"20100"},"destination":{"countryCode":"FI","postcode":"00100"},"product":{"code":"2103"}}}`,
 			`{"estimate":{"time":"2026-03-13T10:00:00Z","destination":{"countryCode":"FI","postcode":"00100"},"product":{"code":"2103"}}}`,
@@ -654,11 +659,11 @@ func TestProviderDocsShipping(t *testing.T) {
 		d := newDocEnv(t, e)
 		tok := d.gateway()
 		a := d.shipping(tok, "?returnFile=true", docShippingBody(""))
-		if a.ID == "" || a.Status == "" || a.ShipmentNo == "" || len(a.Parcels) != 1 || a.Parcels[0].ParcelNo == "" || len(a.Prints) == 0 {
+		if a.ID == "" || a.Status != "PRINTED" || a.ShipmentNo == "" || len(a.Parcels) != 1 || a.Parcels[0].ParcelNo == "" || len(a.Prints) == 0 {
 			t.Fatalf("answer %+v", a)
 		}
 		p := a.Prints[0]
-		if p.Media != "laser-a5" || p.PdfType != "ADDRESSLABEL" || p.Href == "" || p.ID == "" {
+		if p.Media != "laser-a5" || p.PdfType != "ADDRESSLABEL" || p.Href == "" || p.ID == "" || p.Description == "" {
 			t.Errorf("print %+v", p)
 		}
 		pdf, err := base64.StdEncoding.DecodeString(p.Data)
@@ -838,8 +843,11 @@ func TestProviderDocsTrackingKeys(t *testing.T) {
 				t.Errorf("%s: %+v", path, a.ParcelShipments)
 			}
 		}
-		// find/{keyword} takes 3–60 characters.
+		// find/{keyword} takes 3–60 characters; find?keywords= 1–100.
 		d.call("GET", "/tracking/7/shipments/find/AB", tok, nil, nil).Expect(400)
+		d.call("GET", "/tracking/7/shipments/find/"+strings.Repeat("A", 61), tok, nil, nil).Expect(400)
+		d.call("GET", "/tracking/7/shipments/find?keywords="+strings.Repeat("JJFI1,", 100)+pn, tok, nil, nil).Expect(400)
+		d.call("GET", "/tracking/7/shipments/find?keywords=", tok, nil, nil).Expect(400)
 		// phonenumber/ is restricted.
 		d.call("GET", "/tracking/7/shipments/phonenumber/0401111111", tok, nil, nil).Expect(403)
 		// event/date (restricted: the external role, own contract only)
@@ -854,6 +862,23 @@ func TestProviderDocsTrackingKeys(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("event/date%s lacks %s", q, pn)
+		}
+		// to is exclusive: a period ending at the parcel's first event
+		// misses it, one a second later holds it.
+		first := d.track(tok, "trackingnumber/"+pn, nil).ParcelShipments[0].ModifiedAt
+		at, err := time.Parse(time.RFC3339Nano, *first)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for to, want := range map[time.Time]bool{at: false, at.Add(time.Second): true} {
+			q := "?from=" + url.QueryEscape(at.Add(-time.Hour).Format(time.RFC3339Nano)) + "&to=" + url.QueryEscape(to.Format(time.RFC3339Nano))
+			found := false
+			for _, p := range d.track(tok, "event/date"+q, nil).ParcelShipments {
+				found = found || *p.TrackingCode == pn
+			}
+			if found != want {
+				t.Errorf("event/date%s: found %v, want %v", q, found, want)
+			}
 		}
 		other := d.account(d.tenant.RetailerUsername, d.tenant.RetailerPassword)
 		if a := d.track(other, "event/date"+q, nil); len(a.ParcelShipments) != 0 {
@@ -1221,6 +1246,203 @@ func TestProviderDocsRetailerOrders(t *testing.T) {
 		}
 		if got := ids("updatedFrom=2000-01-01T00:00:00Z&updatedTo=2999-01-01T00:00:00Z"); len(got) != 2 {
 			t.Errorf("updatedFrom/updatedTo around now: %v", got)
+		}
+	})
+}
+
+// provider-apis §5 Roles: public (any shipment, fewer fields) vs external
+// (own contract only, all fields): another organization tracking the demo
+// shipment's number sees its status, not its sender or receiver.
+func TestProviderDocsTrackingRoles(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		d := newDocEnv(t, e)
+		path := "/tracking/7/shipments/trackingnumber/" + d.tenant.Shipment
+		type party struct {
+			Sender   *json.RawMessage `json:"sender"`
+			Receiver *json.RawMessage `json:"receiver"`
+		}
+		var own, public struct {
+			ParcelShipments []party `json:"parcelShipments"`
+		}
+		d.call("GET", path, d.ecom(), nil, nil).Expect(200).JSON(&own)
+		d.call("GET", path, d.account(d.tenant.RetailerUsername, d.tenant.RetailerPassword), nil, nil).Expect(200).JSON(&public)
+		if len(own.ParcelShipments) == 0 || own.ParcelShipments[0].Sender == nil || own.ParcelShipments[0].Receiver == nil {
+			t.Errorf("own view lacks sender or receiver: %+v", own)
+		}
+		if len(public.ParcelShipments) != len(own.ParcelShipments) {
+			t.Fatalf("public view: %d parcels, own %d", len(public.ParcelShipments), len(own.ParcelShipments))
+		}
+		for _, p := range public.ParcelShipments {
+			if p.Sender != nil || p.Receiver != nil {
+				t.Errorf("public view shows a party: %+v", p)
+			}
+		}
+	})
+}
+
+// provider-apis §5 Common params: start (default 0) and limit (default
+// 100; hard cap 100 although the schema allows 1000), order=ASC|DESC.
+func TestProviderDocsTrackingPaging(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		d := newDocEnv(t, e)
+		tok := d.ecom()
+		tn := d.tenant.Shipment
+		all := d.track(tok, "trackingnumber/"+tn, nil)
+		if len(all.ParcelShipments) != 4 {
+			t.Fatalf("the demo shipment: %d parcels", len(all.ParcelShipments))
+		}
+		var codes []string
+		for _, p := range all.ParcelShipments {
+			codes = append(codes, *p.TrackingCode)
+		}
+		var paged []string
+		for _, q := range []string{"?start=0&limit=2", "?start=2&limit=2"} {
+			a := d.track(tok, "trackingnumber/"+tn+q, nil)
+			if len(a.ParcelShipments) != 2 {
+				t.Fatalf("%s: %d parcels", q, len(a.ParcelShipments))
+			}
+			for _, p := range a.ParcelShipments {
+				paged = append(paged, *p.TrackingCode)
+			}
+		}
+		if !slices.Equal(paged, codes) {
+			t.Errorf("pages %v, all %v", paged, codes)
+		}
+		if a := d.track(tok, "trackingnumber/"+tn+"?limit=1000", nil); len(a.ParcelShipments) != 4 {
+			t.Errorf("limit=1000: %d parcels", len(a.ParcelShipments))
+		}
+		for _, o := range []string{"ASC", "DESC"} {
+			d.track(tok, "trackingnumber/"+tn+"?order="+o, nil)
+		}
+	})
+}
+
+// provider-apis §1 GET /pickuppoints/{countryCode}: the value matches
+// ^[a-zA-Z]{2,3}…, so a lower-case country code lists the same points;
+// the documented point's location carries municipality and
+// routingPostcode as the page's example does.
+func TestProviderDocsPickupCountryCase(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		d := newDocEnv(t, e)
+		tok := d.gateway()
+		up := pickupAnswer(t, d.call("GET", "/2025-04/pickuppoints/FI00100", tok, nil, nil))
+		low := pickupAnswer(t, d.call("GET", "/2025-04/pickuppoints/fi00100", tok, nil, nil))
+		if len(up.PickupPoints) == 0 || len(low.PickupPoints) != len(up.PickupPoints) {
+			t.Errorf("FI00100 %d points, fi00100 %d", len(up.PickupPoints), len(low.PickupPoints))
+		}
+		var raw struct {
+			PickupPoints []struct {
+				Location struct {
+					Municipality    string `json:"municipality"`
+					RoutingPostcode string `json:"routingPostcode"`
+				} `json:"location"`
+			} `json:"pickupPoints"`
+		}
+		d.call("GET", "/2025-04/pickuppoints/FI/001003200", tok, nil, nil).Expect(200).JSON(&raw)
+		if l := raw.PickupPoints[0].Location; l.Municipality != "Helsinki" || l.RoutingPostcode != "00100" {
+			t.Errorf("location %+v", l)
+		}
+	})
+}
+
+// provider-apis §3: MISSING_HEADER (a body without Content-Type) and 500
+// INTERNAL_SERVER_ERROR, in the gateway's error shape.
+func TestProviderDocsGatewayServerErrors(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		d := newDocEnv(t, e)
+		tok := d.gateway()
+		req, err := http.NewRequest("POST", e.URL+"/2025-04/pickuppoints", strings.NewReader(`{"searchCriteria":{"location":{"postcode":"00100","countryCode":"FI"}}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", "Bearer "+tok)
+		resp, err := e.HTTP.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var body struct {
+			ErrorCode string `json:"errorCode"`
+		}
+		err = json.NewDecoder(resp.Body).Decode(&body)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != 400 || body.ErrorCode != "MISSING_HEADER" {
+			t.Errorf("no Content-Type: %d %+v %v", resp.StatusCode, body, err)
+		}
+		e.Admin("POST", "/admin/v1/faults", map[string]any{"environment": "production", "route": "/{version}/pickuppoints", "method": "POST", "status": 500}).Expect(201)
+		docGatewayError(t, d.call("POST", "/2025-04/pickuppoints", tok, `{"searchCriteria":{"location":{"postcode":"00100","countryCode":"FI"}}}`, nil), 500, "INTERNAL_SERVER_ERROR")
+	})
+}
+
+// provider-apis §4 parcels[]: copies is an int ≥ 1 (each copy a parcel of
+// its own number); weight in kg; length, width, height and volume
+// optional; sender and receiver required, refused with a JSON body.
+func TestProviderDocsShippingParcels(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		d := newDocEnv(t, e)
+		tok := d.gateway()
+		body := func(edit func(sh map[string]any)) map[string]any {
+			var b map[string]any
+			if err := json.Unmarshal([]byte(docShippingBody("")), &b); err != nil {
+				t.Fatal(err)
+			}
+			edit(b["shipment"].(map[string]any))
+			return b
+		}
+		a := d.shipping(tok, "?returnFile=true", body(func(sh map[string]any) {
+			sh["parcels"] = []any{map[string]any{"copies": 2, "weight": 1.5, "packageCode": "PKT", "contents": "Goods", "valuePerParcel": true,
+				"length": 0.3, "width": 0.2, "height": 0.1, "volume": 0.006}}
+		}))
+		if len(a.Parcels) != 2 || a.Parcels[0].ParcelNo == a.Parcels[1].ParcelNo {
+			t.Errorf("copies 2: parcels %+v", a.Parcels)
+		}
+		for name, edit := range map[string]func(sh map[string]any){
+			"copies 0":    func(sh map[string]any) { sh["parcels"].([]any)[0].(map[string]any)["copies"] = 0 },
+			"no receiver": func(sh map[string]any) { delete(sh, "receiver") },
+			"no sender":   func(sh map[string]any) { delete(sh, "sender") },
+		} {
+			r := d.call("POST", "/shippingapi/api/v2/shipping/order?returnFile=true", tok, body(edit), nil)
+			if r.Status < 400 || r.Status >= 500 || !json.Valid(r.Body) {
+				t.Errorf("%s: %d %s", name, r.Status, r.Body)
+			}
+		}
+	})
+}
+
+// provider-apis §6 Retailer side: externalId in Code 128 characters; a supplier cancellation shows on the retailer's
+// order as Cancelled (or Delivered with deliveredQuantity 0).
+func TestProviderDocsRetailerOrderRules(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		d := newDocEnv(t, e)
+		tok := d.account(d.tenant.RetailerUsername, d.tenant.RetailerPassword)
+		row := map[string]any{"externalProductId": d.tenant.BusinessID + "-POSTER", "externalWarehouseId": d.tenant.RetailCatalogID, "quantity": 1}
+		order := func(ext string, rows ...any) map[string]any {
+			return map[string]any{"externalId": ext, "serviceCode": "2104", "rows": rows,
+				"deliveryAddress": map[string]any{"name": "Matti Meikäläinen", "streetAddress": "Kotikatu 4", "postalCode": "00200", "postOffice": "Helsinki", "country": "FI", "email": "matti@example.com"}}
+		}
+		d.call("POST", "/ecommerce/v3/orders", tok, order(d.tenant.RetailerID+"-ÄÖ", row), nil).Expect(400)
+
+		// The second supplier cancels its shipment of the sample order.
+		st := d.account(d.tenant.SupplierUsername, d.tenant.SupplierPassword)
+		s := d.shipmentOf(st, demo.SampleDropshipOrder)
+		d.call("PATCH", "/ecommerce/v3/shipments/"+s.ShipmentID, st, `{"status":{"value":"Cancelled"}}`, nil).Expect(200)
+		var o struct {
+			Rows []struct {
+				ExternalProductID string   `json:"externalProductId"`
+				DeliveredQuantity *float64 `json:"deliveredQuantity"`
+				Status            struct {
+					Value string `json:"value"`
+				} `json:"status"`
+			} `json:"rows"`
+		}
+		d.call("GET", "/ecommerce/v3/orders/"+demo.SampleDropshipOrder, tok, nil, nil).Expect(200).JSON(&o)
+		for _, r := range o.Rows {
+			if r.ExternalProductID != s.Consignment.Rows[0].ItemID {
+				continue
+			}
+			cancelled := r.Status.Value == "Cancelled" || (r.Status.Value == "Delivered" && r.DeliveredQuantity != nil && *r.DeliveredQuantity == 0)
+			if !cancelled {
+				t.Errorf("the cancelled supplier's row: %+v", r)
+			}
 		}
 	})
 }
