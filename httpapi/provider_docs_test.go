@@ -354,9 +354,9 @@ func TestProviderDocsPickupSearch(t *testing.T) {
 			t.Errorf("the open sea: %d points", len(a.PickupPoints))
 		}
 
-		// provider-apis §1 Headers: Accept-Language fi (default), sv, en;
-		// X-Posti-LogisticsId optional.
-		for _, lang := range []string{"fi", "sv", "en"} {
+		// provider-apis §1 Headers: Accept-Language one of fi (default), sv,
+		// da, en, et, lv, lt; X-Posti-LogisticsId optional.
+		for _, lang := range []string{"fi", "sv", "da", "en", "et", "lv", "lt"} {
 			a = d.searchPickup(tok, `{"searchCriteria":{"location":{"postcode":"00100","countryCode":"FI"}},"limit":1}`,
 				http.Header{"Accept-Language": {lang}, "X-Posti-Logisticsid": {"LOG-1"}})
 			if len(a.PickupPoints) != 1 {
@@ -433,6 +433,9 @@ func TestProviderDocsPickupListing(t *testing.T) {
 		if pages < 2 {
 			t.Errorf("Finland in %d page(s), %d points", pages, len(seen))
 		}
+		// provider-apis §1 Stand-in must: issue opaque tokens: one not
+		// issued is refused, not read as an offset.
+		docGatewayError(t, d.call("GET", "/2025-04/pickuppoints/FI?pagingContinuationToken=250", tok, nil, nil), 400, "VALIDATION_ERROR")
 		// A country code plus an ID prefix (^[a-zA-Z]{2,3}([0-9][0-9a-zA-Z]*)?$).
 		a := pickupAnswer(t, d.call("GET", "/2025-04/pickuppoints/FI00100", tok, nil, nil))
 		if len(a.PickupPoints) == 0 {
@@ -674,7 +677,7 @@ func TestProviderDocsShipping(t *testing.T) {
 		d.call("GET", "/tracking/7/shipments/trackingnumber/"+a.Parcels[0].ParcelNo, d.ecom(), nil, nil).Expect(200)
 
 		// Without returnFile: fetch prints[].href with the same headers.
-		for _, media := range []string{"thermo-225", "laser-a4"} {
+		for _, media := range []string{"thermo-225", "laser-a4", "laser-2a5", "thermo-190"} {
 			a = d.shipping(tok, "", docShippingBody(media))
 			if len(a.Prints) == 0 || a.Prints[0].Data != "" || a.Prints[0].Media != media {
 				t.Fatalf("%s without returnFile: %+v", media, a.Prints)
@@ -1042,11 +1045,24 @@ func TestProviderDocsSupplierShipmentConfirm(t *testing.T) {
 		row := got.Consignment.Rows[0]
 		confirm := `{"status":{"value":"Delivered"},"consignment":{"parcels":[{"parcelId":"1","packageType":"PC","ready":true,"rows":[{"externalWarehouseId":"` +
 			row.ExternalWarehouseID + `","itemId":"` + row.ItemID + `","deliveredQuantity":2,"quantity":2.0}]}]}}`
+		// provider-apis §6 Confirm: changing the method needs serviceCode
+		// and deliveryOperator; serviceCode alone is refused.
+		r := d.call("PATCH", path, tok, strings.Replace(confirm, `"ready":true,`, `"ready":true,"serviceCode":"2103",`, 1), nil).Expect(400)
+		if !bytes.Contains(r.Body, []byte("deliveryOperator")) {
+			t.Errorf("serviceCode alone: %s", r.Body)
+		}
 		d.call("PATCH", path, tok, confirm, nil).Expect(200).JSON(&got)
 		if got.Status.Value != "Delivered" || len(got.Consignment.Parcels) != 1 || len(got.Consignment.Parcels[0].TrackingCodes) == 0 {
 			t.Fatalf("confirm answered %+v", got)
 		}
 		code := got.Consignment.Parcels[0].TrackingCodes[0]
+		// provider-apis §6 GET /{id}/parcels/{parcelId}/label and /note:
+		// the label and the note Glue made at the confirm.
+		for _, doc := range []string{"label", "note"} {
+			if r := d.call("GET", path+"/parcels/1/"+doc, tok, nil, nil).Expect(200); !isPDF(r.Body) {
+				t.Errorf("%s: %.20q", doc, r.Body)
+			}
+		}
 		// A final status gets no further updates.
 		if r := d.call("PATCH", path, tok, `{"status":{"value":"Viewed"}}`, nil); r.Status < 400 {
 			t.Errorf("Delivered moved to Viewed: %d", r.Status)
@@ -1134,6 +1150,15 @@ func TestProviderDocsSupplierShipmentOwnCodes(t *testing.T) {
 		p := got.Consignment.Parcels
 		if got.Status.Value != "Delivered" || len(p) != 1 || !slices.Equal(p[0].TrackingCodes, []string{"EXT123456789"}) {
 			t.Fatalf("confirm with own codes answered %+v", got)
+		}
+		// Glue makes no label for a parcel with the client's own codes,
+		// only the note.
+		path := "/ecommerce/v3/shipments/" + s.ShipmentID + "/parcels/1/"
+		if r := d.call("GET", path+"label", tok, nil, nil); r.Status < 400 || r.Status >= 500 {
+			t.Errorf("label of a parcel with own codes: %d", r.Status)
+		}
+		if r := d.call("GET", path+"note", tok, nil, nil).Expect(200); !isPDF(r.Body) {
+			t.Errorf("note: %.20q", r.Body)
 		}
 		for _, row := range p[0].Rows {
 			want := 1.0
@@ -1280,8 +1305,9 @@ func TestProviderDocsTrackingRoles(t *testing.T) {
 	})
 }
 
-// provider-apis §5 Common params: start (default 0) and limit (default
-// 100; hard cap 100 although the schema allows 1000), order=ASC|DESC.
+// provider-apis §5 Common params: lastModified, start (default 0) and
+// limit (default 100; hard cap 100 although the schema allows 1000),
+// order=ASC|DESC.
 func TestProviderDocsTrackingPaging(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
 		d := newDocEnv(t, e)
@@ -1310,6 +1336,10 @@ func TestProviderDocsTrackingPaging(t *testing.T) {
 		}
 		if a := d.track(tok, "trackingnumber/"+tn+"?limit=1000", nil); len(a.ParcelShipments) != 4 {
 			t.Errorf("limit=1000: %d parcels", len(a.ParcelShipments))
+		}
+		// lastModified: only what changed since.
+		if a := d.track(tok, "trackingnumber/"+tn+"?lastModified=2999-01-01T00:00:00Z", nil); len(a.ParcelShipments) != 0 {
+			t.Errorf("lastModified in the future: %d parcels", len(a.ParcelShipments))
 		}
 		for _, o := range []string{"ASC", "DESC"} {
 			d.track(tok, "trackingnumber/"+tn+"?order="+o, nil)
