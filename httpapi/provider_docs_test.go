@@ -369,11 +369,20 @@ func TestProviderDocsPickupSearch(t *testing.T) {
 // provider-apis §1 GET /pickuppoints/{countryCode}/{pupCode} and GET
 // /pickuppoints/{id}: the documented point 001003200 (00100 + routing code
 // 3200), the same point by both routes, in the 2025-04 and 2026-04
-// releases.
+// releases; the ID is also Glue's pickupPointId.
 func TestProviderDocsPickupPointByID(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
 		d := newDocEnv(t, e)
 		tok := d.gateway()
+		// The same value serves as an order's pickupPointId: the demo
+		// order's point is one the gateway answers.
+		var o struct {
+			PickupPointID string `json:"pickupPointId"`
+		}
+		d.call("GET", "/ecommerce/v3/orders/"+demo.SampleOrder, d.ecom(), nil, nil).Expect(200).JSON(&o)
+		if a := pickupAnswer(t, d.call("GET", "/2025-04/pickuppoints/"+o.PickupPointID, tok, nil, nil)); len(a.PickupPoints) != 1 || a.PickupPoints[0].ID != o.PickupPointID {
+			t.Errorf("the demo order's pickupPointId %q: %+v", o.PickupPointID, a.PickupPoints)
+		}
 		for _, v := range parcelgate.DefaultVersions {
 			for _, path := range []string{"/" + v + "/pickuppoints/FI/001003200", "/" + v + "/pickuppoints/001003200"} {
 				a := pickupAnswer(t, d.call("GET", path, tok, nil, nil))
@@ -829,8 +838,10 @@ func TestProviderDocsTracking(t *testing.T) {
 	})
 }
 
-// provider-apis §5 GET /tracking/7/shipments/…: the other keys of the
-// documented list, each with its value, and the common parameters.
+// provider-apis §5 GET /tracking/7/shipments/…: ordernumber/,
+// senderreference/, receiverreference/, errandcode/, find?keywords= and
+// find/{keyword} (3–60 characters), phonenumber/ (restricted) and
+// event/date (restricted, to exclusive), and the common parameters.
 func TestProviderDocsTrackingKeys(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
 		d := newDocEnv(t, e)
@@ -845,6 +856,26 @@ func TestProviderDocsTrackingKeys(t *testing.T) {
 			if len(a.ParcelShipments) != 1 || *a.ParcelShipments[0].TrackingCode != pn {
 				t.Errorf("%s: %+v", path, a.ParcelShipments)
 			}
+		}
+		if a := d.track(tok, "senderreference/ORDER-4711", nil); len(a.ParcelShipments) != 1 {
+			t.Errorf("senderreference/ORDER-4711: %d parcels", len(a.ParcelShipments))
+		}
+		d.track(tok, "receiverreference/RREF-1", nil)
+		// errandcode/: the parcel holding the errand code the errand code
+		// API gave it (read as its clients read ErrandCodeResult).
+		var ec struct {
+			ErrandCodeResult []struct {
+				ParcelID   string `json:"ParcelID"`
+				ErrandCode string `json:"ErrandCode"`
+				ResultText string `json:"ResultText"`
+			} `json:"ErrandCodeResult"`
+		}
+		d.call("GET", "/parcel/v1/errandCodes/"+pn, gw, nil, nil).Expect(200).JSON(&ec)
+		if len(ec.ErrandCodeResult) != 1 || ec.ErrandCodeResult[0].ResultText != "OK" || !sendingCodeForm.MatchString(ec.ErrandCodeResult[0].ErrandCode) {
+			t.Fatalf("errand code of %s: %+v", pn, ec)
+		}
+		if a := d.track(tok, "errandcode/"+ec.ErrandCodeResult[0].ErrandCode, nil); len(a.ParcelShipments) != 1 || *a.ParcelShipments[0].TrackingCode != pn {
+			t.Errorf("errandcode/%s: %+v", ec.ErrandCodeResult[0].ErrandCode, a.ParcelShipments)
 		}
 		// find/{keyword} takes 3–60 characters; find?keywords= 1–100.
 		d.call("GET", "/tracking/7/shipments/find/AB", tok, nil, nil).Expect(400)
@@ -1024,8 +1055,8 @@ func (d *docEnv) merchantShipment(tok string) docGlueShipment {
 }
 
 // provider-apis §6 Flows: the status update PATCH {"status":{"value":
-// "Viewed"}} answers the full updated shipment; statuses are
-// case-sensitive; the confirm PATCH as written answers trackingCodes per
+// "Viewed"}} answers the full updated shipment; the statuses Picking,
+// Packing and Shipping follow; statuses are case-sensitive; the confirm PATCH as written answers trackingCodes per
 // parcel; the status is copied back to the retailer's order, whose rows
 // and order carry the tracking codes; a final status gets no further
 // updates.
@@ -1041,6 +1072,12 @@ func TestProviderDocsSupplierShipmentConfirm(t *testing.T) {
 			t.Fatalf("PATCH Viewed answered %+v", got)
 		}
 		d.call("PATCH", path, tok, `{"status":{"value":"viewed"}}`, nil).Expect(400)
+		for _, st := range []string{"Picking", "Packing", "Shipping"} {
+			d.call("PATCH", path, tok, `{"status":{"value":"`+st+`"}}`, nil).Expect(200).JSON(&got)
+			if got.Status.Value != st {
+				t.Errorf("PATCH %s answered %s", st, got.Status.Value)
+			}
+		}
 
 		row := got.Consignment.Rows[0]
 		confirm := `{"status":{"value":"Delivered"},"consignment":{"parcels":[{"parcelId":"1","packageType":"PC","ready":true,"rows":[{"externalWarehouseId":"` +
@@ -1172,6 +1209,30 @@ func TestProviderDocsSupplierShipmentOwnCodes(t *testing.T) {
 	})
 }
 
+// provider-apis §6 Shipment object: deliveryOperator is Posti (codes like
+// "2103") or Unifaun ("PO2103"); Confirm: changing the method names
+// serviceCode and deliveryOperator.
+func TestProviderDocsSupplierShipmentUnifaun(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		d := newDocEnv(t, e)
+		tok := d.ecom()
+		s := d.merchantShipment(tok)
+		path := "/ecommerce/v3/shipments/" + s.ShipmentID
+		row := s.Consignment.Rows[0]
+		confirm := func(service string) string {
+			return `{"status":{"value":"Delivered"},"consignment":{"parcels":[{"parcelId":"1","packageType":"PC","ready":true,"serviceCode":"` + service + `","deliveryOperator":"Unifaun","rows":[{"externalWarehouseId":"` +
+				row.ExternalWarehouseID + `","itemId":"` + row.ItemID + `","deliveredQuantity":2,"quantity":2.0}]}]}}`
+		}
+		// A Posti code under Unifaun is refused.
+		d.call("PATCH", path, tok, confirm("2104"), nil).Expect(400)
+		var got docGlueShipment
+		d.call("PATCH", path, tok, confirm("PO2104"), nil).Expect(200).JSON(&got)
+		if p := got.Consignment.Parcels; got.Status.Value != "Delivered" || len(p) != 1 || p[0].ServiceCode != "PO2104" || p[0].DeliveryOperator != "Unifaun" || len(p[0].TrackingCodes) == 0 {
+			t.Fatalf("confirmed via Unifaun: %+v", got.Consignment.Parcels)
+		}
+	})
+}
+
 // provider-apis §6 Fast confirm: POST /{id}/delivered sets Delivered,
 // deliveredQuantity = ordered quantity, makes labels, and answers the
 // full shipment; Cancel: PATCH {"status":{"value":"Cancelled"}}.
@@ -1246,6 +1307,12 @@ func TestProviderDocsRetailerOrders(t *testing.T) {
 		}
 		// No email and no mobile number.
 		d.call("POST", "/ecommerce/v3/orders", tok, order(d.tenant.RetailerID+"-NOCONTACT", ""), nil).Expect(400)
+		// A mobile number alone will do.
+		mobile := order(d.tenant.RetailerID+"-MOBILE", "")
+		mobile["deliveryAddress"].(map[string]any)["telephone"] = "+358401234568"
+		if r := d.call("POST", "/ecommerce/v3/orders", tok, mobile, nil); r.Status != 200 && r.Status != 201 {
+			t.Errorf("mobile only: %d %s", r.Status, r.Body)
+		}
 
 		var pg struct {
 			Content []docOrder `json:"content"`
@@ -1260,16 +1327,19 @@ func TestProviderDocsRetailerOrders(t *testing.T) {
 			slices.Sort(out)
 			return out
 		}
-		if got := ids("refName=SO&refValue=WEB-77"); !slices.Equal(got, []string{made.ExternalID}) {
+		if got := ids("refName=SO&refValue=WEB-77"); len(got) != 2 || !slices.Contains(got, made.ExternalID) {
 			t.Errorf("refName=SO&refValue=WEB-77: %v", got)
 		}
-		if got := ids("warehouseExternalId=" + d.tenant.RetailCatalogID); len(got) != 2 {
+		if got := ids("warehouseExternalId=" + d.tenant.RetailCatalogID); len(got) != 3 {
 			t.Errorf("warehouseExternalId: %v", got)
+		}
+		if got := ids("refName=SO&refValue=DROP-1"); !slices.Equal(got, []string{demo.SampleDropshipOrder}) {
+			t.Errorf("refName=SO&refValue=DROP-1: %v", got)
 		}
 		if got := ids("updatedFrom=2999-01-01T00:00:00Z"); len(got) != 0 {
 			t.Errorf("updatedFrom in the future: %v", got)
 		}
-		if got := ids("updatedFrom=2000-01-01T00:00:00Z&updatedTo=2999-01-01T00:00:00Z"); len(got) != 2 {
+		if got := ids("updatedFrom=2000-01-01T00:00:00Z&updatedTo=2999-01-01T00:00:00Z"); len(got) != 3 {
 			t.Errorf("updatedFrom/updatedTo around now: %v", got)
 		}
 	})
