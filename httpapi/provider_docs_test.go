@@ -7,7 +7,7 @@ package httpapi_test
 // a member renamed, retyped or missing here fails as it would fail the
 // integrator's client. Each test cites the line of the provider's
 // documentation it proves. Host names are the test server's; IDs are the
-// demo's where the example names the integrator's own data.
+// demo's where the example names the integrator's own data (decisions §45).
 
 import (
 	"bytes"
@@ -1043,8 +1043,9 @@ func TestProviderDocsSupplierShipmentPoll(t *testing.T) {
 	})
 }
 
-// docShipmentOf is the demo merchant's shipment of the sample dropshipping
-// order, as its poll finds it.
+// merchantShipment is the caller's one open shipment of the sample
+// dropshipping order (the demo merchant's, or the second supplier's), as
+// its poll finds it.
 func (d *docEnv) merchantShipment(tok string) docGlueShipment {
 	d.t.Helper()
 	var pg docGluePage
