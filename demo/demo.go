@@ -141,8 +141,12 @@ func Seed(ctx context.Context, st Services, versions []string) (seeded bool, err
 }
 
 func seedTenant(ctx context.Context, st Services, t Tenant, versions []string) error {
+	// The demo's contract numbers are in the provider's form, six digits
+	// starting with 6, and are the ones its pages' examples show: the
+	// shipping API's custNo 677503, and 612345, the retailer's number a
+	// dropshipping shipment's consignment.contractNumber carries.
 	org := &parcelgate.Organization{
-		Environment: t.Environment, BusinessID: t.BusinessID, Name: "Demo Shop Oy", ContractNumber: "DEMO-1",
+		Environment: t.Environment, BusinessID: t.BusinessID, Name: "Demo Shop Oy", ContractNumber: "677503",
 		Address: &parcelgate.Address{ExternalID: t.BusinessID, Name: "Demo Shop Oy", StreetAddress: "Demokatu 1", PostalCode: "00100", PostOffice: "Helsinki", Country: "FI", Telephone: "+358401234567", Email: "shop@example.com"},
 	}
 	if err := st.Organizations.CreateOrganization(ctx, parcelgate.EnvironmentOperator(t.Environment), org); err != nil {
@@ -199,7 +203,7 @@ func seedShipments(ctx context.Context, st Services, t Tenant, org *parcelgate.O
 // seedRetail creates the demo retailer with its catalog open to the demo
 // merchant, and publishes the demo products to the warehouse and to it.
 func seedRetail(ctx context.Context, st Services, t Tenant, supplier *parcelgate.Organization) error {
-	if err := st.Organizations.CreateOrganization(ctx, parcelgate.EnvironmentOperator(t.Environment), &parcelgate.Organization{Environment: t.Environment, BusinessID: t.RetailerID, Name: "Demo Retail Oy"}); err != nil {
+	if err := st.Organizations.CreateOrganization(ctx, parcelgate.EnvironmentOperator(t.Environment), &parcelgate.Organization{Environment: t.Environment, BusinessID: t.RetailerID, Name: "Demo Retail Oy", ContractNumber: "612345"}); err != nil {
 		return err
 	}
 	hash, err := auth.HashPassword(t.RetailerPassword)
