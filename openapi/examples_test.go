@@ -86,7 +86,7 @@ var ranks = map[string]int{
 	"searchGatewayPickupPoints": 2, "postEstimate": 2,
 	// A supplier confirms its dropshipping shipment after reading it; its
 	// parcel's label and note exist only then.
-	"updateSupplierShipment": 3, "splitSupplierShipment": 4, "confirmSupplierShipment": 5,
+	"updateSupplierShipment": 3, "postSupplierShipmentEvent": 3, "splitSupplierShipment": 4, "confirmSupplierShipment": 5,
 	"supplierParcelLabel": 6, "supplierParcelNote": 6,
 	// A fault is made and removed again before it could answer a later
 	// example.
@@ -133,6 +133,8 @@ var fromAnswer = map[string]struct{ op, pointer string }{
 	"confirmSupplierShipment.id":           {"listSupplierShipments", "/content/0/shipmentId"},
 	"supplierParcelLabel.id":               {"listSupplierShipments", "/content/0/shipmentId"},
 	"supplierParcelNote.id":                {"listSupplierShipments", "/content/0/shipmentId"},
+	"postSupplierShipmentEvent.id":         {"listSupplierShipments", "/content/0/shipmentId"},
+	"supplierShipmentOptions.id":           {"listSupplierShipments", "/content/0/shipmentId"},
 	"deleteFault.id":                       {"createFault", "/id"},
 }
 
