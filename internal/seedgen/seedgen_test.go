@@ -1,0 +1,206 @@
+package seedgen_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/parcelgate/parcelgate/httpapi"
+	"github.com/parcelgate/parcelgate/internal/inproc"
+	"github.com/parcelgate/parcelgate/internal/seedgen"
+	"github.com/parcelgate/parcelgate/internal/testdb"
+)
+
+const adminToken = "seedgen-test-admin-token"
+
+// tiny is a fill small enough for a test and still holding every kind of
+// object: several organizations, dropshipping, every order status.
+var tiny = seedgen.Sizes{Orgs: 30, Products: 400, PerShop: 20, Orders: 800, Shipments: 2000, Journal: 300}
+
+// TestSeededDatabaseIsServed fills a database of each engine with the
+// generator and starts the server over it: the API's lists, a single order,
+// tracking by number and the operator's lists answer 200 with the
+// generated data, and the small tenant never sees the big one's objects
+// (another tenant's object answers like a missing one, interface §4.3 rule 4
+// and the tenancy rule of decisions §4).
+func TestSeededDatabaseIsServed(t *testing.T) {
+	for _, engine := range testdb.Engines {
+		if engine == "memory" {
+			continue
+		}
+		t.Run(engine, func(t *testing.T) {
+			ctx := context.Background()
+			dsn := "sqlite:" + filepath.Join(t.TempDir(), "seed.db")
+			if engine == "postgres" {
+				dsn = testdb.PostgresSchema(t)
+			}
+			rep, err := seedgen.Run(ctx, seedgen.Config{DSN: dsn, Sizes: tiny, Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Big.Orders < tiny.Orders/3 || rep.Small.Orders == 0 || rep.Small.Orders*10 > rep.Big.Orders {
+				t.Fatalf("tenants' orders: big %d, small %d of %d", rep.Big.Orders, rep.Small.Orders, tiny.Orders)
+			}
+			if _, err := seedgen.Run(ctx, seedgen.Config{DSN: dsn, Sizes: tiny, Seed: 1}); err == nil || !strings.Contains(err.Error(), "already") {
+				t.Fatalf("a second fill of the same database: %v, want refused", err)
+			}
+			srv, err := inproc.Start(ctx, inproc.Config{DSN: dsn, HTTP: httpapi.Config{AdminToken: adminToken}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer srv.Close()
+			c := &client{t: t, base: srv.URL}
+
+			big, small := c.ecomToken(rep.Big), c.ecomToken(rep.Small)
+			c.gatewayToken(rep.Big) // the gateway clients log in with the known secrets
+			c.gatewayToken(rep.Small)
+
+			// The big merchant's lists, each with the generated data.
+			var orders struct {
+				Content []struct {
+					ID, ExternalID string
+					Status         struct{ Value string }
+					TrackingCodes  []string
+				}
+				Page struct{ TotalElements int }
+			}
+			c.get("/ecommerce/v3/orders?size=200", big, 200, &orders)
+			if orders.Page.TotalElements != rep.Big.Orders || len(orders.Content) == 0 {
+				t.Fatalf("big merchant's orders: total %d, want %d", orders.Page.TotalElements, rep.Big.Orders)
+			}
+			c.get("/ecommerce/v3/orders?status=Delivered&size=50", big, 200, &orders)
+			var delivered, parcel string
+			for _, o := range orders.Content {
+				if o.Status.Value != "Delivered" {
+					t.Fatalf("status=Delivered answered an order in %s", o.Status.Value)
+				}
+				if len(o.TrackingCodes) > 0 {
+					delivered, parcel = o.ID, o.TrackingCodes[0]
+				}
+			}
+			if delivered == "" {
+				t.Fatal("no delivered order with tracking codes on the first page")
+			}
+			var one struct{ ExternalID string }
+			c.get("/ecommerce/v3/orders/"+delivered, big, 200, &one)
+			var list struct{ Page struct{ TotalElements int } }
+			c.get("/ecommerce/v3/inventory?size=100", big, 200, &list)
+			if list.Page.TotalElements == 0 {
+				t.Fatal("big merchant's inventory is empty")
+			}
+			c.get("/ecommerce/v3/catalogs/WH1/balances?size=100", big, 200, &list)
+			if list.Page.TotalElements == 0 {
+				t.Fatal("big merchant's warehouse balances are empty")
+			}
+			c.get("/ecommerce/v3/catalogs/SHOP/balances?size=100", big, 200, &list)
+			c.get("/ecommerce/v3/shipments?size=20", big, 200, &list)
+			if list.Page.TotalElements == 0 {
+				t.Fatal("big supplier has no dropshipping shipments")
+			}
+			c.get("/ecommerce/v3/shipments?status=Created&size=20", big, 200, nil)
+			// Tracking: the delivered order's parcel, its own tenant's.
+			var full map[string]any
+			c.get("/tracking/7/shipments/trackingnumber/"+parcel, big, 200, &full)
+			if !strings.Contains(fmt.Sprint(full), "receiver") {
+				t.Fatalf("the big merchant's own parcel without its receiver: %v", full)
+			}
+			var found struct{ ParcelShipments []any }
+			c.get("/tracking/7/shipments/senderreference/"+url.PathEscape(one.ExternalID), big, 200, &found)
+			if len(found.ParcelShipments) == 0 {
+				t.Fatalf("the big merchant's search by its order's reference %s found nothing", one.ExternalID)
+			}
+			// The operator's lists.
+			c.get("/admin/v1/organizations", adminToken, 200, nil)
+			c.get("/admin/v1/requests?status=404&limit=20", adminToken, 200, nil)
+
+			// Isolation: the small tenant sees its own orders only, and the
+			// big one's order and parcel answer as missing ones.
+			c.get("/ecommerce/v3/orders?size=200", small, 200, &orders)
+			if orders.Page.TotalElements != rep.Small.Orders {
+				t.Fatalf("small merchant's orders: total %d, want %d", orders.Page.TotalElements, rep.Small.Orders)
+			}
+			for _, o := range orders.Content {
+				if !strings.HasPrefix(o.ExternalID, rep.Small.BusinessID+"-") {
+					t.Fatalf("small merchant sees order %s", o.ExternalID)
+				}
+			}
+			c.get("/ecommerce/v3/orders/"+delivered, small, 404, nil)
+			// Tracking by number is public (decisions §30): another
+			// organization's parcel in the public view, without its parties;
+			// a search by reference finds the caller's own parcels only.
+			var public map[string]any
+			c.get("/tracking/7/shipments/trackingnumber/"+parcel, small, 200, &public)
+			if s := fmt.Sprint(public); strings.Contains(s, "receiver") || strings.Contains(s, "sender") {
+				t.Fatalf("the small tenant sees the big one's parties: %v", public)
+			}
+			c.get("/tracking/7/shipments/senderreference/"+url.PathEscape(one.ExternalID), small, 200, &found)
+			if len(found.ParcelShipments) != 0 {
+				t.Fatalf("the small tenant's search finds the big one's parcels: %v", found)
+			}
+			c.get("/ecommerce/v3/shipments?size=20", small, 200, &list)
+			if list.Page.TotalElements != 0 {
+				t.Fatalf("small merchant (no supplier) lists %d dropshipping shipments", list.Page.TotalElements)
+			}
+		})
+	}
+}
+
+type client struct {
+	t    *testing.T
+	base string
+}
+
+func (c *client) do(req *http.Request, want int, out any) {
+	c.t.Helper()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != want {
+		c.t.Fatalf("%s %s: %d, want %d: %.400s", req.Method, req.URL.RequestURI(), resp.StatusCode, want, raw)
+	}
+	if out != nil {
+		if err := json.Unmarshal(raw, out); err != nil {
+			c.t.Fatalf("%s: %v: %.200s", req.URL.RequestURI(), err, raw)
+		}
+	}
+}
+
+func (c *client) get(path, bearer string, want int, out any) {
+	c.t.Helper()
+	req, _ := http.NewRequest("GET", c.base+path, nil)
+	req.Header.Set("Authorization", "Bearer "+bearer)
+	c.do(req, want, out)
+}
+
+func (c *client) ecomToken(t seedgen.Tenant) string {
+	c.t.Helper()
+	req, _ := http.NewRequest("GET", c.base+"/auth/token", nil)
+	req.SetBasicAuth(t.Username, t.Password)
+	var tok httpapi.EcomToken
+	c.do(req, 200, &tok)
+	return tok.AccessToken
+}
+
+func (c *client) gatewayToken(t seedgen.Tenant) string {
+	c.t.Helper()
+	form := url.Values{"grant_type": {"client_credentials"}, "client_id": {t.ClientID}, "client_secret": {t.ClientSecret}}
+	req, _ := http.NewRequest("POST", c.base+"/api/v1/token", strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	c.do(req, 200, &tok)
+	if tok.AccessToken == "" {
+		c.t.Fatal(fmt.Sprintf("no gateway token for %s", t.ClientID))
+	}
+	return tok.AccessToken
+}
