@@ -77,6 +77,7 @@ type model struct {
 	addrs               []parcelgate.Address
 	addrJSON            []string
 	orderCount          []int
+	statuses            []map[parcelgate.OrderStatus]int
 	shipCount           []int
 	ordersShipped       int // shipments of delivered orders
 	otherParcelsPerShip float64
@@ -180,9 +181,14 @@ func newModel(cfg Config) *model {
 	// stock open orders hold.
 	g.orderCount = make([]int, len(g.orgs))
 	g.shipCount = make([]int, len(g.orgs))
+	g.statuses = make([]map[parcelgate.OrderStatus]int, len(g.orgs))
+	for k := range g.statuses {
+		g.statuses[k] = map[parcelgate.OrderStatus]int{}
+	}
 	for i := range s.Orders {
 		p := g.order(i)
 		g.orderCount[p.org]++
+		g.statuses[p.org][p.status]++
 		if p.status == parcelgate.OrderDelivered {
 			g.ordersShipped += len(p.parcels())
 			g.shipCount[p.org] += len(p.parcels())

@@ -40,7 +40,7 @@ type Sizes struct {
 	PerShop   int // products a supplier publishes to each dropshipping catalog at most
 	Orders    int // warehouse orders
 	Shipments int // shipments, those of delivered orders included
-	Journal   int // request journal entries
+	Journal   int // request journal entries before the journal's cap of JournalPerTenant an organization
 }
 
 // Large is issue 39's production order of magnitude: 2,000 organizations,
@@ -77,7 +77,9 @@ type Tenant struct {
 	Username     string // service account with every role
 	Password     string
 	Orders       int // its warehouse orders
-	Shipments    int // its shipments
+	// Statuses counts its orders by status.
+	Statuses  map[parcelgate.OrderStatus]int
+	Shipments int // its shipments
 }
 
 // Report is what a fill made.
@@ -204,7 +206,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 func (g *model) tenant(k int, prefix, secret, password string) Tenant {
 	o := g.orgs[k]
 	return Tenant{BusinessID: o.bid, ClientID: prefix + "-client", ClientSecret: secret, Username: prefix, Password: password,
-		Orders: g.orderCount[k], Shipments: g.shipCount[k]}
+		Orders: g.orderCount[k], Shipments: g.shipCount[k], Statuses: g.statuses[k]}
 }
 
 // Table renders the report as lines of text.

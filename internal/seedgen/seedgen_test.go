@@ -8,13 +8,18 @@ import (
 	"net/http"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/parcelgate/parcelgate/console"
+	"github.com/parcelgate/parcelgate/fulfillment"
 	"github.com/parcelgate/parcelgate/httpapi"
 	"github.com/parcelgate/parcelgate/internal/inproc"
 	"github.com/parcelgate/parcelgate/internal/seedgen"
 	"github.com/parcelgate/parcelgate/internal/testdb"
+	"github.com/parcelgate/parcelgate/internal/wiring"
 )
 
 const adminToken = "seedgen-test-admin-token"
@@ -50,11 +55,17 @@ func TestSeededDatabaseIsServed(t *testing.T) {
 			if _, err := seedgen.Run(ctx, seedgen.Config{DSN: dsn, Sizes: tiny, Seed: 1}); err == nil || !strings.Contains(err.Error(), "already") {
 				t.Fatalf("a second fill of the same database: %v, want refused", err)
 			}
-			srv, err := inproc.Start(ctx, inproc.Config{DSN: dsn, HTTP: httpapi.Config{AdminToken: adminToken}})
+			// The warehouse engine runs as serve --fulfillment auto does, with
+			// a delivery delay short enough to deliver the seeded Submitted
+			// orders at once: it must find their stock held in balances.
+			srv, err := inproc.Start(ctx, inproc.Config{DSN: dsn, HTTP: httpapi.Config{AdminToken: adminToken},
+				Warehouse: &fulfillment.Config{SubmitAfter: time.Hour, DeliverAfter: time.Millisecond, Interval: 50 * time.Millisecond}})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer srv.Close()
+			// The web console, mounted as serve mounts it.
+			srv.Handler.Mount(console.Prefix, console.New(wiring.Console(srv.DB), console.Config{AdminToken: adminToken, AdminGuard: srv.Handler.AdminGuard(), Clock: srv.Clock}))
 			c := &client{t: t, base: srv.URL}
 
 			big, small := c.ecomToken(rep.Big), c.ecomToken(rep.Small)
@@ -119,6 +130,52 @@ func TestSeededDatabaseIsServed(t *testing.T) {
 			c.get("/admin/v1/organizations", adminToken, 200, nil)
 			c.get("/admin/v1/requests?status=404&limit=20", adminToken, 200, nil)
 
+			// The console's pages of the big merchant, as the operator who
+			// chose it sees them; and the small one's, where the big one's
+			// order and shipment are missing ones.
+			bigConsole, smallConsole := c.consoleAs(rep.Big), c.consoleAs(rep.Small)
+			for _, page := range []string{"/", "/orders", "/orders?status=Delivered", "/orders/" + delivered, "/shipments", "/shipments/" + parcel,
+				"/supplier-shipments", "/products", "/requests", "/credentials"} {
+				c.page(console.Prefix+page, bigConsole, 200)
+			}
+			for _, page := range []string{"/", "/orders", "/shipments", "/products", "/supplier-shipments"} {
+				c.page(console.Prefix+page, smallConsole, 200)
+			}
+			c.page(console.Prefix+"/orders/"+delivered, smallConsole, 404)
+			c.page(console.Prefix+"/shipments/"+parcel, smallConsole, 404)
+
+			// The engine delivers every Submitted order of the seed but those
+			// split among suppliers, which are theirs to move (decisions §34).
+			for deadline := time.Now().Add(30 * time.Second); ; {
+				var submitted struct {
+					Content []struct {
+						ExternalID string
+						Rows       []struct{ SupplierID string }
+					}
+				}
+				c.get("/ecommerce/v3/orders?status=Submitted&size=2000", big, 200, &submitted)
+				left := ""
+				for _, o := range submitted.Content {
+					if !slices.ContainsFunc(o.Rows, func(r struct{ SupplierID string }) bool { return r.SupplierID != "" }) {
+						left = o.ExternalID
+					}
+				}
+				if left == "" {
+					// Every other Submitted order was delivered.
+					var now struct{ Page struct{ TotalElements int } }
+					c.get("/ecommerce/v3/orders?status=Delivered&size=1", big, 200, &now)
+					want := rep.Big.Statuses["Delivered"] + rep.Big.Statuses["Submitted"] - len(submitted.Content)
+					if rep.Big.Statuses["Submitted"] == len(submitted.Content) || now.Page.TotalElements != want {
+						t.Fatalf("delivered orders: %d, want %d (seeded %v, %d split left Submitted)", now.Page.TotalElements, want, rep.Big.Statuses, len(submitted.Content))
+					}
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("the warehouse engine left the seeded order %s Submitted", left)
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+
 			// Isolation: the small tenant sees its own orders only, and the
 			// big one's order and parcel answer as missing ones.
 			c.get("/ecommerce/v3/orders?size=200", small, 200, &orders)
@@ -179,6 +236,45 @@ func (c *client) get(path, bearer string, want int, out any) {
 	req, _ := http.NewRequest("GET", c.base+path, nil)
 	req.Header.Set("Authorization", "Bearer "+bearer)
 	c.do(req, want, out)
+}
+
+// consoleAs signs the operator in to the console and chooses t's
+// organization; it returns the session cookie.
+func (c *client) consoleAs(t seedgen.Tenant) *http.Cookie {
+	c.t.Helper()
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := noRedirect.PostForm(c.base+"/console/sign-in", url.Values{"kind": {"operator"}, "token": {adminToken}})
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	resp.Body.Close()
+	var session *http.Cookie
+	for _, ck := range resp.Cookies() {
+		if ck.Name == "parcelgate_console" {
+			session = ck
+		}
+	}
+	if session == nil {
+		c.t.Fatalf("console sign-in: %d, no session", resp.StatusCode)
+	}
+	req, _ := http.NewRequest("POST", c.base+"/console/tenant", strings.NewReader(url.Values{"environment": {"production"}, "businessId": {t.BusinessID}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.AddCookie(session)
+	if resp, err = noRedirect.Do(req); err != nil {
+		c.t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode >= 400 {
+		c.t.Fatalf("console: choosing %s: %d", t.BusinessID, resp.StatusCode)
+	}
+	return session
+}
+
+func (c *client) page(path string, session *http.Cookie, want int) {
+	c.t.Helper()
+	req, _ := http.NewRequest("GET", c.base+path, nil)
+	req.AddCookie(session)
+	c.do(req, want, nil)
 }
 
 func (c *client) ecomToken(t seedgen.Tenant) string {

@@ -508,13 +508,30 @@ var journalRoutes = []struct {
 	{"GET", "/ecommerce/v3/shipments", "/ecommerce/v3/shipments", 503, ""},
 }
 
+// journal writes request journal entries, at most JournalPerTenant an
+// organization (what the journal keeps: the newest calls of each), spread
+// over the span; about 1% of them answered 5xx.
 func (g *model) journal(emit func(...any) error) error {
 	n := g.cfg.Sizes.Journal
+	keep := make([]bool, n)
+	held := make([]int, len(g.orgs))
+	for x := n - 1; x >= 0; x-- {
+		if k := g.pick(x, phiJournal); held[k] < parcelgate.JournalPerTenant {
+			held[k]++
+			keep[x] = true
+		}
+	}
+	var id int64
 	for x := range n {
-		k := g.pick(x, phiJournal)
-		o := g.orgs[k]
+		if !keep[x] {
+			continue
+		}
+		o := g.orgs[g.pick(x, phiJournal)]
 		r := g.rng(4, uint64(x))
-		jr := journalRoutes[r.IntN(len(journalRoutes))]
+		jr := journalRoutes[r.IntN(len(journalRoutes)-1)]
+		if r.IntN(100) == 0 {
+			jr = journalRoutes[len(journalRoutes)-1]
+		}
 		path := jr.path
 		if strings.Contains(path, "%d") {
 			path = fmt.Sprintf(path, r.IntN(1000)+1)
@@ -524,7 +541,8 @@ func (g *model) journal(emit func(...any) error) error {
 			resp = fmt.Sprintf(`{"status":%d,"message":"seeded failure"}`, jr.status)
 		}
 		at := g.startUS + int64(x)*(g.spanUS/int64(n))
-		if err := emit(int64(x+1), env, o.id, o.bid, fmt.Sprintf("seed-%016x", mix(uint64(x))), at, jr.method, path, "", jr.route, jr.status, 1000+r.Int64N(50_000), jr.body, resp); err != nil {
+		id++
+		if err := emit(id, env, o.id, o.bid, fmt.Sprintf("seed-%016x", mix(uint64(x))), at, jr.method, path, "", jr.route, jr.status, 1000+r.Int64N(50_000), jr.body, resp); err != nil {
 			return err
 		}
 	}
