@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/parcelgate/parcelgate/internal/seedgen"
@@ -42,6 +43,9 @@ func seedMode(ctx context.Context, c config, engine string) error {
 		return nil
 	}
 	if c.seed.dsn != "" {
+		if strings.HasPrefix(c.seed.dsn, "sqlite:") != (engine == "sqlite") {
+			return nil // -seed-db names one database, of one engine
+		}
 		return fill(ctx, c.seed.dsn)
 	}
 	e, err := startServer(ctx, engine, serverOpts{journal: c.journal, fill: fill})
@@ -114,8 +118,17 @@ func sizeMode(ctx context.Context, c config, engine string) error {
 	for _, r := range rows {
 		fmt.Printf("| %s | %s | %s | %s | %d | %d | %d |\n", r.route, r.tenant, ms(r.res.lat.quantile(0.5)), ms(r.res.lat.quantile(0.99)), r.res.fivexx, r.res.other, len(r.res.lat))
 	}
-	fmt.Println()
+	fmt.Printf("\npeak RSS of this process (server, store and load generator): %d MiB\n\n", maxRSS()>>20)
 	return nil
+}
+
+// maxRSS is the peak resident memory of this process, in bytes.
+func maxRSS() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return ru.Maxrss << 10 // kilobytes on Linux
 }
 
 // sizeRoutes are the routes of issue 39's table for tenant t, with

@@ -475,8 +475,9 @@ func (g *model) trackingMoves(emit func(...any) error) error {
 	})
 }
 
-// codes: a sending code for 4% of the undelivered registered shipments,
-// held for 30 days (the older ones expired, as the allocator finds them).
+// codes: a sending code (or, for about half, an errand code of the first
+// parcel) for 4% of the undelivered registered shipments, held for 30
+// days (the older ones expired, as the allocator finds them).
 func (g *model) codes(emit func(...any) error) error {
 	var id int64
 	return g.eachShipment(func(s *shipRec) error {
@@ -488,7 +489,11 @@ func (g *model) codes(emit func(...any) error) error {
 		}
 		code := fmt.Sprintf("%06X", (id*2654435761+12345)%parcelgate.CodeSpace)
 		id++
-		return emit(id, env, code, g.orgs[s.org].id, s.tracking, "", s.createdUS, s.createdUS+parcelgate.DefaultCodeRetention.Microseconds())
+		parcel := "" // a sending code names the shipment; an errand code a parcel
+		if mix(uint64(s.other))%2 == 0 {
+			parcel = s.parcels[0].ParcelID
+		}
+		return emit(id, env, code, g.orgs[s.org].id, s.tracking, parcel, s.createdUS, s.createdUS+parcelgate.DefaultCodeRetention.Microseconds())
 	})
 }
 
