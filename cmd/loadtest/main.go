@@ -129,7 +129,7 @@ func main() {
 	flag.IntVar(&c.shipments, "shipments", 10000, "shipments: the supplier's shipments polled")
 	flag.IntVar(&c.readOrders, "read-orders", 1, "read: GET this many different orders of the merchant in turn instead of one (needs wrk)")
 	flag.Float64Var(&c.seed.scale, "scale", 0.1, "seed, size: the volumes as a share of issue 39's large set (1 = 2,000 organizations, 1,000,000 shipments, 300,000 orders)")
-	flag.Uint64Var(&c.seed.seed, "seed", 1, "seed, size: the generator's seed (the same seed and sizes give the same data)")
+	flag.Uint64Var(&c.seed.seed, "seed", 1, "seed, size: the generator's seed (the same seed and sizes give the same data, its times relative to the time of the fill)")
 	flag.StringVar(&c.seed.dsn, "seed-db", "", "seed: fill this database (sqlite:PATH or a postgres:// URL; new, or migrated and empty) and keep it")
 	var over seedgen.Sizes
 	flag.IntVar(&over.Orgs, "seed-orgs", 0, "seed, size: organizations (0: by -scale)")

@@ -248,7 +248,7 @@ func (g *model) pick(i int, phi float64) int {
 // the span, strictly increasing with idx, never equal to another kind's.
 func (g *model) stamp(kind int64, idx, n int) int64 {
 	step := g.spanUS / int64(n)
-	return g.startUS + (int64(idx)*step)&^3 | kind
+	return g.startUS&^3 + (int64(idx)*step)&^3 + kind
 }
 
 func (g *model) rng(kind, i uint64) *rand.Rand {
@@ -305,7 +305,10 @@ func (g *model) order(i int) *orderPlan {
 		j := int(float64(o.products) * u * u) // a few products sell most
 		p.rows = append(p.rows, planRow{supplier: k, product: j, qty: 1 + r.Int64N(3), balance: o.pFirst + int64(j) + 1})
 	}
-	if o.shop >= 0 && r.IntN(4) == 0 {
+	// An order the operator moved to Error was allocated, and split, as
+	// any; its dropshipping shipments would be the suppliers' to end, so
+	// the seed keeps Error to warehouse orders.
+	if o.shop >= 0 && r.IntN(4) == 0 && p.status != parcelgate.OrderError {
 		sh := g.shops[o.shop]
 		t := r.IntN(len(sh.suppliers))
 		j := r.IntN(sh.published[t])
@@ -319,10 +322,10 @@ func (p *orderPlan) allocated() bool {
 	return p.status == parcelgate.OrderCreated || p.status == parcelgate.OrderSubmitted
 }
 
-// split reports whether the order's dropshipping rows became shipments:
-// every order whose allocation succeeded (not Error).
+// split reports whether the order has dropshipping rows, which became
+// shipments when it was allocated.
 func (p *orderPlan) split() bool {
-	return p.status != parcelgate.OrderError && slices.ContainsFunc(p.rows, func(r planRow) bool { return r.shop })
+	return slices.ContainsFunc(p.rows, func(r planRow) bool { return r.shop })
 }
 
 // parcels are the parcel counts of the warehouse rows of a delivered

@@ -13,7 +13,8 @@
 // as the store encodes them, so every document has the shape the server
 // reads; they are written in bulk, by COPY on PostgreSQL and by prepared
 // multi-row INSERTs in one transaction a table on SQLite. Everything is
-// deterministic for a given seed: the same flags give the same database.
+// deterministic for a given seed: the same flags give the same data, its
+// times relative to the end of the history (Config.Now).
 package seedgen
 
 import (
@@ -59,7 +60,7 @@ type Config struct {
 	// DSN is the store's: sqlite:PATH or a PostgreSQL URL.
 	DSN   string
 	Sizes Sizes
-	// Seed makes the data; the same seed and sizes give the same rows.
+	// Seed makes the data; the same seed, sizes and Now give the same rows.
 	Seed uint64
 	// Now is the end of the history (default: the time of the fill); the
 	// data spans Span before it (default 180 days).

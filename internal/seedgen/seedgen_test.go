@@ -2,6 +2,7 @@ package seedgen_test
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -55,6 +56,21 @@ func TestSeededDatabaseIsServed(t *testing.T) {
 			if _, err := seedgen.Run(ctx, seedgen.Config{DSN: dsn, Sizes: tiny, Seed: 1}); err == nil || !strings.Contains(err.Error(), "already") {
 				t.Fatalf("a second fill of the same database: %v, want refused", err)
 			}
+			// Change stamps (decisions §22): no two stamped rows of the
+			// environment share a stamp, all are below the change clock, and
+			// the server's first write stamps past them.
+			raw := openRaw(t, engine, dsn)
+			var rows, stamps, newest, clock int64
+			if err := raw.QueryRow(`SELECT COUNT(*), COUNT(DISTINCT s), MAX(s) FROM (SELECT updated_at AS s FROM orders UNION ALL SELECT modified_at FROM balances UNION ALL SELECT updated_at FROM supplier_shipments) AS x`).Scan(&rows, &stamps, &newest); err != nil {
+				t.Fatal(err)
+			}
+			if err := raw.QueryRow(`SELECT last_us FROM change_clock WHERE environment = 'production'`).Scan(&clock); err != nil {
+				t.Fatal(err)
+			}
+			if rows == 0 || stamps != rows || newest >= clock {
+				t.Fatalf("stamps: %d rows, %d distinct, newest %d, clock %d", rows, stamps, newest, clock)
+			}
+
 			// The warehouse engine runs as serve --fulfillment auto does, with
 			// a delivery delay short enough to deliver the seeded Submitted
 			// orders at once: it must find their stock held in balances.
@@ -71,6 +87,40 @@ func TestSeededDatabaseIsServed(t *testing.T) {
 			big, small := c.ecomToken(rep.Big), c.ecomToken(rep.Small)
 			c.gatewayToken(rep.Big) // the gateway clients log in with the known secrets
 			c.gatewayToken(rep.Small)
+
+			// The engine delivers every Submitted order of the seed but those
+			// split among suppliers, which are theirs to move (decisions §34).
+			// Totals are read once it is done: on PostgreSQL a list holds back
+			// rows newer than a stamping writer still running (stamp.go).
+			for deadline := time.Now().Add(30 * time.Second); ; {
+				var submitted struct {
+					Content []struct {
+						ExternalID string
+						Rows       []struct{ SupplierID string }
+					}
+				}
+				c.get("/ecommerce/v3/orders?status=Submitted&size=2000", big, 200, &submitted)
+				left := ""
+				for _, o := range submitted.Content {
+					if !slices.ContainsFunc(o.Rows, func(r struct{ SupplierID string }) bool { return r.SupplierID != "" }) {
+						left = o.ExternalID
+					}
+				}
+				if left == "" {
+					// Every other Submitted order was delivered.
+					var now struct{ Page struct{ TotalElements int } }
+					c.get("/ecommerce/v3/orders?status=Delivered&size=1", big, 200, &now)
+					want := rep.Big.Statuses["Delivered"] + rep.Big.Statuses["Submitted"] - len(submitted.Content)
+					if rep.Big.Statuses["Submitted"] == len(submitted.Content) || now.Page.TotalElements != want {
+						t.Fatalf("delivered orders: %d, want %d (seeded %v, %d split left Submitted)", now.Page.TotalElements, want, rep.Big.Statuses, len(submitted.Content))
+					}
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("the warehouse engine left the seeded order %s Submitted", left)
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
 
 			// The big merchant's lists, each with the generated data.
 			var orders struct {
@@ -144,46 +194,33 @@ func TestSeededDatabaseIsServed(t *testing.T) {
 			c.page(console.Prefix+"/orders/"+delivered, smallConsole, 404)
 			c.page(console.Prefix+"/shipments/"+parcel, smallConsole, 404)
 
-			// The engine delivers every Submitted order of the seed but those
-			// split among suppliers, which are theirs to move (decisions §34).
-			for deadline := time.Now().Add(30 * time.Second); ; {
-				var submitted struct {
-					Content []struct {
-						ExternalID string
-						Rows       []struct{ SupplierID string }
-					}
-				}
-				c.get("/ecommerce/v3/orders?status=Submitted&size=2000", big, 200, &submitted)
-				left := ""
-				for _, o := range submitted.Content {
-					if !slices.ContainsFunc(o.Rows, func(r struct{ SupplierID string }) bool { return r.SupplierID != "" }) {
-						left = o.ExternalID
-					}
-				}
-				if left == "" {
-					// Every other Submitted order was delivered.
-					var now struct{ Page struct{ TotalElements int } }
-					c.get("/ecommerce/v3/orders?status=Delivered&size=1", big, 200, &now)
-					want := rep.Big.Statuses["Delivered"] + rep.Big.Statuses["Submitted"] - len(submitted.Content)
-					if rep.Big.Statuses["Submitted"] == len(submitted.Content) || now.Page.TotalElements != want {
-						t.Fatalf("delivered orders: %d, want %d (seeded %v, %d split left Submitted)", now.Page.TotalElements, want, rep.Big.Statuses, len(submitted.Content))
-					}
-					break
-				}
-				if time.Now().After(deadline) {
-					t.Fatalf("the warehouse engine left the seeded order %s Submitted", left)
-				}
-				time.Sleep(100 * time.Millisecond)
+			// A new order of the small merchant is stamped past the seed.
+			body := `{"externalId":"NEW-1","deliveryAddress":{"name":"Maija","streetAddress":"Kotikatu 1","postalCode":"00100","postOffice":"Helsinki","country":"FI","email":"maija@example.com"},` +
+				`"serviceCode":"2103","rows":[{"externalProductId":"P000000","externalWarehouseId":"WH1","quantity":1}]}`
+			req, _ := http.NewRequest("PUT", srv.URL+"/ecommerce/v3/order", strings.NewReader(body))
+			req.Header.Set("Authorization", "Bearer "+small)
+			req.Header.Set("Content-Type", "application/json")
+			var created struct{ Status struct{ Value string } }
+			c.do(req, 200, &created)
+			if created.Status.Value != "Created" {
+				t.Fatalf("a new order of the small merchant: %s, want Created", created.Status.Value)
+			}
+			var stamp int64
+			if err := raw.QueryRow(`SELECT updated_at FROM orders WHERE own_id = 'NEW-1'`).Scan(&stamp); err != nil {
+				t.Fatal(err)
+			}
+			if stamp <= newest {
+				t.Fatalf("the new order's stamp %d is not past the seed's newest %d", stamp, newest)
 			}
 
 			// Isolation: the small tenant sees its own orders only, and the
 			// big one's order and parcel answer as missing ones.
 			c.get("/ecommerce/v3/orders?size=200", small, 200, &orders)
-			if orders.Page.TotalElements != rep.Small.Orders {
-				t.Fatalf("small merchant's orders: total %d, want %d", orders.Page.TotalElements, rep.Small.Orders)
+			if orders.Page.TotalElements != rep.Small.Orders+1 { // and the new one
+				t.Fatalf("small merchant's orders: total %d, want %d", orders.Page.TotalElements, rep.Small.Orders+1)
 			}
 			for _, o := range orders.Content {
-				if !strings.HasPrefix(o.ExternalID, rep.Small.BusinessID+"-") {
+				if !strings.HasPrefix(o.ExternalID, rep.Small.BusinessID+"-") && o.ExternalID != "NEW-1" {
 					t.Fatalf("small merchant sees order %s", o.ExternalID)
 				}
 			}
@@ -206,6 +243,22 @@ func TestSeededDatabaseIsServed(t *testing.T) {
 			}
 		})
 	}
+}
+
+// openRaw opens the database beside the store, to read what the API does
+// not show.
+func openRaw(t *testing.T, engine, dsn string) *sql.DB {
+	t.Helper()
+	driver, name := "pgx", dsn
+	if engine == "sqlite" {
+		driver, name = "sqlite", strings.TrimPrefix(dsn, "sqlite:")
+	}
+	db, err := sql.Open(driver, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
 }
 
 type client struct {

@@ -182,10 +182,8 @@ func (g *model) orders(emit func(...any) error) error {
 		var total float64
 		for x, r := range p.rows {
 			pid := g.orgs[r.supplier].pFirst + int64(r.product) + 1
-			if p.status != parcelgate.OrderError {
-				ord.Rows[x].WholesalePrice = priceFloat(pid)
-				total += float64(r.qty) * priceFloat(pid)
-			}
+			ord.Rows[x].WholesalePrice = priceFloat(pid)
+			total += float64(r.qty) * priceFloat(pid)
 		}
 		ord.TotalWholeSalePrice = total
 		ord.AdditionalServices = append([]parcelgate.AdditionalService{}, ord.RequestedServices...)
@@ -262,11 +260,7 @@ func (g *model) orderRows(emit func(...any) error) error {
 			if r.shop {
 				wh = shopID
 			}
-			bal := r.balance
-			if p.status == parcelgate.OrderError {
-				bal = 0 // not allocated
-			}
-			if err := emit(int64(i+1), x, productID(r.product), wh, r.qty, bal); err != nil {
+			if err := emit(int64(i+1), x, productID(r.product), wh, r.qty, r.balance); err != nil {
 				return err
 			}
 		}
@@ -284,8 +278,9 @@ func (g *model) orderRefs(emit func(...any) error) error {
 	return nil
 }
 
-// orderHistory writes each order's moves: created by the client, then
-// what the warehouse engine, the client or the operator did.
+// orderHistory writes each order's moves: created (and allocated) by the
+// client, then what the warehouse engine, the client or the operator (to
+// Error, with a reason) did.
 func (g *model) orderHistory(emit func(...any) error) error {
 	for i := range g.cfg.Sizes.Orders {
 		p := g.order(i)
