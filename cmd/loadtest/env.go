@@ -236,7 +236,15 @@ func startServer(ctx context.Context, engine string, o serverOpts) (*env, error)
 	}
 	e.srv = &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	go e.srv.Serve(ln)
-	cleanup = append(cleanup, func() { e.srv.Close() })
+	cleanup = append(cleanup, func() {
+		// Requests still running finish before the router (and its
+		// journal) closes behind them.
+		sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if e.srv.Shutdown(sctx) != nil {
+			e.srv.Close()
+		}
+	})
 	e.url = "http://" + ln.Addr().String()
 	e.client = newClient(256)
 	e.op = &adminclient.Client{BaseURL: e.url, Token: adminToken, HTTP: e.client}

@@ -72,6 +72,7 @@ type sizeRoute struct {
 // table ready for docs/performance.md.
 func sizeMode(ctx context.Context, c config, engine string) error {
 	var rep *seedgen.Report
+	samples := map[string]*tenantSamples{}
 	fill := func(ctx context.Context, dsn string) error {
 		var err error
 		rep, err = seedgen.Run(ctx, seedgen.Config{DSN: dsn, Sizes: c.seed.sizes, Seed: c.seed.seed})
@@ -79,6 +80,14 @@ func sizeMode(ctx context.Context, c config, engine string) error {
 			return err
 		}
 		fmt.Printf("%s size: filled scale %g (%d rows) in %s, %s\n", engine, c.seed.scale, rep.Rows(), rep.Took.Round(time.Millisecond), loadAverage())
+		// The keys the routes look up, read now, before the server opens
+		// the database: a second handle on a live SQLite file is what
+		// issue 39 found can disturb the server's.
+		for _, t := range []seedgen.Tenant{rep.Big, rep.Small} {
+			if samples[t.BusinessID], err = readSamples(ctx, engine, dsn, t.BusinessID); err != nil {
+				return err
+			}
+		}
 		return nil
 	}
 	e, err := startServer(ctx, engine, serverOpts{journal: c.journal, fill: fill, console: true})
@@ -92,7 +101,7 @@ func sizeMode(ctx context.Context, c config, engine string) error {
 	}
 	var rows []row
 	for _, t := range []seedgen.Tenant{rep.Big, rep.Small} {
-		routes, err := e.sizeRoutes(ctx, t)
+		routes, err := e.sizeRoutes(t, samples[t.BusinessID])
 		if err != nil {
 			return err
 		}
@@ -133,7 +142,7 @@ func maxRSS() int64 {
 
 // sizeRoutes are the routes of issue 39's table for tenant t, with
 // numbers, references and order IDs of t's own read from the database.
-func (e *env) sizeRoutes(ctx context.Context, t seedgen.Tenant) ([]sizeRoute, error) {
+func (e *env) sizeRoutes(t seedgen.Tenant, keys *tenantSamples) ([]sizeRoute, error) {
 	tok, err := e.login(t)
 	if err != nil {
 		return nil, err
@@ -142,10 +151,7 @@ func (e *env) sizeRoutes(ctx context.Context, t seedgen.Tenant) ([]sizeRoute, er
 	if err != nil {
 		return nil, err
 	}
-	orders, numbers, refs, err := e.samples(ctx, t.BusinessID)
-	if err != nil {
-		return nil, err
-	}
+	orders, numbers, refs := keys.orders, keys.numbers, keys.refs
 	bearer := func(tok string) func(*http.Request) {
 		return func(r *http.Request) { r.Header.Set("Authorization", "Bearer "+tok) }
 	}
@@ -235,21 +241,24 @@ func (e *env) consoleSession(t seedgen.Tenant) (*http.Cookie, error) {
 	return session, nil
 }
 
-// samples are up to 500 of the organization's order IDs, parcel numbers
-// and shipment references, read from the database.
-func (e *env) samples(ctx context.Context, bid string) (orders, numbers, refs []string, err error) {
-	driver, dsn := "pgx", e.dsn
-	if e.engine == "sqlite" {
+// tenantSamples are up to 500 of an organization's newest order IDs,
+// parcel numbers and shipment references.
+type tenantSamples struct{ orders, numbers, refs []string }
+
+// readSamples reads bid's samples from the database at dsn.
+func readSamples(ctx context.Context, engine, dsn, bid string) (*tenantSamples, error) {
+	driver := "pgx"
+	if engine == "sqlite" {
 		driver, dsn = "sqlite", strings.TrimPrefix(dsn, "sqlite:")
 	}
 	raw, err := sql.Open(driver, dsn)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
 	defer raw.Close()
 	var org int64
 	if err := raw.QueryRowContext(ctx, `SELECT id FROM organizations WHERE environment = 'production' AND business_id = '`+bid+`'`).Scan(&org); err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
 	read := func(q string) ([]string, error) {
 		rows, err := raw.QueryContext(ctx, fmt.Sprintf(q, org))
@@ -270,14 +279,17 @@ func (e *env) samples(ctx context.Context, bid string) (orders, numbers, refs []
 		}
 		return out, rows.Err()
 	}
-	if orders, err = read(`SELECT order_id FROM orders WHERE org_id = %d ORDER BY id DESC LIMIT 500`); err != nil {
-		return
+	var k tenantSamples
+	if k.orders, err = read(`SELECT order_id FROM orders WHERE org_id = %d ORDER BY id DESC LIMIT 500`); err != nil {
+		return nil, err
 	}
-	if numbers, err = read(`SELECT parcel_id FROM parcels WHERE org_id = %d ORDER BY shipment_id DESC LIMIT 500`); err != nil {
-		return
+	if k.numbers, err = read(`SELECT parcel_id FROM parcels WHERE org_id = %d ORDER BY shipment_id DESC LIMIT 500`); err != nil {
+		return nil, err
 	}
-	refs, err = read(`SELECT reference FROM shipments WHERE org_id = %d AND reference <> '' ORDER BY id DESC LIMIT 500`)
-	return
+	if k.refs, err = read(`SELECT reference FROM shipments WHERE org_id = %d AND reference <> '' ORDER BY id DESC LIMIT 500`); err != nil {
+		return nil, err
+	}
+	return &k, nil
 }
 
 // sizeResult is one route's measurement.
