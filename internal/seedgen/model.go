@@ -23,17 +23,19 @@ import (
 //   - every organization is a merchant with a warehouse catalog WH1
 //     (catalog type Posti) stocked with its products;
 //   - the first 1% (at least 2) are also suppliers, organization 0 among
-//     them; the next 10% (and organization 0) are retailers with a
-//     dropshipping catalog SHOP open to organization 0 and one or two other
-//     suppliers, each publishing up to PerShop products there;
-//   - a quarter of a retailer's orders carry a row of its SHOP catalog, a
-//     dropshipping shipment of that row's supplier;
+//     them; the next 10% are retailers with a dropshipping catalog SHOP
+//     open to organization 0 and one other supplier, and organization 0's
+//     own SHOP to organization 1, each supplier publishing up to PerShop
+//     products there;
+//   - a quarter of a retailer's orders (but those in Error) carry a row of
+//     its SHOP catalog, a dropshipping shipment of that row's supplier;
 //   - orders of the last 7 days are open (Created, Submitted); older ones
 //     are Delivered (88%), Cancelled (7%) or Error (5%), each with the
 //     history of its moves; a delivered order has a shipment per parcel;
 //   - the other shipments are registered shipment data of 1 to a few
 //     parcels (about two a shipment in all), mostly delivered after a week;
-//     3% have operator tracking moves, 4% of the undelivered a sending code.
+//     3% have operator tracking moves, 4% of the undelivered a sending or
+//     an errand code.
 
 const (
 	warehouseID = "WH1"

@@ -210,7 +210,7 @@ func (g *model) tenant(k int, prefix, secret, password string) Tenant {
 		Orders: g.orderCount[k], Shipments: g.shipCount[k], Statuses: g.statuses[k]}
 }
 
-// Table renders the report as lines of text.
+// String renders the report: rows and time per table, and the tenants.
 func (r *Report) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %d rows in %s\n", r.Engine, r.Rows(), r.Took.Round(time.Millisecond))
