@@ -117,8 +117,10 @@ func TestOrderRowsByEAN(t *testing.T) {
 // provider Orders V3: one row per product. A second row of a product —
 // by the same ID (bare or prefixed), the same EAN, or an EAN that is the
 // product of an earlier row — is 400 naming that second row, and nothing
-// is stored or allocated. The warehouse plugin's rows, each its own
-// product with the shop's one EAN on every row, pass.
+// is stored or allocated (decisions §51; §7 summed such rows on the
+// product's one balance, which the provider's page does not allow). The
+// warehouse plugin's rows, each its own product with the shop's one EAN
+// on every row, pass.
 func TestOrderOneRowPerProduct(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
 		m := newMerchant(t, e, parcelgate.Production, merchantBID)
