@@ -86,7 +86,9 @@ var ranks = map[string]int{
 	"searchGatewayPickupPoints": 2, "postEstimate": 2,
 	// A supplier confirms its dropshipping shipment after reading it; its
 	// parcel's label and note exist only then.
-	"updateSupplierShipment": 3, "postSupplierShipmentEvent": 3, "splitSupplierShipment": 4, "confirmSupplierShipment": 5,
+	"updateSupplierShipment": 3, "splitSupplierShipment": 4, "confirmSupplierShipment": 5,
+	// Its events and options name the shipment the list found.
+	"postSupplierShipmentEvent": 3, "supplierShipmentOptions": 3,
 	"supplierParcelLabel": 6, "supplierParcelNote": 6,
 	// A fault is made and removed again before it could answer a later
 	// example.

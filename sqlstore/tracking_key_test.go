@@ -93,13 +93,13 @@ func TestTrackByAsksMayAndKeepsTenants(t *testing.T) {
 		}
 		both := tn + "/" + p1 + " own=true," + tn + "/" + p2 + " own=true"
 		// decisions §30: a consignment number is the shipment's tracking
-		// number: all its parcels, in order, paged; a parcel's own number
-		// is not one.
+		// number: all its parcels, in order, paged.
 		want(a, parcelgate.KeyConsignmentNumber, strings.ToLower(tn), 0, 10, both)
 		want(a, parcelgate.KeyConsignmentNumber, tn, 1, 1, tn+"/"+p2+" own=true")
 		want(a, parcelgate.KeyConsignmentNumber, p2, 0, 10, "")
 		// decisions §39: a waybill number and a goods item ID are freight
-		// keys, and parcelgate holds no freight: they find no parcel.
+		// keys, and parcelgate carries no freight: they find nothing, the
+		// owner's parcels neither.
 		want(a, parcelgate.KeyWaybillNumber, tn, 0, 10, "")
 		want(a, parcelgate.KeyGoodsItemID, p2, 0, 10, "")
 		// Another tenant: the lookup's public view, the searches nothing.
