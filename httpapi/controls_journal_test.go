@@ -148,3 +148,38 @@ func TestRequestJournalBadInput(t *testing.T) {
 		e.Admin("GET", "/admin/v1/requests/no-such-request", nil).Expect(http.StatusNotFound)
 	})
 }
+
+// A label's PDF answer is journaled by its type and size, never its
+// bytes: PostgreSQL's text holds no NUL byte, and a batch holding one was
+// lost whole there, the calls beside it included (decisions §46). The
+// call and its neighbours are all kept, on both engines.
+func TestRequestJournalKeepsBinaryAnswersBySize(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		tok := e.GatewayToken(parcelgate.Production, "1234567-1")
+		ans := createShipping(t, e, tok, shippingBody("PO2103", tampere(t), 1), "")
+		label := e.Do(apitest.Request{Method: "GET", Path: "/shippingapi/api/v2/shipping/label/" + ans.Parcels[0].ParcelNo, Bearer: tok,
+			Header: http.Header{"X-Request-Id": {"journal-pdf-1"}}}).Expect(http.StatusOK)
+		if !strings.HasPrefix(string(label.Body), "%PDF-") {
+			t.Fatalf("label %.10q", label.Body)
+		}
+		e.Do(apitest.Request{Method: "POST", Path: shippingV2, Bearer: tok, Body: map[string]any{"shipment": map[string]any{}},
+			Header: http.Header{"X-Request-Id": {"journal-after-pdf"}}}).Expect(http.StatusBadRequest)
+		var pdf, after parcelgate.JournalEntry
+		if !waitWithin(t, 5*time.Second, func() bool {
+			r1 := e.Admin("GET", "/admin/v1/requests/journal-pdf-1", nil)
+			r2 := e.Admin("GET", "/admin/v1/requests/journal-after-pdf", nil)
+			if r1.Status != http.StatusOK || r2.Status != http.StatusOK {
+				return false
+			}
+			r1.JSON(&pdf)
+			r2.JSON(&after)
+			return true
+		}) {
+			t.Fatal("the label call or the call after it never reached the journal")
+		}
+		want := fmt.Sprintf("[binary body not kept: application/pdf, %d bytes]", len(label.Body))
+		if pdf.ResponseBody != want || after.ResponseBody == "" || strings.ContainsRune(after.ResponseBody, 0) {
+			t.Errorf("label entry %q (want %q); the next call's %q", pdf.ResponseBody, want, after.ResponseBody)
+		}
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"compress/gzip"
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -105,6 +106,7 @@ type pendingEntry struct {
 	reqBody     cappedBuffer
 	respBody    cappedBuffer
 	reqType     string
+	respType    string
 	respGzipped bool
 	seq         int64 // arrival order within its batch
 }
@@ -366,7 +368,12 @@ func (p *pendingEntry) finish(answers *redactedAnswers) *parcelgate.JournalEntry
 		}
 	}
 	e.RequestBody = redactBody(p.reqBody.b, p.reqType)
-	if p.respBody.shared && !p.respGzipped {
+	if binaryBody(p.reqType, p.reqBody.b) {
+		e.RequestBody = binaryNotKept(p.reqType, p.reqBody)
+	}
+	if binaryBody(p.respType, resp) {
+		e.ResponseBody = binaryNotKept(p.respType, cappedBuffer{b: resp, more: p.respBody.more})
+	} else if p.respBody.shared && !p.respGzipped {
 		e.ResponseBody = answers.redact(resp)
 	} else {
 		// Only shared answers are remembered: a body of its own (a
@@ -379,6 +386,40 @@ func (p *pendingEntry) finish(answers *redactedAnswers) *parcelgate.JournalEntry
 	e.Query = redactQuery(e.Query)
 	e.Truncated = p.reqBody.more || p.respBody.more
 	return &e
+}
+
+// binaryBody reports whether a body is not text the journal can keep: a
+// media type that is not JSON, text or a form (a label's PDF), or any NUL
+// byte, which PostgreSQL's text cannot hold (a batch holding one was lost
+// whole there, decisions §46).
+func binaryBody(contentType string, b []byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	if bytes.IndexByte(b, 0) >= 0 {
+		return true
+	}
+	mt, _, _ := strings.Cut(strings.ToLower(contentType), ";")
+	mt = strings.TrimSpace(mt)
+	switch {
+	case mt == "", mt == "application/json", strings.HasSuffix(mt, "+json"), strings.HasPrefix(mt, "text/"),
+		mt == "application/x-www-form-urlencoded", mt == "application/problem+json", mt == "application/yaml":
+		return false
+	}
+	return true
+}
+
+// binaryNotKept is what the journal keeps of a binary body: its type and
+// size, never its bytes.
+func binaryNotKept(contentType string, b cappedBuffer) string {
+	mt, _, _ := strings.Cut(contentType, ";")
+	if mt = strings.TrimSpace(mt); mt == "" {
+		mt = "unknown type"
+	}
+	if b.more {
+		return fmt.Sprintf("[binary body not kept: %s, over %d bytes]", mt, len(b.b))
+	}
+	return fmt.Sprintf("[binary body not kept: %s, %d bytes]", mt, len(b.b))
 }
 
 // journalRoutes are the operator API's reads of the journal.
@@ -521,6 +562,7 @@ func (s *Server) journalCall(jr *journalRecord, rec *recorder, r *http.Request, 
 			Status: status, LatencyMs: float64(elapsed.Microseconds()) / 1000},
 		reqBody:     jr.body,
 		reqType:     r.Header.Get("Content-Type"),
+		respType:    rec.Header().Get("Content-Type"),
 		respGzipped: rec.Header().Get("Content-Encoding") == "gzip",
 	}
 	if rec.capturing {
