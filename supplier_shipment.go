@@ -10,64 +10,64 @@ import (
 
 // Dropshipping (decisions §34): a retailer's order whose rows name products
 // of suppliers' dropshipping catalogs (catalog type Catalog) is split, in
-// the order's transaction, into one SupplierShipment per supplier. The
+// the order's transaction, into one DropshipShipment per supplier. The
 // supplier polls and moves its shipments (Shipments API v3); what it
 // writes is copied back to the retailer's order and its rows.
 
-// SupplyStatus is the status of a supplier shipment (SupplierShipment;
+// DropshipStatus is the status of a supplier shipment (DropshipShipment;
 // ShipmentStatus is the gateway shipment data's). Names are
 // case-sensitive, as the provider writes them.
-type SupplyStatus string
+type DropshipStatus string
 
 const (
-	SupplyCreated   SupplyStatus = "Created"
-	SupplySubmitted SupplyStatus = "Submitted"
-	SupplyViewed    SupplyStatus = "Viewed"
-	SupplyPicking   SupplyStatus = "Picking"
-	SupplyPacking   SupplyStatus = "Packing"
-	SupplyShipping  SupplyStatus = "Shipping"
-	SupplyDelivered SupplyStatus = "Delivered"
-	SupplyCancelled SupplyStatus = "Cancelled"
-	SupplyError     SupplyStatus = "Error"
+	DropshipCreated   DropshipStatus = "Created"
+	DropshipSubmitted DropshipStatus = "Submitted"
+	DropshipViewed    DropshipStatus = "Viewed"
+	DropshipPicking   DropshipStatus = "Picking"
+	DropshipPacking   DropshipStatus = "Packing"
+	DropshipShipping  DropshipStatus = "Shipping"
+	DropshipDelivered DropshipStatus = "Delivered"
+	DropshipCancelled DropshipStatus = "Cancelled"
+	DropshipError     DropshipStatus = "Error"
 )
 
-// SupplyStatuses lists every status of a shipment in the order of a
+// DropshipStatuses lists every status of a shipment in the order of a
 // normal life, then the two other ends.
-var SupplyStatuses = []SupplyStatus{SupplyCreated, SupplySubmitted, SupplyViewed, SupplyPicking, SupplyPacking, SupplyShipping, SupplyDelivered, SupplyCancelled, SupplyError}
+var DropshipStatuses = []DropshipStatus{DropshipCreated, DropshipSubmitted, DropshipViewed, DropshipPicking, DropshipPacking, DropshipShipping, DropshipDelivered, DropshipCancelled, DropshipError}
 
 // SupplierStatuses are the statuses a supplier may write (PATCH).
-var SupplierStatuses = []SupplyStatus{SupplyViewed, SupplyPicking, SupplyPacking, SupplyShipping, SupplyDelivered, SupplyCancelled, SupplyError}
+var SupplierStatuses = []DropshipStatus{DropshipViewed, DropshipPicking, DropshipPacking, DropshipShipping, DropshipDelivered, DropshipCancelled, DropshipError}
 
 // Final reports whether s gets no further updates: Delivered, Cancelled
 // and Error (decisions §34).
-func (s SupplyStatus) Final() bool {
-	return s == SupplyDelivered || s == SupplyCancelled || s == SupplyError
+func (s DropshipStatus) Final() bool {
+	return s == DropshipDelivered || s == DropshipCancelled || s == DropshipError
 }
 
 // progressRank orders the statuses of a shipment in progress; a supplier
 // moves forward only.
-func (s SupplyStatus) progressRank() int {
+func (s DropshipStatus) progressRank() int {
 	switch s {
-	case SupplyCreated:
+	case DropshipCreated:
 		return 0
-	case SupplySubmitted:
+	case DropshipSubmitted:
 		return 1
-	case SupplyViewed:
+	case DropshipViewed:
 		return 2
-	case SupplyPicking:
+	case DropshipPicking:
 		return 3
-	case SupplyPacking:
+	case DropshipPacking:
 		return 4
-	case SupplyShipping:
+	case DropshipShipping:
 		return 5
 	}
 	return 6
 }
 
-// ParseSupplyStatus reads a status exactly as written (the provider's
+// ParseDropshipStatus reads a status exactly as written (the provider's
 // names are case-sensitive).
-func ParseSupplyStatus(s string) (SupplyStatus, bool) {
-	for _, st := range SupplyStatuses {
+func ParseDropshipStatus(s string) (DropshipStatus, bool) {
+	for _, st := range DropshipStatuses {
 		if s == string(st) {
 			return st, true
 		}
@@ -80,25 +80,25 @@ func ParseSupplyStatus(s string) (SupplyStatus, bool) {
 // ones (the provider's Orders V3).
 const OrderPartiallyDelivered OrderStatus = "Partially delivered"
 
-// ShipmentState is a shipment's status and when it was reached.
-type ShipmentState struct {
-	Value     SupplyStatus `json:"value"`
-	Timestamp time.Time    `json:"timestamp"`
+// DropshipState is a shipment's status and when it was reached.
+type DropshipState struct {
+	Value     DropshipStatus `json:"value"`
+	Timestamp time.Time      `json:"timestamp"`
 }
 
-// ShipmentMetadata is a shipment's metadata: the retailer whose order it
+// DropshipMetadata is a shipment's metadata: the retailer whose order it
 // comes from, and its insert and update stamps. UpdateDate is the stamp
 // that GET /shipments?from= pages by.
-type ShipmentMetadata struct {
+type DropshipMetadata struct {
 	SourceOrganization string    `json:"sourceOrganization"`
 	InsertDate         time.Time `json:"insertDate"`
 	UpdateDate         time.Time `json:"updateDate"`
 	DocumentType       string    `json:"documentType"`
 }
 
-// ShipmentRow is one row of a shipment: one of the order's rows, by the
+// ConsignmentRow is one row of a shipment: one of the order's rows, by the
 // supplier's product ID.
-type ShipmentRow struct {
+type ConsignmentRow struct {
 	ItemID              string   `json:"itemId"`
 	ProductEANCode      string   `json:"productEANCode,omitempty"`
 	ExternalWarehouseID string   `json:"externalWarehouseId"`
@@ -109,27 +109,27 @@ type ShipmentRow struct {
 	DeliveredQuantity *Quantity `json:"deliveredQuantity,omitempty"`
 }
 
-// ParcelRow is a row's share of one parcel: Quantity is the ordered
+// ConsignmentParcelRow is a row's share of one parcel: Quantity is the ordered
 // quantity of the row, DeliveredQuantity what this parcel carries of it.
-type ParcelRow struct {
+type ConsignmentParcelRow struct {
 	ExternalWarehouseID string    `json:"externalWarehouseId,omitempty"`
 	ItemID              string    `json:"itemId"`
 	Quantity            Quantity  `json:"quantity"`
 	DeliveredQuantity   *Quantity `json:"deliveredQuantity,omitempty"`
 }
 
-// ShipmentParcel is one parcel of a shipment.
-type ShipmentParcel struct {
-	ParcelID           string              `json:"parcelId"`
-	PackageType        string              `json:"packageType"`
-	ServiceCode        string              `json:"serviceCode"`
-	DeliveryOperator   string              `json:"deliveryOperator"`
-	AdditionalServices []AdditionalService `json:"additionalServices"`
-	PickupPointID      string              `json:"pickupPointId,omitempty"`
-	RoutingServiceCode string              `json:"routingServiceCode,omitempty"`
-	TrackingCodes      []string            `json:"trackingCodes"`
-	Ready              bool                `json:"ready"`
-	Rows               []ParcelRow         `json:"rows"`
+// ConsignmentParcel is one parcel of a shipment.
+type ConsignmentParcel struct {
+	ParcelID           string                 `json:"parcelId"`
+	PackageType        string                 `json:"packageType"`
+	ServiceCode        string                 `json:"serviceCode"`
+	DeliveryOperator   string                 `json:"deliveryOperator"`
+	AdditionalServices []AdditionalService    `json:"additionalServices"`
+	PickupPointID      string                 `json:"pickupPointId,omitempty"`
+	RoutingServiceCode string                 `json:"routingServiceCode,omitempty"`
+	TrackingCodes      []string               `json:"trackingCodes"`
+	Ready              bool                   `json:"ready"`
+	Rows               []ConsignmentParcelRow `json:"rows"`
 	// PlatformCodes: the tracking codes were made by the platform, which
 	// then also makes the parcel's label; a supplier's own codes get a
 	// delivery note only.
@@ -146,36 +146,36 @@ type ShipmentParcel struct {
 // Consignment is what the supplier ships: the order's parties, rows and
 // parcels.
 type Consignment struct {
-	Reference        string           `json:"reference"`
-	ContractNumber   string           `json:"contractNumber,omitempty"`
-	OrderDate        time.Time        `json:"orderDate"`
-	Vendor           *Address         `json:"vendor,omitempty"`
-	Sender           *Address         `json:"sender,omitempty"`
-	Client           *Address         `json:"client,omitempty"`
-	DeliveryAddress  Address          `json:"deliveryAddress"`
-	DeliveryOperator string           `json:"deliveryOperator"`
-	Rows             []ShipmentRow    `json:"rows"`
-	Parcels          []ShipmentParcel `json:"parcels"`
+	Reference        string              `json:"reference"`
+	ContractNumber   string              `json:"contractNumber,omitempty"`
+	OrderDate        time.Time           `json:"orderDate"`
+	Vendor           *Address            `json:"vendor,omitempty"`
+	Sender           *Address            `json:"sender,omitempty"`
+	Client           *Address            `json:"client,omitempty"`
+	DeliveryAddress  Address             `json:"deliveryAddress"`
+	DeliveryOperator string              `json:"deliveryOperator"`
+	Rows             []ConsignmentRow    `json:"rows"`
+	Parcels          []ConsignmentParcel `json:"parcels"`
 }
 
-// SupplierShipment is one supplier's part of a retailer's order, as the
+// DropshipShipment is one supplier's part of a retailer's order, as the
 // Shipments API v3 answers it. (Shipment is the gateway's shipment data.)
-type SupplierShipment struct {
+type DropshipShipment struct {
 	ShipmentID  string           `json:"shipmentId"`
 	ExternalID  string           `json:"externalId,omitempty"`
 	ClientID    string           `json:"clientId"`
-	Metadata    ShipmentMetadata `json:"metadata"`
+	Metadata    DropshipMetadata `json:"metadata"`
 	References  []OrderReference `json:"references"`
 	CreatedDate time.Time        `json:"createdDate"`
-	Status      ShipmentState    `json:"status"`
+	Status      DropshipState    `json:"status"`
 	Consignment Consignment      `json:"consignment"`
 	// Events are what its supplier reported about it (AddShipmentEvent;
 	// INVENTED, decisions §38), oldest first.
-	Events []ShipmentEvent `json:"events,omitempty"`
+	Events []DropshipEvent `json:"events,omitempty"`
 }
 
-// ShipmentDocumentType is metadata.documentType of every shipment.
-const ShipmentDocumentType = "SalesOrder"
+// DropshipDocumentType is metadata.documentType of every shipment.
+const DropshipDocumentType = "SalesOrder"
 
 // DefaultPackageType is the package type of the parcel made with a
 // shipment ("PC", the provider's example).
@@ -204,12 +204,12 @@ type OrderRowSupply struct {
 	SupplierID  string
 }
 
-// ShipmentPart is one supplier's part of an order as SplitOrder decides
+// DropshipPart is one supplier's part of an order as SplitOrder decides
 // it: the shipment, and for each of its rows the index of the order's row
 // it ships.
-type ShipmentPart struct {
+type DropshipPart struct {
 	SupplierOrg int64
-	Shipment    *SupplierShipment
+	Shipment    *DropshipShipment
 	Lines       []int
 }
 
@@ -222,8 +222,8 @@ type ShipmentPart struct {
 // point and the value-added services the supplier's products bring
 // (services[i] are those of row i). newID makes the shipments' IDs. Rows
 // of the retailer's own warehouse (no SupplierID) are not split.
-func SplitOrder(o *Order, retailer *Organization, supply []OrderRowSupply, services [][]string, newID func() string, now time.Time) []ShipmentPart {
-	var parts []ShipmentPart
+func SplitOrder(o *Order, retailer *Organization, supply []OrderRowSupply, services [][]string, newID func() string, now time.Time) []DropshipPart {
+	var parts []DropshipPart
 	at := map[int64]int{}
 	for i, row := range o.Rows {
 		s := supply[i]
@@ -234,14 +234,14 @@ func SplitOrder(o *Order, retailer *Organization, supply []OrderRowSupply, servi
 		if !ok {
 			j = len(parts)
 			at[s.SupplierOrg] = j
-			parts = append(parts, ShipmentPart{SupplierOrg: s.SupplierOrg, Shipment: newSupplierShipment(o, retailer, s.SupplierID, newID(), now)})
+			parts = append(parts, DropshipPart{SupplierOrg: s.SupplierOrg, Shipment: newSupplierShipment(o, retailer, s.SupplierID, newID(), now)})
 		}
 		p := &parts[j]
 		c := &p.Shipment.Consignment
-		c.Rows = append(c.Rows, ShipmentRow{ItemID: row.ExternalProductID, ProductEANCode: row.ProductEANCode, ExternalWarehouseID: row.ExternalWarehouseID,
+		c.Rows = append(c.Rows, ConsignmentRow{ItemID: row.ExternalProductID, ProductEANCode: row.ProductEANCode, ExternalWarehouseID: row.ExternalWarehouseID,
 			Quantity: row.Quantity, ProductDescription: row.ProductDescription})
 		parcel := &c.Parcels[0]
-		parcel.Rows = append(parcel.Rows, ParcelRow{ExternalWarehouseID: row.ExternalWarehouseID, ItemID: row.ExternalProductID, Quantity: row.Quantity})
+		parcel.Rows = append(parcel.Rows, ConsignmentParcelRow{ExternalWarehouseID: row.ExternalWarehouseID, ItemID: row.ExternalProductID, Quantity: row.Quantity})
 		for _, svc := range services[i] {
 			if !slices.ContainsFunc(parcel.AdditionalServices, func(a AdditionalService) bool { return a.ServiceCode == svc }) {
 				parcel.AdditionalServices = append(parcel.AdditionalServices, AdditionalService{ServiceCode: svc})
@@ -252,7 +252,7 @@ func SplitOrder(o *Order, retailer *Organization, supply []OrderRowSupply, servi
 	return parts
 }
 
-func newSupplierShipment(o *Order, retailer *Organization, supplierID, id string, now time.Time) *SupplierShipment {
+func newSupplierShipment(o *Order, retailer *Organization, supplierID, id string, now time.Time) *DropshipShipment {
 	refs := []OrderReference{{Name: "PO", Value: o.ExternalID}}
 	if so := o.SORef(); so != "" {
 		refs = append(refs, OrderReference{Name: RefSO, Value: so})
@@ -264,13 +264,13 @@ func newSupplierShipment(o *Order, retailer *Organization, supplierID, id string
 	if pp := o.PickupPointID; routing == "" && len(pp) == 9 && strings.Trim(pp, "0123456789") == "" {
 		routing = pp[5:]
 	}
-	return &SupplierShipment{
+	return &DropshipShipment{
 		ShipmentID:  id,
 		ClientID:    supplierID,
-		Metadata:    ShipmentMetadata{SourceOrganization: retailer.BusinessID, InsertDate: now, UpdateDate: now, DocumentType: ShipmentDocumentType},
+		Metadata:    DropshipMetadata{SourceOrganization: retailer.BusinessID, InsertDate: now, UpdateDate: now, DocumentType: DropshipDocumentType},
 		References:  refs,
 		CreatedDate: now,
-		Status:      ShipmentState{Value: SupplyCreated, Timestamp: now},
+		Status:      DropshipState{Value: DropshipCreated, Timestamp: now},
 		Consignment: Consignment{
 			Reference:        o.ExternalID,
 			ContractNumber:   retailer.ContractNumber,
@@ -280,19 +280,19 @@ func newSupplierShipment(o *Order, retailer *Organization, supplierID, id string
 			Client:           o.Client,
 			DeliveryAddress:  o.DeliveryAddress,
 			DeliveryOperator: DeliveryOperator,
-			Rows:             []ShipmentRow{},
-			Parcels: []ShipmentParcel{{ParcelID: "1", PackageType: DefaultPackageType, ServiceCode: o.ServiceCode, DeliveryOperator: DeliveryOperator,
+			Rows:             []ConsignmentRow{},
+			Parcels: []ConsignmentParcel{{ParcelID: "1", PackageType: DefaultPackageType, ServiceCode: o.ServiceCode, DeliveryOperator: DeliveryOperator,
 				AdditionalServices: []AdditionalService{}, PickupPointID: o.PickupPointID, RoutingServiceCode: routing,
-				TrackingCodes: []string{}, Rows: []ParcelRow{}}},
+				TrackingCodes: []string{}, Rows: []ConsignmentParcelRow{}}},
 		},
 	}
 }
 
-// ShipmentUpdate is a supplier's PATCH (a status move, or a confirmation
+// DropshipUpdate is a supplier's PATCH (a status move, or a confirmation
 // with parcels) or PUT (the full parcel list) of a shipment.
-type ShipmentUpdate struct {
-	Status  *SupplyStatus
-	Parcels []ShipmentParcel
+type DropshipUpdate struct {
+	Status  *DropshipStatus
+	Parcels []ConsignmentParcel
 	// HasParcels: the body carried consignment.parcels (even empty).
 	HasParcels bool
 	// ExternalID is the supplier's own reference, when given.
@@ -311,7 +311,7 @@ const MaxTrackingCodes = 10
 // status (the same final status again answers the shipment unchanged),
 // forward only while in progress; parcels only with Delivered (they
 // confirm what was sent). newCode makes platform tracking codes.
-func MoveShipment(s *SupplierShipment, u ShipmentUpdate, newCode func(serviceCode string) string, now time.Time) (*SupplierShipment, bool, error) {
+func MoveShipment(s *DropshipShipment, u DropshipUpdate, newCode func(serviceCode string) string, now time.Time) (*DropshipShipment, bool, error) {
 	if u.Status == nil {
 		return nil, false, fieldError("status.value", "is required: one of %s", supplierStatusNames())
 	}
@@ -320,7 +320,7 @@ func MoveShipment(s *SupplierShipment, u ShipmentUpdate, newCode func(serviceCod
 		return nil, false, fieldError("status.value", "%q is not a status a supplier writes: one of %s (case-sensitive)", to, supplierStatusNames())
 	}
 	from := s.Status.Value
-	if u.HasParcels && to != SupplyDelivered {
+	if u.HasParcels && to != DropshipDelivered {
 		return nil, false, fieldError("consignment.parcels", "confirm parcels with status Delivered; split a shipment into parcels with PUT")
 	}
 	if from == to && (from.Final() || !u.HasParcels) {
@@ -336,18 +336,18 @@ func MoveShipment(s *SupplierShipment, u ShipmentUpdate, newCode func(serviceCod
 	if u.ExternalID != "" {
 		out.ExternalID = u.ExternalID
 	}
-	if to == SupplyDelivered {
+	if to == DropshipDelivered {
 		if err := confirmParcels(out, u, newCode); err != nil {
 			return nil, false, err
 		}
 	}
-	if to == SupplyCancelled || to == SupplyError {
+	if to == DropshipCancelled || to == DropshipError {
 		zero := Quantity(0)
 		for i := range out.Consignment.Rows {
 			out.Consignment.Rows[i].DeliveredQuantity = &zero
 		}
 	}
-	out.Status = ShipmentState{Value: to, Timestamp: now}
+	out.Status = DropshipState{Value: to, Timestamp: now}
 	return out, true, nil
 }
 
@@ -356,7 +356,7 @@ func MoveShipment(s *SupplierShipment, u ShipmentUpdate, newCode func(serviceCod
 // naming status.value otherwise); nothing moves out of a final status
 // (409); a shipment in progress moves forward only, so a status behind
 // the current one is 400 naming status.value.
-func checkMove(s *SupplierShipment, to SupplyStatus) error {
+func checkMove(s *DropshipShipment, to DropshipStatus) error {
 	if !slices.Contains(SupplierStatuses, to) {
 		return fieldError("status.value", "%q is not a status a supplier writes: one of %s (case-sensitive)", to, supplierStatusNames())
 	}
@@ -375,8 +375,8 @@ func checkMove(s *SupplierShipment, to SupplyStatus) error {
 // row's deliveredQuantity its ordered quantity and platform tracking codes
 // for the parcels without one. Only for deliveries the provider carries
 // itself (not via Unifaun); a Delivered shipment is answered as it is.
-func FastConfirm(s *SupplierShipment, newCode func(serviceCode string) string, now time.Time) (*SupplierShipment, bool, error) {
-	if s.Status.Value == SupplyDelivered {
+func FastConfirm(s *DropshipShipment, newCode func(serviceCode string) string, now time.Time) (*DropshipShipment, bool, error) {
+	if s.Status.Value == DropshipDelivered {
 		return s, false, nil
 	}
 	if s.Status.Value.Final() {
@@ -410,7 +410,7 @@ func FastConfirm(s *SupplierShipment, newCode func(serviceCode string) string, n
 			}
 		}
 		if first < 0 {
-			c.Parcels[0].Rows = append(c.Parcels[0].Rows, ParcelRow{ExternalWarehouseID: row.ExternalWarehouseID, ItemID: row.ItemID, Quantity: row.Quantity})
+			c.Parcels[0].Rows = append(c.Parcels[0].Rows, ConsignmentParcelRow{ExternalWarehouseID: row.ExternalWarehouseID, ItemID: row.ItemID, Quantity: row.Quantity})
 			first = len(c.Parcels[0].Rows) - 1
 		}
 		pr := &c.Parcels[first/1_000_000].Rows[first%1_000_000]
@@ -421,7 +421,7 @@ func FastConfirm(s *SupplierShipment, newCode func(serviceCode string) string, n
 		pr.DeliveredQuantity = &d
 	}
 	settleParcels(out, map[int][]string{}, newCode)
-	out.Status = ShipmentState{Value: SupplyDelivered, Timestamp: now}
+	out.Status = DropshipState{Value: DropshipDelivered, Timestamp: now}
 	return out, true, nil
 }
 
@@ -447,7 +447,7 @@ func FastConfirm(s *SupplierShipment, newCode func(serviceCode string) string, n
 // platform makes (newCode), with a label. Another status moves the
 // shipment as a PATCH would (checkMove). Only a shipment in progress is
 // split.
-func SplitShipment(s *SupplierShipment, u ShipmentUpdate, newCode func(serviceCode string) string, now time.Time) (*SupplierShipment, error) {
+func SplitShipment(s *DropshipShipment, u DropshipUpdate, newCode func(serviceCode string) string, now time.Time) (*DropshipShipment, error) {
 	if s.Status.Value.Final() {
 		return nil, Errorf(ECONFLICT, "Shipment %s is %s, a final status: it takes no further updates.", s.ShipmentID, s.Status.Value)
 	}
@@ -458,7 +458,7 @@ func SplitShipment(s *SupplierShipment, u ShipmentUpdate, newCode func(serviceCo
 		}
 		to = *u.Status
 	}
-	confirm := to == SupplyDelivered
+	confirm := to == DropshipDelivered
 	var p Problems
 	switch {
 	case !u.HasParcels || len(u.Parcels) == 0:
@@ -473,7 +473,7 @@ func SplitShipment(s *SupplierShipment, u ShipmentUpdate, newCode func(serviceCo
 	}
 	seen := map[string]bool{}
 	own := map[int][]string{}
-	parcels := make([]ShipmentParcel, len(u.Parcels))
+	parcels := make([]ConsignmentParcel, len(u.Parcels))
 	for i, in := range u.Parcels {
 		path := fmt.Sprintf("consignment.parcels[%d]", i)
 		in.ParcelID = strings.TrimSpace(in.ParcelID)
@@ -487,7 +487,7 @@ func SplitShipment(s *SupplierShipment, u ShipmentUpdate, newCode func(serviceCo
 		}
 		seen[in.ParcelID] = true
 		in.PackageType = strings.TrimSpace(in.PackageType)
-		at := slices.IndexFunc(s.Consignment.Parcels, func(x ShipmentParcel) bool { return x.ParcelID == in.ParcelID })
+		at := slices.IndexFunc(s.Consignment.Parcels, func(x ConsignmentParcel) bool { return x.ParcelID == in.ParcelID })
 		// kept: a parcel the shipment has, sent back with its own service or
 		// none; it keeps what it is not given.
 		kept := false
@@ -551,16 +551,16 @@ func SplitShipment(s *SupplierShipment, u ShipmentUpdate, newCode func(serviceCo
 		return nil, err
 	}
 	switch to {
-	case SupplyDelivered:
+	case DropshipDelivered:
 		settleParcels(out, own, newCode)
-	case SupplyCancelled, SupplyError:
+	case DropshipCancelled, DropshipError:
 		zero := Quantity(0)
 		for i := range out.Consignment.Rows {
 			out.Consignment.Rows[i].DeliveredQuantity = &zero
 		}
 	}
 	if to != s.Status.Value {
-		out.Status = ShipmentState{Value: to, Timestamp: now}
+		out.Status = DropshipState{Value: to, Timestamp: now}
 	}
 	return out, nil
 }
@@ -577,7 +577,7 @@ func DeliversToPickupPoint(code string) bool {
 // the delivery note always (a packing slip with what each row ships, and
 // the parcel's tracking codes once confirmed); the address label only when
 // LabelDecision allows it (codes the platform made).
-func ParcelDocuments(s *SupplierShipment, p *ShipmentParcel) (label, note bool) {
+func ParcelDocuments(s *DropshipShipment, p *ConsignmentParcel) (label, note bool) {
 	return LabelDecision(s, p) == nil, true
 }
 
@@ -587,7 +587,7 @@ func ParcelDocuments(s *SupplierShipment, p *ShipmentParcel) (label, note bool) 
 // the supplier has them, and serviceCode with deliveryOperator to change
 // the method. Parcels not named keep their shares (none: nothing sent).
 // Without parcels, a shipment never split is delivered in full.
-func confirmParcels(out *SupplierShipment, u ShipmentUpdate, newCode func(serviceCode string) string) error {
+func confirmParcels(out *DropshipShipment, u DropshipUpdate, newCode func(serviceCode string) string) error {
 	c := &out.Consignment
 	own := map[int][]string{}
 	if !u.HasParcels {
@@ -619,7 +619,7 @@ func confirmParcels(out *SupplierShipment, u ShipmentUpdate, newCode func(servic
 	for i, in := range u.Parcels {
 		path := fmt.Sprintf("consignment.parcels[%d]", i)
 		id := strings.TrimSpace(in.ParcelID)
-		at := slices.IndexFunc(c.Parcels, func(x ShipmentParcel) bool { return x.ParcelID == id })
+		at := slices.IndexFunc(c.Parcels, func(x ConsignmentParcel) bool { return x.ParcelID == id })
 		switch {
 		case id == "":
 			p.Add(path+".parcelId", "is required")
@@ -671,7 +671,7 @@ func confirmParcels(out *SupplierShipment, u ShipmentUpdate, newCode func(servic
 // carries something has tracking codes: the supplier's own (own[i]), those
 // it had, or one the platform makes. A parcel that carries nothing has
 // none.
-func settleParcels(out *SupplierShipment, own map[int][]string, newCode func(serviceCode string) string) {
+func settleParcels(out *DropshipShipment, own map[int][]string, newCode func(serviceCode string) string) {
 	c := &out.Consignment
 	delivered := map[string]Quantity{}
 	for pi := range c.Parcels {
@@ -704,7 +704,7 @@ func settleParcels(out *SupplierShipment, own map[int][]string, newCode func(ser
 
 // checkParcelMethod checks a parcel's service code and delivery operator
 // (required says the service code must be given).
-func checkParcelMethod(p *Problems, path string, in *ShipmentParcel, required bool) {
+func checkParcelMethod(p *Problems, path string, in *ConsignmentParcel, required bool) {
 	in.ServiceCode = strings.TrimSpace(in.ServiceCode)
 	in.DeliveryOperator = strings.TrimSpace(in.DeliveryOperator)
 	in.PickupPointID = strings.TrimSpace(in.PickupPointID)
@@ -784,17 +784,17 @@ func validParcelID(s string) bool {
 // names a row by itemId (and, when given, its externalWarehouseId), at
 // most once; quantity, when given, is the row's ordered quantity;
 // deliveredQuantity (required when needShare) is 0 to that quantity.
-func checkParcelRows(p *Problems, path string, s *SupplierShipment, rows []ParcelRow, needShare bool) []ParcelRow {
+func checkParcelRows(p *Problems, path string, s *DropshipShipment, rows []ConsignmentParcelRow, needShare bool) []ConsignmentParcelRow {
 	if len(rows) > len(s.Consignment.Rows) {
 		p.Add(path+".rows", "must hold at most the shipment's %d rows", len(s.Consignment.Rows))
 		return nil
 	}
-	out := make([]ParcelRow, 0, len(rows))
+	out := make([]ConsignmentParcelRow, 0, len(rows))
 	seen := map[string]bool{}
 	for i, r := range rows {
 		rp := fmt.Sprintf("%s.rows[%d]", path, i)
 		r.ItemID = strings.TrimSpace(r.ItemID)
-		at := slices.IndexFunc(s.Consignment.Rows, func(x ShipmentRow) bool { return x.ItemID == r.ItemID })
+		at := slices.IndexFunc(s.Consignment.Rows, func(x ConsignmentRow) bool { return x.ItemID == r.ItemID })
 		switch {
 		case r.ItemID == "":
 			p.Add(rp+".itemId", "is required")
@@ -820,14 +820,14 @@ func checkParcelRows(p *Problems, path string, s *SupplierShipment, rows []Parce
 		case r.DeliveredQuantity != nil && (*r.DeliveredQuantity < 0 || *r.DeliveredQuantity > row.Quantity):
 			p.Add(rp+".deliveredQuantity", "must be 0 to the row's quantity %d, not %d", row.Quantity, *r.DeliveredQuantity)
 		}
-		out = append(out, ParcelRow{ExternalWarehouseID: row.ExternalWarehouseID, ItemID: row.ItemID, Quantity: row.Quantity, DeliveredQuantity: r.DeliveredQuantity})
+		out = append(out, ConsignmentParcelRow{ExternalWarehouseID: row.ExternalWarehouseID, ItemID: row.ItemID, Quantity: row.Quantity, DeliveredQuantity: r.DeliveredQuantity})
 	}
 	return out
 }
 
 // checkRowShares checks that the shares of each row over the parcels do
 // not exceed its quantity, and with everyRow that each row is in a parcel.
-func checkRowShares(p *Problems, s *SupplierShipment, everyRow bool) {
+func checkRowShares(p *Problems, s *DropshipShipment, everyRow bool) {
 	for i, row := range s.Consignment.Rows {
 		var sum Quantity
 		in := false
@@ -850,7 +850,7 @@ func checkRowShares(p *Problems, s *SupplierShipment, everyRow bool) {
 	}
 }
 
-func parcelIDs(ps []ShipmentParcel) string {
+func parcelIDs(ps []ConsignmentParcel) string {
 	ids := make([]string, len(ps))
 	for i, p := range ps {
 		ids[i] = p.ParcelID
@@ -873,7 +873,7 @@ func fieldError(field, format string, args ...any) error {
 
 // cloneShipment copies s deeply enough for a change: rows, parcels and
 // their rows and codes are new slices.
-func cloneShipment(s *SupplierShipment) *SupplierShipment {
+func cloneShipment(s *DropshipShipment) *DropshipShipment {
 	out := *s
 	out.References = slices.Clone(s.References)
 	out.Events = slices.Clone(s.Events)
@@ -890,9 +890,9 @@ func cloneShipment(s *SupplierShipment) *SupplierShipment {
 
 // Delivered returns what the shipment delivered of each of its rows, by
 // row: 0 for every row until it is Delivered.
-func (s *SupplierShipment) Delivered() []int64 {
+func (s *DropshipShipment) Delivered() []int64 {
 	out := make([]int64, len(s.Consignment.Rows))
-	if s.Status.Value != SupplyDelivered {
+	if s.Status.Value != DropshipDelivered {
 		return out
 	}
 	for i, r := range s.Consignment.Rows {
@@ -905,11 +905,11 @@ func (s *SupplierShipment) Delivered() []int64 {
 
 // TrackingCodes returns every tracking code of the shipment's parcels, and
 // those of the parcels carrying item.
-func (s *SupplierShipment) TrackingCodes(item string) (all, ofItem []string) {
+func (s *DropshipShipment) TrackingCodes(item string) (all, ofItem []string) {
 	all, ofItem = []string{}, []string{}
 	for _, p := range s.Consignment.Parcels {
 		all = append(all, p.TrackingCodes...)
-		if slices.ContainsFunc(p.Rows, func(r ParcelRow) bool {
+		if slices.ContainsFunc(p.Rows, func(r ConsignmentParcelRow) bool {
 			return r.ItemID == item && (r.DeliveredQuantity == nil || *r.DeliveredQuantity > 0)
 		}) {
 			ofItem = append(ofItem, p.TrackingCodes...)
@@ -918,10 +918,10 @@ func (s *SupplierShipment) TrackingCodes(item string) (all, ofItem []string) {
 	return all, ofItem
 }
 
-// ShipmentSettlement is what a shipment reaching a final status does to
+// DropshipSettlement is what a shipment reaching a final status does to
 // the stock its rows hold (interface §2.5): for each row's hold, Units
 // leave allocated and Returned of them go back to quantity.
-type ShipmentSettlement struct {
+type DropshipSettlement struct {
 	BalanceID       int64
 	Units, Returned int64
 }
@@ -930,17 +930,17 @@ type ShipmentSettlement struct {
 // final status, row by row (holds[i] is row i's balance and ordered
 // quantity): Delivered keeps what was delivered out and returns the rest;
 // Cancelled and Error return everything. Not final: no settlement.
-func SettleShipment(s *SupplierShipment, balances []int64) []ShipmentSettlement {
+func SettleShipment(s *DropshipShipment, balances []int64) []DropshipSettlement {
 	if !s.Status.Value.Final() {
 		return nil
 	}
 	d := s.Delivered()
-	out := make([]ShipmentSettlement, 0, len(balances))
+	out := make([]DropshipSettlement, 0, len(balances))
 	for i, row := range s.Consignment.Rows {
 		if i >= len(balances) || balances[i] == 0 {
 			continue
 		}
-		out = append(out, ShipmentSettlement{BalanceID: balances[i], Units: int64(row.Quantity), Returned: int64(row.Quantity) - d[i]})
+		out = append(out, DropshipSettlement{BalanceID: balances[i], Units: int64(row.Quantity), Returned: int64(row.Quantity) - d[i]})
 	}
 	return out
 }
@@ -950,7 +950,7 @@ func SettleShipment(s *SupplierShipment, balances []int64) []ShipmentSettlement 
 // released (its supplier may have released allocations itself, interface
 // §4.4 PUT balances rule 5), and of that at most Returned goes back to
 // quantity. Balances not among levels (removed) get no move.
-func SettleHolds(levels map[int64]StockLevel, settle []ShipmentSettlement) []StockMove {
+func SettleHolds(levels map[int64]StockLevel, settle []DropshipSettlement) []StockMove {
 	run := make(map[int64]StockLevel, len(levels))
 	var moves []StockMove
 	for _, s := range settle {
@@ -997,10 +997,10 @@ type WarehousePart struct {
 	Codes  [][]string
 }
 
-// ShipmentOfRows is a shipment with, for each of its rows, the order row
+// DropshipOfRows is a shipment with, for each of its rows, the order row
 // it ships.
-type ShipmentOfRows struct {
-	Shipment *SupplierShipment
+type DropshipOfRows struct {
+	Shipment *DropshipShipment
 	Lines    []int
 }
 
@@ -1022,7 +1022,7 @@ type ShipmentOfRows struct {
 // and supplier rows (decisions §38): it counts as one more party, its rows
 // showing its status (Created, Submitted, Delivered in full, Cancelled,
 // Error) and its tracking codes.
-func Progress(rows int, shipments []ShipmentOfRows, wh *WarehousePart) OrderProgress {
+func Progress(rows int, shipments []DropshipOfRows, wh *WarehousePart) OrderProgress {
 	out := OrderProgress{Rows: make([]RowProgress, rows), TrackingCodes: []string{}}
 	allCreated, allFinal, anyDelivered, allFull, anyError, allCancelled := true, true, false, true, false, true
 	parties := len(shipments)
@@ -1052,16 +1052,16 @@ func Progress(rows int, shipments []ShipmentOfRows, wh *WarehousePart) OrderProg
 		st := s.Status.Value
 		all, _ := s.TrackingCodes("")
 		out.TrackingCodes = append(out.TrackingCodes, all...)
-		if st != SupplyCreated {
+		if st != DropshipCreated {
 			allCreated = false
 		}
 		if !st.Final() {
 			allFinal = false
 		}
-		if st != SupplyCancelled {
+		if st != DropshipCancelled {
 			allCancelled = false
 		}
-		if st == SupplyError {
+		if st == DropshipError {
 			anyError = true
 		}
 		d := s.Delivered()
@@ -1072,7 +1072,7 @@ func Progress(rows int, shipments []ShipmentOfRows, wh *WarehousePart) OrderProg
 			row := s.Consignment.Rows[i]
 			rp := RowProgress{TrackingCodes: []string{}}
 			switch st {
-			case SupplyDelivered:
+			case DropshipDelivered:
 				q := Quantity(d[i])
 				rp.DeliveredQuantity = &q
 				_, rp.TrackingCodes = s.TrackingCodes(row.ItemID)
@@ -1090,12 +1090,12 @@ func Progress(rows int, shipments []ShipmentOfRows, wh *WarehousePart) OrderProg
 				if d[i] < int64(row.Quantity) {
 					allFull = false
 				}
-			case SupplyCancelled, SupplyError:
+			case DropshipCancelled, DropshipError:
 				q := Quantity(0)
 				rp.DeliveredQuantity = &q
 				rp.Status = OrderStatus(st)
 				allFull = false
-			case SupplyCreated:
+			case DropshipCreated:
 				rp.Status = OrderCreated
 				allFull = false
 			default:
@@ -1126,16 +1126,16 @@ func Progress(rows int, shipments []ShipmentOfRows, wh *WarehousePart) OrderProg
 	return out
 }
 
-// ShipmentQuery filters a supplier's shipment list (GET /shipments).
-type ShipmentQuery struct {
+// DropshipQuery filters a supplier's shipment list (GET /shipments).
+type DropshipQuery struct {
 	// From: changed strictly after this instant (metadata.updateDate);
 	// zero lists every shipment.
 	From time.Time
 	// Statuses: shipments in any of these.
-	Statuses []SupplyStatus
+	Statuses []DropshipStatus
 }
 
-// SupplierShipmentService keeps the shipments of dropshipping orders.
+// DropshipService keeps the shipments of dropshipping orders.
 // Every call is scoped to the caller's organization and environment: the
 // supplier (clientId) reads and writes its shipments; another
 // organization's shipment answers ENOTFOUND exactly like a missing one.
@@ -1146,32 +1146,32 @@ type ShipmentQuery struct {
 // nothing is read or written for it. The automatic supplier's
 // DueShipments and AutoConfirm (fulfillment.SupplierStore) are no part of
 // it: they are the server's own machinery and take no caller.
-type SupplierShipmentService interface {
+type DropshipService interface {
 	// ListShipments returns one page of the caller's shipments matching q,
 	// ordered by update stamp, then by a key that never changes. Only a
 	// caller that may ActionSupplyShipments.
-	ListShipments(ctx context.Context, c *Caller, q ShipmentQuery, p PageRequest) (Page[*SupplierShipment], error)
+	ListShipments(ctx context.Context, c *Caller, q DropshipQuery, p PageRequest) (Page[*DropshipShipment], error)
 	// FindShipment returns one of the caller's shipments. Only a caller
 	// that may ActionSupplyShipments.
-	FindShipment(ctx context.Context, c *Caller, id string) (*SupplierShipment, error)
+	FindShipment(ctx context.Context, c *Caller, id string) (*DropshipShipment, error)
 	// UpdateShipment applies a PATCH (MoveShipment). Only a caller that
 	// may ActionSupplyShipments.
-	UpdateShipment(ctx context.Context, c *Caller, id string, u ShipmentUpdate) (*SupplierShipment, error)
+	UpdateShipment(ctx context.Context, c *Caller, id string, u DropshipUpdate) (*DropshipShipment, error)
 	// SplitShipment applies a PUT (SplitShipment). Only a caller that may
 	// ActionSupplyShipments.
-	SplitShipment(ctx context.Context, c *Caller, id string, u ShipmentUpdate) (*SupplierShipment, error)
+	SplitShipment(ctx context.Context, c *Caller, id string, u DropshipUpdate) (*DropshipShipment, error)
 	// ConfirmShipment fast-confirms a shipment (FastConfirm). Only a
 	// caller that may ActionSupplyShipments.
-	ConfirmShipment(ctx context.Context, c *Caller, id string) (*SupplierShipment, error)
+	ConfirmShipment(ctx context.Context, c *Caller, id string) (*DropshipShipment, error)
 	// AddShipmentEvent keeps a supplier's event on one of its shipments
 	// (AddShipmentEvent) and answers the shipment, and whether the event is
 	// new (false: a retry of one kept before); the retailer's order is not
 	// changed. Only a caller that may ActionSupplyShipments.
-	AddShipmentEvent(ctx context.Context, c *Caller, id string, e ShipmentEventInput) (*SupplierShipment, bool, error)
+	AddShipmentEvent(ctx context.Context, c *Caller, id string, e DropshipEventInput) (*DropshipShipment, bool, error)
 	// OrderShipments returns the shipments of the caller's order id (its
 	// ID or externalId), for the retailer: its suppliers' progress. Only
 	// a caller that may ActionReadOrders.
-	OrderShipments(ctx context.Context, c *Caller, orderID string) ([]*SupplierShipment, error)
+	OrderShipments(ctx context.Context, c *Caller, orderID string) ([]*DropshipShipment, error)
 	// SetAutoSupplier switches the automatic supplier of c's organization
 	// on or off (supplier_auto.go) and answers the setting. Only the
 	// operator acts (ActionOperate): c is an OperatorCaller of the
@@ -1185,7 +1185,7 @@ type SupplierShipmentService interface {
 
 // ShipmentParcelOf returns parcel id of s; ENOTFOUND naming it when s has
 // none.
-func ShipmentParcelOf(s *SupplierShipment, id string) (*ShipmentParcel, error) {
+func ShipmentParcelOf(s *DropshipShipment, id string) (*ConsignmentParcel, error) {
 	for i := range s.Consignment.Parcels {
 		if s.Consignment.Parcels[i].ParcelID == id {
 			return &s.Consignment.Parcels[i], nil
@@ -1199,7 +1199,7 @@ func ShipmentParcelOf(s *SupplierShipment, id string) (*ShipmentParcel, error) {
 // codes (not confirmed, or carrying nothing) has no label yet; one whose
 // codes are the supplier's own gets the delivery note only, as the
 // provider's Glue does.
-func LabelDecision(s *SupplierShipment, p *ShipmentParcel) error {
+func LabelDecision(s *DropshipShipment, p *ConsignmentParcel) error {
 	switch {
 	case len(p.TrackingCodes) == 0:
 		return Errorf(ECONFLICT, "Parcel %s of shipment %s has no tracking code yet: confirm the shipment (Delivered) first; a parcel that carries nothing has none.", p.ParcelID, s.ShipmentID)

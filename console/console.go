@@ -135,7 +135,7 @@ type Services struct {
 	Sessions SessionStore
 	// SupplierShipments are dropshipping's shipments (decisions §34): a
 	// supplier's pages, and its suppliers' progress on a retailer's order.
-	SupplierShipments parcelgate.SupplierShipmentService
+	SupplierShipments parcelgate.DropshipService
 	// Database tells the database being out of reach or late from a
 	// fault, so the console answers it as the API does (503).
 	Database Database
@@ -159,7 +159,7 @@ type Console struct {
 	reads       Reader
 	operator    OperatorReader
 	sessions    SessionStore
-	supplies    parcelgate.SupplierShipmentService
+	supplies    parcelgate.DropshipService
 	database    Database
 
 	cfg     Config

@@ -57,7 +57,7 @@ type Services struct {
 	Estimates parcelgate.DeliveryEstimator
 	// SupplierShipments serve dropshipping's Shipments API v3 (decisions
 	// §34); nil leaves its routes out.
-	SupplierShipments parcelgate.SupplierShipmentService
+	SupplierShipments parcelgate.DropshipService
 }
 
 // OrderAnswers are FindOrder and ListOrders as an encoding encodes each
@@ -157,7 +157,7 @@ type Server struct {
 	shipping     parcelgate.ShippingService
 	tracking     parcelgate.TrackingService
 	// supplierShipments is dropshipping's Shipments API v3 (decisions §34).
-	supplierShipments parcelgate.SupplierShipmentService
+	supplierShipments parcelgate.DropshipService
 
 	keys   *auth.Keyring
 	clock  parcelgate.Clock

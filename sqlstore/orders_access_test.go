@@ -353,7 +353,7 @@ func TestSupplierShipmentServiceAsksMayAndKeepsTenants(t *testing.T) {
 		retailer := account(ten.RetailerID, parcelgate.RoleRetailer)
 		supplier := account(ten.SupplierID, parcelgate.RoleSupplier)
 		merchantSupplier := account(ten.BusinessID, parcelgate.RoleSupplier)
-		supplies := sqlstore.NewSupplierShipmentService(db)
+		supplies := sqlstore.NewDropshipService(db)
 		parts, err := supplies.OrderShipments(ctx, retailer, demo.SampleDropshipOrder)
 		if err != nil {
 			t.Fatal(err)
@@ -370,17 +370,17 @@ func TestSupplierShipmentServiceAsksMayAndKeepsTenants(t *testing.T) {
 		// decisions §34: shipments are their supplier's; the retailer (and
 		// a gateway token) may not touch them.
 		notSuppliers := []*parcelgate.Caller{retailer, gatewayClientOf(orgOf(supplier))}
-		shipment := func(s *parcelgate.SupplierShipment, err error) (string, error) {
+		shipment := func(s *parcelgate.DropshipShipment, err error) (string, error) {
 			if err != nil {
 				return "", err
 			}
 			return s.ShipmentID + " " + string(s.Status.Value), nil
 		}
-		picking := parcelgate.SupplyStatus("Picking")
+		picking := parcelgate.DropshipStatus("Picking")
 		checkAccess(t, writtenIn(t, db), own, "ZZZZZZZZZZZZZZZZZZZZ", []accessCase{
 			{name: "ListShipments", denied: notSuppliers, other: merchantSupplier, listing: true, owner: supplier, ownerSees: true,
 				call: func(c *parcelgate.Caller, _ string) (string, error) {
-					p, err := supplies.ListShipments(ctx, c, parcelgate.ShipmentQuery{}, parcelgate.PageRequest{Size: 100})
+					p, err := supplies.ListShipments(ctx, c, parcelgate.DropshipQuery{}, parcelgate.PageRequest{Size: 100})
 					var s []string
 					for _, sh := range p.Items {
 						s = append(s, sh.ShipmentID)
@@ -393,13 +393,13 @@ func TestSupplierShipmentServiceAsksMayAndKeepsTenants(t *testing.T) {
 				}},
 			{name: "UpdateShipment", denied: notSuppliers, other: merchantSupplier, crossCode: parcelgate.ENOTFOUND, owner: supplier, ownerSees: true,
 				call: func(c *parcelgate.Caller, id string) (string, error) {
-					return shipment(supplies.UpdateShipment(ctx, c, id, parcelgate.ShipmentUpdate{Status: &picking}))
+					return shipment(supplies.UpdateShipment(ctx, c, id, parcelgate.DropshipUpdate{Status: &picking}))
 				}},
 			// A split names the full list of the shipment's parcels;
 			// this one, past the access checks, is invalid.
 			{name: "SplitShipment", denied: notSuppliers, other: merchantSupplier, crossCode: parcelgate.ENOTFOUND, owner: supplier, ownerCode: parcelgate.EINVALID,
 				call: func(c *parcelgate.Caller, id string) (string, error) {
-					return shipment(supplies.SplitShipment(ctx, c, id, parcelgate.ShipmentUpdate{Status: &picking}))
+					return shipment(supplies.SplitShipment(ctx, c, id, parcelgate.DropshipUpdate{Status: &picking}))
 				}},
 			{name: "ConfirmShipment", denied: notSuppliers, other: merchantSupplier, crossCode: parcelgate.ENOTFOUND, owner: supplier, ownerSees: true,
 				call: func(c *parcelgate.Caller, id string) (string, error) {
@@ -408,7 +408,7 @@ func TestSupplierShipmentServiceAsksMayAndKeepsTenants(t *testing.T) {
 			// decisions §38: a supplier's events are its own shipment's.
 			{name: "AddShipmentEvent", denied: notSuppliers, other: merchantSupplier, crossCode: parcelgate.ENOTFOUND, owner: supplier, ownerSees: true,
 				call: func(c *parcelgate.Caller, id string) (string, error) {
-					sh, _, err := supplies.AddShipmentEvent(ctx, c, id, parcelgate.ShipmentEventInput{Code: "HANDED_TO_CARRIER"})
+					sh, _, err := supplies.AddShipmentEvent(ctx, c, id, parcelgate.DropshipEventInput{Code: "HANDED_TO_CARRIER"})
 					return shipment(sh, err)
 				}},
 		})

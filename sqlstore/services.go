@@ -27,7 +27,7 @@ type Services struct {
 	Shipping        *ShippingService
 	Tracking        *TrackingService
 	// SupplierShipments are dropshipping's shipments (decisions §34).
-	SupplierShipments *SupplierShipmentService
+	SupplierShipments *DropshipService
 }
 
 // NewServices returns every service over db.
@@ -49,6 +49,6 @@ func NewServices(db *DB) *Services {
 		ConsoleSessions:   NewConsoleSessionService(db),
 		Shipping:          NewShippingService(db),
 		Tracking:          NewTrackingService(db),
-		SupplierShipments: NewSupplierShipmentService(db),
+		SupplierShipments: NewDropshipService(db),
 	}
 }
