@@ -11,6 +11,7 @@ import (
 	"github.com/parcelgate/parcelgate/demo"
 	"github.com/parcelgate/parcelgate/internal/testdb"
 	"github.com/parcelgate/parcelgate/internal/wiring"
+	"github.com/parcelgate/parcelgate/pickup"
 	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
@@ -144,7 +145,7 @@ func TestCodeServiceAsksMayAndKeepsTenants(t *testing.T) {
 		b := gatewayClientOf(orgOf(testOrg(t, db, parcelgate.Production, "7654321-2")))
 		const tn, missing = "JJFI10000000000000001", "JJFI10000000000000099"
 		sh := testShipment(tn, "JJFI100000000000000P1", "JJFI100000000000000P2")
-		if _, err := sqlstore.NewShipmentService(db).CreateShipment(ctx, a, sh); err != nil {
+		if _, err := sqlstore.NewShipmentService(db, pickup.Network{}).CreateShipment(ctx, a, sh); err != nil {
 			t.Fatal(err)
 		}
 		sc, err := codes.CreateSendingCode(ctx, a, tn, false)
@@ -201,7 +202,7 @@ func TestCodeServiceAsksMayAndKeepsTenants(t *testing.T) {
 func TestShipmentServiceAsksMayAndKeepsTenants(t *testing.T) {
 	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
 		ctx := context.Background()
-		shipments := sqlstore.NewShipmentService(db)
+		shipments := sqlstore.NewShipmentService(db, pickup.Network{})
 		a := gatewayClientOf(orgOf(testOrg(t, db, parcelgate.Production, "1234567-1")))
 		b := gatewayClientOf(orgOf(testOrg(t, db, parcelgate.Production, "7654321-2")))
 		const tn = "JJFI10000000000000001"
@@ -237,24 +238,33 @@ func TestShipmentServiceAsksMayAndKeepsTenants(t *testing.T) {
 	})
 }
 
-func TestShippingServiceAsksMayAndKeepsTenants(t *testing.T) {
+// The shipping API's calls of the shipment service (decisions §29).
+func TestShippingOrdersAskMayAndKeepTenants(t *testing.T) {
 	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
 		ctx := context.Background()
-		shipping := sqlstore.NewShippingService(db)
+		shipping := sqlstore.NewShipmentService(db, pickup.Network{})
 		a := gatewayClientOf(orgOf(testOrg(t, db, parcelgate.Production, "1234567-1")))
 		b := gatewayClientOf(orgOf(testOrg(t, db, parcelgate.Production, "7654321-2")))
+		// The numbers a caller gives are replaced: the service numbers the
+		// parcels (domestic 2103: JJFI and 17 digits), the shipment by its
+		// first parcel, and decides its pick-up point (the nearest to
+		// 33100, through the finder).
 		sh := testShipment("", "JJFI100000000000000P1", "JJFI100000000000000P2")
 		if err := shipping.CreateShippingOrder(ctx, a, sh); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := sqlstore.NewCodeService(db).ErrandCodes(ctx, a, []string{"JJFI100000000000000P2"}); err != nil {
+		first, second := sh.Parcels[0].ParcelID, sh.Parcels[1].ParcelID
+		if !strings.HasPrefix(first, "JJFI") || len(first) != 21 || first == "JJFI100000000000000P1" || sh.TrackingNumber != first || second == first || sh.PickupPointID == "" {
+			t.Fatalf("shipping order numbered %s (parcels %s, %s), point %q; want the service's JJFI numbers, the first parcel's, and the nearest point", sh.TrackingNumber, first, second, sh.PickupPointID)
+		}
+		if _, err := sqlstore.NewCodeService(db).ErrandCodes(ctx, a, []string{second}); err != nil {
 			t.Fatal(err)
 		}
 		merchant := accountOf(orgOf(a), parcelgate.RoleMerchant)
-		checkAccess(t, writtenIn(t, db), "JJFI100000000000000P2", "JJFI100000000000000P9", []accessCase{
+		checkAccess(t, writtenIn(t, db), second, "JJFI100000000000000P9", []accessCase{
 			{name: "CreateShippingOrder", denied: []*parcelgate.Caller{merchant}, owner: a,
 				call: func(c *parcelgate.Caller, _ string) (string, error) {
-					return "", shipping.CreateShippingOrder(ctx, c, testShipment("", "JJFI100000000000000P3"))
+					return "", shipping.CreateShippingOrder(ctx, c, testShipment("", ""))
 				}},
 			// By the number of its second parcel.
 			{name: "FindShippingOrder", denied: []*parcelgate.Caller{merchant}, other: b, crossCode: parcelgate.ENOTFOUND, owner: a,
@@ -286,7 +296,7 @@ func TestTrackingServiceAsksMayAndKeepsTenants(t *testing.T) {
 		a := testOrg(t, db, parcelgate.Production, "1234567-1")
 		b := testOrg(t, db, parcelgate.Production, "7654321-2")
 		const tn, parcel = "JJFI10000000000000001", "JJFI100000000000000P1"
-		if _, err := sqlstore.NewShipmentService(db).CreateShipment(ctx, gatewayClientOf(orgOf(a)), testShipment(tn, parcel)); err != nil {
+		if _, err := sqlstore.NewShipmentService(db, pickup.Network{}).CreateShipment(ctx, gatewayClientOf(orgOf(a)), testShipment(tn, parcel)); err != nil {
 			t.Fatal(err)
 		}
 		// decisions §30: any service account tracks parcels; a gateway
