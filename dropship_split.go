@@ -45,21 +45,23 @@ type DropshipPart struct {
 // reference, when it has one), the order's parties, the supplier's rows,
 // and one parcel "1" holding every row with the order's service, pick-up
 // point and the value-added services the supplier's products bring
-// (services[i] are those of row i). newID makes the shipments' IDs. Rows
-// of the retailer's own warehouse (no SupplierID) are not split.
+// (services[i] are those of row i). newID makes the shipments' IDs. The
+// rows split are those that carry a supplier (OrderRow.SupplierID, which
+// Order.Apply set from DropshipRows' decision; supply[i] names row i's
+// supplier's organization): rows of the retailer's own warehouse are not.
 func SplitOrder(o *Order, retailer *Organization, supply []OrderRowSupply, services [][]string, newID func() string, now time.Time) []DropshipPart {
 	var parts []DropshipPart
 	at := map[int64]int{}
 	for i, row := range o.Rows {
-		s := supply[i]
-		if s.SupplierID == "" {
+		if row.SupplierID == "" {
 			continue
 		}
+		s := supply[i]
 		j, ok := at[s.SupplierOrg]
 		if !ok {
 			j = len(parts)
 			at[s.SupplierOrg] = j
-			parts = append(parts, DropshipPart{SupplierOrg: s.SupplierOrg, Shipment: newSupplierShipment(o, retailer, s.SupplierID, newID(), now)})
+			parts = append(parts, DropshipPart{SupplierOrg: s.SupplierOrg, Shipment: newDropshipShipment(o, retailer, row.SupplierID, newID(), now)})
 		}
 		p := &parts[j]
 		c := &p.Shipment.Consignment
@@ -77,7 +79,7 @@ func SplitOrder(o *Order, retailer *Organization, supply []OrderRowSupply, servi
 	return parts
 }
 
-func newSupplierShipment(o *Order, retailer *Organization, supplierID, id string, now time.Time) *DropshipShipment {
+func newDropshipShipment(o *Order, retailer *Organization, supplierID, id string, now time.Time) *DropshipShipment {
 	refs := []OrderReference{{Name: "PO", Value: o.ExternalID}}
 	if so := o.SORef(); so != "" {
 		refs = append(refs, OrderReference{Name: RefSO, Value: so})

@@ -24,9 +24,9 @@ func twoSupplierOrder() (*Order, []DropshipPart) {
 	o := &Order{ExternalID: "1234567-8-A1", ServiceCode: "2103", PickupPointID: "001003200", References: []OrderReference{{Name: "SO", Value: "A1"}},
 		DeliveryAddress: Address{Name: "Buyer", Email: "b@example.com"},
 		Rows: []OrderRow{
-			{ExternalProductID: "A-1", ExternalWarehouseID: "DROP", Quantity: 2},
-			{ExternalProductID: "A-2", ExternalWarehouseID: "DROP", Quantity: 1},
-			{ExternalProductID: "B-1", ExternalWarehouseID: "DROP", Quantity: 5},
+			{ExternalProductID: "A-1", ExternalWarehouseID: "DROP", Quantity: 2, SupplierID: "7654321-0"},
+			{ExternalProductID: "A-2", ExternalWarehouseID: "DROP", Quantity: 1, SupplierID: "7654321-0"},
+			{ExternalProductID: "B-1", ExternalWarehouseID: "DROP", Quantity: 5, SupplierID: "2345678-9"},
 		}}
 	retailer := &Organization{BusinessID: "1234567-8", ContractNumber: "612345"}
 	supply := []OrderRowSupply{{7, "7654321-0"}, {7, "7654321-0"}, {8, "2345678-9"}}
