@@ -266,8 +266,9 @@ func TestShippingOrdersAskMayAndKeepTenants(t *testing.T) {
 				call: func(c *parcelgate.Caller, _ string) (string, error) {
 					return "", shipping.CreateShippingOrder(ctx, c, testShipment("", ""))
 				}},
-			// By the number of its second parcel.
-			{name: "FindShippingOrder", denied: []*parcelgate.Caller{merchant}, other: b, crossCode: parcelgate.ENOTFOUND, owner: a,
+			// By the number of its second parcel; the organization's
+			// service accounts may read its shipments (decisions §40).
+			{name: "FindShippingOrder", other: b, crossCode: parcelgate.ENOTFOUND, owner: a,
 				call: func(c *parcelgate.Caller, id string) (string, error) {
 					sh, err := shipping.FindShippingOrder(ctx, c, id)
 					if err != nil {
@@ -343,7 +344,7 @@ func TestTrackingServiceAsksMayAndKeepsTenants(t *testing.T) {
 	})
 }
 
-func TestSupplierShipmentServiceAsksMayAndKeepsTenants(t *testing.T) {
+func TestDropshipServiceAsksMayAndKeepsTenants(t *testing.T) {
 	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
 		ctx := context.Background()
 		// The demo's retailer places a dropshipping order split between
