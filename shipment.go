@@ -315,7 +315,10 @@ func (p *Parcel) validate(i int, probs *Problems, seen map[string]int) {
 	p.LockerSize = size
 }
 
-// ShipmentService registers and reads shipment data. Every call acts for
+// ShipmentService registers and reads shipment data, whichever way it is
+// made: the gateway's registration (CreateShipment), the shipping API
+// (CreateShippingOrder), and a warehouse order reaching Delivered (the
+// store writes that one in the order's transaction). Every call acts for
 // one caller and sees only the shipments of the caller's organization in
 // the caller's environment; another tenant's shipment is ENOTFOUND, exactly
 // like a missing one. Every method asks Caller.May itself first
@@ -324,7 +327,8 @@ func (p *Parcel) validate(i int, probs *Problems, seen map[string]int) {
 // for it.
 type ShipmentService interface {
 	// CreateShipment validates s and registers it for c, generating a
-	// tracking number and parcel IDs where they are empty. Registering a
+	// tracking number and parcel IDs where they are empty
+	// (Shipment.NewParcelNumber). Registering a
 	// tracking number again with the same content returns the stored
 	// shipment with created false (a safe retry); with other content it is
 	// ECONFLICT, as is a parcel ID another shipment of c's already has.
@@ -345,4 +349,24 @@ type ShipmentService interface {
 	// (ActionOperate): c is an OperatorCaller of the shipment's
 	// organization. Delivering a delivered shipment changes nothing.
 	DeliverShipment(ctx context.Context, c *Caller, trackingNumber string) (*Shipment, error)
+
+	// The shipping API (decisions §29): its shipments are the same
+	// shipment data, with OriginShipping.
+
+	// CreateShippingOrder registers s for c with OriginShipping, the
+	// shipping API's one way to make a shipment: it validates s and
+	// decides its pick-up point (Shipment.ValidateShippingOrder, through
+	// the service's PickupPointFinder), then numbers its parcels
+	// (Shipment.NewParcelNumber; any numbers s carries are replaced); the
+	// shipment's tracking number is its first parcel's. A number c already
+	// holds is drawn again. Only a caller that may ActionCreateShipments.
+	CreateShippingOrder(ctx context.Context, c *Caller, s *Shipment) error
+	// FindShippingOrder returns c's shipment whose tracking number, or the
+	// number of one of whose parcels, is number; else ENOTFOUND. Only a
+	// caller that may ActionReadShipments.
+	FindShippingOrder(ctx context.Context, c *Caller, number string) (*Shipment, error)
+	// ShipmentCodes returns the active codes of c's shipment with the
+	// tracking number, for printing on its labels. Only a caller that may
+	// ActionReadCodes.
+	ShipmentCodes(ctx context.Context, c *Caller, trackingNumber string) (ShipmentCodes, error)
 }

@@ -1,7 +1,6 @@
 package parcelgate
 
 import (
-	"context"
 	"crypto/rand"
 	"math/big"
 	"regexp"
@@ -163,6 +162,47 @@ func ShippingPickupPoint(points PickupPointLookup, field string, prod ShippingPr
 // (invented: IDs are numbers or short codes everywhere seen).
 var partnerPointID = regexp.MustCompile(`^[A-Za-z0-9-]{1,20}$`)
 
+// ValidateShippingOrder validates s as a shipment of the shipping API
+// (decisions §29) and decides its pick-up point, each problem named as the
+// shipping API names its field: first the shipment's own rules (Validate:
+// addresses, parcels, locker sizes, under ShippingField's names), then the
+// service's route (CheckServiceRoute), then the point (ShippingPickupPoint,
+// reading PickupPointID as the point the sender named, agent.quickId, and
+// setting it to the point decided, "" for none). s.ServiceCode is a product
+// the shipping API takes (ParseShippingServiceID read it). The shipment
+// service calls it: the front end checks only the body's shape.
+func (s *Shipment) ValidateShippingOrder(points PickupPointLookup) error {
+	var p Problems
+	if err := s.Validate(); err != nil {
+		for _, f := range ErrorFields(err) {
+			f.Field = ShippingField(f.Field)
+			p.AddFields(f)
+		}
+		return p.Err()
+	}
+	prod, ok := ShippingProductOf(s.ServiceCode)
+	if !ok {
+		return Invalid("shipment.service.id", "must be PO followed by one of %s (e.g. PO2103), not %q", strings.Join(ShippingProducts(), ", "), "PO"+s.ServiceCode)
+	}
+	CheckServiceRoute(&p, "shipment.sender.country", "shipment.receiver.country", prod, s.Sender.Country, s.Receiver.Country)
+	if err := p.Err(); err != nil {
+		return err
+	}
+	pt, err := ShippingPickupPoint(points, "shipment.agent.quickId", prod, s.PickupPointID, s.Receiver)
+	if err != nil {
+		return err
+	}
+	s.PickupPointID = pt
+	return nil
+}
+
+// ShippingField renames a field of parcelgate's shipment data (as
+// Shipment.Validate names it) to the shipping API's name for it.
+func ShippingField(f string) string {
+	r := strings.NewReplacer("streetAddress", "address1", "postalCode", "zipcode", "postOffice", "city", "telephone", "phone")
+	return "shipment." + r.Replace(f)
+}
+
 // CheckServiceRoute records a problem when prod does not go between the
 // parties' countries ("" read as FI): a service leaves Finland for a
 // receiver in a country it goes to; a return comes to a receiver in
@@ -203,6 +243,18 @@ func NewParcelNumber(prod ShippingProduct) string {
 	digits := strconv.FormatInt(n.Int64(), 10)
 	digits = strings.Repeat("0", 8-len(digits)) + digits
 	return prod.S10 + digits + string(S10CheckDigit(digits)) + "FI"
+}
+
+// NewParcelNumber returns a fresh number for a parcel of s, the one way a
+// shipment's numbers are made (the store draws them, and draws again a
+// number its organization holds): a shipping API shipment's in the
+// provider's form for its product (NewParcelNumber), any other's (its
+// tracking number too) JJFI and 17 random digits (NewTrackingNumber).
+func (s *Shipment) NewParcelNumber() string {
+	if prod, ok := ShippingProductOf(s.ServiceCode); ok && s.Origin == OriginShipping {
+		return NewParcelNumber(prod)
+	}
+	return NewTrackingNumber()
 }
 
 // S10CheckDigit is the check digit of a UPU S10 item number's eight
@@ -250,28 +302,4 @@ func LabellessDecision(s *Shipment) error {
 type ShipmentCodes struct {
 	SendingCode string
 	ErrandCodes map[string]string
-}
-
-// ShippingService is the store of the shipping API. Its shipments are the
-// shipment data of ShipmentService (one store); every call acts for one
-// caller and sees only the shipments of the caller's organization in the
-// caller's environment: another tenant's shipment is ENOTFOUND, exactly
-// like a missing one. Every method asks Caller.May itself first
-// (interface §5.1: the gateway's actions, decisions §29), so a caller
-// without the right is EFORBIDDEN and nothing is read or written for it.
-type ShippingService interface {
-	// CreateShippingOrder validates s and registers it for c with
-	// OriginShipping. The parcels' numbers (ParcelID) are given by the
-	// caller (NewParcelNumber); the shipment's tracking number is its first
-	// parcel's. A number c already holds is ECONFLICT. Only a caller that
-	// may ActionCreateShipments.
-	CreateShippingOrder(ctx context.Context, c *Caller, s *Shipment) error
-	// FindShippingOrder returns c's shipment whose tracking number, or the
-	// number of one of whose parcels, is number; else ENOTFOUND. Only a
-	// caller that may ActionReadShipments.
-	FindShippingOrder(ctx context.Context, c *Caller, number string) (*Shipment, error)
-	// ShipmentCodes returns the active codes of c's shipment with the
-	// tracking number, for printing on its labels. Only a caller that may
-	// ActionReadCodes.
-	ShipmentCodes(ctx context.Context, c *Caller, trackingNumber string) (ShipmentCodes, error)
 }

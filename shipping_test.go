@@ -197,3 +197,56 @@ func TestGenericPackageCode(t *testing.T) {
 		}
 	}
 }
+
+// decisions §29: a shipping API shipment is checked in one place, in the
+// order the shipping API always answered: the shipment's own rules under
+// the provider's field names first, then the route, then the pick-up point
+// (the nearest when none is named), which it sets.
+func TestValidateShippingOrder(t *testing.T) {
+	w := 1.0
+	order := func() *Shipment {
+		return &Shipment{ServiceCode: "2103", Origin: OriginShipping,
+			Sender:   Address{Name: "Shop", StreetAddress: "Kauppakatu 1", PostalCode: "00100", PostOffice: "Helsinki", Country: "FI"},
+			Receiver: Address{Name: "Matti", StreetAddress: "Hämeenkatu 5", PostalCode: "33100", PostOffice: "Tampere", Country: "FI"},
+			Parcels:  []Parcel{{Weight: &w}}}
+	}
+	near, _ := testNetwork{}.NearestPickupPoint("33100", "2103")
+	s := order()
+	if err := s.ValidateShippingOrder(testNetwork{}); err != nil || s.PickupPointID != near.ExternalID || s.Parcels[0].LockerSize != LockerS {
+		t.Fatalf("valid order: %v, point %q", err, s.PickupPointID)
+	}
+	s = order()
+	s.Receiver.Name, s.Receiver.PostalCode, s.Receiver.Country, s.PickupPointID = "", strings.Repeat("1", 201), "SE", "000000000"
+	if err := s.ValidateShippingOrder(testNetwork{}); ErrorCode(err) != EINVALID || len(ErrorFields(err)) != 2 || ErrorFields(err)[0].Field != "shipment.receiver.name" || ErrorFields(err)[1].Field != "shipment.receiver.zipcode" {
+		t.Fatalf("the shipment's own rules come first, named as the shipping API names them: %v", err)
+	}
+	s = order()
+	s.Receiver.Country, s.PickupPointID = "SE", "000000000"
+	if err := s.ValidateShippingOrder(testNetwork{}); ErrorCode(err) != EINVALID || ErrorFields(err)[0].Field != "shipment.receiver.country" {
+		t.Fatalf("then the route: %v", err)
+	}
+	s = order()
+	s.PickupPointID = "000000000"
+	if err := s.ValidateShippingOrder(testNetwork{}); ErrorMessage(err) != InactivePickupPoint || ErrorFields(err)[0].Field != "shipment.agent.quickId" {
+		t.Fatalf("then the point: %v", err)
+	}
+}
+
+// The one maker of a shipment's numbers: the shipping API's in its
+// product's form, every other JJFI and 17 digits.
+func TestShipmentNewParcelNumber(t *testing.T) {
+	jjfi := regexp.MustCompile(`^JJFI[0-9]{17}$`)
+	for _, c := range []struct {
+		s    Shipment
+		form *regexp.Regexp
+	}{
+		{Shipment{ServiceCode: "2711", Origin: OriginShipping}, regexp.MustCompile(`^CP[0-9]{9}FI$`)},
+		{Shipment{ServiceCode: "2103", Origin: OriginShipping}, jjfi},
+		{Shipment{ServiceCode: "2711"}, jjfi},
+		{Shipment{ServiceCode: "2103", Origin: OriginOrder}, jjfi},
+	} {
+		if n := c.s.NewParcelNumber(); !c.form.MatchString(n) {
+			t.Errorf("%s %s: %s", c.s.Origin, c.s.ServiceCode, n)
+		}
+	}
+}

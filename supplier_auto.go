@@ -45,24 +45,24 @@ const (
 // the order orderExternalID in env at now: cancel it or deliver part of it
 // in the test scenarios, else fast-confirm it (every row in full). A
 // shipment that is final is left as it is (false).
-func AutoSupply(env Environment, orderExternalID string, s *SupplierShipment, newCode func(serviceCode string) string, now time.Time) (*SupplierShipment, bool, error) {
+func AutoSupply(env Environment, orderExternalID string, s *DropshipShipment, newCode func(serviceCode string) string, now time.Time) (*DropshipShipment, bool, error) {
 	if s.Status.Value.Final() {
 		return s, false, nil
 	}
 	id := strings.ToUpper(orderExternalID)
 	switch {
 	case env == Test && strings.HasSuffix(id, ScenarioSupplierCancel):
-		st := SupplyCancelled
-		return MoveShipment(s, ShipmentUpdate{Status: &st}, newCode, now)
+		st := DropshipCancelled
+		return MoveShipment(s, DropshipUpdate{Status: &st}, newCode, now)
 	case env == Test && strings.HasSuffix(id, ScenarioSupplierPartial):
-		st := SupplyDelivered
-		u := ShipmentUpdate{Status: &st, HasParcels: true}
+		st := DropshipDelivered
+		u := DropshipUpdate{Status: &st, HasParcels: true}
 		for i, p := range s.Consignment.Parcels {
-			in := ShipmentParcel{ParcelID: p.ParcelID, Rows: []ParcelRow{}}
+			in := ConsignmentParcel{ParcelID: p.ParcelID, Rows: []ConsignmentParcelRow{}}
 			if i == 0 {
 				for _, r := range s.Consignment.Rows {
 					half := r.Quantity / 2
-					in.Rows = append(in.Rows, ParcelRow{ItemID: r.ItemID, DeliveredQuantity: &half})
+					in.Rows = append(in.Rows, ConsignmentParcelRow{ItemID: r.ItemID, DeliveredQuantity: &half})
 				}
 			}
 			u.Parcels = append(u.Parcels, in)

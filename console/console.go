@@ -135,7 +135,7 @@ type Services struct {
 	Sessions SessionStore
 	// SupplierShipments are dropshipping's shipments (decisions §34): a
 	// supplier's pages, and its suppliers' progress on a retailer's order.
-	SupplierShipments parcelgate.SupplierShipmentService
+	SupplierShipments parcelgate.DropshipService
 	// Dropship lists dropshipping's shipments in the parcels area, for
 	// the supplier and for the retailer (decisions §51).
 	Dropship DropshipLister
@@ -162,7 +162,7 @@ type Console struct {
 	reads       Reader
 	operator    OperatorReader
 	sessions    SessionStore
-	supplies    parcelgate.SupplierShipmentService
+	supplies    parcelgate.DropshipService
 	dropship    DropshipLister
 	database    Database
 

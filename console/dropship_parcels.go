@@ -16,9 +16,9 @@ import (
 // session's caller; another organization's shipments are never listed.
 
 // DropshipLister is the dropshipping shipments' list of the parcels area
-// (sqlstore's SupplierShipmentService.ListDropshipShipments).
+// (sqlstore's DropshipService.ListDropshipShipments).
 type DropshipLister interface {
-	ListDropshipShipments(ctx context.Context, c *parcelgate.Caller, asRetailer bool, cursor string, limit int) (parcelgate.Page[*parcelgate.SupplierShipment], error)
+	ListDropshipShipments(ctx context.Context, c *parcelgate.Caller, asRetailer bool, cursor string, limit int) (parcelgate.Page[*parcelgate.DropshipShipment], error)
 }
 
 type dropshipData struct {
@@ -27,7 +27,7 @@ type dropshipData struct {
 	// those the session may read, in that order.
 	Side  string
 	Sides []string
-	Page  parcelgate.Page[*parcelgate.SupplierShipment]
+	Page  parcelgate.Page[*parcelgate.DropshipShipment]
 	Error string
 }
 

@@ -281,7 +281,7 @@ type orderData struct {
 	ReasonError string
 	// Shipments are the suppliers' parts of a dropshipping order
 	// (decisions §34).
-	Shipments []*parcelgate.SupplierShipment
+	Shipments []*parcelgate.DropshipShipment
 }
 
 func (c *Console) loadOrder(w http.ResponseWriter, r *http.Request, s *session) (*orderData, bool) {

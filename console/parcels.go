@@ -36,7 +36,7 @@ type ShipmentReader interface {
 }
 
 // LabelCodes is the shipping API's read of the codes printed on a
-// shipment's labels (parcelgate.ShippingService).
+// shipment's labels (parcelgate.ShipmentService).
 type LabelCodes interface {
 	ShipmentCodes(ctx context.Context, c *parcelgate.Caller, trackingNumber string) (parcelgate.ShipmentCodes, error)
 }
@@ -300,11 +300,7 @@ func (c *Console) shipmentLabel(w http.ResponseWriter, r *http.Request, s *sessi
 	media := labelMedia(sh)
 	if v := r.URL.Query().Get("media"); v != "" {
 		if media, ok = label.ParseMedia(v); !ok {
-			names := make([]string, len(label.Medias))
-			for i, m := range label.Medias {
-				names[i] = string(m)
-			}
-			c.errorPage(w, r, s, http.StatusBadRequest, fmt.Sprintf("There is no label medium %q: choose one of %s.", v, strings.Join(names, ", ")))
+			c.errorPage(w, r, s, http.StatusBadRequest, fmt.Sprintf("There is no label medium %q: choose one of %s.", v, label.MediaNames()))
 			return
 		}
 	}

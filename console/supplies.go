@@ -16,7 +16,7 @@ import (
 // parcels, a split into parcels), for trying the flow by hand.
 
 type supplyListData struct {
-	Page   parcelgate.Page[*parcelgate.SupplierShipment]
+	Page   parcelgate.Page[*parcelgate.DropshipShipment]
 	Number int
 	Prev   string
 	Next   string
@@ -30,7 +30,7 @@ func (c *Console) supplierShipmentsPage(w http.ResponseWriter, r *http.Request, 
 	}
 	n, _ := strconv.Atoi(r.URL.Query().Get("page"))
 	n = max(0, min(n, parcelgate.MaxPageNumber))
-	page, err := c.supplies.ListShipments(r.Context(), s.caller, parcelgate.ShipmentQuery{}, parcelgate.PageRequest{Number: n, Size: pageSize})
+	page, err := c.supplies.ListShipments(r.Context(), s.caller, parcelgate.DropshipQuery{}, parcelgate.PageRequest{Number: n, Size: pageSize})
 	if err != nil {
 		c.fail(w, r, s, err)
 		return
@@ -46,9 +46,9 @@ func (c *Console) supplierShipmentsPage(w http.ResponseWriter, r *http.Request, 
 }
 
 type supplyData struct {
-	Shipment *parcelgate.SupplierShipment
+	Shipment *parcelgate.DropshipShipment
 	// Moves are the statuses the supplier may move it to now.
-	Moves []parcelgate.SupplyStatus
+	Moves []parcelgate.DropshipStatus
 	Error string
 	// Open: the shipment is in progress, so it may be confirmed with
 	// parcels or split (decisions §34); Confirm and Split are those forms.
@@ -97,7 +97,7 @@ func (c *Console) loadSupply(w http.ResponseWriter, r *http.Request, s *session)
 		d.Confirm = &parcelsForm{Parcels: confirmEntries(sh)}
 		d.Split = &parcelsForm{Parcels: splitEntries(sh, d.SplitParcels)}
 		for _, to := range parcelgate.SupplierStatuses {
-			if _, _, err := parcelgate.MoveShipment(sh, parcelgate.ShipmentUpdate{Status: &to}, func(string) string { return "" }, sh.Status.Timestamp); err == nil && to != sh.Status.Value {
+			if _, _, err := parcelgate.MoveShipment(sh, parcelgate.DropshipUpdate{Status: &to}, func(string) string { return "" }, sh.Status.Timestamp); err == nil && to != sh.Status.Value {
 				d.Moves = append(d.Moves, to)
 			}
 		}
@@ -119,8 +119,8 @@ func (c *Console) moveSupplierShipment(w http.ResponseWriter, r *http.Request, s
 	if !c.needTenant(w, r, s) || !c.may(w, r, s, parcelgate.ActionSupplyShipments) {
 		return
 	}
-	to := parcelgate.SupplyStatus(r.PostFormValue("to"))
-	_, err := c.supplies.UpdateShipment(r.Context(), s.caller, r.PathValue("id"), parcelgate.ShipmentUpdate{Status: &to})
+	to := parcelgate.DropshipStatus(r.PostFormValue("to"))
+	_, err := c.supplies.UpdateShipment(r.Context(), s.caller, r.PathValue("id"), parcelgate.DropshipUpdate{Status: &to})
 	c.afterSupply(w, r, s, "shipment-moved", err)
 }
 
@@ -159,11 +159,11 @@ func (c *Console) postParcels(w http.ResponseWriter, r *http.Request, s *session
 	}
 	entries, parcels, err := parseParcelsForm(r, sh, split)
 	if err == nil {
-		u := parcelgate.ShipmentUpdate{Parcels: parcels, HasParcels: true}
+		u := parcelgate.DropshipUpdate{Parcels: parcels, HasParcels: true}
 		if split {
 			_, err = c.supplies.SplitShipment(r.Context(), s.caller, sh.ShipmentID, u)
 		} else {
-			delivered := parcelgate.SupplyDelivered
+			delivered := parcelgate.DropshipDelivered
 			u.Status = &delivered
 			_, err = c.supplies.UpdateShipment(r.Context(), s.caller, sh.ShipmentID, u)
 		}
@@ -221,7 +221,7 @@ const (
 // form for a refusal; a bad number or a too long text is EINVALID naming
 // the field. What the API checks (a parcel ID's form, a share's range,
 // the codes) is left to the service, which answers as the API does.
-func parseParcelsForm(r *http.Request, sh *parcelgate.SupplierShipment, split bool) ([]parcelEntry, []parcelgate.ShipmentParcel, error) {
+func parseParcelsForm(r *http.Request, sh *parcelgate.DropshipShipment, split bool) ([]parcelEntry, []parcelgate.ConsignmentParcel, error) {
 	var p parcelgate.Problems
 	n, err := strconv.Atoi(strings.TrimSpace(r.PostFormValue("parcels")))
 	if err != nil || n < 1 || n > parcelgate.MaxShipmentParcels {
@@ -229,7 +229,7 @@ func parseParcelsForm(r *http.Request, sh *parcelgate.SupplierShipment, split bo
 	}
 	rows := sh.Consignment.Rows
 	entries := make([]parcelEntry, n)
-	parcels := make([]parcelgate.ShipmentParcel, n)
+	parcels := make([]parcelgate.ConsignmentParcel, n)
 	text := func(name string, limit int) string {
 		v := strings.TrimSpace(r.PostFormValue(name))
 		if len(v) > limit {
@@ -242,7 +242,7 @@ func parseParcelsForm(r *http.Request, sh *parcelgate.SupplierShipment, split bo
 		e := &entries[i]
 		pfx := "p" + strconv.Itoa(i) + "-"
 		e.ID = text(pfx+"id", maxParcelIDLen)
-		parcel := parcelgate.ShipmentParcel{ParcelID: e.ID, Rows: []parcelgate.ParcelRow{}}
+		parcel := parcelgate.ConsignmentParcel{ParcelID: e.ID, Rows: []parcelgate.ConsignmentParcelRow{}}
 		if split {
 			e.Type, e.Service = text(pfx+"type", maxPackageLen), text(pfx+"service", maxServiceLen)
 			e.Point, e.Routing = text(pfx+"point", maxPointLen), text(pfx+"routing", maxServiceLen)
@@ -272,7 +272,7 @@ func parseParcelsForm(r *http.Request, sh *parcelgate.SupplierShipment, split bo
 				continue
 			}
 			share := parcelgate.Quantity(q)
-			parcel.Rows = append(parcel.Rows, parcelgate.ParcelRow{ItemID: row.ItemID, DeliveredQuantity: &share})
+			parcel.Rows = append(parcel.Rows, parcelgate.ConsignmentParcelRow{ItemID: row.ItemID, DeliveredQuantity: &share})
 		}
 		parcels[i] = parcel
 	}
@@ -282,7 +282,7 @@ func parseParcelsForm(r *http.Request, sh *parcelgate.SupplierShipment, split bo
 // confirmEntries fills the confirmation form from the shipment's parcels:
 // the shares a split gave, else each row in full in the first parcel that
 // holds it; the supplier's own codes when a parcel has them.
-func confirmEntries(sh *parcelgate.SupplierShipment) []parcelEntry {
+func confirmEntries(sh *parcelgate.DropshipShipment) []parcelEntry {
 	out := make([]parcelEntry, len(sh.Consignment.Parcels))
 	for i, p := range sh.Consignment.Parcels {
 		out[i] = parcelEntry{ID: p.ParcelID, Type: p.PackageType, Service: p.ServiceCode, Shares: shares(sh, i)}
@@ -297,7 +297,7 @@ func confirmEntries(sh *parcelgate.SupplierShipment) []parcelEntry {
 // first, then new ones with a free number as ID, the first parcel's
 // service, pick-up point and routing code (an added parcel needs them,
 // decisions §38), package type PC, and no rows.
-func splitEntries(sh *parcelgate.SupplierShipment, n int) []parcelEntry {
+func splitEntries(sh *parcelgate.DropshipShipment, n int) []parcelEntry {
 	ps := sh.Consignment.Parcels
 	out := make([]parcelEntry, n)
 	next := 1
@@ -307,7 +307,7 @@ func splitEntries(sh *parcelgate.SupplierShipment, n int) []parcelEntry {
 				Routing: ps[i].RoutingServiceCode, Shares: shares(sh, i)}
 			continue
 		}
-		for slices.ContainsFunc(ps, func(p parcelgate.ShipmentParcel) bool { return p.ParcelID == strconv.Itoa(next) }) || next <= i {
+		for slices.ContainsFunc(ps, func(p parcelgate.ConsignmentParcel) bool { return p.ParcelID == strconv.Itoa(next) }) || next <= i {
 			next++
 		}
 		out[i] = parcelEntry{ID: strconv.Itoa(next), Type: parcelgate.DefaultPackageType, Shares: make([]string, len(sh.Consignment.Rows))}
@@ -322,14 +322,14 @@ func splitEntries(sh *parcelgate.SupplierShipment, n int) []parcelEntry {
 // shares is parcel i's share of each row of sh as the forms show it: the
 // share it has, else the row's quantity in the first parcel holding the
 // row and 0 in the others; "" for a row it does not hold.
-func shares(sh *parcelgate.SupplierShipment, i int) []string {
+func shares(sh *parcelgate.DropshipShipment, i int) []string {
 	ps := sh.Consignment.Parcels
 	out := make([]string, len(sh.Consignment.Rows))
 	for j, row := range sh.Consignment.Rows {
-		holds := func(p parcelgate.ShipmentParcel) bool {
-			return slices.ContainsFunc(p.Rows, func(r parcelgate.ParcelRow) bool { return r.ItemID == row.ItemID })
+		holds := func(p parcelgate.ConsignmentParcel) bool {
+			return slices.ContainsFunc(p.Rows, func(r parcelgate.ConsignmentParcelRow) bool { return r.ItemID == row.ItemID })
 		}
-		at := slices.IndexFunc(ps[i].Rows, func(r parcelgate.ParcelRow) bool { return r.ItemID == row.ItemID })
+		at := slices.IndexFunc(ps[i].Rows, func(r parcelgate.ConsignmentParcelRow) bool { return r.ItemID == row.ItemID })
 		switch {
 		case at < 0:
 		case ps[i].Rows[at].DeliveredQuantity != nil:

@@ -15,7 +15,7 @@ import (
 // supplierShipment returns the shipment of the demo retailer's
 // dropshipping order that businessID supplies, read through the store as
 // that supplier.
-func (e *env) supplierShipment(businessID string) *parcelgate.SupplierShipment {
+func (e *env) supplierShipment(businessID string) *parcelgate.DropshipShipment {
 	e.t.Helper()
 	ctx := context.Background()
 	org, err := e.store.Organizations.FindOrganization(ctx, parcelgate.EnvironmentOperator(parcelgate.Production), businessID)
@@ -23,7 +23,7 @@ func (e *env) supplierShipment(businessID string) *parcelgate.SupplierShipment {
 		e.t.Fatal(err)
 	}
 	c := &parcelgate.Caller{Subject: "test", OrgID: org.ID, BusinessID: org.BusinessID, Environment: parcelgate.Production, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleSupplier}}
-	page, err := e.store.SupplierShipments.ListShipments(ctx, c, parcelgate.ShipmentQuery{}, parcelgate.PageRequest{Size: 50})
+	page, err := e.store.SupplierShipments.ListShipments(ctx, c, parcelgate.DropshipQuery{}, parcelgate.PageRequest{Size: 50})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestSupplierSplitsAndConfirmsWithParcels(t *testing.T) {
 		// The page it leads to says what was done.
 		mustContain(t, b.get(p.location), `role="status"`, "parcels were replaced")
 		got := e.supplierShipment(prod.BusinessID)
-		if len(got.Consignment.Parcels) != 2 || got.Status.Value != parcelgate.SupplyCreated {
+		if len(got.Consignment.Parcels) != 2 || got.Status.Value != parcelgate.DropshipCreated {
 			t.Fatalf("after the split: %s %+v", got.Status.Value, got.Consignment.Parcels)
 		}
 		// The confirmation form now has both parcels with their shares.
@@ -119,7 +119,7 @@ func TestSupplierSplitsAndConfirmsWithParcels(t *testing.T) {
 			t.Fatalf("shares past the quantity: %d", p.status)
 		}
 		mustContain(t, p, `id="confirm-error"`, "consignment.parcels", "more than its quantity")
-		if got := e.supplierShipment(prod.BusinessID); got.Status.Value != parcelgate.SupplyCreated {
+		if got := e.supplierShipment(prod.BusinessID); got.Status.Value != parcelgate.DropshipCreated {
 			t.Fatalf("a refused confirmation moved the shipment to %s", got.Status.Value)
 		}
 
@@ -129,7 +129,7 @@ func TestSupplierSplitsAndConfirmsWithParcels(t *testing.T) {
 		mustContain(t, b.get(p.location), `role="status"`, "confirmed delivered")
 		got = e.supplierShipment(prod.BusinessID)
 		ps := got.Consignment.Parcels
-		if got.Status.Value != parcelgate.SupplyDelivered || !slices.Equal(ps[0].TrackingCodes, []string{"OWN-CODE-0001"}) || ps[0].PlatformCodes ||
+		if got.Status.Value != parcelgate.DropshipDelivered || !slices.Equal(ps[0].TrackingCodes, []string{"OWN-CODE-0001"}) || ps[0].PlatformCodes ||
 			len(ps[1].TrackingCodes) != 1 || !strings.HasPrefix(ps[1].TrackingCodes[0], "JJFI") || !ps[1].PlatformCodes {
 			t.Fatalf("after the confirmation: %s %+v", got.Status.Value, ps)
 		}
@@ -186,7 +186,7 @@ func TestSupplyParcelFormsAreBounded(t *testing.T) {
 			}
 			mustContain(t, p, tc.want)
 		}
-		if got := e.supplierShipment(prod.BusinessID); got.Status.Value != parcelgate.SupplyCreated || len(got.Consignment.Parcels) != 1 {
+		if got := e.supplierShipment(prod.BusinessID); got.Status.Value != parcelgate.DropshipCreated || len(got.Consignment.Parcels) != 1 {
 			t.Fatalf("refused forms changed the shipment: %s %+v", got.Status.Value, got.Consignment.Parcels)
 		}
 	})
@@ -233,7 +233,7 @@ func TestSupplyParcelFormsStayWithTheirSupplier(t *testing.T) {
 		if p.status != http.StatusForbidden {
 			t.Fatalf("a cross-site confirmation: %d", p.status)
 		}
-		if got := e.supplierShipment(prod.BusinessID); got.Status.Value != parcelgate.SupplyCreated {
+		if got := e.supplierShipment(prod.BusinessID); got.Status.Value != parcelgate.DropshipCreated {
 			t.Fatalf("the shipment moved to %s", got.Status.Value)
 		}
 	})

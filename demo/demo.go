@@ -34,7 +34,7 @@ type Services struct {
 	PickupPoints parcelgate.PickupPointLookup
 	// SupplierShipments switches the second supplier's automatic
 	// supplier on (decisions §34).
-	SupplierShipments parcelgate.SupplierShipmentService
+	SupplierShipments parcelgate.DropshipService
 }
 
 // Settings are named values one instance claims for all, so that of

@@ -138,7 +138,7 @@ func TestEngineExactlyOnceAcrossInstances(t *testing.T) {
 				// Shipment data is read as the organization's gateway
 				// client reads it (interface §5.1).
 				gw := &parcelgate.Caller{OrgID: c.OrgID, BusinessID: c.BusinessID, Environment: c.Environment, Kind: parcelgate.KindGateway}
-				if _, err := sqlstore.NewShipmentService(db).FindShipment(ctx, gw, final.TrackingCodes[0]); err != nil {
+				if _, err := sqlstore.NewShipmentService(db, pickup.Network{}).FindShipment(ctx, gw, final.TrackingCodes[0]); err != nil {
 					t.Fatalf("shipment data of %s: %v", final.TrackingCodes[0], err)
 				}
 			}

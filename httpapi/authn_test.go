@@ -16,6 +16,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/auth"
 	"github.com/parcelgate/parcelgate/internal/testdb"
+	"github.com/parcelgate/parcelgate/pickup"
 	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
@@ -29,12 +30,12 @@ type probeServer struct {
 // servicesOf is the server's services over db, as internal/wiring gives
 // them (which this package's own tests cannot import).
 func servicesOf(db *sqlstore.DB) Services {
-	s := sqlstore.NewServices(db)
+	s := sqlstore.NewServices(db, pickup.Network{})
 	return Services{
 		Organizations: s.Organizations, Credentials: s.Credentials, Catalogs: s.Catalogs,
 		Orders: s.Orders, OrderAnswers: s.Orders, Shipments: s.Shipments, Codes: s.Codes,
 		Inventory: s.Inventory, Controls: s.Controls, Faults: s.Faults, Journal: s.Journal,
-		TokenKeys: s.TokenKeys, Database: db, Shipping: s.Shipping, Tracking: s.Tracking, SupplierShipments: s.SupplierShipments,
+		TokenKeys: s.TokenKeys, Database: db, Tracking: s.Tracking, SupplierShipments: s.SupplierShipments,
 	}
 }
 

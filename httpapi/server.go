@@ -24,7 +24,7 @@ import (
 // Services are what the server needs from storage: one field per root
 // service it uses, each a small interface a test can replace, and the
 // operational calls. internal/wiring fills them from sqlstore's services;
-// every field but Shipping and Tracking must be set.
+// every field but Tracking and SupplierShipments must be set.
 type Services struct {
 	Organizations parcelgate.OrganizationService
 	Credentials   parcelgate.CredentialService
@@ -41,9 +41,6 @@ type Services struct {
 	Journal      parcelgate.JournalService
 	TokenKeys    TokenKeyStore
 	Database     Database
-	// Shipping is the shipping API's store (decisions §29); nil leaves the
-	// shipping API unserved.
-	Shipping parcelgate.ShippingService
 	// Tracking is the Tracking API's store (decisions §30); nil leaves the
 	// Tracking API unserved.
 	Tracking parcelgate.TrackingService
@@ -57,7 +54,7 @@ type Services struct {
 	Estimates parcelgate.DeliveryEstimator
 	// SupplierShipments serve dropshipping's Shipments API v3 (decisions
 	// §34); nil leaves its routes out.
-	SupplierShipments parcelgate.SupplierShipmentService
+	SupplierShipments parcelgate.DropshipService
 }
 
 // OrderAnswers are FindOrder and ListOrders as an encoding encodes each
@@ -154,10 +151,9 @@ type Server struct {
 	journalStore parcelgate.JournalService
 	tokenKeys    TokenKeyStore
 	database     Database
-	shipping     parcelgate.ShippingService
 	tracking     parcelgate.TrackingService
 	// supplierShipments is dropshipping's Shipments API v3 (decisions §34).
-	supplierShipments parcelgate.SupplierShipmentService
+	supplierShipments parcelgate.DropshipService
 
 	keys   *auth.Keyring
 	clock  parcelgate.Clock
@@ -200,7 +196,7 @@ func New(svc Services, keys *auth.Keyring, clock parcelgate.Clock, log *slog.Log
 		orgs: svc.Organizations, credentials: svc.Credentials, catalogs: svc.Catalogs,
 		orders: svc.Orders, answers: svc.OrderAnswers, shipments: svc.Shipments, codes: svc.Codes,
 		inventory: svc.Inventory, controls: svc.Controls, faults: svc.Faults, journalStore: svc.Journal,
-		tokenKeys: svc.TokenKeys, database: svc.Database, shipping: svc.Shipping, tracking: svc.Tracking, pickups: svc.PickupPoints, estimates: svc.Estimates, supplierShipments: svc.SupplierShipments,
+		tokenKeys: svc.TokenKeys, database: svc.Database, tracking: svc.Tracking, pickups: svc.PickupPoints, estimates: svc.Estimates, supplierShipments: svc.SupplierShipments,
 		keys: keys, clock: clock, log: log, cfg: cfg, mux: http.NewServeMux(), limit: newLimiter(cfg.RateLimit), gzip: newGzip()}
 	s.reg = prometheus.NewRegistry()
 	s.metric = newMetrics(s.reg)
@@ -294,9 +290,7 @@ func (s *Server) routes() {
 	s.sandboxRoutes()
 	s.orderRoutes()
 	s.codeRoutes()
-	if s.shipping != nil {
-		s.shippingRoutes()
-	}
+	s.shippingRoutes()
 	if s.tracking != nil {
 		s.trackingRoutes()
 	}

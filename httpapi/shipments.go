@@ -34,8 +34,8 @@ type parcelRequest struct {
 	Height *float64 `json:"height"`
 }
 
-// parseShipmentRequest reads and validates a shipment registration, with
-// every problem of the body in one EINVALID error.
+// parseShipmentRequest reads a shipment registration, with every problem
+// of the body's shape in one EINVALID error.
 func parseShipmentRequest(r *http.Request) (*parcelgate.Shipment, error) {
 	var req shipmentRequest
 	if err := decodeStrict(r, &req); err != nil {
@@ -66,10 +66,24 @@ func parseShipmentRequest(r *http.Request) (*parcelgate.Shipment, error) {
 		}
 		s.Parcels = append(s.Parcels, parcelgate.Parcel{ParcelID: pr.ParcelID, PackageCode: code, Weight: pr.Weight, Length: pr.Length, Width: pr.Width, Height: pr.Height})
 	}
-	if err := s.Validate(); err != nil {
-		p.AddFields(parcelgate.ErrorFields(err)...)
+	if p.Len() > 0 {
+		// Every problem at once: the shipment's own rules with the body's.
+		// A body of the right shape is the service's to validate.
+		p.AddFields(parcelgate.ErrorFields(s.Validate())...)
 	}
 	return s, p.Err()
+}
+
+// relisted is the service's refusal of a registration's fields as this
+// route has always listed them: gathered in one Problems, as the body's
+// own problems are (past MaxProblems, its "(more)" entry counts as one).
+func relisted(err error) error {
+	if fs := parcelgate.ErrorFields(err); parcelgate.ErrorCode(err) == parcelgate.EINVALID && len(fs) > 0 {
+		var p parcelgate.Problems
+		p.AddFields(fs...)
+		return p.Err()
+	}
+	return err
 }
 
 // createShipment answers 201 with the stored shipment, or 200 with it when
@@ -81,7 +95,7 @@ func (s *Server) createShipment(w http.ResponseWriter, r *http.Request) error {
 	}
 	created, err := s.shipments.CreateShipment(r.Context(), caller(r), sh)
 	if err != nil {
-		return err
+		return relisted(err)
 	}
 	status := http.StatusOK
 	if created {

@@ -8,10 +8,11 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// FuzzShipmentRequest feeds arbitrary bodies to the decoding and validation
-// of POST /{version}/shipments: it must never panic, must refuse with a
-// client error only, and what it accepts must be a shipment the store can
-// register as it is.
+// FuzzShipmentRequest feeds arbitrary bodies to the decoding of POST
+// /{version}/shipments and the validation the shipment service then makes
+// of it (Shipment.Validate, its refusal as the route lists it): it must
+// never panic, must refuse with a client error only, and what it accepts
+// must be a shipment the store can register as it is.
 func FuzzShipmentRequest(f *testing.F) {
 	f.Add(`{"serviceCode":"2103","sender":{"name":"a"},"receiver":{"name":"b"},"parcels":[{}]}`)
 	f.Add(`{"trackingNumber":" jjfi1234 ","serviceCode":"2103","sender":{"name":"a"},"receiver":{"name":"b","country":"fi"},"parcels":[{"parcelId":"abc123456789","packageCode":"m2","length":60,"width":36,"height":19,"weight":2}]}`)
@@ -22,6 +23,9 @@ func FuzzShipmentRequest(f *testing.F) {
 		r := httptest.NewRequest("POST", "/2025-04/shipments", strings.NewReader(body))
 		r.Header.Set("Content-Type", "application/json")
 		s, err := parseShipmentRequest(r)
+		if err == nil {
+			err = relisted(s.Validate())
+		}
 		if err != nil {
 			if code := parcelgate.ErrorCode(err); code != parcelgate.EINVALID {
 				t.Fatalf("error code %s for %q: %v", code, body, err)

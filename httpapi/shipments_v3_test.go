@@ -40,7 +40,7 @@ type exampleShop struct {
 	*dropship
 	supplier string // the example supplier's token
 	order    parcelgate.Order
-	shipment parcelgate.SupplierShipment
+	shipment parcelgate.DropshipShipment
 }
 
 func newExampleShop(t *testing.T, e *apitest.Env) *exampleShop {
@@ -83,9 +83,9 @@ func TestShipmentSplitExampleConfirms(t *testing.T) {
 		if p := x.shipments(x.supplier, "?from=2024-01-01T00:00:00Z&status=Created,Viewed&size=20&page=0"); len(p.Content) != 1 || p.Page.Size != 20 || p.Page.TotalElements != 1 {
 			t.Errorf("poll status=Created,Viewed: %+v", p)
 		}
-		var s parcelgate.SupplierShipment
+		var s parcelgate.DropshipShipment
 		x.call(x.supplier, "PUT", "/ecommerce/v3/shipments/"+x.shipment.ShipmentID, splitExample).Expect(200).JSON(&s)
-		if s.Status.Value != parcelgate.SupplyDelivered || len(s.Consignment.Parcels) != 2 {
+		if s.Status.Value != parcelgate.DropshipDelivered || len(s.Consignment.Parcels) != 2 {
 			t.Fatalf("answer: %+v", s)
 		}
 		if r := s.Consignment.Rows[0]; r.DeliveredQuantity == nil || *r.DeliveredQuantity != 5 {
@@ -97,7 +97,7 @@ func TestShipmentSplitExampleConfirms(t *testing.T) {
 			t.Errorf("parcels: %+v / %+v", p1, p2)
 		}
 		var codes []string
-		for _, p := range []parcelgate.ShipmentParcel{p1, p2} {
+		for _, p := range []parcelgate.ConsignmentParcel{p1, p2} {
 			if len(p.TrackingCodes) != 1 || !strings.HasPrefix(p.TrackingCodes[0], "JJFI") || p.LabelURL == "" || p.DeliveryNoteURL == "" {
 				t.Fatalf("parcel %s: codes %v label %q note %q", p.ParcelID, p.TrackingCodes, p.LabelURL, p.DeliveryNoteURL)
 			}
@@ -124,7 +124,7 @@ func TestShipmentSplitExampleConfirms(t *testing.T) {
 			}
 		}
 		// GET answers the same links.
-		var again parcelgate.SupplierShipment
+		var again parcelgate.DropshipShipment
 		x.call(x.supplier, "GET", "/ecommerce/v3/shipments/"+s.ShipmentID, nil).Expect(200).JSON(&again)
 		if again.Consignment.Parcels[1].LabelURL != p2.LabelURL {
 			t.Errorf("GET parcel 2 label = %q", again.Consignment.Parcels[1].LabelURL)
@@ -150,7 +150,7 @@ func TestShipmentSplitExampleConfirms(t *testing.T) {
 func TestShipmentConfirmOwnCodesNoteOnly(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
 		x := newExampleShop(t, e)
-		var s parcelgate.SupplierShipment
+		var s parcelgate.DropshipShipment
 		x.patch(x.supplier, x.shipment.ShipmentID, map[string]any{"status": status("Delivered"), "consignment": map[string]any{"parcels": []any{
 			map[string]any{"parcelId": "1", "packageType": "PC", "ready": true, "trackingCodes": []any{"EXT000123"}, "rows": []any{
 				map[string]any{"externalWarehouseId": exampleCatalog, "itemId": exampleItem, "deliveredQuantity": 5, "quantity": 5.0}}}}}}).Expect(200).JSON(&s)
@@ -173,7 +173,7 @@ func TestShipmentConfirmOwnCodesNoteOnly(t *testing.T) {
 func TestShipmentFastConfirmLinks(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
 		x := newExampleShop(t, e)
-		var s parcelgate.SupplierShipment
+		var s parcelgate.DropshipShipment
 		x.call(x.supplier, "POST", "/ecommerce/v3/shipments/"+x.shipment.ShipmentID+"/delivered", nil).Expect(200).JSON(&s)
 		p := s.Consignment.Parcels[0]
 		if len(p.TrackingCodes) != 1 || p.LabelURL == "" || p.DeliveryNoteURL == "" {
@@ -216,7 +216,7 @@ func TestShipmentSplitRefusals(t *testing.T) {
 			}
 		}
 		s := x.only(x.supplier)
-		if s.Status.Value != parcelgate.SupplyPacking || len(s.Consignment.Parcels) != 1 || len(s.Consignment.Parcels[0].TrackingCodes) != 0 || s.Consignment.Rows[0].DeliveredQuantity != nil {
+		if s.Status.Value != parcelgate.DropshipPacking || len(s.Consignment.Parcels) != 1 || len(s.Consignment.Parcels[0].TrackingCodes) != 0 || s.Consignment.Rows[0].DeliveredQuantity != nil {
 			t.Errorf("shipment after refusals: %+v", s)
 		}
 		after := x.getOrder(x.order.ID)
@@ -373,7 +373,7 @@ func TestMixedOrderCancelAndOperator(t *testing.T) {
 		if got.Status.Value != parcelgate.OrderCancelled || got.Rows[0].Status.Value != parcelgate.OrderCancelled || got.Rows[1].Status.Value != parcelgate.OrderCancelled {
 			t.Errorf("cancelled: %v rows %v %v", got.Status.Value, got.Rows[0].Status.Value, got.Rows[1].Status.Value)
 		}
-		if s := d.only(d.b); s.Status.Value != parcelgate.SupplyCancelled {
+		if s := d.only(d.b); s.Status.Value != parcelgate.DropshipCancelled {
 			t.Errorf("B's shipment: %v", s.Status.Value)
 		}
 		if q, a := d.stock(supplierBBID + "-B1"); q != 20 || a != 0 {
@@ -404,7 +404,7 @@ func TestShipmentEventsAndOptions(t *testing.T) {
 		id := x.shipment.ShipmentID
 		events := "/ecommerce/v3/shipments/" + id + "/events"
 		ev := map[string]any{"externalId": "ev-1", "code": "HANDED_TO_CARRIER", "description": "Collected from our dock", "parcelId": "1", "location": "Vantaa"}
-		var s parcelgate.SupplierShipment
+		var s parcelgate.DropshipShipment
 		x.call(x.supplier, "POST", events, ev).Expect(http.StatusCreated).JSON(&s)
 		if len(s.Events) != 1 || s.Events[0].Code != "HANDED_TO_CARRIER" || s.Events[0].ID != "1" || s.Events[0].Timestamp.IsZero() {
 			t.Fatalf("event: %+v", s.Events)
@@ -434,13 +434,13 @@ func TestShipmentEventsAndOptions(t *testing.T) {
 		if got := x.only(x.supplier); len(got.Events) != 2 {
 			t.Errorf("shipment events: %+v", got.Events)
 		}
-		var list struct{ Content []parcelgate.SupplierShipment }
+		var list struct{ Content []parcelgate.DropshipShipment }
 		x.call(x.retailer, "GET", "/ecommerce/v3/orders/"+x.order.ID+"/shipments", nil).Expect(200).JSON(&list)
 		if len(list.Content) != 1 || len(list.Content[0].Events) != 2 {
 			t.Errorf("retailer's view: %+v", list.Content)
 		}
 
-		var o parcelgate.ShipmentOptions
+		var o parcelgate.DropshipOptions
 		x.call(x.supplier, "GET", "/ecommerce/v3/shipments/"+id+"/options", nil).Expect(200).JSON(&o)
 		at := slices.IndexFunc(o.Options, func(d parcelgate.DeliveryOption) bool {
 			return d.ServiceCode == "2103" && d.DeliveryOperator == "Posti"

@@ -152,12 +152,14 @@ type ShippingPrint struct {
 }
 
 // parseShippingOrder reads the provider's body into shipment data, with
-// every problem in one EINVALID error naming the provider's fields.
-func parseShippingOrder(r *http.Request, legacy bool, points parcelgate.PickupPointLookup) (*parcelgate.Shipment, label.Media, parcelgate.ShippingProduct, error) {
+// every problem of its shape in one EINVALID error naming the provider's
+// fields. The shipment's own rules, its route and its pick-up point are
+// the shipment service's (Shipment.ValidateShippingOrder): the point the
+// sender named (agent.quickId) is handed on in PickupPointID.
+func parseShippingOrder(r *http.Request, legacy bool) (*parcelgate.Shipment, label.Media, error) {
 	var req shippingOrderRequest
-	var prod parcelgate.ShippingProduct
 	if err := decodeLenient(r, &req); err != nil {
-		return nil, "", prod, err
+		return nil, "", err
 	}
 	var p parcelgate.Problems
 	media := label.LaserA5
@@ -168,18 +170,14 @@ func parseShippingOrder(r *http.Request, legacy bool, points parcelgate.PickupPo
 	if pc != nil && strings.TrimSpace(pc.Target1Media) != "" {
 		m, ok := label.ParseMedia(pc.Target1Media)
 		if !ok {
-			names := make([]string, len(label.Medias))
-			for i, m := range label.Medias {
-				names[i] = string(m)
-			}
-			p.Add(pcField, "must be one of %s, not %q", strings.Join(names, ", "), pc.Target1Media)
+			p.Add(pcField, "must be one of %s, not %q", label.MediaNames(), pc.Target1Media)
 		}
 		media = m
 	}
 	sh := req.Shipment
 	if sh == nil {
 		p.Add("shipment", "is required")
-		return nil, "", prod, p.Err()
+		return nil, "", p.Err()
 	}
 	out := &parcelgate.Shipment{PrintMedia: string(media), Reference: strings.TrimSpace(sh.OrderNo)}
 	if out.Reference == "" {
@@ -200,11 +198,10 @@ func parseShippingOrder(r *http.Request, legacy bool, points parcelgate.PickupPo
 	} else {
 		out.Receiver = sh.Receiver.address()
 	}
-	var serviceOK bool
 	if sh.Service == nil {
 		p.Add("shipment.service.id", "is required")
 	} else {
-		prod, serviceOK = parcelgate.ParseShippingServiceID(&p, "shipment.service.id", sh.Service.ID)
+		prod, serviceOK := parcelgate.ParseShippingServiceID(&p, "shipment.service.id", sh.Service.ID)
 		out.ServiceCode = prod.Code
 		if serviceOK {
 			addons := make([]string, len(sh.Service.Addons))
@@ -242,38 +239,12 @@ func parseShippingOrder(r *http.Request, legacy bool, points parcelgate.PickupPo
 		}
 	}
 	if p.Len() > 0 {
-		return nil, "", prod, p.Err()
+		return nil, "", p.Err()
 	}
-	// The shipment's own rules (addresses, parcels, locker sizes) name
-	// parcelgate's fields; they are given the provider's names here.
-	if err := out.Validate(); err != nil {
-		for _, f := range parcelgate.ErrorFields(err) {
-			f.Field = providerField(f.Field)
-			p.AddFields(f)
-		}
-		return nil, "", prod, p.Err()
-	}
-	quickID := ""
 	if sh.Agent != nil {
-		quickID = sh.Agent.QuickID
+		out.PickupPointID = sh.Agent.QuickID
 	}
-	parcelgate.CheckServiceRoute(&p, "shipment.sender.country", "shipment.receiver.country", prod, out.Sender.Country, out.Receiver.Country)
-	if p.Len() > 0 {
-		return nil, "", prod, p.Err()
-	}
-	pt, err := parcelgate.ShippingPickupPoint(points, "shipment.agent.quickId", prod, quickID, out.Receiver)
-	if err != nil {
-		return nil, "", prod, err
-	}
-	out.PickupPointID = pt
-	return out, media, prod, nil
-}
-
-// providerField renames a field of parcelgate's shipment data to the
-// shipping API's name for it.
-func providerField(f string) string {
-	r := strings.NewReplacer("streetAddress", "address1", "postalCode", "zipcode", "postOffice", "city", "telephone", "phone")
-	return "shipment." + r.Replace(f)
+	return out, media, nil
 }
 
 // decodeLenient reads a JSON body into v, accepting unknown fields (the
@@ -317,21 +288,11 @@ func (s *Server) shippingOrder(w http.ResponseWriter, r *http.Request, legacy bo
 		}
 		returnFile = b
 	}
-	sh, media, prod, err := parseShippingOrder(r, legacy, s.pickups)
+	sh, media, err := parseShippingOrder(r, legacy)
 	if err != nil {
 		return err
 	}
-	c := caller(r)
-	for attempt := 0; ; attempt++ {
-		for i := range sh.Parcels {
-			sh.Parcels[i].ParcelID = parcelgate.NewParcelNumber(prod)
-		}
-		err = s.shipping.CreateShippingOrder(r.Context(), c, sh)
-		if parcelgate.ErrorCode(err) != parcelgate.ECONFLICT || attempt == 2 {
-			break
-		}
-	}
-	if err != nil {
+	if err := s.shipments.CreateShippingOrder(r.Context(), caller(r), sh); err != nil {
 		return err
 	}
 	ans := ShippingOrderAnswer{ID: sh.TrackingNumber, Status: "PRINTED", ShipmentNo: sh.TrackingNumber}
@@ -376,7 +337,7 @@ func (s *Server) labelHref(r *http.Request, legacy bool, number string, media la
 // (media), else the one the shipment was made with. Codes the parcels hold
 // by now are printed on them.
 func (s *Server) getShippingLabel(w http.ResponseWriter, r *http.Request) error {
-	sh, err := s.shipping.FindShippingOrder(r.Context(), caller(r), r.PathValue("number"))
+	sh, err := s.shipments.FindShippingOrder(r.Context(), caller(r), r.PathValue("number"))
 	if err != nil {
 		return err
 	}
@@ -387,7 +348,7 @@ func (s *Server) getShippingLabel(w http.ResponseWriter, r *http.Request) error 
 	if v := r.URL.Query().Get("media"); v != "" {
 		if media, ok = label.ParseMedia(v); !ok {
 			var p parcelgate.Problems
-			p.Add("media", "must be one of laser-a5, laser-a4, laser-2a5, thermo-225, thermo-190, not %q", v)
+			p.Add("media", "must be one of %s, not %q", label.MediaNames(), v)
 			return p.Err()
 		}
 	}
@@ -406,7 +367,7 @@ func (s *Server) getShippingLabel(w http.ResponseWriter, r *http.Request) error 
 // renderLabels renders the labels of every parcel of sh with the codes its
 // parcels hold now.
 func (s *Server) renderLabels(r *http.Request, sh *parcelgate.Shipment, media label.Media) ([]byte, error) {
-	codes, err := s.shipping.ShipmentCodes(r.Context(), caller(r), sh.TrackingNumber)
+	codes, err := s.shipments.ShipmentCodes(r.Context(), caller(r), sh.TrackingNumber)
 	if err != nil {
 		return nil, err
 	}

@@ -53,12 +53,12 @@ func (s *Server) listSupplierShipments(w http.ResponseWriter, r *http.Request) e
 		p.AddFields(parcelgate.ErrorFields(perr)...)
 	}
 	qv := r.URL.Query()
-	var q parcelgate.ShipmentQuery
+	var q parcelgate.DropshipQuery
 	q.From, _ = parseTime(qv, "from", &p)
 	if v := qv.Get("status"); v != "" {
 		for name := range strings.SplitSeq(v, ",") {
 			name = strings.TrimSpace(name)
-			st, ok := parcelgate.ParseSupplyStatus(name)
+			st, ok := parcelgate.ParseDropshipStatus(name)
 			if !ok {
 				p.Add("status", "%q is not a shipment status: Created, Submitted, Viewed, Picking, Packing, Shipping, Delivered, Cancelled or Error (case-sensitive)", name)
 				continue
@@ -85,7 +85,7 @@ func (s *Server) listSupplierShipments(w http.ResponseWriter, r *http.Request) e
 // under the public URL, on the routes the supplier's token opens
 // (labelUrl, deliveryNoteUrl: names INVENTED, decisions §38). sh is not
 // changed.
-func (s *Server) withParcelLinks(r *http.Request, sh *parcelgate.SupplierShipment) *parcelgate.SupplierShipment {
+func (s *Server) withParcelLinks(r *http.Request, sh *parcelgate.DropshipShipment) *parcelgate.DropshipShipment {
 	out := *sh
 	out.Consignment.Parcels = slices.Clone(sh.Consignment.Parcels)
 	base := s.publicURL(r) + "/ecommerce/v3/shipments/" + url.PathEscape(sh.ShipmentID) + "/parcels/"
@@ -151,7 +151,7 @@ func (s *Server) confirmSupplierShipment(w http.ResponseWriter, r *http.Request)
 	return nil
 }
 
-// eventBody is a supplier's event (parcelgate.ShipmentEvent; INVENTED,
+// eventBody is a supplier's event (parcelgate.DropshipEvent; INVENTED,
 // decisions §38), read leniently as the other shipment bodies are.
 type eventBody struct {
 	ExternalID  jsonin.Text `json:"externalId"`
@@ -180,7 +180,7 @@ func (s *Server) postShipmentEvent(w http.ResponseWriter, r *http.Request) error
 	var p parcelgate.Problems
 	jsonin.Problems(&ob, jsonin.BodyPath, &p)
 	b := &ob.V
-	in := parcelgate.ShipmentEventInput{ExternalID: b.ExternalID.V, Code: b.Code.V, Description: b.Description.V, ParcelID: b.ParcelID.V, Location: b.Location.V}
+	in := parcelgate.DropshipEventInput{ExternalID: b.ExternalID.V, Code: b.Code.V, Description: b.Description.V, ParcelID: b.ParcelID.V, Location: b.Location.V}
 	if v := strings.TrimSpace(b.Timestamp.V); v != "" {
 		t, err := time.Parse(time.RFC3339Nano, v)
 		if err != nil {
@@ -318,8 +318,8 @@ func (q *wholeNumber) UnmarshalJSON(b []byte) error {
 func (q *wholeNumber) Problem() string { return q.problem }
 
 // readShipmentUpdate reads a PATCH or PUT body (shipmentBody).
-func readShipmentUpdate(r *http.Request) (parcelgate.ShipmentUpdate, error) {
-	var u parcelgate.ShipmentUpdate
+func readShipmentUpdate(r *http.Request) (parcelgate.DropshipUpdate, error) {
+	var u parcelgate.DropshipUpdate
 	body, err := readBody(r)
 	if err != nil {
 		return u, err
@@ -336,7 +336,7 @@ func readShipmentUpdate(r *http.Request) (parcelgate.ShipmentUpdate, error) {
 	jsonin.Problems(&ob, jsonin.BodyPath, &p)
 	sb := &ob.V
 	if sb.Status.set {
-		st := parcelgate.SupplyStatus(sb.Status.value)
+		st := parcelgate.DropshipStatus(sb.Status.value)
 		u.Status = &st
 	}
 	u.ExternalID = strings.TrimSpace(sb.ExternalID.V)
@@ -349,7 +349,7 @@ func readShipmentUpdate(r *http.Request) (parcelgate.ShipmentUpdate, error) {
 			p.Add("consignment.parcels", "must hold at most %d parcels", parcelgate.MaxShipmentParcels)
 			return u, p.Err()
 		}
-		u.Parcels = []parcelgate.ShipmentParcel{}
+		u.Parcels = []parcelgate.ConsignmentParcel{}
 		for i, po := range parcels.V {
 			if !po.Set {
 				continue // a problem of its own (jsonin.Object)
@@ -360,8 +360,8 @@ func readShipmentUpdate(r *http.Request) (parcelgate.ShipmentUpdate, error) {
 	return u, p.Err()
 }
 
-func readParcel(p *parcelgate.Problems, po *parcelBody, path string) parcelgate.ShipmentParcel {
-	out := parcelgate.ShipmentParcel{ParcelID: po.ParcelID.V, PackageType: strings.TrimSpace(po.PackageType.V), ServiceCode: po.ServiceCode.V,
+func readParcel(p *parcelgate.Problems, po *parcelBody, path string) parcelgate.ConsignmentParcel {
+	out := parcelgate.ConsignmentParcel{ParcelID: po.ParcelID.V, PackageType: strings.TrimSpace(po.PackageType.V), ServiceCode: po.ServiceCode.V,
 		DeliveryOperator: po.DeliveryOperator.V, PickupPointID: po.PickupPointID.V, RoutingServiceCode: po.RoutingServiceCode.V}
 	if len(out.PackageType) > 20 {
 		p.Add(path+".packageType", "must be at most 20 characters")
@@ -383,12 +383,12 @@ func readParcel(p *parcelgate.Problems, po *parcelBody, path string) parcelgate.
 		}
 	}
 	if po.Rows.Set {
-		out.Rows = []parcelgate.ParcelRow{}
+		out.Rows = []parcelgate.ConsignmentParcelRow{}
 		for _, ro := range po.Rows.V {
 			if !ro.Set {
 				continue
 			}
-			row := parcelgate.ParcelRow{ExternalWarehouseID: strings.TrimSpace(ro.V.ExternalWarehouseID.V), ItemID: ro.V.ItemID.V, Quantity: parcelgate.Quantity(ro.V.Quantity.n)}
+			row := parcelgate.ConsignmentParcelRow{ExternalWarehouseID: strings.TrimSpace(ro.V.ExternalWarehouseID.V), ItemID: ro.V.ItemID.V, Quantity: parcelgate.Quantity(ro.V.Quantity.n)}
 			if ro.V.DeliveredQuantity.set {
 				q := parcelgate.Quantity(ro.V.DeliveredQuantity.n)
 				row.DeliveredQuantity = &q
@@ -401,7 +401,7 @@ func readParcel(p *parcelgate.Problems, po *parcelBody, path string) parcelgate.
 
 // supplierParcel is the caller's shipment of the path and its parcel
 // parcelId.
-func (s *Server) supplierParcel(r *http.Request) (*parcelgate.SupplierShipment, *parcelgate.ShipmentParcel, error) {
+func (s *Server) supplierParcel(r *http.Request) (*parcelgate.DropshipShipment, *parcelgate.ConsignmentParcel, error) {
 	sh, err := s.supplierShipments.FindShipment(r.Context(), caller(r), r.PathValue("id"))
 	if err != nil {
 		return nil, nil, err
@@ -465,7 +465,7 @@ func (s *Server) supplierParcelNote(w http.ResponseWriter, r *http.Request) erro
 		n.Receiver = labelParty(&c.DeliveryAddress)
 	}
 	for _, pr := range p.Rows {
-		row := parcelgate.ShipmentRow{}
+		row := parcelgate.ConsignmentRow{}
 		for _, sr := range c.Rows {
 			if sr.ItemID == pr.ItemID {
 				row = sr

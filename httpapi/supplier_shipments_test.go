@@ -102,14 +102,14 @@ func (d *dropship) getOrder(id string) parcelgate.Order {
 }
 
 // shipments lists a supplier's shipments (with query q).
-func (d *dropship) shipments(token, q string) httpapi.Page[parcelgate.SupplierShipment] {
+func (d *dropship) shipments(token, q string) httpapi.Page[parcelgate.DropshipShipment] {
 	d.T.Helper()
-	var p httpapi.Page[parcelgate.SupplierShipment]
+	var p httpapi.Page[parcelgate.DropshipShipment]
 	d.call(token, "GET", "/ecommerce/v3/shipments"+q, nil).Expect(200).JSON(&p)
 	return p
 }
 
-func (d *dropship) only(token string) parcelgate.SupplierShipment {
+func (d *dropship) only(token string) parcelgate.DropshipShipment {
 	d.T.Helper()
 	p := d.shipments(token, "")
 	if len(p.Content) != 1 {
@@ -148,7 +148,7 @@ func TestDropshipWholeFlow(t *testing.T) {
 
 		// One shipment each, split as the provider's Glue does.
 		sa, sb := d.only(d.a), d.only(d.b)
-		if sa.ClientID != supplierABID || sa.Metadata.SourceOrganization != retailerBID || sa.Status.Value != parcelgate.SupplyCreated {
+		if sa.ClientID != supplierABID || sa.Metadata.SourceOrganization != retailerBID || sa.Status.Value != parcelgate.DropshipCreated {
 			t.Errorf("A's shipment = %+v", sa)
 		}
 		if !slices.Equal(sa.References, []parcelgate.OrderReference{{Name: "PO", Value: o.ExternalID}, {Name: "SO", Value: "SO-D1"}}) {
@@ -167,9 +167,9 @@ func TestDropshipWholeFlow(t *testing.T) {
 		}
 
 		// A: Viewed, then confirms with its own tracking code.
-		var s parcelgate.SupplierShipment
+		var s parcelgate.DropshipShipment
 		d.patch(d.a, sa.ShipmentID, map[string]any{"status": status("Viewed")}).Expect(200).JSON(&s)
-		if s.Status.Value != parcelgate.SupplyViewed {
+		if s.Status.Value != parcelgate.DropshipViewed {
 			t.Fatalf("viewed: %+v", s.Status)
 		}
 		if got := d.getOrder(o.ID); got.Status.Value != parcelgate.OrderSubmitted || got.Rows[0].Status.Value != "Viewed" || got.Rows[2].Status.Value != parcelgate.OrderCreated {
@@ -179,7 +179,7 @@ func TestDropshipWholeFlow(t *testing.T) {
 			map[string]any{"parcelId": "1", "packageType": "PC", "ready": true, "trackingCodes": []any{"EXTA0001"}, "rows": []any{
 				map[string]any{"externalWarehouseId": "DROP", "itemId": supplierABID + "-A1", "deliveredQuantity": 2, "quantity": 2.0},
 				map[string]any{"externalWarehouseId": "DROP", "itemId": supplierABID + "-A2", "deliveredQuantity": 1, "quantity": 1.0}}}}}}).Expect(200).JSON(&s)
-		if s.Status.Value != parcelgate.SupplyDelivered || !slices.Equal(s.Consignment.Parcels[0].TrackingCodes, []string{"EXTA0001"}) {
+		if s.Status.Value != parcelgate.DropshipDelivered || !slices.Equal(s.Consignment.Parcels[0].TrackingCodes, []string{"EXTA0001"}) {
 			t.Fatalf("A confirmed: %+v", s)
 		}
 
@@ -188,7 +188,7 @@ func TestDropshipWholeFlow(t *testing.T) {
 			map[string]any{"parcelId": "1", "packageType": "PC", "serviceCode": "2103", "rows": []any{map[string]any{"itemId": supplierBBID + "-B1", "quantity": 5.0, "deliveredQuantity": 2}}},
 			map[string]any{"parcelId": "2", "packageType": "PC", "serviceCode": "2103", "pickupPointId": "002303200", "routingServiceCode": "3200", "rows": []any{map[string]any{"itemId": supplierBBID + "-B1", "quantity": 5.0, "deliveredQuantity": 3}}},
 		}}}).Expect(200).JSON(&s)
-		if len(s.Consignment.Parcels) != 2 || s.Status.Value != parcelgate.SupplyCreated {
+		if len(s.Consignment.Parcels) != 2 || s.Status.Value != parcelgate.DropshipCreated {
 			t.Fatalf("split: %+v", s)
 		}
 		d.patch(d.b, sb.ShipmentID, map[string]any{"status": status("Delivered"), "consignment": map[string]any{"parcels": []any{
@@ -235,7 +235,7 @@ func TestDropshipWholeFlow(t *testing.T) {
 		// No move out of a final status.
 		d.patch(d.a, sa.ShipmentID, map[string]any{"status": status("Packing")}).Expect(http.StatusConflict)
 		// The retailer sees its suppliers' shipments.
-		var list struct{ Content []parcelgate.SupplierShipment }
+		var list struct{ Content []parcelgate.DropshipShipment }
 		d.call(d.retailer, "GET", "/ecommerce/v3/orders/"+o.ID+"/shipments", nil).Expect(200).JSON(&list)
 		if len(list.Content) != 2 || list.Content[0].ShipmentID != sa.ShipmentID {
 			t.Errorf("order's shipments = %+v", list.Content)
@@ -261,9 +261,9 @@ func TestDropshipFastConfirmAndCancel(t *testing.T) {
 		d := newDropship(t, e)
 		o := d.order("D2", supplierABID+"-A1", 3, supplierBBID+"-B1", 4)
 		sa, sb := d.only(d.a), d.only(d.b)
-		var s parcelgate.SupplierShipment
+		var s parcelgate.DropshipShipment
 		d.call(d.a, "POST", "/ecommerce/v3/shipments/"+sa.ShipmentID+"/delivered", nil).Expect(200).JSON(&s)
-		if s.Status.Value != parcelgate.SupplyDelivered || *s.Consignment.Rows[0].DeliveredQuantity != 3 || len(s.Consignment.Parcels[0].TrackingCodes) != 1 {
+		if s.Status.Value != parcelgate.DropshipDelivered || *s.Consignment.Rows[0].DeliveredQuantity != 3 || len(s.Consignment.Parcels[0].TrackingCodes) != 1 {
 			t.Fatalf("fast confirm: %+v", s)
 		}
 		d.patch(d.b, sb.ShipmentID, map[string]any{"status": status("Cancelled")}).Expect(200)
@@ -295,7 +295,7 @@ func TestDropshipRetailerCancels(t *testing.T) {
 		if got.Status.Value != parcelgate.OrderCancelled || got.Rows[0].Status.Value != parcelgate.OrderCancelled {
 			t.Errorf("cancelled order: %v %v", got.Status.Value, got.Rows[0].Status.Value)
 		}
-		if s := d.only(d.a); s.Status.Value != parcelgate.SupplyCancelled {
+		if s := d.only(d.a); s.Status.Value != parcelgate.DropshipCancelled {
 			t.Errorf("A's shipment = %v", s.Status.Value)
 		}
 		if q, a := d.stock(supplierABID + "-A1"); q != 10 || a != 0 {
@@ -381,7 +381,7 @@ func TestDropshipShipmentMistakes(t *testing.T) {
 			d.call(d.a, "GET", "/ecommerce/v3/shipments"+q, nil).Expect(400)
 		}
 		// Nothing of the refused writes was applied.
-		if s := d.only(d.a); s.Status.Value != parcelgate.SupplyCreated || len(s.Consignment.Parcels) != 1 {
+		if s := d.only(d.a); s.Status.Value != parcelgate.DropshipCreated || len(s.Consignment.Parcels) != 1 {
 			t.Errorf("after refusals: %+v", s)
 		}
 	})
@@ -430,7 +430,7 @@ func TestDropshipCrossTenant(t *testing.T) {
 		d.call(d.retailer, "GET", "/ecommerce/v3/shipments", nil).Expect(http.StatusForbidden)
 		d.call(d.a, "PUT", "/ecommerce/v3/order", dropshipOrder("X2", supplierABID+"-A1", 1)).Expect(http.StatusForbidden)
 		// Untouched by all of it.
-		if s := d.only(d.a); s.Status.Value != parcelgate.SupplyCreated {
+		if s := d.only(d.a); s.Status.Value != parcelgate.DropshipCreated {
 			t.Errorf("A's shipment moved: %v", s.Status.Value)
 		}
 	})
@@ -540,7 +540,7 @@ func TestDropshipLabelsAndNotes(t *testing.T) {
 func TestDropshipAutomaticSupplier(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
 		d := newDropship(t, e)
-		auto := fulfillment.NewSuppliers(sqlstore.NewSupplierShipmentService(e.DB), e.Clock, slog.New(slog.NewTextHandler(io.Discard, nil)), 0)
+		auto := fulfillment.NewSuppliers(sqlstore.NewDropshipService(e.DB), e.Clock, slog.New(slog.NewTextHandler(io.Discard, nil)), 0)
 		var a parcelgate.AutoSupplier
 		e.Admin("PUT", "/admin/v1/organizations/"+supplierABID+"/auto-supplier?environment=test", map[string]any{"enabled": true, "delaySeconds": 60}).Expect(200).JSON(&a)
 		if !a.Enabled || a.DelaySeconds != 60 {

@@ -153,9 +153,7 @@ func (s *Server) gatewayToken(w http.ResponseWriter, r *http.Request) {
 	}
 	// Every gateway client may use the shipping API (decisions §29); its
 	// target is the base its clients append /api/v2/shipping/order to.
-	if s.shipping != nil {
-		targets["shippingapi"] = GatewayTarget{URL: base + "/shippingapi", Tier: 0}
-	}
+	targets["shippingapi"] = GatewayTarget{URL: base + "/shippingapi", Tier: 0}
 	issued = &parcelgate.Caller{
 		Subject: client.ClientID, OrgID: client.OrgID, BusinessID: client.BusinessID,
 		Environment: client.Environment, Kind: parcelgate.KindGateway, Versions: grants,

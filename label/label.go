@@ -38,6 +38,16 @@ const (
 // Medias lists every medium, in the order the docs give them.
 var Medias = []Media{LaserA5, LaserA4, Laser2A5, Thermo225, Thermo190}
 
+// MediaNames lists the names of Medias as a refusal quotes them:
+// "laser-a5, laser-a4, ...", in their order.
+func MediaNames() string {
+	names := make([]string, len(Medias))
+	for i, m := range Medias {
+		names[i] = string(m)
+	}
+	return strings.Join(names, ", ")
+}
+
 // ParseMedia reads a medium name, case-insensitively; false when it is
 // none of Medias.
 func ParseMedia(s string) (Media, bool) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/internal/testdb"
+	"github.com/parcelgate/parcelgate/pickup"
 	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
@@ -48,7 +49,7 @@ func BenchmarkSendingCodeLookup(b *testing.B) {
 				tn := fmt.Sprintf("JJFI%017d", i)
 				if i < 100 {
 					s := &parcelgate.Shipment{TrackingNumber: tn, ServiceCode: "2103", Sender: parcelgate.Address{Name: "S"}, Receiver: parcelgate.Address{Name: "R"}, Parcels: []parcelgate.Parcel{{}, {PackageCode: "M2"}}}
-					if _, err := sqlstore.NewShipmentService(db).CreateShipment(ctx, c, s); err != nil {
+					if _, err := sqlstore.NewShipmentService(db, pickup.Network{}).CreateShipment(ctx, c, s); err != nil {
 						b.Fatal(err)
 					}
 				}

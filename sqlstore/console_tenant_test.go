@@ -12,6 +12,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/console/view"
 	"github.com/parcelgate/parcelgate/internal/testdb"
+	"github.com/parcelgate/parcelgate/pickup"
 	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
@@ -178,7 +179,7 @@ func TestConsoleAndJournalReadsRefuseWithoutThePermission(t *testing.T) {
 		// The objects the reads find: a shipment with a sending code, a
 		// product and a service account of own's.
 		const tn = "JJFI10000000000000001"
-		if _, err := sqlstore.NewShipmentService(db).CreateShipment(ctx, gateway, testShipment(tn, "JJFI100000000000000P1")); err != nil {
+		if _, err := sqlstore.NewShipmentService(db, pickup.Network{}).CreateShipment(ctx, gateway, testShipment(tn, "JJFI100000000000000P1")); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := sqlstore.NewCodeService(db).CreateSendingCode(ctx, gateway, tn, false); err != nil {
@@ -226,7 +227,7 @@ func TestConsoleAndJournalReadsRefuseWithoutThePermission(t *testing.T) {
 			// client, the operator (decisions §40)
 			{name: "ListShipments", owner: merchant,
 				call: func(c *parcelgate.Caller, _ string) (string, error) {
-					page, err := sqlstore.NewShipmentService(db).ListShipments(ctx, c, parcelgate.ShipmentSearch{}, "", 10)
+					page, err := sqlstore.NewShipmentService(db, pickup.Network{}).ListShipments(ctx, c, parcelgate.ShipmentSearch{}, "", 10)
 					return sum(len(page.Items), err)
 				}},
 			// the overview and the journal: any service account, not a gateway client
@@ -303,7 +304,7 @@ func TestConsoleAndJournalReadsRefuseWithoutThePermission(t *testing.T) {
 		checkAccess(t, written, tn, "JJFI10000000000000099", []accessCase{
 			{name: "ListShipments search", other: accountOf(other, parcelgate.RoleRetailer), listing: true, crossSum: "0: ", owner: supplier, ownerSees: true,
 				call: func(c *parcelgate.Caller, id string) (string, error) {
-					page, err := sqlstore.NewShipmentService(db).ListShipments(ctx, c, parcelgate.ShipmentSearch{Number: id}, "", 10)
+					page, err := sqlstore.NewShipmentService(db, pickup.Network{}).ListShipments(ctx, c, parcelgate.ShipmentSearch{Number: id}, "", 10)
 					var found []string
 					for _, sh := range page.Items {
 						found = append(found, sh.TrackingNumber)

@@ -11,6 +11,7 @@ import (
 	"github.com/parcelgate/parcelgate/demo"
 	"github.com/parcelgate/parcelgate/internal/testdb"
 	"github.com/parcelgate/parcelgate/internal/wiring"
+	"github.com/parcelgate/parcelgate/pickup"
 	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
@@ -144,7 +145,7 @@ func TestCodeServiceAsksMayAndKeepsTenants(t *testing.T) {
 		b := gatewayClientOf(orgOf(testOrg(t, db, parcelgate.Production, "7654321-2")))
 		const tn, missing = "JJFI10000000000000001", "JJFI10000000000000099"
 		sh := testShipment(tn, "JJFI100000000000000P1", "JJFI100000000000000P2")
-		if _, err := sqlstore.NewShipmentService(db).CreateShipment(ctx, a, sh); err != nil {
+		if _, err := sqlstore.NewShipmentService(db, pickup.Network{}).CreateShipment(ctx, a, sh); err != nil {
 			t.Fatal(err)
 		}
 		sc, err := codes.CreateSendingCode(ctx, a, tn, false)
@@ -201,7 +202,7 @@ func TestCodeServiceAsksMayAndKeepsTenants(t *testing.T) {
 func TestShipmentServiceAsksMayAndKeepsTenants(t *testing.T) {
 	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
 		ctx := context.Background()
-		shipments := sqlstore.NewShipmentService(db)
+		shipments := sqlstore.NewShipmentService(db, pickup.Network{})
 		a := gatewayClientOf(orgOf(testOrg(t, db, parcelgate.Production, "1234567-1")))
 		b := gatewayClientOf(orgOf(testOrg(t, db, parcelgate.Production, "7654321-2")))
 		const tn = "JJFI10000000000000001"
@@ -237,28 +238,36 @@ func TestShipmentServiceAsksMayAndKeepsTenants(t *testing.T) {
 	})
 }
 
-func TestShippingServiceAsksMayAndKeepsTenants(t *testing.T) {
+// The shipping API's calls of the shipment service (decisions §29).
+func TestShippingOrdersAskMayAndKeepTenants(t *testing.T) {
 	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
 		ctx := context.Background()
-		shipping := sqlstore.NewShippingService(db)
+		shipping := sqlstore.NewShipmentService(db, pickup.Network{})
 		a := gatewayClientOf(orgOf(testOrg(t, db, parcelgate.Production, "1234567-1")))
 		b := gatewayClientOf(orgOf(testOrg(t, db, parcelgate.Production, "7654321-2")))
+		// The numbers a caller gives are replaced: the service numbers the
+		// parcels (domestic 2103: JJFI and 17 digits), the shipment by its
+		// first parcel, and decides its pick-up point (the nearest to
+		// 33100, through the finder).
 		sh := testShipment("", "JJFI100000000000000P1", "JJFI100000000000000P2")
 		if err := shipping.CreateShippingOrder(ctx, a, sh); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := sqlstore.NewCodeService(db).ErrandCodes(ctx, a, []string{"JJFI100000000000000P2"}); err != nil {
+		first, second := sh.Parcels[0].ParcelID, sh.Parcels[1].ParcelID
+		if !strings.HasPrefix(first, "JJFI") || len(first) != 21 || first == "JJFI100000000000000P1" || sh.TrackingNumber != first || second == first || sh.PickupPointID == "" {
+			t.Fatalf("shipping order numbered %s (parcels %s, %s), point %q; want the service's JJFI numbers, the first parcel's, and the nearest point", sh.TrackingNumber, first, second, sh.PickupPointID)
+		}
+		if _, err := sqlstore.NewCodeService(db).ErrandCodes(ctx, a, []string{second}); err != nil {
 			t.Fatal(err)
 		}
 		merchant := accountOf(orgOf(a), parcelgate.RoleMerchant)
-		checkAccess(t, writtenIn(t, db), "JJFI100000000000000P2", "JJFI100000000000000P9", []accessCase{
+		checkAccess(t, writtenIn(t, db), second, "JJFI100000000000000P9", []accessCase{
 			{name: "CreateShippingOrder", denied: []*parcelgate.Caller{merchant}, owner: a,
 				call: func(c *parcelgate.Caller, _ string) (string, error) {
-					return "", shipping.CreateShippingOrder(ctx, c, testShipment("", "JJFI100000000000000P3"))
+					return "", shipping.CreateShippingOrder(ctx, c, testShipment("", ""))
 				}},
-			// By the number of its second parcel. Every caller of the
-			// organization may read it, its service accounts too (the
-			// console's parcels area, decisions §40).
+			// By the number of its second parcel; the organization's
+			// service accounts may read its shipments (decisions §40).
 			{name: "FindShippingOrder", other: b, crossCode: parcelgate.ENOTFOUND, owner: a,
 				call: func(c *parcelgate.Caller, id string) (string, error) {
 					sh, err := shipping.FindShippingOrder(ctx, c, id)
@@ -288,7 +297,7 @@ func TestTrackingServiceAsksMayAndKeepsTenants(t *testing.T) {
 		a := testOrg(t, db, parcelgate.Production, "1234567-1")
 		b := testOrg(t, db, parcelgate.Production, "7654321-2")
 		const tn, parcel = "JJFI10000000000000001", "JJFI100000000000000P1"
-		if _, err := sqlstore.NewShipmentService(db).CreateShipment(ctx, gatewayClientOf(orgOf(a)), testShipment(tn, parcel)); err != nil {
+		if _, err := sqlstore.NewShipmentService(db, pickup.Network{}).CreateShipment(ctx, gatewayClientOf(orgOf(a)), testShipment(tn, parcel)); err != nil {
 			t.Fatal(err)
 		}
 		// decisions §30: any service account tracks parcels; a gateway
@@ -335,7 +344,7 @@ func TestTrackingServiceAsksMayAndKeepsTenants(t *testing.T) {
 	})
 }
 
-func TestSupplierShipmentServiceAsksMayAndKeepsTenants(t *testing.T) {
+func TestDropshipServiceAsksMayAndKeepsTenants(t *testing.T) {
 	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
 		ctx := context.Background()
 		// The demo's retailer places a dropshipping order split between
@@ -355,7 +364,7 @@ func TestSupplierShipmentServiceAsksMayAndKeepsTenants(t *testing.T) {
 		retailer := account(ten.RetailerID, parcelgate.RoleRetailer)
 		supplier := account(ten.SupplierID, parcelgate.RoleSupplier)
 		merchantSupplier := account(ten.BusinessID, parcelgate.RoleSupplier)
-		supplies := sqlstore.NewSupplierShipmentService(db)
+		supplies := sqlstore.NewDropshipService(db)
 		parts, err := supplies.OrderShipments(ctx, retailer, demo.SampleDropshipOrder)
 		if err != nil {
 			t.Fatal(err)
@@ -372,17 +381,17 @@ func TestSupplierShipmentServiceAsksMayAndKeepsTenants(t *testing.T) {
 		// decisions §34: shipments are their supplier's; the retailer (and
 		// a gateway token) may not touch them.
 		notSuppliers := []*parcelgate.Caller{retailer, gatewayClientOf(orgOf(supplier))}
-		shipment := func(s *parcelgate.SupplierShipment, err error) (string, error) {
+		shipment := func(s *parcelgate.DropshipShipment, err error) (string, error) {
 			if err != nil {
 				return "", err
 			}
 			return s.ShipmentID + " " + string(s.Status.Value), nil
 		}
-		picking := parcelgate.SupplyStatus("Picking")
+		picking := parcelgate.DropshipStatus("Picking")
 		checkAccess(t, writtenIn(t, db), own, "ZZZZZZZZZZZZZZZZZZZZ", []accessCase{
 			{name: "ListShipments", denied: notSuppliers, other: merchantSupplier, listing: true, owner: supplier, ownerSees: true,
 				call: func(c *parcelgate.Caller, _ string) (string, error) {
-					p, err := supplies.ListShipments(ctx, c, parcelgate.ShipmentQuery{}, parcelgate.PageRequest{Size: 100})
+					p, err := supplies.ListShipments(ctx, c, parcelgate.DropshipQuery{}, parcelgate.PageRequest{Size: 100})
 					var s []string
 					for _, sh := range p.Items {
 						s = append(s, sh.ShipmentID)
@@ -395,13 +404,13 @@ func TestSupplierShipmentServiceAsksMayAndKeepsTenants(t *testing.T) {
 				}},
 			{name: "UpdateShipment", denied: notSuppliers, other: merchantSupplier, crossCode: parcelgate.ENOTFOUND, owner: supplier, ownerSees: true,
 				call: func(c *parcelgate.Caller, id string) (string, error) {
-					return shipment(supplies.UpdateShipment(ctx, c, id, parcelgate.ShipmentUpdate{Status: &picking}))
+					return shipment(supplies.UpdateShipment(ctx, c, id, parcelgate.DropshipUpdate{Status: &picking}))
 				}},
 			// A split names the full list of the shipment's parcels;
 			// this one, past the access checks, is invalid.
 			{name: "SplitShipment", denied: notSuppliers, other: merchantSupplier, crossCode: parcelgate.ENOTFOUND, owner: supplier, ownerCode: parcelgate.EINVALID,
 				call: func(c *parcelgate.Caller, id string) (string, error) {
-					return shipment(supplies.SplitShipment(ctx, c, id, parcelgate.ShipmentUpdate{Status: &picking}))
+					return shipment(supplies.SplitShipment(ctx, c, id, parcelgate.DropshipUpdate{Status: &picking}))
 				}},
 			{name: "ConfirmShipment", denied: notSuppliers, other: merchantSupplier, crossCode: parcelgate.ENOTFOUND, owner: supplier, ownerSees: true,
 				call: func(c *parcelgate.Caller, id string) (string, error) {
@@ -410,7 +419,7 @@ func TestSupplierShipmentServiceAsksMayAndKeepsTenants(t *testing.T) {
 			// decisions §38: a supplier's events are its own shipment's.
 			{name: "AddShipmentEvent", denied: notSuppliers, other: merchantSupplier, crossCode: parcelgate.ENOTFOUND, owner: supplier, ownerSees: true,
 				call: func(c *parcelgate.Caller, id string) (string, error) {
-					sh, _, err := supplies.AddShipmentEvent(ctx, c, id, parcelgate.ShipmentEventInput{Code: "HANDED_TO_CARRIER"})
+					sh, _, err := supplies.AddShipmentEvent(ctx, c, id, parcelgate.DropshipEventInput{Code: "HANDED_TO_CARRIER"})
 					return shipment(sh, err)
 				}},
 		})

@@ -4,7 +4,11 @@ package sqlstore
 // service holds every method of its entity, and a front end is handed only
 // the services (through the root's interfaces) it uses. A service keeps no
 // state of its own; what is shared (connections, the clock, the fast path's
-// caches) lives in *DB, so a service is as cheap to make as a pointer.
+// caches) lives in *DB, so a service is as cheap to make as a pointer. The
+// shipment service is also handed the pick-up point network (reference
+// data the wiring gives it), to decide the shipping API's points.
+
+import "github.com/parcelgate/parcelgate"
 
 // Services are every service of the store over one database, for the
 // wiring: cmd/parcelgate and the test harnesses hand each front end the
@@ -24,20 +28,20 @@ type Services struct {
 	Journal         *JournalService
 	Console         *ConsoleService
 	ConsoleSessions *ConsoleSessionService
-	Shipping        *ShippingService
 	Tracking        *TrackingService
 	// SupplierShipments are dropshipping's shipments (decisions §34).
-	SupplierShipments *SupplierShipmentService
+	SupplierShipments *DropshipService
 }
 
-// NewServices returns every service over db.
-func NewServices(db *DB) *Services {
+// NewServices returns every service over db; points is the pick-up point
+// network (package pickup's, through the root's interface).
+func NewServices(db *DB, points parcelgate.PickupPointLookup) *Services {
 	return &Services{
 		Orders:            NewOrderService(db),
 		Inventory:         NewInventoryService(db),
 		Catalogs:          NewCatalogService(db),
 		Codes:             NewCodeService(db),
-		Shipments:         NewShipmentService(db),
+		Shipments:         NewShipmentService(db, points),
 		Credentials:       NewCredentialService(db),
 		TokenKeys:         NewTokenKeyService(db),
 		Organizations:     NewOrganizationService(db),
@@ -47,8 +51,7 @@ func NewServices(db *DB) *Services {
 		Journal:           NewJournalService(db),
 		Console:           NewConsoleService(db),
 		ConsoleSessions:   NewConsoleSessionService(db),
-		Shipping:          NewShippingService(db),
 		Tracking:          NewTrackingService(db),
-		SupplierShipments: NewSupplierShipmentService(db),
+		SupplierShipments: NewDropshipService(db),
 	}
 }

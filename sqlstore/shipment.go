@@ -13,12 +13,21 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// ShipmentService keeps the gateway's shipment data: registration, reads and
-// the operator's delivery.
-type ShipmentService struct{ db *DB }
+// ShipmentService keeps shipment data: the gateway's registration, the
+// shipping API's shipments (shipment_shipping.go), reads and the
+// operator's delivery. It is the one writer of the shipments and parcels
+// tables (insertShipment), which warehouse orders also call.
+type ShipmentService struct {
+	db *DB
+	// points decides the shipping API's pick-up points (decisions §29).
+	points parcelgate.PickupPointLookup
+}
 
-// NewShipmentService returns the ShipmentService over db.
-func NewShipmentService(db *DB) *ShipmentService { return &ShipmentService{db: db} }
+// NewShipmentService returns the ShipmentService over db, deciding the
+// shipping API's pick-up points from points.
+func NewShipmentService(db *DB, points parcelgate.PickupPointLookup) *ShipmentService {
+	return &ShipmentService{db: db, points: points}
+}
 
 var _ parcelgate.ShipmentService = (*ShipmentService)(nil)
 
@@ -77,8 +86,11 @@ func sameShipment(stored, req *parcelgate.Shipment) bool {
 // transaction when an order reaches Delivered (decisions §7).
 //
 // It trusts the caller for validation and normalization (s.Validate or
-// equivalent: IDs trimmed and upper-cased, addresses checked). It generates
-// the tracking number and parcel IDs that are empty, sets each parcel's
+// equivalent: IDs trimmed and upper-cased, addresses checked). It numbers
+// what is not numbered (Shipment.NewParcelNumber, the one place numbers
+// are made): the tracking number and parcel IDs that are empty; a shipping
+// API shipment's parcels first, its tracking number being its first
+// parcel's. It sets each parcel's
 // LockerSize from its package code and dimensions (EINVALID when they
 // disagree), and fills in s's ID, OrgID, Environment, Status and CreatedAt.
 // A tracking number or parcel ID the organization already has is ECONFLICT;
@@ -94,11 +106,21 @@ func insertShipment(ctx context.Context, tx *Tx, orgID int64, env parcelgate.Env
 		}
 		s.Parcels[i].LockerSize = size
 	}
+	if s.Origin == parcelgate.OriginShipping {
+		if err := assignParcelIDs(ctx, tx, orgID, s); err != nil {
+			return err
+		}
+		if len(s.Parcels) > 0 {
+			s.TrackingNumber = s.Parcels[0].ParcelID
+		}
+	}
 	if err := assignTrackingNumber(ctx, tx, orgID, s); err != nil {
 		return err
 	}
-	if err := assignParcelIDs(ctx, tx, orgID, s); err != nil {
-		return err
+	if s.Origin != parcelgate.OriginShipping {
+		if err := assignParcelIDs(ctx, tx, orgID, s); err != nil {
+			return err
+		}
 	}
 	s.OrgID, s.Environment = orgID, env
 	if s.Origin == "" {
@@ -137,7 +159,7 @@ func assignTrackingNumber(ctx context.Context, tx *Tx, orgID int64, s *parcelgat
 	generate := s.TrackingNumber == ""
 	for {
 		if generate {
-			s.TrackingNumber = parcelgate.NewTrackingNumber()
+			s.TrackingNumber = s.NewParcelNumber()
 		}
 		var one int
 		err := tx.QueryRow(ctx, `SELECT 1 FROM shipments WHERE org_id = ? AND tracking_number = ?`, orgID, s.TrackingNumber).Scan(&one)
@@ -166,7 +188,7 @@ func assignParcelIDs(ctx context.Context, tx *Tx, orgID int64, s *parcelgate.Shi
 	redraw := generated
 	for {
 		for _, i := range redraw {
-			s.Parcels[i].ParcelID = parcelgate.NewTrackingNumber()
+			s.Parcels[i].ParcelID = s.NewParcelNumber()
 		}
 		ids := make([]string, len(s.Parcels))
 		for i, p := range s.Parcels {

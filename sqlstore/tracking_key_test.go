@@ -8,6 +8,7 @@ import (
 
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/internal/testdb"
+	"github.com/parcelgate/parcelgate/pickup"
 	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
@@ -29,7 +30,7 @@ func trackingTenants(t *testing.T, db *sqlstore.DB, tn, reference string, parcel
 	b = testOrg(t, db, parcelgate.Production, "7654321-2")
 	sh := testShipment(tn, parcels...)
 	sh.Reference = reference
-	if _, err := sqlstore.NewShipmentService(db).CreateShipment(context.Background(), gatewayClientOf(orgOf(a)), sh); err != nil {
+	if _, err := sqlstore.NewShipmentService(db, pickup.Network{}).CreateShipment(context.Background(), gatewayClientOf(orgOf(a)), sh); err != nil {
 		t.Fatal(err)
 	}
 	return a, b
@@ -118,7 +119,7 @@ func TestTrackByAsksMayAndKeepsTenants(t *testing.T) {
 		const tn3, p3 = "JJFI10000000000000003", "JJFI100000000000000P3"
 		sh3 := testShipment(tn3, p3)
 		sh3.Reference = "Tilaus-å-7"
-		if _, err := sqlstore.NewShipmentService(db).CreateShipment(ctx, gwA, sh3); err != nil {
+		if _, err := sqlstore.NewShipmentService(db, pickup.Network{}).CreateShipment(ctx, gwA, sh3); err != nil {
 			t.Fatal(err)
 		}
 		want(a, parcelgate.KeySenderReference, "Tilaus-å-7", 0, 10, tn3+"/"+p3+" own=true")
@@ -133,7 +134,7 @@ func TestTrackByAsksMayAndKeepsTenants(t *testing.T) {
 
 		// The same tracking number at another tenant (numbers are unique
 		// per organization): a lookup finds both, each in its view.
-		if _, err := sqlstore.NewShipmentService(db).CreateShipment(ctx, gatewayClientOf(orgOf(b)), testShipment(tn, "JJFI100000000000000B1")); err != nil {
+		if _, err := sqlstore.NewShipmentService(db, pickup.Network{}).CreateShipment(ctx, gatewayClientOf(orgOf(b)), testShipment(tn, "JJFI100000000000000B1")); err != nil {
 			t.Fatal(err)
 		}
 		want(a, parcelgate.KeyConsignmentNumber, tn, 0, 10, both+","+tn+"/JJFI100000000000000B1 own=false")
@@ -144,7 +145,7 @@ func TestTrackByAsksMayAndKeepsTenants(t *testing.T) {
 
 		// decisions §5: a delivered shipment's codes are freed; its errand
 		// code names nothing.
-		if _, err := sqlstore.NewShipmentService(db).DeliverShipment(ctx, parcelgate.OperatorCaller(orgOf(a)), tn); err != nil {
+		if _, err := sqlstore.NewShipmentService(db, pickup.Network{}).DeliverShipment(ctx, parcelgate.OperatorCaller(orgOf(a)), tn); err != nil {
 			t.Fatal(err)
 		}
 		want(a, parcelgate.KeyErrandCode, code, 0, 10, "")

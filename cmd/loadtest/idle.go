@@ -48,7 +48,7 @@ func idleMode(ctx context.Context, c config, e *env) error {
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
 	go eng.Run(runCtx)
-	go fulfillment.NewSuppliers(sqlstore.NewSupplierShipmentService(e.db), clock, log, 0).Run(runCtx)
+	go fulfillment.NewSuppliers(sqlstore.NewDropshipService(e.db), clock, log, 0).Run(runCtx)
 	time.Sleep(2 * time.Second)
 	cpu0, db0 := processCPU(), dbCPU(e)
 	time.Sleep(c.duration)

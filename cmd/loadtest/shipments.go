@@ -80,7 +80,7 @@ func shipmentsMode(ctx context.Context, c config, e *env) error {
 	fmt.Printf("%s shipments: %d retailer orders, one shipment each, made in %s\n", e.engine, n, time.Since(t0).Round(time.Millisecond))
 	// The stamps to poll from: the newest and the middle one.
 	var page struct {
-		Content []parcelgate.SupplierShipment
+		Content []parcelgate.DropshipShipment
 		Page    struct{ TotalElements int64 }
 	}
 	if err := e.call("GET", fmt.Sprintf("/ecommerce/v3/shipments?size=1&page=%d", n-1), stok, nil, http.StatusOK, &page); err != nil {

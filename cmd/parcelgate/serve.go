@@ -410,7 +410,7 @@ func serve(ctx context.Context, c *serveConfig, stdout, stderr io.Writer) error 
 	suppliersDone := make(chan struct{})
 	go func() {
 		defer close(suppliersDone)
-		fulfillment.NewSuppliers(sqlstore.NewSupplierShipmentService(db), clock, log, 0).Run(engineCtx)
+		fulfillment.NewSuppliers(sqlstore.NewDropshipService(db), clock, log, 0).Run(engineCtx)
 	}()
 	// Stop the engine and the automatic supplier, and let a move in
 	// progress end, before the database closes.

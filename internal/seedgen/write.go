@@ -147,7 +147,7 @@ type orderDoc struct {
 // shipmentDoc is the store's document of a dropshipping shipment
 // (sqlstore/supplier_shipment.go).
 type shipmentDoc struct {
-	*parcelgate.SupplierShipment
+	*parcelgate.DropshipShipment
 	Lines []int `json:"lines"`
 }
 
@@ -196,20 +196,20 @@ func (g *model) orders(emit func(...any) error) error {
 				}
 			}
 			parts := parcelgate.SplitOrder(ord, o.o, supply, svc, func() string { shipments++; return serviceID(uint64(shipments), 'S', 20) }, inserted)
-			sstatus, rstatus := parcelgate.SupplyCreated, parcelgate.OrderCreated
+			sstatus, rstatus := parcelgate.DropshipCreated, parcelgate.OrderCreated
 			switch p.status {
 			case parcelgate.OrderDelivered:
-				sstatus, rstatus = parcelgate.SupplyDelivered, parcelgate.OrderDelivered
+				sstatus, rstatus = parcelgate.DropshipDelivered, parcelgate.OrderDelivered
 			case parcelgate.OrderCancelled:
-				sstatus, rstatus = parcelgate.SupplyCancelled, parcelgate.OrderCancelled
+				sstatus, rstatus = parcelgate.DropshipCancelled, parcelgate.OrderCancelled
 			}
 			for _, part := range parts {
 				for _, line := range part.Lines {
 					ord.Rows[line].SupplierID = part.Shipment.ClientID
 					ord.Rows[line].Status = parcelgate.OrderState{Value: rstatus, Timestamp: at}
 				}
-				part.Shipment.Status = parcelgate.ShipmentState{Value: sstatus, Timestamp: at}
-				doc, err := json.Marshal(shipmentDoc{SupplierShipment: part.Shipment, Lines: part.Lines})
+				part.Shipment.Status = parcelgate.DropshipState{Value: sstatus, Timestamp: at}
+				doc, err := json.Marshal(shipmentDoc{DropshipShipment: part.Shipment, Lines: part.Lines})
 				if err != nil {
 					return err
 				}

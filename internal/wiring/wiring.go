@@ -14,7 +14,7 @@ import (
 
 // HTTP returns the services of the HTTP API over db.
 func HTTP(db *sqlstore.DB) httpapi.Services {
-	s := sqlstore.NewServices(db)
+	s := sqlstore.NewServices(db, pickup.Network{})
 	return httpapi.Services{
 		Organizations: s.Organizations,
 		Credentials:   s.Credentials,
@@ -29,7 +29,6 @@ func HTTP(db *sqlstore.DB) httpapi.Services {
 		Journal:       s.Journal,
 		TokenKeys:     s.TokenKeys,
 		Database:      db,
-		Shipping:      s.Shipping,
 		Tracking:      s.Tracking,
 		// Pick-up points and estimates are the provider's network, not
 		// tenant data: package pickup's data set, in memory (decisions §32).
@@ -42,7 +41,7 @@ func HTTP(db *sqlstore.DB) httpapi.Services {
 
 // Console returns the services of the web console over db.
 func Console(db *sqlstore.DB) console.Services {
-	s := sqlstore.NewServices(db)
+	s := sqlstore.NewServices(db, pickup.Network{})
 	return console.Services{
 		Organizations: s.Organizations,
 		Credentials:   s.Credentials,
@@ -52,7 +51,7 @@ func Console(db *sqlstore.DB) console.Services {
 		Controls:      s.Controls,
 		Faults:        s.Faults,
 		Journal:       s.Journal,
-		Shipping:      s.Shipping,
+		Shipping:      s.Shipments,
 		Codes:         s.Codes,
 		Tracking:      s.Tracking,
 		PickupPoints:  pickup.Network{},
@@ -69,7 +68,7 @@ func Console(db *sqlstore.DB) console.Services {
 
 // Demo returns the services demo.Seed writes through over db.
 func Demo(db *sqlstore.DB) demo.Services {
-	s := sqlstore.NewServices(db)
+	s := sqlstore.NewServices(db, pickup.Network{})
 	return demo.Services{
 		Organizations: s.Organizations,
 		Credentials:   s.Credentials,

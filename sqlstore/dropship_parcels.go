@@ -17,17 +17,17 @@ import (
 // (supplier_org_id, id) or (retailer_org_id, id) (migration 0035),
 // whatever the organization holds. Another organization's shipments are
 // never read: the organization is the list's first condition.
-func (s *SupplierShipmentService) ListDropshipShipments(ctx context.Context, c *parcelgate.Caller, asRetailer bool, cursor string, limit int) (parcelgate.Page[*parcelgate.SupplierShipment], error) {
+func (s *DropshipService) ListDropshipShipments(ctx context.Context, c *parcelgate.Caller, asRetailer bool, cursor string, limit int) (parcelgate.Page[*parcelgate.DropshipShipment], error) {
 	side, action := dropshipSide(asRetailer)
 	if err := c.May(action); err != nil {
-		return parcelgate.Page[*parcelgate.SupplierShipment]{}, err
+		return parcelgate.Page[*parcelgate.DropshipShipment]{}, err
 	}
 	var f filterSQL
 	f.add(side+" = ?", c.OrgID)
 	f.add("environment = ?", string(c.Environment))
-	return readOnReplica(ctx, s.db, c, func(r reader) (parcelgate.Page[*parcelgate.SupplierShipment], error) {
+	return readOnReplica(ctx, s.db, c, func(r reader) (parcelgate.Page[*parcelgate.DropshipShipment], error) {
 		return consoleList(ctx, r, &f, "supplier_shipments", dropshipColumns, "", "id", cursor, limit,
-			func(rows *sql.Rows) (*parcelgate.SupplierShipment, consoleKey, error) {
+			func(rows *sql.Rows) (*parcelgate.DropshipShipment, consoleKey, error) {
 				row, err := scanSupply(rows)
 				if err != nil {
 					return nil, consoleKey{}, err

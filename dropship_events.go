@@ -12,11 +12,11 @@ import (
 // /shipments/{id}/options without their bodies: both shapes are INVENTED,
 // as small as a well-made service needs.
 
-// ShipmentEvent is something a supplier reports about its shipment after
+// DropshipEvent is something a supplier reports about its shipment after
 // or beside its status (a hand-over to the carrier, a delay, a parcel
 // damaged in packing): kept with the shipment, in the order received, and
 // shown to the supplier and to the retailer with it. INVENTED.
-type ShipmentEvent struct {
+type DropshipEvent struct {
 	// ID is the platform's, the event's number in its shipment (1, 2, ...).
 	ID string `json:"id"`
 	// ExternalID is the supplier's own ID of the event, when it gives one:
@@ -35,9 +35,9 @@ type ShipmentEvent struct {
 	CreatedDate time.Time `json:"createdDate"`
 }
 
-// ShipmentEventInput is a supplier's event as posted (zero Timestamp:
+// DropshipEventInput is a supplier's event as posted (zero Timestamp:
 // now).
-type ShipmentEventInput struct {
+type DropshipEventInput struct {
 	ExternalID, Code, Description, ParcelID, Location string
 	Timestamp                                         time.Time
 }
@@ -54,7 +54,7 @@ const MaxShipmentEvents = 100
 // MaxShipmentEvents events (409 past it). An event whose externalId s
 // already has is a retry: s is answered unchanged. It returns the
 // shipment to store (s is not changed) and whether anything changed.
-func AddShipmentEvent(s *SupplierShipment, in ShipmentEventInput, now time.Time) (*SupplierShipment, bool, error) {
+func AddShipmentEvent(s *DropshipShipment, in DropshipEventInput, now time.Time) (*DropshipShipment, bool, error) {
 	var p Problems
 	in.Code, in.ParcelID, in.ExternalID = strings.TrimSpace(in.Code), strings.TrimSpace(in.ParcelID), strings.TrimSpace(in.ExternalID)
 	in.Description, in.Location = strings.TrimSpace(in.Description), strings.TrimSpace(in.Location)
@@ -73,7 +73,7 @@ func AddShipmentEvent(s *SupplierShipment, in ShipmentEventInput, now time.Time)
 	if len(in.ExternalID) > 100 {
 		p.Add("externalId", "must be at most 100 characters")
 	}
-	if in.ParcelID != "" && !slices.ContainsFunc(s.Consignment.Parcels, func(x ShipmentParcel) bool { return x.ParcelID == in.ParcelID }) {
+	if in.ParcelID != "" && !slices.ContainsFunc(s.Consignment.Parcels, func(x ConsignmentParcel) bool { return x.ParcelID == in.ParcelID }) {
 		p.Add("parcelId", "the shipment has no parcel %q (its parcels: %s)", in.ParcelID, parcelIDs(s.Consignment.Parcels))
 	}
 	if in.Timestamp.After(now) {
@@ -82,11 +82,11 @@ func AddShipmentEvent(s *SupplierShipment, in ShipmentEventInput, now time.Time)
 	if err := p.Err(); err != nil {
 		return nil, false, err
 	}
-	if in.ExternalID != "" && slices.ContainsFunc(s.Events, func(e ShipmentEvent) bool { return e.ExternalID == in.ExternalID }) {
+	if in.ExternalID != "" && slices.ContainsFunc(s.Events, func(e DropshipEvent) bool { return e.ExternalID == in.ExternalID }) {
 		return s, false, nil
 	}
 	switch st := s.Status.Value; {
-	case st == SupplyCancelled || st == SupplyError:
+	case st == DropshipCancelled || st == DropshipError:
 		return nil, false, Errorf(ECONFLICT, "Shipment %s is %s: it shipped nothing to report events on.", s.ShipmentID, st)
 	case len(s.Events) >= MaxShipmentEvents:
 		return nil, false, Errorf(ECONFLICT, "Shipment %s has %d events, the most a shipment keeps.", s.ShipmentID, MaxShipmentEvents)
@@ -96,7 +96,7 @@ func AddShipmentEvent(s *SupplierShipment, in ShipmentEventInput, now time.Time)
 		at = now
 	}
 	out := cloneShipment(s)
-	out.Events = append(slices.Clip(out.Events), ShipmentEvent{ID: fmt.Sprint(len(s.Events) + 1), ExternalID: in.ExternalID, Code: in.Code, Description: in.Description,
+	out.Events = append(slices.Clip(out.Events), DropshipEvent{ID: fmt.Sprint(len(s.Events) + 1), ExternalID: in.ExternalID, Code: in.Code, Description: in.Description,
 		ParcelID: in.ParcelID, Location: in.Location, Timestamp: at.UTC(), CreatedDate: now})
 	return out, true, nil
 }
@@ -114,10 +114,10 @@ func validEventCode(s string) bool {
 	return s != ""
 }
 
-// ShipmentOptions is what GET /shipments/{id}/options answers: the
+// DropshipOptions is what GET /shipments/{id}/options answers: the
 // delivery methods the supplier may give the shipment's parcels when it
 // confirms (serviceCode with deliveryOperator) or splits. INVENTED.
-type ShipmentOptions struct {
+type DropshipOptions struct {
 	ShipmentID string `json:"shipmentId"`
 	// DeliveryCountry is the country the shipment goes to (FI when its
 	// address names none).
@@ -128,7 +128,7 @@ type ShipmentOptions struct {
 	Options []DeliveryOption `json:"options"`
 }
 
-// DeliveryOption is one delivery method of ShipmentOptions.
+// DeliveryOption is one delivery method of DropshipOptions.
 type DeliveryOption struct {
 	ServiceCode      string            `json:"serviceCode"`
 	DeliveryOperator string            `json:"deliveryOperator"`
@@ -146,12 +146,12 @@ type DeliveryOption struct {
 // code order, each directly (deliveryOperator Posti, serviceCode 2103) and
 // via Unifaun (PO2103), with the parcels that have it now; none once s is
 // final.
-func OptionsOf(s *SupplierShipment) ShipmentOptions {
+func OptionsOf(s *DropshipShipment) DropshipOptions {
 	country := strings.ToUpper(strings.TrimSpace(s.Consignment.DeliveryAddress.Country))
 	if country == "" {
 		country = "FI"
 	}
-	out := ShipmentOptions{ShipmentID: s.ShipmentID, DeliveryCountry: country, Open: !s.Status.Value.Final(), Options: []DeliveryOption{}}
+	out := DropshipOptions{ShipmentID: s.ShipmentID, DeliveryCountry: country, Open: !s.Status.Value.Final(), Options: []DeliveryOption{}}
 	if !out.Open {
 		return out
 	}

@@ -14,9 +14,9 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-var _ parcelgate.SupplierShipmentService = (*SupplierShipmentService)(nil)
+var _ parcelgate.DropshipService = (*DropshipService)(nil)
 
-// SupplierShipmentService keeps the shipments of dropshipping orders
+// DropshipService keeps the shipments of dropshipping orders
 // (decisions §34): made with the retailer's order, in its transaction
 // (fillOrder); read and written by their supplier only. Every write locks
 // the order first, then the shipment, then takes the change clock and
@@ -24,22 +24,22 @@ var _ parcelgate.SupplierShipmentService = (*SupplierShipmentService)(nil)
 // suppliers confirming parts of one order, or a supplier racing the
 // retailer's cancellation, run one after the other and each copies back
 // what the other left.
-type SupplierShipmentService struct{ db *DB }
+type DropshipService struct{ db *DB }
 
-// NewSupplierShipmentService returns the shipment service of db.
-func NewSupplierShipmentService(db *DB) *SupplierShipmentService {
-	return &SupplierShipmentService{db: db}
+// NewDropshipService returns the shipment service of db.
+func NewDropshipService(db *DB) *DropshipService {
+	return &DropshipService{db: db}
 }
 
 // shipmentRecord is a shipment as stored.
 type shipmentRecord struct {
 	pk, orderPK, supplierOrg, retailerOrg int64
 	env                                   parcelgate.Environment
-	status                                parcelgate.SupplyStatus
+	status                                parcelgate.DropshipStatus
 	insertedAt, updatedAt, readyAt        int64
 	// lines are the order rows the shipment's rows ship, by row.
 	lines []int
-	s     *parcelgate.SupplierShipment
+	s     *parcelgate.DropshipShipment
 }
 
 const supplyColumns = `s.id, s.environment, s.supplier_org_id, s.retailer_org_id, s.order_pk, s.status, s.doc, s.inserted_at, s.updated_at, s.ready_at`
@@ -47,12 +47,12 @@ const supplyColumns = `s.id, s.environment, s.supplier_org_id, s.retailer_org_id
 // shipmentDoc is a shipment's stored document: the shipment as answered
 // and the order rows it ships.
 type shipmentDoc struct {
-	*parcelgate.SupplierShipment
+	*parcelgate.DropshipShipment
 	Lines []int `json:"lines"`
 }
 
 func (r *shipmentRecord) document() (string, error) {
-	b, err := json.Marshal(shipmentDoc{SupplierShipment: r.s, Lines: r.lines})
+	b, err := json.Marshal(shipmentDoc{DropshipShipment: r.s, Lines: r.lines})
 	return string(b), err
 }
 
@@ -62,18 +62,18 @@ func scanSupply(s rowScanner) (*shipmentRecord, error) {
 	if err := s.Scan(&r.pk, &env, &r.supplierOrg, &r.retailerOrg, &r.orderPK, &status, &doc, &r.insertedAt, &r.updatedAt, &r.readyAt); err != nil {
 		return nil, err
 	}
-	r.env, r.status = parcelgate.Environment(env), parcelgate.SupplyStatus(status)
-	d := shipmentDoc{SupplierShipment: new(parcelgate.SupplierShipment)}
+	r.env, r.status = parcelgate.Environment(env), parcelgate.DropshipStatus(status)
+	d := shipmentDoc{DropshipShipment: new(parcelgate.DropshipShipment)}
 	if err := json.Unmarshal([]byte(doc), &d); err != nil {
 		return nil, fmt.Errorf("shipment %d: document: %w", r.pk, err)
 	}
-	r.s, r.lines = d.SupplierShipment, d.Lines
+	r.s, r.lines = d.DropshipShipment, d.Lines
 	return &r, nil
 }
 
 // view is the shipment as answered: the document with the stamps of the
 // columns.
-func (r *shipmentRecord) view() *parcelgate.SupplierShipment {
+func (r *shipmentRecord) view() *parcelgate.DropshipShipment {
 	s := *r.s
 	s.Metadata.InsertDate, s.Metadata.UpdateDate = fromMicros(r.insertedAt), fromMicros(r.updatedAt)
 	if s.References == nil {
@@ -125,14 +125,14 @@ func splitShipments(org *parcelgate.Organization, rec *orderRecord, supply []par
 		steps = append(steps, step{q: `INSERT INTO supplier_shipments (shipment_id, environment, supplier_org_id, retailer_org_id, order_pk, status, doc, inserted_at, updated_at, ready_at)
 			VALUES (?, ?, ?, ?, ` + pk.expr + `, ?, ?, ?, ?, ?)`,
 			args: slices.Concat([]any{part.Shipment.ShipmentID, string(rec.env), part.SupplierOrg, rec.orgID}, pk.args,
-				[]any{string(parcelgate.SupplyCreated), doc, micros(stamp), micros(stamp), micros(now)})})
+				[]any{string(parcelgate.DropshipCreated), doc, micros(stamp), micros(stamp), micros(now)})})
 	}
 	return steps, nil
 }
 
 // FindShipment returns the caller's shipment id. Only a caller that may
 // ActionSupplyShipments (decisions §34).
-func (s *SupplierShipmentService) FindShipment(ctx context.Context, c *parcelgate.Caller, id string) (*parcelgate.SupplierShipment, error) {
+func (s *DropshipService) FindShipment(ctx context.Context, c *parcelgate.Caller, id string) (*parcelgate.DropshipShipment, error) {
 	if err := c.May(parcelgate.ActionSupplyShipments); err != nil {
 		return nil, err
 	}
@@ -156,16 +156,16 @@ func shipmentNotFound(id string) error {
 // window as order lists are (see stamp.go), so a supplier that polls from
 // the newest updateDate it has seen misses nothing. Only a caller that may
 // ActionSupplyShipments (decisions §34).
-func (s *SupplierShipmentService) ListShipments(ctx context.Context, c *parcelgate.Caller, q parcelgate.ShipmentQuery, p parcelgate.PageRequest) (parcelgate.Page[*parcelgate.SupplierShipment], error) {
+func (s *DropshipService) ListShipments(ctx context.Context, c *parcelgate.Caller, q parcelgate.DropshipQuery, p parcelgate.PageRequest) (parcelgate.Page[*parcelgate.DropshipShipment], error) {
 	if err := c.May(parcelgate.ActionSupplyShipments); err != nil {
-		return parcelgate.Page[*parcelgate.SupplierShipment]{}, err
+		return parcelgate.Page[*parcelgate.DropshipShipment]{}, err
 	}
 	ks := &keysetQuery{table: "supplier_shipments s", alias: "s", byModified: true, stampCol: "updated_at"}
 	f := &ks.where
 	f.add("s.supplier_org_id = ?", c.OrgID)
 	w, err := pollWindow(ctx, s.db.primary(), c.Environment, q.From)
 	if err != nil {
-		return parcelgate.Page[*parcelgate.SupplierShipment]{}, err
+		return parcelgate.Page[*parcelgate.DropshipShipment]{}, err
 	}
 	addWindow(f, "s", "updated_at", w, !q.From.IsZero())
 	if len(q.Statuses) > 0 {
@@ -175,7 +175,7 @@ func (s *SupplierShipmentService) ListShipments(ctx context.Context, c *parcelga
 		}
 		f.in("s.status", st)
 	}
-	return keysetPage(ctx, s.db.primary(), ks, p, supplyColumns, "", func(rows *sql.Rows) (*parcelgate.SupplierShipment, pageKey, error) {
+	return keysetPage(ctx, s.db.primary(), ks, p, supplyColumns, "", func(rows *sql.Rows) (*parcelgate.DropshipShipment, pageKey, error) {
 		r, err := scanSupply(rows)
 		if err != nil {
 			return nil, pageKey{}, err
@@ -187,7 +187,7 @@ func (s *SupplierShipmentService) ListShipments(ctx context.Context, c *parcelga
 // OrderShipments returns the shipments of the caller's order id, for the
 // retailer, in the order they were made. Only a caller that may
 // ActionReadOrders (interface §5.2: the order is the retailer's).
-func (s *SupplierShipmentService) OrderShipments(ctx context.Context, c *parcelgate.Caller, orderID string) ([]*parcelgate.SupplierShipment, error) {
+func (s *DropshipService) OrderShipments(ctx context.Context, c *parcelgate.Caller, orderID string) ([]*parcelgate.DropshipShipment, error) {
 	if err := c.May(parcelgate.ActionReadOrders); err != nil {
 		return nil, err
 	}
@@ -201,7 +201,7 @@ func (s *SupplierShipmentService) OrderShipments(ctx context.Context, c *parcelg
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*parcelgate.SupplierShipment, len(recs))
+	out := make([]*parcelgate.DropshipShipment, len(recs))
 	for i, r := range recs {
 		out[i] = r.view()
 	}
@@ -210,11 +210,11 @@ func (s *SupplierShipmentService) OrderShipments(ctx context.Context, c *parcelg
 
 // UpdateShipment applies a supplier's PATCH (parcelgate.MoveShipment).
 // Only a caller that may ActionSupplyShipments (decisions §34).
-func (s *SupplierShipmentService) UpdateShipment(ctx context.Context, c *parcelgate.Caller, id string, u parcelgate.ShipmentUpdate) (*parcelgate.SupplierShipment, error) {
+func (s *DropshipService) UpdateShipment(ctx context.Context, c *parcelgate.Caller, id string, u parcelgate.DropshipUpdate) (*parcelgate.DropshipShipment, error) {
 	if err := c.May(parcelgate.ActionSupplyShipments); err != nil {
 		return nil, err
 	}
-	return withShipment(ctx, s.db, c, id, func(sh *parcelgate.SupplierShipment, now time.Time) (*parcelgate.SupplierShipment, bool, error) {
+	return withShipment(ctx, s.db, c, id, func(sh *parcelgate.DropshipShipment, now time.Time) (*parcelgate.DropshipShipment, bool, error) {
 		return parcelgate.MoveShipment(sh, u, parcelgate.PlatformParcelNumber, now)
 	})
 }
@@ -223,11 +223,11 @@ func (s *SupplierShipmentService) UpdateShipment(ctx context.Context, c *parcelg
 // split, and the status it carries (Delivered confirms, with the stock
 // settled and copied back to the order as a PATCH's).
 // Only a caller that may ActionSupplyShipments (decisions §34).
-func (s *SupplierShipmentService) SplitShipment(ctx context.Context, c *parcelgate.Caller, id string, u parcelgate.ShipmentUpdate) (*parcelgate.SupplierShipment, error) {
+func (s *DropshipService) SplitShipment(ctx context.Context, c *parcelgate.Caller, id string, u parcelgate.DropshipUpdate) (*parcelgate.DropshipShipment, error) {
 	if err := c.May(parcelgate.ActionSupplyShipments); err != nil {
 		return nil, err
 	}
-	return withShipment(ctx, s.db, c, id, func(sh *parcelgate.SupplierShipment, now time.Time) (*parcelgate.SupplierShipment, bool, error) {
+	return withShipment(ctx, s.db, c, id, func(sh *parcelgate.DropshipShipment, now time.Time) (*parcelgate.DropshipShipment, bool, error) {
 		out, err := parcelgate.SplitShipment(sh, u, parcelgate.PlatformParcelNumber, now)
 		return out, err == nil, err
 	})
@@ -235,11 +235,11 @@ func (s *SupplierShipmentService) SplitShipment(ctx context.Context, c *parcelga
 
 // ConfirmShipment fast-confirms a shipment (parcelgate.FastConfirm).
 // Only a caller that may ActionSupplyShipments (decisions §34).
-func (s *SupplierShipmentService) ConfirmShipment(ctx context.Context, c *parcelgate.Caller, id string) (*parcelgate.SupplierShipment, error) {
+func (s *DropshipService) ConfirmShipment(ctx context.Context, c *parcelgate.Caller, id string) (*parcelgate.DropshipShipment, error) {
 	if err := c.May(parcelgate.ActionSupplyShipments); err != nil {
 		return nil, err
 	}
-	return withShipment(ctx, s.db, c, id, func(sh *parcelgate.SupplierShipment, now time.Time) (*parcelgate.SupplierShipment, bool, error) {
+	return withShipment(ctx, s.db, c, id, func(sh *parcelgate.DropshipShipment, now time.Time) (*parcelgate.DropshipShipment, bool, error) {
 		return parcelgate.FastConfirm(sh, parcelgate.PlatformParcelNumber, now)
 	})
 }
@@ -250,11 +250,11 @@ func (s *SupplierShipmentService) ConfirmShipment(ctx context.Context, c *parcel
 // it; the retailer's order is not changed (nothing of it is). Locks: the
 // order, the shipment, then the change clock, as every shipment writer.
 // Only a caller that may ActionSupplyShipments (decisions §38).
-func (s *SupplierShipmentService) AddShipmentEvent(ctx context.Context, c *parcelgate.Caller, id string, e parcelgate.ShipmentEventInput) (*parcelgate.SupplierShipment, bool, error) {
+func (s *DropshipService) AddShipmentEvent(ctx context.Context, c *parcelgate.Caller, id string, e parcelgate.DropshipEventInput) (*parcelgate.DropshipShipment, bool, error) {
 	if err := c.May(parcelgate.ActionSupplyShipments); err != nil {
 		return nil, false, err
 	}
-	var out *parcelgate.SupplierShipment
+	var out *parcelgate.DropshipShipment
 	var added bool
 	err := s.db.inTx(ctx, func(tx *Tx) error {
 		added = false
@@ -293,14 +293,14 @@ func (s *SupplierShipmentService) AddShipmentEvent(ctx context.Context, c *parce
 
 // shipmentChange decides a change of a shipment at now: the shipment to
 // store, and whether anything changed.
-type shipmentChange func(s *parcelgate.SupplierShipment, now time.Time) (*parcelgate.SupplierShipment, bool, error)
+type shipmentChange func(s *parcelgate.DropshipShipment, now time.Time) (*parcelgate.DropshipShipment, bool, error)
 
 // withShipment runs change on the caller's shipment id in a write
 // transaction and answers the shipment as it leaves it. Locks: the order
 // the shipment belongs to, then the shipment, then (when something
 // changes) the change clock, then the balances its rows hold.
-func withShipment(ctx context.Context, db *DB, c *parcelgate.Caller, id string, change shipmentChange) (*parcelgate.SupplierShipment, error) {
-	var out *parcelgate.SupplierShipment
+func withShipment(ctx context.Context, db *DB, c *parcelgate.Caller, id string, change shipmentChange) (*parcelgate.DropshipShipment, error) {
+	var out *parcelgate.DropshipShipment
 	err := db.inTx(ctx, func(tx *Tx) error {
 		ord, rec, err := lockShipment(ctx, tx, c, id)
 		if err != nil {
@@ -356,7 +356,7 @@ func lockShipment(ctx context.Context, tx *Tx, c *parcelgate.Caller, id string) 
 // stock of its rows when it reaches a final status, and copies every
 // shipment of the order back to ord. The caller holds ord's and rec's
 // locks and has taken stamp.
-func writeShipment(ctx context.Context, tx *Tx, ord *orderRecord, rec *shipmentRecord, next *parcelgate.SupplierShipment, stamp time.Time) error {
+func writeShipment(ctx context.Context, tx *Tx, ord *orderRecord, rec *shipmentRecord, next *parcelgate.DropshipShipment, stamp time.Time) error {
 	if next.Status.Value.Final() && !rec.status.Final() {
 		if err := settleShipment(ctx, tx, ord, rec, next, stamp); err != nil {
 			return err
@@ -387,7 +387,7 @@ const actorSupplier = "supplier"
 // balances its rows hold, delivered quantities leave allocated and the
 // rest returns to quantity. The rows then hold nothing (balance_id 0), so
 // a later cancellation of the order returns nothing twice.
-func settleShipment(ctx context.Context, tx *Tx, ord *orderRecord, rec *shipmentRecord, next *parcelgate.SupplierShipment, stamp time.Time) error {
+func settleShipment(ctx context.Context, tx *Tx, ord *orderRecord, rec *shipmentRecord, next *parcelgate.DropshipShipment, stamp time.Time) error {
 	if len(rec.lines) == 0 {
 		return nil
 	}
@@ -458,12 +458,12 @@ func copyBack(ctx context.Context, tx *Tx, ord *orderRecord, changed *shipmentRe
 	if err != nil {
 		return err
 	}
-	parts := make([]parcelgate.ShipmentOfRows, len(recs))
+	parts := make([]parcelgate.DropshipOfRows, len(recs))
 	for i, r := range recs {
 		if changed != nil && r.pk == changed.pk {
 			r = changed
 		}
-		parts[i] = parcelgate.ShipmentOfRows{Shipment: r.s, Lines: r.lines}
+		parts[i] = parcelgate.DropshipOfRows{Shipment: r.s, Lines: r.lines}
 	}
 	p := parcelgate.Progress(len(ord.order.Rows), parts, ord.warehousePart())
 	o := ord.order
@@ -516,11 +516,11 @@ func cancelOrderShipments(ctx context.Context, tx *Tx, ord *orderRecord, stamp t
 		// The warehouse part of a mixed order ends with it (decisions §38).
 		ord.warehouseStatus = parcelgate.OrderCancelled
 	}
-	parts := make([]parcelgate.ShipmentOfRows, len(recs))
+	parts := make([]parcelgate.DropshipOfRows, len(recs))
 	for i, r := range recs {
 		if !r.status.Final() {
-			cancelled := parcelgate.SupplyCancelled
-			next, _, err := parcelgate.MoveShipment(r.view(), parcelgate.ShipmentUpdate{Status: &cancelled}, parcelgate.PlatformParcelNumber, now)
+			cancelled := parcelgate.DropshipCancelled
+			next, _, err := parcelgate.MoveShipment(r.view(), parcelgate.DropshipUpdate{Status: &cancelled}, parcelgate.PlatformParcelNumber, now)
 			if err != nil {
 				return err
 			}
@@ -533,7 +533,7 @@ func cancelOrderShipments(ctx context.Context, tx *Tx, ord *orderRecord, stamp t
 				return err
 			}
 		}
-		parts[i] = parcelgate.ShipmentOfRows{Shipment: r.s, Lines: r.lines}
+		parts[i] = parcelgate.DropshipOfRows{Shipment: r.s, Lines: r.lines}
 	}
 	p := parcelgate.Progress(len(ord.order.Rows), parts, ord.warehousePart())
 	for i, rp := range p.Rows {
@@ -552,7 +552,7 @@ func cancelOrderShipments(ctx context.Context, tx *Tx, ord *orderRecord, stamp t
 // SetAutoSupplier switches the automatic supplier of c's organization on
 // or off (decisions §34) and answers the setting. Only the operator
 // (ActionOperate): c is an OperatorCaller of the organization.
-func (s *SupplierShipmentService) SetAutoSupplier(ctx context.Context, c *parcelgate.Caller, a parcelgate.AutoSupplier) (parcelgate.AutoSupplier, error) {
+func (s *DropshipService) SetAutoSupplier(ctx context.Context, c *parcelgate.Caller, a parcelgate.AutoSupplier) (parcelgate.AutoSupplier, error) {
 	if err := c.May(parcelgate.ActionOperate); err != nil {
 		return parcelgate.AutoSupplier{}, err
 	}
@@ -574,7 +574,7 @@ func (s *SupplierShipmentService) SetAutoSupplier(ctx context.Context, c *parcel
 // AutoSupplierOf answers the automatic supplier setting of c's
 // organization. Only the operator (ActionOperate): c is an OperatorCaller
 // of the organization.
-func (s *SupplierShipmentService) AutoSupplierOf(ctx context.Context, c *parcelgate.Caller) (parcelgate.AutoSupplier, error) {
+func (s *DropshipService) AutoSupplierOf(ctx context.Context, c *parcelgate.Caller) (parcelgate.AutoSupplier, error) {
 	if err := c.May(parcelgate.ActionOperate); err != nil {
 		return parcelgate.AutoSupplier{}, err
 	}
@@ -592,7 +592,7 @@ func (s *SupplierShipmentService) AutoSupplierOf(ctx context.Context, c *parcelg
 // their last move has passed at now (env's time). It takes no caller: it
 // is the automatic supplier's (fulfillment.SupplierStore), the server's
 // own machinery acting on every organization of env.
-func (s *SupplierShipmentService) DueShipments(ctx context.Context, env parcelgate.Environment, now time.Time, limit int) ([]int64, error) {
+func (s *DropshipService) DueShipments(ctx context.Context, env parcelgate.Environment, now time.Time, limit int) ([]int64, error) {
 	return scanColumn[int64](s.db.query(ctx, `SELECT s.id FROM supplier_shipments s JOIN auto_suppliers a ON a.org_id = s.supplier_org_id
 		WHERE s.environment = ? AND s.status IN ('Created', 'Submitted', 'Viewed', 'Picking', 'Packing', 'Shipping') AND s.ready_at + a.delay_s * 1000000 <= ?
 		ORDER BY s.ready_at, s.id LIMIT ?`, string(env), micros(now), limit))
@@ -604,7 +604,7 @@ func (s *SupplierShipmentService) DueShipments(ctx context.Context, env parcelga
 // reports whether this call moved it; a shipment another instance or its
 // supplier moved meanwhile is left alone. It takes no caller: like
 // DueShipments it is the automatic supplier's machinery.
-func (s *SupplierShipmentService) AutoConfirm(ctx context.Context, pk int64, now time.Time) (bool, error) {
+func (s *DropshipService) AutoConfirm(ctx context.Context, pk int64, now time.Time) (bool, error) {
 	var moved bool
 	err := s.db.inTx(ctx, func(tx *Tx) error {
 		moved = false

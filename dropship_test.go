@@ -11,7 +11,7 @@ var splitNow = time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 
 func q(n int64) *Quantity { v := Quantity(n); return &v }
 
-func st(s SupplyStatus) *SupplyStatus { return &s }
+func st(s DropshipStatus) *DropshipStatus { return &s }
 
 func codes() func(string) string {
 	n := 0
@@ -20,13 +20,13 @@ func codes() func(string) string {
 
 // twoSupplierOrder is an order of three rows: two from supplier A (org 7),
 // one from the retailer's warehouse, and one from supplier B (org 8).
-func twoSupplierOrder() (*Order, []ShipmentPart) {
+func twoSupplierOrder() (*Order, []DropshipPart) {
 	o := &Order{ExternalID: "1234567-8-A1", ServiceCode: "2103", PickupPointID: "001003200", References: []OrderReference{{Name: "SO", Value: "A1"}},
 		DeliveryAddress: Address{Name: "Buyer", Email: "b@example.com"},
 		Rows: []OrderRow{
-			{ExternalProductID: "A-1", ExternalWarehouseID: "DROP", Quantity: 2},
-			{ExternalProductID: "A-2", ExternalWarehouseID: "DROP", Quantity: 1},
-			{ExternalProductID: "B-1", ExternalWarehouseID: "DROP", Quantity: 5},
+			{ExternalProductID: "A-1", ExternalWarehouseID: "DROP", Quantity: 2, SupplierID: "7654321-0"},
+			{ExternalProductID: "A-2", ExternalWarehouseID: "DROP", Quantity: 1, SupplierID: "7654321-0"},
+			{ExternalProductID: "B-1", ExternalWarehouseID: "DROP", Quantity: 5, SupplierID: "2345678-9"},
 		}}
 	retailer := &Organization{BusinessID: "1234567-8", ContractNumber: "612345"}
 	supply := []OrderRowSupply{{7, "7654321-0"}, {7, "7654321-0"}, {8, "2345678-9"}}
@@ -48,7 +48,7 @@ func TestSplitOrderOneShipmentPerSupplier(t *testing.T) {
 		t.Fatalf("parts = %+v / %+v", a, b)
 	}
 	s := a.Shipment
-	if s.ClientID != "7654321-0" || s.Metadata.SourceOrganization != "1234567-8" || s.Status.Value != SupplyCreated || s.ShipmentID != "S1" {
+	if s.ClientID != "7654321-0" || s.Metadata.SourceOrganization != "1234567-8" || s.Status.Value != DropshipCreated || s.ShipmentID != "S1" {
 		t.Errorf("shipment head = %+v", s)
 	}
 	if !slices.Equal(s.References, []OrderReference{{"PO", "1234567-8-A1"}, {"SO", "A1"}}) {
@@ -82,37 +82,37 @@ func TestSplitOrderLeavesWarehouseRows(t *testing.T) {
 func TestMoveShipmentStatusMachine(t *testing.T) {
 	_, parts := twoSupplierOrder()
 	s := parts[0].Shipment
-	if _, _, err := MoveShipment(s, ShipmentUpdate{Status: st("viewed")}, codes(), splitNow); ErrorCode(err) != EINVALID || ErrorFields(err)[0].Field != "status.value" {
+	if _, _, err := MoveShipment(s, DropshipUpdate{Status: st("viewed")}, codes(), splitNow); ErrorCode(err) != EINVALID || ErrorFields(err)[0].Field != "status.value" {
 		t.Fatalf("lower-case status: %v", err)
 	}
-	if _, _, err := MoveShipment(s, ShipmentUpdate{}, codes(), splitNow); ErrorCode(err) != EINVALID {
+	if _, _, err := MoveShipment(s, DropshipUpdate{}, codes(), splitNow); ErrorCode(err) != EINVALID {
 		t.Fatalf("no status: %v", err)
 	}
-	if _, _, err := MoveShipment(s, ShipmentUpdate{Status: st(SupplySubmitted)}, codes(), splitNow); ErrorCode(err) != EINVALID {
+	if _, _, err := MoveShipment(s, DropshipUpdate{Status: st(DropshipSubmitted)}, codes(), splitNow); ErrorCode(err) != EINVALID {
 		t.Fatalf("Submitted is not the supplier's: %v", err)
 	}
-	v, changed, err := MoveShipment(s, ShipmentUpdate{Status: st(SupplyPacking)}, codes(), splitNow.Add(time.Minute))
-	if err != nil || !changed || v.Status.Value != SupplyPacking || !v.Status.Timestamp.Equal(splitNow.Add(time.Minute)) {
+	v, changed, err := MoveShipment(s, DropshipUpdate{Status: st(DropshipPacking)}, codes(), splitNow.Add(time.Minute))
+	if err != nil || !changed || v.Status.Value != DropshipPacking || !v.Status.Timestamp.Equal(splitNow.Add(time.Minute)) {
 		t.Fatalf("Packing: %v %v %+v", err, changed, v.Status)
 	}
-	if s.Status.Value != SupplyCreated {
+	if s.Status.Value != DropshipCreated {
 		t.Fatal("MoveShipment changed its argument")
 	}
-	if _, _, err := MoveShipment(v, ShipmentUpdate{Status: st(SupplyViewed)}, codes(), splitNow); ErrorCode(err) != EINVALID || ErrorFields(err)[0].Field != "status.value" {
+	if _, _, err := MoveShipment(v, DropshipUpdate{Status: st(DropshipViewed)}, codes(), splitNow); ErrorCode(err) != EINVALID || ErrorFields(err)[0].Field != "status.value" {
 		t.Fatalf("back to Viewed: %v", err)
 	}
-	same, changed, err := MoveShipment(v, ShipmentUpdate{Status: st(SupplyPacking)}, codes(), splitNow)
+	same, changed, err := MoveShipment(v, DropshipUpdate{Status: st(DropshipPacking)}, codes(), splitNow)
 	if err != nil || changed || same != v {
 		t.Fatalf("same status again: %v %v", err, changed)
 	}
-	c, _, err := MoveShipment(v, ShipmentUpdate{Status: st(SupplyCancelled)}, codes(), splitNow)
-	if err != nil || c.Status.Value != SupplyCancelled || *c.Consignment.Rows[0].DeliveredQuantity != 0 {
+	c, _, err := MoveShipment(v, DropshipUpdate{Status: st(DropshipCancelled)}, codes(), splitNow)
+	if err != nil || c.Status.Value != DropshipCancelled || *c.Consignment.Rows[0].DeliveredQuantity != 0 {
 		t.Fatalf("cancel: %v %+v", err, c)
 	}
-	if _, _, err := MoveShipment(c, ShipmentUpdate{Status: st(SupplyDelivered)}, codes(), splitNow); ErrorCode(err) != ECONFLICT {
+	if _, _, err := MoveShipment(c, DropshipUpdate{Status: st(DropshipDelivered)}, codes(), splitNow); ErrorCode(err) != ECONFLICT {
 		t.Fatalf("out of Cancelled: %v", err)
 	}
-	if again, changed, err := MoveShipment(c, ShipmentUpdate{Status: st(SupplyCancelled)}, codes(), splitNow); err != nil || changed || again != c {
+	if again, changed, err := MoveShipment(c, DropshipUpdate{Status: st(DropshipCancelled)}, codes(), splitNow); err != nil || changed || again != c {
 		t.Fatalf("Cancelled again: %v", err)
 	}
 }
@@ -122,8 +122,8 @@ func TestMoveShipmentStatusMachine(t *testing.T) {
 func TestConfirmOwnTrackingCodes(t *testing.T) {
 	_, parts := twoSupplierOrder()
 	s := parts[0].Shipment
-	u := ShipmentUpdate{Status: st(SupplyDelivered), HasParcels: true, Parcels: []ShipmentParcel{{ParcelID: "1", TrackingCodes: []string{"EXT123"},
-		Rows: []ParcelRow{{ItemID: "A-1", DeliveredQuantity: q(2)}, {ItemID: "A-2", DeliveredQuantity: q(1)}}}}}
+	u := DropshipUpdate{Status: st(DropshipDelivered), HasParcels: true, Parcels: []ConsignmentParcel{{ParcelID: "1", TrackingCodes: []string{"EXT123"},
+		Rows: []ConsignmentParcelRow{{ItemID: "A-1", DeliveredQuantity: q(2)}, {ItemID: "A-2", DeliveredQuantity: q(1)}}}}}
 	out, _, err := MoveShipment(s, u, codes(), splitNow)
 	if err != nil {
 		t.Fatal(err)
@@ -142,23 +142,23 @@ func TestConfirmRefusesMistakes(t *testing.T) {
 	_, parts := twoSupplierOrder()
 	s := parts[0].Shipment
 	cases := []struct {
-		parcels []ShipmentParcel
+		parcels []ConsignmentParcel
 		field   string
 	}{
-		{[]ShipmentParcel{{ParcelID: "9", Rows: []ParcelRow{{ItemID: "A-1", DeliveredQuantity: q(1)}}}}, "consignment.parcels[0].parcelId"},
-		{[]ShipmentParcel{{ParcelID: "1", Rows: []ParcelRow{{ItemID: "NOPE", DeliveredQuantity: q(1)}}}}, "consignment.parcels[0].rows[0].itemId"},
-		{[]ShipmentParcel{{ParcelID: "1", Rows: []ParcelRow{{ItemID: "A-1", DeliveredQuantity: q(3)}}}}, "consignment.parcels[0].rows[0].deliveredQuantity"},
-		{[]ShipmentParcel{{ParcelID: "1", Rows: []ParcelRow{{ItemID: "A-1"}}}}, "consignment.parcels[0].rows[0].deliveredQuantity"},
-		{[]ShipmentParcel{{ParcelID: "1", TrackingCodes: []string{"x"}, Rows: []ParcelRow{{ItemID: "A-1", DeliveredQuantity: q(1)}}}}, "consignment.parcels[0].trackingCodes[0]"},
-		{[]ShipmentParcel{{ParcelID: "1", ServiceCode: "2104", Rows: []ParcelRow{{ItemID: "A-1", DeliveredQuantity: q(1)}}}}, "consignment.parcels[0].deliveryOperator"},
+		{[]ConsignmentParcel{{ParcelID: "9", Rows: []ConsignmentParcelRow{{ItemID: "A-1", DeliveredQuantity: q(1)}}}}, "consignment.parcels[0].parcelId"},
+		{[]ConsignmentParcel{{ParcelID: "1", Rows: []ConsignmentParcelRow{{ItemID: "NOPE", DeliveredQuantity: q(1)}}}}, "consignment.parcels[0].rows[0].itemId"},
+		{[]ConsignmentParcel{{ParcelID: "1", Rows: []ConsignmentParcelRow{{ItemID: "A-1", DeliveredQuantity: q(3)}}}}, "consignment.parcels[0].rows[0].deliveredQuantity"},
+		{[]ConsignmentParcel{{ParcelID: "1", Rows: []ConsignmentParcelRow{{ItemID: "A-1"}}}}, "consignment.parcels[0].rows[0].deliveredQuantity"},
+		{[]ConsignmentParcel{{ParcelID: "1", TrackingCodes: []string{"x"}, Rows: []ConsignmentParcelRow{{ItemID: "A-1", DeliveredQuantity: q(1)}}}}, "consignment.parcels[0].trackingCodes[0]"},
+		{[]ConsignmentParcel{{ParcelID: "1", ServiceCode: "2104", Rows: []ConsignmentParcelRow{{ItemID: "A-1", DeliveredQuantity: q(1)}}}}, "consignment.parcels[0].deliveryOperator"},
 	}
 	for i, c := range cases {
-		_, _, err := MoveShipment(s, ShipmentUpdate{Status: st(SupplyDelivered), HasParcels: true, Parcels: c.parcels}, codes(), splitNow)
+		_, _, err := MoveShipment(s, DropshipUpdate{Status: st(DropshipDelivered), HasParcels: true, Parcels: c.parcels}, codes(), splitNow)
 		if ErrorCode(err) != EINVALID || !slices.ContainsFunc(ErrorFields(err), func(f FieldError) bool { return f.Field == c.field }) {
 			t.Errorf("case %d: %v, want a problem with %s", i, err, c.field)
 		}
 	}
-	if _, _, err := MoveShipment(s, ShipmentUpdate{Status: st(SupplyPacking), HasParcels: true}, codes(), splitNow); ErrorCode(err) != EINVALID {
+	if _, _, err := MoveShipment(s, DropshipUpdate{Status: st(DropshipPacking), HasParcels: true}, codes(), splitNow); ErrorCode(err) != EINVALID {
 		t.Errorf("parcels with Packing: %v", err)
 	}
 }
@@ -169,20 +169,20 @@ func TestConfirmRefusesMistakes(t *testing.T) {
 func TestSplitThenPartialDelivery(t *testing.T) {
 	_, parts := twoSupplierOrder()
 	s := parts[1].Shipment // B-1, quantity 5
-	split, err := SplitShipment(s, ShipmentUpdate{HasParcels: true, Parcels: []ShipmentParcel{
-		{ParcelID: "1", PackageType: "PC", ServiceCode: "2103", Rows: []ParcelRow{{ItemID: "B-1", Quantity: 5, DeliveredQuantity: q(2)}}},
-		{ParcelID: "2", PackageType: "PC", ServiceCode: "2103", PickupPointID: "002303200", RoutingServiceCode: "3200", Rows: []ParcelRow{{ItemID: "B-1", Quantity: 5, DeliveredQuantity: q(3)}}},
+	split, err := SplitShipment(s, DropshipUpdate{HasParcels: true, Parcels: []ConsignmentParcel{
+		{ParcelID: "1", PackageType: "PC", ServiceCode: "2103", Rows: []ConsignmentParcelRow{{ItemID: "B-1", Quantity: 5, DeliveredQuantity: q(2)}}},
+		{ParcelID: "2", PackageType: "PC", ServiceCode: "2103", PickupPointID: "002303200", RoutingServiceCode: "3200", Rows: []ConsignmentParcelRow{{ItemID: "B-1", Quantity: 5, DeliveredQuantity: q(3)}}},
 	}}, codes(), splitNow)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(split.Consignment.Parcels) != 2 || split.Consignment.Parcels[1].PickupPointID != "002303200" || split.Status.Value != SupplyCreated {
+	if len(split.Consignment.Parcels) != 2 || split.Consignment.Parcels[1].PickupPointID != "002303200" || split.Status.Value != DropshipCreated {
 		t.Fatalf("split = %+v", split.Consignment.Parcels)
 	}
 	// Deliver parcel 1 only: parcel 2 carries nothing.
-	out, _, err := MoveShipment(split, ShipmentUpdate{Status: st(SupplyDelivered), HasParcels: true, Parcels: []ShipmentParcel{
-		{ParcelID: "1", Rows: []ParcelRow{{ItemID: "B-1", DeliveredQuantity: q(2)}}},
-		{ParcelID: "2", Rows: []ParcelRow{{ItemID: "B-1", DeliveredQuantity: q(0)}}},
+	out, _, err := MoveShipment(split, DropshipUpdate{Status: st(DropshipDelivered), HasParcels: true, Parcels: []ConsignmentParcel{
+		{ParcelID: "1", Rows: []ConsignmentParcelRow{{ItemID: "B-1", DeliveredQuantity: q(2)}}},
+		{ParcelID: "2", Rows: []ConsignmentParcelRow{{ItemID: "B-1", DeliveredQuantity: q(0)}}},
 	}}, codes(), splitNow)
 	if err != nil {
 		t.Fatal(err)
@@ -195,13 +195,13 @@ func TestSplitThenPartialDelivery(t *testing.T) {
 		t.Errorf("codes: %v %v", p1.TrackingCodes, p2.TrackingCodes)
 	}
 	// Shares over the quantity, a duplicate parcel ID, a row in no parcel.
-	for i, ps := range [][]ShipmentParcel{
-		{{ParcelID: "1", PackageType: "PC", ServiceCode: "2103", Rows: []ParcelRow{{ItemID: "B-1", DeliveredQuantity: q(4)}}}, {ParcelID: "2", PackageType: "PC", ServiceCode: "2103", Rows: []ParcelRow{{ItemID: "B-1", DeliveredQuantity: q(2)}}}},
-		{{ParcelID: "1", PackageType: "PC", ServiceCode: "2103", Rows: []ParcelRow{{ItemID: "B-1"}}}, {ParcelID: "1", PackageType: "PC", ServiceCode: "2103"}},
+	for i, ps := range [][]ConsignmentParcel{
+		{{ParcelID: "1", PackageType: "PC", ServiceCode: "2103", Rows: []ConsignmentParcelRow{{ItemID: "B-1", DeliveredQuantity: q(4)}}}, {ParcelID: "2", PackageType: "PC", ServiceCode: "2103", Rows: []ConsignmentParcelRow{{ItemID: "B-1", DeliveredQuantity: q(2)}}}},
+		{{ParcelID: "1", PackageType: "PC", ServiceCode: "2103", Rows: []ConsignmentParcelRow{{ItemID: "B-1"}}}, {ParcelID: "1", PackageType: "PC", ServiceCode: "2103"}},
 		{{ParcelID: "1", PackageType: "PC", ServiceCode: "2103"}},
-		{{ParcelID: "3", ServiceCode: "2104", RoutingServiceCode: "3200", Rows: []ParcelRow{{ItemID: "B-1"}}}},
+		{{ParcelID: "3", ServiceCode: "2104", RoutingServiceCode: "3200", Rows: []ConsignmentParcelRow{{ItemID: "B-1"}}}},
 	} {
-		if _, err := SplitShipment(s, ShipmentUpdate{HasParcels: true, Parcels: ps}, codes(), splitNow); ErrorCode(err) != EINVALID {
+		if _, err := SplitShipment(s, DropshipUpdate{HasParcels: true, Parcels: ps}, codes(), splitNow); ErrorCode(err) != EINVALID {
 			t.Errorf("bad split %d: %v", i, err)
 		}
 	}
@@ -213,7 +213,7 @@ func TestFastConfirm(t *testing.T) {
 	_, parts := twoSupplierOrder()
 	s := parts[0].Shipment
 	out, changed, err := FastConfirm(s, codes(), splitNow)
-	if err != nil || !changed || out.Status.Value != SupplyDelivered || !slices.Equal(out.Delivered(), []int64{2, 1}) || len(out.Consignment.Parcels[0].TrackingCodes) != 1 {
+	if err != nil || !changed || out.Status.Value != DropshipDelivered || !slices.Equal(out.Delivered(), []int64{2, 1}) || len(out.Consignment.Parcels[0].TrackingCodes) != 1 {
 		t.Fatalf("fast confirm: %v %+v", err, out)
 	}
 	if again, changed, err := FastConfirm(out, codes(), splitNow); err != nil || changed || again != out {
@@ -231,9 +231,9 @@ func TestFastConfirm(t *testing.T) {
 func TestSettleShipment(t *testing.T) {
 	_, parts := twoSupplierOrder()
 	s := parts[1].Shipment
-	out, _, _ := MoveShipment(s, ShipmentUpdate{Status: st(SupplyDelivered), HasParcels: true, Parcels: []ShipmentParcel{{ParcelID: "1", Rows: []ParcelRow{{ItemID: "B-1", DeliveredQuantity: q(2)}}}}}, codes(), splitNow)
+	out, _, _ := MoveShipment(s, DropshipUpdate{Status: st(DropshipDelivered), HasParcels: true, Parcels: []ConsignmentParcel{{ParcelID: "1", Rows: []ConsignmentParcelRow{{ItemID: "B-1", DeliveredQuantity: q(2)}}}}}, codes(), splitNow)
 	settle := SettleShipment(out, []int64{40})
-	if len(settle) != 1 || settle[0] != (ShipmentSettlement{BalanceID: 40, Units: 5, Returned: 3}) {
+	if len(settle) != 1 || settle[0] != (DropshipSettlement{BalanceID: 40, Units: 5, Returned: 3}) {
 		t.Fatalf("settle = %v", settle)
 	}
 	moves := SettleHolds(map[int64]StockLevel{40: {Quantity: 10, Allocated: 5}}, settle)
@@ -259,23 +259,23 @@ func TestSettleShipment(t *testing.T) {
 func TestProgress(t *testing.T) {
 	_, parts := twoSupplierOrder()
 	a, b := parts[0], parts[1]
-	of := func(sa, sb *SupplierShipment) OrderProgress {
-		return Progress(3, []ShipmentOfRows{{sa, a.Lines}, {sb, b.Lines}}, nil)
+	of := func(sa, sb *DropshipShipment) OrderProgress {
+		return Progress(3, []DropshipOfRows{{sa, a.Lines}, {sb, b.Lines}}, nil)
 	}
 	if p := of(a.Shipment, b.Shipment); p.Status != OrderCreated || p.Rows[0].Status != OrderCreated {
 		t.Fatalf("new: %+v", p)
 	}
-	viewed, _, _ := MoveShipment(a.Shipment, ShipmentUpdate{Status: st(SupplyViewed)}, codes(), splitNow)
+	viewed, _, _ := MoveShipment(a.Shipment, DropshipUpdate{Status: st(DropshipViewed)}, codes(), splitNow)
 	if p := of(viewed, b.Shipment); p.Status != OrderSubmitted || p.Rows[0].Status != "Viewed" || p.Rows[2].Status != OrderCreated {
 		t.Fatalf("viewed: %+v", p)
 	}
-	aDone, _, _ := MoveShipment(a.Shipment, ShipmentUpdate{Status: st(SupplyDelivered), HasParcels: true, Parcels: []ShipmentParcel{{ParcelID: "1", TrackingCodes: []string{"EXT1"},
-		Rows: []ParcelRow{{ItemID: "A-1", DeliveredQuantity: q(2)}, {ItemID: "A-2", DeliveredQuantity: q(1)}}}}}, codes(), splitNow)
+	aDone, _, _ := MoveShipment(a.Shipment, DropshipUpdate{Status: st(DropshipDelivered), HasParcels: true, Parcels: []ConsignmentParcel{{ParcelID: "1", TrackingCodes: []string{"EXT1"},
+		Rows: []ConsignmentParcelRow{{ItemID: "A-1", DeliveredQuantity: q(2)}, {ItemID: "A-2", DeliveredQuantity: q(1)}}}}}, codes(), splitNow)
 	p := of(aDone, b.Shipment)
 	if p.Status != OrderPartiallyDelivered || p.Rows[0].Status != OrderDelivered || !slices.Equal(p.Rows[1].TrackingCodes, []string{"EXT1"}) || !slices.Equal(p.TrackingCodes, []string{"EXT1"}) {
 		t.Fatalf("one delivered: %+v", p)
 	}
-	bShort, _, _ := MoveShipment(b.Shipment, ShipmentUpdate{Status: st(SupplyDelivered), HasParcels: true, Parcels: []ShipmentParcel{{ParcelID: "1", Rows: []ParcelRow{{ItemID: "B-1", DeliveredQuantity: q(2)}}}}}, codes(), splitNow)
+	bShort, _, _ := MoveShipment(b.Shipment, DropshipUpdate{Status: st(DropshipDelivered), HasParcels: true, Parcels: []ConsignmentParcel{{ParcelID: "1", Rows: []ConsignmentParcelRow{{ItemID: "B-1", DeliveredQuantity: q(2)}}}}}, codes(), splitNow)
 	p = of(aDone, bShort)
 	if p.Status != OrderPartiallyDelivered || p.Rows[2].Status != OrderPartiallyDelivered || *p.Rows[2].DeliveredQuantity != 2 || len(p.TrackingCodes) != 2 {
 		t.Fatalf("short: %+v", p)
@@ -284,15 +284,15 @@ func TestProgress(t *testing.T) {
 	if p = of(aDone, bFull); p.Status != OrderDelivered {
 		t.Fatalf("all delivered: %+v", p)
 	}
-	aCancel, _, _ := MoveShipment(a.Shipment, ShipmentUpdate{Status: st(SupplyCancelled)}, codes(), splitNow)
-	bCancel, _, _ := MoveShipment(b.Shipment, ShipmentUpdate{Status: st(SupplyCancelled)}, codes(), splitNow)
+	aCancel, _, _ := MoveShipment(a.Shipment, DropshipUpdate{Status: st(DropshipCancelled)}, codes(), splitNow)
+	bCancel, _, _ := MoveShipment(b.Shipment, DropshipUpdate{Status: st(DropshipCancelled)}, codes(), splitNow)
 	if p = of(aCancel, bFull); p.Status != OrderPartiallyDelivered || p.Rows[0].Status != OrderCancelled || *p.Rows[0].DeliveredQuantity != 0 {
 		t.Fatalf("one cancelled: %+v", p)
 	}
 	if p = of(aCancel, bCancel); p.Status != OrderCancelled {
 		t.Fatalf("all cancelled: %+v", p)
 	}
-	bErr, _, _ := MoveShipment(b.Shipment, ShipmentUpdate{Status: st(SupplyError)}, codes(), splitNow)
+	bErr, _, _ := MoveShipment(b.Shipment, DropshipUpdate{Status: st(DropshipError)}, codes(), splitNow)
 	if p = of(aCancel, bErr); p.Status != OrderError {
 		t.Fatalf("cancel + error: %+v", p)
 	}
@@ -314,8 +314,8 @@ func TestLabelDecision(t *testing.T) {
 	if p, _ := ShipmentParcelOf(platform, "1"); LabelDecision(platform, p) != nil {
 		t.Fatal("platform codes: no label")
 	}
-	own, _, _ := MoveShipment(s, ShipmentUpdate{Status: st(SupplyDelivered), HasParcels: true, Parcels: []ShipmentParcel{{ParcelID: "1", TrackingCodes: []string{"EXT1"},
-		Rows: []ParcelRow{{ItemID: "A-1", DeliveredQuantity: q(2)}}}}}, codes(), splitNow)
+	own, _, _ := MoveShipment(s, DropshipUpdate{Status: st(DropshipDelivered), HasParcels: true, Parcels: []ConsignmentParcel{{ParcelID: "1", TrackingCodes: []string{"EXT1"},
+		Rows: []ConsignmentParcelRow{{ItemID: "A-1", DeliveredQuantity: q(2)}}}}}, codes(), splitNow)
 	if p, _ := ShipmentParcelOf(own, "1"); ErrorCode(LabelDecision(own, p)) != ECONFLICT {
 		t.Fatal("own codes: a label")
 	}
@@ -327,18 +327,18 @@ func TestAutoSupply(t *testing.T) {
 	_, parts := twoSupplierOrder()
 	s := parts[1].Shipment // B-1 × 5
 	full, _, err := AutoSupply(Test, "1234567-8-A1", s, codes(), splitNow)
-	if err != nil || full.Status.Value != SupplyDelivered || full.Delivered()[0] != 5 {
+	if err != nil || full.Status.Value != DropshipDelivered || full.Delivered()[0] != 5 {
 		t.Fatalf("plain: %v %+v", err, full.Status)
 	}
 	c, _, _ := AutoSupply(Test, "1234567-8-A1.scancel", s, codes(), splitNow)
-	if c.Status.Value != SupplyCancelled {
+	if c.Status.Value != DropshipCancelled {
 		t.Fatalf("cancel scenario: %v", c.Status.Value)
 	}
 	p, _, err := AutoSupply(Test, "1234567-8-A1.SPART", s, codes(), splitNow)
-	if err != nil || p.Status.Value != SupplyDelivered || p.Delivered()[0] != 2 {
+	if err != nil || p.Status.Value != DropshipDelivered || p.Delivered()[0] != 2 {
 		t.Fatalf("partial scenario: %v %v", err, p.Delivered())
 	}
-	if prod, _, _ := AutoSupply(Production, "1234567-8-A1.SCANCEL", s, codes(), splitNow); prod.Status.Value != SupplyDelivered {
+	if prod, _, _ := AutoSupply(Production, "1234567-8-A1.SCANCEL", s, codes(), splitNow); prod.Status.Value != DropshipDelivered {
 		t.Fatalf("production: %v", prod.Status.Value)
 	}
 	if same, changed, _ := AutoSupply(Test, "x", c, codes(), splitNow); changed || same != c {
@@ -366,15 +366,15 @@ func TestPlatformParcelNumber(t *testing.T) {
 func TestSplitAndConfirmInOnePut(t *testing.T) {
 	_, parts := twoSupplierOrder()
 	s := parts[1].Shipment // B-1, quantity 5
-	out, err := SplitShipment(s, ShipmentUpdate{Status: st(SupplyDelivered), HasParcels: true, Parcels: []ShipmentParcel{
-		{ParcelID: "1", PackageType: "PC", Rows: []ParcelRow{{ExternalWarehouseID: "DROP", ItemID: "B-1", Quantity: 5, DeliveredQuantity: q(2)}}},
+	out, err := SplitShipment(s, DropshipUpdate{Status: st(DropshipDelivered), HasParcels: true, Parcels: []ConsignmentParcel{
+		{ParcelID: "1", PackageType: "PC", Rows: []ConsignmentParcelRow{{ExternalWarehouseID: "DROP", ItemID: "B-1", Quantity: 5, DeliveredQuantity: q(2)}}},
 		{ParcelID: "2", PackageType: "PC", ServiceCode: "2103", PickupPointID: "002303200", RoutingServiceCode: "3200",
-			Rows: []ParcelRow{{ExternalWarehouseID: "DROP", ItemID: "B-1", Quantity: 5, DeliveredQuantity: q(3)}}},
+			Rows: []ConsignmentParcelRow{{ExternalWarehouseID: "DROP", ItemID: "B-1", Quantity: 5, DeliveredQuantity: q(3)}}},
 	}}, codes(), splitNow)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out.Status.Value != SupplyDelivered || !slices.Equal(out.Delivered(), []int64{5}) {
+	if out.Status.Value != DropshipDelivered || !slices.Equal(out.Delivered(), []int64{5}) {
 		t.Fatalf("status %v delivered %v", out.Status.Value, out.Delivered())
 	}
 	p1, p2 := out.Consignment.Parcels[0], out.Consignment.Parcels[1]
@@ -384,14 +384,14 @@ func TestSplitAndConfirmInOnePut(t *testing.T) {
 	if len(p1.TrackingCodes) != 1 || len(p2.TrackingCodes) != 1 || !p1.PlatformCodes || !p2.PlatformCodes || p1.TrackingCodes[0] == p2.TrackingCodes[0] {
 		t.Errorf("codes: %+v / %+v", p1, p2)
 	}
-	for _, p := range []*ShipmentParcel{&p1, &p2} {
+	for _, p := range []*ConsignmentParcel{&p1, &p2} {
 		if label, note := ParcelDocuments(out, p); !label || !note {
 			t.Errorf("parcel %s documents: label %v note %v", p.ParcelID, label, note)
 		}
 	}
 	// The supplier's own codes: no label, the note only.
-	own, err := SplitShipment(s, ShipmentUpdate{Status: st(SupplyDelivered), HasParcels: true, Parcels: []ShipmentParcel{
-		{ParcelID: "1", TrackingCodes: []string{"EXT0001"}, Rows: []ParcelRow{{ItemID: "B-1", DeliveredQuantity: q(5)}}}}}, codes(), splitNow)
+	own, err := SplitShipment(s, DropshipUpdate{Status: st(DropshipDelivered), HasParcels: true, Parcels: []ConsignmentParcel{
+		{ParcelID: "1", TrackingCodes: []string{"EXT0001"}, Rows: []ConsignmentParcelRow{{ItemID: "B-1", DeliveredQuantity: q(5)}}}}}, codes(), splitNow)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -408,20 +408,22 @@ func TestSplitAndConfirmInOnePut(t *testing.T) {
 func TestSplitRefusals(t *testing.T) {
 	_, parts := twoSupplierOrder()
 	s := parts[1].Shipment
-	row := func(n int64) []ParcelRow { return []ParcelRow{{ItemID: "B-1", DeliveredQuantity: q(n)}} }
-	packing, _, _ := MoveShipment(s, ShipmentUpdate{Status: st(SupplyPacking)}, codes(), splitNow)
+	row := func(n int64) []ConsignmentParcelRow {
+		return []ConsignmentParcelRow{{ItemID: "B-1", DeliveredQuantity: q(n)}}
+	}
+	packing, _, _ := MoveShipment(s, DropshipUpdate{Status: st(DropshipPacking)}, codes(), splitNow)
 	for _, c := range []struct {
-		from  *SupplierShipment
-		u     ShipmentUpdate
+		from  *DropshipShipment
+		u     DropshipUpdate
 		field string
 	}{
-		{s, ShipmentUpdate{HasParcels: true, Parcels: []ShipmentParcel{{ParcelID: "1", Rows: row(2)}, {ParcelID: "2", PackageType: "PC", Rows: row(3)}}}, "consignment.parcels[1].serviceCode"},
-		{s, ShipmentUpdate{HasParcels: true, Parcels: []ShipmentParcel{{ParcelID: "1", Rows: row(2)}, {ParcelID: "2", PackageType: "PC", ServiceCode: "2103", RoutingServiceCode: "3200", Rows: row(3)}}}, "consignment.parcels[1].pickupPointId"},
-		{s, ShipmentUpdate{HasParcels: true, Parcels: []ShipmentParcel{{ParcelID: "1", Rows: row(2)}, {ParcelID: "2", PackageType: "PC", ServiceCode: "2104", Rows: row(3)}}}, "consignment.parcels[1].routingServiceCode"},
-		{s, ShipmentUpdate{HasParcels: true, Parcels: []ShipmentParcel{{ParcelID: "1", Rows: row(2)}, {ParcelID: "2", ServiceCode: "2104", RoutingServiceCode: "3200", Rows: row(3)}}}, "consignment.parcels[1].packageType"},
-		{s, ShipmentUpdate{Status: st(SupplyDelivered), HasParcels: true, Parcels: []ShipmentParcel{{ParcelID: "1", Rows: []ParcelRow{{ItemID: "B-1"}}}}}, "consignment.parcels[0].rows[0].deliveredQuantity"},
-		{packing, ShipmentUpdate{Status: st(SupplyViewed), HasParcels: true, Parcels: []ShipmentParcel{{ParcelID: "1", Rows: row(5)}}}, "status.value"},
-		{s, ShipmentUpdate{Status: st(SupplySubmitted), HasParcels: true, Parcels: []ShipmentParcel{{ParcelID: "1", Rows: row(5)}}}, "status.value"},
+		{s, DropshipUpdate{HasParcels: true, Parcels: []ConsignmentParcel{{ParcelID: "1", Rows: row(2)}, {ParcelID: "2", PackageType: "PC", Rows: row(3)}}}, "consignment.parcels[1].serviceCode"},
+		{s, DropshipUpdate{HasParcels: true, Parcels: []ConsignmentParcel{{ParcelID: "1", Rows: row(2)}, {ParcelID: "2", PackageType: "PC", ServiceCode: "2103", RoutingServiceCode: "3200", Rows: row(3)}}}, "consignment.parcels[1].pickupPointId"},
+		{s, DropshipUpdate{HasParcels: true, Parcels: []ConsignmentParcel{{ParcelID: "1", Rows: row(2)}, {ParcelID: "2", PackageType: "PC", ServiceCode: "2104", Rows: row(3)}}}, "consignment.parcels[1].routingServiceCode"},
+		{s, DropshipUpdate{HasParcels: true, Parcels: []ConsignmentParcel{{ParcelID: "1", Rows: row(2)}, {ParcelID: "2", ServiceCode: "2104", RoutingServiceCode: "3200", Rows: row(3)}}}, "consignment.parcels[1].packageType"},
+		{s, DropshipUpdate{Status: st(DropshipDelivered), HasParcels: true, Parcels: []ConsignmentParcel{{ParcelID: "1", Rows: []ConsignmentParcelRow{{ItemID: "B-1"}}}}}, "consignment.parcels[0].rows[0].deliveredQuantity"},
+		{packing, DropshipUpdate{Status: st(DropshipViewed), HasParcels: true, Parcels: []ConsignmentParcel{{ParcelID: "1", Rows: row(5)}}}, "status.value"},
+		{s, DropshipUpdate{Status: st(DropshipSubmitted), HasParcels: true, Parcels: []ConsignmentParcel{{ParcelID: "1", Rows: row(5)}}}, "status.value"},
 	} {
 		_, err := SplitShipment(c.from, c.u, codes(), splitNow)
 		if ErrorCode(err) != EINVALID || !slices.ContainsFunc(ErrorFields(err), func(f FieldError) bool { return f.Field == c.field }) {
@@ -429,8 +431,8 @@ func TestSplitRefusals(t *testing.T) {
 		}
 	}
 	// A status other than Delivered applies after the split, as a PATCH.
-	out, err := SplitShipment(s, ShipmentUpdate{Status: st(SupplyPacking), HasParcels: true, Parcels: []ShipmentParcel{{ParcelID: "1", Rows: row(5)}}}, codes(), splitNow)
-	if err != nil || out.Status.Value != SupplyPacking || len(out.Consignment.Parcels[0].TrackingCodes) != 0 {
+	out, err := SplitShipment(s, DropshipUpdate{Status: st(DropshipPacking), HasParcels: true, Parcels: []ConsignmentParcel{{ParcelID: "1", Rows: row(5)}}}, codes(), splitNow)
+	if err != nil || out.Status.Value != DropshipPacking || len(out.Consignment.Parcels[0].TrackingCodes) != 0 {
 		t.Errorf("split to Packing: %v %+v", err, out)
 	}
 }
@@ -455,29 +457,29 @@ func TestProgressWithWarehousePart(t *testing.T) {
 	rows := func(p OrderProgress) []OrderStatus {
 		return []OrderStatus{p.Rows[0].Status, p.Rows[1].Status, p.Rows[2].Status}
 	}
-	p := Progress(3, []ShipmentOfRows{{a.Shipment, a.Lines}}, &WarehousePart{Status: OrderCreated, Lines: []int{2}})
+	p := Progress(3, []DropshipOfRows{{a.Shipment, a.Lines}}, &WarehousePart{Status: OrderCreated, Lines: []int{2}})
 	if p.Status != OrderCreated {
 		t.Errorf("all created: %v", p.Status)
 	}
-	if p = Progress(3, []ShipmentOfRows{{a.Shipment, a.Lines}}, wh); p.Status != OrderSubmitted || p.Rows[2].Status != OrderSubmitted {
+	if p = Progress(3, []DropshipOfRows{{a.Shipment, a.Lines}}, wh); p.Status != OrderSubmitted || p.Rows[2].Status != OrderSubmitted {
 		t.Errorf("warehouse submitted: %v %v", p.Status, rows(p))
 	}
-	done, _, _ := MoveShipment(a.Shipment, ShipmentUpdate{Status: st(SupplyDelivered)}, codes(), splitNow)
-	p = Progress(3, []ShipmentOfRows{{done, a.Lines}}, wh)
+	done, _, _ := MoveShipment(a.Shipment, DropshipUpdate{Status: st(DropshipDelivered)}, codes(), splitNow)
+	p = Progress(3, []DropshipOfRows{{done, a.Lines}}, wh)
 	if p.Status != OrderPartiallyDelivered || !slices.Equal(rows(p), []OrderStatus{OrderDelivered, OrderDelivered, OrderSubmitted}) {
 		t.Errorf("supplier delivered, warehouse not: %v %v", p.Status, rows(p))
 	}
 	whDone := &WarehousePart{Status: OrderDelivered, Lines: []int{2}, Codes: [][]string{{"JJFI1"}}}
-	p = Progress(3, []ShipmentOfRows{{done, a.Lines}}, whDone)
+	p = Progress(3, []DropshipOfRows{{done, a.Lines}}, whDone)
 	if p.Status != OrderDelivered || len(p.TrackingCodes) != 2 || !slices.Equal(p.Rows[2].TrackingCodes, []string{"JJFI1"}) {
 		t.Errorf("both delivered: %v %v", p.Status, p.TrackingCodes)
 	}
-	p = Progress(3, []ShipmentOfRows{{a.Shipment, a.Lines}}, whDone)
+	p = Progress(3, []DropshipOfRows{{a.Shipment, a.Lines}}, whDone)
 	if p.Status != OrderPartiallyDelivered {
 		t.Errorf("warehouse delivered, supplier not: %v", p.Status)
 	}
-	cancelled, _, _ := MoveShipment(a.Shipment, ShipmentUpdate{Status: st(SupplyCancelled)}, codes(), splitNow)
-	if p = Progress(3, []ShipmentOfRows{{cancelled, a.Lines}}, &WarehousePart{Status: OrderCancelled, Lines: []int{2}}); p.Status != OrderCancelled {
+	cancelled, _, _ := MoveShipment(a.Shipment, DropshipUpdate{Status: st(DropshipCancelled)}, codes(), splitNow)
+	if p = Progress(3, []DropshipOfRows{{cancelled, a.Lines}}, &WarehousePart{Status: OrderCancelled, Lines: []int{2}}); p.Status != OrderCancelled {
 		t.Errorf("all cancelled: %v", p.Status)
 	}
 }

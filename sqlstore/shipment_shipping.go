@@ -8,43 +8,50 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// ShippingService stores the shipping API's shipments (decisions §29) in
-// the shipment data tables, so that sending codes, errand codes and
+// The shipping API's shipments (decisions §29) are shipment data like any
+// other, in the same tables, so that sending codes, errand codes and
 // tracking see them as any other shipment data. Every call is scoped to
 // the caller's organization and environment.
-type ShippingService struct{ db *DB }
 
-// NewShippingService returns the shipping API's store over db.
-func NewShippingService(db *DB) *ShippingService { return &ShippingService{db: db} }
+// shippingAttempts bounds the draws of a shipping API shipment's numbers:
+// a number taken between the check and the insert (by a concurrent
+// request; a chance of one in 10^17 for drawn numbers) fails the
+// transaction, and the shipment is numbered again in a new one.
+const shippingAttempts = 3
 
-var _ parcelgate.ShippingService = (*ShippingService)(nil)
-
-// CreateShippingOrder registers s with OriginShipping. The parcel numbers
-// are the caller's (parcelgate.NewParcelNumber); the shipment's tracking
-// number is its first parcel's. A number the organization holds already
-// (a chance of one in 10^17 for generated numbers) is ECONFLICT, and the
-// caller draws again. Only a caller that may ActionCreateShipments
-// (interface §5.1).
-func (s *ShippingService) CreateShippingOrder(ctx context.Context, c *parcelgate.Caller, sh *parcelgate.Shipment) error {
+// CreateShippingOrder validates sh as a shipping API shipment and decides
+// its pick-up point (parcelgate.Shipment.ValidateShippingOrder), then
+// registers it with OriginShipping, its parcels numbered by insertShipment
+// and its tracking number its first parcel's. Only a caller that may
+// ActionCreateShipments (interface §5.1).
+func (s *ShipmentService) CreateShippingOrder(ctx context.Context, c *parcelgate.Caller, sh *parcelgate.Shipment) error {
 	if err := c.May(parcelgate.ActionCreateShipments); err != nil {
 		return err
 	}
 	sh.Origin = parcelgate.OriginShipping
-	if len(sh.Parcels) > 0 {
-		sh.TrackingNumber = sh.Parcels[0].ParcelID
-	}
-	if err := sh.Validate(); err != nil {
+	if err := sh.ValidateShippingOrder(s.points); err != nil {
 		return err
 	}
-	return s.db.inTx(ctx, func(tx *Tx) error {
-		return insertShipment(ctx, tx, c.OrgID, c.Environment, sh)
-	})
+	var err error
+	for range shippingAttempts {
+		sh.TrackingNumber = ""
+		for i := range sh.Parcels {
+			sh.Parcels[i].ParcelID = ""
+		}
+		err = s.db.inTx(ctx, func(tx *Tx) error {
+			return insertShipment(ctx, tx, c.OrgID, c.Environment, sh)
+		})
+		if parcelgate.ErrorCode(err) != parcelgate.ECONFLICT {
+			break
+		}
+	}
+	return err
 }
 
 // FindShippingOrder finds c's shipment by its tracking number or by the
 // number of one of its parcels. Only a caller that may
 // ActionReadShipments (interface §5.1).
-func (s *ShippingService) FindShippingOrder(ctx context.Context, c *parcelgate.Caller, number string) (*parcelgate.Shipment, error) {
+func (s *ShipmentService) FindShippingOrder(ctx context.Context, c *parcelgate.Caller, number string) (*parcelgate.Shipment, error) {
 	if err := c.May(parcelgate.ActionReadShipments); err != nil {
 		return nil, err
 	}
@@ -72,7 +79,7 @@ func (s *ShippingService) FindShippingOrder(ctx context.Context, c *parcelgate.C
 // the sending code (held by the tracking number, no parcel) and the errand
 // codes (held by its parcels). Only a caller that may ActionReadCodes
 // (interface §5.1).
-func (s *ShippingService) ShipmentCodes(ctx context.Context, c *parcelgate.Caller, trackingNumber string) (parcelgate.ShipmentCodes, error) {
+func (s *ShipmentService) ShipmentCodes(ctx context.Context, c *parcelgate.Caller, trackingNumber string) (parcelgate.ShipmentCodes, error) {
 	if err := c.May(parcelgate.ActionReadCodes); err != nil {
 		return parcelgate.ShipmentCodes{}, err
 	}

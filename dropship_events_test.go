@@ -13,22 +13,22 @@ import (
 func TestAddShipmentEvent(t *testing.T) {
 	_, parts := twoSupplierOrder()
 	s := parts[0].Shipment
-	out, changed, err := AddShipmentEvent(s, ShipmentEventInput{Code: "HANDED_TO_CARRIER", ParcelID: "1", ExternalID: "ev-1", Location: "Vantaa"}, splitNow)
+	out, changed, err := AddShipmentEvent(s, DropshipEventInput{Code: "HANDED_TO_CARRIER", ParcelID: "1", ExternalID: "ev-1", Location: "Vantaa"}, splitNow)
 	if err != nil || !changed || len(out.Events) != 1 || out.Events[0].ID != "1" || !out.Events[0].Timestamp.Equal(splitNow) {
 		t.Fatalf("event: %v %v %+v", err, changed, out.Events)
 	}
 	if len(s.Events) != 0 {
 		t.Fatal("AddShipmentEvent changed its argument")
 	}
-	again, changed, err := AddShipmentEvent(out, ShipmentEventInput{Code: "OTHER", ExternalID: "ev-1"}, splitNow)
+	again, changed, err := AddShipmentEvent(out, DropshipEventInput{Code: "OTHER", ExternalID: "ev-1"}, splitNow)
 	if err != nil || changed || again != out {
 		t.Fatalf("retry: %v %v", err, changed)
 	}
-	two, _, err := AddShipmentEvent(out, ShipmentEventInput{Code: "DELAYED", Timestamp: splitNow.Add(-time.Hour)}, splitNow)
+	two, _, err := AddShipmentEvent(out, DropshipEventInput{Code: "DELAYED", Timestamp: splitNow.Add(-time.Hour)}, splitNow)
 	if err != nil || len(two.Events) != 2 || two.Events[1].ID != "2" || !two.Events[1].Timestamp.Equal(splitNow.Add(-time.Hour)) {
 		t.Fatalf("second: %v %+v", err, two.Events)
 	}
-	for field, in := range map[string]ShipmentEventInput{
+	for field, in := range map[string]DropshipEventInput{
 		"code":        {},
 		"parcelId":    {Code: "X", ParcelID: "9"},
 		"timestamp":   {Code: "X", Timestamp: splitNow.Add(time.Minute)},
@@ -40,16 +40,16 @@ func TestAddShipmentEvent(t *testing.T) {
 			t.Errorf("%s: %v", field, err)
 		}
 	}
-	if _, _, err := AddShipmentEvent(s, ShipmentEventInput{Code: "bad code"}, splitNow); ErrorCode(err) != EINVALID {
+	if _, _, err := AddShipmentEvent(s, DropshipEventInput{Code: "bad code"}, splitNow); ErrorCode(err) != EINVALID {
 		t.Errorf("bad code: %v", err)
 	}
-	cancelled, _, _ := MoveShipment(s, ShipmentUpdate{Status: st(SupplyCancelled)}, codes(), splitNow)
-	if _, _, err := AddShipmentEvent(cancelled, ShipmentEventInput{Code: "X"}, splitNow); ErrorCode(err) != ECONFLICT {
+	cancelled, _, _ := MoveShipment(s, DropshipUpdate{Status: st(DropshipCancelled)}, codes(), splitNow)
+	if _, _, err := AddShipmentEvent(cancelled, DropshipEventInput{Code: "X"}, splitNow); ErrorCode(err) != ECONFLICT {
 		t.Errorf("on a cancelled shipment: %v", err)
 	}
 	full := cloneShipment(s)
-	full.Events = make([]ShipmentEvent, MaxShipmentEvents)
-	if _, _, err := AddShipmentEvent(full, ShipmentEventInput{Code: "X"}, splitNow); ErrorCode(err) != ECONFLICT {
+	full.Events = make([]DropshipEvent, MaxShipmentEvents)
+	if _, _, err := AddShipmentEvent(full, DropshipEventInput{Code: "X"}, splitNow); ErrorCode(err) != ECONFLICT {
 		t.Errorf("past the bound: %v", err)
 	}
 }
