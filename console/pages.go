@@ -246,7 +246,11 @@ func (c *Console) ordersPage(w http.ResponseWriter, r *http.Request, s *session)
 	if len(d.Errors) > 0 {
 		status = http.StatusBadRequest
 	} else {
-		page, err := c.reads.ConsoleOrders(r.Context(), s.caller, f, q.Get("page"), pageSize)
+		// The API's list of orders, newest first with the console's
+		// filters.
+		page, err := c.orders.ListOrders(r.Context(), s.caller, parcelgate.OrderQuery{
+			NewestFirst: true, Statuses: f.Statuses, ChangedSince: f.UpdatedSince, Reference: f.Reference, Warehouse: f.Warehouse,
+		}, parcelgate.PageRequest{After: q.Get("page"), Size: pageSize})
 		if parcelgate.ErrorCode(err) == parcelgate.EINVALID {
 			d.Errors["page"] = parcelgate.ErrorMessage(err)
 			status = http.StatusBadRequest

@@ -3,10 +3,8 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"strconv"
 	"strings"
 	"time"
 
@@ -30,182 +28,6 @@ func NewConsoleService(db *DB) *ConsoleService { return &ConsoleService{db: db} 
 // another tenant's object answers exactly like a missing one. The console's
 // lists show the newest first and page by key in both directions, so the
 // last page of 100,000 orders costs what the first does.
-
-// consoleKey is a row's place in a newest-first list: a stamp (0 when the
-// list is ordered by id alone) and the row's id.
-type consoleKey struct {
-	stamp, id int64
-}
-
-// consoleCursor is a parsed page cursor: the key the page starts after,
-// and whether it goes towards newer rows.
-type consoleCursor struct {
-	key   consoleKey
-	newer bool
-	set   bool
-}
-
-func encodeConsoleCursor(k consoleKey, newer bool) string {
-	dir := "o"
-	if newer {
-		dir = "n"
-	}
-	return base64.RawURLEncoding.EncodeToString([]byte(dir + "." + strconv.FormatInt(k.stamp, 36) + "." + strconv.FormatInt(k.id, 36)))
-}
-
-func parseConsoleCursor(s string) (consoleCursor, error) {
-	if s == "" {
-		return consoleCursor{}, nil
-	}
-	bad := &parcelgate.Error{Code: parcelgate.EINVALID, Message: "The page link is not valid; start from the first page.",
-		Fields: []parcelgate.FieldError{{Field: "page", Message: "is not a page of this list"}}}
-	b, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil {
-		return consoleCursor{}, bad
-	}
-	parts := strings.Split(string(b), ".")
-	if len(parts) != 3 || (parts[0] != "o" && parts[0] != "n") {
-		return consoleCursor{}, bad
-	}
-	c := consoleCursor{newer: parts[0] == "n", set: true}
-	if c.key.stamp, err = strconv.ParseInt(parts[1], 36, 64); err != nil {
-		return consoleCursor{}, bad
-	}
-	if c.key.id, err = strconv.ParseInt(parts[2], 36, 64); err != nil {
-		return consoleCursor{}, bad
-	}
-	return c, nil
-}
-
-// consoleList runs a newest-first keyset query: from the newest, or from a
-// cursor towards older or newer rows. stampCol may be "" for lists ordered
-// by idCol alone.
-func consoleList[T any](ctx context.Context, db *DB, f *filterSQL, from, cols, stampCol, idCol, cursor string, limit int, scan func(*sql.Rows) (T, consoleKey, error)) (parcelgate.Page[T], error) {
-	var page parcelgate.Page[T]
-	cur, err := parseConsoleCursor(cursor)
-	if err != nil {
-		return page, err
-	}
-	if limit <= 0 || limit > 500 {
-		limit = 50
-	}
-	where, args := f.sql(), append([]any(nil), f.args...)
-	if cur.set {
-		var cond string
-		switch {
-		case stampCol == "" && cur.newer:
-			cond, args = idCol+" > ?", append(args, cur.key.id)
-		case stampCol == "":
-			cond, args = idCol+" < ?", append(args, cur.key.id)
-		case cur.newer:
-			cond = stampCol + " >= ? AND (" + stampCol + " > ? OR " + idCol + " > ?)"
-			args = append(args, cur.key.stamp, cur.key.stamp, cur.key.id)
-		default:
-			cond = stampCol + " <= ? AND (" + stampCol + " < ? OR " + idCol + " < ?)"
-			args = append(args, cur.key.stamp, cur.key.stamp, cur.key.id)
-		}
-		where += " AND " + cond
-	}
-	order := idCol + " DESC"
-	if stampCol != "" {
-		order = stampCol + " DESC, " + order
-	}
-	if cur.newer {
-		order = strings.ReplaceAll(order, "DESC", "ASC")
-	}
-	rows, err := db.query(ctx, `SELECT `+cols+` FROM `+from+` WHERE `+where+` ORDER BY `+order+` LIMIT ?`, append(args, limit+1)...)
-	if err != nil {
-		return page, err
-	}
-	defer rows.Close()
-	var keys []consoleKey
-	for rows.Next() {
-		item, k, err := scan(rows)
-		if err != nil {
-			return page, err
-		}
-		page.Items = append(page.Items, item)
-		keys = append(keys, k)
-	}
-	if err := rows.Err(); err != nil {
-		return page, err
-	}
-	more := len(page.Items) > limit
-	if more {
-		page.Items, keys = page.Items[:limit], keys[:limit]
-	}
-	if cur.newer {
-		for i, j := 0, len(page.Items)-1; i < j; i, j = i+1, j-1 {
-			page.Items[i], page.Items[j] = page.Items[j], page.Items[i]
-			keys[i], keys[j] = keys[j], keys[i]
-		}
-	}
-	if len(keys) == 0 {
-		return page, nil
-	}
-	if (cur.newer && more) || (cur.set && !cur.newer) {
-		page.Prev = encodeConsoleCursor(keys[0], true)
-	}
-	if more || cur.newer {
-		page.Next = encodeConsoleCursor(keys[len(keys)-1], false)
-	}
-	return page, nil
-}
-
-// ConsoleOrders pages the caller's orders (see consoleOrders). Only a
-// caller that may ActionReadOrders (interface §5.2).
-func (s *ConsoleService) ConsoleOrders(ctx context.Context, c *parcelgate.Caller, q view.OrderFilter, cursor string, limit int) (parcelgate.Page[*parcelgate.Order], error) {
-	if err := c.May(parcelgate.ActionReadOrders); err != nil {
-		return parcelgate.Page[*parcelgate.Order]{}, err
-	}
-	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.Page[*parcelgate.Order], error) {
-		return s.consoleOrders(ctx, c, q, cursor, limit)
-	})
-}
-
-// consoleOrders pages the caller's orders, most recently changed first.
-func (s *ConsoleService) consoleOrders(ctx context.Context, c *parcelgate.Caller, q view.OrderFilter, cursor string, limit int) (parcelgate.Page[*parcelgate.Order], error) {
-	var f filterSQL
-	f.add("o.org_id = ?", c.OrgID)
-	f.add("o.environment = ?", string(c.Environment))
-	if len(q.Statuses) > 0 {
-		st := make([]any, len(q.Statuses))
-		for i, status := range q.Statuses {
-			st[i] = string(status)
-		}
-		f.in("o.status", st)
-	}
-	if !q.UpdatedSince.IsZero() {
-		f.add("o.updated_at >= ?", micros(q.UpdatedSince))
-	}
-	if ref := strings.TrimSpace(q.Reference); ref != "" {
-		// The orders a reference names are found first, each way by its own
-		// index; an OR inside the paged query would make PostgreSQL walk
-		// every order of the organization to find them.
-		pks, err := scanColumn[int64](s.db.query(ctx, `SELECT id FROM orders WHERE org_id = ? AND external_id = ?
-			UNION SELECT id FROM orders WHERE org_id = ? AND own_id = ?
-			UNION SELECT id FROM orders WHERE environment = ? AND order_id = ? AND org_id = ?
-			UNION SELECT order_pk FROM order_refs WHERE org_id = ? AND value = ?
-			LIMIT 1000`, c.OrgID, ref, c.OrgID, ref, string(c.Environment), strings.ToUpper(ref), c.OrgID, c.OrgID, ref))
-		if err != nil {
-			return parcelgate.Page[*parcelgate.Order]{}, err
-		}
-		if len(pks) == 0 {
-			return parcelgate.Page[*parcelgate.Order]{}, nil
-		}
-		f.in("o.id", anys(pks))
-	}
-	if wh := strings.TrimSpace(q.Warehouse); wh != "" {
-		f.add("EXISTS (SELECT 1 FROM order_rows w WHERE w.order_pk = o.id AND w.warehouse_external_id = ?)", wh)
-	}
-	return consoleList(ctx, s.db, &f, "orders o", orderColumns, "o.updated_at", "o.id", cursor, limit, func(rows *sql.Rows) (*parcelgate.Order, consoleKey, error) {
-		rec, err := scanOrderRecord(rows)
-		if err != nil {
-			return nil, consoleKey{}, err
-		}
-		return rec.view(), consoleKey{rec.updatedAt, rec.pk}, nil
-	})
-}
 
 // ConsoleOrderCounts counts the caller's orders by status (see
 // consoleOrderCounts). Only a caller that may ActionReadOrders (interface
@@ -369,7 +191,7 @@ func (s *ConsoleService) consoleProducts(ctx context.Context, c *parcelgate.Call
 		like := "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(strings.ToUpper(term)) + "%"
 		f.add(`(UPPER(p.external_id) LIKE ? ESCAPE '\' OR p.ean_code = ?)`, like, term)
 	}
-	page, err := consoleList(ctx, s.db, &f, "products p JOIN organizations so ON so.id = p.supplier_org_id", consoleProductCols, "", "p.id", cursor, limit,
+	page, err := newestFirstPage(ctx, s.db, &f, "products p JOIN organizations so ON so.id = p.supplier_org_id", consoleProductCols, "", "p.id", parcelgate.PageRequest{After: cursor, Size: limit},
 		func(rows *sql.Rows) (*view.Product, consoleKey, error) {
 			return scanConsoleProduct(rows, c.OrgID)
 		})
@@ -554,7 +376,7 @@ func (s *ConsoleService) ConsoleOrganizations(ctx context.Context, c *parcelgate
 	f.operatorScope(c, "g.environment", "g.id")
 	cols := `g.id, g.environment, g.business_id, g.name, g.contract_number, g.address, g.created_at,
 		(SELECT COUNT(*) FROM orders o WHERE o.org_id = g.id), (SELECT COUNT(*) FROM products p WHERE p.supplier_org_id = g.id AND p.status = 'ACTIVE')`
-	return consoleList(ctx, s.db, &f, "organizations g", cols, "", "g.id", cursor, limit, func(rows *sql.Rows) (*view.Organization, consoleKey, error) {
+	return newestFirstPage(ctx, s.db, &f, "organizations g", cols, "", "g.id", parcelgate.PageRequest{After: cursor, Size: limit}, func(rows *sql.Rows) (*view.Organization, consoleKey, error) {
 		var o parcelgate.Organization
 		var envName, addr string
 		var created, orders, products int64
@@ -588,69 +410,6 @@ func (s *ConsoleService) ConsoleEnvironmentCounts(ctx context.Context, c *parcel
 	return orgs, orders, nil
 }
 
-// ConsoleGatewayClients pages the live gateway clients of c's
-// organization, by client ID; Next is the last client ID of the page when
-// more follow (the after of the next page). A caller of no organization
-// (EnvironmentOperator) lists none. Only the operator (ActionOperate).
-func (s *ConsoleService) ConsoleGatewayClients(ctx context.Context, c *parcelgate.Caller, after string, limit int) (parcelgate.Page[*parcelgate.GatewayClient], error) {
-	if err := c.May(parcelgate.ActionOperate); err != nil {
-		return parcelgate.Page[*parcelgate.GatewayClient]{}, err
-	}
-	var page parcelgate.Page[*parcelgate.GatewayClient]
-	rows, err := s.db.query(ctx, `SELECT `+gatewayClientColumns+` FROM gateway_clients c JOIN organizations o ON o.id = c.org_id
-		WHERE c.org_id = ? AND c.revoked_at = 0 AND c.client_id > ? ORDER BY c.client_id LIMIT ?`, c.OrgID, after, limit+1)
-	if err != nil {
-		return page, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		gc, _, err := scanGatewayClient(rows)
-		if err != nil {
-			return parcelgate.Page[*parcelgate.GatewayClient]{}, err
-		}
-		page.Items = append(page.Items, gc)
-	}
-	if len(page.Items) > limit {
-		page.Items = page.Items[:limit]
-		page.Next = page.Items[limit-1].ClientID
-	}
-	return page, rows.Err()
-}
-
-// ConsoleServiceAccounts pages the live service accounts of c's
-// organization, by username, with their lockout state; Next is the last
-// username of the page when more follow. Only the operator
-// (ActionOperate).
-func (s *ConsoleService) ConsoleServiceAccounts(ctx context.Context, c *parcelgate.Caller, after string, limit int) (parcelgate.Page[*parcelgate.ServiceAccount], error) {
-	if err := c.May(parcelgate.ActionOperate); err != nil {
-		return parcelgate.Page[*parcelgate.ServiceAccount]{}, err
-	}
-	var page parcelgate.Page[*parcelgate.ServiceAccount]
-	rows, err := s.db.query(ctx, `SELECT `+serviceAccountColumns+` FROM service_accounts a JOIN organizations o ON o.id = a.org_id
-		WHERE a.org_id = ? AND a.revoked_at = 0 AND a.username > ? ORDER BY a.username LIMIT ?`, c.OrgID, after, limit+1)
-	if err != nil {
-		return page, err
-	}
-	defer rows.Close()
-	now := micros(s.consoleNow(""))
-	for rows.Next() {
-		a, err := scanServiceAccount(rows)
-		if err != nil {
-			return parcelgate.Page[*parcelgate.ServiceAccount]{}, err
-		}
-		if a.lockedUntil > now {
-			t := fromMicros(a.lockedUntil)
-			a.LockedUntil = &t
-		}
-		page.Items = append(page.Items, a.ServiceAccount)
-	}
-	if len(page.Items) > limit {
-		page.Items = page.Items[:limit]
-		page.Next = page.Items[limit-1].Username
-	}
-	return page, rows.Err()
-}
-
 // ConsoleCredentialOrg returns the organization of a live gateway client
 // (kind view.CredentialGatewayClient, by client ID) or service account
 // (view.CredentialServiceAccount, by username) in c's scope (of c's
@@ -673,70 +432,6 @@ func (s *ConsoleService) ConsoleCredentialOrg(ctx context.Context, c *parcelgate
 		return 0, parcelgate.Errorf(parcelgate.ENOTFOUND, "no such credential")
 	}
 	return org, err
-}
-
-// ConsoleCatalogs pages the catalogs c's organization owns as retailer, by
-// external ID, each with its suppliers; Next is the last external ID of
-// the page when more follow. Only the operator (ActionOperate).
-func (s *ConsoleService) ConsoleCatalogs(ctx context.Context, c *parcelgate.Caller, after string, limit int) (parcelgate.Page[*parcelgate.Catalog], error) {
-	if err := c.May(parcelgate.ActionOperate); err != nil {
-		return parcelgate.Page[*parcelgate.Catalog]{}, err
-	}
-	var page parcelgate.Page[*parcelgate.Catalog]
-	orgID := c.OrgID
-	rows, err := s.db.query(ctx, `SELECT k.id, k.environment, k.external_id, k.name, k.catalog_type, k.created_at, o.business_id
-		FROM catalogs k JOIN organizations o ON o.id = k.retailer_org_id
-		WHERE k.retailer_org_id = ? AND k.external_id > ? ORDER BY k.external_id LIMIT ?`, orgID, after, limit+1)
-	if err != nil {
-		return parcelgate.Page[*parcelgate.Catalog]{}, err
-	}
-	var out []*parcelgate.Catalog
-	byID := map[int64]*parcelgate.Catalog{}
-	for rows.Next() {
-		var k parcelgate.Catalog
-		var env, typ string
-		var created int64
-		if err := rows.Scan(&k.ID, &env, &k.ExternalID, &k.Name, &typ, &created, &k.RetailerID); err != nil {
-			rows.Close()
-			return parcelgate.Page[*parcelgate.Catalog]{}, err
-		}
-		k.Environment, k.Type, k.CreatedAt, k.RetailerOrg, k.SupplierIDs = parcelgate.Environment(env), parcelgate.CatalogType(typ), fromMicros(created), orgID, []string{}
-		out = append(out, &k)
-		byID[k.ID] = &k
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return parcelgate.Page[*parcelgate.Catalog]{}, err
-	}
-	if len(out) > limit {
-		out = out[:limit]
-		page.Next = out[limit-1].ExternalID
-	}
-	page.Items = out
-	if len(out) == 0 {
-		return page, nil
-	}
-	ids := make([]any, len(out))
-	for i, k := range out {
-		ids[i] = k.ID
-	}
-	srows, err := s.db.query(ctx, `SELECT cs.catalog_id, o.business_id FROM catalog_suppliers cs JOIN organizations o ON o.id = cs.supplier_org_id
-		WHERE cs.catalog_id IN (`+placeholders(len(ids))+`) ORDER BY o.business_id`, ids...)
-	if err != nil {
-		return parcelgate.Page[*parcelgate.Catalog]{}, err
-	}
-	defer srows.Close()
-	for srows.Next() {
-		var id int64
-		var supplier string
-		if err := srows.Scan(&id, &supplier); err != nil {
-			return parcelgate.Page[*parcelgate.Catalog]{}, err
-		}
-		if k := byID[id]; k != nil {
-			k.SupplierIDs = append(k.SupplierIDs, supplier)
-		}
-	}
-	return page, srows.Err()
 }
 
 // consoleNow is the store's time in env, the one time the console's reads

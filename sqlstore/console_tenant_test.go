@@ -71,7 +71,7 @@ func TestConsoleAndJournalReadsStayInTheTenant(t *testing.T) {
 		c := accountOf(own, parcelgate.RoleMerchant)
 		reads, journal := sqlstore.NewConsoleService(db), sqlstore.NewJournalService(db)
 
-		orders, err := reads.ConsoleOrders(ctx, c, view.OrderFilter{}, "", 50)
+		orders, err := sqlstore.NewOrderService(db).ListOrders(ctx, c, parcelgate.OrderQuery{NewestFirst: true}, parcelgate.PageRequest{After: "", Size: 50})
 		if err != nil || len(orders.Items) != 3 {
 			t.Fatalf("orders: %d, %v; want the own 3", len(orders.Items), err)
 		}
@@ -201,9 +201,9 @@ func TestConsoleAndJournalReadsRefuseWithoutThePermission(t *testing.T) {
 		// Reads of no one object.
 		checkAccess(t, written, "", "", []accessCase{
 			// orders: ActionReadOrders (merchant, retailer)
-			{name: "ConsoleOrders", denied: []*parcelgate.Caller{supplier}, owner: operator,
+			{name: "ListOrders newest first", denied: []*parcelgate.Caller{supplier}, owner: operator,
 				call: func(c *parcelgate.Caller, _ string) (string, error) {
-					page, err := reads.ConsoleOrders(ctx, c, view.OrderFilter{}, "", 10)
+					page, err := sqlstore.NewOrderService(db).ListOrders(ctx, c, parcelgate.OrderQuery{NewestFirst: true}, parcelgate.PageRequest{After: "", Size: 10})
 					return sum(len(page.Items), err)
 				}},
 			{name: "ConsoleOrderCounts", denied: []*parcelgate.Caller{supplier}, owner: operator,
@@ -226,7 +226,7 @@ func TestConsoleAndJournalReadsRefuseWithoutThePermission(t *testing.T) {
 			// client, the operator (decisions §40)
 			{name: "ListShipments", owner: merchant,
 				call: func(c *parcelgate.Caller, _ string) (string, error) {
-					page, err := sqlstore.NewShipmentService(db).ListShipments(ctx, c, parcelgate.ShipmentSearch{}, "", 10)
+					page, err := sqlstore.NewShipmentService(db).ListShipments(ctx, c, parcelgate.ShipmentSearch{}, parcelgate.PageRequest{Size: 10})
 					return sum(len(page.Items), err)
 				}},
 			// the overview and the journal: any service account, not a gateway client
@@ -261,19 +261,21 @@ func TestConsoleAndJournalReadsRefuseWithoutThePermission(t *testing.T) {
 					orgs, orders, err := reads.ConsoleEnvironmentCounts(ctx, c)
 					return fmt.Sprint(orgs, orders), err
 				}},
-			{name: "ConsoleGatewayClients", denied: []*parcelgate.Caller{merchant}, owner: operator,
+			// The credentials page lists through the services the
+			// operator API calls, paged by key.
+			{name: "ListGatewayClients paged", denied: []*parcelgate.Caller{merchant}, owner: operator,
 				call: func(c *parcelgate.Caller, _ string) (string, error) {
-					page, err := reads.ConsoleGatewayClients(ctx, c, "", 10)
+					page, err := sqlstore.NewCredentialService(db).ListGatewayClients(ctx, c, parcelgate.PageRequest{Size: 10})
 					return sum(len(page.Items), err)
 				}},
-			{name: "ConsoleServiceAccounts", denied: []*parcelgate.Caller{retailer}, owner: operator,
+			{name: "ListServiceAccounts paged", denied: []*parcelgate.Caller{retailer}, owner: operator,
 				call: func(c *parcelgate.Caller, _ string) (string, error) {
-					page, err := reads.ConsoleServiceAccounts(ctx, c, "", 10)
+					page, err := sqlstore.NewCredentialService(db).ListServiceAccounts(ctx, c, parcelgate.PageRequest{Size: 10})
 					return sum(len(page.Items), err)
 				}},
-			{name: "ConsoleCatalogs", denied: []*parcelgate.Caller{merchant}, owner: operator,
+			{name: "ListCatalogs paged", denied: []*parcelgate.Caller{merchant}, owner: operator,
 				call: func(c *parcelgate.Caller, _ string) (string, error) {
-					page, err := reads.ConsoleCatalogs(ctx, c, "", 10)
+					page, err := sqlstore.NewCatalogService(db).ListCatalogs(ctx, c, parcelgate.PageRequest{Size: 10})
 					return sum(len(page.Items), err)
 				}},
 		})
@@ -303,7 +305,7 @@ func TestConsoleAndJournalReadsRefuseWithoutThePermission(t *testing.T) {
 		checkAccess(t, written, tn, "JJFI10000000000000099", []accessCase{
 			{name: "ListShipments search", other: accountOf(other, parcelgate.RoleRetailer), listing: true, crossSum: "0: ", owner: supplier, ownerSees: true,
 				call: func(c *parcelgate.Caller, id string) (string, error) {
-					page, err := sqlstore.NewShipmentService(db).ListShipments(ctx, c, parcelgate.ShipmentSearch{Number: id}, "", 10)
+					page, err := sqlstore.NewShipmentService(db).ListShipments(ctx, c, parcelgate.ShipmentSearch{Number: id}, parcelgate.PageRequest{Size: 10})
 					var found []string
 					for _, sh := range page.Items {
 						found = append(found, sh.TrackingNumber)

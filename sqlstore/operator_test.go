@@ -129,17 +129,17 @@ func TestCredentialServiceIsTheOperators(t *testing.T) {
 		prod := f.orgs[parcelgate.Production]
 		everyone, prodOp, testOp := parcelgate.EnvironmentOperator(""), parcelgate.EnvironmentOperator(parcelgate.Production), parcelgate.EnvironmentOperator(parcelgate.Test)
 		clientIDs := func(c *parcelgate.Caller, _ string) (string, error) {
-			cs, err := creds.ListGatewayClients(ctx, c)
+			cs, err := creds.ListGatewayClients(ctx, c, parcelgate.PageRequest{})
 			var out []string
-			for _, gc := range cs {
+			for _, gc := range cs.Items {
 				out = append(out, gc.ClientID)
 			}
 			return strings.Join(out, ","), err
 		}
 		usernames := func(c *parcelgate.Caller, _ string) (string, error) {
-			as, err := creds.ListServiceAccounts(ctx, c)
+			as, err := creds.ListServiceAccounts(ctx, c, parcelgate.PageRequest{})
 			var out []string
-			for _, a := range as {
+			for _, a := range as.Items {
 				out = append(out, a.Username)
 			}
 			return strings.Join(out, ","), err

@@ -11,12 +11,12 @@ import (
 // ListShipments pages c's shipments newest first (see listShipments).
 // Only a caller that may ActionReadShipments: a gateway client, the
 // operator, and any service account of the organization (decisions §40).
-func (s *ShipmentService) ListShipments(ctx context.Context, c *parcelgate.Caller, q parcelgate.ShipmentSearch, cursor string, limit int) (parcelgate.Page[*parcelgate.Shipment], error) {
+func (s *ShipmentService) ListShipments(ctx context.Context, c *parcelgate.Caller, q parcelgate.ShipmentSearch, p parcelgate.PageRequest) (parcelgate.Page[*parcelgate.Shipment], error) {
 	if err := c.May(parcelgate.ActionReadShipments); err != nil {
 		return parcelgate.Page[*parcelgate.Shipment]{}, err
 	}
 	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.Page[*parcelgate.Shipment], error) {
-		return s.listShipments(ctx, c, q, cursor, limit)
+		return s.listShipments(ctx, c, q, p)
 	})
 }
 
@@ -29,7 +29,7 @@ func (s *ShipmentService) ListShipments(ctx context.Context, c *parcelgate.Calle
 // number (org_id, tracking_number), a parcel's number (org_id, parcel_id),
 // an active code (environment, code) and the reference (org_id,
 // UPPER(reference)). The page's parcels are read in one more statement.
-func (s *ShipmentService) listShipments(ctx context.Context, c *parcelgate.Caller, q parcelgate.ShipmentSearch, cursor string, limit int) (parcelgate.Page[*parcelgate.Shipment], error) {
+func (s *ShipmentService) listShipments(ctx context.Context, c *parcelgate.Caller, q parcelgate.ShipmentSearch, p parcelgate.PageRequest) (parcelgate.Page[*parcelgate.Shipment], error) {
 	var f filterSQL
 	f.add("org_id = ?", c.OrgID)
 	f.add("environment = ?", string(c.Environment))
@@ -51,7 +51,7 @@ func (s *ShipmentService) listShipments(ctx context.Context, c *parcelgate.Calle
 	if len(lookups) > 0 {
 		f.add("id IN ("+strings.Join(lookups, " UNION ")+")", args...)
 	}
-	page, err := consoleList(ctx, s.db, &f, "shipments", shipmentColumns, "", "id", cursor, limit,
+	page, err := newestFirstPage(ctx, s.db, &f, "shipments", shipmentColumns, "", "id", p,
 		func(rows *sql.Rows) (*parcelgate.Shipment, consoleKey, error) {
 			var r shipmentRow
 			if err := rows.Scan(r.dest()...); err != nil {

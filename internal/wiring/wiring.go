@@ -48,6 +48,7 @@ func Console(db *sqlstore.DB) console.Services {
 		Credentials:   s.Credentials,
 		Orders:        s.Orders,
 		Inventory:     s.Inventory,
+		Catalogs:      s.Catalogs,
 		Shipments:     s.Shipments,
 		Controls:      s.Controls,
 		Faults:        s.Faults,
