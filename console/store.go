@@ -45,7 +45,7 @@ type Reader interface {
 	// first, each with its Stock; search, when given, keeps those whose
 	// externalId contains it (ignoring case) or whose EAN code is it. Only
 	// a caller parcelgate.MayReadConsoleProducts allows.
-	ConsoleProducts(ctx context.Context, c *parcelgate.Caller, search, cursor string, limit int) (parcelgate.Page[*views.Product], error)
+	ConsoleProducts(ctx context.Context, c *parcelgate.Caller, search string, p parcelgate.PageRequest) (parcelgate.Page[*views.Product], error)
 	// ConsoleCatalogChoices lists the catalogs of the caller's environment
 	// its organization supplies (publishes products to), by retailer and
 	// external ID: the choices of the console's product and order forms.
@@ -76,9 +76,10 @@ type OperatorReader interface {
 	// ConsoleEnvironmentStamp moves with every change of an order or
 	// balance in c's environment; the operator's overview polls it.
 	ConsoleEnvironmentStamp(ctx context.Context, c *parcelgate.Caller) (int64, error)
-	// ConsoleOrganizations pages the organizations of c's environment,
-	// newest first.
-	ConsoleOrganizations(ctx context.Context, c *parcelgate.Caller, cursor string, limit int) (parcelgate.Page[*views.Organization], error)
+	// ConsoleOrganizationFigures returns orgs (a page of
+	// parcelgate.OrganizationService's ListOrganizations) with the
+	// overview's figures of each: its orders and ACTIVE products.
+	ConsoleOrganizationFigures(ctx context.Context, c *parcelgate.Caller, orgs []*parcelgate.Organization) ([]*views.Organization, error)
 	// ConsoleEnvironmentCounts counts the organizations and orders of c's
 	// environment.
 	ConsoleEnvironmentCounts(ctx context.Context, c *parcelgate.Caller) (orgs, orders int64, err error)

@@ -18,9 +18,8 @@ import (
 // error rather than a silently ignored setting.
 func (s *Server) adminRoutes() {
 	s.handle("POST /admin/v1/organizations", s.admin(s.createOrganization))
-	s.handle("GET /admin/v1/organizations", s.admin(listing(func(ctx context.Context, c *parcelgate.Caller, _ parcelgate.PageRequest) (parcelgate.Page[*parcelgate.Organization], error) {
-		orgs, err := s.orgs.ListOrganizations(ctx, c)
-		return parcelgate.Page[*parcelgate.Organization]{Items: orgs}, err
+	s.handle("GET /admin/v1/organizations", s.admin(listing(func(ctx context.Context, c *parcelgate.Caller, p parcelgate.PageRequest) (parcelgate.Page[*parcelgate.Organization], error) {
+		return s.orgs.ListOrganizations(ctx, c, parcelgate.OrganizationQuery{}, p)
 	})))
 	s.handle("POST /admin/v1/gateway-clients", s.admin(s.createGatewayClient))
 	s.handle("GET /admin/v1/gateway-clients", s.admin(listing(s.credentials.ListGatewayClients)))

@@ -172,26 +172,26 @@ func consoleProductScope(f *filterSQL, c *parcelgate.Caller, scope parcelgate.Pr
 // ConsoleProducts pages the caller's products (see consoleProducts).
 // Only a caller parcelgate.MayReadConsoleProducts allows (one that may
 // read products or every catalog; interface §5.2, decisions §18).
-func (s *ConsoleService) ConsoleProducts(ctx context.Context, c *parcelgate.Caller, search, cursor string, limit int) (parcelgate.Page[*view.Product], error) {
+func (s *ConsoleService) ConsoleProducts(ctx context.Context, c *parcelgate.Caller, search string, p parcelgate.PageRequest) (parcelgate.Page[*view.Product], error) {
 	if err := parcelgate.MayReadConsoleProducts(c); err != nil {
 		return parcelgate.Page[*view.Product]{}, err
 	}
 	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.Page[*view.Product], error) {
-		return s.consoleProducts(ctx, c, search, cursor, limit)
+		return s.consoleProducts(ctx, c, search, p)
 	})
 }
 
 // consoleProducts pages the caller's products, newest first; search, when
 // given, keeps those whose externalId contains it (ignoring case) or whose
 // EAN code is it.
-func (s *ConsoleService) consoleProducts(ctx context.Context, c *parcelgate.Caller, search, cursor string, limit int) (parcelgate.Page[*view.Product], error) {
+func (s *ConsoleService) consoleProducts(ctx context.Context, c *parcelgate.Caller, search string, p parcelgate.PageRequest) (parcelgate.Page[*view.Product], error) {
 	var f filterSQL
 	consoleProductScope(&f, c, parcelgate.ConsoleProductScope(c, s.consoleNow(c.Environment)))
 	if term := strings.TrimSpace(search); term != "" {
 		like := "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(strings.ToUpper(term)) + "%"
 		f.add(`(UPPER(p.external_id) LIKE ? ESCAPE '\' OR p.ean_code = ?)`, like, term)
 	}
-	page, err := newestFirstPage(ctx, s.db, &f, "products p JOIN organizations so ON so.id = p.supplier_org_id", consoleProductCols, "", "p.id", parcelgate.PageRequest{After: cursor, Size: limit},
+	page, err := newestFirstPage(ctx, s.db, &f, "products p JOIN organizations so ON so.id = p.supplier_org_id", consoleProductCols, "", "p.id", p,
 		func(rows *sql.Rows) (*view.Product, consoleKey, error) {
 			return scanConsoleProduct(rows, c.OrgID)
 		})
@@ -364,28 +364,50 @@ func (s *ConsoleService) ConsoleEnvironmentStamp(ctx context.Context, c *parcelg
 	return stamp, err
 }
 
-// ConsoleOrganizations pages the organizations in c's scope (decisions
-// §4: of c's environment, of every environment for
-// EnvironmentOperator("")), newest first. Only the operator
-// (ActionOperate).
-func (s *ConsoleService) ConsoleOrganizations(ctx context.Context, c *parcelgate.Caller, cursor string, limit int) (parcelgate.Page[*view.Organization], error) {
+// ConsoleOrganizationFigures returns orgs (a page of ListOrganizations)
+// with the figures the operator's overview shows of each: its orders and
+// its ACTIVE products. An organization outside c's scope is left out.
+// Only the operator (ActionOperate).
+func (s *ConsoleService) ConsoleOrganizationFigures(ctx context.Context, c *parcelgate.Caller, orgs []*parcelgate.Organization) ([]*view.Organization, error) {
 	if err := c.May(parcelgate.ActionOperate); err != nil {
-		return parcelgate.Page[*view.Organization]{}, err
+		return nil, err
+	}
+	out := make([]*view.Organization, 0, len(orgs))
+	if len(orgs) == 0 {
+		return out, nil
+	}
+	ids := make([]any, len(orgs))
+	for i, o := range orgs {
+		ids[i] = o.ID
 	}
 	var f filterSQL
 	f.operatorScope(c, "g.environment", "g.id")
-	cols := `g.id, g.environment, g.business_id, g.name, g.contract_number, g.address, g.created_at,
-		(SELECT COUNT(*) FROM orders o WHERE o.org_id = g.id), (SELECT COUNT(*) FROM products p WHERE p.supplier_org_id = g.id AND p.status = 'ACTIVE')`
-	return newestFirstPage(ctx, s.db, &f, "organizations g", cols, "", "g.id", parcelgate.PageRequest{After: cursor, Size: limit}, func(rows *sql.Rows) (*view.Organization, consoleKey, error) {
-		var o parcelgate.Organization
-		var envName, addr string
-		var created, orders, products int64
-		if err := rows.Scan(&o.ID, &envName, &o.BusinessID, &o.Name, &o.ContractNumber, &addr, &created, &orders, &products); err != nil {
-			return nil, consoleKey{}, err
+	f.in("g.id", ids)
+	rows, err := s.db.query(ctx, `SELECT g.id, (SELECT COUNT(*) FROM orders o WHERE o.org_id = g.id), (SELECT COUNT(*) FROM products p WHERE p.supplier_org_id = g.id AND p.status = 'ACTIVE')
+		FROM organizations g WHERE `+f.sql(), f.args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	type figures struct{ orders, products int64 }
+	byID := map[int64]figures{}
+	for rows.Next() {
+		var id int64
+		var n figures
+		if err := rows.Scan(&id, &n.orders, &n.products); err != nil {
+			return nil, err
 		}
-		o.Environment, o.CreatedAt = parcelgate.Environment(envName), fromMicros(created)
-		return &view.Organization{Organization: &o, Orders: orders, Products: products}, consoleKey{0, o.ID}, nil
-	})
+		byID[id] = n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	for _, o := range orgs {
+		if n, ok := byID[o.ID]; ok {
+			out = append(out, &view.Organization{Organization: o, Orders: n.orders, Products: n.products})
+		}
+	}
+	return out, nil
 }
 
 // ConsoleEnvironmentCounts counts the organizations and orders of c's

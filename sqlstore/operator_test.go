@@ -88,8 +88,8 @@ func TestOrganizationServiceIsTheOperators(t *testing.T) {
 			return string(o.Environment) + "/" + o.BusinessID, nil
 		}
 		list := func(c *parcelgate.Caller, _ string) (string, error) {
-			all, err := orgs.ListOrganizations(ctx, c)
-			return strings.Join(businessIDs(all), ","), err
+			all, err := orgs.ListOrganizations(ctx, c, parcelgate.OrganizationQuery{}, parcelgate.PageRequest{})
+			return strings.Join(businessIDs(all.Items), ","), err
 		}
 		// A's object is the production organization 7777777-4, which the
 		// production operator creates first; 0737546-2 is no one's.
@@ -113,8 +113,8 @@ func TestOrganizationServiceIsTheOperators(t *testing.T) {
 		if err != nil || found.ID != f.orgs[parcelgate.Test].ID {
 			t.Fatalf("the test environment's operator finds %+v, %v", found, err)
 		}
-		if prodOrgs, _ := orgs.ListOrganizations(ctx, parcelgate.EnvironmentOperator(parcelgate.Production)); !slices.Equal(businessIDs(prodOrgs), []string{"production/" + sameBusinessID, "production/7777777-4"}) {
-			t.Fatalf("production holds %v", businessIDs(prodOrgs))
+		if prodOrgs, _ := orgs.ListOrganizations(ctx, parcelgate.EnvironmentOperator(parcelgate.Production), parcelgate.OrganizationQuery{}, parcelgate.PageRequest{}); !slices.Equal(businessIDs(prodOrgs.Items), []string{"production/" + sameBusinessID, "production/7777777-4"}) {
+			t.Fatalf("production holds %v", businessIDs(prodOrgs.Items))
 		}
 	})
 }
