@@ -356,3 +356,53 @@ func TestRotateTokenKeyIsTheServersOperators(t *testing.T) {
 		}
 	})
 }
+
+// decisions §47: the console pages a chosen organization's credentials
+// through the operator API's own lists. Walking Next by one meets each of
+// the organization's accounts once, in username order, and never another
+// organization's (the test environment's twin has one too); a whole
+// environment's list is one answer, not paged.
+func TestCredentialListsPageOneOrganization(t *testing.T) {
+	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
+		ctx := context.Background()
+		f := newOperatorFixture(t, db)
+		creds := sqlstore.NewCredentialService(db)
+		prod := f.orgs[parcelgate.Production]
+		op := parcelgate.OperatorCaller(prod)
+		for _, name := range []string{"user-b", "user-a"} {
+			if err := creds.CreateServiceAccount(ctx, op, &parcelgate.ServiceAccount{Username: name, Environment: prod.Environment, BusinessID: prod.BusinessID,
+				Roles: parcelgate.Roles}, "not-a-real-hash"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var got []string
+		after := ""
+		for range 10 {
+			page, err := creds.ListServiceAccounts(ctx, op, parcelgate.PageRequest{After: after, Size: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, a := range page.Items {
+				got = append(got, a.Username)
+			}
+			if page.Next == "" {
+				break
+			}
+			after = page.Next
+		}
+		if want := []string{"user-a", "user-b", "user-production"}; !slices.Equal(got, want) {
+			t.Fatalf("walked %v, want %v", got, want)
+		}
+		clients, err := creds.ListGatewayClients(ctx, op, parcelgate.PageRequest{After: "client-a", Size: 1})
+		if err != nil || len(clients.Items) != 1 || clients.Items[0].ClientID != "client-production" || clients.Next != "" {
+			t.Fatalf("the production organization's clients after client-a: %+v %v", clients, err)
+		}
+		if _, err := creds.ListServiceAccounts(ctx, parcelgate.EnvironmentOperator(parcelgate.Production), parcelgate.PageRequest{Size: 1}); parcelgate.ErrorCode(err) != parcelgate.EINVALID {
+			t.Fatalf("a whole environment's list paged: %v, want EINVALID", err)
+		}
+		whole, err := creds.ListServiceAccounts(ctx, parcelgate.EnvironmentOperator(""), parcelgate.PageRequest{})
+		if err != nil || len(whole.Items) != 4 || whole.Next != "" {
+			t.Fatalf("every environment's accounts: %d %v", len(whole.Items), err)
+		}
+	})
+}
