@@ -136,8 +136,11 @@ type CatalogService interface {
 	// (EnvironmentOperator(env); "" for every environment), or, for an
 	// operator caller of one organization (OperatorCaller), only that
 	// retailer's. Only the operator (ActionOperate) lists catalogs so: a
-	// tenant lists its own with ListOwnCatalogs.
-	ListCatalogs(ctx context.Context, c *Caller) ([]*Catalog, error)
+	// tenant lists its own with ListOwnCatalogs. By retailer and external
+	// ID, each with its suppliers; the page's key is the external ID.
+	// p.Size 0 is the whole list in one page (the operator API's answer);
+	// a caller of one organization may page it.
+	ListCatalogs(ctx context.Context, c *Caller, p PageRequest) (Page[*Catalog], error)
 
 	// ListOwnCatalogs pages the caller's catalogs as retailer, or the
 	// catalogs that list it as supplier. Only a caller that may

@@ -93,12 +93,14 @@ type JournalService interface {
 	// machinery (the bound of JournalPerTenant) and takes no caller.
 	PruneJournal(ctx context.Context, orgIDs []int64, keep int) error
 	// Journal pages the entries of c's scope matching q, newest first,
-	// without their bodies; Next is the cursor of the older entries (the
-	// next Before), empty on the last page. Only a caller that may
-	// ActionViewTenant (any service account: its own organization's; the
-	// operator: any tenant's); a Before that is not a page's cursor is
-	// EINVALID.
-	Journal(ctx context.Context, c *Caller, q JournalQuery) (Page[*JournalEntry], error)
+	// without their bodies, p.Size of them (1-500, else 100); p.After is
+	// the Next of the page before (only older entries), the decimal text
+	// the operator API's before parameter and the console's page
+	// parameter carry; Next is empty on the last page. Only a caller that
+	// may ActionViewTenant (any service account: its own organization's;
+	// the operator: any tenant's); a p.After that is not a page's cursor
+	// is EINVALID naming "before".
+	Journal(ctx context.Context, c *Caller, q JournalQuery, p PageRequest) (Page[*JournalEntry], error)
 	// JournalEntries returns the entries of the request ID in c's scope
 	// (and q's BusinessID, for the operator), newest first, with bodies:
 	// a lookup never picks another tenant's entry that shares the ID

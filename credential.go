@@ -128,9 +128,12 @@ type CredentialService interface {
 	// EUNAUTHORIZED otherwise, the same for an unknown client_id. It runs
 	// before there is a caller: it is how a token request becomes one.
 	AuthenticateGatewayClient(ctx context.Context, clientID, secret string) (*GatewayClient, error)
-	// ListGatewayClients lists the gateway clients in c's scope that are
-	// not revoked. Only a caller that may ActionOperate.
-	ListGatewayClients(ctx context.Context, c *Caller) ([]*GatewayClient, error)
+	// ListGatewayClients pages the gateway clients in c's scope that are
+	// not revoked, by business ID and client ID; the page's key is the
+	// client ID. p.Size 0 is the whole list in one page (the operator
+	// API's answer); a caller of one organization may page it. Only a
+	// caller that may ActionOperate.
+	ListGatewayClients(ctx context.Context, c *Caller, p PageRequest) (Page[*GatewayClient], error)
 	// RevokeGatewayClient stops clientID from getting new tokens. Only a
 	// caller that may ActionOperate on the client's organization.
 	RevokeGatewayClient(ctx context.Context, c *Caller, clientID string) error
@@ -144,9 +147,12 @@ type CredentialService interface {
 	// unknown user and locked account are one EUNAUTHORIZED. It runs before
 	// there is a caller: it is how a login becomes one.
 	AuthenticateServiceAccount(ctx context.Context, username, password string) (*ServiceAccount, error)
-	// ListServiceAccounts lists the service accounts in c's scope that are
-	// not revoked. Only a caller that may ActionOperate.
-	ListServiceAccounts(ctx context.Context, c *Caller) ([]*ServiceAccount, error)
+	// ListServiceAccounts pages the service accounts in c's scope that are
+	// not revoked, by username, with their lockout state; the page's key
+	// is the username. p.Size 0 is the whole list in one page (the
+	// operator API's answer); a caller of one organization may page it.
+	// Only a caller that may ActionOperate.
+	ListServiceAccounts(ctx context.Context, c *Caller, p PageRequest) (Page[*ServiceAccount], error)
 	// RevokeServiceAccount stops username from logging in. Only a caller
 	// that may ActionOperate on the account's organization.
 	RevokeServiceAccount(ctx context.Context, c *Caller, username string) error

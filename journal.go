@@ -37,11 +37,6 @@ type JournalQuery struct {
 	Status      int
 	StatusClass bool
 	From, To    time.Time
-	// Before is a paging cursor, the Next of the page before: only entries
-	// older than that page's. It is the decimal text the operator API's
-	// before parameter and the console's page parameter carry.
-	Before string
-	Limit  int
 }
 
 // JournalPerTenant is how many calls the journal keeps per organization.

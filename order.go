@@ -334,6 +334,21 @@ type OrderQuery struct {
 	// DocumentPurchaseOrder (none: parcelgate holds sales orders only);
 	// "" does not filter.
 	DocumentType string
+
+	// The console's view of the list (decisions §47); the API's routes
+	// never set them.
+	//
+	// Reference: orders whose externalId, service order ID or the value
+	// of any of whose references is it, exactly.
+	Reference string
+	// ChangedSince: changed at or after this instant. A view's bound,
+	// not a change poll's: it is not held to the poll window as
+	// UpdatedFrom is (decisions §22).
+	ChangedSince time.Time
+	// NewestFirst lists the most recently changed orders first, paged by
+	// key both ways: Next is the cursor of the older orders, Prev of the
+	// newer ones, and Total is not counted (the console's list).
+	NewestFirst bool
 }
 
 // OrderEncoding is how a front end encodes an order as its answer. A
@@ -365,8 +380,9 @@ type OrderService interface {
 	// ActionReadOrders.
 	FindOrder(ctx context.Context, c *Caller, id string) (*Order, error)
 	// ListOrders returns one page of the caller's orders matching q,
-	// ordered by modification stamp, then by a key that never changes.
-	// Only a caller that may ActionReadOrders.
+	// ordered by modification stamp, then by a key that never changes
+	// (newest first when q.NewestFirst). Only a caller that may
+	// ActionReadOrders.
 	ListOrders(ctx context.Context, c *Caller, q OrderQuery, p PageRequest) (Page[*Order], error)
 	// UpdateOrder re-sends the content of the existing order id;
 	// the rules of CreateOrder apply. Only a caller that may

@@ -63,9 +63,12 @@ type OrganizationService interface {
 	// businessID, or ENOTFOUND (also for one outside c's scope). Only a
 	// caller that may ActionOperate.
 	FindOrganization(ctx context.Context, c *Caller, businessID string) (*Organization, error)
-	// ListOrganizations returns the organizations in c's scope by business
-	// ID. Only a caller that may ActionOperate.
-	ListOrganizations(ctx context.Context, c *Caller) ([]*Organization, error)
+	// ListOrganizations pages the organizations in c's scope: by business
+	// ID, the whole list in one page for a zero p (the operator API's
+	// answer); newest first, paged by key both ways, when q.NewestFirst
+	// (the console's list: Next the older, Prev the newer). Only a caller
+	// that may ActionOperate.
+	ListOrganizations(ctx context.Context, c *Caller, q OrganizationQuery, p PageRequest) (Page[*Organization], error)
 	// OrganizationByID returns the organization with the store's internal
 	// id (a caller's OrgID), or ENOTFOUND. It takes no caller: it is the
 	// server's own machinery, reading the organization a token or console
@@ -121,4 +124,12 @@ func finnishCheckDigitOK(id string) bool {
 		want = 11 - r
 	}
 	return int(id[8]-'0') == want
+}
+
+// OrganizationQuery orders an organization listing. The zero query is the
+// operator API's: by business ID.
+type OrganizationQuery struct {
+	// NewestFirst lists the newest organizations first, paged by key
+	// both ways (the console's overview, decisions §47).
+	NewestFirst bool
 }

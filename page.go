@@ -16,10 +16,14 @@ const (
 	MaxPageNumber = 1<<31 - 1
 )
 
-// PageRequest asks for one page of a list. Number is zero-based.
+// PageRequest asks for one page of a list: the one form every list of
+// the services is asked for in (decisions §47), the Tracking API's
+// start/limit searches aside. Number is zero-based; lists that page only
+// by cursor ignore it.
 //
-// After, when set, is the opaque cursor of the page's first row, as carried
-// by the "next" link of the previous page. A store resolves it by key, so
+// After, when set, is the opaque cursor a page handed out (its Next, or
+// on a list paged both ways its Prev), as carried by the "next" link of
+// the previous page. A store resolves it by key, so
 // following next links costs the same on the last page as on the first and
 // never skips or repeats a row when others change meanwhile. A bare page
 // number is resolved by position.

@@ -339,11 +339,11 @@ type ShipmentService interface {
 	FindShipment(ctx context.Context, c *Caller, trackingNumber string) (*Shipment, error)
 	// ListShipments pages c's shipments of every origin, newest first,
 	// each with its parcels; q (ParseShipmentSearch), when not empty,
-	// keeps those it names. cursor is a Page's Next or Prev ("" for the
+	// keeps those it names. p.After is a Page's Next or Prev ("" for the
 	// first page); one that is not this list's is EINVALID naming "page".
-	// limit is 1-500 (else 50). Page.Total is not counted. Only a caller
+	// p.Size is 1-500 (else 50). Page.Total is not counted. Only a caller
 	// that may ActionReadShipments.
-	ListShipments(ctx context.Context, c *Caller, q ShipmentSearch, cursor string, limit int) (Page[*Shipment], error)
+	ListShipments(ctx context.Context, c *Caller, q ShipmentSearch, p PageRequest) (Page[*Shipment], error)
 	// DeliverShipment marks c's shipment delivered and frees its sending
 	// and errand codes at once (decisions §5). Only the operator acts
 	// (ActionOperate): c is an OperatorCaller of the shipment's

@@ -171,7 +171,7 @@ func (tb *tab) location() string {
 // productID is the store's id of the test tenant's product.
 func productID(t *testing.T, e *env, externalID string) int64 {
 	t.Helper()
-	page, err := e.store.Reads.ConsoleProducts(t.Context(), e.caller(parcelgate.Test), externalID, "", 10)
+	page, err := e.store.Reads.ConsoleProducts(t.Context(), e.caller(parcelgate.Test), externalID, parcelgate.PageRequest{Size: 10})
 	if err != nil || len(page.Items) == 0 {
 		t.Fatalf("product %s: %v", externalID, err)
 	}

@@ -114,9 +114,12 @@ type Services struct {
 	Credentials   parcelgate.CredentialService
 	Orders        parcelgate.OrderService
 	Inventory     parcelgate.InventoryService
-	Controls      parcelgate.ControlService
-	Faults        parcelgate.FaultService
-	Journal       parcelgate.JournalService
+	// Catalogs is the catalog service's list the operator API answers
+	// too (a chosen organization's catalogs on the credentials page).
+	Catalogs CatalogLister
+	Controls parcelgate.ControlService
+	Faults   parcelgate.FaultService
+	Journal  parcelgate.JournalService
 	// The parcels area (decisions §40), through the services the API
 	// calls: shipment data, the codes a label prints (the shipping API's),
 	// the codes a shipment held, the Tracking API's parcels and moves, and
@@ -150,6 +153,7 @@ type Console struct {
 	credentials parcelgate.CredentialService
 	orders      parcelgate.OrderService
 	inventory   parcelgate.InventoryService
+	catalogs    CatalogLister
 	shipments   ShipmentReader
 	shipping    LabelCodes
 	codes       CodeHistory
@@ -199,7 +203,7 @@ func New(svc Services, cfg Config) *Console {
 		cfg.AdminGuard = adminguard.New(cfg.AdminToken, nil, cfg.Log)
 	}
 	c := &Console{
-		orgs: svc.Organizations, credentials: svc.Credentials, orders: svc.Orders, inventory: svc.Inventory,
+		orgs: svc.Organizations, credentials: svc.Credentials, orders: svc.Orders, inventory: svc.Inventory, catalogs: svc.Catalogs,
 		shipments: svc.Shipments, shipping: svc.Shipping, codes: svc.Codes, tracking: svc.Tracking, pickups: svc.PickupPoints, estimates: svc.Estimates, controls: svc.Controls, faults: svc.Faults, journal: svc.Journal,
 		reads: svc.Reads, operator: svc.Operator, sessions: svc.Sessions, supplies: svc.SupplierShipments, dropship: svc.Dropship,
 		database: svc.Database,

@@ -108,7 +108,7 @@ func TestIntegratorCannotOpenAnotherTenantsObjects(t *testing.T) {
 		// Another tenant's product is a 404 too: the test environment's
 		// copy of the demo products has other ids.
 		testOrg, _ := e.store.Organizations.FindOrganization(ctx, parcelgate.EnvironmentOperator(parcelgate.Test), demo.Tenants[1].BusinessID)
-		page, err := e.store.Reads.ConsoleProducts(ctx, parcelgate.OperatorCaller(testOrg), "", "", 10)
+		page, err := e.store.Reads.ConsoleProducts(ctx, parcelgate.OperatorCaller(testOrg), "", parcelgate.PageRequest{Size: 10})
 		if err != nil || len(page.Items) == 0 {
 			t.Fatalf("test products: %v %v", page, err)
 		}

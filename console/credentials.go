@@ -59,20 +59,20 @@ func (c *Console) renderCredentials(w http.ResponseWriter, r *http.Request, s *s
 		return
 	}
 	d.ClientsAfter, d.AccountsAfter = q.Get("clientsAfter"), q.Get("accountsAfter")
-	clients, err := c.operator.ConsoleGatewayClients(ctx, s.caller, d.ClientsAfter, pageSize)
+	clients, err := c.credentials.ListGatewayClients(ctx, s.caller, parcelgate.PageRequest{After: d.ClientsAfter, Size: pageSize})
 	if err != nil {
 		c.fail(w, r, s, err)
 		return
 	}
 	d.Clients, d.ClientsNext = clients.Items, clients.Next
-	accounts, err := c.operator.ConsoleServiceAccounts(ctx, s.caller, d.AccountsAfter, pageSize)
+	accounts, err := c.credentials.ListServiceAccounts(ctx, s.caller, parcelgate.PageRequest{After: d.AccountsAfter, Size: pageSize})
 	if err != nil {
 		c.fail(w, r, s, err)
 		return
 	}
 	d.Accounts, d.AccountsNext = accounts.Items, accounts.Next
 	d.CatalogsAfter = q.Get("catalogsAfter")
-	catalogs, err := c.operator.ConsoleCatalogs(ctx, s.caller, d.CatalogsAfter, pageSize)
+	catalogs, err := c.catalogs.ListCatalogs(ctx, s.caller, parcelgate.PageRequest{After: d.CatalogsAfter, Size: pageSize})
 	if err != nil {
 		c.fail(w, r, s, err)
 		return

@@ -164,7 +164,16 @@ func (c *Console) renderOverviewWith(w http.ResponseWriter, r *http.Request, s *
 			}
 		}
 		d.ShownEnv = env
-		if d.Orgs, err = c.operator.ConsoleOrganizations(ctx, parcelgate.EnvironmentOperator(env), r.URL.Query().Get("page"), pageSize); err != nil {
+		// The API's list of organizations, newest first, and the
+		// figures the overview shows of each.
+		op := parcelgate.EnvironmentOperator(env)
+		orgs, err := c.orgs.ListOrganizations(ctx, op, parcelgate.OrganizationQuery{NewestFirst: true}, parcelgate.PageRequest{After: r.URL.Query().Get("page"), Size: pageSize})
+		if err != nil {
+			c.fail(w, r, s, err)
+			return
+		}
+		d.Orgs.Next, d.Orgs.Prev = orgs.Next, orgs.Prev
+		if d.Orgs.Items, err = c.operator.ConsoleOrganizationFigures(ctx, op, orgs.Items); err != nil {
 			c.fail(w, r, s, err)
 			return
 		}
@@ -246,7 +255,11 @@ func (c *Console) ordersPage(w http.ResponseWriter, r *http.Request, s *session)
 	if len(d.Errors) > 0 {
 		status = http.StatusBadRequest
 	} else {
-		page, err := c.reads.ConsoleOrders(r.Context(), s.caller, f, q.Get("page"), pageSize)
+		// The API's list of orders, newest first with the console's
+		// filters.
+		page, err := c.orders.ListOrders(r.Context(), s.caller, parcelgate.OrderQuery{
+			NewestFirst: true, Statuses: f.Statuses, ChangedSince: f.UpdatedSince, Reference: f.Reference, Warehouse: f.Warehouse,
+		}, parcelgate.PageRequest{After: q.Get("page"), Size: pageSize})
 		if parcelgate.ErrorCode(err) == parcelgate.EINVALID {
 			d.Errors["page"] = parcelgate.ErrorMessage(err)
 			status = http.StatusBadRequest
@@ -457,7 +470,7 @@ func (c *Console) products(w http.ResponseWriter, r *http.Request, s *session) {
 		}
 		status = http.StatusBadRequest
 	} else {
-		page, err := c.reads.ConsoleProducts(r.Context(), s.caller, d.Search, q.Get("page"), pageSize)
+		page, err := c.reads.ConsoleProducts(r.Context(), s.caller, d.Search, parcelgate.PageRequest{After: q.Get("page"), Size: pageSize})
 		if parcelgate.ErrorCode(err) == parcelgate.EINVALID {
 			d.Errors["q"] = parcelgate.ErrorMessage(err)
 			status = http.StatusBadRequest

@@ -31,7 +31,7 @@ import (
 // data: parcelgate.ShipmentService's methods it calls.
 type ShipmentReader interface {
 	FindShipment(ctx context.Context, c *parcelgate.Caller, trackingNumber string) (*parcelgate.Shipment, error)
-	ListShipments(ctx context.Context, c *parcelgate.Caller, q parcelgate.ShipmentSearch, cursor string, limit int) (parcelgate.Page[*parcelgate.Shipment], error)
+	ListShipments(ctx context.Context, c *parcelgate.Caller, q parcelgate.ShipmentSearch, p parcelgate.PageRequest) (parcelgate.Page[*parcelgate.Shipment], error)
 	DeliverShipment(ctx context.Context, c *parcelgate.Caller, trackingNumber string) (*parcelgate.Shipment, error)
 }
 
@@ -83,7 +83,7 @@ func (c *Console) shipmentsPage(w http.ResponseWriter, r *http.Request, s *sessi
 		status = http.StatusBadRequest
 	} else {
 		d.Searched = !search.Empty()
-		page, err := c.shipments.ListShipments(r.Context(), s.caller, search, q.Get("page"), pageSize)
+		page, err := c.shipments.ListShipments(r.Context(), s.caller, search, parcelgate.PageRequest{After: q.Get("page"), Size: pageSize})
 		switch {
 		case parcelgate.ErrorCode(err) == parcelgate.EINVALID:
 			d.Errors["page"] = "This page link is not one of this list's; start again from the first page."

@@ -34,7 +34,7 @@ func (c *Console) requests(w http.ResponseWriter, r *http.Request, s *session) {
 	}
 	// The journal is read for the session's caller: its own organization
 	// in its environment (or the tenant an operator chose).
-	q := parcelgate.JournalQuery{Limit: requestsPageSize}
+	pr := parcelgate.PageRequest{Size: requestsPageSize}
 	d := &requestsData{Tail: r.URL.Query().Get("tail") == "1", Keep: parcelgate.JournalPerTenant}
 	if p := r.URL.Query().Get("page"); p != "" {
 		before, err := strconv.ParseInt(p, 10, 64)
@@ -42,9 +42,9 @@ func (c *Console) requests(w http.ResponseWriter, r *http.Request, s *session) {
 			c.errorPage(w, r, s, http.StatusBadRequest, "The page cursor must be a positive whole number; start again from the first page.")
 			return
 		}
-		q.Before, d.Paged = strconv.FormatInt(before, 10), true
+		pr.After, d.Paged = strconv.FormatInt(before, 10), true
 	}
-	page, err := c.journal.Journal(r.Context(), s.caller, q)
+	page, err := c.journal.Journal(r.Context(), s.caller, parcelgate.JournalQuery{}, pr)
 	if err != nil {
 		c.fail(w, r, s, err)
 		return

@@ -29,7 +29,7 @@ func TestSignInJournaled(t *testing.T) {
 		deadline := time.Now().Add(5 * time.Second)
 		for len(got) < 2 && time.Now().Before(deadline) {
 			time.Sleep(50 * time.Millisecond)
-			page, _ := e.store.Journal.Journal(context.Background(), parcelgate.EnvironmentOperator(parcelgate.Production), parcelgate.JournalQuery{BusinessID: prod.BusinessID, Limit: 10})
+			page, _ := e.store.Journal.Journal(context.Background(), parcelgate.EnvironmentOperator(parcelgate.Production), parcelgate.JournalQuery{BusinessID: prod.BusinessID}, parcelgate.PageRequest{Size: 10})
 			got = page.Items
 		}
 		if len(got) != 2 || got[0].Status != http.StatusSeeOther || got[1].Status != http.StatusUnauthorized {
@@ -46,7 +46,7 @@ func TestSignInJournaled(t *testing.T) {
 			}
 		}
 		for _, env := range parcelgate.Environments {
-			all, _ := e.store.Journal.Journal(context.Background(), parcelgate.EnvironmentOperator(env), parcelgate.JournalQuery{Limit: 100})
+			all, _ := e.store.Journal.Journal(context.Background(), parcelgate.EnvironmentOperator(env), parcelgate.JournalQuery{}, parcelgate.PageRequest{Size: 100})
 			for _, entry := range all.Items {
 				matches, _ := e.store.Journal.JournalEntries(context.Background(), parcelgate.EnvironmentOperator(env), parcelgate.JournalQuery{}, entry.RequestID)
 				if len(matches) > 0 && strings.Contains(matches[0].RequestBody, "no-such-user-anywhere") {

@@ -30,9 +30,6 @@ type Database interface {
 // cursor that is not one of the list's is EINVALID naming the field
 // "page".
 type Reader interface {
-	// ConsoleOrders pages the caller's orders, most recently changed
-	// first. Only a caller that may ActionReadOrders.
-	ConsoleOrders(ctx context.Context, c *parcelgate.Caller, q views.OrderFilter, cursor string, limit int) (parcelgate.Page[*parcelgate.Order], error)
 	// ConsoleOrderCounts counts the caller's orders by status. Only a
 	// caller that may ActionReadOrders.
 	ConsoleOrderCounts(ctx context.Context, c *parcelgate.Caller) (map[parcelgate.OrderStatus]int64, error)
@@ -48,7 +45,7 @@ type Reader interface {
 	// first, each with its Stock; search, when given, keeps those whose
 	// externalId contains it (ignoring case) or whose EAN code is it. Only
 	// a caller parcelgate.MayReadConsoleProducts allows.
-	ConsoleProducts(ctx context.Context, c *parcelgate.Caller, search, cursor string, limit int) (parcelgate.Page[*views.Product], error)
+	ConsoleProducts(ctx context.Context, c *parcelgate.Caller, search string, p parcelgate.PageRequest) (parcelgate.Page[*views.Product], error)
 	// ConsoleCatalogChoices lists the catalogs of the caller's environment
 	// its organization supplies (publishes products to), by retailer and
 	// external ID: the choices of the console's product and order forms.
@@ -72,33 +69,25 @@ type Reader interface {
 // parcelgate.EnvironmentOperator(env) for an environment's figures
 // (EnvironmentOperator(""): every environment's), the operator on one
 // organization (the session's caller once it chose a tenant) for that
-// organization's credentials and catalogs. Lists by key answer
-// parcelgate.Page with Next the last key of the page when more follow
-// (the after of the next page).
+// organization's credentials. A chosen organization's credentials and
+// catalogs are listed by the services the operator API calls
+// (parcelgate.CredentialService, CatalogLister).
 type OperatorReader interface {
 	// ConsoleEnvironmentStamp moves with every change of an order or
 	// balance in c's environment; the operator's overview polls it.
 	ConsoleEnvironmentStamp(ctx context.Context, c *parcelgate.Caller) (int64, error)
-	// ConsoleOrganizations pages the organizations of c's environment,
-	// newest first.
-	ConsoleOrganizations(ctx context.Context, c *parcelgate.Caller, cursor string, limit int) (parcelgate.Page[*views.Organization], error)
+	// ConsoleOrganizationFigures returns orgs (a page of
+	// parcelgate.OrganizationService's ListOrganizations) with the
+	// overview's figures of each: its orders and ACTIVE products.
+	ConsoleOrganizationFigures(ctx context.Context, c *parcelgate.Caller, orgs []*parcelgate.Organization) ([]*views.Organization, error)
 	// ConsoleEnvironmentCounts counts the organizations and orders of c's
 	// environment.
 	ConsoleEnvironmentCounts(ctx context.Context, c *parcelgate.Caller) (orgs, orders int64, err error)
-	// ConsoleGatewayClients pages the live gateway clients of c's
-	// organization, by client ID.
-	ConsoleGatewayClients(ctx context.Context, c *parcelgate.Caller, after string, limit int) (parcelgate.Page[*parcelgate.GatewayClient], error)
-	// ConsoleServiceAccounts pages the live service accounts of c's
-	// organization, by username, with their lockout state.
-	ConsoleServiceAccounts(ctx context.Context, c *parcelgate.Caller, after string, limit int) (parcelgate.Page[*parcelgate.ServiceAccount], error)
 	// ConsoleCredentialOrg returns the organization of a live gateway
 	// client (kind views.CredentialGatewayClient, by client ID) or service
 	// account (views.CredentialServiceAccount, by username) of c's
 	// environment, or ENOTFOUND.
 	ConsoleCredentialOrg(ctx context.Context, c *parcelgate.Caller, kind, id string) (int64, error)
-	// ConsoleCatalogs pages the catalogs c's organization owns as
-	// retailer, by external ID, each with its suppliers.
-	ConsoleCatalogs(ctx context.Context, c *parcelgate.Caller, after string, limit int) (parcelgate.Page[*parcelgate.Catalog], error)
 }
 
 // SessionStore keeps the console's sessions, each known by the hash
@@ -125,4 +114,11 @@ type SessionStore interface {
 	// ConsoleSessionLive reports whether the session still exists and has
 	// not expired, without marking it seen.
 	ConsoleSessionLive(ctx context.Context, idHash string, now time.Time) (bool, error)
+}
+
+// CatalogLister is the catalog service's list of catalogs the operator
+// API answers too (parcelgate.CatalogService's ListCatalogs): the
+// console pages a chosen organization's by external ID.
+type CatalogLister interface {
+	ListCatalogs(ctx context.Context, c *parcelgate.Caller, p parcelgate.PageRequest) (parcelgate.Page[*parcelgate.Catalog], error)
 }

@@ -295,7 +295,7 @@ func TestWorkbenchCrossTenantIsMissing(t *testing.T) {
 		ctx := context.Background()
 		_, foreignOrder := e.foreignOrder()
 		// The production tenant's product, seen from the test tenant.
-		prodPage, err := e.store.Reads.ConsoleProducts(ctx, e.caller(parcelgate.Production), "TSHIRT", "", 10)
+		prodPage, err := e.store.Reads.ConsoleProducts(ctx, e.caller(parcelgate.Production), "TSHIRT", parcelgate.PageRequest{Size: 10})
 		if err != nil || len(prodPage.Items) == 0 {
 			t.Fatalf("production product: %v", err)
 		}

@@ -18,7 +18,9 @@ import (
 // error rather than a silently ignored setting.
 func (s *Server) adminRoutes() {
 	s.handle("POST /admin/v1/organizations", s.admin(s.createOrganization))
-	s.handle("GET /admin/v1/organizations", s.admin(listing(s.orgs.ListOrganizations)))
+	s.handle("GET /admin/v1/organizations", s.admin(listing(func(ctx context.Context, c *parcelgate.Caller, p parcelgate.PageRequest) (parcelgate.Page[*parcelgate.Organization], error) {
+		return s.orgs.ListOrganizations(ctx, c, parcelgate.OrganizationQuery{}, p)
+	})))
 	s.handle("POST /admin/v1/gateway-clients", s.admin(s.createGatewayClient))
 	s.handle("GET /admin/v1/gateway-clients", s.admin(listing(s.credentials.ListGatewayClients)))
 	s.handle("DELETE /admin/v1/gateway-clients/{clientId}", s.admin(onPathValue("clientId", s.credentials.RevokeGatewayClient)))
@@ -43,17 +45,19 @@ func envParam(r *http.Request) (parcelgate.Environment, error) {
 
 // listing answers an operator listing of the objects of one environment:
 // the store lists them for the operator of that environment.
-func listing[T any](list func(context.Context, *parcelgate.Caller) ([]T, error)) handlerFunc {
+func listing[T any](list func(context.Context, *parcelgate.Caller, parcelgate.PageRequest) (parcelgate.Page[T], error)) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		env, err := envParam(r)
 		if err != nil {
 			return err
 		}
-		items, err := list(r.Context(), parcelgate.EnvironmentOperator(env))
+		// The operator API's lists are one answer (a zero page request:
+		// the whole list).
+		page, err := list(r.Context(), parcelgate.EnvironmentOperator(env), parcelgate.PageRequest{})
 		if err != nil {
 			return err
 		}
-		writeJSON(w, http.StatusOK, List[T]{items})
+		writeJSON(w, http.StatusOK, List[T]{page.Items})
 		return nil
 	}
 }
@@ -266,11 +270,11 @@ func (s *Server) listCatalogs(w http.ResponseWriter, r *http.Request) error {
 		}
 		op = parcelgate.OperatorCaller(org)
 	}
-	cs, err := s.catalogs.ListCatalogs(r.Context(), op)
+	cs, err := s.catalogs.ListCatalogs(r.Context(), op, parcelgate.PageRequest{})
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, List[*parcelgate.Catalog]{cs})
+	writeJSON(w, http.StatusOK, List[*parcelgate.Catalog]{cs.Items})
 	return nil
 }
 

@@ -455,6 +455,7 @@ func (s *Server) listJournal(w http.ResponseWriter, r *http.Request) error {
 	if q.BusinessID != "" && env == "" {
 		env = parcelgate.Production
 	}
+	var pr parcelgate.PageRequest
 	q.Route = qv.Get("route")
 	if v := qv.Get("status"); v != "" {
 		switch {
@@ -485,19 +486,19 @@ func (s *Server) listJournal(w http.ResponseWriter, r *http.Request) error {
 		if err != nil || n < 1 || n > 500 {
 			p.Add("limit", "must be 1-500, not %q", v)
 		}
-		q.Limit = n
+		pr.Size = n
 	}
 	if v := qv.Get("before"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n < 1 {
 			p.Add("before", "must be the next cursor of an earlier page, not %q", v)
 		}
-		q.Before = strconv.FormatInt(n, 10)
+		pr.After = strconv.FormatInt(n, 10)
 	}
 	if err := p.Err(); err != nil {
 		return err
 	}
-	page, err := s.journalStore.Journal(r.Context(), parcelgate.EnvironmentOperator(env), q)
+	page, err := s.journalStore.Journal(r.Context(), parcelgate.EnvironmentOperator(env), q, pr)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"slices"
 	"strings"
 
@@ -91,13 +92,14 @@ func scanCatalog(s rowScanner) (*parcelgate.Catalog, error) {
 	return &c, nil
 }
 
-// ListCatalogs lists catalogs for the operator (ActionOperate, interface
+// ListCatalogs pages catalogs for the operator (ActionOperate, interface
 // §5.2; see parcelgate.CatalogService): those of c's environment (every
 // environment's when c names none), only c's organization's when c acts
-// in one tenant.
-func (s *CatalogService) ListCatalogs(ctx context.Context, c *parcelgate.Caller) ([]*parcelgate.Catalog, error) {
+// in one tenant; by retailer and external ID, each with its suppliers
+// (see namedPage: the whole list when p.Size is 0).
+func (s *CatalogService) ListCatalogs(ctx context.Context, c *parcelgate.Caller, p parcelgate.PageRequest) (parcelgate.Page[*parcelgate.Catalog], error) {
 	if err := c.May(parcelgate.ActionOperate); err != nil {
-		return nil, err
+		return parcelgate.Page[*parcelgate.Catalog]{}, err
 	}
 	var where filterSQL
 	where.operatorScope(c, "c.environment", "c.retailer_org_id")
@@ -107,23 +109,18 @@ func (s *CatalogService) ListCatalogs(ctx context.Context, c *parcelgate.Caller)
 	if s.db.dialect.name == "postgres" {
 		agg = "string_agg(so.business_id, ',' ORDER BY so.business_id)"
 	}
-	rows, err := s.db.query(ctx, `SELECT c.id, c.environment, c.retailer_org_id, c.external_id, c.name, c.catalog_type, ro.business_id, COALESCE(`+agg+`, ''), c.created_at
+	afterKey(&where, "c.external_id", p)
+	return namedPage(ctx, s.db.primary(), c, `SELECT c.id, c.environment, c.retailer_org_id, c.external_id, c.name, c.catalog_type, ro.business_id, COALESCE(`+agg+`, ''), c.created_at
 		FROM catalogs c
 		JOIN organizations ro ON ro.id = c.retailer_org_id
 		LEFT JOIN catalog_suppliers cs ON cs.catalog_id = c.id
 		LEFT JOIN organizations so ON so.id = cs.supplier_org_id
-		WHERE `+where.sql()+catalogGroup+` ORDER BY ro.business_id, c.external_id`, where.args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []*parcelgate.Catalog{}
-	for rows.Next() {
-		cat, err := scanCatalog(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, cat)
-	}
-	return out, rows.Err()
+		WHERE `+where.sql()+catalogGroup+` ORDER BY ro.business_id, c.external_id`, where.args, p,
+		func(rows *sql.Rows) (*parcelgate.Catalog, string, error) {
+			cat, err := scanCatalog(rows)
+			if err != nil {
+				return nil, "", err
+			}
+			return cat, cat.ExternalID, nil
+		})
 }

@@ -3,10 +3,8 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"strconv"
 	"strings"
 	"time"
 
@@ -31,221 +29,59 @@ func NewConsoleService(db *DB) *ConsoleService { return &ConsoleService{db: db} 
 // lists show the newest first and page by key in both directions, so the
 // last page of 100,000 orders costs what the first does.
 
-// consoleKey is a row's place in a newest-first list: a stamp (0 when the
-// list is ordered by id alone) and the row's id.
-type consoleKey struct {
-	stamp, id int64
-}
-
-// consoleCursor is a parsed page cursor: the key the page starts after,
-// and whether it goes towards newer rows.
-type consoleCursor struct {
-	key   consoleKey
-	newer bool
-	set   bool
-}
-
-func encodeConsoleCursor(k consoleKey, newer bool) string {
-	dir := "o"
-	if newer {
-		dir = "n"
-	}
-	return base64.RawURLEncoding.EncodeToString([]byte(dir + "." + strconv.FormatInt(k.stamp, 36) + "." + strconv.FormatInt(k.id, 36)))
-}
-
-func parseConsoleCursor(s string) (consoleCursor, error) {
-	if s == "" {
-		return consoleCursor{}, nil
-	}
-	bad := &parcelgate.Error{Code: parcelgate.EINVALID, Message: "The page link is not valid; start from the first page.",
-		Fields: []parcelgate.FieldError{{Field: "page", Message: "is not a page of this list"}}}
-	b, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil {
-		return consoleCursor{}, bad
-	}
-	parts := strings.Split(string(b), ".")
-	if len(parts) != 3 || (parts[0] != "o" && parts[0] != "n") {
-		return consoleCursor{}, bad
-	}
-	c := consoleCursor{newer: parts[0] == "n", set: true}
-	if c.key.stamp, err = strconv.ParseInt(parts[1], 36, 64); err != nil {
-		return consoleCursor{}, bad
-	}
-	if c.key.id, err = strconv.ParseInt(parts[2], 36, 64); err != nil {
-		return consoleCursor{}, bad
-	}
-	return c, nil
-}
-
-// consoleList runs a newest-first keyset query: from the newest, or from a
-// cursor towards older or newer rows. stampCol may be "" for lists ordered
-// by idCol alone.
-func consoleList[T any](ctx context.Context, r reader, f *filterSQL, from, cols, stampCol, idCol, cursor string, limit int, scan func(*sql.Rows) (T, consoleKey, error)) (parcelgate.Page[T], error) {
-	var page parcelgate.Page[T]
-	cur, err := parseConsoleCursor(cursor)
-	if err != nil {
-		return page, err
-	}
-	if limit <= 0 || limit > 500 {
-		limit = 50
-	}
-	where, args := f.sql(), append([]any(nil), f.args...)
-	if cur.set {
-		var cond string
-		switch {
-		case stampCol == "" && cur.newer:
-			cond, args = idCol+" > ?", append(args, cur.key.id)
-		case stampCol == "":
-			cond, args = idCol+" < ?", append(args, cur.key.id)
-		case cur.newer:
-			cond = stampCol + " >= ? AND (" + stampCol + " > ? OR " + idCol + " > ?)"
-			args = append(args, cur.key.stamp, cur.key.stamp, cur.key.id)
-		default:
-			cond = stampCol + " <= ? AND (" + stampCol + " < ? OR " + idCol + " < ?)"
-			args = append(args, cur.key.stamp, cur.key.stamp, cur.key.id)
-		}
-		where += " AND " + cond
-	}
-	order := idCol + " DESC"
-	if stampCol != "" {
-		order = stampCol + " DESC, " + order
-	}
-	if cur.newer {
-		order = strings.ReplaceAll(order, "DESC", "ASC")
-	}
-	rows, err := r.Query(ctx, `SELECT `+cols+` FROM `+from+` WHERE `+where+` ORDER BY `+order+` LIMIT ?`, append(args, limit+1)...)
-	if err != nil {
-		return page, err
-	}
-	defer rows.Close()
-	var keys []consoleKey
-	for rows.Next() {
-		item, k, err := scan(rows)
-		if err != nil {
-			return page, err
-		}
-		page.Items = append(page.Items, item)
-		keys = append(keys, k)
-	}
-	if err := rows.Err(); err != nil {
-		return page, err
-	}
-	more := len(page.Items) > limit
-	if more {
-		page.Items, keys = page.Items[:limit], keys[:limit]
-	}
-	if cur.newer {
-		for i, j := 0, len(page.Items)-1; i < j; i, j = i+1, j-1 {
-			page.Items[i], page.Items[j] = page.Items[j], page.Items[i]
-			keys[i], keys[j] = keys[j], keys[i]
-		}
-	}
-	if len(keys) == 0 {
-		return page, nil
-	}
-	if (cur.newer && more) || (cur.set && !cur.newer) {
-		page.Prev = encodeConsoleCursor(keys[0], true)
-	}
-	if more || cur.newer {
-		page.Next = encodeConsoleCursor(keys[len(keys)-1], false)
-	}
-	return page, nil
-}
-
-// ConsoleOrders pages the caller's orders, most recently changed first.
-// Only a caller that may ActionReadOrders (interface §5.2).
-func (s *ConsoleService) ConsoleOrders(ctx context.Context, c *parcelgate.Caller, q view.OrderFilter, cursor string, limit int) (parcelgate.Page[*parcelgate.Order], error) {
-	if err := c.May(parcelgate.ActionReadOrders); err != nil {
-		return parcelgate.Page[*parcelgate.Order]{}, err
-	}
-	return readOnReplica(ctx, s.db, c, func(r reader) (parcelgate.Page[*parcelgate.Order], error) {
-		var f filterSQL
-		f.add("o.org_id = ?", c.OrgID)
-		f.add("o.environment = ?", string(c.Environment))
-		if len(q.Statuses) > 0 {
-			st := make([]any, len(q.Statuses))
-			for i, status := range q.Statuses {
-				st[i] = string(status)
-			}
-			f.in("o.status", st)
-		}
-		if !q.UpdatedSince.IsZero() {
-			f.add("o.updated_at >= ?", micros(q.UpdatedSince))
-		}
-		if ref := strings.TrimSpace(q.Reference); ref != "" {
-			// The orders a reference names are found first, each way by its own
-			// index; an OR inside the paged query would make PostgreSQL walk
-			// every order of the organization to find them.
-			pks, err := scanColumn[int64](r.Query(ctx, `SELECT id FROM orders WHERE org_id = ? AND external_id = ?
-				UNION SELECT id FROM orders WHERE org_id = ? AND own_id = ?
-				UNION SELECT id FROM orders WHERE environment = ? AND order_id = ? AND org_id = ?
-				UNION SELECT order_pk FROM order_refs WHERE org_id = ? AND value = ?
-				LIMIT 1000`, c.OrgID, ref, c.OrgID, ref, string(c.Environment), strings.ToUpper(ref), c.OrgID, c.OrgID, ref))
-			if err != nil {
-				return parcelgate.Page[*parcelgate.Order]{}, err
-			}
-			if len(pks) == 0 {
-				return parcelgate.Page[*parcelgate.Order]{}, nil
-			}
-			f.in("o.id", anys(pks))
-		}
-		if wh := strings.TrimSpace(q.Warehouse); wh != "" {
-			f.add("EXISTS (SELECT 1 FROM order_rows w WHERE w.order_pk = o.id AND w.warehouse_external_id = ?)", wh)
-		}
-		return consoleList(ctx, r, &f, "orders o", orderColumns, "o.updated_at", "o.id", cursor, limit, func(rows *sql.Rows) (*parcelgate.Order, consoleKey, error) {
-			rec, err := scanOrderRecord(rows)
-			if err != nil {
-				return nil, consoleKey{}, err
-			}
-			return rec.view(), consoleKey{rec.updatedAt, rec.pk}, nil
-		})
-	})
-}
-
-// ConsoleOrderCounts counts the caller's orders by status. Only a caller
-// that may ActionReadOrders (interface §5.2).
+// ConsoleOrderCounts counts the caller's orders by status (see
+// consoleOrderCounts). Only a caller that may ActionReadOrders (interface
+// §5.2).
 func (s *ConsoleService) ConsoleOrderCounts(ctx context.Context, c *parcelgate.Caller) (map[parcelgate.OrderStatus]int64, error) {
 	if err := c.May(parcelgate.ActionReadOrders); err != nil {
 		return nil, err
 	}
 	return readOnReplica(ctx, s.db, c, func(r reader) (map[parcelgate.OrderStatus]int64, error) {
-		rows, err := r.Query(ctx, `SELECT status, COUNT(*) FROM orders WHERE org_id = ? AND environment = ? GROUP BY status`, c.OrgID, string(c.Environment))
-		if err != nil {
-			return nil, err
-		}
-		defer rows.Close()
-		out := map[parcelgate.OrderStatus]int64{}
-		for rows.Next() {
-			var status string
-			var n int64
-			if err := rows.Scan(&status, &n); err != nil {
-				return nil, err
-			}
-			out[parcelgate.OrderStatus(status)] = n
-		}
-		return out, rows.Err()
+		return s.consoleOrderCounts(ctx, r, c)
 	})
 }
 
-// ConsoleCounts counts the caller's products, active codes and
-// shipments: the figures of its overview. Only a caller that may
-// ActionViewTenant (any service account, its own organization's;
+// consoleOrderCounts counts the caller's orders by status.
+func (s *ConsoleService) consoleOrderCounts(ctx context.Context, r reader, c *parcelgate.Caller) (map[parcelgate.OrderStatus]int64, error) {
+	rows, err := s.db.query(ctx, `SELECT status, COUNT(*) FROM orders WHERE org_id = ? AND environment = ? GROUP BY status`, c.OrgID, string(c.Environment))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[parcelgate.OrderStatus]int64{}
+	for rows.Next() {
+		var status string
+		var n int64
+		if err := rows.Scan(&status, &n); err != nil {
+			return nil, err
+		}
+		out[parcelgate.OrderStatus(status)] = n
+	}
+	return out, rows.Err()
+}
+
+// ConsoleCounts counts the caller's products, active codes and shipments
+// (see consoleCounts): the figures of its overview. Only a caller that
+// may ActionViewTenant (any service account, its own organization's;
 // decisions §16).
 func (s *ConsoleService) ConsoleCounts(ctx context.Context, c *parcelgate.Caller) (view.TenantCounts, error) {
 	if err := c.May(parcelgate.ActionViewTenant); err != nil {
 		return view.TenantCounts{}, err
 	}
-	return readOnReplica(ctx, s.db, c, func(r reader) (view.TenantCounts, error) {
-		var n view.TenantCounts
-		env := string(c.Environment)
-		err := r.QueryRow(ctx, `SELECT
-			(SELECT COUNT(*) FROM products WHERE supplier_org_id = ? AND environment = ? AND status = 'ACTIVE'),
-			(SELECT COUNT(*) FROM products WHERE supplier_org_id = ? AND environment = ? AND status = 'EOS'),
-			(SELECT COUNT(*) FROM codes WHERE org_id = ? AND environment = ? AND released_at = 0 AND expires_at > ?),
-			(SELECT COUNT(*) FROM shipments WHERE org_id = ? AND environment = ?)`,
-			c.OrgID, env, c.OrgID, env, c.OrgID, env, micros(s.consoleNow(c.Environment)), c.OrgID, env).Scan(&n.Products, &n.EOSProducts, &n.ActiveCodes, &n.Shipments)
-		return n, err
-	})
+	return readOnReplica(ctx, s.db, c, func(r reader) (view.TenantCounts, error) { return s.consoleCounts(ctx, r, c) })
+}
+
+// consoleCounts counts the caller's products, active codes and shipments.
+func (s *ConsoleService) consoleCounts(ctx context.Context, r reader, c *parcelgate.Caller) (view.TenantCounts, error) {
+	var n view.TenantCounts
+	env := string(c.Environment)
+	err := s.db.queryRow(ctx, `SELECT
+		(SELECT COUNT(*) FROM products WHERE supplier_org_id = ? AND environment = ? AND status = 'ACTIVE'),
+		(SELECT COUNT(*) FROM products WHERE supplier_org_id = ? AND environment = ? AND status = 'EOS'),
+		(SELECT COUNT(*) FROM codes WHERE org_id = ? AND environment = ? AND released_at = 0 AND expires_at > ?),
+		(SELECT COUNT(*) FROM shipments WHERE org_id = ? AND environment = ?)`,
+		c.OrgID, env, c.OrgID, env, c.OrgID, env, micros(s.consoleNow(c.Environment)), c.OrgID, env).Scan(&n.Products, &n.EOSProducts, &n.ActiveCodes, &n.Shipments)
+	return n, err
 }
 
 // ConsoleOrderAllocations returns the rows of the caller's order id with
@@ -333,44 +169,49 @@ func consoleProductScope(f *filterSQL, c *parcelgate.Caller, scope parcelgate.Pr
 	f.add("("+strings.Join(either, " OR ")+")", args...)
 }
 
-// ConsoleProducts pages the caller's products, newest first; search, when
-// given, keeps those whose externalId contains it (ignoring case) or whose
-// EAN code is it. Only a caller parcelgate.MayReadConsoleProducts allows
-// (one that may read products or every catalog; interface §5.2,
-// decisions §18).
-func (s *ConsoleService) ConsoleProducts(ctx context.Context, c *parcelgate.Caller, search, cursor string, limit int) (parcelgate.Page[*view.Product], error) {
+// ConsoleProducts pages the caller's products (see consoleProducts).
+// Only a caller parcelgate.MayReadConsoleProducts allows (one that may
+// read products or every catalog; interface §5.2, decisions §18).
+func (s *ConsoleService) ConsoleProducts(ctx context.Context, c *parcelgate.Caller, search string, p parcelgate.PageRequest) (parcelgate.Page[*view.Product], error) {
 	if err := parcelgate.MayReadConsoleProducts(c); err != nil {
 		return parcelgate.Page[*view.Product]{}, err
 	}
 	return readOnReplica(ctx, s.db, c, func(r reader) (parcelgate.Page[*view.Product], error) {
-		var f filterSQL
-		consoleProductScope(&f, c, parcelgate.ConsoleProductScope(c, s.consoleNow(c.Environment)))
-		if term := strings.TrimSpace(search); term != "" {
-			like := "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(strings.ToUpper(term)) + "%"
-			f.add(`(UPPER(p.external_id) LIKE ? ESCAPE '\' OR p.ean_code = ?)`, like, term)
-		}
-		page, err := consoleList(ctx, r, &f, "products p JOIN organizations so ON so.id = p.supplier_org_id", consoleProductCols, "", "p.id", cursor, limit,
-			func(rows *sql.Rows) (*view.Product, consoleKey, error) {
-				return scanConsoleProduct(rows, c.OrgID)
-			})
-		if err != nil || len(page.Items) == 0 {
-			return page, err
-		}
-		// The stock of the page's products, in one read, by the rule of
-		// ConsoleProductDetail.
-		ids := make([]int64, len(page.Items))
-		for i, p := range page.Items {
-			ids[i] = p.ID
-		}
-		stock, err := s.consoleBalances(ctx, r, c, parcelgate.ConsoleProductScope(c, s.consoleNow(c.Environment)), ids, false)
-		if err != nil {
-			return page, err
-		}
-		for _, p := range page.Items {
-			p.Stock = stock[p.ID]
-		}
-		return page, nil
+		return s.consoleProducts(ctx, r, c, search, p)
 	})
+}
+
+// consoleProducts pages the caller's products, newest first; search, when
+// given, keeps those whose externalId contains it (ignoring case) or whose
+// EAN code is it.
+func (s *ConsoleService) consoleProducts(ctx context.Context, r reader, c *parcelgate.Caller, search string, p parcelgate.PageRequest) (parcelgate.Page[*view.Product], error) {
+	var f filterSQL
+	consoleProductScope(&f, c, parcelgate.ConsoleProductScope(c, s.consoleNow(c.Environment)))
+	if term := strings.TrimSpace(search); term != "" {
+		like := "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(strings.ToUpper(term)) + "%"
+		f.add(`(UPPER(p.external_id) LIKE ? ESCAPE '\' OR p.ean_code = ?)`, like, term)
+	}
+	page, err := newestFirstPage(ctx, r, &f, "products p JOIN organizations so ON so.id = p.supplier_org_id", consoleProductCols, "", "p.id", p,
+		func(rows *sql.Rows) (*view.Product, consoleKey, error) {
+			return scanConsoleProduct(rows, c.OrgID)
+		})
+	if err != nil || len(page.Items) == 0 {
+		return page, err
+	}
+	// The stock of the page's products, in one read, by the rule of
+	// ConsoleProductDetail.
+	ids := make([]int64, len(page.Items))
+	for i, p := range page.Items {
+		ids[i] = p.ID
+	}
+	stock, err := s.consoleBalances(ctx, c, parcelgate.ConsoleProductScope(c, s.consoleNow(c.Environment)), ids, false)
+	if err != nil {
+		return page, err
+	}
+	for _, p := range page.Items {
+		p.Stock = stock[p.ID]
+	}
+	return page, nil
 }
 
 // ConsoleProductDetail returns one product the caller may see (by the
@@ -393,7 +234,7 @@ func (s *ConsoleService) ConsoleProductDetail(ctx context.Context, c *parcelgate
 	if err != nil {
 		return nil, nil, err
 	}
-	bals, err := s.consoleBalances(ctx, s.db.primary(), c, scope, []int64{id}, true)
+	bals, err := s.consoleBalances(ctx, c, scope, []int64{id}, true)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -403,7 +244,7 @@ func (s *ConsoleService) ConsoleProductDetail(ctx context.Context, c *parcelgate
 // consoleBalances returns the balances of the products ids in scope, by
 // product: every catalog's of a product the caller supplies, else those
 // of its own catalogs it may read; removed ones only when withRemoved.
-func (s *ConsoleService) consoleBalances(ctx context.Context, r reader, c *parcelgate.Caller, scope parcelgate.ProductScope, ids []int64, withRemoved bool) (map[int64][]view.Balance, error) {
+func (s *ConsoleService) consoleBalances(ctx context.Context, c *parcelgate.Caller, scope parcelgate.ProductScope, ids []int64, withRemoved bool) (map[int64][]view.Balance, error) {
 	out := map[int64][]view.Balance{}
 	if len(ids) == 0 {
 		return out, nil
@@ -429,7 +270,7 @@ func (s *ConsoleService) consoleBalances(ctx context.Context, r reader, c *parce
 	if !withRemoved {
 		removed = " AND b.removed_at = 0"
 	}
-	rows, err := r.Query(ctx, `SELECT b.product_id, k.external_id, k.name, k.catalog_type, ro.business_id, b.quantity, b.allocated, COALESCE(b.wholesale_price, ''), COALESCE(b.currency, ''), b.modified_at, b.removed_at
+	rows, err := s.db.query(ctx, `SELECT b.product_id, k.external_id, k.name, k.catalog_type, ro.business_id, b.quantity, b.allocated, COALESCE(b.wholesale_price, ''), COALESCE(b.currency, ''), b.modified_at, b.removed_at
 		FROM balances b JOIN catalogs k ON k.id = b.catalog_id JOIN organizations ro ON ro.id = b.retailer_org_id
 		WHERE b.product_id IN (`+placeholders(len(ids))+`)`+removed+` AND (`+strings.Join(either, " OR ")+`) ORDER BY b.removed_at, ro.business_id, k.external_id`, args...)
 	if err != nil {
@@ -477,23 +318,27 @@ func (s *ConsoleService) ConsoleCatalogChoices(ctx context.Context, c *parcelgat
 }
 
 // ConsoleChangeStamp is the newest modification stamp of the caller's
-// orders and balances: it moves whenever one of them changes, so the
-// console's live pages poll it. Each part is one index lookup; the
-// organization alone scopes it, since an organization lives in one
-// environment (naming the environment too would cost the index-only MAX).
-// Only a caller that may ActionViewTenant (decisions §16).
+// data (see consoleChangeStamp), which its live pages poll. Only a caller
+// that may ActionViewTenant (decisions §16).
 func (s *ConsoleService) ConsoleChangeStamp(ctx context.Context, c *parcelgate.Caller) (int64, error) {
 	if err := c.May(parcelgate.ActionViewTenant); err != nil {
 		return 0, err
 	}
-	return readOnReplica(ctx, s.db, c, func(r reader) (int64, error) {
-		var stamp int64
-		err := r.QueryRow(ctx, `SELECT MAX(m) FROM (
-			SELECT COALESCE(MAX(updated_at), 0) AS m FROM orders WHERE org_id = ?
-			UNION ALL SELECT COALESCE(MAX(modified_at), 0) FROM balances WHERE retailer_org_id = ?
-			UNION ALL SELECT COALESCE(MAX(modified_at), 0) FROM balances WHERE supplier_org_id = ? AND eos_at = 0) x`, c.OrgID, c.OrgID, c.OrgID).Scan(&stamp)
-		return stamp, err
-	})
+	return readOnReplica(ctx, s.db, c, func(r reader) (int64, error) { return s.consoleChangeStamp(ctx, r, c) })
+}
+
+// consoleChangeStamp is the newest modification stamp of the caller's
+// orders and balances: it moves whenever one of them changes, so the
+// console's live updates poll it. Each part is one index lookup; the
+// organization alone scopes it, since an organization lives in one
+// environment (naming the environment too would cost the index-only MAX).
+func (s *ConsoleService) consoleChangeStamp(ctx context.Context, r reader, c *parcelgate.Caller) (int64, error) {
+	var stamp int64
+	err := s.db.queryRow(ctx, `SELECT MAX(m) FROM (
+		SELECT COALESCE(MAX(updated_at), 0) AS m FROM orders WHERE org_id = ?
+		UNION ALL SELECT COALESCE(MAX(modified_at), 0) FROM balances WHERE retailer_org_id = ?
+		UNION ALL SELECT COALESCE(MAX(modified_at), 0) FROM balances WHERE supplier_org_id = ? AND eos_at = 0) x`, c.OrgID, c.OrgID, c.OrgID).Scan(&stamp)
+	return stamp, err
 }
 
 // The operator's reads act for an operator caller (ActionOperate,
@@ -519,28 +364,50 @@ func (s *ConsoleService) ConsoleEnvironmentStamp(ctx context.Context, c *parcelg
 	return stamp, err
 }
 
-// ConsoleOrganizations pages the organizations in c's scope (decisions
-// §4: of c's environment, of every environment for
-// EnvironmentOperator("")), newest first. Only the operator
-// (ActionOperate).
-func (s *ConsoleService) ConsoleOrganizations(ctx context.Context, c *parcelgate.Caller, cursor string, limit int) (parcelgate.Page[*view.Organization], error) {
+// ConsoleOrganizationFigures returns orgs (a page of ListOrganizations)
+// with the figures the operator's overview shows of each: its orders and
+// its ACTIVE products. An organization outside c's scope is left out.
+// Only the operator (ActionOperate).
+func (s *ConsoleService) ConsoleOrganizationFigures(ctx context.Context, c *parcelgate.Caller, orgs []*parcelgate.Organization) ([]*view.Organization, error) {
 	if err := c.May(parcelgate.ActionOperate); err != nil {
-		return parcelgate.Page[*view.Organization]{}, err
+		return nil, err
+	}
+	out := make([]*view.Organization, 0, len(orgs))
+	if len(orgs) == 0 {
+		return out, nil
+	}
+	ids := make([]any, len(orgs))
+	for i, o := range orgs {
+		ids[i] = o.ID
 	}
 	var f filterSQL
 	f.operatorScope(c, "g.environment", "g.id")
-	cols := `g.id, g.environment, g.business_id, g.name, g.contract_number, g.address, g.created_at,
-		(SELECT COUNT(*) FROM orders o WHERE o.org_id = g.id), (SELECT COUNT(*) FROM products p WHERE p.supplier_org_id = g.id AND p.status = 'ACTIVE')`
-	return consoleList(ctx, s.db.primary(), &f, "organizations g", cols, "", "g.id", cursor, limit, func(rows *sql.Rows) (*view.Organization, consoleKey, error) {
-		var o parcelgate.Organization
-		var envName, addr string
-		var created, orders, products int64
-		if err := rows.Scan(&o.ID, &envName, &o.BusinessID, &o.Name, &o.ContractNumber, &addr, &created, &orders, &products); err != nil {
-			return nil, consoleKey{}, err
+	f.in("g.id", ids)
+	rows, err := s.db.query(ctx, `SELECT g.id, (SELECT COUNT(*) FROM orders o WHERE o.org_id = g.id), (SELECT COUNT(*) FROM products p WHERE p.supplier_org_id = g.id AND p.status = 'ACTIVE')
+		FROM organizations g WHERE `+f.sql(), f.args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	type figures struct{ orders, products int64 }
+	byID := map[int64]figures{}
+	for rows.Next() {
+		var id int64
+		var n figures
+		if err := rows.Scan(&id, &n.orders, &n.products); err != nil {
+			return nil, err
 		}
-		o.Environment, o.CreatedAt = parcelgate.Environment(envName), fromMicros(created)
-		return &view.Organization{Organization: &o, Orders: orders, Products: products}, consoleKey{0, o.ID}, nil
-	})
+		byID[id] = n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	for _, o := range orgs {
+		if n, ok := byID[o.ID]; ok {
+			out = append(out, &view.Organization{Organization: o, Orders: n.orders, Products: n.products})
+		}
+	}
+	return out, nil
 }
 
 // ConsoleEnvironmentCounts counts the organizations and orders of c's
@@ -565,69 +432,6 @@ func (s *ConsoleService) ConsoleEnvironmentCounts(ctx context.Context, c *parcel
 	return orgs, orders, nil
 }
 
-// ConsoleGatewayClients pages the live gateway clients of c's
-// organization, by client ID; Next is the last client ID of the page when
-// more follow (the after of the next page). A caller of no organization
-// (EnvironmentOperator) lists none. Only the operator (ActionOperate).
-func (s *ConsoleService) ConsoleGatewayClients(ctx context.Context, c *parcelgate.Caller, after string, limit int) (parcelgate.Page[*parcelgate.GatewayClient], error) {
-	if err := c.May(parcelgate.ActionOperate); err != nil {
-		return parcelgate.Page[*parcelgate.GatewayClient]{}, err
-	}
-	var page parcelgate.Page[*parcelgate.GatewayClient]
-	rows, err := s.db.query(ctx, `SELECT `+gatewayClientColumns+` FROM gateway_clients c JOIN organizations o ON o.id = c.org_id
-		WHERE c.org_id = ? AND c.revoked_at = 0 AND c.client_id > ? ORDER BY c.client_id LIMIT ?`, c.OrgID, after, limit+1)
-	if err != nil {
-		return page, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		gc, _, err := scanGatewayClient(rows)
-		if err != nil {
-			return parcelgate.Page[*parcelgate.GatewayClient]{}, err
-		}
-		page.Items = append(page.Items, gc)
-	}
-	if len(page.Items) > limit {
-		page.Items = page.Items[:limit]
-		page.Next = page.Items[limit-1].ClientID
-	}
-	return page, rows.Err()
-}
-
-// ConsoleServiceAccounts pages the live service accounts of c's
-// organization, by username, with their lockout state; Next is the last
-// username of the page when more follow. Only the operator
-// (ActionOperate).
-func (s *ConsoleService) ConsoleServiceAccounts(ctx context.Context, c *parcelgate.Caller, after string, limit int) (parcelgate.Page[*parcelgate.ServiceAccount], error) {
-	if err := c.May(parcelgate.ActionOperate); err != nil {
-		return parcelgate.Page[*parcelgate.ServiceAccount]{}, err
-	}
-	var page parcelgate.Page[*parcelgate.ServiceAccount]
-	rows, err := s.db.query(ctx, `SELECT `+serviceAccountColumns+` FROM service_accounts a JOIN organizations o ON o.id = a.org_id
-		WHERE a.org_id = ? AND a.revoked_at = 0 AND a.username > ? ORDER BY a.username LIMIT ?`, c.OrgID, after, limit+1)
-	if err != nil {
-		return page, err
-	}
-	defer rows.Close()
-	now := micros(s.consoleNow(""))
-	for rows.Next() {
-		a, err := scanServiceAccount(rows)
-		if err != nil {
-			return parcelgate.Page[*parcelgate.ServiceAccount]{}, err
-		}
-		if a.lockedUntil > now {
-			t := fromMicros(a.lockedUntil)
-			a.LockedUntil = &t
-		}
-		page.Items = append(page.Items, a.ServiceAccount)
-	}
-	if len(page.Items) > limit {
-		page.Items = page.Items[:limit]
-		page.Next = page.Items[limit-1].Username
-	}
-	return page, rows.Err()
-}
-
 // ConsoleCredentialOrg returns the organization of a live gateway client
 // (kind view.CredentialGatewayClient, by client ID) or service account
 // (view.CredentialServiceAccount, by username) in c's scope (of c's
@@ -650,70 +454,6 @@ func (s *ConsoleService) ConsoleCredentialOrg(ctx context.Context, c *parcelgate
 		return 0, parcelgate.Errorf(parcelgate.ENOTFOUND, "no such credential")
 	}
 	return org, err
-}
-
-// ConsoleCatalogs pages the catalogs c's organization owns as retailer, by
-// external ID, each with its suppliers; Next is the last external ID of
-// the page when more follow. Only the operator (ActionOperate).
-func (s *ConsoleService) ConsoleCatalogs(ctx context.Context, c *parcelgate.Caller, after string, limit int) (parcelgate.Page[*parcelgate.Catalog], error) {
-	if err := c.May(parcelgate.ActionOperate); err != nil {
-		return parcelgate.Page[*parcelgate.Catalog]{}, err
-	}
-	var page parcelgate.Page[*parcelgate.Catalog]
-	orgID := c.OrgID
-	rows, err := s.db.query(ctx, `SELECT k.id, k.environment, k.external_id, k.name, k.catalog_type, k.created_at, o.business_id
-		FROM catalogs k JOIN organizations o ON o.id = k.retailer_org_id
-		WHERE k.retailer_org_id = ? AND k.external_id > ? ORDER BY k.external_id LIMIT ?`, orgID, after, limit+1)
-	if err != nil {
-		return parcelgate.Page[*parcelgate.Catalog]{}, err
-	}
-	var out []*parcelgate.Catalog
-	byID := map[int64]*parcelgate.Catalog{}
-	for rows.Next() {
-		var k parcelgate.Catalog
-		var env, typ string
-		var created int64
-		if err := rows.Scan(&k.ID, &env, &k.ExternalID, &k.Name, &typ, &created, &k.RetailerID); err != nil {
-			rows.Close()
-			return parcelgate.Page[*parcelgate.Catalog]{}, err
-		}
-		k.Environment, k.Type, k.CreatedAt, k.RetailerOrg, k.SupplierIDs = parcelgate.Environment(env), parcelgate.CatalogType(typ), fromMicros(created), orgID, []string{}
-		out = append(out, &k)
-		byID[k.ID] = &k
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return parcelgate.Page[*parcelgate.Catalog]{}, err
-	}
-	if len(out) > limit {
-		out = out[:limit]
-		page.Next = out[limit-1].ExternalID
-	}
-	page.Items = out
-	if len(out) == 0 {
-		return page, nil
-	}
-	ids := make([]any, len(out))
-	for i, k := range out {
-		ids[i] = k.ID
-	}
-	srows, err := s.db.query(ctx, `SELECT cs.catalog_id, o.business_id FROM catalog_suppliers cs JOIN organizations o ON o.id = cs.supplier_org_id
-		WHERE cs.catalog_id IN (`+placeholders(len(ids))+`) ORDER BY o.business_id`, ids...)
-	if err != nil {
-		return parcelgate.Page[*parcelgate.Catalog]{}, err
-	}
-	defer srows.Close()
-	for srows.Next() {
-		var id int64
-		var supplier string
-		if err := srows.Scan(&id, &supplier); err != nil {
-			return parcelgate.Page[*parcelgate.Catalog]{}, err
-		}
-		if k := byID[id]; k != nil {
-			k.SupplierIDs = append(k.SupplierIDs, supplier)
-		}
-	}
-	return page, srows.Err()
 }
 
 // consoleNow is the store's time in env, the one time the console's reads

@@ -72,7 +72,7 @@ func TestConsoleAndJournalReadsStayInTheTenant(t *testing.T) {
 		c := accountOf(own, parcelgate.RoleMerchant)
 		reads, journal := sqlstore.NewConsoleService(db), sqlstore.NewJournalService(db)
 
-		orders, err := reads.ConsoleOrders(ctx, c, view.OrderFilter{}, "", 50)
+		orders, err := sqlstore.NewOrderService(db).ListOrders(ctx, c, parcelgate.OrderQuery{NewestFirst: true}, parcelgate.PageRequest{Size: 50})
 		if err != nil || len(orders.Items) != 3 {
 			t.Fatalf("orders: %d, %v; want the own 3", len(orders.Items), err)
 		}
@@ -93,7 +93,7 @@ func TestConsoleAndJournalReadsStayInTheTenant(t *testing.T) {
 			t.Errorf("another tenant's order rows: %v, want ENOTFOUND", err)
 		}
 
-		page, err := journal.Journal(ctx, c, parcelgate.JournalQuery{Limit: 100})
+		page, err := journal.Journal(ctx, c, parcelgate.JournalQuery{}, parcelgate.PageRequest{Size: 100})
 		if err != nil || len(page.Items) != 4 {
 			t.Fatalf("journal: %d entries, %v; want the own 4", len(page.Items), err)
 		}
@@ -104,7 +104,7 @@ func TestConsoleAndJournalReadsStayInTheTenant(t *testing.T) {
 		}
 		// Naming the other organization filters nothing for a tenant: its
 		// scope is its caller's.
-		page, err = journal.Journal(ctx, c, parcelgate.JournalQuery{BusinessID: other.BusinessID, Limit: 100})
+		page, err = journal.Journal(ctx, c, parcelgate.JournalQuery{BusinessID: other.BusinessID}, parcelgate.PageRequest{Size: 100})
 		if err != nil || len(page.Items) != 4 || page.Items[0].OrgID != own.ID {
 			t.Fatalf("journal naming another businessId: %d entries, %v", len(page.Items), err)
 		}
@@ -119,16 +119,16 @@ func TestConsoleAndJournalReadsStayInTheTenant(t *testing.T) {
 		// tenant: nothing.
 		elsewhere := *c
 		elsewhere.Environment = parcelgate.Test
-		if page, err := journal.Journal(ctx, &elsewhere, parcelgate.JournalQuery{}); err != nil || len(page.Items) != 0 {
+		if page, err := journal.Journal(ctx, &elsewhere, parcelgate.JournalQuery{}, parcelgate.PageRequest{}); err != nil || len(page.Items) != 0 {
 			t.Fatalf("journal in the other environment: %d, %v", len(page.Items), err)
 		}
 
 		// The operator: every tenant's, one environment's, or one named.
-		all, err := journal.Journal(ctx, parcelgate.EnvironmentOperator(""), parcelgate.JournalQuery{Limit: 100})
+		all, err := journal.Journal(ctx, parcelgate.EnvironmentOperator(""), parcelgate.JournalQuery{}, parcelgate.PageRequest{Size: 100})
 		if err != nil || len(all.Items) != 8 {
 			t.Fatalf("operator, every environment: %d, %v; want 8", len(all.Items), err)
 		}
-		named, err := journal.Journal(ctx, parcelgate.EnvironmentOperator(parcelgate.Production), parcelgate.JournalQuery{BusinessID: other.BusinessID, Limit: 100})
+		named, err := journal.Journal(ctx, parcelgate.EnvironmentOperator(parcelgate.Production), parcelgate.JournalQuery{BusinessID: other.BusinessID}, parcelgate.PageRequest{Size: 100})
 		if err != nil || len(named.Items) != 4 || named.Items[0].OrgID != other.ID {
 			t.Fatalf("operator naming %s: %d, %v; want its 4", other.BusinessID, len(named.Items), err)
 		}
@@ -138,7 +138,7 @@ func TestConsoleAndJournalReadsStayInTheTenant(t *testing.T) {
 		if es, err := journal.JournalEntries(ctx, parcelgate.EnvironmentOperator(parcelgate.Production), parcelgate.JournalQuery{}, "shared"); err != nil || len(es) != 2 {
 			t.Fatalf("operator, whole environment, shared ID: %d, %v; want both", len(es), err)
 		}
-		if _, err := journal.Journal(ctx, parcelgate.EnvironmentOperator(parcelgate.Test), parcelgate.JournalQuery{BusinessID: other.BusinessID}); parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
+		if _, err := journal.Journal(ctx, parcelgate.EnvironmentOperator(parcelgate.Test), parcelgate.JournalQuery{BusinessID: other.BusinessID}, parcelgate.PageRequest{}); parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
 			t.Fatalf("operator naming an organization of another environment: %v, want ENOTFOUND", err)
 		}
 
@@ -153,9 +153,23 @@ func TestConsoleAndJournalReadsStayInTheTenant(t *testing.T) {
 		if orgs, n, err := reads.ConsoleEnvironmentCounts(ctx, parcelgate.EnvironmentOperator("")); err != nil || orgs != 3 || n != 7 {
 			t.Fatalf("every environment's figures: %d orgs, %d orders, %v", orgs, n, err)
 		}
-		listed, err := reads.ConsoleOrganizations(ctx, parcelgate.EnvironmentOperator(parcelgate.Test), "", 10)
-		if err != nil || len(listed.Items) != 1 || listed.Items[0].Orders != 4 {
-			t.Fatalf("test's organizations: %d, %v", len(listed.Items), err)
+		testOp := parcelgate.EnvironmentOperator(parcelgate.Test)
+		orgPage, err := sqlstore.NewOrganizationService(db).ListOrganizations(ctx, testOp, parcelgate.OrganizationQuery{NewestFirst: true}, parcelgate.PageRequest{Size: 10})
+		if err != nil || len(orgPage.Items) != 1 {
+			t.Fatalf("test's organizations: %d, %v", len(orgPage.Items), err)
+		}
+		listed, err := reads.ConsoleOrganizationFigures(ctx, testOp, orgPage.Items)
+		if err != nil || len(listed) != 1 || listed[0].Orders != 4 {
+			t.Fatalf("test's organizations' figures: %d, %v", len(listed), err)
+		}
+		// Another environment's organization has no figures for this
+		// environment's operator.
+		everyOrg, err := sqlstore.NewOrganizationService(db).ListOrganizations(ctx, parcelgate.EnvironmentOperator(""), parcelgate.OrganizationQuery{NewestFirst: true}, parcelgate.PageRequest{Size: 10})
+		if err != nil || len(everyOrg.Items) != 3 {
+			t.Fatalf("every environment's organizations: %d, %v", len(everyOrg.Items), err)
+		}
+		if listed, err := reads.ConsoleOrganizationFigures(ctx, testOp, everyOrg.Items); err != nil || len(listed) != 1 {
+			t.Fatalf("figures of other environments' organizations for the test operator: %d, %v", len(listed), err)
 		}
 	})
 }
@@ -189,7 +203,7 @@ func TestConsoleAndJournalReadsRefuseWithoutThePermission(t *testing.T) {
 			Product: &parcelgate.Product{ExternalID: "P1", Document: []byte(`{"externalId":"P1","descriptions":{"en":{"name":"P1"}}}`)}}}); err != nil || len(failed) > 0 {
 			t.Fatal(failed, err)
 		}
-		products, err := reads.ConsoleProducts(ctx, operator, "", "", 10)
+		products, err := reads.ConsoleProducts(ctx, operator, "", parcelgate.PageRequest{Size: 10})
 		if err != nil || len(products.Items) != 1 {
 			t.Fatalf("own's products: %d, %v", len(products.Items), err)
 		}
@@ -202,9 +216,9 @@ func TestConsoleAndJournalReadsRefuseWithoutThePermission(t *testing.T) {
 		// Reads of no one object.
 		checkAccess(t, written, "", "", []accessCase{
 			// orders: ActionReadOrders (merchant, retailer)
-			{name: "ConsoleOrders", denied: []*parcelgate.Caller{supplier}, owner: operator,
+			{name: "ListOrders newest first", denied: []*parcelgate.Caller{supplier}, owner: operator,
 				call: func(c *parcelgate.Caller, _ string) (string, error) {
-					page, err := reads.ConsoleOrders(ctx, c, view.OrderFilter{}, "", 10)
+					page, err := sqlstore.NewOrderService(db).ListOrders(ctx, c, parcelgate.OrderQuery{NewestFirst: true}, parcelgate.PageRequest{Size: 10})
 					return sum(len(page.Items), err)
 				}},
 			{name: "ConsoleOrderCounts", denied: []*parcelgate.Caller{supplier}, owner: operator,
@@ -215,7 +229,7 @@ func TestConsoleAndJournalReadsRefuseWithoutThePermission(t *testing.T) {
 			// products: read products or every catalog
 			{name: "ConsoleProducts", denied: []*parcelgate.Caller{gateway}, owner: operator,
 				call: func(c *parcelgate.Caller, _ string) (string, error) {
-					page, err := reads.ConsoleProducts(ctx, c, "", "", 10)
+					page, err := reads.ConsoleProducts(ctx, c, "", parcelgate.PageRequest{Size: 10})
 					return sum(len(page.Items), err)
 				}},
 			{name: "ConsoleCatalogChoices", denied: []*parcelgate.Caller{gateway}, owner: operator,
@@ -227,7 +241,7 @@ func TestConsoleAndJournalReadsRefuseWithoutThePermission(t *testing.T) {
 			// client, the operator (decisions §40)
 			{name: "ListShipments", owner: merchant,
 				call: func(c *parcelgate.Caller, _ string) (string, error) {
-					page, err := sqlstore.NewShipmentService(db, pickup.Network{}).ListShipments(ctx, c, parcelgate.ShipmentSearch{}, "", 10)
+					page, err := sqlstore.NewShipmentService(db, pickup.Network{}).ListShipments(ctx, c, parcelgate.ShipmentSearch{}, parcelgate.PageRequest{Size: 10})
 					return sum(len(page.Items), err)
 				}},
 			// the overview and the journal: any service account, not a gateway client
@@ -243,7 +257,7 @@ func TestConsoleAndJournalReadsRefuseWithoutThePermission(t *testing.T) {
 				}},
 			{name: "Journal", denied: []*parcelgate.Caller{gateway}, owner: operator,
 				call: func(c *parcelgate.Caller, _ string) (string, error) {
-					page, err := journal.Journal(ctx, c, parcelgate.JournalQuery{})
+					page, err := journal.Journal(ctx, c, parcelgate.JournalQuery{}, parcelgate.PageRequest{})
 					return sum(len(page.Items), err)
 				}},
 			// the operator's pages: ActionOperate
@@ -252,29 +266,40 @@ func TestConsoleAndJournalReadsRefuseWithoutThePermission(t *testing.T) {
 					_, err := reads.ConsoleEnvironmentStamp(ctx, c)
 					return "", err
 				}},
-			{name: "ConsoleOrganizations", denied: []*parcelgate.Caller{merchant}, owner: operator,
+			{name: "ListOrganizations newest first", denied: []*parcelgate.Caller{merchant}, owner: operator,
 				call: func(c *parcelgate.Caller, _ string) (string, error) {
-					page, err := reads.ConsoleOrganizations(ctx, c, "", 10)
+					page, err := sqlstore.NewOrganizationService(db).ListOrganizations(ctx, c, parcelgate.OrganizationQuery{NewestFirst: true}, parcelgate.PageRequest{Size: 10})
 					return sum(len(page.Items), err)
+				}},
+			{name: "ConsoleOrganizationFigures", denied: []*parcelgate.Caller{merchant}, owner: operator,
+				call: func(c *parcelgate.Caller, _ string) (string, error) {
+					o, err := sqlstore.NewOrganizationService(db).OrganizationByID(ctx, operator.OrgID)
+					if err != nil {
+						return "", err
+					}
+					figs, err := reads.ConsoleOrganizationFigures(ctx, c, []*parcelgate.Organization{o})
+					return sum(len(figs), err)
 				}},
 			{name: "ConsoleEnvironmentCounts", denied: []*parcelgate.Caller{merchant}, owner: operator,
 				call: func(c *parcelgate.Caller, _ string) (string, error) {
 					orgs, orders, err := reads.ConsoleEnvironmentCounts(ctx, c)
 					return fmt.Sprint(orgs, orders), err
 				}},
-			{name: "ConsoleGatewayClients", denied: []*parcelgate.Caller{merchant}, owner: operator,
+			// The credentials page lists through the services the
+			// operator API calls, paged by key.
+			{name: "ListGatewayClients paged", denied: []*parcelgate.Caller{merchant}, owner: operator,
 				call: func(c *parcelgate.Caller, _ string) (string, error) {
-					page, err := reads.ConsoleGatewayClients(ctx, c, "", 10)
+					page, err := sqlstore.NewCredentialService(db).ListGatewayClients(ctx, c, parcelgate.PageRequest{Size: 10})
 					return sum(len(page.Items), err)
 				}},
-			{name: "ConsoleServiceAccounts", denied: []*parcelgate.Caller{retailer}, owner: operator,
+			{name: "ListServiceAccounts paged", denied: []*parcelgate.Caller{retailer}, owner: operator,
 				call: func(c *parcelgate.Caller, _ string) (string, error) {
-					page, err := reads.ConsoleServiceAccounts(ctx, c, "", 10)
+					page, err := sqlstore.NewCredentialService(db).ListServiceAccounts(ctx, c, parcelgate.PageRequest{Size: 10})
 					return sum(len(page.Items), err)
 				}},
-			{name: "ConsoleCatalogs", denied: []*parcelgate.Caller{merchant}, owner: operator,
+			{name: "ListCatalogs paged", denied: []*parcelgate.Caller{merchant}, owner: operator,
 				call: func(c *parcelgate.Caller, _ string) (string, error) {
-					page, err := reads.ConsoleCatalogs(ctx, c, "", 10)
+					page, err := sqlstore.NewCatalogService(db).ListCatalogs(ctx, c, parcelgate.PageRequest{Size: 10})
 					return sum(len(page.Items), err)
 				}},
 		})
@@ -304,7 +329,7 @@ func TestConsoleAndJournalReadsRefuseWithoutThePermission(t *testing.T) {
 		checkAccess(t, written, tn, "JJFI10000000000000099", []accessCase{
 			{name: "ListShipments search", other: accountOf(other, parcelgate.RoleRetailer), listing: true, crossSum: "0: ", owner: supplier, ownerSees: true,
 				call: func(c *parcelgate.Caller, id string) (string, error) {
-					page, err := sqlstore.NewShipmentService(db, pickup.Network{}).ListShipments(ctx, c, parcelgate.ShipmentSearch{Number: id}, "", 10)
+					page, err := sqlstore.NewShipmentService(db, pickup.Network{}).ListShipments(ctx, c, parcelgate.ShipmentSearch{Number: id}, parcelgate.PageRequest{Size: 10})
 					var found []string
 					for _, sh := range page.Items {
 						found = append(found, sh.TrackingNumber)
@@ -341,7 +366,7 @@ func TestConsoleAndJournalReadsRefuseWithoutThePermission(t *testing.T) {
 			if _, err := reads.ConsoleCounts(ctx, c); err != nil {
 				t.Errorf("ConsoleCounts for %v: %v", c.Roles, err)
 			}
-			if _, err := journal.Journal(ctx, c, parcelgate.JournalQuery{}); err != nil {
+			if _, err := journal.Journal(ctx, c, parcelgate.JournalQuery{}, parcelgate.PageRequest{}); err != nil {
 				t.Errorf("Journal for %v: %v", c.Roles, err)
 			}
 		}
@@ -362,7 +387,7 @@ func TestJournalPageCursorRoundTrip(t *testing.T) {
 		var lastID int64
 		cursor, pages := "", 0
 		for {
-			page, err := journal.Journal(ctx, c, parcelgate.JournalQuery{Before: cursor, Limit: 3})
+			page, err := journal.Journal(ctx, c, parcelgate.JournalQuery{}, parcelgate.PageRequest{After: cursor, Size: 3})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -392,7 +417,7 @@ func TestJournalPageCursorRoundTrip(t *testing.T) {
 			t.Fatalf("walked %v on %d pages, want %v on 2", got, pages, want)
 		}
 		for _, bad := range []string{"abc", "0", "-3", "1.5", " 12"} {
-			if _, err := journal.Journal(ctx, c, parcelgate.JournalQuery{Before: bad}); parcelgate.ErrorCode(err) != parcelgate.EINVALID {
+			if _, err := journal.Journal(ctx, c, parcelgate.JournalQuery{}, parcelgate.PageRequest{After: bad}); parcelgate.ErrorCode(err) != parcelgate.EINVALID {
 				t.Errorf("cursor %q: %v, want EINVALID", bad, err)
 			}
 		}

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/parcelgate/parcelgate"
-	"github.com/parcelgate/parcelgate/console/view"
 	"github.com/parcelgate/parcelgate/internal/testdb"
 	"github.com/parcelgate/parcelgate/sqlstore"
 )
@@ -39,7 +38,7 @@ func TestConsoleOrdersPageByKeyBothWays(t *testing.T) {
 		var prev time.Time
 		cursor := ""
 		for {
-			page, err := sqlstore.NewConsoleService(db).ConsoleOrders(ctx, c, view.OrderFilter{}, cursor, 5)
+			page, err := sqlstore.NewOrderService(db).ListOrders(ctx, c, parcelgate.OrderQuery{NewestFirst: true}, parcelgate.PageRequest{After: cursor, Size: 5})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -68,7 +67,7 @@ func TestConsoleOrdersPageByKeyBothWays(t *testing.T) {
 		}
 		// Back from the last page by Prev links: the same pages.
 		for i := len(pages) - 1; i > 0; i-- {
-			page, err := sqlstore.NewConsoleService(db).ConsoleOrders(ctx, c, view.OrderFilter{}, pages[i].Prev, 5)
+			page, err := sqlstore.NewOrderService(db).ListOrders(ctx, c, parcelgate.OrderQuery{NewestFirst: true}, parcelgate.PageRequest{After: pages[i].Prev, Size: 5})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -81,21 +80,21 @@ func TestConsoleOrdersPageByKeyBothWays(t *testing.T) {
 			}
 		}
 		// A filter by reference finds one order by its externalId.
-		page, err := sqlstore.NewConsoleService(db).ConsoleOrders(ctx, c, view.OrderFilter{Reference: "1234567-1-S7"}, "", 5)
+		page, err := sqlstore.NewOrderService(db).ListOrders(ctx, c, parcelgate.OrderQuery{NewestFirst: true, Reference: "1234567-1-S7"}, parcelgate.PageRequest{After: "", Size: 5})
 		if err != nil || len(page.Items) != 1 || !page.Items[0].Metadata.UpdateDate.Equal(base.Add(7*time.Microsecond)) {
 			t.Fatalf("by externalId: %v %v", page.Items, err)
 		}
 		// Another tenant's externalId is not found (the seeded other tenant
 		// is in the test environment, 5 orders, none listed above).
-		page, err = sqlstore.NewConsoleService(db).ConsoleOrders(ctx, c, view.OrderFilter{Reference: "SE5566778899-S1"}, "", 5)
+		page, err = sqlstore.NewOrderService(db).ListOrders(ctx, c, parcelgate.OrderQuery{NewestFirst: true, Reference: "SE5566778899-S1"}, parcelgate.PageRequest{After: "", Size: 5})
 		if err != nil || len(page.Items) != 0 {
 			t.Fatalf("another tenant's order by externalId: %v %v", page.Items, err)
 		}
-		page, err = sqlstore.NewConsoleService(db).ConsoleOrders(ctx, c, view.OrderFilter{Statuses: []parcelgate.OrderStatus{parcelgate.OrderError}}, "", 5)
+		page, err = sqlstore.NewOrderService(db).ListOrders(ctx, c, parcelgate.OrderQuery{NewestFirst: true, Statuses: []parcelgate.OrderStatus{parcelgate.OrderError}}, parcelgate.PageRequest{Size: 5})
 		if err != nil || len(page.Items) != 0 {
 			t.Fatalf("status Error: %v %v", page.Items, err)
 		}
-		if _, err := sqlstore.NewConsoleService(db).ConsoleOrders(ctx, c, view.OrderFilter{}, "not-a-cursor", 5); parcelgate.ErrorCode(err) != parcelgate.EINVALID {
+		if _, err := sqlstore.NewOrderService(db).ListOrders(ctx, c, parcelgate.OrderQuery{NewestFirst: true}, parcelgate.PageRequest{After: "not-a-cursor", Size: 5}); parcelgate.ErrorCode(err) != parcelgate.EINVALID {
 			t.Fatalf("bad cursor: %v", err)
 		}
 	})
@@ -122,26 +121,26 @@ func BenchmarkConsoleOrders(b *testing.B) {
 			c := accountOf(org, parcelgate.RoleMerchant)
 			deep := ""
 			for range 1000 {
-				page, err := sqlstore.NewConsoleService(db).ConsoleOrders(ctx, c, view.OrderFilter{}, deep, size)
+				page, err := sqlstore.NewOrderService(db).ListOrders(ctx, c, parcelgate.OrderQuery{NewestFirst: true}, parcelgate.PageRequest{After: deep, Size: size})
 				if err != nil {
 					b.Fatal(err)
 				}
 				deep = page.Next
 			}
-			run := func(name string, f view.OrderFilter, cursor string, want int) {
+			run := func(name string, f parcelgate.OrderQuery, cursor string, want int) {
 				b.Run(name, func(b *testing.B) {
 					for b.Loop() {
-						page, err := sqlstore.NewConsoleService(db).ConsoleOrders(ctx, c, f, cursor, size)
+						page, err := sqlstore.NewOrderService(db).ListOrders(ctx, c, f, parcelgate.PageRequest{After: cursor, Size: size})
 						if err != nil || len(page.Items) != want {
 							b.Fatalf("%d items: %v", len(page.Items), err)
 						}
 					}
 				})
 			}
-			run("first", view.OrderFilter{}, "", size)
-			run("page-1001-by-cursor", view.OrderFilter{}, deep, size)
-			run("status-with-no-match", view.OrderFilter{Statuses: []parcelgate.OrderStatus{parcelgate.OrderError}}, "", 0)
-			run("by-externalId", view.OrderFilter{Reference: "1234567-1-S500"}, "", 1)
+			run("first", parcelgate.OrderQuery{NewestFirst: true}, "", size)
+			run("page-1001-by-cursor", parcelgate.OrderQuery{NewestFirst: true}, deep, size)
+			run("status-with-no-match", parcelgate.OrderQuery{NewestFirst: true, Statuses: []parcelgate.OrderStatus{parcelgate.OrderError}}, "", 0)
+			run("by-externalId", parcelgate.OrderQuery{NewestFirst: true, Reference: "1234567-1-S500"}, "", 1)
 		})
 	}
 }

@@ -116,28 +116,24 @@ func (s *CredentialService) CredentialOwner(ctx context.Context, kind parcelgate
 	return c, nil
 }
 
-// ListGatewayClients lists the gateway clients in c's scope that are not
-// revoked. Only a caller that may ActionOperate.
-func (s *CredentialService) ListGatewayClients(ctx context.Context, c *parcelgate.Caller) ([]*parcelgate.GatewayClient, error) {
+// ListGatewayClients pages the gateway clients in c's scope that are not
+// revoked, by business ID, environment and client ID (see namedPage: the
+// whole list when p.Size is 0). Only a caller that may ActionOperate.
+func (s *CredentialService) ListGatewayClients(ctx context.Context, c *parcelgate.Caller, p parcelgate.PageRequest) (parcelgate.Page[*parcelgate.GatewayClient], error) {
 	if err := c.May(parcelgate.ActionOperate); err != nil {
-		return nil, err
+		return parcelgate.Page[*parcelgate.GatewayClient]{}, err
 	}
 	var scope filterSQL
 	scope.operatorScope(c, "o.environment", "c.org_id")
-	rows, err := s.db.query(ctx, `SELECT `+gatewayClientColumns+` FROM gateway_clients c JOIN organizations o ON o.id = c.org_id WHERE `+scope.sql()+` AND c.revoked_at = 0 ORDER BY o.business_id, o.environment, c.client_id`, scope.args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []*parcelgate.GatewayClient{}
-	for rows.Next() {
+	scope.add("c.revoked_at = 0")
+	afterKey(&scope, "c.client_id", p)
+	return namedPage(ctx, s.db.primary(), c, `SELECT `+gatewayClientColumns+` FROM gateway_clients c JOIN organizations o ON o.id = c.org_id WHERE `+scope.sql()+` ORDER BY o.business_id, o.environment, c.client_id`, scope.args, p, func(rows *sql.Rows) (*parcelgate.GatewayClient, string, error) {
 		gc, _, err := scanGatewayClient(rows)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
-		out = append(out, gc)
-	}
-	return out, rows.Err()
+		return gc, gc.ClientID, nil
+	})
 }
 
 // RevokeGatewayClient stops clientID from getting new tokens. Only a
@@ -292,33 +288,29 @@ func (s *CredentialService) AuthenticateServiceAccount(ctx context.Context, user
 	return nil, parcelgate.Errorf(parcelgate.EUNAVAILABLE, "Too many concurrent logins to this account; try again shortly.")
 }
 
-// ListServiceAccounts lists the service accounts in c's scope that are not
-// revoked, each with its lock when one is on at its environment's now.
-// Only a caller that may ActionOperate.
-func (s *CredentialService) ListServiceAccounts(ctx context.Context, c *parcelgate.Caller) ([]*parcelgate.ServiceAccount, error) {
+// ListServiceAccounts pages the service accounts in c's scope that are
+// not revoked, by username (see namedPage: the whole list when p.Size is
+// 0), each with its lock when one is on at its environment's now. Only a
+// caller that may ActionOperate.
+func (s *CredentialService) ListServiceAccounts(ctx context.Context, c *parcelgate.Caller, p parcelgate.PageRequest) (parcelgate.Page[*parcelgate.ServiceAccount], error) {
 	if err := c.May(parcelgate.ActionOperate); err != nil {
-		return nil, err
+		return parcelgate.Page[*parcelgate.ServiceAccount]{}, err
 	}
 	var scope filterSQL
 	scope.operatorScope(c, "o.environment", "a.org_id")
-	rows, err := s.db.query(ctx, `SELECT `+serviceAccountColumns+` FROM service_accounts a JOIN organizations o ON o.id = a.org_id WHERE `+scope.sql()+` AND a.revoked_at = 0 ORDER BY a.username`, scope.args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []*parcelgate.ServiceAccount{}
-	for rows.Next() {
+	scope.add("a.revoked_at = 0")
+	afterKey(&scope, "a.username", p)
+	return namedPage(ctx, s.db.primary(), c, `SELECT `+serviceAccountColumns+` FROM service_accounts a JOIN organizations o ON o.id = a.org_id WHERE `+scope.sql()+` ORDER BY a.username`, scope.args, p, func(rows *sql.Rows) (*parcelgate.ServiceAccount, string, error) {
 		a, err := scanServiceAccount(rows)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		if a.lockedUntil > micros(s.db.clock.Now(a.Environment)) {
 			t := fromMicros(a.lockedUntil)
 			a.LockedUntil = &t
 		}
-		out = append(out, a.ServiceAccount)
-	}
-	return out, rows.Err()
+		return a.ServiceAccount, a.Username, nil
+	})
 }
 
 // RevokeServiceAccount stops username from logging in. Only a caller that

@@ -26,7 +26,7 @@ func (s *DropshipService) ListDropshipShipments(ctx context.Context, c *parcelga
 	f.add(side+" = ?", c.OrgID)
 	f.add("environment = ?", string(c.Environment))
 	return readOnReplica(ctx, s.db, c, func(r reader) (parcelgate.Page[*parcelgate.DropshipShipment], error) {
-		return consoleList(ctx, r, &f, "supplier_shipments", dropshipColumns, "", "id", cursor, limit,
+		return newestFirstPage(ctx, r, &f, "supplier_shipments", dropshipColumns, "", "id", parcelgate.PageRequest{After: cursor, Size: limit},
 			func(rows *sql.Rows) (*parcelgate.DropshipShipment, consoleKey, error) {
 				row, err := scanSupply(rows)
 				if err != nil {

@@ -74,14 +74,14 @@ func (s *JournalService) PruneJournal(ctx context.Context, orgIDs []int64, keep 
 // ActionViewTenant: a service account reads its own organization's
 // entries in its environment, the operator any tenant's (decisions §16,
 // §21).
-func (s *JournalService) Journal(ctx context.Context, c *parcelgate.Caller, q parcelgate.JournalQuery) (parcelgate.Page[*parcelgate.JournalEntry], error) {
+func (s *JournalService) Journal(ctx context.Context, c *parcelgate.Caller, q parcelgate.JournalQuery, p parcelgate.PageRequest) (parcelgate.Page[*parcelgate.JournalEntry], error) {
 	if err := c.May(parcelgate.ActionViewTenant); err != nil {
 		return parcelgate.Page[*parcelgate.JournalEntry]{}, err
 	}
 	var page parcelgate.Page[*parcelgate.JournalEntry]
 	var before int64
-	if q.Before != "" {
-		n, err := strconv.ParseInt(q.Before, 10, 64)
+	if p.After != "" {
+		n, err := strconv.ParseInt(p.After, 10, 64)
 		if err != nil || n < 1 {
 			return page, &parcelgate.Error{Code: parcelgate.EINVALID, Message: "The page cursor is not one of the journal's; start again from the first page.",
 				Fields: []parcelgate.FieldError{{Field: "before", Message: "must be the next cursor of an earlier page"}}}
@@ -110,7 +110,7 @@ func (s *JournalService) Journal(ctx context.Context, c *parcelgate.Caller, q pa
 	if before > 0 {
 		f.add("id < ?", before)
 	}
-	limit := q.Limit
+	limit := p.Size
 	if limit <= 0 || limit > 500 {
 		limit = 100
 	}

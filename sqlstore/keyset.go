@@ -3,8 +3,10 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"encoding/base64"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/parcelgate/parcelgate"
@@ -240,4 +242,183 @@ func pageStart(ctx context.Context, r reader, q *keysetQuery, pr parcelgate.Page
 		return k, err
 	})
 	return slowKey(k), ok, err
+}
+
+// namedPage reads one page of a list ordered by a text key unique in the
+// caller's organization (its gateway clients by client ID, its service
+// accounts by username, its catalogs by external ID): p.Size rows of
+// stmt, whose filter afterKey has kept to the keys after p.After and
+// which ends with its ORDER BY; Next is the key of the page's last row
+// when more follow. Size 0 reads the whole list in one answer (the
+// operator API's lists, unpaged on the wire). A paged request needs a
+// caller of one organization: the whole list is ordered by business ID
+// first, so the key alone orders only one organization's rows.
+func namedPage[T any](ctx context.Context, r reader, c *parcelgate.Caller, stmt string, args []any, p parcelgate.PageRequest, scan func(*sql.Rows) (T, string, error)) (parcelgate.Page[T], error) {
+	page := parcelgate.Page[T]{Items: []T{}}
+	if p.Size < 0 || (p.Size > 0 && c.OrgID == 0) {
+		return page, parcelgate.Errorf(parcelgate.EINVALID, "Only one organization's list is paged.")
+	}
+	args = append([]any(nil), args...)
+	if p.Size > 0 {
+		stmt += ` LIMIT ?`
+		args = append(args, p.Size+1)
+	}
+	rows, err := r.Query(ctx, stmt, args...)
+	if err != nil {
+		return page, err
+	}
+	defer rows.Close()
+	var last []string
+	for rows.Next() {
+		item, k, err := scan(rows)
+		if err != nil {
+			return parcelgate.Page[T]{}, err
+		}
+		page.Items, last = append(page.Items, item), append(last, k)
+	}
+	if err := rows.Err(); err != nil {
+		return parcelgate.Page[T]{}, err
+	}
+	if p.Size > 0 && len(page.Items) > p.Size {
+		page.Items = page.Items[:p.Size]
+		page.Next = last[p.Size-1]
+	}
+	return page, nil
+}
+
+// afterKey keeps f to the rows whose text key col is after p.After, the
+// key namedPage's previous page ended with.
+func afterKey(f *filterSQL, col string, p parcelgate.PageRequest) {
+	if p.After != "" {
+		f.add(col+" > ?", p.After)
+	}
+}
+
+// Newest-first lists (the console's orders, shipments and organizations)
+// page by key in both directions, so the last page of 100,000 orders
+// costs what the first does.
+
+// consoleKey is a row's place in a newest-first list: a stamp (0 when the
+// list is ordered by id alone) and the row's id.
+type consoleKey struct {
+	stamp, id int64
+}
+
+// consoleCursor is a parsed page cursor: the key the page starts after,
+// and whether it goes towards newer rows.
+type consoleCursor struct {
+	key   consoleKey
+	newer bool
+	set   bool
+}
+
+func encodeConsoleCursor(k consoleKey, newer bool) string {
+	dir := "o"
+	if newer {
+		dir = "n"
+	}
+	return base64.RawURLEncoding.EncodeToString([]byte(dir + "." + strconv.FormatInt(k.stamp, 36) + "." + strconv.FormatInt(k.id, 36)))
+}
+
+func parseConsoleCursor(s string) (consoleCursor, error) {
+	if s == "" {
+		return consoleCursor{}, nil
+	}
+	bad := &parcelgate.Error{Code: parcelgate.EINVALID, Message: "The page link is not valid; start from the first page.",
+		Fields: []parcelgate.FieldError{{Field: "page", Message: "is not a page of this list"}}}
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return consoleCursor{}, bad
+	}
+	parts := strings.Split(string(b), ".")
+	if len(parts) != 3 || (parts[0] != "o" && parts[0] != "n") {
+		return consoleCursor{}, bad
+	}
+	c := consoleCursor{newer: parts[0] == "n", set: true}
+	if c.key.stamp, err = strconv.ParseInt(parts[1], 36, 64); err != nil {
+		return consoleCursor{}, bad
+	}
+	if c.key.id, err = strconv.ParseInt(parts[2], 36, 64); err != nil {
+		return consoleCursor{}, bad
+	}
+	return c, nil
+}
+
+// newestFirstPage reads one page of a newest-first list (the console's
+// lists, decisions §47): from the newest, or from the cursor p.After
+// towards older or newer rows (the cursor says which), p.Size rows (50
+// when 0 or above 500). stampCol may be "" for lists ordered by idCol
+// alone. Next is the cursor of the older rows, Prev of the newer; no
+// total is counted.
+func newestFirstPage[T any](ctx context.Context, r reader, f *filterSQL, from, cols, stampCol, idCol string, p parcelgate.PageRequest, scan func(*sql.Rows) (T, consoleKey, error)) (parcelgate.Page[T], error) {
+	var page parcelgate.Page[T]
+	cur, err := parseConsoleCursor(p.After)
+	if err != nil {
+		return page, err
+	}
+	limit := p.Size
+	if limit <= 0 || limit > 500 {
+		limit = 50
+	}
+	where, args := f.sql(), append([]any(nil), f.args...)
+	if cur.set {
+		var cond string
+		switch {
+		case stampCol == "" && cur.newer:
+			cond, args = idCol+" > ?", append(args, cur.key.id)
+		case stampCol == "":
+			cond, args = idCol+" < ?", append(args, cur.key.id)
+		case cur.newer:
+			cond = stampCol + " >= ? AND (" + stampCol + " > ? OR " + idCol + " > ?)"
+			args = append(args, cur.key.stamp, cur.key.stamp, cur.key.id)
+		default:
+			cond = stampCol + " <= ? AND (" + stampCol + " < ? OR " + idCol + " < ?)"
+			args = append(args, cur.key.stamp, cur.key.stamp, cur.key.id)
+		}
+		where += " AND " + cond
+	}
+	order := idCol + " DESC"
+	if stampCol != "" {
+		order = stampCol + " DESC, " + order
+	}
+	if cur.newer {
+		order = strings.ReplaceAll(order, "DESC", "ASC")
+	}
+	rows, err := r.Query(ctx, `SELECT `+cols+` FROM `+from+` WHERE `+where+` ORDER BY `+order+` LIMIT ?`, append(args, limit+1)...)
+	if err != nil {
+		return page, err
+	}
+	defer rows.Close()
+	var keys []consoleKey
+	for rows.Next() {
+		item, k, err := scan(rows)
+		if err != nil {
+			return page, err
+		}
+		page.Items = append(page.Items, item)
+		keys = append(keys, k)
+	}
+	if err := rows.Err(); err != nil {
+		return page, err
+	}
+	more := len(page.Items) > limit
+	if more {
+		page.Items, keys = page.Items[:limit], keys[:limit]
+	}
+	if cur.newer {
+		for i, j := 0, len(page.Items)-1; i < j; i, j = i+1, j-1 {
+			page.Items[i], page.Items[j] = page.Items[j], page.Items[i]
+			keys[i], keys[j] = keys[j], keys[i]
+		}
+	}
+	if len(keys) == 0 {
+		return page, nil
+	}
+	if (cur.newer && more) || (cur.set && !cur.newer) {
+		page.Prev = encodeConsoleCursor(keys[0], true)
+	}
+	if more || cur.newer {
+		page.Next = encodeConsoleCursor(keys[len(keys)-1], false)
+	}
+	return page, nil
 }

@@ -88,8 +88,8 @@ func TestOrganizationServiceIsTheOperators(t *testing.T) {
 			return string(o.Environment) + "/" + o.BusinessID, nil
 		}
 		list := func(c *parcelgate.Caller, _ string) (string, error) {
-			all, err := orgs.ListOrganizations(ctx, c)
-			return strings.Join(businessIDs(all), ","), err
+			all, err := orgs.ListOrganizations(ctx, c, parcelgate.OrganizationQuery{}, parcelgate.PageRequest{})
+			return strings.Join(businessIDs(all.Items), ","), err
 		}
 		// A's object is the production organization 7777777-4, which the
 		// production operator creates first; 0737546-2 is no one's.
@@ -113,8 +113,8 @@ func TestOrganizationServiceIsTheOperators(t *testing.T) {
 		if err != nil || found.ID != f.orgs[parcelgate.Test].ID {
 			t.Fatalf("the test environment's operator finds %+v, %v", found, err)
 		}
-		if prodOrgs, _ := orgs.ListOrganizations(ctx, parcelgate.EnvironmentOperator(parcelgate.Production)); !slices.Equal(businessIDs(prodOrgs), []string{"production/" + sameBusinessID, "production/7777777-4"}) {
-			t.Fatalf("production holds %v", businessIDs(prodOrgs))
+		if prodOrgs, _ := orgs.ListOrganizations(ctx, parcelgate.EnvironmentOperator(parcelgate.Production), parcelgate.OrganizationQuery{}, parcelgate.PageRequest{}); !slices.Equal(businessIDs(prodOrgs.Items), []string{"production/" + sameBusinessID, "production/7777777-4"}) {
+			t.Fatalf("production holds %v", businessIDs(prodOrgs.Items))
 		}
 	})
 }
@@ -129,17 +129,17 @@ func TestCredentialServiceIsTheOperators(t *testing.T) {
 		prod := f.orgs[parcelgate.Production]
 		everyone, prodOp, testOp := parcelgate.EnvironmentOperator(""), parcelgate.EnvironmentOperator(parcelgate.Production), parcelgate.EnvironmentOperator(parcelgate.Test)
 		clientIDs := func(c *parcelgate.Caller, _ string) (string, error) {
-			cs, err := creds.ListGatewayClients(ctx, c)
+			cs, err := creds.ListGatewayClients(ctx, c, parcelgate.PageRequest{})
 			var out []string
-			for _, gc := range cs {
+			for _, gc := range cs.Items {
 				out = append(out, gc.ClientID)
 			}
 			return strings.Join(out, ","), err
 		}
 		usernames := func(c *parcelgate.Caller, _ string) (string, error) {
-			as, err := creds.ListServiceAccounts(ctx, c)
+			as, err := creds.ListServiceAccounts(ctx, c, parcelgate.PageRequest{})
 			var out []string
-			for _, a := range as {
+			for _, a := range as.Items {
 				out = append(out, a.Username)
 			}
 			return strings.Join(out, ","), err
@@ -353,6 +353,56 @@ func TestRotateTokenKeyIsTheServersOperators(t *testing.T) {
 		after, err := keys.TokenKeys(ctx)
 		if err != nil || len(after) != len(before)+1 {
 			t.Fatalf("one rotation: %d keys, were %d; %v", len(after), len(before), err)
+		}
+	})
+}
+
+// decisions §47: the console pages a chosen organization's credentials
+// through the operator API's own lists. Walking Next by one meets each of
+// the organization's accounts once, in username order, and never another
+// organization's (the test environment's twin has one too); a whole
+// environment's list is one answer, not paged.
+func TestCredentialListsPageOneOrganization(t *testing.T) {
+	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
+		ctx := context.Background()
+		f := newOperatorFixture(t, db)
+		creds := sqlstore.NewCredentialService(db)
+		prod := f.orgs[parcelgate.Production]
+		op := parcelgate.OperatorCaller(prod)
+		for _, name := range []string{"user-b", "user-a"} {
+			if err := creds.CreateServiceAccount(ctx, op, &parcelgate.ServiceAccount{Username: name, Environment: prod.Environment, BusinessID: prod.BusinessID,
+				Roles: parcelgate.Roles}, "not-a-real-hash"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var got []string
+		after := ""
+		for range 10 {
+			page, err := creds.ListServiceAccounts(ctx, op, parcelgate.PageRequest{After: after, Size: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, a := range page.Items {
+				got = append(got, a.Username)
+			}
+			if page.Next == "" {
+				break
+			}
+			after = page.Next
+		}
+		if want := []string{"user-a", "user-b", "user-production"}; !slices.Equal(got, want) {
+			t.Fatalf("walked %v, want %v", got, want)
+		}
+		clients, err := creds.ListGatewayClients(ctx, op, parcelgate.PageRequest{After: "client-a", Size: 1})
+		if err != nil || len(clients.Items) != 1 || clients.Items[0].ClientID != "client-production" || clients.Next != "" {
+			t.Fatalf("the production organization's clients after client-a: %+v %v", clients, err)
+		}
+		if _, err := creds.ListServiceAccounts(ctx, parcelgate.EnvironmentOperator(parcelgate.Production), parcelgate.PageRequest{Size: 1}); parcelgate.ErrorCode(err) != parcelgate.EINVALID {
+			t.Fatalf("a whole environment's list paged: %v, want EINVALID", err)
+		}
+		whole, err := creds.ListServiceAccounts(ctx, parcelgate.EnvironmentOperator(""), parcelgate.PageRequest{})
+		if err != nil || len(whole.Items) != 4 || whole.Next != "" {
+			t.Fatalf("every environment's accounts: %d %v", len(whole.Items), err)
 		}
 	})
 }

@@ -9,8 +9,18 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// ListOrders answers the order queries of interface §4.3. Only a caller
-// that may ActionReadOrders (interface §5.2).
+// ListOrders answers the order queries of interface §4.3 (see listOrders).
+// Only a caller that may ActionReadOrders (interface §5.2).
+func (s *OrderService) ListOrders(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest) (parcelgate.Page[*parcelgate.Order], error) {
+	if err := c.May(parcelgate.ActionReadOrders); err != nil {
+		return parcelgate.Page[*parcelgate.Order]{}, err
+	}
+	return readOnReplica(ctx, s.db, c, func(r reader) (parcelgate.Page[*parcelgate.Order], error) {
+		return s.listOrders(ctx, r, c, q, p)
+	})
+}
+
+// listOrders answers the order queries of interface §4.3.
 //
 // Orders are ordered by modification stamp, then by their internal key,
 // which never changes. A client that passes the newest updateDate it has
@@ -21,22 +31,20 @@ import (
 // so a late page costs what the first does and rows updated meanwhile are
 // neither skipped nor repeated: an order updated while the client pages
 // moves behind the cursor and is met again later, with its new stamp.
-func (s *OrderService) ListOrders(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest) (parcelgate.Page[*parcelgate.Order], error) {
-	if err := c.May(parcelgate.ActionReadOrders); err != nil {
+func (s *OrderService) listOrders(ctx context.Context, r reader, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest) (parcelgate.Page[*parcelgate.Order], error) {
+	if q.NewestFirst {
+		return s.listNewestOrders(ctx, r, c, q, p)
+	}
+	ks, err := s.orderListQuery(ctx, r, c, q)
+	if err != nil {
 		return parcelgate.Page[*parcelgate.Order]{}, err
 	}
-	return readOnReplica(ctx, s.db, c, func(r reader) (parcelgate.Page[*parcelgate.Order], error) {
-		ks, err := s.orderListQuery(ctx, r, c, q)
+	return keysetPage(ctx, r, ks, p, orderColumns, "", func(rows *sql.Rows) (*parcelgate.Order, pageKey, error) {
+		rec, err := scanOrderRecord(rows)
 		if err != nil {
-			return parcelgate.Page[*parcelgate.Order]{}, err
+			return nil, pageKey{}, err
 		}
-		return keysetPage(ctx, r, ks, p, orderColumns, "", func(rows *sql.Rows) (*parcelgate.Order, pageKey, error) {
-			rec, err := scanOrderRecord(rows)
-			if err != nil {
-				return nil, pageKey{}, err
-			}
-			return rec.view(), pageKey{modified: rec.updatedAt, id: rec.pk}, nil
-		})
+		return rec.view(), pageKey{modified: rec.updatedAt, id: rec.pk}, nil
 	})
 }
 
@@ -82,6 +90,54 @@ func (s *OrderService) orderListQuery(ctx context.Context, r reader, c *parcelga
 		f.in("o.status", st)
 	}
 	return ks, nil
+}
+
+// listNewestOrders pages the caller's orders most recently changed first
+// (the console's list, decisions §47), by key both ways from the page
+// cursor p.After (newestFirstPage), without a total. It reads the
+// filters of q the console offers: Statuses, ChangedSince, Reference and
+// Warehouse.
+func (s *OrderService) listNewestOrders(ctx context.Context, r reader, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest) (parcelgate.Page[*parcelgate.Order], error) {
+	var f filterSQL
+	f.add("o.org_id = ?", c.OrgID)
+	f.add("o.environment = ?", string(c.Environment))
+	if len(q.Statuses) > 0 {
+		st := make([]any, len(q.Statuses))
+		for i, status := range q.Statuses {
+			st[i] = string(status)
+		}
+		f.in("o.status", st)
+	}
+	if !q.ChangedSince.IsZero() {
+		f.add("o.updated_at >= ?", micros(q.ChangedSince))
+	}
+	if ref := strings.TrimSpace(q.Reference); ref != "" {
+		// The orders a reference names are found first, each way by its own
+		// index; an OR inside the paged query would make PostgreSQL walk
+		// every order of the organization to find them.
+		pks, err := scanColumn[int64](r.Query(ctx, `SELECT id FROM orders WHERE org_id = ? AND external_id = ?
+			UNION SELECT id FROM orders WHERE org_id = ? AND own_id = ?
+			UNION SELECT id FROM orders WHERE environment = ? AND order_id = ? AND org_id = ?
+			UNION SELECT order_pk FROM order_refs WHERE org_id = ? AND value = ?
+			LIMIT 1000`, c.OrgID, ref, c.OrgID, ref, string(c.Environment), strings.ToUpper(ref), c.OrgID, c.OrgID, ref))
+		if err != nil {
+			return parcelgate.Page[*parcelgate.Order]{}, err
+		}
+		if len(pks) == 0 {
+			return parcelgate.Page[*parcelgate.Order]{}, nil
+		}
+		f.in("o.id", anys(pks))
+	}
+	if wh := strings.TrimSpace(q.Warehouse); wh != "" {
+		f.add("EXISTS (SELECT 1 FROM order_rows w WHERE w.order_pk = o.id AND w.warehouse_external_id = ?)", wh)
+	}
+	return newestFirstPage(ctx, r, &f, "orders o", orderColumns, "o.updated_at", "o.id", p, func(rows *sql.Rows) (*parcelgate.Order, consoleKey, error) {
+		rec, err := scanOrderRecord(rows)
+		if err != nil {
+			return nil, consoleKey{}, err
+		}
+		return rec.view(), consoleKey{rec.updatedAt, rec.pk}, nil
+	})
 }
 
 // ceilMicros is t in microseconds, rounded up: the first stored instant

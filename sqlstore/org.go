@@ -144,29 +144,35 @@ func (s *OrganizationService) OrganizationByID(ctx context.Context, id int64) (*
 	return o, err
 }
 
-// ListOrganizations returns the organizations in c's scope by business ID
-// (see parcelgate.OrganizationService). Only a caller that may
+// ListOrganizations pages the organizations in c's scope (see
+// parcelgate.OrganizationService): by business ID (the whole list when
+// p.Size is 0), or newest first by key both ways. Only a caller that may
 // ActionOperate.
-func (s *OrganizationService) ListOrganizations(ctx context.Context, c *parcelgate.Caller) ([]*parcelgate.Organization, error) {
+func (s *OrganizationService) ListOrganizations(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrganizationQuery, p parcelgate.PageRequest) (parcelgate.Page[*parcelgate.Organization], error) {
 	if err := c.May(parcelgate.ActionOperate); err != nil {
-		return nil, err
+		return parcelgate.Page[*parcelgate.Organization]{}, err
 	}
 	var scope filterSQL
 	scope.operatorScope(c, "o.environment", "o.id")
-	rows, err := s.db.query(ctx, `SELECT `+orgColumns+` FROM organizations o WHERE `+scope.sql()+` ORDER BY business_id, environment`, scope.args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []*parcelgate.Organization{}
-	for rows.Next() {
+	scan := func(rows *sql.Rows) (*parcelgate.Organization, consoleKey, error) {
 		o, err := scanOrganization(rows)
 		if err != nil {
-			return nil, err
+			return nil, consoleKey{}, err
 		}
-		out = append(out, o)
+		return o, consoleKey{0, o.ID}, nil
 	}
-	return out, rows.Err()
+	if q.NewestFirst {
+		return newestFirstPage(ctx, s.db.primary(), &scope, "organizations o", orgColumnsOf("o"), "", "o.id", p, scan)
+	}
+	if p.Size != 0 || p.After != "" {
+		// Not offered: the operator API's list is one answer.
+		return parcelgate.Page[*parcelgate.Organization]{}, parcelgate.Errorf(parcelgate.EINVALID, "Only the newest-first list of organizations is paged.")
+	}
+	return namedPage(ctx, s.db.primary(), c, `SELECT `+orgColumnsOf("o")+` FROM organizations o WHERE `+scope.sql()+` ORDER BY business_id, environment`, scope.args, p,
+		func(rows *sql.Rows) (*parcelgate.Organization, string, error) {
+			o, _, err := scan(rows)
+			return o, "", err
+		})
 }
 
 // HasOrganizations reports whether any organization exists, in either

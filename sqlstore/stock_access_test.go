@@ -251,8 +251,8 @@ func TestCatalogServiceAccess(t *testing.T) {
 			return "", cats.CreateCatalog(ctx, c, &parcelgate.Catalog{Environment: parcelgate.Production, RetailerID: id, ExternalID: name, SupplierIDs: []string{s.BusinessID}})
 		}
 		listAll := func(c *parcelgate.Caller, _ string) (string, error) {
-			cs, err := cats.ListCatalogs(ctx, c)
-			return catalogs(cs), err
+			cs, err := cats.ListCatalogs(ctx, c, parcelgate.PageRequest{})
+			return catalogs(cs.Items), err
 		}
 		// The operator creates every catalog, the retailer itself not; the
 		// operator acting in r1's tenant does not find r2, and the test

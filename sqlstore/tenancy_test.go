@@ -52,9 +52,6 @@ var tenantExceptions = map[string]string{
 	// retailer_org_id), added at run time.
 	"ConsoleService.consoleBalances catalogs": "scoped by the product scope's organization filter, added at run time",
 	"ConsoleService.consoleBalances balances": "scoped by the product scope's organization filter, added at run time",
-	// The suppliers of catalogs whose IDs the same call has just read from
-	// the caller's own catalogs.
-	"ConsoleService.ConsoleCatalogs catalog_suppliers": "catalog IDs come from the caller's catalogs, read just before",
 	// Logins: a credential is found by its own name before any
 	// organization is known (a Basic login or a client_id names none, and
 	// both are unique across the deployment). Distributed: a small global

@@ -118,12 +118,12 @@ func TestKilledServerLosesNothingAcknowledged(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer db.Close()
-			orgs, err := sqlstore.NewOrganizationService(db).ListOrganizations(context.Background(), parcelgate.EnvironmentOperator(parcelgate.Production))
+			orgs, err := sqlstore.NewOrganizationService(db).ListOrganizations(context.Background(), parcelgate.EnvironmentOperator(parcelgate.Production), parcelgate.OrganizationQuery{}, parcelgate.PageRequest{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			stored := map[string]bool{}
-			for _, o := range orgs {
+			for _, o := range orgs.Items {
 				stored[o.BusinessID] = true
 			}
 			lost := 0

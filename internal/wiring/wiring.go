@@ -47,6 +47,7 @@ func Console(db *sqlstore.DB) console.Services {
 		Credentials:   s.Credentials,
 		Orders:        s.Orders,
 		Inventory:     s.Inventory,
+		Catalogs:      s.Catalogs,
 		Shipments:     s.Shipments,
 		Controls:      s.Controls,
 		Faults:        s.Faults,
