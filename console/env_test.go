@@ -190,7 +190,7 @@ func (e *env) foreignOrder() (businessID, id string) {
 	req := &parcelgate.OrderRequest{
 		ExternalID:      "SE5566778899-X1",
 		References:      []parcelgate.OrderReference{{Name: parcelgate.RefSO, Value: "OTHER-1"}},
-		DeliveryAddress: parcelgate.Address{Name: "Sven", StreetAddress: "Gatan 1", PostalCode: "11122", PostOffice: "Stockholm", Country: "SE"},
+		DeliveryAddress: parcelgate.Address{Name: "Sven", StreetAddress: "Gatan 1", PostalCode: "11122", PostOffice: "Stockholm", Country: "SE", Email: "sven@example.com"},
 		ServiceCode:     "2103",
 		Rows:            []parcelgate.OrderRowRequest{{ExternalProductID: "SE5566778899-P", ExternalWarehouseID: "WH9", Quantity: 1}},
 		AutoSubmit:      true,

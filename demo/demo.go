@@ -29,9 +29,6 @@ type Services struct {
 	Orders        parcelgate.OrderService
 	Controls      parcelgate.ControlService
 	Settings      Settings
-	// PickupPoints are the network the sample orders' pick-up points are
-	// found in (OrderRequest.Validate).
-	PickupPoints parcelgate.PickupPointLookup
 	// SupplierShipments switches the second supplier's automatic
 	// supplier on (decisions §34).
 	SupplierShipments parcelgate.SupplierShipmentService
@@ -315,9 +312,6 @@ func seedDropship(ctx context.Context, st Services, t Tenant) error {
 		},
 		AutoSubmit: true,
 	}
-	if err := req.Validate(t.RetailerID, st.PickupPoints); err != nil {
-		return err
-	}
 	rc := &parcelgate.Caller{Subject: t.RetailerUsername, OrgID: retailer.ID, BusinessID: retailer.BusinessID, Environment: t.Environment, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleRetailer}}
 	o, err := st.Orders.CreateOrder(ctx, rc, req)
 	if err != nil {
@@ -351,9 +345,6 @@ func seedOrder(ctx context.Context, st Services, t Tenant) error {
 			{ExternalProductID: t.BusinessID + "-MUG", ExternalWarehouseID: t.WarehouseID, Quantity: 1},
 		},
 		AutoSubmit: true,
-	}
-	if err := req.Validate(t.BusinessID, st.PickupPoints); err != nil {
-		return err
 	}
 	c := &parcelgate.Caller{Subject: t.Username, OrgID: org.ID, BusinessID: org.BusinessID, Environment: t.Environment, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleMerchant}}
 	o, err := st.Orders.CreateOrder(ctx, c, req)

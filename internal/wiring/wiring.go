@@ -15,6 +15,7 @@ import (
 // HTTP returns the services of the HTTP API over db.
 func HTTP(db *sqlstore.DB) httpapi.Services {
 	s := sqlstore.NewServices(db)
+	s.Orders.UsePickupPoints(pickup.Network{})
 	return httpapi.Services{
 		Organizations: s.Organizations,
 		Credentials:   s.Credentials,
@@ -43,6 +44,7 @@ func HTTP(db *sqlstore.DB) httpapi.Services {
 // Console returns the services of the web console over db.
 func Console(db *sqlstore.DB) console.Services {
 	s := sqlstore.NewServices(db)
+	s.Orders.UsePickupPoints(pickup.Network{})
 	return console.Services{
 		Organizations: s.Organizations,
 		Credentials:   s.Credentials,
@@ -69,6 +71,7 @@ func Console(db *sqlstore.DB) console.Services {
 // Demo returns the services demo.Seed writes through over db.
 func Demo(db *sqlstore.DB) demo.Services {
 	s := sqlstore.NewServices(db)
+	s.Orders.UsePickupPoints(pickup.Network{})
 	return demo.Services{
 		Organizations: s.Organizations,
 		Credentials:   s.Credentials,
@@ -78,7 +81,6 @@ func Demo(db *sqlstore.DB) demo.Services {
 		Orders:        s.Orders,
 		Controls:      s.Controls,
 		Settings:      s.Settings,
-		PickupPoints:  pickup.Network{},
 
 		SupplierShipments: s.SupplierShipments,
 	}
