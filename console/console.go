@@ -110,13 +110,13 @@ type Config struct {
 // sessions. internal/wiring fills them from sqlstore's services; every
 // field must be set.
 type Services struct {
-	Organizations parcelgate.OrganizationService
-	Credentials   parcelgate.CredentialService
-	Orders        parcelgate.OrderService
-	Inventory     parcelgate.InventoryService
-	Controls      parcelgate.ControlService
-	Faults        parcelgate.FaultService
-	Journal       parcelgate.JournalService
+	Organizations OrganizationFinder
+	Credentials   CredentialStore
+	Orders        OrderStore
+	Inventory     InventoryWriter
+	Controls      ControlStore
+	Faults        FaultStore
+	Journal       JournalReader
 	// The parcels area (decisions §40), through the services the API
 	// calls: shipment data, the codes a label prints (the shipping API's),
 	// the codes a shipment held, the Tracking API's parcels and moves, and
@@ -125,7 +125,7 @@ type Services struct {
 	Shipping     LabelCodes
 	Codes        CodeHistory
 	Tracking     ParcelTracker
-	PickupPoints parcelgate.PickupPointFinder
+	PickupPoints PickupFinder
 	// Estimates is the estimate model of the parcels' journeys (decisions
 	// §19, §32).
 	Estimates parcelgate.DeliveryEstimator
@@ -135,7 +135,7 @@ type Services struct {
 	Sessions SessionStore
 	// SupplierShipments are dropshipping's shipments (decisions §34): a
 	// supplier's pages, and its suppliers' progress on a retailer's order.
-	SupplierShipments parcelgate.SupplierShipmentService
+	SupplierShipments SupplyStore
 	// Database tells the database being out of reach or late from a
 	// fault, so the console answers it as the API does (503).
 	Database Database
@@ -143,23 +143,23 @@ type Services struct {
 
 // Console is the web console's handler. Build it with New.
 type Console struct {
-	orgs        parcelgate.OrganizationService
-	credentials parcelgate.CredentialService
-	orders      parcelgate.OrderService
-	inventory   parcelgate.InventoryService
+	orgs        OrganizationFinder
+	credentials CredentialStore
+	orders      OrderStore
+	inventory   InventoryWriter
 	shipments   ShipmentReader
 	shipping    LabelCodes
 	codes       CodeHistory
 	tracking    ParcelTracker
-	pickups     parcelgate.PickupPointFinder
+	pickups     PickupFinder
 	estimates   parcelgate.DeliveryEstimator
-	controls    parcelgate.ControlService
-	faults      parcelgate.FaultService
-	journal     parcelgate.JournalService
+	controls    ControlStore
+	faults      FaultStore
+	journal     JournalReader
 	reads       Reader
 	operator    OperatorReader
 	sessions    SessionStore
-	supplies    parcelgate.SupplierShipmentService
+	supplies    SupplyStore
 	database    Database
 
 	cfg     Config
@@ -380,7 +380,17 @@ func (c *Console) lookupSession(r *http.Request) (*session, error) {
 // callerOf is the caller a session acts as in the store's services.
 func callerOf(s *views.Session) *parcelgate.Caller {
 	if s.Kind == views.SessionOperator {
-		return &parcelgate.Caller{Subject: "operator", OrgID: s.OrgID, BusinessID: s.BusinessID, Environment: s.Environment, Kind: parcelgate.KindOperator}
+		// The operator's scope is decided here, once per request: the
+		// organization it chose, else the environment it chose, else
+		// every environment.
+		scope := parcelgate.ScopeOrganization
+		switch {
+		case s.OrgID == 0 && s.Environment != "":
+			scope = parcelgate.ScopeEnvironment
+		case s.OrgID == 0:
+			scope = parcelgate.ScopeAll
+		}
+		return &parcelgate.Caller{Subject: "operator", OrgID: s.OrgID, BusinessID: s.BusinessID, Environment: s.Environment, Kind: parcelgate.KindOperator, Scope: scope}
 	}
 	return &parcelgate.Caller{Subject: s.Username, OrgID: s.OrgID, BusinessID: s.BusinessID, Environment: s.Environment, Kind: parcelgate.KindEcom, Roles: s.Roles}
 }

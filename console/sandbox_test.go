@@ -275,7 +275,7 @@ func TestConsoleProductionIsNotDisposable(t *testing.T) {
 			if !e.hasOrder(tenant, demo.SampleOrder) {
 				t.Fatal("production's order is gone")
 			}
-			faults, err := e.store.Faults.Faults(context.Background(), parcelgate.EnvironmentOperator(""))
+			faults, err := e.store.Faults.Faults(context.Background(), parcelgate.AllOperator())
 			if err != nil || len(faults) != 0 {
 				t.Fatalf("faults stored: %v %v", faults, err)
 			}
