@@ -21,17 +21,17 @@ import (
 // Services are what seeding needs: the root's services it writes through
 // and the settings that say whether a store was seeded.
 type Services struct {
-	Organizations parcelgate.OrganizationService
-	Credentials   parcelgate.CredentialService
-	Catalogs      parcelgate.CatalogService
-	Shipments     parcelgate.ShipmentService
-	Inventory     parcelgate.InventoryService
-	Orders        parcelgate.OrderService
-	Controls      parcelgate.ControlService
+	Organizations Organizations
+	Credentials   Credentials
+	Catalogs      Catalogs
+	Shipments     Shipments
+	Inventory     Inventory
+	Orders        Orders
+	Controls      Controls
 	Settings      Settings
 	// SupplierShipments switches the second supplier's automatic
 	// supplier on (decisions §34).
-	SupplierShipments parcelgate.SupplierShipmentService
+	SupplierShipments AutoSupplier
 }
 
 // Settings are named values one instance claims for all, so that of
