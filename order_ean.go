@@ -84,11 +84,13 @@ func RowProductForms(businessID, id string) (forms []string, supplier string) {
 //     without an EAN takes any EAN no other product has.
 func (r *OrderRequest) ResolveRowProducts(businessID string, found []RowProduct) error {
 	var p Problems
+	byEANOnly := make([]bool, len(r.Rows))
 	for i := range r.Rows {
 		row := &r.Rows[i]
 		if row.ProductEANCode == "" {
 			continue
 		}
+		byEANOnly[i] = row.ExternalProductID == ""
 		path := fmt.Sprintf("rows[%d].productEANCode", i)
 		var byEAN []RowProduct
 		for _, f := range found {
@@ -123,6 +125,27 @@ func (r *OrderRequest) ResolveRowProducts(businessID string, found []RowProduct)
 			p.Add(path, "%s is the EAN of product %s, not of %s (externalProductId): name one product", row.ProductEANCode, byEAN[0].ExternalID, row.ExternalProductID)
 		case len(byEAN) == 0 && len(named) > 0 && named[0].EAN != "":
 			p.Add(path, "product %s has the EAN %s, not %s: name one product", row.ExternalProductID, named[0].EAN, row.ProductEANCode)
+		}
+	}
+	// One row per product (checkOneRowPerProduct), now that a row by EAN
+	// alone has its product: the second row of a product is refused, at
+	// its EAN when it names the product by EAN alone.
+	if p.Err() == nil {
+		seen := map[string]int{}
+		for i, row := range r.Rows {
+			if row.ExternalProductID == "" {
+				continue
+			}
+			key := ProductKey(businessID, row.ExternalProductID)
+			first, dup := seen[key]
+			switch {
+			case !dup:
+				seen[key] = i
+			case byEANOnly[i]:
+				p.Add(fmt.Sprintf("rows[%d].productEANCode", i), "%s is the EAN of product %s, which rows[%d] orders: an order has one row per product; add the quantities", row.ProductEANCode, row.ExternalProductID, first)
+			default:
+				p.Add(fmt.Sprintf("rows[%d].externalProductId", i), "names product %s, which rows[%d] orders by its EAN: an order has one row per product; add the quantities", row.ExternalProductID, first)
+			}
 		}
 	}
 	return p.Err()

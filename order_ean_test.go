@@ -52,6 +52,24 @@ func TestResolveRowProducts(t *testing.T) {
 			t.Errorf("%s: ID %q, want %q", c.name, r.Rows[0].ExternalProductID, c.wantID)
 		}
 	}
+	// The provider's Orders V3 page: one row per product. A row by EAN
+	// alone that is another row's product is refused at the second row.
+	for _, c := range []struct {
+		name  string
+		rows  []OrderRowRequest
+		field string
+	}{
+		{"EAN, then its product's ID", []OrderRowRequest{{ProductEANCode: "111", ExternalWarehouseID: "WH1"}, {ExternalProductID: testBID + "-E1", ExternalWarehouseID: "WH1"}}, "rows[1].externalProductId"},
+		{"ID, then its EAN", []OrderRowRequest{{ExternalProductID: "E1", ExternalWarehouseID: "WH1"}, {ProductEANCode: "111", ExternalWarehouseID: "WH1"}}, "rows[1].productEANCode"},
+		{"two products", []OrderRowRequest{{ExternalProductID: "P1", ExternalWarehouseID: "WH1"}, {ProductEANCode: "111", ExternalWarehouseID: "WH1"}}, ""},
+	} {
+		r := &OrderRequest{Rows: c.rows}
+		fields := ErrorFields(r.ResolveRowProducts(testBID, found))
+		if c.field == "" && len(fields) != 0 || c.field != "" && (len(fields) != 1 || fields[0].Field != c.field) {
+			t.Errorf("%s: %v, want %q", c.name, fields, c.field)
+		}
+	}
+
 	// What the store looks up: the catalogs, EANs and ID forms of the rows
 	// with an EAN only.
 	r := &OrderRequest{Rows: []OrderRowRequest{{ProductEANCode: "111", ExternalWarehouseID: "WH1"}, {ExternalProductID: "E1", ProductEANCode: "111", ExternalWarehouseID: "WH1"},

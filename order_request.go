@@ -180,6 +180,37 @@ func (r *OrderRequest) validate(p *Problems, businessID string, points PickupPoi
 			}
 		}
 	}
+	r.checkOneRowPerProduct(p, businessID)
+}
+
+// checkOneRowPerProduct refuses a second row of a product (the provider's
+// Orders V3 page: one row per product), naming the second row's field
+// that names it: rows[N].externalProductId (the bare and the prefixed
+// form name the same product, ProductKey), or rows[N].productEANCode
+// for a row by EAN alone whose EAN an earlier row by EAN alone named.
+// Rows naming different IDs with the same EAN are different products
+// here (a shop's plugin sends its shop's EAN on every row);
+// ResolveRowProducts catches a row by EAN that turns out to be another
+// row's product.
+func (r *OrderRequest) checkOneRowPerProduct(p *Problems, businessID string) {
+	byID, byEAN := map[string]int{}, map[string]int{}
+	for i, row := range r.Rows {
+		switch {
+		case row.ExternalProductID != "":
+			key := ProductKey(businessID, row.ExternalProductID)
+			if first, dup := byID[key]; dup {
+				p.Add(fmt.Sprintf("rows[%d].externalProductId", i), "names product %s again (rows[%d]): an order has one row per product; add the quantities", row.ExternalProductID, first)
+				continue
+			}
+			byID[key] = i
+		case row.ProductEANCode != "":
+			if first, dup := byEAN[row.ProductEANCode]; dup {
+				p.Add(fmt.Sprintf("rows[%d].productEANCode", i), "names EAN %s again (rows[%d]): an order has one row per product; add the quantities", row.ProductEANCode, first)
+				continue
+			}
+			byEAN[row.ProductEANCode] = i
+		}
+	}
 }
 
 var (

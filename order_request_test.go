@@ -47,6 +47,23 @@ func TestOrderRequestValidate(t *testing.T) {
 		"recipient e-mail":             {func(r *OrderRequest) { r.Recipient = &Address{Email: "nope"} }, "recipient.email"},
 		"row unit of measure too long": {func(r *OrderRequest) { r.Rows[0].ProductUnitOfMeasure = "KPLKPLKPLKPLKPLKPLKPL" }, "rows[0].productUnitOfMeasure"},
 		"NOUTO without e-mail":         {func(r *OrderRequest) { r.ServiceCode, r.DeliveryAddress.Email = "NOUTO", "" }, "deliveryAddress.email"},
+		// The provider's Orders V3 page: one row per product.
+		"two rows of a product": {func(r *OrderRequest) {
+			r.Rows = append(r.Rows, OrderRowRequest{ExternalID: "2", ExternalProductID: "P1", ExternalWarehouseID: "WH1", Quantity: 1},
+				OrderRowRequest{ExternalID: "3", ExternalProductID: "WOO6", ExternalWarehouseID: "WH1", Quantity: 2})
+		}, "rows[2].externalProductId"},
+		"a product bare and prefixed": {func(r *OrderRequest) {
+			r.Rows = append(r.Rows, OrderRowRequest{ExternalID: "2", ExternalProductID: testBID + "-WOO6", ExternalWarehouseID: "WH1", Quantity: 1})
+		}, "rows[1].externalProductId"},
+		"two rows of an EAN": {func(r *OrderRequest) {
+			r.Rows = []OrderRowRequest{{ProductEANCode: "6400000000017", Quantity: 1}, {ProductEANCode: "6400000000024", Quantity: 1}, {ProductEANCode: "6400000000017", Quantity: 3}}
+		}, "rows[2].productEANCode"},
+		// The warehouse plugin sends its shop's one EAN on every row, each
+		// row naming its product by ID: different products.
+		"plugin rows sharing an EAN": {func(r *OrderRequest) {
+			r.Rows[0].ProductEANCode = "6400000000017"
+			r.Rows = append(r.Rows, OrderRowRequest{ExternalID: "2", ExternalProductID: "P1", ProductEANCode: "6400000000017", ExternalWarehouseID: "WH1", Quantity: 2})
+		}, ""},
 	} {
 		t.Run(name, func(t *testing.T) {
 			r := validRequest()

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"sync"
 	"time"
 
@@ -20,10 +21,17 @@ const refreshEarly = time.Minute
 // service account's username and password in HTTP Basic. It is the
 // counterpart of clientcredentials.Config for the warehouse and product API.
 type EcomTokenConfig struct {
-	// TokenURL is the token endpoint, e.g. "https://ecom.example/auth/token".
+	// TokenURL is the token endpoint, e.g. "https://ecom.example/auth/token"
+	// or, with ClientCredentials, "https://ecom.example/oauth/token".
 	TokenURL string
 	Username string
 	Password string
+	// ClientCredentials asks the token as the provider's Authentication
+	// API's service-account route does: POST TokenURL with
+	// grant_type=client_credentials in the query (as the provider's page
+	// sends it) and the same HTTP Basic credentials. The token is the one
+	// GET /auth/token issues; the two routes share one lockout.
+	ClientCredentials bool
 }
 
 // Token fetches a new token. The context may carry an *http.Client under
@@ -31,7 +39,18 @@ type EcomTokenConfig struct {
 // credentials and a locked account (5 failed logins, interface §5.2 rule 5) both
 // answer 401 "Bad credentials".
 func (c *EcomTokenConfig) Token(ctx context.Context) (*oauth2.Token, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.TokenURL, nil)
+	method, target := http.MethodGet, c.TokenURL
+	if c.ClientCredentials {
+		u, err := url.Parse(c.TokenURL)
+		if err != nil {
+			return nil, fmt.Errorf("client: ecom token: %w", err)
+		}
+		q := u.Query()
+		q.Set("grant_type", "client_credentials")
+		u.RawQuery = q.Encode()
+		method, target = http.MethodPost, u.String()
+	}
+	req, err := http.NewRequestWithContext(ctx, method, target, nil)
 	if err != nil {
 		return nil, fmt.Errorf("client: ecom token: %w", err)
 	}

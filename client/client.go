@@ -67,8 +67,15 @@ type Config struct {
 	EcomURL     string
 	EcomTestURL string
 	// EcomTokenURL is the ecom token service; default the chosen ecom
-	// address + "/auth/token".
+	// address + "/auth/token", or + "/oauth/token" with
+	// ServiceAccountOAuth.
 	EcomTokenURL string
+	// ServiceAccountOAuth fetches the service account's token from the
+	// provider's Authentication API route, POST /oauth/token
+	// ?grant_type=client_credentials with HTTP Basic (the route tracking
+	// and Glue clients use), instead of GET /auth/token. Either route
+	// issues the same token.
+	ServiceAccountOAuth bool
 
 	// Environment is Production unless set.
 	Environment Environment
@@ -196,11 +203,15 @@ func New(cfg Config) (*Client, error) {
 	case cfg.EcomTokenSource != nil:
 		c.ecomTokens = newTokenCache(cfg.EcomTokenSource)
 	case cfg.Username != "" || cfg.Password != "":
-		tokenURL := or(cfg.EcomTokenURL, c.ecomURL+"/auth/token")
+		route := "/auth/token"
+		if cfg.ServiceAccountOAuth {
+			route = "/oauth/token"
+		}
+		tokenURL := or(cfg.EcomTokenURL, c.ecomURL+route)
 		if !strings.Contains(tokenURL, "://") {
 			return nil, errors.New("client: service account credentials need EcomURL, BaseURL or EcomTokenURL")
 		}
-		ec := &EcomTokenConfig{TokenURL: tokenURL, Username: cfg.Username, Password: cfg.Password}
+		ec := &EcomTokenConfig{TokenURL: tokenURL, Username: cfg.Username, Password: cfg.Password, ClientCredentials: cfg.ServiceAccountOAuth}
 		c.ecomTokens = newTokenCache(tokenSourceFunc(func() (*oauth2.Token, error) { return ec.Token(tokenCtx) }))
 	}
 	return c, nil
@@ -269,6 +280,8 @@ type request struct {
 	body    any
 	// language is the Accept-Language of the call, when it asks for one.
 	language string
+	// header holds the call's own headers (x-test-environment).
+	header http.Header
 	// idempotent overrides the method's own idempotency for retries:
 	// POSTs that are safe to repeat, PUTs that are not.
 	idempotent *bool
@@ -345,6 +358,9 @@ func (c *Client) do(ctx context.Context, r request, out any) error {
 		req.Header.Set("User-Agent", c.userAgent)
 		if r.language != "" {
 			req.Header.Set("Accept-Language", r.language)
+		}
+		for k, v := range r.header {
+			req.Header[k] = v
 		}
 		req.Header.Set("X-Request-ID", requestID)
 		tok.SetAuthHeader(req)

@@ -137,6 +137,9 @@ type SendingCode struct {
 	Receiver          *PartySummary  `json:"receiver,omitempty"`
 	Parcels           []Parcel       `json:"parcels,omitempty"`
 	ShipmentCreatedAt *time.Time     `json:"shipmentCreatedAt,omitempty"`
+	// Mock marks an answer to a call with TestEnvironment: mock data
+	// the service made for the number or code, no code it holds.
+	Mock bool `json:"mock,omitempty"`
 }
 
 // PartySummary is the part of a sender's or receiver's address a sending
@@ -148,11 +151,35 @@ type PartySummary struct {
 	Country    string `json:"country,omitempty"`
 }
 
-// SendingCodeOptions are the options of CreateSendingCode.
+// SendingCodeOptions are the options of the sending code calls.
 type SendingCodeOptions struct {
 	// NoEDICheck makes a code for the tracking number even when no shipment
-	// data is held for it (validation.noEdiCheck, interface §4.1).
+	// data is held for it (validation.noEdiCheck, interface §4.1); for
+	// CreateSendingCode only.
 	NoEDICheck bool
+	// TestEnvironment sends x-test-environment: true, which the provider's
+	// Sending Code API answers with mock data on its production host too:
+	// the same mock code (or, by code, the same mock shipment) for the
+	// same well-formed number every time, marked Mock, nothing stored and
+	// no code taken. A shop's client uses it to try its code flow without
+	// a shipment.
+	TestEnvironment bool
+}
+
+// header is the call's x-test-environment header, when asked for.
+func (o *SendingCodeOptions) header() http.Header {
+	if o == nil || !o.TestEnvironment {
+		return nil
+	}
+	return http.Header{"X-Test-Environment": {"true"}}
+}
+
+// firstOptions is the one options value a lookup takes.
+func firstOptions(opts []*SendingCodeOptions) *SendingCodeOptions {
+	if len(opts) == 0 {
+		return nil
+	}
+	return opts[0]
 }
 
 type sendingCodes struct {
@@ -176,16 +203,17 @@ func (c *Client) CreateSendingCode(ctx context.Context, trackingNumber string, o
 		body["validation"] = map[string]bool{"noEdiCheck": true}
 	}
 	var out sendingCodes
-	if err := c.do(ctx, request{surface: gateway, method: http.MethodPost, path: "/labelless", body: body, idempotent: ptr(true)}, &out); err != nil {
+	if err := c.do(ctx, request{surface: gateway, method: http.MethodPost, path: "/labelless", body: body, idempotent: ptr(true), header: opts.header()}, &out); err != nil {
 		return nil, err
 	}
 	return out.first()
 }
 
-// SendingCode returns the sending code of the shipment trackingNumber.
-func (c *Client) SendingCode(ctx context.Context, trackingNumber string) (*SendingCode, error) {
+// SendingCode returns the sending code of the shipment trackingNumber;
+// with TestEnvironment (opts: at most one) its mock code.
+func (c *Client) SendingCode(ctx context.Context, trackingNumber string, opts ...*SendingCodeOptions) (*SendingCode, error) {
 	var out sendingCodes
-	if err := c.do(ctx, request{surface: gateway, method: http.MethodGet, path: "/labelless/" + escape(trackingNumber)}, &out); err != nil {
+	if err := c.do(ctx, request{surface: gateway, method: http.MethodGet, path: "/labelless/" + escape(trackingNumber), header: firstOptions(opts).header()}, &out); err != nil {
 		return nil, err
 	}
 	return out.first()
@@ -193,10 +221,11 @@ func (c *Client) SendingCode(ctx context.Context, trackingNumber string) (*Sendi
 
 // ShipmentBySendingCode returns the shipment a sending code was made for,
 // with the shipment details held for it. Codes are matched
-// case-insensitively.
-func (c *Client) ShipmentBySendingCode(ctx context.Context, sendingCode string) (*SendingCode, error) {
+// case-insensitively. With TestEnvironment (opts: at most one) a mock
+// shipment of its own answers any well-formed code.
+func (c *Client) ShipmentBySendingCode(ctx context.Context, sendingCode string, opts ...*SendingCodeOptions) (*SendingCode, error) {
 	var out sendingCodes
-	if err := c.do(ctx, request{surface: gateway, method: http.MethodGet, path: "/labelless/shipment/" + escape(sendingCode)}, &out); err != nil {
+	if err := c.do(ctx, request{surface: gateway, method: http.MethodGet, path: "/labelless/shipment/" + escape(sendingCode), header: firstOptions(opts).header()}, &out); err != nil {
 		return nil, err
 	}
 	return out.first()

@@ -2,14 +2,20 @@ package client
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"time"
 )
 
 // GatewayPickupPoint is a pick-up point as the provider's gateway Pick-up
-// Point API answers it. ID is 9 digits: the postal code and the routing
-// service code.
+// Point API answers it, in either of its shapes: release 2025-04's, and
+// the provider's live shapes that the gateway answers from 2026-04 on
+// (Config.Version) — capabilities as objects with cut-off times, opening
+// hours by dayOfWeek in HH:MM:SS with closed and open24h, a hosted
+// point's PublicName "Posti, <host>" and CareOf "c/o Posti, <host>". ID is
+// 9 digits: the postal code and the routing service code.
 type GatewayPickupPoint struct {
 	ID                 string               `json:"id"`
 	PupCode            string               `json:"pupCode"`
@@ -21,24 +27,108 @@ type GatewayPickupPoint struct {
 	DistanceInMeters   *int                 `json:"distanceInMeters,omitempty"`
 	Availability       PickupAvailability   `json:"availability"`
 	Location           PickupLocation       `json:"location"`
-	Capabilities       []string             `json:"capabilities"`
+	Capabilities       PickupCapabilities   `json:"capabilities"`
 	Extensions         *GatewayPointExtends `json:"extensions,omitempty"`
+}
+
+// PickupCapability is one capability of a point. From 2026-04 on the
+// gateway answers each as the provider's live answer does: Name
+// (parcelPickup, parcelDropoff, accessibility, ...), Value (AVAILABLE,
+// MANUAL_DROP, WHEELCHAIR, NOT_POSSIBLE, ...) and, for a hand-over, the
+// CutOffTime (HH:MM:SS) a parcel must be in by to leave that day ("" where
+// there is none). Release 2025-04 lists the names of the features a point
+// has (parcelPickup, wheelchairAccessibility, ...): each is read as a
+// capability with that Name and an empty Value.
+type PickupCapability struct {
+	Name       string `json:"name"`
+	Value      string `json:"value,omitempty"`
+	CutOffTime string `json:"cutOffTime,omitempty"`
+}
+
+// PickupCapabilities are a point's capabilities, in the answer's order.
+type PickupCapabilities []PickupCapability
+
+// UnmarshalJSON reads either release's list: names (2025-04) or objects
+// (2026-04 on).
+func (cs *PickupCapabilities) UnmarshalJSON(b []byte) error {
+	var raw []json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	out := make(PickupCapabilities, 0, len(raw))
+	for _, r := range raw {
+		var name string
+		if json.Unmarshal(r, &name) == nil {
+			out = append(out, PickupCapability{Name: name})
+			continue
+		}
+		var c struct {
+			Name       string  `json:"name"`
+			Value      string  `json:"value"`
+			CutOffTime *string `json:"cutOffTime"`
+		}
+		if err := json.Unmarshal(r, &c); err != nil {
+			return fmt.Errorf("a capability is neither a name nor {name, value, cutOffTime}: %w", err)
+		}
+		pc := PickupCapability{Name: c.Name, Value: c.Value}
+		if c.CutOffTime != nil {
+			pc.CutOffTime = *c.CutOffTime
+		}
+		out = append(out, pc)
+	}
+	*cs = out
+	return nil
+}
+
+// Find returns the capability named name, if the point lists it.
+func (cs PickupCapabilities) Find(name string) (PickupCapability, bool) {
+	for _, c := range cs {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return PickupCapability{}, false
+}
+
+// Names are the capabilities' names, in order.
+func (cs PickupCapabilities) Names() []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.Name
+	}
+	return out
 }
 
 // PickupAvailability is when a point is open: its hours by weekday and the
 // coming days it keeps other hours.
 type PickupAvailability struct {
-	OpeningHours []struct {
-		Weekday     string `json:"weekday"`
-		Opens       string `json:"opens"`
-		Closes      string `json:"closes"`
-		Description string `json:"description"`
-	} `json:"openingHours"`
-	Exceptions []struct {
-		Date        string `json:"date"`
-		Closed      bool   `json:"closed"`
-		Description string `json:"description"`
-	} `json:"exceptions"`
+	OpeningHours []PickupHours `json:"openingHours"`
+	Exceptions   []PickupHours `json:"exceptions"`
+}
+
+// PickupHours are the hours of a weekday (in OpeningHours) or of a date
+// (Date, in Exceptions). From 2026-04 on a weekday is DayOfWeek (MONDAY,
+// ...), Opens and Closes are HH:MM:SS ("" on a Closed day) and Open24h
+// marks a point open round the clock; release 2025-04 names the weekday
+// Weekday, writes HH:MM and adds a Description in the answer's language.
+// Day reads either.
+type PickupHours struct {
+	DayOfWeek   string `json:"dayOfWeek,omitempty"`
+	Weekday     string `json:"weekday,omitempty"`
+	Date        string `json:"date,omitempty"`
+	Opens       string `json:"opens,omitempty"`
+	Closes      string `json:"closes,omitempty"`
+	Closed      bool   `json:"closed"`
+	Open24h     bool   `json:"open24h,omitempty"`
+	Description string `json:"description,omitempty"`
+}
+
+// Day is the weekday the hours are of, in either release's member.
+func (h PickupHours) Day() string {
+	if h.DayOfWeek != "" {
+		return h.DayOfWeek
+	}
+	return h.Weekday
 }
 
 // PickupLocation is where a point is.

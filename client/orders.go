@@ -107,8 +107,11 @@ type OrderRowRequest struct {
 	ExternalID string `json:"externalId,omitempty"`
 	// ExternalProductID is the product's own ID, bare or as {business
 	// ID}-{own product ID}; the product must be in the warehouse before the
-	// first order that uses it.
-	ExternalProductID    string `json:"externalProductId"`
+	// first order that uses it. A row may name its product by
+	// ProductEANCode alone instead (the provider's Orders V3); given both,
+	// they must name the same product (else an *Error with status 400
+	// naming rows[N].productEANCode). An order has one row per product.
+	ExternalProductID    string `json:"externalProductId,omitempty"`
 	ProductUnitOfMeasure string `json:"productUnitOfMeasure,omitempty"`
 	ProductDescription   string `json:"productDescription,omitempty"`
 	ProductEANCode       string `json:"productEANCode,omitempty"`
@@ -293,11 +296,27 @@ type OrderQuery struct {
 	// defaults to SO.
 	RefName  string
 	RefValue string
-	// Statuses keeps the orders in any of them.
+	// OrderedFrom and OrderedTo keep the orders whose orderDate is in
+	// [OrderedFrom, OrderedTo): from inclusive, to exclusive (the
+	// provider's from and to).
+	OrderedFrom time.Time
+	OrderedTo   time.Time
+	// DocumentType keeps one kind of order: DocumentSalesOrder or
+	// DocumentPurchaseOrder (parcelgate holds sales orders only, so the
+	// latter selects none).
+	DocumentType string
+	// Statuses keeps the orders in any of them, OrderPartiallyDelivered
+	// included.
 	Statuses            []OrderStatus
 	WarehouseExternalID string
 	Paging
 }
+
+// Document types of an order (OrderQuery.DocumentType, Metadata).
+const (
+	DocumentSalesOrder    = "SalesOrder"
+	DocumentPurchaseOrder = "PurchaseOrder"
+)
 
 func (q *OrderQuery) values() url.Values {
 	v := url.Values{}
@@ -309,6 +328,15 @@ func (q *OrderQuery) values() url.Values {
 	}
 	if !q.UpdatedTo.IsZero() {
 		v.Set("updatedTo", formatTime(q.UpdatedTo))
+	}
+	if !q.OrderedFrom.IsZero() {
+		v.Set("from", formatTime(q.OrderedFrom))
+	}
+	if !q.OrderedTo.IsZero() {
+		v.Set("to", formatTime(q.OrderedTo))
+	}
+	if q.DocumentType != "" {
+		v.Set("documentType", q.DocumentType)
 	}
 	if q.RefValue != "" {
 		v.Set("refName", q.RefName)

@@ -155,6 +155,33 @@ const (
 	ByPhoneNumber       TrackingKey = "phonenumber"
 )
 
+// The find keys in the provider's names (its Tracking API v7's keys
+// parameter), for FindParcelsIn; the route names above are read as
+// aliases of the ones they stand for. A group key takes every key of its
+// group. A key names what a keyword is compared with: a parcel's number
+// (ParcelTrackingNumber), its shipment's number (ParcelConsignmentNumber),
+// the shipment's sender-side reference (ParcelOrderNumber,
+// ParcelSenderReference). parcelgate carries no freight: the freight keys
+// find nothing (the answer's freightShipments is always empty), nor do
+// the keys of what it stores nothing for (ParcelReceiverReference,
+// ParcelErrandCode: TrackBy with ByErrandCode finds by errand code).
+const (
+	KeyAll                      TrackingKey = "all"
+	KeyParcelAll                TrackingKey = "parcel_all"
+	KeyFreightAll               TrackingKey = "freight_all"
+	KeyParcelTrackingNumber     TrackingKey = "parcel_tracking_number"
+	KeyParcelConsignmentNumber  TrackingKey = "parcel_consignment_number"
+	KeyParcelErrandCode         TrackingKey = "parcel_errand_code"
+	KeyParcelOrderNumber        TrackingKey = "parcel_order_number"
+	KeyParcelReceiverReference  TrackingKey = "parcel_receiver_reference"
+	KeyParcelSenderReference    TrackingKey = "parcel_sender_reference"
+	KeyFreightWaybillNumber     TrackingKey = "freight_waybill_number"
+	KeyFreightTrackingNumber    TrackingKey = "freight_tracking_number"
+	KeyFreightOrderNumber       TrackingKey = "freight_order_number"
+	KeyFreightReceiverReference TrackingKey = "freight_receiver_reference"
+	KeyFreightSenderReference   TrackingKey = "freight_sender_reference"
+)
+
 // TrackBy returns the parcels that key's value names: the first 100, in
 // the order their shipments were made.
 func (c *Client) TrackBy(ctx context.Context, key TrackingKey, value string) ([]TrackedParcel, error) {

@@ -47,6 +47,16 @@ func TestBrowserDropshipping(t *testing.T) {
 	}
 	retailer.shot("dropship-03-order-suppliers")
 	retailer.shotPhone("dropship-04-order-suppliers-phone")
+
+	// decisions §51: the retailer finds its suppliers' shipments in the
+	// parcels area, the confirmed one with its tracking code.
+	retailer.navigate("open Parcels", chromedp.Click(chromedp.CSS(`nav a[href="/console/shipments"]`)))
+	retailer.navigate("open the dropshipping parcels", chromedp.Click(chromedp.CSS(`#dropship-link a`)))
+	retailer.waitText("#dropship-shipments tbody", demo.SampleDropshipOrder)
+	if list := retailer.text("#dropship-shipments tbody"); !strings.Contains(list, "JJFI") || !strings.Contains(list, prod.SupplierID) || !strings.Contains(list, "Delivered") {
+		t.Fatalf("the retailer's dropshipping parcels: %q", list)
+	}
+	retailer.shot("dropship-05-parcels-retailer")
 }
 
 // decisions §34 in the browser, with parcels: the demo merchant asks for

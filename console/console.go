@@ -136,6 +136,9 @@ type Services struct {
 	// SupplierShipments are dropshipping's shipments (decisions §34): a
 	// supplier's pages, and its suppliers' progress on a retailer's order.
 	SupplierShipments SupplyStore
+	// Dropship lists dropshipping's shipments in the parcels area, for
+	// the supplier and for the retailer (decisions §51).
+	Dropship DropshipLister
 	// Database tells the database being out of reach or late from a
 	// fault, so the console answers it as the API does (503).
 	Database Database
@@ -160,6 +163,7 @@ type Console struct {
 	operator    OperatorReader
 	sessions    SessionStore
 	supplies    SupplyStore
+	dropship    DropshipLister
 	database    Database
 
 	cfg     Config
@@ -197,7 +201,7 @@ func New(svc Services, cfg Config) *Console {
 	c := &Console{
 		orgs: svc.Organizations, credentials: svc.Credentials, orders: svc.Orders, inventory: svc.Inventory,
 		shipments: svc.Shipments, shipping: svc.Shipping, codes: svc.Codes, tracking: svc.Tracking, pickups: svc.PickupPoints, estimates: svc.Estimates, controls: svc.Controls, faults: svc.Faults, journal: svc.Journal,
-		reads: svc.Reads, operator: svc.Operator, sessions: svc.Sessions, supplies: svc.SupplierShipments,
+		reads: svc.Reads, operator: svc.Operator, sessions: svc.Sessions, supplies: svc.SupplierShipments, dropship: svc.Dropship,
 		database: svc.Database,
 		cfg:      cfg,
 	}
@@ -272,6 +276,7 @@ func (c *Console) routes(mux *http.ServeMux) {
 	mux.Handle("GET /console/products/{id}/edit", c.authed(c.editProductPage))
 	mux.Handle("POST /console/products/{id}/stock", c.authed(c.setStock))
 	mux.Handle("GET /console/shipments", c.authed(c.shipmentsPage))
+	mux.Handle("GET /console/shipments/dropship", c.authed(c.dropshipPage))
 	mux.Handle("GET /console/shipments/{tn}", c.authed(c.shipment))
 	mux.Handle("GET /console/shipments/{tn}/label.pdf", c.authed(c.shipmentLabel))
 	mux.Handle("POST /console/shipments/{tn}/parcels/{parcel}/status", c.authed(c.moveParcel))

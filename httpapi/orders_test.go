@@ -760,40 +760,6 @@ func TestOrderAllocation(t *testing.T) {
 	})
 }
 
-// decisions §7: rows naming one balance (in either spelling of
-// the product's ID) are allocated their sum, from the one balance, in the
-// one statement that takes an order's stock; when the sum is more than the
-// balance holds, nothing at all is taken.
-func TestOrderRowsOnOneBalance(t *testing.T) {
-	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
-		m := newMerchant(t, e, parcelgate.Production, merchantBID)
-		body := m.orderBody("S1", 3)
-		addRow(body, "P1", 4) // the bare spelling of the same product
-		addRow(body, merchantBID+"-P2", 1)
-		o := m.create(body)
-		if o.Status.Value != parcelgate.OrderCreated || len(o.Rows) != 3 || o.TotalWholeSalePrice != 7*2.50+1.25 {
-			t.Fatalf("order %+v", o)
-		}
-		if p1, p2 := m.balance("P1"), m.balance("P2"); p1.Quantity != 93 || p1.Allocated != 7 || p2.Quantity != 99 || p2.Allocated != 1 {
-			t.Fatalf("after create: P1 %d/%d P2 %d/%d", p1.Quantity, p1.Allocated, p2.Quantity, p2.Allocated)
-		}
-		short := m.orderBody("S2", 50)
-		addRow(short, "P1", 44) // 94 of the 93 left
-		addRow(short, merchantBID+"-P2", 1)
-		if o := m.create(short); o.Status.Value != parcelgate.OrderCancelled || !strings.Contains(o.Status.Reason, "needs 94") {
-			t.Fatalf("too little stock for the sum: %+v", o.Status)
-		}
-		if p1, p2 := m.balance("P1"), m.balance("P2"); p1.Quantity != 93 || p1.Allocated != 7 || p2.Quantity != 99 || p2.Allocated != 1 {
-			t.Fatalf("a refused order took stock: P1 %d/%d P2 %d/%d", p1.Quantity, p1.Allocated, p2.Quantity, p2.Allocated)
-		}
-		// Cancelling the first order returns the sum to the one balance.
-		m.do("DELETE", "/ecommerce/v3/orders/"+o.ExternalID, nil).Expect(200)
-		if p1 := m.balance("P1"); p1.Quantity != 100 || p1.Allocated != 0 {
-			t.Fatalf("cancelled: P1 %d/%d", p1.Quantity, p1.Allocated)
-		}
-	})
-}
-
 // decisions §7 at the row limit: an order of parcelgate.MaxOrderRows rows,
 // each its own product, is allocated whole by the one locked read and the
 // one take of the create (their statements carry every row), and a retry

@@ -114,6 +114,42 @@ func TestOrderRowsByEAN(t *testing.T) {
 	})
 }
 
+// provider Orders V3: one row per product. A second row of a product —
+// by the same ID (bare or prefixed), the same EAN, or an EAN that is the
+// product of an earlier row — is 400 naming that second row, and nothing
+// is stored or allocated (decisions §51; §7 summed such rows on the
+// product's one balance, which the provider's page does not allow). The
+// warehouse plugin's rows, each its own product with the shop's one EAN
+// on every row, pass.
+func TestOrderOneRowPerProduct(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		m := newMerchant(t, e, parcelgate.Production, merchantBID)
+		m.stock("E1", "WH1", 10, "4.00", "eanCode", "6410000000011")
+		for name, c := range map[string]struct {
+			rows  []any
+			field string
+		}{
+			"the same ID":       {[]any{eanRow("E1", ""), eanRow("P1", ""), eanRow("E1", "")}, "rows[2].externalProductId"},
+			"bare and prefixed": {[]any{eanRow(merchantBID+"-E1", ""), eanRow("E1", "")}, "rows[1].externalProductId"},
+			"the same EAN":      {[]any{eanRow("", "6410000000011"), eanRow("", "6410000000011")}, "rows[1].productEANCode"},
+			"ID, then its EAN":  {[]any{eanRow("E1", ""), eanRow("", "6410000000011")}, "rows[1].productEANCode"},
+			"EAN, then its ID":  {[]any{eanRow("", "6410000000011"), eanRow("E1", "")}, "rows[1].externalProductId"},
+		} {
+			if fs := badFields(t, m.do("PUT", "/ecommerce/v3/order", m.withRows("D1", c.rows...))); !slices.Equal(fs, []string{c.field}) {
+				t.Errorf("%s: fields %v, want %s", name, fs, c.field)
+			}
+		}
+		if b := m.balance("E1"); b.Quantity != 10 || b.Allocated != 0 {
+			t.Fatalf("a refused order allocated stock: %+v", b)
+		}
+		m.do("GET", "/ecommerce/v3/orders/D1", nil).Expect(http.StatusNotFound)
+		// Different products sharing an EAN on their rows (the plugin).
+		if o := m.create(m.withRows("D2", eanRow("E1", ""), eanRow("P1", "6400000000017"), eanRow("P2", "6400000000017"))); o.Status.Value == "" || len(o.Rows) != 3 {
+			t.Fatalf("distinct products: %+v", o)
+		}
+	})
+}
+
 // provider Orders V3, decisions §3: an EAN is looked up among the caller's
 // products only; another merchant's product with that EAN is not found
 // (the order is in Error like for an unknown product) and keeps its stock,

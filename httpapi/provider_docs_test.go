@@ -273,10 +273,17 @@ func TestProviderDocsPickupSearch(t *testing.T) {
 		// written: every point answered is within the radius and carries
 		// distanceInMeters.
 		a = d.searchPickup(tok, `{"searchCriteria":{"location":{"coordinates":{"latitude":60.17,"longitude":24.93},"radius":{"unit":"m","value":450}}},"limit":15}`, nil)
+		found := false
 		for _, p := range a.PickupPoints {
 			if p.DistanceInMeters == nil || *p.DistanceInMeters > 450 {
 				t.Errorf("point %s: distanceInMeters %v, radius 450 m", p.ID, p.DistanceInMeters)
 			}
+			found = found || p.ID == "001003230"
+		}
+		// The example's point: K-Market Etu-Töölö (001003230), the
+		// provider's live answer's, lies within the 450 m.
+		if !found {
+			t.Errorf("coordinates example, radius 450 m: 001003230 (K-Market Etu-Töölö) not among %d points", len(a.PickupPoints))
 		}
 		// provider-apis §1 Stand-in must: fill distanceInMeters for
 		// coordinate search; honour limit (nearest first).

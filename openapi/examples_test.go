@@ -87,6 +87,8 @@ var ranks = map[string]int{
 	// A supplier confirms its dropshipping shipment after reading it; its
 	// parcel's label and note exist only then.
 	"updateSupplierShipment": 3, "splitSupplierShipment": 4, "confirmSupplierShipment": 5,
+	// Its events and options name the shipment the list found.
+	"postSupplierShipmentEvent": 3, "supplierShipmentOptions": 3,
 	"supplierParcelLabel": 6, "supplierParcelNote": 6,
 	// A fault is made and removed again before it could answer a later
 	// example.
@@ -133,6 +135,8 @@ var fromAnswer = map[string]struct{ op, pointer string }{
 	"confirmSupplierShipment.id":           {"listSupplierShipments", "/content/0/shipmentId"},
 	"supplierParcelLabel.id":               {"listSupplierShipments", "/content/0/shipmentId"},
 	"supplierParcelNote.id":                {"listSupplierShipments", "/content/0/shipmentId"},
+	"postSupplierShipmentEvent.id":         {"listSupplierShipments", "/content/0/shipmentId"},
+	"supplierShipmentOptions.id":           {"listSupplierShipments", "/content/0/shipmentId"},
 	"deleteFault.id":                       {"createFault", "/id"},
 }
 

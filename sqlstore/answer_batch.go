@@ -63,31 +63,27 @@ type pointKey struct {
 // store has sent on PostgreSQL and how many reads they carried.
 func (db *DB) PointReadStats() (statements, reads uint64) { return db.points.Stats() }
 
-// coalesces reports whether a point read for ctx goes through db.points:
-// on PostgreSQL, outside a read transaction, headed to the primary.
-func coalesces(ctx context.Context, db *DB) bool {
-	if db.dialect.name != "postgres" || db.pointsOff {
+// coalesces reports whether a point read with r goes through db.points:
+// on PostgreSQL, on the primary, outside a read transaction.
+func coalesces(r reader) bool {
+	if r.db.dialect.name != "postgres" || r.db.pointsOff {
 		return false
 	}
-	if _, inTx := ctx.Value(readTxKey{}).(*sql.Tx); inTx {
-		return false
-	}
-	_, r := db.readPool(ctx)
-	return r == nil
+	return r.tx == nil && r.replica == nil
 }
 
 // readAnswerRow reads the answer columns of the caller's order named by
 // k into row; false when there is none.
-func readAnswerRow(ctx context.Context, db *DB, k pointKey, row *orderRow) (bool, error) {
-	if !coalesces(ctx, db) {
-		err := db.queryRow(pointReadContext(ctx, db), `SELECT `+answerColumns+orderByKey, k.org, k.id, k.org, k.own).Scan(row.answerDest()...)
+func readAnswerRow(ctx context.Context, r reader, k pointKey, row *orderRow) (bool, error) {
+	if !coalesces(r) {
+		err := r.QueryRow(pointReadContext(ctx, r.db), `SELECT `+answerColumns+orderByKey, k.org, k.id, k.org, k.own).Scan(row.answerDest()...)
 		if errors.Is(err, sql.ErrNoRows) {
 			return false, nil
 		}
 		return err == nil, err
 	}
-	r, found, err := db.points.Read(ctx, k)
-	*row = r
+	got, found, err := r.db.points.Read(ctx, k)
+	*row = got
 	return found, err
 }
 

@@ -53,8 +53,8 @@ func (r *balanceRow) finish() pageKey {
 }
 
 // balances reads the balances matching where (which may end in ORDER BY).
-func balances(ctx context.Context, db *DB, where string, args []any) ([]*balanceRow, error) {
-	rows, err := db.query(ctx, `SELECT `+balanceCols+` FROM balances b `+balanceJoins+` WHERE `+where, args...)
+func balances(ctx context.Context, r reader, where string, args []any) ([]*balanceRow, error) {
+	rows, err := r.Query(ctx, `SELECT `+balanceCols+` FROM balances b `+balanceJoins+` WHERE `+where, args...)
 	return collectRows(rows, err, func(rows *sql.Rows) (*balanceRow, error) {
 		r := newBalanceRow()
 		err := rows.Scan(r.dest()...)
@@ -68,11 +68,11 @@ func balances(ctx context.Context, db *DB, where string, args []any) ([]*balance
 // product's, whatever the statistics say (see stockWriter.load): the
 // subquery names no column but the key, so no other index can serve it,
 // and the supplier is checked on the row it returns.
-func balancesByID(ctx context.Context, db *DB, orgID int64, ids []int64) ([]*balanceRow, error) {
-	if db.dialect.name != "postgres" {
-		return balances(ctx, db, `b.supplier_org_id = ? AND b.id IN (`+placeholders(len(ids))+`)`, append([]any{orgID}, anys(ids)...))
+func balancesByID(ctx context.Context, r reader, orgID int64, ids []int64) ([]*balanceRow, error) {
+	if r.db.dialect.name != "postgres" {
+		return balances(ctx, r, `b.supplier_org_id = ? AND b.id IN (`+placeholders(len(ids))+`)`, append([]any{orgID}, anys(ids)...))
 	}
-	rows, err := db.query(ctx, `SELECT `+strings.Replace(balanceCols, "p.ean_code", "b.ean_code", 1)+` FROM unnest(?::bigint[]) AS k(id)
+	rows, err := r.Query(ctx, `SELECT `+strings.Replace(balanceCols, "p.ean_code", "b.ean_code", 1)+` FROM unnest(?::bigint[]) AS k(id)
 		CROSS JOIN LATERAL (SELECT b.*, p.ean_code FROM balances b JOIN products p ON p.id = b.product_id WHERE b.id = k.id OFFSET 0) b
 		JOIN catalogs c ON c.id = b.catalog_id
 		JOIN organizations so ON so.id = b.supplier_org_id
@@ -125,7 +125,7 @@ func scanBalance(rows *sql.Rows) (*parcelgate.Balance, pageKey, error) {
 // prefix: parcelgate.ProductIDForms), EAN codes and modifiedFromDate. Removed balances
 // (tombstones) are changes a poller must see, so a change poll keeps them;
 // every other list leaves them out (decisions §6).
-func contentFilter(ctx context.Context, db *DB, c *parcelgate.Caller, q *keysetQuery, f parcelgate.BalanceFilter) error {
+func contentFilter(ctx context.Context, r reader, c *parcelgate.Caller, q *keysetQuery, f parcelgate.BalanceFilter) error {
 	if len(f.ProductExternalIDs) > 0 {
 		q.where.in("b.product_external_id", anys(parcelgate.ProductIDFormsOf(c.BusinessID, f.ProductExternalIDs)))
 	}
@@ -135,7 +135,7 @@ func contentFilter(ctx context.Context, db *DB, c *parcelgate.Caller, q *keysetQ
 	}
 	if !f.ModifiedAfter.IsZero() {
 		q.byModified = true
-		w, err := pollWindow(ctx, db, c.Environment, f.ModifiedAfter)
+		w, err := pollWindow(ctx, r, c.Environment, f.ModifiedAfter)
 		if err != nil {
 			return err
 		}
@@ -157,14 +157,14 @@ func contentFilter(ctx context.Context, db *DB, c *parcelgate.Caller, q *keysetQ
 // filters are then checked on each balance found, never an index to scan
 // ("+ 0" keeps the planner off the retailer's and catalog's indexes, which
 // SQLite would otherwise choose, reading every balance of the retailer).
-func placeFilter(ctx context.Context, db *DB, c *parcelgate.Caller, w *filterSQL, f parcelgate.BalanceFilter, keyed bool) error {
+func placeFilter(ctx context.Context, r reader, c *parcelgate.Caller, w *filterSQL, f parcelgate.BalanceFilter, keyed bool) error {
 	noIndex := ""
 	if keyed {
 		noIndex = " + 0"
 	}
 	if f.RetailerID != "" {
 		var org int64
-		err := db.queryRow(ctx, `SELECT id FROM organizations WHERE environment = ? AND business_id = ?`, string(c.Environment), f.RetailerID).Scan(&org)
+		err := r.QueryRow(ctx, `SELECT id FROM organizations WHERE environment = ? AND business_id = ?`, string(c.Environment), f.RetailerID).Scan(&org)
 		if errors.Is(err, sql.ErrNoRows) {
 			w.add("1 = 0")
 			return nil

@@ -15,10 +15,10 @@ import (
 
 // readableCatalog resolves one of the caller's catalogs as retailer, of a
 // type the caller may read (parcelgate.ReadableCatalogTypes).
-func (s *CatalogService) readableCatalog(ctx context.Context, c *parcelgate.Caller, externalID string) (catalogID, error) {
+func (s *CatalogService) readableCatalog(ctx context.Context, r reader, c *parcelgate.Caller, externalID string) (catalogID, error) {
 	var cat catalogID
 	var typ string
-	err := s.db.queryRow(ctx, `SELECT id, catalog_type FROM catalogs WHERE retailer_org_id = ? AND external_id = ?`, c.OrgID, externalID).Scan(&cat.id, &typ)
+	err := r.QueryRow(ctx, `SELECT id, catalog_type FROM catalogs WHERE retailer_org_id = ? AND external_id = ?`, c.OrgID, externalID).Scan(&cat.id, &typ)
 	cat.typ = parcelgate.CatalogType(typ)
 	types := parcelgate.ReadableCatalogTypes(c)
 	if errors.Is(err, sql.ErrNoRows) || (err == nil && types != nil && !slices.Contains(types, cat.typ)) {
@@ -53,7 +53,7 @@ type catalogCache = fastpath.Bounded[catalogKey, catalogID]
 // is still the caller's catalog of that external ID and type (q.guard),
 // and onePage refuses the page (errUnguarded) when it is not, or when it
 // cannot check it; the caller then starts again without remembered.
-func (s *CatalogService) retailerQuery(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, remembered bool) (*keysetQuery, error) {
+func (s *CatalogService) retailerQuery(ctx context.Context, r reader, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, remembered bool) (*keysetQuery, error) {
 	q := &keysetQuery{table: "balances b", alias: "b"}
 	cutoff := eosCutoff(s.db, c.Environment)
 	if catalogExternalID != "" {
@@ -64,7 +64,7 @@ func (s *CatalogService) retailerQuery(ctx context.Context, c *parcelgate.Caller
 			q.guard.add("(SELECT 1 FROM catalogs WHERE id = ? AND retailer_org_id = ? AND external_id = ? AND catalog_type = ?)", cat.id, c.OrgID, catalogExternalID, string(cat.typ))
 		} else {
 			var err error
-			if cat, err = s.readableCatalog(ctx, c, catalogExternalID); err != nil {
+			if cat, err = s.readableCatalog(ctx, r, c, catalogExternalID); err != nil {
 				return nil, err
 			}
 			s.db.cats.Put(key, cat)
@@ -85,61 +85,52 @@ func (s *CatalogService) retailerQuery(ctx context.Context, c *parcelgate.Caller
 		}
 	}
 	q.where.addVolatile("(b.eos_at = 0 OR b.eos_at > ?)", cutoff)
-	if err := contentFilter(ctx, s.db, c, q, f); err != nil {
+	if err := contentFilter(ctx, r, c, q, f); err != nil {
 		return nil, err
 	}
 	return q, nil
 }
 
-// ListCatalogBalances pages a retailer's catalog (see
-// listCatalogBalances), for a caller that may read some of its catalogs:
-// one that may ActionReadWarehouseCatalogs (interface §5.2), as the
-// catalog routes ask. Whoever may ActionReadAllCatalogs may also read the
-// warehouse's (TestReadAllCatalogsReadsWarehouseCatalogs), so a caller
-// refused here is one parcelgate.ReadableCatalogTypes gives no type;
-// which types the others read, it decides (retailerQuery).
+// ListCatalogBalances pages a retailer's catalog, for a caller that may
+// read some of its catalogs: one that may ActionReadWarehouseCatalogs
+// (interface §5.2), as the catalog routes ask. Whoever may
+// ActionReadAllCatalogs may also read the warehouse's
+// (TestReadAllCatalogsReadsWarehouseCatalogs), so a caller refused here is
+// one parcelgate.ReadableCatalogTypes gives no type; which types the
+// others read, it decides (retailerQuery).
 func (s *CatalogService) ListCatalogBalances(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.Page[*parcelgate.Balance], error) {
 	if err := c.May(parcelgate.ActionReadWarehouseCatalogs); err != nil {
 		return parcelgate.Page[*parcelgate.Balance]{}, err
 	}
-	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.Page[*parcelgate.Balance], error) {
-		return s.listCatalogBalances(ctx, c, catalogExternalID, f, pr)
+	return readOnReplica(ctx, s.db, c, func(r reader) (parcelgate.Page[*parcelgate.Balance], error) {
+		cols, joins, dest := catalogBalanceRow(c, catalogExternalID)
+		return catalogPage(ctx, r, c, catalogExternalID, f, pr, cols, joins, func(rows *sql.Rows, head ...any) (*parcelgate.Balance, pageKey, error) {
+			b := newBalanceRow()
+			if err := rows.Scan(append(dest(b), head...)...); err != nil {
+				return nil, pageKey{}, err
+			}
+			return b.Balance, b.finish(), nil
+		})
 	})
 }
 
-func (s *CatalogService) listCatalogBalances(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.Page[*parcelgate.Balance], error) {
-	cols, joins, dest := catalogBalanceRow(c, catalogExternalID)
-	return catalogPage(ctx, s.db, c, catalogExternalID, f, pr, cols, joins, func(rows *sql.Rows, head ...any) (*parcelgate.Balance, pageKey, error) {
-		b := newBalanceRow()
-		if err := rows.Scan(append(dest(b), head...)...); err != nil {
-			return nil, pageKey{}, err
-		}
-		return b.Balance, b.finish(), nil
-	})
-}
-
-// ListCatalogProducts pages a retailer's catalog as products (see
-// listCatalogProducts), for a caller that may read some of its catalogs,
-// as ListCatalogBalances.
+// ListCatalogProducts pages a retailer's catalog as products, for a
+// caller that may read some of its catalogs, as ListCatalogBalances.
 func (s *CatalogService) ListCatalogProducts(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.Page[*parcelgate.InventoryItem], error) {
 	if err := c.May(parcelgate.ActionReadWarehouseCatalogs); err != nil {
 		return parcelgate.Page[*parcelgate.InventoryItem]{}, err
 	}
-	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.Page[*parcelgate.InventoryItem], error) {
-		return s.listCatalogProducts(ctx, c, catalogExternalID, f, pr)
-	})
-}
-
-func (s *CatalogService) listCatalogProducts(ctx context.Context, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.Page[*parcelgate.InventoryItem], error) {
-	cols, joins, dest := catalogBalanceRow(c, catalogExternalID)
-	return catalogPage(ctx, s.db, c, catalogExternalID, f, pr, cols+`, `+productCols, joins, func(rows *sql.Rows, head ...any) (*parcelgate.InventoryItem, pageKey, error) {
-		b := newBalanceRow()
-		var p productRow
-		if err := rows.Scan(append(append(dest(b), p.dest()...), head...)...); err != nil {
-			return nil, pageKey{}, err
-		}
-		k := b.finish()
-		return &parcelgate.InventoryItem{Product: p.product(), Balances: []*parcelgate.Balance{b.Balance}}, k, nil
+	return readOnReplica(ctx, s.db, c, func(r reader) (parcelgate.Page[*parcelgate.InventoryItem], error) {
+		cols, joins, dest := catalogBalanceRow(c, catalogExternalID)
+		return catalogPage(ctx, r, c, catalogExternalID, f, pr, cols+`, `+productCols, joins, func(rows *sql.Rows, head ...any) (*parcelgate.InventoryItem, pageKey, error) {
+			b := newBalanceRow()
+			var p productRow
+			if err := rows.Scan(append(append(dest(b), p.dest()...), head...)...); err != nil {
+				return nil, pageKey{}, err
+			}
+			k := b.finish()
+			return &parcelgate.InventoryItem{Product: p.product(), Balances: []*parcelgate.Balance{b.Balance}}, k, nil
+		})
 	})
 }
 
@@ -171,21 +162,21 @@ const (
 // catalogPage reads a page of a retailer's catalog (or of all it may
 // read) with onePage, naming the catalog by its remembered ID first and,
 // when onePage cannot stand by that ID, by a lookup (see retailerQuery).
-func catalogPage[T any](ctx context.Context, db *DB, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest, cols, joins string, scan pageScan[T]) (parcelgate.Page[T], error) {
+func catalogPage[T any](ctx context.Context, r reader, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest, cols, joins string, scan pageScan[T]) (parcelgate.Page[T], error) {
 	// The remembered ID saves a round trip, and only a page read in one
 	// statement can check it.
-	q, err := NewCatalogService(db).retailerQuery(ctx, c, catalogExternalID, f, oneStatement(db, false, pr.Size))
+	q, err := NewCatalogService(r.db).retailerQuery(ctx, r, c, catalogExternalID, f, oneStatement(r.db, false, pr.Size))
 	if err != nil {
 		return parcelgate.Page[T]{}, err
 	}
-	res, err := onePage(ctx, db, q, pr, cols, joins, scan)
+	res, err := onePage(ctx, r, q, pr, cols, joins, scan)
 	if !errors.Is(err, errUnguarded) {
 		return res, err
 	}
-	if q, err = NewCatalogService(db).retailerQuery(ctx, c, catalogExternalID, f, false); err != nil {
+	if q, err = NewCatalogService(r.db).retailerQuery(ctx, r, c, catalogExternalID, f, false); err != nil {
 		return parcelgate.Page[T]{}, err
 	}
-	return onePage(ctx, db, q, pr, cols, joins, scan)
+	return onePage(ctx, r, q, pr, cols, joins, scan)
 }
 
 // ownCatalogJoins and ownCatalogCols read a catalog c of a page of the
@@ -202,32 +193,27 @@ func (s *CatalogService) ownCatalogCols() string {
 		COALESCE((SELECT ` + agg + ` FROM catalog_suppliers cs JOIN organizations so ON so.id = cs.supplier_org_id WHERE cs.catalog_id = c.id), ''), c.created_at`
 }
 
-// ListOwnCatalogs pages the caller's catalogs (see listOwnCatalogs), for
-// a caller that may ActionListOwnCatalogs (interface §5.2: any ecom role),
-// as GET /catalogs asks.
+// ListOwnCatalogs reads a page of the caller's catalogs, as retailer or
+// as supplier, with its total in one statement (onePage), for a caller
+// that may ActionListOwnCatalogs (interface §5.2: any ecom role), as GET
+// /catalogs asks.
 func (s *CatalogService) ListOwnCatalogs(ctx context.Context, c *parcelgate.Caller, role parcelgate.CatalogRole, pr parcelgate.PageRequest) (parcelgate.Page[*parcelgate.CatalogEntry], error) {
 	if err := c.May(parcelgate.ActionListOwnCatalogs); err != nil {
 		return parcelgate.Page[*parcelgate.CatalogEntry]{}, err
 	}
-	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.Page[*parcelgate.CatalogEntry], error) {
-		return s.listOwnCatalogs(ctx, c, role, pr)
-	})
-}
-
-// listOwnCatalogs reads a page of the caller's catalogs, as retailer or as
-// supplier, with its total in one statement (onePage).
-func (s *CatalogService) listOwnCatalogs(ctx context.Context, c *parcelgate.Caller, role parcelgate.CatalogRole, pr parcelgate.PageRequest) (parcelgate.Page[*parcelgate.CatalogEntry], error) {
-	q := &keysetQuery{table: "catalogs c", alias: "c", fewRows: true}
-	if role == parcelgate.CatalogRoleSupplier {
-		q.where.add("c.id IN (SELECT catalog_id FROM catalog_suppliers WHERE supplier_org_id = ?)", c.OrgID)
-	} else {
-		q.where.add("c.retailer_org_id = ?", c.OrgID)
-	}
-	return onePage(ctx, s.db, q, pr, s.ownCatalogCols(), ownCatalogJoins, func(rows *sql.Rows, head ...any) (*parcelgate.CatalogEntry, pageKey, error) {
-		cat, err := scanCatalog(headScanner{rows, head})
-		if err != nil {
-			return nil, pageKey{}, err
+	return readOnReplica(ctx, s.db, c, func(r reader) (parcelgate.Page[*parcelgate.CatalogEntry], error) {
+		q := &keysetQuery{table: "catalogs c", alias: "c", fewRows: true}
+		if role == parcelgate.CatalogRoleSupplier {
+			q.where.add("c.id IN (SELECT catalog_id FROM catalog_suppliers WHERE supplier_org_id = ?)", c.OrgID)
+		} else {
+			q.where.add("c.retailer_org_id = ?", c.OrgID)
 		}
-		return cat.Entry(c, role), pageKey{id: cat.ID}, nil
+		return onePage(ctx, r, q, pr, s.ownCatalogCols(), ownCatalogJoins, func(rows *sql.Rows, head ...any) (*parcelgate.CatalogEntry, pageKey, error) {
+			cat, err := scanCatalog(headScanner{rows, head})
+			if err != nil {
+				return nil, pageKey{}, err
+			}
+			return cat.Entry(c, role), pageKey{id: cat.ID}, nil
+		})
 	})
 }

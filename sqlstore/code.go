@@ -295,7 +295,7 @@ func (s *CodeService) FindSendingCode(ctx context.Context, c *parcelgate.Caller,
 // CreateSendingCode, which asked its own.
 func (s *CodeService) findSendingCode(ctx context.Context, c *parcelgate.Caller, trackingNumber string) (*parcelgate.SendingCode, error) {
 	tn := parcelgate.NormalizeID(trackingNumber)
-	code, created, expires, err := activeCode(ctx, reader{s.db}, holder{env: c.Environment, orgID: c.OrgID, trackingNumber: tn}, s.db.clock.Now(c.Environment))
+	code, created, expires, err := activeCode(ctx, s.db.primary(), holder{env: c.Environment, orgID: c.OrgID, trackingNumber: tn}, s.db.clock.Now(c.Environment))
 	if err != nil {
 		return nil, err
 	}
@@ -327,7 +327,7 @@ func (s *CodeService) FindSendingCodeByCode(ctx context.Context, c *parcelgate.C
 		return nil, err
 	}
 	sc.CreatedAt, sc.ExpiresAt = fromMicros(created), fromMicros(expires)
-	sh, err := findShipment(ctx, reader{s.db}, c.OrgID, sc.TrackingNumber)
+	sh, err := findShipment(ctx, s.db.primary(), c.OrgID, sc.TrackingNumber)
 	switch parcelgate.ErrorCode(err) {
 	case "":
 		sc.Shipment = sh
@@ -357,7 +357,7 @@ func (s *CodeService) ErrandCodes(ctx context.Context, c *parcelgate.Caller, par
 			valid = append(valid, id)
 		}
 	}
-	states, err := parcelStates(ctx, reader{s.db}, c.OrgID, valid, s.db.clock.Now(c.Environment))
+	states, err := parcelStates(ctx, s.db.primary(), c.OrgID, valid, s.db.clock.Now(c.Environment))
 	if err != nil {
 		return nil, err
 	}

@@ -16,8 +16,8 @@ func (s *CodeService) ShipmentCodeHistory(ctx context.Context, c *parcelgate.Cal
 	if err := c.May(parcelgate.ActionReadCodes); err != nil {
 		return nil, err
 	}
-	return readOnReplica(ctx, s.db, c, func(ctx context.Context) ([]parcelgate.HeldCode, error) {
-		rows, err := s.db.query(ctx, `SELECT code, tracking_number, parcel_id, created_at, expires_at, released_at FROM codes
+	return readOnReplica(ctx, s.db, c, func(r reader) ([]parcelgate.HeldCode, error) {
+		rows, err := r.Query(ctx, `SELECT code, tracking_number, parcel_id, created_at, expires_at, released_at FROM codes
 			WHERE org_id = ? AND tracking_number = ? AND environment = ? ORDER BY created_at DESC, id DESC LIMIT ?`,
 			c.OrgID, parcelgate.NormalizeID(trackingNumber), string(c.Environment), parcelgate.MaxCodeHistory)
 		if err != nil {

@@ -80,7 +80,7 @@ func parseConsoleCursor(s string) (consoleCursor, error) {
 // consoleList runs a newest-first keyset query: from the newest, or from a
 // cursor towards older or newer rows. stampCol may be "" for lists ordered
 // by idCol alone.
-func consoleList[T any](ctx context.Context, db *DB, f *filterSQL, from, cols, stampCol, idCol, cursor string, limit int, scan func(*sql.Rows) (T, consoleKey, error)) (parcelgate.Page[T], error) {
+func consoleList[T any](ctx context.Context, r reader, f *filterSQL, from, cols, stampCol, idCol, cursor string, limit int, scan func(*sql.Rows) (T, consoleKey, error)) (parcelgate.Page[T], error) {
 	var page parcelgate.Page[T]
 	cur, err := parseConsoleCursor(cursor)
 	if err != nil {
@@ -113,7 +113,7 @@ func consoleList[T any](ctx context.Context, db *DB, f *filterSQL, from, cols, s
 	if cur.newer {
 		order = strings.ReplaceAll(order, "DESC", "ASC")
 	}
-	rows, err := db.query(ctx, `SELECT `+cols+` FROM `+from+` WHERE `+where+` ORDER BY `+order+` LIMIT ?`, append(args, limit+1)...)
+	rows, err := r.Query(ctx, `SELECT `+cols+` FROM `+from+` WHERE `+where+` ORDER BY `+order+` LIMIT ?`, append(args, limit+1)...)
 	if err != nil {
 		return page, err
 	}
@@ -152,114 +152,100 @@ func consoleList[T any](ctx context.Context, db *DB, f *filterSQL, from, cols, s
 	return page, nil
 }
 
-// ConsoleOrders pages the caller's orders (see consoleOrders). Only a
-// caller that may ActionReadOrders (interface §5.2).
+// ConsoleOrders pages the caller's orders, most recently changed first.
+// Only a caller that may ActionReadOrders (interface §5.2).
 func (s *ConsoleService) ConsoleOrders(ctx context.Context, c *parcelgate.Caller, q view.OrderFilter, cursor string, limit int) (parcelgate.Page[*parcelgate.Order], error) {
 	if err := c.May(parcelgate.ActionReadOrders); err != nil {
 		return parcelgate.Page[*parcelgate.Order]{}, err
 	}
-	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.Page[*parcelgate.Order], error) {
-		return s.consoleOrders(ctx, c, q, cursor, limit)
+	return readOnReplica(ctx, s.db, c, func(r reader) (parcelgate.Page[*parcelgate.Order], error) {
+		var f filterSQL
+		f.add("o.org_id = ?", c.OrgID)
+		f.add("o.environment = ?", string(c.Environment))
+		if len(q.Statuses) > 0 {
+			st := make([]any, len(q.Statuses))
+			for i, status := range q.Statuses {
+				st[i] = string(status)
+			}
+			f.in("o.status", st)
+		}
+		if !q.UpdatedSince.IsZero() {
+			f.add("o.updated_at >= ?", micros(q.UpdatedSince))
+		}
+		if ref := strings.TrimSpace(q.Reference); ref != "" {
+			// The orders a reference names are found first, each way by its own
+			// index; an OR inside the paged query would make PostgreSQL walk
+			// every order of the organization to find them.
+			pks, err := scanColumn[int64](r.Query(ctx, `SELECT id FROM orders WHERE org_id = ? AND external_id = ?
+				UNION SELECT id FROM orders WHERE org_id = ? AND own_id = ?
+				UNION SELECT id FROM orders WHERE environment = ? AND order_id = ? AND org_id = ?
+				UNION SELECT order_pk FROM order_refs WHERE org_id = ? AND value = ?
+				LIMIT 1000`, c.OrgID, ref, c.OrgID, ref, string(c.Environment), strings.ToUpper(ref), c.OrgID, c.OrgID, ref))
+			if err != nil {
+				return parcelgate.Page[*parcelgate.Order]{}, err
+			}
+			if len(pks) == 0 {
+				return parcelgate.Page[*parcelgate.Order]{}, nil
+			}
+			f.in("o.id", anys(pks))
+		}
+		if wh := strings.TrimSpace(q.Warehouse); wh != "" {
+			f.add("EXISTS (SELECT 1 FROM order_rows w WHERE w.order_pk = o.id AND w.warehouse_external_id = ?)", wh)
+		}
+		return consoleList(ctx, r, &f, "orders o", orderColumns, "o.updated_at", "o.id", cursor, limit, func(rows *sql.Rows) (*parcelgate.Order, consoleKey, error) {
+			rec, err := scanOrderRecord(rows)
+			if err != nil {
+				return nil, consoleKey{}, err
+			}
+			return rec.view(), consoleKey{rec.updatedAt, rec.pk}, nil
+		})
 	})
 }
 
-// consoleOrders pages the caller's orders, most recently changed first.
-func (s *ConsoleService) consoleOrders(ctx context.Context, c *parcelgate.Caller, q view.OrderFilter, cursor string, limit int) (parcelgate.Page[*parcelgate.Order], error) {
-	var f filterSQL
-	f.add("o.org_id = ?", c.OrgID)
-	f.add("o.environment = ?", string(c.Environment))
-	if len(q.Statuses) > 0 {
-		st := make([]any, len(q.Statuses))
-		for i, status := range q.Statuses {
-			st[i] = string(status)
-		}
-		f.in("o.status", st)
-	}
-	if !q.UpdatedSince.IsZero() {
-		f.add("o.updated_at >= ?", micros(q.UpdatedSince))
-	}
-	if ref := strings.TrimSpace(q.Reference); ref != "" {
-		// The orders a reference names are found first, each way by its own
-		// index; an OR inside the paged query would make PostgreSQL walk
-		// every order of the organization to find them.
-		pks, err := scanColumn[int64](s.db.query(ctx, `SELECT id FROM orders WHERE org_id = ? AND external_id = ?
-			UNION SELECT id FROM orders WHERE org_id = ? AND own_id = ?
-			UNION SELECT id FROM orders WHERE environment = ? AND order_id = ? AND org_id = ?
-			UNION SELECT order_pk FROM order_refs WHERE org_id = ? AND value = ?
-			LIMIT 1000`, c.OrgID, ref, c.OrgID, ref, string(c.Environment), strings.ToUpper(ref), c.OrgID, c.OrgID, ref))
-		if err != nil {
-			return parcelgate.Page[*parcelgate.Order]{}, err
-		}
-		if len(pks) == 0 {
-			return parcelgate.Page[*parcelgate.Order]{}, nil
-		}
-		f.in("o.id", anys(pks))
-	}
-	if wh := strings.TrimSpace(q.Warehouse); wh != "" {
-		f.add("EXISTS (SELECT 1 FROM order_rows w WHERE w.order_pk = o.id AND w.warehouse_external_id = ?)", wh)
-	}
-	return consoleList(ctx, s.db, &f, "orders o", orderColumns, "o.updated_at", "o.id", cursor, limit, func(rows *sql.Rows) (*parcelgate.Order, consoleKey, error) {
-		rec, err := scanOrderRecord(rows)
-		if err != nil {
-			return nil, consoleKey{}, err
-		}
-		return rec.view(), consoleKey{rec.updatedAt, rec.pk}, nil
-	})
-}
-
-// ConsoleOrderCounts counts the caller's orders by status (see
-// consoleOrderCounts). Only a caller that may ActionReadOrders (interface
-// §5.2).
+// ConsoleOrderCounts counts the caller's orders by status. Only a caller
+// that may ActionReadOrders (interface §5.2).
 func (s *ConsoleService) ConsoleOrderCounts(ctx context.Context, c *parcelgate.Caller) (map[parcelgate.OrderStatus]int64, error) {
 	if err := c.May(parcelgate.ActionReadOrders); err != nil {
 		return nil, err
 	}
-	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (map[parcelgate.OrderStatus]int64, error) {
-		return s.consoleOrderCounts(ctx, c)
+	return readOnReplica(ctx, s.db, c, func(r reader) (map[parcelgate.OrderStatus]int64, error) {
+		rows, err := r.Query(ctx, `SELECT status, COUNT(*) FROM orders WHERE org_id = ? AND environment = ? GROUP BY status`, c.OrgID, string(c.Environment))
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		out := map[parcelgate.OrderStatus]int64{}
+		for rows.Next() {
+			var status string
+			var n int64
+			if err := rows.Scan(&status, &n); err != nil {
+				return nil, err
+			}
+			out[parcelgate.OrderStatus(status)] = n
+		}
+		return out, rows.Err()
 	})
 }
 
-// consoleOrderCounts counts the caller's orders by status.
-func (s *ConsoleService) consoleOrderCounts(ctx context.Context, c *parcelgate.Caller) (map[parcelgate.OrderStatus]int64, error) {
-	rows, err := s.db.query(ctx, `SELECT status, COUNT(*) FROM orders WHERE org_id = ? AND environment = ? GROUP BY status`, c.OrgID, string(c.Environment))
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[parcelgate.OrderStatus]int64{}
-	for rows.Next() {
-		var status string
-		var n int64
-		if err := rows.Scan(&status, &n); err != nil {
-			return nil, err
-		}
-		out[parcelgate.OrderStatus(status)] = n
-	}
-	return out, rows.Err()
-}
-
-// ConsoleCounts counts the caller's products, active codes and shipments
-// (see consoleCounts): the figures of its overview. Only a caller that
-// may ActionViewTenant (any service account, its own organization's;
+// ConsoleCounts counts the caller's products, active codes and
+// shipments: the figures of its overview. Only a caller that may
+// ActionViewTenant (any service account, its own organization's;
 // decisions §16).
 func (s *ConsoleService) ConsoleCounts(ctx context.Context, c *parcelgate.Caller) (view.TenantCounts, error) {
 	if err := c.May(parcelgate.ActionViewTenant); err != nil {
 		return view.TenantCounts{}, err
 	}
-	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (view.TenantCounts, error) { return s.consoleCounts(ctx, c) })
-}
-
-// consoleCounts counts the caller's products, active codes and shipments.
-func (s *ConsoleService) consoleCounts(ctx context.Context, c *parcelgate.Caller) (view.TenantCounts, error) {
-	var n view.TenantCounts
-	env := string(c.Environment)
-	err := s.db.queryRow(ctx, `SELECT
-		(SELECT COUNT(*) FROM products WHERE supplier_org_id = ? AND environment = ? AND status = 'ACTIVE'),
-		(SELECT COUNT(*) FROM products WHERE supplier_org_id = ? AND environment = ? AND status = 'EOS'),
-		(SELECT COUNT(*) FROM codes WHERE org_id = ? AND environment = ? AND released_at = 0 AND expires_at > ?),
-		(SELECT COUNT(*) FROM shipments WHERE org_id = ? AND environment = ?)`,
-		c.OrgID, env, c.OrgID, env, c.OrgID, env, micros(s.consoleNow(c.Environment)), c.OrgID, env).Scan(&n.Products, &n.EOSProducts, &n.ActiveCodes, &n.Shipments)
-	return n, err
+	return readOnReplica(ctx, s.db, c, func(r reader) (view.TenantCounts, error) {
+		var n view.TenantCounts
+		env := string(c.Environment)
+		err := r.QueryRow(ctx, `SELECT
+			(SELECT COUNT(*) FROM products WHERE supplier_org_id = ? AND environment = ? AND status = 'ACTIVE'),
+			(SELECT COUNT(*) FROM products WHERE supplier_org_id = ? AND environment = ? AND status = 'EOS'),
+			(SELECT COUNT(*) FROM codes WHERE org_id = ? AND environment = ? AND released_at = 0 AND expires_at > ?),
+			(SELECT COUNT(*) FROM shipments WHERE org_id = ? AND environment = ?)`,
+			c.OrgID, env, c.OrgID, env, c.OrgID, env, micros(s.consoleNow(c.Environment)), c.OrgID, env).Scan(&n.Products, &n.EOSProducts, &n.ActiveCodes, &n.Shipments)
+		return n, err
+	})
 }
 
 // ConsoleOrderAllocations returns the rows of the caller's order id with
@@ -347,49 +333,44 @@ func consoleProductScope(f *filterSQL, c *parcelgate.Caller, scope parcelgate.Pr
 	f.add("("+strings.Join(either, " OR ")+")", args...)
 }
 
-// ConsoleProducts pages the caller's products (see consoleProducts).
-// Only a caller parcelgate.MayReadConsoleProducts allows (one that may
-// read products or every catalog; interface §5.2, decisions §18).
+// ConsoleProducts pages the caller's products, newest first; search, when
+// given, keeps those whose externalId contains it (ignoring case) or whose
+// EAN code is it. Only a caller parcelgate.MayReadConsoleProducts allows
+// (one that may read products or every catalog; interface §5.2,
+// decisions §18).
 func (s *ConsoleService) ConsoleProducts(ctx context.Context, c *parcelgate.Caller, search, cursor string, limit int) (parcelgate.Page[*view.Product], error) {
 	if err := parcelgate.MayReadConsoleProducts(c); err != nil {
 		return parcelgate.Page[*view.Product]{}, err
 	}
-	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.Page[*view.Product], error) {
-		return s.consoleProducts(ctx, c, search, cursor, limit)
+	return readOnReplica(ctx, s.db, c, func(r reader) (parcelgate.Page[*view.Product], error) {
+		var f filterSQL
+		consoleProductScope(&f, c, parcelgate.ConsoleProductScope(c, s.consoleNow(c.Environment)))
+		if term := strings.TrimSpace(search); term != "" {
+			like := "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(strings.ToUpper(term)) + "%"
+			f.add(`(UPPER(p.external_id) LIKE ? ESCAPE '\' OR p.ean_code = ?)`, like, term)
+		}
+		page, err := consoleList(ctx, r, &f, "products p JOIN organizations so ON so.id = p.supplier_org_id", consoleProductCols, "", "p.id", cursor, limit,
+			func(rows *sql.Rows) (*view.Product, consoleKey, error) {
+				return scanConsoleProduct(rows, c.OrgID)
+			})
+		if err != nil || len(page.Items) == 0 {
+			return page, err
+		}
+		// The stock of the page's products, in one read, by the rule of
+		// ConsoleProductDetail.
+		ids := make([]int64, len(page.Items))
+		for i, p := range page.Items {
+			ids[i] = p.ID
+		}
+		stock, err := s.consoleBalances(ctx, r, c, parcelgate.ConsoleProductScope(c, s.consoleNow(c.Environment)), ids, false)
+		if err != nil {
+			return page, err
+		}
+		for _, p := range page.Items {
+			p.Stock = stock[p.ID]
+		}
+		return page, nil
 	})
-}
-
-// consoleProducts pages the caller's products, newest first; search, when
-// given, keeps those whose externalId contains it (ignoring case) or whose
-// EAN code is it.
-func (s *ConsoleService) consoleProducts(ctx context.Context, c *parcelgate.Caller, search, cursor string, limit int) (parcelgate.Page[*view.Product], error) {
-	var f filterSQL
-	consoleProductScope(&f, c, parcelgate.ConsoleProductScope(c, s.consoleNow(c.Environment)))
-	if term := strings.TrimSpace(search); term != "" {
-		like := "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(strings.ToUpper(term)) + "%"
-		f.add(`(UPPER(p.external_id) LIKE ? ESCAPE '\' OR p.ean_code = ?)`, like, term)
-	}
-	page, err := consoleList(ctx, s.db, &f, "products p JOIN organizations so ON so.id = p.supplier_org_id", consoleProductCols, "", "p.id", cursor, limit,
-		func(rows *sql.Rows) (*view.Product, consoleKey, error) {
-			return scanConsoleProduct(rows, c.OrgID)
-		})
-	if err != nil || len(page.Items) == 0 {
-		return page, err
-	}
-	// The stock of the page's products, in one read, by the rule of
-	// ConsoleProductDetail.
-	ids := make([]int64, len(page.Items))
-	for i, p := range page.Items {
-		ids[i] = p.ID
-	}
-	stock, err := s.consoleBalances(ctx, c, parcelgate.ConsoleProductScope(c, s.consoleNow(c.Environment)), ids, false)
-	if err != nil {
-		return page, err
-	}
-	for _, p := range page.Items {
-		p.Stock = stock[p.ID]
-	}
-	return page, nil
 }
 
 // ConsoleProductDetail returns one product the caller may see (by the
@@ -412,7 +393,7 @@ func (s *ConsoleService) ConsoleProductDetail(ctx context.Context, c *parcelgate
 	if err != nil {
 		return nil, nil, err
 	}
-	bals, err := s.consoleBalances(ctx, c, scope, []int64{id}, true)
+	bals, err := s.consoleBalances(ctx, s.db.primary(), c, scope, []int64{id}, true)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -422,7 +403,7 @@ func (s *ConsoleService) ConsoleProductDetail(ctx context.Context, c *parcelgate
 // consoleBalances returns the balances of the products ids in scope, by
 // product: every catalog's of a product the caller supplies, else those
 // of its own catalogs it may read; removed ones only when withRemoved.
-func (s *ConsoleService) consoleBalances(ctx context.Context, c *parcelgate.Caller, scope parcelgate.ProductScope, ids []int64, withRemoved bool) (map[int64][]view.Balance, error) {
+func (s *ConsoleService) consoleBalances(ctx context.Context, r reader, c *parcelgate.Caller, scope parcelgate.ProductScope, ids []int64, withRemoved bool) (map[int64][]view.Balance, error) {
 	out := map[int64][]view.Balance{}
 	if len(ids) == 0 {
 		return out, nil
@@ -448,7 +429,7 @@ func (s *ConsoleService) consoleBalances(ctx context.Context, c *parcelgate.Call
 	if !withRemoved {
 		removed = " AND b.removed_at = 0"
 	}
-	rows, err := s.db.query(ctx, `SELECT b.product_id, k.external_id, k.name, k.catalog_type, ro.business_id, b.quantity, b.allocated, COALESCE(b.wholesale_price, ''), COALESCE(b.currency, ''), b.modified_at, b.removed_at
+	rows, err := r.Query(ctx, `SELECT b.product_id, k.external_id, k.name, k.catalog_type, ro.business_id, b.quantity, b.allocated, COALESCE(b.wholesale_price, ''), COALESCE(b.currency, ''), b.modified_at, b.removed_at
 		FROM balances b JOIN catalogs k ON k.id = b.catalog_id JOIN organizations ro ON ro.id = b.retailer_org_id
 		WHERE b.product_id IN (`+placeholders(len(ids))+`)`+removed+` AND (`+strings.Join(either, " OR ")+`) ORDER BY b.removed_at, ro.business_id, k.external_id`, args...)
 	if err != nil {
@@ -496,27 +477,23 @@ func (s *ConsoleService) ConsoleCatalogChoices(ctx context.Context, c *parcelgat
 }
 
 // ConsoleChangeStamp is the newest modification stamp of the caller's
-// data (see consoleChangeStamp), which its live pages poll. Only a caller
-// that may ActionViewTenant (decisions §16).
+// orders and balances: it moves whenever one of them changes, so the
+// console's live pages poll it. Each part is one index lookup; the
+// organization alone scopes it, since an organization lives in one
+// environment (naming the environment too would cost the index-only MAX).
+// Only a caller that may ActionViewTenant (decisions §16).
 func (s *ConsoleService) ConsoleChangeStamp(ctx context.Context, c *parcelgate.Caller) (int64, error) {
 	if err := c.May(parcelgate.ActionViewTenant); err != nil {
 		return 0, err
 	}
-	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (int64, error) { return s.consoleChangeStamp(ctx, c) })
-}
-
-// consoleChangeStamp is the newest modification stamp of the caller's
-// orders and balances: it moves whenever one of them changes, so the
-// console's live updates poll it. Each part is one index lookup; the
-// organization alone scopes it, since an organization lives in one
-// environment (naming the environment too would cost the index-only MAX).
-func (s *ConsoleService) consoleChangeStamp(ctx context.Context, c *parcelgate.Caller) (int64, error) {
-	var stamp int64
-	err := s.db.queryRow(ctx, `SELECT MAX(m) FROM (
-		SELECT COALESCE(MAX(updated_at), 0) AS m FROM orders WHERE org_id = ?
-		UNION ALL SELECT COALESCE(MAX(modified_at), 0) FROM balances WHERE retailer_org_id = ?
-		UNION ALL SELECT COALESCE(MAX(modified_at), 0) FROM balances WHERE supplier_org_id = ? AND eos_at = 0) x`, c.OrgID, c.OrgID, c.OrgID).Scan(&stamp)
-	return stamp, err
+	return readOnReplica(ctx, s.db, c, func(r reader) (int64, error) {
+		var stamp int64
+		err := r.QueryRow(ctx, `SELECT MAX(m) FROM (
+			SELECT COALESCE(MAX(updated_at), 0) AS m FROM orders WHERE org_id = ?
+			UNION ALL SELECT COALESCE(MAX(modified_at), 0) FROM balances WHERE retailer_org_id = ?
+			UNION ALL SELECT COALESCE(MAX(modified_at), 0) FROM balances WHERE supplier_org_id = ? AND eos_at = 0) x`, c.OrgID, c.OrgID, c.OrgID).Scan(&stamp)
+		return stamp, err
+	})
 }
 
 // The operator's reads act for an operator caller (ActionOperate,
@@ -554,7 +531,7 @@ func (s *ConsoleService) ConsoleOrganizations(ctx context.Context, c *parcelgate
 	f.tenant(c, "g.environment", "g.id")
 	cols := `g.id, g.environment, g.business_id, g.name, g.contract_number, g.address, g.created_at,
 		(SELECT COUNT(*) FROM orders o WHERE o.org_id = g.id), (SELECT COUNT(*) FROM products p WHERE p.supplier_org_id = g.id AND p.status = 'ACTIVE')`
-	return consoleList(ctx, s.db, &f, "organizations g", cols, "", "g.id", cursor, limit, func(rows *sql.Rows) (*view.Organization, consoleKey, error) {
+	return consoleList(ctx, s.db.primary(), &f, "organizations g", cols, "", "g.id", cursor, limit, func(rows *sql.Rows) (*view.Organization, consoleKey, error) {
 		var o parcelgate.Organization
 		var envName, addr string
 		var created, orders, products int64

@@ -46,11 +46,11 @@ func (q *keysetQuery) countKey() fastpath.CountKey {
 
 // total counts the rows of q, from the kept count when it is proved exact,
 // else afresh.
-func total(ctx context.Context, db *DB, q *keysetQuery) (int64, error) {
+func total(ctx context.Context, r reader, q *keysetQuery) (int64, error) {
 	where := q.where.sql()
 	count := func() (int64, error) {
 		var n int64
-		err := db.queryRow(ctx, `SELECT COUNT(*) FROM `+q.table+` WHERE `+where, q.where.args...).Scan(&n)
+		err := r.QueryRow(ctx, `SELECT COUNT(*) FROM `+q.table+` WHERE `+where, q.where.args...).Scan(&n)
 		return n, err
 	}
 	v := q.validity
@@ -58,16 +58,16 @@ func total(ctx context.Context, db *DB, q *keysetQuery) (int64, error) {
 		return count()
 	}
 	var newest sql.NullInt64
-	if err := db.queryRow(ctx, `SELECT MAX(`+v.stamp+`) FROM `+v.table+` WHERE `+v.scope, v.args...).Scan(&newest); err != nil {
+	if err := r.QueryRow(ctx, `SELECT MAX(`+v.stamp+`) FROM `+v.table+` WHERE `+v.scope, v.args...).Scan(&newest); err != nil {
 		return 0, err
 	}
 	var cross func() (int64, bool, error)
 	if v.eos != "" {
 		cross = func() (int64, bool, error) {
 			var x sql.NullInt64
-			err := db.queryRow(ctx, `SELECT MIN(`+v.eos+`) FROM `+v.table+` WHERE `+v.scope+` AND `+v.eos+` > ?`, append(append([]any(nil), v.args...), v.cutoff)...).Scan(&x)
+			err := r.QueryRow(ctx, `SELECT MIN(`+v.eos+`) FROM `+v.table+` WHERE `+v.scope+` AND `+v.eos+` > ?`, append(append([]any(nil), v.args...), v.cutoff)...).Scan(&x)
 			return x.Int64, x.Valid, err
 		}
 	}
-	return db.counts.Total(q.countKey(), newest.Int64, v.cutoff, count, cross)
+	return r.db.counts.Total(q.countKey(), newest.Int64, v.cutoff, count, cross)
 }

@@ -353,21 +353,11 @@ func (tx *Tx) QueryRow(ctx context.Context, q string, args ...any) *sql.Row {
 	return tx.tx.QueryRowContext(ctx, tx.d.rebind(q), args...)
 }
 
-// querier runs reads on either the reader pool (reader) or inside a write
+// querier runs reads either where a reader reads or inside a write
 // transaction (*Tx), so one read function serves both.
 type querier interface {
 	Query(ctx context.Context, q string, args ...any) (*sql.Rows, error)
 	QueryRow(ctx context.Context, q string, args ...any) *sql.Row
-}
-
-type reader struct{ db *DB }
-
-func (r reader) Query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
-	return r.db.query(ctx, q, args...)
-}
-
-func (r reader) QueryRow(ctx context.Context, q string, args ...any) *sql.Row {
-	return r.db.queryRow(ctx, q, args...)
 }
 
 // rowScanner is a *sql.Row or *sql.Rows, so one scan function reads a row
@@ -446,39 +436,16 @@ func (db *DB) tryTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
 	return nil
 }
 
-// query runs a read on the reader pool, or in the read transaction ctx
-// carries (see inReadTx).
-// query and queryRow run a read on the read transaction in ctx, else on
-// the reader pool. Inside a read transaction a statement not yet prepared
-// runs unprepared and is queued (stmtCache.inTx), never prepared there:
-// preparing takes a second connection of the pool, and when every
-// connection is held by a read transaction that wants one, none is ever
-// freed — the reads then wait until their deadline (answered 503), or
-// forever without one.
+// query and queryRow run a read on the primary, outside any transaction
+// (db.primary()): the reads of the operator, of authentication, of what a
+// write reads before its transaction. A read that may go to a replica, or
+// must share a snapshot with others, takes a reader instead.
 func (db *DB) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
-	if tx, ok := ctx.Value(readTxKey{}).(*sql.Tx); ok {
-		if st := db.readStmts.inTx(q); st != nil {
-			return tx.StmtContext(ctx, st).QueryContext(ctx, args...)
-		}
-		return tx.QueryContext(ctx, db.dialect.rebind(q), args...)
-	}
-	if st := db.readStmts.get(ctx, q); st != nil {
-		return st.QueryContext(ctx, args...)
-	}
-	return db.readConn(ctx).QueryContext(ctx, db.dialect.rebind(q), args...)
+	return db.primary().Query(ctx, q, args...)
 }
 
 func (db *DB) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
-	if tx, ok := ctx.Value(readTxKey{}).(*sql.Tx); ok {
-		if st := db.readStmts.inTx(q); st != nil {
-			return tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
-		}
-		return tx.QueryRowContext(ctx, db.dialect.rebind(q), args...)
-	}
-	if st := db.readStmts.get(ctx, q); st != nil {
-		return st.QueryRowContext(ctx, args...)
-	}
-	return db.readConn(ctx).QueryRowContext(ctx, db.dialect.rebind(q), args...)
+	return db.primary().QueryRow(ctx, q, args...)
 }
 
 // exec runs a single statement on the writer.

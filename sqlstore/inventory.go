@@ -136,86 +136,73 @@ func endSale(ctx context.Context, tx *Tx, ids []int64, us int64) error {
 	return nil
 }
 
-// ListInventory pages a supplier's products (see listInventoryTx); only
-// for a caller that may ActionReadProducts (interface §5.2).
+// ListInventory pages a supplier's products, each with its balances; only
+// for a caller that may ActionReadProducts (interface §5.2). The page of
+// products and then their balances are read in one read transaction, so
+// the items agree with the page's totals.
 func (s *InventoryService) ListInventory(ctx context.Context, c *parcelgate.Caller, f parcelgate.InventoryFilter, pr parcelgate.PageRequest) (parcelgate.Page[*parcelgate.InventoryItem], error) {
 	if err := c.May(parcelgate.ActionReadProducts); err != nil {
 		return parcelgate.Page[*parcelgate.InventoryItem]{}, err
 	}
-	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.Page[*parcelgate.InventoryItem], error) {
-		return s.listInventoryTx(ctx, c, f, pr)
-	})
-}
-
-// listInventoryTx reads the page of products and then their balances in one
-// read transaction, so the items agree with the page's totals.
-func (s *InventoryService) listInventoryTx(ctx context.Context, c *parcelgate.Caller, f parcelgate.InventoryFilter, pr parcelgate.PageRequest) (res parcelgate.Page[*parcelgate.InventoryItem], err error) {
-	err = s.db.inReadTx(ctx, func(ctx context.Context) error {
-		res, err = s.listInventory(ctx, c, f, pr)
-		return err
-	})
-	return res, err
-}
-
-func (s *InventoryService) listInventory(ctx context.Context, c *parcelgate.Caller, f parcelgate.InventoryFilter, pr parcelgate.PageRequest) (parcelgate.Page[*parcelgate.InventoryItem], error) {
-	var res parcelgate.Page[*parcelgate.InventoryItem]
-	q := &keysetQuery{table: "products p", alias: "p"}
-	q.where.add("p.supplier_org_id = ?", c.OrgID)
-	q.where.add("p.status = 'ACTIVE'")
-	if len(f.ProductExternalIDs) > 0 {
-		q.where.in("p.external_id", anys(parcelgate.ProductIDFormsOf(c.BusinessID, f.ProductExternalIDs)))
-	}
-	if len(f.EANCodes) > 0 {
-		q.where.in("p.ean_code", anys(f.EANCodes))
-	}
-	bf := parcelgate.BalanceFilter{RetailerID: f.RetailerID, CatalogExternalID: f.CatalogExternalID}
-	if f.RetailerID != "" || f.CatalogExternalID != "" {
-		var sub filterSQL
-		sub.add("b.product_id = p.id")
-		sub.add("b.removed_at = 0")
-		if err := placeFilter(ctx, s.db, c, &sub, bf, false); err != nil {
-			return res, err
-		}
-		q.where.add("EXISTS (SELECT 1 FROM balances b WHERE "+sub.sql()+")", sub.args...)
-	}
-	page, err := keysetPage(ctx, s.db, q, pr, "p.id", "", func(rows *sql.Rows) (int64, pageKey, error) {
-		var id int64
-		err := rows.Scan(&id)
-		return id, pageKey{id: id}, err
-	})
-	if err != nil {
+	return readOnReplica(ctx, s.db, c, func(r reader) (parcelgate.Page[*parcelgate.InventoryItem], error) {
+		var res parcelgate.Page[*parcelgate.InventoryItem]
+		err := r.readTx(ctx, func(r reader) error {
+			q := &keysetQuery{table: "products p", alias: "p"}
+			q.where.add("p.supplier_org_id = ?", c.OrgID)
+			q.where.add("p.status = 'ACTIVE'")
+			if len(f.ProductExternalIDs) > 0 {
+				q.where.in("p.external_id", anys(parcelgate.ProductIDFormsOf(c.BusinessID, f.ProductExternalIDs)))
+			}
+			if len(f.EANCodes) > 0 {
+				q.where.in("p.ean_code", anys(f.EANCodes))
+			}
+			bf := parcelgate.BalanceFilter{RetailerID: f.RetailerID, CatalogExternalID: f.CatalogExternalID}
+			if f.RetailerID != "" || f.CatalogExternalID != "" {
+				var sub filterSQL
+				sub.add("b.product_id = p.id")
+				sub.add("b.removed_at = 0")
+				if err := placeFilter(ctx, r, c, &sub, bf, false); err != nil {
+					return err
+				}
+				q.where.add("EXISTS (SELECT 1 FROM balances b WHERE "+sub.sql()+")", sub.args...)
+			}
+			page, err := keysetPage(ctx, r, q, pr, "p.id", "", func(rows *sql.Rows) (int64, pageKey, error) {
+				var id int64
+				err := rows.Scan(&id)
+				return id, pageKey{id: id}, err
+			})
+			if err != nil {
+				return err
+			}
+			res.Total, res.Next = page.Total, page.Next
+			res.Items, err = inventoryItems(ctx, r, c, page.Items, bf)
+			return err
+		})
 		return res, err
-	}
-	res.Total, res.Next = page.Total, page.Next
-	res.Items, err = inventoryItems(ctx, s.db, c, page.Items, bf)
-	return res, err
+	})
 }
 
-// FindInventoryItem returns one of the caller's products (see
-// findInventoryItem); only for a caller that may ActionReadProducts
-// (interface §5.2).
+// FindInventoryItem returns one of the caller's products with its
+// balances; only for a caller that may ActionReadProducts (interface
+// §5.2).
 func (s *InventoryService) FindInventoryItem(ctx context.Context, c *parcelgate.Caller, externalID string) (*parcelgate.InventoryItem, error) {
 	if err := c.May(parcelgate.ActionReadProducts); err != nil {
 		return nil, err
 	}
-	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (*parcelgate.InventoryItem, error) {
-		return s.findInventoryItem(ctx, c, externalID)
+	return readOnReplica(ctx, s.db, c, func(r reader) (*parcelgate.InventoryItem, error) {
+		id, found, err := findProduct(ctx, r, c, externalID, true)
+		if err != nil {
+			return nil, err
+		}
+		if !found {
+			return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "Product %s not found.", externalID)
+		}
+		items, err := inventoryItems(ctx, r, c, []int64{id}, parcelgate.BalanceFilter{})
+		if err != nil {
+			return nil, err
+		}
+		return items[0], nil
 	})
-}
-
-func (s *InventoryService) findInventoryItem(ctx context.Context, c *parcelgate.Caller, externalID string) (*parcelgate.InventoryItem, error) {
-	id, found, err := findProduct(ctx, reader{s.db}, c, externalID, true)
-	if err != nil {
-		return nil, err
-	}
-	if !found {
-		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "Product %s not found.", externalID)
-	}
-	items, err := inventoryItems(ctx, s.db, c, []int64{id}, parcelgate.BalanceFilter{})
-	if err != nil {
-		return nil, err
-	}
-	return items[0], nil
 }
 
 // findProduct finds the caller's product externalID in either form, bare
@@ -272,7 +259,7 @@ func (s *InventoryService) EndOfSale(ctx context.Context, c *parcelgate.Caller, 
 	if err != nil {
 		return nil, err
 	}
-	return inventoryItems(ctx, s.db, c, ids, parcelgate.BalanceFilter{})
+	return inventoryItems(ctx, s.db.primary(), c, ids, parcelgate.BalanceFilter{})
 }
 
 const productCols = `p.id, p.external_id, so.business_id, p.ean_code, p.status, p.document, p.deleted_at, p.modified_at`
@@ -298,7 +285,7 @@ func (r *productRow) product() *parcelgate.Product {
 
 // inventoryItems loads the products of ids, in that order, each with its
 // live balances (those matching f's retailer and catalog; no tombstones).
-func inventoryItems(ctx context.Context, db *DB, c *parcelgate.Caller, ids []int64, f parcelgate.BalanceFilter) ([]*parcelgate.InventoryItem, error) {
+func inventoryItems(ctx context.Context, r reader, c *parcelgate.Caller, ids []int64, f parcelgate.BalanceFilter) ([]*parcelgate.InventoryItem, error) {
 	items := make([]*parcelgate.InventoryItem, 0, len(ids))
 	byID := make(map[int64]*parcelgate.InventoryItem, len(ids))
 	// The page's products and their balances are sought by key: the
@@ -306,24 +293,24 @@ func inventoryItems(ctx context.Context, db *DB, c *parcelgate.Caller, ids []int
 	// reading every product or balance of the supplier through the
 	// supplier's index instead, which SQLite did, whatever the page).
 	for chunk := range slices.Chunk(ids, 500) {
-		rows, err := db.query(ctx, `SELECT `+productCols+` FROM products p JOIN organizations so ON so.id = p.supplier_org_id
-			WHERE p.supplier_org_id + 0 = ? AND `+db.dialect.idList("p.id"), c.OrgID, db.dialect.idListArg(chunk))
+		rows, err := r.Query(ctx, `SELECT `+productCols+` FROM products p JOIN organizations so ON so.id = p.supplier_org_id
+			WHERE p.supplier_org_id + 0 = ? AND `+r.db.dialect.idList("p.id"), c.OrgID, r.db.dialect.idListArg(chunk))
 		prods, err := collect(rows, err, (*productRow).dest)
 		if err != nil {
 			return nil, err
 		}
-		for _, r := range prods {
-			p := r.product()
+		for _, row := range prods {
+			p := row.product()
 			byID[p.ID] = &parcelgate.InventoryItem{Product: p, Balances: []*parcelgate.Balance{}}
 		}
 		var bf filterSQL
 		bf.add("b.supplier_org_id + 0 = ?", c.OrgID)
 		bf.add("b.removed_at = 0")
-		bf.add(db.dialect.idList("b.product_id"), db.dialect.idListArg(chunk))
-		if err := placeFilter(ctx, db, c, &bf, f, true); err != nil {
+		bf.add(r.db.dialect.idList("b.product_id"), r.db.dialect.idListArg(chunk))
+		if err := placeFilter(ctx, r, c, &bf, f, true); err != nil {
 			return nil, err
 		}
-		bals, err := balances(ctx, db, bf.sql()+` ORDER BY b.id`, bf.args)
+		bals, err := balances(ctx, r, bf.sql()+` ORDER BY b.id`, bf.args)
 		if err != nil {
 			return nil, err
 		}

@@ -11,29 +11,25 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// ListSupplierBalances pages a supplier's balances (see
-// listSupplierBalances); only for a caller that may ActionReadProducts
-// (interface §5.2), as GET /inventory/balances asks.
+// ListSupplierBalances pages a supplier's balances; only for a caller
+// that may ActionReadProducts (interface §5.2), as GET /inventory/balances
+// asks.
 func (s *InventoryService) ListSupplierBalances(ctx context.Context, c *parcelgate.Caller, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.Page[*parcelgate.Balance], error) {
 	if err := c.May(parcelgate.ActionReadProducts); err != nil {
 		return parcelgate.Page[*parcelgate.Balance]{}, err
 	}
-	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (parcelgate.Page[*parcelgate.Balance], error) {
-		return s.listSupplierBalances(ctx, c, f, pr)
+	return readOnReplica(ctx, s.db, c, func(r reader) (parcelgate.Page[*parcelgate.Balance], error) {
+		q := &keysetQuery{table: "balances b", alias: "b"}
+		q.where.add("b.supplier_org_id = ?", c.OrgID)
+		q.where.add("b.eos_at = 0")
+		if err := contentFilter(ctx, r, c, q, f); err != nil {
+			return parcelgate.Page[*parcelgate.Balance]{}, err
+		}
+		if err := placeFilter(ctx, r, c, &q.where, f, false); err != nil {
+			return parcelgate.Page[*parcelgate.Balance]{}, err
+		}
+		return keysetPage(ctx, r, q, pr, balanceCols, balanceJoins, scanBalance)
 	})
-}
-
-func (s *InventoryService) listSupplierBalances(ctx context.Context, c *parcelgate.Caller, f parcelgate.BalanceFilter, pr parcelgate.PageRequest) (parcelgate.Page[*parcelgate.Balance], error) {
-	q := &keysetQuery{table: "balances b", alias: "b"}
-	q.where.add("b.supplier_org_id = ?", c.OrgID)
-	q.where.add("b.eos_at = 0")
-	if err := contentFilter(ctx, s.db, c, q, f); err != nil {
-		return parcelgate.Page[*parcelgate.Balance]{}, err
-	}
-	if err := placeFilter(ctx, s.db, c, &q.where, f, false); err != nil {
-		return parcelgate.Page[*parcelgate.Balance]{}, err
-	}
-	return keysetPage(ctx, s.db, q, pr, balanceCols, balanceJoins, scanBalance)
 }
 
 // DeleteBalances acts only for a caller that may ActionPublishBalances

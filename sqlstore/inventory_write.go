@@ -77,7 +77,7 @@ func (s *InventoryService) PutBalances(ctx context.Context, c *parcelgate.Caller
 	if err != nil {
 		return nil, err
 	}
-	rows, err := balancesByID(ctx, s.db, c.OrgID, touched)
+	rows, err := balancesByID(ctx, s.db.primary(), c.OrgID, touched)
 	if err != nil {
 		return nil, err
 	}

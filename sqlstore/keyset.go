@@ -142,35 +142,35 @@ func (q *keysetQuery) decode(cursor string) (pageKey, error) {
 // scan reads one and returns its key.
 //
 // The total, the page's start and its rows are read in one read
-// transaction (inReadTx), so the page agrees with its own totals while
+// transaction (reader.readTx), so the page agrees with its own totals while
 // writers run; a caller that reads more for the page's rows does so inside
-// an inReadTx of its own, which this one joins. A page that starts past
-// the end of the list is empty, never an error.
-func keysetPage[T any](ctx context.Context, db *DB, q *keysetQuery, pr parcelgate.PageRequest, cols, joins string, scan func(*sql.Rows) (T, pageKey, error)) (parcelgate.Page[T], error) {
+// a read transaction of its own, which this one joins. A page that starts
+// past the end of the list is empty, never an error.
+func keysetPage[T any](ctx context.Context, r reader, q *keysetQuery, pr parcelgate.PageRequest, cols, joins string, scan func(*sql.Rows) (T, pageKey, error)) (parcelgate.Page[T], error) {
 	var res parcelgate.Page[T]
-	err := db.inReadTx(ctx, func(ctx context.Context) error {
+	err := r.readTx(ctx, func(r reader) error {
 		var err error
-		res, err = readKeysetPage(ctx, db, q, pr, cols, joins, scan)
+		res, err = readKeysetPage(ctx, r, q, pr, cols, joins, scan)
 		return err
 	})
 	return res, err
 }
 
-func readKeysetPage[T any](ctx context.Context, db *DB, q *keysetQuery, pr parcelgate.PageRequest, cols, joins string, scan func(*sql.Rows) (T, pageKey, error)) (parcelgate.Page[T], error) {
+func readKeysetPage[T any](ctx context.Context, r reader, q *keysetQuery, pr parcelgate.PageRequest, cols, joins string, scan func(*sql.Rows) (T, pageKey, error)) (parcelgate.Page[T], error) {
 	var res parcelgate.Page[T]
 	if pr.Size <= 0 {
 		pr.Size = parcelgate.DefaultPageSize
 	}
 	where := q.where.sql()
 	var err error
-	if res.Total, err = total(ctx, db, q); err != nil {
+	if res.Total, err = total(ctx, r, q); err != nil {
 		return res, err
 	}
 	if pr.After == "" && pr.Offset() >= res.Total {
 		return res, nil
 	}
 	scope := q.table + "|" + q.keyCols() + "|" + q.where.scope.String()
-	start, hasStart, err := pageStart(ctx, db, q, pr, scope)
+	start, hasStart, err := pageStart(ctx, r, q, pr, scope)
 	if errors.Is(err, sql.ErrNoRows) {
 		// Fewer entries than the page's offset: past the end.
 		return res, nil
@@ -185,7 +185,7 @@ func readKeysetPage[T any](ctx context.Context, db *DB, q *keysetQuery, pr parce
 		args = append(args, a...)
 	}
 	args = append(args, pr.Size)
-	rows, err := db.query(ctx, `SELECT `+cols+` FROM `+q.table+` `+joins+` WHERE `+where+` ORDER BY `+q.keyCols()+` LIMIT ?`, args...)
+	rows, err := r.Query(ctx, `SELECT `+cols+` FROM `+q.table+` `+joins+` WHERE `+where+` ORDER BY `+q.keyCols()+` LIMIT ?`, args...)
 	if err != nil {
 		return res, err
 	}
@@ -194,7 +194,7 @@ func readKeysetPage[T any](ctx context.Context, db *DB, q *keysetQuery, pr parce
 	if res.Items, last, err = readPage(rows, func() (T, pageKey, error) { return scan(rows) }); err != nil {
 		return res, err
 	}
-	linkNext(db, q, &res, pr, scope, last)
+	linkNext(r.db, q, &res, pr, scope, last)
 	return res, nil
 }
 
@@ -224,19 +224,19 @@ func linkNext[T any](db *DB, q *keysetQuery, res *parcelgate.Page[T], pr parcelg
 // pageStart finds the key page pr starts after: the cursor, the recorded
 // boundary, or the (Number*Size)-th key counted on the index
 // (fastpath.Boundaries). Page 0 has none.
-func pageStart(ctx context.Context, db *DB, q *keysetQuery, pr parcelgate.PageRequest, scope string) (pageKey, bool, error) {
+func pageStart(ctx context.Context, r reader, q *keysetQuery, pr parcelgate.PageRequest, scope string) (pageKey, bool, error) {
 	if pr.After != "" {
 		k, err := q.decode(pr.After)
 		return k, err == nil, err
 	}
-	k, ok, err := db.pages.Start(fastpath.BoundaryKey{Scope: scope, Size: pr.Size, Number: pr.Number}, func() (fastpath.PageKey, error) {
+	k, ok, err := r.db.pages.Start(fastpath.BoundaryKey{Scope: scope, Size: pr.Size, Number: pr.Number}, func() (fastpath.PageKey, error) {
 		var k fastpath.PageKey
 		dest := []any{&k.ID}
 		if q.byModified {
 			dest = []any{&k.Stamp, &k.ID}
 		}
 		args := append(append([]any(nil), q.where.args...), pr.Offset()-1)
-		err := db.queryRow(ctx, `SELECT `+q.keyCols()+` FROM `+q.table+` WHERE `+q.where.sql()+` ORDER BY `+q.keyCols()+` LIMIT 1 OFFSET ?`, args...).Scan(dest...)
+		err := r.QueryRow(ctx, `SELECT `+q.keyCols()+` FROM `+q.table+` WHERE `+q.where.sql()+` ORDER BY `+q.keyCols()+` LIMIT 1 OFFSET ?`, args...).Scan(dest...)
 		return k, err
 	})
 	return slowKey(k), ok, err

@@ -50,38 +50,38 @@ type pageScan[T any] func(rows *sql.Rows, head ...any) (T, pageKey, error)
 // onePage reads one page of q as keysetPage does, in one statement when
 // the page has rows. scan reads a row; plain is the same scan for
 // keysetPage.
-func onePage[T any](ctx context.Context, db *DB, q *keysetQuery, pr parcelgate.PageRequest, cols, joins string, scan pageScan[T]) (parcelgate.Page[T], error) {
+func onePage[T any](ctx context.Context, r reader, q *keysetQuery, pr parcelgate.PageRequest, cols, joins string, scan pageScan[T]) (parcelgate.Page[T], error) {
 	var res parcelgate.Page[T]
 	plain := func(rows *sql.Rows) (T, pageKey, error) { return scan(rows) }
-	_, inTx := ctx.Value(readTxKey{}).(*sql.Tx)
+	inTx := r.tx != nil
 	if inTx && q.guard != nil {
 		return res, errUnguarded
 	}
 	if inTx {
-		return keysetPage(ctx, db, q, pr, cols, joins, plain)
+		return keysetPage(ctx, r, q, pr, cols, joins, plain)
 	}
 	if pr.Size <= 0 {
 		pr.Size = parcelgate.DefaultPageSize
 	}
-	if !oneStatement(db, q.fewRows, pr.Size) {
+	if !oneStatement(r.db, q.fewRows, pr.Size) {
 		if q.guard != nil {
 			return res, errUnguarded
 		}
-		return keysetPage(ctx, db, q, pr, cols, joins, plain)
+		return keysetPage(ctx, r, q, pr, cols, joins, plain)
 	}
 	scope := q.table + "|" + q.keyCols() + "|" + q.where.scope.String()
-	start, hasStart, err := pageStart(ctx, db, q, pr, scope)
+	start, hasStart, err := pageStart(ctx, r, q, pr, scope)
 	if errors.Is(err, sql.ErrNoRows) && q.guard != nil {
 		return res, errUnguarded
 	}
 	if errors.Is(err, sql.ErrNoRows) {
-		return keysetPage(ctx, db, q, pr, cols, joins, plain)
+		return keysetPage(ctx, r, q, pr, cols, joins, plain)
 	}
 	if err != nil {
 		return res, err
 	}
 	where := q.where.sql()
-	head, headArgs, kept, key := totalColumns(db, q, where)
+	head, headArgs, kept, key := totalColumns(r.db, q, where)
 	if q.guard != nil {
 		head += `, ` + q.guard.sql()
 		headArgs = append(headArgs, q.guard.args...)
@@ -93,7 +93,7 @@ func onePage[T any](ctx context.Context, db *DB, q *keysetQuery, pr parcelgate.P
 		args = append(args, a...)
 	}
 	args = append(args, pr.Size)
-	rows, err := db.query(ctx, `SELECT `+cols+`, `+head+` FROM `+q.table+` `+joins+` WHERE `+where+` ORDER BY `+q.keyCols()+` LIMIT ?`, args...)
+	rows, err := r.Query(ctx, `SELECT `+cols+`, `+head+` FROM `+q.table+` `+joins+` WHERE `+where+` ORDER BY `+q.keyCols()+` LIMIT ?`, args...)
 	if err != nil {
 		return res, err
 	}
@@ -114,13 +114,13 @@ func onePage[T any](ctx context.Context, db *DB, q *keysetQuery, pr parcelgate.P
 		return parcelgate.Page[T]{}, errUnguarded
 	}
 	if len(res.Items) == 0 {
-		return keysetPage(ctx, db, q, pr, cols, joins, plain)
+		return keysetPage(ctx, r, q, pr, cols, joins, plain)
 	}
 	switch {
 	case total.Valid:
 		res.Total = total.Int64
 		if q.validity != nil {
-			db.counts.Keep(key, fastpath.Counted(total.Int64, newest.Int64, q.validity.cutoff, cross.Int64, cross.Valid))
+			r.db.counts.Keep(key, fastpath.Counted(total.Int64, newest.Int64, q.validity.cutoff, cross.Int64, cross.Valid))
 		}
 	case kept != nil && kept.Holds(newest.Int64, q.validity.cutoff):
 		res.Total = kept.Total
@@ -133,7 +133,7 @@ func onePage[T any](ctx context.Context, db *DB, q *keysetQuery, pr parcelgate.P
 		// As keysetPage: a page numbered past the total is empty.
 		return parcelgate.Page[T]{Total: res.Total}, nil
 	}
-	linkNext(db, q, &res, pr, scope, last)
+	linkNext(r.db, q, &res, pr, scope, last)
 	return res, nil
 }
 

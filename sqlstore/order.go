@@ -223,25 +223,28 @@ func orderByID(ctx context.Context, tx *Tx, orgID int64, businessID, id string) 
 	return r, err
 }
 
-// FindOrder returns the caller's order id (see findOrder). Only a caller
-// that may ActionReadOrders (interface §5.2).
+// FindOrder returns the caller's order id, read on a replica when one has
+// replayed the caller's writes (readOnReplica). Only a caller that may
+// ActionReadOrders (interface §5.2).
 func (s *OrderService) FindOrder(ctx context.Context, c *parcelgate.Caller, id string) (*parcelgate.Order, error) {
 	if err := c.May(parcelgate.ActionReadOrders); err != nil {
 		return nil, err
 	}
-	return readOnReplica(ctx, s.db, c, func(ctx context.Context) (*parcelgate.Order, error) { return s.findOrder(ctx, c, id) })
+	return readOnReplica(ctx, s.db, c, func(r reader) (*parcelgate.Order, error) { return readOrder(ctx, r, c, id) })
 }
 
-func (s *OrderService) findOrder(ctx context.Context, c *parcelgate.Caller, id string) (*parcelgate.Order, error) {
+// readOrder reads the caller's order id (service ID or externalId) with
+// q. Another tenant's order is not found, like a missing one.
+func readOrder(ctx context.Context, q querier, c *parcelgate.Caller, id string) (*parcelgate.Order, error) {
 	id = strings.TrimSpace(id)
-	r, err := scanOrderRecord(s.db.queryRow(ctx, `SELECT `+orderColumns+orderByKey, orderByKeyArgs(c.OrgID, c.BusinessID, id)...))
+	rec, err := scanOrderRecord(q.QueryRow(ctx, `SELECT `+orderColumns+orderByKey, orderByKeyArgs(c.OrgID, c.BusinessID, id)...))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "Order %s not found.", id)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return r.view(), nil
+	return rec.view(), nil
 }
 
 // orderingOrganization returns the organization orgID, the external IDs

@@ -11,7 +11,7 @@ import (
 // ExplainOrderListForTest returns the engine's plans for the first page
 // and the count of c's orders that q selects, as ListOrders reads them.
 func (db *DB) ExplainOrderListForTest(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery) (page, count string, err error) {
-	ks, err := NewOrderService(db).orderListQuery(ctx, c, q)
+	ks, err := NewOrderService(db).orderListQuery(ctx, db.primary(), c, q)
 	if err != nil {
 		return "", "", err
 	}

@@ -256,8 +256,10 @@ func TestShippingServiceAsksMayAndKeepsTenants(t *testing.T) {
 				call: func(c *parcelgate.Caller, _ string) (string, error) {
 					return "", shipping.CreateShippingOrder(ctx, c, testShipment("", "JJFI100000000000000P3"))
 				}},
-			// By the number of its second parcel.
-			{name: "FindShippingOrder", denied: []*parcelgate.Caller{merchant}, other: b, crossCode: parcelgate.ENOTFOUND, owner: a,
+			// By the number of its second parcel. Every caller of the
+			// organization may read it, its service accounts too (the
+			// console's parcels area, decisions §40).
+			{name: "FindShippingOrder", other: b, crossCode: parcelgate.ENOTFOUND, owner: a,
 				call: func(c *parcelgate.Caller, id string) (string, error) {
 					sh, err := shipping.FindShippingOrder(ctx, c, id)
 					if err != nil {

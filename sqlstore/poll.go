@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"database/sql"
 	"strconv"
 	"strings"
 	"time"
@@ -17,18 +16,19 @@ import (
 // one, in one statement: the snapshot first (the transaction's, or the
 // statement's), then the transactions running and those holding or
 // waiting for env's change clock. On a hot standby the primary's locks are not to be seen, and
-// the window is the snapshot's oldest running transaction.
-func pollWindow(ctx context.Context, db *DB, env parcelgate.Environment, from time.Time) (parcelgate.ChangeWindow, error) {
-	if db.dialect.name != "postgres" {
+// the window is the snapshot's oldest running transaction. The poll's rows
+// must be read with the same reader (decisions §22: the look and the read
+// on one server).
+func pollWindow(ctx context.Context, r reader, env parcelgate.Environment, from time.Time) (parcelgate.ChangeWindow, error) {
+	if r.db.dialect.name != "postgres" {
 		return parcelgate.PollWindow(from, nil), nil
 	}
 	// Outside a read transaction (every poll so far), the page is read in
 	// one begun after this statement, so its snapshot is later than the
 	// look.
-	_, inTx := ctx.Value(readTxKey{}).(*sql.Tx)
-	w := parcelgate.Writers{ReadAfter: !inTx}
+	w := parcelgate.Writers{ReadAfter: r.tx == nil}
 	var inProgress, running, stamping string
-	err := db.queryRow(ctx, `SELECT pg_is_in_recovery(), pg_snapshot_xmin(s)::text::bigint, pg_snapshot_xmax(s)::text::bigint,
+	err := r.QueryRow(ctx, `SELECT pg_is_in_recovery(), pg_snapshot_xmin(s)::text::bigint, pg_snapshot_xmax(s)::text::bigint,
 		COALESCE((SELECT string_agg(x::text, ',') FROM pg_snapshot_xip(s) x), ''),
 		COALESCE((SELECT string_agg(backend_xid::text, ',') FROM pg_stat_activity WHERE backend_xid IS NOT NULL), ''),
 		COALESCE((SELECT string_agg(a.backend_xid::text, ',') FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid

@@ -32,14 +32,14 @@ func TestReadTransactionsNeverWaitOnThePoolToPrepare(t *testing.T) {
 	errs := make(chan error, n)
 	for i := range n {
 		wg.Go(func() {
-			errs <- db.inReadTx(ctx, func(ctx context.Context) error {
+			errs <- db.primary().readTx(ctx, func(r reader) error {
 				// Every connection is now a transaction's.
 				inside.Done()
 				inside.Wait()
 				qctx, qcancel := context.WithTimeout(ctx, 5*time.Second)
 				defer qcancel()
 				var got int
-				if err := db.queryRow(qctx, fmt.Sprintf("SELECT %d + ?", i), 1).Scan(&got); err != nil {
+				if err := r.QueryRow(qctx, fmt.Sprintf("SELECT %d + ?", i), 1).Scan(&got); err != nil {
 					return err
 				}
 				if got != i+1 {
@@ -58,10 +58,40 @@ func TestReadTransactionsNeverWaitOnThePoolToPrepare(t *testing.T) {
 	}
 	// What they met unprepared is prepared before the next read
 	// transaction begins.
-	if err := db.inReadTx(ctx, func(context.Context) error { return nil }); err != nil {
+	if err := db.primary().readTx(ctx, func(reader) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if st, _ := db.readStmts.lookup("SELECT 0 + ?"); st == nil {
 		t.Error("a statement met inside a read transaction was not prepared afterwards")
+	}
+}
+
+// A reader inside a read transaction joins it, so everything a page hands
+// its reader to (the count, the start, the rows, the rows' details) reads
+// in the page's snapshot; the primary's reader is in none.
+func TestReadTxJoinsTheReadersTransaction(t *testing.T) {
+	ctx := context.Background()
+	db, err := openMemory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if p := db.primary(); p.tx != nil || p.replica != nil {
+		t.Fatalf("the primary's reader is %+v", p)
+	}
+	err = db.primary().readTx(ctx, func(outer reader) error {
+		if outer.tx == nil {
+			t.Error("readTx handed a reader outside a transaction")
+		}
+		return outer.readTx(ctx, func(inner reader) error {
+			if inner.tx != outer.tx {
+				t.Error("a nested readTx began a second transaction")
+			}
+			var n int
+			return inner.QueryRow(ctx, "SELECT 1").Scan(&n)
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

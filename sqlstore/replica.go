@@ -22,7 +22,7 @@ import (
 
 // Reads on PostgreSQL streaming replicas (decisions §20).
 //
-// A read a caller makes may be served by a replica (onReplica); everything
+// A read a caller makes may be served by a replica (readOnReplica); everything
 // else — writes, the reads inside them, token issuance, lockout counting,
 // the operator's reads — stays on the primary. No reader is fooled by lag:
 //
@@ -395,52 +395,24 @@ func parseLSN(s string) (uint64, bool) {
 	return h<<32 | l, true
 }
 
-// routeKey carries the replica a read was sent to (see onReplica).
-type routeKey struct{}
-
-// onReplica returns ctx routed to a replica for the reads of c's
-// organization that follow, when one is usable and has replayed the
-// organization's floor; else ctx unchanged, and they run on the primary.
-// Reads inside a transaction stay in it.
-func (db *DB) onReplica(ctx context.Context, c *parcelgate.Caller) context.Context {
+// replicaFor is the reader for a read of c's organization: a usable
+// replica that has replayed the organization's floor, else the primary.
+func (db *DB) replicaFor(ctx context.Context, c *parcelgate.Caller) reader {
 	rs := db.replicas
 	if rs == nil || c == nil {
-		return ctx
-	}
-	if _, inTx := ctx.Value(readTxKey{}).(*sql.Tx); inTx {
-		return ctx
-	}
-	if _, routed := ctx.Value(routeKey{}).(*replica); routed {
-		return ctx // routed already, or sent back to the primary
+		return db.primary()
 	}
 	if !rs.anyUsable() {
-		return ctx // no floor lookup when no replica could take the read
+		return db.primary() // no floor lookup when no replica could take the read
 	}
 	floor, err := db.readFloor(ctx, c.OrgID)
 	if err != nil {
-		return ctx // the primary answers, or fails the read as it would have
+		return db.primary() // the primary answers, or fails the read as it would have
 	}
 	if r := rs.pick(ctx, floor); r != nil {
-		return context.WithValue(ctx, routeKey{}, r)
+		return reader{db: db, replica: r}
 	}
-	return ctx
-}
-
-// readPool is the pool a read outside a transaction runs on: the replica
-// ctx was routed to, else the reader pool.
-func (db *DB) readPool(ctx context.Context) (*sql.DB, *replica) {
-	if r, ok := ctx.Value(routeKey{}).(*replica); ok && r != nil {
-		return r.pool, r
-	}
-	return db.read, nil
-}
-
-// onPrimary returns ctx no longer routed to a replica.
-func onPrimary(ctx context.Context) context.Context {
-	if _, ok := ctx.Value(routeKey{}).(*replica); !ok {
-		return ctx
-	}
-	return context.WithValue(ctx, routeKey{}, (*replica)(nil))
+	return db.primary()
 }
 
 // replicaFailed reports whether err, met reading on a replica, means the
@@ -517,22 +489,23 @@ func (db *DB) Replicas() []ReplicaStatus {
 // runs on a replica that has replayed the caller's organization's floor,
 // else on the primary; a replica that fails mid-read is taken out of use
 // and the read runs again on the primary. Reads made inside a write
-// transaction, and every other read, stay on the primary. A service routes
-// such a read through readOnReplica.
+// transaction, and every other read, stay on the primary. A service method
+// makes such a read with readOnReplica, and hands the reader it is given
+// to every function the read calls.
 
-// readOnReplica runs fn, a read for c, routed by onReplica.
-func readOnReplica[T any](ctx context.Context, db *DB, c *parcelgate.Caller, fn func(ctx context.Context) (T, error)) (T, error) {
-	rctx := db.onReplica(ctx, c)
-	v, err := fn(rctx)
-	r, _ := rctx.Value(routeKey{}).(*replica)
-	if r == nil {
+// readOnReplica runs fn, a read for c, with the reader replicaFor chose;
+// when a replica fails the read, it runs fn again with the primary's.
+func readOnReplica[T any](ctx context.Context, db *DB, c *parcelgate.Caller, fn func(r reader) (T, error)) (T, error) {
+	r := db.replicaFor(ctx, c)
+	v, err := fn(r)
+	if r.replica == nil {
 		return v, err
 	}
 	if replicaFailed(ctx, err) {
-		r.failures.Add(1)
-		r.markDown()
-		return fn(onPrimary(rctx))
+		r.replica.failures.Add(1)
+		r.replica.markDown()
+		return fn(db.primary())
 	}
-	r.reads.Add(1)
+	r.replica.reads.Add(1)
 	return v, err
 }

@@ -237,7 +237,7 @@ func (s *ShipmentService) FindShipment(ctx context.Context, c *parcelgate.Caller
 	if err := c.May(parcelgate.ActionReadShipments); err != nil {
 		return nil, err
 	}
-	return findShipment(ctx, reader{s.db}, c.OrgID, parcelgate.NormalizeID(trackingNumber))
+	return findShipment(ctx, s.db.primary(), c.OrgID, parcelgate.NormalizeID(trackingNumber))
 }
 
 // findShipment returns the organization's shipment with its parcels, or

@@ -58,7 +58,7 @@ func (s *ShippingService) FindShippingOrder(ctx context.Context, c *parcelgate.C
 	case err != nil:
 		return nil, err
 	}
-	sh, err := findShipment(ctx, reader{s.db}, c.OrgID, tn)
+	sh, err := findShipment(ctx, s.db.primary(), c.OrgID, tn)
 	if err != nil {
 		return nil, err
 	}

@@ -163,7 +163,7 @@ func (s *SupplierShipmentService) ListShipments(ctx context.Context, c *parcelga
 	ks := &keysetQuery{table: "supplier_shipments s", alias: "s", byModified: true, stampCol: "updated_at"}
 	f := &ks.where
 	f.add("s.supplier_org_id = ?", c.OrgID)
-	w, err := pollWindow(ctx, s.db, c.Environment, q.From)
+	w, err := pollWindow(ctx, s.db.primary(), c.Environment, q.From)
 	if err != nil {
 		return parcelgate.Page[*parcelgate.SupplierShipment]{}, err
 	}
@@ -175,7 +175,7 @@ func (s *SupplierShipmentService) ListShipments(ctx context.Context, c *parcelga
 		}
 		f.in("s.status", st)
 	}
-	return keysetPage(ctx, s.db, ks, p, supplyColumns, "", func(rows *sql.Rows) (*parcelgate.SupplierShipment, pageKey, error) {
+	return keysetPage(ctx, s.db.primary(), ks, p, supplyColumns, "", func(rows *sql.Rows) (*parcelgate.SupplierShipment, pageKey, error) {
 		r, err := scanSupply(rows)
 		if err != nil {
 			return nil, pageKey{}, err
@@ -191,7 +191,7 @@ func (s *SupplierShipmentService) OrderShipments(ctx context.Context, c *parcelg
 	if err := c.May(parcelgate.ActionReadOrders); err != nil {
 		return nil, err
 	}
-	o, err := NewOrderService(s.db).findOrder(ctx, c, orderID)
+	o, err := readOrder(ctx, s.db.primary(), c, orderID)
 	if err != nil {
 		return nil, err
 	}

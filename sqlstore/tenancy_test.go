@@ -95,6 +95,8 @@ var tenantExceptions = map[string]string{
 	"stockWriter.upsertProducts balances":         byScopedKey,
 	"fillOrder orders":                            byScopedKey,
 	"moveOrder orders":                            byScopedKey,
+	"moveWarehousePart orders":                    byScopedKey,
+	"moveWarehousePart order_rows":                byScopedKey,
 	"moveStock balances":                          byScopedKey,
 	"placeOrder orders":                           byScopedKey,
 	"heldStock balances":                          byScopedKey,

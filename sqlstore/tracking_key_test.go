@@ -64,11 +64,7 @@ func TestTrackByAsksMayAndKeepsTenants(t *testing.T) {
 		// Lookups: the check is of the caller's right; another tenant
 		// finds the parcel too, in the public view (below).
 		checkAccess(t, writtenIn(t, db), tn, "JJFI10000000000000099", []accessCase{
-			{name: "waybillnumber", denied: []*parcelgate.Caller{gw}, owner: a, ownerSees: true, call: by(parcelgate.KeyWaybillNumber)},
 			{name: "consignmentnumber", denied: []*parcelgate.Caller{gw}, owner: a, ownerSees: true, call: by(parcelgate.KeyConsignmentNumber)},
-		})
-		checkAccess(t, writtenIn(t, db), p2, "JJFI100000000000000P9", []accessCase{
-			{name: "goodsitemid", denied: []*parcelgate.Caller{gw}, owner: a, ownerSees: true, call: by(parcelgate.KeyGoodsItemID)},
 		})
 		// Searches: another tenant's reference or code is nothing to b.
 		checkAccess(t, writtenIn(t, db), "SO-1001", "SO-1009", []accessCase{
@@ -96,16 +92,18 @@ func TestTrackByAsksMayAndKeepsTenants(t *testing.T) {
 			}
 		}
 		both := tn + "/" + p1 + " own=true," + tn + "/" + p2 + " own=true"
-		// decisions §30: a waybill or consignment number is the shipment's
-		// tracking number: all its parcels, in order, paged.
-		want(a, parcelgate.KeyWaybillNumber, strings.ToLower(tn), 0, 10, both)
+		// decisions §30: a consignment number is the shipment's tracking
+		// number: all its parcels, in order, paged.
+		want(a, parcelgate.KeyConsignmentNumber, strings.ToLower(tn), 0, 10, both)
 		want(a, parcelgate.KeyConsignmentNumber, tn, 1, 1, tn+"/"+p2+" own=true")
-		// A goods item ID is a parcel's own number, not a shipment's.
-		want(a, parcelgate.KeyGoodsItemID, p2, 0, 10, tn+"/"+p2+" own=true")
-		want(a, parcelgate.KeyWaybillNumber, p2, 0, 10, "")
+		want(a, parcelgate.KeyConsignmentNumber, p2, 0, 10, "")
+		// decisions §39: a waybill number and a goods item ID are freight
+		// keys, and parcelgate carries no freight: they find nothing, the
+		// owner's parcels neither.
+		want(a, parcelgate.KeyWaybillNumber, tn, 0, 10, "")
+		want(a, parcelgate.KeyGoodsItemID, p2, 0, 10, "")
 		// Another tenant: the lookup's public view, the searches nothing.
-		want(b, parcelgate.KeyWaybillNumber, tn, 0, 10, strings.ReplaceAll(both, "true", "false"))
-		want(b, parcelgate.KeyGoodsItemID, p1, 0, 10, tn+"/"+p1+" own=false")
+		want(b, parcelgate.KeyConsignmentNumber, tn, 0, 10, strings.ReplaceAll(both, "true", "false"))
 		want(b, parcelgate.KeySenderReference, "SO-1001", 0, 10, "")
 		want(b, parcelgate.KeyErrandCode, code, 0, 10, "")
 		// A sender reference or order number is the shipment's reference,
@@ -138,10 +136,10 @@ func TestTrackByAsksMayAndKeepsTenants(t *testing.T) {
 		if _, err := sqlstore.NewShipmentService(db).CreateShipment(ctx, gatewayClientOf(orgOf(b)), testShipment(tn, "JJFI100000000000000B1")); err != nil {
 			t.Fatal(err)
 		}
-		want(a, parcelgate.KeyWaybillNumber, tn, 0, 10, both+","+tn+"/JJFI100000000000000B1 own=false")
+		want(a, parcelgate.KeyConsignmentNumber, tn, 0, 10, both+","+tn+"/JJFI100000000000000B1 own=false")
 		// Another environment is another world.
 		ta := testOrg(t, db, parcelgate.Test, "1234567-1")
-		want(ta, parcelgate.KeyWaybillNumber, tn, 0, 10, "")
+		want(ta, parcelgate.KeyConsignmentNumber, tn, 0, 10, "")
 		want(ta, parcelgate.KeySenderReference, "SO-1001", 0, 10, "")
 
 		// decisions §5: a delivered shipment's codes are freed; its errand

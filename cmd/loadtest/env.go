@@ -18,6 +18,7 @@ import (
 
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/auth"
+	"github.com/parcelgate/parcelgate/console"
 	"github.com/parcelgate/parcelgate/httpapi"
 	"github.com/parcelgate/parcelgate/internal/adminclient"
 	"github.com/parcelgate/parcelgate/internal/pgcluster"
@@ -121,6 +122,21 @@ func (e *env) replicaReads() uint64 {
 }
 
 func start(ctx context.Context, engine string, journal, replica bool) (*env, error) {
+	return startServer(ctx, engine, serverOpts{journal: journal, replica: replica})
+}
+
+// serverOpts are what a run's server is started with.
+type serverOpts struct {
+	journal, replica bool
+	// fill, when set, fills the new database before the server opens it
+	// (the size mode's generator).
+	fill func(ctx context.Context, dsn string) error
+	// console mounts the web console, as serve does.
+	console bool
+}
+
+func startServer(ctx context.Context, engine string, o serverOpts) (*env, error) {
+	journal, replica := o.journal, o.replica
 	e := &env{engine: engine}
 	var cleanup []func()
 	e.close = func() {
@@ -189,6 +205,11 @@ func start(ctx context.Context, engine string, journal, replica bool) (*env, err
 	default:
 		return nil, fmt.Errorf("unknown engine %q", engine)
 	}
+	if o.fill != nil {
+		if err := o.fill(ctx, e.dsn); err != nil {
+			return fail(err)
+		}
+	}
 	clock := parcelgate.SystemClock{}
 	db, err := sqlstore.Open(ctx, e.dsn, clock, e.opts...)
 	if err != nil {
@@ -205,13 +226,25 @@ func start(ctx context.Context, engine string, journal, replica bool) (*env, err
 	}
 	log := slog.New(slog.NewJSONHandler(io.Discard, nil))
 	handler := httpapi.New(wiring.HTTP(db), auth.NewKeyring(keys), clock, log, httpapi.Config{AdminToken: adminToken, NoJournal: !journal})
+	if o.console {
+		handler.Mount(console.Prefix, console.New(wiring.Console(db), console.Config{AdminToken: adminToken, AdminGuard: handler.AdminGuard(), Clock: clock, Log: log}))
+	}
+	cleanup = append(cleanup, handler.Close)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return fail(err)
 	}
 	e.srv = &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	go e.srv.Serve(ln)
-	cleanup = append(cleanup, func() { e.srv.Close() })
+	cleanup = append(cleanup, func() {
+		// Requests still running finish before the router (and its
+		// journal) closes behind them.
+		sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if e.srv.Shutdown(sctx) != nil {
+			e.srv.Close()
+		}
+	})
 	e.url = "http://" + ln.Addr().String()
 	e.client = newClient(256)
 	e.op = &adminclient.Client{BaseURL: e.url, Token: adminToken, HTTP: e.client}

@@ -54,6 +54,18 @@
 //	tenant  the operator's snapshot, reset and restore of a small
 //	        organization next to one with -big-rows (300,000) tracking
 //	        moves, codes and supplier shipments: the median of each.
+//	seed    fills a database with the generator of production volumes
+//	        (internal/seedgen) at -scale of issue 39's large set (2,000
+//	        organizations, one holding half; 1,000,000 shipments, 2,000,000
+//	        parcels; 300,000 orders), each volume overridable
+//	        (-seed-orders, -seed-shipments, ...): rows and time per table.
+//	        With -seed-db the database is that one and is kept, for
+//	        parcelgate serve --db; otherwise a new one, dropped afterwards.
+//	size    fills a new database as seed does, serves it (API, console,
+//	        operator API, journal on) and measures issue 39's routes for
+//	        the big merchant and a small one: -c connections, each route
+//	        for -size-d or -size-max requests, whichever ends first;
+//	        p50, p99, 5xx, and a table for docs/performance.md.
 //
 // With -replica (PostgreSQL) the store reads on a streaming replica of the
 // database that the run starts (internal/pgcluster), as serve
@@ -75,6 +87,8 @@ import (
 	"runtime/pprof"
 	"strings"
 	"time"
+
+	"github.com/parcelgate/parcelgate/internal/seedgen"
 )
 
 type config struct {
@@ -99,13 +113,14 @@ type config struct {
 	shipments      int
 	idleOrders     int
 	bigRows        int
+	seed           seedConfig
 }
 
 func main() {
 	var c config
 	var engines, modes string
 	flag.StringVar(&engines, "engine", "sqlite,postgres", "engines to measure: sqlite, postgres")
-	flag.StringVar(&modes, "mode", "read", "what to measure: read, walk, create, create-orgs, create-one-org, hot, bulk, bulk-balances, list, pickup, track, shipments, idle, tenant (comma-separated)")
+	flag.StringVar(&modes, "mode", "read", "what to measure: read, walk, create, create-orgs, create-one-org, hot, bulk, bulk-balances, list, pickup, track, shipments, idle, tenant, seed, size (comma-separated)")
 	flag.DurationVar(&c.duration, "d", 10*time.Second, "length of each timed load run")
 	flag.IntVar(&c.conns, "c", 32, "connections of the read load")
 	flag.BoolVar(&c.useWrk, "wrk", true, "drive the read load with wrk when it is installed")
@@ -124,7 +139,26 @@ func main() {
 	flag.IntVar(&c.bigRows, "big-rows", 300000, "tenant: the big organization's tracking moves, codes and supplier shipments (each)")
 	flag.IntVar(&c.idleOrders, "idle-orders", 300000, "idle: warehouse orders in the database, none due")
 	flag.IntVar(&c.readOrders, "read-orders", 1, "read: GET this many different orders of the merchant in turn instead of one (needs wrk)")
+	flag.Float64Var(&c.seed.scale, "scale", 0.1, "seed, size: the volumes as a share of issue 39's large set (1 = 2,000 organizations, 1,000,000 shipments, 300,000 orders)")
+	flag.Uint64Var(&c.seed.seed, "seed", 1, "seed, size: the generator's seed (the same seed and sizes give the same data, its times relative to the time of the fill)")
+	flag.StringVar(&c.seed.dsn, "seed-db", "", "seed: fill this database (sqlite:PATH or a postgres:// URL; new, or migrated and empty) and keep it")
+	var over seedgen.Sizes
+	flag.IntVar(&over.Orgs, "seed-orgs", 0, "seed, size: organizations (0: by -scale)")
+	flag.IntVar(&over.Products, "seed-products", 0, "seed, size: products over every warehouse catalog (0: by -scale)")
+	flag.IntVar(&over.PerShop, "seed-per-shop", 0, "seed, size: products a supplier publishes to each dropshipping catalog at most (0: by -scale)")
+	flag.IntVar(&over.Orders, "seed-orders", 0, "seed, size: warehouse orders (0: by -scale)")
+	flag.IntVar(&over.Shipments, "seed-shipments", 0, "seed, size: shipments, delivered orders' included (0: by -scale)")
+	flag.IntVar(&over.Journal, "seed-journal", 0, "seed, size: request journal entries before the journal's cap per organization (0: by -scale)")
+	flag.DurationVar(&c.seed.perRoute, "size-d", 3*time.Second, "size: how long each route is measured at most")
+	flag.IntVar(&c.seed.maxRequests, "size-max", 3000, "size: requests per route at most")
 	flag.Parse()
+	c.seed.sizes = seedgen.Large.Scale(c.seed.scale)
+	for _, o := range []struct{ from, to *int }{{&over.Orgs, &c.seed.sizes.Orgs}, {&over.Products, &c.seed.sizes.Products}, {&over.PerShop, &c.seed.sizes.PerShop},
+		{&over.Orders, &c.seed.sizes.Orders}, {&over.Shipments, &c.seed.sizes.Shipments}, {&over.Journal, &c.seed.sizes.Journal}} {
+		if *o.from > 0 {
+			*o.to = *o.from
+		}
+	}
 	c.engines = strings.Split(engines, ",")
 	c.modes = strings.Split(modes, ",")
 	if err := run(context.Background(), c); err != nil {
@@ -149,6 +183,10 @@ func run(ctx context.Context, c config) error {
 func runMode(ctx context.Context, c config, engine, mode string) error {
 	switch mode {
 	case "read", "walk", "create", "create-orgs", "create-one-org", "hot", "bulk", "bulk-balances", "list", "pickup", "track", "shipments", "idle", "tenant":
+	case "seed":
+		return seedMode(ctx, c, engine)
+	case "size":
+		return sizeMode(ctx, c, engine)
 	default:
 		return fmt.Errorf("unknown mode %q", mode)
 	}

@@ -10,6 +10,7 @@ import (
 	"iter"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -80,6 +81,7 @@ func clientCommand() *cobra.Command {
 	fs.StringVar(&cfg.ClientSecret, "client-secret", "", "gateway client secret")
 	fs.StringVar(&cfg.Username, "username", "", "service account username")
 	fs.StringVar(&cfg.Password, "password", "", "service account password")
+	fs.BoolVar(&cfg.ServiceAccountOAuth, "oauth", false, "get the service account's token from POST /oauth/token?grant_type=client_credentials (the provider's Authentication API) instead of GET /auth/token")
 	fs.DurationVar(&cfg.Timeout, "timeout", client.DefaultTimeout, "limit of each attempt")
 	fs.VisitAll(func(f *pflag.Flag) { envFlag(fs, f.Name) })
 	return g
@@ -117,6 +119,29 @@ func (spec clientCmd) command(cfg *client.Config, env *string) *cobra.Command {
 		return credentialHint(printJSON(cmd.OutOrStdout(), out))
 	}
 	return cmd
+}
+
+// providerFindKeys are the Tracking API's find keys in the provider's
+// names, as --by lists them (decisions §39).
+var providerFindKeys = []string{
+	string(client.KeyAll), string(client.KeyParcelAll), string(client.KeyParcelTrackingNumber), string(client.KeyParcelConsignmentNumber),
+	string(client.KeyParcelOrderNumber), string(client.KeyParcelSenderReference), string(client.KeyParcelReceiverReference),
+	string(client.KeyParcelErrandCode), string(client.KeyFreightAll), string(client.KeyFreightWaybillNumber),
+	string(client.KeyFreightTrackingNumber), string(client.KeyFreightOrderNumber), string(client.KeyFreightReceiverReference),
+	string(client.KeyFreightSenderReference),
+}
+
+// trackingRoutes are the Tracking API's routes by another key
+// (/tracking/7/shipments/{route}/{value}); --by calls one by its name.
+var trackingRoutes = []string{
+	string(client.ByConsignmentNumber), string(client.ByWaybillNumber), string(client.ByGoodsItemID), string(client.BySenderReference),
+	string(client.ByOrderNumber), string(client.ByReceiverReference), string(client.ByErrandCode), string(client.ByPhoneNumber),
+}
+
+// bindMock declares --mock on a sending code command: the call carries
+// x-test-environment: true, which the provider answers with mock data.
+func bindMock(fs *pflag.FlagSet) *bool {
+	return fs.Bool("mock", false, "send x-test-environment: true: the provider's mock data for any well-formed number or code, the same every time, nothing stored (any --environment)")
 }
 
 // The credentials of each API and where the CLI reads them, for the
@@ -466,13 +491,25 @@ var clientCommands = []clientCmd{
 		}},
 	{name: "track", args: "NUMBER...", min: 1, max: -1, short: "Track parcels by number with the Tracking API (the service account's token); --by for another key",
 		bind: func(fs *pflag.FlagSet) clientRun {
-			by := fs.String("by", "", "track by another key instead of tracking numbers: waybillnumber, consignmentnumber, goodsitemid, senderreference, ordernumber, receiverreference, errandcode (one value)")
+			by := fs.String("by", "", "find by other keys instead of tracking numbers (one value), in the provider's names, comma-separated, ! excluding one: "+
+				strings.Join(providerFindKeys, ", ")+" (freight keys find nothing: no freight is carried here), e.g. all,!parcel_order_number; "+
+				"or one of the Tracking API's routes: "+strings.Join(trackingRoutes, ", "))
 			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
 				if *by != "" {
 					if len(args) != 1 {
 						return nil, fmt.Errorf("track --by %s takes one value, not %d", *by, len(args))
 					}
-					return c.TrackBy(ctx, client.TrackingKey(*by), args[0])
+					// A route's name alone calls the route (a consignment
+					// number there shows another organization's parcel in
+					// the public view); anything else is find's keys.
+					if slices.Contains(trackingRoutes, *by) {
+						return c.TrackBy(ctx, client.TrackingKey(*by), args[0])
+					}
+					var keys []client.TrackingKey
+					for k := range strings.SplitSeq(*by, ",") {
+						keys = append(keys, client.TrackingKey(strings.TrimSpace(k)))
+					}
+					return c.FindParcelsIn(ctx, keys, args[0])
 				}
 				var ns commaList
 				for _, a := range args {
@@ -484,16 +521,41 @@ var clientCommands = []clientCmd{
 	{name: "create-sending-code", args: "TRACKING_NUMBER", min: 1, max: 1, short: "Create (or get) the label-less sending code of a shipment",
 		bind: func(fs *pflag.FlagSet) clientRun {
 			noEDI := fs.Bool("no-edi-check", false, "make the code even without shipment data")
+			mock := bindMock(fs)
 			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
-				return c.CreateSendingCode(ctx, args[0], &client.SendingCodeOptions{NoEDICheck: *noEDI})
+				return c.CreateSendingCode(ctx, args[0], &client.SendingCodeOptions{NoEDICheck: *noEDI, TestEnvironment: *mock})
 			}
 		}},
 	{name: "sending-code", args: "TRACKING_NUMBER", min: 1, max: 1, short: "Look up the sending code of a shipment",
-		bind: oneArg(func(ctx context.Context, c *client.Client, tn string) (any, error) { return c.SendingCode(ctx, tn) })},
+		bind: func(fs *pflag.FlagSet) clientRun {
+			mock := bindMock(fs)
+			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
+				return c.SendingCode(ctx, args[0], &client.SendingCodeOptions{TestEnvironment: *mock})
+			}
+		}},
 	{name: "sending-code-shipment", args: "CODE", min: 1, max: 1, short: "Look up the shipment of a sending code",
-		bind: oneArg(func(ctx context.Context, c *client.Client, code string) (any, error) {
-			return c.ShipmentBySendingCode(ctx, code)
-		})},
+		bind: func(fs *pflag.FlagSet) clientRun {
+			mock := bindMock(fs)
+			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
+				return c.ShipmentBySendingCode(ctx, args[0], &client.SendingCodeOptions{TestEnvironment: *mock})
+			}
+		}},
+	{name: "reservation-status", args: "--from TIME --to TIME --country CC", short: "The Tracking API's reservations/status: the caller's parcels due at --postcode in the window, one entry a day",
+		bind: func(fs *pflag.FlagSet) clientRun {
+			var from, to timeFlag
+			var q client.ReservationQuery
+			var postcodes, products, services commaList
+			fs.Var(&from, "from", "start of the window (RFC 3339), inclusive")
+			fs.Var(&to, "to", "end of the window (RFC 3339), exclusive; at most 31 days after --from")
+			fs.StringVar(&q.Country, "country", "FI", "the destinations' country code")
+			fs.Var(&postcodes, "postcode", "the destinations' postal codes, comma-separated")
+			fs.Var(&products, "product", "only these products, comma-separated (2103, or 2103:3101 with an additional service)")
+			fs.Var(&services, "service", "only parcels with one of these additional services, comma-separated")
+			return func(ctx context.Context, c *client.Client, _ []string) (any, error) {
+				q.From, q.To, q.Postcodes, q.Products, q.Services = from.t, to.t, postcodes, products, services
+				return c.ReservationStatus(ctx, q)
+			}
+		}},
 	{name: "errand-codes", args: "PARCEL_ID...", min: 1, max: -1, short: "Get the errand codes of parcels (IDs as arguments or comma-separated)",
 		bind: func(fs *pflag.FlagSet) clientRun {
 			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
@@ -616,11 +678,16 @@ var clientCommands = []clientCmd{
 			fs.Var(&to, "updated-to", "only orders changed up to this RFC 3339 time")
 			fs.StringVar(&q.RefName, "ref-name", "", "reference name (default SO with --ref-value)")
 			fs.StringVar(&q.RefValue, "ref-value", "", "only orders with this reference value")
-			fs.Var(&statuses, "status", "only orders in these statuses, comma-separated (Created, Submitted, Delivered, Cancelled, Error)")
+			fs.Var(&statuses, "status", "only orders in these statuses, comma-separated (Created, Submitted, Partially delivered, Delivered, Cancelled, Error)")
 			fs.StringVar(&q.WarehouseExternalID, "warehouse", "", "only orders of this warehouse")
+			var orderedFrom, orderedTo timeFlag
+			fs.Var(&orderedFrom, "from", "only orders whose orderDate is at or after this RFC 3339 time (the provider's from)")
+			fs.Var(&orderedTo, "to", "only orders whose orderDate is before this RFC 3339 time (the provider's to)")
+			fs.StringVar(&q.DocumentType, "document-type", "", "only orders of this document type: SalesOrder or PurchaseOrder")
 			l.bind(fs)
 			return func(ctx context.Context, c *client.Client, _ []string) (any, error) {
 				q.UpdatedFrom, q.UpdatedTo, q.Paging = from.t, to.t, l.paging()
+				q.OrderedFrom, q.OrderedTo = orderedFrom.t, orderedTo.t
 				q.Statuses = nil
 				for _, s := range statuses {
 					q.Statuses = append(q.Statuses, client.OrderStatus(s))

@@ -60,17 +60,43 @@ var shipmentCommands = []clientCmd{
 				return c.ConfirmShipment(ctx, args[0], parcels)
 			}
 		}},
-	{name: "split-supplier-shipment", aliases: []string{"split-shipment"}, args: "ID -f FILE", min: 1, max: 1, short: "Split a supplier shipment into parcels: the full parcel list as a JSON array",
+	{name: "split-supplier-shipment", aliases: []string{"split-shipment"}, args: "ID -f FILE [--confirm]", min: 1, max: 1, short: "Split a supplier shipment into parcels: the full parcel list as a JSON array; --confirm confirms them in the same call",
 		bind: func(fs *pflag.FlagSet) clientRun {
-			file := fs.StringP("file", "f", "", "the parcels as JSON (- for standard input)")
+			file := fs.StringP("file", "f", "", "the parcels as JSON (- for standard input); a parcel the shipment has may leave out its service fields, an added one needs them")
+			confirm := fs.Bool("confirm", false, "confirm in the same PUT (status Delivered, as the provider's split example): each parcel's deliveredQuantity is what it carries, and each gets tracking codes, its own or the platform's with a label")
 			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
 				var parcels []client.ShipmentParcel
 				if err := readJSON(*file, &parcels); err != nil {
 					return nil, err
 				}
+				if *confirm {
+					return c.SplitAndConfirmShipment(ctx, args[0], parcels)
+				}
 				return c.SplitShipment(ctx, args[0], parcels)
 			}
 		}},
+	{name: "add-supplier-shipment-event", args: "ID --code CODE", min: 1, max: 1, short: "Report an event of a supplier shipment beside its status (a hand-over, a delay); prints the shipment with its events",
+		bind: func(fs *pflag.FlagSet) clientRun {
+			var ev client.ShipmentEvent
+			var at timeFlag
+			fs.StringVar(&ev.Code, "code", "", "what happened: 1-50 letters, digits, '_' or '-' (required)")
+			fs.StringVar(&ev.Description, "description", "", "the event in words")
+			fs.StringVar(&ev.ParcelID, "parcel", "", "the parcel it is about (default: the shipment)")
+			fs.StringVar(&ev.Location, "location", "", "where it happened")
+			fs.Var(&at, "time", "when it happened (RFC 3339; default now)")
+			fs.StringVar(&ev.ExternalID, "external-id", "", "your own ID of the event: sending it again is a safe retry")
+			return func(ctx context.Context, c *client.Client, args []string) (any, error) {
+				if ev.Code == "" {
+					return nil, usageError{usageText("--code is required")}
+				}
+				ev.Timestamp = at.t
+				return c.AddShipmentEvent(ctx, args[0], ev)
+			}
+		}},
+	{name: "supplier-shipment-options", args: "ID", min: 1, max: 1, short: "List the delivery methods a supplier shipment's parcels may take, for a confirmation or a split",
+		bind: oneArg(func(ctx context.Context, c *client.Client, id string) (any, error) {
+			return c.ShipmentOptionsOf(ctx, id)
+		})},
 	{name: "supplier-parcel-label", aliases: []string{"shipment-label"}, args: "ID PARCEL_ID -o FILE", min: 2, max: 2, short: "Save the PDF address label of a supplier shipment's parcel (platform tracking codes only) and list it",
 		bind: pdfCommand(true)},
 	{name: "supplier-parcel-note", aliases: []string{"shipment-note"}, args: "ID PARCEL_ID -o FILE", min: 2, max: 2, short: "Save the PDF delivery note of a supplier shipment's parcel and list it",

@@ -65,6 +65,7 @@ func Console(db *sqlstore.DB) console.Services {
 		Database:      db,
 
 		SupplierShipments: s.SupplierShipments,
+		Dropship:          s.SupplierShipments,
 	}
 }
 

@@ -1,0 +1,50 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/parcelgate/parcelgate"
+)
+
+// ListDropshipShipments pages the dropshipping shipments of c's
+// organization for the console's parcels area (decisions §51), newest
+// first by id with the console's keyset pager and no count: as the
+// supplier that ships them (asRetailer false; a caller that may
+// ActionSupplyShipments), or as the retailer whose orders they come from
+// (asRetailer true; a caller that may ActionReadOrders, as
+// OrderShipments). Each page reads its rows from the index of its side,
+// (supplier_org_id, id) or (retailer_org_id, id) (migration 0035),
+// whatever the organization holds. Another organization's shipments are
+// never read: the organization is the list's first condition.
+func (s *SupplierShipmentService) ListDropshipShipments(ctx context.Context, c *parcelgate.Caller, asRetailer bool, cursor string, limit int) (parcelgate.Page[*parcelgate.SupplierShipment], error) {
+	side, action := dropshipSide(asRetailer)
+	if err := c.May(action); err != nil {
+		return parcelgate.Page[*parcelgate.SupplierShipment]{}, err
+	}
+	var f filterSQL
+	f.add(side+" = ?", c.OrgID)
+	f.add("environment = ?", string(c.Environment))
+	return readOnReplica(ctx, s.db, c, func(r reader) (parcelgate.Page[*parcelgate.SupplierShipment], error) {
+		return consoleList(ctx, r, &f, "supplier_shipments", dropshipColumns, "", "id", cursor, limit,
+			func(rows *sql.Rows) (*parcelgate.SupplierShipment, consoleKey, error) {
+				row, err := scanSupply(rows)
+				if err != nil {
+					return nil, consoleKey{}, err
+				}
+				return row.view(), consoleKey{0, row.pk}, nil
+			})
+	})
+}
+
+// dropshipColumns are supplyColumns without the table's alias.
+const dropshipColumns = `id, environment, supplier_org_id, retailer_org_id, order_pk, status, doc, inserted_at, updated_at, ready_at`
+
+// dropshipSide is the column that names the caller's organization on a
+// side of the trade, and what the caller must be allowed to read it.
+func dropshipSide(asRetailer bool) (string, parcelgate.Action) {
+	if asRetailer {
+		return "retailer_org_id", parcelgate.ActionReadOrders
+	}
+	return "supplier_org_id", parcelgate.ActionSupplyShipments
+}
