@@ -39,7 +39,7 @@ func (k CredentialKind) String() string {
 }
 
 // Caller is who a request acts for, as carried inside an access token. Every
-// read and write is scoped to Caller's OrgID and Environment.
+// read and write is kept to the caller's Scope.
 type Caller struct {
 	Subject     string // client_id of a gateway client, username of a service account
 	OrgID       int64
@@ -50,6 +50,64 @@ type Caller struct {
 	Versions    []VersionGrant // gateway tokens
 	IssuedAt    time.Time
 	ExpiresAt   time.Time
+	// Scope is how far the caller reaches, decided once where the caller
+	// is made (authentication, the operator API's parameters, the
+	// console's session). Its zero value is the caller's own
+	// organization, OrgID in Environment: every tenant's, and the
+	// operator's on one organization (OperatorCaller).
+	Scope Scope
+}
+
+// A Scope is how far a caller reaches (decisions §3, §50): one
+// organization, every organization of one environment, or every
+// organization of every environment. It names kinds, not values: the
+// environment and the organization are the caller's Environment and
+// OrgID, and a scope wider than an organization leaves OrgID zero (and
+// ScopeAll leaves Environment empty) without either meaning anything.
+type Scope uint8
+
+const (
+	// ScopeOrganization is one organization of one environment: the
+	// caller's OrgID in its Environment.
+	ScopeOrganization Scope = iota
+	// ScopeEnvironment is every organization of the caller's Environment
+	// (EnvironmentOperator).
+	ScopeEnvironment
+	// ScopeAll is every organization of every environment (AllOperator).
+	ScopeAll
+)
+
+func (s Scope) String() string {
+	switch s {
+	case ScopeOrganization:
+		return "organization"
+	case ScopeEnvironment:
+		return "environment"
+	case ScopeAll:
+		return "all"
+	}
+	return "unknown"
+}
+
+// Covers reports whether the organization orgID of env is within c's
+// scope (decisions §3, §50). Outside it an object answers as a missing
+// one.
+func (c *Caller) Covers(env Environment, orgID int64) bool {
+	switch c.Scope {
+	case ScopeAll:
+		return true
+	case ScopeEnvironment:
+		return c.Environment == env
+	case ScopeOrganization:
+		return c.Environment == env && c.OrgID == orgID
+	}
+	return false
+}
+
+// Reaches reports whether c acts in env at all: in its own environment,
+// or in every one (ScopeAll).
+func (c *Caller) Reaches(env Environment) bool {
+	return c.Scope == ScopeAll || c.Environment == env
 }
 
 // OperatorCaller is the operator acting in org's tenant: the caller the
@@ -57,16 +115,33 @@ type Caller struct {
 // organization's data for the operator (or, on the workbench, for the
 // warehouse).
 func OperatorCaller(org *Organization) *Caller {
-	return &Caller{Subject: "operator", OrgID: org.ID, BusinessID: org.BusinessID, Environment: org.Environment, Kind: KindOperator}
+	return &Caller{Subject: "operator", OrgID: org.ID, BusinessID: org.BusinessID, Environment: org.Environment, Kind: KindOperator, Scope: ScopeOrganization}
 }
 
 // EnvironmentOperator is the operator acting on every organization of
 // env: the caller of the operator's environment-wide actions (moving the
 // clock, an environment's reset, its lists of organizations, credentials
-// and faults). EnvironmentOperator("") acts on every environment (the
-// journal and the faults of the whole server).
+// and faults).
 func EnvironmentOperator(env Environment) *Caller {
-	return &Caller{Subject: "operator", Environment: env, Kind: KindOperator}
+	return &Caller{Subject: "operator", Environment: env, Kind: KindOperator, Scope: ScopeEnvironment}
+}
+
+// AllOperator is the operator acting on every organization of every
+// environment: the journal and the faults of the whole server, and the
+// token keys, which seal both environments' tokens.
+func AllOperator() *Caller {
+	return &Caller{Subject: "operator", Kind: KindOperator, Scope: ScopeAll}
+}
+
+// OperatorOver is the operator of env, or of every environment when env
+// is empty: the caller of an operator request whose environment
+// parameter is optional (the journal, the faults), decided where the
+// parameter is read.
+func OperatorOver(env Environment) *Caller {
+	if env == "" {
+		return AllOperator()
+	}
+	return EnvironmentOperator(env)
 }
 
 // HasRole reports whether the caller holds role r.

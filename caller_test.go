@@ -43,3 +43,43 @@ func TestRequestContextValues(t *testing.T) {
 		t.Fatal("a context derived from it lost the caller or its cancellation")
 	}
 }
+
+// decisions §3, §50: a caller reaches its own organization, the operator
+// of an environment every organization there, and the operator of the
+// whole server every organization of every environment; nothing else.
+func TestCallerScopeCovers(t *testing.T) {
+	org := &Organization{ID: 7, BusinessID: "1234567-1", Environment: Production}
+	tenant := &Caller{OrgID: 7, Environment: Production, Kind: KindEcom}
+	cases := []struct {
+		name  string
+		c     *Caller
+		scope Scope
+		// covers of (production, 7), (production, 8), (test, 7)
+		want [3]bool
+		// reaches production, test
+		reaches [2]bool
+	}{
+		{"tenant", tenant, ScopeOrganization, [3]bool{true, false, false}, [2]bool{true, false}},
+		{"operator on an organization", OperatorCaller(org), ScopeOrganization, [3]bool{true, false, false}, [2]bool{true, false}},
+		{"operator of production", EnvironmentOperator(Production), ScopeEnvironment, [3]bool{true, true, false}, [2]bool{true, false}},
+		{"operator of every environment", AllOperator(), ScopeAll, [3]bool{true, true, true}, [2]bool{true, true}},
+		{"optional environment given", OperatorOver(Test), ScopeEnvironment, [3]bool{false, false, true}, [2]bool{false, true}},
+		{"optional environment left out", OperatorOver(""), ScopeAll, [3]bool{true, true, true}, [2]bool{true, true}},
+		// No sentinel: an environment operator of no environment reaches
+		// none, where EnvironmentOperator("") once meant every one.
+		{"environment operator of none", EnvironmentOperator(""), ScopeEnvironment, [3]bool{false, false, false}, [2]bool{false, false}},
+		{"tenant of no organization", &Caller{Environment: Production, Kind: KindEcom}, ScopeOrganization, [3]bool{false, false, false}, [2]bool{true, false}},
+	}
+	for _, tc := range cases {
+		if tc.c.Scope != tc.scope {
+			t.Errorf("%s: scope %v, want %v", tc.name, tc.c.Scope, tc.scope)
+		}
+		got := [3]bool{tc.c.Covers(Production, 7), tc.c.Covers(Production, 8), tc.c.Covers(Test, 7)}
+		if got != tc.want {
+			t.Errorf("%s: covers %v, want %v", tc.name, got, tc.want)
+		}
+		if r := [2]bool{tc.c.Reaches(Production), tc.c.Reaches(Test)}; r != tc.reaches {
+			t.Errorf("%s: reaches %v, want %v", tc.name, r, tc.reaches)
+		}
+	}
+}

@@ -133,7 +133,7 @@ type CatalogService interface {
 	// retailer that is not there).
 	CreateCatalog(ctx context.Context, c *Caller, k *Catalog) error
 	// ListCatalogs returns the catalogs of c's environment
-	// (EnvironmentOperator(env); "" for every environment), or, for an
+	// (EnvironmentOperator(env); every environment's for AllOperator()), or, for an
 	// operator caller of one organization (OperatorCaller), only that
 	// retailer's. Only the operator (ActionOperate) lists catalogs so: a
 	// tenant lists its own with ListOwnCatalogs. By retailer and external

@@ -48,7 +48,7 @@ type ControlService interface {
 	DropSnapshot(ctx context.Context, c *Caller, name string) error
 	// RestoreEverywhere restores the snapshot called name of every
 	// organization in c's scope that has one (the demo's seeded state:
-	// EnvironmentOperator("") restores both environments'). Only a caller
+	// AllOperator() restores both environments'). Only a caller
 	// that may ActionOperate.
 	RestoreEverywhere(ctx context.Context, c *Caller, name string) ([]*RestoreResult, error)
 }
@@ -64,7 +64,7 @@ type FaultService interface {
 	CreateFault(ctx context.Context, c *Caller, f *Fault) error
 	// Faults lists the faults in c's scope that may still fire, oldest
 	// first: of c's environment, of every environment for
-	// EnvironmentOperator(""). Only a caller that may ActionOperate.
+	// AllOperator(). Only a caller that may ActionOperate.
 	Faults(ctx context.Context, c *Caller) ([]*Fault, error)
 	// DeleteFault removes a fault in c's scope (ENOTFOUND when there is
 	// none). Only a caller that may ActionOperate.
@@ -78,7 +78,7 @@ type FaultService interface {
 
 // JournalService keeps the request journal (decisions §21). Its reads
 // act for a caller: the operator reads every tenant's entries (the
-// operator API: EnvironmentOperator(env), EnvironmentOperator("") for
+// operator API: EnvironmentOperator(env), AllOperator() for
 // every environment, with JournalQuery.BusinessID to narrow to one
 // organization; or OperatorCaller(org)); a tenant's console session reads
 // its own organization's in its environment. Its writes are the server's

@@ -116,7 +116,7 @@ func DecideLogin(s LoginState, passwordOK bool, now time.Time) LoginDecision {
 // checks them when a token is asked for. Creating, listing, revoking and
 // unlocking are the operator's (ActionOperate), within the caller's scope:
 // an EnvironmentOperator acts on the credentials of its environment's
-// organizations only (every environment for EnvironmentOperator("")), an
+// organizations only (every environment for AllOperator()), an
 // OperatorCaller on its own organization's only; one outside the scope is
 // ENOTFOUND, as a missing one (decisions §4). Authenticating and naming a
 // credential's owner are the server's own machinery and take no caller.

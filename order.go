@@ -374,7 +374,9 @@ type OrderService interface {
 	// or answers a re-send of an existing one (decisions §7): same content →
 	// the stored order; different content while Created → replaced and
 	// re-allocated atomically; otherwise ECONFLICT. Only a caller that may
-	// ActionPlaceOrders.
+	// ActionPlaceOrders. req is checked first (OrderRequest.Validate for
+	// the caller's business ID), and normalized as Validate does: an
+	// invalid one is EINVALID with every problem at its path.
 	CreateOrder(ctx context.Context, c *Caller, req *OrderRequest) (*Order, error)
 	// FindOrder returns one order. Only a caller that may
 	// ActionReadOrders.
@@ -393,8 +395,8 @@ type OrderService interface {
 	// Delivered and Error orders are ECONFLICT. Only a caller that may
 	// ActionPlaceOrders.
 	CancelOrder(ctx context.Context, c *Caller, id string) (*Order, error)
-	// ReopenOrder sends an order in Error again: with req, its new content;
-	// without, its stored content. It is allocated afresh and may end
+	// ReopenOrder sends an order in Error again: with req, its new content
+	// (checked as CreateOrder checks it); without, its stored content. It is allocated afresh and may end
 	// Created, Error or Cancelled, as a new order would. Other statuses
 	// are ECONFLICT. Only a caller that may ActionPlaceOrders.
 	ReopenOrder(ctx context.Context, c *Caller, id string, req *OrderRequest) (*Order, error)

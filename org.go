@@ -52,7 +52,7 @@ func (o *Organization) Validate() error {
 // OrganizationService manages organizations. Creating, finding and
 // listing them are the operator's (ActionOperate), within the caller's
 // scope: an EnvironmentOperator sees the organizations of its environment
-// only (every environment for EnvironmentOperator("")), an OperatorCaller
+// only (every environment for AllOperator()), an OperatorCaller
 // its own organization only (decisions §3, decisions §4).
 type OrganizationService interface {
 	// CreateOrganization stores o; ECONFLICT when its business ID already

@@ -6,13 +6,22 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
+// CredentialStore is what CreateGatewayClient and CreateServiceAccount
+// store a new credential through: the two calls of
+// parcelgate.CredentialService they make (its doc comments state the
+// rules).
+type CredentialStore interface {
+	CreateGatewayClient(ctx context.Context, c *parcelgate.Caller, gc *parcelgate.GatewayClient, secretHash string) error
+	CreateServiceAccount(ctx context.Context, c *parcelgate.Caller, a *parcelgate.ServiceAccount, passwordHash string) error
+}
+
 // CreateGatewayClient is the one way a gateway client is made, for the
 // operator API and the console alike: r is checked by the root's
 // GatewayClientRequest.Validate against the served versions, the client
 // gets a new ID and secret, and the store keeps only the secret's hash.
 // The client is returned with its secret, which is shown once. c is the
 // operator making it (the store asks c.May(ActionOperate)).
-func CreateGatewayClient(ctx context.Context, st parcelgate.CredentialService, c *parcelgate.Caller, r *parcelgate.GatewayClientRequest, served []string) (*parcelgate.GatewayClient, error) {
+func CreateGatewayClient(ctx context.Context, st CredentialStore, c *parcelgate.Caller, r *parcelgate.GatewayClientRequest, served []string) (*parcelgate.GatewayClient, error) {
 	gc, err := r.Validate(served)
 	if err != nil {
 		return nil, err
@@ -33,7 +42,7 @@ func CreateGatewayClient(ctx context.Context, st parcelgate.CredentialService, c
 // username is taken). The account is returned with its password, which is
 // shown once. c is the operator making it (the store asks
 // c.May(ActionOperate)).
-func CreateServiceAccount(ctx context.Context, st parcelgate.CredentialService, c *parcelgate.Caller, r *parcelgate.ServiceAccountRequest) (*parcelgate.ServiceAccount, error) {
+func CreateServiceAccount(ctx context.Context, st CredentialStore, c *parcelgate.Caller, r *parcelgate.ServiceAccountRequest) (*parcelgate.ServiceAccount, error) {
 	a, err := r.Validate()
 	if err != nil {
 		return nil, err

@@ -110,16 +110,16 @@ type Config struct {
 // sessions. internal/wiring fills them from sqlstore's services; every
 // field must be set.
 type Services struct {
-	Organizations parcelgate.OrganizationService
-	Credentials   parcelgate.CredentialService
-	Orders        parcelgate.OrderService
-	Inventory     parcelgate.InventoryService
+	Organizations OrganizationFinder
+	Credentials   CredentialStore
+	Orders        OrderStore
+	Inventory     InventoryWriter
 	// Catalogs is the catalog service's list the operator API answers
 	// too (a chosen organization's catalogs on the credentials page).
 	Catalogs CatalogLister
-	Controls parcelgate.ControlService
-	Faults   parcelgate.FaultService
-	Journal  parcelgate.JournalService
+	Controls ControlStore
+	Faults   FaultStore
+	Journal  JournalReader
 	// The parcels area (decisions §40), through the services the API
 	// calls: shipment data, the codes a label prints (the shipping API's),
 	// the codes a shipment held, the Tracking API's parcels and moves, and
@@ -128,7 +128,7 @@ type Services struct {
 	Shipping     LabelCodes
 	Codes        CodeHistory
 	Tracking     ParcelTracker
-	PickupPoints parcelgate.PickupPointFinder
+	PickupPoints PickupFinder
 	// Estimates is the estimate model of the parcels' journeys (decisions
 	// §19, §32).
 	Estimates parcelgate.DeliveryEstimator
@@ -138,7 +138,7 @@ type Services struct {
 	Sessions SessionStore
 	// SupplierShipments are dropshipping's shipments (decisions §34): a
 	// supplier's pages, and its suppliers' progress on a retailer's order.
-	SupplierShipments parcelgate.DropshipService
+	SupplierShipments SupplyStore
 	// Dropship lists dropshipping's shipments in the parcels area, for
 	// the supplier and for the retailer (decisions §51).
 	Dropship DropshipLister
@@ -149,24 +149,24 @@ type Services struct {
 
 // Console is the web console's handler. Build it with New.
 type Console struct {
-	orgs        parcelgate.OrganizationService
-	credentials parcelgate.CredentialService
-	orders      parcelgate.OrderService
-	inventory   parcelgate.InventoryService
+	orgs        OrganizationFinder
+	credentials CredentialStore
+	orders      OrderStore
+	inventory   InventoryWriter
 	catalogs    CatalogLister
 	shipments   ShipmentReader
 	shipping    LabelCodes
 	codes       CodeHistory
 	tracking    ParcelTracker
-	pickups     parcelgate.PickupPointFinder
+	pickups     PickupFinder
 	estimates   parcelgate.DeliveryEstimator
-	controls    parcelgate.ControlService
-	faults      parcelgate.FaultService
-	journal     parcelgate.JournalService
+	controls    ControlStore
+	faults      FaultStore
+	journal     JournalReader
 	reads       Reader
 	operator    OperatorReader
 	sessions    SessionStore
-	supplies    parcelgate.DropshipService
+	supplies    SupplyStore
 	dropship    DropshipLister
 	database    Database
 
@@ -389,7 +389,17 @@ func (c *Console) lookupSession(r *http.Request) (*session, error) {
 // callerOf is the caller a session acts as in the store's services.
 func callerOf(s *views.Session) *parcelgate.Caller {
 	if s.Kind == views.SessionOperator {
-		return &parcelgate.Caller{Subject: "operator", OrgID: s.OrgID, BusinessID: s.BusinessID, Environment: s.Environment, Kind: parcelgate.KindOperator}
+		// The operator's scope is decided here, once per request: the
+		// organization it chose, else the environment it chose, else
+		// every environment.
+		scope := parcelgate.ScopeOrganization
+		switch {
+		case s.OrgID == 0 && s.Environment != "":
+			scope = parcelgate.ScopeEnvironment
+		case s.OrgID == 0:
+			scope = parcelgate.ScopeAll
+		}
+		return &parcelgate.Caller{Subject: "operator", OrgID: s.OrgID, BusinessID: s.BusinessID, Environment: s.Environment, Kind: parcelgate.KindOperator, Scope: scope}
 	}
 	return &parcelgate.Caller{Subject: s.Username, OrgID: s.OrgID, BusinessID: s.BusinessID, Environment: s.Environment, Kind: parcelgate.KindEcom, Roles: s.Roles}
 }

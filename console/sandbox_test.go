@@ -18,7 +18,7 @@ import (
 func (e *env) hasOrder(businessID, id string) bool {
 	e.t.Helper()
 	ctx := context.Background()
-	org, err := e.store.Organizations.FindOrganization(ctx, parcelgate.EnvironmentOperator(parcelgate.Production), businessID)
+	org, err := e.svc.Organizations.FindOrganization(ctx, parcelgate.EnvironmentOperator(parcelgate.Production), businessID)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -275,7 +275,7 @@ func TestConsoleProductionIsNotDisposable(t *testing.T) {
 			if !e.hasOrder(tenant, demo.SampleOrder) {
 				t.Fatal("production's order is gone")
 			}
-			faults, err := e.store.Faults.Faults(context.Background(), parcelgate.EnvironmentOperator(""))
+			faults, err := e.store.Faults.Faults(context.Background(), parcelgate.AllOperator())
 			if err != nil || len(faults) != 0 {
 				t.Fatalf("faults stored: %v %v", faults, err)
 			}

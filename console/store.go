@@ -67,7 +67,7 @@ type Reader interface {
 // catalogs. Only the operator may call it: every method asks
 // c.May(ActionOperate) itself, and the console asks before calling. c is
 // parcelgate.EnvironmentOperator(env) for an environment's figures
-// (EnvironmentOperator(""): every environment's), the operator on one
+// (AllOperator(): every environment's), the operator on one
 // organization (the session's caller once it chose a tenant) for that
 // organization's credentials. A chosen organization's credentials and
 // catalogs are listed by the services the operator API calls

@@ -153,10 +153,10 @@ func newOrderID() string {
 	return "C" + strings.ToUpper(hex.EncodeToString(b[:]))
 }
 
-// createOrder places the form's order through the API's rules: the
-// request is checked by OrderRequest.Validate, then CreateOrder (which
-// defaults the warehouse, allocates and applies the test scenarios) stores
-// it, as PUT /ecommerce/v3/order does.
+// createOrder places the form's order through the API's rules: CreateOrder
+// checks the request (OrderRequest.Validate), defaults the warehouse,
+// allocates, applies the test scenarios and stores it, as PUT
+// /ecommerce/v3/order does.
 func (c *Console) createOrder(w http.ResponseWriter, r *http.Request, s *session) {
 	if !c.mayCreateOrder(w, r, s) {
 		return
@@ -211,10 +211,15 @@ func (c *Console) createOrder(w http.ResponseWriter, r *http.Request, s *session
 	if len(req.Rows) == 0 {
 		errs["rows[0].externalProductId"] = "choose at least one product"
 	}
-	err := req.Validate(s.BusinessID, c.pickups)
+	// CreateOrder checks the request (OrderRequest.Validate); only a form
+	// with problems of its own asks the same check here, so that the page
+	// shows every problem at once.
 	var o *parcelgate.Order
-	if err == nil && len(errs) == 0 {
+	var err error
+	if len(errs) == 0 {
 		o, err = c.orders.CreateOrder(r.Context(), s.caller, req)
+	} else {
+		err = req.Validate(s.BusinessID, c.pickups)
 	}
 	if err != nil || len(errs) > 0 {
 		code := parcelgate.ErrorCode(err)

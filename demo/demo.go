@@ -21,20 +21,17 @@ import (
 // Services are what seeding needs: the root's services it writes through
 // and the settings that say whether a store was seeded.
 type Services struct {
-	Organizations parcelgate.OrganizationService
-	Credentials   parcelgate.CredentialService
-	Catalogs      parcelgate.CatalogService
-	Shipments     parcelgate.ShipmentService
-	Inventory     parcelgate.InventoryService
-	Orders        parcelgate.OrderService
-	Controls      parcelgate.ControlService
+	Organizations Organizations
+	Credentials   Credentials
+	Catalogs      Catalogs
+	Shipments     Shipments
+	Inventory     Inventory
+	Orders        Orders
+	Controls      Controls
 	Settings      Settings
-	// PickupPoints are the network the sample orders' pick-up points are
-	// found in (OrderRequest.Validate).
-	PickupPoints parcelgate.PickupPointLookup
 	// SupplierShipments switches the second supplier's automatic
 	// supplier on (decisions §34).
-	SupplierShipments parcelgate.DropshipService
+	SupplierShipments AutoSupplier
 }
 
 // Settings are named values one instance claims for all, so that of
@@ -315,9 +312,6 @@ func seedDropship(ctx context.Context, st Services, t Tenant) error {
 		},
 		AutoSubmit: true,
 	}
-	if err := req.Validate(t.RetailerID, st.PickupPoints); err != nil {
-		return err
-	}
 	rc := &parcelgate.Caller{Subject: t.RetailerUsername, OrgID: retailer.ID, BusinessID: retailer.BusinessID, Environment: t.Environment, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleRetailer}}
 	o, err := st.Orders.CreateOrder(ctx, rc, req)
 	if err != nil {
@@ -351,9 +345,6 @@ func seedOrder(ctx context.Context, st Services, t Tenant) error {
 			{ExternalProductID: t.BusinessID + "-MUG", ExternalWarehouseID: t.WarehouseID, Quantity: 1},
 		},
 		AutoSubmit: true,
-	}
-	if err := req.Validate(t.BusinessID, st.PickupPoints); err != nil {
-		return err
 	}
 	c := &parcelgate.Caller{Subject: t.Username, OrgID: org.ID, BusinessID: org.BusinessID, Environment: t.Environment, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleMerchant}}
 	o, err := st.Orders.CreateOrder(ctx, c, req)

@@ -64,10 +64,10 @@ func listing[T any](list func(context.Context, *parcelgate.Caller, parcelgate.Pa
 
 // onPathValue applies act to the path value name and answers 204. The
 // path names no environment: the admin token acts as the operator of
-// every environment (EnvironmentOperator("")), as it always has.
+// every environment (AllOperator()), as it always has.
 func onPathValue(name string, act func(context.Context, *parcelgate.Caller, string) error) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		if err := act(r.Context(), parcelgate.EnvironmentOperator(""), r.PathValue(name)); err != nil {
+		if err := act(r.Context(), parcelgate.AllOperator(), r.PathValue(name)); err != nil {
 			return err
 		}
 		w.WriteHeader(http.StatusNoContent)
@@ -180,7 +180,7 @@ func (s *Server) createGatewayClient(w http.ResponseWriter, r *http.Request) err
 	}
 	// The body's environment is checked by the request's Validate; the
 	// admin token is the operator of every environment.
-	c, err := auth.CreateGatewayClient(r.Context(), s.credentials, parcelgate.EnvironmentOperator(""), &parcelgate.GatewayClientRequest{
+	c, err := auth.CreateGatewayClient(r.Context(), s.credentials, parcelgate.AllOperator(), &parcelgate.GatewayClientRequest{
 		Environment: req.Environment, BusinessID: req.BusinessID, Versions: grants}, s.cfg.Versions)
 	if err != nil {
 		return err
@@ -212,7 +212,7 @@ func (s *Server) createServiceAccount(w http.ResponseWriter, r *http.Request) er
 	if err := decodeStrict(r, &req); err != nil {
 		return err
 	}
-	a, err := auth.CreateServiceAccount(r.Context(), s.credentials, parcelgate.EnvironmentOperator(""), &parcelgate.ServiceAccountRequest{
+	a, err := auth.CreateServiceAccount(r.Context(), s.credentials, parcelgate.AllOperator(), &parcelgate.ServiceAccountRequest{
 		Environment: req.Environment, BusinessID: req.BusinessID, Username: req.Username, Password: req.Password, Roles: req.Roles})
 	if err != nil {
 		return err
@@ -279,7 +279,7 @@ func (s *Server) listCatalogs(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) rotateTokenKey(w http.ResponseWriter, r *http.Request) error {
-	id, err := s.tokenKeys.RotateTokenKey(r.Context(), parcelgate.EnvironmentOperator(""))
+	id, err := s.tokenKeys.RotateTokenKey(r.Context(), parcelgate.AllOperator())
 	if err != nil {
 		return err
 	}

@@ -149,8 +149,29 @@ func (s *Server) errand(env parcelgate.Environment, h handlerFunc) http.Handler 
 	})
 }
 
+// ecomService wraps a handler of the ecom API whose service decides who
+// may act (decisions §50): an ecom token, and the service's EFORBIDDEN,
+// answered as any error of the handler is, is the refusal. It serves the
+// routes whose handler asks nothing of the request before the service:
+// the refusal comes at the same point, in the same words, as ecom's.
+func (s *Server) ecomService(h handlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, fail := s.authenticate(r, parcelgate.KindEcom)
+		if fail != nil {
+			s.refuse(w, r, ecomSurface, fail)
+			return
+		}
+		s.serve(w, withCaller(r, c), ecomSurface, h)
+	})
+}
+
 // ecom wraps a handler of the ecom API: an ecom token whose caller May do
-// action (the one table of who may act is the root's).
+// action (the one table of who may act is the root's), asked before the
+// handler runs. The service asks the same; this early answer is kept only
+// where it decides when a refusal comes: before a body, a query or a path
+// is read and checked (a 400 or 404 there would otherwise come first), or
+// on a route no tenant service answers (delivery services, pick-up
+// points). The routes it serves are listed in decisions §50.
 func (s *Server) ecom(action parcelgate.Action, h handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c, fail := s.authenticate(r, parcelgate.KindEcom)

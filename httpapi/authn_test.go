@@ -225,7 +225,7 @@ func TestTokensAcrossInstancesAndRotation(t *testing.T) {
 		if s, _, _ := b.get(t, "/2025-04/probe", old); s != 200 {
 			t.Fatalf("token of instance A refused by instance B: %d", s)
 		}
-		if _, err := sqlstore.NewTokenKeyService(db).RotateTokenKey(context.Background(), parcelgate.EnvironmentOperator("")); err != nil {
+		if _, err := sqlstore.NewTokenKeyService(db).RotateTokenKey(context.Background(), parcelgate.AllOperator()); err != nil {
 			t.Fatal(err)
 		}
 		if err := a.ReloadKeys(context.Background()); err != nil {

@@ -302,7 +302,7 @@ func (s *Server) resetDemo(w http.ResponseWriter, r *http.Request) error {
 	if _, err := s.sandboxControl(string(parcelgate.Production), parcelgate.ControlRestore); err != nil {
 		return err
 	}
-	res, err := s.controls.RestoreEverywhere(r.Context(), parcelgate.EnvironmentOperator(""), demoSnapshot)
+	res, err := s.controls.RestoreEverywhere(r.Context(), parcelgate.AllOperator(), demoSnapshot)
 	if err != nil {
 		return err
 	}

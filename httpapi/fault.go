@@ -51,7 +51,7 @@ func (s *Server) activeFaults(ctx context.Context) []*parcelgate.Fault {
 	}
 	// The server applies every environment's faults: it reads them as the
 	// operator of every environment.
-	if fs, err := s.faults.Faults(ctx, parcelgate.EnvironmentOperator("")); err == nil {
+	if fs, err := s.faults.Faults(ctx, parcelgate.AllOperator()); err == nil {
 		c.faults = fs
 	}
 	c.read = time.Now()
@@ -179,7 +179,7 @@ func (s *Server) createFault(w http.ResponseWriter, r *http.Request) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
-	if err := s.faults.CreateFault(r.Context(), parcelgate.EnvironmentOperator(f.Environment), f); err != nil {
+	if err := s.faults.CreateFault(r.Context(), parcelgate.OperatorOver(f.Environment), f); err != nil {
 		return err
 	}
 	s.forgetFaults()
@@ -211,7 +211,7 @@ func (s *Server) listFaults(w http.ResponseWriter, r *http.Request) error {
 		}
 		env = e
 	}
-	fs, err := s.faults.Faults(r.Context(), parcelgate.EnvironmentOperator(env))
+	fs, err := s.faults.Faults(r.Context(), parcelgate.OperatorOver(env))
 	if err != nil {
 		return err
 	}
@@ -224,7 +224,7 @@ func (s *Server) listFaults(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) deleteFault(w http.ResponseWriter, r *http.Request) error {
-	if err := s.faults.DeleteFault(r.Context(), parcelgate.EnvironmentOperator(""), r.PathValue("id")); err != nil {
+	if err := s.faults.DeleteFault(r.Context(), parcelgate.AllOperator(), r.PathValue("id")); err != nil {
 		return err
 	}
 	s.forgetFaults()

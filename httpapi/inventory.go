@@ -20,7 +20,7 @@ func (s *Server) inventoryRoutes() {
 	s.handle("PUT /ecommerce/v3/inventory/balances", s.ecom(parcelgate.ActionPublishBalances, s.putBalances))
 	s.handle("GET /ecommerce/v3/inventory/balances", s.ecom(parcelgate.ActionReadProducts, s.listSupplierBalances))
 	s.handle("DELETE /ecommerce/v3/inventory/balances", s.ecom(parcelgate.ActionPublishBalances, s.deleteBalances))
-	s.handle("POST /ecommerce/v3/inventory/migrate", s.ecom(parcelgate.ActionManageProducts, s.migrateProductIDs))
+	s.handle("POST /ecommerce/v3/inventory/migrate", s.ecomService(s.migrateProductIDs))
 }
 
 // EntryError is one entry of a batch that was not applied (PUT /inventory,

@@ -498,7 +498,7 @@ func (s *Server) listJournal(w http.ResponseWriter, r *http.Request) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
-	page, err := s.journalStore.Journal(r.Context(), parcelgate.EnvironmentOperator(env), q, pr)
+	page, err := s.journalStore.Journal(r.Context(), parcelgate.OperatorOver(env), q, pr)
 	if err != nil {
 		return err
 	}
@@ -522,7 +522,7 @@ func (s *Server) getJournalEntry(w http.ResponseWriter, r *http.Request) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
-	es, err := s.journalStore.JournalEntries(r.Context(), parcelgate.EnvironmentOperator(env), q, r.PathValue("requestId"))
+	es, err := s.journalStore.JournalEntries(r.Context(), parcelgate.OperatorOver(env), q, r.PathValue("requestId"))
 	if err != nil {
 		return err
 	}

@@ -17,13 +17,13 @@ func (s *Server) orderRoutes() {
 	// The same operation under the path existing integrations use.
 	s.handle("POST /ecommerce/v3/orders", s.ecom(place, s.createOrder))
 	s.handle("GET /ecommerce/v3/orders", s.ecom(read, s.listOrders))
-	s.handle("GET /ecommerce/v3/orders/{id}", s.ecom(read, s.getOrder))
+	s.handle("GET /ecommerce/v3/orders/{id}", s.ecomService(s.getOrder))
 	s.handle("PUT /ecommerce/v3/orders/{id}", s.ecom(place, s.updateOrder))
 	s.handle("POST /ecommerce/v3/orders/{id}", s.ecom(place, s.reopenOrder))
-	s.handle("DELETE /ecommerce/v3/orders/{id}", s.ecom(place, onOrder(s.orders.CancelOrder)))
+	s.handle("DELETE /ecommerce/v3/orders/{id}", s.ecomService(onOrder(s.orders.CancelOrder)))
 	s.handle("PATCH /ecommerce/v3/orders/{id}/preferences", s.ecom(place, s.setOrderPreferences))
 	s.handle("POST /ecommerce/v3/orders/{id}/comments", s.ecom(place, s.addOrderComment))
-	s.handle("DELETE /ecommerce/v3/orders/{id}/comments/{commentId}", s.ecom(place, s.deleteOrderComment))
+	s.handle("DELETE /ecommerce/v3/orders/{id}/comments/{commentId}", s.ecomService(s.deleteOrderComment))
 	s.handle("POST /admin/v1/orders/status", s.admin(s.setOrderStatus))
 }
 

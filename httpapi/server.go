@@ -26,15 +26,15 @@ import (
 // operational calls. internal/wiring fills them from sqlstore's services;
 // every field but Tracking and SupplierShipments must be set.
 type Services struct {
-	Organizations parcelgate.OrganizationService
+	Organizations OrganizationStore
 	Credentials   parcelgate.CredentialService
 	Catalogs      parcelgate.CatalogService
-	Orders        parcelgate.OrderService
+	Orders        OrderWriter
 	// OrderAnswers are the order reads answered as encoded bytes (the
 	// most frequent reads; see answers.go).
 	OrderAnswers OrderAnswers
-	Shipments    parcelgate.ShipmentService
-	Codes        parcelgate.CodeService
+	Shipments    ShipmentStore
+	Codes        CodeStore
 	Inventory    parcelgate.InventoryService
 	Controls     parcelgate.ControlService
 	Faults       parcelgate.FaultService
@@ -138,13 +138,13 @@ type Config struct {
 
 // Server is the HTTP API. Build it with New.
 type Server struct {
-	orgs         parcelgate.OrganizationService
+	orgs         OrganizationStore
 	credentials  parcelgate.CredentialService
 	catalogs     parcelgate.CatalogService
-	orders       parcelgate.OrderService
+	orders       OrderWriter
 	answers      OrderAnswers
-	shipments    parcelgate.ShipmentService
-	codes        parcelgate.CodeService
+	shipments    ShipmentStore
+	codes        CodeStore
 	inventory    parcelgate.InventoryService
 	controls     parcelgate.ControlService
 	faults       parcelgate.FaultService

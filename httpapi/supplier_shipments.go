@@ -27,19 +27,19 @@ func (s *Server) supplierShipmentRoutes() {
 	}
 	supply := parcelgate.ActionSupplyShipments
 	s.handle("GET /ecommerce/v3/shipments", s.ecom(supply, s.listSupplierShipments))
-	s.handle("GET /ecommerce/v3/shipments/{id}", s.ecom(supply, s.getSupplierShipment))
+	s.handle("GET /ecommerce/v3/shipments/{id}", s.ecomService(s.getSupplierShipment))
 	s.handle("PATCH /ecommerce/v3/shipments/{id}", s.ecom(supply, s.patchSupplierShipment))
 	s.handle("PUT /ecommerce/v3/shipments/{id}", s.ecom(supply, s.putSupplierShipment))
 	s.handle("POST /ecommerce/v3/shipments/{id}/delivered", s.ecom(supply, s.confirmSupplierShipment))
 	s.handle("GET /ecommerce/v3/shipments/{id}/parcels/{parcelId}/label", s.ecom(supply, s.supplierParcelLabel))
-	s.handle("GET /ecommerce/v3/shipments/{id}/parcels/{parcelId}/note", s.ecom(supply, s.supplierParcelNote))
+	s.handle("GET /ecommerce/v3/shipments/{id}/parcels/{parcelId}/note", s.ecomService(s.supplierParcelNote))
 	s.handle("POST /ecommerce/v3/shipments/{id}/events", s.ecom(supply, s.postShipmentEvent))
-	s.handle("GET /ecommerce/v3/shipments/{id}/options", s.ecom(supply, s.shipmentOptions))
+	s.handle("GET /ecommerce/v3/shipments/{id}/options", s.ecomService(s.shipmentOptions))
 	// The operator switches an organization's automatic supplier.
 	s.handle("PUT /admin/v1/organizations/{businessId}/auto-supplier", s.admin(s.setAutoSupplier))
 	s.handle("GET /admin/v1/organizations/{businessId}/auto-supplier", s.admin(s.getAutoSupplier))
 	// The retailer's view of its suppliers' progress on one order.
-	s.handle("GET /ecommerce/v3/orders/{id}/shipments", s.ecom(parcelgate.ActionReadOrders, s.orderSupplierShipments))
+	s.handle("GET /ecommerce/v3/orders/{id}/shipments", s.ecomService(s.orderSupplierShipments))
 }
 
 // DefaultShipmentPageSize is the page size of GET /shipments (the

@@ -28,7 +28,7 @@ func (s *CatalogService) CreateCatalog(ctx context.Context, c *parcelgate.Caller
 	switch {
 	case k.Environment == "":
 		k.Environment = c.Environment
-	case c.Environment != "" && k.Environment != c.Environment:
+	case !c.Reaches(k.Environment):
 		var p parcelgate.Problems
 		p.Add("environment", "must be %s, the environment acted in", c.Environment)
 		return p.Err()
@@ -37,7 +37,7 @@ func (s *CatalogService) CreateCatalog(ctx context.Context, c *parcelgate.Caller
 		return err
 	}
 	retailer, err := NewOrganizationService(s.db).findOrganization(ctx, k.Environment, k.RetailerID)
-	if err != nil || !inScope(c, retailer.Environment, retailer.ID) {
+	if err != nil || !c.Covers(retailer.Environment, retailer.ID) {
 		// decisions §4: the operator acting in one tenant finds no other
 		// retailer; it answers like one that is not there.
 		return parcelgate.Errorf(parcelgate.ENOTFOUND, "retailer %s is not an organization in %s", k.RetailerID, k.Environment)
@@ -102,7 +102,7 @@ func (s *CatalogService) ListCatalogs(ctx context.Context, c *parcelgate.Caller,
 		return parcelgate.Page[*parcelgate.Catalog]{}, err
 	}
 	var where filterSQL
-	where.operatorScope(c, "c.environment", "c.retailer_org_id")
+	where.tenant(c, "c.environment", "c.retailer_org_id")
 	// The suppliers' business IDs come as one comma-separated column, on
 	// both engines.
 	agg := "group_concat(so.business_id, ',')"

@@ -343,12 +343,12 @@ func (s *ConsoleService) consoleChangeStamp(ctx context.Context, r reader, c *pa
 
 // The operator's reads act for an operator caller (ActionOperate,
 // decisions §9, §16): EnvironmentOperator(env) for an environment's
-// figures (EnvironmentOperator(""): every environment's), the operator on
+// figures (AllOperator(): every environment's), the operator on
 // one organization (OperatorCaller, or a console operator session that
 // chose the tenant) for that organization's credentials and catalogs.
 
 // ConsoleEnvironmentStamp is the last modification stamp handed out in
-// c's environment (every environment's newest for EnvironmentOperator("")):
+// c's environment (every environment's newest for AllOperator()):
 // it moves with every change of an order or balance there. The operator's
 // overview polls it. Only the operator (ActionOperate).
 func (s *ConsoleService) ConsoleEnvironmentStamp(ctx context.Context, c *parcelgate.Caller) (int64, error) {
@@ -356,7 +356,7 @@ func (s *ConsoleService) ConsoleEnvironmentStamp(ctx context.Context, c *parcelg
 		return 0, err
 	}
 	var stamp int64
-	if c.Environment == "" {
+	if c.Scope == parcelgate.ScopeAll {
 		err := s.db.queryRow(ctx, `SELECT COALESCE(MAX(last_us), 0) FROM change_clock`).Scan(&stamp)
 		return stamp, err
 	}
@@ -381,7 +381,7 @@ func (s *ConsoleService) ConsoleOrganizationFigures(ctx context.Context, c *parc
 		ids[i] = o.ID
 	}
 	var f filterSQL
-	f.operatorScope(c, "g.environment", "g.id")
+	f.tenant(c, "g.environment", "g.id")
 	f.in("g.id", ids)
 	rows, err := s.db.query(ctx, `SELECT g.id, (SELECT COUNT(*) FROM orders o WHERE o.org_id = g.id), (SELECT COUNT(*) FROM products p WHERE p.supplier_org_id = g.id AND p.status = 'ACTIVE')
 		FROM organizations g WHERE `+f.sql(), f.args...)
@@ -411,14 +411,14 @@ func (s *ConsoleService) ConsoleOrganizationFigures(ctx context.Context, c *parc
 }
 
 // ConsoleEnvironmentCounts counts the organizations and orders of c's
-// environment (of every environment for EnvironmentOperator("")). Only
+// environment (of every environment for AllOperator()). Only
 // the operator (ActionOperate).
 func (s *ConsoleService) ConsoleEnvironmentCounts(ctx context.Context, c *parcelgate.Caller) (orgs, orders int64, err error) {
 	if err := c.May(parcelgate.ActionOperate); err != nil {
 		return 0, 0, err
 	}
 	envs := []parcelgate.Environment{c.Environment}
-	if c.Environment == "" {
+	if c.Scope == parcelgate.ScopeAll {
 		envs = parcelgate.Environments
 	}
 	for _, env := range envs {
@@ -435,7 +435,7 @@ func (s *ConsoleService) ConsoleEnvironmentCounts(ctx context.Context, c *parcel
 // ConsoleCredentialOrg returns the organization of a live gateway client
 // (kind view.CredentialGatewayClient, by client ID) or service account
 // (view.CredentialServiceAccount, by username) in c's scope (of c's
-// environment, any environment for EnvironmentOperator(""); c's
+// environment, any environment for AllOperator(); c's
 // organization's only when c names one), or ENOTFOUND. Only the operator
 // (ActionOperate).
 func (s *ConsoleService) ConsoleCredentialOrg(ctx context.Context, c *parcelgate.Caller, kind, id string) (int64, error) {
@@ -443,7 +443,7 @@ func (s *ConsoleService) ConsoleCredentialOrg(ctx context.Context, c *parcelgate
 		return 0, err
 	}
 	var scope filterSQL
-	scope.operatorScope(c, "o.environment", "x.org_id")
+	scope.tenant(c, "o.environment", "x.org_id")
 	q := `SELECT x.org_id FROM gateway_clients x JOIN organizations o ON o.id = x.org_id WHERE x.client_id = ? AND x.revoked_at = 0 AND ` + scope.sql()
 	if kind == view.CredentialServiceAccount {
 		q = `SELECT x.org_id FROM service_accounts x JOIN organizations o ON o.id = x.org_id WHERE x.username = ? AND x.revoked_at = 0 AND ` + scope.sql()

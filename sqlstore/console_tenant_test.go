@@ -124,7 +124,7 @@ func TestConsoleAndJournalReadsStayInTheTenant(t *testing.T) {
 		}
 
 		// The operator: every tenant's, one environment's, or one named.
-		all, err := journal.Journal(ctx, parcelgate.EnvironmentOperator(""), parcelgate.JournalQuery{}, parcelgate.PageRequest{Size: 100})
+		all, err := journal.Journal(ctx, parcelgate.AllOperator(), parcelgate.JournalQuery{}, parcelgate.PageRequest{Size: 100})
 		if err != nil || len(all.Items) != 8 {
 			t.Fatalf("operator, every environment: %d, %v; want 8", len(all.Items), err)
 		}
@@ -150,7 +150,7 @@ func TestConsoleAndJournalReadsStayInTheTenant(t *testing.T) {
 		if orgs, n, err := reads.ConsoleEnvironmentCounts(ctx, parcelgate.EnvironmentOperator(parcelgate.Test)); err != nil || orgs != 1 || n != 4 {
 			t.Fatalf("test's figures: %d orgs, %d orders, %v", orgs, n, err)
 		}
-		if orgs, n, err := reads.ConsoleEnvironmentCounts(ctx, parcelgate.EnvironmentOperator("")); err != nil || orgs != 3 || n != 7 {
+		if orgs, n, err := reads.ConsoleEnvironmentCounts(ctx, parcelgate.AllOperator()); err != nil || orgs != 3 || n != 7 {
 			t.Fatalf("every environment's figures: %d orgs, %d orders, %v", orgs, n, err)
 		}
 		testOp := parcelgate.EnvironmentOperator(parcelgate.Test)

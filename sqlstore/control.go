@@ -64,7 +64,7 @@ func (s *ControlService) AdvanceClock(ctx context.Context, c *parcelgate.Caller,
 // control acts on: c's, which must be named (decisions §21: no control
 // acts on an environment by default).
 func oneEnvironment(c *parcelgate.Caller) (parcelgate.Environment, error) {
-	if !c.Environment.Valid() {
+	if c.Scope == parcelgate.ScopeAll || !c.Environment.Valid() {
 		return "", &parcelgate.Error{Code: parcelgate.EINVALID, Message: "Name the environment this control acts on: production or test.",
 			Fields: []parcelgate.FieldError{{Field: "environment", Message: "is required: production or test"}}}
 	}

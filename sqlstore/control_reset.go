@@ -98,7 +98,7 @@ func (s *ControlService) ResetEnvironment(ctx context.Context, c *parcelgate.Cal
 	if err != nil {
 		return nil, err
 	}
-	if c.OrgID != 0 {
+	if c.Scope == parcelgate.ScopeOrganization {
 		// An operator on one organization resets that one only.
 		return s.ResetOrganization(ctx, c, opt)
 	}

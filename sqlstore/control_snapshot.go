@@ -412,7 +412,7 @@ func retakeHeldStock(ctx context.Context, tx *Tx, orgID int64, stamp time.Time) 
 
 // RestoreEverywhere restores the snapshot called name of every
 // organization in c's scope that has one (every environment's for
-// EnvironmentOperator("")), each in its own transaction (see
+// AllOperator()), each in its own transaction (see
 // RestoreSnapshot). The demo's seeded state is restored this way. Only a
 // caller that may ActionOperate; each organization is restored by the
 // operator on that organization, within c's scope.
@@ -421,7 +421,7 @@ func (s *ControlService) RestoreEverywhere(ctx context.Context, c *parcelgate.Ca
 		return nil, err
 	}
 	var scope filterSQL
-	scope.operatorScope(c, "o.environment", "o.id")
+	scope.tenant(c, "o.environment", "o.id")
 	rows, err := s.db.query(ctx, `SELECT `+orgColumnsOf("o")+` FROM snapshots s JOIN organizations o ON o.id = s.org_id WHERE s.name = ? AND `+scope.sql()+` ORDER BY o.environment, o.business_id`,
 		append([]any{name}, scope.args...)...)
 	if err != nil {

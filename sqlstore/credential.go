@@ -50,7 +50,7 @@ func (s *CredentialService) CreateGatewayClient(ctx context.Context, c *parcelga
 // outside c's scope.
 func (s *CredentialService) credentialOrg(ctx context.Context, c *parcelgate.Caller, env parcelgate.Environment, businessID string) (*parcelgate.Organization, error) {
 	org, err := NewOrganizationService(s.db).findOrganization(ctx, env, businessID)
-	if err == nil && !inScope(c, org.Environment, org.ID) {
+	if err == nil && !c.Covers(org.Environment, org.ID) {
 		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "organization %s not found in %s", org.BusinessID, env)
 	}
 	return org, err
@@ -124,7 +124,7 @@ func (s *CredentialService) ListGatewayClients(ctx context.Context, c *parcelgat
 		return parcelgate.Page[*parcelgate.GatewayClient]{}, err
 	}
 	var scope filterSQL
-	scope.operatorScope(c, "o.environment", "c.org_id")
+	scope.tenant(c, "o.environment", "c.org_id")
 	scope.add("c.revoked_at = 0")
 	afterKey(&scope, "c.client_id", p)
 	return namedPage(ctx, s.db.primary(), c, `SELECT `+gatewayClientColumns+` FROM gateway_clients c JOIN organizations o ON o.id = c.org_id WHERE `+scope.sql()+` ORDER BY o.business_id, o.environment, c.client_id`, scope.args, p, func(rows *sql.Rows) (*parcelgate.GatewayClient, string, error) {
@@ -144,7 +144,7 @@ func (s *CredentialService) RevokeGatewayClient(ctx context.Context, c *parcelga
 	}
 	// A credential's environment is its organization's.
 	var scope filterSQL
-	scope.operatorScope(c, "o.environment", "o.id")
+	scope.tenant(c, "o.environment", "o.id")
 	res, err := s.db.exec(ctx, `UPDATE gateway_clients SET revoked_at = ? WHERE client_id = ? AND revoked_at = 0 AND org_id IN (SELECT o.id FROM organizations o WHERE `+scope.sql()+`)`,
 		append([]any{micros(time.Now()), clientID}, scope.args...)...)
 	return affectedOne(res, err, "gateway client %s not found", clientID)
@@ -297,7 +297,7 @@ func (s *CredentialService) ListServiceAccounts(ctx context.Context, c *parcelga
 		return parcelgate.Page[*parcelgate.ServiceAccount]{}, err
 	}
 	var scope filterSQL
-	scope.operatorScope(c, "o.environment", "a.org_id")
+	scope.tenant(c, "o.environment", "a.org_id")
 	scope.add("a.revoked_at = 0")
 	afterKey(&scope, "a.username", p)
 	return namedPage(ctx, s.db.primary(), c, `SELECT `+serviceAccountColumns+` FROM service_accounts a JOIN organizations o ON o.id = a.org_id WHERE `+scope.sql()+` ORDER BY a.username`, scope.args, p, func(rows *sql.Rows) (*parcelgate.ServiceAccount, string, error) {
@@ -320,7 +320,7 @@ func (s *CredentialService) RevokeServiceAccount(ctx context.Context, c *parcelg
 		return err
 	}
 	var scope filterSQL
-	scope.operatorScope(c, "o.environment", "o.id")
+	scope.tenant(c, "o.environment", "o.id")
 	res, err := s.db.exec(ctx, `UPDATE service_accounts SET revoked_at = ? WHERE username = ? AND revoked_at = 0 AND org_id IN (SELECT o.id FROM organizations o WHERE `+scope.sql()+`)`,
 		append([]any{micros(time.Now()), username}, scope.args...)...)
 	return affectedOne(res, err, "service account %s not found", username)
@@ -334,7 +334,7 @@ func (s *CredentialService) UnlockServiceAccount(ctx context.Context, c *parcelg
 		return err
 	}
 	var scope filterSQL
-	scope.operatorScope(c, "o.environment", "o.id")
+	scope.tenant(c, "o.environment", "o.id")
 	res, err := s.db.exec(ctx, `UPDATE service_accounts SET failed_logins = 0, locked_until = 0 WHERE username = ? AND revoked_at = 0 AND org_id IN (SELECT o.id FROM organizations o WHERE `+scope.sql()+`)`,
 		append([]any{username}, scope.args...)...)
 	return affectedOne(res, err, "service account %s not found", username)

@@ -559,7 +559,7 @@ func (s *DropshipService) SetAutoSupplier(ctx context.Context, c *parcelgate.Cal
 	if err := a.Validate(); err != nil {
 		return parcelgate.AutoSupplier{}, err
 	}
-	if c.OrgID == 0 {
+	if c.Scope != parcelgate.ScopeOrganization {
 		// An EnvironmentOperator names no organization to switch.
 		return parcelgate.AutoSupplier{}, parcelgate.Errorf(parcelgate.ENOTFOUND, "organization not found")
 	}

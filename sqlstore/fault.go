@@ -29,12 +29,12 @@ func (s *FaultService) CreateFault(ctx context.Context, c *parcelgate.Caller, f 
 	if err := f.Validate(); err != nil {
 		return err
 	}
-	if c.Environment != "" && c.Environment != f.Environment || c.OrgID != 0 && f.BusinessID == "" {
+	if !c.Reaches(f.Environment) || c.Scope == parcelgate.ScopeOrganization && f.BusinessID == "" {
 		return parcelgate.Errorf(parcelgate.EFORBIDDEN, "This operator cannot set a fault outside its own scope.")
 	}
 	if f.BusinessID != "" {
 		org, err := NewOrganizationService(s.db).findOrganization(ctx, f.Environment, f.BusinessID)
-		if err == nil && !inScope(c, org.Environment, org.ID) {
+		if err == nil && !c.Covers(org.Environment, org.ID) {
 			err = parcelgate.Errorf(parcelgate.ENOTFOUND, "organization %s not found in %s", org.BusinessID, f.Environment)
 		}
 		if err != nil {
@@ -59,15 +59,15 @@ const faultCols = `id, environment, org_id, business_id, method, route, status, 
 
 // Faults lists the faults in c's scope that may still fire (not spent,
 // not expired), oldest first: of c's environment, of every environment
-// for EnvironmentOperator(""), of c's organization for an OperatorCaller.
+// for AllOperator(), of c's organization for an OperatorCaller.
 // Only a caller that may ActionOperate; the HTTP layer reads every
-// environment's to apply them as EnvironmentOperator("").
+// environment's to apply them as AllOperator().
 func (s *FaultService) Faults(ctx context.Context, c *parcelgate.Caller) ([]*parcelgate.Fault, error) {
 	if err := c.May(parcelgate.ActionOperate); err != nil {
 		return nil, err
 	}
 	var scope filterSQL
-	scope.operatorScope(c, "environment", "org_id")
+	scope.tenant(c, "environment", "org_id")
 	rows, err := s.db.query(ctx, `SELECT `+faultCols+` FROM faults WHERE remaining <> 0 AND (expires_at = 0 OR expires_at > ?) AND `+scope.sql()+` ORDER BY created_at, id`,
 		append([]any{micros(time.Now())}, scope.args...)...)
 	if err != nil {
@@ -99,7 +99,7 @@ func (s *FaultService) DeleteFault(ctx context.Context, c *parcelgate.Caller, id
 		return err
 	}
 	var scope filterSQL
-	scope.operatorScope(c, "environment", "org_id")
+	scope.tenant(c, "environment", "org_id")
 	res, err := s.db.exec(ctx, `DELETE FROM faults WHERE id = ? AND `+scope.sql(), append([]any{id}, scope.args...)...)
 	return affectedOne(res, err, "fault %s not found", id)
 }

@@ -86,7 +86,7 @@ func (s *InventoryService) MoveStock(ctx context.Context, c *parcelgate.Caller, 
 		if err != nil {
 			return err
 		}
-		if c.OrgID != 0 && c.OrgID != supplierOrg && c.OrgID != retailerOrg {
+		if c.Scope == parcelgate.ScopeOrganization && c.OrgID != supplierOrg && c.OrgID != retailerOrg {
 			return nil
 		}
 		id, found, err := lookupBalance(ctx, tx, supplierOrg, supplierID, productExternalID, retailerOrg, catalogExternalID)

@@ -179,18 +179,15 @@ func (s *JournalService) JournalEntries(ctx context.Context, c *parcelgate.Calle
 const MaxJournalMatches = 50
 
 // scopeJournal adds c's scope to f: the operator's (decisions §4: its
-// environment, none for EnvironmentOperator(""), and its organization
+// environment, none for AllOperator(), and its organization
 // when it names one), which for a caller that is not the operator is its
 // own organization (and environment), so a tenant never reads another's
 // entries, nor those journaled under no organization. Only the operator
 // narrows by q.BusinessID, within its environment.
 func (s *JournalService) scopeJournal(ctx context.Context, f *filterSQL, c *parcelgate.Caller, q parcelgate.JournalQuery) error {
-	if c.Kind != parcelgate.KindOperator && c.OrgID == 0 {
-		// No tenant of the journal: such a caller sees nothing.
-		f.add("1 = 0")
-		return nil
-	}
-	f.operatorScope(c, "environment", "org_id")
+	// A caller of no organization (a tenant's scope naming none) sees
+	// nothing: the helper keeps it to no row.
+	f.tenant(c, "environment", "org_id")
 	if c.Kind == parcelgate.KindOperator && q.BusinessID != "" {
 		org, err := NewOrganizationService(s.db).findOrganization(ctx, c.Environment, q.BusinessID)
 		if err != nil {

@@ -107,7 +107,7 @@ func TestOrganizationServiceIsTheOperators(t *testing.T) {
 				call: func(c *parcelgate.Caller, id string) (string, error) { return org(orgs.FindOrganization(ctx, c, id)) }},
 			{name: "FindOrganization/test environment", denied: tenants(prod), other: testOp, crossCode: parcelgate.ENOTFOUND, owner: parcelgate.EnvironmentOperator(parcelgate.Production), ownerSees: true,
 				call: func(c *parcelgate.Caller, id string) (string, error) { return org(orgs.FindOrganization(ctx, c, id)) }},
-			{name: "ListOrganizations", denied: tenants(prod), other: testOp, listing: true, crossSum: "test/" + sameBusinessID, owner: parcelgate.EnvironmentOperator(""), ownerSees: true, call: list},
+			{name: "ListOrganizations", denied: tenants(prod), other: testOp, listing: true, crossSum: "test/" + sameBusinessID, owner: parcelgate.AllOperator(), ownerSees: true, call: list},
 		})
 		found, err := orgs.FindOrganization(ctx, testOp, sameBusinessID)
 		if err != nil || found.ID != f.orgs[parcelgate.Test].ID {
@@ -127,7 +127,7 @@ func TestCredentialServiceIsTheOperators(t *testing.T) {
 		f := newOperatorFixture(t, db)
 		creds := sqlstore.NewCredentialService(db)
 		prod := f.orgs[parcelgate.Production]
-		everyone, prodOp, testOp := parcelgate.EnvironmentOperator(""), parcelgate.EnvironmentOperator(parcelgate.Production), parcelgate.EnvironmentOperator(parcelgate.Test)
+		everyone, prodOp, testOp := parcelgate.AllOperator(), parcelgate.EnvironmentOperator(parcelgate.Production), parcelgate.EnvironmentOperator(parcelgate.Test)
 		clientIDs := func(c *parcelgate.Caller, _ string) (string, error) {
 			cs, err := creds.ListGatewayClients(ctx, c, parcelgate.PageRequest{})
 			var out []string
@@ -272,7 +272,7 @@ func TestControlServiceIsTheOperators(t *testing.T) {
 			}
 			// A control names its environment: none is acted on by
 			// default (decisions §21).
-			if _, err := controls.ResetEnvironment(ctx, parcelgate.EnvironmentOperator(""), parcelgate.ResetOptions{}); parcelgate.ErrorCode(err) != parcelgate.EINVALID {
+			if _, err := controls.ResetEnvironment(ctx, parcelgate.AllOperator(), parcelgate.ResetOptions{}); parcelgate.ErrorCode(err) != parcelgate.EINVALID {
 				t.Fatalf("a reset of no environment: %v", err)
 			}
 			if objects() != before {
@@ -289,7 +289,7 @@ func TestFaultServiceIsTheOperators(t *testing.T) {
 		ctx := context.Background()
 		f := newOperatorFixture(t, db)
 		faults := sqlstore.NewFaultService(db)
-		everyone := parcelgate.EnvironmentOperator("")
+		everyone := parcelgate.AllOperator()
 		prodFault := &parcelgate.Fault{Environment: parcelgate.Production, BusinessID: sameBusinessID, Status: 503, Remaining: -1}
 		if err := faults.CreateFault(ctx, parcelgate.EnvironmentOperator(parcelgate.Production), prodFault); err != nil {
 			t.Fatal(err)
@@ -344,7 +344,7 @@ func TestRotateTokenKeyIsTheServersOperators(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkAccess(t, writtenIn(t, db), "", "", []accessCase{
-			{name: "RotateTokenKey", denied: append(tenants(f.orgs[parcelgate.Production]), parcelgate.EnvironmentOperator(parcelgate.Test)), owner: parcelgate.EnvironmentOperator(""),
+			{name: "RotateTokenKey", denied: append(tenants(f.orgs[parcelgate.Production]), parcelgate.EnvironmentOperator(parcelgate.Test)), owner: parcelgate.AllOperator(),
 				call: func(c *parcelgate.Caller, _ string) (string, error) {
 					_, err := keys.RotateTokenKey(ctx, c)
 					return "", err

@@ -18,10 +18,38 @@ import (
 // OrderService keeps the warehouse orders of interface §4.3: their creation,
 // re-sends, status moves, comments, history and reads. Each method acts for its
 // caller and is scoped to the caller's organization and environment.
-type OrderService struct{ db *DB }
+type OrderService struct {
+	db *DB
+	// points is the pick-up point network an order's pickupPointId is
+	// checked against and a 2103 order's nearest point found in
+	// (OrderRequest.Validate): reference data, the same for every tenant,
+	// handed in by the wiring (UsePickupPoints).
+	points parcelgate.PickupPointLookup
+}
 
-// NewOrderService returns the OrderService over db.
-func NewOrderService(db *DB) *OrderService { return &OrderService{db: db} }
+// NewOrderService returns the OrderService over db. Until UsePickupPoints
+// hands it the network it knows no pick-up point: an order that names one
+// is refused as naming a missing point.
+func NewOrderService(db *DB) *OrderService { return &OrderService{db: db, points: noPickupPoints{}} }
+
+// UsePickupPoints makes points the network the service checks orders'
+// pick-up points against, and returns s.
+func (s *OrderService) UsePickupPoints(points parcelgate.PickupPointLookup) *OrderService {
+	s.points = points
+	return s
+}
+
+// noPickupPoints is the network of a service not handed one: it holds no
+// point.
+type noPickupPoints struct{}
+
+func (noPickupPoints) FindPickupPoint(string) (parcelgate.PickupPoint, bool) {
+	return parcelgate.PickupPoint{}, false
+}
+func (noPickupPoints) NearestPickupPoint(string, string) (parcelgate.PickupPoint, bool) {
+	return parcelgate.PickupPoint{}, false
+}
+func (noPickupPoints) HoldsPickupPoints(string) bool { return false }
 
 var _ parcelgate.OrderService = (*OrderService)(nil)
 
@@ -316,6 +344,9 @@ func (s *OrderService) CreateOrder(ctx context.Context, c *parcelgate.Caller, re
 	if err := c.May(parcelgate.ActionPlaceOrders); err != nil {
 		return nil, err
 	}
+	if err := req.Validate(c.BusinessID, s.points); err != nil {
+		return nil, err
+	}
 	return s.placeOrder(ctx, c, req, nil)
 }
 
@@ -323,6 +354,9 @@ func (s *OrderService) CreateOrder(ctx context.Context, c *parcelgate.Caller, re
 // caller that may ActionPlaceOrders (interface §5.2).
 func (s *OrderService) UpdateOrder(ctx context.Context, c *parcelgate.Caller, id string, req *parcelgate.OrderRequest) (*parcelgate.Order, error) {
 	if err := c.May(parcelgate.ActionPlaceOrders); err != nil {
+		return nil, err
+	}
+	if err := req.Validate(c.BusinessID, s.points); err != nil {
 		return nil, err
 	}
 	return s.placeOrder(ctx, c, req, &id)

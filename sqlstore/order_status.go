@@ -47,6 +47,11 @@ func (s *OrderService) ReopenOrder(ctx context.Context, c *parcelgate.Caller, id
 	if err := c.May(parcelgate.ActionPlaceOrders); err != nil {
 		return nil, err
 	}
+	if req != nil {
+		if err := req.Validate(c.BusinessID, s.points); err != nil {
+			return nil, err
+		}
+	}
 	org, whList, drops, err := s.orderingOrganization(ctx, c.OrgID)
 	if err != nil {
 		return nil, err

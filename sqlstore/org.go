@@ -29,7 +29,7 @@ func (s *OrganizationService) CreateOrganization(ctx context.Context, c *parcelg
 	if err := o.Validate(); err != nil {
 		return err
 	}
-	if c.Environment != "" && c.Environment != o.Environment {
+	if !c.Reaches(o.Environment) {
 		return parcelgate.Errorf(parcelgate.EFORBIDDEN, "The operator of %s cannot create an organization in %s.", c.Environment, o.Environment)
 	}
 	o.CreatedAt = s.db.clock.Now(o.Environment).UTC().Truncate(1000)
@@ -48,31 +48,34 @@ func (s *OrganizationService) CreateOrganization(ctx context.Context, c *parcelg
 	})
 }
 
-// inScope reports whether the organization orgID of env is in the scope of
-// the operator's caller c: c's environment (every one when c names none)
-// and c's organization when c names one (decisions §4). Outside it an
-// object answers as a missing one. It is operatorScope's rule for an
-// object already read, before a statement could ask it.
-func inScope(c *parcelgate.Caller, env parcelgate.Environment, orgID int64) bool {
-	return (c.Environment == "" || c.Environment == env) && (c.OrgID == 0 || c.OrgID == orgID)
-}
-
-// operatorScope adds to f the scope of the operator's caller c, on the
-// rows whose environment and organization are the columns envCol and
-// orgCol (decisions §4): c's environment when c names one
-// (EnvironmentOperator(env); every environment for
-// EnvironmentOperator("")), and c's organization when c names one
-// (OperatorCaller(org)). Outside it an object answers as a missing one.
-// Only what c names becomes a condition, a plain equality the planner can
-// use an index for. It is the one way a statement is kept to an
-// operator's scope; the tenancy scan counts it as naming the tenant key
-// of a statement built from f in the same function.
-func (f *filterSQL) operatorScope(c *parcelgate.Caller, envCol, orgCol string) {
-	if c.Environment != "" {
+// tenant adds to f the tenant condition of caller c, on the rows whose
+// environment and organization are the columns envCol and orgCol
+// (decisions §3, §50): for c's Scope, its organization (OrgID in
+// Environment: every tenant, and the operator on one organization), every
+// organization of its environment, or no condition at all (every
+// environment). Outside it an object answers as a missing one. Each
+// condition is a plain equality the planner can use an index for. It is
+// the one way a statement built on a filterSQL is kept to a caller, tenant
+// or operator alike; the tenancy scan counts it as naming the tenant key of
+// a statement built from f in the same function. An object already read,
+// before a statement could ask, is checked by Caller.Covers, the same rule.
+func (f *filterSQL) tenant(c *parcelgate.Caller, envCol, orgCol string) {
+	switch c.Scope {
+	case parcelgate.ScopeAll:
+	case parcelgate.ScopeEnvironment:
 		f.add(envCol+" = ?", string(c.Environment))
-	}
-	if c.OrgID != 0 {
+	case parcelgate.ScopeOrganization:
+		if c.OrgID == 0 {
+			// An organization's scope that names none (a caller not
+			// yet of a tenant) reaches nothing.
+			f.add("1 = 0")
+			return
+		}
+		f.add(envCol+" = ?", string(c.Environment))
 		f.add(orgCol+" = ?", c.OrgID)
+	default:
+		// A scope this build does not know reaches nothing.
+		f.add("1 = 0")
 	}
 }
 
@@ -110,7 +113,7 @@ func (s *OrganizationService) FindOrganization(ctx context.Context, c *parcelgat
 		return nil, err
 	}
 	o, err := s.findOrganization(ctx, c.Environment, businessID)
-	if err == nil && !inScope(c, o.Environment, o.ID) {
+	if err == nil && !c.Covers(o.Environment, o.ID) {
 		return nil, parcelgate.Errorf(parcelgate.ENOTFOUND, "organization %s not found in %s", o.BusinessID, c.Environment)
 	}
 	return o, err
@@ -153,7 +156,7 @@ func (s *OrganizationService) ListOrganizations(ctx context.Context, c *parcelga
 		return parcelgate.Page[*parcelgate.Organization]{}, err
 	}
 	var scope filterSQL
-	scope.operatorScope(c, "o.environment", "o.id")
+	scope.tenant(c, "o.environment", "o.id")
 	scan := func(rows *sql.Rows) (*parcelgate.Organization, consoleKey, error) {
 		o, err := scanOrganization(rows)
 		if err != nil {

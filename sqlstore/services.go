@@ -37,7 +37,7 @@ type Services struct {
 // network (package pickup's, through the root's interface).
 func NewServices(db *DB, points parcelgate.PickupPointLookup) *Services {
 	return &Services{
-		Orders:            NewOrderService(db),
+		Orders:            NewOrderService(db).UsePickupPoints(points),
 		Inventory:         NewInventoryService(db),
 		Catalogs:          NewCatalogService(db),
 		Codes:             NewCodeService(db),

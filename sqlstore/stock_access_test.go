@@ -219,7 +219,7 @@ func TestCatalogServiceAccess(t *testing.T) {
 		}}); err != nil || len(failed) > 0 {
 			t.Fatal(failed, err)
 		}
-		everywhere := parcelgate.EnvironmentOperator("")
+		everywhere := parcelgate.AllOperator()
 		written := writtenIn(t, db, "catalogs", "catalog_suppliers", "balances", "products")
 		// Tenant A is r2, with its catalog OTHER; r1, with SHOP, is the
 		// other tenant.

@@ -130,8 +130,8 @@ const (
 // The statements are found by reading the package's source: every string
 // expression that starts with SELECT, UPDATE, DELETE, INSERT or WITH,
 // with the package's string constants resolved and a filter the same
-// function keeps to the operator's scope read as its scope (see
-// operatorScopes).
+// function keeps to its caller's scope (filterSQL.tenant) read as its
+// scope (see tenantScopes).
 func TestEveryTenantQueryNamesItsOrganization(t *testing.T) {
 	stmts := sqlStatements(t)
 	if len(stmts) < 50 {
@@ -180,15 +180,15 @@ func TestTenantScanReadsConcatenatedSQL(t *testing.T) {
 	if got := tablesRead("UPDATE balances SET q = 1"); !slices.Equal(got, []string{"balances"}) {
 		t.Fatalf("tablesRead: %v", got)
 	}
-	// decisions §4: a filter kept to the operator's scope by
-	// operatorScope in the statement's own function names the tenant key;
+	// decisions §3, §50: a filter kept to the caller's scope by
+	// filterSQL.tenant in the statement's own function names the tenant key;
 	// the same statement from a filter without it, or from one the
 	// function did not scope itself, does not.
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "scoped.go", `package sqlstore
 func scoped(c *Caller) {
 	var where filterSQL
-	where.operatorScope(c, "k.environment", "k.retailer_org_id")
+	where.tenant(c, "k.environment", "k.retailer_org_id")
 	db.query(ctx, "SELECT id FROM catalogs k WHERE "+where.sql(), where.args...)
 }
 func unscoped(c *Caller) {
@@ -280,7 +280,7 @@ func statementsIn(fset *token.FileSet, parsed []*ast.File) []sqlStatement {
 			if fd.Recv != nil && len(fd.Recv.List) > 0 {
 				fn = recvName(fd.Recv.List[0].Type) + "." + fn
 			}
-			scoped := operatorScopes(fd.Body, consts)
+			scoped := tenantScopes(fd.Body, consts)
 			ast.Inspect(fd.Body, func(n ast.Node) bool {
 				e, ok := n.(ast.Expr)
 				if !ok {
@@ -314,15 +314,15 @@ func recvName(e ast.Expr) string {
 	return "?"
 }
 
-// operatorScopes finds the filters that body keeps to an operator's
-// scope, f.operatorScope(c, envCol, orgCol) with the columns written as
-// strings, and renders each filter's f.sql() as the condition the call
-// adds when the caller names both an environment and an organization.
-// That counts as naming the tenant key: the operator's scope is the whole
-// of its tenancy (decisions §4), narrowed by the helper to exactly what
-// the caller names, and the same filter's conditions are what the
-// statement built from it reads.
-func operatorScopes(body ast.Node, consts map[string]string) map[string]string {
+// tenantScopes finds the filters that body keeps to its caller's scope,
+// f.tenant(c, envCol, orgCol) with the columns written as strings, and
+// renders each filter's f.sql() as the condition the call adds for a
+// caller of one organization. That counts as naming the tenant key: a
+// tenant's scope is its organization, an operator's the whole of its
+// tenancy (decisions §3, §50), narrowed by the helper to exactly the
+// caller's Scope, and the same filter's conditions are what the statement
+// built from it reads.
+func tenantScopes(body ast.Node, consts map[string]string) map[string]string {
 	scoped := map[string]string{}
 	ast.Inspect(body, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
@@ -330,7 +330,7 @@ func operatorScopes(body ast.Node, consts map[string]string) map[string]string {
 			return true
 		}
 		sel, ok := call.Fun.(*ast.SelectorExpr)
-		if !ok || sel.Sel.Name != "operatorScope" {
+		if !ok || sel.Sel.Name != "tenant" {
 			return true
 		}
 		f, ok := sel.X.(*ast.Ident)

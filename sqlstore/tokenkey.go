@@ -65,13 +65,13 @@ func (s *TokenKeyService) loadTokenKeys(ctx context.Context) ([]auth.Key, error)
 
 // RotateTokenKey creates a new key and retires the others. Tokens sealed
 // with a retired key stay valid until they expire. Only a caller that may
-// ActionOperate on the whole server (EnvironmentOperator("")): the keys
+// ActionOperate on the whole server (AllOperator()): the keys
 // seal both environments' tokens.
 func (s *TokenKeyService) RotateTokenKey(ctx context.Context, c *parcelgate.Caller) (uint32, error) {
 	if err := c.May(parcelgate.ActionOperate); err != nil {
 		return 0, err
 	}
-	if c.Environment != "" || c.OrgID != 0 {
+	if c.Scope != parcelgate.ScopeAll {
 		return 0, parcelgate.Errorf(parcelgate.EFORBIDDEN, "The token keys seal every environment's tokens: only the operator of the whole server rotates them.")
 	}
 	now := time.Now()

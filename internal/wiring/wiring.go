@@ -79,7 +79,6 @@ func Demo(db *sqlstore.DB) demo.Services {
 		Orders:        s.Orders,
 		Controls:      s.Controls,
 		Settings:      s.Settings,
-		PickupPoints:  pickup.Network{},
 
 		SupplierShipments: s.SupplierShipments,
 	}
