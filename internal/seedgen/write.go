@@ -193,6 +193,9 @@ func (g *model) orders(emit func(...any) error) error {
 			for x, r := range p.rows {
 				if r.shop {
 					supply[x] = parcelgate.OrderRowSupply{SupplierOrg: g.orgs[r.supplier].id, SupplierID: g.orgs[r.supplier].bid}
+					// The rows split are those that carry their supplier
+					// (decisions §38), as Order.Apply sets it.
+					ord.Rows[x].SupplierID = g.orgs[r.supplier].bid
 				}
 			}
 			parts := parcelgate.SplitOrder(ord, o.o, supply, svc, func() string { shipments++; return serviceID(uint64(shipments), 'S', 20) }, inserted)
