@@ -715,6 +715,22 @@ func recordHistory(ctx context.Context, tx *Tx, rec *orderRecord, actor string) 
 	return err
 }
 
+// claimMove runs update, a conditional UPDATE of rec from status from to
+// to (its arguments: to, rec's key, from), and takes the organization's
+// next change stamp when it moved the row. Of several movers of one order
+// exactly one gets ok; the others change nothing.
+func claimMove(ctx context.Context, tx *Tx, rec *orderRecord, update string, to, from parcelgate.OrderStatus) (stamp time.Time, ok bool, err error) {
+	res, err := tx.Exec(ctx, update, string(to), rec.pk, string(from))
+	if err != nil {
+		return time.Time{}, false, err
+	}
+	if n, err := res.RowsAffected(); err != nil || n != 1 {
+		return time.Time{}, false, err
+	}
+	stamp, err = nextOrgStamp(ctx, tx, rec.env, rec.orgID)
+	return stamp, err == nil, err
+}
+
 // moveOrder moves rec to status to with the side effects of the move
 // (decisions §7): Delivered releases the allocation and registers a shipment
 // per parcel; Cancelled and Error return allocated stock to quantity.
@@ -723,15 +739,8 @@ func recordHistory(ctx context.Context, tx *Tx, rec *orderRecord, actor string) 
 // movers (engine instances, the operator, the client) exactly one moves
 // the order; the others get false and change nothing.
 func moveOrder(ctx context.Context, tx *Tx, rec *orderRecord, to parcelgate.OrderStatus, reason, actor string) (bool, error) {
-	res, err := tx.Exec(ctx, `UPDATE orders SET status = ? WHERE id = ? AND status = ?`, string(to), rec.pk, string(rec.status))
-	if err != nil {
-		return false, err
-	}
-	if n, err := res.RowsAffected(); err != nil || n != 1 {
-		return false, err
-	}
-	stamp, err := nextOrgStamp(ctx, tx, rec.env, rec.orgID)
-	if err != nil {
+	stamp, ok, err := claimMove(ctx, tx, rec, `UPDATE orders SET status = ? WHERE id = ? AND status = ?`, to, rec.status)
+	if !ok {
 		return false, err
 	}
 	effect := parcelgate.EffectOf(to)
@@ -782,15 +791,8 @@ func moveOrder(ctx context.Context, tx *Tx, rec *orderRecord, to parcelgate.Orde
 // The UPDATE is conditional on the part's status as read, so of several
 // movers exactly one moves it; the others get false.
 func moveWarehousePart(ctx context.Context, tx *Tx, rec *orderRecord, to parcelgate.OrderStatus, reason, actor string) (bool, error) {
-	res, err := tx.Exec(ctx, `UPDATE orders SET warehouse_status = ? WHERE id = ? AND warehouse_status = ?`, string(to), rec.pk, string(rec.warehouseStatus))
-	if err != nil {
-		return false, err
-	}
-	if n, err := res.RowsAffected(); err != nil || n != 1 {
-		return false, err
-	}
-	stamp, err := nextOrgStamp(ctx, tx, rec.env, rec.orgID)
-	if err != nil {
+	stamp, ok, err := claimMove(ctx, tx, rec, `UPDATE orders SET warehouse_status = ? WHERE id = ? AND warehouse_status = ?`, to, rec.warehouseStatus)
+	if !ok {
 		return false, err
 	}
 	var lines []any
