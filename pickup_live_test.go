@@ -16,7 +16,7 @@ func TestLivePickupShapes(t *testing.T) {
 	}
 }
 
-// provider-apis §7 Pick-up Point API: a shop's point is "Posti, <host>" in
+// the provider's Pick-up Point API (its live answer): a shop's point is "Posti, <host>" in
 // care of "c/o Posti, <host>", its capabilities the live answer's nine in
 // its order, its hours HH:MM:SS for every weekday.
 func TestProvider2026(t *testing.T) {

@@ -40,7 +40,7 @@ func mockCode(t *testing.T, e *apitest.Env, tok, path string, body any) httpapi.
 	return rec
 }
 
-// provider-apis §3 and §7 (Sending Code API: "the header
+// the provider's Sending Code API page (Sending Code API: "the header
 // x-test-environment: true answers mock data on the production host, e.g.
 // a code for any tracking number"), decisions §39: in either environment,
 // any well-formed tracking number gets a deterministic mock code (the same

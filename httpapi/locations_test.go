@@ -197,7 +197,7 @@ func TestLocationsAsThePluginCalls(t *testing.T) {
 		// The estimate is of the server's environment clock, not the machine's:
 		// three days apart, they give different dates.
 		// The nearest to 00100 is the provider's live answer's point
-		// (provider-apis §7 Pick-up Point API).
+		// (the provider's Pick-up Point API (its live answer)).
 		p, _ := pickup.Network{}.FindPickupPoint("001003230")
 		from := parcelgate.PostalArea{Latitude: 61.4978, Longitude: 23.7610} // 33100 Tampere
 		before := pickup.EstimateDelivery(e.Clock.Now(parcelgate.Production), from, "FI", p).Format(time.DateOnly)

@@ -18,7 +18,7 @@ import (
 const gw2026 = "/2026-04"
 
 // liveAnswer is the live answer a public client printed for postcode 00100,
-// limit 1, en (provider-apis §7 Pick-up Point API), as printed, its
+// limit 1, en (the provider's Pick-up Point API (its live answer)), as printed, its
 // Tuesday-to-Sunday hours left out there.
 const liveAnswer = `{"id":"001003230","publicName":"Posti, K-Market Etu-Töölö","careOf":"c/o Posti, K-Market Etu-Töölö","routingServiceCode":"3230","distanceInMeters":292,"parcelLocker":false,` +
 	`"capabilities":[{"name":"accessibility","value":"WHEELCHAIR","cutOffTime":null},{"name":"expressDelivery","value":"NOT_POSSIBLE","cutOffTime":null},{"name":"identityCheck","value":"NONE","cutOffTime":null},{"name":"ADRLimitedQuantities","value":"ALLOWED","cutOffTime":null},{"name":"parcelDropoff","value":"MANUAL_DROP","cutOffTime":"11:30:00"},{"name":"parcelPickup","value":"AVAILABLE","cutOffTime":null},{"name":"parcelReturn","value":"MANUAL_DROP","cutOffTime":"11:30:00"},{"name":"saturdayDelivery","value":"NOT_POSSIBLE","cutOffTime":null},{"name":"sundayDelivery","value":"NOT_POSSIBLE","cutOffTime":null}],` +
@@ -80,7 +80,7 @@ func (p livePoint) capability(name string) (value string, cutOff *string) {
 	return "", nil
 }
 
-// provider-apis §7 Pick-up Point API: the live answer for 00100, limit 1,
+// the provider's Pick-up Point API (its live answer): the live answer for 00100, limit 1,
 // en — the point 001003230, K-Market Etu-Töölö, Lapuankatu 4, 292 m away;
 // capabilities as {name, value, cutOffTime}; hours as {dayOfWeek, opens
 // "07:00:00", closes, closed, open24h}; careOf "c/o Posti, <host>" — is
@@ -165,7 +165,7 @@ func TestGatewayPickupPointLiveAnswer(t *testing.T) {
 	})
 }
 
-// provider-apis §7 Pick-up Point API: capabilities are objects {name,
+// the provider's Pick-up Point API (its live answer): capabilities are objects {name,
 // value, cutOffTime}; a hosted point is "Posti, <host>" in care of
 // "c/o Posti, <host>", a post office of the provider's own has no careOf
 // (the documented example "Posti, Helsinki"); a locker standing outdoors
@@ -235,7 +235,7 @@ func TestGatewayPickupPointLiveShapes(t *testing.T) {
 	})
 }
 
-// provider-apis §7 Pick-up Point API: coverage is Finland, the Baltics and
+// the provider's Pick-up Point API (its live answer): coverage is Finland, the Baltics and
 // the partner networks of Sweden and Denmark; searches and listings for EE,
 // LV, LT, SE and DK answer points there, by postcode, coordinates, free
 // text, city and country listing, named in et, lv, lt, sv and da.

@@ -110,7 +110,7 @@ func TestGatewayPickupPointSearch(t *testing.T) {
 			got := readDocPoints(t, r)
 			// The checkout reads publicName, location.*, parcelLocker,
 			// routingServiceCode and distanceInMeters. The nearest to 00100
-			// is the provider's live answer's, 001003230 (provider-apis §7).
+			// is the provider's live answer's, 001003230 (the provider's live answer).
 			first := got.PickupPoints[0]
 			if len(got.PickupPoints) != 8 || first.ID != "001003230" || first.PublicName != "Posti-palvelupiste, K-Market Etu-Töölö" || first.Location.City != "Helsinki" ||
 				first.Location.Street != "Lapuankatu 4" || first.DistanceInMeters == nil || *first.DistanceInMeters != 292 || r.Header.Get("Content-Language") != "fi" {

@@ -123,7 +123,7 @@ func docGatewayError(t *testing.T, r *apitest.Response, status int, code string)
 	return e.Message
 }
 
-// provider-apis §0 Gateway: the form body grant answers access_token,
+// the provider's Authentication API Gateway: the form body grant answers access_token,
 // token_type Bearer, expires_in 3600 and posti_fi.targets, one key per role
 // (seen shippingapi, 2025-04, 2026-04), each with url and tier; the token
 // goes in Authorization: Bearer; a call outside the targets is 403.
@@ -158,7 +158,7 @@ func TestProviderDocsGatewayToken(t *testing.T) {
 	})
 }
 
-// provider-apis §0 Service account (the Tracking API page's token URL):
+// the provider's Authentication API Service account (the Tracking API page's token URL):
 // Basic account:secret answers {token_type bearer, access_token,
 // expires_in}; bad credentials are 401; five failures lock the account
 // for an hour.
@@ -254,7 +254,7 @@ func (d *docEnv) searchPickup(tok, body string, h http.Header) docPickupAnswer {
 	return pickupAnswer(d.t, d.call("POST", "/2025-04/pickuppoints", tok, body, h))
 }
 
-// provider-apis §1 Search body: each search mode as documented, limit
+// the provider's Pick-up Point API Search body: each search mode as documented, limit
 // honoured, extensions answered per point, unknown fields refused, no
 // match an empty list.
 func TestProviderDocsPickupSearch(t *testing.T) {
@@ -262,14 +262,14 @@ func TestProviderDocsPickupSearch(t *testing.T) {
 		d := newDocEnv(t, e)
 		tok := d.gateway()
 
-		// provider-apis §1 Postcode / street / city: the web shop checkout
+		// the provider's Pick-up Point API Postcode / street / city: the web shop checkout
 		// sends all four location fields plus "serviceFilters":{}, limit 8.
 		a := d.searchPickup(tok, `{"searchCriteria":{"location":{"postcode":"00100","countryCode":"FI","street":"Mannerheimintie 1","city":"Helsinki"},"serviceFilters":{}},"limit":8}`, nil)
 		if len(a.PickupPoints) == 0 || len(a.PickupPoints) > 8 {
 			t.Errorf("postcode search, limit 8: %d points", len(a.PickupPoints))
 		}
 
-		// provider-apis §1 Coordinates and radius, the page's example as
+		// the provider's Pick-up Point API Coordinates and radius, the page's example as
 		// written: every point answered is within the radius and carries
 		// distanceInMeters.
 		a = d.searchPickup(tok, `{"searchCriteria":{"location":{"coordinates":{"latitude":60.17,"longitude":24.93},"radius":{"unit":"m","value":450}}},"limit":15}`, nil)
@@ -285,7 +285,7 @@ func TestProviderDocsPickupSearch(t *testing.T) {
 		if !found {
 			t.Errorf("coordinates example, radius 450 m: 001003230 (K-Market Etu-Töölö) not among %d points", len(a.PickupPoints))
 		}
-		// provider-apis §1 Stand-in must: fill distanceInMeters for
+		// the provider's Pick-up Point API Stand-in must: fill distanceInMeters for
 		// coordinate search; honour limit (nearest first).
 		a = d.searchPickup(tok, `{"searchCriteria":{"location":{"coordinates":{"latitude":60.17,"longitude":24.93},"radius":{"unit":"m","value":3000}}},"limit":15}`, nil)
 		if len(a.PickupPoints) == 0 || len(a.PickupPoints) > 15 {
@@ -304,7 +304,7 @@ func TestProviderDocsPickupSearch(t *testing.T) {
 			t.Errorf("limit 1: %d points", len(a.PickupPoints))
 		}
 
-		// provider-apis §1 Rectangle: swLatitude, swLongitude, neLatitude,
+		// the provider's Pick-up Point API Rectangle: swLatitude, swLongitude, neLatitude,
 		// neLongitude, all four required.
 		a = d.searchPickup(tok, `{"searchCriteria":{"rectangle":{"swLatitude":60.16,"swLongitude":24.92,"neLatitude":60.18,"neLongitude":24.96}},"limit":20}`, nil)
 		if len(a.PickupPoints) == 0 {
@@ -317,7 +317,7 @@ func TestProviderDocsPickupSearch(t *testing.T) {
 		}
 		docGatewayError(t, d.call("POST", "/2025-04/pickuppoints", tok, `{"searchCriteria":{"rectangle":{"swLatitude":60.16,"swLongitude":24.92,"neLatitude":60.18}}}`, nil), 400, "VALIDATION_ERROR")
 
-		// provider-apis §1 Lockers: "parcelLocker": true.
+		// the provider's Pick-up Point API Lockers: "parcelLocker": true.
 		a = d.searchPickup(tok, `{"searchCriteria":{"location":{"postcode":"00100","countryCode":"FI"},"parcelLocker":true},"limit":20}`, nil)
 		if len(a.PickupPoints) == 0 {
 			t.Error("lockers near 00100: none")
@@ -328,10 +328,10 @@ func TestProviderDocsPickupSearch(t *testing.T) {
 			}
 		}
 
-		// provider-apis §1 serviceFilters: product.code and the booleans.
+		// the provider's Pick-up Point API serviceFilters: product.code and the booleans.
 		d.searchPickup(tok, `{"searchCriteria":{"location":{"postcode":"00100","countryCode":"FI"},"serviceFilters":{"product":{"code":"2103"},"outdoorLocker":false,"lockerReservable":false,"wheelchairAccessibility":true,"openOnWeekends":true,"ADRLimitedQuantities":false,"saturdayDelivery":false}},"limit":20}`, nil)
 
-		// provider-apis §1 extensions (top-level): estimate and
+		// the provider's Pick-up Point API extensions (top-level): estimate and
 		// averageLockerOccupancyRate; each point then carries
 		// extensions.estimate.time and an occupancy averageRate +
 		// description.
@@ -349,22 +349,22 @@ func TestProviderDocsPickupSearch(t *testing.T) {
 			}
 		}
 
-		// provider-apis §1 Strict: an unknown field is 400
+		// the provider's Pick-up Point API Strict: an unknown field is 400
 		// VALIDATION_ERROR (the Nordic marketplace's postalCode), inside
 		// and at the top.
 		docGatewayError(t, d.call("POST", "/2025-04/pickuppoints", tok, `{"searchCriteria":{"location":{"postalCode":"00100","countryCode":"FI"}}}`, nil), 400, "VALIDATION_ERROR")
 		docGatewayError(t, d.call("POST", "/2025-04/pickuppoints", tok, `{"searchCriteria":{"location":{"postcode":"00100","countryCode":"FI"}},"size":5,"limit":5,"radius":1}`, nil), 400, "VALIDATION_ERROR")
-		// provider-apis §1 POST /pickuppoints: searchCriteria required.
+		// the provider's Pick-up Point API POST /pickuppoints: searchCriteria required.
 		docGatewayError(t, d.call("POST", "/2025-04/pickuppoints", tok, `{"limit":5}`, nil), 400, "VALIDATION_ERROR")
 
-		// provider-apis §1 Stand-in must: pickupPoints [] rather than an
+		// the provider's Pick-up Point API Stand-in must: pickupPoints [] rather than an
 		// error (a rectangle in the Baltic Sea between the coasts).
 		a = d.searchPickup(tok, `{"searchCriteria":{"rectangle":{"swLatitude":59.70,"swLongitude":23.50,"neLatitude":59.75,"neLongitude":23.55}}}`, nil)
 		if len(a.PickupPoints) != 0 {
 			t.Errorf("the open sea: %d points", len(a.PickupPoints))
 		}
 
-		// provider-apis §1 Headers: Accept-Language one of fi (default), sv,
+		// the provider's Pick-up Point API Headers: Accept-Language one of fi (default), sv,
 		// da, en, et, lv, lt; X-Posti-LogisticsId optional.
 		for _, lang := range []string{"fi", "sv", "da", "en", "et", "lv", "lt"} {
 			a = d.searchPickup(tok, `{"searchCriteria":{"location":{"postcode":"00100","countryCode":"FI"}},"limit":1}`,
@@ -376,7 +376,7 @@ func TestProviderDocsPickupSearch(t *testing.T) {
 	})
 }
 
-// provider-apis §1 GET /pickuppoints/{countryCode}/{pupCode} and GET
+// the provider's Pick-up Point API GET /pickuppoints/{countryCode}/{pupCode} and GET
 // /pickuppoints/{id}: the documented point 001003200 (00100 + routing code
 // 3200), the same point by both routes, in the 2025-04 and 2026-04
 // releases; the ID is also Glue's pickupPointId.
@@ -408,7 +408,7 @@ func TestProviderDocsPickupPointByID(t *testing.T) {
 	})
 }
 
-// provider-apis §1 Paging: the country listing holds
+// the provider's Pick-up Point API Paging: the country listing holds
 // pagingContinuationToken while pages remain, the client sends it back as
 // ?pagingContinuationToken=, the last page omits it; 250 points a page in
 // ascending postcode order; the value may carry an ID prefix after the
@@ -452,7 +452,7 @@ func TestProviderDocsPickupListing(t *testing.T) {
 		if pages < 2 {
 			t.Errorf("Finland in %d page(s), %d points", pages, len(seen))
 		}
-		// provider-apis §1 Stand-in must: issue opaque tokens: one not
+		// the provider's Pick-up Point API Stand-in must: issue opaque tokens: one not
 		// issued is refused, not read as an offset.
 		docGatewayError(t, d.call("GET", "/2025-04/pickuppoints/FI?pagingContinuationToken=250", tok, nil, nil), 400, "VALIDATION_ERROR")
 		// A country code plus an ID prefix (^[a-zA-Z]{2,3}([0-9][0-9a-zA-Z]*)?$).
@@ -476,7 +476,7 @@ type docEstimates struct {
 	} `json:"estimates"`
 }
 
-// provider-apis §2 Gateway estimates: the example (posti-cli's test) as
+// the provider's estimate API Gateway estimates: the example (posti-cli's test) as
 // written answers estimates[].time; origin and destination by postcode,
 // pupCode or gln; additionalServicesCodes and context optional; the
 // required members refused when missing, in the §3 error shape.
@@ -520,7 +520,7 @@ func TestProviderDocsEstimate(t *testing.T) {
 	})
 }
 
-// provider-apis §2 Older form: GET /estimation/v1/{postcode}/{country}/
+// the provider's estimate API Older form: GET /estimation/v1/{postcode}/{country}/
 // {postcode}/{country}/{product}?time=…%2B0300[&logisticPhase=PICKED_UP]
 // [&service=3106] answers {"deliveryTime":"2014-10-07T16:00:00.000+03:00"}
 // (the estimation page's two examples).
@@ -543,7 +543,7 @@ func TestProviderDocsEstimationV1(t *testing.T) {
 	})
 }
 
-// provider-apis §3 Gateway errors: {"errorCode","message","details"} with
+// the provider's Sending Code API and gateway errors Gateway errors: {"errorCode","message","details"} with
 // all three keys; 401 UNAUTHORIZED without a token, INVALID_TOKEN for a
 // bad one, EXPIRED for an old one; 403 FORBIDDEN; 400 VALIDATION_ERROR for
 // a schema error; JSON_DECODE_ERROR for a body that is no JSON.
@@ -577,7 +577,7 @@ type docLabelless struct {
 
 var sendingCodeForm = regexp.MustCompile(`^[0-9A-F]{6}$`)
 
-// provider-apis §3 Labelless: POST /labelless with searchCriteria and
+// the provider's Sending Code API and gateway errors Labelless: POST /labelless with searchCriteria and
 // validation.noEdiCheck, GET /labelless/{trackingNumber} and GET
 // /labelless/shipment/{sendingCode} all answer
 // {"shipments":[{trackingNumber, sendingCode}]}, a code of 6 characters
@@ -641,7 +641,7 @@ type docShipping struct {
 	} `json:"prints"`
 }
 
-// docShippingBody is the request of provider-apis §4 as written (names of
+// docShippingBody is the request of the provider's Shipping API v2 as written (names of
 // the unifaun model), with the agent point and media given.
 func docShippingBody(media string) string {
 	if media == "" {
@@ -668,7 +668,7 @@ func (d *docEnv) shipping(tok, query string, body any) docShipping {
 
 func isPDF(b []byte) bool { return bytes.HasPrefix(b, []byte("%PDF")) }
 
-// provider-apis §4 Shipping API v2: the documented request (with
+// the provider's Shipping API v2 Shipping API v2: the documented request (with
 // posti-cli's ?returnFile=true and the marketplace's x-gateway-secret)
 // answers an array of {id, status, shipmentNo, parcels[].parcelNo,
 // prints[] {id, href, description, media, pdf_type ADDRESSLABEL, data}};
@@ -709,7 +709,7 @@ func TestProviderDocsShipping(t *testing.T) {
 			}
 		}
 
-		// provider-apis §4 Add-ons: unknown fields are not rejected here
+		// the provider's Shipping API v2 Add-ons: unknown fields are not rejected here
 		// (the marketplace's three other names were accepted silently).
 		var body map[string]any
 		if err := json.Unmarshal([]byte(docShippingBody("")), &body); err != nil {
@@ -723,7 +723,7 @@ func TestProviderDocsShipping(t *testing.T) {
 	})
 }
 
-// provider-apis §4 Legacy v1: the raw API key in Authorization (no
+// the provider's Shipping API v2 Legacy v1: the raw API key in Authorization (no
 // Bearer), pdfConfig in place of printConfig, the PDF in pdfs[].pdf.
 func TestProviderDocsShippingV1(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
@@ -754,7 +754,7 @@ func TestProviderDocsShippingV1(t *testing.T) {
 	})
 }
 
-// provider-apis §4 Errors: a non-2xx with a JSON body; a retired or
+// the provider's Shipping API v2 Errors: a non-2xx with a JSON body; a retired or
 // unknown agent point is "E41: Inactive pickup point, please choose an
 // alternative pickup point".
 func TestProviderDocsShippingErrors(t *testing.T) {
@@ -808,7 +808,7 @@ func (d *docEnv) track(tok, path string, h http.Header) docTracking {
 	return a
 }
 
-// provider-apis §5 Tracking API v7: GET trackingnumber/{n} and
+// the provider's Tracking API v7 Tracking API v7: GET trackingnumber/{n} and
 // trackingnumbers/{a,b} with the service-account Bearer token, in JSON or
 // application/vnd.tracking.api.v1+json; a client reads
 // parcelShipments[-1].modifiedAt, .status.code and .status.description.en;
@@ -846,7 +846,7 @@ func TestProviderDocsTracking(t *testing.T) {
 	})
 }
 
-// provider-apis §5 GET /tracking/7/shipments/…: ordernumber/,
+// the provider's Tracking API v7 GET /tracking/7/shipments/…: ordernumber/,
 // senderreference/, receiverreference/, errandcode/, find?keywords= and
 // find/{keyword} (3–60 characters), phonenumber/ (restricted) and
 // event/date (restricted, to exclusive), and the common parameters.
@@ -996,7 +996,7 @@ type docGluePage struct {
 
 var contractNumberForm = regexp.MustCompile(`^6[0-9]{5}$`)
 
-// provider-apis §6 Shipments V3: the poll GET
+// the provider's Shipments and Orders API V3 Shipments V3: the poll GET
 // ?from=2024-01-01T00:00:00Z&status=Created,Viewed&size=20&page=0 answers
 // page {size, totalElements, totalPages, number}; the shipment carries
 // the documented fields: the retailer's order split per supplier, parcel
@@ -1063,7 +1063,7 @@ func (d *docEnv) merchantShipment(tok string) docGlueShipment {
 	return pg.Content[0]
 }
 
-// provider-apis §6 Flows: the status update PATCH {"status":{"value":
+// the provider's Shipments and Orders API V3 Flows: the status update PATCH {"status":{"value":
 // "Viewed"}} answers the full updated shipment; the statuses Picking,
 // Packing and Shipping follow; statuses are case-sensitive; the confirm PATCH as written answers trackingCodes per
 // parcel; the status is copied back to the retailer's order, whose rows
@@ -1091,7 +1091,7 @@ func TestProviderDocsSupplierShipmentConfirm(t *testing.T) {
 		row := got.Consignment.Rows[0]
 		confirm := `{"status":{"value":"Delivered"},"consignment":{"parcels":[{"parcelId":"1","packageType":"PC","ready":true,"rows":[{"externalWarehouseId":"` +
 			row.ExternalWarehouseID + `","itemId":"` + row.ItemID + `","deliveredQuantity":2,"quantity":2.0}]}]}}`
-		// provider-apis §6 Confirm: changing the method needs serviceCode
+		// the provider's Shipments and Orders API V3 Confirm: changing the method needs serviceCode
 		// and deliveryOperator; serviceCode alone is refused.
 		r := d.call("PATCH", path, tok, strings.Replace(confirm, `"ready":true,`, `"ready":true,"serviceCode":"2103",`, 1), nil).Expect(400)
 		if !bytes.Contains(r.Body, []byte("deliveryOperator")) {
@@ -1102,7 +1102,7 @@ func TestProviderDocsSupplierShipmentConfirm(t *testing.T) {
 			t.Fatalf("confirm answered %+v", got)
 		}
 		code := got.Consignment.Parcels[0].TrackingCodes[0]
-		// provider-apis §6 GET /{id}/parcels/{parcelId}/label and /note:
+		// the provider's Shipments and Orders API V3 GET /{id}/parcels/{parcelId}/label and /note:
 		// the label and the note Glue made at the confirm.
 		for _, doc := range []string{"label", "note"} {
 			if r := d.call("GET", path+"/parcels/1/"+doc, tok, nil, nil).Expect(200); !isPDF(r.Body) {
@@ -1160,7 +1160,7 @@ func (d *docEnv) shipmentOf(tok, ext string) docGlueShipment {
 	return docGlueShipment{}
 }
 
-// provider-apis §6 Confirm: with client-supplied trackingCodes ["EXT…"]
+// the provider's Shipments and Orders API V3 Confirm: with client-supplied trackingCodes ["EXT…"]
 // the parcel carries them; Partial delivery: every row listed, with
 // deliveredQuantity 0 for rows not sent.
 func TestProviderDocsSupplierShipmentOwnCodes(t *testing.T) {
@@ -1218,7 +1218,7 @@ func TestProviderDocsSupplierShipmentOwnCodes(t *testing.T) {
 	})
 }
 
-// provider-apis §6 Shipment object: deliveryOperator is Posti (codes like
+// the provider's Shipments and Orders API V3 Shipment object: deliveryOperator is Posti (codes like
 // "2103") or Unifaun ("PO2103"); Confirm: changing the method names
 // serviceCode and deliveryOperator.
 func TestProviderDocsSupplierShipmentUnifaun(t *testing.T) {
@@ -1242,7 +1242,7 @@ func TestProviderDocsSupplierShipmentUnifaun(t *testing.T) {
 	})
 }
 
-// provider-apis §6 Fast confirm: POST /{id}/delivered sets Delivered,
+// the provider's Shipments and Orders API V3 Fast confirm: POST /{id}/delivered sets Delivered,
 // deliveredQuantity = ordered quantity, makes labels, and answers the
 // full shipment; Cancel: PATCH {"status":{"value":"Cancelled"}}.
 func TestProviderDocsSupplierShipmentFastConfirmAndCancel(t *testing.T) {
@@ -1278,7 +1278,7 @@ type docOrder struct {
 	} `json:"status"`
 }
 
-// provider-apis §6 Retailer side: POST /ecommerce/v3/orders; externalId
+// the provider's Shipments and Orders API V3 Retailer side: POST /ecommerce/v3/orders; externalId
 // unique per retailer, made by Glue (XXX-XXX-XXX) when absent; with Posti
 // the client needs an email or a mobile number; GET
 // /v3/orders/{externalId} (the page omits /ecommerce); the filters
@@ -1354,7 +1354,7 @@ func TestProviderDocsRetailerOrders(t *testing.T) {
 	})
 }
 
-// provider-apis §5 Roles: public (any shipment, fewer fields) vs external
+// the provider's Tracking API v7 Roles: public (any shipment, fewer fields) vs external
 // (own contract only, all fields): another organization tracking the demo
 // shipment's number sees its status, not its sender or receiver.
 func TestProviderDocsTrackingRoles(t *testing.T) {
@@ -1384,7 +1384,7 @@ func TestProviderDocsTrackingRoles(t *testing.T) {
 	})
 }
 
-// provider-apis §5 Common params: lastModified, start (default 0) and
+// the provider's Tracking API v7 Common params: lastModified, start (default 0) and
 // limit (default 100; hard cap 100 although the schema allows 1000),
 // order=ASC|DESC.
 func TestProviderDocsTrackingPaging(t *testing.T) {
@@ -1426,7 +1426,7 @@ func TestProviderDocsTrackingPaging(t *testing.T) {
 	})
 }
 
-// provider-apis §1 GET /pickuppoints/{countryCode}: the value matches
+// the provider's Pick-up Point API GET /pickuppoints/{countryCode}: the value matches
 // ^[a-zA-Z]{2,3}…, so a lower-case country code lists the same points;
 // the documented point's location carries municipality and
 // routingPostcode as the page's example does.
@@ -1454,7 +1454,7 @@ func TestProviderDocsPickupCountryCase(t *testing.T) {
 	})
 }
 
-// provider-apis §3: MISSING_HEADER (a body without Content-Type) and 500
+// the provider's Sending Code API and gateway errors: MISSING_HEADER (a body without Content-Type) and 500
 // INTERNAL_SERVER_ERROR, in the gateway's error shape.
 func TestProviderDocsGatewayServerErrors(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
@@ -1482,7 +1482,7 @@ func TestProviderDocsGatewayServerErrors(t *testing.T) {
 	})
 }
 
-// provider-apis §4 parcels[]: copies is an int ≥ 1 (each copy a parcel of
+// the provider's Shipping API v2 parcels[]: copies is an int ≥ 1 (each copy a parcel of
 // its own number); weight in kg; length, width, height and volume
 // optional; sender and receiver required, refused with a JSON body.
 func TestProviderDocsShippingParcels(t *testing.T) {
@@ -1517,7 +1517,7 @@ func TestProviderDocsShippingParcels(t *testing.T) {
 	})
 }
 
-// provider-apis §6 Retailer side: externalId in Code 128 characters; a supplier cancellation shows on the retailer's
+// the provider's Shipments and Orders API V3 Retailer side: externalId in Code 128 characters; a supplier cancellation shows on the retailer's
 // order as Cancelled (or Delivered with deliveredQuantity 0).
 func TestProviderDocsRetailerOrderRules(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {

@@ -35,7 +35,7 @@ var (
 	s10AnyForm = regexp.MustCompile(`^([A-Z]{2})[0-9]{9}FI$`)
 )
 
-// provider-apis §7 (Shipping API v2 service codes) and posti-cli's
+// the service codes the provider's clients offer and posti-cli's
 // methods.py: `shipment create` with each of posti-cli's six methods works
 // as the CLI sends it (service.id PO…, parcels with copies, weight,
 // packageCode PKT, contents, valuePerParcel false, ?returnFile=true, and

@@ -52,7 +52,7 @@ func window(e *apitest.Env, days int, postcodes ...string) url.Values {
 		"country": {"FI"}, "postcode": {strings.Join(postcodes, ",")}}
 }
 
-// provider-apis §5 and §7 (Tracking API v7: GET /tracking/7/reservations/status
+// the provider's Tracking API v7 page (Tracking API v7: GET /tracking/7/reservations/status
 // ?from&to&country&postcode → {"reservations":[{from,to,count,trackingNumbers}]}),
 // decisions §39: the caller's own parcels due at its postcodes in the
 // window, one reservation a day: the pick-up point parcels at the point's

@@ -23,7 +23,7 @@ func no() *bool  { b := false; return &b }
 // with distances), near coordinates within a radius, inside a rectangle,
 // by free text, and lockers alone.
 func TestSearchGatewayPickupPoints(t *testing.T) {
-	// provider-apis §7 Pick-up Point API: the live answer for 00100 is
+	// the provider's Pick-up Point API (its live answer): the live answer for 00100 is
 	// 001003230, K-Market Etu-Töölö, 292 m from the postcode.
 	near := gatewaySearch(t, PickupSearch{Postcode: "00100", CountryCode: "FI", Street: "Mannerheimintie", City: "Helsinki", Limit: 15})
 	if len(near) != 15 || near[0].ExternalID != "001003230" || *near[0].Distance != 292 {
@@ -80,7 +80,7 @@ func TestSearchGatewayPickupPoints(t *testing.T) {
 			t.Errorf("lockers alone, in ID order: %+v", p)
 		}
 	}
-	// provider-apis §7 Pick-up Point API: a search in Sweden answers
+	// the provider's Pick-up Point API (its live answer): a search in Sweden answers
 	// points there, nearest first.
 	se := gatewaySearch(t, PickupSearch{Postcode: "111 22", CountryCode: "SE", Limit: 5})
 	if len(se) != 5 {
@@ -176,7 +176,7 @@ func TestListPickupPoints(t *testing.T) {
 	if len(pts) == 0 || more || !strings.HasPrefix(pts[len(pts)-1].ExternalID, "00") {
 		t.Errorf("FIN00: %d points, more %v", len(pts), more)
 	}
-	// provider-apis §7 Pick-up Point API: listings for EE, LV, LT, SE and
+	// the provider's Pick-up Point API (its live answer): listings for EE, LV, LT, SE and
 	// DK answer points there (three-letter codes too).
 	for _, seg := range []string{"EE", "LVA", "LT", "SE", "DNK"} {
 		l, _ = ParsePickupList(seg, "")

@@ -64,7 +64,7 @@ func TestSearchPickupPoints(t *testing.T) {
 	if n := len(search(t, PickupQuery{PostalCode: "00100", ServiceCodes: []string{"2104"}}, now)); n != 0 {
 		t.Errorf("home delivery has %d pick-up points", n)
 	}
-	// provider-apis §7 Pick-up Point API: Sweden's partner network.
+	// the provider's Pick-up Point API (its live answer): Sweden's partner network.
 	se := search(t, PickupQuery{PostalCode: "111 22", Country: "SE", Limit: 5}, now)
 	for _, p := range se {
 		if p.Country != "SE" || p.Estimation == "" || *p.Distance > 5000 {
