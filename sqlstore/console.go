@@ -29,59 +29,50 @@ func NewConsoleService(db *DB) *ConsoleService { return &ConsoleService{db: db} 
 // lists show the newest first and page by key in both directions, so the
 // last page of 100,000 orders costs what the first does.
 
-// ConsoleOrderCounts counts the caller's orders by status (see
-// consoleOrderCounts). Only a caller that may ActionReadOrders (interface
-// §5.2).
+// ConsoleOrderCounts counts the caller's orders by status. Only a caller
+// that may ActionReadOrders (interface §5.2).
 func (s *ConsoleService) ConsoleOrderCounts(ctx context.Context, c *parcelgate.Caller) (map[parcelgate.OrderStatus]int64, error) {
 	if err := c.May(parcelgate.ActionReadOrders); err != nil {
 		return nil, err
 	}
 	return readOnReplica(ctx, s.db, c, func(r reader) (map[parcelgate.OrderStatus]int64, error) {
-		return s.consoleOrderCounts(ctx, r, c)
+		rows, err := r.Query(ctx, `SELECT status, COUNT(*) FROM orders WHERE org_id = ? AND environment = ? GROUP BY status`, c.OrgID, string(c.Environment))
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		out := map[parcelgate.OrderStatus]int64{}
+		for rows.Next() {
+			var status string
+			var n int64
+			if err := rows.Scan(&status, &n); err != nil {
+				return nil, err
+			}
+			out[parcelgate.OrderStatus(status)] = n
+		}
+		return out, rows.Err()
 	})
 }
 
-// consoleOrderCounts counts the caller's orders by status.
-func (s *ConsoleService) consoleOrderCounts(ctx context.Context, r reader, c *parcelgate.Caller) (map[parcelgate.OrderStatus]int64, error) {
-	rows, err := s.db.query(ctx, `SELECT status, COUNT(*) FROM orders WHERE org_id = ? AND environment = ? GROUP BY status`, c.OrgID, string(c.Environment))
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[parcelgate.OrderStatus]int64{}
-	for rows.Next() {
-		var status string
-		var n int64
-		if err := rows.Scan(&status, &n); err != nil {
-			return nil, err
-		}
-		out[parcelgate.OrderStatus(status)] = n
-	}
-	return out, rows.Err()
-}
-
-// ConsoleCounts counts the caller's products, active codes and shipments
-// (see consoleCounts): the figures of its overview. Only a caller that
-// may ActionViewTenant (any service account, its own organization's;
+// ConsoleCounts counts the caller's products, active codes and
+// shipments: the figures of its overview. Only a caller that may
+// ActionViewTenant (any service account, its own organization's;
 // decisions §16).
 func (s *ConsoleService) ConsoleCounts(ctx context.Context, c *parcelgate.Caller) (view.TenantCounts, error) {
 	if err := c.May(parcelgate.ActionViewTenant); err != nil {
 		return view.TenantCounts{}, err
 	}
-	return readOnReplica(ctx, s.db, c, func(r reader) (view.TenantCounts, error) { return s.consoleCounts(ctx, r, c) })
-}
-
-// consoleCounts counts the caller's products, active codes and shipments.
-func (s *ConsoleService) consoleCounts(ctx context.Context, r reader, c *parcelgate.Caller) (view.TenantCounts, error) {
-	var n view.TenantCounts
-	env := string(c.Environment)
-	err := s.db.queryRow(ctx, `SELECT
-		(SELECT COUNT(*) FROM products WHERE supplier_org_id = ? AND environment = ? AND status = 'ACTIVE'),
-		(SELECT COUNT(*) FROM products WHERE supplier_org_id = ? AND environment = ? AND status = 'EOS'),
-		(SELECT COUNT(*) FROM codes WHERE org_id = ? AND environment = ? AND released_at = 0 AND expires_at > ?),
-		(SELECT COUNT(*) FROM shipments WHERE org_id = ? AND environment = ?)`,
-		c.OrgID, env, c.OrgID, env, c.OrgID, env, micros(s.consoleNow(c.Environment)), c.OrgID, env).Scan(&n.Products, &n.EOSProducts, &n.ActiveCodes, &n.Shipments)
-	return n, err
+	return readOnReplica(ctx, s.db, c, func(r reader) (view.TenantCounts, error) {
+		var n view.TenantCounts
+		env := string(c.Environment)
+		err := r.QueryRow(ctx, `SELECT
+			(SELECT COUNT(*) FROM products WHERE supplier_org_id = ? AND environment = ? AND status = 'ACTIVE'),
+			(SELECT COUNT(*) FROM products WHERE supplier_org_id = ? AND environment = ? AND status = 'EOS'),
+			(SELECT COUNT(*) FROM codes WHERE org_id = ? AND environment = ? AND released_at = 0 AND expires_at > ?),
+			(SELECT COUNT(*) FROM shipments WHERE org_id = ? AND environment = ?)`,
+			c.OrgID, env, c.OrgID, env, c.OrgID, env, micros(s.consoleNow(c.Environment)), c.OrgID, env).Scan(&n.Products, &n.EOSProducts, &n.ActiveCodes, &n.Shipments)
+		return n, err
+	})
 }
 
 // ConsoleOrderAllocations returns the rows of the caller's order id with
@@ -169,49 +160,44 @@ func consoleProductScope(f *filterSQL, c *parcelgate.Caller, scope parcelgate.Pr
 	f.add("("+strings.Join(either, " OR ")+")", args...)
 }
 
-// ConsoleProducts pages the caller's products (see consoleProducts).
-// Only a caller parcelgate.MayReadConsoleProducts allows (one that may
-// read products or every catalog; interface §5.2, decisions §18).
+// ConsoleProducts pages the caller's products, newest first; search, when
+// given, keeps those whose externalId contains it (ignoring case) or whose
+// EAN code is it. Only a caller parcelgate.MayReadConsoleProducts allows
+// (one that may read products or every catalog; interface §5.2,
+// decisions §18).
 func (s *ConsoleService) ConsoleProducts(ctx context.Context, c *parcelgate.Caller, search string, p parcelgate.PageRequest) (parcelgate.Page[*view.Product], error) {
 	if err := parcelgate.MayReadConsoleProducts(c); err != nil {
 		return parcelgate.Page[*view.Product]{}, err
 	}
 	return readOnReplica(ctx, s.db, c, func(r reader) (parcelgate.Page[*view.Product], error) {
-		return s.consoleProducts(ctx, r, c, search, p)
+		var f filterSQL
+		consoleProductScope(&f, c, parcelgate.ConsoleProductScope(c, s.consoleNow(c.Environment)))
+		if term := strings.TrimSpace(search); term != "" {
+			like := "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(strings.ToUpper(term)) + "%"
+			f.add(`(UPPER(p.external_id) LIKE ? ESCAPE '\' OR p.ean_code = ?)`, like, term)
+		}
+		page, err := newestFirstPage(ctx, r, &f, "products p JOIN organizations so ON so.id = p.supplier_org_id", consoleProductCols, "", "p.id", p,
+			func(rows *sql.Rows) (*view.Product, consoleKey, error) {
+				return scanConsoleProduct(rows, c.OrgID)
+			})
+		if err != nil || len(page.Items) == 0 {
+			return page, err
+		}
+		// The stock of the page's products, in one read, by the rule of
+		// ConsoleProductDetail.
+		ids := make([]int64, len(page.Items))
+		for i, p := range page.Items {
+			ids[i] = p.ID
+		}
+		stock, err := s.consoleBalances(ctx, c, parcelgate.ConsoleProductScope(c, s.consoleNow(c.Environment)), ids, false)
+		if err != nil {
+			return page, err
+		}
+		for _, p := range page.Items {
+			p.Stock = stock[p.ID]
+		}
+		return page, nil
 	})
-}
-
-// consoleProducts pages the caller's products, newest first; search, when
-// given, keeps those whose externalId contains it (ignoring case) or whose
-// EAN code is it.
-func (s *ConsoleService) consoleProducts(ctx context.Context, r reader, c *parcelgate.Caller, search string, p parcelgate.PageRequest) (parcelgate.Page[*view.Product], error) {
-	var f filterSQL
-	consoleProductScope(&f, c, parcelgate.ConsoleProductScope(c, s.consoleNow(c.Environment)))
-	if term := strings.TrimSpace(search); term != "" {
-		like := "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(strings.ToUpper(term)) + "%"
-		f.add(`(UPPER(p.external_id) LIKE ? ESCAPE '\' OR p.ean_code = ?)`, like, term)
-	}
-	page, err := newestFirstPage(ctx, r, &f, "products p JOIN organizations so ON so.id = p.supplier_org_id", consoleProductCols, "", "p.id", p,
-		func(rows *sql.Rows) (*view.Product, consoleKey, error) {
-			return scanConsoleProduct(rows, c.OrgID)
-		})
-	if err != nil || len(page.Items) == 0 {
-		return page, err
-	}
-	// The stock of the page's products, in one read, by the rule of
-	// ConsoleProductDetail.
-	ids := make([]int64, len(page.Items))
-	for i, p := range page.Items {
-		ids[i] = p.ID
-	}
-	stock, err := s.consoleBalances(ctx, c, parcelgate.ConsoleProductScope(c, s.consoleNow(c.Environment)), ids, false)
-	if err != nil {
-		return page, err
-	}
-	for _, p := range page.Items {
-		p.Stock = stock[p.ID]
-	}
-	return page, nil
 }
 
 // ConsoleProductDetail returns one product the caller may see (by the
@@ -318,27 +304,20 @@ func (s *ConsoleService) ConsoleCatalogChoices(ctx context.Context, c *parcelgat
 }
 
 // ConsoleChangeStamp is the newest modification stamp of the caller's
-// data (see consoleChangeStamp), which its live pages poll. Only a caller
+// data, which its live pages poll. Only a caller
 // that may ActionViewTenant (decisions §16).
 func (s *ConsoleService) ConsoleChangeStamp(ctx context.Context, c *parcelgate.Caller) (int64, error) {
 	if err := c.May(parcelgate.ActionViewTenant); err != nil {
 		return 0, err
 	}
-	return readOnReplica(ctx, s.db, c, func(r reader) (int64, error) { return s.consoleChangeStamp(ctx, r, c) })
-}
-
-// consoleChangeStamp is the newest modification stamp of the caller's
-// orders and balances: it moves whenever one of them changes, so the
-// console's live updates poll it. Each part is one index lookup; the
-// organization alone scopes it, since an organization lives in one
-// environment (naming the environment too would cost the index-only MAX).
-func (s *ConsoleService) consoleChangeStamp(ctx context.Context, r reader, c *parcelgate.Caller) (int64, error) {
-	var stamp int64
-	err := s.db.queryRow(ctx, `SELECT MAX(m) FROM (
-		SELECT COALESCE(MAX(updated_at), 0) AS m FROM orders WHERE org_id = ?
-		UNION ALL SELECT COALESCE(MAX(modified_at), 0) FROM balances WHERE retailer_org_id = ?
-		UNION ALL SELECT COALESCE(MAX(modified_at), 0) FROM balances WHERE supplier_org_id = ? AND eos_at = 0) x`, c.OrgID, c.OrgID, c.OrgID).Scan(&stamp)
-	return stamp, err
+	return readOnReplica(ctx, s.db, c, func(r reader) (int64, error) {
+		var stamp int64
+		err := r.QueryRow(ctx, `SELECT MAX(m) FROM (
+			SELECT COALESCE(MAX(updated_at), 0) AS m FROM orders WHERE org_id = ?
+			UNION ALL SELECT COALESCE(MAX(modified_at), 0) FROM balances WHERE retailer_org_id = ?
+			UNION ALL SELECT COALESCE(MAX(modified_at), 0) FROM balances WHERE supplier_org_id = ? AND eos_at = 0) x`, c.OrgID, c.OrgID, c.OrgID).Scan(&stamp)
+		return stamp, err
+	})
 }
 
 // The operator's reads act for an operator caller (ActionOperate,

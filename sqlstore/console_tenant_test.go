@@ -164,7 +164,7 @@ func TestConsoleAndJournalReadsStayInTheTenant(t *testing.T) {
 		}
 		// Another environment's organization has no figures for this
 		// environment's operator.
-		everyOrg, err := sqlstore.NewOrganizationService(db).ListOrganizations(ctx, parcelgate.EnvironmentOperator(""), parcelgate.OrganizationQuery{NewestFirst: true}, parcelgate.PageRequest{Size: 10})
+		everyOrg, err := sqlstore.NewOrganizationService(db).ListOrganizations(ctx, parcelgate.AllOperator(), parcelgate.OrganizationQuery{NewestFirst: true}, parcelgate.PageRequest{Size: 10})
 		if err != nil || len(everyOrg.Items) != 3 {
 			t.Fatalf("every environment's organizations: %d, %v", len(everyOrg.Items), err)
 		}

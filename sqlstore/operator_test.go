@@ -400,7 +400,7 @@ func TestCredentialListsPageOneOrganization(t *testing.T) {
 		if _, err := creds.ListServiceAccounts(ctx, parcelgate.EnvironmentOperator(parcelgate.Production), parcelgate.PageRequest{Size: 1}); parcelgate.ErrorCode(err) != parcelgate.EINVALID {
 			t.Fatalf("a whole environment's list paged: %v, want EINVALID", err)
 		}
-		whole, err := creds.ListServiceAccounts(ctx, parcelgate.EnvironmentOperator(""), parcelgate.PageRequest{})
+		whole, err := creds.ListServiceAccounts(ctx, parcelgate.AllOperator(), parcelgate.PageRequest{})
 		if err != nil || len(whole.Items) != 4 || whole.Next != "" {
 			t.Fatalf("every environment's accounts: %d %v", len(whole.Items), err)
 		}

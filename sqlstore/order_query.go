@@ -9,18 +9,8 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// ListOrders answers the order queries of interface §4.3 (see listOrders).
-// Only a caller that may ActionReadOrders (interface §5.2).
-func (s *OrderService) ListOrders(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest) (parcelgate.Page[*parcelgate.Order], error) {
-	if err := c.May(parcelgate.ActionReadOrders); err != nil {
-		return parcelgate.Page[*parcelgate.Order]{}, err
-	}
-	return readOnReplica(ctx, s.db, c, func(r reader) (parcelgate.Page[*parcelgate.Order], error) {
-		return s.listOrders(ctx, r, c, q, p)
-	})
-}
-
-// listOrders answers the order queries of interface §4.3.
+// ListOrders answers the order queries of interface §4.3. Only a caller
+// that may ActionReadOrders (interface §5.2).
 //
 // Orders are ordered by modification stamp, then by their internal key,
 // which never changes. A client that passes the newest updateDate it has
@@ -31,20 +21,25 @@ func (s *OrderService) ListOrders(ctx context.Context, c *parcelgate.Caller, q p
 // so a late page costs what the first does and rows updated meanwhile are
 // neither skipped nor repeated: an order updated while the client pages
 // moves behind the cursor and is met again later, with its new stamp.
-func (s *OrderService) listOrders(ctx context.Context, r reader, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest) (parcelgate.Page[*parcelgate.Order], error) {
-	if q.NewestFirst {
-		return s.listNewestOrders(ctx, r, c, q, p)
-	}
-	ks, err := s.orderListQuery(ctx, r, c, q)
-	if err != nil {
+func (s *OrderService) ListOrders(ctx context.Context, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest) (parcelgate.Page[*parcelgate.Order], error) {
+	if err := c.May(parcelgate.ActionReadOrders); err != nil {
 		return parcelgate.Page[*parcelgate.Order]{}, err
 	}
-	return keysetPage(ctx, r, ks, p, orderColumns, "", func(rows *sql.Rows) (*parcelgate.Order, pageKey, error) {
-		rec, err := scanOrderRecord(rows)
-		if err != nil {
-			return nil, pageKey{}, err
+	return readOnReplica(ctx, s.db, c, func(r reader) (parcelgate.Page[*parcelgate.Order], error) {
+		if q.NewestFirst {
+			return s.listNewestOrders(ctx, r, c, q, p)
 		}
-		return rec.view(), pageKey{modified: rec.updatedAt, id: rec.pk}, nil
+		ks, err := s.orderListQuery(ctx, r, c, q)
+		if err != nil {
+			return parcelgate.Page[*parcelgate.Order]{}, err
+		}
+		return keysetPage(ctx, r, ks, p, orderColumns, "", func(rows *sql.Rows) (*parcelgate.Order, pageKey, error) {
+			rec, err := scanOrderRecord(rows)
+			if err != nil {
+				return nil, pageKey{}, err
+			}
+			return rec.view(), pageKey{modified: rec.updatedAt, id: rec.pk}, nil
+		})
 	})
 }
 

@@ -8,19 +8,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// ListShipments pages c's shipments newest first (see listShipments).
-// Only a caller that may ActionReadShipments: a gateway client, the
-// operator, and any service account of the organization (decisions §40).
-func (s *ShipmentService) ListShipments(ctx context.Context, c *parcelgate.Caller, q parcelgate.ShipmentSearch, p parcelgate.PageRequest) (parcelgate.Page[*parcelgate.Shipment], error) {
-	if err := c.May(parcelgate.ActionReadShipments); err != nil {
-		return parcelgate.Page[*parcelgate.Shipment]{}, err
-	}
-	return readOnReplica(ctx, s.db, c, func(r reader) (parcelgate.Page[*parcelgate.Shipment], error) {
-		return s.listShipments(ctx, r, c, q, p)
-	})
-}
-
-// listShipments pages the organization's shipments of every origin (the
+// ListShipments pages the organization's shipments of every origin (the
 // shipping API, the shipment data alias, warehouse orders' deliveries) by
 // id, newest first, with the console's keyset pager: each page is read
 // from the index shipments_org_id (org_id, id) in its order, LIMIT 51
@@ -29,44 +17,51 @@ func (s *ShipmentService) ListShipments(ctx context.Context, c *parcelgate.Calle
 // number (org_id, tracking_number), a parcel's number (org_id, parcel_id),
 // an active code (environment, code) and the reference (org_id,
 // UPPER(reference)). The page's parcels are read in one more statement.
-func (s *ShipmentService) listShipments(ctx context.Context, r reader, c *parcelgate.Caller, q parcelgate.ShipmentSearch, p parcelgate.PageRequest) (parcelgate.Page[*parcelgate.Shipment], error) {
-	var f filterSQL
-	f.add("org_id = ?", c.OrgID)
-	f.add("environment = ?", string(c.Environment))
-	var lookups []string
-	var args []any
-	if q.Number != "" {
-		lookups = append(lookups,
-			`SELECT id FROM shipments WHERE org_id = ? AND tracking_number = ?`,
-			`SELECT shipment_id FROM parcels WHERE org_id = ? AND parcel_id = ?`,
-			`SELECT h.id FROM codes k JOIN shipments h ON h.org_id = k.org_id AND h.tracking_number = k.tracking_number
-				WHERE k.environment = ? AND k.code = ? AND k.released_at = 0 AND k.expires_at > ? AND k.org_id = ?`)
-		args = append(args, c.OrgID, q.Number, c.OrgID, q.Number,
-			string(c.Environment), q.Number, micros(s.db.clock.Now(c.Environment)), c.OrgID)
+// Only a caller that may ActionReadShipments: a gateway client, the
+// operator, and any service account of the organization (decisions §40).
+func (s *ShipmentService) ListShipments(ctx context.Context, c *parcelgate.Caller, q parcelgate.ShipmentSearch, p parcelgate.PageRequest) (parcelgate.Page[*parcelgate.Shipment], error) {
+	if err := c.May(parcelgate.ActionReadShipments); err != nil {
+		return parcelgate.Page[*parcelgate.Shipment]{}, err
 	}
-	if q.Reference != "" {
-		lookups = append(lookups, `SELECT id FROM shipments WHERE org_id = ? AND UPPER(reference) = UPPER(?)`)
-		args = append(args, c.OrgID, q.Reference)
-	}
-	if len(lookups) > 0 {
-		f.add("id IN ("+strings.Join(lookups, " UNION ")+")", args...)
-	}
-	page, err := newestFirstPage(ctx, r, &f, "shipments", shipmentColumns, "", "id", p,
-		func(rows *sql.Rows) (*parcelgate.Shipment, consoleKey, error) {
-			var row shipmentRow
-			if err := rows.Scan(row.dest()...); err != nil {
-				return nil, consoleKey{}, err
-			}
-			sh, err := row.shipment()
-			if err != nil {
-				return nil, consoleKey{}, err
-			}
-			return sh, consoleKey{0, sh.ID}, nil
-		})
-	if err != nil || len(page.Items) == 0 {
-		return page, err
-	}
-	return page, pageParcels(ctx, r, c.OrgID, page.Items)
+	return readOnReplica(ctx, s.db, c, func(r reader) (parcelgate.Page[*parcelgate.Shipment], error) {
+		var f filterSQL
+		f.add("org_id = ?", c.OrgID)
+		f.add("environment = ?", string(c.Environment))
+		var lookups []string
+		var args []any
+		if q.Number != "" {
+			lookups = append(lookups,
+				`SELECT id FROM shipments WHERE org_id = ? AND tracking_number = ?`,
+				`SELECT shipment_id FROM parcels WHERE org_id = ? AND parcel_id = ?`,
+				`SELECT h.id FROM codes k JOIN shipments h ON h.org_id = k.org_id AND h.tracking_number = k.tracking_number
+					WHERE k.environment = ? AND k.code = ? AND k.released_at = 0 AND k.expires_at > ? AND k.org_id = ?`)
+			args = append(args, c.OrgID, q.Number, c.OrgID, q.Number,
+				string(c.Environment), q.Number, micros(s.db.clock.Now(c.Environment)), c.OrgID)
+		}
+		if q.Reference != "" {
+			lookups = append(lookups, `SELECT id FROM shipments WHERE org_id = ? AND UPPER(reference) = UPPER(?)`)
+			args = append(args, c.OrgID, q.Reference)
+		}
+		if len(lookups) > 0 {
+			f.add("id IN ("+strings.Join(lookups, " UNION ")+")", args...)
+		}
+		page, err := newestFirstPage(ctx, r, &f, "shipments", shipmentColumns, "", "id", p,
+			func(rows *sql.Rows) (*parcelgate.Shipment, consoleKey, error) {
+				var row shipmentRow
+				if err := rows.Scan(row.dest()...); err != nil {
+					return nil, consoleKey{}, err
+				}
+				sh, err := row.shipment()
+				if err != nil {
+					return nil, consoleKey{}, err
+				}
+				return sh, consoleKey{0, sh.ID}, nil
+			})
+		if err != nil || len(page.Items) == 0 {
+			return page, err
+		}
+		return page, pageParcels(ctx, r, c.OrgID, page.Items)
+	})
 }
 
 // pageParcels fills in the parcels of a page's shipments of the
