@@ -15,7 +15,7 @@ import (
 // These examples are the main flows of the interface as a program writes
 // them, against "parcelgate serve --demo" on its default address with the
 // demo tenant's public credentials. The same flows run, with their output
-// checked, in the server's tests (package internal/sdke2e).
+// checked, in the server's tests (package internal/tools/sdke2e).
 
 // A Client for the provider itself, whose surfaces have addresses of their
 // own; Environment picks the test addresses.

@@ -11,7 +11,7 @@ import (
 
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/demo"
-	"github.com/parcelgate/parcelgate/internal/testdb"
+	"github.com/parcelgate/parcelgate/internal/tools/testdb"
 )
 
 var prod = demo.Tenants[0] // the production demo tenant: demo / demo-password

@@ -18,7 +18,7 @@ import (
 	"github.com/parcelgate/parcelgate/console"
 	"github.com/parcelgate/parcelgate/demo"
 	"github.com/parcelgate/parcelgate/httpapi"
-	"github.com/parcelgate/parcelgate/internal/testdb"
+	"github.com/parcelgate/parcelgate/internal/tools/testdb"
 	"github.com/parcelgate/parcelgate/internal/wiring"
 	"github.com/parcelgate/parcelgate/pickup"
 	"github.com/parcelgate/parcelgate/sqlstore"

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/parcelgate/parcelgate/httpapi"
-	"github.com/parcelgate/parcelgate/internal/apitest"
+	"github.com/parcelgate/parcelgate/internal/tools/apitest"
 )
 
 // soakTime is how long a soak runs: a few seconds in the normal suite, as

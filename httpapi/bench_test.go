@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/parcelgate/parcelgate"
-	"github.com/parcelgate/parcelgate/internal/apitest"
-	"github.com/parcelgate/parcelgate/internal/testdb"
+	"github.com/parcelgate/parcelgate/internal/tools/apitest"
+	"github.com/parcelgate/parcelgate/internal/tools/testdb"
 )
 
 // BenchmarkGatewayTokenMint is POST /api/v1/token end to end: form parsing,

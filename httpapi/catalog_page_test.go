@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/parcelgate/parcelgate"
-	"github.com/parcelgate/parcelgate/internal/apitest"
+	"github.com/parcelgate/parcelgate/internal/tools/apitest"
 )
 
 // interface §4.4 GET /catalogs/{catalogId}/balances and GET /catalogs, decisions

@@ -12,9 +12,9 @@ import (
 
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/httpapi"
-	"github.com/parcelgate/parcelgate/internal/apitest"
-	"github.com/parcelgate/parcelgate/internal/tcpproxy"
-	"github.com/parcelgate/parcelgate/internal/testdb"
+	"github.com/parcelgate/parcelgate/internal/tools/apitest"
+	"github.com/parcelgate/parcelgate/internal/tools/tcpproxy"
+	"github.com/parcelgate/parcelgate/internal/tools/testdb"
 	"github.com/parcelgate/parcelgate/sqlstore"
 )
 

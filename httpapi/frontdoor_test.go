@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/parcelgate/parcelgate/internal/apitest"
+	"github.com/parcelgate/parcelgate/internal/tools/apitest"
 )
 
 // GET / points the way — a page for browsers, JSON for API

@@ -24,8 +24,8 @@ import (
 
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/httpapi"
-	"github.com/parcelgate/parcelgate/internal/apitest"
-	"github.com/parcelgate/parcelgate/internal/testdb"
+	"github.com/parcelgate/parcelgate/internal/tools/apitest"
+	"github.com/parcelgate/parcelgate/internal/tools/testdb"
 )
 
 // FuzzHTTP drives the real router, over a real store, with arbitrary

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/parcelgate/parcelgate"
-	"github.com/parcelgate/parcelgate/internal/apitest"
+	"github.com/parcelgate/parcelgate/internal/tools/apitest"
 )
 
 // interface §4.4 PUT balances rules 1-5, applied in order: the writes of one

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/parcelgate/parcelgate/httpapi"
-	"github.com/parcelgate/parcelgate/internal/apitest"
+	"github.com/parcelgate/parcelgate/internal/tools/apitest"
 )
 
 func TestHealthReadyMetricsDocs(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/parcelgate/parcelgate"
-	"github.com/parcelgate/parcelgate/internal/apitest"
+	"github.com/parcelgate/parcelgate/internal/tools/apitest"
 )
 
 // decisions §9, §18: the operator's move is read by the root's

@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/parcelgate/parcelgate"
-	"github.com/parcelgate/parcelgate/internal/apitest"
-	"github.com/parcelgate/parcelgate/internal/testdb"
+	"github.com/parcelgate/parcelgate/internal/tools/apitest"
+	"github.com/parcelgate/parcelgate/internal/tools/testdb"
 )
 
 // orderBench is a merchant with plenty of stock of P1 and P2, and a body

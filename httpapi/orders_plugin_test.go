@@ -11,7 +11,7 @@ import (
 
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/httpapi"
-	"github.com/parcelgate/parcelgate/internal/apitest"
+	"github.com/parcelgate/parcelgate/internal/tools/apitest"
 )
 
 // The tests of this file send what the provider's WooCommerce warehouse

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/parcelgate/parcelgate"
-	"github.com/parcelgate/parcelgate/internal/apitest"
+	"github.com/parcelgate/parcelgate/internal/tools/apitest"
 )
 
 // oversizedBodies are the hostile bodies that once cost gigabytes, each

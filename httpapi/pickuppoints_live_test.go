@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/parcelgate/parcelgate"
-	"github.com/parcelgate/parcelgate/internal/apitest"
+	"github.com/parcelgate/parcelgate/internal/tools/apitest"
 )
 
 // gw2026 is the release that answers pick-up points in the provider's

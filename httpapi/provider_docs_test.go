@@ -25,7 +25,7 @@ import (
 
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/demo"
-	"github.com/parcelgate/parcelgate/internal/apitest"
+	"github.com/parcelgate/parcelgate/internal/tools/apitest"
 	"github.com/parcelgate/parcelgate/internal/wiring"
 )
 

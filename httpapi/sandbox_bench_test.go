@@ -7,8 +7,8 @@ import (
 
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/httpapi"
-	"github.com/parcelgate/parcelgate/internal/apitest"
-	"github.com/parcelgate/parcelgate/internal/testdb"
+	"github.com/parcelgate/parcelgate/internal/tools/apitest"
+	"github.com/parcelgate/parcelgate/internal/tools/testdb"
 )
 
 // BenchmarkResetAndRestore measures the sandbox's reset and restore of a

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/parcelgate/parcelgate"
-	"github.com/parcelgate/parcelgate/internal/apitest"
+	"github.com/parcelgate/parcelgate/internal/tools/apitest"
 )
 
 // interface §2.6 (page.totalElements), interface §3 (EOS) rule 1, decisions §8: a

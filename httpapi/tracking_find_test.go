@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/parcelgate/parcelgate"
-	"github.com/parcelgate/parcelgate/internal/apitest"
+	"github.com/parcelgate/parcelgate/internal/tools/apitest"
 )
 
 // decisions §30, §39: find's keys chooses what its keywords are compared

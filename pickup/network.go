@@ -1,6 +1,6 @@
 // Package pickup is the provider's pick-up point network and its delivery
 // promises, as parcelgate ships them: the data set of points compiled into
-// the binary (data/pickuppoints.json.gz, written by internal/pickupgen
+// the binary (data/pickuppoints.json.gz, written by internal/tools/pickupgen
 // from public data; decisions §32), its search engine, and the estimate
 // model over its promise table (data/promises.json; decisions §19).
 // Network implements the root's PickupPointFinder and DeliveryEstimator;
@@ -25,7 +25,7 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-//go:generate go run ../internal/pickupgen -sources ../internal/pickupgen/sources -o data/pickuppoints.json.gz
+//go:generate go run ../internal/tools/pickupgen -sources ../internal/tools/pickupgen/sources -o data/pickuppoints.json.gz
 
 //go:embed data/pickuppoints.json.gz
 var pickupDataGzip []byte

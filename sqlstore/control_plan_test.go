@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/parcelgate/parcelgate"
-	"github.com/parcelgate/parcelgate/internal/testdb"
+	"github.com/parcelgate/parcelgate/internal/tools/testdb"
 )
 
 // issue 39: a reset, a snapshot and a restore of an organization read and

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/parcelgate/parcelgate"
-	"github.com/parcelgate/parcelgate/internal/testdb"
+	"github.com/parcelgate/parcelgate/internal/tools/testdb"
 	"github.com/parcelgate/parcelgate/sqlstore"
 )
 

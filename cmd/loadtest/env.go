@@ -21,7 +21,7 @@ import (
 	"github.com/parcelgate/parcelgate/console"
 	"github.com/parcelgate/parcelgate/httpapi"
 	"github.com/parcelgate/parcelgate/internal/adminclient"
-	"github.com/parcelgate/parcelgate/internal/pgcluster"
+	"github.com/parcelgate/parcelgate/internal/tools/pgcluster"
 	"github.com/parcelgate/parcelgate/internal/wiring"
 	"github.com/parcelgate/parcelgate/sqlstore"
 )

@@ -55,7 +55,7 @@
 //	        organization next to one with -big-rows (300,000) tracking
 //	        moves, codes and supplier shipments: the median of each.
 //	seed    fills a database with the generator of production volumes
-//	        (internal/seedgen) at -scale of issue 39's large set (2,000
+//	        (internal/tools/seedgen) at -scale of issue 39's large set (2,000
 //	        organizations, one holding half; 1,000,000 shipments, 2,000,000
 //	        parcels; 300,000 orders), each volume overridable
 //	        (-seed-orders, -seed-shipments, ...): rows and time per table.
@@ -68,7 +68,7 @@
 //	        p50, p99, 5xx, and a table for docs/performance.md.
 //
 // With -replica (PostgreSQL) the store reads on a streaming replica of the
-// database that the run starts (internal/pgcluster), as serve
+// database that the run starts (internal/tools/pgcluster), as serve
 // --db-replica does; the replica must have caught up before each
 // measurement, and the figures say how many reads it served.
 //
@@ -88,7 +88,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/parcelgate/parcelgate/internal/seedgen"
+	"github.com/parcelgate/parcelgate/internal/tools/seedgen"
 )
 
 type config struct {

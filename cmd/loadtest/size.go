@@ -12,7 +12,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/parcelgate/parcelgate/internal/seedgen"
+	"github.com/parcelgate/parcelgate/internal/tools/seedgen"
 )
 
 // seedConfig is what the seed and size modes fill.

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/parcelgate/parcelgate/internal/testdb"
+	"github.com/parcelgate/parcelgate/internal/tools/testdb"
 )
 
 // --db-replica (repeatable; PARCELGATE_DB_REPLICA, URLs separated

@@ -10,7 +10,7 @@
 // The package imports only the root and the standard library, so the
 // store may implement the console's readers (console.Reader,
 // console.OperatorReader, console.SessionStore) with these shapes without
-// importing the console itself (internal/archtest checks both).
+// importing the console itself (internal/tools/archtest checks both).
 package view
 
 import (

@@ -2,7 +2,7 @@
 // local address: the full router (httpapi) over a store, with the token
 // keys the store holds. It is the one starter of the in-process test
 // servers: parcelgatetest's (integrators' tests, the SDK's examples, the
-// CLI's client tests) and internal/apitest's (this repository's HTTP
+// CLI's client tests) and internal/tools/apitest's (this repository's HTTP
 // tests). The load test keeps a plain http.Server of its own: httptest's
 // connection tracking would weigh on what it measures.
 package inproc
