@@ -95,7 +95,7 @@ func TestIntegratorCannotOpenAnotherTenantsObjects(t *testing.T) {
 		if p := b.post("/console/orders/"+foreignID+"/cancel", url.Values{}); p.status != http.StatusNotFound {
 			t.Fatalf("cancel of another tenant's order: %d", p.status)
 		}
-		org, _ := e.svc.Organizations.FindOrganization(ctx, parcelgate.EnvironmentOperator(parcelgate.Production), "SE5566778899")
+		org, _ := e.api.Organizations.FindOrganization(ctx, parcelgate.EnvironmentOperator(parcelgate.Production), "SE5566778899")
 		if o, err := e.store.Orders.FindOrder(ctx, &parcelgate.Caller{OrgID: org.ID, BusinessID: org.BusinessID, Environment: parcelgate.Production, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleMerchant}}, foreignID); err != nil || o.Status.Value != parcelgate.OrderError {
 			t.Fatalf("foreign order after the attempt: %v %v", o, err)
 		}
@@ -107,7 +107,7 @@ func TestIntegratorCannotOpenAnotherTenantsObjects(t *testing.T) {
 		}
 		// Another tenant's product is a 404 too: the test environment's
 		// copy of the demo products has other ids.
-		testOrg, _ := e.svc.Organizations.FindOrganization(ctx, parcelgate.EnvironmentOperator(parcelgate.Test), demo.Tenants[1].BusinessID)
+		testOrg, _ := e.api.Organizations.FindOrganization(ctx, parcelgate.EnvironmentOperator(parcelgate.Test), demo.Tenants[1].BusinessID)
 		page, err := e.store.Reads.ConsoleProducts(ctx, parcelgate.OperatorCaller(testOrg), "", parcelgate.PageRequest{Size: 10})
 		if err != nil || len(page.Items) == 0 {
 			t.Fatalf("test products: %v %v", page, err)
@@ -448,7 +448,7 @@ func TestOperatorManagesCredentials(t *testing.T) {
 			t.Fatalf("create client: %d", p.status)
 		}
 		id, secret := between(p.body, `<code id="new-client-id">`, `</code>`), between(p.body, `<code id="new-client-secret">`, `</code>`)
-		if _, err := e.svc.Credentials.AuthenticateGatewayClient(context.Background(), id, secret); err != nil {
+		if _, err := e.api.Credentials.AuthenticateGatewayClient(context.Background(), id, secret); err != nil {
 			t.Fatalf("the shown secret does not authenticate: %v", err)
 		}
 	})

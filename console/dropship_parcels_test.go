@@ -79,7 +79,7 @@ func TestConsoleDropshipParcels(t *testing.T) {
 		// Keyset pages of one: the retailer's two shipments, newest first,
 		// each page read from its cursor, no total.
 		ctx := context.Background()
-		org, err := e.svc.Organizations.FindOrganization(ctx, parcelgate.EnvironmentOperator(parcelgate.Production), prod.RetailerID)
+		org, err := e.api.Organizations.FindOrganization(ctx, parcelgate.EnvironmentOperator(parcelgate.Production), prod.RetailerID)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -20,8 +20,6 @@ import (
 	"github.com/parcelgate/parcelgate/httpapi"
 	"github.com/parcelgate/parcelgate/internal/tools/testdb"
 	"github.com/parcelgate/parcelgate/internal/wiring"
-	"github.com/parcelgate/parcelgate/pickup"
-	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
 const adminToken = "console-test-admin-token"
@@ -36,9 +34,6 @@ type env struct {
 	// store is what the console holds: the store's services as the root's
 	// interfaces; tests seed and check through them.
 	store console.Services
-	// svc are the store's services at their full width, for seeding and
-	// checking past the calls the console makes.
-	svc *sqlstore.Services
 	// api is what the API holds: the services at their full width, for
 	// seeding what the console only reads.
 	api      httpapi.Services
@@ -88,8 +83,7 @@ func newEnvConfig(t testing.TB, engine string, sandbox bool, configure func(*htt
 	}))
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)
-	svc := sqlstore.NewServices(db, pickup.Network{})
-	return &env{t: t, db: db, dsn: dsn, store: store, svc: svc, api: api, clock: clock, sessions: sessions, url: hs.URL}
+	return &env{t: t, db: db, dsn: dsn, store: store, api: api, clock: clock, sessions: sessions, url: hs.URL}
 }
 
 // browser is an HTTP client with its own cookies that does not follow
@@ -172,7 +166,7 @@ func (e *env) operator(environment parcelgate.Environment) *browser {
 // order reads an order through the store, as the API would answer it.
 func (e *env) order(environment parcelgate.Environment, businessID, id string) *parcelgate.Order {
 	e.t.Helper()
-	org, err := e.svc.Organizations.FindOrganization(context.Background(), parcelgate.EnvironmentOperator(environment), businessID)
+	org, err := e.api.Organizations.FindOrganization(context.Background(), parcelgate.EnvironmentOperator(environment), businessID)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -190,7 +184,7 @@ func (e *env) foreignOrder() (businessID, id string) {
 	e.t.Helper()
 	ctx := context.Background()
 	org := &parcelgate.Organization{Environment: parcelgate.Production, BusinessID: "SE5566778899", Name: "Other Shop AB"}
-	if err := e.svc.Organizations.CreateOrganization(ctx, parcelgate.EnvironmentOperator(org.Environment), org); err != nil {
+	if err := e.api.Organizations.CreateOrganization(ctx, parcelgate.EnvironmentOperator(org.Environment), org); err != nil {
 		e.t.Fatal(err)
 	}
 	req := &parcelgate.OrderRequest{

@@ -110,7 +110,7 @@ func (b *browser) raw(path string) (*http.Response, []byte) {
 func (e *env) sendingCode(tenant demo.Tenant, tn string) string {
 	e.t.Helper()
 	ctx := context.Background()
-	org, err := e.svc.Organizations.FindOrganization(ctx, parcelgate.EnvironmentOperator(tenant.Environment), tenant.BusinessID)
+	org, err := e.api.Organizations.FindOrganization(ctx, parcelgate.EnvironmentOperator(tenant.Environment), tenant.BusinessID)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -138,7 +138,7 @@ func (e *env) foreignShipment(env parcelgate.Environment, tn string) string {
 	e.t.Helper()
 	ctx := context.Background()
 	org := &parcelgate.Organization{Environment: env, BusinessID: "SE5566778899", Name: "Other Shop AB"}
-	if err := e.svc.Organizations.CreateOrganization(ctx, parcelgate.EnvironmentOperator(env), org); err != nil {
+	if err := e.api.Organizations.CreateOrganization(ctx, parcelgate.EnvironmentOperator(env), org); err != nil {
 		e.t.Fatal(err)
 	}
 	gw := &parcelgate.Caller{OrgID: org.ID, BusinessID: org.BusinessID, Environment: env, Kind: parcelgate.KindGateway}
@@ -238,7 +238,7 @@ func TestParcelsListBadInput(t *testing.T) {
 func TestParcelsListPages(t *testing.T) {
 	eachEngine(t, func(t *testing.T, e *env) {
 		ctx := context.Background()
-		org, err := e.svc.Organizations.FindOrganization(ctx, parcelgate.EnvironmentOperator(parcelgate.Production), prod.BusinessID)
+		org, err := e.api.Organizations.FindOrganization(ctx, parcelgate.EnvironmentOperator(parcelgate.Production), prod.BusinessID)
 		if err != nil {
 			t.Fatal(err)
 		}

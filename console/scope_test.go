@@ -47,12 +47,12 @@ func TestConsoleProductsFollowTheAPIsVisibility(t *testing.T) {
 			t.Fatalf("a merchant sees a product of a catalog it may not read (status %d)", p.status)
 		}
 
-		org, err := e.svc.Organizations.FindOrganization(ctx, parcelgate.EnvironmentOperator(parcelgate.Production), prod.BusinessID)
+		org, err := e.api.Organizations.FindOrganization(ctx, parcelgate.EnvironmentOperator(parcelgate.Production), prod.BusinessID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		owner := &parcelgate.Caller{Subject: prod.Username, OrgID: org.ID, BusinessID: org.BusinessID, Environment: parcelgate.Production, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleMerchant}}
-		if _, err := e.svc.Inventory.EndOfSale(ctx, owner, []string{mug}); err != nil {
+		if _, err := e.api.Inventory.EndOfSale(ctx, owner, []string{mug}); err != nil {
 			t.Fatal(err)
 		}
 		// Within 14 days the retailer still sees it, as its catalog reads do.

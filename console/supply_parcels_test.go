@@ -18,7 +18,7 @@ import (
 func (e *env) supplierShipment(businessID string) *parcelgate.DropshipShipment {
 	e.t.Helper()
 	ctx := context.Background()
-	org, err := e.svc.Organizations.FindOrganization(ctx, parcelgate.EnvironmentOperator(parcelgate.Production), businessID)
+	org, err := e.api.Organizations.FindOrganization(ctx, parcelgate.EnvironmentOperator(parcelgate.Production), businessID)
 	if err != nil {
 		e.t.Fatal(err)
 	}

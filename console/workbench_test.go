@@ -22,7 +22,7 @@ var testTenant = demo.Tenants[1] // the test environment's demo tenant
 // caller is the demo merchant of env as the API's store calls see it.
 func (e *env) caller(environment parcelgate.Environment) *parcelgate.Caller {
 	e.t.Helper()
-	org, err := e.svc.Organizations.FindOrganization(context.Background(), parcelgate.EnvironmentOperator(environment), demo.Tenants[0].BusinessID)
+	org, err := e.api.Organizations.FindOrganization(context.Background(), parcelgate.EnvironmentOperator(environment), demo.Tenants[0].BusinessID)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func (e *env) caller(environment parcelgate.Environment) *parcelgate.Caller {
 // balance reads a product's balance in a catalog through the store.
 func (e *env) balance(environment parcelgate.Environment, product, catalog string) *parcelgate.Balance {
 	e.t.Helper()
-	item, err := e.svc.Inventory.FindInventoryItem(context.Background(), e.caller(environment), product)
+	item, err := e.api.Inventory.FindInventoryItem(context.Background(), e.caller(environment), product)
 	if err != nil {
 		e.t.Fatalf("product %s: %v", product, err)
 	}
@@ -195,7 +195,7 @@ func TestProductionIntegratorCannotUseTheWorkbench(t *testing.T) {
 		if p := b.post("/console/products", url.Values{"externalId": {"P-NEW"}, "name": {"x"}}); p.status != http.StatusForbidden {
 			t.Fatalf("POST product in production: %d", p.status)
 		}
-		page, err := e.svc.Orders.ListOrders(context.Background(), e.caller(parcelgate.Production), parcelgate.OrderQuery{}, parcelgate.PageRequest{Size: 100})
+		page, err := e.store.Orders.ListOrders(context.Background(), e.caller(parcelgate.Production), parcelgate.OrderQuery{}, parcelgate.PageRequest{Size: 100})
 		if err != nil || len(page.Items) != 1 {
 			t.Fatalf("production orders: %d %v", len(page.Items), err)
 		}
@@ -239,7 +239,7 @@ func TestIntegratorCreatesAProductAndSetsStock(t *testing.T) {
 		if p := b.post("/console/products", url.Values{"id": {path[len("/console/products/"):]}, "externalId": {"OTHER"}, "name": {"Bench vice, large"}, "eanCode": {"6400000000099"}}); p.status != http.StatusSeeOther {
 			t.Fatalf("edit: %d %s", p.status, p.body)
 		}
-		item, err := e.svc.Inventory.FindInventoryItem(context.Background(), e.caller(parcelgate.Test), "BENCH-1")
+		item, err := e.api.Inventory.FindInventoryItem(context.Background(), e.caller(parcelgate.Test), "BENCH-1")
 		if err != nil || !strings.Contains(string(item.Product.Document), "Bench vice, large") || !strings.Contains(string(item.Product.Document), "6400000000099") {
 			t.Fatalf("edited product: %v %s", err, item.Product.Document)
 		}
@@ -252,7 +252,7 @@ func TestIntegratorCreatesAProductAndSetsStock(t *testing.T) {
 		if p := b.post("/console/products", url.Values{"id": {tid}, "name": {"T-shirt M"}, "eanCode": {"6400000000017"}, "unitOfMeasure": {"PCS"}}); p.status != http.StatusSeeOther {
 			t.Fatalf("edit the T-shirt: %d %s", p.status, p.body)
 		}
-		item, err = e.svc.Inventory.FindInventoryItem(context.Background(), e.caller(parcelgate.Test), tshirt)
+		item, err = e.api.Inventory.FindInventoryItem(context.Background(), e.caller(parcelgate.Test), tshirt)
 		if err != nil || !strings.Contains(string(item.Product.Document), "T-paita, koko M") || !strings.Contains(string(item.Product.Document), `"measurements"`) || !strings.Contains(string(item.Product.Document), `"T-shirt M"`) {
 			t.Fatalf("edited T-shirt: %v %s", err, item.Product.Document)
 		}
