@@ -150,6 +150,34 @@ func checkProductID(p *Problems, field, businessID, id string) {
 	}
 }
 
+// ProductQuery narrows the products a caller sees (InventoryService's
+// ListProducts): Search, when given, keeps those whose externalId contains
+// it (ignoring case) or whose EAN code is it.
+type ProductQuery struct {
+	Search string
+}
+
+// ScopedProduct is a product of the caller's ConsoleProductScope with the
+// stock it sees of it (InventoryService's ListProducts and FindProduct):
+// Own when the caller supplies it (else it is published to one of the
+// caller's catalogs), and its balances by catalog — every catalog's of a
+// product the caller supplies, else those of the caller's own catalogs it
+// may read.
+type ScopedProduct struct {
+	Product  *Product
+	Own      bool
+	Balances []*CatalogStock
+}
+
+// CatalogStock is one balance of a ScopedProduct with the catalog it is
+// in: the balance (its retailer, catalog, quantity, allocated, price,
+// Removed) and the catalog's name and type.
+type CatalogStock struct {
+	Balance     *Balance
+	CatalogName string
+	CatalogType CatalogType
+}
+
 // InventoryFilter narrows the supplier's product list (GET /inventory).
 type InventoryFilter struct {
 	ProductExternalIDs []string
@@ -346,6 +374,19 @@ type InventoryService interface {
 	// ActionReadProducts reads them (a retailer reads what is published
 	// to it through CatalogService).
 	ListInventory(ctx context.Context, c *Caller, f InventoryFilter, page PageRequest) (Page[*InventoryItem], error)
+	// ListProducts pages the products of ConsoleProductScope(c, now) —
+	// those c's organization supplies, whatever their status, and those
+	// published to the catalogs it may read (EOS ones while retailers see
+	// them) — newest first by id, paged by key both ways (no total), each
+	// with its live balances (ScopedProduct). Only a caller
+	// MayReadConsoleProducts allows (a supplier or merchant reads what it
+	// supplies, a retailer what is published to it). The console's list.
+	ListProducts(ctx context.Context, c *Caller, q ProductQuery, page PageRequest) (Page[*ScopedProduct], error)
+	// FindProduct returns one product of ListProducts's scope by its
+	// store id with every balance c sees of it, removed ones included, or
+	// ENOTFOUND (also another tenant's). Only a caller
+	// MayReadConsoleProducts allows.
+	FindProduct(ctx context.Context, c *Caller, id int64) (*ScopedProduct, error)
 	// FindInventoryItem returns one ACTIVE product with its balances, or
 	// ENOTFOUND (also for an EOS product: interface §3 rule 3). Only a
 	// caller that may ActionReadProducts reads it.

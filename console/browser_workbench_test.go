@@ -171,9 +171,9 @@ func (tb *tab) location() string {
 // productID is the store's id of the test tenant's product.
 func productID(t *testing.T, e *env, externalID string) int64 {
 	t.Helper()
-	page, err := e.store.Reads.ConsoleProducts(t.Context(), e.caller(parcelgate.Test), externalID, parcelgate.PageRequest{Size: 10})
+	page, err := e.store.Inventory.ListProducts(t.Context(), e.caller(parcelgate.Test), parcelgate.ProductQuery{Search: externalID}, parcelgate.PageRequest{Size: 10})
 	if err != nil || len(page.Items) == 0 {
 		t.Fatalf("product %s: %v", externalID, err)
 	}
-	return page.Items[0].ID
+	return page.Items[0].Product.ID
 }

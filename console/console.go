@@ -113,7 +113,7 @@ type Services struct {
 	Organizations OrganizationFinder
 	Credentials   CredentialStore
 	Orders        OrderStore
-	Inventory     InventoryWriter
+	Inventory     InventoryStore
 	// Catalogs is the catalog service's list the operator API answers
 	// too (a chosen organization's catalogs on the credentials page).
 	Catalogs CatalogLister
@@ -152,7 +152,7 @@ type Console struct {
 	orgs        OrganizationFinder
 	credentials CredentialStore
 	orders      OrderStore
-	inventory   InventoryWriter
+	inventory   InventoryStore
 	catalogs    CatalogLister
 	shipments   ShipmentReader
 	shipping    LabelCodes

@@ -108,11 +108,11 @@ func TestIntegratorCannotOpenAnotherTenantsObjects(t *testing.T) {
 		// Another tenant's product is a 404 too: the test environment's
 		// copy of the demo products has other ids.
 		testOrg, _ := e.api.Organizations.FindOrganization(ctx, parcelgate.EnvironmentOperator(parcelgate.Test), demo.Tenants[1].BusinessID)
-		page, err := e.store.Reads.ConsoleProducts(ctx, parcelgate.OperatorCaller(testOrg), "", parcelgate.PageRequest{Size: 10})
+		page, err := e.store.Inventory.ListProducts(ctx, parcelgate.OperatorCaller(testOrg), parcelgate.ProductQuery{Search: ""}, parcelgate.PageRequest{Size: 10})
 		if err != nil || len(page.Items) == 0 {
 			t.Fatalf("test products: %v %v", page, err)
 		}
-		if p := b.get("/console/products/" + itoa(page.Items[0].ID)); p.status != http.StatusNotFound || p.body != missing.body {
+		if p := b.get("/console/products/" + itoa(page.Items[0].Product.ID)); p.status != http.StatusNotFound || p.body != missing.body {
 			t.Fatalf("another tenant's product: %d", p.status)
 		}
 		// Operator pages are refused to an integrator, by the root's table.

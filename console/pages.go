@@ -1,6 +1,7 @@
 package console
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -470,7 +471,7 @@ func (c *Console) products(w http.ResponseWriter, r *http.Request, s *session) {
 		}
 		status = http.StatusBadRequest
 	} else {
-		page, err := c.reads.ConsoleProducts(r.Context(), s.caller, d.Search, parcelgate.PageRequest{After: q.Get("page"), Size: pageSize})
+		page, err := c.listProducts(r.Context(), s.caller, d.Search, parcelgate.PageRequest{After: q.Get("page"), Size: pageSize})
 		if parcelgate.ErrorCode(err) == parcelgate.EINVALID {
 			d.Errors["q"] = parcelgate.ErrorMessage(err)
 			status = http.StatusBadRequest
@@ -481,6 +482,45 @@ func (c *Console) products(w http.ResponseWriter, r *http.Request, s *session) {
 		d.Page = page
 	}
 	c.renderView(w, r, status, "products", &view{Title: "Products and stock", Session: s, Nav: "products", Data: d, Live: true})
+}
+
+// listProducts pages the session's products through the inventory
+// service (ListProducts), in the console's view of each.
+func (c *Console) listProducts(ctx context.Context, caller *parcelgate.Caller, search string, p parcelgate.PageRequest) (parcelgate.Page[*views.Product], error) {
+	page, err := c.inventory.ListProducts(ctx, caller, parcelgate.ProductQuery{Search: search}, p)
+	out := parcelgate.Page[*views.Product]{Next: page.Next, Prev: page.Prev, Total: page.Total}
+	for _, sp := range page.Items {
+		out.Items = append(out.Items, productView(sp))
+	}
+	return out, err
+}
+
+// findProduct is the session's product id through the inventory service
+// (FindProduct) with its balances, removed ones included.
+func (c *Console) findProduct(ctx context.Context, caller *parcelgate.Caller, id int64) (*views.Product, []views.Balance, error) {
+	sp, err := c.inventory.FindProduct(ctx, caller, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	p := productView(sp)
+	bals := p.Stock
+	p.Stock = nil
+	return p, bals, nil
+}
+
+// productView is the console's view of a product: its name from its
+// descriptions, when an EOS one leaves retailers' lists, and its stock.
+func productView(sp *parcelgate.ScopedProduct) *views.Product {
+	p := &views.Product{Product: sp.Product, Name: parcelgate.ReadProductDocument(sp.Product.Document).Name(), Own: sp.Own}
+	if !sp.Product.DeletedAt.IsZero() {
+		p.LeavesListsAt = sp.Product.DeletedAt.Add(parcelgate.EOSVisibility)
+	}
+	for _, st := range sp.Balances {
+		b := st.Balance
+		p.Stock = append(p.Stock, views.Balance{Catalog: b.CatalogExternalID, CatalogName: st.CatalogName, CatalogType: st.CatalogType, RetailerID: b.RetailerID,
+			Quantity: b.Quantity, Allocated: b.Allocated, Price: string(b.WholesalePrice), Currency: b.Currency, ModifiedAt: b.ModifiedAt, Removed: b.Removed})
+	}
+	return p
 }
 
 type description struct {
@@ -517,7 +557,7 @@ func (c *Console) product(w http.ResponseWriter, r *http.Request, s *session) {
 // renderProduct shows product id after form sets the state of a refused
 // form.
 func (c *Console) renderProduct(w http.ResponseWriter, r *http.Request, s *session, status int, id int64, form func(*productData)) {
-	p, bals, err := c.reads.ConsoleProductDetail(r.Context(), s.caller, id)
+	p, bals, err := c.findProduct(r.Context(), s.caller, id)
 	if err != nil {
 		c.fail(w, r, s, err)
 		return

@@ -45,9 +45,13 @@ type OrderStore interface {
 	SetOrderStatus(ctx context.Context, c *parcelgate.Caller, id string, to parcelgate.OrderStatus, reason string) (*parcelgate.Order, error)
 }
 
-// InventoryWriter stores the workbench's product and balance forms
-// (parcelgate.InventoryService).
-type InventoryWriter interface {
+// InventoryStore lists and shows the products of a session's
+// ConsoleProductScope, through the inventory service the API reads
+// products with (issue 38 item 1, decisions §53), and stores the
+// workbench's product and balance forms (parcelgate.InventoryService).
+type InventoryStore interface {
+	ListProducts(ctx context.Context, c *parcelgate.Caller, q parcelgate.ProductQuery, p parcelgate.PageRequest) (parcelgate.Page[*parcelgate.ScopedProduct], error)
+	FindProduct(ctx context.Context, c *parcelgate.Caller, id int64) (*parcelgate.ScopedProduct, error)
 	PutInventory(ctx context.Context, c *parcelgate.Caller, entries []parcelgate.InventoryInput) (parcelgate.InventoryFailures, error)
 	PutBalances(ctx context.Context, c *parcelgate.Caller, entries []parcelgate.BalanceInput) ([]*parcelgate.Balance, error)
 }

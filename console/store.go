@@ -41,21 +41,11 @@ type Reader interface {
 	// with their balances, and whether the order holds its stock now.
 	// Only a caller that may ActionReadOrders.
 	ConsoleOrderAllocations(ctx context.Context, c *parcelgate.Caller, id string) ([]views.Allocation, bool, error)
-	// ConsoleProducts pages the products of ConsoleProductScope, newest
-	// first, each with its Stock; search, when given, keeps those whose
-	// externalId contains it (ignoring case) or whose EAN code is it. Only
-	// a caller parcelgate.MayReadConsoleProducts allows.
-	ConsoleProducts(ctx context.Context, c *parcelgate.Caller, search string, p parcelgate.PageRequest) (parcelgate.Page[*views.Product], error)
 	// ConsoleCatalogChoices lists the catalogs of the caller's environment
 	// its organization supplies (publishes products to), by retailer and
 	// external ID: the choices of the console's product and order forms.
 	// Only a caller that may ActionListOwnCatalogs.
 	ConsoleCatalogChoices(ctx context.Context, c *parcelgate.Caller) ([]views.Catalog, error)
-	// ConsoleProductDetail returns one product of ConsoleProductScope (by
-	// the store's product id) with its balances: every catalog's when the
-	// caller supplies it, else those of the caller's own catalogs. Only a
-	// caller parcelgate.MayReadConsoleProducts allows.
-	ConsoleProductDetail(ctx context.Context, c *parcelgate.Caller, id int64) (*views.Product, []views.Balance, error)
 	// ConsoleChangeStamp moves whenever one of the caller's orders or
 	// balances changes; live updates poll it. Only a caller that may
 	// ActionViewTenant.

@@ -111,7 +111,7 @@ func (c *Console) renderOrderForm(w http.ResponseWriter, r *http.Request, s *ses
 		n := strconv.Itoa(i)
 		d.Rows = append(d.Rows, orderFormRow{form.Get("product" + n), form.Get("quantity" + n), form.Get("warehouse" + n)})
 	}
-	page, err := c.reads.ConsoleProducts(ctx, s.caller, "", parcelgate.PageRequest{Size: 200})
+	page, err := c.listProducts(ctx, s.caller, "", parcelgate.PageRequest{Size: 200})
 	if err != nil {
 		c.fail(w, r, s, err)
 		return
@@ -283,7 +283,7 @@ func (c *Console) ownProduct(w http.ResponseWriter, r *http.Request, s *session,
 		c.errorPage(w, r, s, http.StatusNotFound, "There is no such page, or it is not yours to see.")
 		return nil, nil, false
 	}
-	p, bals, err := c.reads.ConsoleProductDetail(r.Context(), s.caller, id)
+	p, bals, err := c.findProduct(r.Context(), s.caller, id)
 	if err == nil && !p.Own {
 		err = parcelgate.Errorf(parcelgate.ENOTFOUND, "Product not found.")
 	}
@@ -497,7 +497,7 @@ func (c *Console) productID(r *http.Request, s *session, externalID string) (int
 	key := parcelgate.ProductKey(s.BusinessID, externalID)
 	cursor := ""
 	for {
-		page, err := c.reads.ConsoleProducts(r.Context(), s.caller, externalID, parcelgate.PageRequest{After: cursor, Size: 50})
+		page, err := c.listProducts(r.Context(), s.caller, externalID, parcelgate.PageRequest{After: cursor, Size: 50})
 		if err != nil {
 			return 0, err
 		}

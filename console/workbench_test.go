@@ -295,11 +295,11 @@ func TestWorkbenchCrossTenantIsMissing(t *testing.T) {
 		ctx := context.Background()
 		_, foreignOrder := e.foreignOrder()
 		// The production tenant's product, seen from the test tenant.
-		prodPage, err := e.store.Reads.ConsoleProducts(ctx, e.caller(parcelgate.Production), "TSHIRT", parcelgate.PageRequest{Size: 10})
+		prodPage, err := e.store.Inventory.ListProducts(ctx, e.caller(parcelgate.Production), parcelgate.ProductQuery{Search: "TSHIRT"}, parcelgate.PageRequest{Size: 10})
 		if err != nil || len(prodPage.Items) == 0 {
 			t.Fatalf("production product: %v", err)
 		}
-		foreign := itoa(prodPage.Items[0].ID)
+		foreign := itoa(prodPage.Items[0].Product.ID)
 		b := e.browser()
 		b.signIn(testTenant.Username, testTenant.Password)
 		missing := b.get("/console/products/999999999/edit")

@@ -203,7 +203,7 @@ func TestConsoleAndJournalReadsRefuseWithoutThePermission(t *testing.T) {
 			Product: &parcelgate.Product{ExternalID: "P1", Document: []byte(`{"externalId":"P1","descriptions":{"en":{"name":"P1"}}}`)}}}); err != nil || len(failed) > 0 {
 			t.Fatal(failed, err)
 		}
-		products, err := reads.ConsoleProducts(ctx, operator, "", parcelgate.PageRequest{Size: 10})
+		products, err := sqlstore.NewInventoryService(db).ListProducts(ctx, operator, parcelgate.ProductQuery{}, parcelgate.PageRequest{Size: 10})
 		if err != nil || len(products.Items) != 1 {
 			t.Fatalf("own's products: %d, %v", len(products.Items), err)
 		}
@@ -227,9 +227,9 @@ func TestConsoleAndJournalReadsRefuseWithoutThePermission(t *testing.T) {
 					return sum(len(counts), err)
 				}},
 			// products: read products or every catalog
-			{name: "ConsoleProducts", denied: []*parcelgate.Caller{gateway}, owner: operator,
+			{name: "ListProducts", denied: []*parcelgate.Caller{gateway}, owner: operator,
 				call: func(c *parcelgate.Caller, _ string) (string, error) {
-					page, err := reads.ConsoleProducts(ctx, c, "", parcelgate.PageRequest{Size: 10})
+					page, err := sqlstore.NewInventoryService(db).ListProducts(ctx, c, parcelgate.ProductQuery{}, parcelgate.PageRequest{Size: 10})
 					return sum(len(page.Items), err)
 				}},
 			{name: "ConsoleCatalogChoices", denied: []*parcelgate.Caller{gateway}, owner: operator,
@@ -312,18 +312,18 @@ func TestConsoleAndJournalReadsRefuseWithoutThePermission(t *testing.T) {
 					return sum(len(rows), err)
 				}},
 		})
-		checkAccess(t, written, strconv.FormatInt(products.Items[0].ID, 10), "999999", []accessCase{
-			{name: "ConsoleProductDetail", denied: []*parcelgate.Caller{gateway}, other: accountOf(other, parcelgate.RoleSupplier), crossCode: parcelgate.ENOTFOUND, owner: operator, ownerSees: true,
+		checkAccess(t, written, strconv.FormatInt(products.Items[0].Product.ID, 10), "999999", []accessCase{
+			{name: "FindProduct", denied: []*parcelgate.Caller{gateway}, other: accountOf(other, parcelgate.RoleSupplier), crossCode: parcelgate.ENOTFOUND, owner: operator, ownerSees: true,
 				call: func(c *parcelgate.Caller, id string) (string, error) {
 					n, err := strconv.ParseInt(id, 10, 64)
 					if err != nil {
 						t.Fatal(err)
 					}
-					p, _, err := reads.ConsoleProductDetail(ctx, c, n)
+					p, err := sqlstore.NewInventoryService(db).FindProduct(ctx, c, n)
 					if err != nil {
 						return "", err
 					}
-					return fmt.Sprint(p.ID, " ", p.ExternalID), nil
+					return fmt.Sprint(p.Product.ID, " ", p.Product.ExternalID), nil
 				}},
 		})
 		checkAccess(t, written, tn, "JJFI10000000000000099", []accessCase{

@@ -44,14 +44,17 @@ var tenantExceptions = map[string]string{
 	// balance IDs of the organization's own saved order rows.
 	"resetOrg balances":          "scoped by the organization's own catalogs, joined in at run time",
 	"resetOrg catalog_suppliers": "scoped by the organization's own catalogs, joined in at run time",
-	// The console: its product filter is built by consoleProductScope
-	// (organization and environment included) and added at run time.
-	"ConsoleService.ConsoleProductDetail products": "scoped by consoleProductScope, which the statement text cannot show",
-	// The balances of the products a console read has just scoped, by the
-	// same scope's organization filter (supplier_org_id or
-	// retailer_org_id), added at run time.
-	"ConsoleService.consoleBalances catalogs": "scoped by the product scope's organization filter, added at run time",
-	"ConsoleService.consoleBalances balances": "scoped by the product scope's organization filter, added at run time",
+	// The console's products (InventoryService.ListProducts,
+	// FindProduct): the supplier's set names supplier_org_id and the
+	// retailer's retailer_org_id in a filterSQL built at run time
+	// (publishedTo); the stock of products just scoped is read by
+	// product, each balance kept by the scope's supplier_org_id or
+	// retailer_org_id, added at run time.
+	"scopedProductIDs products": "scoped by supplier_org_id and environment in a filter built at run time",
+	"inProductScope balances":   "scoped by retailer_org_id in publishedTo, added at run time",
+	"scopedStock balances":      "scoped by the product scope's organization filter, added at run time",
+	"scopedStock products":      "the products of balances scoped by the product scope's organization filter",
+	"scopedStock catalogs":      "the catalogs of balances scoped by the product scope's organization filter",
 	// Logins: a credential is found by its own name before any
 	// organization is known (a Basic login or a client_id names none, and
 	// both are unique across the deployment). Distributed: a small global

@@ -1,0 +1,303 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+
+	"github.com/parcelgate/parcelgate"
+)
+
+// The console's products (decisions §47, §53): the products of a caller's
+// ConsoleProductScope, read through the inventory service the API reads
+// its products with. The scope is two sets — the products the caller
+// supplies and those published to its catalogs — which one statement
+// could only join with an OR that no index serves (both engines then read
+// every product of the environment, or of the supplier, and sorted them).
+// Each set is read from its own index in the list's order
+// (products_supplier_id, balances_retailer_product; migration 0040), at
+// most a page past the cursor each, and the two are merged by id: a page
+// reads about two pages of keys whatever the tenant holds.
+
+// ListProducts pages the products of c's ConsoleProductScope, newest
+// first by id, from the console's cursor (p.After) either way, each with
+// its live balances. Only a caller parcelgate.MayReadConsoleProducts
+// allows (interface §5.2, decisions §18).
+func (s *InventoryService) ListProducts(ctx context.Context, c *parcelgate.Caller, q parcelgate.ProductQuery, p parcelgate.PageRequest) (parcelgate.Page[*parcelgate.ScopedProduct], error) {
+	var page parcelgate.Page[*parcelgate.ScopedProduct]
+	if err := parcelgate.MayReadConsoleProducts(c); err != nil {
+		return page, err
+	}
+	cur, err := parseConsoleCursor(p.After)
+	if err != nil {
+		return page, err
+	}
+	limit := p.Size
+	if limit <= 0 || limit > 500 {
+		limit = 50
+	}
+	scope := parcelgate.ConsoleProductScope(c, s.db.clock.Now(c.Environment))
+	return readOnReplica(ctx, s.db, c, func(r reader) (parcelgate.Page[*parcelgate.ScopedProduct], error) {
+		var page parcelgate.Page[*parcelgate.ScopedProduct]
+		err := r.readTx(ctx, func(r reader) error {
+			ids, err := scopedProductIDs(ctx, r, c, scope, q, cur, limit+1)
+			if err != nil {
+				return err
+			}
+			more := len(ids) > limit
+			if more {
+				ids = ids[:limit]
+			}
+			if cur.newer {
+				slices.Reverse(ids)
+			}
+			if len(ids) == 0 {
+				return nil
+			}
+			if page.Items, err = scopedProducts(ctx, r, c, scope, ids, false); err != nil {
+				return err
+			}
+			// The cursors as every newest-first list of the console
+			// writes them (newestFirstPage).
+			first, last := consoleKey{0, ids[0]}, consoleKey{0, ids[len(ids)-1]}
+			if (cur.newer && more) || (cur.set && !cur.newer) {
+				page.Prev = encodeConsoleCursor(first, true)
+			}
+			if more || cur.newer {
+				page.Next = encodeConsoleCursor(last, false)
+			}
+			return nil
+		})
+		return page, err
+	})
+}
+
+// FindProduct returns the product id of c's ConsoleProductScope with
+// every balance c sees of it, removed ones included; ENOTFOUND for any
+// other (another tenant's answers the same). Only a caller
+// parcelgate.MayReadConsoleProducts allows.
+func (s *InventoryService) FindProduct(ctx context.Context, c *parcelgate.Caller, id int64) (*parcelgate.ScopedProduct, error) {
+	if err := parcelgate.MayReadConsoleProducts(c); err != nil {
+		return nil, err
+	}
+	scope := parcelgate.ConsoleProductScope(c, s.db.clock.Now(c.Environment))
+	return readOnReplica(ctx, s.db, c, func(r reader) (*parcelgate.ScopedProduct, error) {
+		var out *parcelgate.ScopedProduct
+		err := r.readTx(ctx, func(r reader) error {
+			in, err := inProductScope(ctx, r, c, scope, id)
+			if err != nil || !in {
+				return err
+			}
+			items, err := scopedProducts(ctx, r, c, scope, []int64{id}, true)
+			if len(items) == 1 {
+				out = items[0]
+			}
+			return err
+		})
+		if err == nil && out == nil {
+			err = parcelgate.Errorf(parcelgate.ENOTFOUND, "Product not found.")
+		}
+		return out, err
+	})
+}
+
+// productSearch adds q's search to f: externalId containing it, ignoring
+// case, or the EAN code it is. A substring has no index; the search is
+// kept to the rows of the scope's own index (the supplier's products, the
+// retailer's balances), which it filters.
+func productSearch(f *filterSQL, q parcelgate.ProductQuery) {
+	if term := strings.TrimSpace(q.Search); term != "" {
+		like := "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(strings.ToUpper(term)) + "%"
+		f.add(`(UPPER(p.external_id) LIKE ? ESCAPE '\' OR p.ean_code = ?)`, like, term)
+	}
+}
+
+// scopedProductIDs returns up to n ids of scope's products past cur in
+// its direction (older: descending; newer: ascending), closest to the
+// cursor first: up to n of each set, merged.
+func scopedProductIDs(ctx context.Context, r reader, c *parcelgate.Caller, scope parcelgate.ProductScope, q parcelgate.ProductQuery, cur consoleCursor, n int) ([]int64, error) {
+	dir, past := "DESC", " < ?"
+	if cur.newer {
+		dir, past = "ASC", " > ?"
+	}
+	var sets [][]int64
+	if scope.Own {
+		var f filterSQL
+		f.add("p.supplier_org_id = ?", c.OrgID)
+		f.add("p.environment = ?", string(c.Environment))
+		if cur.set {
+			f.add("p.id"+past, cur.key.id)
+		}
+		productSearch(&f, q)
+		rows, err := r.Query(ctx, `SELECT p.id FROM products p WHERE `+f.sql()+` ORDER BY p.id `+dir+` LIMIT ?`, append(f.args, n)...)
+		ids, err := scanColumn[int64](rows, err)
+		if err != nil {
+			return nil, err
+		}
+		sets = append(sets, ids)
+	}
+	if scope.Published {
+		var f filterSQL
+		publishedTo(&f, c, scope)
+		if cur.set {
+			f.add("b.product_id"+past, cur.key.id)
+		}
+		from := "balances b"
+		if q.Search != "" {
+			from += " JOIN products p ON p.id = b.product_id"
+			productSearch(&f, q)
+		}
+		// A product in several of the retailer's catalogs is one row:
+		// grouped in the index's order, so the group stops at n.
+		rows, err := r.Query(ctx, `SELECT b.product_id FROM `+from+` WHERE `+f.sql()+` GROUP BY b.product_id ORDER BY b.product_id `+dir+` LIMIT ?`, append(f.args, n)...)
+		ids, err := scanColumn[int64](rows, err)
+		if err != nil {
+			return nil, err
+		}
+		sets = append(sets, ids)
+	}
+	var all []int64
+	for _, ids := range sets {
+		all = append(all, ids...)
+	}
+	slices.Sort(all)
+	all = slices.Compact(all)
+	if !cur.newer {
+		slices.Reverse(all)
+	}
+	return all[:min(len(all), n)], nil
+}
+
+// publishedTo adds the balances of scope's published set to f: live (not
+// removed) balances in c's catalogs, of an ACTIVE product or of an EOS one
+// retailers still see, in the catalog types c may read.
+func publishedTo(f *filterSQL, c *parcelgate.Caller, scope parcelgate.ProductScope) {
+	f.add("b.retailer_org_id = ?", c.OrgID)
+	f.add("b.removed_at = 0")
+	f.add("(b.eos_at = 0 OR b.eos_at > ?)", micros(scope.EOSSince))
+	if scope.CatalogTypes != nil {
+		f.add("b.catalog_id IN (SELECT id FROM catalogs WHERE retailer_org_id = ? AND catalog_type IN ("+placeholders(len(scope.CatalogTypes))+"))",
+			append([]any{c.OrgID}, anys(scope.CatalogTypes)...)...)
+	}
+}
+
+// inProductScope reports whether product id is in c's scope: its own, or
+// published to one of its catalogs (one key lookup each).
+func inProductScope(ctx context.Context, r reader, c *parcelgate.Caller, scope parcelgate.ProductScope, id int64) (bool, error) {
+	if scope.Own {
+		var n int
+		err := r.QueryRow(ctx, `SELECT 1 FROM products WHERE id = ? AND supplier_org_id = ? AND environment = ?`, id, c.OrgID, string(c.Environment)).Scan(&n)
+		if err == nil {
+			return true, nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return false, err
+		}
+	}
+	if scope.Published {
+		var f filterSQL
+		f.add("b.product_id = ?", id)
+		publishedTo(&f, c, scope)
+		var n int
+		err := r.QueryRow(ctx, `SELECT 1 FROM balances b WHERE `+f.sql()+` LIMIT 1`, f.args...).Scan(&n)
+		if err == nil {
+			return true, nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return false, err
+		}
+	}
+	return false, nil
+}
+
+const scopedProductCols = `p.id, p.external_id, so.business_id, p.ean_code, p.status, p.document, p.deleted_at, p.modified_at, p.supplier_org_id`
+
+// scopedProducts loads the products ids (in scope already), in that
+// order, with the balances c sees of each (scopedStock).
+func scopedProducts(ctx context.Context, r reader, c *parcelgate.Caller, scope parcelgate.ProductScope, ids []int64, withRemoved bool) ([]*parcelgate.ScopedProduct, error) {
+	byID := make(map[int64]*parcelgate.ScopedProduct, len(ids))
+	rows, err := r.Query(ctx, `SELECT `+scopedProductCols+` FROM products p JOIN organizations so ON so.id = p.supplier_org_id
+		WHERE p.environment = ? AND `+r.db.dialect.idList("p.id"), string(c.Environment), r.db.dialect.idListArg(ids))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var p parcelgate.Product
+		var doc string
+		var deleted, modified, supplier int64
+		if err := rows.Scan(&p.ID, &p.ExternalID, &p.SupplierID, &p.EANCode, &p.Status, &doc, &deleted, &modified, &supplier); err != nil {
+			return nil, err
+		}
+		p.Document, p.DeletedAt, p.ModifiedAt = json.RawMessage(doc), fromMicros(deleted), fromMicros(modified)
+		byID[p.ID] = &parcelgate.ScopedProduct{Product: &p, Own: supplier == c.OrgID, Balances: []*parcelgate.CatalogStock{}}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if err := scopedStock(ctx, r, c, scope, ids, withRemoved, byID); err != nil {
+		return nil, err
+	}
+	out := make([]*parcelgate.ScopedProduct, 0, len(ids))
+	for _, id := range ids {
+		if p := byID[id]; p != nil {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// scopedStock adds to each product of byID the balances c sees of it:
+// every catalog's of a product c supplies, else those of c's own catalogs
+// of the types it may read; removed ones only withRemoved. The balances
+// are found by product ("+ 0" keeps the planner on the product's key, not
+// on the supplier's or retailer's every balance).
+func scopedStock(ctx context.Context, r reader, c *parcelgate.Caller, scope parcelgate.ProductScope, ids []int64, withRemoved bool, byID map[int64]*parcelgate.ScopedProduct) error {
+	var either []string
+	var args []any
+	if scope.Own {
+		either, args = append(either, "b.supplier_org_id + 0 = ?"), append(args, c.OrgID)
+	}
+	if scope.Published {
+		cond := "b.retailer_org_id + 0 = ?"
+		args = append(args, c.OrgID)
+		if scope.CatalogTypes != nil {
+			cond += " AND k.catalog_type IN (" + placeholders(len(scope.CatalogTypes)) + ")"
+			args = append(args, anys(scope.CatalogTypes)...)
+		}
+		either = append(either, "("+cond+")")
+	}
+	if len(either) == 0 {
+		return nil
+	}
+	removed := ""
+	if !withRemoved {
+		removed = " AND b.removed_at = 0"
+	}
+	rows, err := r.Query(ctx, `SELECT b.product_id, p.external_id, so.business_id, k.external_id, k.name, k.catalog_type, ro.business_id, b.quantity, b.allocated, COALESCE(b.wholesale_price, ''), COALESCE(b.currency, ''), b.modified_at, b.removed_at
+		FROM balances b JOIN products p ON p.id = b.product_id JOIN organizations so ON so.id = b.supplier_org_id
+		JOIN catalogs k ON k.id = b.catalog_id JOIN organizations ro ON ro.id = b.retailer_org_id
+		WHERE `+r.db.dialect.idList("b.product_id")+removed+` AND (`+strings.Join(either, " OR ")+`) ORDER BY b.removed_at, ro.business_id, k.external_id`,
+		append([]any{r.db.dialect.idListArg(ids)}, args...)...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var b parcelgate.Balance
+		st := parcelgate.CatalogStock{Balance: &b}
+		var pid, modified, removedAt int64
+		var price string
+		if err := rows.Scan(&pid, &b.ProductExternalID, &b.SupplierID, &b.CatalogExternalID, &st.CatalogName, &st.CatalogType, &b.RetailerID, &b.Quantity, &b.Allocated, &price, &b.Currency, &modified, &removedAt); err != nil {
+			return err
+		}
+		b.WholesalePrice, b.ModifiedAt, b.Removed = json.Number(price), fromMicros(modified), removedAt != 0
+		if p := byID[pid]; p != nil {
+			p.Balances = append(p.Balances, &st)
+		}
+	}
+	return rows.Err()
+}
