@@ -67,11 +67,28 @@ func (s *ConsoleService) ConsoleCounts(ctx context.Context, c *parcelgate.Caller
 		err := r.QueryRow(ctx, `SELECT
 			(SELECT COUNT(*) FROM products WHERE supplier_org_id = ? AND environment = ? AND status = 'ACTIVE'),
 			(SELECT COUNT(*) FROM products WHERE supplier_org_id = ? AND environment = ? AND status = 'EOS'),
-			(SELECT COUNT(*) FROM codes WHERE org_id = ? AND environment = ? AND released_at = 0 AND expires_at > ?),
 			(SELECT COUNT(*) FROM shipments WHERE org_id = ? AND environment = ?)`,
-			c.OrgID, env, c.OrgID, env, c.OrgID, env, micros(s.consoleNow(c.Environment)), c.OrgID, env).Scan(&n.Products, &n.EOSProducts, &n.ActiveCodes, &n.Shipments)
+			c.OrgID, env, c.OrgID, env, c.OrgID, env).Scan(&n.Products, &n.EOSProducts, &n.Shipments)
+		if err != nil {
+			return n, err
+		}
+		n.ActiveCodes, n.ActiveCodesMore, err = activeCodes(ctx, r, c, s.consoleNow(c.Environment))
 		return n, err
 	})
+}
+
+// activeCodes counts c's codes active at now, up to view.MaxCountedCodes
+// (more reports that there are more). A code stops being active when it
+// expires, a moment no write marks, so no counter can keep the figure:
+// the count reads at most the bound's entries of codes_active_org_expiry
+// (migration 0040), exact below it, and is as fresh as the page.
+func activeCodes(ctx context.Context, r reader, c *parcelgate.Caller, now time.Time) (n int64, more bool, err error) {
+	err = r.QueryRow(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM codes WHERE org_id = ? AND environment = ? AND released_at = 0 AND expires_at > ? LIMIT ?) x`,
+		c.OrgID, string(c.Environment), micros(now), view.MaxCountedCodes+1).Scan(&n)
+	if n > view.MaxCountedCodes {
+		return view.MaxCountedCodes, true, err
+	}
+	return n, false, err
 }
 
 // ConsoleOrderAllocations returns the rows of the caller's order id with
@@ -82,37 +99,53 @@ func (s *ConsoleService) ConsoleOrderAllocations(ctx context.Context, c *parcelg
 		return nil, false, err
 	}
 	id = strings.TrimSpace(id)
-	var pk int64
-	var held int
-	err := s.db.queryRow(ctx, `SELECT id, allocated FROM orders WHERE (org_id = ? AND environment = ? AND order_id = ?) OR (org_id = ? AND environment = ? AND external_id = ?)`,
-		c.OrgID, string(c.Environment), id, c.OrgID, string(c.Environment), id).Scan(&pk, &held)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, false, parcelgate.Errorf(parcelgate.ENOTFOUND, "Order %s not found.", id)
+	// On the caller's replica, as FindOrder reads the order the page
+	// shows: the order and its rows' balances in one read transaction,
+	// so the page's figures are of one moment.
+	type allocations struct {
+		rows []view.Allocation
+		held bool
 	}
-	if err != nil {
-		return nil, false, err
-	}
-	// A retailer's dropshipping rows hold its suppliers' balances in its
-	// own catalogs (decisions §34), which it reads as their retailer.
-	rows, err := s.db.query(ctx, `SELECT r.line, r.product_external_id, r.warehouse_external_id, r.quantity, r.balance_id,
-		COALESCE(b.product_id, 0), COALESCE(k.external_id, ''), COALESCE(b.quantity, 0), COALESCE(b.allocated, 0)
-		FROM order_rows r
-		LEFT JOIN balances b ON b.id = r.balance_id AND (b.supplier_org_id = ? OR b.retailer_org_id = ?)
-		LEFT JOIN catalogs k ON k.id = b.catalog_id
-		WHERE r.order_pk = ? ORDER BY r.line`, c.OrgID, c.OrgID, pk)
-	if err != nil {
-		return nil, false, err
-	}
-	defer rows.Close()
-	var out []view.Allocation
-	for rows.Next() {
-		var a view.Allocation
-		if err := rows.Scan(&a.Line, &a.Product, &a.Warehouse, &a.Quantity, &a.BalanceID, &a.ProductID, &a.Catalog, &a.BalanceQuantity, &a.BalanceAllocated); err != nil {
-			return nil, false, err
-		}
-		out = append(out, a)
-	}
-	return out, held == 1, rows.Err()
+	a, err := readOnReplica(ctx, s.db, c, func(r reader) (allocations, error) {
+		var a allocations
+		err := r.readTx(ctx, func(r reader) error {
+			a = allocations{}
+			var pk int64
+			var held int
+			err := r.QueryRow(ctx, `SELECT id, allocated FROM orders WHERE (org_id = ? AND environment = ? AND order_id = ?) OR (org_id = ? AND environment = ? AND external_id = ?)`,
+				c.OrgID, string(c.Environment), id, c.OrgID, string(c.Environment), id).Scan(&pk, &held)
+			if errors.Is(err, sql.ErrNoRows) {
+				return parcelgate.Errorf(parcelgate.ENOTFOUND, "Order %s not found.", id)
+			}
+			if err != nil {
+				return err
+			}
+			a.held = held == 1
+			// A retailer's dropshipping rows hold its suppliers' balances
+			// in its own catalogs (decisions §34), which it reads as their
+			// retailer.
+			rows, err := r.Query(ctx, `SELECT r.line, r.product_external_id, r.warehouse_external_id, r.quantity, r.balance_id,
+				COALESCE(b.product_id, 0), COALESCE(k.external_id, ''), COALESCE(b.quantity, 0), COALESCE(b.allocated, 0)
+				FROM order_rows r
+				LEFT JOIN balances b ON b.id = r.balance_id AND (b.supplier_org_id = ? OR b.retailer_org_id = ?)
+				LEFT JOIN catalogs k ON k.id = b.catalog_id
+				WHERE r.order_pk = ? ORDER BY r.line`, c.OrgID, c.OrgID, pk)
+			if err != nil {
+				return err
+			}
+			defer rows.Close()
+			for rows.Next() {
+				var al view.Allocation
+				if err := rows.Scan(&al.Line, &al.Product, &al.Warehouse, &al.Quantity, &al.BalanceID, &al.ProductID, &al.Catalog, &al.BalanceQuantity, &al.BalanceAllocated); err != nil {
+					return err
+				}
+				a.rows = append(a.rows, al)
+			}
+			return rows.Err()
+		})
+		return a, err
+	})
+	return a.rows, a.held, err
 }
 
 // ConsoleCatalogChoices lists the catalogs of the caller's environment its
@@ -202,23 +235,29 @@ func (s *ConsoleService) ConsoleOrganizationFigures(ctx context.Context, c *parc
 	var f filterSQL
 	f.tenant(c, "g.environment", "g.id")
 	f.in("g.id", ids)
-	rows, err := s.db.query(ctx, `SELECT g.id, (SELECT COUNT(*) FROM orders o WHERE o.org_id = g.id), (SELECT COUNT(*) FROM products p WHERE p.supplier_org_id = g.id AND p.status = 'ACTIVE')
-		FROM organizations g WHERE `+f.sql(), f.args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	type figures struct{ orders, products int64 }
-	byID := map[int64]figures{}
-	for rows.Next() {
-		var id int64
-		var n figures
-		if err := rows.Scan(&id, &n.orders, &n.products); err != nil {
+	// On a replica where one is usable: figures of an overview, which may
+	// trail the tenants' own writes by the replica's delay (an operator
+	// reads no write of its own in them).
+	byID, err := readOnReplica(ctx, s.db, c, func(r reader) (map[int64]figures, error) {
+		rows, err := r.Query(ctx, `SELECT g.id, (SELECT COUNT(*) FROM orders o WHERE o.org_id = g.id), (SELECT COUNT(*) FROM products p WHERE p.supplier_org_id = g.id AND p.status = 'ACTIVE')
+			FROM organizations g WHERE `+f.sql(), f.args...)
+		if err != nil {
 			return nil, err
 		}
-		byID[id] = n
-	}
-	if err := rows.Err(); err != nil {
+		defer rows.Close()
+		byID := map[int64]figures{}
+		for rows.Next() {
+			var id int64
+			var n figures
+			if err := rows.Scan(&id, &n.orders, &n.products); err != nil {
+				return nil, err
+			}
+			byID[id] = n
+		}
+		return byID, rows.Err()
+	})
+	if err != nil {
 		return nil, err
 	}
 	for _, o := range orgs {

@@ -41,9 +41,17 @@ func (f OrderFilter) Validate() error {
 type TenantCounts struct {
 	Products    int64 // ACTIVE products the organization supplies
 	EOSProducts int64
-	ActiveCodes int64 // sending and errand codes active now
-	Shipments   int64
+	// ActiveCodes counts the sending and errand codes active now, up to
+	// MaxCountedCodes: past it ActiveCodesMore is set and the tile says
+	// "1000+" (a code's activity ends with time, which no counter can
+	// keep; decisions §53).
+	ActiveCodes     int64
+	ActiveCodesMore bool
+	Shipments       int64
 }
+
+// MaxCountedCodes bounds the active codes the overview counts.
+const MaxCountedCodes = 1000
 
 // Allocation is one row of an order with the balance it draws on: the
 // row's quantity is held in that balance's allocated while the order is
