@@ -45,6 +45,8 @@ var sqliteDialect = dialect{
 		"{{shipment_tickets}}": "",
 		// migration 0027: an order document's orderDate in microseconds
 		"{{order_date_of_doc}}": "CAST(round(unixepoch(json_extract(doc, '$.orderDate'), 'subsec') * 1000000) AS INTEGER)",
+		// migration 0036: the kept counts' triggers (kept_counts.go)
+		"{{kept_counts}}": sqliteKeptCounts,
 	},
 	prepare: true,
 }
@@ -62,6 +64,8 @@ var postgresDialect = dialect{
 		"{{shipment_tickets}}": "CREATE TRIGGER supplier_shipments_changed_xid BEFORE INSERT OR UPDATE ON supplier_shipments FOR EACH ROW EXECUTE FUNCTION changed_xid_ticket();\n",
 		// migration 0027: an order document's orderDate in microseconds
 		"{{order_date_of_doc}}": "(extract(epoch FROM (doc::jsonb->>'orderDate')::timestamptz) * 1000000)::bigint",
+		// migration 0036: the kept counts' triggers (kept_counts.go)
+		"{{kept_counts}}": pgKeptCounts,
 	},
 }
 

@@ -31,6 +31,8 @@ type Services struct {
 	Tracking        *TrackingService
 	// SupplierShipments are dropshipping's shipments (decisions §34).
 	SupplierShipments *DropshipService
+	// Tallies are the kept counts (decisions §52).
+	Tallies *TallyService
 }
 
 // NewServices returns every service over db; points is the pick-up point
@@ -53,5 +55,6 @@ func NewServices(db *DB, points parcelgate.PickupPointLookup) *Services {
 		ConsoleSessions:   NewConsoleSessionService(db),
 		Tracking:          NewTrackingService(db),
 		SupplierShipments: NewDropshipService(db),
+		Tallies:           NewTallyService(db),
 	}
 }

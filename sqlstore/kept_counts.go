@@ -1,0 +1,192 @@
+package sqlstore
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/parcelgate/parcelgate"
+)
+
+// Kept counts (decisions §52, migration 0036): the table kept_counts holds,
+// per kind, environment, organization (0: the environment's) and status,
+// how many rows there are, split over keptStripes stripes by the row's id.
+// Triggers keep it in the writing transaction on every write of the
+// counted tables, whatever wrote (a service, an operator's reset or
+// restore, the data generator, psql), so a count read in a snapshot is the
+// count of the rows that snapshot holds: exact by construction, and a
+// read of a few index entries whatever the tenant's size.
+//
+// SQLite fires a row trigger per row (its one writer makes stripes moot,
+// and an upsert of a row costs microseconds). PostgreSQL fires one
+// statement trigger per statement, reading its transition tables, so a
+// bulk write (COPY, a reset's DELETE of 150,000 orders) adds one grouped
+// upsert, not one per row; the upsert takes its rows in key order, so two
+// statements never lock stripes in opposite orders. The stripe of a row is
+// its id modulo keptStripes: one merchant's concurrent order writers hold
+// consecutive ids and so, mostly, different stripe rows until they commit.
+
+// keptStripes is how many rows each count is split into.
+const keptStripes = 8
+
+// countedTable is a table whose rows are counted.
+type countedTable struct {
+	table string
+	kind  parcelgate.TallyKind
+	// org and status are the row's organization and status expressions
+	// (without the NEW./OLD. prefix on SQLite; "0" and "''" when the kind
+	// has none).
+	org, status string
+	// envToo: the environment's count is kept too (org_id 0).
+	envToo bool
+	// updates: the status can change (an UPDATE trigger is needed).
+	updates bool
+}
+
+var countedTables = []countedTable{
+	{table: "orders", kind: parcelgate.TallyOrders, org: "org_id", status: "status", envToo: true, updates: true},
+	{table: "shipments", kind: parcelgate.TallyShipments, org: "org_id", status: "status", updates: true},
+	{table: "products", kind: parcelgate.TallyProducts, org: "supplier_org_id", status: "status", updates: true},
+	{table: "organizations", kind: parcelgate.TallyOrganizations, org: "0", status: "''"},
+}
+
+const keptCountsUpsert = ` ON CONFLICT (kind, environment, org_id, status, stripe) DO UPDATE SET n = kept_counts.n + excluded.n`
+
+// col is expression e of a row named row (NEW, OLD), constants as they are.
+func col(row, e string) string {
+	if e == "0" || e == "''" {
+		return e
+	}
+	return row + "." + e
+}
+
+// sqliteKeptCounts is migration 0036's triggers on SQLite: a row trigger
+// each, on one line (the migration runner splits statements at lines
+// ending in a semicolon).
+var sqliteKeptCounts = func() string {
+	var b strings.Builder
+	values := func(t countedTable, row string, d int) string {
+		v := fmt.Sprintf("('%s', %s.environment, %s, %s, %s.id %% %d, %d)", t.kind, row, col(row, t.org), col(row, t.status), row, keptStripes, d)
+		if t.envToo {
+			v += fmt.Sprintf(", ('%s', %s.environment, 0, %s, %s.id %% %d, %d)", t.kind, row, col(row, t.status), row, keptStripes, d)
+		}
+		return "INSERT INTO kept_counts (kind, environment, org_id, status, stripe, n) VALUES " + v + keptCountsUpsert + ";"
+	}
+	for _, t := range countedTables {
+		fmt.Fprintf(&b, "CREATE TRIGGER kept_counts_%s_insert AFTER INSERT ON %s BEGIN %s END;\n", t.table, t.table, values(t, "NEW", 1))
+		fmt.Fprintf(&b, "CREATE TRIGGER kept_counts_%s_delete AFTER DELETE ON %s BEGIN %s END;\n", t.table, t.table, values(t, "OLD", -1))
+		if t.updates {
+			fmt.Fprintf(&b, "CREATE TRIGGER kept_counts_%s_update AFTER UPDATE OF %s ON %s WHEN OLD.%s IS NOT NEW.%s BEGIN %s %s END;\n",
+				t.table, t.status, t.table, t.status, t.status, values(t, "OLD", -1), values(t, "NEW", 1))
+		}
+	}
+	return b.String()
+}()
+
+// pgKeptCounts is migration 0036's triggers on PostgreSQL: a function per
+// table and a statement trigger per operation, each on one line.
+var pgKeptCounts = func() string {
+	var b strings.Builder
+	for _, t := range countedTables {
+		// delta is the rows of a transition table as (e, o, s, k, d).
+		delta := func(rows string, d int) string {
+			q := fmt.Sprintf("SELECT environment AS e, %s AS o, %s AS s, id %% %d AS k, %d AS d FROM %s", t.org, t.status, keptStripes, d, rows)
+			if t.envToo {
+				q += fmt.Sprintf(" UNION ALL SELECT environment, 0, %s, id %% %d, %d FROM %s", t.status, keptStripes, d, rows)
+			}
+			return q
+		}
+		upsert := func(from string) string {
+			return fmt.Sprintf("INSERT INTO kept_counts (kind, environment, org_id, status, stripe, n) SELECT '%s', e, o, s, k, SUM(d) FROM (%s) x GROUP BY e, o, s, k HAVING SUM(d) <> 0 ORDER BY e, o, s, k%s; ", t.kind, from, keptCountsUpsert)
+		}
+		fmt.Fprintf(&b, "CREATE FUNCTION kept_counts_%s() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF TG_OP = 'INSERT' THEN %sELSIF TG_OP = 'DELETE' THEN %sELSE %sEND IF; RETURN NULL; END $$;\n",
+			t.table, upsert(delta("new_rows", 1)), upsert(delta("old_rows", -1)), upsert(delta("new_rows", 1)+" UNION ALL "+delta("old_rows", -1)))
+		fmt.Fprintf(&b, "CREATE TRIGGER kept_counts_%s_insert AFTER INSERT ON %s REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kept_counts_%s();\n", t.table, t.table, t.table)
+		fmt.Fprintf(&b, "CREATE TRIGGER kept_counts_%s_delete AFTER DELETE ON %s REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION kept_counts_%s();\n", t.table, t.table, t.table)
+		if t.updates {
+			fmt.Fprintf(&b, "CREATE TRIGGER kept_counts_%s_update AFTER UPDATE ON %s REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kept_counts_%s();\n", t.table, t.table, t.table)
+		}
+	}
+	return b.String()
+}()
+
+// TallyService reads the kept counts (parcelgate.Tallier).
+type TallyService struct{ db *DB }
+
+// NewTallyService returns the kept counts' service over db.
+func NewTallyService(db *DB) *TallyService { return &TallyService{db: db} }
+
+// Tallies returns the kept counts q asks for, one per environment,
+// organization and status with rows (a count of 0 is left out), in that
+// order. Who may ask: see parcelgate.Tallier. Organizations outside c's
+// scope are left out, as if they had no rows.
+func (s *TallyService) Tallies(ctx context.Context, c *parcelgate.Caller, q parcelgate.TallyQuery) ([]parcelgate.Tally, error) {
+	action := parcelgate.ActionViewTenant
+	switch q.Kind {
+	case parcelgate.TallyOrders:
+		action = parcelgate.ActionReadOrders
+	case parcelgate.TallyShipments, parcelgate.TallyProducts:
+	case parcelgate.TallyOrganizations:
+		action = parcelgate.ActionOperate
+	default:
+		return nil, parcelgate.Errorf(parcelgate.EINVALID, "No count of %q is kept.", q.Kind)
+	}
+	envWide := len(q.OrgIDs) == 0 && c != nil && c.Scope != parcelgate.ScopeOrganization
+	if envWide {
+		action = parcelgate.ActionOperate
+	}
+	if err := c.May(action); err != nil {
+		return nil, err
+	}
+	var f filterSQL
+	f.add("kind = ?", string(q.Kind))
+	switch {
+	case envWide:
+		if c.Scope == parcelgate.ScopeEnvironment {
+			f.add("environment = ?", string(c.Environment))
+		}
+		f.add("org_id = 0")
+	case len(q.OrgIDs) == 0:
+		f.tenant(c, "environment", "org_id")
+	default:
+		f.tenant(c, "environment", "org_id")
+		f.in("org_id", anys(q.OrgIDs))
+		f.add("org_id <> 0")
+	}
+	return readOnReplica(ctx, s.db, c, func(r reader) ([]parcelgate.Tally, error) {
+		rows, err := r.Query(ctx, `SELECT environment, org_id, status, SUM(n) FROM kept_counts WHERE `+f.sql()+
+			` GROUP BY environment, org_id, status HAVING SUM(n) <> 0 ORDER BY environment, org_id, status`, f.args...)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		var out []parcelgate.Tally
+		for rows.Next() {
+			var t parcelgate.Tally
+			var env string
+			if err := rows.Scan(&env, &t.OrgID, &t.Status, &t.N); err != nil {
+				return nil, err
+			}
+			t.Environment = parcelgate.Environment(env)
+			out = append(out, t)
+		}
+		return out, rows.Err()
+	})
+}
+
+// keptCount is the kept count of kind in environment env, organization
+// orgID (0: the environment's), in any of statuses (none: all), read by r
+// (in the caller's read transaction, so it agrees with the page read
+// there).
+func keptCount(ctx context.Context, r reader, kind parcelgate.TallyKind, env parcelgate.Environment, orgID int64, statuses []string) (int64, error) {
+	var f filterSQL
+	f.add("kind = ?", string(kind))
+	f.add("environment = ?", string(env))
+	f.add("org_id = ?", orgID)
+	if len(statuses) > 0 {
+		f.in("status", anys(statuses))
+	}
+	var n int64
+	err := r.QueryRow(ctx, `SELECT COALESCE(SUM(n), 0) FROM kept_counts WHERE `+f.sql(), f.args...).Scan(&n)
+	return n, err
+}

@@ -1,0 +1,61 @@
+package sqlstore
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// KeptCountsDriftForTest compares every kept count with a fresh count of
+// the rows, and describes each that differs ("" when all agree).
+func (db *DB) KeptCountsDriftForTest(ctx context.Context) (string, error) {
+	fresh := map[string]int64{}
+	kept := map[string]int64{}
+	read := func(into map[string]int64, q string) error {
+		rows, err := db.query(ctx, q)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var kind, env, status string
+			var org, n int64
+			if err := rows.Scan(&kind, &env, &org, &status, &n); err != nil {
+				return err
+			}
+			if n != 0 {
+				into[fmt.Sprintf("%s/%s/%d/%s", kind, env, org, status)] = n
+			}
+		}
+		return rows.Err()
+	}
+	for _, t := range countedTables {
+		q := fmt.Sprintf(`SELECT '%s', environment, %s, %s, COUNT(*) FROM %s GROUP BY environment, %s, %s`, t.kind, t.org, t.status, t.table, t.org, t.status)
+		if t.org == "0" {
+			q = fmt.Sprintf(`SELECT '%s', environment, 0, '', COUNT(*) FROM %s GROUP BY environment`, t.kind, t.table)
+		}
+		if err := read(fresh, q); err != nil {
+			return "", err
+		}
+		if t.envToo {
+			if err := read(fresh, fmt.Sprintf(`SELECT '%s', environment, 0, %s, COUNT(*) FROM %s GROUP BY environment, %s`, t.kind, t.status, t.table, t.status)); err != nil {
+				return "", err
+			}
+		}
+	}
+	if err := read(kept, `SELECT kind, environment, org_id, status, SUM(n) FROM kept_counts GROUP BY kind, environment, org_id, status`); err != nil {
+		return "", err
+	}
+	var diffs []string
+	for k, n := range fresh {
+		if kept[k] != n {
+			diffs = append(diffs, fmt.Sprintf("%s: kept %d, counted %d", k, kept[k], n))
+		}
+	}
+	for k, n := range kept {
+		if _, ok := fresh[k]; !ok {
+			diffs = append(diffs, fmt.Sprintf("%s: kept %d, counted 0", k, n))
+		}
+	}
+	return strings.Join(diffs, "; "), nil
+}
