@@ -35,7 +35,10 @@ func (s *ConsoleService) ConsoleOrderCounts(ctx context.Context, c *parcelgate.C
 		return nil, err
 	}
 	return readOnReplica(ctx, s.db, c, func(r reader) (map[parcelgate.OrderStatus]int64, error) {
-		rows, err := r.Query(ctx, `SELECT status, COUNT(*) FROM orders WHERE org_id = ? AND environment = ? GROUP BY status`, c.OrgID, string(c.Environment))
+		// The kept counts (decisions §52), not the orders: a few index
+		// entries whatever the tenant holds.
+		rows, err := r.Query(ctx, `SELECT status, SUM(n) FROM kept_counts WHERE kind = ? AND org_id = ? AND environment = ? GROUP BY status HAVING SUM(n) <> 0`,
+			string(parcelgate.TallyOrders), c.OrgID, string(c.Environment))
 		if err != nil {
 			return nil, err
 		}
@@ -63,16 +66,22 @@ func (s *ConsoleService) ConsoleCounts(ctx context.Context, c *parcelgate.Caller
 	}
 	return readOnReplica(ctx, s.db, c, func(r reader) (view.TenantCounts, error) {
 		var n view.TenantCounts
-		env := string(c.Environment)
-		err := r.QueryRow(ctx, `SELECT
-			(SELECT COUNT(*) FROM products WHERE supplier_org_id = ? AND environment = ? AND status = 'ACTIVE'),
-			(SELECT COUNT(*) FROM products WHERE supplier_org_id = ? AND environment = ? AND status = 'EOS'),
-			(SELECT COUNT(*) FROM shipments WHERE org_id = ? AND environment = ?)`,
-			c.OrgID, env, c.OrgID, env, c.OrgID, env).Scan(&n.Products, &n.EOSProducts, &n.Shipments)
-		if err != nil {
-			return n, err
-		}
-		n.ActiveCodes, n.ActiveCodesMore, err = activeCodes(ctx, r, c, s.consoleNow(c.Environment))
+		// The kept counts (decisions §52) and the bounded count of codes,
+		// in one read transaction: the tiles are of one moment.
+		err := r.readTx(ctx, func(r reader) error {
+			var err error
+			if n.Products, err = keptCount(ctx, r, parcelgate.TallyProducts, c.Environment, c.OrgID, []string{string(parcelgate.ProductActive)}); err != nil {
+				return err
+			}
+			if n.EOSProducts, err = keptCount(ctx, r, parcelgate.TallyProducts, c.Environment, c.OrgID, []string{string(parcelgate.ProductEOS)}); err != nil {
+				return err
+			}
+			if n.Shipments, err = keptCount(ctx, r, parcelgate.TallyShipments, c.Environment, c.OrgID, nil); err != nil {
+				return err
+			}
+			n.ActiveCodes, n.ActiveCodesMore, err = activeCodes(ctx, r, c, s.consoleNow(c.Environment))
+			return err
+		})
 		return n, err
 	})
 }
@@ -232,30 +241,49 @@ func (s *ConsoleService) ConsoleOrganizationFigures(ctx context.Context, c *parc
 	for i, o := range orgs {
 		ids[i] = o.ID
 	}
-	var f filterSQL
-	f.tenant(c, "g.environment", "g.id")
-	f.in("g.id", ids)
+	var f, g filterSQL
+	f.tenant(c, "environment", "org_id")
+	f.in("org_id", ids)
+	g.tenant(c, "environment", "id")
+	g.in("id", ids)
 	type figures struct{ orders, products int64 }
 	// On a replica where one is usable: figures of an overview, which may
 	// trail the tenants' own writes by the replica's delay (an operator
 	// reads no write of its own in them).
 	byID, err := readOnReplica(ctx, s.db, c, func(r reader) (map[int64]figures, error) {
-		rows, err := r.Query(ctx, `SELECT g.id, (SELECT COUNT(*) FROM orders o WHERE o.org_id = g.id), (SELECT COUNT(*) FROM products p WHERE p.supplier_org_id = g.id AND p.status = 'ACTIVE')
-			FROM organizations g WHERE `+f.sql(), f.args...)
+		// The kept counts (decisions §52) of the page's organizations:
+		// every order, ACTIVE products.
+		rows, err := r.Query(ctx, `SELECT org_id, kind, SUM(n) FROM kept_counts WHERE `+f.sql()+` AND (kind = ? OR (kind = ? AND status = ?)) GROUP BY org_id, kind`,
+			append(f.args, string(parcelgate.TallyOrders), string(parcelgate.TallyProducts), string(parcelgate.ProductActive))...)
 		if err != nil {
 			return nil, err
 		}
 		defer rows.Close()
 		byID := map[int64]figures{}
 		for rows.Next() {
-			var id int64
-			var n figures
-			if err := rows.Scan(&id, &n.orders, &n.products); err != nil {
+			var id, n int64
+			var kind string
+			if err := rows.Scan(&id, &kind, &n); err != nil {
 				return nil, err
 			}
-			byID[id] = n
+			fig := byID[id]
+			if kind == string(parcelgate.TallyOrders) {
+				fig.orders = n
+			} else {
+				fig.products = n
+			}
+			byID[id] = fig
 		}
-		return byID, rows.Err()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		// Every organization in scope is listed, with or without rows.
+		rows, err = r.Query(ctx, `SELECT id FROM organizations WHERE `+g.sql(), g.args...)
+		ids, err := scanColumn[int64](rows, err)
+		for _, id := range ids {
+			byID[id] = byID[id]
+		}
+		return byID, err
 	})
 	if err != nil {
 		return nil, err
@@ -279,15 +307,24 @@ func (s *ConsoleService) ConsoleEnvironmentCounts(ctx context.Context, c *parcel
 	if c.Scope == parcelgate.ScopeAll {
 		envs = parcelgate.Environments
 	}
-	for _, env := range envs {
-		var o, n int64
-		if err := s.db.queryRow(ctx, `SELECT (SELECT COUNT(*) FROM organizations WHERE environment = ?), (SELECT COUNT(*) FROM orders WHERE environment = ?)`,
-			string(env), string(env)).Scan(&o, &n); err != nil {
-			return 0, 0, err
+	// The kept counts of each environment (decisions §52).
+	type counts struct{ orgs, orders int64 }
+	n, err := readOnReplica(ctx, s.db, c, func(r reader) (counts, error) {
+		var n counts
+		for _, env := range envs {
+			o, err := keptCount(ctx, r, parcelgate.TallyOrganizations, env, 0, nil)
+			if err != nil {
+				return n, err
+			}
+			k, err := keptCount(ctx, r, parcelgate.TallyOrders, env, 0, nil)
+			if err != nil {
+				return n, err
+			}
+			n.orgs, n.orders = n.orgs+o, n.orders+k
 		}
-		orgs, orders = orgs+o, orders+n
-	}
-	return orgs, orders, nil
+		return n, nil
+	})
+	return n.orgs, n.orders, err
 }
 
 // ConsoleCredentialOrg returns the organization of a live gateway client
