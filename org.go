@@ -64,8 +64,10 @@ type OrganizationService interface {
 	// caller that may ActionOperate.
 	FindOrganization(ctx context.Context, c *Caller, businessID string) (*Organization, error)
 	// ListOrganizations pages the organizations in c's scope: by business
-	// ID, the whole list in one page for a zero p (the operator API's
-	// answer); newest first, paged by key both ways, when q.NewestFirst
+	// ID, the whole list in one page for a zero p; one environment's
+	// (c of ScopeEnvironment) p.Size at a time after the business ID
+	// p.After, Next the page's last business ID when more follow (the
+	// operator API's pages); newest first, paged by key both ways, when q.NewestFirst
 	// (the console's list: Next the older, Prev the newer). Only a caller
 	// that may ActionOperate.
 	ListOrganizations(ctx context.Context, c *Caller, q OrganizationQuery, p PageRequest) (Page[*Organization], error)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/parcelgate/parcelgate"
@@ -18,9 +19,7 @@ import (
 // error rather than a silently ignored setting.
 func (s *Server) adminRoutes() {
 	s.handle("POST /admin/v1/organizations", s.admin(s.createOrganization))
-	s.handle("GET /admin/v1/organizations", s.admin(listing(func(ctx context.Context, c *parcelgate.Caller, p parcelgate.PageRequest) (parcelgate.Page[*parcelgate.Organization], error) {
-		return s.orgs.ListOrganizations(ctx, c, parcelgate.OrganizationQuery{}, p)
-	})))
+	s.handle("GET /admin/v1/organizations", s.admin(s.listOrganizations))
 	s.handle("POST /admin/v1/gateway-clients", s.admin(s.createGatewayClient))
 	s.handle("GET /admin/v1/gateway-clients", s.admin(listing(s.credentials.ListGatewayClients)))
 	s.handle("DELETE /admin/v1/gateway-clients/{clientId}", s.admin(onPathValue("clientId", s.credentials.RevokeGatewayClient)))
@@ -60,6 +59,54 @@ func listing[T any](list func(context.Context, *parcelgate.Caller, parcelgate.Pa
 		writeJSON(w, http.StatusOK, List[T]{page.Items})
 		return nil
 	}
+}
+
+// Operator pages of organizations (decisions §53): size (1 to
+// MaxOrganizationPage, default DefaultOrganizationPage) and after, the
+// next of the page before.
+const (
+	DefaultOrganizationPage = 100
+	MaxOrganizationPage     = 1000
+)
+
+// listOrganizations answers one environment's organizations by business
+// ID, a page at a time: content as before, and next, the after of the
+// following page, while more follow. A client that read the whole array
+// in one answer now reads the first page and follows next.
+func (s *Server) listOrganizations(w http.ResponseWriter, r *http.Request) error {
+	env, err := envParam(r)
+	if err != nil {
+		return err
+	}
+	q := r.URL.Query()
+	pr := parcelgate.PageRequest{Size: DefaultOrganizationPage, After: q.Get("after")}
+	var p parcelgate.Problems
+	if v := q.Get("size"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > MaxOrganizationPage {
+			p.Add("size", "must be a whole number from 1 to %d, not %q", MaxOrganizationPage, v)
+		}
+		pr.Size = n
+	}
+	if len(pr.After) > 200 {
+		p.Add("after", "is not a business ID")
+	}
+	if err := p.Err(); err != nil {
+		return err
+	}
+	page, err := s.orgs.ListOrganizations(r.Context(), parcelgate.EnvironmentOperator(env), parcelgate.OrganizationQuery{}, pr)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, PagedList[*parcelgate.Organization]{Content: page.Items, Next: page.Next})
+	return nil
+}
+
+// PagedList is the body of a paged operator listing: a page of the list
+// and, while more follow, the cursor of the next page.
+type PagedList[T any] struct {
+	Content []T    `json:"content"`
+	Next    string `json:"next,omitempty"`
 }
 
 // onPathValue applies act to the path value name and answers 204. The

@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -31,6 +32,55 @@ func TestAdminOrganizations(t *testing.T) {
 			t.Fatalf("test listing %+v", list)
 		}
 		e.Admin("GET", "/admin/v1/organizations?environment=staging", nil).Expect(400)
+	})
+}
+
+// decisions §53: the operator's organizations come a page at a time, by
+// business ID, with the next page's cursor while more follow; a page
+// holds one environment's only, whatever the other holds.
+func TestAdminOrganizationsPaged(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		var want []string
+		for i := range 7 {
+			bid := fmt.Sprintf("SE55667788%02d", 20-i)
+			e.Admin("POST", "/admin/v1/organizations", map[string]any{"environment": "production", "businessId": bid, "name": bid}).Expect(http.StatusCreated)
+			want = append([]string{bid}, want...)
+		}
+		for _, bid := range []string{"SE5566778801", "SE5566778819"} {
+			e.Admin("POST", "/admin/v1/organizations", map[string]any{"environment": "test", "businessId": bid, "name": bid}).Expect(http.StatusCreated)
+		}
+		var got []string
+		after, pages := "", 0
+		for {
+			var page httpapi.PagedList[parcelgate.Organization]
+			e.Admin("GET", "/admin/v1/organizations?environment=production&size=3&after="+after, nil).Expect(200).JSON(&page)
+			pages++
+			for _, o := range page.Content {
+				if o.Environment != parcelgate.Production {
+					t.Fatalf("the production list holds %s of %s", o.BusinessID, o.Environment)
+				}
+				got = append(got, o.BusinessID)
+			}
+			if page.Next == "" {
+				break
+			}
+			after = page.Next
+		}
+		if pages != 3 || strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Fatalf("%d pages: %v, want 3: %v", pages, got, want)
+		}
+		// Without size, the default page: all of these, and no next.
+		var all httpapi.PagedList[parcelgate.Organization]
+		e.Admin("GET", "/admin/v1/organizations?environment=test", nil).Expect(200).JSON(&all)
+		if len(all.Content) != 2 || all.Next != "" {
+			t.Fatalf("test environment: %+v", all)
+		}
+		for _, bad := range []string{"0", "1001", "x"} {
+			r := e.Admin("GET", "/admin/v1/organizations?environment=production&size="+bad, nil).Expect(400)
+			if !strings.Contains(string(r.Body), `"size"`) {
+				t.Fatalf("size=%s: %s", bad, r.Body)
+			}
+		}
 	})
 }
 

@@ -67,7 +67,9 @@ var mustEnvField = adminField{flag: "environment", alias: "env", json: "environm
 
 var adminCommands = []adminCmd{
 	{name: "organizations", short: "List the organizations (tenants) of an environment",
-		method: "GET", path: "/admin/v1/organizations", fields: []adminField{envField}},
+		method: "GET", path: "/admin/v1/organizations", fields: []adminField{envField,
+			{flag: "size", json: "size", help: "organizations a page, 1-1000 (default 100)"},
+			{flag: "after", json: "after", help: "the next of the page before: the page starts after that business ID"}}},
 	{name: "create-organization", short: "Create an organization (a tenant, named by its business ID)",
 		method: "POST", path: "/admin/v1/organizations", fields: []adminField{envField,
 			{flag: "business-id", json: "businessId", help: "the organization's Finnish business ID, e.g. 1234567-1 (required)"},
