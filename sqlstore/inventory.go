@@ -166,6 +166,12 @@ func (s *InventoryService) ListInventory(ctx context.Context, c *parcelgate.Call
 				}
 				q.where.add("EXISTS (SELECT 1 FROM balances b WHERE "+sub.sql()+")", sub.args...)
 			}
+			if len(f.ProductExternalIDs) == 0 && len(f.EANCodes) == 0 && f.RetailerID == "" && f.CatalogExternalID == "" {
+				// The supplier's ACTIVE products: a kept count (decisions §52).
+				q.keptTotal = func(ctx context.Context, r reader) (int64, error) {
+					return keptCount(ctx, r, parcelgate.TallyProducts, c.Environment, c.OrgID, []string{"ACTIVE"})
+				}
+			}
 			page, err := keysetPage(ctx, r, q, pr, "p.id", "", func(rows *sql.Rows) (int64, pageKey, error) {
 				var id int64
 				err := rows.Scan(&id)

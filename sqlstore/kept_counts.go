@@ -19,15 +19,18 @@ import (
 //
 // SQLite fires a row trigger per row (its one writer makes stripes moot,
 // and an upsert of a row costs microseconds). PostgreSQL fires one
-// statement trigger per statement, reading its transition tables, so a
-// bulk write (COPY, a reset's DELETE of 150,000 orders) adds one grouped
-// upsert, not one per row; the upsert takes its rows in key order, so two
-// statements never lock stripes in opposite orders. The stripe of a row is
-// its id modulo keptStripes: one merchant's concurrent order writers hold
-// consecutive ids and so, mostly, different stripe rows until they commit.
+// statement trigger per insert or delete, reading its transition table, so
+// a bulk write (COPY, a reset's DELETE of 150,000 orders) adds one grouped
+// upsert, not one per row, and a row trigger only for a status that
+// changed (see pgKeptCounts for its stripes).
 
-// keptStripes is how many rows each count is split into.
-const keptStripes = 8
+// keptStripes is how many rows each count is split into on SQLite (by
+// the row's id; its one writer makes them moot), pgStripes on PostgreSQL
+// (by the writer's connection).
+const (
+	keptStripes = 8
+	pgStripes   = 16
+)
 
 // countedTable is a table whose rows are counted.
 type countedTable struct {
@@ -83,28 +86,45 @@ var sqliteKeptCounts = func() string {
 	return b.String()
 }()
 
-// pgKeptCounts is migration 0036's triggers on PostgreSQL: a function per
-// table and a statement trigger per operation, each on one line.
+// pgKeptCounts is migration 0036's triggers on PostgreSQL, each on one
+// line. Inserts and deletes: a function per table and one statement
+// trigger per operation, reading its transition table, so a bulk write
+// adds one grouped upsert. Status moves: a row trigger fired only WHEN
+// the status changed, so the order writes that change other columns (the
+// warehouse engine's, a comment) call no function at all. A writer's
+// share goes to the stripe of its connection (pg_backend_pid() modulo
+// pgStripes): a count is the sum of its stripes, whichever stripe a share
+// went to, and two writers on different connections then never update
+// the same row, so one merchant's concurrent orders do not queue on a
+// count until they commit.
 var pgKeptCounts = func() string {
 	var b strings.Builder
+	stripe := fmt.Sprintf("pg_backend_pid() %% %d", pgStripes)
 	for _, t := range countedTables {
-		// delta is the rows of a transition table as (e, o, s, k, d).
+		// delta is the rows of a transition table as (e, o, s, d).
 		delta := func(rows string, d int) string {
-			q := fmt.Sprintf("SELECT environment AS e, %s AS o, %s AS s, id %% %d AS k, %d AS d FROM %s", t.org, t.status, keptStripes, d, rows)
+			q := fmt.Sprintf("SELECT environment AS e, %s AS o, %s AS s, %d AS d FROM %s", t.org, t.status, d, rows)
 			if t.envToo {
-				q += fmt.Sprintf(" UNION ALL SELECT environment, 0, %s, id %% %d, %d FROM %s", t.status, keptStripes, d, rows)
+				q += fmt.Sprintf(" UNION ALL SELECT environment, 0, %s, %d FROM %s", t.status, d, rows)
 			}
 			return q
 		}
 		upsert := func(from string) string {
-			return fmt.Sprintf("INSERT INTO kept_counts (kind, environment, org_id, status, stripe, n) SELECT '%s', e, o, s, k, SUM(d) FROM (%s) x GROUP BY e, o, s, k HAVING SUM(d) <> 0 ORDER BY e, o, s, k%s; ", t.kind, from, keptCountsUpsert)
+			return fmt.Sprintf("INSERT INTO kept_counts (kind, environment, org_id, status, stripe, n) SELECT '%s', e, o, s, %s, SUM(d) FROM (%s) x GROUP BY e, o, s HAVING SUM(d) <> 0 ORDER BY e, o, s%s; ", t.kind, stripe, from, keptCountsUpsert)
 		}
-		fmt.Fprintf(&b, "CREATE FUNCTION kept_counts_%s() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF TG_OP = 'INSERT' THEN %sELSIF TG_OP = 'DELETE' THEN %sELSE %sEND IF; RETURN NULL; END $$;\n",
-			t.table, upsert(delta("new_rows", 1)), upsert(delta("old_rows", -1)), upsert(delta("new_rows", 1)+" UNION ALL "+delta("old_rows", -1)))
+		fmt.Fprintf(&b, "CREATE FUNCTION kept_counts_%s() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF TG_OP = 'INSERT' THEN %sELSE %sEND IF; RETURN NULL; END $$;\n",
+			t.table, upsert(delta("new_rows", 1)), upsert(delta("old_rows", -1)))
 		fmt.Fprintf(&b, "CREATE TRIGGER kept_counts_%s_insert AFTER INSERT ON %s REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kept_counts_%s();\n", t.table, t.table, t.table)
 		fmt.Fprintf(&b, "CREATE TRIGGER kept_counts_%s_delete AFTER DELETE ON %s REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION kept_counts_%s();\n", t.table, t.table, t.table)
 		if t.updates {
-			fmt.Fprintf(&b, "CREATE TRIGGER kept_counts_%s_update AFTER UPDATE ON %s REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kept_counts_%s();\n", t.table, t.table, t.table)
+			// One row's move: its old status less one, its new plus one, in
+			// key order (the statuses' order) within the row.
+			rows := fmt.Sprintf("('%s', OLD.environment, OLD.%s, OLD.%s, %s, -1), ('%s', NEW.environment, NEW.%s, NEW.%s, %s, 1)", t.kind, t.org, t.status, stripe, t.kind, t.org, t.status, stripe)
+			if t.envToo {
+				rows = fmt.Sprintf("('%s', OLD.environment, 0, OLD.%s, %s, -1), ('%s', NEW.environment, 0, NEW.%s, %s, 1), ", t.kind, t.status, stripe, t.kind, t.status, stripe) + rows
+			}
+			fmt.Fprintf(&b, "CREATE FUNCTION kept_counts_%s_move() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO kept_counts (kind, environment, org_id, status, stripe, n) SELECT * FROM (VALUES %s) v ORDER BY 2, 3, 4%s; RETURN NULL; END $$;\n", t.table, rows, keptCountsUpsert)
+			fmt.Fprintf(&b, "CREATE TRIGGER kept_counts_%s_update AFTER UPDATE OF %s ON %s FOR EACH ROW WHEN (OLD.%s IS DISTINCT FROM NEW.%s) EXECUTE FUNCTION kept_counts_%s_move();\n", t.table, t.status, t.table, t.status, t.status, t.table)
 		}
 	}
 	return b.String()

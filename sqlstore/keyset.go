@@ -61,6 +61,10 @@ type keysetQuery struct {
 	// fewRows: the list holds a handful of rows (a retailer's catalogs),
 	// so SQLite reads its pages in one statement too (see onePage).
 	fewRows bool
+	// keptTotal, when set, is the list's total from the kept counts
+	// (kept_counts.go, decisions §52), read in the page's read
+	// transaction instead of counting the rows.
+	keptTotal func(ctx context.Context, r reader) (int64, error)
 }
 
 func (q *keysetQuery) stamp() string {
@@ -78,18 +82,58 @@ type filterSQL struct {
 	conds []string
 	args  []any
 	scope strings.Builder
+	// heldBack marks the conditions addHeldBack added; nargs is how many
+	// arguments each condition has.
+	heldBack []bool
+	nargs    []int
 }
 
 func (f *filterSQL) add(cond string, args ...any) {
-	f.conds = append(f.conds, cond)
-	f.args = append(f.args, args...)
+	f.push(cond, false, args)
 	fmt.Fprintf(&f.scope, "%s%v;", cond, args)
 }
 
 func (f *filterSQL) addVolatile(cond string, args ...any) {
+	f.push(cond, false, args)
+	f.scope.WriteString(cond + ";")
+}
+
+// addHeldBack adds a poll window's condition (decisions §22): it holds
+// back only rows that sort after every row it lets through, so it is left
+// out of the boundary cache's name (as addVolatile) and out of the walk
+// that finds where a page numbered by the client starts (walk): the
+// N-th row of the list is the N-th row without it whenever the list has
+// more than N rows, and a page that starts among the held-back rows is
+// read, with the condition, as the empty page past the end it is.
+func (f *filterSQL) addHeldBack(cond string, args ...any) {
+	f.push(cond, true, args)
+	f.scope.WriteString(cond + ";")
+}
+
+func (f *filterSQL) push(cond string, heldBack bool, args []any) {
 	f.conds = append(f.conds, cond)
 	f.args = append(f.args, args...)
-	f.scope.WriteString(cond + ";")
+	f.heldBack = append(f.heldBack, heldBack)
+	f.nargs = append(f.nargs, len(args))
+}
+
+// walk is the conjunction without the held-back conditions, with its
+// arguments.
+func (f *filterSQL) walk() (string, []any) {
+	var conds []string
+	var args []any
+	at := 0
+	for i, c := range f.conds {
+		if !f.heldBack[i] {
+			conds = append(conds, c)
+			args = append(args, f.args[at:at+f.nargs[i]]...)
+		}
+		at += f.nargs[i]
+	}
+	if len(conds) == 0 {
+		return "1=1", args
+	}
+	return strings.Join(conds, " AND "), args
 }
 
 // in adds "col IN (?, ...)" for vals.
@@ -165,7 +209,12 @@ func readKeysetPage[T any](ctx context.Context, r reader, q *keysetQuery, pr par
 	}
 	where := q.where.sql()
 	var err error
-	if res.Total, err = total(ctx, r, q); err != nil {
+	if q.keptTotal != nil {
+		res.Total, err = q.keptTotal(ctx, r)
+	} else {
+		res.Total, err = total(ctx, r, q)
+	}
+	if err != nil {
 		return res, err
 	}
 	if pr.After == "" && pr.Offset() >= res.Total {
@@ -224,21 +273,32 @@ func linkNext[T any](db *DB, q *keysetQuery, res *parcelgate.Page[T], pr parcelg
 }
 
 // pageStart finds the key page pr starts after: the cursor, the recorded
-// boundary, or the (Number*Size)-th key counted on the index
-// (fastpath.Boundaries). Page 0 has none.
+// boundary, or one found by walking the list's index from the nearest
+// boundary recorded before it (fastpath.Boundaries.Start). Page 0 has
+// none. The walk reads keys only, from an index that holds the list's
+// conditions and order (the held-back conditions of a poll window are
+// left out of it: filterSQL.walk), so a cold page numbered N costs an
+// index-only walk of at most N*Size entries, and of (N-M)*Size when page
+// M's start is known.
 func pageStart(ctx context.Context, r reader, q *keysetQuery, pr parcelgate.PageRequest, scope string) (pageKey, bool, error) {
 	if pr.After != "" {
 		k, err := q.decode(pr.After)
 		return k, err == nil, err
 	}
-	k, ok, err := r.db.pages.Start(fastpath.BoundaryKey{Scope: scope, Size: pr.Size, Number: pr.Number}, func() (fastpath.PageKey, error) {
+	k, ok, err := r.db.pages.Start(fastpath.BoundaryKey{Scope: scope, Size: pr.Size, Number: pr.Number}, func(from fastpath.PageKey, fromSet bool, skip int64) (fastpath.PageKey, error) {
 		var k fastpath.PageKey
 		dest := []any{&k.ID}
 		if q.byModified {
 			dest = []any{&k.Stamp, &k.ID}
 		}
-		args := append(append([]any(nil), q.where.args...), pr.Offset()-1)
-		err := r.QueryRow(ctx, `SELECT `+q.keyCols()+` FROM `+q.table+` WHERE `+q.where.sql()+` ORDER BY `+q.keyCols()+` LIMIT 1 OFFSET ?`, args...).Scan(dest...)
+		where, args := q.where.walk()
+		if fromSet {
+			cond, a := q.after(slowKey(from))
+			where += " AND " + cond
+			args = append(args, a...)
+		}
+		args = append(args, skip-1)
+		err := r.QueryRow(ctx, `SELECT `+q.keyCols()+` FROM `+q.table+` WHERE `+where+` ORDER BY `+q.keyCols()+` LIMIT 1 OFFSET ?`, args...).Scan(dest...)
 		return k, err
 	})
 	return slowKey(k), ok, err

@@ -77,14 +77,45 @@ func (s *OrderService) orderListQuery(ctx context.Context, r reader, c *parcelga
 	if !q.OrderedTo.IsZero() {
 		f.add("o.order_date < ?", ceilMicros(q.OrderedTo))
 	}
+	var statuses []string
 	if len(q.Statuses) > 0 {
 		var st []any
 		for _, status := range q.Statuses {
 			st = append(st, string(status))
+			statuses = append(statuses, string(status))
 		}
 		f.in("o.status", st)
 	}
+	if q.UpdatedFrom.IsZero() && q.UpdatedTo.IsZero() && q.RefName == "" && q.Warehouse == "" && q.Selects() && q.OrderedFrom.IsZero() && q.OrderedTo.IsZero() {
+		ks.keptTotal = func(ctx context.Context, r reader) (int64, error) {
+			return keptOrderTotal(ctx, r, c, w, statuses)
+		}
+	}
 	return ks, nil
+}
+
+// keptOrderTotal is the number of the caller's orders in statuses (none:
+// all) that a list held to the poll window w shows (decisions §52): the
+// kept count less the window's rows, those whose writer's ticket is not
+// below w.SettledBelow, which the list holds back. Those are the changes
+// of writers still running when the poll looked (a few), found through
+// the index orders_changed_xid; on SQLite the window holds nothing back.
+// Both are read in the page's read transaction, so the total is the
+// number of rows the list's pages hold.
+func keptOrderTotal(ctx context.Context, r reader, c *parcelgate.Caller, w parcelgate.ChangeWindow, statuses []string) (int64, error) {
+	n, err := keptCount(ctx, r, parcelgate.TallyOrders, c.Environment, c.OrgID, statuses)
+	if err != nil || w.SettledBelow == 0 {
+		return n, err
+	}
+	var f filterSQL
+	f.add("o.org_id = ?", c.OrgID)
+	f.add("o.changed_xid >= ?", w.SettledBelow)
+	if len(statuses) > 0 {
+		f.in("o.status", anys(statuses))
+	}
+	var held int64
+	err = r.QueryRow(ctx, `SELECT COUNT(*) FROM orders o WHERE `+f.sql(), f.args...).Scan(&held)
+	return n - held, err
 }
 
 // listNewestOrders pages the caller's orders most recently changed first

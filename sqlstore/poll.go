@@ -76,6 +76,6 @@ func addWindow(f *filterSQL, alias, stamp string, w parcelgate.ChangeWindow, aft
 		// sorts after every change it lets through (its ticket, and so its
 		// stamp, is larger), so a boundary found under one bound is one
 		// under any later bound.
-		f.addVolatile(alias+".changed_xid < ?", w.SettledBelow)
+		f.addHeldBack(alias+".changed_xid < ?", w.SettledBelow)
 	}
 }

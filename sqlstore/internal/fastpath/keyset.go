@@ -100,19 +100,35 @@ func (c *Boundaries) clock() time.Time {
 	return time.Now()
 }
 
+// NearestProbes is how many page numbers before a missed one Start looks
+// at for a recorded boundary to walk from.
+const NearestProbes = 64
+
 // Start returns the key page k starts after, and false for page 0, which
 // starts at the beginning: the recorded boundary, else the one find
-// counts on the list's index (recorded for the next request). find's
-// error is returned as it is (sql.ErrNoRows: fewer rows than the page's
-// offset).
-func (c *Boundaries) Start(k BoundaryKey, find func() (PageKey, error)) (PageKey, bool, error) {
+// walks to on the list's index (recorded for the next request). find is
+// given where to walk from: the start of the nearest page before k whose
+// boundary is recorded (within NearestProbes pages; fromSet false: the
+// beginning of the list), and how many entries to skip from there, at
+// least 1 (its result is the skip-th key after from). find's error is
+// returned as it is (sql.ErrNoRows: fewer rows than the page's offset).
+func (c *Boundaries) Start(k BoundaryKey, find func(from PageKey, fromSet bool, skip int64) (PageKey, error)) (PageKey, bool, error) {
 	if k.Number == 0 {
 		return PageKey{}, false, nil
 	}
 	if key, ok := c.get(k); ok {
 		return key, true, nil
 	}
-	key, err := find()
+	var from PageKey
+	fromSet := false
+	pages := int64(k.Number)
+	for n := k.Number - 1; n > 0 && n >= k.Number-NearestProbes; n-- {
+		if key, ok := c.get(BoundaryKey{k.Scope, k.Size, n}); ok {
+			from, fromSet, pages = key, true, int64(k.Number-n)
+			break
+		}
+	}
+	key, err := find(from, fromSet, pages*int64(k.Size))
 	if err != nil {
 		return key, false, err
 	}

@@ -48,8 +48,18 @@ func TestBoundaries(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	c := Boundaries{now: func() time.Time { return now }}
 	finds := 0
-	find := func(k PageKey, err error) func() (PageKey, error) {
-		return func() (PageKey, error) { finds++; return k, err }
+	type walk struct {
+		from    PageKey
+		fromSet bool
+		skip    int64
+	}
+	var walked walk
+	find := func(k PageKey, err error) func(PageKey, bool, int64) (PageKey, error) {
+		return func(from PageKey, fromSet bool, skip int64) (PageKey, error) {
+			finds++
+			walked = walk{from, fromSet, skip}
+			return k, err
+		}
 	}
 	p0 := BoundaryKey{Scope: "q", Size: 2, Number: 0}
 	if _, ok, err := c.Start(p0, find(PageKey{}, nil)); ok || err != nil || finds != 0 {
@@ -79,6 +89,17 @@ func TestBoundaries(t *testing.T) {
 	if _, ok := c.get(p9); ok {
 		t.Fatal("a failed find was recorded")
 	}
+	// A missed page walks from the nearest recorded page before it: page
+	// 9 from page 1's start, 8 pages of 2.
+	if walked != (walk{PageKey{9, 4}, true, 16}) {
+		t.Fatalf("page 9 walked %+v, want from page 1's start, skipping 16", walked)
+	}
+	p4 := BoundaryKey{Scope: "q3", Size: 2, Number: 4}
+	c.Start(p4, find(PageKey{ID: 1}, nil))
+	if walked != (walk{skip: 8}) {
+		t.Fatalf("page 4 of a list with no recorded page 1-3 walked %+v, want from the beginning, skipping 8", walked)
+	}
+	finds--
 	now = now.Add(BoundaryTTL + time.Second)
 	if k, ok, _ := c.Start(p1, find(PageKey{ID: 5}, nil)); !ok || k.ID != 5 || finds != 4 {
 		t.Fatalf("an expired boundary was used: %v, %d finds", k, finds)
