@@ -20,12 +20,16 @@ CREATE TABLE kept_counts (
     n           BIGINT NOT NULL,
     PRIMARY KEY (kind, environment, org_id, status, stripe)
 );
--- The counts of the rows already there.
+-- The triggers, in each engine's spelling (sqlstore/kept_counts.go), one
+-- statement a line.
+{{kept_counts}}
+-- The counts of the rows already there, taken after the triggers exist and
+-- in their transaction: on PostgreSQL creating a trigger locks the table
+-- against writers until the migration commits, so no write falls between
+-- the count and the first trigger (counted first, a write committed in
+-- between would be missed by both).
 INSERT INTO kept_counts (kind, environment, org_id, status, stripe, n) SELECT 'orders', environment, org_id, status, id % 8, COUNT(*) FROM orders GROUP BY environment, org_id, status, id % 8;
 INSERT INTO kept_counts (kind, environment, org_id, status, stripe, n) SELECT 'orders', environment, 0, status, id % 8, COUNT(*) FROM orders GROUP BY environment, status, id % 8;
 INSERT INTO kept_counts (kind, environment, org_id, status, stripe, n) SELECT 'shipments', environment, org_id, status, id % 8, COUNT(*) FROM shipments GROUP BY environment, org_id, status, id % 8;
 INSERT INTO kept_counts (kind, environment, org_id, status, stripe, n) SELECT 'products', environment, supplier_org_id, status, id % 8, COUNT(*) FROM products GROUP BY environment, supplier_org_id, status, id % 8;
 INSERT INTO kept_counts (kind, environment, org_id, status, stripe, n) SELECT 'organizations', environment, 0, '', id % 8, COUNT(*) FROM organizations GROUP BY environment, id % 8;
--- The triggers, in each engine's spelling (sqlstore/kept_counts.go), one
--- statement a line.
-{{kept_counts}}
