@@ -13,6 +13,13 @@ func (s *OrderService) AddOrderComment(ctx context.Context, c *parcelgate.Caller
 	if err := c.May(parcelgate.ActionPlaceOrders); err != nil {
 		return nil, false, err
 	}
+	// The comment is checked here, whichever front end sent it
+	// (decisions §57).
+	var p parcelgate.Problems
+	comment.Validate(&p, "")
+	if err := p.Err(); err != nil {
+		return nil, false, err
+	}
 	var out parcelgate.OrderComment
 	var added bool
 	_, err := s.withOrder(ctx, c, id, func(tx *Tx, rec *orderRecord) error {
