@@ -102,7 +102,19 @@ func RolesFor(a Action) []Role { return ecomPermissions[a] }
 // May reports whether c may do a: nil, or an EFORBIDDEN *Error that says
 // what is missing. A token of one service never acts on the other's API
 // (decisions §4); an operator may do everything, in every tenant.
+//
+// For a caller marked by Unread, May answers the refusal as above and,
+// where c may do a, the problem of the request instead of nil: the
+// service that asks it first decides who may act before what was sent
+// is looked at (decisions §57).
 func (c *Caller) May(a Action) error {
+	if err := c.may(a); err != nil || c == nil {
+		return err
+	}
+	return c.unread
+}
+
+func (c *Caller) may(a Action) error {
 	if c == nil {
 		return Errorf(EUNAUTHORIZED, "No credentials were given.")
 	}
@@ -123,6 +135,22 @@ func (c *Caller) May(a Action) error {
 		return Errorf(EFORBIDDEN, "This operation needs %s.", needs(a))
 	}
 	return Errorf(EFORBIDDEN, "This operation needs %s.", needs(a))
+}
+
+// Unread returns c making a request whose input its front end could not
+// read, or found wrong, with err (decisions §57): the service asked with
+// it answers, at its first May, EFORBIDDEN when c may not act and err
+// when it may, and does nothing else. A front end that reads its input
+// before its service (a body, a query, a path) hands the service its
+// problem so: who may act is decided by the service, before the input,
+// and a forbidden caller is refused whatever it sent. c is not changed.
+func (c *Caller) Unread(err error) *Caller {
+	if c == nil {
+		return nil
+	}
+	u := *c
+	u.unread = err
+	return &u
 }
 
 // needs says in words who may do a, for the messages of May.

@@ -234,6 +234,29 @@ func (in *BalanceInput) Validate(businessID string) error {
 	return p.Err()
 }
 
+// CheckBalances normalizes the entries of a PUT /inventory/balances of
+// supplier businessID and reports every problem with them (Validate), all
+// or nothing: one EINVALID naming each field at its entry's position
+// ("[1].quantity"), nil when there is none; more than MaxBalanceEntries
+// entries are refused as a whole. PutBalances asks it (decisions §57); a
+// front end asks it too only to show its own reading's problems with the
+// rules' at once.
+func CheckBalances(businessID string, entries []BalanceInput) error {
+	if len(entries) == 0 {
+		return Errorf(EINVALID, "A PUT /inventory/balances holds at least one entry.")
+	}
+	if len(entries) > MaxBalanceEntries {
+		return Errorf(EINVALID, "A PUT /inventory/balances holds at most %d entries, not %d.", MaxBalanceEntries, len(entries))
+	}
+	var p Problems
+	for i := range entries {
+		for _, f := range ErrorFields(entries[i].Validate(businessID)) {
+			p.AddAt(i, f.Field, "%s", f.Message)
+		}
+	}
+	return p.Err()
+}
+
 // ParseStockCount reads a stock count given as the text of a JSON number:
 // a whole number from 0 to MaxQuantity ("2.0" is accepted). Stock is
 // counted in whole units: order rows allocate whole units.

@@ -56,6 +56,9 @@ type Caller struct {
 	// organization, OrgID in Environment: every tenant's, and the
 	// operator's on one organization (OperatorCaller).
 	Scope Scope
+	// unread is the problem of the request this caller makes, which May
+	// answers once it has decided the caller may act (Unread).
+	unread error
 }
 
 // A Scope is how far a caller reaches (decisions §3, §50): one

@@ -134,6 +134,34 @@ func (in *InventoryInput) Validate(businessID string) error {
 	return p.Err()
 }
 
+// CheckInventory normalizes the envelopes of a PUT /inventory of
+// supplier businessID and returns those with problems (Validate), by
+// position, each an EINVALID naming its fields within the envelope: they
+// are not applied, the others are (interface §4.4 PUT /inventory). More
+// than MaxInventoryEntries envelopes, or MaxBalanceEntries balances in
+// all, fail the request as a whole. PutInventory asks it (decisions §57);
+// a front end asks it too only to show its own reading's problems with
+// the rules' at once.
+func CheckInventory(businessID string, entries []InventoryInput) (InventoryFailures, error) {
+	nbal := 0
+	for i := range entries {
+		nbal += len(entries[i].Balances)
+	}
+	if len(entries) == 0 {
+		return nil, Errorf(EINVALID, "A PUT /inventory holds at least one envelope.")
+	}
+	if len(entries) > MaxInventoryEntries || nbal > MaxBalanceEntries {
+		return nil, Errorf(EINVALID, "A PUT /inventory holds at most %d envelopes and %d balances, not %d and %d.", MaxInventoryEntries, MaxBalanceEntries, len(entries), nbal)
+	}
+	bad := InventoryFailures{}
+	for i := range entries {
+		if err := entries[i].Validate(businessID); err != nil {
+			bad[i] = err.(*Error)
+		}
+	}
+	return bad, nil
+}
+
 // checkProductID checks a product externalId of supplier businessID (spec
 // 2.4): 1-20 letters, digits, '-' and '.', bare or with the supplier's own
 // prefix, never with another business's.
@@ -306,6 +334,37 @@ func PlanInventory(st StockState, entries []InventoryInput) InventoryPlan {
 // their position in the slice the service was given, each with its
 // problems (fields named within the entry).
 type InventoryFailures map[int]*Error
+
+// Without returns the entries f does not hold, and the position in
+// entries of each.
+func (f InventoryFailures) Without(entries []InventoryInput) ([]InventoryInput, []int) {
+	if len(f) == 0 {
+		return entries, nil
+	}
+	keep := make([]InventoryInput, 0, len(entries)-len(f))
+	pos := make([]int, 0, len(entries)-len(f))
+	for i, e := range entries {
+		if f[i] == nil {
+			keep = append(keep, e)
+			pos = append(pos, i)
+		}
+	}
+	return keep, pos
+}
+
+// With returns f and more, the failures of the entries Without kept, by
+// their position there, each at its position before (pos; nil when Without
+// kept every entry).
+func (f InventoryFailures) With(more InventoryFailures, pos []int) InventoryFailures {
+	if pos == nil {
+		return more
+	}
+	out := maps.Clone(f)
+	for k, err := range more {
+		out[pos[k]] = err
+	}
+	return out
+}
 
 // IDMigration is the outcome of MigrateProductIDs.
 type IDMigration struct {

@@ -246,7 +246,8 @@ func seedRetail(ctx context.Context, st Services, t Tenant, supplier *parcelgate
 		}
 		eur := "EUR"
 		entries = append(entries, parcelgate.InventoryInput{
-			Product: &parcelgate.Product{ExternalID: ext, EANCode: p.ean, Document: doc},
+			// The descriptions name it, as PutInventory requires.
+			Product: &parcelgate.Product{ExternalID: ext, EANCode: p.ean, Document: doc}, Named: true,
 			Balances: []parcelgate.BalanceInput{
 				{ProductExternalID: ext, RetailerID: t.BusinessID, CatalogExternalID: t.WarehouseID, Quantity: &p.qty, WholesalePrice: &p.price, Currency: &eur},
 				{ProductExternalID: ext, RetailerID: t.RetailerID, CatalogExternalID: t.RetailCatalogID, Quantity: &p.qty, WholesalePrice: &p.price, Currency: &eur},
@@ -285,7 +286,7 @@ func seedDropship(ctx context.Context, st Services, t Tenant) error {
 		return err
 	}
 	sc := &parcelgate.Caller{Subject: t.SupplierUsername, OrgID: supplier.ID, BusinessID: supplier.BusinessID, Environment: t.Environment, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleSupplier}}
-	failed, err := st.Inventory.PutInventory(ctx, sc, []parcelgate.InventoryInput{{Product: &parcelgate.Product{ExternalID: ext, EANCode: "6400000000055", Document: doc},
+	failed, err := st.Inventory.PutInventory(ctx, sc, []parcelgate.InventoryInput{{Product: &parcelgate.Product{ExternalID: ext, EANCode: "6400000000055", Document: doc}, Named: true,
 		Balances: []parcelgate.BalanceInput{{ProductExternalID: ext, RetailerID: t.RetailerID, CatalogExternalID: t.RetailCatalogID, Quantity: &qty, WholesalePrice: &price, Currency: &eur}}}})
 	for _, f := range failed {
 		return fmt.Errorf("demo product %s: %w", ext, f)

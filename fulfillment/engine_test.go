@@ -30,7 +30,7 @@ func tenant(t *testing.T, db *sqlstore.DB) *parcelgate.Caller {
 	c := &parcelgate.Caller{OrgID: org.ID, BusinessID: org.BusinessID, Environment: parcelgate.Production, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleMerchant}}
 	q := int64(stockUnits)
 	entries := []parcelgate.InventoryInput{{
-		Product:  &parcelgate.Product{ExternalID: c.BusinessID + "-P1", Document: []byte(`{"externalId":"` + c.BusinessID + `-P1","descriptions":{"en":{"name":"P1"}}}`)},
+		Product: &parcelgate.Product{ExternalID: c.BusinessID + "-P1", Document: []byte(`{"externalId":"` + c.BusinessID + `-P1","descriptions":{"en":{"name":"P1"}}}`)}, Named: true,
 		Balances: []parcelgate.BalanceInput{{ProductExternalID: c.BusinessID + "-P1", RetailerID: c.BusinessID, CatalogExternalID: "WH1", Quantity: &q}},
 	}}
 	if failed, err := sqlstore.NewInventoryService(db).PutInventory(ctx, c, entries); err != nil || len(failed) > 0 {

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -165,13 +166,50 @@ func (s *Server) ecomService(h handlerFunc) http.Handler {
 	})
 }
 
-// ecom wraps a handler of the ecom API: an ecom token whose caller May do
-// action (the one table of who may act is the root's), asked before the
-// handler runs. The service asks the same; this early answer is kept only
-// where it decides when a refusal comes: before a body, a query or a path
-// is read and checked (a 400 or 404 there would otherwise come first), or
-// on a route no tenant service answers (delivery services, pick-up
-// points). The routes it serves are listed in decisions §50.
+// asker asks a route's service, with c and no input, who may act: c is
+// marked by Caller.Unread, so the service answers at its first May
+// (EFORBIDDEN, or the mark's error) and does nothing else.
+type asker func(ctx context.Context, c *parcelgate.Caller) error
+
+// ecomReading wraps a handler of the ecom API that reads its input (a
+// body, a query, a path) before its service (decisions §57). The service
+// decides who may act, before the input: when the handler fails, its
+// error is handed to the route's service through ask, and the service's
+// answer is the route's, so a caller that may not act is refused in the
+// service's words whatever it sent (as the early check refused it), and
+// one that may gets the handler's error. An error the service itself
+// answered comes back unchanged: the service asked May first.
+func (s *Server) ecomReading(ask asker, h handlerFunc) http.Handler {
+	return s.ecomService(func(w http.ResponseWriter, r *http.Request) error {
+		err := h(w, r)
+		if err == nil {
+			return nil
+		}
+		if decided := ask(r.Context(), caller(r).Unread(err)); decided != nil {
+			return decided
+		}
+		return err
+	})
+}
+
+// errAsked marks a caller whose handler has nothing for the service to do
+// (mayAct).
+var errAsked = errors.New("httpapi: asked who may act")
+
+// mayAct is the service's decision of who may act, where the handler
+// reads its input well but has nothing for the service to write (every
+// entry of a batch failed its reading): nil when c may act.
+func mayAct(ctx context.Context, c *parcelgate.Caller, ask asker) error {
+	if err := ask(ctx, c.Unread(errAsked)); err != errAsked {
+		return err
+	}
+	return nil
+}
+
+// ecom wraps a handler of the ecom API that no tenant's service answers
+// (the delivery services and the pick-up point network take no caller):
+// an ecom token whose caller May do action, the root's one table of who
+// may act, asked before the handler runs (decisions §57).
 func (s *Server) ecom(action parcelgate.Action, h handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c, fail := s.authenticate(r, parcelgate.KindEcom)

@@ -14,10 +14,22 @@ import (
 // The retailer's side: catalogs and what suppliers published to them
 // (interface §4.4, decisions §6).
 func (s *Server) catalogRoutes() {
-	s.handle("GET /ecommerce/v3/catalogs", s.ecom(parcelgate.ActionListOwnCatalogs, s.listOwnCatalogs))
-	s.handle("GET /ecommerce/v3/catalogs/balances", s.ecom(parcelgate.ActionReadWarehouseCatalogs, s.listCatalogBalances))
-	s.handle("GET /ecommerce/v3/catalogs/{catalogId}/balances", s.ecom(parcelgate.ActionReadWarehouseCatalogs, s.listCatalogBalances))
-	s.handle("GET /ecommerce/v3/catalogs/{catalogId}/products", s.ecom(parcelgate.ActionReadWarehouseCatalogs, s.listCatalogProducts))
+	// Each route's service decides who may act, before the query or the
+	// path (decisions §57): ask hands it what the handler found wrong.
+	s.handle("GET /ecommerce/v3/catalogs", s.ecomReading(func(ctx context.Context, c *parcelgate.Caller) error {
+		_, err := s.catalogs.ListOwnCatalogs(ctx, c, "", parcelgate.PageRequest{})
+		return err
+	}, s.listOwnCatalogs))
+	balances := func(ctx context.Context, c *parcelgate.Caller) error {
+		_, err := s.catalogs.ListCatalogBalances(ctx, c, "", parcelgate.BalanceFilter{}, parcelgate.PageRequest{})
+		return err
+	}
+	s.handle("GET /ecommerce/v3/catalogs/balances", s.ecomReading(balances, s.listCatalogBalances))
+	s.handle("GET /ecommerce/v3/catalogs/{catalogId}/balances", s.ecomReading(balances, s.listCatalogBalances))
+	s.handle("GET /ecommerce/v3/catalogs/{catalogId}/products", s.ecomReading(func(ctx context.Context, c *parcelgate.Caller) error {
+		_, err := s.catalogs.ListCatalogProducts(ctx, c, "", parcelgate.BalanceFilter{}, parcelgate.PageRequest{})
+		return err
+	}, s.listCatalogProducts))
 }
 
 // listOwnCatalogs answers GET /catalogs?role=RETAILER|SUPPLIER; any ecom

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"maps"
 	"net/http"
 	"net/url"
@@ -13,13 +14,30 @@ import (
 
 // The supplier's side of products and stock (interface §4.4, decisions §6).
 func (s *Server) inventoryRoutes() {
-	s.handle("PUT /ecommerce/v3/inventory", s.ecom(parcelgate.ActionManageProducts, s.putInventory))
-	s.handle("GET /ecommerce/v3/inventory", s.ecom(parcelgate.ActionReadProducts, s.listInventory))
-	s.handle("DELETE /ecommerce/v3/inventory", s.ecom(parcelgate.ActionManageProducts, s.endOfSale))
-	s.handle("GET /ecommerce/v3/inventory/{externalId}", s.ecom(parcelgate.ActionReadProducts, s.getInventoryItem))
-	s.handle("PUT /ecommerce/v3/inventory/balances", s.ecom(parcelgate.ActionPublishBalances, s.putBalances))
-	s.handle("GET /ecommerce/v3/inventory/balances", s.ecom(parcelgate.ActionReadProducts, s.listSupplierBalances))
-	s.handle("DELETE /ecommerce/v3/inventory/balances", s.ecom(parcelgate.ActionPublishBalances, s.deleteBalances))
+	// Each route's service decides who may act, before the input
+	// (decisions §57): ask hands it what the handler could not read.
+	s.handle("PUT /ecommerce/v3/inventory", s.ecomReading(s.askPutInventory, s.putInventory))
+	s.handle("GET /ecommerce/v3/inventory", s.ecomReading(func(ctx context.Context, c *parcelgate.Caller) error {
+		_, err := s.inventory.ListInventory(ctx, c, parcelgate.InventoryFilter{}, parcelgate.PageRequest{})
+		return err
+	}, s.listInventory))
+	s.handle("DELETE /ecommerce/v3/inventory", s.ecomReading(func(ctx context.Context, c *parcelgate.Caller) error {
+		_, err := s.inventory.EndOfSale(ctx, c, nil)
+		return err
+	}, s.endOfSale))
+	s.handle("GET /ecommerce/v3/inventory/{externalId}", s.ecomReading(func(ctx context.Context, c *parcelgate.Caller) error {
+		_, err := s.inventory.FindInventoryItem(ctx, c, "")
+		return err
+	}, s.getInventoryItem))
+	s.handle("PUT /ecommerce/v3/inventory/balances", s.ecomReading(func(ctx context.Context, c *parcelgate.Caller) error {
+		_, err := s.inventory.PutBalances(ctx, c, nil)
+		return err
+	}, s.putBalances))
+	s.handle("GET /ecommerce/v3/inventory/balances", s.ecomReading(func(ctx context.Context, c *parcelgate.Caller) error {
+		_, err := s.inventory.ListSupplierBalances(ctx, c, parcelgate.BalanceFilter{}, parcelgate.PageRequest{})
+		return err
+	}, s.listSupplierBalances))
+	s.handle("DELETE /ecommerce/v3/inventory/balances", s.ecomReading(s.askRemoveFromCatalogs, s.deleteBalances))
 	s.handle("POST /ecommerce/v3/inventory/migrate", s.ecomService(s.migrateProductIDs))
 }
 
@@ -66,6 +84,16 @@ func entryErrors(bad entryProblems, failed parcelgate.InventoryFailures, pos []i
 	return out
 }
 
+func (s *Server) askPutInventory(ctx context.Context, c *parcelgate.Caller) error {
+	_, err := s.inventory.PutInventory(ctx, c, nil)
+	return err
+}
+
+func (s *Server) askRemoveFromCatalogs(ctx context.Context, c *parcelgate.Caller) error {
+	_, err := s.inventory.RemoveFromCatalogs(ctx, c, nil)
+	return err
+}
+
 // putInventory applies each valid entry and answers the list of the
 // entries not applied (decisions §6; the warehouse plugin reads index).
 func (s *Server) putInventory(w http.ResponseWriter, r *http.Request) error {
@@ -74,7 +102,7 @@ func (s *Server) putInventory(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	entries, bad, err := readInventory(body, c.BusinessID)
+	entries, bad, err := readInventory(body)
 	if err != nil {
 		return err
 	}
@@ -91,6 +119,8 @@ func (s *Server) putInventory(w http.ResponseWriter, r *http.Request) error {
 		if failed, err = s.inventory.PutInventory(r.Context(), c, apply); err != nil {
 			return err
 		}
+	} else if err := mayAct(r.Context(), c, s.askPutInventory); err != nil {
+		return err
 	}
 	writeJSON(w, http.StatusOK, entryErrors(bad, failed, pos))
 	return nil
@@ -208,6 +238,8 @@ func (s *Server) deleteBalances(w http.ResponseWriter, r *http.Request) error {
 			if failed, err = s.inventory.RemoveFromCatalogs(r.Context(), c, apply); err != nil {
 				return err
 			}
+		} else if err := mayAct(r.Context(), c, s.askRemoveFromCatalogs); err != nil {
+			return err
 		}
 		writeJSON(w, http.StatusOK, entryErrors(bad, failed, pos))
 		return nil

@@ -93,10 +93,12 @@ func (b *balanceInEntry) Problem() string {
 
 // readInventory reads the body of PUT /inventory: an array of {product,
 // balances[]}. It returns every entry (those with problems too, which are
-// not applied) and the problems by entry. Only a body that is not an array
-// of 1 to MaxInventoryEntries entries, or that holds more than
-// MaxBalanceEntries balances in all, fails as a whole.
-func readInventory(body []byte, businessID string) ([]parcelgate.InventoryInput, entryProblems, error) {
+// not applied) and the problems of its reading by entry; the rules of the
+// entries read well are PutInventory's (parcelgate.CheckInventory, decisions
+// §57). Only a body that is not an array of 1 to MaxInventoryEntries
+// entries, or that holds more than MaxBalanceEntries balances in all,
+// fails as a whole.
+func readInventory(body []byte) ([]parcelgate.InventoryInput, entryProblems, error) {
 	arr, err := requestArray[entry[inventoryEntry]](body, parcelgate.MaxInventoryEntries, "{product, balances}")
 	if err != nil {
 		return nil, nil, err
@@ -120,9 +122,6 @@ func readInventory(body []byte, businessID string) ([]parcelgate.InventoryInput,
 			}
 		}
 		nbal += len(in.Balances)
-		if p.Len() == 0 {
-			p.AddFields(parcelgate.ErrorFields(in.Validate(businessID))...)
-		}
 		bad.add(i, &p)
 	}
 	if nbal > parcelgate.MaxBalanceEntries {
@@ -262,6 +261,10 @@ func (c *stockCount) Problem() string {
 
 // readBalances reads the body of PUT /inventory/balances, all or nothing:
 // an array of balance objects (interface §4.4 PUT balances rules 1-5).
+// Entries read well are returned for PutBalances to check against the
+// rules (parcelgate.CheckBalances, decisions §57); when some entry is not
+// read well, the rules' problems of the others are asked here, so that
+// one 400 names all of them, as it did.
 func readBalances(body []byte, businessID string) ([]parcelgate.BalanceInput, error) {
 	arr, err := requestArray[entry[balanceBody]](body, parcelgate.MaxBalanceEntries, "balance objects")
 	if err != nil {
@@ -277,16 +280,20 @@ func readBalances(body []byte, businessID string) ([]parcelgate.BalanceInput, er
 		p := e.problems("a balance object")
 		if e.Set {
 			out[i] = e.V.input()
-			if p.Len() == 0 {
-				p.AddFields(parcelgate.ErrorFields(out[i].Validate(businessID))...)
-			}
 		}
 		bad.add(i, &p)
 	}
-	if err := bad.fail(); err != nil {
-		return nil, err
+	if len(bad) == 0 {
+		return out, nil
 	}
-	return out, nil
+	for i := range out {
+		if bad[i] == nil {
+			var p parcelgate.Problems
+			p.AddFields(parcelgate.ErrorFields(out[i].Validate(businessID))...)
+			bad.add(i, &p)
+		}
+	}
+	return nil, bad.fail()
 }
 
 type endOfSaleEntry struct {

@@ -41,9 +41,12 @@ func FuzzReadInventory(f *testing.F) {
 		if !ok {
 			return
 		}
-		if entries, bad, err := readInventory(v, bid); err == nil {
+		// The rules of the entries read well are the service's
+		// (decisions §57): what both let through must be sound.
+		if entries, bad, err := readInventory(v); err == nil {
+			failed, cerr := parcelgate.CheckInventory(bid, entries)
 			for i, e := range entries {
-				if bad[i] != nil {
+				if bad[i] != nil || cerr != nil || failed[i] != nil {
 					continue
 				}
 				if !parcelgate.ValidExternalID(e.Product.ExternalID) || !json.Valid(e.Product.Document) {
@@ -54,7 +57,7 @@ func FuzzReadInventory(f *testing.F) {
 		} else if parcelgate.ErrorCode(err) != parcelgate.EINVALID {
 			t.Fatalf("error code %s", parcelgate.ErrorCode(err))
 		}
-		if bals, err := readBalances(v, bid); err == nil {
+		if bals, err := readBalances(v, bid); err == nil && parcelgate.CheckBalances(bid, bals) == nil {
 			checkBalances(t, bals)
 		}
 		if ids, err := readEndOfSale(v, bid); err == nil {
@@ -88,7 +91,7 @@ func checkBalances(t *testing.T, bals []parcelgate.BalanceInput) {
 // from the document; a product serializes with supplierId and status.
 func TestProductDocument(t *testing.T) {
 	v, _ := decodeTree(t, []byte(`[{"product":{"externalId":" P-1 ","supplierId":"x","status":"ACTIVE","eanCode":null,"extra":{"a":1},"descriptions":{"fi":{"name":"Tuote"}}}}]`))
-	entries, bad, err := readInventory(v, "1234567-1")
+	entries, bad, err := readInventory(v)
 	if err != nil || len(bad) > 0 {
 		t.Fatal(bad, err)
 	}

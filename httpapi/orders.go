@@ -12,17 +12,37 @@ import (
 // Warehouse sales orders (interface §4.3, decisions §7), for service accounts with
 // the merchant role.
 func (s *Server) orderRoutes() {
-	place, read := parcelgate.ActionPlaceOrders, parcelgate.ActionReadOrders
-	s.handle("PUT /ecommerce/v3/order", s.ecom(place, s.createOrder))
+	// Each route's service decides who may act, before the input
+	// (decisions §57): ask hands it what the handler could not read.
+	create := func(ctx context.Context, c *parcelgate.Caller) error {
+		_, err := s.orders.CreateOrder(ctx, c, nil)
+		return err
+	}
+	s.handle("PUT /ecommerce/v3/order", s.ecomReading(create, s.createOrder))
 	// The same operation under the path existing integrations use.
-	s.handle("POST /ecommerce/v3/orders", s.ecom(place, s.createOrder))
-	s.handle("GET /ecommerce/v3/orders", s.ecom(read, s.listOrders))
+	s.handle("POST /ecommerce/v3/orders", s.ecomReading(create, s.createOrder))
+	s.handle("GET /ecommerce/v3/orders", s.ecomReading(func(ctx context.Context, c *parcelgate.Caller) error {
+		_, err := s.answers.ListOrderAnswers(ctx, c, parcelgate.OrderQuery{}, parcelgate.PageRequest{}, orderJSON)
+		return err
+	}, s.listOrders))
 	s.handle("GET /ecommerce/v3/orders/{id}", s.ecomService(s.getOrder))
-	s.handle("PUT /ecommerce/v3/orders/{id}", s.ecom(place, s.updateOrder))
-	s.handle("POST /ecommerce/v3/orders/{id}", s.ecom(place, s.reopenOrder))
+	s.handle("PUT /ecommerce/v3/orders/{id}", s.ecomReading(func(ctx context.Context, c *parcelgate.Caller) error {
+		_, err := s.orders.UpdateOrder(ctx, c, "", nil)
+		return err
+	}, s.updateOrder))
+	s.handle("POST /ecommerce/v3/orders/{id}", s.ecomReading(func(ctx context.Context, c *parcelgate.Caller) error {
+		_, err := s.orders.ReopenOrder(ctx, c, "", nil)
+		return err
+	}, s.reopenOrder))
 	s.handle("DELETE /ecommerce/v3/orders/{id}", s.ecomService(onOrder(s.orders.CancelOrder)))
-	s.handle("PATCH /ecommerce/v3/orders/{id}/preferences", s.ecom(place, s.setOrderPreferences))
-	s.handle("POST /ecommerce/v3/orders/{id}/comments", s.ecom(place, s.addOrderComment))
+	s.handle("PATCH /ecommerce/v3/orders/{id}/preferences", s.ecomReading(func(ctx context.Context, c *parcelgate.Caller) error {
+		_, err := s.orders.SetOrderPreferences(ctx, c, "", parcelgate.OrderPreferences{})
+		return err
+	}, s.setOrderPreferences))
+	s.handle("POST /ecommerce/v3/orders/{id}/comments", s.ecomReading(func(ctx context.Context, c *parcelgate.Caller) error {
+		_, _, err := s.orders.AddOrderComment(ctx, c, "", parcelgate.OrderComment{})
+		return err
+	}, s.addOrderComment))
 	s.handle("DELETE /ecommerce/v3/orders/{id}/comments/{commentId}", s.ecomService(s.deleteOrderComment))
 	s.handle("POST /admin/v1/orders/status", s.admin(s.setOrderStatus))
 }

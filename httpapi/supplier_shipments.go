@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -25,15 +26,35 @@ func (s *Server) supplierShipmentRoutes() {
 	if s.supplierShipments == nil {
 		return
 	}
-	supply := parcelgate.ActionSupplyShipments
-	s.handle("GET /ecommerce/v3/shipments", s.ecom(supply, s.listSupplierShipments))
+	// Each route's service decides who may act, before the input
+	// (decisions §57): ask hands it what the handler could not read.
+	ss := s.supplierShipments
+	s.handle("GET /ecommerce/v3/shipments", s.ecomReading(func(ctx context.Context, c *parcelgate.Caller) error {
+		_, err := ss.ListShipments(ctx, c, parcelgate.DropshipQuery{}, parcelgate.PageRequest{})
+		return err
+	}, s.listSupplierShipments))
 	s.handle("GET /ecommerce/v3/shipments/{id}", s.ecomService(s.getSupplierShipment))
-	s.handle("PATCH /ecommerce/v3/shipments/{id}", s.ecom(supply, s.patchSupplierShipment))
-	s.handle("PUT /ecommerce/v3/shipments/{id}", s.ecom(supply, s.putSupplierShipment))
-	s.handle("POST /ecommerce/v3/shipments/{id}/delivered", s.ecom(supply, s.confirmSupplierShipment))
-	s.handle("GET /ecommerce/v3/shipments/{id}/parcels/{parcelId}/label", s.ecom(supply, s.supplierParcelLabel))
+	s.handle("PATCH /ecommerce/v3/shipments/{id}", s.ecomReading(func(ctx context.Context, c *parcelgate.Caller) error {
+		_, err := ss.UpdateShipment(ctx, c, "", parcelgate.DropshipUpdate{})
+		return err
+	}, s.patchSupplierShipment))
+	s.handle("PUT /ecommerce/v3/shipments/{id}", s.ecomReading(func(ctx context.Context, c *parcelgate.Caller) error {
+		_, err := ss.SplitShipment(ctx, c, "", parcelgate.DropshipUpdate{})
+		return err
+	}, s.putSupplierShipment))
+	s.handle("POST /ecommerce/v3/shipments/{id}/delivered", s.ecomReading(func(ctx context.Context, c *parcelgate.Caller) error {
+		_, err := ss.ConfirmShipment(ctx, c, "")
+		return err
+	}, s.confirmSupplierShipment))
+	s.handle("GET /ecommerce/v3/shipments/{id}/parcels/{parcelId}/label", s.ecomReading(func(ctx context.Context, c *parcelgate.Caller) error {
+		_, err := ss.FindShipment(ctx, c, "")
+		return err
+	}, s.supplierParcelLabel))
 	s.handle("GET /ecommerce/v3/shipments/{id}/parcels/{parcelId}/note", s.ecomService(s.supplierParcelNote))
-	s.handle("POST /ecommerce/v3/shipments/{id}/events", s.ecom(supply, s.postShipmentEvent))
+	s.handle("POST /ecommerce/v3/shipments/{id}/events", s.ecomReading(func(ctx context.Context, c *parcelgate.Caller) error {
+		_, _, err := ss.AddShipmentEvent(ctx, c, "", parcelgate.DropshipEventInput{})
+		return err
+	}, s.postShipmentEvent))
 	s.handle("GET /ecommerce/v3/shipments/{id}/options", s.ecomService(s.shipmentOptions))
 	// The operator switches an organization's automatic supplier.
 	s.handle("PUT /admin/v1/organizations/{businessId}/auto-supplier", s.admin(s.setAutoSupplier))

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"math"
 	"net/http"
 	"net/url"
@@ -20,15 +21,32 @@ import (
 
 func (s *Server) trackingRoutes() {
 	const base = "GET /tracking/7/shipments/"
-	s.handle(base+"trackingnumber/{number}", s.ecom(parcelgate.ActionTrackParcels, s.trackNumber))
-	s.handle(base+"trackingnumbers/{numbers}", s.ecom(parcelgate.ActionTrackParcels, s.trackNumbers))
-	s.handle(base+"find", s.ecom(parcelgate.ActionTrackParcels, s.findParcels))
-	s.handle(base+"find/{keyword}", s.ecom(parcelgate.ActionTrackParcels, s.findParcel))
-	s.handle(base+"event/date", s.ecom(parcelgate.ActionTrackParcels, s.parcelsByEventDate))
-	for _, key := range parcelgate.TrackingKeys {
-		s.handle(base+string(key)+"/{"+key.Param()+"}", s.ecom(parcelgate.ActionTrackParcels, s.trackBy(key)))
+	// Each route's service decides who may act, before the query or the
+	// path (decisions §57): ask hands it what the handler found wrong.
+	numbers := func(ctx context.Context, c *parcelgate.Caller) error {
+		_, err := s.tracking.TrackNumbers(ctx, c, nil)
+		return err
 	}
-	s.handle("GET /tracking/7/reservations/status", s.ecom(parcelgate.ActionTrackParcels, s.reservationStatus))
+	find := func(ctx context.Context, c *parcelgate.Caller) error {
+		_, err := s.tracking.FindParcels(ctx, c, nil, 0, 0, 0)
+		return err
+	}
+	created := func(ctx context.Context, c *parcelgate.Caller) error {
+		_, err := s.tracking.ParcelsCreatedBetween(ctx, c, time.Time{}, time.Time{}, 0, 0)
+		return err
+	}
+	s.handle(base+"trackingnumber/{number}", s.ecomReading(numbers, s.trackNumber))
+	s.handle(base+"trackingnumbers/{numbers}", s.ecomReading(numbers, s.trackNumbers))
+	s.handle(base+"find", s.ecomReading(find, s.findParcels))
+	s.handle(base+"find/{keyword}", s.ecomReading(find, s.findParcel))
+	s.handle(base+"event/date", s.ecomReading(created, s.parcelsByEventDate))
+	for _, key := range parcelgate.TrackingKeys {
+		s.handle(base+string(key)+"/{"+key.Param()+"}", s.ecomReading(func(ctx context.Context, c *parcelgate.Caller) error {
+			_, err := s.tracking.TrackBy(ctx, c, key, "", 0, 0)
+			return err
+		}, s.trackBy(key)))
+	}
+	s.handle("GET /tracking/7/reservations/status", s.ecomReading(created, s.reservationStatus))
 	s.handle("POST /admin/v1/parcels/status", s.admin(s.moveParcel))
 	// The Tracking API's own token URL (its spec's /tracking/oauth/token):
 	// the service account's token, as POST /auth/token answers it.

@@ -63,21 +63,21 @@ func balances(ctx context.Context, r reader, where string, args []any) ([]*balan
 	})
 }
 
-// balancesByID reads the balances ids of the supplier orgID, in no
+// balancesByID reads the balances ids of c, the supplier, in no
 // particular order. On PostgreSQL each is one seek of its key and of its
 // product's, whatever the statistics say (see stockWriter.load): the
 // subquery names no column but the key, so no other index can serve it,
 // and the supplier is checked on the row it returns.
-func balancesByID(ctx context.Context, r reader, orgID int64, ids []int64) ([]*balanceRow, error) {
+func balancesByID(ctx context.Context, r reader, c *parcelgate.Caller, ids []int64) ([]*balanceRow, error) {
 	if r.db.dialect.name != "postgres" {
-		return balances(ctx, r, `b.supplier_org_id = ? AND b.id IN (`+placeholders(len(ids))+`)`, append([]any{orgID}, anys(ids)...))
+		return balances(ctx, r, `b.supplier_org_id = ? AND b.id IN (`+placeholders(len(ids))+`)`, append([]any{c.OrgID}, anys(ids)...))
 	}
 	rows, err := r.Query(ctx, `SELECT `+strings.Replace(balanceCols, "p.ean_code", "b.ean_code", 1)+` FROM unnest(?::bigint[]) AS k(id)
 		CROSS JOIN LATERAL (SELECT b.*, p.ean_code FROM balances b JOIN products p ON p.id = b.product_id WHERE b.id = k.id OFFSET 0) b
 		JOIN catalogs c ON c.id = b.catalog_id
 		JOIN organizations so ON so.id = b.supplier_org_id
 		JOIN organizations ro ON ro.id = b.retailer_org_id
-		WHERE b.supplier_org_id = ?`, ids, orgID)
+		WHERE b.supplier_org_id = ?`, ids, c.OrgID)
 	return collectRows(rows, err, func(rows *sql.Rows) (*balanceRow, error) {
 		r := newBalanceRow()
 		err := rows.Scan(r.dest()...)

@@ -192,9 +192,9 @@ func activeCode(ctx context.Context, q querier, h holder, now time.Time) (code s
 // against a concurrent delivery (which releases the codes) and against
 // concurrent requests for the same code, on PostgreSQL; on SQLite the single
 // writer already does.
-func lockLiveShipment(ctx context.Context, tx *Tx, orgID int64, trackingNumber string) (parcelgate.ShipmentStatus, error) {
+func lockLiveShipment(ctx context.Context, tx *Tx, c *parcelgate.Caller, trackingNumber string) (parcelgate.ShipmentStatus, error) {
 	var status string
-	err := tx.QueryRow(ctx, `UPDATE shipments SET status = status WHERE org_id = ? AND tracking_number = ? RETURNING status`, orgID, trackingNumber).Scan(&status)
+	err := tx.QueryRow(ctx, `UPDATE shipments SET status = status WHERE org_id = ? AND tracking_number = ? RETURNING status`, c.OrgID, trackingNumber).Scan(&status)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}
@@ -257,7 +257,7 @@ func (s *CodeService) CreateSendingCode(ctx context.Context, c *parcelgate.Calle
 	h := holder{env: c.Environment, orgID: c.OrgID, trackingNumber: tn}
 	sc := &parcelgate.SendingCode{TrackingNumber: tn}
 	err := retryOnRace(ctx, s.db, func(tx *Tx) error {
-		status, err := lockLiveShipment(ctx, tx, c.OrgID, tn)
+		status, err := lockLiveShipment(ctx, tx, c, tn)
 		if err != nil {
 			return err
 		}
@@ -327,7 +327,7 @@ func (s *CodeService) FindSendingCodeByCode(ctx context.Context, c *parcelgate.C
 		return nil, err
 	}
 	sc.CreatedAt, sc.ExpiresAt = fromMicros(created), fromMicros(expires)
-	sh, err := findShipment(ctx, s.db.primary(), c.OrgID, sc.TrackingNumber)
+	sh, err := findShipment(ctx, s.db.primary(), c, sc.TrackingNumber)
 	switch parcelgate.ErrorCode(err) {
 	case "":
 		sc.Shipment = sh
@@ -357,7 +357,7 @@ func (s *CodeService) ErrandCodes(ctx context.Context, c *parcelgate.Caller, par
 			valid = append(valid, id)
 		}
 	}
-	states, err := parcelStates(ctx, s.db.primary(), c.OrgID, valid, s.db.clock.Now(c.Environment))
+	states, err := parcelStates(ctx, s.db.primary(), c, valid, s.db.clock.Now(c.Environment))
 	if err != nil {
 		return nil, err
 	}
@@ -376,7 +376,7 @@ func (s *CodeService) ErrandCodes(ctx context.Context, c *parcelgate.Caller, par
 		err := retryOnRace(ctx, s.db, func(tx *Tx) error {
 			for _, id := range missing {
 				st := states[id]
-				status, err := lockLiveShipment(ctx, tx, c.OrgID, st.trackingNumber)
+				status, err := lockLiveShipment(ctx, tx, c, st.trackingNumber)
 				if err != nil {
 					return err
 				}
@@ -411,12 +411,12 @@ func (s *CodeService) ErrandCodes(ctx context.Context, c *parcelgate.Caller, par
 
 // parcelStates reads, in one query, the shipment and active errand code of
 // each of the organization's parcels among ids.
-func parcelStates(ctx context.Context, q querier, orgID int64, ids []string, now time.Time) (map[string]parcelState, error) {
+func parcelStates(ctx context.Context, q querier, c *parcelgate.Caller, ids []string, now time.Time) (map[string]parcelState, error) {
 	states := map[string]parcelState{}
 	if len(ids) == 0 {
 		return states, nil
 	}
-	args := []any{micros(now), orgID}
+	args := []any{micros(now), c.OrgID}
 	for _, id := range ids {
 		args = append(args, id)
 	}

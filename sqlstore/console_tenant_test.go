@@ -200,7 +200,7 @@ func TestConsoleAndJournalReadsRefuseWithoutThePermission(t *testing.T) {
 			t.Fatal(err)
 		}
 		if failed, err := sqlstore.NewInventoryService(db).PutInventory(ctx, supplier, []parcelgate.InventoryInput{{
-			Product: &parcelgate.Product{ExternalID: "P1", Document: []byte(`{"externalId":"P1","descriptions":{"en":{"name":"P1"}}}`)}}}); err != nil || len(failed) > 0 {
+			Product: &parcelgate.Product{ExternalID: "P1", Document: []byte(`{"externalId":"P1","descriptions":{"en":{"name":"P1"}}}`)}, Named: true}}); err != nil || len(failed) > 0 {
 			t.Fatal(failed, err)
 		}
 		products, err := sqlstore.NewInventoryService(db).ListProducts(ctx, operator, parcelgate.ProductQuery{}, parcelgate.PageRequest{Size: 10})

@@ -34,8 +34,19 @@ func (s *InventoryService) PutInventory(ctx context.Context, c *parcelgate.Calle
 	if err := c.May(parcelgate.ActionManageProducts); err != nil {
 		return nil, err
 	}
+	// What any front end sends is checked here (decisions §57): the
+	// envelopes with problems are left out and returned with the others
+	// that fail.
+	bad, err := parcelgate.CheckInventory(c.BusinessID, entries)
+	if err != nil {
+		return nil, err
+	}
+	entries, pos := bad.Without(entries)
+	if len(entries) == 0 {
+		return bad, nil
+	}
 	var failed parcelgate.InventoryFailures
-	err := s.db.inTx(ctx, func(tx *Tx) error {
+	err = s.db.inTx(ctx, func(tx *Tx) error {
 		stamp, err := nextStamp(ctx, tx, c.Environment)
 		if err != nil {
 			return err
@@ -49,7 +60,7 @@ func (s *InventoryService) PutInventory(ctx context.Context, c *parcelgate.Calle
 			return err
 		}
 		plan := parcelgate.PlanInventory(w.st, entries)
-		failed = plan.Failed
+		failed = bad.With(plan.Failed, pos)
 		if err := w.upsertProducts(ctx, plan.Upserts); err != nil {
 			return err
 		}

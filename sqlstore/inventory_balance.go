@@ -34,8 +34,14 @@ func (s *InventoryService) ListSupplierBalances(ctx context.Context, c *parcelga
 
 // DeleteBalances acts only for a caller that may ActionPublishBalances
 // (interface §5.2), as DELETE /inventory/balances asks.
+//
+// The removal is checked here (BalanceRemoval.Validate), whichever front
+// end sent it (decisions §57).
 func (s *InventoryService) DeleteBalances(ctx context.Context, c *parcelgate.Caller, r parcelgate.BalanceRemoval) ([]*parcelgate.Balance, error) {
 	if err := c.May(parcelgate.ActionPublishBalances); err != nil {
+		return nil, err
+	}
+	if err := r.Validate(c.BusinessID); err != nil {
 		return nil, err
 	}
 	var removed []*parcelgate.Balance
@@ -70,6 +76,12 @@ func (s *InventoryService) RemoveFromCatalogs(ctx context.Context, c *parcelgate
 		}
 		failed = parcelgate.InventoryFailures{}
 		for i, r := range rs {
+			// Each removal is checked here, whichever front end sent
+			// it (decisions §57); one with problems is left out.
+			if err := r.Validate(c.BusinessID); err != nil {
+				failed[i] = err.(*parcelgate.Error)
+				continue
+			}
 			_, err := removeBalances(ctx, tx, c, r, micros(stamp))
 			if e, ok := errors.AsType[*parcelgate.Error](err); ok {
 				field := "productExternalId"

@@ -38,9 +38,14 @@ func newStockWriter(tx *Tx, c *parcelgate.Caller, us int64) *stockWriter {
 }
 
 // PutBalances acts only for a caller that may ActionPublishBalances (interface
-// §5.2), as PUT /inventory/balances asks.
+// §5.2), as PUT /inventory/balances asks, and then only on entries that
+// pass parcelgate.CheckBalances: who may act is decided before what was
+// sent, and what any front end sends is checked here (decisions §57).
 func (s *InventoryService) PutBalances(ctx context.Context, c *parcelgate.Caller, entries []parcelgate.BalanceInput) ([]*parcelgate.Balance, error) {
 	if err := c.May(parcelgate.ActionPublishBalances); err != nil {
+		return nil, err
+	}
+	if err := parcelgate.CheckBalances(c.BusinessID, entries); err != nil {
 		return nil, err
 	}
 	var touched []int64
@@ -77,7 +82,7 @@ func (s *InventoryService) PutBalances(ctx context.Context, c *parcelgate.Caller
 	if err != nil {
 		return nil, err
 	}
-	rows, err := balancesByID(ctx, s.db.primary(), c.OrgID, touched)
+	rows, err := balancesByID(ctx, s.db.primary(), c, touched)
 	if err != nil {
 		return nil, err
 	}

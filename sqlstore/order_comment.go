@@ -13,9 +13,16 @@ func (s *OrderService) AddOrderComment(ctx context.Context, c *parcelgate.Caller
 	if err := c.May(parcelgate.ActionPlaceOrders); err != nil {
 		return nil, false, err
 	}
+	// The comment is checked here, whichever front end sent it
+	// (decisions §57).
+	var p parcelgate.Problems
+	comment.Validate(&p, "")
+	if err := p.Err(); err != nil {
+		return nil, false, err
+	}
 	var out parcelgate.OrderComment
 	var added bool
-	_, err := s.withOrder(ctx, c.OrgID, c.BusinessID, id, func(tx *Tx, rec *orderRecord) error {
+	_, err := s.withOrder(ctx, c, id, func(tx *Tx, rec *orderRecord) error {
 		var err error
 		out, added, err = rec.order.AddComment(comment, tx.db.clock.Now(rec.env).UTC().Truncate(time.Microsecond))
 		if err != nil {
@@ -35,7 +42,7 @@ func (s *OrderService) DeleteOrderComment(ctx context.Context, c *parcelgate.Cal
 	if err := c.May(parcelgate.ActionPlaceOrders); err != nil {
 		return err
 	}
-	_, err := s.withOrder(ctx, c.OrgID, c.BusinessID, id, func(tx *Tx, rec *orderRecord) error {
+	_, err := s.withOrder(ctx, c, id, func(tx *Tx, rec *orderRecord) error {
 		if err := rec.order.DeleteComment(commentID); err != nil {
 			return err
 		}

@@ -7,12 +7,12 @@ import (
 	"github.com/parcelgate/parcelgate"
 )
 
-// withOrder runs change on order id of the organization, read and locked
+// withOrder runs change on order id of c's organization, read and locked
 // in a write transaction, and answers the order as change leaves it.
-func (s *OrderService) withOrder(ctx context.Context, orgID int64, businessID, id string, change func(tx *Tx, rec *orderRecord) error) (*parcelgate.Order, error) {
+func (s *OrderService) withOrder(ctx context.Context, c *parcelgate.Caller, id string, change func(tx *Tx, rec *orderRecord) error) (*parcelgate.Order, error) {
 	var out *parcelgate.Order
 	err := s.db.inTx(ctx, func(tx *Tx) error {
-		rec, err := orderByID(ctx, tx, orgID, businessID, id)
+		rec, err := orderByID(ctx, tx, c.OrgID, c.BusinessID, id)
 		if err != nil {
 			return err
 		}
@@ -31,7 +31,7 @@ func (s *OrderService) CancelOrder(ctx context.Context, c *parcelgate.Caller, id
 	if err := c.May(parcelgate.ActionPlaceOrders); err != nil {
 		return nil, err
 	}
-	return s.withOrder(ctx, c.OrgID, c.BusinessID, id, func(tx *Tx, rec *orderRecord) error {
+	return s.withOrder(ctx, c, id, func(tx *Tx, rec *orderRecord) error {
 		move, err := parcelgate.CancelDecision(rec.order.ExternalID, rec.status)
 		if !move {
 			return err
@@ -70,7 +70,7 @@ func (s *OrderService) ReopenOrder(ctx context.Context, c *parcelgate.Caller, id
 		}
 	}
 	whs := orderCatalogs{warehouses: whList, drops: drops}
-	return s.withOrder(ctx, c.OrgID, c.BusinessID, id, func(tx *Tx, rec *orderRecord) error {
+	return s.withOrder(ctx, c, id, func(tx *Tx, rec *orderRecord) error {
 		if err := parcelgate.ReopenDecision(rec.order.ExternalID, rec.status); err != nil {
 			return err
 		}
@@ -103,7 +103,7 @@ func (s *OrderService) SetOrderPreferences(ctx context.Context, c *parcelgate.Ca
 	if err := c.May(parcelgate.ActionPlaceOrders); err != nil {
 		return nil, err
 	}
-	return s.withOrder(ctx, c.OrgID, c.BusinessID, id, func(tx *Tx, rec *orderRecord) error {
+	return s.withOrder(ctx, c, id, func(tx *Tx, rec *orderRecord) error {
 		change, err := parcelgate.PreferencesDecision(rec.order.ExternalID, rec.status, rec.autoSubmit, p.AutoSubmit)
 		if !change {
 			return err
@@ -129,7 +129,7 @@ func (s *OrderService) SetOrderStatus(ctx context.Context, c *parcelgate.Caller,
 		return nil, err
 	}
 	reason = parcelgate.DefaultReason(to, reason)
-	return s.withOrder(ctx, c.OrgID, c.BusinessID, id, func(tx *Tx, rec *orderRecord) error {
+	return s.withOrder(ctx, c, id, func(tx *Tx, rec *orderRecord) error {
 		if rec.warehouseStatus != "" {
 			// decisions §38: the warehouse's hand moves the warehouse part
 			// of a mixed order; the order's status follows from its rows.

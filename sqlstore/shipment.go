@@ -44,7 +44,7 @@ func (s *ShipmentService) CreateShipment(ctx context.Context, c *parcelgate.Call
 	err := s.db.inTx(ctx, func(tx *Tx) error {
 		created = false
 		if sh.TrackingNumber != "" {
-			old, err := findShipment(ctx, tx, c.OrgID, sh.TrackingNumber)
+			old, err := findShipment(ctx, tx, c, sh.TrackingNumber)
 			switch {
 			case err == nil && sameShipment(old, sh):
 				*sh = *old
@@ -259,13 +259,13 @@ func (s *ShipmentService) FindShipment(ctx context.Context, c *parcelgate.Caller
 	if err := c.May(parcelgate.ActionReadShipments); err != nil {
 		return nil, err
 	}
-	return findShipment(ctx, s.db.primary(), c.OrgID, parcelgate.NormalizeID(trackingNumber))
+	return findShipment(ctx, s.db.primary(), c, parcelgate.NormalizeID(trackingNumber))
 }
 
-// findShipment returns the organization's shipment with its parcels, or
+// findShipment returns c's organization's shipment with its parcels, or
 // ENOTFOUND.
-func findShipment(ctx context.Context, q querier, orgID int64, trackingNumber string) (*parcelgate.Shipment, error) {
-	s, err := scanShipment(q.QueryRow(ctx, `SELECT `+shipmentColumns+` FROM shipments WHERE org_id = ? AND tracking_number = ?`, orgID, trackingNumber))
+func findShipment(ctx context.Context, q querier, c *parcelgate.Caller, trackingNumber string) (*parcelgate.Shipment, error) {
+	s, err := scanShipment(q.QueryRow(ctx, `SELECT `+shipmentColumns+` FROM shipments WHERE org_id = ? AND tracking_number = ?`, c.OrgID, trackingNumber))
 	if err != nil {
 		return nil, err
 	}
@@ -363,7 +363,7 @@ func (s *ShipmentService) DeliverShipment(ctx context.Context, c *parcelgate.Cal
 				return err
 			}
 		}
-		sh, err = findShipment(ctx, tx, c.OrgID, tn)
+		sh, err = findShipment(ctx, tx, c, tn)
 		return err
 	})
 	return sh, err

@@ -65,7 +65,7 @@ func (s *ShipmentService) FindShippingOrder(ctx context.Context, c *parcelgate.C
 	case err != nil:
 		return nil, err
 	}
-	sh, err := findShipment(ctx, s.db.primary(), c.OrgID, tn)
+	sh, err := findShipment(ctx, s.db.primary(), c, tn)
 	if err != nil {
 		return nil, err
 	}

@@ -54,7 +54,7 @@ func TestInventoryServiceAccess(t *testing.T) {
 		qty := int64(5)
 		entry := func(id string) parcelgate.InventoryInput {
 			return parcelgate.InventoryInput{
-				Product:  &parcelgate.Product{ExternalID: id, Document: []byte(`{"externalId":"` + id + `","descriptions":{"en":{"name":"` + id + `"}}}`)},
+				Product: &parcelgate.Product{ExternalID: id, Document: []byte(`{"externalId":"` + id + `","descriptions":{"en":{"name":"` + id + `"}}}`)}, Named: true,
 				Balances: []parcelgate.BalanceInput{{ProductExternalID: id, RetailerID: r.BusinessID, CatalogExternalID: "SHOP", Quantity: &qty}},
 			}
 		}
@@ -211,7 +211,7 @@ func TestCatalogServiceAccess(t *testing.T) {
 		sup := accountOf(s, parcelgate.RoleSupplier)
 		qty := int64(5)
 		if failed, err := sqlstore.NewInventoryService(db).PutInventory(ctx, sup, []parcelgate.InventoryInput{{
-			Product: &parcelgate.Product{ExternalID: "P1", Document: []byte(`{"externalId":"P1","descriptions":{"en":{"name":"P1"}}}`)},
+			Product: &parcelgate.Product{ExternalID: "P1", Document: []byte(`{"externalId":"P1","descriptions":{"en":{"name":"P1"}}}`)}, Named: true,
 			Balances: []parcelgate.BalanceInput{
 				{ProductExternalID: "P1", RetailerID: r1.BusinessID, CatalogExternalID: "SHOP", Quantity: &qty},
 				{ProductExternalID: "P1", RetailerID: r2.BusinessID, CatalogExternalID: "OTHER", Quantity: &qty},
