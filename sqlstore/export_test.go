@@ -347,3 +347,29 @@ func (db *DB) PipelineForTest(ctx context.Context, qs ...string) (n, read []int6
 func (db *DB) WriteTxForTest(ctx context.Context, fn func(ctx context.Context) error) error {
 	return db.inTx(ctx, func(tx *Tx) error { return fn(ctx) })
 }
+
+// TestMigration is a migration a test applies after the embedded ones.
+type TestMigration struct {
+	Version  int
+	Name     string
+	SQL      string
+	Backfill Backfill
+}
+
+// MigrateForTest applies the embedded migrations and then ms, as Migrate
+// would if ms were embedded after them.
+func (db *DB) MigrateForTest(ctx context.Context, ms ...TestMigration) error {
+	all, err := migrations()
+	if err != nil {
+		return err
+	}
+	for _, m := range ms {
+		all = append(all, migration{version: m.Version, name: m.Name, sql: m.SQL, backfill: m.Backfill})
+	}
+	return db.migrate(ctx, all)
+}
+
+// QueryRowForTest reads one row on the primary.
+func (db *DB) QueryRowForTest(ctx context.Context, q string, args ...any) *sql.Row {
+	return db.write.QueryRowContext(ctx, db.dialect.rebind(q), args...)
+}
