@@ -624,9 +624,7 @@ func (s *DropshipService) DueShipments(ctx context.Context, env parcelgate.Envir
 	type due struct{ id, readyAt int64 }
 	var all []due
 	for _, a := range autos {
-		rows, err := s.db.query(ctx, `SELECT id, ready_at FROM supplier_shipments WHERE supplier_org_id = ? AND environment = ?
-			AND status IN ('Created', 'Submitted', 'Viewed', 'Picking', 'Packing', 'Shipping') AND ready_at <= ?
-			ORDER BY ready_at, id LIMIT ?`, a.org, string(env), micros(now)-a.delay*1_000_000, limit)
+		rows, err := s.db.query(ctx, dueShipments, a.org, string(env), micros(now)-a.delay*1_000_000, limit)
 		if err != nil {
 			return nil, err
 		}
@@ -650,6 +648,14 @@ func (s *DropshipService) DueShipments(ctx context.Context, env parcelgate.Envir
 	}
 	return out, nil
 }
+
+// dueShipments are a supplier's open shipments of an environment whose
+// wait began at or before a time, oldest first: the status list is the
+// partial index's predicate term for term (migration 0046), so that SQLite
+// can prove the index covers the statement.
+const dueShipments = `SELECT id, ready_at FROM supplier_shipments WHERE supplier_org_id = ? AND environment = ?
+	AND status IN ('Created', 'Submitted', 'Viewed', 'Picking', 'Packing', 'Shipping') AND ready_at <= ?
+	ORDER BY ready_at, id LIMIT ?`
 
 // AutoConfirm has the automatic supplier handle shipment pk at now, if it
 // is still due (parcelgate.AutoSupply: confirmed in full, or a test

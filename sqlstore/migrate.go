@@ -113,6 +113,9 @@ func (db *DB) Migrate(ctx context.Context) error {
 		return fmt.Errorf("environment clock: %w", err)
 	}
 	db.watchClock()
+	if err := db.keepStatistics(ctx); err != nil {
+		return fmt.Errorf("statistics: %w", err)
+	}
 	return nil
 }
 

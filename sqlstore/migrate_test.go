@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"net/url"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -64,9 +66,36 @@ func waitForGate(t *testing.T, admin *sql.DB, key int64, migrated <-chan error) 
 	}
 }
 
+// postgresStore is a migrated store on a PostgreSQL database of its own:
+// a concurrent index build waits for every older transaction of its
+// database, and the tests' shared database has other tests' (and load
+// runs') in flight.
 func postgresStore(t *testing.T) (*sqlstore.DB, *sql.DB, string) {
 	t.Helper()
-	db, dsn := testdb.OpenDSN(t, "postgres", nil)
+	testdb.PostgresSchema(t) // skips, or fails under CI, without PostgreSQL
+	base, err := url.Parse(testdb.PostgresDSN())
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := sql.Open("pgx", base.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	name := strings.ToLower(testdb.Name("t_mig_"))
+	if _, err := root.Exec(`CREATE DATABASE ` + name); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		root, err := sql.Open("pgx", base.String())
+		if err == nil {
+			root.Exec(`DROP DATABASE ` + name + ` WITH (FORCE)`)
+			root.Close()
+		}
+	})
+	base.Path = "/" + name
+	dsn := base.String()
+	db := testdb.OpenAt(t, dsn, nil)
 	admin, err := sql.Open("pgx", dsn)
 	if err != nil {
 		t.Fatal(err)
