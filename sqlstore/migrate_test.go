@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -13,6 +14,7 @@ import (
 
 	_ "github.com/jackc/pgx/v5/stdlib"
 
+	"github.com/parcelgate/parcelgate/internal/tools/pgcluster"
 	"github.com/parcelgate/parcelgate/internal/tools/testdb"
 	"github.com/parcelgate/parcelgate/sqlstore"
 )
@@ -281,4 +283,54 @@ func TestMigrationBackfillResumesInBatches(t *testing.T) {
 			t.Fatalf("%d batches, want 6: the backfill did not resume where it stopped", batches)
 		}
 	})
+}
+
+// decisions §55: the lease works through a pooler in transaction mode,
+// where a session lock would not: three instances migrating at once
+// through PgBouncer apply an online migration once.
+func TestInstancesMigrateOnceThroughPgBouncer(t *testing.T) {
+	_, admin, dsn := postgresStore(t)
+	bouncer, err := pgcluster.StartPgBouncer(dsn)
+	if err != nil {
+		var missing *pgcluster.Missing
+		if errors.As(err, &missing) && os.Getenv("CI") == "" {
+			t.Skipf("%v (%s)", err, missing.Enable)
+		}
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { bouncer.Stop() })
+	pooled, err := bouncer.DSN(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := admin.Exec(`CREATE TABLE mig_b (n INT NOT NULL); INSERT INTO mig_b SELECT g FROM generate_series(1, 20000) g`); err != nil {
+		t.Fatal(err)
+	}
+	ms := []sqlstore.TestMigration{
+		{Version: 9007, Name: "9007_pooled.sql", SQL: "INSERT INTO mig_b VALUES (-1);\nCREATE INDEX mig_b_n ON mig_b (n);\nINSERT INTO mig_b VALUES (-2);\n"},
+	}
+	errs := make(chan error, 3)
+	for range 3 {
+		go func() {
+			db, err := sqlstore.Open(context.Background(), pooled, nil, sqlstore.Pooler(), sqlstore.MaxConns(4))
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer db.Close()
+			errs <- db.MigrateForTest(context.Background(), ms...)
+		}()
+	}
+	for range 3 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	var marks int
+	var valid bool
+	admin.QueryRow(`SELECT COUNT(*) FROM mig_b WHERE n < 0`).Scan(&marks)
+	admin.QueryRow(`SELECT indisvalid FROM pg_index WHERE indexrelid = 'mig_b_n'::regclass`).Scan(&valid)
+	if marks != 2 || !valid {
+		t.Fatalf("through the pooler: %d of the 2 marks (each once), index valid %v", marks, valid)
+	}
 }
