@@ -20,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -55,6 +56,11 @@ type DB struct {
 	// stopWatch ends it.
 	watchOnce sync.Once
 	stopWatch context.CancelFunc
+
+	// optimizeOnce starts a SQLite store's periodic PRAGMA optimize (see
+	// keepStatistics); stopOptimize ends it.
+	optimizeOnce sync.Once
+	stopOptimize func()
 
 	// keep holds a memory database open until Close.
 	keep *heldConn
@@ -144,7 +150,9 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 	uri := "file:" + (&url.URL{Path: path}).EscapedPath()
 	// Immediate transactions take the write lock at BEGIN, so a transaction
 	// that reads then writes can never fail to upgrade its lock.
-	w, err := sql.Open("sqlite", uri+"?"+pragmas+"&_txlock=immediate")
+	// The writer's ANALYZE (PRAGMA optimize, statistics.go) samples each
+	// index instead of reading it whole.
+	w, err := sql.Open("sqlite", uri+"?"+pragmas+"&_txlock=immediate&_pragma=analysis_limit("+strconv.Itoa(sqliteAnalysisLimit)+")")
 	if err != nil {
 		return nil, err
 	}
@@ -307,7 +315,16 @@ func (db *DB) Close() error {
 	if db.stopWatch != nil {
 		db.stopWatch()
 	}
-	err := db.write.Close()
+	var err error
+	if db.stopOptimize != nil {
+		// As SQLite recommends, statistics are brought up to date as the
+		// store closes, when the writer is idle.
+		db.stopOptimize()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		err = db.optimize(ctx, false)
+		cancel()
+	}
+	err = errors.Join(err, db.write.Close())
 	if db.read != db.write {
 		err = errors.Join(err, db.read.Close())
 	}

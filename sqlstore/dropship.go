@@ -1,6 +1,7 @@
 package sqlstore
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"database/sql"
@@ -592,11 +593,69 @@ func (s *DropshipService) AutoSupplierOf(ctx context.Context, c *parcelgate.Call
 // their last move has passed at now (env's time). It takes no caller: it
 // is the automatic supplier's (fulfillment.SupplierStore), the server's
 // own machinery acting on every organization of env.
+//
+// It reads the suppliers that have the automatic supplier on (a handful
+// of rows), then, per supplier, only its open shipments of env whose wait
+// has passed, from the partial index supplier_shipments_auto (migration
+// 0046), each supplier's delay applied to the bound and not to the rows.
+// One statement joining the two read every open shipment of env on each
+// sweep, four times a second, to compare its own time plus its supplier's
+// delay with now (issue 39; decisions §55): a sweep with nothing due now
+// reads no shipment row.
 func (s *DropshipService) DueShipments(ctx context.Context, env parcelgate.Environment, now time.Time, limit int) ([]int64, error) {
-	return scanColumn[int64](s.db.query(ctx, `SELECT s.id FROM supplier_shipments s JOIN auto_suppliers a ON a.org_id = s.supplier_org_id
-		WHERE s.environment = ? AND s.status IN ('Created', 'Submitted', 'Viewed', 'Picking', 'Packing', 'Shipping') AND s.ready_at + a.delay_s * 1000000 <= ?
-		ORDER BY s.ready_at, s.id LIMIT ?`, string(env), micros(now), limit))
+	type auto struct{ org, delay int64 }
+	rows, err := s.db.query(ctx, `SELECT org_id, delay_s FROM auto_suppliers`)
+	if err != nil {
+		return nil, err
+	}
+	var autos []auto
+	for rows.Next() {
+		var a auto
+		if err := rows.Scan(&a.org, &a.delay); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		autos = append(autos, a)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	type due struct{ id, readyAt int64 }
+	var all []due
+	for _, a := range autos {
+		rows, err := s.db.query(ctx, dueShipments, a.org, string(env), micros(now)-a.delay*1_000_000, limit)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var d due
+			if err := rows.Scan(&d.id, &d.readyAt); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			all = append(all, d)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	slices.SortFunc(all, func(x, y due) int { return cmp.Or(cmp.Compare(x.readyAt, y.readyAt), cmp.Compare(x.id, y.id)) })
+	out := make([]int64, 0, min(len(all), limit))
+	for _, d := range all[:min(len(all), limit)] {
+		out = append(out, d.id)
+	}
+	return out, nil
 }
+
+// dueShipments are a supplier's open shipments of an environment whose
+// wait began at or before a time, oldest first: the status list is the
+// partial index's predicate term for term (migration 0046), so that SQLite
+// can prove the index covers the statement.
+const dueShipments = `SELECT id, ready_at FROM supplier_shipments WHERE supplier_org_id = ? AND environment = ?
+	AND status IN ('Created', 'Submitted', 'Viewed', 'Picking', 'Packing', 'Shipping') AND ready_at <= ?
+	ORDER BY ready_at, id LIMIT ?`
 
 // AutoConfirm has the automatic supplier handle shipment pk at now, if it
 // is still due (parcelgate.AutoSupply: confirmed in full, or a test

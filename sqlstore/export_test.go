@@ -347,3 +347,70 @@ func (db *DB) PipelineForTest(ctx context.Context, qs ...string) (n, read []int6
 func (db *DB) WriteTxForTest(ctx context.Context, fn func(ctx context.Context) error) error {
 	return db.inTx(ctx, func(tx *Tx) error { return fn(ctx) })
 }
+
+// TestMigration is a migration a test applies after the embedded ones.
+type TestMigration struct {
+	Version  int
+	Name     string
+	SQL      string
+	Backfill Backfill
+}
+
+// MigrateForTest applies the embedded migrations and then ms, as Migrate
+// would if ms were embedded after them.
+func (db *DB) MigrateForTest(ctx context.Context, ms ...TestMigration) error {
+	all, err := migrations()
+	if err != nil {
+		return err
+	}
+	for _, m := range ms {
+		all = append(all, migration{version: m.Version, name: m.Name, sql: m.SQL, backfill: m.Backfill})
+	}
+	return db.migrate(ctx, all)
+}
+
+// QueryRowForTest reads one row on the primary.
+func (db *DB) QueryRowForTest(ctx context.Context, q string, args ...any) *sql.Row {
+	return db.write.QueryRowContext(ctx, db.dialect.rebind(q), args...)
+}
+
+// ExplainOrderStockForTest returns the engine's plan for reading the
+// balances of an order's rows for allocation (orderStockStep).
+func (db *DB) ExplainOrderStockForTest(ctx context.Context, orgID int64, businessID string, rows []parcelgate.OrderRow) (string, error) {
+	s, _ := orderStockStep(&Tx{d: db.dialect, db: db}, orgID, businessID, rows, nil)
+	return db.explainForTest(ctx, nil, false, s.q, s.args...)
+}
+
+// ExplainDueShipmentsForTest returns the engine's plan for the automatic
+// supplier's read of one supplier's due shipments (DueShipments).
+func (db *DB) ExplainDueShipmentsForTest(ctx context.Context, supplierOrg int64, env parcelgate.Environment, readyBefore time.Time, generic bool) (string, error) {
+	return db.explainForTest(ctx, nil, generic, dueShipments, supplierOrg, string(env), micros(readyBefore), 100)
+}
+
+// SeedWarehouseForTest gives the merchant orgID n products (P1 to Pn) with
+// a balance each in its warehouse catalog WH1, in set-based statements,
+// and refreshes the planner's statistics.
+func (db *DB) SeedWarehouseForTest(ctx context.Context, env parcelgate.Environment, orgID int64, n int) error {
+	if err := db.SeedProductsForTest(ctx, env, orgID, n); err != nil {
+		return err
+	}
+	for _, q := range []string{
+		`INSERT INTO catalogs (environment, retailer_org_id, external_id, name, catalog_type, created_at) VALUES (?, ?, 'WH1', 'WH1', 'Posti', 1)`,
+		`INSERT INTO balances (product_id, catalog_id, supplier_org_id, retailer_org_id, product_external_id, quantity, modified_at)
+			SELECT p.id, c.id, p.supplier_org_id, p.supplier_org_id, p.external_id, 10, 1 FROM products p JOIN catalogs c ON c.retailer_org_id = p.supplier_org_id AND c.external_id = 'WH1'
+			WHERE p.supplier_org_id = ? AND ? <> ''`,
+		`ANALYZE`,
+	} {
+		var args []any
+		switch {
+		case strings.HasPrefix(q, "INSERT INTO catalogs"):
+			args = []any{string(env), orgID}
+		case strings.HasPrefix(q, "INSERT INTO balances"):
+			args = []any{orgID, string(env)}
+		}
+		if _, err := db.exec(ctx, q, args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}

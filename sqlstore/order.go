@@ -203,6 +203,19 @@ func orderByKeyArgs(orgID int64, businessID, id string) []any {
 	return []any{orgID, id, orgID, orderKey(businessID, id)}
 }
 
+// lockedInOrder ends a statement that reads balances (alias) to take
+// from: on PostgreSQL ordered by id and locked for the rest of tx, so that
+// every writer locks balances in one order and two of them cannot
+// deadlock; on SQLite, which has one writer and no row locks, nothing: an
+// ORDER BY there only steers the planner towards an index that gives the
+// order (see orderStockStep).
+func lockedInOrder(tx *Tx, alias string) string {
+	if f := forUpdateOf(tx, alias); f != "" {
+		return " ORDER BY " + alias + ".id" + f
+	}
+	return ""
+}
+
 // forUpdateOf is forUpdate limited to the rows of one table of a join.
 func forUpdateOf(tx *Tx, alias string) string {
 	if f := forUpdate(tx); f != "" {

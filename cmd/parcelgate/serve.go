@@ -334,6 +334,10 @@ func serve(ctx context.Context, c *serveConfig, stdout, stderr io.Writer) error 
 	if err := db.Migrate(ctx); err != nil {
 		return err
 	}
+	if db.AutovacuumOff(ctx) {
+		// decisions §55: plans at size need current statistics.
+		log.Warn("PostgreSQL runs with autovacuum off: run ANALYZE (and VACUUM) after big loads, or the planner plans growing tables from stale statistics")
+	}
 	if off := sandbox.Offset(parcelgate.Production); off > 0 && !c.sandbox {
 		// Production's clock was moved on a --sandbox server using this
 		// database. Time never goes back (tokens, stamps and lockouts

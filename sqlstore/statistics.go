@@ -1,0 +1,92 @@
+package sqlstore
+
+import (
+	"context"
+	"time"
+)
+
+// The planner's statistics (decisions §55).
+//
+// SQLite plans without statistics until something runs ANALYZE, and
+// parcelgate's databases are made by its migrations, which never did: an
+// order's stock step read a big merchant's whole warehouse catalog
+// because the planner, guessing, took the catalog index (issue 39). The
+// store keeps them as SQLite recommends for long-lived connections: PRAGMA
+// optimize=0x10002 once the schema is migrated (every table checked, the
+// ones never analyzed or whose size changed much analyzed), PRAGMA
+// optimize every optimizeEvery after that and when the store closes. The
+// writer's analysis_limit (openSQLite) bounds each ANALYZE to a sample of
+// each index, so a first optimize of a database of millions of rows takes
+// about a second, not a full scan of it (40 s on a 2 GB database).
+//
+// PostgreSQL keeps its own statistics by autovacuum, which parcelgate
+// assumes is on, as it is by default: see AutovacuumOff.
+
+// optimizeEvery is how often a SQLite store runs PRAGMA optimize; one that
+// finds nothing changed much costs a look at each table's size.
+const optimizeEvery = time.Hour
+
+// sqliteAnalysisLimit is the rows of each index an ANALYZE of the writer
+// samples at most (PRAGMA analysis_limit): SQLite's recommendation for
+// optimize on large databases.
+const sqliteAnalysisLimit = 400
+
+// optimize runs PRAGMA optimize on a SQLite store's writer; all (on open)
+// checks every table. It does nothing on PostgreSQL.
+func (db *DB) optimize(ctx context.Context, all bool) error {
+	if db.dialect.name != "sqlite" {
+		return nil
+	}
+	q := `PRAGMA optimize`
+	if all {
+		q = `PRAGMA optimize=0x10002`
+	}
+	_, err := db.write.ExecContext(ctx, q)
+	return err
+}
+
+// keepStatistics runs optimize once now and then every optimizeEvery until
+// the store closes. Migrate starts it, once the schema is complete.
+func (db *DB) keepStatistics(ctx context.Context) error {
+	if db.dialect.name != "sqlite" {
+		return nil
+	}
+	if err := db.optimize(ctx, true); err != nil {
+		return err
+	}
+	db.optimizeOnce.Do(func() {
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		db.stopOptimize = func() { cancel(); <-done }
+		go func() {
+			defer close(done)
+			t := time.NewTicker(optimizeEvery)
+			defer t.Stop()
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-t.C:
+					// A failed run leaves the statistics as they were;
+					// the next tick tries again.
+					db.optimize(ctx, false)
+				}
+			}
+		}()
+	})
+	return nil
+}
+
+// AutovacuumOff reports whether the store is a PostgreSQL whose autovacuum
+// is off. parcelgate assumes it on (PostgreSQL's default): the planner's
+// statistics after a table grows, and the visibility map its index-only
+// scans and counts rely on, come from it. With it off the operator must
+// run ANALYZE (and VACUUM) after big loads; serve warns.
+func (db *DB) AutovacuumOff(ctx context.Context) bool {
+	if db.dialect.name != "postgres" {
+		return false
+	}
+	var on string
+	err := db.write.QueryRowContext(ctx, `SELECT current_setting('autovacuum')`).Scan(&on)
+	return err == nil && on == "off"
+}
