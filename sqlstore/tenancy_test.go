@@ -42,8 +42,11 @@ var tenantExceptions = map[string]string{
 	// organization's own (a subquery names retailer_org_id, which the
 	// statement text joins in at run time), and held stock moves by the
 	// balance IDs of the organization's own saved order rows.
-	"resetOrg balances":          "scoped by the organization's own catalogs, joined in at run time",
-	"resetOrg catalog_suppliers": "scoped by the organization's own catalogs, joined in at run time",
+	// A reset job's batch of orders (decisions §54): the IDs were picked,
+	// in the same transaction, from the organization's orders
+	// (resetOrdersSQL names org_id).
+	"jobRun.resetStep orders":     "by the IDs of the organization's orders picked in the same transaction",
+	"jobRun.resetStep order_rows": "by the IDs of the organization's orders picked in the same transaction",
 	// The console: its product filter is built by consoleProductScope
 	// (organization and environment included) and added at run time.
 	"ConsoleService.ConsoleProductDetail products": "scoped by consoleProductScope, which the statement text cannot show",
