@@ -2,11 +2,11 @@ package sqlstore
 
 import (
 	"context"
-	"math/rand/v2"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 	"time"
