@@ -147,6 +147,10 @@ var errStopped = errors.New("operator job: stopped (test)")
 type jobProgress struct {
 	Phase string `json:"phase"`
 	Step  int    `json:"step"`
+	// Cursor and CursorText are the last key the step's batches took
+	// (resetPickSQL).
+	Cursor     int64  `json:"cursor,omitempty"`
+	CursorText string `json:"cursorText,omitempty"`
 	// Chunk is the next snapshot chunk a restore writes of table Step.
 	Chunk int `json:"chunk,omitempty"`
 	// Org is the organization an environment reset is resetting (0: the

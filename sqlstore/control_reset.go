@@ -189,24 +189,34 @@ func (r *jobRun) planReset(ctx context.Context, orgID int64, catalogs bool, extr
 	return err
 }
 
-// resetBatchSQL are the statements of the reset's one-table steps, by
-// step: each removes (or retires: the kept tables become stamped
-// tombstones, see tenantTable.kept) at most n keys of the organization,
-// whichever they are. Their arguments are the organization and n,
-// preceded by the stamp twice for a retirement.
+// resetPickSQL pick the next batch of a reset's step, by step: at most
+// n keys of the organization after the last batch's (its arguments: the
+// organization, the cursor, n), in the order of an index that starts with
+// the organization, so a batch reads only its own entries (migration
+// 0044: on PostgreSQL the entries of rows deleted by earlier batches stay
+// in the index until a vacuum, and a batch that started from the first
+// would walk all of them). Parcels are picked by parcel ID, with their
+// shipment: a batch removes those shipments' parcels.
+var resetPickSQL = map[int]struct{ table, sql string }{
+	0: {"supplier_shipments", `SELECT id FROM supplier_shipments WHERE retailer_org_id = ? AND id > ? ORDER BY id LIMIT ?`},
+	1: {"orders", `SELECT id FROM orders WHERE org_id = ? AND id > ? ORDER BY id LIMIT ?`},
+	2: {"codes", `SELECT id FROM codes WHERE org_id = ? AND id > ? ORDER BY id LIMIT ?`},
+	3: {"tracking_moves", `SELECT id FROM tracking_moves WHERE org_id = ? AND id > ? ORDER BY id LIMIT ?`},
+	4: {"parcels", `SELECT parcel_id, shipment_id FROM parcels WHERE org_id = ? AND parcel_id > ? ORDER BY parcel_id LIMIT ?`},
+	5: {"shipments", `SELECT id FROM shipments WHERE org_id = ? AND id > ? ORDER BY id LIMIT ?`},
+}
+
+// resetBatchSQL are the statements of the reset's steps that retire or
+// remove a batch in one statement: the kept tables become stamped
+// tombstones (see tenantTable.kept) — few rows, updated rather than
+// deleted — and the balances published to the organization's catalogs.
+// Their arguments are the organization and n, preceded by the stamp twice
+// for a retirement.
 var resetBatchSQL = map[int]struct{ table, sql string }{
-	0: {"supplier_shipments", `DELETE FROM supplier_shipments WHERE id IN (SELECT id FROM supplier_shipments WHERE retailer_org_id = ? LIMIT ?)`},
-	2: {"codes", `DELETE FROM codes WHERE id IN (SELECT id FROM codes WHERE org_id = ? LIMIT ?)`},
-	3: {"tracking_moves", `DELETE FROM tracking_moves WHERE id IN (SELECT id FROM tracking_moves WHERE org_id = ? LIMIT ?)`},
-	4: {"parcels", `DELETE FROM parcels WHERE shipment_id IN (SELECT shipment_id FROM parcels WHERE org_id = ? LIMIT ?)`},
-	5: {"shipments", `DELETE FROM shipments WHERE id IN (SELECT id FROM shipments WHERE org_id = ? LIMIT ?)`},
 	6: {"balances", `UPDATE balances SET quantity = 0, allocated = 0, removed_at = ?, modified_at = ? WHERE id IN (SELECT id FROM balances WHERE supplier_org_id = ? AND removed_at = 0 LIMIT ?)`},
 	7: {"products", `UPDATE products SET status = 'EOS', deleted_at = ?, modified_at = ? WHERE id IN (SELECT id FROM products WHERE supplier_org_id = ? AND status <> 'EOS' LIMIT ?)`},
 	8: {"catalog_balances", `DELETE FROM balances WHERE id IN (SELECT id FROM balances WHERE catalog_id IN (SELECT id FROM catalogs WHERE retailer_org_id = ?) LIMIT ?)`},
 }
-
-// resetOrdersSQL picks a batch of the orders the reset removes.
-const resetOrdersSQL = `SELECT id FROM orders WHERE org_id = ? LIMIT ?`
 
 // resetBatch removes one batch of orgID's rows in tx: of the first table
 // that still has some. It reports whether none is left.
@@ -219,6 +229,7 @@ func (r *jobRun) resetBatch(ctx context.Context, tx *Tx, p *jobProgress, orgID i
 		if n > 0 {
 			return false, nil
 		}
+		p.Cursor, p.CursorText = 0, ""
 	}
 	return true, nil
 }
@@ -238,20 +249,47 @@ func (r *jobRun) resetStep(ctx context.Context, tx *Tx, p *jobProgress, orgID in
 		return k, nil
 	}
 	switch p.Step {
-	case 0, 2, 3, 4, 5, 8:
-		// (parcels: whole shipments' parcels, at most n shipments' worth)
+	case 0, 2, 3, 5:
+		q := resetPickSQL[p.Step]
+		ids, err := scanColumn[int64](tx.Query(ctx, q.sql, orgID, p.Cursor, n))
+		if err != nil || len(ids) == 0 {
+			p.Removed = addDone(p.Removed, q.table, 0)
+			return 0, err
+		}
+		p.Cursor = ids[len(ids)-1]
+		return del(q.table, `DELETE FROM `+q.table+` WHERE `+tx.d.idIn("id", len(ids)), tx.d.idArgs(ids)...)
+	case 4:
+		type picked struct {
+			parcel   string
+			shipment int64
+		}
+		rows, err := tx.Query(ctx, resetPickSQL[4].sql, orgID, p.CursorText, n)
+		got, err := collect(rows, err, func(x *picked) []any { return []any{&x.parcel, &x.shipment} })
+		if err != nil || len(got) == 0 {
+			p.Removed = addDone(p.Removed, "parcels", 0)
+			return 0, err
+		}
+		p.CursorText = got[len(got)-1].parcel
+		var ids []int64
+		for _, x := range got {
+			if len(ids) == 0 || ids[len(ids)-1] != x.shipment {
+				ids = append(ids, x.shipment)
+			}
+		}
+		return del("parcels", `DELETE FROM parcels WHERE `+tx.d.idIn("shipment_id", len(ids)), tx.d.idArgs(ids)...)
+	case 8:
 		q := resetBatchSQL[p.Step]
 		return del(q.table, q.sql, orgID, n)
-	case 1:
-		// Orders go with their rows, references and history, and give
+	case 1:		// Orders go with their rows, references and history, and give
 		// back the stock they hold (as cancelling them would, interface
 		// §4.3) in the same transaction: a batch is an order's whole
 		// removal, so a resumed job never releases twice.
-		ids, err := scanColumn[int64](tx.Query(ctx, resetOrdersSQL, orgID, n))
+		ids, err := scanColumn[int64](tx.Query(ctx, resetPickSQL[1].sql, orgID, p.Cursor, n))
 		if err != nil {
 			return 0, err
 		}
 		if len(ids) > 0 {
+			p.Cursor = ids[len(ids)-1]
 			stamp, err := r.stampOf(ctx, tx)
 			if err != nil {
 				return 0, err

@@ -183,7 +183,11 @@ func (db *DB) ExplainDueOrdersForTest(ctx context.Context, env parcelgate.Enviro
 // says whether such an index exists, whatever the table's size.
 func (db *DB) ExplainTenantTablesForTest(ctx context.Context, orgID int64) (map[string]string, error) {
 	plans := map[string]string{}
-	stmts := map[string][]any{resetOrdersSQL: {orgID, 1000}}
+	stmts := map[string][]any{}
+	for _, q := range resetPickSQL {
+		stmts[q.sql] = []any{orgID, 0, 1000}
+	}
+	stmts[resetPickSQL[4].sql] = []any{orgID, "", 1000}
 	for _, t := range tenantTables {
 		stmts[`SELECT * FROM `+t.name+` WHERE `+t.scope] = []any{orgID}
 	}
@@ -194,8 +198,12 @@ func (db *DB) ExplainTenantTablesForTest(ctx context.Context, orgID int64) (map[
 			stmts[q.sql] = []any{orgID, 1000}
 		}
 	}
-	for _, t := range []string{"order_history", "order_refs", "order_rows"} {
-		stmts[`DELETE FROM `+t+` WHERE order_pk IN (?)`] = []any{int64(1)}
+	for _, t := range []string{"order_history", "order_refs", "order_rows", "parcels"} {
+		col := "order_pk"
+		if t == "parcels" {
+			col = "shipment_id"
+		}
+		stmts[`DELETE FROM `+t+` WHERE `+col+` IN (?)`] = []any{int64(1)}
 	}
 	for q, args := range stmts {
 		plan, err := db.explainForTest(ctx, []string{`SET enable_seqscan = off`}, false, q, args...)

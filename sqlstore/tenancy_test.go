@@ -44,9 +44,10 @@ var tenantExceptions = map[string]string{
 	// balance IDs of the organization's own saved order rows.
 	// A reset job's batch of orders (decisions §54): the IDs were picked,
 	// in the same transaction, from the organization's orders
-	// (resetOrdersSQL names org_id).
+	// (resetPickSQL names the organization).
 	"jobRun.resetStep orders":     "by the IDs of the organization's orders picked in the same transaction",
 	"jobRun.resetStep order_rows": "by the IDs of the organization's orders picked in the same transaction",
+	"jobRun.resetStep parcels":    "by the shipments of the organization's parcels picked in the same transaction",
 	// The console: its product filter is built by consoleProductScope
 	// (organization and environment included) and added at run time.
 	"ConsoleService.ConsoleProductDetail products": "scoped by consoleProductScope, which the statement text cannot show",
