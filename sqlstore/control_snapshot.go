@@ -79,20 +79,22 @@ func (r *jobRun) snapshot(ctx context.Context) error {
 		}
 	}
 	created := db.clock.Now(parcelgate.Environment(r.row.Env)).UTC().Truncate(time.Microsecond)
-	if _, err := r.batch(ctx, func(tx *Tx, p *jobProgress) (bool, any, error) {
-		p.Phase, p.Tables = "read", nil
-		for _, t := range tenantTables {
-			p.Tables = append(p.Tables, parcelgate.JobTable{Name: t.name})
-		}
-		return false, nil, tx.QueryRow(ctx, `INSERT INTO snapshots (org_id, name, created_at, objects, ready) VALUES (?, ?, ?, 0, 0) RETURNING id`,
-			orgID, name+"~"+r.row.ID, micros(created)).Scan(&p.SnapshotID)
-	}); err != nil {
-		return err
+	// The snapshot's row is written with its first chunks (a small
+	// tenant's snapshot is then one write transaction).
+	r.p.Phase, r.p.Tables, r.p.SnapshotID = "read", nil, 0
+	for _, t := range tenantTables {
+		r.p.Tables = append(r.p.Tables, parcelgate.JobTable{Name: t.name})
 	}
 	var pending []savedChunk
 	var pendingRows int64
 	flush := func(finish bool) (bool, error) {
 		return r.batch(ctx, func(tx *Tx, p *jobProgress) (bool, any, error) {
+			if p.SnapshotID == 0 {
+				if err := tx.QueryRow(ctx, `INSERT INTO snapshots (org_id, name, created_at, objects, ready) VALUES (?, ?, ?, 0, 0) RETURNING id`,
+					orgID, name+"~"+r.row.ID, micros(created)).Scan(&p.SnapshotID); err != nil {
+					return false, nil, err
+				}
+			}
 			for _, c := range pending {
 				if _, err := tx.Exec(ctx, `INSERT INTO snapshot_chunks (snapshot_id, table_name, seq, row_count, data) VALUES (?, ?, ?, ?, ?)`,
 					p.SnapshotID, c.table, c.seq, c.rows, c.data); err != nil {
