@@ -280,7 +280,8 @@ func (r *jobRun) resetStep(ctx context.Context, tx *Tx, p *jobProgress, orgID in
 	case 8:
 		q := resetBatchSQL[p.Step]
 		return del(q.table, q.sql, orgID, n)
-	case 1: // Orders go with their rows, references and history, and give
+	case 1:
+		// Orders go with their rows, references and history, and give
 		// back the stock they hold (as cancelling them would, interface
 		// §4.3) in the same transaction: a batch is an order's whole
 		// removal, so a resumed job never releases twice.
