@@ -24,12 +24,13 @@ type ControlService interface {
 
 	// ResetOrganization empties the data of c's organization (its orders,
 	// products, balances, shipments and codes; its catalogs when opt says
-	// so), keeping the organization and its credentials, in one
-	// transaction; change pollers never see a rewind. Only a caller that
+	// so), keeping the organization and its credentials, as a job (in one
+	// transaction when the organization is small, else in batches while
+	// its API answers 503); change pollers never see a rewind. Only a caller that
 	// may ActionOperate: an OperatorCaller of the organization.
 	ResetOrganization(ctx context.Context, c *Caller, opt ResetOptions) (*ResetResult, error)
-	// ResetEnvironment resets every organization of c's environment, in
-	// one transaction. Only a caller that may ActionOperate, naming one
+	// ResetEnvironment resets every organization of c's environment, as a
+	// job, one organization after another. Only a caller that may ActionOperate, naming one
 	// environment (EnvironmentOperator(env)).
 	ResetEnvironment(ctx context.Context, c *Caller, opt ResetOptions) (*ResetResult, error)
 	// TakeSnapshot saves the data of c's organization under name,
@@ -51,6 +52,37 @@ type ControlService interface {
 	// AllOperator() restores both environments'). Only a caller
 	// that may ActionOperate.
 	RestoreEverywhere(ctx context.Context, c *Caller, name string) ([]*RestoreResult, error)
+
+	// The long operations as operator jobs (decisions §54). ResetOrganization,
+	// ResetEnvironment, TakeSnapshot and RestoreSnapshot above are each
+	// their Start method and AwaitJob until the job ends.
+
+	// StartReset starts the reset of c's organization (an OperatorCaller)
+	// or of c's environment (EnvironmentOperator(env)). ECONFLICT while
+	// another reset or restore of that tenant (or of its environment)
+	// runs. Only a caller that may ActionOperate.
+	StartReset(ctx context.Context, c *Caller, opt ResetOptions) (*Job, error)
+	// StartSnapshot starts saving c's organization's data under name; the
+	// snapshot appears, replacing one of that name, when the job is done.
+	// Only a caller that may ActionOperate.
+	StartSnapshot(ctx context.Context, c *Caller, name string) (*Job, error)
+	// StartRestore starts putting c's organization back to its snapshot
+	// name (ENOTFOUND without one). Only a caller that may ActionOperate.
+	StartRestore(ctx context.Context, c *Caller, name string) (*Job, error)
+	// AwaitJob waits up to d (until ctx ends when d is 0) for the job to
+	// finish and returns it as it is then, finished or not. A job outside
+	// c's scope is ENOTFOUND. Only a caller that may ActionOperate.
+	AwaitJob(ctx context.Context, c *Caller, id string, d time.Duration) (*Job, error)
+	// Jobs lists the newest jobs of c's scope (an organization's, an
+	// environment's), newest first, at most 100. Only a caller that may
+	// ActionOperate.
+	Jobs(ctx context.Context, c *Caller) ([]*Job, error)
+	// TenantBusy reports whether a reset or restore too big for one
+	// transaction is under way on the organization orgID of env (or on
+	// env): its API answers 503 meanwhile. It is the HTTP layer's
+	// machinery and takes no caller; it costs no database read on most
+	// calls (a set refreshed at most every JobFenceRefresh).
+	TenantBusy(ctx context.Context, env Environment, orgID int64) bool
 }
 
 // FaultService keeps the injected faults every instance applies to the

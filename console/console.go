@@ -267,6 +267,7 @@ func (c *Console) routes(mux *http.ServeMux) {
 	mux.Handle("POST /console/sandbox/snapshots", c.authed(c.takeSnapshot))
 	mux.Handle("POST /console/sandbox/snapshots/{name}/restore", c.authed(c.restoreSnapshot))
 	mux.Handle("POST /console/sandbox/snapshots/{name}/delete", c.authed(c.dropSnapshot))
+	mux.Handle("GET /console/jobs", c.authed(c.jobsPage))
 	mux.Handle("GET /console/orders", c.authed(c.ordersPage))
 	mux.Handle("GET /console/orders/new", c.authed(c.newOrderPage))
 	mux.Handle("POST /console/orders", c.authed(c.createOrder))

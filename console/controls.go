@@ -123,11 +123,8 @@ func (c *Console) resetTenant(w http.ResponseWriter, r *http.Request, s *session
 		return
 	}
 	opt := parcelgate.ResetOptions{Catalogs: r.PostFormValue("catalogs") == "true"}
-	if _, err := c.controls.ResetOrganization(r.Context(), s.caller, opt); err != nil {
-		c.fail(w, r, s, err)
-		return
-	}
-	http.Redirect(w, r, Prefix+"/?done=reset", http.StatusSeeOther)
+	job, err := c.controls.StartReset(r.Context(), s.caller, opt)
+	c.followJob(w, r, s, job, err, "reset")
 }
 
 // takeSnapshot saves the picked tenant's state under a name; a refused
@@ -138,8 +135,9 @@ func (c *Console) takeSnapshot(w http.ResponseWriter, r *http.Request, s *sessio
 	}
 	name := strings.TrimSpace(r.PostFormValue("name"))
 	err := parcelgate.ValidSnapshotName(name)
+	var job *parcelgate.Job
 	if err == nil {
-		_, err = c.controls.TakeSnapshot(r.Context(), s.caller, name)
+		job, err = c.controls.StartSnapshot(r.Context(), s.caller, name)
 	}
 	if err != nil {
 		status := http.StatusBadRequest
@@ -154,7 +152,7 @@ func (c *Console) takeSnapshot(w http.ResponseWriter, r *http.Request, s *sessio
 		c.renderOverviewWith(w, r, s, status, func(d *overviewData) { d.SnapshotError, d.SnapshotName = parcelgate.ErrorMessage(err), name })
 		return
 	}
-	http.Redirect(w, r, Prefix+"/?done=snapshot", http.StatusSeeOther)
+	c.followJob(w, r, s, job, nil, "snapshot")
 }
 
 // restoreSnapshot puts the picked tenant back to a saved state.
@@ -162,11 +160,8 @@ func (c *Console) restoreSnapshot(w http.ResponseWriter, r *http.Request, s *ses
 	if !c.sandboxControl(w, r, s, parcelgate.ControlRestore) || !c.confirmed(w, r, s, "restore-"+r.PathValue("name")) {
 		return
 	}
-	if _, err := c.controls.RestoreSnapshot(r.Context(), s.caller, r.PathValue("name")); err != nil {
-		c.fail(w, r, s, err)
-		return
-	}
-	http.Redirect(w, r, Prefix+"/?done=restored", http.StatusSeeOther)
+	job, err := c.controls.StartRestore(r.Context(), s.caller, r.PathValue("name"))
+	c.followJob(w, r, s, job, err, "restored")
 }
 
 // dropSnapshot deletes one of the picked tenant's saved states.
@@ -311,4 +306,56 @@ func (c *Console) restoreDemo(w http.ResponseWriter, r *http.Request, s *session
 		return
 	}
 	http.Redirect(w, r, Prefix+"/?done=demo", http.StatusSeeOther)
+}
+
+// jobWait is how long a control's page waits for its operator job before
+// it shows the job's progress instead (decisions §54).
+const jobWait = 3 * time.Second
+
+// followJob waits for a reset, snapshot or restore the session started:
+// done, back to the overview with the notice done; failed, its error;
+// still running, to the jobs page, which follows its progress.
+func (c *Console) followJob(w http.ResponseWriter, r *http.Request, s *session, job *parcelgate.Job, err error, done string) {
+	if err == nil {
+		job, err = c.controls.AwaitJob(r.Context(), s.caller, job.ID, jobWait)
+	}
+	if err == nil {
+		err = job.Err()
+	}
+	if err != nil {
+		c.fail(w, r, s, err)
+		return
+	}
+	if job.State == parcelgate.JobDone {
+		http.Redirect(w, r, Prefix+"/?done="+done, http.StatusSeeOther)
+		return
+	}
+	http.Redirect(w, r, Prefix+"/jobs?done=job-started", http.StatusSeeOther)
+}
+
+// jobsData is the jobs page: the picked tenant's operator jobs.
+type jobsData struct {
+	Jobs    []*parcelgate.Job
+	Running bool
+}
+
+// jobsPage lists the picked tenant's operator jobs, newest first, with
+// their progress by table; it reloads itself while one runs.
+func (c *Console) jobsPage(w http.ResponseWriter, r *http.Request, s *session) {
+	if !c.sandboxTenant(w, r, s) {
+		return
+	}
+	jobs, err := c.controls.Jobs(r.Context(), s.caller)
+	if err != nil {
+		c.fail(w, r, s, err)
+		return
+	}
+	d := &jobsData{Jobs: jobs}
+	for _, j := range jobs {
+		if !j.State.Finished() {
+			d.Running = true
+			w.Header().Set("Refresh", "2")
+		}
+	}
+	c.renderView(w, r, http.StatusOK, "jobs", &view{Title: "Operator jobs", Session: s, Data: d})
 }

@@ -159,6 +159,7 @@ var notices = map[string]string{
 	"clock":              "The environment clock moved forward.",
 	"reset":              "The organization's data was reset.",
 	"snapshot":           "The snapshot was saved.",
+	"job-started":        "The job is still running; this page follows its progress.",
 	"restored":           "The snapshot was restored.",
 	"snapshot-deleted":   "The snapshot was deleted.",
 	"fault":              "The fault was added; the API applies it within a second.",

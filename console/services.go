@@ -65,6 +65,11 @@ type ControlStore interface {
 	ListSnapshots(ctx context.Context, c *parcelgate.Caller) ([]*parcelgate.Snapshot, error)
 	RestoreSnapshot(ctx context.Context, c *parcelgate.Caller, name string) (*parcelgate.RestoreResult, error)
 	DropSnapshot(ctx context.Context, c *parcelgate.Caller, name string) error
+	StartReset(ctx context.Context, c *parcelgate.Caller, opt parcelgate.ResetOptions) (*parcelgate.Job, error)
+	StartSnapshot(ctx context.Context, c *parcelgate.Caller, name string) (*parcelgate.Job, error)
+	StartRestore(ctx context.Context, c *parcelgate.Caller, name string) (*parcelgate.Job, error)
+	AwaitJob(ctx context.Context, c *parcelgate.Caller, id string, d time.Duration) (*parcelgate.Job, error)
+	Jobs(ctx context.Context, c *parcelgate.Caller) ([]*parcelgate.Job, error)
 }
 
 // FaultStore lists, sets and removes injected faults

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -247,7 +248,17 @@ func (s *Server) admin(h handlerFunc) http.Handler {
 }
 
 // serve runs h and answers its error in the surface's shape.
+//
+// A tenant whose data an operator job is resetting or restoring in batches
+// (decisions §54) is answered 503 with Retry-After, reads and writes
+// alike: it would see, or write into, a state that is neither the old nor
+// the new one.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request, sf surface, h handlerFunc) {
+	if c := caller(r); c != nil && c.OrgID != 0 && s.controls != nil && s.controls.TenantBusy(r.Context(), c.Environment, c.OrgID) {
+		w.Header().Set("Retry-After", strconv.Itoa(retryAfterBusy))
+		s.writeError(w, r, sf, errTenantBusy)
+		return
+	}
 	if err := h(w, r); err != nil {
 		s.writeError(w, r, sf, err)
 	}
@@ -261,3 +272,10 @@ func withCaller(r *http.Request, c *parcelgate.Caller) *http.Request {
 
 // caller returns the authenticated caller of a wrapped handler.
 func caller(r *http.Request) *parcelgate.Caller { return parcelgate.CallerFrom(r.Context()) }
+
+// errTenantBusy answers a tenant's call while an operator job resets or
+// restores its data.
+var errTenantBusy = parcelgate.Errorf(parcelgate.EUNAVAILABLE, "The operator is resetting or restoring this organization's data; try again when it is done.")
+
+// retryAfterBusy is the Retry-After of errTenantBusy, in seconds.
+const retryAfterBusy = 5

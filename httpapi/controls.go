@@ -22,6 +22,8 @@ func (s *Server) sandboxRoutes() {
 	s.handle("GET "+org+"/snapshots/{name}", s.admin(s.getSnapshot))
 	s.handle("DELETE "+org+"/snapshots/{name}", s.admin(s.dropSnapshot))
 	s.handle("POST /admin/v1/demo/reset", s.admin(s.resetDemo))
+	s.handle("GET /admin/v1/jobs", s.admin(s.listJobs))
+	s.handle("GET /admin/v1/jobs/{id}", s.admin(s.getJob))
 	s.faultRoutes()
 	s.journalRoutes()
 }
@@ -165,16 +167,19 @@ func (s *Server) resetOrganization(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
+	wait, err := s.jobWait(r)
+	if err != nil {
+		return err
+	}
 	op, err := s.operatorIn(r, env)
 	if err != nil {
 		return err
 	}
-	res, err := s.controls.ResetOrganization(r.Context(), op, opt)
+	job, err := s.controls.StartReset(r.Context(), op, opt)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, res)
-	return nil
+	return s.answerJob(w, r, op, job, wait, http.StatusOK)
 }
 
 // resetEnvironment empties the data of every organization of one
@@ -184,12 +189,16 @@ func (s *Server) resetEnvironment(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	res, err := s.controls.ResetEnvironment(r.Context(), parcelgate.EnvironmentOperator(env), opt)
+	wait, err := s.jobWait(r)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, res)
-	return nil
+	op := parcelgate.EnvironmentOperator(env)
+	job, err := s.controls.StartReset(r.Context(), op, opt)
+	if err != nil {
+		return err
+	}
+	return s.answerJob(w, r, op, job, wait, http.StatusOK)
 }
 
 type takeSnapshotRequest struct {
@@ -208,16 +217,19 @@ func (s *Server) takeSnapshot(w http.ResponseWriter, r *http.Request) error {
 	if err := parcelgate.ValidSnapshotName(req.Name); err != nil {
 		return err
 	}
+	wait, err := s.jobWait(r)
+	if err != nil {
+		return err
+	}
 	op, err := s.operatorIn(r, env)
 	if err != nil {
 		return err
 	}
-	snap, err := s.controls.TakeSnapshot(r.Context(), op, req.Name)
+	job, err := s.controls.StartSnapshot(r.Context(), op, req.Name)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, snap)
-	return nil
+	return s.answerJob(w, r, op, job, wait, http.StatusCreated)
 }
 
 // snapshots lists the snapshots of the organization and environment the
@@ -266,16 +278,19 @@ func (s *Server) restoreSnapshot(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	wait, err := s.jobWait(r)
+	if err != nil {
+		return err
+	}
 	op, err := s.operatorIn(r, env)
 	if err != nil {
 		return err
 	}
-	res, err := s.controls.RestoreSnapshot(r.Context(), op, r.PathValue("name"))
+	job, err := s.controls.StartRestore(r.Context(), op, r.PathValue("name"))
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, res)
-	return nil
+	return s.answerJob(w, r, op, job, wait, http.StatusOK)
 }
 
 func (s *Server) dropSnapshot(w http.ResponseWriter, r *http.Request) error {
@@ -316,3 +331,120 @@ func (s *Server) resetDemo(w http.ResponseWriter, r *http.Request) error {
 // demoSnapshot is demo.SnapshotName (the demo package seeds through the
 // store and is not a dependency of the HTTP layer).
 const demoSnapshot = "demo"
+
+// The long controls (reset, snapshot, restore) run as operator jobs
+// (decisions §54): the request starts the job and waits for it up to its
+// wait parameter (default: the database deadline, --db-timeout, less a
+// margin). A job done by then is answered as before jobs (200 or 201 with
+// its result); a failed one with its error; one still running 202
+// Accepted with the job, its URL in Location, to be followed with GET
+// /admin/v1/jobs/{id}.
+
+// jobWait reads the wait parameter: a Go duration, 0 (answer 202 at once)
+// up to the database deadline.
+func (s *Server) jobWait(r *http.Request) (time.Duration, error) {
+	limit := s.cfg.DBTimeout
+	if limit <= 0 {
+		limit = 5 * time.Second
+	}
+	def := max(limit-limit/10, 0)
+	v := r.URL.Query().Get("wait")
+	if v == "" {
+		return def, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 || d > limit {
+		return 0, &parcelgate.Error{Code: parcelgate.EINVALID, Message: fmt.Sprintf("wait must be a Go duration from 0s to %s, not %q.", limit, v),
+			Fields: []parcelgate.FieldError{{Field: "wait", Message: "must be a duration from 0s to " + limit.String()}}}
+	}
+	if d == 0 {
+		// 0 answers at once; AwaitJob takes 0 as "no limit".
+		d = time.Nanosecond
+	}
+	return d, nil
+}
+
+// answerJob waits for job up to wait and answers it: its result with
+// status when done, its error when failed, else 202 with the job.
+func (s *Server) answerJob(w http.ResponseWriter, r *http.Request, c *parcelgate.Caller, job *parcelgate.Job, wait time.Duration, status int) error {
+	j, err := s.controls.AwaitJob(r.Context(), c, job.ID, wait)
+	if err != nil {
+		return err
+	}
+	switch j.State {
+	case parcelgate.JobDone:
+		switch {
+		case j.Reset != nil:
+			writeJSON(w, status, j.Reset)
+		case j.Saved != nil:
+			writeJSON(w, status, j.Saved)
+		default:
+			writeJSON(w, status, j.Restored)
+		}
+		return nil
+	case parcelgate.JobFailed:
+		return j.Err()
+	}
+	w.Header().Set("Location", jobURL(j))
+	writeJSON(w, http.StatusAccepted, j)
+	return nil
+}
+
+// jobURL is where a job is followed.
+func jobURL(j *parcelgate.Job) string {
+	u := "/admin/v1/jobs/" + j.ID + "?environment=" + string(j.Environment)
+	if j.BusinessID != "" {
+		u += "&businessId=" + j.BusinessID
+	}
+	return u
+}
+
+// jobCaller is the operator a jobs call acts as: of the organization
+// businessId names, else of the environment.
+func (s *Server) jobCaller(r *http.Request) (*parcelgate.Caller, error) {
+	env, err := envParam(r)
+	if err != nil {
+		return nil, err
+	}
+	if id := r.URL.Query().Get("businessId"); id != "" {
+		org, err := s.orgs.FindOrganization(r.Context(), parcelgate.EnvironmentOperator(env), id)
+		if err != nil {
+			return nil, err
+		}
+		return parcelgate.OperatorCaller(org), nil
+	}
+	return parcelgate.EnvironmentOperator(env), nil
+}
+
+// listJobs lists the newest operator jobs of an environment, or of one
+// organization (businessId), newest first.
+func (s *Server) listJobs(w http.ResponseWriter, r *http.Request) error {
+	c, err := s.jobCaller(r)
+	if err != nil {
+		return err
+	}
+	jobs, err := s.controls.Jobs(r.Context(), c)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, List[*parcelgate.Job]{jobs})
+	return nil
+}
+
+// getJob answers one job with its progress; 404 as a missing one for a
+// job of another environment or organization.
+func (s *Server) getJob(w http.ResponseWriter, r *http.Request) error {
+	if err := parcelgate.ValidJobID(r.PathValue("id")); err != nil {
+		return err
+	}
+	c, err := s.jobCaller(r)
+	if err != nil {
+		return err
+	}
+	j, err := s.controls.AwaitJob(r.Context(), c, r.PathValue("id"), time.Nanosecond)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, j)
+	return nil
+}

@@ -1,10 +1,10 @@
 package sqlstore
 
-// BreakResetForTest appends a table whose removal fails to the tenant
-// tables until the returned function is called, so a test can see a reset
-// fail after the other tables were emptied.
+// BreakResetForTest makes the last step of a reset (the products'
+// retirement) fail until the returned function is called, so a test can
+// see a reset fail after the other tables were emptied.
 func BreakResetForTest() (restore func()) {
-	saved := tenantTables
-	tenantTables = append([]tenantTable{{name: "no_such_table", scope: "org_id = ?"}}, saved...)
-	return func() { tenantTables = saved }
+	saved := resetBatchSQL[7]
+	resetBatchSQL[7] = struct{ table, sql string }{"products", `UPDATE no_such_table SET a = ?, b = ? WHERE c = ? AND d = ?`}
+	return func() { resetBatchSQL[7] = saved }
 }

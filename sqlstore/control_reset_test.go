@@ -11,8 +11,8 @@ import (
 	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
-// A reset is one transaction; one that fails after emptying some
-// tables leaves every table as it was.
+// A small organization's reset is one transaction (decisions §54); one
+// that fails after emptying some tables leaves every table as it was.
 func TestFailedResetChangesNothing(t *testing.T) {
 	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
 		ctx := context.Background()
@@ -29,8 +29,7 @@ func TestFailedResetChangesNothing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// The broken table is removed last (tables go in reverse), after
-		// every real one.
+		// The broken step is the last, after every other table's.
 		undo := sqlstore.BreakResetForTest()
 		_, err = sqlstore.NewControlService(db).ResetOrganization(ctx, op, parcelgate.ResetOptions{})
 		undo()

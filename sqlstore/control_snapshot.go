@@ -22,65 +22,224 @@ type tableData struct {
 	Rows    [][]any  `json:"rows"`
 }
 
-// TakeSnapshot saves the data of one organization of env under name,
-// replacing a snapshot of that name. It reads in one transaction, so the
-// copy is consistent.
+// TakeSnapshot saves the data of c's organization under name, replacing
+// a snapshot of that name, as a job (StartSnapshot) waited for until it
+// ends.
 func (s *ControlService) TakeSnapshot(ctx context.Context, c *parcelgate.Caller, name string) (*parcelgate.Snapshot, error) {
+	j, err := s.StartSnapshot(ctx, c, name)
+	if err == nil {
+		j, err = s.await(ctx, c, j)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return j.Saved, nil
+}
+
+// StartSnapshot starts saving the data of c's organization under name as
+// a job. The rows are read in one read transaction (one consistent state,
+// whatever writes go on meanwhile) and stored in chunks of at most
+// JobLimits.BatchRows rows, a few chunks per write transaction, under a
+// name no snapshot has; the snapshot takes its name, replacing one of that
+// name, in the job's last transaction. Only a caller that may
+// ActionOperate.
+func (s *ControlService) StartSnapshot(ctx context.Context, c *parcelgate.Caller, name string) (*parcelgate.Job, error) {
 	if err := c.May(parcelgate.ActionOperate); err != nil {
 		return nil, err
 	}
 	if err := parcelgate.ValidSnapshotName(name); err != nil {
 		return nil, err
 	}
-	env, org := c.Environment, operatorOrg(c)
-	snap := &parcelgate.Snapshot{Name: name, Environment: env, BusinessID: org.BusinessID, CreatedAt: s.db.clock.Now(env).UTC().Truncate(time.Microsecond)}
-	err := s.db.inTx(ctx, func(tx *Tx) error {
-		snap.Tables, snap.Objects = map[string]int64{}, 0
-		if err := dropSnapshot(ctx, tx, org.ID, name); err != nil && parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
+	org := operatorOrg(c)
+	return s.startJob(ctx, &jobRow{Kind: string(parcelgate.JobSnapshot), Env: string(org.Environment), OrgID: org.ID, BusinessID: org.BusinessID, Snapshot: name})
+}
+
+// savedChunk is one chunk of a table's saved rows, encoded.
+type savedChunk struct {
+	table string
+	seq   int
+	rows  int64
+	data  string
+}
+
+// snapshot runs a snapshot job. A resumed one starts over: its consistent
+// read was its first holder's.
+func (r *jobRun) snapshot(ctx context.Context) error {
+	db, orgID, name := r.jr.db, r.row.OrgID, r.row.Snapshot
+	// Snapshots of the organization left unfinished (a job that failed or
+	// was taken over, a replaced or dropped one not yet purged) have
+	// nobody's job on them: the organization has this one open only.
+	hidden, err := scanColumn[int64](db.query(ctx, `SELECT id FROM snapshots WHERE org_id = ? AND ready = 0`, orgID))
+	if err != nil {
+		return err
+	}
+	for _, id := range hidden {
+		if err := purgeSnapshot(ctx, db, id); err != nil {
 			return err
 		}
-		var id int64
-		if err := tx.QueryRow(ctx, `INSERT INTO snapshots (org_id, name, created_at, objects) VALUES (?, ?, ?, 0) RETURNING id`,
-			org.ID, name, micros(snap.CreatedAt)).Scan(&id); err != nil {
-			return err
+	}
+	created := db.clock.Now(parcelgate.Environment(r.row.Env)).UTC().Truncate(time.Microsecond)
+	// The snapshot's row is written with its first chunks (a small
+	// tenant's snapshot is then one write transaction).
+	r.p.Phase, r.p.Tables, r.p.SnapshotID = "read", nil, 0
+	for _, t := range tenantTables {
+		r.p.Tables = append(r.p.Tables, parcelgate.JobTable{Name: t.name})
+	}
+	var pending []savedChunk
+	var pendingRows int64
+	flush := func(finish bool) (bool, error) {
+		return r.batch(ctx, func(tx *Tx, p *jobProgress) (bool, any, error) {
+			if p.SnapshotID == 0 {
+				if err := tx.QueryRow(ctx, `INSERT INTO snapshots (org_id, name, created_at, objects, ready) VALUES (?, ?, ?, 0, 0) RETURNING id`,
+					orgID, name+"~"+r.row.ID, micros(created)).Scan(&p.SnapshotID); err != nil {
+					return false, nil, err
+				}
+			}
+			for _, c := range pending {
+				if _, err := tx.Exec(ctx, `INSERT INTO snapshot_chunks (snapshot_id, table_name, seq, row_count, data) VALUES (?, ?, ?, ?, ?)`,
+					p.SnapshotID, c.table, c.seq, c.rows, c.data); err != nil {
+					return false, nil, err
+				}
+				p.Tables = addDone(p.Tables, c.table, c.rows)
+			}
+			if !finish {
+				return false, nil, nil
+			}
+			snap, err := finishSnapshot(ctx, tx, p, orgID, name, r.row.BusinessID, parcelgate.Environment(r.row.Env), created)
+			return true, snap, err
+		})
+	}
+	batchRows := int64(r.lim.batchRows())
+	err = db.primary().readTx(ctx, func(rd reader) error {
+		// Every table's total first, in one statement of the read's
+		// snapshot: the progress's "of".
+		scopes := make([]struct{ name, live string }, len(tenantTables))
+		for i, t := range tenantTables {
+			scopes[i].name, scopes[i].live = t.name, t.scope
 		}
-		for _, t := range tenantTables {
-			data, err := readTable(ctx, tx, t, org.ID)
+		q, args := countSQL(scopes, orgID, -1)
+		totals := make([]int64, len(tenantTables))
+		ptrs := make([]any, len(totals))
+		for i := range totals {
+			ptrs[i] = &totals[i]
+		}
+		if err := rd.QueryRow(ctx, q, args...).Scan(ptrs...); err != nil {
+			return fmt.Errorf("snapshot: count: %w", err)
+		}
+		for i, t := range tenantTables {
+			r.p.Tables[i].Total = &totals[i]
+			seq := 0
+			err := readChunks(ctx, rd, t, orgID, int(batchRows), func(data *tableData) error {
+				raw, err := json.Marshal(data)
+				if err != nil {
+					return err
+				}
+				pending = append(pending, savedChunk{table: t.name, seq: seq, rows: int64(len(data.Rows)), data: string(raw)})
+				seq++
+				pendingRows += int64(len(data.Rows))
+				if pendingRows < batchRows {
+					return nil
+				}
+				_, err = flush(false)
+				pending, pendingRows = nil, 0
+				return err
+			})
 			if err != nil {
 				return fmt.Errorf("snapshot %s: %w", t.name, err)
 			}
-			raw, err := json.Marshal(data)
-			if err != nil {
-				return err
-			}
-			n := int64(len(data.Rows))
-			if _, err := tx.Exec(ctx, `INSERT INTO snapshot_tables (snapshot_id, table_name, row_count, data) VALUES (?, ?, ?, ?)`, id, t.name, n, string(raw)); err != nil {
-				return err
-			}
-			snap.Tables[t.name] = n
-			snap.Objects += n
 		}
-		_, err := tx.Exec(ctx, `UPDATE snapshots SET objects = ? WHERE id = ?`, snap.Objects, id)
-		return err
+		return nil
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return snap, nil
+	_, err = flush(true)
+	if err != nil {
+		return err
+	}
+	// The snapshot it replaced, hidden by finishSnapshot, goes now.
+	if r.p.Skipped != nil {
+		for _, id := range r.p.Skipped {
+			purgeSnapshot(ctx, db, id)
+		}
+	}
+	return nil
 }
 
-// readTable reads the organization's rows of t, every column.
-func readTable(ctx context.Context, tx *Tx, t tenantTable, orgID int64) (*tableData, error) {
-	rows, err := tx.Query(ctx, `SELECT * FROM `+t.name+` WHERE `+t.scope, orgID)
-	if err != nil {
+// finishSnapshot gives the snapshot being taken its name, with its
+// counts, in the job's last transaction; the one it replaces is hidden
+// (purged after, in batches: see purgeSnapshot), recorded in
+// p.Skipped["replaced"].
+func finishSnapshot(ctx context.Context, tx *Tx, p *jobProgress, orgID int64, name, businessID string, env parcelgate.Environment, created time.Time) (*parcelgate.Snapshot, error) {
+	snap := &parcelgate.Snapshot{Name: name, Environment: env, BusinessID: businessID, CreatedAt: created, Tables: map[string]int64{}}
+	for _, t := range p.Tables {
+		if _, err := tx.Exec(ctx, `INSERT INTO snapshot_tables (snapshot_id, table_name, row_count, data) VALUES (?, ?, ?, '')`, p.SnapshotID, t.Name, t.Done); err != nil {
+			return nil, err
+		}
+		snap.Tables[t.Name] = t.Done
+		snap.Objects += t.Done
+	}
+	var old int64
+	err := tx.QueryRow(ctx, `SELECT id FROM snapshots WHERE org_id = ? AND name = ?`, orgID, name).Scan(&old)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+	case err != nil:
 		return nil, err
+	default:
+		if err := hideSnapshot(ctx, tx, old); err != nil {
+			return nil, err
+		}
+		p.Skipped = map[string]int64{"replaced": old}
+	}
+	_, err = tx.Exec(ctx, `UPDATE snapshots SET name = ?, objects = ?, ready = 1 WHERE id = ?`, name, snap.Objects, p.SnapshotID)
+	return snap, err
+}
+
+// hideSnapshot takes a snapshot out of every list and lookup, and frees
+// its name, before it is purged.
+func hideSnapshot(ctx context.Context, tx *Tx, id int64) error {
+	_, err := tx.Exec(ctx, `UPDATE snapshots SET ready = 0, name = ? WHERE id = ?`, fmt.Sprintf("~dropped~%d", id), id)
+	return err
+}
+
+// purgeSnapshot deletes a hidden snapshot: its chunks a few at a time,
+// each statement its own transaction, then its row.
+func purgeSnapshot(ctx context.Context, db *DB, id int64) error {
+	for {
+		n, err := rowsAffected(db.exec(ctx, `DELETE FROM snapshot_chunks WHERE snapshot_id = ? AND seq IN (SELECT seq FROM snapshot_chunks WHERE snapshot_id = ? ORDER BY seq LIMIT 20)`, id, id))
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			break
+		}
+	}
+	return db.inTx(ctx, func(tx *Tx) error {
+		if _, err := tx.Exec(ctx, `DELETE FROM snapshot_tables WHERE snapshot_id = ?`, id); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `DELETE FROM snapshots WHERE id = ? AND ready = 0`, id)
+		return err
+	})
+}
+
+// readChunks reads the organization's rows of t, every column, and hands
+// them to emit in chunks of at most n rows. Each chunk keeps each column's
+// value kind.
+func readChunks(ctx context.Context, rd reader, t tenantTable, orgID int64, n int, emit func(*tableData) error) error {
+	rows, err := rd.Query(ctx, `SELECT * FROM `+t.name+` WHERE `+t.scope, orgID)
+	if err != nil {
+		return err
 	}
 	defer rows.Close()
 	cols, err := rows.Columns()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	data := &tableData{Columns: cols, Kinds: make([]string, len(cols)), Rows: [][]any{}}
+	fresh := func() *tableData {
+		return &tableData{Columns: cols, Kinds: make([]string, len(cols)), Rows: make([][]any, 0, n)}
+	}
+	data := fresh()
 	for rows.Next() {
 		vals := make([]any, len(cols))
 		ptrs := make([]any, len(cols))
@@ -88,7 +247,7 @@ func readTable(ctx context.Context, tx *Tx, t tenantTable, orgID int64) (*tableD
 			ptrs[i] = &vals[i]
 		}
 		if err := rows.Scan(ptrs...); err != nil {
-			return nil, err
+			return err
 		}
 		for i, v := range vals {
 			kind := ""
@@ -103,7 +262,7 @@ func readTable(ctx context.Context, tx *Tx, t tenantTable, orgID int64) (*tableD
 				kind = "bytes"
 			case nil:
 			default:
-				return nil, fmt.Errorf("column %s: unexpected %T", cols[i], v)
+				return fmt.Errorf("column %s: unexpected %T", cols[i], v)
 			}
 			if kind != "" {
 				if data.Kinds[i] != "" && data.Kinds[i] != kind {
@@ -116,8 +275,20 @@ func readTable(ctx context.Context, tx *Tx, t tenantTable, orgID int64) (*tableD
 			}
 		}
 		data.Rows = append(data.Rows, vals)
+		if len(data.Rows) == n {
+			if err := emit(data); err != nil {
+				return err
+			}
+			data = fresh()
+		}
 	}
-	return data, rows.Err()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if len(data.Rows) > 0 {
+		return emit(data)
+	}
+	return nil
 }
 
 // ListSnapshots lists the snapshots of one organization of env, by name.
@@ -127,7 +298,7 @@ func (s *ControlService) ListSnapshots(ctx context.Context, c *parcelgate.Caller
 	}
 	env, org := c.Environment, operatorOrg(c)
 	rows, err := s.db.query(ctx, `SELECT s.name, s.created_at, s.objects, t.table_name, t.row_count FROM snapshots s JOIN snapshot_tables t ON t.snapshot_id = s.id
-		WHERE s.org_id = ? ORDER BY s.name, t.table_name`, org.ID)
+		WHERE s.org_id = ? AND s.ready = 1 ORDER BY s.name, t.table_name`, org.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -147,29 +318,40 @@ func (s *ControlService) ListSnapshots(ctx context.Context, c *parcelgate.Caller
 	return out, rows.Err()
 }
 
-// DropSnapshot deletes a snapshot.
+// DropSnapshot deletes a snapshot of c's organization: hidden at once,
+// its chunks purged after in batches. ECONFLICT while a job of the
+// organization is open (a restore may be reading it).
 func (s *ControlService) DropSnapshot(ctx context.Context, c *parcelgate.Caller, name string) error {
 	if err := c.May(parcelgate.ActionOperate); err != nil {
 		return err
 	}
 	org := operatorOrg(c)
-	return s.db.inTx(ctx, func(tx *Tx) error { return dropSnapshot(ctx, tx, org.ID, name) })
-}
-
-func dropSnapshot(ctx context.Context, tx *Tx, orgID int64, name string) error {
 	var id int64
-	err := tx.QueryRow(ctx, `SELECT id FROM snapshots WHERE org_id = ? AND name = ?`, orgID, name).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return snapshotNotFound(name)
-	}
+	err := s.db.inTx(ctx, func(tx *Tx) error {
+		err := tx.QueryRow(ctx, `SELECT id FROM snapshots WHERE org_id = ? AND name = ? AND ready = 1`, org.ID, name).Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return snapshotNotFound(name)
+		}
+		if err != nil {
+			return err
+		}
+		var busy string
+		err = tx.QueryRow(ctx, `SELECT id FROM operator_jobs WHERE environment = ? AND org_id = ? AND state IN ('queued', 'running') LIMIT 1`, string(org.Environment), org.ID).Scan(&busy)
+		if err == nil {
+			return parcelgate.Errorf(parcelgate.ECONFLICT, "Job %s is running on this organization; drop the snapshot when it has ended.", busy)
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		return hideSnapshot(ctx, tx, id)
+	})
 	if err != nil {
 		return err
 	}
-	if _, err := tx.Exec(ctx, `DELETE FROM snapshot_tables WHERE snapshot_id = ?`, id); err != nil {
-		return err
-	}
-	_, err = tx.Exec(ctx, `DELETE FROM snapshots WHERE id = ?`, id)
-	return err
+	// Hidden, it is gone for every reader; a purge cut short is finished by
+	// the organization's next snapshot job.
+	purgeSnapshot(context.WithoutCancel(ctx), s.db, id)
+	return nil
 }
 
 func snapshotNotFound(name string) error {
@@ -177,81 +359,170 @@ func snapshotNotFound(name string) error {
 }
 
 // RestoreSnapshot puts the organization's data back as the snapshot saved
-// it, in one transaction: its data is reset (see ResetOrganization), then
-// the saved rows are written back. Every restored order, product and
-// balance takes a new change stamp, so a poller whose cursor moved past the
-// saved stamps sees them again as changes, never a rewind. Rows keep their
-// IDs. Stock that restored open orders held on another organization's
-// balances is taken again, as far as those balances have it.
+// it, as a job (StartRestore) waited for until it ends.
 func (s *ControlService) RestoreSnapshot(ctx context.Context, c *parcelgate.Caller, name string) (*parcelgate.RestoreResult, error) {
+	j, err := s.StartRestore(ctx, c, name)
+	if err == nil {
+		j, err = s.await(ctx, c, j)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return j.Restored, nil
+}
+
+// StartRestore starts putting the organization's data back as snapshot
+// name saved it, as a job: its data is reset (see StartReset), then the
+// saved rows are written back, a chunk per transaction. Every restored
+// order, product and balance takes a new change stamp, so a poller whose
+// cursor moved past the saved stamps sees them again as changes, never a
+// rewind. Rows keep their IDs. Stock that restored open orders held on
+// another organization's balances is taken again, as far as those
+// balances have it. A small organization and snapshot are restored in one
+// transaction; a bigger one fenced (its API answers 503 until the job
+// ends). ENOTFOUND without such a snapshot.
+func (s *ControlService) StartRestore(ctx context.Context, c *parcelgate.Caller, name string) (*parcelgate.Job, error) {
 	if err := c.May(parcelgate.ActionOperate); err != nil {
 		return nil, err
 	}
-	env, org := c.Environment, operatorOrg(c)
-	start := time.Now()
-	res := &parcelgate.RestoreResult{Snapshot: name}
-	err := s.db.inTx(ctx, func(tx *Tx) error {
-		*res = parcelgate.RestoreResult{Environment: env, BusinessID: org.BusinessID, Snapshot: name, Restored: map[string]int64{}}
-		var id int64
-		err := tx.QueryRow(ctx, `SELECT id FROM snapshots WHERE org_id = ? AND name = ?`, org.ID, name).Scan(&id)
-		if errors.Is(err, sql.ErrNoRows) {
-			return snapshotNotFound(name)
-		}
-		if err != nil {
-			return err
-		}
-		saved := map[string]*tableData{}
-		rows, err := tx.Query(ctx, `SELECT table_name, data FROM snapshot_tables WHERE snapshot_id = ?`, id)
-		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			var table, raw string
-			if err := rows.Scan(&table, &raw); err != nil {
-				rows.Close()
-				return err
-			}
-			data, err := decodeTable(raw)
-			if err != nil {
-				rows.Close()
-				return fmt.Errorf("snapshot %s, table %s: %w", name, table, err)
-			}
-			saved[table] = data
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		stamp, err := nextStamp(ctx, tx, env)
-		if err != nil {
-			return err
-		}
-		res.Stamp = stamp
-		if err := resetOrg(ctx, tx, org.ID, stamp, parcelgate.ResetOptions{}, &parcelgate.ResetResult{}); err != nil {
-			return err
-		}
-		for _, t := range tenantTables {
-			data := saved[t.name]
-			if data == nil || len(data.Rows) == 0 {
-				continue
-			}
-			written, skipped, err := writeTable(ctx, tx, t, data, stamp)
-			if err != nil {
-				return fmt.Errorf("restore %s: %w", t.name, err)
-			}
-			res.Restored[t.name] = written
-			if skipped > 0 {
-				if res.Skipped == nil {
-					res.Skipped = map[string]int64{}
-				}
-				res.Skipped[t.name] = skipped
-			}
-		}
-		return retakeHeldStock(ctx, tx, org.ID, stamp)
-	})
-	res.ElapsedMs = float64(time.Since(start).Microseconds()) / 1000
+	org := operatorOrg(c)
+	var id int64
+	err := s.db.queryRow(ctx, `SELECT id FROM snapshots WHERE org_id = ? AND name = ? AND ready = 1`, org.ID, name).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, snapshotNotFound(name)
+	}
 	if err != nil {
 		return nil, err
+	}
+	return s.startJob(ctx, &jobRow{Kind: string(parcelgate.JobRestore), Env: string(org.Environment), OrgID: org.ID, BusinessID: org.BusinessID, Snapshot: name,
+		Progress: jobProgress{SnapshotID: id}})
+}
+
+// planRestore reads the snapshot's counts and the reset's, and decides
+// whether both fit one transaction.
+func (r *jobRun) planRestore(ctx context.Context) error {
+	p := r.p
+	rows, err := r.jr.db.query(ctx, `SELECT table_name, row_count FROM snapshot_tables WHERE snapshot_id = ?`, p.SnapshotID)
+	if err != nil {
+		return err
+	}
+	saved := map[string]int64{}
+	for rows.Next() {
+		var t string
+		var n int64
+		if err := rows.Scan(&t, &n); err != nil {
+			rows.Close()
+			return err
+		}
+		saved[t] = n
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if len(saved) == 0 {
+		// Dropped since the job was started.
+		return snapshotNotFound(r.row.Snapshot)
+	}
+	var objects int64
+	p.Tables = nil
+	for _, t := range tenantTables {
+		n := saved[t.name]
+		p.Tables = append(p.Tables, parcelgate.JobTable{Name: t.name, Total: &n})
+		objects += n
+	}
+	return r.planReset(ctx, r.row.OrgID, false, objects)
+}
+
+// restoreBatch does one batch of a restore: of its reset, then one chunk
+// of saved rows, then the stock its orders hold on others' balances.
+func (r *jobRun) restoreBatch(ctx context.Context, tx *Tx, p *jobProgress) (bool, error) {
+	if p.Phase == "reset" {
+		done, err := r.resetBatch(ctx, tx, p, r.row.OrgID, false)
+		if err != nil || !done {
+			return false, err
+		}
+		p.Phase, p.Step, p.Chunk = "write", 0, 0
+	}
+	for p.Phase == "write" && p.Step < len(tenantTables) {
+		t := tenantTables[p.Step]
+		data, seq, err := savedRows(ctx, tx, p.SnapshotID, t.name, p.Chunk)
+		if err != nil {
+			return false, fmt.Errorf("restore %s: %w", t.name, err)
+		}
+		if data == nil {
+			p.Step, p.Chunk = p.Step+1, 0
+			continue
+		}
+		stamp, err := r.stampOf(ctx, tx)
+		if err != nil {
+			return false, err
+		}
+		written, skipped, err := writeTable(ctx, tx, t, data, stamp)
+		if err != nil {
+			return false, fmt.Errorf("restore %s: %w", t.name, err)
+		}
+		p.Tables = addDone(p.Tables, t.name, written)
+		if skipped > 0 {
+			if p.Skipped == nil {
+				p.Skipped = map[string]int64{}
+			}
+			p.Skipped[t.name] += skipped
+		}
+		p.Chunk = seq + 1
+		return false, nil
+	}
+	if p.Phase == "write" {
+		p.Phase = "finish"
+	}
+	stamp, err := r.stampOf(ctx, tx)
+	if err != nil {
+		return false, err
+	}
+	return true, retakeHeldStock(ctx, tx, r.row.OrgID, stamp)
+}
+
+// savedRows reads the first chunk at or after seq of the snapshot's table
+// (nil when there is none): a chunk of snapshot_chunks, or the whole table
+// of a snapshot taken before chunks (seq 0 of snapshot_tables.data).
+func savedRows(ctx context.Context, tx *Tx, snapshotID int64, table string, seq int) (*tableData, int, error) {
+	if seq == 0 {
+		var raw string
+		err := tx.QueryRow(ctx, `SELECT data FROM snapshot_tables WHERE snapshot_id = ? AND table_name = ?`, snapshotID, table).Scan(&raw)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, 0, err
+		}
+		if raw != "" {
+			data, err := decodeTable(raw)
+			return data, 1 << 30, err
+		}
+	}
+	var raw string
+	var at int
+	err := tx.QueryRow(ctx, `SELECT seq, data FROM snapshot_chunks WHERE snapshot_id = ? AND table_name = ? AND seq >= ? ORDER BY seq LIMIT 1`, snapshotID, table, seq).Scan(&at, &raw)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, 0, nil
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	data, err := decodeTable(raw)
+	return data, at, err
+}
+
+// restoreResult is a finished restore's answer: the tables it saved rows
+// of, with the rows written back.
+func (r *jobRun) restoreResult(ctx context.Context, tx *Tx, p *jobProgress) (*parcelgate.RestoreResult, error) {
+	stamp, err := r.stampOf(ctx, tx)
+	if err != nil {
+		return nil, err
+	}
+	res := &parcelgate.RestoreResult{Environment: parcelgate.Environment(r.row.Env), BusinessID: r.row.BusinessID, Snapshot: r.row.Snapshot,
+		Restored: map[string]int64{}, Skipped: p.Skipped, Stamp: stamp, ElapsedMs: float64(time.Since(fromMicros(r.row.CreatedAt)).Microseconds()) / 1000}
+	for _, t := range p.Tables {
+		if t.Total != nil && *t.Total > 0 {
+			res.Restored[t.Name] = t.Done
+		}
 	}
 	return res, nil
 }
@@ -398,7 +669,7 @@ func colIndex(cols []string, name string) int {
 
 // retakeHeldStock takes again, from balances of other organizations, the
 // stock that the restored allocated orders hold: the reset before the
-// restore gave it back (releaseHeldStock). The organization's own balances
+// restore gave it back (resetStep). The organization's own balances
 // were restored with their allocations and are left alone. A balance that
 // no longer has the stock gives what it has.
 func retakeHeldStock(ctx context.Context, tx *Tx, orgID int64, stamp time.Time) error {
@@ -422,7 +693,7 @@ func (s *ControlService) RestoreEverywhere(ctx context.Context, c *parcelgate.Ca
 	}
 	var scope filterSQL
 	scope.tenant(c, "o.environment", "o.id")
-	rows, err := s.db.query(ctx, `SELECT `+orgColumnsOf("o")+` FROM snapshots s JOIN organizations o ON o.id = s.org_id WHERE s.name = ? AND `+scope.sql()+` ORDER BY o.environment, o.business_id`,
+	rows, err := s.db.query(ctx, `SELECT `+orgColumnsOf("o")+` FROM snapshots s JOIN organizations o ON o.id = s.org_id WHERE s.name = ? AND s.ready = 1 AND `+scope.sql()+` ORDER BY o.environment, o.business_id`,
 		append([]any{name}, scope.args...)...)
 	if err != nil {
 		return nil, err

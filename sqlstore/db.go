@@ -78,6 +78,11 @@ type DB struct {
 	timeout time.Duration
 	// pointsOff reads every point read alone (tests).
 	pointsOff bool
+
+	// jobRun runs the operator jobs of this store (control_job.go),
+	// made at first use.
+	jobsOnce sync.Once
+	jobRun   *jobRunner
 }
 
 // Open connects to the database named by dsn: "sqlite:PATH" (or a path
@@ -303,6 +308,9 @@ func (db *DB) Ping(ctx context.Context) error {
 
 // Close closes every connection.
 func (db *DB) Close() error {
+	// The operator jobs running here stop first (they keep their lease:
+	// another instance resumes them).
+	db.stopJobs()
 	// The WAL index goes last (after the pools below): its -shm
 	// descriptor must outlive every connection that uses the file
 	// (fastpath.MapWALIndex). Readers stop using it now.

@@ -183,20 +183,34 @@ func (db *DB) ExplainDueOrdersForTest(ctx context.Context, env parcelgate.Enviro
 // says whether such an index exists, whatever the table's size.
 func (db *DB) ExplainTenantTablesForTest(ctx context.Context, orgID int64) (map[string]string, error) {
 	plans := map[string]string{}
+	stmts := map[string][]any{}
+	for _, q := range resetPickSQL {
+		stmts[q.sql] = []any{orgID, 0, 1000}
+	}
+	stmts[resetPickSQL[4].sql] = []any{orgID, "", 1000}
 	for _, t := range tenantTables {
-		read := `SELECT * FROM ` + t.name + ` WHERE ` + t.scope
-		empty, args := `DELETE FROM `+t.name+` WHERE `+t.scope, []any{orgID}
-		if t.kept {
-			// A reset retires the kept tables' rows instead.
-			empty, args = retire[t.name], []any{int64(1), int64(1), orgID}
+		stmts[`SELECT * FROM `+t.name+` WHERE `+t.scope] = []any{orgID}
+	}
+	for step, q := range resetBatchSQL {
+		if step == 6 || step == 7 {
+			stmts[q.sql] = []any{int64(1), int64(1), orgID, 1000}
+		} else {
+			stmts[q.sql] = []any{orgID, 1000}
 		}
-		for q, args := range map[string][]any{read: {orgID}, empty: args} {
-			plan, err := db.explainForTest(ctx, []string{`SET enable_seqscan = off`}, false, q, args...)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", q, err)
-			}
-			plans[q] = plan
+	}
+	for _, t := range []string{"order_history", "order_refs", "order_rows", "parcels"} {
+		col := "order_pk"
+		if t == "parcels" {
+			col = "shipment_id"
 		}
+		stmts[`DELETE FROM `+t+` WHERE `+col+` IN (?)`] = []any{int64(1)}
+	}
+	for q, args := range stmts {
+		plan, err := db.explainForTest(ctx, []string{`SET enable_seqscan = off`}, false, q, args...)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", q, err)
+		}
+		plans[q] = plan
 	}
 	return plans, nil
 }

@@ -42,8 +42,6 @@ var tenantExceptions = map[string]string{
 	// organization's own (a subquery names retailer_org_id, which the
 	// statement text joins in at run time), and held stock moves by the
 	// balance IDs of the organization's own saved order rows.
-	"resetOrg balances":          "scoped by the organization's own catalogs, joined in at run time",
-	"resetOrg catalog_suppliers": "scoped by the organization's own catalogs, joined in at run time",
 	// The console's products (InventoryService.ListProducts,
 	// FindProduct): the supplier's set names supplier_org_id and the
 	// retailer's retailer_org_id in a filterSQL built at run time
@@ -55,6 +53,15 @@ var tenantExceptions = map[string]string{
 	"scopedStock balances":      "scoped by the product scope's organization filter, added at run time",
 	"scopedStock products":      "the products of balances scoped by the product scope's organization filter",
 	"scopedStock catalogs":      "the catalogs of balances scoped by the product scope's organization filter",
+	// An order list's total (decisions §52): the window's held-back rows
+	// of the caller's organization, o.org_id added to a filterSQL at run time.
+	"keptOrderTotal orders": "scoped by o.org_id in a filter built at run time",
+	// A reset job's batch of orders (decisions §54): the IDs were picked,
+	// in the same transaction, from the organization's orders
+	// (resetPickSQL names the organization).
+	"jobRun.resetStep orders":     "by the IDs of the organization's orders picked in the same transaction",
+	"jobRun.resetStep order_rows": "by the IDs of the organization's orders picked in the same transaction",
+	"jobRun.resetStep parcels":    "by the shipments of the organization's parcels picked in the same transaction",
 	// Logins: a credential is found by its own name before any
 	// organization is known (a Basic login or a client_id names none, and
 	// both are unique across the deployment). Distributed: a small global

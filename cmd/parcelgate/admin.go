@@ -133,11 +133,11 @@ var adminCommands = []adminCmd{
 
 	// The operator controls (docs/controls.md).
 	{name: "reset", args: "BUSINESS_ID", short: "Empty the data of an organization (--catalogs true: its catalogs too)",
-		method: "POST", path: "/admin/v1/organizations/{arg}/reset", query: true, fields: []adminField{mustEnvField, catalogsField}},
+		method: "POST", path: "/admin/v1/organizations/{arg}/reset", query: true, fields: []adminField{mustEnvField, catalogsField, waitField}},
 	{name: "reset-environment", short: "Empty the data of every organization of an environment",
-		method: "POST", path: "/admin/v1/reset", query: true, fields: []adminField{mustEnvField, catalogsField}},
+		method: "POST", path: "/admin/v1/reset", query: true, fields: []adminField{mustEnvField, catalogsField, waitField}},
 	{name: "snapshot", args: "BUSINESS_ID", short: "Save the data of an organization as a named snapshot",
-		method: "POST", path: "/admin/v1/organizations/{arg}/snapshots", fields: []adminField{queryEnvField,
+		method: "POST", path: "/admin/v1/organizations/{arg}/snapshots", fields: []adminField{queryEnvField, queryWaitField,
 			{flag: "name", json: "name", help: "the snapshot's name (required)"},
 		}},
 	{name: "snapshots", args: "BUSINESS_ID", short: "List the snapshots of an organization",
@@ -145,9 +145,17 @@ var adminCommands = []adminCmd{
 	{name: "show-snapshot", args: "BUSINESS_ID", short: "Show one snapshot of an organization: when it was taken, its environment and object counts",
 		method: "GET", path: "/admin/v1/organizations/{arg}/snapshots/{name}", fields: []adminField{queryEnvField, snapshotField}},
 	{name: "restore", args: "BUSINESS_ID", short: "Put the data of an organization back as a snapshot saved it",
-		method: "POST", path: "/admin/v1/organizations/{arg}/snapshots/{name}/restore", fields: []adminField{mustQueryEnvField, snapshotField}},
+		method: "POST", path: "/admin/v1/organizations/{arg}/snapshots/{name}/restore", fields: []adminField{mustQueryEnvField, snapshotField, queryWaitField}},
 	{name: "drop-snapshot", args: "BUSINESS_ID", short: "Delete a snapshot of an organization",
 		method: "DELETE", path: "/admin/v1/organizations/{arg}/snapshots/{name}", fields: []adminField{queryEnvField, snapshotField}},
+	{name: "jobs", short: "List the operator jobs (resets, snapshots, restores) of an environment or organization, newest first, with their progress",
+		method: "GET", path: "/admin/v1/jobs", fields: []adminField{envField,
+			{flag: "business-id", json: "businessId", help: "only the jobs of this organization"},
+		}},
+	{name: "job", args: "JOB_ID", short: "Show an operator job: its state and rows done of the total by table",
+		method: "GET", path: "/admin/v1/jobs/{arg}", fields: []adminField{envField,
+			{flag: "business-id", json: "businessId", help: "the organization the job acts on (a job of another is not found)"},
+		}},
 	{name: "demo-reset", short: "Put the --demo data back in its seeded state",
 		method: "POST", path: "/admin/v1/demo/reset"},
 	{name: "faults", short: "List the injected faults of an environment",
@@ -189,6 +197,10 @@ var (
 	mustQueryEnvField = adminField{flag: mustEnvField.flag, alias: mustEnvField.alias, json: "environment", in: "query", required: true, help: mustEnvField.help}
 	catalogsField     = adminField{flag: "catalogs", json: "catalogs", help: "true: remove the organization's catalogs too"}
 	snapshotField     = adminField{flag: "name", json: "name", in: "path", help: "the snapshot's name (required)"}
+	// waitField: how long a long control waits for its job before it
+	// answers 202 with the job to follow ("parcelgate admin job ID").
+	waitField      = adminField{flag: "wait", json: "wait", help: "how long to wait for the job, e.g. 0s (default: the server's --db-timeout less a tenth); a job still running is printed with its ID, to follow with 'admin job'"}
+	queryWaitField = adminField{flag: waitField.flag, json: "wait", in: "query", help: waitField.help}
 )
 
 const adminLong = `Call the operator API (/admin/v1) of a running server and print the answer

@@ -416,9 +416,13 @@ func serve(ctx context.Context, c *serveConfig, stdout, stderr io.Writer) error 
 		defer close(suppliersDone)
 		fulfillment.NewSuppliers(sqlstore.NewDropshipService(db), clock, log, 0).Run(engineCtx)
 	}()
-	// Stop the engine and the automatic supplier, and let a move in
-	// progress end, before the database closes.
-	defer func() { stopEngine(); <-engineDone; <-suppliersDone }()
+	// Operator jobs (decisions §54) whose instance stopped are taken over
+	// by any instance once their lease runs out.
+	jobsDone := make(chan struct{})
+	go func() { defer close(jobsDone); db.RunJobs(engineCtx, time.Second) }()
+	// Stop the engine, the automatic supplier and the job runner, and let
+	// a move in progress end, before the database closes.
+	defer func() { stopEngine(); <-engineDone; <-suppliersDone; <-jobsDone }()
 
 	hs := &http.Server{
 		Handler:           srv,
