@@ -108,7 +108,8 @@ func readSamples(ctx context.Context, engine, dsn, bid, warehouse string) (*tena
 	// The warehouse's products with the most stock free, each order of the
 	// create route takes one unit of one of them.
 	rows, err := raw.QueryContext(ctx, fmt.Sprintf(`SELECT b.product_external_id, b.quantity - b.allocated FROM balances b JOIN catalogs c ON c.id = b.catalog_id
-		WHERE c.retailer_org_id = %d AND c.external_id = ? AND b.supplier_org_id = %d AND b.quantity > b.allocated ORDER BY b.quantity - b.allocated DESC LIMIT 500`, org, org), warehouse)
+		WHERE c.retailer_org_id = %d AND c.external_id = '%s' AND b.supplier_org_id = %d AND b.quantity > b.allocated ORDER BY b.quantity - b.allocated DESC LIMIT 500`,
+		org, strings.ReplaceAll(warehouse, "'", "''"), org))
 	if err != nil {
 		return nil, err
 	}

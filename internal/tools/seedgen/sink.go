@@ -134,15 +134,27 @@ func (p *pgSink) finish(ctx context.Context, nowUS int64) error {
 	for _, t := range serialTables {
 		stmts = append(stmts, fmt.Sprintf(`SELECT setval(pg_get_serial_sequence('%s', 'id'), GREATEST(1, (SELECT COALESCE(MAX(id), 0) FROM %s)))`, t, t))
 	}
-	// As autovacuum would after the load: statistics for the planner and
-	// the visibility map for index-only scans.
-	stmts = append(stmts, `VACUUM ANALYZE`)
 	for _, q := range stmts {
 		if _, err := p.conn.Exec(ctx, q); err != nil {
 			return fmt.Errorf("%.60s: %w", q, err)
 		}
 	}
-	return nil
+	// As autovacuum would after the load: statistics for the planner and
+	// the visibility map for index-only scans, of this schema's tables
+	// only (a bare VACUUM would walk every schema of the database).
+	rows, err := p.conn.Query(ctx, `SELECT quote_ident(table_name) FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`)
+	if err != nil {
+		return err
+	}
+	tables, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return err
+	}
+	if len(tables) == 0 {
+		return nil
+	}
+	_, err = p.conn.Exec(ctx, `VACUUM ANALYZE `+strings.Join(tables, ", "))
+	return err
 }
 
 func (p *pgSink) close() { p.conn.Close(context.Background()) }
