@@ -22,7 +22,7 @@ func (g *model) write(ctx context.Context, out sink, rep *Report) error {
 		{"catalog_suppliers", []string{"catalog_id", "supplier_org_id"}, g.catalogSuppliers},
 		{"products", []string{"id", "environment", "supplier_org_id", "external_id", "ean_code", "status", "document", "deleted_at", "created_at", "modified_at"}, g.products},
 		{"balances", []string{"id", "product_id", "catalog_id", "supplier_org_id", "retailer_org_id", "product_external_id", "quantity", "allocated", "wholesale_price", "currency", "eos_at", "modified_at"}, g.balanceRows},
-		{"orders", []string{"id", "order_id", "environment", "org_id", "external_id", "own_id", "status", "status_at", "reason", "auto_submit", "allocated", "content_hash", "doc", "inserted_at", "updated_at", "ready_at"}, g.orders},
+		{"orders", []string{"id", "order_id", "environment", "org_id", "external_id", "own_id", "status", "status_at", "reason", "auto_submit", "allocated", "content_hash", "doc", "inserted_at", "updated_at", "ready_at", "order_date", "warehouse_status"}, g.orders},
 		{"order_rows", []string{"order_pk", "line", "product_external_id", "warehouse_external_id", "quantity", "balance_id"}, g.orderRows},
 		{"order_refs", []string{"org_id", "name", "value", "order_pk"}, g.orderRefs},
 		{"order_history", []string{"order_pk", "status", "reason", "actor", "at"}, g.orderHistory},
@@ -142,6 +142,7 @@ func (g *model) balanceRows(emit func(...any) error) error {
 type orderDoc struct {
 	*parcelgate.Order
 	RequestedServices []parcelgate.AdditionalService `json:"requestedServices,omitempty"`
+	WarehouseStatus   parcelgate.OrderStatus         `json:"warehouseStatus,omitempty"`
 }
 
 // shipmentDoc is the store's document of a dropshipping shipment
@@ -201,6 +202,10 @@ func (g *model) orders(emit func(...any) error) error {
 			parts := parcelgate.SplitOrder(ord, o.o, supply, svc, func() string { shipments++; return serviceID(uint64(shipments), 'S', 20) }, inserted)
 			sstatus, rstatus := parcelgate.DropshipCreated, parcelgate.OrderCreated
 			switch p.status {
+			case parcelgate.OrderSubmitted:
+				// A shipment still Created reads as Submitted once its
+				// order has moved (Progress).
+				rstatus = parcelgate.OrderSubmitted
 			case parcelgate.OrderDelivered:
 				sstatus, rstatus = parcelgate.DropshipDelivered, parcelgate.OrderDelivered
 			case parcelgate.OrderCancelled:
@@ -238,8 +243,21 @@ func (g *model) orders(emit func(...any) error) error {
 				w++
 			}
 		}
+		// An order of warehouse and supplier rows has a warehouse part
+		// (decisions §38), in the order's status here (Error is kept to
+		// warehouse orders): its rows show it, and the engine's sweep
+		// reads it from warehouse_status.
+		var part parcelgate.OrderStatus
+		if ord.MixedSupply() {
+			part = p.status
+			for x := range ord.Rows {
+				if ord.Rows[x].SupplierID == "" {
+					ord.Rows[x].Status = parcelgate.OrderState{Value: p.status, Timestamp: at}
+				}
+			}
+		}
 		ord.Status = parcelgate.OrderState{Value: p.status, Timestamp: at, Reason: reasons[p.status]}
-		doc, err := json.Marshal(orderDoc{Order: ord, RequestedServices: ord.RequestedServices})
+		doc, err := json.Marshal(orderDoc{Order: ord, RequestedServices: ord.RequestedServices, WarehouseStatus: part})
 		if err != nil {
 			return err
 		}
@@ -248,7 +266,7 @@ func (g *model) orders(emit func(...any) error) error {
 			allocated = 1
 		}
 		own := strings.TrimPrefix(ext, o.bid+"-")
-		if err := emit(int64(i+1), ord.ID, env, o.id, ext, own, string(p.status), p.stampUS, reasons[p.status], 0, allocated, req.ContentHash(), string(doc), p.insertUS, p.stampUS, p.stampUS); err != nil {
+		if err := emit(int64(i+1), ord.ID, env, o.id, ext, own, string(p.status), p.stampUS, reasons[p.status], 0, allocated, req.ContentHash(), string(doc), p.insertUS, p.stampUS, p.stampUS, ord.OrderDate.UnixMicro(), string(part)); err != nil {
 			return err
 		}
 	}
