@@ -272,10 +272,14 @@ func startServer(ctx context.Context, engine string, o serverOpts) (*env, error)
 	}
 	cleanup = append(cleanup, handler.Close)
 	if o.engines {
-		// serve's defaults: --submit-after 30s, --deliver-after 2m.
+		// serve's --submit-after default, 30s; --deliver-after longer
+		// than the generator's open window (seven days, as a warehouse
+		// that takes days holds them), so its Submitted orders are not all
+		// due the moment the server starts: the engine sweeps as serve's
+		// does, with nothing due.
 		engCtx, stop := context.WithCancel(ctx)
 		var done sync.WaitGroup
-		eng := fulfillment.New(sqlstore.NewOrderService(db), clock, log, fulfillment.Config{SubmitAfter: 30 * time.Second, DeliverAfter: 2 * time.Minute})
+		eng := fulfillment.New(sqlstore.NewOrderService(db), clock, log, fulfillment.Config{SubmitAfter: 30 * time.Second, DeliverAfter: 8 * 24 * time.Hour})
 		done.Go(func() { eng.Run(engCtx) })
 		done.Go(func() { fulfillment.NewSuppliers(sqlstore.NewDropshipService(db), clock, log, 0).Run(engCtx) })
 		cleanup = append(cleanup, func() { stop(); done.Wait() })

@@ -231,7 +231,7 @@ func (e *env) measureRoutes(c config, sum *engineSummary, t *sizeTenant, first b
 			return fmt.Errorf("%s, %s: %w", r.name, t.businessID, err)
 		}
 		fmt.Printf("  %-5s %-44s %6.0f req/s  p50 %9s  p99 %9s  5xx %d  (%d requests%s)\n", t.label, r.name, res.rate, ms(res.lat.quantile(0.5)), ms(res.lat.quantile(0.99)), res.fivexx, len(res.lat), res.note())
-		summary.put(r.name, e.engine, col, sizeCell{p50: res.lat.quantile(0.5), p99: res.lat.quantile(0.99), n: len(res.lat), fivexx: res.fivexx, other: res.other, status: res.firstStatus})
+		summary.put(r.name, e.engine, col, sizeCell{p50: res.lat.quantile(0.5), p99: res.lat.quantile(0.99), n: len(res.lat), fivexx: res.fivexx, timeouts: res.timeouts, other: res.other, status: res.firstStatus})
 	}
 	return nil
 }
@@ -292,16 +292,21 @@ type sizeResult struct {
 	lat         latencies
 	rate        float64
 	fivexx      int
+	timeouts    int    // requests without an answer in 30 s
 	other       int    // answers neither 2xx nor 5xx
 	firstStatus int    // the status of the first of those
 	firstBad    string // the first of those, for the note
 }
 
 func (r sizeResult) note() string {
-	if r.other == 0 {
-		return ""
+	var s string
+	if r.timeouts > 0 {
+		s = fmt.Sprintf("; %d without an answer in 30 s", r.timeouts)
 	}
-	return fmt.Sprintf("; %d other non-2xx, first: %s", r.other, r.firstBad)
+	if r.other > 0 {
+		s += fmt.Sprintf("; %d other non-2xx, first: %s", r.other, r.firstBad)
+	}
+	return s
 }
 
 // measure runs conns workers for d or until maxRequests requests were
@@ -343,7 +348,16 @@ func (e *env) measure(conns int, d time.Duration, maxRequests int, r sizeRoute) 
 				t0 := time.Now()
 				resp, err := client.Do(req)
 				if err != nil {
+					// A request the client gave up on (30 s) is counted
+					// with its time, as a 5xx is, and the route goes on;
+					// any other failure of the connection ends it.
 					mu.Lock()
+					if e, ok := err.(interface{ Timeout() bool }); ok && e.Timeout() {
+						res.lat = append(res.lat, time.Since(t0))
+						res.timeouts++
+						mu.Unlock()
+						continue
+					}
 					firstErr = cmpErr(firstErr, err)
 					mu.Unlock()
 					return

@@ -11,6 +11,7 @@ type sizeCell struct {
 	p50, p99      time.Duration
 	n             int
 	fivexx, other int
+	timeouts      int    // no answer in 30 s
 	status        int    // the first non-2xx, non-5xx answer's status
 	skip          string // why not measured
 }
@@ -21,12 +22,15 @@ func (c sizeCell) String() string {
 		return "—"
 	case c.n == 0:
 		return "no answer"
-	case c.other == c.n && c.fivexx == 0:
+	case c.other == c.n:
 		return fmt.Sprintf("%d (not on this server)", c.status)
 	}
 	s := fmt.Sprintf("%s / %s", num(c.p50), num(c.p99))
 	if c.fivexx > 0 {
 		s += fmt.Sprintf(" **%d×5xx**", c.fivexx)
+	}
+	if c.timeouts > 0 {
+		s += fmt.Sprintf(" **%d× no answer in 30 s**", c.timeouts)
 	}
 	if c.other > 0 {
 		s += fmt.Sprintf(" (%d×%d)", c.other, c.status)
