@@ -17,6 +17,10 @@ type sink interface {
 	fill(ctx context.Context, table string, cols []string, rows func(emit func(vals ...any) error) error) (int64, error)
 	exec(ctx context.Context, q string) error
 	queryRow(ctx context.Context, q string, dest ...any) error
+	// secondaryIndexes are the definitions of the indexes the fill may
+	// drop and build again afterwards: those of the migrations that
+	// enforce nothing (not a primary key, not unique, no constraint's).
+	secondaryIndexes(ctx context.Context) ([]index, error)
 	// finish sets the change clocks and identity counters past what was
 	// written (nowUS: the end of the history) and analyzes the tables.
 	finish(ctx context.Context, nowUS int64) error
@@ -44,6 +48,9 @@ func openSink(ctx context.Context, dsn string) (sink, error) {
 	}
 	return &pgSink{conn: conn}, nil
 }
+
+// index is a secondary index: its name and the statement that builds it.
+type index struct{ name, def string }
 
 // serialTables are the tables whose id the fill writes itself; their
 // counters must be moved past it.
@@ -124,6 +131,20 @@ func (p *pgSink) exec(ctx context.Context, q string) error {
 
 func (p *pgSink) queryRow(ctx context.Context, q string, dest ...any) error {
 	return p.conn.QueryRow(ctx, q).Scan(dest...)
+}
+
+func (p *pgSink) secondaryIndexes(ctx context.Context) ([]index, error) {
+	rows, err := p.conn.Query(ctx, `SELECT quote_ident(c.relname), pg_get_indexdef(i.indexrelid) FROM pg_index i
+		JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+		WHERE n.nspname = current_schema() AND NOT i.indisprimary AND NOT i.indisunique
+		AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid) ORDER BY c.relname`)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (index, error) {
+		var x index
+		return x, r.Scan(&x.name, &x.def)
+	})
 }
 
 func (p *pgSink) finish(ctx context.Context, nowUS int64) error {
@@ -218,6 +239,28 @@ func (s *sqliteSink) exec(ctx context.Context, q string) error {
 
 func (s *sqliteSink) queryRow(ctx context.Context, q string, dest ...any) error {
 	return s.db.QueryRowContext(ctx, q).Scan(dest...)
+}
+
+func (s *sqliteSink) secondaryIndexes(ctx context.Context) ([]index, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT '"' || replace(name, '"', '""') || '"', sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []index
+	for rows.Next() {
+		var x index
+		if err := rows.Scan(&x.name, &x.def); err != nil {
+			return nil, err
+		}
+		// sqlite_master keeps the statement as written: a unique index
+		// stays, as it checks the fill.
+		if strings.HasPrefix(strings.ToUpper(strings.Join(strings.Fields(x.def), " ")), "CREATE UNIQUE") {
+			continue
+		}
+		out = append(out, x)
+	}
+	return out, rows.Err()
 }
 
 func (s *sqliteSink) finish(ctx context.Context, nowUS int64) error {
