@@ -29,7 +29,12 @@ type sink interface {
 
 func openSink(ctx context.Context, dsn string) (sink, error) {
 	if path, ok := strings.CutPrefix(dsn, "sqlite:"); ok {
-		db, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(OFF)&_pragma=cache_size(-262144)")
+		// During the fill only: a rollback journal in memory, not the
+		// WAL (each page would be written twice, to the WAL and back),
+		// and no sync; finish puts the database back in WAL mode, as the
+		// server opens it. A fill that fails leaves a database to
+		// throw away, as it is new.
+		db, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(MEMORY)&_pragma=synchronous(OFF)&_pragma=cache_size(-262144)")
 		if err != nil {
 			return nil, err
 		}
@@ -268,7 +273,7 @@ func (s *sqliteSink) finish(ctx context.Context, nowUS int64) error {
 	for _, q := range []string{
 		fmt.Sprintf(`UPDATE change_clock SET last_us = MAX(last_us, %d) WHERE environment = 'production'`, nowUS),
 		`ANALYZE`,
-		`PRAGMA wal_checkpoint(TRUNCATE)`,
+		`PRAGMA journal_mode=WAL`,
 	} {
 		if _, err := s.db.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("%.60s: %w", q, err)
