@@ -107,7 +107,7 @@ func sizeMode(ctx context.Context, c config, engine string) error {
 			if err != nil {
 				return err
 			}
-			sum.fill = fmt.Sprintf("scale %g, %d rows in %s (%s)", c.seed.scale, rep.Rows(), rep.Took.Round(100*time.Millisecond), loadAverage())
+			sum.fill = fmt.Sprintf("filled at scale %g, %d rows in %s (%s)", c.seed.scale, rep.Rows(), rep.Took.Round(100*time.Millisecond), loadAverage())
 			fmt.Printf("%s size: filled %s\n", engine, sum.fill)
 			big, small = &rep.Big, &rep.Small
 		} else {
@@ -272,7 +272,8 @@ func demoRun(ctx context.Context, c config, engine string, sum *engineSummary) e
 // -size-op-timeout.
 func (e *env) tenantOps(c config, sum *engineSummary, t *sizeTenant) {
 	org := "/admin/v1/organizations/" + t.businessID
-	name := "size-" + t.label
+	// A name of this run's own: a kept database may hold an earlier one's.
+	name := fmt.Sprintf("size-%s-%d", t.label, time.Now().Unix())
 	snap := e.operatorOp("snapshot of the "+t.label+" tenant", "POST", org+"/snapshots?environment=production", []byte(`{"name":"`+name+`"}`), c.seed.opTimeout)
 	snap.print(e.engine)
 	reset := e.operatorOp("reset of the "+t.label+" tenant", "POST", org+"/reset?environment=production", nil, c.seed.opTimeout)

@@ -125,7 +125,7 @@ func (s *sizeSummary) print() {
 	}
 	fmt.Println("\nThe environment's routes (operator lists, /metrics) are measured once, in the big tenant's column; — not measured (the tenant has none of what it looks up).")
 	for _, e := range s.engines {
-		fmt.Printf("\n**%s**: fill %s; this process's RSS when the server started serving %d MiB, its peak while serving (the fill's excluded) %d MiB", engineTitle[e.name], e.fill, e.rssStart>>20, e.peakRSS>>20)
+		fmt.Printf("\n**%s**: %s; this process's RSS when the server started serving %d MiB, its peak while serving (the fill's excluded) %d MiB", engineTitle[e.name], e.fill, e.rssStart>>20, e.peakRSS>>20)
 		if e.idle != "" {
 			fmt.Printf("; idle server: %s", e.idle)
 		}
