@@ -375,7 +375,7 @@ func (e *env) measure(conns int, d time.Duration, maxRequests int, r sizeRoute) 
 					res.other++
 					if res.firstBad == "" {
 						res.firstStatus = resp.StatusCode
-						res.firstBad = fmt.Sprintf("%d %s %.200s", resp.StatusCode, req.URL.RequestURI(), raw)
+						res.firstBad = fmt.Sprintf("%d %s %s", resp.StatusCode, req.URL.RequestURI(), short(raw))
 					}
 				}
 				mu.Unlock()
