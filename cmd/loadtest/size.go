@@ -107,8 +107,9 @@ func sizeMode(ctx context.Context, c config, engine string) error {
 			if err != nil {
 				return err
 			}
-			sum.fill = fmt.Sprintf("filled at scale %g, %d rows in %s (%s)", c.seed.scale, rep.Rows(), rep.Took.Round(100*time.Millisecond), loadAverage())
-			fmt.Printf("%s size: filled %s\n", engine, sum.fill)
+			sum.fill = fmt.Sprintf("filled at scale %g, %d rows in %s (%s; peak RSS of the process so far %d MiB)", c.seed.scale, rep.Rows(), rep.Took.Round(100*time.Millisecond), loadAverage(), peakRSS()>>20)
+			fmt.Printf("%s size: %s\n", engine, sum.fill)
+			fmt.Print(rep) // each table's rows and time
 			big, small = &rep.Big, &rep.Small
 		} else {
 			sum.fill = "a database filled before (-seed-db)"
