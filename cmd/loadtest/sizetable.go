@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -96,7 +97,10 @@ func (s *sizeSummary) print() {
 	}
 	var cols []string
 	var titles []string
-	for _, e := range s.engines {
+	// SQLite's columns first, whatever order the engines ran in.
+	engines := slices.Clone(s.engines)
+	slices.SortStableFunc(engines, func(a, b *engineSummary) int { return strings.Compare(b.name, a.name) })
+	for _, e := range engines {
 		for _, t := range []string{"big", "small", "demo"} {
 			for _, r := range s.routes {
 				if _, ok := s.cells[r][e.name+" "+t]; ok {
