@@ -214,8 +214,11 @@ func (e *env) measureRoutes(c config, sum *engineSummary, t *sizeTenant, first b
 		if r.env && !first {
 			continue
 		}
+		// The environment's routes of the generated data in their own
+		// column (printed in the big tenant's); the demo server's in the
+		// demo's.
 		col := t.label
-		if r.env {
+		if r.env && t.label != "demo" {
 			col = "env"
 		}
 		if r.skip != "" {
@@ -231,7 +234,7 @@ func (e *env) measureRoutes(c config, sum *engineSummary, t *sizeTenant, first b
 		if err != nil {
 			return fmt.Errorf("%s, %s: %w", r.name, t.businessID, err)
 		}
-		fmt.Printf("  %-5s %-44s %6.0f req/s  p50 %9s  p99 %9s  5xx %d  (%d requests%s)\n", t.label, r.name, res.rate, ms(res.lat.quantile(0.5)), ms(res.lat.quantile(0.99)), res.fivexx, len(res.lat), res.note())
+		fmt.Printf("  %-5s %-44s %6.0f req/s  p50 %9s  p99 %9s  5xx %d  (%d requests, %d bytes each%s)\n", t.label, r.name, res.rate, ms(res.lat.quantile(0.5)), ms(res.lat.quantile(0.99)), res.fivexx, len(res.lat), res.bytes/int64(max(1, len(res.lat))), res.note())
 		summary.put(r.name, e.engine, col, sizeCell{p50: res.lat.quantile(0.5), p99: res.lat.quantile(0.99), n: len(res.lat), fivexx: res.fivexx, timeouts: res.timeouts, other: res.other, status: res.firstStatus})
 	}
 	return nil
@@ -295,6 +298,7 @@ type sizeResult struct {
 	rate        float64
 	fivexx      int
 	timeouts    int    // requests without an answer in 30 s
+	bytes       int64  // of the answers' bodies
 	other       int    // answers neither 2xx nor 5xx
 	firstStatus int    // the status of the first of those
 	firstBad    string // the first of those, for the note
@@ -369,6 +373,7 @@ func (e *env) measure(conns int, d time.Duration, maxRequests int, r sizeRoute) 
 				took := time.Since(t0)
 				mu.Lock()
 				res.lat = append(res.lat, took)
+				res.bytes += int64(len(raw))
 				switch {
 				case resp.StatusCode >= 500:
 					res.fivexx++

@@ -127,7 +127,7 @@ func (s *sizeSummary) print() {
 		}
 		fmt.Printf("| %s | %s |\n", r, strings.Join(row, " | "))
 	}
-	fmt.Println("\nThe environment's routes (operator lists, /metrics) are measured once, in the big tenant's column; — not measured (the tenant has none of what it looks up).")
+	fmt.Println("\nThe environment's routes (operator lists, /metrics) are measured once per server, in the big tenant's column and the demo's; — not measured (the tenant has none of what it looks up).")
 	for _, e := range s.engines {
 		fmt.Printf("\n**%s**: %s; this process's RSS when the server started serving %d MiB, its peak while serving (the fill's excluded) %d MiB", engineTitle[e.name], e.fill, e.rssStart>>20, e.peakRSS>>20)
 		if e.idle != "" {
