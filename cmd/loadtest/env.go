@@ -14,11 +14,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/auth"
 	"github.com/parcelgate/parcelgate/console"
+	"github.com/parcelgate/parcelgate/fulfillment"
 	"github.com/parcelgate/parcelgate/httpapi"
 	"github.com/parcelgate/parcelgate/internal/adminclient"
 	"github.com/parcelgate/parcelgate/internal/tools/pgcluster"
@@ -133,6 +135,15 @@ type serverOpts struct {
 	fill func(ctx context.Context, dsn string) error
 	// console mounts the web console, as serve does.
 	console bool
+	// engines runs the warehouse engine and the automatic supplier at
+	// serve's defaults, as serve does.
+	engines bool
+	// serve runs the server as serve --sandbox does: the database
+	// deadline of --db-timeout's default, production disposable.
+	serve bool
+	// dsn, when set, is the database to serve (kept afterwards) instead
+	// of a new one.
+	dsn string
 }
 
 func startServer(ctx context.Context, engine string, o serverOpts) (*env, error) {
@@ -148,15 +159,31 @@ func startServer(ctx context.Context, engine string, o serverOpts) (*env, error)
 		e.close()
 		return nil, err
 	}
-	switch engine {
-	case "sqlite":
+	switch {
+	case o.dsn != "":
+		e.dsn = o.dsn
+		if engine == "postgres" {
+			// The store's connections named, for backendCPU.
+			sep := "?"
+			if strings.Contains(o.dsn, "?") {
+				sep = "&"
+			}
+			e.dsn = o.dsn + sep + "application_name=" + backendName
+			admin, err := sql.Open("pgx", o.dsn)
+			if err != nil {
+				return nil, err
+			}
+			cleanup = append(cleanup, func() { admin.Close() })
+			e.primary = admin
+		}
+	case engine == "sqlite":
 		dir, err := os.MkdirTemp("", "parcelgate-loadtest-")
 		if err != nil {
 			return nil, err
 		}
 		cleanup = append(cleanup, func() { os.RemoveAll(dir) })
 		e.dsn = "sqlite:" + filepath.Join(dir, "load.db")
-	case "postgres":
+	case engine == "postgres":
 		base := os.Getenv("PARCELGATE_TEST_POSTGRES")
 		if base == "" {
 			base = defaultPG
@@ -210,8 +237,21 @@ func startServer(ctx context.Context, engine string, o serverOpts) (*env, error)
 			return fail(err)
 		}
 	}
-	clock := parcelgate.SystemClock{}
-	db, err := sqlstore.Open(ctx, e.dsn, clock, e.opts...)
+	var clock parcelgate.Clock = parcelgate.SystemClock{}
+	opts := e.opts
+	hcfg := httpapi.Config{AdminToken: adminToken, NoJournal: !journal}
+	ccfg := console.Config{AdminToken: adminToken}
+	if o.serve {
+		// As serve --sandbox runs: each request's database work bounded
+		// by --db-timeout's default (503 past it), production's data
+		// disposable so the operator's resets may run.
+		sandbox := new(parcelgate.OffsetClock)
+		clock = sandbox
+		opts = append(opts, sqlstore.ConnectTimeout(sqlstore.DefaultDBTimeout), sqlstore.DBTimeout(sqlstore.DefaultDBTimeout))
+		hcfg.DBTimeout, hcfg.Sandbox, hcfg.OffsetClock = sqlstore.DefaultDBTimeout, true, sandbox
+		ccfg.Sandbox, ccfg.OffsetClock = true, sandbox
+	}
+	db, err := sqlstore.Open(ctx, e.dsn, clock, opts...)
 	if err != nil {
 		return fail(err)
 	}
@@ -225,11 +265,25 @@ func startServer(ctx context.Context, engine string, o serverOpts) (*env, error)
 		return fail(err)
 	}
 	log := slog.New(slog.NewJSONHandler(io.Discard, nil))
-	handler := httpapi.New(wiring.HTTP(db), auth.NewKeyring(keys), clock, log, httpapi.Config{AdminToken: adminToken, NoJournal: !journal})
+	handler := httpapi.New(wiring.HTTP(db), auth.NewKeyring(keys), clock, log, hcfg)
 	if o.console {
-		handler.Mount(console.Prefix, console.New(wiring.Console(db), console.Config{AdminToken: adminToken, AdminGuard: handler.AdminGuard(), Clock: clock, Log: log}))
+		ccfg.AdminGuard, ccfg.Clock, ccfg.Log = handler.AdminGuard(), clock, log
+		handler.Mount(console.Prefix, console.New(wiring.Console(db), ccfg))
 	}
 	cleanup = append(cleanup, handler.Close)
+	if o.engines {
+		// serve's --submit-after default, 30s; --deliver-after longer
+		// than the generator's open window (seven days, as a warehouse
+		// that takes days holds them), so its Submitted orders are not all
+		// due the moment the server starts: the engine sweeps as serve's
+		// does, with nothing due.
+		engCtx, stop := context.WithCancel(ctx)
+		var done sync.WaitGroup
+		eng := fulfillment.New(sqlstore.NewOrderService(db), clock, log, fulfillment.Config{SubmitAfter: 30 * time.Second, DeliverAfter: 8 * 24 * time.Hour})
+		done.Go(func() { eng.Run(engCtx) })
+		done.Go(func() { fulfillment.NewSuppliers(sqlstore.NewDropshipService(db), clock, log, 0).Run(engCtx) })
+		cleanup = append(cleanup, func() { stop(); done.Wait() })
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return fail(err)

@@ -61,11 +61,19 @@
 //	        (-seed-orders, -seed-shipments, ...): rows and time per table.
 //	        With -seed-db the database is that one and is kept, for
 //	        parcelgate serve --db; otherwise a new one, dropped afterwards.
-//	size    fills a new database as seed does, serves it (API, console,
-//	        operator API, journal on) and measures issue 39's routes for
-//	        the big merchant and a small one: -c connections, each route
-//	        for -size-d or -size-max requests, whichever ends first;
-//	        p50, p99, 5xx, and a table for docs/performance.md.
+//	size    fills a new database as seed does (or measures -seed-db's,
+//	        filling it when it holds no fill), serves it as serve --sandbox
+//	        does (API, console, operator API, journal, the warehouse engine,
+//	        the 5 s database deadline) and measures issue 39's routes for
+//	        the big merchant and a small one, and on a server over the
+//	        demo seed (-size-tenants): -c connections, each route for
+//	        -size-d or -size-max requests, whichever ends first; p50, p99,
+//	        5xx. Then the idle server's CPU (-size-idle) and the operator's
+//	        snapshot, reset and restore of each tenant and the reset of the
+//	        environment (-size-ops, each bounded by -size-op-timeout, a 202
+//	        job followed to its end), with the memory before and after. At
+//	        the end one markdown table of every engine and tenant
+//	        (-size-routes chooses routes by name).
 //
 // With -replica (PostgreSQL) the store reads on a streaming replica of the
 // database that the run starts (internal/tools/pgcluster), as serve
@@ -83,6 +91,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"regexp"
 	"runtime"
 	"runtime/pprof"
 	"strings"
@@ -141,7 +150,7 @@ func main() {
 	flag.IntVar(&c.readOrders, "read-orders", 1, "read: GET this many different orders of the merchant in turn instead of one (needs wrk)")
 	flag.Float64Var(&c.seed.scale, "scale", 0.1, "seed, size: the volumes as a share of issue 39's large set (1 = 2,000 organizations, 1,000,000 shipments, 300,000 orders)")
 	flag.Uint64Var(&c.seed.seed, "seed", 1, "seed, size: the generator's seed (the same seed and sizes give the same data, its times relative to the time of the fill)")
-	flag.StringVar(&c.seed.dsn, "seed-db", "", "seed: fill this database (sqlite:PATH or a postgres:// URL; new, or migrated and empty) and keep it")
+	flag.StringVar(&c.seed.dsn, "seed-db", "", "seed: fill this database (sqlite:PATH or a postgres:// URL; new, or migrated and empty) and keep it; size: measure this database, filling it first when it holds no fill")
 	var over seedgen.Sizes
 	flag.IntVar(&over.Orgs, "seed-orgs", 0, "seed, size: organizations (0: by -scale)")
 	flag.IntVar(&over.Products, "seed-products", 0, "seed, size: products over every warehouse catalog (0: by -scale)")
@@ -151,7 +160,40 @@ func main() {
 	flag.IntVar(&over.Journal, "seed-journal", 0, "seed, size: request journal entries before the journal's cap per organization (0: by -scale)")
 	flag.DurationVar(&c.seed.perRoute, "size-d", 3*time.Second, "size: how long each route is measured at most")
 	flag.IntVar(&c.seed.maxRequests, "size-max", 3000, "size: requests per route at most")
+	var routes, tenants, ops string
+	flag.StringVar(&routes, "size-routes", "", "size: measure only the routes whose name matches this regular expression (e.g. 'Console|orders')")
+	flag.StringVar(&tenants, "size-tenants", "big,small,demo", "size: the tenants measured: big, small (of the generated data), demo (a server over serve --demo's seed, the comparison of issue 39's done)")
+	flag.StringVar(&ops, "size-ops", "", "size: the operator's operations run after the routes: small, big (snapshot, reset, restore of the tenant), env (reset of the environment), none; default all, or small only on a -seed-db database")
+	flag.DurationVar(&c.seed.opTimeout, "size-op-timeout", 5*time.Minute, "size: each operator operation (a 202 job followed to its end) at most")
+	flag.DurationVar(&c.seed.idle, "size-idle", 30*time.Second, "size: how long the idle server's CPU is measured (0: not)")
+	flag.BoolVar(&c.seed.engines, "size-engines", true, "size: run the warehouse engine and the automatic supplier in the server, as serve does")
 	flag.Parse()
+	if routes != "" {
+		re, err := regexp.Compile(routes)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "loadtest: -size-routes:", err)
+			os.Exit(2)
+		}
+		c.seed.routes = re
+	}
+	c.seed.tenants = map[string]bool{}
+	for _, t := range strings.Split(tenants, ",") {
+		if t = strings.TrimSpace(t); t != "big" && t != "small" && t != "demo" {
+			fmt.Fprintf(os.Stderr, "loadtest: -size-tenants: %q is not big, small or demo\n", t)
+			os.Exit(2)
+		}
+		c.seed.tenants[t] = true
+	}
+	if ops != "" {
+		c.seed.ops = map[string]bool{}
+		for _, o := range strings.Split(ops, ",") {
+			if o = strings.TrimSpace(o); o != "small" && o != "big" && o != "env" && o != "none" {
+				fmt.Fprintf(os.Stderr, "loadtest: -size-ops: %q is not small, big, env or none\n", o)
+				os.Exit(2)
+			}
+			c.seed.ops[o] = true
+		}
+	}
 	c.seed.sizes = seedgen.Large.Scale(c.seed.scale)
 	for _, o := range []struct{ from, to *int }{{&over.Orgs, &c.seed.sizes.Orgs}, {&over.Products, &c.seed.sizes.Products}, {&over.PerShop, &c.seed.sizes.PerShop},
 		{&over.Orders, &c.seed.sizes.Orders}, {&over.Shipments, &c.seed.sizes.Shipments}, {&over.Journal, &c.seed.sizes.Journal}} {
@@ -176,6 +218,7 @@ func run(ctx context.Context, c config) error {
 			}
 		}
 	}
+	summary.print()
 	fmt.Printf("done, %s\n", loadAverage())
 	return nil
 }

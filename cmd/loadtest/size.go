@@ -1,30 +1,47 @@
 package main
 
 import (
+	"bytes"
 	"context"
-	"database/sql"
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
+	"regexp"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
+	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/demo"
 	"github.com/parcelgate/parcelgate/internal/tools/seedgen"
+	"github.com/parcelgate/parcelgate/internal/wiring"
+	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
-// seedConfig is what the seed and size modes fill.
+// seedConfig is what the seed and size modes fill and measure.
 type seedConfig struct {
 	scale float64
 	sizes seedgen.Sizes // after -scale and the per-entity flags
 	seed  uint64
-	// dsn, for the seed mode: fill this database and keep it.
+	// dsn: fill this database and keep it (seed); measure it, filling it
+	// first when it is empty (size).
 	dsn string
 	// perRoute and maxRequests bound each measurement of the size mode.
 	perRoute    time.Duration
 	maxRequests int
+	// routes, when set, chooses the measured routes by name.
+	routes *regexp.Regexp
+	// tenants: which of big, small and demo are measured.
+	tenants map[string]bool
+	// ops: which operator operations run (small, big, env); opTimeout
+	// bounds each.
+	ops       map[string]bool
+	opTimeout time.Duration
+	// idle is how long the idle server's CPU is measured (0: not).
+	idle time.Duration
+	// engines runs the warehouse engine and the automatic supplier in
+	// the server, as serve does.
+	engines bool
 }
 
 // seedMode fills a database with the generator and prints what it made
@@ -39,11 +56,11 @@ func seedMode(ctx context.Context, c config, engine string) error {
 			return err
 		}
 		fmt.Print(rep)
-		fmt.Printf("  filled in %s, %s\n", rep.Took.Round(time.Millisecond), loadAverage())
+		fmt.Printf("  filled in %s, %s; peak RSS of this process %d MiB\n", rep.Took.Round(time.Millisecond), loadAverage(), peakRSS()>>20)
 		return nil
 	}
 	if c.seed.dsn != "" {
-		if strings.HasPrefix(c.seed.dsn, "sqlite:") != (engine == "sqlite") {
+		if !dsnOf(c.seed.dsn, engine) {
 			return nil // -seed-db names one database, of one engine
 		}
 		return fill(ctx, c.seed.dsn)
@@ -56,257 +73,246 @@ func seedMode(ctx context.Context, c config, engine string) error {
 	return nil
 }
 
-// sizeRoute is one measured route: the path of request n from worker w.
-type sizeRoute struct {
-	name string
-	path func(w, n int) string
-	// auth sets the request's credentials.
-	auth func(*http.Request)
+// dsnOf reports whether dsn is a database of engine.
+func dsnOf(dsn, engine string) bool {
+	return strings.HasPrefix(dsn, "sqlite:") == (engine == "sqlite")
 }
 
-// sizeMode fills a new database at -scale with the generator, serves it
-// (API, console, operator API, request journal on, as serve runs) and
-// measures each route of issue 39's table for the big merchant and a
-// small one: -c connections for -size-d or -size-max requests per route,
-// whichever ends first; p50, p99 and the 5xx answers of each. It prints a
-// table ready for docs/performance.md.
+// sizeMode measures issue 39's routes at size on engine: it fills a new
+// database at -scale with the generator (or, with -seed-db, measures that
+// database, filling it first when it is empty), serves it as serve does
+// (API, console, operator API, request journal, the warehouse engine and
+// the automatic supplier) and measures each route for the big merchant
+// and a small one: -c connections for -size-d or -size-max requests per
+// route, whichever ends first; p50, p99 and the 5xx answers of each. Then
+// the idle server's CPU, and the operator's snapshot, reset and restore of
+// the small tenant, the big one and the environment (each bounded by
+// -size-op-timeout, a 202 job followed to its end), with the process's
+// memory before and after. With demo in -size-tenants the same routes are
+// measured on a server over the demo seed, for the comparison issue 39's
+// "done" asks. The figures go into sizeSummary, printed at the end.
 func sizeMode(ctx context.Context, c config, engine string) error {
-	var rep *seedgen.Report
-	samples := map[string]*tenantSamples{}
-	fill := func(ctx context.Context, dsn string) error {
-		var err error
-		rep, err = seedgen.Run(ctx, seedgen.Config{DSN: dsn, Sizes: c.seed.sizes, Seed: c.seed.seed})
+	if c.seed.dsn != "" && !dsnOf(c.seed.dsn, engine) {
+		return nil // -seed-db names one database, of one engine
+	}
+	sum := summary.engine(engine)
+	var tenants []*sizeTenant
+	prepare := func(ctx context.Context, dsn string) error {
+		big, small, err := seedgen.Tenants(ctx, dsn)
 		if err != nil {
 			return err
 		}
-		fmt.Printf("%s size: filled scale %g (%d rows) in %s, %s\n", engine, c.seed.scale, rep.Rows(), rep.Took.Round(time.Millisecond), loadAverage())
-		// The keys the routes look up, read now, before the server opens
-		// the database: a second handle on a live SQLite file is what
-		// issue 39 found can disturb the server's.
-		for _, t := range []seedgen.Tenant{rep.Big, rep.Small} {
-			if samples[t.BusinessID], err = readSamples(ctx, engine, dsn, t.BusinessID); err != nil {
+		if big == nil {
+			rep, err := seedgen.Run(ctx, seedgen.Config{DSN: dsn, Sizes: c.seed.sizes, Seed: c.seed.seed})
+			if err != nil {
 				return err
 			}
+			sum.fill = fmt.Sprintf("filled at scale %g, %d rows in %s (%s; peak RSS of the process so far %d MiB)", c.seed.scale, rep.Rows(), rep.Took.Round(100*time.Millisecond), loadAverage(), peakRSS()>>20)
+			fmt.Printf("%s size: %s\n", engine, sum.fill)
+			fmt.Print(rep) // each table's rows and time
+			big, small = &rep.Big, &rep.Small
+		} else {
+			sum.fill = "a database filled before (-seed-db)"
+			fmt.Printf("%s size: measuring %s, filled before\n", engine, c.seed.dsn)
+		}
+		for label, t := range map[string]*seedgen.Tenant{"big": big, "small": small} {
+			if !c.seed.tenants[label] {
+				continue
+			}
+			st := &sizeTenant{label: label, businessID: t.BusinessID, clientID: t.ClientID, secret: t.ClientSecret, username: t.Username, password: t.Password, warehouse: "WH1"}
+			if st.keys, err = readSamples(ctx, engine, dsn, t.BusinessID, st.warehouse); err != nil {
+				return err
+			}
+			tenants = append(tenants, st)
+		}
+		// big first
+		if len(tenants) == 2 && tenants[0].label != "big" {
+			tenants[0], tenants[1] = tenants[1], tenants[0]
 		}
 		return nil
 	}
-	e, err := startServer(ctx, engine, serverOpts{journal: c.journal, fill: fill, console: true})
+	if c.seed.tenants["big"] || c.seed.tenants["small"] {
+		e, err := startServer(ctx, engine, serverOpts{journal: c.journal, fill: prepare, console: true, engines: c.seed.engines, dsn: c.seed.dsn, serve: true})
+		if err != nil {
+			return err
+		}
+		err = e.sizeRun(c, sum, tenants, c.seed.dsn != "")
+		e.close()
+		if err != nil {
+			return err
+		}
+	}
+	if c.seed.tenants["demo"] {
+		if err := demoRun(ctx, c, engine, sum); err != nil {
+			return fmt.Errorf("demo: %w", err)
+		}
+	}
+	return nil
+}
+
+// sizeRun measures the routes for tenants, then the idle server, then the
+// operator's operations.
+func (e *env) sizeRun(c config, sum *engineSummary, tenants []*sizeTenant, kept bool) error {
+	// The server's memory from here on, not the generator's before it.
+	freeMemory()
+	resetPeakRSS()
+	sum.rssStart = currentRSS()
+	since := time.Now()
+	for i, t := range tenants {
+		if err := e.measureRoutes(c, sum, t, i == 0, since); err != nil {
+			return err
+		}
+	}
+	if len(tenants) > 0 {
+		fmt.Printf("\n%s at size, big %s (%d orders), small %s (%d orders), %d connections, %s or %d requests a route; %s\n",
+			e.engine, tenants[0].businessID, tenants[0].keys.orderCount, tenants[len(tenants)-1].businessID, tenants[len(tenants)-1].keys.orderCount, c.conns, c.seed.perRoute, c.seed.maxRequests, loadAverage())
+	}
+	if c.seed.idle > 0 {
+		e.idleCPU(c.seed.idle, sum)
+	}
+	var big, small *sizeTenant
+	for _, t := range tenants {
+		switch t.label {
+		case "big":
+			big = t
+		case "small":
+			small = t
+		}
+	}
+	ops := c.seed.ops
+	if kept && ops == nil {
+		// A kept database: only what leaves it as it was.
+		ops = map[string]bool{"small": true}
+	} else if ops == nil {
+		ops = map[string]bool{"small": true, "big": true, "env": true}
+	}
+	if small != nil && ops["small"] {
+		e.tenantOps(c, sum, small)
+	}
+	if big != nil && ops["big"] {
+		e.tenantOps(c, sum, big)
+	}
+	if ops["env"] {
+		sum.ops = append(sum.ops, e.operatorOp("reset of the environment", "POST", "/admin/v1/reset?environment=production", nil, c.seed.opTimeout))
+		sum.ops[len(sum.ops)-1].print(e.engine)
+	}
+	sum.peakRSS = peakRSS()
+	return nil
+}
+
+// measureRoutes measures every route of t (the environment's with the
+// first tenant only).
+func (e *env) measureRoutes(c config, sum *engineSummary, t *sizeTenant, first bool, since time.Time) error {
+	routes, err := e.sizeRoutes(t, since)
+	if err != nil {
+		return err
+	}
+	for _, r := range routes {
+		if c.seed.routes != nil && !c.seed.routes.MatchString(r.name) {
+			continue
+		}
+		if r.env && !first {
+			continue
+		}
+		// The environment's routes of the generated data in their own
+		// column (printed in the big tenant's); the demo server's in the
+		// demo's.
+		col := t.label
+		if r.env && t.label != "demo" {
+			col = "env"
+		}
+		if r.skip != "" {
+			summary.put(r.name, e.engine, col, sizeCell{skip: r.skip})
+			fmt.Printf("  %-5s %-44s not measured: %s\n", t.label, r.name, r.skip)
+			continue
+		}
+		limit := c.seed.maxRequests
+		if r.limit > 0 {
+			limit = min(limit, r.limit)
+		}
+		res, err := e.measure(c.conns, c.seed.perRoute, limit, r)
+		if err != nil {
+			return fmt.Errorf("%s, %s: %w", r.name, t.businessID, err)
+		}
+		fmt.Printf("  %-5s %-44s %6.0f req/s  p50 %9s  p99 %9s  5xx %d  (%d requests, %d bytes each%s)\n", t.label, r.name, res.rate, ms(res.lat.quantile(0.5)), ms(res.lat.quantile(0.99)), res.fivexx, len(res.lat), res.bytes/int64(max(1, len(res.lat))), res.note())
+		summary.put(r.name, e.engine, col, sizeCell{p50: res.lat.quantile(0.5), p99: res.lat.quantile(0.99), n: len(res.lat), fivexx: res.fivexx, timeouts: res.timeouts, other: res.other, status: res.firstStatus})
+	}
+	return nil
+}
+
+// demoRun measures the routes on a server over the demo seed (serve
+// --demo's), for its production tenant: the "seed data" of issue 39's
+// comparison.
+func demoRun(ctx context.Context, c config, engine string, sum *engineSummary) error {
+	t := demo.Tenants[0]
+	st := &sizeTenant{label: "demo", businessID: t.BusinessID, clientID: t.ClientID, secret: t.ClientSecret, username: t.Username, password: t.Password, warehouse: t.WarehouseID}
+	// The demo is seeded and its samples read before the server opens
+	// the database, as the size run's are.
+	seed := func(ctx context.Context, dsn string) error {
+		db, err := sqlstore.Open(ctx, dsn, parcelgate.SystemClock{})
+		if err != nil {
+			return err
+		}
+		err = db.Migrate(ctx)
+		if err == nil {
+			_, err = demo.Seed(ctx, wiring.Demo(db), parcelgate.DefaultVersions)
+		}
+		db.Close()
+		if err != nil {
+			return err
+		}
+		st.keys, err = readSamples(ctx, engine, dsn, st.businessID, st.warehouse)
+		return err
+	}
+	e, err := startServer(ctx, engine, serverOpts{journal: c.journal, fill: seed, console: true, engines: c.seed.engines, serve: true})
 	if err != nil {
 		return err
 	}
 	defer e.close()
-	type row struct {
-		route, tenant string
-		res           sizeResult
-	}
-	var rows []row
-	for _, t := range []seedgen.Tenant{rep.Big, rep.Small} {
-		routes, err := e.sizeRoutes(t, samples[t.BusinessID])
-		if err != nil {
-			return err
-		}
-		who := "big"
-		if t.BusinessID == rep.Small.BusinessID {
-			who = "small"
-		}
-		for _, r := range routes {
-			if who == "small" && strings.HasPrefix(r.name, "operator") && !strings.Contains(r.name, "tenant") {
-				continue // the environment's lists: measured once
-			}
-			res, err := e.measure(c.conns, c.seed.perRoute, c.seed.maxRequests, r)
-			if err != nil {
-				return fmt.Errorf("%s, %s: %w", r.name, t.BusinessID, err)
-			}
-			fmt.Printf("  %-5s %-44s %6.0f req/s  p50 %9s  p99 %9s  5xx %d  (%d requests%s)\n", who, r.name, res.rate, ms(res.lat.quantile(0.5)), ms(res.lat.quantile(0.99)), res.fivexx, len(res.lat), res.note())
-			rows = append(rows, row{r.name, who, res})
-		}
-	}
-	fmt.Printf("\n%s at scale %g (big merchant %s: %d orders, %d shipments; small %s: %d orders, %d shipments), %d connections, %s or %d requests a route; %s\n\n",
-		engine, c.seed.scale, rep.Big.BusinessID, rep.Big.Orders, rep.Big.Shipments, rep.Small.BusinessID, rep.Small.Orders, rep.Small.Shipments, c.conns, c.seed.perRoute, c.seed.maxRequests, loadAverage())
-	fmt.Printf("| Route | tenant | %s p50 | p99 | 5xx | other non-200 | requests |\n|---|---|---|---|---|---|---|\n", engine)
-	for _, r := range rows {
-		fmt.Printf("| %s | %s | %s | %s | %d | %d | %d |\n", r.route, r.tenant, ms(r.res.lat.quantile(0.5)), ms(r.res.lat.quantile(0.99)), r.res.fivexx, r.res.other, len(r.res.lat))
-	}
-	fmt.Printf("\npeak RSS of this process (server, store and load generator): %d MiB\n\n", maxRSS()>>20)
-	return nil
+	return e.measureRoutes(c, sum, st, true, time.Now())
 }
 
-// maxRSS is the peak resident memory of this process, in bytes.
-func maxRSS() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
+// tenantOps snapshots, resets and restores t, each bounded by
+// -size-op-timeout.
+func (e *env) tenantOps(c config, sum *engineSummary, t *sizeTenant) {
+	org := "/admin/v1/organizations/" + t.businessID
+	// A name of this run's own: a kept database may hold an earlier one's.
+	name := fmt.Sprintf("size-%s-%d", t.label, time.Now().Unix())
+	snap := e.operatorOp("snapshot of the "+t.label+" tenant", "POST", org+"/snapshots?environment=production", []byte(`{"name":"`+name+`"}`), c.seed.opTimeout)
+	snap.print(e.engine)
+	reset := e.operatorOp("reset of the "+t.label+" tenant", "POST", org+"/reset?environment=production", nil, c.seed.opTimeout)
+	reset.print(e.engine)
+	sum.ops = append(sum.ops, snap, reset)
+	if !snap.ok() {
+		sum.ops = append(sum.ops, opResult{name: "restore of the " + t.label + " tenant", outcome: "not run: no snapshot"})
+		return
 	}
-	return ru.Maxrss << 10 // kilobytes on Linux
-}
-
-// sizeRoutes are the routes of issue 39's table for tenant t, with
-// numbers, references and order IDs of t's own read from the database.
-func (e *env) sizeRoutes(t seedgen.Tenant, keys *tenantSamples) ([]sizeRoute, error) {
-	tok, err := e.login(t)
-	if err != nil {
-		return nil, err
-	}
-	cookie, err := e.consoleSession(t)
-	if err != nil {
-		return nil, err
-	}
-	orders, numbers, refs := keys.orders, keys.numbers, keys.refs
-	bearer := func(tok string) func(*http.Request) {
-		return func(r *http.Request) { r.Header.Set("Authorization", "Bearer "+tok) }
-	}
-	ecom, admin := bearer(tok), bearer(adminToken)
-	session := func(r *http.Request) { r.AddCookie(cookie) }
-	fixed := func(p string) func(int, int) string { return func(int, int) string { return p } }
-	pick := func(prefix string, keys []string) func(int, int) string {
-		return func(w, n int) string { return prefix + url.PathEscape(keys[(w*7919+n)%len(keys)]) }
-	}
-	// A deep page, cold: each request a page size no request before it
-	// used, so no page boundary of its query is known, at about the
-	// middle of the merchant's orders.
-	deep := func(w, n int) string {
-		size := 20 + (w*1000+n)%180
-		return fmt.Sprintf("/ecommerce/v3/orders?size=%d&page=%d", size, max(0, t.Orders/size/2))
-	}
-	return []sizeRoute{
-		{"API orders, first page", fixed("/ecommerce/v3/orders"), ecom},
-		{"API orders, status=Delivered", fixed("/ecommerce/v3/orders?status=Delivered"), ecom},
-		{"API orders, a deep page, cold", deep, ecom},
-		{"API GET one order", pick("/ecommerce/v3/orders/", orders), ecom},
-		{"API inventory", fixed("/ecommerce/v3/inventory"), ecom},
-		{"API catalog balances (WH1)", fixed("/ecommerce/v3/catalogs/WH1/balances"), ecom},
-		{"API supplier shipments, status=Created", fixed("/ecommerce/v3/shipments?status=Created"), ecom},
-		{"Tracking by number", pick("/tracking/7/shipments/trackingnumber/", numbers), ecom},
-		{"Tracking senderreference", pick("/tracking/7/shipments/senderreference/", refs), ecom},
-		{"Tracking find", pick("/tracking/7/shipments/find/", refs), ecom},
-		{"Console overview", fixed("/console/"), session},
-		{"Console shipments", fixed("/console/shipments"), session},
-		{"Console orders", fixed("/console/orders"), session},
-		{"Console products", fixed("/console/products"), session},
-		{"operator organizations", fixed("/admin/v1/organizations"), admin},
-		{"operator journal, status=503", fixed("/admin/v1/requests?environment=production&status=503"), admin},
-		{"operator journal of the tenant, status=404", fixed("/admin/v1/requests?businessId=" + t.BusinessID + "&status=404"), admin},
-	}, nil
-}
-
-// login is t's ecom token.
-func (e *env) login(t seedgen.Tenant) (string, error) {
-	req, _ := http.NewRequest("GET", e.url+"/auth/token", nil)
-	req.SetBasicAuth(t.Username, t.Password)
-	resp, err := e.client.Do(req)
-	if err != nil {
-		return "", err
-	}
-	var tok struct {
-		AccessToken string `json:"access_token"`
-	}
-	if err := decodeJSON(resp, &tok); err != nil {
-		return "", err
-	}
-	return tok.AccessToken, nil
-}
-
-// consoleSession signs the operator in to the console with the admin
-// token and chooses t's organization, as an operator looking into a
-// tenant does (the console shows shipments to the operator and to gateway
-// clients, not to service accounts), and returns the session's cookie.
-func (e *env) consoleSession(t seedgen.Tenant) (*http.Cookie, error) {
-	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := noRedirect.PostForm(e.url+"/console/sign-in", url.Values{"kind": {"operator"}, "token": {adminToken}})
-	if err != nil {
-		return nil, err
-	}
-	io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	var session *http.Cookie
-	for _, ck := range resp.Cookies() {
-		if ck.Name == "parcelgate_console" && ck.Value != "" {
-			session = ck
-		}
-	}
-	if session == nil {
-		return nil, fmt.Errorf("console sign-in of the operator: %d, no session", resp.StatusCode)
-	}
-	req, _ := http.NewRequest("POST", e.url+"/console/tenant", strings.NewReader(url.Values{"environment": {"production"}, "businessId": {t.BusinessID}}.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.AddCookie(session)
-	if resp, err = noRedirect.Do(req); err != nil {
-		return nil, err
-	}
-	io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode >= 400 {
-		return nil, fmt.Errorf("console: choosing %s: %d", t.BusinessID, resp.StatusCode)
-	}
-	return session, nil
-}
-
-// tenantSamples are up to 500 of an organization's newest order IDs,
-// parcel numbers and shipment references.
-type tenantSamples struct{ orders, numbers, refs []string }
-
-// readSamples reads bid's samples from the database at dsn.
-func readSamples(ctx context.Context, engine, dsn, bid string) (*tenantSamples, error) {
-	driver := "pgx"
-	if engine == "sqlite" {
-		driver, dsn = "sqlite", strings.TrimPrefix(dsn, "sqlite:")
-	}
-	raw, err := sql.Open(driver, dsn)
-	if err != nil {
-		return nil, err
-	}
-	defer raw.Close()
-	var org int64
-	if err := raw.QueryRowContext(ctx, `SELECT id FROM organizations WHERE environment = 'production' AND business_id = '`+bid+`'`).Scan(&org); err != nil {
-		return nil, err
-	}
-	read := func(q string) ([]string, error) {
-		rows, err := raw.QueryContext(ctx, fmt.Sprintf(q, org))
-		if err != nil {
-			return nil, err
-		}
-		defer rows.Close()
-		var out []string
-		for rows.Next() {
-			var s string
-			if err := rows.Scan(&s); err != nil {
-				return nil, err
-			}
-			out = append(out, s)
-		}
-		if len(out) == 0 {
-			return nil, fmt.Errorf("%s has none: %s", bid, q)
-		}
-		return out, rows.Err()
-	}
-	var k tenantSamples
-	if k.orders, err = read(`SELECT order_id FROM orders WHERE org_id = %d ORDER BY id DESC LIMIT 500`); err != nil {
-		return nil, err
-	}
-	if k.numbers, err = read(`SELECT parcel_id FROM parcels WHERE org_id = %d ORDER BY shipment_id DESC LIMIT 500`); err != nil {
-		return nil, err
-	}
-	if k.refs, err = read(`SELECT reference FROM shipments WHERE org_id = %d AND reference <> '' ORDER BY id DESC LIMIT 500`); err != nil {
-		return nil, err
-	}
-	return &k, nil
+	restore := e.operatorOp("restore of the "+t.label+" tenant", "POST", org+"/snapshots/"+name+"/restore?environment=production", nil, c.seed.opTimeout)
+	restore.print(e.engine)
+	sum.ops = append(sum.ops, restore)
 }
 
 // sizeResult is one route's measurement.
 type sizeResult struct {
-	lat      latencies
-	rate     float64
-	fivexx   int
-	other    int    // answers neither 200 nor 5xx
-	firstBad string // the first of those, for the note
-	timedOut bool
+	lat         latencies
+	rate        float64
+	fivexx      int
+	timeouts    int    // requests without an answer in 30 s
+	bytes       int64  // of the answers' bodies
+	other       int    // answers neither 2xx nor 5xx
+	firstStatus int    // the status of the first of those
+	firstBad    string // the first of those, for the note
 }
 
 func (r sizeResult) note() string {
-	if r.other == 0 {
-		return ""
+	var s string
+	if r.timeouts > 0 {
+		s = fmt.Sprintf("; %d without an answer in 30 s", r.timeouts)
 	}
-	return fmt.Sprintf("; %d other non-200, first: %s", r.other, r.firstBad)
+	if r.other > 0 {
+		s += fmt.Sprintf("; %d other non-2xx, first: %s", r.other, r.firstBad)
+	}
+	return s
 }
 
 // measure runs conns workers for d or until maxRequests requests were
@@ -322,6 +328,10 @@ func (e *env) measure(conns int, d time.Duration, maxRequests int, r sizeRoute) 
 	deadline := start.Add(d)
 	var wg sync.WaitGroup
 	var firstErr error
+	method := r.method
+	if method == "" {
+		method = "GET"
+	}
 	for w := range conns {
 		wg.Go(func() {
 			for n := 0; ; n++ {
@@ -332,28 +342,46 @@ func (e *env) measure(conns int, d time.Duration, maxRequests int, r sizeRoute) 
 				}
 				sent++
 				mu.Unlock()
-				req, _ := http.NewRequest("GET", e.url+r.path(w, n), nil)
+				var body io.Reader
+				if r.body != nil {
+					body = bytes.NewReader(r.body(w, n))
+				}
+				req, _ := http.NewRequest(method, e.url+r.path(w, n), body)
+				if body != nil {
+					req.Header.Set("Content-Type", "application/json")
+				}
 				r.auth(req)
 				t0 := time.Now()
 				resp, err := client.Do(req)
 				if err != nil {
+					// A request the client gave up on (30 s) is counted
+					// with its time, as a 5xx is, and the route goes on;
+					// any other failure of the connection ends it.
 					mu.Lock()
+					if e, ok := err.(interface{ Timeout() bool }); ok && e.Timeout() {
+						res.lat = append(res.lat, time.Since(t0))
+						res.timeouts++
+						mu.Unlock()
+						continue
+					}
 					firstErr = cmpErr(firstErr, err)
 					mu.Unlock()
 					return
 				}
-				body, _ := io.ReadAll(resp.Body)
+				raw, _ := io.ReadAll(resp.Body)
 				resp.Body.Close()
 				took := time.Since(t0)
 				mu.Lock()
 				res.lat = append(res.lat, took)
+				res.bytes += int64(len(raw))
 				switch {
 				case resp.StatusCode >= 500:
 					res.fivexx++
-				case resp.StatusCode != http.StatusOK:
+				case resp.StatusCode/100 != 2:
 					res.other++
 					if res.firstBad == "" {
-						res.firstBad = fmt.Sprintf("%d %s %.200s", resp.StatusCode, req.URL.RequestURI(), body)
+						res.firstStatus = resp.StatusCode
+						res.firstBad = fmt.Sprintf("%d %s %s", resp.StatusCode, req.URL.RequestURI(), short(raw))
 					}
 				}
 				mu.Unlock()
@@ -363,4 +391,20 @@ func (e *env) measure(conns int, d time.Duration, maxRequests int, r sizeRoute) 
 	wg.Wait()
 	res.rate = float64(len(res.lat)) / time.Since(start).Seconds()
 	return res, firstErr
+}
+
+// idleCPU measures the CPU the server uses over d with no request: this
+// process's (the load generator is idle) and, on PostgreSQL, the
+// database processes serving its connections.
+func (e *env) idleCPU(d time.Duration, sum *engineSummary) {
+	time.Sleep(5 * time.Second) // the journal's last writes
+	cpu0, db0 := processCPU(), dbCPU(e)
+	time.Sleep(d)
+	cpu, dbc := processCPU()-cpu0, dbCPU(e)-db0
+	sum.idle = fmt.Sprintf("%.2f s of CPU over %s (%.1f%% of a core)", cpu.Seconds(), d, 100*cpu.Seconds()/d.Seconds())
+	if e.engine == "postgres" {
+		sum.idle += fmt.Sprintf(", PostgreSQL's processes serving it %.2f s (%.1f%%)", dbc.Seconds(), 100*dbc.Seconds()/d.Seconds())
+	}
+	sum.idle += ", " + loadAverage()
+	fmt.Printf("  idle server: %s\n", sum.idle)
 }

@@ -225,3 +225,50 @@ func (r *Report) String() string {
 }
 
 func micros(t time.Time) int64 { return t.UnixMicro() }
+
+// Tenants finds the two tenants a fill made in the database at dsn (by
+// their service accounts), with their orders and shipments counted; nil,
+// nil when the database holds no fill (it is migrated first, as Run
+// does). A kept database is measured again this way.
+func Tenants(ctx context.Context, dsn string) (big, small *Tenant, err error) {
+	db, err := sqlstore.Open(ctx, dsn, parcelgate.SystemClock{})
+	if err != nil {
+		return nil, nil, err
+	}
+	err = db.Migrate(ctx)
+	db.Close()
+	if err != nil {
+		return nil, nil, err
+	}
+	out, err := openSink(ctx, dsn)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer out.close()
+	find := func(prefix, secret, password string) (*Tenant, error) {
+		t := &Tenant{ClientID: prefix + "-client", ClientSecret: secret, Username: prefix, Password: password}
+		var org int64
+		err := out.queryRow(ctx, `SELECT o.id, o.business_id FROM service_accounts a JOIN organizations o ON o.id = a.org_id WHERE a.username = '`+prefix+`'`, &org, &t.BusinessID)
+		if err != nil {
+			return nil, err
+		}
+		if err := out.queryRow(ctx, fmt.Sprintf(`SELECT COUNT(*) FROM orders WHERE org_id = %d`, org), &t.Orders); err != nil {
+			return nil, err
+		}
+		if err := out.queryRow(ctx, fmt.Sprintf(`SELECT COUNT(*) FROM shipments WHERE org_id = %d`, org), &t.Shipments); err != nil {
+			return nil, err
+		}
+		return t, nil
+	}
+	var n int64
+	if err := out.queryRow(ctx, `SELECT COUNT(*) FROM service_accounts WHERE username = 'seed-big'`, &n); err != nil || n == 0 {
+		return nil, nil, err
+	}
+	if big, err = find("seed-big", BigClientSecret, BigPassword); err != nil {
+		return nil, nil, err
+	}
+	if small, err = find("seed-small", SmallClientSecret, SmallPassword); err != nil {
+		return nil, nil, err
+	}
+	return big, small, nil
+}
