@@ -545,9 +545,9 @@ type productData struct {
 	Descriptions []description
 	// Balances are a page of the product's balances by catalog; Form
 	// the page's query (its cursor: balances).
-	Balances     parcelgate.Page[views.Balance]
-	Form         url.Values
-	Document     string
+	Balances parcelgate.Page[views.Balance]
+	Form     url.Values
+	Document string
 	// CanEdit: the session may edit the product and set its stock here
 	// (its own product, decisions §23); StockError is the refused stock
 	// form's, for the balance StockCatalog ("retailer/catalog").
