@@ -136,9 +136,10 @@ func (s *CredentialService) ListGatewayClients(ctx context.Context, c *parcelgat
 	}
 	if c.Scope == parcelgate.ScopeEnvironment && (p.Size > 0 || p.After != "") {
 		// The operator API's pages (decisions §58): by client ID, unique,
-		// in the order of its primary key; the environment and the
-		// revocation are the join's and the row's filters.
-		return environmentPage(ctx, s.db.primary(), c, "gateway clients", `SELECT `+gatewayClientColumns+` FROM gateway_clients c JOIN organizations o ON o.id = c.org_id WHERE `+scope.sql()+` ORDER BY c.client_id`, scope.args, p, scan)
+		// in the order of its primary key from p.After; the environment
+		// and the revocation filter those rows (envKeyed).
+		stmt, args := envKeyed(`SELECT `+gatewayClientColumns+` FROM gateway_clients c CROSS JOIN organizations o WHERE o.id = c.org_id`, "c", "c.client_id", c, p)
+		return environmentPage(ctx, s.db.primary(), c, "gateway clients", stmt, args, p, scan)
 	}
 	return namedPage(ctx, s.db.primary(), c, `SELECT `+gatewayClientColumns+` FROM gateway_clients c JOIN organizations o ON o.id = c.org_id WHERE `+scope.sql()+` ORDER BY o.business_id, o.environment, c.client_id`, scope.args, p, scan)
 }
@@ -321,8 +322,9 @@ func (s *CredentialService) ListServiceAccounts(ctx context.Context, c *parcelga
 	}
 	if c.Scope == parcelgate.ScopeEnvironment && (p.Size > 0 || p.After != "") {
 		// The operator API's pages (decisions §58): by username, unique,
-		// in the order of its primary key.
-		return environmentPage(ctx, s.db.primary(), c, "service accounts", stmt, scope.args, p, scan)
+		// in the order of its primary key from p.After (envKeyed).
+		stmt, args := envKeyed(`SELECT `+serviceAccountColumns+` FROM service_accounts a CROSS JOIN organizations o WHERE o.id = a.org_id`, "a", "a.username", c, p)
+		return environmentPage(ctx, s.db.primary(), c, "service accounts", stmt, args, p, scan)
 	}
 	return namedPage(ctx, s.db.primary(), c, stmt, scope.args, p, scan)
 }
