@@ -118,7 +118,8 @@ func (s *CredentialService) CredentialOwner(ctx context.Context, kind parcelgate
 
 // ListGatewayClients pages the gateway clients in c's scope that are not
 // revoked, by business ID, environment and client ID (see namedPage: the
-// whole list when p.Size is 0). Only a caller that may ActionOperate.
+// whole list when p.Size is 0), or one environment's by client ID
+// (environmentPage). Only a caller that may ActionOperate.
 func (s *CredentialService) ListGatewayClients(ctx context.Context, c *parcelgate.Caller, p parcelgate.PageRequest) (parcelgate.Page[*parcelgate.GatewayClient], error) {
 	if err := c.May(parcelgate.ActionOperate); err != nil {
 		return parcelgate.Page[*parcelgate.GatewayClient]{}, err
