@@ -130,9 +130,11 @@ type CredentialService interface {
 	AuthenticateGatewayClient(ctx context.Context, clientID, secret string) (*GatewayClient, error)
 	// ListGatewayClients pages the gateway clients in c's scope that are
 	// not revoked, by business ID and client ID; the page's key is the
-	// client ID. p.Size 0 is the whole list in one page (the operator
-	// API's answer); a caller of one organization may page it. Only a
-	// caller that may ActionOperate.
+	// client ID. p.Size 0 is the whole list in one page; a caller of one
+	// organization may page it; one environment's (c of
+	// ScopeEnvironment) pages by client ID alone, p.Size after p.After,
+	// Next the page's last client ID while more follow (the operator
+	// API's pages, decisions §58). Only a caller that may ActionOperate.
 	ListGatewayClients(ctx context.Context, c *Caller, p PageRequest) (Page[*GatewayClient], error)
 	// RevokeGatewayClient stops clientID from getting new tokens. Only a
 	// caller that may ActionOperate on the client's organization.
@@ -149,9 +151,11 @@ type CredentialService interface {
 	AuthenticateServiceAccount(ctx context.Context, username, password string) (*ServiceAccount, error)
 	// ListServiceAccounts pages the service accounts in c's scope that are
 	// not revoked, by username, with their lockout state; the page's key
-	// is the username. p.Size 0 is the whole list in one page (the
-	// operator API's answer); a caller of one organization may page it.
-	// Only a caller that may ActionOperate.
+	// is the username. p.Size 0 is the whole list in one page; a caller of
+	// one organization may page it, and so may the operator of one
+	// environment (the operator API's pages, decisions §58: p.Size after
+	// p.After, Next the page's last username while more follow). Only a
+	// caller that may ActionOperate.
 	ListServiceAccounts(ctx context.Context, c *Caller, p PageRequest) (Page[*ServiceAccount], error)
 	// RevokeServiceAccount stops username from logging in. Only a caller
 	// that may ActionOperate on the account's organization.

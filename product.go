@@ -179,8 +179,9 @@ func checkProductID(p *Problems, field, businessID, id string) {
 }
 
 // ProductQuery narrows the products a caller sees (InventoryService's
-// ListProducts): Search, when given, keeps those whose externalId contains
-// it (ignoring case) or whose EAN code is it.
+// ListProducts): Search, when given, keeps those whose externalId starts
+// with it, ignoring the case of ASCII letters, or whose EAN code is it
+// (decisions §58: a prefix, which an index serves; it was a substring).
 type ProductQuery struct {
 	Search string
 }
@@ -188,13 +189,24 @@ type ProductQuery struct {
 // ScopedProduct is a product of the caller's ConsoleProductScope with the
 // stock it sees of it (InventoryService's ListProducts and FindProduct):
 // Own when the caller supplies it (else it is published to one of the
-// caller's catalogs), and its balances by catalog — every catalog's of a
-// product the caller supplies, else those of the caller's own catalogs it
-// may read.
+// caller's catalogs). The stock is that of every catalog of a product the
+// caller supplies, else that of the caller's own catalogs it may read:
+// its Total here, its balances by catalog a page at a time from
+// ProductStock.
 type ScopedProduct struct {
-	Product  *Product
-	Own      bool
-	Balances []*CatalogStock
+	Product *Product
+	Own     bool
+	Total   StockTotal
+}
+
+// StockTotal is a product's stock summed over the live balances a caller
+// sees of it (decisions §58): the console's product list shows this one
+// figure, the product's page the catalogs.
+type StockTotal struct {
+	Quantity  int64
+	Allocated int64
+	// Catalogs is the number of those balances.
+	Catalogs int
 }
 
 // CatalogStock is one balance of a ScopedProduct with the catalog it is
@@ -437,15 +449,22 @@ type InventoryService interface {
 	// those c's organization supplies, whatever their status, and those
 	// published to the catalogs it may read (EOS ones while retailers see
 	// them) — newest first by id, paged by key both ways (no total), each
-	// with its live balances (ScopedProduct). Only a caller
+	// with the total of its live balances (ScopedProduct.Total; with a
+	// search, by externalId instead: see ProductQuery). Only a caller
 	// MayReadConsoleProducts allows (a supplier or merchant reads what it
 	// supplies, a retailer what is published to it). The console's list.
 	ListProducts(ctx context.Context, c *Caller, q ProductQuery, page PageRequest) (Page[*ScopedProduct], error)
 	// FindProduct returns one product of ListProducts's scope by its
-	// store id with every balance c sees of it, removed ones included, or
-	// ENOTFOUND (also another tenant's). Only a caller
+	// store id with the total of its live balances c sees (ProductStock
+	// pages them), or ENOTFOUND (also another tenant's). Only a caller
 	// MayReadConsoleProducts allows.
 	FindProduct(ctx context.Context, c *Caller, id int64) (*ScopedProduct, error)
+	// ProductStock pages the balances c sees of one product of
+	// ListProducts's scope, removed ones included, by catalog (its store
+	// id), page.Size at a time from the cursor page.After (Next while
+	// more follow); ENOTFOUND for a product outside the scope (also
+	// another tenant's). Only a caller MayReadConsoleProducts allows.
+	ProductStock(ctx context.Context, c *Caller, id int64, page PageRequest) (Page[*CatalogStock], error)
 	// FindInventoryItem returns one ACTIVE product with its balances, or
 	// ENOTFOUND (also for an EOS product: interface §3 rule 3). Only a
 	// caller that may ActionReadProducts reads it.

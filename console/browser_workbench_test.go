@@ -89,7 +89,12 @@ func TestBrowserWorkbench(t *testing.T) {
 		t.Fatalf("stock %d after delivering 3 of %d", after.Quantity, before.Quantity)
 	}
 	in.navigate("open Products", chromedp.Click(chromedp.CSS(`nav a[href="/console/products"]`)))
-	in.waitText(`[data-stock="`+tshirt+`"]`, "WH1: "+strconv.FormatInt(after.Quantity, 10)+" / "+strconv.FormatInt(after.Allocated, 10))
+	// One total a product, over its catalogs (decisions §58).
+	total := productTotal(t, e, tshirt)
+	if total.Allocated != after.Allocated {
+		t.Fatalf("total %+v, WH1 %+v: WH1 holds the allocations", total, after)
+	}
+	in.waitText(`[data-stock="`+tshirt+`"]`, strconv.FormatInt(total.Quantity, 10)+" / "+strconv.FormatInt(total.Allocated, 10))
 	in.shotPhone("20-products-stock")
 
 	// Set stock from the keyboard: type the count, press Enter.
@@ -171,9 +176,20 @@ func (tb *tab) location() string {
 // productID is the store's id of the test tenant's product.
 func productID(t *testing.T, e *env, externalID string) int64 {
 	t.Helper()
+	return testProduct(t, e, externalID).Product.ID
+}
+
+// productTotal is the stock total of the test tenant's product.
+func productTotal(t *testing.T, e *env, externalID string) parcelgate.StockTotal {
+	t.Helper()
+	return testProduct(t, e, externalID).Total
+}
+
+func testProduct(t *testing.T, e *env, externalID string) *parcelgate.ScopedProduct {
+	t.Helper()
 	page, err := e.store.Inventory.ListProducts(t.Context(), e.caller(parcelgate.Test), parcelgate.ProductQuery{Search: externalID}, parcelgate.PageRequest{Size: 10})
-	if err != nil || len(page.Items) == 0 {
+	if err != nil || len(page.Items) == 0 || page.Items[0].Product.ExternalID != externalID {
 		t.Fatalf("product %s: %v", externalID, err)
 	}
-	return page.Items[0].Product.ID
+	return page.Items[0]
 }

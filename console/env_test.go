@@ -20,6 +20,7 @@ import (
 	"github.com/parcelgate/parcelgate/httpapi"
 	"github.com/parcelgate/parcelgate/internal/tools/testdb"
 	"github.com/parcelgate/parcelgate/internal/wiring"
+	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
 const adminToken = "console-test-admin-token"
@@ -58,6 +59,13 @@ func newEnvMode(t testing.TB, engine string, sandbox bool) *env {
 // configure (nil: as it is).
 func newEnvConfig(t testing.TB, engine string, sandbox bool, configure func(*httpapi.Config)) *env {
 	t.Helper()
+	return newEnvServices(t, engine, sandbox, configure, nil)
+}
+
+// newEnvServices is newEnvConfig with the console's services changed by
+// services (nil: as wiring.Console makes them).
+func newEnvServices(t testing.TB, engine string, sandbox bool, configure func(*httpapi.Config), services func(*sqlstore.DB, *console.Services)) *env {
+	t.Helper()
 	clock := new(parcelgate.OffsetClock)
 	db, dsn := testdb.OpenDSN(t, engine, clock)
 	ctx := context.Background()
@@ -77,6 +85,9 @@ func newEnvConfig(t testing.TB, engine string, sandbox bool, configure func(*htt
 	srv := httpapi.New(api, auth.NewKeyring(keys), clock, log, cfg)
 	sessions := new(testClock)
 	store := wiring.Console(db)
+	if services != nil {
+		services(db, &store)
+	}
 	srv.Mount(console.Prefix, console.New(store, console.Config{
 		AdminToken: adminToken, AdminGuard: srv.AdminGuard(), Clock: clock, OffsetClock: clock, Sandbox: sandbox, SessionNow: sessions.Now,
 		ManualFulfillment: true, PollInterval: 100 * time.Millisecond, Log: log,

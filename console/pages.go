@@ -498,31 +498,41 @@ func (c *Console) listProducts(ctx context.Context, caller *parcelgate.Caller, s
 }
 
 // findProduct is the session's product id through the inventory service
-// (FindProduct) with its balances, removed ones included.
-func (c *Console) findProduct(ctx context.Context, caller *parcelgate.Caller, id int64) (*views.Product, []views.Balance, error) {
+// (FindProduct) with a page of its balances (ProductStock, removed ones
+// included) from the cursor after.
+func (c *Console) findProduct(ctx context.Context, caller *parcelgate.Caller, id int64, after string) (*views.Product, parcelgate.Page[views.Balance], error) {
+	var bals parcelgate.Page[views.Balance]
 	sp, err := c.inventory.FindProduct(ctx, caller, id)
 	if err != nil {
-		return nil, nil, err
+		return nil, bals, err
 	}
-	p := productView(sp)
-	bals := p.Stock
-	p.Stock = nil
-	return p, bals, nil
+	page, err := c.inventory.ProductStock(ctx, caller, id, parcelgate.PageRequest{After: after, Size: pageSize})
+	if err != nil {
+		return nil, bals, err
+	}
+	bals.Next = page.Next
+	for _, st := range page.Items {
+		bals.Items = append(bals.Items, balanceView(st))
+	}
+	return productView(sp), bals, nil
 }
 
 // productView is the console's view of a product: its name from its
-// descriptions, when an EOS one leaves retailers' lists, and its stock.
+// descriptions, when an EOS one leaves retailers' lists, and its stock's
+// total.
 func productView(sp *parcelgate.ScopedProduct) *views.Product {
-	p := &views.Product{Product: sp.Product, Name: parcelgate.ReadProductDocument(sp.Product.Document).Name(), Own: sp.Own}
+	p := &views.Product{Product: sp.Product, Name: parcelgate.ReadProductDocument(sp.Product.Document).Name(), Own: sp.Own, Stock: sp.Total}
 	if !sp.Product.DeletedAt.IsZero() {
 		p.LeavesListsAt = sp.Product.DeletedAt.Add(parcelgate.EOSVisibility)
 	}
-	for _, st := range sp.Balances {
-		b := st.Balance
-		p.Stock = append(p.Stock, views.Balance{Catalog: b.CatalogExternalID, CatalogName: st.CatalogName, CatalogType: st.CatalogType, RetailerID: b.RetailerID,
-			Quantity: b.Quantity, Allocated: b.Allocated, Price: string(b.WholesalePrice), Currency: b.Currency, ModifiedAt: b.ModifiedAt, Removed: b.Removed})
-	}
 	return p
+}
+
+// balanceView is the console's view of one balance of a product.
+func balanceView(st *parcelgate.CatalogStock) views.Balance {
+	b := st.Balance
+	return views.Balance{Catalog: b.CatalogExternalID, CatalogName: st.CatalogName, CatalogType: st.CatalogType, RetailerID: b.RetailerID,
+		Quantity: b.Quantity, Allocated: b.Allocated, Price: string(b.WholesalePrice), Currency: b.Currency, ModifiedAt: b.ModifiedAt, Removed: b.Removed}
 }
 
 type description struct {
@@ -535,8 +545,11 @@ type description struct {
 type productData struct {
 	Product      *views.Product
 	Descriptions []description
-	Balances     []views.Balance
-	Document     string
+	// Balances are a page of the product's balances by catalog; Form
+	// the page's query (its cursor: balances).
+	Balances parcelgate.Page[views.Balance]
+	Form     url.Values
+	Document string
 	// CanEdit: the session may edit the product and set its stock here
 	// (its own product, decisions §23); StockError is the refused stock
 	// form's, for the balance StockCatalog ("retailer/catalog").
@@ -559,12 +572,16 @@ func (c *Console) product(w http.ResponseWriter, r *http.Request, s *session) {
 // renderProduct shows product id after form sets the state of a refused
 // form.
 func (c *Console) renderProduct(w http.ResponseWriter, r *http.Request, s *session, status int, id int64, form func(*productData)) {
-	p, bals, err := c.findProduct(r.Context(), s.caller, id)
+	p, bals, err := c.findProduct(r.Context(), s.caller, id, r.URL.Query().Get("balances"))
+	if parcelgate.ErrorCode(err) == parcelgate.EINVALID {
+		c.errorPage(w, r, s, http.StatusBadRequest, "The page link is not valid; start from the product's first page.")
+		return
+	}
 	if err != nil {
 		c.fail(w, r, s, err)
 		return
 	}
-	d := &productData{Product: p, Balances: bals, Descriptions: descriptions(p.Document), Document: indentJSON(p.Document)}
+	d := &productData{Product: p, Balances: bals, Form: r.URL.Query(), Descriptions: descriptions(p.Document), Document: indentJSON(p.Document)}
 	d.CanEdit = p.Own && p.Status == parcelgate.ProductActive && c.canEdit(s) && s.caller.May(parcelgate.ActionManageProducts) == nil
 	form(d)
 	c.renderView(w, r, status, "product", &view{Title: p.ExternalID, Session: s, Nav: "products", Data: d, Live: status == http.StatusOK})

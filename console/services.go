@@ -52,6 +52,7 @@ type OrderStore interface {
 type InventoryStore interface {
 	ListProducts(ctx context.Context, c *parcelgate.Caller, q parcelgate.ProductQuery, p parcelgate.PageRequest) (parcelgate.Page[*parcelgate.ScopedProduct], error)
 	FindProduct(ctx context.Context, c *parcelgate.Caller, id int64) (*parcelgate.ScopedProduct, error)
+	ProductStock(ctx context.Context, c *parcelgate.Caller, id int64, p parcelgate.PageRequest) (parcelgate.Page[*parcelgate.CatalogStock], error)
 	PutInventory(ctx context.Context, c *parcelgate.Caller, entries []parcelgate.InventoryInput) (parcelgate.InventoryFailures, error)
 	PutBalances(ctx context.Context, c *parcelgate.Caller, entries []parcelgate.BalanceInput) ([]*parcelgate.Balance, error)
 }

@@ -283,9 +283,21 @@ func (c *Console) ownProduct(w http.ResponseWriter, r *http.Request, s *session,
 		c.errorPage(w, r, s, http.StatusNotFound, "There is no such page, or it is not yours to see.")
 		return nil, nil, false
 	}
-	p, bals, err := c.findProduct(r.Context(), s.caller, id)
+	p, page, err := c.findProduct(r.Context(), s.caller, id, "")
 	if err == nil && !p.Own {
 		err = parcelgate.Errorf(parcelgate.ENOTFOUND, "Product not found.")
+	}
+	bals, next := page.Items, page.Next
+	// The form has a slot for every catalog the organization supplies:
+	// every page of the product's balances (the workbench's test data).
+	for err == nil && next != "" {
+		var more parcelgate.Page[*parcelgate.CatalogStock]
+		if more, err = c.inventory.ProductStock(r.Context(), s.caller, id, parcelgate.PageRequest{After: next, Size: 500}); err == nil {
+			for _, st := range more.Items {
+				bals = append(bals, balanceView(st))
+			}
+			next = more.Next
+		}
 	}
 	if err != nil {
 		c.fail(w, r, s, err)

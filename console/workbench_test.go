@@ -271,20 +271,31 @@ func TestIntegratorCreatesAProductAndSetsStock(t *testing.T) {
 		if got := e.balance(parcelgate.Test, "BENCH-1", "WH1"); got.Quantity != 75 {
 			t.Fatalf("stock after the form: %d", got.Quantity)
 		}
-		// The list shows the stock per catalog.
+		// The list shows the stock's total (decisions §58), the
+		// product's page the catalog.
 		list := b.get("/console/products")
-		mustContain(t, list, `data-stock="BENCH-1"`, "WH1: <strong>75</strong> / 0", `id="new-product"`)
+		mustContain(t, list, `data-stock="BENCH-1"><strong>75</strong> / 0 <span class="muted small">in 1 catalog</span>`, `id="new-product"`)
 	})
 }
 
-// The products list shows quantity and allocated per
-// catalog: the demo order holds 2 T-shirts of WH1.
+// decisions §58: the products list shows one total a product, quantity
+// and allocated over its catalogs; the product's page shows each catalog:
+// the demo order holds 2 T-shirts of WH1.
 func TestProductsListShowsStock(t *testing.T) {
 	eachEngine(t, func(t *testing.T, e *env) {
 		b := e.browser()
 		b.signIn(prod.Username, prod.Password)
 		list := b.get("/console/products")
-		mustContain(t, list, `data-stock="1234567-1-TSHIRT-M"`, "WH1: <strong>118</strong> / 2", "SHOP1: <strong>120</strong> / 0")
+		mustContain(t, list, `data-stock="1234567-1-TSHIRT-M"><strong>238</strong> / 2 <span class="muted small">in 2 catalogs</span>`)
+		if strings.Contains(list.body, "SHOP1") {
+			t.Fatal("the list names the catalogs")
+		}
+		m := regexp.MustCompile(`href="/console/products/(\d+)">1234567-1-TSHIRT-M<`).FindStringSubmatch(list.body)
+		if m == nil {
+			t.Fatal("no link to the T-shirt")
+		}
+		page := b.get("/console/products/" + m[1])
+		mustContain(t, page, `data-quantity="WH1">118<`, `data-quantity="SHOP1">120<`, `id="stock-total"`)
 	})
 }
 
@@ -295,7 +306,7 @@ func TestWorkbenchCrossTenantIsMissing(t *testing.T) {
 		ctx := context.Background()
 		_, foreignOrder := e.foreignOrder()
 		// The production tenant's product, seen from the test tenant.
-		prodPage, err := e.store.Inventory.ListProducts(ctx, e.caller(parcelgate.Production), parcelgate.ProductQuery{Search: "TSHIRT"}, parcelgate.PageRequest{Size: 10})
+		prodPage, err := e.store.Inventory.ListProducts(ctx, e.caller(parcelgate.Production), parcelgate.ProductQuery{Search: "1234567-1-TSHIRT"}, parcelgate.PageRequest{Size: 10})
 		if err != nil || len(prodPage.Items) == 0 {
 			t.Fatalf("production product: %v", err)
 		}

@@ -19,12 +19,12 @@ import (
 // error rather than a silently ignored setting.
 func (s *Server) adminRoutes() {
 	s.handle("POST /admin/v1/organizations", s.admin(s.createOrganization))
-	s.handle("GET /admin/v1/organizations", s.admin(s.listOrganizations))
+	s.handle("GET /admin/v1/organizations", s.admin(pagedListing("business ID", s.listOrganizations)))
 	s.handle("POST /admin/v1/gateway-clients", s.admin(s.createGatewayClient))
-	s.handle("GET /admin/v1/gateway-clients", s.admin(listing(s.credentials.ListGatewayClients)))
+	s.handle("GET /admin/v1/gateway-clients", s.admin(pagedListing("client ID", s.credentials.ListGatewayClients)))
 	s.handle("DELETE /admin/v1/gateway-clients/{clientId}", s.admin(onPathValue("clientId", s.credentials.RevokeGatewayClient)))
 	s.handle("POST /admin/v1/service-accounts", s.admin(s.createServiceAccount))
-	s.handle("GET /admin/v1/service-accounts", s.admin(listing(s.credentials.ListServiceAccounts)))
+	s.handle("GET /admin/v1/service-accounts", s.admin(pagedListing("username", s.credentials.ListServiceAccounts)))
 	s.handle("DELETE /admin/v1/service-accounts/{username}", s.admin(onPathValue("username", s.credentials.RevokeServiceAccount)))
 	s.handle("POST /admin/v1/service-accounts/{username}/unlock", s.admin(onPathValue("username", s.credentials.UnlockServiceAccount)))
 	s.handle("POST /admin/v1/catalogs", s.admin(s.createCatalog))
@@ -42,64 +42,54 @@ func envParam(r *http.Request) (parcelgate.Environment, error) {
 	return env, nil
 }
 
-// listing answers an operator listing of the objects of one environment:
-// the store lists them for the operator of that environment.
-func listing[T any](list func(context.Context, *parcelgate.Caller, parcelgate.PageRequest) (parcelgate.Page[T], error)) handlerFunc {
+// Operator pages (decisions §53, §58): the organizations, gateway clients
+// and service accounts of one environment, each by its unique key
+// (business ID, client ID, username); size (1 to MaxOperatorPage, default
+// DefaultOperatorPage) and after, the next of the page before.
+const (
+	DefaultOperatorPage = 100
+	MaxOperatorPage     = 1000
+)
+
+// pagedListing answers an operator listing of one environment a page at a
+// time: content as before, and next, the after of the following page,
+// while more follow. key names the key in after's message. A client that
+// read the whole array in one answer now reads the first page and follows
+// next.
+func pagedListing[T any](key string, list func(context.Context, *parcelgate.Caller, parcelgate.PageRequest) (parcelgate.Page[T], error)) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		env, err := envParam(r)
 		if err != nil {
 			return err
 		}
-		// The operator API's lists are one answer (a zero page request:
-		// the whole list).
-		page, err := list(r.Context(), parcelgate.EnvironmentOperator(env), parcelgate.PageRequest{})
+		q := r.URL.Query()
+		pr := parcelgate.PageRequest{Size: DefaultOperatorPage, After: q.Get("after")}
+		var p parcelgate.Problems
+		if v := q.Get("size"); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 || n > MaxOperatorPage {
+				p.Add("size", "must be a whole number from 1 to %d, not %q", MaxOperatorPage, v)
+			}
+			pr.Size = n
+		}
+		if len(pr.After) > 200 {
+			p.Add("after", "is not a %s", key)
+		}
+		if err := p.Err(); err != nil {
+			return err
+		}
+		page, err := list(r.Context(), parcelgate.EnvironmentOperator(env), pr)
 		if err != nil {
 			return err
 		}
-		writeJSON(w, http.StatusOK, List[T]{page.Items})
+		writeJSON(w, http.StatusOK, PagedList[T]{Content: page.Items, Next: page.Next})
 		return nil
 	}
 }
 
-// Operator pages of organizations (decisions §53): size (1 to
-// MaxOrganizationPage, default DefaultOrganizationPage) and after, the
-// next of the page before.
-const (
-	DefaultOrganizationPage = 100
-	MaxOrganizationPage     = 1000
-)
-
-// listOrganizations answers one environment's organizations by business
-// ID, a page at a time: content as before, and next, the after of the
-// following page, while more follow. A client that read the whole array
-// in one answer now reads the first page and follows next.
-func (s *Server) listOrganizations(w http.ResponseWriter, r *http.Request) error {
-	env, err := envParam(r)
-	if err != nil {
-		return err
-	}
-	q := r.URL.Query()
-	pr := parcelgate.PageRequest{Size: DefaultOrganizationPage, After: q.Get("after")}
-	var p parcelgate.Problems
-	if v := q.Get("size"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > MaxOrganizationPage {
-			p.Add("size", "must be a whole number from 1 to %d, not %q", MaxOrganizationPage, v)
-		}
-		pr.Size = n
-	}
-	if len(pr.After) > 200 {
-		p.Add("after", "is not a business ID")
-	}
-	if err := p.Err(); err != nil {
-		return err
-	}
-	page, err := s.orgs.ListOrganizations(r.Context(), parcelgate.EnvironmentOperator(env), parcelgate.OrganizationQuery{}, pr)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, PagedList[*parcelgate.Organization]{Content: page.Items, Next: page.Next})
-	return nil
+// listOrganizations pages one environment's organizations by business ID.
+func (s *Server) listOrganizations(ctx context.Context, c *parcelgate.Caller, p parcelgate.PageRequest) (parcelgate.Page[*parcelgate.Organization], error) {
+	return s.orgs.ListOrganizations(ctx, c, parcelgate.OrganizationQuery{}, p)
 }
 
 // PagedList is the body of a paged operator listing: a page of the list

@@ -1,8 +1,10 @@
 package httpapi_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -79,6 +81,91 @@ func TestAdminOrganizationsPaged(t *testing.T) {
 			r := e.Admin("GET", "/admin/v1/organizations?environment=production&size="+bad, nil).Expect(400)
 			if !strings.Contains(string(r.Body), `"size"`) {
 				t.Fatalf("size=%s: %s", bad, r.Body)
+			}
+		}
+	})
+}
+
+// decisions §58: the operator's gateway clients and service accounts come
+// a page at a time, by their unique key (client ID, username), with the
+// next page's cursor while more follow; a page holds one environment's
+// active ones only, of every organization there and of none elsewhere.
+func TestAdminCredentialsPaged(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		var clients, users []string
+		for i, bid := range []string{"1234567-1", "7654321-2", "1234567-1", "7654321-2", "1234567-1"} {
+			id, _ := e.GatewayClient(parcelgate.Production, bid)
+			clients = append(clients, id)
+			u, _ := e.ServiceAccount(parcelgate.Production, bid, parcelgate.RoleMerchant)
+			users = append(users, u)
+			if i == 0 {
+				// Revoked ones are left out.
+				gone, _ := e.GatewayClient(parcelgate.Production, bid)
+				e.Admin("DELETE", "/admin/v1/gateway-clients/"+gone, nil).Expect(http.StatusNoContent)
+				goneUser, _ := e.ServiceAccount(parcelgate.Production, bid, parcelgate.RoleMerchant)
+				e.Admin("DELETE", "/admin/v1/service-accounts/"+goneUser, nil).Expect(http.StatusNoContent)
+			}
+		}
+		// The other environment's (the same business ID's too) are in
+		// no page of production.
+		otherClient, _ := e.GatewayClient(parcelgate.Test, "1234567-1")
+		otherUser, _ := e.ServiceAccount(parcelgate.Test, "1234567-1", parcelgate.RoleMerchant)
+		slices.Sort(clients)
+		slices.Sort(users)
+		walk := func(path string, key func([]byte) ([]string, string)) (got []string, pages int) {
+			after := ""
+			for {
+				r := e.Admin("GET", path+"?environment=production&size=2&after="+after, nil).Expect(200)
+				keys, next := key(r.Body)
+				got, pages = append(got, keys...), pages+1
+				if next == "" {
+					return got, pages
+				}
+				after = next
+			}
+		}
+		gotClients, pages := walk("/admin/v1/gateway-clients", func(b []byte) ([]string, string) {
+			var page httpapi.PagedList[parcelgate.GatewayClient]
+			if err := json.Unmarshal(b, &page); err != nil {
+				t.Fatal(err)
+			}
+			var ids []string
+			for _, c := range page.Content {
+				ids = append(ids, c.ClientID)
+			}
+			return ids, page.Next
+		})
+		if pages != 3 || !slices.Equal(gotClients, clients) {
+			t.Fatalf("gateway clients in %d pages: %v, want 3: %v (not %s)", pages, gotClients, clients, otherClient)
+		}
+		gotUsers, pages := walk("/admin/v1/service-accounts", func(b []byte) ([]string, string) {
+			var page httpapi.PagedList[parcelgate.ServiceAccount]
+			if err := json.Unmarshal(b, &page); err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, a := range page.Content {
+				names = append(names, a.Username)
+			}
+			return names, page.Next
+		})
+		if pages != 3 || !slices.Equal(gotUsers, users) {
+			t.Fatalf("service accounts in %d pages: %v, want 3: %v (not %s)", pages, gotUsers, users, otherUser)
+		}
+		// Without size, the default page of 100: the test environment's
+		// one, and no next.
+		for path, want := range map[string]string{"/admin/v1/gateway-clients": otherClient, "/admin/v1/service-accounts": otherUser} {
+			r := e.Admin("GET", path+"?environment=test", nil).Expect(200)
+			var page httpapi.PagedList[map[string]any]
+			r.JSON(&page)
+			if len(page.Content) != 1 || page.Next != "" || !strings.Contains(string(r.Body), want) {
+				t.Fatalf("%s of test: %s", path, r.Body)
+			}
+			for _, bad := range []string{"0", "1001", "x"} {
+				r := e.Admin("GET", path+"?environment=production&size="+bad, nil).Expect(400)
+				if !strings.Contains(string(r.Body), `"size"`) {
+					t.Fatalf("%s size=%s: %s", path, bad, r.Body)
+				}
 			}
 		}
 	})

@@ -17,10 +17,26 @@ import (
 // Caller.May first, with the action of the console's page that shows it
 // (decisions §16, §18): the console asks too, before calling, and words
 // its own refusal; this is the guarantee for every other caller.
-type ConsoleService struct{ db *DB }
+type ConsoleService struct {
+	db *DB
+	// maxCodes bounds the active codes the overview counts
+	// (view.MaxCountedCodes unless WithCodeCountBound).
+	maxCodes int64
+}
 
 // NewConsoleService returns the ConsoleService over db.
-func NewConsoleService(db *DB) *ConsoleService { return &ConsoleService{db: db} }
+func NewConsoleService(db *DB) *ConsoleService {
+	return &ConsoleService{db: db, maxCodes: view.MaxCountedCodes}
+}
+
+// WithCodeCountBound returns the service counting active codes up to n
+// (at least 1) instead of view.MaxCountedCodes: a test of the bound
+// needs n codes, not a thousand.
+func (s *ConsoleService) WithCodeCountBound(n int64) *ConsoleService {
+	out := *s
+	out.maxCodes = max(1, n)
+	return &out
+}
 
 // The web console's reads. Each is scoped to one organization AND its
 // environment (an operator picks the tenant; an integrator has its own), so
@@ -79,23 +95,23 @@ func (s *ConsoleService) ConsoleCounts(ctx context.Context, c *parcelgate.Caller
 			if n.Shipments, err = keptCount(ctx, r, parcelgate.TallyShipments, c.Environment, c.OrgID, nil); err != nil {
 				return err
 			}
-			n.ActiveCodes, n.ActiveCodesMore, err = activeCodes(ctx, r, c, s.consoleNow(c.Environment))
+			n.ActiveCodes, n.ActiveCodesMore, err = activeCodes(ctx, r, c, s.consoleNow(c.Environment), s.maxCodes)
 			return err
 		})
 		return n, err
 	})
 }
 
-// activeCodes counts c's codes active at now, up to view.MaxCountedCodes
-// (more reports that there are more). A code stops being active when it
+// activeCodes counts c's codes active at now, up to bound (more reports
+// that there are more; view.MaxCountedCodes in service). A code stops being active when it
 // expires, a moment no write marks, so no counter can keep the figure:
 // the count reads at most the bound's entries of codes_active_org_expiry
 // (migration 0040), exact below it, and is as fresh as the page.
-func activeCodes(ctx context.Context, r reader, c *parcelgate.Caller, now time.Time) (n int64, more bool, err error) {
+func activeCodes(ctx context.Context, r reader, c *parcelgate.Caller, now time.Time, bound int64) (n int64, more bool, err error) {
 	err = r.QueryRow(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM codes WHERE org_id = ? AND environment = ? AND released_at = 0 AND expires_at > ? LIMIT ?) x`,
-		c.OrgID, string(c.Environment), micros(now), view.MaxCountedCodes+1).Scan(&n)
-	if n > view.MaxCountedCodes {
-		return view.MaxCountedCodes, true, err
+		c.OrgID, string(c.Environment), micros(now), bound+1).Scan(&n)
+	if n > bound {
+		return bound, true, err
 	}
 	return n, false, err
 }

@@ -118,7 +118,8 @@ func (s *CredentialService) CredentialOwner(ctx context.Context, kind parcelgate
 
 // ListGatewayClients pages the gateway clients in c's scope that are not
 // revoked, by business ID, environment and client ID (see namedPage: the
-// whole list when p.Size is 0). Only a caller that may ActionOperate.
+// whole list when p.Size is 0), or one environment's by client ID
+// (environmentPage). Only a caller that may ActionOperate.
 func (s *CredentialService) ListGatewayClients(ctx context.Context, c *parcelgate.Caller, p parcelgate.PageRequest) (parcelgate.Page[*parcelgate.GatewayClient], error) {
 	if err := c.May(parcelgate.ActionOperate); err != nil {
 		return parcelgate.Page[*parcelgate.GatewayClient]{}, err
@@ -127,13 +128,21 @@ func (s *CredentialService) ListGatewayClients(ctx context.Context, c *parcelgat
 	scope.tenant(c, "o.environment", "c.org_id")
 	scope.add("c.revoked_at = 0")
 	afterKey(&scope, "c.client_id", p)
-	return namedPage(ctx, s.db.primary(), c, `SELECT `+gatewayClientColumns+` FROM gateway_clients c JOIN organizations o ON o.id = c.org_id WHERE `+scope.sql()+` ORDER BY o.business_id, o.environment, c.client_id`, scope.args, p, func(rows *sql.Rows) (*parcelgate.GatewayClient, string, error) {
+	scan := func(rows *sql.Rows) (*parcelgate.GatewayClient, string, error) {
 		gc, _, err := scanGatewayClient(rows)
 		if err != nil {
 			return nil, "", err
 		}
 		return gc, gc.ClientID, nil
-	})
+	}
+	if c.Scope == parcelgate.ScopeEnvironment && (p.Size > 0 || p.After != "") {
+		// The operator API's pages (decisions §58): by client ID, unique,
+		// in the order of its primary key from p.After; the environment
+		// and the revocation filter those rows (envKeyed).
+		stmt, args := envKeyed(`SELECT `+gatewayClientColumns+` FROM gateway_clients c CROSS JOIN organizations o WHERE o.id = c.org_id`, "c", "c.client_id", c, p)
+		return environmentPage(ctx, s.db.primary(), c, "gateway clients", stmt, args, p, scan)
+	}
+	return namedPage(ctx, s.db.primary(), c, `SELECT `+gatewayClientColumns+` FROM gateway_clients c JOIN organizations o ON o.id = c.org_id WHERE `+scope.sql()+` ORDER BY o.business_id, o.environment, c.client_id`, scope.args, p, scan)
 }
 
 // RevokeGatewayClient stops clientID from getting new tokens. Only a
@@ -300,7 +309,8 @@ func (s *CredentialService) ListServiceAccounts(ctx context.Context, c *parcelga
 	scope.tenant(c, "o.environment", "a.org_id")
 	scope.add("a.revoked_at = 0")
 	afterKey(&scope, "a.username", p)
-	return namedPage(ctx, s.db.primary(), c, `SELECT `+serviceAccountColumns+` FROM service_accounts a JOIN organizations o ON o.id = a.org_id WHERE `+scope.sql()+` ORDER BY a.username`, scope.args, p, func(rows *sql.Rows) (*parcelgate.ServiceAccount, string, error) {
+	stmt := `SELECT ` + serviceAccountColumns + ` FROM service_accounts a JOIN organizations o ON o.id = a.org_id WHERE ` + scope.sql() + ` ORDER BY a.username`
+	scan := func(rows *sql.Rows) (*parcelgate.ServiceAccount, string, error) {
 		a, err := scanServiceAccount(rows)
 		if err != nil {
 			return nil, "", err
@@ -310,7 +320,14 @@ func (s *CredentialService) ListServiceAccounts(ctx context.Context, c *parcelga
 			a.LockedUntil = &t
 		}
 		return a.ServiceAccount, a.Username, nil
-	})
+	}
+	if c.Scope == parcelgate.ScopeEnvironment && (p.Size > 0 || p.After != "") {
+		// The operator API's pages (decisions §58): by username, unique,
+		// in the order of its primary key from p.After (envKeyed).
+		stmt, args := envKeyed(`SELECT `+serviceAccountColumns+` FROM service_accounts a CROSS JOIN organizations o WHERE o.id = a.org_id`, "a", "a.username", c, p)
+		return environmentPage(ctx, s.db.primary(), c, "service accounts", stmt, args, p, scan)
+	}
+	return namedPage(ctx, s.db.primary(), c, stmt, scope.args, p, scan)
 }
 
 // RevokeServiceAccount stops username from logging in. Only a caller that

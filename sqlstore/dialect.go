@@ -47,6 +47,8 @@ var sqliteDialect = dialect{
 		"{{order_date_of_doc}}": "CAST(round(unixepoch(json_extract(doc, '$.orderDate'), 'subsec') * 1000000) AS INTEGER)",
 		// migration 0036: the kept counts' triggers (kept_counts.go)
 		"{{kept_counts}}": sqliteKeptCounts,
+		// migration 0041: an index in byte order (SQLite's BINARY is)
+		"{{byte_order}}": "",
 	},
 	prepare: true,
 }
@@ -66,6 +68,9 @@ var postgresDialect = dialect{
 		"{{order_date_of_doc}}": "(extract(epoch FROM (doc::jsonb->>'orderDate')::timestamptz) * 1000000)::bigint",
 		// migration 0036: the kept counts' triggers (kept_counts.go)
 		"{{kept_counts}}": pgKeptCounts,
+		// migration 0041: an index in byte order, whatever the database's
+		// collation, so a prefix is one range of it (decisions §58)
+		"{{byte_order}}": ` COLLATE "C"`,
 	},
 }
 
@@ -109,6 +114,17 @@ var pgPointReads = "CREATE FUNCTION order_answers(orgs bigint[], ids text[], own
 	"RETURNS TABLE(a_n bigint, a_id bigint, a_status text, a_status_at bigint, a_reason text, a_auto_submit integer, a_doc text, a_inserted_at bigint, a_updated_at bigint) " +
 	"LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $$ BEGIN RETURN QUERY " +
 	strings.ReplaceAll(strings.NewReplacer("$1", "orgs", "$2", "ids", "$3", "owns").Replace(pointReadsQuery), "\n", " ") + "; END $$;\n"
+
+// byteOrder is expr compared in byte order (UTF-8's is code point
+// order), as the indexes of migration 0041 hold it: PostgreSQL's collation
+// named "C", SQLite's default BINARY. A prefix is then the range from it
+// to prefixEnd, which such an index serves.
+func (d dialect) byteOrder(expr string) string {
+	if d.name == "postgres" {
+		return expr + ` COLLATE "C"`
+	}
+	return expr
+}
 
 // rebind turns '?' placeholders into the dialect's form. Queries never hold
 // a literal '?' inside a string.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/parcelgate/parcelgate"
@@ -24,15 +25,12 @@ import (
 
 // ListProducts pages the products of c's ConsoleProductScope, newest
 // first by id, from the console's cursor (p.After) either way, each with
-// its live balances. Only a caller parcelgate.MayReadConsoleProducts
+// the total of its live balances; with a search, by externalId
+// (searchProducts). Only a caller parcelgate.MayReadConsoleProducts
 // allows (interface §5.2, decisions §18).
 func (s *InventoryService) ListProducts(ctx context.Context, c *parcelgate.Caller, q parcelgate.ProductQuery, p parcelgate.PageRequest) (parcelgate.Page[*parcelgate.ScopedProduct], error) {
 	var page parcelgate.Page[*parcelgate.ScopedProduct]
 	if err := parcelgate.MayReadConsoleProducts(c); err != nil {
-		return page, err
-	}
-	cur, err := parseConsoleCursor(p.After)
-	if err != nil {
 		return page, err
 	}
 	limit := p.Size
@@ -40,10 +38,17 @@ func (s *InventoryService) ListProducts(ctx context.Context, c *parcelgate.Calle
 		limit = 50
 	}
 	scope := parcelgate.ConsoleProductScope(c, s.db.clock.Now(c.Environment))
+	if term := strings.TrimSpace(q.Search); term != "" {
+		return s.searchProducts(ctx, c, scope, term, p.After, limit)
+	}
+	cur, err := parseConsoleCursor(p.After)
+	if err != nil {
+		return page, err
+	}
 	return readOnReplica(ctx, s.db, c, func(r reader) (parcelgate.Page[*parcelgate.ScopedProduct], error) {
 		var page parcelgate.Page[*parcelgate.ScopedProduct]
 		err := r.readTx(ctx, func(r reader) error {
-			ids, err := scopedProductIDs(ctx, r, c, scope, q, cur, limit+1)
+			ids, err := scopedProductIDs(ctx, r, c, scope, cur, limit+1)
 			if err != nil {
 				return err
 			}
@@ -57,7 +62,7 @@ func (s *InventoryService) ListProducts(ctx context.Context, c *parcelgate.Calle
 			if len(ids) == 0 {
 				return nil
 			}
-			if page.Items, err = scopedProducts(ctx, r, c, scope, ids, false); err != nil {
+			if page.Items, err = scopedProducts(ctx, r, c, scope, ids); err != nil {
 				return err
 			}
 			// The cursors as every newest-first list of the console
@@ -76,8 +81,8 @@ func (s *InventoryService) ListProducts(ctx context.Context, c *parcelgate.Calle
 }
 
 // FindProduct returns the product id of c's ConsoleProductScope with
-// every balance c sees of it, removed ones included; ENOTFOUND for any
-// other (another tenant's answers the same). Only a caller
+// the total of its live balances c sees (ProductStock pages them, removed
+// ones included); ENOTFOUND for any other (another tenant's answers the same). Only a caller
 // parcelgate.MayReadConsoleProducts allows.
 func (s *InventoryService) FindProduct(ctx context.Context, c *parcelgate.Caller, id int64) (*parcelgate.ScopedProduct, error) {
 	if err := parcelgate.MayReadConsoleProducts(c); err != nil {
@@ -91,7 +96,7 @@ func (s *InventoryService) FindProduct(ctx context.Context, c *parcelgate.Caller
 			if err != nil || !in {
 				return err
 			}
-			items, err := scopedProducts(ctx, r, c, scope, []int64{id}, true)
+			items, err := scopedProducts(ctx, r, c, scope, []int64{id})
 			if len(items) == 1 {
 				out = items[0]
 			}
@@ -104,21 +109,10 @@ func (s *InventoryService) FindProduct(ctx context.Context, c *parcelgate.Caller
 	})
 }
 
-// productSearch adds q's search to f: externalId containing it, ignoring
-// case, or the EAN code it is. A substring has no index; the search is
-// kept to the rows of the scope's own index (the supplier's products, the
-// retailer's balances), which it filters.
-func productSearch(f *filterSQL, q parcelgate.ProductQuery) {
-	if term := strings.TrimSpace(q.Search); term != "" {
-		like := "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(strings.ToUpper(term)) + "%"
-		f.add(`(UPPER(p.external_id) LIKE ? ESCAPE '\' OR p.ean_code = ?)`, like, term)
-	}
-}
-
 // scopedProductIDs returns up to n ids of scope's products past cur in
 // its direction (older: descending; newer: ascending), closest to the
 // cursor first: up to n of each set, merged.
-func scopedProductIDs(ctx context.Context, r reader, c *parcelgate.Caller, scope parcelgate.ProductScope, q parcelgate.ProductQuery, cur consoleCursor, n int) ([]int64, error) {
+func scopedProductIDs(ctx context.Context, r reader, c *parcelgate.Caller, scope parcelgate.ProductScope, cur consoleCursor, n int) ([]int64, error) {
 	dir, past := "DESC", " < ?"
 	if cur.newer {
 		dir, past = "ASC", " > ?"
@@ -131,7 +125,6 @@ func scopedProductIDs(ctx context.Context, r reader, c *parcelgate.Caller, scope
 		if cur.set {
 			f.add("p.id"+past, cur.key.id)
 		}
-		productSearch(&f, q)
 		rows, err := r.Query(ctx, `SELECT p.id FROM products p WHERE `+f.sql()+` ORDER BY p.id `+dir+` LIMIT ?`, append(f.args, n)...)
 		ids, err := scanColumn[int64](rows, err)
 		if err != nil {
@@ -145,14 +138,9 @@ func scopedProductIDs(ctx context.Context, r reader, c *parcelgate.Caller, scope
 		if cur.set {
 			f.add("b.product_id"+past, cur.key.id)
 		}
-		from := "balances b"
-		if q.Search != "" {
-			from += " JOIN products p ON p.id = b.product_id"
-			productSearch(&f, q)
-		}
 		// A product in several of the retailer's catalogs is one row:
 		// grouped in the index's order, so the group stops at n.
-		rows, err := r.Query(ctx, `SELECT b.product_id FROM `+from+` WHERE `+f.sql()+` GROUP BY b.product_id ORDER BY b.product_id `+dir+` LIMIT ?`, append(f.args, n)...)
+		rows, err := r.Query(ctx, `SELECT b.product_id FROM balances b WHERE `+f.sql()+` GROUP BY b.product_id ORDER BY b.product_id `+dir+` LIMIT ?`, append(f.args, n)...)
 		ids, err := scanColumn[int64](rows, err)
 		if err != nil {
 			return nil, err
@@ -216,8 +204,8 @@ func inProductScope(ctx context.Context, r reader, c *parcelgate.Caller, scope p
 const scopedProductCols = `p.id, p.external_id, so.business_id, p.ean_code, p.status, p.document, p.deleted_at, p.modified_at, p.supplier_org_id`
 
 // scopedProducts loads the products ids (in scope already), in that
-// order, with the balances c sees of each (scopedStock).
-func scopedProducts(ctx context.Context, r reader, c *parcelgate.Caller, scope parcelgate.ProductScope, ids []int64, withRemoved bool) ([]*parcelgate.ScopedProduct, error) {
+// order, with the total of the stock c sees of each (scopedTotals).
+func scopedProducts(ctx context.Context, r reader, c *parcelgate.Caller, scope parcelgate.ProductScope, ids []int64) ([]*parcelgate.ScopedProduct, error) {
 	byID := make(map[int64]*parcelgate.ScopedProduct, len(ids))
 	rows, err := r.Query(ctx, `SELECT `+scopedProductCols+` FROM products p JOIN organizations so ON so.id = p.supplier_org_id
 		WHERE p.environment = ? AND `+r.db.dialect.idList("p.id"), string(c.Environment), r.db.dialect.idListArg(ids))
@@ -233,12 +221,12 @@ func scopedProducts(ctx context.Context, r reader, c *parcelgate.Caller, scope p
 			return nil, err
 		}
 		p.Document, p.DeletedAt, p.ModifiedAt = json.RawMessage(doc), fromMicros(deleted), fromMicros(modified)
-		byID[p.ID] = &parcelgate.ScopedProduct{Product: &p, Own: supplier == c.OrgID, Balances: []*parcelgate.CatalogStock{}}
+		byID[p.ID] = &parcelgate.ScopedProduct{Product: &p, Own: supplier == c.OrgID}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	if err := scopedStock(ctx, r, c, scope, ids, withRemoved, byID); err != nil {
+	if err := scopedTotals(ctx, r, c, scope, ids, byID); err != nil {
 		return nil, err
 	}
 	out := make([]*parcelgate.ScopedProduct, 0, len(ids))
@@ -250,12 +238,13 @@ func scopedProducts(ctx context.Context, r reader, c *parcelgate.Caller, scope p
 	return out, nil
 }
 
-// scopedStock adds to each product of byID the balances c sees of it:
-// every catalog's of a product c supplies, else those of c's own catalogs
-// of the types it may read; removed ones only withRemoved. The balances
-// are found by product ("+ 0" keeps the planner on the product's key, not
-// on the supplier's or retailer's every balance).
-func scopedStock(ctx context.Context, r reader, c *parcelgate.Caller, scope parcelgate.ProductScope, ids []int64, withRemoved bool, byID map[int64]*parcelgate.ScopedProduct) error {
+// stockScope is the condition on balances b (joined with their catalogs
+// k) of the stock c sees of a product (ScopedProduct): every catalog's of
+// a product c supplies, else c's own catalogs of the types it may read;
+// "" when c sees none. The balances are found by product ("+ 0" keeps
+// the planner on the product's key, not on the supplier's or retailer's
+// every balance).
+func stockScope(c *parcelgate.Caller, scope parcelgate.ProductScope) (string, []any) {
 	var either []string
 	var args []any
 	if scope.Own {
@@ -271,33 +260,130 @@ func scopedStock(ctx context.Context, r reader, c *parcelgate.Caller, scope parc
 		either = append(either, "("+cond+")")
 	}
 	if len(either) == 0 {
+		return "", nil
+	}
+	return "(" + strings.Join(either, " OR ") + ")", args
+}
+
+// The columns and joins of a CatalogStock, after a balance's product id.
+const (
+	catalogStockCols = `b.catalog_id, p.external_id, so.business_id, k.external_id, k.name, k.catalog_type, ro.business_id, b.quantity, b.allocated, COALESCE(b.wholesale_price, ''), COALESCE(b.currency, ''), b.modified_at, b.removed_at`
+	catalogStockFrom = `
+		FROM balances b JOIN products p ON p.id = b.product_id JOIN organizations so ON so.id = b.supplier_org_id
+		JOIN catalogs k ON k.id = b.catalog_id JOIN organizations ro ON ro.id = b.retailer_org_id`
+)
+
+// scanCatalogStock reads a row of a balance's product id and
+// catalogStockCols.
+func scanCatalogStock(rows *sql.Rows, pid, catalog *int64) (*parcelgate.CatalogStock, error) {
+	var b parcelgate.Balance
+	st := parcelgate.CatalogStock{Balance: &b}
+	var modified, removedAt int64
+	var price string
+	if err := rows.Scan(pid, catalog, &b.ProductExternalID, &b.SupplierID, &b.CatalogExternalID, &st.CatalogName, &st.CatalogType, &b.RetailerID, &b.Quantity, &b.Allocated, &price, &b.Currency, &modified, &removedAt); err != nil {
+		return nil, err
+	}
+	b.WholesalePrice, b.ModifiedAt, b.Removed = json.Number(price), fromMicros(modified), removedAt != 0
+	return &st, nil
+}
+
+// scopedTotals sets each product of byID's Total: its live balances c
+// sees (stockScope), summed by the database, read by product (the unique
+// (product_id, catalog_id)) with no joins but the catalog's type when c
+// reads only some types. A list's page reads its products' balances and
+// answers one row a product (decisions §58): the big merchant's products
+// are each in about 40 catalogs, which the list showed one by one.
+func scopedTotals(ctx context.Context, r reader, c *parcelgate.Caller, scope parcelgate.ProductScope, ids []int64, byID map[int64]*parcelgate.ScopedProduct) error {
+	cond, args := stockScope(c, scope)
+	if cond == "" {
 		return nil
 	}
-	removed := ""
-	if !withRemoved {
-		removed = " AND b.removed_at = 0"
+	from := "balances b"
+	if scope.Published && scope.CatalogTypes != nil {
+		from += " JOIN catalogs k ON k.id = b.catalog_id"
 	}
-	rows, err := r.Query(ctx, `SELECT b.product_id, p.external_id, so.business_id, k.external_id, k.name, k.catalog_type, ro.business_id, b.quantity, b.allocated, COALESCE(b.wholesale_price, ''), COALESCE(b.currency, ''), b.modified_at, b.removed_at
-		FROM balances b JOIN products p ON p.id = b.product_id JOIN organizations so ON so.id = b.supplier_org_id
-		JOIN catalogs k ON k.id = b.catalog_id JOIN organizations ro ON ro.id = b.retailer_org_id
-		WHERE `+r.db.dialect.idList("b.product_id")+removed+` AND (`+strings.Join(either, " OR ")+`) ORDER BY b.removed_at, ro.business_id, k.external_id`,
+	rows, err := r.Query(ctx, `SELECT b.product_id, SUM(b.quantity), SUM(b.allocated), COUNT(*) FROM `+from+`
+		WHERE `+r.db.dialect.idList("b.product_id")+` AND b.removed_at = 0 AND `+cond+` GROUP BY b.product_id`,
 		append([]any{r.db.dialect.idListArg(ids)}, args...)...)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var b parcelgate.Balance
-		st := parcelgate.CatalogStock{Balance: &b}
-		var pid, modified, removedAt int64
-		var price string
-		if err := rows.Scan(&pid, &b.ProductExternalID, &b.SupplierID, &b.CatalogExternalID, &st.CatalogName, &st.CatalogType, &b.RetailerID, &b.Quantity, &b.Allocated, &price, &b.Currency, &modified, &removedAt); err != nil {
+		var pid int64
+		var t parcelgate.StockTotal
+		if err := rows.Scan(&pid, &t.Quantity, &t.Allocated, &t.Catalogs); err != nil {
 			return err
 		}
-		b.WholesalePrice, b.ModifiedAt, b.Removed = json.Number(price), fromMicros(modified), removedAt != 0
 		if p := byID[pid]; p != nil {
-			p.Balances = append(p.Balances, &st)
+			p.Total = t
 		}
 	}
 	return rows.Err()
+}
+
+// ProductStock pages the balances c sees of product id (see
+// parcelgate.InventoryService), by catalog id from the cursor p.After
+// (the last catalog id of the page before), p.Size at a time (50 when 0
+// or above 500): the unique (product_id, catalog_id) gives the order, so
+// a page reads the product's balances from the cursor on, not all of
+// them (decisions §58).
+func (s *InventoryService) ProductStock(ctx context.Context, c *parcelgate.Caller, id int64, p parcelgate.PageRequest) (parcelgate.Page[*parcelgate.CatalogStock], error) {
+	page := parcelgate.Page[*parcelgate.CatalogStock]{Items: []*parcelgate.CatalogStock{}}
+	if err := parcelgate.MayReadConsoleProducts(c); err != nil {
+		return page, err
+	}
+	var after int64
+	if p.After != "" {
+		var err error
+		if after, err = strconv.ParseInt(p.After, 36, 64); err != nil || after < 0 {
+			return page, &parcelgate.Error{Code: parcelgate.EINVALID, Message: "The page link is not valid; start from the first page.",
+				Fields: []parcelgate.FieldError{{Field: "page", Message: "is not a page of this list"}}}
+		}
+	}
+	limit := p.Size
+	if limit <= 0 || limit > 500 {
+		limit = 50
+	}
+	scope := parcelgate.ConsoleProductScope(c, s.db.clock.Now(c.Environment))
+	return readOnReplica(ctx, s.db, c, func(r reader) (parcelgate.Page[*parcelgate.CatalogStock], error) {
+		page := parcelgate.Page[*parcelgate.CatalogStock]{Items: []*parcelgate.CatalogStock{}}
+		err := r.readTx(ctx, func(r reader) error {
+			in, err := inProductScope(ctx, r, c, scope, id)
+			if err != nil {
+				return err
+			}
+			cond, args := stockScope(c, scope)
+			if !in || cond == "" {
+				return parcelgate.Errorf(parcelgate.ENOTFOUND, "Product not found.")
+			}
+			// The product's key first and alone: the planner walks
+			// (product_id, catalog_id) from the cursor.
+			rows, err := r.Query(ctx, `SELECT b.product_id, `+catalogStockCols+catalogStockFrom+`
+				WHERE b.product_id = ? AND b.catalog_id > ? AND `+cond+` ORDER BY b.catalog_id LIMIT ?`,
+				append(append([]any{id, after}, args...), limit+1)...)
+			if err != nil {
+				return err
+			}
+			defer rows.Close()
+			var last []int64
+			for rows.Next() {
+				var pid, catalog int64
+				st, err := scanCatalogStock(rows, &pid, &catalog)
+				if err != nil {
+					return err
+				}
+				page.Items, last = append(page.Items, st), append(last, catalog)
+			}
+			if err := rows.Err(); err != nil {
+				return err
+			}
+			if len(page.Items) > limit {
+				page.Items = page.Items[:limit]
+				page.Next = strconv.FormatInt(last[limit-1], 36)
+			}
+			return nil
+		})
+		return page, err
+	})
 }

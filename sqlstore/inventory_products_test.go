@@ -78,8 +78,14 @@ func TestListProductsMergesOwnAndPublishedByKeyBothWays(t *testing.T) {
 				if p.Own != (p.Product.ExternalID[0] == 'R') {
 					t.Fatalf("%s: Own %v", p.Product.ExternalID, p.Own)
 				}
-				if p.Product.ExternalID[0] == 'S' && len(p.Balances) == 0 {
-					t.Fatalf("%s: no stock in R's catalogs", p.Product.ExternalID)
+				// decisions §58: one total a product, of the balances
+				// the caller sees (S0 is in both of R's catalogs).
+				wantCatalogs := map[bool]int{true: 1, false: 0}[p.Product.ExternalID[0] == 'S']
+				if p.Product.ExternalID == "S0" || p.Product.ExternalID == "S3" || p.Product.ExternalID == "S6" {
+					wantCatalogs = 2
+				}
+				if p.Total.Catalogs != wantCatalogs || p.Total.Quantity != int64(wantCatalogs)*qty {
+					t.Fatalf("%s: total %+v, want %d catalogs of %d", p.Product.ExternalID, p.Total, wantCatalogs, qty)
 				}
 			}
 			if len(pages) == 0 && page.Prev != "" {
@@ -106,10 +112,14 @@ func TestListProductsMergesOwnAndPublishedByKeyBothWays(t *testing.T) {
 				t.Fatalf("page %d reached backwards: Prev %q", i-1, page.Prev)
 			}
 		}
-		// The search keeps each set's matches.
+		// The search keeps each set's matches: externalIds starting
+		// with it, either case (decisions §58).
 		page, err := inv.ListProducts(ctx, op, parcelgate.ProductQuery{Search: "s"}, parcelgate.PageRequest{Size: 50})
 		if err != nil || len(page.Items) != 6 {
 			t.Fatalf("search s: %d items, %v", len(page.Items), err)
+		}
+		if page, err := inv.ListProducts(ctx, op, parcelgate.ProductQuery{Search: "0"}, parcelgate.PageRequest{Size: 50}); err != nil || len(page.Items) != 0 {
+			t.Fatalf("search 0 (not a prefix): %d items, %v", len(page.Items), err)
 		}
 		// A retailer's account reads only what is published to it.
 		page, err = inv.ListProducts(ctx, accountOf(r, parcelgate.RoleRetailer), parcelgate.ProductQuery{}, parcelgate.PageRequest{Size: 50})

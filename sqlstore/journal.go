@@ -99,8 +99,14 @@ func (s *JournalService) Journal(ctx context.Context, c *parcelgate.Caller, q pa
 	// order (migration 0040: by environment or organization, then the
 	// status or its class, then id), so a rare status reads its own rows,
 	// not the journal until enough match. The class is written as the
-	// index's expression, status / 100, for the planner to match it.
+	// index's expression, status / 100, for the planner to match it;
+	// the class (a digit) is written into the statement, one statement a
+	// class (decisions §58): bound as a parameter, PostgreSQL's generic
+	// plan, which cannot know a class is rare, walked the primary key
+	// backwards and filtered the environment's journal.
 	switch {
+	case q.StatusClass && q.Status >= 1 && q.Status <= 9:
+		f.add("status / 100 = " + strconv.Itoa(q.Status))
 	case q.StatusClass:
 		f.add("status / 100 = ?", q.Status)
 	case q.Status != 0:

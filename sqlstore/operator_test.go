@@ -397,8 +397,15 @@ func TestCredentialListsPageOneOrganization(t *testing.T) {
 		if err != nil || len(clients.Items) != 1 || clients.Items[0].ClientID != "client-production" || clients.Next != "" {
 			t.Fatalf("the production organization's clients after client-a: %+v %v", clients, err)
 		}
-		if _, err := creds.ListServiceAccounts(ctx, parcelgate.EnvironmentOperator(parcelgate.Production), parcelgate.PageRequest{Size: 1}); parcelgate.ErrorCode(err) != parcelgate.EINVALID {
-			t.Fatalf("a whole environment's list paged: %v, want EINVALID", err)
+		// decisions §58: one environment's list is paged too (the
+		// operator API's), by username, that environment's only; every
+		// environment's is not.
+		env, err := creds.ListServiceAccounts(ctx, parcelgate.EnvironmentOperator(parcelgate.Production), parcelgate.PageRequest{Size: 1})
+		if err != nil || len(env.Items) != 1 || env.Items[0].Environment != parcelgate.Production || env.Next != env.Items[0].Username {
+			t.Fatalf("a page of production's accounts: %+v %v", env, err)
+		}
+		if _, err := creds.ListServiceAccounts(ctx, parcelgate.AllOperator(), parcelgate.PageRequest{Size: 1}); parcelgate.ErrorCode(err) != parcelgate.EINVALID {
+			t.Fatalf("every environment's list paged: %v, want EINVALID", err)
 		}
 		whole, err := creds.ListServiceAccounts(ctx, parcelgate.AllOperator(), parcelgate.PageRequest{})
 		if err != nil || len(whole.Items) != 4 || whole.Next != "" {

@@ -50,9 +50,6 @@ var tenantExceptions = map[string]string{
 	// retailer_org_id, added at run time.
 	"scopedProductIDs products": "scoped by supplier_org_id and environment in a filter built at run time",
 	"inProductScope balances":   "scoped by retailer_org_id in publishedTo, added at run time",
-	"scopedStock balances":      "scoped by the product scope's organization filter, added at run time",
-	"scopedStock products":      "the products of balances scoped by the product scope's organization filter",
-	"scopedStock catalogs":      "the catalogs of balances scoped by the product scope's organization filter",
 	// An order list's total (decisions §52): the window's held-back rows
 	// of the caller's organization, o.org_id added to a filterSQL at run time.
 	"keptOrderTotal orders": "scoped by o.org_id in a filter built at run time",
@@ -62,6 +59,24 @@ var tenantExceptions = map[string]string{
 	"jobRun.resetStep orders":     "by the IDs of the organization's orders picked in the same transaction",
 	"jobRun.resetStep order_rows": "by the IDs of the organization's orders picked in the same transaction",
 	"jobRun.resetStep parcels":    "by the shipments of the organization's parcels picked in the same transaction",
+	"scopedProductIDs balances":   "scoped by retailer_org_id in publishedTo, added at run time",
+	// A product's balances a page at a time (ProductStock): the product
+	// is first found in the caller's scope (inProductScope), and each
+	// balance is kept by the scope's supplier_org_id or retailer_org_id
+	// (stockScope), added at run time.
+	"InventoryService.ProductStock balances": "scoped by the product scope's organization filter, added at run time",
+	"InventoryService.ProductStock products": "the products of balances scoped by the product scope's organization filter",
+	"InventoryService.ProductStock catalogs": "the catalogs of balances scoped by the product scope's organization filter",
+	// The product search (decisions §58): supplier_org_id, or
+	// retailer_org_id in publishedTo, in a filter built at run time.
+	"searchedProductKeys products": "scoped by supplier_org_id or publishedTo in a filter built at run time",
+	"searchedProductKeys balances": "scoped by retailer_org_id in publishedTo, added at run time",
+	// The operator API's pages of an environment's credentials
+	// (decisions §58): the environment is the organization's, in the
+	// condition envKeyed adds at run time; only the operator of that
+	// environment reads them.
+	"CredentialService.ListGatewayClients gateway_clients":   "an environment's, by the condition envKeyed adds at run time (operator only)",
+	"CredentialService.ListServiceAccounts service_accounts": "an environment's, by the condition envKeyed adds at run time (operator only)",
 	// Logins: a credential is found by its own name before any
 	// organization is known (a Basic login or a client_id names none, and
 	// both are unique across the deployment). Distributed: a small global

@@ -84,10 +84,10 @@ type Product struct {
 	// catalog reads (interface §3 rule 2, parcelgate.EOSVisible); zero
 	// while ACTIVE.
 	LeavesListsAt time.Time
-	// Stock is the product's balances the caller sees, by the rule of
-	// console.Reader's ConsoleProductDetail (removed ones left out):
-	// quantity and allocated per catalog, as the products list shows them.
-	Stock []Balance
+	// Stock is the total of the product's live balances the caller sees
+	// (parcelgate.ScopedProduct): the products list shows this one
+	// figure, the product's page its balances by catalog (decisions §58).
+	Stock parcelgate.StockTotal
 }
 
 // Catalog is a catalog an organization may publish its products to, as
