@@ -138,6 +138,7 @@ var fromAnswer = map[string]struct{ op, pointer string }{
 	"postSupplierShipmentEvent.id":         {"listSupplierShipments", "/content/0/shipmentId"},
 	"supplierShipmentOptions.id":           {"listSupplierShipments", "/content/0/shipmentId"},
 	"deleteFault.id":                       {"createFault", "/id"},
+	"getJob.id":                            {"listJobs", "/content/0/id"},
 }
 
 // expected are the examples meant to show an answer other than a 2xx,

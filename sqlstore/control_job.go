@@ -234,7 +234,9 @@ func (j *jobRow) job() *parcelgate.Job {
 	if j.Kind == string(parcelgate.JobRestore) {
 		// A restore's two phases name the same tables: the reset's are
 		// shown as removals.
-		out.Tables = nil
+		// Never null on the wire (openapi: an array), even before the
+		// job has counted its tables.
+		out.Tables = []parcelgate.JobTable{}
 		for _, t := range p.Removed {
 			t.Name = "-" + t.Name
 			out.Tables = append(out.Tables, t)
