@@ -570,7 +570,7 @@ func (r *jobRun) fenceKey() fenceKey {
 func (r *jobRun) batch(ctx context.Context, fn func(tx *Tx, p *jobProgress) (done bool, result any, err error)) (bool, error) {
 	var next *jobProgress
 	var done bool
-	bctx, cancel := context.WithTimeout(ctx, max(r.jr.db.timeout, 5*time.Second)*2)
+	bctx, cancel := context.WithTimeout(context.WithValue(ctx, relaxedCommitKey{}, true), max(r.jr.db.timeout, 5*time.Second)*2)
 	defer cancel()
 	start := time.Now()
 	err := r.jr.db.inTx(bctx, func(tx *Tx) error {
