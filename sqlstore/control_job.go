@@ -287,7 +287,7 @@ func (j *jobRow) job() *parcelgate.Job {
 	if j.Kind == string(parcelgate.JobRestore) {
 		// A restore's two phases name the same tables: the reset's are
 		// shown as removals.
-		out.Tables = nil
+		out.Tables = []parcelgate.JobTable{}
 		for _, t := range p.Removed {
 			t.Name = "-" + t.Name
 			out.Tables = append(out.Tables, t)
@@ -474,6 +474,8 @@ type jobRun struct {
 	row *jobRow
 	p   *jobProgress
 	lim JobLimits
+	// fencedHere: this run holds its instance's fence of the tenant.
+	fencedHere bool
 	// size is the keys (rows) the next batch takes: sized by time
 	// (JobLimits.nextBatchRows).
 	size int
@@ -521,13 +523,19 @@ func (jr *jobRunner) run(id string) {
 	}()
 	if r.p.Fenced {
 		jr.fenceLocal(r.fenceKey(), 1)
-		defer jr.fenceLocal(r.fenceKey(), -1)
+		r.fencedHere = true
 	}
 	switch parcelgate.JobKind(row.Kind) {
 	case parcelgate.JobSnapshot:
 		err = r.snapshot(ctx)
 	default:
 		err = r.steps(ctx)
+	}
+	// This instance's fence goes as soon as the work ends, before the job
+	// is marked failed: whoever sees it ended finds the tenant served.
+	if r.fencedHere {
+		jr.fenceLocal(r.fenceKey(), -1)
+		r.fencedHere = false
 	}
 	if ctx.Err() != nil && jr.ctx.Err() == nil {
 		// Ended here by CancelJob, or by the heartbeat finding the job no
@@ -667,8 +675,7 @@ func (r *jobRun) fence(ctx context.Context) error {
 		return err
 	}
 	r.jr.fenceLocal(r.fenceKey(), 1)
-	// (run's deferred unfence only covers runs that start fenced.)
-	context.AfterFunc(ctx, func() { r.jr.fenceLocal(r.fenceKey(), -1) })
+	r.fencedHere = true
 	select {
 	case <-time.After(2 * r.lim.fenceRefresh()):
 		return nil
