@@ -73,6 +73,12 @@ type ControlService interface {
 	// finish and returns it as it is then, finished or not. A job outside
 	// c's scope is ENOTFOUND. Only a caller that may ActionOperate.
 	AwaitJob(ctx context.Context, c *Caller, id string, d time.Duration) (*Job, error)
+	// CancelJob stops a queued or running job of c's scope (ENOTFOUND
+	// outside it, as a missing one; ECONFLICT once it has ended) and
+	// returns it cancelled. The batches it committed stay done and its
+	// tenant is unfenced; the batch under way is rolled back. Only a
+	// caller that may ActionOperate.
+	CancelJob(ctx context.Context, c *Caller, id string) (*Job, error)
 	// Jobs lists the newest jobs of c's scope (an organization's, an
 	// environment's), newest first, at most 100. Only a caller that may
 	// ActionOperate.

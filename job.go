@@ -42,10 +42,15 @@ const (
 	// restore leaves the tenant fenced no longer, with its data partly
 	// removed (the batches done stay done): run it again.
 	JobFailed JobState = "failed"
+	// JobCancelled: stopped by the operator (ControlService.CancelJob).
+	// Like a failed one, a cancelled reset or restore leaves the tenant
+	// fenced no longer with the batches it did done: run it again to
+	// finish (decisions §60).
+	JobCancelled JobState = "cancelled"
 )
 
 // Finished reports whether the job will change no more.
-func (s JobState) Finished() bool { return s == JobDone || s == JobFailed }
+func (s JobState) Finished() bool { return s == JobDone || s == JobFailed || s == JobCancelled }
 
 // JobTable is a job's progress over one table: rows done of the total.
 // Total is nil where it is not counted (an environment's reset).
@@ -78,12 +83,16 @@ type Job struct {
 	Tables []JobTable `json:"tables"`
 	// Organizations counts an environment reset's organizations done of
 	// the total.
-	Organizations *JobTable  `json:"organizations,omitempty"`
-	ErrorCode     string     `json:"errorCode,omitempty"`
-	Error         string     `json:"error,omitempty"`
-	CreatedAt     time.Time  `json:"createdAt"`
-	UpdatedAt     time.Time  `json:"updatedAt"`
-	FinishedAt    *time.Time `json:"finishedAt,omitempty"`
+	Organizations *JobTable `json:"organizations,omitempty"`
+	// Note tells the operator what a job that ended without finishing
+	// left and what to do: "failed at table X, N rows done; run the reset
+	// again to finish" (decisions §60).
+	Note       string     `json:"note,omitempty"`
+	ErrorCode  string     `json:"errorCode,omitempty"`
+	Error      string     `json:"error,omitempty"`
+	CreatedAt  time.Time  `json:"createdAt"`
+	UpdatedAt  time.Time  `json:"updatedAt"`
+	FinishedAt *time.Time `json:"finishedAt,omitempty"`
 	// The result of a finished job, by kind.
 	Reset    *ResetResult   `json:"reset,omitempty"`
 	Saved    *Snapshot      `json:"saved,omitempty"`

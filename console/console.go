@@ -268,6 +268,7 @@ func (c *Console) routes(mux *http.ServeMux) {
 	mux.Handle("POST /console/sandbox/snapshots/{name}/restore", c.authed(c.restoreSnapshot))
 	mux.Handle("POST /console/sandbox/snapshots/{name}/delete", c.authed(c.dropSnapshot))
 	mux.Handle("GET /console/jobs", c.authed(c.jobsPage))
+	mux.Handle("POST /console/jobs/{id}/cancel", c.authed(c.cancelJob))
 	mux.Handle("GET /console/orders", c.authed(c.ordersPage))
 	mux.Handle("GET /console/orders/new", c.authed(c.newOrderPage))
 	mux.Handle("POST /console/orders", c.authed(c.createOrder))
@@ -439,6 +440,10 @@ func (c *Console) authed(h handler) http.Handler {
 			// so the console's next page reads it even on a read replica
 			// (decisions §20).
 			ctx = parcelgate.NewContext(ctx, s.caller)
+			if c.controls != nil && !fenceExempt(r) && c.controls.TenantBusy(ctx, s.caller.Environment, s.caller.OrgID) {
+				c.busyPage(w, r.WithContext(ctx), s)
+				return
+			}
 		}
 		h(w, r.WithContext(ctx), s)
 	})

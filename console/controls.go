@@ -2,6 +2,7 @@ package console
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -358,4 +359,80 @@ func (c *Console) jobsPage(w http.ResponseWriter, r *http.Request, s *session) {
 		}
 	}
 	c.renderView(w, r, http.StatusOK, "jobs", &view{Title: "Operator jobs", Session: s, Data: d})
+}
+
+// fenceExempt are the console's pages a session may use while its tenant
+// is fenced (decisions §60): the jobs page and its cancel button, choosing
+// another organization, signing out.
+func fenceExempt(r *http.Request) bool {
+	switch p := r.URL.Path; {
+	case p == Prefix+"/jobs", p == Prefix+"/tenant", p == Prefix+"/sign-out":
+		return true
+	case strings.HasPrefix(p, Prefix+"/jobs/") && strings.HasSuffix(p, "/cancel"):
+		return true
+	}
+	return false
+}
+
+// busyPage answers a page of a tenant that an operator job is resetting
+// or restoring in batches (decisions §54, §60) as the API answers its
+// calls: 503 with Retry-After, never the half-removed data. An operator's
+// session is told how far the job is and where to follow (or cancel) it.
+func (c *Console) busyPage(w http.ResponseWriter, r *http.Request, s *session) {
+	msg := "The operator is resetting or restoring this organization's data; its pages come back when that is done."
+	var link string
+	if s.Operator() {
+		if jobs, err := c.controls.Jobs(r.Context(), s.caller); err == nil {
+			for _, j := range jobs {
+				if j.State.Finished() {
+					continue
+				}
+				var done, total int64
+				for _, t := range j.Tables {
+					done += t.Done
+					if t.Total != nil {
+						total += *t.Total
+					}
+				}
+				pct := 0
+				if total > 0 {
+					pct = int(min(100, done*100/total))
+				}
+				msg = fmt.Sprintf("This organization is being %s by job %s: %d%% done (%d of %d rows). Its pages come back when the job ends.", jobVerb(j.Kind), j.ID, pct, done, total)
+				link = Prefix + "/jobs#job-" + j.ID
+				break
+			}
+		}
+	}
+	if r.Header.Get("Accept") == "text/event-stream" {
+		w.Header().Set("Retry-After", strconv.Itoa(retryAfterBusy))
+		w.WriteHeader(http.StatusServiceUnavailable)
+		return
+	}
+	w.Header().Set("Retry-After", strconv.Itoa(retryAfterBusy))
+	c.render(w, r, http.StatusServiceUnavailable, "error", s, http.StatusText(http.StatusServiceUnavailable),
+		&errorData{Status: http.StatusServiceUnavailable, Message: msg, Link: link, LinkText: "Follow the job"})
+}
+
+// retryAfterBusy is the Retry-After of a fenced tenant's page, the API's.
+const retryAfterBusy = 5
+
+func jobVerb(k parcelgate.JobKind) string {
+	if k == parcelgate.JobRestore {
+		return "restored"
+	}
+	return "reset"
+}
+
+// cancelJob stops a job of the picked tenant: the operator API's DELETE
+// /admin/v1/jobs/{id}. Another organization's job is 404.
+func (c *Console) cancelJob(w http.ResponseWriter, r *http.Request, s *session) {
+	if !c.sandboxTenant(w, r, s) {
+		return
+	}
+	if _, err := c.controls.CancelJob(r.Context(), s.caller, r.PathValue("id")); err != nil {
+		c.fail(w, r, s, err)
+		return
+	}
+	http.Redirect(w, r, Prefix+"/jobs", http.StatusSeeOther)
 }

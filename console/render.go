@@ -198,13 +198,15 @@ type confirmField struct{ Form, BusinessID, Error string }
 type errorData struct {
 	Status  int
 	Message string
+	// Link, when set, is a page that says more (LinkText).
+	Link, LinkText string
 }
 
 func (c *Console) errorPage(w http.ResponseWriter, r *http.Request, s *session, status int, msg string) {
 	if s == nil {
 		s, _ = r.Context().Value(sessionKey{}).(*session)
 	}
-	c.render(w, r, status, "error", s, http.StatusText(status), &errorData{status, msg})
+	c.render(w, r, status, "error", s, http.StatusText(status), &errorData{Status: status, Message: msg})
 }
 
 func randomToken() string {

@@ -71,6 +71,8 @@ type ControlStore interface {
 	StartRestore(ctx context.Context, c *parcelgate.Caller, name string) (*parcelgate.Job, error)
 	AwaitJob(ctx context.Context, c *parcelgate.Caller, id string, d time.Duration) (*parcelgate.Job, error)
 	Jobs(ctx context.Context, c *parcelgate.Caller) ([]*parcelgate.Job, error)
+	CancelJob(ctx context.Context, c *parcelgate.Caller, id string) (*parcelgate.Job, error)
+	TenantBusy(ctx context.Context, env parcelgate.Environment, orgID int64) bool
 }
 
 // FaultStore lists, sets and removes injected faults

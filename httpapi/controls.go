@@ -24,6 +24,8 @@ func (s *Server) sandboxRoutes() {
 	s.handle("POST /admin/v1/demo/reset", s.admin(s.resetDemo))
 	s.handle("GET /admin/v1/jobs", s.admin(s.listJobs))
 	s.handle("GET /admin/v1/jobs/{id}", s.admin(s.getJob))
+	s.handle("DELETE /admin/v1/jobs/{id}", s.admin(s.cancelJob))
+	s.handle("POST /admin/v1/jobs/{id}/cancel", s.admin(s.cancelJob))
 	s.faultRoutes()
 	s.journalRoutes()
 }
@@ -442,6 +444,26 @@ func (s *Server) getJob(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	j, err := s.controls.AwaitJob(r.Context(), c, r.PathValue("id"), time.Nanosecond)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, j)
+	return nil
+}
+
+// cancelJob stops a job that has not ended (invented, decisions §60) and
+// answers it cancelled: 404 as a missing one for another environment's or
+// organization's job, 409 once it has ended. The batches it committed stay
+// done; its tenant is unfenced.
+func (s *Server) cancelJob(w http.ResponseWriter, r *http.Request) error {
+	if err := parcelgate.ValidJobID(r.PathValue("id")); err != nil {
+		return err
+	}
+	c, err := s.jobCaller(r)
+	if err != nil {
+		return err
+	}
+	j, err := s.controls.CancelJob(r.Context(), c, r.PathValue("id"))
 	if err != nil {
 		return err
 	}

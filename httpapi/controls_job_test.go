@@ -17,7 +17,7 @@ import (
 // batched forces every reset, snapshot and restore of the store into
 // batches of two rows, fenced (decisions §54), so a small test covers
 // many batches and the fenced path.
-var batched = sqlstore.JobLimits{BatchRows: 2, SmallRows: -1, FenceRefresh: 10 * time.Millisecond}
+var batched = sqlstore.JobLimits{BatchRows: 2, MaxBatchRows: 2, SmallRows: -1, FenceRefresh: 10 * time.Millisecond}
 
 // tenantView is what tenant m's API shows of its data, with the change
 // stamps (which a restore renews on purpose, decisions §9) left out: every

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -32,9 +33,20 @@ import (
 // JobLimits tune the operator jobs. The zero value of a field is its
 // default.
 type JobLimits struct {
-	// BatchRows bounds a batch: keys deleted or retired per transaction,
-	// rows per snapshot chunk (default 1000).
+	// BatchRows is a job's first batch: keys deleted or retired per
+	// transaction, rows written per transaction; and the rows of a
+	// snapshot chunk (default 1000).
 	BatchRows int
+	// MaxBatchRows bounds a batch as it grows (see BatchTarget): memory
+	// stays flat whatever the tenant's size (default 20000; BatchRows when
+	// only BatchRows is set, so a test's batches keep the size it chose).
+	MaxBatchRows int
+	// BatchTarget is how long a batch's transaction should take: a batch
+	// that commits well within it makes the next bigger, one slower than
+	// it the next smaller (default 150 ms; decisions §60). It is also
+	// what another tenant's write waits for at most on SQLite's one
+	// writer.
+	BatchTarget time.Duration
 	// SmallRows: a tenant with at most this many rows to remove and write
 	// is reset or restored in one transaction, unfenced (default 20000; -1:
 	// never).
@@ -51,6 +63,9 @@ type JobLimits struct {
 	// committed batches as if its instance had died (lease kept, nothing
 	// marked).
 	StopAfter int64
+	// FailAfter, for tests, makes the batch after that many committed
+	// ones fail (rolled back) as a database error would.
+	FailAfter int64
 }
 
 func (l JobLimits) batchRows() int {
@@ -58,6 +73,43 @@ func (l JobLimits) batchRows() int {
 		return l.BatchRows
 	}
 	return 1000
+}
+
+func (l JobLimits) maxBatchRows() int {
+	switch {
+	case l.MaxBatchRows > 0:
+		return max(l.MaxBatchRows, l.batchRows())
+	case l.BatchRows > 0:
+		return l.BatchRows
+	}
+	return 20000
+}
+
+func (l JobLimits) batchTarget() time.Duration {
+	if l.BatchTarget > 0 {
+		return l.BatchTarget
+	}
+	return 150 * time.Millisecond
+}
+
+// minBatchRows is as small as a batch shrinks: a tenth of the first one.
+func (l JobLimits) minBatchRows() int { return max(1, l.batchRows()/10) }
+
+// nextBatchRows sizes the batch after one of n keys that took d (decisions
+// §60): twice as big while a batch takes under half the target, a quarter
+// bigger under the target, in proportion smaller past it; within
+// [minBatchRows, maxBatchRows].
+func (l JobLimits) nextBatchRows(n int, d time.Duration) int {
+	target := l.batchTarget()
+	switch {
+	case d < target/2:
+		n *= 2
+	case d <= target:
+		n += max(1, n/4)
+	default:
+		n = int(int64(n) * int64(target) / int64(d))
+	}
+	return min(max(n, l.minBatchRows()), l.maxBatchRows())
 }
 
 func (l JobLimits) smallRows() int64 {
@@ -99,8 +151,9 @@ type jobRunner struct {
 	wg     sync.WaitGroup
 
 	mu      sync.Mutex
-	running map[string]chan struct{} // closed when the local run ends
-	local   map[fenceKey]int         // tenants fenced by jobs running here
+	running map[string]chan struct{}      // closed when the local run ends
+	stop    map[string]context.CancelFunc // ends a local run (CancelJob)
+	local   map[fenceKey]int              // tenants fenced by jobs running here
 
 	fences atomic.Pointer[fenceSet]
 	fmu    sync.Mutex // one refresh at a time
@@ -120,7 +173,7 @@ func (db *DB) jobs() *jobRunner {
 	db.jobsOnce.Do(func() {
 		ctx, cancel := context.WithCancel(context.Background())
 		db.jobRun = &jobRunner{db: db, owner: fmt.Sprintf("i-%012x", rand.Uint64()>>16), ctx: ctx, cancel: cancel,
-			running: map[string]chan struct{}{}, local: map[fenceKey]int{}}
+			running: map[string]chan struct{}{}, stop: map[string]context.CancelFunc{}, local: map[fenceKey]int{}}
 		db.jobRun.limits.Store(&JobLimits{})
 	})
 	return db.jobRun
@@ -247,6 +300,7 @@ func (j *jobRow) job() *parcelgate.Job {
 		t := fromMicros(j.FinishedAt)
 		out.FinishedAt = &t
 	}
+	out.Note = j.note()
 	if j.State == string(parcelgate.JobDone) && j.Result != "" {
 		switch parcelgate.JobKind(j.Kind) {
 		case parcelgate.JobReset, parcelgate.JobResetEnvironment:
@@ -261,6 +315,57 @@ func (j *jobRow) job() *parcelgate.Job {
 		}
 	}
 	return out
+}
+
+// resetStepTables names the table each reset step works on (the job's
+// progress says the step).
+var resetStepTables = []string{"supplier_shipments", "orders", "codes", "tracking_moves", "parcels", "shipments", "balances", "products", "catalog_balances", "catalogs"}
+
+// note is what the operator is told of a job that ended without
+// finishing: where it stopped, what is done, what to do (decisions §60).
+func (j *jobRow) note() string {
+	var how string
+	switch parcelgate.JobState(j.State) {
+	case parcelgate.JobFailed:
+		how = "Failed"
+	case parcelgate.JobCancelled:
+		how = "Cancelled"
+	default:
+		return ""
+	}
+	p := j.Progress
+	if j.Kind == string(parcelgate.JobSnapshot) {
+		return how + " before the snapshot was saved: nothing was changed (a snapshot of that name, if any, is as it was). Take the snapshot again."
+	}
+	if p.Phase == "" || p.Small {
+		return how + " before any batch: nothing was changed."
+	}
+	table := ""
+	switch {
+	case p.Phase == "write" && p.Step < len(tenantTables):
+		table = tenantTables[p.Step].name + " (writing the saved rows)"
+	case p.Phase == "finish":
+		table = "the stock held on other organizations' balances"
+	case p.Step < len(resetStepTables):
+		table = resetStepTables[p.Step] + " (removing)"
+	}
+	var rows int64
+	for _, t := range append(append([]parcelgate.JobTable{}, p.Removed...), p.Tables...) {
+		rows += t.Done
+	}
+	what := "reset"
+	switch parcelgate.JobKind(j.Kind) {
+	case parcelgate.JobRestore:
+		what = "restore of snapshot " + strconv.Quote(j.Snapshot)
+	case parcelgate.JobResetEnvironment:
+		what = "environment's reset"
+	}
+	at := ""
+	if table != "" {
+		at = " at table " + table
+	}
+	return fmt.Sprintf("%s%s after %d batches, %d rows done. The batches done stay done and the tenant is no longer fenced; its data is partly reset. Run the %s again to finish.",
+		how, at, p.Batches, rows, what)
 }
 
 func nowMicros() int64 { return time.Now().UnixMicro() }
@@ -371,6 +476,11 @@ type jobRun struct {
 	row *jobRow
 	p   *jobProgress
 	lim JobLimits
+	// fencedHere: this run holds its instance's fence of the tenant.
+	fencedHere bool
+	// size is the keys (rows) the next batch takes: sized by time
+	// (JobLimits.nextBatchRows).
+	size int
 	// stamps: one change stamp per transaction (stampOf)
 	stampTx *Tx
 	stamp   time.Time
@@ -380,11 +490,20 @@ type jobRun struct {
 func (jr *jobRunner) run(id string) {
 	ctx, cancel := context.WithCancel(jr.ctx)
 	defer cancel()
+	jr.mu.Lock()
+	jr.stop[id] = cancel
+	jr.mu.Unlock()
+	defer func() {
+		jr.mu.Lock()
+		delete(jr.stop, id)
+		jr.mu.Unlock()
+	}()
 	row, err := scanJob(jr.db.queryRow(ctx, `SELECT `+jobColumns+` FROM operator_jobs WHERE id = ?`, id))
 	if err != nil {
 		return
 	}
 	r := &jobRun{jr: jr, row: row, p: &row.Progress, lim: jr.lim()}
+	r.size = r.lim.batchRows()
 	// The heartbeat: the lease is extended while the job runs, also through
 	// a long read; losing it stops the run.
 	go func() {
@@ -406,7 +525,7 @@ func (jr *jobRunner) run(id string) {
 	}()
 	if r.p.Fenced {
 		jr.fenceLocal(r.fenceKey(), 1)
-		defer jr.fenceLocal(r.fenceKey(), -1)
+		r.fencedHere = true
 	}
 	switch parcelgate.JobKind(row.Kind) {
 	case parcelgate.JobSnapshot:
@@ -414,18 +533,41 @@ func (jr *jobRunner) run(id string) {
 	default:
 		err = r.steps(ctx)
 	}
+	// This instance's fence goes as soon as the work ends, before the job
+	// is marked failed: whoever sees it ended finds the tenant served.
+	if r.fencedHere {
+		jr.fenceLocal(r.fenceKey(), -1)
+		r.fencedHere = false
+	}
+	if ctx.Err() != nil && jr.ctx.Err() == nil {
+		// Ended here by CancelJob, or by the heartbeat finding the job no
+		// longer this instance's: as a lost lease.
+		err = errLeaseLost
+	}
+	if errors.Is(err, errLeaseLost) && row.Kind == string(parcelgate.JobSnapshot) && r.p.SnapshotID != 0 {
+		// Cancelled (CancelJob), not taken over: its unfinished snapshot
+		// goes. (One taken over is purged by the job that took it.)
+		var state string
+		if jr.db.queryRow(context.WithoutCancel(ctx), `SELECT state FROM operator_jobs WHERE id = ?`, id).Scan(&state) == nil && state == string(parcelgate.JobCancelled) {
+			purgeSnapshot(context.WithoutCancel(ctx), jr.db, r.p.SnapshotID)
+		}
+		return
+	}
 	if err == nil || errors.Is(err, errLeaseLost) || errors.Is(err, errStopped) || jr.ctx.Err() != nil {
 		return
 	}
 	// The job failed: it is marked so, unfenced, with its error; the
 	// batches done stay done.
 	code := parcelgate.ErrorCode(err)
-	jr.db.exec(context.WithoutCancel(ctx), `UPDATE operator_jobs SET state = 'failed', fenced = 0, error_code = ?, error = ?, updated_at = ?, finished_at = ? WHERE id = ? AND owner = ?`,
+	jr.db.exec(context.WithoutCancel(ctx), `UPDATE operator_jobs SET state = 'failed', fenced = 0, error_code = ?, error = ?, updated_at = ?, finished_at = ? WHERE id = ? AND owner = ? AND state = 'running'`,
 		code, parcelgate.ErrorMessage(err), nowMicros(), nowMicros(), id, jr.owner)
 	if row.Kind == string(parcelgate.JobSnapshot) && r.p.SnapshotID != 0 {
 		purgeSnapshot(context.WithoutCancel(ctx), jr.db, r.p.SnapshotID)
 	}
 }
+
+// errInjected is the test hook FailAfter's failure.
+var errInjected = errors.New("operator job: batch failed (test)")
 
 func (r *jobRun) fenceKey() fenceKey {
 	return fenceKey{env: parcelgate.Environment(r.row.Env), org: r.row.OrgID}
@@ -438,8 +580,9 @@ func (r *jobRun) fenceKey() fenceKey {
 func (r *jobRun) batch(ctx context.Context, fn func(tx *Tx, p *jobProgress) (done bool, result any, err error)) (bool, error) {
 	var next *jobProgress
 	var done bool
-	bctx, cancel := context.WithTimeout(ctx, max(r.jr.db.timeout, 5*time.Second)*2)
+	bctx, cancel := context.WithTimeout(context.WithValue(ctx, relaxedCommitKey{}, true), max(r.jr.db.timeout, 5*time.Second)*2)
 	defer cancel()
+	start := time.Now()
 	err := r.jr.db.inTx(bctx, func(tx *Tx) error {
 		r.stampTx = nil
 		next = r.p.clone()
@@ -448,6 +591,9 @@ func (r *jobRun) batch(ctx context.Context, fn func(tx *Tx, p *jobProgress) (don
 		done, result, err = fn(tx, next)
 		if err != nil {
 			return err
+		}
+		if r.lim.FailAfter > 0 && r.p.Batches >= r.lim.FailAfter && !done {
+			return errInjected
 		}
 		next.Batches++
 		return r.save(bctx, tx, next, done, result)
@@ -458,6 +604,7 @@ func (r *jobRun) batch(ctx context.Context, fn func(tx *Tx, p *jobProgress) (don
 		}
 		return false, err
 	}
+	r.size = r.lim.nextBatchRows(r.size, time.Since(start))
 	r.p = next
 	if r.lim.StopAfter > 0 && r.p.Batches >= r.lim.StopAfter && !done {
 		return false, errStopped
@@ -481,7 +628,7 @@ func (r *jobRun) save(ctx context.Context, tx *Tx, p *jobProgress, done bool, re
 		}
 		p.Phase = "done"
 		progress, _ = json.Marshal(p)
-		n, err = rowsAffected(tx.Exec(ctx, `UPDATE operator_jobs SET state = 'done', fenced = 0, progress = ?, result = ?, updated_at = ?, finished_at = ?, lease_until = 0 WHERE id = ? AND owner = ?`,
+		n, err = rowsAffected(tx.Exec(ctx, `UPDATE operator_jobs SET state = 'done', fenced = 0, progress = ?, result = ?, updated_at = ?, finished_at = ?, lease_until = 0 WHERE id = ? AND owner = ? AND state = 'running'`,
 			string(progress), string(res), now, now, r.row.ID, r.jr.owner))
 		if err != nil {
 			return err
@@ -530,8 +677,7 @@ func (r *jobRun) fence(ctx context.Context) error {
 		return err
 	}
 	r.jr.fenceLocal(r.fenceKey(), 1)
-	// (run's deferred unfence only covers runs that start fenced.)
-	context.AfterFunc(ctx, func() { r.jr.fenceLocal(r.fenceKey(), -1) })
+	r.fencedHere = true
 	select {
 	case <-time.After(2 * r.lim.fenceRefresh()):
 		return nil
@@ -666,6 +812,58 @@ func (s *ControlService) AwaitJob(ctx context.Context, c *parcelgate.Caller, id 
 			return j.job(), nil
 		}
 	}
+}
+
+// CancelJob stops a job of c's scope that has not ended (ENOTFOUND
+// outside the scope, ECONFLICT once ended): it is marked cancelled and
+// unfenced at once, for every instance; its holder's batch under way
+// cannot commit (every batch is conditioned on the job running) and is
+// rolled back, so the batches done are exactly those its progress counts.
+// A cancelled snapshot's chunks are purged; a cancelled reset or restore
+// leaves the tenant partly reset (decisions §60): running it again
+// finishes it.
+func (s *ControlService) CancelJob(ctx context.Context, c *parcelgate.Caller, id string) (*parcelgate.Job, error) {
+	if err := c.May(parcelgate.ActionOperate); err != nil {
+		return nil, err
+	}
+	j, err := s.loadJob(ctx, c, id)
+	if err != nil {
+		return nil, err
+	}
+	if parcelgate.JobState(j.State).Finished() {
+		return nil, parcelgate.Errorf(parcelgate.ECONFLICT, "Job %s has ended (%s); there is nothing to cancel.", id, j.State)
+	}
+	now := nowMicros()
+	n, err := rowsAffected(s.db.exec(ctx, `UPDATE operator_jobs SET state = 'cancelled', fenced = 0, error_code = '', error = 'Cancelled by the operator.', updated_at = ?, finished_at = ?, lease_until = 0
+		WHERE id = ? AND state IN ('queued', 'running')`, now, now, id))
+	if err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		// It ended meanwhile.
+		return nil, parcelgate.Errorf(parcelgate.ECONFLICT, "Job %s has ended; there is nothing to cancel.", id)
+	}
+	jr := s.db.jobs()
+	jr.mu.Lock()
+	stop, done := jr.stop[id], jr.running[id]
+	jr.mu.Unlock()
+	if stop != nil {
+		// Running here: stopped now rather than at its next batch, and
+		// waited for, so that what it left is what the answer shows.
+		stop()
+		select {
+		case <-done:
+		case <-ctx.Done():
+		}
+	}
+	// The fence is gone for this instance at once (others within their
+	// refresh).
+	jr.fences.Store(nil)
+	j, err = s.loadJob(ctx, c, id)
+	if err != nil {
+		return nil, err
+	}
+	return j.job(), nil
 }
 
 // Jobs lists the newest jobs of c's scope, newest first, at most 100.

@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 	"time"
@@ -208,21 +209,34 @@ func (r *jobRun) planReset(ctx context.Context, orgID int64, catalogs bool, extr
 	return err
 }
 
-// resetPickSQL pick the next batch of a reset's step, by step: at most
-// n keys of the organization after the last batch's (its arguments: the
-// organization, the cursor, n), in the order of an index that starts with
-// the organization, so a batch reads only its own entries (migration
-// 0044: on PostgreSQL the entries of rows deleted by earlier batches stay
-// in the index until a vacuum, and a batch that started from the first
-// would walk all of them). Parcels are picked by parcel ID, with their
-// shipment: a batch removes those shipments' parcels.
-var resetPickSQL = map[int]struct{ table, sql string }{
-	0: {"supplier_shipments", `SELECT id FROM supplier_shipments WHERE retailer_org_id = ? AND id > ? ORDER BY id LIMIT ?`},
-	1: {"orders", `SELECT id FROM orders WHERE org_id = ? AND id > ? ORDER BY id LIMIT ?`},
-	2: {"codes", `SELECT id FROM codes WHERE org_id = ? AND id > ? ORDER BY id LIMIT ?`},
-	3: {"tracking_moves", `SELECT id FROM tracking_moves WHERE org_id = ? AND id > ? ORDER BY id LIMIT ?`},
-	4: {"parcels", `SELECT parcel_id, shipment_id FROM parcels WHERE org_id = ? AND parcel_id > ? ORDER BY parcel_id LIMIT ?`},
-	5: {"shipments", `SELECT id FROM shipments WHERE org_id = ? AND id > ? ORDER BY id LIMIT ?`},
+// resetRangeSQL are the steps that remove a table's rows by ranges of
+// keys (decisions §60): a batch reads the greatest of the next n keys of
+// the organization after the last batch's (the cursor), in the order of
+// an index that starts with the organization, then removes the
+// organization's rows in (cursor, greatest] in one set-based statement,
+// the children of orders by a subquery over the same range. The pick
+// reads only the batch's own index entries (migration 0044: on PostgreSQL
+// the entries of rows deleted by earlier batches stay until a vacuum, and
+// a batch that started from the first would walk all of them), and no key
+// travels to Go and back: a batch of 20,000 keys is two statements, not
+// 20,000 bound parameters. Parcels are ranged by their (org_id, parcel_id)
+// key.
+var resetRangeSQL = map[int]struct{ table, key string }{
+	0: {"supplier_shipments", "retailer_org_id = ? AND id"},
+	1: {"orders", "org_id = ? AND id"},
+	2: {"codes", "org_id = ? AND id"},
+	3: {"tracking_moves", "org_id = ? AND id"},
+	4: {"parcels", "org_id = ? AND parcel_id"},
+	5: {"shipments", "org_id = ? AND id"},
+}
+
+// resetPickSQL is the pick of a range step: the greatest of the next n
+// keys (NULL when none is left). Its arguments: the organization, the
+// cursor, n.
+func resetPickSQL(step int) string {
+	q := resetRangeSQL[step]
+	col := q.key[strings.LastIndex(q.key, " ")+1:]
+	return `SELECT MAX(` + col + `) FROM (SELECT ` + col + ` FROM ` + q.table + ` WHERE ` + q.key + ` > ? ORDER BY ` + col + ` LIMIT ?) k`
 }
 
 // resetBatchSQL are the statements of the reset's steps that retire or
@@ -253,12 +267,12 @@ func (r *jobRun) resetBatch(ctx context.Context, tx *Tx, p *jobProgress, orgID i
 	return true, nil
 }
 
-// resetStep removes one batch of step p.Step's table: at most
-// JobLimits.BatchRows keys (orders with their children, shipments'
-// parcels) of the organization, whichever they are, since what a batch
-// removes is no longer there for the next. It returns the keys removed.
+// resetStep removes one batch of step p.Step's table: the organization's
+// rows of the next r.size keys (orders with their children), whichever
+// they are, since what a batch removes is no longer there for the next.
+// It returns the keys removed (0: the table is done).
 func (r *jobRun) resetStep(ctx context.Context, tx *Tx, p *jobProgress, orgID int64) (int64, error) {
-	n := r.lim.batchRows()
+	n := r.size
 	del := func(table, q string, args ...any) (int64, error) {
 		k, err := rowsAffected(tx.Exec(ctx, q, args...))
 		if err != nil {
@@ -269,33 +283,32 @@ func (r *jobRun) resetStep(ctx context.Context, tx *Tx, p *jobProgress, orgID in
 	}
 	switch p.Step {
 	case 0, 2, 3, 5:
-		q := resetPickSQL[p.Step]
-		ids, err := scanColumn[int64](tx.Query(ctx, q.sql, orgID, p.Cursor, n))
-		if err != nil || len(ids) == 0 {
+		q := resetRangeSQL[p.Step]
+		var hi sql.NullInt64
+		if err := tx.QueryRow(ctx, resetPickSQL(p.Step), orgID, p.Cursor, n).Scan(&hi); err != nil {
+			return 0, fmt.Errorf("reset %s: %w", q.table, err)
+		}
+		if !hi.Valid {
 			p.Removed = addDone(p.Removed, q.table, 0)
-			return 0, err
+			return 0, nil
 		}
-		p.Cursor = ids[len(ids)-1]
-		return del(q.table, `DELETE FROM `+q.table+` WHERE `+tx.d.idIn("id", len(ids)), tx.d.idArgs(ids)...)
+		lo := p.Cursor
+		p.Cursor = hi.Int64
+		k, err := del(q.table, `DELETE FROM `+q.table+` WHERE `+q.key+` > ? AND id <= ?`, orgID, lo, hi.Int64)
+		return max(k, 1), err
 	case 4:
-		type picked struct {
-			parcel   string
-			shipment int64
+		var hi sql.NullString
+		if err := tx.QueryRow(ctx, resetPickSQL(4), orgID, p.CursorText, n).Scan(&hi); err != nil {
+			return 0, fmt.Errorf("reset parcels: %w", err)
 		}
-		rows, err := tx.Query(ctx, resetPickSQL[4].sql, orgID, p.CursorText, n)
-		got, err := collect(rows, err, func(x *picked) []any { return []any{&x.parcel, &x.shipment} })
-		if err != nil || len(got) == 0 {
+		if !hi.Valid {
 			p.Removed = addDone(p.Removed, "parcels", 0)
-			return 0, err
+			return 0, nil
 		}
-		p.CursorText = got[len(got)-1].parcel
-		var ids []int64
-		for _, x := range got {
-			if len(ids) == 0 || ids[len(ids)-1] != x.shipment {
-				ids = append(ids, x.shipment)
-			}
-		}
-		return del("parcels", `DELETE FROM parcels WHERE `+tx.d.idIn("shipment_id", len(ids)), tx.d.idArgs(ids)...)
+		lo := p.CursorText
+		p.CursorText = hi.String
+		k, err := del("parcels", `DELETE FROM parcels WHERE org_id = ? AND parcel_id > ? AND parcel_id <= ?`, orgID, lo, hi.String)
+		return max(k, 1), err
 	case 8:
 		q := resetBatchSQL[p.Step]
 		return del(q.table, q.sql, orgID, n)
@@ -304,35 +317,34 @@ func (r *jobRun) resetStep(ctx context.Context, tx *Tx, p *jobProgress, orgID in
 		// back the stock they hold (as cancelling them would, interface
 		// §4.3) in the same transaction: a batch is an order's whole
 		// removal, so a resumed job never releases twice.
-		ids, err := scanColumn[int64](tx.Query(ctx, resetPickSQL[1].sql, orgID, p.Cursor, n))
+		var hi sql.NullInt64
+		if err := tx.QueryRow(ctx, resetPickSQL(1), orgID, p.Cursor, n).Scan(&hi); err != nil {
+			return 0, fmt.Errorf("reset orders: %w", err)
+		}
+		if !hi.Valid {
+			for _, t := range []string{"order_history", "order_refs", "order_rows", "orders"} {
+				p.Removed = addDone(p.Removed, t, 0)
+			}
+			return 0, nil
+		}
+		lo := p.Cursor
+		p.Cursor = hi.Int64
+		stamp, err := r.stampOf(ctx, tx)
 		if err != nil {
 			return 0, err
 		}
-		if len(ids) > 0 {
-			p.Cursor = ids[len(ids)-1]
-			stamp, err := r.stampOf(ctx, tx)
-			if err != nil {
-				return 0, err
-			}
-			if err := releaseHeld(ctx, tx, `SELECT r.balance_id, SUM(r.quantity) AS units, r.balance_id AS ord FROM order_rows r JOIN orders o ON o.id = r.order_pk
-				WHERE `+tx.d.idIn("o.id", len(ids))+` AND o.allocated = 1 AND r.balance_id <> 0 GROUP BY r.balance_id`, tx.d.idArgs(ids), true, stamp); err != nil {
-				return 0, fmt.Errorf("reset orders: %w", err)
-			}
+		rng := []any{orgID, lo, hi.Int64}
+		if err := releaseHeld(ctx, tx, `SELECT r.balance_id, SUM(r.quantity) AS units, r.balance_id AS ord FROM order_rows r JOIN orders o ON o.id = r.order_pk
+			WHERE o.org_id = ? AND o.id > ? AND o.id <= ? AND o.allocated = 1 AND r.balance_id <> 0 GROUP BY r.balance_id`, rng, true, stamp); err != nil {
+			return 0, fmt.Errorf("reset orders: %w", err)
 		}
 		for _, t := range []string{"order_history", "order_refs", "order_rows"} {
-			if len(ids) == 0 {
-				p.Removed = addDone(p.Removed, t, 0)
-				continue
-			}
-			if _, err := del(t, `DELETE FROM `+t+` WHERE `+tx.d.idIn("order_pk", len(ids)), tx.d.idArgs(ids)...); err != nil {
+			if _, err := del(t, `DELETE FROM `+t+` WHERE order_pk IN (SELECT id FROM orders WHERE org_id = ? AND id > ? AND id <= ?)`, rng...); err != nil {
 				return 0, err
 			}
 		}
-		if len(ids) == 0 {
-			p.Removed = addDone(p.Removed, "orders", 0)
-			return 0, nil
-		}
-		return del("orders", `DELETE FROM orders WHERE `+tx.d.idIn("id", len(ids)), tx.d.idArgs(ids)...)
+		k, err := del("orders", `DELETE FROM orders WHERE org_id = ? AND id > ? AND id <= ?`, rng...)
+		return max(k, 1), err
 	case 6, 7:
 		// The kept tables become stamped tombstones (see tenantTable.kept).
 		stamp, err := r.stampOf(ctx, tx)

@@ -137,7 +137,7 @@ func (r *jobRun) snapshot(ctx context.Context) error {
 				pending = append(pending, savedChunk{table: t.name, seq: seq, rows: int64(len(data.Rows)), data: string(raw)})
 				seq++
 				pendingRows += int64(len(data.Rows))
-				if pendingRows < batchRows {
+				if pendingRows < int64(r.size) {
 					return nil
 				}
 				_, err = flush(false)
@@ -444,7 +444,13 @@ func (r *jobRun) restoreBatch(ctx context.Context, tx *Tx, p *jobProgress) (bool
 		}
 		p.Phase, p.Step, p.Chunk = "write", 0, 0
 	}
+	// Saved chunks are written until the batch has r.size rows (several
+	// chunks per transaction: decisions §60).
+	var rows int64
 	for p.Phase == "write" && p.Step < len(tenantTables) {
+		if rows >= int64(r.size) {
+			return false, nil
+		}
 		t := tenantTables[p.Step]
 		data, seq, err := savedRows(ctx, tx, p.SnapshotID, t.name, p.Chunk)
 		if err != nil {
@@ -470,7 +476,7 @@ func (r *jobRun) restoreBatch(ctx context.Context, tx *Tx, p *jobProgress) (bool
 			p.Skipped[t.name] += skipped
 		}
 		p.Chunk = seq + 1
-		return false, nil
+		rows += int64(len(data.Rows))
 	}
 	if p.Phase == "write" {
 		p.Phase = "finish"

@@ -396,6 +396,15 @@ type rowScanner interface{ Scan(...any) error }
 // being unavailable (Unavailable), never as a fault.
 var errBeginIO = errors.New("before the transaction began")
 
+// relaxedCommitKey marks a context whose write transactions commit
+// without waiting for the disk (SQLite synchronous=NORMAL, PostgreSQL
+// synchronous_commit=off): an operator job's batches (decisions §60),
+// whose loss in a crash is consistent (a batch's rows and the progress
+// that counts them commit together, and the job redoes it) and which no
+// client was told of. Everything acknowledged to a client commits as
+// before, and a later such commit makes the earlier batches durable too.
+type relaxedCommitKey struct{}
+
 // inTx runs fn in a write transaction and commits it; fn's error, or a
 // failed commit, rolls it back. A transaction that lost a race to a
 // concurrent one, or could not begin for an I/O error, is run again, a few
@@ -430,6 +439,15 @@ func (db *DB) tryTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
 		return fmt.Errorf("begin: %w", err)
 	}
 	defer conn.Close()
+	relaxed := ctx.Value(relaxedCommitKey{}) != nil
+	if relaxed && db.dialect.name == "sqlite" {
+		// Set on the connection, put back after the commit: the next
+		// transaction's commit (FULL) syncs the WAL with this one's frames.
+		if _, err := conn.ExecContext(ctx, `PRAGMA synchronous = NORMAL`); err != nil {
+			return fmt.Errorf("begin: %w", err)
+		}
+		defer conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA synchronous = FULL`)
+	}
 	stx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		if isSQLiteIOError(err) {
@@ -444,6 +462,12 @@ func (db *DB) tryTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
 			panic(p)
 		}
 	}()
+	if relaxed && db.dialect.name == "postgres" {
+		if _, err := stx.ExecContext(ctx, `SET LOCAL synchronous_commit = off`); err != nil {
+			stx.Rollback()
+			return fmt.Errorf("begin: %w", err)
+		}
+	}
 	if err := fn(&Tx{tx: stx, conn: conn, d: db.dialect, db: db}); err != nil {
 		stx.Rollback()
 		return err

@@ -184,10 +184,15 @@ func (db *DB) ExplainDueOrdersForTest(ctx context.Context, env parcelgate.Enviro
 func (db *DB) ExplainTenantTablesForTest(ctx context.Context, orgID int64) (map[string]string, error) {
 	plans := map[string]string{}
 	stmts := map[string][]any{}
-	for _, q := range resetPickSQL {
-		stmts[q.sql] = []any{orgID, 0, 1000}
+	for step, q := range resetRangeSQL {
+		var lo, hi any = int64(0), int64(1000)
+		if step == 4 {
+			lo, hi = "", "z"
+		}
+		stmts[resetPickSQL(step)] = []any{orgID, lo, 1000}
+		col := q.key[strings.LastIndex(q.key, " ")+1:]
+		stmts[`DELETE FROM `+q.table+` WHERE `+q.key+` > ? AND `+col+` <= ?`] = []any{orgID, lo, hi}
 	}
-	stmts[resetPickSQL[4].sql] = []any{orgID, "", 1000}
 	for _, t := range tenantTables {
 		stmts[`SELECT * FROM `+t.name+` WHERE `+t.scope] = []any{orgID}
 	}
@@ -198,12 +203,8 @@ func (db *DB) ExplainTenantTablesForTest(ctx context.Context, orgID int64) (map[
 			stmts[q.sql] = []any{orgID, 1000}
 		}
 	}
-	for _, t := range []string{"order_history", "order_refs", "order_rows", "parcels"} {
-		col := "order_pk"
-		if t == "parcels" {
-			col = "shipment_id"
-		}
-		stmts[`DELETE FROM `+t+` WHERE `+col+` IN (?)`] = []any{int64(1)}
+	for _, t := range []string{"order_history", "order_refs", "order_rows"} {
+		stmts[`DELETE FROM `+t+` WHERE order_pk IN (SELECT id FROM orders WHERE org_id = ? AND id > ? AND id <= ?)`] = []any{orgID, int64(0), int64(1000)}
 	}
 	for q, args := range stmts {
 		plan, err := db.explainForTest(ctx, []string{`SET enable_seqscan = off`}, false, q, args...)

@@ -207,6 +207,13 @@ var (
 	queryWaitField = adminField{flag: waitField.flag, json: "wait", in: "query", help: waitField.help}
 )
 
+// jobCancelCommand is "admin job cancel JOB_ID": stop a job that has not
+// ended; the batches it did stay done (decisions §60).
+var jobCancelCommand = adminCmd{name: "cancel", args: "JOB_ID", short: "Cancel an operator job that has not ended: the batches it did stay done, the tenant is unfenced (run a reset or restore again to finish it)",
+	method: "POST", path: "/admin/v1/jobs/{arg}/cancel", query: true, fields: []adminField{envField,
+		{flag: "business-id", json: "businessId", help: "the organization the job acts on (a job of another is not found)"},
+	}}
+
 const adminLong = `Call the operator API (/admin/v1) of a running server and print the answer
 as JSON. The token is the one serve printed or was given with --admin-token.
 
@@ -217,7 +224,12 @@ func adminCommand() *cobra.Command {
 	var base, token string
 	subs := make([]*cobra.Command, 0, len(adminCommands))
 	for _, spec := range adminCommands {
-		subs = append(subs, spec.command(&base, &token))
+		cmd := spec.command(&base, &token)
+		if spec.name == "job" {
+			// admin job cancel JOB_ID (admin job JOB_ID shows one).
+			cmd.AddCommand(jobCancelCommand.command(&base, &token))
+		}
+		subs = append(subs, cmd)
 	}
 	g := group("admin", "Call the operator API: tenants, credentials, catalogs, order and shipment moves", adminLong, subs...)
 	g.PersistentFlags().StringVar(&base, "url", "http://127.0.0.1:8080", "server base URL")
