@@ -100,6 +100,8 @@ var ranks = map[string]int{
 	// What removes data, then what resets it, then the token keys.
 	"deleteOrderComment": 9, "deleteBalances": 9, "endOfSale": 9,
 	"revokeGatewayClient": 9, "revokeServiceAccount": 9,
+	// A job is cancelled after the list that names it.
+	"cancelJob": 9, "cancelJobByPost": 9,
 	"restoreSnapshot": 10, "dropSnapshot": 11, "resetOrganization": 12, "resetEnvironment": 13,
 	"resetDemo": 14, "rotateTokenKey": 15,
 }
@@ -139,6 +141,8 @@ var fromAnswer = map[string]struct{ op, pointer string }{
 	"supplierShipmentOptions.id":           {"listSupplierShipments", "/content/0/shipmentId"},
 	"deleteFault.id":                       {"createFault", "/id"},
 	"getJob.id":                            {"listJobs", "/content/0/id"},
+	"cancelJob.id":                         {"listJobs", "/content/0/id"},
+	"cancelJobByPost.id":                   {"listJobs", "/content/0/id"},
 }
 
 // expected are the examples meant to show an answer other than a 2xx,
@@ -147,6 +151,10 @@ var expected = map[string]int{
 	// Restricted: the provider answers it only to a contract that has
 	// the right, which no parcelgate account has (decisions §30).
 	"trackByPhoneNumber": http.StatusForbidden,
+	// The demo's jobs have all ended by the time the examples list them
+	// (each waits for its job): cancelling an ended job is a conflict
+	// (decisions §60).
+	"cancelJob": http.StatusConflict, "cancelJobByPost": http.StatusConflict,
 }
 
 type runner struct {
