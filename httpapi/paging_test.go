@@ -109,7 +109,9 @@ func TestPageEncodeIsEncodeJSON(t *testing.T) {
 	check("catalog entries", func() ([]byte, error) { return encodeJSON(entries) }, entries.encode)
 	items := Page[*parcelgate.InventoryItem]{Links: links, Content: []*parcelgate.InventoryItem{{
 		Product:  &parcelgate.Product{SupplierID: "1234567-1", Status: "ACTIVE", Document: []byte(`{"externalId": "1234567-1-P1", "name": "<b>"}`)},
-		Balances: balances}}, Page: info}
+		Balances: balances}, {
+		Product:  &parcelgate.Product{SupplierID: "1234567-1", Status: "ACTIVE", Document: []byte(` { "externalId" : "P2" ,	"descriptions": {"fi": {"name": "Pää \u2028"}}} `)},
+		Balances: []*parcelgate.Balance{}}, {Product: nil, Balances: nil}, {Balances: []*parcelgate.Balance{nil, balances[0]}}}, Page: info}
 	check("inventory items", func() ([]byte, error) { return encodeJSON(items) }, items.encode)
 }
 
