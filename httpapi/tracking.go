@@ -118,6 +118,13 @@ type trackingQuery struct {
 	lastModified time.Time
 }
 
+// page maps start and limit onto the keyset (decisions §59): the one
+// place the Tracking API's start becomes a store's request, the limit
+// parcels from the position start, which the store resolves by key.
+func (tq trackingQuery) page() parcelgate.PageRequest {
+	return parcelgate.PageFrom(int64(tq.start), tq.limit)
+}
+
 // parseTrackingQuery reads start (default 0), limit (default and at most
 // 100: larger is taken as 100, as the provider caps it), type
 // (ANY, PARCEL or FREIGHT), order (ASC or DESC, of the events) and
@@ -310,7 +317,7 @@ func (s *Server) find(w http.ResponseWriter, r *http.Request, tq trackingQuery, 
 	if err != nil {
 		return err
 	}
-	ps, err := s.tracking.FindParcels(r.Context(), caller(r), keywords, fields, tq.start, tq.limit)
+	ps, err := s.tracking.FindParcels(r.Context(), caller(r), keywords, fields, tq.page())
 	if err != nil {
 		return err
 	}
@@ -335,11 +342,11 @@ func (s *Server) trackBy(key parcelgate.TrackingKey) func(http.ResponseWriter, *
 		// A search is paged by the store. A lookup's page is cut here, as
 		// trackingnumber's is, so that a page past its last parcel is an
 		// empty list while no parcel at all is 404.
-		start, limit := tq.start, tq.limit
+		pr := tq.page()
 		if key.Lookup() {
-			start, limit = 0, tq.limit+min(tq.start, math.MaxInt-tq.limit)
+			pr = parcelgate.PageFrom(0, tq.limit+min(tq.start, math.MaxInt-tq.limit))
 		}
-		ps, err := s.tracking.TrackBy(r.Context(), caller(r), key, v, start, limit)
+		ps, err := s.tracking.TrackBy(r.Context(), caller(r), key, v, pr)
 		if err != nil {
 			return err
 		}
@@ -396,7 +403,7 @@ func (s *Server) parcelsByEventDate(w http.ResponseWriter, r *http.Request) erro
 	var matched []parcelgate.TrackedParcel
 	const batch = 500
 	for offset := 0; offset < eventDateScan && len(matched) < tq.start+tq.limit; offset += batch {
-		ps, err := s.tracking.ParcelsCreatedBetween(r.Context(), c, from.Add(-parcelgate.EventDateLookback), to, offset, batch)
+		ps, err := s.tracking.ParcelsCreatedBetween(r.Context(), c, from.Add(-parcelgate.EventDateLookback), to, parcelgate.PageFrom(int64(offset), batch))
 		if err != nil {
 			return err
 		}
@@ -448,7 +455,7 @@ func (s *Server) reservationStatus(w http.ResponseWriter, r *http.Request) error
 	var ps []parcelgate.TrackedParcel
 	const batch = 500
 	for offset := 0; offset < eventDateScan; offset += batch {
-		found, err := s.tracking.ParcelsCreatedBetween(r.Context(), c, q.From.Add(-parcelgate.EventDateLookback), q.To, offset, batch)
+		found, err := s.tracking.ParcelsCreatedBetween(r.Context(), c, q.From.Add(-parcelgate.EventDateLookback), q.To, parcelgate.PageFrom(int64(offset), batch))
 		if err != nil {
 			return err
 		}

@@ -127,7 +127,7 @@ func (s *CredentialService) ListGatewayClients(ctx context.Context, c *parcelgat
 	scope.tenant(c, "o.environment", "c.org_id")
 	scope.add("c.revoked_at = 0")
 	afterKey(&scope, "c.client_id", p)
-	return namedPage(ctx, s.db.primary(), c, `SELECT `+gatewayClientColumns+` FROM gateway_clients c JOIN organizations o ON o.id = c.org_id WHERE `+scope.sql()+` ORDER BY o.business_id, o.environment, c.client_id`, scope.args, p, func(rows *sql.Rows) (*parcelgate.GatewayClient, string, error) {
+	return namedPage(ctx, s.db.primary(), c.OrgID != 0, `SELECT `+gatewayClientColumns+` FROM gateway_clients c JOIN organizations o ON o.id = c.org_id WHERE `+scope.sql()+` ORDER BY o.business_id, o.environment, c.client_id`, scope.args, p, func(rows *sql.Rows) (*parcelgate.GatewayClient, string, error) {
 		gc, _, err := scanGatewayClient(rows)
 		if err != nil {
 			return nil, "", err
@@ -300,7 +300,7 @@ func (s *CredentialService) ListServiceAccounts(ctx context.Context, c *parcelga
 	scope.tenant(c, "o.environment", "a.org_id")
 	scope.add("a.revoked_at = 0")
 	afterKey(&scope, "a.username", p)
-	return namedPage(ctx, s.db.primary(), c, `SELECT `+serviceAccountColumns+` FROM service_accounts a JOIN organizations o ON o.id = a.org_id WHERE `+scope.sql()+` ORDER BY a.username`, scope.args, p, func(rows *sql.Rows) (*parcelgate.ServiceAccount, string, error) {
+	return namedPage(ctx, s.db.primary(), c.OrgID != 0, `SELECT `+serviceAccountColumns+` FROM service_accounts a JOIN organizations o ON o.id = a.org_id WHERE `+scope.sql()+` ORDER BY a.username`, scope.args, p, func(rows *sql.Rows) (*parcelgate.ServiceAccount, string, error) {
 		a, err := scanServiceAccount(rows)
 		if err != nil {
 			return nil, "", err

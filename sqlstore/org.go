@@ -177,24 +177,18 @@ func (s *OrganizationService) ListOrganizations(ctx context.Context, c *parcelga
 	if p.Size == 0 && p.After == "" {
 		// The whole list in one answer (every environment's, by business
 		// ID then environment).
-		return namedPage(ctx, s.db.primary(), c, `SELECT `+orgColumnsOf("o")+` FROM organizations o WHERE `+scope.sql()+` ORDER BY business_id, environment`, scope.args, p, byName)
+		return namedPage(ctx, s.db.primary(), false, `SELECT `+orgColumnsOf("o")+` FROM organizations o WHERE `+scope.sql()+` ORDER BY business_id, environment`, scope.args, p, byName)
 	}
 	// The operator API's pages (decisions §53): one environment's
 	// organizations by business ID, unique there, from the key after
 	// p.After, served in that order by the unique (environment,
-	// business_id) index. namedPage pages one organization's lists only,
-	// so the page's extra row is asked for and cut here.
+	// business_id) index: namedPage, the business ID being unique in one
+	// environment (decisions §59: the page was cut by hand here before).
 	if c.Scope != parcelgate.ScopeEnvironment || p.Size < 1 {
 		return parcelgate.Page[*parcelgate.Organization]{}, parcelgate.Errorf(parcelgate.EINVALID, "Only one environment's organizations are paged.")
 	}
 	afterKey(&scope, "o.business_id", p)
-	page, err := namedPage(ctx, s.db.primary(), c, `SELECT `+orgColumnsOf("o")+` FROM organizations o WHERE `+scope.sql()+` ORDER BY o.business_id LIMIT ?`,
-		append(scope.args, p.Size+1), parcelgate.PageRequest{}, byName)
-	if err == nil && len(page.Items) > p.Size {
-		page.Items = page.Items[:p.Size]
-		page.Next = page.Items[p.Size-1].BusinessID
-	}
-	return page, err
+	return namedPage(ctx, s.db.primary(), true, `SELECT `+orgColumnsOf("o")+` FROM organizations o WHERE `+scope.sql()+` ORDER BY o.business_id`, scope.args, p, byName)
 }
 
 // HasOrganizations reports whether any organization exists, in either

@@ -80,8 +80,13 @@ var tenantExceptions = map[string]string{
 	// window: o.org_id in the filter built by keptOrderTotal.
 	"stockBalances balances": runtimeFilter,
 	"keptOrderTotal orders":  runtimeFilter,
-	"balances catalogs":      runtimeFilter,
-	"balances products":      runtimeFilter,
+	// The Tracking API's searches (decisions §59): each search builds
+	// its trackedQuery with s.org_id or s.environment (a lookup by a
+	// consignment number is environment-wide, as trackNumbers is) and
+	// the page reads it; the parcel count is a child of s.
+	"TrackingService.trackedPage parcels": runtimeFilter,
+	"balances catalogs":                   runtimeFilter,
+	"balances products":                   runtimeFilter,
 
 	// By the key of a row that the same transaction first read under the
 	// caller's organization (and locked where it matters). Distributed:
