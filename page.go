@@ -17,20 +17,41 @@ const (
 )
 
 // PageRequest asks for one page of a list: the one form every list of
-// the services is asked for in (decisions §47), the Tracking API's
-// start/limit searches aside. Number is zero-based; lists that page only
-// by cursor ignore it.
+// the services is asked for in (decisions §47, §59). A store reads it as
+// a keyset request only: the page after the cursor After, else the page
+// starting at the position Offset(), which the store resolves to a key
+// through its recorded page boundaries (one function), never by OFFSET
+// over the rows.
 //
 // After, when set, is the opaque cursor a page handed out (its Next, or
 // on a list paged both ways its Prev), as carried by the "next" link of
 // the previous page. A store resolves it by key, so
 // following next links costs the same on the last page as on the first and
-// never skips or repeats a row when others change meanwhile. A bare page
-// number is resolved by position.
+// never skips or repeats a row when others change meanwhile.
+//
+// The surfaces that publish page numbers (the ecom API's page=) or a
+// start position (the Tracking API's start=) map them at their edge with
+// PageAt and PageFrom. Number is the published page number, kept for the
+// edge's own links; the console's dropshipping page still sets it alone,
+// and Offset reads it then.
 type PageRequest struct {
 	Number int
 	Size   int
 	After  string
+	// Start is the position of the page's first row (0: the first row).
+	Start int64
+}
+
+// PageAt is page number (zero-based) of size rows, as the position of its
+// first row: how the ecom API's edge maps page= onto the keyset.
+func PageAt(number, size int) PageRequest {
+	return PageRequest{Number: number, Size: size, Start: int64(number) * int64(size)}
+}
+
+// PageFrom is the limit rows from position start: how the Tracking API's
+// edge maps start= and limit= onto the keyset.
+func PageFrom(start int64, limit int) PageRequest {
+	return PageRequest{Size: limit, Start: start}
 }
 
 // Validate checks the page request a client made: Number from 0 to
@@ -49,9 +70,15 @@ func (p PageRequest) Validate() error {
 	return probs.Err()
 }
 
-// Offset is the position of the page's first row. It does not overflow for
-// a request that passed Validate.
-func (p PageRequest) Offset() int64 { return int64(p.Number) * int64(p.Size) }
+// Offset is the position of the page's first row: Start, or for a
+// request that names only a page number, Number×Size. It does not
+// overflow for a request that passed Validate.
+func (p PageRequest) Offset() int64 {
+	if p.Start > 0 {
+		return p.Start
+	}
+	return int64(p.Number) * int64(p.Size)
+}
 
 // Page is one page of a list: the one shape every list of the services
 // answers in, the API's, the console's, the operator's and the journal's.

@@ -351,20 +351,21 @@ type TrackingService interface {
 	// FindParcels returns c's parcels whose number, shipment tracking
 	// number or reference, each only when in fields (ParseFindKeys;
 	// FindAll for all three), is one of the keywords (case-insensitive),
-	// oldest first, at most limit from start. No fields find nothing.
+	// oldest first, the page asked for (PageFrom: at most limit from
+	// start, resolved by key). No fields find nothing.
 	// Only a caller that may ActionTrackParcels.
-	FindParcels(ctx context.Context, c *Caller, keywords []string, fields FindFields, start, limit int) ([]TrackedParcel, error)
+	FindParcels(ctx context.Context, c *Caller, keywords []string, fields FindFields, page PageRequest) ([]TrackedParcel, error)
 	// TrackBy returns the parcels key's value names (TrackingKey.Match),
-	// oldest shipment first, at most limit from start: for a lookup key
+	// oldest shipment first, the page asked for (PageFrom): for a lookup key
 	// (TrackingKey.Lookup) any organization's in c's environment, else
 	// c's own only. A value the key refuses is EINVALID, a restricted key
 	// EFORBIDDEN (TrackingKey.Value). Only a caller that may
 	// ActionTrackParcels.
-	TrackBy(ctx context.Context, c *Caller, key TrackingKey, value string, start, limit int) ([]TrackedParcel, error)
+	TrackBy(ctx context.Context, c *Caller, key TrackingKey, value string, page PageRequest) ([]TrackedParcel, error)
 	// ParcelsCreatedBetween returns c's parcels whose shipment was created
-	// in [from, to), oldest first, at most limit, from the start-th. Only
+	// in [from, to), oldest first, the page asked for (PageFrom). Only
 	// a caller that may ActionTrackParcels.
-	ParcelsCreatedBetween(ctx context.Context, c *Caller, from, to time.Time, start, limit int) ([]TrackedParcel, error)
+	ParcelsCreatedBetween(ctx context.Context, c *Caller, from, to time.Time, page PageRequest) ([]TrackedParcel, error)
 	// MoveParcel sets the status of c's parcel with the number from the
 	// clock's now, and returns the parcel; another organization's parcel
 	// is ENOTFOUND like a missing one. Only the operator acts

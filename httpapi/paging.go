@@ -56,6 +56,12 @@ func (p Page[T]) encode() ([]byte, error) {
 			buf.Write(js)
 			continue
 		}
+		if it, ok := any(item).(*parcelgate.InventoryItem); ok && it != nil {
+			if err := encodeInventoryItem(&buf, it); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if raw, ok := any(item).(json.RawMessage); ok {
 			// Already encoded by encodeJSON (see rawItems).
 			buf.Write(raw)
@@ -71,6 +77,48 @@ func (p Page[T]) encode() ([]byte, error) {
 	}
 	buf.WriteString("}\n")
 	return buf.Bytes(), nil
+}
+
+// encodeInventoryItem writes it as encoding/json does (Product's
+// MarshalJSON output compacted, each balance as AppendJSON writes it),
+// without the encoder's reflection and its second pass over each
+// balance: a page of the big merchant's inventory holds about 19,000 of
+// them.
+func encodeInventoryItem(buf *bytes.Buffer, it *parcelgate.InventoryItem) error {
+	buf.WriteString(`{"product":`)
+	if it.Product == nil {
+		buf.WriteString("null")
+	} else {
+		js, err := it.Product.MarshalJSON()
+		if err != nil {
+			return err
+		}
+		if err := json.Compact(buf, js); err != nil {
+			return err
+		}
+	}
+	buf.WriteString(`,"balances":`)
+	if it.Balances == nil {
+		buf.WriteString("null}")
+		return nil
+	}
+	buf.WriteByte('[')
+	for i, b := range it.Balances {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		if b == nil {
+			buf.WriteString("null")
+			continue
+		}
+		js, err := b.AppendJSON(buf.AvailableBuffer())
+		if err != nil {
+			return err
+		}
+		buf.Write(js)
+	}
+	buf.WriteString("]}")
+	return nil
 }
 
 // writePage writes a page of a list.
@@ -96,19 +144,21 @@ type PageInfo struct {
 }
 
 // parsePage reads page (default 0) and size (default def; above
-// MaxPageSize it is lowered to it) and the cursor "after" from the query.
+// MaxPageSize it is lowered to it) and the cursor "after" from the query,
+// and maps them onto the keyset: the one place the ecom API's page
+// numbers become a store's request (parcelgate.PageAt).
 // Text that is not a whole number, and a number PageRequest.Validate
 // refuses, is 400 naming the parameter, before any arithmetic is done on it.
 func parsePage(r *http.Request, def int) (parcelgate.PageRequest, error) {
 	q := r.URL.Query()
 	var p parcelgate.Problems
-	pr := parcelgate.PageRequest{Size: def, After: q.Get("after")}
+	number, size := 0, def
 	if v := q.Get("page"); v != "" {
 		n, err := strconv.ParseInt(v, 10, strconv.IntSize)
 		if err != nil {
 			p.Add("page", "must be a whole number from 0 to %d, not %q", parcelgate.MaxPageNumber, v)
 		} else {
-			pr.Number = int(n)
+			number = int(n)
 		}
 	}
 	if v := q.Get("size"); v != "" {
@@ -119,14 +169,23 @@ func parsePage(r *http.Request, def int) (parcelgate.PageRequest, error) {
 		if err != nil {
 			p.Add("size", "must be a whole number from 1 to %d, not %q", parcelgate.MaxPageSize, v)
 		} else {
-			pr.Size = int(min(n, parcelgate.MaxPageSize))
+			size = int(min(n, parcelgate.MaxPageSize))
 		}
 	}
+	pr := parcelgate.PageRequest{Number: number, Size: size, After: q.Get("after")}
 	if len(pr.After) > 200 {
 		p.Add("after", "is not a cursor this server made")
 	}
 	p.AddFields(parcelgate.ErrorFields(pr.Validate())...)
-	return pr, p.Err()
+	if p.Len() > 0 {
+		return pr, p.Err()
+	}
+	// The page number onto the keyset (decisions §59): the store reads
+	// the cursor when the request carries one, else the position of the
+	// page's first row, which it resolves by key.
+	keyset := parcelgate.PageAt(number, size)
+	keyset.After = pr.After
+	return keyset, nil
 }
 
 // newPage builds the envelope of one page of items. Links keep every query

@@ -11,13 +11,14 @@ import (
 )
 
 // interface §2.6, 4.4 GET rule 1, decisions §8: page from 0, size capped at 2000,
-// bad values 400 naming the parameter.
+// bad values 400 naming the parameter; decisions §59: the page number is
+// mapped onto the keyset here, as the position of the page's first row.
 func TestParsePage(t *testing.T) {
 	for q, want := range map[string]parcelgate.PageRequest{
 		"":                  {Number: 0, Size: 2000},
-		"page=3&size=10":    {Number: 3, Size: 10},
+		"page=3&size=10":    {Number: 3, Size: 10, Start: 30},
 		"size=5000":         {Number: 0, Size: 2000},
-		"page=1&after=abcd": {Number: 1, Size: 2000, After: "abcd"},
+		"page=1&after=abcd": {Number: 1, Size: 2000, After: "abcd", Start: 2000},
 	} {
 		got, err := parsePage(httptest.NewRequest("GET", "/x?"+q, nil), 2000)
 		if err != nil || got != want {
@@ -109,7 +110,9 @@ func TestPageEncodeIsEncodeJSON(t *testing.T) {
 	check("catalog entries", func() ([]byte, error) { return encodeJSON(entries) }, entries.encode)
 	items := Page[*parcelgate.InventoryItem]{Links: links, Content: []*parcelgate.InventoryItem{{
 		Product:  &parcelgate.Product{SupplierID: "1234567-1", Status: "ACTIVE", Document: []byte(`{"externalId": "1234567-1-P1", "name": "<b>"}`)},
-		Balances: balances}}, Page: info}
+		Balances: balances}, {
+		Product:  &parcelgate.Product{SupplierID: "1234567-1", Status: "ACTIVE", Document: []byte(` { "externalId" : "P2" ,	"descriptions": {"fi": {"name": "Pää \u2028"}}} `)},
+		Balances: []*parcelgate.Balance{}}, {Product: nil, Balances: nil}, {Balances: []*parcelgate.Balance{nil, balances[0]}}}, Page: info}
 	check("inventory items", func() ([]byte, error) { return encodeJSON(items) }, items.encode)
 }
 

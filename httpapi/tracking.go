@@ -28,11 +28,11 @@ func (s *Server) trackingRoutes() {
 		return err
 	}
 	find := func(ctx context.Context, c *parcelgate.Caller) error {
-		_, err := s.tracking.FindParcels(ctx, c, nil, 0, 0, 0)
+		_, err := s.tracking.FindParcels(ctx, c, nil, 0, parcelgate.PageRequest{})
 		return err
 	}
 	created := func(ctx context.Context, c *parcelgate.Caller) error {
-		_, err := s.tracking.ParcelsCreatedBetween(ctx, c, time.Time{}, time.Time{}, 0, 0)
+		_, err := s.tracking.ParcelsCreatedBetween(ctx, c, time.Time{}, time.Time{}, parcelgate.PageRequest{})
 		return err
 	}
 	s.handle(base+"trackingnumber/{number}", s.ecomReading(numbers, s.trackNumber))
@@ -42,7 +42,7 @@ func (s *Server) trackingRoutes() {
 	s.handle(base+"event/date", s.ecomReading(created, s.parcelsByEventDate))
 	for _, key := range parcelgate.TrackingKeys {
 		s.handle(base+string(key)+"/{"+key.Param()+"}", s.ecomReading(func(ctx context.Context, c *parcelgate.Caller) error {
-			_, err := s.tracking.TrackBy(ctx, c, key, "", 0, 0)
+			_, err := s.tracking.TrackBy(ctx, c, key, "", parcelgate.PageRequest{})
 			return err
 		}, s.trackBy(key)))
 	}
@@ -134,6 +134,13 @@ type trackingQuery struct {
 	desc         bool
 	freightOnly  bool
 	lastModified time.Time
+}
+
+// page maps start and limit onto the keyset (decisions §59): the one
+// place the Tracking API's start becomes a store's request, the limit
+// parcels from the position start, which the store resolves by key.
+func (tq trackingQuery) page() parcelgate.PageRequest {
+	return parcelgate.PageFrom(int64(tq.start), tq.limit)
 }
 
 // parseTrackingQuery reads start (default 0), limit (default and at most
@@ -328,7 +335,7 @@ func (s *Server) find(w http.ResponseWriter, r *http.Request, tq trackingQuery, 
 	if err != nil {
 		return err
 	}
-	ps, err := s.tracking.FindParcels(r.Context(), caller(r), keywords, fields, tq.start, tq.limit)
+	ps, err := s.tracking.FindParcels(r.Context(), caller(r), keywords, fields, tq.page())
 	if err != nil {
 		return err
 	}
@@ -353,11 +360,11 @@ func (s *Server) trackBy(key parcelgate.TrackingKey) func(http.ResponseWriter, *
 		// A search is paged by the store. A lookup's page is cut here, as
 		// trackingnumber's is, so that a page past its last parcel is an
 		// empty list while no parcel at all is 404.
-		start, limit := tq.start, tq.limit
+		pr := tq.page()
 		if key.Lookup() {
-			start, limit = 0, tq.limit+min(tq.start, math.MaxInt-tq.limit)
+			pr = parcelgate.PageFrom(0, tq.limit+min(tq.start, math.MaxInt-tq.limit))
 		}
-		ps, err := s.tracking.TrackBy(r.Context(), caller(r), key, v, start, limit)
+		ps, err := s.tracking.TrackBy(r.Context(), caller(r), key, v, pr)
 		if err != nil {
 			return err
 		}
@@ -414,7 +421,7 @@ func (s *Server) parcelsByEventDate(w http.ResponseWriter, r *http.Request) erro
 	var matched []parcelgate.TrackedParcel
 	const batch = 500
 	for offset := 0; offset < eventDateScan && len(matched) < tq.start+tq.limit; offset += batch {
-		ps, err := s.tracking.ParcelsCreatedBetween(r.Context(), c, from.Add(-parcelgate.EventDateLookback), to, offset, batch)
+		ps, err := s.tracking.ParcelsCreatedBetween(r.Context(), c, from.Add(-parcelgate.EventDateLookback), to, parcelgate.PageFrom(int64(offset), batch))
 		if err != nil {
 			return err
 		}
@@ -466,7 +473,7 @@ func (s *Server) reservationStatus(w http.ResponseWriter, r *http.Request) error
 	var ps []parcelgate.TrackedParcel
 	const batch = 500
 	for offset := 0; offset < eventDateScan; offset += batch {
-		found, err := s.tracking.ParcelsCreatedBetween(r.Context(), c, q.From.Add(-parcelgate.EventDateLookback), q.To, offset, batch)
+		found, err := s.tracking.ParcelsCreatedBetween(r.Context(), c, q.From.Add(-parcelgate.EventDateLookback), q.To, parcelgate.PageFrom(int64(offset), batch))
 		if err != nil {
 			return err
 		}

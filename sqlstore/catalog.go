@@ -110,7 +110,7 @@ func (s *CatalogService) ListCatalogs(ctx context.Context, c *parcelgate.Caller,
 		agg = "string_agg(so.business_id, ',' ORDER BY so.business_id)"
 	}
 	afterKey(&where, "c.external_id", p)
-	return namedPage(ctx, s.db.primary(), c, `SELECT c.id, c.environment, c.retailer_org_id, c.external_id, c.name, c.catalog_type, ro.business_id, COALESCE(`+agg+`, ''), c.created_at
+	return namedPage(ctx, s.db.primary(), c.OrgID != 0, `SELECT c.id, c.environment, c.retailer_org_id, c.external_id, c.name, c.catalog_type, ro.business_id, COALESCE(`+agg+`, ''), c.created_at
 		FROM catalogs c
 		JOIN organizations ro ON ro.id = c.retailer_org_id
 		LEFT JOIN catalog_suppliers cs ON cs.catalog_id = c.id

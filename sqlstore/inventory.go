@@ -3,8 +3,10 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/parcelgate/parcelgate"
@@ -302,9 +304,19 @@ func (r *productRow) product() *parcelgate.Product {
 
 // inventoryItems loads the products of ids, in that order, each with its
 // live balances (those matching f's retailer and catalog; no tombstones).
+//
+// A page of the big merchant's inventory holds 2,000 products and about
+// 19,000 balances, so the balances are read as their own columns only:
+// what every balance of a product shares with it (the product's external
+// ID, its EAN code, the supplier's business ID) is taken from the product
+// already read, and the retailer's business ID and the catalog's external
+// ID from one lookup of the page's few catalogs and retailers (both are
+// immutable), instead of four joins and five strings read and allocated
+// for each balance.
 func inventoryItems(ctx context.Context, r reader, c *parcelgate.Caller, ids []int64, f parcelgate.BalanceFilter) ([]*parcelgate.InventoryItem, error) {
 	items := make([]*parcelgate.InventoryItem, 0, len(ids))
 	byID := make(map[int64]*parcelgate.InventoryItem, len(ids))
+	var bals []stockBalance
 	// The page's products and their balances are sought by key: the
 	// supplier is checked on each row found ("+ 0" keeps the planner from
 	// reading every product or balance of the supplier through the
@@ -327,15 +339,12 @@ func inventoryItems(ctx context.Context, r reader, c *parcelgate.Caller, ids []i
 		if err := placeFilter(ctx, r, c, &bf, f, true); err != nil {
 			return nil, err
 		}
-		bals, err := balances(ctx, r, bf.sql()+` ORDER BY b.id`, bf.args)
-		if err != nil {
+		if bals, err = stockBalances(ctx, r, byID, bf, bals); err != nil {
 			return nil, err
 		}
-		for _, b := range bals {
-			if it := byID[b.productID]; it != nil {
-				it.Balances = append(it.Balances, b.Balance)
-			}
-		}
+	}
+	if err := nameBalances(ctx, r, c.Environment, bals); err != nil {
+		return nil, err
 	}
 	for _, id := range ids {
 		if it := byID[id]; it != nil {
@@ -343,6 +352,106 @@ func inventoryItems(ctx context.Context, r reader, c *parcelgate.Caller, ids []i
 		}
 	}
 	return items, nil
+}
+
+// stockBalance is a balance read by stockBalances, with the keys of the
+// names nameBalances fills in.
+type stockBalance struct {
+	*parcelgate.Balance
+	catalog, retailer int64
+}
+
+// stockBalances reads the live balances matching bf (removed_at = 0) in
+// key order, appends each to its product's item in byID, and returns
+// them appended to out with their catalog and retailer for nameBalances.
+// The balances of one page are allocated together.
+func stockBalances(ctx context.Context, r reader, byID map[int64]*parcelgate.InventoryItem, bf filterSQL, out []stockBalance) ([]stockBalance, error) {
+	rows, err := r.Query(ctx, `SELECT b.id, b.product_id, b.product_external_id, b.catalog_id, b.retailer_org_id, b.quantity, b.allocated, b.wholesale_price, b.currency, b.modified_at
+		FROM balances b WHERE `+bf.sql()+` ORDER BY b.id`, bf.args...)
+	if err != nil {
+		return out, err
+	}
+	defer rows.Close()
+	var (
+		block           []parcelgate.Balance
+		productID       int64
+		externalID      sql.RawBytes
+		price, currency sql.NullString
+		modified        int64
+		sb              stockBalance
+	)
+	for rows.Next() {
+		if len(block) == 0 {
+			block = make([]parcelgate.Balance, 256)
+		}
+		b := &block[0]
+		block = block[1:]
+		if err := rows.Scan(&b.ID, &productID, &externalID, &sb.catalog, &sb.retailer, &b.Quantity, &b.Allocated, &price, &currency, &modified); err != nil {
+			return out, err
+		}
+		it := byID[productID]
+		if it == nil {
+			continue
+		}
+		p := it.Product
+		// The balance's copy of the product's ID is the product's (it is
+		// written from it), so its text is shared, not copied.
+		if b.ProductExternalID = p.ExternalID; string(externalID) != p.ExternalID {
+			b.ProductExternalID = string(externalID)
+		}
+		b.EANCode, b.SupplierID = p.EANCode, p.SupplierID
+		if price.Valid {
+			b.WholesalePrice = json.Number(price.String)
+		}
+		b.Currency = currency.String
+		b.ModifiedAt = fromMicros(modified)
+		it.Balances = append(it.Balances, b)
+		sb.Balance = b
+		out = append(out, sb)
+	}
+	return out, rows.Err()
+}
+
+// nameBalances fills in each balance's retailer business ID and catalog
+// external ID, one lookup of each for the distinct catalogs and retailers
+// of bals (a page of the big merchant's inventory names about 40 of each).
+// Both names are immutable. The catalogs and organizations are those of
+// the caller's own balances, and of its environment.
+func nameBalances(ctx context.Context, r reader, env parcelgate.Environment, bals []stockBalance) error {
+	if len(bals) == 0 {
+		return nil
+	}
+	catalogs, retailers := map[int64]string{}, map[int64]string{}
+	for _, b := range bals {
+		catalogs[b.catalog], retailers[b.retailer] = "", ""
+	}
+	lookup := func(stmt string, names map[int64]string) error {
+		ids := slices.Sorted(maps.Keys(names))
+		rows, err := r.Query(ctx, stmt+` AND `+r.db.dialect.idList("id"), string(env), r.db.dialect.idListArg(ids))
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id int64
+			var name string
+			if err := rows.Scan(&id, &name); err != nil {
+				return err
+			}
+			names[id] = name
+		}
+		return rows.Err()
+	}
+	if err := lookup(`SELECT id, external_id FROM catalogs WHERE environment = ?`, catalogs); err != nil {
+		return err
+	}
+	if err := lookup(`SELECT id, business_id FROM organizations WHERE environment = ?`, retailers); err != nil {
+		return err
+	}
+	for _, b := range bals {
+		b.CatalogExternalID, b.RetailerID = catalogs[b.catalog], retailers[b.retailer]
+	}
+	return nil
 }
 
 func anys[T any](vals []T) []any {

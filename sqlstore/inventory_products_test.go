@@ -36,7 +36,7 @@ func TestListProductsMergesOwnAndPublishedByKeyBothWays(t *testing.T) {
 		inv := sqlstore.NewInventoryService(db)
 		qty := int64(3)
 		put := func(c *parcelgate.Caller, id string, catalogs ...string) {
-			e := parcelgate.InventoryInput{Product: &parcelgate.Product{ExternalID: id, Document: []byte(`{"externalId":"` + id + `"}`)}}
+			e := parcelgate.InventoryInput{Product: &parcelgate.Product{ExternalID: id, Document: []byte(`{"externalId":"` + id + `","descriptions":{"en":{"name":"` + id + `"}}}`)}, Named: true}
 			for _, k := range catalogs {
 				e.Balances = append(e.Balances, parcelgate.BalanceInput{ProductExternalID: id, RetailerID: r.BusinessID, CatalogExternalID: k, Quantity: &qty})
 			}

@@ -29,7 +29,7 @@ func TestProductSearchIsAPrefixPagedByExternalID(t *testing.T) {
 		}
 		inv := sqlstore.NewInventoryService(db)
 		put := func(c *parcelgate.Caller, id, ean string, qty int64, catalogs ...string) {
-			e := parcelgate.InventoryInput{Product: &parcelgate.Product{ExternalID: id, EANCode: ean, Document: []byte(`{"externalId":"` + id + `"}`)}}
+			e := parcelgate.InventoryInput{Product: &parcelgate.Product{ExternalID: id, EANCode: ean, Document: []byte(`{"externalId":"` + id + `","descriptions":{"en":{"name":"` + id + `"}}}`)}, Named: true}
 			for _, k := range catalogs {
 				e.Balances = append(e.Balances, parcelgate.BalanceInput{ProductExternalID: id, RetailerID: r.BusinessID, CatalogExternalID: k, Quantity: &qty})
 			}

@@ -29,16 +29,20 @@ import (
 //   - By following the envelope's next link, which carries the last key of
 //     the page before as an opaque cursor (after=...). Exact and O(page) on
 //     every instance.
-//   - By building page=N itself, as the spec's loop does. Its first key is
-//     then looked up in a cache of page boundaries keyed by the query (its
-//     filters and page size): serving page N-1 records where page N starts,
-//     so a client looping page=0,1,2,... reads every page by key and sees
-//     exactly what a cursor-follower sees. On a miss (the first request for
-//     page N on this instance, e.g. a jump or a load balancer moving the
-//     client) the boundary is found once by counting N*size entries of the
-//     list's covering index, an index-only scan with no row reads, and
-//     recorded. The cache is per instance and bounded; an entry lives
-//     fastpath.BoundaryTTL, after which page N is found afresh, so rows deleted
+//   - By building page=N itself, as the spec's loop does. The API's edge
+//     maps it onto the keyset (parcelgate.PageAt: the position N×size of
+//     the page's first row, decisions §59), and the store resolves the
+//     position to a key in one function (fastpath.Boundaries.Start)
+//     through a cache of boundaries keyed by the query (its filters) and
+//     the position: serving a full page records where the next position
+//     starts, so a client looping page=0,1,2,... reads every page by key
+//     and sees exactly what a cursor-follower sees. On a miss (the first
+//     request for that position on this instance, e.g. a jump or a load
+//     balancer moving the client) the boundary is found once by walking
+//     the list's covering index from the nearest recorded page before it,
+//     an index-only scan with no row reads, and recorded. The cache is
+//     per instance and bounded; an entry lives fastpath.BoundaryTTL,
+//     after which the position is found afresh, so rows deleted
 //     meanwhile cannot leave a page number pointing at a stale key for
 //     long. Totals are exact and read in the same read transaction as the
 //     page (see keysetPage): counted afresh, or kept while the store can
@@ -268,24 +272,25 @@ func readPage[T any](rows *sql.Rows, scan func() (T, pageKey, error)) ([]T, page
 // where that page starts (last, the key of this page's last row).
 func linkNext[T any](db *DB, q *keysetQuery, res *parcelgate.Page[T], pr parcelgate.PageRequest, scope string, last pageKey) {
 	if len(res.Items) == pr.Size {
-		res.Next = db.pages.Next(fastpath.BoundaryKey{Scope: scope, Size: pr.Size, Number: pr.Number}, q.byModified, fastKey(last))
+		res.Next = db.pages.Next(fastpath.BoundaryKey{Scope: scope, Position: pr.Offset() + int64(pr.Size)}, q.byModified, fastKey(last))
 	}
 }
 
-// pageStart finds the key page pr starts after: the cursor, the recorded
-// boundary, or one found by walking the list's index from the nearest
-// boundary recorded before it (fastpath.Boundaries.Start). Page 0 has
-// none. The walk reads keys only, from an index that holds the list's
-// conditions and order (the held-back conditions of a poll window are
-// left out of it: filterSQL.walk), so a cold page numbered N costs an
-// index-only walk of at most N*Size entries, and of (N-M)*Size when page
-// M's start is known.
+// pageStart finds the key page pr starts after: the cursor, else the
+// position pr.Offset() resolved by fastpath.Boundaries.Start (the
+// recorded boundary, or one found by walking the list's index from the
+// nearest boundary recorded before it). Position 0 has none. The walk
+// reads keys only, from an index that holds the list's conditions and
+// order (the held-back conditions of a poll window are left out of it:
+// filterSQL.walk), so a cold position P costs an index-only walk of at
+// most P entries, and of P−Q when position Q, a whole number of pages
+// before, is known.
 func pageStart(ctx context.Context, r reader, q *keysetQuery, pr parcelgate.PageRequest, scope string) (pageKey, bool, error) {
 	if pr.After != "" {
 		k, err := q.decode(pr.After)
 		return k, err == nil, err
 	}
-	k, ok, err := r.db.pages.Start(fastpath.BoundaryKey{Scope: scope, Size: pr.Size, Number: pr.Number}, func(from fastpath.PageKey, fromSet bool, skip int64) (fastpath.PageKey, error) {
+	k, ok, err := r.db.pages.Start(fastpath.BoundaryKey{Scope: scope, Position: pr.Offset()}, int64(pr.Size), func(from fastpath.PageKey, fromSet bool, skip int64) (fastpath.PageKey, error) {
 		var k fastpath.PageKey
 		dest := []any{&k.ID}
 		if q.byModified {
@@ -311,11 +316,13 @@ func pageStart(ctx context.Context, r reader, q *keysetQuery, pr parcelgate.Page
 // which ends with its ORDER BY; Next is the key of the page's last row
 // when more follow. Size 0 reads the whole list in one answer (the
 // operator API's lists, unpaged on the wire). A paged request needs a
-// caller of one organization: the whole list is ordered by business ID
-// first, so the key alone orders only one organization's rows.
-func namedPage[T any](ctx context.Context, r reader, c *parcelgate.Caller, stmt string, args []any, p parcelgate.PageRequest, scan func(*sql.Rows) (T, string, error)) (parcelgate.Page[T], error) {
+// list whose key is unique in its scope (unique): one organization's
+// credentials or catalogs, one environment's organizations; the whole
+// list is ordered by business ID first, so the key alone orders only
+// such a scope's rows.
+func namedPage[T any](ctx context.Context, r reader, unique bool, stmt string, args []any, p parcelgate.PageRequest, scan func(*sql.Rows) (T, string, error)) (parcelgate.Page[T], error) {
 	page := parcelgate.Page[T]{Items: []T{}}
-	if p.Size < 0 || (p.Size > 0 && c.OrgID == 0) {
+	if p.Size < 0 || (p.Size > 0 && !unique) {
 		return page, parcelgate.Errorf(parcelgate.EINVALID, "Only one organization's list is paged.")
 	}
 	args = append([]any(nil), args...)

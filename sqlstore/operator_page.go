@@ -19,17 +19,8 @@ func environmentPage[T any](ctx context.Context, r reader, c *parcelgate.Caller,
 	if c.Scope != parcelgate.ScopeEnvironment || p.Size < 1 {
 		return parcelgate.Page[T]{Items: []T{}}, parcelgate.Errorf(parcelgate.EINVALID, "Only one environment's %s are paged.", what)
 	}
-	var keys []string
-	page, err := namedPage(ctx, r, c, stmt+` LIMIT ?`, append(append([]any(nil), args...), p.Size+1), parcelgate.PageRequest{}, func(rows *sql.Rows) (T, string, error) {
-		item, key, err := scan(rows)
-		keys = append(keys, key)
-		return item, key, err
-	})
-	if err == nil && len(page.Items) > p.Size {
-		page.Items = page.Items[:p.Size]
-		page.Next = keys[p.Size-1]
-	}
-	return page, err
+	// The key is unique in one environment, so namedPage may page by it.
+	return namedPage(ctx, r, true, stmt, args, p, scan)
 }
 
 // envKeyed completes a credential table's statement (alias t, joined

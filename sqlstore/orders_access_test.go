@@ -320,11 +320,11 @@ func TestTrackingServiceAsksMayAndKeepsTenants(t *testing.T) {
 				}},
 			{name: "FindParcels", denied: []*parcelgate.Caller{gw}, other: b, owner: a, ownerSees: true,
 				call: func(c *parcelgate.Caller, id string) (string, error) {
-					return tracked(tracking.FindParcels(ctx, c, []string{id}, parcelgate.FindAll, 0, 10))
+					return tracked(tracking.FindParcels(ctx, c, []string{id}, parcelgate.FindAll, parcelgate.PageFrom(0, 10)))
 				}},
 			{name: "ParcelsCreatedBetween", denied: []*parcelgate.Caller{gw}, other: b, listing: true, owner: a, ownerSees: true,
 				call: func(c *parcelgate.Caller, _ string) (string, error) {
-					return tracked(tracking.ParcelsCreatedBetween(ctx, c, since, until, 0, 10))
+					return tracked(tracking.ParcelsCreatedBetween(ctx, c, since, until, parcelgate.PageFrom(0, 10)))
 				}},
 			// decisions §30: moving a parcel is the operator's, in the
 			// parcel's organization; the tenant itself may not.

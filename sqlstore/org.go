@@ -177,7 +177,7 @@ func (s *OrganizationService) ListOrganizations(ctx context.Context, c *parcelga
 	if p.Size == 0 && p.After == "" {
 		// The whole list in one answer (every environment's, by business
 		// ID then environment).
-		return namedPage(ctx, s.db.primary(), c, `SELECT `+orgColumnsOf("o")+` FROM organizations o WHERE `+scope.sql()+` ORDER BY business_id, environment`, scope.args, p, byName)
+		return namedPage(ctx, s.db.primary(), false, `SELECT `+orgColumnsOf("o")+` FROM organizations o WHERE `+scope.sql()+` ORDER BY business_id, environment`, scope.args, p, byName)
 	}
 	// The operator API's pages (decisions §53): one environment's
 	// organizations by business ID, unique there, from the key after

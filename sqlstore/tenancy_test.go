@@ -50,16 +50,7 @@ var tenantExceptions = map[string]string{
 	// retailer_org_id, added at run time.
 	"scopedProductIDs products": "scoped by supplier_org_id and environment in a filter built at run time",
 	"inProductScope balances":   "scoped by retailer_org_id in publishedTo, added at run time",
-	// An order list's total (decisions §52): the window's held-back rows
-	// of the caller's organization, o.org_id added to a filterSQL at run time.
-	"keptOrderTotal orders": "scoped by o.org_id in a filter built at run time",
-	// A reset job's batch of orders (decisions §54): the IDs were picked,
-	// in the same transaction, from the organization's orders
-	// (resetPickSQL names the organization).
-	"jobRun.resetStep orders":     "by the IDs of the organization's orders picked in the same transaction",
-	"jobRun.resetStep order_rows": "by the IDs of the organization's orders picked in the same transaction",
-	"jobRun.resetStep parcels":    "by the shipments of the organization's parcels picked in the same transaction",
-	"scopedProductIDs balances":   "scoped by retailer_org_id in publishedTo, added at run time",
+	"scopedProductIDs balances": "scoped by retailer_org_id in publishedTo, added at run time",
 	// A product's balances a page at a time (ProductStock): the product
 	// is first found in the caller's scope (inProductScope), and each
 	// balance is kept by the scope's supplier_org_id or retailer_org_id
@@ -97,8 +88,18 @@ var tenantExceptions = map[string]string{
 	// caller's organization or catalog is among them, which the scan
 	// cannot see; the HTTP cross-tenant tests prove each list.
 	"balances balances": runtimeFilter,
-	"balances catalogs": runtimeFilter,
-	"balances products": runtimeFilter,
+	// A page of the inventory's balances: supplier_org_id + 0 in the
+	// filter built by inventoryItems; the held-back rows of a poll
+	// window: o.org_id in the filter built by keptOrderTotal.
+	"stockBalances balances": runtimeFilter,
+	"keptOrderTotal orders":  runtimeFilter,
+	// The Tracking API's searches (decisions §59): each search builds
+	// its trackedQuery with s.org_id or s.environment (a lookup by a
+	// consignment number is environment-wide, as trackNumbers is) and
+	// the page reads it; the parcel count is a child of s.
+	"TrackingService.trackedPage parcels": runtimeFilter,
+	"balances catalogs":                   runtimeFilter,
+	"balances products":                   runtimeFilter,
 
 	// By the key of a row that the same transaction first read under the
 	// caller's organization (and locked where it matters). Distributed:

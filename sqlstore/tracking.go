@@ -4,11 +4,14 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/sqlstore/internal/fastpath"
 )
 
 // TrackingService finds parcels for the Tracking API (decisions §30) and
@@ -159,16 +162,16 @@ func (t *TrackingService) trackNumbers(ctx context.Context, c *parcelgate.Caller
 // FindParcels searches c's own parcels by number, tracking number or
 // reference, each only when fields has it (the find's keys; decisions
 // §30). Only a caller that may ActionTrackParcels (decisions §30).
-func (t *TrackingService) FindParcels(ctx context.Context, c *parcelgate.Caller, keywords []string, fields parcelgate.FindFields, start, limit int) ([]parcelgate.TrackedParcel, error) {
+func (t *TrackingService) FindParcels(ctx context.Context, c *parcelgate.Caller, keywords []string, fields parcelgate.FindFields, page parcelgate.PageRequest) ([]parcelgate.TrackedParcel, error) {
 	if err := c.May(parcelgate.ActionTrackParcels); err != nil {
 		return nil, err
 	}
-	return t.findParcels(ctx, c, keywords, fields, start, limit)
+	return t.findParcels(ctx, c, keywords, fields, page)
 }
 
 // findParcels is FindParcels without the permission, for TrackBy's
 // reference keys, which asked their own.
-func (t *TrackingService) findParcels(ctx context.Context, c *parcelgate.Caller, keywords []string, fields parcelgate.FindFields, start, limit int) ([]parcelgate.TrackedParcel, error) {
+func (t *TrackingService) findParcels(ctx context.Context, c *parcelgate.Caller, keywords []string, fields parcelgate.FindFields, page parcelgate.PageRequest) ([]parcelgate.TrackedParcel, error) {
 	if len(keywords) == 0 {
 		return nil, nil
 	}
@@ -207,11 +210,12 @@ func (t *TrackingService) findParcels(ctx context.Context, c *parcelgate.Caller,
 	if len(match) == 0 {
 		return nil, nil
 	}
-	args := append(driveArgs, c.OrgID, string(c.Environment))
-	args = append(append(args, matchArgs...), limit, start)
-	return t.readTracked(ctx, c.OrgID, `SELECT `+trackedColumns+` FROM (`+strings.Join(drive, ` UNION `)+`) f `+fromFound+`
-		WHERE s.org_id = ? AND s.environment = ? AND (`+strings.Join(match, ` OR `)+`)
-		ORDER BY s.created_at, s.id, p.position LIMIT ? OFFSET ?`, args...)
+	q := trackedQuery{from: `(` + strings.Join(drive, ` UNION `) + `) f ` + fromFound}
+	q.where.add("s.org_id = ?", c.OrgID)
+	q.where.add("s.environment = ?", string(c.Environment))
+	q.where.add("("+strings.Join(match, ` OR `)+")", matchArgs...)
+	q.args = driveArgs
+	return t.trackedPage(ctx, c, q, page)
 }
 
 // fromFound joins the shipments found by a subquery f (column 1: their
@@ -238,7 +242,7 @@ func upperPlaceholders(n int) string {
 // the freight keys (a waybill number, a goods item ID) search freight,
 // which parcelgate does not carry, so they find nothing. Only a caller that may
 // ActionTrackParcels (decisions §30).
-func (t *TrackingService) TrackBy(ctx context.Context, c *parcelgate.Caller, key parcelgate.TrackingKey, value string, start, limit int) ([]parcelgate.TrackedParcel, error) {
+func (t *TrackingService) TrackBy(ctx context.Context, c *parcelgate.Caller, key parcelgate.TrackingKey, value string, page parcelgate.PageRequest) ([]parcelgate.TrackedParcel, error) {
 	if err := c.May(parcelgate.ActionTrackParcels); err != nil {
 		return nil, err
 	}
@@ -246,36 +250,112 @@ func (t *TrackingService) TrackBy(ctx context.Context, c *parcelgate.Caller, key
 	if err != nil {
 		return nil, err
 	}
-	const order = ` ORDER BY s.created_at, s.id, p.position LIMIT ? OFFSET ?`
 	env := string(c.Environment)
 	switch key.Match() {
 	case parcelgate.MatchShipmentNumber:
-		return t.readTracked(ctx, c.OrgID, `SELECT `+trackedColumns+` FROM shipments s JOIN parcels p ON p.shipment_id = s.id
-			WHERE s.environment = ? AND s.tracking_number = ?`+order, env, v, limit, start)
+		q := trackedQuery{from: `shipments s JOIN parcels p ON p.shipment_id = s.id`}
+		q.where.add("s.environment = ?", env)
+		q.where.add("s.tracking_number = ?", v)
+		return t.trackedPage(ctx, c, q, page)
 	case parcelgate.MatchReference:
 		// A reference is found as find finds one, keys=senderreference.
-		return t.findParcels(ctx, c, []string{v}, parcelgate.FindReference, start, limit)
+		return t.findParcels(ctx, c, []string{v}, parcelgate.FindReference, page)
 	case parcelgate.MatchErrandCode:
 		// An errand code names its parcel and the parcel's shipment
 		// (decisions §5); an expired or released one names nothing.
-		return t.readTracked(ctx, c.OrgID, `SELECT `+trackedColumns+` FROM codes k
+		q := trackedQuery{from: `codes k
 			JOIN parcels p ON p.org_id = k.org_id AND p.parcel_id = k.parcel_id
-			JOIN shipments s ON s.id = p.shipment_id AND s.tracking_number = k.tracking_number
-			WHERE k.environment = ? AND k.org_id = ? AND k.code = ? AND k.parcel_id <> '' AND k.released_at = 0 AND k.expires_at > ?`+order,
-			env, c.OrgID, v, micros(t.db.clock.Now(c.Environment)), limit, start)
+			JOIN shipments s ON s.id = p.shipment_id AND s.tracking_number = k.tracking_number`}
+		q.where.add("k.environment = ?", env)
+		q.where.add("k.org_id = ?", c.OrgID)
+		q.where.add("k.code = ?", v)
+		q.where.add("k.parcel_id <> ''")
+		q.where.add("k.released_at = 0")
+		q.where.addVolatile("k.expires_at > ?", micros(t.db.clock.Now(c.Environment)))
+		return t.trackedPage(ctx, c, q, page)
 	}
 	return nil, nil
 }
 
 // ParcelsCreatedBetween lists c's parcels by their shipments' creation.
 // Only a caller that may ActionTrackParcels (decisions §30).
-func (t *TrackingService) ParcelsCreatedBetween(ctx context.Context, c *parcelgate.Caller, from, to time.Time, start, limit int) ([]parcelgate.TrackedParcel, error) {
+func (t *TrackingService) ParcelsCreatedBetween(ctx context.Context, c *parcelgate.Caller, from, to time.Time, page parcelgate.PageRequest) ([]parcelgate.TrackedParcel, error) {
 	if err := c.May(parcelgate.ActionTrackParcels); err != nil {
 		return nil, err
 	}
-	return t.readTracked(ctx, c.OrgID, `SELECT `+trackedColumns+` FROM parcels p JOIN shipments s ON s.id = p.shipment_id
-		WHERE s.environment = ? AND s.org_id = ? AND s.created_at >= ? AND s.created_at < ?
-		ORDER BY s.created_at, s.id, p.position LIMIT ? OFFSET ?`, string(c.Environment), c.OrgID, micros(from), micros(to), limit, start)
+	q := trackedQuery{from: `parcels p JOIN shipments s ON s.id = p.shipment_id`}
+	q.where.add("s.environment = ?", string(c.Environment))
+	q.where.add("s.org_id = ?", c.OrgID)
+	q.where.add("s.created_at >= ?", micros(from))
+	q.where.add("s.created_at < ?", micros(to))
+	return t.trackedPage(ctx, c, q, page)
+}
+
+// trackedQuery is a Tracking API search: its parcels p and their
+// shipments s read from from (whose own arguments are args) under where,
+// in the order of the searches, (s.created_at, s.id, p.position).
+type trackedQuery struct {
+	from  string
+	args  []any
+	where filterSQL
+}
+
+// trackedKeyCols is the searches' order; trackedAfter the rows after a
+// key of it, spelled out so that both engines start an index range at
+// it (s.id is unique, so a shipment's parcels are the rows that share
+// its created_at and id).
+const (
+	trackedKeyCols = `s.created_at, s.id, p.position`
+	trackedAfter   = `s.created_at >= ? AND (s.created_at > ? OR s.id > ? OR (s.id = ? AND p.position > ?))`
+)
+
+func trackedAfterArgs(k fastpath.PageKey) []any { return []any{k.Stamp, k.Stamp, k.ID, k.ID, k.Sub} }
+
+// trackedPage reads the page of q the Tracking API's edge asked for: at
+// most page.Size parcels from the position page.Offset() (its start=),
+// by key, never by OFFSET over the rows (decisions §59). The position is
+// resolved as every list's is (fastpath.Boundaries.Start): a client's
+// consecutive start values find the key the previous page recorded; a
+// cold start walks the search's keys only, from the nearest recorded
+// position before it. The boundaries are the caller's own: the scope
+// names the statement and its arguments, the caller's organization and
+// environment among them.
+func (t *TrackingService) trackedPage(ctx context.Context, c *parcelgate.Caller, q trackedQuery, page parcelgate.PageRequest) ([]parcelgate.TrackedParcel, error) {
+	if page.Size <= 0 {
+		return nil, nil
+	}
+	scope := fmt.Sprintf("tracking|%d|%s|%s|%v|%s", c.OrgID, c.Environment, q.from, q.args, q.where.scope.String())
+	where, args := q.where.sql(), append(append([]any(nil), q.args...), q.where.args...)
+	start, ok, err := t.db.pages.Start(fastpath.BoundaryKey{Scope: scope, Position: page.Offset()}, int64(page.Size), func(from fastpath.PageKey, fromSet bool, skip int64) (fastpath.PageKey, error) {
+		w, a := where, append([]any(nil), args...)
+		if fromSet {
+			w += ` AND ` + trackedAfter
+			a = append(a, trackedAfterArgs(from)...)
+		}
+		var k fastpath.PageKey
+		err := t.db.queryRow(ctx, `SELECT `+trackedKeyCols+` FROM `+q.from+` WHERE `+w+` ORDER BY `+trackedKeyCols+` LIMIT 1 OFFSET ?`, append(a, skip-1)...).Scan(&k.Stamp, &k.ID, &k.Sub)
+		return k, err
+	})
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil // fewer parcels than start: past the end
+	}
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		where += ` AND ` + trackedAfter
+		args = append(args, trackedAfterArgs(start)...)
+	}
+	ps, err := t.readTracked(ctx, c.OrgID, `SELECT `+trackedColumns+` FROM `+q.from+` WHERE `+where+` ORDER BY `+trackedKeyCols+` LIMIT ?`, append(args, page.Size)...)
+	if err != nil {
+		return nil, err
+	}
+	if len(ps) == page.Size {
+		last := ps[len(ps)-1]
+		t.db.pages.Record(fastpath.BoundaryKey{Scope: scope, Position: page.Offset() + int64(page.Size)},
+			fastpath.PageKey{Stamp: micros(last.Shipment.CreatedAt), ID: last.Shipment.ID, Sub: int64(last.Index)})
+	}
+	return ps, nil
 }
 
 // MoveParcel records the operator's move of a parcel of c's organization

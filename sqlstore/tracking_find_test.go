@@ -52,16 +52,16 @@ func TestFindParcelsComparesOnlyTheChosenFields(t *testing.T) {
 			{"SO-2001", 0, ""},
 			{p1, 0, ""},
 		} {
-			got, err := trackedSum(tracking.FindParcels(ctx, a, []string{c.keyword}, c.fields, 0, 10))
+			got, err := trackedSum(tracking.FindParcels(ctx, a, []string{c.keyword}, c.fields, parcelgate.PageFrom(0, 10)))
 			if err != nil || got != c.want {
 				t.Errorf("%q in %03b: %q %v, want %q", c.keyword, c.fields, got, err, c.want)
 			}
-			if got, err := trackedSum(tracking.FindParcels(ctx, b, []string{c.keyword}, c.fields, 0, 10)); err != nil || got != "" {
+			if got, err := trackedSum(tracking.FindParcels(ctx, b, []string{c.keyword}, c.fields, parcelgate.PageFrom(0, 10))); err != nil || got != "" {
 				t.Errorf("another tenant: %q in %03b: %q %v", c.keyword, c.fields, got, err)
 			}
 		}
 		for _, fields := range []parcelgate.FindFields{parcelgate.FindAll, ref, 0} {
-			if _, err := tracking.FindParcels(ctx, gw, []string{"SO-2001"}, fields, 0, 10); parcelgate.ErrorCode(err) != parcelgate.EFORBIDDEN {
+			if _, err := tracking.FindParcels(ctx, gw, []string{"SO-2001"}, fields, parcelgate.PageFrom(0, 10)); parcelgate.ErrorCode(err) != parcelgate.EFORBIDDEN {
 				t.Errorf("a gateway client in %03b: %v", fields, err)
 			}
 		}

@@ -58,7 +58,7 @@ func TestTrackByAsksMayAndKeepsTenants(t *testing.T) {
 		}
 		by := func(key parcelgate.TrackingKey) func(c *parcelgate.Caller, v string) (string, error) {
 			return func(c *parcelgate.Caller, v string) (string, error) {
-				return trackedSum(tracking.TrackBy(ctx, c, key, v, 0, 10))
+				return trackedSum(tracking.TrackBy(ctx, c, key, v, parcelgate.PageFrom(0, 10)))
 			}
 		}
 		gw := gatewayClientOf(orgOf(a))
@@ -87,7 +87,7 @@ func TestTrackByAsksMayAndKeepsTenants(t *testing.T) {
 
 		want := func(c *parcelgate.Caller, key parcelgate.TrackingKey, v string, start, limit int, sum string) {
 			t.Helper()
-			got, err := trackedSum(tracking.TrackBy(ctx, c, key, v, start, limit))
+			got, err := trackedSum(tracking.TrackBy(ctx, c, key, v, parcelgate.PageFrom(int64(start), limit)))
 			if err != nil || got != sum {
 				t.Errorf("%s %q (start %d, limit %d): %q %v, want %q", key, v, start, limit, got, err, sum)
 			}
@@ -125,7 +125,7 @@ func TestTrackByAsksMayAndKeepsTenants(t *testing.T) {
 		want(a, parcelgate.KeySenderReference, "Tilaus-å-7", 0, 10, tn3+"/"+p3+" own=true")
 		want(a, parcelgate.KeyOrderNumber, "TILAUS-å-7", 0, 10, tn3+"/"+p3+" own=true")
 		for _, kw := range []string{"Tilaus-å-7", "tilaus-å-7"} {
-			if got, err := trackedSum(tracking.FindParcels(ctx, a, []string{kw}, parcelgate.FindAll, 0, 10)); err != nil || got != tn3+"/"+p3+" own=true" {
+			if got, err := trackedSum(tracking.FindParcels(ctx, a, []string{kw}, parcelgate.FindAll, parcelgate.PageFrom(0, 10))); err != nil || got != tn3+"/"+p3+" own=true" {
 				t.Errorf("find %q: %q %v", kw, got, err)
 			}
 		}
@@ -152,10 +152,10 @@ func TestTrackByAsksMayAndKeepsTenants(t *testing.T) {
 
 		// decisions §30: phonenumber is refused to every caller; a bad value
 		// is EINVALID on the key's parameter.
-		if _, err := tracking.TrackBy(ctx, a, parcelgate.KeyPhoneNumber, "+358401234567", 0, 10); parcelgate.ErrorCode(err) != parcelgate.EFORBIDDEN {
+		if _, err := tracking.TrackBy(ctx, a, parcelgate.KeyPhoneNumber, "+358401234567", parcelgate.PageFrom(0, 10)); parcelgate.ErrorCode(err) != parcelgate.EFORBIDDEN {
 			t.Errorf("phonenumber: %v", err)
 		}
-		if _, err := tracking.TrackBy(ctx, a, parcelgate.KeyErrandCode, "XYZ", 0, 10); parcelgate.ErrorCode(err) != parcelgate.EINVALID || parcelgate.ErrorFields(err)[0].Field != "errandCode" {
+		if _, err := tracking.TrackBy(ctx, a, parcelgate.KeyErrandCode, "XYZ", parcelgate.PageFrom(0, 10)); parcelgate.ErrorCode(err) != parcelgate.EINVALID || parcelgate.ErrorFields(err)[0].Field != "errandCode" {
 			t.Errorf("a bad errand code: %v", err)
 		}
 	})

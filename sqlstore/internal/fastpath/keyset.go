@@ -15,9 +15,12 @@ import (
 // and the boundaries of pages asked for by number.
 
 // PageKey is the position of a row in a list's order: its ID, and for a
-// list ordered by change (a change feed) its change stamp first.
+// list ordered by change (a change feed) its change stamp first; Sub
+// orders the rows that share a stamp and an ID (the Tracking API's
+// parcels of one shipment, by their place in it), and is never in a
+// cursor (those lists hand out none).
 type PageKey struct {
-	Stamp, ID int64
+	Stamp, ID, Sub int64
 }
 
 // Cursor is k as an opaque cursor of a list ordered by change (byStamp)
@@ -54,17 +57,18 @@ func ParseCursor(cursor string, byStamp bool) (PageKey, bool) {
 }
 
 // Boundaries remembers where recently served pages end, so that a client
-// that builds page=N itself, as the spec's loop does, reads page N by key
-// like a client following the next links: serving page N-1 records where
-// page N starts. On a miss (a jump, or another instance served page N-1)
-// the store finds the boundary once by counting N*size entries of the
-// list's index and records it.
+// that names a page by its position -- an ecom page=N, which the API's
+// edge maps to the position N×size, or a Tracking API start= -- reads it
+// by key like a client following the next links: serving the rows from
+// position P to P+n-1 records where position P+n starts. On a miss (a
+// jump, or another instance served the page before) the store finds the
+// boundary once by walking the list's index and records it.
 //
 // A boundary is a hint of where to start, not an answer: a page read
 // from it is read afresh by key, and its total is kept exact apart (Counts).
 // An entry lives BoundaryTTL, so rows removed meanwhile cannot leave a
-// page number pointing at a stale key for long, and at most
-// BoundaryEntries are held. A lost entry costs one index-only count.
+// position pointing at a stale key for long, and at most
+// BoundaryEntries are held. A lost entry costs one index-only walk.
 type Boundaries struct {
 	mu sync.Mutex
 	m  map[BoundaryKey]boundary
@@ -79,13 +83,14 @@ const (
 	BoundaryEntries = 50000
 )
 
-// BoundaryKey names the start of page Number of Size rows of a list; Scope
-// is the list's table, order and filters (the store scopes it to the
-// caller, leaving out only arguments that move with the clock, since a
-// boundary stays a valid key whatever they are).
+// BoundaryKey names the key the row at Position of a list comes after;
+// Scope is the list's table, order and filters (the store scopes it to
+// the caller, leaving out only arguments that move with the clock, since
+// a boundary stays a valid key whatever they are). Positions, not page
+// numbers: pages of different sizes that start at one row share it.
 type BoundaryKey struct {
-	Scope        string
-	Size, Number int
+	Scope    string
+	Position int64
 }
 
 type boundary struct {
@@ -100,20 +105,22 @@ func (c *Boundaries) clock() time.Time {
 	return time.Now()
 }
 
-// NearestProbes is how many page numbers before a missed one Start looks
+// NearestProbes is how many pages before a missed position Start looks
 // at for a recorded boundary to walk from.
 const NearestProbes = 64
 
-// Start returns the key page k starts after, and false for page 0, which
-// starts at the beginning: the recorded boundary, else the one find
-// walks to on the list's index (recorded for the next request). find is
-// given where to walk from: the start of the nearest page before k whose
-// boundary is recorded (within NearestProbes pages; fromSet false: the
+// Start returns the key the row at k.Position comes after, and false for
+// position 0, which starts at the beginning: the recorded boundary, else
+// the one find walks to on the list's index (recorded for the next
+// request). This is the one way a position is resolved to a key. find is
+// given where to walk from: the nearest recorded boundary among the
+// NearestProbes positions k.Position-step, k.Position-2×step, ... (a
+// client paging by step rows records exactly those; fromSet false: the
 // beginning of the list), and how many entries to skip from there, at
 // least 1 (its result is the skip-th key after from). find's error is
-// returned as it is (sql.ErrNoRows: fewer rows than the page's offset).
-func (c *Boundaries) Start(k BoundaryKey, find func(from PageKey, fromSet bool, skip int64) (PageKey, error)) (PageKey, bool, error) {
-	if k.Number == 0 {
+// returned as it is (sql.ErrNoRows: fewer rows than the position).
+func (c *Boundaries) Start(k BoundaryKey, step int64, find func(from PageKey, fromSet bool, skip int64) (PageKey, error)) (PageKey, bool, error) {
+	if k.Position <= 0 {
 		return PageKey{}, false, nil
 	}
 	if key, ok := c.get(k); ok {
@@ -121,14 +128,16 @@ func (c *Boundaries) Start(k BoundaryKey, find func(from PageKey, fromSet bool, 
 	}
 	var from PageKey
 	fromSet := false
-	pages := int64(k.Number)
-	for n := k.Number - 1; n > 0 && n >= k.Number-NearestProbes; n-- {
-		if key, ok := c.get(BoundaryKey{k.Scope, k.Size, n}); ok {
-			from, fromSet, pages = key, true, int64(k.Number-n)
-			break
+	skip := k.Position
+	if step > 0 {
+		for i := int64(1); i <= NearestProbes && k.Position-i*step > 0; i++ {
+			if key, ok := c.get(BoundaryKey{k.Scope, k.Position - i*step}); ok {
+				from, fromSet, skip = key, true, i*step
+				break
+			}
 		}
 	}
-	key, err := find(from, fromSet, pages*int64(k.Size))
+	key, err := find(from, fromSet, skip)
 	if err != nil {
 		return key, false, err
 	}
@@ -136,12 +145,17 @@ func (c *Boundaries) Start(k BoundaryKey, find func(from PageKey, fromSet bool, 
 	return key, true, nil
 }
 
-// Next returns the cursor of the page after a full page k whose last row
-// is last, and records that the page numbered after k starts there.
-func (c *Boundaries) Next(k BoundaryKey, byStamp bool, last PageKey) string {
-	c.put(BoundaryKey{k.Scope, k.Size, k.Number + 1}, last)
+// Next returns the cursor of the page that starts at next (the position
+// after a full page whose last row is last), and records that position's
+// boundary.
+func (c *Boundaries) Next(next BoundaryKey, byStamp bool, last PageKey) string {
+	c.Record(next, last)
 	return Cursor(last, byStamp)
 }
+
+// Record records that the row at k.Position comes after last (a page
+// that hands out no cursor: the Tracking API's).
+func (c *Boundaries) Record(k BoundaryKey, last PageKey) { c.put(k, last) }
 
 func (c *Boundaries) get(k BoundaryKey) (PageKey, bool) {
 	c.mu.Lock()

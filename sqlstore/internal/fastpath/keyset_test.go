@@ -11,7 +11,7 @@ import (
 // A cursor decodes to the key it was made from, for its own kind of list
 // only; anything else is refused.
 func TestCursorsRoundTrip(t *testing.T) {
-	for _, k := range []PageKey{{0, 0}, {1, 1}, {1764000000000000, 412638}, {math.MaxInt64, math.MaxInt64}, {-5, 3}} {
+	for _, k := range []PageKey{{}, {Stamp: 1, ID: 1}, {Stamp: 1764000000000000, ID: 412638}, {Stamp: math.MaxInt64, ID: math.MaxInt64}, {Stamp: -5, ID: 3}} {
 		for _, byStamp := range []bool{false, true} {
 			want := k
 			if !byStamp {
@@ -61,20 +61,20 @@ func TestBoundaries(t *testing.T) {
 			return k, err
 		}
 	}
-	p0 := BoundaryKey{Scope: "q", Size: 2, Number: 0}
-	if _, ok, err := c.Start(p0, find(PageKey{}, nil)); ok || err != nil || finds != 0 {
+	p0 := BoundaryKey{Scope: "q", Position: 0}
+	if _, ok, err := c.Start(p0, 2, find(PageKey{}, nil)); ok || err != nil || finds != 0 {
 		t.Fatalf("page 0: %v %v, %d finds", ok, err, finds)
 	}
-	cur := c.Next(p0, true, PageKey{Stamp: 9, ID: 4})
-	if k, ok := ParseCursor(cur, true); !ok || k != (PageKey{9, 4}) {
+	cur := c.Next(BoundaryKey{Scope: "q", Position: 2}, true, PageKey{Stamp: 9, ID: 4})
+	if k, ok := ParseCursor(cur, true); !ok || k != (PageKey{Stamp: 9, ID: 4}) {
 		t.Fatalf("next cursor %q: %v %v", cur, k, ok)
 	}
-	p1 := BoundaryKey{Scope: "q", Size: 2, Number: 1}
-	if k, ok, err := c.Start(p1, find(PageKey{}, errors.New("not asked"))); !ok || err != nil || k != (PageKey{9, 4}) || finds != 0 {
+	p1 := BoundaryKey{Scope: "q", Position: 2}
+	if k, ok, err := c.Start(p1, 2, find(PageKey{}, errors.New("not asked"))); !ok || err != nil || k != (PageKey{Stamp: 9, ID: 4}) || finds != 0 {
 		t.Fatalf("page 1 after page 0: %v %v %v, %d finds", k, ok, err, finds)
 	}
-	for _, other := range []BoundaryKey{{Scope: "q2", Size: 2, Number: 1}, {Scope: "q", Size: 3, Number: 1}} {
-		if k, ok, err := c.Start(other, find(PageKey{ID: 77}, nil)); !ok || err != nil || k.ID != 77 {
+	for _, other := range []BoundaryKey{{Scope: "q2", Position: 2}, {Scope: "q", Position: 3}} {
+		if k, ok, err := c.Start(other, 3, find(PageKey{ID: 77}, nil)); !ok || err != nil || k.ID != 77 {
 			t.Errorf("%v: %v %v %v, want found afresh", other, k, ok, err)
 		}
 	}
@@ -82,8 +82,8 @@ func TestBoundaries(t *testing.T) {
 		t.Fatalf("%d finds, want 2", finds)
 	}
 	noRows := errors.New("no rows")
-	p9 := BoundaryKey{Scope: "q", Size: 2, Number: 9}
-	if _, ok, err := c.Start(p9, find(PageKey{}, noRows)); ok || err != noRows {
+	p9 := BoundaryKey{Scope: "q", Position: 18}
+	if _, ok, err := c.Start(p9, 2, find(PageKey{}, noRows)); ok || err != noRows {
 		t.Fatalf("past the end: %v %v", ok, err)
 	}
 	if _, ok := c.get(p9); ok {
@@ -91,17 +91,17 @@ func TestBoundaries(t *testing.T) {
 	}
 	// A missed page walks from the nearest recorded page before it: page
 	// 9 from page 1's start, 8 pages of 2.
-	if walked != (walk{PageKey{9, 4}, true, 16}) {
+	if walked != (walk{PageKey{Stamp: 9, ID: 4}, true, 16}) {
 		t.Fatalf("page 9 walked %+v, want from page 1's start, skipping 16", walked)
 	}
-	p4 := BoundaryKey{Scope: "q3", Size: 2, Number: 4}
-	c.Start(p4, find(PageKey{ID: 1}, nil))
+	p4 := BoundaryKey{Scope: "q3", Position: 8}
+	c.Start(p4, 2, find(PageKey{ID: 1}, nil))
 	if walked != (walk{skip: 8}) {
 		t.Fatalf("page 4 of a list with no recorded page 1-3 walked %+v, want from the beginning, skipping 8", walked)
 	}
 	finds--
 	now = now.Add(BoundaryTTL + time.Second)
-	if k, ok, _ := c.Start(p1, find(PageKey{ID: 5}, nil)); !ok || k.ID != 5 || finds != 4 {
+	if k, ok, _ := c.Start(p1, 2, find(PageKey{ID: 5}, nil)); !ok || k.ID != 5 || finds != 4 {
 		t.Fatalf("an expired boundary was used: %v, %d finds", k, finds)
 	}
 }
@@ -112,9 +112,9 @@ func TestBoundariesAreBounded(t *testing.T) {
 	now := time.Now()
 	c := Boundaries{now: func() time.Time { return now }}
 	for i := range BoundaryEntries {
-		c.put(BoundaryKey{Scope: "q", Size: 1, Number: i + 1}, PageKey{ID: int64(i)})
+		c.put(BoundaryKey{Scope: "q", Position: int64(i + 1)}, PageKey{ID: int64(i)})
 	}
-	c.put(BoundaryKey{Scope: "q", Size: 1, Number: -1}, PageKey{})
+	c.put(BoundaryKey{Scope: "q", Position: -1}, PageKey{})
 	if n := len(c.m); n != 1 {
 		t.Fatalf("%d entries after overflow, want 1", n)
 	}
