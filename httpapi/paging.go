@@ -30,53 +30,74 @@ type Page[T any] struct {
 // (TestPageEncodeIsEncodeJSON).
 func (p Page[T]) encode() ([]byte, error) {
 	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	put := func(v any) error {
-		if err := enc.Encode(v); err != nil {
-			return err
-		}
-		buf.Truncate(buf.Len() - 1) // Encode's newline
-		return nil
-	}
-	buf.WriteString(`{"links":`)
-	if err := put(p.Links); err != nil {
+	if err := encodePageHead(&buf, p.Links); err != nil {
 		return nil, err
 	}
-	buf.WriteString(`,"content":[`)
 	for i, item := range p.Content {
 		if i > 0 {
 			buf.WriteByte(',')
 		}
-		if b, ok := any(item).(*parcelgate.Balance); ok && b != nil {
-			js, err := b.AppendJSON(buf.AvailableBuffer())
-			if err != nil {
-				return nil, err
-			}
-			buf.Write(js)
-			continue
-		}
-		if it, ok := any(item).(*parcelgate.InventoryItem); ok && it != nil {
-			if err := encodeInventoryItem(&buf, it); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if raw, ok := any(item).(json.RawMessage); ok {
-			// Already encoded by encodeJSON (see rawItems).
-			buf.Write(raw)
-			continue
-		}
-		if err := put(item); err != nil {
+		if err := encodePageItem(&buf, item); err != nil {
 			return nil, err
 		}
 	}
-	buf.WriteString(`],"page":`)
-	if err := put(p.Page); err != nil {
+	if err := encodePageTail(&buf, p.Page); err != nil {
 		return nil, err
 	}
-	buf.WriteString("}\n")
 	return buf.Bytes(), nil
+}
+
+// encodePageHead, encodePageItem and encodePageTail are Page.encode's
+// parts, which a page written as it is read (inventoryAnswer) writes in
+// turn: the links and the content's opening, one item, the content's end
+// and the page's information.
+func encodePageHead(buf *bytes.Buffer, links []PageLink) error {
+	buf.WriteString(`{"links":`)
+	if err := encodeCompact(buf, links); err != nil {
+		return err
+	}
+	buf.WriteString(`,"content":[`)
+	return nil
+}
+
+func encodePageItem(buf *bytes.Buffer, item any) error {
+	if b, ok := item.(*parcelgate.Balance); ok && b != nil {
+		js, err := b.AppendJSON(buf.AvailableBuffer())
+		if err != nil {
+			return err
+		}
+		buf.Write(js)
+		return nil
+	}
+	if it, ok := item.(*parcelgate.InventoryItem); ok && it != nil {
+		return encodeInventoryItem(buf, it)
+	}
+	if raw, ok := item.(json.RawMessage); ok {
+		// Already encoded by encodeJSON (see rawItems).
+		buf.Write(raw)
+		return nil
+	}
+	return encodeCompact(buf, item)
+}
+
+func encodePageTail(buf *bytes.Buffer, info PageInfo) error {
+	buf.WriteString(`],"page":`)
+	if err := encodeCompact(buf, info); err != nil {
+		return err
+	}
+	buf.WriteString("}\n")
+	return nil
+}
+
+// encodeCompact writes v as encodeJSON does, without its newline.
+func encodeCompact(buf *bytes.Buffer, v any) error {
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	buf.Truncate(buf.Len() - 1) // Encode's newline
+	return nil
 }
 
 // encodeInventoryItem writes it as encoding/json does (Product's
