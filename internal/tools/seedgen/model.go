@@ -31,7 +31,7 @@ import (
 //     (at most all of them); products are drawn by popularity, a
 //     supplier's product of popularity rank k (ranks scattered over its
 //     products' IDs) weighing 1/(k+1)^0.9, so a few products are in every
-//     catalog and most in one or two;
+//     catalog and about half in one to three;
 //   - a quarter of a retailer's orders (but those in Error) carry a row of
 //     its SHOP catalog, a dropshipping shipment of that row's supplier;
 //   - orders of the last 7 days are open (Created, Submitted); older ones
