@@ -128,7 +128,7 @@ func (w *stockWriter) upsertProducts(ctx context.Context, products []*parcelgate
 // endSale marks the products ids EOS (interface §3) unless they are already:
 // quantity 0 in every catalog where they are published, allocations kept.
 func endSale(ctx context.Context, tx *Tx, ids []int64, us int64) error {
-	for chunk := range slices.Chunk(ids, parcelgate.InventoryChunk) {
+	for chunk := range slices.Chunk(ids, 500) {
 		args := append([]any{us, us}, tx.d.idArgs(chunk)...)
 		res, err := tx.Query(ctx, `UPDATE products SET status = 'EOS', deleted_at = ?, modified_at = ? WHERE status = 'ACTIVE' AND `+tx.d.idIn("id", len(chunk))+` RETURNING id`, args...)
 		if err != nil {
