@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"log/slog"
@@ -173,7 +172,7 @@ type inventoryAnswer struct {
 	r       *http.Request
 	pr      parcelgate.PageRequest
 	flushAt int // answerFlushBytes
-	buf     bytes.Buffer
+	buf     pageBuffer
 	info    PageInfo
 	items   int
 	// started: the status and headers are written; sent counts the
@@ -198,7 +197,7 @@ func (a *inventoryAnswer) Head(total int64, next string) error {
 	a.items = 0
 	p := newPage(a.s, a.r, a.pr, parcelgate.Page[*parcelgate.InventoryItem]{Total: total, Next: next})
 	a.info = p.Page
-	return encodePageHead(&a.buf, p.Links)
+	return a.buf.head(p.Links)
 }
 
 func (a *inventoryAnswer) Items(items []*parcelgate.InventoryItem) error {
@@ -207,7 +206,7 @@ func (a *inventoryAnswer) Items(items []*parcelgate.InventoryItem) error {
 			a.buf.WriteByte(',')
 		}
 		a.items++
-		if err := encodePageItem(&a.buf, it); err != nil {
+		if err := a.buf.item(it); err != nil {
 			return err
 		}
 		if a.buf.Len() >= a.flushAt {
@@ -221,7 +220,7 @@ func (a *inventoryAnswer) Items(items []*parcelgate.InventoryItem) error {
 
 // end writes the page's end and sends what is left.
 func (a *inventoryAnswer) end() error {
-	if err := encodePageTail(&a.buf, a.info); err != nil {
+	if err := a.buf.tail(a.info); err != nil {
 		return err
 	}
 	return a.send()

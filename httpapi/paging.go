@@ -29,74 +29,82 @@ type Page[T any] struct {
 // into the page's own buffer; every other item goes through the encoder
 // (TestPageEncodeIsEncodeJSON).
 func (p Page[T]) encode() ([]byte, error) {
-	var buf bytes.Buffer
-	if err := encodePageHead(&buf, p.Links); err != nil {
+	var buf pageBuffer
+	if err := buf.head(p.Links); err != nil {
 		return nil, err
 	}
 	for i, item := range p.Content {
 		if i > 0 {
 			buf.WriteByte(',')
 		}
-		if err := encodePageItem(&buf, item); err != nil {
+		if err := buf.item(item); err != nil {
 			return nil, err
 		}
 	}
-	if err := encodePageTail(&buf, p.Page); err != nil {
+	if err := buf.tail(p.Page); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
 }
 
-// encodePageHead, encodePageItem and encodePageTail are Page.encode's
-// parts, which a page written as it is read (inventoryAnswer) writes in
-// turn: the links and the content's opening, one item, the content's end
-// and the page's information.
-func encodePageHead(buf *bytes.Buffer, links []PageLink) error {
-	buf.WriteString(`{"links":`)
-	if err := encodeCompact(buf, links); err != nil {
+// pageBuffer is where a page is encoded, with one encoder for the items
+// that go through encoding/json. Its head, item and tail are
+// Page.encode's parts, which a page written as it is read
+// (inventoryAnswer) writes in turn: the links and the content's opening,
+// one item, the content's end and the page's information.
+type pageBuffer struct {
+	bytes.Buffer
+	enc *json.Encoder
+}
+
+// put writes v as encodeJSON does, without its newline.
+func (b *pageBuffer) put(v any) error {
+	if b.enc == nil {
+		b.enc = json.NewEncoder(&b.Buffer)
+		b.enc.SetEscapeHTML(false)
+	}
+	if err := b.enc.Encode(v); err != nil {
 		return err
 	}
-	buf.WriteString(`,"content":[`)
+	b.Truncate(b.Len() - 1) // Encode's newline
 	return nil
 }
 
-func encodePageItem(buf *bytes.Buffer, item any) error {
-	if b, ok := item.(*parcelgate.Balance); ok && b != nil {
-		js, err := b.AppendJSON(buf.AvailableBuffer())
+func (b *pageBuffer) head(links []PageLink) error {
+	b.WriteString(`{"links":`)
+	if err := b.put(links); err != nil {
+		return err
+	}
+	b.WriteString(`,"content":[`)
+	return nil
+}
+
+func (b *pageBuffer) item(item any) error {
+	if bal, ok := item.(*parcelgate.Balance); ok && bal != nil {
+		js, err := bal.AppendJSON(b.AvailableBuffer())
 		if err != nil {
 			return err
 		}
-		buf.Write(js)
+		b.Write(js)
 		return nil
 	}
 	if it, ok := item.(*parcelgate.InventoryItem); ok && it != nil {
-		return encodeInventoryItem(buf, it)
+		return encodeInventoryItem(&b.Buffer, it)
 	}
 	if raw, ok := item.(json.RawMessage); ok {
 		// Already encoded by encodeJSON (see rawItems).
-		buf.Write(raw)
+		b.Write(raw)
 		return nil
 	}
-	return encodeCompact(buf, item)
+	return b.put(item)
 }
 
-func encodePageTail(buf *bytes.Buffer, info PageInfo) error {
-	buf.WriteString(`],"page":`)
-	if err := encodeCompact(buf, info); err != nil {
+func (b *pageBuffer) tail(info PageInfo) error {
+	b.WriteString(`],"page":`)
+	if err := b.put(info); err != nil {
 		return err
 	}
-	buf.WriteString("}\n")
-	return nil
-}
-
-// encodeCompact writes v as encodeJSON does, without its newline.
-func encodeCompact(buf *bytes.Buffer, v any) error {
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return err
-	}
-	buf.Truncate(buf.Len() - 1) // Encode's newline
+	b.WriteString("}\n")
 	return nil
 }
 
