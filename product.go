@@ -79,6 +79,21 @@ type InventoryItem struct {
 	Balances []*Balance `json:"balances"`
 }
 
+// InventoryWriter takes a page of the inventory as WriteInventory reads
+// it: Head first, with the page's total and the next page's cursor (as
+// ListInventory's Page has them), then Items with each chunk of the
+// page's items in order. A read done again from the start (another
+// database answering) calls Head again; a writer that has already sent
+// part of the page answers that with an error.
+type InventoryWriter interface {
+	Head(total int64, next string) error
+	Items(items []*InventoryItem) error
+}
+
+// InventoryChunk is how many products of an inventory page are read,
+// and handed to an InventoryWriter, at a time.
+const InventoryChunk = 500
+
 // InventoryInput is one envelope of PUT /inventory, as read from the
 // request: the product and the balances that publish it (interface §4.4 PUT
 // /inventory rules 1-3), or, with Status EOS and no balances, the end of
@@ -445,6 +460,12 @@ type InventoryService interface {
 	// ActionReadProducts reads them (a retailer reads what is published
 	// to it through CatalogService).
 	ListInventory(ctx context.Context, c *Caller, f InventoryFilter, page PageRequest) (Page[*InventoryItem], error)
+	// WriteInventory reads the page ListInventory reads, in one read
+	// transaction as it does, and hands it to w as it is read, at most
+	// InventoryChunk products at a time, so that no more than a chunk of
+	// a page is in memory at once (decisions §61). It returns w's error
+	// as it is, ending the read.
+	WriteInventory(ctx context.Context, c *Caller, f InventoryFilter, page PageRequest, w InventoryWriter) error
 	// ListProducts pages the products of ConsoleProductScope(c, now) —
 	// those c's organization supplies, whatever their status, and those
 	// published to the catalogs it may read (EOS ones while retailers see

@@ -2,6 +2,8 @@ package httpapi
 
 import (
 	"context"
+	"errors"
+	"log/slog"
 	"maps"
 	"net/http"
 	"net/url"
@@ -131,13 +133,111 @@ func (s *Server) listInventory(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	res, err := s.inventory.ListInventory(r.Context(), caller(r), parcelgate.InventoryFilter{
-		ProductExternalIDs: f.ProductExternalIDs, EANCodes: f.EANCodes, RetailerID: f.RetailerID, CatalogExternalID: f.CatalogExternalID}, pr)
-	if err != nil {
+	filter := parcelgate.InventoryFilter{ProductExternalIDs: f.ProductExternalIDs, EANCodes: f.EANCodes, RetailerID: f.RetailerID, CatalogExternalID: f.CatalogExternalID}
+	return s.writeInventory(w, r, pr, func(a parcelgate.InventoryWriter) error {
+		return s.inventory.WriteInventory(r.Context(), caller(r), filter, pr, a)
+	})
+}
+
+// writeInventory answers the page that read hands to its writer, as it
+// is read (inventoryAnswer). An error before anything was sent is
+// returned, to be answered as any error is. After the status (200) and
+// the start of the page are sent, the client must see a broken answer,
+// never a page cut short that reads as whole (decisions §61): the
+// handler ends with http.ErrAbortHandler, which closes the connection
+// without the answer's end (HTTP/1.1: no last chunk; HTTP/2: the stream
+// reset), after a log line with the cause.
+func (s *Server) writeInventory(w http.ResponseWriter, r *http.Request, pr parcelgate.PageRequest, read func(parcelgate.InventoryWriter) error) error {
+	a := &inventoryAnswer{s: s, w: w, r: r, pr: pr, flushAt: answerFlushBytes}
+	err := read(a)
+	if err == nil {
+		err = a.end()
+	}
+	if err != nil && a.started {
+		s.log.ErrorContext(r.Context(), "answer aborted after its start was sent", slog.String("request_id", requestID(r.Context())), slog.String("path", r.URL.Path), slog.Int64("bytes_sent", a.sent), slog.Any("error", err))
+		panic(http.ErrAbortHandler)
+	}
+	return err
+}
+
+// inventoryAnswer writes a page of GET /inventory as the store reads it
+// (decisions §61): the page's bytes are those Page.encode writes, kept
+// in a buffer that is sent each time it passes answerFlushBytes, so a
+// page of any size costs the memory of one chunk of its products, not
+// the page's. Until the first send nothing is written, so an error
+// before it is answered as any error is.
+type inventoryAnswer struct {
+	s       *Server
+	w       http.ResponseWriter
+	r       *http.Request
+	pr      parcelgate.PageRequest
+	flushAt int // answerFlushBytes
+	buf     pageBuffer
+	info    PageInfo
+	items   int
+	// started: the status and headers are written; sent counts the
+	// bytes written after them.
+	started bool
+	sent    int64
+}
+
+// answerFlushBytes is how much of a page written as it is read is
+// buffered before it is sent: past a few dozen products of the big
+// merchant's, far below a chunk's (InventoryChunk products), so the
+// store's chunk, not this buffer, bounds the memory.
+const answerFlushBytes = 256 << 10
+
+var errAnswerSent = errors.New("httpapi: the answer's start was sent; it cannot be read again")
+
+func (a *inventoryAnswer) Head(total int64, next string) error {
+	if a.started {
+		return errAnswerSent
+	}
+	a.buf.Reset()
+	a.items = 0
+	p := newPage(a.s, a.r, a.pr, parcelgate.Page[*parcelgate.InventoryItem]{Total: total, Next: next})
+	a.info = p.Page
+	return a.buf.head(p.Links)
+}
+
+func (a *inventoryAnswer) Items(items []*parcelgate.InventoryItem) error {
+	for _, it := range items {
+		if a.items > 0 {
+			a.buf.WriteByte(',')
+		}
+		a.items++
+		if err := a.buf.item(it); err != nil {
+			return err
+		}
+		if a.buf.Len() >= a.flushAt {
+			if err := a.send(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// end writes the page's end and sends what is left.
+func (a *inventoryAnswer) end() error {
+	if err := a.buf.tail(a.info); err != nil {
 		return err
 	}
-	writePage(w, newPage(s, r, pr, res))
-	return nil
+	return a.send()
+}
+
+// send writes the buffer to the client, the status and headers first
+// (as writeBody writes them).
+func (a *inventoryAnswer) send() error {
+	if !a.started {
+		a.started = true
+		a.w.Header().Set("Content-Type", "application/json")
+		a.w.WriteHeader(http.StatusOK)
+	}
+	n, err := a.w.Write(a.buf.Bytes())
+	a.sent += int64(n)
+	a.buf.Reset()
+	return err
 }
 
 func (s *Server) getInventoryItem(w http.ResponseWriter, r *http.Request) error {

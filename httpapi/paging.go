@@ -29,54 +29,83 @@ type Page[T any] struct {
 // into the page's own buffer; every other item goes through the encoder
 // (TestPageEncodeIsEncodeJSON).
 func (p Page[T]) encode() ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	put := func(v any) error {
-		if err := enc.Encode(v); err != nil {
-			return err
-		}
-		buf.Truncate(buf.Len() - 1) // Encode's newline
-		return nil
-	}
-	buf.WriteString(`{"links":`)
-	if err := put(p.Links); err != nil {
+	var buf pageBuffer
+	if err := buf.head(p.Links); err != nil {
 		return nil, err
 	}
-	buf.WriteString(`,"content":[`)
 	for i, item := range p.Content {
 		if i > 0 {
 			buf.WriteByte(',')
 		}
-		if b, ok := any(item).(*parcelgate.Balance); ok && b != nil {
-			js, err := b.AppendJSON(buf.AvailableBuffer())
-			if err != nil {
-				return nil, err
-			}
-			buf.Write(js)
-			continue
-		}
-		if it, ok := any(item).(*parcelgate.InventoryItem); ok && it != nil {
-			if err := encodeInventoryItem(&buf, it); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if raw, ok := any(item).(json.RawMessage); ok {
-			// Already encoded by encodeJSON (see rawItems).
-			buf.Write(raw)
-			continue
-		}
-		if err := put(item); err != nil {
+		if err := buf.item(item); err != nil {
 			return nil, err
 		}
 	}
-	buf.WriteString(`],"page":`)
-	if err := put(p.Page); err != nil {
+	if err := buf.tail(p.Page); err != nil {
 		return nil, err
 	}
-	buf.WriteString("}\n")
 	return buf.Bytes(), nil
+}
+
+// pageBuffer is where a page is encoded, with one encoder for the items
+// that go through encoding/json. Its head, item and tail are
+// Page.encode's parts, which a page written as it is read
+// (inventoryAnswer) writes in turn: the links and the content's opening,
+// one item, the content's end and the page's information.
+type pageBuffer struct {
+	bytes.Buffer
+	enc *json.Encoder
+}
+
+// put writes v as encodeJSON does, without its newline.
+func (b *pageBuffer) put(v any) error {
+	if b.enc == nil {
+		b.enc = json.NewEncoder(&b.Buffer)
+		b.enc.SetEscapeHTML(false)
+	}
+	if err := b.enc.Encode(v); err != nil {
+		return err
+	}
+	b.Truncate(b.Len() - 1) // Encode's newline
+	return nil
+}
+
+func (b *pageBuffer) head(links []PageLink) error {
+	b.WriteString(`{"links":`)
+	if err := b.put(links); err != nil {
+		return err
+	}
+	b.WriteString(`,"content":[`)
+	return nil
+}
+
+func (b *pageBuffer) item(item any) error {
+	if bal, ok := item.(*parcelgate.Balance); ok && bal != nil {
+		js, err := bal.AppendJSON(b.AvailableBuffer())
+		if err != nil {
+			return err
+		}
+		b.Write(js)
+		return nil
+	}
+	if it, ok := item.(*parcelgate.InventoryItem); ok && it != nil {
+		return encodeInventoryItem(&b.Buffer, it)
+	}
+	if raw, ok := item.(json.RawMessage); ok {
+		// Already encoded by encodeJSON (see rawItems).
+		b.Write(raw)
+		return nil
+	}
+	return b.put(item)
+}
+
+func (b *pageBuffer) tail(info PageInfo) error {
+	b.WriteString(`],"page":`)
+	if err := b.put(info); err != nil {
+		return err
+	}
+	b.WriteString("}\n")
+	return nil
 }
 
 // encodeInventoryItem writes it as encoding/json does (Product's

@@ -154,12 +154,39 @@ func endSale(ctx context.Context, tx *Tx, ids []int64, us int64) error {
 // products and then their balances are read in one read transaction, so
 // the items agree with the page's totals.
 func (s *InventoryService) ListInventory(ctx context.Context, c *parcelgate.Caller, f parcelgate.InventoryFilter, pr parcelgate.PageRequest) (parcelgate.Page[*parcelgate.InventoryItem], error) {
+	var res parcelgate.Page[*parcelgate.InventoryItem]
+	err := s.WriteInventory(ctx, c, f, pr, &inventoryCollector{page: &res})
+	return res, err
+}
+
+// inventoryCollector is the InventoryWriter of ListInventory: the whole
+// page in memory.
+type inventoryCollector struct {
+	page *parcelgate.Page[*parcelgate.InventoryItem]
+}
+
+func (w *inventoryCollector) Head(total int64, next string) error {
+	*w.page = parcelgate.Page[*parcelgate.InventoryItem]{Items: []*parcelgate.InventoryItem{}, Total: total, Next: next}
+	return nil
+}
+
+func (w *inventoryCollector) Items(items []*parcelgate.InventoryItem) error {
+	w.page.Items = append(w.page.Items, items...)
+	return nil
+}
+
+// WriteInventory is ListInventory handing the page to w a chunk of
+// products at a time, each chunk's balances read when it is written
+// (decisions §61): the page's product keys and totals first, then per
+// chunk its products and balances, all in the one read transaction. A
+// read moved to the primary after the replica failed starts again with
+// w.Head.
+func (s *InventoryService) WriteInventory(ctx context.Context, c *parcelgate.Caller, f parcelgate.InventoryFilter, pr parcelgate.PageRequest, w parcelgate.InventoryWriter) error {
 	if err := c.May(parcelgate.ActionReadProducts); err != nil {
-		return parcelgate.Page[*parcelgate.InventoryItem]{}, err
+		return err
 	}
-	return readOnReplica(ctx, s.db, c, func(r reader) (parcelgate.Page[*parcelgate.InventoryItem], error) {
-		var res parcelgate.Page[*parcelgate.InventoryItem]
-		err := r.readTx(ctx, func(r reader) error {
+	_, err := readOnReplica(ctx, s.db, c, func(r reader) (struct{}, error) {
+		return struct{}{}, r.readTx(ctx, func(r reader) error {
 			q := &keysetQuery{table: "products p", alias: "p"}
 			q.where.add("p.supplier_org_id = ?", c.OrgID)
 			q.where.add("p.status = 'ACTIVE'")
@@ -193,12 +220,22 @@ func (s *InventoryService) ListInventory(ctx context.Context, c *parcelgate.Call
 			if err != nil {
 				return err
 			}
-			res.Total, res.Next = page.Total, page.Next
-			res.Items, err = inventoryItems(ctx, r, c, page.Items, bf)
-			return err
+			if err := w.Head(page.Total, page.Next); err != nil {
+				return err
+			}
+			for chunk := range slices.Chunk(page.Items, parcelgate.InventoryChunk) {
+				items, err := inventoryItems(ctx, r, c, chunk, bf)
+				if err != nil {
+					return err
+				}
+				if err := w.Items(items); err != nil {
+					return err
+				}
+			}
+			return nil
 		})
-		return res, err
 	})
+	return err
 }
 
 // FindInventoryItem returns one of the caller's products with its
@@ -321,7 +358,7 @@ func inventoryItems(ctx context.Context, r reader, c *parcelgate.Caller, ids []i
 	// supplier is checked on each row found ("+ 0" keeps the planner from
 	// reading every product or balance of the supplier through the
 	// supplier's index instead, which SQLite did, whatever the page).
-	for chunk := range slices.Chunk(ids, 500) {
+	for chunk := range slices.Chunk(ids, parcelgate.InventoryChunk) {
 		rows, err := r.Query(ctx, `SELECT `+productCols+` FROM products p JOIN organizations so ON so.id = p.supplier_org_id
 			WHERE p.supplier_org_id + 0 = ? AND `+r.db.dialect.idList("p.id"), c.OrgID, r.db.dialect.idListArg(chunk))
 		prods, err := collect(rows, err, (*productRow).dest)

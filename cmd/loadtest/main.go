@@ -154,7 +154,7 @@ func main() {
 	var over seedgen.Sizes
 	flag.IntVar(&over.Orgs, "seed-orgs", 0, "seed, size: organizations (0: by -scale)")
 	flag.IntVar(&over.Products, "seed-products", 0, "seed, size: products over every warehouse catalog (0: by -scale)")
-	flag.IntVar(&over.PerShop, "seed-per-shop", 0, "seed, size: products a supplier publishes to each dropshipping catalog at most (0: by -scale)")
+	flag.IntVar(&over.PerShop, "seed-per-shop", 0, "seed, size: products a supplier publishes to a dropshipping catalog of the retailers' mean weight, a sample (0: by -scale)")
 	flag.IntVar(&over.Orders, "seed-orders", 0, "seed, size: warehouse orders (0: by -scale)")
 	flag.IntVar(&over.Shipments, "seed-shipments", 0, "seed, size: shipments, delivered orders' included (0: by -scale)")
 	flag.IntVar(&over.Journal, "seed-journal", 0, "seed, size: request journal entries before the journal's cap per organization (0: by -scale)")

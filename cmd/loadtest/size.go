@@ -234,8 +234,8 @@ func (e *env) measureRoutes(c config, sum *engineSummary, t *sizeTenant, first b
 		if err != nil {
 			return fmt.Errorf("%s, %s: %w", r.name, t.businessID, err)
 		}
-		fmt.Printf("  %-5s %-44s %6.0f req/s  p50 %9s  p99 %9s  5xx %d  (%d requests, %d bytes each%s)\n", t.label, r.name, res.rate, ms(res.lat.quantile(0.5)), ms(res.lat.quantile(0.99)), res.fivexx, len(res.lat), res.bytes/int64(max(1, len(res.lat))), res.note())
-		summary.put(r.name, e.engine, col, sizeCell{p50: res.lat.quantile(0.5), p99: res.lat.quantile(0.99), n: len(res.lat), fivexx: res.fivexx, timeouts: res.timeouts, other: res.other, status: res.firstStatus})
+		fmt.Printf("  %-5s %-44s %6.0f req/s  p50 %9s  p99 %9s  5xx %d  (%d requests, %d bytes each%s%s)\n", t.label, r.name, res.rate, ms(res.lat.quantile(0.5)), ms(res.lat.quantile(0.99)), res.fivexx, len(res.lat), res.bytes/int64(max(1, len(res.lat))), res.rowsNote(), res.note())
+		summary.put(r.name, e.engine, col, sizeCell{p50: res.lat.quantile(0.5), p99: res.lat.quantile(0.99), n: len(res.lat), fivexx: res.fivexx, timeouts: res.timeouts, other: res.other, status: res.firstStatus, rows: res.rows})
 	}
 	return nil
 }
@@ -302,6 +302,14 @@ type sizeResult struct {
 	other       int    // answers neither 2xx nor 5xx
 	firstStatus int    // the status of the first of those
 	firstBad    string // the first of those, for the note
+	rows        string // the first 2xx answer's rows (sizeRoute.rows)
+}
+
+func (r sizeResult) rowsNote() string {
+	if r.rows == "" {
+		return ""
+	}
+	return ", " + r.rows
 }
 
 func (r sizeResult) note() string {
@@ -374,6 +382,9 @@ func (e *env) measure(conns int, d time.Duration, maxRequests int, r sizeRoute) 
 				mu.Lock()
 				res.lat = append(res.lat, took)
 				res.bytes += int64(len(raw))
+				if r.rows != nil && res.rows == "" && resp.StatusCode/100 == 2 {
+					res.rows = r.rows(raw)
+				}
 				switch {
 				case resp.StatusCode >= 500:
 					res.fivexx++

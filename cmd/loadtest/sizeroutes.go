@@ -32,6 +32,44 @@ type sizeRoute struct {
 	limit int
 	// skip, when set, says why the route is not measured for this tenant.
 	skip string
+	// rows, when set, counts the rows of a 2xx answer (the first one's
+	// are printed with the route's figures).
+	rows func(body []byte) string
+}
+
+// equalSize is the page size of the lists' equal-content variants: small
+// enough that the small tenant of the generated data fills the page on
+// most lists (it has 13 orders), so the big tenant's cost is compared
+// with a small one's for the same answer, not for twenty times as many
+// rows (decisions §61). The demo seed has too few rows to fill it.
+const equalSize = 10
+
+// listRows counts the content of a list envelope (interface §2.6).
+func listRows(body []byte) string {
+	var page struct {
+		Content []json.RawMessage `json:"content"`
+	}
+	if json.Unmarshal(body, &page) != nil {
+		return ""
+	}
+	return fmt.Sprintf("%d rows", len(page.Content))
+}
+
+// inventoryRows counts an inventory page's products and their balances.
+func inventoryRows(body []byte) string {
+	var page struct {
+		Content []struct {
+			Balances []json.RawMessage `json:"balances"`
+		} `json:"content"`
+	}
+	if json.Unmarshal(body, &page) != nil {
+		return ""
+	}
+	n := 0
+	for _, it := range page.Content {
+		n += len(it.Balances)
+	}
+	return fmt.Sprintf("%d products, %d balances", len(page.Content), n)
 }
 
 // sizeTenant is a measured organization: its credentials and the keys its
@@ -171,6 +209,13 @@ func (e *env) sizeRoutes(t *sizeTenant, since time.Time) ([]sizeRoute, error) {
 		size := 20 + (w*1000+n)%180
 		return fmt.Sprintf("/ecommerce/v3/orders?size=%d&page=%d", size, max(0, k.orderCount/size/2))
 	}
+	// The same at equalSize rows, cold the same way: a page position no
+	// request before it asked, in the second quarter of the orders.
+	deepEqual := func(w, n int) string {
+		mid := k.orderCount / equalSize / 2
+		return fmt.Sprintf("/ecommerce/v3/orders?size=%d&page=%d", equalSize, max(0, mid-(w*1000+n)%max(1, mid/2)))
+	}
+	eq := fmt.Sprintf("size=%d", equalSize)
 	// A change poll from "now": what a client polling every few seconds
 	// asks once it has caught up.
 	poll := fixed("/ecommerce/v3/orders?updatedFrom=" + url.QueryEscape(since.UTC().Format(time.RFC3339)))
@@ -208,15 +253,25 @@ func (e *env) sizeRoutes(t *sizeTenant, since time.Time) ([]sizeRoute, error) {
 	}
 	env := "environment=production"
 	return []sizeRoute{
-		{name: "API orders, first page", path: fixed("/ecommerce/v3/orders"), auth: ecom},
-		{name: "API orders, status=Delivered", path: fixed("/ecommerce/v3/orders?status=Delivered"), auth: ecom},
-		{name: "API orders, a deep page, cold", path: deep, auth: ecom},
+		{name: "API orders, first page", path: fixed("/ecommerce/v3/orders"), auth: ecom, rows: listRows},
+		{name: "API orders, first page, " + eq, path: fixed("/ecommerce/v3/orders?" + eq), auth: ecom, rows: listRows},
+		{name: "API orders, status=Delivered", path: fixed("/ecommerce/v3/orders?status=Delivered"), auth: ecom, rows: listRows},
+		{name: "API orders, status=Delivered, " + eq, path: fixed("/ecommerce/v3/orders?status=Delivered&" + eq), auth: ecom, rows: listRows},
+		{name: "API orders, a deep page, cold", path: deep, auth: ecom, rows: listRows},
+		{name: "API orders, a deep page, cold, " + eq, path: deepEqual, auth: ecom, rows: listRows},
 		{name: "API orders, change poll from now", path: poll, auth: ecom},
 		{name: "API GET one order", path: pick("/ecommerce/v3/orders/", k.orders), auth: ecom, skip: none("orders", k.orders)},
-		{name: "API inventory", path: fixed("/ecommerce/v3/inventory"), auth: ecom},
-		{name: "API catalog balances (WH1)", path: fixed("/ecommerce/v3/catalogs/" + t.warehouse + "/balances"), auth: ecom},
+		{name: "API inventory", path: fixed("/ecommerce/v3/inventory"), auth: ecom, rows: inventoryRows},
+		{name: "API inventory, " + eq, path: fixed("/ecommerce/v3/inventory?" + eq), auth: ecom, rows: inventoryRows},
+		// Equal in balances too: a product of the big supplier is in
+		// several retailers' catalogs, the small tenant's only in its
+		// warehouse's.
+		{name: "API inventory, " + eq + ", warehouse's only", path: fixed("/ecommerce/v3/inventory?" + eq + "&catalogExternalId=" + url.QueryEscape(t.warehouse)), auth: ecom, rows: inventoryRows},
+		{name: "API catalog balances (WH1)", path: fixed("/ecommerce/v3/catalogs/" + t.warehouse + "/balances"), auth: ecom, rows: listRows},
+		{name: "API catalog balances (WH1), " + eq, path: fixed("/ecommerce/v3/catalogs/" + t.warehouse + "/balances?" + eq), auth: ecom, rows: listRows},
 		{name: "API catalogs", path: fixed("/ecommerce/v3/catalogs"), auth: ecom},
-		{name: "API supplier shipments, status=Created", path: fixed("/ecommerce/v3/shipments?status=Created"), auth: ecom},
+		{name: "API supplier shipments, status=Created", path: fixed("/ecommerce/v3/shipments?status=Created"), auth: ecom, rows: listRows},
+		{name: "API supplier shipments, status=Created, " + eq, path: fixed("/ecommerce/v3/shipments?status=Created&" + eq), auth: ecom, rows: listRows},
 		{name: "Tracking by number", path: pick("/tracking/7/shipments/trackingnumber/", k.numbers), auth: ecom, skip: none("parcels", k.numbers)},
 		{name: "Tracking senderreference", path: pick("/tracking/7/shipments/senderreference/", k.refs), auth: ecom, skip: none("shipment references", k.refs)},
 		{name: "Tracking find", path: pick("/tracking/7/shipments/find/", k.refs), auth: ecom, skip: none("shipment references", k.refs)},

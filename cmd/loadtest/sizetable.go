@@ -15,6 +15,7 @@ type sizeCell struct {
 	timeouts      int    // no answer in 30 s
 	status        int    // the first non-2xx, non-5xx answer's status
 	skip          string // why not measured
+	rows          string // the rows of the first 2xx answer, on lists
 }
 
 func (c sizeCell) String() string {
@@ -35,6 +36,9 @@ func (c sizeCell) String() string {
 	}
 	if c.other > 0 {
 		s += fmt.Sprintf(" (%d×%d)", c.other, c.status)
+	}
+	if c.rows != "" {
+		s += " (" + c.rows + ")"
 	}
 	return s
 }

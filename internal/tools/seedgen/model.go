@@ -25,8 +25,13 @@ import (
 //   - the first 1% (at least 2) are also suppliers, organization 0 among
 //     them; the next 10% are retailers with a dropshipping catalog SHOP
 //     open to organization 0 and one other supplier, and organization 0's
-//     own SHOP to organization 1, each supplier publishing up to PerShop
-//     products there;
+//     own SHOP to organization 1. A catalog takes a sample of each of its
+//     suppliers' products, PerShop of them for a retailer of the
+//     retailers' mean weight and in proportion to its weight otherwise
+//     (at most all of them); products are drawn by popularity, a
+//     supplier's product of popularity rank k (ranks scattered over its
+//     products' IDs) weighing 1/(k+1)^0.9, so a few products are in every
+//     catalog and about half in one to three;
 //   - a quarter of a retailer's orders (but those in Error) carry a row of
 //     its SHOP catalog, a dropshipping shipment of that row's supplier;
 //   - orders of the last 7 days are open (Created, Submitted); older ones
@@ -64,7 +69,7 @@ type shop struct {
 	catalogID int64
 	retailer  int
 	suppliers []int
-	published []int   // products of each supplier in the catalog
+	sample    [][]int // each supplier's products in the catalog, by index, ascending
 	balFirst  []int64 // id of each supplier's first balance there, less one
 }
 
@@ -149,13 +154,23 @@ func newModel(cfg Config) *model {
 	for k := range suppliers {
 		g.orgs[k].supplier = true
 	}
+	var wr float64 // retailers' weight in all
+	for r := suppliers; r < min(len(g.orgs)-1, suppliers+retailers); r++ {
+		wr += g.orgs[r].weight
+	}
+	mean := wr / float64(max(1, min(len(g.orgs)-1, suppliers+retailers)-suppliers))
+	pop := map[int][]float64{} // each supplier's products' shares of its popularity
 	addShop := func(r int, sup []int) {
 		sh := &shop{catalogID: int64(len(g.orgs) + len(g.shops) + 1), retailer: r, suppliers: sup}
 		for _, t := range sup {
-			n := min(s.PerShop, g.orgs[t].products)
-			sh.published = append(sh.published, n)
+			if pop[t] == nil {
+				pop[t] = popularity(g.orgs[t].products)
+			}
+			want := float64(s.PerShop) * g.orgs[r].weight / mean
+			sample := g.sampleProducts(r, t, pop[t], want)
+			sh.sample = append(sh.sample, sample)
 			sh.balFirst = append(sh.balFirst, g.balances)
-			g.balances += int64(n)
+			g.balances += int64(len(sample))
 		}
 		g.orgs[r].shop = len(g.shops)
 		g.shops = append(g.shops, sh)
@@ -209,6 +224,59 @@ func newModel(cfg Config) *model {
 		g.shipCount[g.pick(j, phiShip)]++
 	}
 	return g
+}
+
+// popularity is the share of a supplier's n products each has of the
+// retailers' choices: the product of rank k weighs 1/(k+1)^0.9, and the
+// ranks are scattered over the products' IDs (a multiplicative
+// permutation), so a page of a supplier's products, in ID order, holds
+// popular and unpopular ones alike.
+func popularity(n int) []float64 {
+	step := 7919
+	for gcd(step, n) != 1 {
+		step++
+	}
+	p := make([]float64, n)
+	var sum float64
+	for j := range n {
+		k := (j * step) % n
+		p[j] = math.Pow(float64(k+1), -0.9)
+		sum += p[j]
+	}
+	for j := range p {
+		p[j] /= sum
+	}
+	return p
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// sampleProducts draws retailer r's sample of supplier t's products,
+// about want of them: product j is in it with probability
+// min(1, want × its share), so a popular product is in most catalogs
+// and an unpopular one in few. At least one product, so every catalog
+// has something of each of its suppliers.
+func (g *model) sampleProducts(r, t int, share []float64, want float64) []int {
+	rng := g.rng(5, uint64(r)<<20|uint64(t))
+	var sample []int
+	best := 0
+	for j, p := range share {
+		if p > share[best] {
+			best = j
+		}
+		if rng.Float64() < want*p {
+			sample = append(sample, j)
+		}
+	}
+	if len(sample) == 0 {
+		sample = append(sample, best)
+	}
+	return sample
 }
 
 // checkDigit is the Finnish business ID check digit of the seven digits
@@ -313,8 +381,8 @@ func (g *model) order(i int) *orderPlan {
 	if o.shop >= 0 && r.IntN(4) == 0 && p.status != parcelgate.OrderError {
 		sh := g.shops[o.shop]
 		t := r.IntN(len(sh.suppliers))
-		j := r.IntN(sh.published[t])
-		p.rows = append(p.rows, planRow{supplier: sh.suppliers[t], product: j, qty: 1 + r.Int64N(2), balance: sh.balFirst[t] + int64(j) + 1, shop: true})
+		i := r.IntN(len(sh.sample[t]))
+		p.rows = append(p.rows, planRow{supplier: sh.suppliers[t], product: sh.sample[t][i], qty: 1 + r.Int64N(2), balance: sh.balFirst[t] + int64(i) + 1, shop: true})
 	}
 	return p
 }

@@ -38,7 +38,7 @@ import (
 type Sizes struct {
 	Orgs      int // organizations; the first holds about half of the data
 	Products  int // products over every merchant's warehouse catalog
-	PerShop   int // products a supplier publishes to each dropshipping catalog at most
+	PerShop   int // products a supplier publishes to a dropshipping catalog of the retailers' mean weight (a sample; at most all)
 	Orders    int // warehouse orders
 	Shipments int // shipments, those of delivered orders included
 	Journal   int // request journal entries before the journal's cap of JournalPerTenant an organization
@@ -46,7 +46,7 @@ type Sizes struct {
 
 // Large is issue 39's production order of magnitude: 2,000 organizations,
 // 1,000,000 shipments (about 2,000,000 parcels), 300,000 orders.
-var Large = Sizes{Orgs: 2000, Products: 40_000, PerShop: 2000, Orders: 300_000, Shipments: 1_000_000, Journal: 200_000}
+var Large = Sizes{Orgs: 2000, Products: 40_000, PerShop: 1000, Orders: 300_000, Shipments: 1_000_000, Journal: 200_000}
 
 // Scale is s with every volume multiplied by f (at least a handful of
 // each, so a tiny scale still has every kind of object).

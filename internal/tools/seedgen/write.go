@@ -149,8 +149,8 @@ func (g *model) balanceRows(emit func(...any) error) error {
 	for _, s := range g.shops {
 		for t, sup := range s.suppliers {
 			so := g.orgs[sup]
-			for j := range s.published[t] {
-				if err := row(s.balFirst[t]+int64(j)+1, so.pFirst+int64(j)+1, s.catalogID, so, g.orgs[s.retailer], productID(j)); err != nil {
+			for i, j := range s.sample[t] {
+				if err := row(s.balFirst[t]+int64(i)+1, so.pFirst+int64(j)+1, s.catalogID, so, g.orgs[s.retailer], productID(j)); err != nil {
 					return err
 				}
 			}
