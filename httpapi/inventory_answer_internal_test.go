@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"compress/gzip"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/parcelgate/parcelgate"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // inventoryItems are n items of a page, each about 2 KB.
@@ -140,5 +142,59 @@ func TestInventoryAnswerBrokenAfterItsStart(t *testing.T) {
 		if err != nil || status != http.StatusServiceUnavailable || !strings.Contains(string(body), fail.Error()) {
 			t.Fatalf("gzip %v: an error before the start: %d %q %v", zip, status, body, err)
 		}
+	}
+}
+
+// An answer broken after its start (decisions §61) says 200 on the wire,
+// so the middleware must still count it apart, journal it and log it as
+// an error: an operator reading the metrics would otherwise see a served
+// page where the client saw a broken one.
+func TestAbortedAnswerIsCountedAndLogged(t *testing.T) {
+	var logs bytes.Buffer
+	s := &Server{log: slog.New(slog.NewJSONHandler(&logs, nil)), cfg: Config{MaxBodyBytes: 1 << 20, MaxHeaderBytes: 1 << 20}, mux: http.NewServeMux(), reg: prometheus.NewRegistry(), gzip: newGzip()}
+	s.metric = newMetrics(s.reg)
+	items := testInventoryItems(400)
+	s.handle("GET /broken", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		err := s.writeInventory(w, r, parcelgate.PageAt(0, 2000), func(a parcelgate.InventoryWriter) error {
+			if err := a.Head(int64(len(items)), ""); err != nil {
+				return err
+			}
+			if err := a.Items(items); err != nil {
+				return err
+			}
+			return errors.New("the database deadline passed")
+		})
+		if err != nil {
+			t.Errorf("an error after the start returned instead of aborting: %v", err)
+		}
+	}))
+	srv := httptest.NewServer(s.middleware(s.mux))
+	defer srv.Close()
+	resp, err := http.Get(srv.URL + "/broken")
+	if err == nil {
+		_, err = io.ReadAll(resp.Body)
+		resp.Body.Close()
+	}
+	if err == nil {
+		t.Fatal("the broken answer read whole")
+	}
+	srv.Close() // the handler has returned: its log line is written
+	families, err := s.reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var counted float64
+	for _, f := range families {
+		if f.GetName() == "parcelgate_http_answers_aborted_total" {
+			for _, m := range f.GetMetric() {
+				counted += m.GetCounter().GetValue()
+			}
+		}
+	}
+	if counted != 1 {
+		t.Fatalf("aborted answers counted %v, want 1", counted)
+	}
+	if !strings.Contains(logs.String(), `"aborted":true`) || !strings.Contains(logs.String(), `"level":"ERROR","msg":"request"`) {
+		t.Fatalf("no error log line marked aborted:\n%s", logs.String())
 	}
 }

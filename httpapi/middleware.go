@@ -25,6 +25,10 @@ type metrics struct {
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
 	faults   *prometheus.CounterVec // see fault.go
+	// aborted counts answers broken after their start was sent
+	// (decisions §61), by route: their status says 200, so without it
+	// a broken answer would look like a served one.
+	aborted *prometheus.CounterVec
 	// series holds each route, method and status's counter and histogram
 	// once looked up, so a request does not hash its labels again.
 	series *sync.Map // seriesKey → seriesOf
@@ -95,9 +99,13 @@ func newMetrics(reg *prometheus.Registry) metrics {
 			Help:    "HTTP request latency by route pattern and method.",
 			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
 		}, []string{"route", "method"}),
+		aborted: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "parcelgate_http_answers_aborted_total",
+			Help: "Answers broken off after their status was sent (the client sees a broken answer), by route pattern.",
+		}, []string{"route"}),
 		series: &sync.Map{},
 	}
-	reg.MustRegister(m.requests, m.duration)
+	reg.MustRegister(m.requests, m.duration, m.aborted)
 	return m
 }
 
@@ -266,13 +274,20 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 		rec.ResponseWriter, rec.capturing = w, jr != nil
 		defer func() {
 			rec.router = nil
+			// An answer broken on purpose after its start was sent
+			// (http.ErrAbortHandler: decisions §61) is still a request
+			// served: it is counted, journaled and logged like any other,
+			// marked aborted, before net/http is told to drop the
+			// connection.
+			aborted := false
 			if p := recover(); p != nil {
 				if p == http.ErrAbortHandler {
-					panic(p)
-				}
-				s.log.ErrorContext(ctx, "panic", slog.String("request_id", id), slog.Any("panic", p), slog.String("stack", string(debug.Stack())))
-				if rec.status == 0 {
-					s.writeErrorBody(rec, r, surfaceOf(r.URL.Path), http.StatusInternalServerError, "", "Internal error; the request ID is "+id+".", nil)
+					aborted = true
+				} else {
+					s.log.ErrorContext(ctx, "panic", slog.String("request_id", id), slog.Any("panic", p), slog.String("stack", string(debug.Stack())))
+					if rec.status == 0 {
+						s.writeErrorBody(rec, r, surfaceOf(r.URL.Path), http.StatusInternalServerError, "", "Internal error; the request ID is "+id+".", nil)
+					}
 				}
 			}
 			route := cmp.Or(st.route, "unmatched")
@@ -289,10 +304,10 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 				s.journalCall(jr, rec, r, route, status, end, elapsed, id)
 			}
 			level := slog.LevelInfo
-			if status >= 500 {
+			if status >= 500 || aborted {
 				level = slog.LevelError
 			}
-			s.logRequest(ctx, level, end,
+			attrs := [...]slog.Attr{
 				slog.String("request_id", id),
 				slog.String("method", r.Method),
 				slog.String("path", r.URL.Path),
@@ -301,7 +316,15 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 				slog.Int64("bytes", rec.bytes),
 				slog.Duration("duration", elapsed),
 				slog.String("remote", r.RemoteAddr),
-			)
+				slog.Bool("aborted", true),
+			}
+			if !aborted {
+				s.logRequest(ctx, level, end, attrs[:len(attrs)-1]...)
+				return
+			}
+			s.metric.aborted.WithLabelValues(route).Inc()
+			s.logRequest(ctx, level, end, attrs[:]...)
+			panic(http.ErrAbortHandler)
 		}()
 		if n := headerBytes(r); n > s.cfg.MaxHeaderBytes {
 			s.writeErrorBody(rec, r, surfaceOf(r.URL.Path), http.StatusRequestHeaderFieldsTooLarge, "", fmt.Sprintf("The request line and headers are %d bytes, over the limit of %d bytes.", n, s.cfg.MaxHeaderBytes), nil)
