@@ -160,7 +160,7 @@ func (c *Console) renderOverviewWith(w http.ResponseWriter, r *http.Request, s *
 		env, err := parcelgate.ParseEnvironment(r.URL.Query().Get("environment"))
 		if err != nil || r.URL.Query().Get("environment") == "" {
 			env = parcelgate.Production
-			if s.Environment != "" {
+			if s.caller.Scope != parcelgate.ScopeAll {
 				env = s.Environment
 			}
 		}
