@@ -113,6 +113,42 @@ func (c *Caller) Reaches(env Environment) bool {
 	return c.Scope == ScopeAll || c.Environment == env
 }
 
+// ScopeOf is the reach of a choice that names the organization orgID of
+// env, where either may be left out (decisions §65): that organization,
+// else every organization of env, else every environment. It is the one
+// place an unnamed environment or organization is read as wider: the
+// console's operator session, a fault that names no organization.
+func ScopeOf(env Environment, orgID int64) Scope {
+	switch {
+	case orgID != 0:
+		return ScopeOrganization
+	case env != "":
+		return ScopeEnvironment
+	}
+	return ScopeAll
+}
+
+// Organization returns the one organization c's scope is, OrgID in
+// Environment (decisions §65); false when the scope is wider, or is an
+// organization's that names none (a caller not yet of a tenant, which
+// reaches nothing).
+func (c *Caller) Organization() (int64, bool) {
+	if c.Scope != ScopeOrganization {
+		return 0, false
+	}
+	return c.OrgID, ScopeOf(c.Environment, c.OrgID) == ScopeOrganization
+}
+
+// ActsIn is the environment a write of c that names env acts in (a
+// catalog's, decisions §65): env, or c's own when it names none; false
+// when env is outside c's reach.
+func (c *Caller) ActsIn(env Environment) (Environment, bool) {
+	if env == "" {
+		return c.Environment, true
+	}
+	return env, c.Reaches(env)
+}
+
 // OperatorCaller is the operator acting in org's tenant: the caller the
 // operator API and the console hand a service that acts on one
 // organization's data for the operator (or, on the workbench, for the

@@ -83,3 +83,38 @@ func TestCallerScopeCovers(t *testing.T) {
 		}
 	}
 }
+
+// decisions §65: ScopeOf is the one reading of a choice that leaves its
+// organization or environment out; Organization names the one
+// organization of a caller's scope, and none of a wider one or of an
+// organization's scope that names none; ActsIn defaults a write's
+// environment to the caller's and refuses one outside its reach.
+func TestScopeOfOrganizationActsIn(t *testing.T) {
+	for _, tc := range []struct {
+		env  Environment
+		org  int64
+		want Scope
+	}{{Production, 7, ScopeOrganization}, {Test, 0, ScopeEnvironment}, {"", 0, ScopeAll}} {
+		if got := ScopeOf(tc.env, tc.org); got != tc.want {
+			t.Errorf("ScopeOf(%q, %d) = %s, want %s", tc.env, tc.org, got, tc.want)
+		}
+	}
+	org := OperatorCaller(&Organization{ID: 7, Environment: Production})
+	if id, ok := org.Organization(); !ok || id != 7 {
+		t.Errorf("an organization's operator: Organization() = %d, %v", id, ok)
+	}
+	for _, c := range []*Caller{EnvironmentOperator(Production), AllOperator(), {Environment: Production, Kind: KindEcom}} {
+		if id, ok := c.Organization(); ok {
+			t.Errorf("%s scope (org %d): Organization() = %d, true", c.Scope, c.OrgID, id)
+		}
+	}
+	if env, ok := org.ActsIn(""); !ok || env != Production {
+		t.Errorf(`ActsIn("") = %q, %v`, env, ok)
+	}
+	if _, ok := org.ActsIn(Test); ok {
+		t.Error("an organization's operator acts in the other environment")
+	}
+	if env, ok := AllOperator().ActsIn(Test); !ok || env != Test {
+		t.Errorf("AllOperator ActsIn(test) = %q, %v", env, ok)
+	}
+}

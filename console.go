@@ -86,10 +86,12 @@ func ConsoleProductScope(c *Caller, now time.Time) ProductScope {
 // pages and read their lists: a caller that may read products (a supplier
 // or merchant: what it supplies) or every catalog (a retailer: what is
 // published to it); which products each sees is ConsoleProductScope's.
-// A refusal is ActionReadProducts's, as the console words it.
+// A refusal is ActionReadProducts's, as the console words it. For a
+// caller marked by Unread it answers as May does: the refusal, or the
+// problem of the request when c may read.
 func MayReadConsoleProducts(c *Caller) error {
-	if c.May(ActionReadAllCatalogs) == nil {
-		return nil
+	if c != nil && c.may(ActionReadAllCatalogs) == nil {
+		return c.unread
 	}
 	return c.May(ActionReadProducts)
 }

@@ -96,7 +96,7 @@ func containsInt(xs []int, x int) bool {
 func (f *Fault) Matches(env Environment, orgID int64, method, route, path string, now time.Time) bool {
 	switch {
 	case f.Environment != env,
-		f.OrgID != 0 && f.OrgID != orgID,
+		ScopeOf(f.Environment, f.OrgID) == ScopeOrganization && f.OrgID != orgID,
 		f.Method != "" && f.Method != method,
 		f.Route != "" && f.Route != route && f.Route != path,
 		f.Remaining == 0,

@@ -66,3 +66,75 @@ func ConfirmDangerous(businessID, typed string) error {
 	return &Error{Code: EINVALID, Message: "Not confirmed: type the organization's business ID to confirm; nothing was changed.",
 		Fields: []FieldError{{Field: "confirm", Message: msg}}}
 }
+
+// The console's forms and moves on the workbench are decided here, each
+// by one function the form's page, its action and the buttons that lead
+// to it all ask (decisions §65): the root's table of who may act first,
+// then the workbench's rule, so a role that may not act is refused in the
+// table's words wherever the workbench would also refuse it. The services
+// the forms then call ask the table again; what they cannot ask is the
+// workbench's rule, which is the console's, nor which page a session is
+// shown before it sends anything.
+
+// DecideOrderForm decides whether c may create a test order from the
+// console: a role that places orders (ActionPlaceOrders), where
+// DecideWorkbench allows ControlData.
+func DecideOrderForm(sandbox bool, c *Caller) error {
+	if err := c.May(ActionPlaceOrders); err != nil {
+		return err
+	}
+	return DecideWorkbench(sandbox, c, ControlData)
+}
+
+// DecideProductForm decides whether c may create or edit a product and
+// its stock from the console: a role that manages products and publishes
+// balances, where DecideWorkbench allows ControlData.
+func DecideProductForm(sandbox bool, c *Caller) error {
+	if err := c.May(ActionManageProducts); err != nil {
+		return err
+	}
+	return DecideStockForm(sandbox, c)
+}
+
+// DecideStockForm decides whether c may set a balance's quantity from the
+// console: a role that publishes balances, where DecideWorkbench allows
+// ControlData.
+func DecideStockForm(sandbox bool, c *Caller) error {
+	if err := c.May(ActionPublishBalances); err != nil {
+		return err
+	}
+	return DecideWorkbench(sandbox, c, ControlData)
+}
+
+// DecideOrderMove decides whether c may move an order as the warehouse
+// from the console (the service is then handed the warehouse,
+// OperatorCaller, not c): the operator where the warehouse is run by hand
+// (manual: --fulfillment manual), and anyone that places orders where
+// DecideWorkbench allows ControlMove (decisions §23). Refused, an
+// integrator is told the operator's table; the operator, the workbench's
+// rule.
+func DecideOrderMove(sandbox, manual bool, c *Caller) error {
+	if manual && c.May(ActionOperate) == nil {
+		return nil
+	}
+	if c.May(ActionPlaceOrders) == nil && DecideWorkbench(sandbox, c, ControlMove) == nil {
+		return nil
+	}
+	if err := c.May(ActionOperate); err != nil {
+		return err
+	}
+	return DecideWorkbench(sandbox, c, ControlMove)
+}
+
+// DecideParcelMove decides whether c may set a parcel's tracking status
+// from the console (the service is then handed the warehouse): the
+// operator, as POST /admin/v1/parcels/status, and anyone of the
+// organization where DecideWorkbench allows ControlMove (a parcel is no
+// order: no role is needed, decisions §40). Refused, the operator's table
+// says why.
+func DecideParcelMove(sandbox bool, c *Caller) error {
+	if DecideWorkbench(sandbox, c, ControlMove) == nil {
+		return nil
+	}
+	return c.May(ActionOperate)
+}

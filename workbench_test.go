@@ -65,3 +65,41 @@ func TestConfirmDangerous(t *testing.T) {
 		}
 	}
 }
+
+// decisions §65: the console's forms and moves are decided by one root
+// function each, the table first: a role that may not act is refused in
+// the table's words even where the workbench would refuse it too; the
+// workbench's rule decides for the others.
+func TestDecideConsoleForms(t *testing.T) {
+	acct := func(env Environment, r Role) *Caller {
+		return &Caller{Kind: KindEcom, Environment: env, Roles: []Role{r}}
+	}
+	op := func(env Environment) *Caller { return &Caller{Kind: KindOperator, Environment: env, OrgID: 1} }
+	table := func(c *Caller, a Action) string { return ErrorMessage(c.May(a)) }
+	workbench := func(sandbox bool, c *Caller, k Control) string { return ErrorMessage(DecideWorkbench(sandbox, c, k)) }
+	for _, tc := range []struct {
+		name string
+		err  error
+		want string // "" allowed
+	}{
+		{"order form: merchant, test", DecideOrderForm(false, acct(Test, RoleMerchant)), ""},
+		{"order form: supplier, production", DecideOrderForm(false, acct(Production, RoleSupplier)), table(acct(Production, RoleSupplier), ActionPlaceOrders)},
+		{"order form: retailer, production", DecideOrderForm(false, acct(Production, RoleRetailer)), workbench(false, acct(Production, RoleRetailer), ControlData)},
+		{"product form: retailer, test", DecideProductForm(false, acct(Test, RoleRetailer)), table(acct(Test, RoleRetailer), ActionManageProducts)},
+		{"product form: supplier, test", DecideProductForm(false, acct(Test, RoleSupplier)), ""},
+		{"product form: supplier, production", DecideProductForm(false, acct(Production, RoleSupplier)), workbench(false, acct(Production, RoleSupplier), ControlData)},
+		{"stock form: retailer, test", DecideStockForm(false, acct(Test, RoleRetailer)), table(acct(Test, RoleRetailer), ActionPublishBalances)},
+		{"stock form: operator, production, --sandbox", DecideStockForm(true, op(Production)), ""},
+		{"order move: operator, manual, production", DecideOrderMove(false, true, op(Production)), ""},
+		{"order move: operator, not manual, production", DecideOrderMove(false, false, op(Production)), workbench(false, op(Production), ControlMove)},
+		{"order move: merchant, test", DecideOrderMove(false, false, acct(Test, RoleMerchant)), ""},
+		{"order move: supplier, test", DecideOrderMove(false, true, acct(Test, RoleSupplier)), table(acct(Test, RoleSupplier), ActionOperate)},
+		{"parcel move: supplier, test", DecideParcelMove(false, acct(Test, RoleSupplier)), ""},
+		{"parcel move: merchant, production", DecideParcelMove(false, acct(Production, RoleMerchant)), table(acct(Production, RoleMerchant), ActionOperate)},
+		{"parcel move: operator, production", DecideParcelMove(false, op(Production)), ""},
+	} {
+		if got := ErrorMessage(tc.err); tc.err != nil && tc.want == "" || got != tc.want {
+			t.Errorf("%s: %v, want %q", tc.name, tc.err, tc.want)
+		}
+	}
+}

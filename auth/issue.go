@@ -24,7 +24,9 @@ type CredentialStore interface {
 func CreateGatewayClient(ctx context.Context, st CredentialStore, c *parcelgate.Caller, r *parcelgate.GatewayClientRequest, served []string) (*parcelgate.GatewayClient, error) {
 	gc, err := r.Validate(served)
 	if err != nil {
-		return nil, err
+		// The store decides who may act before what was sent is looked
+		// at (decisions §57, §65): it answers its refusal, or err.
+		return nil, st.CreateGatewayClient(ctx, c.Unread(err), nil, "")
 	}
 	secret := NewClientSecret()
 	gc.ClientID = NewClientID()
@@ -45,7 +47,7 @@ func CreateGatewayClient(ctx context.Context, st CredentialStore, c *parcelgate.
 func CreateServiceAccount(ctx context.Context, st CredentialStore, c *parcelgate.Caller, r *parcelgate.ServiceAccountRequest) (*parcelgate.ServiceAccount, error) {
 	a, err := r.Validate()
 	if err != nil {
-		return nil, err
+		return nil, st.CreateServiceAccount(ctx, c.Unread(err), nil, "")
 	}
 	password := r.Password
 	if password == "" {

@@ -345,7 +345,9 @@ type session struct {
 func (s *session) Operator() bool { return s.Kind == views.SessionOperator }
 
 // HasTenant reports whether the session looks at one organization.
-func (s *session) HasTenant() bool { return s.OrgID != 0 }
+func (s *session) HasTenant() bool {
+	return parcelgate.ScopeOf(s.Environment, s.OrgID) == parcelgate.ScopeOrganization
+}
 
 // The Can methods let templates show only what the session may use.
 
@@ -394,14 +396,7 @@ func callerOf(s *views.Session) *parcelgate.Caller {
 		// The operator's scope is decided here, once per request: the
 		// organization it chose, else the environment it chose, else
 		// every environment.
-		scope := parcelgate.ScopeOrganization
-		switch {
-		case s.OrgID == 0 && s.Environment != "":
-			scope = parcelgate.ScopeEnvironment
-		case s.OrgID == 0:
-			scope = parcelgate.ScopeAll
-		}
-		return &parcelgate.Caller{Subject: "operator", OrgID: s.OrgID, BusinessID: s.BusinessID, Environment: s.Environment, Kind: parcelgate.KindOperator, Scope: scope}
+		return &parcelgate.Caller{Subject: "operator", OrgID: s.OrgID, BusinessID: s.BusinessID, Environment: s.Environment, Kind: parcelgate.KindOperator, Scope: parcelgate.ScopeOf(s.Environment, s.OrgID)}
 	}
 	return &parcelgate.Caller{Subject: s.Username, OrgID: s.OrgID, BusinessID: s.BusinessID, Environment: s.Environment, Kind: parcelgate.KindEcom, Roles: s.Roles}
 }

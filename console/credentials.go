@@ -48,16 +48,13 @@ func (c *Console) credentialsPage(w http.ResponseWriter, r *http.Request, s *ses
 }
 
 func (c *Console) renderCredentials(w http.ResponseWriter, r *http.Request, s *session, status int, d *credentialsData) {
-	if !c.may(w, r, s, parcelgate.ActionOperate) || !c.needTenant(w, r, s) {
+	// Who may see the page is the credential service's (ActionOperate):
+	// its lists come first.
+	if !c.needTenant(w, r, s) {
 		return
 	}
 	ctx := r.Context()
 	q := r.URL.Query()
-	var err error
-	if d.Org, err = c.orgs.OrganizationByID(ctx, s.OrgID); err != nil {
-		c.fail(w, r, s, err)
-		return
-	}
 	d.ClientsAfter, d.AccountsAfter = q.Get("clientsAfter"), q.Get("accountsAfter")
 	clients, err := c.credentials.ListGatewayClients(ctx, s.caller, parcelgate.PageRequest{After: d.ClientsAfter, Size: pageSize})
 	if err != nil {
@@ -78,6 +75,10 @@ func (c *Console) renderCredentials(w http.ResponseWriter, r *http.Request, s *s
 		return
 	}
 	d.Catalogs, d.CatalogsNext = catalogs.Items, catalogs.Next
+	if d.Org, err = c.orgs.OrganizationByID(ctx, s.OrgID); err != nil {
+		c.fail(w, r, s, err)
+		return
+	}
 	d.Roles, d.Versions, d.Form = parcelgate.Roles, c.cfg.Versions, q
 	if d.AccountForm.Roles == nil {
 		d.AccountForm.Roles = map[parcelgate.Role]bool{}
@@ -89,7 +90,7 @@ func (c *Console) renderCredentials(w http.ResponseWriter, r *http.Request, s *s
 // granted every served version at tier 1, as the operator API does when
 // no versions are named: the same auth.CreateGatewayClient.
 func (c *Console) createGatewayClient(w http.ResponseWriter, r *http.Request, s *session) {
-	if !c.may(w, r, s, parcelgate.ActionOperate) || !c.needTenant(w, r, s) {
+	if !c.needTenant(w, r, s) {
 		return
 	}
 	gc, err := auth.CreateGatewayClient(r.Context(), c.credentials, s.caller, &parcelgate.GatewayClientRequest{Environment: string(s.Environment), BusinessID: s.BusinessID}, c.cfg.Versions)
@@ -105,11 +106,15 @@ func (c *Console) createGatewayClient(w http.ResponseWriter, r *http.Request, s 
 // auth.CreateServiceAccount, whose root rules' refusals are shown by the
 // form's fields.
 func (c *Console) createServiceAccount(w http.ResponseWriter, r *http.Request, s *session) {
-	if !c.may(w, r, s, parcelgate.ActionOperate) || !c.needTenant(w, r, s) {
+	if !c.needTenant(w, r, s) {
 		return
 	}
 	if err := r.ParseForm(); err != nil {
-		c.errorPage(w, r, s, http.StatusBadRequest, "The form could not be read.")
+		if unread := parcelgate.Errorf(parcelgate.EINVALID, "The form could not be read."); c.ask(w, r, s, unread, func(u *parcelgate.Caller) error {
+			return c.credentials.CreateServiceAccount(r.Context(), u, nil, "")
+		}) {
+			c.errorPage(w, r, s, http.StatusBadRequest, "The form could not be read.")
+		}
 		return
 	}
 	form := accountForm{Username: strings.TrimSpace(r.PostForm.Get("username")), Roles: map[parcelgate.Role]bool{}}
@@ -149,12 +154,14 @@ func (c *Console) createServiceAccount(w http.ResponseWriter, r *http.Request, s
 // another's credential itself too.
 func (c *Console) credentialAction(kind, name string, act func(ctx context.Context, op *parcelgate.Caller, id string) error, done string) handler {
 	return func(w http.ResponseWriter, r *http.Request, s *session) {
-		if !c.may(w, r, s, parcelgate.ActionOperate) || !c.needTenant(w, r, s) {
+		if !c.needTenant(w, r, s) {
 			return
 		}
 		id := r.PathValue(name)
 		org, err := c.operator.ConsoleCredentialOrg(r.Context(), s.caller, kind, id)
-		if err == nil && org != s.OrgID {
+		// The credential service found it within the session's scope
+		// (its environment); the page acts on the chosen organization.
+		if err == nil && !s.caller.Covers(s.Environment, org) {
 			err = parcelgate.Errorf(parcelgate.ENOTFOUND, "no such credential")
 		}
 		if err == nil {

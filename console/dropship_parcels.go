@@ -43,21 +43,17 @@ func (c *Console) dropshipPage(w http.ResponseWriter, r *http.Request, s *sessio
 	if s.caller.May(parcelgate.ActionReadOrders) == nil {
 		d.Sides = append(d.Sides, "retailer")
 	}
-	if len(d.Sides) == 0 {
-		// Neither a supplier nor a retailer: the permission's own page.
-		c.may(w, r, s, parcelgate.ActionSupplyShipments)
-		return
-	}
 	q := r.URL.Query()
 	d.Side = q.Get("side")
-	switch d.Side {
-	case "":
+	switch {
+	case len(d.Sides) == 0:
+		// Neither a supplier nor a retailer: the service refuses the
+		// supplier's side in its words, whatever side was asked.
+		d.Side = "supplier"
+	case d.Side == "":
 		d.Side = d.Sides[0]
-	case "supplier", "retailer":
-		if d.Side == "supplier" && !c.may(w, r, s, parcelgate.ActionSupplyShipments) ||
-			d.Side == "retailer" && !c.may(w, r, s, parcelgate.ActionReadOrders) {
-			return
-		}
+	case d.Side == "supplier", d.Side == "retailer":
+		// A side the session may not read is the service's refusal.
 	default:
 		d.Side = d.Sides[0]
 		d.Error = "side must be supplier or retailer."

@@ -27,13 +27,37 @@ func (c *Console) needTenant(w http.ResponseWriter, r *http.Request, s *session)
 }
 
 // may answers the session's right to do a, from the root's one table of
-// who may act; a refusal is the 403 page with the table's reason.
+// who may act; a refusal is the 403 page with the table's reason. It is
+// asked only where no service decides (decisions §65).
 func (c *Console) may(w http.ResponseWriter, r *http.Request, s *session, a parcelgate.Action) bool {
-	if err := s.caller.May(a); err != nil {
+	return c.decided(w, r, s, s.caller.May(a))
+}
+
+// decided answers a root decision of who may act (nil: the session may);
+// a refusal is its page, as the service's would be.
+func (c *Console) decided(w http.ResponseWriter, r *http.Request, s *session, err error) bool {
+	if err != nil {
 		c.fail(w, r, s, err)
 		return false
 	}
 	return true
+}
+
+// ask hands the service what the page found wrong in what it was sent
+// (problem), on the session's caller marked by Caller.Unread (decisions
+// §57, §65): call asks the service the page calls, with no input, and
+// the service answers at its first check of who may act, with its
+// refusal, or with problem when the session may act. So a session that
+// may not act is refused in the service's words whatever it sent, as
+// when the page read nothing. ask reports whether the page shows
+// problem; otherwise it has answered the service's refusal.
+func (c *Console) ask(w http.ResponseWriter, r *http.Request, s *session, problem error, call func(*parcelgate.Caller) error) bool {
+	err := call(s.caller.Unread(problem))
+	if err == problem {
+		return true
+	}
+	c.fail(w, r, s, err)
+	return false
 }
 
 // --- overview ---------------------------------------------------------
@@ -160,7 +184,7 @@ func (c *Console) renderOverviewWith(w http.ResponseWriter, r *http.Request, s *
 		env, err := parcelgate.ParseEnvironment(r.URL.Query().Get("environment"))
 		if err != nil || r.URL.Query().Get("environment") == "" {
 			env = parcelgate.Production
-			if s.Environment != "" {
+			if s.caller.Scope != parcelgate.ScopeAll {
 				env = s.Environment
 			}
 		}
@@ -184,15 +208,15 @@ func (c *Console) renderOverviewWith(w http.ResponseWriter, r *http.Request, s *
 
 // chooseTenant sets the organization an operator looks at.
 func (c *Console) chooseTenant(w http.ResponseWriter, r *http.Request, s *session) {
-	if !c.may(w, r, s, parcelgate.ActionOperate) {
-		return
-	}
 	env, err := parcelgate.ParseEnvironment(r.PostFormValue("environment"))
 	if err != nil {
-		c.fail(w, r, s, err)
+		// The session service decides who may choose (ActionOperate).
+		if c.ask(w, r, s, err, func(u *parcelgate.Caller) error { return c.sessions.SetConsoleTenant(r.Context(), u, s.idHash, "", "") }) {
+			c.fail(w, r, s, err)
+		}
 		return
 	}
-	if err := c.sessions.SetConsoleTenant(r.Context(), s.idHash, env, r.PostFormValue("businessId")); err != nil {
+	if err := c.sessions.SetConsoleTenant(r.Context(), s.caller, s.idHash, env, r.PostFormValue("businessId")); err != nil {
 		c.fail(w, r, s, err)
 		return
 	}
@@ -212,17 +236,23 @@ type ordersData struct {
 	Filtered  bool
 }
 
+// errFilter is the problem a list page found in its query, which the
+// page shows by its fields once the service has decided the session may
+// read the list (Console.ask).
+var errFilter = parcelgate.Errorf(parcelgate.EINVALID, "The list's query has problems.")
+
 // sinceLayouts are the forms "updated since" is accepted in: what a
 // datetime-local input sends, and RFC 3339.
 var sinceLayouts = []string{"2006-01-02T15:04", "2006-01-02T15:04:05", time.RFC3339Nano, "2006-01-02"}
 
 func (c *Console) ordersPage(w http.ResponseWriter, r *http.Request, s *session) {
-	if !c.needTenant(w, r, s) || !c.may(w, r, s, parcelgate.ActionReadOrders) {
+	if !c.needTenant(w, r, s) {
 		return
 	}
 	q := r.URL.Query()
 	d := &ordersData{Form: q, Statuses: parcelgate.OrderStatuses, Checked: map[parcelgate.OrderStatus]bool{}, Errors: map[string]string{}}
-	d.CanCreate = c.canEdit(s) && s.caller.May(parcelgate.ActionPlaceOrders) == nil
+	// The button opens the order form: the form's own decision.
+	d.CanCreate = s.HasTenant() && parcelgate.DecideOrderForm(c.cfg.Sandbox, s.caller) == nil
 	var f views.OrderFilter
 	for _, v := range q["status"] {
 		st, ok := parcelgate.ParseOrderStatus(v)
@@ -254,6 +284,14 @@ func (c *Console) ordersPage(w http.ResponseWriter, r *http.Request, s *session)
 	d.Filtered = len(f.Statuses) > 0 || !f.UpdatedSince.IsZero() || f.Reference != "" || f.Warehouse != ""
 	status := http.StatusOK
 	if len(d.Errors) > 0 {
+		// Who may read orders is the order service's (ActionReadOrders),
+		// asked before the filter's problems are shown.
+		if !c.ask(w, r, s, errFilter, func(u *parcelgate.Caller) error {
+			_, err := c.orders.ListOrders(r.Context(), u, parcelgate.OrderQuery{}, parcelgate.PageRequest{})
+			return err
+		}) {
+			return
+		}
 		status = http.StatusBadRequest
 	} else {
 		// The API's list of orders, newest first with the console's
@@ -335,7 +373,7 @@ func (c *Console) loadOrder(w http.ResponseWriter, r *http.Request, s *session) 
 		d.Lines = append(d.Lines, l)
 	}
 	d.CanCancel = s.caller.May(parcelgate.ActionPlaceOrders) == nil && parcelgate.CanMove(o.Status.Value, parcelgate.OrderCancelled)
-	if c.mayMove(s) {
+	if c.decideMove(s) == nil {
 		// The warehouse's hand moves the warehouse part of a mixed order
 		// (decisions §38).
 		for _, to := range []parcelgate.OrderStatus{parcelgate.OrderSubmitted, parcelgate.OrderDelivered, parcelgate.OrderError, parcelgate.OrderCancelled} {
@@ -390,13 +428,9 @@ func (c *Console) moveOrder(w http.ResponseWriter, r *http.Request, s *session) 
 	if !c.needTenant(w, r, s) {
 		return
 	}
-	if !c.mayMove(s) {
-		// The refusal says why: the operator's table, or the workbench's
-		// rule for an integrator (test environment only).
-		if !c.may(w, r, s, parcelgate.ActionOperate) {
-			return
-		}
-		c.workbench(w, r, s, parcelgate.ControlMove)
+	// The refusal says why: the operator's table, or the workbench's
+	// rule (test environment only).
+	if !c.decided(w, r, s, c.decideMove(s)) {
 		return
 	}
 	to, reason, err := parcelgate.ParseOrderMove(r.PostFormValue("to"), r.PostFormValue("reason"))
@@ -411,7 +445,7 @@ func (c *Console) moveOrder(w http.ResponseWriter, r *http.Request, s *session) 
 		return
 	}
 	// The move is the warehouse's: the operator's, or on the workbench an
-	// integrator's acting for the warehouse (mayMove decided which).
+	// integrator's acting for the warehouse (decideMove decided which).
 	warehouse := parcelgate.OperatorCaller(&parcelgate.Organization{ID: s.OrgID, BusinessID: s.BusinessID, Environment: s.Environment})
 	o, err := c.orders.SetOrderStatus(r.Context(), warehouse, r.PathValue("id"), to, reason)
 	if code := parcelgate.ErrorCode(err); code == parcelgate.ECONFLICT || code == parcelgate.EINVALID {
@@ -426,17 +460,18 @@ func (c *Console) moveOrder(w http.ResponseWriter, r *http.Request, s *session) 
 	http.Redirect(w, r, Prefix+"/orders/"+url.PathEscape(o.ID)+"?done=moved", http.StatusSeeOther)
 }
 
-// mayMove reports whether s may move orders as the warehouse: the
+// decideMove decides whether s may move orders as the warehouse: the
 // operator under --fulfillment manual (the operator API's move), or anyone
-// the workbench lets move test orders (decisions §23).
-func (c *Console) mayMove(s *session) bool {
-	return c.cfg.ManualFulfillment && s.caller.May(parcelgate.ActionOperate) == nil || c.workbenchMoves(s)
+// the workbench lets move test orders (DecideOrderMove, decisions §23).
+func (c *Console) decideMove(s *session) error {
+	return parcelgate.DecideOrderMove(c.cfg.Sandbox, c.cfg.ManualFulfillment, s.caller)
 }
 
-// workbenchMoves reports whether DecideWorkbench lets s move orders (an
-// integrator also needs the role that places them).
+// workbenchMoves reports whether the workbench alone lets s move orders
+// (an integrator also needs the role that places them): DecideOrderMove
+// of a warehouse that is not run by hand.
 func (c *Console) workbenchMoves(s *session) bool {
-	return s.caller.May(parcelgate.ActionPlaceOrders) == nil && parcelgate.DecideWorkbench(c.cfg.Sandbox, s.caller, parcelgate.ControlMove) == nil
+	return parcelgate.DecideOrderMove(c.cfg.Sandbox, false, s.caller) == nil
 }
 
 // --- products -------------------------------------------------------------
@@ -450,24 +485,26 @@ type productsData struct {
 	CanCreate bool
 }
 
-// mayReadProducts: suppliers and merchants see the products they supply,
-// retailers those published to their catalogs.
-func (c *Console) mayReadProducts(w http.ResponseWriter, r *http.Request, s *session) bool {
-	if s.CanReadProducts() {
-		return true
-	}
-	return c.may(w, r, s, parcelgate.ActionReadProducts)
-}
-
+// products lists the session's products. Who may read them is the
+// inventory service's (MayReadConsoleProducts: suppliers and merchants see
+// the products they supply, retailers those published to their catalogs),
+// asked before a search's problems are shown.
 func (c *Console) products(w http.ResponseWriter, r *http.Request, s *session) {
-	if !c.needTenant(w, r, s) || !c.mayReadProducts(w, r, s) {
+	if !c.needTenant(w, r, s) {
 		return
 	}
 	q := r.URL.Query()
 	d := &productsData{Form: q, Search: strings.TrimSpace(q.Get("q")), Errors: map[string]string{}}
-	d.CanCreate = c.canEdit(s) && s.caller.May(parcelgate.ActionManageProducts) == nil
+	// The button opens the product form: the form's own decision.
+	d.CanCreate = s.HasTenant() && parcelgate.DecideProductForm(c.cfg.Sandbox, s.caller) == nil
 	status := http.StatusOK
 	if err := parcelgate.ValidConsoleSearch(d.Search); err != nil {
+		if !c.ask(w, r, s, err, func(u *parcelgate.Caller) error {
+			_, err := c.inventory.ListProducts(r.Context(), u, parcelgate.ProductQuery{}, parcelgate.PageRequest{})
+			return err
+		}) {
+			return
+		}
 		for _, fe := range parcelgate.ErrorFields(err) {
 			d.Errors[fe.Field] = fe.Message
 		}
@@ -558,12 +595,19 @@ type productData struct {
 }
 
 func (c *Console) product(w http.ResponseWriter, r *http.Request, s *session) {
-	if !c.needTenant(w, r, s) || !c.mayReadProducts(w, r, s) {
+	if !c.needTenant(w, r, s) {
 		return
 	}
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil {
-		c.errorPage(w, r, s, http.StatusNotFound, "There is no such page, or it is not yours to see.")
+		// No product has this id; who may read one is the inventory
+		// service's, asked first.
+		if missing := parcelgate.Errorf(parcelgate.ENOTFOUND, "Product not found."); c.ask(w, r, s, missing, func(u *parcelgate.Caller) error {
+			_, err := c.inventory.FindProduct(r.Context(), u, 0)
+			return err
+		}) {
+			c.errorPage(w, r, s, http.StatusNotFound, "There is no such page, or it is not yours to see.")
+		}
 		return
 	}
 	c.renderProduct(w, r, s, http.StatusOK, id, func(*productData) {})
@@ -582,7 +626,7 @@ func (c *Console) renderProduct(w http.ResponseWriter, r *http.Request, s *sessi
 		return
 	}
 	d := &productData{Product: p, Balances: bals, Form: r.URL.Query(), Descriptions: descriptions(p.Document), Document: indentJSON(p.Document)}
-	d.CanEdit = p.Own && p.Status == parcelgate.ProductActive && c.canEdit(s) && s.caller.May(parcelgate.ActionManageProducts) == nil
+	d.CanEdit = p.Own && p.Status == parcelgate.ProductActive && s.HasTenant() && parcelgate.DecideProductForm(c.cfg.Sandbox, s.caller) == nil
 	form(d)
 	c.renderView(w, r, status, "product", &view{Title: p.ExternalID, Session: s, Nav: "products", Data: d, Live: status == http.StatusOK})
 }

@@ -71,7 +71,7 @@ type shipmentsData struct {
 // at a time by key, or those a search names (a tracking number, a
 // parcel's number, a code it holds, or its reference).
 func (c *Console) shipmentsPage(w http.ResponseWriter, r *http.Request, s *session) {
-	if !c.needTenant(w, r, s) || !c.may(w, r, s, parcelgate.ActionReadShipments) {
+	if !c.needTenant(w, r, s) {
 		return
 	}
 	q := r.URL.Query()
@@ -79,6 +79,14 @@ func (c *Console) shipmentsPage(w http.ResponseWriter, r *http.Request, s *sessi
 	status := http.StatusOK
 	search, err := parcelgate.ParseShipmentSearch(d.Query, d.By)
 	if err != nil {
+		// Who may read shipments is the shipment service's, asked
+		// before the search's problems are shown.
+		if !c.ask(w, r, s, err, func(u *parcelgate.Caller) error {
+			_, err := c.shipments.ListShipments(r.Context(), u, parcelgate.ShipmentSearch{}, parcelgate.PageRequest{})
+			return err
+		}) {
+			return
+		}
 		d.Errors = fieldErrors(err)
 		status = http.StatusBadRequest
 	} else {
@@ -163,7 +171,7 @@ func (c *Console) shipment(w http.ResponseWriter, r *http.Request, s *session) {
 // renderShipment shows the shipment of the path after form sets the state
 // of a refused form.
 func (c *Console) renderShipment(w http.ResponseWriter, r *http.Request, s *session, status int, form func(*shipmentData)) {
-	if !c.needTenant(w, r, s) || !c.may(w, r, s, parcelgate.ActionReadShipments) {
+	if !c.needTenant(w, r, s) {
 		return
 	}
 	sh, ok := c.findShipment(w, r, s)
@@ -210,7 +218,7 @@ func (c *Console) renderShipment(w http.ResponseWriter, r *http.Request, s *sess
 // one alike).
 func (c *Console) findShipment(w http.ResponseWriter, r *http.Request, s *session) (*parcelgate.Shipment, bool) {
 	sh, err := c.shipments.FindShipment(r.Context(), s.caller, r.PathValue("tn"))
-	if err == nil && sh.Environment != s.Environment {
+	if err == nil && !s.caller.Covers(sh.Environment, sh.OrgID) {
 		err = parcelgate.Errorf(parcelgate.ENOTFOUND, "Shipment not found")
 	}
 	if err != nil {
@@ -266,7 +274,7 @@ func (c *Console) journeys(r *http.Request, s *session, sh *parcelgate.Shipment,
 // may drive the journey (the test environment, whatever its roles: a
 // parcel is no order).
 func (c *Console) mayMoveParcels(s *session) bool {
-	return s.caller.May(parcelgate.ActionOperate) == nil || c.mayDriveJourney(s)
+	return parcelgate.DecideParcelMove(c.cfg.Sandbox, s.caller) == nil
 }
 
 // mayDriveJourney reports whether s may deliver or return a shipment from
@@ -290,7 +298,7 @@ func labelMedia(sh *parcelgate.Shipment) label.Media {
 // does (decisions §29): rendered by package label with the codes its
 // parcels hold now, in the medium asked for or the one it was made with.
 func (c *Console) shipmentLabel(w http.ResponseWriter, r *http.Request, s *session) {
-	if !c.needTenant(w, r, s) || !c.may(w, r, s, parcelgate.ActionReadShipments) {
+	if !c.needTenant(w, r, s) {
 		return
 	}
 	sh, ok := c.findShipment(w, r, s)
@@ -335,11 +343,7 @@ func (c *Console) moveParcel(w http.ResponseWriter, r *http.Request, s *session)
 	if !c.needTenant(w, r, s) {
 		return
 	}
-	if !c.mayMoveParcels(s) {
-		if !c.may(w, r, s, parcelgate.ActionOperate) {
-			return
-		}
-		c.workbench(w, r, s, parcelgate.ControlMove)
+	if !c.decided(w, r, s, parcelgate.DecideParcelMove(c.cfg.Sandbox, s.caller)) {
 		return
 	}
 	to := parcelgate.ParcelStatus(strings.ToUpper(strings.TrimSpace(r.PostFormValue("to"))))
@@ -388,7 +392,10 @@ const (
 // none, as on the overview. Only where DecideWorkbench allows (the test
 // environment; production on a --sandbox server for the operator).
 func (c *Console) driveJourney(w http.ResponseWriter, r *http.Request, s *session) {
-	if !c.needTenant(w, r, s) || !c.may(w, r, s, parcelgate.ActionReadShipments) || !c.workbench(w, r, s, parcelgate.ControlMove) {
+	// Who may read the shipment is the shipment service's (findShipment);
+	// every role may (decisions §40), so only the workbench's rule comes
+	// first.
+	if !c.needTenant(w, r, s) || !c.workbench(w, r, s, parcelgate.ControlMove) {
 		return
 	}
 	action := r.PostFormValue("action")

@@ -61,8 +61,6 @@ type InventoryStore interface {
 // snapshots (parcelgate.ControlService).
 type ControlStore interface {
 	AdvanceClock(ctx context.Context, c *parcelgate.Caller, d time.Duration) (time.Time, error)
-	ResetOrganization(ctx context.Context, c *parcelgate.Caller, opt parcelgate.ResetOptions) (*parcelgate.ResetResult, error)
-	TakeSnapshot(ctx context.Context, c *parcelgate.Caller, name string) (*parcelgate.Snapshot, error)
 	ListSnapshots(ctx context.Context, c *parcelgate.Caller) ([]*parcelgate.Snapshot, error)
 	RestoreSnapshot(ctx context.Context, c *parcelgate.Caller, name string) (*parcelgate.RestoreResult, error)
 	DropSnapshot(ctx context.Context, c *parcelgate.Caller, name string) error

@@ -85,8 +85,8 @@ type OperatorReader interface {
 // before a session is made: the admin token, or AuthenticateServiceAccount
 // with its lockout (DecideLogin). Its methods take no caller: they run
 // before there is one, a session being what the console makes its caller
-// from; choosing an operator's tenant (SetConsoleTenant) is asked
-// ActionOperate by the console first.
+// from; choosing an operator's tenant (SetConsoleTenant) takes the
+// session's caller, and decides who may (ActionOperate).
 type SessionStore interface {
 	// CreateConsoleSession stores a session of kind (views.SessionOperator or
 	// views.SessionAccount, else EINVALID) and removes the expired ones.
@@ -97,7 +97,7 @@ type SessionStore interface {
 	FindConsoleSession(ctx context.Context, idHash string, now time.Time, idle time.Duration) (*views.Session, error)
 	// SetConsoleTenant records the tenant an operator session looks at; an
 	// empty businessID clears it. The organization must exist (ENOTFOUND).
-	SetConsoleTenant(ctx context.Context, idHash string, env parcelgate.Environment, businessID string) error
+	SetConsoleTenant(ctx context.Context, c *parcelgate.Caller, idHash string, env parcelgate.Environment, businessID string) error
 	// DeleteConsoleSession ends a session (sign-out); ending one that is
 	// gone already is not an error.
 	DeleteConsoleSession(ctx context.Context, idHash string) error

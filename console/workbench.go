@@ -35,12 +35,6 @@ func (c *Console) workbench(w http.ResponseWriter, r *http.Request, s *session, 
 	return true
 }
 
-// CanEdit reports whether the session may create and edit data from the
-// console (decisions §23), for templates.
-func (c *Console) canEdit(s *session) bool {
-	return s.HasTenant() && parcelgate.DecideWorkbench(c.cfg.Sandbox, s.caller, parcelgate.ControlData) == nil
-}
-
 // fieldErrors returns the problems of err by field, as the API names them.
 func fieldErrors(err error) map[string]string {
 	out := map[string]string{}
@@ -84,8 +78,11 @@ type orderFormData struct {
 	Scenarios  []scenarioChoice
 }
 
+// mayCreateOrder decides the order form's page and its action alike
+// (DecideOrderForm): the page reads products, catalogs and points the
+// order service is not asked about before the form is sent.
 func (c *Console) mayCreateOrder(w http.ResponseWriter, r *http.Request, s *session) bool {
-	return c.needTenant(w, r, s) && c.may(w, r, s, parcelgate.ActionPlaceOrders) && c.workbench(w, r, s, parcelgate.ControlData)
+	return c.needTenant(w, r, s) && c.decided(w, r, s, parcelgate.DecideOrderForm(c.cfg.Sandbox, s.caller))
 }
 
 func (c *Console) newOrderPage(w http.ResponseWriter, r *http.Request, s *session) {
@@ -271,8 +268,10 @@ type productFormData struct {
 	Error    string
 }
 
+// mayEditProducts decides the product forms' pages and actions alike
+// (DecideProductForm).
 func (c *Console) mayEditProducts(w http.ResponseWriter, r *http.Request, s *session) bool {
-	return c.needTenant(w, r, s) && c.may(w, r, s, parcelgate.ActionManageProducts) && c.may(w, r, s, parcelgate.ActionPublishBalances) && c.workbench(w, r, s, parcelgate.ControlData)
+	return c.needTenant(w, r, s) && c.decided(w, r, s, parcelgate.DecideProductForm(c.cfg.Sandbox, s.caller))
 }
 
 // ownProduct loads the caller's own product by the store's id for an
@@ -529,7 +528,7 @@ func (c *Console) productID(r *http.Request, s *session, externalID string) (int
 // balances does: the count read by ParseStockCount, then PutBalances
 // (PlanBalances: a quantity change keeps the allocations).
 func (c *Console) setStock(w http.ResponseWriter, r *http.Request, s *session) {
-	if !c.needTenant(w, r, s) || !c.may(w, r, s, parcelgate.ActionPublishBalances) || !c.workbench(w, r, s, parcelgate.ControlData) {
+	if !c.needTenant(w, r, s) || !c.decided(w, r, s, parcelgate.DecideStockForm(c.cfg.Sandbox, s.caller)) {
 		return
 	}
 	p, bals, ok := c.ownProduct(w, r, s, r.PathValue("id"))

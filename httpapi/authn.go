@@ -254,10 +254,12 @@ func (s *Server) admin(h handlerFunc) http.Handler {
 // alike: it would see, or write into, a state that is neither the old nor
 // the new one.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request, sf surface, h handlerFunc) {
-	if c := caller(r); c != nil && c.OrgID != 0 && s.controls != nil && s.controls.TenantBusy(r.Context(), c.Environment, c.OrgID) {
-		w.Header().Set("Retry-After", strconv.Itoa(retryAfterBusy))
-		s.writeError(w, r, sf, errTenantBusy)
-		return
+	if c := caller(r); c != nil && s.controls != nil {
+		if orgID, one := c.Organization(); one && s.controls.TenantBusy(r.Context(), c.Environment, orgID) {
+			w.Header().Set("Retry-After", strconv.Itoa(retryAfterBusy))
+			s.writeError(w, r, sf, errTenantBusy)
+			return
+		}
 	}
 	if err := h(w, r); err != nil {
 		s.writeError(w, r, sf, err)

@@ -54,3 +54,18 @@ type CodeStore interface {
 	ErrandCodes(ctx context.Context, c *parcelgate.Caller, parcelIDs []string) ([]parcelgate.ErrandCodeResult, error)
 	ActiveCodes(ctx context.Context, c *parcelgate.Caller) (int64, error)
 }
+
+// InventoryStore writes and reads the inventory API's products and
+// balances (parcelgate.InventoryService); the console's product pages
+// (ListProducts, FindProduct, ProductStock) are not the API's.
+type InventoryStore interface {
+	PutInventory(ctx context.Context, c *parcelgate.Caller, entries []parcelgate.InventoryInput) (parcelgate.InventoryFailures, error)
+	ListInventory(ctx context.Context, c *parcelgate.Caller, f parcelgate.InventoryFilter, page parcelgate.PageRequest) (parcelgate.Page[*parcelgate.InventoryItem], error)
+	FindInventoryItem(ctx context.Context, c *parcelgate.Caller, externalID string) (*parcelgate.InventoryItem, error)
+	EndOfSale(ctx context.Context, c *parcelgate.Caller, externalIDs []string) ([]*parcelgate.InventoryItem, error)
+	PutBalances(ctx context.Context, c *parcelgate.Caller, entries []parcelgate.BalanceInput) ([]*parcelgate.Balance, error)
+	ListSupplierBalances(ctx context.Context, c *parcelgate.Caller, f parcelgate.BalanceFilter, page parcelgate.PageRequest) (parcelgate.Page[*parcelgate.Balance], error)
+	DeleteBalances(ctx context.Context, c *parcelgate.Caller, r parcelgate.BalanceRemoval) ([]*parcelgate.Balance, error)
+	RemoveFromCatalogs(ctx context.Context, c *parcelgate.Caller, rs []parcelgate.BalanceRemoval) (parcelgate.InventoryFailures, error)
+	MigrateProductIDs(ctx context.Context, c *parcelgate.Caller) (*parcelgate.IDMigration, error)
+}

@@ -35,7 +35,7 @@ type Services struct {
 	OrderAnswers OrderAnswers
 	Shipments    ShipmentStore
 	Codes        CodeStore
-	Inventory    parcelgate.InventoryService
+	Inventory    InventoryStore
 	Controls     parcelgate.ControlService
 	Faults       parcelgate.FaultService
 	Journal      parcelgate.JournalService
@@ -145,7 +145,7 @@ type Server struct {
 	answers      OrderAnswers
 	shipments    ShipmentStore
 	codes        CodeStore
-	inventory    parcelgate.InventoryService
+	inventory    InventoryStore
 	controls     parcelgate.ControlService
 	faults       parcelgate.FaultService
 	journalStore parcelgate.JournalService

@@ -25,14 +25,13 @@ func (s *CatalogService) CreateCatalog(ctx context.Context, c *parcelgate.Caller
 	if err := c.May(parcelgate.ActionOperate); err != nil {
 		return err
 	}
-	switch {
-	case k.Environment == "":
-		k.Environment = c.Environment
-	case !c.Reaches(k.Environment):
+	env, ok := c.ActsIn(k.Environment)
+	if !ok {
 		var p parcelgate.Problems
 		p.Add("environment", "must be %s, the environment acted in", c.Environment)
 		return p.Err()
 	}
+	k.Environment = env
 	if err := k.Validate(); err != nil {
 		return err
 	}
@@ -110,7 +109,8 @@ func (s *CatalogService) ListCatalogs(ctx context.Context, c *parcelgate.Caller,
 		agg = "string_agg(so.business_id, ',' ORDER BY so.business_id)"
 	}
 	afterKey(&where, "c.external_id", p)
-	return namedPage(ctx, s.db.primary(), c.OrgID != 0, `SELECT c.id, c.environment, c.retailer_org_id, c.external_id, c.name, c.catalog_type, ro.business_id, COALESCE(`+agg+`, ''), c.created_at
+	_, oneOrg := c.Organization()
+	return namedPage(ctx, s.db.primary(), oneOrg, `SELECT c.id, c.environment, c.retailer_org_id, c.external_id, c.name, c.catalog_type, ro.business_id, COALESCE(`+agg+`, ''), c.created_at
 		FROM catalogs c
 		JOIN organizations ro ON ro.id = c.retailer_org_id
 		LEFT JOIN catalog_suppliers cs ON cs.catalog_id = c.id

@@ -83,7 +83,13 @@ func (s *ConsoleSessionService) FindConsoleSession(ctx context.Context, idHash s
 
 // SetConsoleTenant records the tenant an operator session looks at; an
 // empty businessID clears it. The organization must exist (ENOTFOUND).
-func (s *ConsoleSessionService) SetConsoleTenant(ctx context.Context, idHash string, env parcelgate.Environment, businessID string) error {
+// Only a caller that may ActionOperate (the session's own, decisions
+// §65): choosing a tenant is the operator's, whatever tenant its session
+// looked at before.
+func (s *ConsoleSessionService) SetConsoleTenant(ctx context.Context, c *parcelgate.Caller, idHash string, env parcelgate.Environment, businessID string) error {
+	if err := c.May(parcelgate.ActionOperate); err != nil {
+		return err
+	}
 	if businessID != "" {
 		org, err := NewOrganizationService(s.db).findOrganization(ctx, env, businessID)
 		if err != nil {

@@ -142,7 +142,8 @@ func (s *CredentialService) ListGatewayClients(ctx context.Context, c *parcelgat
 		stmt, args := envKeyed(`SELECT `+gatewayClientColumns+` FROM gateway_clients c CROSS JOIN organizations o WHERE o.id = c.org_id`, "c", "c.client_id", c, p)
 		return environmentPage(ctx, s.db.primary(), c, "gateway clients", stmt, args, p, scan)
 	}
-	return namedPage(ctx, s.db.primary(), c.OrgID != 0, `SELECT `+gatewayClientColumns+` FROM gateway_clients c JOIN organizations o ON o.id = c.org_id WHERE `+scope.sql()+` ORDER BY o.business_id, o.environment, c.client_id`, scope.args, p, scan)
+	_, oneOrg := c.Organization()
+	return namedPage(ctx, s.db.primary(), oneOrg, `SELECT `+gatewayClientColumns+` FROM gateway_clients c JOIN organizations o ON o.id = c.org_id WHERE `+scope.sql()+` ORDER BY o.business_id, o.environment, c.client_id`, scope.args, p, scan)
 }
 
 // RevokeGatewayClient stops clientID from getting new tokens. Only a
@@ -327,7 +328,8 @@ func (s *CredentialService) ListServiceAccounts(ctx context.Context, c *parcelga
 		stmt, args := envKeyed(`SELECT `+serviceAccountColumns+` FROM service_accounts a CROSS JOIN organizations o WHERE o.id = a.org_id`, "a", "a.username", c, p)
 		return environmentPage(ctx, s.db.primary(), c, "service accounts", stmt, args, p, scan)
 	}
-	return namedPage(ctx, s.db.primary(), c.OrgID != 0, stmt, scope.args, p, scan)
+	_, oneOrg := c.Organization()
+	return namedPage(ctx, s.db.primary(), oneOrg, stmt, scope.args, p, scan)
 }
 
 // RevokeServiceAccount stops username from logging in. Only a caller that

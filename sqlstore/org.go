@@ -65,14 +65,15 @@ func (f *filterSQL) tenant(c *parcelgate.Caller, envCol, orgCol string) {
 	case parcelgate.ScopeEnvironment:
 		f.add(envCol+" = ?", string(c.Environment))
 	case parcelgate.ScopeOrganization:
-		if c.OrgID == 0 {
+		orgID, ok := c.Organization()
+		if !ok {
 			// An organization's scope that names none (a caller not
 			// yet of a tenant) reaches nothing.
 			f.add("1 = 0")
 			return
 		}
 		f.add(envCol+" = ?", string(c.Environment))
-		f.add(orgCol+" = ?", c.OrgID)
+		f.add(orgCol+" = ?", orgID)
 	default:
 		// A scope this build does not know reaches nothing.
 		f.add("1 = 0")

@@ -60,13 +60,14 @@ func (s *ShipmentService) ListShipments(ctx context.Context, c *parcelgate.Calle
 		if err != nil || len(page.Items) == 0 {
 			return page, err
 		}
-		return page, pageParcels(ctx, r, c.OrgID, page.Items)
+		return page, pageParcels(ctx, r, c, page.Items)
 	})
 }
 
-// pageParcels fills in the parcels of a page's shipments of the
-// organization orgID in one statement, each shipment's in order.
-func pageParcels(ctx context.Context, r reader, orgID int64, shipments []*parcelgate.Shipment) error {
+// pageParcels fills in the parcels of a page's shipments of c's
+// organization in one statement, each shipment's in order.
+func pageParcels(ctx context.Context, r reader, c *parcelgate.Caller, shipments []*parcelgate.Shipment) error {
+	orgID, _ := c.Organization()
 	byID := make(map[int64]*parcelgate.Shipment, len(shipments))
 	ids := make([]any, 0, len(shipments)+1)
 	ids = append(ids, orgID)

@@ -31,8 +31,9 @@ const trackedColumns = `s.id, s.org_id, s.environment, s.tracking_number, s.serv
 	p.position, (SELECT COUNT(*) FROM parcels n WHERE n.shipment_id = s.id)`
 
 // readTracked runs a query of trackedColumns and returns its rows as
-// tracked parcels, own when of orgID, with their moves.
-func (t *TrackingService) readTracked(ctx context.Context, orgID int64, q string, args ...any) ([]parcelgate.TrackedParcel, error) {
+// tracked parcels, own when of c's organization, with their moves.
+func (t *TrackingService) readTracked(ctx context.Context, c *parcelgate.Caller, q string, args ...any) ([]parcelgate.TrackedParcel, error) {
+	orgID, _ := c.Organization()
 	rows, err := t.db.query(ctx, q, args...)
 	if err != nil {
 		return nil, err
@@ -131,7 +132,7 @@ func (t *TrackingService) trackNumbers(ctx context.Context, c *parcelgate.Caller
 	}
 	// Two index lookups (parcels_parcel_id, shipments_env_tracking) in
 	// one statement: an OR across the two tables would scan them.
-	found, err := t.readTracked(ctx, c.OrgID, `SELECT `+trackedColumns+` FROM parcels p JOIN shipments s ON s.id = p.shipment_id
+	found, err := t.readTracked(ctx, c, `SELECT `+trackedColumns+` FROM parcels p JOIN shipments s ON s.id = p.shipment_id
 		WHERE s.environment = ? AND p.parcel_id IN (`+placeholders(len(norm))+`)
 		UNION ALL SELECT `+trackedColumns+` FROM shipments s JOIN parcels p ON p.shipment_id = s.id
 		WHERE s.environment = ? AND s.tracking_number IN (`+placeholders(len(norm))+`)`, args...)
@@ -346,7 +347,7 @@ func (t *TrackingService) trackedPage(ctx context.Context, c *parcelgate.Caller,
 		where += ` AND ` + trackedAfter
 		args = append(args, trackedAfterArgs(start)...)
 	}
-	ps, err := t.readTracked(ctx, c.OrgID, `SELECT `+trackedColumns+` FROM `+q.from+` WHERE `+where+` ORDER BY `+trackedKeyCols+` LIMIT ?`, append(args, page.Size)...)
+	ps, err := t.readTracked(ctx, c, `SELECT `+trackedColumns+` FROM `+q.from+` WHERE `+where+` ORDER BY `+trackedKeyCols+` LIMIT ?`, append(args, page.Size)...)
 	if err != nil {
 		return nil, err
 	}
