@@ -61,6 +61,7 @@ type CodeStore interface {
 type InventoryStore interface {
 	PutInventory(ctx context.Context, c *parcelgate.Caller, entries []parcelgate.InventoryInput) (parcelgate.InventoryFailures, error)
 	ListInventory(ctx context.Context, c *parcelgate.Caller, f parcelgate.InventoryFilter, page parcelgate.PageRequest) (parcelgate.Page[*parcelgate.InventoryItem], error)
+	WriteInventory(ctx context.Context, c *parcelgate.Caller, f parcelgate.InventoryFilter, page parcelgate.PageRequest, w parcelgate.InventoryWriter) error
 	FindInventoryItem(ctx context.Context, c *parcelgate.Caller, externalID string) (*parcelgate.InventoryItem, error)
 	EndOfSale(ctx context.Context, c *parcelgate.Caller, externalIDs []string) ([]*parcelgate.InventoryItem, error)
 	PutBalances(ctx context.Context, c *parcelgate.Caller, entries []parcelgate.BalanceInput) ([]*parcelgate.Balance, error)
