@@ -46,12 +46,22 @@ type countedTable struct {
 	updates bool
 }
 
-var countedTables = []countedTable{
-	{table: "orders", kind: parcelgate.TallyOrders, org: "org_id", status: "status", envToo: true, updates: true},
-	{table: "shipments", kind: parcelgate.TallyShipments, org: "org_id", status: "status", updates: true},
-	{table: "products", kind: parcelgate.TallyProducts, org: "supplier_org_id", status: "status", updates: true},
-	{table: "organizations", kind: parcelgate.TallyOrganizations, org: "0", status: "''"},
-}
+// keptCounts0036 are the tables migration 0036 counts; keptCounts0049
+// those migration 0049 added (decisions §63): a supplier's dropshipping
+// shipments by status, the total of GET /shipments. countedTables is
+// every counted table.
+var (
+	keptCounts0036 = []countedTable{
+		{table: "orders", kind: parcelgate.TallyOrders, org: "org_id", status: "status", envToo: true, updates: true},
+		{table: "shipments", kind: parcelgate.TallyShipments, org: "org_id", status: "status", updates: true},
+		{table: "products", kind: parcelgate.TallyProducts, org: "supplier_org_id", status: "status", updates: true},
+		{table: "organizations", kind: parcelgate.TallyOrganizations, org: "0", status: "''"},
+	}
+	keptCounts0049 = []countedTable{
+		{table: "supplier_shipments", kind: parcelgate.TallySupplierShipments, org: "supplier_org_id", status: "status", updates: true},
+	}
+	countedTables = append(append([]countedTable(nil), keptCounts0036...), keptCounts0049...)
+)
 
 const keptCountsUpsert = ` ON CONFLICT (kind, environment, org_id, status, stripe) DO UPDATE SET n = kept_counts.n + excluded.n`
 
@@ -63,10 +73,10 @@ func col(row, e string) string {
 	return row + "." + e
 }
 
-// sqliteKeptCounts is migration 0036's triggers on SQLite: a row trigger
-// each, on one line (the migration runner splits statements at lines
-// ending in a semicolon).
-var sqliteKeptCounts = func() string {
+// sqliteKeptCounts is the triggers that keep tables' counts on SQLite: a
+// row trigger each, on one line (the migration runner splits statements
+// at lines ending in a semicolon).
+func sqliteKeptCounts(tables []countedTable) string {
 	var b strings.Builder
 	values := func(t countedTable, row string, d int) string {
 		v := fmt.Sprintf("('%s', %s.environment, %s, %s, %s.id %% %d, %d)", t.kind, row, col(row, t.org), col(row, t.status), row, keptStripes, d)
@@ -75,7 +85,7 @@ var sqliteKeptCounts = func() string {
 		}
 		return "INSERT INTO kept_counts (kind, environment, org_id, status, stripe, n) VALUES " + v + keptCountsUpsert + ";"
 	}
-	for _, t := range countedTables {
+	for _, t := range tables {
 		fmt.Fprintf(&b, "CREATE TRIGGER kept_counts_%s_insert AFTER INSERT ON %s BEGIN %s END;\n", t.table, t.table, values(t, "NEW", 1))
 		fmt.Fprintf(&b, "CREATE TRIGGER kept_counts_%s_delete AFTER DELETE ON %s BEGIN %s END;\n", t.table, t.table, values(t, "OLD", -1))
 		if t.updates {
@@ -84,10 +94,10 @@ var sqliteKeptCounts = func() string {
 		}
 	}
 	return b.String()
-}()
+}
 
-// pgKeptCounts is migration 0036's triggers on PostgreSQL, each on one
-// line. Inserts and deletes: a function per table and one statement
+// pgKeptCounts is the triggers that keep tables' counts on PostgreSQL,
+// each on one line. Inserts and deletes: a function per table and one statement
 // trigger per operation, reading its transition table, so a bulk write
 // adds one grouped upsert. Status moves: a row trigger fired only WHEN
 // the status changed, so the order writes that change other columns (the
@@ -97,10 +107,10 @@ var sqliteKeptCounts = func() string {
 // went to, and two writers on different connections then never update
 // the same row, so one merchant's concurrent orders do not queue on a
 // count until they commit.
-var pgKeptCounts = func() string {
+func pgKeptCounts(tables []countedTable) string {
 	var b strings.Builder
 	stripe := fmt.Sprintf("pg_backend_pid() %% %d", pgStripes)
-	for _, t := range countedTables {
+	for _, t := range tables {
 		// delta is the rows of a transition table as (e, o, s, d).
 		delta := func(rows string, d int) string {
 			q := fmt.Sprintf("SELECT environment AS e, %s AS o, %s AS s, %d AS d FROM %s", t.org, t.status, d, rows)
@@ -128,7 +138,7 @@ var pgKeptCounts = func() string {
 		}
 	}
 	return b.String()
-}()
+}
 
 // TallyService reads the kept counts (parcelgate.Tallier).
 type TallyService struct{ db *DB }

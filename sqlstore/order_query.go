@@ -103,18 +103,27 @@ func (s *OrderService) orderListQuery(ctx context.Context, r reader, c *parcelga
 // Both are read in the page's read transaction, so the total is the
 // number of rows the list's pages hold.
 func keptOrderTotal(ctx context.Context, r reader, c *parcelgate.Caller, w parcelgate.ChangeWindow, statuses []string) (int64, error) {
-	n, err := keptCount(ctx, r, parcelgate.TallyOrders, c.Environment, c.OrgID, statuses)
+	return keptWindowTotal(ctx, r, parcelgate.TallyOrders, c, w, "orders", "org_id", statuses)
+}
+
+// keptWindowTotal is the number of rows of table (kind's rows, whose
+// organization is orgCol) of the caller's organization in statuses (none:
+// all) that a list held to the poll window w shows: the kept count less
+// the rows the window holds back (changed_xid not below w.SettledBelow),
+// found from an index on (orgCol, changed_xid).
+func keptWindowTotal(ctx context.Context, r reader, kind parcelgate.TallyKind, c *parcelgate.Caller, w parcelgate.ChangeWindow, table, orgCol string, statuses []string) (int64, error) {
+	n, err := keptCount(ctx, r, kind, c.Environment, c.OrgID, statuses)
 	if err != nil || w.SettledBelow == 0 {
 		return n, err
 	}
 	var f filterSQL
-	f.add("o.org_id = ?", c.OrgID)
-	f.add("o.changed_xid >= ?", w.SettledBelow)
+	f.add(orgCol+" = ?", c.OrgID)
+	f.add("changed_xid >= ?", w.SettledBelow)
 	if len(statuses) > 0 {
-		f.in("o.status", anys(statuses))
+		f.in("status", anys(statuses))
 	}
 	var held int64
-	err = r.QueryRow(ctx, `SELECT COUNT(*) FROM orders o WHERE `+f.sql(), f.args...).Scan(&held)
+	err = r.QueryRow(ctx, `SELECT COUNT(*) FROM `+table+` WHERE `+f.sql(), f.args...).Scan(&held)
 	return n - held, err
 }
 
