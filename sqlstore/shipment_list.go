@@ -65,7 +65,13 @@ func (s *ShipmentService) ListShipments(ctx context.Context, c *parcelgate.Calle
 }
 
 // pageParcels fills in the parcels of a page's shipments of the
-// organization orgID in one statement, each shipment's in order.
+// organization orgID in one statement, each shipment's in order. The
+// parcels are found by shipment (the primary key, shipment_id first);
+// the organization is checked on them, `+ 0` keeping it out of the
+// index choice: PostgreSQL's generic plan, which estimates an
+// organization's parcels at the average's share, otherwise ANDs the
+// primary key's entries with the organization's every entry of
+// (org_id, parcel_id), a million for the big merchant (decisions §63).
 func pageParcels(ctx context.Context, r reader, orgID int64, shipments []*parcelgate.Shipment) error {
 	byID := make(map[int64]*parcelgate.Shipment, len(shipments))
 	ids := make([]any, 0, len(shipments)+1)
@@ -76,7 +82,7 @@ func pageParcels(ctx context.Context, r reader, orgID int64, shipments []*parcel
 		ids = append(ids, sh.ID)
 	}
 	rows, err := r.Query(ctx, `SELECT shipment_id, parcel_id, package_code, weight, length, width, height, locker_size, contents FROM parcels
-		WHERE org_id = ? AND shipment_id IN (`+placeholders(len(shipments))+`) ORDER BY shipment_id, position`, ids...)
+		WHERE org_id + 0 = ? AND shipment_id IN (`+placeholders(len(shipments))+`) ORDER BY shipment_id, position`, ids...)
 	if err != nil {
 		return err
 	}
