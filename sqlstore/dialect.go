@@ -49,6 +49,8 @@ var sqliteDialect = dialect{
 		"{{kept_counts}}": sqliteKeptCounts(keptCounts0036),
 		// migration 0049: a supplier's shipments by status (decisions §63)
 		"{{kept_counts_0049}}": sqliteKeptCounts(keptCounts0049),
+		// migration 0050: orders by warehouse (decisions §63)
+		"{{kept_warehouse_counts}}": sqliteKeptWarehouseCounts,
 		// migration 0041: an index in byte order (SQLite's BINARY is)
 		"{{byte_order}}": "",
 	},
@@ -72,6 +74,8 @@ var postgresDialect = dialect{
 		"{{kept_counts}}": pgKeptCounts(keptCounts0036),
 		// migration 0049: a supplier's shipments by status (decisions §63)
 		"{{kept_counts_0049}}": pgKeptCounts(keptCounts0049),
+		// migration 0050: orders by warehouse (decisions §63)
+		"{{kept_warehouse_counts}}": pgKeptWarehouseCounts,
 		// migration 0041: an index in byte order, whatever the database's
 		// collation, so a prefix is one range of it (decisions §58)
 		"{{byte_order}}": ` COLLATE "C"`,

@@ -92,6 +92,10 @@ func (s *OrderService) orderListQuery(ctx context.Context, r reader, c *parcelga
 		ks.keptTotal = func(ctx context.Context, r reader) (int64, error) {
 			return keptOrderTotal(ctx, r, c, w, statuses)
 		}
+	} else if q.Warehouse != "" && q.UpdatedFrom.IsZero() && q.UpdatedTo.IsZero() && q.RefName == "" && q.Selects() && q.OrderedFrom.IsZero() && q.OrderedTo.IsZero() {
+		ks.keptTotal = func(ctx context.Context, r reader) (int64, error) {
+			return keptWarehouseTotal(ctx, r, c, w, q.Warehouse, statuses)
+		}
 	} else if q.UpdatedFrom.IsZero() && q.Selects() {
 		ks.keptTotal = func(ctx context.Context, r reader) (int64, error) {
 			return provenOrderTotal(ctx, r, c, ks, w)
@@ -148,6 +152,28 @@ func provenOrderTotal(ctx context.Context, r reader, c *parcelgate.Caller, ks *k
 // number of rows the list's pages hold.
 func keptOrderTotal(ctx context.Context, r reader, c *parcelgate.Caller, w parcelgate.ChangeWindow, statuses []string) (int64, error) {
 	return keptWindowTotal(ctx, r, parcelgate.TallyOrders, c, w, "orders", "org_id", statuses)
+}
+
+// keptWarehouseTotal is the number of the caller's orders with a row of
+// warehouse wh in statuses (none: all) that a list held to the poll
+// window w shows (decisions §63): the kept count by warehouse less the
+// window's held-back orders with such a row (a few, from
+// orders_changed_xid), as keptOrderTotal.
+func keptWarehouseTotal(ctx context.Context, r reader, c *parcelgate.Caller, w parcelgate.ChangeWindow, wh string, statuses []string) (int64, error) {
+	n, err := keptWarehouseCount(ctx, r, c.Environment, c.OrgID, wh, statuses)
+	if err != nil || w.SettledBelow == 0 {
+		return n, err
+	}
+	var f filterSQL
+	f.add("o.org_id = ?", c.OrgID)
+	f.add("o.changed_xid >= ?", w.SettledBelow)
+	if len(statuses) > 0 {
+		f.in("o.status", anys(statuses))
+	}
+	f.add("EXISTS (SELECT 1 FROM order_rows x WHERE x.order_pk = o.id AND x.warehouse_external_id = ?)", wh)
+	var held int64
+	err = r.QueryRow(ctx, `SELECT COUNT(*) FROM orders o WHERE `+f.sql(), f.args...).Scan(&held)
+	return n - held, err
 }
 
 // keptWindowTotal is the number of rows of table (kind's rows, whose
