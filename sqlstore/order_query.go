@@ -105,10 +105,10 @@ func (s *OrderService) orderListQuery(ctx context.Context, r reader, c *parcelga
 }
 
 // provenOrderTotal is the total of a list of the caller's orders that no
-// kept count answers (a warehouse, order dates, updatedTo, a reference:
-// decisions §63): counted, and kept between pages while it is provably
-// the count the database would give, as catalogs' totals are (§17,
-// fastpath.Counts). Every write of an order (create, re-send, status
+// kept count answers (order dates, updatedTo, a reference, a warehouse
+// with one of them: decisions §63): counted, and kept between pages
+// while it is provably the count the database would give, as catalogs'
+// totals are (§17, fastpath.Counts). Every write of an order (create, re-send, status
 // move, comment, the warehouse engine's, an operator's restore) stamps it
 // past every stamp of its environment taken before, so the
 // organization's newest order stamp and its number of orders (the kept
