@@ -25,6 +25,9 @@ const (
 	// TallyOrganizations counts an environment's organizations (OrgID 0,
 	// Status "").
 	TallyOrganizations TallyKind = "organizations"
+	// TallySupplierShipments counts a supplier's dropshipping shipments per
+	// status (the total of a supplier's GET /shipments, decisions §63).
+	TallySupplierShipments TallyKind = "supplier_shipments"
 )
 
 // TallyQuery asks for the kept counts of one kind.

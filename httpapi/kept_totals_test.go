@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/parcelgate/parcelgate"
 	"github.com/parcelgate/parcelgate/internal/tools/apitest"
@@ -138,5 +139,67 @@ func TestOrderTotalsFromKeptCounts(t *testing.T) {
 		e.Admin("POST", orgPath(tenantA, "/snapshots/counted/restore"), nil).Expect(http.StatusOK)
 		totals(a, "after the restore", want)
 		totals(b, "after A's restore", map[string]int64{"": 2})
+	})
+}
+
+// interface §2.6 and §4.3, decisions §63: an order list filtered by
+// warehouse, order dates, updatedTo or a reference has an exact total
+// while orders are made, moved, re-stamped, reset and restored between
+// the pages a client reads (the total is kept between pages only while
+// it is provably unchanged); another tenant's orders are never counted.
+func TestFilteredOrderTotalsStayExact(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		a := newMerchant(t, e, parcelgate.Test, tenantA)
+		b := newMerchant(t, e, parcelgate.Test, tenantB)
+		var ids []string
+		var last parcelgate.Order
+		for i := range 5 {
+			last = a.create(a.orderBody(fmt.Sprintf("F%d", i), 1))
+			ids = append(ids, last.ExternalID)
+		}
+		b.create(b.orderBody("G1", 1))
+		day := last.OrderDate.UTC()
+		dates := "from=" + url.QueryEscape(day.Add(-24*time.Hour).Format(time.RFC3339)) + "&to=" + url.QueryEscape(day.Add(24*time.Hour).Format(time.RFC3339))
+		upTo := "updatedTo=" + url.QueryEscape(last.Metadata.UpdateDate.UTC().Format(time.RFC3339Nano))
+		totals := func(m *merchant, when string, want map[string]int64) {
+			t.Helper()
+			for query, n := range want {
+				for _, page := range []string{"0", "1", "4"} {
+					p := m.orderPage(query + "&size=2&page=" + page)
+					if p.Page.TotalElements != n || p.Page.TotalPages != (n+1)/2 {
+						t.Fatalf("%s: %s %s page %s: totalElements %d, totalPages %d; want %d", when, m.bid, query, page, p.Page.TotalElements, p.Page.TotalPages, n)
+					}
+				}
+			}
+		}
+		wh, whCreated := "warehouseExternalId=WH1", "warehouseExternalId=WH1&status=Created"
+		totals(a, "after creates", map[string]int64{wh: 5, whCreated: 5, "warehouseExternalId=WH9": 0, dates: 5, upTo: 5, "refName=SO&refValue=SO-F1": 1})
+		totals(b, "after creates", map[string]int64{wh: 1, dates: 1})
+
+		// Writes between the pages of one walk: each next page's total
+		// counts them.
+		a.orderPage(whCreated + "&size=2&page=0")
+		a.setStatus(ids[1], "Submitted").Expect(http.StatusOK)
+		if p := a.orderPage(whCreated + "&size=2&page=1"); p.Page.TotalElements != 4 {
+			t.Fatalf("after a move: totalElements %d, want 4", p.Page.TotalElements)
+		}
+		a.orderPage(upTo + "&size=2&page=0")
+		a.do("DELETE", "/ecommerce/v3/orders/"+ids[3], nil).Expect(http.StatusOK)
+		if p := a.orderPage(upTo + "&size=2&page=1"); p.Page.TotalElements != 3 {
+			t.Fatalf("after two orders were written past updatedTo: totalElements %d, want 3", p.Page.TotalElements)
+		}
+		a.create(a.orderBody("F5", 1))
+		want := map[string]int64{wh: 6, whCreated: 4, dates: 6, upTo: 3, "refName=SO&refValue=SO-F5": 1}
+		totals(a, "after moves and an order", want)
+		totals(b, "after A's writes", map[string]int64{wh: 1, dates: 1, "refName=SO&refValue=SO-F5": 0})
+
+		e.Admin("POST", orgPath(tenantA, "/snapshots"), map[string]any{"name": "filtered"}).Expect(http.StatusCreated)
+		e.Admin("POST", orgPath(tenantA, "/reset"), nil).Expect(http.StatusOK)
+		totals(a, "after the reset", map[string]int64{wh: 0, dates: 0, upTo: 0})
+		e.Admin("POST", orgPath(tenantA, "/snapshots/filtered/restore"), nil).Expect(http.StatusOK)
+		// A restore stamps every order anew (polls see them again), so
+		// none is updated before updatedTo.
+		want[upTo] = 0
+		totals(a, "after the restore", want)
 	})
 }

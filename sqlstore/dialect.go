@@ -46,7 +46,11 @@ var sqliteDialect = dialect{
 		// migration 0027: an order document's orderDate in microseconds
 		"{{order_date_of_doc}}": "CAST(round(unixepoch(json_extract(doc, '$.orderDate'), 'subsec') * 1000000) AS INTEGER)",
 		// migration 0036: the kept counts' triggers (kept_counts.go)
-		"{{kept_counts}}": sqliteKeptCounts,
+		"{{kept_counts}}": sqliteKeptCounts(keptCounts0036),
+		// migration 0049: a supplier's shipments by status (decisions §63)
+		"{{kept_counts_0049}}": sqliteKeptCounts(keptCounts0049),
+		// migration 0050: orders by warehouse (decisions §63)
+		"{{kept_warehouse_counts}}": sqliteKeptWarehouseCounts,
 		// migration 0041: an index in byte order (SQLite's BINARY is)
 		"{{byte_order}}": "",
 	},
@@ -67,7 +71,11 @@ var postgresDialect = dialect{
 		// migration 0027: an order document's orderDate in microseconds
 		"{{order_date_of_doc}}": "(extract(epoch FROM (doc::jsonb->>'orderDate')::timestamptz) * 1000000)::bigint",
 		// migration 0036: the kept counts' triggers (kept_counts.go)
-		"{{kept_counts}}": pgKeptCounts,
+		"{{kept_counts}}": pgKeptCounts(keptCounts0036),
+		// migration 0049: a supplier's shipments by status (decisions §63)
+		"{{kept_counts_0049}}": pgKeptCounts(keptCounts0049),
+		// migration 0050: orders by warehouse (decisions §63)
+		"{{kept_warehouse_counts}}": pgKeptWarehouseCounts,
 		// migration 0041: an index in byte order, whatever the database's
 		// collation, so a prefix is one range of it (decisions §58)
 		"{{byte_order}}": ` COLLATE "C"`,

@@ -176,6 +176,18 @@ func (s *DropshipService) ListShipments(ctx context.Context, c *parcelgate.Calle
 		}
 		f.in("s.status", st)
 	}
+	if q.From.IsZero() {
+		// decisions §63: the supplier's shipments in the statuses, a
+		// kept count less the window's held-back rows; a poll from a
+		// stamp counts its few rows from the index range after it.
+		statuses := make([]string, len(q.Statuses))
+		for i, v := range q.Statuses {
+			statuses[i] = string(v)
+		}
+		ks.keptTotal = func(ctx context.Context, r reader) (int64, error) {
+			return keptWindowTotal(ctx, r, parcelgate.TallySupplierShipments, c, w, "supplier_shipments", "supplier_org_id", statuses)
+		}
+	}
 	return keysetPage(ctx, s.db.primary(), ks, p, supplyColumns, "", func(rows *sql.Rows) (*parcelgate.DropshipShipment, pageKey, error) {
 		r, err := scanSupply(rows)
 		if err != nil {

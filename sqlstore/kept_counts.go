@@ -46,12 +46,22 @@ type countedTable struct {
 	updates bool
 }
 
-var countedTables = []countedTable{
-	{table: "orders", kind: parcelgate.TallyOrders, org: "org_id", status: "status", envToo: true, updates: true},
-	{table: "shipments", kind: parcelgate.TallyShipments, org: "org_id", status: "status", updates: true},
-	{table: "products", kind: parcelgate.TallyProducts, org: "supplier_org_id", status: "status", updates: true},
-	{table: "organizations", kind: parcelgate.TallyOrganizations, org: "0", status: "''"},
-}
+// keptCounts0036 are the tables migration 0036 counts; keptCounts0049
+// those migration 0049 added (decisions §63): a supplier's dropshipping
+// shipments by status, the total of GET /shipments. countedTables is
+// every counted table.
+var (
+	keptCounts0036 = []countedTable{
+		{table: "orders", kind: parcelgate.TallyOrders, org: "org_id", status: "status", envToo: true, updates: true},
+		{table: "shipments", kind: parcelgate.TallyShipments, org: "org_id", status: "status", updates: true},
+		{table: "products", kind: parcelgate.TallyProducts, org: "supplier_org_id", status: "status", updates: true},
+		{table: "organizations", kind: parcelgate.TallyOrganizations, org: "0", status: "''"},
+	}
+	keptCounts0049 = []countedTable{
+		{table: "supplier_shipments", kind: parcelgate.TallySupplierShipments, org: "supplier_org_id", status: "status", updates: true},
+	}
+	countedTables = append(append([]countedTable(nil), keptCounts0036...), keptCounts0049...)
+)
 
 const keptCountsUpsert = ` ON CONFLICT (kind, environment, org_id, status, stripe) DO UPDATE SET n = kept_counts.n + excluded.n`
 
@@ -63,10 +73,10 @@ func col(row, e string) string {
 	return row + "." + e
 }
 
-// sqliteKeptCounts is migration 0036's triggers on SQLite: a row trigger
-// each, on one line (the migration runner splits statements at lines
-// ending in a semicolon).
-var sqliteKeptCounts = func() string {
+// sqliteKeptCounts is the triggers that keep tables' counts on SQLite: a
+// row trigger each, on one line (the migration runner splits statements
+// at lines ending in a semicolon).
+func sqliteKeptCounts(tables []countedTable) string {
 	var b strings.Builder
 	values := func(t countedTable, row string, d int) string {
 		v := fmt.Sprintf("('%s', %s.environment, %s, %s, %s.id %% %d, %d)", t.kind, row, col(row, t.org), col(row, t.status), row, keptStripes, d)
@@ -75,7 +85,7 @@ var sqliteKeptCounts = func() string {
 		}
 		return "INSERT INTO kept_counts (kind, environment, org_id, status, stripe, n) VALUES " + v + keptCountsUpsert + ";"
 	}
-	for _, t := range countedTables {
+	for _, t := range tables {
 		fmt.Fprintf(&b, "CREATE TRIGGER kept_counts_%s_insert AFTER INSERT ON %s BEGIN %s END;\n", t.table, t.table, values(t, "NEW", 1))
 		fmt.Fprintf(&b, "CREATE TRIGGER kept_counts_%s_delete AFTER DELETE ON %s BEGIN %s END;\n", t.table, t.table, values(t, "OLD", -1))
 		if t.updates {
@@ -84,10 +94,10 @@ var sqliteKeptCounts = func() string {
 		}
 	}
 	return b.String()
-}()
+}
 
-// pgKeptCounts is migration 0036's triggers on PostgreSQL, each on one
-// line. Inserts and deletes: a function per table and one statement
+// pgKeptCounts is the triggers that keep tables' counts on PostgreSQL,
+// each on one line. Inserts and deletes: a function per table and one statement
 // trigger per operation, reading its transition table, so a bulk write
 // adds one grouped upsert. Status moves: a row trigger fired only WHEN
 // the status changed, so the order writes that change other columns (the
@@ -97,10 +107,10 @@ var sqliteKeptCounts = func() string {
 // went to, and two writers on different connections then never update
 // the same row, so one merchant's concurrent orders do not queue on a
 // count until they commit.
-var pgKeptCounts = func() string {
+func pgKeptCounts(tables []countedTable) string {
 	var b strings.Builder
 	stripe := fmt.Sprintf("pg_backend_pid() %% %d", pgStripes)
-	for _, t := range countedTables {
+	for _, t := range tables {
 		// delta is the rows of a transition table as (e, o, s, d).
 		delta := func(rows string, d int) string {
 			q := fmt.Sprintf("SELECT environment AS e, %s AS o, %s AS s, %d AS d FROM %s", t.org, t.status, d, rows)
@@ -128,7 +138,7 @@ var pgKeptCounts = func() string {
 		}
 	}
 	return b.String()
-}()
+}
 
 // TallyService reads the kept counts (parcelgate.Tallier).
 type TallyService struct{ db *DB }
@@ -208,5 +218,72 @@ func keptCount(ctx context.Context, r reader, kind parcelgate.TallyKind, env par
 	}
 	var n int64
 	err := r.QueryRow(ctx, `SELECT COALESCE(SUM(n), 0) FROM kept_counts WHERE `+f.sql(), f.args...).Scan(&n)
+	return n, err
+}
+
+// Kept counts of orders by warehouse (migration 0050, decisions §63): the
+// table kept_warehouse_counts holds, per organization, warehouse (an
+// order row's warehouse_external_id) and the order's status, how many
+// orders have a row of that warehouse. An order counts once per
+// warehouse however many of its rows name it. Triggers keep it as
+// kept_counts is kept: on order_rows, an insert counts the pairs (order,
+// warehouse) that had no row before, a delete those left with none; on
+// orders, a status move moves each of the order's warehouses from the
+// old status to the new. Orders are deleted after their rows (their
+// foreign key), so a delete of orders has nothing left to count, and an
+// order's organization never changes.
+
+const keptWarehouseUpsert = ` ON CONFLICT (environment, org_id, warehouse, status, stripe) DO UPDATE SET n = kept_warehouse_counts.n + excluded.n`
+
+const keptWarehouseInsert = `INSERT INTO kept_warehouse_counts (environment, org_id, warehouse, status, stripe, n) `
+
+// sqliteKeptWarehouseCounts is migration 0050's triggers on SQLite, one a
+// line.
+var sqliteKeptWarehouseCounts = func() string {
+	row := func(r string, d int, rest string) string {
+		return keptWarehouseInsert + fmt.Sprintf("SELECT o.environment, o.org_id, %[1]s.warehouse_external_id, o.status, %[1]s.order_pk %% %[2]d, %[3]d FROM orders o WHERE o.id = %[1]s.order_pk AND NOT EXISTS (SELECT 1 FROM order_rows r WHERE r.order_pk = %[1]s.order_pk AND r.warehouse_external_id = %[1]s.warehouse_external_id%[4]s)", r, keptStripes, d, rest) + keptWarehouseUpsert + ";"
+	}
+	move := func(r string, d int) string {
+		return keptWarehouseInsert + fmt.Sprintf("SELECT DISTINCT %[1]s.environment, %[1]s.org_id, r.warehouse_external_id, %[1]s.status, %[1]s.id %% %[2]d, %[3]d FROM order_rows r WHERE r.order_pk = %[1]s.id", r, keptStripes, d) + keptWarehouseUpsert + ";"
+	}
+	return "CREATE TRIGGER kept_warehouse_counts_rows_insert AFTER INSERT ON order_rows BEGIN " + row("NEW", 1, " AND r.line <> NEW.line") + " END;\n" +
+		"CREATE TRIGGER kept_warehouse_counts_rows_delete AFTER DELETE ON order_rows BEGIN " + row("OLD", -1, "") + " END;\n" +
+		"CREATE TRIGGER kept_warehouse_counts_orders_update AFTER UPDATE OF status ON orders WHEN OLD.status IS NOT NEW.status BEGIN " + move("OLD", -1) + " " + move("NEW", 1) + " END;\n"
+}()
+
+// pgKeptWarehouseCounts is migration 0050's triggers on PostgreSQL, one a
+// line: a statement trigger on order_rows for inserts and deletes,
+// reading its transition table grouped by order and warehouse, and a row
+// trigger on orders fired only when the status changed. Shares go to the
+// writer's connection's stripe, as pgKeptCounts' do.
+var pgKeptWarehouseCounts = func() string {
+	stripe := fmt.Sprintf("pg_backend_pid() %% %d", pgStripes)
+	rows := func(from, cond, sign string) string {
+		return keptWarehouseInsert + "SELECT o.environment, o.org_id, g.wh, o.status, " + stripe + ", " + sign + "COUNT(*) FROM (SELECT order_pk, warehouse_external_id AS wh, COUNT(*) AS k FROM " + from +
+			" GROUP BY order_pk, warehouse_external_id) g JOIN orders o ON o.id = g.order_pk WHERE " + cond +
+			" GROUP BY o.environment, o.org_id, g.wh, o.status ORDER BY 1, 2, 3, 4" + keptWarehouseUpsert + "; "
+	}
+	inserted := rows("new_rows", "(SELECT COUNT(*) FROM order_rows r WHERE r.order_pk = g.order_pk AND r.warehouse_external_id = g.wh) = g.k", "")
+	deleted := rows("old_rows", "NOT EXISTS (SELECT 1 FROM order_rows r WHERE r.order_pk = g.order_pk AND r.warehouse_external_id = g.wh)", "-")
+	move := keptWarehouseInsert + "SELECT NEW.environment, NEW.org_id, w.wh, s.status, " + stripe + ", s.d FROM (SELECT DISTINCT warehouse_external_id AS wh FROM order_rows WHERE order_pk = NEW.id) w CROSS JOIN (VALUES (OLD.status, -1), (NEW.status, 1)) s (status, d) ORDER BY 3, 4" + keptWarehouseUpsert + "; "
+	return "CREATE FUNCTION kept_warehouse_counts_rows() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF TG_OP = 'INSERT' THEN " + inserted + "ELSE " + deleted + "END IF; RETURN NULL; END $$;\n" +
+		"CREATE TRIGGER kept_warehouse_counts_rows_insert AFTER INSERT ON order_rows REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kept_warehouse_counts_rows();\n" +
+		"CREATE TRIGGER kept_warehouse_counts_rows_delete AFTER DELETE ON order_rows REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION kept_warehouse_counts_rows();\n" +
+		"CREATE FUNCTION kept_warehouse_counts_move() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN " + move + "RETURN NULL; END $$;\n" +
+		"CREATE TRIGGER kept_warehouse_counts_orders_update AFTER UPDATE OF status ON orders FOR EACH ROW WHEN (OLD.status IS DISTINCT FROM NEW.status) EXECUTE FUNCTION kept_warehouse_counts_move();\n"
+}()
+
+// keptWarehouseCount is the number of orders of organization orgID in env
+// with a row of warehouse wh, in any of statuses (none: all), read by r.
+func keptWarehouseCount(ctx context.Context, r reader, env parcelgate.Environment, orgID int64, wh string, statuses []string) (int64, error) {
+	var f filterSQL
+	f.add("environment = ?", string(env))
+	f.add("org_id = ?", orgID)
+	f.add("warehouse = ?", wh)
+	if len(statuses) > 0 {
+		f.in("status", anys(statuses))
+	}
+	var n int64
+	err := r.QueryRow(ctx, `SELECT COALESCE(SUM(n), 0) FROM kept_warehouse_counts WHERE `+f.sql(), f.args...).Scan(&n)
 	return n, err
 }

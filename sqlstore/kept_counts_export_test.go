@@ -46,6 +46,13 @@ func (db *DB) KeptCountsDriftForTest(ctx context.Context) (string, error) {
 	if err := read(kept, `SELECT kind, environment, org_id, status, SUM(n) FROM kept_counts GROUP BY kind, environment, org_id, status`); err != nil {
 		return "", err
 	}
+	// Orders by warehouse (migration 0050): the kind is the warehouse.
+	if err := read(fresh, `SELECT 'wh:' || w.wh, o.environment, o.org_id, o.status, COUNT(*) FROM (SELECT DISTINCT order_pk, warehouse_external_id AS wh FROM order_rows) w JOIN orders o ON o.id = w.order_pk GROUP BY w.wh, o.environment, o.org_id, o.status`); err != nil {
+		return "", err
+	}
+	if err := read(kept, `SELECT 'wh:' || warehouse, environment, org_id, status, SUM(n) FROM kept_warehouse_counts GROUP BY warehouse, environment, org_id, status`); err != nil {
+		return "", err
+	}
 	var diffs []string
 	for k, n := range fresh {
 		if kept[k] != n {

@@ -58,6 +58,16 @@ func TestKeptCountsFollowEveryWrite(t *testing.T) {
 				"SMALL"+st, small.ID, small.BusinessID+"-"+st, st, st)
 		}
 		check("orders seeded")
+		// decisions §63: orders by warehouse, once per order and warehouse
+		// however many rows name it; rows replaced as a re-send does.
+		exec(`INSERT INTO order_rows (order_pk, line, product_external_id, warehouse_external_id, quantity) SELECT id, 0, 'P', 'WH1', 1 FROM orders WHERE org_id = ?`, big.ID)
+		exec(`INSERT INTO order_rows (order_pk, line, product_external_id, warehouse_external_id, quantity) SELECT id, 1, 'P', CASE WHEN id % 4 = 0 THEN 'WH1' ELSE 'SHOP' END, 1 FROM orders WHERE org_id = ? AND id % 2 = 0`, big.ID)
+		exec(`INSERT INTO order_rows (order_pk, line, product_external_id, warehouse_external_id, quantity) SELECT id, 0, 'P', 'WH1', 1 FROM orders WHERE org_id = ?`, small.ID)
+		check("order rows")
+		exec(`DELETE FROM order_rows WHERE order_pk IN (SELECT id FROM orders WHERE org_id = ? AND id % 6 = 0) AND line = 1`, big.ID)
+		exec(`DELETE FROM order_rows WHERE order_pk IN (SELECT id FROM orders WHERE org_id = ? AND id % 5 = 0) AND line = 0`, big.ID)
+		exec(`INSERT INTO order_rows (order_pk, line, product_external_id, warehouse_external_id, quantity) SELECT id, 2, 'P', 'WH2', 1 FROM orders WHERE org_id = ? AND id % 5 = 0`, big.ID)
+		check("order rows replaced")
 		exec(`UPDATE orders SET status = 'Delivered' WHERE org_id = ? AND id % 3 = 0`, big.ID)
 		exec(`UPDATE orders SET status = 'Cancelled' WHERE org_id = ? AND id % 7 = 0`, big.ID)
 		exec(`UPDATE orders SET updated_at = updated_at + 1 WHERE org_id = ?`, big.ID)
@@ -67,6 +77,16 @@ func TestKeptCountsFollowEveryWrite(t *testing.T) {
 		exec(`INSERT INTO shipments (org_id, environment, tracking_number, service_code, sender, receiver, status, created_at) VALUES (?, 'production', 'T1', '2103', '{}', '{}', 'Created', 1), (?, 'production', 'T2', '2103', '{}', '{}', 'Created', 1)`, big.ID, big.ID)
 		exec(`UPDATE shipments SET status = 'Delivered' WHERE org_id = ? AND tracking_number = 'T1'`, big.ID)
 		check("products and shipments")
+		// decisions §63: a supplier's dropshipping shipments by status.
+		exec(`INSERT INTO supplier_shipments (shipment_id, environment, supplier_org_id, retailer_org_id, order_pk, status, doc, inserted_at, updated_at, ready_at)
+			SELECT 'S' || id, 'production', ?, org_id, id, CASE WHEN id % 2 = 0 THEN 'Created' ELSE 'Shipping' END, '{}', 1, 1, 1 FROM orders WHERE org_id = ? AND id % 5 = 0`, small.ID, big.ID)
+		exec(`UPDATE supplier_shipments SET status = 'Delivered' WHERE supplier_org_id = ? AND id % 3 = 0`, small.ID)
+		exec(`UPDATE supplier_shipments SET updated_at = updated_at + 1 WHERE supplier_org_id = ?`, small.ID)
+		check("supplier shipments")
+		exec(`DELETE FROM supplier_shipments WHERE supplier_org_id = ? AND id % 2 = 1`, small.ID)
+		check("supplier shipments deleted")
+		exec(`DELETE FROM supplier_shipments WHERE order_pk IN (SELECT id FROM orders WHERE org_id = ? AND id % 2 = 0)`, big.ID)
+		exec(`DELETE FROM order_rows WHERE order_pk IN (SELECT id FROM orders WHERE org_id = ? AND id % 2 = 0)`, big.ID)
 		exec(`DELETE FROM orders WHERE org_id = ? AND id % 2 = 0`, big.ID)
 		exec(`DELETE FROM shipments WHERE org_id = ? AND tracking_number = 'T2'`, big.ID)
 		exec(`DELETE FROM products WHERE supplier_org_id = ?`, small.ID)

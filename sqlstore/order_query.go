@@ -3,10 +3,12 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/sqlstore/internal/fastpath"
 )
 
 // ListOrders answers the order queries of interface §4.3. Only a caller
@@ -90,8 +92,54 @@ func (s *OrderService) orderListQuery(ctx context.Context, r reader, c *parcelga
 		ks.keptTotal = func(ctx context.Context, r reader) (int64, error) {
 			return keptOrderTotal(ctx, r, c, w, statuses)
 		}
+	} else if q.Warehouse != "" && q.UpdatedFrom.IsZero() && q.UpdatedTo.IsZero() && q.RefName == "" && q.Selects() && q.OrderedFrom.IsZero() && q.OrderedTo.IsZero() {
+		ks.keptTotal = func(ctx context.Context, r reader) (int64, error) {
+			return keptWarehouseTotal(ctx, r, c, w, q.Warehouse, statuses)
+		}
+	} else if q.UpdatedFrom.IsZero() && q.Selects() {
+		ks.keptTotal = func(ctx context.Context, r reader) (int64, error) {
+			return provenOrderTotal(ctx, r, c, ks, w)
+		}
 	}
 	return ks, nil
+}
+
+// provenOrderTotal is the total of a list of the caller's orders that no
+// kept count answers (order dates, updatedTo, a reference, a warehouse
+// with one of them: decisions §63): counted, and kept between pages
+// while it is provably the count the database would give, as catalogs'
+// totals are (§17, fastpath.Counts). Every write of an order (create, re-send, status
+// move, comment, the warehouse engine's, an operator's restore) stamps it
+// past every stamp of its environment taken before, so the
+// organization's newest order stamp and its number of orders (the kept
+// count, which moves with every insert and delete: an operator's reset)
+// are unchanged exactly when no order of it was written since. On
+// PostgreSQL that holds only while the poll window holds back no order
+// of the organization: a writer still running may commit below the
+// newest stamp, so while any of the organization's orders is held back
+// the total is counted afresh and not kept. A poll (updatedFrom) counts
+// its index range and keeps nothing. Read in the page's read
+// transaction: the total, its proof and the rows are of one snapshot.
+func provenOrderTotal(ctx context.Context, r reader, c *parcelgate.Caller, ks *keysetQuery, w parcelgate.ChangeWindow) (int64, error) {
+	if w.SettledBelow > 0 {
+		var held int64
+		if err := r.QueryRow(ctx, `SELECT COUNT(*) FROM orders WHERE org_id = ? AND changed_xid >= ?`, c.OrgID, w.SettledBelow).Scan(&held); err != nil {
+			return 0, err
+		}
+		if held > 0 {
+			return total(ctx, r, ks)
+		}
+	}
+	all, err := keptCount(ctx, r, parcelgate.TallyOrders, c.Environment, c.OrgID, nil)
+	if err != nil {
+		return 0, err
+	}
+	var newest sql.NullInt64
+	if err := r.QueryRow(ctx, `SELECT MAX(updated_at) FROM orders WHERE org_id = ?`, c.OrgID).Scan(&newest); err != nil {
+		return 0, err
+	}
+	key := fastpath.CountKey{Scope: "orders|" + strconv.FormatInt(all, 10), Filters: ks.where.scope.String()}
+	return r.db.counts.Total(key, newest.Int64, 0, func() (int64, error) { return total(ctx, r, ks) }, nil)
 }
 
 // keptOrderTotal is the number of the caller's orders in statuses (none:
@@ -103,7 +151,16 @@ func (s *OrderService) orderListQuery(ctx context.Context, r reader, c *parcelga
 // Both are read in the page's read transaction, so the total is the
 // number of rows the list's pages hold.
 func keptOrderTotal(ctx context.Context, r reader, c *parcelgate.Caller, w parcelgate.ChangeWindow, statuses []string) (int64, error) {
-	n, err := keptCount(ctx, r, parcelgate.TallyOrders, c.Environment, c.OrgID, statuses)
+	return keptWindowTotal(ctx, r, parcelgate.TallyOrders, c, w, "orders", "org_id", statuses)
+}
+
+// keptWarehouseTotal is the number of the caller's orders with a row of
+// warehouse wh in statuses (none: all) that a list held to the poll
+// window w shows (decisions §63): the kept count by warehouse less the
+// window's held-back orders with such a row (a few, from
+// orders_changed_xid), as keptOrderTotal.
+func keptWarehouseTotal(ctx context.Context, r reader, c *parcelgate.Caller, w parcelgate.ChangeWindow, wh string, statuses []string) (int64, error) {
+	n, err := keptWarehouseCount(ctx, r, c.Environment, c.OrgID, wh, statuses)
 	if err != nil || w.SettledBelow == 0 {
 		return n, err
 	}
@@ -113,8 +170,30 @@ func keptOrderTotal(ctx context.Context, r reader, c *parcelgate.Caller, w parce
 	if len(statuses) > 0 {
 		f.in("o.status", anys(statuses))
 	}
+	f.add("EXISTS (SELECT 1 FROM order_rows x WHERE x.order_pk = o.id AND x.warehouse_external_id = ?)", wh)
 	var held int64
 	err = r.QueryRow(ctx, `SELECT COUNT(*) FROM orders o WHERE `+f.sql(), f.args...).Scan(&held)
+	return n - held, err
+}
+
+// keptWindowTotal is the number of rows of table (kind's rows, whose
+// organization is orgCol) of the caller's organization in statuses (none:
+// all) that a list held to the poll window w shows: the kept count less
+// the rows the window holds back (changed_xid not below w.SettledBelow),
+// found from an index on (orgCol, changed_xid).
+func keptWindowTotal(ctx context.Context, r reader, kind parcelgate.TallyKind, c *parcelgate.Caller, w parcelgate.ChangeWindow, table, orgCol string, statuses []string) (int64, error) {
+	n, err := keptCount(ctx, r, kind, c.Environment, c.OrgID, statuses)
+	if err != nil || w.SettledBelow == 0 {
+		return n, err
+	}
+	var f filterSQL
+	f.add(orgCol+" = ?", c.OrgID)
+	f.add("changed_xid >= ?", w.SettledBelow)
+	if len(statuses) > 0 {
+		f.in("status", anys(statuses))
+	}
+	var held int64
+	err = r.QueryRow(ctx, `SELECT COUNT(*) FROM `+table+` WHERE `+f.sql(), f.args...).Scan(&held)
 	return n - held, err
 }
 

@@ -260,6 +260,8 @@ func (e *env) sizeRoutes(t *sizeTenant, since time.Time) ([]sizeRoute, error) {
 		{name: "API orders, a deep page, cold", path: deep, auth: ecom, rows: listRows},
 		{name: "API orders, a deep page, cold, " + eq, path: deepEqual, auth: ecom, rows: listRows},
 		{name: "API orders, change poll from now", path: poll, auth: ecom},
+		{name: "API orders, warehouseExternalId", path: fixed("/ecommerce/v3/orders?warehouseExternalId=" + url.QueryEscape(t.warehouse)), auth: ecom},
+		{name: "API orders, a month of order dates", path: fixed("/ecommerce/v3/orders?from=" + url.QueryEscape(since.AddDate(0, 0, -90).UTC().Format(time.RFC3339)) + "&to=" + url.QueryEscape(since.AddDate(0, 0, -60).UTC().Format(time.RFC3339))), auth: ecom},
 		{name: "API GET one order", path: pick("/ecommerce/v3/orders/", k.orders), auth: ecom, skip: none("orders", k.orders)},
 		{name: "API inventory", path: fixed("/ecommerce/v3/inventory"), auth: ecom, rows: inventoryRows},
 		{name: "API inventory, " + eq, path: fixed("/ecommerce/v3/inventory?" + eq), auth: ecom, rows: inventoryRows},
