@@ -201,7 +201,13 @@ func (s *InventoryService) WriteInventory(ctx context.Context, c *parcelgate.Cal
 				var sub filterSQL
 				sub.add("b.product_id = p.id")
 				sub.add("b.removed_at = 0")
-				if err := placeFilter(ctx, r, c, &sub, bf, false); err != nil {
+				// Keyed: a product's few balances are found by the
+				// product (its unique key), the place checked on each.
+				// A catalog's external ID names every merchant's
+				// warehouse (2,000 catalogs "WH1" at issue 39's size),
+				// which SQLite otherwise probed one by one for each
+				// product (decisions §61).
+				if err := placeFilter(ctx, r, c, &sub, bf, true); err != nil {
 					return err
 				}
 				q.where.add("EXISTS (SELECT 1 FROM balances b WHERE "+sub.sql()+")", sub.args...)

@@ -90,9 +90,10 @@ var tenantExceptions = map[string]string{
 	"balances balances": runtimeFilter,
 	// A page of the inventory's balances: supplier_org_id + 0 in the
 	// filter built by inventoryItems; the held-back rows of a poll
-	// window: o.org_id in the filter built by keptOrderTotal.
-	"stockBalances balances": runtimeFilter,
-	"keptOrderTotal orders":  runtimeFilter,
+	// window: o.org_id in the filter built by keptWarehouseTotal
+	// (keptWindowTotal names its organization column in the statement).
+	"stockBalances balances":    runtimeFilter,
+	"keptWarehouseTotal orders": runtimeFilter,
 	// The Tracking API's searches (decisions §59): each search builds
 	// its trackedQuery with s.org_id or s.environment (a lookup by a
 	// consignment number is environment-wide, as trackNumbers is) and
