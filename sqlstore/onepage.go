@@ -107,7 +107,7 @@ func onePage[T any](ctx context.Context, r reader, q *keysetQuery, pr parcelgate
 		dest = append(dest, &guard)
 	}
 	var last pageKey
-	if res.Items, last, err = readPage(rows, func() (T, pageKey, error) { return scan(rows, dest...) }); err != nil {
+	if res.Items, last, err = scanRows(rows, func(head ...any) (T, pageKey, error) { return scan(rows, head...) }, dest...); err != nil {
 		return res, err
 	}
 	if q.guard != nil && (len(res.Items) == 0 || !guard.Valid) {
