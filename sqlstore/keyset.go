@@ -58,16 +58,25 @@ type keysetQuery struct {
 	// (see counts.go).
 	validity *countValidity
 	// guard, when set, is a scalar subquery that must return a row in the
-	// page's own snapshot for the page to stand (see onePage); only
-	// onePage reads such a query.
+	// page's own snapshot for the page to stand (see inOneStatement); only
+	// the one-statement read checks it.
 	guard *filterSQL
 	// fewRows: the list holds a handful of rows (a retailer's catalogs),
-	// so SQLite reads its pages in one statement too (see onePage).
+	// so SQLite reads its pages in one statement too (see inOneStatement).
 	fewRows bool
 	// keptTotal, when set, is the list's total from the kept counts
 	// (kept_counts.go, decisions §52), read in the page's read
 	// transaction instead of counting the rows.
 	keptTotal func(ctx context.Context, r reader) (int64, error)
+
+	// head, when set, lets a page of the list be read in one statement
+	// with its total (onepage.go): the pager adds the total's columns
+	// after the list's and sets *head to their destinations, which scan
+	// appends to its own (nil when the page is read otherwise).
+	head *[]any
+	// fallback, when set, is the query a page is read with when guard
+	// does not hold (a catalog named by a remembered ID, catalogQuery).
+	fallback func() (*keysetQuery, error)
 
 	// The walk's parameters (decisions §64). The lists above are the
 	// API's: ascending, counted, reached by page numbers as well as by
@@ -271,12 +280,31 @@ func slowKey(k fastpath.PageKey) pageKey { return pageKey{modified: k.Stamp, id:
 // totals while writers run; a caller that reads more for the page's rows
 // does so inside a read transaction of its own, which this one joins. A
 // page that starts past the end of the list is empty, never an error.
-// An uncounted list is read by walk.
+// A counted list whose scan reads its total's columns (q.head) may be
+// read in one statement instead (inOneStatement), and with q.fallback's
+// query when its guard does not hold. An uncounted list is read by walk.
+// These are one pager's three ways of running its statement, chosen by
+// the query's parameters.
 func keysetPage[T any](ctx context.Context, r reader, q *keysetQuery, pr parcelgate.PageRequest, cols, joins string, scan func(*sql.Rows) (T, pageKey, error)) (parcelgate.Page[T], error) {
-	var res parcelgate.Page[T]
-	if q.uncounted {
+	switch {
+	case q.uncounted:
 		return walk(ctx, r, q, pr, cols, joins, scan)
+	case q.head != nil:
+		res, err := inOneStatement(ctx, r, q, pr, cols, joins, scan)
+		if errors.Is(err, errUnguarded) && q.fallback != nil {
+			if q, err = q.fallback(); err != nil {
+				return parcelgate.Page[T]{}, err
+			}
+			return keysetPage(ctx, r, q, pr, cols, joins, scan)
+		}
+		return res, err
 	}
+	return inReadTx(ctx, r, q, pr, cols, joins, scan)
+}
+
+// inReadTx reads a page of a counted list in a read transaction.
+func inReadTx[T any](ctx context.Context, r reader, q *keysetQuery, pr parcelgate.PageRequest, cols, joins string, scan func(*sql.Rows) (T, pageKey, error)) (parcelgate.Page[T], error) {
+	var res parcelgate.Page[T]
 	err := r.readTx(ctx, func(r reader) error {
 		var err error
 		res, err = readCounted(ctx, r, q, pr, cols, joins, scan)
@@ -325,7 +353,7 @@ func readCounted[T any](ctx context.Context, r reader, q *keysetQuery, pr parcel
 	}
 	defer rows.Close()
 	var last pageKey
-	if res.Items, last, err = scanRows(rows, func(head ...any) (T, pageKey, error) { return scan(rows) }); err != nil {
+	if res.Items, last, err = scanRows(rows, scan); err != nil {
 		return res, err
 	}
 	linkNext(r.db, q, &res, pr, scope, last)
@@ -333,11 +361,11 @@ func readCounted[T any](ctx context.Context, r reader, q *keysetQuery, pr parcel
 }
 
 // scanRows reads a page's rows with scan, and the key of its last row.
-func scanRows[T any](rows *sql.Rows, scan func(head ...any) (T, pageKey, error), head ...any) ([]T, pageKey, error) {
+func scanRows[T any](rows *sql.Rows, scan func(*sql.Rows) (T, pageKey, error)) ([]T, pageKey, error) {
 	var items []T
 	var last pageKey
 	for rows.Next() {
-		item, k, err := scan(head...)
+		item, k, err := scan(rows)
 		if err != nil {
 			return items, last, err
 		}
