@@ -32,8 +32,9 @@ const (
 // The surfaces that publish page numbers (the ecom API's page=) or a
 // start position (the Tracking API's start=) map them at their edge with
 // PageAt and PageFrom. Number is the published page number, kept for the
-// edge's own links; the console's dropshipping page still sets it alone,
-// and Offset reads it then.
+// edge's own links; every surface asks through PageAt or PageFrom
+// (decisions §64), and Offset reads Number only for a request built
+// with it alone.
 type PageRequest struct {
 	Number int
 	Size   int

@@ -7,9 +7,8 @@ import (
 	"testing"
 
 	"github.com/parcelgate/parcelgate"
-	"github.com/parcelgate/parcelgate/console"
 	"github.com/parcelgate/parcelgate/internal/tools/testdb"
-	"github.com/parcelgate/parcelgate/sqlstore"
+	"github.com/parcelgate/parcelgate/internal/wiring"
 )
 
 // decisions §53, §58: the overview's active codes tile counts the
@@ -23,10 +22,7 @@ func TestActiveCodesTileIsBounded(t *testing.T) {
 
 func activeCodesTile(t *testing.T, engine string) {
 	{
-		e := newEnvServices(t, engine, true, nil, func(db *sqlstore.DB, s *console.Services) {
-			bounded := sqlstore.NewConsoleService(db).WithCodeCountBound(3)
-			s.Reads, s.Operator = bounded, bounded
-		})
+		e := newEnvServices(t, engine, true, nil, wiring.CountedCodes(3))
 		ctx := context.Background()
 		var orgs []*parcelgate.Organization
 		for _, bid := range []string{"2345678-0", "0737546-2"} {

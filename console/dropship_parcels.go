@@ -18,7 +18,7 @@ import (
 // DropshipLister is the dropshipping shipments' list of the parcels area
 // (sqlstore's DropshipService.ListDropshipShipments).
 type DropshipLister interface {
-	ListDropshipShipments(ctx context.Context, c *parcelgate.Caller, asRetailer bool, cursor string, limit int) (parcelgate.Page[*parcelgate.DropshipShipment], error)
+	ListDropshipShipments(ctx context.Context, c *parcelgate.Caller, asRetailer bool, p parcelgate.PageRequest) (parcelgate.Page[*parcelgate.DropshipShipment], error)
 }
 
 type dropshipData struct {
@@ -61,7 +61,7 @@ func (c *Console) dropshipPage(w http.ResponseWriter, r *http.Request, s *sessio
 		return
 	}
 	status := http.StatusOK
-	page, err := c.dropship.ListDropshipShipments(r.Context(), s.caller, d.Side == "retailer", q.Get("page"), pageSize)
+	page, err := c.dropship.ListDropshipShipments(r.Context(), s.caller, d.Side == "retailer", parcelgate.PageRequest{After: q.Get("page"), Size: pageSize})
 	switch {
 	case parcelgate.ErrorCode(err) == parcelgate.EINVALID:
 		d.Error = "This page link is not one of this list's; start again from the first page."

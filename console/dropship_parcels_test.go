@@ -84,15 +84,15 @@ func TestConsoleDropshipParcels(t *testing.T) {
 			t.Fatal(err)
 		}
 		c := &parcelgate.Caller{Subject: "test", OrgID: org.ID, BusinessID: org.BusinessID, Environment: parcelgate.Production, Kind: parcelgate.KindEcom, Roles: []parcelgate.Role{parcelgate.RoleRetailer}}
-		first, err := e.store.Dropship.ListDropshipShipments(ctx, c, true, "", 1)
+		first, err := e.store.Dropship.ListDropshipShipments(ctx, c, true, parcelgate.PageRequest{Size: 1})
 		if err != nil || len(first.Items) != 1 || first.Next == "" || first.Prev != "" || first.Total != 0 {
 			t.Fatalf("first page: %+v %v", first, err)
 		}
-		second, err := e.store.Dropship.ListDropshipShipments(ctx, c, true, first.Next, 1)
+		second, err := e.store.Dropship.ListDropshipShipments(ctx, c, true, parcelgate.PageRequest{After: first.Next, Size: 1})
 		if err != nil || len(second.Items) != 1 || second.Next != "" || second.Prev == "" || second.Items[0].ShipmentID == first.Items[0].ShipmentID {
 			t.Fatalf("second page: %+v %v", second, err)
 		}
-		if _, err := e.store.Dropship.ListDropshipShipments(ctx, c, false, "", 1); parcelgate.ErrorCode(err) != parcelgate.EFORBIDDEN {
+		if _, err := e.store.Dropship.ListDropshipShipments(ctx, c, false, parcelgate.PageRequest{Size: 1}); parcelgate.ErrorCode(err) != parcelgate.EFORBIDDEN {
 			t.Errorf("a retailer's supplier side in the store: %v", err)
 		}
 	})

@@ -20,7 +20,6 @@ import (
 	"github.com/parcelgate/parcelgate/httpapi"
 	"github.com/parcelgate/parcelgate/internal/tools/testdb"
 	"github.com/parcelgate/parcelgate/internal/wiring"
-	"github.com/parcelgate/parcelgate/sqlstore"
 )
 
 const adminToken = "console-test-admin-token"
@@ -59,12 +58,12 @@ func newEnvMode(t testing.TB, engine string, sandbox bool) *env {
 // configure (nil: as it is).
 func newEnvConfig(t testing.TB, engine string, sandbox bool, configure func(*httpapi.Config)) *env {
 	t.Helper()
-	return newEnvServices(t, engine, sandbox, configure, nil)
+	return newEnvServices(t, engine, sandbox, configure)
 }
 
-// newEnvServices is newEnvConfig with the console's services changed by
-// services (nil: as wiring.Console makes them).
-func newEnvServices(t testing.TB, engine string, sandbox bool, configure func(*httpapi.Config), services func(*sqlstore.DB, *console.Services)) *env {
+// newEnvServices is newEnvConfig with the console's services wired with
+// opts (wiring.Console's configuration).
+func newEnvServices(t testing.TB, engine string, sandbox bool, configure func(*httpapi.Config), opts ...wiring.ConsoleOption) *env {
 	t.Helper()
 	clock := new(parcelgate.OffsetClock)
 	db, dsn := testdb.OpenDSN(t, engine, clock)
@@ -84,10 +83,7 @@ func newEnvServices(t testing.TB, engine string, sandbox bool, configure func(*h
 	}
 	srv := httpapi.New(api, auth.NewKeyring(keys), clock, log, cfg)
 	sessions := new(testClock)
-	store := wiring.Console(db)
-	if services != nil {
-		services(db, &store)
-	}
+	store := wiring.Console(db, opts...)
 	srv.Mount(console.Prefix, console.New(store, console.Config{
 		AdminToken: adminToken, AdminGuard: srv.AdminGuard(), Clock: clock, OffsetClock: clock, Sandbox: sandbox, SessionNow: sessions.Now,
 		ManualFulfillment: true, PollInterval: 100 * time.Millisecond, Log: log,

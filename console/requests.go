@@ -2,7 +2,6 @@ package console
 
 import (
 	"net/http"
-	"strconv"
 
 	"github.com/parcelgate/parcelgate"
 )
@@ -37,12 +36,9 @@ func (c *Console) requests(w http.ResponseWriter, r *http.Request, s *session) {
 	pr := parcelgate.PageRequest{Size: requestsPageSize}
 	d := &requestsData{Tail: r.URL.Query().Get("tail") == "1", Keep: parcelgate.JournalPerTenant}
 	if p := r.URL.Query().Get("page"); p != "" {
-		before, err := strconv.ParseInt(p, 10, 64)
-		if err != nil || before < 1 {
-			c.errorPage(w, r, s, http.StatusBadRequest, "The page cursor must be a positive whole number; start again from the first page.")
-			return
-		}
-		pr.After, d.Paged = strconv.FormatInt(before, 10), true
+		// The journal's cursor (decisions §64): the store refuses one it
+		// did not make.
+		pr.After, d.Paged = p, true
 	}
 	page, err := c.journal.Journal(r.Context(), s.caller, parcelgate.JournalQuery{}, pr)
 	if err != nil {

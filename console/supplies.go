@@ -32,7 +32,7 @@ func (c *Console) supplierShipmentsPage(w http.ResponseWriter, r *http.Request, 
 	}
 	n, _ := strconv.Atoi(r.URL.Query().Get("page"))
 	n = max(0, min(n, parcelgate.MaxPageNumber))
-	page, err := c.supplies.ListShipments(r.Context(), s.caller, parcelgate.DropshipQuery{}, parcelgate.PageRequest{Number: n, Size: pageSize})
+	page, err := c.supplies.ListShipments(r.Context(), s.caller, parcelgate.DropshipQuery{}, parcelgate.PageAt(n, pageSize))
 	if err != nil {
 		c.fail(w, r, s, err)
 		return

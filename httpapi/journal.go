@@ -489,11 +489,12 @@ func (s *Server) listJournal(w http.ResponseWriter, r *http.Request) error {
 		pr.Size = n
 	}
 	if v := qv.Get("before"); v != "" {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || n < 1 {
+		// The cursor is the store's (decisions §64); it refuses one it did
+		// not make, naming before.
+		if len(v) > 200 {
 			p.Add("before", "must be the next cursor of an earlier page, not %q", v)
 		}
-		pr.After = strconv.FormatInt(n, 10)
+		pr.After = v
 	}
 	if err := p.Err(); err != nil {
 		return err

@@ -222,9 +222,9 @@ func parsePage(r *http.Request, def int) (parcelgate.PageRequest, error) {
 // next page, so a client that follows it pays the same for every page.
 func newPage[T any](s *Server, r *http.Request, pr parcelgate.PageRequest, res parcelgate.Page[T]) Page[T] {
 	pages := (res.Total + int64(pr.Size) - 1) / int64(pr.Size)
-	link := func(rel string, n int64, after string) PageLink {
+	link := func(rel string, number int64, after string) PageLink {
 		q := r.URL.Query()
-		q.Set("page", strconv.FormatInt(n, 10))
+		q.Set("page", strconv.FormatInt(number, 10))
 		q.Set("size", strconv.Itoa(pr.Size))
 		q.Del("after")
 		if after != "" {

@@ -110,17 +110,17 @@ func (s *CatalogService) ListCatalogs(ctx context.Context, c *parcelgate.Caller,
 	}
 	afterKey(&where, "c.external_id", p)
 	_, oneOrg := c.Organization()
-	return namedPage(ctx, s.db.primary(), oneOrg, `SELECT c.id, c.environment, c.retailer_org_id, c.external_id, c.name, c.catalog_type, ro.business_id, COALESCE(`+agg+`, ''), c.created_at
+	return keysetPage(ctx, s.db.primary(), namedQuery(oneOrg, `SELECT c.id, c.environment, c.retailer_org_id, c.external_id, c.name, c.catalog_type, ro.business_id, COALESCE(`+agg+`, ''), c.created_at
 		FROM catalogs c
 		JOIN organizations ro ON ro.id = c.retailer_org_id
 		LEFT JOIN catalog_suppliers cs ON cs.catalog_id = c.id
 		LEFT JOIN organizations so ON so.id = cs.supplier_org_id
-		WHERE `+where.sql()+catalogGroup+` ORDER BY ro.business_id, c.external_id`, where.args, p,
-		func(rows *sql.Rows) (*parcelgate.Catalog, string, error) {
+		WHERE `+where.sql()+catalogGroup+` ORDER BY ro.business_id, c.external_id`, where.args), p, "", "",
+		func(rows *sql.Rows) (*parcelgate.Catalog, pageKey, error) {
 			cat, err := scanCatalog(rows)
 			if err != nil {
-				return nil, "", err
+				return nil, pageKey{}, err
 			}
-			return cat, cat.ExternalID, nil
+			return cat, pageKey{text: cat.ExternalID}, nil
 		})
 }

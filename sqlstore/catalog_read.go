@@ -51,7 +51,7 @@ type catalogCache = fastpath.Bounded[catalogKey, catalogID]
 // found for it (db.cats), when it has one, instead of by a lookup of its
 // own: the list's statement then checks, in its own snapshot, that the ID
 // is still the caller's catalog of that external ID and type (q.guard),
-// and onePage refuses the page (errUnguarded) when it is not, or when it
+// and the one-statement read refuses the page (errUnguarded) when it is not, or when it
 // cannot check it; the caller then starts again without remembered.
 func (s *CatalogService) retailerQuery(ctx context.Context, r reader, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, remembered bool) (*keysetQuery, error) {
 	q := &keysetQuery{table: "balances b", alias: "b"}
@@ -104,7 +104,12 @@ func (s *CatalogService) ListCatalogBalances(ctx context.Context, c *parcelgate.
 	}
 	return readOnReplica(ctx, s.db, c, func(r reader) (parcelgate.Page[*parcelgate.Balance], error) {
 		cols, joins, dest := catalogBalanceRow(c, catalogExternalID)
-		return catalogPage(ctx, r, c, catalogExternalID, f, pr, cols, joins, func(rows *sql.Rows, head ...any) (*parcelgate.Balance, pageKey, error) {
+		var head []any
+		q, err := s.catalogQuery(ctx, r, c, catalogExternalID, f, pr, &head)
+		if err != nil {
+			return parcelgate.Page[*parcelgate.Balance]{}, err
+		}
+		return keysetPage(ctx, r, q, pr, cols, joins, func(rows *sql.Rows) (*parcelgate.Balance, pageKey, error) {
 			b := newBalanceRow()
 			if err := rows.Scan(append(dest(b), head...)...); err != nil {
 				return nil, pageKey{}, err
@@ -122,7 +127,12 @@ func (s *CatalogService) ListCatalogProducts(ctx context.Context, c *parcelgate.
 	}
 	return readOnReplica(ctx, s.db, c, func(r reader) (parcelgate.Page[*parcelgate.InventoryItem], error) {
 		cols, joins, dest := catalogBalanceRow(c, catalogExternalID)
-		return catalogPage(ctx, r, c, catalogExternalID, f, pr, cols+`, `+productCols, joins, func(rows *sql.Rows, head ...any) (*parcelgate.InventoryItem, pageKey, error) {
+		var head []any
+		q, err := s.catalogQuery(ctx, r, c, catalogExternalID, f, pr, &head)
+		if err != nil {
+			return parcelgate.Page[*parcelgate.InventoryItem]{}, err
+		}
+		return keysetPage(ctx, r, q, pr, cols+`, `+productCols, joins, func(rows *sql.Rows) (*parcelgate.InventoryItem, pageKey, error) {
 			b := newBalanceRow()
 			var p productRow
 			if err := rows.Scan(append(append(dest(b), p.dest()...), head...)...); err != nil {
@@ -159,24 +169,28 @@ const (
 		JOIN organizations so ON so.id = b.supplier_org_id`
 )
 
-// catalogPage reads a page of a retailer's catalog (or of all it may
-// read) with onePage, naming the catalog by its remembered ID first and,
-// when onePage cannot stand by that ID, by a lookup (see retailerQuery).
-func catalogPage[T any](ctx context.Context, r reader, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest, cols, joins string, scan pageScan[T]) (parcelgate.Page[T], error) {
+// catalogQuery is the query of a page of a retailer's catalog (or of all
+// it may read), read in one statement where that is worth it (head, see
+// keysetQuery.head): naming the catalog by its remembered ID first and,
+// when the page cannot stand by that ID, by a lookup (its fallback; see
+// retailerQuery).
+func (s *CatalogService) catalogQuery(ctx context.Context, r reader, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, pr parcelgate.PageRequest, head *[]any) (*keysetQuery, error) {
 	// The remembered ID saves a round trip, and only a page read in one
 	// statement can check it.
-	q, err := NewCatalogService(r.db).retailerQuery(ctx, r, c, catalogExternalID, f, oneStatement(r.db, false, pr.Size))
+	q, err := s.retailerQuery(ctx, r, c, catalogExternalID, f, oneStatement(r.db, false, pr.Size))
 	if err != nil {
-		return parcelgate.Page[T]{}, err
+		return nil, err
 	}
-	res, err := onePage(ctx, r, q, pr, cols, joins, scan)
-	if !errors.Is(err, errUnguarded) {
-		return res, err
+	q.head = head
+	q.fallback = func() (*keysetQuery, error) {
+		q, err := s.retailerQuery(ctx, r, c, catalogExternalID, f, false)
+		if err != nil {
+			return nil, err
+		}
+		q.head = head
+		return q, nil
 	}
-	if q, err = NewCatalogService(r.db).retailerQuery(ctx, r, c, catalogExternalID, f, false); err != nil {
-		return parcelgate.Page[T]{}, err
-	}
-	return onePage(ctx, r, q, pr, cols, joins, scan)
+	return q, nil
 }
 
 // ownCatalogJoins and ownCatalogCols read a catalog c of a page of the
@@ -194,7 +208,7 @@ func (s *CatalogService) ownCatalogCols() string {
 }
 
 // ListOwnCatalogs reads a page of the caller's catalogs, as retailer or
-// as supplier, with its total in one statement (onePage), for a caller
+// as supplier, with its total in one statement (keysetQuery.head), for a caller
 // that may ActionListOwnCatalogs (interface §5.2: any ecom role), as GET
 // /catalogs asks.
 func (s *CatalogService) ListOwnCatalogs(ctx context.Context, c *parcelgate.Caller, role parcelgate.CatalogRole, pr parcelgate.PageRequest) (parcelgate.Page[*parcelgate.CatalogEntry], error) {
@@ -202,13 +216,14 @@ func (s *CatalogService) ListOwnCatalogs(ctx context.Context, c *parcelgate.Call
 		return parcelgate.Page[*parcelgate.CatalogEntry]{}, err
 	}
 	return readOnReplica(ctx, s.db, c, func(r reader) (parcelgate.Page[*parcelgate.CatalogEntry], error) {
-		q := &keysetQuery{table: "catalogs c", alias: "c", fewRows: true}
+		var head []any
+		q := &keysetQuery{table: "catalogs c", alias: "c", fewRows: true, head: &head}
 		if role == parcelgate.CatalogRoleSupplier {
 			q.where.add("c.id IN (SELECT catalog_id FROM catalog_suppliers WHERE supplier_org_id = ?)", c.OrgID)
 		} else {
 			q.where.add("c.retailer_org_id = ?", c.OrgID)
 		}
-		return onePage(ctx, r, q, pr, s.ownCatalogCols(), ownCatalogJoins, func(rows *sql.Rows, head ...any) (*parcelgate.CatalogEntry, pageKey, error) {
+		return keysetPage(ctx, r, q, pr, s.ownCatalogCols(), ownCatalogJoins, func(rows *sql.Rows) (*parcelgate.CatalogEntry, pageKey, error) {
 			cat, err := scanCatalog(headScanner{rows, head})
 			if err != nil {
 				return nil, pageKey{}, err

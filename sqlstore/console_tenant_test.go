@@ -408,8 +408,13 @@ func TestJournalPageCursorRoundTrip(t *testing.T) {
 			if page.Next == "" {
 				break
 			}
-			if page.Next != strconv.FormatInt(page.Items[len(page.Items)-1].ID, 10) {
-				t.Fatalf("Next %q is not the page's oldest id in decimal", page.Next)
+			// A cursor handed out before decisions §64 (the page's oldest
+			// id in decimal) reads the same next page as Next.
+			old := strconv.FormatInt(page.Items[len(page.Items)-1].ID, 10)
+			byNext, err1 := journal.Journal(ctx, c, parcelgate.JournalQuery{}, parcelgate.PageRequest{After: page.Next, Size: 3})
+			byOld, err2 := journal.Journal(ctx, c, parcelgate.JournalQuery{}, parcelgate.PageRequest{After: old, Size: 3})
+			if err1 != nil || err2 != nil || fmt.Sprint(requestIDs(byNext.Items)) != fmt.Sprint(requestIDs(byOld.Items)) || len(byNext.Items) == 0 {
+				t.Fatalf("next page by Next %q: %v %v; by the old cursor %q: %v %v", page.Next, requestIDs(byNext.Items), err1, old, requestIDs(byOld.Items), err2)
 			}
 			cursor = page.Next
 		}
@@ -422,4 +427,12 @@ func TestJournalPageCursorRoundTrip(t *testing.T) {
 			}
 		}
 	})
+}
+
+func requestIDs(es []*parcelgate.JournalEntry) []string {
+	var ids []string
+	for _, e := range es {
+		ids = append(ids, e.RequestID)
+	}
+	return ids
 }

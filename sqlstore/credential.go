@@ -128,22 +128,26 @@ func (s *CredentialService) ListGatewayClients(ctx context.Context, c *parcelgat
 	scope.tenant(c, "o.environment", "c.org_id")
 	scope.add("c.revoked_at = 0")
 	afterKey(&scope, "c.client_id", p)
-	scan := func(rows *sql.Rows) (*parcelgate.GatewayClient, string, error) {
+	scan := func(rows *sql.Rows) (*parcelgate.GatewayClient, pageKey, error) {
 		gc, _, err := scanGatewayClient(rows)
 		if err != nil {
-			return nil, "", err
+			return nil, pageKey{}, err
 		}
-		return gc, gc.ClientID, nil
+		return gc, pageKey{text: gc.ClientID}, nil
 	}
 	if c.Scope == parcelgate.ScopeEnvironment && (p.Size > 0 || p.After != "") {
 		// The operator API's pages (decisions §58): by client ID, unique,
 		// in the order of its primary key from p.After; the environment
 		// and the revocation filter those rows (envKeyed).
 		stmt, args := envKeyed(`SELECT `+gatewayClientColumns+` FROM gateway_clients c CROSS JOIN organizations o WHERE o.id = c.org_id`, "c", "c.client_id", c, p)
-		return environmentPage(ctx, s.db.primary(), c, "gateway clients", stmt, args, p, scan)
+		q, err := environmentQuery(c, "gateway clients", stmt, args, p)
+		if err != nil {
+			return parcelgate.Page[*parcelgate.GatewayClient]{Items: []*parcelgate.GatewayClient{}}, err
+		}
+		return keysetPage(ctx, s.db.primary(), q, p, "", "", scan)
 	}
 	_, oneOrg := c.Organization()
-	return namedPage(ctx, s.db.primary(), oneOrg, `SELECT `+gatewayClientColumns+` FROM gateway_clients c JOIN organizations o ON o.id = c.org_id WHERE `+scope.sql()+` ORDER BY o.business_id, o.environment, c.client_id`, scope.args, p, scan)
+	return keysetPage(ctx, s.db.primary(), namedQuery(oneOrg, `SELECT `+gatewayClientColumns+` FROM gateway_clients c JOIN organizations o ON o.id = c.org_id WHERE `+scope.sql()+` ORDER BY o.business_id, o.environment, c.client_id`, scope.args), p, "", "", scan)
 }
 
 // RevokeGatewayClient stops clientID from getting new tokens. Only a
@@ -311,25 +315,29 @@ func (s *CredentialService) ListServiceAccounts(ctx context.Context, c *parcelga
 	scope.add("a.revoked_at = 0")
 	afterKey(&scope, "a.username", p)
 	stmt := `SELECT ` + serviceAccountColumns + ` FROM service_accounts a JOIN organizations o ON o.id = a.org_id WHERE ` + scope.sql() + ` ORDER BY a.username`
-	scan := func(rows *sql.Rows) (*parcelgate.ServiceAccount, string, error) {
+	scan := func(rows *sql.Rows) (*parcelgate.ServiceAccount, pageKey, error) {
 		a, err := scanServiceAccount(rows)
 		if err != nil {
-			return nil, "", err
+			return nil, pageKey{}, err
 		}
 		if a.lockedUntil > micros(s.db.clock.Now(a.Environment)) {
 			t := fromMicros(a.lockedUntil)
 			a.LockedUntil = &t
 		}
-		return a.ServiceAccount, a.Username, nil
+		return a.ServiceAccount, pageKey{text: a.Username}, nil
 	}
 	if c.Scope == parcelgate.ScopeEnvironment && (p.Size > 0 || p.After != "") {
 		// The operator API's pages (decisions §58): by username, unique,
 		// in the order of its primary key from p.After (envKeyed).
 		stmt, args := envKeyed(`SELECT `+serviceAccountColumns+` FROM service_accounts a CROSS JOIN organizations o WHERE o.id = a.org_id`, "a", "a.username", c, p)
-		return environmentPage(ctx, s.db.primary(), c, "service accounts", stmt, args, p, scan)
+		q, err := environmentQuery(c, "service accounts", stmt, args, p)
+		if err != nil {
+			return parcelgate.Page[*parcelgate.ServiceAccount]{Items: []*parcelgate.ServiceAccount{}}, err
+		}
+		return keysetPage(ctx, s.db.primary(), q, p, "", "", scan)
 	}
 	_, oneOrg := c.Organization()
-	return namedPage(ctx, s.db.primary(), oneOrg, stmt, scope.args, p, scan)
+	return keysetPage(ctx, s.db.primary(), namedQuery(oneOrg, stmt, scope.args), p, "", "", scan)
 }
 
 // RevokeServiceAccount stops username from logging in. Only a caller that

@@ -17,7 +17,7 @@ import (
 // (supplier_org_id, id) or (retailer_org_id, id) (migration 0035),
 // whatever the organization holds. Another organization's shipments are
 // never read: the organization is the list's first condition.
-func (s *DropshipService) ListDropshipShipments(ctx context.Context, c *parcelgate.Caller, asRetailer bool, cursor string, limit int) (parcelgate.Page[*parcelgate.DropshipShipment], error) {
+func (s *DropshipService) ListDropshipShipments(ctx context.Context, c *parcelgate.Caller, asRetailer bool, p parcelgate.PageRequest) (parcelgate.Page[*parcelgate.DropshipShipment], error) {
 	side, action := dropshipSide(asRetailer)
 	if err := c.May(action); err != nil {
 		return parcelgate.Page[*parcelgate.DropshipShipment]{}, err
@@ -26,13 +26,13 @@ func (s *DropshipService) ListDropshipShipments(ctx context.Context, c *parcelga
 	f.add(side+" = ?", c.OrgID)
 	f.add("environment = ?", string(c.Environment))
 	return readOnReplica(ctx, s.db, c, func(r reader) (parcelgate.Page[*parcelgate.DropshipShipment], error) {
-		return newestFirstPage(ctx, r, &f, "supplier_shipments", dropshipColumns, "", "id", parcelgate.PageRequest{After: cursor, Size: limit},
-			func(rows *sql.Rows) (*parcelgate.DropshipShipment, consoleKey, error) {
+		return keysetPage(ctx, r, newestFirstQuery(&f, "supplier_shipments", "", ""), p, dropshipColumns, "",
+			func(rows *sql.Rows) (*parcelgate.DropshipShipment, pageKey, error) {
 				row, err := scanSupply(rows)
 				if err != nil {
-					return nil, consoleKey{}, err
+					return nil, pageKey{}, err
 				}
-				return row.view(), consoleKey{0, row.pk}, nil
+				return row.view(), pageKey{id: row.pk}, nil
 			})
 	})
 }

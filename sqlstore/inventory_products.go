@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/parcelgate/parcelgate"
@@ -33,47 +32,34 @@ func (s *InventoryService) ListProducts(ctx context.Context, c *parcelgate.Calle
 	if err := parcelgate.MayReadConsoleProducts(c); err != nil {
 		return page, err
 	}
-	limit := p.Size
-	if limit <= 0 || limit > 500 {
-		limit = 50
-	}
 	scope := parcelgate.ConsoleProductScope(c, s.db.clock.Now(c.Environment))
+	pq := &keysetQuery{uncounted: true, desc: true, both: true, defaultSize: 50, maxSize: 500, legacy: legacyConsole, badCursor: consoleBadCursor,
+		keys: func(ctx context.Context, r reader, cur pageCursor, n int) ([]pageKey, error) {
+			ids, err := scopedProductIDs(ctx, r, c, scope, cur, n)
+			keys := make([]pageKey, len(ids))
+			for i, id := range ids {
+				keys[i] = pageKey{id: id}
+			}
+			return keys, err
+		}}
 	if term := strings.TrimSpace(q.Search); term != "" {
-		return s.searchProducts(ctx, c, scope, term, p.After, limit)
-	}
-	cur, err := parseConsoleCursor(p.After)
-	if err != nil {
-		return page, err
+		pq = searchQuery(c, scope, term)
 	}
 	return readOnReplica(ctx, s.db, c, func(r reader) (parcelgate.Page[*parcelgate.ScopedProduct], error) {
 		var page parcelgate.Page[*parcelgate.ScopedProduct]
 		err := r.readTx(ctx, func(r reader) error {
-			ids, err := scopedProductIDs(ctx, r, c, scope, cur, limit+1)
-			if err != nil {
+			keys, err := keysetPage[pageKey](ctx, r, pq, p, "", "", nil)
+			if err != nil || len(keys.Items) == 0 {
 				return err
 			}
-			more := len(ids) > limit
-			if more {
-				ids = ids[:limit]
-			}
-			if cur.newer {
-				slices.Reverse(ids)
-			}
-			if len(ids) == 0 {
-				return nil
+			ids := make([]int64, len(keys.Items))
+			for i, k := range keys.Items {
+				ids[i] = k.id
 			}
 			if page.Items, err = scopedProducts(ctx, r, c, scope, ids); err != nil {
 				return err
 			}
-			// The cursors as every newest-first list of the console
-			// writes them (newestFirstPage).
-			first, last := consoleKey{0, ids[0]}, consoleKey{0, ids[len(ids)-1]}
-			if (cur.newer && more) || (cur.set && !cur.newer) {
-				page.Prev = encodeConsoleCursor(first, true)
-			}
-			if more || cur.newer {
-				page.Next = encodeConsoleCursor(last, false)
-			}
+			page.Next, page.Prev = keys.Next, keys.Prev
 			return nil
 		})
 		return page, err
@@ -112,9 +98,9 @@ func (s *InventoryService) FindProduct(ctx context.Context, c *parcelgate.Caller
 // scopedProductIDs returns up to n ids of scope's products past cur in
 // its direction (older: descending; newer: ascending), closest to the
 // cursor first: up to n of each set, merged.
-func scopedProductIDs(ctx context.Context, r reader, c *parcelgate.Caller, scope parcelgate.ProductScope, cur consoleCursor, n int) ([]int64, error) {
+func scopedProductIDs(ctx context.Context, r reader, c *parcelgate.Caller, scope parcelgate.ProductScope, cur pageCursor, n int) ([]int64, error) {
 	dir, past := "DESC", " < ?"
-	if cur.newer {
+	if cur.back {
 		dir, past = "ASC", " > ?"
 	}
 	var sets [][]int64
@@ -153,7 +139,7 @@ func scopedProductIDs(ctx context.Context, r reader, c *parcelgate.Caller, scope
 	}
 	slices.Sort(all)
 	all = slices.Compact(all)
-	if !cur.newer {
+	if !cur.back {
 		slices.Reverse(all)
 	}
 	return all[:min(len(all), n)], nil
@@ -333,17 +319,10 @@ func (s *InventoryService) ProductStock(ctx context.Context, c *parcelgate.Calle
 	if err := parcelgate.MayReadConsoleProducts(c); err != nil {
 		return page, err
 	}
-	var after int64
-	if p.After != "" {
-		var err error
-		if after, err = strconv.ParseInt(p.After, 36, 64); err != nil || after < 0 {
-			return page, &parcelgate.Error{Code: parcelgate.EINVALID, Message: "The page link is not valid; start from the first page.",
-				Fields: []parcelgate.FieldError{{Field: "page", Message: "is not a page of this list"}}}
-		}
-	}
-	limit := p.Size
-	if limit <= 0 || limit > 500 {
-		limit = 50
+	q := &keysetQuery{table: strings.TrimPrefix(strings.TrimSpace(catalogStockFrom), "FROM "), alias: "b", idCol: "catalog_id",
+		uncounted: true, defaultSize: 50, maxSize: 500, legacy: legacyBase36, badCursor: consoleBadCursor}
+	if _, err := q.decodeCursor(p.After); err != nil {
+		return page, err
 	}
 	scope := parcelgate.ConsoleProductScope(c, s.db.clock.Now(c.Environment))
 	return readOnReplica(ctx, s.db, c, func(r reader) (parcelgate.Page[*parcelgate.CatalogStock], error) {
@@ -359,30 +338,16 @@ func (s *InventoryService) ProductStock(ctx context.Context, c *parcelgate.Calle
 			}
 			// The product's key first and alone: the planner walks
 			// (product_id, catalog_id) from the cursor.
-			rows, err := r.Query(ctx, `SELECT b.product_id, `+catalogStockCols+catalogStockFrom+`
-				WHERE b.product_id = ? AND b.catalog_id > ? AND `+cond+` ORDER BY b.catalog_id LIMIT ?`,
-				append(append([]any{id, after}, args...), limit+1)...)
-			if err != nil {
-				return err
-			}
-			defer rows.Close()
-			var last []int64
-			for rows.Next() {
+			q := *q
+			q.where = filterSQL{}
+			q.where.add("b.product_id = ?", id)
+			q.where.add(cond, args...)
+			page, err = keysetPage(ctx, r, &q, p, `b.product_id, `+catalogStockCols, "", func(rows *sql.Rows) (*parcelgate.CatalogStock, pageKey, error) {
 				var pid, catalog int64
 				st, err := scanCatalogStock(rows, &pid, &catalog)
-				if err != nil {
-					return err
-				}
-				page.Items, last = append(page.Items, st), append(last, catalog)
-			}
-			if err := rows.Err(); err != nil {
-				return err
-			}
-			if len(page.Items) > limit {
-				page.Items = page.Items[:limit]
-				page.Next = strconv.FormatInt(last[limit-1], 36)
-			}
-			return nil
+				return st, pageKey{id: catalog}, err
+			})
+			return err
 		})
 		return page, err
 	})

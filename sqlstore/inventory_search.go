@@ -3,9 +3,7 @@ package sqlstore
 import (
 	"cmp"
 	"context"
-	"encoding/base64"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -23,51 +21,10 @@ import (
 // order, so a search's answer is ordered by externalId (then id), not
 // newest first. A substring ("contains", as before) has no such index.
 
-// searchKey is a product's place in a search's answer.
-type searchKey struct {
-	upper string // UPPER(externalId)
-	id    int64
-}
-
-func (a searchKey) compare(b searchKey) int {
-	return cmp.Or(strings.Compare(a.upper, b.upper), cmp.Compare(a.id, b.id))
-}
-
-// searchCursor is a parsed page cursor of a search: the key the page
-// starts after, and whether it goes back towards the first page.
-type searchCursor struct {
-	key  searchKey
-	back bool
-	set  bool
-}
-
-func encodeSearchCursor(k searchKey, back bool) string {
-	dir := "f"
-	if back {
-		dir = "b"
-	}
-	return base64.RawURLEncoding.EncodeToString([]byte("s" + dir + "." + strconv.FormatInt(k.id, 36) + "." + k.upper))
-}
-
-func parseSearchCursor(s string) (searchCursor, error) {
-	if s == "" {
-		return searchCursor{}, nil
-	}
-	bad := &parcelgate.Error{Code: parcelgate.EINVALID, Message: "The page link is not valid; start from the first page.",
-		Fields: []parcelgate.FieldError{{Field: "page", Message: "is not a page of this list"}}}
-	b, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil {
-		return searchCursor{}, bad
-	}
-	parts := strings.SplitN(string(b), ".", 3)
-	if len(parts) != 3 || (parts[0] != "sf" && parts[0] != "sb") || !utf8.ValidString(parts[2]) {
-		return searchCursor{}, bad
-	}
-	c := searchCursor{back: parts[0] == "sb", set: true, key: searchKey{upper: parts[2]}}
-	if c.key.id, err = strconv.ParseInt(parts[1], 36, 64); err != nil {
-		return searchCursor{}, bad
-	}
-	return c, nil
+// compareSearch orders a search's keys: by the upper-cased externalId
+// (pageKey.text), then id.
+func compareSearch(a, b pageKey) int {
+	return cmp.Or(strings.Compare(a.text, b.text), cmp.Compare(a.id, b.id))
 }
 
 // asciiUpper upper-cases ASCII letters only, as SQLite's upper() does
@@ -101,54 +58,20 @@ func prefixEnd(p string) string {
 	return ""
 }
 
-// searchProducts pages the products of scope matching term (see
+// searchQuery pages the products of scope matching term (see
 // parcelgate.ProductQuery) by (UPPER(externalId), id), from the cursor
-// after either way, limit at a time, each with its stock total.
-func (s *InventoryService) searchProducts(ctx context.Context, c *parcelgate.Caller, scope parcelgate.ProductScope, term, after string, limit int) (parcelgate.Page[*parcelgate.ScopedProduct], error) {
-	cur, err := parseSearchCursor(after)
-	if err != nil {
-		return parcelgate.Page[*parcelgate.ScopedProduct]{}, err
-	}
-	return readOnReplica(ctx, s.db, c, func(r reader) (parcelgate.Page[*parcelgate.ScopedProduct], error) {
-		var page parcelgate.Page[*parcelgate.ScopedProduct]
-		err := r.readTx(ctx, func(r reader) error {
-			keys, err := searchedProductKeys(ctx, r, c, scope, term, cur, limit+1)
-			if err != nil {
-				return err
-			}
-			more := len(keys) > limit
-			if more {
-				keys = keys[:limit]
-			}
-			if cur.back {
-				slices.Reverse(keys)
-			}
-			if len(keys) == 0 {
-				return nil
-			}
-			ids := make([]int64, len(keys))
-			for i, k := range keys {
-				ids[i] = k.id
-			}
-			if page.Items, err = scopedProducts(ctx, r, c, scope, ids); err != nil {
-				return err
-			}
-			if (cur.back && more) || (cur.set && !cur.back) {
-				page.Prev = encodeSearchCursor(keys[0], true)
-			}
-			if more || cur.back {
-				page.Next = encodeSearchCursor(keys[len(keys)-1], false)
-			}
-			return nil
-		})
-		return page, err
-	})
+// either way; the caller reads each page's products.
+func searchQuery(c *parcelgate.Caller, scope parcelgate.ProductScope, term string) *keysetQuery {
+	return &keysetQuery{uncounted: true, both: true, textID: true, defaultSize: 50, maxSize: 500, legacy: legacySearch, badCursor: consoleBadCursor,
+		keys: func(ctx context.Context, r reader, cur pageCursor, n int) ([]pageKey, error) {
+			return searchedProductKeys(ctx, r, c, scope, term, cur, n)
+		}}
 }
 
 // searchedProductKeys returns up to n keys of scope's products matching
 // term past cur in its direction, closest to the cursor first: up to n of
 // each set's prefix range and its EAN matches, merged.
-func searchedProductKeys(ctx context.Context, r reader, c *parcelgate.Caller, scope parcelgate.ProductScope, term string, cur searchCursor, n int) ([]searchKey, error) {
+func searchedProductKeys(ctx context.Context, r reader, c *parcelgate.Caller, scope parcelgate.ProductScope, term string, cur pageCursor, n int) ([]pageKey, error) {
 	prefix := asciiUpper(term)
 	end := prefixEnd(prefix)
 	byteOrder := r.db.dialect.byteOrder
@@ -165,13 +88,13 @@ func searchedProductKeys(ctx context.Context, r reader, c *parcelgate.Caller, sc
 			if cur.back {
 				op, dir = "<", "DESC"
 			}
-			f.add(byteOrder(u)+" "+op+"= ? AND ("+byteOrder(u)+" "+op+" ? OR "+id+" "+op+" ?)", cur.key.upper, cur.key.upper, cur.key.id)
+			f.add(byteOrder(u)+" "+op+"= ? AND ("+byteOrder(u)+" "+op+" ? OR "+id+" "+op+" ?)", cur.key.text, cur.key.text, cur.key.id)
 		} else if cur.back {
 			dir = "DESC"
 		}
 		return byteOrder(u) + " " + dir + ", " + id + " " + dir
 	}
-	var all []searchKey
+	var all []pageKey
 	read := func(stmt string, args []any) error {
 		rows, err := r.Query(ctx, stmt, args...)
 		if err != nil {
@@ -179,8 +102,8 @@ func searchedProductKeys(ctx context.Context, r reader, c *parcelgate.Caller, sc
 		}
 		defer rows.Close()
 		for rows.Next() {
-			var k searchKey
-			if err := rows.Scan(&k.id, &k.upper); err != nil {
+			var k pageKey
+			if err := rows.Scan(&k.id, &k.text); err != nil {
 				return err
 			}
 			all = append(all, k)
@@ -227,13 +150,13 @@ func searchedProductKeys(ctx context.Context, r reader, c *parcelgate.Caller, sc
 	}
 	// The EAN's matches are read whole: keep those past the cursor.
 	if cur.set {
-		all = slices.DeleteFunc(all, func(k searchKey) bool {
-			d := k.compare(cur.key)
+		all = slices.DeleteFunc(all, func(k pageKey) bool {
+			d := compareSearch(k, cur.key)
 			return (!cur.back && d <= 0) || (cur.back && d >= 0)
 		})
 	}
-	slices.SortFunc(all, searchKey.compare)
-	all = slices.CompactFunc(all, func(a, b searchKey) bool { return a.id == b.id })
+	slices.SortFunc(all, compareSearch)
+	all = slices.CompactFunc(all, func(a, b pageKey) bool { return a.id == b.id })
 	if cur.back {
 		slices.Reverse(all)
 	}

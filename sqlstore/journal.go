@@ -69,8 +69,8 @@ func (s *JournalService) PruneJournal(ctx context.Context, orgIDs []int64, keep 
 }
 
 // Journal pages the entries of c's scope matching q, newest first,
-// without their bodies; Next is the id of the page's oldest entry, in
-// decimal, when older ones follow. Only a caller that may
+// without their bodies; Next is the cursor of the older entries, when
+// older ones follow. Only a caller that may
 // ActionViewTenant: a service account reads its own organization's
 // entries in its environment, the operator any tenant's (decisions §16,
 // §21).
@@ -78,15 +78,14 @@ func (s *JournalService) Journal(ctx context.Context, c *parcelgate.Caller, q pa
 	if err := c.May(parcelgate.ActionViewTenant); err != nil {
 		return parcelgate.Page[*parcelgate.JournalEntry]{}, err
 	}
-	var page parcelgate.Page[*parcelgate.JournalEntry]
-	var before int64
-	if p.After != "" {
-		n, err := strconv.ParseInt(p.After, 10, 64)
-		if err != nil || n < 1 {
-			return page, &parcelgate.Error{Code: parcelgate.EINVALID, Message: "The page cursor is not one of the journal's; start again from the first page.",
-				Fields: []parcelgate.FieldError{{Field: "before", Message: "must be the next cursor of an earlier page"}}}
-		}
-		before = n
+	page := parcelgate.Page[*parcelgate.JournalEntry]{}
+	// Newest first by id, onwards only (decisions §64); cursors handed
+	// out before §64 were the oldest entry's id in decimal.
+	jq := &keysetQuery{table: "request_journal", uncounted: true, desc: true, defaultSize: 100, maxSize: 500, legacy: legacyDecimal,
+		badCursor: &parcelgate.Error{Code: parcelgate.EINVALID, Message: "The page cursor is not one of the journal's; start again from the first page.",
+			Fields: []parcelgate.FieldError{{Field: "before", Message: "must be the next cursor of an earlier page"}}}}
+	if _, err := jq.decodeCursor(p.After); err != nil {
+		return page, err
 	}
 	var f filterSQL
 	if err := s.scopeJournal(ctx, &f, c, q); err != nil {
@@ -118,35 +117,15 @@ func (s *JournalService) Journal(ctx context.Context, c *parcelgate.Caller, q pa
 	if !q.To.IsZero() {
 		f.add("at < ?", micros(q.To))
 	}
-	if before > 0 {
-		f.add("id < ?", before)
-	}
-	limit := p.Size
-	if limit <= 0 || limit > 500 {
-		limit = 100
-	}
-	rows, err := s.db.query(ctx, `SELECT `+journalCols+` FROM request_journal WHERE `+f.sql()+` ORDER BY id DESC LIMIT ?`, append(f.args, limit+1)...)
-	if err != nil {
-		return page, err
-	}
-	defer rows.Close()
-	page.Items = []*parcelgate.JournalEntry{}
-	for rows.Next() {
+	jq.where = f
+	return keysetPage(ctx, s.db.primary(), jq, p, journalCols, "", func(rows *sql.Rows) (*parcelgate.JournalEntry, pageKey, error) {
 		e, err := scanJournal(rows)
 		if err != nil {
-			return parcelgate.Page[*parcelgate.JournalEntry]{}, err
+			return nil, pageKey{}, err
 		}
 		e.RequestBody, e.ResponseBody = "", ""
-		page.Items = append(page.Items, e)
-	}
-	if err := rows.Err(); err != nil {
-		return parcelgate.Page[*parcelgate.JournalEntry]{}, err
-	}
-	if len(page.Items) > limit {
-		page.Items = page.Items[:limit]
-		page.Next = strconv.FormatInt(page.Items[limit-1].ID, 10)
-	}
-	return page, nil
+		return e, pageKey{id: e.ID}, nil
+	})
 }
 
 // JournalEntries returns the entries of the request ID in c's scope (and

@@ -3,10 +3,9 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
-	"encoding/base64"
 	"errors"
 	"fmt"
-	"strconv"
+	"slices"
 	"strings"
 
 	"github.com/parcelgate/parcelgate"
@@ -59,23 +58,70 @@ type keysetQuery struct {
 	// (see counts.go).
 	validity *countValidity
 	// guard, when set, is a scalar subquery that must return a row in the
-	// page's own snapshot for the page to stand (see onePage); only
-	// onePage reads such a query.
+	// page's own snapshot for the page to stand (see inOneStatement); only
+	// the one-statement read checks it.
 	guard *filterSQL
 	// fewRows: the list holds a handful of rows (a retailer's catalogs),
-	// so SQLite reads its pages in one statement too (see onePage).
+	// so SQLite reads its pages in one statement too (see inOneStatement).
 	fewRows bool
 	// keptTotal, when set, is the list's total from the kept counts
 	// (kept_counts.go, decisions §52), read in the page's read
 	// transaction instead of counting the rows.
 	keptTotal func(ctx context.Context, r reader) (int64, error)
+
+	// head, when set, lets a page of the list be read in one statement
+	// with its total (onepage.go): the pager adds the total's columns
+	// after the list's and sets *head to their destinations, which scan
+	// appends to its own (nil when the page is read otherwise).
+	head *[]any
+	// fallback, when set, is the query a page is read with when guard
+	// does not hold (a catalog named by a remembered ID, catalogQuery).
+	fallback func() (*keysetQuery, error)
+
+	// The walk's parameters (decisions §64). The lists above are the
+	// API's: ascending, counted, reached by page numbers as well as by
+	// cursor, a page ending with a Next when it is full. A list that is
+	// uncounted (the console's, the operator's, the journal, a product's
+	// stock) has no total and no page numbers: a page reads size+1 rows
+	// to learn whether more follow, and its cursors carry a direction.
+	uncounted bool
+	// desc: the list is newest first (its key descending).
+	desc bool
+	// both: the list is paged both ways (Page.Prev).
+	both bool
+	// idCol is the id column's name when not "id"; textCol, when set, is
+	// a text key (an expression) that alone orders the list and is unique
+	// in its scope; textID: the key is a text then the id (a search,
+	// whose keys come from keys).
+	idCol, textCol string
+	textID         bool
+	// stmt, when set, is the list's statement of its own (a GROUP BY, or
+	// the whole list in an order other than its key): complete with its
+	// WHERE, the cursor's condition (afterKey) and ORDER BY, without
+	// LIMIT; args are its arguments.
+	stmt string
+	args []any
+	// keys, when set, reads up to n keys of the list past cur in its
+	// direction, closest first: a list merged from several sets (the
+	// console's products). Such a list is paged as Page[pageKey]; its
+	// caller reads the rows of the page's keys.
+	keys func(ctx context.Context, r reader, cur pageCursor, n int) ([]pageKey, error)
+	// defaultSize is a page's size when the request's is 0 or above
+	// maxSize; whole: a request of size 0 reads the whole list (the
+	// operator API's whole lists), which unique says may also be paged.
+	defaultSize, maxSize int
+	whole, unique        bool
+	// legacy is the encoding the list's cursors had before §64's;
+	// badCursor the refusal of a cursor that is neither.
+	legacy    legacyForm
+	badCursor *parcelgate.Error
 }
 
 func (q *keysetQuery) stamp() string {
 	if q.stampCol == "" {
-		return q.alias + ".modified_at"
+		return q.col("modified_at")
 	}
-	return q.alias + "." + q.stampCol
+	return q.col(q.stampCol)
 }
 
 // filterSQL is a conjunction of conditions on the listed table. scope
@@ -152,61 +198,122 @@ func (f *filterSQL) sql() string {
 	return strings.Join(f.conds, " AND ")
 }
 
-// pageKey is the position of a row in a list's order.
+// pageKey is the position of a row in a list's order: its stamp (lists
+// ordered by change or by a stamp first), its id, and on lists keyed by
+// text that text (a named list's key alone, or a search's text before
+// the id).
 type pageKey struct {
 	modified int64
 	id       int64
+	text     string
+}
+
+// col is the column name of q's table, with its alias.
+func (q *keysetQuery) col(name string) string {
+	if q.alias == "" {
+		return name
+	}
+	return q.alias + "." + name
+}
+
+func (q *keysetQuery) idColumn() string {
+	if q.idCol != "" {
+		return q.col(q.idCol)
+	}
+	return q.col("id")
 }
 
 func (q *keysetQuery) keyCols() string {
 	if q.byModified {
-		return q.stamp() + ", " + q.alias + ".id"
+		return q.stamp() + ", " + q.idColumn()
 	}
-	return q.alias + ".id"
+	return q.idColumn()
 }
 
-func (q *keysetQuery) after(k pageKey) (string, []any) {
+// order is the ORDER BY of a walk of q: in the list's order, or against
+// it (back).
+func (q *keysetQuery) order(back bool) string {
+	dir := " ASC"
+	if q.desc != back {
+		dir = " DESC"
+	}
+	if q.textCol != "" {
+		return q.textCol + dir
+	}
+	if q.byModified {
+		return q.stamp() + dir + ", " + q.idColumn() + dir
+	}
+	return q.idColumn() + dir
+}
+
+func (q *keysetQuery) after(k pageKey) (string, []any) { return q.past(k, false) }
+
+// past is the condition that keeps the rows after k in a walk of q in
+// its order, or before it (back).
+func (q *keysetQuery) past(k pageKey, back bool) (string, []any) {
+	op := ">"
+	if q.desc != back {
+		op = "<"
+	}
+	if q.textCol != "" {
+		return q.textCol + " " + op + " ?", []any{k.text}
+	}
 	if q.byModified {
 		// Spelled out rather than as a row comparison, so that both engines
 		// start the index range at the key.
-		return q.stamp() + " >= ? AND (" + q.stamp() + " > ? OR " + q.alias + ".id > ?)", []any{k.modified, k.modified, k.id}
+		return q.stamp() + " " + op + "= ? AND (" + q.stamp() + " " + op + " ? OR " + q.idColumn() + " " + op + " ?)", []any{k.modified, k.modified, k.id}
 	}
-	return q.alias + ".id > ?", []any{k.id}
+	return q.idColumn() + " " + op + " ?", []any{k.id}
 }
 
 // fastKey and slowKey convert a page key to and from the fast path's.
 func fastKey(k pageKey) fastpath.PageKey { return fastpath.PageKey{Stamp: k.modified, ID: k.id} }
 func slowKey(k fastpath.PageKey) pageKey { return pageKey{modified: k.Stamp, id: k.ID} }
 
-// decode is the key of a cursor of q's list (fastpath.Cursor).
-func (q *keysetQuery) decode(cursor string) (pageKey, error) {
-	k, ok := fastpath.ParseCursor(cursor, q.byModified)
-	if !ok {
-		return pageKey{}, &parcelgate.Error{Code: parcelgate.EINVALID, Message: "The after parameter is not a cursor of this list; follow the next link as given.",
-			Fields: []parcelgate.FieldError{{Field: "after", Message: "is not a cursor of this list"}}}
+// keysetPage reads one page of q: the store's one pager (decisions §64).
+// cols and joins make the selected rows; scan reads one and returns its
+// key (nil for a list whose keys come from q.keys, paged as
+// Page[pageKey]).
+//
+// A counted list's total, the page's start and its rows are read in one
+// read transaction (reader.readTx), so the page agrees with its own
+// totals while writers run; a caller that reads more for the page's rows
+// does so inside a read transaction of its own, which this one joins. A
+// page that starts past the end of the list is empty, never an error.
+// A counted list whose scan reads its total's columns (q.head) may be
+// read in one statement instead (inOneStatement), and with q.fallback's
+// query when its guard does not hold. An uncounted list is read by walk.
+// These are one pager's three ways of running its statement, chosen by
+// the query's parameters.
+func keysetPage[T any](ctx context.Context, r reader, q *keysetQuery, pr parcelgate.PageRequest, cols, joins string, scan func(*sql.Rows) (T, pageKey, error)) (parcelgate.Page[T], error) {
+	switch {
+	case q.uncounted:
+		return walk(ctx, r, q, pr, cols, joins, scan)
+	case q.head != nil:
+		res, err := inOneStatement(ctx, r, q, pr, cols, joins, scan)
+		if errors.Is(err, errUnguarded) && q.fallback != nil {
+			if q, err = q.fallback(); err != nil {
+				return parcelgate.Page[T]{}, err
+			}
+			return keysetPage(ctx, r, q, pr, cols, joins, scan)
+		}
+		return res, err
 	}
-	return slowKey(k), nil
+	return inReadTx(ctx, r, q, pr, cols, joins, scan)
 }
 
-// keysetPage reads one page of q. cols and joins make the selected rows;
-// scan reads one and returns its key.
-//
-// The total, the page's start and its rows are read in one read
-// transaction (reader.readTx), so the page agrees with its own totals while
-// writers run; a caller that reads more for the page's rows does so inside
-// a read transaction of its own, which this one joins. A page that starts
-// past the end of the list is empty, never an error.
-func keysetPage[T any](ctx context.Context, r reader, q *keysetQuery, pr parcelgate.PageRequest, cols, joins string, scan func(*sql.Rows) (T, pageKey, error)) (parcelgate.Page[T], error) {
+// inReadTx reads a page of a counted list in a read transaction.
+func inReadTx[T any](ctx context.Context, r reader, q *keysetQuery, pr parcelgate.PageRequest, cols, joins string, scan func(*sql.Rows) (T, pageKey, error)) (parcelgate.Page[T], error) {
 	var res parcelgate.Page[T]
 	err := r.readTx(ctx, func(r reader) error {
 		var err error
-		res, err = readKeysetPage(ctx, r, q, pr, cols, joins, scan)
+		res, err = readCounted(ctx, r, q, pr, cols, joins, scan)
 		return err
 	})
 	return res, err
 }
 
-func readKeysetPage[T any](ctx context.Context, r reader, q *keysetQuery, pr parcelgate.PageRequest, cols, joins string, scan func(*sql.Rows) (T, pageKey, error)) (parcelgate.Page[T], error) {
+func readCounted[T any](ctx context.Context, r reader, q *keysetQuery, pr parcelgate.PageRequest, cols, joins string, scan func(*sql.Rows) (T, pageKey, error)) (parcelgate.Page[T], error) {
 	var res parcelgate.Page[T]
 	if pr.Size <= 0 {
 		pr.Size = parcelgate.DefaultPageSize
@@ -246,19 +353,19 @@ func readKeysetPage[T any](ctx context.Context, r reader, q *keysetQuery, pr par
 	}
 	defer rows.Close()
 	var last pageKey
-	if res.Items, last, err = readPage(rows, func() (T, pageKey, error) { return scan(rows) }); err != nil {
+	if res.Items, last, err = scanRows(rows, scan); err != nil {
 		return res, err
 	}
 	linkNext(r.db, q, &res, pr, scope, last)
 	return res, nil
 }
 
-// readPage reads a page's rows with scan, and the key of its last row.
-func readPage[T any](rows *sql.Rows, scan func() (T, pageKey, error)) ([]T, pageKey, error) {
+// scanRows reads a page's rows with scan, and the key of its last row.
+func scanRows[T any](rows *sql.Rows, scan func(*sql.Rows) (T, pageKey, error)) ([]T, pageKey, error) {
 	var items []T
 	var last pageKey
 	for rows.Next() {
-		item, k, err := scan()
+		item, k, err := scan(rows)
 		if err != nil {
 			return items, last, err
 		}
@@ -272,7 +379,8 @@ func readPage[T any](rows *sql.Rows, scan func() (T, pageKey, error)) ([]T, page
 // where that page starts (last, the key of this page's last row).
 func linkNext[T any](db *DB, q *keysetQuery, res *parcelgate.Page[T], pr parcelgate.PageRequest, scope string, last pageKey) {
 	if len(res.Items) == pr.Size {
-		res.Next = db.pages.Next(fastpath.BoundaryKey{Scope: scope, Position: pr.Offset() + int64(pr.Size)}, q.byModified, fastKey(last))
+		db.pages.Record(fastpath.BoundaryKey{Scope: scope, Position: pr.Offset() + int64(pr.Size)}, fastKey(last))
+		res.Next = q.encodeCursor(last, false)
 	}
 }
 
@@ -287,8 +395,8 @@ func linkNext[T any](db *DB, q *keysetQuery, res *parcelgate.Page[T], pr parcelg
 // before, is known.
 func pageStart(ctx context.Context, r reader, q *keysetQuery, pr parcelgate.PageRequest, scope string) (pageKey, bool, error) {
 	if pr.After != "" {
-		k, err := q.decode(pr.After)
-		return k, err == nil, err
+		c, err := q.decodeCursor(pr.After)
+		return c.key, err == nil, err
 	}
 	k, ok, err := r.db.pages.Start(fastpath.BoundaryKey{Scope: scope, Position: pr.Offset()}, int64(pr.Size), func(from fastpath.PageKey, fromSet bool, skip int64) (fastpath.PageKey, error) {
 		var k fastpath.PageKey
@@ -309,183 +417,137 @@ func pageStart(ctx context.Context, r reader, q *keysetQuery, pr parcelgate.Page
 	return slowKey(k), ok, err
 }
 
-// namedPage reads one page of a list ordered by a text key unique in the
-// caller's organization (its gateway clients by client ID, its service
-// accounts by username, its catalogs by external ID): p.Size rows of
-// stmt, whose filter afterKey has kept to the keys after p.After and
-// which ends with its ORDER BY; Next is the key of the page's last row
+// walk reads a page of an uncounted list: from its first row, or from
+// the cursor pr.After onwards or back (the cursor says which), pr.Size
+// rows (q.defaultSize when 0 or above q.maxSize; the whole list when 0 on
+// a q.whole list), reading one row more to learn whether more follow.
+// Next is the cursor of the rows after the page in the list's order, Prev
+// (on a list paged both ways) of those before it; no total is counted.
+func walk[T any](ctx context.Context, r reader, q *keysetQuery, pr parcelgate.PageRequest, cols, joins string, scan func(*sql.Rows) (T, pageKey, error)) (parcelgate.Page[T], error) {
+	page := parcelgate.Page[T]{Items: []T{}}
+	limit := pr.Size
+	switch {
+	case q.whole && (limit < 0 || limit > 0 && !q.unique):
+		return page, parcelgate.Errorf(parcelgate.EINVALID, "Only one organization's list is paged.")
+	case q.whole && limit == 0:
+	case limit <= 0 || (q.maxSize > 0 && limit > q.maxSize):
+		limit = q.defaultSize
+	}
+	cur, err := q.decodeCursor(pr.After)
+	if err != nil {
+		return page, err
+	}
+	n := 0
+	if limit > 0 {
+		n = limit + 1
+	}
+	var keys []pageKey
+	switch {
+	case q.keys != nil:
+		if keys, err = q.keys(ctx, r, cur, n); err != nil {
+			return page, err
+		}
+		for _, k := range keys {
+			page.Items = append(page.Items, any(k).(T))
+		}
+	default:
+		stmt, args := q.stmt, append([]any(nil), q.args...)
+		if stmt == "" {
+			where := q.where.sql()
+			args = append(args, q.where.args...)
+			if cur.set {
+				cond, a := q.past(cur.key, cur.back)
+				where += " AND " + cond
+				args = append(args, a...)
+			}
+			stmt = `SELECT ` + cols + ` FROM ` + q.table + ` ` + joins + ` WHERE ` + where + ` ORDER BY ` + q.order(cur.back)
+		}
+		if n > 0 {
+			stmt += ` LIMIT ?`
+			args = append(args, n)
+		}
+		rows, err := r.Query(ctx, stmt, args...)
+		if err != nil {
+			return page, err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			item, k, err := scan(rows)
+			if err != nil {
+				return parcelgate.Page[T]{}, err
+			}
+			page.Items, keys = append(page.Items, item), append(keys, k)
+		}
+		if err := rows.Err(); err != nil {
+			return parcelgate.Page[T]{}, err
+		}
+	}
+	more := n > 0 && len(page.Items) > limit
+	if more {
+		page.Items, keys = page.Items[:limit], keys[:limit]
+	}
+	if cur.back {
+		slices.Reverse(page.Items)
+		slices.Reverse(keys)
+	}
+	if len(keys) == 0 {
+		return page, nil
+	}
+	if q.both && ((cur.back && more) || (cur.set && !cur.back)) {
+		page.Prev = q.encodeCursor(keys[0], true)
+	}
+	if more || cur.back {
+		page.Next = q.encodeCursor(keys[len(keys)-1], false)
+	}
+	return page, nil
+}
+
+// afterKey keeps f to the rows whose text key col is after the cursor
+// p.After of a named list (namedQuery), for a list with a statement of
+// its own.
+func afterKey(f *filterSQL, col string, p parcelgate.PageRequest) {
+	if c, _ := namedQuery(false, "", nil).decodeCursor(p.After); c.set {
+		f.add(col+" > ?", c.key.text)
+	}
+}
+
+// namedQuery is a list ordered by a text key unique in the caller's
+// organization (its gateway clients by client ID, its service accounts
+// by username, its catalogs by external ID) read by its own statement
+// stmt, whose filter afterKey has kept to the keys after the cursor and
+// which ends with its ORDER BY; Next is the cursor of the page's last key
 // when more follow. Size 0 reads the whole list in one answer (the
 // operator API's lists, unpaged on the wire). A paged request needs a
 // list whose key is unique in its scope (unique): one organization's
 // credentials or catalogs, one environment's organizations; the whole
 // list is ordered by business ID first, so the key alone orders only
-// such a scope's rows.
-func namedPage[T any](ctx context.Context, r reader, unique bool, stmt string, args []any, p parcelgate.PageRequest, scan func(*sql.Rows) (T, string, error)) (parcelgate.Page[T], error) {
-	page := parcelgate.Page[T]{Items: []T{}}
-	if p.Size < 0 || (p.Size > 0 && !unique) {
-		return page, parcelgate.Errorf(parcelgate.EINVALID, "Only one organization's list is paged.")
-	}
-	args = append([]any(nil), args...)
-	if p.Size > 0 {
-		stmt += ` LIMIT ?`
-		args = append(args, p.Size+1)
-	}
-	rows, err := r.Query(ctx, stmt, args...)
-	if err != nil {
-		return page, err
-	}
-	defer rows.Close()
-	var last []string
-	for rows.Next() {
-		item, k, err := scan(rows)
-		if err != nil {
-			return parcelgate.Page[T]{}, err
-		}
-		page.Items, last = append(page.Items, item), append(last, k)
-	}
-	if err := rows.Err(); err != nil {
-		return parcelgate.Page[T]{}, err
-	}
-	if p.Size > 0 && len(page.Items) > p.Size {
-		page.Items = page.Items[:p.Size]
-		page.Next = last[p.Size-1]
-	}
-	return page, nil
+// such a scope's rows. The key's column is the statement's; the query
+// names "text" only for its cursors.
+func namedQuery(unique bool, stmt string, args []any) *keysetQuery {
+	return &keysetQuery{uncounted: true, textCol: "text", stmt: stmt, args: args, whole: true, unique: unique, legacy: legacyText}
 }
 
-// afterKey keeps f to the rows whose text key col is after p.After, the
-// key namedPage's previous page ended with.
-func afterKey(f *filterSQL, col string, p parcelgate.PageRequest) {
-	if p.After != "" {
-		f.add(col+" > ?", p.After)
+// environmentQuery is namedQuery for one of the operator API's lists of
+// an environment (decisions §53, §58): the organizations, gateway clients
+// and service accounts, each by a key unique in its table, p.Size rows
+// after the cursor. Only a caller of ScopeEnvironment pages so.
+func environmentQuery(c *parcelgate.Caller, what, stmt string, args []any, p parcelgate.PageRequest) (*keysetQuery, error) {
+	if c.Scope != parcelgate.ScopeEnvironment || p.Size < 1 {
+		return nil, parcelgate.Errorf(parcelgate.EINVALID, "Only one environment's %s are paged.", what)
 	}
+	return namedQuery(true, stmt, args), nil
 }
 
-// Newest-first lists (the console's orders, shipments and organizations)
-// page by key in both directions, so the last page of 100,000 orders
-// costs what the first does.
+// consoleBadCursor is a console list's refusal of a cursor.
+var consoleBadCursor = &parcelgate.Error{Code: parcelgate.EINVALID, Message: "The page link is not valid; start from the first page.",
+	Fields: []parcelgate.FieldError{{Field: "page", Message: "is not a page of this list"}}}
 
-// consoleKey is a row's place in a newest-first list: a stamp (0 when the
-// list is ordered by id alone) and the row's id.
-type consoleKey struct {
-	stamp, id int64
-}
-
-// consoleCursor is a parsed page cursor: the key the page starts after,
-// and whether it goes towards newer rows.
-type consoleCursor struct {
-	key   consoleKey
-	newer bool
-	set   bool
-}
-
-func encodeConsoleCursor(k consoleKey, newer bool) string {
-	dir := "o"
-	if newer {
-		dir = "n"
-	}
-	return base64.RawURLEncoding.EncodeToString([]byte(dir + "." + strconv.FormatInt(k.stamp, 36) + "." + strconv.FormatInt(k.id, 36)))
-}
-
-func parseConsoleCursor(s string) (consoleCursor, error) {
-	if s == "" {
-		return consoleCursor{}, nil
-	}
-	bad := &parcelgate.Error{Code: parcelgate.EINVALID, Message: "The page link is not valid; start from the first page.",
-		Fields: []parcelgate.FieldError{{Field: "page", Message: "is not a page of this list"}}}
-	b, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil {
-		return consoleCursor{}, bad
-	}
-	parts := strings.Split(string(b), ".")
-	if len(parts) != 3 || (parts[0] != "o" && parts[0] != "n") {
-		return consoleCursor{}, bad
-	}
-	c := consoleCursor{newer: parts[0] == "n", set: true}
-	if c.key.stamp, err = strconv.ParseInt(parts[1], 36, 64); err != nil {
-		return consoleCursor{}, bad
-	}
-	if c.key.id, err = strconv.ParseInt(parts[2], 36, 64); err != nil {
-		return consoleCursor{}, bad
-	}
-	return c, nil
-}
-
-// newestFirstPage reads one page of a newest-first list (the console's
-// lists, decisions §47): from the newest, or from the cursor p.After
-// towards older or newer rows (the cursor says which), p.Size rows (50
-// when 0 or above 500). stampCol may be "" for lists ordered by idCol
-// alone. Next is the cursor of the older rows, Prev of the newer; no
-// total is counted.
-func newestFirstPage[T any](ctx context.Context, r reader, f *filterSQL, from, cols, stampCol, idCol string, p parcelgate.PageRequest, scan func(*sql.Rows) (T, consoleKey, error)) (parcelgate.Page[T], error) {
-	var page parcelgate.Page[T]
-	cur, err := parseConsoleCursor(p.After)
-	if err != nil {
-		return page, err
-	}
-	limit := p.Size
-	if limit <= 0 || limit > 500 {
-		limit = 50
-	}
-	where, args := f.sql(), append([]any(nil), f.args...)
-	if cur.set {
-		var cond string
-		switch {
-		case stampCol == "" && cur.newer:
-			cond, args = idCol+" > ?", append(args, cur.key.id)
-		case stampCol == "":
-			cond, args = idCol+" < ?", append(args, cur.key.id)
-		case cur.newer:
-			cond = stampCol + " >= ? AND (" + stampCol + " > ? OR " + idCol + " > ?)"
-			args = append(args, cur.key.stamp, cur.key.stamp, cur.key.id)
-		default:
-			cond = stampCol + " <= ? AND (" + stampCol + " < ? OR " + idCol + " < ?)"
-			args = append(args, cur.key.stamp, cur.key.stamp, cur.key.id)
-		}
-		where += " AND " + cond
-	}
-	order := idCol + " DESC"
-	if stampCol != "" {
-		order = stampCol + " DESC, " + order
-	}
-	if cur.newer {
-		order = strings.ReplaceAll(order, "DESC", "ASC")
-	}
-	rows, err := r.Query(ctx, `SELECT `+cols+` FROM `+from+` WHERE `+where+` ORDER BY `+order+` LIMIT ?`, append(args, limit+1)...)
-	if err != nil {
-		return page, err
-	}
-	defer rows.Close()
-	var keys []consoleKey
-	for rows.Next() {
-		item, k, err := scan(rows)
-		if err != nil {
-			return page, err
-		}
-		page.Items = append(page.Items, item)
-		keys = append(keys, k)
-	}
-	if err := rows.Err(); err != nil {
-		return page, err
-	}
-	more := len(page.Items) > limit
-	if more {
-		page.Items, keys = page.Items[:limit], keys[:limit]
-	}
-	if cur.newer {
-		for i, j := 0, len(page.Items)-1; i < j; i, j = i+1, j-1 {
-			page.Items[i], page.Items[j] = page.Items[j], page.Items[i]
-			keys[i], keys[j] = keys[j], keys[i]
-		}
-	}
-	if len(keys) == 0 {
-		return page, nil
-	}
-	if (cur.newer && more) || (cur.set && !cur.newer) {
-		page.Prev = encodeConsoleCursor(keys[0], true)
-	}
-	if more || cur.newer {
-		page.Next = encodeConsoleCursor(keys[len(keys)-1], false)
-	}
-	return page, nil
+// newestFirstQuery is a newest-first list (the console's orders,
+// shipments and organizations, decisions §47): table from (alias its
+// alias, "" for none) filtered by f, by stampCol (may be "": by id
+// alone) and id descending, paged both ways, 50 rows a page when the
+// request asks 0 or above 500.
+func newestFirstQuery(f *filterSQL, from, alias, stampCol string) *keysetQuery {
+	return &keysetQuery{table: from, alias: alias, where: *f, byModified: stampCol != "", stampCol: stampCol,
+		uncounted: true, desc: true, both: true, defaultSize: 50, maxSize: 500, legacy: legacyConsole, badCursor: consoleBadCursor}
 }

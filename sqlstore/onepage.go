@@ -26,8 +26,12 @@ import (
 // A statement that returns no row carries no total: an empty page (an
 // empty list, or a page past its end) is answered by keysetPage instead,
 // in its read transaction, exactly as before.
+//
+// A list is read so when its scan can read the columns that carry the
+// total after its own (keysetQuery.head): the pager points them at
+// their destinations before it reads the rows.
 
-// oneStatement reports whether onePage reads a page of size rows (0: the
+// oneStatement reports whether inOneStatement reads a page of size rows (0: the
 // default) in one statement; fewRows is keysetQuery.fewRows
 // (fastpath.OneStatement: one statement is worth it on PostgreSQL for
 // pages of up to fastpath.OnePageRows, on SQLite only for a list of a few
@@ -39,26 +43,27 @@ func oneStatement(db *DB, fewRows bool, size int) bool {
 	return fastpath.OneStatement(db.dialect.name == "postgres", fewRows, size)
 }
 
-// errUnguarded is onePage's refusal of a page whose q.guard it found
+// errUnguarded is oneStatement's refusal of a page whose q.guard it found
 // false or could not check.
 var errUnguarded = errors.New("sqlstore: the page's guard does not hold")
 
-// pageScan reads one row of a page whose columns are followed by the
-// columns head points into.
-type pageScan[T any] func(rows *sql.Rows, head ...any) (T, pageKey, error)
-
-// onePage reads one page of q as keysetPage does, in one statement when
-// the page has rows. scan reads a row; plain is the same scan for
-// keysetPage.
-func onePage[T any](ctx context.Context, r reader, q *keysetQuery, pr parcelgate.PageRequest, cols, joins string, scan pageScan[T]) (parcelgate.Page[T], error) {
+// inOneStatement reads one page of a counted list q whose scan reads
+// the total's columns (q.head) as keysetPage does in its read
+// transaction, in one statement when the page has rows; otherwise (a
+// read transaction under way, a page too long to be worth it, an empty
+// page) in the read transaction, with *q.head empty.
+func inOneStatement[T any](ctx context.Context, r reader, q *keysetQuery, pr parcelgate.PageRequest, cols, joins string, scan func(*sql.Rows) (T, pageKey, error)) (parcelgate.Page[T], error) {
 	var res parcelgate.Page[T]
-	plain := func(rows *sql.Rows) (T, pageKey, error) { return scan(rows) }
+	plain := func(ctx context.Context, r reader, q *keysetQuery, pr parcelgate.PageRequest, cols, joins string, scan func(*sql.Rows) (T, pageKey, error)) (parcelgate.Page[T], error) {
+		*q.head = nil
+		return inReadTx(ctx, r, q, pr, cols, joins, scan)
+	}
 	inTx := r.tx != nil
 	if inTx && q.guard != nil {
 		return res, errUnguarded
 	}
 	if inTx {
-		return keysetPage(ctx, r, q, pr, cols, joins, plain)
+		return plain(ctx, r, q, pr, cols, joins, scan)
 	}
 	if pr.Size <= 0 {
 		pr.Size = parcelgate.DefaultPageSize
@@ -67,7 +72,7 @@ func onePage[T any](ctx context.Context, r reader, q *keysetQuery, pr parcelgate
 		if q.guard != nil {
 			return res, errUnguarded
 		}
-		return keysetPage(ctx, r, q, pr, cols, joins, plain)
+		return plain(ctx, r, q, pr, cols, joins, scan)
 	}
 	scope := q.table + "|" + q.keyCols() + "|" + q.where.scope.String()
 	start, hasStart, err := pageStart(ctx, r, q, pr, scope)
@@ -75,7 +80,7 @@ func onePage[T any](ctx context.Context, r reader, q *keysetQuery, pr parcelgate
 		return res, errUnguarded
 	}
 	if errors.Is(err, sql.ErrNoRows) {
-		return keysetPage(ctx, r, q, pr, cols, joins, plain)
+		return plain(ctx, r, q, pr, cols, joins, scan)
 	}
 	if err != nil {
 		return res, err
@@ -107,14 +112,15 @@ func onePage[T any](ctx context.Context, r reader, q *keysetQuery, pr parcelgate
 		dest = append(dest, &guard)
 	}
 	var last pageKey
-	if res.Items, last, err = readPage(rows, func() (T, pageKey, error) { return scan(rows, dest...) }); err != nil {
+	*q.head = dest
+	if res.Items, last, err = scanRows(rows, scan); err != nil {
 		return res, err
 	}
 	if q.guard != nil && (len(res.Items) == 0 || !guard.Valid) {
 		return parcelgate.Page[T]{}, errUnguarded
 	}
 	if len(res.Items) == 0 {
-		return keysetPage(ctx, r, q, pr, cols, joins, plain)
+		return plain(ctx, r, q, pr, cols, joins, scan)
 	}
 	switch {
 	case total.Valid:

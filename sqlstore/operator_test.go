@@ -401,8 +401,15 @@ func TestCredentialListsPageOneOrganization(t *testing.T) {
 		// operator API's), by username, that environment's only; every
 		// environment's is not.
 		env, err := creds.ListServiceAccounts(ctx, parcelgate.EnvironmentOperator(parcelgate.Production), parcelgate.PageRequest{Size: 1})
-		if err != nil || len(env.Items) != 1 || env.Items[0].Environment != parcelgate.Production || env.Next != env.Items[0].Username {
+		if err != nil || len(env.Items) != 1 || env.Items[0].Environment != parcelgate.Production || env.Next == "" {
 			t.Fatalf("a page of production's accounts: %+v %v", env, err)
+		}
+		// decisions §64: Next is the one cursor encoding; the bare
+		// username a client got before it reads the same next page.
+		byNext, err1 := creds.ListServiceAccounts(ctx, parcelgate.EnvironmentOperator(parcelgate.Production), parcelgate.PageRequest{After: env.Next, Size: 1})
+		byOld, err2 := creds.ListServiceAccounts(ctx, parcelgate.EnvironmentOperator(parcelgate.Production), parcelgate.PageRequest{After: env.Items[0].Username, Size: 1})
+		if err1 != nil || err2 != nil || len(byNext.Items) != 1 || len(byOld.Items) != 1 || byNext.Items[0].Username != byOld.Items[0].Username || byNext.Items[0].Username == env.Items[0].Username {
+			t.Fatalf("the next page by Next %q: %+v %v; by the old cursor: %+v %v", env.Next, byNext, err1, byOld, err2)
 		}
 		if _, err := creds.ListServiceAccounts(ctx, parcelgate.AllOperator(), parcelgate.PageRequest{Size: 1}); parcelgate.ErrorCode(err) != parcelgate.EINVALID {
 			t.Fatalf("every environment's list paged: %v, want EINVALID", err)

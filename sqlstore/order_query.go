@@ -236,12 +236,12 @@ func (s *OrderService) listNewestOrders(ctx context.Context, r reader, c *parcel
 	if wh := strings.TrimSpace(q.Warehouse); wh != "" {
 		f.add("EXISTS (SELECT 1 FROM order_rows w WHERE w.order_pk = o.id AND w.warehouse_external_id = ?)", wh)
 	}
-	return newestFirstPage(ctx, r, &f, "orders o", orderColumns, "o.updated_at", "o.id", p, func(rows *sql.Rows) (*parcelgate.Order, consoleKey, error) {
+	return keysetPage(ctx, r, newestFirstQuery(&f, "orders o", "o", "updated_at"), p, orderColumns, "", func(rows *sql.Rows) (*parcelgate.Order, pageKey, error) {
 		rec, err := scanOrderRecord(rows)
 		if err != nil {
-			return nil, consoleKey{}, err
+			return nil, pageKey{}, err
 		}
-		return rec.view(), consoleKey{rec.updatedAt, rec.pk}, nil
+		return rec.view(), pageKey{modified: rec.updatedAt, id: rec.pk}, nil
 	})
 }
 

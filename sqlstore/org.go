@@ -158,34 +158,38 @@ func (s *OrganizationService) ListOrganizations(ctx context.Context, c *parcelga
 	}
 	var scope filterSQL
 	scope.tenant(c, "o.environment", "o.id")
-	scan := func(rows *sql.Rows) (*parcelgate.Organization, consoleKey, error) {
+	scan := func(rows *sql.Rows) (*parcelgate.Organization, pageKey, error) {
 		o, err := scanOrganization(rows)
 		if err != nil {
-			return nil, consoleKey{}, err
+			return nil, pageKey{}, err
 		}
-		return o, consoleKey{0, o.ID}, nil
+		return o, pageKey{id: o.ID}, nil
 	}
 	if q.NewestFirst {
-		return newestFirstPage(ctx, s.db.primary(), &scope, "organizations o", orgColumnsOf("o"), "", "o.id", p, scan)
+		return keysetPage(ctx, s.db.primary(), newestFirstQuery(&scope, "organizations o", "o", ""), p, orgColumnsOf("o"), "", scan)
 	}
-	byName := func(rows *sql.Rows) (*parcelgate.Organization, string, error) {
+	byName := func(rows *sql.Rows) (*parcelgate.Organization, pageKey, error) {
 		o, _, err := scan(rows)
 		if err != nil {
-			return nil, "", err
+			return nil, pageKey{}, err
 		}
-		return o, o.BusinessID, nil
+		return o, pageKey{text: o.BusinessID}, nil
 	}
 	if p.Size == 0 && p.After == "" {
 		// The whole list in one answer (every environment's, by business
 		// ID then environment).
-		return namedPage(ctx, s.db.primary(), false, `SELECT `+orgColumnsOf("o")+` FROM organizations o WHERE `+scope.sql()+` ORDER BY business_id, environment`, scope.args, p, byName)
+		return keysetPage(ctx, s.db.primary(), namedQuery(false, `SELECT `+orgColumnsOf("o")+` FROM organizations o WHERE `+scope.sql()+` ORDER BY business_id, environment`, scope.args), p, "", "", byName)
 	}
 	// The operator API's pages (decisions §53): one environment's
 	// organizations by business ID, unique there, from the key after
 	// p.After, served in that order by the unique (environment,
 	// business_id) index.
 	afterKey(&scope, "o.business_id", p)
-	return environmentPage(ctx, s.db.primary(), c, "organizations", `SELECT `+orgColumnsOf("o")+` FROM organizations o WHERE `+scope.sql()+` ORDER BY o.business_id`, scope.args, p, byName)
+	pq, err := environmentQuery(c, "organizations", `SELECT `+orgColumnsOf("o")+` FROM organizations o WHERE `+scope.sql()+` ORDER BY o.business_id`, scope.args, p)
+	if err != nil {
+		return parcelgate.Page[*parcelgate.Organization]{Items: []*parcelgate.Organization{}}, err
+	}
+	return keysetPage(ctx, s.db.primary(), pq, p, "", "", byName)
 }
 
 // HasOrganizations reports whether any organization exists, in either

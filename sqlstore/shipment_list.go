@@ -45,17 +45,17 @@ func (s *ShipmentService) ListShipments(ctx context.Context, c *parcelgate.Calle
 		if len(lookups) > 0 {
 			f.add("id IN ("+strings.Join(lookups, " UNION ")+")", args...)
 		}
-		page, err := newestFirstPage(ctx, r, &f, "shipments", shipmentColumns, "", "id", p,
-			func(rows *sql.Rows) (*parcelgate.Shipment, consoleKey, error) {
+		page, err := keysetPage(ctx, r, newestFirstQuery(&f, "shipments", "", ""), p, shipmentColumns, "",
+			func(rows *sql.Rows) (*parcelgate.Shipment, pageKey, error) {
 				var row shipmentRow
 				if err := rows.Scan(row.dest()...); err != nil {
-					return nil, consoleKey{}, err
+					return nil, pageKey{}, err
 				}
 				sh, err := row.shipment()
 				if err != nil {
-					return nil, consoleKey{}, err
+					return nil, pageKey{}, err
 				}
-				return sh, consoleKey{0, sh.ID}, nil
+				return sh, pageKey{id: sh.ID}, nil
 			})
 		if err != nil || len(page.Items) == 0 {
 			return page, err

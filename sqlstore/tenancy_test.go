@@ -51,13 +51,6 @@ var tenantExceptions = map[string]string{
 	"scopedProductIDs products": "scoped by supplier_org_id and environment in a filter built at run time",
 	"inProductScope balances":   "scoped by retailer_org_id in publishedTo, added at run time",
 	"scopedProductIDs balances": "scoped by retailer_org_id in publishedTo, added at run time",
-	// A product's balances a page at a time (ProductStock): the product
-	// is first found in the caller's scope (inProductScope), and each
-	// balance is kept by the scope's supplier_org_id or retailer_org_id
-	// (stockScope), added at run time.
-	"InventoryService.ProductStock balances": "scoped by the product scope's organization filter, added at run time",
-	"InventoryService.ProductStock products": "the products of balances scoped by the product scope's organization filter",
-	"InventoryService.ProductStock catalogs": "the catalogs of balances scoped by the product scope's organization filter",
 	// The product search (decisions §58): supplier_org_id, or
 	// retailer_org_id in publishedTo, in a filter built at run time.
 	"searchedProductKeys products": "scoped by supplier_org_id or publishedTo in a filter built at run time",

@@ -39,9 +39,33 @@ func HTTP(db *sqlstore.DB) httpapi.Services {
 	}
 }
 
+// ConsoleOption changes a bound of the console's services from its
+// default: the wiring's configuration, so a front end and its tests set
+// it without reaching into the store.
+type ConsoleOption func(*consoleConfig)
+
+type consoleConfig struct {
+	countedCodes int64
+}
+
+// CountedCodes makes the overview's active codes tile count up to n codes
+// (at least 1) instead of view.MaxCountedCodes (decisions §58, §64): a
+// test of the bound needs n codes, not a thousand.
+func CountedCodes(n int64) ConsoleOption {
+	return func(c *consoleConfig) { c.countedCodes = n }
+}
+
 // Console returns the services of the web console over db.
-func Console(db *sqlstore.DB) console.Services {
+func Console(db *sqlstore.DB, opts ...ConsoleOption) console.Services {
+	var cfg consoleConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
 	s := sqlstore.NewServices(db, pickup.Network{})
+	reads := s.Console
+	if cfg.countedCodes != 0 {
+		reads = reads.WithCodeCountBound(cfg.countedCodes)
+	}
 	return console.Services{
 		Organizations: s.Organizations,
 		Credentials:   s.Credentials,
@@ -57,8 +81,8 @@ func Console(db *sqlstore.DB) console.Services {
 		Tracking:      s.Tracking,
 		PickupPoints:  pickup.Network{},
 		Estimates:     pickup.Network{},
-		Reads:         s.Console,
-		Operator:      s.Console,
+		Reads:         reads,
+		Operator:      reads,
 		Sessions:      s.ConsoleSessions,
 		Database:      db,
 

@@ -1,9 +1,6 @@
 package fastpath
 
 import (
-	"encoding/base64"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 )
@@ -21,39 +18,6 @@ import (
 // cursor (those lists hand out none).
 type PageKey struct {
 	Stamp, ID, Sub int64
-}
-
-// Cursor is k as an opaque cursor of a list ordered by change (byStamp)
-// or by ID alone.
-func Cursor(k PageKey, byStamp bool) string {
-	s := strconv.FormatInt(k.ID, 36)
-	if byStamp {
-		s = strconv.FormatInt(k.Stamp, 36) + "." + s
-	}
-	return base64.RawURLEncoding.EncodeToString([]byte(s))
-}
-
-// ParseCursor is the key Cursor(k, byStamp) made; false for a string
-// Cursor never makes for such a list (the caller words the refusal).
-func ParseCursor(cursor string, byStamp bool) (PageKey, bool) {
-	b, err := base64.RawURLEncoding.DecodeString(cursor)
-	if err != nil {
-		return PageKey{}, false
-	}
-	m, id, found := strings.Cut(string(b), ".")
-	if found != byStamp {
-		return PageKey{}, false
-	}
-	var k PageKey
-	if !found {
-		id = m
-	} else if k.Stamp, err = strconv.ParseInt(m, 36, 64); err != nil {
-		return PageKey{}, false
-	}
-	if k.ID, err = strconv.ParseInt(id, 36, 64); err != nil {
-		return PageKey{}, false
-	}
-	return k, true
 }
 
 // Boundaries remembers where recently served pages end, so that a client
@@ -145,16 +109,8 @@ func (c *Boundaries) Start(k BoundaryKey, step int64, find func(from PageKey, fr
 	return key, true, nil
 }
 
-// Next returns the cursor of the page that starts at next (the position
-// after a full page whose last row is last), and records that position's
-// boundary.
-func (c *Boundaries) Next(next BoundaryKey, byStamp bool, last PageKey) string {
-	c.Record(next, last)
-	return Cursor(last, byStamp)
-}
-
-// Record records that the row at k.Position comes after last (a page
-// that hands out no cursor: the Tracking API's).
+// Record records that the row at k.Position comes after last: a full
+// page from k.Position-n to k.Position-1 ends with last.
 func (c *Boundaries) Record(k BoundaryKey, last PageKey) { c.put(k, last) }
 
 func (c *Boundaries) get(k BoundaryKey) (PageKey, bool) {
