@@ -10,6 +10,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,6 +43,11 @@ func (o opResult) print(engine string) {
 	}
 }
 
+// opProfile, when set (-cpuprofile), is where each operator operation's
+// CPU profile goes (suffixed with the engine and the operation): the
+// server runs in this process, so it is the server's work on the job.
+var opProfile string
+
 // jobPending are the states of a job still running, as a job resource
 // might name them.
 var jobPending = []string{"", "queued", "pending", "running", "accepted", "started", "active", "in_progress", "inprogress", "in progress", "processing", "created"}
@@ -55,6 +61,15 @@ var jobFailed = []string{"failed", "failure", "error", "errored", "cancelled", "
 // slow operation is recorded, never waited for without end.
 func (e *env) operatorOp(name, method, path string, body []byte, timeout time.Duration) (res opResult) {
 	res = opResult{name: name, rssBefore: currentRSS()}
+	if opProfile != "" {
+		f, err := os.Create(opProfile + ".op." + e.engine + "." + strings.Join(strings.Fields(name), "-"))
+		if err == nil && pprof.StartCPUProfile(f) == nil {
+			defer func() {
+				pprof.StopCPUProfile()
+				f.Close()
+			}()
+		}
+	}
 	start := time.Now()
 	defer func() {
 		res.took = time.Since(start)
