@@ -437,18 +437,19 @@ func (r *jobRun) planRestore(ctx context.Context) error {
 // restoreBatch does one batch of a restore: of its reset, then one chunk
 // of saved rows, then the stock its orders hold on others' balances.
 func (r *jobRun) restoreBatch(ctx context.Context, tx *Tx, p *jobProgress) (bool, error) {
+	budget := r.size
 	if p.Phase == "reset" {
-		done, err := r.resetBatch(ctx, tx, p, r.row.OrgID, false)
+		done, err := r.resetBatch(ctx, tx, p, r.row.OrgID, false, &budget)
 		if err != nil || !done {
 			return false, err
 		}
 		p.Phase, p.Step, p.Chunk = "write", 0, 0
 	}
 	// Saved chunks are written until the batch has r.size rows (several
-	// chunks per transaction: decisions §60).
-	var rows int64
+	// chunks per transaction: decisions §60), the reset's keys in the
+	// same batch included.
 	for p.Phase == "write" && p.Step < len(tenantTables) {
-		if rows >= int64(r.size) {
+		if budget <= 0 {
 			return false, nil
 		}
 		t := tenantTables[p.Step]
@@ -476,7 +477,7 @@ func (r *jobRun) restoreBatch(ctx context.Context, tx *Tx, p *jobProgress) (bool
 			p.Skipped[t.name] += skipped
 		}
 		p.Chunk = seq + 1
-		rows += int64(len(data.Rows))
+		budget -= len(data.Rows)
 	}
 	if p.Phase == "write" {
 		p.Phase = "finish"
