@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -46,6 +47,20 @@ func TestLateBatchIsTriedSmaller(t *testing.T) {
 		}
 		if n := orderCount(b); n != 0 {
 			t.Fatalf("%d orders after the environment's reset", n)
+		}
+
+		// Late at the smallest size too: the job fails, and its error says
+		// why to the operator (an internal one was "Internal error." alone).
+		b.create(b.orderBody("B2", 1))
+		always := late
+		always.BatchRows, always.MaxBatchRows, always.LateOver = 20, 20, 1
+		e.DB.SetJobLimits(always)
+		r = e.Admin("POST", orgPath(tenantB, "/reset")+"&wait=0s", nil).Expect(http.StatusAccepted)
+		if j := awaitJob(t, e, r.Header.Get("Location")); j.State != parcelgate.JobFailed || !strings.HasPrefix(j.Error, "Internal error: ") || !strings.Contains(j.Error, "deadline") {
+			t.Fatalf("always late: %+v", j)
+		}
+		if n := orderCount(b); n != 1 {
+			t.Fatalf("%d orders after a reset that did nothing", n)
 		}
 	})
 }

@@ -573,9 +573,16 @@ func (jr *jobRunner) run(id string) {
 	}
 	// The job failed: it is marked so, unfenced, with its error; the
 	// batches done stay done.
-	code := parcelgate.ErrorCode(err)
+	code, msg := parcelgate.ErrorCode(err), parcelgate.ErrorMessage(err)
+	if _, ok := errors.AsType[*parcelgate.Error](err); !ok {
+		// An internal error is kept whole for the operator, who alone
+		// reads jobs and must know what to fix before running it again
+		// (decisions §62: "Internal error." was all the environment's
+		// failed reset said).
+		msg = "Internal error: " + err.Error()
+	}
 	jr.db.exec(context.WithoutCancel(ctx), `UPDATE operator_jobs SET state = 'failed', fenced = 0, error_code = ?, error = ?, updated_at = ?, finished_at = ? WHERE id = ? AND owner = ? AND state = 'running'`,
-		code, parcelgate.ErrorMessage(err), nowMicros(), nowMicros(), id, jr.owner)
+		code, msg, nowMicros(), nowMicros(), id, jr.owner)
 	if row.Kind == string(parcelgate.JobSnapshot) && r.p.SnapshotID != 0 {
 		purgeSnapshot(context.WithoutCancel(ctx), jr.db, r.p.SnapshotID)
 	}
