@@ -551,28 +551,36 @@ func decodeTable(raw string) (*tableData, error) {
 			if v == nil {
 				continue
 			}
+			// Numbers come as json.Number, text as string: read as such
+			// (fmt.Sprint of each was a sixth of a restore's decoding).
+			text, ok := v.(string)
+			if num, isNum := v.(json.Number); isNum {
+				text, ok = string(num), true
+			}
+			if !ok {
+				text = fmt.Sprint(v)
+			}
 			switch data.Kinds[i] {
 			case "int":
-				n, err := strconv.ParseInt(fmt.Sprint(v), 10, 64)
+				n, err := strconv.ParseInt(text, 10, 64)
 				if err != nil {
 					return nil, fmt.Errorf("column %s: %w", data.Columns[i], err)
 				}
 				row[i] = n
 			case "float":
-				f, err := strconv.ParseFloat(fmt.Sprint(v), 64)
+				f, err := strconv.ParseFloat(text, 64)
 				if err != nil {
 					return nil, fmt.Errorf("column %s: %w", data.Columns[i], err)
 				}
 				row[i] = f
 			case "bytes":
-				s, _ := v.(string)
-				b, err := base64.StdEncoding.DecodeString(s)
+				b, err := base64.StdEncoding.DecodeString(text)
 				if err != nil {
 					return nil, fmt.Errorf("column %s: %w", data.Columns[i], err)
 				}
 				row[i] = b
 			default:
-				row[i] = fmt.Sprint(v)
+				row[i] = text
 			}
 		}
 	}
