@@ -66,6 +66,21 @@ type JobLimits struct {
 	// FailAfter, for tests, makes the batch after that many committed
 	// ones fail (rolled back) as a database error would.
 	FailAfter int64
+	// BatchTimeout bounds one batch's transaction, waiting for the writer
+	// included (default twice the database deadline, at least 10 s). A
+	// batch past it is rolled back and tried again smaller.
+	BatchTimeout time.Duration
+	// LateOver, for tests, makes every batch of more than that many keys
+	// run past its BatchTimeout, as a batch sized on cheap rows that
+	// meets costly ones does on a loaded machine.
+	LateOver int
+}
+
+func (l JobLimits) batchTimeout(db time.Duration) time.Duration {
+	if l.BatchTimeout > 0 {
+		return l.BatchTimeout
+	}
+	return max(db, 5*time.Second) * 2
 }
 
 func (l JobLimits) batchRows() int {
@@ -558,9 +573,16 @@ func (jr *jobRunner) run(id string) {
 	}
 	// The job failed: it is marked so, unfenced, with its error; the
 	// batches done stay done.
-	code := parcelgate.ErrorCode(err)
+	code, msg := parcelgate.ErrorCode(err), parcelgate.ErrorMessage(err)
+	if _, ok := errors.AsType[*parcelgate.Error](err); !ok {
+		// An internal error is kept whole for the operator, who alone
+		// reads jobs and must know what to fix before running it again
+		// (decisions §62: "Internal error." was all the environment's
+		// failed reset said).
+		msg = "Internal error: " + err.Error()
+	}
 	jr.db.exec(context.WithoutCancel(ctx), `UPDATE operator_jobs SET state = 'failed', fenced = 0, error_code = ?, error = ?, updated_at = ?, finished_at = ? WHERE id = ? AND owner = ? AND state = 'running'`,
-		code, parcelgate.ErrorMessage(err), nowMicros(), nowMicros(), id, jr.owner)
+		code, msg, nowMicros(), nowMicros(), id, jr.owner)
 	if row.Kind == string(parcelgate.JobSnapshot) && r.p.SnapshotID != 0 {
 		purgeSnapshot(context.WithoutCancel(ctx), jr.db, r.p.SnapshotID)
 	}
@@ -578,14 +600,34 @@ func (r *jobRun) fenceKey() fenceKey {
 // kept only when they commit. finish, when fn says the job is done, ends
 // the job in the same transaction with result.
 func (r *jobRun) batch(ctx context.Context, fn func(tx *Tx, p *jobProgress) (done bool, result any, err error)) (bool, error) {
+	for {
+		done, late, err := r.tryBatch(ctx, fn)
+		if !late || r.size <= r.lim.minBatchRows() {
+			return done, err
+		}
+		// Past its own deadline (a batch sized on cheap keys meeting
+		// costly ones, a loaded machine): rolled back, nothing of it
+		// done, so it is tried again a quarter of the size (decisions
+		// §62) rather than failing the job. At the smallest size it fails.
+		r.size = max(r.lim.minBatchRows(), r.size/4)
+	}
+}
+
+// tryBatch is one attempt of batch; late reports that it failed because
+// it ran past its own deadline (the job's context still alive).
+func (r *jobRun) tryBatch(ctx context.Context, fn func(tx *Tx, p *jobProgress) (done bool, result any, err error)) (done, late bool, err error) {
 	var next *jobProgress
-	var done bool
-	bctx, cancel := context.WithTimeout(context.WithValue(ctx, relaxedCommitKey{}, true), max(r.jr.db.timeout, 5*time.Second)*2)
+	bctx, cancel := context.WithTimeout(context.WithValue(ctx, relaxedCommitKey{}, true), r.lim.batchTimeout(r.jr.db.timeout))
 	defer cancel()
 	start := time.Now()
-	err := r.jr.db.inTx(bctx, func(tx *Tx) error {
+	err = r.jr.db.inTx(bctx, func(tx *Tx) error {
 		r.stampTx = nil
 		next = r.p.clone()
+		if r.lim.LateOver > 0 && r.size > r.lim.LateOver {
+			// The test hook: a batch this big runs past its deadline.
+			<-bctx.Done()
+			return bctx.Err()
+		}
 		var result any
 		var err error
 		done, result, err = fn(tx, next)
@@ -600,16 +642,16 @@ func (r *jobRun) batch(ctx context.Context, fn func(tx *Tx, p *jobProgress) (don
 	})
 	if err != nil {
 		if ctx.Err() != nil {
-			return false, ctx.Err()
+			return false, false, ctx.Err()
 		}
-		return false, err
+		return false, bctx.Err() != nil, err
 	}
 	r.size = r.lim.nextBatchRows(r.size, time.Since(start))
 	r.p = next
 	if r.lim.StopAfter > 0 && r.p.Batches >= r.lim.StopAfter && !done {
-		return false, errStopped
+		return false, false, errStopped
 	}
-	return done, nil
+	return done, false, nil
 }
 
 // save writes the job's progress (and, done, its end and result) if this

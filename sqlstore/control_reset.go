@@ -251,15 +251,24 @@ var resetBatchSQL = map[int]struct{ table, sql string }{
 	8: {"catalog_balances", `DELETE FROM balances WHERE id IN (SELECT id FROM balances WHERE catalog_id IN (SELECT id FROM catalogs WHERE retailer_org_id = ?) LIMIT ?)`},
 }
 
-// resetBatch removes one batch of orgID's rows in tx: of the first table
-// that still has some. It reports whether none is left.
-func (r *jobRun) resetBatch(ctx context.Context, tx *Tx, p *jobProgress, orgID int64, catalogs bool) (bool, error) {
+// resetBatch removes one batch of orgID's rows in tx: up to *budget keys,
+// table after table (decisions §62: a batch does not end with a table, so
+// an organization of a few rows in each table is one transaction, not one
+// per table). It reports whether none is left; *budget is what the batch
+// may still take.
+func (r *jobRun) resetBatch(ctx context.Context, tx *Tx, p *jobProgress, orgID int64, catalogs bool, budget *int) (bool, error) {
 	for ; p.Step < resetSteps(catalogs); p.Step++ {
-		n, err := r.resetStep(ctx, tx, p, orgID)
-		if err != nil {
-			return false, err
+		for *budget > 0 {
+			n, err := r.resetStep(ctx, tx, p, orgID, *budget)
+			if err != nil {
+				return false, err
+			}
+			if n == 0 {
+				break
+			}
+			*budget -= int(n)
 		}
-		if n > 0 {
+		if *budget <= 0 {
 			return false, nil
 		}
 		p.Cursor, p.CursorText = 0, ""
@@ -268,11 +277,10 @@ func (r *jobRun) resetBatch(ctx context.Context, tx *Tx, p *jobProgress, orgID i
 }
 
 // resetStep removes one batch of step p.Step's table: the organization's
-// rows of the next r.size keys (orders with their children), whichever
-// they are, since what a batch removes is no longer there for the next.
-// It returns the keys removed (0: the table is done).
-func (r *jobRun) resetStep(ctx context.Context, tx *Tx, p *jobProgress, orgID int64) (int64, error) {
-	n := r.size
+// rows of the next n keys (orders with their children), whichever they
+// are, since what a batch removes is no longer there for the next. It
+// returns the keys removed (0: the table is done).
+func (r *jobRun) resetStep(ctx context.Context, tx *Tx, p *jobProgress, orgID int64, n int) (int64, error) {
 	del := func(table, q string, args ...any) (int64, error) {
 		k, err := rowsAffected(tx.Exec(ctx, q, args...))
 		if err != nil {
@@ -410,9 +418,16 @@ func (r *jobRun) planEnvironment(ctx context.Context) error {
 	return nil
 }
 
+// orgCost is what an organization's end takes of a batch's budget: the
+// statements that find each of its tables empty (decisions §62), so that
+// a batch of many empty organizations ends too.
+const orgCost = 20
+
 // environmentBatch resets one batch of the environment's organizations:
-// of the one under way, else of the next by id.
+// of the one under way, then of the next by id, until the batch's budget
+// is spent.
 func (r *jobRun) environmentBatch(ctx context.Context, tx *Tx, p *jobProgress) (bool, error) {
+	budget := r.size
 	for {
 		if p.Org == 0 {
 			ids, err := scanColumn[int64](tx.Query(ctx, `SELECT id FROM organizations WHERE environment = ? AND id > ? ORDER BY id LIMIT 1`, r.row.Env, p.OrgAfter))
@@ -424,15 +439,14 @@ func (r *jobRun) environmentBatch(ctx context.Context, tx *Tx, p *jobProgress) (
 			}
 			p.Org, p.Step = ids[0], 0
 		}
-		done, err := r.resetBatch(ctx, tx, p, p.Org, r.row.Catalogs)
+		done, err := r.resetBatch(ctx, tx, p, p.Org, r.row.Catalogs, &budget)
 		if err != nil || !done {
 			return false, err
 		}
 		p.OrgAfter, p.Org = p.Org, 0
 		p.Orgs.Done++
-		if !p.Small {
-			// One organization's end per transaction: an environment of
-			// many empty ones is many short transactions, not one long.
+		budget -= orgCost
+		if !p.Small && budget <= 0 {
 			return false, nil
 		}
 	}
@@ -462,7 +476,8 @@ func (r *jobRun) steps(ctx context.Context) error {
 		var err error
 		switch parcelgate.JobKind(r.row.Kind) {
 		case parcelgate.JobReset:
-			done, err = r.resetBatch(ctx, tx, p, r.row.OrgID, r.row.Catalogs)
+			budget := r.size
+			done, err = r.resetBatch(ctx, tx, p, r.row.OrgID, r.row.Catalogs, &budget)
 		case parcelgate.JobResetEnvironment:
 			done, err = r.environmentBatch(ctx, tx, p)
 		case parcelgate.JobRestore:

@@ -437,18 +437,19 @@ func (r *jobRun) planRestore(ctx context.Context) error {
 // restoreBatch does one batch of a restore: of its reset, then one chunk
 // of saved rows, then the stock its orders hold on others' balances.
 func (r *jobRun) restoreBatch(ctx context.Context, tx *Tx, p *jobProgress) (bool, error) {
+	budget := r.size
 	if p.Phase == "reset" {
-		done, err := r.resetBatch(ctx, tx, p, r.row.OrgID, false)
+		done, err := r.resetBatch(ctx, tx, p, r.row.OrgID, false, &budget)
 		if err != nil || !done {
 			return false, err
 		}
 		p.Phase, p.Step, p.Chunk = "write", 0, 0
 	}
 	// Saved chunks are written until the batch has r.size rows (several
-	// chunks per transaction: decisions §60).
-	var rows int64
+	// chunks per transaction: decisions §60), the reset's keys in the
+	// same batch included.
 	for p.Phase == "write" && p.Step < len(tenantTables) {
-		if rows >= int64(r.size) {
+		if budget <= 0 {
 			return false, nil
 		}
 		t := tenantTables[p.Step]
@@ -476,7 +477,7 @@ func (r *jobRun) restoreBatch(ctx context.Context, tx *Tx, p *jobProgress) (bool
 			p.Skipped[t.name] += skipped
 		}
 		p.Chunk = seq + 1
-		rows += int64(len(data.Rows))
+		budget -= len(data.Rows)
 	}
 	if p.Phase == "write" {
 		p.Phase = "finish"
@@ -550,28 +551,36 @@ func decodeTable(raw string) (*tableData, error) {
 			if v == nil {
 				continue
 			}
+			// Numbers come as json.Number, text as string: read as such
+			// (fmt.Sprint of each was a sixth of a restore's decoding).
+			text, ok := v.(string)
+			if num, isNum := v.(json.Number); isNum {
+				text, ok = string(num), true
+			}
+			if !ok {
+				text = fmt.Sprint(v)
+			}
 			switch data.Kinds[i] {
 			case "int":
-				n, err := strconv.ParseInt(fmt.Sprint(v), 10, 64)
+				n, err := strconv.ParseInt(text, 10, 64)
 				if err != nil {
 					return nil, fmt.Errorf("column %s: %w", data.Columns[i], err)
 				}
 				row[i] = n
 			case "float":
-				f, err := strconv.ParseFloat(fmt.Sprint(v), 64)
+				f, err := strconv.ParseFloat(text, 64)
 				if err != nil {
 					return nil, fmt.Errorf("column %s: %w", data.Columns[i], err)
 				}
 				row[i] = f
 			case "bytes":
-				s, _ := v.(string)
-				b, err := base64.StdEncoding.DecodeString(s)
+				b, err := base64.StdEncoding.DecodeString(text)
 				if err != nil {
 					return nil, fmt.Errorf("column %s: %w", data.Columns[i], err)
 				}
 				row[i] = b
 			default:
-				row[i] = fmt.Sprint(v)
+				row[i] = text
 			}
 		}
 	}

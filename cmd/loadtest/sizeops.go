@@ -10,6 +10,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,13 +26,27 @@ type opResult struct {
 	rssBefore int64
 	rssAfter  int64
 	success   bool
+	// detail is the whole of what a failed operation answered: a job's
+	// error, note and progress, printed under its line (the table keeps
+	// the outcome's start).
+	detail string
 }
 
 func (o opResult) ok() bool { return o.success }
 
 func (o opResult) print(engine string) {
 	fmt.Printf("  %s %-34s %-40s %10s  RSS %d → %d MiB, %s\n", engine, o.name, o.outcome, ms(o.took), o.rssBefore>>20, o.rssAfter>>20, loadAverage())
+	if o.detail != "" {
+		for line := range strings.SplitSeq(o.detail, "\n") {
+			fmt.Printf("      %s\n", line)
+		}
+	}
 }
+
+// opProfile, when set (-cpuprofile), is where each operator operation's
+// CPU profile goes (suffixed with the engine and the operation): the
+// server runs in this process, so it is the server's work on the job.
+var opProfile string
 
 // jobPending are the states of a job still running, as a job resource
 // might name them.
@@ -46,6 +61,15 @@ var jobFailed = []string{"failed", "failure", "error", "errored", "cancelled", "
 // slow operation is recorded, never waited for without end.
 func (e *env) operatorOp(name, method, path string, body []byte, timeout time.Duration) (res opResult) {
 	res = opResult{name: name, rssBefore: currentRSS()}
+	if opProfile != "" {
+		f, err := os.Create(opProfile + ".op." + e.engine + "." + strings.Join(strings.Fields(name), "-"))
+		if err == nil && pprof.StartCPUProfile(f) == nil {
+			defer func() {
+				pprof.StopCPUProfile()
+				f.Close()
+			}()
+		}
+	}
 	start := time.Now()
 	defer func() {
 		res.took = time.Since(start)
@@ -82,6 +106,9 @@ func (e *env) operatorOp(name, method, path string, body []byte, timeout time.Du
 	if resp.StatusCode != http.StatusAccepted {
 		res.outcome = answer(resp.StatusCode, raw)
 		res.success = resp.StatusCode/100 == 2
+		if !res.success {
+			res.detail = jobDetail(raw)
+		}
 		return res
 	}
 	job := jobURL(e.url, resp, raw)
@@ -103,6 +130,7 @@ func (e *env) operatorOp(name, method, path string, body []byte, timeout time.Du
 		}
 		if resp.StatusCode/100 != 2 {
 			res.outcome = "202, job answered " + answer(resp.StatusCode, raw)
+			res.detail = jobDetail(raw)
 			return res
 		}
 		state := jobState(raw)
@@ -113,6 +141,7 @@ func (e *env) operatorOp(name, method, path string, body []byte, timeout time.Du
 		res.outcome = fmt.Sprintf("202, job %s after %d polls", cmpStr(state, "ended"), polls)
 		if !res.success {
 			res.outcome += ": " + short(raw)
+			res.detail = jobDetail(raw)
 		}
 		return res
 	}
@@ -155,6 +184,64 @@ func jobURL(base string, resp *http.Response, raw []byte) string {
 		}
 	}
 	return ""
+}
+
+// jobDetail is the whole of a failed job's (or a failed call's) answer
+// that says why and how far it got: its error, note, phase, batches,
+// organizations and progress by table, one per line; the raw answer when
+// it is not a job.
+func jobDetail(raw []byte) string {
+	var body map[string]any
+	if json.Unmarshal(raw, &body) != nil {
+		return strings.TrimSpace(string(raw))
+	}
+	if j, ok := body["job"].(map[string]any); ok {
+		body = j
+	}
+	number := func(v any) string {
+		if f, ok := v.(float64); ok {
+			return strconv.FormatFloat(f, 'f', -1, 64)
+		}
+		return fmt.Sprint(v)
+	}
+	var lines []string
+	add := func(k string, v any) {
+		if v == nil || v == "" {
+			return
+		}
+		lines = append(lines, fmt.Sprintf("%s: %v", k, v))
+	}
+	for _, k := range []string{"errorCode", "error", "note", "message", "detail", "phase", "batches"} {
+		if v, ok := body[k]; ok {
+			if _, ok := v.(float64); ok {
+				v = number(v)
+			}
+			add(k, v)
+		}
+	}
+	progress := func(t map[string]any) string {
+		s := fmt.Sprint(t["name"], " ", number(t["done"]))
+		if total, ok := t["total"]; ok && total != nil {
+			s += " of " + number(total)
+		}
+		return s
+	}
+	if o, ok := body["organizations"].(map[string]any); ok {
+		add("organizations", progress(o))
+	}
+	if ts, ok := body["tables"].([]any); ok && len(ts) > 0 {
+		var parts []string
+		for _, t := range ts {
+			if m, ok := t.(map[string]any); ok {
+				parts = append(parts, progress(m))
+			}
+		}
+		add("tables", strings.Join(parts, ", "))
+	}
+	if len(lines) == 0 {
+		return strings.TrimSpace(string(raw))
+	}
+	return strings.Join(lines, "\n")
 }
 
 // jobState is the lower-cased state a job resource reports (status,
