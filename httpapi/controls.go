@@ -359,22 +359,26 @@ func (s *Server) jobWait(r *http.Request) (time.Duration, error) {
 		return 0, &parcelgate.Error{Code: parcelgate.EINVALID, Message: fmt.Sprintf("wait must be a Go duration from 0s to %s, not %q.", limit, v),
 			Fields: []parcelgate.FieldError{{Field: "wait", Message: "must be a duration from 0s to " + limit.String()}}}
 	}
-	if d == 0 {
-		// 0 answers at once; AwaitJob takes 0 as "no limit".
-		d = time.Nanosecond
-	}
 	return d, nil
 }
 
 // answerJob waits for job up to wait and answers it: its result with
-// status when done, its error when failed, else 202 with the job.
+// status when done, its error when failed, else 202 with the job. A
+// wait of 0 is always 202 with the job as it stands, even one a small
+// tenant's work already ended: the client asked to follow the job, and
+// the answer must not depend on how fast the job ran.
 func (s *Server) answerJob(w http.ResponseWriter, r *http.Request, c *parcelgate.Caller, job *parcelgate.Job, wait time.Duration, status int) error {
+	atOnce := wait == 0
+	if atOnce {
+		wait = time.Nanosecond // AwaitJob takes 0 as "no limit"
+	}
 	j, err := s.controls.AwaitJob(r.Context(), c, job.ID, wait)
 	if err != nil {
 		return err
 	}
-	switch j.State {
-	case parcelgate.JobDone:
+	switch {
+	case atOnce:
+	case j.State == parcelgate.JobDone:
 		switch {
 		case j.Reset != nil:
 			writeJSON(w, status, j.Reset)
@@ -384,7 +388,7 @@ func (s *Server) answerJob(w http.ResponseWriter, r *http.Request, c *parcelgate
 			writeJSON(w, status, j.Restored)
 		}
 		return nil
-	case parcelgate.JobFailed:
+	case j.State == parcelgate.JobFailed:
 		return j.Err()
 	}
 	w.Header().Set("Location", jobURL(j))
