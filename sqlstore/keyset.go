@@ -340,6 +340,12 @@ func keysetPage[T any](ctx context.Context, r reader, q *keysetQuery, pr parcelg
 			return keysetPage(ctx, r, q, pr, cols, joins, scan)
 		}
 		return res, err
+	case q.positional:
+		// No total to agree with: the start is a key once resolved, and
+		// the rows after it are read in one statement, so a transaction
+		// would only add its BEGIN and COMMIT to every lookup (a Tracking
+		// search on PostgreSQL: 0.4 → 0.55 ms, decisions §66).
+		return readCounted(ctx, r, q, pr, cols, joins, scan)
 	}
 	return inReadTx(ctx, r, q, pr, cols, joins, scan)
 }
