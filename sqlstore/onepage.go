@@ -74,7 +74,7 @@ func inOneStatement[T any](ctx context.Context, r reader, q *keysetQuery, pr par
 		}
 		return plain(ctx, r, q, pr, cols, joins, scan)
 	}
-	scope := q.table + "|" + q.keyCols() + "|" + q.where.scope.String()
+	scope := q.boundaryScope()
 	start, hasStart, err := pageStart(ctx, r, q, pr, scope)
 	if errors.Is(err, sql.ErrNoRows) && q.guard != nil {
 		return res, errUnguarded

@@ -87,13 +87,8 @@ var tenantExceptions = map[string]string{
 	// (keptWindowTotal names its organization column in the statement).
 	"stockBalances balances":    runtimeFilter,
 	"keptWarehouseTotal orders": runtimeFilter,
-	// The Tracking API's searches (decisions §59): each search builds
-	// its trackedQuery with s.org_id or s.environment (a lookup by a
-	// consignment number is environment-wide, as trackNumbers is) and
-	// the page reads it; the parcel count is a child of s.
-	"TrackingService.trackedPage parcels": runtimeFilter,
-	"balances catalogs":                   runtimeFilter,
-	"balances products":                   runtimeFilter,
+	"balances catalogs":         runtimeFilter,
+	"balances products":         runtimeFilter,
 
 	// By the key of a row that the same transaction first read under the
 	// caller's organization (and locked where it matters). Distributed:

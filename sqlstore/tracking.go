@@ -4,14 +4,11 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
-	"errors"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/parcelgate/parcelgate"
-	"github.com/parcelgate/parcelgate/sqlstore/internal/fastpath"
 )
 
 // TrackingService finds parcels for the Tracking API (decisions §30) and
@@ -33,36 +30,18 @@ const trackedColumns = `s.id, s.org_id, s.environment, s.tracking_number, s.serv
 // readTracked runs a query of trackedColumns and returns its rows as
 // tracked parcels, own when of c's organization, with their moves.
 func (t *TrackingService) readTracked(ctx context.Context, c *parcelgate.Caller, q string, args ...any) ([]parcelgate.TrackedParcel, error) {
-	orgID, _ := c.Organization()
 	rows, err := t.db.query(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}
 	var out []parcelgate.TrackedParcel
-	shipments := map[int64]*parcelgate.Shipment{}
+	scan := trackedScanner(c)
 	for rows.Next() {
-		var tp parcelgate.TrackedParcel
-		var p parcelgate.Parcel
-		var w, l, wd, h sql.NullFloat64
-		var size string
-		var row shipmentRow
-		dest := append(row.dest(), &p.ParcelID, &p.PackageCode, &w, &l, &wd, &h, &size, &p.Contents, &tp.Index, &tp.Count)
-		if err := rows.Scan(dest...); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		sh, err := row.shipment()
+		tp, _, err := scan(rows)
 		if err != nil {
 			rows.Close()
 			return nil, err
 		}
-		if known, ok := shipments[sh.ID]; ok {
-			sh = known
-		} else {
-			shipments[sh.ID] = sh
-		}
-		p.Weight, p.Length, p.Width, p.Height, p.LockerSize = floatPtr(w), floatPtr(l), floatPtr(wd), floatPtr(h), parcelgate.LockerSize(size)
-		tp.Shipment, tp.Parcel, tp.Own = sh, p, sh.OrgID == orgID
 		out = append(out, tp)
 	}
 	if err := rows.Err(); err != nil {
@@ -71,6 +50,37 @@ func (t *TrackingService) readTracked(ctx context.Context, c *parcelgate.Caller,
 	}
 	rows.Close()
 	return out, t.readMoves(ctx, out)
+}
+
+// trackedScanner reads rows of trackedColumns as tracked parcels, own
+// when of c's organization, and their keys in the searches' order; the
+// parcels of one shipment share its *Shipment.
+func trackedScanner(c *parcelgate.Caller) func(*sql.Rows) (parcelgate.TrackedParcel, pageKey, error) {
+	orgID, _ := c.Organization()
+	shipments := map[int64]*parcelgate.Shipment{}
+	return func(rows *sql.Rows) (parcelgate.TrackedParcel, pageKey, error) {
+		var tp parcelgate.TrackedParcel
+		var p parcelgate.Parcel
+		var w, l, wd, h sql.NullFloat64
+		var size string
+		var row shipmentRow
+		dest := append(row.dest(), &p.ParcelID, &p.PackageCode, &w, &l, &wd, &h, &size, &p.Contents, &tp.Index, &tp.Count)
+		if err := rows.Scan(dest...); err != nil {
+			return tp, pageKey{}, err
+		}
+		sh, err := row.shipment()
+		if err != nil {
+			return tp, pageKey{}, err
+		}
+		if known, ok := shipments[sh.ID]; ok {
+			sh = known
+		} else {
+			shipments[sh.ID] = sh
+		}
+		p.Weight, p.Length, p.Width, p.Height, p.LockerSize = floatPtr(w), floatPtr(l), floatPtr(wd), floatPtr(h), parcelgate.LockerSize(size)
+		tp.Shipment, tp.Parcel, tp.Own = sh, p, sh.OrgID == orgID
+		return tp, pageKey{modified: micros(sh.CreatedAt), id: sh.ID, sub: int64(tp.Index)}, nil
+	}
 }
 
 // readMoves fills in the parcels' moves with one query.
@@ -211,11 +221,10 @@ func (t *TrackingService) findParcels(ctx context.Context, c *parcelgate.Caller,
 	if len(match) == 0 {
 		return nil, nil
 	}
-	q := trackedQuery{from: `(` + strings.Join(drive, ` UNION `) + `) f ` + fromFound}
+	q := trackedQuery(`(`+strings.Join(drive, ` UNION `)+`) f `+fromFound, driveArgs...)
 	q.where.add("s.org_id = ?", c.OrgID)
 	q.where.add("s.environment = ?", string(c.Environment))
 	q.where.add("("+strings.Join(match, ` OR `)+")", matchArgs...)
-	q.args = driveArgs
 	return t.trackedPage(ctx, c, q, page)
 }
 
@@ -254,7 +263,7 @@ func (t *TrackingService) TrackBy(ctx context.Context, c *parcelgate.Caller, key
 	env := string(c.Environment)
 	switch key.Match() {
 	case parcelgate.MatchShipmentNumber:
-		q := trackedQuery{from: `shipments s JOIN parcels p ON p.shipment_id = s.id`}
+		q := trackedQuery(`shipments s JOIN parcels p ON p.shipment_id = s.id`)
 		q.where.add("s.environment = ?", env)
 		q.where.add("s.tracking_number = ?", v)
 		return t.trackedPage(ctx, c, q, page)
@@ -264,9 +273,9 @@ func (t *TrackingService) TrackBy(ctx context.Context, c *parcelgate.Caller, key
 	case parcelgate.MatchErrandCode:
 		// An errand code names its parcel and the parcel's shipment
 		// (decisions §5); an expired or released one names nothing.
-		q := trackedQuery{from: `codes k
+		q := trackedQuery(`codes k
 			JOIN parcels p ON p.org_id = k.org_id AND p.parcel_id = k.parcel_id
-			JOIN shipments s ON s.id = p.shipment_id AND s.tracking_number = k.tracking_number`}
+			JOIN shipments s ON s.id = p.shipment_id AND s.tracking_number = k.tracking_number`)
 		q.where.add("k.environment = ?", env)
 		q.where.add("k.org_id = ?", c.OrgID)
 		q.where.add("k.code = ?", v)
@@ -284,7 +293,7 @@ func (t *TrackingService) ParcelsCreatedBetween(ctx context.Context, c *parcelga
 	if err := c.May(parcelgate.ActionTrackParcels); err != nil {
 		return nil, err
 	}
-	q := trackedQuery{from: `parcels p JOIN shipments s ON s.id = p.shipment_id`}
+	q := trackedQuery(`parcels p JOIN shipments s ON s.id = p.shipment_id`)
 	q.where.add("s.environment = ?", string(c.Environment))
 	q.where.add("s.org_id = ?", c.OrgID)
 	q.where.add("s.created_at >= ?", micros(from))
@@ -292,71 +301,35 @@ func (t *TrackingService) ParcelsCreatedBetween(ctx context.Context, c *parcelga
 	return t.trackedPage(ctx, c, q, page)
 }
 
-// trackedQuery is a Tracking API search: its parcels p and their
-// shipments s read from from (whose own arguments are args) under where,
-// in the order of the searches, (s.created_at, s.id, p.position).
-type trackedQuery struct {
-	from  string
-	args  []any
-	where filterSQL
+// trackedQuery is a Tracking API search (decisions §59, §66): its
+// parcels p and their shipments s read from from (whose own arguments are
+// args) under the conditions the search adds to its where, in the order
+// (s.created_at, s.id, p.position), by position alone: a positional list
+// of the one pager, keyed by the shipment's creation and id and the
+// parcel's place in it (s.id is unique, so a shipment's parcels are the
+// rows that share its created_at and id).
+func trackedQuery(from string, args ...any) *keysetQuery {
+	return &keysetQuery{table: from, args: args, alias: "s", byModified: true, stampCol: "created_at", subCol: "p.position", positional: true}
 }
-
-// trackedKeyCols is the searches' order; trackedAfter the rows after a
-// key of it, spelled out so that both engines start an index range at
-// it (s.id is unique, so a shipment's parcels are the rows that share
-// its created_at and id).
-const (
-	trackedKeyCols = `s.created_at, s.id, p.position`
-	trackedAfter   = `s.created_at >= ? AND (s.created_at > ? OR s.id > ? OR (s.id = ? AND p.position > ?))`
-)
-
-func trackedAfterArgs(k fastpath.PageKey) []any { return []any{k.Stamp, k.Stamp, k.ID, k.ID, k.Sub} }
 
 // trackedPage reads the page of q the Tracking API's edge asked for: at
 // most page.Size parcels from the position page.Offset() (its start=),
 // by key, never by OFFSET over the rows (decisions §59). The position is
-// resolved as every list's is (fastpath.Boundaries.Start): a client's
-// consecutive start values find the key the previous page recorded; a
-// cold start walks the search's keys only, from the nearest recorded
-// position before it. The boundaries are the caller's own: the scope
-// names the statement and its arguments, the caller's organization and
-// environment among them.
-func (t *TrackingService) trackedPage(ctx context.Context, c *parcelgate.Caller, q trackedQuery, page parcelgate.PageRequest) ([]parcelgate.TrackedParcel, error) {
+// resolved as every list's is (keysetPage, fastpath.Boundaries.Start): a
+// client's consecutive start values find the key the previous page
+// recorded; a cold start walks the search's keys only, from the nearest
+// recorded position before it. The boundaries are the search's own: the
+// scope names the statement and all its arguments, the caller's
+// organization (where the search is c's own) and environment among them.
+func (t *TrackingService) trackedPage(ctx context.Context, c *parcelgate.Caller, q *keysetQuery, page parcelgate.PageRequest) ([]parcelgate.TrackedParcel, error) {
 	if page.Size <= 0 {
 		return nil, nil
 	}
-	scope := fmt.Sprintf("tracking|%d|%s|%s|%v|%s", c.OrgID, c.Environment, q.from, q.args, q.where.scope.String())
-	where, args := q.where.sql(), append(append([]any(nil), q.args...), q.where.args...)
-	start, ok, err := t.db.pages.Start(fastpath.BoundaryKey{Scope: scope, Position: page.Offset()}, int64(page.Size), func(from fastpath.PageKey, fromSet bool, skip int64) (fastpath.PageKey, error) {
-		w, a := where, append([]any(nil), args...)
-		if fromSet {
-			w += ` AND ` + trackedAfter
-			a = append(a, trackedAfterArgs(from)...)
-		}
-		var k fastpath.PageKey
-		err := t.db.queryRow(ctx, `SELECT `+trackedKeyCols+` FROM `+q.from+` WHERE `+w+` ORDER BY `+trackedKeyCols+` LIMIT 1 OFFSET ?`, append(a, skip-1)...).Scan(&k.Stamp, &k.ID, &k.Sub)
-		return k, err
-	})
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil // fewer parcels than start: past the end
-	}
+	res, err := keysetPage(ctx, t.db.primary(), q, page, trackedColumns, "", trackedScanner(c))
 	if err != nil {
 		return nil, err
 	}
-	if ok {
-		where += ` AND ` + trackedAfter
-		args = append(args, trackedAfterArgs(start)...)
-	}
-	ps, err := t.readTracked(ctx, c, `SELECT `+trackedColumns+` FROM `+q.from+` WHERE `+where+` ORDER BY `+trackedKeyCols+` LIMIT ?`, append(args, page.Size)...)
-	if err != nil {
-		return nil, err
-	}
-	if len(ps) == page.Size {
-		last := ps[len(ps)-1]
-		t.db.pages.Record(fastpath.BoundaryKey{Scope: scope, Position: page.Offset() + int64(page.Size)},
-			fastpath.PageKey{Stamp: micros(last.Shipment.CreatedAt), ID: last.Shipment.ID, Sub: int64(last.Index)})
-	}
-	return ps, nil
+	return res.Items, t.readMoves(ctx, res.Items)
 }
 
 // MoveParcel records the operator's move of a parcel of c's organization
