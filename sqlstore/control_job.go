@@ -553,6 +553,9 @@ func (jr *jobRunner) run(id string) {
 	if r.fencedHere {
 		jr.fenceLocal(r.fenceKey(), -1)
 		r.fencedHere = false
+		// The fenced tenants this instance last read may still hold it:
+		// read them again at the next request, as CancelJob does.
+		jr.fences.Store(nil)
 	}
 	if ctx.Err() != nil && jr.ctx.Err() == nil {
 		// Ended here by CancelJob, or by the heartbeat finding the job no
@@ -833,12 +836,22 @@ func (s *ControlService) AwaitJob(ctx context.Context, c *parcelgate.Caller, id 
 		if err != nil {
 			return nil, err
 		}
-		if parcelgate.JobState(j.State).Finished() {
-			return j.job(), nil
-		}
 		jr.mu.Lock()
 		done := jr.running[id]
 		jr.mu.Unlock()
+		if parcelgate.JobState(j.State).Finished() {
+			// Its last batch committed the end; the run here lifts its
+			// fence just after. Whoever sees it ended finds the tenant
+			// served (decisions §54), so an ended job still leaving this
+			// instance is waited for (microseconds).
+			if done != nil {
+				select {
+				case <-done:
+				case <-ctx.Done():
+				}
+			}
+			return j.job(), nil
+		}
 		wake := time.After(200 * time.Millisecond)
 		if done != nil {
 			// Running here: woken as it ends (the poll covers a lease
