@@ -69,15 +69,16 @@ func balances(ctx context.Context, r reader, where string, args []any) ([]*balan
 // subquery names no column but the key, so no other index can serve it,
 // and the supplier is checked on the row it returns.
 func balancesByID(ctx context.Context, r reader, c *parcelgate.Caller, ids []int64) ([]*balanceRow, error) {
+	own := tenantOf(c, "", "b.supplier_org_id")
 	if r.db.dialect.name != "postgres" {
-		return balances(ctx, r, `b.supplier_org_id = ? AND b.id IN (`+placeholders(len(ids))+`)`, append([]any{c.OrgID}, anys(ids)...))
+		return balances(ctx, r, own.sql()+` AND b.id IN (`+placeholders(len(ids))+`)`, own.with(anys(ids)...))
 	}
 	rows, err := r.Query(ctx, `SELECT `+strings.Replace(balanceCols, "p.ean_code", "b.ean_code", 1)+` FROM unnest(?::bigint[]) AS k(id)
 		CROSS JOIN LATERAL (SELECT b.*, p.ean_code FROM balances b JOIN products p ON p.id = b.product_id WHERE b.id = k.id OFFSET 0) b
 		JOIN catalogs c ON c.id = b.catalog_id
 		JOIN organizations so ON so.id = b.supplier_org_id
 		JOIN organizations ro ON ro.id = b.retailer_org_id
-		WHERE b.supplier_org_id = ?`, ids, c.OrgID)
+		WHERE `+own.sql(), append([]any{ids}, own.with()...)...)
 	return collectRows(rows, err, func(rows *sql.Rows) (*balanceRow, error) {
 		r := newBalanceRow()
 		err := rows.Scan(r.dest()...)

@@ -18,7 +18,8 @@ import (
 func (s *CatalogService) readableCatalog(ctx context.Context, r reader, c *parcelgate.Caller, externalID string) (catalogID, error) {
 	var cat catalogID
 	var typ string
-	err := r.QueryRow(ctx, `SELECT id, catalog_type FROM catalogs WHERE retailer_org_id = ? AND external_id = ?`, c.OrgID, externalID).Scan(&cat.id, &typ)
+	own := tenantOf(c, "", "retailer_org_id")
+	err := r.QueryRow(ctx, `SELECT id, catalog_type FROM catalogs WHERE `+own.sql()+` AND external_id = ?`, own.with(externalID)...).Scan(&cat.id, &typ)
 	cat.typ = parcelgate.CatalogType(typ)
 	types := parcelgate.ReadableCatalogTypes(c)
 	if errors.Is(err, sql.ErrNoRows) || (err == nil && types != nil && !slices.Contains(types, cat.typ)) {
@@ -56,12 +57,13 @@ type catalogCache = fastpath.Bounded[catalogKey, catalogID]
 func (s *CatalogService) retailerQuery(ctx context.Context, r reader, c *parcelgate.Caller, catalogExternalID string, f parcelgate.BalanceFilter, remembered bool) (*keysetQuery, error) {
 	q := &keysetQuery{table: "balances b", alias: "b"}
 	cutoff := eosCutoff(s.db, c.Environment)
+	own := tenantOf(c, "", "retailer_org_id")
 	if catalogExternalID != "" {
 		key := catalogKey{c.OrgID, catalogExternalID}
 		cat, ok := s.db.cats.Get(key)
 		if types := parcelgate.ReadableCatalogTypes(c); ok && remembered && (types == nil || slices.Contains(types, cat.typ)) {
 			q.guard = &filterSQL{}
-			q.guard.add("(SELECT 1 FROM catalogs WHERE id = ? AND retailer_org_id = ? AND external_id = ? AND catalog_type = ?)", cat.id, c.OrgID, catalogExternalID, string(cat.typ))
+			q.guard.add("(SELECT 1 FROM catalogs WHERE id = ? AND "+own.sql()+" AND external_id = ? AND catalog_type = ?)", append(append([]any{cat.id}, own.with()...), catalogExternalID, string(cat.typ))...)
 		} else {
 			var err error
 			if cat, err = s.readableCatalog(ctx, r, c, catalogExternalID); err != nil {
@@ -73,15 +75,16 @@ func (s *CatalogService) retailerQuery(ctx context.Context, r reader, c *parcelg
 		q.where.add("b.catalog_id = ?", id)
 		q.validity = &countValidity{table: "balances b", scope: "b.catalog_id = ?", args: []any{id}, stamp: "b.modified_at", eos: "b.eos_at", cutoff: cutoff}
 	} else {
-		q.where.add("b.retailer_org_id = ?", c.OrgID)
-		q.validity = &countValidity{table: "balances b", scope: "b.retailer_org_id = ?", args: []any{c.OrgID}, stamp: "b.modified_at", eos: "b.eos_at", cutoff: cutoff}
+		q.where.tenant(c, "", "b.retailer_org_id")
+		scope := tenantOf(c, "", "b.retailer_org_id")
+		q.validity = &countValidity{table: "balances b", scope: scope.sql(), args: scope.with(), stamp: "b.modified_at", eos: "b.eos_at", cutoff: cutoff}
 		switch types := parcelgate.ReadableCatalogTypes(c); {
 		case types == nil:
 		case len(types) == 0:
 			q.where.add("1 = 0")
 		default:
-			q.where.add("b.catalog_id IN (SELECT id FROM catalogs WHERE retailer_org_id = ? AND catalog_type IN ("+placeholders(len(types))+"))",
-				append([]any{c.OrgID}, anys(types)...)...)
+			q.where.add("b.catalog_id IN (SELECT id FROM catalogs WHERE "+own.sql()+" AND catalog_type IN ("+placeholders(len(types))+"))",
+				own.with(anys(types)...)...)
 		}
 	}
 	q.where.addVolatile("(b.eos_at = 0 OR b.eos_at > ?)", cutoff)
@@ -219,9 +222,10 @@ func (s *CatalogService) ListOwnCatalogs(ctx context.Context, c *parcelgate.Call
 		var head []any
 		q := &keysetQuery{table: "catalogs c", alias: "c", fewRows: true, head: &head}
 		if role == parcelgate.CatalogRoleSupplier {
-			q.where.add("c.id IN (SELECT catalog_id FROM catalog_suppliers WHERE supplier_org_id = ?)", c.OrgID)
+			supplier := tenantOf(c, "", "supplier_org_id")
+			q.where.add("c.id IN (SELECT catalog_id FROM catalog_suppliers WHERE "+supplier.sql()+")", supplier.with()...)
 		} else {
-			q.where.add("c.retailer_org_id = ?", c.OrgID)
+			q.where.tenant(c, "", "c.retailer_org_id")
 		}
 		return keysetPage(ctx, r, q, pr, s.ownCatalogCols(), ownCatalogJoins, func(rows *sql.Rows) (*parcelgate.CatalogEntry, pageKey, error) {
 			cat, err := scanCatalog(headScanner{rows, head})

@@ -51,9 +51,9 @@ func (s *CodeService) newCode() string {
 
 // holder is what an active code is held by: a shipment's tracking number
 // (a sending code, parcelID empty) or one of its parcels (an errand code).
+// c is the caller whose organization holds it.
 type holder struct {
-	env            parcelgate.Environment
-	orgID          int64
+	c              *parcelgate.Caller
 	trackingNumber string
 	parcelID       string
 }
@@ -92,7 +92,7 @@ func allocateCode(ctx context.Context, tx *Tx, h holder, now, expires time.Time)
 	for round := 0; round <= maxProbeRounds; round++ {
 		if round > 0 {
 			var err error
-			if candidates, err = freeCandidates(ctx, tx, h.env, now); err != nil {
+			if candidates, err = freeCandidates(ctx, tx, h.c.Environment, now); err != nil {
 				return "", err
 			}
 		}
@@ -103,7 +103,7 @@ func allocateCode(ctx context.Context, tx *Tx, h holder, now, expires time.Time)
 			}
 		}
 	}
-	return "", parcelgate.Errorf(parcelgate.EUNAVAILABLE, "The code space of the %s environment is exhausted; try again later.", h.env)
+	return "", parcelgate.Errorf(parcelgate.EUNAVAILABLE, "The code space of the %s environment is exhausted; try again later.", h.c.Environment)
 }
 
 // freeCandidates draws probeBatch codes and returns those no active code
@@ -147,7 +147,7 @@ func tryCode(ctx context.Context, tx *Tx, h holder, code string, now, expires ti
 	if err != nil || ok {
 		return ok, err
 	}
-	if ok, err := reclaimCode(ctx, tx, h.env, code, now); err != nil || !ok {
+	if ok, err := reclaimCode(ctx, tx, h.c.Environment, code, now); err != nil || !ok {
 		return false, err
 	}
 	return insertCode(ctx, tx, h, code, now, expires)
@@ -157,7 +157,7 @@ func insertCode(ctx context.Context, tx *Tx, h holder, code string, now, expires
 	var id int64
 	err := tx.QueryRow(ctx, `INSERT INTO codes (environment, code, org_id, tracking_number, parcel_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (environment, code) WHERE released_at = 0 DO NOTHING RETURNING id`,
-		string(h.env), code, h.orgID, h.trackingNumber, h.parcelID, micros(now), micros(expires)).Scan(&id)
+		string(h.c.Environment), code, h.c.OrgID, h.trackingNumber, h.parcelID, micros(now), micros(expires)).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}
@@ -178,8 +178,9 @@ func reclaimCode(ctx context.Context, tx *Tx, env parcelgate.Environment, code s
 // activeCode returns the code h holds now, or "" when it holds none.
 func activeCode(ctx context.Context, q querier, h holder, now time.Time) (code string, created, expires time.Time, err error) {
 	var c, e int64
-	err = q.QueryRow(ctx, `SELECT code, created_at, expires_at FROM codes WHERE org_id = ? AND tracking_number = ? AND parcel_id = ? AND released_at = 0 AND expires_at > ?`,
-		h.orgID, h.trackingNumber, h.parcelID, micros(now)).Scan(&code, &c, &e)
+	own := tenantOf(h.c, "", "org_id")
+	err = q.QueryRow(ctx, `SELECT code, created_at, expires_at FROM codes WHERE `+own.sql()+` AND tracking_number = ? AND parcel_id = ? AND released_at = 0 AND expires_at > ?`,
+		own.with(h.trackingNumber, h.parcelID, micros(now))...).Scan(&code, &c, &e)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", time.Time{}, time.Time{}, nil
 	}
@@ -194,7 +195,8 @@ func activeCode(ctx context.Context, q querier, h holder, now time.Time) (code s
 // writer already does.
 func lockLiveShipment(ctx context.Context, tx *Tx, c *parcelgate.Caller, trackingNumber string) (parcelgate.ShipmentStatus, error) {
 	var status string
-	err := tx.QueryRow(ctx, `UPDATE shipments SET status = status WHERE org_id = ? AND tracking_number = ? RETURNING status`, c.OrgID, trackingNumber).Scan(&status)
+	own := tenantOf(c, "", "org_id")
+	err := tx.QueryRow(ctx, `UPDATE shipments SET status = status WHERE `+own.sql()+` AND tracking_number = ? RETURNING status`, own.with(trackingNumber)...).Scan(&status)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}
@@ -205,7 +207,7 @@ func lockLiveShipment(ctx context.Context, tx *Tx, c *parcelgate.Caller, trackin
 // holds the shipment's lock when there is a shipment. An expired code of
 // h's is released first, so that h may hold a new one.
 func giveCode(ctx context.Context, tx *Tx, h holder) (code string, created, expires time.Time, err error) {
-	now := tx.db.clock.Now(h.env).UTC().Truncate(time.Microsecond)
+	now := tx.db.clock.Now(h.c.Environment).UTC().Truncate(time.Microsecond)
 	if code, created, expires, err = activeCode(ctx, tx, h, now); err != nil || code != "" {
 		return code, created, expires, err
 	}
@@ -214,8 +216,9 @@ func giveCode(ctx context.Context, tx *Tx, h holder) (code string, created, expi
 	// this statement; releasing it too would hand the holder two codes. Left
 	// alone, it makes this transaction's insert fail on the holder's unique
 	// index, and retryOnRace's next run returns it.
-	if _, err := tx.Exec(ctx, `UPDATE codes SET released_at = ? WHERE org_id = ? AND tracking_number = ? AND parcel_id = ? AND released_at = 0 AND expires_at <= ?`,
-		micros(now), h.orgID, h.trackingNumber, h.parcelID, micros(now)); err != nil {
+	own := tenantOf(h.c, "", "org_id")
+	if _, err := tx.Exec(ctx, `UPDATE codes SET released_at = ? WHERE `+own.sql()+` AND tracking_number = ? AND parcel_id = ? AND released_at = 0 AND expires_at <= ?`,
+		append([]any{micros(now)}, own.with(h.trackingNumber, h.parcelID, micros(now))...)...); err != nil {
 		return "", time.Time{}, time.Time{}, err
 	}
 	expires = now.Add(retention(tx.db))
@@ -254,7 +257,7 @@ func (s *CodeService) CreateSendingCode(ctx context.Context, c *parcelgate.Calle
 	if sc, err := s.findSendingCode(ctx, c, tn); parcelgate.ErrorCode(err) != parcelgate.ENOTFOUND {
 		return sc, err
 	}
-	h := holder{env: c.Environment, orgID: c.OrgID, trackingNumber: tn}
+	h := holder{c: c, trackingNumber: tn}
 	sc := &parcelgate.SendingCode{TrackingNumber: tn}
 	err := retryOnRace(ctx, s.db, func(tx *Tx) error {
 		status, err := lockLiveShipment(ctx, tx, c, tn)
@@ -265,7 +268,8 @@ func (s *CodeService) CreateSendingCode(ctx context.Context, c *parcelgate.Calle
 			return err
 		}
 		if status != "" {
-			sh, err := scanShipment(tx.QueryRow(ctx, `SELECT `+shipmentColumns+` FROM shipments WHERE org_id = ? AND tracking_number = ?`, c.OrgID, tn))
+			own := tenantOf(c, "", "org_id")
+			sh, err := scanShipment(tx.QueryRow(ctx, `SELECT `+shipmentColumns+` FROM shipments WHERE `+own.sql()+` AND tracking_number = ?`, own.with(tn)...))
 			if err != nil {
 				return err
 			}
@@ -295,7 +299,7 @@ func (s *CodeService) FindSendingCode(ctx context.Context, c *parcelgate.Caller,
 // CreateSendingCode, which asked its own.
 func (s *CodeService) findSendingCode(ctx context.Context, c *parcelgate.Caller, trackingNumber string) (*parcelgate.SendingCode, error) {
 	tn := parcelgate.NormalizeID(trackingNumber)
-	code, created, expires, err := activeCode(ctx, s.db.primary(), holder{env: c.Environment, orgID: c.OrgID, trackingNumber: tn}, s.db.clock.Now(c.Environment))
+	code, created, expires, err := activeCode(ctx, s.db.primary(), holder{c: c, trackingNumber: tn}, s.db.clock.Now(c.Environment))
 	if err != nil {
 		return nil, err
 	}
@@ -318,8 +322,9 @@ func (s *CodeService) FindSendingCodeByCode(ctx context.Context, c *parcelgate.C
 	}
 	sc := parcelgate.SendingCode{SendingCode: code}
 	var created, expires int64
-	err := s.db.queryRow(ctx, `SELECT tracking_number, created_at, expires_at FROM codes WHERE environment = ? AND code = ? AND released_at = 0 AND expires_at > ? AND org_id = ? AND parcel_id = ''`,
-		string(c.Environment), code, micros(s.db.clock.Now(c.Environment)), c.OrgID).Scan(&sc.TrackingNumber, &created, &expires)
+	own := tenantOf(c, "", "org_id")
+	err := s.db.queryRow(ctx, `SELECT tracking_number, created_at, expires_at FROM codes WHERE environment = ? AND code = ? AND released_at = 0 AND expires_at > ? AND `+own.sql()+` AND parcel_id = ''`,
+		append([]any{string(c.Environment), code, micros(s.db.clock.Now(c.Environment))}, own.with()...)...).Scan(&sc.TrackingNumber, &created, &expires)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound
 	}
@@ -382,7 +387,7 @@ func (s *CodeService) ErrandCodes(ctx context.Context, c *parcelgate.Caller, par
 				}
 				st.status = status
 				if _, holds := parcelgate.ErrandCodeOutcome(id, status); holds {
-					h := holder{env: c.Environment, orgID: c.OrgID, trackingNumber: st.trackingNumber, parcelID: id}
+					h := holder{c: c, trackingNumber: st.trackingNumber, parcelID: id}
 					if st.code, _, _, err = giveCode(ctx, tx, h); err != nil {
 						return err
 					}
@@ -416,7 +421,8 @@ func parcelStates(ctx context.Context, q querier, c *parcelgate.Caller, ids []st
 	if len(ids) == 0 {
 		return states, nil
 	}
-	args := []any{micros(now), c.OrgID}
+	own := tenantOf(c, "", "p.org_id")
+	args := append([]any{micros(now)}, own.with()...)
 	for _, id := range ids {
 		args = append(args, id)
 	}
@@ -424,7 +430,7 @@ func parcelStates(ctx context.Context, q querier, c *parcelgate.Caller, ids []st
 		FROM parcels p
 		JOIN shipments s ON s.id = p.shipment_id
 		LEFT JOIN codes c ON c.org_id = p.org_id AND c.tracking_number = s.tracking_number AND c.parcel_id = p.parcel_id AND c.released_at = 0 AND c.expires_at > ?
-		WHERE p.org_id = ? AND p.parcel_id IN (`+placeholders(len(ids))+`)`, args...)
+		WHERE `+own.sql()+` AND p.parcel_id IN (`+placeholders(len(ids))+`)`, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -17,9 +17,10 @@ func (s *CodeService) ShipmentCodeHistory(ctx context.Context, c *parcelgate.Cal
 		return nil, err
 	}
 	return readOnReplica(ctx, s.db, c, func(r reader) ([]parcelgate.HeldCode, error) {
+		own := tenantOf(c, "", "org_id")
 		rows, err := r.Query(ctx, `SELECT code, tracking_number, parcel_id, created_at, expires_at, released_at FROM codes
-			WHERE org_id = ? AND tracking_number = ? AND environment = ? ORDER BY created_at DESC, id DESC LIMIT ?`,
-			c.OrgID, parcelgate.NormalizeID(trackingNumber), string(c.Environment), parcelgate.MaxCodeHistory)
+			WHERE `+own.sql()+` AND tracking_number = ? AND environment = ? ORDER BY created_at DESC, id DESC LIMIT ?`,
+			own.with(parcelgate.NormalizeID(trackingNumber), string(c.Environment), parcelgate.MaxCodeHistory)...)
 		if err != nil {
 			return nil, err
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 
@@ -53,8 +54,9 @@ func (s *ConsoleService) ConsoleOrderCounts(ctx context.Context, c *parcelgate.C
 	return readOnReplica(ctx, s.db, c, func(r reader) (map[parcelgate.OrderStatus]int64, error) {
 		// The kept counts (decisions §52), not the orders: a few index
 		// entries whatever the tenant holds.
-		rows, err := r.Query(ctx, `SELECT status, SUM(n) FROM kept_counts WHERE kind = ? AND org_id = ? AND environment = ? GROUP BY status HAVING SUM(n) <> 0`,
-			string(parcelgate.TallyOrders), c.OrgID, string(c.Environment))
+		own := tenantOf(c, "", "org_id")
+		rows, err := r.Query(ctx, `SELECT status, SUM(n) FROM kept_counts WHERE kind = ? AND `+own.sql()+` AND environment = ? GROUP BY status HAVING SUM(n) <> 0`,
+			append([]any{string(parcelgate.TallyOrders)}, own.with(string(c.Environment))...)...)
 		if err != nil {
 			return nil, err
 		}
@@ -108,8 +110,9 @@ func (s *ConsoleService) ConsoleCounts(ctx context.Context, c *parcelgate.Caller
 // the count reads at most the bound's entries of codes_active_org_expiry
 // (migration 0040), exact below it, and is as fresh as the page.
 func activeCodes(ctx context.Context, r reader, c *parcelgate.Caller, now time.Time, bound int64) (n int64, more bool, err error) {
-	err = r.QueryRow(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM codes WHERE org_id = ? AND environment = ? AND released_at = 0 AND expires_at > ? LIMIT ?) x`,
-		c.OrgID, string(c.Environment), micros(now), bound+1).Scan(&n)
+	own := tenantOf(c, "", "org_id")
+	err = r.QueryRow(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM codes WHERE `+own.sql()+` AND environment = ? AND released_at = 0 AND expires_at > ? LIMIT ?) x`,
+		own.with(string(c.Environment), micros(now), bound+1)...).Scan(&n)
 	if n > bound {
 		return bound, true, err
 	}
@@ -137,8 +140,9 @@ func (s *ConsoleService) ConsoleOrderAllocations(ctx context.Context, c *parcelg
 			a = allocations{}
 			var pk int64
 			var held int
-			err := r.QueryRow(ctx, `SELECT id, allocated FROM orders WHERE (org_id = ? AND environment = ? AND order_id = ?) OR (org_id = ? AND environment = ? AND external_id = ?)`,
-				c.OrgID, string(c.Environment), id, c.OrgID, string(c.Environment), id).Scan(&pk, &held)
+			own := tenantOf(c, "", "org_id")
+			err := r.QueryRow(ctx, `SELECT id, allocated FROM orders WHERE (`+own.sql()+` AND environment = ? AND order_id = ?) OR (`+own.sql()+` AND environment = ? AND external_id = ?)`,
+				append(own.with(string(c.Environment), id), own.with(string(c.Environment), id)...)...).Scan(&pk, &held)
 			if errors.Is(err, sql.ErrNoRows) {
 				return parcelgate.Errorf(parcelgate.ENOTFOUND, "Order %s not found.", id)
 			}
@@ -149,12 +153,13 @@ func (s *ConsoleService) ConsoleOrderAllocations(ctx context.Context, c *parcelg
 			// A retailer's dropshipping rows hold its suppliers' balances
 			// in its own catalogs (decisions §34), which it reads as their
 			// retailer.
+			asSupplier, asRetailer := tenantOf(c, "", "b.supplier_org_id"), tenantOf(c, "", "b.retailer_org_id")
 			rows, err := r.Query(ctx, `SELECT r.line, r.product_external_id, r.warehouse_external_id, r.quantity, r.balance_id,
 				COALESCE(b.product_id, 0), COALESCE(k.external_id, ''), COALESCE(b.quantity, 0), COALESCE(b.allocated, 0)
 				FROM order_rows r
-				LEFT JOIN balances b ON b.id = r.balance_id AND (b.supplier_org_id = ? OR b.retailer_org_id = ?)
+				LEFT JOIN balances b ON b.id = r.balance_id AND (`+asSupplier.sql()+` OR `+asRetailer.sql()+`)
 				LEFT JOIN catalogs k ON k.id = b.catalog_id
-				WHERE r.order_pk = ? ORDER BY r.line`, c.OrgID, c.OrgID, pk)
+				WHERE r.order_pk = ? ORDER BY r.line`, append(asSupplier.with(), asRetailer.with(pk)...)...)
 			if err != nil {
 				return err
 			}
@@ -181,9 +186,10 @@ func (s *ConsoleService) ConsoleCatalogChoices(ctx context.Context, c *parcelgat
 	if err := c.May(parcelgate.ActionListOwnCatalogs); err != nil {
 		return nil, err
 	}
+	own := tenantOf(c, "", "cs.supplier_org_id")
 	rows, err := s.db.query(ctx, `SELECT ro.business_id, k.external_id, k.name, k.catalog_type, k.retailer_org_id
 		FROM catalog_suppliers cs JOIN catalogs k ON k.id = cs.catalog_id JOIN organizations ro ON ro.id = k.retailer_org_id
-		WHERE cs.supplier_org_id = ? AND k.environment = ? ORDER BY ro.business_id, k.external_id LIMIT 500`, c.OrgID, string(c.Environment))
+		WHERE `+own.sql()+` AND k.environment = ? ORDER BY ro.business_id, k.external_id LIMIT 500`, own.with(string(c.Environment))...)
 	if err != nil {
 		return nil, err
 	}
@@ -210,10 +216,11 @@ func (s *ConsoleService) ConsoleChangeStamp(ctx context.Context, c *parcelgate.C
 	}
 	return readOnReplica(ctx, s.db, c, func(r reader) (int64, error) {
 		var stamp int64
+		orders, asRetailer, asSupplier := tenantOf(c, "", "org_id"), tenantOf(c, "", "retailer_org_id"), tenantOf(c, "", "supplier_org_id")
 		err := r.QueryRow(ctx, `SELECT MAX(m) FROM (
-			SELECT COALESCE(MAX(updated_at), 0) AS m FROM orders WHERE org_id = ?
-			UNION ALL SELECT COALESCE(MAX(modified_at), 0) FROM balances WHERE retailer_org_id = ?
-			UNION ALL SELECT COALESCE(MAX(modified_at), 0) FROM balances WHERE supplier_org_id = ? AND eos_at = 0) x`, c.OrgID, c.OrgID, c.OrgID).Scan(&stamp)
+			SELECT COALESCE(MAX(updated_at), 0) AS m FROM orders WHERE `+orders.sql()+`
+			UNION ALL SELECT COALESCE(MAX(modified_at), 0) FROM balances WHERE `+asRetailer.sql()+`
+			UNION ALL SELECT COALESCE(MAX(modified_at), 0) FROM balances WHERE `+asSupplier.sql()+` AND eos_at = 0) x`, slices.Concat(orders.with(), asRetailer.with(), asSupplier.with())...).Scan(&stamp)
 		return stamp, err
 	})
 }

@@ -137,8 +137,9 @@ func (s *DropshipService) FindShipment(ctx context.Context, c *parcelgate.Caller
 	if err := c.May(parcelgate.ActionSupplyShipments); err != nil {
 		return nil, err
 	}
-	r, err := scanSupply(s.db.queryRow(ctx, `SELECT `+supplyColumns+` FROM supplier_shipments s WHERE s.environment = ? AND s.shipment_id = ? AND s.supplier_org_id = ?`,
-		string(c.Environment), strings.TrimSpace(id), c.OrgID))
+	own := tenantOf(c, "", "s.supplier_org_id")
+	r, err := scanSupply(s.db.queryRow(ctx, `SELECT `+supplyColumns+` FROM supplier_shipments s WHERE s.environment = ? AND s.shipment_id = ? AND `+own.sql(),
+		append([]any{string(c.Environment), strings.TrimSpace(id)}, own.with()...)...))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, shipmentNotFound(id)
 	}
@@ -163,7 +164,7 @@ func (s *DropshipService) ListShipments(ctx context.Context, c *parcelgate.Calle
 	}
 	ks := &keysetQuery{table: "supplier_shipments s", alias: "s", byModified: true, stampCol: "updated_at"}
 	f := &ks.where
-	f.add("s.supplier_org_id = ?", c.OrgID)
+	f.tenant(c, "", "s.supplier_org_id")
 	w, err := pollWindow(ctx, s.db.primary(), c.Environment, q.From)
 	if err != nil {
 		return parcelgate.Page[*parcelgate.DropshipShipment]{}, err
@@ -208,8 +209,10 @@ func (s *DropshipService) OrderShipments(ctx context.Context, c *parcelgate.Call
 	if err != nil {
 		return nil, err
 	}
+	order, asRetailer := tenantOf(c, "", "o.org_id"), tenantOf(c, "", "s.retailer_org_id")
 	rows, err := s.db.query(ctx, `SELECT `+supplyColumns+` FROM supplier_shipments s JOIN orders o ON o.id = s.order_pk
-		WHERE o.environment = ? AND o.order_id = ? AND o.org_id = ? AND s.retailer_org_id = ? ORDER BY s.id`, string(c.Environment), o.ID, c.OrgID, c.OrgID)
+		WHERE o.environment = ? AND o.order_id = ? AND `+order.sql()+` AND `+asRetailer.sql()+` ORDER BY s.id`,
+		slices.Concat([]any{string(c.Environment), o.ID}, order.with(), asRetailer.with())...)
 	recs, err := collectRows(rows, err, func(rows *sql.Rows) (*shipmentRecord, error) { return scanSupply(rows) })
 	if err != nil {
 		return nil, err
@@ -345,8 +348,9 @@ func withShipment(ctx context.Context, db *DB, c *parcelgate.Caller, id string, 
 // retailer's order it belongs to: the order first, then the shipment.
 func lockShipment(ctx context.Context, tx *Tx, c *parcelgate.Caller, id string) (*orderRecord, *shipmentRecord, error) {
 	var pk, orderPK, retailerOrg int64
-	err := tx.QueryRow(ctx, `SELECT id, order_pk, retailer_org_id FROM supplier_shipments WHERE environment = ? AND shipment_id = ? AND supplier_org_id = ?`,
-		string(c.Environment), strings.TrimSpace(id), c.OrgID).Scan(&pk, &orderPK, &retailerOrg)
+	own := tenantOf(c, "", "supplier_org_id")
+	err := tx.QueryRow(ctx, `SELECT id, order_pk, retailer_org_id FROM supplier_shipments WHERE environment = ? AND shipment_id = ? AND `+own.sql(),
+		append([]any{string(c.Environment), strings.TrimSpace(id)}, own.with()...)...).Scan(&pk, &orderPK, &retailerOrg)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil, shipmentNotFound(id)
 	}
@@ -358,7 +362,8 @@ func lockShipment(ctx context.Context, tx *Tx, c *parcelgate.Caller, id string) 
 	if err != nil {
 		return nil, nil, err
 	}
-	rec, err := scanSupply(tx.QueryRow(ctx, `SELECT `+supplyColumns+` FROM supplier_shipments s WHERE s.id = ? AND s.supplier_org_id = ?`+forUpdate(tx), pk, c.OrgID))
+	shipment := tenantOf(c, "", "s.supplier_org_id")
+	rec, err := scanSupply(tx.QueryRow(ctx, `SELECT `+supplyColumns+` FROM supplier_shipments s WHERE s.id = ? AND `+shipment.sql()+forUpdate(tx), append([]any{pk}, shipment.with()...)...))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -577,7 +582,8 @@ func (s *DropshipService) SetAutoSupplier(ctx context.Context, c *parcelgate.Cal
 		return parcelgate.AutoSupplier{}, parcelgate.Errorf(parcelgate.ENOTFOUND, "organization not found")
 	}
 	if !a.Enabled {
-		_, err := s.db.exec(ctx, `DELETE FROM auto_suppliers WHERE org_id = ?`, c.OrgID)
+		own := tenantOf(c, "", "org_id")
+		_, err := s.db.exec(ctx, `DELETE FROM auto_suppliers WHERE `+own.sql(), own.with()...)
 		return parcelgate.AutoSupplier{}, err
 	}
 	_, err := s.db.exec(ctx, `INSERT INTO auto_suppliers (org_id, delay_s) VALUES (?, ?) ON CONFLICT (org_id) DO UPDATE SET delay_s = excluded.delay_s`, c.OrgID, a.DelaySeconds)
@@ -592,7 +598,8 @@ func (s *DropshipService) AutoSupplierOf(ctx context.Context, c *parcelgate.Call
 		return parcelgate.AutoSupplier{}, err
 	}
 	var a parcelgate.AutoSupplier
-	err := s.db.queryRow(ctx, `SELECT delay_s FROM auto_suppliers WHERE org_id = ?`, c.OrgID).Scan(&a.DelaySeconds)
+	own := tenantOf(c, "", "org_id")
+	err := s.db.queryRow(ctx, `SELECT delay_s FROM auto_suppliers WHERE `+own.sql(), own.with()...).Scan(&a.DelaySeconds)
 	if errors.Is(err, sql.ErrNoRows) {
 		return parcelgate.AutoSupplier{}, nil
 	}

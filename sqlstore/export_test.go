@@ -51,7 +51,7 @@ func (db *DB) TryCodeForTest(ctx context.Context, env parcelgate.Environment, or
 	var ok bool
 	err := db.inTx(ctx, func(tx *Tx) error {
 		var err error
-		ok, err = tryCode(ctx, tx, holder{env: env, orgID: orgID, trackingNumber: trackingNumber, parcelID: parcelID}, code, db.clock.Now(env), expires)
+		ok, err = tryCode(ctx, tx, holder{c: &parcelgate.Caller{OrgID: orgID, Environment: env}, trackingNumber: trackingNumber, parcelID: parcelID}, code, db.clock.Now(env), expires)
 		return err
 	})
 	return ok, err
@@ -96,7 +96,7 @@ var errRollback = errors.New("rolled back")
 func (db *DB) AllocateRolledBackForTest(ctx context.Context, env parcelgate.Environment, orgID int64, trackingNumber string) error {
 	err := db.inTx(ctx, func(tx *Tx) error {
 		now := db.clock.Now(env)
-		if _, err := allocateCode(ctx, tx, holder{env: env, orgID: orgID, trackingNumber: trackingNumber}, now, now.Add(time.Hour)); err != nil {
+		if _, err := allocateCode(ctx, tx, holder{c: &parcelgate.Caller{OrgID: orgID, Environment: env}, trackingNumber: trackingNumber}, now, now.Add(time.Hour)); err != nil {
 			return err
 		}
 		return errRollback

@@ -188,7 +188,7 @@ func (s *InventoryService) WriteInventory(ctx context.Context, c *parcelgate.Cal
 	_, err := readOnReplica(ctx, s.db, c, func(r reader) (struct{}, error) {
 		return struct{}{}, r.readTx(ctx, func(r reader) error {
 			q := &keysetQuery{table: "products p", alias: "p"}
-			q.where.add("p.supplier_org_id = ?", c.OrgID)
+			q.where.tenant(c, "", "p.supplier_org_id")
 			q.where.add("p.status = 'ACTIVE'")
 			if len(f.ProductExternalIDs) > 0 {
 				q.where.in("p.external_id", anys(parcelgate.ProductIDFormsOf(c.BusinessID, f.ProductExternalIDs)))
@@ -278,8 +278,9 @@ func findProduct(ctx context.Context, q querier, c *parcelgate.Caller, externalI
 		cond = " AND status = 'ACTIVE'"
 	}
 	var id int64
-	err := q.QueryRow(ctx, `SELECT id FROM products WHERE supplier_org_id = ? AND external_id IN (`+placeholders(len(forms))+`)`+cond+` ORDER BY LENGTH(external_id) LIMIT 1`,
-		append([]any{c.OrgID}, anys(forms)...)...).Scan(&id)
+	own := tenantOf(c, "", "supplier_org_id")
+	err := q.QueryRow(ctx, `SELECT id FROM products WHERE `+own.sql()+` AND external_id IN (`+placeholders(len(forms))+`)`+cond+` ORDER BY LENGTH(external_id) LIMIT 1`,
+		own.with(anys(forms)...)...).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, false, nil
 	}
@@ -364,9 +365,10 @@ func inventoryItems(ctx context.Context, r reader, c *parcelgate.Caller, ids []i
 	// supplier is checked on each row found ("+ 0" keeps the planner from
 	// reading every product or balance of the supplier through the
 	// supplier's index instead, which SQLite did, whatever the page).
+	own := tenantOf(c, "", "p.supplier_org_id + 0")
 	for chunk := range slices.Chunk(ids, parcelgate.InventoryChunk) {
 		rows, err := r.Query(ctx, `SELECT `+productCols+` FROM products p JOIN organizations so ON so.id = p.supplier_org_id
-			WHERE p.supplier_org_id + 0 = ? AND `+r.db.dialect.idList("p.id"), c.OrgID, r.db.dialect.idListArg(chunk))
+			WHERE `+own.sql()+` AND `+r.db.dialect.idList("p.id"), own.with(r.db.dialect.idListArg(chunk))...)
 		prods, err := collect(rows, err, (*productRow).dest)
 		if err != nil {
 			return nil, err
@@ -376,7 +378,7 @@ func inventoryItems(ctx context.Context, r reader, c *parcelgate.Caller, ids []i
 			byID[p.ID] = &parcelgate.InventoryItem{Product: p, Balances: []*parcelgate.Balance{}}
 		}
 		var bf filterSQL
-		bf.add("b.supplier_org_id + 0 = ?", c.OrgID)
+		bf.tenant(c, "", "b.supplier_org_id + 0")
 		bf.add("b.removed_at = 0")
 		bf.add(r.db.dialect.idList("b.product_id"), r.db.dialect.idListArg(chunk))
 		if err := placeFilter(ctx, r, c, &bf, f, true); err != nil {

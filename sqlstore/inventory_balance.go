@@ -20,7 +20,7 @@ func (s *InventoryService) ListSupplierBalances(ctx context.Context, c *parcelga
 	}
 	return readOnReplica(ctx, s.db, c, func(r reader) (parcelgate.Page[*parcelgate.Balance], error) {
 		q := &keysetQuery{table: "balances b", alias: "b"}
-		q.where.add("b.supplier_org_id = ?", c.OrgID)
+		q.where.tenant(c, "", "b.supplier_org_id")
 		q.where.add("b.eos_at = 0")
 		if err := contentFilter(ctx, r, c, q, f); err != nil {
 			return parcelgate.Page[*parcelgate.Balance]{}, err

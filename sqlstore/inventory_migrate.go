@@ -31,8 +31,9 @@ func (s *InventoryService) MigrateProductIDs(ctx context.Context, c *parcelgate.
 			id       int64
 			ext, doc string
 		}
-		rows, err := tx.Query(ctx, `SELECT id, external_id, document FROM products WHERE supplier_org_id = ? AND (SUBSTR(external_id, 1, ?) = ?
-			OR ? || external_id IN (SELECT external_id FROM products WHERE supplier_org_id = ?)) ORDER BY id`, c.OrgID, len(prefix), prefix, prefix, c.OrgID)
+		own := tenantOf(c, "", "supplier_org_id")
+		rows, err := tx.Query(ctx, `SELECT id, external_id, document FROM products WHERE `+own.sql()+` AND (SUBSTR(external_id, 1, ?) = ?
+			OR ? || external_id IN (SELECT external_id FROM products WHERE `+own.sql()+`)) ORDER BY id`, append(own.with(len(prefix), prefix, prefix), own.with()...)...)
 		ps, err := collect(rows, err, func(p *prod) []any { return []any{&p.id, &p.ext, &p.doc} })
 		if err != nil {
 			return err

@@ -106,7 +106,7 @@ func scopedProductIDs(ctx context.Context, r reader, c *parcelgate.Caller, scope
 	var sets [][]int64
 	if scope.Own {
 		var f filterSQL
-		f.add("p.supplier_org_id = ?", c.OrgID)
+		f.tenant(c, "", "p.supplier_org_id")
 		f.add("p.environment = ?", string(c.Environment))
 		if cur.set {
 			f.add("p.id"+past, cur.key.id)
@@ -149,12 +149,13 @@ func scopedProductIDs(ctx context.Context, r reader, c *parcelgate.Caller, scope
 // removed) balances in c's catalogs, of an ACTIVE product or of an EOS one
 // retailers still see, in the catalog types c may read.
 func publishedTo(f *filterSQL, c *parcelgate.Caller, scope parcelgate.ProductScope) {
-	f.add("b.retailer_org_id = ?", c.OrgID)
+	f.tenant(c, "", "b.retailer_org_id")
 	f.add("b.removed_at = 0")
 	f.add("(b.eos_at = 0 OR b.eos_at > ?)", micros(scope.EOSSince))
 	if scope.CatalogTypes != nil {
-		f.add("b.catalog_id IN (SELECT id FROM catalogs WHERE retailer_org_id = ? AND catalog_type IN ("+placeholders(len(scope.CatalogTypes))+"))",
-			append([]any{c.OrgID}, anys(scope.CatalogTypes)...)...)
+		own := tenantOf(c, "", "retailer_org_id")
+		f.add("b.catalog_id IN (SELECT id FROM catalogs WHERE "+own.sql()+" AND catalog_type IN ("+placeholders(len(scope.CatalogTypes))+"))",
+			own.with(anys(scope.CatalogTypes)...)...)
 	}
 }
 
@@ -163,7 +164,8 @@ func publishedTo(f *filterSQL, c *parcelgate.Caller, scope parcelgate.ProductSco
 func inProductScope(ctx context.Context, r reader, c *parcelgate.Caller, scope parcelgate.ProductScope, id int64) (bool, error) {
 	if scope.Own {
 		var n int
-		err := r.QueryRow(ctx, `SELECT 1 FROM products WHERE id = ? AND supplier_org_id = ? AND environment = ?`, id, c.OrgID, string(c.Environment)).Scan(&n)
+		own := tenantOf(c, "", "supplier_org_id")
+		err := r.QueryRow(ctx, `SELECT 1 FROM products WHERE id = ? AND `+own.sql()+` AND environment = ?`, append([]any{id}, own.with(string(c.Environment))...)...).Scan(&n)
 		if err == nil {
 			return true, nil
 		}
@@ -234,11 +236,13 @@ func stockScope(c *parcelgate.Caller, scope parcelgate.ProductScope) (string, []
 	var either []string
 	var args []any
 	if scope.Own {
-		either, args = append(either, "b.supplier_org_id + 0 = ?"), append(args, c.OrgID)
+		own := tenantOf(c, "", "b.supplier_org_id + 0")
+		either, args = append(either, own.sql()), append(args, own.with()...)
 	}
 	if scope.Published {
-		cond := "b.retailer_org_id + 0 = ?"
-		args = append(args, c.OrgID)
+		retailer := tenantOf(c, "", "b.retailer_org_id + 0")
+		cond := retailer.sql()
+		args = append(args, retailer.with()...)
 		if scope.CatalogTypes != nil {
 			cond += " AND k.catalog_type IN (" + placeholders(len(scope.CatalogTypes)) + ")"
 			args = append(args, anys(scope.CatalogTypes)...)

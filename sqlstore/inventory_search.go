@@ -113,7 +113,7 @@ func searchedProductKeys(ctx context.Context, r reader, c *parcelgate.Caller, sc
 	ean := isDigits(term)
 	if scope.Own {
 		var f filterSQL
-		f.add("p.supplier_org_id = ?", c.OrgID)
+		f.tenant(c, "", "p.supplier_org_id")
 		f.add("p.environment = ?", string(c.Environment))
 		order := keyRange(&f, "UPPER(p.external_id)", "p.id")
 		if err := read(`SELECT p.id, UPPER(p.external_id) FROM products p WHERE `+f.sql()+` ORDER BY `+order+` LIMIT ?`, append(f.args, n)); err != nil {
@@ -122,8 +122,9 @@ func searchedProductKeys(ctx context.Context, r reader, c *parcelgate.Caller, sc
 		if ean {
 			// An EAN code is a product or a few: read from
 			// products_supplier_ean, placed among the prefix's keys.
-			if err := read(`SELECT p.id, UPPER(p.external_id) FROM products p WHERE p.supplier_org_id = ? AND p.ean_code = ? AND p.environment = ?`,
-				[]any{c.OrgID, term, string(c.Environment)}); err != nil {
+			own := tenantOf(c, "", "p.supplier_org_id")
+			if err := read(`SELECT p.id, UPPER(p.external_id) FROM products p WHERE `+own.sql()+` AND p.ean_code = ? AND p.environment = ?`,
+				own.with(term, string(c.Environment))); err != nil {
 				return nil, err
 			}
 		}

@@ -129,6 +129,7 @@ func (w *stockWriter) load(ctx context.Context, keys []string) error {
 		forms = append(forms, parcelgate.ProductIDForms(w.c.BusinessID, k)...)
 	}
 	slices.Sort(forms)
+	own := tenantOf(w.c, "", "supplier_org_id")
 	for chunk := range slices.Chunk(slices.Compact(forms), 500) {
 		var rows *sql.Rows
 		var err error
@@ -136,9 +137,9 @@ func (w *stockWriter) load(ctx context.Context, keys []string) error {
 			// One seek of the (supplier_org_id, external_id) key per ID,
 			// whatever the statistics say (see load).
 			rows, err = w.tx.Query(ctx, `SELECT p.id, p.external_id, p.status = 'ACTIVE' FROM unnest(?::text[]) AS k(ext)
-				CROSS JOIN LATERAL (SELECT id, external_id, status FROM products WHERE supplier_org_id = ? AND external_id = k.ext ORDER BY supplier_org_id, external_id LIMIT 1) p`, chunk, w.c.OrgID)
+				CROSS JOIN LATERAL (SELECT id, external_id, status FROM products WHERE `+own.sql()+` AND external_id = k.ext ORDER BY supplier_org_id, external_id LIMIT 1) p`, append([]any{chunk}, own.with()...)...)
 		} else {
-			rows, err = w.tx.Query(ctx, `SELECT id, external_id, status = 'ACTIVE' FROM products WHERE supplier_org_id = ? AND external_id IN (`+placeholders(len(chunk))+`)`, append([]any{w.c.OrgID}, anys(chunk)...)...)
+			rows, err = w.tx.Query(ctx, `SELECT id, external_id, status = 'ACTIVE' FROM products WHERE `+own.sql()+` AND external_id IN (`+placeholders(len(chunk))+`)`, own.with(anys(chunk)...)...)
 		}
 		refs, err := collect(rows, err, func(r *productRef) []any { return []any{&r.id, &r.stored, &r.active} })
 		if err != nil {
@@ -157,12 +158,14 @@ func (w *stockWriter) load(ctx context.Context, keys []string) error {
 		keyOf[ref.id] = k
 		ids = append(ids, ref.id)
 	}
+	supplier := tenantOf(w.c, "", "cs.supplier_org_id")
 	rows, err := w.tx.Query(ctx, `SELECT c.id, c.retailer_org_id, ro.business_id, c.external_id FROM catalog_suppliers cs
-		JOIN catalogs c ON c.id = cs.catalog_id JOIN organizations ro ON ro.id = c.retailer_org_id WHERE cs.supplier_org_id = ?`, w.c.OrgID)
+		JOIN catalogs c ON c.id = cs.catalog_id JOIN organizations ro ON ro.id = c.retailer_org_id WHERE `+supplier.sql(), supplier.with()...)
 	if w.st.Open, err = collect(rows, err, catalogRefDest); err != nil {
 		return err
 	}
 	slices.Sort(ids)
+	balance := tenantOf(w.c, "", "b.supplier_org_id")
 	for chunk := range slices.Chunk(ids, 500) {
 		type pub struct {
 			pid int64
@@ -176,11 +179,11 @@ func (w *stockWriter) load(ctx context.Context, keys []string) error {
 			rows, err = w.tx.Query(ctx, `SELECT b.product_id, b.id, c.id, c.retailer_org_id, ro.business_id, c.external_id FROM unnest(?::bigint[]) AS k(pid)
 				CROSS JOIN LATERAL (SELECT id, product_id, catalog_id, supplier_org_id, removed_at FROM balances WHERE product_id = k.pid OFFSET 0) b
 				JOIN catalogs c ON c.id = b.catalog_id JOIN organizations ro ON ro.id = c.retailer_org_id
-				WHERE b.supplier_org_id = ? AND b.removed_at = 0 ORDER BY b.id`, chunk, w.c.OrgID)
+				WHERE `+balance.sql()+` AND b.removed_at = 0 ORDER BY b.id`, append([]any{chunk}, balance.with()...)...)
 		} else {
 			rows, err = w.tx.Query(ctx, `SELECT b.product_id, b.id, c.id, c.retailer_org_id, ro.business_id, c.external_id FROM balances b
 				JOIN catalogs c ON c.id = b.catalog_id JOIN organizations ro ON ro.id = c.retailer_org_id
-				WHERE b.supplier_org_id = ? AND b.removed_at = 0 AND b.product_id IN (`+placeholders(len(chunk))+`) ORDER BY b.id`, append([]any{w.c.OrgID}, anys(chunk)...)...)
+				WHERE `+balance.sql()+` AND b.removed_at = 0 AND b.product_id IN (`+placeholders(len(chunk))+`) ORDER BY b.id`, balance.with(anys(chunk)...)...)
 		}
 		pubs, err := collect(rows, err, func(p *pub) []any { return append([]any{&p.pid, &p.BalanceID}, catalogRefDest(&p.Catalog)...) })
 		if err != nil {

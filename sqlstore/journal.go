@@ -183,7 +183,9 @@ func (s *JournalService) scopeJournal(ctx context.Context, f *filterSQL, c *parc
 		if err != nil {
 			return err
 		}
-		f.add("org_id = ?", org.ID)
+		// The operator narrowed to one organization reads as that
+		// organization's operator.
+		f.tenant(parcelgate.OperatorCaller(org), "", "org_id")
 	}
 	return nil
 }

@@ -260,14 +260,15 @@ func readOrder(ctx context.Context, q querier, c *parcelgate.Caller, id string) 
 	return rec.view(), nil
 }
 
-// orderingOrganization returns the organization orgID, the external IDs
+// orderingOrganization returns c's organization, the external IDs
 // of its warehouse catalogs and those of its dropshipping catalogs
 // (decisions §34), each in order: what placing an order reads before its
 // transaction, in one query (a row per catalog, or one row with none).
-func (s *OrderService) orderingOrganization(ctx context.Context, orgID int64) (*parcelgate.Organization, []string, []string, error) {
+func (s *OrderService) orderingOrganization(ctx context.Context, c *parcelgate.Caller) (*parcelgate.Organization, []string, []string, error) {
+	own := tenantOf(c, "", "o.id")
 	rows, err := s.db.query(ctx, `SELECT `+orgColumnsOf("o")+`, c.external_id, c.catalog_type
 		FROM organizations o LEFT JOIN catalogs c ON c.retailer_org_id = o.id AND c.catalog_type IN (?, ?)
-		WHERE o.id = ? ORDER BY c.external_id`, string(parcelgate.CatalogWarehouse), string(parcelgate.CatalogDropship), orgID)
+		WHERE `+own.sql()+` ORDER BY c.external_id`, append([]any{string(parcelgate.CatalogWarehouse), string(parcelgate.CatalogDropship)}, own.with()...)...)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -379,7 +380,7 @@ func (s *OrderService) UpdateOrder(ctx context.Context, c *parcelgate.Caller, id
 // re-send of that existing order; its externalId, when
 // given, must name that order.
 func (s *OrderService) placeOrder(ctx context.Context, c *parcelgate.Caller, req *parcelgate.OrderRequest, target *string) (*parcelgate.Order, error) {
-	org, whList, drops, err := s.orderingOrganization(ctx, c.OrgID)
+	org, whList, drops, err := s.orderingOrganization(ctx, c)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -49,7 +50,7 @@ func (s *OrderService) ListOrders(ctx context.Context, c *parcelgate.Caller, q p
 func (s *OrderService) orderListQuery(ctx context.Context, r reader, c *parcelgate.Caller, q parcelgate.OrderQuery) (*keysetQuery, error) {
 	ks := &keysetQuery{table: "orders o", alias: "o", byModified: true, stampCol: "updated_at"}
 	f := &ks.where
-	f.add("o.org_id = ?", c.OrgID)
+	f.tenant(c, "", "o.org_id")
 	// Every list of orders is in stamp order, and a client may take its
 	// first cursor from one without updatedFrom: each is held to the
 	// window (decisions §22).
@@ -123,7 +124,8 @@ func (s *OrderService) orderListQuery(ctx context.Context, r reader, c *parcelga
 func provenOrderTotal(ctx context.Context, r reader, c *parcelgate.Caller, ks *keysetQuery, w parcelgate.ChangeWindow) (int64, error) {
 	if w.SettledBelow > 0 {
 		var held int64
-		if err := r.QueryRow(ctx, `SELECT COUNT(*) FROM orders WHERE org_id = ? AND changed_xid >= ?`, c.OrgID, w.SettledBelow).Scan(&held); err != nil {
+		own := tenantOf(c, "", "org_id")
+		if err := r.QueryRow(ctx, `SELECT COUNT(*) FROM orders WHERE `+own.sql()+` AND changed_xid >= ?`, own.with(w.SettledBelow)...).Scan(&held); err != nil {
 			return 0, err
 		}
 		if held > 0 {
@@ -135,7 +137,8 @@ func provenOrderTotal(ctx context.Context, r reader, c *parcelgate.Caller, ks *k
 		return 0, err
 	}
 	var newest sql.NullInt64
-	if err := r.QueryRow(ctx, `SELECT MAX(updated_at) FROM orders WHERE org_id = ?`, c.OrgID).Scan(&newest); err != nil {
+	own := tenantOf(c, "", "org_id")
+	if err := r.QueryRow(ctx, `SELECT MAX(updated_at) FROM orders WHERE `+own.sql(), own.with()...).Scan(&newest); err != nil {
 		return 0, err
 	}
 	key := fastpath.CountKey{Scope: "orders|" + strconv.FormatInt(all, 10), Filters: ks.where.scope.String()}
@@ -165,7 +168,7 @@ func keptWarehouseTotal(ctx context.Context, r reader, c *parcelgate.Caller, w p
 		return n, err
 	}
 	var f filterSQL
-	f.add("o.org_id = ?", c.OrgID)
+	f.tenant(c, "", "o.org_id")
 	f.add("o.changed_xid >= ?", w.SettledBelow)
 	if len(statuses) > 0 {
 		f.in("o.status", anys(statuses))
@@ -187,7 +190,7 @@ func keptWindowTotal(ctx context.Context, r reader, kind parcelgate.TallyKind, c
 		return n, err
 	}
 	var f filterSQL
-	f.add(orgCol+" = ?", c.OrgID)
+	f.tenant(c, "", orgCol)
 	f.add("changed_xid >= ?", w.SettledBelow)
 	if len(statuses) > 0 {
 		f.in("status", anys(statuses))
@@ -204,7 +207,7 @@ func keptWindowTotal(ctx context.Context, r reader, kind parcelgate.TallyKind, c
 // Warehouse.
 func (s *OrderService) listNewestOrders(ctx context.Context, r reader, c *parcelgate.Caller, q parcelgate.OrderQuery, p parcelgate.PageRequest) (parcelgate.Page[*parcelgate.Order], error) {
 	var f filterSQL
-	f.add("o.org_id = ?", c.OrgID)
+	f.tenant(c, "", "o.org_id")
 	f.add("o.environment = ?", string(c.Environment))
 	if len(q.Statuses) > 0 {
 		st := make([]any, len(q.Statuses))
@@ -220,11 +223,12 @@ func (s *OrderService) listNewestOrders(ctx context.Context, r reader, c *parcel
 		// The orders a reference names are found first, each way by its own
 		// index; an OR inside the paged query would make PostgreSQL walk
 		// every order of the organization to find them.
-		pks, err := scanColumn[int64](r.Query(ctx, `SELECT id FROM orders WHERE org_id = ? AND external_id = ?
-			UNION SELECT id FROM orders WHERE org_id = ? AND own_id = ?
-			UNION SELECT id FROM orders WHERE environment = ? AND order_id = ? AND org_id = ?
-			UNION SELECT order_pk FROM order_refs WHERE org_id = ? AND value = ?
-			LIMIT 1000`, c.OrgID, ref, c.OrgID, ref, string(c.Environment), strings.ToUpper(ref), c.OrgID, c.OrgID, ref))
+		own := tenantOf(c, "", "org_id")
+		pks, err := scanColumn[int64](r.Query(ctx, `SELECT id FROM orders WHERE `+own.sql()+` AND external_id = ?
+			UNION SELECT id FROM orders WHERE `+own.sql()+` AND own_id = ?
+			UNION SELECT id FROM orders WHERE environment = ? AND order_id = ? AND `+own.sql()+`
+			UNION SELECT order_pk FROM order_refs WHERE `+own.sql()+` AND value = ?
+			LIMIT 1000`, slices.Concat(own.with(ref), own.with(ref), []any{string(c.Environment), strings.ToUpper(ref)}, own.with(), own.with(ref))...))
 		if err != nil {
 			return parcelgate.Page[*parcelgate.Order]{}, err
 		}

@@ -52,7 +52,7 @@ func (s *OrderService) ReopenOrder(ctx context.Context, c *parcelgate.Caller, id
 			return nil, err
 		}
 	}
-	org, whList, drops, err := s.orderingOrganization(ctx, c.OrgID)
+	org, whList, drops, err := s.orderingOrganization(ctx, c)
 	if err != nil {
 		return nil, err
 	}
@@ -253,9 +253,9 @@ func (s *OrderService) OrderHistory(ctx context.Context, c *parcelgate.Caller, i
 	if err := c.May(parcelgate.ActionReadOrders); err != nil {
 		return nil, err
 	}
-	orgID := c.OrgID
+	own := tenantOf(c, "", "o.org_id")
 	rows, err := s.db.query(ctx, `SELECT h.status, h.reason, h.actor, h.at FROM order_history h JOIN orders o ON o.id = h.order_pk
-		WHERE (o.org_id = ? AND o.order_id = ?) OR (o.org_id = ? AND o.external_id = ?) ORDER BY h.at`, orgID, id, orgID, id)
+		WHERE (`+own.sql()+` AND o.order_id = ?) OR (`+own.sql()+` AND o.external_id = ?) ORDER BY h.at`, append(own.with(id), own.with(id)...)...)
 	if err != nil {
 		return nil, err
 	}

@@ -48,36 +48,97 @@ func (s *OrganizationService) CreateOrganization(ctx context.Context, c *parcelg
 	})
 }
 
-// tenant adds to f the tenant condition of caller c, on the rows whose
-// environment and organization are the columns envCol and orgCol
-// (decisions §3, §50): for c's Scope, its organization (OrgID in
-// Environment: every tenant, and the operator on one organization), every
-// organization of its environment, or no condition at all (every
-// environment). Outside it an object answers as a missing one. Each
-// condition is a plain equality the planner can use an index for. It is
-// the one way a statement built on a filterSQL is kept to a caller, tenant
-// or operator alike; the tenancy scan counts it as naming the tenant key of
-// a statement built from f in the same function. An object already read,
-// before a statement could ask, is checked by Caller.Covers, the same rule.
+// tenant adds to f the tenant condition of caller c (tenantOf), on the
+// rows whose environment and organization are the columns envCol and
+// orgCol. It is the one way a statement built on a filterSQL is kept to a
+// caller, tenant or operator alike; the tenancy scan counts it as naming
+// the tenant key of a statement built from f in the same function.
 func (f *filterSQL) tenant(c *parcelgate.Caller, envCol, orgCol string) {
-	switch c.Scope {
-	case parcelgate.ScopeAll:
-	case parcelgate.ScopeEnvironment:
-		f.add(envCol+" = ?", string(c.Environment))
-	case parcelgate.ScopeOrganization:
+	t := tenantOf(c, envCol, orgCol)
+	for i, cond := range t.conds {
+		f.add(cond, t.args[i]...)
+	}
+}
+
+// A tenantCond is the tenant condition of one statement, as tenantOf
+// decides it: its conditions, each with its arguments.
+type tenantCond struct {
+	conds []string
+	args  [][]any
+}
+
+// tenantOf is the tenant condition of caller c (decisions §3, §50, §71)
+// on the rows whose environment and organization are the columns envCol
+// and orgCol. It is the one rule every tenant-facing statement is kept to
+// its caller by, through filterSQL.tenant or, for a statement not built
+// on a filterSQL, sql and with:
+//
+//   - c's Scope is an organization (OrgID in Environment: every tenant,
+//     and the operator on one organization): orgCol = its id, and envCol
+//     = its environment when the statement names an environment column.
+//     An organization's id is of exactly one environment (organizations.id
+//     is the primary key), so the organization alone is exact; a
+//     statement whose index leads with the organization and carries no
+//     environment (a tenant's orders by date, its balances) names no
+//     environment column, and reads that index only, as it always did.
+//   - every organization of c's environment: envCol = that environment;
+//   - every environment: no condition.
+//
+// A statement that names no environment column (envCol "") is one
+// organization's by design: a tenant's own shipment, code, order or
+// product, which an operator reaches as that organization
+// (OperatorCaller). A scope wider than one organization reaches nothing
+// through it, as does an organization's scope that names none (a caller
+// not yet of a tenant) or a scope this build does not know. Outside the
+// scope an object answers as a missing one. Each condition is a plain
+// equality the planner can use an index for. An object already read,
+// before a statement could ask, is checked by Caller.Covers, the same
+// rule.
+func tenantOf(c *parcelgate.Caller, envCol, orgCol string) tenantCond {
+	var t tenantCond
+	add := func(cond string, args ...any) {
+		t.conds = append(t.conds, cond)
+		t.args = append(t.args, args)
+	}
+	switch {
+	case c.Scope == parcelgate.ScopeOrganization:
 		orgID, ok := c.Organization()
 		if !ok {
-			// An organization's scope that names none (a caller not
-			// yet of a tenant) reaches nothing.
-			f.add("1 = 0")
-			return
+			add("1 = 0")
+			break
 		}
-		f.add(envCol+" = ?", string(c.Environment))
-		f.add(orgCol+" = ?", orgID)
+		if envCol != "" {
+			add(envCol+" = ?", string(c.Environment))
+		}
+		add(orgCol+" = ?", orgID)
+	case envCol == "":
+		add("1 = 0")
+	case c.Scope == parcelgate.ScopeEnvironment:
+		add(envCol+" = ?", string(c.Environment))
+	case c.Scope == parcelgate.ScopeAll:
 	default:
-		// A scope this build does not know reaches nothing.
-		f.add("1 = 0")
+		add("1 = 0")
 	}
+	return t
+}
+
+// sql is t's conditions joined by AND, for a statement's WHERE or ON
+// ("1=1" when the scope is every environment's, as filterSQL.sql).
+func (t tenantCond) sql() string {
+	if len(t.conds) == 0 {
+		return "1=1"
+	}
+	return strings.Join(t.conds, " AND ")
+}
+
+// with is t's arguments followed by args: the arguments of a statement
+// whose tenant condition (t.sql) comes before the placeholders of args.
+func (t tenantCond) with(args ...any) []any {
+	var out []any
+	for _, a := range t.args {
+		out = append(out, a...)
+	}
+	return append(out, args...)
 }
 
 const orgColumns = `id, environment, business_id, name, contract_number, address, created_at`

@@ -265,7 +265,8 @@ func (s *ShipmentService) FindShipment(ctx context.Context, c *parcelgate.Caller
 // findShipment returns c's organization's shipment with its parcels, or
 // ENOTFOUND.
 func findShipment(ctx context.Context, q querier, c *parcelgate.Caller, trackingNumber string) (*parcelgate.Shipment, error) {
-	s, err := scanShipment(q.QueryRow(ctx, `SELECT `+shipmentColumns+` FROM shipments WHERE org_id = ? AND tracking_number = ?`, c.OrgID, trackingNumber))
+	own := tenantOf(c, "", "org_id")
+	s, err := scanShipment(q.QueryRow(ctx, `SELECT `+shipmentColumns+` FROM shipments WHERE `+own.sql()+` AND tracking_number = ?`, own.with(trackingNumber)...))
 	if err != nil {
 		return nil, err
 	}
@@ -351,15 +352,16 @@ func (s *ShipmentService) DeliverShipment(ctx context.Context, c *parcelgate.Cal
 	var sh *parcelgate.Shipment
 	err := s.db.inTx(ctx, func(tx *Tx) error {
 		now := micros(s.db.clock.Now(c.Environment))
-		res, err := tx.Exec(ctx, `UPDATE shipments SET status = ?, delivered_at = ? WHERE org_id = ? AND tracking_number = ? AND status = ?`,
-			string(parcelgate.ShipmentDelivered), now, c.OrgID, tn, string(parcelgate.ShipmentCreated))
+		own := tenantOf(c, "", "org_id")
+		res, err := tx.Exec(ctx, `UPDATE shipments SET status = ?, delivered_at = ? WHERE `+own.sql()+` AND tracking_number = ? AND status = ?`,
+			append([]any{string(parcelgate.ShipmentDelivered), now}, own.with(tn, string(parcelgate.ShipmentCreated))...)...)
 		if err != nil {
 			return err
 		}
 		if n, err := res.RowsAffected(); err != nil {
 			return err
 		} else if n == 1 {
-			if _, err := tx.Exec(ctx, `UPDATE codes SET released_at = ? WHERE org_id = ? AND tracking_number = ? AND released_at = 0`, now, c.OrgID, tn); err != nil {
+			if _, err := tx.Exec(ctx, `UPDATE codes SET released_at = ? WHERE `+own.sql()+` AND tracking_number = ? AND released_at = 0`, append([]any{now}, own.with(tn)...)...); err != nil {
 				return err
 			}
 		}

@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"slices"
 	"strings"
 
 	"github.com/parcelgate/parcelgate"
@@ -25,22 +26,23 @@ func (s *ShipmentService) ListShipments(ctx context.Context, c *parcelgate.Calle
 	}
 	return readOnReplica(ctx, s.db, c, func(r reader) (parcelgate.Page[*parcelgate.Shipment], error) {
 		var f filterSQL
-		f.add("org_id = ?", c.OrgID)
+		f.tenant(c, "", "org_id")
 		f.add("environment = ?", string(c.Environment))
 		var lookups []string
 		var args []any
+		own, code := tenantOf(c, "", "org_id"), tenantOf(c, "", "k.org_id")
 		if q.Number != "" {
 			lookups = append(lookups,
-				`SELECT id FROM shipments WHERE org_id = ? AND tracking_number = ?`,
-				`SELECT shipment_id FROM parcels WHERE org_id = ? AND parcel_id = ?`,
+				`SELECT id FROM shipments WHERE `+own.sql()+` AND tracking_number = ?`,
+				`SELECT shipment_id FROM parcels WHERE `+own.sql()+` AND parcel_id = ?`,
 				`SELECT h.id FROM codes k JOIN shipments h ON h.org_id = k.org_id AND h.tracking_number = k.tracking_number
-					WHERE k.environment = ? AND k.code = ? AND k.released_at = 0 AND k.expires_at > ? AND k.org_id = ?`)
-			args = append(args, c.OrgID, q.Number, c.OrgID, q.Number,
-				string(c.Environment), q.Number, micros(s.db.clock.Now(c.Environment)), c.OrgID)
+					WHERE k.environment = ? AND k.code = ? AND k.released_at = 0 AND k.expires_at > ? AND `+code.sql())
+			args = slices.Concat(args, own.with(q.Number), own.with(q.Number),
+				[]any{string(c.Environment), q.Number, micros(s.db.clock.Now(c.Environment))}, code.with())
 		}
 		if q.Reference != "" {
-			lookups = append(lookups, `SELECT id FROM shipments WHERE org_id = ? AND UPPER(reference) = UPPER(?)`)
-			args = append(args, c.OrgID, q.Reference)
+			lookups = append(lookups, `SELECT id FROM shipments WHERE `+own.sql()+` AND UPPER(reference) = UPPER(?)`)
+			args = append(args, own.with(q.Reference)...)
 		}
 		if len(lookups) > 0 {
 			f.add("id IN ("+strings.Join(lookups, " UNION ")+")", args...)
@@ -73,17 +75,16 @@ func (s *ShipmentService) ListShipments(ctx context.Context, c *parcelgate.Calle
 // primary key's entries with the organization's every entry of
 // (org_id, parcel_id), a million for the big merchant (decisions §63).
 func pageParcels(ctx context.Context, r reader, c *parcelgate.Caller, shipments []*parcelgate.Shipment) error {
-	orgID, _ := c.Organization()
+	own := tenantOf(c, "", "org_id + 0")
 	byID := make(map[int64]*parcelgate.Shipment, len(shipments))
-	ids := make([]any, 0, len(shipments)+1)
-	ids = append(ids, orgID)
+	ids := own.with()
 	for _, sh := range shipments {
 		sh.Parcels = []parcelgate.Parcel{}
 		byID[sh.ID] = sh
 		ids = append(ids, sh.ID)
 	}
 	rows, err := r.Query(ctx, `SELECT shipment_id, parcel_id, package_code, weight, length, width, height, locker_size, contents FROM parcels
-		WHERE org_id + 0 = ? AND shipment_id IN (`+placeholders(len(shipments))+`) ORDER BY shipment_id, position`, ids...)
+		WHERE `+own.sql()+` AND shipment_id IN (`+placeholders(len(shipments))+`) ORDER BY shipment_id, position`, ids...)
 	if err != nil {
 		return err
 	}

@@ -57,8 +57,9 @@ func (s *ShipmentService) FindShippingOrder(ctx context.Context, c *parcelgate.C
 	}
 	n := parcelgate.NormalizeID(number)
 	var tn string
-	err := s.db.queryRow(ctx, `SELECT s.tracking_number FROM parcels p JOIN shipments s ON s.id = p.shipment_id WHERE p.org_id = ? AND p.parcel_id = ? AND s.environment = ?`,
-		c.OrgID, n, string(c.Environment)).Scan(&tn)
+	own := tenantOf(c, "", "p.org_id")
+	err := s.db.queryRow(ctx, `SELECT s.tracking_number FROM parcels p JOIN shipments s ON s.id = p.shipment_id WHERE `+own.sql()+` AND p.parcel_id = ? AND s.environment = ?`,
+		own.with(n, string(c.Environment))...).Scan(&tn)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		tn = n
@@ -84,8 +85,9 @@ func (s *ShipmentService) ShipmentCodes(ctx context.Context, c *parcelgate.Calle
 		return parcelgate.ShipmentCodes{}, err
 	}
 	out := parcelgate.ShipmentCodes{ErrandCodes: map[string]string{}}
-	rows, err := s.db.query(ctx, `SELECT parcel_id, code FROM codes WHERE org_id = ? AND environment = ? AND tracking_number = ? AND released_at = 0 AND expires_at > ?`,
-		c.OrgID, string(c.Environment), parcelgate.NormalizeID(trackingNumber), micros(s.db.clock.Now(c.Environment)))
+	own := tenantOf(c, "", "org_id")
+	rows, err := s.db.query(ctx, `SELECT parcel_id, code FROM codes WHERE `+own.sql()+` AND environment = ? AND tracking_number = ? AND released_at = 0 AND expires_at > ?`,
+		own.with(string(c.Environment), parcelgate.NormalizeID(trackingNumber), micros(s.db.clock.Now(c.Environment)))...)
 	if err != nil {
 		return out, err
 	}

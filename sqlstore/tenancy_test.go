@@ -43,14 +43,10 @@ var tenantExceptions = map[string]string{
 	// statement text joins in at run time), and held stock moves by the
 	// balance IDs of the organization's own saved order rows.
 	// The console's products (InventoryService.ListProducts,
-	// FindProduct): the supplier's set names supplier_org_id and the
-	// retailer's retailer_org_id in a filterSQL built at run time
-	// (publishedTo); the stock of products just scoped is read by
-	// product, each balance kept by the scope's supplier_org_id or
-	// retailer_org_id, added at run time.
-	"scopedProductIDs products": "scoped by supplier_org_id and environment in a filter built at run time",
-	"inProductScope balances":   "scoped by retailer_org_id in publishedTo, added at run time",
-	"scopedProductIDs balances": "scoped by retailer_org_id in publishedTo, added at run time",
+	// FindProduct): the retailer's set names retailer_org_id in a
+	// filterSQL built by publishedTo, which the statement's function
+	// does not scope itself.
+	"inProductScope balances": "scoped by retailer_org_id in publishedTo, added at run time",
 	// The product search (decisions §58): supplier_org_id, or
 	// retailer_org_id in publishedTo, in a filter built at run time.
 	"searchedProductKeys products": "scoped by supplier_org_id or publishedTo in a filter built at run time",
@@ -82,13 +78,10 @@ var tenantExceptions = map[string]string{
 	// cannot see; the HTTP cross-tenant tests prove each list.
 	"balances balances": runtimeFilter,
 	// A page of the inventory's balances: supplier_org_id + 0 in the
-	// filter built by inventoryItems; the held-back rows of a poll
-	// window: o.org_id in the filter built by keptWarehouseTotal
-	// (keptWindowTotal names its organization column in the statement).
-	"stockBalances balances":    runtimeFilter,
-	"keptWarehouseTotal orders": runtimeFilter,
-	"balances catalogs":         runtimeFilter,
-	"balances products":         runtimeFilter,
+	// filter built by inventoryItems.
+	"stockBalances balances": runtimeFilter,
+	"balances catalogs":      runtimeFilter,
+	"balances products":      runtimeFilter,
 
 	// By the key of a row that the same transaction first read under the
 	// caller's organization (and locked where it matters). Distributed:
@@ -329,33 +322,64 @@ func recvName(e ast.Expr) string {
 	return "?"
 }
 
-// tenantScopes finds the filters that body keeps to its caller's scope,
-// f.tenant(c, envCol, orgCol) with the columns written as strings, and
-// renders each filter's f.sql() as the condition the call adds for a
-// caller of one organization. That counts as naming the tenant key: a
-// tenant's scope is its organization, an operator's the whole of its
-// tenancy (decisions §3, §50), narrowed by the helper to exactly the
+// tenantScopes finds the conditions that body keeps to its caller's
+// scope, f.tenant(c, envCol, orgCol) on a filter f and t := tenantOf(c,
+// envCol, orgCol) (several at once too), with the columns written as
+// strings, and renders each f.sql() or t.sql() as the condition tenantOf
+// gives a caller of one organization: orgCol, after envCol when the
+// statement names one. That counts as naming the tenant key: a tenant's
+// scope is its organization, an operator's the whole of its tenancy
+// (decisions §3, §50, §71), narrowed by the helper to exactly the
 // caller's Scope, and the same filter's conditions are what the statement
 // built from it reads.
 func tenantScopes(body ast.Node, consts map[string]string) map[string]string {
 	scoped := map[string]string{}
-	ast.Inspect(body, func(n ast.Node) bool {
-		call, ok := n.(*ast.CallExpr)
-		if !ok || len(call.Args) != 3 {
-			return true
-		}
-		sel, ok := call.Fun.(*ast.SelectorExpr)
-		if !ok || sel.Sel.Name != "tenant" {
-			return true
-		}
-		f, ok := sel.X.(*ast.Ident)
-		if !ok {
-			return true
-		}
+	render := func(call *ast.CallExpr) (string, bool) {
 		env, envOK := stringExpr(call.Args[1], consts, nil)
 		org, orgOK := stringExpr(call.Args[2], consts, nil)
-		if envOK && orgOK {
-			scoped[f.Name] = env + " = ? AND " + org + " = ?"
+		if !envOK || !orgOK {
+			return "", false
+		}
+		if env == "" {
+			return org + " = ?", true
+		}
+		return env + " = ? AND " + org + " = ?", true
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if len(n.Lhs) != len(n.Rhs) {
+				return true
+			}
+			for i, rhs := range n.Rhs {
+				call, ok := rhs.(*ast.CallExpr)
+				if !ok || len(call.Args) != 3 {
+					continue
+				}
+				fn, ok := call.Fun.(*ast.Ident)
+				name, isIdent := n.Lhs[i].(*ast.Ident)
+				if !ok || fn.Name != "tenantOf" || !isIdent {
+					continue
+				}
+				if cond, ok := render(call); ok {
+					scoped[name.Name] = cond
+				}
+			}
+		case *ast.CallExpr:
+			if len(n.Args) != 3 {
+				return true
+			}
+			sel, ok := n.Fun.(*ast.SelectorExpr)
+			if !ok || sel.Sel.Name != "tenant" {
+				return true
+			}
+			f, ok := sel.X.(*ast.Ident)
+			if !ok {
+				return true
+			}
+			if cond, ok := render(n); ok {
+				scoped[f.Name] = cond
+			}
 		}
 		return true
 	})
@@ -439,4 +463,111 @@ func tablesRead(sql string) []string {
 		out = append(out, m[1])
 	}
 	return out
+}
+
+// handWrittenTenantKey is a tenant condition written by hand: a tenant
+// key column compared with a parameter.
+var handWrittenTenantKey = regexp.MustCompile(`\b(org_id|supplier_org_id|retailer_org_id)\s*(\+\s*0\s*)?=\s*\?`)
+
+// operatorJobFiles are the operator's jobs on an organization or
+// environment it names (resets, snapshots and restores, their jobs),
+// which work on a given organization's id by design and not for a caller
+// (decisions §71).
+var operatorJobFiles = []string{"control_reset.go", "control_snapshot.go", "control_job.go"}
+
+// handWrittenTenantKeys are the functions (or constants) outside the
+// operator's jobs that name an organization by a key they hold rather than
+// by a caller's scope, each with the reason; a key is the function's name
+// as in tenantExceptions.
+var handWrittenTenantKeys = map[string]string{
+	// The organization of a row the statement's caller reached first.
+	"lockShipment": "the retailer's order a supplier's shipment names, read under the supplier's scope just before",
+	"copyBack":     "the retailer's order of the supplier shipment being written, read and locked before",
+	// Engines and machinery that serve every tenant, not a caller.
+	"dueShipments":                engine,
+	"DropshipService.AutoConfirm": "the supplier shipment engine: a shipment found by its sweep, and its retailer's order",
+	"JournalService.PruneJournal": "the journal writer's bound, per organization written",
+	"keptCount":                   "kept counts: (environment, org_id), org_id 0 being the environment's count; callers pass their caller's organization",
+	"keptWarehouseCount":          "kept counts by warehouse, keyed as keptCount",
+	// An order's key, and an order being placed or shipped: the
+	// organization is part of the row's key and comes from the order's
+	// own record (the caller's organization when a caller places it, the
+	// order's when the warehouse engine moves it) or from a batch of
+	// callers' point reads (answer_batch).
+	"orderByKey":           "an order's key (organization, ID), passed by whoever holds the order",
+	"placeOrder":           "the organization placing the order, read for its caller",
+	"rowProductsQuery":     "the retailer placing the order, as retailer and as its own warehouse catalogs' supplier",
+	"orderStockStep":       "the retailer of the order whose stock is found (its record's organization)",
+	"assignTrackingNumber": "the organization of the shipment being inserted (its caller's, or its order's for the engine)",
+	"takenParcelIDs":       "the organization of the shipment being inserted, as assignTrackingNumber",
+	// The operator's stock move names both parties; the caller's reach
+	// is checked on them first (MoveStock).
+	"lookupBalance": "a balance named by its supplier and retailer, one of which MoveStock checked the caller reaches",
+}
+
+// decisions §71: a tenant-facing statement takes its tenant condition from
+// the one helper (tenantOf, filterSQL.tenant in org.go), never writes it
+// by hand, so that one rule decides what each scope reaches. Every
+// string the package's non-test files write is read: a tenant key
+// compared with a parameter is reported unless it is the helper's own,
+// an operator's job's, or listed in handWrittenTenantKeys.
+func TestTenantConditionsComeFromTheHelper(t *testing.T) {
+	fset := token.NewFileSet()
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := map[string]bool{}
+	var seen int
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") || name == "org.go" || slices.Contains(operatorJobFiles, name) {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			var where string
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				where = d.Name.Name
+				if d.Recv != nil && len(d.Recv.List) > 0 {
+					where = recvName(d.Recv.List[0].Type) + "." + where
+				}
+			case *ast.GenDecl:
+				if len(d.Specs) > 0 {
+					if vs, ok := d.Specs[0].(*ast.ValueSpec); ok && len(vs.Names) > 0 {
+						where = vs.Names[0].Name
+					}
+				}
+			}
+			ast.Inspect(d, func(n ast.Node) bool {
+				lit, ok := n.(*ast.BasicLit)
+				if !ok || lit.Kind != token.STRING {
+					return true
+				}
+				s, err := strconv.Unquote(lit.Value)
+				if err != nil || !handWrittenTenantKey.MatchString(s) {
+					return true
+				}
+				seen++
+				if _, ok := handWrittenTenantKeys[where]; ok {
+					used[where] = true
+					return true
+				}
+				t.Errorf("%s (%s): a tenant condition written by hand: %q\n(take it from tenantOf or filterSQL.tenant, or list %q in handWrittenTenantKeys with the reason)",
+					fset.Position(lit.Pos()), where, handWrittenTenantKey.FindString(s), where)
+				return true
+			})
+		}
+	}
+	if seen == 0 {
+		t.Fatal("no hand-written tenant key found at all: the scan is broken")
+	}
+	for key := range handWrittenTenantKeys {
+		if !used[key] {
+			t.Errorf("handWrittenTenantKeys lists %q, which writes no tenant condition by hand: remove it", key)
+		}
+	}
 }

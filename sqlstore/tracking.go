@@ -200,29 +200,30 @@ func (t *TrackingService) findParcels(ctx context.Context, c *parcelgate.Caller,
 	// "Tracking searches by index").
 	var match, drive []string
 	var matchArgs, driveArgs []any
+	own := tenantOf(c, "", "org_id")
 	if fields.Has(parcelgate.FindParcelNumber) {
 		match = append(match, `p.parcel_id IN (`+placeholders(len(ids))+`)`)
 		matchArgs = append(matchArgs, ids...)
-		drive = append(drive, `SELECT shipment_id AS id FROM parcels WHERE org_id = ? AND parcel_id IN (`+placeholders(len(ids))+`)`)
-		driveArgs = append(append(driveArgs, c.OrgID), ids...)
+		drive = append(drive, `SELECT shipment_id AS id FROM parcels WHERE `+own.sql()+` AND parcel_id IN (`+placeholders(len(ids))+`)`)
+		driveArgs = append(driveArgs, own.with(ids...)...)
 	}
 	if fields.Has(parcelgate.FindShipmentNumber) {
 		match = append(match, `s.tracking_number IN (`+placeholders(len(ids))+`)`)
 		matchArgs = append(matchArgs, ids...)
-		drive = append(drive, `SELECT id FROM shipments WHERE org_id = ? AND tracking_number IN (`+placeholders(len(ids))+`)`)
-		driveArgs = append(append(driveArgs, c.OrgID), ids...)
+		drive = append(drive, `SELECT id FROM shipments WHERE `+own.sql()+` AND tracking_number IN (`+placeholders(len(ids))+`)`)
+		driveArgs = append(driveArgs, own.with(ids...)...)
 	}
 	if fields.Has(parcelgate.FindReference) {
 		match = append(match, `UPPER(s.reference) IN (`+upperPlaceholders(len(refs))+`)`)
 		matchArgs = append(matchArgs, refs...)
-		drive = append(drive, `SELECT id FROM shipments WHERE org_id = ? AND UPPER(reference) IN (`+upperPlaceholders(len(refs))+`)`)
-		driveArgs = append(append(driveArgs, c.OrgID), refs...)
+		drive = append(drive, `SELECT id FROM shipments WHERE `+own.sql()+` AND UPPER(reference) IN (`+upperPlaceholders(len(refs))+`)`)
+		driveArgs = append(driveArgs, own.with(refs...)...)
 	}
 	if len(match) == 0 {
 		return nil, nil
 	}
 	q := trackedQuery(`(`+strings.Join(drive, ` UNION `)+`) f `+fromFound, driveArgs...)
-	q.where.add("s.org_id = ?", c.OrgID)
+	q.where.tenant(c, "", "s.org_id")
 	q.where.add("s.environment = ?", string(c.Environment))
 	q.where.add("("+strings.Join(match, ` OR `)+")", matchArgs...)
 	return t.trackedPage(ctx, c, q, page)
@@ -277,7 +278,7 @@ func (t *TrackingService) TrackBy(ctx context.Context, c *parcelgate.Caller, key
 			JOIN parcels p ON p.org_id = k.org_id AND p.parcel_id = k.parcel_id
 			JOIN shipments s ON s.id = p.shipment_id AND s.tracking_number = k.tracking_number`)
 		q.where.add("k.environment = ?", env)
-		q.where.add("k.org_id = ?", c.OrgID)
+		q.where.tenant(c, "", "k.org_id")
 		q.where.add("k.code = ?", v)
 		q.where.add("k.parcel_id <> ''")
 		q.where.add("k.released_at = 0")
@@ -295,7 +296,7 @@ func (t *TrackingService) ParcelsCreatedBetween(ctx context.Context, c *parcelga
 	}
 	q := trackedQuery(`parcels p JOIN shipments s ON s.id = p.shipment_id`)
 	q.where.add("s.environment = ?", string(c.Environment))
-	q.where.add("s.org_id = ?", c.OrgID)
+	q.where.tenant(c, "", "s.org_id")
 	q.where.add("s.created_at >= ?", micros(from))
 	q.where.add("s.created_at < ?", micros(to))
 	return t.trackedPage(ctx, c, q, page)
