@@ -53,6 +53,11 @@ var sqliteDialect = dialect{
 		"{{kept_warehouse_counts}}": sqliteKeptWarehouseCounts,
 		// migration 0041: an index in byte order (SQLite's BINARY is)
 		"{{byte_order}}": "",
+		// migration 0052: orders by time bucket (kept_order_buckets.go); a
+		// table read by its primary key alone is stored in it
+		"{{kept_order_buckets}}":      sqliteKeptOrderBuckets,
+		"{{kept_order_buckets_fill}}": keptOrderBucketsFill,
+		"{{without_rowid}}":           " WITHOUT ROWID",
 	},
 	prepare: true,
 }
@@ -79,6 +84,10 @@ var postgresDialect = dialect{
 		// migration 0041: an index in byte order, whatever the database's
 		// collation, so a prefix is one range of it (decisions §58)
 		"{{byte_order}}": ` COLLATE "C"`,
+		// migration 0052: orders by time bucket (kept_order_buckets.go)
+		"{{kept_order_buckets}}":      pgKeptOrderBuckets,
+		"{{kept_order_buckets_fill}}": keptOrderBucketsFill,
+		"{{without_rowid}}":           "",
 	},
 }
 

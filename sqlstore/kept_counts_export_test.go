@@ -2,8 +2,12 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/parcelgate/parcelgate"
 )
 
 // KeptCountsDriftForTest compares every kept count with a fresh count of
@@ -53,6 +57,14 @@ func (db *DB) KeptCountsDriftForTest(ctx context.Context) (string, error) {
 	if err := read(kept, `SELECT 'wh:' || warehouse, environment, org_id, status, SUM(n) FROM kept_warehouse_counts GROUP BY warehouse, environment, org_id, status`); err != nil {
 		return "", err
 	}
+	// Orders by time bucket (migration 0052): the kind is the bucket.
+	bucket := bucketOf("")
+	if err := read(fresh, `SELECT 'bucket:' || `+bucket+`, 'any', org_id, status, COUNT(*) FROM orders GROUP BY `+bucket+`, org_id, status`); err != nil {
+		return "", err
+	}
+	if err := read(kept, `SELECT 'bucket:' || bucket, 'any', org_id, status, SUM(n) FROM kept_order_buckets GROUP BY bucket, org_id, status`); err != nil {
+		return "", err
+	}
 	var diffs []string
 	for k, n := range fresh {
 		if kept[k] != n {
@@ -65,4 +77,39 @@ func (db *DB) KeptCountsDriftForTest(ctx context.Context) (string, error) {
 		}
 	}
 	return strings.Join(diffs, "; "), nil
+}
+
+// OrderSeekDriftForTest resolves every position of organization orgID's
+// orders in statuses (none: all), and the one past the end, as a page by
+// number does (pageStart), once through the bucket sums (orderSeek) and
+// once by the walk from the list's start, each with nothing recorded, in
+// one read transaction; it describes each position where the two differ
+// ("" when none does) and returns how many positions it compared.
+func (db *DB) OrderSeekDriftForTest(ctx context.Context, orgID int64, statuses []string) (string, int, error) {
+	var diffs []string
+	compared := 0
+	err := db.primary().readTx(ctx, func(r reader) error {
+		walked := &keysetQuery{table: "orders o", alias: "o", byModified: true, stampCol: "updated_at"}
+		walked.where.add("o.org_id = ?", orgID)
+		if len(statuses) > 0 {
+			walked.where.in("o.status", anys(statuses))
+		}
+		var n int64
+		if err := r.QueryRow(ctx, `SELECT COUNT(*) FROM orders o WHERE `+walked.where.sql(), walked.where.args...).Scan(&n); err != nil {
+			return err
+		}
+		sought := *walked
+		sought.seek = orderSeek(orgID, statuses)
+		for pos := int64(1); pos <= n+1; pos++ {
+			pr := parcelgate.PageFrom(pos, 1)
+			a, aok, aerr := pageStart(ctx, r, walked, pr, fmt.Sprintf("drift walk %d", pos))
+			b, bok, berr := pageStart(ctx, r, &sought, pr, fmt.Sprintf("drift seek %d", pos))
+			if (aerr == nil) != (berr == nil) || aerr != nil && !errors.Is(aerr, sql.ErrNoRows) || a != b || aok != bok {
+				diffs = append(diffs, fmt.Sprintf("position %d of %d: walked %+v %v %v, sought %+v %v %v", pos, n, a, aok, aerr, b, bok, berr))
+			}
+			compared++
+		}
+		return nil
+	})
+	return strings.Join(diffs, "; "), compared, err
 }

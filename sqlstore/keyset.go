@@ -68,6 +68,14 @@ type keysetQuery struct {
 	// (kept_counts.go, decisions §52), read in the page's read
 	// transaction instead of counting the rows.
 	keptTotal func(ctx context.Context, r reader) (int64, error)
+	// seek, when set, tells where a walk to the row at position pos (1:
+	// the first) of the list without its held-back conditions may start
+	// (a key before that row, possibly no row's own) and how many rows
+	// it then skips: counts the database keeps that skip most of the
+	// list (orderSeek, decisions §68). sql.ErrNoRows: fewer rows than
+	// pos. Read in the page's read transaction, so it agrees with the
+	// rows the walk reads.
+	seek func(ctx context.Context, r reader, pos int64) (pageKey, int64, error)
 
 	// head, when set, lets a page of the list be read in one statement
 	// with its total (onepage.go): the pager adds the total's columns
@@ -437,6 +445,11 @@ func linkNext[T any](db *DB, q *keysetQuery, res *parcelgate.Page[T], pr parcelg
 	}
 }
 
+// seekAfter is how many index entries a walk from a recorded boundary
+// may skip before a list's seek (keysetQuery.seek) is read instead: a
+// walk of a few pages costs less than reading the counts.
+const seekAfter = 1000
+
 // pageStart finds the key page pr starts after: the cursor, else the
 // position pr.Offset() resolved by fastpath.Boundaries.Start (the
 // recorded boundary, or one found by walking the list's index from the
@@ -445,7 +458,9 @@ func linkNext[T any](db *DB, q *keysetQuery, res *parcelgate.Page[T], pr parcelg
 // order (the held-back conditions of a poll window are left out of it:
 // filterSQL.walk), so a cold position P costs an index-only walk of at
 // most P entries, and of P−Q when position Q, a whole number of pages
-// before, is known.
+// before, is known. A list with a seek walks from where its seek says
+// when no boundary is recorded within seekAfter entries before P: a walk
+// of at most one bucket's rows (decisions §68).
 func pageStart(ctx context.Context, r reader, q *keysetQuery, pr parcelgate.PageRequest, scope string) (pageKey, bool, error) {
 	if pr.After != "" {
 		c, err := q.decodeCursor(pr.After)
@@ -453,6 +468,13 @@ func pageStart(ctx context.Context, r reader, q *keysetQuery, pr parcelgate.Page
 	}
 	k, ok, err := r.db.pages.Start(fastpath.BoundaryKey{Scope: scope, Position: pr.Offset()}, int64(pr.Size), func(from fastpath.PageKey, fromSet bool, skip int64) (fastpath.PageKey, error) {
 		var k fastpath.PageKey
+		if q.seek != nil && (!fromSet || skip > seekAfter) {
+			start, rest, err := q.seek(ctx, r, pr.Offset())
+			if err != nil {
+				return k, err
+			}
+			from, fromSet, skip = fastKey(start), true, rest
+		}
 		where, args := q.where.walk()
 		args = append(append([]any(nil), q.args...), args...)
 		if fromSet {

@@ -93,6 +93,9 @@ func (s *OrderService) orderListQuery(ctx context.Context, r reader, c *parcelga
 		ks.keptTotal = func(ctx context.Context, r reader) (int64, error) {
 			return keptOrderTotal(ctx, r, c, w, statuses)
 		}
+		// The walk's conditions are the organization and the statuses
+		// alone (the window's is held back): the bucket sums count them.
+		ks.seek = orderSeek(c.OrgID, statuses)
 	} else if q.Warehouse != "" && q.UpdatedFrom.IsZero() && q.UpdatedTo.IsZero() && q.RefName == "" && q.Selects() && q.OrderedFrom.IsZero() && q.OrderedTo.IsZero() {
 		ks.keptTotal = func(ctx context.Context, r reader) (int64, error) {
 			return keptWarehouseTotal(ctx, r, c, w, q.Warehouse, statuses)

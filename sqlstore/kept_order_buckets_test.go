@@ -1,0 +1,87 @@
+package sqlstore_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/internal/tools/testdb"
+	"github.com/parcelgate/parcelgate/sqlstore"
+)
+
+// decisions §68: the kept bucket sums of orders follow every write of
+// orders, whoever makes it (set-based inserts, status moves, stamps moved
+// within a bucket and across buckets, deletes, as psql or a bulk load
+// would run them), and a page by number resolved through them starts at
+// the key the walk from the list's start finds, at every position, for
+// the list unfiltered and by statuses, on both engines.
+func TestKeptOrderBucketsFollowEveryWrite(t *testing.T) {
+	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
+		ctx := context.Background()
+		exec := func(q string, args ...any) {
+			t.Helper()
+			if err := db.ExecForTest(ctx, q, args...); err != nil {
+				t.Fatalf("%v\n%s", err, q)
+			}
+		}
+		orgs := sqlstore.NewOrganizationService(db)
+		op := parcelgate.AllOperator()
+		big := &parcelgate.Organization{Environment: parcelgate.Production, BusinessID: "1234567-1", Name: "Big"}
+		if err := orgs.CreateOrganization(ctx, op, big); err != nil {
+			t.Fatal(err)
+		}
+		small := &parcelgate.Organization{Environment: parcelgate.Test, BusinessID: "0737546-2", Name: "Small"}
+		if err := orgs.CreateOrganization(ctx, op, small); err != nil {
+			t.Fatal(err)
+		}
+		check := func(when string, lists ...[]string) {
+			t.Helper()
+			drift, err := db.KeptCountsDriftForTest(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if drift != "" {
+				t.Fatalf("%s: %s", when, drift)
+			}
+			for _, statuses := range lists {
+				for _, org := range []int64{big.ID, small.ID} {
+					drift, n, err := db.OrderSeekDriftForTest(ctx, org, statuses)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if drift != "" {
+						t.Fatalf("%s: organization %d, statuses %v: %s", when, org, statuses, drift)
+					}
+					if n == 0 {
+						t.Fatalf("%s: nothing compared", when)
+					}
+				}
+			}
+		}
+		// An hour is 3.6e9 µs; a bucket about 19 hours.
+		base := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+		if err := db.SeedOrdersForTest(ctx, parcelgate.Production, big.ID, big.BusinessID, 300, base, `{}`); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.SeedOrdersForTest(ctx, parcelgate.Test, small.ID, small.BusinessID, 20, base.Add(time.Hour), `{}`); err != nil {
+			t.Fatal(err)
+		}
+		check("seeded in one bucket", nil)
+		// Spread over about twenty buckets, some left empty, by a
+		// set-based stamp move.
+		exec(`UPDATE orders SET updated_at = updated_at + (id % 23) * 7200000000 * 9 WHERE org_id = ?`, big.ID)
+		exec(`UPDATE orders SET updated_at = updated_at + (id % 3) * 7200000000 * 20 WHERE org_id = ?`, small.ID)
+		check("stamps spread", nil, []string{"Created"})
+		exec(`INSERT INTO orders (order_id, environment, org_id, external_id, own_id, status, status_at, auto_submit, content_hash, doc, inserted_at, updated_at, ready_at)
+			SELECT 'X' || order_id, environment, org_id, 'X' || external_id, 'X' || own_id, CASE WHEN id % 2 = 0 THEN 'Submitted' ELSE 'Error' END, 1, 0, 'x', '{}', 1, updated_at + 150000000000, 1 FROM orders WHERE org_id = ? AND id % 4 = 0`, big.ID)
+		exec(`UPDATE orders SET status = 'Delivered' WHERE org_id = ? AND id % 3 = 0`, big.ID)
+		exec(`UPDATE orders SET status = 'Cancelled', updated_at = updated_at + 900000000000 WHERE org_id = ? AND id % 7 = 0`, big.ID)
+		// Within a bucket mostly, across one for a few.
+		exec(`UPDATE orders SET updated_at = updated_at + 1000 WHERE org_id = ?`, big.ID)
+		check("inserts, status moves, stamp moves", nil, []string{"Delivered"}, []string{"Created", "Cancelled"}, []string{"Submitted", "Error", "Delivered"})
+		exec(`DELETE FROM orders WHERE org_id = ? AND id % 5 = 0`, big.ID)
+		exec(`DELETE FROM orders WHERE org_id = ?`, small.ID)
+		check("deletes", nil, []string{"Delivered"}, []string{"Created", "Cancelled"})
+	})
+}
