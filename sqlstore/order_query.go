@@ -164,26 +164,29 @@ func (s *OrderService) orderListQuery(ctx context.Context, r reader, c *parcelga
 // written since. On PostgreSQL that holds only while the poll window
 // holds back no order of the organization: a writer still running may
 // commit below the newest stamp, so while any of the organization's
-// orders is held back the total is counted afresh and not kept. While
-// none is, the window's condition holds for every order and is left out
-// of the count (filterSQL.walk), which then reads index entries only: for
-// a window of order dates, the range of orders_ordered (migration 0053,
-// l.dated).
+// orders is held back the total is counted afresh and not kept. The
+// count leaves the window's condition out (filterSQL.walk) and reads
+// index entries only (for a window of order dates, the range of
+// orders_ordered: migration 0053, l.dated); while the window holds back
+// none of the organization's orders, the condition holds for every one,
+// and while it holds some back, those the list selects are counted
+// apart and taken off.
 // A poll (updatedFrom) counts its index range and keeps nothing. Read in
 // the page's read transaction: the total, its proof and the rows are of
 // one snapshot.
 func provenOrderTotal(ctx context.Context, r reader, c *parcelgate.Caller, l *orderList, w parcelgate.ChangeWindow) (int64, int64, error) {
 	ks := l.keysetQuery
 	where, args := ks.where.walk()
+	if len(l.dated.conds) > 0 {
+		where, args = where+" AND "+l.dated.sql(), append(args, l.dated.args...)
+	}
 	keep := true
 	if w.SettledBelow > 0 {
 		var held int64
 		if err := r.QueryRow(ctx, `SELECT COUNT(*) FROM orders WHERE org_id = ? AND changed_xid >= ?`, c.OrgID, w.SettledBelow).Scan(&held); err != nil {
 			return 0, 0, err
 		}
-		if held > 0 {
-			where, args, keep = ks.where.sql(), ks.where.args, false
-		}
+		keep = held == 0
 	}
 	all, err := keptCount(ctx, r, parcelgate.TallyOrders, c.Environment, c.OrgID, nil)
 	if err != nil {
@@ -194,14 +197,19 @@ func provenOrderTotal(ctx context.Context, r reader, c *parcelgate.Caller, l *or
 		return 0, 0, err
 	}
 	key := fastpath.CountKey{Scope: "orders|" + strconv.FormatInt(all, 10), Filters: ks.where.scope.String()}
-	if len(l.dated.conds) > 0 {
-		where, args = where+" AND "+l.dated.sql(), append(append([]any(nil), args...), l.dated.args...)
-	}
 	return r.db.counts.TotalFloor(key, newest.Int64, keep, func() (int64, int64, error) {
 		var n int64
 		var floor sql.NullInt64
-		err := r.QueryRow(ctx, `SELECT COUNT(*), MIN(o.updated_at) FROM `+ks.table+` WHERE `+where, args...).Scan(&n, &floor)
-		return n, floor.Int64, err
+		if err := r.QueryRow(ctx, `SELECT COUNT(*), MIN(o.updated_at) FROM `+ks.table+` WHERE `+where, args...).Scan(&n, &floor); err != nil || keep {
+			return n, floor.Int64, err
+		}
+		// The window holds some of the organization's orders back: those
+		// the list's conditions select are taken off, found from
+		// orders_changed_xid (a few, the writers' still running). The
+		// floor of the orders counted stays a lower bound of the list's.
+		var held int64
+		err := r.QueryRow(ctx, `SELECT COUNT(*) FROM `+ks.table+` WHERE `+where+` AND o.changed_xid >= ?`, append(args, w.SettledBelow)...).Scan(&held)
+		return n - held, floor.Int64, err
 	})
 }
 
