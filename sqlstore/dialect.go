@@ -51,6 +51,8 @@ var sqliteDialect = dialect{
 		"{{kept_counts_0049}}": sqliteKeptCounts(keptCounts0049),
 		// migration 0050: orders by warehouse (decisions §63)
 		"{{kept_warehouse_counts}}": sqliteKeptWarehouseCounts,
+		// migration 0054: a supplier's products by catalog (decisions §69)
+		"{{kept_catalog_products}}": sqliteKeptCatalogProducts,
 		// migration 0041: an index in byte order (SQLite's BINARY is)
 		"{{byte_order}}": "",
 		// migration 0052: orders by time bucket (kept_order_buckets.go); a
@@ -81,6 +83,8 @@ var postgresDialect = dialect{
 		"{{kept_counts_0049}}": pgKeptCounts(keptCounts0049),
 		// migration 0050: orders by warehouse (decisions §63)
 		"{{kept_warehouse_counts}}": pgKeptWarehouseCounts,
+		// migration 0054: a supplier's products by catalog (decisions §69)
+		"{{kept_catalog_products}}": pgKeptCatalogProducts,
 		// migration 0041: an index in byte order, whatever the database's
 		// collation, so a prefix is one range of it (decisions §58)
 		"{{byte_order}}": ` COLLATE "C"`,

@@ -186,7 +186,7 @@ func (s *DropshipService) ListShipments(ctx context.Context, c *parcelgate.Calle
 			statuses[i] = string(v)
 		}
 		ks.keptTotal = func(ctx context.Context, r reader) (int64, error) {
-			return keptWindowTotal(ctx, r, parcelgate.TallySupplierShipments, c, w, "supplier_shipments", "supplier_org_id", statuses)
+			return keptWindowTotal(ctx, r, c, w, keptRows{kind: parcelgate.TallySupplierShipments, table: "supplier_shipments", orgCol: "supplier_org_id"}, statuses)
 		}
 	}
 	return keysetPage(ctx, s.db.primary(), ks, p, supplyColumns, "", func(rows *sql.Rows) (*parcelgate.DropshipShipment, pageKey, error) {

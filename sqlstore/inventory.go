@@ -217,6 +217,17 @@ func (s *InventoryService) WriteInventory(ctx context.Context, c *parcelgate.Cal
 				q.keptTotal = func(ctx context.Context, r reader) (int64, error) {
 					return keptCount(ctx, r, parcelgate.TallyProducts, c.Environment, c.OrgID, []string{"ACTIVE"})
 				}
+			} else if len(f.ProductExternalIDs) == 0 && len(f.EANCodes) == 0 {
+				// Those in a catalog or a retailer's: the kept count of
+				// the one catalog of that place holding any (decisions
+				// §69), counted when several do.
+				q.keptTotal = func(ctx context.Context, r reader) (int64, error) {
+					n, ok, err := keptPlaceTotal(ctx, r, c, bf)
+					if err != nil || ok {
+						return n, err
+					}
+					return total(ctx, r, q)
+				}
 			}
 			page, err := keysetPage(ctx, r, q, pr, "p.id", "", func(rows *sql.Rows) (int64, pageKey, error) {
 				var id int64

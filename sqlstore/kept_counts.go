@@ -287,3 +287,90 @@ func keptWarehouseCount(ctx context.Context, r reader, env parcelgate.Environmen
 	err := r.QueryRow(ctx, `SELECT COALESCE(SUM(n), 0) FROM kept_warehouse_counts WHERE `+f.sql(), f.args...).Scan(&n)
 	return n, err
 }
+
+// Kept counts of a supplier's products by catalog (migration 0054,
+// decisions §69): the table kept_catalog_products holds, per supplier and
+// catalog, how many of the supplier's ACTIVE products have a live balance
+// (removed_at 0) there, the total of GET /inventory filtered by a catalog
+// or a retailer. A product has at most one balance a catalog (the
+// balances' unique key), so a balance is one product: it counts while it
+// is live and its product ACTIVE. Triggers keep it as kept_counts is
+// kept: on balances, an insert or delete of a live balance, and a
+// removal or revival (removed_at to or from 0); on products, a move into
+// or out of ACTIVE moves each of the product's live balances. A product
+// is deleted after its balances (their foreign key), so its delete has
+// nothing left to count. Every writer of products and balances takes the
+// environment's stamp first and holds it to its commit (inventory.go), so
+// a status move and a removal of the same product's balance never run
+// at once and count it twice.
+
+const keptCatalogUpsert = ` ON CONFLICT (supplier_org_id, catalog_id, stripe) DO UPDATE SET n = kept_catalog_products.n + excluded.n`
+
+const keptCatalogInsert = `INSERT INTO kept_catalog_products (supplier_org_id, catalog_id, stripe, n) `
+
+// sqliteKeptCatalogProducts is migration 0054's triggers on SQLite, one a
+// line.
+var sqliteKeptCatalogProducts = func() string {
+	balance := func(r, d string) string {
+		return keptCatalogInsert + fmt.Sprintf("SELECT %[1]s.supplier_org_id, %[1]s.catalog_id, %[1]s.id %% %[2]d, %[3]s FROM products p WHERE p.id = %[1]s.product_id AND p.status = 'ACTIVE'", r, keptStripes, d) + keptCatalogUpsert + ";"
+	}
+	status := keptCatalogInsert + fmt.Sprintf("SELECT b.supplier_org_id, b.catalog_id, b.id %% %d, CASE WHEN NEW.status = 'ACTIVE' THEN 1 ELSE -1 END FROM balances b WHERE b.product_id = NEW.id AND b.removed_at = 0", keptStripes) + keptCatalogUpsert + ";"
+	return "CREATE TRIGGER kept_catalog_products_insert AFTER INSERT ON balances WHEN NEW.removed_at = 0 BEGIN " + balance("NEW", "1") + " END;\n" +
+		"CREATE TRIGGER kept_catalog_products_delete AFTER DELETE ON balances WHEN OLD.removed_at = 0 BEGIN " + balance("OLD", "-1") + " END;\n" +
+		"CREATE TRIGGER kept_catalog_products_removal AFTER UPDATE OF removed_at ON balances WHEN (OLD.removed_at = 0) <> (NEW.removed_at = 0) BEGIN " + balance("NEW", "CASE WHEN NEW.removed_at = 0 THEN 1 ELSE -1 END") + " END;\n" +
+		"CREATE TRIGGER kept_catalog_products_status AFTER UPDATE OF status ON products WHEN (OLD.status = 'ACTIVE') <> (NEW.status = 'ACTIVE') BEGIN " + status + " END;\n"
+}()
+
+// pgKeptCatalogProducts is migration 0054's triggers on PostgreSQL, one a
+// line: a statement trigger on balances for inserts and deletes, reading
+// its transition table grouped by supplier and catalog, and row triggers
+// fired only when a balance's removal or a product's being ACTIVE
+// changed. Shares go to the writer's connection's stripe, as
+// pgKeptCounts' do.
+var pgKeptCatalogProducts = func() string {
+	stripe := fmt.Sprintf("pg_backend_pid() %% %d", pgStripes)
+	rows := func(from, sign string) string {
+		return keptCatalogInsert + "SELECT b.supplier_org_id, b.catalog_id, " + stripe + ", " + sign + "COUNT(*) FROM " + from +
+			" b JOIN products p ON p.id = b.product_id WHERE b.removed_at = 0 AND p.status = 'ACTIVE' GROUP BY b.supplier_org_id, b.catalog_id ORDER BY 1, 2" + keptCatalogUpsert + "; "
+	}
+	removal := keptCatalogInsert + "SELECT NEW.supplier_org_id, NEW.catalog_id, " + stripe + ", CASE WHEN NEW.removed_at = 0 THEN 1 ELSE -1 END FROM products p WHERE p.id = NEW.product_id AND p.status = 'ACTIVE'" + keptCatalogUpsert + "; "
+	status := keptCatalogInsert + "SELECT b.supplier_org_id, b.catalog_id, " + stripe + ", CASE WHEN NEW.status = 'ACTIVE' THEN 1 ELSE -1 END FROM balances b WHERE b.product_id = NEW.id AND b.removed_at = 0 ORDER BY 2" + keptCatalogUpsert + "; "
+	return "CREATE FUNCTION kept_catalog_products_rows() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF TG_OP = 'INSERT' THEN " + rows("new_rows", "") + "ELSE " + rows("old_rows", "-") + "END IF; RETURN NULL; END $$;\n" +
+		"CREATE TRIGGER kept_catalog_products_insert AFTER INSERT ON balances REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kept_catalog_products_rows();\n" +
+		"CREATE TRIGGER kept_catalog_products_delete AFTER DELETE ON balances REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION kept_catalog_products_rows();\n" +
+		"CREATE FUNCTION kept_catalog_products_removal() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN " + removal + "RETURN NULL; END $$;\n" +
+		"CREATE TRIGGER kept_catalog_products_removal AFTER UPDATE OF removed_at ON balances FOR EACH ROW WHEN ((OLD.removed_at = 0) IS DISTINCT FROM (NEW.removed_at = 0)) EXECUTE FUNCTION kept_catalog_products_removal();\n" +
+		"CREATE FUNCTION kept_catalog_products_status() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN " + status + "RETURN NULL; END $$;\n" +
+		"CREATE TRIGGER kept_catalog_products_status AFTER UPDATE OF status ON products FOR EACH ROW WHEN ((OLD.status = 'ACTIVE') IS DISTINCT FROM (NEW.status = 'ACTIVE')) EXECUTE FUNCTION kept_catalog_products_status();\n"
+}()
+
+// keptPlaceTotal is the number of the supplier c's ACTIVE products with a
+// live balance in a catalog of place f (a catalog's external ID, a
+// retailer, or both), from kept_catalog_products, read by r in the page's
+// read transaction: the count of the one catalog of the place that holds
+// any of them (catalog external IDs are a retailer's own names, so a
+// place is one catalog of the supplier's as a rule), 0 when none does.
+// ok is false when several do: a product may be in more than one of
+// them, and their counts' sum could count it twice.
+func keptPlaceTotal(ctx context.Context, r reader, c *parcelgate.Caller, f parcelgate.BalanceFilter) (n int64, ok bool, err error) {
+	var place filterSQL
+	place.add("environment = ?", string(c.Environment))
+	if f.CatalogExternalID != "" {
+		place.add("external_id = ?", f.CatalogExternalID)
+	}
+	if f.RetailerID != "" {
+		place.add("retailer_org_id IN (SELECT id FROM organizations WHERE environment = ? AND business_id = ?)", string(c.Environment), f.RetailerID)
+	}
+	rows, err := r.Query(ctx, `SELECT SUM(n) FROM kept_catalog_products WHERE supplier_org_id = ? AND catalog_id IN (SELECT id FROM catalogs WHERE `+place.sql()+`)
+		GROUP BY catalog_id HAVING SUM(n) <> 0 LIMIT 2`, append([]any{c.OrgID}, place.args...)...)
+	counts, err := scanColumn[int64](rows, err)
+	switch {
+	case err != nil:
+		return 0, false, err
+	case len(counts) == 0:
+		return 0, true, nil
+	case len(counts) == 1:
+		return counts[0], true, nil
+	}
+	return 0, false, nil
+}

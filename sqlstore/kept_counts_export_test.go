@@ -65,6 +65,14 @@ func (db *DB) KeptCountsDriftForTest(ctx context.Context) (string, error) {
 	if err := read(kept, `SELECT 'bucket:' || bucket, 'any', org_id, status, SUM(n) FROM kept_order_buckets GROUP BY bucket, org_id, status`); err != nil {
 		return "", err
 	}
+	// A supplier's products by catalog (migration 0054): the kind is the
+	// catalog.
+	if err := read(fresh, `SELECT 'catalog:' || b.catalog_id, '', b.supplier_org_id, '', COUNT(*) FROM balances b JOIN products p ON p.id = b.product_id WHERE b.removed_at = 0 AND p.status = 'ACTIVE' GROUP BY b.catalog_id, b.supplier_org_id`); err != nil {
+		return "", err
+	}
+	if err := read(kept, `SELECT 'catalog:' || catalog_id, '', supplier_org_id, '', SUM(n) FROM kept_catalog_products GROUP BY catalog_id, supplier_org_id`); err != nil {
+		return "", err
+	}
 	var diffs []string
 	for k, n := range fresh {
 		if kept[k] != n {

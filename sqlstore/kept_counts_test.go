@@ -74,6 +74,27 @@ func TestKeptCountsFollowEveryWrite(t *testing.T) {
 		check("status moves")
 		exec(`INSERT INTO products (environment, supplier_org_id, external_id, status, document, created_at, modified_at) VALUES ('production', ?, 'A', 'ACTIVE', '{}', 1, 1), ('production', ?, 'B', 'ACTIVE', '{}', 1, 1), ('production', ?, 'C', 'ACTIVE', '{}', 1, 1)`, big.ID, big.ID, small.ID)
 		exec(`UPDATE products SET status = 'EOS' WHERE supplier_org_id = ? AND external_id = 'A'`, big.ID)
+		// decisions §69: a supplier's ACTIVE products with a live balance,
+		// by catalog: balances inserted many to a statement (live and
+		// tombstones), removed and revived, products moved out of ACTIVE
+		// and back, balances deleted.
+		exec(`INSERT INTO catalogs (environment, retailer_org_id, external_id, name, catalog_type, created_at) VALUES ('production', ?, 'WH1', 'W', 'warehouse', 1), ('production', ?, 'WH1', 'W', 'warehouse', 1), ('production', ?, 'SHOP', 'S', 'dropship', 1)`, big.ID, small.ID, small.ID)
+		exec(`INSERT INTO products (environment, supplier_org_id, external_id, status, document, created_at, modified_at) VALUES ('production', ?, 'D', 'ACTIVE', '{}', 1, 1), ('production', ?, 'E', 'ACTIVE', '{}', 1, 1)`, big.ID, big.ID)
+		exec(`INSERT INTO balances (product_id, catalog_id, supplier_org_id, retailer_org_id, product_external_id, modified_at, removed_at)
+			SELECT p.id, c.id, p.supplier_org_id, c.retailer_org_id, p.external_id, 1, CASE WHEN p.external_id = 'E' AND c.external_id = 'SHOP' THEN 5 ELSE 0 END
+			FROM products p CROSS JOIN catalogs c WHERE p.supplier_org_id IN (?, ?)`, big.ID, small.ID)
+		check("balances")
+		exec(`UPDATE balances SET removed_at = 9, modified_at = 2 WHERE product_external_id IN ('B', 'D') AND catalog_id IN (SELECT id FROM catalogs WHERE external_id = 'WH1')`)
+		exec(`UPDATE balances SET removed_at = 0, modified_at = 3 WHERE product_external_id = 'E'`)
+		exec(`UPDATE balances SET quantity = 4, modified_at = 4`)
+		check("balances removed and revived")
+		exec(`UPDATE products SET status = 'EOS' WHERE supplier_org_id = ? AND external_id IN ('B', 'E')`, big.ID)
+		exec(`UPDATE products SET status = 'ACTIVE' WHERE supplier_org_id = ? AND external_id IN ('A', 'B')`, big.ID)
+		exec(`UPDATE products SET modified_at = 5`)
+		check("products moved")
+		exec(`DELETE FROM balances WHERE catalog_id IN (SELECT id FROM catalogs WHERE retailer_org_id = ?) AND product_external_id <> 'C'`, small.ID)
+		check("balances deleted")
+		exec(`DELETE FROM balances WHERE product_id IN (SELECT id FROM products WHERE supplier_org_id = ?)`, small.ID)
 		exec(`INSERT INTO shipments (org_id, environment, tracking_number, service_code, sender, receiver, status, created_at) VALUES (?, 'production', 'T1', '2103', '{}', '{}', 'Created', 1), (?, 'production', 'T2', '2103', '{}', '{}', 'Created', 1)`, big.ID, big.ID)
 		exec(`UPDATE shipments SET status = 'Delivered' WHERE org_id = ? AND tracking_number = 'T1'`, big.ID)
 		check("products and shipments")
@@ -116,8 +137,8 @@ func TestKeptCountsFollowEveryWrite(t *testing.T) {
 		if n := sum(env, parcelgate.TallyQuery{Kind: parcelgate.TallyOrders, OrgIDs: []int64{other.ID}}, other.ID); n != 0 {
 			t.Errorf("the production operator reads a test organization's orders: %d", n)
 		}
-		if n := sum(env, parcelgate.TallyQuery{Kind: parcelgate.TallyProducts, OrgIDs: []int64{big.ID}}, big.ID, "ACTIVE"); n != 1 {
-			t.Errorf("big's ACTIVE products: %d, want 1", n)
+		if n := sum(env, parcelgate.TallyQuery{Kind: parcelgate.TallyProducts, OrgIDs: []int64{big.ID}}, big.ID, "ACTIVE"); n != 3 {
+			t.Errorf("big's ACTIVE products: %d, want 3 (A, B, D)", n)
 		}
 		if n := sum(op, parcelgate.TallyQuery{Kind: parcelgate.TallyOrganizations}, 0); n != 3 {
 			t.Errorf("organizations of every environment: %d, want 3", n)

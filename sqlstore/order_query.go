@@ -36,7 +36,7 @@ func (s *OrderService) ListOrders(ctx context.Context, c *parcelgate.Caller, q p
 		if err != nil {
 			return parcelgate.Page[*parcelgate.Order]{}, err
 		}
-		return keysetPage(ctx, r, ks, p, orderColumns, "", func(rows *sql.Rows) (*parcelgate.Order, pageKey, error) {
+		return orderListPage(ctx, r, ks, p, func(rows *sql.Rows) (*parcelgate.Order, pageKey, error) {
 			rec, err := scanOrderRecord(rows)
 			if err != nil {
 				return nil, pageKey{}, err
@@ -46,9 +46,50 @@ func (s *OrderService) ListOrders(ctx context.Context, c *parcelgate.Caller, q p
 	})
 }
 
+// orderListPage reads page p of l (keysetPage), each order with scan.
+// A proven total comes with the smallest stamp among the list's orders
+// (decisions §69), read in the page's own read transaction (which
+// keysetPage joins) before the page, so the page's walk, and a page
+// number's, start there rather than at the organization's oldest order.
+// No order of the list sorts before it, so the rows are the same; the
+// condition is left out of the boundaries' name (addVolatile), since the
+// list it reads is the same list.
+func orderListPage[T any](ctx context.Context, r reader, l *orderList, p parcelgate.PageRequest, scan func(*sql.Rows) (T, pageKey, error)) (parcelgate.Page[T], error) {
+	if l.proven == nil {
+		return keysetPage(ctx, r, l.keysetQuery, p, orderColumns, "", scan)
+	}
+	var page parcelgate.Page[T]
+	err := r.readTx(ctx, func(r reader) error {
+		n, floor, err := l.proven(ctx, r)
+		if err != nil {
+			return err
+		}
+		l.keptTotal = func(context.Context, reader) (int64, error) { return n, nil }
+		if floor > 0 {
+			l.where.addVolatile("o.updated_at >= ?", floor)
+		}
+		page, err = keysetPage(ctx, r, l.keysetQuery, p, orderColumns, "", scan)
+		return err
+	})
+	return page, err
+}
+
+// orderList is a list of orders as ListOrders reads it: its query and,
+// for a list whose total is proven rather than kept (provenOrderTotal),
+// proven, which reads that total with the smallest stamp among the
+// list's orders; keptTotal is then left unset.
+type orderList struct {
+	*keysetQuery
+	proven func(ctx context.Context, r reader) (total, floor int64, err error)
+	// dated is the order dates' window as orders_ordered serves it: the
+	// list's own conditions hold it in a form no index serves.
+	dated filterSQL
+}
+
 // orderListQuery is the list of the caller's orders that q selects.
-func (s *OrderService) orderListQuery(ctx context.Context, r reader, c *parcelgate.Caller, q parcelgate.OrderQuery) (*keysetQuery, error) {
+func (s *OrderService) orderListQuery(ctx context.Context, r reader, c *parcelgate.Caller, q parcelgate.OrderQuery) (*orderList, error) {
 	ks := &keysetQuery{table: "orders o", alias: "o", byModified: true, stampCol: "updated_at"}
+	l := &orderList{keysetQuery: ks}
 	f := &ks.where
 	f.tenant(c, "", "o.org_id")
 	// Every list of orders is in stamp order, and a client may take its
@@ -73,12 +114,17 @@ func (s *OrderService) orderListQuery(ctx context.Context, r reader, c *parcelga
 		f.add("1 = 0")
 	}
 	// decisions §37: from inclusive, to exclusive, on orderDate (stored
-	// to the microsecond, so a bound between two is rounded up).
+	// to the microsecond, so a bound between two is rounded up). The page
+	// tests them on the entries of the list's index it walks in stamp
+	// order; its total reads their range of orders_ordered, in the form
+	// that index holds them (dated, decisions §69).
 	if !q.OrderedFrom.IsZero() {
 		f.add("o.order_date >= ?", ceilMicros(q.OrderedFrom))
+		l.dated.add("o.order_date + 0 >= ?", ceilMicros(q.OrderedFrom))
 	}
 	if !q.OrderedTo.IsZero() {
 		f.add("o.order_date < ?", ceilMicros(q.OrderedTo))
+		l.dated.add("o.order_date + 0 < ?", ceilMicros(q.OrderedTo))
 	}
 	var statuses []string
 	if len(q.Statuses) > 0 {
@@ -91,115 +137,129 @@ func (s *OrderService) orderListQuery(ctx context.Context, r reader, c *parcelga
 	}
 	if q.UpdatedFrom.IsZero() && q.UpdatedTo.IsZero() && q.RefName == "" && q.Warehouse == "" && q.Selects() && q.OrderedFrom.IsZero() && q.OrderedTo.IsZero() {
 		ks.keptTotal = func(ctx context.Context, r reader) (int64, error) {
-			return keptOrderTotal(ctx, r, c, w, statuses)
+			return keptWindowTotal(ctx, r, c, w, keptRows{kind: parcelgate.TallyOrders, table: "orders", orgCol: "org_id"}, statuses)
 		}
 		// The walk's conditions are the organization and the statuses
 		// alone (the window's is held back): the bucket sums count them.
 		ks.seek = orderSeek(c.OrgID, statuses)
 	} else if q.Warehouse != "" && q.UpdatedFrom.IsZero() && q.UpdatedTo.IsZero() && q.RefName == "" && q.Selects() && q.OrderedFrom.IsZero() && q.OrderedTo.IsZero() {
 		ks.keptTotal = func(ctx context.Context, r reader) (int64, error) {
-			return keptWarehouseTotal(ctx, r, c, w, q.Warehouse, statuses)
+			return keptWindowTotal(ctx, r, c, w, keptRows{kind: parcelgate.TallyOrders, table: "orders", orgCol: "org_id", warehouse: q.Warehouse}, statuses)
 		}
 	} else if q.UpdatedFrom.IsZero() && q.Selects() {
-		ks.keptTotal = func(ctx context.Context, r reader) (int64, error) {
-			return provenOrderTotal(ctx, r, c, ks, w)
+		l.proven = func(ctx context.Context, r reader) (int64, int64, error) {
+			return provenOrderTotal(ctx, r, c, l, w)
 		}
 	}
-	return ks, nil
+	return l, nil
 }
 
 // provenOrderTotal is the total of a list of the caller's orders that no
 // kept count answers (order dates, updatedTo, a reference, a warehouse
-// with one of them: decisions §63): counted, and kept between pages
-// while it is provably the count the database would give, as catalogs'
-// totals are (§17, fastpath.Counts). Every write of an order (create, re-send, status
-// move, comment, the warehouse engine's, an operator's restore) stamps it
-// past every stamp of its environment taken before, so the
-// organization's newest order stamp and its number of orders (the kept
-// count, which moves with every insert and delete: an operator's reset)
-// are unchanged exactly when no order of it was written since. On
-// PostgreSQL that holds only while the poll window holds back no order
-// of the organization: a writer still running may commit below the
-// newest stamp, so while any of the organization's orders is held back
-// the total is counted afresh and not kept. A poll (updatedFrom) counts
-// its index range and keeps nothing. Read in the page's read
-// transaction: the total, its proof and the rows are of one snapshot.
-func provenOrderTotal(ctx context.Context, r reader, c *parcelgate.Caller, ks *keysetQuery, w parcelgate.ChangeWindow) (int64, error) {
+// with one of them: decisions §63), with the smallest stamp among the
+// list's orders (0 when it has none, decisions §69): counted, and kept
+// between pages while it is provably the count the database would give,
+// as catalogs' totals are (§17, fastpath.Counts). Every write of an order
+// (create, re-send, status move, comment, the warehouse engine's, an
+// operator's restore) stamps it past every stamp of its environment
+// taken before, so the organization's newest order stamp and its number
+// of orders (the kept count, which moves with every insert and delete:
+// an operator's reset) are unchanged exactly when no order of it was
+// written since. On PostgreSQL that holds only while the poll window
+// holds back no order of the organization: a writer still running may
+// commit below the newest stamp, so while any of the organization's
+// orders is held back the total is counted afresh and not kept. The
+// count leaves the window's condition out (filterSQL.walk) and reads
+// index entries only (for a window of order dates, the range of
+// orders_ordered: migration 0053, l.dated); while the window holds back
+// none of the organization's orders, the condition holds for every one,
+// and while it holds some back, those the list selects are counted
+// apart and taken off.
+// A poll (updatedFrom) counts its index range and keeps nothing. Read in
+// the page's read transaction: the total, its proof and the rows are of
+// one snapshot.
+func provenOrderTotal(ctx context.Context, r reader, c *parcelgate.Caller, l *orderList, w parcelgate.ChangeWindow) (int64, int64, error) {
+	ks := l.keysetQuery
+	where, args := ks.where.walk()
+	if len(l.dated.conds) > 0 {
+		where, args = where+" AND "+l.dated.sql(), append(args, l.dated.args...)
+	}
+	keep := true
 	if w.SettledBelow > 0 {
 		var held int64
 		own := tenantOf(c, "", "org_id")
 		if err := r.QueryRow(ctx, `SELECT COUNT(*) FROM orders WHERE `+own.sql()+` AND changed_xid >= ?`, own.with(w.SettledBelow)...).Scan(&held); err != nil {
-			return 0, err
+			return 0, 0, err
 		}
-		if held > 0 {
-			return total(ctx, r, ks)
-		}
+		keep = held == 0
 	}
 	all, err := keptCount(ctx, r, parcelgate.TallyOrders, c.Environment, c.OrgID, nil)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	var newest sql.NullInt64
 	own := tenantOf(c, "", "org_id")
 	if err := r.QueryRow(ctx, `SELECT MAX(updated_at) FROM orders WHERE `+own.sql(), own.with()...).Scan(&newest); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	key := fastpath.CountKey{Scope: "orders|" + strconv.FormatInt(all, 10), Filters: ks.where.scope.String()}
-	return r.db.counts.Total(key, newest.Int64, 0, func() (int64, error) { return total(ctx, r, ks) }, nil)
+	return r.db.counts.TotalFloor(key, newest.Int64, keep, func() (int64, int64, error) {
+		var n int64
+		var floor sql.NullInt64
+		if err := r.QueryRow(ctx, `SELECT COUNT(*), MIN(o.updated_at) FROM `+ks.table+` WHERE `+where, args...).Scan(&n, &floor); err != nil || keep {
+			return n, floor.Int64, err
+		}
+		// The window holds some of the organization's orders back: those
+		// the list's conditions select are taken off, found from
+		// orders_changed_xid (a few, the writers' still running). The
+		// floor of the orders counted stays a lower bound of the list's.
+		var held int64
+		err := r.QueryRow(ctx, `SELECT COUNT(*) FROM `+ks.table+` WHERE `+where+` AND o.changed_xid >= ?`, append(args, w.SettledBelow)...).Scan(&held)
+		return n - held, floor.Int64, err
+	})
 }
 
-// keptOrderTotal is the number of the caller's orders in statuses (none:
-// all) that a list held to the poll window w shows (decisions §52): the
-// kept count less the window's rows, those whose writer's ticket is not
-// below w.SettledBelow, which the list holds back. Those are the changes
-// of writers still running when the poll looked (a few), found through
-// the index orders_changed_xid; on SQLite the window holds nothing back.
-// Both are read in the page's read transaction, so the total is the
-// number of rows the list's pages hold.
-func keptOrderTotal(ctx context.Context, r reader, c *parcelgate.Caller, w parcelgate.ChangeWindow, statuses []string) (int64, error) {
-	return keptWindowTotal(ctx, r, parcelgate.TallyOrders, c, w, "orders", "org_id", statuses)
+// keptRows names rows whose number the database keeps, for
+// keptWindowTotal: those of kind in table, whose organization is orgCol,
+// in kept_counts; with warehouse, orders with a row of that warehouse,
+// in kept_warehouse_counts (decisions §63).
+type keptRows struct {
+	kind          parcelgate.TallyKind
+	table, orgCol string
+	warehouse     string
 }
 
-// keptWarehouseTotal is the number of the caller's orders with a row of
-// warehouse wh in statuses (none: all) that a list held to the poll
-// window w shows (decisions §63): the kept count by warehouse less the
-// window's held-back orders with such a row (a few, from
-// orders_changed_xid), as keptOrderTotal.
-func keptWarehouseTotal(ctx context.Context, r reader, c *parcelgate.Caller, w parcelgate.ChangeWindow, wh string, statuses []string) (int64, error) {
-	n, err := keptWarehouseCount(ctx, r, c.Environment, c.OrgID, wh, statuses)
+// keptWindowTotal is the number of rows k of the caller's organization in
+// statuses (none: all) that a list held to the poll window w shows
+// (decisions §52, §63): the kept count less the rows the window holds
+// back, those whose writer's ticket (changed_xid) is not below
+// w.SettledBelow. Those are the changes of writers still running when
+// the poll looked (a few), found from an index on (orgCol, changed_xid);
+// on SQLite the window holds nothing back. Both are read in the page's
+// read transaction, so the total is the number of rows the list's pages
+// hold.
+func keptWindowTotal(ctx context.Context, r reader, c *parcelgate.Caller, w parcelgate.ChangeWindow, k keptRows, statuses []string) (int64, error) {
+	var n int64
+	var err error
+	if k.warehouse != "" {
+		n, err = keptWarehouseCount(ctx, r, c.Environment, c.OrgID, k.warehouse, statuses)
+	} else {
+		n, err = keptCount(ctx, r, k.kind, c.Environment, c.OrgID, statuses)
+	}
 	if err != nil || w.SettledBelow == 0 {
 		return n, err
 	}
 	var f filterSQL
-	f.tenant(c, "", "o.org_id")
-	f.add("o.changed_xid >= ?", w.SettledBelow)
+	f.tenant(c, "", "t."+k.orgCol)
+	f.add("t.changed_xid >= ?", w.SettledBelow)
 	if len(statuses) > 0 {
-		f.in("o.status", anys(statuses))
+		f.in("t.status", anys(statuses))
 	}
-	f.add("EXISTS (SELECT 1 FROM order_rows x WHERE x.order_pk = o.id AND x.warehouse_external_id = ?)", wh)
-	var held int64
-	err = r.QueryRow(ctx, `SELECT COUNT(*) FROM orders o WHERE `+f.sql(), f.args...).Scan(&held)
-	return n - held, err
-}
-
-// keptWindowTotal is the number of rows of table (kind's rows, whose
-// organization is orgCol) of the caller's organization in statuses (none:
-// all) that a list held to the poll window w shows: the kept count less
-// the rows the window holds back (changed_xid not below w.SettledBelow),
-// found from an index on (orgCol, changed_xid).
-func keptWindowTotal(ctx context.Context, r reader, kind parcelgate.TallyKind, c *parcelgate.Caller, w parcelgate.ChangeWindow, table, orgCol string, statuses []string) (int64, error) {
-	n, err := keptCount(ctx, r, kind, c.Environment, c.OrgID, statuses)
-	if err != nil || w.SettledBelow == 0 {
-		return n, err
-	}
-	var f filterSQL
-	f.tenant(c, "", orgCol)
-	f.add("changed_xid >= ?", w.SettledBelow)
-	if len(statuses) > 0 {
-		f.in("status", anys(statuses))
+	if k.warehouse != "" {
+		f.add("EXISTS (SELECT 1 FROM order_rows x WHERE x.order_pk = t.id AND x.warehouse_external_id = ?)", k.warehouse)
 	}
 	var held int64
-	err = r.QueryRow(ctx, `SELECT COUNT(*) FROM `+table+` WHERE `+f.sql(), f.args...).Scan(&held)
+	err = r.QueryRow(ctx, `SELECT COUNT(*) FROM `+k.table+` t WHERE `+f.sql(), f.args...).Scan(&held)
 	return n - held, err
 }
 

@@ -46,6 +46,10 @@ type Count struct {
 	// Cross is the earliest end-of-sale stamp after Cutoff in the scope;
 	// math.MaxInt64 when there is none (or the list hides no rows by it).
 	Cross int64
+	// Floor, for a list in stamp order that keeps it (TotalFloor), is the
+	// smallest stamp among its rows: no row of the list sorts before it
+	// while the count holds, so a page may start its walk there.
+	Floor int64
 }
 
 // Counted is the count total of a list read with the scope's newest stamp
@@ -102,4 +106,26 @@ func (c *Counts) Total(k CountKey, newest, cutoff int64, count func() (int64, er
 	}
 	c.Keep(k, Counted(n, newest, cutoff, x, hasX))
 	return n, nil
+}
+
+// TotalFloor is Total for a list in stamp order that hides no row by the
+// clock and whose count also reads the smallest stamp among its rows
+// (floor, 0 when there are none): both are kept under the one proof, the
+// scope's newest stamp, and returned together. keep false counts without
+// keeping (the store could not prove the count would stay exact), and
+// never returns a kept count either.
+func (c *Counts) TotalFloor(k CountKey, newest int64, keep bool, count func() (total, floor int64, err error)) (int64, int64, error) {
+	if e, ok := c.m.Get(k); keep && ok && e.Holds(newest, 0) {
+		return e.Total, e.Floor, nil
+	}
+	n, floor, err := count()
+	if err != nil {
+		return 0, 0, err
+	}
+	if keep {
+		e := Counted(n, newest, 0, 0, false)
+		e.Floor = floor
+		c.Keep(k, e)
+	}
+	return n, floor, nil
 }

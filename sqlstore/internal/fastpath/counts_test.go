@@ -92,3 +92,33 @@ func TestCountErrorsKeepNothing(t *testing.T) {
 		t.Fatal("a failed count was kept")
 	}
 }
+
+// decisions §69: a list's floor (the smallest stamp among its rows) is
+// kept with its total under the one proof: reused while the scope's
+// newest stamp is the one they were counted at, both counted afresh
+// otherwise; a count the store could not prove keepable is neither kept
+// nor answered from a kept one.
+func TestFloorsAreKeptWithTheirTotals(t *testing.T) {
+	var c Counts
+	k := CountKey{Scope: "orders|7", Filters: "o.order_date >= ?[1];"}
+	counted := 0
+	count := func(n, floor int64) func() (int64, int64, error) {
+		return func() (int64, int64, error) { counted++; return n, floor, nil }
+	}
+	step := func(newest int64, keep bool, n, floor, wantN, wantFloor int64, wantCounted int) {
+		t.Helper()
+		gotN, gotFloor, err := c.TotalFloor(k, newest, keep, count(n, floor))
+		if err != nil || gotN != wantN || gotFloor != wantFloor || counted != wantCounted {
+			t.Fatalf("newest %d keep %v: %d, %d, %v (counted %d); want %d, %d (counted %d)", newest, keep, gotN, gotFloor, err, counted, wantN, wantFloor, wantCounted)
+		}
+	}
+	step(10, true, 3, 100, 3, 100, 1)
+	step(10, true, 9, 900, 3, 100, 1) // proved unchanged: the kept pair
+	step(11, true, 4, 105, 4, 105, 2) // a write: both afresh
+	step(11, false, 5, 90, 5, 90, 3)  // not provable: counted, not answered from the kept
+	step(11, true, 6, 60, 4, 105, 3)  // and the kept pair was left as it was
+	if _, _, err := c.TotalFloor(k, 12, true, func() (int64, int64, error) { return 0, 0, errors.New("late") }); err == nil {
+		t.Fatal("a failed count answered")
+	}
+	step(12, true, 7, 70, 7, 70, 4)
+}

@@ -1,0 +1,13 @@
+-- An order list filtered by order dates (from/to, decisions §37, §69):
+-- its total and the smallest stamp among its orders are read from the
+-- range of the dates here, index-only, instead of from every order of
+-- the organization in stamp order (orders_dated), and the page's walk in
+-- stamp order starts at that stamp instead of at the organization's
+-- oldest order. The dates are indexed as order_date + 0, the form the
+-- count writes them in: the page's own conditions name order_date, which
+-- this index cannot serve, so no plan reads the page from it in date
+-- order and sorts it (SQLite did, for a month of the big merchant's
+-- orders). The status rides along for a list by status and dates, and
+-- order_date itself for the page's own conditions, which the count
+-- repeats: with them all in the index, the count reads no order.
+CREATE INDEX orders_ordered ON orders (org_id, (order_date + 0), status, updated_at, order_date);
