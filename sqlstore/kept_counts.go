@@ -361,8 +361,9 @@ func keptPlaceTotal(ctx context.Context, r reader, c *parcelgate.Caller, f parce
 	if f.RetailerID != "" {
 		place.add("retailer_org_id IN (SELECT id FROM organizations WHERE environment = ? AND business_id = ?)", string(c.Environment), f.RetailerID)
 	}
-	rows, err := r.Query(ctx, `SELECT SUM(n) FROM kept_catalog_products WHERE supplier_org_id = ? AND catalog_id IN (SELECT id FROM catalogs WHERE `+place.sql()+`)
-		GROUP BY catalog_id HAVING SUM(n) <> 0 LIMIT 2`, append([]any{c.OrgID}, place.args...)...)
+	own := tenantOf(c, "", "supplier_org_id")
+	rows, err := r.Query(ctx, `SELECT SUM(n) FROM kept_catalog_products WHERE `+own.sql()+` AND catalog_id IN (SELECT id FROM catalogs WHERE `+place.sql()+`)
+		GROUP BY catalog_id HAVING SUM(n) <> 0 LIMIT 2`, own.with(place.args...)...)
 	counts, err := scanColumn[int64](rows, err)
 	switch {
 	case err != nil:

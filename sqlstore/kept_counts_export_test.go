@@ -87,18 +87,18 @@ func (db *DB) KeptCountsDriftForTest(ctx context.Context) (string, error) {
 	return strings.Join(diffs, "; "), nil
 }
 
-// OrderSeekDriftForTest resolves every position of organization orgID's
+// OrderSeekDriftForTest resolves every position of organization org's
 // orders in statuses (none: all), and the one past the end, as a page by
 // number does (pageStart), once through the bucket sums (orderSeek) and
 // once by the walk from the list's start, each with nothing recorded, in
 // one read transaction; it describes each position where the two differ
 // ("" when none does) and returns how many positions it compared.
-func (db *DB) OrderSeekDriftForTest(ctx context.Context, orgID int64, statuses []string) (string, int, error) {
+func (db *DB) OrderSeekDriftForTest(ctx context.Context, org *parcelgate.Organization, statuses []string) (string, int, error) {
 	var diffs []string
 	compared := 0
 	err := db.primary().readTx(ctx, func(r reader) error {
 		walked := &keysetQuery{table: "orders o", alias: "o", byModified: true, stampCol: "updated_at"}
-		walked.where.add("o.org_id = ?", orgID)
+		walked.where.add("o.org_id = ?", org.ID)
 		if len(statuses) > 0 {
 			walked.where.in("o.status", anys(statuses))
 		}
@@ -107,7 +107,7 @@ func (db *DB) OrderSeekDriftForTest(ctx context.Context, orgID int64, statuses [
 			return err
 		}
 		sought := *walked
-		sought.seek = orderSeek(orgID, statuses)
+		sought.seek = orderSeek(parcelgate.OperatorCaller(org), statuses)
 		for pos := int64(1); pos <= n+1; pos++ {
 			pr := parcelgate.PageFrom(pos, 1)
 			a, aok, aerr := pageStart(ctx, r, walked, pr, fmt.Sprintf("drift walk %d", pos))

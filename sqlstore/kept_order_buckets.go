@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"fmt"
 	"math"
+
+	"github.com/parcelgate/parcelgate"
 )
 
 // Orders by time bucket (migration 0052, decisions §68). The API lists an
@@ -91,7 +93,7 @@ var pgKeptOrderBuckets = func() string {
 // alone.
 var keptOrderBucketsFill = orderBucketInsert + "SELECT org_id, " + bucketOf("") + ", status, 0, COUNT(*) FROM orders GROUP BY org_id, status, " + bucketOf("") + ";\n"
 
-// orderSeek is the seek of a list of organization orgID's orders in
+// orderSeek is the seek of a list of caller c's orders (its organization's) in
 // statuses (none: all) whose walk has no other condition (keysetQuery.seek):
 // where the walk to the row at position pos (1: the first) may start, and
 // how many rows it skips from there. It reads the organization's bucket
@@ -100,10 +102,10 @@ var keptOrderBucketsFill = orderBucketInsert + "SELECT org_id, " + bucketOf("") 
 // every row of that bucket and after every row of the buckets before it.
 // sql.ErrNoRows when the list has fewer than pos rows. Read in the page's
 // read transaction: the sums are of the page's snapshot.
-func orderSeek(orgID int64, statuses []string) func(ctx context.Context, r reader, pos int64) (pageKey, int64, error) {
+func orderSeek(c *parcelgate.Caller, statuses []string) func(ctx context.Context, r reader, pos int64) (pageKey, int64, error) {
 	return func(ctx context.Context, r reader, pos int64) (pageKey, int64, error) {
 		var f filterSQL
-		f.add("org_id = ?", orgID)
+		f.tenant(c, "", "org_id")
 		if len(statuses) > 0 {
 			f.in("status", anys(statuses))
 		}

@@ -45,13 +45,13 @@ func TestKeptOrderBucketsFollowEveryWrite(t *testing.T) {
 				t.Fatalf("%s: %s", when, drift)
 			}
 			for _, statuses := range lists {
-				for _, org := range []int64{big.ID, small.ID} {
+				for _, org := range []*parcelgate.Organization{big, small} {
 					drift, n, err := db.OrderSeekDriftForTest(ctx, org, statuses)
 					if err != nil {
 						t.Fatal(err)
 					}
 					if drift != "" {
-						t.Fatalf("%s: organization %d, statuses %v: %s", when, org, statuses, drift)
+						t.Fatalf("%s: organization %d, statuses %v: %s", when, org.ID, statuses, drift)
 					}
 					if n == 0 {
 						t.Fatalf("%s: nothing compared", when)
