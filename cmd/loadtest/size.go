@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"regexp"
+	"runtime/pprof"
 	"strings"
 	"sync"
 	"time"
@@ -418,6 +420,15 @@ func (e *env) measure(conns int, d time.Duration, maxRequests int, r sizeRoute) 
 // (decisions §70).
 func (e *env) idleCPU(d time.Duration, sum *engineSummary) {
 	time.Sleep(max(5*time.Second, time.Until(e.placedDue)+5*time.Second))
+	if opProfile != "" {
+		// What the idle server spends its CPU on (-cpuprofile).
+		if f, err := os.Create(opProfile + ".idle." + e.engine); err == nil && pprof.StartCPUProfile(f) == nil {
+			defer func() {
+				pprof.StopCPUProfile()
+				f.Close()
+			}()
+		}
+	}
 	cpu0, db0 := processCPU(), dbCPU(e)
 	time.Sleep(d)
 	cpu, dbc := processCPU()-cpu0, dbCPU(e)-db0
