@@ -498,7 +498,7 @@ func copyBack(ctx context.Context, tx *Tx, ord *orderRecord, changed *shipmentRe
 	moved := ord.status != p.Status
 	if moved {
 		ord.status, ord.statusAt, ord.reason = p.Status, micros(stamp), ""
-		tx.wakesEngines()
+		tx.wakesEngines() // a status reached: the engines look again
 	}
 	ord.updatedAt = micros(stamp)
 	doc, err := ord.document()
