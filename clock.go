@@ -1,6 +1,7 @@
 package parcelgate
 
 import (
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -21,6 +22,11 @@ func (SystemClock) Now(Environment) time.Time { return time.Now() }
 // it; this type only holds the copy one process reads from.
 type OffsetClock struct {
 	offsets [2]atomic.Int64 // nanoseconds, by envIndex
+
+	// moved is closed at the next move of either environment's time and
+	// replaced by the next waiter (Moved); nil while nobody waits.
+	mu    sync.Mutex
+	moved chan struct{}
 }
 
 func envIndex(env Environment) int {
@@ -45,9 +51,38 @@ func (c *OffsetClock) Observe(env Environment, offset time.Duration) {
 	o := &c.offsets[envIndex(env)]
 	for {
 		cur := o.Load()
-		if int64(offset) <= cur || o.CompareAndSwap(cur, int64(offset)) {
+		if int64(offset) <= cur {
 			return
 		}
+		if o.CompareAndSwap(cur, int64(offset)) {
+			c.signalMove()
+			return
+		}
+	}
+}
+
+// Moved returns a channel that is closed at the next move of either
+// environment's time, on this instance (AdvanceClock) or read from the
+// store (another instance's move): whoever sleeps until something is due
+// by an environment's time — the warehouse engine, the automatic supplier
+// (decisions §70) — wakes to look again, since a move forward can only
+// bring what is due nearer. Take it before reading the time it depends on,
+// so that a move in between is not missed.
+func (c *OffsetClock) Moved() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.moved == nil {
+		c.moved = make(chan struct{})
+	}
+	return c.moved
+}
+
+func (c *OffsetClock) signalMove() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.moved != nil {
+		close(c.moved)
+		c.moved = nil
 	}
 }
 
@@ -93,4 +128,5 @@ func (c *OffsetClock) Advance(d time.Duration) {
 	for i := range c.offsets {
 		c.offsets[i].Add(int64(d))
 	}
+	c.signalMove()
 }

@@ -33,3 +33,39 @@ func TestDecideAdvance(t *testing.T) {
 		}
 	}
 }
+
+// decisions §70: a move of either environment's time closes what Moved
+// returned before it, so an engine sleeping until something is due by that
+// time looks again; taking the offset already held is no move.
+func TestOffsetClockMovedSignalsEachMove(t *testing.T) {
+	var c OffsetClock
+	closed := func(ch <-chan struct{}) bool {
+		select {
+		case <-ch:
+			return true
+		default:
+			return false
+		}
+	}
+	m := c.Moved()
+	c.Observe(Test, 0)
+	if closed(m) {
+		t.Fatal("Moved closed when the offset did not change")
+	}
+	c.Observe(Test, time.Hour)
+	if !closed(m) {
+		t.Fatal("Moved not closed when the test environment's time moved")
+	}
+	m = c.Moved()
+	c.Observe(Test, time.Minute) // behind the offset held: ignored
+	if closed(m) {
+		t.Fatal("Moved closed by an offset behind the one held")
+	}
+	c.Advance(time.Second)
+	if !closed(m) {
+		t.Fatal("Moved not closed by Advance")
+	}
+	if closed(c.Moved()) {
+		t.Fatal("a new Moved is closed before the next move")
+	}
+}

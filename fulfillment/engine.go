@@ -7,6 +7,13 @@
 // it was found in), so when two instances reach for the same order, one
 // moves it and the other finds nothing to do: every order moves exactly
 // once per step, and its stock and shipment side effects happen once.
+//
+// Neither engine asks the store every fraction of a second whether
+// anything is due (decisions §70): after each look it asks when the next
+// thing will be, and sleeps until then, woken sooner by its instance's
+// own writes and by moves of the clock, and never longer than a bounded
+// re-check for other instances' writes. An idle server's engines cost
+// nothing while nothing is due.
 package fulfillment
 
 import (
@@ -29,6 +36,13 @@ type Store interface {
 	// AdvanceOrder moves one order if it is still due, and reports whether
 	// this call moved it.
 	AdvanceOrder(ctx context.Context, pk int64, from, to parcelgate.OrderStatus, readyBefore time.Time) (bool, error)
+	// NextReady returns, for each of dues, the earliest time after its
+	// ReadyBefore at which an order of env in its From began its wait
+	// (env's time), the zero time when none did.
+	NextReady(ctx context.Context, env parcelgate.Environment, dues []parcelgate.WarehouseDue) ([]time.Time, error)
+	// Wake returns a channel closed at this instance's next write that
+	// may make an order due sooner than NextReady said.
+	Wake() <-chan struct{}
 }
 
 // Config sets the pace of the warehouse.
@@ -39,9 +53,15 @@ type Config struct {
 	// DeliverAfter is how long a Submitted order takes to be picked and
 	// packed (Delivered).
 	DeliverAfter time.Duration
-	// Interval is how often the engine looks for due orders; zero derives
-	// it from the delays (a quarter of the shorter, from 50 ms to 1 s).
+	// Interval is the least time between two looks for due orders: the
+	// writes that wake the engine meanwhile are taken together, and a move
+	// that failed is tried again after it. Zero derives it from the delays
+	// (a quarter of the shorter, from 50 ms to 1 s).
 	Interval time.Duration
+	// Recheck is the most time between two looks when the engine knows of
+	// no order due sooner: the bound on finding an order another instance
+	// wrote and did not move itself. Zero is DefaultRecheck.
+	Recheck time.Duration
 	// Batch is how many due orders one look takes at most; zero means 100.
 	Batch int
 }
@@ -65,6 +85,9 @@ func New(store Store, clock parcelgate.Clock, log *slog.Logger, cfg Config) *Eng
 	if cfg.Interval <= 0 {
 		cfg.Interval = min(max(min(cfg.SubmitAfter, cfg.DeliverAfter)/4, 50*time.Millisecond), time.Second)
 	}
+	if cfg.Recheck <= 0 {
+		cfg.Recheck = DefaultRecheck
+	}
 	return &Engine{
 		store: store, clock: clock, log: log, cfg: cfg,
 		moved: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -83,18 +106,24 @@ func (e *Engine) Collectors() []prometheus.Collector {
 	return []prometheus.Collector{e.moved, e.failed}
 }
 
-// Run moves due orders every interval until ctx ends.
+// Run moves due orders until ctx ends: a look (Step) whenever the next
+// order is due, when this instance wrote something that may make one due
+// sooner or its clock moved (at most once per Interval), and at least
+// every Recheck (decisions §70).
 func (e *Engine) Run(ctx context.Context) {
-	t := time.NewTicker(e.cfg.Interval)
-	defer t.Stop()
+	p := pace{min: e.cfg.Interval, recheck: e.cfg.Recheck}
 	for {
-		if _, err := e.Step(ctx); err != nil && ctx.Err() == nil {
+		// Taken before the look: a write or a move during it wakes the
+		// wait after it.
+		wake, moved := e.store.Wake(), clockMoves(e.clock)
+		start := time.Now()
+		_, next, err := e.look(ctx)
+		if err != nil && ctx.Err() == nil {
 			e.log.Warn("warehouse engine", "err", err)
+			next = start // tried again after Interval
 		}
-		select {
-		case <-ctx.Done():
+		if !p.wait(ctx, start, next, wake, moved) {
 			return
-		case <-t.C:
 		}
 	}
 }
@@ -103,7 +132,16 @@ func (e *Engine) Run(ctx context.Context) {
 // how many this call moved. A move that fails is logged and retried on a
 // later step; it does not stop the others.
 func (e *Engine) Step(ctx context.Context) (int, error) {
+	n, _, err := e.look(ctx)
+	return n, err
+}
+
+// look is one Step that also says when the next look is due (wall time):
+// when the first order still waiting becomes due, now when a failed or
+// contended move left due orders behind, zero when no order waits.
+func (e *Engine) look(ctx context.Context) (int, time.Time, error) {
 	total := 0
+	var next time.Time
 	// The warehouse's path, one step at a time: Created → Submitted after
 	// SubmitAfter, Submitted → Delivered after DeliverAfter. Each
 	// environment has its own clock (a sandbox may have moved one).
@@ -114,27 +152,45 @@ func (e *Engine) Step(ctx context.Context) (int, error) {
 	path := parcelgate.WarehousePath
 	for _, env := range parcelgate.Environments {
 		now := e.clock.Now(env)
+		// How far env's time runs ahead of the wall clock, to sleep until
+		// an environment's time by the wall clock's.
+		ahead := now.Sub(time.Now())
+		dues := make([]parcelgate.WarehouseDue, 0, len(path)-1)
 		for i := 1; i < len(path); i++ {
 			from, to := path[i-1], path[i]
-			n, err := e.advance(ctx, env, from, to, now.Add(-after[to]))
+			readyBefore := now.Add(-after[to])
+			n, left, err := e.advance(ctx, env, from, to, readyBefore)
 			total += n
 			if err != nil {
-				return total, err
+				return total, next, err
+			}
+			if left {
+				next = earliest(next, time.Now())
+			}
+			dues = append(dues, parcelgate.DueForWarehouse(from, readyBefore))
+		}
+		ready, err := e.store.NextReady(ctx, env, dues)
+		if err != nil {
+			return total, next, err
+		}
+		for i, r := range ready {
+			if !r.IsZero() && i+1 < len(path) {
+				next = earliest(next, r.Add(after[path[i+1]]).Add(-ahead))
 			}
 		}
 	}
-	return total, nil
+	return total, next, nil
 }
 
 // advance moves the orders of one step in batches until none is due, or a
 // batch moves nothing (what is left failed, or other instances are moving
-// it).
-func (e *Engine) advance(ctx context.Context, env parcelgate.Environment, from, to parcelgate.OrderStatus, readyBefore time.Time) (int, error) {
-	total := 0
+// it). left reports that due orders may be left: a move failed, or a full
+// batch moved nothing here.
+func (e *Engine) advance(ctx context.Context, env parcelgate.Environment, from, to parcelgate.OrderStatus, readyBefore time.Time) (total int, left bool, err error) {
 	for ctx.Err() == nil {
 		due, err := e.store.DueOrders(ctx, env, from, readyBefore, e.cfg.Batch)
 		if err != nil {
-			return total, err
+			return total, left, err
 		}
 		// Instances that find the same batch start at different places,
 		// so they mostly move different orders instead of racing for one.
@@ -145,6 +201,7 @@ func (e *Engine) advance(ctx context.Context, env parcelgate.Environment, from, 
 			switch {
 			case err != nil && ctx.Err() == nil:
 				e.failed.Inc()
+				left = true
 				e.log.Error("warehouse engine: moving an order", "order_pk", pk, "to", to, "err", err)
 			case ok:
 				moved++
@@ -153,8 +210,9 @@ func (e *Engine) advance(ctx context.Context, env parcelgate.Environment, from, 
 		}
 		total += moved
 		if len(due) < e.cfg.Batch || moved == 0 {
+			left = left || len(due) == e.cfg.Batch
 			break
 		}
 	}
-	return total, ctx.Err()
+	return total, left, ctx.Err()
 }

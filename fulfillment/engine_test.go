@@ -184,3 +184,123 @@ func TestEngineRespectsDelaysAndHolds(t *testing.T) {
 		t.Fatalf("delivered %d", n)
 	}
 }
+
+// watched is the engine's store as the tests see it: looks receives one
+// value per look, once the look has asked when the next order is due in
+// every environment; with elsewhere, the store's writes wake nobody, as
+// another instance's writes do not.
+type watched struct {
+	fulfillment.Store
+	looks     chan struct{}
+	elsewhere bool
+}
+
+func watch(s fulfillment.Store, elsewhere bool) *watched {
+	return &watched{Store: s, looks: make(chan struct{}, 100), elsewhere: elsewhere}
+}
+
+func (w *watched) NextReady(ctx context.Context, env parcelgate.Environment, dues []parcelgate.WarehouseDue) ([]time.Time, error) {
+	r, err := w.Store.NextReady(ctx, env, dues)
+	if env == parcelgate.Environments[len(parcelgate.Environments)-1] {
+		select {
+		case w.looks <- struct{}{}:
+		default:
+		}
+	}
+	return r, err
+}
+
+func (w *watched) Wake() <-chan struct{} {
+	if w.elsewhere {
+		return nil
+	}
+	return w.Store.Wake()
+}
+
+// runEngine runs an engine over store until the test ends, and returns
+// once its first look is done: from then on it sleeps until something
+// wakes it.
+func runEngine(t *testing.T, store *watched, clock parcelgate.Clock, cfg fulfillment.Config) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		fulfillment.New(store, clock, slog.New(slog.NewTextHandler(io.Discard, nil)), cfg).Run(ctx)
+	}()
+	t.Cleanup(func() { cancel(); <-done })
+	<-store.looks
+}
+
+// awaitStatus waits until order o of c has status want; the engine moves
+// it on its own, so the test waits for the outcome (failing after 30 s,
+// far beyond any wake-up, far below the sleep that a missed wake-up
+// would take).
+func awaitStatus(t *testing.T, db *sqlstore.DB, c *parcelgate.Caller, o *parcelgate.Order, want parcelgate.OrderStatus) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		got, err := sqlstore.NewOrderService(db).FindOrder(context.Background(), c, o.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Status.Value == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("order %s still %s, want %s", o.ExternalID, got.Status.Value, want)
+		}
+	}
+}
+
+// decisions §70: the engine sleeps until the next order is due, and an
+// order this instance writes wakes it: with a re-check of an hour, an
+// order placed while the engine sleeps is submitted once its (short)
+// delay passes, and delivered after its own.
+func TestEngineWokenByItsInstancesWrite(t *testing.T) {
+	for _, engine := range testdb.Engines {
+		t.Run(engine, func(t *testing.T) {
+			clock := new(parcelgate.OffsetClock)
+			db := testdb.Open(t, engine, clock)
+			c := tenant(t, db)
+			store := watch(sqlstore.NewOrderService(db), false)
+			runEngine(t, store, clock, fulfillment.Config{SubmitAfter: 20 * time.Millisecond, DeliverAfter: 50 * time.Millisecond, Interval: 10 * time.Millisecond, Recheck: time.Hour})
+			o := placeOrders(t, db, c, 1)[0]
+			awaitStatus(t, db, c, o, parcelgate.OrderDelivered)
+		})
+	}
+}
+
+// decisions §70: a move of the environment's clock wakes the engine: an
+// order due an hour from now is submitted as soon as the clock moves an
+// hour, though the engine slept until then (and its re-check is longer).
+func TestEngineWokenByAClockMove(t *testing.T) {
+	for _, engine := range testdb.Engines {
+		t.Run(engine, func(t *testing.T) {
+			clock := new(parcelgate.OffsetClock)
+			db := testdb.Open(t, engine, clock)
+			c := tenant(t, db)
+			o := placeOrders(t, db, c, 1)[0]
+			store := watch(sqlstore.NewOrderService(db), false)
+			runEngine(t, store, clock, fulfillment.Config{SubmitAfter: time.Hour, DeliverAfter: time.Hour, Interval: 10 * time.Millisecond, Recheck: 10 * time.Hour})
+			clock.Advance(time.Hour)
+			awaitStatus(t, db, c, o, parcelgate.OrderSubmitted)
+		})
+	}
+}
+
+// decisions §70: what another instance writes wakes no engine here; the
+// re-check finds it. The store's writes here wake nobody, as another
+// instance's would not: the order is still submitted, by the re-check.
+func TestEngineRecheckFindsOtherInstancesWrites(t *testing.T) {
+	for _, engine := range testdb.Engines {
+		t.Run(engine, func(t *testing.T) {
+			clock := new(parcelgate.OffsetClock)
+			db := testdb.Open(t, engine, clock)
+			c := tenant(t, db)
+			store := watch(sqlstore.NewOrderService(db), true)
+			runEngine(t, store, clock, fulfillment.Config{SubmitAfter: time.Millisecond, DeliverAfter: time.Hour, Interval: 10 * time.Millisecond, Recheck: 50 * time.Millisecond})
+			o := placeOrders(t, db, c, 1)[0]
+			awaitStatus(t, db, c, o, parcelgate.OrderSubmitted)
+		})
+	}
+}

@@ -17,6 +17,13 @@ type SupplierStore interface {
 	// AutoConfirm handles one shipment if it is still due, and reports
 	// whether this call moved it.
 	AutoConfirm(ctx context.Context, pk int64, now time.Time) (bool, error)
+	// NextDue returns when the next open shipment of env whose supplier
+	// has the automatic supplier on becomes due after now (env's time),
+	// the zero time when none waits.
+	NextDue(ctx context.Context, env parcelgate.Environment, now time.Time) (time.Time, error)
+	// Wake returns a channel closed at this instance's next write that
+	// may make a shipment due sooner than NextDue said.
+	Wake() <-chan struct{}
 }
 
 // Suppliers is the automatic supplier (decisions §34): the warehouse
@@ -26,33 +33,45 @@ type SupplierStore interface {
 // (parcelgate.AutoSupply, with the test scenarios). Like the engine, any
 // number of instances may run it: each move is conditional in the store.
 type Suppliers struct {
-	store    SupplierStore
-	clock    parcelgate.Clock
-	log      *slog.Logger
-	interval time.Duration
+	store SupplierStore
+	clock parcelgate.Clock
+	log   *slog.Logger
+	pace  pace
 }
 
 // NewSuppliers returns the automatic supplier over store, looking for due
-// shipments every interval (250 ms when zero).
+// shipments at most every interval (250 ms when zero) and at least every
+// DefaultRecheck; in between when the next is due, or when this instance
+// wrote something that may make one due sooner (decisions §70).
 func NewSuppliers(store SupplierStore, clock parcelgate.Clock, log *slog.Logger, interval time.Duration) *Suppliers {
 	if interval <= 0 {
 		interval = 250 * time.Millisecond
 	}
-	return &Suppliers{store: store, clock: clock, log: log, interval: interval}
+	return &Suppliers{store: store, clock: clock, log: log, pace: pace{min: interval, recheck: DefaultRecheck}}
 }
 
-// Run handles due shipments every interval until ctx ends.
+// WithRecheck sets the most time between two looks when nothing is due
+// sooner (DefaultRecheck when zero), and returns s.
+func (s *Suppliers) WithRecheck(d time.Duration) *Suppliers {
+	if d <= 0 {
+		d = DefaultRecheck
+	}
+	s.pace.recheck = d
+	return s
+}
+
+// Run handles due shipments until ctx ends, looking as Engine.Run does.
 func (s *Suppliers) Run(ctx context.Context) {
-	t := time.NewTicker(s.interval)
-	defer t.Stop()
 	for {
-		if _, err := s.Step(ctx); err != nil && ctx.Err() == nil {
+		wake, moved := s.store.Wake(), clockMoves(s.clock)
+		start := time.Now()
+		_, next, err := s.look(ctx)
+		if err != nil && ctx.Err() == nil {
 			s.log.Warn("automatic supplier", "err", err)
+			next = start // tried again after the interval
 		}
-		select {
-		case <-ctx.Done():
+		if !s.pace.wait(ctx, start, next, wake, moved) {
 			return
-		case <-t.C:
 		}
 	}
 }
@@ -61,19 +80,29 @@ func (s *Suppliers) Run(ctx context.Context) {
 // own clock) and returns how many this call moved. A move that fails is
 // logged and retried on a later step.
 func (s *Suppliers) Step(ctx context.Context) (int, error) {
+	n, _, err := s.look(ctx)
+	return n, err
+}
+
+// look is one Step that also says when the next look is due (wall time),
+// as Engine.look does.
+func (s *Suppliers) look(ctx context.Context) (int, time.Time, error) {
 	total := 0
+	var next time.Time
 	for _, env := range parcelgate.Environments {
 		now := s.clock.Now(env)
+		ahead := now.Sub(time.Now())
 		for ctx.Err() == nil {
 			due, err := s.store.DueShipments(ctx, env, now, 100)
 			if err != nil {
-				return total, err
+				return total, next, err
 			}
-			moved := 0
+			moved, failed := 0, false
 			for _, pk := range due {
 				ok, err := s.store.AutoConfirm(ctx, pk, now)
 				if err != nil {
 					s.log.Warn("automatic supplier: shipment", "pk", pk, "err", err)
+					failed = true
 					continue
 				}
 				if ok {
@@ -81,10 +110,21 @@ func (s *Suppliers) Step(ctx context.Context) (int, error) {
 				}
 			}
 			total += moved
+			if failed || len(due) == 100 && moved == 0 {
+				// Due shipments are left: tried again after the interval.
+				next = earliest(next, time.Now())
+			}
 			if len(due) < 100 || moved == 0 {
 				break
 			}
 		}
+		at, err := s.store.NextDue(ctx, env, now)
+		if err != nil {
+			return total, next, err
+		}
+		if !at.IsZero() {
+			next = earliest(next, at.Add(-ahead))
+		}
 	}
-	return total, nil
+	return total, next, nil
 }

@@ -232,6 +232,37 @@ func TestJobResumedAfterItsInstanceStops(t *testing.T) {
 	})
 }
 
+// decisions §70: an instance's job runner sleeps until the first lease
+// held elsewhere runs out: the job of an instance that stopped is taken
+// over as its lease ends, though the runner's poll for jobs started since
+// (an hour here) never comes within the test.
+func TestJobTakenOverAsItsLeaseEnds(t *testing.T) {
+	apitest.EachShared(t, 2, func(t *testing.T, envs []*apitest.Env) {
+		first, second := envs[0], envs[1]
+		stopping := batched
+		stopping.StopAfter, stopping.Lease = 1, 300*time.Millisecond
+		first.DB.SetJobLimits(stopping)
+		resuming := batched
+		resuming.Lease = 300 * time.Millisecond
+		second.DB.SetJobLimits(resuming)
+		a := newMerchant(t, first, parcelgate.Test, tenantA)
+		for _, id := range []string{"A1", "A2", "A3"} {
+			a.create(a.orderBody(id, 1))
+		}
+		r := first.Admin("POST", orgPath(tenantA, "/reset")+"&wait=0s", nil).Expect(http.StatusAccepted)
+		// The runner starts with the job held by the first instance: its
+		// first look finds the lease, and it sleeps until the lease ends.
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { defer close(done); second.DB.RunJobs(ctx, time.Hour) }()
+		defer func() { cancel(); <-done }()
+		j := awaitJob(t, second, r.Header.Get("Location"))
+		if j.State != parcelgate.JobDone || j.Reset == nil || j.Reset.Removed["orders"] != 3 {
+			t.Fatalf("job %+v %+v", j, j.Reset)
+		}
+	})
+}
+
 // A job is the operator's, of one environment and organization: asked for
 // in another environment, or as another organization's, it is a missing
 // one; a tenant's token does not open the operator API. Bad input is a

@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -580,5 +581,65 @@ func TestDropshipAutomaticSupplier(t *testing.T) {
 		if off.Enabled {
 			t.Errorf("still on: %+v", off)
 		}
+	})
+}
+
+// lookedSupplier is the automatic supplier's store, telling the test when a
+// look has asked when the next shipment is due in every environment.
+type lookedSupplier struct {
+	fulfillment.SupplierStore
+	looks chan struct{}
+}
+
+func (s *lookedSupplier) NextDue(ctx context.Context, env parcelgate.Environment, now time.Time) (time.Time, error) {
+	at, err := s.SupplierStore.NextDue(ctx, env, now)
+	if env == parcelgate.Environments[len(parcelgate.Environments)-1] {
+		select {
+		case s.looks <- struct{}{}:
+		default:
+		}
+	}
+	return at, err
+}
+
+// decisions §70: the automatic supplier sleeps until a shipment is due,
+// woken by this instance's writes and by moves of the clock; its re-check
+// (ten hours here) never comes within the test. Switched on without a
+// delay, it confirms a new order's shipment at once; with ten minutes'
+// delay, when the clock has moved ten minutes.
+func TestDropshipAutomaticSupplierSleepsUntilDue(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
+		d := newDropship(t, e)
+		store := &lookedSupplier{SupplierStore: sqlstore.NewDropshipService(e.DB), looks: make(chan struct{}, 100)}
+		auto := fulfillment.NewSuppliers(store, e.Clock, slog.New(slog.NewTextHandler(io.Discard, nil)), 10*time.Millisecond).WithRecheck(10 * time.Hour)
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { defer close(done); auto.Run(ctx) }()
+		defer func() { cancel(); <-done }()
+		<-store.looks // the first look found nothing: it sleeps
+
+		// The supplier moves the order on by itself: wait for the outcome.
+		delivered := func(o parcelgate.Order) {
+			t.Helper()
+			for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+				got := d.getOrder(o.ID).Status.Value
+				if got == parcelgate.OrderDelivered {
+					return
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("order %s still %s: the automatic supplier was not woken", o.ExternalID, got)
+				}
+			}
+		}
+		e.Admin("PUT", "/admin/v1/organizations/"+supplierABID+"/auto-supplier?environment=test", map[string]any{"enabled": true, "delaySeconds": 0}).Expect(200)
+		delivered(d.order("W1", supplierABID+"-A1", 1))
+
+		e.Admin("PUT", "/admin/v1/organizations/"+supplierABID+"/auto-supplier?environment=test", map[string]any{"enabled": true, "delaySeconds": 600}).Expect(200)
+		later := d.order("W2", supplierABID+"-A1", 1)
+		if o := d.getOrder(later.ID); o.Status.Value != parcelgate.OrderCreated {
+			t.Fatalf("confirmed before its delay: %s", o.Status.Value)
+		}
+		e.Clock.Advance(601 * time.Second) // within the tokens' life
+		delivered(later)
 	})
 }

@@ -446,26 +446,40 @@ func (jr *jobRunner) launch(id string) {
 	}()
 }
 
-// RunJobs takes over, every poll, the jobs whose holder went silent (its
-// lease ran out) and runs them, until ctx ends. serve runs it on every
-// instance.
+// RunJobs takes over the jobs whose holder went silent (its lease ran
+// out) and runs them, until ctx ends. serve runs it on every instance.
+// It sleeps until the first lease held by another instance runs out, and
+// looks at least every poll for jobs started elsewhere since (decisions
+// §70): with a poll shorter than a lease, a job whose holder stopped is
+// taken over as its lease ends, and an idle server asks nothing more
+// often than every poll.
 func (db *DB) RunJobs(ctx context.Context, poll time.Duration) {
-	t := time.NewTicker(poll)
-	defer t.Stop()
 	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
 		for {
 			ok, err := db.ResumeJob(ctx)
 			if err != nil || !ok {
 				break
 			}
 		}
+		wait := poll
+		var end sql.NullInt64
+		if err := db.queryRow(ctx, `SELECT MIN(lease_until) FROM operator_jobs WHERE state IN ('queued', 'running') AND owner <> ?`, db.jobs().owner).Scan(&end); err == nil && end.Valid {
+			// Just past the lease's end, and never a busy loop over a
+			// lease that another instance renews as it runs out.
+			wait = min(wait, max(time.Until(time.UnixMicro(end.Int64)), 0)+jobLeaseSlack)
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-t.C:
+		}
 	}
 }
+
+// jobLeaseSlack is how long after a lease's end RunJobs looks.
+const jobLeaseSlack = 100 * time.Millisecond
 
 // ResumeJob takes over one job whose lease ran out and starts it here;
 // false when there is none.

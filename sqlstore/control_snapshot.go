@@ -604,6 +604,11 @@ func writeTable(ctx context.Context, tx *Tx, t tenantTable, data *tableData, sta
 			row[i] = micros(stamp)
 		}
 	}
+	if colIndex(data.Columns, "ready_at") >= 0 {
+		// Restored orders and supplier shipments wait from their saved
+		// times: some may be due at once.
+		tx.wakesEngines()
+	}
 	cols := strings.Join(data.Columns, ", ")
 	var conflict string
 	switch {

@@ -83,6 +83,10 @@ type DB struct {
 	// made at first use.
 	jobsOnce sync.Once
 	jobRun   *jobRunner
+
+	// due wakes the background engines at a write that may make
+	// something due sooner (wake.go).
+	due wakeSignal
 }
 
 // Open connects to the database named by dsn: "sqlite:PATH" (or a path
@@ -355,6 +359,8 @@ type Tx struct {
 	conn *sql.Conn // the connection tx runs on
 	d    dialect
 	db   *DB
+	// wake: the commit wakes the background engines (wakesEngines).
+	wake bool
 }
 
 func (tx *Tx) Exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
@@ -468,7 +474,8 @@ func (db *DB) tryTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
 			return fmt.Errorf("begin: %w", err)
 		}
 	}
-	if err := fn(&Tx{tx: stx, conn: conn, d: db.dialect, db: db}); err != nil {
+	tx := &Tx{tx: stx, conn: conn, d: db.dialect, db: db}
+	if err := fn(tx); err != nil {
 		stx.Rollback()
 		return err
 	}
@@ -481,6 +488,9 @@ func (db *DB) tryTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
 			err = ctx.Err()
 		}
 		return fmt.Errorf("commit: %w", err)
+	}
+	if tx.wake {
+		db.due.notify()
 	}
 	return nil
 }

@@ -383,6 +383,7 @@ func writeShipment(ctx context.Context, tx *Tx, ord *orderRecord, rec *shipmentR
 	if next.Status.Value != rec.status && !next.Status.Value.Final() {
 		// The automatic supplier's wait counts from the last move.
 		rec.readyAt = micros(tx.db.clock.Now(rec.env))
+		tx.wakesEngines()
 	}
 	rec.s, rec.status, rec.updatedAt = next, next.Status.Value, micros(stamp)
 	doc, err := rec.document()
@@ -502,6 +503,7 @@ func copyBack(ctx context.Context, tx *Tx, ord *orderRecord, changed *shipmentRe
 	moved := ord.status != p.Status
 	if moved {
 		ord.status, ord.statusAt, ord.reason = p.Status, micros(stamp), ""
+		tx.wakesEngines() // a status reached: the engines look again
 	}
 	ord.updatedAt = micros(stamp)
 	doc, err := ord.document()
@@ -587,6 +589,10 @@ func (s *DropshipService) SetAutoSupplier(ctx context.Context, c *parcelgate.Cal
 		return parcelgate.AutoSupplier{}, err
 	}
 	_, err := s.db.exec(ctx, `INSERT INTO auto_suppliers (org_id, delay_s) VALUES (?, ?) ON CONFLICT (org_id) DO UPDATE SET delay_s = excluded.delay_s`, c.OrgID, a.DelaySeconds)
+	if err == nil {
+		// Switched on, or a shorter delay: its shipments may be due now.
+		s.db.due.notify()
+	}
 	return a, err
 }
 
@@ -675,6 +681,32 @@ func (s *DropshipService) DueShipments(ctx context.Context, env parcelgate.Envir
 const dueShipments = `SELECT id, ready_at FROM supplier_shipments WHERE supplier_org_id = ? AND environment = ?
 	AND status IN ('Created', 'Submitted', 'Viewed', 'Picking', 'Packing', 'Shipping') AND ready_at <= ?
 	ORDER BY ready_at, id LIMIT ?`
+
+// NextDue returns when the next open shipment of env whose supplier has
+// the automatic supplier on becomes due after now (env's time): the
+// earliest of each such supplier's first shipment that waits past now less
+// its delay, plus that delay. The zero time when none waits. The automatic
+// supplier sleeps until then (decisions §70). One statement: per supplier
+// that switched it on, one row of the partial index
+// supplier_shipments_auto (migration 0046), the first past the bound. Like
+// DueShipments it takes no caller: it is the automatic supplier's
+// (fulfillment.SupplierStore).
+func (s *DropshipService) NextDue(ctx context.Context, env parcelgate.Environment, now time.Time) (time.Time, error) {
+	var due sql.NullInt64
+	if err := s.db.queryRow(ctx, nextDueShipment, string(env), micros(now)).Scan(&due); err != nil {
+		return time.Time{}, err
+	}
+	if !due.Valid {
+		return time.Time{}, nil
+	}
+	return fromMicros(due.Int64), nil
+}
+
+// nextDueShipment is NextDue's statement: dueShipments's probe, past the
+// bound instead of up to it, per row of auto_suppliers.
+const nextDueShipment = `SELECT MIN(a.delay_s * 1000000 + (SELECT s.ready_at FROM supplier_shipments s WHERE s.supplier_org_id = a.org_id AND s.environment = ?
+	AND s.status IN ('Created', 'Submitted', 'Viewed', 'Picking', 'Packing', 'Shipping') AND s.ready_at > ? - a.delay_s * 1000000
+	ORDER BY s.ready_at LIMIT 1)) FROM auto_suppliers a`
 
 // AutoConfirm has the automatic supplier handle shipment pk at now, if it
 // is still due (parcelgate.AutoSupply: confirmed in full, or a test

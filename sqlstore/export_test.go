@@ -396,6 +396,24 @@ func (db *DB) ExplainOrderStockForTest(ctx context.Context, orgID int64, busines
 	return db.explainForTest(ctx, nil, false, s.q, s.args...)
 }
 
+// ExplainNextReadyForTest returns the engine's plan for the warehouse
+// engine's question of when env's next order is due out of from
+// (NextReady, one step).
+func (db *DB) ExplainNextReadyForTest(ctx context.Context, env parcelgate.Environment, from parcelgate.OrderStatus, readyBefore time.Time, generic bool) (string, error) {
+	q, args, err := nextReady(env, []parcelgate.WarehouseDue{parcelgate.DueForWarehouse(from, readyBefore)})
+	if err != nil {
+		return "", err
+	}
+	return db.explainForTest(ctx, nil, generic, q, args...)
+}
+
+// ExplainNextDueShipmentForTest returns the engine's plan for the
+// automatic supplier's question of when env's next shipment is due
+// (NextDue).
+func (db *DB) ExplainNextDueShipmentForTest(ctx context.Context, env parcelgate.Environment, now time.Time, generic bool) (string, error) {
+	return db.explainForTest(ctx, nil, generic, nextDueShipment, string(env), micros(now))
+}
+
 // ExplainDueShipmentsForTest returns the engine's plan for the automatic
 // supplier's read of one supplier's due shipments (DueShipments).
 func (db *DB) ExplainDueShipmentsForTest(ctx context.Context, supplierOrg int64, env parcelgate.Environment, readyBefore time.Time, generic bool) (string, error) {

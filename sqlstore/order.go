@@ -659,6 +659,8 @@ func fillOrder(ctx context.Context, tx *Tx, org *parcelgate.Organization, whs or
 	steps = append(steps, orderRowSteps(rec, a.BalanceIDs, pk)...)
 	steps = append(steps, split...)
 	steps = append(steps, historyStep(rec, actor, pk))
+	// A new or changed order waits anew (ready_at): the engines look again.
+	tx.wakesEngines()
 	n, err := pipeline(ctx, tx, steps...)
 	if err != nil {
 		return nil, err
@@ -757,6 +759,7 @@ func moveOrder(ctx context.Context, tx *Tx, rec *orderRecord, to parcelgate.Orde
 	if !ok {
 		return false, err
 	}
+	tx.wakesEngines() // a status reached: its wait begins
 	effect := parcelgate.EffectOf(to)
 	if effect != parcelgate.StockKeep && rec.allocated {
 		if err := releaseOrder(ctx, tx, rec, effect == parcelgate.StockReturn, stamp); err != nil {
@@ -809,6 +812,7 @@ func moveWarehousePart(ctx context.Context, tx *Tx, rec *orderRecord, to parcelg
 	if !ok {
 		return false, err
 	}
+	tx.wakesEngines() // a status reached: its wait begins
 	var lines []any
 	for i, row := range rec.order.Rows {
 		if row.SupplierID == "" {

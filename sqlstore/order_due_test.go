@@ -54,6 +54,22 @@ func TestDueOrdersSweepUsesItsPartialIndex(t *testing.T) {
 								t.Errorf("%s, out of %s (generic %v): the sweep reads orders past its index (%s):\n%s", stage, from, generic, bad, plan)
 							}
 						}
+						// decisions §70: the question of when the next
+						// order is due probes the same indexes.
+						plan, err = db.ExplainNextReadyForTest(ctx, parcelgate.Production, from, base.Add(time.Hour), generic)
+						if err != nil {
+							t.Fatal(err)
+						}
+						for _, index := range names {
+							if !strings.Contains(plan, index) {
+								t.Errorf("%s, out of %s (generic %v): the next-due probe does not use %s:\n%s", stage, from, generic, index, plan)
+							}
+						}
+						for _, bad := range []string{"SCAN orders", "TEMP B-TREE", "Seq Scan on orders", "Sort"} {
+							if strings.Contains(plan, bad) {
+								t.Errorf("%s, out of %s (generic %v): the next-due probe reads orders past its index (%s):\n%s", stage, from, generic, bad, plan)
+							}
+						}
 					}
 				}
 			}
@@ -96,6 +112,26 @@ func TestDueOrdersSweepUsesItsPartialIndex(t *testing.T) {
 			}
 			if _, err := orders.DueOrders(ctx, parcelgate.Production, parcelgate.OrderDelivered, cut, 10); parcelgate.ErrorCode(err) != parcelgate.EINVALID {
 				t.Errorf("a sweep out of Delivered: %v", err)
+			}
+
+			// decisions §70: the first order waiting past the cut, per
+			// step: Submitted 1,010 µs after base, Created with
+			// autoSubmit 1,100 µs; none in another environment, nor past
+			// the last order.
+			dues := []parcelgate.WarehouseDue{parcelgate.DueForWarehouse(parcelgate.OrderCreated, cut), parcelgate.DueForWarehouse(parcelgate.OrderSubmitted, cut)}
+			next, err := orders.NextReady(ctx, parcelgate.Production, dues)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := []time.Time{base.Add(1100 * time.Microsecond), base.Add(1010 * time.Microsecond)}; len(next) != 2 || !next[0].Equal(want[0]) || !next[1].Equal(want[1]) {
+				t.Errorf("next ready %v, want %v", next, want)
+			}
+			if other, err := orders.NextReady(ctx, parcelgate.Test, dues); err != nil || len(other) != 2 || !other[0].IsZero() || !other[1].IsZero() {
+				t.Errorf("next ready in another environment: %v, %v", other, err)
+			}
+			late := base.Add(time.Hour)
+			if past, err := orders.NextReady(ctx, parcelgate.Production, []parcelgate.WarehouseDue{parcelgate.DueForWarehouse(parcelgate.OrderSubmitted, late)}); err != nil || len(past) != 1 || !past[0].IsZero() {
+				t.Errorf("next ready past every order: %v, %v", past, err)
 			}
 		})
 	}

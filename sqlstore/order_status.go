@@ -2,6 +2,8 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
+	"strings"
 	"time"
 
 	"github.com/parcelgate/parcelgate"
@@ -116,6 +118,7 @@ func (s *OrderService) SetOrderPreferences(ctx context.Context, c *parcelgate.Ca
 			return err
 		}
 		rec.updatedAt = micros(stamp)
+		tx.wakesEngines() // released for the warehouse: its wait begins
 		_, err = tx.Exec(ctx, `UPDATE orders SET auto_submit = ?, ready_at = ?, updated_at = ? WHERE id = ?`, boolInt(rec.autoSubmit), rec.readyAt, rec.updatedAt, rec.pk)
 		return err
 	})
@@ -192,13 +195,8 @@ func (s *OrderService) DueOrders(ctx context.Context, env parcelgate.Environment
 // sorted every order of the database (issue 39). Only the statuses the
 // engine moves orders out of have an index, and a statement.
 func dueOrders(due parcelgate.WarehouseDue) ([2]string, bool) {
-	var cond string
-	switch {
-	case due.From == parcelgate.OrderCreated && due.AutoSubmitOnly:
-		cond = `status = 'Created' AND auto_submit = 1`
-	case due.From == parcelgate.OrderSubmitted && !due.AutoSubmitOnly:
-		cond = `status = 'Submitted'`
-	default:
+	cond, ok := dueCondition(due)
+	if !ok {
 		return [2]string{}, false
 	}
 	// An order split among suppliers is theirs to move (decisions §34)...
@@ -208,6 +206,83 @@ func dueOrders(due parcelgate.WarehouseDue) ([2]string, bool) {
 	// statement of its own on its own partial indexes (migration 0025).
 	part := `SELECT id FROM orders WHERE environment = ? AND warehouse_` + cond + ` AND ready_at <= ? ORDER BY ready_at, id LIMIT ?`
 	return [2]string{whole, part}, true
+}
+
+// nextReady is NextReady's statement: per due, the first ready time past
+// its bound in the whole orders' index and in the warehouse parts' one
+// (decisions §38), each a probe of one row. For the engine's fixed steps
+// the text is always the same, so it is prepared once.
+func nextReady(env parcelgate.Environment, dues []parcelgate.WarehouseDue) (string, []any, error) {
+	probes := make([]string, 0, 2*len(dues))
+	args := make([]any, 0, 4*len(dues))
+	for _, due := range dues {
+		cond, ok := dueCondition(due)
+		if !ok {
+			return "", nil, parcelgate.Errorf(parcelgate.EINVALID, "the warehouse engine moves no order out of %s", due.From)
+		}
+		for _, c := range []string{cond, `warehouse_` + cond} {
+			probes = append(probes, `(SELECT ready_at FROM orders WHERE environment = ? AND `+c+` AND ready_at > ? ORDER BY ready_at LIMIT 1)`)
+			args = append(args, string(env), micros(due.ReadyBefore))
+		}
+	}
+	return `SELECT ` + strings.Join(probes, ", "), args, nil
+}
+
+// dueCondition is the predicate of the partial index of due's status
+// (migration 0024; with warehouse_ before it, 0025's), written out as
+// literals for the reasons dueOrders gives.
+func dueCondition(due parcelgate.WarehouseDue) (string, bool) {
+	switch {
+	case due.From == parcelgate.OrderCreated && due.AutoSubmitOnly:
+		return `status = 'Created' AND auto_submit = 1`, true
+	case due.From == parcelgate.OrderSubmitted && !due.AutoSubmitOnly:
+		return `status = 'Submitted'`, true
+	}
+	return "", false
+}
+
+// NextReady returns, for each of dues (what the warehouse engine moves
+// out of a status, as DueOrders takes it), the earliest time after
+// due.ReadyBefore at which an order of env that the step's index holds
+// began its wait (env's time), or the zero time when none did: the
+// engine's next move of that step is due that time plus the step's delay,
+// and it sleeps until then (decisions §70). It reads one row of each
+// step's partial indexes (migrations 0024, 0025), the first past the
+// bound, in one statement: a look with nothing due reads nothing else.
+//
+// The bound is exclusive because the engine has just moved every order
+// ready at or before it. An order that the sweep leaves (split among
+// suppliers, decisions §34) is not filtered out here: the probe would
+// then walk past every such order, and each costs the engine one look
+// that moves nothing, once, when its time comes. Like DueOrders it takes
+// no caller: it is the warehouse engine's (fulfillment.Store).
+func (s *OrderService) NextReady(ctx context.Context, env parcelgate.Environment, dues []parcelgate.WarehouseDue) ([]time.Time, error) {
+	if len(dues) == 0 {
+		return nil, nil
+	}
+	q, args, err := nextReady(env, dues)
+	if err != nil {
+		return nil, err
+	}
+	ready := make([]sql.NullInt64, 2*len(dues))
+	dest := make([]any, len(ready))
+	for i := range ready {
+		dest[i] = &ready[i]
+	}
+	if err := s.db.queryRow(ctx, q, args...).Scan(dest...); err != nil {
+		return nil, err
+	}
+	out := make([]time.Time, len(dues))
+	for i := range dues {
+		whole, part := ready[2*i], ready[2*i+1]
+		switch {
+		case whole.Valid && (!part.Valid || whole.Int64 <= part.Int64):
+			out[i] = fromMicros(whole.Int64)
+		case part.Valid:
+			out[i] = fromMicros(part.Int64)
+		}
+	}
+	return out, nil
 }
 
 // AdvanceOrder moves order pk from status from to status to for the

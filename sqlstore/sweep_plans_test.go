@@ -70,6 +70,21 @@ func TestDueShipmentsReadOnlyDueOnes(t *testing.T) {
 						t.Errorf("generic %v: the sweep reads past its index (%s):\n%s", generic, bad, plan)
 					}
 				}
+				// decisions §70: when the next shipment is due, from the
+				// same index, per supplier that switched it on (the
+				// auto_suppliers rows, a handful, are read whole).
+				plan, err = db.ExplainNextDueShipmentForTest(ctx, parcelgate.Production, time.Now(), generic)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !strings.Contains(plan, "supplier_shipments_auto") {
+					t.Errorf("generic %v: the next-due probe does not read supplier_shipments_auto:\n%s", generic, plan)
+				}
+				for _, bad := range []string{"TEMP B-TREE", "SCAN s", "Seq Scan on supplier_shipments", "Sort"} {
+					if strings.Contains(plan, bad) {
+						t.Errorf("generic %v: the next-due probe reads past its index (%s):\n%s", generic, bad, plan)
+					}
+				}
 			}
 		})
 	}

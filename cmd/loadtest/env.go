@@ -49,7 +49,16 @@ type env struct {
 	// primary and standby reach the database servers outside the store,
 	// to find the store's backends (postgres only; standby with -replica).
 	primary, standby *sql.DB
+
+	// placedDue is when the orders a measured route placed are due for
+	// the warehouse engine (the last one's wait, engineSubmitAfter): the
+	// idle measurement begins after it (idleCPU).
+	placedDue time.Time
 }
+
+// engineSubmitAfter is the server's --submit-after when it runs the
+// engines (serve's default).
+const engineSubmitAfter = 30 * time.Second
 
 // backendName is the application_name of the store's connections, this
 // run's own: the backends of another run on the same server are not
@@ -279,7 +288,7 @@ func startServer(ctx context.Context, engine string, o serverOpts) (*env, error)
 		// does, with nothing due.
 		engCtx, stop := context.WithCancel(ctx)
 		var done sync.WaitGroup
-		eng := fulfillment.New(sqlstore.NewOrderService(db), clock, log, fulfillment.Config{SubmitAfter: 30 * time.Second, DeliverAfter: 8 * 24 * time.Hour})
+		eng := fulfillment.New(sqlstore.NewOrderService(db), clock, log, fulfillment.Config{SubmitAfter: engineSubmitAfter, DeliverAfter: 8 * 24 * time.Hour})
 		done.Go(func() { eng.Run(engCtx) })
 		done.Go(func() { fulfillment.NewSuppliers(sqlstore.NewDropshipService(db), clock, log, 0).Run(engCtx) })
 		cleanup = append(cleanup, func() { stop(); done.Wait() })

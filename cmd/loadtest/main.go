@@ -133,7 +133,7 @@ func main() {
 	flag.DurationVar(&c.duration, "d", 10*time.Second, "length of each timed load run")
 	flag.IntVar(&c.conns, "c", 32, "connections of the read load")
 	flag.BoolVar(&c.useWrk, "wrk", true, "drive the read load with wrk when it is installed")
-	flag.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the read load, of the first catalog walk, of the first many-client create-one-org run and of each size operator operation to this file (suffixed with the mode and engine)")
+	flag.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the read load, of the first catalog walk, of the first many-client create-one-org run, of each size operator operation and of the size mode's idle server to this file (suffixed with the mode and engine)")
 	flag.IntVar(&c.balances, "balances", 412638, "balances in the walked catalog")
 	flag.IntVar(&c.walks, "walks", 3, "whole walks of the catalog")
 	flag.IntVar(&c.clients, "clients", 32, "clients of the create mode, each with its own product")

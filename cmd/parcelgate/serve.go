@@ -417,9 +417,10 @@ func serve(ctx context.Context, c *serveConfig, stdout, stderr io.Writer) error 
 		fulfillment.NewSuppliers(sqlstore.NewDropshipService(db), clock, log, 0).Run(engineCtx)
 	}()
 	// Operator jobs (decisions §54) whose instance stopped are taken over
-	// by any instance once their lease runs out.
+	// by any instance once their lease runs out: it looks for jobs started
+	// elsewhere every 10 s, shorter than a lease (decisions §70).
 	jobsDone := make(chan struct{})
-	go func() { defer close(jobsDone); db.RunJobs(engineCtx, time.Second) }()
+	go func() { defer close(jobsDone); db.RunJobs(engineCtx, 10*time.Second) }()
 	// Stop the engine, the automatic supplier and the job runner, and let
 	// a move in progress end, before the database closes.
 	defer func() { stopEngine(); <-engineDone; <-suppliersDone; <-jobsDone }()
