@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/parcelgate/parcelgate"
@@ -466,22 +465,6 @@ func pageStart(ctx context.Context, r reader, q *keysetQuery, pr parcelgate.Page
 	if pr.After != "" {
 		c, err := q.decodeCursor(pr.After)
 		return c.key, err == nil, err
-	}
-	if pr.Offset() > 0 {
-		// A boundary is a key of the data it was read from: an operator's
-		// reset or restore rewrites a tenant's rows with new keys (a
-		// restore stamps every order anew), and a boundary recorded before
-		// it would start the page at the list's first rows. Every batch of
-		// such a job stamps its job row in the batch's own transaction, so
-		// the newest job stamp, read in the page's snapshot, names the
-		// data a boundary was read from, on every instance (decisions
-		// §72). Any job's, not the tenant's: a supplier's reset changes
-		// its retailers' catalogs.
-		var jobs int64
-		if err := r.QueryRow(ctx, `SELECT COALESCE(MAX(updated_at), 0) FROM operator_jobs`).Scan(&jobs); err != nil {
-			return pageKey{}, false, err
-		}
-		scope += "|jobs " + strconv.FormatInt(jobs, 10)
 	}
 	k, ok, err := r.db.pages.Start(fastpath.BoundaryKey{Scope: scope, Position: pr.Offset()}, int64(pr.Size), func(from fastpath.PageKey, fromSet bool, skip int64) (fastpath.PageKey, error) {
 		var k fastpath.PageKey
