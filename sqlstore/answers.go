@@ -131,7 +131,7 @@ func (s *OrderService) ListOrderAnswers(ctx context.Context, c *parcelgate.Calle
 		if err != nil {
 			return parcelgate.Page[[]byte]{}, err
 		}
-		return orderListPage(ctx, r, ks, p, func(rows *sql.Rows) ([]byte, pageKey, error) {
+		return keysetPage(ctx, r, ks.keysetQuery, p, orderColumns, "", func(rows *sql.Rows) ([]byte, pageKey, error) {
 			var row orderRow
 			if err := rows.Scan(row.dest()...); err != nil {
 				return nil, pageKey{}, err

@@ -68,6 +68,11 @@ type keysetQuery struct {
 	// (kept_counts.go, decisions §52), read in the page's read
 	// transaction instead of counting the rows.
 	keptTotal func(ctx context.Context, r reader) (int64, error)
+	// prepare, when set, runs first in the page's read transaction: a
+	// list whose total is proven there, with where its walk may start
+	// (orders by order dates, decisions §69), sets keptTotal and that
+	// condition from what it reads, in the page's snapshot.
+	prepare func(ctx context.Context, r reader) error
 	// seek, when set, tells where a walk to the row at position pos (1:
 	// the first) of the list without its held-back conditions may start
 	// (a key before that row, possibly no row's own) and how many rows
@@ -336,6 +341,19 @@ func (q *keysetQuery) boundaryScope() string {
 // searches) is read as a counted one without its total: its page has
 // neither Total nor Next.
 func keysetPage[T any](ctx context.Context, r reader, q *keysetQuery, pr parcelgate.PageRequest, cols, joins string, scan func(*sql.Rows) (T, pageKey, error)) (parcelgate.Page[T], error) {
+	if prepare := q.prepare; prepare != nil {
+		q.prepare = nil
+		var res parcelgate.Page[T]
+		err := r.readTx(ctx, func(r reader) error {
+			if err := prepare(ctx, r); err != nil {
+				return err
+			}
+			var err error
+			res, err = keysetPage(ctx, r, q, pr, cols, joins, scan)
+			return err
+		})
+		return res, err
+	}
 	switch {
 	case q.uncounted:
 		return walk(ctx, r, q, pr, cols, joins, scan)

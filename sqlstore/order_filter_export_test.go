@@ -16,7 +16,7 @@ func (db *DB) ExplainOrderListForTest(ctx context.Context, c *parcelgate.Caller,
 		return "", "", err
 	}
 	countStmt, countArgs := `SELECT COUNT(*) FROM `+ks.table+` WHERE `+ks.where.sql(), ks.where.args
-	if ks.proven != nil {
+	if ks.prepare != nil {
 		// As provenOrderTotal counts (the window's condition holds for
 		// every order here), and the page from the floor it finds.
 		where, args := ks.where.walk()
@@ -24,12 +24,8 @@ func (db *DB) ExplainOrderListForTest(ctx context.Context, c *parcelgate.Caller,
 			where, args = where+" AND "+ks.dated.sql(), append(args, ks.dated.args...)
 		}
 		countStmt, countArgs = `SELECT COUNT(*), MIN(o.updated_at) FROM `+ks.table+` WHERE `+where, args
-		_, floor, err := ks.proven(ctx, db.primary())
-		if err != nil {
+		if err := ks.prepare(ctx, db.primary()); err != nil {
 			return "", "", err
-		}
-		if floor > 0 {
-			ks.where.addVolatile("o.updated_at >= ?", floor)
 		}
 	}
 	if page, err = db.explainForTest(ctx, nil, false, `SELECT `+orderColumns+` FROM `+ks.table+` WHERE `+ks.where.sql()+` ORDER BY `+ks.keyCols()+` LIMIT 200`, ks.where.args...); err != nil {

@@ -36,7 +36,7 @@ func (s *OrderService) ListOrders(ctx context.Context, c *parcelgate.Caller, q p
 		if err != nil {
 			return parcelgate.Page[*parcelgate.Order]{}, err
 		}
-		return orderListPage(ctx, r, ks, p, func(rows *sql.Rows) (*parcelgate.Order, pageKey, error) {
+		return keysetPage(ctx, r, ks.keysetQuery, p, orderColumns, "", func(rows *sql.Rows) (*parcelgate.Order, pageKey, error) {
 			rec, err := scanOrderRecord(rows)
 			if err != nil {
 				return nil, pageKey{}, err
@@ -46,41 +46,12 @@ func (s *OrderService) ListOrders(ctx context.Context, c *parcelgate.Caller, q p
 	})
 }
 
-// orderListPage reads page p of l (keysetPage), each order with scan.
-// A proven total comes with the smallest stamp among the list's orders
-// (decisions §69), read in the page's own read transaction (which
-// keysetPage joins) before the page, so the page's walk, and a page
-// number's, start there rather than at the organization's oldest order.
-// No order of the list sorts before it, so the rows are the same; the
-// condition is left out of the boundaries' name (addVolatile), since the
-// list it reads is the same list.
-func orderListPage[T any](ctx context.Context, r reader, l *orderList, p parcelgate.PageRequest, scan func(*sql.Rows) (T, pageKey, error)) (parcelgate.Page[T], error) {
-	if l.proven == nil {
-		return keysetPage(ctx, r, l.keysetQuery, p, orderColumns, "", scan)
-	}
-	var page parcelgate.Page[T]
-	err := r.readTx(ctx, func(r reader) error {
-		n, floor, err := l.proven(ctx, r)
-		if err != nil {
-			return err
-		}
-		l.keptTotal = func(context.Context, reader) (int64, error) { return n, nil }
-		if floor > 0 {
-			l.where.addVolatile("o.updated_at >= ?", floor)
-		}
-		page, err = keysetPage(ctx, r, l.keysetQuery, p, orderColumns, "", scan)
-		return err
-	})
-	return page, err
-}
-
-// orderList is a list of orders as ListOrders reads it: its query and,
+// orderList is a list of orders as ListOrders reads it: its query, with,
 // for a list whose total is proven rather than kept (provenOrderTotal),
-// proven, which reads that total with the smallest stamp among the
-// list's orders; keptTotal is then left unset.
+// a prepare step that reads that total with the smallest stamp among the
+// list's orders in the page's read transaction.
 type orderList struct {
 	*keysetQuery
-	proven func(ctx context.Context, r reader) (total, floor int64, err error)
 	// dated is the order dates' window as orders_ordered serves it: the
 	// list's own conditions hold it in a form no index serves.
 	dated filterSQL
@@ -147,8 +118,22 @@ func (s *OrderService) orderListQuery(ctx context.Context, r reader, c *parcelga
 			return keptWindowTotal(ctx, r, c, w, keptRows{kind: parcelgate.TallyOrders, table: "orders", orgCol: "org_id", warehouse: q.Warehouse}, statuses)
 		}
 	} else if q.UpdatedFrom.IsZero() && q.Selects() {
-		l.proven = func(ctx context.Context, r reader) (int64, int64, error) {
-			return provenOrderTotal(ctx, r, c, l, w)
+		// The total comes with the smallest stamp among the list's orders
+		// (decisions §69), so the page's walk, and a page number's, start
+		// there rather than at the organization's oldest order. No order
+		// of the list sorts before it, so the rows are the same; the
+		// condition is left out of the boundaries' name (addVolatile),
+		// since the list it reads is the same list.
+		ks.prepare = func(ctx context.Context, r reader) error {
+			n, floor, err := provenOrderTotal(ctx, r, c, l, w)
+			if err != nil {
+				return err
+			}
+			ks.keptTotal = func(context.Context, reader) (int64, error) { return n, nil }
+			if floor > 0 {
+				ks.where.addVolatile("o.updated_at >= ?", floor)
+			}
+			return nil
 		}
 	}
 	return l, nil
