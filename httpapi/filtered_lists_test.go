@@ -35,16 +35,7 @@ func (m *merchant) datedOrders(query string) (ids []string, dates []time.Time, t
 		for _, o := range p.Content {
 			ids, dates = append(ids, o.ExternalID), append(dates, o.OrderDate)
 		}
-		path = ""
-		for _, l := range p.Links {
-			if l.Rel == "next" {
-				u, err := url.Parse(l.Href)
-				if err != nil {
-					m.T.Fatal(err)
-				}
-				path = u.RequestURI()
-			}
-		}
+		path = nextPath(m.T, p.Links)
 	}
 	return ids, dates, total
 }

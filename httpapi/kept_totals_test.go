@@ -27,6 +27,22 @@ type orderListPage struct {
 	}
 }
 
+// nextPath is the request URI of the next link of a page's links, ""
+// on the last page, as a client following next links reads it.
+func nextPath(t testing.TB, links []struct{ Rel, Href string }) string {
+	t.Helper()
+	for _, l := range links {
+		if l.Rel == "next" {
+			u, err := url.Parse(l.Href)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return u.RequestURI()
+		}
+	}
+	return ""
+}
+
 func (m *merchant) orderPage(query string) orderListPage {
 	m.T.Helper()
 	var p orderListPage
@@ -60,16 +76,7 @@ func (m *merchant) walkByNext(query string, size int) []string {
 		for _, o := range p.Content {
 			ids = append(ids, o.ExternalID)
 		}
-		path = ""
-		for _, l := range p.Links {
-			if l.Rel == "next" {
-				u, err := url.Parse(l.Href)
-				if err != nil {
-					m.T.Fatal(err)
-				}
-				path = u.RequestURI()
-			}
-		}
+		path = nextPath(m.T, p.Links)
 	}
 	return ids
 }
