@@ -244,7 +244,7 @@ func (e *env) sizeRoutes(t *sizeTenant, since time.Time) ([]sizeRoute, error) {
 	// shipment once), answered by every measured request. Unprimed, the
 	// big merchant's run made 500 codes and the small tenant's 10, so
 	// the two measured different requests: writes, serialized on SQLite,
-	// for a third of the big merchant's and none of the small one's.
+	// for a quarter to all of the big merchant's, few of the small one's.
 	labelless := func(w, n int) []byte {
 		return fmt.Appendf(nil, `{"searchCriteria":{"trackingNumber":%q}}`, k.open[(w*7919+n)%len(k.open)])
 	}
