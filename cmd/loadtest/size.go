@@ -232,6 +232,11 @@ func (e *env) measureRoutes(c config, sum *engineSummary, t *sizeTenant, first b
 		if r.limit > 0 {
 			limit = min(limit, r.limit)
 		}
+		if r.prime > 0 {
+			if _, err := e.measure(1, time.Hour, r.prime, r); err != nil {
+				return fmt.Errorf("%s, %s: priming: %w", r.name, t.businessID, err)
+			}
+		}
 		res, err := e.measure(c.conns, c.seed.perRoute, limit, r)
 		if err != nil {
 			return fmt.Errorf("%s, %s: %w", r.name, t.businessID, err)

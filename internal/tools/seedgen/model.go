@@ -34,6 +34,16 @@ import (
 //     catalog and about half in one to three;
 //   - a quarter of a retailer's orders (but those in Error) carry a row of
 //     its SHOP catalog, a dropshipping shipment of that row's supplier;
+//   - the smallest organization (the load's small tenant) became a supplier
+//     newSupplierWindow ago, of the first quarter of the retailers (at
+//     least one): a row of their SHOP catalogs in an order since then is
+//     its with probability ½, so it has a supplier's list of its own in
+//     every status (the load compares its list with the big merchant's
+//     at equal pages, decisions §75): at full size about 430 shipments,
+//     51 Created, where the big merchant supplies 5,500;
+//   - a shipment of a Submitted order is in any status of a shipment in
+//     progress (Created to Shipping), its rows showing it as Progress
+//     does; older orders' are Delivered or Cancelled with their order;
 //   - orders of the last 7 days are open (Created, Submitted); older ones
 //     are Delivered (88%), Cancelled (7%) or Error (5%), each with the
 //     history of its moves; a delivered order has a shipment per parcel;
@@ -46,6 +56,10 @@ const (
 	warehouseID = "WH1"
 	shopID      = "SHOP"
 	openWindow  = 7 * 24 * time.Hour
+	// newSupplierWindow is how long the smallest organization has been a
+	// supplier: long enough for shipments in every status, short enough
+	// that it stays a small supplier.
+	newSupplierWindow = 30 * 24 * time.Hour
 	// stamp kinds: the low two bits of a stamp, so stamps of different
 	// tables never meet and each table's are strictly increasing.
 	kindOrder, kindBalance, kindSupply, kindProduct = 0, 1, 2, 3
@@ -69,8 +83,11 @@ type shop struct {
 	catalogID int64
 	retailer  int
 	suppliers []int
-	sample    [][]int // each supplier's products in the catalog, by index, ascending
-	balFirst  []int64 // id of each supplier's first balance there, less one
+	// regular is how many of suppliers an order's row is drawn among; a
+	// supplier after them (the new one) takes rows of recent orders only.
+	regular  int
+	sample   [][]int // each supplier's products in the catalog, by index, ascending
+	balFirst []int64 // id of each supplier's first balance there, less one
 }
 
 type model struct {
@@ -85,6 +102,7 @@ type model struct {
 	addrJSON            []string
 	orderCount          []int
 	statuses            []map[parcelgate.OrderStatus]int
+	supplied            []map[parcelgate.DropshipStatus]int // each organization's dropshipping shipments as the supplier, by status (written by orders)
 	shipCount           []int
 	ordersShipped       int // shipments of delivered orders
 	otherParcelsPerShip float64
@@ -160,8 +178,8 @@ func newModel(cfg Config) *model {
 	}
 	mean := wr / float64(max(1, min(len(g.orgs)-1, suppliers+retailers)-suppliers))
 	pop := map[int][]float64{} // each supplier's products' shares of its popularity
-	addShop := func(r int, sup []int) {
-		sh := &shop{catalogID: int64(len(g.orgs) + len(g.shops) + 1), retailer: r, suppliers: sup}
+	addShop := func(r int, sup []int, regular int) {
+		sh := &shop{catalogID: int64(len(g.orgs) + len(g.shops) + 1), retailer: r, suppliers: sup, regular: regular}
 		for _, t := range sup {
 			if pop[t] == nil {
 				pop[t] = popularity(g.orgs[t].products)
@@ -175,13 +193,19 @@ func newModel(cfg Config) *model {
 		g.orgs[r].shop = len(g.shops)
 		g.shops = append(g.shops, sh)
 	}
-	addShop(0, []int{1})
+	addShop(0, []int{1}, 1)
+	small := len(g.orgs) - 1
 	for r := suppliers; r < min(len(g.orgs)-1, suppliers+retailers); r++ {
 		sup := []int{0}
 		if other := 1 + r%(suppliers-1); other != r {
 			sup = append(sup, other)
 		}
-		addShop(r, sup)
+		regular := len(sup)
+		if r < suppliers+max(1, retailers/4) {
+			sup = append(sup, small)
+			g.orgs[small].supplier = true
+		}
+		addShop(r, sup, regular)
 	}
 	// Delivery addresses.
 	for i := range 512 {
@@ -199,8 +223,10 @@ func newModel(cfg Config) *model {
 	g.orderCount = make([]int, len(g.orgs))
 	g.shipCount = make([]int, len(g.orgs))
 	g.statuses = make([]map[parcelgate.OrderStatus]int, len(g.orgs))
+	g.supplied = make([]map[parcelgate.DropshipStatus]int, len(g.orgs))
 	for k := range g.statuses {
 		g.statuses[k] = map[parcelgate.OrderStatus]int{}
+		g.supplied[k] = map[parcelgate.DropshipStatus]int{}
 	}
 	for i := range s.Orders {
 		p := g.order(i)
@@ -213,6 +239,11 @@ func newModel(cfg Config) *model {
 		if p.allocated() {
 			for _, r := range p.rows {
 				g.alloc[r.balance] += r.qty
+			}
+		}
+		for _, r := range p.rows {
+			if r.shop {
+				g.supplied[r.supplier][g.supplyStatus(p)]++
 			}
 		}
 	}
@@ -380,11 +411,34 @@ func (g *model) order(i int) *orderPlan {
 	// the seed keeps Error to warehouse orders.
 	if o.shop >= 0 && r.IntN(4) == 0 && p.status != parcelgate.OrderError {
 		sh := g.shops[o.shop]
-		t := r.IntN(len(sh.suppliers))
+		t := r.IntN(sh.regular)
 		i := r.IntN(len(sh.sample[t]))
-		p.rows = append(p.rows, planRow{supplier: sh.suppliers[t], product: sh.sample[t][i], qty: 1 + r.Int64N(2), balance: sh.balFirst[t] + int64(i) + 1, shop: true})
+		qty := 1 + r.Int64N(2)
+		// The new supplier's share, drawn apart so every other row stays
+		// as it was.
+		if n := g.rng(6, uint64(p.i)); len(sh.suppliers) > sh.regular && g.nowUS-p.stampUS < newSupplierWindow.Microseconds() && n.IntN(2) == 0 {
+			t = sh.regular
+			i = n.IntN(len(sh.sample[t]))
+		}
+		p.rows = append(p.rows, planRow{supplier: sh.suppliers[t], product: sh.sample[t][i], qty: qty, balance: sh.balFirst[t] + int64(i) + 1, shop: true})
 	}
 	return p
+}
+
+// supplyStatus is the status of order p's dropshipping shipments: those
+// of a Submitted order in any status of a shipment in progress (drawn
+// apart from the order, so the rest of it is drawn as before), the others
+// in their order's (Error is kept to warehouse orders).
+func (g *model) supplyStatus(p *orderPlan) parcelgate.DropshipStatus {
+	switch p.status {
+	case parcelgate.OrderSubmitted:
+		return parcelgate.DropshipStatuses[g.rng(7, uint64(p.i)).IntN(6)]
+	case parcelgate.OrderDelivered:
+		return parcelgate.DropshipDelivered
+	case parcelgate.OrderCancelled:
+		return parcelgate.DropshipCancelled
+	}
+	return parcelgate.DropshipCreated
 }
 
 // allocated reports whether the order holds stock: open orders do.

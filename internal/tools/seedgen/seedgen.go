@@ -81,6 +81,9 @@ type Tenant struct {
 	// Statuses counts its orders by status.
 	Statuses  map[parcelgate.OrderStatus]int
 	Shipments int // its shipments
+	// Supplied counts its dropshipping shipments, as the supplier, by
+	// status (filled by Run only).
+	Supplied map[parcelgate.DropshipStatus]int
 }
 
 // Report is what a fill made.
@@ -88,7 +91,8 @@ type Report struct {
 	Engine string
 	Sizes  Sizes
 	// Big is the organization that holds about half of the data; Small
-	// one of the smallest (a plain merchant: no dropshipping).
+	// the smallest, a merchant that is also a new supplier of a few
+	// retailers (its dropshipping shipments of the last weeks).
 	Big, Small Tenant
 	// Rows per table, in the order written.
 	Tables []TableRows
@@ -207,7 +211,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 func (g *model) tenant(k int, prefix, secret, password string) Tenant {
 	o := g.orgs[k]
 	return Tenant{BusinessID: o.bid, ClientID: prefix + "-client", ClientSecret: secret, Username: prefix, Password: password,
-		Orders: g.orderCount[k], Shipments: g.shipCount[k], Statuses: g.statuses[k]}
+		Orders: g.orderCount[k], Shipments: g.shipCount[k], Statuses: g.statuses[k], Supplied: g.supplied[k]}
 }
 
 // String renders the report: rows and time per table, and the tenants.
@@ -218,8 +222,8 @@ func (r *Report) String() string {
 		fmt.Fprintf(&b, "  %-20s %10d rows  %s\n", t.Table, t.Rows, t.Took.Round(time.Millisecond))
 	}
 	for _, t := range []Tenant{r.Big, r.Small} {
-		fmt.Fprintf(&b, "  tenant %s: %d orders, %d shipments; gateway client %s / %s; service account %s / %s\n",
-			t.BusinessID, t.Orders, t.Shipments, t.ClientID, t.ClientSecret, t.Username, t.Password)
+		fmt.Fprintf(&b, "  tenant %s: %d orders, %d shipments, as a supplier %v; gateway client %s / %s; service account %s / %s\n",
+			t.BusinessID, t.Orders, t.Shipments, t.Supplied, t.ClientID, t.ClientSecret, t.Username, t.Password)
 	}
 	return b.String()
 }

@@ -244,9 +244,19 @@ func TestSeededDatabaseIsServed(t *testing.T) {
 			if len(found.ParcelShipments) != 0 {
 				t.Fatalf("the small tenant's search finds the big one's parcels: %v", found)
 			}
+			// The small merchant is a supplier too (decisions §75): its
+			// list holds its own shipments, none of the big one's.
+			supplied := 0
+			for _, n := range rep.Small.Supplied {
+				supplied += n
+			}
+			var stored int
+			if err := raw.QueryRow(`SELECT COUNT(*) FROM supplier_shipments s JOIN organizations o ON o.id = s.supplier_org_id WHERE o.business_id = '` + rep.Small.BusinessID + `'`).Scan(&stored); err != nil {
+				t.Fatal(err)
+			}
 			c.get("/ecommerce/v3/shipments?size=20", small, 200, &list)
-			if list.Page.TotalElements != 0 {
-				t.Fatalf("small merchant (no supplier) lists %d dropshipping shipments", list.Page.TotalElements)
+			if list.Page.TotalElements != supplied || stored != supplied {
+				t.Fatalf("small merchant lists %d dropshipping shipments, holds %d, was given %d (%v)", list.Page.TotalElements, stored, supplied, rep.Small.Supplied)
 			}
 		})
 	}

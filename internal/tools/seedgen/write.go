@@ -222,16 +222,16 @@ func (g *model) orders(emit func(...any) error) error {
 				}
 			}
 			parts := parcelgate.SplitOrder(ord, o.o, supply, svc, func() string { shipments++; return serviceID(uint64(shipments), 'S', 20) }, inserted)
-			sstatus, rstatus := parcelgate.DropshipCreated, parcelgate.OrderCreated
-			switch p.status {
-			case parcelgate.OrderSubmitted:
-				// A shipment still Created reads as Submitted once its
-				// order has moved (Progress).
+			// A shipment still Created or Submitted reads as Submitted
+			// once its order has moved, the others as themselves
+			// (Progress).
+			sstatus := g.supplyStatus(p)
+			rstatus := parcelgate.OrderStatus(sstatus)
+			switch {
+			case sstatus == parcelgate.DropshipCreated && p.status == parcelgate.OrderCreated:
+				rstatus = parcelgate.OrderCreated
+			case sstatus == parcelgate.DropshipCreated || sstatus == parcelgate.DropshipSubmitted:
 				rstatus = parcelgate.OrderSubmitted
-			case parcelgate.OrderDelivered:
-				sstatus, rstatus = parcelgate.DropshipDelivered, parcelgate.OrderDelivered
-			case parcelgate.OrderCancelled:
-				sstatus, rstatus = parcelgate.DropshipCancelled, parcelgate.OrderCancelled
 			}
 			for _, part := range parts {
 				for _, line := range part.Lines {
