@@ -99,6 +99,9 @@ type tenantSamples struct {
 	products                    []string
 	free                        int // units free over products, each order takes one
 	orderCount                  int
+	// productsCursor: the console products list's cursor leaving
+	// consoleEqualRows products (consoleProductsCursor).
+	productsCursor int64
 }
 
 // readSamples reads bid's samples from the database at dsn, over a
@@ -171,6 +174,9 @@ func readSamples(ctx context.Context, engine, dsn, bid, warehouse string) (*tena
 		return nil, err
 	}
 	if err := raw.QueryRowContext(ctx, fmt.Sprintf(`SELECT COUNT(*) FROM orders WHERE org_id = %d`, org)).Scan(&k.orderCount); err != nil {
+		return nil, err
+	}
+	if k.productsCursor, err = consoleProductsCursor(ctx, raw, org); err != nil {
 		return nil, err
 	}
 	return &k, nil
@@ -293,7 +299,10 @@ func (e *env) sizeRoutes(t *sizeTenant, since time.Time) ([]sizeRoute, error) {
 		{name: "Console overview", path: fixed("/console/"), auth: session},
 		{name: "Console shipments", path: fixed("/console/shipments"), auth: session},
 		{name: "Console orders", path: fixed("/console/orders"), auth: session},
-		{name: "Console products", path: fixed("/console/products"), auth: session},
+		{name: "Console products", path: fixed("/console/products"), auth: session, rows: consoleProductRows},
+		// Equal rows: the last 5 of the list, what the small tenant's
+		// first page shows (decisions §76).
+		{name: fmt.Sprintf("Console products, the last %d", consoleEqualRows), path: fixed(consoleProductsEqual(k.productsCursor)), auth: session, rows: consoleProductRows},
 		{name: "Console catalogs", path: fixed("/console/catalogs"), auth: session},
 		{name: "Console credentials", path: fixed("/console/credentials"), auth: session},
 		{name: "Console journal", path: fixed("/console/requests"), auth: session},
