@@ -639,6 +639,10 @@ func (r *jobRun) tryBatch(ctx context.Context, fn func(tx *Tx, p *jobProgress) (
 	start := time.Now()
 	err = r.jr.db.inTx(bctx, func(tx *Tx) error {
 		r.stampTx = nil
+		// A reset's or restore's batch rewrites the tenant's rows: its
+		// commit moves the page boundaries' epoch here (decisions §73).
+		// A snapshot's writes its chunks alone.
+		tx.rewrites = r.row.Kind != string(parcelgate.JobSnapshot)
 		next = r.p.clone()
 		if r.lim.LateOver > 0 && r.size > r.lim.LateOver {
 			// The test hook: a batch this big runs past its deadline.
