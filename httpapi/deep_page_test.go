@@ -98,3 +98,68 @@ func TestColdPagesByNumberAcrossBuckets(t *testing.T) {
 		}
 	})
 }
+
+// decisions §8, §73: instances share nothing but the database. The page
+// boundaries instance B recorded while a client read a tenant's orders by
+// page number are of an epoch that instance A's reset and restore of the
+// tenant end on B too: B's fence refresh reads the newest stamp of the
+// operator's resets and restores, and a changed one moves B's epoch, so
+// after one refresh period B's pages by number, read last to first (each
+// finding only what was recorded before it), hold what the next links
+// reach, not the first rows again.
+func TestAnotherInstancesBoundariesOutliveNoRestore(t *testing.T) {
+	apitest.EachShared(t, 2, func(t *testing.T, envs []*apitest.Env) {
+		first, second := envs[0], envs[1]
+		const refresh = 50 * time.Millisecond
+		second.DB.SetJobLimits(sqlstore.JobLimits{FenceRefresh: refresh})
+		a := newMerchant(t, first, parcelgate.Test, tenantA)
+		b := newMerchant(t, first, parcelgate.Test, tenantB)
+		var ids []string
+		for i := range 9 {
+			ids = append(ids, a.create(a.orderBody(fmt.Sprintf("N%d", i), 1)).ExternalID)
+		}
+		b.create(b.orderBody("B1", 1))
+		a.setStatus(ids[2], "Submitted").Expect(http.StatusOK)
+		onSecond := &merchant{Env: second, env: a.env, bid: a.bid, token: a.token}
+		queries, sizes := []string{"x=1", "status=Created"}, []int{2, 3}
+		// A client looping page=0,1,2… on B: every position of both sizes
+		// gets a boundary there.
+		for _, query := range queries {
+			for _, size := range sizes {
+				if got, want := onSecond.walkByNumber(query, size), onSecond.walkByNext(query, size); !slices.Equal(got, want) {
+					t.Fatalf("before: %s by %d: by number %v, by next links %v", query, size, got, want)
+				}
+			}
+		}
+		first.Admin("POST", orgPath(tenantA, "/snapshots"), map[string]any{"name": "other"}).Expect(http.StatusCreated)
+		first.Admin("POST", orgPath(tenantA, "/reset"), nil).Expect(http.StatusOK)
+		first.Admin("POST", orgPath(tenantA, "/snapshots/other/restore"), nil).Expect(http.StatusOK)
+		time.Sleep(2 * refresh)
+		for _, query := range queries {
+			cold := map[[2]int][]string{}
+			for _, size := range sizes {
+				for n := len(ids)/size + 1; n >= 0; n-- {
+					var got []string
+					for _, o := range onSecond.orderPage(fmt.Sprintf("%s&size=%d&page=%d", query, size, n)).Content {
+						got = append(got, o.ExternalID)
+					}
+					cold[[2]int{size, n}] = got
+				}
+			}
+			byNext := onSecond.walkByNext(query, 2)
+			if len(byNext) == 0 {
+				t.Fatalf("%s: no orders after the restore", query)
+			}
+			for k, got := range cold {
+				size, n := k[0], k[1]
+				var want []string
+				if from := n * size; from < len(byNext) {
+					want = byNext[from:min(from+size, len(byNext))]
+				}
+				if !slices.Equal(got, want) {
+					t.Errorf("after A's reset and restore, on B: %s: page %d of size %d by number %v; by next links %v", query, n, size, got, want)
+				}
+			}
+		}
+	})
+}
