@@ -172,6 +172,10 @@ type jobRunner struct {
 
 	fences atomic.Pointer[fenceSet]
 	fmu    sync.Mutex // one refresh at a time
+	// rewritten is the newest stamp of a reset or restore job the last
+	// refresh read (under fmu; -1 before the first), which moves the page
+	// boundaries' epoch when it changes (decisions §73).
+	rewritten int64
 }
 
 type fenceKey struct {
@@ -188,7 +192,7 @@ func (db *DB) jobs() *jobRunner {
 	db.jobsOnce.Do(func() {
 		ctx, cancel := context.WithCancel(context.Background())
 		db.jobRun = &jobRunner{db: db, owner: fmt.Sprintf("i-%012x", rand.Uint64()>>16), ctx: ctx, cancel: cancel,
-			running: map[string]chan struct{}{}, stop: map[string]context.CancelFunc{}, local: map[fenceKey]int{}}
+			running: map[string]chan struct{}{}, stop: map[string]context.CancelFunc{}, local: map[fenceKey]int{}, rewritten: -1}
 		db.jobRun.limits.Store(&JobLimits{})
 	})
 	return db.jobRun
@@ -639,6 +643,10 @@ func (r *jobRun) tryBatch(ctx context.Context, fn func(tx *Tx, p *jobProgress) (
 	start := time.Now()
 	err = r.jr.db.inTx(bctx, func(tx *Tx) error {
 		r.stampTx = nil
+		// A reset's or restore's batch rewrites the tenant's rows: its
+		// commit moves the page boundaries' epoch here (decisions §73).
+		// A snapshot's writes its chunks alone.
+		tx.rewrites = r.row.Kind != string(parcelgate.JobSnapshot)
 		next = r.p.clone()
 		if r.lim.LateOver > 0 && r.size > r.lim.LateOver {
 			// The test hook: a batch this big runs past its deadline.
@@ -805,7 +813,33 @@ func (jr *jobRunner) refreshFences(ctx context.Context) *fenceSet {
 		return jr.fences.Load()
 	}
 	jr.fences.Store(set)
+	jr.seeRewrites(ctx)
 	return set
+}
+
+// seeRewrites moves the page boundaries' epoch when a reset or restore
+// has stamped its job since the last refresh (decisions §73): every batch
+// of one stamps its job row in the batch's own transaction (jobRun.save),
+// so a stamp read here means the batch has committed, wherever it ran,
+// and every page read that takes the epoch after the move has a snapshot
+// that holds it. This instance's own batches moved it as they committed
+// (Tx.rewrites); another instance's are seen within FenceRefresh, read
+// with the fences before a tenant's request. Any change of the stamp
+// counts, not only a later one: an instance's clock may be behind
+// another's. One probe of operator_jobs_updated.
+func (jr *jobRunner) seeRewrites(ctx context.Context) {
+	var stamp int64
+	err := jr.db.queryRow(ctx, `SELECT updated_at FROM operator_jobs WHERE kind <> 'snapshot' ORDER BY updated_at DESC LIMIT 1`).Scan(&stamp)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		stamp = 0
+	case err != nil:
+		return
+	}
+	if stamp != jr.rewritten {
+		jr.rewritten = stamp
+		jr.db.pages.Moved()
+	}
 }
 
 // jobScope is the condition on operator_jobs of c's scope.

@@ -361,6 +361,10 @@ type Tx struct {
 	db   *DB
 	// wake: the commit wakes the background engines (wakesEngines).
 	wake bool
+	// rewrites: the transaction rewrites a tenant's listed rows wholesale
+	// (a batch of an operator's reset or restore), so its commit moves the
+	// page boundaries' epoch (decisions §73).
+	rewrites bool
 }
 
 func (tx *Tx) Exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
@@ -478,6 +482,13 @@ func (db *DB) tryTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
 	if err := fn(tx); err != nil {
 		stx.Rollback()
 		return err
+	}
+	if tx.rewrites {
+		// The epoch moves as the commit begins and again once it has
+		// returned, so no page read both sees it and uses a boundary
+		// found without it (decisions §73).
+		end := db.pages.Moving()
+		defer end()
 	}
 	if err := stx.Commit(); err != nil {
 		// A deadline that passes just before the commit makes

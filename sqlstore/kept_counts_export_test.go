@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/sqlstore/internal/fastpath"
 )
 
 // KeptCountsDriftForTest compares every kept count with a fresh count of
@@ -110,8 +111,8 @@ func (db *DB) OrderSeekDriftForTest(ctx context.Context, org *parcelgate.Organiz
 		sought.seek = orderSeek(parcelgate.OperatorCaller(org), statuses)
 		for pos := int64(1); pos <= n+1; pos++ {
 			pr := parcelgate.PageFrom(pos, 1)
-			a, aok, aerr := pageStart(ctx, r, walked, pr, fmt.Sprintf("drift walk %d", pos))
-			b, bok, berr := pageStart(ctx, r, &sought, pr, fmt.Sprintf("drift seek %d", pos))
+			a, aok, aerr := pageStart(ctx, r, walked, pr, fmt.Sprintf("drift walk %d", pos), fastpath.Blind)
+			b, bok, berr := pageStart(ctx, r, &sought, pr, fmt.Sprintf("drift seek %d", pos), fastpath.Blind)
 			if (aerr == nil) != (berr == nil) || aerr != nil && !errors.Is(aerr, sql.ErrNoRows) || a != b || aok != bok {
 				diffs = append(diffs, fmt.Sprintf("position %d of %d: walked %+v %v %v, sought %+v %v %v", pos, n, a, aok, aerr, b, bok, berr))
 			}
@@ -120,4 +121,26 @@ func (db *DB) OrderSeekDriftForTest(ctx context.Context, org *parcelgate.Organiz
 		return nil
 	})
 	return strings.Join(diffs, "; "), compared, err
+}
+
+// OrderPageByNumberForTest reads page number (of size) of the external
+// IDs of organization orgID's orders in their list's order, through the
+// store's one pager with the boundaries of this instance; move, when set,
+// moves the boundaries' epoch as the page's first row is read, as a
+// reset or restore committed on another instance and seen by the fence
+// refresh would (decisions §73).
+func (db *DB) OrderPageByNumberForTest(ctx context.Context, orgID int64, number, size int, move bool) ([]string, error) {
+	q := &keysetQuery{table: "orders o", alias: "o", byModified: true, stampCol: "updated_at"}
+	q.where.add("o.org_id = ?", orgID)
+	page, err := keysetPage(ctx, db.primary(), q, parcelgate.PageAt(number, size), "o.updated_at, o.id, o.external_id", "", func(rows *sql.Rows) (string, pageKey, error) {
+		var k pageKey
+		var id string
+		err := rows.Scan(&k.modified, &k.id, &id)
+		if move {
+			move = false
+			db.pages.Moved()
+		}
+		return id, k, err
+	})
+	return page.Items, err
 }

@@ -392,6 +392,7 @@ func readCounted[T any](ctx context.Context, r reader, q *keysetQuery, pr parcel
 	if pr.Size <= 0 {
 		pr.Size = parcelgate.DefaultPageSize
 	}
+	epoch := r.pageEpoch()
 	where := q.where.sql()
 	if !q.positional {
 		var err error
@@ -408,9 +409,12 @@ func readCounted[T any](ctx context.Context, r reader, q *keysetQuery, pr parcel
 		}
 	}
 	scope := q.boundaryScope()
-	start, hasStart, err := pageStart(ctx, r, q, pr, scope)
+	start, hasStart, err := pageStart(ctx, r, q, pr, scope, epoch)
 	if errors.Is(err, sql.ErrNoRows) {
 		// Fewer entries than the page's offset: past the end.
+		if moved(r, pr, epoch) {
+			return readAgain(ctx, r, q, pr, cols, joins, scan)
+		}
 		return res, nil
 	}
 	if err != nil {
@@ -432,8 +436,31 @@ func readCounted[T any](ctx context.Context, r reader, q *keysetQuery, pr parcel
 	if res.Items, last, err = scanRows(rows, scan); err != nil {
 		return res, err
 	}
-	linkNext(r.db, q, &res, pr, scope, last)
+	if moved(r, pr, epoch) {
+		rows.Close()
+		return readAgain(ctx, r, q, pr, cols, joins, scan)
+	}
+	linkNext(r.db, q, &res, pr, scope, epoch, last)
 	return res, nil
+}
+
+// moved reports whether a page read with r, which took epoch before its
+// first statement, may have started from a boundary of data its snapshot
+// no longer holds: its start was resolved from a position, and an
+// operator's reset or restore moved the boundaries' epoch while it read
+// (decisions §73). Only then is the boundary it used not known to be a
+// key of its snapshot's rows; an atomic load, no statement.
+func moved(r reader, pr parcelgate.PageRequest, epoch fastpath.Epoch) bool {
+	return pr.After == "" && pr.Offset() > 0 && !r.blind && !r.db.pages.Holds(epoch)
+}
+
+// readAgain reads a page whose epoch moved while it was read (moved)
+// again, blind (its start found afresh, nothing recorded), in one read
+// transaction (r's own when it is in one), so the walk that finds the
+// start and the rows are of one snapshot.
+func readAgain[T any](ctx context.Context, r reader, q *keysetQuery, pr parcelgate.PageRequest, cols, joins string, scan func(*sql.Rows) (T, pageKey, error)) (parcelgate.Page[T], error) {
+	r.blind = true
+	return inReadTx(ctx, r, q, pr, cols, joins, scan)
 }
 
 // scanRows reads a page's rows with scan, and the key of its last row.
@@ -453,10 +480,11 @@ func scanRows[T any](rows *sql.Rows, scan func(*sql.Rows) (T, pageKey, error)) (
 
 // linkNext gives a full page the cursor of the next one (none on a
 // positional list), and records where that page starts (last, the key of
-// this page's last row).
-func linkNext[T any](db *DB, q *keysetQuery, res *parcelgate.Page[T], pr parcelgate.PageRequest, scope string, last pageKey) {
+// this page's last row) in the page read's epoch (decisions §73), the one
+// its start was looked up in.
+func linkNext[T any](db *DB, q *keysetQuery, res *parcelgate.Page[T], pr parcelgate.PageRequest, scope string, epoch fastpath.Epoch, last pageKey) {
 	if len(res.Items) == pr.Size {
-		db.pages.Record(fastpath.BoundaryKey{Scope: scope, Position: pr.Offset() + int64(pr.Size)}, fastKey(last))
+		db.pages.Record(epoch, fastpath.BoundaryKey{Scope: scope, Position: pr.Offset() + int64(pr.Size)}, fastKey(last))
 		if !q.positional {
 			res.Next = q.encodeCursor(last, false)
 		}
@@ -478,13 +506,14 @@ const seekAfter = 1000
 // most P entries, and of P−Q when position Q, a whole number of pages
 // before, is known. A list with a seek walks from where its seek says
 // when no boundary is recorded within seekAfter entries before P: a walk
-// of at most one bucket's rows (decisions §68).
-func pageStart(ctx context.Context, r reader, q *keysetQuery, pr parcelgate.PageRequest, scope string) (pageKey, bool, error) {
+// of at most one bucket's rows (decisions §68). Boundaries are looked up
+// and recorded in epoch, the page read's (decisions §73).
+func pageStart(ctx context.Context, r reader, q *keysetQuery, pr parcelgate.PageRequest, scope string, epoch fastpath.Epoch) (pageKey, bool, error) {
 	if pr.After != "" {
 		c, err := q.decodeCursor(pr.After)
 		return c.key, err == nil, err
 	}
-	k, ok, err := r.db.pages.Start(fastpath.BoundaryKey{Scope: scope, Position: pr.Offset()}, int64(pr.Size), func(from fastpath.PageKey, fromSet bool, skip int64) (fastpath.PageKey, error) {
+	k, ok, err := r.db.pages.Start(epoch, fastpath.BoundaryKey{Scope: scope, Position: pr.Offset()}, int64(pr.Size), func(from fastpath.PageKey, fromSet bool, skip int64) (fastpath.PageKey, error) {
 		var k fastpath.PageKey
 		if q.seek != nil && (!fromSet || skip > seekAfter) {
 			start, rest, err := q.seek(ctx, r, pr.Offset())

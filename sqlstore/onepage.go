@@ -58,7 +58,9 @@ func inOneStatement[T any](ctx context.Context, r reader, q *keysetQuery, pr par
 		*q.head = nil
 		return inReadTx(ctx, r, q, pr, cols, joins, scan)
 	}
-	inTx := r.tx != nil
+	// A blind read (its epoch moved while it read, decisions §73) is read
+	// again in a read transaction, as one inside a transaction is.
+	inTx := r.tx != nil || r.blind
 	if inTx && q.guard != nil {
 		return res, errUnguarded
 	}
@@ -74,8 +76,9 @@ func inOneStatement[T any](ctx context.Context, r reader, q *keysetQuery, pr par
 		}
 		return plain(ctx, r, q, pr, cols, joins, scan)
 	}
+	epoch := r.pageEpoch()
 	scope := q.boundaryScope()
-	start, hasStart, err := pageStart(ctx, r, q, pr, scope)
+	start, hasStart, err := pageStart(ctx, r, q, pr, scope, epoch)
 	if errors.Is(err, sql.ErrNoRows) && q.guard != nil {
 		return res, errUnguarded
 	}
@@ -116,6 +119,14 @@ func inOneStatement[T any](ctx context.Context, r reader, q *keysetQuery, pr par
 	if res.Items, last, err = scanRows(rows, scan); err != nil {
 		return res, err
 	}
+	if moved(r, pr, epoch) {
+		// Its start and its rows were read in two statements, a move
+		// between them or before: read again, blind, as keysetPage
+		// would (the guard's fallback included).
+		rows.Close()
+		r.blind = true
+		return keysetPage(ctx, r, q, pr, cols, joins, scan)
+	}
 	if q.guard != nil && (len(res.Items) == 0 || !guard.Valid) {
 		return parcelgate.Page[T]{}, errUnguarded
 	}
@@ -139,7 +150,7 @@ func inOneStatement[T any](ctx context.Context, r reader, q *keysetQuery, pr par
 		// As keysetPage: a page numbered past the total is empty.
 		return parcelgate.Page[T]{Total: res.Total}, nil
 	}
-	linkNext(r.db, q, &res, pr, scope, last)
+	linkNext(r.db, q, &res, pr, scope, epoch, last)
 	return res, nil
 }
 

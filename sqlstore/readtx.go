@@ -3,6 +3,8 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+
+	"github.com/parcelgate/parcelgate/sqlstore/internal/fastpath"
 )
 
 // reader is where a read runs, as *Tx is where a write runs: the primary
@@ -17,6 +19,11 @@ type reader struct {
 	db      *DB
 	replica *replica // nil: the primary
 	tx      *sql.Tx  // nil: no read transaction
+	// epoch is the page boundaries' epoch taken as tx began, before its
+	// snapshot (decisions §73); blind: the read uses and records no
+	// boundary (pageEpoch).
+	epoch fastpath.Epoch
+	blind bool
 }
 
 // primary is the reader of the primary: its reader pool, outside any
@@ -58,6 +65,9 @@ func (r reader) readTx(ctx context.Context, fn func(r reader) error) error {
 	// The statements earlier read transactions met unprepared are
 	// prepared now, while this read holds no connection.
 	r.db.readStmts.prepareQueued(ctx)
+	// Before the snapshot, which the first statement takes (decisions
+	// §73).
+	r.epoch = r.db.pages.Epoch()
 	tx, err := r.pool().BeginTx(ctx, opts)
 	if err != nil {
 		return err
@@ -66,6 +76,21 @@ func (r reader) readTx(ctx context.Context, fn func(r reader) error) error {
 	defer tx.Rollback()
 	r.tx = tx
 	return fn(r)
+}
+
+// pageEpoch is the page boundaries' epoch of a page read with r
+// (decisions §73): the one its read transaction took as it began, else
+// (a page read outside one) the epoch now, before the page's first
+// statement; fastpath.Blind when r is reading a page again after its
+// epoch moved.
+func (r reader) pageEpoch() fastpath.Epoch {
+	switch {
+	case r.blind:
+		return fastpath.Blind
+	case r.tx != nil:
+		return r.epoch
+	}
+	return r.db.pages.Epoch()
 }
 
 // Query and QueryRow run a read in r's read transaction, else on r's pool.

@@ -2,6 +2,7 @@ package fastpath
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -33,11 +34,90 @@ type PageKey struct {
 // An entry lives BoundaryTTL, so rows removed meanwhile cannot leave a
 // position pointing at a stale key for long, and at most
 // BoundaryEntries are held. A lost entry costs one index-only walk.
+//
+// A boundary is a key of the data it was read from. A client's own
+// writes restamp a row or two, and a page read by a boundary found before
+// them is what a client following the next links reads (decisions §8);
+// an operator's reset and restore rewrite a tenant's rows wholesale (a
+// restore stamps every order anew), and a boundary found before them
+// names a position among rows that are gone, so a page read from it
+// starts before every restored row. So boundaries are kept per epoch of
+// the data (decisions §73): a page read takes the epoch (Epoch) before
+// its snapshot and hands it to every lookup (Start) and record (Record);
+// a commit that rewrites listed rows moves it (Moving, around the
+// commit on this instance; Moved, when another instance's is seen);
+// a boundary of another epoch is never used, and a read whose epoch has
+// moved since it was taken (Holds) records nothing and is read again.
 type Boundaries struct {
 	mu sync.Mutex
 	m  map[BoundaryKey]boundary
+	// state is the epoch (above epochStep) and how many commits that
+	// move it are under way (below).
+	state atomic.Uint64
 	// now is the clock, time.Now when nil (tests set it).
 	now func() time.Time
+}
+
+// Epoch is the state of the listed data a page read starts from
+// (Boundaries.Epoch). Two page reads that took the same epoch, and found
+// it still held after their last statement (Boundaries.Holds), read
+// snapshots that hold the same commits of every move: a boundary one of
+// them found is a key of the other's rows.
+type Epoch uint64
+
+// Blind is the epoch of a read that neither uses nor records a boundary
+// (one whose epoch moved while it read, read again): it never holds.
+const Blind Epoch = 1
+
+// epochStep is one move of the epoch; the bits below it count the
+// moving commits under way, during which no epoch holds.
+const epochStep = 1 << 20
+
+// Epoch is the epoch a page read takes before its snapshot (before the
+// first statement of its read transaction, or of the page when it reads
+// outside one). While a moving commit is under way it is one that never
+// holds: such a read cannot tell whether its snapshot will hold the
+// commit, so it finds its start afresh and records nothing.
+func (c *Boundaries) Epoch() Epoch { return Epoch(c.state.Load()) }
+
+// Holds reports whether e is still the epoch: no moving commit was under
+// way when it was taken and none has begun since. A page read that used
+// a boundary stands only if its epoch holds after its last statement;
+// every commit of a move then ended before the read's first statement
+// (its snapshot holds it) or begins after its last (it holds none).
+func (c *Boundaries) Holds(e Epoch) bool {
+	return e%epochStep == 0 && c.state.Load() == uint64(e)
+}
+
+// Moving marks the start of a commit that rewrites listed rows (an
+// operator's reset or restore batch), and returns what marks its end, to
+// be called once the commit has returned (committed or not). Both move
+// the epoch: a read that took it before the commit began cannot hold
+// after, and one that takes it while the commit is under way holds
+// nothing, so no read both sees the commit and uses a boundary found
+// without it. The end forgets every boundary.
+func (c *Boundaries) Moving() (end func()) {
+	c.state.Add(epochStep + 1)
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			c.state.Add(epochStep - 1)
+			c.forget()
+		})
+	}
+}
+
+// Moved moves the epoch for a commit made elsewhere (another instance's
+// reset or restore, seen in the database) and forgets every boundary.
+func (c *Boundaries) Moved() {
+	c.state.Add(epochStep)
+	c.forget()
+}
+
+func (c *Boundaries) forget() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	clear(c.m)
 }
 
 const (
@@ -58,8 +138,9 @@ type BoundaryKey struct {
 }
 
 type boundary struct {
-	key PageKey
-	at  time.Time
+	key   PageKey
+	at    time.Time
+	epoch Epoch
 }
 
 func (c *Boundaries) clock() time.Time {
@@ -74,28 +155,31 @@ func (c *Boundaries) clock() time.Time {
 const NearestProbes = 64
 
 // Start returns the key the row at k.Position comes after, and false for
-// position 0, which starts at the beginning: the recorded boundary, else
-// the one find walks to on the list's index (recorded for the next
-// request). This is the one way a position is resolved to a key. find is
+// position 0, which starts at the beginning: the boundary recorded in
+// epoch e, else the one find walks to on the list's index (recorded for
+// the next request while e holds). This is the one way a position is
+// resolved to a key. find is
 // given where to walk from: the nearest recorded boundary among the
 // NearestProbes positions k.Position-step, k.Position-2×step, ... (a
 // client paging by step rows records exactly those; fromSet false: the
 // beginning of the list), and how many entries to skip from there, at
 // least 1 (its result is the skip-th key after from). find's error is
-// returned as it is (sql.ErrNoRows: fewer rows than the position).
-func (c *Boundaries) Start(k BoundaryKey, step int64, find func(from PageKey, fromSet bool, skip int64) (PageKey, error)) (PageKey, bool, error) {
+// returned as it is (sql.ErrNoRows: fewer rows than the position). When
+// e does not hold, nothing is looked up nor recorded: find walks from the
+// beginning.
+func (c *Boundaries) Start(e Epoch, k BoundaryKey, step int64, find func(from PageKey, fromSet bool, skip int64) (PageKey, error)) (PageKey, bool, error) {
 	if k.Position <= 0 {
 		return PageKey{}, false, nil
 	}
-	if key, ok := c.get(k); ok {
+	if key, ok := c.get(e, k); ok {
 		return key, true, nil
 	}
 	var from PageKey
 	fromSet := false
 	skip := k.Position
-	if step > 0 {
+	if step > 0 && c.Holds(e) {
 		for i := int64(1); i <= NearestProbes && k.Position-i*step > 0; i++ {
-			if key, ok := c.get(BoundaryKey{k.Scope, k.Position - i*step}); ok {
+			if key, ok := c.get(e, BoundaryKey{k.Scope, k.Position - i*step}); ok {
 				from, fromSet, skip = key, true, i*step
 				break
 			}
@@ -105,27 +189,34 @@ func (c *Boundaries) Start(k BoundaryKey, step int64, find func(from PageKey, fr
 	if err != nil {
 		return key, false, err
 	}
-	c.put(k, key)
+	c.put(e, k, key)
 	return key, true, nil
 }
 
-// Record records that the row at k.Position comes after last: a full
-// page from k.Position-n to k.Position-1 ends with last.
-func (c *Boundaries) Record(k BoundaryKey, last PageKey) { c.put(k, last) }
+// Record records, in epoch e, that the row at k.Position comes after
+// last: a full page from k.Position-n to k.Position-1 ends with last.
+// Nothing is recorded when e no longer holds.
+func (c *Boundaries) Record(e Epoch, k BoundaryKey, last PageKey) { c.put(e, k, last) }
 
-func (c *Boundaries) get(k BoundaryKey) (PageKey, bool) {
+func (c *Boundaries) get(e Epoch, k BoundaryKey) (PageKey, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	b, ok := c.m[k]
-	if !ok || c.clock().Sub(b.at) > BoundaryTTL {
+	if !ok || b.epoch != e || !c.Holds(e) || c.clock().Sub(b.at) > BoundaryTTL {
 		return PageKey{}, false
 	}
 	return b.key, true
 }
 
-func (c *Boundaries) put(k BoundaryKey, key PageKey) {
+// put records key at k in epoch e while e holds; checked under the lock
+// that forget takes after a move, so an entry of a moved epoch is never
+// left behind.
+func (c *Boundaries) put(e Epoch, k BoundaryKey, key PageKey) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if !c.Holds(e) {
+		return
+	}
 	now := c.clock()
 	if c.m == nil {
 		c.m = map[BoundaryKey]boundary{}
@@ -140,7 +231,7 @@ func (c *Boundaries) put(k BoundaryKey, key PageKey) {
 			clear(c.m)
 		}
 	}
-	c.m[k] = boundary{key, now}
+	c.m[k] = boundary{key, now, e}
 }
 
 // OnePageRows is the longest page read in one statement with its total
