@@ -445,13 +445,14 @@ func readCounted[T any](ctx context.Context, r reader, q *keysetQuery, pr parcel
 }
 
 // moved reports whether a page read with r, which took epoch before its
-// first statement, may have started from a boundary of data its snapshot
+// first statement (fastpath.Blind: it used and recorded no boundary), may
+// have started from a boundary of data its snapshot
 // no longer holds: its start was resolved from a position, and an
 // operator's reset or restore moved the boundaries' epoch while it read
 // (decisions §73). Only then is the boundary it used not known to be a
 // key of its snapshot's rows; an atomic load, no statement.
 func moved(r reader, pr parcelgate.PageRequest, epoch fastpath.Epoch) bool {
-	return pr.After == "" && pr.Offset() > 0 && !r.blind && !r.db.pages.Holds(epoch)
+	return pr.After == "" && pr.Offset() > 0 && epoch != fastpath.Blind && !r.db.pages.Holds(epoch)
 }
 
 // readAgain reads a page whose epoch moved while it was read (moved)

@@ -68,6 +68,7 @@ func (r reader) readTx(ctx context.Context, fn func(r reader) error) error {
 	// Before the snapshot, which the first statement takes (decisions
 	// §73).
 	r.epoch = r.db.pages.Epoch()
+	r.blind = r.blind || r.mayShowBeforeMove()
 	tx, err := r.pool().BeginTx(ctx, opts)
 	if err != nil {
 		return err
@@ -85,12 +86,28 @@ func (r reader) readTx(ctx context.Context, fn func(r reader) error) error {
 // epoch moved.
 func (r reader) pageEpoch() fastpath.Epoch {
 	switch {
-	case r.blind:
+	case r.blind || r.tx == nil && r.mayShowBeforeMove():
 		return fastpath.Blind
 	case r.tx != nil:
 		return r.epoch
 	}
 	return r.db.pages.Epoch()
+}
+
+// mayShowBeforeMove reports whether r reads a replica that may not have
+// replayed the last move of the page boundaries' epoch yet (decisions
+// §73): a replica serves reads while it lags at most maxLag, as the
+// monitor last measured it, so for that long after a move, and two of the
+// monitor's periods more, a page read there may take the new epoch over
+// the rows of before the move. It then neither uses nor records a
+// boundary: the recorded ones are keys of the new rows, and its own would
+// be keys of the old.
+func (r reader) mayShowBeforeMove() bool {
+	if r.replica == nil || r.db.replicas == nil {
+		return false
+	}
+	rs := r.db.replicas
+	return r.db.pages.MovedWithin(rs.maxLag + 2*rs.monitorEvery())
 }
 
 // Query and QueryRow run a read in r's read transaction, else on r's pool.

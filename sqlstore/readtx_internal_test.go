@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/parcelgate/parcelgate/sqlstore/internal/fastpath"
 )
 
 // Every connection of the reader pool held by a read transaction, and each
@@ -93,5 +95,31 @@ func TestReadTxJoinsTheReadersTransaction(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// decisions §73: a replica may still show a tenant's rows of before an
+// operator's reset or restore for as long as it may lag, so a page read
+// there takes the new epoch over old rows. For that long after a move a
+// page read on a replica neither uses nor records a boundary (the epoch it
+// takes is fastpath.Blind); on the primary, and on a replica once the
+// window has passed, it takes the epoch as before.
+func TestPageReadsOnAReplicaAreBlindWhileItMayLagAMove(t *testing.T) {
+	db := &DB{replicas: &replicaSet{maxLag: time.Millisecond}}
+	onReplica, onPrimary := reader{db: db, replica: &replica{}}, reader{db: db}
+	if onReplica.pageEpoch() == fastpath.Blind {
+		t.Fatal("before any move, a replica's page read is blind")
+	}
+	db.pages.Moved()
+	if got := onReplica.pageEpoch(); got != fastpath.Blind {
+		t.Fatalf("just after a move, a replica's page read takes epoch %d, want blind", got)
+	}
+	if !db.pages.Holds(onPrimary.pageEpoch()) {
+		t.Fatal("just after a move, the primary's page read takes an epoch that does not hold")
+	}
+	// The window: maxLag and two monitor periods (at least 50 ms each).
+	time.Sleep(db.replicas.maxLag + 2*db.replicas.monitorEvery() + 20*time.Millisecond)
+	if got := onReplica.pageEpoch(); !db.pages.Holds(got) {
+		t.Fatalf("after the window, a replica's page read takes epoch %d, which does not hold", got)
 	}
 }

@@ -54,6 +54,9 @@ type Boundaries struct {
 	// state is the epoch (above epochStep) and how many commits that
 	// move it are under way (below).
 	state atomic.Uint64
+	// movedAt is when the epoch last moved (Unix nanoseconds by now), for
+	// readers of a replica (MovedWithin).
+	movedAt atomic.Int64
 	// now is the clock, time.Now when nil (tests set it).
 	now func() time.Time
 }
@@ -114,7 +117,17 @@ func (c *Boundaries) Moved() {
 	c.forget()
 }
 
+// MovedWithin reports whether the epoch moved less than d ago. A
+// replica may still show the rows of before a move for as long as it may
+// lag: a page read there takes the new epoch over old rows, so for that
+// long it neither uses nor records a boundary (decisions §73).
+func (c *Boundaries) MovedWithin(d time.Duration) bool {
+	at := c.movedAt.Load()
+	return at != 0 && c.clock().Sub(time.Unix(0, at)) < d
+}
+
 func (c *Boundaries) forget() {
+	c.movedAt.Store(c.clock().UnixNano())
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	clear(c.m)

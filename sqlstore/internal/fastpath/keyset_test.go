@@ -170,3 +170,28 @@ func TestOneStatement(t *testing.T) {
 		}
 	}
 }
+
+// decisions §73: MovedWithin tells how recently the epoch moved, by either
+// kind of move, for the readers of a replica that may lag it.
+func TestMovedWithin(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	c := Boundaries{now: func() time.Time { return now }}
+	if c.MovedWithin(time.Hour) {
+		t.Fatal("never moved, yet moved within an hour")
+	}
+	c.Moved()
+	now = now.Add(time.Second)
+	if !c.MovedWithin(2*time.Second) || c.MovedWithin(time.Second) {
+		t.Fatal("a move elsewhere a second ago: want within 2s and not within 1s")
+	}
+	now = now.Add(time.Minute)
+	end := c.Moving()
+	now = now.Add(time.Second)
+	if c.MovedWithin(time.Second) {
+		t.Fatal("a commit under way has not moved the epoch's end yet")
+	}
+	end()
+	if !c.MovedWithin(time.Millisecond) {
+		t.Fatal("a commit that just ended moved the epoch now")
+	}
+}
