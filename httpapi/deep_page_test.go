@@ -16,7 +16,9 @@ import (
 // following the next links reaches at that position, when the orders
 // span several buckets of about 19 hours, status moves have restamped
 // some into the newest bucket, another tenant's orders share the
-// buckets, and the list is unfiltered or by statuses, before and after
+// buckets, a burst of orders fills one bucket (decisions §74: its pages
+// start in the finer spans), and the list is unfiltered or by statuses,
+// before and after
 // an operator's reset and restore; a page past the end is empty.
 func TestColdPagesByNumberAcrossBuckets(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
@@ -34,7 +36,24 @@ func TestColdPagesByNumberAcrossBuckets(t *testing.T) {
 			a.token = e.EcomToken(parcelgate.Test, tenantA, parcelgate.RoleMerchant)
 			b.token = e.EcomToken(parcelgate.Test, tenantB, parcelgate.RoleMerchant)
 		}
-		for _, i := range []int{1, 7, 8, 14, 20} {
+		// decisions §74: a burst of 300 orders in 40 seconds, fifteen
+		// every two, from just past the start of a span of 2^30 µs (so
+		// all in that span and its bucket: more than the store walks,
+		// orderWalkMax, at both levels) over three spans of 2^24 µs, so a
+		// page inside it starts in a span of each level.
+		at := a.create(a.orderBody("ALIGN", 1))
+		ids = append(ids, at.ExternalID)
+		us := at.Metadata.UpdateDate.UnixMicro()
+		e.Admin("POST", "/admin/v1/clock", map[string]any{"advance": fmt.Sprintf("%dus", ((us>>30)+1)<<30-us+1000000), "environment": "test"}).Expect(http.StatusOK)
+		for g := range 20 {
+			for i := range 15 {
+				ids = append(ids, a.create(a.orderBody(fmt.Sprintf("R%dN%d", g, i), 1)).ExternalID)
+			}
+			e.Admin("POST", "/admin/v1/clock", map[string]any{"advance": "2s", "environment": "test"}).Expect(http.StatusOK)
+		}
+		a.token = e.EcomToken(parcelgate.Test, tenantA, parcelgate.RoleMerchant)
+		b.token = e.EcomToken(parcelgate.Test, tenantB, parcelgate.RoleMerchant)
+		for _, i := range []int{1, 7, 8, 14, 20, 27, 41} {
 			a.setStatus(ids[i], "Submitted").Expect(http.StatusOK)
 		}
 		a.setStatus(ids[8], "Delivered").Expect(http.StatusOK)
