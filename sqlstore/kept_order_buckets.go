@@ -277,10 +277,13 @@ func orderSeek(c *parcelgate.Caller, statuses []string, walkMax int64) func(ctx 
 }
 
 // orderWalkMax is the most rows of a bucket or span the seek walks
-// rather than read the sums of its spans: reading a level's sums is a
-// statement of up to 64 spans per status, about what a walk of a few
-// hundred index entries costs (decisions §74).
-const orderWalkMax = 256
+// rather than read the sums of its spans, as seekAfter is for a walk
+// from a recorded boundary: reading a level's sums is a statement of up
+// to 64 spans per status, and a walk of a thousand index entries costs
+// about what a statement does (decisions §74). The big merchant's
+// buckets at full size hold 665 orders at most, so its pages are found
+// as before; a burst's bucket is read down to its spans.
+const orderWalkMax = 1000
 
 // sumsUntil reads the (key, n) rows of q in key order until their running
 // sum reaches pos, and returns the key it reached it at, the sum of the
