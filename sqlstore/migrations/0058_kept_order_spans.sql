@@ -2,11 +2,12 @@
 -- migration 0052 (decisions §74): per organization, level (a shift of
 -- updated_at: sqlstore's orderSpanShifts, 2^30 and 2^24 µs), span and
 -- status, how many orders there are. A page of orders asked by number
--- finds its bucket from the buckets' sums, then its span at each level
--- from the sums of that bucket's or span's 64 spans, and walks only
--- inside the narrowest: a burst of orders within one bucket no longer
--- makes the walk as long as the burst. Kept by triggers in the writing
--- transaction, as the buckets are; striped the same way on PostgreSQL.
+-- finds its bucket from the buckets' sums and, while the bucket or span
+-- found holds more than a thousand orders, its span at the next level
+-- from the sums of that one's 64 spans, and walks inside the last found:
+-- a burst of orders within one bucket no longer makes the walk as long
+-- as the burst. Kept by triggers in the writing transaction, as the
+-- buckets are; striped the same way on PostgreSQL.
 CREATE TABLE kept_order_spans (
     org_id BIGINT NOT NULL,
     shift  INTEGER NOT NULL,
