@@ -18,11 +18,12 @@ import (
 // following the next links reaches at that position, when the orders
 // span several buckets of about 19 hours, status moves have restamped
 // some into the newest bucket, another tenant's orders share the
-// buckets, and the list is unfiltered or by statuses, before and after
-// an operator's reset and restore; a page past the end is empty. After
-// the restore, the lists read before it are read again: the boundaries
-// their pages recorded are of an epoch the restore's commit moved
-// (decisions §73), so none starts a page before the restored orders.
+// buckets, a burst of orders fills one bucket (decisions §74), and the
+// list is unfiltered or by statuses, before and after an operator's reset
+// and restore; a page past the end is empty. After the restore, the lists
+// read before it are read again: the boundaries their pages recorded are
+// of an epoch the restore's commit moved (decisions §73), so none starts
+// a page before the restored orders.
 func TestColdPagesByNumberAcrossBuckets(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, e *apitest.Env) {
 		// The fence refresh reads the jobs' newest stamp once, at the first
@@ -43,7 +44,20 @@ func TestColdPagesByNumberAcrossBuckets(t *testing.T) {
 			a.token = e.EcomToken(parcelgate.Test, tenantA, parcelgate.RoleMerchant)
 			b.token = e.EcomToken(parcelgate.Test, tenantB, parcelgate.RoleMerchant)
 		}
-		for _, i := range []int{1, 7, 8, 14, 20} {
+		// decisions §74: a burst in one bucket, 40 orders in 40 minutes,
+		// five every five minutes (over spans of both finer levels; the
+		// store reads their sums for a bucket of more than orderWalkMax
+		// orders, which TestKeptOrderBucketsFollowEveryWrite proves at
+		// every position).
+		for g := range 8 {
+			for i := range 5 {
+				ids = append(ids, a.create(a.orderBody(fmt.Sprintf("R%dN%d", g, i), 1)).ExternalID)
+			}
+			e.Admin("POST", "/admin/v1/clock", map[string]any{"advance": "5m", "environment": "test"}).Expect(http.StatusOK)
+		}
+		a.token = e.EcomToken(parcelgate.Test, tenantA, parcelgate.RoleMerchant)
+		b.token = e.EcomToken(parcelgate.Test, tenantB, parcelgate.RoleMerchant)
+		for _, i := range []int{1, 7, 8, 14, 20, 27, 41} {
 			a.setStatus(ids[i], "Submitted").Expect(http.StatusOK)
 		}
 		a.setStatus(ids[8], "Delivered").Expect(http.StatusOK)

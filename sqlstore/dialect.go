@@ -60,6 +60,10 @@ var sqliteDialect = dialect{
 		"{{kept_order_buckets}}":      sqliteKeptOrderBuckets,
 		"{{kept_order_buckets_fill}}": keptOrderBucketsFill,
 		"{{without_rowid}}":           " WITHOUT ROWID",
+		// migration 0058: orders by finer spans, the buckets' emptied
+		// rows folded (kept_order_buckets.go)
+		"{{kept_order_spans}}":      sqliteKeptOrderSpans,
+		"{{kept_order_spans_fill}}": keptOrderSpansFill,
 	},
 	prepare: true,
 }
@@ -92,6 +96,10 @@ var postgresDialect = dialect{
 		"{{kept_order_buckets}}":      pgKeptOrderBuckets,
 		"{{kept_order_buckets_fill}}": keptOrderBucketsFill,
 		"{{without_rowid}}":           "",
+		// migration 0058: orders by finer spans, the buckets' emptied
+		// rows folded (kept_order_buckets.go)
+		"{{kept_order_spans}}":      pgKeptOrderSpans,
+		"{{kept_order_spans_fill}}": keptOrderSpansFill,
 	},
 }
 

@@ -80,6 +80,19 @@ func TestKeptOrderBucketsFollowEveryWrite(t *testing.T) {
 		// Within a bucket mostly, across one for a few.
 		exec(`UPDATE orders SET updated_at = updated_at + 1000 WHERE org_id = ?`, big.ID)
 		check("inserts, status moves, stamp moves", nil, []string{"Delivered"}, []string{"Created", "Cancelled"}, []string{"Submitted", "Error", "Delivered"})
+		// decisions §74: a burst, every order of it in one bucket of its
+		// own, 30 seconds of stamps apart in twos (two spans of 2^30 µs,
+		// fifty of 2^24), then moved within the burst: statuses, stamps
+		// across the finest spans and within one, some back out of it.
+		burst := ((base.UnixMicro() >> 36) + 40) << 36
+		exec(`INSERT INTO orders (order_id, environment, org_id, external_id, own_id, status, status_at, auto_submit, content_hash, doc, inserted_at, updated_at, ready_at)
+			SELECT 'B' || order_id, environment, org_id, 'B' || external_id, 'B' || own_id, status, 1, 0, 'b', '{}', 1, ? + (id % 50) * 30000000 + id % 2, 1 FROM orders WHERE org_id = ?`, burst, big.ID)
+		check("a burst in one bucket", nil, []string{"Delivered"}, []string{"Created", "Cancelled"})
+		exec(`UPDATE orders SET status = 'Submitted' WHERE org_id = ? AND order_id LIKE 'B%' AND id % 3 = 1`, big.ID)
+		exec(`UPDATE orders SET updated_at = updated_at + 17000000 WHERE org_id = ? AND order_id LIKE 'B%' AND id % 4 = 1`, big.ID)
+		exec(`UPDATE orders SET updated_at = updated_at + 5 WHERE org_id = ? AND order_id LIKE 'B%' AND id % 4 = 2`, big.ID)
+		exec(`UPDATE orders SET updated_at = updated_at - 9000000000 WHERE org_id = ? AND order_id LIKE 'B%' AND id % 11 = 0`, big.ID)
+		check("moves within the burst", nil, []string{"Submitted"}, []string{"Created", "Delivered"})
 		exec(`DELETE FROM orders WHERE org_id = ? AND id % 5 = 0`, big.ID)
 		exec(`DELETE FROM orders WHERE org_id = ?`, small.ID)
 		check("deletes", nil, []string{"Delivered"}, []string{"Created", "Cancelled"})

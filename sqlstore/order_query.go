@@ -112,7 +112,7 @@ func (s *OrderService) orderListQuery(ctx context.Context, r reader, c *parcelga
 		}
 		// The walk's conditions are the organization and the statuses
 		// alone (the window's is held back): the bucket sums count them.
-		ks.seek = orderSeek(c, statuses)
+		ks.seek = orderSeek(c, statuses, orderWalkMax)
 	} else if q.Warehouse != "" && q.UpdatedFrom.IsZero() && q.UpdatedTo.IsZero() && q.RefName == "" && q.Selects() && q.OrderedFrom.IsZero() && q.OrderedTo.IsZero() {
 		ks.keptTotal = func(ctx context.Context, r reader) (int64, error) {
 			return keptWindowTotal(ctx, r, c, w, keptRows{kind: parcelgate.TallyOrders, table: "orders", orgCol: "org_id", warehouse: q.Warehouse}, statuses)
