@@ -66,33 +66,7 @@ func TestColdPagesByNumberAcrossBuckets(t *testing.T) {
 
 		agree := func(when, query string) {
 			t.Helper()
-			// Cold pages first, last to first, so that none finds a
-			// boundary recorded before it (a walk by links records them).
-			cold := map[[2]int][]string{}
-			for _, size := range []int{3, 5} {
-				for n := len(ids)/size + 1; n >= 0; n-- {
-					p := a.orderPage(fmt.Sprintf("%s&size=%d&page=%d", query, size, n))
-					var got []string
-					for _, o := range p.Content {
-						got = append(got, o.ExternalID)
-					}
-					cold[[2]int{size, n}] = got
-				}
-			}
-			byNext := a.walkByNext(query, 2)
-			if len(byNext) == 0 {
-				t.Fatalf("%s: %s: no orders", when, query)
-			}
-			for k, got := range cold {
-				size, n := k[0], k[1]
-				var want []string
-				if from := n * size; from < len(byNext) {
-					want = byNext[from:min(from+size, len(byNext))]
-				}
-				if !slices.Equal(got, want) {
-					t.Errorf("%s: %s: page %d of size %d by number %v; by next links %v (the whole list %v)", when, query, n, size, got, want, byNext)
-				}
-			}
+			a.coldPagesAgree(t, when, query, []int{3, 5}, len(ids))
 		}
 		for _, query := range []string{"x=1", "status=Created", "status=Submitted,Delivered,Cancelled"} {
 			agree("after moves", query)
@@ -150,30 +124,40 @@ func TestAnotherInstancesBoundariesOutliveNoRestore(t *testing.T) {
 		first.Admin("POST", orgPath(tenantA, "/snapshots/other/restore"), nil).Expect(http.StatusOK)
 		time.Sleep(2 * refresh)
 		for _, query := range queries {
-			cold := map[[2]int][]string{}
-			for _, size := range sizes {
-				for n := len(ids)/size + 1; n >= 0; n-- {
-					var got []string
-					for _, o := range onSecond.orderPage(fmt.Sprintf("%s&size=%d&page=%d", query, size, n)).Content {
-						got = append(got, o.ExternalID)
-					}
-					cold[[2]int{size, n}] = got
-				}
-			}
-			byNext := onSecond.walkByNext(query, 2)
-			if len(byNext) == 0 {
-				t.Fatalf("%s: no orders after the restore", query)
-			}
-			for k, got := range cold {
-				size, n := k[0], k[1]
-				var want []string
-				if from := n * size; from < len(byNext) {
-					want = byNext[from:min(from+size, len(byNext))]
-				}
-				if !slices.Equal(got, want) {
-					t.Errorf("after A's reset and restore, on B: %s: page %d of size %d by number %v; by next links %v", query, n, size, got, want)
-				}
-			}
+			onSecond.coldPagesAgree(t, "after A's reset and restore, on B", query, sizes, len(ids))
 		}
 	})
+}
+
+// coldPagesAgree reads every page by number of m's orders filtered by
+// query, for each size, last to first, so that none finds a boundary
+// recorded before it (a walk by links records them), and checks each
+// holds what a client following the next links reaches at its position
+// (count: about how many orders the list holds, for its last pages).
+func (m *merchant) coldPagesAgree(t *testing.T, when, query string, sizes []int, count int) {
+	t.Helper()
+	cold := map[[2]int][]string{}
+	for _, size := range sizes {
+		for n := count/size + 1; n >= 0; n-- {
+			var got []string
+			for _, o := range m.orderPage(fmt.Sprintf("%s&size=%d&page=%d", query, size, n)).Content {
+				got = append(got, o.ExternalID)
+			}
+			cold[[2]int{size, n}] = got
+		}
+	}
+	byNext := m.walkByNext(query, 2)
+	if len(byNext) == 0 {
+		t.Fatalf("%s: %s: no orders", when, query)
+	}
+	for k, got := range cold {
+		size, n := k[0], k[1]
+		var want []string
+		if from := n * size; from < len(byNext) {
+			want = byNext[from:min(from+size, len(byNext))]
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: %s: page %d of size %d by number %v; by next links %v (the whole list %v)", when, query, n, size, got, want, byNext)
+		}
+	}
 }
