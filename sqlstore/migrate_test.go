@@ -88,10 +88,15 @@ func postgresStore(t *testing.T) (*sqlstore.DB, *sql.DB, string) {
 	if _, err := root.Exec(`CREATE DATABASE ` + name); err != nil {
 		t.Fatal(err)
 	}
+	// The server's own database, taken before base is pointed at the new
+	// one below: a database cannot be dropped from a connection to it.
+	rootDSN := base.String()
 	t.Cleanup(func() {
-		root, err := sql.Open("pgx", base.String())
+		root, err := sql.Open("pgx", rootDSN)
 		if err == nil {
-			root.Exec(`DROP DATABASE ` + name + ` WITH (FORCE)`)
+			if _, err := root.Exec(`DROP DATABASE ` + name + ` WITH (FORCE)`); err != nil {
+				t.Errorf("drop the test database %s: %v", name, err)
+			}
 			root.Close()
 		}
 	})
