@@ -240,15 +240,20 @@ func TestPagesByNumberOnAReplicaPausedBehindARestore(t *testing.T) {
 	}
 	c.caughtUp()
 	c.usable()
-	merchants := map[string]*merchant{"A": ma, "B": ma.on(b)}
-	merchants["B"].listsOnTheReplica(append(slices.Clone(restored), added...))
+	onB := ma.on(b)
+	merchants := []struct {
+		name string
+		m    *merchant
+	}{{"A", ma}, {"B", onB}}
+	onB.listsOnTheReplica(append(slices.Clone(restored), added...))
 
 	queries, sizes := []string{"x=1", "status=Created"}, []int{3, 5}
 	// Before: every list walked by number and by next link on both
 	// instances, on the replica (boundaries recorded at every position).
 	before := map[string][]string{}
 	for _, query := range queries {
-		for name, m := range merchants {
+		for _, on := range merchants {
+			name, m := on.name, on.m
 			for _, size := range sizes {
 				byNumber, byNext := m.walkByNumber(query, size), m.walkByNext(query, size)
 				if !slices.Equal(byNumber, byNext) {
@@ -267,14 +272,15 @@ func TestPagesByNumberOnAReplicaPausedBehindARestore(t *testing.T) {
 	// B moves its epoch at its first tenant request after a refresh
 	// period.
 	time.Sleep(2 * refresh)
-	merchants["B"].page("/ecommerce/v3/orders?size=1")
+	onB.page("/ecommerce/v3/orders?size=1")
 
 	// Paused: the replica still shows the orders of before the restore,
 	// and a client looping page=0,1,2… there reads what the next links
 	// reach, no row twice, none skipped.
 	served := c.reads()
 	for _, query := range queries {
-		for name, m := range merchants {
+		for _, on := range merchants {
+			name, m := on.name, on.m
 			for _, size := range sizes {
 				byNumber, byNext := m.walkByNumber(query, size), m.walkByNext(query, size)
 				if !slices.Equal(byNumber, byNext) || !slices.Equal(byNext, before[query]) {
@@ -294,12 +300,13 @@ func TestPagesByNumberOnAReplicaPausedBehindARestore(t *testing.T) {
 
 	c.resume()
 	c.caughtUp()
-	merchants["B"].listsOnTheReplica(restored)
+	onB.listsOnTheReplica(restored)
 	// Replayed: every page by number, read cold (last to first), holds
 	// what the next links reach, on both instances; then a loop.
 	served = c.reads()
 	for _, query := range queries {
-		for name, m := range merchants {
+		for _, on := range merchants {
+			name, m := on.name, on.m
 			when := "after the replica replayed the restore, on " + name
 			for _, size := range sizes {
 				cold := m.coldPages(query, size, len(restored))
