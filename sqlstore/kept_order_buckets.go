@@ -168,10 +168,6 @@ func orderSpanChanged(distinct string, shift any) string {
 	return fmt.Sprintf("OLD.org_id %[1]s NEW.org_id OR OLD.status %[1]s NEW.status OR %[2]s %[1]s %[3]s", distinct, spanOf("OLD", shift), spanOf("NEW", shift))
 }
 
-// finestSpan is the narrowest level: a move between spans of any level
-// (an era's included) is a move between spans of it.
-var finestSpan = orderSpanShifts[len(orderSpanShifts)-1]
-
 // sqliteOrderBucketFold deletes the bucket row of OLD when the write
 // emptied it (stripe 0: SQLite's one writer).
 var sqliteOrderBucketFold = fmt.Sprintf("DELETE FROM kept_order_buckets WHERE org_id = OLD.org_id AND bucket = %s AND status = OLD.status AND stripe = 0 AND n = 0;", bucketOf("OLD"))
@@ -192,6 +188,8 @@ func sqliteSpanTriggers(shifts []int) string {
 		moved := orderSpanChanged("IS NOT", s)
 		upd = append(upd, row("OLD", -1, s, moved), row("NEW", 1, s, moved), fold(s))
 	}
+	// The narrowest level: a move between spans of any level (an era's
+	// included) is a move between spans of it.
 	finest := shifts[len(shifts)-1]
 	return "CREATE TRIGGER kept_order_spans_insert AFTER INSERT ON orders BEGIN " + strings.Join(ins, " ") + " END;\n" +
 		"CREATE TRIGGER kept_order_spans_delete AFTER DELETE ON orders BEGIN " + strings.Join(del, " ") + " END;\n" +
