@@ -18,7 +18,8 @@ import (
 // following the next links reaches at that position, when the orders
 // span several buckets of about 19 hours, status moves have restamped
 // some into the newest bucket, another tenant's orders share the
-// buckets, a burst of orders fills one bucket (decisions §74), and the
+// buckets, a burst of orders fills one bucket (decisions §74), orders
+// span several eras of about 51 days (decisions §77), and the
 // list is unfiltered or by statuses, before and after an operator's reset
 // and restore; a page past the end is empty. After the restore, the lists
 // read before it are read again: the boundaries their pages recorded are
@@ -43,6 +44,19 @@ func TestColdPagesByNumberAcrossBuckets(t *testing.T) {
 			// A token lives an hour of its environment's clock.
 			a.token = e.EcomToken(parcelgate.Test, tenantA, parcelgate.RoleMerchant)
 			b.token = e.EcomToken(parcelgate.Test, tenantB, parcelgate.RoleMerchant)
+		}
+		// decisions §77: orders in three more eras (2^42 µs, about 51
+		// days), so a page's era is found from the era sums, and the
+		// status moves below restamp orders of older eras into the
+		// newest.
+		for g := range 3 {
+			e.Admin("POST", "/admin/v1/clock", map[string]any{"advance": "1300h", "environment": "test"}).Expect(http.StatusOK)
+			a.token = e.EcomToken(parcelgate.Test, tenantA, parcelgate.RoleMerchant)
+			b.token = e.EcomToken(parcelgate.Test, tenantB, parcelgate.RoleMerchant)
+			for i := range 3 {
+				ids = append(ids, a.create(a.orderBody(fmt.Sprintf("E%dN%d", g, i), 1)).ExternalID)
+			}
+			b.create(b.orderBody(fmt.Sprintf("BE%d", g), 1))
 		}
 		// decisions §74: a burst in one bucket, 40 orders in 40 minutes,
 		// five every five minutes (over spans of both finer levels; the

@@ -64,6 +64,10 @@ var sqliteDialect = dialect{
 		// rows folded (kept_order_buckets.go)
 		"{{kept_order_spans}}":      sqliteKeptOrderSpans,
 		"{{kept_order_spans_fill}}": keptOrderSpansFill,
+		// migration 0059: orders by era, a level above the buckets
+		// (kept_order_buckets.go)
+		"{{kept_order_eras}}":      sqliteKeptOrderEras,
+		"{{kept_order_eras_fill}}": keptOrderErasFill,
 	},
 	prepare: true,
 }
@@ -100,6 +104,10 @@ var postgresDialect = dialect{
 		// rows folded (kept_order_buckets.go)
 		"{{kept_order_spans}}":      pgKeptOrderSpans,
 		"{{kept_order_spans_fill}}": keptOrderSpansFill,
+		// migration 0059: orders by era, a level above the buckets
+		// (kept_order_buckets.go)
+		"{{kept_order_eras}}":      pgKeptOrderEras,
+		"{{kept_order_eras_fill}}": keptOrderErasFill,
 	},
 }
 

@@ -66,10 +66,11 @@ func (db *DB) KeptCountsDriftForTest(ctx context.Context) (string, error) {
 	if err := read(kept, `SELECT 'bucket:' || bucket, 'any', org_id, status, SUM(n) FROM kept_order_buckets GROUP BY bucket, org_id, status`); err != nil {
 		return "", err
 	}
-	// Orders by finer span (migration 0058): the kind is the level and the
-	// span. Emptied rows are folded (decisions §74): on SQLite, whose one
-	// writer uses stripe 0, no row of either table may hold 0.
-	for _, shift := range orderSpanShifts {
+	// Orders by finer span (migration 0058) and by era (0059, decisions
+	// §77): the kind is the level and the span. Emptied rows are folded
+	// (decisions §74): on SQLite, whose one writer uses stripe 0, no row
+	// of either table may hold 0.
+	for _, shift := range keptSpanShifts {
 		span := spanOf("", shift)
 		if err := read(fresh, fmt.Sprintf(`SELECT 'span:%d:' || %s, 'any', org_id, status, COUNT(*) FROM orders GROUP BY %s, org_id, status`, shift, span, span)); err != nil {
 			return "", err
@@ -168,4 +169,27 @@ func (db *DB) OrderPageByNumberForTest(ctx context.Context, orgID int64, number,
 		return id, k, err
 	})
 	return page.Items, err
+}
+
+// UndoOrderErasForTest puts the database back as migration 0058 left it
+// (decisions §77): the spans' triggers (SQLite) or trigger functions
+// (PostgreSQL) of 0058's levels, no era rows, 0059 not applied; the next
+// Migrate applies 0059 to whatever the orders are then.
+func (db *DB) UndoOrderErasForTest(ctx context.Context) error {
+	stmts := []string{`DELETE FROM kept_order_spans WHERE shift = ` + fmt.Sprint(orderEraShift), `DELETE FROM schema_migrations WHERE version = 59`}
+	if db.dialect.name == "sqlite" {
+		stmts = append(stmts, `DROP TRIGGER kept_order_spans_insert`, `DROP TRIGGER kept_order_spans_delete`, `DROP TRIGGER kept_order_spans_update`)
+		stmts = append(stmts, splitStatements(sqliteSpanTriggers(orderSpanShifts0058))...)
+	} else {
+		spans, move := pgSpanFunctions(orderSpanShifts0058, "CREATE OR REPLACE FUNCTION")
+		stmts = append(stmts, spans, move)
+	}
+	return db.inTx(ctx, func(tx *Tx) error {
+		for _, s := range stmts {
+			if _, err := tx.Exec(ctx, s); err != nil {
+				return fmt.Errorf("%s: %w", s, err)
+			}
+		}
+		return nil
+	})
 }

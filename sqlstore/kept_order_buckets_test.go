@@ -15,7 +15,8 @@ import (
 // within a bucket and across buckets, deletes, as psql or a bulk load
 // would run them), and a page by number resolved through them starts at
 // the key the walk from the list's start finds, at every position, for
-// the list unfiltered and by statuses, on both engines.
+// the list unfiltered and by statuses, on both engines; the same for the
+// eras above the buckets (decisions §77), over several of them.
 func TestKeptOrderBucketsFollowEveryWrite(t *testing.T) {
 	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
 		ctx := context.Background()
@@ -93,8 +94,83 @@ func TestKeptOrderBucketsFollowEveryWrite(t *testing.T) {
 		exec(`UPDATE orders SET updated_at = updated_at + 5 WHERE org_id = ? AND order_id LIKE 'B%' AND id % 4 = 2`, big.ID)
 		exec(`UPDATE orders SET updated_at = updated_at - 9000000000 WHERE org_id = ? AND order_id LIKE 'B%' AND id % 11 = 0`, big.ID)
 		check("moves within the burst", nil, []string{"Submitted"}, []string{"Created", "Delivered"})
+		// decisions §77: over several eras (2^42 µs, about 51 days, 64
+		// buckets each): a set-based move of a third of the orders by
+		// whole and part eras, then a delete of some of them and an
+		// insert into an era of its own, so the seek finds positions in
+		// each era, across their bounds, and in eras with and without a
+		// burst.
+		const era = int64(1) << 42
+		exec(`UPDATE orders SET updated_at = updated_at + (id % 4) * CAST(? AS BIGINT) + (id % 2) * CAST(? AS BIGINT) WHERE org_id = ? AND id % 3 = 2`, era, era/3, big.ID)
+		exec(`INSERT INTO orders (order_id, environment, org_id, external_id, own_id, status, status_at, auto_submit, content_hash, doc, inserted_at, updated_at, ready_at)
+			SELECT 'E' || order_id, environment, org_id, 'E' || external_id, 'E' || own_id, status, 1, 0, 'e', '{}', 1, updated_at + 9 * CAST(? AS BIGINT), 1 FROM orders WHERE org_id = ? AND id % 6 = 1`, era, big.ID)
+		exec(`UPDATE orders SET updated_at = updated_at + CAST(? AS BIGINT) WHERE org_id = ? AND id % 2 = 0`, era, small.ID)
+		check("spread over eras", nil, []string{"Delivered"}, []string{"Created", "Submitted"})
 		exec(`DELETE FROM orders WHERE org_id = ? AND id % 5 = 0`, big.ID)
 		exec(`DELETE FROM orders WHERE org_id = ?`, small.ID)
 		check("deletes", nil, []string{"Delivered"}, []string{"Created", "Cancelled"})
+	})
+}
+
+// decisions §77: migration 0059 on a populated database that migration
+// 0058 left (its triggers writing no era): the orders written before it,
+// spread over eras, with moves and deletes, are counted by era in the
+// migration's transaction, and every position of the lists resolves
+// through the eras as the walk does; writes after it are kept by the new
+// triggers. Before the migration the drift check sees the eras missing
+// (the check can fail).
+func TestMigration0059CountsTheErasOfAPopulatedDatabase(t *testing.T) {
+	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
+		ctx := context.Background()
+		exec := func(q string, args ...any) {
+			t.Helper()
+			if err := db.ExecForTest(ctx, q, args...); err != nil {
+				t.Fatalf("%v\n%s", err, q)
+			}
+		}
+		org := &parcelgate.Organization{Environment: parcelgate.Production, BusinessID: "1234567-1", Name: "Big"}
+		if err := sqlstore.NewOrganizationService(db).CreateOrganization(ctx, parcelgate.AllOperator(), org); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.UndoOrderErasForTest(ctx); err != nil {
+			t.Fatal(err)
+		}
+		base := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+		if err := db.SeedOrdersForTest(ctx, parcelgate.Production, org.ID, org.BusinessID, 400, base, `{}`); err != nil {
+			t.Fatal(err)
+		}
+		// Over about eight eras, a day apart in sevens.
+		exec(`UPDATE orders SET updated_at = updated_at + (id % 57) * 86400000000 * 7 WHERE org_id = ?`, org.ID)
+		exec(`UPDATE orders SET status = 'Delivered' WHERE org_id = ? AND id % 3 = 0`, org.ID)
+		exec(`DELETE FROM orders WHERE org_id = ? AND id % 10 = 0`, org.ID)
+		if drift, err := db.KeptCountsDriftForTest(ctx); err != nil || drift == "" {
+			t.Fatalf("before migration 0059 the eras are not kept, and the drift check sees none missing: %q %v", drift, err)
+		}
+		if err := db.Migrate(ctx); err != nil {
+			t.Fatal(err)
+		}
+		check := func(when string) {
+			t.Helper()
+			drift, err := db.KeptCountsDriftForTest(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if drift != "" {
+				t.Fatalf("%s: %s", when, drift)
+			}
+			for _, statuses := range [][]string{nil, {"Delivered"}, {"Created", "Cancelled"}} {
+				drift, n, err := db.OrderSeekDriftForTest(ctx, org, statuses)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if drift != "" || n == 0 {
+					t.Fatalf("%s: statuses %v (%d compared): %s", when, statuses, n, drift)
+				}
+			}
+		}
+		check("after migration 0059")
+		exec(`UPDATE orders SET updated_at = updated_at + 86400000000 * 30, status = 'Cancelled' WHERE org_id = ? AND id % 4 = 1`, org.ID)
+		exec(`DELETE FROM orders WHERE org_id = ? AND id % 7 = 0`, org.ID)
+		check("writes after it")
 	})
 }
