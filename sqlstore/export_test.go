@@ -114,6 +114,18 @@ func (db *DB) AnalyzeForTest(ctx context.Context) error {
 	return err
 }
 
+// OptimizeForTest runs what the store's hourly statistics tick runs
+// (decisions §55, §78).
+func (db *DB) OptimizeForTest(ctx context.Context) error {
+	return db.optimize(ctx, false)
+}
+
+// ReaderConnForTest holds one connection of the reader pool, so that a
+// test can see what a connection opened before a change plans after it.
+func (db *DB) ReaderConnForTest(ctx context.Context) (*sql.Conn, error) {
+	return db.read.Conn(ctx)
+}
+
 // RerunOwnIDBackfillForTest puts the orders back as they were stored before
 // migration 0006 (no own_id, no index on it) and runs that migration's
 // backfill and index again.
@@ -257,6 +269,14 @@ func (db *DB) explainForTest(ctx context.Context, pg []string, generic bool, q s
 				}
 			}
 			stmt, args = `EXPLAIN EXECUTE explained(`+strings.Join(vals, ", ")+`)`, nil
+		}
+	}
+	if db.dialect.name == "sqlite" {
+		// EXPLAIN starts no transaction, so it is not where a connection
+		// notices a changed schema and reloads its statistics (dropped
+		// samples, decisions §78): a read is, as a reader's next statement.
+		if _, err := conn.ExecContext(ctx, `SELECT COUNT(*) FROM sqlite_schema`); err != nil {
+			return "", err
 		}
 	}
 	rows, err := conn.QueryContext(ctx, db.dialect.rebind(stmt), args...)

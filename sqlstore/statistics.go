@@ -19,6 +19,19 @@ import (
 // each index, so a first optimize of a database of millions of rows takes
 // about a second, not a full scan of it (40 s on a 2 GB database).
 //
+// The statistics hold no sqlite_stat4 samples (decisions §78): each
+// optimize ends by dropping any (dropSamples). The writer's own ANALYZE
+// never collects them (SQLite takes no samples under analysis_limit), but a
+// full ANALYZE by anyone else does: the generator's, an operator's sqlite3.
+// With samples, every statement with a parameter on a sampled column (the
+// organization leads almost every index) is marked to be planned for its
+// values, and each new bound value makes SQLite prepare it again on its
+// next run: 14% of the CPU of the big merchant's cold page by number, and
+// a cost of every parameterized read of every tenant. Without them the
+// plans of every statement the size routes run are the same, measured on
+// the full-size database for the big merchant and the small tenant, the
+// stock step's (§55) included; sqlite_stat1 is what fixed those plans.
+//
 // PostgreSQL keeps its own statistics by autovacuum, which parcelgate
 // assumes is on, as it is by default: see AutovacuumOff.
 
@@ -31,8 +44,9 @@ const optimizeEvery = time.Hour
 // optimize on large databases.
 const sqliteAnalysisLimit = 400
 
-// optimize runs PRAGMA optimize on a SQLite store's writer; all (on open)
-// checks every table. It does nothing on PostgreSQL.
+// optimize runs PRAGMA optimize on a SQLite store's writer, then drops
+// any samples; all (on open) checks every table. It does nothing on
+// PostgreSQL.
 func (db *DB) optimize(ctx context.Context, all bool) error {
 	if db.dialect.name != "sqlite" {
 		return nil
@@ -41,7 +55,31 @@ func (db *DB) optimize(ctx context.Context, all bool) error {
 	if all {
 		q = `PRAGMA optimize=0x10002`
 	}
-	_, err := db.write.ExecContext(ctx, q)
+	if _, err := db.write.ExecContext(ctx, q); err != nil {
+		return err
+	}
+	return db.dropSamples(ctx)
+}
+
+// dropSamples drops sqlite_stat4 when it holds any samples, keeping
+// sqlite_stat1 (see above). The table is dropped, not emptied: a DROP
+// changes the schema, so every connection — the reader pool's, and any
+// other process's — reads its schema and statistics again before its next
+// statement, where emptied rows would stay loaded in each connection that
+// read them (SQLite reloads statistics only with the schema, or on ANALYZE
+// by that same connection). An empty or missing table is left alone: no
+// schema change, nothing re-read. The next ANALYZE that finds it missing
+// makes it again, empty under analysis_limit.
+func (db *DB) dropSamples(ctx context.Context) error {
+	var samples bool
+	err := db.write.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'sqlite_stat4')`).Scan(&samples)
+	if err != nil || !samples {
+		return err
+	}
+	if err := db.write.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM sqlite_stat4)`).Scan(&samples); err != nil || !samples {
+		return err
+	}
+	_, err = db.write.ExecContext(ctx, `DROP TABLE sqlite_stat4`)
 	return err
 }
 
