@@ -61,6 +61,11 @@ type DB struct {
 	// keepStatistics); stopOptimize ends it.
 	optimizeOnce sync.Once
 	stopOptimize func()
+	// statsMu orders the optimizes (on open, hourly, at close);
+	// statsLoaded is the digest of the sqlite_stat1 every connection was
+	// last made to load (reloadStatistics).
+	statsMu     sync.Mutex
+	statsLoaded string
 
 	// keep holds a memory database open until Close.
 	keep *heldConn

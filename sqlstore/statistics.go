@@ -32,6 +32,11 @@ import (
 // the full-size database for the big merchant and the small tenant, the
 // stock step's (§55) included; sqlite_stat1 is what fixed those plans.
 //
+// Every connection plans from the statistics the last optimize left
+// (reloadStatistics, decisions §78): SQLite loads them into a connection
+// only with its schema, so the reader pool would otherwise keep those of
+// its open for as long as the server runs.
+//
 // PostgreSQL keeps its own statistics by autovacuum, which parcelgate
 // assumes is on, as it is by default: see AutovacuumOff.
 
@@ -55,10 +60,57 @@ func (db *DB) optimize(ctx context.Context, all bool) error {
 	if all {
 		q = `PRAGMA optimize=0x10002`
 	}
+	db.statsMu.Lock()
+	defer db.statsMu.Unlock()
 	if _, err := db.write.ExecContext(ctx, q); err != nil {
 		return err
 	}
-	return db.dropSamples(ctx)
+	if err := db.dropSamples(ctx); err != nil {
+		return err
+	}
+	return db.reloadStatistics(ctx)
+}
+
+// reloadStatistics makes every connection plan from the statistics the
+// writer now holds, when they differ from the ones it last made them load
+// (decisions §78). SQLite reads sqlite_stat1 into a connection only with
+// its schema, or on an ANALYZE by that connection: the reader pool's
+// connections, opened as the server started, would otherwise plan from
+// the statistics of that moment for as long as they live, whatever the
+// hourly optimize analyzed since (a merchant grown tenfold, planned as it
+// was). A schema change is what makes every connection — the pool's, and
+// any other process's — read both again before its next statement: a
+// table made and dropped in one transaction of the writer, the same
+// mechanism as dropSamples' DROP. It runs only when the statistics
+// changed (at most once an optimize); each connection's next statement
+// then parses the schema again, about a millisecond.
+func (db *DB) reloadStatistics(ctx context.Context) error {
+	var analyzed bool
+	err := db.write.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'sqlite_stat1')`).Scan(&analyzed)
+	if err != nil || !analyzed {
+		return err // never analyzed: nothing to load
+	}
+	var stats string
+	err = db.write.QueryRowContext(ctx, `SELECT COALESCE((SELECT group_concat(tbl || ' ' || COALESCE(idx, '') || ' ' || stat, char(10)) FROM (SELECT tbl, idx, stat FROM sqlite_stat1 ORDER BY tbl, idx)), '')`).Scan(&stats)
+	if err != nil || stats == db.statsLoaded {
+		return err
+	}
+	tx, err := db.write.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `CREATE TABLE parcelgate_statistics_reload (x INTEGER)`); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `DROP TABLE parcelgate_statistics_reload`); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	db.statsLoaded = stats
+	return nil
 }
 
 // dropSamples drops sqlite_stat4 when it holds any samples, keeping

@@ -3,6 +3,7 @@ package sqlstore_test
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -138,5 +139,79 @@ func TestSQLiteStatisticsHoldNoSamples(t *testing.T) {
 	}
 	if n := samples(); n != 0 {
 		t.Errorf("after the store opened the database its statistics hold %d samples", n)
+	}
+}
+
+// decisions §78: the reader pool plans from the statistics the store's
+// last optimize left, not from those of the moment each connection
+// opened. A reader is held across two changes of sqlite_stat1 (written
+// directly, as an ANALYZE by another connection would: the store's own
+// optimize analyzes nothing here), each followed by the store's hourly
+// optimize; after each, the held reader's plan follows the new figures.
+// Without reloadStatistics the reader keeps the plan of its open. SQLite
+// only: the rule is about SQLite's statistics.
+func TestSQLiteReadersPlanByTheNewestStatistics(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "reload.db")
+	db, err := sqlstore.Open(ctx, "sqlite:"+path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	exec := func(q string) {
+		t.Helper()
+		if _, err := raw.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exec(`CREATE TABLE picks (x INTEGER, y INTEGER)`)
+	exec(`CREATE INDEX picks_x ON picks (x)`)
+	exec(`CREATE INDEX picks_y ON picks (y)`)
+	exec(`WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 1000) INSERT INTO picks SELECT n, n FROM s`)
+	// stats sets the rows per value of each index: the planner reads the
+	// index with fewer.
+	stats := func(x, y int) {
+		t.Helper()
+		exec(`DELETE FROM sqlite_stat1 WHERE tbl = 'picks'`)
+		exec(fmt.Sprintf(`INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES ('picks', 'picks_x', '1000 %d'), ('picks', 'picks_y', '1000 %d')`, x, y))
+		if err := db.OptimizeForTest(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reader, err := db.ReaderConnForTest(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Close()
+	plan := func() string {
+		t.Helper()
+		// A read first: it is where a connection notices a changed
+		// schema (EXPLAIN starts no transaction).
+		var n int
+		if err := reader.QueryRowContext(ctx, `SELECT COUNT(*) FROM picks WHERE x = ? AND y = ?`, 1, 1).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		var id, parent, unused int
+		var detail string
+		if err := reader.QueryRowContext(ctx, `EXPLAIN QUERY PLAN SELECT y FROM picks WHERE x = ? AND y = ?`, 1, 1).Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		return detail
+	}
+	stats(2, 500)
+	if p := plan(); !strings.Contains(p, "picks_x") {
+		t.Fatalf("x the more selective index: the reader plans %q, want picks_x", p)
+	}
+	stats(500, 2)
+	if p := plan(); !strings.Contains(p, "picks_y") {
+		t.Errorf("after the statistics changed and the store optimized, the held reader still plans %q, want picks_y", p)
 	}
 }
