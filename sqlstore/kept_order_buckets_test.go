@@ -20,12 +20,7 @@ import (
 func TestKeptOrderBucketsFollowEveryWrite(t *testing.T) {
 	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
 		ctx := context.Background()
-		exec := func(q string, args ...any) {
-			t.Helper()
-			if err := db.ExecForTest(ctx, q, args...); err != nil {
-				t.Fatalf("%v\n%s", err, q)
-			}
-		}
+		exec := rawExec(t, db)
 		orgs := sqlstore.NewOrganizationService(db)
 		op := parcelgate.AllOperator()
 		big := &parcelgate.Organization{Environment: parcelgate.Production, BusinessID: "1234567-1", Name: "Big"}
@@ -38,27 +33,7 @@ func TestKeptOrderBucketsFollowEveryWrite(t *testing.T) {
 		}
 		check := func(when string, lists ...[]string) {
 			t.Helper()
-			drift, err := db.KeptCountsDriftForTest(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if drift != "" {
-				t.Fatalf("%s: %s", when, drift)
-			}
-			for _, statuses := range lists {
-				for _, org := range []*parcelgate.Organization{big, small} {
-					drift, n, err := db.OrderSeekDriftForTest(ctx, org, statuses)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if drift != "" {
-						t.Fatalf("%s: organization %d, statuses %v: %s", when, org.ID, statuses, drift)
-					}
-					if n == 0 {
-						t.Fatalf("%s: nothing compared", when)
-					}
-				}
-			}
+			requireKeptExact(t, db, when, []*parcelgate.Organization{big, small}, lists...)
 		}
 		// An hour is 3.6e9 µs; a bucket about 19 hours.
 		base := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -122,12 +97,7 @@ func TestKeptOrderBucketsFollowEveryWrite(t *testing.T) {
 func TestMigration0059CountsTheErasOfAPopulatedDatabase(t *testing.T) {
 	testdb.Each(t, nil, func(t *testing.T, db *sqlstore.DB) {
 		ctx := context.Background()
-		exec := func(q string, args ...any) {
-			t.Helper()
-			if err := db.ExecForTest(ctx, q, args...); err != nil {
-				t.Fatalf("%v\n%s", err, q)
-			}
-		}
+		exec := rawExec(t, db)
 		org := &parcelgate.Organization{Environment: parcelgate.Production, BusinessID: "1234567-1", Name: "Big"}
 		if err := sqlstore.NewOrganizationService(db).CreateOrganization(ctx, parcelgate.AllOperator(), org); err != nil {
 			t.Fatal(err)
@@ -151,26 +121,50 @@ func TestMigration0059CountsTheErasOfAPopulatedDatabase(t *testing.T) {
 		}
 		check := func(when string) {
 			t.Helper()
-			drift, err := db.KeptCountsDriftForTest(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if drift != "" {
-				t.Fatalf("%s: %s", when, drift)
-			}
-			for _, statuses := range [][]string{nil, {"Delivered"}, {"Created", "Cancelled"}} {
-				drift, n, err := db.OrderSeekDriftForTest(ctx, org, statuses)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if drift != "" || n == 0 {
-					t.Fatalf("%s: statuses %v (%d compared): %s", when, statuses, n, drift)
-				}
-			}
+			requireKeptExact(t, db, when, []*parcelgate.Organization{org}, nil, []string{"Delivered"}, []string{"Created", "Cancelled"})
 		}
 		check("after migration 0059")
 		exec(`UPDATE orders SET updated_at = updated_at + 86400000000 * 30, status = 'Cancelled' WHERE org_id = ? AND id % 4 = 1`, org.ID)
 		exec(`DELETE FROM orders WHERE org_id = ? AND id % 7 = 0`, org.ID)
 		check("writes after it")
 	})
+}
+
+// rawExec runs statements straight on db, as psql or a bulk load would,
+// failing t on an error.
+func rawExec(t *testing.T, db *sqlstore.DB) func(q string, args ...any) {
+	return func(q string, args ...any) {
+		t.Helper()
+		if err := db.ExecForTest(context.Background(), q, args...); err != nil {
+			t.Fatalf("%v\n%s", err, q)
+		}
+	}
+}
+
+// requireKeptExact fails t (when: the step it checks) unless every kept
+// count equals a fresh count of the rows (decisions §52, §68, §74, §77)
+// and, for each of lists (statuses; nil: all), every position of each of
+// orgs' lists resolves through the sums where the walk from the list's
+// start finds it, with something compared.
+func requireKeptExact(t *testing.T, db *sqlstore.DB, when string, orgs []*parcelgate.Organization, lists ...[]string) {
+	t.Helper()
+	ctx := context.Background()
+	drift, err := db.KeptCountsDriftForTest(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if drift != "" {
+		t.Fatalf("%s: %s", when, drift)
+	}
+	for _, statuses := range lists {
+		for _, org := range orgs {
+			drift, n, err := db.OrderSeekDriftForTest(ctx, org, statuses)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if drift != "" || n == 0 {
+				t.Fatalf("%s: organization %d, statuses %v (%d compared): %s", when, org.ID, statuses, n, drift)
+			}
+		}
+	}
 }

@@ -82,21 +82,7 @@ func TestSQLiteStatisticsHoldNoSamples(t *testing.T) {
 	defer reader.Close()
 	plan := func() string {
 		t.Helper()
-		rows, err := reader.QueryContext(ctx, `EXPLAIN QUERY PLAN SELECT y FROM skew WHERE x = ? AND y = ?`, 1, 5)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rows.Close()
-		var out []string
-		for rows.Next() {
-			var id, parent, unused int
-			var detail string
-			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, detail)
-		}
-		return strings.Join(out, "\n")
+		return explainOn(t, reader, `SELECT y FROM skew WHERE x = ? AND y = ?`, 1, 5)
 	}
 	if p := plan(); !strings.Contains(p, "skew_y") {
 		t.Fatalf("with samples the reader does not plan by them (want skew_y):\n%s", p)
@@ -199,12 +185,7 @@ func TestSQLiteReadersPlanByTheNewestStatistics(t *testing.T) {
 		if err := reader.QueryRowContext(ctx, `SELECT COUNT(*) FROM picks WHERE x = ? AND y = ?`, 1, 1).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
-		var id, parent, unused int
-		var detail string
-		if err := reader.QueryRowContext(ctx, `EXPLAIN QUERY PLAN SELECT y FROM picks WHERE x = ? AND y = ?`, 1, 1).Scan(&id, &parent, &unused, &detail); err != nil {
-			t.Fatal(err)
-		}
-		return detail
+		return explainOn(t, reader, `SELECT y FROM picks WHERE x = ? AND y = ?`, 1, 1)
 	}
 	stats(2, 500)
 	if p := plan(); !strings.Contains(p, "picks_x") {
@@ -214,4 +195,28 @@ func TestSQLiteReadersPlanByTheNewestStatistics(t *testing.T) {
 	if p := plan(); !strings.Contains(p, "picks_y") {
 		t.Errorf("after the statistics changed and the store optimized, the held reader still plans %q, want picks_y", p)
 	}
+}
+
+// explainOn is SQLite's plan of q with args on conn, its lines' details
+// one a line.
+func explainOn(t *testing.T, conn *sql.Conn, q string, args ...any) string {
+	t.Helper()
+	rows, err := conn.QueryContext(context.Background(), `EXPLAIN QUERY PLAN `+q, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, detail)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(out, "\n")
 }
