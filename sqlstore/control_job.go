@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/sqlstore/internal/fastpath"
 )
 
 // Operator jobs (decisions §54). A reset, snapshot or restore is a row of
@@ -826,10 +827,22 @@ func (jr *jobRunner) refreshFences(ctx context.Context) *fenceSet {
 // (Tx.rewrites); another instance's are seen within FenceRefresh, read
 // with the fences before a tenant's request. Any change of the stamp
 // counts, not only a later one: an instance's clock may be behind
-// another's. One probe of operator_jobs_updated.
+// another's. One probe of operator_jobs_updated. With replicas, the
+// probe also reads the primary's WAL insert position: read after the
+// statement's snapshot, which holds the commit whose stamp it sees, it is
+// at or after that commit (reads on a replica, reader.mayShowBeforeMove).
 func (jr *jobRunner) seeRewrites(ctx context.Context) {
 	var stamp int64
-	err := jr.db.queryRow(ctx, `SELECT updated_at FROM operator_jobs WHERE kind <> 'snapshot' ORDER BY updated_at DESC LIMIT 1`).Scan(&stamp)
+	var pos sql.NullString
+	var err error
+	if jr.db.replicas != nil {
+		// One row even with no job (the first refresh moves too).
+		var s sql.NullInt64
+		err = jr.db.queryRow(ctx, `SELECT (SELECT updated_at FROM operator_jobs WHERE kind <> 'snapshot' ORDER BY updated_at DESC LIMIT 1), pg_current_wal_insert_lsn()::text`).Scan(&s, &pos)
+		stamp = s.Int64
+	} else {
+		err = jr.db.queryRow(ctx, `SELECT updated_at FROM operator_jobs WHERE kind <> 'snapshot' ORDER BY updated_at DESC LIMIT 1`).Scan(&stamp)
+	}
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		stamp = 0
@@ -838,7 +851,11 @@ func (jr *jobRunner) seeRewrites(ctx context.Context) {
 	}
 	if stamp != jr.rewritten {
 		jr.rewritten = stamp
-		jr.db.pages.Moved()
+		at := fastpath.NoPosition // no replicas: no reader needs it
+		if lsn, ok := parseLSN(pos.String); ok && pos.Valid {
+			at = lsn
+		}
+		jr.db.pages.Moved(at)
 	}
 }
 

@@ -491,9 +491,10 @@ func (db *DB) tryTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
 	if tx.rewrites {
 		// The epoch moves as the commit begins and again once it has
 		// returned, so no page read both sees it and uses a boundary
-		// found without it (decisions §73).
+		// found without it (decisions §73); before the second, the
+		// primary's WAL position after the commit, for reads on a replica.
 		end := db.pages.Moving()
-		defer end()
+		defer func() { end(db.movePosition(ctx, conn)) }()
 	}
 	if err := stx.Commit(); err != nil {
 		// A deadline that passes just before the commit makes

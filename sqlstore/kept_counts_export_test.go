@@ -164,7 +164,7 @@ func (db *DB) OrderPageByNumberForTest(ctx context.Context, orgID int64, number,
 		err := rows.Scan(&k.modified, &k.id, &id)
 		if move {
 			move = false
-			db.pages.Moved()
+			db.pages.Moved(fastpath.NoPosition)
 		}
 		return id, k, err
 	})

@@ -83,31 +83,41 @@ func (r reader) readTx(ctx context.Context, fn func(r reader) error) error {
 // (decisions §73): the one its read transaction took as it began, else
 // (a page read outside one) the epoch now, before the page's first
 // statement; fastpath.Blind when r is reading a page again after its
-// epoch moved.
+// epoch moved, or reads a replica that may not have replayed the move.
 func (r reader) pageEpoch() fastpath.Epoch {
 	switch {
-	case r.blind || r.tx == nil && r.mayShowBeforeMove():
+	case r.blind:
 		return fastpath.Blind
 	case r.tx != nil:
 		return r.epoch
 	}
-	return r.db.pages.Epoch()
+	// The epoch first, then whether the replica replayed its moves: each
+	// move's position is set before its epoch is.
+	e := r.db.pages.Epoch()
+	if r.mayShowBeforeMove() {
+		return fastpath.Blind
+	}
+	return e
 }
 
 // mayShowBeforeMove reports whether r reads a replica that may not have
-// replayed the last move of the page boundaries' epoch yet (decisions
-// §73): a replica serves reads while it lags at most maxLag, as the
-// monitor last measured it, so for that long after a move, and two of the
-// monitor's periods more, a page read there may take the new epoch over
-// the rows of before the move. It then neither uses nor records a
-// boundary: the recorded ones are keys of the new rows, and its own would
-// be keys of the old.
+// replayed every move of the page boundaries' epoch r took just before
+// (decisions §73). Each move records a WAL position of the primary at or
+// after its commit (Tx.rewrites, seeRewrites); a replica whose replay
+// position, as the monitor (or pick) last saw it, is at or past the
+// highest of them has replayed every such commit before the read's
+// snapshot, which it takes later. When a move's position is not known
+// (its read failed), the fallback is time: a replica serves reads while
+// it lags at most maxLag as the monitor last measured it, so for that
+// long after the move, and two monitor periods more. Blind, the read
+// neither uses nor records a boundary: the recorded ones are keys of the
+// new rows, and its own would be keys of the old.
 func (r reader) mayShowBeforeMove() bool {
 	if r.replica == nil || r.db.replicas == nil {
 		return false
 	}
 	rs := r.db.replicas
-	return r.db.pages.MovedWithin(rs.maxLag + 2*rs.monitorEvery())
+	return r.db.pages.NotReplayed(r.replica.replayed.Load(), rs.maxLag+2*rs.monitorEvery())
 }
 
 // Query and QueryRow run a read in r's read transaction, else on r's pool.

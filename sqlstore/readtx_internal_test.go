@@ -99,25 +99,62 @@ func TestReadTxJoinsTheReadersTransaction(t *testing.T) {
 }
 
 // decisions §73: a replica may still show a tenant's rows of before an
-// operator's reset or restore for as long as it may lag, so a page read
-// there takes the new epoch over old rows. For that long after a move a
-// page read on a replica neither uses nor records a boundary (the epoch it
-// takes is fastpath.Blind); on the primary, and on a replica once the
-// window has passed, it takes the epoch as before.
+// operator's reset or restore until it has replayed the move's commit, so a
+// page read there would take the new epoch over old rows. Each move records
+// a WAL position of the primary at or after its commit; a page read on a
+// replica whose replay position (as last seen) is short of the highest one
+// neither uses nor records a boundary (the epoch it takes is
+// fastpath.Blind), and once the replica has replayed it the read takes the
+// epoch at once, however recent the move. On the primary it takes the
+// epoch as before. A move whose position is not known (its read failed)
+// falls back to the time the replica may lag, and two monitor periods.
 func TestPageReadsOnAReplicaAreBlindWhileItMayLagAMove(t *testing.T) {
-	db := &DB{replicas: &replicaSet{maxLag: time.Millisecond}}
-	onReplica, onPrimary := reader{db: db, replica: &replica{}}, reader{db: db}
+	db := &DB{replicas: &replicaSet{maxLag: time.Hour}}
+	rep := &replica{}
+	rep.advance(100)
+	onReplica, onPrimary := reader{db: db, replica: rep}, reader{db: db}
 	if onReplica.pageEpoch() == fastpath.Blind {
 		t.Fatal("before any move, a replica's page read is blind")
 	}
-	db.pages.Moved()
+	// Moved elsewhere, seen by the fence refresh at position 200.
+	db.pages.Moved(200)
 	if got := onReplica.pageEpoch(); got != fastpath.Blind {
-		t.Fatalf("just after a move, a replica's page read takes epoch %d, want blind", got)
+		t.Fatalf("a replica at 100 after a move at 200: its page read takes epoch %d, want blind", got)
 	}
 	if !db.pages.Holds(onPrimary.pageEpoch()) {
 		t.Fatal("just after a move, the primary's page read takes an epoch that does not hold")
 	}
-	// The window: maxLag and two monitor periods (at least 50 ms each).
+	rep.advance(199)
+	if got := onReplica.pageEpoch(); got != fastpath.Blind {
+		t.Fatalf("a replica at 199 after a move at 200: epoch %d, want blind", got)
+	}
+	// Replayed: not blind, an hour's lag allowed and the move just made.
+	rep.advance(200)
+	if got := onReplica.pageEpoch(); !db.pages.Holds(got) {
+		t.Fatalf("a replica that replayed the move: its page read takes epoch %d, which does not hold", got)
+	}
+	// Moved here by a commit, its position read after it: during the
+	// commit no epoch holds; after it, blind until replayed.
+	end := db.pages.Moving()
+	if got := onReplica.pageEpoch(); db.pages.Holds(got) {
+		t.Fatal("a replica's page read during a moving commit takes an epoch that holds")
+	}
+	end(300)
+	if got := onReplica.pageEpoch(); got != fastpath.Blind {
+		t.Fatalf("a replica at 200 after a commit at 300: epoch %d, want blind", got)
+	}
+	rep.advance(300)
+	if got := onReplica.pageEpoch(); !db.pages.Holds(got) {
+		t.Fatalf("a replica that replayed the commit: epoch %d, which does not hold", got)
+	}
+	// No position known: blind for the lag allowed and two monitor
+	// periods (at least 50 ms each), whatever the replica replayed.
+	db.replicas.maxLag = time.Millisecond
+	db.pages.Moved(fastpath.NoPosition)
+	rep.advance(1 << 40)
+	if got := onReplica.pageEpoch(); got != fastpath.Blind {
+		t.Fatalf("just after a move of no known position, a replica's page read takes epoch %d, want blind", got)
+	}
 	time.Sleep(db.replicas.maxLag + 2*db.replicas.monitorEvery() + 20*time.Millisecond)
 	if got := onReplica.pageEpoch(); !db.pages.Holds(got) {
 		t.Fatalf("after the window, a replica's page read takes epoch %d, which does not hold", got)

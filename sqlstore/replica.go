@@ -18,6 +18,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/parcelgate/parcelgate"
+	"github.com/parcelgate/parcelgate/sqlstore/internal/fastpath"
 )
 
 // Reads on PostgreSQL streaming replicas (decisions §20).
@@ -462,6 +463,29 @@ func (db *DB) recordFloor(ctx context.Context) error {
 		return fmt.Errorf("record read floor: %w", err)
 	}
 	return nil
+}
+
+// movePosition is, for a move of the page boundaries' epoch (decisions
+// §73), the primary's WAL insert position read on conn once the moving
+// commit has returned: at or after the commit's record even when it
+// committed without waiting for the flush (a job's batches do), so a
+// replica that has replayed it holds the commit. Without replicas no
+// statement is run; on a failure the position is not known and reads on
+// a replica fall back to the time since the move.
+func (db *DB) movePosition(ctx context.Context, conn *sql.Conn) uint64 {
+	if db.replicas == nil {
+		return fastpath.NoPosition
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	var pos string
+	if err := conn.QueryRowContext(ctx, `SELECT pg_current_wal_insert_lsn()::text`).Scan(&pos); err != nil {
+		return fastpath.NoPosition
+	}
+	if lsn, ok := parseLSN(pos); ok {
+		return lsn
+	}
+	return fastpath.NoPosition
 }
 
 // readFloor is the WAL position a replica must have replayed to serve

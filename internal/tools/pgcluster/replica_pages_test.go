@@ -187,10 +187,14 @@ func (m *merchant) listsOnTheReplica(want []string) {
 // decisions §73 ("Reads on a PostgreSQL replica"): an operator's reset or
 // restore commits with no caller and leaves no replica floor, so a replica
 // whose replay is behind the restore's commit still shows the tenant's
-// orders of before it, under the epoch the commit moved. For
-// ReplicaMaxLag and two monitor periods after a move, a page read on a
-// replica neither uses nor records a boundary (reader.mayShowBeforeMove):
-// else the pages a client reads by number on the paused replica record
+// orders of before it, under the epoch the commit moved. Until the
+// replica's replay position, as last seen, is at or past the primary's WAL
+// position recorded with the move (read after the commit, or by the fence
+// refresh that saw it), a page read on a replica neither uses nor records
+// a boundary (reader.mayShowBeforeMove); once it is, such reads use and
+// record boundaries again, however recent the move (the time window this
+// replaced kept every page read there blind for the minute of lag allowed
+// here and two monitor periods): else the pages a client reads by number on the paused replica record
 // boundaries that are keys of the rows of before, and once the replica has
 // replayed the restore (which stamps every order anew, §54) a page by
 // number read from one starts before every restored order — the first

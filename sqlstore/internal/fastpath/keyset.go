@@ -54,9 +54,14 @@ type Boundaries struct {
 	// state is the epoch (above epochStep) and how many commits that
 	// move it are under way (below).
 	state atomic.Uint64
-	// movedAt is when the epoch last moved (Unix nanoseconds by now), for
-	// readers of a replica (MovedWithin).
-	movedAt atomic.Int64
+	// For readers of a replica (NotReplayed): movedPos is the highest
+	// WAL position of the primary known to be at or after the commit of a
+	// move (0: none known); unknownAt is when a move whose position is not
+	// known last moved the epoch (Unix nanoseconds by now; 0: never). Both
+	// are set before the move's epoch is, so a read that takes the epoch
+	// after a move sees them.
+	movedPos  atomic.Uint64
+	unknownAt atomic.Int64
 	// now is the clock, time.Now when nil (tests set it).
 	now func() time.Time
 }
@@ -94,16 +99,18 @@ func (c *Boundaries) Holds(e Epoch) bool {
 
 // Moving marks the start of a commit that rewrites listed rows (an
 // operator's reset or restore batch), and returns what marks its end, to
-// be called once the commit has returned (committed or not). Both move
-// the epoch: a read that took it before the commit began cannot hold
-// after, and one that takes it while the commit is under way holds
-// nothing, so no read both sees the commit and uses a boundary found
-// without it. The end forgets every boundary.
-func (c *Boundaries) Moving() (end func()) {
+// be called once the commit has returned (committed or not), with a WAL
+// position of the primary at or after the commit (NoPosition when none is
+// known). Both move the epoch: a read that took it before the commit
+// began cannot hold after, and one that takes it while the commit is
+// under way holds nothing, so no read both sees the commit and uses a
+// boundary found without it. The end forgets every boundary.
+func (c *Boundaries) Moving() (end func(at uint64)) {
 	c.state.Add(epochStep + 1)
 	var once sync.Once
-	return func() {
+	return func(at uint64) {
 		once.Do(func() {
+			c.noteMove(at)
 			c.state.Add(epochStep - 1)
 			c.forget()
 		})
@@ -111,23 +118,53 @@ func (c *Boundaries) Moving() (end func()) {
 }
 
 // Moved moves the epoch for a commit made elsewhere (another instance's
-// reset or restore, seen in the database) and forgets every boundary.
-func (c *Boundaries) Moved() {
+// reset or restore, seen in the database), at is a WAL position of the
+// primary at or after that commit (NoPosition when none is known), and
+// forgets every boundary.
+func (c *Boundaries) Moved(at uint64) {
+	c.noteMove(at)
 	c.state.Add(epochStep)
 	c.forget()
 }
 
-// MovedWithin reports whether the epoch moved less than d ago. A
-// replica may still show the rows of before a move for as long as it may
-// lag: a page read there takes the new epoch over old rows, so for that
-// long it neither uses nor records a boundary (decisions §73).
-func (c *Boundaries) MovedWithin(d time.Duration) bool {
-	at := c.movedAt.Load()
-	return at != 0 && c.clock().Sub(time.Unix(0, at)) < d
+// NoPosition is the WAL position of a move when none is known (no
+// replicas to read it for, or its read failed).
+const NoPosition uint64 = 0
+
+// noteMove records a move's WAL position (the highest is kept: moves may
+// end in any order), or when it moved when its position is not known.
+// Called before the move changes the epoch.
+func (c *Boundaries) noteMove(at uint64) {
+	if at == NoPosition {
+		c.unknownAt.Store(c.clock().UnixNano())
+		return
+	}
+	for {
+		old := c.movedPos.Load()
+		if at <= old || c.movedPos.CompareAndSwap(old, at) {
+			return
+		}
+	}
+}
+
+// NotReplayed reports whether a replica whose replay position is replayed
+// (as last seen; it only grows, so an old one errs blind) may not have
+// replayed every move of the epoch a read took just before (decisions
+// §73): it has not replayed the highest position known at or after a
+// move's commit, or a move whose position is not known was less than
+// window ago (the replica's lag limit and the monitor's slack: the
+// fallback). A page read there would take the new epoch over the rows of
+// before, so it neither uses nor records a boundary. Call it after taking
+// the epoch: the positions of every move that epoch follows are then seen.
+func (c *Boundaries) NotReplayed(replayed uint64, window time.Duration) bool {
+	if replayed < c.movedPos.Load() {
+		return true
+	}
+	at := c.unknownAt.Load()
+	return at != 0 && c.clock().Sub(time.Unix(0, at)) < window
 }
 
 func (c *Boundaries) forget() {
-	c.movedAt.Store(c.clock().UnixNano())
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	clear(c.m)

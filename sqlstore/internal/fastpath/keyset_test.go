@@ -118,8 +118,8 @@ func TestBoundariesOfAMovedEpochAreNeitherUsedNorRecorded(t *testing.T) {
 		}
 		c.Record(e, BoundaryKey{Scope: "q", Position: 4}, PageKey{ID: 3})
 	}
-	end()
-	end() // once only
+	end(NoPosition)
+	end(NoPosition) // once only
 	after := c.Epoch()
 	if !c.Holds(after) || c.Holds(before) || c.Holds(during) || after == before {
 		t.Fatalf("after the commit: epochs %x %x %x, now %x", before, during, after, c.state.Load())
@@ -142,7 +142,7 @@ func TestBoundariesOfAMovedEpochAreNeitherUsedNorRecorded(t *testing.T) {
 	if got, _, _ := c.Start(after, k, 2, find(7)); got.ID != 6 {
 		t.Fatalf("the new epoch's second read found %v, not the first's", got)
 	}
-	c.Moved()
+	c.Moved(NoPosition)
 	if c.Holds(after) || len(c.m) != 0 {
 		t.Fatalf("Moved kept epoch %x or %d boundaries", after, len(c.m))
 	}
@@ -171,27 +171,47 @@ func TestOneStatement(t *testing.T) {
 	}
 }
 
-// decisions §73: MovedWithin tells how recently the epoch moved, by either
-// kind of move, for the readers of a replica that may lag it.
-func TestMovedWithin(t *testing.T) {
+// decisions §73: NotReplayed says whether a replica that has replayed a
+// position may miss a move: short of the highest WAL position known at or
+// after a move's commit (moves may end in any order), or, for a move whose
+// position is not known, within the window after it.
+func TestNotReplayed(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	c := Boundaries{now: func() time.Time { return now }}
-	if c.MovedWithin(time.Hour) {
-		t.Fatal("never moved, yet moved within an hour")
+	if c.NotReplayed(0, time.Hour) {
+		t.Fatal("never moved, yet a replica that replayed nothing may miss a move")
 	}
-	c.Moved()
-	now = now.Add(time.Second)
-	if !c.MovedWithin(2*time.Second) || c.MovedWithin(time.Second) {
-		t.Fatal("a move elsewhere a second ago: want within 2s and not within 1s")
+	c.Moved(200)
+	if !c.NotReplayed(199, time.Hour) {
+		t.Fatal("a replica short of a move's position was taken as having replayed it")
 	}
-	now = now.Add(time.Minute)
+	if c.NotReplayed(200, time.Hour) {
+		t.Fatal("a replica at a move's position, its position known, was kept blind by the window")
+	}
+	// Two commits under way, ending in the other order: the higher
+	// position stays.
+	end1, end2 := c.Moving(), c.Moving()
+	end2(400)
+	end1(300)
+	if !c.NotReplayed(399, time.Hour) || c.NotReplayed(400, time.Hour) {
+		t.Fatal("the highest position of the moves is not the one kept")
+	}
+	// A move whose position is not known: the window, from its end.
 	end := c.Moving()
-	now = now.Add(time.Second)
-	if c.MovedWithin(time.Second) {
+	now = now.Add(time.Minute)
+	if c.NotReplayed(400, time.Second) {
 		t.Fatal("a commit under way has not moved the epoch's end yet")
 	}
-	end()
-	if !c.MovedWithin(time.Millisecond) {
-		t.Fatal("a commit that just ended moved the epoch now")
+	end(NoPosition)
+	now = now.Add(time.Second)
+	if !c.NotReplayed(400, 2*time.Second) || c.NotReplayed(400, time.Second) {
+		t.Fatal("a move of no known position a second ago: want within 2s and not within 1s")
+	}
+	c.Moved(NoPosition)
+	if !c.NotReplayed(1<<40, time.Millisecond) {
+		t.Fatal("a move elsewhere of no known position just now: want the window")
+	}
+	if !c.NotReplayed(399, 0) {
+		t.Fatal("a move of no known position made the known one forgotten")
 	}
 }
