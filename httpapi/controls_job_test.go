@@ -163,8 +163,12 @@ func TestSnapshotAndRestoreInBatchesRoundTrip(t *testing.T) {
 func TestJobResumedAfterItsInstanceStops(t *testing.T) {
 	apitest.EachShared(t, 2, func(t *testing.T, envs []*apitest.Env) {
 		first, second := envs[0], envs[1]
+		// The stopped instance's lease outlives the checks made while it
+		// holds the job (a few requests: over 300 ms under -race on a
+		// busy machine, where a shorter lease ran out before the "not
+		// before" check).
 		stopping := batched
-		stopping.StopAfter, stopping.Lease = 3, 300*time.Millisecond
+		stopping.StopAfter, stopping.Lease = 3, 3*time.Second
 		first.DB.SetJobLimits(stopping)
 		resuming := batched
 		resuming.Lease = 300 * time.Millisecond
@@ -207,7 +211,7 @@ func TestJobResumedAfterItsInstanceStops(t *testing.T) {
 		if ok, err := second.DB.ResumeJob(context.Background()); err != nil || ok {
 			t.Fatalf("resumed a held job: %v %v", ok, err)
 		}
-		time.Sleep(400 * time.Millisecond)
+		time.Sleep(stopping.Lease + 100*time.Millisecond)
 		if ok, err := second.DB.ResumeJob(context.Background()); err != nil || !ok {
 			t.Fatalf("resume: %v %v", ok, err)
 		}
